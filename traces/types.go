@@ -1,0 +1,74 @@
+package traces
+
+// The row types of the canonical trace (docs/trace-format.md, shared
+// ../shared/docs/trace-format.md). Optional values that are absent are NaN for
+// floats, 0 for integers whose valid range starts at 1, and -1 for integers
+// where 0 is a valid value (Staleness).
+
+// Step is one worker iteration of steps.csv.
+type Step struct {
+	Run       string
+	Workers   int // >= 1
+	PS        int // >= 0
+	Batch     int // >= 1
+	Worker    int // 0 .. Workers-1
+	Step      int64
+	Start     float64 // s
+	End       float64 // s, >= Start
+	Pull      float64 // s, NaN when absent
+	Compute   float64 // s, NaN when absent
+	Push      float64 // s, NaN when absent
+	Staleness int     // -1 when absent
+	Loss      float64 // NaN when absent
+}
+
+// Update is one update applied at a parameter-server shard (updates.csv).
+type Update struct {
+	Run       string
+	Shard     int
+	Worker    int
+	Time      float64 // s
+	Version   int64
+	Staleness int     // >= 0
+	Apply     float64 // s, NaN when absent
+}
+
+// RunInfo is one row of runs.csv.
+type RunInfo struct {
+	Run        string
+	Model      string
+	Mode       string  // async (default), sync or allreduce
+	ParamBytes int64   // bytes, 0 when absent
+	Nodes      int     // 0 when absent
+	Bandwidth  float64 // B/s per shard link and direction, NaN when absent
+	Dataset    int64   // samples per epoch, 0 when absent
+	Epochs     float64 // NaN when absent
+	Framework  string
+	Hardware   string
+	Notes      string
+}
+
+// Eval is one convergence measurement (evals.csv).
+type Eval struct {
+	Run      string
+	Time     float64 // s, NaN when absent
+	Updates  int64   // global updates so far, -1 when absent
+	Loss     float64 // NaN when absent
+	Accuracy float64 // in [0, 1], NaN when absent
+}
+
+// Throughput is one run-level measurement (throughput.csv).
+type Throughput struct {
+	Workers     int     // >= 1
+	PS          int     // >= 0
+	Batch       int     // per-worker mini-batch, 0 when absent
+	GlobalBatch int     // samples per synchronous step, 0 when absent
+	StepsPerS   float64 // NaN when absent
+	SamplesPerS float64 // NaN when absent
+	Mode        string  // async (default), sync or allreduce
+	Nodes       int     // 0 when absent
+	Model       string
+	Run         string
+	Repeats     int     // 0 when absent
+	Std         float64 // NaN when absent
+}
