@@ -1,0 +1,294 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Problem is a nonlinear least-squares problem: minimise
+// 1/2 sum_i r_i(x)^2 over the box Lower <= x <= Upper.
+type Problem struct {
+	// M is the number of residuals, >= 1.
+	M int
+	// Residuals writes r(x) into dst (len M). It must not keep dst or x.
+	Residuals func(dst, x []float64)
+	// Jacobian, when not nil, writes dr_i/dx_j into dst (M x len(x)).
+	// When nil, the solver uses forward finite differences.
+	Jacobian func(dst *mat.Dense, x []float64)
+	// Lower and Upper are the box bounds; nil means unbounded on that
+	// side, and an element may be ±Inf.
+	Lower, Upper []float64
+}
+
+// LMSettings tunes LevenbergMarquardt. A nil *LMSettings means defaults; a
+// zero field means its default.
+type LMSettings struct {
+	MaxIter int     // iterations; default 200
+	Lambda0 float64 // initial damping; default 1e-3
+	// FTol stops when the relative decrease of the cost in an accepted step
+	// is below it; default 1e-12.
+	FTol float64
+	// XTol stops when the relative step is below it; default 1e-10.
+	XTol float64
+	// GTol stops when the projected gradient's max norm is below it;
+	// default 1e-12.
+	GTol float64
+}
+
+func (s *LMSettings) withDefaults() LMSettings {
+	var o LMSettings
+	if s != nil {
+		o = *s
+	}
+	if o.MaxIter <= 0 {
+		o.MaxIter = 200
+	}
+	if o.Lambda0 <= 0 {
+		o.Lambda0 = 1e-3
+	}
+	if o.FTol <= 0 {
+		o.FTol = 1e-12
+	}
+	if o.XTol <= 0 {
+		o.XTol = 1e-10
+	}
+	if o.GTol <= 0 {
+		o.GTol = 1e-12
+	}
+	return o
+}
+
+// Status says why the solver stopped.
+type Status int
+
+const (
+	NotConverged Status = iota // iteration limit reached
+	FTolReached                // cost no longer decreases
+	XTolReached                // step too small
+	GTolReached                // gradient (projected on the box) vanished
+)
+
+func (s Status) String() string {
+	switch s {
+	case FTolReached:
+		return "cost converged"
+	case XTolReached:
+		return "step converged"
+	case GTolReached:
+		return "gradient converged"
+	}
+	return "iteration limit"
+}
+
+// LMResult is the outcome of LevenbergMarquardt.
+type LMResult struct {
+	X      []float64 // the minimiser found, inside the box
+	Cost   float64   // 1/2 sum r^2 at X
+	Iter   int       // iterations done
+	Evals  int       // residual evaluations (finite differences included)
+	Status Status
+	// AtBound[j] is true when X[j] sits on a bound: the data may want it
+	// beyond, and the parameter is then not identified by the fit alone.
+	AtBound []bool
+}
+
+// LevenbergMarquardt minimises the sum of squared residuals of p from x0
+// with a projected Levenberg-Marquardt method (Marquardt's scaling of the
+// damping by diag(JᵀJ); a trial point is projected onto the box and accepted
+// when it lowers the cost). x0 is not mutated; it is projected onto the box
+// before the first iteration. It returns an error only when the residuals
+// are not finite at the start.
+func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult, error) {
+	s := settings.withDefaults()
+	n := len(x0)
+	if n == 0 || p.M < 1 || p.Residuals == nil {
+		panic("fit: LevenbergMarquardt: empty problem")
+	}
+	if (p.Lower != nil && len(p.Lower) != n) || (p.Upper != nil && len(p.Upper) != n) {
+		panic("fit: LevenbergMarquardt: bounds length mismatch")
+	}
+	x := make([]float64, n)
+	copy(x, x0)
+	project(x, p.Lower, p.Upper)
+
+	r := make([]float64, p.M)
+	rTrial := make([]float64, p.M)
+	p.Residuals(r, x)
+	evals := 1
+	cost := halfSumSq(r)
+	if math.IsNaN(cost) || math.IsInf(cost, 0) {
+		return LMResult{X: x, Cost: cost, Evals: evals}, errors.New("fit: residuals not finite at the starting point")
+	}
+
+	J := mat.NewDense(p.M, n, nil)
+	var JtJ mat.Dense
+	g := mat.NewVecDense(n, nil)
+	A := mat.NewDense(n, n, nil)
+	delta := mat.NewVecDense(n, nil)
+	xTrial := make([]float64, n)
+	lambda := s.Lambda0
+	status := NotConverged
+	iter := 0
+	needJ := true
+	for iter = 0; iter < s.MaxIter; iter++ {
+		if needJ {
+			if p.Jacobian != nil {
+				p.Jacobian(J, x)
+			} else {
+				evals += numericJacobian(J, p, x, r, rTrial)
+			}
+			JtJ.Mul(J.T(), J)
+			g.MulVec(J.T(), mat.NewVecDense(p.M, r))
+			needJ = false
+		}
+		if projectedGradNorm(g, x, p.Lower, p.Upper) < s.GTol*math.Max(1, cost) {
+			status = GTolReached
+			break
+		}
+		accepted := false
+		for tries := 0; tries < 30; tries++ {
+			A.Copy(&JtJ)
+			for j := 0; j < n; j++ {
+				d := JtJ.At(j, j)
+				if d <= 0 {
+					d = 1e-12
+				}
+				A.Set(j, j, d*(1+lambda))
+			}
+			if err := delta.SolveVec(A, g); err != nil {
+				lambda *= 10
+				continue
+			}
+			for j := 0; j < n; j++ {
+				xTrial[j] = x[j] - delta.AtVec(j)
+			}
+			project(xTrial, p.Lower, p.Upper)
+			p.Residuals(rTrial, xTrial)
+			evals++
+			c := halfSumSq(rTrial)
+			if !math.IsNaN(c) && c < cost {
+				step := relStep(x, xTrial)
+				dec := (cost - c) / math.Max(cost, 1e-300)
+				copy(x, xTrial)
+				copy(r, rTrial)
+				cost = c
+				lambda = math.Max(lambda/10, 1e-15)
+				accepted = true
+				needJ = true
+				if dec < s.FTol {
+					status = FTolReached
+				} else if step < s.XTol {
+					status = XTolReached
+				}
+				break
+			}
+			lambda *= 10
+		}
+		if !accepted {
+			// No damping lowers the cost: we are at a (local) minimum to
+			// the precision of the arithmetic.
+			status = FTolReached
+			break
+		}
+		if status != NotConverged {
+			iter++
+			break
+		}
+	}
+	res := LMResult{X: x, Cost: cost, Iter: iter, Evals: evals, Status: status, AtBound: make([]bool, n)}
+	for j := range x {
+		if p.Lower != nil && x[j] == p.Lower[j] && !math.IsInf(p.Lower[j], 0) {
+			res.AtBound[j] = true
+		}
+		if p.Upper != nil && x[j] == p.Upper[j] && !math.IsInf(p.Upper[j], 0) {
+			res.AtBound[j] = true
+		}
+	}
+	return res, nil
+}
+
+// numericJacobian fills J by forward differences around x, whose residuals
+// are r; tmp is scratch of len M. It returns the evaluations used.
+func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
+	n := len(x)
+	xh := make([]float64, n)
+	copy(xh, x)
+	for j := 0; j < n; j++ {
+		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-8)
+		// Step inward when the forward point would leave the box.
+		if p.Upper != nil && x[j]+h > p.Upper[j] {
+			h = -h
+		}
+		xh[j] = x[j] + h
+		p.Residuals(tmp, xh)
+		for i := range tmp {
+			J.Set(i, j, (tmp[i]-r[i])/h)
+		}
+		xh[j] = x[j]
+	}
+	return n
+}
+
+// NumericJacobian returns the forward-difference Jacobian of p at x, the one
+// the solver uses when p.Jacobian is nil. It is exported to check analytic
+// Jacobians against.
+func NumericJacobian(p Problem, x []float64) *mat.Dense {
+	J := mat.NewDense(p.M, len(x), nil)
+	r := make([]float64, p.M)
+	p.Residuals(r, x)
+	numericJacobian(J, p, x, r, make([]float64, p.M))
+	return J
+}
+
+func project(x, lo, hi []float64) {
+	for j := range x {
+		if lo != nil && x[j] < lo[j] {
+			x[j] = lo[j]
+		}
+		if hi != nil && x[j] > hi[j] {
+			x[j] = hi[j]
+		}
+	}
+}
+
+// projectedGradNorm is the max norm of the gradient g (of the cost, = Jᵀr)
+// with the components that push x out of the box removed.
+func projectedGradNorm(g *mat.VecDense, x, lo, hi []float64) float64 {
+	m := 0.0
+	for j := range x {
+		gj := g.AtVec(j)
+		if lo != nil && x[j] <= lo[j] && gj > 0 {
+			continue // descent direction -g points below the lower bound
+		}
+		if hi != nil && x[j] >= hi[j] && gj < 0 {
+			continue
+		}
+		m = math.Max(m, math.Abs(gj))
+	}
+	return m
+}
+
+func relStep(a, b []float64) float64 {
+	m := 0.0
+	for j := range a {
+		d := math.Abs(a[j]-b[j]) / math.Max(math.Abs(a[j]), 1e-12)
+		m = math.Max(m, d)
+	}
+	return m
+}
+
+func halfSumSq(r []float64) float64 {
+	s := 0.0
+	for _, v := range r {
+		s += v * v
+	}
+	return s / 2
+}
+
+// errorf formats an error with the package prefix.
+func errorf(format string, args ...any) error {
+	return fmt.Errorf("fit: "+format, args...)
+}
