@@ -1,0 +1,488 @@
+package traces
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The public measurement tables of ../shared/data that the validation
+// protocol (shared docs/validation-protocol.md) scores, read into Throughput
+// rows. Each row's Model is the series key the protocol groups by, so a
+// caller fits and scores per distinct Model:
+//
+//   - pollux-osdi21: Model = the job (bert, cifar10, ...). One row per line of
+//     traces/<model>/placements.csv and scalability.csv: Workers = replicas
+//     (sum of the placement digits), Nodes = nodes (number of digits),
+//     Batch = local_bsz, GlobalBatch = Workers x Batch, StepsPerS =
+//     1/step_time (the protocol's unit is step_time = 1/StepsPerS),
+//     SamplesPerS = GlobalBatch/step_time, Mode allreduce, PS 0. Run names
+//     the row: "placement=1224 bsz=4" or "nodes=6 replicas=6 bsz=4", and
+//     PolluxPlacement recovers the per-node GPU counts.
+//   - dl2-mxnet-ps-speed: Model = model. Workers = num_workers, PS = num_ps,
+//     GlobalBatch = tot_batch_size (split among the workers), SamplesPerS =
+//     speed_sum (job samples/s, per the dataset README), Mode sync. Rows with
+//     speed 0 (9 failed runs in the file) are skipped with a warning.
+//   - elasticflow-asplos23: Model = the file name (bert, gpt2, ...), one row
+//     per non-empty cell of throughputs_A100_raw/<model>.csv: Workers = GPU
+//     count, GlobalBatch = global_batch_size (strong scaling), StepsPerS =
+//     the cell (iterations/s), SamplesPerS = StepsPerS x GlobalBatch, Mode
+//     allreduce, Nodes = ceil(GPUs/8) (the scheduler's 8 GPUs per node). A
+//     series is (Model, GlobalBatch). Cells that are 0 (not run) are skipped
+//     with a warning; empty cells are skipped silently.
+//   - tf-cnn-benchmarks-2017: Model = "platform/model/batch/variable_update/
+//     data" (data = synthetic or real, which the protocol's key leaves out but
+//     which would otherwise give two rows per GPU count), where a
+//     parameter_server variable_update carries its device
+//     ("parameter_server(cpu)"). Workers = num_gpus, Batch =
+//     batch_size_per_gpu, SamplesPerS = images_per_sec, Repeats = 5.
+//     Mode: replicated -> allreduce (PS 0); parameter_server -> sync with PS 1
+//     (one parameter device); distributed_replicated -> sync with PS = Nodes =
+//     ceil(GPUs/8) instances, except at 8 instances InceptionV3 (6 PS),
+//     ResNet-50 batch 32 (4 PS) and ResNet-152 (4 PS), per the benchmark page.
+//   - gavel-osdi20: Model = "job_type/gpu_type" from
+//     simulation_throughputs_isolated.csv, with gpu_type suffixed
+//     "_unconsolidated" when consolidated is 0 (as in Gavel's JSON), so
+//     consolidated and spread jobs are separate series. Workers = scale_factor, Batch = batch_size (0 when absent),
+//     StepsPerS = isolated_steps_per_sec, SamplesPerS NaN (whether the batch
+//     is per GPU is not documented), Mode allreduce, Nodes = 1 when
+//     consolidated, 0 (unknown) otherwise. Zero throughputs are skipped with
+//     a warning.
+//
+// Absent values follow types.go: NaN for floats, 0 for counts.
+
+// datasetLoaders maps each public dataset name to its reader.
+var datasetLoaders = map[string]func(dir string) ([]Throughput, []error, error){
+	"pollux-osdi21":          loadPollux,
+	"dl2-mxnet-ps-speed":     loadDL2,
+	"elasticflow-asplos23":   loadElasticFlow,
+	"tf-cnn-benchmarks-2017": loadTFCNN,
+	"gavel-osdi20":           loadGavel,
+}
+
+// Datasets lists the names LoadDataset accepts, sorted.
+func Datasets() []string {
+	names := make([]string, 0, len(datasetLoaders))
+	for n := range datasetLoaders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LoadDataset reads the public dataset name (one of Datasets) from dir, which
+// is the dataset's own folder (../shared/data/pollux-osdi21) or the data root
+// that holds it (../shared/data). It returns the rows in file order, warnings
+// for values it skipped, and an error (a *ParseError with file, line and
+// column for bad content) when the data cannot be read.
+func LoadDataset(name, dir string) ([]Throughput, []error, error) {
+	load, ok := datasetLoaders[name]
+	if !ok {
+		return nil, nil, fmt.Errorf("traces: unknown dataset %q (known: %s)", name, strings.Join(Datasets(), ", "))
+	}
+	if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.IsDir() {
+		dir = filepath.Join(dir, name)
+	}
+	return load(dir)
+}
+
+// PolluxPlacement returns the GPUs per node of a pollux-osdi21 row from its
+// Run ("placement=1224 ..." gives [1 2 2 4]; "nodes=6 replicas=12 ..." gives
+// 6 nodes of 2), or nil when Run is not of that form. Scalability rows
+// that do not divide evenly put the extra GPUs on the first nodes.
+func PolluxPlacement(r Throughput) []int {
+	f := strings.Fields(r.Run)
+	if len(f) == 0 {
+		return nil
+	}
+	if p, ok := strings.CutPrefix(f[0], "placement="); ok {
+		out := make([]int, 0, len(p))
+		for _, c := range p {
+			if c < '1' || c > '9' {
+				return nil
+			}
+			out = append(out, int(c-'0'))
+		}
+		return out
+	}
+	if r.Nodes <= 0 || r.Workers < r.Nodes || !strings.HasPrefix(f[0], "nodes=") {
+		return nil
+	}
+	out := make([]int, r.Nodes)
+	for i := range out {
+		out[i] = r.Workers / r.Nodes
+		if i < r.Workers%r.Nodes {
+			out[i]++
+		}
+	}
+	return out
+}
+
+func newThroughput() Throughput {
+	return Throughput{StepsPerS: math.NaN(), SamplesPerS: math.NaN(), Std: math.NaN()}
+}
+
+// polluxModels are the six jobs of the Pollux artifact.
+var polluxModels = []string{"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"}
+
+func loadPollux(dir string) ([]Throughput, []error, error) {
+	var out []Throughput
+	for _, m := range polluxModels {
+		p := filepath.Join(dir, "traces", m, "placements.csv")
+		rows, err := readPolluxPlacements(p, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, rows...)
+		s := filepath.Join(dir, "traces", m, "scalability.csv")
+		rows, err = readPolluxScalability(s, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil, nil
+}
+
+func polluxRow(model string, nodes, replicas, bsz int, stepTime float64, run string) Throughput {
+	r := newThroughput()
+	r.Model = model
+	r.Mode = "allreduce"
+	r.Nodes = nodes
+	r.Workers = replicas
+	r.Batch = bsz
+	r.GlobalBatch = replicas * bsz
+	r.StepsPerS = 1 / stepTime
+	r.SamplesPerS = float64(r.GlobalBatch) / stepTime
+	r.Run = run
+	return r
+}
+
+func readPolluxPlacements(path, model string) ([]Throughput, error) {
+	t, f, err := pubOpenFile(path, "placement", "local_bsz", "step_time")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Throughput
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		pl := t.str("placement")
+		if pl == "" || strings.Trim(pl, "123456789") != "" {
+			return nil, t.errAt("placement", "column placement: expected GPUs per node as digits 1-9 (e.g. 1224), got %q", pl)
+		}
+		replicas := 0
+		for _, c := range pl {
+			replicas += int(c - '0')
+		}
+		bsz, err := t.integer("local_bsz", 1)
+		if err != nil {
+			return nil, err
+		}
+		st, err := t.positive("step_time")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, polluxRow(model, len(pl), replicas, bsz, st, fmt.Sprintf("placement=%s bsz=%d", pl, bsz)))
+	}
+}
+
+func readPolluxScalability(path, model string) ([]Throughput, error) {
+	t, f, err := pubOpenFile(path, "num_nodes", "num_replicas", "local_bsz", "step_time")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Throughput
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		nodes, err := t.integer("num_nodes", 1)
+		if err != nil {
+			return nil, err
+		}
+		replicas, err := t.integer("num_replicas", 1)
+		if err != nil {
+			return nil, err
+		}
+		if replicas < nodes {
+			return nil, t.errAt("num_replicas", "column num_replicas: %d replicas on %d nodes: expected at least one per node", replicas, nodes)
+		}
+		bsz, err := t.integer("local_bsz", 1)
+		if err != nil {
+			return nil, err
+		}
+		st, err := t.positive("step_time")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, polluxRow(model, nodes, replicas, bsz, st, fmt.Sprintf("nodes=%d replicas=%d bsz=%d", nodes, replicas, bsz)))
+	}
+}
+
+func loadDL2(dir string) ([]Throughput, []error, error) {
+	path := filepath.Join(dir, "ps_worker_speed.csv")
+	t, f, err := pubOpenFile(path, "model", "num_ps", "num_workers", "speed_sum", "tot_batch_size")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var out []Throughput
+	var warns []error
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return out, warns, nil
+		}
+		r := newThroughput()
+		r.Model = t.str("model")
+		if r.Model == "" {
+			return nil, nil, t.errAt("model", "column model: expected a model name, got an empty field")
+		}
+		if r.PS, err = t.integer("num_ps", 1); err != nil {
+			return nil, nil, err
+		}
+		if r.Workers, err = t.integer("num_workers", 1); err != nil {
+			return nil, nil, err
+		}
+		if r.GlobalBatch, err = t.integer("tot_batch_size", 1); err != nil {
+			return nil, nil, err
+		}
+		v, err := t.float("speed_sum")
+		if err != nil {
+			return nil, nil, err
+		}
+		if v < 0 {
+			return nil, nil, t.errAt("speed_sum", "column speed_sum: expected samples/s >= 0, got %v", v)
+		}
+		if v == 0 {
+			warns = append(warns, t.errAt("speed_sum", "column speed_sum: 0 samples/s (a failed run) read as not measured; skipped"))
+			continue
+		}
+		r.SamplesPerS = v
+		r.Mode = "sync"
+		r.Run = fmt.Sprintf("ps=%d workers=%d", r.PS, r.Workers)
+		out = append(out, r)
+	}
+}
+
+// elasticFlowModels are the files of throughputs_A100_raw.
+var elasticFlowModels = []string{"bert", "deepspeech2", "gpt2", "inception3", "resnet50", "resnet50_cifar10", "vgg16"}
+
+func loadElasticFlow(dir string) ([]Throughput, []error, error) {
+	var out []Throughput
+	var warns []error
+	for _, m := range elasticFlowModels {
+		path := filepath.Join(dir, "throughputs_A100_raw", m+".csv")
+		rows, w, err := readElasticFlowWide(path, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, rows...)
+		warns = append(warns, w...)
+	}
+	return out, warns, nil
+}
+
+// readElasticFlowWide reads one wide ElasticFlow table: global_batch_size,
+// then one column per GPU count.
+func readElasticFlowWide(path, model string) ([]Throughput, []error, error) {
+	t, f, err := pubOpenFile(path, "global_batch_size")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	type gcol struct {
+		name string
+		gpus int
+	}
+	var cols []gcol
+	for _, h := range t.head {
+		if h == "global_batch_size" {
+			continue
+		}
+		g, err := strconv.Atoi(h)
+		if err != nil || g < 1 {
+			return nil, nil, &ParseError{File: path, Line: 1, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
+		}
+		cols = append(cols, gcol{h, g})
+	}
+	var out []Throughput
+	var warns []error
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return out, warns, nil
+		}
+		gb, err := t.integer("global_batch_size", 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range cols {
+			if t.str(c.name) == "" {
+				continue
+			}
+			v, err := t.float(c.name)
+			if err != nil {
+				return nil, nil, err
+			}
+			if v < 0 {
+				return nil, nil, t.errAt(c.name, "column %s: expected iterations/s >= 0, got %v", c.name, v)
+			}
+			if v == 0 {
+				warns = append(warns, t.errAt(c.name, "column %s: 0 iterations/s read as not measured; skipped", c.name))
+				continue
+			}
+			r := newThroughput()
+			r.Model = model
+			r.Mode = "allreduce"
+			r.Workers = c.gpus
+			r.Nodes = (c.gpus + 7) / 8
+			r.GlobalBatch = gb
+			r.StepsPerS = v
+			r.SamplesPerS = v * float64(gb)
+			r.Run = fmt.Sprintf("gpus=%d global_batch=%d", c.gpus, gb)
+			out = append(out, r)
+		}
+	}
+}
+
+func loadTFCNN(dir string) ([]Throughput, []error, error) {
+	path := filepath.Join(dir, "tf_cnn_benchmarks_may2017.csv")
+	t, f, err := pubOpenFile(path, "platform", "num_gpus", "model", "batch_size_per_gpu", "data", "variable_update", "images_per_sec")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var out []Throughput
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return out, nil, nil
+		}
+		r := newThroughput()
+		if r.Workers, err = t.integer("num_gpus", 1); err != nil {
+			return nil, nil, err
+		}
+		if r.Batch, err = t.integer("batch_size_per_gpu", 1); err != nil {
+			return nil, nil, err
+		}
+		if r.SamplesPerS, err = t.positive("images_per_sec"); err != nil {
+			return nil, nil, err
+		}
+		r.Repeats = 5
+		platform, model, data := t.str("platform"), t.str("model"), t.str("data")
+		vu := t.str("variable_update")
+		r.Nodes = 1
+		switch {
+		case strings.HasPrefix(vu, "replicated"):
+			r.Mode = "allreduce"
+		case vu == "parameter_server":
+			r.Mode = "sync"
+			r.PS = 1
+			if dev := t.str("local_parameter_device"); dev != "" && dev != "n/a" {
+				vu += "(" + dev + ")"
+			}
+		case strings.HasPrefix(vu, "distributed_replicated"):
+			r.Mode = "sync"
+			r.Nodes = (r.Workers + 7) / 8
+			r.PS = r.Nodes
+			if r.Nodes == 8 {
+				switch {
+				case model == "InceptionV3":
+					r.PS = 6
+				case model == "ResNet-50" && r.Batch == 32, model == "ResNet-152":
+					r.PS = 4
+				}
+			}
+			vu = "distributed_replicated"
+		default:
+			return nil, nil, t.errAt("variable_update", "column variable_update: expected parameter_server, replicated (...) or distributed_replicated (...), got %q", vu)
+		}
+		r.Model = fmt.Sprintf("%s/%s/%d/%s/%s", platform, model, r.Batch, vu, data)
+		r.Run = fmt.Sprintf("gpus=%d", r.Workers)
+		out = append(out, r)
+	}
+}
+
+func loadGavel(dir string) ([]Throughput, []error, error) {
+	path := filepath.Join(dir, "simulation_throughputs_isolated.csv")
+	t, f, err := pubOpenFile(path, "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var out []Throughput
+	var warns []error
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return out, warns, nil
+		}
+		r := newThroughput()
+		gpu, job := t.str("gpu_type"), t.str("job_type")
+		if gpu == "" || job == "" {
+			return nil, nil, t.errAt("job_type", "expected a gpu_type and a job_type, got %q and %q", gpu, job)
+		}
+		if r.Workers, err = t.integer("scale_factor", 1); err != nil {
+			return nil, nil, err
+		}
+		if t.str("batch_size") != "" {
+			if r.Batch, err = t.integer("batch_size", 1); err != nil {
+				return nil, nil, err
+			}
+		}
+		cons, err := t.integer("consolidated", 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cons == 1 {
+			r.Nodes = 1
+		} else {
+			gpu += "_unconsolidated"
+		}
+		v, err := t.float("isolated_steps_per_sec")
+		if err != nil {
+			return nil, nil, err
+		}
+		if v < 0 {
+			return nil, nil, t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: expected steps/s >= 0, got %v", v)
+		}
+		if v == 0 {
+			warns = append(warns, t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: 0 steps/s read as not measured; skipped"))
+			continue
+		}
+		r.StepsPerS = v
+		r.Mode = "allreduce"
+		r.Model = job + "/" + gpu
+		r.Run = fmt.Sprintf("gpus=%d", r.Workers)
+		out = append(out, r)
+	}
+}

@@ -1,0 +1,286 @@
+package traces
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pubDataDir finds ../shared/data beside the repository root (or
+// $SGDPLAN_DATA) and skips the test when it is absent.
+func pubDataDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("SGDPLAN_DATA"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("no go.mod above the test: cannot find ../shared/data")
+		}
+		dir = parent
+	}
+	d := filepath.Join(dir, "..", "shared", "data")
+	if _, err := os.Stat(d); err != nil {
+		t.Skipf("shared data not found at %s (set SGDPLAN_DATA): %v", d, err)
+	}
+	return d
+}
+
+func pubClose(got, want float64) bool {
+	return math.Abs(got-want) <= 1e-9*math.Abs(want)
+}
+
+// pubFind returns the rows of model whose Run is run.
+func pubFind(rows []Throughput, model, run string) []Throughput {
+	var out []Throughput
+	for _, r := range rows {
+		if r.Model == model && r.Run == run {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestDatasetsLists(t *testing.T) {
+	want := "dl2-mxnet-ps-speed,elasticflow-asplos23,gavel-osdi20,pollux-osdi21,tf-cnn-benchmarks-2017"
+	if got := strings.Join(Datasets(), ","); got != want {
+		t.Errorf("Datasets() = %s, want %s", got, want)
+	}
+	if _, _, err := LoadDataset("no-such", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pollux-osdi21") {
+		t.Errorf("unknown dataset: err %v, want one listing the known names", err)
+	}
+}
+
+// TestLoadDatasetShared reads each real dataset and checks its row count and
+// a few values read from the file by hand.
+func TestLoadDatasetShared(t *testing.T) {
+	data := pubDataDir(t)
+	type want struct {
+		model, run                        string
+		workers, ps, nodes, batch, global int
+		stepsPerS, samplesPerS            float64 // NaN: not checked to be a value, must be NaN
+		mode                              string
+	}
+	cases := []struct {
+		name  string
+		rows  int
+		warns int
+		check []want
+	}{
+		{
+			// placements 540+1183+754+864+1661+540 = 5542 rows,
+			// scalability 180+329+198+288+458+108 = 1561 rows: 7103.
+			name: "pollux-osdi21", rows: 7103,
+			check: []want{
+				// cifar10/placements.csv:288 "1224,32,0.16589028835296632": 4 nodes,
+				// 1+2+2+4 = 9 replicas, global 9*32 = 288, 1/0.16589 = 6.0281 steps/s,
+				// 288/0.16589 = 1736.1 samples/s.
+				{"cifar10", "placement=1224 bsz=32", 9, 0, 4, 32, 288, 1 / 0.16589028835296632, 288 / 0.16589028835296632, "allreduce"},
+				// imagenet/scalability.csv:2 "6,6,20,0.3874239444732666": global 120.
+				{"imagenet", "nodes=6 replicas=6 bsz=20", 6, 0, 6, 20, 120, 1 / 0.3874239444732666, 120 / 0.3874239444732666, "allreduce"},
+			},
+		},
+		{
+			// 534 rows, 9 of them with speed_sum 0.0 (failed runs, e.g. line
+			// 255 vgg-16 4 PS 8 workers): 525 rows and 9 warnings.
+			name: "dl2-mxnet-ps-speed", rows: 525, warns: 9,
+			check: []want{
+				// ps_worker_speed.csv:30 "resnet-50,dist_sync,32,3,5,28.808,...".
+				{"resnet-50", "ps=3 workers=5", 5, 3, 0, 0, 32, math.NaN(), 28.808, "sync"},
+			},
+		},
+		{
+			// 17 rows x 7 GPU counts = 119 cells, 1 empty (deepspeech2 bs32 at
+			// 64 GPUs), 9 zeros (resnet50_cifar10 at 16, 32, 64 GPUs for its 3
+			// batch sizes): 119 - 1 - 9 = 109 rows and 9 warnings.
+			name: "elasticflow-asplos23", rows: 109, warns: 9,
+			check: []want{
+				// resnet50.csv:2 "64,...,21.265357623184627 (8 GPUs),..."; 64*21.2654 = 1361.0.
+				{"resnet50", "gpus=8 global_batch=64", 8, 0, 1, 0, 64, 21.265357623184627, 64 * 21.265357623184627, "allreduce"},
+				// same line, 64 GPUs: 20.969147690424624 it/s, ceil(64/8) = 8 nodes.
+				{"resnet50", "gpus=64 global_batch=64", 64, 0, 8, 0, 64, 20.969147690424624, 64 * 20.969147690424624, "allreduce"},
+			},
+		},
+		{
+			name: "tf-cnn-benchmarks-2017", rows: 207,
+			check: []want{
+				// line 2: DGX-1 InceptionV3 64 synthetic parameter_server cpu 142.0.
+				{"NVIDIA DGX-1/InceptionV3/64/parameter_server(cpu)/synthetic", "gpus=1", 1, 1, 1, 64, 0, math.NaN(), 142, "sync"},
+				// line 196: distributed, 64 K80, InceptionV3 bs64, 1783.0 images/s,
+				// 8 instances with 6 PS.
+				{"Amazon EC2 distributed/InceptionV3/64/distributed_replicated/synthetic", "gpus=64", 64, 6, 8, 64, 0, math.NaN(), 1783, "sync"},
+			},
+		},
+		{
+			// 492 rows, 3 of them 0.0 (lines 62-64, k80 ResNet-50 bs128 on 2,
+			// 4, 8 GPUs): 489 rows and 3 warnings.
+			name: "gavel-osdi20", rows: 489, warns: 3,
+			check: []want{
+				// line 364: "v100,1,ResNet-18 (batch size 64),ResNet-18,64,2,74.13589143268821".
+				{"ResNet-18 (batch size 64)/v100", "gpus=2", 2, 0, 1, 64, 0, 74.13589143268821, math.NaN(), "allreduce"},
+				// line 2: "k80,1,A3C,A3C,,1,3.4387678290723933": no batch.
+				{"A3C/k80", "gpus=1", 1, 0, 1, 0, 0, 3.4387678290723933, math.NaN(), "allreduce"},
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rows, warns, err := LoadDataset(c.name, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != c.rows {
+				t.Errorf("%d rows, want %d", len(rows), c.rows)
+			}
+			if len(warns) != c.warns {
+				t.Errorf("%d warnings, want %d: %v", len(warns), c.warns, warns)
+			}
+			for _, w := range warns {
+				var pe *ParseError
+				if !errors.As(w, &pe) || pe.Line == 0 || pe.Column == 0 {
+					t.Errorf("warning not positioned: %v", w)
+				}
+			}
+			// every (Model, Run) names one measurement
+			seen := map[string]bool{}
+			for _, r := range rows {
+				k := r.Model + "|" + r.Run
+				if seen[k] {
+					t.Errorf("two rows for %s", k)
+				}
+				seen[k] = true
+				if r.Workers < 1 || !(r.StepsPerS > 0 || r.SamplesPerS > 0) {
+					t.Errorf("row %+v lacks workers or a rate", r)
+				}
+			}
+			for _, w := range c.check {
+				got := pubFind(rows, w.model, w.run)
+				if len(got) != 1 {
+					t.Errorf("%s %s: %d rows, want 1", w.model, w.run, len(got))
+					continue
+				}
+				r := got[0]
+				if r.Workers != w.workers || r.PS != w.ps || r.Nodes != w.nodes || r.Batch != w.batch || r.GlobalBatch != w.global || r.Mode != w.mode {
+					t.Errorf("%s %s: got %+v, want %+v", w.model, w.run, r, w)
+				}
+				for _, f := range []struct {
+					name      string
+					got, want float64
+				}{{"steps/s", r.StepsPerS, w.stepsPerS}, {"samples/s", r.SamplesPerS, w.samplesPerS}} {
+					if math.IsNaN(f.want) != math.IsNaN(f.got) || !math.IsNaN(f.want) && !pubClose(f.got, f.want) {
+						t.Errorf("%s %s: %s = %v, want %v", w.model, w.run, f.name, f.got, f.want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLoadDatasetDataRootOrFolder: the data root and the dataset folder give
+// the same rows.
+func TestLoadDatasetDataRootOrFolder(t *testing.T) {
+	data := pubDataDir(t)
+	a, _, err := LoadDataset("dl2-mxnet-ps-speed", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := LoadDataset("dl2-mxnet-ps-speed", filepath.Join(data, "dl2-mxnet-ps-speed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) || len(a) == 0 || a[len(a)-1].Run != b[len(b)-1].Run || a[len(a)-1].SamplesPerS != b[len(b)-1].SamplesPerS {
+		t.Errorf("data root gives %d rows, folder %d", len(a), len(b))
+	}
+}
+
+func TestPolluxPlacement(t *testing.T) {
+	cases := []struct {
+		r    Throughput
+		want string
+	}{
+		{Throughput{Run: "placement=1224 bsz=4", Workers: 9, Nodes: 4}, "[1 2 2 4]"},
+		// 14 replicas on 4 nodes: 14/4 = 3 rest 2, so 4,4,3,3.
+		{Throughput{Run: "nodes=4 replicas=14 bsz=4", Workers: 14, Nodes: 4}, "[4 4 3 3]"},
+		{Throughput{Run: "gpus=8", Workers: 8, Nodes: 1}, "[]"},
+		{Throughput{Run: "placement=1x2", Workers: 3, Nodes: 2}, "[]"},
+	}
+	for _, c := range cases {
+		if got := fmt.Sprint(PolluxPlacement(c.r)); got != c.want {
+			t.Errorf("PolluxPlacement(%q) = %s, want %s", c.r.Run, got, c.want)
+		}
+	}
+}
+
+// TestLoadDatasetMalformed builds bad copies of each dataset's files and
+// checks the error names the file, line, column and what was expected.
+func TestLoadDatasetMalformed(t *testing.T) {
+	cases := []struct {
+		name    string
+		dataset string
+		files   map[string]string
+		want    string // substring of the error, after the file name
+	}{
+		{"pollux bad placement", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n12a,4,0.5,0.01\n",
+		}, "placements.csv:3:1: column placement: expected GPUs per node"},
+		{"pollux zero step time", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0,0.01\n",
+		}, "placements.csv:2:5: column step_time: expected a number > 0"},
+		{"pollux missing column", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,sync_time\n1,4,0.01\n",
+		}, "placements.csv:1: missing required column \"step_time\""},
+		{"pollux missing file", "pollux-osdi21", map[string]string{}, "no such file"},
+		{"dl2 text in number", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,x,3.5\n",
+		}, "ps_worker_speed.csv:2:23: column num_workers: expected an integer, got \"x\""},
+		{"dl2 NaN", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,1,NaN\n",
+		}, "ps_worker_speed.csv:2:25: column speed_sum: expected a finite number"},
+		{"dl2 empty", "dl2-mxnet-ps-speed", map[string]string{"ps_worker_speed.csv": ""}, "empty file"},
+		{"tf-cnn bad quote", "tf-cnn-benchmarks-2017", map[string]string{
+			"tf_cnn_benchmarks_may2017.csv": "platform,num_gpus,model,batch_size_per_gpu,data,variable_update,images_per_sec\nX,1,M,32,real,\"replicated,5\n",
+		}, "tf_cnn_benchmarks_may2017.csv:2:"},
+		{"tf-cnn unknown update", "tf-cnn-benchmarks-2017", map[string]string{
+			"tf_cnn_benchmarks_may2017.csv": "platform,num_gpus,model,batch_size_per_gpu,data,variable_update,images_per_sec\nX,1,M,32,real,horovod,5\n",
+		}, "tf_cnn_benchmarks_may2017.csv:2:15: column variable_update: expected parameter_server"},
+		{"gavel negative", "gavel-osdi20", map[string]string{
+			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,1,A3C,A3C,,1,-3\n",
+		}, "simulation_throughputs_isolated.csv:2:18: column isolated_steps_per_sec: expected steps/s >= 0"},
+		{"elasticflow bad header", "elasticflow-asplos23", map[string]string{
+			"throughputs_A100_raw/bert.csv": "global_batch_size,1,two\n64,1,2\n",
+		}, "bert.csv:1: column \"two\": expected a GPU count"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range c.files {
+				p := filepath.Join(dir, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, _, err := LoadDataset(c.dataset, dir)
+			if err == nil {
+				t.Fatalf("no error, want %q", c.want)
+			}
+			if !strings.HasPrefix(err.Error(), "traces: ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %q, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,164 @@
+package traces
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// pubTable reads a CSV file with a header row by column name, for the
+// fixed-schema public tables (public*.go, jobs*.go). Errors are *ParseError
+// with the file, line and column of the offending field.
+type pubTable struct {
+	file string
+	r    *csv.Reader
+	col  map[string]int
+	head []string
+	rec  []string
+}
+
+// pubOpenReader starts reading a table from r; file names the input in errors.
+// required lists the columns that must be present.
+func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, &ParseError{File: file, Msg: "empty file: expected a header row"}
+	}
+	if err != nil {
+		return nil, pubCSVError(file, err)
+	}
+	t := &pubTable{file: file, r: cr, col: make(map[string]int, len(head))}
+	for i, h := range head {
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+		t.head = append(t.head, h)
+		if _, dup := t.col[h]; !dup {
+			t.col[h] = i
+		}
+	}
+	for _, name := range required {
+		if _, ok := t.col[name]; !ok {
+			return nil, &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("missing required column %q (header has %s)", name, strings.Join(t.head, ","))}
+		}
+	}
+	return t, nil
+}
+
+// pubCSVError turns an encoding/csv error into a positioned ParseError.
+func pubCSVError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{File: file, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
+	}
+	return &ParseError{File: file, Msg: err.Error()}
+}
+
+// next reads the next data row; it returns false at the end of the file.
+// Blank lines are skipped by encoding/csv.
+func (t *pubTable) next() (bool, error) {
+	rec, err := t.r.Read()
+	if err == io.EOF {
+		return false, nil
+	}
+	if err != nil {
+		return false, pubCSVError(t.file, err)
+	}
+	t.rec = rec
+	return true, nil
+}
+
+// line is the line of the current row.
+func (t *pubTable) line() int {
+	l, _ := t.r.FieldPos(0)
+	return l
+}
+
+// errAt is a ParseError at the field of column name in the current row.
+func (t *pubTable) errAt(name, format string, args ...any) error {
+	i, ok := t.col[name]
+	if !ok || i >= len(t.rec) {
+		return &ParseError{File: t.file, Line: t.line(), Msg: fmt.Sprintf(format, args...)}
+	}
+	l, c := t.r.FieldPos(i)
+	return &ParseError{File: t.file, Line: l, Column: c, Msg: fmt.Sprintf(format, args...)}
+}
+
+// has reports whether the file has column name.
+func (t *pubTable) has(name string) bool { _, ok := t.col[name]; return ok }
+
+// str is the trimmed text of column name in the current row ("" when the row
+// is short or the column absent).
+func (t *pubTable) str(name string) string {
+	i, ok := t.col[name]
+	if !ok || i >= len(t.rec) {
+		return ""
+	}
+	return strings.TrimSpace(t.rec[i])
+}
+
+// float parses column name as a finite number; empty is an error.
+func (t *pubTable) float(name string) (float64, error) {
+	s := t.str(name)
+	if s == "" {
+		return 0, t.errAt(name, "column %s: expected a number, got an empty field", name)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, t.errAt(name, "column %s: expected a finite number, got %q", name, s)
+	}
+	return v, nil
+}
+
+// positive parses column name as a finite number > 0.
+func (t *pubTable) positive(name string) (float64, error) {
+	v, err := t.float(name)
+	if err != nil {
+		return 0, err
+	}
+	if v <= 0 {
+		return 0, t.errAt(name, "column %s: expected a number > 0, got %v", name, v)
+	}
+	return v, nil
+}
+
+// integer parses column name as an integer >= min; a float with no fraction
+// (e.g. "4.0") is accepted.
+func (t *pubTable) integer(name string, min int) (int, error) {
+	s := t.str(name)
+	if s == "" {
+		return 0, t.errAt(name, "column %s: expected an integer, got an empty field", name)
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return 0, t.errAt(name, "column %s: expected an integer, got %q", name, s)
+		}
+		v = int(f)
+	}
+	if v < min {
+		return 0, t.errAt(name, "column %s: expected an integer >= %d, got %d", name, min, v)
+	}
+	return v, nil
+}
+
+// pubOpenFile opens path and starts a table on it; the caller closes f.
+func pubOpenFile(path string, required ...string) (*pubTable, *os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traces: %w", err)
+	}
+	t, err := pubOpenReader(path, f, required...)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return t, f, nil
+}
