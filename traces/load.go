@@ -1,0 +1,134 @@
+package traces
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// File is one canonical file of a trace: its kind and where it is.
+type File struct {
+	Kind Kind
+	Path string
+}
+
+// Files resolves paths into the canonical files they name. A path is a
+// folder, which contributes each of steps.csv, updates.csv, runs.csv,
+// evals.csv and throughput.csv (or the same names with .gz) it holds, or a
+// file recognised by that base name. A folder with none of them, or a file of
+// another name, is an error.
+func Files(paths ...string) ([]File, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("traces: no trace given (expected a folder or steps.csv, updates.csv, runs.csv, evals.csv, throughput.csv)")
+	}
+	var files []File
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("traces: %w", err)
+		}
+		if !fi.IsDir() {
+			k, ok := kindOf(filepath.Base(p))
+			if !ok {
+				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)"}
+			}
+			files = append(files, File{k, p})
+			continue
+		}
+		n := len(files)
+		for k, name := range kindFiles {
+			for _, cand := range []string{name, name + ".gz"} {
+				q := filepath.Join(p, cand)
+				if st, err := os.Stat(q); err == nil && !st.IsDir() {
+					files = append(files, File{Kind(k), q})
+				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return nil, fmt.Errorf("traces: %w", err)
+				}
+			}
+		}
+		if len(files) == n {
+			return nil, &ParseError{File: p, Msg: "folder holds no canonical trace file (expected " + strings.Join(kindFiles[:], ", ") + ")"}
+		}
+	}
+	return files, nil
+}
+
+func kindOf(base string) (Kind, bool) {
+	base = strings.TrimSuffix(strings.ToLower(base), ".gz")
+	for k, name := range kindFiles {
+		if base == name {
+			return Kind(k), true
+		}
+	}
+	return 0, false
+}
+
+// Load reads every canonical file the paths name (see Files) into one Trace.
+// Rows of several files of one kind are appended in the order of paths.
+// Warnings (unknown columns, ...) do not stop the read; the first error does.
+func Load(paths ...string) (*Trace, []error, error) {
+	files, err := Files(paths...)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &Trace{}
+	var warnings []error
+	for _, f := range files {
+		w, err := readFile(f, t)
+		warnings = append(warnings, w...)
+		if err != nil {
+			return nil, warnings, err
+		}
+	}
+	return t, warnings, nil
+}
+
+// ReadFile streams one canonical file into t.
+func readFile(f File, t *Trace) ([]error, error) {
+	return ForEach(f, Handlers{
+		Step:       func(s Step) error { t.Steps = append(t.Steps, s); return nil },
+		Update:     func(u Update) error { t.Updates = append(t.Updates, u); return nil },
+		Run:        func(r RunInfo) error { t.Runs = append(t.Runs, r); return nil },
+		Eval:       func(e Eval) error { t.Evals = append(t.Evals, e); return nil },
+		Throughput: func(r Throughput) error { t.Throughput = append(t.Throughput, r); return nil },
+	})
+}
+
+// Handlers receive the rows of ForEach; a nil handler skips its kind (the
+// file is not read at all).
+type Handlers struct {
+	Step       func(Step) error
+	Update     func(Update) error
+	Run        func(RunInfo) error
+	Eval       func(Eval) error
+	Throughput func(Throughput) error
+}
+
+// ForEach opens f and streams its rows to the handler of its kind.
+func ForEach(f File, h Handlers) (warnings []error, err error) {
+	var read func(io.Reader) ([]error, error)
+	switch {
+	case f.Kind == KindSteps && h.Step != nil:
+		read = func(r io.Reader) ([]error, error) { return ReadSteps(r, f.Path, h.Step) }
+	case f.Kind == KindUpdates && h.Update != nil:
+		read = func(r io.Reader) ([]error, error) { return ReadUpdates(r, f.Path, h.Update) }
+	case f.Kind == KindRuns && h.Run != nil:
+		read = func(r io.Reader) ([]error, error) { return ReadRuns(r, f.Path, h.Run) }
+	case f.Kind == KindEvals && h.Eval != nil:
+		read = func(r io.Reader) ([]error, error) { return ReadEvals(r, f.Path, h.Eval) }
+	case f.Kind == KindThroughput && h.Throughput != nil:
+		read = func(r io.Reader) ([]error, error) { return ReadThroughput(r, f.Path, h.Throughput) }
+	default:
+		return nil, nil
+	}
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return nil, fmt.Errorf("traces: %w", err)
+	}
+	defer fh.Close()
+	return read(fh)
+}

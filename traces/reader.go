@@ -1,0 +1,528 @@
+package traces
+
+import (
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The streaming readers of the five canonical files. Each reads its file by
+// header name (column order is free), validates every row as
+// docs/trace-format.md says, and calls fn once per row in file order; rows are
+// not kept, so memory does not grow with the number of rows (ReadSteps keeps a
+// little state per run and worker for the duplicate check, see ReadSteps).
+//
+// The input may be gzip-compressed (sniffed from its first bytes). file names
+// the input in errors. Errors are *ParseError with the line and the column
+// (the 1-based field number) of the fault; an error returned by fn stops the
+// read and is returned as it is. Warnings (unknown columns) come back in
+// warnings, also as *ParseError.
+
+// ReadSteps reads steps.csv. Besides the checks on each value, it rejects a
+// row whose workers, ps or batch differ from the earlier rows of its run, a
+// worker index outside 0..workers-1, and a duplicate (run, worker, step).
+//
+// The duplicate check keeps, per run and worker, the set of steps seen as a
+// list of disjoint intervals: when a worker's steps come in increasing order
+// with no gaps (as every writer of the project emits them) that is one
+// interval per worker, so memory is bounded by runs x workers; rows out of
+// order cost one interval per gap until the gap fills.
+func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
+	return readRows(r, file, "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]",
+		func(h *header) (func(*row) error, error) {
+			var err error
+			c := struct{ run, workers, ps, batch, worker, step, start, end, pull, compute, push, staleness, loss int }{
+				h.col("run", true, &err), h.col("workers", true, &err), h.col("ps", true, &err),
+				h.col("batch", true, &err), h.col("worker", true, &err), h.col("step", true, &err),
+				h.col("start", true, &err), h.col("end", true, &err), h.col("pull", false, &err),
+				h.col("compute", false, &err), h.col("push", false, &err),
+				h.col("staleness", false, &err), h.col("loss", false, &err),
+			}
+			if err != nil {
+				return nil, err
+			}
+			runs := newStepChecker()
+			return func(r *row) error {
+				s := Step{
+					Run:       r.str(c.run, true),
+					Workers:   int(r.integer(c.workers, true, 1, 0)),
+					PS:        int(r.integer(c.ps, true, 0, 0)),
+					Batch:     int(r.integer(c.batch, true, 1, 0)),
+					Worker:    int(r.integer(c.worker, true, 0, 0)),
+					Step:      r.integer(c.step, true, 0, 0),
+					Start:     r.number(c.start, true, "seconds"),
+					End:       r.number(c.end, true, "seconds"),
+					Pull:      r.duration(c.pull),
+					Compute:   r.duration(c.compute),
+					Push:      r.duration(c.push),
+					Staleness: int(r.integer(c.staleness, false, 0, -1)),
+					Loss:      r.number(c.loss, false, "a loss"),
+				}
+				if r.err != nil {
+					return r.err
+				}
+				if s.End < s.Start {
+					return r.fail(c.end, "end: %s is before start %s", fmtFloat(s.End), fmtFloat(s.Start))
+				}
+				if s.Worker >= s.Workers {
+					return r.fail(c.worker, "worker: %d is out of range (expected 0..%d for workers=%d)", s.Worker, s.Workers-1, s.Workers)
+				}
+				s.Run = runs.intern(s.Run)
+				if err := runs.check(r, c.workers, c.ps, c.batch, c.step, &s); err != nil {
+					return err
+				}
+				return fn(s)
+			}, nil
+		})
+}
+
+// ReadUpdates reads updates.csv.
+func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []error, err error) {
+	return readRows(r, file, "run,shard,worker,time,version,staleness[,apply]",
+		func(h *header) (func(*row) error, error) {
+			var err error
+			c := struct{ run, shard, worker, time, version, staleness, apply int }{
+				h.col("run", true, &err), h.col("shard", true, &err), h.col("worker", true, &err),
+				h.col("time", true, &err), h.col("version", true, &err), h.col("staleness", true, &err),
+				h.col("apply", false, &err),
+			}
+			if err != nil {
+				return nil, err
+			}
+			var in interner
+			return func(r *row) error {
+				u := Update{
+					Run:       r.str(c.run, true),
+					Shard:     int(r.integer(c.shard, true, 0, 0)),
+					Worker:    int(r.integer(c.worker, true, 0, 0)),
+					Time:      r.number(c.time, true, "seconds"),
+					Version:   r.integer(c.version, true, 0, 0),
+					Staleness: int(r.integer(c.staleness, true, 0, 0)),
+					Apply:     r.duration(c.apply),
+				}
+				if r.err != nil {
+					return r.err
+				}
+				u.Run = in.intern(u.Run)
+				return fn(u)
+			}, nil
+		})
+}
+
+// ReadRuns reads runs.csv. A run named twice is an error.
+func ReadRuns(r io.Reader, file string, fn func(RunInfo) error) (warnings []error, err error) {
+	return readRows(r, file, "run[,model,mode,param_bytes,nodes,bandwidth,dataset,epochs,framework,hardware,notes]",
+		func(h *header) (func(*row) error, error) {
+			var err error
+			c := struct{ run, model, mode, paramBytes, nodes, bandwidth, dataset, epochs, framework, hardware, notes int }{
+				h.col("run", true, &err), h.col("model", false, &err), h.col("mode", false, &err),
+				h.col("param_bytes", false, &err), h.col("nodes", false, &err), h.col("bandwidth", false, &err),
+				h.col("dataset", false, &err), h.col("epochs", false, &err), h.col("framework", false, &err),
+				h.col("hardware", false, &err), h.col("notes", false, &err),
+			}
+			if err != nil {
+				return nil, err
+			}
+			seen := map[string]int{}
+			return func(r *row) error {
+				ri := RunInfo{
+					Run:        r.str(c.run, true),
+					Model:      r.str(c.model, false),
+					Mode:       r.mode(c.mode),
+					ParamBytes: r.integer(c.paramBytes, false, 0, 0),
+					Nodes:      int(r.integer(c.nodes, false, 1, 0)),
+					Bandwidth:  r.positive(c.bandwidth, "bytes per second"),
+					Dataset:    r.integer(c.dataset, false, 1, 0),
+					Epochs:     r.positive(c.epochs, "epochs"),
+					Framework:  r.str(c.framework, false),
+					Hardware:   r.str(c.hardware, false),
+					Notes:      r.str(c.notes, false),
+				}
+				if r.err != nil {
+					return r.err
+				}
+				if line, dup := seen[ri.Run]; dup {
+					return r.fail(c.run, "run: %q is described twice (first on line %d)", ri.Run, line)
+				}
+				seen[ri.Run] = r.c.line
+				return fn(ri)
+			}, nil
+		})
+}
+
+// ReadEvals reads evals.csv. Each row needs time or updates, and loss or
+// accuracy; accuracy lies in [0, 1].
+func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error, err error) {
+	return readRows(r, file, "run,time|updates,loss|accuracy",
+		func(h *header) (func(*row) error, error) {
+			var err error
+			c := struct{ run, time, updates, loss, accuracy int }{
+				h.col("run", true, &err), h.col("time", false, &err), h.col("updates", false, &err),
+				h.col("loss", false, &err), h.col("accuracy", false, &err),
+			}
+			if err == nil && c.time < 0 && c.updates < 0 {
+				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"time\" or \"updates\""}
+			}
+			if err == nil && c.loss < 0 && c.accuracy < 0 {
+				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"loss\" or \"accuracy\""}
+			}
+			if err != nil {
+				return nil, err
+			}
+			var in interner
+			return func(r *row) error {
+				e := Eval{
+					Run:      r.str(c.run, true),
+					Time:     r.number(c.time, false, "seconds"),
+					Updates:  r.integer(c.updates, false, 0, -1),
+					Loss:     r.number(c.loss, false, "a loss"),
+					Accuracy: r.number(c.accuracy, false, "an accuracy in [0, 1]"),
+				}
+				if r.err != nil {
+					return r.err
+				}
+				if math.IsNaN(e.Time) && e.Updates < 0 {
+					return r.fail(max(c.time, c.updates), "time, updates: both empty (expected at least one)")
+				}
+				if math.IsNaN(e.Loss) && math.IsNaN(e.Accuracy) {
+					return r.fail(max(c.loss, c.accuracy), "loss, accuracy: both empty (expected at least one)")
+				}
+				if e.Accuracy < 0 || e.Accuracy > 1 {
+					return r.fail(c.accuracy, "accuracy: %s is outside [0, 1]", fmtFloat(e.Accuracy))
+				}
+				e.Run = in.intern(e.Run)
+				return fn(e)
+			}, nil
+		})
+}
+
+// ReadThroughput reads throughput.csv. Each row needs batch or global_batch,
+// and steps_per_s or samples_per_s (rates > 0).
+func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnings []error, err error) {
+	return readRows(r, file, "workers,ps,batch|global_batch,steps_per_s|samples_per_s[,mode,nodes,model,run,repeats,std]",
+		func(h *header) (func(*row) error, error) {
+			var err error
+			c := struct{ workers, ps, batch, globalBatch, steps, samples, mode, nodes, model, run, repeats, std int }{
+				h.col("workers", true, &err), h.col("ps", true, &err), h.col("batch", false, &err),
+				h.col("global_batch", false, &err), h.col("steps_per_s", false, &err),
+				h.col("samples_per_s", false, &err), h.col("mode", false, &err), h.col("nodes", false, &err),
+				h.col("model", false, &err), h.col("run", false, &err), h.col("repeats", false, &err),
+				h.col("std", false, &err),
+			}
+			if err == nil && c.batch < 0 && c.globalBatch < 0 {
+				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"batch\" or \"global_batch\""}
+			}
+			if err == nil && c.steps < 0 && c.samples < 0 {
+				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"steps_per_s\" or \"samples_per_s\""}
+			}
+			if err != nil {
+				return nil, err
+			}
+			return func(r *row) error {
+				t := Throughput{
+					Workers:     int(r.integer(c.workers, true, 1, 0)),
+					PS:          int(r.integer(c.ps, true, 0, 0)),
+					Batch:       int(r.integer(c.batch, false, 1, 0)),
+					GlobalBatch: int(r.integer(c.globalBatch, false, 1, 0)),
+					StepsPerS:   r.positive(c.steps, "steps per second"),
+					SamplesPerS: r.positive(c.samples, "samples per second"),
+					Mode:        r.mode(c.mode),
+					Nodes:       int(r.integer(c.nodes, false, 1, 0)),
+					Model:       r.str(c.model, false),
+					Run:         r.str(c.run, false),
+					Repeats:     int(r.integer(c.repeats, false, 1, 0)),
+					Std:         r.duration(c.std),
+				}
+				if r.err != nil {
+					return r.err
+				}
+				if t.Batch == 0 && t.GlobalBatch == 0 {
+					return r.fail(max(c.batch, c.globalBatch), "batch, global_batch: both empty (expected at least one)")
+				}
+				if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
+					return r.fail(max(c.steps, c.samples), "steps_per_s, samples_per_s: both empty (expected at least one)")
+				}
+				return fn(t)
+			}, nil
+		})
+}
+
+// readRows is the loop shared by the readers: header, then one call of the
+// bound row function per record.
+func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) error, error)) (warnings []error, err error) {
+	c, err := newCSVReader(rd, file)
+	if err != nil {
+		return nil, err
+	}
+	h, err := c.readHeader(expect)
+	if err != nil {
+		return nil, err
+	}
+	parse, err := bind(h)
+	if err != nil {
+		return nil, err
+	}
+	warnings = h.unknown()
+	r := &row{c: c, h: h}
+	n := 0
+	for {
+		f, err := c.read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return warnings, err
+		}
+		if len(f) != len(h.names) {
+			return warnings, c.errorf(0, "%d fields, expected %d as in the header", len(f), len(h.names))
+		}
+		r.f, r.err = f, nil
+		if err := parse(r); err != nil {
+			return warnings, err
+		}
+		n++
+	}
+	if n == 0 {
+		return warnings, &ParseError{File: file, Msg: "header only: no data rows after line 1"}
+	}
+	return warnings, nil
+}
+
+// row parses the fields of one record. The first fault sticks in err, so a
+// row's fields can be parsed in one expression and checked once.
+type row struct {
+	c   *csvReader
+	h   *header
+	f   []string
+	err error
+}
+
+// fail records a fault at column col (0-based) and returns it.
+func (r *row) fail(col int, format string, args ...any) error {
+	if r.err == nil {
+		r.err = r.c.errorf(col+1, format, args...)
+	}
+	return r.err
+}
+
+// field returns the value at col, trimmed, or "" when the column is absent.
+func (r *row) field(col int) string {
+	if col < 0 {
+		return ""
+	}
+	s := r.f[col]
+	if len(s) > 0 && (s[0] == ' ' || s[len(s)-1] == ' ' || s[0] == '\t' || s[len(s)-1] == '\t') {
+		s = strings.TrimSpace(s)
+	}
+	return s
+}
+
+func (r *row) str(col int, required bool) string {
+	s := r.field(col)
+	if s == "" && required && col >= 0 {
+		r.fail(col, "%s: missing value", r.h.names[col])
+	}
+	return s
+}
+
+// integer parses an integer >= min. An empty optional value is absent.
+func (r *row) integer(col int, required bool, min, absent int64) int64 {
+	s := r.field(col)
+	if s == "" {
+		if required && col >= 0 {
+			r.fail(col, "%s: missing value (expected an integer >= %d)", r.h.names[col], min)
+		}
+		return absent
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			v = int64(f) // "4.0" and "1e3" are integers too
+		} else {
+			r.fail(col, "%s: %q is not an integer (expected an integer >= %d)", r.h.names[col], s, min)
+			return absent
+		}
+	}
+	if v < min {
+		r.fail(col, "%s: %d is below %d (expected an integer >= %d)", r.h.names[col], v, min, min)
+		return absent
+	}
+	return v
+}
+
+// number parses a finite float; an empty optional value is NaN.
+func (r *row) number(col int, required bool, what string) float64 {
+	s := r.field(col)
+	if s == "" {
+		if required && col >= 0 {
+			r.fail(col, "%s: missing value (expected %s)", r.h.names[col], what)
+		}
+		return math.NaN()
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			r.fail(col, "%s: %q is out of the float64 range", r.h.names[col], s)
+		} else {
+			r.fail(col, "%s: %q is not a number (expected %s)", r.h.names[col], s, what)
+		}
+		return math.NaN()
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		r.fail(col, "%s: %s is not allowed (expected a finite number: %s; leave the field empty when unknown)", r.h.names[col], s, what)
+		return math.NaN()
+	}
+	return v
+}
+
+// duration parses an optional time span >= 0 (NaN when empty).
+func (r *row) duration(col int) float64 {
+	v := r.number(col, false, "a duration in seconds >= 0")
+	if v < 0 {
+		r.fail(col, "%s: %s is negative (expected a duration in seconds >= 0)", r.h.names[col], fmtFloat(v))
+	}
+	return v
+}
+
+// positive parses an optional value > 0 (NaN when empty).
+func (r *row) positive(col int, what string) float64 {
+	v := r.number(col, false, what+" > 0")
+	if v <= 0 {
+		r.fail(col, "%s: %s is not positive (expected %s > 0)", r.h.names[col], fmtFloat(v), what)
+	}
+	return v
+}
+
+// mode parses the training mode; empty means async.
+func (r *row) mode(col int) string {
+	s := strings.ToLower(r.field(col))
+	switch s {
+	case "":
+		return "async"
+	case "async", "sync", "allreduce":
+		return s
+	}
+	r.fail(col, "%s: %q is not a mode (expected async, sync or allreduce)", r.h.names[col], s)
+	return ""
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// interner returns one copy of repeated strings (run names), so that rows kept
+// in memory do not each hold the line they were cut from.
+type interner struct {
+	last string
+	m    map[string]string
+}
+
+// maxInterned bounds the interner's memory on files with many distinct runs.
+const maxInterned = 4096
+
+func (in *interner) intern(s string) string {
+	if s == in.last {
+		return in.last
+	}
+	if v, ok := in.m[s]; ok {
+		in.last = v
+		return v
+	}
+	v := strings.Clone(s)
+	if in.m == nil {
+		in.m = map[string]string{}
+	}
+	if len(in.m) < maxInterned {
+		in.m[v] = v
+	}
+	in.last = v
+	return v
+}
+
+// stepChecker holds the per-run state of ReadSteps.
+type stepChecker struct {
+	interner
+	runs    map[string]*runState
+	lastRun string
+	lastSt  *runState
+}
+
+type runState struct {
+	workers, ps, batch int
+	line               int
+	steps              map[int]*stepSet
+}
+
+func newStepChecker() *stepChecker { return &stepChecker{runs: map[string]*runState{}} }
+
+func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) error {
+	st := k.lastSt
+	if st == nil || s.Run != k.lastRun {
+		st = k.runs[s.Run]
+		if st == nil {
+			st = &runState{workers: s.Workers, ps: s.PS, batch: s.Batch, line: r.c.line, steps: map[int]*stepSet{}}
+			k.runs[s.Run] = st
+		}
+		k.lastRun, k.lastSt = s.Run, st
+	}
+	switch {
+	case s.Workers != st.workers:
+		return r.fail(cWorkers, "workers: %d differs from %d on line %d for run %q (a run is one configuration)", s.Workers, st.workers, st.line, s.Run)
+	case s.PS != st.ps:
+		return r.fail(cPS, "ps: %d differs from %d on line %d for run %q (a run is one configuration)", s.PS, st.ps, st.line, s.Run)
+	case s.Batch != st.batch:
+		return r.fail(cBatch, "batch: %d differs from %d on line %d for run %q (a run is one configuration)", s.Batch, st.batch, st.line, s.Run)
+	}
+	set := st.steps[s.Worker]
+	if set == nil {
+		set = &stepSet{}
+		st.steps[s.Worker] = set
+	}
+	if !set.add(s.Step) {
+		return r.fail(cStep, "step: duplicate (run %q, worker %d, step %d)", s.Run, s.Worker, s.Step)
+	}
+	return nil
+}
+
+// stepSet is a set of integers kept as sorted disjoint closed intervals.
+type stepSet struct{ iv [][2]int64 }
+
+// add inserts v and reports whether it was new.
+func (s *stepSet) add(v int64) bool {
+	n := len(s.iv)
+	if n > 0 {
+		last := &s.iv[n-1]
+		if v == last[1]+1 {
+			last[1] = v
+			return true
+		}
+		if v > last[1]+1 {
+			s.iv = append(s.iv, [2]int64{v, v})
+			return true
+		}
+	} else {
+		s.iv = append(s.iv, [2]int64{v, v})
+		return true
+	}
+	// i: first interval starting after v
+	i := sort.Search(n, func(i int) bool { return s.iv[i][0] > v })
+	if i > 0 && v <= s.iv[i-1][1] {
+		return false
+	}
+	joinPrev := i > 0 && s.iv[i-1][1]+1 == v
+	joinNext := i < n && s.iv[i][0]-1 == v
+	switch {
+	case joinPrev && joinNext:
+		s.iv[i-1][1] = s.iv[i][1]
+		s.iv = append(s.iv[:i], s.iv[i+1:]...)
+	case joinPrev:
+		s.iv[i-1][1] = v
+	case joinNext:
+		s.iv[i][0] = v
+	default:
+		s.iv = append(s.iv, [2]int64{})
+		copy(s.iv[i+1:], s.iv[i:])
+		s.iv[i] = [2]int64{v, v}
+	}
+	return true
+}

@@ -1,0 +1,32 @@
+package traces
+
+// Trace is a whole canonical trace in memory: the rows of its five files, in
+// file order. Readers that must not keep every row use ReadSteps and the other
+// streaming readers, or SummarizePaths.
+type Trace struct {
+	Steps      []Step
+	Updates    []Update
+	Runs       []RunInfo
+	Evals      []Eval
+	Throughput []Throughput
+}
+
+// Kind names one of the five canonical files.
+type Kind int
+
+// The canonical files, in the order Load and WriteDir handle them.
+const (
+	KindSteps Kind = iota
+	KindUpdates
+	KindRuns
+	KindEvals
+	KindThroughput
+)
+
+var kindFiles = [...]string{"steps.csv", "updates.csv", "runs.csv", "evals.csv", "throughput.csv"}
+
+// FileName is the base name of the kind's file, e.g. "steps.csv".
+func (k Kind) FileName() string { return kindFiles[k] }
+
+// String returns the kind's file name.
+func (k Kind) String() string { return k.FileName() }
