@@ -1,0 +1,203 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Objective is what an optimal allocation minimises.
+type Objective int
+
+const (
+	// FlowTime is the (weighted) mean flow time: sum of w_i T_i over jobs.
+	FlowTime Objective = iota
+	// Slowdown is the mean slowdown: sum of T_i / x_i (times w_i) over jobs.
+	Slowdown
+)
+
+func (o Objective) String() string {
+	if o == Slowdown {
+		return "slowdown"
+	}
+	return "flow time"
+}
+
+// Offline is the closed-form heSRPT schedule of jobs all present at time 0.
+// Job i of the input is Completion[i]; Order lists the jobs in the order
+// they complete (smallest first); Phase[r] is the length of the r-th phase
+// (between the r-th and (r+1)-th departures, so Phase[0] runs with all M jobs
+// present).
+type Offline struct {
+	Order      []int
+	Phase      []float64 // s
+	Completion []float64 // s
+	// Objective is the optimal value: sum_i w_i T_i for FlowTime, with
+	// w_i = Weight_i / x_i for Slowdown.
+	Objective    float64
+	MeanFlowTime float64 // s, unweighted mean of Completion
+	MeanSlowdown float64 // mean of Completion_i / x_i
+	Warnings     []error
+}
+
+// ErrNotOrdered reports weights for which the heSRPT closed form does not
+// apply: the schedule it describes would need a negative phase length because
+// jobs would not finish smallest first.
+var ErrNotOrdered = errors.New("planner: heSRPT closed form needs jobs to finish smallest first; these weights break that")
+
+// HeSRPT returns the optimal schedule of jobs of sizes x (seconds on one
+// worker), weights w (nil means all 1), all present at time 0, on n servers
+// when every job has the speedup curve s(k) = k^p, 0 < p <= 1 (Berg, Vesilo,
+// Harchol-Balter). For Slowdown the weights become w_i / x_i. It runs in
+// O(M log M).
+//
+// With the jobs indexed largest first, x_1 >= ... >= x_M, W_i the sum of the
+// first i weights and q = 1/(1-p), the job i holds the share
+// theta_i(m) = (W_i^q - W_{i-1}^q) / W_m^q of the servers while m jobs remain,
+// and job m finishes at the end of that phase. Writing c_i = (W_{i-1}/W_i)^q,
+// the phase with i jobs lasts
+//
+//	tau_i = n^-p [ x_i (1 - c_i)^-p - x_{i+1} c_{i+1}^p (1 - c_{i+1})^-p ]
+//
+// (x_{M+1} = 0), which follows from x_i = sum_{m >= i} (n theta_i(m))^p tau_m
+// and never overflows however close p is to 1. Job i completes at
+// T_i = tau_M + ... + tau_i.
+func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
+	m := len(x)
+	if m == 0 {
+		return Offline{}, errors.New("planner: heSRPT: no jobs")
+	}
+	if !(p > 0 && p <= 1) {
+		return Offline{}, fmt.Errorf("planner: heSRPT: exponent p = %g, want 0 < p <= 1", p)
+	}
+	if !(n > 0) || math.IsInf(n, 0) {
+		return Offline{}, fmt.Errorf("planner: heSRPT: servers = %g, want > 0", n)
+	}
+	if w != nil && len(w) != m {
+		panic("planner: HeSRPT: len(w) != len(x)")
+	}
+	wt := make([]float64, m)
+	for i, xi := range x {
+		if !(xi > 0) || math.IsInf(xi, 0) {
+			return Offline{}, fmt.Errorf("planner: heSRPT: job %d: size %g, want > 0", i, xi)
+		}
+		wt[i] = 1
+		if w != nil {
+			if !(w[i] > 0) {
+				return Offline{}, fmt.Errorf("planner: heSRPT: job %d: weight %g, want > 0", i, w[i])
+			}
+			wt[i] = w[i]
+		}
+		if obj == Slowdown {
+			wt[i] /= xi
+		}
+	}
+	// idx: largest first; ties broken by input index, the later job first,
+	// which is the order the replay keeps (see sortLargestFirst).
+	idx := sortLargestFirst(x)
+	c := cratios(idx, wt, p)
+	tau := make([]float64, m) // tau[i] for position i (0-based), i+1 jobs present
+	np := math.Pow(n, -p)
+	term := func(i int) float64 { // x_i (1-c_i)^-p, position i
+		return x[idx[i]] * math.Pow(1-c[i], -p)
+	}
+	var res Offline
+	for i := 0; i < m; i++ {
+		t := term(i)
+		if i+1 < m {
+			t -= term(i+1) * math.Pow(c[i+1], p)
+		}
+		tau[i] = np * t
+		if tau[i] < -1e-12*np*term(i) {
+			res.Warnings = append(res.Warnings, ErrNotOrdered)
+			return res, ErrNotOrdered
+		}
+		if tau[i] < 0 {
+			tau[i] = 0
+		}
+	}
+	res.Completion = make([]float64, m)
+	res.Order = make([]int, m)
+	res.Phase = make([]float64, m)
+	t := 0.0
+	for r := 0; r < m; r++ {
+		i := m - 1 - r // position completing r-th: the smallest remaining
+		t += tau[i]
+		res.Phase[r] = tau[i]
+		res.Completion[idx[i]] = t
+		res.Order[r] = idx[i]
+	}
+	for i, ti := range res.Completion {
+		res.Objective += wt[i] * ti
+		res.MeanFlowTime += ti
+		res.MeanSlowdown += ti / x[i]
+	}
+	res.MeanFlowTime /= float64(m)
+	res.MeanSlowdown /= float64(m)
+	return res, nil
+}
+
+// sortLargestFirst returns the indices of x, largest first; equal values keep
+// the later index first.
+func sortLargestFirst(x []float64) []int {
+	idx := make([]int, len(x))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool {
+		if x[idx[a]] != x[idx[b]] {
+			return x[idx[a]] > x[idx[b]]
+		}
+		return idx[a] > idx[b]
+	})
+	return idx
+}
+
+// cratios returns c_i = (W_{i-1}/W_i)^q for the positions of idx (c_0 = 0),
+// computed in logs; q = 1/(1-p), and p = 1 gives c = 0 (SRPT).
+func cratios(idx []int, wt []float64, p float64) []float64 {
+	c := make([]float64, len(idx))
+	if p >= 1 {
+		return c
+	}
+	q := 1 / (1 - p)
+	W := 0.0
+	for i, j := range idx {
+		prev := W
+		W += wt[j]
+		if i > 0 {
+			c[i] = math.Exp(q * math.Log(prev/W))
+		}
+	}
+	return c
+}
+
+// heSRPTShares fills share[i] with the heSRPT fraction of the servers for the
+// job of remaining size rem[i] and weight wt[i] (already divided by the size
+// for Slowdown); the shares sum to 1. With the jobs ordered largest remaining
+// first, share_i = (W_i/W_m)^q - (W_{i-1}/W_m)^q. p = 1 gives everything to
+// the smallest job.
+func heSRPTShares(rem, wt []float64, p float64, share []float64) {
+	m := len(rem)
+	idx := sortLargestFirst(rem)
+	if p >= 1 {
+		for i := range share[:m] {
+			share[i] = 0
+		}
+		share[idx[m-1]] = 1
+		return
+	}
+	q := 1 / (1 - p)
+	Wm := 0.0
+	for _, w := range wt[:m] {
+		Wm += w
+	}
+	W, prev := 0.0, 0.0
+	for _, j := range idx {
+		W += wt[j]
+		cur := math.Exp(q * math.Log(W/Wm))
+		share[j] = cur - prev
+		prev = cur
+	}
+}

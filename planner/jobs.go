@@ -1,0 +1,252 @@
+package planner
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Job is one training job to be scheduled.
+type Job struct {
+	ID      string
+	Arrival float64 // s since the start of the plan, >= 0
+	Size    float64 // s of work on one worker, > 0
+	Curve   Speedup // speedup curve; rate on k workers is Curve.Speedup(k)
+	// MaxWorkers caps the workers the job can use; 0 means no cap.
+	MaxWorkers int
+	// Weight multiplies the job's flow time in weighted objectives; 0 means 1.
+	Weight float64
+	// RigidWorkers is the fixed number of workers the job holds for its whole
+	// life under fcfs-rigid; 0 means MaxWorkers when that is set, else 1.
+	RigidWorkers int
+}
+
+// weight returns the job's weight with its default.
+func (j *Job) weight() float64 {
+	if j.Weight == 0 {
+		return 1
+	}
+	return j.Weight
+}
+
+// rigid returns the job's rigid allocation with its default.
+func (j *Job) rigid() int {
+	switch {
+	case j.RigidWorkers > 0:
+		return j.RigidWorkers
+	case j.MaxWorkers > 0:
+		return j.MaxWorkers
+	}
+	return 1
+}
+
+// ParseError is bad input at a position of a jobs file. Line and Column count
+// from 1; Column 0 means the whole line, Line 0 the whole file.
+type ParseError struct {
+	File   string
+	Line   int
+	Column int
+	Msg    string
+}
+
+func (e *ParseError) Error() string {
+	switch {
+	case e.Line == 0:
+		return fmt.Sprintf("planner: %s: %s", e.File, e.Msg)
+	case e.Column == 0:
+		return fmt.Sprintf("planner: %s:%d: %s", e.File, e.Line, e.Msg)
+	default:
+		return fmt.Sprintf("planner: %s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	}
+}
+
+// Resolver turns the model column of a jobs file into a speedup curve (the
+// command wires it to sgdplan fit's model.json loader). A nil Resolver makes
+// every model cell an error.
+type Resolver func(path string) (Speedup, error)
+
+// jobColumns are the columns ReadJobs understands; others are ignored.
+var jobColumns = []string{"job", "arrival", "size", "p", "model", "max_workers", "weight", "rigid_workers"}
+
+// ReadJobs reads a jobs.csv (columns job, arrival, size, p or model,
+// max_workers, weight, rigid_workers, in any order, with a header row; see
+// docs/planner.md). file names the input in errors. Arrivals must not
+// decrease from one row to the next. Columns it does not know are ignored.
+func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	perr := func(line, col int, format string, a ...any) error {
+		return &ParseError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, a...)}
+	}
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, perr(0, 0, "empty file: want a header row with job, size and p or model")
+	}
+	if err != nil {
+		return nil, csvError(file, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff")
+		}
+		if _, dup := col[h]; dup {
+			return nil, perr(1, i+1, "column %q appears twice", h)
+		}
+		col[h] = i
+	}
+	for _, need := range []string{"job", "size"} {
+		if _, ok := col[need]; !ok {
+			return nil, perr(1, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
+		}
+	}
+	_, hasP := col["p"]
+	_, hasModel := col["model"]
+	if !hasP && !hasModel {
+		return nil, perr(1, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
+	}
+	var jobs []Job
+	seen := map[string]int{}
+	prevArrival := 0.0
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		cell := func(name string) (string, int, bool) {
+			i, ok := col[name]
+			if !ok || i >= len(rec) {
+				return "", 0, false
+			}
+			_, c := cr.FieldPos(i)
+			return strings.TrimSpace(rec[i]), c, true
+		}
+		num := func(name string) (float64, int, bool, error) {
+			s, c, ok := cell(name)
+			if !ok || s == "" {
+				return 0, c, false, nil
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, c, true, perr(line, c, "%s: want a finite number, got %q", name, s)
+			}
+			return v, c, true, nil
+		}
+		integer := func(name string) (int, error) {
+			s, c, ok := cell(name)
+			if !ok || s == "" {
+				return 0, nil
+			}
+			v, err := strconv.Atoi(s)
+			if err != nil || v < 1 {
+				return 0, perr(line, c, "%s: want a whole number >= 1, got %q", name, s)
+			}
+			return v, nil
+		}
+		var j Job
+		id, c, _ := cell("job")
+		if id == "" {
+			return nil, perr(line, c, "job: empty job name")
+		}
+		if first, dup := seen[id]; dup {
+			return nil, perr(line, c, "job: %q already defined on line %d", id, first)
+		}
+		seen[id] = line
+		j.ID = id
+		v, c, ok, err := num("arrival")
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if v < 0 {
+				return nil, perr(line, c, "arrival: want a time >= 0 s, got %g", v)
+			}
+			if v < prevArrival {
+				return nil, perr(line, c, "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
+			}
+			j.Arrival = v
+		} else {
+			j.Arrival = prevArrival
+		}
+		prevArrival = j.Arrival
+		v, c, ok, err = num("size")
+		if err != nil {
+			return nil, err
+		}
+		if !ok || v <= 0 {
+			s, _, _ := cell("size")
+			return nil, perr(line, c, "size: want seconds on one worker > 0, got %q", s)
+		}
+		j.Size = v
+		p, pc, hasP, err := num("p")
+		if err != nil {
+			return nil, err
+		}
+		mpath, mc, _ := cell("model")
+		switch {
+		case hasP && mpath != "":
+			return nil, perr(line, mc, "model: give p or model, not both")
+		case hasP:
+			if !(p > 0 && p <= 1) {
+				return nil, perr(line, pc, "p: want a speedup exponent in (0, 1], got %g", p)
+			}
+			j.Curve = PowerLaw{P: p}
+		case mpath != "":
+			if resolve == nil {
+				return nil, perr(line, mc, "model: %s: no model loader available", mpath)
+			}
+			sp, err := resolve(mpath)
+			if err != nil {
+				return nil, perr(line, mc, "model: %v", err)
+			}
+			j.Curve = sp
+		default:
+			return nil, perr(line, 0, "want a speedup exponent p or a model path")
+		}
+		if j.MaxWorkers, err = integer("max_workers"); err != nil {
+			return nil, err
+		}
+		if j.RigidWorkers, err = integer("rigid_workers"); err != nil {
+			return nil, err
+		}
+		if j.MaxWorkers > 0 && j.RigidWorkers > j.MaxWorkers {
+			_, c, _ := cell("rigid_workers")
+			return nil, perr(line, c, "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
+		}
+		v, c, ok, err = num("weight")
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if v <= 0 {
+				return nil, perr(line, c, "weight: want a weight > 0, got %g", v)
+			}
+			j.Weight = v
+		}
+		jobs = append(jobs, j)
+	}
+	if len(jobs) == 0 {
+		return nil, perr(0, 0, "no jobs: the file has a header and no rows")
+	}
+	return jobs, nil
+}
+
+// csvError turns an encoding/csv error into a ParseError.
+func csvError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &ParseError{File: file, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
+	}
+	return &ParseError{File: file, Msg: err.Error()}
+}

@@ -1,0 +1,437 @@
+package planner
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// View is what a policy knows about one job in the system when it allocates:
+// the requested size, never the size at which the job will actually stop.
+type View struct {
+	Job       *Job
+	Index     int     // the job's position in the input
+	Remaining float64 // s of one-worker work left of the requested size, > 0
+	Cap       float64 // the most workers the job can use: min(MaxWorkers, servers)
+	Started   bool    // the job has held workers before
+	Workers   float64 // its allocation until this event
+}
+
+// Policy decides how many workers each job in the system holds until the
+// next arrival or departure. Allocate gets the jobs in arrival order and
+// fills alloc[i] (workers, a real number) for jobs[i], with 0 <= alloc[i] <=
+// jobs[i].Cap and a sum of at most servers. It must not keep jobs or alloc.
+type Policy interface {
+	Name() string
+	Allocate(servers float64, jobs []View, alloc []float64)
+}
+
+// rigidPolicy marks policies whose allocations must not be topped up when
+// they are rounded to whole workers.
+type rigidPolicy interface{ rigid() bool }
+
+// Names of the policies, in the order "all" runs them.
+var PolicyNames = []string{"hesrpt", "hesrpt-slowdown", "equi", "srpt", "fifo", "sjf", "knee", "hell", "greedy", "fcfs-rigid"}
+
+// DefaultKneeAlpha is the knee threshold when none is given: one more worker
+// must cut the run time by at least 5%.
+const DefaultKneeAlpha = 0.05
+
+// NewPolicy returns the policy of that name (see PolicyNames). kneeAlpha is
+// the threshold of knee (0 means DefaultKneeAlpha).
+func NewPolicy(name string, kneeAlpha float64) (Policy, error) {
+	switch name {
+	case "hesrpt":
+		return HeSRPTPolicy{Objective: FlowTime}, nil
+	case "hesrpt-slowdown":
+		return HeSRPTPolicy{Objective: Slowdown}, nil
+	case "equi":
+		return Equi{}, nil
+	case "srpt":
+		return SRPT{}, nil
+	case "fifo":
+		return FIFO{}, nil
+	case "sjf":
+		return SJF{}, nil
+	case "knee":
+		if kneeAlpha == 0 {
+			kneeAlpha = DefaultKneeAlpha
+		}
+		if !(kneeAlpha > 0 && kneeAlpha < 1) {
+			return nil, fmt.Errorf("planner: knee threshold alpha = %g, want 0 < alpha < 1", kneeAlpha)
+		}
+		return Knee{Alpha: kneeAlpha}, nil
+	case "hell":
+		return Hell{}, nil
+	case "greedy":
+		return Greedy{}, nil
+	case "fcfs-rigid":
+		return FCFSRigid{}, nil
+	}
+	return nil, fmt.Errorf("planner: unknown policy %q (want one of %s)", name, strings.Join(PolicyNames, ", "))
+}
+
+// HeSRPTPolicy allocates by heSRPT's shares for the remaining sizes (see
+// HeSRPT). It is optimal offline when every job has s(k) = k^p for one p; for
+// other curves it uses the median of the jobs' exponents (the exponent of a
+// power law, log s(n)/log n at n servers for other curves) as a heuristic.
+// A share above a job's cap is cut, and what is cut goes to the other jobs,
+// smallest remaining first, up to their caps.
+type HeSRPTPolicy struct {
+	Objective Objective
+}
+
+func (h HeSRPTPolicy) Name() string {
+	if h.Objective == Slowdown {
+		return "hesrpt-slowdown"
+	}
+	return "hesrpt"
+}
+
+func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
+	m := len(jobs)
+	rem := make([]float64, m)
+	wt := make([]float64, m)
+	ps := make([]float64, m)
+	for i, v := range jobs {
+		rem[i] = v.Remaining
+		wt[i] = v.Job.weight()
+		if h.Objective == Slowdown {
+			wt[i] /= v.Job.Size
+		}
+		ps[i] = exponentOf(v.Job.Curve, n)
+	}
+	sort.Float64s(ps)
+	p := ps[m/2]
+	if m%2 == 0 {
+		p = (ps[m/2-1] + ps[m/2]) / 2
+	}
+	heSRPTShares(rem, wt, p, alloc)
+	for i := range alloc[:m] {
+		alloc[i] *= n
+	}
+	capAndSpill(n, jobs, alloc, smallestFirst(jobs))
+}
+
+// Equi gives every job the same number of workers, n/m, and what a capped
+// job cannot use to the others equally (water-filling).
+type Equi struct{}
+
+func (Equi) Name() string { return "equi" }
+
+func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
+	m := len(jobs)
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return jobs[idx[a]].Cap < jobs[idx[b]].Cap })
+	left := n
+	for r, i := range idx {
+		share := left / float64(m-r)
+		alloc[i] = math.Min(share, jobs[i].Cap)
+		left -= alloc[i]
+	}
+}
+
+// SRPT gives all the workers to the job with the smallest remaining size (up
+// to its cap, then to the next smallest, and so on). Ties go to the earlier
+// job.
+type SRPT struct{}
+
+func (SRPT) Name() string { return "srpt" }
+
+func (SRPT) Allocate(n float64, jobs []View, alloc []float64) {
+	fillInOrder(n, jobs, alloc, smallestFirst(jobs))
+}
+
+// FIFO gives all the workers to the earliest job (up to its cap, then to the
+// next).
+type FIFO struct{}
+
+func (FIFO) Name() string { return "fifo" }
+
+func (FIFO) Allocate(n float64, jobs []View, alloc []float64) {
+	idx := make([]int, len(jobs))
+	for i := range idx {
+		idx[i] = i
+	}
+	fillInOrder(n, jobs, alloc, idx)
+}
+
+// SJF serves jobs by increasing requested size without preempting: jobs that
+// have started come first (in arrival order), then the waiting ones,
+// smallest size first, each up to its cap.
+type SJF struct{}
+
+func (SJF) Name() string { return "sjf" }
+
+func (SJF) Allocate(n float64, jobs []View, alloc []float64) {
+	idx := make([]int, len(jobs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ja, jb := jobs[idx[a]], jobs[idx[b]]
+		if ja.Started != jb.Started {
+			return ja.Started
+		}
+		if ja.Started {
+			return false // keep arrival order
+		}
+		return ja.Job.Size < jb.Job.Size
+	})
+	fillInOrder(n, jobs, alloc, idx)
+}
+
+// Knee serves jobs by increasing remaining size, each up to its knee: the
+// smallest whole k at which one more worker cuts its run time by less than
+// the fraction Alpha, i.e. 1 - s(k)/s(k+1) < Alpha (or its cap, if smaller).
+// Workers left when every job holds its knee go to the jobs in the same
+// order, up to their caps, so that no worker idles while a job could use it.
+type Knee struct {
+	Alpha float64 // in (0, 1)
+}
+
+func (Knee) Name() string { return "knee" }
+
+func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
+	order := smallestFirst(jobs)
+	left := n
+	for _, i := range order {
+		a := math.Min(math.Min(kneeOf(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
+		alloc[i] = a
+		left -= a
+	}
+	spill(left, jobs, alloc, order)
+}
+
+// kneeOf returns the smallest whole k >= 1, at most limit, with
+// 1 - s(k)/s(k+1) < alpha.
+func kneeOf(c Speedup, alpha, limit float64) float64 {
+	if pl, ok := c.(PowerLaw); ok {
+		// 1 - (k/(k+1))^p < alpha  <=>  k > r/(1-r), r = (1-alpha)^(1/p).
+		if pl.P >= 1 {
+			return limit // linear speedup never flattens
+		}
+		r := math.Pow(1-alpha, 1/pl.P)
+		k := math.Floor(r/(1-r)) + 1
+		// guard the rounding at the boundary
+		for k > 1 && 1-pl.Speedup(k-1)/pl.Speedup(k) < alpha {
+			k--
+		}
+		for 1-pl.Speedup(k)/pl.Speedup(k+1) >= alpha && k < limit {
+			k++
+		}
+		return math.Max(1, math.Min(k, math.Max(limit, 1)))
+	}
+	k := 1.0
+	for k < limit && 1-c.Speedup(k)/c.Speedup(k+1) >= alpha {
+		k++
+	}
+	return k
+}
+
+// Hell uses the efficiency e(k) = s(k)/k: it repeatedly picks, among the jobs
+// without workers, the one with the highest efficiency per second of
+// remaining run time, e(k) / (r / s(k)) = s(k)^2 / (k r) times its weight, at
+// the allocation k (whole, within its cap and the free workers) that attains
+// it, and gives it those k workers. Workers left at the end go to the jobs by
+// that value, up to their caps.
+type Hell struct{}
+
+func (Hell) Name() string { return "hell" }
+
+func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
+	m := len(jobs)
+	done := make([]bool, m)
+	var order []int
+	left := n
+	for left >= 1 && len(order) < m {
+		best, bestK, bestV := -1, 0.0, math.Inf(-1)
+		for i, v := range jobs {
+			if done[i] {
+				continue
+			}
+			k, val := hellBest(v, math.Min(v.Cap, math.Floor(left)))
+			val *= v.Job.weight()
+			if val > bestV {
+				best, bestK, bestV = i, k, val
+			}
+		}
+		if best < 0 {
+			break
+		}
+		done[best] = true
+		order = append(order, best)
+		alloc[best] = bestK
+		left -= bestK
+	}
+	for i := range jobs {
+		if !done[i] {
+			alloc[i] = 0
+			order = append(order, i)
+		}
+	}
+	spill(left, jobs, alloc, order)
+}
+
+// hellBest returns the whole k in [1, limit] maximising s(k)^2/(k r), and
+// that value.
+func hellBest(v View, limit float64) (float64, float64) {
+	if limit < 1 {
+		return 0, math.Inf(-1)
+	}
+	c := v.Job.Curve
+	val := func(k float64) float64 { s := c.Speedup(k); return s * s / (k * v.Remaining) }
+	if pl, ok := c.(PowerLaw); ok {
+		// s(k)^2/k = k^(2p-1): increasing for p > 1/2, else k = 1 is best.
+		k := 1.0
+		if pl.P > 0.5 {
+			k = math.Floor(limit)
+		}
+		return k, val(k)
+	}
+	bestK, bestV := 1.0, val(1)
+	for k := 2.0; k <= limit; k++ {
+		if x := val(k); x > bestV {
+			bestK, bestV = k, x
+		}
+	}
+	return bestK, bestV
+}
+
+// Greedy hands out workers one at a time, each to the job whose completion it
+// brings forward most: the gain of a (k+1)-th worker to a job with r left is
+// w (r/s(k) - r/s(k+1)), infinite for a job with none (ties: the smaller r
+// first), as Optimus allocates. A fractional last worker goes the same way.
+type Greedy struct{}
+
+func (Greedy) Name() string { return "greedy" }
+
+func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
+	h := make(gainHeap, 0, len(jobs))
+	for i := range jobs {
+		alloc[i] = 0
+		if jobs[i].Cap > 0 {
+			h = append(h, gainItem{i: i, gain: math.Inf(1), rem: jobs[i].Remaining})
+		}
+	}
+	heap.Init(&h)
+	left := n
+	for left > 0 && len(h) > 0 {
+		top := h[0]
+		v := jobs[top.i]
+		unit := math.Min(1, math.Min(left, v.Cap-alloc[top.i]))
+		alloc[top.i] += unit
+		left -= unit
+		if alloc[top.i] >= v.Cap {
+			heap.Pop(&h)
+			continue
+		}
+		k, c, r := alloc[top.i], v.Job.Curve, v.Remaining
+		h[0].gain = v.Job.weight() * (r/c.Speedup(k) - r/c.Speedup(k+1))
+		heap.Fix(&h, 0)
+	}
+}
+
+type gainItem struct {
+	i         int
+	gain, rem float64
+}
+
+type gainHeap []gainItem
+
+func (h gainHeap) Len() int { return len(h) }
+func (h gainHeap) Less(a, b int) bool {
+	if h[a].gain != h[b].gain {
+		return h[a].gain > h[b].gain
+	}
+	if h[a].rem != h[b].rem {
+		return h[a].rem < h[b].rem
+	}
+	return h[a].i < h[b].i
+}
+func (h gainHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *gainHeap) Push(x any)   { *h = append(*h, x.(gainItem)) }
+func (h *gainHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// FCFSRigid runs multi-server jobs that each hold a fixed number of workers
+// (RigidWorkers) for their whole life, started in arrival order with
+// head-of-line blocking: a job that does not fit stops every job behind it.
+type FCFSRigid struct{}
+
+func (FCFSRigid) Name() string { return "fcfs-rigid" }
+func (FCFSRigid) rigid() bool  { return true }
+
+func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
+	left := n
+	blocked := false
+	for i, v := range jobs {
+		need := float64(v.Job.rigid())
+		switch {
+		case v.Started:
+			alloc[i] = need
+			left -= need
+		case !blocked && need <= left+1e-9:
+			alloc[i] = need
+			left -= need
+		default:
+			alloc[i] = 0
+			blocked = true
+		}
+	}
+}
+
+// smallestFirst returns the positions of jobs by increasing remaining size,
+// ties by arrival.
+func smallestFirst(jobs []View) []int {
+	idx := make([]int, len(jobs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return jobs[idx[a]].Remaining < jobs[idx[b]].Remaining })
+	return idx
+}
+
+// fillInOrder gives each job in order as many workers as it can use.
+func fillInOrder(n float64, jobs []View, alloc []float64, order []int) {
+	for i := range jobs {
+		alloc[i] = 0
+	}
+	spill(n, jobs, alloc, order)
+}
+
+// capAndSpill cuts allocations at the caps and gives what was cut (and any
+// workers left) to the jobs in order, up to their caps.
+func capAndSpill(n float64, jobs []View, alloc []float64, order []int) {
+	used := 0.0
+	for i, v := range jobs {
+		if alloc[i] > v.Cap {
+			alloc[i] = v.Cap
+		}
+		used += alloc[i]
+	}
+	spill(n-used, jobs, alloc, order)
+}
+
+// spill gives left workers to the jobs in order, each up to its cap.
+func spill(left float64, jobs []View, alloc []float64, order []int) {
+	for _, i := range order {
+		if left <= 0 {
+			return
+		}
+		add := math.Min(left, jobs[i].Cap-alloc[i])
+		if add > 0 {
+			alloc[i] += add
+			left -= add
+		}
+	}
+}

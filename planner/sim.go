@@ -1,0 +1,355 @@
+package planner
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+)
+
+// Settings of a simulation. The zero value of each field is its default.
+type Settings struct {
+	// Servers is the number of workers in the cluster, > 0.
+	Servers float64
+	// Integer rounds every allocation to whole workers (largest remainder,
+	// see RoundWorkers); false keeps the ideal fractional shares.
+	Integer bool
+	// EarlyStop is the probability that a job is killed before it completes
+	// its requested size: it then stops after a fraction U ~ Uniform(0, 1) of
+	// it. Policies know only the requested size. 0 means never.
+	EarlyStop float64
+	// Seed seeds the random early stops (and nothing else).
+	Seed uint64
+	// EnergyAlpha, when > 0, replaces every job's curve by the speed-scaling
+	// curve s(k) = k^(1/EnergyAlpha) of a job given power k (Vaze and Nair)
+	// and accounts the energy, the integral of the power in use.
+	EnergyAlpha float64
+}
+
+// JobResult is one job's outcome in a simulation.
+type JobResult struct {
+	ID         string
+	Arrival    float64 // s
+	Start      float64 // s, when it first held workers
+	Completion float64 // s
+	Response   float64 // s, Completion - Arrival
+	Slowdown   float64 // Response / Work
+	Size       float64 // requested size, s on one worker
+	Work       float64 // work actually done before it ended, s on one worker
+	Queued     bool    // it waited (held no workers) after it arrived
+}
+
+// Result is a simulation's outcome under one policy.
+type Result struct {
+	Policy         string
+	Jobs           []JobResult // in input order
+	MeanResponse   float64     // s, the mean flow time
+	P50Response    float64     // s
+	P99Response    float64     // s
+	MeanSlowdown   float64
+	WeightedFlow   float64 // sum of weight x response, s
+	Utilization    float64 // worker-seconds in use / (servers x span)
+	MeanInSystem   float64 // time-average number of jobs in the system
+	ArrivalRate    float64 // jobs / span, for Little's law
+	Span           float64 // s from the first arrival to the last completion
+	Reallocations  int     // times a job present before and after an event changed its allocation
+	QueuedFraction float64 // fraction of jobs that waited before they started
+	Energy         float64 // worker-seconds (power x time) when EnergyAlpha > 0
+	FlowPlusEnergy float64 // sum of responses + Energy when EnergyAlpha > 0
+	Events         int     // arrivals and departures processed
+}
+
+// ErrStuck reports a policy that leaves every job without workers while no
+// arrival is due, so no job could ever finish.
+var ErrStuck = errors.New("planner: the policy gives no job any worker and no arrival is due")
+
+// arrivalHeap orders pending arrivals by time, then input order.
+type arrivalHeap []int
+
+type arrivals struct {
+	h    arrivalHeap
+	jobs []Job
+}
+
+func (a *arrivals) Len() int { return len(a.h) }
+func (a *arrivals) Less(i, j int) bool {
+	ti, tj := a.jobs[a.h[i]].Arrival, a.jobs[a.h[j]].Arrival
+	if ti != tj {
+		return ti < tj
+	}
+	return a.h[i] < a.h[j]
+}
+func (a *arrivals) Swap(i, j int) { a.h[i], a.h[j] = a.h[j], a.h[i] }
+func (a *arrivals) Push(x any)   { a.h = append(a.h, x.(int)) }
+func (a *arrivals) Pop() any {
+	x := a.h[len(a.h)-1]
+	a.h = a.h[:len(a.h)-1]
+	return x
+}
+
+// Simulate runs the jobs through a cluster under the policy, event by event:
+// arrivals come from a heap of events, and at every arrival and departure
+// the policy reallocates the workers; between events every job runs at the
+// rate its curve gives its allocation, so the next departure is exact. It
+// does not modify jobs.
+func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
+	if err := checkJobs(jobs, s.Servers); err != nil {
+		return Result{}, err
+	}
+	if !(s.EarlyStop >= 0 && s.EarlyStop <= 1) {
+		return Result{}, fmt.Errorf("planner: early-stop probability %g, want 0..1", s.EarlyStop)
+	}
+	if s.EnergyAlpha != 0 && !(s.EnergyAlpha >= 1) {
+		return Result{}, fmt.Errorf("planner: energy alpha %g, want >= 1 (speed = power^(1/alpha))", s.EnergyAlpha)
+	}
+	n := s.Servers
+	if s.Integer && n != math.Floor(n) {
+		return Result{}, fmt.Errorf("planner: %g servers cannot be split into whole workers", n)
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, 0x5eed))
+	M := len(jobs)
+	work := make([]float64, M) // actual work each job does
+	for i := range jobs {
+		work[i] = jobs[i].Size
+		if s.EarlyStop > 0 && rng.Float64() < s.EarlyStop {
+			work[i] = jobs[i].Size * (1 - rng.Float64()) // in (0, 1]
+		}
+	}
+	curve := func(i int) Speedup {
+		if s.EnergyAlpha > 0 {
+			return PowerLaw{P: 1 / s.EnergyAlpha}
+		}
+		return jobs[i].Curve
+	}
+	// Views carry *Job; under energy accounting give the policy the energy
+	// curve too.
+	views := make([]Job, M)
+	copy(views, jobs)
+	for i := range views {
+		views[i].Curve = curve(i)
+	}
+	ah := &arrivals{jobs: jobs, h: make(arrivalHeap, M)}
+	for i := range ah.h {
+		ah.h[i] = i
+	}
+	heap.Init(ah)
+
+	res := Result{Policy: pol.Name(), Jobs: make([]JobResult, M)}
+	for i := range jobs {
+		res.Jobs[i] = JobResult{ID: jobs[i].ID, Arrival: jobs[i].Arrival, Start: math.NaN(), Size: jobs[i].Size, Work: work[i]}
+	}
+	_, isRigid := pol.(rigidPolicy)
+	var (
+		active   []int     // job indices in the system, in arrival order
+		attained []float64 = make([]float64, M)
+		vs       []View
+		alloc    []float64
+		prev     = make([]float64, M) // allocation before the event, by job
+		ints     []int
+		rates    []float64
+		t        float64
+		first    = math.Inf(1)
+		busy     float64 // integral of workers in use
+		inSys    float64 // integral of jobs in system
+		done     int
+	)
+	for done < M {
+		// admit every arrival due now (or the next one if idle)
+		if len(active) == 0 && ah.Len() > 0 {
+			t = math.Max(t, jobs[ah.h[0]].Arrival)
+		}
+		for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= t {
+			i := heap.Pop(ah).(int)
+			active = insertSorted(active, i)
+			first = math.Min(first, jobs[i].Arrival)
+			res.Events++
+		}
+		m := len(active)
+		vs = vs[:0]
+		for _, i := range active {
+			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
+				Cap: capOf(&jobs[i], n), Started: !math.IsNaN(res.Jobs[i].Start), Workers: prev[i]})
+		}
+		alloc = grow(alloc, m)
+		pol.Allocate(n, vs, alloc)
+		if err := checkAlloc(pol.Name(), n, vs, alloc); err != nil {
+			return res, err
+		}
+		if s.Integer {
+			ints = growInt(ints, m)
+			caps := make([]int, m)
+			for r, v := range vs {
+				caps[r] = int(math.Floor(v.Cap + 1e-9))
+			}
+			RoundWorkers(alloc, caps, int(n), !isRigid, ints)
+			for r := range alloc {
+				alloc[r] = float64(ints[r])
+			}
+		}
+		rates = grow(rates, m)
+		dt := math.Inf(1)
+		sum := 0.0
+		for r, i := range active {
+			if res.Jobs[i].Start != res.Jobs[i].Start && alloc[r] > 0 {
+				res.Jobs[i].Start = t
+			}
+			if vs[r].Started && alloc[r] != prev[i] && math.Abs(alloc[r]-prev[i]) > 1e-9*n {
+				res.Reallocations++
+			}
+			prev[i] = alloc[r]
+			sum += alloc[r]
+			rates[r] = 0
+			if alloc[r] > 0 {
+				rates[r] = curve(i).Speedup(alloc[r])
+			}
+			if rates[r] > 0 {
+				dt = math.Min(dt, (work[i]-attained[i])/rates[r])
+			}
+		}
+		if ah.Len() > 0 {
+			dt = math.Min(dt, jobs[ah.h[0]].Arrival-t)
+		}
+		if math.IsInf(dt, 1) {
+			return res, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, pol.Name(), t, m)
+		}
+		busy += sum * dt
+		inSys += float64(m) * dt
+		t += dt
+		kept := active[:0]
+		for r, i := range active {
+			attained[i] += rates[r] * dt
+			if rates[r] > 0 && work[i]-attained[i] <= 1e-12*work[i]+rates[r]*dt*1e-12 {
+				j := &res.Jobs[i]
+				j.Completion = t
+				j.Response = t - jobs[i].Arrival
+				j.Slowdown = j.Response / work[i]
+				j.Queued = j.Start > jobs[i].Arrival
+				done++
+				res.Events++
+				continue
+			}
+			kept = append(kept, i)
+		}
+		active = kept
+	}
+	res.Span = t - first
+	resp := make([]float64, M)
+	queued := 0
+	for i, j := range res.Jobs {
+		resp[i] = j.Response
+		res.MeanResponse += j.Response
+		res.MeanSlowdown += j.Slowdown
+		res.WeightedFlow += jobs[i].weight() * j.Response
+		if j.Queued {
+			queued++
+		}
+	}
+	res.MeanResponse /= float64(M)
+	res.MeanSlowdown /= float64(M)
+	res.QueuedFraction = float64(queued) / float64(M)
+	sort.Float64s(resp)
+	res.P50Response = quantile(resp, 0.5)
+	res.P99Response = quantile(resp, 0.99)
+	if res.Span > 0 {
+		res.Utilization = busy / (n * res.Span)
+		res.MeanInSystem = inSys / res.Span
+		res.ArrivalRate = float64(M) / res.Span
+	}
+	if s.EnergyAlpha > 0 {
+		res.Energy = busy
+		res.FlowPlusEnergy = res.MeanResponse*float64(M) + busy
+	}
+	return res, nil
+}
+
+// capOf is the most workers job j can use on n servers.
+func capOf(j *Job, n float64) float64 {
+	if j.MaxWorkers > 0 && float64(j.MaxWorkers) < n {
+		return float64(j.MaxWorkers)
+	}
+	return n
+}
+
+// insertSorted inserts job index i keeping active in increasing order.
+func insertSorted(active []int, i int) []int {
+	k := sort.SearchInts(active, i)
+	active = append(active, 0)
+	copy(active[k+1:], active[k:])
+	active[k] = i
+	return active
+}
+
+func grow(a []float64, m int) []float64 {
+	if cap(a) < m {
+		return make([]float64, m)
+	}
+	return a[:m]
+}
+
+func growInt(a []int, m int) []int {
+	if cap(a) < m {
+		return make([]int, m)
+	}
+	return a[:m]
+}
+
+// checkJobs validates jobs and servers for a simulation.
+func checkJobs(jobs []Job, n float64) error {
+	if !(n > 0) || math.IsInf(n, 0) {
+		return fmt.Errorf("planner: servers = %g, want > 0", n)
+	}
+	if len(jobs) == 0 {
+		return errors.New("planner: no jobs")
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		switch {
+		case !(j.Size > 0) || math.IsInf(j.Size, 0):
+			return fmt.Errorf("planner: job %q: size %g, want > 0", j.ID, j.Size)
+		case !(j.Arrival >= 0) || math.IsInf(j.Arrival, 0):
+			return fmt.Errorf("planner: job %q: arrival %g, want >= 0", j.ID, j.Arrival)
+		case j.Curve == nil:
+			return fmt.Errorf("planner: job %q: no speedup curve", j.ID)
+		case j.Weight < 0 || math.IsNaN(j.Weight):
+			return fmt.Errorf("planner: job %q: weight %g, want > 0", j.ID, j.Weight)
+		case float64(j.rigid()) > n:
+			return fmt.Errorf("planner: job %q: needs %d rigid workers, the cluster has %g", j.ID, j.rigid(), n)
+		}
+		if pl, ok := j.Curve.(PowerLaw); ok && !(pl.P > 0 && pl.P <= 1) {
+			return fmt.Errorf("planner: job %q: exponent p = %g, want 0 < p <= 1", j.ID, pl.P)
+		}
+	}
+	return nil
+}
+
+// checkAlloc verifies a policy's allocation (a policy bug is an error, not a
+// silent wrong answer).
+func checkAlloc(name string, n float64, vs []View, alloc []float64) error {
+	sum := 0.0
+	for r, a := range alloc[:len(vs)] {
+		if !(a >= 0) || a > vs[r].Cap*(1+1e-9)+1e-12 {
+			return fmt.Errorf("planner: policy %s gave job %q %g workers, want 0..%g", name, vs[r].Job.ID, a, vs[r].Cap)
+		}
+		sum += a
+	}
+	if sum > n*(1+1e-9) {
+		return fmt.Errorf("planner: policy %s allocated %g workers of %g", name, sum, n)
+	}
+	return nil
+}
+
+// quantile of sorted x by linear interpolation (type 7).
+func quantile(x []float64, q float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	h := q * float64(len(x)-1)
+	lo := math.Floor(h)
+	i := int(lo)
+	if i+1 >= len(x) {
+		return x[len(x)-1]
+	}
+	return x[i] + (h-lo)*(x[i+1]-x[i])
+}
