@@ -1,0 +1,108 @@
+package fit
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// Bootstrap resamples n groups with replacement B times with a fixed seed
+// and calls fit with the indices of each resample; it returns the vectors
+// fit returned (resamples whose fit fails are dropped). It is the generic
+// engine behind the intervals of every fit in this package.
+func Bootstrap(n, B int, seed uint64, fit func(idx []int) ([]float64, bool)) [][]float64 {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	out := make([][]float64, 0, B)
+	idx := make([]int, n)
+	for b := 0; b < B; b++ {
+		for i := range idx {
+			idx[i] = rng.IntN(n)
+		}
+		if v, ok := fit(idx); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Percentile returns the q-quantile (0..1) of xs by linear interpolation
+// between order statistics; xs is sorted in place. NaN for no data.
+func Percentile(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(xs)
+	h := q * float64(len(xs)-1)
+	i := int(math.Floor(h))
+	if i >= len(xs)-1 {
+		return xs[len(xs)-1]
+	}
+	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+}
+
+// bootstrapFit fills tf.Samples, Lo and Hi by resampling the
+// configurations of pts (whole configurations, so that repeated rows of one
+// configuration stay together) and refitting from tf.Theta.
+func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
+	keys, groups := configKeys(pts)
+	if len(keys) < 2 {
+		tf.Warnings = append(tf.Warnings, "one configuration only: no bootstrap interval (the intervals are the point estimate)")
+		return
+	}
+	buf := make([]Point, 0, 2*len(pts))
+	tf.Samples = Bootstrap(len(keys), s.Bootstrap, s.Seed, func(idx []int) ([]float64, bool) {
+		buf = buf[:0]
+		for _, g := range idx {
+			for _, i := range groups[keys[g]] {
+				buf = append(buf, pts[i])
+			}
+		}
+		res, err := fitOnce(tf.Family, buf, tf.Theta)
+		if err != nil {
+			return nil, false
+		}
+		return res.X, true
+	})
+	tf.Lo, tf.Hi = paramIntervals(tf.Samples, len(tf.Theta), s.Level)
+}
+
+func paramIntervals(samples [][]float64, k int, level float64) (lo, hi []float64) {
+	lo = make([]float64, k)
+	hi = make([]float64, k)
+	col := make([]float64, len(samples))
+	a := (1 - level) / 2
+	for j := 0; j < k; j++ {
+		for i, v := range samples {
+			col[i] = v[j]
+		}
+		lo[j] = Percentile(col, a)
+		hi[j] = Percentile(col, 1-a)
+	}
+	return lo, hi
+}
+
+// Interval is a point estimate with its bootstrap percentile interval.
+type Interval struct {
+	Value, Lo, Hi float64
+}
+
+// PredictInterval is the prediction of f at c with the percentile interval
+// over the bootstrap samples (Lo = Hi = Value without samples).
+func (tf *ThroughputFit) PredictInterval(c model.Config, level float64) Interval {
+	return predictInterval(tf.Family, tf.Theta, tf.Samples, c, level)
+}
+
+func predictInterval(f Family, theta []float64, samples [][]float64, c model.Config, level float64) Interval {
+	v := f.Predict(theta, c)
+	if len(samples) == 0 {
+		return Interval{v, v, v}
+	}
+	ys := make([]float64, len(samples))
+	for i, th := range samples {
+		ys[i] = f.Predict(th, c)
+	}
+	a := (1 - level) / 2
+	return Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}
+}

@@ -1,0 +1,336 @@
+package fit
+
+import (
+	"math"
+	"sort"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// Param describes one fitted parameter of a family.
+type Param struct {
+	Name   string
+	Unit   string
+	Lo, Hi float64 // box bounds of the fit
+}
+
+// Family is a throughput form with a parameter vector, as the fitter sees
+// it. Predict returns the job-wide steps per second (gradient updates per
+// second for asynchronous SGD, synchronous steps per second otherwise) at c
+// for parameters theta; it must not mutate theta.
+type Family struct {
+	Name    string
+	Doc     string
+	Params  []Param
+	Predict func(theta []float64, c model.Config) float64
+	// Applies reports whether the family can be fitted to data of this
+	// kind (async or sync, with or without PS shards).
+	Applies func(k DataKind) bool
+	// Guess returns starting points for the fit from the data.
+	Guess func(pts []Point) [][]float64
+}
+
+// DataKind says what a set of points measures.
+type DataKind struct {
+	Async bool // asynchronous SGD (updates/s); false: synchronous steps
+	PS    bool // parameter servers (PS > 0); false: all-reduce
+}
+
+// families lists every throughput family the fitter knows, by name.
+var families = map[string]Family{}
+
+func register(f Family) { families[f.Name] = f }
+
+// FamilyNames lists the registered families, sorted.
+func FamilyNames() []string {
+	out := make([]string, 0, len(families))
+	for n := range families {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LookupFamily returns the family called name.
+func LookupFamily(name string) (Family, bool) {
+	f, ok := families[name]
+	return f, ok
+}
+
+func shardsOf(c model.Config) float64 {
+	if c.PS < 1 {
+		return 1
+	}
+	return float64(c.PS)
+}
+
+func nodesOf(c model.Config) int {
+	if c.Nodes < 1 {
+		return c.Workers
+	}
+	return c.Nodes
+}
+
+const maxTime = 1e4 // s: upper bound of every time parameter
+
+// stepTime1 is a typical measured step time of the smallest configuration
+// (the median over its rows), the scale of the starting points.
+func stepTime1(pts []Point) (t, b float64) {
+	minW := math.MaxInt
+	for _, p := range pts {
+		minW = min(minW, p.Config.Workers)
+	}
+	var ts, bs []float64
+	for _, p := range pts {
+		if p.Config.Workers == minW {
+			tt := 1 / p.StepsPerS
+			if p.Async {
+				tt = float64(p.Config.Workers) / p.StepsPerS // one worker's iteration
+			}
+			ts = append(ts, tt)
+			bs = append(bs, p.Config.Batch)
+		}
+	}
+	sort.Float64s(ts)
+	sort.Float64s(bs)
+	t = ts[len(ts)/2]
+	b = bs[len(bs)/2]
+	if b <= 0 || math.IsNaN(b) {
+		b = 1
+	}
+	return t, b
+}
+
+// timeGuesses spreads the measured step time over the compute and
+// communication terms in a few proportions.
+func timeGuesses(pts []Point, build func(t, b, share float64) []float64) [][]float64 {
+	t, b := stepTime1(pts)
+	return [][]float64{build(t, b, 0.1), build(t, b, 0.5), build(t, b, 0.02)}
+}
+
+func init() {
+	// Optimus (Peng et al., EuroSys 2018), asynchronous PS: each worker's
+	// iteration takes θ0·b + θ1 (compute) + θ2·w/p + θ3·w + θ4·p
+	// (communication and PS contention); the job makes w updates per
+	// iteration time.
+	optimusParams := []Param{
+		{"compute_per_sample", "s", 0, maxTime},
+		{"compute0", "s", 0, maxTime},
+		{"transfer_w_per_p", "s", 0, maxTime},
+		{"overhead_per_worker", "s", 0, maxTime},
+		{"overhead_per_shard", "s", 0, maxTime},
+	}
+	optimusT := func(th []float64, c model.Config) float64 {
+		w, p := float64(c.Workers), shardsOf(c)
+		t := th[0]*c.Batch + th[1] + th[3]*w
+		if c.PS > 0 {
+			t += th[2]*w/p + th[4]*p
+		} else {
+			t += th[2] * w
+		}
+		return t
+	}
+	optimusGuess := func(pts []Point) [][]float64 {
+		return timeGuesses(pts, func(t, b, s float64) []float64 {
+			return []float64{(1 - s) * t / 2 / b, (1 - s) * t / 2, s * t / 3, s * t / 3, s * t / 3}
+		})
+	}
+	register(Family{
+		Name:    "optimus-async",
+		Doc:     "Optimus asynchronous PS: X = w / (θ0 b + θ1 + θ2 w/p + θ3 w + θ4 p)",
+		Params:  optimusParams,
+		Predict: func(th []float64, c model.Config) float64 { return float64(c.Workers) / optimusT(th, c) },
+		Applies: func(k DataKind) bool { return k.Async },
+		Guess:   optimusGuess,
+	})
+	register(Family{
+		Name:    "optimus-sync",
+		Doc:     "Optimus synchronous: X = 1 / (θ0 b + θ1 + θ2 w/p + θ3 w + θ4 p), b per-worker batch",
+		Params:  optimusParams,
+		Predict: func(th []float64, c model.Config) float64 { return 1 / optimusT(th, c) },
+		Applies: func(k DataKind) bool { return !k.Async },
+		Guess:   optimusGuess,
+	})
+	// Ernest (Venkataraman et al., NSDI 2016): θ0 + θ1·(scale/machines) +
+	// θ2·log(machines) + θ3·machines, with scale/machines = the per-worker
+	// batch.
+	register(Family{
+		Name: "ernest",
+		Doc:  "Ernest: T = θ0 + θ1 b + θ2 log w + θ3 w; X = 1/T (sync) or w/T (async)",
+		Params: []Param{
+			{"fixed", "s", 0, maxTime},
+			{"per_sample", "s", 0, maxTime},
+			{"per_log_worker", "s", 0, maxTime},
+			{"per_worker", "s", 0, maxTime},
+		},
+		Applies: func(DataKind) bool { return true },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t / 2, s * t / 2}
+			})
+		},
+	})
+	// Pollux (Qiao et al., OSDI 2021): T = (Tgrad^γ + Tsync^γ)^(1/γ),
+	// Tgrad = αc + βc·b, Tsync = 0 for one worker, αr + βr·(w-2) on one
+	// node, αn + βn·(w-2) on several.
+	register(Family{
+		Name: "pollux",
+		Doc:  "Pollux: T = ((αc+βc b)^γ + Tsync^γ)^(1/γ), Tsync = α+β(w-2) (local or network)",
+		Params: []Param{
+			{"alpha_c", "s", 0, maxTime},
+			{"beta_c", "s", 0, maxTime},
+			{"alpha_r", "s", 0, maxTime},
+			{"beta_r", "s", 0, maxTime},
+			{"alpha_n", "s", 0, maxTime},
+			{"beta_n", "s", 0, maxTime},
+			{"gamma", "", 1, 10},
+		},
+		Applies: func(DataKind) bool { return true },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t, s * t / 10, s * t, s * t / 10, 1.5}
+			})
+		},
+	})
+	// Amdahl: a serial part and a part per sample of the worker's batch.
+	register(Family{
+		Name: "amdahl",
+		Doc:  "Amdahl: T = θ0 + θ1 b (serial + per-sample); X = 1/T (sync) or w/T (async)",
+		Params: []Param{
+			{"serial", "s", 0, maxTime},
+			{"per_sample", "s", 0, maxTime},
+		},
+		Applies: func(DataKind) bool { return true },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 { return []float64{s * t, (1 - s) * t / b} })
+		},
+	})
+	// Power law of the samples rate in the workers: samples/s = θ0 w^θ1.
+	register(Family{
+		Name: "powerlaw",
+		Doc:  "power law: samples/s = θ0 w^θ1",
+		Params: []Param{
+			{"rate1", "samples/s", 0, 1e12},
+			{"exponent", "", 0, 1.5},
+		},
+		Applies: func(DataKind) bool { return true },
+		Guess: func(pts []Point) [][]float64 {
+			t, b := stepTime1(pts)
+			return [][]float64{{b / t, 0.9}, {b / t, 0.5}}
+		},
+	})
+	// The closed queueing network of async SGD with P parameter-server
+	// shards (Lin et al., MASCOTS 2018), solved by exact MVA: a delay
+	// station Z = z0 + z1·b, and per shard a link out, a link in (demand
+	// d/P each) and a CPU (demand a/P). c in [0, 1] scales the queueing term
+	// (c = 1 is MVA; nearly deterministic transfers queue less).
+	register(Family{
+		Name: "mva",
+		Doc:  "closed queueing network (MVA) of async PS: Z = z0 + z1 b; per shard link out/in d/P, CPU a/P; queueing scaled by c",
+		Params: []Param{
+			{"z0", "s", 0, maxTime},
+			{"z1", "s", 0, maxTime},
+			{"link", "s", 0, maxTime},
+			{"apply", "s", 0, maxTime},
+			{"queue_factor", "", 0, 1},
+		},
+		Applies: func(k DataKind) bool { return k.Async },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t / 2, s * t / 4, 0.7}
+			})
+		},
+	})
+}
+
+// Families whose Predict is 1/T for sync data and w/T for async data are
+// completed here, once, so that the data kind selects the form.
+func init() {
+	for _, name := range []string{"ernest", "pollux", "amdahl"} {
+		f := families[name]
+		var stepT func(th []float64, c model.Config) float64
+		switch name {
+		case "ernest":
+			stepT = func(th []float64, c model.Config) float64 {
+				w := float64(c.Workers)
+				return th[0] + th[1]*c.Batch + th[2]*math.Log(w) + th[3]*w
+			}
+		case "pollux":
+			stepT = polluxStepTime
+		case "amdahl":
+			stepT = func(th []float64, c model.Config) float64 { return th[0] + th[1]*c.Batch }
+		}
+		f.Predict = func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) }
+		families[name] = f
+		af := f
+		af.Name = name + "-async"
+		af.Doc = f.Doc + " (async: w/T)"
+		af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
+		af.Applies = func(k DataKind) bool { return k.Async }
+		families[af.Name] = af
+		f.Applies = func(k DataKind) bool { return !k.Async }
+		families[name] = f
+	}
+	pl := families["powerlaw"]
+	pl.Predict = func(th []float64, c model.Config) float64 {
+		w := float64(c.Workers)
+		return th[0] * math.Pow(w, th[1]) / (w * math.Max(c.Batch, 1e-300))
+	}
+	pl.Applies = func(k DataKind) bool { return !k.Async }
+	families["powerlaw"] = pl
+	apl := pl
+	apl.Name = "powerlaw-async"
+	apl.Predict = func(th []float64, c model.Config) float64 {
+		return th[0] * math.Pow(float64(c.Workers), th[1]) / math.Max(c.Batch, 1e-300)
+	}
+	apl.Applies = func(k DataKind) bool { return k.Async }
+	families[apl.Name] = apl
+	mva := families["mva"]
+	mva.Predict = func(th []float64, c model.Config) float64 { return mvaThroughput(th, c) }
+	families["mva"] = mva
+}
+
+func polluxStepTime(th []float64, c model.Config) float64 {
+	tg := th[0] + th[1]*c.Batch
+	if c.Workers <= 1 {
+		return tg
+	}
+	w := float64(c.Workers)
+	var ts float64
+	if nodesOf(c) <= 1 {
+		ts = th[2] + th[3]*(w-2)
+	} else {
+		ts = th[4] + th[5]*(w-2)
+	}
+	g := th[6]
+	if ts <= 0 {
+		return tg
+	}
+	// (tg^g + ts^g)^(1/g), scaled to avoid overflow.
+	m := math.Max(tg, ts)
+	return m * math.Pow(math.Pow(tg/m, g)+math.Pow(ts/m, g), 1/g)
+}
+
+// mvaThroughput solves the closed network of the "mva" family by exact MVA
+// over the three symmetric station kinds (P copies each).
+func mvaThroughput(th []float64, c model.Config) float64 {
+	p := shardsOf(c)
+	z := th[0] + th[1]*c.Batch
+	d := [3]float64{th[2] / p, th[2] / p, th[3] / p}
+	cf := th[4]
+	var q [3]float64
+	x := 0.0
+	for n := 1; n <= c.Workers; n++ {
+		var r [3]float64
+		sum := 0.0
+		for k := range d {
+			r[k] = d[k] * (1 + cf*q[k])
+			sum += p * r[k]
+		}
+		x = float64(n) / (z + sum)
+		for k := range d {
+			q[k] = x * r[k]
+		}
+	}
+	return x
+}

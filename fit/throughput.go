@@ -1,0 +1,372 @@
+package fit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// Point is one measured configuration.
+type Point struct {
+	Config    model.Config // Batch: per-worker mini-batch, samples (0 when unknown)
+	StepsPerS float64      // job-wide steps (updates) per second, > 0
+	// SamplesPerStep converts steps to samples: b for asynchronous
+	// updates, the global batch for synchronous steps; NaN when unknown.
+	SamplesPerStep float64
+	Async          bool
+}
+
+// Key names the configuration of p, the unit that cross-validation and the
+// bootstrap leave out or resample.
+func (p Point) Key() string {
+	return fmt.Sprintf("w=%d ps=%d nodes=%d", p.Config.Workers, p.Config.PS, p.Config.Nodes)
+}
+
+// PointsFromThroughput converts throughput rows to points: steps/s from
+// StepsPerS, or SamplesPerS divided by the samples per step; the per-worker
+// batch from Batch or GlobalBatch/Workers. Rows with neither rate are an
+// error naming the row.
+func PointsFromThroughput(rows []traces.Throughput) ([]Point, error) {
+	out := make([]Point, 0, len(rows))
+	for i, r := range rows {
+		if r.Workers < 1 {
+			return nil, errorf("throughput row %d: workers = %d, want >= 1", i+1, r.Workers)
+		}
+		async := r.Mode == "" || r.Mode == "async"
+		b := float64(r.Batch)
+		if b <= 0 && r.GlobalBatch > 0 {
+			b = float64(r.GlobalBatch) / float64(r.Workers)
+		}
+		sps := math.NaN()
+		switch {
+		case b > 0 && async:
+			sps = b
+		case r.GlobalBatch > 0:
+			sps = float64(r.GlobalBatch)
+		case b > 0:
+			sps = b * float64(r.Workers)
+		}
+		x := r.StepsPerS
+		if !(x > 0) && r.SamplesPerS > 0 && sps > 0 {
+			x = r.SamplesPerS / sps
+		}
+		if !(x > 0) || math.IsInf(x, 0) {
+			return nil, errorf("throughput row %d (%s %s): no positive steps_per_s, nor samples_per_s with a batch", i+1, r.Model, r.Run)
+		}
+		if b <= 0 {
+			b = 0
+		}
+		out = append(out, Point{
+			Config:         model.Config{Workers: r.Workers, PS: r.PS, Nodes: r.Nodes, Batch: b},
+			StepsPerS:      x,
+			SamplesPerStep: sps,
+			Async:          async,
+		})
+	}
+	return out, nil
+}
+
+// KindOf is the data kind of pts (async when any point is; PS when any
+// point has shards).
+func KindOf(pts []Point) DataKind {
+	var k DataKind
+	for _, p := range pts {
+		k.Async = k.Async || p.Async
+		k.PS = k.PS || p.Config.PS > 0
+	}
+	return k
+}
+
+// Settings tunes FitThroughput. A nil *Settings means defaults.
+type Settings struct {
+	// Bootstrap is the number of resamples of the configurations for the
+	// intervals; 0 means 200, a negative value none.
+	Bootstrap int
+	// Seed seeds the bootstrap; 0 means 1.
+	Seed uint64
+	// Level is the coverage of the intervals; 0 means 0.9.
+	Level float64
+	// NoCV skips the cross-validation of the chosen family (CVError NaN).
+	NoCV bool
+}
+
+func (s *Settings) withDefaults() Settings {
+	var o Settings
+	if s != nil {
+		o = *s
+	}
+	if o.Bootstrap == 0 {
+		o.Bootstrap = 200
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	if o.Level <= 0 || o.Level >= 1 {
+		o.Level = 0.9
+	}
+	return o
+}
+
+// ThroughputFit is a family fitted to points.
+type ThroughputFit struct {
+	Family Family
+	Theta  []float64
+	// Lo and Hi are the bootstrap percentile interval of each parameter
+	// (equal to Theta when there is no bootstrap).
+	Lo, Hi []float64
+	// Samples are the bootstrap parameter vectors (nil without bootstrap).
+	Samples [][]float64
+	// RMSLE is the root mean squared log error on the fitted points.
+	RMSLE float64
+	// CVError is the leave-one-configuration-out MAPE in % (NaN when
+	// there are fewer than 3 configurations or NoCV).
+	CVError float64
+	// Residuals are log(predicted/measured) per point, in input order.
+	Residuals []float64
+	Warnings  []string
+}
+
+// fitOnce fits fam to pts by bounded LM in log space from each of the
+// family's starting points (and from start, when not nil) and keeps the best.
+func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
+	k := len(fam.Params)
+	lo := make([]float64, k)
+	hi := make([]float64, k)
+	for j, p := range fam.Params {
+		lo[j], hi[j] = p.Lo, p.Hi
+	}
+	logY := make([]float64, len(pts))
+	for i, p := range pts {
+		logY[i] = math.Log(p.StepsPerS)
+	}
+	prob := Problem{
+		M: len(pts),
+		Residuals: func(dst, th []float64) {
+			for i, p := range pts {
+				v := fam.Predict(th, p.Config)
+				if !(v > 0) || math.IsInf(v, 0) {
+					dst[i] = 50 // a huge but finite penalty in log space
+					continue
+				}
+				dst[i] = math.Log(v) - logY[i]
+			}
+		},
+		Lower: lo, Upper: hi,
+	}
+	starts := fam.Guess(pts)
+	if start != nil {
+		starts = [][]float64{start}
+	}
+	var best LMResult
+	found := false
+	for _, x0 := range starts {
+		res, err := LevenbergMarquardt(prob, x0, &LMSettings{MaxIter: 100})
+		if err != nil {
+			continue
+		}
+		if !found || res.Cost < best.Cost {
+			best, found = res, true
+		}
+	}
+	if !found {
+		return best, errorf("%s: no starting point gives finite predictions", fam.Name)
+	}
+	return best, nil
+}
+
+// FitThroughput fits the named family (or, for "auto" or "", every family
+// that applies to the data, choosing by cross-validated error) to pts. The
+// second result lists every family tried with its CV error, best first.
+func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputFit, []Alternative, error) {
+	s := settings.withDefaults()
+	if len(pts) == 0 {
+		return nil, nil, errors.New("fit: no data points")
+	}
+	kind := KindOf(pts)
+	var cands []Family
+	if family == "" || family == "auto" {
+		for _, n := range FamilyNames() {
+			if f := families[n]; f.Applies(kind) && len(f.Params) <= max(len(pts), 2) {
+				cands = append(cands, f)
+			}
+		}
+	} else {
+		f, ok := families[family]
+		if !ok {
+			return nil, nil, errorf("unknown family %q (known: auto, %v)", family, FamilyNames())
+		}
+		cands = []Family{f}
+	}
+	var alts []Alternative
+	var best *ThroughputFit
+	for _, f := range cands {
+		tf, err := fitFamily(f, pts, s, len(cands) > 1)
+		if err != nil {
+			alts = append(alts, Alternative{Family: f.Name, CVError: math.NaN(), Error: err.Error()})
+			continue
+		}
+		alts = append(alts, Alternative{Family: f.Name, CVError: tf.CVError, RMSLE: tf.RMSLE})
+		if best == nil || better(tf, best) {
+			best = tf
+		}
+	}
+	if best == nil {
+		return nil, alts, errorf("no family could be fitted: %s", alts[0].Error)
+	}
+	sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
+	if s.Bootstrap > 0 {
+		bootstrapFit(best, pts, s)
+	}
+	return best, alts, nil
+}
+
+// Alternative is one family tried by FitThroughput.
+type Alternative struct {
+	Family  string  `json:"family"`
+	CVError float64 `json:"cv_mape_pct"`
+	RMSLE   float64 `json:"rmsle"`
+	Error   string  `json:"error,omitempty"`
+}
+
+func lessNaN(a, b float64) bool {
+	if math.IsNaN(b) {
+		return !math.IsNaN(a)
+	}
+	return a < b
+}
+
+// better prefers the lower CV error, then the lower fitted error.
+func better(a, b *ThroughputFit) bool {
+	if math.IsNaN(a.CVError) && math.IsNaN(b.CVError) {
+		return a.RMSLE < b.RMSLE
+	}
+	return lessNaN(a.CVError, b.CVError)
+}
+
+func configKeys(pts []Point) (keys []string, groups map[string][]int) {
+	groups = map[string][]int{}
+	for i, p := range pts {
+		k := p.Key()
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	return keys, groups
+}
+
+func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, error) {
+	res, err := fitOnce(f, pts, nil)
+	if err != nil {
+		return nil, err
+	}
+	tf := &ThroughputFit{Family: f, Theta: res.X, CVError: math.NaN()}
+	tf.Lo = append([]float64(nil), res.X...)
+	tf.Hi = append([]float64(nil), res.X...)
+	tf.Residuals = make([]float64, len(pts))
+	ss := 0.0
+	for i, p := range pts {
+		r := math.Log(f.Predict(res.X, p.Config) / p.StepsPerS)
+		tf.Residuals[i] = r
+		ss += r * r
+	}
+	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	tf.Warnings = identification(f, pts, res)
+	if !s.NoCV || cv {
+		tf.CVError = looCV(f, pts)
+	}
+	return tf, nil
+}
+
+// looCV is the leave-one-configuration-out MAPE (%), NaN with fewer than 3
+// configurations.
+func looCV(f Family, pts []Point) float64 {
+	keys, groups := configKeys(pts)
+	if len(keys) < 3 {
+		return math.NaN()
+	}
+	sum, n := 0.0, 0
+	for _, k := range keys {
+		out := groups[k]
+		in := make([]Point, 0, len(pts)-len(out))
+		for _, kk := range keys {
+			if kk != k {
+				for _, i := range groups[kk] {
+					in = append(in, pts[i])
+				}
+			}
+		}
+		res, err := fitOnce(f, in, nil)
+		if err != nil {
+			return math.NaN()
+		}
+		for _, i := range out {
+			pr := f.Predict(res.X, pts[i].Config)
+			sum += math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
+			n++
+		}
+	}
+	return 100 * sum / float64(n)
+}
+
+// identification warns about parameters the data do not pin down: one
+// worker or shard count, parameters stuck at a bound, and directions of
+// the parameter space along which the fit is flat (tiny singular values
+// of the column-scaled Jacobian).
+func identification(f Family, pts []Point, res LMResult) []string {
+	var w []string
+	ws := map[int]bool{}
+	ps := map[int]bool{}
+	for _, p := range pts {
+		ws[p.Config.Workers] = true
+		ps[p.Config.PS] = true
+	}
+	if len(ws) == 1 {
+		w = append(w, fmt.Sprintf("only one worker count in the data (%d): how throughput grows with workers is not identified, predictions for other counts follow the %s form alone", pts[0].Config.Workers, f.Name))
+	}
+	if KindOf(pts).PS && len(ps) == 1 {
+		w = append(w, fmt.Sprintf("only one PS shard count in the data (%d): the effect of shards is not identified", pts[0].Config.PS))
+	}
+	prob := Problem{M: len(pts), Residuals: func(dst, th []float64) {
+		for i, p := range pts {
+			dst[i] = math.Log(math.Max(f.Predict(th, p.Config), 1e-300))
+		}
+	}}
+	J := NumericJacobian(prob, res.X)
+	k := len(res.X)
+	var flat []string
+	for j := 0; j < k; j++ {
+		// scale column j by the parameter's magnitude: sensitivity of
+		// log X to a relative change of θj.
+		sc := math.Max(math.Abs(res.X[j]), 1e-12)
+		norm := 0.0
+		for i := 0; i < len(pts); i++ {
+			v := J.At(i, j) * sc
+			J.Set(i, j, v)
+			norm += v * v
+		}
+		if math.Sqrt(norm) < 1e-6 && !res.AtBound[j] {
+			flat = append(flat, f.Params[j].Name)
+		}
+	}
+	if len(flat) > 0 {
+		w = append(w, fmt.Sprintf("%s: parameters with no effect on the fitted points (not identified): %v", f.Name, flat))
+	}
+	var svd mat.SVD
+	if len(pts) >= k && svd.Factorize(J, mat.SVDThin) {
+		sv := svd.Values(nil)
+		if sv[0] > 0 && sv[len(sv)-1]/sv[0] < 1e-6 {
+			w = append(w, fmt.Sprintf("%s: the fit is flat along a combination of parameters (condition %.3g): their separate values are not identified, predictions far from the data are uncertain", f.Name, sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
+		}
+	}
+	if len(pts) < k {
+		w = append(w, fmt.Sprintf("%s: %d parameters from %d points: not all are identified", f.Name, k, len(pts)))
+	}
+	return w
+}

@@ -1,0 +1,167 @@
+package fit
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// synth simulates points of family fam with parameters theta on a grid of
+// workers x shards, with multiplicative log-normal noise of sd sigma.
+func synth(fam string, theta []float64, ws, ps []int, batch float64, async bool, sigma float64, seed uint64) []Point {
+	f := families[fam]
+	rng := rand.New(rand.NewPCG(seed, 11))
+	var out []Point
+	for _, w := range ws {
+		for _, p := range ps {
+			c := model.Config{Workers: w, PS: p, Batch: batch}
+			for rep := 0; rep < 2; rep++ {
+				x := f.Predict(theta, c) * math.Exp(sigma*rng.NormFloat64())
+				out = append(out, Point{Config: c, StepsPerS: x, SamplesPerStep: batch * float64(w), Async: async})
+			}
+		}
+	}
+	return out
+}
+
+func TestMVAClosedForms(t *testing.T) {
+	// z0 = 0.1, z1 = 0.001 (b = 100: Z = 0.2), link 0.05, apply 0.02, c = 1.
+	th := []float64{0.1, 0.001, 0.05, 0.02, 1}
+	f := families["mva"]
+	// One worker, one shard: no queueing, X = 1/(Z + 2 link + apply)
+	// = 1/(0.2 + 0.1 + 0.02) = 3.125.
+	if x := f.Predict(th, model.Config{Workers: 1, PS: 1, Batch: 100}); relErr(x, 3.125) > 1e-12 {
+		t.Errorf("X(1) = %.10g, want 3.125", x)
+	}
+	// Two workers, one shard, exact MVA by hand: Q(1) = X1 D = 3.125*0.05 =
+	// 0.15625 (links), 0.0625 (cpu); R(2) = 0.05*1.15625 = 0.0578125 (x2),
+	// 0.02*1.0625 = 0.02125; X(2) = 2/(0.2+0.115625+0.02125) = 5.936920...
+	want := 2 / (0.2 + 2*0.0578125 + 0.02125)
+	if x := f.Predict(th, model.Config{Workers: 2, PS: 1, Batch: 100}); relErr(x, want) > 1e-12 {
+		t.Errorf("X(2) = %.10g, want %.10g", x, want)
+	}
+	// Saturation bound: X(N) <= 1/max D = 1/0.05 = 20 and -> 20 for large N.
+	x := f.Predict(th, model.Config{Workers: 400, PS: 1, Batch: 100})
+	if x > 20 || x < 19.5 {
+		t.Errorf("X(400) = %g, want just under 20", x)
+	}
+}
+
+// Fits recover known parameters from data simulated by the models, and the
+// bootstrap intervals cover the truth (or the prediction the truth makes).
+func TestFitRecoversSimulatedParameters(t *testing.T) {
+	cases := []struct {
+		fam   string
+		theta []float64
+		ws    []int
+		ps    []int
+		async bool
+		tol   float64 // relative error on predictions at (32 workers)
+	}{
+		// Optimus sync: T = 1e-3·32 + 0.05 + 0.01 w/p + 0.002 w + 0.005 p.
+		{"optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, false, 0.02},
+		{"ernest", []float64{0.05, 2e-3, 0.01, 0.003}, []int{1, 2, 4, 8, 16}, []int{0}, false, 0.02},
+		{"mva", []float64{0.05, 1e-3, 0.02, 0.005, 0.8}, []int{1, 2, 4, 8, 16}, []int{1, 2}, true, 0.02},
+	}
+	for _, c := range cases {
+		pts := synth(c.fam, c.theta, c.ws, c.ps, 32, c.async, 0.01, 3)
+		tf, alts, err := FitThroughput(pts, c.fam, &Settings{Bootstrap: 100})
+		if err != nil {
+			t.Fatalf("%s: %v", c.fam, err)
+		}
+		if len(alts) != 1 || tf.Family.Name != c.fam {
+			t.Fatalf("%s: fitted %s", c.fam, tf.Family.Name)
+		}
+		cfg := model.Config{Workers: 32, PS: c.ps[len(c.ps)-1], Batch: 32}
+		truth := families[c.fam].Predict(c.theta, cfg)
+		iv := tf.PredictInterval(cfg, 0.9)
+		if relErr(iv.Value, truth) > c.tol {
+			t.Errorf("%s: X(32) = %.4g, truth %.4g", c.fam, iv.Value, truth)
+		}
+		if !(iv.Lo <= iv.Value && iv.Value <= iv.Hi) || iv.Lo == iv.Hi {
+			t.Errorf("%s: interval %+v does not bracket the estimate", c.fam, iv)
+		}
+		if tf.RMSLE > 0.02 {
+			t.Errorf("%s: RMSLE %.3g on 1%% noise", c.fam, tf.RMSLE)
+		}
+	}
+}
+
+// Coverage: over many seeds, the 90% interval of the prediction at the
+// largest fitted configuration contains the true value in most of them.
+func TestBootstrapCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("many seeds")
+	}
+	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
+	cfg := model.Config{Workers: 8, PS: 2, Batch: 32}
+	truth := families["optimus-sync"].Predict(theta, cfg)
+	hits, n := 0, 40
+	for seed := uint64(1); seed <= uint64(n); seed++ {
+		pts := synth("optimus-sync", theta, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, 32, false, 0.03, seed)
+		tf, _, err := FitThroughput(pts, "optimus-sync", &Settings{Bootstrap: 100, Seed: seed, NoCV: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		iv := tf.PredictInterval(cfg, 0.9)
+		if iv.Lo <= truth && truth <= iv.Hi {
+			hits++
+		}
+	}
+	// Nominal 90%; the percentile bootstrap with 15 configurations runs a
+	// little narrow: accept 75% or more (30 of 40).
+	if hits < 30 {
+		t.Errorf("coverage %d/%d, want >= 30", hits, n)
+	}
+	t.Logf("coverage %d/%d", hits, n)
+}
+
+func TestAutoChoosesByCV(t *testing.T) {
+	// Data from the Amdahl form (strong scaling, b = 256/w): T = 0.02 + 1e-3 b.
+	var pts []Point
+	for _, w := range []int{1, 2, 4, 8, 16} {
+		c := model.Config{Workers: w, Batch: 256 / float64(w)}
+		pts = append(pts, Point{Config: c, StepsPerS: 1 / (0.02 + 1e-3*c.Batch), SamplesPerStep: 256})
+	}
+	tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(alts) < 4 {
+		t.Fatalf("auto tried %d families", len(alts))
+	}
+	if tf.CVError > 1e-3 {
+		t.Errorf("chosen %s with CV error %.3g%%, want ~0 (amdahl fits exactly)", tf.Family.Name, tf.CVError)
+	}
+	if alts[0].CVError != tf.CVError {
+		t.Errorf("alternatives not sorted best first: %+v", alts)
+	}
+}
+
+func TestOneWorkerCountWarns(t *testing.T) {
+	pts := synth("optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{4}, []int{1, 2}, 32, false, 0.01, 1)
+	tf, _, err := FitThroughput(pts, "optimus-sync", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range tf.Warnings {
+		if len(w) > 0 && contains(w, "only one worker count") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no warning about one worker count: %q", tf.Warnings)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
