@@ -1,0 +1,331 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Obs is one measured value at X with its interval [Lo, Hi] (e.g. a 95%
+// interval from repeats or a bootstrap); Lo and Hi are NaN when unknown, and
+// the point is then drawn without an error bar.
+type Obs struct {
+	X, Y, Lo, Hi float64
+}
+
+// Band is one point of a fitted curve with its confidence band [Lo, Hi]
+// (NaN when the fit gives none).
+type Band struct {
+	X, Y, Lo, Hi float64
+}
+
+// Repeats returns the mean of the repeated measurements ys at x with its
+// 95% Student-t interval, mean ± t(0.975, n-1) sd/sqrt(n). With one
+// measurement the interval is unknown (NaN). NaN values are skipped.
+func Repeats(x float64, ys []float64) Obs {
+	var v []float64
+	for _, y := range ys {
+		if !math.IsNaN(y) {
+			v = append(v, y)
+		}
+	}
+	o := Obs{X: x, Y: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+	switch len(v) {
+	case 0:
+		return o
+	case 1:
+		o.Y = v[0]
+		return o
+	}
+	m, sd := stat.MeanStdDev(v, nil)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975)
+	h := t * sd / math.Sqrt(float64(len(v)))
+	return Obs{X: x, Y: m, Lo: m - h, Hi: m + h}
+}
+
+// FitData is the input of the fit figure: measured throughput against
+// workers, the fitted curve with its band, and the asymptotic bounds of the
+// closed queueing network (design.md, section 1).
+type FitData struct {
+	Title  string // "" means "Throughput vs workers"
+	YLabel string // "" means "throughput (updates/s)"
+	Label  string // name of the fitted model in the legend; "" means "fit"
+
+	Measured []Obs  // at least one; Y finite
+	Curve    []Band // the fitted curve, X increasing, at least two points
+
+	// Z, SumD and MaxD are the delay (compute) demand, the sum of the
+	// queueing demands and the largest queueing demand, seconds per update.
+	// The bounds N/(Z+SumD) and 1/MaxD and the knee (Z+SumD)/MaxD are drawn
+	// when SumD+Z > 0 and MaxD > 0; set them to 0 to leave them out.
+	Z, SumD, MaxD float64
+	// Scale multiplies the bounds, e.g. the batch for samples/s; 0 means 1.
+	Scale float64
+}
+
+func (d FitData) scale() float64 {
+	if d.Scale == 0 {
+		return 1
+	}
+	return d.Scale
+}
+
+// HasBounds says whether the bounds and the knee are drawn.
+func (d FitData) HasBounds() bool {
+	return d.Z+d.SumD > 0 && d.MaxD > 0 && isFinite(d.Z+d.SumD) && isFinite(d.MaxD)
+}
+
+// Bound returns the asymptotic bound on throughput at n workers,
+// min(n/(Z+SumD), 1/MaxD) times Scale; NaN without bounds.
+func (d FitData) Bound(n float64) float64 {
+	if !d.HasBounds() {
+		return math.NaN()
+	}
+	return d.scale() * math.Min(n/(d.Z+d.SumD), 1/d.MaxD)
+}
+
+// Knee returns the worker count where the two bounds meet, (Z+SumD)/MaxD;
+// NaN without bounds.
+func (d FitData) Knee() float64 {
+	if !d.HasBounds() {
+		return math.NaN()
+	}
+	return (d.Z + d.SumD) / d.MaxD
+}
+
+// Residuals returns, for each measured point, its relative residual against
+// the fitted curve (linearly interpolated at the point's X), in percent:
+// 100 (measured - fitted) / fitted.
+func (d FitData) Residuals() ([]XY, error) {
+	xs := make([]float64, len(d.Curve))
+	ys := make([]float64, len(d.Curve))
+	for i, c := range d.Curve {
+		xs[i], ys[i] = c.X, c.Y
+	}
+	out := make([]XY, len(d.Measured))
+	for i, m := range d.Measured {
+		f, ok := interp(xs, ys, m.X)
+		if !ok {
+			return nil, inputError("fit", "measured point %d at %g workers is outside the fitted curve [%g, %g]", i, m.X, xs[0], xs[len(xs)-1])
+		}
+		if f == 0 {
+			return nil, inputError("fit", "fitted curve is 0 at measured point %d (%g workers)", i, m.X)
+		}
+		out[i] = XY{m.X, 100 * (m.Y - f) / f}
+	}
+	return out, nil
+}
+
+func (d FitData) validate() error {
+	if len(d.Measured) == 0 {
+		return inputError("fit", "no measured points")
+	}
+	if len(d.Curve) < 2 {
+		return inputError("fit", "fitted curve has %d points, want at least 2", len(d.Curve))
+	}
+	for i, m := range d.Measured {
+		if !isFinite(m.X) || !isFinite(m.Y) {
+			return inputError("fit", "measured point %d: (%g, %g): want finite workers and throughput", i, m.X, m.Y)
+		}
+		if err := checkInterval("fit", "measured point", i, m.Y, m.Lo, m.Hi); err != nil {
+			return err
+		}
+	}
+	for i, c := range d.Curve {
+		if !isFinite(c.X) || !isFinite(c.Y) {
+			return inputError("fit", "curve point %d: (%g, %g): want finite values", i, c.X, c.Y)
+		}
+		if i > 0 && c.X <= d.Curve[i-1].X {
+			return inputError("fit", "curve point %d: workers %g not above the previous %g", i, c.X, d.Curve[i-1].X)
+		}
+		if err := checkInterval("fit", "curve point", i, c.Y, c.Lo, c.Hi); err != nil {
+			return err
+		}
+	}
+	if d.Scale < 0 || !isFinite(d.Scale) {
+		return inputError("fit", "scale %g: want >= 0", d.Scale)
+	}
+	return nil
+}
+
+// Fit returns the fit figure: measured throughput with error bars, the fitted
+// curve with its confidence band, both asymptotic bounds and the knee, and
+// beneath them a panel of relative residuals.
+func Fit(d FitData) (*Figure, error) {
+	if err := d.validate(); err != nil {
+		return nil, err
+	}
+	res, err := d.Residuals()
+	if err != nil {
+		return nil, err
+	}
+	title := d.Title
+	if title == "" {
+		title = "Throughput vs workers"
+	}
+	ylabel := d.YLabel
+	if ylabel == "" {
+		ylabel = "throughput (updates/s)"
+	}
+	label := d.Label
+	if label == "" {
+		label = "fit"
+	}
+	fitColor := OkabeIto[0]
+	measColor := OkabeIto[3]
+
+	f := &panel{p: newPlot(title, "", ylabel)}
+	p := f.p
+	// Confidence band.
+	var band plotter.XYs
+	var lower plotter.XYs
+	for _, c := range d.Curve {
+		if !math.IsNaN(c.Hi) {
+			band = append(band, plotter.XY{X: c.X, Y: c.Hi})
+		}
+	}
+	for i := len(d.Curve) - 1; i >= 0; i-- {
+		if c := d.Curve[i]; !math.IsNaN(c.Lo) {
+			lower = append(lower, plotter.XY{X: c.X, Y: c.Lo})
+		}
+	}
+	if len(band) >= 2 && len(lower) >= 2 {
+		poly, err := plotter.NewPolygon(append(band, lower...))
+		if err != nil {
+			return nil, fmt.Errorf("plots: fit: %w", err)
+		}
+		poly.Color = fade(fitColor, 0.18)
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+		f.legend("95% band", poly)
+		f.seeXYs(append(band, lower...))
+	}
+	// Bounds and knee.
+	xmax := d.Curve[len(d.Curve)-1].X
+	for _, m := range d.Measured {
+		xmax = math.Max(xmax, m.X)
+	}
+	if d.HasBounds() {
+		knee := d.Knee()
+		top := d.Bound(math.Inf(1))
+		lightEnd := math.Min(xmax, 1.2*knee)
+		light := plotter.XYs{{X: 0, Y: 0}, {X: lightEnd, Y: d.scale() * lightEnd / (d.Z + d.SumD)}}
+		heavy := plotter.XYs{{X: 0, Y: top}, {X: xmax, Y: top}}
+		ll, _ := plotter.NewLine(light)
+		ll.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		hl, _ := plotter.NewLine(heavy)
+		hl.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2.5)}}
+		p.Add(ll, hl)
+		f.legend("bound N/(Z+ΣD)", ll)
+		f.legend("bound 1/max D", hl)
+		f.see(densify(light, 20)...)
+		f.see(densify(heavy, 20)...)
+		if knee <= xmax {
+			kl, _ := plotter.NewLine(plotter.XYs{{X: knee, Y: 0}, {X: knee, Y: top}})
+			kl.LineStyle = draw.LineStyle{Color: fade(Ink, 0.6), Width: vg.Points(0.8)}
+			p.Add(kl)
+			lab, err := plotter.NewLabels(plotter.XYLabels{
+				XYs:    []plotter.XY{{X: knee, Y: top * 0.04}},
+				Labels: []string{fmt.Sprintf(" knee N*≈%.3g", knee)},
+			})
+			if err == nil {
+				lab.TextStyle[0].Font = font.From(sans, tickSize)
+				lab.TextStyle[0].Color = Ink
+				p.Add(lab)
+			}
+			f.see(XY{knee, top * 0.04}, XY{knee * 1.15, top * 0.04})
+		}
+	}
+	// Fitted curve.
+	cxy := make(plotter.XYs, len(d.Curve))
+	for i, c := range d.Curve {
+		cxy[i] = plotter.XY{X: c.X, Y: c.Y}
+	}
+	cl, _ := plotter.NewLine(cxy)
+	cl.LineStyle = draw.LineStyle{Color: fitColor, Width: vg.Points(2)}
+	p.Add(cl)
+	f.legend(label, cl)
+	f.see(densify(cxy, 10)...)
+	// Measured points with error bars.
+	mxy := make(plotter.XYs, len(d.Measured))
+	var errs plotter.XYs
+	var yerr plotter.YErrors
+	for i, m := range d.Measured {
+		mxy[i] = plotter.XY{X: m.X, Y: m.Y}
+		f.see(XY{m.X, m.Y})
+		if !math.IsNaN(m.Lo) {
+			errs = append(errs, plotter.XY{X: m.X, Y: m.Y})
+			yerr = append(yerr, struct{ Low, High float64 }{m.Y - m.Lo, m.Hi - m.Y})
+			f.see(XY{m.X, m.Lo}, XY{m.X, m.Hi})
+		}
+	}
+	if len(errs) > 0 {
+		eb, err := plotter.NewYErrorBars(errBars{errs, yerr})
+		if err != nil {
+			return nil, fmt.Errorf("plots: fit: %w", err)
+		}
+		eb.LineStyle = draw.LineStyle{Color: measColor, Width: vg.Points(1.2)}
+		eb.CapWidth = vg.Points(5)
+		p.Add(eb)
+	}
+	sc, _ := plotter.NewScatter(mxy)
+	sc.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}
+	p.Add(sc)
+	f.legend("measured (95% CI)", sc)
+	p.X.Min = 0
+	p.Y.Min = 0
+	p.X.Max = xmax * 1.03
+	hideTickLabels(&p.X)
+	f.placeLegend(Width, TallHeight*0.75)
+
+	// Residuals.
+	r := newPlot("", "workers N", "residual (%)")
+	zero, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: xmax * 1.03, Y: 0}})
+	zero.LineStyle = draw.LineStyle{Color: fitColor, Width: vg.Points(1.2)}
+	r.Add(zero)
+	rxy := make(plotter.XYs, len(res))
+	lim := 1.0
+	for i, q := range res {
+		rxy[i] = plotter.XY{X: q.X, Y: q.Y}
+		lim = math.Max(lim, math.Abs(q.Y))
+	}
+	rs, _ := plotter.NewScatter(rxy)
+	rs.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(2.8), Shape: draw.CircleGlyph{}}
+	r.Add(rs)
+	r.X.Min, r.X.Max = p.X.Min, p.X.Max
+	r.Y.Min, r.Y.Max = -lim*1.15, lim*1.15
+
+	return &Figure{W: Width, H: TallHeight, draw: func(c draw.Canvas) {
+		stack(margin(c), []*plot.Plot{p, r}, []float64{3, 1})
+	}}, nil
+}
+
+// errBars joins points and their asymmetric errors for plotter.YErrorBars.
+type errBars struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// densify returns n points along each segment of the polyline xys, so that
+// legend placement sees lines and not only their ends.
+func densify(xys plotter.XYs, n int) []XY {
+	var out []XY
+	for i := 1; i < len(xys); i++ {
+		a, b := xys[i-1], xys[i]
+		for k := 0; k <= n; k++ {
+			t := float64(k) / float64(n)
+			out = append(out, XY{a.X + t*(b.X-a.X), a.Y + t*(b.Y-a.Y)})
+		}
+	}
+	if len(xys) == 1 {
+		out = append(out, XY{xys[0].X, xys[0].Y})
+	}
+	return out
+}

@@ -1,0 +1,491 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// DPI is the resolution of every PNG written by this package.
+const DPI = 300
+
+// Standard figure sizes.
+const (
+	Width       = 6.5 * vg.Inch // one figure across a page
+	Height      = 4 * vg.Inch   // one panel
+	TallHeight  = 5.5 * vg.Inch // a panel with a residual strip beneath
+	WideWidth   = 10 * vg.Inch  // two panels side by side
+	PanelHeight = 4 * vg.Inch
+)
+
+// OkabeIto is the colour-blind-safe palette of Okabe and Ito (2008), without
+// black (kept for reference lines and bounds) and with yellow last, since it
+// reads poorly on white.
+var OkabeIto = []color.Color{
+	color.NRGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
+	color.NRGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
+	color.NRGBA{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF}, // bluish green
+	color.NRGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
+	color.NRGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
+	color.NRGBA{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}, // sky blue
+	color.NRGBA{R: 0xF0, G: 0xE4, B: 0x42, A: 0xFF}, // yellow
+}
+
+// Ink is the colour of text, bounds and reference lines.
+var Ink color.Color = color.NRGBA{R: 0x22, G: 0x22, B: 0x22, A: 0xFF}
+
+// Policies lists the planner's policy names in the order that fixes their
+// colours, so that a policy has the same colour in every figure even when a
+// figure shows only some of them.
+var Policies = []string{
+	"hesrpt", "equi", "srpt", "knee", "hell", "greedy", "fcfs-rigid",
+	"hesrpt-slowdown", "fifo", "sjf",
+}
+
+// Palette maps series names (jobs, policies, worker counts) to a colour,
+// dash pattern and glyph. The mapping depends only on the set of names, never
+// on the order a figure draws them in: policy names take the slot of their
+// place in Policies, other names are sorted and take the free slots in
+// order. Build one Palette from every name in a report and pass it to each
+// figure so that a name keeps its colour across figures; a nil *Palette in a
+// figure's input means one built from that figure's names.
+//
+// Beyond seven names the colours repeat with a different dash pattern and
+// glyph, so that every name stays distinguishable.
+type Palette struct {
+	slot map[string]int
+}
+
+// NewPalette returns the palette of the given names (duplicates ignored).
+func NewPalette(names ...string) *Palette {
+	p := &Palette{slot: map[string]int{}}
+	used := map[int]bool{}
+	var rest []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if i := policyIndex(n); i >= 0 {
+			p.slot[n] = i
+			used[i] = true
+			continue
+		}
+		rest = append(rest, n)
+	}
+	sortNames(rest)
+	next := 0
+	for _, n := range rest {
+		for used[next] {
+			next++
+		}
+		p.slot[n] = next
+		used[next] = true
+	}
+	return p
+}
+
+// sortNames sorts names so that numeric names ("2" before "10") sort by value.
+func sortNames(names []string) {
+	sort.Slice(names, func(i, j int) bool {
+		var a, b float64
+		_, ea := fmt.Sscan(names[i], &a)
+		_, eb := fmt.Sscan(names[j], &b)
+		if ea == nil && eb == nil && a != b {
+			return a < b
+		}
+		return names[i] < names[j]
+	})
+}
+
+func policyIndex(name string) int {
+	for i, p := range Policies {
+		if p == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Slot returns the index of name in the palette; names the palette was not
+// built with get a slot after all the others, in call order.
+func (p *Palette) Slot(name string) int {
+	if p.slot == nil {
+		p.slot = map[string]int{}
+	}
+	if i, ok := p.slot[name]; ok {
+		return i
+	}
+	max := len(Policies) - 1
+	for _, i := range p.slot {
+		if i > max {
+			max = i
+		}
+	}
+	p.slot[name] = max + 1
+	return max + 1
+}
+
+// Color returns the colour of name.
+func (p *Palette) Color(name string) color.Color {
+	return OkabeIto[p.Slot(name)%len(OkabeIto)]
+}
+
+// Dashes returns the dash pattern of name: solid for the first seven slots.
+func (p *Palette) Dashes(name string) []vg.Length {
+	switch (p.Slot(name) / len(OkabeIto)) % 3 {
+	case 1:
+		return []vg.Length{vg.Points(6), vg.Points(3)}
+	case 2:
+		return []vg.Length{vg.Points(2), vg.Points(2)}
+	}
+	return nil
+}
+
+// Glyph returns the glyph shape of name.
+func (p *Palette) Glyph(name string) draw.GlyphDrawer {
+	shapes := []draw.GlyphDrawer{
+		draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+		draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{},
+	}
+	return shapes[p.Slot(name)%len(shapes)]
+}
+
+// line returns the line style of name.
+func (p *Palette) line(name string) draw.LineStyle {
+	return draw.LineStyle{Color: p.Color(name), Width: vg.Points(1.8), Dashes: p.Dashes(name)}
+}
+
+// glyph returns the glyph style of name.
+func (p *Palette) glyph(name string) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: p.Color(name), Radius: vg.Points(3), Shape: p.Glyph(name)}
+}
+
+// fade returns c with alpha a in [0, 1].
+func fade(c color.Color, a float64) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: uint8(math.Round(255 * a))}
+}
+
+// Font sizes, points.
+const (
+	titleSize  = 13
+	labelSize  = 11
+	tickSize   = 9.5
+	legendSize = 9.5
+)
+
+// sans is the typeface of every text: Liberation Sans, embedded in gonum/plot.
+var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// newPlot returns a plot in the house style: title, axis labels with units,
+// readable fonts, light grid.
+func newPlot(title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = font.From(sans, titleSize)
+	p.Title.TextStyle.Color = Ink
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = xlabel
+	p.Y.Label.Text = ylabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = font.From(sans, labelSize)
+		a.Label.TextStyle.Color = Ink
+		a.Tick.Label.Font = font.From(sans, tickSize)
+		a.Tick.Label.Color = Ink
+		a.Color = Ink
+		a.Tick.Color = Ink
+		a.Label.Padding = vg.Points(4)
+	}
+	p.Title.TextStyle.Font.Weight = xfont.WeightBold
+	p.Legend.TextStyle.Font = font.From(sans, legendSize)
+	p.Legend.TextStyle.Color = Ink
+	p.Legend.ThumbnailWidth = vg.Points(18)
+	p.Legend.Padding = vg.Points(1.5)
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 225}
+	g.Horizontal.Color = color.Gray{Y: 225}
+	g.Vertical.Width = vg.Points(0.5)
+	g.Horizontal.Width = vg.Points(0.5)
+	p.Add(g)
+	return p
+}
+
+// legendBox is the fraction of the data area (width, height) that a legend
+// of rows entries is expected to cover, for a data area of the given size.
+func legendBox(rows int, longest int, w, h vg.Length) (fw, fh float64) {
+	rowH := vg.Points(legendSize * 1.25)
+	textW := vg.Points(legendSize * 0.55 * float64(longest))
+	fw = float64(textW+vg.Points(30)) / float64(w)
+	fh = float64(rowH*vg.Length(rows)+vg.Points(8)) / float64(h)
+	return math.Min(fw, 1), math.Min(fh, 1)
+}
+
+// Corner is where a legend sits in the data area.
+type Corner int
+
+// The four corners.
+const (
+	TopLeft Corner = iota
+	TopRight
+	BottomLeft
+	BottomRight
+)
+
+// legendCorner returns the corner whose box of fraction (fw, fh) of the axis
+// ranges holds the fewest points (first of TopLeft, TopRight, BottomLeft,
+// BottomRight on ties), and how many points it holds.
+func legendCorner(xmin, xmax, ymin, ymax float64, pts []XY, fw, fh float64) (Corner, int) {
+	count := [4]int{}
+	for _, q := range pts {
+		if math.IsNaN(q.X) || math.IsNaN(q.Y) {
+			continue
+		}
+		fx := (q.X - xmin) / (xmax - xmin)
+		fy := (q.Y - ymin) / (ymax - ymin)
+		left, right := fx <= fw, fx >= 1-fw
+		top, bottom := fy >= 1-fh, fy <= fh
+		if top && left {
+			count[TopLeft]++
+		}
+		if top && right {
+			count[TopRight]++
+		}
+		if bottom && left {
+			count[BottomLeft]++
+		}
+		if bottom && right {
+			count[BottomRight]++
+		}
+	}
+	best := TopLeft
+	for c := TopLeft; c <= BottomRight; c++ {
+		if count[c] < count[best] {
+			best = c
+		}
+	}
+	return best, count[best]
+}
+
+// XY is one point of a series.
+type XY struct{ X, Y float64 }
+
+// placeLegend puts p's legend in the corner of its data area where it covers
+// no data (pts are the points drawn, densified along lines by the caller);
+// when every corner holds data it raises the top of the y axis until the
+// legend fits above the data. w and h are the size of the plot's canvas.
+func placeLegend(p *plot.Plot, pts []XY, rows, longest int, w, h vg.Length) {
+	if rows == 0 {
+		return
+	}
+	p.X.Min, p.X.Max = finiteRange(p.X.Min, p.X.Max)
+	p.Y.Min, p.Y.Max = finiteRange(p.Y.Min, p.Y.Max)
+	// The data area is the canvas less axes and title: about 80% by 75%.
+	fw, fh := legendBox(rows, longest, w*0.8, h*0.75)
+	c, n := legendCorner(p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, pts, fw, fh)
+	if n > 0 {
+		// Make room at the top: the data must end below 1-fh of the axis.
+		span := p.Y.Max - p.Y.Min
+		p.Y.Max = p.Y.Min + span/math.Max(1-fh-0.03, 0.3)
+		c, _ = legendCorner(p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, pts, fw, fh)
+	}
+	p.Legend.Top = c == TopLeft || c == TopRight
+	p.Legend.Left = c == TopLeft || c == BottomLeft
+	off := vg.Points(6)
+	if p.Legend.Left {
+		p.Legend.XOffs = off
+	} else {
+		p.Legend.XOffs = -off
+	}
+	if p.Legend.Top {
+		p.Legend.YOffs = -off
+	} else {
+		p.Legend.YOffs = off
+	}
+}
+
+func finiteRange(lo, hi float64) (float64, float64) {
+	if math.IsInf(lo, 0) || math.IsNaN(lo) {
+		lo = 0
+	}
+	if math.IsInf(hi, 0) || math.IsNaN(hi) {
+		hi = lo + 1
+	}
+	if hi <= lo {
+		hi = lo + 1
+	}
+	return lo, hi
+}
+
+// Figure is a figure ready to be written as a PNG of a fixed size.
+type Figure struct {
+	W, H vg.Length
+	draw func(draw.Canvas)
+}
+
+// NewFigure returns the figure of one plot of size w by h.
+func NewFigure(p *plot.Plot, w, h vg.Length) *Figure {
+	return &Figure{W: w, H: h, draw: p.Draw}
+}
+
+// Pixels returns the figure's size in pixels at DPI.
+func (f *Figure) Pixels() (w, h int) {
+	return int(math.Ceil(float64(f.W/vg.Inch)*DPI - 1e-9)), int(math.Ceil(float64(f.H/vg.Inch)*DPI - 1e-9))
+}
+
+// WritePNG writes the figure to w as a PNG at DPI.
+func (f *Figure) WritePNG(w io.Writer) error {
+	c := vgimg.NewWith(vgimg.UseWH(f.W, f.H), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))
+	f.draw(draw.New(c))
+	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	if err != nil {
+		return fmt.Errorf("plots: writing PNG: %w", err)
+	}
+	return nil
+}
+
+// Save writes the figure as a PNG to path through a temporary file and a
+// rename, so that path never holds a half-written image.
+func (f *Figure) Save(path string) error {
+	var buf bytes.Buffer
+	if err := f.WritePNG(&buf); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// Save writes p as a w by h PNG at DPI to path, atomically.
+func Save(p *plot.Plot, w, h vg.Length, path string) error {
+	return NewFigure(p, w, h).Save(path)
+}
+
+// WritePNG writes p as a w by h PNG at DPI to out.
+func WritePNG(out io.Writer, p *plot.Plot, w, h vg.Length) error {
+	return NewFigure(p, w, h).WritePNG(out)
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// folder and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	return nil
+}
+
+// stack draws plots one above the other on dc, the i-th taking the share
+// weights[i] of the height, with their data areas aligned left and right.
+func stack(dc draw.Canvas, plots []*plot.Plot, weights []float64) {
+	var total float64
+	for _, w := range weights {
+		total += w
+	}
+	cs := make([]draw.Canvas, len(plots))
+	top := dc.Max.Y
+	height := dc.Max.Y - dc.Min.Y
+	for i := range plots {
+		h := height * vg.Length(weights[i]/total)
+		c := dc
+		c.Max.Y = top
+		c.Min.Y = top - h
+		top -= h
+		cs[i] = c
+	}
+	var left, right vg.Length
+	for i, p := range plots {
+		d := p.DataCanvas(cs[i])
+		left = max(left, d.Min.X-cs[i].Min.X)
+		right = max(right, cs[i].Max.X-d.Max.X)
+	}
+	for i, p := range plots {
+		d := p.DataCanvas(cs[i])
+		c := draw.Crop(cs[i], left-(d.Min.X-cs[i].Min.X), -(right - (cs[i].Max.X - d.Max.X)), 0, 0)
+		p.Draw(c)
+	}
+}
+
+// side draws plots side by side on dc with their data areas the same size.
+func side(dc draw.Canvas, plots []*plot.Plot) {
+	t := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(18), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(6)}
+	cs := plot.Align([][]*plot.Plot{plots}, t, dc)
+	for i, p := range plots {
+		p.Draw(cs[0][i])
+	}
+}
+
+// margin pads a canvas on all sides.
+func margin(dc draw.Canvas) draw.Canvas {
+	m := vg.Points(6)
+	return draw.Crop(dc, m, -m, m, -m)
+}
+
+// panel is a plot being built: it remembers the legend's size and the points
+// drawn, so that the legend can be placed where it covers no data.
+type panel struct {
+	p       *plot.Plot
+	pts     []XY
+	rows    int
+	longest int
+}
+
+// legend adds a legend entry.
+func (f *panel) legend(name string, t ...plot.Thumbnailer) {
+	f.p.Legend.Add(name, t...)
+	f.rows++
+	f.longest = max(f.longest, len([]rune(name)))
+}
+
+// see records points drawn.
+func (f *panel) see(pts ...XY) { f.pts = append(f.pts, pts...) }
+
+// seeXYs records points drawn.
+func (f *panel) seeXYs(xys plotter.XYs) {
+	for _, q := range xys {
+		f.pts = append(f.pts, XY{q.X, q.Y})
+	}
+}
+
+// placeLegend places the legend for a plot drawn on a w by h canvas.
+func (f *panel) placeLegend(w, h vg.Length) {
+	placeLegend(f.p, f.pts, f.rows, f.longest, w, h)
+}
+
+// hideTickLabels keeps an axis's tick marks (and so the grid) and hides
+// their labels, for the upper panel of a stack labelled below.
+func hideTickLabels(a *plot.Axis) {
+	a.Tick.Label.Color = color.Transparent
+	a.Tick.Label.Font.Size = 0.1
+}
