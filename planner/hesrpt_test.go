@@ -41,6 +41,19 @@ func powerJobs(sizes []float64, p float64) []Job {
 // 4.2562 (design.md rounds 4.2561); slowdown (2/1 + 3.7321/2 + 5.1463/3 +
 // 6.1463/4)/4 = 1.7795. SRPT: completions 1, 3, 6, 10: mean 5.0, slowdown
 // (1 + 1.5 + 2 + 2.5)/4 = 1.75.
+//
+// p = 0.9, q = 10: c_i = ((i-1)/i)^10 = 0, 0.00097656, 0.017342, 0.056314, so
+// x_i (1-c_i)^-0.9 = 4, 3.0026, 2.0317, 1.0535 and
+//
+//	tau_4 = 1.0535                                  -> T = 1.0535
+//	tau_3 = 2.0317 - 1.0535*0.056314^0.9 = 1.9526   -> T = 3.0062
+//	tau_2 = 3.0026 - 2.0317*0.017342^0.9 = 2.9498   -> T = 5.9560
+//	tau_1 = 4      - 3.0026*0.00097656^0.9 = 3.9941 -> T = 9.9501
+//
+// mean 4.9915. EQUI at p = 0.9: rates 4^-0.9 = 0.28717, 3^-0.9 = 0.37204,
+// 2^-0.9 = 0.53589, 1; the size-1 job ends at 1/0.28717 = 3.4822, the next at
+// 3.4822 + 1/0.37204 = 6.1701, then 6.1701 + 1/0.53589 = 8.0361, then 9.0361:
+// mean 6.6811, slowdown (3.4822 + 6.1701/2 + 8.0361/3 + 9.0361/4)/4 = 2.8762.
 func TestWorkedExample(t *testing.T) {
 	sizes := []float64{4, 3, 2, 1}
 	cases := []struct {
@@ -55,6 +68,8 @@ func TestWorkedExample(t *testing.T) {
 		{"hesrpt-slowdown p=0.5", 0.5, HeSRPTPolicy{Slowdown}, math.NaN(), 1.5466, nil, 1e-4},
 		{"equi p=0.5", 0.5, Equi{}, 4.2562, 1.7795, []float64{6.1463, 5.1463, 3.7321, 2}, 1e-4},
 		{"srpt p=0.5", 0.5, SRPT{}, 5.0, 1.75, []float64{10, 6, 3, 1}, 1e-12},
+		{"hesrpt p=0.9", 0.9, HeSRPTPolicy{FlowTime}, 4.9915, math.NaN(), []float64{9.9501, 5.9560, 3.0062, 1.0535}, 1e-4},
+		{"equi p=0.9", 0.9, Equi{}, 6.6811, 2.8762, []float64{9.0361, 8.0361, 6.1701, 3.4822}, 1e-4},
 		{"srpt p=0.9", 0.9, SRPT{}, 5.0, 1.75, []float64{10, 6, 3, 1}, 1e-12},
 	}
 	for _, c := range cases {
@@ -153,6 +168,98 @@ func TestClosedFormMatchesReplay(t *testing.T) {
 					t.Fatalf("trial %d: objective %.15g, formula %.15g", trial, off.Objective, want)
 				}
 			}
+		}
+	}
+}
+
+// randomPolicy splits the servers at random among the jobs at every event:
+// a feasible allocation that heSRPT must never lose to.
+type randomPolicy struct{ rng *rand.Rand }
+
+func (randomPolicy) Name() string { return "random" }
+func (r randomPolicy) Allocate(n float64, jobs []View, alloc []float64) {
+	sum := 0.0
+	for i := range jobs {
+		alloc[i] = r.rng.ExpFloat64()
+		if r.rng.IntN(4) == 0 {
+			alloc[i] = 0
+		}
+		sum += alloc[i]
+	}
+	if sum == 0 {
+		alloc[0], sum = 1, 1
+	}
+	for i := range jobs {
+		alloc[i] *= n / sum
+	}
+}
+
+// No random feasible allocation (nor EQUI, SRPT or any other policy here)
+// beats heSRPT on its own objective.
+func TestNothingBeatsHeSRPT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 100 {
+		m := 2 + rng.IntN(12)
+		p := 0.1 + 0.85*rng.Float64()
+		n := float64(1 + rng.IntN(16))
+		x := make([]float64, m)
+		for i := range x {
+			x[i] = 0.1 + 10*rng.Float64()
+		}
+		jobs := powerJobs(x, p)
+		for _, obj := range []Objective{FlowTime, Slowdown} {
+			best, err := HeSRPT(x, nil, p, n, obj)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pols := []Policy{randomPolicy{rng}, randomPolicy{rng}, Equi{}, SRPT{}, FIFO{}, Knee{0.05}, Hell{}, Greedy{}}
+			for _, pol := range pols {
+				r, err := Simulate(jobs, pol, Settings{Servers: n})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := r.WeightedFlow
+				if obj == Slowdown {
+					got = r.MeanSlowdown * float64(m)
+				}
+				if got < best.Objective*(1-1e-9) {
+					t.Fatalf("trial %d p=%g n=%g: %s gives %v %.12g below heSRPT's optimum %.12g",
+						trial, p, n, pol.Name(), obj, got, best.Objective)
+				}
+			}
+		}
+	}
+}
+
+// As p -> 0 heSRPT's shares tend to EQUI's (1/m each) and its mean flow time
+// to EQUI's; as p -> 1 they tend to SRPT's (everything to the smallest job).
+func TestHeSRPTLimits(t *testing.T) {
+	x := []float64{5, 1, 3, 2, 8}
+	n := 4.0
+	share := make([]float64, len(x))
+	wt := []float64{1, 1, 1, 1, 1}
+	heSRPTShares(x, wt, 1e-6, share)
+	for i, s := range share {
+		if math.Abs(s-0.2) > 1e-4 {
+			t.Errorf("p -> 0: share of job %d = %g, want 1/5", i, s)
+		}
+	}
+	heSRPTShares(x, wt, 0.999, share)
+	if share[1] < 1-1e-6 {
+		t.Errorf("p -> 1: smallest job's share %g, want -> 1", share[1])
+	}
+	for _, c := range []struct {
+		p    float64
+		pol  Policy
+		tol  float64
+		name string
+	}{
+		{0.001, Equi{}, 1e-3, "equi"}, {0.999, SRPT{}, 1e-3, "srpt"},
+	} {
+		off, _ := HeSRPT(x, nil, c.p, n, FlowTime)
+		r, _ := Simulate(powerJobs(x, c.p), c.pol, Settings{Servers: n})
+		if e := relErr(off.MeanFlowTime, r.MeanResponse); e > c.tol {
+			t.Errorf("p=%g: heSRPT mean flow %g, %s %g (rel %.2g)", c.p, off.MeanFlowTime, c.name, r.MeanResponse, e)
 		}
 	}
 }

@@ -82,7 +82,7 @@ func (a *arrivals) Less(i, j int) bool {
 	return a.h[i] < a.h[j]
 }
 func (a *arrivals) Swap(i, j int) { a.h[i], a.h[j] = a.h[j], a.h[i] }
-func (a *arrivals) Push(x any)   { a.h = append(a.h, x.(int)) }
+func (a *arrivals) Push(x any)    { a.h = append(a.h, x.(int)) }
 func (a *arrivals) Pop() any {
 	x := a.h[len(a.h)-1]
 	a.h = a.h[:len(a.h)-1]
