@@ -1,0 +1,352 @@
+package traces
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"math"
+	"strings"
+	"testing"
+)
+
+const stepsHeader = "run,workers,ps,batch,worker,step,start,end,pull,compute,push,staleness,loss\n"
+
+func readAllSteps(t *testing.T, in string) ([]Step, []error, error) {
+	t.Helper()
+	var rows []Step
+	w, err := ReadSteps(strings.NewReader(in), "steps.csv", func(s Step) error {
+		rows = append(rows, s)
+		return nil
+	})
+	return rows, w, err
+}
+
+func TestReadSteps(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name     string
+		in       string
+		want     []Step
+		warnings []string
+	}{
+		{
+			name: "all columns",
+			in:   stepsHeader + "a,2,1,32,1,7,10.5,11.25,0.125,0.5,0.625,3,2.5\n",
+			want: []Step{{Run: "a", Workers: 2, PS: 1, Batch: 32, Worker: 1, Step: 7, Start: 10.5, End: 11.25,
+				Pull: 0.125, Compute: 0.5, Push: 0.625, Staleness: 3, Loss: 2.5}},
+		},
+		{
+			// optional columns absent: NaN, staleness -1
+			name: "required only, other order, CRLF, spaces, BOM",
+			in:   "\xef\xbb\xbfend, start,step,worker,batch,ps,workers,run\r\n2, 1 ,0,0,8,0,1,\"r,1\"\r\n",
+			want: []Step{{Run: "r,1", Workers: 1, PS: 0, Batch: 8, Worker: 0, Step: 0, Start: 1, End: 2,
+				Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan}},
+		},
+		{
+			name: "empty optional fields and blank lines",
+			in:   stepsHeader + "\na,1,1,1,0,0,0,0,,,,,\n\n",
+			want: []Step{{Run: "a", Workers: 1, PS: 1, Batch: 1, Worker: 0, Step: 0, Start: 0, End: 0,
+				Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan}},
+		},
+		{
+			// steps 0,2,1 of one worker: out of order but no duplicate
+			name: "out of order steps, unknown column",
+			in: "run,workers,ps,batch,worker,step,start,end,host\n" +
+				"a,1,1,1,0,0,0,1,h\na,1,1,1,0,2,2,3,h\na,1,1,1,0,1,1,2,h\n",
+			want: []Step{
+				{Run: "a", Workers: 1, PS: 1, Batch: 1, Step: 0, Start: 0, End: 1, Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan},
+				{Run: "a", Workers: 1, PS: 1, Batch: 1, Step: 2, Start: 2, End: 3, Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan},
+				{Run: "a", Workers: 1, PS: 1, Batch: 1, Step: 1, Start: 1, End: 2, Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan},
+			},
+			warnings: []string{`traces: steps.csv:1:9: unknown column "host" ignored`},
+		},
+		{
+			name: "quoted field with doubled quote and newline; integer written as float",
+			in:   "run,workers,ps,batch,worker,step,start,end\n\"x \"\"y\"\"\nz\",4.0,1,1e1,3,5,0,1\n",
+			want: []Step{{Run: "x \"y\"\nz", Workers: 4, PS: 1, Batch: 10, Worker: 3, Step: 5, Start: 0, End: 1,
+				Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, w, err := readAllSteps(t, c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(c.want) {
+				t.Fatalf("got %d rows, want %d: %+v", len(got), len(c.want), got)
+			}
+			for i := range got {
+				if !sameStep(got[i], c.want[i]) {
+					t.Errorf("row %d:\n got %+v\nwant %+v", i, got[i], c.want[i])
+				}
+			}
+			if len(w) != len(c.warnings) {
+				t.Fatalf("warnings %v, want %v", w, c.warnings)
+			}
+			for i := range w {
+				if w[i].Error() != c.warnings[i] {
+					t.Errorf("warning %q, want %q", w[i], c.warnings[i])
+				}
+			}
+		})
+	}
+}
+
+// sameStep compares two steps, NaN equal to NaN.
+func sameStep(a, b Step) bool {
+	f := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	return a.Run == b.Run && a.Workers == b.Workers && a.PS == b.PS && a.Batch == b.Batch &&
+		a.Worker == b.Worker && a.Step == b.Step && f(a.Start, b.Start) && f(a.End, b.End) &&
+		f(a.Pull, b.Pull) && f(a.Compute, b.Compute) && f(a.Push, b.Push) &&
+		a.Staleness == b.Staleness && f(a.Loss, b.Loss)
+}
+
+func gz(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+// TestMalformed gives each kind of bad input its own positioned error.
+// Columns of stepsHeader: run 1, workers 2, ps 3, batch 4, worker 5, step 6,
+// start 7, end 8, pull 9, compute 10, push 11, staleness 12, loss 13.
+func TestMalformed(t *testing.T) {
+	okRow := "a,2,1,32,0,0,0,1,,,,,\n"
+	many := stepsHeader
+	for i := range 2000 {
+		many += "a,1,1,1,0," + itoa(i) + ",0,1,0.5,0.25,0.125,0,1.5\n"
+	}
+	zipped := gz(many)
+	cases := []struct {
+		name, kind, in string
+		want           string
+		line, col      int
+	}{
+		{"empty file", "steps", "", "traces: steps.csv: empty file: expected a header row (run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss])", 0, 0},
+		{"header only", "steps", stepsHeader, "traces: steps.csv: header only: no data rows after line 1", 0, 0},
+		{"missing required column", "steps", "run,workers,ps,batch,worker,step,start\na,1,1,1,0,0,0\n",
+			`traces: steps.csv:1: missing required column "end" (header has run,workers,ps,batch,worker,step,start)`, 1, 0},
+		{"text in a number column", "steps", stepsHeader + okRow + "a,2,1,32,1,0,abc,1,,,,,\n",
+			`traces: steps.csv:3:7: start: "abc" is not a number (expected seconds)`, 3, 7},
+		{"text in an integer column", "steps", stepsHeader + "a,two,1,32,0,0,0,1,,,,,\n",
+			`traces: steps.csv:2:2: workers: "two" is not an integer (expected an integer >= 1)`, 2, 2},
+		{"negative duration", "steps", stepsHeader + "a,2,1,32,0,0,0,1,-0.25,,,,\n",
+			"traces: steps.csv:2:9: pull: -0.25 is negative (expected a duration in seconds >= 0)", 2, 9},
+		// the example of the brief: end 3.1 < start 3.5
+		{"end before start", "steps", stepsHeader + "a,2,1,32,0,0,3.5,3.1,,,,,\n",
+			"traces: steps.csv:2:8: end: 3.1 is before start 3.5", 2, 8},
+		{"NaN", "steps", stepsHeader + "a,2,1,32,0,0,NaN,1,,,,,\n",
+			"traces: steps.csv:2:7: start: NaN is not allowed (expected a finite number: seconds; leave the field empty when unknown)", 2, 7},
+		{"Inf", "steps", stepsHeader + "a,2,1,32,0,0,0,1,,+Inf,,,\n",
+			"traces: steps.csv:2:10: compute: +Inf is not allowed (expected a finite number: a duration in seconds >= 0; leave the field empty when unknown)", 2, 10},
+		{"duplicate (run, worker, step)", "steps", stepsHeader + okRow + "a,2,1,32,1,0,0,1,,,,,\n" + "a,2,1,32,0,0,1,2,,,,,\n",
+			`traces: steps.csv:4:6: step: duplicate (run "a", worker 0, step 0)`, 4, 6},
+		{"duplicate out of order", "steps", stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,5,0,1,,,,,\na,1,1,1,0,3,0,1,,,,,\na,1,1,1,0,5,0,1,,,,,\n",
+			`traces: steps.csv:5:6: step: duplicate (run "a", worker 0, step 5)`, 5, 6},
+		{"workers < 1", "steps", stepsHeader + "a,0,1,32,0,0,0,1,,,,,\n",
+			"traces: steps.csv:2:2: workers: 0 is below 1 (expected an integer >= 1)", 2, 2},
+		{"worker out of range", "steps", stepsHeader + "a,2,1,32,2,0,0,1,,,,,\n",
+			"traces: steps.csv:2:5: worker: 2 is out of range (expected 0..1 for workers=2)", 2, 5},
+		{"configuration changes within a run", "steps", stepsHeader + okRow + "a,4,1,32,1,0,0,1,,,,,\n",
+			`traces: steps.csv:3:2: workers: 4 differs from 2 on line 2 for run "a" (a run is one configuration)`, 3, 2},
+		{"negative staleness", "steps", stepsHeader + "a,2,1,32,0,0,0,1,,,,-1,\n",
+			"traces: steps.csv:2:12: staleness: -1 is below 0 (expected an integer >= 0)", 2, 12},
+		{"missing run", "steps", stepsHeader + ",2,1,32,0,0,0,1,,,,,\n",
+			"traces: steps.csv:2:1: run: missing value", 2, 1},
+		{"missing required value", "steps", stepsHeader + "a,2,1,32,0,,0,1,,,,,\n",
+			"traces: steps.csv:2:6: step: missing value (expected an integer >= 0)", 2, 6},
+		{"too few fields", "steps", stepsHeader + "a,2,1,32,0,0,0,1\n",
+			"traces: steps.csv:2: 8 fields, expected 13 as in the header", 2, 0},
+		{"bare quote", "steps", stepsHeader + "a\"b,2,1,32,0,0,0,1,,,,,\n",
+			"traces: steps.csv:2:1: bare quote in an unquoted field; quote the whole field and double the quote", 2, 1},
+		{"unclosed quote", "steps", stepsHeader + "\"a,2,1,32,0,0,0,1,,,,,\n",
+			"traces: steps.csv:2:1: quoted field not closed before the end of the file", 2, 1},
+		{"duplicate column", "steps", "run,workers,run\n", `traces: steps.csv:1:3: column "run" repeats column 1`, 1, 3},
+		{"truncated gzip", "steps", zipped[:len(zipped)/2], "", -1, 0},
+		{"updates: negative staleness", "updates", "run,shard,worker,time,version,staleness\na,0,0,1,1,-2\n",
+			"traces: updates.csv:2:6: staleness: -2 is below 0 (expected an integer >= 0)", 2, 6},
+		{"runs: bad mode", "runs", "run,mode\na,asynch\n",
+			`traces: runs.csv:2:2: mode: "asynch" is not a mode (expected async, sync or allreduce)`, 2, 2},
+		{"runs: run twice", "runs", "run,model\na,x\na,y\n",
+			`traces: runs.csv:3:1: run: "a" is described twice (first on line 2)`, 3, 1},
+		{"runs: negative bandwidth", "runs", "run,bandwidth\na,-1e9\n",
+			"traces: runs.csv:2:2: bandwidth: -1e+09 is not positive (expected bytes per second > 0)", 2, 2},
+		{"evals: accuracy above 1", "evals", "run,updates,accuracy\na,10,1.5\n",
+			"traces: evals.csv:2:3: accuracy: 1.5 is outside [0, 1]", 2, 3},
+		{"evals: no time nor updates column", "evals", "run,loss\na,1\n",
+			`traces: evals.csv:1: missing column: expected "time" or "updates"`, 1, 0},
+		{"evals: empty row", "evals", "run,time,loss\na,,1\n",
+			"traces: evals.csv:2:2: time, updates: both empty (expected at least one)", 2, 2},
+		{"throughput: no rate column", "throughput", "workers,ps,batch\n1,1,32\n",
+			`traces: throughput.csv:1: missing column: expected "steps_per_s" or "samples_per_s"`, 1, 0},
+		{"throughput: zero rate", "throughput", "workers,ps,batch,steps_per_s\n1,1,32,0\n",
+			"traces: throughput.csv:2:4: steps_per_s: 0 is not positive (expected steps per second > 0)", 2, 4},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := readKind(c.kind, c.in)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %T %v is not a *ParseError", err, err)
+			}
+			if c.line == -1 { // truncated gzip: position depends on the cut
+				if !strings.Contains(err.Error(), "truncated gzip stream") || pe.Line < 2 {
+					t.Fatalf("error %q, want a truncated gzip stream at a line >= 2", err)
+				}
+				return
+			}
+			if err.Error() != c.want {
+				t.Errorf("error\n got %q\nwant %q", err, c.want)
+			}
+			if pe.Line != c.line || pe.Column != c.col {
+				t.Errorf("position %d:%d, want %d:%d", pe.Line, pe.Column, c.line, c.col)
+			}
+		})
+	}
+}
+
+func itoa(i int) string { return string(putInt(nil, int64(i))) }
+
+// readKind reads in as the named kind and returns the number of rows.
+func readKind(kind, in string) (int, error) {
+	n := 0
+	var err error
+	r := strings.NewReader(in)
+	switch kind {
+	case "steps":
+		_, err = ReadSteps(r, "steps.csv", func(Step) error { n++; return nil })
+	case "updates":
+		_, err = ReadUpdates(r, "updates.csv", func(Update) error { n++; return nil })
+	case "runs":
+		_, err = ReadRuns(r, "runs.csv", func(RunInfo) error { n++; return nil })
+	case "evals":
+		_, err = ReadEvals(r, "evals.csv", func(Eval) error { n++; return nil })
+	case "throughput":
+		_, err = ReadThroughput(r, "throughput.csv", func(Throughput) error { n++; return nil })
+	default:
+		panic(kind)
+	}
+	return n, err
+}
+
+// endless is a line of 'a' that never ends; it counts the bytes read.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	if e.n >= 2<<30 {
+		return 0, io.EOF
+	}
+	for i := range p {
+		p[i] = 'a'
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestLongLine: a 2 GB line is refused after reading about MaxLineBytes.
+func TestLongLine(t *testing.T) {
+	for _, name := range []string{"header", "row"} {
+		src := &endless{}
+		var r io.Reader = src
+		line := 1
+		if name == "row" {
+			r = io.MultiReader(strings.NewReader(stepsHeader), src)
+			line = 2
+		}
+		_, err := ReadSteps(r, "steps.csv", func(Step) error { return nil })
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != line || !strings.Contains(err.Error(), "line longer than 1048576 bytes") {
+			t.Fatalf("%s: error %v, want line %d longer than 1048576 bytes", name, err, line)
+		}
+		if src.n > 2*MaxLineBytes {
+			t.Errorf("%s: read %d bytes of the long line, want at most %d", name, src.n, 2*MaxLineBytes)
+		}
+	}
+}
+
+func TestGzip(t *testing.T) {
+	in := stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\n"
+	n, err := readKind("steps", gz(in))
+	if err != nil || n != 2 {
+		t.Fatalf("gzip: %d rows, %v; want 2 rows", n, err)
+	}
+}
+
+func TestReadOthers(t *testing.T) {
+	var ups []Update
+	if _, err := ReadUpdates(strings.NewReader("run,shard,worker,time,version,staleness,apply\na,1,3,2.5,10,4,0.001\nb,0,0,3,11,0,\n"),
+		"updates.csv", func(u Update) error { ups = append(ups, u); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(ups) != 2 || ups[0] != (Update{Run: "a", Shard: 1, Worker: 3, Time: 2.5, Version: 10, Staleness: 4, Apply: 0.001}) ||
+		!math.IsNaN(ups[1].Apply) || ups[1].Version != 11 {
+		t.Errorf("updates: %+v", ups)
+	}
+	var runs []RunInfo
+	if _, err := ReadRuns(strings.NewReader("run,model,param_bytes,nodes,bandwidth,dataset,epochs,notes\na,resnet,102400000,2,1.25e9,50000,90,\"one, two\"\n"),
+		"runs.csv", func(r RunInfo) error { runs = append(runs, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := RunInfo{Run: "a", Model: "resnet", Mode: "async", ParamBytes: 102400000, Nodes: 2, Bandwidth: 1.25e9,
+		Dataset: 50000, Epochs: 90, Notes: "one, two"}
+	if len(runs) != 1 || runs[0] != want {
+		t.Errorf("runs: %+v, want %+v", runs, want)
+	}
+	var evals []Eval
+	if _, err := ReadEvals(strings.NewReader("run,time,updates,loss,accuracy\na,10,100,2.5,\na,,200,,0.5\n"),
+		"evals.csv", func(e Eval) error { evals = append(evals, e); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(evals) != 2 || evals[0].Time != 10 || evals[0].Updates != 100 || evals[0].Loss != 2.5 || !math.IsNaN(evals[0].Accuracy) ||
+		!math.IsNaN(evals[1].Time) || evals[1].Accuracy != 0.5 || !math.IsNaN(evals[1].Loss) {
+		t.Errorf("evals: %+v", evals)
+	}
+	var tps []Throughput
+	if _, err := ReadThroughput(strings.NewReader("workers,ps,global_batch,samples_per_s,mode,nodes,model,repeats,std\n8,0,256,1200.5,allreduce,2,bert,5,10\n"),
+		"throughput.csv", func(r Throughput) error { tps = append(tps, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(tps) != 1 || tps[0].Workers != 8 || tps[0].GlobalBatch != 256 || tps[0].Batch != 0 || tps[0].SamplesPerS != 1200.5 ||
+		!math.IsNaN(tps[0].StepsPerS) || tps[0].Mode != "allreduce" || tps[0].Nodes != 2 || tps[0].Repeats != 5 || tps[0].Std != 10 {
+		t.Errorf("throughput: %+v", tps)
+	}
+}
+
+// TestHandlerError: an error of fn stops the read and comes back as it is.
+func TestHandlerError(t *testing.T) {
+	stop := errors.New("stop")
+	n := 0
+	_, err := ReadSteps(strings.NewReader(stepsHeader+"a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\n"), "steps.csv",
+		func(Step) error { n++; return stop })
+	if err != stop || n != 1 {
+		t.Errorf("err %v after %d rows, want stop after 1", err, n)
+	}
+}
+
+func TestStepSet(t *testing.T) {
+	var s stepSet
+	// insert 0,1,2 then 10, 5, 4, 6..9: intervals merge into [0,2] [4,10]
+	for _, v := range []int64{0, 1, 2, 10, 5, 4, 6, 7, 8, 9} {
+		if !s.add(v) {
+			t.Fatalf("%d reported as duplicate", v)
+		}
+	}
+	if len(s.iv) != 2 || s.iv[0] != [2]int64{0, 2} || s.iv[1] != [2]int64{4, 10} {
+		t.Fatalf("intervals %v, want [[0 2] [4 10]]", s.iv)
+	}
+	for _, v := range []int64{0, 2, 4, 7, 10} {
+		if s.add(v) {
+			t.Errorf("%d not reported as duplicate", v)
+		}
+	}
+	if !s.add(3) || len(s.iv) != 1 || s.iv[0] != [2]int64{0, 10} {
+		t.Errorf("after 3: %v, want [[0 10]]", s.iv)
+	}
+}

@@ -1,0 +1,132 @@
+package traces
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// randomTrace builds a valid trace with every optional value sometimes absent
+// and floats that need all 17 digits.
+func randomTrace(seed uint64) *Trace {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	opt := func(v float64) float64 {
+		if rng.IntN(4) == 0 {
+			return math.NaN()
+		}
+		return v
+	}
+	t := &Trace{}
+	for r, run := range []string{"w1", "run, \"two\"", "spaced out"} {
+		workers := r + 1
+		for w := range workers {
+			at := rng.Float64()
+			for s := range 20 {
+				d := rng.ExpFloat64()
+				st := Step{Run: run, Workers: workers, PS: r, Batch: 32 << r, Worker: w, Step: int64(s),
+					Start: at, End: at + d, Pull: opt(d / 3), Compute: opt(d / 2), Push: opt(d / 7),
+					Staleness: -1, Loss: opt(rng.NormFloat64())}
+				if rng.IntN(3) > 0 {
+					st.Staleness = rng.IntN(5)
+				}
+				t.Steps = append(t.Steps, st)
+				at += d
+			}
+		}
+		t.Updates = append(t.Updates, Update{Run: run, Shard: r, Worker: 0, Time: rng.Float64(), Version: int64(r), Staleness: r, Apply: opt(1e-3)})
+		t.Runs = append(t.Runs, RunInfo{Run: run, Model: "m\n2", Mode: []string{"async", "sync", "allreduce"}[r],
+			ParamBytes: int64(r) * 1000, Nodes: r, Bandwidth: opt(1.25e9), Dataset: int64(r) * 50000, Epochs: opt(0.1 * float64(r+1)),
+			Framework: "tf", Notes: "x,y"})
+		t.Evals = append(t.Evals, Eval{Run: run, Time: opt(rng.Float64()), Updates: int64(r), Loss: opt(rng.Float64()), Accuracy: rng.Float64()})
+	}
+	t.Throughput = []Throughput{
+		{Workers: 1, PS: 1, Batch: 32, StepsPerS: 10.1, SamplesPerS: math.NaN(), Mode: "async", Std: math.NaN()},
+		{Workers: 4, PS: 0, GlobalBatch: 256, StepsPerS: math.NaN(), SamplesPerS: 1e4 / 3, Mode: "allreduce", Nodes: 2,
+			Model: "bert", Run: "r", Repeats: 5, Std: 1.0 / 3},
+	}
+	return t
+}
+
+// TestRoundTrip: WriteDir then Load gives back equal rows (NaN equal to NaN).
+func TestRoundTrip(t *testing.T) {
+	want := randomTrace(1)
+	dir := t.TempDir()
+	if err := WriteDir(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, warnings, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+	diffRows(t, "steps", got.Steps, want.Steps)
+	diffRows(t, "updates", got.Updates, want.Updates)
+	diffRows(t, "runs", got.Runs, want.Runs)
+	diffRows(t, "evals", got.Evals, want.Evals)
+	diffRows(t, "throughput", got.Throughput, want.Throughput)
+	// no temporary file is left behind
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 5 {
+		t.Errorf("%d files in %s, want 5", len(ents), dir)
+	}
+}
+
+// diffRows reports the first row that differs, NaN equal to NaN (rows are
+// compared through their %+v form, where every NaN prints alike).
+func diffRows[T any](t *testing.T, name string, got, want []T) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d rows, want %d", name, len(got), len(want))
+		return
+	}
+	for i := range got {
+		if g, w := fmt.Sprintf("%+v", got[i]), fmt.Sprintf("%+v", want[i]); g != w {
+			t.Errorf("%s row %d:\n got %s\nwant %s", name, i, g, w)
+			return
+		}
+	}
+}
+
+func TestWriteOmitsAbsentColumns(t *testing.T) {
+	var b bytes.Buffer
+	rows := []Step{{Run: "a", Workers: 1, PS: 1, Batch: 8, Step: 3, Start: 0.1, End: 0.30000000000000004,
+		Pull: math.NaN(), Compute: 0.2, Push: math.NaN(), Staleness: -1, Loss: math.NaN()}}
+	if err := WriteSteps(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	want := "run,workers,ps,batch,worker,step,start,end,compute\na,1,1,8,0,3,0.1,0.30000000000000004,0.2\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestWriteDirSkipsEmptyAndFilesLoad(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new")
+	tr := &Trace{Evals: []Eval{{Run: "a", Time: 1, Updates: -1, Loss: 2, Accuracy: math.NaN()}}}
+	if err := WriteDir(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	files, err := Files(dir)
+	if err != nil || len(files) != 1 || files[0].Kind != KindEvals {
+		t.Fatalf("files %v, %v; want only evals.csv", files, err)
+	}
+	// a file path works too, and a wrong name is refused
+	if _, _, err := Load(files[0].Path); err != nil {
+		t.Error(err)
+	}
+	bad := filepath.Join(dir, "steps.txt")
+	os.WriteFile(bad, []byte("x"), 0o644)
+	if _, _, err := Load(bad); err == nil || !strings.Contains(err.Error(), "not a canonical trace file") {
+		t.Errorf("steps.txt: %v", err)
+	}
+	if _, _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "folder holds no canonical trace file") {
+		t.Errorf("empty folder: %v", err)
+	}
+}
