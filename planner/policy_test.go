@@ -1,0 +1,166 @@
+package planner
+
+import (
+	"math"
+	"testing"
+)
+
+func views(n float64, jobs []Job, rem []float64) []View {
+	vs := make([]View, len(jobs))
+	for i := range jobs {
+		vs[i] = View{Job: &jobs[i], Index: i, Remaining: rem[i], Cap: capOf(&jobs[i], n)}
+	}
+	return vs
+}
+
+func TestPolicyAllocations(t *testing.T) {
+	cases := []struct {
+		name string
+		pol  Policy
+		n    float64
+		jobs []Job
+		rem  []float64
+		want []float64
+	}{
+		// knee, alpha = 0.2. p = 0.5: 1 - sqrt(1/2) = 0.293 >= 0.2, but
+		// 1 - sqrt(2/3) = 0.184 < 0.2, so the knee is 2. p = 1 never
+		// flattens: its knee is its cap, 3. By remaining size B (1), C (2),
+		// A (3): B 2, C 3, A 2 = 7 of 10; the 3 left go to B first (cap 10).
+		{"knee", Knee{Alpha: 0.2}, 10,
+			[]Job{{ID: "A", Curve: PowerLaw{0.5}}, {ID: "B", Curve: PowerLaw{0.5}}, {ID: "C", Curve: PowerLaw{1}, MaxWorkers: 3}},
+			[]float64{3, 1, 2}, []float64{2, 5, 3}},
+		// knee, alpha = 0.05 at p = 0.5: (k/(k+1))^0.5 > 0.95 <=> k/(k+1) >
+		// 0.9025 <=> k > 9.26, so the knee is 10; 1 - sqrt(9/10) = 0.0513 >=
+		// 0.05 and 1 - sqrt(10/11) = 0.0465 < 0.05 confirm. 16 servers: the
+		// smaller job gets 10, the other the 6 left.
+		{"knee-10", Knee{Alpha: 0.05}, 16,
+			[]Job{{ID: "A", Curve: PowerLaw{0.5}}, {ID: "B", Curve: PowerLaw{0.5}}},
+			[]float64{3, 1}, []float64{6, 10}},
+		// hell: value s(k)^2/(k r). A (r 2, p 0.5): k^0/2 = 0.5 at any k, so
+		// k = 1. B (r 1, p 0.8, cap 2): k^0.6, best k = 2: 1.516. C (r 3,
+		// p 1): k/3, best k = 4 of 4 free: 1.333. B wins: 2 workers. Then with
+		// 2 free: A 0.5 at k = 1, C 2/3 = 0.667 at k = 2: C gets 2. Nothing
+		// left for A.
+		{"hell", Hell{}, 4,
+			[]Job{{ID: "A", Curve: PowerLaw{0.5}}, {ID: "B", Curve: PowerLaw{0.8}, MaxWorkers: 2}, {ID: "C", Curve: PowerLaw{1}}},
+			[]float64{2, 1, 3}, []float64{0, 2, 2}},
+		// greedy, 3 servers, p = 0.5. First worker: both jobs have none
+		// (infinite gain), the smaller B (r 1) first; then A (infinite). Third:
+		// A's gain 4 (1 - 1/sqrt 2) = 1.172 beats B's 1 (1 - 1/sqrt 2) =
+		// 0.293: A. Result A 2, B 1.
+		{"greedy", Greedy{}, 3,
+			[]Job{{ID: "A", Curve: PowerLaw{0.5}}, {ID: "B", Curve: PowerLaw{0.5}}},
+			[]float64{4, 1}, []float64{2, 1}},
+		// greedy with weights: B's weight 5 makes its second worker worth
+		// 5 x 0.293 = 1.464 > A's 1.172.
+		{"greedy-weighted", Greedy{}, 3,
+			[]Job{{ID: "A", Curve: PowerLaw{0.5}}, {ID: "B", Curve: PowerLaw{0.5}, Weight: 5}},
+			[]float64{4, 1}, []float64{1, 2}},
+		// fcfs-rigid: A holds 2 of 4; B needs 3 > 2 free and blocks C (which
+		// would fit) behind it.
+		{"fcfs-rigid", FCFSRigid{}, 4,
+			[]Job{{ID: "A", Curve: PowerLaw{1}, RigidWorkers: 2}, {ID: "B", Curve: PowerLaw{1}, RigidWorkers: 3}, {ID: "C", Curve: PowerLaw{1}, RigidWorkers: 1}},
+			[]float64{4, 3, 1}, []float64{2, 0, 0}},
+		// equi with a cap: 9 servers over 3 jobs, A capped at 1; the 8 left
+		// split 4 and 4.
+		{"equi-cap", Equi{}, 9,
+			[]Job{{ID: "A", Curve: PowerLaw{1}, MaxWorkers: 1}, {ID: "B", Curve: PowerLaw{1}}, {ID: "C", Curve: PowerLaw{1}}},
+			[]float64{1, 2, 3}, []float64{1, 4, 4}},
+		// srpt with a cap: the smallest (B, cap 2) gets 2, the rest to C.
+		{"srpt-cap", SRPT{}, 5,
+			[]Job{{ID: "A", Curve: PowerLaw{1}}, {ID: "B", Curve: PowerLaw{1}, MaxWorkers: 2}, {ID: "C", Curve: PowerLaw{1}}},
+			[]float64{9, 1, 3}, []float64{0, 2, 3}},
+	}
+	for _, c := range cases {
+		alloc := make([]float64, len(c.jobs))
+		c.pol.Allocate(c.n, views(c.n, c.jobs, c.rem), alloc)
+		for i := range alloc {
+			if math.Abs(alloc[i]-c.want[i]) > 1e-12*c.n {
+				t.Errorf("%s: %v, want %v", c.name, alloc, c.want)
+				break
+			}
+		}
+	}
+}
+
+// fcfs-rigid through the simulator: 4 servers, p = 1. A (2 workers, size 4)
+// runs at rate 2 and ends at t = 2; B (3 workers) blocks C (1) until then;
+// both start at 2: C (size 1, rate 1) ends at 3, B (size 3, rate 3) at 3.
+// Two of three jobs queued.
+func TestFCFSRigidHeadOfLine(t *testing.T) {
+	jobs := []Job{
+		{ID: "A", Size: 4, Curve: PowerLaw{1}, RigidWorkers: 2},
+		{ID: "B", Size: 3, Curve: PowerLaw{1}, RigidWorkers: 3},
+		{ID: "C", Size: 1, Curve: PowerLaw{1}, RigidWorkers: 1},
+	}
+	for _, integer := range []bool{false, true} {
+		r, err := Simulate(jobs, FCFSRigid{}, Settings{Servers: 4, Integer: integer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []struct{ start, end float64 }{{0, 2}, {2, 3}, {2, 3}}
+		for i, w := range want {
+			if j := r.Jobs[i]; relErr(j.Start, w.start) > 1e-12 || relErr(j.Completion, w.end) > 1e-12 {
+				t.Errorf("integer=%v: job %s start %g end %g, want %g %g", integer, j.ID, j.Start, j.Completion, w.start, w.end)
+			}
+		}
+		if math.Abs(r.QueuedFraction-2.0/3) > 1e-12 {
+			t.Errorf("queued fraction %g, want 2/3", r.QueuedFraction)
+		}
+		// utilization: workers in use 2 (0..2) then 4 (2..3) = 8 of 4 x 3 = 12.
+		if relErr(r.Utilization, 8.0/12) > 1e-12 {
+			t.Errorf("utilization %g, want 2/3", r.Utilization)
+		}
+	}
+}
+
+// Preemption: one server, p = 1, A (size 5) at t = 0 and B (size 1) at t = 1.
+// FIFO and SJF (non-preemptive) finish A at 5, B at 6; SRPT preempts A at
+// t = 1: B ends at 2, A at 6.
+func TestPreemption(t *testing.T) {
+	jobs := []Job{{ID: "A", Size: 5, Curve: PowerLaw{1}}, {ID: "B", Arrival: 1, Size: 1, Curve: PowerLaw{1}}}
+	for _, c := range []struct {
+		pol  Policy
+		a, b float64
+	}{{FIFO{}, 5, 6}, {SJF{}, 5, 6}, {SRPT{}, 6, 2}} {
+		r, err := Simulate(jobs, c.pol, Settings{Servers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Jobs[0].Completion != c.a || r.Jobs[1].Completion != c.b {
+			t.Errorf("%s: completions %g %g, want %g %g", c.pol.Name(), r.Jobs[0].Completion, r.Jobs[1].Completion, c.a, c.b)
+		}
+	}
+}
+
+func TestRoundWorkers(t *testing.T) {
+	cases := []struct {
+		name     string
+		alloc    []float64
+		caps     []int
+		n        int
+		conserve bool
+		want     []int
+	}{
+		// floors 2, 1, 0 = 3; the 1 left goes to the largest remainder, 0.6.
+		{"largest-remainder", []float64{2.6, 1.3, 0.1}, []int{4, 4, 4}, 4, true, []int{3, 1, 0}},
+		// the first job is at its cap 2: the worker goes to the next remainder.
+		{"cap", []float64{2.6, 1.3, 0.1}, []int{2, 4, 4}, 4, true, []int{2, 2, 0}},
+		// floors 1, 0; remainder 0.5 -> second; 2 idle workers go to the only
+		// job below its cap when conserving, stay idle otherwise.
+		{"conserve", []float64{1, 0.5}, []int{1, 4}, 4, true, []int{1, 3}},
+		{"no-conserve", []float64{1, 0.5}, []int{1, 4}, 4, false, []int{1, 1}},
+		// equal remainders 0.5, 0.5 with one worker left: the larger share.
+		{"tie", []float64{1.5, 2.5}, []int{9, 9}, 4, true, []int{1, 3}},
+	}
+	for _, c := range cases {
+		out := make([]int, len(c.alloc))
+		RoundWorkers(c.alloc, c.caps, c.n, c.conserve, out)
+		for i := range out {
+			if out[i] != c.want[i] {
+				t.Errorf("%s: %v, want %v", c.name, out, c.want)
+				break
+			}
+		}
+	}
+}
