@@ -1,0 +1,198 @@
+package planner
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Priority allocates by fixed per-job priorities: at every event it gives the
+// workers, Units slices of servers/Units at a time, to the job whose weighted
+// rate V_i s_i(k) grows most (it maximises sum_i V_i s_i(k_i) for concave
+// curves, up to one slice). heSRPT is of this form: with s(k) = k^p its shares
+// are those of V_i = (W_i^q - W_{i-1}^q)^(1-p), the same in every phase.
+type Priority struct {
+	V     []float64 // by job index (View.Index), > 0
+	Units int       // slices of the servers; 0 means 256
+	Label string    // name; empty means "numeric"
+}
+
+func (p Priority) Name() string {
+	if p.Label == "" {
+		return "numeric"
+	}
+	return p.Label
+}
+
+func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
+	units := p.Units
+	if units <= 0 {
+		units = 256
+	}
+	u := n / float64(units)
+	h := make(gainHeap, 0, len(jobs))
+	for i, v := range jobs {
+		alloc[i] = 0
+		c := v.Job.Curve
+		h = append(h, gainItem{i: i, gain: p.V[v.Index] * (c.Speedup(math.Min(u, v.Cap)) - c.Speedup(0)), rem: v.Remaining})
+	}
+	heap.Init(&h)
+	left := n
+	for left > 1e-12*n && len(h) > 0 {
+		top := h[0]
+		v := jobs[top.i]
+		add := math.Min(u, math.Min(left, v.Cap-alloc[top.i]))
+		alloc[top.i] += add
+		left -= add
+		if alloc[top.i] >= v.Cap*(1-1e-12) {
+			heap.Pop(&h)
+			continue
+		}
+		k := alloc[top.i]
+		c := v.Job.Curve
+		h[0].gain = p.V[v.Index] * (c.Speedup(math.Min(k+u, v.Cap)) - c.Speedup(k))
+		heap.Fix(&h, 0)
+	}
+}
+
+// OptimizeSettings tune Optimize. A nil *OptimizeSettings means defaults.
+type OptimizeSettings struct {
+	// MaxJobs is the most jobs the local search runs on; above it Optimize
+	// returns the best heuristic. 0 means 64.
+	MaxJobs int
+	// MaxEvaluations bounds the replays of the local search. 0 means 3000.
+	MaxEvaluations int
+	// KneeAlpha is knee's threshold among the heuristics; 0 means the default.
+	KneeAlpha float64
+}
+
+// Optimized is the outcome of Optimize.
+type Optimized struct {
+	Policy      Policy  // replays to Result
+	Result      Result  // its simulation, continuous shares
+	Objective   float64 // its objective value
+	Start       string  // the heuristic the search started from
+	Heuristics  map[string]float64
+	Evaluations int
+	Warnings    []error
+}
+
+// Optimize finds an allocation for jobs with any speedup curves (there is no
+// closed form unless they share one power law) that is at least as good, on
+// the objective, as every policy of PolicyNames on the same input, by
+// construction: it replays each of them, keeps the best, and then searches
+// the priorities V of a Priority policy by coordinate descent (multiply one
+// V_i by a step or its inverse; keep what lowers the replayed objective;
+// shrink the step when a sweep finds nothing), starting from heSRPT's
+// priorities. It returns whichever is best. It guarantees nothing beyond
+// that: the optimum over all allocations may be lower still.
+func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings) (Optimized, error) {
+	s := OptimizeSettings{}
+	if set != nil {
+		s = *set
+	}
+	if s.MaxJobs == 0 {
+		s.MaxJobs = 64
+	}
+	if s.MaxEvaluations == 0 {
+		s.MaxEvaluations = 3000
+	}
+	value := func(r Result) float64 {
+		if obj == Slowdown {
+			sum := 0.0
+			for i, j := range r.Jobs {
+				sum += jobs[i].weight() * j.Slowdown
+			}
+			return sum
+		}
+		return r.WeightedFlow
+	}
+	out := Optimized{Objective: math.Inf(1), Heuristics: map[string]float64{}}
+	for _, name := range PolicyNames {
+		pol, err := NewPolicy(name, s.KneeAlpha)
+		if err != nil {
+			return out, err
+		}
+		r, err := Simulate(jobs, pol, Settings{Servers: servers})
+		if err != nil {
+			return out, fmt.Errorf("planner: optimize: %s: %w", name, err)
+		}
+		v := value(r)
+		out.Heuristics[name] = v
+		if v < out.Objective {
+			out.Objective, out.Policy, out.Result, out.Start = v, pol, r, name
+		}
+	}
+	if len(jobs) > s.MaxJobs {
+		out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: %d jobs > %d: best heuristic (%s) returned without local search", len(jobs), s.MaxJobs, out.Start))
+		return out, nil
+	}
+	// heSRPT's priorities at the median exponent.
+	ps := make([]float64, len(jobs))
+	for i := range jobs {
+		ps[i] = exponentOf(jobs[i].Curve, servers)
+	}
+	sort.Float64s(ps)
+	p := math.Min(ps[len(ps)/2], 0.999)
+	x := make([]float64, len(jobs))
+	wt := make([]float64, len(jobs))
+	for i := range jobs {
+		x[i] = jobs[i].Size
+		wt[i] = jobs[i].weight()
+		if obj == Slowdown {
+			wt[i] /= x[i]
+		}
+	}
+	idx := sortLargestFirst(x)
+	V := make([]float64, len(jobs))
+	q := 1 / (1 - p)
+	W := 0.0
+	for _, j := range idx {
+		prev := W
+		W += wt[j]
+		// (W^q - prev^q)^(1-p) computed as W (1 - (prev/W)^q)^(1-p)
+		V[j] = W * math.Pow(1-math.Pow(prev/W, q), 1-p)
+	}
+	eval := func(V []float64) (float64, Result, error) {
+		out.Evaluations++
+		r, err := Simulate(jobs, Priority{V: V}, Settings{Servers: servers})
+		if err != nil {
+			return 0, r, err
+		}
+		return value(r), r, nil
+	}
+	cur, curR, err := eval(V)
+	if err != nil {
+		return out, err
+	}
+	step := 4.0
+	for step > 1.001 && out.Evaluations < s.MaxEvaluations {
+		improved := false
+		for i := range V {
+			for _, f := range []float64{step, 1 / step} {
+				old := V[i]
+				V[i] = old * f
+				v, r, err := eval(V)
+				if err != nil {
+					return out, err
+				}
+				if v < cur*(1-1e-12) {
+					cur, curR, improved = v, r, true
+					break
+				}
+				V[i] = old
+			}
+		}
+		if !improved {
+			step = math.Sqrt(step)
+		}
+	}
+	if cur < out.Objective {
+		out.Objective, out.Result = cur, curR
+		curR.Policy = "numeric"
+		out.Policy = Priority{V: append([]float64(nil), V...)}
+		out.Result.Policy = "numeric"
+	}
+	return out, nil
+}

@@ -1,0 +1,92 @@
+package planner
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// mixedJobs draws jobs with different curves: power laws of different
+// exponents and an Amdahl-like curve 1/((1-f) + f/k).
+type amdahl struct{ F float64 }
+
+func (a amdahl) Speedup(k float64) float64 {
+	if k <= 0 {
+		return 0
+	}
+	if k < 1 {
+		return k // linear below one worker
+	}
+	return 1 / ((1 - a.F) + a.F/k)
+}
+
+func mixedJobs(rng *rand.Rand, m int) []Job {
+	jobs := make([]Job, m)
+	for i := range jobs {
+		jobs[i] = Job{ID: string(rune('a' + i)), Size: 0.5 + 10*rng.Float64()}
+		if i%2 == 0 {
+			jobs[i].Curve = PowerLaw{P: 0.2 + 0.8*rng.Float64()}
+		} else {
+			jobs[i].Curve = amdahl{F: 0.5 + 0.49*rng.Float64()}
+		}
+	}
+	return jobs
+}
+
+// Optimize is never worse than any heuristic (by construction) and its
+// reported result replays to the same objective.
+func TestOptimizeBeatsHeuristics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	strict := 0
+	for trial := range 6 {
+		jobs := mixedJobs(rng, 3+rng.IntN(6))
+		n := float64(2 + rng.IntN(14))
+		for _, obj := range []Objective{FlowTime, Slowdown} {
+			o, err := Optimize(jobs, n, obj, &OptimizeSettings{MaxEvaluations: 400})
+			if err != nil {
+				t.Fatal(err)
+			}
+			best := o.Objective
+			for name, v := range o.Heuristics {
+				if best > v*(1+1e-12) {
+					t.Errorf("trial %d %v: numeric %g worse than %s %g", trial, obj, best, name, v)
+				}
+			}
+			r, err := Simulate(jobs, o.Policy, Settings{Servers: n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := r.WeightedFlow
+			if obj == Slowdown {
+				got = r.MeanSlowdown * float64(len(jobs))
+			}
+			if relErr(got, best) > 1e-9 {
+				t.Errorf("trial %d: replay of the optimized policy gives %g, reported %g", trial, got, best)
+			}
+			if best < o.Heuristics[o.Start]*(1-1e-6) {
+				strict++
+			}
+		}
+	}
+	if strict == 0 {
+		t.Errorf("the local search never improved on the best heuristic in 12 instances")
+	}
+	t.Logf("strict improvements over the best heuristic: %d of 12", strict)
+}
+
+// With one power law for all jobs, the search cannot beat the closed form
+// and ends close to it.
+func TestOptimizeNearClosedForm(t *testing.T) {
+	x := []float64{4, 3, 2, 1, 6, 0.5}
+	jobs := powerJobs(x, 0.6)
+	off, _ := HeSRPT(x, nil, 0.6, 3, FlowTime)
+	o, err := Optimize(jobs, 3, FlowTime, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Objective < off.Objective*(1-1e-9) {
+		t.Fatalf("numeric %g below the optimum %g", o.Objective, off.Objective)
+	}
+	if relErr(o.Objective, off.Objective) > 1e-6 {
+		t.Errorf("numeric %g, closed form %g: heSRPT itself is among the starts", o.Objective, off.Objective)
+	}
+}
