@@ -22,7 +22,9 @@ import (
 //     1/step_time (the protocol's unit is step_time = 1/StepsPerS),
 //     SamplesPerS = GlobalBatch/step_time, Mode allreduce, PS 0. Run names
 //     the row: "placement=1224 bsz=4" or "nodes=6 replicas=6 bsz=4", and
-//     PolluxPlacement recovers the per-node GPU counts.
+//     PolluxPlacement recovers the per-node GPU counts. A model folder that
+//     is absent (as in an excerpt) is a warning; each present one needs both
+//     files.
 //   - dl2-mxnet-ps-speed: Model = model. Workers = num_workers, PS = num_ps,
 //     GlobalBatch = tot_batch_size (split among the workers), SamplesPerS =
 //     speed_sum (job samples/s, per the dataset README), Mode sync. Rows with
@@ -131,7 +133,12 @@ var polluxModels = []string{"bert", "cifar10", "deepspeech2", "imagenet", "ncf",
 
 func loadPollux(dir string) ([]Throughput, []error, error) {
 	var out []Throughput
+	var warns []error
 	for _, m := range polluxModels {
+		if _, err := os.Stat(filepath.Join(dir, "traces", m)); err != nil {
+			warns = append(warns, fmt.Errorf("traces: %s: no %s folder; model skipped", filepath.Join(dir, "traces"), m))
+			continue
+		}
 		p := filepath.Join(dir, "traces", m, "placements.csv")
 		rows, err := readPolluxPlacements(p, m)
 		if err != nil {
@@ -145,7 +152,10 @@ func loadPollux(dir string) ([]Throughput, []error, error) {
 		}
 		out = append(out, rows...)
 	}
-	return out, nil, nil
+	if len(out) == 0 {
+		return nil, nil, fmt.Errorf("traces: %s: no pollux-osdi21 model folder (expected traces/<model>/placements.csv for one of %s)", dir, strings.Join(polluxModels, ", "))
+	}
+	return out, warns, nil
 }
 
 func polluxRow(model string, nodes, replicas, bsz int, stepTime float64, run string) Throughput {

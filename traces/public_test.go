@@ -241,7 +241,10 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"pollux missing column", "pollux-osdi21", map[string]string{
 			"traces/bert/placements.csv": "placement,local_bsz,sync_time\n1,4,0.01\n",
 		}, "placements.csv:1: missing required column \"step_time\""},
-		{"pollux missing file", "pollux-osdi21", map[string]string{}, "no such file"},
+		{"pollux no model", "pollux-osdi21", map[string]string{}, "no pollux-osdi21 model folder"},
+		{"pollux missing file", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n",
+		}, "scalability.csv: no such file"},
 		{"dl2 text in number", "dl2-mxnet-ps-speed", map[string]string{
 			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,x,3.5\n",
 		}, "ps_worker_speed.csv:2:23: column num_workers: expected an integer, got \"x\""},
@@ -282,5 +285,31 @@ func TestLoadDatasetMalformed(t *testing.T) {
 				t.Errorf("error %q, want it to contain %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLoadDatasetExcerpts reads the licensed excerpts in testdata/public
+// (no shared data needed).
+func TestLoadDatasetExcerpts(t *testing.T) {
+	cases := []struct {
+		name        string
+		rows, warns int
+	}{
+		// cifar10 only: 216 placements + 70 scalability rows; the 5 other
+		// model folders are absent (5 warnings).
+		{"pollux-osdi21", 286, 5},
+		// 36 DGX-1 synthetic + 25 distributed rows.
+		{"tf-cnn-benchmarks-2017", 61, 0},
+		// the 166 v100 rows, none zero.
+		{"gavel-osdi20", 166, 0},
+	}
+	for _, c := range cases {
+		rows, warns, err := LoadDataset(c.name, pubTestdata(t, c.name))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(rows) != c.rows || len(warns) != c.warns {
+			t.Errorf("%s: %d rows %d warnings, want %d and %d", c.name, len(rows), len(warns), c.rows, c.warns)
+		}
 	}
 }

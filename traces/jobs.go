@@ -1,0 +1,367 @@
+package traces
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Job is one row of the planner's jobs.csv (shared docs/design.md, "Command
+// line"): a job arriving at Arrival seconds after the first job of its trace,
+// needing Size seconds of work on one worker.
+type Job struct {
+	Name         string
+	Arrival      float64 // s after the trace's first arrival, >= 0
+	Size         float64 // s on one worker, > 0
+	P            float64 // speedup exponent in (0, 1]; 0 or NaN when absent (written empty)
+	Model        string  // path to a fitted model.json; "" when absent
+	MaxWorkers   int     // 0 when absent
+	Weight       float64 // 0 or NaN when absent (the planner's default is 1)
+	RigidWorkers int     // workers the job holds for its whole life (fcfs-rigid); 0 when absent
+}
+
+// JobFormats lists the job-trace formats LoadJobTrace accepts:
+//
+//   - philly-pollux: pollux-osdi21/traces/philly.csv (Philly as processed by
+//     the Pollux authors): timestamp (UTC wall clock "2006-01-02 15:04:05"),
+//     duration (s), num_gpus. Name = "<cluster>-<line>".
+//   - itp: microsoft-itp-elasticflow-traces raw/clusterNN.csv (or the
+//     elasticflow/ files, which add synthetic columns that are ignored):
+//     job_id, submission_time (s), duration (s), num_gpu. Name = job_id.
+//   - gavel-vc: gavel-osdi20/philly_vc_traces_seed0/vc_<id>.csv: job_type,
+//     total_steps, arrival_time_s, scale_factor. Gavel gives steps, not
+//     durations, so Size = total_steps / (steps/s of job_type alone on one
+//     V100, consolidated, from simulation_throughputs_isolated.csv found in
+//     the trace's folder or its parent): seconds on one worker, measured.
+//     Name = "<vc>-<line> <job_type>".
+//
+// For philly-pollux and itp, Size = duration x GPUs: measured GPU-seconds,
+// which is the work on one worker only if the job scaled linearly at the
+// allocation it ran with (an upper bound on the true one-worker time when it
+// did not). In every format RigidWorkers = the GPUs the job ran with,
+// Arrival is relative to the earliest job, rows are sorted by arrival (file
+// order among ties), and P, Model, MaxWorkers and Weight are left absent.
+// Rows with a zero duration or step count are skipped with a warning.
+func JobFormats() []string { return []string{"gavel-vc", "itp", "philly-pollux"} }
+
+// LoadJobTrace reads a job trace of format (one of JobFormats) from the file
+// path. It returns the jobs sorted by arrival, warnings for skipped rows, and
+// a *ParseError naming file, line and column for bad content.
+func LoadJobTrace(format, path string) ([]Job, []error, error) {
+	var jobs []Job
+	var warns []error
+	var err error
+	switch format {
+	case "philly-pollux":
+		jobs, warns, err = loadPhilly(path)
+	case "itp":
+		jobs, warns, err = loadITP(path)
+	case "gavel-vc":
+		jobs, warns, err = loadGavelVC(path)
+	default:
+		return nil, nil, fmt.Errorf("traces: unknown job trace format %q (known: %s)", format, strings.Join(JobFormats(), ", "))
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(jobs) == 0 {
+		return nil, warns, &ParseError{File: path, Msg: "no jobs: expected at least one data row"}
+	}
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].Arrival < jobs[j].Arrival })
+	first := jobs[0].Arrival
+	for i := range jobs {
+		jobs[i].Arrival -= first
+	}
+	return jobs, warns, nil
+}
+
+func newJob() Job { return Job{P: math.NaN(), Weight: math.NaN()} }
+
+func loadPhilly(path string) ([]Job, []error, error) {
+	t, f, err := pubOpenFile(path, "timestamp", "duration", "num_gpus")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var jobs []Job
+	var warns []error
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return jobs, warns, nil
+		}
+		ts, err := time.Parse(time.DateTime, t.str("timestamp"))
+		if err != nil {
+			return nil, nil, t.errAt("timestamp", "column timestamp: expected a time like 2017-10-09 07:01:55, got %q", t.str("timestamp"))
+		}
+		d, g, skip, err := jobDurationGPUs(t, "duration", "num_gpus")
+		if err != nil {
+			return nil, nil, err
+		}
+		if skip != nil {
+			warns = append(warns, skip)
+			continue
+		}
+		j := newJob()
+		j.Name = fmt.Sprintf("%s-%d", t.str("cluster"), t.line())
+		if t.str("cluster") == "" {
+			j.Name = fmt.Sprintf("philly-%d", t.line())
+		}
+		j.Arrival = float64(ts.Unix())
+		j.Size = d * float64(g)
+		j.RigidWorkers = g
+		jobs = append(jobs, j)
+	}
+}
+
+// jobDurationGPUs reads a duration (s, >= 0) and a GPU count (>= 1); a zero
+// duration comes back as a warning to skip the row.
+func jobDurationGPUs(t *pubTable, dcol, gcol string) (float64, int, error, error) {
+	d, err := t.float(dcol)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if d < 0 {
+		return 0, 0, nil, t.errAt(dcol, "column %s: negative duration %v", dcol, d)
+	}
+	g, err := t.integer(gcol, 1)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if d == 0 {
+		return 0, 0, t.errAt(dcol, "column %s: zero duration; job skipped", dcol), nil
+	}
+	return d, g, nil, nil
+}
+
+func loadITP(path string) ([]Job, []error, error) {
+	t, f, err := pubOpenFile(path, "job_id", "submission_time", "duration", "num_gpu")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var jobs []Job
+	var warns []error
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return jobs, warns, nil
+		}
+		sub, err := t.float("submission_time")
+		if err != nil {
+			return nil, nil, err
+		}
+		d, g, skip, err := jobDurationGPUs(t, "duration", "num_gpu")
+		if err != nil {
+			return nil, nil, err
+		}
+		if skip != nil {
+			warns = append(warns, skip)
+			continue
+		}
+		j := newJob()
+		j.Name = t.str("job_id")
+		if j.Name == "" {
+			j.Name = fmt.Sprintf("itp-%d", t.line())
+		}
+		j.Arrival = sub
+		j.Size = d * float64(g)
+		j.RigidWorkers = g
+		jobs = append(jobs, j)
+	}
+}
+
+// gavelOneV100 reads the steps/s of each job type alone on one consolidated
+// V100 from Gavel's simulation_throughputs_isolated.csv.
+func gavelOneV100(path string) (map[string]float64, error) {
+	t, f, err := pubOpenFile(path, "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rate := map[string]float64{}
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return rate, nil
+		}
+		if t.str("gpu_type") != "v100" || t.str("consolidated") != "1" || t.str("scale_factor") != "1" {
+			continue
+		}
+		v, err := t.positive("isolated_steps_per_sec")
+		if err != nil {
+			return nil, err
+		}
+		rate[t.str("job_type")] = v
+	}
+}
+
+func loadGavelVC(path string) ([]Job, []error, error) {
+	const thr = "simulation_throughputs_isolated.csv"
+	tp := filepath.Join(filepath.Dir(path), thr)
+	if _, err := os.Stat(tp); err != nil {
+		tp = filepath.Join(filepath.Dir(filepath.Dir(path)), thr)
+	}
+	rate, err := gavelOneV100(tp)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traces: gavel-vc needs %s beside the trace or in its parent folder: %w", thr, err)
+	}
+	t, f, err := pubOpenFile(path, "job_type", "total_steps", "arrival_time_s", "scale_factor")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	vc := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	var jobs []Job
+	var warns []error
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			return jobs, warns, nil
+		}
+		jt := t.str("job_type")
+		r, known := rate[jt]
+		if !known {
+			return nil, nil, t.errAt("job_type", "column job_type: %q has no 1-GPU V100 throughput in %s", jt, tp)
+		}
+		steps, err := t.float("total_steps")
+		if err != nil {
+			return nil, nil, err
+		}
+		if steps < 0 {
+			return nil, nil, t.errAt("total_steps", "column total_steps: negative step count %v", steps)
+		}
+		arr, err := t.float("arrival_time_s")
+		if err != nil {
+			return nil, nil, err
+		}
+		g, err := t.integer("scale_factor", 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		if steps == 0 {
+			warns = append(warns, t.errAt("total_steps", "column total_steps: zero steps; job skipped"))
+			continue
+		}
+		j := newJob()
+		j.Name = fmt.Sprintf("%s-%d %s", vc, t.line(), jt)
+		j.Arrival = arr
+		j.Size = steps / r
+		j.RigidWorkers = g
+		jobs = append(jobs, j)
+	}
+}
+
+// jobsHeader is the column order WriteJobsCSV writes.
+var jobsHeader = []string{"job", "arrival", "size", "p", "model", "max_workers", "weight", "rigid_workers"}
+
+// WriteJobsCSV writes jobs as the planner's jobs.csv, absent values as empty
+// fields, floats in the shortest form that reads back exactly.
+func WriteJobsCSV(w io.Writer, jobs []Job) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(jobsHeader); err != nil {
+		return err
+	}
+	fl := func(v float64) string {
+		if math.IsNaN(v) || v == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	in := func(v int) string {
+		if v == 0 {
+			return ""
+		}
+		return strconv.Itoa(v)
+	}
+	rec := make([]string, len(jobsHeader))
+	for _, j := range jobs {
+		rec[0] = j.Name
+		rec[1] = strconv.FormatFloat(j.Arrival, 'g', -1, 64)
+		rec[2] = strconv.FormatFloat(j.Size, 'g', -1, 64)
+		rec[3] = fl(j.P)
+		rec[4] = j.Model
+		rec[5] = in(j.MaxWorkers)
+		rec[6] = fl(j.Weight)
+		rec[7] = in(j.RigidWorkers)
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadJobsCSV reads a jobs.csv as WriteJobsCSV writes it (columns by name;
+// job and size required; absent values as in Job). file names the input in
+// errors.
+func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
+	t, err := pubOpenReader(file, r, "job", "size")
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	optF := func(col string, v *float64) error {
+		if t.str(col) == "" {
+			return nil
+		}
+		x, err := t.float(col)
+		*v = x
+		return err
+	}
+	optI := func(col string, v *int) error {
+		if t.str(col) == "" {
+			return nil
+		}
+		x, err := t.integer(col, 1)
+		*v = x
+		return err
+	}
+	for {
+		ok, err := t.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return jobs, nil
+		}
+		j := newJob()
+		j.Name = t.str("job")
+		j.Model = t.str("model")
+		if j.Size, err = t.positive("size"); err != nil {
+			return nil, err
+		}
+		for _, e := range []error{optF("arrival", &j.Arrival), optF("p", &j.P), optF("weight", &j.Weight),
+			optI("max_workers", &j.MaxWorkers), optI("rigid_workers", &j.RigidWorkers)} {
+			if e != nil {
+				return nil, e
+			}
+		}
+		if j.Arrival < 0 {
+			return nil, t.errAt("arrival", "column arrival: expected seconds >= 0, got %v", j.Arrival)
+		}
+		if j.P <= 0 || j.P > 1 {
+			return nil, t.errAt("p", "column p: expected a speedup exponent in (0, 1], got %v", j.P)
+		}
+		jobs = append(jobs, j)
+	}
+}

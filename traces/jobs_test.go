@@ -1,0 +1,239 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pubTestdata is the repository's testdata/public folder.
+func pubTestdata(t testing.TB, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "testdata", "public", filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("testdata excerpt missing: %v", err)
+	}
+	return p
+}
+
+func jobByName(jobs []Job, name string) (Job, bool) {
+	for _, j := range jobs {
+		if j.Name == name {
+			return j, true
+		}
+	}
+	return Job{}, false
+}
+
+// TestLoadJobTraceExcerpts reads the excerpts in testdata/public and checks
+// counts and values worked by hand from the files.
+func TestLoadJobTraceExcerpts(t *testing.T) {
+	type want struct {
+		name          string
+		arrival, size float64
+		rigid         int
+	}
+	cases := []struct {
+		format, file string
+		n            int
+		first, last  string
+		check        []want
+	}{
+		{
+			// 150 data rows; earliest is line 4 "2017-09-29 07:58:32,860662.0,1"
+			// (cluster 6c71a0), the latest line 2 "2017-10-09 07:01:55,66.0,1".
+			format: "philly-pollux", file: "pollux-osdi21/traces/philly.csv", n: 150,
+			first: "6c71a0-4", last: "11cb48-2",
+			check: []want{
+				{"6c71a0-4", 0, 860662, 1},
+				// 2017-10-09 07:01:55 - 2017-09-29 07:58:32 = 10 d - 56 min 37 s
+				// = 864000 - 3397 = 860603 s; size 66 x 1.
+				{"11cb48-2", 860603, 66, 1},
+				// line 55: "2017-10-07 01:11:39,193256.0,8": 193256 x 8 = 1546048 GPU-s;
+				// arrival 7 d 17 h 13 min 7 s = 604800 + 61200 + 787 = 666787 s.
+				{"ee9e8c-55", 666787, 1546048, 8},
+			},
+		},
+		{
+			// cluster10.csv: 260 jobs; line 2 is the earliest (2266647 s, 604 s
+			// on 16 GPUs), line 261 the latest.
+			format: "itp", file: "microsoft-itp-elasticflow-traces/raw/cluster10.csv", n: 260,
+			first: "5dc7d9cd-c300-9a4f-c3cd-dc2cc0935548", last: "827822bc-4cf5-72f5-3f1e-f01352929ea1",
+			check: []want{
+				{"5dc7d9cd-c300-9a4f-c3cd-dc2cc0935548", 0, 604 * 16, 16},
+				// line 3: 2371685 - 2266647 = 105038 s, 767 x 16 = 12272.
+				{"ec42aa41-3a0d-71f3-62dc-31b28dfb54c4", 105038, 12272, 16},
+				// last line: 5104565 - 2266647 = 2837918 s, 42698 x 2 = 85396.
+				{"827822bc-4cf5-72f5-3f1e-f01352929ea1", 2837918, 85396, 2},
+			},
+		},
+		{
+			// vc_0e4a51.csv: first 150 jobs of the VC; line 2 arrives at 0.
+			format: "gavel-vc", file: "gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv", n: 150,
+			first: "vc_0e4a51-2 Transformer (batch size 128)",
+			last:  "vc_0e4a51-151 LM (batch size 5)",
+			check: []want{
+				// 95121 steps / 5.44610521981264 steps/s (v100 1 GPU, excerpt line
+				// 77 of simulation_throughputs_isolated.csv) = 17466 s.
+				{"vc_0e4a51-2 Transformer (batch size 128)", 0, 95121 / 5.44610521981264, 1},
+				// line 5: ResNet-18 bs32, 1104675 steps / 29.947157347732464 (line 33)
+				// = 36887 s, arrival 6 s.
+				{"vc_0e4a51-5 ResNet-18 (batch size 32)", 6, 1104675 / 29.947157347732464, 1},
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.format, func(t *testing.T) {
+			jobs, warns, err := LoadJobTrace(c.format, pubTestdata(t, c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(warns) != 0 {
+				t.Errorf("warnings: %v", warns)
+			}
+			if len(jobs) != c.n {
+				t.Fatalf("%d jobs, want %d", len(jobs), c.n)
+			}
+			if jobs[0].Name != c.first || jobs[len(jobs)-1].Name != c.last {
+				t.Errorf("first %q last %q, want %q and %q", jobs[0].Name, jobs[len(jobs)-1].Name, c.first, c.last)
+			}
+			names := map[string]bool{}
+			for i, j := range jobs {
+				if i > 0 && j.Arrival < jobs[i-1].Arrival {
+					t.Fatalf("job %d arrives at %v, before job %d at %v", i, j.Arrival, i-1, jobs[i-1].Arrival)
+				}
+				if names[j.Name] {
+					t.Errorf("duplicate job name %q", j.Name)
+				}
+				names[j.Name] = true
+				if !(j.Size > 0) || j.RigidWorkers < 1 || !math.IsNaN(j.P) {
+					t.Errorf("job %+v: want size > 0, rigid >= 1, p absent", j)
+				}
+			}
+			for _, w := range c.check {
+				j, ok := jobByName(jobs, w.name)
+				if !ok {
+					t.Errorf("no job %q", w.name)
+					continue
+				}
+				if !pubClose(j.Arrival, w.arrival) && !(w.arrival == 0 && j.Arrival == 0) || !pubClose(j.Size, w.size) || j.RigidWorkers != w.rigid {
+					t.Errorf("job %q: got arrival %v size %v rigid %d, want %v %v %d", w.name, j.Arrival, j.Size, j.RigidWorkers, w.arrival, w.size, w.rigid)
+				}
+			}
+		})
+	}
+}
+
+// TestLoadJobTraceShared reads the full traces when ../shared/data is there:
+// counts from the dataset READMEs.
+func TestLoadJobTraceShared(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 82k rows; skipped with -short")
+	}
+	data := pubDataDir(t)
+	cases := []struct {
+		format, file string
+		n            int
+	}{
+		// README: 82,248 rows, counting the blank last line: 82249 lines =
+		// header + 82247 jobs + an empty line.
+		{"philly-pollux", "pollux-osdi21/traces/philly.csv", 82247},
+		{"itp", "microsoft-itp-elasticflow-traces/raw/cluster04.csv", 15802},    // README: 04 15802
+		{"gavel-vc", "gavel-osdi20/philly_vc_traces_seed0/vc_ee9e8c.csv", 2000}, // 2001 lines
+	}
+	for _, c := range cases {
+		jobs, warns, err := LoadJobTrace(c.format, filepath.Join(data, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.format, err)
+		}
+		if len(jobs)+len(warns) != c.n {
+			t.Errorf("%s: %d jobs + %d skipped, want %d rows", c.format, len(jobs), len(warns), c.n)
+		}
+	}
+}
+
+func TestLoadJobTraceMalformed(t *testing.T) {
+	cases := []struct {
+		name, format, body, want string
+	}{
+		{"unknown format", "slurm", "x\n", "unknown job trace format"},
+		{"empty", "itp", "", "empty file"},
+		{"header only", "itp", "job_id,submission_time,duration,num_gpu\n", "no jobs"},
+		{"missing column", "itp", "job_id,submission_time,num_gpu\na,1,1\n", "t.csv:1: missing required column \"duration\""},
+		{"text in number", "itp", "job_id,submission_time,duration,num_gpu\na,1,abc,1\n", "t.csv:2:5: column duration: expected a finite number, got \"abc\""},
+		{"negative duration", "itp", "job_id,submission_time,duration,num_gpu\na,1,-5,1\n", "t.csv:2:5: column duration: negative duration"},
+		{"zero gpus", "itp", "job_id,submission_time,duration,num_gpu\na,1,5,0\n", "t.csv:2:7: column num_gpu: expected an integer >= 1"},
+		{"NaN arrival", "itp", "job_id,submission_time,duration,num_gpu\na,NaN,5,1\n", "t.csv:2:3: column submission_time: expected a finite number"},
+		{"bad timestamp", "philly-pollux", "timestamp,duration,num_gpus\n2017-13-01 00:00:00,5,1\n", "t.csv:2:1: column timestamp: expected a time like"},
+		{"bad quote", "philly-pollux", "timestamp,duration,num_gpus\n\"2017,5,1\n", "t.csv:2:"},
+		{"gavel no throughputs", "gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nA3C,5,0,1\n", "needs simulation_throughputs_isolated.csv"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "t.csv")
+			if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := LoadJobTrace(c.format, p)
+			if err == nil || !strings.HasPrefix(err.Error(), "traces: ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestLoadJobTraceZeroDurationWarns: a zero duration skips the row with a
+// positioned warning.
+func TestLoadJobTraceZeroDurationWarns(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.csv")
+	body := "job_id,submission_time,duration,num_gpu\na,10,0,1\nb,20,5,2\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs, warns, err := LoadJobTrace("itp", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *ParseError
+	if len(jobs) != 1 || jobs[0].Name != "b" || jobs[0].Arrival != 0 || jobs[0].Size != 10 ||
+		len(warns) != 1 || !errors.As(warns[0], &pe) || pe.Line != 2 || pe.Column != 6 {
+		t.Errorf("jobs %+v warnings %v: want only b (arrival 0, size 5x2 = 10) and a warning at 2:6", jobs, warns)
+	}
+}
+
+// TestJobsCSVRoundTrip writes jobs and reads them back equal.
+func TestJobsCSVRoundTrip(t *testing.T) {
+	in := []Job{
+		{Name: "a", Arrival: 0, Size: 1.5, P: math.NaN(), Weight: math.NaN(), RigidWorkers: 4},
+		{Name: "b, with comma", Arrival: 0.1, Size: 1e7 / 3, P: 0.5, Model: "m.json", MaxWorkers: 8, Weight: 2, RigidWorkers: 0},
+	}
+	var buf bytes.Buffer
+	if err := WriteJobsCSV(&buf, in); err != nil {
+		t.Fatal(err)
+	}
+	want := "job,arrival,size,p,model,max_workers,weight,rigid_workers\n" +
+		"a,0,1.5,,,,,4\n" +
+		"\"b, with comma\",0.1,3.3333333333333335e+06,0.5,m.json,8,2,\n"
+	if buf.String() != want {
+		t.Errorf("WriteJobsCSV wrote\n%s\nwant\n%s", buf.String(), want)
+	}
+	out, err := ReadJobsCSV("jobs.csv", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != len(in) {
+		t.Fatalf("%d jobs back, want %d", len(out), len(in))
+	}
+	for i := range in {
+		a, b := in[i], out[i]
+		same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+		if a.Name != b.Name || a.Arrival != b.Arrival || a.Size != b.Size || !same(a.P, b.P) || a.Model != b.Model ||
+			a.MaxWorkers != b.MaxWorkers || !same(a.Weight, b.Weight) || a.RigidWorkers != b.RigidWorkers {
+			t.Errorf("job %d: wrote %+v, read %+v", i, a, b)
+		}
+	}
+}
