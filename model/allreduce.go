@@ -67,3 +67,8 @@ func (m RingAllReduce) StepTime(c Config) float64 {
 
 // StepsPerSecond returns 1/T(N), synchronous steps per second.
 func (m RingAllReduce) StepsPerSecond(c Config) float64 { return 1 / m.StepTime(c) }
+
+// SamplesPerStep returns N b, the global batch of a synchronous step.
+func (m RingAllReduce) SamplesPerStep(c Config) float64 {
+	return workers("RingAllReduce", c) * batch(c, m.Batch)
+}

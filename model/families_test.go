@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// relClose reports whether got is within rel of want, relative to |want|
+// nearRel reports whether got is within rel of want, relative to |want|
 // (absolute when want is 0).
-func relClose(got, want, rel float64) bool {
+func nearRel(got, want, rel float64) bool {
 	if want == 0 {
 		return math.Abs(got) <= rel
 	}
@@ -31,7 +31,7 @@ func TestExpectedMaxNormal(t *testing.T) {
 		{100, 2.50759}, // 5 digits in the tables
 	}
 	for _, c := range cases {
-		if got := ExpectedMaxNormal(c.n); !relClose(got, c.want, 2e-6) {
+		if got := ExpectedMaxNormal(c.n); !nearRel(got, c.want, 2e-6) {
 			t.Errorf("ExpectedMaxNormal(%d) = %.8g, want %.8g", c.n, got, c.want)
 		}
 	}
@@ -113,7 +113,7 @@ func TestFamiliesHandWorked(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := c.m.StepsPerSecond(c.c); !relClose(got, c.want, 1e-7) {
+			if got := c.m.StepsPerSecond(c.c); !nearRel(got, c.want, 1e-7) {
 				t.Errorf("StepsPerSecond(%+v) = %.10g, want %.10g", c.c, got, c.want)
 			}
 		})
@@ -123,15 +123,15 @@ func TestFamiliesHandWorked(t *testing.T) {
 func TestSpeedupLimits(t *testing.T) {
 	// Amdahl never exceeds 1/F: s(1e9) with F = 0.1 is 1/(0.1 + 0.9e-9).
 	a := Amdahl{F: 0.1}
-	if got := a.Speedup(1e9); got >= 10 || !relClose(got, 10, 1e-8) {
+	if got := a.Speedup(1e9); got >= 10 || !nearRel(got, 10, 1e-8) {
 		t.Errorf("Amdahl{0.1}.Speedup(1e9) = %.12g, want just under 10", got)
 	}
 	// Continuous k: 2.25^0.5 = 1.5; Amdahl F = 0.5 at k = 0.5:
 	// 1/(0.5 + 0.5/0.5) = 1/1.5.
-	if got := (PowerLaw{P: 0.5}).Speedup(2.25); !relClose(got, 1.5, 1e-12) {
+	if got := (PowerLaw{P: 0.5}).Speedup(2.25); !nearRel(got, 1.5, 1e-12) {
 		t.Errorf("PowerLaw{0.5}.Speedup(2.25) = %g, want 1.5", got)
 	}
-	if got := (Amdahl{F: 0.5}).Speedup(0.5); !relClose(got, 1/1.5, 1e-12) {
+	if got := (Amdahl{F: 0.5}).Speedup(0.5); !nearRel(got, 1/1.5, 1e-12) {
 		t.Errorf("Amdahl{0.5}.Speedup(0.5) = %g, want 0.6667", got)
 	}
 	for _, s := range []interface{ Speedup(float64) float64 }{PowerLaw{P: 0.7}, Amdahl{F: 0.2}, PowerLaw{P: 0}} {

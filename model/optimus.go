@@ -12,12 +12,16 @@ package model
 // parameters through the p shards, whose links the w workers share; and the
 // overheads that grow with the number of workers and of shards), and the job
 // applies f(p, w) = w / t(p, w) updates per second over all its workers. The
-// per-worker mini-batch is fixed, so Config.Batch is ignored.
+// per-worker mini-batch is fixed: Config.Batch does not change the rate, and
+// Batch only says how many samples an update is (0: unknown). In the steady
+// state each worker's gradient is applied after the other w-1 workers'
+// updates, so Staleness is w-1.
 type OptimusAsync struct {
 	Theta0 float64 // s, compute time of one mini-batch
 	Theta1 float64 // s, transfer time per worker per shard ratio (w/p)
 	Theta2 float64 // s per worker, overhead growing with the workers
 	Theta3 float64 // s per shard, overhead growing with the shards
+	Batch  float64 // samples per update (a setting, not fitted)
 }
 
 // Family returns "optimus-async".
@@ -58,6 +62,13 @@ func (m OptimusAsync) StepTime(c Config) float64 {
 func (m OptimusAsync) StepsPerSecond(c Config) float64 {
 	return workers("OptimusAsync", c) / m.StepTime(c)
 }
+
+// Staleness returns w-1, the mean staleness of round-robin asynchronous
+// workers.
+func (m OptimusAsync) Staleness(c Config) float64 { return workers("OptimusAsync", c) - 1 }
+
+// SamplesPerStep returns the per-worker mini-batch: Config.Batch, or Batch.
+func (m OptimusAsync) SamplesPerStep(c Config) float64 { return batch(c, m.Batch) }
 
 // OptimusSync is the resource-speed function Optimus fits for synchronous
 // training through parameter servers (Peng et al., EuroSys 2018): with a
@@ -117,3 +128,12 @@ func (m OptimusSync) StepTime(c Config) float64 {
 
 // StepsPerSecond returns 1/T(p, w), synchronous steps per second.
 func (m OptimusSync) StepsPerSecond(c Config) float64 { return 1 / m.StepTime(c) }
+
+// SamplesPerStep returns the global batch: w Config.Batch when it is set,
+// GlobalBatch otherwise.
+func (m OptimusSync) SamplesPerStep(c Config) float64 {
+	if c.Batch > 0 {
+		return workers("OptimusSync", c) * c.Batch
+	}
+	return m.GlobalBatch
+}

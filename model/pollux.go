@@ -95,3 +95,8 @@ func (m Pollux) StepTime(c Config) float64 {
 
 // StepsPerSecond returns 1/T_iter, synchronous steps per second.
 func (m Pollux) StepsPerSecond(c Config) float64 { return 1 / m.StepTime(c) }
+
+// SamplesPerStep returns K m, the global batch of a synchronous step.
+func (m Pollux) SamplesPerStep(c Config) float64 {
+	return workers("Pollux", c) * batch(c, m.Batch)
+}

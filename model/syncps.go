@@ -63,3 +63,8 @@ func (m SyncPS) StepTime(c Config) float64 {
 
 // StepsPerSecond returns 1/T(N, P), synchronous steps per second.
 func (m SyncPS) StepsPerSecond(c Config) float64 { return 1 / m.StepTime(c) }
+
+// SamplesPerStep returns N b, the global batch of a synchronous step.
+func (m SyncPS) SamplesPerStep(c Config) float64 {
+	return workers("SyncPS", c) * batch(c, m.Batch)
+}
