@@ -1,0 +1,449 @@
+package fit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// Schema is the version tag of model.json files this package writes and
+// reads.
+const Schema = "sgdplan/model/v1"
+
+// Model is a fitted model as stored in model.json: a throughput family
+// with its parameters and their intervals, optional statistical efficiency,
+// the data it was fitted on and the fit's diagnostics. It predicts any
+// configuration and gives the speedup curve the planner consumes.
+type Model struct {
+	Schema string `json:"schema"`
+	Family string `json:"family"`
+	// Mode is async, sync or allreduce: how steps relate to samples.
+	Mode       string       `json:"mode"`
+	Parameters []ParamValue `json:"parameters"`
+	// Level is the coverage of the intervals (0.9 = 90%).
+	Level float64 `json:"level"`
+	// Reference is the configuration that fills what a query leaves out
+	// (PS shards, nodes, batch) and the base of the speedup curve.
+	Reference Reference `json:"reference"`
+	// Samples are bootstrap parameter vectors, for prediction intervals.
+	Samples     [][]float64 `json:"bootstrap_samples,omitempty"`
+	Efficiency  *Efficiency `json:"efficiency,omitempty"`
+	Data        DataInfo    `json:"data"`
+	Diagnostics Diagnostics `json:"diagnostics"`
+
+	fam Family
+}
+
+// ParamValue is one fitted parameter with its interval and unit.
+type ParamValue struct {
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	Unit  string  `json:"unit"`
+}
+
+// Reference holds the defaults of a query.
+type Reference struct {
+	PS    int     `json:"ps"`    // shards when a query gives none (0 = all-reduce)
+	Nodes int     `json:"nodes"` // 0: one per worker
+	Batch float64 `json:"batch"` // per-worker batch, samples (weak scaling)
+	// GlobalBatch, when > 0, is split among the workers (strong scaling):
+	// the per-worker batch is GlobalBatch/workers.
+	GlobalBatch float64 `json:"global_batch,omitempty"`
+	// PerNode, when > 0, is the workers per machine used to place workers
+	// when a query gives no node count.
+	PerNode int `json:"per_node,omitempty"`
+	// MaxWorkers is the largest worker count in the data.
+	MaxWorkers int `json:"max_workers"`
+}
+
+// DataInfo says what the model was fitted on.
+type DataInfo struct {
+	Paths          []string     `json:"paths"`
+	Configurations []ConfigData `json:"configurations"`
+}
+
+// ConfigData is one fitted configuration and its measured rate.
+type ConfigData struct {
+	Workers   int     `json:"workers"`
+	PS        int     `json:"ps"`
+	Nodes     int     `json:"nodes,omitempty"`
+	Batch     float64 `json:"batch"`
+	StepsPerS float64 `json:"steps_per_s"`
+	Residual  float64 `json:"log_residual"`
+}
+
+// Diagnostics are the fit's errors and warnings.
+type Diagnostics struct {
+	RMSLE        float64       `json:"rmsle"`
+	CVError      *float64      `json:"cv_mape_pct"` // nil when not computed
+	Alternatives []Alternative `json:"alternatives,omitempty"`
+	Warnings     []string      `json:"warnings"`
+}
+
+// Efficiency is the statistical efficiency fitted from loss curves: the
+// loss after k global updates at staleness s is
+// l(k) = 1/(B0/(1+Lambda s) k + B1) + B2, and the mean staleness with N
+// asynchronous workers is StalenessPerWorker (N-1).
+type Efficiency struct {
+	B0                 float64 `json:"b0"`
+	B1                 float64 `json:"b1"`
+	B2                 float64 `json:"b2"`
+	Lambda             float64 `json:"lambda"`
+	StalenessPerWorker float64 `json:"staleness_per_worker"`
+	// TargetLoss is the loss the data reached (the default target).
+	TargetLoss float64  `json:"target_loss,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+}
+
+// Staleness is the mean staleness at n workers (n-1 for asynchronous SGD
+// unless fitted otherwise; 0 for synchronous modes).
+func (m *Model) Staleness(n float64) float64 {
+	if m.Mode != "async" {
+		return 0
+	}
+	k := 1.0
+	if m.Efficiency != nil && m.Efficiency.StalenessPerWorker > 0 {
+		k = m.Efficiency.StalenessPerWorker
+	}
+	return k * math.Max(n-1, 0)
+}
+
+// UpdatesToTarget is the number of global updates to reach loss target at
+// n workers, NaN when the model has no loss curve or the target is below
+// the curve's floor.
+func (m *Model) UpdatesToTarget(n, target float64) float64 {
+	e := m.Efficiency
+	if e == nil || !(target > e.B2) {
+		return math.NaN()
+	}
+	b0 := e.B0 / (1 + e.Lambda*m.Staleness(n))
+	u := (1/(target-e.B2) - e.B1) / b0
+	return math.Max(u, 0)
+}
+
+// NewModel builds the Model of a throughput fit. mode is async, sync or
+// allreduce; ref gives the defaults; paths name the data.
+func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, ref Reference, paths []string, level float64) *Model {
+	m := &Model{Schema: Schema, Family: tf.Family.Name, Mode: mode, Level: level, Reference: ref, fam: tf.Family}
+	for j, p := range tf.Family.Params {
+		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit})
+	}
+	m.Samples = tf.Samples
+	m.Data.Paths = paths
+	for i, p := range pts {
+		m.Data.Configurations = append(m.Data.Configurations, ConfigData{
+			Workers: p.Config.Workers, PS: p.Config.PS, Nodes: p.Config.Nodes, Batch: p.Config.Batch,
+			StepsPerS: p.StepsPerS, Residual: tf.Residuals[i],
+		})
+		m.Reference.MaxWorkers = max(m.Reference.MaxWorkers, p.Config.Workers)
+	}
+	m.Diagnostics.RMSLE = tf.RMSLE
+	if !math.IsNaN(tf.CVError) {
+		v := tf.CVError
+		m.Diagnostics.CVError = &v
+	}
+	for _, a := range alts {
+		if math.IsNaN(a.CVError) {
+			a.CVError = -1 // JSON has no NaN: -1 = not computed
+		}
+		m.Diagnostics.Alternatives = append(m.Diagnostics.Alternatives, a)
+	}
+	m.Diagnostics.Warnings = append([]string{}, tf.Warnings...)
+	return m
+}
+
+func (m *Model) theta() []float64 {
+	th := make([]float64, len(m.Parameters))
+	for j, p := range m.Parameters {
+		th[j] = p.Value
+	}
+	return th
+}
+
+// Config completes c with the model's reference: shards, nodes and the
+// per-worker batch where c leaves them zero.
+func (m *Model) Config(c model.Config) model.Config {
+	if c.Workers < 1 {
+		c.Workers = 1
+	}
+	if c.PS == 0 {
+		c.PS = m.Reference.PS
+	}
+	if c.Nodes == 0 {
+		switch {
+		case m.Reference.PerNode > 0:
+			c.Nodes = (c.Workers + m.Reference.PerNode - 1) / m.Reference.PerNode
+		case m.Reference.Nodes > 0:
+			c.Nodes = m.Reference.Nodes
+			if c.Nodes > c.Workers {
+				c.Nodes = c.Workers
+			}
+		}
+	}
+	if c.Batch == 0 {
+		if m.Reference.GlobalBatch > 0 {
+			c.Batch = m.Reference.GlobalBatch / float64(c.Workers)
+		} else {
+			c.Batch = m.Reference.Batch
+		}
+	}
+	return c
+}
+
+// StepsPerSecond is the predicted job-wide steps (updates) per second at c,
+// completed by Config. It makes *Model a model.Throughput.
+func (m *Model) StepsPerSecond(c model.Config) float64 {
+	return m.fam.Predict(m.theta(), m.Config(c))
+}
+
+// samplesPerStep is b for async updates, b·w for synchronous steps.
+func (m *Model) samplesPerStep(c model.Config) float64 {
+	if m.Mode == "async" {
+		return c.Batch
+	}
+	return c.Batch * float64(c.Workers)
+}
+
+// SamplesPerSecond is the predicted samples per second at c.
+func (m *Model) SamplesPerSecond(c model.Config) float64 {
+	c = m.Config(c)
+	return m.fam.Predict(m.theta(), c) * m.samplesPerStep(c)
+}
+
+// rate is the training progress per second at n workers: samples/s
+// discounted by the staleness cost (updates to a target grow by
+// 1 + lambda·staleness).
+func (m *Model) rate(n int, ps int) float64 {
+	r := m.SamplesPerSecond(model.Config{Workers: n, PS: ps})
+	if m.Efficiency != nil {
+		r /= 1 + m.Efficiency.Lambda*m.Staleness(float64(n))
+	}
+	return r
+}
+
+// Speedup is s(k) = T(1)/T(k), the time to target on one worker over the
+// time on k workers, at the reference shards; k is real and the curve is
+// interpolated linearly between whole worker counts. k < 1 gives k (a
+// fraction of one worker).
+func (m *Model) Speedup(k float64) float64 {
+	if !(k > 0) {
+		return 0
+	}
+	r1 := m.rate(1, 0)
+	if k <= 1 {
+		return k
+	}
+	lo := math.Floor(k)
+	s := m.rate(int(lo), 0) / r1
+	if k == lo {
+		return s
+	}
+	s2 := m.rate(int(lo)+1, 0) / r1
+	return s + (k-lo)*(s2-s)
+}
+
+// Marshal returns the model as indented JSON.
+func (m *Model) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, errorf("model.json: %v", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteModel writes m to path atomically (a temporary file in the same
+// folder, then a rename): a reader never sees half a model.
+func WriteModel(path string, m *Model) error {
+	b, err := m.Marshal()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return errorf("%v", err)
+	}
+	name := tmp.Name()
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return errorf("%s: %v", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return errorf("%s: %v", path, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// LoadModel reads a model.json written by WriteModel. Errors name the file
+// and what is wrong: unreadable, not JSON (with line and column), an unknown
+// schema version, an unknown family, missing or mismatched parameters.
+func LoadModel(path string) (*Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	return ParseModel(path, b)
+}
+
+// ParseModel is LoadModel on bytes; name is used in errors.
+func ParseModel(name string, b []byte) (*Model, error) {
+	var m Model
+	if err := json.Unmarshal(b, &m); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line, col := lineCol(b, se.Offset)
+			return nil, errorf("%s:%d:%d: not a model.json: %v", name, line, col, se)
+		case errors.As(err, &te):
+			line, col := lineCol(b, te.Offset)
+			return nil, errorf("%s:%d:%d: field %s: expected %v, got JSON %s", name, line, col, te.Field, te.Type, te.Value)
+		}
+		return nil, errorf("%s: not a model.json: %v", name, err)
+	}
+	if m.Schema == "" {
+		return nil, errorf("%s: missing field \"schema\" (want %q)", name, Schema)
+	}
+	if m.Schema != Schema {
+		return nil, errorf("%s: unknown schema version %q (this sgdplan reads %q)", name, m.Schema, Schema)
+	}
+	if m.Family == "" {
+		return nil, errorf("%s: missing field \"family\"", name)
+	}
+	fam, ok := families[m.Family]
+	if !ok {
+		return nil, errorf("%s: unknown family %q (known: %s)", name, m.Family, strings.Join(FamilyNames(), ", "))
+	}
+	if len(m.Parameters) != len(fam.Params) {
+		return nil, errorf("%s: family %s has %d parameters, the file has %d", name, m.Family, len(fam.Params), len(m.Parameters))
+	}
+	for j, p := range m.Parameters {
+		if p.Name != fam.Params[j].Name {
+			return nil, errorf("%s: parameter %d is %q, want %q", name, j+1, p.Name, fam.Params[j].Name)
+		}
+		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) || p.Value < fam.Params[j].Lo || p.Value > fam.Params[j].Hi {
+			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", name, p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
+		}
+	}
+	for i, s := range m.Samples {
+		if len(s) != len(fam.Params) {
+			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", name, i+1, len(s), len(fam.Params))
+		}
+	}
+	switch m.Mode {
+	case "async", "sync", "allreduce":
+	case "":
+		return nil, errorf("%s: missing field \"mode\" (async, sync or allreduce)", name)
+	default:
+		return nil, errorf("%s: mode %q, want async, sync or allreduce", name, m.Mode)
+	}
+	if m.Reference.Batch <= 0 && m.Reference.GlobalBatch <= 0 {
+		return nil, errorf("%s: reference: missing \"batch\" or \"global_batch\"", name)
+	}
+	if m.Level <= 0 || m.Level >= 1 {
+		m.Level = 0.9
+	}
+	m.fam = fam
+	return &m, nil
+}
+
+func lineCol(b []byte, off int64) (line, col int) {
+	if off > int64(len(b)) {
+		off = int64(len(b))
+	}
+	pre := b[:off]
+	line = bytes.Count(pre, []byte{'\n'}) + 1
+	col = int(off) - bytes.LastIndexByte(pre, '\n')
+	if bytes.LastIndexByte(pre, '\n') < 0 {
+		col = int(off) + 1
+	}
+	return line, col
+}
+
+// Prediction is everything predict prints for one configuration.
+type Prediction struct {
+	Workers         int      `json:"workers"`
+	PS              int      `json:"ps"`
+	StepsPerS       Interval `json:"-"`
+	SamplesPerS     Interval `json:"-"`
+	Staleness       float64  `json:"staleness"`
+	Speedup         Interval `json:"-"`
+	Efficiency      Interval `json:"-"`
+	UpdatesToTarget Interval `json:"-"`
+	TimeToTarget    Interval `json:"-"`
+}
+
+// Predict evaluates the model at c (completed by Config) with intervals
+// from the bootstrap samples. target is the loss to reach (NaN: the
+// model's own target when it has one); updates, when > 0, fixes the
+// updates to target instead (from --epochs).
+func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
+	c = m.Config(c)
+	th := m.theta()
+	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.Staleness(float64(c.Workers))}
+	p.StepsPerS = predictInterval(m.fam, th, m.Samples, c, m.Level)
+	sps := m.samplesPerStep(c)
+	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
+	// Speedup and efficiency per bootstrap sample, so that the interval
+	// accounts for the correlation of X(1) and X(n).
+	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1})
+	sp := func(t []float64) float64 {
+		r1 := m.fam.Predict(t, c1) * m.samplesPerStep(c1)
+		rn := m.fam.Predict(t, c) * sps
+		if m.Efficiency != nil {
+			rn /= 1 + m.Efficiency.Lambda*m.Staleness(float64(c.Workers))
+		}
+		return rn / r1
+	}
+	p.Speedup = sampleInterval(sp, th, m.Samples, m.Level)
+	n := float64(c.Workers)
+	p.Efficiency = Interval{p.Speedup.Value / n, p.Speedup.Lo / n, p.Speedup.Hi / n}
+	u := updates
+	if !(u > 0) {
+		if math.IsNaN(target) && m.Efficiency != nil {
+			target = m.Efficiency.TargetLoss
+		}
+		u = m.UpdatesToTarget(n, target)
+	}
+	nan := math.NaN()
+	p.UpdatesToTarget = Interval{nan, nan, nan}
+	p.TimeToTarget = Interval{nan, nan, nan}
+	if u > 0 {
+		p.UpdatesToTarget = Interval{u, u, u}
+		// Faster steps give a shorter time: the interval flips.
+		p.TimeToTarget = Interval{u / p.StepsPerS.Value, u / p.StepsPerS.Hi, u / p.StepsPerS.Lo}
+	}
+	return p
+}
+
+func sampleInterval(f func([]float64) float64, theta []float64, samples [][]float64, level float64) Interval {
+	v := f(theta)
+	if len(samples) == 0 {
+		return Interval{v, v, v}
+	}
+	ys := make([]float64, len(samples))
+	for i, s := range samples {
+		ys[i] = f(s)
+	}
+	a := (1 - level) / 2
+	return Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}
+}
+
+// String describes the model in one line.
+func (m *Model) String() string {
+	return fmt.Sprintf("%s model (%s), fitted on %d configurations", m.Family, m.Mode, len(m.Data.Configurations))
+}

@@ -1,0 +1,113 @@
+package fit
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+func fittedModel(t *testing.T) *Model {
+	t.Helper()
+	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
+	pts := synth("optimus-sync", theta, []int{1, 2, 4, 8}, []int{1, 2}, 32, false, 0.01, 5)
+	tf, alts, err := FitThroughput(pts, "optimus-sync", &Settings{Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewModel(tf, pts, alts, "sync", Reference{PS: 2, Batch: 32}, []string{"synthetic"}, 0.9)
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	m := fittedModel(t)
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := WriteModel(path, m); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{1, 3, 16, 64} {
+		c := model.Config{Workers: w}
+		if a, b := m.StepsPerSecond(c), back.StepsPerSecond(c); relErr(b, a) > 1e-12 {
+			t.Errorf("X(%d): written %.10g, read back %.10g", w, a, b)
+		}
+	}
+	// Speedup: s(1) = 1; s(4) = samples/s(4)/samples/s(1) at PS 2; s(2.5)
+	// halfway between s(2) and s(3).
+	if s := back.Speedup(1); relErr(s, 1) > 1e-12 {
+		t.Errorf("s(1) = %g", s)
+	}
+	want4 := back.SamplesPerSecond(model.Config{Workers: 4}) / back.SamplesPerSecond(model.Config{Workers: 1})
+	if s := back.Speedup(4); relErr(s, want4) > 1e-12 {
+		t.Errorf("s(4) = %g, want %g", s, want4)
+	}
+	if s := back.Speedup(2.5); relErr(s, (back.Speedup(2)+back.Speedup(3))/2) > 1e-12 {
+		t.Errorf("s(2.5) = %g not the midpoint", s)
+	}
+	p := back.Predict(model.Config{Workers: 8}, math.NaN(), 0)
+	if !(p.StepsPerS.Lo <= p.StepsPerS.Value && p.StepsPerS.Value <= p.StepsPerS.Hi) || p.StepsPerS.Lo == p.StepsPerS.Hi {
+		t.Errorf("steps/s interval %+v", p.StepsPerS)
+	}
+	if !math.IsNaN(p.TimeToTarget.Value) {
+		t.Errorf("time to target without a target: %+v", p.TimeToTarget)
+	}
+	p = back.Predict(model.Config{Workers: 8}, math.NaN(), 1000)
+	if relErr(p.TimeToTarget.Value, 1000/p.StepsPerS.Value) > 1e-12 {
+		t.Errorf("time to target %g, want 1000/X", p.TimeToTarget.Value)
+	}
+}
+
+func TestLoadModelErrors(t *testing.T) {
+	m := fittedModel(t)
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cases := []struct {
+		name, content, want string
+	}{
+		{"empty", "", "not a model.json"},
+		{"syntax", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": ]\n}", "syntax.json:3:"},
+		{"noschema", `{"family": "ernest"}`, `missing field "schema"`},
+		{"v2", `{"schema": "sgdplan/model/v2"}`, `unknown schema version "sgdplan/model/v2"`},
+		{"nofamily", `{"schema": "sgdplan/model/v1"}`, `missing field "family"`},
+		{"badfamily", `{"schema": "sgdplan/model/v1", "family": "nope"}`, `unknown family "nope"`},
+		{"params", `{"schema": "sgdplan/model/v1", "family": "amdahl", "parameters": []}`, "has 2 parameters, the file has 0"},
+		{"type", `{"schema": 3}`, "field schema: expected string"},
+		{"nomode", strings.Replace(string(good), `"mode": "sync"`, `"mode": ""`, 1), `missing field "mode"`},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, c.name+".json")
+		if err := os.WriteFile(p, []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadModel(p)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "fit: ") {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	if _, err := LoadModel(filepath.Join(dir, "absent.json")); err == nil || !strings.Contains(err.Error(), "absent.json") {
+		t.Errorf("absent file: %v", err)
+	}
+}
+
+func FuzzParseModel(f *testing.F) {
+	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ParseModel("fuzz.json", b)
+		if err != nil {
+			return
+		}
+		for _, w := range []int{1, 2, 7} {
+			_ = m.StepsPerSecond(model.Config{Workers: w})
+			_ = m.Speedup(float64(w))
+		}
+	})
+}
