@@ -190,7 +190,6 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 	}
 	if cur < out.Objective {
 		out.Objective, out.Result = cur, curR
-		curR.Policy = "numeric"
 		out.Policy = Priority{V: append([]float64(nil), V...)}
 		out.Result.Policy = "numeric"
 	}

@@ -1,0 +1,158 @@
+package planner
+
+import (
+	"math"
+	"os"
+	"testing"
+)
+
+// M/M/1 special case: one server, p = 1, exponential sizes of mean 1 (mu = 1),
+// Poisson arrivals at lambda = 0.5, FIFO: mean response 1/(mu - lambda) = 2.
+// EQUI on one server with p = 1 is processor sharing, whose mean response is
+// the same, 2, and mean slowdown 1/(1 - rho) = 2. A medium run in the normal
+// suite (100,000 jobs, about 1 s), a long one (1,000,000) with SGDPLAN_LONG=1.
+func TestMM1(t *testing.T) {
+	count := 100000
+	if os.Getenv("SGDPLAN_LONG") != "" {
+		count = 1000000
+	}
+	jobs, err := Poisson{Rate: 0.5, Count: count, Sizes: Exponential{Mean: 1}, Curve: PowerLaw{1}}.Jobs(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pol            Policy
+		resp, slowdown float64
+	}{{FIFO{}, 2, math.NaN()}, {Equi{}, 2, 2}} {
+		r, err := Simulate(jobs, c.pol, Settings{Servers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := relErr(r.MeanResponse, c.resp); e > 0.03 {
+			t.Errorf("%s: mean response %.4f, want 1/(mu-lambda) = %g within 3%% (%.2g)", c.pol.Name(), r.MeanResponse, c.resp, e)
+		}
+		if !math.IsNaN(c.slowdown) {
+			// slowdown here is response/size; for PS E[T|x] = x/(1-rho).
+			if e := relErr(r.MeanSlowdown, c.slowdown); e > 0.03 {
+				t.Errorf("%s: mean slowdown %.4f, want %g", c.pol.Name(), r.MeanSlowdown, c.slowdown)
+			}
+		}
+		if e := relErr(r.Utilization, 0.5); e > 0.03 {
+			t.Errorf("%s: utilization %.4f, want rho = 0.5", c.pol.Name(), r.Utilization)
+		}
+		t.Logf("%s: %d jobs: mean response %.4f, slowdown %.4f, utilization %.4f", c.pol.Name(), count, r.MeanResponse, r.MeanSlowdown, r.Utilization)
+	}
+}
+
+// Little's law: the time-average number in the system equals the arrival
+// rate times the mean response, on a long run of 8 servers, p = 0.7,
+// lognormal sizes, for every policy. The two sides are computed separately:
+// the integral of the number of jobs present over time, and the per-job
+// responses.
+func TestLittlesLaw(t *testing.T) {
+	count := 20000
+	if testing.Short() {
+		count = 5000
+	}
+	// mean size exp(0 + 1/2) = 1.6487 s; 8 servers at rate 8^0.7 = 4.29 for a
+	// lone job; load 2 jobs/s x 1.65 = 3.3 worker-seconds per second.
+	jobs, err := Poisson{Rate: 2, Count: count, Sizes: LogNormal{Mu: 0, Sigma: 1}, Curve: PowerLaw{0.7}, MaxWorkers: 4}.Jobs(11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range PolicyNames {
+		pol, _ := NewPolicy(name, 0)
+		for _, integer := range []bool{false, true} {
+			r, err := Simulate(jobs, pol, Settings{Servers: 8, Integer: integer})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := relErr(r.MeanInSystem, r.ArrivalRate*r.MeanResponse); e > 0.02 {
+				t.Errorf("%s integer=%v: L = %.4f, lambda W = %.4f (rel %.2g)", name, integer, r.MeanInSystem, r.ArrivalRate*r.MeanResponse, e)
+			}
+			if r.Utilization <= 0 || r.Utilization > 1+1e-9 {
+				t.Errorf("%s: utilization %g", name, r.Utilization)
+			}
+		}
+	}
+}
+
+// Early termination: with probability 1 every job stops at a uniform fraction
+// of its requested size, so the mean work is half the mean size (within 2% on
+// 20,000 jobs of size 1) and responses shrink; the policy still sees the
+// requested size.
+func TestEarlyStop(t *testing.T) {
+	jobs, _ := Poisson{Rate: 0.3, Count: 20000, Sizes: Exponential{Mean: 1}, Curve: PowerLaw{1}}.Jobs(3)
+	for i := range jobs {
+		jobs[i].Size = 1
+	}
+	full, _ := Simulate(jobs, SRPT{}, Settings{Servers: 1})
+	r, err := Simulate(jobs, SRPT{}, Settings{Servers: 1, EarlyStop: 1, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := 0.0
+	for _, j := range r.Jobs {
+		if j.Work > j.Size || j.Work <= 0 {
+			t.Fatalf("job %s work %g of size %g", j.ID, j.Work, j.Size)
+		}
+		work += j.Work
+	}
+	if e := relErr(work/float64(len(jobs)), 0.5); e > 0.02 {
+		t.Errorf("mean work %g, want 0.5", work/float64(len(jobs)))
+	}
+	if r.MeanResponse >= full.MeanResponse {
+		t.Errorf("early stop mean response %g not below full %g", r.MeanResponse, full.MeanResponse)
+	}
+	again, _ := Simulate(jobs, SRPT{}, Settings{Servers: 1, EarlyStop: 1, Seed: 9})
+	if again.MeanResponse != r.MeanResponse {
+		t.Errorf("same seed, different result: %g vs %g", again.MeanResponse, r.MeanResponse)
+	}
+}
+
+// Energy: one job of size 8 alone on 4 servers with alpha = 2 runs at speed
+// 4^(1/2) = 2, ends at 4 s, and uses power 4 for 4 s: energy 16, flow time +
+// energy 20. Two jobs of size 1 under EQUI on 2 servers: each gets power 1,
+// speed 1, both end at 1: energy 2, flow + energy 4.
+func TestEnergy(t *testing.T) {
+	cases := []struct {
+		jobs               []Job
+		n                  float64
+		energy, flowEnergy float64
+	}{
+		{[]Job{{ID: "a", Size: 8, Curve: PowerLaw{1}}}, 4, 16, 20},
+		{[]Job{{ID: "a", Size: 1, Curve: PowerLaw{1}}, {ID: "b", Size: 1, Curve: PowerLaw{1}}}, 2, 2, 4},
+	}
+	for i, c := range cases {
+		r, err := Simulate(c.jobs, Equi{}, Settings{Servers: c.n, EnergyAlpha: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if relErr(r.Energy, c.energy) > 1e-12 || relErr(r.FlowPlusEnergy, c.flowEnergy) > 1e-12 {
+			t.Errorf("case %d: energy %g, flow+energy %g; want %g, %g", i, r.Energy, r.FlowPlusEnergy, c.energy, c.flowEnergy)
+		}
+	}
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	ok := []Job{{ID: "a", Size: 1, Curve: PowerLaw{0.5}}}
+	cases := []struct {
+		name string
+		jobs []Job
+		s    Settings
+	}{
+		{"zero servers", ok, Settings{}},
+		{"negative size", []Job{{ID: "a", Size: -1, Curve: PowerLaw{0.5}}}, Settings{Servers: 1}},
+		{"p above 1", []Job{{ID: "a", Size: 1, Curve: PowerLaw{1.5}}}, Settings{Servers: 1}},
+		{"p zero", []Job{{ID: "a", Size: 1, Curve: PowerLaw{0}}}, Settings{Servers: 1}},
+		{"rigid too big", []Job{{ID: "a", Size: 1, Curve: PowerLaw{1}, RigidWorkers: 3}}, Settings{Servers: 2}},
+		{"early stop", ok, Settings{Servers: 1, EarlyStop: 2}},
+		{"fractional integer", ok, Settings{Servers: 1.5, Integer: true}},
+		{"no jobs", nil, Settings{Servers: 1}},
+	}
+	for _, c := range cases {
+		if _, err := Simulate(c.jobs, Equi{}, c.s); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
