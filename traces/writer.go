@@ -76,6 +76,9 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("traces: %w", err)
+	}
 	if err := write(tmp); err != nil {
 		return fmt.Errorf("traces: writing %s: %w", path, err)
 	}

@@ -1,0 +1,433 @@
+package traces
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// RunSummary is what later steps need to know about one run: its
+// configuration, steady-state throughput with an interval, per-phase moments,
+// the staleness distribution and the loss curve. Times are seconds, rates per
+// second. A value that cannot be computed is NaN (counts are 0).
+//
+// Steady state follows docs/validation-protocol.md: the run's wall time is
+// [Start, End] (first iteration start to last iteration end over all
+// workers); the window drops its first 10% and last 5%; UpdatesPerS is the
+// number of iterations whose end lies in the window divided by the window's
+// length, and SamplesPerS is Batch x UpdatesPerS. Phase moments and the
+// staleness of steps.csv are over the iterations that end in the window;
+// staleness from updates.csv over the updates applied in the window.
+type RunSummary struct {
+	Run     string
+	Workers int
+	PS      int
+	Batch   int
+	Mode    string   // runs.csv mode, else "async"
+	Info    *RunInfo // the runs.csv row, nil when absent
+
+	Steps       int64   // rows in steps.csv
+	Start, End  float64 // wall time of the run, s
+	WindowStart float64 // steady-state window, s
+	WindowEnd   float64
+	WindowSteps int64 // iterations that end in the window
+
+	UpdatesPerS float64 // job updates/s in the window
+	// UpdatesPerSLo and UpdatesPerSHi bound a 95% interval of UpdatesPerS by
+	// batch means: the window is cut into 10 equal parts and the spread of
+	// their rates gives a Student-t interval (9 degrees of freedom).
+	UpdatesPerSLo, UpdatesPerSHi float64
+	SamplesPerS                  float64 // Batch x UpdatesPerS
+
+	Pull, Compute, Push Moments
+	Iteration           Moments // end - start
+
+	Staleness Staleness
+	Loss      []LossPoint
+	// LossSource is "evals.csv", "steps.csv" (per-step loss averaged in 20
+	// bins of wall time) or "" when the run has no loss.
+	LossSource string
+
+	Warnings []error
+}
+
+// Moments are the sample moments of a phase time, s.
+type Moments struct {
+	N    int64
+	Mean float64
+	Var  float64 // sample variance (n-1), s^2
+	SCV  float64 // squared coefficient of variation Var/Mean^2
+}
+
+// Staleness is the distribution of update staleness. Quantiles are
+// nearest-rank: the smallest value with at least ceil(p*N) values at or below.
+type Staleness struct {
+	Source        string // "updates.csv", "steps.csv" or "" when unknown
+	N             int64
+	Mean          float64
+	P50, P90, P99 int
+	Max           int
+}
+
+// LossPoint is one point of a loss curve.
+type LossPoint struct {
+	Updates int64   // global updates so far, -1 when unknown
+	Time    float64 // s, NaN when unknown
+	Loss    float64
+}
+
+const (
+	windowHead   = 0.10 // fraction of the wall time dropped at the start
+	windowTail   = 0.05 // and at the end
+	rateBatches  = 10   // sub-windows of the batch-means interval
+	t975df9      = 2.2621571627409915
+	lossBins     = 20
+	fewInWindow  = 30
+	unknownValue = -1
+)
+
+// Summarize summarizes every run of t: the runs of steps.csv, then those that
+// appear only in runs.csv, evals.csv or updates.csv. Runs are ordered by
+// workers, ps, batch, then name.
+func Summarize(t *Trace) []RunSummary {
+	s := newSummarizer()
+	for i := range t.Steps {
+		s.scan(&t.Steps[i])
+	}
+	s.openWindows()
+	for i := range t.Steps {
+		s.step(&t.Steps[i])
+	}
+	for i := range t.Updates {
+		s.update(&t.Updates[i])
+	}
+	for i := range t.Evals {
+		s.eval(&t.Evals[i])
+	}
+	for i := range t.Runs {
+		s.info(&t.Runs[i])
+	}
+	return s.finish()
+}
+
+// SummarizePaths is Summarize on the files that paths name (see Files),
+// without keeping the steps in memory: steps.csv is read twice, first for
+// each run's wall time, then for the statistics of its window. Memory per run
+// is a constant plus one counter per worker, one per distinct staleness value,
+// and the rows of evals.csv (which are kept as the loss curve).
+func SummarizePaths(paths ...string) ([]RunSummary, []error, error) {
+	files, err := Files(paths...)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := newSummarizer()
+	var warnings []error
+	// pass streams the files; warnings are kept from the first read of each.
+	pass := func(h Handlers, warn func(Kind) bool) error {
+		for _, f := range files {
+			w, err := ForEach(f, h)
+			if warn(f.Kind) {
+				warnings = append(warnings, w...)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	isSteps := func(k Kind) bool { return k == KindSteps }
+	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps); err != nil {
+		return nil, warnings, err
+	}
+	s.openWindows()
+	err = pass(Handlers{
+		Step:   func(st Step) error { s.step(&st); return nil },
+		Update: func(u Update) error { s.update(&u); return nil },
+		Eval:   func(e Eval) error { s.eval(&e); return nil },
+		Run:    func(r RunInfo) error { s.info(&r); return nil },
+	}, func(k Kind) bool { return !isSteps(k) })
+	if err != nil {
+		return nil, warnings, err
+	}
+	return s.finish(), warnings, nil
+}
+
+type summarizer struct {
+	runs map[string]*runAcc
+	last *runAcc
+}
+
+// runAcc accumulates one run.
+type runAcc struct {
+	sum     RunSummary
+	info    RunInfo
+	hasInfo bool
+
+	// second pass
+	binLen   float64 // length of a rate sub-window
+	counts   [rateBatches]int64
+	phases   [4]welford
+	stSteps  map[int]int64 // staleness histogram from steps.csv
+	stUpd    map[int]int64 // from updates.csv
+	perWk    map[int]int64 // iterations in the window per worker
+	lossSum  [lossBins]float64
+	lossN    [lossBins]int64
+	endsIn   [lossBins]int64 // iterations ending in each loss bin
+	evals    []LossPoint
+	hasSteps bool
+	mixed    bool
+}
+
+func newSummarizer() *summarizer { return &summarizer{runs: map[string]*runAcc{}} }
+
+func (s *summarizer) run(name string) *runAcc {
+	if s.last != nil && s.last.sum.Run == name {
+		return s.last
+	}
+	a := s.runs[name]
+	if a == nil {
+		a = &runAcc{sum: RunSummary{Run: name, Start: math.Inf(1), End: math.Inf(-1)}}
+		s.runs[name] = a
+	}
+	s.last = a
+	return a
+}
+
+// scan is the first pass over steps: configuration and wall time.
+func (s *summarizer) scan(st *Step) {
+	a := s.run(st.Run)
+	if a.hasSteps && (a.sum.Workers != st.Workers || a.sum.PS != st.PS || a.sum.Batch != st.Batch) && !a.mixed {
+		a.mixed = true
+		a.sum.Warnings = append(a.sum.Warnings, fmt.Errorf("traces: run %q: rows with workers, ps, batch = %d, %d, %d and %d, %d, %d (several files?); the summary uses the last",
+			st.Run, a.sum.Workers, a.sum.PS, a.sum.Batch, st.Workers, st.PS, st.Batch))
+	}
+	a.hasSteps = true
+	a.sum.Workers, a.sum.PS, a.sum.Batch = st.Workers, st.PS, st.Batch
+	a.sum.Steps++
+	a.sum.Start = math.Min(a.sum.Start, st.Start)
+	a.sum.End = math.Max(a.sum.End, st.End)
+}
+
+// openWindows fixes each run's steady-state window after the first pass.
+func (s *summarizer) openWindows() {
+	for _, a := range s.runs {
+		if !a.hasSteps {
+			continue
+		}
+		wall := a.sum.End - a.sum.Start
+		a.sum.WindowStart = a.sum.Start + windowHead*wall
+		a.sum.WindowEnd = a.sum.End - windowTail*wall
+		a.binLen = (a.sum.WindowEnd - a.sum.WindowStart) / rateBatches
+		a.stSteps = map[int]int64{}
+		a.perWk = map[int]int64{}
+	}
+}
+
+// inWindow reports whether t lies in the closed window.
+func (a *runAcc) inWindow(t float64) bool {
+	return a.hasSteps && t >= a.sum.WindowStart && t <= a.sum.WindowEnd
+}
+
+// step is the second pass over steps.
+func (s *summarizer) step(st *Step) {
+	a := s.run(st.Run)
+	wall := a.sum.End - a.sum.Start
+	if wall > 0 {
+		b := min(int((st.End-a.sum.Start)/wall*lossBins), lossBins-1)
+		a.endsIn[b]++
+		if !math.IsNaN(st.Loss) {
+			a.lossSum[b] += st.Loss
+			a.lossN[b]++
+		}
+	}
+	if !a.inWindow(st.End) {
+		return
+	}
+	a.sum.WindowSteps++
+	a.perWk[st.Worker]++
+	if a.binLen > 0 {
+		a.counts[min(int((st.End-a.sum.WindowStart)/a.binLen), rateBatches-1)]++
+	}
+	for i, v := range [4]float64{st.Pull, st.Compute, st.Push, st.End - st.Start} {
+		if !math.IsNaN(v) {
+			a.phases[i].add(v)
+		}
+	}
+	if st.Staleness >= 0 {
+		a.stSteps[st.Staleness]++
+	}
+}
+
+func (s *summarizer) update(u *Update) {
+	a := s.run(u.Run)
+	if a.hasSteps && !a.inWindow(u.Time) {
+		return
+	}
+	if a.stUpd == nil {
+		a.stUpd = map[int]int64{}
+	}
+	a.stUpd[u.Staleness]++
+}
+
+func (s *summarizer) eval(e *Eval) {
+	if math.IsNaN(e.Loss) {
+		return
+	}
+	a := s.run(e.Run)
+	a.evals = append(a.evals, LossPoint{Updates: e.Updates, Time: e.Time, Loss: e.Loss})
+}
+
+func (s *summarizer) info(r *RunInfo) {
+	a := s.run(r.Run)
+	a.info, a.hasInfo = *r, true
+}
+
+// finish computes the summaries and orders them.
+func (s *summarizer) finish() []RunSummary {
+	out := make([]RunSummary, 0, len(s.runs))
+	for _, a := range s.runs {
+		out = append(out, a.result())
+	}
+	sort.Slice(out, func(i, j int) bool {
+		x, y := &out[i], &out[j]
+		if x.Workers != y.Workers {
+			return x.Workers < y.Workers
+		}
+		if x.PS != y.PS {
+			return x.PS < y.PS
+		}
+		if x.Batch != y.Batch {
+			return x.Batch < y.Batch
+		}
+		return x.Run < y.Run
+	})
+	return out
+}
+
+func (a *runAcc) result() RunSummary {
+	r := a.sum
+	r.Mode = "async"
+	if a.hasInfo {
+		info := a.info
+		r.Info = &info
+		if info.Mode != "" {
+			r.Mode = info.Mode
+		}
+	}
+	nan := math.NaN()
+	r.UpdatesPerS, r.UpdatesPerSLo, r.UpdatesPerSHi, r.SamplesPerS = nan, nan, nan, nan
+	r.Pull, r.Compute, r.Push, r.Iteration = a.phases[0].moments(), a.phases[1].moments(), a.phases[2].moments(), a.phases[3].moments()
+	warn := func(format string, args ...any) {
+		r.Warnings = append(r.Warnings, fmt.Errorf("traces: run %q: "+format, append([]any{r.Run}, args...)...))
+	}
+	if !a.hasSteps {
+		r.Start, r.End, r.WindowStart, r.WindowEnd = nan, nan, nan, nan
+		if len(a.evals) == 0 && a.stUpd == nil {
+			warn("no steps, updates or evals (only runs.csv metadata)")
+		} else {
+			warn("no steps in steps.csv: no throughput or phase times")
+		}
+	} else {
+		length := r.WindowEnd - r.WindowStart
+		switch {
+		case length <= 0:
+			warn("wall time is zero: no steady-state window")
+		case r.WindowSteps == 0:
+			warn("no iteration ends in the steady-state window [%.4g, %.4g] s", r.WindowStart, r.WindowEnd)
+		default:
+			r.UpdatesPerS = float64(r.WindowSteps) / length
+			r.SamplesPerS = float64(r.Batch) * r.UpdatesPerS
+			var m welford
+			for _, c := range a.counts {
+				m.add(float64(c) / a.binLen)
+			}
+			half := t975df9 * math.Sqrt(m.variance()/rateBatches)
+			r.UpdatesPerSLo, r.UpdatesPerSHi = math.Max(0, r.UpdatesPerS-half), r.UpdatesPerS+half
+			if r.WindowSteps < fewInWindow {
+				warn("only %d iterations in the steady-state window: throughput is uncertain", r.WindowSteps)
+			}
+			if missing := r.Workers - len(a.perWk); missing > 0 {
+				warn("%d of %d workers finish no iteration in the steady-state window", missing, r.Workers)
+			}
+		}
+	}
+	switch {
+	case a.stUpd != nil:
+		r.Staleness = staleness("updates.csv", a.stUpd)
+	case len(a.stSteps) > 0:
+		r.Staleness = staleness("steps.csv", a.stSteps)
+	default:
+		r.Staleness = Staleness{Mean: nan, P50: unknownValue, P90: unknownValue, P99: unknownValue, Max: unknownValue}
+	}
+	switch {
+	case len(a.evals) > 0:
+		r.Loss, r.LossSource = a.evals, "evals.csv"
+	case a.hasSteps:
+		var done int64
+		wall := r.End - r.Start
+		for b := range lossBins {
+			done += a.endsIn[b]
+			if a.lossN[b] > 0 {
+				r.Loss = append(r.Loss, LossPoint{Updates: done, Time: r.Start + wall*float64(b+1)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b])})
+			}
+		}
+		if len(r.Loss) > 0 {
+			r.LossSource = "steps.csv"
+		}
+	}
+	return r
+}
+
+// staleness summarizes a histogram of staleness values.
+func staleness(src string, hist map[int]int64) Staleness {
+	vals := make([]int, 0, len(hist))
+	var n int64
+	var sum float64
+	for v, c := range hist {
+		vals = append(vals, v)
+		n += c
+		sum += float64(v) * float64(c)
+	}
+	sort.Ints(vals)
+	rank := func(p float64) int {
+		need := int64(math.Ceil(p * float64(n)))
+		var cum int64
+		for _, v := range vals {
+			cum += hist[v]
+			if cum >= need {
+				return v
+			}
+		}
+		return vals[len(vals)-1]
+	}
+	return Staleness{Source: src, N: n, Mean: sum / float64(n), P50: rank(0.5), P90: rank(0.9), P99: rank(0.99), Max: vals[len(vals)-1]}
+}
+
+// welford accumulates a mean and variance in one pass (Welford 1962).
+type welford struct {
+	n    int64
+	mean float64
+	m2   float64
+}
+
+func (w *welford) add(x float64) {
+	w.n++
+	d := x - w.mean
+	w.mean += d / float64(w.n)
+	w.m2 += d * (x - w.mean)
+}
+
+func (w *welford) variance() float64 {
+	if w.n < 2 {
+		return math.NaN()
+	}
+	return w.m2 / float64(w.n-1)
+}
+
+func (w *welford) moments() Moments {
+	if w.n == 0 {
+		return Moments{Mean: math.NaN(), Var: math.NaN(), SCV: math.NaN()}
+	}
+	v := w.variance()
+	return Moments{N: w.n, Mean: w.mean, Var: v, SCV: v / (w.mean * w.mean)}
+}

@@ -1,0 +1,311 @@
+package traces
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/synthetic from the generator")
+
+// near reports whether got is within rel (relative) of want.
+func near(got, want, rel float64) bool {
+	return math.Abs(got-want) <= rel*math.Abs(want)
+}
+
+// clockwork: 2 workers, batch 32, iterations of exactly 1 s back to back from
+// t=0, steps 0..99, so worker w's step k ends at k+1. Pull 0.25; compute
+// 0.4 (even k) or 0.6 (odd k); push the rest; staleness k%3; loss 100-k.
+func clockwork() *Trace {
+	t := &Trace{}
+	for w := range 2 {
+		for k := range 100 {
+			c := 0.4
+			if k%2 == 1 {
+				c = 0.6
+			}
+			t.Steps = append(t.Steps, Step{Run: "cw", Workers: 2, PS: 1, Batch: 32, Worker: w, Step: int64(k),
+				Start: float64(k), End: float64(k + 1), Pull: 0.25, Compute: c, Push: 0.75 - c,
+				Staleness: k % 3, Loss: float64(100 - k)})
+		}
+	}
+	return t
+}
+
+func TestSummarizeHandWorked(t *testing.T) {
+	got := Summarize(clockwork())
+	if len(got) != 1 {
+		t.Fatalf("%d summaries, want 1", len(got))
+	}
+	s := got[0]
+	// wall [0, 100]; window [10, 95], 85 s long; ends k+1 in [10, 95] are
+	// k = 9..94: 86 per worker, 172 in all; 172/85 = 2.023529 updates/s;
+	// x 32 = 64.75294 samples/s.
+	checks := []struct {
+		name      string
+		got, want float64
+	}{
+		{"window start", s.WindowStart, 10},
+		{"window end", s.WindowEnd, 95},
+		{"window steps", float64(s.WindowSteps), 172},
+		{"updates/s", s.UpdatesPerS, 172.0 / 85},
+		{"samples/s", s.SamplesPerS, 32 * 172.0 / 85},
+		{"pull mean", s.Pull.Mean, 0.25},
+		{"pull var", s.Pull.Var, 0},
+		// compute: 86 values 0.4 and 86 values 0.6: mean 0.5, sample
+		// variance 172 x 0.01 / 171 = 0.010058480, SCV = that / 0.25
+		{"compute mean", s.Compute.Mean, 0.5},
+		{"compute var", s.Compute.Var, 172 * 0.01 / 171},
+		{"compute scv", s.Compute.SCV, 172 * 0.01 / 171 / 0.25},
+		{"iteration mean", s.Iteration.Mean, 1},
+		// staleness k%3 for k = 9..94, per worker: 29 zeros, 29 ones, 28
+		// twos; both workers: 58, 58, 56; mean (58 + 2x56)/172 = 170/172
+		{"staleness mean", s.Staleness.Mean, 170.0 / 172},
+		// nearest rank: p50 needs 86 values: zeros give 58, ones 116 -> 1
+		{"staleness p50", float64(s.Staleness.P50), 1},
+		// p90 needs ceil(154.8) = 155 > 116 -> 2
+		{"staleness p90", float64(s.Staleness.P90), 2},
+		{"staleness max", float64(s.Staleness.Max), 2},
+	}
+	for _, c := range checks {
+		if !near(c.got, c.want, 1e-12) && !(c.want == 0 && math.Abs(c.got) < 1e-15) {
+			t.Errorf("%s = %.10g, want %.10g", c.name, c.got, c.want)
+		}
+	}
+	if s.Staleness.Source != "steps.csv" || s.Mode != "async" || s.Info != nil {
+		t.Errorf("source %q mode %q info %v", s.Staleness.Source, s.Mode, s.Info)
+	}
+	// sub-windows of 8.5 s hold 9 or 8 ends per worker: the rate varies,
+	// so the interval is not empty, and it holds the point estimate.
+	if !(s.UpdatesPerSLo < s.UpdatesPerS && s.UpdatesPerS < s.UpdatesPerSHi) || s.UpdatesPerSHi-s.UpdatesPerSLo > 0.2*s.UpdatesPerS {
+		t.Errorf("interval [%g, %g] around %g", s.UpdatesPerSLo, s.UpdatesPerSHi, s.UpdatesPerS)
+	}
+	// loss from steps in 20 bins of 5 s: bin 0 holds ends 1..4 (k = 0..3):
+	// mean 98.5, 8 updates done at t=5; the last bin holds ends 95..100
+	// (k = 94..99, the end at 100 clamped in): mean 3.5, 200 updates.
+	if s.LossSource != "steps.csv" || len(s.Loss) != 20 {
+		t.Fatalf("loss source %q, %d points", s.LossSource, len(s.Loss))
+	}
+	if first := s.Loss[0]; first != (LossPoint{Updates: 8, Time: 5, Loss: 98.5}) {
+		t.Errorf("first loss point %+v", first)
+	}
+	if last := s.Loss[19]; last != (LossPoint{Updates: 200, Time: 100, Loss: 3.5}) {
+		t.Errorf("last loss point %+v", last)
+	}
+	if len(s.Warnings) != 0 {
+		t.Errorf("warnings %v", s.Warnings)
+	}
+}
+
+// TestSummarizeSources: updates.csv staleness wins over steps.csv, evals.csv
+// loss over per-step loss, runs.csv sets the mode; runs without steps warn.
+func TestSummarizeSources(t *testing.T) {
+	tr := clockwork()
+	// updates at t = 50 (in the window) with staleness 4, 4, 6 and one at
+	// t = 99 (outside): mean 14/3, p50 4, max 6.
+	for i, st := range []int{4, 4, 6, 9} {
+		tm := 50.0
+		if i == 3 {
+			tm = 99
+		}
+		tr.Updates = append(tr.Updates, Update{Run: "cw", Time: tm, Version: int64(i), Staleness: st, Apply: math.NaN()})
+	}
+	tr.Evals = []Eval{{Run: "cw", Time: 10, Updates: 20, Loss: 1.5, Accuracy: math.NaN()},
+		{Run: "other", Time: 1, Updates: -1, Loss: 2, Accuracy: math.NaN()}}
+	tr.Runs = []RunInfo{{Run: "cw", Mode: "sync", Bandwidth: 1e9, Epochs: math.NaN()}, {Run: "meta", Mode: "async", Bandwidth: math.NaN(), Epochs: math.NaN()}}
+	sums := Summarize(tr)
+	byRun := map[string]RunSummary{}
+	for _, s := range sums {
+		byRun[s.Run] = s
+	}
+	cw := byRun["cw"]
+	if cw.Staleness.Source != "updates.csv" || cw.Staleness.N != 3 || !near(cw.Staleness.Mean, 14.0/3, 1e-12) ||
+		cw.Staleness.P50 != 4 || cw.Staleness.Max != 6 {
+		t.Errorf("staleness %+v", cw.Staleness)
+	}
+	if cw.LossSource != "evals.csv" || len(cw.Loss) != 1 || cw.Loss[0] != (LossPoint{20, 10, 1.5}) {
+		t.Errorf("loss %q %+v", cw.LossSource, cw.Loss)
+	}
+	if cw.Mode != "sync" || cw.Info == nil || cw.Info.Bandwidth != 1e9 {
+		t.Errorf("mode %q info %+v", cw.Mode, cw.Info)
+	}
+	for _, name := range []string{"other", "meta"} {
+		s, ok := byRun[name]
+		if !ok || len(s.Warnings) != 1 || !math.IsNaN(s.UpdatesPerS) {
+			t.Errorf("%s: %+v", name, s)
+		}
+	}
+	if got := byRun["meta"].Warnings[0].Error(); got != `traces: run "meta": no steps, updates or evals (only runs.csv metadata)` {
+		t.Errorf("meta warning %q", got)
+	}
+}
+
+func TestSummarizeWarnsEmptyWindow(t *testing.T) {
+	// one worker, two iterations [0,0.5] and [9.8,10]: window [1, 9.5] holds no end
+	tr := &Trace{Steps: []Step{
+		{Run: "gap", Workers: 1, PS: 1, Batch: 1, Step: 0, Start: 0, End: 0.5, Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()},
+		{Run: "gap", Workers: 1, PS: 1, Batch: 1, Step: 1, Start: 9.8, End: 10, Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()},
+	}}
+	s := Summarize(tr)[0]
+	want := `traces: run "gap": no iteration ends in the steady-state window [1, 9.5] s`
+	if len(s.Warnings) != 1 || s.Warnings[0].Error() != want || !math.IsNaN(s.UpdatesPerS) {
+		t.Errorf("warnings %v, updates/s %g; want %q and NaN", s.Warnings, s.UpdatesPerS, want)
+	}
+}
+
+// simulate runs an asynchronous parameter server with one shard and no
+// contention: each worker loops pull (p), compute (c + Exp(mean e)), push
+// (p); an update is applied at the end of the push. Staleness is the number
+// of updates applied by others between the worker's read (end of its pull)
+// and its own apply. The loss of the job after k updates is
+// 0.2 + 2 exp(-k/(150 W)) plus noise; evals every 25 updates.
+func simulate(seed uint64, run string, workers, steps int, p, c, e float64) *Trace {
+	rng := rand.New(rand.NewPCG(seed, uint64(workers)))
+	type it struct {
+		w, k             int
+		start, read, end float64
+		pull, comp, push float64
+	}
+	var its []it
+	for w := range workers {
+		us := func(x float64) float64 { return math.Round(x*1e6) / 1e6 } // µs clock
+		at := us(rng.Float64() * p) // workers do not start in lockstep
+		for k := range steps {
+			comp := us(c + rng.ExpFloat64()*e)
+			pull := us(p * (1 + 0.1*rng.Float64()))
+			push := us(p * (1 + 0.1*rng.Float64()))
+			end := us(at + pull + comp + push)
+			its = append(its, it{w, k, at, us(at + pull), end, pull, comp, push})
+			at = end
+		}
+	}
+	ends := make([]float64, len(its))
+	for i := range its {
+		ends[i] = its[i].end
+	}
+	sort.Float64s(ends)
+	order := make([]int, len(its))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return its[order[a]].end < its[order[b]].end })
+	t := &Trace{}
+	loss := func(k int) float64 {
+		return math.Round((0.2+2*math.Exp(-float64(k)/(150*float64(workers)))+0.01*rng.NormFloat64())*1e4) / 1e4
+	}
+	stale := make([]int, len(its))
+	for v, i := range order {
+		x := its[i]
+		// applies in (read, end): all ends before this one, minus those at or
+		// before the read
+		stale[i] = v - sort.SearchFloat64s(ends, x.read)
+		t.Updates = append(t.Updates, Update{Run: run, Shard: 0, Worker: x.w, Time: x.end, Version: int64(v + 1), Staleness: stale[i], Apply: 0.002})
+		if (v+1)%25 == 0 {
+			t.Evals = append(t.Evals, Eval{Run: run, Time: x.end, Updates: int64(v + 1), Loss: loss(v + 1), Accuracy: math.NaN()})
+		}
+	}
+	for i, x := range its {
+		t.Steps = append(t.Steps, Step{Run: run, Workers: workers, PS: 1, Batch: 32, Worker: x.w, Step: int64(x.k),
+			Start: x.start, End: x.end, Pull: x.pull, Compute: x.comp, Push: x.push, Staleness: stale[i], Loss: loss(i)})
+	}
+	t.Runs = []RunInfo{{Run: run, Model: "synthetic", Mode: "async", ParamBytes: 4000000, Nodes: workers + 1,
+		Bandwidth: 4000000 / p, Dataset: 60000, Epochs: math.NaN(), Framework: "simulated",
+		Notes: fmt.Sprintf("traces/summary_test.go simulate(seed %d): pull=push=%gs, compute %g+Exp(%g)s", seed, p, c, e)}}
+	return t
+}
+
+// TestSummarizeRenewal checks the steady-state rate against renewal theory:
+// W independent workers whose iterations last 2p(1.05) + c + e on average
+// complete W / (2.1p + c + e) iterations per second in the long run.
+func TestSummarizeRenewal(t *testing.T) {
+	for _, w := range []int{1, 4, 16} {
+		p, c, e := 0.01, 0.05, 0.05
+		s := Summarize(simulate(7, "r", w, 2000, p, c, e))[0]
+		want := float64(w) / (2.1*p + c + e)
+		// 2000 steps per worker with Exp noise: the estimate is within 3%
+		if !near(s.UpdatesPerS, want, 0.03) {
+			t.Errorf("W=%d: updates/s %.4g, want %.4g", w, s.UpdatesPerS, want)
+		}
+		if !(s.UpdatesPerSLo <= want && want <= s.UpdatesPerSHi) {
+			t.Errorf("W=%d: 95%% interval [%.4g, %.4g] misses %.4g", w, s.UpdatesPerSLo, s.UpdatesPerSHi, want)
+		}
+		// compute c + Exp(e): mean c+e, variance e^2, SCV e^2/(c+e)^2 = 0.25
+		if !near(s.Compute.Mean, c+e, 0.03) || !near(s.Compute.SCV, e*e/((c+e)*(c+e)), 0.1) {
+			t.Errorf("W=%d: compute %+v, want mean %g SCV %g", w, s.Compute, c+e, 0.25)
+		}
+		// with W workers of equal speed about W-1 others apply during one
+		// iteration's read-to-apply span (a fraction ~(c+e+1.05p)/(iteration)
+		// of it): mean staleness ~ (W-1) x 0.9
+		wantSt := float64(w-1) * (c + e + 1.05*p) / (2.1*p + c + e)
+		if math.Abs(s.Staleness.Mean-wantSt) > 0.05*wantSt+0.01 {
+			t.Errorf("W=%d: staleness mean %.4g, want %.4g", w, s.Staleness.Mean, wantSt)
+		}
+	}
+}
+
+// TestSummarizePathsMatches: the streaming two-pass summary equals the
+// in-memory one on the same files.
+func TestSummarizePathsMatches(t *testing.T) {
+	tr := simulate(3, "a", 3, 200, 0.01, 0.05, 0.02)
+	b := simulate(4, "b", 2, 100, 0.01, 0.05, 0.02)
+	tr.Steps = append(tr.Steps, b.Steps...)
+	tr.Updates = append(tr.Updates, b.Updates...)
+	tr.Evals = append(tr.Evals, b.Evals...)
+	tr.Runs = append(tr.Runs, b.Runs...)
+	dir := t.TempDir()
+	if err := WriteDir(dir, tr); err != nil {
+		t.Fatal(err)
+	}
+	got, warnings, err := SummarizePaths(dir)
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("err %v, warnings %v", err, warnings)
+	}
+	want := Summarize(tr)
+	if len(got) != len(want) {
+		t.Fatalf("%d summaries, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Info == nil || want[i].Info == nil || fmt.Sprintf("%+v", *got[i].Info) != fmt.Sprintf("%+v", *want[i].Info) {
+			t.Errorf("run %d: info %+v, want %+v", i, got[i].Info, want[i].Info)
+		}
+		got[i].Info, want[i].Info = nil, nil
+	}
+	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
+		t.Errorf("SummarizePaths differs from Summarize:\n got %s\nwant %s", g, w)
+	}
+}
+
+// TestSynthetic keeps testdata/synthetic/async-ps (the small trace inspect's
+// golden test and the demo use) equal to the generator; -update rewrites it.
+func TestSynthetic(t *testing.T) {
+	tr := &Trace{}
+	for _, w := range []int{1, 2, 4} {
+		x := simulate(1, fmt.Sprintf("w%d", w), w, 96/w, 0.01, 0.05, 0.05)
+		tr.Steps = append(tr.Steps, x.Steps...)
+		tr.Updates = append(tr.Updates, x.Updates...)
+		tr.Evals = append(tr.Evals, x.Evals...)
+		tr.Runs = append(tr.Runs, x.Runs...)
+	}
+	dir := filepath.Join("..", "testdata", "synthetic", "async-ps")
+	if *update {
+		if err := WriteDir(dir, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffRows(t, "steps", got.Steps, tr.Steps)
+	diffRows(t, "updates", got.Updates, tr.Updates)
+	diffRows(t, "evals", got.Evals, tr.Evals)
+	diffRows(t, "runs", got.Runs, tr.Runs)
+	if _, err := os.Stat(filepath.Join(dir, "steps.csv")); err != nil {
+		t.Fatal(err)
+	}
+}
