@@ -174,7 +174,7 @@ func simulate(seed uint64, run string, workers, steps int, p, c, e float64) *Tra
 	var its []it
 	for w := range workers {
 		us := func(x float64) float64 { return math.Round(x*1e6) / 1e6 } // µs clock
-		at := us(rng.Float64() * p) // workers do not start in lockstep
+		at := us(rng.Float64() * p)                                      // workers do not start in lockstep
 		for k := range steps {
 			comp := us(c + rng.ExpFloat64()*e)
 			pull := us(p * (1 + 0.1*rng.Float64()))
