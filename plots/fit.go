@@ -155,10 +155,10 @@ func (d FitData) validate() error {
 	return nil
 }
 
-// Fit returns the fit figure: measured throughput with error bars, the fitted
+// FitFigure returns the fit figure: measured throughput with error bars, the fitted
 // curve with its confidence band, both asymptotic bounds and the knee, and
 // beneath them a panel of relative residuals.
-func Fit(d FitData) (*Figure, error) {
+func FitFigure(d FitData) (*Figure, error) {
 	if err := d.validate(); err != nil {
 		return nil, err
 	}

@@ -127,7 +127,7 @@ func TestFitBadInput(t *testing.T) {
 		d.Measured = append([]Obs(nil), good.Measured...)
 		d.Curve = append([]Band(nil), good.Curve...)
 		c.edit(&d)
-		_, err := Fit(d)
+		_, err := FitFigure(d)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "plots: fit: ") {
 			t.Errorf("%s: err = %v, want one with %q", c.name, err, c.want)
 		}
@@ -135,7 +135,7 @@ func TestFitBadInput(t *testing.T) {
 }
 
 func TestFitSmoke(t *testing.T) {
-	fig, err := Fit(fitExample())
+	fig, err := FitFigure(fitExample())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestFitSmoke(t *testing.T) {
 	for i := range d.Measured {
 		d.Measured[i].Lo, d.Measured[i].Hi = math.NaN(), math.NaN()
 	}
-	fig, err = Fit(d)
+	fig, err = FitFigure(d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -210,6 +211,7 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 		a.Color = Ink
 		a.Tick.Color = Ink
 		a.Label.Padding = vg.Points(4)
+		a.Tick.Marker = plainTicks{plot.DefaultTicks{}}
 	}
 	p.Title.TextStyle.Font.Weight = xfont.WeightBold
 	p.Legend.TextStyle.Font = font.From(sans, legendSize)
@@ -488,4 +490,28 @@ func (f *panel) placeLegend(w, h vg.Length) {
 func hideTickLabels(a *plot.Axis) {
 	a.Tick.Label.Color = color.Transparent
 	a.Tick.Label.Font.Size = 0.1
+}
+
+// plainTicks relabels a ticker's labelled ticks with tickLabel.
+type plainTicks struct{ plot.Ticker }
+
+func (t plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := t.Ticker.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = tickLabel(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+// tickLabel writes v with no trailing zeros: 0.4, 25, 20000; very large or
+// small magnitudes in exponent form (1e+06, 2.5e-05).
+func tickLabel(v float64) string {
+	a := math.Abs(v)
+	if a != 0 && (a >= 1e6 || a < 1e-3) {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }

@@ -1,0 +1,238 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// LossCurve is the loss of one run (or the runs at one worker count) against
+// global updates, with the fitted curve evaluated at FitUpdates (may be
+// empty).
+type LossCurve struct {
+	Workers    int
+	Updates    []float64 // global updates, increasing
+	Loss       []float64
+	FitUpdates []float64
+	FitLoss    []float64
+}
+
+// ConvergenceData is the input of the convergence figure: loss curves per
+// worker count and, when known, the time to a target loss against workers.
+type ConvergenceData struct {
+	Title   string  // "" means "Convergence"
+	Target  float64 // the target loss, drawn as a line; NaN or 0: none
+	Curves  []LossCurve
+	Palette *Palette // colours by worker count ("4"); nil: built from Curves
+
+	TimeMeasured  []Obs  // time to target (s) against workers, may be empty
+	TimePredicted []Band // predicted time to target, X increasing, may be empty
+}
+
+// Best returns the worker count with the least predicted time to target and
+// that time; NaN, NaN without predictions.
+func (d ConvergenceData) Best() (workers, seconds float64) {
+	workers, seconds = math.NaN(), math.NaN()
+	for _, b := range d.TimePredicted {
+		if math.IsNaN(seconds) || b.Y < seconds {
+			workers, seconds = b.X, b.Y
+		}
+	}
+	return workers, seconds
+}
+
+func (d ConvergenceData) validate() error {
+	if len(d.Curves) == 0 {
+		return inputError("convergence", "no loss curves")
+	}
+	for i, c := range d.Curves {
+		if c.Workers < 1 {
+			return inputError("convergence", "curve %d: workers %d: want >= 1", i, c.Workers)
+		}
+		if len(c.Updates) == 0 || len(c.Updates) != len(c.Loss) {
+			return inputError("convergence", "curve %d (%d workers): %d updates and %d losses: want as many, at least one", i, c.Workers, len(c.Updates), len(c.Loss))
+		}
+		if len(c.FitUpdates) != len(c.FitLoss) {
+			return inputError("convergence", "curve %d (%d workers): fitted curve has %d updates and %d losses", i, c.Workers, len(c.FitUpdates), len(c.FitLoss))
+		}
+		for j := range c.Updates {
+			if !isFinite(c.Updates[j]) || !isFinite(c.Loss[j]) {
+				return inputError("convergence", "curve %d (%d workers): point %d (%g, %g): want finite values", i, c.Workers, j, c.Updates[j], c.Loss[j])
+			}
+		}
+		for j := range c.FitUpdates {
+			if !isFinite(c.FitUpdates[j]) || !isFinite(c.FitLoss[j]) {
+				return inputError("convergence", "curve %d (%d workers): fitted point %d (%g, %g): want finite values", i, c.Workers, j, c.FitUpdates[j], c.FitLoss[j])
+			}
+		}
+	}
+	for i, o := range d.TimeMeasured {
+		if !isFinite(o.X) || !isFinite(o.Y) || o.Y < 0 {
+			return inputError("convergence", "time to target %d: (%g, %g): want finite workers and time >= 0 s", i, o.X, o.Y)
+		}
+		if err := checkInterval("convergence", "time to target", i, o.Y, o.Lo, o.Hi); err != nil {
+			return err
+		}
+	}
+	for i, b := range d.TimePredicted {
+		if !isFinite(b.X) || !isFinite(b.Y) || b.Y < 0 {
+			return inputError("convergence", "predicted time %d: (%g, %g): want finite workers and time >= 0 s", i, b.X, b.Y)
+		}
+		if i > 0 && b.X <= d.TimePredicted[i-1].X {
+			return inputError("convergence", "predicted time %d: workers %g not above the previous %g", i, b.X, d.TimePredicted[i-1].X)
+		}
+		if err := checkInterval("convergence", "predicted time", i, b.Y, b.Lo, b.Hi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// workersName is the palette name of a worker count.
+func workersName(n int) string { return strconv.Itoa(n) }
+
+// ConvergenceFigure returns the convergence figure: loss against updates per
+// worker count (measured points, fitted lines) and, beside it when known, the
+// time to the target against workers with the best worker count marked.
+func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
+	if err := d.validate(); err != nil {
+		return nil, err
+	}
+	pal := d.Palette
+	if pal == nil {
+		var names []string
+		for _, c := range d.Curves {
+			names = append(names, workersName(c.Workers))
+		}
+		pal = NewPalette(names...)
+	}
+	title := d.Title
+	if title == "" {
+		title = "Convergence"
+	}
+	hasTime := len(d.TimeMeasured)+len(d.TimePredicted) > 0
+	w := Width
+	lossTitle := title
+	if hasTime {
+		w = WideWidth
+		lossTitle = "Loss vs updates"
+	}
+	f := &panel{p: newPlot(lossTitle, "global updates", "loss")}
+	p := f.p
+	xmax := 0.0
+	for _, c := range d.Curves {
+		name := workersName(c.Workers)
+		xy := make(plotter.XYs, len(c.Updates))
+		for j := range c.Updates {
+			xy[j] = plotter.XY{X: c.Updates[j], Y: c.Loss[j]}
+			xmax = max(xmax, c.Updates[j])
+		}
+		sc, _ := plotter.NewScatter(xy)
+		gs := pal.glyph(name)
+		gs.Color = fade(gs.Color, 0.55)
+		gs.Radius = vg.Points(2)
+		sc.GlyphStyle = gs
+		p.Add(sc)
+		f.seeXYs(xy)
+		if len(c.FitUpdates) >= 2 {
+			fxy := make(plotter.XYs, len(c.FitUpdates))
+			for j := range c.FitUpdates {
+				fxy[j] = plotter.XY{X: c.FitUpdates[j], Y: c.FitLoss[j]}
+				xmax = max(xmax, c.FitUpdates[j])
+			}
+			l, _ := plotter.NewLine(fxy)
+			l.LineStyle = pal.line(name)
+			p.Add(l)
+			f.legend(fmt.Sprintf("N=%d", c.Workers), l, sc)
+			f.see(densify(fxy, 4)...)
+		} else {
+			f.legend(fmt.Sprintf("N=%d", c.Workers), sc)
+		}
+	}
+	if isFinite(d.Target) && d.Target != 0 {
+		tl, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Target}, {X: xmax, Y: d.Target}})
+		tl.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		p.Add(tl)
+		f.legend(fmt.Sprintf("target %.4g", d.Target), tl)
+		f.see(densify(plotter.XYs{{X: 0, Y: d.Target}, {X: xmax, Y: d.Target}}, 20)...)
+	}
+	p.X.Min = 0
+	f.placeLegend(w/2, PanelHeight)
+	if !hasTime {
+		return NewFigure(p, w, PanelHeight), nil
+	}
+
+	g := &panel{p: newPlot("Time to target", "workers N", "time to target (s)")}
+	q := g.p
+	col := OkabeIto[0]
+	if len(d.TimePredicted) > 0 {
+		var hi, lo, line plotter.XYs
+		for _, b := range d.TimePredicted {
+			line = append(line, plotter.XY{X: b.X, Y: b.Y})
+			if !math.IsNaN(b.Hi) {
+				hi = append(hi, plotter.XY{X: b.X, Y: b.Hi})
+			}
+		}
+		for i := len(d.TimePredicted) - 1; i >= 0; i-- {
+			if b := d.TimePredicted[i]; !math.IsNaN(b.Lo) {
+				lo = append(lo, plotter.XY{X: b.X, Y: b.Lo})
+			}
+		}
+		if len(hi) >= 2 && len(lo) >= 2 {
+			poly, err := plotter.NewPolygon(append(hi, lo...))
+			if err == nil {
+				poly.Color = fade(col, 0.18)
+				poly.LineStyle.Width = 0
+				q.Add(poly)
+				g.legend("95% band", poly)
+				g.seeXYs(append(hi, lo...))
+			}
+		}
+		l, _ := plotter.NewLine(line)
+		l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2)}
+		q.Add(l)
+		g.legend("predicted", l)
+		g.see(densify(line, 4)...)
+		bw, bt := d.Best()
+		bs, _ := plotter.NewScatter(plotter.XYs{{X: bw, Y: bt}})
+		bs.GlyphStyle = draw.GlyphStyle{Color: OkabeIto[2], Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+		q.Add(bs)
+		g.legend(fmt.Sprintf("fastest: N=%.4g, %.3g s", bw, bt), bs)
+		g.see(XY{bw, bt})
+	}
+	if len(d.TimeMeasured) > 0 {
+		var xy, exy plotter.XYs
+		var ye plotter.YErrors
+		for _, o := range d.TimeMeasured {
+			xy = append(xy, plotter.XY{X: o.X, Y: o.Y})
+			g.see(XY{o.X, o.Y})
+			if !math.IsNaN(o.Lo) {
+				exy = append(exy, plotter.XY{X: o.X, Y: o.Y})
+				ye = append(ye, struct{ Low, High float64 }{o.Y - o.Lo, o.Hi - o.Y})
+				g.see(XY{o.X, o.Lo}, XY{o.X, o.Hi})
+			}
+		}
+		if len(exy) > 0 {
+			eb, err := plotter.NewYErrorBars(errBars{exy, ye})
+			if err == nil {
+				eb.LineStyle = draw.LineStyle{Color: OkabeIto[3], Width: vg.Points(1.2)}
+				eb.CapWidth = vg.Points(5)
+				q.Add(eb)
+			}
+		}
+		sc, _ := plotter.NewScatter(xy)
+		sc.GlyphStyle = draw.GlyphStyle{Color: OkabeIto[3], Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}
+		q.Add(sc)
+		g.legend("measured", sc)
+	}
+	q.X.Min, q.Y.Min = 0, 0
+	g.placeLegend(w/2, PanelHeight)
+	return &Figure{W: w, H: PanelHeight, draw: func(c draw.Canvas) {
+		side(margin(c), []*plot.Plot{p, q})
+	}}, nil
+}

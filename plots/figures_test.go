@@ -1,0 +1,312 @@
+package plots
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// wantErr checks that err is a plots error about fig containing want.
+func wantErr(t *testing.T, name string, err error, fig, want string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error, want one with %q", name, want)
+		return
+	}
+	if !strings.HasPrefix(err.Error(), "plots: "+fig+": ") || !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: err = %v, want \"plots: %s: ...%s...\"", name, err, fig, want)
+	}
+}
+
+func phasesExample() PhasesData {
+	var m, p []PhaseTimes
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		q := float64(n) / 16 // contention grows the transfers
+		m = append(m, PhaseTimes{Workers: n, Pull: 0.010 + 0.012*q, Compute: 0.100 + 0.004*q, Push: 0.011 + 0.013*q})
+		p = append(p, PhaseTimes{Workers: n, Pull: 0.010 + 0.011*q, Compute: 0.100, Push: 0.010 + 0.012*q})
+	}
+	return PhasesData{Measured: m, Predicted: p[:4]}
+}
+
+func TestPhasesBars(t *testing.T) {
+	d := PhasesData{
+		Measured:  []PhaseTimes{{Workers: 4, Pull: 1, Compute: 2, Push: 3}, {Workers: 1, Pull: 0.5, Compute: 2, Push: 0.5}},
+		Predicted: []PhaseTimes{{Workers: 4, Pull: 1.5, Compute: 2, Push: 2}},
+	}
+	// Worker counts 1, 4 are categories 0, 1. Measured at 4 workers:
+	// pull 0..1, compute 1..3, push 3..6; predicted at 4: 0..1.5, 1.5..3.5,
+	// 3.5..5.5; measured at 1: 0..0.5, 0.5..2.5, 2.5..3.
+	want := []StackBar{
+		{Workers: 1, X: -0.2, Bottom: [3]float64{0, 0.5, 2.5}, Top: [3]float64{0.5, 2.5, 3}},
+		{Workers: 4, X: 0.8, Bottom: [3]float64{0, 1, 3}, Top: [3]float64{1, 3, 6}},
+		{Workers: 4, Predicted: true, X: 1.2, Bottom: [3]float64{0, 1.5, 3.5}, Top: [3]float64{1.5, 3.5, 5.5}},
+	}
+	if got := d.Bars(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Bars =\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+func TestPhasesBadInput(t *testing.T) {
+	_, err := PhasesFigure(PhasesData{})
+	wantErr(t, "empty", err, "phases", "no phase times")
+	_, err = PhasesFigure(PhasesData{Measured: []PhaseTimes{{Workers: 2, Pull: math.NaN()}}})
+	wantErr(t, "NaN", err, "phases", "measured 0: pull time NaN")
+	_, err = PhasesFigure(PhasesData{Predicted: []PhaseTimes{{Workers: 2}, {Workers: 2}}})
+	wantErr(t, "twice", err, "phases", "predicted 1: workers 2 appears twice")
+}
+
+func TestStalenessSummaries(t *testing.T) {
+	// 2 workers: sorted 0 1 1 1 2 3 9: median 1; lower half 0 1 1 → Q1 1;
+	// upper half 1 2 3 9 → Q3 2.5; IQR 1.5, fences -1.25 and 4.75, so 9 is
+	// an outlier and the whiskers end at 0 and 3; mean 17/7.
+	d := StalenessData{Samples: []StalenessSample{
+		{Workers: 4, Values: []float64{3, 3, 3, 3}},
+		{Workers: 2, Values: []float64{1, 0, 2, 1, 9, 1, 3}},
+	}}
+	s, err := d.Summaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []BoxSummary{
+		{Workers: 2, N: 7, Min: 0, Q1: 1, Median: 1, Q3: 2.5, Max: 9, WhiskerLo: 0, WhiskerHi: 3, Mean: 17.0 / 7, Outliers: 1},
+		{Workers: 4, N: 4, Min: 3, Q1: 3, Median: 3, Q3: 3, Max: 3, WhiskerLo: 3, WhiskerHi: 3, Mean: 3},
+	}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("Summaries =\n%+v\nwant\n%+v", s, want)
+	}
+	_, err = StalenessFigure(StalenessData{Samples: []StalenessSample{{Workers: 3}}})
+	wantErr(t, "no values", err, "staleness", "sample 0 (3 workers): no values")
+	_, err = StalenessFigure(StalenessData{Samples: []StalenessSample{{Workers: 3, Values: []float64{1, -1}}}})
+	wantErr(t, "negative", err, "staleness", "value 1 is -1")
+}
+
+func stalenessExample() StalenessData {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var ss []StalenessSample
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		v := make([]float64, 400)
+		for i := range v {
+			// Around N-1 with spread growing with N.
+			v[i] = math.Max(0, math.Round(float64(n-1)+rng.NormFloat64()*math.Sqrt(float64(n))))
+		}
+		ss = append(ss, StalenessSample{Workers: n, Values: v})
+	}
+	return StalenessData{Samples: ss}
+}
+
+// lossExample follows l(k) = 1/(b0 k + b1) + b2 with b0 = 1e-3/(1 + 0.1 (N-1)).
+func lossExample() ConvergenceData {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var cs []LossCurve
+	var tm []Obs
+	var tp []Band
+	for _, n := range []int{1, 2, 4, 8} {
+		b0 := 1e-3 / (1 + 0.1*float64(n-1))
+		l := func(k float64) float64 { return 1/(b0*k+0.5) + 0.1 }
+		var c LossCurve
+		c.Workers = n
+		for k := 0.0; k <= 20000; k += 1000 {
+			c.Updates = append(c.Updates, k)
+			c.Loss = append(c.Loss, l(k)*(1+0.03*rng.NormFloat64()))
+			c.FitUpdates = append(c.FitUpdates, k)
+			c.FitLoss = append(c.FitLoss, l(k))
+		}
+		cs = append(cs, c)
+	}
+	for n := 1; n <= 16; n++ {
+		// updates to 0.2: 1/(b0 k + 0.5) = 0.1 → k = 9.5/b0; rate ∝ n/(1+n/12).
+		b0 := 1e-3 / (1 + 0.1*float64(n-1))
+		tt := 9.5 / b0 / (20 * float64(n) / (1 + float64(n)/6))
+		tp = append(tp, Band{X: float64(n), Y: tt, Lo: 0.9 * tt, Hi: 1.1 * tt})
+		if n == 1 || n == 2 || n == 4 || n == 8 {
+			tm = append(tm, Obs{X: float64(n), Y: tt * 1.04, Lo: tt * 0.98, Hi: tt * 1.1})
+		}
+	}
+	return ConvergenceData{Target: 0.2, Curves: cs, TimeMeasured: tm, TimePredicted: tp}
+}
+
+func TestConvergenceBest(t *testing.T) {
+	d := ConvergenceData{TimePredicted: []Band{{X: 1, Y: 100}, {X: 2, Y: 60}, {X: 4, Y: 45}, {X: 8, Y: 50}}}
+	if n, s := d.Best(); n != 4 || s != 45 {
+		t.Errorf("Best = %g, %g; want 4, 45", n, s)
+	}
+	if n, _ := (ConvergenceData{}).Best(); !math.IsNaN(n) {
+		t.Errorf("Best without predictions = %g, want NaN", n)
+	}
+	_, err := ConvergenceFigure(ConvergenceData{})
+	wantErr(t, "empty", err, "convergence", "no loss curves")
+	_, err = ConvergenceFigure(ConvergenceData{Curves: []LossCurve{{Workers: 2, Updates: []float64{1, 2}, Loss: []float64{1}}}})
+	wantErr(t, "ragged", err, "convergence", "curve 0 (2 workers): 2 updates and 1 losses")
+}
+
+func TestScalingEfficiency(t *testing.T) {
+	// s = 1, 1.8, 3.2, 4 at N = 1, 2, 4, 8: efficiency 1, 0.9, 0.8, 0.5.
+	c := ScalingCurve{Job: "a", Workers: []float64{1, 2, 4, 8}, Speedup: []float64{1, 1.8, 3.2, 4}}
+	want := []float64{1, 0.9, 0.8, 0.5}
+	for i, e := range c.Efficiency() {
+		if !within(e, want[i], 1e-12) {
+			t.Errorf("efficiency at %g = %g, want %g", c.Workers[i], e, want[i])
+		}
+	}
+	_, err := ScalingFigure(ScalingData{Jobs: []ScalingCurve{c, c}})
+	wantErr(t, "twice", err, "scaling", `"a" appears twice`)
+	_, err = ScalingFigure(ScalingData{Jobs: []ScalingCurve{{Job: "b", Workers: []float64{1, 1}, Speedup: []float64{1, 1}}}})
+	wantErr(t, "unsorted", err, "scaling", "point 1: workers 1 not above")
+}
+
+func scalingExample() ScalingData {
+	var jobs []ScalingCurve
+	for _, j := range []struct {
+		name string
+		p    float64
+	}{{"resnet", 0.9}, {"bert", 0.7}, {"lstm", 0.5}} {
+		c := ScalingCurve{Job: j.name}
+		for n := 1.0; n <= 32; n++ {
+			c.Workers = append(c.Workers, n)
+			c.Speedup = append(c.Speedup, math.Pow(n, j.p))
+		}
+		// Knee: where one more worker gains less than 5%: ((n+1)/n)^p < 1.05.
+		c.Knee = math.Ceil(1 / (math.Pow(1.05, 1/j.p) - 1))
+		jobs = append(jobs, c)
+	}
+	return ScalingData{Jobs: jobs}
+}
+
+func TestPlanAreas(t *testing.T) {
+	// heSRPT-like: 4 servers; [0, 2): a 1, b 3; [2, 5): b 4.
+	// Jobs by completion: a (2 s) at the bottom, b (5 s) above it.
+	// a: [0,2) 0..1, [2,5) 0..0; b: [0,2) 1..4, [2,5) 0..4.
+	d := PlanData{
+		Servers: 4,
+		Segments: []PlanSegment{
+			{Start: 0, End: 2, Alloc: map[string]float64{"a": 1, "b": 3}},
+			{Start: 2, End: 5, Alloc: map[string]float64{"b": 4}},
+		},
+		Completions: map[string]float64{"b": 5, "a": 2},
+	}
+	got, err := d.Areas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PlanArea{
+		{Job: "a", X: []float64{0, 2, 2, 5}, Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 1, 0, 0}},
+		{Job: "b", X: []float64{0, 2, 2, 5}, Lower: []float64{1, 1, 0, 0}, Upper: []float64{4, 4, 4, 4}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Areas =\n%+v\nwant\n%+v", got, want)
+	}
+	bad := d
+	bad.Segments = []PlanSegment{{Start: 0, End: 1, Alloc: map[string]float64{"a": 5}}}
+	_, err = PlanFigure(bad)
+	wantErr(t, "over", err, "plan", "segment 0: 5 workers allocated, more than the 4 servers")
+	bad.Segments = []PlanSegment{{Start: 0, End: 2}, {Start: 1, End: 3}}
+	_, err = PlanFigure(bad)
+	wantErr(t, "overlap", err, "plan", "segment 1 starts at 1 s, before segment 0 ends")
+	_, err = PlanFigure(PlanData{})
+	wantErr(t, "empty", err, "plan", "no segments")
+}
+
+// planExample is the heSRPT flow-optimal schedule of design.md's worked
+// example (N = 1, sizes 4, 3, 2, 1, p = 0.5) scaled to 16 servers; q = 2
+// and with m jobs left the i-th largest gets (i/m)^2 - ((i-1)/m)^2.
+func planExample() PlanData {
+	sizes := map[string]float64{"j1": 4, "j2": 3, "j3": 2, "j4": 1}
+	order := []string{"j1", "j2", "j3", "j4"} // largest first
+	left := map[string]float64{}
+	for k, v := range sizes {
+		left[k] = v * 16 // seconds on one worker of 16 servers' work scale
+	}
+	var segs []PlanSegment
+	done := map[string]float64{}
+	t := 0.0
+	for m := len(order); m > 0; m-- {
+		alloc := map[string]float64{}
+		rate := map[string]float64{}
+		for i := 1; i <= m; i++ {
+			th := math.Pow(float64(i)/float64(m), 2) - math.Pow(float64(i-1)/float64(m), 2)
+			alloc[order[i-1]] = 16 * th
+			rate[order[i-1]] = math.Sqrt(16 * th) // s(k) = k^0.5
+		}
+		small := order[m-1]
+		dt := left[small] / rate[small]
+		for j, r := range rate {
+			left[j] -= r * dt
+		}
+		segs = append(segs, PlanSegment{Start: t, End: t + dt, Alloc: alloc})
+		t += dt
+		done[small] = t
+		order = order[:m-1]
+	}
+	return PlanData{Policy: "hesrpt", Servers: 16, Segments: segs, Completions: done}
+}
+
+func TestCDF(t *testing.T) {
+	// 3, 1, 2, 2 sorted: 1, 2, 2, 3 → (1, .25), (2, .5), (2, .75), (3, 1).
+	got := CDF([]float64{3, 1, math.NaN(), 2, 2})
+	want := []XY{{1, 0.25}, {2, 0.5}, {2, 0.75}, {3, 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("CDF = %v, want %v", got, want)
+	}
+	// The staircase starts at 0 and rises at each time.
+	st := stepXYs(got[:2])
+	if len(st) != 4 || st[0].Y != 0 || st[1].Y != 0.25 || st[2].Y != 0.25 || st[3].Y != 0.5 {
+		t.Errorf("steps = %v", st)
+	}
+	_, err := SimulationFigure(SimulationData{})
+	wantErr(t, "empty", err, "simulation", "no response times")
+	_, err = SimulationFigure(SimulationData{Responses: []ResponseTimes{{Policy: "equi", Times: []float64{1, math.Inf(1)}}}})
+	wantErr(t, "inf", err, "simulation", "responses 0 (equi): time 1 is +Inf")
+}
+
+func simulationExample() SimulationData {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var rs []ResponseTimes
+	var ls []LoadPoint
+	for k, pol := range []string{"hesrpt", "equi", "srpt", "fifo"} {
+		scale := []float64{1, 1.15, 1.3, 2}[k]
+		r := ResponseTimes{Policy: pol}
+		for range 300 {
+			r.Times = append(r.Times, scale*rng.ExpFloat64()*60+5)
+		}
+		rs = append(rs, r)
+		for _, rho := range []float64{0.3, 0.5, 0.7, 0.8, 0.9} {
+			m := scale * 60 / (1 - rho)
+			ls = append(ls, LoadPoint{Policy: pol, Load: rho, Mean: m, Lo: 0.93 * m, Hi: 1.07 * m})
+		}
+	}
+	return SimulationData{Responses: rs, Loads: ls}
+}
+
+func TestFigureSmoke(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		make func() (*Figure, error)
+	}{
+		{"phases", func() (*Figure, error) { return PhasesFigure(phasesExample()) }},
+		{"staleness", func() (*Figure, error) { return StalenessFigure(stalenessExample()) }},
+		{"convergence", func() (*Figure, error) { return ConvergenceFigure(lossExample()) }},
+		{"convergence-loss-only", func() (*Figure, error) {
+			d := lossExample()
+			d.TimeMeasured, d.TimePredicted = nil, nil
+			return ConvergenceFigure(d)
+		}},
+		{"scaling", func() (*Figure, error) { return ScalingFigure(scalingExample()) }},
+		{"plan", func() (*Figure, error) { return PlanFigure(planExample()) }},
+		{"simulation", func() (*Figure, error) { return SimulationFigure(simulationExample()) }},
+		{"simulation-cdf-only", func() (*Figure, error) {
+			d := simulationExample()
+			d.Loads = nil
+			return SimulationFigure(d)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fig, err := c.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			smoke(t, fig, c.name)
+		})
+	}
+}

@@ -1,0 +1,240 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// PlanSegment is a stretch of time [Start, End) s during which the
+// allocation of workers to jobs is constant.
+type PlanSegment struct {
+	Start, End float64
+	Alloc      map[string]float64 // workers per job (fractional or whole)
+}
+
+// PlanData is the input of the plan figure: a piecewise-constant allocation
+// of Servers workers to jobs over time and each job's completion time.
+type PlanData struct {
+	Title       string // "" means "Allocation over time"
+	Policy      string // shown in the title when set
+	Servers     float64
+	Segments    []PlanSegment      // in time order, not overlapping
+	Completions map[string]float64 // s; jobs without one are not marked
+	Palette     *Palette           // nil: built from the job names
+}
+
+// PlanArea is one job's band of the stacked-area figure: along X (segment
+// ends, each twice so the band is piecewise constant), the band lies between
+// Lower and Upper workers.
+type PlanArea struct {
+	Job          string
+	X            []float64
+	Lower, Upper []float64
+}
+
+// Jobs returns the jobs in stacking order, bottom up: by completion time
+// (earliest first, so finished jobs leave the bottom of the stack), then
+// jobs with no completion, each group by name.
+func (d PlanData) Jobs() []string {
+	seen := map[string]bool{}
+	var jobs []string
+	for _, s := range d.Segments {
+		for j := range s.Alloc {
+			if !seen[j] {
+				seen[j] = true
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	for j := range d.Completions {
+		if !seen[j] {
+			seen[j] = true
+			jobs = append(jobs, j)
+		}
+	}
+	done := func(j string) float64 {
+		if c, ok := d.Completions[j]; ok && isFinite(c) {
+			return c
+		}
+		return math.Inf(1)
+	}
+	sort.Slice(jobs, func(a, b int) bool {
+		ca, cb := done(jobs[a]), done(jobs[b])
+		if ca != cb {
+			return ca < cb
+		}
+		return jobs[a] < jobs[b]
+	})
+	return jobs
+}
+
+// Areas returns the stacked bands, one per job in Jobs order: in each
+// segment a job's band starts where the previous job's ends.
+func (d PlanData) Areas() ([]PlanArea, error) {
+	if err := d.validate(); err != nil {
+		return nil, err
+	}
+	jobs := d.Jobs()
+	out := make([]PlanArea, len(jobs))
+	for k, j := range jobs {
+		out[k].Job = j
+	}
+	for _, s := range d.Segments {
+		var y float64
+		for k, j := range jobs {
+			a := s.Alloc[j]
+			out[k].X = append(out[k].X, s.Start, s.End)
+			out[k].Lower = append(out[k].Lower, y, y)
+			out[k].Upper = append(out[k].Upper, y+a, y+a)
+			y += a
+		}
+	}
+	return out, nil
+}
+
+func (d PlanData) validate() error {
+	if len(d.Segments) == 0 {
+		return inputError("plan", "no segments")
+	}
+	if !isFinite(d.Servers) || d.Servers < 0 {
+		return inputError("plan", "servers %g: want a finite count >= 0 (0: unknown)", d.Servers)
+	}
+	for i, s := range d.Segments {
+		if !isFinite(s.Start) || !isFinite(s.End) || s.End <= s.Start {
+			return inputError("plan", "segment %d: [%g, %g): want finite times with start < end", i, s.Start, s.End)
+		}
+		if i > 0 && s.Start < d.Segments[i-1].End {
+			return inputError("plan", "segment %d starts at %g s, before segment %d ends (%g s)", i, s.Start, i-1, d.Segments[i-1].End)
+		}
+		var sum float64
+		for j, a := range s.Alloc {
+			if !isFinite(a) || a < 0 {
+				return inputError("plan", "segment %d: job %q has %g workers: want a finite count >= 0", i, j, a)
+			}
+			sum += a
+		}
+		if d.Servers > 0 && sum > d.Servers*(1+1e-9) {
+			return inputError("plan", "segment %d: %g workers allocated, more than the %g servers", i, sum, d.Servers)
+		}
+	}
+	for j, c := range d.Completions {
+		if !isFinite(c) || c < 0 {
+			return inputError("plan", "job %q: completion %g: want a finite time >= 0 s", j, c)
+		}
+	}
+	return nil
+}
+
+// PlanFigure returns the plan figure: each job's workers over time as
+// stacked piecewise-constant areas, the servers as a line, and each job's
+// completion as a triangle above the stack in its colour.
+func PlanFigure(d PlanData) (*Figure, error) {
+	areas, err := d.Areas()
+	if err != nil {
+		return nil, err
+	}
+	pal := d.Palette
+	if pal == nil {
+		pal = NewPalette(d.Jobs()...)
+	}
+	title := d.Title
+	if title == "" {
+		title = "Allocation over time"
+	}
+	if d.Policy != "" {
+		title += " (" + d.Policy + ")"
+	}
+	f := &panel{p: newPlot(title, "time (s)", "workers")}
+	p := f.p
+	t0, t1 := d.Segments[0].Start, d.Segments[len(d.Segments)-1].End
+	var top float64
+	for _, a := range areas {
+		var pts plotter.XYs
+		for i := range a.X {
+			pts = append(pts, plotter.XY{X: a.X[i], Y: a.Upper[i]})
+		}
+		for i := len(a.X) - 1; i >= 0; i-- {
+			pts = append(pts, plotter.XY{X: a.X[i], Y: a.Lower[i]})
+		}
+		poly, err := plotter.NewPolygon(pts)
+		if err != nil {
+			return nil, fmt.Errorf("plots: plan: %w", err)
+		}
+		poly.Color = fade(pal.Color(a.Job), 0.85)
+		poly.LineStyle = draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
+		p.Add(poly)
+		for i := range a.X {
+			top = max(top, a.Upper[i])
+		}
+	}
+	// Legend top-down in the stack's order, top job first.
+	for k := len(areas) - 1; k >= 0; k-- {
+		j := areas[k].Job
+		name := j
+		if c, ok := d.Completions[j]; ok {
+			name = fmt.Sprintf("%s (done %.4g s)", j, c)
+		}
+		f.legend(name, swatch{fill: fade(pal.Color(j), 0.85)})
+	}
+	if d.Servers > 0 {
+		top = max(top, d.Servers)
+		sl, _ := plotter.NewLine(plotter.XYs{{X: t0, Y: d.Servers}, {X: t1, Y: d.Servers}})
+		sl.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		p.Add(sl)
+		f.legend(fmt.Sprintf("%.4g servers", d.Servers), sl)
+	}
+	// Completion marks above the stack.
+	mark := top * 1.04
+	for _, a := range areas {
+		c, ok := d.Completions[a.Job]
+		if !ok {
+			continue
+		}
+		ml, _ := plotter.NewLine(plotter.XYs{{X: c, Y: 0}, {X: c, Y: mark}})
+		ml.LineStyle = draw.LineStyle{Color: pal.Color(a.Job), Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		p.Add(ml)
+		ms, _ := plotter.NewScatter(plotter.XYs{{X: c, Y: mark}})
+		ms.GlyphStyle = draw.GlyphStyle{Color: pal.Color(a.Job), Radius: vg.Points(4), Shape: invertedTriangle{}}
+		p.Add(ms)
+		t1 = max(t1, c)
+	}
+	// The legend sits outside the stack: to its right.
+	p.X.Min, p.X.Max = t0, t1+(t1-t0)*0.02
+	p.Y.Min, p.Y.Max = 0, mark*1.05
+	p.Legend.Top, p.Legend.Left = true, false
+	p.Legend.XOffs = 0
+	w := Width + legendWidth(f.longest)
+	return &Figure{W: w, H: Height, draw: func(c draw.Canvas) {
+		c = margin(c)
+		plotC := draw.Crop(c, 0, -legendWidth(f.longest), 0, 0)
+		p.Legend.XOffs = legendWidth(f.longest)
+		p.Legend.YOffs = -vg.Points(18)
+		p.Draw(plotC)
+	}}, nil
+}
+
+// legendWidth is the room kept beside a plot for a legend whose longest
+// entry has n characters.
+func legendWidth(n int) vg.Length {
+	return vg.Points(legendSize*0.55*float64(n) + 36)
+}
+
+// invertedTriangle is a triangle pointing down at the point.
+type invertedTriangle struct{}
+
+func (invertedTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	p := vg.Path{}
+	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y + r*0.8})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r*0.8})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
+}

@@ -1,0 +1,75 @@
+package plots
+
+import (
+	"image/color"
+	"testing"
+)
+
+func TestTickLabel(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {0.4, "0.4"}, {25, "25"}, {20000, "20000"}, {0.30000000000000004, "0.3"},
+		{-1.5, "-1.5"}, {2e6, "2e+06"}, {2.5e-5, "2.5e-05"},
+	} {
+		if got := tickLabel(c.v); got != c.want {
+			t.Errorf("tickLabel(%g) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestPaletteStable(t *testing.T) {
+	// The mapping depends on the set of names, not their order.
+	a := NewPalette("lstm", "bert", "resnet")
+	b := NewPalette("resnet", "lstm", "bert", "bert")
+	for _, n := range []string{"bert", "lstm", "resnet"} {
+		if a.Color(n) != b.Color(n) {
+			t.Errorf("%s: colour depends on order", n)
+		}
+	}
+	// Sorted: bert 0, lstm 1, resnet 2.
+	if a.Slot("bert") != 0 || a.Slot("lstm") != 1 || a.Slot("resnet") != 2 {
+		t.Errorf("slots bert %d lstm %d resnet %d, want 0 1 2", a.Slot("bert"), a.Slot("lstm"), a.Slot("resnet"))
+	}
+	// Policies keep their colour whatever else is in the figure.
+	p1 := NewPalette("equi", "fifo")
+	p2 := NewPalette("hesrpt", "equi", "srpt")
+	if p1.Color("equi") != p2.Color("equi") || p1.Color("equi") != OkabeIto[1] {
+		t.Errorf("equi's colour changes between figures")
+	}
+	// Numeric names sort by value: 2 before 10.
+	w := NewPalette("10", "2", "4")
+	if w.Slot("2") != 0 || w.Slot("4") != 1 || w.Slot("10") != 2 {
+		t.Errorf("numeric names: slots 2:%d 4:%d 10:%d, want 0 1 2", w.Slot("2"), w.Slot("4"), w.Slot("10"))
+	}
+	// Nine names: distinct (colour, dash) pairs.
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}
+	p := NewPalette(names...)
+	type style struct {
+		c    color.Color
+		dash int
+	}
+	seen := map[style]string{}
+	for _, n := range names {
+		s := style{p.Color(n), len(p.Dashes(n))}
+		if o, ok := seen[s]; ok {
+			t.Errorf("%s and %s share colour and dashes", n, o)
+		}
+		seen[s] = n
+	}
+}
+
+func TestLegendCorner(t *testing.T) {
+	// Axes [0, 10] x [0, 10], legend box 30% x 20%. Points fill the top
+	// left (1, 9) and top right (9, 9): the bottom left is first free.
+	pts := []XY{{1, 9}, {9, 9}, {5, 5}}
+	if c, n := legendCorner(0, 10, 0, 10, pts, 0.3, 0.2); c != BottomLeft || n != 0 {
+		t.Errorf("corner %d (%d points), want BottomLeft with none", c, n)
+	}
+	// A rising line leaves the top left free.
+	pts = []XY{{0, 0}, {2.5, 2.5}, {5, 5}, {7.5, 7.5}, {10, 10}}
+	if c, _ := legendCorner(0, 10, 0, 10, pts, 0.3, 0.2); c != TopLeft {
+		t.Errorf("rising line: corner %d, want TopLeft", c)
+	}
+}
