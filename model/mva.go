@@ -19,8 +19,9 @@ import (
 //	p_k(j|n) = D_k X(n) p_k(j-1|n-1) / j,                 j = 1..m-1
 //	p_k(0|n) = 1 - (D_k X(n) + sum_{j=1}^{m-1} (m-j) p_k(j|n)) / m
 //
-// p_k(0|n) is a difference and can round below zero near saturation; it is
-// clamped at zero.
+// The textbook p_k(0|n), a difference, loses all accuracy near saturation;
+// it is computed instead as a product from the complement network (see
+// mvaState).
 //
 // With Approximate set, the recursion over n is replaced by Schweitzer's
 // fixed point Q_k(N-1) = (N-1)/N Q_k(N) (Schweitzer 1979; Bard 1979), which
@@ -78,7 +79,7 @@ func mustValid(n Network, N int) {
 func (m MVA) Solve(n Network, N int) Result {
 	mustValid(n, N)
 	K := len(n.Stations)
-	buf := make([]float64, 3*K+m.probLen(n))
+	buf := make([]float64, 3*K)
 	res := Result{N: N, R: buf[:K:K], Q: buf[K : 2*K : 2*K], U: buf[2*K : 3*K : 3*K]}
 	if N == 0 {
 		return res
@@ -86,14 +87,11 @@ func (m MVA) Solve(n Network, N int) Result {
 	if m.Approximate {
 		res.X = m.schweitzer(n, N, res.R, res.Q)
 	} else {
-		var x float64
-		p := buf[3*K:]
-		m.initProb(n, p)
-		dmax, kb := n.MaxDemand()
+		s := m.newState(n, res.R, res.Q)
 		for i := 1; i <= N; i++ {
-			x = m.step(n, i, x, res.R, res.Q, p, dmax, kb)
+			s.advance(i)
 		}
-		res.X = x
+		res.X = s.x
 	}
 	res.Cycle = float64(N) / res.X
 	for k, s := range n.Stations {
@@ -107,80 +105,140 @@ func (m MVA) Solve(n Network, N int) Result {
 
 // Sweep fills xs[i] with the throughput at i+1 customers, for i = 0 ..
 // len(xs)-1, in one pass of the recursion (with Approximate, one fixed
-// point per N, each started from the previous one). It allocates once, for
-// its workspace, whatever len(xs) is.
+// point per N, each started from the previous one). It allocates its
+// workspace once, whatever len(xs) is, and nothing per step.
 func (m MVA) Sweep(n Network, xs []float64) {
 	mustValid(n, len(xs))
 	K := len(n.Stations)
-	buf := make([]float64, 2*K+m.probLen(n))
-	r, q, p := buf[:K:K], buf[K:2*K:2*K], buf[2*K:]
+	buf := make([]float64, 2*K)
+	r, q := buf[:K:K], buf[K:2*K:2*K]
 	if m.Approximate {
 		for i := range xs {
 			xs[i] = m.schweitzer(n, i+1, r, q)
 		}
 		return
 	}
-	m.initProb(n, p)
-	dmax, kb := n.MaxDemand()
-	var x float64
+	s := m.newState(n, r, q)
 	for i := range xs {
-		x = m.step(n, i+1, x, r, q, p, dmax, kb)
-		xs[i] = x
+		s.advance(i + 1)
+		xs[i] = s.x
 	}
 }
 
-// probLen is the length of the marginal-probability workspace: m per
-// multi-server station (none with Approximate, which uses Seidmann).
-func (m MVA) probLen(n Network) int {
-	if m.Approximate {
-		return 0
-	}
-	l := 0
-	for _, s := range n.Stations {
-		if !s.Delay && s.servers() > 1 {
-			l += s.servers()
-		}
-	}
-	return l
+// mvaState is the exact recursion on one network. For each multi-server
+// station it keeps the marginal probabilities p(j|n), j < m, and the
+// recursion on the complement network (the same network without that
+// station), whose throughput X_{-k} gives
+//
+//	p_k(0|n) = p_k(0|n-1) X(n) / X_{-k}(n)
+//
+// (from p_k(0|n) = G_{-k}(n)/G(n) and X(n) = G(n-1)/G(n) with the
+// normalising constants G of the product form). This is a product, not the
+// difference 1 - sum of the textbook recursion, which loses all accuracy
+// near saturation when m >= 4. Complements are shared (one per subset of
+// removed multi-server stations), so M multi-server stations cost up to 2^M
+// recursions.
+type mvaState struct {
+	m     MVA
+	nw    Network
+	n     int     // customers reached
+	x     float64 // X(n)
+	dmax  float64
+	kb    int
+	r, q  []float64
+	multi []mvaMulti
 }
 
-// initProb sets p_k(0|0) = 1 and p_k(j|0) = 0 for every multi-server station.
-func (m MVA) initProb(n Network, p []float64) {
-	clear(p)
-	off := 0
-	for _, s := range n.Stations {
-		if !s.Delay && s.servers() > 1 {
-			p[off] = 1
-			off += s.servers()
-		}
-	}
+type mvaMulti struct {
+	p    []float64 // p(j|n), j = 0..servers-1
+	comp *mvaState
 }
 
-// step advances the exact recursion from n-1 to n customers: on entry q
-// holds Q(n-1), xprev is X(n-1) and p the marginal probabilities at n-1; on
-// return q holds Q(n), r holds R(n) and p the probabilities at n. It
-// returns X(n). dmax and kb are n.MaxDemand(). It does not allocate.
-func (m MVA) step(nw Network, n int, xprev float64, r, q, p []float64, dmax float64, kb int) float64 {
-	sum := nw.Z
-	off := 0
+// maxMulti bounds the multi-server stations of one network for the exact
+// solver (2^maxMulti complement recursions).
+const maxMulti = 12
+
+// newState prepares the recursion at n = 0 for nw, using r and q (length
+// len(nw.Stations)) as its R and Q.
+func (m MVA) newState(nw Network, r, q []float64) *mvaState {
+	var ms []int
 	for k, s := range nw.Stations {
+		if !s.Delay && s.servers() > 1 {
+			ms = append(ms, k)
+		}
+	}
+	if len(ms) > maxMulti {
+		panic(fmt.Sprintf("model: exact MVA with %d multi-server stations, at most %d (use Approximate)", len(ms), maxMulti))
+	}
+	return m.buildState(nw, ms, 0, r, q, map[uint32]*mvaState{})
+}
+
+// buildState builds the state for nw without the multi-server stations
+// ms[i] whose bit i is set in removed.
+func (m MVA) buildState(orig Network, ms []int, removed uint32, r, q []float64, memo map[uint32]*mvaState) *mvaState {
+	if s, ok := memo[removed]; ok {
+		return s
+	}
+	nw := Network{Z: orig.Z}
+	skip := map[int]bool{}
+	for i, k := range ms {
+		if removed&(1<<i) != 0 {
+			skip[k] = true
+		}
+	}
+	for k, st := range orig.Stations {
+		if !skip[k] {
+			nw.Stations = append(nw.Stations, st)
+		}
+	}
+	if r == nil {
+		r = make([]float64, len(nw.Stations))
+		q = make([]float64, len(nw.Stations))
+	}
+	s := &mvaState{m: m, nw: nw, r: r, q: q}
+	s.dmax, s.kb = nw.MaxDemand()
+	memo[removed] = s
+	for i, k := range ms {
+		if skip[k] {
+			continue
+		}
+		p := make([]float64, orig.Stations[k].servers())
+		p[0] = 1
+		s.multi = append(s.multi, mvaMulti{p: p, comp: m.buildState(orig, ms, removed|1<<i, nil, nil, memo)})
+	}
+	return s
+}
+
+// advance moves the recursion from n-1 to n customers (a no-op if it is
+// there already: complements are shared). It does not allocate.
+func (s *mvaState) advance(n int) {
+	if s.n >= n {
+		return
+	}
+	for i := range s.multi {
+		s.multi[i].comp.advance(n)
+	}
+	nw, r, q := s.nw, s.r, s.q
+	sum := nw.Z
+	mi := 0
+	for k, st := range nw.Stations {
 		var rk float64
-		switch c := s.servers(); {
-		case s.Delay:
-			rk = s.D
+		switch c := st.servers(); {
+		case st.Delay:
+			rk = st.D
 		case c == 1:
-			rk = s.D * (1 + q[k])
-			if m.Correction {
-				rk -= s.D * (1 - s.SCV) / 2 * math.Min(1, xprev*s.D)
+			rk = st.D * (1 + q[k])
+			if s.m.Correction {
+				rk -= st.D * (1 - st.SCV) / 2 * math.Min(1, s.x*st.D)
 			}
 		default:
-			pk := p[off : off+c]
+			p := s.multi[mi].p
+			mi++
 			w := 1 + q[k]
 			for j := 0; j <= c-2; j++ {
-				w += float64(c-j-1) * pk[j]
+				w += float64(c-j-1) * p[j]
 			}
-			rk = s.D / float64(c) * w
-			off += c
+			rk = st.D / float64(c) * w
 		}
 		r[k] = rk
 		sum += rk
@@ -189,25 +247,27 @@ func (m MVA) step(nw Network, n int, xprev float64, r, q, p []float64, dmax floa
 	if sum == 0 {
 		x = math.Inf(1)
 	}
-	if m.Correction && kb >= 0 && x*dmax > 1 {
-		x = m.cap(nw, n, r, dmax, kb)
+	if s.m.Correction && s.kb >= 0 && x*s.dmax > 1 {
+		x = s.m.cap(nw, n, r, s.dmax, s.kb)
 	}
-	off = 0
-	for k, s := range nw.Stations {
+	mi = 0
+	for k, st := range nw.Stations {
 		q[k] = x * r[k]
-		if c := s.servers(); !s.Delay && c > 1 {
-			pk := p[off : off+c]
-			a := s.D * x
-			busy := a
+		if c := st.servers(); !st.Delay && c > 1 {
+			mu := s.multi[mi]
+			mi++
+			a := st.D * x
 			for j := c - 1; j >= 1; j-- {
-				pk[j] = a * pk[j-1] / float64(j)
-				busy += float64(c-j) * pk[j]
+				mu.p[j] = a * mu.p[j-1] / float64(j)
 			}
-			pk[0] = math.Max(0, 1-busy/float64(c))
-			off += c
+			p0 := mu.p[0] * x / mu.comp.x
+			if math.IsNaN(p0) || math.IsInf(mu.comp.x, 1) {
+				p0 = 0
+			}
+			mu.p[0] = p0
 		}
 	}
-	return x
+	s.x, s.n = x, n
 }
 
 // cap handles a corrected solution whose throughput passed the saturation
