@@ -1,0 +1,153 @@
+package planner
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadJobs(t *testing.T) {
+	in := "job,arrival,size,p,max_workers,weight,rigid_workers,extra\n" +
+		"a,0,4,0.5,,,,x\n" +
+		"b,1.5,3,1,8,2,4,y\n" +
+		"c,,2,0.25,,,,\n" // arrival defaults to the previous one
+	jobs, err := ReadJobs(strings.NewReader(in), "jobs.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 3 {
+		t.Fatalf("%d jobs, want 3", len(jobs))
+	}
+	b := jobs[1]
+	if b.ID != "b" || b.Arrival != 1.5 || b.Size != 3 || b.MaxWorkers != 8 || b.Weight != 2 || b.RigidWorkers != 4 || b.Curve != (PowerLaw{1}) {
+		t.Errorf("job b = %+v", b)
+	}
+	if jobs[2].Arrival != 1.5 || jobs[2].Curve != (PowerLaw{0.25}) {
+		t.Errorf("job c = %+v", jobs[2])
+	}
+	if jobs[0].weight() != 1 || jobs[0].rigid() != 1 || b.rigid() != 4 {
+		t.Errorf("defaults: weight %g rigid %d", jobs[0].weight(), jobs[0].rigid())
+	}
+}
+
+func TestReadJobsModel(t *testing.T) {
+	in := "job,size,model\na,10,m.json\nb,5,missing.json\n"
+	resolve := func(path string) (Speedup, error) {
+		if path == "m.json" {
+			return PowerLaw{0.4}, nil
+		}
+		return nil, errors.New("open " + path + ": no such file or directory")
+	}
+	_, err := ReadJobs(strings.NewReader(in), "jobs.csv", resolve)
+	if err == nil || !strings.Contains(err.Error(), "jobs.csv:3:5: model: open missing.json") {
+		t.Fatalf("error %v, want one at jobs.csv:3:5 naming the missing model", err)
+	}
+	jobs, err := ReadJobs(strings.NewReader("job,size,model\na,10,m.json\n"), "jobs.csv", resolve)
+	if err != nil || jobs[0].Curve != (PowerLaw{0.4}) {
+		t.Fatalf("jobs %+v, err %v", jobs, err)
+	}
+}
+
+// Every error names the file, line and column and what was expected.
+func TestReadJobsErrors(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "jobs.csv: empty file"},
+		{"no size", "job,p\na,0.5\n", "jobs.csv:1: missing column \"size\""},
+		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
+		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0, got \"-1\""},
+		{"zero size", "job,size,p\na,0,0.5\n", "jobs.csv:2:3: size"},
+		{"size text", "job,size,p\na,big,0.5\n", "jobs.csv:2:3: size: want a finite number, got \"big\""},
+		{"p zero", "job,size,p\na,1,0\n", "jobs.csv:2:5: p: want a speedup exponent in (0, 1], got 0"},
+		{"p above 1", "job,size,p\na,1,1.5\n", "jobs.csv:2:5: p: want a speedup exponent in (0, 1]"},
+		{"p NaN", "job,size,p\na,1,NaN\n", "jobs.csv:2:5: p: want a finite number"},
+		{"out of order", "job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n", "jobs.csv:3:3: arrival: 3 s is before the previous job's 5 s"},
+		{"negative arrival", "job,arrival,size,p\na,-5,1,0.5\n", "jobs.csv:2:3: arrival: want a time >= 0"},
+		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},
+		{"both p and model", "job,size,p,model\na,1,0.5,m.json\n", "jobs.csv:2:9: model: give p or model, not both"},
+		{"model without loader", "job,size,model\na,1,m.json\n", "jobs.csv:2:5: model: m.json: no model loader"},
+		{"no curve in row", "job,size,p\na,1,\n", "jobs.csv:2: want a speedup exponent p or a model path"},
+		{"max workers", "job,size,p,max_workers\na,1,0.5,1.5\n", "jobs.csv:2:9: max_workers: want a whole number >= 1, got \"1.5\""},
+		{"rigid above max", "job,size,p,max_workers,rigid_workers\na,1,0.5,2,4\n", "jobs.csv:2:11: rigid_workers: 4 is above max_workers 2"},
+		{"weight", "job,size,p,weight\na,1,0.5,-2\n", "jobs.csv:2:9: weight: want a weight > 0"},
+		{"quote", "job,size,p\n\"a,1,0.5\n", "jobs.csv:2:"},
+		{"header only", "job,size,p\n", "jobs.csv: no jobs"},
+		{"dup column", "job,size,size,p\n", "jobs.csv:1:3: column \"size\" appears twice"},
+	}
+	for _, c := range cases {
+		_, err := ReadJobs(strings.NewReader(c.in), "jobs.csv", nil)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "planner: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %q, want it to contain %q", c.name, err, c.want)
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %T is not a *ParseError", c.name, err)
+		}
+	}
+}
+
+func exampleDir(t testing.TB) string {
+	return filepath.Join("..", "testdata", "jobs-example")
+}
+
+func TestReadJobsExample(t *testing.T) {
+	f, err := os.Open(filepath.Join(exampleDir(t), "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	jobs, err := ReadJobs(f, "jobs.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 8 || jobs[3].ID != "gpt-tiny" || jobs[3].MaxWorkers != 0 || jobs[3].Weight != 2 {
+		t.Errorf("jobs %+v", jobs)
+	}
+}
+
+func FuzzReadJobs(f *testing.F) {
+	for _, name := range []string{"jobs.csv", "worked.csv"} {
+		b, err := os.ReadFile(filepath.Join(exampleDir(f), name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("job,size,model\na,1,m.json\n"))
+	f.Add([]byte("job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n"))
+	resolve := func(path string) (Speedup, error) {
+		if strings.HasPrefix(path, "ok") {
+			return PowerLaw{0.5}, nil
+		}
+		return nil, errors.New("no such model")
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		jobs, err := ReadJobs(strings.NewReader(string(b)), "f.csv", resolve)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "planner: f.csv") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		prev := 0.0
+		for _, j := range jobs {
+			if !(j.Size > 0) || j.Arrival < prev || j.Curve == nil || j.Weight < 0 {
+				t.Fatalf("accepted an invalid job %+v", j)
+			}
+			prev = j.Arrival
+		}
+		// whatever is accepted simulates without error or panic
+		if len(jobs) <= 50 {
+			if _, err := Simulate(jobs, HeSRPTPolicy{}, Settings{Servers: 4, Integer: true}); err != nil && !strings.Contains(err.Error(), "rigid") {
+				t.Fatalf("accepted jobs fail to simulate: %v", err)
+			}
+		}
+	})
+}
