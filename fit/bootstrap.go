@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sort"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -106,3 +108,9 @@ func predictInterval(f Family, theta []float64, samples [][]float64, c model.Con
 	a := (1 - level) / 2
 	return Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }
+
+// zQuantile is the standard normal quantile of a two-sided interval of
+// coverage level.
+func zQuantile(level float64) float64 { return distuv.UnitNormal.Quantile(1 - (1-level)/2) }

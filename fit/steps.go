@@ -1,0 +1,523 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// RunStats is what the step-trace estimators read from one run in its
+// steady window (validation protocol: the first 10% and the last 5% of the
+// run's wall time dropped).
+type RunStats struct {
+	Run            string
+	Mode           string
+	Workers, PS    int
+	Batch          int
+	Window         [2]float64 // s
+	Steps          int        // worker iterations completed in the window
+	StepsPerS      float64    // job-wide updates (async) or steps per second
+	Pull, Push     Moments    // s, per iteration
+	Compute        Moments    // s
+	Apply          Moments    // s, from updates.csv
+	Staleness      Moments    // updates
+	ParamBytes     int64      // runs.csv, 0 when absent
+	Bandwidth      float64    // runs.csv, B/s, NaN when absent
+	Nodes          int
+	Dataset        int64
+	Epochs         float64
+	HasPhases      bool // pull, compute and push all measured
+	TotalSteps     int  // rows of the run
+	RowsOutOfOrder bool
+}
+
+// Moments are the mean and squared coefficient of variation of a sample.
+type Moments struct {
+	N    int
+	Mean float64
+	SCV  float64 // variance / mean², NaN for fewer than 2 values
+}
+
+type acc struct{ n, s, ss float64 }
+
+func (a *acc) add(v float64) {
+	if math.IsNaN(v) {
+		return
+	}
+	a.n++
+	a.s += v
+	a.ss += v * v
+}
+
+func (a acc) moments() Moments {
+	if a.n == 0 {
+		return Moments{Mean: math.NaN(), SCV: math.NaN()}
+	}
+	m := a.s / a.n
+	scv := math.NaN()
+	if a.n > 1 && m != 0 {
+		v := (a.ss - a.n*m*m) / (a.n - 1)
+		scv = math.Max(v, 0) / (m * m)
+	}
+	return Moments{N: int(a.n), Mean: m, SCV: scv}
+}
+
+// Steady is the fraction of wall time dropped at the start and end of each
+// run by the validation protocol.
+const (
+	SteadyHead = 0.10
+	SteadyTail = 0.05
+)
+
+// Stats computes RunStats for every run of t's steps, in order of first
+// appearance. A run with no step ending in its steady window is an error
+// naming the run and the window.
+func Stats(t *traces.Trace) ([]RunStats, error) {
+	type span struct {
+		i          int
+		start, end float64
+	}
+	idx := map[string]int{}
+	var out []RunStats
+	var spans []span
+	for _, s := range t.Steps {
+		i, ok := idx[s.Run]
+		if !ok {
+			i = len(out)
+			idx[s.Run] = i
+			out = append(out, RunStats{Run: s.Run, Workers: s.Workers, PS: s.PS, Batch: s.Batch, Mode: "async", Bandwidth: math.NaN(), Epochs: math.NaN(), HasPhases: true})
+			spans = append(spans, span{i, s.Start, s.End})
+		}
+		sp := &spans[i]
+		sp.start = math.Min(sp.start, s.Start)
+		sp.end = math.Max(sp.end, s.End)
+		out[i].TotalSteps++
+		if math.IsNaN(s.Pull) || math.IsNaN(s.Compute) || math.IsNaN(s.Push) {
+			out[i].HasPhases = false
+		}
+	}
+	for i := range out {
+		l := spans[i].end - spans[i].start
+		out[i].Window = [2]float64{spans[i].start + SteadyHead*l, spans[i].end - SteadyTail*l}
+	}
+	pulls := make([]acc, len(out))
+	pushes := make([]acc, len(out))
+	comps := make([]acc, len(out))
+	stal := make([]acc, len(out))
+	applies := make([]acc, len(out))
+	for _, s := range t.Steps {
+		i := idx[s.Run]
+		w := out[i].Window
+		if s.End < w[0] || s.End > w[1] {
+			continue
+		}
+		out[i].Steps++
+		pulls[i].add(s.Pull)
+		pushes[i].add(s.Push)
+		comps[i].add(s.Compute)
+		if s.Staleness >= 0 {
+			stal[i].add(float64(s.Staleness))
+		}
+	}
+	for _, u := range t.Updates {
+		if i, ok := idx[u.Run]; ok {
+			if w := out[i].Window; u.Time >= w[0] && u.Time <= w[1] {
+				applies[i].add(u.Apply)
+				if stal[i].n == 0 || len(t.Steps) == 0 {
+					stal[i].add(float64(u.Staleness))
+				}
+			}
+		}
+	}
+	for i := range out {
+		r := &out[i]
+		if r.Steps == 0 {
+			return nil, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail)
+		}
+		r.StepsPerS = float64(r.Steps) / (r.Window[1] - r.Window[0])
+		r.Pull, r.Push, r.Compute = pulls[i].moments(), pushes[i].moments(), comps[i].moments()
+		r.Apply, r.Staleness = applies[i].moments(), stal[i].moments()
+	}
+	for _, info := range t.Runs {
+		if i, ok := idx[info.Run]; ok {
+			r := &out[i]
+			if info.Mode != "" {
+				r.Mode = info.Mode
+			}
+			r.ParamBytes, r.Bandwidth, r.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
+			r.Dataset, r.Epochs = info.Dataset, info.Epochs
+		}
+	}
+	return out, nil
+}
+
+// Profile is the two-node estimate of the closed network (1 worker + 1
+// shard, no contention): the demands straight from the phase times.
+type Profile struct {
+	Z       float64 // compute, s per iteration
+	Link    float64 // mean of pull and push, s per iteration at one shard
+	Apply   float64 // shard CPU per update, s (0 when updates.csv has none)
+	SCV     float64 // squared coefficient of variation of the transfers
+	Batch   float64
+	FromRun string
+	// LinkFromBandwidth is true when Link is ParamBytes/Bandwidth rather
+	// than the measured phase times.
+	LinkFromBandwidth bool
+	ParamBytes        int64
+	Bandwidth         float64
+}
+
+// Theta is the "mva" family's parameter vector of the profile: z0 = Z,
+// z1 = 0 (one batch size cannot split compute into fixed and per-sample
+// parts), link, apply, and the queueing factor (1 + SCV)/2 (half the MVA
+// queueing for deterministic transfers, all of it for exponential ones).
+func (p Profile) Theta() []float64 {
+	q := (1 + p.SCV) / 2
+	if math.IsNaN(q) {
+		q = 1
+	}
+	return []float64{p.Z, 0, p.Link, p.Apply, math.Min(math.Max(q, 0), 1)}
+}
+
+// TwoNodeProfile estimates the network's demands from the runs with one
+// worker and at most one shard. It returns an error when there is no such
+// run with pull, compute and push times.
+func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
+	var warn []string
+	for _, r := range stats {
+		if r.Workers != 1 || r.PS > 1 || !r.HasPhases || r.Pull.N == 0 {
+			continue
+		}
+		p := Profile{Z: r.Compute.Mean, Link: (r.Pull.Mean + r.Push.Mean) / 2, Batch: float64(r.Batch), FromRun: r.Run, ParamBytes: r.ParamBytes, Bandwidth: r.Bandwidth}
+		p.SCV = (r.Pull.SCV + r.Push.SCV) / 2
+		if r.Apply.N > 0 {
+			p.Apply = r.Apply.Mean
+		} else {
+			warn = append(warn, fmt.Sprintf("run %s: no apply times (updates.csv): the shard CPU demand is taken as 0", r.Run))
+		}
+		return p, warn, nil
+	}
+	return Profile{}, nil, errorf("no run with 1 worker, at most 1 PS shard and pull, compute and push times: no two-node profile")
+}
+
+// Scale returns the profile's parameters for a link of bandwidth bw (B/s)
+// and a model of paramBytes bytes (0 or NaN keep the profile's): the link
+// demand scales as S/B. It needs the profile's own S and B.
+func (p Profile) Scale(bw float64, paramBytes int64) (Profile, error) {
+	if (bw > 0 || paramBytes > 0) && !(p.Bandwidth > 0 && p.ParamBytes > 0) {
+		return p, errorf("scaling the link demand needs runs.csv param_bytes and bandwidth for run %s", p.FromRun)
+	}
+	q := p
+	if bw > 0 {
+		q.Link *= p.Bandwidth / bw
+		q.Bandwidth = bw
+	}
+	if paramBytes > 0 {
+		q.Link *= float64(paramBytes) / float64(p.ParamBytes)
+		q.ParamBytes = paramBytes
+	}
+	return q, nil
+}
+
+// StepOptions tunes FitSteps. The zero value means: auto family, every
+// run, 200 bootstrap resamples with seed 1, 90% intervals.
+type StepOptions struct {
+	Family       string // "auto" or "" or a family name
+	TrainWorkers []int  // fit on runs with these worker counts only; nil: all
+	Bootstrap    int
+	Seed         uint64
+	Level        float64
+}
+
+// StepFit is the result of FitSteps.
+type StepFit struct {
+	Model    *Model
+	Stats    []RunStats // every run
+	Points   []Point    // the runs fitted
+	Warnings []string
+}
+
+// FitSteps fits a model to a step trace: runs' steady-state rates, the
+// two-node profile of the network where there is one, and the loss curves
+// and staleness law where evals and several worker counts allow.
+func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) {
+	stats, err := Stats(t)
+	if err != nil {
+		return nil, err
+	}
+	if len(stats) == 0 {
+		return nil, errorf("no steps in the trace (steps.csv is needed for a step-level fit)")
+	}
+	res := &StepFit{Stats: stats}
+	var train []RunStats
+	for _, r := range stats {
+		if o.TrainWorkers == nil || containsInt(o.TrainWorkers, r.Workers) {
+			train = append(train, r)
+		}
+	}
+	if len(train) == 0 {
+		return nil, errorf("no run has a worker count in --train-workers %v", o.TrainWorkers)
+	}
+	async := true
+	for _, r := range train {
+		async = async && r.Mode == "async"
+		res.Points = append(res.Points, Point{
+			Config:         model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)},
+			StepsPerS:      r.StepsPerS,
+			SamplesPerStep: float64(r.Batch),
+			Async:          r.Mode == "async",
+		})
+	}
+	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level}).withDefaults()
+	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch)}
+	mode := "async"
+	if !async {
+		mode = train[0].Mode
+	}
+	var tf *ThroughputFit
+	var alts []Alternative
+	prof, pwarn, perr := TwoNodeProfile(train)
+	keys, _ := configKeys(res.Points)
+	useProfile := async && perr == nil && (o.Family == "mva" || ((o.Family == "" || o.Family == "auto") && len(keys) < 3))
+	if useProfile {
+		res.Warnings = append(res.Warnings, pwarn...)
+		tf, err = profileFit(prof, res.Points, stats, s)
+		if err != nil {
+			return nil, err
+		}
+		alts = []Alternative{{Family: "mva", CVError: tf.CVError, RMSLE: tf.RMSLE}}
+	} else {
+		tf, alts, err = FitThroughput(res.Points, o.Family, &s)
+		if err != nil {
+			return nil, err
+		}
+	}
+	m := NewModel(tf, res.Points, alts, mode, ref, paths, s.Level)
+	if async && perr != nil && (o.Family == "mva") {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, perr.Error())
+	}
+	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, res.Warnings...)
+	if eff := fitEfficiency(t, stats, o.TrainWorkers); eff != nil {
+		m.Efficiency = eff
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, eff.Warnings...)
+	}
+	res.Model = m
+	res.Warnings = m.Diagnostics.Warnings
+	return res, nil
+}
+
+// profileFit builds the "mva" fit from the two-node profile; when the
+// training runs have other worker counts, only the queueing factor is
+// refined on them (the demands stay those of the profile). Intervals come
+// from bootstrapping the profile run's steps in 50 batches.
+func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings) (*ThroughputFit, error) {
+	f := families["mva"]
+	th := prof.Theta()
+	var warn []string
+	others := 0
+	for _, p := range pts {
+		if p.Config.Workers > 1 {
+			others++
+		}
+	}
+	if others > 0 {
+		prob := Problem{
+			M: len(pts),
+			Residuals: func(dst, q []float64) {
+				t := append([]float64(nil), th...)
+				t[4] = q[0]
+				for i, p := range pts {
+					dst[i] = math.Log(f.Predict(t, p.Config) / p.StepsPerS)
+				}
+			},
+			Lower: []float64{0}, Upper: []float64{1},
+		}
+		r, err := LevenbergMarquardt(prob, []float64{th[4]}, nil)
+		if err == nil {
+			th[4] = r.X[0]
+		}
+	} else {
+		warn = append(warn, "only one worker count in the training runs: contention is predicted by the queueing network from the two-node profile alone (queueing factor (1+SCV)/2 from the transfer times, not checked against data)")
+	}
+	warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
+	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn}
+	tf.Residuals = make([]float64, len(pts))
+	ss := 0.0
+	for i, p := range pts {
+		tf.Residuals[i] = math.Log(f.Predict(th, p.Config) / p.StepsPerS)
+		ss += tf.Residuals[i] * tf.Residuals[i]
+	}
+	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	// Relative uncertainty of the demands from the spread of the profile's
+	// phase means: a batch-means bootstrap approximated by the standard
+	// error of each mean (SCV/n), 1.645 sd for 90%.
+	var pr RunStats
+	for _, r := range stats {
+		if r.Run == prof.FromRun {
+			pr = r
+		}
+	}
+	tf.Lo = append([]float64(nil), th...)
+	tf.Hi = append([]float64(nil), th...)
+	rng := newRand(s.Seed)
+	z := zQuantile(s.Level)
+	seZ := math.Sqrt(pr.Compute.SCV/float64(max(pr.Compute.N, 1))) * prof.Z
+	seL := math.Sqrt(nz(prof.SCV)/float64(max(pr.Pull.N, 1))) * prof.Link
+	seA := math.Sqrt(nz(pr.Apply.SCV)/float64(max(pr.Apply.N, 1))) * prof.Apply
+	tf.Lo[0], tf.Hi[0] = math.Max(th[0]-z*seZ, 0), th[0]+z*seZ
+	tf.Lo[2], tf.Hi[2] = math.Max(th[2]-z*seL, 0), th[2]+z*seL
+	tf.Lo[3], tf.Hi[3] = math.Max(th[3]-z*seA, 0), th[3]+z*seA
+	if s.Bootstrap > 0 {
+		for b := 0; b < s.Bootstrap; b++ {
+			v := append([]float64(nil), th...)
+			v[0] = math.Max(th[0]+seZ*rng.NormFloat64(), 0)
+			v[2] = math.Max(th[2]+seL*rng.NormFloat64(), 0)
+			v[3] = math.Max(th[3]+seA*rng.NormFloat64(), 0)
+			tf.Samples = append(tf.Samples, v)
+		}
+	}
+	return tf, nil
+}
+
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+func containsInt(xs []int, v int) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// fitEfficiency fits the loss curve of each run from evals.csv (or the
+// steps' losses), and the staleness law across runs. It returns nil when
+// there is no loss at all.
+func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Efficiency {
+	type lp struct{ k, l float64 }
+	curves := map[string][]lp{}
+	nanLoss := 0
+	for _, e := range t.Evals {
+		if e.Updates < 0 {
+			continue
+		}
+		if math.IsNaN(e.Loss) || math.IsInf(e.Loss, 0) {
+			nanLoss++
+			continue
+		}
+		curves[e.Run] = append(curves[e.Run], lp{float64(e.Updates), e.Loss})
+	}
+	eff := &Efficiency{}
+	if nanLoss > 0 {
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("evals.csv: %d losses are NaN or infinite and were skipped", nanLoss))
+	}
+	if len(curves) == 0 {
+		if nanLoss > 0 {
+			eff.Warnings = append(eff.Warnings, "no finite loss: the loss curve and the staleness cost are not fitted (speedup = throughput ratio)")
+			eff.B0, eff.B1, eff.B2 = 0, 0, 0
+			return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: 1}
+		}
+		return nil
+	}
+	type runCurve struct {
+		workers int
+		stal    float64
+		c       model.LossCurve
+		final   float64
+	}
+	var rc []runCurve
+	var stalNum, stalDen float64
+	for _, r := range stats {
+		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
+			continue
+		}
+		if r.Staleness.N > 0 && r.Workers > 1 {
+			stalNum += r.Staleness.Mean * float64(r.Workers-1)
+			stalDen += float64((r.Workers - 1) * (r.Workers - 1))
+		}
+		pts := curves[r.Run]
+		if len(pts) < 4 {
+			continue
+		}
+		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
+		c, ok := fitLossCurve(func(i int) (float64, float64) { return pts[i].k, pts[i].l }, len(pts))
+		if !ok {
+			continue
+		}
+		st := r.Staleness.Mean
+		if math.IsNaN(st) {
+			st = float64(r.Workers - 1)
+		}
+		rc = append(rc, runCurve{r.Workers, st, c, pts[len(pts)-1].l})
+	}
+	eff.StalenessPerWorker = 1
+	if stalDen > 0 {
+		eff.StalenessPerWorker = stalNum / stalDen
+	}
+	if len(rc) == 0 {
+		eff.Warnings = append(eff.Warnings, "no run has 4 or more finite losses: no loss curve")
+		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
+	}
+	sort.Slice(rc, func(i, j int) bool { return rc[i].workers < rc[j].workers })
+	base := rc[0]
+	eff.B0, eff.B1, eff.B2 = base.c.B0, base.c.B1, base.c.B2
+	eff.TargetLoss = base.final
+	for _, r := range rc {
+		eff.TargetLoss = math.Max(eff.TargetLoss, r.final)
+	}
+	// b0(N) = b0(base)·(1 + λ s_base)/(1 + λ s): least squares of
+	// b0(base)/b0(N) - 1 ≈ λ (s - s_base) through the origin.
+	var num, den float64
+	for _, r := range rc[1:] {
+		if r.c.B0 > 0 && r.stal > base.stal {
+			d := r.stal - base.stal
+			num += (base.c.B0/r.c.B0 - 1) * d
+			den += d * d
+		}
+	}
+	if den > 0 {
+		eff.Lambda = math.Max(num/den, 0)
+		if base.stal > 0 {
+			// express b0 at zero staleness
+			eff.B0 = base.c.B0 * (1 + eff.Lambda*base.stal)
+		}
+	} else {
+		eff.Warnings = append(eff.Warnings, "loss curves at one staleness only: the staleness cost (lambda) is not identified and taken as 0")
+	}
+	return eff
+}
+
+// fitLossCurve fits l(k) = 1/(b0 k + b1) + b2 to n points by bounded LM.
+func fitLossCurve(at func(i int) (k, l float64), n int) (model.LossCurve, bool) {
+	k0, l0 := at(0)
+	kn, ln := at(n - 1)
+	_ = k0
+	floor := ln - 0.5*math.Abs(l0-ln)
+	b1 := 1 / math.Max(l0-floor, 1e-9)
+	b0 := math.Max((1/math.Max(ln-floor, 1e-9)-b1)/math.Max(kn, 1), 1e-12)
+	prob := Problem{
+		M: n,
+		Residuals: func(dst, p []float64) {
+			c := model.LossCurve{}.WithParams(p)
+			for i := 0; i < n; i++ {
+				k, l := at(i)
+				dst[i] = c.Loss(k) - l
+			}
+		},
+		Lower: []float64{0, 1e-12, math.Inf(-1)},
+		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1)},
+	}
+	r, err := LevenbergMarquardt(prob, []float64{b0, b1, floor}, nil)
+	if err != nil {
+		return model.LossCurve{}, false
+	}
+	return model.LossCurve{}.WithParams(r.X), true
+}

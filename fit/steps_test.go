@@ -1,0 +1,150 @@
+package fit
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// repoRoot walks up from the package folder to the one holding go.mod.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = up
+	}
+}
+
+func loadAsync(t *testing.T) *traces.Trace {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "testdata", "synthetic", "async-ps")
+	tr, _, err := traces.Load(dir)
+	if err != nil {
+		t.Skipf("no async testdata: %v", err)
+	}
+	return tr
+}
+
+func TestStatsSteadyWindow(t *testing.T) {
+	// Run a: one worker, steps end at 1, 2, ..., 10 s (starts 0..9): wall
+	// time [0, 10], window [1, 9.5]: steps ending at 1..9 count: 9 steps
+	// over 8.5 s = 1.0588 steps/s. Compute 0.5 s each (SCV 0), pull 0.2 and
+	// 0.4 alternately (mean 0.3, SCV 1/9).
+	tr := &traces.Trace{}
+	for i := 0; i < 10; i++ {
+		pull := 0.2
+		if i%2 == 1 {
+			pull = 0.4
+		}
+		tr.Steps = append(tr.Steps, traces.Step{Run: "a", Workers: 1, PS: 1, Batch: 8, Step: int64(i), Start: float64(i), End: float64(i + 1), Pull: pull, Compute: 0.5, Push: 0.3, Staleness: 0, Loss: math.NaN()})
+	}
+	st, err := Stats(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := st[0]
+	if r.Steps != 9 || relErr(r.StepsPerS, 9/8.5) > 1e-12 {
+		t.Errorf("steps %d rate %g, want 9 and %g", r.Steps, r.StepsPerS, 9/8.5)
+	}
+	if relErr(r.Compute.Mean, 0.5) > 1e-12 || r.Compute.SCV > 1e-12 {
+		t.Errorf("compute %+v", r.Compute)
+	}
+	// steps 1..9 in window (end 1..9 -> i = 0..8): pulls 0.2 x5, 0.4 x4:
+	// mean 1.8/9 + ... = (1.0 + 1.6)/9 = 0.28889.
+	if relErr(r.Pull.Mean, 2.6/9) > 1e-12 {
+		t.Errorf("pull mean %g, want %g", r.Pull.Mean, 2.6/9)
+	}
+	// No step in the window: a run whose only step ends at its start.
+	bad := &traces.Trace{Steps: []traces.Step{{Run: "b", Workers: 1, Batch: 1, Start: 0, End: 10}}}
+	if _, err := Stats(bad); err == nil || !strings.Contains(err.Error(), "run b: no steps end in the steady window") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// The two-node profile of the simulated trace (pull = push = 0.01 s,
+// compute 0.05 + Exp(0.05) s, apply 0.002 s) gives those demands back, and
+// predicts the 2- and 4-worker runs within 10%.
+func TestTwoNodeProfilePredicts(t *testing.T) {
+	tr := loadAsync(t)
+	sf, err := FitSteps(tr, nil, StepOptions{TrainWorkers: []int{1}, Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	if m.Family != "mva" {
+		t.Fatalf("family %s, want mva from the profile", m.Family)
+	}
+	th := m.theta()
+	if relErr(th[2], 0.01) > 0.1 || relErr(th[3], 0.002) > 0.05 {
+		t.Errorf("link %g apply %g, want 0.01 and 0.002", th[2], th[3])
+	}
+	if relErr(th[0], 0.1) > 0.25 {
+		t.Errorf("Z = %g, want about 0.1", th[0])
+	}
+	for _, r := range sf.Stats {
+		p := m.StepsPerSecond(model.Config{Workers: r.Workers, PS: r.PS})
+		e := relErr(p, r.StepsPerS)
+		t.Logf("%s: measured %.4g predicted %.4g (%.1f%%)", r.Run, r.StepsPerS, p, 100*e)
+		if e > 0.10 {
+			t.Errorf("%s: error %.1f%% over 10%%", r.Run, 100*e)
+		}
+	}
+	found := false
+	for _, w := range m.Diagnostics.Warnings {
+		found = found || strings.Contains(w, "only one worker count")
+	}
+	if !found {
+		t.Errorf("no warning on the one worker count: %q", m.Diagnostics.Warnings)
+	}
+}
+
+func TestLossCurveRecovered(t *testing.T) {
+	// l(k) = 1/(0.01 k + 0.5) + 0.3, sampled at k = 0, 50, ..., 1000.
+	truth := model.LossCurve{B0: 0.01, B1: 0.5, B2: 0.3}
+	var ks, ls []float64
+	for k := 0.0; k <= 1000; k += 50 {
+		ks = append(ks, k)
+		ls = append(ls, truth.Loss(k))
+	}
+	c, ok := fitLossCurve(func(i int) (float64, float64) { return ks[i], ls[i] }, len(ks))
+	if !ok {
+		t.Fatal("no fit")
+	}
+	for j, w := range truth.Params() {
+		if relErr(c.Params()[j], w) > 1e-4 {
+			t.Errorf("param %d = %g, want %g", j, c.Params()[j], w)
+		}
+	}
+}
+
+func TestNaNLossWarns(t *testing.T) {
+	tr := loadAsync(t)
+	cp := *tr
+	cp.Evals = append([]traces.Eval(nil), tr.Evals...)
+	for i := range cp.Evals {
+		cp.Evals[i].Loss = math.NaN()
+	}
+	sf, err := FitSteps(&cp, nil, StepOptions{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(sf.Warnings, "\n")
+	if !strings.Contains(joined, "NaN") || !strings.Contains(joined, "not fitted") {
+		t.Errorf("warnings do not mention the NaN losses: %s", joined)
+	}
+}
