@@ -32,9 +32,9 @@ const (
 	PanelHeight = 4 * vg.Inch
 )
 
-// OkabeIto is the colour-blind-safe palette of Okabe and Ito (2008), without
-// black (kept for reference lines and bounds) and with yellow last, since it
-// reads poorly on white.
+// OkabeIto is the colour-blind-safe palette of Okabe and Ito (2008), in the
+// order names take it: black late (it is also the colour of bounds and
+// reference lines) and yellow last, since it reads poorly on white.
 var OkabeIto = []color.Color{
 	color.NRGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF}, // blue
 	color.NRGBA{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF}, // orange
@@ -42,29 +42,32 @@ var OkabeIto = []color.Color{
 	color.NRGBA{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF}, // vermillion
 	color.NRGBA{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF}, // reddish purple
 	color.NRGBA{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF}, // sky blue
+	color.NRGBA{R: 0x00, G: 0x00, B: 0x00, A: 0xFF}, // black
 	color.NRGBA{R: 0xF0, G: 0xE4, B: 0x42, A: 0xFF}, // yellow
 }
 
 // Ink is the colour of text, bounds and reference lines.
 var Ink color.Color = color.NRGBA{R: 0x22, G: 0x22, B: 0x22, A: 0xFF}
 
-// Policies lists the planner's policy names in the order that fixes their
-// colours, so that a policy has the same colour in every figure even when a
-// figure shows only some of them.
-var Policies = []string{
-	"hesrpt", "equi", "srpt", "knee", "hell", "greedy", "fcfs-rigid",
-	"hesrpt-slowdown", "fifo", "sjf",
+// policySlots fixes the style of each planner policy, so that a policy looks
+// the same in every figure even when a figure shows only some of them. A
+// slot is colour index + 8 x variant (variant 1 is dashed): variants of one
+// idea share a colour (hesrpt and hesrpt-slowdown, srpt and sjf, fifo and
+// fcfs-rigid).
+var policySlots = map[string]int{
+	"hesrpt": 0, "equi": 1, "srpt": 2, "knee": 3, "hell": 4, "greedy": 5, "fifo": 6,
+	"hesrpt-slowdown": 8, "sjf": 10, "fcfs-rigid": 14,
 }
 
 // Palette maps series names (jobs, policies, worker counts) to a colour,
 // dash pattern and glyph. The mapping depends only on the set of names, never
-// on the order a figure draws them in: policy names take the slot of their
-// place in Policies, other names are sorted and take the free slots in
+// on the order a figure draws them in: policy names have fixed styles, other
+// names are sorted (numbers by value) and take the slots 0, 1, 2, ... in
 // order. Build one Palette from every name in a report and pass it to each
 // figure so that a name keeps its colour across figures; a nil *Palette in a
 // figure's input means one built from that figure's names.
 //
-// Beyond seven names the colours repeat with a different dash pattern and
+// Beyond eight names the colours repeat with a different dash pattern and
 // glyph, so that every name stays distinguishable.
 type Palette struct {
 	slot map[string]int
@@ -73,7 +76,6 @@ type Palette struct {
 // NewPalette returns the palette of the given names (duplicates ignored).
 func NewPalette(names ...string) *Palette {
 	p := &Palette{slot: map[string]int{}}
-	used := map[int]bool{}
 	var rest []string
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -81,21 +83,15 @@ func NewPalette(names ...string) *Palette {
 			continue
 		}
 		seen[n] = true
-		if i := policyIndex(n); i >= 0 {
+		if i, ok := policySlots[n]; ok {
 			p.slot[n] = i
-			used[i] = true
 			continue
 		}
 		rest = append(rest, n)
 	}
 	sortNames(rest)
-	next := 0
-	for _, n := range rest {
-		for used[next] {
-			next++
-		}
-		p.slot[n] = next
-		used[next] = true
+	for i, n := range rest {
+		p.slot[n] = i
 	}
 	return p
 }
@@ -103,9 +99,8 @@ func NewPalette(names ...string) *Palette {
 // sortNames sorts names so that numeric names ("2" before "10") sort by value.
 func sortNames(names []string) {
 	sort.Slice(names, func(i, j int) bool {
-		var a, b float64
-		_, ea := fmt.Sscan(names[i], &a)
-		_, eb := fmt.Sscan(names[j], &b)
+		a, ea := strconv.ParseFloat(names[i], 64)
+		b, eb := strconv.ParseFloat(names[j], 64)
 		if ea == nil && eb == nil && a != b {
 			return a < b
 		}
@@ -113,17 +108,8 @@ func sortNames(names []string) {
 	})
 }
 
-func policyIndex(name string) int {
-	for i, p := range Policies {
-		if p == name {
-			return i
-		}
-	}
-	return -1
-}
-
-// Slot returns the index of name in the palette; names the palette was not
-// built with get a slot after all the others, in call order.
+// Slot returns the style index of name; a name the palette was not built
+// with gets the first slot after all the others.
 func (p *Palette) Slot(name string) int {
 	if p.slot == nil {
 		p.slot = map[string]int{}
@@ -131,14 +117,12 @@ func (p *Palette) Slot(name string) int {
 	if i, ok := p.slot[name]; ok {
 		return i
 	}
-	max := len(Policies) - 1
+	next := 0
 	for _, i := range p.slot {
-		if i > max {
-			max = i
-		}
+		next = max(next, i+1)
 	}
-	p.slot[name] = max + 1
-	return max + 1
+	p.slot[name] = next
+	return next
 }
 
 // Color returns the colour of name.
@@ -146,7 +130,7 @@ func (p *Palette) Color(name string) color.Color {
 	return OkabeIto[p.Slot(name)%len(OkabeIto)]
 }
 
-// Dashes returns the dash pattern of name: solid for the first seven slots.
+// Dashes returns the dash pattern of name: solid for the first eight slots.
 func (p *Palette) Dashes(name string) []vg.Length {
 	switch (p.Slot(name) / len(OkabeIto)) % 3 {
 	case 1:
@@ -211,7 +195,7 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 		a.Color = Ink
 		a.Tick.Color = Ink
 		a.Label.Padding = vg.Points(4)
-		a.Tick.Marker = plainTicks{plot.DefaultTicks{}}
+		a.Tick.Marker = niceTicks{}
 	}
 	p.Title.TextStyle.Font.Weight = xfont.WeightBold
 	p.Legend.TextStyle.Font = font.From(sans, legendSize)
@@ -513,5 +497,49 @@ func tickLabel(v float64) string {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	if r == 0 {
+		r = 0 // no "-0"
+	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// niceTicks puts 4 to 8 labelled ticks at multiples of 1, 2, 2.5 or 5 times a
+// power of ten, with unlabelled minor ticks between them.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) || !isFinite(min) || !isFinite(max) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	step := niceStep((max - min) / 6)
+	var ts []plot.Tick
+	minor := step / 2
+	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 1 || m == 2 || m == 5 {
+		minor = step / 5
+		if m == 2 {
+			minor = step / 4
+		}
+	}
+	first := math.Ceil(min/minor-1e-9) * minor
+	for v := first; v <= max+minor*1e-9; v += minor {
+		x := math.Round(v/minor) * minor
+		t := plot.Tick{Value: x}
+		if r := x / step; math.Abs(r-math.Round(r)) < 1e-6 {
+			t.Label = tickLabel(x)
+		}
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// niceStep returns the smallest of 1, 2, 2.5, 5 (times a power of ten) not
+// below raw.
+func niceStep(raw float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*p >= raw*(1-1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
 }

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"image/color"
+	"strings"
 	"testing"
 )
 
@@ -38,13 +39,27 @@ func TestPaletteStable(t *testing.T) {
 	if p1.Color("equi") != p2.Color("equi") || p1.Color("equi") != OkabeIto[1] {
 		t.Errorf("equi's colour changes between figures")
 	}
+	// All ten policies are distinguishable.
+	all := NewPalette("hesrpt", "hesrpt-slowdown", "equi", "srpt", "fifo", "sjf", "knee", "hell", "greedy", "fcfs-rigid")
+	type look struct {
+		c    color.Color
+		dash int
+	}
+	looks := map[look]string{}
+	for _, n := range []string{"hesrpt", "hesrpt-slowdown", "equi", "srpt", "fifo", "sjf", "knee", "hell", "greedy", "fcfs-rigid"} {
+		l := look{all.Color(n), len(all.Dashes(n))}
+		if o, ok := looks[l]; ok {
+			t.Errorf("policies %s and %s look the same", n, o)
+		}
+		looks[l] = n
+	}
 	// Numeric names sort by value: 2 before 10.
 	w := NewPalette("10", "2", "4")
 	if w.Slot("2") != 0 || w.Slot("4") != 1 || w.Slot("10") != 2 {
 		t.Errorf("numeric names: slots 2:%d 4:%d 10:%d, want 0 1 2", w.Slot("2"), w.Slot("4"), w.Slot("10"))
 	}
-	// Nine names: distinct (colour, dash) pairs.
-	names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"}
+	// Ten names: distinct (colour, dash) pairs.
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
 	p := NewPalette(names...)
 	type style struct {
 		c    color.Color
@@ -71,5 +86,28 @@ func TestLegendCorner(t *testing.T) {
 	pts = []XY{{0, 0}, {2.5, 2.5}, {5, 5}, {7.5, 7.5}, {10, 10}}
 	if c, _ := legendCorner(0, 10, 0, 10, pts, 0.3, 0.2); c != TopLeft {
 		t.Errorf("rising line: corner %d, want TopLeft", c)
+	}
+}
+
+func TestNiceTicks(t *testing.T) {
+	// [0, 28.6]: raw step 28.6/6 = 4.77 → 5; labels 0, 5, ..., 25.
+	var labels []string
+	for _, tk := range (niceTicks{}).Ticks(0, 28.6) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0 5 10 15 20 25" {
+		t.Errorf("labels %q, want 0 5 10 15 20 25", got)
+	}
+	// [0.17, 2.2]: raw 0.338 → 0.5; labels 0.5 1 1.5 2.
+	labels = nil
+	for _, tk := range (niceTicks{}).Ticks(0.17, 2.2) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if got := strings.Join(labels, " "); got != "0.5 1 1.5 2" {
+		t.Errorf("labels %q, want 0.5 1 1.5 2", got)
 	}
 }
