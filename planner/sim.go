@@ -26,6 +26,17 @@ type Settings struct {
 	// curve s(k) = k^(1/EnergyAlpha) of a job given power k (Vaze and Nair)
 	// and accounts the energy, the integral of the power in use.
 	EnergyAlpha float64
+	// Record keeps the allocation of every interval between events in
+	// Result.Segments (memory grows with events x jobs present).
+	Record bool
+}
+
+// Segment is an interval [Start, End) during which the allocation is fixed:
+// job Jobs[r] (an input index) holds Workers[r] workers.
+type Segment struct {
+	Start, End float64
+	Jobs       []int
+	Workers    []float64
 }
 
 // JobResult is one job's outcome in a simulation.
@@ -49,16 +60,17 @@ type Result struct {
 	P50Response    float64     // s
 	P99Response    float64     // s
 	MeanSlowdown   float64
-	WeightedFlow   float64 // sum of weight x response, s
-	Utilization    float64 // worker-seconds in use / (servers x span)
-	MeanInSystem   float64 // time-average number of jobs in the system
-	ArrivalRate    float64 // jobs / span, for Little's law
-	Span           float64 // s from the first arrival to the last completion
-	Reallocations  int     // times a job present before and after an event changed its allocation
-	QueuedFraction float64 // fraction of jobs that waited before they started
-	Energy         float64 // worker-seconds (power x time) when EnergyAlpha > 0
-	FlowPlusEnergy float64 // sum of responses + Energy when EnergyAlpha > 0
-	Events         int     // arrivals and departures processed
+	WeightedFlow   float64   // sum of weight x response, s
+	Utilization    float64   // worker-seconds in use / (servers x span)
+	MeanInSystem   float64   // time-average number of jobs in the system
+	ArrivalRate    float64   // jobs / span, for Little's law
+	Span           float64   // s from the first arrival to the last completion
+	Reallocations  int       // times a job present before and after an event changed its allocation
+	QueuedFraction float64   // fraction of jobs that waited before they started
+	Energy         float64   // worker-seconds (power x time) when EnergyAlpha > 0
+	FlowPlusEnergy float64   // sum of responses + Energy when EnergyAlpha > 0
+	Events         int       // arrivals and departures processed
+	Segments       []Segment // when Settings.Record
 }
 
 // ErrStuck reports a policy that leaves every job without workers while no
@@ -215,6 +227,10 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			return res, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, pol.Name(), t, m)
 		}
 		busy += sum * dt
+		if s.Record && dt > 0 {
+			seg := Segment{Start: t, End: t + dt, Jobs: append([]int(nil), active...), Workers: append([]float64(nil), alloc[:m]...)}
+			res.Segments = append(res.Segments, seg)
+		}
 		inSys += float64(m) * dt
 		t += dt
 		kept := active[:0]

@@ -156,3 +156,32 @@ func TestSimulateBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Recorded segments tile the time from 0 to the last completion and carry
+// the allocation: on the worked example under SRPT (N = 1, p = 0.5) the
+// smallest job holds the server in each of the four segments [0,1), [1,3),
+// [3,6), [6,10).
+func TestRecordSegments(t *testing.T) {
+	r, err := Simulate(powerJobs([]float64{4, 3, 2, 1}, 0.5), SRPT{}, Settings{Servers: 1, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		start, end float64
+		job        int
+	}{{0, 1, 3}, {1, 3, 2}, {3, 6, 1}, {6, 10, 0}}
+	if len(r.Segments) != len(want) {
+		t.Fatalf("%d segments, want %d", len(r.Segments), len(want))
+	}
+	for i, w := range want {
+		s := r.Segments[i]
+		if s.Start != w.start || s.End != w.end {
+			t.Errorf("segment %d: [%g, %g), want [%g, %g)", i, s.Start, s.End, w.start, w.end)
+		}
+		for k, j := range s.Jobs {
+			if want := map[bool]float64{true: 1, false: 0}[j == w.job]; s.Workers[k] != want {
+				t.Errorf("segment %d: job %d has %g workers, want %g", i, j, s.Workers[k], want)
+			}
+		}
+	}
+}
