@@ -139,12 +139,16 @@ func TestGNS(t *testing.T) {
 	if got := (GNS{}).Efficiency(400); got != 1 {
 		t.Errorf("zero GNS Efficiency = %g, want 1", got)
 	}
-	if b, err := NoiseScale(2, 6); err != nil || b != 3 {
-		t.Errorf("NoiseScale(2, 6) = %g, %v, want 3", b, err)
+	// 6/2 = 3 per sample; at a batch of 128 samples, 128 * 3 = 384.
+	if b, err := NoiseScale(2, 6, 1); err != nil || b != 3 {
+		t.Errorf("NoiseScale(2, 6, 1) = %g, %v, want 3", b, err)
 	}
-	for _, bad := range [][2]float64{{0, 1}, {-1, 1}, {1, -1}, {math.NaN(), 1}, {1, math.Inf(1)}} {
-		if _, err := NoiseScale(bad[0], bad[1]); err == nil {
-			t.Errorf("NoiseScale(%g, %g): no error", bad[0], bad[1])
+	if b, err := NoiseScale(2, 6, 128); err != nil || b != 384 {
+		t.Errorf("NoiseScale(2, 6, 128) = %g, %v, want 384", b, err)
+	}
+	for _, bad := range [][3]float64{{0, 1, 1}, {-1, 1, 1}, {1, -1, 1}, {math.NaN(), 1, 1}, {1, math.Inf(1), 1}, {1, 1, 0}} {
+		if _, err := NoiseScale(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("NoiseScale(%g, %g, %g): no error", bad[0], bad[1], bad[2])
 		}
 	}
 	if err := (GNS{Noise: -1}).Validate(); err == nil {

@@ -23,19 +23,28 @@ type GNS struct {
 	RefBatch float64 // samples, the global batch the loss curve or step count refers to
 }
 
-// NoiseScale returns B_noise = gradVar/gradSqr from an estimate of the
-// squared norm of the true gradient |G|^2 (gradSqr) and of the trace of the
-// per-sample gradient covariance tr(Sigma) (gradVar), as Pollux and AdaptDL
-// record them (grad_sqr, grad_var). It returns an error when gradSqr is not
-// positive or gradVar is negative.
-func NoiseScale(gradSqr, gradVar float64) (float64, error) {
+// NoiseScale returns B_noise = batch gradVar/gradSqr, in samples, from an
+// estimate of the squared norm of the true gradient |G|^2 (gradSqr) and of
+// the trace of the covariance of a gradient taken over batch samples
+// (gradVar): batch = 1 for the per-sample covariance tr(Sigma) of
+// McCandlish et al. Pollux and AdaptDL record grad_sqr and grad_var with the
+// variance at the initial batch M0 (their efficiency is
+// (var/sqr + 1)/(var/sqr + M/M0)), so pass batch = M0 for their files; on
+// the Pollux validation curves this reading predicts the steps to target
+// across batch sizes and the per-sample reading does not (see
+// gns_data_test.go and docs/models.md). It returns an error when gradSqr or
+// batch is not positive or gradVar is negative.
+func NoiseScale(gradSqr, gradVar, batch float64) (float64, error) {
 	if !(gradSqr > 0) || math.IsInf(gradSqr, 0) {
 		return 0, fmt.Errorf("model: NoiseScale: gradient squared norm %g, want > 0", gradSqr)
 	}
 	if !(gradVar >= 0) || math.IsInf(gradVar, 0) {
 		return 0, fmt.Errorf("model: NoiseScale: gradient variance %g, want >= 0", gradVar)
 	}
-	return gradVar / gradSqr, nil
+	if !(batch > 0) || math.IsInf(batch, 0) {
+		return 0, fmt.Errorf("model: NoiseScale: batch %g, want > 0", batch)
+	}
+	return batch * gradVar / gradSqr, nil
 }
 
 // Efficiency returns (Noise + RefBatch)/(Noise + b): 1 at b = RefBatch,
