@@ -1,0 +1,514 @@
+package traces
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Chrome trace-event JSON (TensorFlow timeline, PyTorch profiler, Horovod
+// timeline), optionally gzipped, into steps.csv rows. docs/formats.md has the
+// same rules with examples.
+//
+// # Input
+//
+// Either a JSON array of events or an object whose "traceEvents" member is
+// that array (the closing "]" of a bare array may be missing, as the format
+// allows). Intervals come from "X" events (ts and dur in microseconds) and
+// from "B"/"E" pairs on the same (pid, tid), matched as a stack. Other
+// phases (instant, counter, flow, metadata) are ignored. A PyTorch
+// "distributedInfo" {"rank", "world_size"} gives the worker and the worker
+// count.
+//
+// # Steps
+//
+// A step is an interval whose name is a step marker: "ProfilerStep#N"
+// (PyTorch), or "step", "train_step", "iteration", "iter" optionally followed
+// by a number ("step 12", "Iteration#3"), case-insensitive. N is the step
+// number; markers without one are numbered 0, 1, ... per worker. Each step
+// marker's pid is a worker: the rank when distributedInfo gives one,
+// otherwise workers are numbered 0, 1, ... in the order their pids first
+// mark a step. When no event marks a step, the whole trace is one step of
+// worker 0 (a TensorFlow timeline records one session.run), with a warning.
+//
+// # Phases
+//
+// Inside a step, an interval counts toward a phase by its name
+// (case-insensitive substring):
+//
+//	push:    allreduce, all_reduce, all-reduce, reduce_scatter, reducescatter,
+//	         push, send, negotiate (Horovod's NEGOTIATE_ALLREDUCE waits for
+//	         the other ranks before the all-reduce)
+//	pull:    pull, recv, broadcast, allgather, all_gather
+//	compute: forward, backward, optimizer
+//
+// push is tested first (so "ncclAllReduce" is push). The phase time is the
+// length of the union of its intervals clipped to the step, so nested or
+// overlapping events count once; a phase with no interval is absent (NaN).
+// When one worker marks steps, every interval of the file (GPU streams
+// included, whatever their pid) is matched to the steps by time; when
+// several do, only intervals on the step's own pid are.
+//
+// start and end are seconds from the earliest event of the file.
+
+// chromeStepName matches step markers; group 2 is the step number.
+var chromeStepName = regexp.MustCompile(`(?i)^(profilerstep|step|train_step|iteration|iter)\s*[#:_ ]?\s*(\d+)?$`)
+
+var (
+	chromePushWords    = []string{"allreduce", "all_reduce", "all-reduce", "reduce_scatter", "reducescatter", "push", "send", "negotiate"}
+	chromePullWords    = []string{"pull", "recv", "broadcast", "allgather", "all_gather"}
+	chromeComputeWords = []string{"forward", "backward", "optimizer"}
+)
+
+// chromePhase classifies an event name: 0 none, 1 pull, 2 compute, 3 push.
+func chromePhase(name string) int {
+	low := strings.ToLower(name)
+	for _, w := range chromePushWords {
+		if strings.Contains(low, w) {
+			return 3
+		}
+	}
+	for _, w := range chromePullWords {
+		if strings.Contains(low, w) {
+			return 1
+		}
+	}
+	for _, w := range chromeComputeWords {
+		if strings.Contains(low, w) {
+			return 2
+		}
+	}
+	return 0
+}
+
+type chromeEvent struct {
+	Name string          `json:"name"`
+	Ph   string          `json:"ph"`
+	Ts   *float64        `json:"ts"`
+	Dur  *float64        `json:"dur"`
+	Pid  json.RawMessage `json:"pid"`
+	Tid  json.RawMessage `json:"tid"`
+}
+
+type chromeInterval struct {
+	name       string
+	pid        string
+	start, end float64 // us
+}
+
+// chromeDoc is a decoded trace with a way to turn byte offsets into
+// positions.
+type chromeDoc struct {
+	file  string
+	data  []byte
+	lines []int // offsets of '\n'
+}
+
+func (d *chromeDoc) pos(off int64) (line, col int) {
+	i := sort.SearchInts(d.lines, int(off))
+	line = i + 1
+	start := 0
+	if i > 0 {
+		start = d.lines[i-1] + 1
+	}
+	return line, int(off) - start + 1
+}
+
+func (d *chromeDoc) errAt(off int64, format string, args ...any) *ParseError {
+	l, c := d.pos(off)
+	return &ParseError{File: d.file, Line: l, Column: c, Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// jsonErr positions an error of encoding/json.
+func (d *chromeDoc) jsonErr(err error, fallback int64) *ParseError {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return d.errAt(max(se.Offset-1, 0), "invalid JSON: %v", se)
+	case errors.As(err, &te):
+		return d.errAt(max(te.Offset-1, 0), "invalid trace event: field %q: expected a %v, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return d.errAt(int64(len(d.data)), "invalid JSON: the file ends in the middle of a value (truncated?)")
+	}
+	return d.errAt(fallback, "invalid JSON: %v", err)
+}
+
+// skipSpace returns the offset of the first byte at or after off that is not
+// JSON whitespace or a comma.
+func (d *chromeDoc) skipSpace(off int64) int64 {
+	for off < int64(len(d.data)) {
+		switch d.data[off] {
+		case ' ', '\t', '\r', '\n', ',':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// ReadChromeTrace reads a Chrome trace-event JSON file (gzipped or not) and
+// returns its steps as a canonical trace (steps.csv and a runs.csv row),
+// following the rules above. Workers, PS, Batch, Mode and Run come from
+// opts when set. Errors are *ParseError with line and column (byte) of the
+// offending JSON.
+func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []error, error) {
+	if opts.source == "" {
+		opts.source = file
+	}
+	opts = opts.withDefaults()
+	data, err := chromeReadAll(r, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc := &chromeDoc{file: file, data: data}
+	for i, b := range data {
+		if b == '\n' {
+			doc.lines = append(doc.lines, i)
+		}
+	}
+	ivs, info, warns, err := doc.intervals()
+	if err != nil {
+		return nil, warns, err
+	}
+	if len(ivs) == 0 {
+		return nil, warns, &ParseError{File: file, Msg: "no complete (X) or begin/end (B/E) events: nothing to convert"}
+	}
+	tr, w := chromeSteps(ivs, info, opts)
+	return tr, append(warns, w...), nil
+}
+
+// chromeReadAll reads r whole, gunzipping it when it starts with the gzip
+// magic.
+func chromeReadAll(r io.Reader, file string) ([]byte, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &ParseError{File: file, Msg: err.Error()}
+	}
+	if !bytes.HasPrefix(raw, gzipMagic) {
+		return raw, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error()}
+	}
+	data, err := io.ReadAll(zr)
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, &ParseError{File: file, Offset: int64(len(raw)), Msg: fmt.Sprintf("truncated gzip stream (the compressed data ends early, after %d bytes decompressed)", len(data))}
+	case err != nil:
+		return nil, &ParseError{File: file, Msg: "corrupt gzip stream: " + err.Error()}
+	}
+	return data, nil
+}
+
+// chromeInfo is what the file says about the run as a whole.
+type chromeInfo struct {
+	rank, worldSize int // -1 when absent
+}
+
+// intervals decodes the events and pairs B/E into intervals.
+func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
+	info := chromeInfo{rank: -1, worldSize: -1}
+	var warns []error
+	dec := json.NewDecoder(bytes.NewReader(d.data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil, info, nil, &ParseError{File: d.file, Msg: "empty file: expected a JSON array of trace events or an object with traceEvents"}
+		}
+		return nil, info, nil, d.jsonErr(err, 0)
+	}
+	var ivs []chromeInterval
+	readArray := func(bare bool) error {
+		open := map[string][]int{} // (pid, tid) -> stack of indexes into pending
+		type pend struct {
+			name string
+			pid  string
+			ts   float64
+			off  int64
+		}
+		var pending []pend
+		for dec.More() {
+			off := d.skipSpace(dec.InputOffset())
+			var ev chromeEvent
+			if err := dec.Decode(&ev); err != nil {
+				return d.jsonErr(err, off)
+			}
+			switch ev.Ph {
+			case "X", "B", "E":
+			default:
+				continue
+			}
+			if ev.Ts == nil {
+				return d.errAt(off, "event %q (ph %s): missing ts (microseconds)", ev.Name, ev.Ph)
+			}
+			pid := string(ev.Pid)
+			key := pid + "\x00" + string(ev.Tid)
+			switch ev.Ph {
+			case "X":
+				if ev.Dur == nil {
+					return d.errAt(off, "complete event %q: missing dur (microseconds)", ev.Name)
+				}
+				if *ev.Dur < 0 {
+					return d.errAt(off, "complete event %q: negative dur %v", ev.Name, *ev.Dur)
+				}
+				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur})
+			case "B":
+				open[key] = append(open[key], len(pending))
+				pending = append(pending, pend{ev.Name, pid, *ev.Ts, off})
+			case "E":
+				st := open[key]
+				if len(st) == 0 {
+					warns = append(warns, d.errAt(off, "end event %q on pid %s tid %s has no begin; ignored", ev.Name, pid, ev.Tid))
+					continue
+				}
+				b := pending[st[len(st)-1]]
+				open[key] = st[:len(st)-1]
+				if *ev.Ts < b.ts {
+					return d.errAt(off, "end event at ts %v is before its begin %q at ts %v", *ev.Ts, b.name, b.ts)
+				}
+				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts})
+			}
+		}
+		var left []int
+		for _, st := range open {
+			left = append(left, st...)
+		}
+		sort.Ints(left)
+		for _, i := range left {
+			warns = append(warns, d.errAt(pending[i].off, "begin event %q has no end; ignored", pending[i].name))
+		}
+		if _, err := dec.Token(); err != nil {
+			if bare && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)) {
+				warns = append(warns, d.errAt(int64(len(d.data)), "the event array has no closing ]: read to the end of the file (the trace-event format allows this)"))
+				return nil
+			}
+			return d.jsonErr(err, dec.InputOffset())
+		}
+		return nil
+	}
+	switch tok {
+	case json.Delim('['):
+		if err := readArray(true); err != nil {
+			return nil, info, warns, err
+		}
+		return ivs, info, warns, nil
+	case json.Delim('{'):
+	default:
+		return nil, info, nil, d.errAt(d.skipSpace(0), "expected a JSON array of trace events or an object with traceEvents, got %v", tok)
+	}
+	found := false
+	for dec.More() {
+		off := d.skipSpace(dec.InputOffset())
+		k, err := dec.Token()
+		if err != nil {
+			return nil, info, warns, d.jsonErr(err, off)
+		}
+		key, _ := k.(string)
+		switch key {
+		case "traceEvents":
+			off := d.skipSpace(dec.InputOffset())
+			if t, err := dec.Token(); err != nil {
+				return nil, info, warns, d.jsonErr(err, off)
+			} else if t != json.Delim('[') {
+				return nil, info, warns, d.errAt(d.skipSpace(off), "traceEvents: expected an array of events")
+			}
+			if err := readArray(false); err != nil {
+				return nil, info, warns, err
+			}
+			found = true
+		case "distributedInfo":
+			var di struct {
+				Rank      *int `json:"rank"`
+				WorldSize *int `json:"world_size"`
+			}
+			if err := dec.Decode(&di); err != nil {
+				return nil, info, warns, d.jsonErr(err, off)
+			}
+			if di.Rank != nil && *di.Rank >= 0 {
+				info.rank = *di.Rank
+			}
+			if di.WorldSize != nil && *di.WorldSize >= 1 {
+				info.worldSize = *di.WorldSize
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, info, warns, d.jsonErr(err, off)
+			}
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, info, warns, d.jsonErr(err, dec.InputOffset())
+	}
+	if !found {
+		return nil, info, warns, &ParseError{File: d.file, Line: 1, Column: 1, Msg: "object has no traceEvents array"}
+	}
+	return ivs, info, warns, nil
+}
+
+// chromeSteps turns intervals into steps.csv rows.
+func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*Trace, []error) {
+	var warns []error
+	t0 := math.Inf(1)
+	for _, iv := range ivs {
+		t0 = math.Min(t0, iv.start)
+	}
+	type step struct {
+		worker     int
+		pid        string
+		num        int64
+		start, end float64
+	}
+	var steps []step
+	workerOf := map[string]int{}
+	next := map[string]int64{}
+	for _, iv := range ivs {
+		m := chromeStepName.FindStringSubmatch(iv.name)
+		if m == nil {
+			continue
+		}
+		w, ok := workerOf[iv.pid]
+		if !ok {
+			w = len(workerOf)
+			workerOf[iv.pid] = w
+		}
+		n := next[iv.pid]
+		if m[2] != "" {
+			v, err := strconv.ParseInt(m[2], 10, 64)
+			if err == nil {
+				n = v
+			}
+		}
+		next[iv.pid] = n + 1
+		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end})
+	}
+	if len(steps) == 0 {
+		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step", opts.Run))
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, iv := range ivs {
+			lo, hi = math.Min(lo, iv.start), math.Max(hi, iv.end)
+		}
+		steps = append(steps, step{worker: 0, num: 0, start: lo, end: hi})
+		workerOf[""] = 0
+	}
+	if info.rank >= 0 {
+		if len(workerOf) > 1 {
+			warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d but %d processes mark steps: workers numbered by process instead", opts.Run, info.rank, len(workerOf)))
+		} else {
+			for i := range steps {
+				steps[i].worker = info.rank
+			}
+		}
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = len(workerOf)
+		if info.worldSize > 0 && len(workerOf) == 1 {
+			workers = info.worldSize
+		}
+	}
+	for _, s := range steps {
+		if s.worker >= workers {
+			workers = s.worker + 1
+		}
+	}
+	batch := opts.Batch
+	if batch == 0 {
+		batch = 1
+		warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: steps.csv gets batch 1 (give --batch)", opts.Run))
+	}
+	onePid := len(workerOf) == 1
+	// phase intervals, per pid (or all under "" when one worker marks steps)
+	type seg struct{ a, b float64 }
+	phase := map[string]*[4][]seg{}
+	for _, iv := range ivs {
+		p := chromePhase(iv.name)
+		if p == 0 || chromeStepName.MatchString(iv.name) {
+			continue
+		}
+		k := iv.pid
+		if onePid {
+			k = ""
+		}
+		if phase[k] == nil {
+			phase[k] = new([4][]seg)
+		}
+		phase[k][p] = append(phase[k][p], seg{iv.start, iv.end})
+	}
+	for _, ph := range phase {
+		for p := range ph {
+			sort.Slice(ph[p], func(i, j int) bool { return ph[p][i].a < ph[p][j].a })
+		}
+	}
+	// union length of sorted segs clipped to [a, b]
+	union := func(ss []seg, a, b float64) float64 {
+		total, cur0, cur1 := 0.0, math.Inf(-1), math.Inf(-1)
+		for _, s := range ss {
+			if s.a >= b {
+				break
+			}
+			x, y := math.Max(s.a, a), math.Min(s.b, b)
+			if y <= x {
+				continue
+			}
+			if x > cur1 {
+				if cur1 > cur0 {
+					total += cur1 - cur0
+				}
+				cur0, cur1 = x, y
+			} else if y > cur1 {
+				cur1 = y
+			}
+		}
+		if cur1 > cur0 {
+			total += cur1 - cur0
+		}
+		return total
+	}
+	sort.SliceStable(steps, func(i, j int) bool {
+		if steps[i].worker != steps[j].worker {
+			return steps[i].worker < steps[j].worker
+		}
+		return steps[i].start < steps[j].start
+	})
+	tr := &Trace{}
+	seen := map[[2]int64]bool{}
+	for _, s := range steps {
+		k := [2]int64{int64(s.worker), s.num}
+		if seen[k] {
+			warns = append(warns, fmt.Errorf("traces: %s: worker %d step %d marked twice; the later one ignored", opts.Run, s.worker, s.num))
+			continue
+		}
+		seen[k] = true
+		row := Step{Run: opts.Run, Workers: workers, PS: opts.PS, Batch: batch, Worker: s.worker, Step: s.num,
+			Start: (s.start - t0) / 1e6, End: (s.end - t0) / 1e6,
+			Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()}
+		pk := s.pid
+		if onePid {
+			pk = ""
+		}
+		if ph := phase[pk]; ph != nil {
+			for p, dst := range map[int]*float64{1: &row.Pull, 2: &row.Compute, 3: &row.Push} {
+				if u := union(ph[p], s.start, s.end); u > 0 {
+					*dst = u / 1e6
+				}
+			}
+		}
+		tr.Steps = append(tr.Steps, row)
+	}
+	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
+		Framework: "Chrome trace-event JSON", Notes: "converted by sgdplan convert --from chrome" + opts.sourceNote()})
+	return tr, warns
+}

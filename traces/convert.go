@@ -1,0 +1,158 @@
+package traces
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// ConvertOptions are what a user knows about a run that its files do not
+// say. The zero value means: nothing known.
+type ConvertOptions struct {
+	Run     string  // run name; "" means the input's base name up to its first dot
+	Workers int     // workers in the run; 0: 1 for tfevents, the workers found for chrome
+	PS      int     // parameter-server shards; 0 means none or unknown
+	Batch   int     // per-worker mini-batch, samples; 0 means unknown (steps.csv then gets 1, with a warning)
+	Mode    string  // async, sync or allreduce; "" means absent
+	P       float64 // speedup exponent written into jobs.csv for job traces; 0 leaves p empty
+
+	source string // the input, for the runs.csv note
+}
+
+func (o ConvertOptions) withDefaults() ConvertOptions {
+	if o.Run == "" {
+		o.Run = "run"
+		if o.source != "" {
+			base := filepath.Base(filepath.Clean(o.source))
+			if i := strings.IndexByte(base, '.'); i > 0 {
+				base = base[:i]
+			}
+			if base != "" && base != "." && base != string(filepath.Separator) {
+				o.Run = base
+			}
+		}
+	}
+	if o.Workers < 0 {
+		o.Workers = 0
+	}
+	return o
+}
+
+func (o ConvertOptions) sourceNote() string {
+	if o.source == "" {
+		return ""
+	}
+	return " from " + filepath.Base(o.source)
+}
+
+// Converted is what Convert produces: a canonical trace, or a job list for
+// the planner's jobs.csv (job-trace formats).
+type Converted struct {
+	Trace *Trace
+	Jobs  []Job
+}
+
+// ConvertFormats lists the formats Convert accepts, sorted: tfevents,
+// chrome, the public datasets of Datasets and the job traces of JobFormats.
+func ConvertFormats() []string {
+	out := []string{"tfevents", "chrome"}
+	out = append(out, Datasets()...)
+	out = append(out, JobFormats()...)
+	sort.Strings(out)
+	return out
+}
+
+// Convert reads path in format (one of ConvertFormats) and returns the
+// canonical trace or the jobs, with warnings. path is a file, or a folder:
+// for tfevents every file in it whose name contains "tfevents" (one run); for
+// a public dataset the dataset's folder or the data root.
+func Convert(format, path string, opts ConvertOptions) (Converted, []error, error) {
+	opts.source = path
+	if opts.P != 0 && !(opts.P > 0 && opts.P <= 1) {
+		return Converted{}, nil, fmt.Errorf("traces: speedup exponent p = %v: expected a value in (0, 1]", opts.P)
+	}
+	switch format {
+	case "tfevents":
+		tr, w, err := convertTFEventsPath(path, opts)
+		return Converted{Trace: tr}, w, err
+	case "chrome":
+		f, err := os.Open(path)
+		if err != nil {
+			return Converted{}, nil, fmt.Errorf("traces: %w", err)
+		}
+		defer f.Close()
+		tr, w, err := ReadChromeTrace(f, path, opts)
+		return Converted{Trace: tr}, w, err
+	case "philly-pollux", "itp", "gavel-vc":
+		jobs, w, err := LoadJobTrace(format, path)
+		if err != nil {
+			return Converted{}, w, err
+		}
+		if opts.P != 0 {
+			for i := range jobs {
+				jobs[i].P = opts.P
+			}
+		}
+		return Converted{Jobs: jobs}, w, nil
+	}
+	if _, ok := datasetLoaders[format]; ok {
+		rows, w, err := LoadDataset(format, path)
+		if err != nil {
+			return Converted{}, w, err
+		}
+		return Converted{Trace: &Trace{Throughput: rows}}, w, nil
+	}
+	return Converted{}, nil, fmt.Errorf("traces: unknown format %q (known: %s)", format, strings.Join(ConvertFormats(), ", "))
+}
+
+// convertTFEventsPath reads one event file, or every event file in a folder
+// (sorted by name, which for TensorFlow's names is by creation time), as one
+// run.
+func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, error) {
+	files := []string{path}
+	if fi, err := os.Stat(path); err != nil {
+		return nil, nil, fmt.Errorf("traces: %w", err)
+	} else if fi.IsDir() {
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("traces: %w", err)
+		}
+		files = files[:0]
+		for _, e := range ents {
+			if !e.IsDir() && strings.Contains(e.Name(), "tfevents") {
+				files = append(files, filepath.Join(path, e.Name()))
+			}
+		}
+		if len(files) == 0 {
+			return nil, nil, fmt.Errorf("traces: %s: no file whose name contains \"tfevents\"", path)
+		}
+	}
+	var all []TFScalar
+	var warns []error
+	first := math.NaN()
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("traces: %w", err)
+		}
+		s, fw, w, err := ReadTFEvents(f, p)
+		f.Close()
+		warns = append(warns, w...)
+		if err != nil {
+			return nil, warns, err
+		}
+		all = append(all, s...)
+		if math.IsNaN(first) || fw < first {
+			first = fw
+		}
+	}
+	tr, w := TFEventsTrace(all, first, opts.withDefaults())
+	warns = append(warns, w...)
+	if len(all) == 0 {
+		return nil, warns, fmt.Errorf("traces: %s: no scalar summaries to convert", path)
+	}
+	return tr, warns, nil
+}

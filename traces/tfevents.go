@@ -1,0 +1,463 @@
+package traces
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// TFScalar is one scalar summary value of a TensorBoard event file.
+type TFScalar struct {
+	WallTime float64 // s since the Unix epoch, as the writer recorded it
+	Step     int64   // the event's step (global step for tf.summary)
+	Tag      string
+	Value    float64
+}
+
+// Field numbers of tensorflow/core/util/event.proto, framework/summary.proto
+// and framework/tensor.proto.
+const (
+	tfEventWallTime = 1 // double
+	tfEventStep     = 2 // int64
+	tfEventSummary  = 5 // Summary
+
+	tfSummaryValue = 1 // repeated Summary.Value
+
+	tfValueTag    = 1 // string
+	tfValueSimple = 2 // float
+	tfValueTensor = 8 // TensorProto
+
+	tfTensorDtype   = 1 // DataType enum
+	tfTensorShape   = 2 // TensorShapeProto
+	tfTensorContent = 4 // bytes, little-endian
+	tfTensorFloat   = 5 // repeated float (packed)
+	tfTensorDouble  = 6 // repeated double (packed)
+	tfTensorInt     = 7 // repeated int32 (packed)
+	tfTensorInt64   = 10
+
+	tfShapeDim = 2 // repeated Dim
+	tfDimSize  = 1 // int64
+	dtFloat    = 1
+	dtDouble   = 2
+	dtInt32    = 3
+	dtInt64    = 9
+)
+
+// ReadTFEvents reads a TensorBoard event file (*.tfevents.*) and returns its
+// scalar summaries in file order: Summary.Value entries with a simple_value,
+// or a tensor holding one float, double, int32 or int64 (in the *_val fields
+// or in tensor_content). Other values (images, histograms, text, tensors of
+// more than one element) are skipped. The TFRecord framing and its CRCs are
+// checked (ReadTFRecords); a protobuf that does not decode is a *ParseError
+// with the record number and byte offset. firstWall is the wall time of the
+// first event in the file (the file_version event), NaN when there is none.
+func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float64, warnings []error, err error) {
+	firstWall = math.NaN()
+	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
+		var ev TFScalar
+		var summaries [][]byte
+		if err := tfWalk(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+			switch {
+			case num == tfEventWallTime && typ == protowire.Fixed64Type:
+				ev.WallTime = math.Float64frombits(v)
+			case num == tfEventStep && typ == protowire.VarintType:
+				ev.Step = int64(v)
+			case num == tfEventSummary && typ == protowire.BytesType:
+				summaries = append(summaries, b)
+			}
+			return nil
+		}); err != nil {
+			return &ParseError{File: file, Line: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Event: %v", n, off, err)}
+		}
+		if math.IsNaN(firstWall) {
+			firstWall = ev.WallTime
+		}
+		for _, s := range summaries {
+			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if num != tfSummaryValue || typ != protowire.BytesType {
+					return nil
+				}
+				tag, val, ok, err := tfDecodeValue(b)
+				if err != nil {
+					return err
+				}
+				if ok {
+					x := ev
+					x.Tag, x.Value = tag, val
+					scalars = append(scalars, x)
+				}
+				return nil
+			}); err != nil {
+				return &ParseError{File: file, Line: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Summary: %v", n, off, err)}
+			}
+		}
+		return nil
+	})
+	return scalars, firstWall, warnings, err
+}
+
+// tfWalk calls fn for each field of the protobuf message b: the varint or
+// fixed value in v, the bytes of a length-delimited field in b.
+func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var sub []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.Fixed64Type:
+			v, n = protowire.ConsumeFixed64(b)
+		case protowire.Fixed32Type:
+			var u uint32
+			u, n = protowire.ConsumeFixed32(b)
+			v = uint64(u)
+		case protowire.BytesType:
+			sub, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return fmt.Errorf("field %d: %v", num, protowire.ParseError(n))
+		}
+		b = b[n:]
+		if err := fn(num, typ, v, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tfDecodeValue decodes a Summary.Value; ok is false for values that are not
+// a single number.
+func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
+	var tensor []byte
+	err = tfWalk(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+		switch {
+		case num == tfValueTag && typ == protowire.BytesType:
+			tag = string(sub)
+		case num == tfValueSimple && typ == protowire.Fixed32Type:
+			val, ok = float64(math.Float32frombits(uint32(v))), true
+		case num == tfValueTensor && typ == protowire.BytesType:
+			tensor = sub
+		}
+		return nil
+	})
+	if err != nil || ok || tensor == nil {
+		return tag, val, ok, err
+	}
+	val, ok, err = tfDecodeTensor(tensor)
+	return tag, val, ok, err
+}
+
+// tfDecodeTensor returns the value of a one-element numeric TensorProto.
+func tfDecodeTensor(b []byte) (float64, bool, error) {
+	var (
+		dtype   uint64
+		content []byte
+		vals    []float64
+		elems   int64 = 1
+	)
+	err := tfWalk(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+		switch num {
+		case tfTensorDtype:
+			dtype = v
+		case tfTensorShape:
+			return tfWalk(sub, func(num protowire.Number, typ protowire.Type, _ uint64, dim []byte) error {
+				if num != tfShapeDim {
+					return nil
+				}
+				return tfWalk(dim, func(num protowire.Number, typ protowire.Type, size uint64, _ []byte) error {
+					if num == tfDimSize && typ == protowire.VarintType {
+						elems *= int64(size)
+					}
+					return nil
+				})
+			})
+		case tfTensorContent:
+			content = sub
+		case tfTensorFloat, tfTensorDouble, tfTensorInt, tfTensorInt64:
+			vs, err := tfRepeated(num, typ, v, sub)
+			if err != nil {
+				return err
+			}
+			vals = append(vals, vs...)
+		}
+		return nil
+	})
+	if err != nil || elems != 1 {
+		return 0, false, err
+	}
+	if len(vals) > 0 {
+		return vals[0], true, nil
+	}
+	switch {
+	case dtype == dtFloat && len(content) == 4:
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, nil
+	case dtype == dtDouble && len(content) == 8:
+		return math.Float64frombits(binary.LittleEndian.Uint64(content)), true, nil
+	case dtype == dtInt32 && len(content) == 4:
+		return float64(int32(binary.LittleEndian.Uint32(content))), true, nil
+	case dtype == dtInt64 && len(content) == 8:
+		return float64(int64(binary.LittleEndian.Uint64(content))), true, nil
+	}
+	return 0, false, nil
+}
+
+// tfRepeated decodes a repeated numeric field, packed or not.
+func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([]float64, error) {
+	one := func(v uint64) float64 {
+		switch num {
+		case tfTensorFloat:
+			return float64(math.Float32frombits(uint32(v)))
+		case tfTensorDouble:
+			return math.Float64frombits(v)
+		case tfTensorInt:
+			return float64(int32(v))
+		default:
+			return float64(int64(v))
+		}
+	}
+	if typ != protowire.BytesType {
+		return []float64{one(v)}, nil
+	}
+	var out []float64
+	for len(b) > 0 {
+		var x uint64
+		var n int
+		switch num {
+		case tfTensorFloat:
+			var u uint32
+			u, n = protowire.ConsumeFixed32(b)
+			x = uint64(u)
+		case tfTensorDouble:
+			x, n = protowire.ConsumeFixed64(b)
+		default:
+			x, n = protowire.ConsumeVarint(b)
+		}
+		if n < 0 {
+			return nil, fmt.Errorf("tensor field %d: %v", num, protowire.ParseError(n))
+		}
+		out = append(out, one(x))
+		b = b[n:]
+	}
+	return out, nil
+}
+
+// TFEventsTrace turns the scalars of one run's event files into a canonical
+// trace:
+//
+//   - Loss: tags whose name contains "loss" (loss, train_loss, loss/train,
+//     epoch_loss, ...). One tag is used per run, chosen in this order: the tag
+//     "loss"; a tag naming train; a tag not naming val, eval or test; the
+//     first in sorted order. The others are reported in a warning. Each
+//     value becomes an evals.csv row with updates = step and time = wall
+//     time - firstWall (the first event of the files; the first scalar's when
+//     firstWall is NaN).
+//   - Accuracy: tags containing "acc" (accuracy, acc, top1_acc, ...), chosen
+//     the same way; values in [0, 1] fill the accuracy of the eval row of the
+//     same step (a row of their own when no loss was logged at that step);
+//     values outside [0, 1] (percentages) are divided by 100 when in (1, 100],
+//     with a warning.
+//   - Rate: global_step/sec, steps_per_sec, steps/sec, iterations/sec
+//     (steps/s) and examples/sec, examples_per_sec, samples/sec,
+//     samples_per_sec, images/sec (samples/s) give one throughput.csv row per
+//     run: the mean of the values logged inside the steady-state window of
+//     the validation protocol (drop the first 10% and last 5% of the run's
+//     logged wall time; all values when fewer than 3 fall inside), with their
+//     standard deviation in std and their count in repeats. Workers, PS,
+//     Batch and Mode come from opts (workers 1 when unknown).
+//   - Other tags are listed in one warning.
+//
+// A runs.csv row records where the run came from.
+func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {
+	opts = opts.withDefaults()
+	var warns []error
+	tr := &Trace{}
+	if len(scalars) == 0 {
+		return tr, []error{fmt.Errorf("traces: %s: no scalar summaries in the event files", opts.Run)}
+	}
+	if math.IsNaN(firstWall) || firstWall > scalars[0].WallTime {
+		firstWall = scalars[0].WallTime
+		for _, s := range scalars {
+			firstWall = math.Min(firstWall, s.WallTime)
+		}
+	}
+	byTag := map[string][]TFScalar{}
+	for _, s := range scalars {
+		byTag[s.Tag] = append(byTag[s.Tag], s)
+	}
+	var lossTags, accTags, stepTags, sampleTags, other []string
+	for tag := range byTag {
+		low := strings.ToLower(tag)
+		switch {
+		case tfIsRate(low, tfStepRateTags):
+			stepTags = append(stepTags, tag)
+		case tfIsRate(low, tfSampleRateTags):
+			sampleTags = append(sampleTags, tag)
+		case strings.Contains(low, "loss"):
+			lossTags = append(lossTags, tag)
+		case strings.Contains(low, "acc"):
+			accTags = append(accTags, tag)
+		default:
+			other = append(other, tag)
+		}
+	}
+	pick := func(kind string, tags []string) string {
+		if len(tags) == 0 {
+			return ""
+		}
+		sort.Strings(tags)
+		best, bestRank := "", 99
+		for _, t := range tags {
+			if r := tfTagRank(t); r < bestRank {
+				best, bestRank = t, r
+			}
+		}
+		if len(tags) > 1 {
+			var rest []string
+			for _, t := range tags {
+				if t != best {
+					rest = append(rest, t)
+				}
+			}
+			warns = append(warns, fmt.Errorf("traces: %s: %s from tag %q; ignored %s", opts.Run, kind, best, strings.Join(rest, ", ")))
+		}
+		return best
+	}
+	lossTag, accTag := pick("loss", lossTags), pick("accuracy", accTags)
+	stepTag, sampleTag := pick("steps/s", stepTags), pick("samples/s", sampleTags)
+	if len(other) > 0 {
+		sort.Strings(other)
+		warns = append(warns, fmt.Errorf("traces: %s: tags not converted: %s", opts.Run, strings.Join(other, ", ")))
+	}
+
+	// evals: one row per step, loss and accuracy merged.
+	rowAt := map[int64]int{}
+	evalRow := func(s TFScalar) *Eval {
+		i, ok := rowAt[s.Step]
+		if !ok {
+			i = len(tr.Evals)
+			rowAt[s.Step] = i
+			tr.Evals = append(tr.Evals, Eval{Run: opts.Run, Time: s.WallTime - firstWall, Updates: s.Step, Loss: math.NaN(), Accuracy: math.NaN()})
+		}
+		return &tr.Evals[i]
+	}
+	if lossTag != "" {
+		for _, s := range byTag[lossTag] {
+			evalRow(s).Loss = s.Value
+		}
+	}
+	if accTag != "" {
+		scaled := false
+		for _, s := range byTag[accTag] {
+			v := s.Value
+			if v > 1 && v <= 100 {
+				v /= 100
+				scaled = true
+			}
+			if !(v >= 0 && v <= 1) {
+				continue
+			}
+			evalRow(s).Accuracy = v
+		}
+		if scaled {
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q has values above 1: read as percent", opts.Run, accTag))
+		}
+	}
+	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
+
+	if stepTag != "" || sampleTag != "" {
+		t := Throughput{Workers: opts.Workers, PS: opts.PS, Batch: opts.Batch, Mode: opts.Mode, Run: opts.Run,
+			StepsPerS: math.NaN(), SamplesPerS: math.NaN(), Std: math.NaN()}
+		if stepTag != "" {
+			t.StepsPerS, t.Std, t.Repeats = steadyMean(byTag[stepTag])
+		}
+		if sampleTag != "" {
+			var std float64
+			var n int
+			t.SamplesPerS, std, n = steadyMean(byTag[sampleTag])
+			if stepTag == "" {
+				t.Std, t.Repeats = std, n
+			}
+		}
+		tr.Throughput = append(tr.Throughput, t)
+	}
+	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
+		Framework: "TensorBoard event file", Notes: "converted by sgdplan convert --from tfevents" + opts.sourceNote()})
+	return tr, warns
+}
+
+var (
+	tfStepRateTags   = []string{"global_step/sec", "steps_per_sec", "steps/sec", "global_steps_per_sec", "iterations/sec", "iterations_per_sec"}
+	tfSampleRateTags = []string{"examples/sec", "examples_per_sec", "samples/sec", "samples_per_sec", "images/sec", "images_per_sec"}
+)
+
+// tfIsRate reports whether the lower-case tag is one of names or ends with
+// "/" + one of them.
+func tfIsRate(low string, names []string) bool {
+	for _, n := range names {
+		if low == n || strings.HasSuffix(low, "/"+n) {
+			return true
+		}
+	}
+	return false
+}
+
+// tfTagRank orders candidate tags: 0 a bare "loss"/"accuracy", 1 a train
+// tag, 2 a tag not naming validation, 3 the rest.
+func tfTagRank(tag string) int {
+	low := strings.ToLower(tag)
+	switch {
+	case low == "loss" || low == "accuracy":
+		return 0
+	case strings.Contains(low, "train"):
+		return 1
+	case !strings.Contains(low, "val") && !strings.Contains(low, "test"):
+		return 2
+	}
+	return 3
+}
+
+// steadyMean is the mean and standard deviation of the values logged inside
+// the steady-state window (first 10% and last 5% of the logged wall time
+// dropped), or of all values when fewer than 3 fall inside.
+func steadyMean(s []TFScalar) (mean, std float64, n int) {
+	lo, hi := s[0].WallTime, s[0].WallTime
+	for _, x := range s {
+		lo, hi = math.Min(lo, x.WallTime), math.Max(hi, x.WallTime)
+	}
+	a, b := lo+0.10*(hi-lo), hi-0.05*(hi-lo)
+	var in []float64
+	for _, x := range s {
+		if x.WallTime >= a && x.WallTime <= b {
+			in = append(in, x.Value)
+		}
+	}
+	if len(in) < 3 {
+		in = in[:0]
+		for _, x := range s {
+			in = append(in, x.Value)
+		}
+	}
+	for _, v := range in {
+		mean += v
+	}
+	mean /= float64(len(in))
+	if len(in) < 2 {
+		return mean, math.NaN(), len(in)
+	}
+	for _, v := range in {
+		std += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(in)-1)), len(in)
+}

@@ -1,0 +1,356 @@
+package traces
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// A small writer of event files, independent of the reader: it builds the
+// protobufs field by field as tensorflow's summary writer lays them out.
+
+type tfTestValue struct {
+	tag    string
+	simple *float32
+	tensor []byte // an encoded TensorProto
+}
+
+func tfTestEvent(wall float64, step int64, fileVersion string, vals ...tfTestValue) []byte {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.Fixed64Type)
+	b = protowire.AppendFixed64(b, math.Float64bits(wall))
+	if step != 0 {
+		b = protowire.AppendTag(b, 2, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(step))
+	}
+	if fileVersion != "" {
+		b = protowire.AppendTag(b, 3, protowire.BytesType)
+		b = protowire.AppendString(b, fileVersion)
+	}
+	if len(vals) > 0 {
+		var sum []byte
+		for _, v := range vals {
+			var vb []byte
+			vb = protowire.AppendTag(vb, 1, protowire.BytesType)
+			vb = protowire.AppendString(vb, v.tag)
+			if v.simple != nil {
+				vb = protowire.AppendTag(vb, 2, protowire.Fixed32Type)
+				vb = protowire.AppendFixed32(vb, math.Float32bits(*v.simple))
+			}
+			if v.tensor != nil {
+				vb = protowire.AppendTag(vb, 8, protowire.BytesType)
+				vb = protowire.AppendBytes(vb, v.tensor)
+			}
+			sum = protowire.AppendTag(sum, 1, protowire.BytesType)
+			sum = protowire.AppendBytes(sum, vb)
+		}
+		b = protowire.AppendTag(b, 5, protowire.BytesType)
+		b = protowire.AppendBytes(b, sum)
+	}
+	return b
+}
+
+func f32(v float32) *float32 { return &v }
+
+// tfTestTensor encodes a scalar TensorProto (empty shape) of dtype with the
+// value either in a packed *_val field or in tensor_content.
+func tfTestTensor(dtype int, v float64, content bool) []byte {
+	var b []byte
+	b = protowire.AppendTag(b, 1, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(dtype))
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	b = protowire.AppendBytes(b, nil) // shape {} = scalar
+	var raw []byte
+	switch dtype {
+	case 1:
+		raw = binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(v)))
+	case 2:
+		raw = binary.LittleEndian.AppendUint64(nil, math.Float64bits(v))
+	case 9:
+		raw = binary.LittleEndian.AppendUint64(nil, uint64(int64(v)))
+	}
+	if content {
+		b = protowire.AppendTag(b, 4, protowire.BytesType)
+		return protowire.AppendBytes(b, raw)
+	}
+	field := map[int]protowire.Number{1: 5, 2: 6, 9: 10}[dtype]
+	var packed []byte
+	if dtype == 9 {
+		packed = protowire.AppendVarint(nil, uint64(int64(v)))
+	} else {
+		packed = raw
+	}
+	b = protowire.AppendTag(b, field, protowire.BytesType)
+	return protowire.AppendBytes(b, packed)
+}
+
+// tfTestFile is an event file of a run: file_version at wall 1000, then
+// steps 10..50 every 10 s of training loss (simple_value), an accuracy
+// tensor (float in float_val) at steps 20 and 40, and global_step/sec
+// (double in tensor_content).
+func tfTestFile() []byte {
+	var f []byte
+	f = AppendTFRecord(f, tfTestEvent(1000, 0, "brain.Event:2"))
+	rates := []float64{0.5, 2, 2.5, 2, 1} // steps/s at steps 10..50
+	for i := 1; i <= 5; i++ {
+		step := int64(10 * i)
+		wall := 1000 + float64(10*i)
+		vals := []tfTestValue{{tag: "loss", simple: f32(float32(1) / float32(i))}}
+		if i%2 == 0 {
+			vals = append(vals, tfTestValue{tag: "eval/accuracy", tensor: tfTestTensor(1, 0.25*float64(i), false)})
+		}
+		vals = append(vals, tfTestValue{tag: "global_step/sec", tensor: tfTestTensor(2, rates[i-1], true)})
+		f = AppendTFRecord(f, tfTestEvent(wall, step, "", vals...))
+	}
+	return f
+}
+
+func TestTFRecordMaskedCRC(t *testing.T) {
+	// CRC-32C("123456789") = 0xe3069283 (the standard check value);
+	// masked: ((c >> 15) | (c << 17)) + 0xa282ead8 = 0xc78ab0e5 (mod 2^32).
+	if got := tfrecordMaskedCRC([]byte("123456789")); got != 0xc78ab0e5 {
+		t.Errorf("masked CRC of 123456789 = %#x, want 0xc78ab0e5", got)
+	}
+	// Every TensorFlow event file starts with the 24-byte file_version
+	// record, whose header is 18 00 00 00 00 00 00 00 a3 7f 4b 22.
+	rec := AppendTFRecord(nil, tfTestEvent(1, 0, "brain.Event:2"))
+	want := []byte{0x18, 0, 0, 0, 0, 0, 0, 0, 0xa3, 0x7f, 0x4b, 0x22}
+	if !bytes.Equal(rec[:12], want) {
+		t.Errorf("header % x, want % x", rec[:12], want)
+	}
+}
+
+func TestReadTFEventsKnownValues(t *testing.T) {
+	s, first, warns, err := ReadTFEvents(bytes.NewReader(tfTestFile()), "run.tfevents")
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("err %v warnings %v", err, warns)
+	}
+	if first != 1000 {
+		t.Errorf("first wall time %v, want 1000", first)
+	}
+	// 5 loss + 2 accuracy + 5 rate values
+	if len(s) != 12 {
+		t.Fatalf("%d scalars, want 12: %+v", len(s), s)
+	}
+	// record 3 (step 20): loss 1/2, accuracy 0.25*2 = 0.5 (float_val),
+	// global_step/sec 2 (double tensor_content).
+	want := []TFScalar{{1020, 20, "loss", 0.5}, {1020, 20, "eval/accuracy", 0.5}, {1020, 20, "global_step/sec", 2}}
+	for i, w := range want {
+		if s[2+i] != w {
+			t.Errorf("scalar %d = %+v, want %+v", 2+i, s[2+i], w)
+		}
+	}
+}
+
+func TestReadTFEventsTensorForms(t *testing.T) {
+	cases := []struct {
+		name   string
+		tensor []byte
+		want   float64
+	}{
+		{"float float_val", tfTestTensor(1, 1.5, false), 1.5},
+		{"float tensor_content", tfTestTensor(1, -2.25, true), -2.25},
+		{"double double_val", tfTestTensor(2, 0.1, false), 0.1},
+		{"double tensor_content", tfTestTensor(2, 1e-300, true), 1e-300},
+		{"int64 int64_val", tfTestTensor(9, 12345678901, false), 12345678901},
+		{"int64 tensor_content", tfTestTensor(9, -7, true), -7},
+	}
+	for _, c := range cases {
+		f := AppendTFRecord(nil, tfTestEvent(5, 3, "", tfTestValue{tag: "x", tensor: c.tensor}))
+		s, _, _, err := ReadTFEvents(bytes.NewReader(f), "t")
+		if err != nil || len(s) != 1 || s[0].Value != c.want || s[0].Step != 3 {
+			t.Errorf("%s: %+v, %v; want value %v at step 3", c.name, s, err, c.want)
+		}
+	}
+	// a 2-element tensor is not a scalar: skipped
+	var shape []byte
+	for range 2 {
+		var dim []byte
+		dim = protowire.AppendTag(dim, 1, protowire.VarintType)
+		dim = protowire.AppendVarint(dim, 1)
+		shape = protowire.AppendTag(shape, 2, protowire.BytesType)
+		shape = protowire.AppendBytes(shape, dim)
+	}
+	var vec []byte
+	vec = protowire.AppendTag(vec, 1, protowire.VarintType)
+	vec = protowire.AppendVarint(vec, 1)
+	vec = protowire.AppendTag(vec, 2, protowire.BytesType)
+	vec = protowire.AppendBytes(vec, shape) // 1 x 1: still one element
+	vec = protowire.AppendTag(vec, 5, protowire.BytesType)
+	vec = protowire.AppendBytes(vec, binary.LittleEndian.AppendUint32(nil, math.Float32bits(4)))
+	s, _, _, err := ReadTFEvents(bytes.NewReader(AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "v", tensor: vec}))), "t")
+	if err != nil || len(s) != 1 || s[0].Value != 4 {
+		t.Errorf("1x1 tensor: %+v %v, want value 4", s, err)
+	}
+}
+
+func TestReadTFEventsMalformed(t *testing.T) {
+	good := tfTestFile()
+	rec1 := 16 + 24 // the file_version record
+	cases := []struct {
+		name     string
+		data     []byte
+		wantErr  string // "" = no error
+		wantWarn string
+		scalars  int
+	}{
+		{"empty", nil, "", "", 0},
+		{"truncated header", good[:rec1+5], "", "record 2 at byte 40: truncated header (5 of 12 bytes)", 0},
+		{"truncated data", good[:len(good)-10], "", "record 6 at byte", 10},
+		{"truncated data CRC", good[:len(good)-2], "", "truncated data CRC (2 of 4 bytes)", 10},
+		{"data CRC mismatch", func() []byte {
+			b := bytes.Clone(good)
+			b[rec1+12+3] ^= 1 // a data byte of record 2
+			return b
+		}(), "run.tfevents:2: record 2 at byte 40: data CRC mismatch", "", 0},
+		{"length CRC mismatch", func() []byte {
+			b := bytes.Clone(good)
+			b[rec1] ^= 1
+			return b
+		}(), "run.tfevents:2: record 2 at byte 40: length CRC mismatch", "", 0},
+		{"not a TFRecord", []byte("this is a text file, not events\n"), "run.tfevents:1: record 1 at byte 0: length CRC mismatch", "", 0},
+		{"bad protobuf", AppendTFRecord(nil, []byte{0x0a, 0x05, 0x01}), "run.tfevents:1: record 1 at byte 0: Event: field 1: unexpected EOF", "", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, _, warns, err := ReadTFEvents(bytes.NewReader(c.data), "run.tfevents")
+			if c.wantErr == "" && err != nil || c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)) {
+				t.Fatalf("error %v, want %q", err, c.wantErr)
+			}
+			if err != nil {
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Line == 0 {
+					t.Errorf("error not positioned: %#v", err)
+				}
+				return
+			}
+			if c.wantWarn == "" && len(warns) != 0 || c.wantWarn != "" && (len(warns) != 1 || !strings.Contains(warns[0].Error(), c.wantWarn)) {
+				t.Errorf("warnings %v, want %q", warns, c.wantWarn)
+			}
+			if len(s) != c.scalars {
+				t.Errorf("%d scalars, want %d", len(s), c.scalars)
+			}
+		})
+	}
+}
+
+func TestTFEventsTrace(t *testing.T) {
+	s, first, _, err := ReadTFEvents(bytes.NewReader(tfTestFile()), "run.tfevents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, warns := TFEventsTrace(s, first, ConvertOptions{Run: "r1", Workers: 4, Batch: 32})
+	if len(warns) != 0 {
+		t.Errorf("warnings: %v", warns)
+	}
+	// evals: steps 10..50, time = wall - 1000 = 10..50 s, loss 1/i;
+	// accuracy 0.5 at step 20 and 1.0 at step 40, absent elsewhere.
+	if len(tr.Evals) != 5 {
+		t.Fatalf("%d evals, want 5", len(tr.Evals))
+	}
+	for i, e := range tr.Evals {
+		k := i + 1
+		wantAcc := math.NaN()
+		if k%2 == 0 {
+			wantAcc = 0.25 * float64(k)
+		}
+		if e.Run != "r1" || e.Updates != int64(10*k) || e.Time != float64(10*k) || e.Loss != float64(float32(1)/float32(k)) ||
+			math.IsNaN(wantAcc) != math.IsNaN(e.Accuracy) || !math.IsNaN(wantAcc) && e.Accuracy != wantAcc {
+			t.Errorf("eval %d = %+v, want updates %d time %d loss 1/%d accuracy %v", i, e, 10*k, 10*k, k, wantAcc)
+		}
+	}
+	// rate logged at walls 1010..1050: window drops the first 10% and last
+	// 5% of 40 s: [1014, 1048] holds walls 1020, 1030, 1040 with 2, 2.5, 2:
+	// mean 6.5/3 = 2.1667, sample std sqrt((1/36+4/36+1/36)/2) = sqrt(1/12).
+	if len(tr.Throughput) != 1 {
+		t.Fatalf("%d throughput rows, want 1", len(tr.Throughput))
+	}
+	th := tr.Throughput[0]
+	if th.Workers != 4 || th.Batch != 32 || th.Repeats != 3 || math.Abs(th.StepsPerS-6.5/3) > 1e-12 ||
+		math.Abs(th.Std-math.Sqrt(1.0/12)) > 1e-12 || !math.IsNaN(th.SamplesPerS) {
+		t.Errorf("throughput %+v, want workers 4 batch 32 steps/s 2.1667 std 0.2887 repeats 3", th)
+	}
+	if len(tr.Runs) != 1 || tr.Runs[0].Run != "r1" {
+		t.Errorf("runs %+v", tr.Runs)
+	}
+}
+
+// TestTFEventsTagChoice: several loss tags, one used, the rest named in a
+// warning; unknown tags listed.
+func TestTFEventsTagChoice(t *testing.T) {
+	s := []TFScalar{
+		{10, 1, "val_loss", 3}, {10, 1, "train/loss", 2}, {10, 1, "lr", 0.1},
+		{11, 2, "val_loss", 2.5}, {11, 2, "train/loss", 1.5}, {11, 2, "accuracy", 80},
+	}
+	tr, warns := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"})
+	if len(tr.Evals) != 2 || tr.Evals[0].Loss != 2 || tr.Evals[1].Loss != 1.5 || tr.Evals[1].Accuracy != 0.8 || tr.Evals[1].Time != 1 {
+		t.Errorf("evals %+v: want train/loss 2, 1.5 and accuracy 80%% = 0.8 at time 1", tr.Evals)
+	}
+	msg := ""
+	for _, w := range warns {
+		msg += w.Error() + "\n"
+	}
+	for _, want := range []string{`loss from tag "train/loss"; ignored val_loss`, "tags not converted: lr", "read as percent"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("warnings\n%s\nlack %q", msg, want)
+		}
+	}
+	if len(tr.Throughput) != 0 {
+		t.Errorf("throughput rows %+v without a rate tag", tr.Throughput)
+	}
+}
+
+// TestTFEventsSample checks the committed sample (also a fuzz seed) is what
+// tfTestFile writes, so the reader and the sample cannot drift apart.
+func TestTFEventsSample(t *testing.T) {
+	p := filepath.Join("testdata", "tfevents", "events.out.tfevents.1000.sample")
+	if os.Getenv("SGDPLAN_UPDATE_SAMPLES") != "" {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, tfTestFile(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, tfTestFile()) {
+		t.Errorf("%s differs from tfTestFile(); regenerate with SGDPLAN_UPDATE_SAMPLES=1", p)
+	}
+}
+
+func FuzzTFEvents(f *testing.F) {
+	f.Add(tfTestFile())
+	f.Add(tfTestFile()[:50])
+	f.Add(AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tfTestTensor(2, 1, true)})))
+	if b, err := os.ReadFile(filepath.Join("testdata", "tfevents", "events.out.tfevents.1000.sample")); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, first, warns, err := ReadTFEvents(bytes.NewReader(data), "fuzz")
+		for _, e := range append(warns, err) {
+			if e == nil {
+				continue
+			}
+			var pe *ParseError
+			if !errors.As(e, &pe) || pe.Line < 1 || pe.Offset < 0 || pe.Offset > int64(len(data)) {
+				t.Fatalf("error not positioned: %v", e)
+			}
+		}
+		if err == nil && len(s) > 0 {
+			tr, _ := TFEventsTrace(s, first, ConvertOptions{})
+			if tr == nil {
+				t.Fatal("nil trace")
+			}
+		}
+	})
+}
