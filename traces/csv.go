@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // MaxLineBytes is the longest record the canonical readers accept. A longer
@@ -25,7 +27,12 @@ const readBufferBytes = 64 << 10
 // converted to one string and cut at commas, with no other allocation, and
 // quoted fields (RFC 4180, doubled quotes, embedded newlines) take a slower
 // path. This keeps positioned errors exact (line and field number) and reads
-// about twice as fast as encoding/csv with ReuseRecord (docs/performance.md).
+// faster than encoding/csv with ReuseRecord (docs/performance.md).
+//
+// The fields of an unquoted line alias the read buffer, with no copy: they are
+// valid only until the next read. Everything kept beyond a row is copied
+// (row.str clones, the interner clones run names, header names are cloned);
+// numbers are parsed in place.
 type csvReader struct {
 	file   string
 	br     *bufio.Reader
@@ -123,7 +130,7 @@ func (c *csvReader) read() ([]string, error) {
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 		}
 		if bytes.IndexByte(b, '"') < 0 {
-			c.fields = splitComma(c.fields[:0], string(b))
+			c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))
 			return c.fields, nil
 		}
 		return c.readQuoted(b)
@@ -227,7 +234,7 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	}
 	h := &header{file: c.file, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
 	for i, name := range rec {
-		name = strings.ToLower(strings.TrimSpace(name))
+		name = strings.Clone(strings.ToLower(strings.TrimSpace(name)))
 		if name == "" {
 			return nil, &ParseError{File: c.file, Line: c.line, Column: i + 1, Msg: "empty column name in the header"}
 		}
@@ -263,4 +270,62 @@ func (h *header) unknown() []error {
 		}
 	}
 	return w
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseFloat is strconv.ParseFloat with a fast path for plain decimals
+// ([-]digits[.digits], at most 15 digits): the digits m form an exact
+// float64 and so does 10^k, so m / 10^k is the correctly rounded value, the
+// same float64 strconv returns (Clinger's fast path). Anything else goes to
+// strconv.
+func parseFloat(s string) (float64, error) {
+	i, neg := 0, false
+	if len(s) > 0 && s[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if dot {
+				frac++
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return strconv.ParseFloat(s, 64)
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return strconv.ParseFloat(s, 64)
+	}
+	v := float64(m) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+// parseInt is strconv.ParseInt(s, 10, 64) with a fast path for up to 18
+// plain digits.
+func parseInt(s string) (int64, error) {
+	if len(s) == 0 || len(s) > 18 {
+		return strconv.ParseInt(s, 10, 64)
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return strconv.ParseInt(s, 10, 64)
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, nil
 }

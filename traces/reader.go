@@ -46,7 +46,7 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 			runs := newStepChecker()
 			return func(r *row) error {
 				s := Step{
-					Run:       r.str(c.run, true),
+					Run:       r.key(c.run, true),
 					Workers:   int(r.integer(c.workers, true, 1, 0)),
 					PS:        int(r.integer(c.ps, true, 0, 0)),
 					Batch:     int(r.integer(c.batch, true, 1, 0)),
@@ -94,7 +94,7 @@ func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []er
 			var in interner
 			return func(r *row) error {
 				u := Update{
-					Run:       r.str(c.run, true),
+					Run:       r.key(c.run, true),
 					Shard:     int(r.integer(c.shard, true, 0, 0)),
 					Worker:    int(r.integer(c.worker, true, 0, 0)),
 					Time:      r.number(c.time, true, "seconds"),
@@ -174,7 +174,7 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 			var in interner
 			return func(r *row) error {
 				e := Eval{
-					Run:      r.str(c.run, true),
+					Run:      r.key(c.run, true),
 					Time:     r.number(c.time, false, "seconds"),
 					Updates:  r.integer(c.updates, false, 0, -1),
 					Loss:     r.number(c.loss, false, "a loss"),
@@ -319,7 +319,14 @@ func (r *row) field(col int) string {
 	return s
 }
 
+// str returns a copy of the text at col (fields alias the read buffer).
 func (r *row) str(col int, required bool) string {
+	return strings.Clone(r.key(col, required))
+}
+
+// key returns the text at col without copying it: it must be copied (or
+// interned) before the row is done.
+func (r *row) key(col int, required bool) string {
 	s := r.field(col)
 	if s == "" && required && col >= 0 {
 		r.fail(col, "%s: missing value", r.h.names[col])
@@ -336,7 +343,7 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 		}
 		return absent
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
+	v, err := parseInt(s)
 	if err != nil {
 		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 			v = int64(f) // "4.0" and "1e3" are integers too
@@ -361,7 +368,7 @@ func (r *row) number(col int, required bool, what string) float64 {
 		}
 		return math.NaN()
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := parseFloat(s)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 			r.fail(col, "%s: %q is out of the float64 range", r.h.names[col], s)

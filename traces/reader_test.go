@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -348,5 +350,29 @@ func TestStepSet(t *testing.T) {
 	}
 	if !s.add(3) || len(s.iv) != 1 || s.iv[0] != [2]int64{0, 10} {
 		t.Errorf("after 3: %v, want [[0 10]]", s.iv)
+	}
+}
+
+// TestParseFloatFastPath: the fast path gives the same float64 as strconv.
+func TestParseFloatFastPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	cases := []string{"0", "-0", "1.5", "0.1", "0.30000000000000004", "123456789012345", "1234567890123456",
+		".5", "5.", "-.25", "1e3", "0x1p-2", "1_000", "inf", "-", ".", "", "00012.3400", "999999999999999.9"}
+	for range 10000 {
+		cases = append(cases, strconv.FormatFloat(rng.Float64()*math.Pow(10, float64(rng.IntN(12)-4)), 'f', rng.IntN(10), 64))
+	}
+	for _, s := range cases {
+		got, gerr := parseFloat(s)
+		want, werr := strconv.ParseFloat(s, 64)
+		if (gerr == nil) != (werr == nil) || gerr == nil && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("parseFloat(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
+		}
+	}
+	for _, s := range []string{"0", "7", "123456789012345678", "1234567890123456789", "-3", "+3", "1a", ""} {
+		got, gerr := parseInt(s)
+		want, werr := strconv.ParseInt(s, 10, 64)
+		if (gerr == nil) != (werr == nil) || got != want {
+			t.Errorf("parseInt(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
+		}
 	}
 }

@@ -1,0 +1,103 @@
+package traces
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+	"testing"
+)
+
+// writeBenchSteps writes a steps.csv of n rows with every column filled:
+// 16 workers of one run, times on a µs clock (about 95 bytes a row).
+func writeBenchSteps(tb testing.TB, path string, n int) {
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	w.WriteString(stepsHeader)
+	var b []byte
+	const workers = 16
+	for i := range n {
+		wk, k := i%workers, i/workers
+		start := float64(k)*0.123457 + float64(wk)*0.001
+		b = b[:0]
+		b = append(b, "bench-run,16,4,32,"...)
+		b = strconv.AppendInt(b, int64(wk), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(k), 10)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, start, 'f', 6, 64)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, start+0.123457, 'f', 6, 64)
+		b = append(b, ",0.011234,0.090987,0.021236,"...)
+		b = strconv.AppendInt(b, int64(k%31), 10)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, 2.5/(1+float64(k)*1e-4), 'f', 5, 64)
+		b = append(b, '\n')
+		w.Write(b)
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkReadSteps reads a generated steps.csv in size tiers and reports
+// rows/s, MB/s and the peak heap in use during the read (sampled every 64Ki
+// rows) and the process's peak resident memory. The 10M tier (about 1 GB on
+// disk) runs only when SGDPLAN_BENCH_10M=1:
+//
+//	SGDPLAN_BENCH_10M=1 go test ./traces -run '^$' -bench ReadSteps -benchtime 1x -count 3
+func BenchmarkReadSteps(b *testing.B) {
+	tiers := []int{100_000, 1_000_000}
+	if os.Getenv("SGDPLAN_BENCH_10M") != "" {
+		tiers = append(tiers, 10_000_000)
+	}
+	dir := b.TempDir()
+	for _, n := range tiers {
+		path := filepath.Join(dir, fmt.Sprintf("steps-%d.csv", n))
+		writeBenchSteps(b, path, n)
+		st, _ := os.Stat(path)
+		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
+			b.SetBytes(st.Size())
+			var peak uint64
+			var ms runtime.MemStats
+			runtime.GC()
+			for b.Loop() {
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows := 0
+				var sum float64
+				_, err = ReadSteps(f, "steps.csv", func(s Step) error {
+					rows++
+					sum += s.End - s.Start
+					if rows&(1<<16-1) == 0 {
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapInuse)
+					}
+					return nil
+				})
+				f.Close()
+				if err != nil || rows != n || sum <= 0 {
+					b.Fatalf("%d rows, %v", rows, err)
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+			var ru syscall.Rusage
+			if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+				b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB") // Linux: KiB
+			}
+		})
+		os.Remove(path)
+	}
+}
