@@ -50,6 +50,7 @@ type JobResult struct {
 	Size       float64 // requested size, s on one worker
 	Work       float64 // work actually done before it ended, s on one worker
 	Queued     bool    // it waited (held no workers) after it arrived
+	Workers    float64 // workers it held when it started
 }
 
 // Result is a simulation's outcome under one policy.
@@ -206,6 +207,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		for r, i := range active {
 			if res.Jobs[i].Start != res.Jobs[i].Start && alloc[r] > 0 {
 				res.Jobs[i].Start = t
+				res.Jobs[i].Workers = alloc[r]
 			}
 			if vs[r].Started && alloc[r] != prev[i] && math.Abs(alloc[r]-prev[i]) > 1e-9*n {
 				res.Reallocations++

@@ -185,3 +185,12 @@ func TestRecordSegments(t *testing.T) {
 		}
 	}
 }
+
+// MeanCI of 1, 2, 3, 4, 5: mean 3, sd sqrt(2.5) = 1.5811, se 0.70711,
+// t(0.975, 4) = 2.7764: 3 +- 1.9632.
+func TestMeanCI(t *testing.T) {
+	m, lo, hi := MeanCI([]float64{1, 2, 3, 4, 5}, 0.95)
+	if m != 3 || relErr(lo, 3-1.9632) > 1e-4 || relErr(hi, 3+1.9632) > 1e-4 {
+		t.Errorf("MeanCI = %g [%g, %g], want 3 [1.0368, 4.9632]", m, lo, hi)
+	}
+}
