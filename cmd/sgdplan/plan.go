@@ -1,7 +1,382 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/planner"
+	"github.com/sgdplan/sgdplan/plots"
+	"github.com/urfave/cli/v2"
+)
 
 func planCommand() *cli.Command {
-	return notYet("plan", "allocate workers to jobs offline", 5)
+	return &cli.Command{
+		Name:  "plan",
+		Usage: "allocate workers to jobs offline (heSRPT and its competitors)",
+		Description: `plan reads jobs.csv (job, arrival, size in seconds on one worker, p or model,
+optional max_workers, weight, rigid_workers) and replays every job through a cluster
+of --servers workers under the policy, reporting each job's completion time and the
+mean flow time and slowdown, both with ideal fractional shares and with whole
+workers (largest-remainder rounding, never above max_workers).
+
+--policy all compares hesrpt, hesrpt-slowdown, equi, srpt, fifo, sjf, knee, hell,
+greedy, fcfs-rigid and numeric (the best of them improved by local search; at least
+as good as each on mean flow time). With all jobs at time 0 and one power law, the
+heSRPT rows also carry the closed-form optimum.
+
+Example:
+   sgdplan plan --jobs testdata/jobs-example/worked.csv --servers 1 --policy all`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv", Required: true},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0)", Required: true},
+			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all"},
+			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
+			&cli.StringFlag{Name: "plot", Usage: "write the allocation over time (ideal shares, first policy) as a PNG"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table|json|csv"},
+		},
+		Action: planAction,
+	}
+}
+
+func planPolicyNames() []string { return append(append([]string(nil), planner.PolicyNames...), "numeric") }
+
+// planPolicies resolves --policy into policies (numeric is built later,
+// from the jobs).
+func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, error) {
+	names := []string{name}
+	if name == "all" {
+		names = planner.PolicyNames
+		if allowNumeric {
+			names = planPolicyNames()
+		}
+	}
+	for _, n := range names {
+		if n == "numeric" && allowNumeric {
+			continue
+		}
+		if _, err := planner.NewPolicy(n, alpha); err != nil {
+			if allowNumeric {
+				return nil, fmt.Errorf("%w (or numeric, or all)", err)
+			}
+			return nil, fmt.Errorf("%w (or all)", err)
+		}
+	}
+	return names, nil
+}
+
+// planReadJobs reads a jobs file; model paths are relative to its folder and
+// loaded with sgdplan fit's model.json loader.
+func planReadJobs(path string) ([]planner.Job, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	dir := filepath.Dir(path)
+	cache := map[string]planner.Speedup{}
+	resolve := func(p string) (planner.Speedup, error) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if s, ok := cache[p]; ok {
+			return s, nil
+		}
+		m, err := fit.LoadModel(p)
+		if err != nil {
+			return nil, err
+		}
+		cache[p] = m
+		return m, nil
+	}
+	return planner.ReadJobs(f, path, resolve)
+}
+
+func planCheckFormat(f string) error {
+	switch f {
+	case "table", "json", "csv":
+		return nil
+	}
+	return fmt.Errorf("--format %q: want table, json or csv", f)
+}
+
+// planJob is one job of a policy's plan in the json output.
+type planJob struct {
+	Job               string  `json:"job"`
+	Arrival           float64 `json:"arrival"`
+	Size              float64 `json:"size"`
+	Completion        float64 `json:"completion"`
+	FlowTime          float64 `json:"flow_time"`
+	Slowdown          float64 `json:"slowdown"`
+	Workers           float64 `json:"workers"`
+	CompletionInteger float64 `json:"completion_integer"`
+	FlowTimeInteger   float64 `json:"flow_time_integer"`
+	WorkersInteger    int     `json:"workers_integer"`
+}
+
+type planSummary struct {
+	MeanFlowTime float64 `json:"mean_flow_time"`
+	MeanSlowdown float64 `json:"mean_slowdown"`
+	P99FlowTime  float64 `json:"p99_flow_time"`
+	Makespan     float64 `json:"makespan"`
+}
+
+// planClosedForm is heSRPT's closed form beside the replay.
+type planClosedForm struct {
+	Objective    string  `json:"objective"`
+	Optimum      float64 `json:"optimum"`
+	MeanFlowTime float64 `json:"mean_flow_time"`
+	MeanSlowdown float64 `json:"mean_slowdown"`
+	MaxRelDiff   float64 `json:"max_rel_diff_vs_replay"`
+}
+
+// planPolicy is one policy's plan in the json output.
+type planPolicy struct {
+	Policy       string          `json:"policy"`
+	MeanFlowTime float64         `json:"mean_flow_time"`
+	MeanSlowdown float64         `json:"mean_slowdown"`
+	P99FlowTime  float64         `json:"p99_flow_time"`
+	Makespan     float64         `json:"makespan"`
+	Integer      planSummary     `json:"integer"`
+	ClosedForm   *planClosedForm `json:"closed_form,omitempty"`
+	Warnings     []string        `json:"warnings,omitempty"`
+	Jobs         []planJob       `json:"jobs"`
+	segments     []planner.Segment
+}
+
+func planAction(c *cli.Context) error {
+	format := c.String("format")
+	if err := planCheckFormat(format); err != nil {
+		return badInput(err)
+	}
+	n := c.Int("servers")
+	if n <= 0 {
+		return badInput(fmt.Errorf("--servers %d: want a number of workers > 0", n))
+	}
+	alpha := c.Float64("knee-alpha")
+	if !(alpha > 0 && alpha < 1) {
+		return badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", alpha))
+	}
+	names, err := planPolicies(c.String("policy"), alpha, true)
+	if err != nil {
+		return badInput(err)
+	}
+	jobs, err := planReadJobs(c.String("jobs"))
+	if err != nil {
+		return badInput(err)
+	}
+	for i := range jobs {
+		if r := jobs[i].RigidWorkers; r > n {
+			return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", c.String("jobs"), jobs[i].ID, r, n))
+		}
+	}
+	var out []planPolicy
+	for k, name := range names {
+		p, err := planRun(jobs, float64(n), name, alpha, k == 0 && c.String("plot") != "")
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		for _, w := range p.Warnings {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: plan: %s: %s\n", p.Policy, w)
+		}
+		out = append(out, p)
+	}
+	if path := c.String("plot"); path != "" {
+		if err := planPlot(path, out[0], jobs, float64(n)); err != nil {
+			return withCode(exitFailure, err)
+		}
+	}
+	w := c.App.Writer
+	switch format {
+	case "json":
+		var v any = out
+		if len(out) == 1 {
+			v = out[0]
+		}
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	case "csv":
+		return planCSV(w, out)
+	}
+	return planTable(w, out, float64(n))
+}
+
+// planRun replays jobs under one policy, ideal and whole workers.
+func planRun(jobs []planner.Job, n float64, name string, alpha float64, record bool) (planPolicy, error) {
+	var pol planner.Policy
+	var warns []string
+	if name == "numeric" {
+		o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha})
+		if err != nil {
+			return planPolicy{}, err
+		}
+		pol = o.Policy
+		for _, w := range o.Warnings {
+			warns = append(warns, w.Error())
+		}
+		if o.Policy.Name() != "numeric" {
+			warns = append(warns, fmt.Sprintf("local search found nothing better than %s", o.Start))
+		}
+	} else {
+		var err error
+		if pol, err = planner.NewPolicy(name, alpha); err != nil {
+			return planPolicy{}, err
+		}
+	}
+	ideal, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n, Record: record})
+	if err != nil {
+		return planPolicy{}, err
+	}
+	whole, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n, Integer: true})
+	if err != nil {
+		return planPolicy{}, err
+	}
+	p := planPolicy{
+		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
+		P99FlowTime: ideal.P99Response, Makespan: ideal.Span,
+		Integer:  planSummary{whole.MeanResponse, whole.MeanSlowdown, whole.P99Response, whole.Span},
+		Warnings: warns, segments: ideal.Segments,
+	}
+	for i, j := range ideal.Jobs {
+		wj := whole.Jobs[i]
+		p.Jobs = append(p.Jobs, planJob{Job: j.ID, Arrival: j.Arrival, Size: j.Size, Completion: j.Completion,
+			FlowTime: j.Response, Slowdown: j.Slowdown, Workers: j.Workers,
+			CompletionInteger: wj.Completion, FlowTimeInteger: wj.Response, WorkersInteger: int(wj.Workers)})
+	}
+	if name == "hesrpt" || name == "hesrpt-slowdown" {
+		cf, why := planClosed(jobs, n, name, ideal)
+		p.ClosedForm = cf
+		if why != "" {
+			p.Warnings = append(p.Warnings, why)
+		}
+	}
+	if gap := whole.MeanResponse/ideal.MeanResponse - 1; math.Abs(gap) > 0.05 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("whole workers change the mean flow time by %+.1f%% from the ideal shares", 100*gap))
+	}
+	return p, nil
+}
+
+// planClosed returns heSRPT's closed form when it applies (all jobs at 0,
+// one power law, no caps), or why not.
+func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result) (*planClosedForm, string) {
+	var p float64
+	x := make([]float64, len(jobs))
+	w := make([]float64, len(jobs))
+	for i, j := range jobs {
+		pl, ok := j.Curve.(planner.PowerLaw)
+		switch {
+		case !ok || (i > 0 && pl.P != p):
+			return nil, "heSRPT is optimal only when every job has the same power-law curve; here it uses the median exponent as a heuristic (see numeric)"
+		case j.Arrival != 0:
+			return nil, "jobs arrive over time: heSRPT is recomputed at each arrival (optimal only for jobs all present at time 0)"
+		case j.MaxWorkers > 0 && float64(j.MaxWorkers) < n:
+			return nil, "max_workers caps cut heSRPT's shares: the closed form does not apply"
+		}
+		p = pl.P
+		x[i] = j.Size
+		w[i] = j.Weight
+		if w[i] == 0 {
+			w[i] = 1
+		}
+	}
+	obj := planner.FlowTime
+	if name == "hesrpt-slowdown" {
+		obj = planner.Slowdown
+	}
+	off, err := planner.HeSRPT(x, w, p, n, obj)
+	if err != nil {
+		return nil, err.Error()
+	}
+	cf := &planClosedForm{Objective: obj.String(), Optimum: off.Objective, MeanFlowTime: off.MeanFlowTime, MeanSlowdown: off.MeanSlowdown}
+	for i, j := range ideal.Jobs {
+		cf.MaxRelDiff = math.Max(cf.MaxRelDiff, math.Abs(j.Completion-off.Completion[i])/off.Completion[i])
+	}
+	return cf, ""
+}
+
+func planTable(w io.Writer, out []planPolicy, n float64) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "policy\tmean flow (s)\tmean slowdown\tp99 flow (s)\tmakespan (s)\twhole workers: mean flow (s)\tmean slowdown\t\n")
+	for _, p := range out {
+		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", p.Policy, p.MeanFlowTime, p.MeanSlowdown, p.P99FlowTime, p.Makespan, p.Integer.MeanFlowTime, p.Integer.MeanSlowdown)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, p := range out {
+		if p.ClosedForm != nil {
+			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs at 0): optimum %.6g, mean flow %.6g s, mean slowdown %.6g; replay differs by %.1e (relative)\n",
+				p.Policy, p.ClosedForm.Objective, p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, p.ClosedForm.MaxRelDiff)
+		}
+	}
+	if len(out) == 1 {
+		p := out[0]
+		fmt.Fprintf(w, "\njobs under %s on %g workers (ideal shares, then whole workers):\n", p.Policy, n)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers\tcompletion (s)\tflow (s)\tslowdown\twhole workers\tcompletion (s)\t\n")
+		for _, j := range p.Jobs {
+			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%.6g\t%.4g\t%d\t%.6g\t\n", j.Job, j.Arrival, j.Size, j.Workers, j.Completion, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
+		}
+		return tw.Flush()
+	}
+	return nil
+}
+
+func planCSV(w io.Writer, out []planPolicy) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"policy", "job", "arrival", "size", "workers", "completion", "flow_time", "slowdown", "workers_integer", "completion_integer", "flow_time_integer"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	for _, p := range out {
+		for _, j := range p.Jobs {
+			cw.Write([]string{p.Policy, j.Job, g(j.Arrival), g(j.Size), g(j.Workers), g(j.Completion), g(j.FlowTime), g(j.Slowdown), strconv.Itoa(j.WorkersInteger), g(j.CompletionInteger), g(j.FlowTimeInteger)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// planPlot draws the first policy's ideal allocation over time.
+func planPlot(path string, p planPolicy, jobs []planner.Job, n float64) error {
+	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}}
+	names := make([]string, len(jobs))
+	for i, j := range jobs {
+		names[i] = j.ID
+		d.Completions[j.ID] = p.Jobs[i].Completion
+	}
+	segs := p.segments
+	const maxSegments = 2000
+	if len(segs) > maxSegments {
+		return fmt.Errorf("--plot: %d allocation changes are too many to draw (at most %d)", len(segs), maxSegments)
+	}
+	for _, s := range segs {
+		a := map[string]float64{}
+		for r, j := range s.Jobs {
+			a[names[j]] = s.Workers[r]
+		}
+		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
+	}
+	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
+	f, err := plots.PlanFigure(d)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := f.WritePNG(&buf); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
 }
