@@ -49,7 +49,9 @@ Example:
 	}
 }
 
-func planPolicyNames() []string { return append(append([]string(nil), planner.PolicyNames...), "numeric") }
+func planPolicyNames() []string {
+	return append(append([]string(nil), planner.PolicyNames...), "numeric")
+}
 
 // planPolicies resolves --policy into policies (numeric is built later,
 // from the jobs).
