@@ -281,22 +281,33 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 	var alts []Alternative
 	prof, pwarn, perr := TwoNodeProfile(train)
 	keys, _ := configKeys(res.Points)
-	useProfile := async && perr == nil && (o.Family == "mva" || ((o.Family == "" || o.Family == "auto") && len(keys) < 3))
-	if useProfile {
+	auto := o.Family == "" || o.Family == "auto"
+	if async && perr == nil && (o.Family == "mva" || auto) {
 		res.Warnings = append(res.Warnings, pwarn...)
 		tf, err = profileFit(prof, res.Points, stats, s)
 		if err != nil {
 			return nil, err
 		}
+		tf.CVError = profileCV(prof, res.Points, stats, s)
 		alts = []Alternative{{Family: "mva", CVError: tf.CVError, RMSLE: tf.RMSLE}}
-	} else {
-		tf, alts, err = FitThroughput(res.Points, o.Family, &s)
-		if err != nil {
-			return nil, err
+	}
+	if tf == nil || (auto && len(keys) >= 3) {
+		lt, lalts, lerr := FitThroughput(res.Points, o.Family, &s)
+		switch {
+		case lerr != nil && tf == nil:
+			return nil, lerr
+		case lerr == nil:
+			alts = append(alts, lalts...)
+			// The profile's network wins ties and unknown CV errors: it
+			// rests on measured demands, not on a curve through few points.
+			if tf == nil || lessNaN(lt.CVError, tf.CVError) && !math.IsNaN(lt.CVError) {
+				tf = lt
+			}
 		}
+		sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
 	}
 	m := NewModel(tf, res.Points, alts, mode, ref, paths, s.Level)
-	if async && perr != nil && (o.Family == "mva") {
+	if async && perr != nil && (o.Family == "mva" || auto) {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, perr.Error())
 	}
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, res.Warnings...)
@@ -382,6 +393,42 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings) (*Throu
 	return tf, nil
 }
 
+// profileCV is the MAPE (%) of the profile fit on each configuration
+// other than the profile's, left out of the refinement of the queueing
+// factor; NaN when the profile's configuration is the only one.
+func profileCV(prof Profile, pts []Point, stats []RunStats, s Settings) float64 {
+	keys, groups := configKeys(pts)
+	sum, n := 0.0, 0
+	s.Bootstrap = -1
+	for _, k := range keys {
+		out := groups[k]
+		if pts[out[0]].Config.Workers == 1 {
+			continue
+		}
+		var in []Point
+		for _, kk := range keys {
+			if kk != k {
+				for _, i := range groups[kk] {
+					in = append(in, pts[i])
+				}
+			}
+		}
+		tf, err := profileFit(prof, in, stats, s)
+		if err != nil {
+			return math.NaN()
+		}
+		for _, i := range out {
+			pr := tf.Family.Predict(tf.Theta, pts[i].Config)
+			sum += math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return 100 * sum / float64(n)
+}
+
 func nz(v float64) float64 {
 	if math.IsNaN(v) {
 		return 0
@@ -414,6 +461,30 @@ func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Effic
 			continue
 		}
 		curves[e.Run] = append(curves[e.Run], lp{float64(e.Updates), e.Loss})
+	}
+	// Runs with fewer than 4 evaluations fall back on the per-step losses
+	// of steps.csv, in order of completion (k = global updates so far).
+	type el struct{ end, l float64 }
+	stepLoss := map[string][]el{}
+	for _, s := range t.Steps {
+		if len(curves[s.Run]) >= 4 {
+			continue
+		}
+		if math.IsNaN(s.Loss) || math.IsInf(s.Loss, 0) {
+			continue
+		}
+		stepLoss[s.Run] = append(stepLoss[s.Run], el{s.End, s.Loss})
+	}
+	for run, ls := range stepLoss {
+		if len(ls) < 4 {
+			continue
+		}
+		sort.Slice(ls, func(i, j int) bool { return ls[i].end < ls[j].end })
+		cur := make([]lp, len(ls))
+		for i, e := range ls {
+			cur[i] = lp{float64(i + 1), e.l}
+		}
+		curves[run] = cur
 	}
 	eff := &Efficiency{}
 	if nanLoss > 0 {
@@ -456,7 +527,7 @@ func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Effic
 		if math.IsNaN(st) {
 			st = float64(r.Workers - 1)
 		}
-		rc = append(rc, runCurve{r.Workers, st, c, pts[len(pts)-1].l})
+		rc = append(rc, runCurve{r.Workers, st, c, c.Loss(pts[len(pts)-1].k)})
 	}
 	eff.StalenessPerWorker = 1
 	if stalDen > 0 {
@@ -500,7 +571,7 @@ func fitLossCurve(at func(i int) (k, l float64), n int) (model.LossCurve, bool) 
 	k0, l0 := at(0)
 	kn, ln := at(n - 1)
 	_ = k0
-	floor := ln - 0.5*math.Abs(l0-ln)
+	floor := math.Max(ln-0.5*math.Abs(l0-ln), 0)
 	b1 := 1 / math.Max(l0-floor, 1e-9)
 	b0 := math.Max((1/math.Max(ln-floor, 1e-9)-b1)/math.Max(kn, 1), 1e-12)
 	prob := Problem{
@@ -512,7 +583,7 @@ func fitLossCurve(at func(i int) (k, l float64), n int) (model.LossCurve, bool) 
 				dst[i] = c.Loss(k) - l
 			}
 		},
-		Lower: []float64{0, 1e-12, math.Inf(-1)},
+		Lower: []float64{0, 1e-12, 0},
 		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1)},
 	}
 	r, err := LevenbergMarquardt(prob, []float64{b0, b1, floor}, nil)

@@ -139,6 +139,10 @@ func TestNaNLossWarns(t *testing.T) {
 	for i := range cp.Evals {
 		cp.Evals[i].Loss = math.NaN()
 	}
+	cp.Steps = append([]traces.Step(nil), tr.Steps...)
+	for i := range cp.Steps {
+		cp.Steps[i].Loss = math.NaN()
+	}
 	sf, err := FitSteps(&cp, nil, StepOptions{Bootstrap: -1})
 	if err != nil {
 		t.Fatal(err)
