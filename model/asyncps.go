@@ -204,8 +204,11 @@ func (a AsyncPS) Network(c Config) Network {
 			Station{Name: "apply", D: da, SCV: scvApply},
 			Station{Name: "pull", D: dx, SCV: scvPull})
 		if P > 1 {
+			k := len(n.Stations) - 3
 			sigma := math.Sqrt(scvPush*dx*dx + scvApply*da*da + scvPull*dx*dx)
-			n.Stations = append(n.Stations, Station{Name: "sync", D: sigma * (harmonic(P) - 1), Delay: true})
+			f := harmonic(P) - 1
+			n.Stations = append(n.Stations, Station{Name: "sync", D: sigma * f, Delay: true,
+				SyncOf: []int{k, k + 1, k + 2}, SyncFactor: f})
 		}
 	}
 	return n

@@ -186,9 +186,26 @@ func (m MVA) buildState(orig Network, ms []int, removed uint32, r, q []float64, 
 			skip[k] = true
 		}
 	}
+	idx := make([]int, len(orig.Stations))
 	for k, st := range orig.Stations {
+		idx[k] = -1
 		if !skip[k] {
+			idx[k] = len(nw.Stations)
 			nw.Stations = append(nw.Stations, st)
+		}
+	}
+	if removed != 0 { // renumber the fork-join branches of the complement
+		for k, st := range nw.Stations {
+			if st.SyncOf == nil {
+				continue
+			}
+			var of []int
+			for _, j := range st.SyncOf {
+				if idx[j] >= 0 {
+					of = append(of, idx[j])
+				}
+			}
+			nw.Stations[k].SyncOf = of
 		}
 	}
 	if r == nil {
@@ -224,6 +241,8 @@ func (s *mvaState) advance(n int) {
 	for k, st := range nw.Stations {
 		var rk float64
 		switch c := st.servers(); {
+		case st.SyncOf != nil:
+			rk = syncResidence(nw, st, q, 1)
 		case st.Delay:
 			rk = st.D
 		case c == 1:
@@ -326,6 +345,8 @@ func (m MVA) schweitzer(nw Network, N int, r, q []float64) float64 {
 		for k, s := range nw.Stations {
 			var rk float64
 			switch c := float64(s.servers()); {
+			case s.SyncOf != nil:
+				rk = syncResidence(nw, s, q, f)
 			case s.Delay:
 				rk = s.D
 			default:
@@ -357,4 +378,15 @@ func (m MVA) schweitzer(nw Network, N int, r, q []float64) float64 {
 		}
 	}
 	return x
+}
+
+// syncResidence is the residence time of a fork-join wait station st (see
+// Station.SyncOf) when the queue lengths seen on arrival are f*q.
+func syncResidence(nw Network, st Station, q []float64, f float64) float64 {
+	var v float64
+	for _, k := range st.SyncOf {
+		b := nw.Stations[k]
+		v += b.SCV * b.D * b.D * (1 + f*q[k])
+	}
+	return st.SyncFactor * math.Sqrt(v)
 }

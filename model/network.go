@@ -21,6 +21,20 @@ type Station struct {
 	Servers int
 	// Delay marks an infinite-server station: no queueing, residence D.
 	Delay bool
+	// SyncOf, when set, makes this a delay whose residence is the wait for
+	// the slowest of the parallel branches of a symmetric fork-join, each
+	// branch a visit to the stations SyncOf (indices into Network.Stations):
+	//
+	//	R(n) = SyncFactor * sqrt(sum_{k in SyncOf} SCV_k D_k^2 (1 + Q_k(n-1)))
+	//
+	// the standard deviation of a branch's completion time when the
+	// customer finds Q_k others ahead at each station, times SyncFactor (the
+	// expected maximum of the branches in standard deviations; H_P - 1 for P
+	// branches, exact for exponential service at light load). D should be
+	// R(1), SyncFactor times sqrt(sum SCV_k D_k^2), so that N = 1 and the
+	// bounds stay exact. Delay must be set too.
+	SyncOf     []int
+	SyncFactor float64
 }
 
 // Network is a single-class closed network: each customer spends a think
@@ -46,6 +60,15 @@ func (n Network) Validate() error {
 			return fmt.Errorf("model: network: station %d (%s): SCV = %g, want a finite value >= 0", i, s.Name, s.SCV)
 		case s.Servers < 0:
 			return fmt.Errorf("model: network: station %d (%s): Servers = %d, want >= 0", i, s.Name, s.Servers)
+		case s.SyncOf != nil && !s.Delay:
+			return fmt.Errorf("model: network: station %d (%s): SyncOf set on a queueing station, want Delay", i, s.Name)
+		case !finiteNonNeg(s.SyncFactor):
+			return fmt.Errorf("model: network: station %d (%s): SyncFactor = %g, want a finite value >= 0", i, s.Name, s.SyncFactor)
+		}
+		for _, k := range s.SyncOf {
+			if k < 0 || k >= len(n.Stations) || n.Stations[k].Delay {
+				return fmt.Errorf("model: network: station %d (%s): SyncOf index %d is not a queueing station", i, s.Name, k)
+			}
 		}
 	}
 	return nil
