@@ -133,9 +133,15 @@ func (d *chromeDoc) jsonErr(err error, fallback int64) *ParseError {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &se):
+		// The offsets of json.Decoder are not absolute; a whole-document
+		// scan gives the absolute offset of the first syntax error.
+		var whole *json.SyntaxError
+		if errors.As(json.Unmarshal(d.data, new(json.RawMessage)), &whole) {
+			se = whole
+		}
 		return d.errAt(max(se.Offset-1, 0), "invalid JSON: %v", se)
 	case errors.As(err, &te):
-		return d.errAt(max(te.Offset-1, 0), "invalid trace event: field %q: expected a %v, got JSON %s", te.Field, te.Type, te.Value)
+		return d.errAt(fallback, "invalid trace event: field %q: expected a %v, got JSON %s", te.Field, te.Type, te.Value)
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return d.errAt(int64(len(d.data)), "invalid JSON: the file ends in the middle of a value (truncated?)")
 	}
@@ -143,11 +149,11 @@ func (d *chromeDoc) jsonErr(err error, fallback int64) *ParseError {
 }
 
 // skipSpace returns the offset of the first byte at or after off that is not
-// JSON whitespace or a comma.
+// JSON whitespace, a comma or a colon.
 func (d *chromeDoc) skipSpace(off int64) int64 {
 	for off < int64(len(d.data)) {
 		switch d.data[off] {
-		case ' ', '\t', '\r', '\n', ',':
+		case ' ', '\t', '\r', '\n', ',', ':':
 			off++
 		default:
 			return off

@@ -1,0 +1,239 @@
+package traces
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// chromeWant is one expected step; NaN phases must be absent.
+type chromeWant struct {
+	worker                          int
+	step                            int64
+	start, end, pull, compute, push float64 // s
+}
+
+func chromeCheck(t *testing.T, tr *Trace, workers int, want []chromeWant) {
+	t.Helper()
+	if len(tr.Steps) != len(want) {
+		t.Fatalf("%d steps, want %d: %+v", len(tr.Steps), len(want), tr.Steps)
+	}
+	same := func(got, want float64) bool {
+		if math.IsNaN(want) {
+			return math.IsNaN(got)
+		}
+		return math.Abs(got-want) <= 1e-12*math.Max(1, math.Abs(want))
+	}
+	for i, w := range want {
+		s := tr.Steps[i]
+		if s.Worker != w.worker || s.Step != w.step || s.Workers != workers || !same(s.Start, w.start) || !same(s.End, w.end) ||
+			!same(s.Pull, w.pull) || !same(s.Compute, w.compute) || !same(s.Push, w.push) || s.Staleness != -1 {
+			t.Errorf("step %d = %+v, want %+v with %d workers", i, s, w, workers)
+		}
+	}
+}
+
+func chromeFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "chrome", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var nan = math.NaN()
+
+func TestReadChromeTraceSamples(t *testing.T) {
+	// pytorch_profiler.json: t0 = 1000 us. ProfilerStep#5 [1000, 2000] us:
+	// compute = forward 300 + backward 400 + optimizer 50 = 750 us (aten::conv2d
+	// is inside forward and has no phase); push = the NCCL kernel on the GPU
+	// pid, 1600..1900 = 300 us. ProfilerStep#6 [2000, 2500]: compute 200 us,
+	// push = kernel 2400..2600 clipped to 2500 = 100 us. Worker = rank 1 of 2.
+	pytorch := []chromeWant{
+		{1, 5, 0, 0.001, nan, 750e-6, 300e-6},
+		{1, 6, 0.001, 0.0015, nan, 200e-6, 100e-6},
+	}
+	// ps_begin_end.json: two pids, so phases match their own pid. pid 1 =
+	// worker 0, step 0 [0, 650] us: pull 0..100, forward 100..400, push
+	// 400..600. pid 2 = worker 1, step 0 [50, 850]: NEGOTIATE_ALLREDUCE
+	// 500..700 = 200 us push; pull and compute absent.
+	ps := []chromeWant{
+		{0, 0, 0, 650e-6, 100e-6, 300e-6, 200e-6},
+		{1, 0, 50e-6, 850e-6, nan, nan, 200e-6},
+	}
+	// tf_timeline.json: no step marker, so one step [100, 120] us of worker
+	// 0: pull = RecvTensor 10 us; MatMul and GetNext have no phase.
+	tf := []chromeWant{{0, 0, 0, 20e-6, 10e-6, nan, nan}}
+	cases := []struct {
+		file    string
+		workers int
+		want    []chromeWant
+		warn    string
+	}{
+		{"pytorch_profiler.json", 2, pytorch, "batch size unknown"},
+		{"pytorch_profiler.json.gz", 2, pytorch, "batch size unknown"},
+		{"ps_begin_end.json", 2, ps, "batch size unknown"},
+		{"tf_timeline.json", 1, tf, "no step markers"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			tr, warns, err := ReadChromeTrace(bytes.NewReader(chromeFile(t, c.file)), c.file, ConvertOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			chromeCheck(t, tr, c.workers, c.want)
+			msg := ""
+			for _, w := range warns {
+				msg += w.Error()
+			}
+			if !strings.Contains(msg, c.warn) {
+				t.Errorf("warnings %q lack %q", msg, c.warn)
+			}
+			if tr.Steps[0].Run != strings.SplitN(c.file, ".", 2)[0] || tr.Steps[0].Batch != 1 {
+				t.Errorf("run %q batch %d, want the file's base name and batch 1", tr.Steps[0].Run, tr.Steps[0].Batch)
+			}
+		})
+	}
+}
+
+func TestReadChromeTraceOptions(t *testing.T) {
+	tr, warns, err := ReadChromeTrace(bytes.NewReader(chromeFile(t, "ps_begin_end.json")), "x.json",
+		ConvertOptions{Run: "r", Workers: 8, PS: 2, Batch: 64, Mode: "async"})
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("err %v warnings %v", err, warns)
+	}
+	s := tr.Steps[0]
+	if s.Run != "r" || s.Workers != 8 || s.PS != 2 || s.Batch != 64 || tr.Runs[0].Mode != "async" {
+		t.Errorf("step %+v run %+v: options not applied", s, tr.Runs[0])
+	}
+}
+
+// TestReadChromeTraceRoundTrip writes the converted steps with WriteSteps
+// and reads them back with ReadSteps: the canonical reader accepts them.
+func TestReadChromeTraceRoundTrip(t *testing.T) {
+	tr, _, err := ReadChromeTrace(bytes.NewReader(chromeFile(t, "pytorch_profiler.json")), "p.json", ConvertOptions{Batch: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteSteps(&buf, tr.Steps); err != nil {
+		t.Fatal(err)
+	}
+	var back []Step
+	if _, err := ReadSteps(&buf, "steps.csv", func(s Step) error { back = append(back, s); return nil }); err != nil {
+		t.Fatalf("canonical reader rejects converted steps: %v\n%s", err, buf.String())
+	}
+	if len(back) != 2 || back[1].Push != tr.Steps[1].Push || back[0].Compute != tr.Steps[0].Compute {
+		t.Errorf("read back %+v, wrote %+v", back, tr.Steps)
+	}
+}
+
+func TestReadChromeTraceMalformed(t *testing.T) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write([]byte(s))
+		w.Close()
+		return b.Bytes()
+	}
+	good := string(chromeFile(t, "ps_begin_end.json"))
+	cases := []struct {
+		name string
+		data []byte
+		want string // error substring; "" = no error
+		warn string
+	}{
+		{"empty", nil, "t.json: empty file", ""},
+		{"not an array", []byte("42"), "t.json:1:1: expected a JSON array", ""},
+		// line 3 is {"name": "b" "ph": "X"}: the second key starts at byte 14.
+		{"bad JSON", []byte("[\n{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": 2},\n{\"name\": \"b\" \"ph\": \"X\"}\n]"), "t.json:3:14: invalid JSON: invalid character '\"' after object key", ""},
+		{"truncated event", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"d"), "t.json:1:38: invalid JSON: the file ends in the middle of a value", ""},
+		{"ts is text", []byte("[\n  {\"name\": \"a\", \"ph\": \"X\", \"ts\": \"1\", \"dur\": 2}]"), "t.json:2:3: invalid trace event: field \"ts\"", ""},
+		{"missing ts", []byte("[\n  {\"name\": \"a\", \"ph\": \"X\", \"dur\": 2}]"), "t.json:2:3: event \"a\" (ph X): missing ts", ""},
+		{"missing dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2}]"), "t.json:1:2: complete event \"a\": missing dur", ""},
+		{"negative dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2, \"dur\": -1}]"), "t.json:1:2: complete event \"a\": negative dur -1", ""},
+		{"end before begin", []byte("[{\"name\": \"a\", \"ph\": \"B\", \"ts\": 5, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "t.json:2:1: end event at ts 4 is before its begin \"a\"", ""},
+		{"no traceEvents", []byte(`{"foo": [1, 2]}`), "t.json:1:1: object has no traceEvents array", ""},
+		{"traceEvents not array", []byte(`{"traceEvents": 3}`), "t.json:1:17: traceEvents: expected an array", ""},
+		{"no events", []byte(`[]`), "t.json: no complete (X) or begin/end (B/E) events", ""},
+		{"truncated gzip", gz(good)[:60], "t.json: truncated gzip stream", ""},
+		{"bad gzip header", []byte{0x1f, 0x8b, 0, 0}, "t.json: bad gzip header", ""},
+		{"gzip ok", gz(good), "", "batch size unknown"},
+		{"no closing bracket", []byte(strings.TrimSuffix(strings.TrimSpace(good), "]")), "", "no closing ]"},
+		{"end without begin", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n {\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:2: end event \"\" on pid 1 tid 1 has no begin"},
+		{"begin without end", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n{\"name\": \"x\", \"ph\": \"B\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:1: begin event \"x\" has no end"},
+		{"duplicate step", []byte(`[{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}, {"name": "step 1", "ph": "X", "ts": 5, "dur": 5}]`), "", "worker 0 step 1 marked twice"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, warns, err := ReadChromeTrace(bytes.NewReader(c.data), "t.json", ConvertOptions{})
+			if c.want != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), "traces: ") || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("error %v, want %q", err, c.want)
+				}
+				var pe *ParseError
+				if !errors.As(err, &pe) {
+					t.Errorf("error %T is not a *ParseError", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if tr == nil || len(tr.Steps) == 0 {
+				t.Errorf("no steps")
+			}
+			msg := ""
+			for _, w := range warns {
+				msg += w.Error() + "\n"
+			}
+			if !strings.Contains(msg, c.warn) {
+				t.Errorf("warnings\n%s\nlack %q", msg, c.warn)
+			}
+		})
+	}
+}
+
+func FuzzChromeTrace(f *testing.F) {
+	ents, _ := os.ReadDir(filepath.Join("testdata", "chrome"))
+	for _, e := range ents {
+		if b, err := os.ReadFile(filepath.Join("testdata", "chrome", e.Name())); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`[{"name": "step", "ph": "B", "ts": 1, "pid": "a", "tid": 2}, {"ph": "E", "ts": 3, "pid": "a", "tid": 2}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, warns, err := ReadChromeTrace(bytes.NewReader(data), "fuzz.json", ConvertOptions{Batch: 1})
+		for _, e := range append(warns, err) {
+			if e == nil {
+				continue
+			}
+			if !strings.HasPrefix(e.Error(), "traces: ") {
+				t.Fatalf("error without package prefix: %v", e)
+			}
+		}
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %T not positioned: %v", err, err)
+			}
+			return
+		}
+		for _, s := range tr.Steps {
+			if !(s.End >= s.Start) || s.Worker < 0 || s.Worker >= s.Workers {
+				t.Fatalf("bad step %+v", s)
+			}
+			for _, p := range []float64{s.Pull, s.Compute, s.Push} {
+				if !math.IsNaN(p) && !(p >= 0 && p <= s.End-s.Start+1e-9*(1+s.End)) {
+					t.Fatalf("phase %v outside step %+v", p, s)
+				}
+			}
+		}
+	})
+}
