@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // The throughput families other than the queueing network (SyncPS,
@@ -104,8 +105,8 @@ func batch(c Config, def float64) float64 {
 // normal variables: 0 for n = 1, 1/sqrt(pi) = 0.5642 for n = 2, 1.539 for
 // n = 10, 2.508 for n = 100. It integrates
 // E[max] = integral of x n phi(x) Phi(x)^(n-1) dx by Simpson's rule (step
-// 0.02 over [-9, 9]; relative error below 1e-8 for n up to 10^6).
-// It panics for n < 1.
+// 0.05 over [-9, 9]; relative error below 1e-9 for n up to 10^6, 1e-7 up
+// to 10^8, against a 100 times finer rule). It panics for n < 1.
 func ExpectedMaxNormal(n int) float64 {
 	if n < 1 {
 		panic(fmt.Sprintf("model: ExpectedMaxNormal(%d), want n >= 1", n))
@@ -113,29 +114,42 @@ func ExpectedMaxNormal(n int) float64 {
 	if n == 1 {
 		return 0
 	}
+	nodes := emnNodes()
+	nf := float64(n)
+	var sum float64
+	for _, q := range nodes {
+		// x n phi(x) Phi(x)^(n-1), with Phi^(n-1) through the logarithm so
+		// that it stays accurate for large n.
+		sum += q.w * math.Exp((nf-1)*q.logCDF)
+	}
+	return nf * sum
+}
+
+// emnNode is one node of ExpectedMaxNormal's rule: the Simpson weight times
+// x phi(x), and log Phi(x).
+type emnNode struct{ w, logCDF float64 }
+
+// emnNodes builds the rule's nodes once; they never change.
+var emnNodes = sync.OnceValue(func() []emnNode {
 	const (
 		lo = -9.0
 		hi = 9.0
-		m  = 900 // intervals, even
+		m  = 360 // intervals, even
 		h  = (hi - lo) / m
 	)
-	nf := float64(n)
-	f := func(x float64) float64 {
-		phi := math.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
-		cdf := 0.5 * math.Erfc(-x/math.Sqrt2)
-		if cdf == 0 {
-			return 0
-		}
-		// Phi^(n-1) through the logarithm keeps it accurate for large n.
-		return x * nf * phi * math.Exp((nf-1)*math.Log(cdf))
-	}
-	sum := f(lo) + f(hi)
-	for i := 1; i < m; i++ {
+	nodes := make([]emnNode, 0, m+1)
+	for i := 0; i <= m; i++ {
+		x := lo + float64(i)*h
 		w := 2.0
-		if i%2 == 1 {
+		switch {
+		case i == 0 || i == m:
+			w = 1
+		case i%2 == 1:
 			w = 4
 		}
-		sum += w * f(lo+float64(i)*h)
+		phi := math.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
+		cdf := 0.5 * math.Erfc(-x/math.Sqrt2)
+		nodes = append(nodes, emnNode{w: w * h / 3 * x * phi, logCDF: math.Log(cdf)})
 	}
-	return sum * h / 3
-}
+	return nodes
+})

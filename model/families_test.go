@@ -29,6 +29,9 @@ func TestExpectedMaxNormal(t *testing.T) {
 		{5, 1.1629645},
 		{10, 1.5387527},
 		{100, 2.50759}, // 5 digits in the tables
+		// Beyond the tables: Simpson's rule with step 0.001 on [-12, 12].
+		{1000, 3.2414357691},
+		{1000000, 4.8628974862},
 	}
 	for _, c := range cases {
 		if got := ExpectedMaxNormal(c.n); !nearRel(got, c.want, 2e-6) {
