@@ -1,7 +1,285 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/sgdplan/sgdplan/planner"
+	"github.com/sgdplan/sgdplan/plots"
+	"github.com/urfave/cli/v2"
+)
 
 func simulateCommand() *cli.Command {
-	return notYet("simulate", "simulate a cluster with arrivals under a policy", 5)
+	return &cli.Command{
+		Name:  "simulate",
+		Usage: "simulate a cluster with arrivals under a policy",
+		Description: `simulate runs jobs through a cluster of --servers workers, event by event: at every
+arrival and departure the policy reallocates the workers (whole workers unless
+--fractional). Jobs come from --jobs jobs.csv or, without it, from a Poisson process
+(--arrival-rate jobs/s, --count, exponential sizes of --mean-size s, exponent --p).
+
+--early-stop F kills each job with probability F at a uniform random fraction of its
+requested size (policies know only the requested size). --energy-alpha A gives jobs
+the speed-scaling curve speed = power^(1/A) and reports flow time + energy.
+--seeds K repeats the run with seeds S..S+K-1 and reports 95% intervals (Student t)
+of the means over seeds.
+
+Example:
+   sgdplan simulate --jobs testdata/jobs-example/jobs.csv --servers 16 --policy all --early-stop 0.3 --seeds 5`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (else a Poisson workload)"},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0)", Required: true},
+			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "a policy of plan, or all"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random draws"},
+			&cli.IntFlag{Name: "seeds", Value: 1, Usage: "runs with seeds seed..seed+K-1; K > 1 adds 95% intervals"},
+			&cli.Float64Flag{Name: "early-stop", Usage: "probability a job is killed early, 0..1"},
+			&cli.Float64Flag{Name: "energy-alpha", Usage: "speed = power^(1/alpha), alpha >= 1; 0: off"},
+			&cli.BoolFlag{Name: "fractional", Usage: "ideal fractional shares instead of whole workers"},
+			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
+			&cli.Float64Flag{Name: "arrival-rate", Usage: "Poisson arrivals, jobs/s (without --jobs)"},
+			&cli.IntFlag{Name: "count", Value: 1000, Usage: "Poisson jobs"},
+			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: "Poisson jobs' mean size, s on one worker (exponential)"},
+			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "Poisson jobs' speedup exponent, (0, 1]"},
+			&cli.IntFlag{Name: "max-workers", Usage: "Poisson jobs' cap; 0: none"},
+			&cli.StringFlag{Name: "plot", Usage: "write response-time distributions as a PNG"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table|json|csv"},
+		},
+		Action: simulateAction,
+	}
+}
+
+// simJob is one job of a simulation in the json output.
+type simJob struct {
+	Job        string  `json:"job"`
+	Arrival    float64 `json:"arrival"`
+	Start      float64 `json:"start"`
+	Completion float64 `json:"completion"`
+	Response   float64 `json:"response"`
+	Slowdown   float64 `json:"slowdown"`
+	Size       float64 `json:"size"`
+	Work       float64 `json:"work"`
+}
+
+// simPolicy is one policy's simulation in the json output; means are over
+// seeds, and CI95 holds their 95% intervals when there are several.
+type simPolicy struct {
+	Policy         string                `json:"policy"`
+	Seeds          int                   `json:"seeds"`
+	MeanFlowTime   float64               `json:"mean_flow_time"`
+	MeanSlowdown   float64               `json:"mean_slowdown"`
+	P50Response    float64               `json:"p50_response"`
+	P99Response    float64               `json:"p99_response"`
+	Utilization    float64               `json:"utilization"`
+	Reallocations  float64               `json:"reallocations"`
+	QueuedFraction float64               `json:"queued_fraction"`
+	Energy         float64               `json:"energy,omitempty"`
+	FlowPlusEnergy float64               `json:"flow_plus_energy,omitempty"`
+	CI95           map[string][2]float64 `json:"ci95,omitempty"`
+	Jobs           []simJob              `json:"jobs"`
+}
+
+func simulateAction(c *cli.Context) error {
+	format := c.String("format")
+	if err := planCheckFormat(format); err != nil {
+		return badInput(err)
+	}
+	n := c.Int("servers")
+	if n <= 0 {
+		return badInput(fmt.Errorf("--servers %d: want a number of workers > 0", n))
+	}
+	alpha := c.Float64("knee-alpha")
+	if !(alpha > 0 && alpha < 1) {
+		return badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", alpha))
+	}
+	names, err := planPolicies(c.String("policy"), alpha, false)
+	if err != nil {
+		return badInput(err)
+	}
+	seeds := c.Int("seeds")
+	if seeds < 1 {
+		return badInput(fmt.Errorf("--seeds %d: want >= 1", seeds))
+	}
+	es := c.Float64("early-stop")
+	if !(es >= 0 && es <= 1) {
+		return badInput(fmt.Errorf("--early-stop %g: want a probability in [0, 1]", es))
+	}
+	ea := c.Float64("energy-alpha")
+	if ea != 0 && !(ea >= 1) {
+		return badInput(fmt.Errorf("--energy-alpha %g: want >= 1 (or 0 for off)", ea))
+	}
+	var fixed []planner.Job
+	var poisson planner.Poisson
+	if path := c.String("jobs"); path != "" {
+		if fixed, err = planReadJobs(path); err != nil {
+			return badInput(err)
+		}
+		for i := range fixed {
+			if r := fixed[i].RigidWorkers; r > n {
+				return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", path, fixed[i].ID, r, n))
+			}
+		}
+	} else {
+		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
+		switch {
+		case !(rate > 0):
+			return badInput(fmt.Errorf("give --jobs jobs.csv, or --arrival-rate > 0 for a Poisson workload"))
+		case !(p > 0 && p <= 1):
+			return badInput(fmt.Errorf("--p %g: want a speedup exponent in (0, 1]", p))
+		case !(mean > 0):
+			return badInput(fmt.Errorf("--mean-size %g: want seconds > 0", mean))
+		case count < 1:
+			return badInput(fmt.Errorf("--count %d: want >= 1", count))
+		case c.Int("max-workers") < 0:
+			return badInput(fmt.Errorf("--max-workers %d: want >= 0", c.Int("max-workers")))
+		}
+		poisson = planner.Poisson{Rate: rate, Count: count, Sizes: planner.Exponential{Mean: mean}, Curve: planner.PowerLaw{P: p}, MaxWorkers: c.Int("max-workers")}
+	}
+	var out []simPolicy
+	var resp []plots.ResponseTimes
+	for _, name := range names {
+		pol, _ := planner.NewPolicy(name, alpha)
+		var runs []planner.Result
+		for k := 0; k < seeds; k++ {
+			seed := c.Uint64("seed") + uint64(k)
+			jobs := fixed
+			if jobs == nil {
+				if jobs, err = poisson.Jobs(seed); err != nil {
+					return badInput(err)
+				}
+			}
+			r, err := planner.Simulate(jobs, pol, planner.Settings{Servers: float64(n), Integer: !c.Bool("fractional"),
+				EarlyStop: es, Seed: seed, EnergyAlpha: ea})
+			if err != nil {
+				return withCode(exitFailure, err)
+			}
+			runs = append(runs, r)
+		}
+		out = append(out, simSummarize(name, runs))
+		times := make([]float64, len(runs[0].Jobs))
+		for i, j := range runs[0].Jobs {
+			times[i] = j.Response
+		}
+		resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
+	}
+	if seeds == 1 && (es > 0 || fixed == nil) {
+		fmt.Fprintln(c.App.ErrWriter, "sgdplan: simulate: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
+	}
+	if path := c.String("plot"); path != "" {
+		f, err := plots.SimulationFigure(plots.SimulationData{Responses: resp})
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		var buf bytes.Buffer
+		if err := f.WritePNG(&buf); err != nil {
+			return withCode(exitFailure, err)
+		}
+		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+			return withCode(exitFailure, err)
+		}
+	}
+	w := c.App.Writer
+	switch format {
+	case "json":
+		var v any = out
+		if len(out) == 1 {
+			v = out[0]
+		}
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		_, err = w.Write(append(b, '\n'))
+		return err
+	case "csv":
+		return simCSV(w, out)
+	}
+	return simTable(w, out, ea > 0)
+}
+
+// simSummarize averages one policy's runs over seeds, with 95% intervals.
+func simSummarize(name string, runs []planner.Result) simPolicy {
+	p := simPolicy{Policy: name, Seeds: len(runs)}
+	fields := []struct {
+		key string
+		dst *float64
+		get func(r planner.Result) float64
+	}{
+		{"mean_flow_time", &p.MeanFlowTime, func(r planner.Result) float64 { return r.MeanResponse }},
+		{"mean_slowdown", &p.MeanSlowdown, func(r planner.Result) float64 { return r.MeanSlowdown }},
+		{"p50_response", &p.P50Response, func(r planner.Result) float64 { return r.P50Response }},
+		{"p99_response", &p.P99Response, func(r planner.Result) float64 { return r.P99Response }},
+		{"utilization", &p.Utilization, func(r planner.Result) float64 { return r.Utilization }},
+		{"reallocations", &p.Reallocations, func(r planner.Result) float64 { return float64(r.Reallocations) }},
+		{"queued_fraction", &p.QueuedFraction, func(r planner.Result) float64 { return r.QueuedFraction }},
+		{"energy", &p.Energy, func(r planner.Result) float64 { return r.Energy }},
+		{"flow_plus_energy", &p.FlowPlusEnergy, func(r planner.Result) float64 { return r.FlowPlusEnergy }},
+	}
+	x := make([]float64, len(runs))
+	for _, f := range fields {
+		for i, r := range runs {
+			x[i] = f.get(r)
+		}
+		m, lo, hi := planner.MeanCI(x, 0.95)
+		*f.dst = m
+		if len(runs) > 1 && !math.IsNaN(lo) {
+			if p.CI95 == nil {
+				p.CI95 = map[string][2]float64{}
+			}
+			p.CI95[f.key] = [2]float64{lo, hi}
+		}
+	}
+	for _, j := range runs[0].Jobs {
+		p.Jobs = append(p.Jobs, simJob{Job: j.ID, Arrival: j.Arrival, Start: j.Start, Completion: j.Completion,
+			Response: j.Response, Slowdown: j.Slowdown, Size: j.Size, Work: j.Work})
+	}
+	return p
+}
+
+func simTable(w io.Writer, out []simPolicy, energy bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	ci := func(p simPolicy, key string, v float64) string {
+		if r, ok := p.CI95[key]; ok {
+			return fmt.Sprintf("%.4g [%.4g, %.4g]", v, r[0], r[1])
+		}
+		return fmt.Sprintf("%.4g", v)
+	}
+	head := "policy\tmean response (s)\tp50 (s)\tp99 (s)\tmean slowdown\tutilization\treallocations\tqueued"
+	if energy {
+		head += "\tenergy\tflow+energy"
+	}
+	fmt.Fprintln(tw, head+"\t")
+	for _, p := range out {
+		line := fmt.Sprintf("%s\t%s\t%.4g\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), p.P50Response,
+			ci(p, "p99_response", p.P99Response), ci(p, "mean_slowdown", p.MeanSlowdown), p.Utilization, p.Reallocations, p.QueuedFraction)
+		if energy {
+			line += fmt.Sprintf("\t%.4g\t%s", p.Energy, ci(p, "flow_plus_energy", p.FlowPlusEnergy))
+		}
+		fmt.Fprintln(tw, line+"\t")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(out) > 0 && out[0].Seeds > 1 {
+		fmt.Fprintf(w, "means over %d seeds with 95%% intervals (Student t)\n", out[0].Seeds)
+	}
+	return nil
+}
+
+func simCSV(w io.Writer, out []simPolicy) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"policy", "job", "arrival", "start", "completion", "response", "slowdown", "size", "work"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	for _, p := range out {
+		for _, j := range p.Jobs {
+			cw.Write([]string{p.Policy, j.Job, g(j.Arrival), g(j.Start), g(j.Completion), g(j.Response), g(j.Slowdown), g(j.Size), g(j.Work)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
