@@ -87,8 +87,8 @@ const (
 )
 
 // Summarize summarizes every run of t: the runs of steps.csv, then those that
-// appear only in runs.csv, evals.csv or updates.csv. Runs are ordered by
-// workers, ps, batch, then name.
+// appear only in runs.csv, evals.csv or updates.csv. Runs with steps come
+// first, ordered by workers, ps, batch, then name; then the others by name.
 func Summarize(t *Trace) []RunSummary {
 	s := newSummarizer()
 	for i := range t.Steps {
@@ -290,6 +290,9 @@ func (s *summarizer) finish() []RunSummary {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		x, y := &out[i], &out[j]
+		if (x.Steps == 0) != (y.Steps == 0) {
+			return x.Steps > 0
+		}
 		if x.Workers != y.Workers {
 			return x.Workers < y.Workers
 		}

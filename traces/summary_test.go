@@ -11,7 +11,19 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/synthetic from the generator")
+// The -update flag rewrites testdata/synthetic from the generator. It is
+// defined in init unless another test file of the package defined it first.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files and generated testdata")
+	}
+}
+
+// updating reports whether the tests run with -update.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // near reports whether got is within rel (relative) of want.
 func near(got, want, rel float64) bool {
@@ -173,8 +185,9 @@ func simulate(seed uint64, run string, workers, steps int, p, c, e float64) *Tra
 	}
 	var its []it
 	for w := range workers {
-		us := func(x float64) float64 { return math.Round(x*1e6) / 1e6 } // µs clock
-		at := us(rng.Float64() * p)                                      // workers do not start in lockstep
+		// times on a µs clock; workers do not start in lockstep
+		us := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+		at := us(rng.Float64() * p)
 		for k := range steps {
 			comp := us(c + rng.ExpFloat64()*e)
 			pull := us(p * (1 + 0.1*rng.Float64()))
@@ -292,7 +305,7 @@ func TestSynthetic(t *testing.T) {
 		tr.Runs = append(tr.Runs, x.Runs...)
 	}
 	dir := filepath.Join("..", "testdata", "synthetic", "async-ps")
-	if *update {
+	if updating() {
 		if err := WriteDir(dir, tr); err != nil {
 			t.Fatal(err)
 		}

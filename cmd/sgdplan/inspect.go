@@ -1,7 +1,266 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/sgdplan/sgdplan/traces"
+	"github.com/urfave/cli/v2"
+)
 
 func inspectCommand() *cli.Command {
-	return notYet("inspect", "per-run summary of traces", 2)
+	return &cli.Command{
+		Name:      "inspect",
+		Usage:     "per-run summary of traces",
+		ArgsUsage: "PATH...",
+		Description: `Reads canonical traces (folders of steps.csv, updates.csv, runs.csv,
+evals.csv, throughput.csv, or those files, optionally .gz) and prints one
+summary per run: configuration, steady-state job throughput with a 95%
+interval, per-phase mean and squared coefficient of variation, staleness
+distribution and loss curve. The steady-state window drops the first 10% and
+the last 5% of each run's wall time (docs/trace-format.md).
+
+Files are streamed twice; memory does not grow with the number of steps.
+Warnings go to stderr; malformed input exits 2 with file:line:column.
+
+Example:
+   sgdplan inspect testdata/synthetic/async-ps
+   sgdplan inspect --format json testdata/synthetic/async-ps/steps.csv`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
+		},
+		Action: func(c *cli.Context) error {
+			return runInspect(c.Args().Slice(), c.String("format"), c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
+	switch format {
+	case "table", "json", "csv":
+	default:
+		return badInput(fmt.Errorf("inspect: --format %q: expected table, json or csv", format))
+	}
+	if len(paths) == 0 {
+		return badInput(errors.New("inspect: no trace given: expected PATH... (a folder or canonical .csv files)"))
+	}
+	sums, warnings, err := traces.SummarizePaths(paths...)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	for _, s := range sums {
+		for _, w := range s.Warnings {
+			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
+		}
+	}
+	switch format {
+	case "json":
+		return inspectJSON(stdout, sums)
+	case "csv":
+		return inspectCSV(stdout, sums)
+	}
+	return inspectTable(stdout, sums)
+}
+
+// g formats a number with 4 significant digits, "-" when unknown.
+func g(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func inspectTable(w io.Writer, sums []traces.RunSummary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "run\tworkers\tps\tbatch\tmode\tsteps\twindow s\tupdates/s\t95% interval\tsamples/s\t"+
+		"pull s (SCV)\tcompute s (SCV)\tpush s (SCV)\titeration s (SCV)\tstaleness mean\tp50/p90/p99/max\tloss first->last\t")
+	for _, s := range sums {
+		interval := "-"
+		if !math.IsNaN(s.UpdatesPerSLo) {
+			interval = "[" + g(s.UpdatesPerSLo) + ", " + g(s.UpdatesPerSHi) + "]"
+		}
+		quant := "-"
+		if s.Staleness.N > 0 {
+			quant = fmt.Sprintf("%d/%d/%d/%d", s.Staleness.P50, s.Staleness.P90, s.Staleness.P99, s.Staleness.Max)
+		}
+		loss := "-"
+		if n := len(s.Loss); n > 0 {
+			loss = g(s.Loss[0].Loss) + "->" + g(s.Loss[n-1].Loss)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			s.Run, s.Workers, s.PS, s.Batch, s.Mode, s.Steps, g(s.WindowEnd-s.WindowStart),
+			g(s.UpdatesPerS), interval, g(s.SamplesPerS),
+			phase(s.Pull), phase(s.Compute), phase(s.Push), phase(s.Iteration),
+			g(s.Staleness.Mean), quant, loss)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nSteady state: the first 10% and last 5% of each run's wall time are dropped; "+
+		"updates/s = iterations ending in the window / its length; 95% interval from 10 sub-window rates (batch means).")
+	return err
+}
+
+func phase(m traces.Moments) string {
+	if m.N == 0 {
+		return "-"
+	}
+	return g(m.Mean) + " (" + g(m.SCV) + ")"
+}
+
+// num is a float64 that marshals NaN as null.
+type num float64
+
+func (n num) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, float64(n), 'g', -1, 64), nil
+}
+
+type jsonMoments struct {
+	N    int64 `json:"n"`
+	Mean num   `json:"mean_s"`
+	Var  num   `json:"var_s2"`
+	SCV  num   `json:"scv"`
+}
+
+type jsonSummary struct {
+	Run           string      `json:"run"`
+	Workers       int         `json:"workers"`
+	PS            int         `json:"ps"`
+	Batch         int         `json:"batch"`
+	Mode          string      `json:"mode"`
+	Model         string      `json:"model,omitempty"`
+	Steps         int64       `json:"steps"`
+	Start         num         `json:"start_s"`
+	End           num         `json:"end_s"`
+	WindowStart   num         `json:"window_start_s"`
+	WindowEnd     num         `json:"window_end_s"`
+	WindowSteps   int64       `json:"window_steps"`
+	UpdatesPerS   num         `json:"updates_per_s"`
+	UpdatesPerSLo num         `json:"updates_per_s_lo"`
+	UpdatesPerSHi num         `json:"updates_per_s_hi"`
+	SamplesPerS   num         `json:"samples_per_s"`
+	Pull          jsonMoments `json:"pull"`
+	Compute       jsonMoments `json:"compute"`
+	Push          jsonMoments `json:"push"`
+	Iteration     jsonMoments `json:"iteration"`
+	Staleness     struct {
+		Source string `json:"source"`
+		N      int64  `json:"n"`
+		Mean   num    `json:"mean"`
+		P50    *int   `json:"p50"`
+		P90    *int   `json:"p90"`
+		P99    *int   `json:"p99"`
+		Max    *int   `json:"max"`
+	} `json:"staleness"`
+	LossSource string     `json:"loss_source"`
+	Loss       []jsonLoss `json:"loss"`
+	Warnings   []string   `json:"warnings"`
+}
+
+type jsonLoss struct {
+	Updates *int64 `json:"updates"`
+	Time    num    `json:"time_s"`
+	Loss    num    `json:"loss"`
+}
+
+func moments(m traces.Moments) jsonMoments {
+	return jsonMoments{N: m.N, Mean: num(m.Mean), Var: num(m.Var), SCV: num(m.SCV)}
+}
+
+func toJSON(s traces.RunSummary) jsonSummary {
+	j := jsonSummary{Run: s.Run, Workers: s.Workers, PS: s.PS, Batch: s.Batch, Mode: s.Mode, Steps: s.Steps,
+		Start: num(s.Start), End: num(s.End), WindowStart: num(s.WindowStart), WindowEnd: num(s.WindowEnd),
+		WindowSteps: s.WindowSteps, UpdatesPerS: num(s.UpdatesPerS), UpdatesPerSLo: num(s.UpdatesPerSLo),
+		UpdatesPerSHi: num(s.UpdatesPerSHi), SamplesPerS: num(s.SamplesPerS),
+		Pull: moments(s.Pull), Compute: moments(s.Compute), Push: moments(s.Push), Iteration: moments(s.Iteration),
+		LossSource: s.LossSource, Loss: []jsonLoss{}, Warnings: []string{}}
+	if s.Info != nil {
+		j.Model = s.Info.Model
+	}
+	j.Staleness.Source, j.Staleness.N, j.Staleness.Mean = s.Staleness.Source, s.Staleness.N, num(s.Staleness.Mean)
+	if s.Staleness.N > 0 {
+		st := s.Staleness
+		j.Staleness.P50, j.Staleness.P90, j.Staleness.P99, j.Staleness.Max = &st.P50, &st.P90, &st.P99, &st.Max
+	}
+	for _, p := range s.Loss {
+		l := jsonLoss{Time: num(p.Time), Loss: num(p.Loss)}
+		if p.Updates >= 0 {
+			u := p.Updates
+			l.Updates = &u
+		}
+		j.Loss = append(j.Loss, l)
+	}
+	for _, w := range s.Warnings {
+		j.Warnings = append(j.Warnings, w.Error())
+	}
+	return j
+}
+
+func inspectJSON(w io.Writer, sums []traces.RunSummary) error {
+	out := make([]jsonSummary, 0, len(sums))
+	for _, s := range sums {
+		out = append(out, toJSON(s))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// csvHeader lists the columns of inspect --format csv (units in the names).
+var csvHeader = strings.Split("run,workers,ps,batch,mode,model,steps,start_s,end_s,window_start_s,window_end_s,window_steps,"+
+	"updates_per_s,updates_per_s_lo,updates_per_s_hi,samples_per_s,"+
+	"pull_mean_s,pull_var_s2,pull_scv,compute_mean_s,compute_var_s2,compute_scv,push_mean_s,push_var_s2,push_scv,"+
+	"iteration_mean_s,iteration_var_s2,iteration_scv,"+
+	"staleness_source,staleness_n,staleness_mean,staleness_p50,staleness_p90,staleness_p99,staleness_max,"+
+	"loss_source,loss_points,loss_first,loss_last,warnings", ",")
+
+func inspectCSV(w io.Writer, sums []traces.RunSummary) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvHeader)
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, s := range sums {
+		model := ""
+		if s.Info != nil {
+			model = s.Info.Model
+		}
+		rec := []string{s.Run, i(int64(s.Workers)), i(int64(s.PS)), i(int64(s.Batch)), s.Mode, model, i(s.Steps),
+			f(s.Start), f(s.End), f(s.WindowStart), f(s.WindowEnd), i(s.WindowSteps),
+			f(s.UpdatesPerS), f(s.UpdatesPerSLo), f(s.UpdatesPerSHi), f(s.SamplesPerS)}
+		for _, m := range []traces.Moments{s.Pull, s.Compute, s.Push, s.Iteration} {
+			rec = append(rec, f(m.Mean), f(m.Var), f(m.SCV))
+		}
+		st := s.Staleness
+		if st.N > 0 {
+			rec = append(rec, st.Source, i(st.N), f(st.Mean), i(int64(st.P50)), i(int64(st.P90)), i(int64(st.P99)), i(int64(st.Max)))
+		} else {
+			rec = append(rec, "", "0", "", "", "", "", "")
+		}
+		first, last := "", ""
+		if n := len(s.Loss); n > 0 {
+			first, last = f(s.Loss[0].Loss), f(s.Loss[n-1].Loss)
+		}
+		rec = append(rec, s.LossSource, i(int64(len(s.Loss))), first, last, i(int64(len(s.Warnings))))
+		cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
 }

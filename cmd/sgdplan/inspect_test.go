@@ -1,0 +1,131 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The -update flag rewrites the golden files. It is defined in init unless
+// another test file of the package defined it first.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func updatingGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// golden compares got with testdata/inspect/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "inspect", name)
+	if updatingGolden() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./cmd/sgdplan -run Inspect -update, then review the diff)\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+// synthetic is the small committed async-PS trace (testdata/README.md).
+var synthetic = filepath.Join("..", "..", "testdata", "synthetic", "async-ps")
+
+func TestInspectGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"table", []string{"inspect", synthetic}, 0},
+		{"json", []string{"inspect", "--format", "json", synthetic}, 0},
+		{"csv", []string{"inspect", "--format", "csv", synthetic}, 0},
+		{"warn", []string{"inspect", filepath.Join("testdata", "inspect-warn")}, 0},
+		{"bad", []string{"inspect", filepath.Join("testdata", "inspect-bad")}, exitBadInput},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
+			}
+			golden(t, c.name+".stdout", stdout)
+			golden(t, c.name+".stderr", stderr)
+		})
+	}
+}
+
+// TestInspectNumbers checks the JSON against values worked out from the
+// trace by hand-checkable arithmetic, independent of the golden files.
+func TestInspectNumbers(t *testing.T) {
+	// inspect-warn: one worker, 4 iterations of 1 s from 0 to 4: window
+	// [0.4, 3.8] (3.4 s) holds the ends 1, 2, 3: 3/3.4 = 0.88235 updates/s,
+	// x batch 8 = 7.0588 samples/s.
+	code, stdout, stderr := runCmd(t, "inspect", "--format", "json", filepath.Join("testdata", "inspect-warn"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got []struct {
+		Run         string
+		Mode        string
+		Model       string
+		WindowSteps int64    `json:"window_steps"`
+		UpdatesPerS *float64 `json:"updates_per_s"`
+		SamplesPerS *float64 `json:"samples_per_s"`
+		Warnings    []string
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d runs, want 2:\n%s", len(got), stdout)
+	}
+	a := got[0]
+	if a.Run != "a" || a.WindowSteps != 3 || a.UpdatesPerS == nil || !near(*a.UpdatesPerS, 3/3.4) || !near(*a.SamplesPerS, 8*3/3.4) || a.Model != "tiny" {
+		t.Errorf("run a: %+v", a)
+	}
+	// the run known only from runs.csv has no throughput (null) and a warning
+	if m := got[1]; m.Run != "meta-only" || m.Mode != "sync" || m.UpdatesPerS != nil || len(m.Warnings) != 1 {
+		t.Errorf("run meta-only: %+v", m)
+	}
+	if !strings.Contains(stderr, `unknown column "host" ignored`) || !strings.Contains(stderr, "only 3 iterations in the steady-state window") {
+		t.Errorf("stderr lacks the warnings:\n%s", stderr)
+	}
+}
+
+func near(got, want float64) bool {
+	return got == want || (got-want)/want < 1e-12 && (want-got)/want < 1e-12
+}
+
+func TestInspectBadUsage(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect"}, "inspect: no trace given"},
+		{[]string{"inspect", "--format", "xml", synthetic}, `inspect: --format "xml": expected table, json or csv`},
+		{[]string{"inspect", "no-such-dir"}, "no-such-dir"},
+		{[]string{"inspect", "inspect_test.go"}, "not a canonical trace file"},
+		// the example error of docs/trace-format.md, with its position
+		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "steps.csv")}, "steps.csv:3:8: end: 3.1 is before start 3.5"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
