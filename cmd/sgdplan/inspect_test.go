@@ -17,16 +17,16 @@ func init() {
 	}
 }
 
-func updatingGolden() bool {
+func inspectUpdating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
 }
 
 // golden compares got with testdata/inspect/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
+func inspectGoldenFile(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "inspect", name)
-	if updatingGolden() {
+	if inspectUpdating() {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -41,8 +41,8 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
-// synthetic is the small committed async-PS trace (testdata/README.md).
-var synthetic = filepath.Join("..", "..", "testdata", "synthetic", "async-ps")
+// inspectSynthetic is the small committed async-PS trace (testdata/README.md).
+var inspectSynthetic = filepath.Join("..", "..", "testdata", "inspectSynthetic", "async-ps")
 
 func TestInspectGolden(t *testing.T) {
 	cases := []struct {
@@ -50,9 +50,9 @@ func TestInspectGolden(t *testing.T) {
 		args []string
 		code int
 	}{
-		{"table", []string{"inspect", synthetic}, 0},
-		{"json", []string{"inspect", "--format", "json", synthetic}, 0},
-		{"csv", []string{"inspect", "--format", "csv", synthetic}, 0},
+		{"table", []string{"inspect", inspectSynthetic}, 0},
+		{"json", []string{"inspect", "--format", "json", inspectSynthetic}, 0},
+		{"csv", []string{"inspect", "--format", "csv", inspectSynthetic}, 0},
 		{"warn", []string{"inspect", filepath.Join("testdata", "inspect-warn")}, 0},
 		{"bad", []string{"inspect", filepath.Join("testdata", "inspect-bad")}, exitBadInput},
 	}
@@ -62,8 +62,8 @@ func TestInspectGolden(t *testing.T) {
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
 			}
-			golden(t, c.name+".stdout", stdout)
-			golden(t, c.name+".stderr", stderr)
+			inspectGoldenFile(t, c.name+".stdout", stdout)
+			inspectGoldenFile(t, c.name+".stderr", stderr)
 		})
 	}
 }
@@ -94,7 +94,7 @@ func TestInspectNumbers(t *testing.T) {
 		t.Fatalf("%d runs, want 2:\n%s", len(got), stdout)
 	}
 	a := got[0]
-	if a.Run != "a" || a.WindowSteps != 3 || a.UpdatesPerS == nil || !near(*a.UpdatesPerS, 3/3.4) || !near(*a.SamplesPerS, 8*3/3.4) || a.Model != "tiny" {
+	if a.Run != "a" || a.WindowSteps != 3 || a.UpdatesPerS == nil || !inspectNear(*a.UpdatesPerS, 3/3.4) || !inspectNear(*a.SamplesPerS, 8*3/3.4) || a.Model != "tiny" {
 		t.Errorf("run a: %+v", a)
 	}
 	// the run known only from runs.csv has no throughput (null) and a warning
@@ -106,7 +106,7 @@ func TestInspectNumbers(t *testing.T) {
 	}
 }
 
-func near(got, want float64) bool {
+func inspectNear(got, want float64) bool {
 	return got == want || (got-want)/want < 1e-12 && (want-got)/want < 1e-12
 }
 
@@ -116,7 +116,7 @@ func TestInspectBadUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"inspect"}, "inspect: no trace given"},
-		{[]string{"inspect", "--format", "xml", synthetic}, `inspect: --format "xml": expected table, json or csv`},
+		{[]string{"inspect", "--format", "xml", inspectSynthetic}, `inspect: --format "xml": expected table, json or csv`},
 		{[]string{"inspect", "no-such-dir"}, "no-such-dir"},
 		{[]string{"inspect", "inspect_test.go"}, "not a canonical trace file"},
 		// the example error of docs/trace-format.md, with its position
