@@ -42,7 +42,7 @@ func inspectGoldenFile(t *testing.T, name, got string) {
 }
 
 // inspectSynthetic is the small committed async-PS trace (testdata/README.md).
-var inspectSynthetic = filepath.Join("..", "..", "testdata", "inspectSynthetic", "async-ps")
+var inspectSynthetic = filepath.Join("..", "..", "testdata", "synthetic", "async-ps")
 
 func TestInspectGolden(t *testing.T) {
 	cases := []struct {
