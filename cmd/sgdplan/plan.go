@@ -38,8 +38,8 @@ heSRPT rows also carry the closed-form optimum.
 Example:
    sgdplan plan --jobs testdata/jobs-example/worked.csv --servers 1 --policy all`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv", Required: true},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0)", Required: true},
+			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
 			&cli.StringFlag{Name: "plot", Usage: "write the allocation over time (ideal shares, first policy) as a PNG"},
@@ -104,6 +104,17 @@ func planReadJobs(path string) ([]planner.Job, error) {
 	return planner.ReadJobs(f, path, resolve)
 }
 
+// planRequire reports a missing --servers (or --jobs) as bad input.
+func planRequire(c *cli.Context, jobs bool) error {
+	if jobs && !c.IsSet("jobs") {
+		return fmt.Errorf("%s: missing --jobs jobs.csv", c.Command.Name)
+	}
+	if !c.IsSet("servers") {
+		return fmt.Errorf("%s: missing --servers N", c.Command.Name)
+	}
+	return nil
+}
+
 func planCheckFormat(f string) error {
 	switch f {
 	case "table", "json", "csv":
@@ -159,6 +170,9 @@ type planPolicy struct {
 func planAction(c *cli.Context) error {
 	format := c.String("format")
 	if err := planCheckFormat(format); err != nil {
+		return badInput(err)
+	}
+	if err := planRequire(c, true); err != nil {
 		return badInput(err)
 	}
 	n := c.Int("servers")

@@ -34,7 +34,7 @@ Example:
    sgdplan simulate --jobs testdata/jobs-example/jobs.csv --servers 16 --policy all --early-stop 0.3 --seeds 5`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (else a Poisson workload)"},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0)", Required: true},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "a policy of plan, or all"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random draws"},
 			&cli.IntFlag{Name: "seeds", Value: 1, Usage: "runs with seeds seed..seed+K-1; K > 1 adds 95% intervals"},
@@ -87,6 +87,9 @@ type simPolicy struct {
 func simulateAction(c *cli.Context) error {
 	format := c.String("format")
 	if err := planCheckFormat(format); err != nil {
+		return badInput(err)
+	}
+	if err := planRequire(c, false); err != nil {
 		return badInput(err)
 	}
 	n := c.Int("servers")

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func init() {
+	// -update rewrites the goldens; another test file may define it first.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func planUpdate() bool { return flag.Lookup("update").Value.String() == "true" }
+
+// planGolden compares got with testdata/name, or rewrites it under -update.
+func planGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if planUpdate() {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden; got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+var jobsExample = filepath.Join("..", "..", "testdata", "jobs-example")
+
+func TestPlanGolden(t *testing.T) {
+	cases := []struct {
+		golden string
+		args   []string
+	}{
+		{"plan-worked-all.golden", []string{"plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "1", "--policy", "all"}},
+		{"plan-jobs-hesrpt.golden", []string{"plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16"}},
+		{"plan-jobs-csv.golden", []string{"plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--policy", "fcfs-rigid", "--format", "csv"}},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr:\n%s", c.args, code, stderr)
+		}
+		planGolden(t, c.golden, stdout+"--- stderr\n"+stderr)
+	}
+}
+
+// The worked example of design.md through the command: one server, sizes
+// 4, 3, 2, 1, p = 0.5 (see planner.TestWorkedExample for the arithmetic).
+func TestPlanWorkedExampleJSON(t *testing.T) {
+	want := map[string]struct {
+		flow, slowdown float64
+		completion     []float64
+	}{
+		"hesrpt":          {4.0785, math.NaN(), []float64{7.0044, 4.7365, 3.0612, 1.5119}},
+		"hesrpt-slowdown": {math.NaN(), 1.5466, nil},
+		"equi":            {4.2562, 1.7795, []float64{6.1463, 5.1463, 3.7321, 2}},
+		"srpt":            {5, 1.75, []float64{10, 6, 3, 1}},
+	}
+	for name, w := range want {
+		code, stdout, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "1", "--policy", name, "--format", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var p planPolicy
+		if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, stdout)
+		}
+		if p.Policy != name || len(p.Jobs) != 4 {
+			t.Fatalf("%s: policy %q with %d jobs", name, p.Policy, len(p.Jobs))
+		}
+		if !math.IsNaN(w.flow) && math.Abs(p.MeanFlowTime-w.flow) > 1e-4*w.flow {
+			t.Errorf("%s: mean_flow_time %.6f, want %.4f", name, p.MeanFlowTime, w.flow)
+		}
+		if !math.IsNaN(w.slowdown) && math.Abs(p.MeanSlowdown-w.slowdown) > 1e-4*w.slowdown {
+			t.Errorf("%s: mean_slowdown %.6f, want %.4f", name, p.MeanSlowdown, w.slowdown)
+		}
+		for i, c := range w.completion {
+			if math.Abs(p.Jobs[i].Completion-c) > 1e-4*c {
+				t.Errorf("%s: job %s completion %.6f, want %.4f", name, p.Jobs[i].Job, p.Jobs[i].Completion, c)
+			}
+		}
+		if strings.HasPrefix(name, "hesrpt") && (p.ClosedForm == nil || p.ClosedForm.MaxRelDiff > 1e-9) {
+			t.Errorf("%s: closed form %+v, want one that the replay matches to 1e-9", name, p.ClosedForm)
+		}
+	}
+}
+
+// --policy all prints a list, one object per policy; numeric is never worse
+// than any other on mean flow time.
+func TestPlanAllJSON(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--policy", "all", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var ps []planPolicy
+	if err := json.Unmarshal([]byte(stdout), &ps); err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 11 || ps[10].Policy != "numeric" {
+		t.Fatalf("%d policies, last %q", len(ps), ps[len(ps)-1].Policy)
+	}
+	for _, p := range ps[:10] {
+		if ps[10].MeanFlowTime > p.MeanFlowTime*(1+1e-12) {
+			t.Errorf("numeric %g worse than %s %g", ps[10].MeanFlowTime, p.Policy, p.MeanFlowTime)
+		}
+		for _, j := range p.Jobs {
+			if j.WorkersInteger > 16 || (j.Job == "mnist" && j.WorkersInteger > 2) {
+				t.Errorf("%s: job %s got %d whole workers (cap)", p.Policy, j.Job, j.WorkersInteger)
+			}
+		}
+	}
+}
+
+func TestPlanPlot(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "plan.png")
+	code, _, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--plot", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() < 500 || r.Dy() < 300 {
+		t.Errorf("plot is %v", r)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files in the output folder, want only plan.png", len(ents))
+	}
+}
+
+// Bad input: a clear message on stderr, exit 2, never a panic, no output
+// file.
+func TestPlanSimulateBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := filepath.Join(jobsExample, "worked.csv")
+	neg := write("neg.csv", "job,size,p\na,-4,0.5\n")
+	badP := write("p.csv", "job,size,p\na,4,1.5\n")
+	order := write("order.csv", "job,arrival,size,p\na,10,4,0.5\nb,5,4,0.5\n")
+	model := write("model.csv", "job,size,model\na,4,missing.json\n")
+	rigid := write("rigid.csv", "job,size,p,rigid_workers\na,4,1,8\n")
+	plot := filepath.Join(dir, "never.png")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--jobs", neg, "--servers", "4"}, "neg.csv:2:3: size: want seconds on one worker > 0"},
+		{[]string{"plan", "--jobs", badP, "--servers", "4"}, "p.csv:2:5: p: want a speedup exponent in (0, 1]"},
+		{[]string{"plan", "--jobs", good, "--servers", "4", "--policy", "lottery"}, "unknown policy \"lottery\""},
+		{[]string{"plan", "--jobs", good, "--servers", "0"}, "--servers 0: want a number of workers > 0"},
+		{[]string{"plan", "--jobs", order, "--servers", "4", "--plot", plot}, "order.csv:3:3: arrival: 5 s is before the previous job's 10 s"},
+		{[]string{"plan", "--jobs", model, "--servers", "4"}, "model.csv:2:5: model: fit: open "},
+		{[]string{"plan", "--jobs", filepath.Join(dir, "nope.csv"), "--servers", "4"}, "nope.csv: no such file"},
+		{[]string{"plan", "--jobs", rigid, "--servers", "4"}, "needs 8 rigid workers, more than --servers 4"},
+		{[]string{"plan", "--jobs", good, "--servers", "4", "--format", "xml"}, "--format \"xml\""},
+		{[]string{"plan", "--jobs", good, "--servers", "4", "--knee-alpha", "2"}, "--knee-alpha 2"},
+		{[]string{"plan", "--servers", "4"}, "plan: missing --jobs jobs.csv"},
+		{[]string{"plan", "--jobs", good}, "plan: missing --servers N"},
+		{[]string{"simulate", "--jobs", good}, "simulate: missing --servers N"},
+		{[]string{"simulate", "--jobs", neg, "--servers", "4"}, "size: want seconds on one worker > 0"},
+		{[]string{"simulate", "--jobs", good, "--servers", "-3"}, "--servers -3"},
+		{[]string{"simulate", "--jobs", good, "--servers", "4", "--policy", "numeric"}, "unknown policy \"numeric\""},
+		{[]string{"simulate", "--jobs", good, "--servers", "4", "--early-stop", "1.5"}, "--early-stop 1.5"},
+		{[]string{"simulate", "--jobs", good, "--servers", "4", "--energy-alpha", "0.5"}, "--energy-alpha 0.5"},
+		{[]string{"simulate", "--jobs", good, "--servers", "4", "--seeds", "0"}, "--seeds 0"},
+		{[]string{"simulate", "--servers", "4"}, "give --jobs jobs.csv, or --arrival-rate"},
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--p", "0"}, "--p 0"},
+		{[]string{"simulate", "--jobs", order, "--servers", "4", "--plot", plot}, "arrival: 5 s is before"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput {
+			t.Errorf("%v: exit %d, want %d; stderr %q", c.args, code, exitBadInput, stderr)
+		}
+		if !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: stderr %q, want it to say %q", c.args, stderr, c.want)
+		}
+		if strings.Contains(stderr, "panic") || stdout != "" {
+			t.Errorf("%v: stdout %q, stderr %q", c.args, stdout, stderr)
+		}
+	}
+	if _, err := os.Stat(plot); err == nil {
+		t.Errorf("a plot was written for bad input")
+	}
+}
