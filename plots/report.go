@@ -1,0 +1,391 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Param is one fitted parameter with its interval (Lo, Hi NaN: unknown).
+type Param struct {
+	Name          string
+	Value, Lo, Hi float64
+	Unit          string
+	Note          string
+}
+
+// JobRow is one job of the plan: its size, the workers recommended for it
+// (its knee, or its first allocation), and its predicted completion time
+// with an interval (NaN: unknown).
+type JobRow struct {
+	Job                        string
+	Size                       float64 // s on one worker
+	Workers                    float64 // recommended workers
+	Knee                       float64 // workers; NaN: unknown
+	Completion                 float64 // s
+	CompletionLo, CompletionHi float64 // s; NaN: unknown
+}
+
+// PolicyRow is one policy's result on the jobs: mean flow (response) time
+// with an interval over seeds (NaN: unknown), mean slowdown, and the 99th
+// percentile of flow time (NaN: unknown).
+type PolicyRow struct {
+	Policy                           string
+	MeanFlow, MeanFlowLo, MeanFlowHi float64 // s
+	MeanSlowdown                     float64
+	P99                              float64 // s
+}
+
+// FigureRef is one figure of a report: the PNG file name written in the
+// report's folder (a bare name ending in .png), its title and a one-sentence
+// caption.
+type FigureRef struct {
+	File    string
+	Title   string
+	Caption string
+	Figure  *Figure
+}
+
+// Table is a free-form table of preformatted cells.
+type Table struct {
+	Title   string
+	Columns []string
+	Rows    [][]string
+}
+
+// Report is the content of a report folder: index.html (self-contained:
+// inline CSS, images by relative links) and summary.md beside the figures.
+type Report struct {
+	Title    string   // "" means "sgdplan report"
+	Inputs   []string // the files the report was made from
+	Command  string   // the command line that made it, shown for rerunning
+	Model    string   // the fitted model family, e.g. "mva"
+	Params   []Param
+	Servers  float64
+	Policy   string // the policy of the jobs table
+	Jobs     []JobRow
+	Policies []PolicyRow
+	Tables   []Table
+	Figures  []FigureRef
+	Warnings []string
+	Notes    []string
+}
+
+// BestPolicy returns the policy with the least mean flow time ("" without
+// policies).
+func (r Report) BestPolicy() string {
+	best, v := "", math.Inf(1)
+	for _, p := range r.Policies {
+		if p.MeanFlow < v {
+			best, v = p.Policy, p.MeanFlow
+		}
+	}
+	return best
+}
+
+func (r Report) validate() error {
+	seen := map[string]bool{}
+	for i, f := range r.Figures {
+		if f.File == "" || f.File != filepath.Base(f.File) || strings.ContainsAny(f.File, `/\`) || !strings.HasSuffix(f.File, ".png") {
+			return inputError("report", "figure %d: file %q: want a bare name ending in .png", i, f.File)
+		}
+		if seen[f.File] {
+			return inputError("report", "figure %d: file %q appears twice", i, f.File)
+		}
+		seen[f.File] = true
+		if f.Figure == nil {
+			return inputError("report", "figure %d (%s): no figure", i, f.File)
+		}
+	}
+	for i, t := range r.Tables {
+		for j, row := range t.Rows {
+			if len(row) != len(t.Columns) {
+				return inputError("report", "table %d (%s): row %d has %d cells, want %d", i, t.Title, j, len(row), len(t.Columns))
+			}
+		}
+	}
+	return nil
+}
+
+// WriteReport writes r's figures, index.html and summary.md into dir
+// (created if needed). Each file is written through a temporary file and a
+// rename, so that no file in dir is ever half-written; figures are written
+// first, so that index.html never links to a missing image.
+func WriteReport(dir string, r Report) error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("plots: report: %w", err)
+	}
+	for _, f := range r.Figures {
+		if err := f.Figure.Save(filepath.Join(dir, f.File)); err != nil {
+			return fmt.Errorf("plots: report: %s: %w", f.File, err)
+		}
+	}
+	html, err := r.HTML()
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "index.html"), html); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "summary.md"), r.Markdown())
+}
+
+// num formats a number for people: 4 significant digits, "–" for NaN.
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	if math.IsInf(v, 0) {
+		if v > 0 {
+			return "∞"
+		}
+		return "-∞"
+	}
+	return tickLabel(roundSig(v, 4))
+}
+
+func roundSig(v float64, n int) float64 {
+	if v == 0 {
+		return 0
+	}
+	var r float64
+	fmt.Sscanf(fmt.Sprintf("%.*g", n, v), "%g", &r)
+	return r
+}
+
+// interval formats [lo, hi], or "" when unknown.
+func interval(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return ""
+	}
+	return "[" + num(lo) + ", " + num(hi) + "]"
+}
+
+func (r Report) title() string {
+	if r.Title == "" {
+		return "sgdplan report"
+	}
+	return r.Title
+}
+
+// view is what the templates see: every number already formatted.
+type view struct {
+	Title, Command, Model, Servers, Policy, Best string
+	Inputs, Warnings, Notes                      []string
+	Params                                       [][]string
+	Jobs                                         [][]string
+	Policies                                     []policyView
+	Tables                                       []Table
+	Figures                                      []FigureRef
+}
+
+type policyView struct {
+	Cells []string
+	Best  bool
+}
+
+func (r Report) view() view {
+	v := view{
+		Title: r.title(), Command: r.Command, Model: r.Model, Policy: r.Policy,
+		Inputs: r.Inputs, Warnings: r.Warnings, Notes: r.Notes, Tables: r.Tables, Figures: r.Figures,
+		Best: r.BestPolicy(),
+	}
+	if r.Servers > 0 {
+		v.Servers = num(r.Servers)
+	}
+	for _, p := range r.Params {
+		v.Params = append(v.Params, []string{p.Name, num(p.Value), interval(p.Lo, p.Hi), p.Unit, p.Note})
+	}
+	for _, j := range r.Jobs {
+		v.Jobs = append(v.Jobs, []string{j.Job, num(j.Size), num(j.Workers), num(j.Knee), num(j.Completion), interval(j.CompletionLo, j.CompletionHi)})
+	}
+	for _, p := range r.Policies {
+		v.Policies = append(v.Policies, policyView{
+			Cells: []string{p.Policy, num(p.MeanFlow), interval(p.MeanFlowLo, p.MeanFlowHi), num(p.MeanSlowdown), num(p.P99)},
+			Best:  p.Policy == v.Best,
+		})
+	}
+	return v
+}
+
+var paramCols = []string{"parameter", "value", "95% interval", "unit", "note"}
+var jobCols = []string{"job", "size (s on 1 worker)", "recommended workers", "knee (workers)", "predicted completion (s)", "95% interval"}
+var policyCols = []string{"policy", "mean flow time (s)", "95% interval", "mean slowdown", "p99 flow time (s)"}
+
+// HTML returns index.html: one page, inline CSS, figures by relative links.
+func (r Report) HTML() ([]byte, error) {
+	var buf bytes.Buffer
+	data := struct {
+		view
+		ParamCols, JobCols, PolicyCols []string
+	}{r.view(), paramCols, jobCols, policyCols}
+	if err := reportHTML.Execute(&buf, data); err != nil {
+		return nil, fmt.Errorf("plots: report: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+var reportHTML = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: #222; margin: 0 auto; max-width: 1100px; padding: 1.5em; line-height: 1.45; }
+h1 { font-size: 1.7em; margin-bottom: 0.2em; }
+h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: 0.2em; }
+code, pre { font-family: "Liberation Mono", Menlo, monospace; font-size: 0.9em; background: #f4f4f4; }
+pre { padding: 0.6em; overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.6em 0; }
+th, td { padding: 0.3em 0.8em; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f4f4f4; font-weight: 600; }
+tr.best td { font-weight: 700; background: #eef6fb; }
+.warn { background: #fff6e0; border-left: 4px solid #E69F00; padding: 0.5em 0.8em; }
+figure { margin: 1.2em 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { color: #555; font-size: 0.95em; }
+.muted { color: #666; }
+table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-child(4), table.params th:nth-child(5) { text-align: left; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+{{if .Command}}<p class="muted">Made by <code>{{.Command}}</code></p>{{end}}
+{{if .Inputs}}<p class="muted">Inputs: {{range $i, $f := .Inputs}}{{if $i}}, {{end}}<code>{{$f}}</code>{{end}}</p>{{end}}
+{{if .Warnings}}<div class="warn"><strong>Warnings</strong><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{if .Params}}
+<h2>Fitted model{{if .Model}}: {{.Model}}{{end}}</h2>
+<table class="params"><tr>{{range .ParamCols}}<th>{{.}}</th>{{end}}</tr>
+{{range .Params}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
+{{if .Jobs}}
+<h2>Plan{{if .Servers}} on {{.Servers}} servers{{end}}{{if .Policy}} ({{.Policy}}){{end}}</h2>
+<table><tr>{{range .JobCols}}<th>{{.}}</th>{{end}}</tr>
+{{range .Jobs}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
+{{if .Policies}}
+<h2>Policy comparison</h2>
+<table><tr>{{range .PolicyCols}}<th>{{.}}</th>{{end}}</tr>
+{{range .Policies}}<tr{{if .Best}} class="best"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{if .Best}}<p>Least mean flow time: <strong>{{.Best}}</strong>.</p>{{end}}
+{{end}}
+{{range .Tables}}
+<h2>{{.Title}}</h2>
+<table><tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
+{{if .Figures}}<h2>Figures</h2>{{end}}
+{{range .Figures}}
+<figure id="{{.File}}">
+<img src="{{.File}}" alt="{{.Title}}">
+<figcaption><strong>{{.Title}}.</strong> {{.Caption}}</figcaption>
+</figure>
+{{end}}
+{{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</body>
+</html>
+`))
+
+// Markdown returns summary.md: the same numbers as index.html, with the
+// figures linked.
+func (r Report) Markdown() []byte {
+	var b strings.Builder
+	v := r.view()
+	fmt.Fprintf(&b, "# %s\n\n", v.Title)
+	if v.Command != "" {
+		fmt.Fprintf(&b, "Made by `%s`.\n\n", v.Command)
+	}
+	if len(v.Inputs) > 0 {
+		b.WriteString("Inputs:\n\n")
+		for _, f := range v.Inputs {
+			fmt.Fprintf(&b, "- `%s`\n", f)
+		}
+		b.WriteString("\n")
+	}
+	if len(v.Warnings) > 0 {
+		b.WriteString("**Warnings**\n\n")
+		for _, w := range v.Warnings {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+		b.WriteString("\n")
+	}
+	if len(v.Params) > 0 {
+		title := "Fitted model"
+		if v.Model != "" {
+			title += ": " + v.Model
+		}
+		mdTable(&b, title, paramCols, v.Params)
+	}
+	if len(v.Jobs) > 0 {
+		title := "Plan"
+		if v.Servers != "" {
+			title += " on " + v.Servers + " servers"
+		}
+		if v.Policy != "" {
+			title += " (" + v.Policy + ")"
+		}
+		mdTable(&b, title, jobCols, v.Jobs)
+	}
+	if len(v.Policies) > 0 {
+		var rows [][]string
+		for _, p := range v.Policies {
+			row := append([]string(nil), p.Cells...)
+			if p.Best {
+				row[0] = "**" + row[0] + "**"
+			}
+			rows = append(rows, row)
+		}
+		mdTable(&b, "Policy comparison", policyCols, rows)
+		fmt.Fprintf(&b, "Least mean flow time: **%s**.\n\n", v.Best)
+	}
+	for _, t := range v.Tables {
+		mdTable(&b, t.Title, t.Columns, t.Rows)
+	}
+	if len(v.Figures) > 0 {
+		b.WriteString("## Figures\n\n")
+		for _, f := range v.Figures {
+			fmt.Fprintf(&b, "![%s](%s)\n\n**%s.** %s\n\n", f.Title, f.File, f.Title, f.Caption)
+		}
+	}
+	if len(v.Notes) > 0 {
+		b.WriteString("## Notes\n\n")
+		for _, n := range v.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		b.WriteString("\n")
+	}
+	return []byte(b.String())
+}
+
+func mdTable(b *strings.Builder, title string, cols []string, rows [][]string) {
+	fmt.Fprintf(b, "## %s\n\n| %s |\n|", title, strings.Join(cols, " | "))
+	for i := range cols {
+		if i == 0 {
+			b.WriteString("---|")
+		} else {
+			b.WriteString("---:|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	b.WriteString("\n")
+}
