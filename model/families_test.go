@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -230,4 +231,55 @@ func TestZeroWorkersPanics(t *testing.T) {
 		}
 	}()
 	RingAllReduce{Compute0: 1}.StepsPerSecond(Config{})
+}
+
+// TestFamilyProperties checks, on random parameters with a fixed seed, the
+// properties each form must have whatever its parameters: Pollux's T_iter
+// lies between max(T_grad, T_sync) and their sum and falls as gamma grows;
+// synchronous step times never fall as workers are added (fixed per-worker
+// batch); the planner's curves are increasing and concave.
+func TestFamilyProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	u := func() float64 { return rng.Float64() }
+	for range 200 {
+		p := Pollux{AlphaGrad: u(), BetaGrad: u() / 100, AlphaLocal: u(), BetaLocal: u() / 10, AlphaNode: u(), BetaNode: u() / 10, Batch: 1 + 100*u()}
+		c := Config{Workers: 1 + rng.IntN(64), Nodes: 1 + rng.IntN(4)}
+		g, s := p.GradTime(c), p.SyncTime(c)
+		prev := math.Inf(1)
+		for _, gamma := range []float64{1, 1.5, 2, 4, 16} {
+			p.Gamma = gamma
+			tt := p.StepTime(c)
+			if tt < max(g, s)*(1-1e-12) || tt > (g+s)*(1+1e-12) || tt > prev*(1+1e-12) {
+				t.Fatalf("%+v at %+v: T_iter %g outside [%g, %g] or above %g at smaller gamma", p, c, tt, max(g, s), g+s, prev)
+			}
+			prev = tt
+		}
+
+		sps := SyncPS{Compute0: u(), ComputePerSample: u() / 100, ComputeCV: u() / 2, Transfer: u() / 10, Apply: u() / 100, Batch: 32}
+		ring := RingAllReduce{Compute0: u(), Transfer: u() / 10, Latency: u() / 1000, Batch: 32}
+		// The network between machines is no faster than inside one.
+		ring.InterTransfer, ring.InterLatency = ring.Transfer+u(), ring.Latency+u()/100
+		ps := 1 + rng.IntN(8)
+		perNode := 1 + rng.IntN(8)
+		var lastS, lastR float64
+		for n := 1; n <= 64; n++ {
+			ts := sps.StepTime(Config{Workers: n, PS: ps})
+			tr := ring.StepTime(Scaling{PerNode: perNode}.At(n))
+			if ts < lastS*(1-1e-12) {
+				t.Fatalf("SyncPS %+v P=%d: step time falls from %g to %g at N=%d", sps, ps, lastS, ts, n)
+			}
+			if tr < lastR*(1-1e-12) {
+				t.Fatalf("ring %+v per node %d: step time falls from %g to %g at N=%d", ring, perNode, lastR, tr, n)
+			}
+			lastS, lastR = ts, tr
+		}
+	}
+	for _, sp := range []interface{ Speedup(float64) float64 }{PowerLaw{P: 0.3}, PowerLaw{P: 0.9}, Amdahl{F: 0.05}, Amdahl{F: 0.5}} {
+		for k := 1.0; k < 100; k++ {
+			a, b, c := sp.Speedup(k), sp.Speedup(k+1), sp.Speedup(k+2)
+			if b <= a || c-b > (b-a)*(1+1e-12) {
+				t.Fatalf("%+v: s(%g..%g) = %g, %g, %g: not increasing and concave", sp, k, k+2, a, b, c)
+			}
+		}
+	}
 }
