@@ -12,7 +12,7 @@ import (
 //	S(B) = S_min (1 + Noise/B) steps and E(B) = E_min (1 + B/Noise) samples,
 //
 // where Noise is the (simple) noise scale B_noise = tr(Sigma)/|G|^2, in
-// samples. Pollux (Qiao et al., OSDI 2021, section 3.1) measures progress
+// samples. Pollux (Qiao et al., OSDI 2021) measures progress
 // per sample relative to the batch RefBatch it was tuned at:
 //
 //	Efficiency(B) = E(RefBatch)/E(B) = (Noise + RefBatch)/(Noise + B).

@@ -6,8 +6,8 @@ import (
 )
 
 // Pollux is the throughput model of Qiao et al., "Pollux: co-adaptive cluster
-// scheduling for goodput-optimized deep learning", OSDI 2021 (section 3.2, as
-// implemented in AdaptDL's goodput.py), for synchronous data-parallel SGD
+// scheduling for goodput-optimized deep learning", OSDI 2021, as
+// implemented in AdaptDL's goodput.py, for synchronous data-parallel SGD
 // with K replicas over some machines, local batch m per replica and no
 // gradient accumulation:
 //
