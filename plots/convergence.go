@@ -12,8 +12,8 @@ import (
 )
 
 // LossCurve is the loss of one run (or the runs at one worker count) against
-// global updates, with the fitted curve evaluated at FitUpdates (may be
-// empty).
+// global updates, with the fitted curve evaluated at FitUpdates. Either may
+// be empty, not both: a report made from a model file has only the fit.
 type LossCurve struct {
 	Workers    int
 	Updates    []float64 // global updates, increasing
@@ -54,8 +54,11 @@ func (d ConvergenceData) validate() error {
 		if c.Workers < 1 {
 			return inputError("convergence", "curve %d: workers %d: want >= 1", i, c.Workers)
 		}
-		if len(c.Updates) == 0 || len(c.Updates) != len(c.Loss) {
-			return inputError("convergence", "curve %d (%d workers): %d updates and %d losses: want as many, at least one", i, c.Workers, len(c.Updates), len(c.Loss))
+		if len(c.Updates) != len(c.Loss) {
+			return inputError("convergence", "curve %d (%d workers): %d updates and %d losses: want as many", i, c.Workers, len(c.Updates), len(c.Loss))
+		}
+		if len(c.Updates) == 0 && len(c.FitUpdates) < 2 {
+			return inputError("convergence", "curve %d (%d workers): no measured points and %d fitted points: want either", i, c.Workers, len(c.FitUpdates))
 		}
 		if len(c.FitUpdates) != len(c.FitLoss) {
 			return inputError("convergence", "curve %d (%d workers): fitted curve has %d updates and %d losses", i, c.Workers, len(c.FitUpdates), len(c.FitLoss))
@@ -132,13 +135,17 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 			xy[j] = plotter.XY{X: c.Updates[j], Y: c.Loss[j]}
 			xmax = max(xmax, c.Updates[j])
 		}
-		sc, _ := plotter.NewScatter(xy)
-		gs := pal.glyph(name)
-		gs.Color = fade(gs.Color, 0.55)
-		gs.Radius = vg.Points(2)
-		sc.GlyphStyle = gs
-		p.Add(sc)
-		f.seeXYs(xy)
+		var thumbs []plot.Thumbnailer
+		if len(xy) > 0 {
+			sc, _ := plotter.NewScatter(xy)
+			gs := pal.glyph(name)
+			gs.Color = fade(gs.Color, 0.55)
+			gs.Radius = vg.Points(2)
+			sc.GlyphStyle = gs
+			p.Add(sc)
+			f.seeXYs(xy)
+			thumbs = append(thumbs, sc)
+		}
 		if len(c.FitUpdates) >= 2 {
 			fxy := make(plotter.XYs, len(c.FitUpdates))
 			for j := range c.FitUpdates {
@@ -148,11 +155,10 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 			l, _ := plotter.NewLine(fxy)
 			l.LineStyle = pal.line(name)
 			p.Add(l)
-			f.legend(fmt.Sprintf("N=%d", c.Workers), l, sc)
+			thumbs = append([]plot.Thumbnailer{l}, thumbs...)
 			f.see(densify(fxy, 4)...)
-		} else {
-			f.legend(fmt.Sprintf("N=%d", c.Workers), sc)
 		}
+		f.legend(fmt.Sprintf("N=%d", c.Workers), thumbs...)
 	}
 	if isFinite(d.Target) && d.Target != 0 {
 		tl, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Target}, {X: xmax, Y: d.Target}})

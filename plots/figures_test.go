@@ -139,6 +139,8 @@ func TestConvergenceBest(t *testing.T) {
 	wantErr(t, "empty", err, "convergence", "no loss curves")
 	_, err = ConvergenceFigure(ConvergenceData{Curves: []LossCurve{{Workers: 2, Updates: []float64{1, 2}, Loss: []float64{1}}}})
 	wantErr(t, "ragged", err, "convergence", "curve 0 (2 workers): 2 updates and 1 losses")
+	_, err = ConvergenceFigure(ConvergenceData{Curves: []LossCurve{{Workers: 3, FitUpdates: []float64{1}, FitLoss: []float64{1}}}})
+	wantErr(t, "nothing", err, "convergence", "curve 0 (3 workers): no measured points and 1 fitted points")
 }
 
 func TestScalingEfficiency(t *testing.T) {
@@ -290,6 +292,13 @@ func TestFigureSmoke(t *testing.T) {
 		{"convergence-loss-only", func() (*Figure, error) {
 			d := lossExample()
 			d.TimeMeasured, d.TimePredicted = nil, nil
+			return ConvergenceFigure(d)
+		}},
+		{"convergence-fit-only", func() (*Figure, error) {
+			d := lossExample()
+			for i := range d.Curves {
+				d.Curves[i].Updates, d.Curves[i].Loss = nil, nil
+			}
 			return ConvergenceFigure(d)
 		}},
 		{"scaling", func() (*Figure, error) { return ScalingFigure(scalingExample()) }},

@@ -26,8 +26,9 @@ type JobRow struct {
 	Size                       float64 // s on one worker
 	Workers                    float64 // recommended workers
 	Knee                       float64 // workers; NaN: unknown
-	Completion                 float64 // s
+	Completion                 float64 // s, ideal (fractional) shares
 	CompletionLo, CompletionHi float64 // s; NaN: unknown
+	CompletionWhole            float64 // s, whole workers; NaN: unknown
 }
 
 // PolicyRow is one policy's result on the jobs: mean flow (response) time
@@ -65,6 +66,7 @@ type Report struct {
 	Command  string   // the command line that made it, shown for rerunning
 	Model    string   // the fitted model family, e.g. "mva"
 	Params   []Param
+	Level    float64 // coverage of the parameters' intervals; 0 means 0.95
 	Servers  float64
 	Policy   string // the policy of the jobs table
 	Jobs     []JobRow
@@ -178,6 +180,7 @@ func (r Report) title() string {
 // view is what the templates see: every number already formatted.
 type view struct {
 	Title, Command, Model, Servers, Policy, Best string
+	ParamCols, JobCols, PolicyCols               []string
 	Inputs, Warnings, Notes                      []string
 	Params                                       [][]string
 	Jobs                                         [][]string
@@ -200,33 +203,67 @@ func (r Report) view() view {
 	if r.Servers > 0 {
 		v.Servers = num(r.Servers)
 	}
+	level := r.Level
+	if level == 0 {
+		level = 0.95
+	}
+	v.ParamCols = []string{"parameter", "value", fmt.Sprintf("%.0f%% interval", 100*level), "unit", "note"}
 	for _, p := range r.Params {
 		v.Params = append(v.Params, []string{p.Name, num(p.Value), interval(p.Lo, p.Hi), p.Unit, p.Note})
 	}
+	// Optional columns appear only when some row has a value.
+	var jobCI, jobWhole, polCI, polP99 bool
 	for _, j := range r.Jobs {
-		v.Jobs = append(v.Jobs, []string{j.Job, num(j.Size), num(j.Workers), num(j.Knee), num(j.Completion), interval(j.CompletionLo, j.CompletionHi)})
+		jobCI = jobCI || interval(j.CompletionLo, j.CompletionHi) != ""
+		jobWhole = jobWhole || !math.IsNaN(j.CompletionWhole)
 	}
 	for _, p := range r.Policies {
-		v.Policies = append(v.Policies, policyView{
-			Cells: []string{p.Policy, num(p.MeanFlow), interval(p.MeanFlowLo, p.MeanFlowHi), num(p.MeanSlowdown), num(p.P99)},
-			Best:  p.Policy == v.Best,
-		})
+		polCI = polCI || interval(p.MeanFlowLo, p.MeanFlowHi) != ""
+		polP99 = polP99 || !math.IsNaN(p.P99)
+	}
+	v.JobCols = []string{"job", "size (s on 1 worker)", "recommended workers", "knee (workers)", "predicted completion (s)"}
+	if jobCI {
+		v.JobCols = append(v.JobCols, "95% interval")
+	}
+	if jobWhole {
+		v.JobCols = append(v.JobCols, "with whole workers (s)")
+	}
+	for _, j := range r.Jobs {
+		row := []string{j.Job, num(j.Size), num(j.Workers), num(j.Knee), num(j.Completion)}
+		if jobCI {
+			row = append(row, interval(j.CompletionLo, j.CompletionHi))
+		}
+		if jobWhole {
+			row = append(row, num(j.CompletionWhole))
+		}
+		v.Jobs = append(v.Jobs, row)
+	}
+	v.PolicyCols = []string{"policy", "mean flow time (s)"}
+	if polCI {
+		v.PolicyCols = append(v.PolicyCols, "95% interval")
+	}
+	v.PolicyCols = append(v.PolicyCols, "mean slowdown")
+	if polP99 {
+		v.PolicyCols = append(v.PolicyCols, "p99 flow time (s)")
+	}
+	for _, p := range r.Policies {
+		row := []string{p.Policy, num(p.MeanFlow)}
+		if polCI {
+			row = append(row, interval(p.MeanFlowLo, p.MeanFlowHi))
+		}
+		row = append(row, num(p.MeanSlowdown))
+		if polP99 {
+			row = append(row, num(p.P99))
+		}
+		v.Policies = append(v.Policies, policyView{Cells: row, Best: p.Policy == v.Best})
 	}
 	return v
 }
 
-var paramCols = []string{"parameter", "value", "95% interval", "unit", "note"}
-var jobCols = []string{"job", "size (s on 1 worker)", "recommended workers", "knee (workers)", "predicted completion (s)", "95% interval"}
-var policyCols = []string{"policy", "mean flow time (s)", "95% interval", "mean slowdown", "p99 flow time (s)"}
-
 // HTML returns index.html: one page, inline CSS, figures by relative links.
 func (r Report) HTML() ([]byte, error) {
 	var buf bytes.Buffer
-	data := struct {
-		view
-		ParamCols, JobCols, PolicyCols []string
-	}{r.view(), paramCols, jobCols, policyCols}
-	if err := reportHTML.Execute(&buf, data); err != nil {
+	if err := reportHTML.Execute(&buf, r.view()); err != nil {
 		return nil, fmt.Errorf("plots: report: %w", err)
 	}
 	return buf.Bytes(), nil
@@ -327,7 +364,7 @@ func (r Report) Markdown() []byte {
 		if v.Model != "" {
 			title += ": " + v.Model
 		}
-		mdTable(&b, title, paramCols, v.Params)
+		mdTable(&b, title, v.ParamCols, v.Params)
 	}
 	if len(v.Jobs) > 0 {
 		title := "Plan"
@@ -337,7 +374,7 @@ func (r Report) Markdown() []byte {
 		if v.Policy != "" {
 			title += " (" + v.Policy + ")"
 		}
-		mdTable(&b, title, jobCols, v.Jobs)
+		mdTable(&b, title, v.JobCols, v.Jobs)
 	}
 	if len(v.Policies) > 0 {
 		var rows [][]string
@@ -348,7 +385,7 @@ func (r Report) Markdown() []byte {
 			}
 			rows = append(rows, row)
 		}
-		mdTable(&b, "Policy comparison", policyCols, rows)
+		mdTable(&b, "Policy comparison", v.PolicyCols, rows)
 		fmt.Fprintf(&b, "Least mean flow time: **%s**.\n\n", v.Best)
 	}
 	for _, t := range v.Tables {

@@ -31,6 +31,7 @@ func exampleReport(t *testing.T) Report {
 		Inputs:  []string{"testdata/README.md", "jobs.csv"},
 		Command: "sgdplan report --model model.json --jobs jobs.csv --servers 16 --out out",
 		Model:   "mva",
+		Level:   0.9,
 		Params: []Param{
 			{Name: "Z", Value: 0.1, Lo: 0.0952, Hi: 0.10471, Unit: "s", Note: "compute"},
 			{Name: "max D", Value: 0.01, Lo: nan, Hi: nan, Unit: "s"},
@@ -38,8 +39,8 @@ func exampleReport(t *testing.T) Report {
 		Servers: 16,
 		Policy:  "hesrpt",
 		Jobs: []JobRow{
-			{Job: "j1", Size: 64, Workers: 9, Knee: 12.5, Completion: 28.0176, CompletionLo: 26, CompletionHi: 30.5},
-			{Job: "j4", Size: 16, Workers: 1, Knee: nan, Completion: 6.0476, CompletionLo: nan, CompletionHi: nan},
+			{Job: "j1", Size: 64, Workers: 9, Knee: 12.5, Completion: 28.0176, CompletionLo: 26, CompletionHi: 30.5, CompletionWhole: nan},
+			{Job: "j4", Size: 16, Workers: 1, Knee: nan, Completion: 6.0476, CompletionLo: nan, CompletionHi: nan, CompletionWhole: nan},
 		},
 		Policies: []PolicyRow{
 			{Policy: "equi", MeanFlow: 17.02, MeanFlowLo: 16.5, MeanFlowHi: 17.6, MeanSlowdown: 7.1, P99: nan},
@@ -88,6 +89,7 @@ func TestWriteReport(t *testing.T) {
 		"<td>28.02</td><td>[26, 30.5]</td>",     // completion with interval
 		`<tr class="best"><td>hesrpt</td>`,      // least mean flow time
 		"<style>",                               // inline CSS
+		"<th>90% interval</th>",                 // the parameters' level
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
