@@ -222,11 +222,12 @@ func init() {
 	// The closed queueing network of async SGD with P parameter-server
 	// shards (Lin et al., MASCOTS 2018), solved by exact MVA: a delay
 	// station Z = z0 + z1·b, and per shard a link out, a link in (demand
-	// d/P each) and a CPU (demand a/P). c in [0, 1] scales the queueing term
-	// (c = 1 is MVA; nearly deterministic transfers queue less).
+	// d/P each) and a CPU (demand a/P). c in [0, 1] weighs exact MVA
+	// against the asymptotic bound (c = 1 is MVA; nearly deterministic
+	// transfers queue less, c = (1 + SCV)/2 from the profile).
 	register(Family{
 		Name: "mva",
-		Doc:  "closed queueing network (MVA) of async PS: Z = z0 + z1 b; per shard link out/in d/P, CPU a/P; queueing scaled by c",
+		Doc:  "closed queueing network (MVA) of async PS: Z = z0 + z1 b; per shard link out/in d/P, CPU a/P; X = c X_MVA + (1-c) bound",
 		Params: []Param{
 			{"z0", "s", 0, maxTime},
 			{"z1", "s", 0, maxTime},
@@ -312,19 +313,22 @@ func polluxStepTime(th []float64, c model.Config) float64 {
 }
 
 // mvaThroughput solves the closed network of the "mva" family by exact MVA
-// over the three symmetric station kinds (P copies each).
+// over the three symmetric station kinds (P copies each), then moves the
+// result toward the asymptotic bound min(N/(Z+ΣD), 1/max D) by 1 - c:
+// c = 1 is exact MVA (exponential service, pessimistic near the knee),
+// c = 0 the bound (deterministic service without queueing). Both respect
+// the bounds, so every c in [0, 1] does.
 func mvaThroughput(th []float64, c model.Config) float64 {
 	p := shardsOf(c)
 	z := th[0] + th[1]*c.Batch
 	d := [3]float64{th[2] / p, th[2] / p, th[3] / p}
-	cf := th[4]
 	var q [3]float64
 	x := 0.0
 	for n := 1; n <= c.Workers; n++ {
 		var r [3]float64
 		sum := 0.0
 		for k := range d {
-			r[k] = d[k] * (1 + cf*q[k])
+			r[k] = d[k] * (1 + q[k])
 			sum += p * r[k]
 		}
 		x = float64(n) / (z + sum)
@@ -332,5 +336,11 @@ func mvaThroughput(th []float64, c model.Config) float64 {
 			q[k] = x * r[k]
 		}
 	}
-	return x
+	sumD := p * (d[0] + d[1] + d[2])
+	bound := float64(c.Workers) / (z + sumD)
+	if maxD := math.Max(d[0], d[2]); maxD > 0 {
+		bound = math.Min(bound, 1/maxD)
+	}
+	cf := th[4]
+	return cf*x + (1-cf)*bound
 }

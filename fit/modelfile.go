@@ -63,6 +63,13 @@ type Reference struct {
 	PerNode int `json:"per_node,omitempty"`
 	// MaxWorkers is the largest worker count in the data.
 	MaxWorkers int `json:"max_workers"`
+	// ParamBytes and Bandwidth (B/s) are the model size and link
+	// bandwidth of the profile (runs.csv), when known: they let the link
+	// demand of the "mva" family scale to other bandwidths.
+	ParamBytes int64   `json:"param_bytes,omitempty"`
+	Bandwidth  float64 `json:"bandwidth,omitempty"`
+	// Dataset is the samples per epoch (runs.csv), 0 when unknown.
+	Dataset int64 `json:"dataset,omitempty"`
 }
 
 // DataInfo says what the model was fitted on.
@@ -204,6 +211,38 @@ func (m *Model) Config(c model.Config) model.Config {
 func (m *Model) StepsPerSecond(c model.Config) float64 {
 	return m.fam.Predict(m.theta(), m.Config(c))
 }
+
+// WithBandwidth returns a copy of m whose link demand is scaled to a link
+// of bw B/s (demand S/B). It needs an "mva" model with the profile's
+// bandwidth.
+func (m *Model) WithBandwidth(bw float64) (*Model, error) {
+	if m.Family != "mva" || !(m.Reference.Bandwidth > 0) {
+		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted with runs.csv bandwidth and param_bytes; this model is %s with bandwidth %g", m.Family, m.Reference.Bandwidth)
+	}
+	if !(bw > 0) || math.IsInf(bw, 0) {
+		return nil, errorf("bandwidth %g B/s: want a positive number", bw)
+	}
+	c := *m
+	f := m.Reference.Bandwidth / bw
+	c.Parameters = append([]ParamValue(nil), m.Parameters...)
+	c.Parameters[2].Value *= f
+	c.Parameters[2].Lo *= f
+	c.Parameters[2].Hi *= f
+	c.Samples = make([][]float64, len(m.Samples))
+	for i, s := range m.Samples {
+		c.Samples[i] = append([]float64(nil), s...)
+		c.Samples[i][2] *= f
+	}
+	c.Reference.Bandwidth = bw
+	return &c, nil
+}
+
+// SamplesPerStep is the samples of one step at c (completed by Config):
+// b for asynchronous updates, b·w for synchronous steps.
+func (m *Model) SamplesPerStep(c model.Config) float64 { return m.samplesPerStep(m.Config(c)) }
+
+// FamilyForm returns the fitted family (its parameter names and form).
+func (m *Model) FamilyForm() Family { return m.fam }
 
 // samplesPerStep is b for async updates, b·w for synchronous steps.
 func (m *Model) samplesPerStep(c model.Config) float64 {

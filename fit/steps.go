@@ -272,7 +272,10 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 		})
 	}
 	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level}).withDefaults()
-	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch)}
+	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch), Dataset: train[0].Dataset}
+	if train[0].ParamBytes > 0 && train[0].Bandwidth > 0 {
+		ref.ParamBytes, ref.Bandwidth = train[0].ParamBytes, train[0].Bandwidth
+	}
 	mode := "async"
 	if !async {
 		mode = train[0].Mode

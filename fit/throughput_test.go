@@ -42,10 +42,17 @@ func TestMVAClosedForms(t *testing.T) {
 	if x := f.Predict(th, model.Config{Workers: 2, PS: 1, Batch: 100}); relErr(x, want) > 1e-12 {
 		t.Errorf("X(2) = %.10g, want %.10g", x, want)
 	}
+	// c = 0.5: halfway between MVA and the bound min(2/0.32, 1/0.05) = 6.25.
+	half := []float64{0.1, 0.001, 0.05, 0.02, 0.5}
+	if x := f.Predict(half, model.Config{Workers: 2, PS: 1, Batch: 100}); relErr(x, (want+6.25)/2) > 1e-12 {
+		t.Errorf("X(2), c = 0.5: %.10g, want %.10g", x, (want+6.25)/2)
+	}
 	// Saturation bound: X(N) <= 1/max D = 1/0.05 = 20 and -> 20 for large N.
-	x := f.Predict(th, model.Config{Workers: 400, PS: 1, Batch: 100})
-	if x > 20 || x < 19.5 {
-		t.Errorf("X(400) = %g, want just under 20", x)
+	for _, q := range [][]float64{th, half, {0.1, 0.001, 0.05, 0.02, 0}} {
+		x := f.Predict(q, model.Config{Workers: 400, PS: 1, Batch: 100})
+		if x > 20 || x < 19.5 {
+			t.Errorf("X(400), c = %g: %g, want just under 20", q[4], x)
+		}
 	}
 }
 

@@ -1,7 +1,267 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/urfave/cli/v2"
+	"sigs.k8s.io/yaml"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// Exit codes of check's verdicts.
+const (
+	exitWarn = 3 // past the knee
+	exitFail = 4 // past saturation
+)
+
+// kneeAlpha is the marginal-gain rule of the knee (model.Knee): past the
+// knee, one more worker adds less than half a worker's speed.
+const kneeAlpha = 0.5
+
+// saturated is the utilisation of the busiest PS station from which check
+// fails: the queue there grows without bound as workers are added.
+const saturated = 0.9
 
 func checkCommand() *cli.Command {
-	return notYet("check", "check a planned worker count before launch", 4)
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "check a worker count before launch: fine, past the knee, or past saturation",
+		ArgsUsage: "[MANIFEST.yaml]",
+		Description: `Gives the verdict of a model.json on a planned (workers, ps), or on the replica
+counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, PS are the
+shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker) manifest. --workers and
+--ps override the manifest.
+Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed),
+4 past saturation (a PS station at least 90% busy, or one more worker makes the job slower),
+2 bad input.
+
+Examples:
+   sgdplan check --model model.json --workers 8 --ps 2
+   sgdplan check --model model.json testdata/manifests/tfjob.yaml`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit", Required: true},
+			&cli.IntFlag{Name: "workers", Usage: "planned workers"},
+			&cli.IntFlag{Name: "ps", Usage: "planned PS shards (default: the model's)"},
+		},
+		Action: runCheck,
+	}
+}
+
+func runCheck(c *cli.Context) error {
+	args, err := interspersed(c)
+	if err != nil {
+		return badInput(fmt.Errorf("check: %v", err))
+	}
+	if len(args) > 1 {
+		return badInput(fmt.Errorf("check: one manifest at most, got %d", len(args)))
+	}
+	m, err := fit.LoadModel(c.String("model"))
+	if err != nil {
+		return badInput(err)
+	}
+	workers, ps := 0, m.Reference.PS
+	psSet := false
+	if len(args) == 1 {
+		mf, err := readManifest(args[0])
+		if err != nil {
+			return badInput(err)
+		}
+		workers = mf.Workers
+		if mf.HasPS {
+			ps, psSet = mf.PS, true
+		}
+	}
+	if c.IsSet("workers") {
+		workers = c.Int("workers")
+	}
+	if c.IsSet("ps") {
+		ps, psSet = c.Int("ps"), true
+	}
+	_ = psSet
+	if workers < 1 {
+		if len(args) == 0 && !c.IsSet("workers") {
+			return badInput(errors.New("check: give --workers N or a manifest"))
+		}
+		return badInput(fmt.Errorf("check: %d workers: want >= 1", workers))
+	}
+	if ps < 0 || (ps > 0 && m.Reference.PS == 0) {
+		return badInput(fmt.Errorf("check: %d PS shards: the model (%s) has no parameter servers", ps, m.Mode))
+	}
+	v := verdict(m, workers, ps)
+	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
+	fmt.Fprintf(c.App.Writer, "at %d workers, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
+		workers, ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
+	if workers > m.Reference.MaxWorkers {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %d workers is beyond the %d fitted: the verdict extrapolates the %s model\n", workers, m.Reference.MaxWorkers, m.Family)
+	}
+	if v.code != exitOK {
+		return withCode(v.code, nil)
+	}
+	return nil
+}
+
+type checkVerdict struct {
+	code   int
+	word   string
+	reason string
+	pred   fit.Prediction
+}
+
+// verdict judges n workers and p shards. Saturation first: the busiest
+// shard station of a queueing-network model at 90% or more ("add a
+// shard"), or one more worker slowing the job; then the knee: the
+// smallest k from which the (k+1)th worker adds less than half a worker.
+func verdict(m *fit.Model, n, p int) checkVerdict {
+	pred := m.Predict(model.Config{Workers: n, PS: p}, math.NaN(), 0)
+	v := checkVerdict{pred: pred}
+	speed := func(k int) float64 { return m.StepsPerSecond(model.Config{Workers: k, PS: p}) }
+	if m.Family == "mva" && p > 0 {
+		u, station := busiest(m, n, p)
+		if u >= saturated {
+			gain := m.StepsPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
+			v.code, v.word = exitFail, "fail"
+			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %d workers with %d shards: add a shard (%d shards: %+.0f%% speed)", station, 100*u, n, p, p+1, 100*gain)
+			return v
+		}
+	}
+	if n > 1 && speed(n) < speed(n-1) {
+		best := 1
+		for k := 1; k <= n; k++ {
+			if speed(k) > speed(best) {
+				best = k
+			}
+		}
+		v.code, v.word = exitFail, "fail"
+		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %d workers", n, 100*(1-speed(n)/speed(n-1)), best)
+		return v
+	}
+	s1 := m.SamplesPerSecond(model.Config{Workers: 1, PS: p})
+	sp := func(k int) float64 { return m.SamplesPerSecond(model.Config{Workers: k, PS: p}) / s1 }
+	for k := 1; k < n; k++ {
+		if sp(k+1)-sp(k) < kneeAlpha {
+			v.code, v.word = exitWarn, "warn"
+			v.reason = fmt.Sprintf("past the knee at %d workers: the %s adds %.0f%% speed (less than half a worker); %d workers give speedup %.3g of %d", k, ordinal(k+1), 100*(speed(k+1)/speed(k)-1), n, sp(n), n)
+			return v
+		}
+	}
+	v.code, v.word = exitOK, "fine"
+	v.reason = fmt.Sprintf("%d workers is before the knee: the %s would add %.0f%% speed", n, ordinal(n+1), 100*(speed(n+1)/speed(n)-1))
+	return v
+}
+
+// busiest returns the utilisation and name of the busiest station of an
+// "mva" model's shards at n workers: X·D for the link (each direction) and
+// the shard CPU, D = demand/p.
+func busiest(m *fit.Model, n, p int) (float64, string) {
+	th := map[string]float64{}
+	for _, q := range m.Parameters {
+		th[q.Name] = q.Value
+	}
+	x := m.StepsPerSecond(model.Config{Workers: n, PS: p})
+	ul := x * th["link"] / float64(p)
+	ua := x * th["apply"] / float64(p)
+	if ua > ul {
+		return ua, "CPU"
+	}
+	return ul, "link"
+}
+
+func ordinal(n int) string {
+	suf := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suf = "st"
+	case n%10 == 2:
+		suf = "nd"
+	case n%10 == 3:
+		suf = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suf)
+}
+
+// manifest is what check reads from a Kubeflow job.
+type manifest struct {
+	Workers int
+	PS      int
+	HasPS   bool
+}
+
+type replicaSpec struct {
+	Replicas *int `json:"replicas"`
+}
+
+type kubeflowJob struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Spec       struct {
+		TF      map[string]replicaSpec `json:"tfReplicaSpecs"`
+		PyTorch map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+	} `json:"spec"`
+}
+
+// readManifest reads a TFJob or PyTorchJob and returns its training
+// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker).
+func readManifest(path string) (manifest, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return manifest{}, fmt.Errorf("check: %v", err)
+	}
+	var j kubeflowJob
+	if err := yaml.Unmarshal(b, &j); err != nil {
+		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
+	}
+	count := func(specs map[string]replicaSpec, names ...string) (int, bool, error) {
+		total, found := 0, false
+		for _, n := range names {
+			s, ok := specs[n]
+			if !ok {
+				continue
+			}
+			r := 1 // Kubeflow's default when replicas is absent
+			if s.Replicas != nil {
+				r = *s.Replicas
+			}
+			if r < 0 {
+				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", path, n, r)
+			}
+			total += r
+			found = true
+		}
+		return total, found, nil
+	}
+	var mf manifest
+	switch j.Kind {
+	case "TFJob":
+		w, ok, err := count(j.Spec.TF, "Worker", "Chief", "Master")
+		if err != nil {
+			return mf, err
+		}
+		if !ok || w == 0 {
+			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
+		}
+		mf.Workers = w
+		if mf.PS, mf.HasPS, err = count(j.Spec.TF, "PS"); err != nil {
+			return mf, err
+		}
+	case "PyTorchJob":
+		w, ok, err := count(j.Spec.PyTorch, "Master", "Worker")
+		if err != nil {
+			return mf, err
+		}
+		if !ok || w == 0 {
+			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
+		}
+		mf.Workers = w
+	case "":
+		return mf, fmt.Errorf("check: %s: no kind: expected a Kubeflow TFJob or PyTorchJob", path)
+	default:
+		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", path, j.Kind)
+	}
+	return mf, nil
 }

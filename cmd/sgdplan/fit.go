@@ -1,7 +1,336 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/plots"
+	"github.com/sgdplan/sgdplan/traces"
+)
 
 func fitCommand() *cli.Command {
-	return notYet("fit", "fit a throughput and efficiency model to traces", 4)
+	return &cli.Command{
+		Name:      "fit",
+		Usage:     "fit a throughput and efficiency model to traces",
+		ArgsUsage: "PATH...",
+		Description: `Reads canonical traces (folders or steps.csv, updates.csv, runs.csv, evals.csv,
+throughput.csv) and writes model.json. With steps.csv the fit uses each run's steady-state
+rate and, for asynchronous runs with one worker, the two-node profile of the queueing network;
+with throughput.csv alone it fits the family's parameters by least squares in log space.
+--family auto fits every family that applies and keeps the one with the lowest
+leave-one-configuration-out error. Intervals are bootstrap percentile intervals (90%).
+
+Examples:
+   sgdplan fit testdata/synthetic/async-ps --train-workers 1 --out model.json
+   sgdplan fit throughput.csv --family optimus-sync --format json`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "family", Value: "auto", Usage: "auto or one of: " + strings.Join(fit.FamilyNames(), ", ")},
+			&cli.StringFlag{Name: "train-workers", Usage: "fit only on runs with these worker counts, e.g. 1,2 or 1-4"},
+			&cli.StringFlag{Name: "out", Value: "model.json", Usage: "where to write the model"},
+			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
+			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
+		},
+		Action: runFit,
+	}
+}
+
+func runFit(c *cli.Context) error {
+	args, err := interspersed(c)
+	if err != nil {
+		return badInput(fmt.Errorf("fit: %v", err))
+	}
+	if len(args) == 0 {
+		return badInput(errors.New("fit: no trace given (usage: sgdplan fit PATH... [--out model.json])"))
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return badInput(fmt.Errorf("fit: --format %q: want table or json", format))
+	}
+	family := c.String("family")
+	if _, ok := fit.LookupFamily(family); !ok && family != "auto" {
+		return badInput(fmt.Errorf("fit: --family %q: want auto or one of %s", family, strings.Join(fit.FamilyNames(), ", ")))
+	}
+	var train []int
+	if s := c.String("train-workers"); s != "" {
+		var err error
+		if train, err = parseIntList(s); err != nil {
+			return badInput(fmt.Errorf("fit: --train-workers: %v", err))
+		}
+	}
+	boot := c.Int("bootstrap")
+	if boot == 0 {
+		boot = -1
+	}
+	paths := args
+	m, stats, pts, warns, err := fitPaths(paths, family, train, boot, c.Uint64("seed"))
+	if err != nil {
+		return err
+	}
+	for _, w := range warns {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if err := fit.WriteModel(c.String("out"), m); err != nil {
+		return withCode(exitFailure, err)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := fitPlot(p, m, pts); err != nil {
+			return withCode(exitFailure, err)
+		}
+	}
+	if format == "json" {
+		b, err := m.Marshal()
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		_, err = c.App.Writer.Write(b)
+		return err
+	}
+	writeFitTable(c.App.Writer, m, stats, c.String("out"))
+	return nil
+}
+
+// fitPaths loads the traces and fits them: a step-level fit when there are
+// steps, a table fit otherwise. Bad data are badInput errors.
+func fitPaths(paths []string, family string, train []int, boot int, seed uint64) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
+	tr, tw, err := traces.Load(paths...)
+	if err != nil {
+		return nil, nil, nil, nil, badInput(err)
+	}
+	var warns []string
+	for _, w := range tw {
+		warns = append(warns, w.Error())
+	}
+	if len(tr.Steps) > 0 {
+		sf, err := fit.FitSteps(tr, paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed})
+		if err != nil {
+			return nil, nil, nil, nil, badInput(err)
+		}
+		return sf.Model, sf.Stats, sf.Points, append(warns, sf.Warnings...), nil
+	}
+	if len(tr.Throughput) == 0 {
+		return nil, nil, nil, nil, badInput(errors.New("fit: the trace has neither steps.csv nor throughput.csv rows: nothing to fit"))
+	}
+	rows := tr.Throughput
+	series := map[string]bool{}
+	for _, r := range rows {
+		series[r.Model] = true
+	}
+	if len(series) > 1 {
+		var names []string
+		for s := range series {
+			names = append(names, fmt.Sprintf("%q", s))
+		}
+		sort.Strings(names)
+		return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time", len(series), strings.Join(names, ", ")))
+	}
+	if train != nil {
+		var keep []traces.Throughput
+		for _, r := range rows {
+			for _, w := range train {
+				if r.Workers == w {
+					keep = append(keep, r)
+				}
+			}
+		}
+		if len(keep) == 0 {
+			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: no throughput row has a worker count in --train-workers %v", train))
+		}
+		rows = keep
+	}
+	pts, err := fit.PointsFromThroughput(rows)
+	if err != nil {
+		return nil, nil, nil, nil, badInput(err)
+	}
+	tf, alts, err := fit.FitThroughput(pts, family, &fit.Settings{Bootstrap: boot, Seed: seed})
+	if err != nil {
+		return nil, nil, nil, nil, badInput(err)
+	}
+	ref := fit.Reference{PS: rows[0].PS, Nodes: rows[0].Nodes}
+	mode := rows[0].Mode
+	if mode == "" {
+		mode = "async"
+	}
+	if rows[0].GlobalBatch > 0 && rows[0].Batch == 0 {
+		ref.GlobalBatch = float64(rows[0].GlobalBatch)
+	} else {
+		ref.Batch = pts[0].Config.Batch
+	}
+	if ref.Batch == 0 && ref.GlobalBatch == 0 {
+		ref.Batch = 1
+		warns = append(warns, "no batch size in the data: samples/s are reported per step (batch taken as 1)")
+	}
+	if rows[0].Nodes > 0 && rows[0].Workers > 0 {
+		ref.PerNode = max(1, (rows[0].Workers+rows[0].Nodes-1)/rows[0].Nodes)
+		for _, r := range rows {
+			if r.Nodes > 0 {
+				ref.PerNode = max(ref.PerNode, (r.Workers+r.Nodes-1)/r.Nodes)
+			}
+		}
+		ref.Nodes = 0
+	}
+	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
+	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil
+}
+
+func fitPlot(path string, m *fit.Model, pts []fit.Point) error {
+	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family}
+	maxW := 1
+	for _, p := range pts {
+		d.Measured = append(d.Measured, plots.Obs{X: float64(p.Config.Workers), Y: p.StepsPerS, Lo: math.NaN(), Hi: math.NaN()})
+		maxW = max(maxW, p.Config.Workers)
+	}
+	top := max(2*maxW, 8)
+	for w := 1; w <= top; w++ {
+		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
+		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
+	}
+	if m.Family == "mva" {
+		th := map[string]float64{}
+		for _, p := range m.Parameters {
+			th[p.Name] = p.Value
+		}
+		ps := float64(max(m.Reference.PS, 1))
+		d.Z = th["z0"] + th["z1"]*m.Reference.Batch
+		d.SumD = 2*th["link"] + th["apply"]
+		d.MaxD = math.Max(th["link"], th["apply"]) / ps
+	}
+	fig, err := plots.FitFigure(d)
+	if err != nil {
+		return err
+	}
+	return fig.Save(path)
+}
+
+func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) {
+	fmt.Fprintf(w, "family %s (%s), fitted on %d configurations; model written to %s\n", m.Family, m.Mode, len(m.Data.Configurations), out)
+	cv := "n/a (fewer than 3 configurations)"
+	if m.Diagnostics.CVError != nil {
+		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
+	}
+	fmt.Fprintf(w, "fit error: RMSLE %.4g, leave-one-configuration-out MAPE %s\n\n", m.Diagnostics.RMSLE, cv)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "parameter\tvalue\t%.0f%% interval\tunit\n", 100*m.Level)
+	for _, p := range m.Parameters {
+		fmt.Fprintf(tw, "%s\t%.4g\t[%.4g, %.4g]\t%s\n", p.Name, p.Value, p.Lo, p.Hi, p.Unit)
+	}
+	tw.Flush()
+	if len(m.Diagnostics.Alternatives) > 1 {
+		fmt.Fprintln(w, "\nfamilies tried (leave-one-configuration-out MAPE):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, a := range m.Diagnostics.Alternatives {
+			v := "n/a"
+			if a.CVError >= 0 {
+				v = fmt.Sprintf("%.4g%%", a.CVError)
+			}
+			if a.Error != "" {
+				v = "failed: " + a.Error
+			}
+			fmt.Fprintf(tw, "  %s\t%s\n", a.Family, v)
+		}
+		tw.Flush()
+	}
+	if len(stats) > 0 {
+		fmt.Fprintln(w, "\nruns (steady window):")
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  run\tworkers\tps\tmeasured steps/s\tfitted steps/s")
+		for _, r := range stats {
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.StepsPerS, m.StepsPerSecond(model.Config{Workers: r.Workers, PS: r.PS}))
+		}
+		tw.Flush()
+	}
+	if e := m.Efficiency; e != nil && e.B0 > 0 {
+		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g; staleness cost lambda %.4g; staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, e.Lambda, e.StalenessPerWorker, e.TargetLoss)
+	}
+	if len(m.Diagnostics.Warnings) > 0 {
+		fmt.Fprintf(w, "\n%d warnings (also on stderr)\n", len(m.Diagnostics.Warnings))
+	}
+}
+
+// interspersed returns the positional arguments of c, setting the flags
+// that follow them (urfave/cli stops at the first positional argument, but
+// users write "sgdplan fit DIR --out m.json").
+func interspersed(c *cli.Context) ([]string, error) {
+	known := map[string]bool{} // name -> takes a value
+	for _, f := range c.Command.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			known[n] = !isBool
+		}
+	}
+	var pos []string
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		takes, ok := known[name]
+		if !ok {
+			return nil, fmt.Errorf("flag provided but not defined: %s", a)
+		}
+		if !hasVal {
+			if takes {
+				if i+1 >= len(args) {
+					return nil, fmt.Errorf("flag needs an argument: %s", a)
+				}
+				i++
+				val = args[i]
+			} else {
+				val = "true"
+			}
+		}
+		if err := c.Set(name, val); err != nil {
+			return nil, fmt.Errorf("invalid value %q for flag %s: %v", val, a, err)
+		}
+	}
+	return pos, nil
+}
+
+// parseIntList parses "1,2,4", "1-64" and mixes ("1-4,8,16"), in order,
+// without duplicates.
+func parseIntList(s string) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		if err != nil || a < 0 {
+			return nil, fmt.Errorf("%q: expected a whole number >= 0 or a range like 1-64", part)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
+				return nil, fmt.Errorf("%q: expected a range lo-hi with lo <= hi", part)
+			}
+		}
+		if b-a > 100000 {
+			return nil, fmt.Errorf("%q: range too long (at most 100000 values)", part)
+		}
+		for v := a; v <= b; v++ {
+			if !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	return out, nil
 }

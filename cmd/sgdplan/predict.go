@@ -1,7 +1,235 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
+)
 
 func predictCommand() *cli.Command {
-	return notYet("predict", "predict speed and time to target for any configuration", 4)
+	return &cli.Command{
+		Name:  "predict",
+		Usage: "predict throughput, staleness, speedup and time to target for worker and shard counts",
+		Description: `Evaluates a fitted model.json at every (workers, ps) pair. Intervals (<field>_lo,
+<field>_hi) are the model's bootstrap percentile intervals (90% unless the model says).
+Time to target is printed when a target is known: --target-loss, --epochs (with the
+dataset size from runs.csv), or the loss the model was fitted to reach.
+
+Examples:
+   sgdplan predict --model model.json --workers 1-16 --ps 1,2
+   sgdplan predict --model model.json --workers 1,2,4,8 --bandwidth 1.25e9 --format json`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit", Required: true},
+			&cli.StringFlag{Name: "workers", Value: "1-16", Usage: "worker counts: 1-64, 1,2,4 or mixes"},
+			&cli.StringFlag{Name: "ps", Usage: "PS shard counts (default: the model's)"},
+			&cli.Float64Flag{Name: "bandwidth", Usage: "link bandwidth per shard, B/s (mva models fitted with runs.csv bandwidth)"},
+			&cli.IntFlag{Name: "per-node", Usage: "workers per machine (models whose cost depends on placement)"},
+			&cli.Float64Flag{Name: "target-loss", Usage: "loss to reach (models fitted with a loss curve)"},
+			&cli.Float64Flag{Name: "epochs", Usage: "passes over the dataset to train (needs the dataset size)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
+		},
+		Action: runPredict,
+	}
+}
+
+// predictRow is one (workers, ps) of predict's output.
+type predictRow struct {
+	Workers            int      `json:"workers"`
+	PS                 int      `json:"ps"`
+	StepsPerS          float64  `json:"steps_per_s"`
+	StepsPerSLo        float64  `json:"steps_per_s_lo"`
+	StepsPerSHi        float64  `json:"steps_per_s_hi"`
+	SamplesPerS        float64  `json:"samples_per_s"`
+	SamplesPerSLo      float64  `json:"samples_per_s_lo"`
+	SamplesPerSHi      float64  `json:"samples_per_s_hi"`
+	Staleness          float64  `json:"staleness"`
+	Speedup            float64  `json:"speedup"`
+	SpeedupLo          float64  `json:"speedup_lo"`
+	SpeedupHi          float64  `json:"speedup_hi"`
+	Efficiency         float64  `json:"efficiency"`
+	EfficiencyLo       float64  `json:"efficiency_lo"`
+	EfficiencyHi       float64  `json:"efficiency_hi"`
+	UpdatesToTarget    *float64 `json:"updates_to_target,omitempty"`
+	TimeToTargetS      *float64 `json:"time_to_target_s,omitempty"`
+	TimeToTargetSLo    *float64 `json:"time_to_target_s_lo,omitempty"`
+	TimeToTargetSHi    *float64 `json:"time_to_target_s_hi,omitempty"`
+	BeyondFittedWorker bool     `json:"extrapolated"`
+}
+
+func runPredict(c *cli.Context) error {
+	if _, err := interspersed(c); err != nil {
+		return badInput(fmt.Errorf("predict: %v", err))
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" && format != "csv" {
+		return badInput(fmt.Errorf("predict: --format %q: want table, json or csv", format))
+	}
+	m, err := fit.LoadModel(c.String("model"))
+	if err != nil {
+		return badInput(err)
+	}
+	ws, err := parseIntList(c.String("workers"))
+	if err != nil || len(ws) == 0 || ws[0] < 1 {
+		return badInput(fmt.Errorf("predict: --workers %q: %v (want counts >= 1, e.g. 1-64)", c.String("workers"), errOr(err, "a count below 1")))
+	}
+	for _, w := range ws {
+		if w < 1 {
+			return badInput(fmt.Errorf("predict: --workers: %d workers: want >= 1", w))
+		}
+	}
+	ps := []int{m.Reference.PS}
+	if s := c.String("ps"); s != "" {
+		if ps, err = parseIntList(s); err != nil {
+			return badInput(fmt.Errorf("predict: --ps: %v", err))
+		}
+		if m.Reference.PS == 0 {
+			for _, p := range ps {
+				if p > 0 {
+					return badInput(fmt.Errorf("predict: --ps %s: the model was fitted on data without parameter servers (%s)", s, m.Mode))
+				}
+			}
+		}
+	}
+	if c.IsSet("bandwidth") {
+		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
+			return badInput(err)
+		}
+	}
+	if c.IsSet("per-node") {
+		g := c.Int("per-node")
+		if g < 1 {
+			return badInput(fmt.Errorf("predict: --per-node %d: want >= 1", g))
+		}
+		m.Reference.PerNode = g
+		m.Reference.Nodes = 0
+	}
+	if c.IsSet("target-loss") && c.IsSet("epochs") {
+		return badInput(errors.New("predict: --target-loss and --epochs exclude each other"))
+	}
+	target := math.NaN()
+	if c.IsSet("target-loss") {
+		target = c.Float64("target-loss")
+		if m.Efficiency == nil || !(m.Efficiency.B0 > 0) {
+			return badInput(fmt.Errorf("predict: --target-loss: the model has no loss curve (fit it on traces with evals.csv or per-step losses)"))
+		}
+		if !(target > m.Efficiency.B2) {
+			return badInput(fmt.Errorf("predict: --target-loss %g is at or below the loss curve's floor %.4g: never reached", target, m.Efficiency.B2))
+		}
+	}
+	epochs := 0.0
+	if c.IsSet("epochs") {
+		epochs = c.Float64("epochs")
+		if !(epochs > 0) {
+			return badInput(fmt.Errorf("predict: --epochs %g: want > 0", epochs))
+		}
+		if m.Reference.Dataset <= 0 {
+			return badInput(errors.New("predict: --epochs needs the dataset size (runs.csv dataset) in the model"))
+		}
+	}
+	var rows []predictRow
+	for _, p := range ps {
+		for _, w := range ws {
+			cfg := model.Config{Workers: w, PS: p}
+			u := 0.0
+			if epochs > 0 {
+				u = epochs * float64(m.Reference.Dataset) / m.SamplesPerStep(cfg)
+			}
+			pr := m.Predict(cfg, target, u)
+			r := predictRow{
+				Workers: pr.Workers, PS: pr.PS,
+				StepsPerS: pr.StepsPerS.Value, StepsPerSLo: pr.StepsPerS.Lo, StepsPerSHi: pr.StepsPerS.Hi,
+				SamplesPerS: pr.SamplesPerS.Value, SamplesPerSLo: pr.SamplesPerS.Lo, SamplesPerSHi: pr.SamplesPerS.Hi,
+				Staleness: pr.Staleness,
+				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
+				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
+				BeyondFittedWorker: w > m.Reference.MaxWorkers,
+			}
+			if !math.IsNaN(pr.TimeToTarget.Value) {
+				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
+				r.TimeToTargetS = ptr(pr.TimeToTarget.Value)
+				r.TimeToTargetSLo = ptr(pr.TimeToTarget.Lo)
+				r.TimeToTargetSHi = ptr(pr.TimeToTarget.Hi)
+			}
+			rows = append(rows, r)
+		}
+	}
+	for _, r := range rows {
+		if r.BeyondFittedWorker {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %d workers (the largest fitted) are extrapolations\n", m.Reference.MaxWorkers)
+			break
+		}
+	}
+	switch format {
+	case "json":
+		b, err := json.MarshalIndent(rows, "", "  ")
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		_, err = fmt.Fprintf(c.App.Writer, "%s\n", b)
+		return err
+	case "csv":
+		return writePredictCSV(c.App.Writer, rows)
+	}
+	writePredictTable(c.App.Writer, m, rows)
+	return nil
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func errOr(err error, s string) string {
+	if err != nil {
+		return err.Error()
+	}
+	return s
+}
+
+func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+func writePredictCSV(w io.Writer, rows []predictRow) error {
+	cw := csv.NewWriter(w)
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi"}
+	cw.Write(head)
+	opt := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return g4(*p)
+	}
+	for _, r := range rows {
+		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
+			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
+	fmt.Fprintf(w, "%s; intervals %.0f%%\n", m, 100*m.Level)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	timed := rows[0].TimeToTargetS != nil
+	fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\tspeedup\t[lo, hi]\tefficiency\t")
+	if timed {
+		fmt.Fprint(tw, "updates to target\ttime to target (s)\t[lo, hi]\t")
+	}
+	fmt.Fprintln(tw)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%d\t%s\t[%s, %s]\t%s\t%s\t%s\t[%s, %s]\t%s\t", r.Workers, r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
+			g4(r.SamplesPerS), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), g4(r.Efficiency))
+		if timed {
+			fmt.Fprintf(tw, "%s\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
 }

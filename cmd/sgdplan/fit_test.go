@@ -1,0 +1,200 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func init() {
+	// -update rewrites the goldens; another test file may define it first.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+// fitGolden compares got (with dir replaced by $TMP) with testdata/name, or
+// rewrites it under -update.
+func fitGolden(t *testing.T, name, dir, got string) {
+	t.Helper()
+	if dir != "" {
+		got = strings.ReplaceAll(got, dir, "$TMP")
+	}
+	path := filepath.Join("testdata", name)
+	if flag.Lookup("update").Value.String() == "true" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/sgdplan -run 'Fit|Predict|Check' -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./cmd/sgdplan -run 'Fit|Predict|Check' -update, then review the diff)\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+var fitAsync = filepath.Join("testdata", "fit-async")
+
+// fitModel fits the async fixture into dir/model.json and returns its path.
+func fitModel(t *testing.T, dir string, extra ...string) string {
+	t.Helper()
+	out := filepath.Join(dir, "model.json")
+	code, _, stderr := runCmd(t, append([]string{"fit", fitAsync, "--out", out}, extra...)...)
+	if code != 0 {
+		t.Fatalf("fit exit %d: %s", code, stderr)
+	}
+	return out
+}
+
+func TestFitGolden(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--out", filepath.Join(dir, "model.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	fitGolden(t, "fit-async.golden", dir, stdout+"--- stderr\n"+stderr)
+	code, stdout, stderr = runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", filepath.Join(dir, "t.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	fitGolden(t, "fit-table.golden", dir, stdout+"--- stderr\n"+stderr)
+}
+
+// One worker count: the fit works (the two-node profile) and says what it
+// cannot know.
+func TestFitOneWorkerCountWarns(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCmd(t, "fit", fitAsync, "--train-workers", "1", "--out", filepath.Join(dir, "m.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"only one worker count", "lambda) is not identified"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+func TestFitBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nan loss", []string{filepath.Join("testdata", "fit-nanloss")}, "steps.csv:2:13: loss: NaN is not allowed"},
+		{"no steady steps", []string{filepath.Join("testdata", "fit-nosteady")}, "run w1: no steps end in the steady window [1, 9.5] s"},
+		{"no path", nil, "no trace given"},
+		{"absent", []string{filepath.Join(dir, "absent")}, "absent"},
+		{"family", []string{fitAsync, "--family", "nope"}, `--family "nope"`},
+		{"train", []string{fitAsync, "--train-workers", "x"}, `--train-workers: "x"`},
+		{"train none", []string{fitAsync, "--train-workers", "7"}, "no run has a worker count in --train-workers [7]"},
+		{"format", []string{fitAsync, "--format", "xml"}, `--format "xml"`},
+	}
+	for _, c := range cases {
+		out := filepath.Join(dir, "m.json")
+		code, _, stderr := runCmd(t, append(append([]string{"fit"}, c.args...), "--out", out)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, code, stderr, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a model was written despite the error", c.name)
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, ".m.json.tmp*")); len(m) > 0 {
+			t.Errorf("%s: temporary files left: %v", c.name, m)
+		}
+	}
+}
+
+func TestFitJSONAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	png1 := filepath.Join(dir, "fit.png")
+	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--out", filepath.Join(dir, "m.json"), "--plot", png1, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Schema     string `json:"schema"`
+		Family     string `json:"family"`
+		Parameters []struct {
+			Name          string
+			Value, Lo, Hi float64
+		} `json:"parameters"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Schema != "sgdplan/model/v1" || m.Family == "" || len(m.Parameters) == 0 {
+		t.Errorf("model json %+v", m)
+	}
+	for _, p := range m.Parameters {
+		if !(p.Lo <= p.Value && p.Value <= p.Hi) {
+			t.Errorf("parameter %s: %g outside [%g, %g]", p.Name, p.Value, p.Lo, p.Hi)
+		}
+	}
+	f, err := os.Open(png1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() < 300 || b.Dy() < 200 {
+		t.Errorf("figure %v too small", b)
+	}
+}
+
+// fit -> predict round trip: the predicted steps/s at the fitted worker
+// counts match the fit's own table within the fit's RMSLE (a few %).
+func TestFitPredictRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,2,4", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]float64
+	for _, r := range raw {
+		row := map[string]float64{}
+		for k, v := range r {
+			if f, ok := v.(float64); ok {
+				row[k] = f
+			}
+		}
+		rows = append(rows, row)
+	}
+	// Steady-state rates of the fixture's runs (fit-async.golden): w1
+	// 8.633, w2 16.82, w4 31.01 updates/s.
+	measured := map[float64]float64{1: 8.633, 2: 16.82, 4: 31.01}
+	for _, r := range rows {
+		want := measured[r["workers"]]
+		if e := math.Abs(r["steps_per_s"]-want) / want; e > 0.05 {
+			t.Errorf("workers %g: predicted %.4g, measured %.4g (%.1f%%)", r["workers"], r["steps_per_s"], want, 100*e)
+		}
+		for _, f := range []string{"steps_per_s", "samples_per_s", "speedup", "efficiency"} {
+			if !(r[f+"_lo"] <= r[f] && r[f] <= r[f+"_hi"]) {
+				t.Errorf("workers %g: %s %g outside [%g, %g]", r["workers"], f, r[f], r[f+"_lo"], r[f+"_hi"])
+			}
+		}
+		if r["workers"] == 1 && r["speedup"] != 1 {
+			t.Errorf("speedup at 1 worker %g", r["speedup"])
+		}
+		if _, ok := r["time_to_target_s"]; !ok {
+			t.Errorf("no time to target though the model has a loss curve: %v", r)
+		}
+	}
+}
