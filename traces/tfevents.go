@@ -275,12 +275,16 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //     the validation protocol (drop the first 10% and last 5% of the run's
 //     logged wall time; all values when fewer than 3 fall inside), with their
 //     standard deviation in std and their count in repeats. Workers, PS,
-//     Batch and Mode come from opts (workers 1 when unknown).
+//     Batch and Mode come from opts (workers 1 and batch 1 when unknown,
+//     the latter with a warning: throughput.csv requires a batch).
 //   - Other tags are listed in one warning.
 //
 // A runs.csv row records where the run came from.
 func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {
 	opts = opts.withDefaults()
+	if opts.Workers == 0 {
+		opts.Workers = 1
+	}
 	var warns []error
 	tr := &Trace{}
 	if len(scalars) == 0 {
@@ -377,6 +381,10 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
 
 	if stepTag != "" || sampleTag != "" {
+		if opts.Batch == 0 {
+			opts.Batch = 1
+			warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: throughput.csv gets batch 1 (give --batch)", opts.Run))
+		}
 		t := Throughput{Workers: opts.Workers, PS: opts.PS, Batch: opts.Batch, Mode: opts.Mode, Run: opts.Run,
 			StepsPerS: math.NaN(), SamplesPerS: math.NaN(), Std: math.NaN()}
 		if stepTag != "" {

@@ -1,7 +1,139 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/traces"
+	"github.com/urfave/cli/v2"
+)
+
+// maxWarningsShown caps the warnings convert prints one by one; the rest are
+// counted.
+const maxWarningsShown = 20
 
 func convertCommand() *cli.Command {
-	return notYet("convert", "convert other formats to the canonical trace or jobs.csv", 2)
+	return &cli.Command{
+		Name:      "convert",
+		Usage:     "convert other formats to the canonical trace or jobs.csv",
+		ArgsUsage: "IN",
+		Description: `Reads IN in --from FORMAT and writes canonical files into --out DIR
+(created when missing; each file written to a temporary file and renamed):
+
+  tfevents                 TensorBoard event file(s) (a file, or a folder of *tfevents* files
+                           as one run) -> evals.csv (loss, accuracy), throughput.csv
+                           (global_step/sec, examples/sec), runs.csv
+  chrome                   Chrome trace-event JSON, optionally gzipped (TensorFlow timeline,
+                           PyTorch profiler, Horovod timeline) -> steps.csv, runs.csv
+  pollux-osdi21, dl2-mxnet-ps-speed, elasticflow-asplos23, tf-cnn-benchmarks-2017,
+  gavel-osdi20             a public dataset folder (or the data root holding it)
+                           -> throughput.csv, the series key in its model column
+  philly-pollux, itp, gavel-vc
+                           a job trace file -> jobs.csv for plan and simulate
+                           (size = measured GPU-seconds; rigid_workers = GPUs)
+
+The mapping rules are in docs/formats.md. Warnings go to stderr; bad input
+exits 2 with the file, line and column.
+
+Examples:
+  sgdplan convert --from chrome --batch 32 trace.json.gz --out run1/
+  sgdplan convert --from pollux-osdi21 ../shared/data --out pollux/
+  sgdplan convert --from itp --p 0.8 cluster10.csv --out jobs/`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "from", Usage: "input format: " + strings.Join(traces.ConvertFormats(), ", ")},
+			&cli.StringFlag{Name: "out", Usage: "output folder"},
+			&cli.StringFlag{Name: "run", Usage: "run name (default: the input's base name)"},
+			&cli.IntFlag{Name: "workers", Usage: "workers in the run, when the input does not say"},
+			&cli.IntFlag{Name: "ps", Usage: "parameter-server shards of the run"},
+			&cli.IntFlag{Name: "batch", Usage: "per-worker mini-batch of the run"},
+			&cli.StringFlag{Name: "mode", Usage: "async, sync or allreduce"},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent written into jobs.csv (job traces); default empty"},
+		},
+		Action: func(c *cli.Context) error {
+			return runConvert(c, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
+	if c.NArg() != 1 {
+		return badInput(fmt.Errorf("convert: want exactly one input IN, got %d arguments", c.NArg()))
+	}
+	in, out, format := c.Args().First(), c.String("out"), c.String("from")
+	if format == "" || out == "" {
+		return badInput(fmt.Errorf("convert: --from FORMAT and --out DIR are required"))
+	}
+	known := false
+	for _, f := range traces.ConvertFormats() {
+		known = known || f == format
+	}
+	if !known {
+		return badInput(fmt.Errorf("convert: unknown --from %q (known: %s)", format, strings.Join(traces.ConvertFormats(), ", ")))
+	}
+	for _, f := range []string{"workers", "ps", "batch"} {
+		if c.Int(f) < 0 {
+			return badInput(fmt.Errorf("convert: --%s %d: want a count >= 0", f, c.Int(f)))
+		}
+	}
+	switch m := c.String("mode"); m {
+	case "", "async", "sync", "allreduce":
+	default:
+		return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
+	}
+	opts := traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
+		Batch: c.Int("batch"), Mode: c.String("mode"), P: c.Float64("p")}
+	if _, err := os.Stat(in); err != nil {
+		return badInput(fmt.Errorf("convert: %w", err))
+	}
+	res, warns, err := traces.Convert(format, in, opts)
+	for i, w := range warns {
+		if i == maxWarningsShown {
+			fmt.Fprintf(stderr, "sgdplan: warning: ... and %d more warnings\n", len(warns)-maxWarningsShown)
+			break
+		}
+		fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
+	}
+	if res.Trace == nil {
+		var buf bytes.Buffer
+		if err := traces.WriteJobsCSV(&buf, res.Jobs); err != nil {
+			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
+		}
+		p := filepath.Join(out, "jobs.csv")
+		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
+			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
+		}
+		fmt.Fprintf(stdout, "wrote %s (%d jobs)\n", p, len(res.Jobs))
+		return nil
+	}
+	if err := traces.WriteDir(out, res.Trace); err != nil {
+		var pe *traces.ParseError
+		if errors.As(err, &pe) {
+			return badInput(err)
+		}
+		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
+	}
+	tr := res.Trace
+	for _, f := range []struct {
+		name string
+		n    int
+	}{
+		{"steps.csv", len(tr.Steps)}, {"updates.csv", len(tr.Updates)}, {"runs.csv", len(tr.Runs)},
+		{"evals.csv", len(tr.Evals)}, {"throughput.csv", len(tr.Throughput)},
+	} {
+		if f.n > 0 {
+			fmt.Fprintf(stdout, "wrote %s (%d rows)\n", filepath.Join(out, f.name), f.n)
+		}
+	}
+	return nil
 }

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/planner"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+func TestConvertWritesCanonicalFiles(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  []string
+		files map[string]int // file -> data rows
+	}{
+		// pytorch_profiler.json.gz: 2 ProfilerSteps (traces/chrome_test.go).
+		{"chrome", []string{"--from", "chrome", "--batch", "32", "../../traces/testdata/chrome/pytorch_profiler.json.gz"},
+			map[string]int{"steps.csv": 2, "runs.csv": 1}},
+		// the tfevents sample: 5 loss steps, one rate row.
+		{"tfevents", []string{"--from", "tfevents", "--workers", "2", "../../traces/testdata/tfevents/events.out.tfevents.1000.sample"},
+			map[string]int{"evals.csv": 5, "throughput.csv": 1, "runs.csv": 1}},
+		// tf-cnn excerpt: 36 DGX-1 + 25 distributed rows.
+		{"tf-cnn", []string{"--from", "tf-cnn-benchmarks-2017", "../../testdata/public/tf-cnn-benchmarks-2017"},
+			map[string]int{"throughput.csv": 61}},
+		// cluster10.csv: 260 jobs.
+		{"itp", []string{"--from", "itp", "--p", "0.8", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"},
+			map[string]int{"jobs.csv": 260}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := runCmd(t, append([]string{"convert", "--out", out}, c.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+			}
+			ents, _ := os.ReadDir(out)
+			if len(ents) != len(c.files) {
+				t.Errorf("wrote %d files, want %d: %v", len(ents), len(c.files), ents)
+			}
+			for f, n := range c.files {
+				p := filepath.Join(out, f)
+				if !strings.Contains(stdout, "wrote "+p) {
+					t.Errorf("stdout does not report %s:\n%s", p, stdout)
+				}
+				fh, err := os.Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := 0
+				count := func() error { got++; return nil }
+				switch f {
+				case "steps.csv":
+					_, err = traces.ReadSteps(fh, p, func(traces.Step) error { return count() })
+				case "evals.csv":
+					_, err = traces.ReadEvals(fh, p, func(traces.Eval) error { return count() })
+				case "throughput.csv":
+					_, err = traces.ReadThroughput(fh, p, func(traces.Throughput) error { return count() })
+				case "runs.csv":
+					_, err = traces.ReadRuns(fh, p, func(traces.RunInfo) error { return count() })
+				case "jobs.csv":
+					// the planner's own reader accepts what convert writes
+					var jobs []planner.Job
+					jobs, err = planner.ReadJobs(fh, p, nil)
+					got = len(jobs)
+				}
+				fh.Close()
+				if err != nil {
+					t.Errorf("%s does not read back: %v", f, err)
+				}
+				if got != n {
+					t.Errorf("%s: %d rows, want %d", f, got, n)
+				}
+			}
+		})
+	}
+}
+
+func TestConvertBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("[\n{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": -2}]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"negative dur", []string{"--from", "chrome", bad}, "bad.json:2:1: complete event \"a\": negative dur -2"},
+		{"unknown format", []string{"--from", "slurm", bad}, "unknown --from \"slurm\""},
+		{"no input", []string{"--from", "chrome"}, "want exactly one input"},
+		{"missing input", []string{"--from", "chrome", filepath.Join(dir, "none.json")}, "no such file"},
+		{"bad p", []string{"--from", "itp", "--p", "1.5", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"}, "expected a value in (0, 1]"},
+		{"bad mode", []string{"--from", "chrome", "--mode", "fast", bad}, "--mode \"fast\""},
+		{"no --from", []string{bad}, "from"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "-"))
+			code, _, stderr := runCmd(t, append([]string{"convert", "--out", out}, c.args...)...)
+			if code != exitBadInput {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, exitBadInput, stderr)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q lacks %q", stderr, c.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("bad input left an output folder %s", out)
+			}
+		})
+	}
+}
