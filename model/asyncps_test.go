@@ -192,10 +192,10 @@ func TestAsyncPSMatchesSimulation(t *testing.T) {
 	detSeq.Sharding = Sequential
 
 	Ns := []int{1, 4, 8, 16, 64}
-	cycles := 60000
+	cycles := 40000
 	if testing.Short() {
 		Ns = []int{4, 16}
-		cycles = 30000
+		cycles = 20000
 	}
 	for _, tc := range []struct {
 		name  string

@@ -26,10 +26,10 @@ var desMixes = []struct {
 // network, for N = 1..64 and four demand mixes.
 func TestMVAMatchesSimulation(t *testing.T) {
 	Ns := []int{1, 2, 4, 8, 16, 32, 64}
-	cycles := 200000
+	cycles := 100000
 	if testing.Short() {
 		Ns = []int{1, 8, 64}
-		cycles = 100000
+		cycles = 50000
 	}
 	for mi, mix := range desMixes {
 		for _, N := range Ns {
@@ -53,11 +53,11 @@ func TestMVAMatchesSimulation(t *testing.T) {
 func TestCorrectionDeterministic(t *testing.T) {
 	Ns := []int{2, 4, 6, 8, 12, 16, 24, 32, 64}
 	computeSCVs := []float64{1, 0.25}
-	cycles := 100000
+	cycles := 40000
 	if testing.Short() {
 		Ns = []int{4, 8, 16}
 		computeSCVs = []float64{1}
-		cycles = 50000
+		cycles = 20000
 	}
 	var tab strings.Builder
 	tab.WriteString("| mix | compute SCV | N | knee N* | simulated X (1/s) | plain MVA error | corrected error |\n|---|---|---|---|---|---|---|\n")

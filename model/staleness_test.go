@@ -40,10 +40,10 @@ func TestStalenessMatchesSimulation(t *testing.T) {
 	det.SCVPush, det.SCVApply, det.SCVPull = 0, 0, 0
 	det.Correction = true
 	Ns := []int{2, 4, 8, 16, 32}
-	cycles := 60000
+	cycles := 40000
 	if testing.Short() {
 		Ns = []int{4, 16}
-		cycles = 30000
+		cycles = 20000
 	}
 	for _, tc := range []struct {
 		name string
