@@ -20,7 +20,7 @@ type File struct {
 // folder, which contributes each of steps.csv, updates.csv, runs.csv,
 // evals.csv and throughput.csv (or the same names with .gz) it holds, or a
 // file recognised by that base name. A folder with none of them, or a file of
-// another name, is an error.
+// another name, is an error. A file named twice is listed once.
 func Files(paths ...string) ([]File, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("traces: no trace given (expected a folder or steps.csv, updates.csv, runs.csv, evals.csv, throughput.csv)")
@@ -54,7 +54,20 @@ func Files(paths ...string) ([]File, error) {
 			return nil, &ParseError{File: p, Msg: "folder holds no canonical trace file (expected " + strings.Join(kindFiles[:], ", ") + ")"}
 		}
 	}
-	return files, nil
+	// a file named twice (as itself and through its folder) is read once
+	seen := map[string]bool{}
+	out := files[:0]
+	for _, f := range files {
+		key := filepath.Clean(f.Path)
+		if abs, err := filepath.Abs(key); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 func kindOf(base string) (Kind, bool) {

@@ -117,6 +117,10 @@ func TestWriteDirSkipsEmptyAndFilesLoad(t *testing.T) {
 	if err != nil || len(files) != 1 || files[0].Kind != KindEvals {
 		t.Fatalf("files %v, %v; want only evals.csv", files, err)
 	}
+	// a file named twice (directly and through its folder) is read once
+	if files, err := Files(dir, files[0].Path); err != nil || len(files) != 1 {
+		t.Errorf("folder and its file: %v, %v; want one file", files, err)
+	}
 	// a file path works too, and a wrong name is refused
 	if _, _, err := Load(files[0].Path); err != nil {
 		t.Error(err)
