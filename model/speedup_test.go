@@ -289,3 +289,28 @@ func TestSpeedupCurve(t *testing.T) {
 		t.Errorf("power-law curve s(2.5) = %g", got)
 	}
 }
+
+// TestSweepUsesQueueingStaleness checks the hand-off with the queueing
+// network: Sweep takes AsyncPS's own staleness (through Stalenesser) and
+// slows the loss curve by it.
+func TestSweepUsesQueueingStaleness(t *testing.T) {
+	var _ Stalenesser = AsyncPS{}
+	a := AsyncPS{Compute0: 0.1, Apply: 0.02, Batch: 32}
+	pts, err := Sweep(a, asyncGoal, Scaling{PS: 1, Batch: 32}, []int{1, 4, 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		tau := a.Staleness(p.Config)
+		// U = 150 (1 + 0.5 tau): the curve needs 150 updates without staleness.
+		if p.Staleness != tau || !nearRel(p.Updates, 150*(1+0.5*tau), 1e-12) {
+			t.Errorf("N=%d: staleness %g (model %g), updates %g, want %g", p.Workers, p.Staleness, tau, p.Updates, 150*(1+0.5*tau))
+		}
+		if x := a.StepsPerSecond(p.Config); !nearRel(p.Time, p.Updates/x, 1e-12) || !nearRel(p.SamplesPerSecond, 32*x, 1e-12) {
+			t.Errorf("N=%d: time %g, samples/s %g; rate %g", p.Workers, p.Time, p.SamplesPerSecond, x)
+		}
+	}
+	if pts[2].Staleness <= pts[1].Staleness || pts[1].Staleness <= 0 {
+		t.Errorf("staleness does not grow with N: %g, %g, %g", pts[0].Staleness, pts[1].Staleness, pts[2].Staleness)
+	}
+}
