@@ -103,7 +103,26 @@ func Convert(format, path string, opts ConvertOptions) (Converted, []error, erro
 		if err != nil {
 			return Converted{}, w, err
 		}
-		return Converted{Trace: &Trace{Throughput: rows}}, w, nil
+		// throughput.csv needs batch or global_batch: rows without either
+		// (Gavel's A3C and CycleGAN) stay in LoadDataset but are not written.
+		kept := rows[:0]
+		skipped := map[string]int{}
+		for _, r := range rows {
+			if r.Batch == 0 && r.GlobalBatch == 0 {
+				skipped[r.Model]++
+				continue
+			}
+			kept = append(kept, r)
+		}
+		if len(skipped) > 0 {
+			var names []string
+			for m, n := range skipped {
+				names = append(names, fmt.Sprintf("%s (%d)", m, n))
+			}
+			sort.Strings(names)
+			w = append(w, fmt.Errorf("traces: %s: rows with no batch size not written (throughput.csv requires batch or global_batch): %s", format, strings.Join(names, ", ")))
+		}
+		return Converted{Trace: &Trace{Throughput: kept}}, w, nil
 	}
 	return Converted{}, nil, fmt.Errorf("traces: unknown format %q (known: %s)", format, strings.Join(ConvertFormats(), ", "))
 }

@@ -60,11 +60,54 @@ Examples:
 	}
 }
 
-func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
-	if c.NArg() != 1 {
-		return badInput(fmt.Errorf("convert: want exactly one input IN, got %d arguments", c.NArg()))
+// convertFlagsAfterArgs parses the flags that follow IN ("convert --from F
+// IN --out DIR", as the manual writes it): urfave/cli stops at the first
+// argument. It returns the positional arguments.
+func convertFlagsAfterArgs(c *cli.Context) ([]string, error) {
+	var pos []string
+	args := c.Args().Slice()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(pos, args[i+1:]...), nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		known := false
+		for _, f := range c.Command.Flags {
+			for _, n := range f.Names() {
+				known = known || n == name
+			}
+		}
+		if !known || name == "help" || name == "h" {
+			return nil, fmt.Errorf("convert: unknown flag %s", a)
+		}
+		if !hasVal {
+			if i+1 == len(args) {
+				return nil, fmt.Errorf("convert: flag %s needs a value", a)
+			}
+			i++
+			val = args[i]
+		}
+		if err := c.Set(name, val); err != nil {
+			return nil, fmt.Errorf("convert: flag %s: %v", a, err)
+		}
 	}
-	in, out, format := c.Args().First(), c.String("out"), c.String("from")
+	return pos, nil
+}
+
+func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
+	pos, err := convertFlagsAfterArgs(c)
+	if err != nil {
+		return badInput(err)
+	}
+	if len(pos) != 1 {
+		return badInput(fmt.Errorf("convert: want exactly one input IN, got %d arguments", len(pos)))
+	}
+	in, out, format := pos[0], c.String("out"), c.String("from")
 	if format == "" || out == "" {
 		return badInput(fmt.Errorf("convert: --from FORMAT and --out DIR are required"))
 	}

@@ -25,6 +25,10 @@ func TestConvertWritesCanonicalFiles(t *testing.T) {
 		// tf-cnn excerpt: 36 DGX-1 + 25 distributed rows.
 		{"tf-cnn", []string{"--from", "tf-cnn-benchmarks-2017", "../../testdata/public/tf-cnn-benchmarks-2017"},
 			map[string]int{"throughput.csv": 61}},
+		// gavel excerpt: 166 v100 rows, less A3C and CycleGAN (no batch size)
+		// on 1 GPU, consolidated and not: 166 - 4 = 162.
+		{"gavel", []string{"--from", "gavel-osdi20", "../../testdata/public/gavel-osdi20"},
+			map[string]int{"throughput.csv": 162}},
 		// cluster10.csv: 260 jobs.
 		{"itp", []string{"--from", "itp", "--p", "0.8", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"},
 			map[string]int{"jobs.csv": 260}},
@@ -32,7 +36,8 @@ func TestConvertWritesCanonicalFiles(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			code, stdout, stderr := runCmd(t, append([]string{"convert", "--out", out}, c.args...)...)
+			// --out after IN, as the manual writes the command
+			code, stdout, stderr := runCmd(t, append(append([]string{"convert"}, c.args...), "--out", out)...)
 			if code != 0 {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 			}
@@ -96,6 +101,9 @@ func TestConvertBadInput(t *testing.T) {
 		{"bad p", []string{"--from", "itp", "--p", "1.5", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"}, "expected a value in (0, 1]"},
 		{"bad mode", []string{"--from", "chrome", "--mode", "fast", bad}, "--mode \"fast\""},
 		{"no --from", []string{bad}, "from"},
+		{"unknown flag after IN", []string{"--from", "chrome", bad, "--bogus", "1"}, "unknown flag --bogus"},
+		{"flag after IN without value", []string{"--from", "chrome", bad, "--batch"}, "flag --batch needs a value"},
+		{"two inputs", []string{"--from", "chrome", bad, bad}, "got 2 arguments"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
