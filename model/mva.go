@@ -139,18 +139,33 @@ func (m MVA) Sweep(n Network, xs []float64) {
 // removed multi-server stations), so M multi-server stations cost up to 2^M
 // recursions.
 type mvaState struct {
-	m     MVA
-	nw    Network
-	n     int     // customers reached
-	x     float64 // X(n)
-	dmax  float64
-	kb    int
-	r, q  []float64
-	multi []mvaMulti
+	m    MVA
+	nw   Network
+	n    int     // customers reached
+	x    float64 // X(n)
+	dmax float64
+	kb   int
+	r, q []float64
+	// Per station, flat for the inner loop: demand, 1 for a queue and 0 for
+	// a delay (the factor of Q in R), the correction coefficient
+	// D(1-SCV)/2 (0 without Correction), and the kind.
+	d, a, h []float64
+	kind    []uint8
+	simple  bool // single-server and plain delay stations only
+	multi   []mvaMulti
 }
 
+const (
+	kindQueue uint8 = iota
+	kindDelay
+	kindMulti
+	kindSync
+)
+
 type mvaMulti struct {
-	p    []float64 // p(j|n), j = 0..servers-1
+	k    int       // station
+	c    int       // servers
+	p    []float64 // p(j|n), j = 0..c-1
 	comp *mvaState
 }
 
@@ -212,16 +227,35 @@ func (m MVA) buildState(orig Network, ms []int, removed uint32, r, q []float64, 
 		r = make([]float64, len(nw.Stations))
 		q = make([]float64, len(nw.Stations))
 	}
-	s := &mvaState{m: m, nw: nw, r: r, q: q}
+	K := len(nw.Stations)
+	flat := make([]float64, 3*K)
+	s := &mvaState{m: m, nw: nw, r: r, q: q, d: flat[:K:K], a: flat[K : 2*K : 2*K], h: flat[2*K:], kind: make([]uint8, K), simple: true}
 	s.dmax, s.kb = nw.MaxDemand()
+	for k, st := range nw.Stations {
+		s.d[k] = st.D
+		switch {
+		case st.SyncOf != nil:
+			s.kind[k], s.simple = kindSync, false
+		case st.Delay:
+			s.kind[k] = kindDelay
+		case st.servers() > 1:
+			s.kind[k], s.simple = kindMulti, false
+		default:
+			s.a[k] = 1
+			if m.Correction {
+				s.h[k] = st.D * (1 - st.SCV) / 2
+			}
+		}
+	}
 	memo[removed] = s
 	for i, k := range ms {
 		if skip[k] {
 			continue
 		}
-		p := make([]float64, orig.Stations[k].servers())
+		c := orig.Stations[k].servers()
+		p := make([]float64, c)
 		p[0] = 1
-		s.multi = append(s.multi, mvaMulti{p: p, comp: m.buildState(orig, ms, removed|1<<i, nil, nil, memo)})
+		s.multi = append(s.multi, mvaMulti{k: idx[k], c: c, p: p, comp: m.buildState(orig, ms, removed|1<<i, nil, nil, memo)})
 	}
 	return s
 }
@@ -232,59 +266,68 @@ func (s *mvaState) advance(n int) {
 	if s.n >= n {
 		return
 	}
-	for i := range s.multi {
-		s.multi[i].comp.advance(n)
-	}
-	nw, r, q := s.nw, s.r, s.q
-	sum := nw.Z
-	mi := 0
-	for k, st := range nw.Stations {
-		var rk float64
-		switch c := st.servers(); {
-		case st.SyncOf != nil:
-			rk = syncResidence(nw, st, q, 1)
-		case st.Delay:
-			rk = st.D
-		case c == 1:
-			rk = st.D * (1 + q[k])
-			if s.m.Correction {
-				rk -= st.D * (1 - st.SCV) / 2 * math.Min(1, s.x*st.D)
-			}
-		default:
-			p := s.multi[mi].p
-			mi++
-			w := 1 + q[k]
-			for j := 0; j <= c-2; j++ {
-				w += float64(c-j-1) * p[j]
-			}
-			rk = st.D / float64(c) * w
+	r, q, d, a, h := s.r, s.q, s.d, s.a, s.h
+	r, q, a, h = r[:len(d)], q[:len(d)], a[:len(d)], h[:len(d)]
+	sum := s.nw.Z
+	xp := s.x
+	switch {
+	case s.simple && !s.m.Correction:
+		for k, dk := range d {
+			rk := dk * (1 + a[k]*q[k])
+			r[k] = rk
+			sum += rk
 		}
-		r[k] = rk
-		sum += rk
+	case s.simple:
+		for k, dk := range d {
+			rk := dk*(1+a[k]*q[k]) - h[k]*math.Min(1, xp*dk)
+			r[k] = rk
+			sum += rk
+		}
+	default:
+		for i := range s.multi {
+			s.multi[i].comp.advance(n)
+		}
+		mi := 0
+		for k, dk := range d {
+			var rk float64
+			switch s.kind[k] {
+			case kindSync:
+				rk = syncResidence(s.nw, s.nw.Stations[k], q, 1)
+			case kindMulti:
+				mu := s.multi[mi]
+				mi++
+				w := 1 + q[k]
+				for j := 0; j <= mu.c-2; j++ {
+					w += float64(mu.c-j-1) * mu.p[j]
+				}
+				rk = dk / float64(mu.c) * w
+			default:
+				rk = dk*(1+a[k]*q[k]) - h[k]*math.Min(1, xp*dk)
+			}
+			r[k] = rk
+			sum += rk
+		}
 	}
 	x := float64(n) / sum
 	if sum == 0 {
 		x = math.Inf(1)
 	}
 	if s.m.Correction && s.kb >= 0 && x*s.dmax > 1 {
-		x = s.m.cap(nw, n, r, s.dmax, s.kb)
+		x = s.m.cap(s.nw, n, r, s.dmax, s.kb)
 	}
-	mi = 0
-	for k, st := range nw.Stations {
+	for k := range q {
 		q[k] = x * r[k]
-		if c := st.servers(); !st.Delay && c > 1 {
-			mu := s.multi[mi]
-			mi++
-			a := st.D * x
-			for j := c - 1; j >= 1; j-- {
-				mu.p[j] = a * mu.p[j-1] / float64(j)
-			}
-			p0 := mu.p[0] * x / mu.comp.x
-			if math.IsNaN(p0) || math.IsInf(mu.comp.x, 1) {
-				p0 = 0
-			}
-			mu.p[0] = p0
+	}
+	for _, mu := range s.multi {
+		a := d[mu.k] * x
+		for j := mu.c - 1; j >= 1; j-- {
+			mu.p[j] = a * mu.p[j-1] / float64(j)
 		}
+		p0 := mu.p[0] * x / mu.comp.x
+		if math.IsNaN(p0) || math.IsInf(mu.comp.x, 1) {
+			p0 = 0
+		}
+		mu.p[0] = p0
 	}
 	s.x, s.n = x, n
 }

@@ -274,10 +274,10 @@ func TestMVANoAllocPerStep(t *testing.T) {
 	if a != b {
 		t.Errorf("allocations: %g for N=10, %g for N=10000; want the same", a, b)
 	}
-	// Single-server stations only: the workspace and the state, nothing more.
+	// Single-server stations only: the workspace and the state's setup.
 	a = testing.AllocsPerRun(20, func() { MVA{}.Sweep(twoQueues, large) })
-	if a > 4 {
-		t.Errorf("allocations for a single-server sweep: %g, want <= 4", a)
+	if a > 8 {
+		t.Errorf("allocations for a single-server sweep: %g, want <= 8", a)
 	}
 }
 
