@@ -344,3 +344,77 @@ func mvaThroughput(th []float64, c model.Config) float64 {
 	cf := th[4]
 	return cf*x + (1-cf)*bound
 }
+
+// usesPS reports whether a family's predictions depend on the shard count;
+// families that ignore it are not offered by --family auto for data that
+// vary the shards.
+var usesPS = map[string]bool{
+	"optimus-async": true, "optimus-sync": true, "mva": true, "shards": true, "shards-async": true, "syncps": true,
+}
+
+func init() {
+	// shards: the step time of synchronous SGD through P parameter-server
+	// shards, each worker's transfer split over the shards in parallel and
+	// each shard link carrying the w workers' share:
+	// T = θ0 + θ1 b + θ2/p + θ3 w/p. Four parameters, so that it can be
+	// fitted on the smallest 2 x 2 grid of workers x shards.
+	stepT := func(th []float64, c model.Config) float64 {
+		p := shardsOf(c)
+		return th[0] + th[1]*c.Batch + th[2]/p + th[3]*float64(c.Workers)/p
+	}
+	f := Family{
+		Name: "shards",
+		Doc:  "PS shards: T = θ0 + θ1 b + θ2/p + θ3 w/p; X = 1/T (sync) or w/T (async)",
+		Params: []Param{
+			{"fixed", "s", 0, maxTime},
+			{"per_sample", "s", 0, maxTime},
+			{"transfer_per_shard", "s", 0, maxTime},
+			{"shard_link_per_worker", "s", 0, maxTime},
+		},
+		Predict: func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) },
+		Applies: func(k DataKind) bool { return k.PS && !k.Async },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{s * t, s * t / b, (1 - s) * t / 2, (1 - s) * t / 4}
+			})
+		},
+	}
+	register(f)
+	af := f
+	af.Name = "shards-async"
+	af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
+	af.Applies = func(k DataKind) bool { return k.PS && k.Async }
+	register(af)
+	// The synchronous PS model of package model (SyncPS), fitted through
+	// its parameter vector.
+	register(wrapModel("syncps", model.SyncPS{Batch: 1}, []Param{
+		{"compute0", "s", 0, maxTime},
+		{"compute_per_sample", "s", 0, maxTime},
+		{"compute_cv", "", 0, 2},
+		{"transfer", "s", 0, maxTime},
+		{"apply", "s", 0, maxTime},
+	}, func(k DataKind) bool { return k.PS && !k.Async }, func(t, b, s float64) []float64 {
+		return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, 0.05, s * t / 3, s * t / 3}
+	}))
+}
+
+// wrapModel makes a Family of a model-package family through its
+// parameter vector (model.Family: WithParams, StepsPerSecond).
+func wrapModel[T model.Family[T]](name string, base T, params []Param, applies func(DataKind) bool, guess func(t, b, s float64) []float64) Family {
+	if len(params) != len(base.ParamNames()) {
+		panic("fit: wrapModel " + name + ": parameter count differs from the model's")
+	}
+	return Family{
+		Name:   name,
+		Doc:    "package model's " + base.Family() + " family",
+		Params: params,
+		Predict: func(th []float64, c model.Config) float64 {
+			if c.Batch <= 0 {
+				c.Batch = 1
+			}
+			return base.WithParams(th).StepsPerSecond(c)
+		},
+		Applies: applies,
+		Guess:   func(pts []Point) [][]float64 { return timeGuesses(pts, guess) },
+	}
+}

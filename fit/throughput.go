@@ -191,10 +191,19 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	kind := KindOf(pts)
 	var cands []Family
 	if family == "" || family == "auto" {
+		shardCounts := map[int]bool{}
+		for _, p := range pts {
+			shardCounts[p.Config.PS] = true
+		}
 		for _, n := range FamilyNames() {
-			if f := families[n]; f.Applies(kind) && len(f.Params) <= max(len(pts), 2) {
-				cands = append(cands, f)
+			f := families[n]
+			if !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {
+				continue
 			}
+			if len(shardCounts) > 1 && !usesPS[n] {
+				continue // the data vary the shards; this family ignores them
+			}
+			cands = append(cands, f)
 		}
 	} else {
 		f, ok := families[family]

@@ -1,0 +1,242 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// The validation protocol (shared docs/validation-protocol.md): fit on the
+// small configurations of each series, predict the large ones, score the
+// large ones alone.
+
+// Method is one way of predicting a series in the validation: sgdplan's
+// automatic choice, a peer's form fitted on the same points, or a baseline.
+type Method struct {
+	Name string
+	// Fit returns a predictor of steps/s fitted on train, the family it
+	// used, or an error.
+	Fit func(train []Point) (func(model.Config) float64, string, error)
+}
+
+// FamilyMethod fits one named family; for async data it uses the
+// "-async" variant of the family when there is one.
+func FamilyMethod(label, syncFamily, asyncFamily string) Method {
+	return Method{Name: label, Fit: func(train []Point) (func(model.Config) float64, string, error) {
+		name := syncFamily
+		if KindOf(train).Async {
+			name = asyncFamily
+		}
+		tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true})
+		if err != nil {
+			return nil, name, err
+		}
+		return func(c model.Config) float64 { return tf.Family.Predict(tf.Theta, c) }, name, nil
+	}}
+}
+
+// AutoMethod is sgdplan's choice: every applicable family, chosen by
+// cross-validated error (FitThroughput with "auto").
+func AutoMethod() Method {
+	return Method{Name: "sgdplan", Fit: func(train []Point) (func(model.Config) float64, string, error) {
+		tf, _, err := FitThroughput(train, "auto", &Settings{Bootstrap: -1})
+		if err != nil {
+			return nil, "", err
+		}
+		return func(c model.Config) float64 { return tf.Family.Predict(tf.Theta, c) }, tf.Family.Name, nil
+	}}
+}
+
+// Baselines: "constant" keeps the steps/s of the largest training
+// configuration; "linear" scales its samples/s in proportion to the
+// workers.
+func BaselineMethods() []Method {
+	largest := func(train []Point) Point {
+		b := train[0]
+		for _, p := range train {
+			if p.Config.Workers > b.Config.Workers || (p.Config.Workers == b.Config.Workers && p.StepsPerS > b.StepsPerS) {
+				b = p
+			}
+		}
+		return b
+	}
+	return []Method{
+		{Name: "constant", Fit: func(train []Point) (func(model.Config) float64, string, error) {
+			b := largest(train)
+			return func(model.Config) float64 { return b.StepsPerS }, "constant", nil
+		}},
+		{Name: "linear", Fit: func(train []Point) (func(model.Config) float64, string, error) {
+			b := largest(train)
+			perWorker := b.StepsPerS * b.SamplesPerStep / float64(b.Config.Workers)
+			async := b.Async
+			return func(c model.Config) float64 {
+				sps := c.Batch
+				if !async {
+					sps = c.Batch * float64(c.Workers)
+				}
+				return perWorker * float64(c.Workers) / sps
+			}, "linear", nil
+		}},
+	}
+}
+
+// Series is one unit of the protocol: points with their train/test role.
+type Series struct {
+	Dataset, Name string
+	Train, Test   []Point
+	// TimeUnit: the protocol scores step times (1/steps_per_s), not rates.
+	TimeUnit bool
+}
+
+// Score is one method's result on one series.
+type Score struct {
+	Method, Family string
+	MAPE, Worst    float64 // %, over the test points; NaN when the fit failed
+	Err            string
+}
+
+// ScoreSeries fits each method on s.Train and scores it on s.Test.
+func ScoreSeries(s Series, methods []Method) []Score {
+	out := make([]Score, 0, len(methods))
+	for _, m := range methods {
+		sc := Score{Method: m.Name, MAPE: math.NaN(), Worst: math.NaN()}
+		pred, fam, err := m.Fit(s.Train)
+		sc.Family = fam
+		if err != nil {
+			sc.Err = err.Error()
+			out = append(out, sc)
+			continue
+		}
+		sum, worst := 0.0, 0.0
+		for _, p := range s.Test {
+			v := pred(p.Config)
+			var e float64
+			if s.TimeUnit {
+				e = math.Abs(1/v-1/p.StepsPerS) * p.StepsPerS
+			} else {
+				e = math.Abs(v-p.StepsPerS) / p.StepsPerS
+			}
+			if math.IsNaN(e) {
+				e = math.Inf(1)
+			}
+			sum += e
+			worst = math.Max(worst, e)
+		}
+		sc.MAPE = 100 * sum / float64(len(s.Test))
+		sc.Worst = 100 * worst
+		out = append(out, sc)
+	}
+	return out
+}
+
+// ProtocolSeries splits a public dataset's rows into the protocol's series
+// and train/test sets. Series without a training or a test point are left
+// out and named in the second result.
+func ProtocolSeries(dataset string, rows []traces.Throughput) ([]Series, []string, error) {
+	type key struct{ model string }
+	bySeries := map[string][]traces.Throughput{}
+	var order []string
+	for _, r := range rows {
+		k := r.Model
+		if dataset == "elasticflow-asplos23" {
+			k = fmt.Sprintf("%s/gb=%d", r.Model, r.GlobalBatch)
+		}
+		if _, ok := bySeries[k]; !ok {
+			order = append(order, k)
+		}
+		bySeries[k] = append(bySeries[k], r)
+	}
+	var out []Series
+	var skipped []string
+	for _, k := range order {
+		rs := bySeries[k]
+		pts, err := PointsFromThroughput(rs)
+		if err != nil {
+			return nil, nil, err
+		}
+		s := Series{Dataset: dataset, Name: k, TimeUnit: dataset == "pollux-osdi21"}
+		var isTrain func(r traces.Throughput) bool
+		isTest := func(r traces.Throughput) bool { return !isTrain(r) }
+		switch dataset {
+		case "pollux-osdi21":
+			isTrain = func(r traces.Throughput) bool { return r.Nodes == 1 && r.Workers <= 4 }
+			isTest = func(r traces.Throughput) bool { return r.Nodes >= 2 }
+		case "dl2-mxnet-ps-speed":
+			ws, ps := smallestTwo(rs, func(r traces.Throughput) int { return r.Workers }), smallestTwo(rs, func(r traces.Throughput) int { return r.PS })
+			isTrain = func(r traces.Throughput) bool { return containsInt(ws, r.Workers) && containsInt(ps, r.PS) }
+		case "elasticflow-asplos23", "tf-cnn-benchmarks-2017":
+			isTrain = func(r traces.Throughput) bool { return r.Workers <= 8 }
+			isTest = func(r traces.Throughput) bool { return r.Workers >= 16 }
+		default:
+			return nil, nil, errorf("dataset %s has no protocol split", dataset)
+		}
+		for i, r := range rs {
+			switch {
+			case isTrain(r):
+				s.Train = append(s.Train, pts[i])
+			case isTest(r):
+				s.Test = append(s.Test, pts[i])
+			}
+		}
+		if len(s.Train) == 0 || len(s.Test) == 0 {
+			skipped = append(skipped, fmt.Sprintf("%s (%d train, %d test rows)", k, len(s.Train), len(s.Test)))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, skipped, nil
+}
+
+// smallestTwo returns the two smallest distinct values of f over rs.
+func smallestTwo(rs []traces.Throughput, f func(traces.Throughput) int) []int {
+	seen := map[int]bool{}
+	var vs []int
+	for _, r := range rs {
+		if v := f(r); !seen[v] {
+			seen[v] = true
+			vs = append(vs, v)
+		}
+	}
+	sort.Ints(vs)
+	if len(vs) > 2 {
+		vs = vs[:2]
+	}
+	return vs
+}
+
+// AsyncSeries makes the protocol's series of a step trace: each run's
+// steady-state updates/s; train on runs with at most 2 workers, test on
+// runs with 3 or more.
+func AsyncSeries(name string, t *traces.Trace) (Series, []RunStats, error) {
+	stats, err := Stats(t)
+	if err != nil {
+		return Series{}, nil, err
+	}
+	s := Series{Dataset: "async traces", Name: name}
+	for _, r := range stats {
+		p := Point{Config: model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}, StepsPerS: r.StepsPerS, SamplesPerStep: float64(r.Batch), Async: r.Mode == "async"}
+		if r.Workers <= 2 {
+			s.Train = append(s.Train, p)
+		} else {
+			s.Test = append(s.Test, p)
+		}
+	}
+	return s, stats, nil
+}
+
+// ProfileMethod is sgdplan on a step trace: FitSteps with --family auto on
+// the training runs (the two-node profile competes with the fitted
+// families).
+func ProfileMethod(t *traces.Trace, trainWorkers []int) Method {
+	return Method{Name: "sgdplan", Fit: func([]Point) (func(model.Config) float64, string, error) {
+		sf, err := FitSteps(t, nil, StepOptions{TrainWorkers: trainWorkers, Bootstrap: -1})
+		if err != nil {
+			return nil, "", err
+		}
+		m := sf.Model
+		return func(c model.Config) float64 { return m.StepsPerSecond(c) }, m.Family, nil
+	}}
+}
