@@ -405,11 +405,13 @@ func (r *row) positive(col int, what string) float64 {
 // mode parses the training mode; empty means async.
 func (r *row) mode(col int) string {
 	s := strings.ToLower(r.field(col))
-	switch s {
-	case "":
+	switch s { // constants: s may alias the read buffer
+	case "", "async":
 		return "async"
-	case "async", "sync", "allreduce":
-		return s
+	case "sync":
+		return "sync"
+	case "allreduce":
+		return "allreduce"
 	}
 	r.fail(col, "%s: %q is not a mode (expected async, sync or allreduce)", r.h.names[col], s)
 	return ""
