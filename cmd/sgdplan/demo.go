@@ -1,10 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"encoding/csv"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan"
@@ -15,40 +21,163 @@ func demoCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "run the whole pipeline on the embedded testdata and write a report",
+		Description: `demo copies the traces embedded in the binary into DIR/input and runs,
+as a user would, every step of sgdplan on them, printing each command before its output:
+
+   inspect    the per-run summary of the asynchronous-SGD traces
+   fit        the closed-network model, fitted on the runs with at most 2 workers
+   predict    speed, staleness and speedup for 1-8 workers and 1-2 shards, with intervals
+   check      the verdict on 8 workers
+   plan       every policy on the example jobs plus the fitted job, 16 workers
+   simulate   every policy with the example arrivals, 30% of jobs killed early, 5 seeds
+   report     figures, DIR/index.html and DIR/summary.md
+
+Everything it writes goes under DIR (default ./sgdplan-demo); the transcript is
+DIR/demo.txt. A check verdict other than "fine" is part of the demo, not a failure.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "sgdplan-demo", Usage: "folder for the report"},
 		},
 		Action: func(c *cli.Context) error {
-			return runDemo(c.String("out"), c.App.Writer)
+			return runDemo(c.String("out"), c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
-func runDemo(out string, w interface{ Write([]byte) (int, error) }) error {
-	var files []string
-	err := fs.WalkDir(sgdplan.TestData, "testdata", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+// demoTraces lists the embedded trace folders the demo can run on, best first:
+// the real asynchronous-SGD traces of examples/pytorch-ps, else the synthetic
+// sample of the same shape.
+var demoTraces = []struct{ dir, what string }{
+	{"testdata/asgd", "real asynchronous-SGD traces (PyTorch parameter servers, shaped links; testdata/asgd/README.md)"},
+	{"testdata/synthetic/async-ps", "synthetic asynchronous-SGD traces (testdata/synthetic; the real ones are not embedded in this build)"},
+}
+
+// demoStep is one command of the demo; okCodes are the exit codes that are
+// an answer rather than a failure (check's verdicts).
+type demoStep struct {
+	args    []string
+	okCodes []int
+}
+
+func runDemo(out string, stdout, stderr io.Writer) error {
+	in := filepath.Join(out, "input")
+	var traceDir, what string
+	for _, t := range demoTraces {
+		if _, err := fs.Stat(sgdplan.TestData, t.dir); err == nil {
+			traceDir, what = t.dir, t.what
+			break
 		}
-		if !d.IsDir() {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
+	}
+	if traceDir == "" {
+		return fmt.Errorf("demo: no embedded traces (looked for %s)", demoTraces[0].dir)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	var sb strings.Builder
-	sb.WriteString("# sgdplan demo\n\nEmbedded testdata:\n\n")
-	for _, f := range files {
-		fmt.Fprintf(&sb, "- %s\n", f)
-	}
-	if err := writeFileAtomic(filepath.Join(out, "summary.md"), []byte(sb.String())); err != nil {
+	if err := copyEmbedded(traceDir, filepath.Join(in, "traces")); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "demo: %d embedded files listed; report in %s\n", len(files), filepath.Join(out, "summary.md"))
-	return nil
+	jobs, err := demoJobs()
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(out, "jobs.csv"), jobs); err != nil {
+		return err
+	}
+
+	traces := filepath.Join(in, "traces")
+	model := filepath.Join(out, "model.json")
+	jobsCSV := filepath.Join(out, "jobs.csv")
+	steps := []demoStep{
+		{args: []string{"inspect", traces}},
+		{args: []string{"fit", traces, "--train-workers", "1,2", "--out", model, "--plot", filepath.Join(out, "fit-train.png")}},
+		{args: []string{"predict", "--model", model, "--workers", "1-8", "--ps", "1,2"}},
+		{args: []string{"check", "--model", model, "--workers", "8"}, okCodes: []int{3, 4}},
+		{args: []string{"plan", "--jobs", jobsCSV, "--servers", "16", "--policy", "all"}},
+		{args: []string{"simulate", "--jobs", jobsCSV, "--servers", "16", "--policy", "all", "--early-stop", "0.3", "--seeds", "5"}},
+		{args: []string{"report", "--model", model, "--jobs", jobsCSV, "--servers", "16", "--out", out}},
+	}
+
+	var transcript bytes.Buffer
+	w := io.MultiWriter(stdout, &transcript)
+	fmt.Fprintf(w, "sgdplan demo on %s\n", what)
+	for _, s := range steps {
+		fmt.Fprintf(w, "\n$ sgdplan %s\n", strings.Join(s.args, " "))
+		code := run(append([]string{"sgdplan"}, s.args...), strings.NewReader(""), w, stderr)
+		if code != 0 && !slices.Contains(s.okCodes, code) {
+			return fmt.Errorf("demo: sgdplan %s exited %d", s.args[0], code)
+		}
+		if code != 0 {
+			fmt.Fprintf(w, "(exit %d: the verdict above)\n", code)
+		}
+	}
+	fmt.Fprintf(w, "\nreport: %s (and summary.md, the figures, demo.txt)\n", filepath.Join(out, "index.html"))
+	return writeFileAtomic(filepath.Join(out, "demo.txt"), transcript.Bytes())
+}
+
+// demoJobs is the example job list plus one job whose speedup curve is the
+// model the demo fits, so that the plan uses a fitted curve.
+func demoJobs() ([]byte, error) {
+	b, err := fs.ReadFile(sgdplan.TestData, "testdata/jobs-example/jobs.csv")
+	if err != nil {
+		return nil, err
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		return nil, fmt.Errorf("demo: embedded jobs-example/jobs.csv: %v", err)
+	}
+	if !slices.Contains(rows[0], "model") {
+		for i := range rows {
+			rows[i] = append(rows[i], "")
+		}
+		rows[0][len(rows[0])-1] = "model"
+	}
+	fitted := map[string]string{
+		"job": "async-ps-fitted", "arrival": "30", "size": "5400", "model": "model.json",
+		"max_workers": "8", "weight": "1", "rigid_workers": "4",
+	}
+	row := make([]string, len(rows[0]))
+	for i, c := range rows[0] {
+		row[i] = fitted[c]
+	}
+	// jobs.csv is sorted by arrival: the fitted job goes after those that
+	// arrive no later than it.
+	at := 1
+	if col := slices.Index(rows[0], "arrival"); col >= 0 {
+		for at < len(rows) {
+			a, err := strconv.ParseFloat(rows[at][col], 64)
+			if err != nil || a > 30 {
+				break
+			}
+			at++
+		}
+	}
+	rows = slices.Insert(rows, at, row)
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	if err := cw.WriteAll(rows); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// copyEmbedded writes the embedded folder src into dst.
+func copyEmbedded(src, dst string) error {
+	return fs.WalkDir(sgdplan.TestData, src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, src), "/")
+		target := filepath.Join(dst, filepath.FromSlash(rel))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if path.Ext(p) == ".md" {
+			return nil
+		}
+		b, err := fs.ReadFile(sgdplan.TestData, p)
+		if err != nil {
+			return err
+		}
+		return writeFileAtomic(target, b)
+	})
 }

@@ -16,21 +16,36 @@ func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
-func TestDemoWritesSummary(t *testing.T) {
+func TestDemoRunsWholePipeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo runs every command (about 15 s)")
+	}
 	dir := t.TempDir()
 	code, stdout, stderr := runCmd(t, "demo", "--out", dir)
 	if code != 0 {
 		t.Fatalf("demo exit %d, stderr:\n%s", code, stderr)
 	}
-	if !strings.Contains(stdout, dir) {
+	if !strings.Contains(stdout, filepath.Join(dir, "index.html")) {
 		t.Errorf("demo does not say where the report is: %q", stdout)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	transcript, err := os.ReadFile(filepath.Join(dir, "demo.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), "testdata/README.md") {
-		t.Errorf("summary does not list the embedded testdata:\n%s", b)
+	for _, step := range []string{"inspect", "fit", "predict", "check", "plan", "simulate", "report"} {
+		if !strings.Contains(string(transcript), "$ sgdplan "+step+" ") {
+			t.Errorf("transcript lacks the %s step", step)
+		}
+	}
+	for _, f := range []string{"model.json", "jobs.csv", "index.html", "summary.md", "fit.png", "plan.png", "simulation.png"} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil || st.Size() == 0 {
+			t.Errorf("demo did not write %s: %v", f, err)
+		}
+	}
+	jobs, _ := os.ReadFile(filepath.Join(dir, "jobs.csv"))
+	if !strings.Contains(string(jobs), "async-ps-fitted") || !strings.Contains(string(jobs), "model.json") {
+		t.Errorf("jobs.csv lacks the job with the fitted model:\n%s", jobs)
 	}
 }
 
