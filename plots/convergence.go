@@ -30,8 +30,9 @@ type ConvergenceData struct {
 	Curves  []LossCurve
 	Palette *Palette // colours by worker count ("4"); nil: built from Curves
 
-	TimeMeasured  []Obs  // time to target (s) against workers, may be empty
-	TimePredicted []Band // predicted time to target, X increasing, may be empty
+	TimeMeasured  []Obs   // time to target (s) against workers, may be empty
+	TimePredicted []Band  // predicted time to target, X increasing, may be empty
+	Level         float64 // coverage of TimePredicted's band; 0 means 0.95
 }
 
 // Best returns the worker count with the least predicted time to target and
@@ -195,7 +196,7 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 				poly.Color = fade(col, 0.18)
 				poly.LineStyle.Width = 0
 				q.Add(poly)
-				g.legend("95% band", poly)
+				g.legend(bandLabel(d.Level), poly)
 				g.seeXYs(append(hi, lo...))
 			}
 		}

@@ -58,8 +58,9 @@ type FitData struct {
 	YLabel string // "" means "throughput (updates/s)"
 	Label  string // name of the fitted model in the legend; "" means "fit"
 
-	Measured []Obs  // at least one; Y finite
-	Curve    []Band // the fitted curve, X increasing, at least two points
+	Measured []Obs   // at least one; Y finite
+	Curve    []Band  // the fitted curve, X increasing, at least two points
+	Level    float64 // coverage of the curve's band; 0 means 0.95
 
 	// Z, SumD and MaxD are the delay (compute) demand, the sum of the
 	// queueing demands and the largest queueing demand, seconds per update.
@@ -204,7 +205,7 @@ func FitFigure(d FitData) (*Figure, error) {
 		poly.Color = fade(fitColor, 0.18)
 		poly.LineStyle.Width = 0
 		p.Add(poly)
-		f.legend("95% band", poly)
+		f.legend(bandLabel(d.Level), poly)
 		f.seeXYs(append(band, lower...))
 	}
 	// Bounds and knee.
@@ -278,7 +279,11 @@ func FitFigure(d FitData) (*Figure, error) {
 	sc, _ := plotter.NewScatter(mxy)
 	sc.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}
 	p.Add(sc)
-	f.legend("measured (95% CI)", sc)
+	if len(errs) > 0 {
+		f.legend("measured (95% CI)", sc)
+	} else {
+		f.legend("measured", sc)
+	}
 	p.X.Min = 0
 	p.Y.Min = 0
 	p.X.Max = xmax * 1.03
@@ -328,4 +333,12 @@ func densify(xys plotter.XYs, n int) []XY {
 		out = append(out, XY{xys[0].X, xys[0].Y})
 	}
 	return out
+}
+
+// bandLabel names a confidence band of coverage level (0 means 0.95).
+func bandLabel(level float64) string {
+	if level == 0 {
+		level = 0.95
+	}
+	return fmt.Sprintf("%.0f%% band", 100*level)
 }

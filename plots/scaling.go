@@ -95,6 +95,8 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 	ef.p.Add(one)
 	ef.see(densify(plotter.XYs{{X: 0, Y: 1}, {X: xmax, Y: 1}}, 20)...)
 	var knees bool
+	leg := newLegend()
+	longest := 0
 	for _, c := range d.Jobs {
 		s := make(plotter.XYs, len(c.Workers))
 		e := make(plotter.XYs, len(c.Workers))
@@ -111,7 +113,8 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 		ef.p.Add(el)
 		sf.see(densify(s, 3)...)
 		ef.see(densify(e, 3)...)
-		sf.legend(c.Job, sl)
+		leg.Add(c.Job, sl)
+		longest = max(longest, len(c.Job))
 		if isFinite(c.Knee) && c.Knee > 0 {
 			if v, ok := c.at(c.Knee); ok {
 				knees = true
@@ -126,16 +129,16 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 			}
 		}
 	}
-	sf.legend("ideal s(N) = N", il)
+	leg.Add("ideal", il)
 	if knees {
 		ks, _ := plotter.NewScatter(plotter.XYs{{X: 0, Y: 0}})
-		ks.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
-		sf.legend("knee", ks)
+		ks.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+		leg.Add("knee", ks)
 	}
 	sf.p.X.Min, sf.p.Y.Min, ef.p.X.Min, ef.p.Y.Min = 0, 0, 0, 0
 	ef.p.Y.Max = math.Max(ef.p.Y.Max, 1.05)
-	sf.placeLegend(WideWidth/2, PanelHeight)
-	return &Figure{W: WideWidth, H: PanelHeight, draw: func(c draw.Canvas) {
-		side(margin(c), []*plot.Plot{sf.p, ef.p})
+	strip := legendStrip(max(longest, 5))
+	return &Figure{W: WideWidth + strip, H: PanelHeight, draw: func(c draw.Canvas) {
+		sideLegend(c, []*plot.Plot{sf.p, ef.p}, leg, strip)
 	}}, nil
 }

@@ -113,8 +113,9 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	if len(d.Loads) > 0 {
 		w = WideWidth
 	}
-	f := &panel{p: newPlot("Response-time distribution", "response time (s)", "fraction of jobs done")}
-	p := f.p
+	leg := newLegend()
+	longest := 0
+	p := newPlot("Response-time distribution", "response time (s)", "fraction of jobs done")
 	positive := true
 	tmin, tmax := math.Inf(1), 0.0
 	for _, r := range d.Responses {
@@ -132,30 +133,28 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 		l, _ := plotter.NewLine(xy)
 		l.LineStyle = pal.line(r.Policy)
 		p.Add(l)
-		f.legend(r.Policy, l)
-		f.seeXYs(xy)
+		leg.Add(r.Policy, l)
+		longest = max(longest, len(r.Policy))
 	}
 	p.Y.Min, p.Y.Max = 0, 1
 	if positive {
 		p.X.Min, p.X.Max = tmin/1.2, tmax*1.2
-		// Legend placement works on the axis's scale: map to log10.
-		for i := range f.pts {
-			f.pts[i].X = math.Log10(f.pts[i].X)
-		}
-		xmin, xmax := p.X.Min, p.X.Max
-		p.X.Min, p.X.Max = math.Log10(xmin), math.Log10(xmax)
-		f.placeLegend(w/2, PanelHeight)
-		p.X.Min, p.X.Max = xmin, xmax
 	} else {
 		p.X.Min = 0
-		f.placeLegend(w/2, PanelHeight)
 	}
+	// Policies not in the CDF panel still need a legend entry.
+	inCDF := map[string]bool{}
+	for _, r := range d.Responses {
+		inCDF[r.Policy] = true
+	}
+	strip := legendStrip(longest)
 	if len(d.Loads) == 0 {
-		return NewFigure(p, w, PanelHeight), nil
+		return &Figure{W: w + strip, H: PanelHeight, draw: func(c draw.Canvas) {
+			sideLegend(c, []*plot.Plot{p}, leg, strip)
+		}}, nil
 	}
 
-	g := &panel{p: newPlot("Mean response time vs load", "load (busy fraction)", "mean response time (s)")}
-	q := g.p
+	q := newPlot("Mean response time vs load", "load (offered work / capacity)", "mean response time (s)")
 	by := map[string][]LoadPoint{}
 	var order []string
 	for _, l := range d.Loads {
@@ -171,11 +170,9 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 		var ye plotter.YErrors
 		for _, l := range ls {
 			xy = append(xy, plotter.XY{X: l.Load, Y: l.Mean})
-			g.see(XY{l.Load, l.Mean})
 			if !math.IsNaN(l.Lo) {
 				exy = append(exy, plotter.XY{X: l.Load, Y: l.Mean})
 				ye = append(ye, struct{ Low, High float64 }{l.Mean - l.Lo, l.Hi - l.Mean})
-				g.see(XY{l.Load, l.Lo}, XY{l.Load, l.Hi})
 			}
 		}
 		line, pts, _ := plotter.NewLinePoints(xy)
@@ -190,11 +187,14 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 				q.Add(eb)
 			}
 		}
-		g.legend(name, line, pts)
+		if !inCDF[name] {
+			leg.Add(name, line, pts)
+			longest = max(longest, len(name))
+		}
 	}
 	q.Y.Min = 0
-	g.placeLegend(w/2, PanelHeight)
-	return &Figure{W: w, H: PanelHeight, draw: func(c draw.Canvas) {
-		side(margin(c), []*plot.Plot{p, q})
+	strip = legendStrip(longest)
+	return &Figure{W: w + strip, H: PanelHeight, draw: func(c draw.Canvas) {
+		sideLegend(c, []*plot.Plot{p, q}, leg, strip)
 	}}, nil
 }

@@ -543,3 +543,30 @@ func niceStep(raw float64) float64 {
 	}
 	return 10 * p
 }
+
+// newLegend returns a free-standing legend in the house style: top-left,
+// icons then text.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font = font.From(sans, legendSize)
+	l.TextStyle.Color = Ink
+	l.ThumbnailWidth = vg.Points(18)
+	l.Padding = vg.Points(2)
+	l.Top, l.Left = true, true
+	return l
+}
+
+// legendStrip is the width kept at the right of a figure for a shared legend
+// whose longest entry has n characters.
+func legendStrip(n int) vg.Length {
+	return vg.Points(legendSize*0.55*float64(n) + 40)
+}
+
+// sideLegend draws plots side by side with one legend, shared by the panels,
+// in a strip of width w at the right: it covers no data whatever the data.
+func sideLegend(dc draw.Canvas, plots []*plot.Plot, leg plot.Legend, w vg.Length) {
+	dc = margin(dc)
+	side(draw.Crop(dc, 0, -w, 0, 0), plots)
+	strip := draw.Crop(dc, dc.Max.X-dc.Min.X-w+vg.Points(10), 0, 0, -vg.Points(28))
+	leg.Draw(strip)
+}
