@@ -12,8 +12,8 @@ import (
 // Single-server stations use R_k(n) = D_k (1 + Q_k(n-1)). Multi-server
 // stations (Station.Servers = m > 1) use the exact load-dependent recursion
 // with the marginal probabilities p_k(j|n) of j busy servers, j < m
-// (Bolch, Greiner, de Meer, Trivedi, "Queueing Networks and Markov Chains",
-// 2nd ed., section 8.2):
+// (Reiser and Lavenberg 1980; Bolch, Greiner, de Meer, Trivedi, "Queueing
+// Networks and Markov Chains", Wiley, 2nd ed. 2006):
 //
 //	R_k(n)   = D_k/m (1 + Q_k(n-1) + sum_{j=0}^{m-2} (m-j-1) p_k(j|n-1))
 //	p_k(j|n) = D_k X(n) p_k(j-1|n-1) / j,                 j = 1..m-1
@@ -38,10 +38,11 @@ import (
 //	R_k(n) = D_k (1 + Q_k(n-1)) - D_k (1 - SCV_k)/2 U_k(n-1),
 //
 // the residual-life heuristic of approximate MVA for FCFS stations with
-// general service (Reiser 1979; see Bolch et al. 2nd ed., section 10.1, and
-// Lazowska et al., "Quantitative System Performance", 1984, ch. 9). It is
-// exact MVA when SCV_k = 1 and gives smaller residence times for nearly
-// deterministic transfers (SCV near 0).
+// non-exponential service (in the spirit of Reiser 1979, who treated
+// constant packet transmission times this way; see also Bolch et al.). It
+// is exact MVA when SCV_k = 1 and gives smaller residence times for nearly
+// deterministic transfers (SCV near 0). The heuristic can overshoot the
+// saturation bound; the throughput is then held at 1/max D (see cap).
 type MVA struct {
 	Correction  bool // residual-service correction with Station.SCV
 	Approximate bool // Schweitzer's fixed point instead of the exact recursion
@@ -279,7 +280,11 @@ func (s *mvaState) advance(n int) {
 		}
 	case s.simple:
 		for k, dk := range d {
-			rk := dk*(1+a[k]*q[k]) - h[k]*math.Min(1, xp*dk)
+			u := xp * dk
+			if u > 1 {
+				u = 1
+			}
+			rk := dk*(1+a[k]*q[k]) - h[k]*u
 			r[k] = rk
 			sum += rk
 		}
