@@ -1,0 +1,83 @@
+package main
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// sharedData finds ../shared/data beside the repository (or $SGDPLAN_DATA).
+func sharedData(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("SGDPLAN_DATA"); d != "" {
+		return d
+	}
+	d := filepath.Join("..", "..", "..", "shared", "data")
+	if _, err := os.Stat(filepath.Join(d, "INDEX.md")); err != nil {
+		t.Skipf("no shared data at %s (set SGDPLAN_DATA): %v", d, err)
+	}
+	return d
+}
+
+func TestValidateWritesReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every public dataset (a few seconds)")
+	}
+	data := sharedData(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "validation.md")
+	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "wrote "+out) {
+		t.Errorf("stdout %q", stdout)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, ds := range []string{"pollux-osdi21", "dl2-mxnet-ps-speed", "elasticflow-asplos23", "tf-cnn-benchmarks-2017", "async traces"} {
+		if !strings.Contains(md, "## "+ds) {
+			t.Errorf("no section for %s", ds)
+		}
+	}
+	// tf-cnn-benchmarks: 5 distributed series fitted on 1 and 8 GPUs; the
+	// summary row gives sgdplan's mean MAPE, which beats the linear
+	// baseline (6.2%).
+	m := regexp.MustCompile(`\| tf-cnn-benchmarks-2017 \| 5 \| ([0-9.]+) \|`).FindStringSubmatch(md)
+	if m == nil {
+		t.Fatalf("no tf-cnn summary row:\n%s", md)
+	}
+	if v, _ := strconv.ParseFloat(m[1], 64); !(v < 6.2) {
+		t.Errorf("tf-cnn sgdplan MAPE %g, want < 6.2", v)
+	}
+	f, err := os.Open(filepath.Join(dir, "img", "validation.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidateBadData(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCmd(t, "validate", "--data", filepath.Join(dir, "none"), "--out", filepath.Join(dir, "v.md"))
+	if code != exitBadInput || !strings.Contains(stderr, "not a folder") {
+		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "validate", "--data", dir, "--out", filepath.Join(dir, "v.md"), "--async", filepath.Join(dir))
+	if code != exitBadInput {
+		t.Errorf("empty data folder: exit %d stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "v.md")); err == nil {
+		t.Error("a report was written despite the error")
+	}
+}
