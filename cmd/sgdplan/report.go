@@ -1,7 +1,481 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/progress"
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/planner"
+	"github.com/sgdplan/sgdplan/plots"
+	"github.com/urfave/cli/v2"
+)
 
 func reportCommand() *cli.Command {
-	return notYet("report", "write figures and an HTML report", 7)
+	return &cli.Command{
+		Name:  "report",
+		Usage: "write figures and an HTML report",
+		Description: `report reads a fitted model (model.json from sgdplan fit) and a jobs file
+(jobs.csv) and writes into --out: the figures as 300 dpi PNGs, index.html (one
+self-contained page: inline CSS, images by relative links; open it from the folder,
+no server needed) and summary.md with the same numbers.
+
+The page shows the fitted parameters with their intervals, the throughput fit with
+its bounds and knee, the speedup and efficiency of every job, the recommended
+workers per job (its knee, where one more worker cuts its run time by less than
+--knee-alpha, capped by max_workers), the plan of --policy on --servers workers with each job's predicted
+completion (ideal shares and whole workers), every policy's mean flow time on the
+jobs, and a simulation of every policy on Poisson arrivals of jobs resampled from
+jobs.csv at several loads (--loads, --seeds seeds each, 95% intervals over seeds).
+With a loss curve in the model it adds the convergence figure.
+
+Example:
+   sgdplan fit testdata/synthetic/async-ps --out model.json
+   sgdplan report --model model.json --jobs testdata/jobs-example/jobs.csv --servers 16 --out report`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "model", Usage: "model.json from sgdplan fit (required)"},
+			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
+			&cli.StringFlag{Name: "out", Usage: "folder to write the report into (required; created if needed)"},
+			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "the policy of the plan: " + strings.Join(planner.PolicyNames, "|")},
+			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
+			&cli.StringFlag{Name: "loads", Value: "0.3,0.5,0.7,0.85", Usage: "offered loads of the simulation, each in (0, 1)"},
+			&cli.IntFlag{Name: "seeds", Value: 5, Usage: "seeds per load (>= 2, for the intervals)"},
+			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: "jobs per simulated run"},
+		},
+		Action: reportAction,
+	}
+}
+
+// reportOptions are report's validated flags.
+type reportOptions struct {
+	model, jobs, out, policy string
+	servers, seeds, simJobs  int
+	alpha                    float64
+	loads                    []float64
+}
+
+func reportFlags(c *cli.Context) (reportOptions, error) {
+	o := reportOptions{
+		model: c.String("model"), jobs: c.String("jobs"), out: c.String("out"), policy: c.String("policy"),
+		servers: c.Int("servers"), seeds: c.Int("seeds"), simJobs: c.Int("sim-jobs"), alpha: c.Float64("knee-alpha"),
+	}
+	for _, f := range []struct{ name, v string }{{"model", o.model}, {"jobs", o.jobs}, {"out", o.out}} {
+		if f.v == "" {
+			return o, fmt.Errorf("report: missing --%s", f.name)
+		}
+	}
+	if !c.IsSet("servers") || o.servers <= 0 {
+		return o, fmt.Errorf("report: --servers %d: want a number of workers > 0", o.servers)
+	}
+	if !(o.alpha > 0 && o.alpha < 1) {
+		return o, fmt.Errorf("report: --knee-alpha %g: want 0 < alpha < 1", o.alpha)
+	}
+	if _, err := planner.NewPolicy(o.policy, o.alpha); err != nil {
+		return o, fmt.Errorf("report: --policy: %w", err)
+	}
+	if o.seeds < 2 {
+		return o, fmt.Errorf("report: --seeds %d: want >= 2 (the intervals need them)", o.seeds)
+	}
+	if o.simJobs < 2 {
+		return o, fmt.Errorf("report: --sim-jobs %d: want >= 2", o.simJobs)
+	}
+	for i, s := range strings.Split(c.String("loads"), ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || !(v > 0 && v < 1) {
+			return o, fmt.Errorf("report: --loads: value %d %q: want a load in (0, 1)", i+1, s)
+		}
+		o.loads = append(o.loads, v)
+	}
+	sort.Float64s(o.loads)
+	return o, nil
+}
+
+func reportAction(c *cli.Context) error {
+	o, err := reportFlags(c)
+	if err != nil {
+		return badInput(err)
+	}
+	m, err := fit.LoadModel(o.model)
+	if err != nil {
+		return badInput(err)
+	}
+	jobs, err := planReadJobs(o.jobs)
+	if err != nil {
+		return badInput(err)
+	}
+	for i := range jobs {
+		if r := jobs[i].RigidWorkers; r > o.servers {
+			return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", o.jobs, jobs[i].ID, r, o.servers))
+		}
+	}
+	r, err := buildReport(c, o, m, jobs)
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	if err := plots.WriteReport(o.out, r); err != nil {
+		return withCode(exitFailure, err)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: report: %s\n", w)
+	}
+	fmt.Fprintf(c.App.Writer, "report written to %s (open it in a browser; summary in %s)\n",
+		filepath.Join(o.out, "index.html"), filepath.Join(o.out, "summary.md"))
+	return nil
+}
+
+// buildReport computes every number and figure of the report.
+func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.Job) (plots.Report, error) {
+	n := float64(o.servers)
+	r := plots.Report{
+		Title:   "sgdplan report",
+		Inputs:  []string{o.model, o.jobs},
+		Command: fmt.Sprintf("sgdplan report --model %s --jobs %s --servers %d --out %s", o.model, o.jobs, o.servers, o.out),
+		Model:   m.Family + " (" + m.Mode + ")",
+		Level:   m.Level,
+		Servers: n,
+		Policy:  o.policy,
+	}
+	if len(m.Data.Paths) > 0 {
+		r.Inputs = append(r.Inputs, m.Data.Paths...)
+	}
+	for _, p := range m.Parameters {
+		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit})
+	}
+	for _, w := range m.Diagnostics.Warnings {
+		r.Warnings = append(r.Warnings, "fit: "+w)
+	}
+	cv := "not computed"
+	if m.Diagnostics.CVError != nil {
+		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
+	}
+	r.Notes = append(r.Notes,
+		fmt.Sprintf("The model was fitted on %d configurations: RMSLE %.4g, leave-one-configuration-out error %s. Parameter intervals are %.0f%% bootstrap percentile intervals.",
+			len(m.Data.Configurations), m.Diagnostics.RMSLE, cv, 100*m.Level))
+
+	names := make([]string, len(jobs))
+	for i, j := range jobs {
+		names[i] = j.ID
+	}
+	pal := plots.NewPalette(names...)
+
+	// Fit figure.
+	fd, err := reportFitData(m)
+	if err != nil {
+		return r, err
+	}
+	if fig, err := plots.FitFigure(fd); err != nil {
+		r.Warnings = append(r.Warnings, "fit figure left out: "+err.Error())
+	} else {
+		cap := "Measured job updates per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
+		if fd.HasBounds() {
+			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they meet at the knee N* ≈ %.3g.", fd.Knee())
+		}
+		r.Figures = append(r.Figures, plots.FigureRef{File: "fit.png", Title: "Throughput fit", Caption: cap, Figure: fig})
+	}
+
+	// Convergence figure, when the model has a loss curve.
+	if cd, ok := reportConvergence(m, o.servers); ok {
+		if fig, err := plots.ConvergenceFigure(cd); err != nil {
+			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
+		} else {
+			bw, bt := cd.Best()
+			r.Figures = append(r.Figures, plots.FigureRef{File: "convergence.png", Title: "Convergence",
+				Caption: fmt.Sprintf("Fitted loss against global updates per worker count, and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %.4g, %.4g s.", cd.Target, 100*m.Level, bw, bt),
+				Figure:  fig})
+		}
+	}
+
+	// Speedup, efficiency and knees of the jobs.
+	sd := plots.ScalingData{Palette: pal}
+	knees := make([]float64, len(jobs))
+	recs := make([]float64, len(jobs))
+	for i, j := range jobs {
+		knees[i] = float64(jobKnee(j.Curve, o.servers, o.alpha))
+		recs[i] = knees[i]
+		if j.MaxWorkers > 0 {
+			recs[i] = math.Min(recs[i], float64(j.MaxWorkers))
+		}
+		if o.servers < 2 {
+			continue
+		}
+		sc := plots.ScalingCurve{Job: j.ID, Knee: knees[i]}
+		for k := 1; k <= o.servers; k++ {
+			sc.Workers = append(sc.Workers, float64(k))
+			sc.Speedup = append(sc.Speedup, j.Curve.Speedup(float64(k)))
+		}
+		sd.Jobs = append(sd.Jobs, sc)
+	}
+	if len(sd.Jobs) > 0 {
+		if fig, err := plots.ScalingFigure(sd); err != nil {
+			r.Warnings = append(r.Warnings, "scaling figure left out: "+err.Error())
+		} else {
+			r.Figures = append(r.Figures, plots.FigureRef{File: "scaling.png", Title: "Speedup and efficiency",
+				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %d workers; markers are the knees, past which one more worker cuts the run time by less than %.3g%%.", o.servers, 100*o.alpha),
+				Figure:  fig})
+		}
+	}
+
+	// The plan of --policy, and every policy on the jobs.
+	chosen, err := planRun(jobs, n, o.policy, o.alpha, true)
+	if err != nil {
+		return r, fmt.Errorf("report: plan (%s): %w", o.policy, err)
+	}
+	for _, w := range chosen.Warnings {
+		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+w)
+	}
+	for i, j := range chosen.Jobs {
+		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i],
+			Completion: j.Completion, CompletionLo: math.NaN(), CompletionHi: math.NaN(), CompletionWhole: j.CompletionInteger})
+	}
+	if pd, err := reportPlanData(chosen, names, n, pal); err != nil {
+		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
+	} else if fig, err := plots.PlanFigure(pd); err != nil {
+		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
+	} else {
+		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
+			Caption: fmt.Sprintf("Workers held by each job over time under %s on %d workers (ideal shares); triangles mark completions.", o.policy, o.servers),
+			Figure:  fig})
+	}
+	for _, name := range planner.PolicyNames {
+		p := chosen
+		if name != o.policy {
+			if p, err = planRun(jobs, n, name, o.alpha, false); err != nil {
+				r.Warnings = append(r.Warnings, fmt.Sprintf("policy %s left out: %v", name, err))
+				continue
+			}
+		}
+		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(),
+			MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
+	}
+	r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals.")
+
+	// Simulation at several loads.
+	sim, tab, err := reportSimulate(c, o, jobs)
+	if err != nil {
+		r.Warnings = append(r.Warnings, "simulation left out: "+err.Error())
+	} else {
+		r.Tables = append(r.Tables, tab)
+		if fig, err := plots.SimulationFigure(sim); err != nil {
+			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
+		} else {
+			r.Figures = append(r.Figures, plots.FigureRef{File: "simulation.png", Title: "Simulation",
+				Caption: fmt.Sprintf("Left: distribution of response times at load %.3g (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds.", o.loads[len(o.loads)/2], o.seeds, o.simJobs),
+				Figure:  fig})
+		}
+	}
+	return r, nil
+}
+
+// jobKnee is the smallest worker count k <= top past which one more worker
+// cuts the run time by less than alpha: 1 - s(k)/s(k+1) < alpha; top when
+// every step gains at least alpha.
+func jobKnee(c planner.Speedup, top int, alpha float64) int {
+	for k := 1; k < top; k++ {
+		a, b := c.Speedup(float64(k)), c.Speedup(float64(k+1))
+		if !(b > 0) || 1-a/b < alpha {
+			return k
+		}
+	}
+	return max(top, 1)
+}
+
+// reportFitData is the fit figure's input from a model file: the measured
+// rates at the reference shards (repeats of one worker count averaged with a
+// t interval), the fitted curve with the model's band, and for the mva
+// family the closed network's bounds.
+func reportFitData(m *fit.Model) (plots.FitData, error) {
+	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: "throughput (updates/s)", Label: m.Family + " fit", Level: m.Level}
+	if m.Mode != "async" {
+		d.YLabel = "throughput (steps/s)"
+	}
+	byW := map[int][]float64{}
+	maxW := 1
+	for _, c := range m.Data.Configurations {
+		if c.PS != m.Reference.PS {
+			continue
+		}
+		byW[c.Workers] = append(byW[c.Workers], c.StepsPerS)
+		maxW = max(maxW, c.Workers)
+	}
+	if len(byW) == 0 {
+		return d, fmt.Errorf("report: %s: no fitted configuration at the reference %d shards", m.Family, m.Reference.PS)
+	}
+	ws := make([]int, 0, len(byW))
+	for w := range byW {
+		ws = append(ws, w)
+	}
+	sort.Ints(ws)
+	for _, w := range ws {
+		d.Measured = append(d.Measured, plots.Repeats(float64(w), byW[w]))
+	}
+	top := max(2*maxW, 8)
+	if m.Reference.MaxWorkers > 0 {
+		top = max(top, m.Reference.MaxWorkers)
+	}
+	for w := 1; w <= top; w++ {
+		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
+		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
+	}
+	if m.Family == "mva" {
+		th := map[string]float64{}
+		for _, p := range m.Parameters {
+			th[p.Name] = p.Value
+		}
+		ps := float64(max(m.Reference.PS, 1))
+		// As sgdplan fit --plot draws them: compute is the delay Z, pull
+		// and push cross the link, the shard applies the update.
+		d.Z = th["z0"] + th["z1"]*m.Reference.Batch
+		d.SumD = 2*th["link"] + th["apply"]
+		d.MaxD = math.Max(th["link"], th["apply"]) / ps
+		if !d.HasBounds() {
+			d.Z, d.SumD, d.MaxD = 0, 0, 0
+		}
+	}
+	return d, nil
+}
+
+// reportConvergence is the convergence figure's input from a model with a
+// loss curve: the fitted l(k) at a few worker counts and the predicted time
+// to the model's target loss against workers.
+func reportConvergence(m *fit.Model, servers int) (plots.ConvergenceData, bool) {
+	e := m.Efficiency
+	if e == nil || !(e.TargetLoss > e.B2) {
+		return plots.ConvergenceData{}, false
+	}
+	d := plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
+	top := max(servers, m.Reference.MaxWorkers, 2)
+	var ns []int
+	for k := 1; k <= top && len(ns) < 5; k *= 2 {
+		ns = append(ns, k)
+	}
+	umax := 0.0
+	for _, k := range ns {
+		umax = math.Max(umax, m.UpdatesToTarget(float64(k), e.TargetLoss))
+	}
+	if !(umax > 0) {
+		return d, false
+	}
+	umax *= 1.5
+	for _, k := range ns {
+		c := plots.LossCurve{Workers: k}
+		b0 := e.B0 / (1 + e.Lambda*m.Staleness(float64(k)))
+		for i := 0; i <= 60; i++ {
+			u := umax * float64(i) / 60
+			c.FitUpdates = append(c.FitUpdates, u)
+			c.FitLoss = append(c.FitLoss, 1/(b0*u+e.B1)+e.B2)
+		}
+		d.Curves = append(d.Curves, c)
+	}
+	for w := 1; w <= top; w++ {
+		p := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
+		t := p.TimeToTarget
+		if !(t.Value > 0) || math.IsInf(t.Value, 0) {
+			continue
+		}
+		lo, hi := t.Lo, t.Hi
+		if !(lo <= t.Value && t.Value <= hi) {
+			lo, hi = math.NaN(), math.NaN()
+		}
+		d.TimePredicted = append(d.TimePredicted, plots.Band{X: float64(w), Y: t.Value, Lo: lo, Hi: hi})
+	}
+	return d, true
+}
+
+// reportPlanData is the plan figure's input from a recorded replay.
+func reportPlanData(p planPolicy, names []string, n float64, pal *plots.Palette) (plots.PlanData, error) {
+	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}, Palette: pal}
+	for i, j := range p.Jobs {
+		d.Completions[names[i]] = j.Completion
+	}
+	const maxSegments = 2000
+	if len(p.segments) > maxSegments {
+		return d, fmt.Errorf("%d allocation changes are too many to draw (at most %d)", len(p.segments), maxSegments)
+	}
+	for _, s := range p.segments {
+		a := map[string]float64{}
+		for r, j := range s.Jobs {
+			a[names[j]] = s.Workers[r]
+		}
+		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
+	}
+	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
+	return d, nil
+}
+
+// reportWorkload draws count jobs resampled from jobs (size, curve, caps,
+// weight) with Poisson arrivals at the rate that offers load: rate x mean
+// size = load x servers.
+func reportWorkload(jobs []planner.Job, servers float64, load float64, count int, seed uint64) []planner.Job {
+	var mean float64
+	for _, j := range jobs {
+		mean += j.Size
+	}
+	mean /= float64(len(jobs))
+	rate := load * servers / mean
+	rng := rand.New(rand.NewPCG(seed, 0x5e9))
+	out := make([]planner.Job, count)
+	t := 0.0
+	for i := range out {
+		t += rng.ExpFloat64() / rate
+		j := jobs[rng.IntN(len(jobs))]
+		j.ID = fmt.Sprintf("s%d", i)
+		j.Arrival = t
+		out[i] = j
+	}
+	return out
+}
+
+// reportSimulate runs every policy on resampled workloads at each load and
+// seed: the response times at the middle load (for the CDF), the mean
+// response per load with a 95% t interval over seeds, and a table of them.
+func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.SimulationData, plots.Table, error) {
+	n := float64(o.servers)
+	cdfLoad := o.loads[len(o.loads)/2]
+	var d plots.SimulationData
+	tab := plots.Table{Title: "Simulated mean response time (s), 95% interval over seeds", Columns: []string{"policy"}}
+	for _, l := range o.loads {
+		tab.Columns = append(tab.Columns, fmt.Sprintf("load %.3g", l))
+	}
+	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
+	defer bar.Done()
+	for _, name := range planner.PolicyNames {
+		pol, err := planner.NewPolicy(name, o.alpha)
+		if err != nil {
+			return d, tab, err
+		}
+		row := []string{name}
+		var cdf []float64
+		var pts []plots.LoadPoint
+		for _, l := range o.loads {
+			var means []float64
+			for s := 0; s < o.seeds; s++ {
+				w := reportWorkload(jobs, n, l, o.simJobs, uint64(s+1))
+				res, err := planner.Simulate(w, pol, planner.Settings{Servers: n})
+				bar.Add(1)
+				if err != nil {
+					return d, tab, fmt.Errorf("%s at load %.3g, seed %d: %w", name, l, s+1, err)
+				}
+				means = append(means, res.MeanResponse)
+				if l == cdfLoad {
+					for _, j := range res.Jobs {
+						cdf = append(cdf, j.Response)
+					}
+				}
+			}
+			ob := plots.Repeats(l, means)
+			pts = append(pts, plots.LoadPoint{Policy: name, Load: l, Mean: ob.Y, Lo: ob.Lo, Hi: ob.Hi})
+			row = append(row, fmt.Sprintf("%.4g [%.4g, %.4g]", ob.Y, ob.Lo, ob.Hi))
+		}
+		d.Responses = append(d.Responses, plots.ResponseTimes{Policy: name, Times: cdf})
+		d.Loads = append(d.Loads, pts...)
+		tab.Rows = append(tab.Rows, row)
+	}
+	return d, tab, nil
 }

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/planner"
+)
+
+var reportJobs = filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
+
+// reportModel fits the synthetic async traces into a model.json in dir.
+func reportModel(t *testing.T, dir string) string {
+	t.Helper()
+	m := filepath.Join(dir, "model.json")
+	code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--out", m, "--bootstrap", "20")
+	if code != 0 {
+		t.Fatalf("fit exit %d:\n%s", code, stderr)
+	}
+	return m
+}
+
+func TestReport(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	out := filepath.Join(tmp, "report")
+	code, stdout, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "16", "--out", out,
+		"--seeds", "2", "--sim-jobs", "20", "--loads", "0.5,0.8")
+	if code != 0 {
+		t.Fatalf("report exit %d:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, filepath.Join(out, "index.html")) {
+		t.Errorf("report does not say where it is: %q", stdout)
+	}
+	html, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := regexp.MustCompile(`<img src="([^"]*)"`).FindAllStringSubmatch(string(html), -1)
+	var files []string
+	for _, s := range srcs {
+		files = append(files, s[1])
+		f, err := os.Open(filepath.Join(out, s[1]))
+		if err != nil {
+			t.Errorf("<img src=%q> does not resolve: %v", s[1], err)
+			continue
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s does not decode: %v", s[1], err)
+		}
+		f.Close()
+	}
+	// The synthetic model has a loss curve, so every figure is there.
+	if got := strings.Join(files, " "); got != "fit.png convergence.png scaling.png plan.png simulation.png" {
+		t.Errorf("figures %q, want fit convergence scaling plan simulation", got)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := string(md)
+	for _, want := range []string{"## Fitted model: mva (async)", "| z0 |", "## Plan on 16 servers (hesrpt)", "| resnet50 |", "## Policy comparison", "| fcfs-rigid |", "load 0.8"} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+
+	// Independent check: the policy comparison equals what plan prints.
+	code, js, stderr := runCmd(t, "plan", "--jobs", reportJobs, "--servers", "16", "--policy", "equi", "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan exit %d:\n%s", code, stderr)
+	}
+	var plan struct {
+		MeanFlowTime float64 `json:"mean_flow_time"`
+		MeanSlowdown float64 `json:"mean_slowdown"`
+	}
+	if err := json.Unmarshal([]byte(js), &plan); err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile(`(?m)^\| (?:\*\*)?equi(?:\*\*)? \| ([^|]+) \| ([^|]+) \|`).FindStringSubmatch(summary)
+	if row == nil {
+		t.Fatalf("no equi row in the policy comparison:\n%s", summary)
+	}
+	for i, want := range []float64{plan.MeanFlowTime, plan.MeanSlowdown} {
+		got, err := strconv.ParseFloat(strings.TrimSpace(row[i+1]), 64)
+		if err != nil || math.Abs(got-want) > 5e-4*want { // 4 significant digits
+			t.Errorf("equi column %d: report %q, plan %g", i+1, row[i+1], want)
+		}
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	bad := filepath.Join(tmp, "bad.json")
+	os.WriteFile(bad, []byte(`{"schema": "nope"`), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no model", []string{"--jobs", reportJobs, "--servers", "4"}, "missing --model"},
+		{"no servers", []string{"--model", m, "--jobs", reportJobs}, "--servers 0"},
+		{"loads", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--loads", "0.5,1.2"}, `value 2 "1.2"`},
+		{"seeds", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--seeds", "1"}, "--seeds 1"},
+		{"policy", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--policy", "best"}, `unknown policy "best"`},
+		{"model file", []string{"--model", bad, "--jobs", reportJobs, "--servers", "4"}, "bad.json"},
+		{"rigid", []string{"--model", m, "--jobs", reportJobs, "--servers", "4"}, `needs 8 rigid workers`},
+	} {
+		out := filepath.Join(tmp, "out-"+strings.ReplaceAll(c.name, " ", "-"))
+		code, _, stderr := runCmd(t, append([]string{"report", "--out", out}, c.args...)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.name, code, stderr, exitBadInput, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: wrote %s despite bad input", c.name, out)
+		}
+	}
+}
+
+func TestJobKnee(t *testing.T) {
+	for _, c := range []struct {
+		p     float64
+		top   int
+		alpha float64
+		want  int
+	}{
+		// k^0.5: one more worker cuts the time by 1 - sqrt(k/(k+1)): at
+		// k = 9 that is 1 - 0.9487 = 0.0513 >= 0.05, at k = 10
+		// 1 - 0.9535 = 0.0465 < 0.05, so the knee is 10.
+		{0.5, 64, 0.05, 10},
+		// Linear: the cut is 1/(k+1) < 0.05 from k = 20 on; capped at 16.
+		{1, 16, 0.05, 16},
+		{1, 64, 0.05, 20},
+		// k^0.2 at alpha 0.1: 1 - (k/(k+1))^0.2 is 0.1294 at k = 1 and
+		// 0.0778 at k = 2: knee 2.
+		{0.2, 64, 0.1, 2},
+	} {
+		if got := jobKnee(planner.PowerLaw{P: c.p}, c.top, c.alpha); got != c.want {
+			t.Errorf("knee of k^%g (top %d, alpha %g) = %d, want %d", c.p, c.top, c.alpha, got, c.want)
+		}
+	}
+}
+
+func TestReportWorkloadLoad(t *testing.T) {
+	// Two jobs of 100 s and 300 s: mean 200 s. At load 0.5 on 8 servers
+	// the rate is 0.5 x 8 / 200 = 0.02 jobs/s, so 4000 jobs arrive over
+	// about 200000 s and bring 0.5 x 8 x 200000 = 800000 s of work.
+	jobs := []planner.Job{{ID: "a", Size: 100, Curve: planner.PowerLaw{P: 1}}, {ID: "b", Size: 300, Curve: planner.PowerLaw{P: 1}}}
+	w := reportWorkload(jobs, 8, 0.5, 4000, 1)
+	var work float64
+	for i, j := range w {
+		work += j.Size
+		if i > 0 && j.Arrival < w[i-1].Arrival {
+			t.Fatalf("arrivals decrease at %d", i)
+		}
+	}
+	load := work / (w[len(w)-1].Arrival * 8)
+	if math.Abs(load-0.5) > 0.05*0.5 {
+		t.Errorf("offered load %.4g, want 0.5 within 5%%", load)
+	}
+}
