@@ -49,6 +49,15 @@ func writeBenchSteps(tb testing.TB, path string, n int) {
 	}
 }
 
+// cpuSeconds is the user + system CPU time of the process so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
 // BenchmarkReadSteps reads a generated steps.csv in size tiers and reports
 // rows/s, MB/s and the peak heap in use during the read (sampled every 64Ki
 // rows) and the process's peak resident memory. The 10M tier (about 1 GB on
@@ -70,6 +79,7 @@ func BenchmarkReadSteps(b *testing.B) {
 			var peak uint64
 			var ms runtime.MemStats
 			runtime.GC()
+			cpu0 := cpuSeconds()
 			for b.Loop() {
 				f, err := os.Open(path)
 				if err != nil {
@@ -92,6 +102,9 @@ func BenchmarkReadSteps(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			// CPU time (user + system of the process) per row: the figure to
+			// trust when other work shares the machine and wall time stretches
+			b.ReportMetric((cpuSeconds()-cpu0)*1e9/(float64(n)*float64(b.N)), "cpu-ns/row")
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 			var ru syscall.Rusage
 			if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
