@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/sgdplan/sgdplan/plots"
+	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
 )
 
@@ -180,6 +182,13 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Figures = append(r.Figures, plots.FigureRef{File: "fit.png", Title: "Throughput fit", Caption: cap, Figure: fig})
 	}
 
+	// Phases and staleness, from the traces the model was fitted on.
+	if tr, err := reportTraces(o.model, m); err != nil {
+		r.Notes = append(r.Notes, "No phase or staleness figure: "+err.Error())
+	} else {
+		reportTraceFigures(&r, m, tr)
+	}
+
 	// Convergence figure, when the model has a loss curve.
 	if cd, ok := reportConvergence(m, o.servers); ok {
 		if fig, err := plots.ConvergenceFigure(cd); err != nil {
@@ -271,6 +280,131 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		}
 	}
 	return r, nil
+}
+
+// reportTraces loads the traces the model was fitted on, as named in the
+// model file, relative to the working folder or else to the model's folder.
+func reportTraces(modelPath string, m *fit.Model) (*traces.Trace, error) {
+	if len(m.Data.Paths) == 0 {
+		return nil, fmt.Errorf("the model names no trace")
+	}
+	var paths []string
+	for _, p := range m.Data.Paths {
+		if _, err := os.Stat(p); err != nil && !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(modelPath), p)
+		}
+		paths = append(paths, p)
+	}
+	t, _, err := traces.Load(paths...)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Steps) == 0 {
+		return nil, fmt.Errorf("the traces of %s have no steps.csv", strings.Join(m.Data.Paths, ", "))
+	}
+	return t, nil
+}
+
+// reportTraceFigures adds the phases figure (measured phase means per
+// worker count beside the model's) and the staleness figure when the traces
+// have them.
+func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
+	stats, err := fit.Stats(t)
+	if err != nil {
+		r.Notes = append(r.Notes, "No phase or staleness figure: "+err.Error())
+		return
+	}
+	workersOf := map[string]int{}
+	type sum struct{ pull, compute, push, n float64 }
+	byW := map[int]*sum{}
+	for _, s := range stats {
+		workersOf[s.Run] = s.Workers
+		if !s.HasPhases || s.PS != m.Reference.PS {
+			continue
+		}
+		a := byW[s.Workers]
+		if a == nil {
+			a = &sum{}
+			byW[s.Workers] = a
+		}
+		a.pull += s.Pull.Mean
+		a.compute += s.Compute.Mean
+		a.push += s.Push.Mean
+		a.n++
+	}
+	if len(byW) > 0 {
+		var pd plots.PhasesData
+		z := math.NaN()
+		for _, p := range m.Parameters {
+			if p.Name == "z0" {
+				z = p.Value
+			}
+		}
+		for _, p := range m.Parameters {
+			if p.Name == "z1" {
+				z += p.Value * m.Reference.Batch
+			}
+		}
+		ws := make([]int, 0, len(byW))
+		for w := range byW {
+			ws = append(ws, w)
+		}
+		sort.Ints(ws)
+		top := max(ws[len(ws)-1]*2, 8)
+		for _, w := range ws {
+			a := byW[w]
+			pd.Measured = append(pd.Measured, plots.PhaseTimes{Workers: w, Pull: a.pull / a.n, Compute: a.compute / a.n, Push: a.push / a.n})
+		}
+		if m.Family == "mva" && !math.IsNaN(z) {
+			for w := 1; w <= top; w *= 2 {
+				// Each worker completes X(N)/N iterations per second: its
+				// cycle is N/X(N); compute is the delay Z and pull and
+				// push share the rest equally (symmetric links).
+				cycle := float64(w) / m.StepsPerSecond(model.Config{Workers: w})
+				comm := math.Max(cycle-z, 0) / 2
+				pd.Predicted = append(pd.Predicted, plots.PhaseTimes{Workers: w, Pull: comm, Compute: z, Push: comm})
+			}
+		}
+		if fig, err := plots.PhasesFigure(pd); err != nil {
+			r.Warnings = append(r.Warnings, "phases figure left out: "+err.Error())
+		} else {
+			cap := "Mean time of each phase of a worker iteration in the steady window, per worker count (left bars)."
+			if len(pd.Predicted) > 0 {
+				cap += " Right bars: the model's cycle N/X(N), with compute the fitted Z and pull and push sharing the rest equally."
+			}
+			r.Figures = append(r.Figures, plots.FigureRef{File: "phases.png", Title: "Phases", Caption: cap, Figure: fig})
+		}
+	}
+	st := map[int][]float64{}
+	for _, u := range t.Updates {
+		if w, ok := workersOf[u.Run]; ok && u.Staleness >= 0 {
+			st[w] = append(st[w], float64(u.Staleness))
+		}
+	}
+	src := "updates.csv"
+	if len(st) == 0 {
+		src = "steps.csv"
+		for _, s := range t.Steps {
+			if s.Staleness >= 0 {
+				st[s.Workers] = append(st[s.Workers], float64(s.Staleness))
+			}
+		}
+	}
+	if len(st) == 0 {
+		return
+	}
+	sd := plots.StalenessData{Predicted: func(n int) float64 { return m.Staleness(float64(n)) }}
+	for w, v := range st {
+		sd.Samples = append(sd.Samples, plots.StalenessSample{Workers: w, Values: v})
+	}
+	sort.Slice(sd.Samples, func(i, j int) bool { return sd.Samples[i].Workers < sd.Samples[j].Workers })
+	if fig, err := plots.StalenessFigure(sd); err != nil {
+		r.Warnings = append(r.Warnings, "staleness figure left out: "+err.Error())
+	} else {
+		r.Figures = append(r.Figures, plots.FigureRef{File: "staleness.png", Title: "Staleness",
+			Caption: "Staleness of the applied gradients (from " + src + ") per worker count: quartile boxes, whiskers to 1.5 IQR, the mean (triangle) and the model's mean staleness (dash).",
+			Figure:  fig})
+	}
 }
 
 // jobKnee is the smallest worker count k <= top past which one more worker

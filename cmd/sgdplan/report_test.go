@@ -57,9 +57,10 @@ func TestReport(t *testing.T) {
 		}
 		f.Close()
 	}
-	// The synthetic model has a loss curve, so every figure is there.
-	if got := strings.Join(files, " "); got != "fit.png convergence.png scaling.png plan.png simulation.png" {
-		t.Errorf("figures %q, want fit convergence scaling plan simulation", got)
+	// The synthetic traces have phases, staleness and a loss curve, so
+	// every figure is there.
+	if got := strings.Join(files, " "); got != "fit.png phases.png staleness.png convergence.png scaling.png plan.png simulation.png" {
+		t.Errorf("figures %q, want fit phases staleness convergence scaling plan simulation", got)
 	}
 	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
 	if err != nil {
