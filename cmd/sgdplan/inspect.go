@@ -37,9 +37,34 @@ Example:
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
 		},
 		Action: func(c *cli.Context) error {
-			return runInspect(c.Args().Slice(), c.String("format"), c.App.Writer, c.App.ErrWriter)
+			paths, format, err := trailingFormat(c.Args().Slice(), c.String("format"))
+			if err != nil {
+				return err
+			}
+			return runInspect(paths, format, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// trailingFormat takes a --format given after the paths (the command line
+// of docs/design.md puts it there; the flag parser stops at the first path).
+func trailingFormat(args []string, format string) (paths []string, _ string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--format" || a == "-format":
+			if i+1 == len(args) {
+				return nil, "", badInput(errors.New("inspect: --format needs a value: table, json or csv"))
+			}
+			format = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--format=") || strings.HasPrefix(a, "-format="):
+			format = a[strings.IndexByte(a, '=')+1:]
+		default:
+			paths = append(paths, a)
+		}
+	}
+	return paths, format, nil
 }
 
 func runInspect(paths []string, format string, stdout, stderr io.Writer) error {

@@ -53,6 +53,9 @@ func TestInspectGolden(t *testing.T) {
 		{"table", []string{"inspect", inspectSynthetic}, 0},
 		{"json", []string{"inspect", "--format", "json", inspectSynthetic}, 0},
 		{"csv", []string{"inspect", "--format", "csv", inspectSynthetic}, 0},
+		// flags after the paths, as docs/design.md writes the command line
+		{"json", []string{"inspect", inspectSynthetic, "--format", "json"}, 0},
+		{"csv", []string{"inspect", inspectSynthetic, "--format=csv"}, 0},
 		{"warn", []string{"inspect", filepath.Join("testdata", "inspect-warn")}, 0},
 		{"bad", []string{"inspect", filepath.Join("testdata", "inspect-bad")}, exitBadInput},
 	}
@@ -118,6 +121,7 @@ func TestInspectBadUsage(t *testing.T) {
 		{[]string{"inspect"}, "inspect: no trace given"},
 		{[]string{"inspect", "--format", "xml", inspectSynthetic}, `inspect: --format "xml": expected table, json or csv`},
 		{[]string{"inspect", "no-such-dir"}, "no-such-dir"},
+		{[]string{"inspect", inspectSynthetic, "--format"}, "inspect: --format needs a value"},
 		{[]string{"inspect", "inspect_test.go"}, "not a canonical trace file"},
 		// the example error of docs/trace-format.md, with its position
 		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "steps.csv")}, "steps.csv:3:8: end: 3.1 is before start 3.5"},
