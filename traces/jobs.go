@@ -78,6 +78,9 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 	first := jobs[0].Arrival
 	for i := range jobs {
 		jobs[i].Arrival -= first
+		if math.IsInf(jobs[i].Arrival, 0) || math.IsInf(jobs[i].Size, 0) {
+			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: arrival %v s or size %v s out of range", jobs[i].Name, jobs[i].Arrival, jobs[i].Size)}
+		}
 	}
 	return jobs, warns, nil
 }

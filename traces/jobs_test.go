@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -236,4 +237,78 @@ func TestJobsCSVRoundTrip(t *testing.T) {
 			t.Errorf("job %d: wrote %+v, read %+v", i, a, b)
 		}
 	}
+}
+
+// FuzzJobTraces feeds arbitrary bytes to each job-trace reader: no panic,
+// errors carry the package prefix, jobs come out sorted with finite
+// non-negative arrivals and positive finite sizes.
+func FuzzJobTraces(f *testing.F) {
+	for _, seed := range []struct {
+		which uint8
+		file  string
+	}{
+		{0, "pollux-osdi21/traces/philly.csv"},
+		{1, "microsoft-itp-elasticflow-traces/raw/cluster10.csv"},
+		{2, "gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv"},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "public", filepath.FromSlash(seed.file)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) > 4000 {
+			b = b[:bytes.LastIndexByte(b[:4000], '\n')+1]
+		}
+		f.Add(seed.which, b)
+	}
+	f.Add(uint8(1), []byte("job_id,submission_time,duration,num_gpu\na,1e308,1e308,64\nb,-1e308,1,1\n"))
+	thr, err := os.ReadFile(filepath.Join("..", "testdata", "public", "gavel-osdi20", "simulation_throughputs_isolated.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	formats := JobFormats() // gavel-vc, itp, philly-pollux
+	base := f.TempDir()     // one folder per fuzz process, rewritten each run
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		format := formats[[]int{2, 1, 0}[int(which)%3]]
+		dir := filepath.Join(base, strconv.Itoa(int(which)%8))
+		os.RemoveAll(dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "trace.csv")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if format == "gavel-vc" {
+			if err := os.WriteFile(filepath.Join(dir, "simulation_throughputs_isolated.csv"), thr, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		jobs, warns, err := LoadJobTrace(format, p)
+		for _, e := range append(warns, err) {
+			if e != nil && !strings.HasPrefix(e.Error(), "traces: ") {
+				t.Fatalf("error without prefix: %v", e)
+			}
+		}
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %T is not a *ParseError: %v", err, err)
+			}
+			return
+		}
+		for i, j := range jobs {
+			if !(j.Arrival >= 0) || math.IsInf(j.Arrival, 0) || !(j.Size > 0) || math.IsInf(j.Size, 0) || j.RigidWorkers < 1 ||
+				i > 0 && j.Arrival < jobs[i-1].Arrival {
+				t.Fatalf("bad job %d: %+v", i, j)
+			}
+		}
+		var buf bytes.Buffer
+		if err := WriteJobsCSV(&buf, jobs); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadJobsCSV("jobs.csv", &buf)
+		if err != nil || len(back) != len(jobs) {
+			t.Fatalf("round trip: %d jobs back of %d, %v", len(back), len(jobs), err)
+		}
+	})
 }

@@ -35,7 +35,8 @@ import (
 //     the cell (iterations/s), SamplesPerS = StepsPerS x GlobalBatch, Mode
 //     allreduce, Nodes = ceil(GPUs/8) (the scheduler's 8 GPUs per node). A
 //     series is (Model, GlobalBatch). Cells that are 0 (not run) are skipped
-//     with a warning; empty cells are skipped silently.
+//     with a warning; empty cells are skipped silently; an absent model file
+//     is a warning.
 //   - tf-cnn-benchmarks-2017: Model = "platform/model/batch/variable_update/
 //     data" (data = synthetic or real, which the protocol's key leaves out but
 //     which would otherwise give two rows per GPU count), where a
@@ -203,7 +204,11 @@ func readPolluxPlacements(path, model string) ([]Throughput, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, polluxRow(model, len(pl), replicas, bsz, st, fmt.Sprintf("placement=%s bsz=%d", pl, bsz)))
+		r := polluxRow(model, len(pl), replicas, bsz, st, fmt.Sprintf("placement=%s bsz=%d", pl, bsz))
+		if math.IsInf(r.SamplesPerS, 0) || math.IsInf(r.StepsPerS, 0) {
+			return nil, t.errAt("step_time", "column step_time: %v s is too small to give a finite rate", st)
+		}
+		out = append(out, r)
 	}
 }
 
@@ -241,7 +246,11 @@ func readPolluxScalability(path, model string) ([]Throughput, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, polluxRow(model, nodes, replicas, bsz, st, fmt.Sprintf("nodes=%d replicas=%d bsz=%d", nodes, replicas, bsz)))
+		r := polluxRow(model, nodes, replicas, bsz, st, fmt.Sprintf("nodes=%d replicas=%d bsz=%d", nodes, replicas, bsz))
+		if math.IsInf(r.SamplesPerS, 0) || math.IsInf(r.StepsPerS, 0) {
+			return nil, t.errAt("step_time", "column step_time: %v s is too small to give a finite rate", st)
+		}
+		out = append(out, r)
 	}
 }
 
@@ -300,14 +309,23 @@ var elasticFlowModels = []string{"bert", "deepspeech2", "gpt2", "inception3", "r
 func loadElasticFlow(dir string) ([]Throughput, []error, error) {
 	var out []Throughput
 	var warns []error
+	missing := 0
 	for _, m := range elasticFlowModels {
 		path := filepath.Join(dir, "throughputs_A100_raw", m+".csv")
+		if _, err := os.Stat(path); err != nil {
+			warns = append(warns, fmt.Errorf("traces: %s: absent; model skipped", path))
+			missing++
+			continue
+		}
 		rows, w, err := readElasticFlowWide(path, m)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, rows...)
 		warns = append(warns, w...)
+	}
+	if missing == len(elasticFlowModels) {
+		return nil, nil, fmt.Errorf("traces: %s: no elasticflow-asplos23 table (expected throughputs_A100_raw/<model>.csv for one of %s)", dir, strings.Join(elasticFlowModels, ", "))
 	}
 	return out, warns, nil
 }
@@ -372,6 +390,9 @@ func readElasticFlowWide(path, model string) ([]Throughput, []error, error) {
 			r.GlobalBatch = gb
 			r.StepsPerS = v
 			r.SamplesPerS = v * float64(gb)
+			if math.IsInf(r.SamplesPerS, 0) {
+				return nil, nil, t.errAt(c.name, "column %s: %v iterations/s x global batch %d overflows", c.name, v, gb)
+			}
 			r.Run = fmt.Sprintf("gpus=%d global_batch=%d", c.gpus, gb)
 			out = append(out, r)
 		}

@@ -1,11 +1,13 @@
 package traces
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -312,4 +314,71 @@ func TestLoadDatasetExcerpts(t *testing.T) {
 			t.Errorf("%s: %d rows %d warnings, want %d and %d", c.name, len(rows), len(warns), c.rows, c.warns)
 		}
 	}
+}
+
+// FuzzPublicTables feeds arbitrary bytes as the main file of each public
+// dataset: no panic, errors positioned, rows with workers >= 1 and a
+// positive finite rate.
+func FuzzPublicTables(f *testing.F) {
+	files := map[string]string{
+		"pollux-osdi21":          "traces/bert/placements.csv",
+		"dl2-mxnet-ps-speed":     "ps_worker_speed.csv",
+		"elasticflow-asplos23":   "throughputs_A100_raw/bert.csv",
+		"tf-cnn-benchmarks-2017": "tf_cnn_benchmarks_may2017.csv",
+		"gavel-osdi20":           "simulation_throughputs_isolated.csv",
+	}
+	names := Datasets()
+	seed := func(rel string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "public", filepath.FromSlash(rel)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) > 3000 {
+			b = b[:bytes.LastIndexByte(b[:3000], '\n')+1]
+		}
+		return b
+	}
+	f.Add(uint8(3), seed("pollux-osdi21/traces/cifar10/placements.csv"))
+	f.Add(uint8(4), seed("tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv"))
+	f.Add(uint8(2), seed("gavel-osdi20/simulation_throughputs_isolated.csv"))
+	f.Add(uint8(0), []byte("model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,2,3.5\n"))
+	f.Add(uint8(1), []byte("global_batch_size,1,2,4\n64,6.0,8.6,\n128,0,1,2\n"))
+	base := f.TempDir() // one folder per fuzz process, rewritten each run
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		name := names[int(which)%len(names)]
+		dir := filepath.Join(base, strconv.Itoa(int(which)%8))
+		os.RemoveAll(dir)
+		p := filepath.Join(dir, filepath.FromSlash(files[name]))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name == "pollux-osdi21" {
+			s := filepath.Join(dir, "traces", "bert", "scalability.csv")
+			if err := os.WriteFile(s, []byte("num_nodes,num_replicas,local_bsz,step_time\n2,4,8,0.5\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows, warns, err := LoadDataset(name, dir)
+		for _, e := range append(warns, err) {
+			if e != nil && !strings.HasPrefix(e.Error(), "traces: ") {
+				t.Fatalf("error without prefix: %v", e)
+			}
+		}
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 1 && !strings.Contains(pe.Msg, "empty file") {
+				t.Fatalf("error not positioned: %v", err)
+			}
+			return
+		}
+		for _, r := range rows {
+			ok := r.StepsPerS > 0 && !math.IsInf(r.StepsPerS, 0) || r.SamplesPerS > 0 && !math.IsInf(r.SamplesPerS, 0)
+			if r.Workers < 1 || !ok || r.Model == "" {
+				t.Fatalf("bad row %+v", r)
+			}
+		}
+	})
 }
