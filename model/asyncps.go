@@ -37,6 +37,27 @@ func (s Sharding) String() string {
 	return fmt.Sprintf("Sharding(%d)", int(s))
 }
 
+// MarshalText writes "parallel" or "sequential" (for model.json).
+func (s Sharding) MarshalText() ([]byte, error) {
+	if s != Parallel && s != Sequential {
+		return nil, fmt.Errorf("model: sharding %d, want parallel or sequential", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads "parallel" or "sequential".
+func (s *Sharding) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "parallel":
+		*s = Parallel
+	case "sequential":
+		*s = Sequential
+	default:
+		return fmt.Errorf("model: sharding %q, want parallel or sequential", b)
+	}
+	return nil
+}
+
 // AsyncPS is asynchronous SGD on parameter servers as a closed queueing
 // network (Lin, Paolieri, Chou, Golubchik, MASCOTS 2018). Each of N workers
 // repeats: compute a gradient on a mini-batch (Z = Compute0 + Compute1*b s,

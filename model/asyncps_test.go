@@ -1,8 +1,10 @@
 package model
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -237,5 +239,25 @@ func TestAsyncPSMatchesSimulation(t *testing.T) {
 		if tc.tol == 0 && sumCorr >= sumPlain {
 			t.Errorf("%s: corrected mean error %.2f%% not below plain %.2f%%", tc.name, 100*sumCorr/float64(len(Ns)), 100*sumPlain/float64(len(Ns)))
 		}
+	}
+}
+
+func TestAsyncPSJSON(t *testing.T) {
+	a := job
+	a.Sharding = Sequential
+	a.Correction = true
+	b, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"Sharding":"sequential"`) {
+		t.Errorf("sharding not written by name: %s", b)
+	}
+	var back AsyncPS
+	if err := json.Unmarshal(b, &back); err != nil || back != a {
+		t.Errorf("round trip: %+v, %v; want %+v", back, err, a)
+	}
+	if err := json.Unmarshal([]byte(`{"Sharding":"diagonal"}`), &back); err == nil {
+		t.Error("unknown sharding accepted")
 	}
 }
