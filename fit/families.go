@@ -28,6 +28,10 @@ type Family struct {
 	Applies func(k DataKind) bool
 	// Guess returns starting points for the fit from the data.
 	Guess func(pts []Point) [][]float64
+	// NotAuto keeps the family out of --family auto (it can still be
+	// named): syncps, whose straggler term costs a numerical integral per
+	// evaluation, which makes cross-validation slow.
+	NotAuto bool
 }
 
 // DataKind says what a set of points measures.
@@ -387,7 +391,7 @@ func init() {
 	register(af)
 	// The synchronous PS model of package model (SyncPS), fitted through
 	// its parameter vector.
-	register(wrapModel("syncps", model.SyncPS{Batch: 1}, []Param{
+	sp := wrapModel("syncps", model.SyncPS{Batch: 1}, []Param{
 		{"compute0", "s", 0, maxTime},
 		{"compute_per_sample", "s", 0, maxTime},
 		{"compute_cv", "", 0, 2},
@@ -395,7 +399,9 @@ func init() {
 		{"apply", "s", 0, maxTime},
 	}, func(k DataKind) bool { return k.PS && !k.Async }, func(t, b, s float64) []float64 {
 		return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, 0.05, s * t / 3, s * t / 3}
-	}))
+	})
+	sp.NotAuto = true
+	register(sp)
 }
 
 // wrapModel makes a Family of a model-package family through its

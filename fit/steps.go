@@ -483,9 +483,20 @@ func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Effic
 			continue
 		}
 		sort.Slice(ls, func(i, j int) bool { return ls[i].end < ls[j].end })
-		cur := make([]lp, len(ls))
-		for i, e := range ls {
-			cur[i] = lp{float64(i + 1), e.l}
+		// At most 500 points: the mean loss of consecutive bins of steps
+		// at their mean update count (less noise, and a fit that costs
+		// the same for a million steps as for a thousand).
+		bins := min(len(ls), 500)
+		cur := make([]lp, 0, bins)
+		for b := 0; b < bins; b++ {
+			lo, hi := b*len(ls)/bins, (b+1)*len(ls)/bins
+			var sk, sl float64
+			for i := lo; i < hi; i++ {
+				sk += float64(i + 1)
+				sl += ls[i].l
+			}
+			n := float64(hi - lo)
+			cur = append(cur, lp{sk / n, sl / n})
 		}
 		curves[run] = cur
 	}

@@ -197,7 +197,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		}
 		for _, n := range FamilyNames() {
 			f := families[n]
-			if !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {
+			if f.NotAuto || !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {
 				continue
 			}
 			if len(shardCounts) > 1 && !usesPS[n] {

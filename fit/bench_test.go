@@ -1,0 +1,88 @@
+package fit
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// simSteps simulates n steps of async runs with 1, 2, 4 and 8 workers
+// (compute 0.05 + Exp(0.05) s, pull = push = 0.01 s, with a loss), spread
+// evenly over the runs. Timing is approximate (no queueing): enough for
+// the estimators' cost, which does not depend on the values.
+func simSteps(n int) *traces.Trace {
+	rng := rand.New(rand.NewPCG(1, 2))
+	t := &traces.Trace{}
+	ws := []int{1, 2, 4, 8}
+	per := n / len(ws)
+	for _, w := range ws {
+		run := "w" + string(rune('0'+w))
+		clock := make([]float64, w)
+		for i := 0; i < per; i++ {
+			k := i % w
+			c := 0.05 + 0.05*rng.ExpFloat64()
+			start := clock[k]
+			end := start + c + 0.02
+			clock[k] = end
+			t.Steps = append(t.Steps, traces.Step{Run: run, Workers: w, PS: 1, Batch: 32, Worker: k, Step: int64(i / w),
+				Start: start, End: end, Pull: 0.01, Compute: c, Push: 0.01, Staleness: w - 1, Loss: 1/(0.001*float64(i)+0.5) + 0.1})
+		}
+		t.Runs = append(t.Runs, traces.RunInfo{Run: run, Mode: "async", ParamBytes: 4e6, Bandwidth: 4e8, Epochs: math.NaN()})
+	}
+	return t
+}
+
+// BenchmarkFitSteps1M: the step-level fit (run statistics, profile, auto
+// family choice, loss curves) of a 1,000,000-row trace in memory.
+func BenchmarkFitSteps1M(b *testing.B) {
+	t := simSteps(1_000_000)
+	for b.Loop() {
+		if _, err := FitSteps(t, nil, StepOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFitStepsFile1M: end to end, reading a 1,000,000-row steps.csv
+// (traces.Load) and fitting it.
+func BenchmarkFitStepsFile1M(b *testing.B) {
+	dir := b.TempDir()
+	t := simSteps(1_000_000)
+	f, err := os.Create(filepath.Join(dir, "steps.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := traces.WriteSteps(f, t.Steps); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		tr, _, err := traces.Load(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := FitSteps(tr, nil, StepOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFitTableBootstrap1000: a throughput table (5 worker counts x 3
+// shard counts x 2 repeats) fitted with 1,000 bootstrap resamples.
+func BenchmarkFitTableBootstrap1000(b *testing.B) {
+	pts := synth("optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, 32, false, 0.02, 1)
+	for _, fam := range []string{"optimus-sync", "auto"} {
+		b.Run(fam, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := FitThroughput(pts, fam, &Settings{Bootstrap: 1000}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
