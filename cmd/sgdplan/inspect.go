@@ -88,6 +88,9 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
 		}
 	}
+	if err := noteThroughput(paths, stderr); err != nil {
+		return badInput(err)
+	}
 	switch format {
 	case "json":
 		return inspectJSON(stdout, sums)
@@ -95,6 +98,30 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 		return inspectCSV(stdout, sums)
 	}
 	return inspectTable(stdout, sums)
+}
+
+// noteThroughput says on stderr how many run-level rows throughput.csv
+// files hold: they are not per-run traces, so inspect does not summarize them.
+func noteThroughput(paths []string, stderr io.Writer) error {
+	files, err := traces.Files(paths...)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f.Kind != traces.KindThroughput {
+			continue
+		}
+		n := 0
+		w, err := traces.ForEach(f, traces.Handlers{Throughput: func(traces.Throughput) error { n++; return nil }})
+		for _, w := range w {
+			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows; inspect summarizes step traces only (fit reads these)\n", f.Path, n)
+	}
+	return nil
 }
 
 // g formats a number with 4 significant digits, "-" when unknown.

@@ -113,6 +113,15 @@ func inspectNear(got, want float64) bool {
 	return got == want || (got-want)/want < 1e-12 && (want-got)/want < 1e-12
 }
 
+// TestInspectThroughputOnly: throughput.csv is counted, not summarized.
+func TestInspectThroughputOnly(t *testing.T) {
+	path := filepath.Join("..", "..", "traces", "testdata", "canonical", "throughput.csv")
+	code, stdout, stderr := runCmd(t, "inspect", "--format", "json", path)
+	if code != 0 || strings.TrimSpace(stdout) != "[]" || !strings.Contains(stderr, "holds 4 run-level throughput rows") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
 func TestInspectBadUsage(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -121,6 +130,7 @@ func TestInspectBadUsage(t *testing.T) {
 		{[]string{"inspect"}, "inspect: no trace given"},
 		{[]string{"inspect", "--format", "xml", inspectSynthetic}, `inspect: --format "xml": expected table, json or csv`},
 		{[]string{"inspect", "no-such-dir"}, "no-such-dir"},
+		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "throughput.csv")}, "throughput.csv:2:4: steps_per_s: 0 is not positive"},
 		{[]string{"inspect", inspectSynthetic, "--format"}, "inspect: --format needs a value"},
 		{[]string{"inspect", "inspect_test.go"}, "not a canonical trace file"},
 		// the example error of docs/trace-format.md, with its position
