@@ -32,7 +32,9 @@ import (
 //
 // A step is an interval whose name is a step marker: "ProfilerStep#N"
 // (PyTorch), or "step", "train_step", "iteration", "iter" optionally followed
-// by a number ("step 12", "Iteration#3"), case-insensitive. N is the step
+// by a number ("step 12", "Iteration#3"), case-insensitive, unless its
+// category names the GPU (PyTorch's gpu_user_annotation copy of the
+// marker on the device's pid). N is the step
 // number; markers without one are numbered 0, 1, ... per worker. Each step
 // marker's pid is a worker: the rank when distributedInfo gives one,
 // otherwise workers are numbered 0, 1, ... in the order their pids first
@@ -91,6 +93,7 @@ func chromePhase(name string) int {
 
 type chromeEvent struct {
 	Name string          `json:"name"`
+	Cat  string          `json:"cat"`
 	Ph   string          `json:"ph"`
 	Ts   *float64        `json:"ts"`
 	Dur  *float64        `json:"dur"`
@@ -102,6 +105,7 @@ type chromeInterval struct {
 	name       string
 	pid        string
 	start, end float64 // us
+	gpu        bool    // a GPU-side copy of an annotation: never a step marker
 }
 
 // chromeDoc is a decoded trace with a way to turn byte offsets into
@@ -200,7 +204,7 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 	if err != nil {
 		return nil, &ParseError{File: file, Msg: err.Error()}
 	}
-	if !bytes.HasPrefix(raw, gzipMagic) {
+	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
 		return raw, nil
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(raw))
@@ -243,6 +247,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 			pid  string
 			ts   float64
 			off  int64
+			gpu  bool
 		}
 		var pending []pend
 		for dec.More() {
@@ -269,10 +274,10 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				if *ev.Dur < 0 {
 					return d.errAt(off, "complete event %q: negative dur %v", ev.Name, *ev.Dur)
 				}
-				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur})
+				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat)})
 			case "B":
 				open[key] = append(open[key], len(pending))
-				pending = append(pending, pend{ev.Name, pid, *ev.Ts, off})
+				pending = append(pending, pend{ev.Name, pid, *ev.Ts, off, chromeGPUCat(ev.Cat)})
 			case "E":
 				st := open[key]
 				if len(st) == 0 {
@@ -284,7 +289,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				if *ev.Ts < b.ts {
 					return d.errAt(off, "end event at ts %v is before its begin %q at ts %v", *ev.Ts, b.name, b.ts)
 				}
-				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts})
+				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts, b.gpu})
 			}
 		}
 		var left []int
@@ -364,6 +369,11 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 	return ivs, info, warns, nil
 }
 
+// chromeGPUCat reports whether an event category is a GPU-side copy of an
+// annotation (PyTorch's "gpu_user_annotation" repeats ProfilerStep#N on the
+// GPU's pid).
+func chromeGPUCat(cat string) bool { return strings.Contains(strings.ToLower(cat), "gpu") }
+
 // chromeSteps turns intervals into steps.csv rows.
 func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*Trace, []error) {
 	var warns []error
@@ -382,7 +392,7 @@ func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*T
 	next := map[string]int64{}
 	for _, iv := range ivs {
 		m := chromeStepName.FindStringSubmatch(iv.name)
-		if m == nil {
+		if m == nil || iv.gpu {
 			continue
 		}
 		w, ok := workerOf[iv.pid]
