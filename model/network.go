@@ -39,8 +39,8 @@ type Station struct {
 
 // Network is a single-class closed network: each customer spends a think
 // time Z at its own delay station (compute on its own device) and then
-// visits each of Stations once, in any order (the product-form solution does
-// not depend on the order).
+// visits each of Stations once, in the order given. Throughput does not
+// depend on the order (product form); staleness does (see WindowStaleness).
 type Network struct {
 	Z        float64 // think (compute) time per cycle, s; an infinite-server delay
 	Stations []Station
