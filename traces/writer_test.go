@@ -2,6 +2,7 @@ package traces
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -132,5 +133,34 @@ func TestWriteDirSkipsEmptyAndFilesLoad(t *testing.T) {
 	}
 	if _, _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "folder holds no canonical trace file") {
 		t.Errorf("empty folder: %v", err)
+	}
+}
+
+// TestLoadGzipFile: a steps.csv.gz in a folder or named directly is read.
+func TestLoadGzipFile(t *testing.T) {
+	dir := t.TempDir()
+	in := stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\n"
+	path := filepath.Join(dir, "steps.csv.gz")
+	if err := os.WriteFile(path, []byte(gz(in)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, path} {
+		tr, _, err := Load(p)
+		if err != nil || len(tr.Steps) != 2 || tr.Steps[1].End != 2 {
+			t.Errorf("Load(%s): %v, %+v", p, err, tr)
+		}
+	}
+	// cut in half: a positioned truncated-gzip error naming the file
+	var b strings.Builder
+	b.WriteString(stepsHeader)
+	for k := range 5000 {
+		fmt.Fprintf(&b, "a,1,1,1,0,%d,%d,%d,,,,,\n", k, k, k+1)
+	}
+	z := gz(b.String())
+	os.WriteFile(path, []byte(z[:len(z)/2]), 0o644)
+	_, _, err := Load(path)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != path || pe.Line < 2 || !strings.Contains(err.Error(), "truncated gzip stream") {
+		t.Errorf("truncated: %v, want a truncated gzip stream in %s at a line > 1", err, path)
 	}
 }
