@@ -449,14 +449,6 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	for _, w := range ws {
 		d.Measured = append(d.Measured, plots.Repeats(float64(w), byW[w]))
 	}
-	top := max(2*maxW, 8)
-	if m.Reference.MaxWorkers > 0 {
-		top = max(top, m.Reference.MaxWorkers)
-	}
-	for w := 1; w <= top; w++ {
-		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
-		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
-	}
 	if m.Family == "mva" {
 		th := map[string]float64{}
 		for _, p := range m.Parameters {
@@ -471,6 +463,18 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 		if !d.HasBounds() {
 			d.Z, d.SumD, d.MaxD = 0, 0, 0
 		}
+	}
+	// Draw the curve past the knee, so that the saturation shows.
+	top := max(2*maxW, 8)
+	if m.Reference.MaxWorkers > 0 {
+		top = max(top, m.Reference.MaxWorkers)
+	}
+	if k := d.Knee(); !math.IsNaN(k) && k < 256 {
+		top = max(top, int(math.Ceil(1.5*k)))
+	}
+	for w := 1; w <= top; w++ {
+		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
+		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
 	}
 	return d, nil
 }
@@ -605,11 +609,20 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.
 			}
 			ob := plots.Repeats(l, means)
 			pts = append(pts, plots.LoadPoint{Policy: name, Load: l, Mean: ob.Y, Lo: ob.Lo, Hi: ob.Hi})
-			row = append(row, fmt.Sprintf("%.4g [%.4g, %.4g]", ob.Y, ob.Lo, ob.Hi))
+			row = append(row, fmt.Sprintf("%s [%s, %s]", reportNum(ob.Y), reportNum(ob.Lo), reportNum(ob.Hi)))
 		}
 		d.Responses = append(d.Responses, plots.ResponseTimes{Policy: name, Times: cdf})
 		d.Loads = append(d.Loads, pts...)
 		tab.Rows = append(tab.Rows, row)
 	}
 	return d, tab, nil
+}
+
+// reportNum formats a time for a table: whole seconds from 1000 s up,
+// otherwise 4 significant digits.
+func reportNum(v float64) string {
+	if math.Abs(v) >= 1000 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Rebuilds the figures of docs/img and the screenshot docs/img/report.png from
+# the embedded testdata: fits the synthetic async traces, writes the report,
+# copies its PNGs to docs/img, renders index.html in headless Chromium and runs
+# the report's Chromium test.
+#
+#   scripts/report-screenshot.sh            # needs /usr/bin/chromium
+#   INSTALL=1 scripts/report-screenshot.sh  # apt-get install -y chromium first
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+if [[ ! -x /usr/bin/chromium ]]; then
+	if [[ "${INSTALL:-0}" == 1 ]]; then
+		apt-get install -y chromium
+	else
+		echo "report-screenshot: /usr/bin/chromium is missing (INSTALL=1 installs it with apt-get)" >&2
+		exit 1
+	fi
+fi
+
+# Work in a temporary folder that sees the repository's testdata, so that the
+# report shows short relative paths.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/sgdplan" ./cmd/sgdplan
+ln -s "$repo/testdata" "$tmp/testdata"
+mkdir "$tmp/example"
+(
+	cd "$tmp"
+	./sgdplan fit testdata/synthetic/async-ps --out example/model.json >/dev/null
+	./sgdplan report --model example/model.json --jobs testdata/jobs-example/jobs.csv \
+		--servers 16 --out example/report
+)
+for f in "$tmp"/example/report/*.png; do
+	cp "$f" "docs/img/$(basename "$f")"
+done
+
+profile=$(mktemp -d)
+chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	--disable-background-networking --disable-component-update --disable-sync \
+	--hide-scrollbars --force-device-scale-factor=1 \
+	--user-data-dir="$profile" --screenshot="$repo/docs/img/report.png" \
+	--window-size=1280,2000 "file://$tmp/example/report/index.html" 2>/dev/null
+rm -rf "$profile"
+echo "report-screenshot: wrote docs/img/*.png and docs/img/report.png"
+
+# The rendering test (skipped where Chromium is absent).
+go test -run TestReportInChromium -count=1 ./plots/
