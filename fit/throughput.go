@@ -191,17 +191,24 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	kind := KindOf(pts)
 	var cands []Family
 	if family == "" || family == "auto" {
-		shardCounts := map[int]bool{}
+		// Shards vary independently of the workers when one worker count
+		// comes with two shard counts: then a family that ignores the
+		// shards cannot be right, however well it fits.
+		shardsAt := map[int]int{}
+		psVary := false
 		for _, p := range pts {
-			shardCounts[p.Config.PS] = true
+			if s, ok := shardsAt[p.Config.Workers]; ok && s != p.Config.PS {
+				psVary = true
+			}
+			shardsAt[p.Config.Workers] = p.Config.PS
 		}
 		for _, n := range FamilyNames() {
 			f := families[n]
 			if f.NotAuto || !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {
 				continue
 			}
-			if len(shardCounts) > 1 && !usesPS[n] {
-				continue // the data vary the shards; this family ignores them
+			if psVary && !usesPS[n] {
+				continue
 			}
 			cands = append(cands, f)
 		}
