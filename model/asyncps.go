@@ -253,6 +253,23 @@ func (a AsyncPS) StepsPerSecond(c Config) float64 {
 	return a.solver(c.Workers).Solve(a.Network(c), c.Workers).X
 }
 
+// Sweep fills xs[i] with StepsPerSecond at Workers = i+1 and the shards,
+// batch and machines of c (c.Workers is ignored), in one pass of the MVA
+// recursion: cost O(len(xs)) instead of O(len(xs)^2). With SharedCores the
+// network changes with the worker count (compute is a delay while every
+// worker has a core), and each point is solved on its own.
+func (a AsyncPS) Sweep(c Config, xs []float64) {
+	if a.SharedCores > 0 {
+		for i := range xs {
+			c.Workers = i + 1
+			xs[i] = a.StepsPerSecond(c)
+		}
+		return
+	}
+	c.Workers = len(xs)
+	a.solver(len(xs)).Sweep(a.Network(c), xs)
+}
+
 // Bounds returns the two asymptotic upper bounds on the throughput at c,
 // updates/s: light load N/(Z + sum D) and saturation 1/max D (+Inf when
 // there is no queueing demand). The throughput never exceeds the smaller.

@@ -261,3 +261,34 @@ func TestAsyncPSJSON(t *testing.T) {
 		t.Error("unknown sharding accepted")
 	}
 }
+
+// TestAsyncPSSweep: the one-pass sweep equals StepsPerSecond point by point.
+func TestAsyncPSSweep(t *testing.T) {
+	seq := job
+	seq.Sharding = Sequential
+	corr := job
+	corr.Correction = true
+	shared := job
+	shared.SharedCores = 2
+	for _, tc := range []struct {
+		name string
+		a    AsyncPS
+		c    Config
+	}{
+		{"parallel", job, Config{PS: 4}},
+		{"sequential", seq, Config{PS: 3}},
+		{"corrected", corr, Config{PS: 2, Batch: 50}},
+		{"shared cores, 3 machines", shared, Config{PS: 2, Nodes: 3}},
+		{"shared cores, machine per worker", shared, Config{PS: 2}},
+	} {
+		xs := make([]float64, 40)
+		tc.a.Sweep(tc.c, xs)
+		for i, x := range xs {
+			c := tc.c
+			c.Workers = i + 1
+			if want := tc.a.StepsPerSecond(c); relErr(x, want) > 1e-9 {
+				t.Errorf("%s N=%d: sweep %g, StepsPerSecond %g", tc.name, i+1, x, want)
+			}
+		}
+	}
+}
