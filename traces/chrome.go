@@ -463,15 +463,23 @@ func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*T
 		}
 		phase[k][p] = append(phase[k][p], seg{iv.start, iv.end})
 	}
-	for _, ph := range phase {
+	longest := map[string]*[4]float64{} // longest segment per pid and phase
+	for k, ph := range phase {
+		longest[k] = new([4]float64)
 		for p := range ph {
 			sort.Slice(ph[p], func(i, j int) bool { return ph[p][i].a < ph[p][j].a })
+			for _, s := range ph[p] {
+				longest[k][p] = math.Max(longest[k][p], s.b-s.a)
+			}
 		}
 	}
-	// union length of sorted segs clipped to [a, b]
-	union := func(ss []seg, a, b float64) float64 {
+	// union length of sorted segs clipped to [a, b]; segments starting
+	// before a - longest cannot reach a, so the scan starts after them
+	// (steps x segments would be quadratic otherwise).
+	union := func(ss []seg, longest, a, b float64) float64 {
+		first := sort.Search(len(ss), func(i int) bool { return ss[i].a >= a-longest })
 		total, cur0, cur1 := 0.0, math.Inf(-1), math.Inf(-1)
-		for _, s := range ss {
+		for _, s := range ss[first:] {
 			if s.a >= b {
 				break
 			}
@@ -517,7 +525,7 @@ func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*T
 		}
 		if ph := phase[pk]; ph != nil {
 			for p, dst := range map[int]*float64{1: &row.Pull, 2: &row.Compute, 3: &row.Push} {
-				if u := union(ph[p], s.start, s.end); u > 0 {
+				if u := union(ph[p], longest[pk][p], s.start, s.end); u > 0 {
 					*dst = u / 1e6
 				}
 			}
