@@ -140,8 +140,8 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		if len(xy) > 0 {
 			sc, _ := plotter.NewScatter(xy)
 			gs := pal.glyph(name)
-			gs.Color = fade(gs.Color, 0.55)
-			gs.Radius = vg.Points(2)
+			gs.Color = fade(gs.Color, 0.85)
+			gs.Radius = vg.Points(3)
 			sc.GlyphStyle = gs
 			p.Add(sc)
 			f.seeXYs(xy)

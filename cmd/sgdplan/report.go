@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -183,20 +184,21 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 
 	// Phases and staleness, from the traces the model was fitted on.
-	if tr, err := reportTraces(o.model, m); err != nil {
+	tr, err := reportTraces(o.model, m)
+	if err != nil {
 		r.Notes = append(r.Notes, "No phase or staleness figure: "+err.Error())
 	} else {
 		reportTraceFigures(&r, m, tr)
 	}
 
 	// Convergence figure, when the model has a loss curve.
-	if cd, ok := reportConvergence(m, o.servers); ok {
+	if cd, ok := reportConvergence(m, o.servers, tr); ok {
 		if fig, err := plots.ConvergenceFigure(cd); err != nil {
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
 		} else {
 			bw, bt := cd.Best()
 			r.Figures = append(r.Figures, plots.FigureRef{File: "convergence.png", Title: "Convergence",
-				Caption: fmt.Sprintf("Fitted loss against global updates per worker count, and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %.4g, %.4g s.", cd.Target, 100*m.Level, bw, bt),
+				Caption: fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %.4g, %.4g s.", cd.Target, 100*m.Level, bw, bt),
 				Figure:  fig})
 		}
 	}
@@ -482,17 +484,38 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 // reportConvergence is the convergence figure's input from a model with a
 // loss curve: the fitted l(k) at a few worker counts and the predicted time
 // to the model's target loss against workers.
-func reportConvergence(m *fit.Model, servers int) (plots.ConvergenceData, bool) {
+func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.ConvergenceData, bool) {
 	e := m.Efficiency
 	if e == nil || !(e.TargetLoss > e.B2) {
 		return plots.ConvergenceData{}, false
 	}
 	d := plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
 	top := max(servers, m.Reference.MaxWorkers, 2)
-	var ns []int
-	for k := 1; k <= top && len(ns) < 5; k *= 2 {
-		ns = append(ns, k)
+	// Measured losses by worker count, from evals.csv.
+	measured := map[int][][2]float64{}
+	if t != nil {
+		workersOf := map[string]int{}
+		for _, s := range t.Steps {
+			workersOf[s.Run] = s.Workers
+		}
+		for _, ev := range t.Evals {
+			if w, ok := workersOf[ev.Run]; ok && ev.Updates >= 0 && !math.IsNaN(ev.Loss) {
+				measured[w] = append(measured[w], [2]float64{float64(ev.Updates), ev.Loss})
+			}
+		}
 	}
+	var ns []int
+	for w := range measured {
+		ns = append(ns, w)
+	}
+	if len(ns) == 0 {
+		for k := 1; k <= top && len(ns) < 5; k *= 2 {
+			ns = append(ns, k)
+		}
+	} else if big := 1 << int(math.Log2(float64(top))); !slices.Contains(ns, big) {
+		ns = append(ns, big) // the fit extrapolated to the cluster
+	}
+	sort.Ints(ns)
 	umax := 0.0
 	for _, k := range ns {
 		umax = math.Max(umax, m.UpdatesToTarget(float64(k), e.TargetLoss))
@@ -501,8 +524,19 @@ func reportConvergence(m *fit.Model, servers int) (plots.ConvergenceData, bool) 
 		return d, false
 	}
 	umax *= 1.5
+	for _, pts := range measured {
+		for _, q := range pts {
+			umax = math.Max(umax, q[0])
+		}
+	}
 	for _, k := range ns {
 		c := plots.LossCurve{Workers: k}
+		pts := measured[k]
+		sort.Slice(pts, func(a, b int) bool { return pts[a][0] < pts[b][0] })
+		for _, q := range pts {
+			c.Updates = append(c.Updates, q[0])
+			c.Loss = append(c.Loss, q[1])
+		}
 		b0 := e.B0 / (1 + e.Lambda*m.Staleness(float64(k)))
 		for i := 0; i <= 60; i++ {
 			u := umax * float64(i) / 60
