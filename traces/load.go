@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -14,6 +15,7 @@ import (
 type File struct {
 	Kind Kind
 	Path string
+	fsys fs.FS // nil: the operating system's files
 }
 
 // Files resolves paths into the canonical files they name. A path is a
@@ -21,30 +23,39 @@ type File struct {
 // evals.csv and throughput.csv (or the same names with .gz) it holds, or a
 // file recognised by that base name. A folder with none of them, or a file of
 // another name, is an error. A file named twice is listed once.
-func Files(paths ...string) ([]File, error) {
+func Files(paths ...string) ([]File, error) { return FilesFS(nil, paths...) }
+
+// FilesFS is Files on the file system fsys (paths as fs.FS names, e.g. the
+// embedded testdata); a nil fsys means the operating system's files.
+func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("traces: no trace given (expected a folder or steps.csv, updates.csv, runs.csv, evals.csv, throughput.csv)")
 	}
+	stat, join, base := os.Stat, filepath.Join, filepath.Base
+	if fsys != nil {
+		stat = func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
+		join, base = path.Join, path.Base
+	}
 	var files []File
 	for _, p := range paths {
-		fi, err := os.Stat(p)
+		fi, err := stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("traces: %w", err)
 		}
 		if !fi.IsDir() {
-			k, ok := kindOf(filepath.Base(p))
+			k, ok := kindOf(base(p))
 			if !ok {
 				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)"}
 			}
-			files = append(files, File{k, p})
+			files = append(files, File{Kind: k, Path: p, fsys: fsys})
 			continue
 		}
 		n := len(files)
 		for k, name := range kindFiles {
 			for _, cand := range []string{name, name + ".gz"} {
-				q := filepath.Join(p, cand)
-				if st, err := os.Stat(q); err == nil && !st.IsDir() {
-					files = append(files, File{Kind(k), q})
+				q := join(p, cand)
+				if st, err := stat(q); err == nil && !st.IsDir() {
+					files = append(files, File{Kind: Kind(k), Path: q, fsys: fsys})
 				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return nil, fmt.Errorf("traces: %w", err)
 				}
@@ -58,9 +69,12 @@ func Files(paths ...string) ([]File, error) {
 	seen := map[string]bool{}
 	out := files[:0]
 	for _, f := range files {
-		key := filepath.Clean(f.Path)
-		if abs, err := filepath.Abs(key); err == nil {
-			key = abs
+		key := path.Clean(f.Path)
+		if fsys == nil {
+			key = filepath.Clean(f.Path)
+			if abs, err := filepath.Abs(key); err == nil {
+				key = abs
+			}
 		}
 		if !seen[key] {
 			seen[key] = true
@@ -83,8 +97,11 @@ func kindOf(base string) (Kind, bool) {
 // Load reads every canonical file the paths name (see Files) into one Trace.
 // Rows of several files of one kind are appended in the order of paths.
 // Warnings (unknown columns, ...) do not stop the read; the first error does.
-func Load(paths ...string) (*Trace, []error, error) {
-	files, err := Files(paths...)
+func Load(paths ...string) (*Trace, []error, error) { return LoadFS(nil, paths...) }
+
+// LoadFS is Load on the file system fsys (nil: the operating system's).
+func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
+	files, err := FilesFS(fsys, paths...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -138,7 +155,12 @@ func ForEach(f File, h Handlers) (warnings []error, err error) {
 	default:
 		return nil, nil
 	}
-	fh, err := os.Open(f.Path)
+	var fh io.ReadCloser
+	if f.fsys != nil {
+		fh, err = f.fsys.Open(f.Path)
+	} else {
+		fh, err = os.Open(f.Path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("traces: %w", err)
 	}

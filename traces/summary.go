@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"io/fs"
 	"math"
 	"sort"
 )
@@ -116,7 +117,13 @@ func Summarize(t *Trace) []RunSummary {
 // is a constant plus one counter per worker, one per distinct staleness value,
 // and the rows of evals.csv (which are kept as the loss curve).
 func SummarizePaths(paths ...string) ([]RunSummary, []error, error) {
-	files, err := Files(paths...)
+	return SummarizeFS(nil, paths...)
+}
+
+// SummarizeFS is SummarizePaths on the file system fsys (nil: the operating
+// system's), e.g. the embedded testdata of the demo.
+func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
+	files, err := FilesFS(fsys, paths...)
 	if err != nil {
 		return nil, nil, err
 	}
