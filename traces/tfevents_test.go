@@ -328,14 +328,21 @@ func TestTFEventsSample(t *testing.T) {
 	}
 }
 
+// FuzzTFEvents reads arbitrary bytes as an event file; with frame set the
+// bytes are one record's payload, framed with valid CRCs, so that the
+// protobuf decoding is reached past the checksums.
 func FuzzTFEvents(f *testing.F) {
-	f.Add(tfTestFile())
-	f.Add(tfTestFile()[:50])
-	f.Add(AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tfTestTensor(2, 1, true)})))
+	f.Add(tfTestFile(), false)
+	f.Add(tfTestFile()[:50], false)
+	f.Add(tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tfTestTensor(2, 1, true)}), true)
+	f.Add(tfTestEvent(5, 2, "", tfTestValue{tag: "loss", simple: f32(0.5)}, tfTestValue{tag: "acc", tensor: tfTestTensor(9, 3, false)}), true)
 	if b, err := os.ReadFile(filepath.Join("testdata", "tfevents", "events.out.tfevents.1000.sample")); err == nil {
-		f.Add(b)
+		f.Add(b, false)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(func(t *testing.T, data []byte, frame bool) {
+		if frame {
+			data = AppendTFRecord(nil, data)
+		}
 		s, first, warns, err := ReadTFEvents(bytes.NewReader(data), "fuzz")
 		for _, e := range append(warns, err) {
 			if e == nil {
@@ -350,6 +357,10 @@ func FuzzTFEvents(f *testing.F) {
 			tr, _ := TFEventsTrace(s, first, ConvertOptions{})
 			if tr == nil {
 				t.Fatal("nil trace")
+			}
+			var buf bytes.Buffer
+			if err := WriteEvals(&buf, tr.Evals); err != nil {
+				t.Fatal(err)
 			}
 		}
 	})
