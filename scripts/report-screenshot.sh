@@ -28,7 +28,7 @@ ln -s "$repo/testdata" "$tmp/testdata"
 mkdir "$tmp/example"
 (
 	cd "$tmp"
-	./sgdplan fit testdata/synthetic/async-ps --out example/model.json >/dev/null
+	./sgdplan fit testdata/synthetic/async-ps --family mva --out example/model.json >/dev/null
 	./sgdplan report --model example/model.json --jobs testdata/jobs-example/jobs.csv \
 		--servers 16 --out example/report
 )
