@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -281,46 +282,6 @@ func TestGzip(t *testing.T) {
 	}
 }
 
-func TestReadOthers(t *testing.T) {
-	var ups []Update
-	if _, err := ReadUpdates(strings.NewReader("run,shard,worker,time,version,staleness,apply\na,1,3,2.5,10,4,0.001\nb,0,0,3,11,0,\n"),
-		"updates.csv", func(u Update) error { ups = append(ups, u); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if len(ups) != 2 || ups[0] != (Update{Run: "a", Shard: 1, Worker: 3, Time: 2.5, Version: 10, Staleness: 4, Apply: 0.001}) ||
-		!math.IsNaN(ups[1].Apply) || ups[1].Version != 11 {
-		t.Errorf("updates: %+v", ups)
-	}
-	var runs []RunInfo
-	if _, err := ReadRuns(strings.NewReader("run,model,param_bytes,nodes,bandwidth,dataset,epochs,notes\na,resnet,102400000,2,1.25e9,50000,90,\"one, two\"\n"),
-		"runs.csv", func(r RunInfo) error { runs = append(runs, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	want := RunInfo{Run: "a", Model: "resnet", Mode: "async", ParamBytes: 102400000, Nodes: 2, Bandwidth: 1.25e9,
-		Dataset: 50000, Epochs: 90, Notes: "one, two"}
-	if len(runs) != 1 || runs[0] != want {
-		t.Errorf("runs: %+v, want %+v", runs, want)
-	}
-	var evals []Eval
-	if _, err := ReadEvals(strings.NewReader("run,time,updates,loss,accuracy\na,10,100,2.5,\na,,200,,0.5\n"),
-		"evals.csv", func(e Eval) error { evals = append(evals, e); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if len(evals) != 2 || evals[0].Time != 10 || evals[0].Updates != 100 || evals[0].Loss != 2.5 || !math.IsNaN(evals[0].Accuracy) ||
-		!math.IsNaN(evals[1].Time) || evals[1].Accuracy != 0.5 || !math.IsNaN(evals[1].Loss) {
-		t.Errorf("evals: %+v", evals)
-	}
-	var tps []Throughput
-	if _, err := ReadThroughput(strings.NewReader("workers,ps,global_batch,samples_per_s,mode,nodes,model,repeats,std\n8,0,256,1200.5,allreduce,2,bert,5,10\n"),
-		"throughput.csv", func(r Throughput) error { tps = append(tps, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if len(tps) != 1 || tps[0].Workers != 8 || tps[0].GlobalBatch != 256 || tps[0].Batch != 0 || tps[0].SamplesPerS != 1200.5 ||
-		!math.IsNaN(tps[0].StepsPerS) || tps[0].Mode != "allreduce" || tps[0].Nodes != 2 || tps[0].Repeats != 5 || tps[0].Std != 10 {
-		t.Errorf("throughput: %+v", tps)
-	}
-}
-
 // TestHandlerError: an error of fn stops the read and comes back as it is.
 func TestHandlerError(t *testing.T) {
 	stop := errors.New("stop")
@@ -374,5 +335,71 @@ func TestParseFloatFastPath(t *testing.T) {
 		if (gerr == nil) != (werr == nil) || got != want {
 			t.Errorf("parseInt(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
 		}
+	}
+}
+
+// TestReadTables: a table per reader for updates, runs, evals and
+// throughput; rows compared through %+v (every NaN prints alike).
+func TestReadTables(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name, kind, in string
+		want           any
+	}{
+		{"updates: all columns", "updates", "run,shard,worker,time,version,staleness,apply\na,1,3,2.5,10,4,0.001\n",
+			[]Update{{Run: "a", Shard: 1, Worker: 3, Time: 2.5, Version: 10, Staleness: 4, Apply: 0.001}}},
+		{"updates: no apply column, other order", "updates", "staleness,version,time,worker,shard,run\n0,11,3,0,0,b\n",
+			[]Update{{Run: "b", Time: 3, Version: 11, Apply: nan}}},
+		{"updates: empty apply", "updates", "run,shard,worker,time,version,staleness,apply\nc,0,2,-1.5,0,7,\n",
+			[]Update{{Run: "c", Worker: 2, Time: -1.5, Staleness: 7, Apply: nan}}},
+		// mode absent: async; quoted notes keep their comma
+		{"runs: all columns", "runs", "run,model,mode,param_bytes,nodes,bandwidth,dataset,epochs,framework,hardware,notes\n" +
+			"a,resnet,SYNC,102400000,2,1.25e9,50000,90,tf,k80,\"one, two\"\n",
+			[]RunInfo{{Run: "a", Model: "resnet", Mode: "sync", ParamBytes: 102400000, Nodes: 2, Bandwidth: 1.25e9,
+				Dataset: 50000, Epochs: 90, Framework: "tf", Hardware: "k80", Notes: "one, two"}}},
+		{"runs: run only", "runs", "run\nx\ny\n",
+			[]RunInfo{{Run: "x", Mode: "async", Bandwidth: nan, Epochs: nan}, {Run: "y", Mode: "async", Bandwidth: nan, Epochs: nan}}},
+		{"evals: time and loss", "evals", "run,time,loss\na,10,2.5\n",
+			[]Eval{{Run: "a", Time: 10, Updates: -1, Loss: 2.5, Accuracy: nan}}},
+		{"evals: updates and accuracy", "evals", "run,updates,accuracy\na,200,0.5\n",
+			[]Eval{{Run: "a", Time: nan, Updates: 200, Loss: nan, Accuracy: 0.5}}},
+		{"evals: every column, some empty", "evals", "run,time,updates,loss,accuracy\na,,7,1,\n",
+			[]Eval{{Run: "a", Time: nan, Updates: 7, Loss: 1, Accuracy: nan}}},
+		{"throughput: strong scaling all-reduce", "throughput", "workers,ps,global_batch,samples_per_s,mode,nodes,model,repeats,std\n8,0,256,1200.5,allreduce,2,bert,5,10\n",
+			[]Throughput{{Workers: 8, GlobalBatch: 256, StepsPerS: nan, SamplesPerS: 1200.5, Mode: "allreduce", Nodes: 2,
+				Model: "bert", Repeats: 5, Std: 10}}},
+		{"throughput: weak scaling PS, default mode", "throughput", "workers,ps,batch,steps_per_s,run\n4,2,32,12.5,r1\n",
+			[]Throughput{{Workers: 4, PS: 2, Batch: 32, StepsPerS: 12.5, SamplesPerS: nan, Mode: "async", Run: "r1", Std: nan}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var got any
+			var err error
+			r := strings.NewReader(c.in)
+			switch c.kind {
+			case "updates":
+				var rows []Update
+				_, err = ReadUpdates(r, "updates.csv", func(v Update) error { rows = append(rows, v); return nil })
+				got = rows
+			case "runs":
+				var rows []RunInfo
+				_, err = ReadRuns(r, "runs.csv", func(v RunInfo) error { rows = append(rows, v); return nil })
+				got = rows
+			case "evals":
+				var rows []Eval
+				_, err = ReadEvals(r, "evals.csv", func(v Eval) error { rows = append(rows, v); return nil })
+				got = rows
+			case "throughput":
+				var rows []Throughput
+				_, err = ReadThroughput(r, "throughput.csv", func(v Throughput) error { rows = append(rows, v); return nil })
+				got = rows
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", c.want); g != w {
+				t.Errorf("\n got %s\nwant %s", g, w)
+			}
+		})
 	}
 }
