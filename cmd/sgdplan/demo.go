@@ -62,7 +62,7 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 	in := filepath.Join(out, "input")
 	var traceDir, what string
 	for _, t := range demoTraces {
-		if _, err := fs.Stat(sgdplan.TestData, t.dir); err == nil {
+		if hasSteps(t.dir) {
 			traceDir, what = t.dir, t.what
 			break
 		}
@@ -180,4 +180,21 @@ func copyEmbedded(src, dst string) error {
 		}
 		return writeFileAtomic(target, b)
 	})
+}
+
+// hasSteps reports whether the embedded folder dir holds a steps.csv (plain
+// or gzipped) at any depth.
+func hasSteps(dir string) bool {
+	found := false
+	fs.WalkDir(sgdplan.TestData, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fs.SkipAll
+		}
+		if name := d.Name(); name == "steps.csv" || name == "steps.csv.gz" {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
 }
