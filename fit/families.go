@@ -38,6 +38,9 @@ type Family struct {
 type DataKind struct {
 	Async bool // asynchronous SGD (updates/s); false: synchronous steps
 	PS    bool // parameter servers (PS > 0); false: all-reduce
+	// Strong: strong scaling, a fixed global batch split among the
+	// workers (the per-worker batch falls as the workers grow).
+	Strong bool
 }
 
 // families lists every throughput family the fitter knows, by name.
@@ -281,14 +284,17 @@ func init() {
 		w := float64(c.Workers)
 		return th[0] * math.Pow(w, th[1]) / (w * math.Max(c.Batch, 1e-300))
 	}
-	pl.Applies = func(k DataKind) bool { return !k.Async }
+	// A power law of the samples rate suits weak scaling (fixed work per
+	// worker); under strong scaling the rate must level off (Amdahl), which
+	// a power law never does.
+	pl.Applies = func(k DataKind) bool { return !k.Async && !k.Strong }
 	families["powerlaw"] = pl
 	apl := pl
 	apl.Name = "powerlaw-async"
 	apl.Predict = func(th []float64, c model.Config) float64 {
 		return th[0] * math.Pow(float64(c.Workers), th[1]) / math.Max(c.Batch, 1e-300)
 	}
-	apl.Applies = func(k DataKind) bool { return k.Async }
+	apl.Applies = func(k DataKind) bool { return k.Async && !k.Strong }
 	families[apl.Name] = apl
 	mva := families["mva"]
 	mva.Predict = func(th []float64, c model.Config) float64 { return mvaThroughput(th, c) }
@@ -423,4 +429,36 @@ func wrapModel[T model.Family[T]](name string, base T, params []Param, applies f
 		Applies: applies,
 		Guess:   func(pts []Point) [][]float64 { return timeGuesses(pts, guess) },
 	}
+}
+
+func init() {
+	// overhead: compute of the worker's batch plus a synchronisation
+	// overhead that grows with the workers (all-reduce latency, stragglers):
+	// T = θ0 + θ1 b + θ2 (w - 1). Optimus's synchronous form without its
+	// shard terms: three parameters, identified by a few worker counts.
+	stepT := func(th []float64, c model.Config) float64 {
+		return th[0] + th[1]*c.Batch + th[2]*float64(c.Workers-1)
+	}
+	f := Family{
+		Name: "overhead",
+		Doc:  "per-worker overhead: T = θ0 + θ1 b + θ2 (w-1); X = 1/T (sync) or w/T (async)",
+		Params: []Param{
+			{"fixed", "s", 0, maxTime},
+			{"per_sample", "s", 0, maxTime},
+			{"per_worker", "s", 0, maxTime},
+		},
+		Predict: func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) },
+		Applies: func(k DataKind) bool { return !k.Async },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{s * t, (1 - s) * t / b, s * t / 10}
+			})
+		},
+	}
+	register(f)
+	af := f
+	af.Name = "overhead-async"
+	af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
+	af.Applies = func(k DataKind) bool { return k.Async }
+	register(af)
 }

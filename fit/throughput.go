@@ -80,6 +80,18 @@ func KindOf(pts []Point) DataKind {
 		k.Async = k.Async || p.Async
 		k.PS = k.PS || p.Config.PS > 0
 	}
+	// Strong scaling: two worker counts whose per-worker batches differ
+	// but whose global batches agree.
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			a, b := pts[i].Config, pts[j].Config
+			if a.Workers != b.Workers && a.Batch != b.Batch && a.Batch > 0 &&
+				math.Abs(a.Batch*float64(a.Workers)-b.Batch*float64(b.Workers)) < 1e-9*a.Batch*float64(a.Workers) {
+				k.Strong = true
+				return k
+			}
+		}
+	}
 	return k
 }
 
@@ -94,6 +106,16 @@ type Settings struct {
 	Level float64
 	// NoCV skips the cross-validation of the chosen family (CVError NaN).
 	NoCV bool
+	// CV is how auto scores a family: "loo" (default) leaves each
+	// configuration out in turn; "largest" leaves out the configurations
+	// with the most workers and predicts them from the others (the
+	// extrapolation the fit is used for); "both" averages the two.
+	CV string
+	// NoParsimony chooses the lowest CV error outright; by default auto
+	// applies the one-standard-error rule: the family with the fewest
+	// parameters whose CV error is within one standard error of the best
+	// (fewer parameters extrapolate more safely).
+	NoParsimony bool
 }
 
 func (s *Settings) withDefaults() Settings {
@@ -130,6 +152,8 @@ type ThroughputFit struct {
 	// Residuals are log(predicted/measured) per point, in input order.
 	Residuals []float64
 	Warnings  []string
+
+	cvErrs []float64 // per left-out configuration, %
 }
 
 // fitOnce fits fam to pts by bounded LM in log space from each of the
@@ -221,6 +245,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	}
 	var alts []Alternative
 	var best *ThroughputFit
+	var fits []*ThroughputFit
 	for _, f := range cands {
 		tf, err := fitFamily(f, pts, s, len(cands) > 1)
 		if err != nil {
@@ -228,12 +253,16 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			continue
 		}
 		alts = append(alts, Alternative{Family: f.Name, CVError: tf.CVError, RMSLE: tf.RMSLE})
+		fits = append(fits, tf)
 		if best == nil || better(tf, best) {
 			best = tf
 		}
 	}
 	if best == nil {
 		return nil, alts, errorf("no family could be fitted: %s", alts[0].Error)
+	}
+	if !s.NoParsimony && len(fits) > 1 {
+		best = parsimonious(best, fits)
 	}
 	sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
 	if s.Bootstrap > 0 {
@@ -295,7 +324,18 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
 	tf.Warnings = identification(f, pts, res)
 	if !s.NoCV || cv {
-		tf.CVError = looCV(f, pts)
+		switch s.CV {
+		case "largest":
+			tf.CVError = largestCV(f, pts)
+		case "both":
+			a, b := looCV(f, pts), largestCV(f, pts)
+			tf.CVError = (a + b) / 2
+			if math.IsNaN(b) {
+				tf.CVError = a
+			}
+		default:
+			tf.CVError, tf.cvErrs = looCVErrs(f, pts)
+		}
 	}
 	return tf, nil
 }
@@ -303,10 +343,17 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 // looCV is the leave-one-configuration-out MAPE (%), NaN with fewer than 3
 // configurations.
 func looCV(f Family, pts []Point) float64 {
+	m, _ := looCVErrs(f, pts)
+	return m
+}
+
+// looCVErrs is looCV with the error of each left-out configuration (%).
+func looCVErrs(f Family, pts []Point) (float64, []float64) {
 	keys, groups := configKeys(pts)
 	if len(keys) < 3 {
-		return math.NaN()
+		return math.NaN(), nil
 	}
+	var errs []float64
 	sum, n := 0.0, 0
 	for _, k := range keys {
 		out := groups[k]
@@ -320,15 +367,91 @@ func looCV(f Family, pts []Point) float64 {
 		}
 		res, err := fitOnce(f, in, nil)
 		if err != nil {
-			return math.NaN()
+			return math.NaN(), nil
 		}
+		ks := 0.0
 		for _, i := range out {
 			pr := f.Predict(res.X, pts[i].Config)
-			sum += math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
+			e := math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
+			sum += e
+			ks += e
 			n++
 		}
+		errs = append(errs, 100*ks/float64(len(out)))
 	}
-	return 100 * sum / float64(n)
+	return 100 * sum / float64(n), errs
+}
+
+// stdErr is the standard error of the mean of xs (len >= 2).
+func stdErr(xs []float64) float64 {
+	n := float64(len(xs))
+	m := 0.0
+	for _, e := range xs {
+		m += e
+	}
+	m /= n
+	v := 0.0
+	for _, e := range xs {
+		v += (e - m) * (e - m)
+	}
+	return math.Sqrt(v/(n-1)) / math.Sqrt(n)
+}
+
+// parsimonious applies the one-standard-error rule (Hastie, Tibshirani,
+// Friedman, The Elements of Statistical Learning, 7.10): among the fits
+// whose CV error is within one standard error (over the left-out
+// configurations) of the best, the one with the fewest parameters, then the
+// lowest CV error.
+func parsimonious(best *ThroughputFit, fits []*ThroughputFit) *ThroughputFit {
+	if math.IsNaN(best.CVError) || len(best.cvErrs) < 2 {
+		return best
+	}
+	se := stdErr(best.cvErrs)
+	choice := best
+	for _, f := range fits {
+		if math.IsNaN(f.CVError) || f.CVError > best.CVError+se {
+			continue
+		}
+		k, kc := len(f.Theta), len(choice.Theta)
+		if k < kc || (k == kc && f.CVError < choice.CVError) {
+			choice = f
+		}
+	}
+	return choice
+}
+
+// largestCV fits on the configurations with fewer workers than the
+// largest count and returns the MAPE (%) on those with the largest; NaN
+// with fewer than 3 configurations.
+func largestCV(f Family, pts []Point) float64 {
+	keys, _ := configKeys(pts)
+	if len(keys) < 3 {
+		return math.NaN()
+	}
+	maxW := 0
+	for _, p := range pts {
+		maxW = max(maxW, p.Config.Workers)
+	}
+	var in, out []Point
+	for _, p := range pts {
+		if p.Config.Workers == maxW {
+			out = append(out, p)
+		} else {
+			in = append(in, p)
+		}
+	}
+	if len(in) == 0 {
+		return math.NaN()
+	}
+	res, err := fitOnce(f, in, nil)
+	if err != nil {
+		return math.NaN()
+	}
+	sum := 0.0
+	for _, p := range out {
+		sum += math.Abs(f.Predict(res.X, p.Config)-p.StepsPerS) / p.StepsPerS
+	}
+	return 100 * sum / float64(len(out))
 }
 
 // identification warns about parameters the data do not pin down: one

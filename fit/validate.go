@@ -40,9 +40,14 @@ func FamilyMethod(label, syncFamily, asyncFamily string) Method {
 
 // AutoMethod is sgdplan's choice: every applicable family, chosen by
 // cross-validated error (FitThroughput with "auto").
-func AutoMethod() Method {
-	return Method{Name: "sgdplan", Fit: func(train []Point) (func(model.Config) float64, string, error) {
-		tf, _, err := FitThroughput(train, "auto", &Settings{Bootstrap: -1})
+func AutoMethod() Method { return AutoMethodCV("sgdplan", Settings{}) }
+
+// AutoMethodCV is AutoMethod with other settings of the choice (for
+// comparisons).
+func AutoMethodCV(name string, s Settings) Method {
+	return Method{Name: name, Fit: func(train []Point) (func(model.Config) float64, string, error) {
+		s.Bootstrap = -1
+		tf, _, err := FitThroughput(train, "auto", &s)
 		if err != nil {
 			return nil, "", err
 		}

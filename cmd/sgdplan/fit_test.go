@@ -43,11 +43,13 @@ func fitGolden(t *testing.T, name, dir, got string) {
 
 var fitAsync = filepath.Join("testdata", "fit-async")
 
-// fitModel fits the async fixture into dir/model.json and returns its path.
+// fitModel fits the async fixture's queueing network (--family mva: the
+// model whose link and shards predict, check and --bandwidth exercise) into
+// dir/model.json and returns its path.
 func fitModel(t *testing.T, dir string, extra ...string) string {
 	t.Helper()
 	out := filepath.Join(dir, "model.json")
-	code, _, stderr := runCmd(t, append([]string{"fit", fitAsync, "--out", out}, extra...)...)
+	code, _, stderr := runCmd(t, append([]string{"fit", fitAsync, "--family", "mva", "--out", out}, extra...)...)
 	if code != 0 {
 		t.Fatalf("fit exit %d: %s", code, stderr)
 	}
