@@ -24,7 +24,7 @@ func addSeeds(f *testing.F, name string, extra ...string) {
 		f.Fatal(err)
 	}
 	f.Add(b)
-	f.Add([]byte(gz(string(b))))
+	f.Add([]byte(gzipString(string(b))))
 	f.Add([]byte(""))
 	f.Add(b[:bytes.IndexByte(b, '\n')+1]) // header only
 	for _, e := range extra {

@@ -106,7 +106,7 @@ func sameStep(a, b Step) bool {
 		a.Staleness == b.Staleness && f(a.Loss, b.Loss)
 }
 
-func gz(s string) string {
+func gzipString(s string) string {
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
 	w.Write([]byte(s))
@@ -121,9 +121,9 @@ func TestMalformed(t *testing.T) {
 	okRow := "a,2,1,32,0,0,0,1,,,,,\n"
 	many := stepsHeader
 	for i := range 2000 {
-		many += "a,1,1,1,0," + itoa(i) + ",0,1,0.5,0.25,0.125,0,1.5\n"
+		many += "a,1,1,1,0," + itoaTest(i) + ",0,1,0.5,0.25,0.125,0,1.5\n"
 	}
-	zipped := gz(many)
+	zipped := gzipString(many)
 	cases := []struct {
 		name, kind, in string
 		want           string
@@ -215,7 +215,7 @@ func TestMalformed(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return string(putInt(nil, int64(i))) }
+func itoaTest(i int) string { return string(putInt(nil, int64(i))) }
 
 // readKind reads in as the named kind and returns the number of rows.
 func readKind(kind, in string) (int, error) {
@@ -276,7 +276,7 @@ func TestLongLine(t *testing.T) {
 
 func TestGzip(t *testing.T) {
 	in := stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\n"
-	n, err := readKind("steps", gz(in))
+	n, err := readKind("steps", gzipString(in))
 	if err != nil || n != 2 {
 		t.Fatalf("gzip: %d rows, %v; want 2 rows", n, err)
 	}

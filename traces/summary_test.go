@@ -20,13 +20,13 @@ func init() {
 }
 
 // updating reports whether the tests run with -update.
-func updating() bool {
+func updatingSynthetic() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
 }
 
 // near reports whether got is within rel (relative) of want.
-func near(got, want, rel float64) bool {
+func relNear(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Abs(want)
 }
 
@@ -85,7 +85,7 @@ func TestSummarizeHandWorked(t *testing.T) {
 		{"staleness max", float64(s.Staleness.Max), 2},
 	}
 	for _, c := range checks {
-		if !near(c.got, c.want, 1e-12) && !(c.want == 0 && math.Abs(c.got) < 1e-15) {
+		if !relNear(c.got, c.want, 1e-12) && !(c.want == 0 && math.Abs(c.got) < 1e-15) {
 			t.Errorf("%s = %.10g, want %.10g", c.name, c.got, c.want)
 		}
 	}
@@ -136,7 +136,7 @@ func TestSummarizeSources(t *testing.T) {
 		byRun[s.Run] = s
 	}
 	cw := byRun["cw"]
-	if cw.Staleness.Source != "updates.csv" || cw.Staleness.N != 3 || !near(cw.Staleness.Mean, 14.0/3, 1e-12) ||
+	if cw.Staleness.Source != "updates.csv" || cw.Staleness.N != 3 || !relNear(cw.Staleness.Mean, 14.0/3, 1e-12) ||
 		cw.Staleness.P50 != 4 || cw.Staleness.Max != 6 {
 		t.Errorf("staleness %+v", cw.Staleness)
 	}
@@ -170,13 +170,13 @@ func TestSummarizeWarnsEmptyWindow(t *testing.T) {
 	}
 }
 
-// simulate runs an asynchronous parameter server with one shard and no
+// simulateAsyncPS runs an asynchronous parameter server with one shard and no
 // contention: each worker loops pull (p), compute (c + Exp(mean e)), push
 // (p); an update is applied at the end of the push. Staleness is the number
 // of updates applied by others between the worker's read (end of its pull)
 // and its own apply. The loss of the job after k updates is
 // 0.2 + 2 exp(-k/(150 W)) plus noise; evals every 25 updates.
-func simulate(seed uint64, run string, workers, steps int, p, c, e float64) *Trace {
+func simulateAsyncPS(seed uint64, run string, workers, steps int, p, c, e float64) *Trace {
 	rng := rand.New(rand.NewPCG(seed, uint64(workers)))
 	type it struct {
 		w, k             int
@@ -228,7 +228,7 @@ func simulate(seed uint64, run string, workers, steps int, p, c, e float64) *Tra
 	}
 	t.Runs = []RunInfo{{Run: run, Model: "synthetic", Mode: "async", ParamBytes: 4000000, Nodes: workers + 1,
 		Bandwidth: 4000000 / p, Dataset: 60000, Epochs: math.NaN(), Framework: "simulated",
-		Notes: fmt.Sprintf("traces/summary_test.go simulate(seed %d): pull=push=%gs, compute %g+Exp(%g)s", seed, p, c, e)}}
+		Notes: fmt.Sprintf("traces/summary_test.go simulateAsyncPS(seed %d): pull=push=%gs, compute %g+Exp(%g)s", seed, p, c, e)}}
 	return t
 }
 
@@ -238,17 +238,17 @@ func simulate(seed uint64, run string, workers, steps int, p, c, e float64) *Tra
 func TestSummarizeRenewal(t *testing.T) {
 	for _, w := range []int{1, 4, 16} {
 		p, c, e := 0.01, 0.05, 0.05
-		s := Summarize(simulate(7, "r", w, 2000, p, c, e))[0]
+		s := Summarize(simulateAsyncPS(7, "r", w, 2000, p, c, e))[0]
 		want := float64(w) / (2.1*p + c + e)
 		// 2000 steps per worker with Exp noise: the estimate is within 3%
-		if !near(s.UpdatesPerS, want, 0.03) {
+		if !relNear(s.UpdatesPerS, want, 0.03) {
 			t.Errorf("W=%d: updates/s %.4g, want %.4g", w, s.UpdatesPerS, want)
 		}
 		if !(s.UpdatesPerSLo <= want && want <= s.UpdatesPerSHi) {
 			t.Errorf("W=%d: 95%% interval [%.4g, %.4g] misses %.4g", w, s.UpdatesPerSLo, s.UpdatesPerSHi, want)
 		}
 		// compute c + Exp(e): mean c+e, variance e^2, SCV e^2/(c+e)^2 = 0.25
-		if !near(s.Compute.Mean, c+e, 0.03) || !near(s.Compute.SCV, e*e/((c+e)*(c+e)), 0.1) {
+		if !relNear(s.Compute.Mean, c+e, 0.03) || !relNear(s.Compute.SCV, e*e/((c+e)*(c+e)), 0.1) {
 			t.Errorf("W=%d: compute %+v, want mean %g SCV %g", w, s.Compute, c+e, 0.25)
 		}
 		// with W workers of equal speed about W-1 others apply during one
@@ -264,8 +264,8 @@ func TestSummarizeRenewal(t *testing.T) {
 // TestSummarizePathsMatches: the streaming two-pass summary equals the
 // in-memory one on the same files.
 func TestSummarizePathsMatches(t *testing.T) {
-	tr := simulate(3, "a", 3, 200, 0.01, 0.05, 0.02)
-	b := simulate(4, "b", 2, 100, 0.01, 0.05, 0.02)
+	tr := simulateAsyncPS(3, "a", 3, 200, 0.01, 0.05, 0.02)
+	b := simulateAsyncPS(4, "b", 2, 100, 0.01, 0.05, 0.02)
 	tr.Steps = append(tr.Steps, b.Steps...)
 	tr.Updates = append(tr.Updates, b.Updates...)
 	tr.Evals = append(tr.Evals, b.Evals...)
@@ -298,14 +298,14 @@ func TestSummarizePathsMatches(t *testing.T) {
 func TestSynthetic(t *testing.T) {
 	tr := &Trace{}
 	for _, w := range []int{1, 2, 4} {
-		x := simulate(1, fmt.Sprintf("w%d", w), w, 96/w, 0.01, 0.05, 0.05)
+		x := simulateAsyncPS(1, fmt.Sprintf("w%d", w), w, 96/w, 0.01, 0.05, 0.05)
 		tr.Steps = append(tr.Steps, x.Steps...)
 		tr.Updates = append(tr.Updates, x.Updates...)
 		tr.Evals = append(tr.Evals, x.Evals...)
 		tr.Runs = append(tr.Runs, x.Runs...)
 	}
 	dir := filepath.Join("..", "testdata", "synthetic", "async-ps")
-	if updating() {
+	if updatingSynthetic() {
 		if err := WriteDir(dir, tr); err != nil {
 			t.Fatal(err)
 		}

@@ -141,7 +141,7 @@ func TestLoadGzipFile(t *testing.T) {
 	dir := t.TempDir()
 	in := stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\n"
 	path := filepath.Join(dir, "steps.csv.gz")
-	if err := os.WriteFile(path, []byte(gz(in)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(gzipString(in)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{dir, path} {
@@ -156,7 +156,7 @@ func TestLoadGzipFile(t *testing.T) {
 	for k := range 5000 {
 		fmt.Fprintf(&b, "a,1,1,1,0,%d,%d,%d,,,,,\n", k, k, k+1)
 	}
-	z := gz(b.String())
+	z := gzipString(b.String())
 	os.WriteFile(path, []byte(z[:len(z)/2]), 0o644)
 	_, _, err := Load(path)
 	var pe *ParseError
