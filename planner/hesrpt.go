@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 )
 
 // Objective is what an optimal allocation minimises.
@@ -96,20 +96,36 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	// idx: largest first; ties broken by input index, the later job first,
 	// which is the order the replay keeps (see sortLargestFirst).
 	idx := sortLargestFirst(x)
-	c := cratios(idx, wt, p)
+	// With L_i = log(W_{i-1}/W_i): c_i = e^(q L_i), c_i^p = e^(p q L_i) and
+	// (1-c_i)^-p = e^(-p log1p(-c_i)); a[i] = x_i (1-c_i)^-p, b[i] = c_i^p.
+	a := make([]float64, m)
+	b := make([]float64, m)
+	q := math.Inf(1)
+	if p < 1 {
+		q = 1 / (1 - p)
+	}
+	W := 0.0
+	for i, j := range idx {
+		prev := W
+		W += wt[j]
+		a[i], b[i] = x[j], 0
+		if i > 0 && p < 1 {
+			L := math.Log(prev / W)
+			c := math.Exp(q * L)
+			a[i] = x[j] * math.Exp(-p*math.Log1p(-c))
+			b[i] = math.Exp(p * q * L)
+		}
+	}
 	tau := make([]float64, m) // tau[i] for position i (0-based), i+1 jobs present
 	np := math.Pow(n, -p)
-	term := func(i int) float64 { // x_i (1-c_i)^-p, position i
-		return x[idx[i]] * math.Pow(1-c[i], -p)
-	}
 	var res Offline
 	for i := 0; i < m; i++ {
-		t := term(i)
+		t := a[i]
 		if i+1 < m {
-			t -= term(i+1) * math.Pow(c[i+1], p)
+			t -= a[i+1] * b[i+1]
 		}
 		tau[i] = np * t
-		if tau[i] < -1e-12*np*term(i) {
+		if tau[i] < -1e-12*np*a[i] {
 			res.Warnings = append(res.Warnings, ErrNotOrdered)
 			return res, ErrNotOrdered
 		}
@@ -141,46 +157,41 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 // sortLargestFirst returns the indices of x, largest first; equal values keep
 // the later index first.
 func sortLargestFirst(x []float64) []int {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
+	type key struct {
+		x float64
+		i int
 	}
-	sort.Slice(idx, func(a, b int) bool {
-		if x[idx[a]] != x[idx[b]] {
-			return x[idx[a]] > x[idx[b]]
+	k := make([]key, len(x))
+	for i, v := range x {
+		k[i] = key{v, i}
+	}
+	slices.SortFunc(k, func(a, b key) int {
+		switch {
+		case a.x > b.x:
+			return -1
+		case a.x < b.x:
+			return 1
 		}
-		return idx[a] > idx[b]
+		return b.i - a.i
 	})
+	idx := make([]int, len(x))
+	for i := range k {
+		idx[i] = k[i].i
+	}
 	return idx
-}
-
-// cratios returns c_i = (W_{i-1}/W_i)^q for the positions of idx (c_0 = 0),
-// computed in logs; q = 1/(1-p), and p = 1 gives c = 0 (SRPT).
-func cratios(idx []int, wt []float64, p float64) []float64 {
-	c := make([]float64, len(idx))
-	if p >= 1 {
-		return c
-	}
-	q := 1 / (1 - p)
-	W := 0.0
-	for i, j := range idx {
-		prev := W
-		W += wt[j]
-		if i > 0 {
-			c[i] = math.Exp(q * math.Log(prev/W))
-		}
-	}
-	return c
 }
 
 // heSRPTShares fills share[i] with the heSRPT fraction of the servers for the
 // job of remaining size rem[i] and weight wt[i] (already divided by the size
 // for Slowdown); the shares sum to 1. With the jobs ordered largest remaining
 // first, share_i = (W_i/W_m)^q - (W_{i-1}/W_m)^q. p = 1 gives everything to
-// the smallest job.
-func heSRPTShares(rem, wt []float64, p float64, share []float64) {
+// the smallest job. idx lists the jobs largest remaining first (ties: the
+// later job first); nil means sort rem.
+func heSRPTShares(rem, wt []float64, p float64, idx []int, share []float64) {
 	m := len(rem)
-	idx := sortLargestFirst(rem)
+	if idx == nil {
+		idx = sortLargestFirst(rem)
+	}
 	if p >= 1 {
 		for i := range share[:m] {
 			share[i] = 0

@@ -238,13 +238,13 @@ func TestHeSRPTLimits(t *testing.T) {
 	n := 4.0
 	share := make([]float64, len(x))
 	wt := []float64{1, 1, 1, 1, 1}
-	heSRPTShares(x, wt, 1e-6, share)
+	heSRPTShares(x, wt, 1e-6, nil, share)
 	for i, s := range share {
 		if math.Abs(s-0.2) > 1e-4 {
 			t.Errorf("p -> 0: share of job %d = %g, want 1/5", i, s)
 		}
 	}
-	heSRPTShares(x, wt, 0.999, share)
+	heSRPTShares(x, wt, 0.999, nil, share)
 	if share[1] < 1-1e-6 {
 		t.Errorf("p -> 1: smallest job's share %g, want -> 1", share[1])
 	}

@@ -4,7 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -17,6 +17,10 @@ type View struct {
 	Cap       float64 // the most workers the job can use: min(MaxWorkers, servers)
 	Started   bool    // the job has held workers before
 	Workers   float64 // its allocation until this event
+	// Rank is the job's place by increasing remaining size (ties: the
+	// earlier job first), from 0; the simulator keeps it up to date so that
+	// policies need not sort. Policies check it and sort when it is wrong.
+	Rank int
 }
 
 // Policy decides how many workers each job in the system holds until the
@@ -103,16 +107,17 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 		}
 		ps[i] = exponentOf(v.Job.Curve, n)
 	}
-	sort.Float64s(ps)
-	p := ps[m/2]
-	if m%2 == 0 {
-		p = (ps[m/2-1] + ps[m/2]) / 2
+	p := median(ps)
+	asc := smallestFirst(jobs)
+	desc := make([]int, m)
+	for k, r := range asc {
+		desc[m-1-k] = r
 	}
-	heSRPTShares(rem, wt, p, alloc)
+	heSRPTShares(rem, wt, p, desc, alloc)
 	for i := range alloc[:m] {
 		alloc[i] *= n
 	}
-	capAndSpill(n, jobs, alloc, smallestFirst(jobs))
+	capAndSpill(n, jobs, alloc, asc)
 }
 
 // Equi gives every job the same number of workers, n/m, and what a capped
@@ -127,7 +132,7 @@ func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return jobs[idx[a]].Cap < jobs[idx[b]].Cap })
+	slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
 	left := n
 	for r, i := range idx {
 		share := left / float64(m-r)
@@ -173,15 +178,18 @@ func (SJF) Allocate(n float64, jobs []View, alloc []float64) {
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		ja, jb := jobs[idx[a]], jobs[idx[b]]
-		if ja.Started != jb.Started {
-			return ja.Started
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ja, jb := jobs[a], jobs[b]
+		switch {
+		case ja.Started != jb.Started:
+			if ja.Started {
+				return -1
+			}
+			return 1
+		case ja.Started:
+			return 0 // keep arrival order
 		}
-		if ja.Started {
-			return false // keep arrival order
-		}
-		return ja.Job.Size < jb.Job.Size
+		return -cmpDesc(ja.Job.Size, jb.Job.Size)
 	})
 	fillInOrder(n, jobs, alloc, idx)
 }
@@ -390,14 +398,59 @@ func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
 	}
 }
 
+// median of x (reordering x); equal values need no sort.
+func median(x []float64) float64 {
+	m := len(x)
+	same := true
+	for _, v := range x[1:] {
+		if v != x[0] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return x[0]
+	}
+	slices.Sort(x)
+	if m%2 == 0 {
+		return (x[m/2-1] + x[m/2]) / 2
+	}
+	return x[m/2]
+}
+
 // smallestFirst returns the positions of jobs by increasing remaining size,
-// ties by arrival.
+// ties by arrival: from the ranks in O(m) when they are right, else by
+// sorting.
 func smallestFirst(jobs []View) []int {
-	idx := make([]int, len(jobs))
+	m := len(jobs)
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = -1
+	}
+	ok := true
+	for r, v := range jobs {
+		if v.Rank < 0 || v.Rank >= m || idx[v.Rank] >= 0 {
+			ok = false
+			break
+		}
+		idx[v.Rank] = r
+	}
+	for k := 1; ok && k < m; k++ {
+		a, b := jobs[idx[k-1]], jobs[idx[k]]
+		ok = a.Remaining < b.Remaining || (a.Remaining == b.Remaining && idx[k-1] < idx[k])
+	}
+	if ok {
+		return idx
+	}
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return jobs[idx[a]].Remaining < jobs[idx[b]].Remaining })
+	slices.SortFunc(idx, func(a, b int) int {
+		if ra, rb := jobs[a].Remaining, jobs[b].Remaining; ra != rb {
+			return -cmpDesc(ra, rb)
+		}
+		return a - b
+	})
 	return idx
 }
 

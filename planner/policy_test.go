@@ -2,13 +2,15 @@ package planner
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
 func views(n float64, jobs []Job, rem []float64) []View {
 	vs := make([]View, len(jobs))
 	for i := range jobs {
-		vs[i] = View{Job: &jobs[i], Index: i, Remaining: rem[i], Cap: capOf(&jobs[i], n)}
+		vs[i] = View{Job: &jobs[i], Index: i, Remaining: rem[i], Cap: capOf(&jobs[i], n), Rank: -1}
 	}
 	return vs
 }
@@ -161,6 +163,27 @@ func TestRoundWorkers(t *testing.T) {
 				t.Errorf("%s: %v, want %v", c.name, out, c.want)
 				break
 			}
+		}
+	}
+}
+
+// selectFirst puts the k smallest first, whatever the input order.
+func TestSelectFirst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	for trial := range 500 {
+		n := 1 + rng.IntN(60)
+		x := make([]int, n)
+		for i := range x {
+			x[i] = rng.IntN(20) // many ties
+		}
+		k := rng.IntN(n + 1)
+		sorted := slices.Clone(x)
+		slices.Sort(sorted)
+		selectFirst(x, k, func(a, b int) int { return a - b })
+		head := slices.Clone(x[:k])
+		slices.Sort(head)
+		if !slices.Equal(head, sorted[:k]) {
+			t.Fatalf("trial %d: first %d of %v are not the smallest %v", trial, k, x, sorted[:k])
 		}
 	}
 }

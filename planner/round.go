@@ -2,7 +2,7 @@ package planner
 
 import (
 	"math"
-	"sort"
+	"slices"
 )
 
 // RoundWorkers turns fractional allocations (workers, summing to at most
@@ -34,16 +34,22 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 			fr = append(fr, frac{i, f})
 		}
 	}
-	sort.SliceStable(fr, func(a, b int) bool {
-		if fr[a].f != fr[b].f {
-			return fr[a].f > fr[b].f
+	cmp := func(a, b frac) int {
+		switch {
+		case a.f != b.f:
+			return cmpDesc(a.f, b.f)
+		case alloc[a.i] != alloc[b.i]:
+			return cmpDesc(alloc[a.i], alloc[b.i])
 		}
-		return alloc[fr[a].i] > alloc[fr[b].i]
-	})
+		return a.i - b.i
+	}
+	// The workers left go to the first `left` remainders in that (total)
+	// order: select them in O(m) rather than sort all.
+	if left < len(fr) {
+		selectFirst(fr, left, cmp)
+		fr = fr[:left]
+	}
 	for _, x := range fr {
-		if left == 0 {
-			break
-		}
 		out[x.i]++
 		left--
 	}
@@ -54,7 +60,12 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return alloc[idx[a]] > alloc[idx[b]] })
+	slices.SortFunc(idx, func(a, b int) int {
+		if alloc[a] != alloc[b] {
+			return cmpDesc(alloc[a], alloc[b])
+		}
+		return a - b
+	})
 	for left > 0 {
 		gave := false
 		for _, i := range idx {
@@ -68,6 +79,48 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 			}
 		}
 		if !gave {
+			return
+		}
+	}
+}
+
+// cmpDesc orders a before b when a is larger.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// selectFirst reorders x so that its first k elements are the k smallest
+// under cmp (a total order), in any order (quickselect, middle pivot).
+func selectFirst[T any](x []T, k int, cmp func(a, b T) int) {
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		p := x[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for cmp(x[i], p) < 0 {
+				i++
+			}
+			for cmp(x[j], p) > 0 {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
 			return
 		}
 	}

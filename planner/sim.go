@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -161,6 +162,9 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		alloc    []float64
 		prev     = make([]float64, M) // allocation before the event, by job
 		ints     []int
+		bySize   []int                // active job indices by remaining size
+		rank     = make([]int, M)     // place of a job in bySize
+		rate     = make([]float64, M) // rate at prev[i] workers
 		rates    []float64
 		t        float64
 		first    = math.Inf(1)
@@ -180,10 +184,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			res.Events++
 		}
 		m := len(active)
+		bySize = rankBySize(bySize, active, jobs, attained, rank)
 		vs = vs[:0]
 		for _, i := range active {
 			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
-				Cap: capOf(&jobs[i], n), Started: !math.IsNaN(res.Jobs[i].Start), Workers: prev[i]})
+				Cap: capOf(&jobs[i], n), Started: !math.IsNaN(res.Jobs[i].Start), Workers: prev[i], Rank: rank[i]})
 		}
 		alloc = grow(alloc, m)
 		pol.Allocate(n, vs, alloc)
@@ -212,12 +217,17 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			if vs[r].Started && alloc[r] != prev[i] && math.Abs(alloc[r]-prev[i]) > 1e-9*n {
 				res.Reallocations++
 			}
-			prev[i] = alloc[r]
 			sum += alloc[r]
-			rates[r] = 0
-			if alloc[r] > 0 {
+			switch {
+			case alloc[r] <= 0:
+				rates[r] = 0
+			case alloc[r] == prev[i] && vs[r].Started:
+				rates[r] = rate[i] // same workers, same rate: skip the curve
+			default:
 				rates[r] = curve(i).Speedup(alloc[r])
 			}
+			prev[i] = alloc[r]
+			rate[i] = rates[r]
 			if rates[r] > 0 {
 				dt = math.Min(dt, (work[i]-attained[i])/rates[r])
 			}
@@ -280,6 +290,58 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		res.FlowPlusEnergy = res.MeanResponse*float64(M) + busy
 	}
 	return res, nil
+}
+
+// rankBySize updates bySize, the jobs of active by increasing remaining
+// requested size (ties: lower index first), and rank[i], each job's place in
+// it. Between events the order rarely changes, so it drops departed jobs,
+// appends new ones and repairs by insertion sort, falling back to a full sort
+// when that would be slow.
+func rankBySize(bySize, active []int, jobs []Job, attained []float64, rank []int) []int {
+	const gone = -1
+	in := func(i int) bool {
+		k := sort.SearchInts(active, i)
+		return k < len(active) && active[k] == i
+	}
+	kept := bySize[:0]
+	for _, i := range bySize {
+		if in(i) {
+			kept = append(kept, i)
+			rank[i] = len(kept) - 1
+		}
+	}
+	bySize = kept
+	for _, i := range active {
+		if r := rank[i]; r == gone || r >= len(bySize) || bySize[r] != i {
+			bySize = append(bySize, i)
+		}
+	}
+	less := func(a, b int) bool {
+		ra, rb := jobs[a].Size-attained[a], jobs[b].Size-attained[b]
+		return ra < rb || (ra == rb && a < b)
+	}
+	moves, limit := 0, 8*len(bySize)+64
+	for k := 1; k < len(bySize) && moves <= limit; k++ {
+		for j := k; j > 0 && less(bySize[j], bySize[j-1]); j-- {
+			bySize[j], bySize[j-1] = bySize[j-1], bySize[j]
+			moves++
+		}
+	}
+	if moves > limit {
+		slices.SortFunc(bySize, func(a, b int) int {
+			if less(a, b) {
+				return -1
+			}
+			if less(b, a) {
+				return 1
+			}
+			return 0
+		})
+	}
+	for r, i := range bySize {
+		rank[i] = r
+	}
+	return bySize
 }
 
 // capOf is the most workers job j can use on n servers.

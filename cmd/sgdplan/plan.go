@@ -335,8 +335,12 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 	}
 	for _, p := range out {
 		if p.ClosedForm != nil {
-			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs at 0): optimum %.6g, mean flow %.6g s, mean slowdown %.6g; replay differs by %.1e (relative)\n",
-				p.Policy, p.ClosedForm.Objective, p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, p.ClosedForm.MaxRelDiff)
+			agree := "the replay agrees within 1e-9 (relative)"
+			if d := p.ClosedForm.MaxRelDiff; d > 1e-9 {
+				agree = fmt.Sprintf("the replay differs by %.1e (relative)", d)
+			}
+			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs at 0): optimum %.6g, mean flow %.6g s, mean slowdown %.6g; %s\n",
+				p.Policy, p.ClosedForm.Objective, p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, agree)
 		}
 	}
 	if len(out) == 1 {

@@ -1,0 +1,85 @@
+package planner
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime is the process's user + system CPU time: on a shared machine the
+// wall-clock ns/op grows with other people's load, CPU time much less.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds cpu-s/op (CPU seconds per operation) to a benchmark.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// BenchmarkHeSRPT is the offline closed form for M jobs with lognormal sizes
+// (target: 1,000,000 jobs in under 1 s).
+func BenchmarkHeSRPT(b *testing.B) {
+	for _, m := range []int{1000, 10000, 100000, 1000000} {
+		rng := rand.New(rand.NewPCG(1, 1))
+		x := make([]float64, m)
+		for i := range x {
+			x[i] = LogNormal{Mu: 8, Sigma: 1.5}.Rand(rng)
+		}
+		b.Run(fmt.Sprintf("jobs=%d", m), func(b *testing.B) {
+			b.ReportAllocs()
+			c0 := cpuTime()
+			for b.Loop() {
+				if _, err := HeSRPT(x, nil, 0.5, 1000, FlowTime); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, c0)
+		})
+	}
+}
+
+// benchWorkload is a Poisson stream at load 0.7 of n servers (counting each
+// job's work as if it scaled linearly), exponential sizes of mean 3600 s,
+// s(k) = k^0.8, at most 64 workers per job.
+func benchWorkload(count int, n float64) []Job {
+	mean := 3600.0
+	rate := 0.7 * n / mean
+	jobs, err := Poisson{Rate: rate, Count: count, Sizes: Exponential{Mean: mean}, Curve: PowerLaw{P: 0.8}, MaxWorkers: 64}.Jobs(1)
+	if err != nil {
+		panic(err)
+	}
+	return jobs
+}
+
+// BenchmarkSimulate is the online simulator under heSRPT with whole workers
+// (target: 100,000 arrivals on 1,000 servers in under 10 s), and how it grows
+// with arrivals and servers.
+func BenchmarkSimulate(b *testing.B) {
+	for _, c := range []struct {
+		count int
+		n     float64
+	}{{1000, 1000}, {10000, 1000}, {100000, 1000}, {100000, 10}, {100000, 100}} {
+		jobs := benchWorkload(c.count, c.n)
+		b.Run(fmt.Sprintf("arrivals=%d/servers=%g", c.count, c.n), func(b *testing.B) {
+			b.ReportAllocs()
+			var r Result
+			var err error
+			c0 := cpuTime()
+			for b.Loop() {
+				if r, err = Simulate(jobs, HeSRPTPolicy{}, Settings{Servers: c.n, Integer: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, c0)
+			b.ReportMetric(r.MeanInSystem, "jobs-in-system")
+			b.ReportMetric(float64(r.Events), "events")
+		})
+	}
+}
