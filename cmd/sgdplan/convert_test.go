@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +120,37 @@ func TestConvertBadInput(t *testing.T) {
 				t.Errorf("bad input left an output folder %s", out)
 			}
 		})
+	}
+}
+
+// TestConvertJobSamples regenerates testdata/jobs/*.csv and checks them
+// byte for byte (README there); the planner reads each.
+func TestConvertJobSamples(t *testing.T) {
+	cases := []struct{ sample, format, in string }{
+		{"itp-cluster10.csv", "itp", "microsoft-itp-elasticflow-traces/raw/cluster10.csv"},
+		{"philly-pollux-150.csv", "philly-pollux", "pollux-osdi21/traces/philly.csv"},
+		{"gavel-vc_0e4a51-150.csv", "gavel-vc", "gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv"},
+	}
+	for _, c := range cases {
+		out := t.TempDir()
+		in := filepath.Join("..", "..", "testdata", "public", filepath.FromSlash(c.in))
+		if code, _, stderr := runCmd(t, "convert", "--from", c.format, in, "--p", "0.8", "--out", out); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.sample, code, stderr)
+		}
+		got, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "jobs", c.sample))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from a fresh conversion (regenerate it: testdata/jobs/README.md)", c.sample)
+		}
+		jobs, err := planner.ReadJobs(bytes.NewReader(want), c.sample, nil)
+		if err != nil || len(jobs) == 0 {
+			t.Errorf("%s: planner.ReadJobs: %d jobs, %v", c.sample, len(jobs), err)
+		}
 	}
 }
