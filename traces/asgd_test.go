@@ -36,7 +36,11 @@ func asgdDir(t *testing.T) string {
 		}
 		dir = parent
 	}
-	return filepath.Join(dir, "testdata", "asgd")
+	asgd := filepath.Join(dir, "testdata", "asgd")
+	if _, err := os.Stat(filepath.Join(asgd, "runs.csv")); err != nil {
+		t.Skipf("no async traces: %v (examples/pytorch-ps/run-sweep.sh writes them)", err)
+	}
+	return asgd
 }
 
 // asgdSeries is the runs of one sweep line: one shard count, one link rate,
