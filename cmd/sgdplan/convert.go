@@ -157,6 +157,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d jobs)\n", p, len(res.Jobs))
+		if opts.P == 0 {
+			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: plan and simulate need p or model per job (convert again with --p, or fill the column)\n")
+		}
 		return nil
 	}
 	if err := traces.WriteDir(out, res.Trace); err != nil {
