@@ -68,8 +68,8 @@ func (s *Sharding) UnmarshalText(b []byte) error {
 // demand as the push). Solved by MVA; see MVA for the formulas.
 //
 // The zero value of every SCV field means deterministic service; set 1 for
-// exponential. The SCVs are read only when Correction is set: without it the
-// model is the paper's, exponential everywhere.
+// exponential. The SCVs are read only when Correction or Flow is set:
+// without them the model is the paper's, exponential everywhere.
 type AsyncPS struct {
 	Compute0   float64 // compute time per mini-batch, fixed part, s
 	Compute1   float64 // compute time per sample, s/sample
@@ -96,6 +96,11 @@ type AsyncPS struct {
 	// SCVs above (see MVA); recommended when transfers are nearly
 	// deterministic.
 	Correction bool
+	// Flow (implies Correction) also carries the variability of the flow of
+	// workers around the cycle (MVA.Flow). Smaller errors on average than
+	// Correction alone, but it can be optimistic near the knee; see
+	// docs/models.md. Let the fit choose.
+	Flow bool
 }
 
 // Family names the queueing model in model.json and on the command line.
@@ -194,10 +199,10 @@ func (a AsyncPS) Network(c Config) Network {
 	dx := a.Transfer(c)
 	da := a.Apply / float64(P)
 	scvPush, scvApply, scvPull, scvCompute := a.SCVPush, a.SCVApply, a.SCVPull, a.SCVCompute
-	if !a.Correction {
+	if !a.Correction && !a.Flow {
 		scvPush, scvApply, scvPull, scvCompute = 1, 1, 1, 1
 	}
-	var n Network
+	n := Network{ZSCV: scvCompute}
 	if a.SharedCores > 0 {
 		nodes := c.Nodes
 		if nodes < 1 {
@@ -241,7 +246,7 @@ func (a AsyncPS) Network(c Config) Network {
 const largeN = 100000
 
 func (a AsyncPS) solver(N int) MVA {
-	return MVA{Correction: a.Correction, Approximate: N > largeN}
+	return MVA{Correction: a.Correction || a.Flow, Flow: a.Flow, Approximate: N > largeN}
 }
 
 // StepsPerSecond returns the updates applied per second over all workers

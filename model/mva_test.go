@@ -43,6 +43,13 @@ func TestMVAHandWorked(t *testing.T) {
 		// R_a = 0.3/1.3 - 0.1*0.2/1.3 = 0.28/1.3, R_b = 0.14/1.3 - 0.05*0.1/1.3 = 0.135/1.3;
 		// X(2) = 2 / (1 + 0.415/1.3) = 2.6/1.715.
 		{"two customers corrected", MVA{Correction: true}, twoQueuesDet, 2, 2.6 / 1.715},
+		// N = 2 with Flow, exponential think (ZSCV 1): station a sees a Poisson
+		// flow (f = 1), so R_a = 0.28/1.3 as corrected; it sends on
+		// c^2 = (1 - U_a^2) = 1 - 0.04/1.69 = 1.65/1.69, so station b's waiting
+		// 0.05*U_b(1) = 0.005/1.3 is scaled by f = (1.65/1.69 + 0)/(1 + 0):
+		// X(2) = 2/(1 + 0.28/1.3 + 0.1 + (1.65/1.69)(0.005/1.3)).
+		{"two customers flow", MVA{Flow: true}, Network{Z: 1, ZSCV: 1, Stations: twoQueuesDet.Stations}, 2,
+			2 / (1.1 + 0.28/1.3 + (1.65/1.69)*(0.005/1.3))},
 		// Machine repairman Z = 1, D = 0.5, N = 2: pi1/pi0 = (2/1)(0.5) = 1, pi2/pi1 = (1/1)(0.5) = 0.5,
 		// pi0 = 1/2.5 = 0.4, X = (1 - pi0)/D = 1.2.
 		{"repairman N=2", MVA{}, Network{Z: 1, Stations: []Station{{D: 0.5}}}, 2, 1.2},
@@ -145,7 +152,8 @@ func TestMVABoundsMonotone(t *testing.T) {
 	xs := make([]float64, N)
 	for i := range 40 {
 		n := randomNetwork(rng)
-		for _, m := range []MVA{{}, {Correction: true}, {Approximate: true}, {Approximate: true, Correction: true}} {
+		n.ZSCV = rng.Float64()
+		for _, m := range []MVA{{}, {Correction: true}, {Flow: true}, {Approximate: true}, {Approximate: true, Correction: true}} {
 			m.Sweep(n, xs)
 			for j, x := range xs {
 				light, sat := NetworkBounds(n, j+1)
@@ -178,7 +186,7 @@ func TestMVASaturates(t *testing.T) {
 }
 
 // TestCorrectionExponentialIsExact: with SCV = 1 everywhere the corrected
-// recursion is exact MVA.
+// recursion, and the one with Flow, are exact MVA.
 func TestCorrectionExponentialIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 50 {
@@ -186,10 +194,14 @@ func TestCorrectionExponentialIsExact(t *testing.T) {
 		for k := range n.Stations {
 			n.Stations[k].SCV = 1
 		}
+		n.ZSCV = 1
 		for _, N := range []int{2, 10, 100} {
 			a, b := ExactMVA(n, N), CorrectedMVA(n, N)
 			if relErr(b.X, a.X) > 1e-12 {
 				t.Fatalf("N=%d: corrected %g, exact %g", N, b.X, a.X)
+			}
+			if c := (MVA{Flow: true}).Solve(n, N); relErr(c.X, a.X) > 1e-12 {
+				t.Fatalf("N=%d: flow %g, exact %g", N, c.X, a.X)
 			}
 		}
 	}
@@ -285,6 +297,7 @@ func TestNetworkValidate(t *testing.T) {
 	bad := []Network{
 		{Z: -1},
 		{Z: math.Inf(1)},
+		{Z: 1, ZSCV: -1},
 		{Stations: []Station{{Name: "x", D: math.NaN()}}},
 		{Stations: []Station{{Name: "x", D: 1, SCV: -0.5}}},
 		{Stations: []Station{{Name: "x", D: 1, Servers: -2}}},

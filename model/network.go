@@ -42,7 +42,10 @@ type Station struct {
 // visits each of Stations once, in the order given. Throughput does not
 // depend on the order (product form); staleness does (see WindowStaleness).
 type Network struct {
-	Z        float64 // think (compute) time per cycle, s; an infinite-server delay
+	Z float64 // think (compute) time per cycle, s; an infinite-server delay
+	// ZSCV is the squared coefficient of variation of the think time, read
+	// only by MVA with Flow (0 = deterministic, 1 = exponential).
+	ZSCV     float64
 	Stations []Station
 }
 
@@ -51,6 +54,9 @@ type Network struct {
 func (n Network) Validate() error {
 	if !finiteNonNeg(n.Z) {
 		return fmt.Errorf("model: network: Z = %g, want a finite value >= 0", n.Z)
+	}
+	if !finiteNonNeg(n.ZSCV) {
+		return fmt.Errorf("model: network: ZSCV = %g, want a finite value >= 0", n.ZSCV)
 	}
 	for i, s := range n.Stations {
 		switch {
