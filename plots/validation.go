@@ -64,6 +64,8 @@ func ValidationFigure(d ValidationData) (*Figure, error) {
 		p.Legend.Add(m, b)
 	}
 	p.NominalX(d.Datasets...)
+	p.X.Min = -0.6
+	p.X.Max = float64(len(d.Datasets)) - 0.4
 	p.Y.Min = 0
 	p.Y.Max = top * 1.15
 	p.Legend.Top = true

@@ -80,11 +80,7 @@ func runValidate(c *cli.Context) error {
 	out := c.String("out")
 	asyncPaths := c.StringSlice("async")
 	if len(asyncPaths) == 0 {
-		for _, p := range []string{filepath.Join("testdata", "asgd"), filepath.Join("testdata", "synthetic", "async-ps")} {
-			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-				asyncPaths = append(asyncPaths, p)
-			}
-		}
+		asyncPaths = defaultAsyncTraces()
 	}
 	rep, err := validateAll(dataDir, asyncPaths)
 	if err != nil {
@@ -102,7 +98,7 @@ func runValidate(c *cli.Context) error {
 	if err := fig.Save(imgPath); err != nil {
 		return withCode(exitFailure, err)
 	}
-	md := rep.markdown(strings.Join(c.Args().Slice(), " "), filepath.ToSlash(imgRel))
+	md := rep.markdown(fmt.Sprintf("--data %s --out %s", filepath.ToSlash(dataDir), filepath.ToSlash(out)), filepath.ToSlash(imgRel))
 	if err := writeFileAtomic(out, []byte(md)); err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -189,8 +185,8 @@ func validateAll(dataDir string, asyncPaths []string) (*validation, error) {
 			d.series = append(d.series, s)
 			d.scores = append(d.scores, fit.ScoreSeries(s, am))
 		}
-		if !dirExists(filepath.Join("testdata", "asgd")) {
-			d.note = "testdata/asgd (the project's real asynchronous traces) is absent: only the simulated trace testdata/synthetic/async-ps is scored."
+		if len(defaultAsyncTraces()) > 0 && !strings.HasPrefix(filepath.ToSlash(defaultAsyncTraces()[0]), "testdata/asgd") {
+			d.note = "testdata/asgd (the project's own asynchronous traces) holds no trace yet: only the simulated trace testdata/synthetic/async-ps is scored."
 		}
 		if len(d.series) > 0 {
 			d.summarize(len(ms))
@@ -203,9 +199,34 @@ func validateAll(dataDir string, asyncPaths []string) (*validation, error) {
 	return v, nil
 }
 
-func dirExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
+// defaultAsyncTraces lists the project's async traces: testdata/asgd and
+// each folder under it that holds a steps.csv, then the simulated
+// testdata/synthetic/async-ps.
+func defaultAsyncTraces() []string {
+	var out []string
+	hasSteps := func(dir string) bool {
+		for _, n := range []string{"steps.csv", "steps.csv.gz"} {
+			if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && !fi.IsDir() {
+				return true
+			}
+		}
+		return false
+	}
+	root := filepath.Join("testdata", "asgd")
+	if hasSteps(root) {
+		out = append(out, root)
+	}
+	if ents, err := os.ReadDir(root); err == nil {
+		for _, e := range ents {
+			if d := filepath.Join(root, e.Name()); e.IsDir() && hasSteps(d) {
+				out = append(out, d)
+			}
+		}
+	}
+	if d := filepath.Join("testdata", "synthetic", "async-ps"); hasSteps(d) {
+		out = append(out, d)
+	}
+	return out
 }
 
 func (d *datasetResult) summarize(nm int) {
@@ -265,14 +286,14 @@ func (v *validation) markdown(args, img string) string {
 	fmt.Fprintf(&b, "its small configurations only, predict the large ones, report the mean absolute percentage\n")
 	fmt.Fprintf(&b, "error (MAPE) on the large ones, with the worst single prediction. Every number on this page\n")
 	fmt.Fprintf(&b, "is written by\n\n    go run ./cmd/sgdplan validate --data ../shared/data --out docs/validation.md\n\n")
-	fmt.Fprintf(&b, "(this run: `%s`, data from `%s`). Methods, all fitted on the same points by the same\n", cmd, v.dataDir)
+	fmt.Fprintf(&b, "(this run: `%s`). Methods, all fitted on the same points by the same\n", cmd)
 	fmt.Fprintf(&b, "bounded Levenberg-Marquardt in log space:\n\n")
 	fmt.Fprintf(&b, "- **sgdplan**: `--family auto`: every family that applies to the data, chosen by its\n  leave-one-configuration-out error on the training points (on async step traces, the\n  two-node profile of the queueing network competes too);\n")
 	fmt.Fprintf(&b, "- **optimus**: Optimus's speed function (sync form, or async form on async data);\n")
 	fmt.Fprintf(&b, "- **ernest**: T = θ0 + θ1 b + θ2 log w + θ3 w;\n")
 	fmt.Fprintf(&b, "- **pollux**: Pollux's T = (Tgrad^γ + Tsync^γ)^(1/γ) with local and network all-reduce terms;\n")
 	fmt.Fprintf(&b, "- **constant**: the steps/s of the largest training configuration; **linear**: its steps/s scaled\n  in proportion to the workers (strong scaling) or, equivalently to constant, per-worker rate kept (weak scaling).\n\n")
-	fmt.Fprintf(&b, "![mean MAPE per dataset and method](%s)\n\n", img)
+	fmt.Fprintf(&b, "![mean MAPE per dataset and method](%s)\n\n(Bars stop at 100%%; the tables give the values.)\n\n", img)
 	fmt.Fprintf(&b, "## Summary: sgdplan against the peers' figures\n\n")
 	fmt.Fprintf(&b, "Mean MAPE (%%) over the dataset's series; peers' figures as quoted in issue 4 (another\nreimplementation of the same forms); the best of our own reimplementations is beside them.\n\n")
 	fmt.Fprintf(&b, "| dataset | series | sgdplan | worst | best of our peers' fits | peers' figures (issue 4) | target met |\n|---|---|---|---|---|---|---|\n")
