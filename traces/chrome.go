@@ -193,6 +193,13 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 	if len(ivs) == 0 {
 		return nil, warns, &ParseError{File: file, Msg: "no complete (X) or begin/end (B/E) events: nothing to convert"}
 	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, iv := range ivs {
+		lo, hi = math.Min(lo, iv.start), math.Max(hi, iv.end)
+	}
+	if math.IsInf(hi-lo, 0) {
+		return nil, warns, &ParseError{File: file, Msg: fmt.Sprintf("event times from %v to %v us: span out of range", lo, hi)}
+	}
 	tr, w := chromeSteps(ivs, info, opts)
 	return tr, append(warns, w...), nil
 }
@@ -273,6 +280,9 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				}
 				if *ev.Dur < 0 {
 					return d.errAt(off, "complete event %q: negative dur %v", ev.Name, *ev.Dur)
+				}
+				if math.IsInf(*ev.Ts+*ev.Dur, 0) {
+					return d.errAt(off, "complete event %q: ts %v + dur %v out of range", ev.Name, *ev.Ts, *ev.Dur)
 				}
 				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat)})
 			case "B":

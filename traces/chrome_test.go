@@ -158,6 +158,8 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"missing ts", []byte("[\n  {\"name\": \"a\", \"ph\": \"X\", \"dur\": 2}]"), "t.json:2:3: event \"a\" (ph X): missing ts", ""},
 		{"missing dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2}]"), "t.json:1:2: complete event \"a\": missing dur", ""},
 		{"negative dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2, \"dur\": -1}]"), "t.json:1:2: complete event \"a\": negative dur -1", ""},
+		{"dur overflows", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1e308, \"dur\": 1e308}]"), "t.json:1:2: complete event \"a\": ts 1e+308 + dur 1e+308 out of range", ""},
+		{"span overflows", []byte(`[{"name": "a", "ph": "X", "ts": -1e308, "dur": 1}, {"name": "b", "ph": "X", "ts": 1e308, "dur": 1}]`), "t.json: event times from -1e+308 to 1e+308 us: span out of range", ""},
 		{"end before begin", []byte("[{\"name\": \"a\", \"ph\": \"B\", \"ts\": 5, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "t.json:2:1: end event at ts 4 is before its begin \"a\"", ""},
 		{"no traceEvents", []byte(`{"foo": [1, 2]}`), "t.json:1:1: object has no traceEvents array", ""},
 		{"traceEvents not array", []byte(`{"traceEvents": 3}`), "t.json:1:17: traceEvents: expected an array", ""},
@@ -226,7 +228,7 @@ func FuzzChromeTrace(f *testing.F) {
 			return
 		}
 		for _, s := range tr.Steps {
-			if !(s.End >= s.Start) || s.Worker < 0 || s.Worker >= s.Workers {
+			if !(s.End >= s.Start) || math.IsInf(s.End, 0) || math.IsInf(s.Start, 0) || s.Worker < 0 || s.Worker >= s.Workers {
 				t.Fatalf("bad step %+v", s)
 			}
 			for _, p := range []float64{s.Pull, s.Compute, s.Push} {
