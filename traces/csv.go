@@ -106,9 +106,7 @@ func (c *csvReader) readError(err error) error {
 	switch {
 	case c.gz && errors.Is(err, io.ErrUnexpectedEOF):
 		return &ParseError{File: c.file, Line: c.next, Msg: "truncated gzip stream (the compressed data ends early)"}
-	case c.gz && (errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader)):
-		return &ParseError{File: c.file, Line: c.next, Msg: "corrupt gzip stream: " + err.Error()}
-	case c.gz:
+	case c.gz: // gzip.ErrChecksum, gzip.ErrHeader, flate.CorruptInputError
 		return &ParseError{File: c.file, Line: c.next, Msg: "corrupt gzip stream: " + err.Error()}
 	}
 	return &ParseError{File: c.file, Line: c.next, Msg: err.Error()}

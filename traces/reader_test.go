@@ -403,3 +403,14 @@ func TestReadTables(t *testing.T) {
 		})
 	}
 }
+
+// TestCorruptGzip: a flipped byte in the compressed data or the checksum is a
+// positioned "corrupt gzip stream" error.
+func TestCorruptGzip(t *testing.T) {
+	z := []byte(gzipString(stepsHeader + "a,1,1,1,0,0,0,1,,,,,\n"))
+	z[len(z)-8] ^= 0xff // first byte of the CRC-32 trailer
+	_, err := ReadSteps(bytes.NewReader(z), "steps.csv.gz", func(Step) error { return nil })
+	if err == nil || !strings.HasPrefix(err.Error(), "traces: steps.csv.gz:") || !strings.Contains(err.Error(), "corrupt gzip stream: gzip: invalid checksum") {
+		t.Errorf("error %v, want a corrupt gzip stream (invalid checksum)", err)
+	}
+}
