@@ -192,9 +192,13 @@ func TestAsyncPSMatchesSimulation(t *testing.T) {
 	det.Correction = true
 	detSeq := det
 	detSeq.Sharding = Sequential
+	low := det // low but not zero variability everywhere
+	low.SCVCompute, low.SCVPush, low.SCVApply, low.SCVPull = 0.1, 0.05, 0.2, 0.05
+	lowSeq := low
+	lowSeq.Sharding = Sequential
 
 	Ns := []int{1, 4, 8, 16, 64}
-	cycles := 40000
+	cycles := 30000
 	if testing.Short() {
 		Ns = []int{4, 16}
 		cycles = 20000
@@ -215,6 +219,8 @@ func TestAsyncPSMatchesSimulation(t *testing.T) {
 		// beat plain MVA on average; both errors are logged.
 		{"parallel deterministic", det, 4, 0, 0},
 		{"sequential deterministic", detSeq, 2, 0, 0},
+		{"parallel low-variance", low, 4, 0, 0},
+		{"sequential low-variance", lowSeq, 2, 0, 0},
 	} {
 		var sumPlain, sumCorr, sumFlow float64
 		for _, N := range Ns {
