@@ -35,6 +35,14 @@ func BenchmarkCorrectedMVA(b *testing.B) {
 	}
 }
 
+// BenchmarkFlowMVA: the same with the flow-variability correction.
+func BenchmarkFlowMVA(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		MVA{Flow: true}.Solve(sixStations, 10000)
+	}
+}
+
 // BenchmarkMultiServerMVA: a 16-core shared compute station and a link
 // (exact load-dependent MVA with its complement recursion), N = 10,000.
 func BenchmarkMultiServerMVA(b *testing.B) {
