@@ -24,12 +24,14 @@ func ExampleExactMVA() {
 }
 
 // With deterministic service (SCV 0) the corrected MVA predicts less
-// queueing than plain MVA.
+// queueing than plain MVA, and with Flow (exponential compute, ZSCV 1)
+// less again: station b sees the smoothed output of station a.
 func ExampleCorrectedMVA() {
-	n := model.Network{Z: 1, Stations: []model.Station{{Name: "a", D: 0.2, SCV: 0}, {Name: "b", D: 0.1, SCV: 0}}}
-	fmt.Printf("plain %.4g/s, corrected %.4g/s\n", model.ExactMVA(n, 6).X, model.CorrectedMVA(n, 6).X)
+	n := model.Network{Z: 1, ZSCV: 1, Stations: []model.Station{{Name: "a", D: 0.2, SCV: 0}, {Name: "b", D: 0.1, SCV: 0}}}
+	fmt.Printf("plain %.4g/s, corrected %.4g/s, flow %.4g/s\n",
+		model.ExactMVA(n, 6).X, model.CorrectedMVA(n, 6).X, model.MVA{Flow: true}.Solve(n, 6).X)
 	// Output:
-	// plain 3.766/s, corrected 4.106/s
+	// plain 3.766/s, corrected 4.106/s, flow 4.142/s
 }
 
 // A sweep fills X(1..N) in one pass of the recursion. Here a 2-server
