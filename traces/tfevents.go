@@ -297,8 +297,16 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 	}
 	byTag := map[string][]TFScalar{}
+	bad := 0
 	for _, s := range scalars {
+		if !tfFinite(s.Value) || !tfFinite(s.WallTime-firstWall) {
+			bad++ // a diverged loss (NaN, Inf) or a broken clock
+			continue
+		}
 		byTag[s.Tag] = append(byTag[s.Tag], s)
+	}
+	if bad > 0 {
+		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time skipped", opts.Run, bad))
 	}
 	var lossTags, accTags, stepTags, sampleTags, other []string
 	for tag := range byTag {
@@ -398,12 +406,24 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 				t.Std, t.Repeats = std, n
 			}
 		}
-		tr.Throughput = append(tr.Throughput, t)
+		if !(t.StepsPerS > 0) {
+			t.StepsPerS = math.NaN()
+		}
+		if !(t.SamplesPerS > 0) {
+			t.SamplesPerS = math.NaN()
+		}
+		if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
+			warns = append(warns, fmt.Errorf("traces: %s: the logged rates average to 0 or less: no throughput row", opts.Run))
+		} else {
+			tr.Throughput = append(tr.Throughput, t)
+		}
 	}
 	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
 		Framework: "TensorBoard event file", Notes: "converted by sgdplan convert --from tfevents" + opts.sourceNote()})
 	return tr, warns
 }
+
+func tfFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 var (
 	tfStepRateTags   = []string{"global_step/sec", "steps_per_sec", "steps/sec", "global_steps_per_sec", "iterations/sec", "iterations_per_sec"}

@@ -283,12 +283,13 @@ func TestTFEventsTrace(t *testing.T) {
 }
 
 // TestTFEventsTagChoice: several loss tags, one used, the rest named in a
-// warning; unknown tags listed.
+// warning; unknown tags listed; a diverged (NaN, Inf) loss skipped.
 func TestTFEventsTagChoice(t *testing.T) {
 	s := []TFScalar{
 		{10, 1, "val_loss", 3}, {10, 1, "train/loss", 2}, {10, 1, "lr", 0.1},
 		{11, 2, "val_loss", 2.5}, {11, 2, "train/loss", 1.5}, {11, 2, "accuracy", 80},
 	}
+	s = append(s, TFScalar{12, 3, "train/loss", math.NaN()}, TFScalar{12, 3, "train/loss", math.Inf(1)})
 	tr, warns := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"})
 	if len(tr.Evals) != 2 || tr.Evals[0].Loss != 2 || tr.Evals[1].Loss != 1.5 || tr.Evals[1].Accuracy != 0.8 || tr.Evals[1].Time != 1 {
 		t.Errorf("evals %+v: want train/loss 2, 1.5 and accuracy 80%% = 0.8 at time 1", tr.Evals)
@@ -297,7 +298,7 @@ func TestTFEventsTagChoice(t *testing.T) {
 	for _, w := range warns {
 		msg += w.Error() + "\n"
 	}
-	for _, want := range []string{`loss from tag "train/loss"; ignored val_loss`, "tags not converted: lr", "read as percent"} {
+	for _, want := range []string{`loss from tag "train/loss"; ignored val_loss`, "tags not converted: lr", "read as percent", "2 values with a non-finite value"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("warnings\n%s\nlack %q", msg, want)
 		}
@@ -358,9 +359,24 @@ func FuzzTFEvents(f *testing.F) {
 			if tr == nil {
 				t.Fatal("nil trace")
 			}
+			// what the converter makes, the canonical readers accept
 			var buf bytes.Buffer
 			if err := WriteEvals(&buf, tr.Evals); err != nil {
 				t.Fatal(err)
+			}
+			if len(tr.Evals) > 0 {
+				if _, err := ReadEvals(&buf, "evals.csv", func(Eval) error { return nil }); err != nil {
+					t.Fatalf("evals do not read back: %v\n%+v", err, tr.Evals)
+				}
+			}
+			buf.Reset()
+			if err := WriteThroughput(&buf, tr.Throughput); err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Throughput) > 0 {
+				if _, err := ReadThroughput(&buf, "throughput.csv", func(Throughput) error { return nil }); err != nil {
+					t.Fatalf("throughput does not read back: %v\n%+v", err, tr.Throughput)
+				}
 			}
 		}
 	})
