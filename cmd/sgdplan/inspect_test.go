@@ -143,3 +143,29 @@ func TestInspectBadUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectDocExamples runs the examples of the command's manual (its
+// Description), with paths taken from the repository root.
+func TestInspectDocExamples(t *testing.T) {
+	n := 0
+	for _, line := range strings.Split(inspectCommand().Description, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 2 || fields[0] != "sgdplan" || fields[1] != "inspect" {
+			continue
+		}
+		args := fields[1:]
+		for i, a := range args {
+			if strings.HasPrefix(a, "testdata/") {
+				args[i] = filepath.Join("..", "..", a)
+			}
+		}
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 0 || !strings.Contains(stdout, "w4") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", line, code, stdout, stderr)
+		}
+		n++
+	}
+	if n < 2 {
+		t.Errorf("%d examples found in the manual, want at least 2", n)
+	}
+}
