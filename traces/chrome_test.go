@@ -227,6 +227,13 @@ func FuzzChromeTrace(f *testing.F) {
 			}
 			return
 		}
+		var buf bytes.Buffer
+		if err := WriteSteps(&buf, tr.Steps); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadSteps(&buf, "steps.csv", func(Step) error { return nil }); err != nil {
+			t.Fatalf("converted steps do not read back: %v\n%+v", err, tr.Steps)
+		}
 		for _, s := range tr.Steps {
 			if !(s.End >= s.Start) || math.IsInf(s.End, 0) || math.IsInf(s.Start, 0) || s.Worker < 0 || s.Worker >= s.Workers {
 				t.Fatalf("bad step %+v", s)
