@@ -174,6 +174,7 @@ type mvaState struct {
 	// leaving the last station at the previous step.
 	scv         []float64
 	zscv, cLast float64
+	cd          []float64 // SCV of the flow leaving each station (Flow only)
 }
 
 const (
@@ -253,6 +254,7 @@ func (m MVA) buildState(orig Network, ms []int, removed uint32, r, q []float64, 
 	s := &mvaState{m: m, nw: nw, r: r, q: q, d: flat[:K:K], a: flat[K : 2*K : 2*K], h: flat[2*K:], kind: make([]uint8, K), simple: !m.Flow}
 	if m.Flow {
 		s.scv = make([]float64, K)
+		s.cd = make([]float64, K)
 		for k, st := range nw.Stations {
 			s.scv[k] = st.SCV
 		}
@@ -356,6 +358,9 @@ func (s *mvaState) advance(n int) {
 			}
 			r[k] = rk
 			sum += rk
+			if s.cd != nil {
+				s.cd[k] = cin
+			}
 		}
 		s.cLast = cin
 	}

@@ -102,16 +102,67 @@ func (a AsyncPS) readApply(n Network) [][2]int {
 // that shard and its own apply there (see WindowStaleness), averaged over
 // the shards. It is 0 for one worker and close to Workers-1 when the pull is
 // a small part of the cycle.
+//
+// With Flow, the workers out of window at an apply instant are counted from
+// the flow leaving the apply station instead of the arrival theorem: they
+// are the earlier applies whose workers have not yet finished the
+// out-of-window stations, t = sum of those residence times. For a Poisson
+// flow (SCV 1) that is X t, the product-form value; for evenly spaced
+// applies (SCV 0) it is ceil(X t) - 1; in between the two are mixed by the
+// flow's SCV c^2: c^2 X t + (1 - c^2)(ceil(X t) - 1). When the apply and
+// the stations just before it are deterministic, applies are at least the
+// largest of their demands, delta, apart, and at most ceil(t/delta) - 1
+// earlier applies can still be out of window.
 func (a AsyncPS) Staleness(c Config) float64 {
 	if c.Workers <= 1 {
 		return 0
 	}
 	n := a.Network(c)
-	prev := a.solver(c.Workers-1).Solve(n, c.Workers-1)
 	pairs := a.readApply(n)
+	N1 := c.Workers - 1
+	m := a.solver(N1)
 	var s float64
+	if !a.Flow || m.Approximate {
+		prev := m.Solve(n, N1)
+		for _, p := range pairs {
+			s += WindowStaleness(n, prev, p[0], p[1])
+		}
+		return s / float64(len(pairs))
+	}
+	K := len(n.Stations)
+	m.Correction = true
+	r, q := make([]float64, K), make([]float64, K)
+	st := m.newState(n, r, q)
+	for i := 1; i <= N1; i++ {
+		st.advance(i)
+	}
 	for _, p := range pairs {
-		s += WindowStaleness(n, prev, p[0], p[1])
+		var t float64
+		for k := range outOfWindow(K, p[0], p[1]) {
+			if k < 0 {
+				t += n.Z
+			} else {
+				t += r[k]
+			}
+		}
+		xt := st.x * t
+		c2 := st.cd[p[1]]
+		out := c2*xt + (1-c2)*math.Max(0, math.Ceil(xt)-1)
+		// Applies that leave a run of deterministic single-server stations
+		// are at least the largest demand of the run apart, so at most
+		// ceil(t/delta) - 1 of them fall in the last t seconds.
+		var delta float64
+		for k := p[1]; k >= 0; k-- {
+			sk := n.Stations[k]
+			if sk.Delay || sk.servers() > 1 || sk.SCV > 0 {
+				break
+			}
+			delta = math.Max(delta, sk.D)
+		}
+		if delta > 0 {
+			out = math.Min(out, math.Max(0, math.Ceil(t/delta)-1))
+		}
+		s += math.Min(float64(N1), math.Max(0, float64(N1)-out))
 	}
 	return s / float64(len(pairs))
 }
