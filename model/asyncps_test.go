@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -298,6 +299,36 @@ func TestAsyncPSSweep(t *testing.T) {
 			if want := tc.a.StepsPerSecond(c); relErr(x, want) > 1e-9 {
 				t.Errorf("%s N=%d: sweep %g, StepsPerSecond %g", tc.name, i+1, x, want)
 			}
+		}
+	}
+}
+
+// TestAsyncPSProperties: on random jobs and every option, the rate is
+// positive, finite and within both bounds, and the staleness is in
+// [0, N-1].
+func TestAsyncPSProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for i := range 300 {
+		a := AsyncPS{
+			Compute0: rng.Float64(), Compute1: rng.Float64() * 1e-3, Batch: float64(1 + rng.IntN(256)),
+			ParamBytes: rng.Float64() * 1e9, Bandwidth: 1e8 + rng.Float64()*1e10, Latency: rng.Float64() * 1e-2,
+			Apply:      rng.Float64() * 0.1,
+			SCVCompute: 2 * rng.Float64(), SCVPush: rng.Float64(), SCVApply: rng.Float64(), SCVPull: rng.Float64(),
+			Sharding: Sharding(rng.IntN(2)), SharedCores: rng.IntN(3),
+			Correction: rng.IntN(2) == 0, Flow: rng.IntN(3) == 0,
+		}
+		if err := a.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		c := Config{Workers: 1 + rng.IntN(200), PS: rng.IntN(9), Nodes: rng.IntN(4)}
+		x := a.StepsPerSecond(c)
+		light, sat := a.Bounds(c)
+		s := a.Staleness(c)
+		if !(x > 0) || math.IsInf(x, 0) || x > light*(1+1e-9) || x > sat*(1+1e-9) {
+			t.Fatalf("job %d %+v at %+v: X = %g, bounds %g %g", i, a, c, x, light, sat)
+		}
+		if !(s >= 0) || s > float64(c.Workers-1)+1e-9 {
+			t.Fatalf("job %d %+v at %+v: staleness %g", i, a, c, s)
 		}
 	}
 }
