@@ -21,7 +21,8 @@ type Job struct {
 	// Weight multiplies the job's flow time in weighted objectives; 0 means 1.
 	Weight float64
 	// RigidWorkers is the fixed number of workers the job holds for its whole
-	// life under fcfs-rigid; 0 means MaxWorkers when that is set, else 1.
+	// life under fcfs-rigid; 0 means MaxWorkers when that is set (at most the
+	// servers), else 1.
 	RigidWorkers int
 }
 
@@ -33,13 +34,13 @@ func (j *Job) weight() float64 {
 	return j.Weight
 }
 
-// rigid returns the job's rigid allocation with its default.
-func (j *Job) rigid() int {
+// rigid returns the job's rigid allocation on n servers with its default.
+func (j *Job) rigid(n float64) int {
 	switch {
 	case j.RigidWorkers > 0:
 		return j.RigidWorkers
 	case j.MaxWorkers > 0:
-		return j.MaxWorkers
+		return int(math.Max(1, math.Min(float64(j.MaxWorkers), math.Floor(n))))
 	}
 	return 1
 }

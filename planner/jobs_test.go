@@ -27,8 +27,8 @@ func TestReadJobs(t *testing.T) {
 	if jobs[2].Arrival != 1.5 || jobs[2].Curve != (PowerLaw{0.25}) {
 		t.Errorf("job c = %+v", jobs[2])
 	}
-	if jobs[0].weight() != 1 || jobs[0].rigid() != 1 || b.rigid() != 4 {
-		t.Errorf("defaults: weight %g rigid %d", jobs[0].weight(), jobs[0].rigid())
+	if jobs[0].weight() != 1 || jobs[0].rigid(16) != 1 || b.rigid(16) != 4 || (&Job{MaxWorkers: 64}).rigid(10) != 10 {
+		t.Errorf("defaults: weight %g rigid %d", jobs[0].weight(), jobs[0].rigid(16))
 	}
 }
 

@@ -383,7 +383,7 @@ func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
 	left := n
 	blocked := false
 	for i, v := range jobs {
-		need := float64(v.Job.rigid())
+		need := float64(v.Job.rigid(n))
 		switch {
 		case v.Started:
 			alloc[i] = need

@@ -109,7 +109,8 @@ func (a *arrivals) Pop() any {
 // rate its curve gives its allocation, so the next departure is exact. It
 // does not modify jobs.
 func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
-	if err := checkJobs(jobs, s.Servers); err != nil {
+	_, isRigid := pol.(rigidPolicy)
+	if err := checkJobs(jobs, s.Servers, isRigid); err != nil {
 		return Result{}, err
 	}
 	if !(s.EarlyStop >= 0 && s.EarlyStop <= 1) {
@@ -154,7 +155,6 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	for i := range jobs {
 		res.Jobs[i] = JobResult{ID: jobs[i].ID, Arrival: jobs[i].Arrival, Start: math.NaN(), Size: jobs[i].Size, Work: work[i]}
 	}
-	_, isRigid := pol.(rigidPolicy)
 	var (
 		active   []int     // job indices in the system, in arrival order
 		attained []float64 = make([]float64, M)
@@ -376,7 +376,7 @@ func growInt(a []int, m int) []int {
 }
 
 // checkJobs validates jobs and servers for a simulation.
-func checkJobs(jobs []Job, n float64) error {
+func checkJobs(jobs []Job, n float64, rigid bool) error {
 	if !(n > 0) || math.IsInf(n, 0) {
 		return fmt.Errorf("planner: servers = %g, want > 0", n)
 	}
@@ -394,8 +394,8 @@ func checkJobs(jobs []Job, n float64) error {
 			return fmt.Errorf("planner: job %q: no speedup curve", j.ID)
 		case j.Weight < 0 || math.IsNaN(j.Weight):
 			return fmt.Errorf("planner: job %q: weight %g, want > 0", j.ID, j.Weight)
-		case float64(j.rigid()) > n:
-			return fmt.Errorf("planner: job %q: needs %d rigid workers, the cluster has %g", j.ID, j.rigid(), n)
+		case rigid && float64(j.rigid(n)) > n:
+			return fmt.Errorf("planner: job %q: needs %d rigid workers, the cluster has %g", j.ID, j.rigid(n), n)
 		}
 		if pl, ok := j.Curve.(PowerLaw); ok && !(pl.P > 0 && pl.P <= 1) {
 			return fmt.Errorf("planner: job %q: exponent p = %g, want 0 < p <= 1", j.ID, pl.P)

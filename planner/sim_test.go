@@ -3,6 +3,7 @@ package planner
 import (
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -151,9 +152,17 @@ func TestSimulateBadInput(t *testing.T) {
 		{"no jobs", nil, Settings{Servers: 1}},
 	}
 	for _, c := range cases {
-		if _, err := Simulate(c.jobs, Equi{}, c.s); err == nil {
+		var pol Policy = Equi{}
+		if strings.HasPrefix(c.name, "rigid") {
+			pol = FCFSRigid{}
+		}
+		if _, err := Simulate(c.jobs, pol, c.s); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
+	}
+	// Other policies ignore rigid_workers.
+	if _, err := Simulate([]Job{{ID: "a", Size: 1, Curve: PowerLaw{1}, RigidWorkers: 3}}, Equi{}, Settings{Servers: 2}); err != nil {
+		t.Errorf("equi with rigid_workers above the servers: %v", err)
 	}
 }
 

@@ -182,7 +182,7 @@ func TestPlanSimulateBadInput(t *testing.T) {
 		{[]string{"plan", "--jobs", order, "--servers", "4", "--plot", plot}, "order.csv:3:3: arrival: 5 s is before the previous job's 10 s"},
 		{[]string{"plan", "--jobs", model, "--servers", "4"}, "model.csv:2:5: model: fit: open "},
 		{[]string{"plan", "--jobs", filepath.Join(dir, "nope.csv"), "--servers", "4"}, "nope.csv: no such file"},
-		{[]string{"plan", "--jobs", rigid, "--servers", "4"}, "needs 8 rigid workers, more than --servers 4"},
+		{[]string{"plan", "--jobs", rigid, "--servers", "4", "--policy", "fcfs-rigid"}, "needs 8 rigid workers, more than --servers 4"},
 		{[]string{"plan", "--jobs", good, "--servers", "4", "--format", "xml"}, "--format \"xml\""},
 		{[]string{"plan", "--jobs", good, "--servers", "4", "--knee-alpha", "2"}, "--knee-alpha 2"},
 		{[]string{"plan", "--servers", "4"}, "plan: missing --jobs jobs.csv"},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -123,7 +124,7 @@ func simulateAction(c *cli.Context) error {
 			return badInput(err)
 		}
 		for i := range fixed {
-			if r := fixed[i].RigidWorkers; r > n {
+			if r := fixed[i].RigidWorkers; r > n && slices.Contains(names, "fcfs-rigid") {
 				return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", path, fixed[i].ID, r, n))
 			}
 		}
