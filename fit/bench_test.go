@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/traces"
@@ -36,19 +37,41 @@ func simSteps(n int) *traces.Trace {
 	return t
 }
 
+// cpuSeconds is the process's user + system CPU time: on a shared, loaded
+// machine CPU time per op is steadier than wall time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// loopCPU runs f b.N times (b.Loop) and reports CPU seconds per op.
+func loopCPU(b *testing.B, f func()) {
+	c0 := cpuSeconds()
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	b.ReportMetric((cpuSeconds()-c0)/float64(n), "cpu-s/op")
+}
+
 // BenchmarkFitSteps1M: the step-level fit (run statistics, profile, auto
 // family choice, loss curves) of a 1,000,000-row trace in memory.
 func BenchmarkFitSteps1M(b *testing.B) {
 	t := simSteps(1_000_000)
-	for b.Loop() {
+	loopCPU(b, func() {
 		if _, err := FitSteps(t, nil, StepOptions{}); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
-// BenchmarkFitStepsFile1M: end to end, reading a 1,000,000-row steps.csv
-// (traces.Load) and fitting it.
+// BenchmarkFitStepsFile1M: end to end, a 1,000,000-row steps.csv read
+// into memory (traces.Load) and fitted; BenchmarkFitStepsPaths1M streams
+// it instead (FitStepsPaths, what sgdplan fit does).
 func BenchmarkFitStepsFile1M(b *testing.B) {
 	dir := b.TempDir()
 	t := simSteps(1_000_000)
@@ -61,15 +84,24 @@ func BenchmarkFitStepsFile1M(b *testing.B) {
 	}
 	f.Close()
 	b.ResetTimer()
-	for b.Loop() {
-		tr, _, err := traces.Load(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := FitSteps(tr, nil, StepOptions{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	b.Run("load", func(b *testing.B) {
+		loopCPU(b, func() {
+			tr, _, err := traces.Load(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := FitSteps(tr, nil, StepOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+	b.Run("stream", func(b *testing.B) {
+		loopCPU(b, func() {
+			if _, _, err := FitStepsPaths([]string{dir}, StepOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
 }
 
 // BenchmarkFitTableBootstrap1000: a throughput table (5 worker counts x 3
@@ -78,11 +110,11 @@ func BenchmarkFitTableBootstrap1000(b *testing.B) {
 	pts := synth("optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, 32, false, 0.02, 1)
 	for _, fam := range []string{"optimus-sync", "auto"} {
 		b.Run(fam, func(b *testing.B) {
-			for b.Loop() {
+			loopCPU(b, func() {
 				if _, _, err := FitThroughput(pts, fam, &Settings{Bootstrap: 1000}); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }

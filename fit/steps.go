@@ -248,6 +248,97 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 	if err != nil {
 		return nil, err
 	}
+	curves, nanLoss := curvesFromTrace(t)
+	return fitFromStats(stats, curves, nanLoss, paths, o)
+}
+
+// FitStepsPaths is FitSteps on the files that paths name, streaming
+// steps.csv (traces.SummarizePaths reads it twice and never holds its rows):
+// memory does not grow with the steps. The warnings are the readers'.
+func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
+	sums, warns, err := traces.SummarizePaths(paths...)
+	if err != nil {
+		return nil, warns, err
+	}
+	files, err := traces.Files(paths...)
+	if err != nil {
+		return nil, warns, err
+	}
+	var small []string // updates.csv: the shards' apply times
+	for _, f := range files {
+		if f.Kind == traces.KindUpdates {
+			small = append(small, f.Path)
+		}
+	}
+	var updates []traces.Update
+	if len(small) > 0 {
+		tr, _, err := traces.Load(small...)
+		if err != nil {
+			return nil, warns, err
+		}
+		updates = tr.Updates
+	}
+	stats := make([]RunStats, 0, len(sums))
+	idx := map[string]int{}
+	curves := map[string][]lossPoint{}
+	for _, r := range sums {
+		if r.Steps == 0 {
+			continue
+		}
+		st := RunStats{Run: r.Run, Mode: r.Mode, Workers: r.Workers, PS: r.PS, Batch: r.Batch,
+			Window: [2]float64{r.WindowStart, r.WindowEnd}, Steps: int(r.WindowSteps), StepsPerS: r.UpdatesPerS,
+			Pull: moments(r.Pull), Push: moments(r.Push), Compute: moments(r.Compute),
+			Apply: Moments{Mean: math.NaN(), SCV: math.NaN()}, Bandwidth: math.NaN(), Epochs: math.NaN(), TotalSteps: int(r.Steps)}
+		st.HasPhases = r.Pull.N > 0 && r.Compute.N > 0 && r.Push.N > 0
+		st.Staleness = Moments{Mean: math.NaN(), SCV: math.NaN()}
+		if r.Staleness.N > 0 {
+			st.Staleness = Moments{N: int(r.Staleness.N), Mean: r.Staleness.Mean, SCV: math.NaN()}
+		}
+		if st.Mode == "" {
+			st.Mode = "async"
+		}
+		if info := r.Info; info != nil {
+			st.ParamBytes, st.Bandwidth, st.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
+			st.Dataset, st.Epochs = info.Dataset, info.Epochs
+		}
+		if st.Steps == 0 {
+			return nil, warns, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail)
+		}
+		for _, l := range r.Loss {
+			if l.Updates >= 0 && !math.IsNaN(l.Loss) && !math.IsInf(l.Loss, 0) {
+				curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss})
+			}
+		}
+		idx[r.Run] = len(stats)
+		stats = append(stats, st)
+	}
+	applies := make([]acc, len(stats))
+	for _, u := range updates {
+		if i, ok := idx[u.Run]; ok {
+			if w := stats[i].Window; u.Time >= w[0] && u.Time <= w[1] {
+				applies[i].add(u.Apply)
+			}
+		}
+	}
+	for i := range stats {
+		stats[i].Apply = applies[i].moments()
+	}
+	sf, err := fitFromStats(stats, curves, 0, paths, o)
+	return sf, warns, err
+}
+
+func moments(m traces.Moments) Moments {
+	if m.N == 0 {
+		return Moments{Mean: math.NaN(), SCV: math.NaN()}
+	}
+	return Moments{N: int(m.N), Mean: m.Mean, SCV: m.SCV}
+}
+
+// lossPoint is one point of a loss curve: k global updates, loss l.
+type lossPoint struct{ k, l float64 }
+
+// fitFromStats is the common part of FitSteps and FitStepsPaths.
+func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, paths []string, o StepOptions) (*StepFit, error) {
 	if len(stats) == 0 {
 		return nil, errorf("no steps in the trace (steps.csv is needed for a step-level fit)")
 	}
@@ -281,6 +372,7 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 		mode = train[0].Mode
 	}
 	var tf *ThroughputFit
+	var err error
 	var alts []Alternative
 	prof, pwarn, perr := TwoNodeProfile(train)
 	keys, _ := configKeys(res.Points)
@@ -314,7 +406,7 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, perr.Error())
 	}
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, res.Warnings...)
-	if eff := fitEfficiency(t, stats, o.TrainWorkers); eff != nil {
+	if eff := fitEfficiency(curves, nanLoss, stats, o.TrainWorkers); eff != nil {
 		m.Efficiency = eff
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, eff.Warnings...)
 	}
@@ -448,11 +540,11 @@ func containsInt(xs []int, v int) bool {
 	return false
 }
 
-// fitEfficiency fits the loss curve of each run from evals.csv (or the
-// steps' losses), and the staleness law across runs. It returns nil when
-// there is no loss at all.
-func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Efficiency {
-	type lp struct{ k, l float64 }
+// curvesFromTrace collects each run's loss curve: evals.csv, or for runs
+// with fewer than 4 evaluations the per-step losses of steps.csv binned to
+// at most 500 points. It returns the number of NaN losses skipped.
+func curvesFromTrace(t *traces.Trace) (map[string][]lossPoint, int) {
+	type lp = lossPoint
 	curves := map[string][]lp{}
 	nanLoss := 0
 	for _, e := range t.Evals {
@@ -500,6 +592,13 @@ func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Effic
 		}
 		curves[run] = cur
 	}
+	return curves, nanLoss
+}
+
+// fitEfficiency fits the loss curve of each run and the staleness law
+// across runs. It returns nil when there is no loss at all.
+func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats, trainWorkers []int) *Efficiency {
+	type lp = lossPoint
 	eff := &Efficiency{}
 	if nanLoss > 0 {
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("evals.csv: %d losses are NaN or infinite and were skipped", nanLoss))
@@ -529,8 +628,11 @@ func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Effic
 			stalDen += float64((r.Workers - 1) * (r.Workers - 1))
 		}
 		pts := curves[r.Run]
-		if len(pts) < 4 {
+		if len(pts) < 3 {
 			continue
+		}
+		if len(pts) == 3 {
+			eff.Warnings = append(eff.Warnings, fmt.Sprintf("run %s: loss curve through 3 points (3 parameters): an exact fit that nothing checks", r.Run))
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
 		c, ok := fitLossCurve(func(i int) (float64, float64) { return pts[i].k, pts[i].l }, len(pts))
@@ -548,7 +650,7 @@ func fitEfficiency(t *traces.Trace, stats []RunStats, trainWorkers []int) *Effic
 		eff.StalenessPerWorker = stalNum / stalDen
 	}
 	if len(rc) == 0 {
-		eff.Warnings = append(eff.Warnings, "no run has 4 or more finite losses: no loss curve")
+		eff.Warnings = append(eff.Warnings, "no run has 3 or more finite losses: no loss curve")
 		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
 	}
 	sort.Slice(rc, func(i, j int) bool { return rc[i].workers < rc[j].workers })

@@ -152,3 +152,32 @@ func TestNaNLossWarns(t *testing.T) {
 		t.Errorf("warnings do not mention the NaN losses: %s", joined)
 	}
 }
+
+// The streaming fit (FitStepsPaths) reads the same runs as the in-memory
+// one: the same steady-state rates and the same two-node profile.
+func TestFitStepsPathsAgrees(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "synthetic", "async-ps")
+	tr := loadAsync(t)
+	mem, err := FitSteps(tr, nil, StepOptions{Family: "mva", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	str, _, err := FitStepsPaths([]string{dir}, StepOptions{Family: "mva", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mem.Stats) != len(str.Stats) {
+		t.Fatalf("%d runs in memory, %d streamed", len(mem.Stats), len(str.Stats))
+	}
+	for i, a := range mem.Stats {
+		b := str.Stats[i]
+		if a.Run != b.Run || a.Steps != b.Steps || relErr(b.StepsPerS, a.StepsPerS) > 1e-9 || relErr(b.Pull.Mean, a.Pull.Mean) > 1e-9 || relErr(b.Apply.Mean, a.Apply.Mean) > 1e-9 {
+			t.Errorf("run %s: in memory %+v, streamed %+v", a.Run, a, b)
+		}
+	}
+	for j, p := range mem.Model.Parameters {
+		if q := str.Model.Parameters[j]; relErr(q.Value, p.Value) > 1e-6 {
+			t.Errorf("%s: %g in memory, %g streamed", p.Name, p.Value, q.Value)
+		}
+	}
+}

@@ -104,20 +104,31 @@ func runFit(c *cli.Context) error {
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
 func fitPaths(paths []string, family string, train []int, boot int, seed uint64) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
-	tr, tw, err := traces.Load(paths...)
+	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
 	}
 	var warns []string
-	for _, w := range tw {
-		warns = append(warns, w.Error())
-	}
-	if len(tr.Steps) > 0 {
-		sf, err := fit.FitSteps(tr, paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed})
+	for _, f := range files {
+		if f.Kind != traces.KindSteps {
+			continue
+		}
+		// A step trace: stream it (steps.csv is never held in memory).
+		sf, tw, err := fit.FitStepsPaths(paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed})
+		for _, w := range tw {
+			warns = append(warns, w.Error())
+		}
 		if err != nil {
-			return nil, nil, nil, nil, badInput(err)
+			return nil, nil, nil, warns, badInput(err)
 		}
 		return sf.Model, sf.Stats, sf.Points, append(warns, sf.Warnings...), nil
+	}
+	tr, tw, err := traces.Load(paths...)
+	if err != nil {
+		return nil, nil, nil, nil, badInput(err)
+	}
+	for _, w := range tw {
+		warns = append(warns, w.Error())
 	}
 	if len(tr.Throughput) == 0 {
 		return nil, nil, nil, nil, badInput(errors.New("fit: the trace has neither steps.csv nor throughput.csv rows: nothing to fit"))
