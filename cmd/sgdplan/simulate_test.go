@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"image/png"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
 )
 
 func TestSimulateGolden(t *testing.T) {
@@ -51,5 +56,56 @@ func TestSimulateMM1(t *testing.T) {
 	_, again, _ := runCmd(t, args...)
 	if again != stdout {
 		t.Errorf("same seeds, different output")
+	}
+}
+
+// A jobs.csv row that names a fitted model.json gets that model's speedup
+// curve: a lone job of size 1000 on 4 servers under SRPT completes at
+// 1000 / s(4), with s from fit.LoadModel. The model is fitted here by the fit
+// command on its own test table.
+func TestPlanWithFittedModel(t *testing.T) {
+	dir := t.TempDir()
+	mpath := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", mpath); code != 0 {
+		t.Skipf("fit could not produce a model.json (exit %d): %s", code, stderr)
+	}
+	m, err := fit.LoadModel(mpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,size,model\nbig,1000,m.json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4", "--policy", "srpt", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p planPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	want := 1000 / m.Speedup(4)
+	if math.Abs(p.Jobs[0].Completion-want) > 1e-9*want {
+		t.Errorf("completion %g, want 1000/s(4) = %g", p.Jobs[0].Completion, want)
+	}
+}
+
+func TestSimulatePlot(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sim.png")
+	code, _, stderr := runCmd(t, "simulate", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--policy", "all", "--plot", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() < 500 || r.Dy() < 300 {
+		t.Errorf("plot is %v", r)
 	}
 }
