@@ -204,11 +204,34 @@ func heSRPTShares(rem, wt []float64, p float64, idx []int, share []float64) {
 	for _, w := range wt[:m] {
 		Wm += w
 	}
+	// Common exponents (p = 0.5, 0.75, 0.8, 0.9, ...) make q a whole number:
+	// then (W/Wm)^q by repeated squaring is exact to a few ulps and much
+	// faster than exp(q log(W/Wm)).
+	qi := math.Round(q)
+	whole := math.Abs(q-qi) < 1e-9*q && qi <= 64
 	W, prev := 0.0, 0.0
 	for _, j := range idx {
 		W += wt[j]
-		cur := math.Exp(q * math.Log(W/Wm))
+		var cur float64
+		if whole {
+			cur = ipow(W/Wm, int(qi))
+		} else {
+			cur = math.Exp(q * math.Log(W/Wm))
+		}
 		share[j] = cur - prev
 		prev = cur
 	}
+}
+
+// ipow returns x^k for k >= 0 by repeated squaring.
+func ipow(x float64, k int) float64 {
+	r := 1.0
+	for k > 0 {
+		if k&1 == 1 {
+			r *= x
+		}
+		x *= x
+		k >>= 1
+	}
+	return r
 }

@@ -164,6 +164,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		ints     []int
 		bySize   []int                // active job indices by remaining size
 		rank     = make([]int, M)     // place of a job in bySize
+		present  = make([]bool, M)    // job is in the system
 		rate     = make([]float64, M) // rate at prev[i] workers
 		rates    []float64
 		t        float64
@@ -180,11 +181,12 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= t {
 			i := heap.Pop(ah).(int)
 			active = insertSorted(active, i)
+			present[i] = true
 			first = math.Min(first, jobs[i].Arrival)
 			res.Events++
 		}
 		m := len(active)
-		bySize = rankBySize(bySize, active, jobs, attained, rank)
+		bySize = rankBySize(bySize, active, jobs, attained, rank, present)
 		vs = vs[:0]
 		for _, i := range active {
 			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
@@ -254,6 +256,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 				j.Response = t - jobs[i].Arrival
 				j.Slowdown = j.Response / work[i]
 				j.Queued = j.Start > jobs[i].Arrival
+				present[i] = false
 				done++
 				res.Events++
 				continue
@@ -297,15 +300,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 // it. Between events the order rarely changes, so it drops departed jobs,
 // appends new ones and repairs by insertion sort, falling back to a full sort
 // when that would be slow.
-func rankBySize(bySize, active []int, jobs []Job, attained []float64, rank []int) []int {
+func rankBySize(bySize, active []int, jobs []Job, attained []float64, rank []int, present []bool) []int {
 	const gone = -1
-	in := func(i int) bool {
-		k := sort.SearchInts(active, i)
-		return k < len(active) && active[k] == i
-	}
 	kept := bySize[:0]
 	for _, i := range bySize {
-		if in(i) {
+		if present[i] {
 			kept = append(kept, i)
 			rank[i] = len(kept) - 1
 		}
