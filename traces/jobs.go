@@ -58,19 +58,49 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 	var jobs []Job
 	var warns []error
 	var err error
+	var rates map[string]float64
 	switch format {
-	case "philly-pollux":
-		jobs, warns, err = loadPhilly(path)
-	case "itp":
-		jobs, warns, err = loadITP(path)
+	case "philly-pollux", "itp":
 	case "gavel-vc":
-		jobs, warns, err = loadGavelVC(path)
+		const thr = "simulation_throughputs_isolated.csv"
+		tp := filepath.Join(filepath.Dir(path), thr)
+		if _, err := os.Stat(tp); err != nil {
+			tp = filepath.Join(filepath.Dir(filepath.Dir(path)), thr)
+		}
+		if rates, err = gavelOneV100(tp); err != nil {
+			return nil, nil, fmt.Errorf("traces: gavel-vc needs %s beside the trace or in its parent folder: %w", thr, err)
+		}
 	default:
 		return nil, nil, fmt.Errorf("traces: unknown job trace format %q (known: %s)", format, strings.Join(JobFormats(), ", "))
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traces: %w", err)
+	}
+	defer f.Close()
+	jobs, warns, err = readJobTrace(format, f, path, rates)
 	if err != nil {
 		return nil, nil, err
 	}
+	return sortJobs(path, jobs, warns)
+}
+
+// readJobTrace reads one job-trace file of format from r; file names it in
+// errors; rates are the 1-GPU steps/s of each job type (gavel-vc).
+func readJobTrace(format string, r io.Reader, file string, rates map[string]float64) ([]Job, []error, error) {
+	switch format {
+	case "philly-pollux":
+		return loadPhilly(r, file)
+	case "itp":
+		return loadITP(r, file)
+	default:
+		return loadGavelVC(r, file, rates)
+	}
+}
+
+// sortJobs checks there are jobs, sorts them by arrival and makes arrivals
+// relative to the first.
+func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	if len(jobs) == 0 {
 		return nil, warns, &ParseError{File: path, Msg: "no jobs: expected at least one data row"}
 	}
@@ -87,12 +117,11 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 
 func newJob() Job { return Job{P: math.NaN(), Weight: math.NaN()} }
 
-func loadPhilly(path string) ([]Job, []error, error) {
-	t, f, err := pubOpenFile(path, "timestamp", "duration", "num_gpus")
+func loadPhilly(r io.Reader, file string) ([]Job, []error, error) {
+	t, err := pubOpenReader(file, r, "timestamp", "duration", "num_gpus")
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
 	var jobs []Job
 	var warns []error
 	for {
@@ -147,12 +176,11 @@ func jobDurationGPUs(t *pubTable, dcol, gcol string) (float64, int, error, error
 	return d, g, nil, nil
 }
 
-func loadITP(path string) ([]Job, []error, error) {
-	t, f, err := pubOpenFile(path, "job_id", "submission_time", "duration", "num_gpu")
+func loadITP(r io.Reader, file string) ([]Job, []error, error) {
+	t, err := pubOpenReader(file, r, "job_id", "submission_time", "duration", "num_gpu")
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
 	var jobs []Job
 	var warns []error
 	for {
@@ -215,22 +243,12 @@ func gavelOneV100(path string) (map[string]float64, error) {
 	}
 }
 
-func loadGavelVC(path string) ([]Job, []error, error) {
-	const thr = "simulation_throughputs_isolated.csv"
-	tp := filepath.Join(filepath.Dir(path), thr)
-	if _, err := os.Stat(tp); err != nil {
-		tp = filepath.Join(filepath.Dir(filepath.Dir(path)), thr)
-	}
-	rate, err := gavelOneV100(tp)
-	if err != nil {
-		return nil, nil, fmt.Errorf("traces: gavel-vc needs %s beside the trace or in its parent folder: %w", thr, err)
-	}
-	t, f, err := pubOpenFile(path, "job_type", "total_steps", "arrival_time_s", "scale_factor")
+func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []error, error) {
+	t, err := pubOpenReader(file, r, "job_type", "total_steps", "arrival_time_s", "scale_factor")
 	if err != nil {
 		return nil, nil, err
 	}
-	defer f.Close()
-	vc := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	vc := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	var jobs []Job
 	var warns []error
 	for {
@@ -244,7 +262,7 @@ func loadGavelVC(path string) ([]Job, []error, error) {
 		jt := t.str("job_type")
 		r, known := rate[jt]
 		if !known {
-			return nil, nil, t.errAt("job_type", "column job_type: %q has no 1-GPU V100 throughput in %s", jt, tp)
+			return nil, nil, t.errAt("job_type", "column job_type: %q has no 1-GPU V100 throughput in simulation_throughputs_isolated.csv", jt)
 		}
 		steps, err := t.float("total_steps")
 		if err != nil {

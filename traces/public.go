@@ -59,7 +59,7 @@ import (
 // Absent values follow types.go: NaN for floats, 0 for counts.
 
 // datasetLoaders maps each public dataset name to its reader.
-var datasetLoaders = map[string]func(dir string) ([]Throughput, []error, error){
+var datasetLoaders = map[string]func(p pubFiles) ([]Throughput, []error, error){
 	"pollux-osdi21":          loadPollux,
 	"dl2-mxnet-ps-speed":     loadDL2,
 	"elasticflow-asplos23":   loadElasticFlow,
@@ -90,7 +90,7 @@ func LoadDataset(name, dir string) ([]Throughput, []error, error) {
 	if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.IsDir() {
 		dir = filepath.Join(dir, name)
 	}
-	return load(dir)
+	return load(pubFiles{fsys: os.DirFS(dir), dir: dir})
 }
 
 // PolluxPlacement returns the GPUs per node of a pollux-osdi21 row from its
@@ -132,29 +132,27 @@ func newThroughput() Throughput {
 // polluxModels are the six jobs of the Pollux artifact.
 var polluxModels = []string{"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"}
 
-func loadPollux(dir string) ([]Throughput, []error, error) {
+func loadPollux(dir pubFiles) ([]Throughput, []error, error) {
 	var out []Throughput
 	var warns []error
 	for _, m := range polluxModels {
-		if _, err := os.Stat(filepath.Join(dir, "traces", m)); err != nil {
-			warns = append(warns, fmt.Errorf("traces: %s: no %s folder; model skipped", filepath.Join(dir, "traces"), m))
+		if !dir.exists("traces/" + m) {
+			warns = append(warns, fmt.Errorf("traces: %s: no %s folder; model skipped", dir.name("traces"), m))
 			continue
 		}
-		p := filepath.Join(dir, "traces", m, "placements.csv")
-		rows, err := readPolluxPlacements(p, m)
+		rows, err := readPolluxPlacements(dir, "traces/"+m+"/placements.csv", m)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, rows...)
-		s := filepath.Join(dir, "traces", m, "scalability.csv")
-		rows, err = readPolluxScalability(s, m)
+		rows, err = readPolluxScalability(dir, "traces/"+m+"/scalability.csv", m)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, rows...)
 	}
 	if len(out) == 0 {
-		return nil, nil, fmt.Errorf("traces: %s: no pollux-osdi21 model folder (expected traces/<model>/placements.csv for one of %s)", dir, strings.Join(polluxModels, ", "))
+		return nil, nil, fmt.Errorf("traces: %s: no pollux-osdi21 model folder (expected traces/<model>/placements.csv for one of %s)", dir.dir, strings.Join(polluxModels, ", "))
 	}
 	return out, warns, nil
 }
@@ -173,8 +171,8 @@ func polluxRow(model string, nodes, replicas, bsz int, stepTime float64, run str
 	return r
 }
 
-func readPolluxPlacements(path, model string) ([]Throughput, error) {
-	t, f, err := pubOpenFile(path, "placement", "local_bsz", "step_time")
+func readPolluxPlacements(dir pubFiles, rel, model string) ([]Throughput, error) {
+	t, f, err := dir.open(rel, "placement", "local_bsz", "step_time")
 	if err != nil {
 		return nil, err
 	}
@@ -212,8 +210,8 @@ func readPolluxPlacements(path, model string) ([]Throughput, error) {
 	}
 }
 
-func readPolluxScalability(path, model string) ([]Throughput, error) {
-	t, f, err := pubOpenFile(path, "num_nodes", "num_replicas", "local_bsz", "step_time")
+func readPolluxScalability(dir pubFiles, rel, model string) ([]Throughput, error) {
+	t, f, err := dir.open(rel, "num_nodes", "num_replicas", "local_bsz", "step_time")
 	if err != nil {
 		return nil, err
 	}
@@ -254,9 +252,8 @@ func readPolluxScalability(path, model string) ([]Throughput, error) {
 	}
 }
 
-func loadDL2(dir string) ([]Throughput, []error, error) {
-	path := filepath.Join(dir, "ps_worker_speed.csv")
-	t, f, err := pubOpenFile(path, "model", "num_ps", "num_workers", "speed_sum", "tot_batch_size")
+func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
+	t, f, err := dir.open("ps_worker_speed.csv", "model", "num_ps", "num_workers", "speed_sum", "tot_batch_size")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -306,18 +303,18 @@ func loadDL2(dir string) ([]Throughput, []error, error) {
 // elasticFlowModels are the files of throughputs_A100_raw.
 var elasticFlowModels = []string{"bert", "deepspeech2", "gpt2", "inception3", "resnet50", "resnet50_cifar10", "vgg16"}
 
-func loadElasticFlow(dir string) ([]Throughput, []error, error) {
+func loadElasticFlow(dir pubFiles) ([]Throughput, []error, error) {
 	var out []Throughput
 	var warns []error
 	missing := 0
 	for _, m := range elasticFlowModels {
-		path := filepath.Join(dir, "throughputs_A100_raw", m+".csv")
-		if _, err := os.Stat(path); err != nil {
-			warns = append(warns, fmt.Errorf("traces: %s: absent; model skipped", path))
+		rel := "throughputs_A100_raw/" + m + ".csv"
+		if !dir.exists(rel) {
+			warns = append(warns, fmt.Errorf("traces: %s: absent; model skipped", dir.name(rel)))
 			missing++
 			continue
 		}
-		rows, w, err := readElasticFlowWide(path, m)
+		rows, w, err := readElasticFlowWide(dir, rel, m)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -325,15 +322,16 @@ func loadElasticFlow(dir string) ([]Throughput, []error, error) {
 		warns = append(warns, w...)
 	}
 	if missing == len(elasticFlowModels) {
-		return nil, nil, fmt.Errorf("traces: %s: no elasticflow-asplos23 table (expected throughputs_A100_raw/<model>.csv for one of %s)", dir, strings.Join(elasticFlowModels, ", "))
+		return nil, nil, fmt.Errorf("traces: %s: no elasticflow-asplos23 table (expected throughputs_A100_raw/<model>.csv for one of %s)", dir.dir, strings.Join(elasticFlowModels, ", "))
 	}
 	return out, warns, nil
 }
 
 // readElasticFlowWide reads one wide ElasticFlow table: global_batch_size,
 // then one column per GPU count.
-func readElasticFlowWide(path, model string) ([]Throughput, []error, error) {
-	t, f, err := pubOpenFile(path, "global_batch_size")
+func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error, error) {
+	path := dir.name(rel)
+	t, f, err := dir.open(rel, "global_batch_size")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -399,9 +397,8 @@ func readElasticFlowWide(path, model string) ([]Throughput, []error, error) {
 	}
 }
 
-func loadTFCNN(dir string) ([]Throughput, []error, error) {
-	path := filepath.Join(dir, "tf_cnn_benchmarks_may2017.csv")
-	t, f, err := pubOpenFile(path, "platform", "num_gpus", "model", "batch_size_per_gpu", "data", "variable_update", "images_per_sec")
+func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
+	t, f, err := dir.open("tf_cnn_benchmarks_may2017.csv", "platform", "num_gpus", "model", "batch_size_per_gpu", "data", "variable_update", "images_per_sec")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -460,9 +457,8 @@ func loadTFCNN(dir string) ([]Throughput, []error, error) {
 	}
 }
 
-func loadGavel(dir string) ([]Throughput, []error, error) {
-	path := filepath.Join(dir, "simulation_throughputs_isolated.csv")
-	t, f, err := pubOpenFile(path, "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
+func loadGavel(dir pubFiles) ([]Throughput, []error, error) {
+	t, f, err := dir.open("simulation_throughputs_isolated.csv", "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
 	if err != nil {
 		return nil, nil, err
 	}

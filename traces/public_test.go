@@ -7,9 +7,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // pubDataDir finds ../shared/data beside the repository root (or
@@ -343,25 +343,13 @@ func FuzzPublicTables(f *testing.F) {
 	f.Add(uint8(2), seed("gavel-osdi20/simulation_throughputs_isolated.csv"))
 	f.Add(uint8(0), []byte("model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,2,3.5\n"))
 	f.Add(uint8(1), []byte("global_batch_size,1,2,4\n64,6.0,8.6,\n128,0,1,2\n"))
-	base := f.TempDir() // one folder per fuzz process, rewritten each run
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		name := names[int(which)%len(names)]
-		dir := filepath.Join(base, strconv.Itoa(int(which)%8))
-		os.RemoveAll(dir)
-		p := filepath.Join(dir, filepath.FromSlash(files[name]))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		fsys := fstest.MapFS{files[name]: &fstest.MapFile{Data: data}}
 		if name == "pollux-osdi21" {
-			s := filepath.Join(dir, "traces", "bert", "scalability.csv")
-			if err := os.WriteFile(s, []byte("num_nodes,num_replicas,local_bsz,step_time\n2,4,8,0.5\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			fsys["traces/bert/scalability.csv"] = &fstest.MapFile{Data: []byte("num_nodes,num_replicas,local_bsz,step_time\n2,4,8,0.5\n")}
 		}
-		rows, warns, err := LoadDataset(name, dir)
+		rows, warns, err := datasetLoaders[name](pubFiles{fsys: fsys, dir: "fuzz"})
 		for _, e := range append(warns, err) {
 			if e != nil && !strings.HasPrefix(e.Error(), "traces: ") {
 				t.Fatalf("error without prefix: %v", e)
@@ -373,6 +361,22 @@ func FuzzPublicTables(f *testing.F) {
 				t.Fatalf("error not positioned: %v", err)
 			}
 			return
+		}
+		// what convert writes (rows with a batch size) reads back
+		var kept []Throughput
+		for _, r := range rows {
+			if r.Batch > 0 || r.GlobalBatch > 0 {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) > 0 {
+			var buf bytes.Buffer
+			if err := WriteThroughput(&buf, kept); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ReadThroughput(&buf, "throughput.csv", func(Throughput) error { return nil }); err != nil {
+				t.Fatalf("rows do not read back: %v\n%+v", err, kept)
+			}
 		}
 		for _, r := range rows {
 			ok := r.StepsPerS > 0 && !math.IsInf(r.StepsPerS, 0) || r.SamplesPerS > 0 && !math.IsInf(r.SamplesPerS, 0)

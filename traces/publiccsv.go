@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -156,6 +158,36 @@ func pubOpenFile(path string, required ...string) (*pubTable, *os.File, error) {
 		return nil, nil, fmt.Errorf("traces: %w", err)
 	}
 	t, err := pubOpenReader(path, f, required...)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return t, f, nil
+}
+
+// pubFiles is the folder of a public dataset: fsys holds its files (os.DirFS
+// of dir, or an in-memory tree in tests), dir names them in errors.
+type pubFiles struct {
+	fsys fs.FS
+	dir  string
+}
+
+// name is how errors name rel (a slash-separated path in fsys).
+func (p pubFiles) name(rel string) string { return filepath.Join(p.dir, filepath.FromSlash(rel)) }
+
+// exists reports whether rel is in the folder.
+func (p pubFiles) exists(rel string) bool {
+	_, err := fs.Stat(p.fsys, rel)
+	return err == nil
+}
+
+// open starts a table on rel; the caller closes the returned file.
+func (p pubFiles) open(rel string, required ...string) (*pubTable, io.Closer, error) {
+	f, err := p.fsys.Open(rel)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traces: %s: %w", p.name(rel), errors.Unwrap(err))
+	}
+	t, err := pubOpenReader(p.name(rel), f, required...)
 	if err != nil {
 		f.Close()
 		return nil, nil, err
