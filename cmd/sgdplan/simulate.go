@@ -23,7 +23,8 @@ func simulateCommand() *cli.Command {
 		Description: `simulate runs jobs through a cluster of --servers workers, event by event: at every
 arrival and departure the policy reallocates the workers (whole workers unless
 --fractional). Jobs come from --jobs jobs.csv or, without it, from a Poisson process
-(--arrival-rate jobs/s, --count, exponential sizes of --mean-size s, exponent --p).
+(--arrival-rate jobs/s, --count, sizes of mean --mean-size s, exponential or, with
+--size-sigma S, lognormal, exponent --p).
 
 --early-stop F kills each job with probability F at a uniform random fraction of its
 requested size (policies know only the requested size). --energy-alpha A gives jobs
@@ -45,7 +46,8 @@ Example:
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
 			&cli.Float64Flag{Name: "arrival-rate", Usage: "Poisson arrivals, jobs/s (without --jobs)"},
 			&cli.IntFlag{Name: "count", Value: 1000, Usage: "Poisson jobs"},
-			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: "Poisson jobs' mean size, s on one worker (exponential)"},
+			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: "Poisson jobs' mean size, s on one worker"},
+			&cli.Float64Flag{Name: "size-sigma", Usage: "0: exponential sizes; > 0: lognormal sizes with this sigma (same mean)"},
 			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "Poisson jobs' speedup exponent, (0, 1]"},
 			&cli.IntFlag{Name: "max-workers", Usage: "Poisson jobs' cap; 0: none"},
 			&cli.StringFlag{Name: "plot", Usage: "write response-time distributions as a PNG"},
@@ -141,8 +143,15 @@ func simulateAction(c *cli.Context) error {
 			return badInput(fmt.Errorf("--count %d: want >= 1", count))
 		case c.Int("max-workers") < 0:
 			return badInput(fmt.Errorf("--max-workers %d: want >= 0", c.Int("max-workers")))
+		case !(c.Float64("size-sigma") >= 0) || math.IsInf(c.Float64("size-sigma"), 0):
+			return badInput(fmt.Errorf("--size-sigma %g: want >= 0", c.Float64("size-sigma")))
 		}
-		poisson = planner.Poisson{Rate: rate, Count: count, Sizes: planner.Exponential{Mean: mean}, Curve: planner.PowerLaw{P: p}, MaxWorkers: c.Int("max-workers")}
+		var sizes planner.SizeDist = planner.Exponential{Mean: mean}
+		if sg := c.Float64("size-sigma"); sg > 0 {
+			// E[exp(mu + sigma Z)] = exp(mu + sigma^2/2) = mean
+			sizes = planner.LogNormal{Mu: math.Log(mean) - sg*sg/2, Sigma: sg}
+		}
+		poisson = planner.Poisson{Rate: rate, Count: count, Sizes: sizes, Curve: planner.PowerLaw{P: p}, MaxWorkers: c.Int("max-workers")}
 	}
 	var out []simPolicy
 	var resp []plots.ResponseTimes

@@ -109,3 +109,28 @@ func TestSimulatePlot(t *testing.T) {
 		t.Errorf("plot is %v", r)
 	}
 }
+
+// Lognormal sizes keep the requested mean: 20,000 jobs of mean 100 s with
+// sigma 1 on one server with p = 1 under FIFO do 100 s of work each on
+// average (within 3%), so the utilization is the load 0.005 x 100 = 0.5.
+func TestSimulateLogNormalSizes(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "simulate", "--servers", "1", "--arrival-rate", "0.005", "--count", "20000", "--mean-size", "100",
+		"--size-sigma", "1", "--p", "1", "--policy", "fifo", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p simPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	sum := 0.0
+	for _, j := range p.Jobs {
+		sum += j.Size
+	}
+	if mean := sum / float64(len(p.Jobs)); math.Abs(mean-100) > 3 {
+		t.Errorf("mean size %g, want 100 within 3%%", mean)
+	}
+	if math.Abs(p.Utilization-0.5) > 0.03 {
+		t.Errorf("utilization %g, want 0.5", p.Utilization)
+	}
+}
