@@ -302,11 +302,16 @@ func hellBest(v View, limit float64) (float64, float64) {
 		}
 		return k, val(k)
 	}
+	// s(k)^2/k rises while the curve's elasticity k s'/s is above 1/2 and
+	// falls after: climb until it falls (unimodal for concave curves whose
+	// elasticity decreases, such as Amdahl's law and the fitted families).
 	bestK, bestV := 1.0, val(1)
 	for k := 2.0; k <= limit; k++ {
-		if x := val(k); x > bestV {
-			bestK, bestV = k, x
+		x := val(k)
+		if x <= bestV {
+			break
 		}
+		bestK, bestV = k, x
 	}
 	return bestK, bestV
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -185,5 +186,53 @@ func TestSelectFirst(t *testing.T) {
 		if !slices.Equal(head, sorted[:k]) {
 			t.Fatalf("trial %d: first %d of %v are not the smallest %v", trial, k, x, sorted[:k])
 		}
+	}
+}
+
+// countingCurve is Amdahl's law that counts its evaluations.
+type countingCurve struct {
+	F     float64
+	calls int
+}
+
+func (c *countingCurve) Speedup(k float64) float64 {
+	c.calls++
+	if k <= 0 {
+		return 0
+	}
+	if k < 1 {
+		return k
+	}
+	return 1 / ((1 - c.F) + c.F/k)
+}
+
+// A fitted (non power-law) curve is evaluated once per whole worker count
+// however many events and jobs use it, and the results are those of the
+// bare curve.
+func TestMemoizedCurves(t *testing.T) {
+	c := &countingCurve{F: 0.9}
+	var jobs []Job
+	for i := range 40 {
+		jobs = append(jobs, Job{ID: fmt.Sprint(i), Arrival: float64(i), Size: 5 + float64(i%7), Curve: c})
+	}
+	for _, name := range []string{"greedy", "hell", "knee"} {
+		c.calls = 0
+		pol, _ := NewPolicy(name, 0)
+		r, err := Simulate(jobs, pol, Settings{Servers: 64, Integer: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.calls > 66 {
+			t.Errorf("%s: %d evaluations of the curve, want at most 66 (0..65 workers)", name, c.calls)
+		}
+		if !(r.MeanResponse > 0) {
+			t.Errorf("%s: mean response %g", name, r.MeanResponse)
+		}
+	}
+	// hellBest's climb finds the same peak as a full scan: s(k)^2/k for
+	// Amdahl f = 0.9 is k / (0.1 k + 0.9)^2, whose maximum is at k = 9.
+	v := View{Job: &Job{Curve: c}, Remaining: 1}
+	if k, _ := hellBest(v, 64); k != 9 {
+		t.Errorf("hell's best k for Amdahl 0.9 = %g, want 9", k)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sort"
 )
@@ -132,12 +133,15 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			work[i] = jobs[i].Size * (1 - rng.Float64()) // in (0, 1]
 		}
 	}
-	curve := func(i int) Speedup {
+	memos := map[Speedup]Speedup{}
+	curves := make([]Speedup, M)
+	for i := range jobs {
+		curves[i] = memoize(jobs[i].Curve, n, memos)
 		if s.EnergyAlpha > 0 {
-			return PowerLaw{P: 1 / s.EnergyAlpha}
+			curves[i] = PowerLaw{P: 1 / s.EnergyAlpha}
 		}
-		return jobs[i].Curve
 	}
+	curve := func(i int) Speedup { return curves[i] }
 	// Views carry *Job; under energy accounting give the policy the energy
 	// curve too.
 	views := make([]Job, M)
@@ -341,6 +345,51 @@ func rankBySize(bySize, active []int, jobs []Job, attained []float64, rank []int
 		rank[i] = r
 	}
 	return bySize
+}
+
+// memoCurve caches a curve at whole worker counts 0..len(tab)-1: fitted
+// curves can be costly to evaluate (a queueing model), and policies ask for
+// the same whole counts at every event.
+type memoCurve struct {
+	c   Speedup
+	tab []float64 // NaN until computed
+}
+
+func (m *memoCurve) Speedup(k float64) float64 {
+	if k >= 0 && k < float64(len(m.tab)) && k == math.Floor(k) {
+		i := int(k)
+		if v := m.tab[i]; v == v {
+			return v
+		}
+		v := m.c.Speedup(k)
+		m.tab[i] = v
+		return v
+	}
+	return m.c.Speedup(k)
+}
+
+// memoize wraps curves other than PowerLaw in a memoCurve for up to n
+// workers, one per distinct curve (jobs that share a fitted model share its
+// cache).
+func memoize(c Speedup, n float64, seen map[Speedup]Speedup) Speedup {
+	if _, ok := c.(PowerLaw); ok || c == nil {
+		return c
+	}
+	comparable := reflect.TypeOf(c).Comparable()
+	if comparable {
+		if m, ok := seen[c]; ok {
+			return m
+		}
+	}
+	tab := make([]float64, int(math.Min(n, 1<<16))+2)
+	for i := range tab {
+		tab[i] = math.NaN()
+	}
+	m := &memoCurve{c: c, tab: tab}
+	if comparable {
+		seen[c] = m
+	}
+	return m
 }
 
 // capOf is the most workers job j can use on n servers.
