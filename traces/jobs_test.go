@@ -172,6 +172,9 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 		{"bad quote", "philly-pollux", "timestamp,duration,num_gpus\n\"2017,5,1\n", "t.csv:2:"},
 		{"gavel no throughputs", "gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nA3C,5,0,1\n", "needs simulation_throughputs_isolated.csv"},
 	}
+	// a line of 2 MiB: refused at 1 MiB without reading the rest
+	long := "job_id,submission_time,duration,num_gpu\na,1,5,1\n" + strings.Repeat("x", 2<<20) + "\n"
+	cases = append(cases, struct{ name, format, body, want string }{"2 MiB line", "itp", long, "t.csv:3: line longer than 1048576 bytes"})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "t.csv")

@@ -27,7 +27,7 @@ type pubTable struct {
 // pubOpenReader starts reading a table from r; file names the input in errors.
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&pubLineLimit{r: r, file: file, line: 1})
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -53,8 +53,39 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 	return t, nil
 }
 
+// pubMaxLine is the longest line the public-table readers accept: a longer
+// one is an error found without reading the rest of it into memory.
+const pubMaxLine = 1 << 20
+
+// pubLineLimit passes r through and fails on a line longer than pubMaxLine.
+type pubLineLimit struct {
+	r    io.Reader
+	file string
+	line int // current physical line, from 1
+	run  int // bytes since the last newline
+}
+
+func (l *pubLineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			l.line++
+			l.run = 0
+			continue
+		}
+		if l.run++; l.run > pubMaxLine {
+			return i, &ParseError{File: l.file, Line: l.line, Msg: fmt.Sprintf("line longer than %d bytes: not a table of this format", pubMaxLine)}
+		}
+	}
+	return n, err
+}
+
 // pubCSVError turns an encoding/csv error into a positioned ParseError.
 func pubCSVError(file string, err error) error {
+	var own *ParseError
+	if errors.As(err, &own) {
+		return own
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &ParseError{File: file, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
