@@ -212,6 +212,11 @@ func readManifest(path string) (manifest, error) {
 	if err != nil {
 		return manifest{}, fmt.Errorf("check: %v", err)
 	}
+	return parseManifest(path, b)
+}
+
+// parseManifest is readManifest on the bytes of the file path.
+func parseManifest(path string, b []byte) (manifest, error) {
 	var j kubeflowJob
 	if err := yaml.Unmarshal(b, &j); err != nil {
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)

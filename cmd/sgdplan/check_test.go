@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,4 +77,23 @@ func TestCheckBadInput(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, code, stderr, c.want)
 		}
 	}
+}
+
+// FuzzReadManifest: any bytes give a manifest or an error, never a panic,
+// and an accepted manifest has at least one worker.
+func FuzzReadManifest(f *testing.F) {
+	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {}\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseManifest("m.yaml", b)
+		if err == nil && m.Workers < 1 {
+			t.Errorf("accepted a manifest with %d workers", m.Workers)
+		}
+	})
 }

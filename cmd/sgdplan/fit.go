@@ -196,7 +196,7 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64)
 }
 
 func fitPlot(path string, m *fit.Model, pts []fit.Point) error {
-	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family}
+	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
 	maxW := 1
 	for _, p := range pts {
 		d.Measured = append(d.Measured, plots.Obs{X: float64(p.Config.Workers), Y: p.StepsPerS, Lo: math.NaN(), Hi: math.NaN()})
