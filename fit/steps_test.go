@@ -181,3 +181,25 @@ func TestFitStepsPathsAgrees(t *testing.T) {
 		}
 	}
 }
+
+// A curve that follows the form exactly: the first half predicts the
+// updates to its final loss. l(k) = 1/(0.01 k + 0.5) + 0.3 at k = 100,
+// 200, ..., 1200: final loss 1/12.5 + 0.3 = 0.38 at k = 1200.
+func TestScoreLossCurveExact(t *testing.T) {
+	c := model.LossCurve{B0: 0.01, B1: 0.5, B2: 0.3}
+	var ks, ls []float64
+	for k := 100.0; k <= 1200; k += 100 {
+		ks = append(ks, k)
+		ls = append(ls, c.Loss(k))
+	}
+	s, err := ScoreLossCurve("exact", ks, ls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Measured != 1200 || relErr(s.Predicted, 1200) > 1e-4 || s.Err > 1e-2 {
+		t.Errorf("%+v, want measured 1200, predicted 1200", s)
+	}
+	if _, err := ScoreLossCurve("short", ks[:5], ls[:5]); err == nil {
+		t.Error("no error for 5 points")
+	}
+}

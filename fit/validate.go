@@ -245,3 +245,44 @@ func ProfileMethod(t *traces.Trace, trainWorkers []int) Method {
 		return func(c model.Config) float64 { return m.StepsPerSecond(c) }, m.Family, nil
 	}}
 }
+
+// CurveScore is the loss-curve part of the protocol on one curve: l(k) is
+// fitted on the first half of the evaluations and predicts the updates to
+// reach the curve's final loss.
+type CurveScore struct {
+	Name      string
+	Measured  float64 // updates at which the loss first reached the final value
+	Predicted float64 // +Inf when the fitted curve never reaches it
+	Err       float64 // |predicted - measured| / measured, %; +Inf when never reached
+}
+
+// ScoreLossCurve fits l(k) = 1/(b0 k + b1) + b2 on the first half of the
+// points (k ascending) and scores the predicted updates to the final loss.
+// It needs at least 6 points (3 to fit).
+func ScoreLossCurve(name string, k, loss []float64) (CurveScore, error) {
+	if len(k) != len(loss) || len(k) < 6 {
+		return CurveScore{}, errorf("%s: %d points, want 6 or more", name, len(k))
+	}
+	half := len(k) / 2
+	c, ok := fitLossCurve(func(i int) (float64, float64) { return k[i], loss[i] }, half)
+	if !ok {
+		return CurveScore{}, errorf("%s: the loss curve could not be fitted", name)
+	}
+	target := loss[len(loss)-1]
+	meas := k[len(k)-1]
+	for i := range loss {
+		if loss[i] <= target {
+			meas = k[i]
+			break
+		}
+	}
+	s := CurveScore{Name: name, Measured: meas}
+	u, err := c.UpdatesTo(target)
+	if err != nil || math.IsInf(u, 0) {
+		s.Predicted, s.Err = math.Inf(1), math.Inf(1)
+		return s, nil
+	}
+	s.Predicted = u
+	s.Err = 100 * math.Abs(u-meas) / meas
+	return s, nil
+}

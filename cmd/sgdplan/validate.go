@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -129,6 +131,8 @@ type validation struct {
 	methods  []string
 	datasets []datasetResult
 	absent   []string
+	curves   []fit.CurveScore // pollux-osdi21 validation curves
+	curveErr []string
 }
 
 func methodsFor() []fit.Method {
@@ -196,7 +200,84 @@ func validateAll(dataDir string, asyncPaths []string) (*validation, error) {
 	if len(v.datasets) == 0 {
 		return nil, badInput(fmt.Errorf("validate: no dataset found under %s (expected %s)", dataDir, strings.Join(protocolDatasets, ", ")))
 	}
+	v.curves, v.curveErr = polluxCurves(filepath.Join(dataDir, "pollux-osdi21", "traces"))
 	return v, nil
+}
+
+// polluxLoss turns each pollux-osdi21 job's validation metric into a loss
+// (lower is better): 1 - accuracy, 100 - F1, or the metric itself (WER,
+// validation loss), per the dataset's README.
+var polluxLoss = map[string]func(float64) float64{
+	"cifar10":     func(m float64) float64 { return 1 - m },
+	"imagenet":    func(m float64) float64 { return 1 - m },
+	"ncf":         func(m float64) float64 { return 1 - m },
+	"bert":        func(m float64) float64 { return 100 - m },
+	"deepspeech2": func(m float64) float64 { return m },
+	"yolov3":      func(m float64) float64 { return m },
+}
+
+// polluxCurves scores the loss-curve protocol on every
+// traces/<job>/validation-<B>.csv (iteration, metric per epoch).
+func polluxCurves(dir string) ([]fit.CurveScore, []string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "validation-*.csv"))
+	var out []fit.CurveScore
+	var skipped []string
+	for _, f := range files {
+		job := filepath.Base(filepath.Dir(f))
+		toLoss, ok := polluxLoss[job]
+		if !ok {
+			continue
+		}
+		name := job + "/" + strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "validation-"), ".csv")
+		ks, ls, err := readValidationCurve(f, toLoss)
+		if err == nil {
+			var s fit.CurveScore
+			if s, err = fit.ScoreLossCurve(name, ks, ls); err == nil {
+				out = append(out, s)
+				continue
+			}
+		}
+		skipped = append(skipped, fmt.Sprintf("%s (%v)", name, err))
+	}
+	return out, skipped
+}
+
+func readValidationCurve(path string, toLoss func(float64) float64) (ks, ls []float64, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) < 2 {
+		return nil, nil, fmt.Errorf("%s: no rows", path)
+	}
+	head := strings.Split(strings.TrimSpace(lines[0]), ",")
+	ci, cm := -1, -1
+	for i, h := range head {
+		switch h {
+		case "iteration":
+			ci = i
+		case "metric":
+			cm = i
+		}
+	}
+	if ci < 0 || cm < 0 {
+		return nil, nil, fmt.Errorf("%s:1: expected columns iteration and metric", path)
+	}
+	for n, line := range lines[1:] {
+		f := strings.Split(strings.TrimSpace(line), ",")
+		if len(f) <= ci || len(f) <= cm {
+			return nil, nil, fmt.Errorf("%s:%d: expected %d fields", path, n+2, len(head))
+		}
+		k, err1 := strconv.ParseFloat(f[ci], 64)
+		m, err2 := strconv.ParseFloat(f[cm], 64)
+		if err1 != nil || err2 != nil {
+			return nil, nil, fmt.Errorf("%s:%d: iteration and metric must be numbers", path, n+2)
+		}
+		ks = append(ks, k)
+		ls = append(ls, toLoss(m))
+	}
+	return ks, ls, nil
 }
 
 // defaultAsyncTraces lists the project's async traces: testdata/asgd and
@@ -357,9 +438,72 @@ func (v *validation) markdown(args, img string) string {
 		}
 		fmt.Fprintln(&b)
 	}
+	if len(v.curves) > 0 {
+		v.curveMarkdown(&b)
+	}
 	fmt.Fprintf(&b, "## Reading the numbers\n\n")
 	fmt.Fprintf(&b, "- The error is the protocol's: |predicted - measured| / measured, in the dataset's unit\n  (step time for pollux-osdi21, a rate elsewhere), averaged over a series' predicted rows,\n  then over the series.\n")
 	fmt.Fprintf(&b, "- Single measurements: the datasets give one value per configuration (tf-cnn-benchmarks\n  averages 5 runs), so part of every error is measurement noise.\n")
 	fmt.Fprintf(&b, "- gavel-osdi20 is not scored: it has no configuration above 8 GPUs to extrapolate to.\n")
 	return b.String()
+}
+
+// curveMarkdown writes the loss-curve part of the protocol: per job, the
+// mean error of the predicted updates to the final loss over its batch
+// sizes, and the curves whose fit never reaches that loss.
+func (v *validation) curveMarkdown(b *bytes.Buffer) {
+	fmt.Fprintf(b, "## Efficiency: loss curves (pollux-osdi21 validation curves)\n\n")
+	fmt.Fprintf(b, "The protocol's loss-curve test: l(k) = 1/(b0 k + b1) + b2 fitted on the first half of each\n")
+	fmt.Fprintf(b, "curve's epochs (k = iterations; the metric turned into a loss: 1 - accuracy, 100 - F1, WER,\n")
+	fmt.Fprintf(b, "validation loss), predicting the iterations at which the curve first reaches its final value.\n\n")
+	type agg struct {
+		n, never  int
+		sum       float64
+		worst     float64
+		batchSize []string
+	}
+	jobs := map[string]*agg{}
+	var names []string
+	all, allN, allNever := 0.0, 0, 0
+	for _, c := range v.curves {
+		job, bs, _ := strings.Cut(c.Name, "/")
+		a, ok := jobs[job]
+		if !ok {
+			a = &agg{}
+			jobs[job] = a
+			names = append(names, job)
+		}
+		a.batchSize = append(a.batchSize, bs)
+		if math.IsInf(c.Err, 0) {
+			a.never++
+			allNever++
+			continue
+		}
+		a.n++
+		a.sum += c.Err
+		a.worst = math.Max(a.worst, c.Err)
+		all += c.Err
+		allN++
+	}
+	sort.Strings(names)
+	fmt.Fprintf(b, "| job | curves | mean error (%%) | worst (%%) | fitted curve never reaches the final loss |\n|---|---|---|---|---|\n")
+	for _, n := range names {
+		a := jobs[n]
+		mean := math.NaN()
+		if a.n > 0 {
+			mean = a.sum / float64(a.n)
+		}
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %d |\n", n, a.n+a.never, pct(mean), pct(a.worst), a.never)
+	}
+	mean := math.NaN()
+	if allN > 0 {
+		mean = all / float64(allN)
+	}
+	fmt.Fprintf(b, "| **all** | %d | **%s** | | %d |\n\n", allN+allNever, pct(mean), allNever)
+	fmt.Fprintf(b, "A curve whose first half flattens early gets a floor b2 above its final value: the fit then says the\n")
+	fmt.Fprintf(b, "target is never reached, which is counted in the last column rather than averaged.\n")
+	if len(v.curveErr) > 0 {
+		fmt.Fprintf(b, "Not scored: %s.\n", strings.Join(v.curveErr, "; "))
+	}
+	fmt.Fprintln(b)
 }
