@@ -462,3 +462,20 @@ func init() {
 	af.Applies = func(k DataKind) bool { return k.Async }
 	register(af)
 }
+
+func init() {
+	// The closed network of package model (AsyncPS: parallel shards with
+	// fork-join, the residual-service correction for deterministic
+	// transfers), through its parameter vector; transfers cost Latency
+	// (no bandwidth setting), so "latency" is the time of one transfer to
+	// one shard.
+	register(wrapModel("asyncps", model.AsyncPS{Batch: 1, Correction: true}, []Param{
+		{"compute0", "s", 0, maxTime},
+		{"compute1", "s", 0, maxTime},
+		{"latency", "s", 0, maxTime},
+		{"apply", "s", 0, maxTime},
+	}, func(k DataKind) bool { return k.Async }, func(t, b, s float64) []float64 {
+		return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t / 2, s * t / 4}
+	}))
+	usesPS["asyncps"] = true
+}
