@@ -263,3 +263,59 @@ func TestHeSRPTLimits(t *testing.T) {
 		}
 	}
 }
+
+// Weighted flow time (the weight column): with weights that do not grow with
+// size, jobs still finish smallest first and the closed form equals the
+// replay to 1e-9; weights that make a large job far more important than a
+// small one break that order, and HeSRPT says so instead of answering.
+func TestWeightedClosedForm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	for trial := range 50 {
+		m := 2 + rng.IntN(15)
+		p := 0.1 + 0.85*rng.Float64()
+		n := float64(1 + rng.IntN(8))
+		x := make([]float64, m)
+		for i := range x {
+			x[i] = 0.5 + 10*rng.Float64()
+		}
+		idx := sortLargestFirst(x)
+		w := make([]float64, m)
+		cur := 1.0
+		for _, j := range idx { // largest first: weights rise as sizes fall
+			cur *= 1 + rng.Float64()
+			w[j] = cur
+		}
+		off, err := HeSRPT(x, w, p, n, FlowTime)
+		if err != nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		jobs := powerJobs(x, p)
+		for i := range jobs {
+			jobs[i].Weight = w[i]
+		}
+		r, err := Simulate(jobs, HeSRPTPolicy{FlowTime}, Settings{Servers: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range x {
+			if e := relErr(r.Jobs[i].Completion, off.Completion[i]); e > 1e-9 {
+				t.Fatalf("trial %d: job %d closed form %g, replay %g", trial, i, off.Completion[i], r.Jobs[i].Completion)
+			}
+		}
+		if e := relErr(r.WeightedFlow, off.Objective); e > 1e-9 {
+			t.Fatalf("trial %d: weighted flow %g, closed form %g", trial, r.WeightedFlow, off.Objective)
+		}
+	}
+	// Sizes 10 and 1, p = 0.5, one server. Weights 100 and 1: c_2 =
+	// (100/101)^2 = 0.98030, a_2 = 1/(1-0.98030)^0.5 = 7.124, c_2^0.5 =
+	// 0.99010, so tau_1 = 10 - 7.124 x 0.99010 = 2.946 > 0: fine. Weights
+	// 10000 and 1: c_2 = (10000/10001)^2 = 0.99980, a_2 = 70.71, so tau_1 =
+	// 10 - 70.71 x 0.9999 < 0: the large job, holding 99.98% of the server,
+	// would finish first.
+	if _, err := HeSRPT([]float64{10, 1}, []float64{100, 1}, 0.5, 1, FlowTime); err != nil {
+		t.Errorf("weights 100 vs 1: %v", err)
+	}
+	if _, err := HeSRPT([]float64{10, 1}, []float64{10000, 1}, 0.5, 1, FlowTime); err != ErrNotOrdered {
+		t.Errorf("weights 10000 vs 1 on sizes 10 vs 1: err %v, want ErrNotOrdered", err)
+	}
+}
