@@ -36,7 +36,7 @@ type Policy interface {
 // they are rounded to whole workers.
 type rigidPolicy interface{ rigid() bool }
 
-// Names of the policies, in the order "all" runs them.
+// PolicyNames lists the policies NewPolicy knows, in the order "all" runs them.
 var PolicyNames = []string{"hesrpt", "hesrpt-slowdown", "equi", "srpt", "fifo", "sjf", "knee", "hell", "greedy", "fcfs-rigid"}
 
 // DefaultKneeAlpha is the knee threshold when none is given: one more worker
