@@ -203,3 +203,26 @@ func TestScoreLossCurveExact(t *testing.T) {
 		t.Error("no error for 5 points")
 	}
 }
+
+// Steps to target that follow the noise-scale law exactly, S(B) = 1000 (1 +
+// 256/B): fitted on B = 32, 64, 128 it predicts B = 256, 512, 1024 (2000,
+// 1500, 1250 steps) exactly.
+func TestScoreBatchSizeExact(t *testing.T) {
+	var cs []BatchCurve
+	for _, b := range []float64{32, 64, 128, 256, 512, 1024} {
+		s := 1000 * (1 + 256/b)
+		// loss 1 at step 0, 0.5 (the target) at step s, 0.4 after.
+		cs = append(cs, BatchCurve{Batch: b, Steps: []float64{0, s, 2 * s}, Loss: []float64{1, 0.5, 0.4}})
+	}
+	cs[0].Loss[2] = 0.5 // the worst best value: the target is 0.5
+	s, err := ScoreBatchSize("exact", cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Target != 0.5 || relErr(s.Noise, 256) > 1e-4 || s.MAPE > 1e-3 {
+		t.Errorf("%+v, want target 0.5, noise 256, MAPE 0", s)
+	}
+	if _, err := ScoreBatchSize("few", cs[:3]); err == nil {
+		t.Error("no error for 3 batch sizes")
+	}
+}

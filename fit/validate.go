@@ -286,3 +286,96 @@ func ScoreLossCurve(name string, k, loss []float64) (CurveScore, error) {
 	s.Err = 100 * math.Abs(u-meas) / meas
 	return s, nil
 }
+
+// BatchCurve is one training run's evaluation curve at a global batch.
+type BatchCurve struct {
+	Batch       float64   // samples per step
+	Steps, Loss []float64 // steps so far and the loss (lower is better) at each evaluation
+}
+
+// BatchScore is the batch-size part of the protocol on one job.
+type BatchScore struct {
+	Name          string
+	Target        float64   // the loss every curve reaches
+	Train, Test   []float64 // batch sizes
+	Noise         float64   // fitted gradient noise scale, samples
+	Measured, Est []float64 // steps to target on the test batches
+	MAPE, Worst   float64   // %
+}
+
+// ScoreBatchSize fits the gradient-noise-scale law S(B) = S(B0) (1 +
+// Noise/B)/(1 + Noise/B0) (model.GNS.StepsRatio; McCandlish et al. 2018) to
+// the steps to target of the smallest half of the batch sizes and predicts
+// the larger half. The target is the highest loss every curve reaches (the
+// worst of their best values), so that every batch size has a measured
+// count. It needs at least 4 batch sizes.
+func ScoreBatchSize(name string, curves []BatchCurve) (BatchScore, error) {
+	if len(curves) < 4 {
+		return BatchScore{}, errorf("%s: %d batch sizes, want 4 or more", name, len(curves))
+	}
+	cs := append([]BatchCurve(nil), curves...)
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Batch < cs[j].Batch })
+	target := math.Inf(-1)
+	for _, c := range cs {
+		best := math.Inf(1)
+		for _, l := range c.Loss {
+			best = math.Min(best, l)
+		}
+		target = math.Max(target, best)
+	}
+	steps := make([]float64, len(cs))
+	for i, c := range cs {
+		steps[i] = math.NaN()
+		for j, l := range c.Loss {
+			if l <= target {
+				steps[i] = c.Steps[j]
+				break
+			}
+		}
+		if !(steps[i] > 0) {
+			return BatchScore{}, errorf("%s: batch %g reaches the target %g at step %g", name, c.Batch, target, steps[i])
+		}
+	}
+	half := len(cs) / 2
+	b0 := cs[0].Batch
+	pred := func(th []float64, b float64) float64 {
+		return th[0] * model.GNS{Noise: th[1], RefBatch: b0}.StepsRatio(b)
+	}
+	prob := Problem{
+		M: half,
+		Residuals: func(dst, th []float64) {
+			for i := 0; i < half; i++ {
+				dst[i] = math.Log(pred(th, cs[i].Batch)) - math.Log(steps[i])
+			}
+		},
+		Lower: []float64{1e-9, 0},
+		Upper: []float64{math.Inf(1), 1e9},
+	}
+	best := LMResult{Cost: math.Inf(1)}
+	for _, noise := range []float64{b0 / 10, b0, 10 * b0, 100 * b0} {
+		r, err := LevenbergMarquardt(prob, []float64{steps[0], noise}, nil)
+		if err == nil && r.Cost < best.Cost {
+			best = r
+		}
+	}
+	if math.IsInf(best.Cost, 1) {
+		return BatchScore{}, errorf("%s: the noise scale could not be fitted", name)
+	}
+	s := BatchScore{Name: name, Target: target, Noise: best.X[1]}
+	sum := 0.0
+	for i, c := range cs {
+		if i < half {
+			s.Train = append(s.Train, c.Batch)
+			continue
+		}
+		s.Test = append(s.Test, c.Batch)
+		p := pred(best.X, c.Batch)
+		s.Measured = append(s.Measured, steps[i])
+		s.Est = append(s.Est, p)
+		e := 100 * math.Abs(p-steps[i]) / steps[i]
+		sum += e
+		s.Worst = math.Max(s.Worst, e)
+	}
+	s.MAPE = sum / float64(len(s.Test))
+	return s, nil
+}
