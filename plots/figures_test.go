@@ -244,6 +244,50 @@ func planExample() PlanData {
 	return PlanData{Policy: "hesrpt", Servers: 16, Segments: segs, Completions: done}
 }
 
+func TestPlanBinned(t *testing.T) {
+	// [0, 1) a 4; [1, 3) a 2, b 2; gap [3, 4). Two bins of 2 s:
+	// bin [0, 2): a (4x1 + 2x1)/2 = 3, b (2x1)/2 = 1;
+	// bin [2, 4]: a (2x1)/2 = 1, b (2x1)/2 = 1 (the gap holds nothing).
+	d := PlanData{Segments: []PlanSegment{
+		{Start: 0, End: 1, Alloc: map[string]float64{"a": 4}},
+		{Start: 1, End: 3, Alloc: map[string]float64{"a": 2, "b": 2}},
+		{Start: 3.5, End: 4, Alloc: map[string]float64{}},
+	}}
+	got := d.Binned(2)
+	want := []PlanSegment{
+		{Start: 0, End: 2, Alloc: map[string]float64{"a": 3, "b": 1}},
+		{Start: 2, End: 4, Alloc: map[string]float64{"a": 1, "b": 1}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Binned = %+v, want %+v", got, want)
+	}
+	// Worker-seconds are kept on a long random plan.
+	rng := rand.New(rand.NewPCG(9, 9))
+	var long PlanData
+	area := map[string]float64{}
+	t0 := 0.0
+	for range 1000 {
+		dt := rng.ExpFloat64()
+		a := map[string]float64{"x": rng.Float64() * 8, "y": rng.Float64() * 8}
+		long.Segments = append(long.Segments, PlanSegment{Start: t0, End: t0 + dt, Alloc: a})
+		for j, v := range a {
+			area[j] += v * dt
+		}
+		t0 += dt
+	}
+	binned := map[string]float64{}
+	for _, s := range long.Binned(MaxDrawnSegments) {
+		for j, v := range s.Alloc {
+			binned[j] += v * (s.End - s.Start)
+		}
+	}
+	for j := range area {
+		if !within(binned[j], area[j], 1e-9) {
+			t.Errorf("job %s: %g worker-seconds binned, %g in the plan", j, binned[j], area[j])
+		}
+	}
+}
+
 func TestCDF(t *testing.T) {
 	// 3, 1, 2, 2 sorted: 1, 2, 2, 3 → (1, .25), (2, .5), (2, .75), (3, 1).
 	got := CDF([]float64{3, 1, math.NaN(), 2, 2})

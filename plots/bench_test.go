@@ -1,0 +1,78 @@
+package plots
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// Rendering a figure to PNG at 300 dpi: go test -bench . -benchtime 3x ./plots
+
+func BenchmarkFitFigure(b *testing.B) {
+	d := fitExample()
+	for b.Loop() {
+		fig, err := FitFigure(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := fig.WritePNG(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPlanFigure(b *testing.B) {
+	for _, segs := range []int{100, 2000} {
+		b.Run(fmt.Sprintf("segments=%d", segs), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			d := PlanData{Servers: 64, Completions: map[string]float64{}}
+			for i := range segs {
+				a := map[string]float64{}
+				left := 64.0
+				for j := range 8 {
+					w := left * rng.Float64() / 2
+					a[fmt.Sprintf("job%d", j)] = w
+					left -= w
+				}
+				d.Segments = append(d.Segments, PlanSegment{Start: float64(i), End: float64(i + 1), Alloc: a})
+			}
+			for j := range 8 {
+				d.Completions[fmt.Sprintf("job%d", j)] = float64(segs) * float64(j+1) / 8
+			}
+			for b.Loop() {
+				fig, err := PlanFigure(d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := fig.WritePNG(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkSimulationFigure(b *testing.B) {
+	for _, n := range []int{100, 10000} {
+		b.Run(fmt.Sprintf("times=%d", n), func(b *testing.B) {
+			d := simulationExample()
+			rng := rand.New(rand.NewPCG(2, 2))
+			for i := range d.Responses {
+				d.Responses[i].Times = d.Responses[i].Times[:0]
+				for range n {
+					d.Responses[i].Times = append(d.Responses[i].Times, 1+100*rng.ExpFloat64())
+				}
+			}
+			for b.Loop() {
+				fig, err := SimulationFigure(d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := fig.WritePNG(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
