@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -85,5 +87,45 @@ func TestPredictBadInput(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, code, stderr, c.want)
 		}
+	}
+}
+
+// --per-node places the workers: for the pollux family a job on one
+// machine synchronises over the local link, on several over the network.
+// Data from T = 0.1 + 0.001 b + sync, sync = 0.01 + 0.002 (w-2) on one node
+// and 0.05 + 0.01 (w-2) across nodes (gamma 1).
+func TestPredictPerNode(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	rows.WriteString("workers,ps,batch,steps_per_s,mode,nodes\n")
+	for _, c := range []struct{ w, nodes int }{{1, 1}, {2, 1}, {4, 1}, {8, 1}, {2, 2}, {4, 2}, {8, 2}, {8, 4}} {
+		sync := 0.0
+		switch {
+		case c.w == 1:
+		case c.nodes == 1:
+			sync = 0.01 + 0.002*float64(c.w-2)
+		default:
+			sync = 0.05 + 0.01*float64(c.w-2)
+		}
+		fmt.Fprintf(&rows, "%d,0,32,%g,allreduce,%d\n", c.w, 1/(0.1+0.001*32+sync), c.nodes)
+	}
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(rows.String()), 0o644)
+	mp := filepath.Join(dir, "m.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join(dir, "throughput.csv"), "--family", "pollux", "--out", mp, "--bootstrap", "0"); code != 0 {
+		t.Fatal(e)
+	}
+	get := func(perNode string) float64 {
+		code, out, e := runCmd(t, "predict", "--model", mp, "--workers", "8", "--per-node", perNode, "--format", "csv")
+		if code != 0 {
+			t.Fatal(e)
+		}
+		v, _ := strconv.ParseFloat(strings.Split(strings.Split(out, "\n")[1], ",")[2], 64)
+		return v
+	}
+	// 8 workers on one node: T = 0.132 + 0.022 = 0.154 s (6.494 steps/s);
+	// over 8 nodes: T = 0.132 + 0.11 = 0.242 s (4.132 steps/s).
+	one, spread := get("8"), get("1")
+	if math.Abs(one-6.494)/6.494 > 0.02 || math.Abs(spread-4.132)/4.132 > 0.02 {
+		t.Errorf("8 workers: %g steps/s on one node (want 6.494), %g over 8 (want 4.132)", one, spread)
 	}
 }
