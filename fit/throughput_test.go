@@ -175,3 +175,18 @@ func contains(s, sub string) bool {
 	}
 	return false
 }
+
+// The one-standard-error rule: the best CV error is 10% with per-config
+// errors 5 and 15 (mean 10, sd 7.071, se 7.071/sqrt(2) = 5): a family with
+// fewer parameters within 10 + 5 = 15% wins; one at 16% does not.
+func TestParsimonious(t *testing.T) {
+	best := &ThroughputFit{Theta: make([]float64, 5), CVError: 10, cvErrs: []float64{5, 15}}
+	near := &ThroughputFit{Theta: make([]float64, 2), CVError: 14.9}
+	far := &ThroughputFit{Theta: make([]float64, 1), CVError: 16}
+	if got := parsimonious(best, []*ThroughputFit{best, near, far}); got != near {
+		t.Errorf("chose CV %g with %d parameters, want the 2-parameter fit at 14.9", got.CVError, len(got.Theta))
+	}
+	if got := parsimonious(best, []*ThroughputFit{best, far}); got != best {
+		t.Errorf("chose CV %g, want the best (16 is beyond one SE)", got.CVError)
+	}
+}
