@@ -300,6 +300,14 @@ func TestCDF(t *testing.T) {
 	if len(st) != 4 || st[0].Y != 0 || st[1].Y != 0.25 || st[2].Y != 0.25 || st[3].Y != 0.5 {
 		t.Errorf("steps = %v", st)
 	}
+	// Thinning 5 corners to 3 keeps ranks 0, 2, 4.
+	c := []XY{{1, 0.2}, {2, 0.4}, {3, 0.6}, {4, 0.8}, {5, 1}}
+	if th := thinCDF(c, 3); !reflect.DeepEqual(th, []XY{{1, 0.2}, {3, 0.6}, {5, 1}}) {
+		t.Errorf("thinCDF = %v", th)
+	}
+	if th := thinCDF(c, 10); len(th) != 5 {
+		t.Errorf("thinCDF of a short curve changed it: %v", th)
+	}
 	_, err := SimulationFigure(SimulationData{})
 	wantErr(t, "empty", err, "simulation", "no response times")
 	_, err = SimulationFigure(SimulationData{Responses: []ResponseTimes{{Policy: "equi", Times: []float64{1, math.Inf(1)}}}})

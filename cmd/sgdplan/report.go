@@ -100,11 +100,23 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	return o, nil
 }
 
+// defaultReportOptions are report's defaults for everything but the
+// model, jobs, servers and output folder (for callers such as demo).
+func defaultReportOptions() reportOptions {
+	return reportOptions{policy: "hesrpt", alpha: planner.DefaultKneeAlpha, loads: []float64{0.3, 0.5, 0.7, 0.85}, seeds: 5, simJobs: 100}
+}
+
 func reportAction(c *cli.Context) error {
 	o, err := reportFlags(c)
 	if err != nil {
 		return badInput(err)
 	}
+	return runReport(c, o)
+}
+
+// runReport loads o.model and o.jobs, writes the report into o.out and says
+// where it is on stdout; warnings go to stderr. Errors carry exit codes.
+func runReport(c *cli.Context, o reportOptions) error {
 	m, err := fit.LoadModel(o.model)
 	if err != nil {
 		return badInput(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/sgdplan/sgdplan/planner"
+	"github.com/urfave/cli/v2"
 )
 
 var reportJobs = filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
@@ -167,5 +168,35 @@ func TestReportWorkloadLoad(t *testing.T) {
 	load := work / (w[len(w)-1].Arrival * 8)
 	if math.Abs(load-0.5) > 0.05*0.5 {
 		t.Errorf("offered load %.4g, want 0.5 within 5%%", load)
+	}
+}
+
+// The defaults demo uses are the flags' defaults.
+func TestReportDefaults(t *testing.T) {
+	d := defaultReportOptions()
+	for _, f := range reportCommand().Flags {
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			if f.Name == "policy" && f.Value != d.policy {
+				t.Errorf("--policy default %q, defaultReportOptions %q", f.Value, d.policy)
+			}
+			if f.Name == "loads" {
+				var parts []string
+				for _, l := range d.loads {
+					parts = append(parts, strconv.FormatFloat(l, 'g', -1, 64))
+				}
+				if got := strings.Join(parts, ","); got != f.Value {
+					t.Errorf("--loads default %q, defaultReportOptions %q", f.Value, got)
+				}
+			}
+		case *cli.IntFlag:
+			if (f.Name == "seeds" && f.Value != d.seeds) || (f.Name == "sim-jobs" && f.Value != d.simJobs) {
+				t.Errorf("--%s default %d differs from defaultReportOptions", f.Name, f.Value)
+			}
+		case *cli.Float64Flag:
+			if f.Name == "knee-alpha" && f.Value != d.alpha {
+				t.Errorf("--knee-alpha default %g, defaultReportOptions %g", f.Value, d.alpha)
+			}
+		}
 	}
 }
