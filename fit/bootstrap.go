@@ -30,11 +30,12 @@ func Bootstrap(n, B int, seed uint64, fit func(idx []int) ([]float64, bool)) [][
 }
 
 // Percentile returns the q-quantile (0..1) of xs by linear interpolation
-// between order statistics; xs is sorted in place. NaN for no data.
+// between order statistics (xs is not modified). NaN for no data.
 func Percentile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
+	xs = append([]float64(nil), xs...)
 	sort.Float64s(xs)
 	h := q * float64(len(xs)-1)
 	i := int(math.Floor(h))
