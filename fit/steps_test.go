@@ -226,3 +226,20 @@ func TestScoreBatchSizeExact(t *testing.T) {
 		t.Error("no error for 3 batch sizes")
 	}
 }
+
+// S/B scaling of the profile's link demand: 0.01 s for 4e6 B at 4e8 B/s;
+// at 1e8 B/s it is 4 x 0.01 = 0.04 s; a model of 8e6 B doubles that: 0.08 s.
+func TestProfileScale(t *testing.T) {
+	p := Profile{Link: 0.01, ParamBytes: 4e6, Bandwidth: 4e8, FromRun: "w1"}
+	q, err := p.Scale(1e8, 0)
+	if err != nil || relErr(q.Link, 0.04) > 1e-12 {
+		t.Errorf("bandwidth 1e8: link %g, %v; want 0.04", q.Link, err)
+	}
+	q, err = p.Scale(1e8, 8e6)
+	if err != nil || relErr(q.Link, 0.08) > 1e-12 {
+		t.Errorf("bandwidth 1e8, 8e6 bytes: link %g, %v; want 0.08", q.Link, err)
+	}
+	if _, err := (Profile{Link: 0.01, FromRun: "w1"}).Scale(1e8, 0); err == nil || !strings.Contains(err.Error(), "param_bytes and bandwidth") {
+		t.Errorf("no metadata: %v", err)
+	}
+}
