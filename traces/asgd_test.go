@@ -50,28 +50,34 @@ type asgdSeries struct {
 	runs []traces.RunSummary
 }
 
+// loadASGD reads testdata/asgd (the link-bound sweep, compute at its
+// accelerator floor) and testdata/asgd/cpu (the CPU-bound runs) into one
+// trace and groups the runs into series named link/... and cpu/....
 func loadASGD(t *testing.T) (*traces.Trace, []asgdSeries) {
 	t.Helper()
-	tr, warnings, err := traces.Load(asgdDir(t))
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	for _, w := range warnings {
-		t.Errorf("Load warning: %v", w)
-	}
-	sums := traces.Summarize(tr)
+	dir := asgdDir(t)
+	all := &traces.Trace{}
 	groups := map[string][]traces.RunSummary{}
-	for _, s := range sums {
-		if s.Info == nil {
-			t.Fatalf("run %s has no runs.csv row", s.Run)
+	for _, part := range []struct{ kind, dir string }{{"link", dir}, {"cpu", filepath.Join(dir, "cpu")}} {
+		tr, warnings, err := traces.Load(part.dir)
+		if err != nil {
+			t.Errorf("Load: %v", err)
+			continue
 		}
-		// Runs named cpu-* compute on the host CPU without the accelerator floor.
-		kind := "link"
-		if strings.HasPrefix(s.Run, "cpu-") {
-			kind = "cpu"
+		for _, w := range warnings {
+			t.Errorf("Load warning: %v", w)
 		}
-		key := fmt.Sprintf("%s/ps=%d/bw=%.0f/batch=%d", kind, s.PS, s.Info.Bandwidth, s.Batch)
-		groups[key] = append(groups[key], s)
+		all.Steps = append(all.Steps, tr.Steps...)
+		all.Updates = append(all.Updates, tr.Updates...)
+		all.Runs = append(all.Runs, tr.Runs...)
+		all.Evals = append(all.Evals, tr.Evals...)
+		for _, s := range traces.Summarize(tr) {
+			if s.Info == nil {
+				t.Fatalf("run %s has no runs.csv row", s.Run)
+			}
+			key := fmt.Sprintf("%s/ps=%d/bw=%.0f/batch=%d", part.kind, s.PS, s.Info.Bandwidth, s.Batch)
+			groups[key] = append(groups[key], s)
+		}
 	}
 	var out []asgdSeries
 	for k, runs := range groups {
@@ -79,13 +85,14 @@ func loadASGD(t *testing.T) (*traces.Trace, []asgdSeries) {
 		out = append(out, asgdSeries{k, runs})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return tr, out
+	return all, out
 }
 
 func TestASGDTracesComplete(t *testing.T) {
 	tr, series := loadASGD(t)
 	// The sweep: workers 1, 2, 3, 4, 6, 8 for shards 1 and 2 at two link
-	// rates (4 series), plus the CPU-bound series (1 shard, slower rate).
+	// rates (4 series), plus the CPU-bound series (1 shard, slower rate) in
+	// testdata/asgd/cpu.
 	if len(series) < 5 {
 		t.Fatalf("%d series, want at least 5 (2 shard counts x 2 rates + cpu)", len(series))
 	}
@@ -152,13 +159,20 @@ func TestASGDThroughputSaturates(t *testing.T) {
 			if x(1) < 1.4*x(0) {
 				t.Errorf("2 workers: %.3g updates/s, want >= 1.4 x %.3g", x(1), x(0))
 			}
-			// Saturates: the gain per added worker between the last two runs
-			// (6 -> 8) is less than half the gain of the first (1 -> 2), and
-			// 8 workers are less than 80% efficient.
+			// Saturates: 8 workers are less than 80% efficient; and where the
+			// two-node profile puts the knee inside the sweep, N* = (Z + pull +
+			// push) / max(pull, push) <= 6 (e.g. 3 MB/s, 1 shard: (0.102 +
+			// 0.068 + 0.070) / 0.070 = 3.4), the gain per added worker between
+			// the last two runs (6 -> 8) is less than half the gain of the first
+			// (1 -> 2). At 6 MB/s with 2 shards N* is about 6.5 and only the
+			// efficiency bound applies.
 			n := len(r) - 1
+			p0 := r[0]
+			knee := (p0.Compute.Mean + p0.Pull.Mean + p0.Push.Mean) / math.Max(p0.Pull.Mean, p0.Push.Mean)
 			first := (x(1) - x(0)) / float64(r[1].Workers-r[0].Workers)
 			last := (x(n) - x(n-1)) / float64(r[n].Workers-r[n-1].Workers)
-			if last > 0.5*first {
+			t.Logf("knee from the 1-worker profile: %.3g workers; gain per worker %.3g at first, %.3g at last", knee, first, last)
+			if knee <= 6 && last > 0.5*first {
 				t.Errorf("no saturation: +%.3g updates/s per worker at %d..%d workers vs +%.3g at %d..%d",
 					last, r[n-1].Workers, r[n].Workers, first, r[0].Workers, r[1].Workers)
 			}
@@ -234,7 +248,7 @@ func TestASGDLossFalls(t *testing.T) {
 	}
 }
 
-// TestASGDCPUSeriesContends: in the cpu-* series the gradients run on the
+// TestASGDCPUSeriesContends: in the cpu series the gradients run on the
 // host's 2 cores without the accelerator floor, so compute time grows with
 // workers (a load-dependent station), while in the link-bound series compute
 // stays at its floor.

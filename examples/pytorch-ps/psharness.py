@@ -27,6 +27,7 @@ Wire protocol (TCP, big-endian, one persistent connection per worker and shard):
 """
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -262,6 +263,31 @@ def in_parallel(links, method, *args):
         raise errs[0]
 
 
+def push_all(links, a, g, total, step):
+    """Push the gradient g to every shard, in parallel threads when there are several."""
+    if len(links) == 1:
+        links[0].push(a.worker, step, memoryview(g).cast("B"))
+        return
+    errs = []
+
+    def push(link, lo, hi):
+        try:
+            link.push(a.worker, step, memoryview(g[lo:hi]).cast("B"))
+        except BaseException as e:  # re-raised below
+            errs.append(e)
+
+    ts = []
+    for k, link in enumerate(links):
+        lo, hi = shard_range(total, a.ps, k)
+        t = threading.Thread(target=push, args=(link, lo, hi))
+        t.start()
+        ts.append(t)
+    for t in ts:
+        t.join()
+    if errs:
+        raise errs[0]
+
+
 def cmd_worker(a):
     import torch
 
@@ -290,53 +316,57 @@ def cmd_worker(a):
     rows = []
     cpu_compute = []
     step = 0
+    # --profile: torch.profiler records this worker's steps (ProfilerStep#N) with
+    # the phases named as sgdplan's chrome reader classifies them, and writes a
+    # Chrome trace. It is for sample files; a profiled run is slower.
+    prof, rf = None, (lambda name: contextlib.nullcontext())
+    if a.profile:
+        from torch.profiler import ProfilerActivity, profile, record_function, schedule
+
+        def export(p):
+            p.export_chrome_trace(a.profile)
+
+        prof = profile(activities=[ProfilerActivity.CPU],
+                       schedule=schedule(wait=1, warmup=1, active=a.profile_steps, repeat=1),
+                       on_trace_ready=export)
+        prof.start()
+        rf = record_function
     while True:
         start = now()
         if start >= t0 + a.duration:
             break
-        in_parallel(links, "pull", a.worker, step)
+        with rf("pull"):
+            in_parallel(links, "pull", a.worker, step)
         t_pull = now()
         idx = torch.from_numpy(rng.integers(0, len(xtr), a.batch))
         for p in params:
             if p.grad is not None:
                 p.grad.zero_()
-        loss = lossf(model(xtr[idx]), ytr[idx])
-        loss.backward()
-        g = torch.cat([p.grad.reshape(-1) for p in params]).numpy()
+        with rf("forward"):
+            loss = lossf(model(xtr[idx]), ytr[idx])
+        with rf("backward"):
+            loss.backward()
+            g = torch.cat([p.grad.reshape(-1) for p in params]).numpy()
         t_cpu = now()
         cpu_compute.append(t_cpu - t_pull)
         if a.compute_floor > 0:
             rest = t_pull + a.compute_floor - now()
             if rest > 0:
-                time.sleep(rest)
+                with rf("forward_backward_on_emulated_accelerator (compute floor)"):
+                    time.sleep(rest)
         t_comp = now()
-        if len(links) == 1:
-            links[0].push(a.worker, step, memoryview(g).cast("B"))
-        else:
-            errs = []
-
-            def push(link, lo, hi):
-                try:
-                    link.push(a.worker, step, memoryview(g[lo:hi]).cast("B"))
-                except BaseException as e:
-                    errs.append(e)
-
-            ts = []
-            for k, link in enumerate(links):
-                lo, hi = shard_range(total, a.ps, k)
-                t = threading.Thread(target=push, args=(link, lo, hi))
-                t.start()
-                ts.append(t)
-            for t in ts:
-                t.join()
-            if errs:
-                raise errs[0]
+        with rf("push"):
+            push_all(links, a, g, total, step)
         end = now()
         stale = max(link.ack[1] for link in links)
         rows.append(
             (step, start - t0, end - t0, t_pull - start, t_comp - t_pull, end - t_comp, stale, float(loss))
         )
         step += 1
+        if prof is not None:
+            prof.step()
+    if prof is not None:
+        prof.stop()
     for link in links:
         link.sock.close()
     path = os.path.join(a.rundir, "steps-%d.csv" % a.worker)
@@ -475,7 +505,9 @@ def cmd_run(a):
         for i in range(a.workers):
             spawn(a.wrk_ns, ["worker", "--worker", str(i), "--workers", str(a.workers), "--batch", str(a.batch),
                              "--hosts", ",".join(hosts), "--data", a.data, "--duration", str(a.duration),
-                             "--compute-floor", str(a.compute_floor)] + common, "worker%d" % i)
+                             "--compute-floor", str(a.compute_floor)]
+                  + (["--profile", os.path.abspath(a.profile)] if a.profile and i == 0 else []) + common,
+                  "worker%d" % i)
         spawn(a.srv_ns, ["eval", "--hosts", ",".join(hosts), "--data", a.data, "--duration", str(a.duration),
                          "--interval", str(a.eval_interval)] + common, "eval")
         need = ["ready-worker%d" % i for i in range(a.workers)] + ["ready-eval"]
@@ -705,6 +737,8 @@ def main():
     p.add_argument("--data", required=True)
     p.add_argument("--duration", type=float, required=True)
     p.add_argument("--compute-floor", type=float, default=0.0)
+    p.add_argument("--profile", default="", help="write a torch.profiler Chrome trace of this worker here")
+    p.add_argument("--profile-steps", type=int, default=8)
     p = sub.add_parser("eval")
     common(p)
     p.add_argument("--hosts", required=True)
@@ -725,6 +759,7 @@ def main():
     p.add_argument("--compute-floor", type=float, default=0.0)
     p.add_argument("--eval-interval", type=float, default=1.0)
     p.add_argument("--warmup", type=float, default=3.0, help="seconds left out of the steady window")
+    p.add_argument("--profile", default="", help="worker 0 writes a torch.profiler Chrome trace here")
     p.add_argument("--nice", type=int, default=0, help="niceness of the harness processes (negative: before other jobs)")
     p.add_argument("--hosts", required=True, help="shard addresses, one per shard link")
     p.add_argument("--srv-ns", required=True)

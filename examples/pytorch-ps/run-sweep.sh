@@ -1,6 +1,7 @@
 #!/bin/bash
 # One command, end to end: install the Debian packages, create the shaped
-# namespaces, run the sweep, write the canonical trace, remove the namespaces.
+# namespaces, run the sweep, write the canonical trace (OUT/{steps,updates}.csv.gz,
+# OUT/{runs,evals}.csv; the CPU-bound runs in OUT/cpu/), remove the namespaces.
 #
 #   sudo examples/pytorch-ps/run-sweep.sh [OUT]        (OUT defaults to testdata/asgd)
 #
@@ -14,11 +15,13 @@
 #   NICE       niceness of the shards, workers and evaluator (-10): they use well under
 #              one core, and a higher priority keeps other jobs on a shared machine from
 #              adding scheduling delays to the transfers being measured
-#   CPU_SERIES "1" adds runs without the floor and with batch CPU_BATCH (1024) at the
-#              slower rate and 1 shard, at niceness 0: compute on the host CPU, where the
-#              2 cores (shared with whatever else runs) rather than the link limit the
-#              job (default 1)
+#   CPU_SERIES "1" adds runs cpu-* without the floor and with batch CPU_BATCH (8192,
+#              sampled with replacement) at the slower rate and 1 shard: every worker
+#              computes on the host CPU, and the 2 cores rather than the link limit the
+#              job from 2 workers on (default 1)
 #   SUMMARY    where the per-run summary table goes (results/summary.csv)
+#   PROFILE_DIR  when set, worker 0 of each run writes a torch.profiler Chrome trace
+#              there (NAME.pt.trace.json); profiling slows that worker: not for the sweep
 #   ONLY       run only runs whose name contains this string (for tests)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -34,7 +37,7 @@ BATCH=${BATCH:-32}
 HIDDEN=${HIDDEN:-700}
 LR=${LR:-0.1}
 CPU_SERIES=${CPU_SERIES:-1}
-CPU_BATCH=${CPU_BATCH:-1024}
+CPU_BATCH=${CPU_BATCH:-8192}
 NICE=${NICE:--10}
 ONLY=${ONLY:-}
 PY=/usr/bin/python3
@@ -56,7 +59,11 @@ fi
 WORK=$(mktemp -d /tmp/sgdps-XXXXXX)
 # shellcheck source=netns.sh
 . "$HERE/netns.sh"
+RUNPID=""
 cleanup() {
+	# The orchestrator of the current run, if any (our child, by pid), then
+	# everything inside our namespaces, then the namespaces.
+	[ -n "$RUNPID" ] && kill "$RUNPID" 2>/dev/null
 	sgdps_down
 	[ -n "${KEEP:-}" ] && echo "kept $WORK" >&2 || rm -rf "$WORK"
 }
@@ -80,11 +87,17 @@ runone() { # name workers ps rate batch floor nice
 		devs+="${devs:+,}$SGDPS_SRV_NS:$(sgdps_dev s "$k"),$SGDPS_WRK_NS:$(sgdps_dev w "$k")"
 	done
 	echo "== $name $(date -u +%T)" >&2
+	# In the background + wait, so that INT/TERM interrupt the wait at once
+	# (bash runs traps only between foreground commands).
 	$PY "$HERE/psharness.py" run --run "$name" --rundir "$WORK/run" --out "$WORK/out/$name" \
 		--workers "$n" --ps "$p" --batch "$batch" --hidden "$HIDDEN" --lr "$LR" \
 		--duration "$DURATION" --compute-floor "$floor" --nice "$nice" --hosts "$SGDPS_HOSTS" \
 		--srv-ns "$SGDPS_SRV_NS" --wrk-ns "$SGDPS_WRK_NS" --tc-devs "$devs" \
-		--bandwidth "$rate" --data "$WORK/digits.npz" --hardware "$HARDWARE"
+		--bandwidth "$rate" --data "$WORK/digits.npz" --hardware "$HARDWARE" \
+		${PROFILE_DIR:+--profile "$PROFILE_DIR/$name.pt.trace.json"} &
+	RUNPID=$!
+	wait "$RUNPID"
+	RUNPID=""
 }
 
 set -- $RATES
@@ -98,7 +111,7 @@ for rate in $RATES; do
 done
 if [ "$CPU_SERIES" = 1 ]; then
 	for n in $WORKERS; do
-		runone "$(printf 'cpu-r%dk-p1-n%d' $((SLOW / 1000)) "$n")" "$n" 1 "$SLOW" "$CPU_BATCH" 0 0
+		runone "$(printf 'cpu-r%dk-p1-n%d' $((SLOW / 1000)) "$n")" "$n" 1 "$SLOW" "$CPU_BATCH" 0 "$NICE"
 	done
 fi
 
@@ -107,22 +120,30 @@ $PY - "$WORK/out" "$OUT" "$SUMMARY" <<'EOF'
 import csv, gzip, json, os, sys
 src, out = sys.argv[1], sys.argv[2]
 runs = sorted(os.listdir(src))
-for name, gz in (("steps.csv", True), ("updates.csv", True), ("evals.csv", False), ("runs.csv", False)):
-    path = os.path.join(out, name + (".gz" if gz else ""))
-    tmp = path + ".tmp"
-    with (gzip.open(tmp, "wt", newline="", compresslevel=9) if gz else open(tmp, "w", newline="")) as f:
-        w = csv.writer(f)
-        header = None
-        for r in runs:
-            with open(os.path.join(src, r, name), newline="") as g:
-                rd = csv.reader(g)
-                h = next(rd)
-                if header is None:
-                    header = h
-                    w.writerow(h)
-                assert h == header, (r, name, h)
-                w.writerows(rd)
-    os.replace(tmp, path)
+# The CPU-bound runs (cpu-*) go to OUT/cpu: they have another batch and no
+# compute floor, and a fit of the link-bound sweep must not mix them in.
+parts = [(out, [r for r in runs if not r.startswith("cpu-")]),
+         (os.path.join(out, "cpu"), [r for r in runs if r.startswith("cpu-")])]
+for dst, sel in parts:
+    if not sel:
+        continue
+    os.makedirs(dst, exist_ok=True)
+    for name, gz in (("steps.csv", True), ("updates.csv", True), ("evals.csv", False), ("runs.csv", False)):
+        path = os.path.join(dst, name + (".gz" if gz else ""))
+        tmp = path + ".tmp"
+        with (gzip.open(tmp, "wt", newline="", compresslevel=9) if gz else open(tmp, "w", newline="")) as f:
+            w = csv.writer(f)
+            header = None
+            for r in sel:
+                with open(os.path.join(src, r, name), newline="") as g:
+                    rd = csv.reader(g)
+                    h = next(rd)
+                    if header is None:
+                        header = h
+                        w.writerow(h)
+                    assert h == header, (r, name, h)
+                    w.writerows(rd)
+        os.replace(tmp, path)
 keys = ["run", "workers", "ps", "batch", "bandwidth", "compute_floor", "duration", "steps", "steps_per_s",
         "mean_pull", "mean_compute", "median_cpu_gradient", "mean_push", "mean_staleness",
         "harness_cpu_cores", "machine_cpu_busy", "loadavg_start", "max_link_util", "startup_s"]
