@@ -9,34 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-)
 
-// famDataDir returns the shared real-data folder: $SGDPLAN_DATA, or
-// ../shared/data beside the repository root. It skips the test when absent.
-func famDataDir(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("SGDPLAN_DATA"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			d := filepath.Join(dir, "..", "shared", "data")
-			if _, err := os.Stat(d); err != nil {
-				t.Skipf("no shared data at %s (set SGDPLAN_DATA)", d)
-			}
-			return d
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-}
+	"github.com/sgdplan/sgdplan/internal/testenv"
+)
 
 // famReadCSV reads a CSV file with a header into rows keyed by column name.
 func famReadCSV(t *testing.T, path string) []map[string]string {
@@ -85,7 +60,7 @@ func famFloat(t *testing.T, s string) float64 {
 // measured mean over iterations of the slowest worker's time, which a model
 // without stragglers (z alone) underestimates by about 10%.
 func TestSyncPSStragglersAlibaba(t *testing.T) {
-	dir := filepath.Join(famDataDir(t), "alibaba-pai-minibatch-time-v2020")
+	dir := filepath.Join(testenv.DataDir(t), "alibaba-pai-minibatch-time-v2020")
 	// Job 4 fluctuates (CV 0.9, far from normal): a looser bound.
 	tol := map[int]float64{1: 0.02, 2: 0.02, 3: 0.02, 4: 0.10}
 	for job := 1; job <= 4; job++ {
@@ -169,7 +144,7 @@ func TestPolluxExtrapolates(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 5,000 rows of profiles")
 	}
-	dir := filepath.Join(famDataDir(t), "pollux-osdi21", "traces")
+	dir := filepath.Join(testenv.DataDir(t), "pollux-osdi21", "traces")
 	for _, job := range []string{"bert", "cifar10", "deepspeech2", "imagenet", "ncf", "yolov3"} {
 		var train []polluxRow
 		for _, r := range famReadCSV(t, filepath.Join(dir, job, "placements.csv")) {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/testenv"
 )
 
 // TestGNSPolluxValidation checks the gradient-noise-scale steps law on the
@@ -23,7 +25,7 @@ func TestGNSPolluxValidation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads the validation curves")
 	}
-	dir := filepath.Join(famDataDir(t), "pollux-osdi21", "traces")
+	dir := filepath.Join(testenv.DataDir(t), "pollux-osdi21", "traces")
 	increasing := map[string]bool{"bert": true, "cifar10": true, "imagenet": true, "ncf": true, "deepspeech2": false, "yolov3": false}
 	// Where the noise scale must beat perfect scaling (the others are logged):
 	// on bert (2 epochs) and yolov3 it does not (docs/models.md).

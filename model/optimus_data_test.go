@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sgdplan/sgdplan/internal/testenv"
 )
 
 // famNNLS solves min ||W (X theta - y)||^2 subject to theta >= 0 exactly for a
@@ -72,7 +74,7 @@ func TestOptimusSyncDL2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads the DL2 grid")
 	}
-	rows := famReadCSV(t, filepath.Join(famDataDir(t), "dl2-mxnet-ps-speed", "ps_worker_speed.csv"))
+	rows := famReadCSV(t, filepath.Join(testenv.DataDir(t), "dl2-mxnet-ps-speed", "ps_worker_speed.csv"))
 	for _, name := range []string{"resnet-50", "vgg-16", "inception-bn", "seq2seq"} {
 		type cfg struct {
 			c    Config

@@ -6,36 +6,16 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sgdplan/sgdplan/internal/testenv"
 	"github.com/sgdplan/sgdplan/traces"
 )
-
-// sharedData finds ../shared/data beside the repository (or SGDPLAN_DATA).
-func sharedData(t *testing.T) string {
-	if d := os.Getenv("SGDPLAN_DATA"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "data")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
 
 // A real trace window (Microsoft ITP cluster01, first 300 jobs) through every
 // policy: Little's law holds within 2%, heSRPT's mean response is below
 // FIFO's and fcfs-rigid's, and utilization is in (0, 1]. The same setting as
 // docs/planner.md's table (p ~ Uniform[0.5, 0.95], max 4 x GPUs), smaller.
 func TestRealTraceITP(t *testing.T) {
-	data := sharedData(t)
+	data := testenv.DataDir(t)
 	path := filepath.Join(data, "microsoft-itp-elasticflow-traces", "raw", "cluster01.csv")
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("shared data not found (%v): set SGDPLAN_DATA or put shared/ beside the repository", err)

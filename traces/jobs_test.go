@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/testenv"
 )
 
 // pubTestdata is the repository's testdata/public folder.
@@ -134,7 +136,7 @@ func TestLoadJobTraceShared(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 82k rows; skipped with -short")
 	}
-	data := pubDataDir(t)
+	data := testenv.DataDir(t)
 	cases := []struct {
 		format, file string
 		n            int

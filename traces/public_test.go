@@ -10,35 +10,9 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-)
 
-// pubDataDir finds ../shared/data beside the repository root (or
-// $SGDPLAN_DATA) and skips the test when it is absent.
-func pubDataDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SGDPLAN_DATA"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test: cannot find ../shared/data")
-		}
-		dir = parent
-	}
-	d := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("shared data not found at %s (set SGDPLAN_DATA): %v", d, err)
-	}
-	return d
-}
+	"github.com/sgdplan/sgdplan/internal/testenv"
+)
 
 func pubClose(got, want float64) bool {
 	return math.Abs(got-want) <= 1e-9*math.Abs(want)
@@ -68,7 +42,7 @@ func TestDatasetsLists(t *testing.T) {
 // TestLoadDatasetShared reads each real dataset and checks its row count and
 // a few values read from the file by hand.
 func TestLoadDatasetShared(t *testing.T) {
-	data := pubDataDir(t)
+	data := testenv.DataDir(t)
 	type want struct {
 		model, run                        string
 		workers, ps, nodes, batch, global int
@@ -193,7 +167,7 @@ func TestLoadDatasetShared(t *testing.T) {
 // TestLoadDatasetDataRootOrFolder: the data root and the dataset folder give
 // the same rows.
 func TestLoadDatasetDataRootOrFolder(t *testing.T) {
-	data := pubDataDir(t)
+	data := testenv.DataDir(t)
 	a, _, err := LoadDataset("dl2-mxnet-ps-speed", data)
 	if err != nil {
 		t.Fatal(err)
