@@ -2,44 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// The -update flag rewrites the golden files. It is defined in init unless
-// another test file of the package defined it first.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func inspectUpdating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-// golden compares got with testdata/inspect/name, or rewrites it with -update.
-func inspectGoldenFile(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "inspect", name)
-	if inspectUpdating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test ./cmd/sgdplan -run Inspect -update, then review the diff)\n got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 // inspectSynthetic is the small committed async-PS trace (testdata/README.md).
 var inspectSynthetic = filepath.Join("..", "..", "testdata", "synthetic", "async-ps")
@@ -65,8 +31,8 @@ func TestInspectGolden(t *testing.T) {
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
 			}
-			inspectGoldenFile(t, c.name+".stdout", stdout)
-			inspectGoldenFile(t, c.name+".stderr", stderr)
+			golden(t, "inspect/"+c.name+".stdout", stdout)
+			golden(t, "inspect/"+c.name+".stderr", stderr)
 		})
 	}
 }

@@ -1,47 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-func init() {
-	// -update rewrites the goldens; another test file may define it first.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func planUpdate() bool { return flag.Lookup("update").Value.String() == "true" }
-
-// planGolden compares got with testdata/name, or rewrites it under -update.
-func planGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if planUpdate() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden; got:\n%s\nwant:\n%s", name, got, want)
-	}
-}
 
 var jobsExample = filepath.Join("..", "..", "testdata", "jobs-example")
 
@@ -59,7 +25,7 @@ func TestPlanGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d, stderr:\n%s", c.args, code, stderr)
 		}
-		planGolden(t, c.golden, stdout+"--- stderr\n"+stderr)
+		golden(t, c.golden, stdout+"--- stderr\n"+stderr)
 	}
 }
 
@@ -137,17 +103,7 @@ func TestPlanPlot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := img.Bounds(); r.Dx() < 500 || r.Dy() < 300 {
-		t.Errorf("plot is %v", r)
-	}
+	checkPNG(t, out)
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("%d files in the output folder, want only plan.png", len(ents))
 	}

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,7 +23,7 @@ func TestSimulateGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d, stderr:\n%s", c.args, code, stderr)
 		}
-		planGolden(t, c.golden, stdout+"--- stderr\n"+stderr)
+		golden(t, c.golden, stdout+"--- stderr\n"+stderr)
 	}
 }
 
@@ -97,17 +95,7 @@ func TestSimulatePlot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := img.Bounds(); r.Dx() < 500 || r.Dy() < 300 {
-		t.Errorf("plot is %v", r)
-	}
+	checkPNG(t, out)
 }
 
 // Lognormal sizes keep the requested mean: 20,000 jobs of mean 100 s with
