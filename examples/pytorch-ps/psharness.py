@@ -31,7 +31,6 @@ import contextlib
 import csv
 import json
 import os
-import resource
 import socket
 import struct
 import subprocess
@@ -104,12 +103,6 @@ def touch(path):
     with open(path + ".tmp", "w") as f:
         f.write(str(os.getpid()))
     os.replace(path + ".tmp", path)
-
-
-def write_usage(path):
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    with open(path, "w") as f:
-        json.dump({"user": ru.ru_utime, "sys": ru.ru_stime}, f)
 
 
 # ---------------------------------------------------------------- model
@@ -213,7 +206,6 @@ def cmd_shard(a):
         wr.writerow(["run", "shard", "worker", "time", "version", "staleness", "apply"])
         for worker, t, v, s, ap in rows:
             wr.writerow([a.run, a.shard, worker, "%.6f" % (t - t0), v, s, "%.7f" % ap])
-    write_usage(os.path.join(a.rundir, "usage-shard%d.json" % a.shard))
 
 
 # ---------------------------------------------------------------- worker
@@ -379,7 +371,6 @@ def cmd_worker(a):
                          "%.6f" % pl, "%.6f" % c, "%.6f" % ps, sl, "%.5f" % lo])
     with open(os.path.join(a.rundir, "cpu-compute-%d.json" % a.worker), "w") as f:
         json.dump(cpu_compute, f)
-    write_usage(os.path.join(a.rundir, "usage-worker%d.json" % a.worker))
 
 
 # ---------------------------------------------------------------- evaluator
@@ -429,7 +420,6 @@ def cmd_eval(a):
         wr.writerow(["run", "time", "updates", "loss", "accuracy"])
         for t, u, lo, ac in rows:
             wr.writerow([a.run, "%.6f" % t, u, "%.5f" % lo, "%.4f" % ac])
-    write_usage(os.path.join(a.rundir, "usage-eval.json"))
 
 
 # ---------------------------------------------------------------- data
