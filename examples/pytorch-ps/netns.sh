@@ -36,6 +36,10 @@ sgdps_up() {
 	ip netns add "$SGDPS_WRK_NS"
 	ip -n "$SGDPS_SRV_NS" link set lo up
 	ip -n "$SGDPS_WRK_NS" link set lo up
+	if [ -n "${SGDPS_SLOW_START_AFTER_IDLE:-}" ]; then # namespace-local TCP setting, Linux default 1
+		ip netns exec "$SGDPS_SRV_NS" sysctl -qw net.ipv4.tcp_slow_start_after_idle="$SGDPS_SLOW_START_AFTER_IDLE"
+		ip netns exec "$SGDPS_WRK_NS" sysctl -qw net.ipv4.tcp_slow_start_after_idle="$SGDPS_SLOW_START_AFTER_IDLE"
+	fi
 	SGDPS_HOSTS=""
 	SGDPS_DEVS=""
 	for ((k = 0; k < shards; k++)); do
