@@ -116,6 +116,41 @@ func TestASGDTracesComplete(t *testing.T) {
 			t.Fatalf("steps row %d (%s): end-start - phases = %g s", i, st.Run, d)
 		}
 	}
+	// Every acknowledged push was applied once at every shard: per run and
+	// shard, updates.csv has as many rows as steps.csv, and the shard's
+	// versions run 1, 2, ... without gaps (e.g. r3000k-p2-n1: 146 steps, 146
+	// updates at shard 0 and 146 at shard 1).
+	steps := map[string]int{}
+	for _, st := range tr.Steps {
+		steps[st.Run]++
+	}
+	type runShard struct {
+		run   string
+		shard int
+	}
+	applied := map[runShard]int64{}
+	for _, u := range tr.Updates {
+		k := runShard{u.Run, u.Shard}
+		if u.Version != applied[k]+1 {
+			t.Fatalf("updates.csv %s shard %d: version %d after %d", u.Run, u.Shard, u.Version, applied[k])
+		}
+		applied[k] = u.Version
+	}
+	for _, ri := range tr.Runs {
+		ps := 0
+		for k, n := range applied {
+			if k.run != ri.Run {
+				continue
+			}
+			ps++
+			if n != int64(steps[ri.Run]) {
+				t.Errorf("%s shard %d: %d updates applied, %d steps", ri.Run, k.shard, n, steps[ri.Run])
+			}
+		}
+		if ps == 0 {
+			t.Errorf("%s: no updates.csv rows", ri.Run)
+		}
+	}
 	for _, ri := range tr.Runs {
 		if ri.Mode != "async" || ri.ParamBytes <= 0 || !(ri.Bandwidth > 0) {
 			t.Errorf("runs.csv %s: mode %q param_bytes %d bandwidth %g", ri.Run, ri.Mode, ri.ParamBytes, ri.Bandwidth)
