@@ -122,38 +122,48 @@ func loadPhilly(r io.Reader, file string) ([]Job, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var jobs []Job
-	var warns []error
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return jobs, warns, nil
-		}
+	return readGPUJobs(t, "duration", "num_gpus", func() (string, float64, error) {
 		ts, err := time.Parse(time.DateTime, t.str("timestamp"))
 		if err != nil {
-			return nil, nil, t.errAt("timestamp", "column timestamp: expected a time like 2017-10-09 07:01:55, got %q", t.str("timestamp"))
+			return "", 0, t.errAt("timestamp", "column timestamp: expected a time like 2017-10-09 07:01:55, got %q", t.str("timestamp"))
 		}
-		d, g, skip, err := jobDurationGPUs(t, "duration", "num_gpus")
+		name := fmt.Sprintf("%s-%d", t.str("cluster"), t.line())
+		if t.str("cluster") == "" {
+			name = fmt.Sprintf("philly-%d", t.line())
+		}
+		return name, float64(ts.Unix()), nil
+	})
+}
+
+// readGPUJobs reads the rows of a trace of jobs that each ran on a fixed
+// number of GPUs (column gcol) for a duration (column dcol, s): Size =
+// duration x GPUs, RigidWorkers = GPUs. start gives the current row's name
+// and arrival (s). Rows with a zero duration are skipped with a warning.
+func readGPUJobs(t *pubTable, dcol, gcol string, start func() (name string, arrival float64, err error)) ([]Job, []error, error) {
+	var jobs []Job
+	var warns []error
+	err := t.each(func() error {
+		name, arrival, err := start()
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		if skip != nil {
-			warns = append(warns, skip)
-			continue
+		d, g, skip, err := jobDurationGPUs(t, dcol, gcol)
+		if err != nil || skip != nil {
+			warns = appendNonNil(warns, skip)
+			return err
 		}
 		j := newJob()
-		j.Name = fmt.Sprintf("%s-%d", t.str("cluster"), t.line())
-		if t.str("cluster") == "" {
-			j.Name = fmt.Sprintf("philly-%d", t.line())
-		}
-		j.Arrival = float64(ts.Unix())
+		j.Name = name
+		j.Arrival = arrival
 		j.Size = d * float64(g)
 		j.RigidWorkers = g
 		jobs = append(jobs, j)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return jobs, warns, nil
 }
 
 // jobDurationGPUs reads a duration (s, >= 0) and a GPU count (>= 1); a zero
@@ -181,38 +191,17 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var jobs []Job
-	var warns []error
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return jobs, warns, nil
-		}
+	return readGPUJobs(t, "duration", "num_gpu", func() (string, float64, error) {
 		sub, err := t.float("submission_time")
 		if err != nil {
-			return nil, nil, err
+			return "", 0, err
 		}
-		d, g, skip, err := jobDurationGPUs(t, "duration", "num_gpu")
-		if err != nil {
-			return nil, nil, err
+		name := t.str("job_id")
+		if name == "" {
+			name = fmt.Sprintf("itp-%d", t.line())
 		}
-		if skip != nil {
-			warns = append(warns, skip)
-			continue
-		}
-		j := newJob()
-		j.Name = t.str("job_id")
-		if j.Name == "" {
-			j.Name = fmt.Sprintf("itp-%d", t.line())
-		}
-		j.Arrival = sub
-		j.Size = d * float64(g)
-		j.RigidWorkers = g
-		jobs = append(jobs, j)
-	}
+		return name, sub, nil
+	})
 }
 
 // gavelOneV100 reads the steps/s of each job type alone on one consolidated
@@ -224,23 +213,21 @@ func gavelOneV100(path string) (map[string]float64, error) {
 	}
 	defer f.Close()
 	rate := map[string]float64{}
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return rate, nil
-		}
+	err = t.each(func() error {
 		if t.str("gpu_type") != "v100" || t.str("consolidated") != "1" || t.str("scale_factor") != "1" {
-			continue
+			return nil
 		}
 		v, err := t.positive("isolated_steps_per_sec")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		rate[t.str("job_type")] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return rate, nil
 }
 
 func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []error, error) {
@@ -251,37 +238,30 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 	vc := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	var jobs []Job
 	var warns []error
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return jobs, warns, nil
-		}
+	err = t.each(func() error {
 		jt := t.str("job_type")
 		r, known := rate[jt]
 		if !known {
-			return nil, nil, t.errAt("job_type", "column job_type: %q has no 1-GPU V100 throughput in simulation_throughputs_isolated.csv", jt)
+			return t.errAt("job_type", "column job_type: %q has no 1-GPU V100 throughput in simulation_throughputs_isolated.csv", jt)
 		}
 		steps, err := t.float("total_steps")
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if steps < 0 {
-			return nil, nil, t.errAt("total_steps", "column total_steps: negative step count %v", steps)
+			return t.errAt("total_steps", "column total_steps: negative step count %v", steps)
 		}
 		arr, err := t.float("arrival_time_s")
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		g, err := t.integer("scale_factor", 1)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if steps == 0 {
 			warns = append(warns, t.errAt("total_steps", "column total_steps: zero steps; job skipped"))
-			continue
+			return nil
 		}
 		j := newJob()
 		j.Name = fmt.Sprintf("%s-%d %s", vc, t.line(), jt)
@@ -289,7 +269,12 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 		j.Size = steps / r
 		j.RigidWorkers = g
 		jobs = append(jobs, j)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return jobs, warns, nil
 }
 
 // jobsHeader is the column order WriteJobsCSV writes.
@@ -357,32 +342,31 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		*v = x
 		return err
 	}
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return jobs, nil
-		}
+	err = t.each(func() error {
+		var err error
 		j := newJob()
 		j.Name = t.str("job")
 		j.Model = t.str("model")
 		if j.Size, err = t.positive("size"); err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range []error{optF("arrival", &j.Arrival), optF("p", &j.P), optF("weight", &j.Weight),
 			optI("max_workers", &j.MaxWorkers), optI("rigid_workers", &j.RigidWorkers)} {
 			if e != nil {
-				return nil, e
+				return e
 			}
 		}
 		if j.Arrival < 0 {
-			return nil, t.errAt("arrival", "column arrival: expected seconds >= 0, got %v", j.Arrival)
+			return t.errAt("arrival", "column arrival: expected seconds >= 0, got %v", j.Arrival)
 		}
 		if j.P <= 0 || j.P > 1 {
-			return nil, t.errAt("p", "column p: expected a speedup exponent in (0, 1], got %v", j.P)
+			return t.errAt("p", "column p: expected a speedup exponent in (0, 1], got %v", j.P)
 		}
 		jobs = append(jobs, j)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return jobs, nil
 }

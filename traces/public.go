@@ -178,36 +178,26 @@ func readPolluxPlacements(dir pubFiles, rel, model string) ([]Throughput, error)
 	}
 	defer f.Close()
 	var out []Throughput
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return out, nil
-		}
+	err = t.each(func() error {
 		pl := t.str("placement")
 		if pl == "" || strings.Trim(pl, "123456789") != "" {
-			return nil, t.errAt("placement", "column placement: expected GPUs per node as digits 1-9 (e.g. 1224), got %q", pl)
+			return t.errAt("placement", "column placement: expected GPUs per node as digits 1-9 (e.g. 1224), got %q", pl)
 		}
 		replicas := 0
 		for _, c := range pl {
 			replicas += int(c - '0')
 		}
-		bsz, err := t.integer("local_bsz", 1)
+		r, err := polluxRowAt(t, model, len(pl), replicas, "placement="+pl)
 		if err != nil {
-			return nil, err
-		}
-		st, err := t.positive("step_time")
-		if err != nil {
-			return nil, err
-		}
-		r := polluxRow(model, len(pl), replicas, bsz, st, fmt.Sprintf("placement=%s bsz=%d", pl, bsz))
-		if math.IsInf(r.SamplesPerS, 0) || math.IsInf(r.StepsPerS, 0) {
-			return nil, t.errAt("step_time", "column step_time: %v s is too small to give a finite rate", st)
+			return err
 		}
 		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 func readPolluxScalability(dir pubFiles, rel, model string) ([]Throughput, error) {
@@ -217,39 +207,47 @@ func readPolluxScalability(dir pubFiles, rel, model string) ([]Throughput, error
 	}
 	defer f.Close()
 	var out []Throughput
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return out, nil
-		}
+	err = t.each(func() error {
 		nodes, err := t.integer("num_nodes", 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		replicas, err := t.integer("num_replicas", 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if replicas < nodes {
-			return nil, t.errAt("num_replicas", "column num_replicas: %d replicas on %d nodes: expected at least one per node", replicas, nodes)
+			return t.errAt("num_replicas", "column num_replicas: %d replicas on %d nodes: expected at least one per node", replicas, nodes)
 		}
-		bsz, err := t.integer("local_bsz", 1)
+		r, err := polluxRowAt(t, model, nodes, replicas, fmt.Sprintf("nodes=%d replicas=%d", nodes, replicas))
 		if err != nil {
-			return nil, err
-		}
-		st, err := t.positive("step_time")
-		if err != nil {
-			return nil, err
-		}
-		r := polluxRow(model, nodes, replicas, bsz, st, fmt.Sprintf("nodes=%d replicas=%d bsz=%d", nodes, replicas, bsz))
-		if math.IsInf(r.SamplesPerS, 0) || math.IsInf(r.StepsPerS, 0) {
-			return nil, t.errAt("step_time", "column step_time: %v s is too small to give a finite rate", st)
+			return err
 		}
 		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
+}
+
+// polluxRowAt reads local_bsz and step_time of the current row of a Pollux
+// table into a row of nodes and replicas; run gets " bsz=<local_bsz>".
+func polluxRowAt(t *pubTable, model string, nodes, replicas int, run string) (Throughput, error) {
+	bsz, err := t.integer("local_bsz", 1)
+	if err != nil {
+		return Throughput{}, err
+	}
+	st, err := t.positive("step_time")
+	if err != nil {
+		return Throughput{}, err
+	}
+	r := polluxRow(model, nodes, replicas, bsz, st, fmt.Sprintf("%s bsz=%d", run, bsz))
+	if math.IsInf(r.SamplesPerS, 0) || math.IsInf(r.StepsPerS, 0) {
+		return Throughput{}, t.errAt("step_time", "column step_time: %v s is too small to give a finite rate", st)
+	}
+	return r, nil
 }
 
 func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
@@ -260,44 +258,45 @@ func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
 	defer f.Close()
 	var out []Throughput
 	var warns []error
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return out, warns, nil
-		}
+	err = t.each(func() error {
+		var err error
 		r := newThroughput()
 		r.Model = t.str("model")
 		if r.Model == "" {
-			return nil, nil, t.errAt("model", "column model: expected a model name, got an empty field")
+			return t.errAt("model", "column model: expected a model name, got an empty field")
 		}
 		if r.PS, err = t.integer("num_ps", 1); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if r.Workers, err = t.integer("num_workers", 1); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if r.GlobalBatch, err = t.integer("tot_batch_size", 1); err != nil {
-			return nil, nil, err
+			return err
 		}
-		v, err := t.float("speed_sum")
-		if err != nil {
-			return nil, nil, err
-		}
-		if v < 0 {
-			return nil, nil, t.errAt("speed_sum", "column speed_sum: expected samples/s >= 0, got %v", v)
-		}
-		if v == 0 {
-			warns = append(warns, t.errAt("speed_sum", "column speed_sum: 0 samples/s (a failed run) read as not measured; skipped"))
-			continue
+		v, skip, err := t.measured("speed_sum", "samples/s", "(a failed run) read as not measured")
+		if err != nil || skip != nil {
+			warns = appendNonNil(warns, skip)
+			return err
 		}
 		r.SamplesPerS = v
 		r.Mode = "sync"
 		r.Run = fmt.Sprintf("ps=%d workers=%d", r.PS, r.Workers)
 		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return out, warns, nil
+}
+
+// appendNonNil appends err to errs unless it is nil.
+func appendNonNil(errs []error, err error) []error {
+	if err == nil {
+		return errs
+	}
+	return append(errs, err)
 }
 
 // elasticFlowModels are the files of throughputs_A100_raw.
@@ -353,31 +352,21 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 	}
 	var out []Throughput
 	var warns []error
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return out, warns, nil
-		}
+	err = t.each(func() error {
 		gb, err := t.integer("global_batch_size", 1)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		for _, c := range cols {
 			if t.str(c.name) == "" {
 				continue
 			}
-			v, err := t.float(c.name)
+			v, skip, err := t.measured(c.name, "iterations/s", "read as not measured")
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			if v < 0 {
-				return nil, nil, t.errAt(c.name, "column %s: expected iterations/s >= 0, got %v", c.name, v)
-			}
-			if v == 0 {
-				warns = append(warns, t.errAt(c.name, "column %s: 0 iterations/s read as not measured; skipped", c.name))
+			if skip != nil {
+				warns = append(warns, skip)
 				continue
 			}
 			r := newThroughput()
@@ -389,12 +378,17 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 			r.StepsPerS = v
 			r.SamplesPerS = v * float64(gb)
 			if math.IsInf(r.SamplesPerS, 0) {
-				return nil, nil, t.errAt(c.name, "column %s: %v iterations/s x global batch %d overflows", c.name, v, gb)
+				return t.errAt(c.name, "column %s: %v iterations/s x global batch %d overflows", c.name, v, gb)
 			}
 			r.Run = fmt.Sprintf("gpus=%d global_batch=%d", c.gpus, gb)
 			out = append(out, r)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return out, warns, nil
 }
 
 func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
@@ -404,23 +398,17 @@ func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
 	}
 	defer f.Close()
 	var out []Throughput
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return out, nil, nil
-		}
+	err = t.each(func() error {
+		var err error
 		r := newThroughput()
 		if r.Workers, err = t.integer("num_gpus", 1); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if r.Batch, err = t.integer("batch_size_per_gpu", 1); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if r.SamplesPerS, err = t.positive("images_per_sec"); err != nil {
-			return nil, nil, err
+			return err
 		}
 		r.Repeats = 5
 		platform, model, data := t.str("platform"), t.str("model"), t.str("data")
@@ -449,12 +437,17 @@ func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
 			}
 			vu = "distributed_replicated"
 		default:
-			return nil, nil, t.errAt("variable_update", "column variable_update: expected parameter_server, replicated (...) or distributed_replicated (...), got %q", vu)
+			return t.errAt("variable_update", "column variable_update: expected parameter_server, replicated (...) or distributed_replicated (...), got %q", vu)
 		}
 		r.Model = fmt.Sprintf("%s/%s/%d/%s/%s", platform, model, r.Batch, vu, data)
 		r.Run = fmt.Sprintf("gpus=%d", r.Workers)
 		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return out, nil, nil
 }
 
 func loadGavel(dir pubFiles) ([]Throughput, []error, error) {
@@ -465,51 +458,44 @@ func loadGavel(dir pubFiles) ([]Throughput, []error, error) {
 	defer f.Close()
 	var out []Throughput
 	var warns []error
-	for {
-		ok, err := t.next()
-		if err != nil {
-			return nil, nil, err
-		}
-		if !ok {
-			return out, warns, nil
-		}
+	err = t.each(func() error {
+		var err error
 		r := newThroughput()
 		gpu, job := t.str("gpu_type"), t.str("job_type")
 		if gpu == "" || job == "" {
-			return nil, nil, t.errAt("job_type", "expected a gpu_type and a job_type, got %q and %q", gpu, job)
+			return t.errAt("job_type", "expected a gpu_type and a job_type, got %q and %q", gpu, job)
 		}
 		if r.Workers, err = t.integer("scale_factor", 1); err != nil {
-			return nil, nil, err
+			return err
 		}
 		if t.str("batch_size") != "" {
 			if r.Batch, err = t.integer("batch_size", 1); err != nil {
-				return nil, nil, err
+				return err
 			}
 		}
 		cons, err := t.integer("consolidated", 0)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
 		if cons == 1 {
 			r.Nodes = 1
 		} else {
 			gpu += "_unconsolidated"
 		}
-		v, err := t.float("isolated_steps_per_sec")
-		if err != nil {
-			return nil, nil, err
-		}
-		if v < 0 {
-			return nil, nil, t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: expected steps/s >= 0, got %v", v)
-		}
-		if v == 0 {
-			warns = append(warns, t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: 0 steps/s read as not measured; skipped"))
-			continue
+		v, skip, err := t.measured("isolated_steps_per_sec", "steps/s", "read as not measured")
+		if err != nil || skip != nil {
+			warns = appendNonNil(warns, skip)
+			return err
 		}
 		r.StepsPerS = v
 		r.Mode = "allreduce"
 		r.Model = job + "/" + gpu
 		r.Run = fmt.Sprintf("gpus=%d", r.Workers)
 		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
+	return out, warns, nil
 }

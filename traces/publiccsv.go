@@ -107,6 +107,20 @@ func (t *pubTable) next() (bool, error) {
 	return true, nil
 }
 
+// each calls row for every data row in turn and returns the first error,
+// row's or the reader's; nil at the end of the file.
+func (t *pubTable) each(row func() error) error {
+	for {
+		ok, err := t.next()
+		if err != nil || !ok {
+			return err
+		}
+		if err := row(); err != nil {
+			return err
+		}
+	}
+}
+
 // line is the line of the current row.
 func (t *pubTable) line() int {
 	l, _ := t.r.FieldPos(0)
@@ -159,6 +173,24 @@ func (t *pubTable) positive(name string) (float64, error) {
 		return 0, t.errAt(name, "column %s: expected a number > 0, got %v", name, v)
 	}
 	return v, nil
+}
+
+// measured parses column name as a measured value in unit (e.g. "steps/s")
+// that must be >= 0. A 0 is not a measurement: it comes back as skip, a
+// positioned warning "column <name>: 0 <unit> <why>; skipped", for the caller
+// to collect before it skips the row.
+func (t *pubTable) measured(name, unit, why string) (v float64, skip, err error) {
+	v, err = t.float(name)
+	if err != nil {
+		return 0, nil, err
+	}
+	if v < 0 {
+		return 0, nil, t.errAt(name, "column %s: expected %s >= 0, got %v", name, unit, v)
+	}
+	if v == 0 {
+		return 0, t.errAt(name, "column %s: 0 %s %s; skipped", name, unit, why), nil
+	}
+	return v, nil, nil
 }
 
 // integer parses column name as an integer >= min; a float with no fraction
