@@ -170,11 +170,16 @@ func apsShards(c Config) int {
 }
 
 // Transfer returns the demand of one push or pull to one shard at c:
-// Latency + ParamBytes/(P*Bandwidth), s.
+// Latency + ParamBytes/(P*Bandwidth), s, with c.Bandwidth in place of
+// a.Bandwidth when it is > 0.
 func (a AsyncPS) Transfer(c Config) float64 {
 	d := a.Latency
-	if a.Bandwidth > 0 {
-		d += a.ParamBytes / (float64(apsShards(c)) * a.Bandwidth)
+	bw := a.Bandwidth
+	if c.Bandwidth > 0 {
+		bw = c.Bandwidth
+	}
+	if bw > 0 {
+		d += a.ParamBytes / (float64(apsShards(c)) * bw)
 	}
 	return d
 }

@@ -7,6 +7,7 @@ type Config struct {
 	PS      int     // parameter-server shards; 0 means none (all-reduce)
 	Nodes   int     // machines the workers are spread over; 0 means one per worker
 	Batch   float64 // per-worker mini-batch, samples; 0 means the model's own
+	Bandwidth float64 // B/s per shard link and direction; 0 means the model's own
 }
 
 // Throughput is what every throughput family in this package provides.
