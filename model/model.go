@@ -3,10 +3,10 @@ package model
 // Config is one deployment of a training job: how many workers, how many
 // parameter-server shards, over how many machines, with which mini-batch.
 type Config struct {
-	Workers int     // workers (data-parallel replicas), >= 1
-	PS      int     // parameter-server shards; 0 means none (all-reduce)
-	Nodes   int     // machines the workers are spread over; 0 means one per worker
-	Batch   float64 // per-worker mini-batch, samples; 0 means the model's own
+	Workers   int     // workers (data-parallel replicas), >= 1
+	PS        int     // parameter-server shards; 0 means none (all-reduce)
+	Nodes     int     // machines the workers are spread over; 0 means one per worker
+	Batch     float64 // per-worker mini-batch, samples; 0 means the model's own
 	Bandwidth float64 // B/s per shard link and direction; 0 means the model's own
 }
 
