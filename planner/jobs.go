@@ -52,7 +52,18 @@ type ParseError struct {
 	Line   int
 	Column int
 	Msg    string
+	// Err, when set, is the kind of the error for errors.Is (ErrNoCurve);
+	// Msg holds the text.
+	Err error
 }
+
+// Unwrap returns e.Err.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// ErrNoCurve is the kind of the ParseError for a job with neither a speedup
+// exponent nor a model (and no ReadOptions.DefaultP), and for a header with
+// neither a p nor a model column.
+var ErrNoCurve = errors.New("planner: no speedup curve")
 
 func (e *ParseError) Error() string {
 	switch {
@@ -77,20 +88,49 @@ var jobColumns = []string{"job", "arrival", "size", "p", "model", "max_workers",
 // max_workers, weight, rigid_workers, in any order, with a header row; see
 // docs/planner.md). file names the input in errors. Arrivals must not
 // decrease from one row to the next. Columns it does not know are ignored.
+// Every row needs p or model; ReadJobsWith can supply a default exponent.
 func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
+	jobs, _, err := ReadJobsWith(r, file, &ReadOptions{Resolve: resolve})
+	return jobs, err
+}
+
+// ReadOptions are the settings of ReadJobsWith. A nil *ReadOptions means the
+// zero value.
+type ReadOptions struct {
+	// Resolve turns the model column into a speedup curve; nil makes every
+	// model cell an error.
+	Resolve Resolver
+	// DefaultP, in (0, 1], is the speedup exponent of the rows with neither
+	// p nor model (as sgdplan convert writes them without --p); rows that
+	// have one keep theirs. 0, the default, makes such a row an error
+	// (ErrNoCurve), as it does the lack of both columns.
+	DefaultP float64
+}
+
+// ReadJobsWith is ReadJobs with options. It also returns the IDs of the jobs
+// that got opt.DefaultP, in file order. It panics if DefaultP is set outside
+// (0, 1] (a programmer error: check user input first).
+func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defaulted []string, err error) {
+	var o ReadOptions
+	if opt != nil {
+		o = *opt
+	}
+	if o.DefaultP != 0 && !(o.DefaultP > 0 && o.DefaultP <= 1) {
+		panic(fmt.Sprintf("planner: ReadOptions.DefaultP %g outside (0, 1]", o.DefaultP))
+	}
 	cr := csv.NewReader(r)
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
-	perr := func(line, col int, format string, a ...any) error {
+	perr := func(line, col int, format string, a ...any) *ParseError {
 		return &ParseError{File: file, Line: line, Column: col, Msg: fmt.Sprintf(format, a...)}
 	}
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, perr(0, 0, "empty file: want a header row with job, size and p or model")
+		return nil, nil, perr(0, 0, "empty file: want a header row with job, size and p or model")
 	}
 	if err != nil {
-		return nil, csvError(file, err)
+		return nil, nil, csvError(file, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -99,21 +139,22 @@ func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		if _, dup := col[h]; dup {
-			return nil, perr(1, i+1, "column %q appears twice", h)
+			return nil, nil, perr(1, i+1, "column %q appears twice", h)
 		}
 		col[h] = i
 	}
 	for _, need := range []string{"job", "size"} {
 		if _, ok := col[need]; !ok {
-			return nil, perr(1, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
+			return nil, nil, perr(1, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
 		}
 	}
 	_, hasP := col["p"]
 	_, hasModel := col["model"]
-	if !hasP && !hasModel {
-		return nil, perr(1, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
+	if !hasP && !hasModel && o.DefaultP == 0 {
+		e := perr(1, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
+		e.Err = ErrNoCurve
+		return nil, nil, e
 	}
-	var jobs []Job
 	seen := map[string]int{}
 	prevArrival := 0.0
 	for {
@@ -122,7 +163,7 @@ func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
 			break
 		}
 		if err != nil {
-			return nil, csvError(file, err)
+			return nil, nil, csvError(file, err)
 		}
 		line, _ := cr.FieldPos(0)
 		cell := func(name string) (string, int, bool) {
@@ -158,23 +199,23 @@ func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
 		var j Job
 		id, c, _ := cell("job")
 		if id == "" {
-			return nil, perr(line, c, "job: empty job name")
+			return nil, nil, perr(line, c, "job: empty job name")
 		}
 		if first, dup := seen[id]; dup {
-			return nil, perr(line, c, "job: %q already defined on line %d", id, first)
+			return nil, nil, perr(line, c, "job: %q already defined on line %d", id, first)
 		}
 		seen[id] = line
 		j.ID = id
 		v, c, ok, err := num("arrival")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok {
 			if v < 0 {
-				return nil, perr(line, c, "arrival: want a time >= 0 s, got %g", v)
+				return nil, nil, perr(line, c, "arrival: want a time >= 0 s, got %g", v)
 			}
 			if v < prevArrival {
-				return nil, perr(line, c, "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
+				return nil, nil, perr(line, c, "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
 			}
 			j.Arrival = v
 		} else {
@@ -183,64 +224,69 @@ func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
 		prevArrival = j.Arrival
 		v, c, ok, err = num("size")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !ok || v <= 0 {
 			s, _, _ := cell("size")
-			return nil, perr(line, c, "size: want seconds on one worker > 0, got %q", s)
+			return nil, nil, perr(line, c, "size: want seconds on one worker > 0, got %q", s)
 		}
 		j.Size = v
 		p, pc, hasP, err := num("p")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		mpath, mc, _ := cell("model")
 		switch {
 		case hasP && mpath != "":
-			return nil, perr(line, mc, "model: give p or model, not both")
+			return nil, nil, perr(line, mc, "model: give p or model, not both")
 		case hasP:
 			if !(p > 0 && p <= 1) {
-				return nil, perr(line, pc, "p: want a speedup exponent in (0, 1], got %g", p)
+				return nil, nil, perr(line, pc, "p: want a speedup exponent in (0, 1], got %g", p)
 			}
 			j.Curve = PowerLaw{P: p}
 		case mpath != "":
-			if resolve == nil {
-				return nil, perr(line, mc, "model: %s: no model loader available", mpath)
+			if o.Resolve == nil {
+				return nil, nil, perr(line, mc, "model: %s: no model loader available", mpath)
 			}
-			sp, err := resolve(mpath)
+			sp, err := o.Resolve(mpath)
 			if err != nil {
-				return nil, perr(line, mc, "model: %v", err)
+				return nil, nil, perr(line, mc, "model: %v", err)
 			}
 			j.Curve = sp
+		case o.DefaultP > 0:
+			j.Curve = PowerLaw{P: o.DefaultP}
+			defaulted = append(defaulted, j.ID)
 		default:
-			return nil, perr(line, 0, "want a speedup exponent p or a model path")
+			e := perr(line, 0, "want a speedup exponent p or a model path")
+			e.Err = ErrNoCurve
+			return nil, nil, e
 		}
 		if j.MaxWorkers, err = integer("max_workers"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if j.RigidWorkers, err = integer("rigid_workers"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if j.MaxWorkers > 0 && j.RigidWorkers > j.MaxWorkers {
 			_, c, _ := cell("rigid_workers")
-			return nil, perr(line, c, "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
+			return nil, nil, perr(line, c, "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
 		}
 		v, c, ok, err = num("weight")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok {
 			if v <= 0 {
-				return nil, perr(line, c, "weight: want a weight > 0, got %g", v)
+				return nil, nil, perr(line, c, "weight: want a weight > 0, got %g", v)
 			}
 			j.Weight = v
 		}
 		jobs = append(jobs, j)
 	}
 	if len(jobs) == 0 {
-		return nil, perr(0, 0, "no jobs: the file has a header and no rows")
+		return nil, nil, perr(0, 0, "no jobs: the file has a header and no rows")
 	}
-	return jobs, nil
+	return jobs, defaulted, nil
 }
 
 // csvError turns an encoding/csv error into a ParseError.

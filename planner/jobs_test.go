@@ -151,3 +151,54 @@ func FuzzReadJobs(f *testing.F) {
 		}
 	})
 }
+
+// ReadJobsWith's DefaultP goes to the rows with neither p nor model, and only
+// to them; without it those rows are ErrNoCurve errors, as before.
+func TestReadJobsDefaultP(t *testing.T) {
+	resolve := func(path string) (Speedup, error) { return PowerLaw{0.4}, nil }
+	// a: empty p and model -> 0.5 (the default); b keeps its 0.9; c keeps
+	// its model's 0.4.
+	in := "job,size,p,model\na,4,,\nb,3,0.9,\nc,2,,m.json\n"
+	jobs, def, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Resolve: resolve, DefaultP: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Speedup{PowerLaw{0.5}, PowerLaw{0.9}, PowerLaw{0.4}}
+	for i, j := range jobs {
+		if j.Curve != want[i] {
+			t.Errorf("job %s: curve %v, want %v", j.ID, j.Curve, want[i])
+		}
+	}
+	if len(def) != 1 || def[0] != "a" {
+		t.Errorf("defaulted %v, want [a]", def)
+	}
+	// a file with neither column: every row defaulted
+	jobs, def, err = ReadJobsWith(strings.NewReader("job,size\nx,1\ny,2\n"), "jobs.csv", &ReadOptions{DefaultP: 0.7})
+	if err != nil || len(jobs) != 2 || jobs[1].Curve != (PowerLaw{0.7}) || len(def) != 2 {
+		t.Errorf("no p column: jobs %+v, defaulted %v, err %v", jobs, def, err)
+	}
+	// no default: the row and the header are ErrNoCurve, message unchanged
+	for _, c := range []struct{ in, want string }{
+		{in, "planner: jobs.csv:2: want a speedup exponent p or a model path"},
+		{"job,size\nx,1\n", `planner: jobs.csv:1: missing column "p" or "model"`},
+	} {
+		_, _, err = ReadJobsWith(strings.NewReader(c.in), "jobs.csv", nil)
+		if !errors.Is(err, ErrNoCurve) || err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q without DefaultP: error %v, want ErrNoCurve starting %q", c.in, err, c.want)
+		}
+	}
+	// other errors are not ErrNoCurve
+	if _, _, err := ReadJobsWith(strings.NewReader("job,size,p\na,-1,0.5\n"), "jobs.csv", nil); err == nil || errors.Is(err, ErrNoCurve) {
+		t.Errorf("negative size: %v, want an error that is not ErrNoCurve", err)
+	}
+}
+
+// A DefaultP outside (0, 1] is a programmer error.
+func TestReadJobsDefaultPPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("DefaultP 1.5 did not panic")
+		}
+	}()
+	ReadJobsWith(strings.NewReader("job,size\nx,1\n"), "jobs.csv", &ReadOptions{DefaultP: 1.5})
+}
