@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -36,6 +37,10 @@ greedy, fcfs-rigid and numeric (the best of them improved by local search; at le
 as good as each on mean flow time). With all jobs at time 0 and one power law, the
 heSRPT rows also carry the closed-form optimum.
 
+Rows with neither p nor model (as sgdplan convert writes a job trace without --p)
+are an error unless --p P gives them the speedup exponent P; rows that have one keep
+theirs, and stderr names the jobs that got P.
+
 Example:
    sgdplan plan --jobs testdata/jobs-example/worked.csv --servers 1 --policy all`,
 		Flags: []cli.Flag{
@@ -43,6 +48,7 @@ Example:
 			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] for the jobs with neither p nor model (default: such jobs are an error)"},
 			&cli.StringFlag{Name: "plot", Usage: "write the allocation over time (ideal shares, first policy) as a PNG"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table|json|csv"},
 		},
@@ -79,11 +85,18 @@ func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, erro
 }
 
 // planReadJobs reads a jobs file; model paths are relative to its folder and
-// loaded with sgdplan fit's model.json loader.
+// loaded with sgdplan fit's model.json loader. Every job needs p or model.
 func planReadJobs(path string) ([]planner.Job, error) {
+	jobs, _, err := planReadJobsP(path, 0)
+	return jobs, err
+}
+
+// planReadJobsP is planReadJobs with a default speedup exponent p for the
+// jobs with neither p nor model (0: none); it returns the IDs of those jobs.
+func planReadJobsP(path string, p float64) ([]planner.Job, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	dir := filepath.Dir(path)
@@ -102,7 +115,101 @@ func planReadJobs(path string) ([]planner.Job, error) {
 		cache[p] = m
 		return m, nil
 	}
-	return planner.ReadJobs(f, path, resolve)
+	return planner.ReadJobsWith(f, path, &planner.ReadOptions{Resolve: resolve, DefaultP: p})
+}
+
+// planSetup is what plan and simulate read alike from the command line.
+type planSetup struct {
+	format  string
+	servers int
+	alpha   float64  // --knee-alpha
+	names   []string // the policies of --policy
+}
+
+// planParse checks --format, --jobs (when needJobs), --servers, --knee-alpha
+// and --policy (numeric allowed when allowNumeric); its errors are bad input.
+func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
+	s := planSetup{format: c.String("format"), servers: c.Int("servers"), alpha: c.Float64("knee-alpha")}
+	if err := planCheckFormat(s.format); err != nil {
+		return s, badInput(err)
+	}
+	if err := planRequire(c, needJobs); err != nil {
+		return s, badInput(err)
+	}
+	if s.servers <= 0 {
+		return s, badInput(fmt.Errorf("--servers %d: want a number of workers > 0", s.servers))
+	}
+	if !(s.alpha > 0 && s.alpha < 1) {
+		return s, badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", s.alpha))
+	}
+	var err error
+	if s.names, err = planPolicies(c.String("policy"), s.alpha, allowNumeric); err != nil {
+		return s, badInput(err)
+	}
+	return s, nil
+}
+
+// planLoadJobs reads --jobs for s, with --p (when set) as the exponent of the
+// jobs with neither p nor model, named on stderr; it checks that fcfs-rigid
+// (when among the policies) can place every job. Its errors are bad input.
+func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
+	path := c.String("jobs")
+	var p float64
+	if c.IsSet("p") {
+		if p = c.Float64("p"); !(p > 0 && p <= 1) {
+			return nil, badInput(fmt.Errorf("--p %g: want a speedup exponent in (0, 1]", p))
+		}
+	}
+	jobs, def, err := planReadJobsP(path, p)
+	if errors.Is(err, planner.ErrNoCurve) {
+		return nil, badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
+	}
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if len(def) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
+			c.Command.Name, p, len(def), len(jobs), planNameList(def, 8))
+	}
+	for i := range jobs {
+		if r := jobs[i].RigidWorkers; r > s.servers && slices.Contains(s.names, "fcfs-rigid") {
+			return nil, badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", path, jobs[i].ID, r, s.servers))
+		}
+	}
+	return jobs, nil
+}
+
+// planNameList joins the first most names with commas, then says how many
+// more there are.
+func planNameList(names []string, most int) string {
+	if len(names) <= most {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
+}
+
+// planWriteJSON writes out as indented json: the one object when there is
+// one, else the list.
+func planWriteJSON[T any](w io.Writer, out []T) error {
+	var v any = out
+	if len(out) == 1 {
+		v = out[0]
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return withCode(exitFailure, err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// planWritePNG renders f as a PNG at path, never leaving a partial file.
+func planWritePNG(path string, f *plots.Figure) error {
+	var buf bytes.Buffer
+	if err := f.WritePNG(&buf); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, buf.Bytes())
 }
 
 // planRequire reports a missing --servers (or --jobs) as bad input.
@@ -169,36 +276,17 @@ type planPolicy struct {
 }
 
 func planAction(c *cli.Context) error {
-	format := c.String("format")
-	if err := planCheckFormat(format); err != nil {
-		return badInput(err)
-	}
-	if err := planRequire(c, true); err != nil {
-		return badInput(err)
-	}
-	n := c.Int("servers")
-	if n <= 0 {
-		return badInput(fmt.Errorf("--servers %d: want a number of workers > 0", n))
-	}
-	alpha := c.Float64("knee-alpha")
-	if !(alpha > 0 && alpha < 1) {
-		return badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", alpha))
-	}
-	names, err := planPolicies(c.String("policy"), alpha, true)
+	s, err := planParse(c, true, true)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
-	jobs, err := planReadJobs(c.String("jobs"))
+	jobs, err := planLoadJobs(c, s)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
-	for i := range jobs {
-		if r := jobs[i].RigidWorkers; r > n && slices.Contains(names, "fcfs-rigid") {
-			return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", c.String("jobs"), jobs[i].ID, r, n))
-		}
-	}
+	n, alpha := s.servers, s.alpha
 	var out []planPolicy
-	for k, name := range names {
+	for k, name := range s.names {
 		p, err := planRun(jobs, float64(n), name, alpha, k == 0 && c.String("plot") != "")
 		if err != nil {
 			return withCode(exitFailure, err)
@@ -214,18 +302,9 @@ func planAction(c *cli.Context) error {
 		}
 	}
 	w := c.App.Writer
-	switch format {
+	switch s.format {
 	case "json":
-		var v any = out
-		if len(out) == 1 {
-			v = out[0]
-		}
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			return withCode(exitFailure, err)
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
+		return planWriteJSON(w, out)
 	case "csv":
 		return planCSV(w, out)
 	}
@@ -395,9 +474,5 @@ func planPlot(path string, p planPolicy, jobs []planner.Job, n float64) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := f.WritePNG(&buf); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, buf.Bytes())
+	return planWritePNG(path, f)
 }

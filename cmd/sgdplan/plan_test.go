@@ -141,6 +141,7 @@ func TestPlanSimulateBadInput(t *testing.T) {
 		{[]string{"plan", "--jobs", rigid, "--servers", "4", "--policy", "fcfs-rigid"}, "needs 8 rigid workers, more than --servers 4"},
 		{[]string{"plan", "--jobs", good, "--servers", "4", "--format", "xml"}, "--format \"xml\""},
 		{[]string{"plan", "--jobs", good, "--servers", "4", "--knee-alpha", "2"}, "--knee-alpha 2"},
+		{[]string{"plan", "--jobs", good, "--servers", "4", "--p", "0"}, "--p 0: want a speedup exponent in (0, 1]"},
 		{[]string{"plan", "--servers", "4"}, "plan: missing --jobs jobs.csv"},
 		{[]string{"plan", "--jobs", good}, "plan: missing --servers N"},
 		{[]string{"simulate", "--jobs", good}, "simulate: missing --servers N"},
@@ -168,5 +169,79 @@ func TestPlanSimulateBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(plot); err == nil {
 		t.Errorf("a plot was written for bad input")
+	}
+}
+
+// --p gives the jobs with neither p nor model an exponent, names them on
+// stderr, and leaves the others theirs. Hand-worked on 4 servers under SRPT:
+// b (size 1, p = 1) runs first on all 4 at rate 4^1 and ends at 0.25 s; then
+// a (size 4, no p) on all 4 at rate 4^0.5 = 2 ends 2 s later, at 2.25 s
+// (with p = 1 it would end at 1.25 s). Without --p the row is an error that
+// says to give --p.
+func TestPlanSimulateDefaultP(t *testing.T) {
+	jobs := filepath.Join(t.TempDir(), "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,size,p,model\na,4,,\nb,1,1,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"a": 2.25, "b": 0.25}
+	for _, cmd := range []string{"plan", "simulate"} {
+		code, stdout, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--policy", "srpt", "--p", "0.5", "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", cmd, code, stderr)
+		}
+		if note := "sgdplan: " + cmd + ": --p 0.5 for 1 of 2 jobs, which have neither p nor model: a\n"; !strings.Contains(stderr, note) {
+			t.Errorf("%s: stderr %q, want %q", cmd, stderr, note)
+		}
+		var p struct {
+			Jobs []struct {
+				Job        string  `json:"job"`
+				Completion float64 `json:"completion"`
+			} `json:"jobs"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+			t.Fatalf("%s: %v\n%s", cmd, err, stdout)
+		}
+		if len(p.Jobs) != 2 {
+			t.Fatalf("%s: %d jobs, want 2", cmd, len(p.Jobs))
+		}
+		for _, j := range p.Jobs {
+			if w := want[j.Job]; math.Abs(j.Completion-w) > 1e-9*w {
+				t.Errorf("%s: job %s completes at %g, want %g", cmd, j.Job, j.Completion, w)
+			}
+		}
+		code, stdout, stderr = runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--policy", "srpt")
+		if code != exitBadInput || stdout != "" || !strings.Contains(stderr, "jobs.csv:2: want a speedup exponent p or a model path") ||
+			!strings.Contains(stderr, "give --p P") {
+			t.Errorf("%s without --p: exit %d, stdout %q, stderr %q; want exit 2 naming jobs.csv:2 and --p", cmd, code, stdout, stderr)
+		}
+		code, _, stderr = runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--p", "1.5")
+		if code != exitBadInput || !strings.Contains(stderr, "--p 1.5: want a speedup exponent in (0, 1]") {
+			t.Errorf("%s --p 1.5: exit %d, stderr %q", cmd, code, stderr)
+		}
+	}
+}
+
+// The users' path: convert a job trace without --p, then choose the curve
+// when planning. cluster10.csv has 260 jobs, none with p.
+func TestConvertThenPlanWithP(t *testing.T) {
+	out := t.TempDir()
+	trace := filepath.Join("..", "..", "testdata", "public", "microsoft-itp-elasticflow-traces", "raw", "cluster10.csv")
+	if code, _, stderr := runCmd(t, "convert", "--from", "itp", trace, "--out", out); code != 0 {
+		t.Fatalf("convert: exit %d: %s", code, stderr)
+	}
+	jobs := filepath.Join(out, "jobs.csv")
+	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "64")
+	if code != exitBadInput || !strings.Contains(stderr, "give --p P") {
+		t.Errorf("plan without --p: exit %d, stderr %q; want 2 and a hint to give --p", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "64", "--p", "0.7", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("plan --p 0.7: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "--p 0.7 for 260 of 260 jobs") || !strings.Contains(stderr, " and 252 more\n") {
+		t.Errorf("stderr %q, want it to count 260 defaulted jobs and list 8", stderr)
+	}
+	if rows := strings.Count(stdout, "\n"); rows != 261 {
+		t.Errorf("%d csv lines, want a header and 260 jobs", rows)
 	}
 }

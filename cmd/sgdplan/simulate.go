@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -24,7 +21,8 @@ func simulateCommand() *cli.Command {
 arrival and departure the policy reallocates the workers (whole workers unless
 --fractional). Jobs come from --jobs jobs.csv or, without it, from a Poisson process
 (--arrival-rate jobs/s, --count, sizes of mean --mean-size s, exponential or, with
---size-sigma S, lognormal, exponent --p).
+--size-sigma S, lognormal, exponent --p, default 0.5). With --jobs, --p P is the
+exponent of the rows with neither p nor model (otherwise an error), as in plan.
 
 --early-stop F kills each job with probability F at a uniform random fraction of its
 requested size (policies know only the requested size). --energy-alpha A gives jobs
@@ -48,7 +46,7 @@ Example:
 			&cli.IntFlag{Name: "count", Value: 1000, Usage: "Poisson jobs"},
 			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: "Poisson jobs' mean size, s on one worker"},
 			&cli.Float64Flag{Name: "size-sigma", Usage: "0: exponential sizes; > 0: lognormal sizes with this sigma (same mean)"},
-			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "Poisson jobs' speedup exponent, (0, 1]"},
+			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "speedup exponent, (0, 1]: of the Poisson jobs; with --jobs, of the rows with neither p nor model (only when given)"},
 			&cli.IntFlag{Name: "max-workers", Usage: "Poisson jobs' cap; 0: none"},
 			&cli.StringFlag{Name: "plot", Usage: "write response-time distributions as a PNG"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table|json|csv"},
@@ -88,25 +86,11 @@ type simPolicy struct {
 }
 
 func simulateAction(c *cli.Context) error {
-	format := c.String("format")
-	if err := planCheckFormat(format); err != nil {
-		return badInput(err)
-	}
-	if err := planRequire(c, false); err != nil {
-		return badInput(err)
-	}
-	n := c.Int("servers")
-	if n <= 0 {
-		return badInput(fmt.Errorf("--servers %d: want a number of workers > 0", n))
-	}
-	alpha := c.Float64("knee-alpha")
-	if !(alpha > 0 && alpha < 1) {
-		return badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", alpha))
-	}
-	names, err := planPolicies(c.String("policy"), alpha, false)
+	s, err := planParse(c, false, false)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
+	n, alpha, names := s.servers, s.alpha, s.names
 	seeds := c.Int("seeds")
 	if seeds < 1 {
 		return badInput(fmt.Errorf("--seeds %d: want >= 1", seeds))
@@ -121,14 +105,9 @@ func simulateAction(c *cli.Context) error {
 	}
 	var fixed []planner.Job
 	var poisson planner.Poisson
-	if path := c.String("jobs"); path != "" {
-		if fixed, err = planReadJobs(path); err != nil {
-			return badInput(err)
-		}
-		for i := range fixed {
-			if r := fixed[i].RigidWorkers; r > n && slices.Contains(names, "fcfs-rigid") {
-				return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", path, fixed[i].ID, r, n))
-			}
+	if c.String("jobs") != "" {
+		if fixed, err = planLoadJobs(c, s); err != nil {
+			return err
 		}
 	} else {
 		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
@@ -188,27 +167,14 @@ func simulateAction(c *cli.Context) error {
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
-		var buf bytes.Buffer
-		if err := f.WritePNG(&buf); err != nil {
-			return withCode(exitFailure, err)
-		}
-		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		if err := planWritePNG(path, f); err != nil {
 			return withCode(exitFailure, err)
 		}
 	}
 	w := c.App.Writer
-	switch format {
+	switch s.format {
 	case "json":
-		var v any = out
-		if len(out) == 1 {
-			v = out[0]
-		}
-		b, err := json.MarshalIndent(v, "", "  ")
-		if err != nil {
-			return withCode(exitFailure, err)
-		}
-		_, err = w.Write(append(b, '\n'))
-		return err
+		return planWriteJSON(w, out)
 	case "csv":
 		return simCSV(w, out)
 	}
