@@ -28,6 +28,7 @@ const (
 	Sequential
 )
 
+// String returns the name used in output.
 func (s Sharding) String() string {
 	switch s {
 	case Parallel:

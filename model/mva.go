@@ -90,7 +90,8 @@ func mustValid(n Network, N int) {
 
 // Solve returns the solution of n at N customers. n is not modified. It
 // panics if n is invalid or N < 0 (programmer errors: check data with
-// Network.Validate first).
+// Network.Validate first), and if the exact solver (Approximate false) gets
+// more than 12 multi-server stations, whose recursion would cost 2^M.
 func (m MVA) Solve(n Network, N int) Result {
 	mustValid(n, N)
 	m.Correction = m.Correction || m.Flow

@@ -17,6 +17,7 @@ const (
 	Slowdown
 )
 
+// String returns the name used in output.
 func (o Objective) String() string {
 	if o == Slowdown {
 		return "slowdown"
@@ -63,6 +64,9 @@ var ErrNotOrdered = errors.New("planner: heSRPT closed form needs jobs to finish
 // (x_{M+1} = 0), which follows from x_i = sum_{m >= i} (n theta_i(m))^p tau_m
 // and never overflows however close p is to 1. Job i completes at
 // T_i = tau_M + ... + tau_i.
+//
+// Bad sizes, weights, p or n are errors; a w of another length than x is a
+// programmer error and panics.
 func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	m := len(x)
 	if m == 0 {

@@ -65,6 +65,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // neither a p nor a model column.
 var ErrNoCurve = errors.New("planner: no speedup curve")
 
+// Error formats the error with the package prefix and the position.
 func (e *ParseError) Error() string {
 	switch {
 	case e.Line == 0:

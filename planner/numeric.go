@@ -18,6 +18,7 @@ type Priority struct {
 	Label string    // name; empty means "numeric"
 }
 
+// Name implements Policy: the name the command line uses.
 func (p Priority) Name() string {
 	if p.Label == "" {
 		return "numeric"
@@ -25,6 +26,7 @@ func (p Priority) Name() string {
 	return p.Label
 }
 
+// Allocate implements Policy.
 func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
 	units := p.Units
 	if units <= 0 {

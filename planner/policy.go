@@ -87,6 +87,7 @@ type HeSRPTPolicy struct {
 	Objective Objective
 }
 
+// Name implements Policy: the name the command line uses.
 func (h HeSRPTPolicy) Name() string {
 	if h.Objective == Slowdown {
 		return "hesrpt-slowdown"
@@ -94,6 +95,7 @@ func (h HeSRPTPolicy) Name() string {
 	return "hesrpt"
 }
 
+// Allocate implements Policy.
 func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
 	rem := make([]float64, m)
@@ -124,8 +126,10 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 // job cannot use to the others equally (water-filling).
 type Equi struct{}
 
+// Name implements Policy: the name the command line uses.
 func (Equi) Name() string { return "equi" }
 
+// Allocate implements Policy.
 func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
 	idx := make([]int, m)
@@ -146,8 +150,10 @@ func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 // job.
 type SRPT struct{}
 
+// Name implements Policy: the name the command line uses.
 func (SRPT) Name() string { return "srpt" }
 
+// Allocate implements Policy.
 func (SRPT) Allocate(n float64, jobs []View, alloc []float64) {
 	fillInOrder(n, jobs, alloc, smallestFirst(jobs))
 }
@@ -156,8 +162,10 @@ func (SRPT) Allocate(n float64, jobs []View, alloc []float64) {
 // next).
 type FIFO struct{}
 
+// Name implements Policy: the name the command line uses.
 func (FIFO) Name() string { return "fifo" }
 
+// Allocate implements Policy.
 func (FIFO) Allocate(n float64, jobs []View, alloc []float64) {
 	idx := make([]int, len(jobs))
 	for i := range idx {
@@ -171,8 +179,10 @@ func (FIFO) Allocate(n float64, jobs []View, alloc []float64) {
 // smallest size first, each up to its cap.
 type SJF struct{}
 
+// Name implements Policy: the name the command line uses.
 func (SJF) Name() string { return "sjf" }
 
+// Allocate implements Policy.
 func (SJF) Allocate(n float64, jobs []View, alloc []float64) {
 	idx := make([]int, len(jobs))
 	for i := range idx {
@@ -203,8 +213,10 @@ type Knee struct {
 	Alpha float64 // in (0, 1)
 }
 
+// Name implements Policy: the name the command line uses.
 func (Knee) Name() string { return "knee" }
 
+// Allocate implements Policy.
 func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
 	order := smallestFirst(jobs)
 	left := n
@@ -250,8 +262,10 @@ func kneeOf(c Speedup, alpha, limit float64) float64 {
 // that value, up to their caps.
 type Hell struct{}
 
+// Name implements Policy: the name the command line uses.
 func (Hell) Name() string { return "hell" }
 
+// Allocate implements Policy.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
 	done := make([]bool, m)
@@ -322,8 +336,10 @@ func hellBest(v View, limit float64) (float64, float64) {
 // first), as Optimus allocates. A fractional last worker goes the same way.
 type Greedy struct{}
 
+// Name implements Policy: the name the command line uses.
 func (Greedy) Name() string { return "greedy" }
 
+// Allocate implements Policy.
 func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 	h := make(gainHeap, 0, len(jobs))
 	for i := range jobs {
@@ -381,9 +397,11 @@ func (h *gainHeap) Pop() any {
 // head-of-line blocking: a job that does not fit stops every job behind it.
 type FCFSRigid struct{}
 
+// Name implements Policy: the name the command line uses.
 func (FCFSRigid) Name() string { return "fcfs-rigid" }
 func (FCFSRigid) rigid() bool  { return true }
 
+// Allocate implements Policy.
 func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
 	left := n
 	blocked := false

@@ -14,16 +14,19 @@ type SizeDist interface {
 // Exponential sizes with mean Mean s.
 type Exponential struct{ Mean float64 }
 
+// Rand implements SizeDist.
 func (e Exponential) Rand(rng *rand.Rand) float64 { return e.Mean * rng.ExpFloat64() }
 
 // LogNormal sizes: exp(Mu + Sigma Z), Z standard normal.
 type LogNormal struct{ Mu, Sigma float64 }
 
+// Rand implements SizeDist.
 func (l LogNormal) Rand(rng *rand.Rand) float64 { return math.Exp(l.Mu + l.Sigma*rng.NormFloat64()) }
 
 // Empirical resamples the given sizes uniformly (sizes of a real trace).
 type Empirical []float64
 
+// Rand implements SizeDist.
 func (e Empirical) Rand(rng *rand.Rand) float64 { return e[rng.IntN(len(e))] }
 
 // Poisson describes a stream of Count jobs arriving as a Poisson process of

@@ -13,6 +13,7 @@ type ParseError struct {
 	Msg    string
 }
 
+// Error formats the error with the package prefix and the position.
 func (e *ParseError) Error() string {
 	switch {
 	case e.Line == 0:
