@@ -41,6 +41,11 @@ type DataKind struct {
 	// Strong: strong scaling, a fixed global batch split among the
 	// workers (the per-worker batch falls as the workers grow).
 	Strong bool
+	// MixedBandwidth: the points were measured at different link rates
+	// (model.Config.Bandwidth). No table family takes the rate as a
+	// covariate, so none applies (FitThroughput says so); the "mva"
+	// family fitted from a two-node profile scales its link demand.
+	MixedBandwidth bool
 }
 
 // families lists every throughput family the fitter knows, by name.
@@ -226,29 +231,7 @@ func init() {
 			return [][]float64{{b / t, 0.9}, {b / t, 0.5}}
 		},
 	})
-	// The closed queueing network of async SGD with P parameter-server
-	// shards (Lin et al., MASCOTS 2018), solved by exact MVA: a delay
-	// station Z = z0 + z1·b, and per shard a link out, a link in (demand
-	// d/P each) and a CPU (demand a/P). c in [0, 1] weighs exact MVA
-	// against the asymptotic bound (c = 1 is MVA; nearly deterministic
-	// transfers queue less, c = (1 + SCV)/2 from the profile).
-	register(Family{
-		Name: "mva",
-		Doc:  "closed queueing network (MVA) of async PS: Z = z0 + z1 b; per shard link out/in d/P, CPU a/P; X = c X_MVA + (1-c) bound",
-		Params: []Param{
-			{"z0", "s", 0, maxTime},
-			{"z1", "s", 0, maxTime},
-			{"link", "s", 0, maxTime},
-			{"apply", "s", 0, maxTime},
-			{"queue_factor", "", 0, 1},
-		},
-		Applies: func(k DataKind) bool { return k.Async },
-		Guess: func(pts []Point) [][]float64 {
-			return timeGuesses(pts, func(t, b, s float64) []float64 {
-				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t / 2, s * t / 4, 0.7}
-			})
-		},
-	})
+	register(mvaFamily(Queueing{}))
 }
 
 // Families whose Predict is 1/T for sync data and w/T for async data are
@@ -296,9 +279,6 @@ func init() {
 	}
 	apl.Applies = func(k DataKind) bool { return k.Async && !k.Strong }
 	families[apl.Name] = apl
-	mva := families["mva"]
-	mva.Predict = func(th []float64, c model.Config) float64 { return mvaThroughput(th, c) }
-	families["mva"] = mva
 }
 
 func polluxStepTime(th []float64, c model.Config) float64 {
@@ -320,39 +300,6 @@ func polluxStepTime(th []float64, c model.Config) float64 {
 	// (tg^g + ts^g)^(1/g), scaled to avoid overflow.
 	m := math.Max(tg, ts)
 	return m * math.Pow(math.Pow(tg/m, g)+math.Pow(ts/m, g), 1/g)
-}
-
-// mvaThroughput solves the closed network of the "mva" family by exact MVA
-// over the three symmetric station kinds (P copies each), then moves the
-// result toward the asymptotic bound min(N/(Z+ΣD), 1/max D) by 1 - c:
-// c = 1 is exact MVA (exponential service, pessimistic near the knee),
-// c = 0 the bound (deterministic service without queueing). Both respect
-// the bounds, so every c in [0, 1] does.
-func mvaThroughput(th []float64, c model.Config) float64 {
-	p := shardsOf(c)
-	z := th[0] + th[1]*c.Batch
-	d := [3]float64{th[2] / p, th[2] / p, th[3] / p}
-	var q [3]float64
-	x := 0.0
-	for n := 1; n <= c.Workers; n++ {
-		var r [3]float64
-		sum := 0.0
-		for k := range d {
-			r[k] = d[k] * (1 + q[k])
-			sum += p * r[k]
-		}
-		x = float64(n) / (z + sum)
-		for k := range d {
-			q[k] = x * r[k]
-		}
-	}
-	sumD := p * (d[0] + d[1] + d[2])
-	bound := float64(c.Workers) / (z + sumD)
-	if maxD := math.Max(d[0], d[2]); maxD > 0 {
-		bound = math.Min(bound, 1/maxD)
-	}
-	cf := th[4]
-	return cf*x + (1-cf)*bound
 }
 
 // usesPS reports whether a family's predictions depend on the shard count;

@@ -33,7 +33,10 @@ type Model struct {
 	// (PS shards, nodes, batch) and the base of the speedup curve.
 	Reference Reference `json:"reference"`
 	// Samples are bootstrap parameter vectors, for prediction intervals.
-	Samples     [][]float64 `json:"bootstrap_samples,omitempty"`
+	Samples [][]float64 `json:"bootstrap_samples,omitempty"`
+	// Queueing says how an "mva" model's network is solved and the link
+	// rate its link demand was measured at (nil: exact MVA, no rate).
+	Queueing    *Queueing   `json:"queueing,omitempty"`
 	Efficiency  *Efficiency `json:"efficiency,omitempty"`
 	Data        DataInfo    `json:"data"`
 	Diagnostics Diagnostics `json:"diagnostics"`
@@ -63,9 +66,10 @@ type Reference struct {
 	PerNode int `json:"per_node,omitempty"`
 	// MaxWorkers is the largest worker count in the data.
 	MaxWorkers int `json:"max_workers"`
-	// ParamBytes and Bandwidth (B/s) are the model size and link
-	// bandwidth of the profile (runs.csv), when known: they let the link
-	// demand of the "mva" family scale to other bandwidths.
+	// ParamBytes and Bandwidth (B/s) are the model size and the link
+	// rate of a query that gives none (runs.csv of the first training run,
+	// or predict --bandwidth); an "mva" model's link demand scales from
+	// the rate it was fitted at (Queueing.Bandwidth) to this one.
 	ParamBytes int64   `json:"param_bytes,omitempty"`
 	Bandwidth  float64 `json:"bandwidth,omitempty"`
 	// Dataset is the samples per epoch (runs.csv), 0 when unknown.
@@ -145,6 +149,10 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit})
 	}
 	m.Samples = tf.Samples
+	if tf.Queueing != nil {
+		q := *tf.Queueing
+		m.Queueing = &q
+	}
 	m.Data.Paths = paths
 	for i, p := range pts {
 		m.Data.Configurations = append(m.Data.Configurations, ConfigData{
@@ -196,6 +204,9 @@ func (m *Model) Config(c model.Config) model.Config {
 			}
 		}
 	}
+	if c.Bandwidth == 0 {
+		c.Bandwidth = m.Reference.Bandwidth
+	}
 	if c.Batch == 0 {
 		if m.Reference.GlobalBatch > 0 {
 			c.Batch = m.Reference.GlobalBatch / float64(c.Workers)
@@ -212,29 +223,35 @@ func (m *Model) StepsPerSecond(c model.Config) float64 {
 	return m.fam.Predict(m.theta(), m.Config(c))
 }
 
-// WithBandwidth returns a copy of m whose link demand is scaled to a link
-// of bw B/s (demand S/B). It needs an "mva" model with the profile's
-// bandwidth.
+// WithBandwidth returns a copy of m that predicts, by default, for links
+// of bw B/s: its link demand scales as S/B from the rate it was fitted at.
+// It needs an "mva" model fitted with runs.csv bandwidth and param_bytes.
 func (m *Model) WithBandwidth(bw float64) (*Model, error) {
-	if m.Family != "mva" || !(m.Reference.Bandwidth > 0) {
-		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted with runs.csv bandwidth and param_bytes; this model is %s with bandwidth %g", m.Family, m.Reference.Bandwidth)
+	if m.Family != "mva" || m.Queueing == nil || !(m.Queueing.Bandwidth > 0) {
+		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted on step traces with runs.csv bandwidth and param_bytes; this model is %s without a link rate", m.Family)
 	}
 	if !(bw > 0) || math.IsInf(bw, 0) {
 		return nil, errorf("bandwidth %g B/s: want a positive number", bw)
 	}
 	c := *m
-	f := m.Reference.Bandwidth / bw
-	c.Parameters = append([]ParamValue(nil), m.Parameters...)
-	c.Parameters[2].Value *= f
-	c.Parameters[2].Lo *= f
-	c.Parameters[2].Hi *= f
-	c.Samples = make([][]float64, len(m.Samples))
-	for i, s := range m.Samples {
-		c.Samples[i] = append([]float64(nil), s...)
-		c.Samples[i][2] *= f
-	}
 	c.Reference.Bandwidth = bw
 	return &c, nil
+}
+
+// LinkDemand is the demand of one transfer to one shard of an "mva" model
+// at c (completed by Config), s; NaN for other families.
+func (m *Model) LinkDemand(c model.Config) float64 {
+	if m.Family != "mva" {
+		return math.NaN()
+	}
+	return m.queueing().LinkDemand(m.theta(), m.Config(c))
+}
+
+func (m *Model) queueing() Queueing {
+	if m.Queueing == nil {
+		return Queueing{}
+	}
+	return *m.Queueing
 }
 
 // SamplesPerStep is the samples of one step at c (completed by Config):
@@ -366,6 +383,15 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	fam, ok := families[m.Family]
 	if !ok {
 		return nil, errorf("%s: unknown family %q (known: %s)", name, m.Family, strings.Join(FamilyNames(), ", "))
+	}
+	if m.Queueing != nil {
+		if m.Family != "mva" {
+			return nil, errorf("%s: field \"queueing\" belongs to family mva, not %s", name, m.Family)
+		}
+		if err := m.Queueing.check(); err != nil {
+			return nil, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
+		}
+		fam = mvaFamily(*m.Queueing)
 	}
 	if len(m.Parameters) != len(fam.Params) {
 		return nil, errorf("%s: family %s has %d parameters, the file has %d", name, m.Family, len(fam.Params), len(m.Parameters))

@@ -157,12 +157,16 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 // Profile is the two-node estimate of the closed network (1 worker + 1
 // shard, no contention): the demands straight from the phase times.
 type Profile struct {
-	Z       float64 // compute, s per iteration
-	Link    float64 // mean of pull and push, s per iteration at one shard
-	Apply   float64 // shard CPU per update, s (0 when updates.csv has none)
-	SCV     float64 // squared coefficient of variation of the transfers
-	Batch   float64
-	FromRun string
+	Z     float64 // compute, s per iteration
+	Link  float64 // mean of pull and push, s per iteration at one shard
+	Apply float64 // shard CPU per update, s (0 when updates.csv has none)
+	SCV   float64 // squared coefficient of variation of the transfers
+	// SCVApply and SCVCompute are those of the shard's apply and of
+	// compute (NaN when not measured).
+	SCVApply, SCVCompute float64
+	Batch                float64
+	PS                   int // shards of the profile run (0 or 1)
+	FromRun              string
 	// LinkFromBandwidth is true when Link is ParamBytes/Bandwidth rather
 	// than the measured phase times.
 	LinkFromBandwidth bool
@@ -172,14 +176,23 @@ type Profile struct {
 
 // Theta is the "mva" family's parameter vector of the profile: z0 = Z,
 // z1 = 0 (one batch size cannot split compute into fixed and per-sample
-// parts), link, apply, and the queueing factor (1 + SCV)/2 (half the MVA
-// queueing for deterministic transfers, all of it for exponential ones).
+// parts), link, apply.
 func (p Profile) Theta() []float64 {
-	q := (1 + p.SCV) / 2
-	if math.IsNaN(q) {
-		q = 1
+	return []float64{p.Z, 0, p.Link, p.Apply}
+}
+
+// Queueing is how the profile's network is solved with the given variant
+// ("" = exact): the measured SCVs of each phase, and the link rate the
+// transfers were measured at (0 when runs.csv has none).
+func (p Profile) Queueing(variant string) Queueing {
+	q := Queueing{Variant: variant, SCVLink: nz(p.SCV), SCVApply: nz(p.SCVApply), SCVCompute: nz(p.SCVCompute)}
+	if q.Variant == "" {
+		q.Variant = "exact"
 	}
-	return []float64{p.Z, 0, p.Link, p.Apply, math.Min(math.Max(q, 0), 1)}
+	if p.Bandwidth > 0 && p.ParamBytes > 0 {
+		q.Bandwidth = p.Bandwidth
+	}
+	return q
 }
 
 // TwoNodeProfile estimates the network's demands from the runs with one
@@ -191,8 +204,12 @@ func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 		if r.Workers != 1 || r.PS > 1 || !r.HasPhases || r.Pull.N == 0 {
 			continue
 		}
-		p := Profile{Z: r.Compute.Mean, Link: (r.Pull.Mean + r.Push.Mean) / 2, Batch: float64(r.Batch), FromRun: r.Run, ParamBytes: r.ParamBytes, Bandwidth: r.Bandwidth}
+		p := Profile{Z: r.Compute.Mean, Link: (r.Pull.Mean + r.Push.Mean) / 2, Batch: float64(r.Batch), PS: r.PS, FromRun: r.Run, ParamBytes: r.ParamBytes, Bandwidth: r.Bandwidth}
 		p.SCV = (r.Pull.SCV + r.Push.SCV) / 2
+		p.SCVApply, p.SCVCompute = r.Apply.SCV, r.Compute.SCV
+		if !(p.Bandwidth > 0) {
+			p.Bandwidth = 0
+		}
 		if r.Apply.N > 0 {
 			p.Apply = r.Apply.Mean
 		} else {
@@ -230,6 +247,9 @@ type StepOptions struct {
 	Bootstrap    int
 	Seed         uint64
 	Level        float64
+	// Queueing is the variant of MVA that solves the two-node profile's
+	// network: "exact" (default), "correction" or "flow" (see Queueing).
+	Queueing string
 }
 
 // StepFit is the result of FitSteps.
@@ -355,8 +375,12 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	async := true
 	for _, r := range train {
 		async = async && r.Mode == "async"
+		bw := 0.0
+		if r.Bandwidth > 0 {
+			bw = r.Bandwidth
+		}
 		res.Points = append(res.Points, Point{
-			Config:         model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)},
+			Config:         model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: bw},
 			StepsPerS:      r.StepsPerS,
 			SamplesPerStep: float64(r.Batch),
 			Async:          r.Mode == "async",
@@ -377,16 +401,35 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	prof, pwarn, perr := TwoNodeProfile(train)
 	keys, _ := configKeys(res.Points)
 	auto := o.Family == "" || o.Family == "auto"
+	switch o.Queueing {
+	case "", "exact", "correction", "flow":
+	default:
+		return nil, errorf("queueing variant %q, want exact, correction or flow", o.Queueing)
+	}
+	mixed := KindOf(res.Points).MixedBandwidth
 	if async && perr == nil && (o.Family == "mva" || auto) {
 		res.Warnings = append(res.Warnings, pwarn...)
-		tf, err = profileFit(prof, res.Points, stats, s)
+		if mixed && !(prof.Bandwidth > 0 && prof.ParamBytes > 0) {
+			return nil, errorf("the training runs have different link rates but the profile run %s has no runs.csv param_bytes and bandwidth: its link demand cannot be scaled to the other rates", prof.FromRun)
+		}
+		tf, err = profileFit(prof, res.Points, stats, s, o.Queueing)
 		if err != nil {
 			return nil, err
 		}
-		tf.CVError = profileCV(prof, res.Points, stats, s)
+		tf.CVError = profileCV(prof, res.Points, stats, s, o.Queueing)
+		if prof.Bandwidth > 0 && prof.ParamBytes > 0 {
+			ref.ParamBytes, ref.Bandwidth = prof.ParamBytes, prof.Bandwidth
+		}
 		alts = []Alternative{{Family: "mva", CVError: tf.CVError, RMSLE: tf.RMSLE}}
 	}
-	if tf == nil || (auto && len(keys) >= 3) {
+	if tf != nil && mixed && auto && len(keys) >= 3 {
+		res.Warnings = append(res.Warnings, "the training runs have different link rates: the table families (no link-rate covariate) are not applicable and were not tried; the mva family scales the profile's link demand as S/B")
+	}
+	if tf == nil || (auto && len(keys) >= 3 && !mixed) {
+		s.skip = []string{"mva"} // the profile's network stands for it
+		if tf == nil {
+			s.skip = nil
+		}
 		lt, lalts, lerr := FitThroughput(res.Points, o.Family, &s)
 		switch {
 		case lerr != nil && tf == nil:
@@ -415,12 +458,14 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	return res, nil
 }
 
-// profileFit builds the "mva" fit from the two-node profile; when the
-// training runs have other worker counts, only the queueing factor is
-// refined on them (the demands stay those of the profile). Intervals come
-// from bootstrapping the profile run's steps in 50 batches.
-func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings) (*ThroughputFit, error) {
-	f := families["mva"]
+// profileFit builds the "mva" fit from the two-node profile: the demands
+// and SCVs are those measured on the profile run, solved by the given MVA
+// variant (model.AsyncPS); nothing is refined on the other training runs,
+// which only score it. Intervals come from the standard errors of the
+// profile's phase means.
+func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant string) (*ThroughputFit, error) {
+	q := prof.Queueing(variant)
+	f := mvaFamily(q)
 	th := prof.Theta()
 	var warn []string
 	others := 0
@@ -429,27 +474,11 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings) (*Throu
 			others++
 		}
 	}
-	if others > 0 {
-		prob := Problem{
-			M: len(pts),
-			Residuals: func(dst, q []float64) {
-				t := append([]float64(nil), th...)
-				t[4] = q[0]
-				for i, p := range pts {
-					dst[i] = math.Log(f.Predict(t, p.Config) / p.StepsPerS)
-				}
-			},
-			Lower: []float64{0}, Upper: []float64{1},
-		}
-		r, err := LevenbergMarquardt(prob, []float64{th[4]}, nil)
-		if err == nil {
-			th[4] = r.X[0]
-		}
-	} else {
-		warn = append(warn, "only one worker count in the training runs: contention is predicted by the queueing network from the two-node profile alone (queueing factor (1+SCV)/2 from the transfer times, not checked against data)")
+	if others == 0 {
+		warn = append(warn, "only one worker count in the training runs: contention is predicted by the queueing network from the two-node profile alone, not checked against data")
 	}
 	warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
-	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn}
+	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
 	tf.Residuals = make([]float64, len(pts))
 	ss := 0.0
 	for i, p := range pts {
@@ -488,35 +517,23 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings) (*Throu
 	return tf, nil
 }
 
-// profileCV is the MAPE (%) of the profile fit on each configuration
-// other than the profile's, left out of the refinement of the queueing
-// factor; NaN when the profile's configuration is the only one.
-func profileCV(prof Profile, pts []Point, stats []RunStats, s Settings) float64 {
-	keys, groups := configKeys(pts)
-	sum, n := 0.0, 0
+// profileCV is the MAPE (%) of the profile fit on the training
+// configurations other than the profile's own (nothing is fitted on them,
+// so this is an out-of-sample error); NaN when there is none.
+func profileCV(prof Profile, pts []Point, stats []RunStats, s Settings, variant string) float64 {
 	s.Bootstrap = -1
-	for _, k := range keys {
-		out := groups[k]
-		if pts[out[0]].Config.Workers == 1 {
+	tf, err := profileFit(prof, pts, stats, s, variant)
+	if err != nil {
+		return math.NaN()
+	}
+	sum, n := 0.0, 0
+	for _, p := range pts {
+		if p.Config.Workers == 1 && p.Config.PS == prof.PS && (p.Config.Bandwidth == 0 || p.Config.Bandwidth == prof.Bandwidth) {
 			continue
 		}
-		var in []Point
-		for _, kk := range keys {
-			if kk != k {
-				for _, i := range groups[kk] {
-					in = append(in, pts[i])
-				}
-			}
-		}
-		tf, err := profileFit(prof, in, stats, s)
-		if err != nil {
-			return math.NaN()
-		}
-		for _, i := range out {
-			pr := tf.Family.Predict(tf.Theta, pts[i].Config)
-			sum += math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
-			n++
-		}
+		pr := tf.Family.Predict(tf.Theta, p.Config)
+		sum += math.Abs(pr-p.StepsPerS) / p.StepsPerS
+		n++
 	}
 	if n == 0 {
 		return math.NaN()

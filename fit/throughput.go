@@ -25,7 +25,11 @@ type Point struct {
 // Key names the configuration of p, the unit that cross-validation and the
 // bootstrap leave out or resample.
 func (p Point) Key() string {
-	return fmt.Sprintf("w=%d ps=%d nodes=%d", p.Config.Workers, p.Config.PS, p.Config.Nodes)
+	k := fmt.Sprintf("w=%d ps=%d nodes=%d", p.Config.Workers, p.Config.PS, p.Config.Nodes)
+	if p.Config.Bandwidth > 0 {
+		k += fmt.Sprintf(" bw=%g", p.Config.Bandwidth)
+	}
+	return k
 }
 
 // PointsFromThroughput converts throughput rows to points: steps/s from
@@ -79,6 +83,9 @@ func KindOf(pts []Point) DataKind {
 	for _, p := range pts {
 		k.Async = k.Async || p.Async
 		k.PS = k.PS || p.Config.PS > 0
+		if p.Config.Bandwidth != pts[0].Config.Bandwidth {
+			k.MixedBandwidth = true
+		}
 	}
 	// Strong scaling: two worker counts whose per-worker batches differ
 	// but whose global batches agree.
@@ -116,6 +123,19 @@ type Settings struct {
 	// parameters whose CV error is within one standard error of the best
 	// (fewer parameters extrapolate more safely).
 	NoParsimony bool
+
+	// skip lists families that auto leaves out (FitSteps: "mva", fitted
+	// from the two-node profile instead).
+	skip []string
+}
+
+func containsString(xs []string, v string) bool {
+	for _, x := range xs {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Settings) withDefaults() Settings {
@@ -152,6 +172,9 @@ type ThroughputFit struct {
 	// Residuals are log(predicted/measured) per point, in input order.
 	Residuals []float64
 	Warnings  []string
+	// Queueing is how an "mva" fit is solved (nil: exact MVA, no link
+	// rate); model.json keeps it.
+	Queueing *Queueing
 
 	cvErrs []float64 // per left-out configuration, %
 }
@@ -213,6 +236,13 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		return nil, nil, errors.New("fit: no data points")
 	}
 	kind := KindOf(pts)
+	if kind.MixedBandwidth {
+		rates := map[float64]bool{}
+		for _, p := range pts {
+			rates[p.Config.Bandwidth] = true
+		}
+		return nil, nil, errorf("the configurations were measured at %d link rates (runs.csv bandwidth): no throughput family takes the rate as a covariate, and pooling them would treat different links as one configuration; fit each rate on its own, or fit step traces that include a 1-worker run (the two-node profile's mva family scales the link demand with the rate)", len(rates))
+	}
 	var cands []Family
 	if family == "" || family == "auto" {
 		// Shards vary independently of the workers when one worker count
@@ -232,6 +262,9 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 				continue
 			}
 			if psVary && !usesPS[n] {
+				continue
+			}
+			if containsString(s.skip, n) {
 				continue
 			}
 			cands = append(cands, f)

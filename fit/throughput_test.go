@@ -27,8 +27,8 @@ func synth(fam string, theta []float64, ws, ps []int, batch float64, async bool,
 }
 
 func TestMVAClosedForms(t *testing.T) {
-	// z0 = 0.1, z1 = 0.001 (b = 100: Z = 0.2), link 0.05, apply 0.02, c = 1.
-	th := []float64{0.1, 0.001, 0.05, 0.02, 1}
+	// z0 = 0.1, z1 = 0.001 (b = 100: Z = 0.2), link 0.05, apply 0.02.
+	th := []float64{0.1, 0.001, 0.05, 0.02}
 	f := families["mva"]
 	// One worker, one shard: no queueing, X = 1/(Z + 2 link + apply)
 	// = 1/(0.2 + 0.1 + 0.02) = 3.125.
@@ -42,16 +42,32 @@ func TestMVAClosedForms(t *testing.T) {
 	if x := f.Predict(th, model.Config{Workers: 2, PS: 1, Batch: 100}); relErr(x, want) > 1e-12 {
 		t.Errorf("X(2) = %.10g, want %.10g", x, want)
 	}
-	// c = 0.5: halfway between MVA and the bound min(2/0.32, 1/0.05) = 6.25.
-	half := []float64{0.1, 0.001, 0.05, 0.02, 0.5}
-	if x := f.Predict(half, model.Config{Workers: 2, PS: 1, Batch: 100}); relErr(x, (want+6.25)/2) > 1e-12 {
-		t.Errorf("X(2), c = 0.5: %.10g, want %.10g", x, (want+6.25)/2)
+	// Link rate: link 0.05 s measured at 1 MB/s. At 2 MB/s each transfer
+	// takes 0.025 s: X(1) = 1/(0.2 + 0.05 + 0.02) = 3.7037...; a
+	// configuration without a rate keeps the model's own (3.125). Without
+	// a rate in the model, a configuration's rate is ignored.
+	fb := mvaFamily(Queueing{Bandwidth: 1e6})
+	if x := fb.Predict(th, model.Config{Workers: 1, PS: 1, Batch: 100, Bandwidth: 2e6}); relErr(x, 1/0.27) > 1e-12 {
+		t.Errorf("X(1) at 2 MB/s = %.10g, want %.10g", x, 1/0.27)
+	}
+	if x := fb.Predict(th, model.Config{Workers: 1, PS: 1, Batch: 100}); relErr(x, 3.125) > 1e-12 {
+		t.Errorf("X(1) at the model's rate = %.10g, want 3.125", x)
+	}
+	if x := f.Predict(th, model.Config{Workers: 1, PS: 1, Batch: 100, Bandwidth: 2e6}); relErr(x, 3.125) > 1e-12 {
+		t.Errorf("X(1), no model rate, query 2 MB/s = %.10g, want 3.125", x)
+	}
+	// Deterministic transfers (SCV 0) queue less than exponential ones: the
+	// corrected X(2) lies above exact MVA and below the bound min(2/0.32,
+	// 1/0.05) = 6.25.
+	fc := mvaFamily(Queueing{Variant: "correction"})
+	if x := fc.Predict(th, model.Config{Workers: 2, PS: 1, Batch: 100}); !(x > want && x < 6.25) {
+		t.Errorf("corrected X(2) = %.10g, want in (%.10g, 6.25)", x, want)
 	}
 	// Saturation bound: X(N) <= 1/max D = 1/0.05 = 20 and -> 20 for large N.
-	for _, q := range [][]float64{th, half, {0.1, 0.001, 0.05, 0.02, 0}} {
-		x := f.Predict(q, model.Config{Workers: 400, PS: 1, Batch: 100})
+	for _, g := range []Family{f, fc, mvaFamily(Queueing{Variant: "flow"})} {
+		x := g.Predict(th, model.Config{Workers: 400, PS: 1, Batch: 100})
 		if x > 20 || x < 19.5 {
-			t.Errorf("X(400), c = %g: %g, want just under 20", q[4], x)
+			t.Errorf("X(400), %s: %g, want just under 20", g.Doc, x)
 		}
 	}
 }
@@ -70,7 +86,7 @@ func TestFitRecoversSimulatedParameters(t *testing.T) {
 		// Optimus sync: T = 1e-3·32 + 0.05 + 0.01 w/p + 0.002 w + 0.005 p.
 		{"optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, false, 0.02},
 		{"ernest", []float64{0.05, 2e-3, 0.01, 0.003}, []int{1, 2, 4, 8, 16}, []int{0}, false, 0.02},
-		{"mva", []float64{0.05, 1e-3, 0.02, 0.005, 0.8}, []int{1, 2, 4, 8, 16}, []int{1, 2}, true, 0.02},
+		{"mva", []float64{0.05, 1e-3, 0.02, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2}, true, 0.02},
 		// model.AsyncPS through the wrapper: compute 0.05 + 1e-3 b,
 		// transfer 0.02 s per shard, apply 0.01 s.
 		{"asyncps", []float64{0.05, 1e-3, 0.02, 0.01}, []int{1, 2, 4, 8, 16}, []int{1, 2}, true, 0.02},

@@ -155,15 +155,16 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 }
 
 // busiest returns the utilisation and name of the busiest station of an
-// "mva" model's shards at n workers: X·D for the link (each direction) and
-// the shard CPU, D = demand/p.
+// "mva" model's shards at n workers: X·D for the link (each direction, D
+// the model's link demand at its link rate) and the shard CPU, D = apply/p.
 func busiest(m *fit.Model, n, p int) (float64, string) {
 	th := map[string]float64{}
 	for _, q := range m.Parameters {
 		th[q.Name] = q.Value
 	}
-	x := m.StepsPerSecond(model.Config{Workers: n, PS: p})
-	ul := x * th["link"] / float64(p)
+	c := model.Config{Workers: n, PS: p}
+	x := m.StepsPerSecond(c)
+	ul := x * m.LinkDemand(c)
 	ua := x * th["apply"] / float64(p)
 	if ua > ul {
 		return ua, "CPU"

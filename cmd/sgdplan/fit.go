@@ -41,6 +41,7 @@ Examples:
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
 			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
+			&cli.StringFlag{Name: "queueing", Value: "exact", Usage: "how the two-node profile's network is solved: exact (MVA, exponential service), correction (residual service with the measured SCVs) or flow"},
 		},
 		Action: runFit,
 	}
@@ -69,12 +70,18 @@ func runFit(c *cli.Context) error {
 			return badInput(fmt.Errorf("fit: --train-workers: %v", err))
 		}
 	}
+	queueing := c.String("queueing")
+	switch queueing {
+	case "exact", "correction", "flow":
+	default:
+		return badInput(fmt.Errorf("fit: --queueing %q: want exact, correction or flow", queueing))
+	}
 	boot := c.Int("bootstrap")
 	if boot == 0 {
 		boot = -1
 	}
 	paths := args
-	m, stats, pts, warns, err := fitPaths(paths, family, train, boot, c.Uint64("seed"))
+	m, stats, pts, warns, err := fitPaths(paths, family, train, boot, c.Uint64("seed"), queueing)
 	if err != nil {
 		return err
 	}
@@ -103,7 +110,7 @@ func runFit(c *cli.Context) error {
 
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
-func fitPaths(paths []string, family string, train []int, boot int, seed uint64) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
+func fitPaths(paths []string, family string, train []int, boot int, seed uint64, queueing string) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
@@ -114,7 +121,7 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64)
 			continue
 		}
 		// A step trace: stream it (steps.csv is never held in memory).
-		sf, tw, err := fit.FitStepsPaths(paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed})
+		sf, tw, err := fit.FitStepsPaths(paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed, Queueing: queueing})
 		for _, w := range tw {
 			warns = append(warns, w.Error())
 		}
@@ -237,6 +244,13 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		fmt.Fprintf(tw, "%s\t%.4g\t[%.4g, %.4g]\t%s\n", p.Name, p.Value, p.Lo, p.Hi, p.Unit)
 	}
 	tw.Flush()
+	if q := m.Queueing; q != nil {
+		fmt.Fprintf(w, "network: %s MVA (model.AsyncPS); SCV of a transfer %.3g, of an apply %.3g, of compute %.3g", q.Variant, q.SCVLink, q.SCVApply, q.SCVCompute)
+		if q.Bandwidth > 0 {
+			fmt.Fprintf(w, "; link demand measured at %.4g B/s, scaled as S/B to other rates", q.Bandwidth)
+		}
+		fmt.Fprintln(w)
+	}
 	if len(m.Diagnostics.Alternatives) > 1 {
 		fmt.Fprintln(w, "\nfamilies tried (leave-one-configuration-out MAPE):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -255,9 +269,26 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	if len(stats) > 0 {
 		fmt.Fprintln(w, "\nruns (steady window):")
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  run\tworkers\tps\tmeasured steps/s\tfitted steps/s")
+		rates := false
 		for _, r := range stats {
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.StepsPerS, m.StepsPerSecond(model.Config{Workers: r.Workers, PS: r.PS}))
+			rates = rates || r.Bandwidth > 0
+		}
+		if rates {
+			fmt.Fprintln(tw, "  run\tworkers\tps\tlink B/s\tmeasured steps/s\tfitted steps/s")
+		} else {
+			fmt.Fprintln(tw, "  run\tworkers\tps\tmeasured steps/s\tfitted steps/s")
+		}
+		for _, r := range stats {
+			c := model.Config{Workers: r.Workers, PS: r.PS}
+			if r.Bandwidth > 0 {
+				c.Bandwidth = r.Bandwidth
+			}
+			pred := m.StepsPerSecond(c)
+			if rates {
+				fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.Bandwidth, r.StepsPerS, pred)
+			} else {
+				fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.StepsPerS, pred)
+			}
 		}
 		tw.Flush()
 	}

@@ -1,0 +1,119 @@
+package fit
+
+import (
+	"fmt"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// Queueing is what the "mva" family needs beyond its four fitted
+// parameters: how the closed network is solved, the measured variability
+// of each phase, and the link rate at which the link demand was measured.
+// model.json stores it as "queueing".
+type Queueing struct {
+	// Variant is "exact" (the paper's exact MVA, exponential service:
+	// the default), "correction" (the residual-service correction with the
+	// SCVs below, model.AsyncPS.Correction) or "flow" (also the flow
+	// variability, model.AsyncPS.Flow). "" means exact.
+	Variant string `json:"variant"`
+	// SCVLink, SCVApply, SCVCompute: squared coefficients of variation of
+	// one transfer, one apply and one compute, from the two-node profile;
+	// read by the correction and flow variants only.
+	SCVLink    float64 `json:"scv_link"`
+	SCVApply   float64 `json:"scv_apply"`
+	SCVCompute float64 `json:"scv_compute"`
+	// Bandwidth is the link rate (B/s per shard link and direction) at
+	// which the "link" parameter holds; a configuration at another rate
+	// (model.Config.Bandwidth) scales the link demand by Bandwidth over its
+	// rate (demand S/B). 0: the link demand does not depend on the rate,
+	// and configurations' rates are ignored.
+	Bandwidth float64 `json:"bandwidth"`
+}
+
+// QueueingVariants lists the values of Queueing.Variant.
+var QueueingVariants = []string{"exact", "correction", "flow"}
+
+// check reports an unknown variant or a negative SCV or bandwidth.
+func (q Queueing) check() error {
+	switch q.Variant {
+	case "", "exact", "correction", "flow":
+	default:
+		return errorf("queueing variant %q, want exact, correction or flow", q.Variant)
+	}
+	for _, f := range []struct {
+		n string
+		v float64
+	}{{"scv_link", q.SCVLink}, {"scv_apply", q.SCVApply}, {"scv_compute", q.SCVCompute}, {"bandwidth", q.Bandwidth}} {
+		if !(f.v >= 0) || f.v > 1e300 {
+			return errorf("queueing: %s = %g, want a finite value >= 0", f.n, f.v)
+		}
+	}
+	return nil
+}
+
+// AsyncPS is the network of package model that the "mva" family solves
+// for parameters th = (z0, z1, link, apply): compute Z = z0 + z1 b (a delay
+// station), per shard a push and a pull of link/P s at the rate
+// q.Bandwidth (ParamBytes = link x Bandwidth, so that a configuration's
+// own rate rescales it) and an apply of apply/P s, shards in parallel.
+func (q Queueing) AsyncPS(th []float64) model.AsyncPS {
+	a := model.AsyncPS{
+		Compute0: th[0], Compute1: th[1], Apply: th[3],
+		SCVCompute: q.SCVCompute, SCVPush: q.SCVLink, SCVPull: q.SCVLink, SCVApply: q.SCVApply,
+		Correction: q.Variant == "correction" || q.Variant == "flow",
+		Flow:       q.Variant == "flow",
+	}
+	// Without a rate the link demand is link/P at any rate: ParamBytes =
+	// link at a nominal 1 B/s, and Predict drops the configuration's rate.
+	bw := 1.0
+	if q.Bandwidth > 0 {
+		bw = q.Bandwidth
+	}
+	a.ParamBytes, a.Bandwidth = th[2]*bw, bw
+	return a
+}
+
+// LinkDemand is the demand of one transfer to one shard at c, s: link/P at
+// q.Bandwidth, scaled by q.Bandwidth/c.Bandwidth when both are known.
+func (q Queueing) LinkDemand(th []float64, c model.Config) float64 {
+	return q.AsyncPS(th).Transfer(q.config(c))
+}
+
+// config drops c's link rate when the model has none to scale from.
+func (q Queueing) config(c model.Config) model.Config {
+	if !(q.Bandwidth > 0) {
+		c.Bandwidth = 0
+	}
+	if c.Batch < 0 {
+		c.Batch = 0
+	}
+	return c
+}
+
+// mvaFamily is the "mva" family solved as q says.
+func mvaFamily(q Queueing) Family {
+	v := q.Variant
+	if v == "" {
+		v = "exact"
+	}
+	return Family{
+		Name: "mva",
+		Doc: fmt.Sprintf("closed queueing network of async PS (model.AsyncPS, %s MVA): delay Z = z0 + z1 b; per shard push and pull of link/P s "+
+			"(scaled by the link rate), apply of apply/P s, shards in parallel", v),
+		Params: []Param{
+			{"z0", "s", 0, maxTime},
+			{"z1", "s", 0, maxTime},
+			{"link", "s", 0, maxTime},
+			{"apply", "s", 0, maxTime},
+		},
+		Predict: func(th []float64, c model.Config) float64 {
+			return q.AsyncPS(th).StepsPerSecond(q.config(c))
+		},
+		Applies: func(k DataKind) bool { return k.Async },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t / 2, s * t / 4}
+			})
+		},
+	}
+}
