@@ -204,20 +204,103 @@ func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 		if r.Workers != 1 || r.PS > 1 || !r.HasPhases || r.Pull.N == 0 {
 			continue
 		}
-		p := Profile{Z: r.Compute.Mean, Link: (r.Pull.Mean + r.Push.Mean) / 2, Batch: float64(r.Batch), PS: r.PS, FromRun: r.Run, ParamBytes: r.ParamBytes, Bandwidth: r.Bandwidth}
-		p.SCV = (r.Pull.SCV + r.Push.SCV) / 2
-		p.SCVApply, p.SCVCompute = r.Apply.SCV, r.Compute.SCV
-		if !(p.Bandwidth > 0) {
-			p.Bandwidth = 0
-		}
-		if r.Apply.N > 0 {
-			p.Apply = r.Apply.Mean
-		} else {
+		p := profileOf(r)
+		if r.Apply.N == 0 {
 			warn = append(warn, fmt.Sprintf("run %s: no apply times (updates.csv): the shard CPU demand is taken as 0", r.Run))
 		}
 		return p, warn, nil
 	}
 	return Profile{}, nil, errorf("no run with 1 worker, at most 1 PS shard and pull, compute and push times: no two-node profile")
+}
+
+// profileOf is the two-node profile of a run with one worker and P >= 1
+// shards visited in parallel: each phase time is that of one shard's part,
+// so the whole model's transfer is P times the mean of pull and push, and
+// the whole update's apply P times one shard's (shard apply times from
+// updates.csv; 0 when there are none).
+func profileOf(r RunStats) Profile {
+	P := float64(max(r.PS, 1))
+	p := Profile{Z: r.Compute.Mean, Link: P * (r.Pull.Mean + r.Push.Mean) / 2, Batch: float64(r.Batch), PS: r.PS, FromRun: r.Run, ParamBytes: r.ParamBytes, Bandwidth: r.Bandwidth}
+	p.SCV = (r.Pull.SCV + r.Push.SCV) / 2
+	p.SCVApply, p.SCVCompute = r.Apply.SCV, r.Compute.SCV
+	if !(p.Bandwidth > 0) {
+		p.Bandwidth = 0
+	}
+	if r.Apply.N > 0 {
+		p.Apply = P * r.Apply.Mean
+	}
+	return p
+}
+
+// ProfileRow is one run predicted from a two-node profile.
+type ProfileRow struct {
+	Run         string
+	Workers, PS int
+	Bandwidth   float64   // B/s, 0 when unknown
+	Measured    float64   // updates/s
+	Profile     string    // the profile's run
+	Predicted   []float64 // updates/s, per variant
+}
+
+// ProfileComparison predicts every run of stats from a two-node profile
+// with each MVA variant (QueueingVariants order when variants is nil).
+// perSeries: each run from the 1-worker run of its own series (same
+// shards, link rate, batch and model size), so only contention is
+// predicted; otherwise every run from the one profile TwoNodeProfile picks,
+// its link demand scaled as S/B to the run's rate and spread over the
+// run's shards. Runs without a profile are left out; an error when none
+// has one.
+func ProfileComparison(stats []RunStats, variants []string, perSeries bool) ([]ProfileRow, error) {
+	if variants == nil {
+		variants = QueueingVariants
+	}
+	type key struct {
+		ps    int
+		bw    float64
+		batch int
+		bytes int64
+	}
+	keyOf := func(r RunStats) key { return key{max(r.PS, 1), nz(r.Bandwidth), r.Batch, r.ParamBytes} }
+	profiles := map[key]Profile{}
+	var one Profile
+	if perSeries {
+		for _, r := range stats {
+			if _, ok := profiles[keyOf(r)]; !ok && r.Workers == 1 && r.HasPhases && r.Pull.N > 0 {
+				profiles[keyOf(r)] = profileOf(r)
+			}
+		}
+	} else {
+		var err error
+		if one, _, err = TwoNodeProfile(stats); err != nil {
+			return nil, err
+		}
+	}
+	var rows []ProfileRow
+	for _, r := range stats {
+		p := one
+		if perSeries {
+			var ok bool
+			if p, ok = profiles[keyOf(r)]; !ok {
+				continue
+			}
+		}
+		if p.FromRun == r.Run {
+			continue
+		}
+		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}
+		if r.Bandwidth > 0 {
+			c.Bandwidth = r.Bandwidth
+		}
+		row := ProfileRow{Run: r.Run, Workers: r.Workers, PS: r.PS, Bandwidth: c.Bandwidth, Measured: r.StepsPerS, Profile: p.FromRun}
+		for _, v := range variants {
+			row.Predicted = append(row.Predicted, mvaFamily(p.Queueing(v)).Predict(p.Theta(), c))
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return nil, errorf("no run has a 1-worker profile run with the same shards, link rate, batch and model size")
+	}
+	return rows, nil
 }
 
 // Scale returns the profile's parameters for a link of bandwidth bw (B/s)
