@@ -29,8 +29,8 @@
 //     percentiles, utilization, reallocations, energy, and with
 //     Settings.Record the allocation Segments.
 //   - HeSRPT(x, w, p, n, Objective) returns the Offline closed form (order,
-//     phase
-//     lengths, completions, optimal objective), for FlowTime or Slowdown.
+//     phase lengths, completions, optimal objective), for FlowTime or
+//     Slowdown.
 //   - Workloads: Poisson arrivals with sizes from a SizeDist (Exponential,
 //     LogNormal, Empirical); MeanCI gives the interval over seeds.
 //
