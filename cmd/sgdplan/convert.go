@@ -52,7 +52,7 @@ Examples:
 			&cli.IntFlag{Name: "ps", Usage: "parameter-server shards of the run"},
 			&cli.IntFlag{Name: "batch", Usage: "per-worker mini-batch of the run"},
 			&cli.StringFlag{Name: "mode", Usage: "async, sync or allreduce"},
-			&cli.Float64Flag{Name: "p", Usage: "speedup exponent written into jobs.csv (job traces); default empty"},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent written into jobs.csv (job traces); default empty (plan and simulate then take --p)"},
 		},
 		Action: func(c *cli.Context) error {
 			return runConvert(c, c.App.Writer, c.App.ErrWriter)
@@ -158,7 +158,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s (%d jobs)\n", p, len(res.Jobs))
 		if opts.P == 0 {
-			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: plan and simulate need p or model per job (convert again with --p, or fill the column)\n")
+			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: give plan and simulate --p P, convert again with --p, or fill the column\n")
 		}
 		return nil
 	}

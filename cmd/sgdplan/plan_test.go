@@ -226,11 +226,15 @@ func TestPlanSimulateDefaultP(t *testing.T) {
 func TestConvertThenPlanWithP(t *testing.T) {
 	out := t.TempDir()
 	trace := filepath.Join("..", "..", "testdata", "public", "microsoft-itp-elasticflow-traces", "raw", "cluster10.csv")
-	if code, _, stderr := runCmd(t, "convert", "--from", "itp", trace, "--out", out); code != 0 {
+	code, _, stderr := runCmd(t, "convert", "--from", "itp", trace, "--out", out)
+	if code != 0 {
 		t.Fatalf("convert: exit %d: %s", code, stderr)
 	}
+	if !strings.Contains(stderr, "give plan and simulate --p P") {
+		t.Errorf("convert without --p: stderr %q, want a note pointing to plan/simulate --p", stderr)
+	}
 	jobs := filepath.Join(out, "jobs.csv")
-	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "64")
+	code, _, stderr = runCmd(t, "plan", "--jobs", jobs, "--servers", "64")
 	if code != exitBadInput || !strings.Contains(stderr, "give --p P") {
 		t.Errorf("plan without --p: exit %d, stderr %q; want 2 and a hint to give --p", code, stderr)
 	}
