@@ -130,6 +130,25 @@ func FuzzReadJobs(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		jobs, err := ReadJobs(strings.NewReader(string(b)), "f.csv", resolve)
+		// With a default exponent: a file that reads without one reads the
+		// same and defaults nothing; the rows defaulted get exactly it.
+		withP, def, errP := ReadJobsWith(strings.NewReader(string(b)), "f.csv", &ReadOptions{Resolve: resolve, DefaultP: 0.6})
+		if err == nil && (errP != nil || len(def) != 0 || len(withP) != len(jobs)) {
+			t.Fatalf("DefaultP changed a file that needs none: %d jobs, defaulted %v, err %v", len(withP), def, errP)
+		}
+		if errP == nil {
+			got := map[string]bool{}
+			for _, id := range def {
+				got[id] = true
+			}
+			for _, j := range withP {
+				if got[j.ID] && j.Curve != (PowerLaw{0.6}) {
+					t.Fatalf("defaulted job %s has curve %v", j.ID, j.Curve)
+				}
+			}
+		} else if errors.Is(errP, ErrNoCurve) {
+			t.Fatalf("ErrNoCurve with a default exponent: %v", errP)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "planner: f.csv") {
 				t.Fatalf("error without the file: %v", err)
