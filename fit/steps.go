@@ -195,13 +195,17 @@ func (p Profile) Queueing(variant string) Queueing {
 	return q
 }
 
-// TwoNodeProfile estimates the network's demands from the runs with one
-// worker and at most one shard. It returns an error when there is no such
-// run with pull, compute and push times.
+// TwoNodeProfile estimates the network's demands from the first run with
+// one worker and at most one shard, or else the first with one worker and
+// several shards. It returns an error when there is no such run with pull,
+// compute and push times.
 func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 	var warn []string
-	for _, r := range stats {
-		if r.Workers != 1 || r.PS > 1 || !r.HasPhases || r.Pull.N == 0 {
+	for i := 0; i < 2*len(stats); i++ {
+		// First the runs with at most one shard, then any shard count
+		// (profileOf spreads a P-shard run's phases over the model).
+		r := stats[i%len(stats)]
+		if r.Workers != 1 || (i < len(stats) && r.PS > 1) || !r.HasPhases || r.Pull.N == 0 {
 			continue
 		}
 		p := profileOf(r)
@@ -210,7 +214,7 @@ func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 		}
 		return p, warn, nil
 	}
-	return Profile{}, nil, errorf("no run with 1 worker, at most 1 PS shard and pull, compute and push times: no two-node profile")
+	return Profile{}, nil, errorf("no run with 1 worker and pull, compute and push times: no two-node profile")
 }
 
 // profileOf is the two-node profile of a run with one worker and P >= 1
@@ -509,9 +513,9 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		res.Warnings = append(res.Warnings, "the training runs have different link rates: the table families (no link-rate covariate) are not applicable and were not tried; the mva family scales the profile's link demand as S/B")
 	}
 	if tf == nil || (auto && len(keys) >= 3 && !mixed) {
-		s.skip = []string{"mva"} // the profile's network stands for it
+		s.Exclude = []string{"mva"} // the profile's network stands for it
 		if tf == nil {
-			s.skip = nil
+			s.Exclude = nil
 		}
 		lt, lalts, lerr := FitThroughput(res.Points, o.Family, &s)
 		switch {

@@ -124,9 +124,10 @@ type Settings struct {
 	// (fewer parameters extrapolate more safely).
 	NoParsimony bool
 
-	// skip lists families that auto leaves out (FitSteps: "mva", fitted
-	// from the two-node profile instead).
-	skip []string
+	// Exclude lists families that auto leaves out (FitSteps: "mva",
+	// fitted from the two-node profile instead; validate: the choice
+	// without the families added after looking at the validation data).
+	Exclude []string
 }
 
 func containsString(xs []string, v string) bool {
@@ -264,7 +265,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			if psVary && !usesPS[n] {
 				continue
 			}
-			if containsString(s.skip, n) {
+			if containsString(s.Exclude, n) {
 				continue
 			}
 			cands = append(cands, f)

@@ -94,6 +94,8 @@ type Series struct {
 	Train, Test   []Point
 	// TimeUnit: the protocol scores step times (1/steps_per_s), not rates.
 	TimeUnit bool
+	// Runs are the step-trace runs of an async series (AsyncSeries).
+	Runs []RunStats
 }
 
 // Score is one method's result on one series.
@@ -212,32 +214,65 @@ func smallestTwo(rs []traces.Throughput, f func(traces.Throughput) int) []int {
 	return vs
 }
 
-// AsyncSeries makes the protocol's series of a step trace: each run's
-// steady-state updates/s; train on runs with at most 2 workers, test on
-// runs with 3 or more.
-func AsyncSeries(name string, t *traces.Trace) (Series, []RunStats, error) {
+// AsyncSeries makes the protocol's series of a step trace, one per
+// (shards, link rate, batch, model size): each run's steady-state
+// updates/s; train on runs with at most 2 workers, test on runs with 3 or
+// more. Series are named name, then "ps=P" and the rate when the trace
+// has several.
+func AsyncSeries(name string, t *traces.Trace) ([]Series, error) {
 	stats, err := Stats(t)
 	if err != nil {
-		return Series{}, nil, err
+		return nil, err
 	}
-	s := Series{Dataset: "async traces", Name: name}
+	type key struct {
+		ps    int
+		bw    float64
+		batch int
+		bytes int64
+	}
+	idx := map[key]int{}
+	var out []Series
 	for _, r := range stats {
-		p := Point{Config: model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}, StepsPerS: r.StepsPerS, SamplesPerStep: float64(r.Batch), Async: r.Mode == "async"}
+		k := key{r.PS, nz(r.Bandwidth), r.Batch, r.ParamBytes}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, Series{Dataset: "async traces", Name: name})
+		}
+		s := &out[i]
+		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}
+		if r.Bandwidth > 0 {
+			c.Bandwidth = r.Bandwidth
+		}
+		p := Point{Config: c, StepsPerS: r.StepsPerS, SamplesPerStep: float64(r.Batch), Async: r.Mode == "async"}
+		s.Runs = append(s.Runs, r)
 		if r.Workers <= 2 {
 			s.Train = append(s.Train, p)
 		} else {
 			s.Test = append(s.Test, p)
 		}
 	}
-	return s, stats, nil
+	if len(out) > 1 {
+		for k, i := range idx {
+			out[i].Name = fmt.Sprintf("%s ps=%d", name, k.ps)
+			if k.bw > 0 {
+				out[i].Name += fmt.Sprintf(" %.4g B/s", k.bw)
+			}
+		}
+	}
+	return out, nil
 }
 
-// ProfileMethod is sgdplan on a step trace: FitSteps with --family auto on
-// the training runs (the two-node profile competes with the fitted
-// families).
-func ProfileMethod(t *traces.Trace, trainWorkers []int) Method {
-	return Method{Name: "sgdplan", Fit: func([]Point) (func(model.Config) float64, string, error) {
-		sf, err := FitSteps(t, nil, StepOptions{TrainWorkers: trainWorkers, Bootstrap: -1})
+// ProfileMethod is sgdplan on a step trace's runs: FitSteps with --family
+// auto on the runs with trainWorkers (the two-node profile's queueing
+// network, with table families competing when there are 3 or more
+// configurations of one link rate), its network solved by the queueing
+// variant ("" = exact); the training points the protocol passes are not
+// used.
+func ProfileMethod(name string, runs []RunStats, trainWorkers []int, queueing string) Method {
+	return Method{Name: name, Fit: func([]Point) (func(model.Config) float64, string, error) {
+		sf, err := fitFromStats(runs, nil, 0, nil, StepOptions{TrainWorkers: trainWorkers, Bootstrap: -1, Queueing: queueing})
 		if err != nil {
 			return nil, "", err
 		}

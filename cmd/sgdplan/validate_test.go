@@ -81,3 +81,44 @@ func TestValidateBadData(t *testing.T) {
 		t.Error("a report was written despite the error")
 	}
 }
+
+// The async-traces row on the real link-bound sweep: 4 series (shards x
+// link rate), sgdplan (the two-node profile's exact MVA, fitted on <= 2
+// workers) under the issue's 10% target, ahead of every peer's form; the
+// 1-worker profile table and the note on selection on the test sets are
+// there.
+func TestValidateASGD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits every public dataset (a few seconds)")
+	}
+	data := sharedData(t)
+	asgd := filepath.Join("..", "..", "testdata", "asgd")
+	if _, err := os.Stat(filepath.Join(asgd, "runs.csv")); err != nil {
+		t.Skipf("no testdata/asgd: %v", err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "validation.md")
+	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", asgd)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	m := regexp.MustCompile(`\| async traces \| 4 \| ([0-9.]+) \| [0-9.]+ \| [a-z]+ ([0-9.]+) \|`).FindStringSubmatch(md)
+	if m == nil {
+		t.Fatalf("no async summary row with 4 series:\n%s", md)
+	}
+	v, _ := strconv.ParseFloat(m[1], 64)
+	peer, _ := strconv.ParseFloat(m[2], 64)
+	if !(v < 10) || !(v < peer) {
+		t.Errorf("async traces: sgdplan %g%%, best peer %g%%: want under 10 and under the peer", v, peer)
+	}
+	for _, s := range []string{"Two-node profile alone", "Selection on the test sets", "without the 1-SE rule and overhead", "ps=2 6e+06 B/s"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("no %q in the report", s)
+		}
+	}
+}
