@@ -40,6 +40,25 @@ func golden(t *testing.T, name, got string) {
 	}
 }
 
+// goldenRun is a command line whose stdout, then "--- stderr", then stderr
+// must equal testdata/golden.
+type goldenRun struct {
+	golden string
+	args   []string
+}
+
+// runGoldens runs each command, which must exit 0, against its golden file.
+func runGoldens(t *testing.T, runs []goldenRun) {
+	t.Helper()
+	for _, r := range runs {
+		code, stdout, stderr := runCmd(t, r.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr:\n%s", r.args, code, stderr)
+		}
+		golden(t, r.golden, stdout+"--- stderr\n"+stderr)
+	}
+}
+
 // checkPNG fails the test unless path is a PNG image of at least 500 x 300
 // pixels, the size every plot of the commands is drawn at or above.
 func checkPNG(t *testing.T, path string) {

@@ -12,21 +12,11 @@ import (
 var jobsExample = filepath.Join("..", "..", "testdata", "jobs-example")
 
 func TestPlanGolden(t *testing.T) {
-	cases := []struct {
-		golden string
-		args   []string
-	}{
+	runGoldens(t, []goldenRun{
 		{"plan-worked-all.golden", []string{"plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "1", "--policy", "all"}},
 		{"plan-jobs-hesrpt.golden", []string{"plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16"}},
 		{"plan-jobs-csv.golden", []string{"plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--policy", "fcfs-rigid", "--format", "csv"}},
-	}
-	for _, c := range cases {
-		code, stdout, stderr := runCmd(t, c.args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, stderr:\n%s", c.args, code, stderr)
-		}
-		golden(t, c.golden, stdout+"--- stderr\n"+stderr)
-	}
+	})
 }
 
 // The worked example of design.md through the command: one server, sizes

@@ -11,20 +11,10 @@ import (
 )
 
 func TestSimulateGolden(t *testing.T) {
-	cases := []struct {
-		golden string
-		args   []string
-	}{
+	runGoldens(t, []goldenRun{
 		{"simulate-jobs-all.golden", []string{"simulate", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--policy", "all", "--early-stop", "0.3", "--seeds", "5"}},
 		{"simulate-poisson-energy.golden", []string{"simulate", "--servers", "8", "--arrival-rate", "0.01", "--count", "300", "--mean-size", "200", "--policy", "equi", "--energy-alpha", "2", "--seeds", "3"}},
-	}
-	for _, c := range cases {
-		code, stdout, stderr := runCmd(t, c.args...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, stderr:\n%s", c.args, code, stderr)
-		}
-		golden(t, c.golden, stdout+"--- stderr\n"+stderr)
-	}
+	})
 }
 
 // The command's M/M/1 case: one server, p = 1, exponential sizes of mean 1 s,
