@@ -56,11 +56,13 @@
 //
 // Parameters outside their domain (a negative time, an exponent out of
 // range) are reported by each type's Validate, naming the parameter, with the
-// prefix "model: ". Evaluate, Sweep and SpeedupCurveOf return errors for an
-// invalid model or a target that cannot be computed (Goal.Updates and
-// Goal.Time return ErrNoTarget for a Goal with neither a loss nor epochs). Calls that break a documented precondition are
+// prefix "model: "; check a model with Validate before predicting with it.
+// Evaluate, Sweep and SpeedupCurveOf return errors for a predicted rate that
+// is not finite and positive, worker counts out of order, or a target that
+// cannot be computed (Goal.Updates and Goal.Time return ErrNoTarget for a
+// Goal with neither a loss nor epochs). Calls that break a documented precondition are
 // programmer errors and panic, with a message saying which: Config.Workers
-// below 1, a parameter vector of the wrong length for WithParams, an invalid
-// Network or N < 0 for MVA (check data with Validate first), station indices
-// out of range for WindowStaleness.
+// below 1, an invalid AsyncPS, a parameter vector of the wrong length for
+// WithParams, an invalid Network or N < 0 for MVA, station indices out of
+// range for WindowStaleness.
 package model
