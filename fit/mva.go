@@ -28,6 +28,10 @@ type Queueing struct {
 	// rate (demand S/B). 0: the link demand does not depend on the rate,
 	// and configurations' rates are ignored.
 	Bandwidth float64 `json:"bandwidth"`
+	// SharedCores, when > 0, makes compute a load-dependent station of
+	// SharedCores cores per machine shared by the workers on it
+	// (model.AsyncPS.SharedCores; the machines are Config.Nodes).
+	SharedCores int `json:"shared_cores,omitempty"`
 }
 
 // QueueingVariants lists the values of Queueing.Variant.
@@ -48,6 +52,9 @@ func (q Queueing) check() error {
 			return errorf("queueing: %s = %g, want a finite value >= 0", f.n, f.v)
 		}
 	}
+	if q.SharedCores < 0 {
+		return errorf("queueing: shared_cores = %d, want >= 0", q.SharedCores)
+	}
 	return nil
 }
 
@@ -60,8 +67,9 @@ func (q Queueing) AsyncPS(th []float64) model.AsyncPS {
 	a := model.AsyncPS{
 		Compute0: th[0], Compute1: th[1], Apply: th[3],
 		SCVCompute: q.SCVCompute, SCVPush: q.SCVLink, SCVPull: q.SCVLink, SCVApply: q.SCVApply,
-		Correction: q.Variant == "correction" || q.Variant == "flow",
-		Flow:       q.Variant == "flow",
+		Correction:  q.Variant == "correction" || q.Variant == "flow",
+		Flow:        q.Variant == "flow",
+		SharedCores: q.SharedCores,
 	}
 	// Without a rate the link demand is link/P at any rate: ParamBytes =
 	// link at a nominal 1 B/s, and Predict drops the configuration's rate.

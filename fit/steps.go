@@ -172,6 +172,9 @@ type Profile struct {
 	LinkFromBandwidth bool
 	ParamBytes        int64
 	Bandwidth         float64
+	// SharedCores: cores per machine the workers' compute shares (0: each
+	// worker computes on its own device); set by the caller, not measured.
+	SharedCores int
 }
 
 // Theta is the "mva" family's parameter vector of the profile: z0 = Z,
@@ -189,6 +192,7 @@ func (p Profile) Queueing(variant string) Queueing {
 	if q.Variant == "" {
 		q.Variant = "exact"
 	}
+	q.SharedCores = p.SharedCores
 	if p.Bandwidth > 0 && p.ParamBytes > 0 {
 		q.Bandwidth = p.Bandwidth
 	}
@@ -337,6 +341,10 @@ type StepOptions struct {
 	// Queueing is the variant of MVA that solves the two-node profile's
 	// network: "exact" (default), "correction" or "flow" (see Queueing).
 	Queueing string
+	// SharedCores > 0: the workers share that many cores per machine
+	// (runs.csv nodes machines), so compute is a load-dependent station
+	// of the profile's network (Queueing.SharedCores).
+	SharedCores int
 }
 
 // StepFit is the result of FitSteps.
@@ -498,6 +506,13 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		res.Warnings = append(res.Warnings, pwarn...)
 		if mixed && !(prof.Bandwidth > 0 && prof.ParamBytes > 0) {
 			return nil, errorf("the training runs have different link rates but the profile run %s has no runs.csv param_bytes and bandwidth: its link demand cannot be scaled to the other rates", prof.FromRun)
+		}
+		if o.SharedCores > 0 {
+			prof.SharedCores = o.SharedCores
+			ref.Nodes = max(train[0].Nodes, 1)
+			for i := range res.Points {
+				res.Points[i].Config.Nodes = min(ref.Nodes, res.Points[i].Config.Workers)
+			}
 		}
 		tf, err = profileFit(prof, res.Points, stats, s, o.Queueing)
 		if err != nil {

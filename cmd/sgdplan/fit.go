@@ -32,7 +32,9 @@ leave-one-configuration-out error. Intervals are bootstrap percentile intervals 
 
 Examples:
    sgdplan fit testdata/synthetic/async-ps --train-workers 1 --out model.json
-   sgdplan fit throughput.csv --family optimus-sync --format json`,
+   sgdplan fit throughput.csv --family optimus-sync --format json
+   sgdplan fit testdata/asgd --train-workers 1,2 --out model.json     (link rates from runs.csv)
+   sgdplan fit testdata/asgd/cpu --train-workers 1 --shared-cores 2 --out cpu.json`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "family", Value: "auto", Usage: "auto or one of: " + strings.Join(fit.FamilyNames(), ", ")},
 			&cli.StringFlag{Name: "train-workers", Usage: "fit only on runs with these worker counts, e.g. 1,2 or 1-4"},
@@ -41,6 +43,7 @@ Examples:
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
 			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
+			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device"},
 			&cli.StringFlag{Name: "queueing", Value: "exact", Usage: "how the two-node profile's network is solved: exact (MVA, exponential service), correction (residual service with the measured SCVs) or flow"},
 		},
 		Action: runFit,
@@ -76,12 +79,16 @@ func runFit(c *cli.Context) error {
 	default:
 		return badInput(fmt.Errorf("fit: --queueing %q: want exact, correction or flow", queueing))
 	}
+	cores := c.Int("shared-cores")
+	if cores < 0 {
+		return badInput(fmt.Errorf("fit: --shared-cores %d: want >= 0", cores))
+	}
 	boot := c.Int("bootstrap")
 	if boot == 0 {
 		boot = -1
 	}
 	paths := args
-	m, stats, pts, warns, err := fitPaths(paths, family, train, boot, c.Uint64("seed"), queueing)
+	m, stats, pts, warns, err := fitPaths(paths, family, train, boot, c.Uint64("seed"), queueing, cores)
 	if err != nil {
 		return err
 	}
@@ -110,7 +117,7 @@ func runFit(c *cli.Context) error {
 
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
-func fitPaths(paths []string, family string, train []int, boot int, seed uint64, queueing string) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
+func fitPaths(paths []string, family string, train []int, boot int, seed uint64, queueing string, cores int) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
@@ -121,7 +128,7 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64,
 			continue
 		}
 		// A step trace: stream it (steps.csv is never held in memory).
-		sf, tw, err := fit.FitStepsPaths(paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed, Queueing: queueing})
+		sf, tw, err := fit.FitStepsPaths(paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed, Queueing: queueing, SharedCores: cores})
 		for _, w := range tw {
 			warns = append(warns, w.Error())
 		}
@@ -248,6 +255,9 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		fmt.Fprintf(w, "network: %s MVA (model.AsyncPS); SCV of a transfer %.3g, of an apply %.3g, of compute %.3g", q.Variant, q.SCVLink, q.SCVApply, q.SCVCompute)
 		if q.Bandwidth > 0 {
 			fmt.Fprintf(w, "; link demand measured at %.4g B/s, scaled as S/B to other rates", q.Bandwidth)
+		}
+		if q.SharedCores > 0 {
+			fmt.Fprintf(w, "; compute shares %d cores per machine, %d machines", q.SharedCores, max(m.Reference.Nodes, 1))
 		}
 		fmt.Fprintln(w)
 	}
