@@ -215,7 +215,11 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 }
 
 func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
-	fmt.Fprintf(w, "%s; intervals %.0f%%\n", m, 100*m.Level)
+	fmt.Fprintf(w, "%s; intervals %.0f%%", m, 100*m.Level)
+	if m.Queueing != nil && m.Queueing.Bandwidth > 0 && m.Reference.Bandwidth > 0 {
+		fmt.Fprintf(w, "; link rate %.4g B/s", m.Reference.Bandwidth)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	timed := rows[0].TimeToTargetS != nil
 	fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\tspeedup\t[lo, hi]\tefficiency\t")
