@@ -5,7 +5,13 @@
 //
 // FitStepsPaths (and FitSteps on a trace in memory) fits a step trace: each
 // run's steady-state rate, the two-node profile of the closed queueing
-// network (TwoNodeProfile), loss curves and the staleness law.
+// network (TwoNodeProfile), loss curves and the staleness law. The profile's
+// network is model.AsyncPS (the "mva" family, Queueing: exact MVA or the
+// residual-service or flow correction with the measured SCVs, the link
+// rate it was measured at, shared compute cores); a run's link rate
+// (runs.csv bandwidth, model.Config.Bandwidth) is part of its
+// configuration and scales the link demand as S/B. ProfileComparison
+// predicts every run from a profile with each MVA variant.
 // FitThroughput fits a throughput family (FamilyNames) to configurations, by
 // LevenbergMarquardt in log space, with --family auto choosing by
 // leave-one-configuration-out error and the one-standard-error rule, and
@@ -24,6 +30,8 @@
 //   - Times are seconds, sizes bytes, rates per second; a Point's StepsPerS
 //     is job-wide (updates/s for asynchronous SGD, synchronous steps/s
 //     otherwise) and its Config.Batch the per-worker batch in samples.
+//   - Points at different link rates are different configurations; no
+//     table family pools them (FitThroughput refuses mixed rates).
 //   - Worker and shard counts are integers; Speedup takes a real k and
 //     interpolates between whole counts.
 //   - No function mutates its arguments: points, parameter vectors,

@@ -49,3 +49,23 @@ func ExampleFitThroughput() {
 	// serial 0.02 s, per sample 0.001 s
 	// 32 workers: 35.71 steps/s
 }
+
+// The "mva" family as fit builds it from a two-node profile: compute
+// 0.1 s, one transfer of the whole model 0.07 s measured at 3 MB/s, no
+// apply time. One worker at 3 MB/s: 1/(0.1 + 2 x 0.07) = 4.167 updates/s;
+// at 6 MB/s the link demand halves (S/B): 1/(0.1 + 2 x 0.035) = 5.882.
+// Many workers at 3 MB/s stay below the link's bound 1/0.07 = 14.29
+// (push and pull are two equal queues, so they approach it slowly).
+func ExampleQueueing() {
+	q := fit.Queueing{Variant: "exact", Bandwidth: 3e6}
+	th := []float64{0.1, 0, 0.07, 0} // z0, z1, link, apply
+	a := q.AsyncPS(th)
+	fmt.Printf("1 worker: %.4g updates/s at 3 MB/s, %.4g at 6 MB/s\n",
+		a.StepsPerSecond(model.Config{Workers: 1, PS: 1}), a.StepsPerSecond(model.Config{Workers: 1, PS: 1, Bandwidth: 6e6}))
+	fmt.Printf("link demand at 6 MB/s: %.4g s\n", q.LinkDemand(th, model.Config{Workers: 1, PS: 1, Bandwidth: 6e6}))
+	fmt.Printf("64 workers: %.4g updates/s\n", a.StepsPerSecond(model.Config{Workers: 64, PS: 1}))
+	// Output:
+	// 1 worker: 4.167 updates/s at 3 MB/s, 5.882 at 6 MB/s
+	// link demand at 6 MB/s: 0.035 s
+	// 64 workers: 14.06 updates/s
+}
