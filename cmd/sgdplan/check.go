@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 	"sigs.k8s.io/yaml"
@@ -47,6 +48,7 @@ Examples:
 			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit", Required: true},
 			&cli.IntFlag{Name: "workers", Usage: "planned workers"},
 			&cli.IntFlag{Name: "ps", Usage: "planned PS shards (default: the model's)"},
+			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth; default: the rate it was fitted at)"},
 		},
 		Action: runCheck,
 	}
@@ -63,6 +65,11 @@ func runCheck(c *cli.Context) error {
 	m, err := fit.LoadModel(c.String("model"))
 	if err != nil {
 		return badInput(err)
+	}
+	if c.IsSet("bandwidth") {
+		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
+			return badInput(fmt.Errorf("check: %v", strings.TrimPrefix(err.Error(), "fit: ")))
+		}
 	}
 	workers, ps := 0, m.Reference.PS
 	psSet := false

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -100,6 +101,8 @@ func TestFitBadInput(t *testing.T) {
 		{"train", []string{fitAsync, "--train-workers", "x"}, `--train-workers: "x"`},
 		{"train none", []string{fitAsync, "--train-workers", "7"}, "no run has a worker count in --train-workers [7]"},
 		{"format", []string{fitAsync, "--format", "xml"}, `--format "xml"`},
+		{"queueing", []string{fitAsync, "--queueing", "magic"}, `--queueing "magic"`},
+		{"shared cores", []string{fitAsync, "--shared-cores", "-1"}, "--shared-cores -1"},
 	}
 	for _, c := range cases {
 		out := filepath.Join(dir, "m.json")
@@ -198,5 +201,43 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		if _, ok := r["time_to_target_s"]; !ok {
 			t.Errorf("no time to target though the model has a loss curve: %v", r)
 		}
+	}
+}
+
+// The real link-bound sweep: runs at 3 and 6 MB/s are different
+// configurations (8 fitted from 1-2 workers), the runs table predicts each
+// run at its own rate (r6000k-p1-n1: 1/(0.1018 + 2 x 0.0345) = 5.85
+// updates/s, measured 5.72), mva is the only family (the table families
+// are not applicable to two rates, and the fit says so); check at 8
+// workers on 1 shard warns past the knee at 3 MB/s and, at 6 MB/s, later.
+func TestFitASGDRates(t *testing.T) {
+	asgd := filepath.Join("..", "..", "testdata", "asgd")
+	if _, err := os.Stat(filepath.Join(asgd, "runs.csv")); err != nil {
+		t.Skipf("no testdata/asgd: %v", err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.json")
+	code, stdout, stderr := runCmd(t, "fit", asgd, "--train-workers", "1,2", "--out", out, "--bootstrap", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, s := range []string{"fitted on 8 configurations", "link demand measured at 3e+06 B/s"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("fit output lacks %q:\n%s", s, stdout)
+		}
+	}
+	if !regexp.MustCompile(`r6000k-p1-n1\s+1\s+1\s+6e\+06\s+5\.718\s+5\.851\n`).MatchString(stdout) {
+		t.Errorf("no row r6000k-p1-n1 at 6e+06 B/s, measured 5.718, fitted 5.851:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "different link rates") || strings.Count(stdout, "  mva ") > 1 {
+		t.Errorf("stderr %q\nstdout %s", stderr, stdout)
+	}
+	code, out3, _ := runCmd(t, "check", "--model", out, "--workers", "8", "--ps", "1")
+	code6, out6, _ := runCmd(t, "check", "--model", out, "--workers", "8", "--ps", "1", "--bandwidth", "6e6")
+	if code != exitWarn || code6 != exitWarn || !strings.Contains(out3, "knee at 2 workers") || !strings.Contains(out6, "knee at 4 workers") {
+		t.Errorf("check: exit %d %q; at 6 MB/s exit %d %q", code, out3, code6, out6)
+	}
+	if code, _, stderr := runCmd(t, "check", "--model", out, "--workers", "8", "--bandwidth", "-1"); code != exitBadInput || !strings.Contains(stderr, "bandwidth -1") {
+		t.Errorf("check --bandwidth -1: exit %d %q", code, stderr)
 	}
 }
