@@ -213,8 +213,16 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point) error {
 	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
 	maxW := 1
 	for _, p := range pts {
+		// The curve is at the reference shards and link rate: only the
+		// points measured there belong beside it.
+		if p.Config.PS != m.Reference.PS || (p.Config.Bandwidth > 0 && m.Reference.Bandwidth > 0 && p.Config.Bandwidth != m.Reference.Bandwidth) {
+			continue
+		}
 		d.Measured = append(d.Measured, plots.Obs{X: float64(p.Config.Workers), Y: p.StepsPerS, Lo: math.NaN(), Hi: math.NaN()})
 		maxW = max(maxW, p.Config.Workers)
+	}
+	if m.Reference.Bandwidth > 0 {
+		d.Title += fmt.Sprintf(" (%d ps, %.4g B/s)", m.Reference.PS, m.Reference.Bandwidth)
 	}
 	top := max(2*maxW, 8)
 	for w := 1; w <= top; w++ {
