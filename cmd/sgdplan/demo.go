@@ -26,8 +26,10 @@ as a user would, every step of sgdplan on them, printing each command before its
 
    inspect    the per-run summary of the asynchronous-SGD traces
    fit        the closed-network model, fitted on the runs with at most 2 workers
+              (each run at its own link rate)
    predict    speed, staleness and speedup for 1-8 workers and 1-2 shards, with intervals
-   check      the verdict on 8 workers
+   check      the verdict on 8 workers, on the profiled link (1 shard, 3 MB/s) and with
+              2 shards on a 6 MB/s link
    plan       every policy on the example jobs plus the fitted job, 16 workers
    simulate   every policy with the example arrivals, 30% of jobs killed early, 5 seeds
    report     figures, DIR/index.html and DIR/summary.md
@@ -92,6 +94,7 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 		{args: []string{"fit", traces, "--train-workers", "1,2", "--out", model, "--plot", filepath.Join(out, "fit-train.png")}},
 		{args: []string{"predict", "--model", model, "--workers", "1-8", "--ps", "1,2"}},
 		{args: []string{"check", "--model", model, "--workers", "8"}, okCodes: []int{3, 4}},
+		{args: []string{"check", "--model", model, "--workers", "8", "--ps", "2", "--bandwidth", "6e6"}, okCodes: []int{3, 4}},
 		{args: []string{"plan", "--jobs", jobsCSV, "--servers", "16", "--policy", "all"}},
 		{args: []string{"simulate", "--jobs", jobsCSV, "--servers", "16", "--policy", "all", "--early-stop", "0.3", "--seeds", "5"}},
 		{args: []string{"report", "--model", model, "--jobs", jobsCSV, "--servers", "16", "--out", out}},
