@@ -18,6 +18,9 @@ import (
 // the point is then drawn without an error bar.
 type Obs struct {
 	X, Y, Lo, Hi float64
+	// HeldOut marks a point the fit did not see (a prediction, not a
+	// fitted value): it is drawn as a ring, here and in the residuals.
+	HeldOut bool
 }
 
 // Band is one point of a fitted curve with its confidence band [Lo, Hi]
@@ -276,13 +279,25 @@ func FitFigure(d FitData) (*Figure, error) {
 		eb.CapWidth = vg.Points(5)
 		p.Add(eb)
 	}
-	sc, _ := plotter.NewScatter(mxy)
+	fitted, held := splitHeld(mxy, d.Measured)
+	sc, _ := plotter.NewScatter(fitted)
 	sc.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}
-	p.Add(sc)
-	if len(errs) > 0 {
-		f.legend("measured (95% CI)", sc)
-	} else {
-		f.legend("measured", sc)
+	if len(fitted) > 0 {
+		p.Add(sc)
+		switch {
+		case len(held) > 0:
+			f.legend("measured, fitted on", sc)
+		case len(errs) > 0:
+			f.legend("measured (95% CI)", sc)
+		default:
+			f.legend("measured", sc)
+		}
+	}
+	if len(held) > 0 {
+		hs, _ := plotter.NewScatter(held)
+		hs.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(3.6), Shape: draw.RingGlyph{}}
+		p.Add(hs)
+		f.legend("measured, held out", hs)
 	}
 	p.X.Min = 0
 	p.Y.Min = 0
@@ -301,15 +316,36 @@ func FitFigure(d FitData) (*Figure, error) {
 		rxy[i] = plotter.XY{X: q.X, Y: q.Y}
 		lim = math.Max(lim, math.Abs(q.Y))
 	}
-	rs, _ := plotter.NewScatter(rxy)
-	rs.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(2.8), Shape: draw.CircleGlyph{}}
-	r.Add(rs)
+	rfit, rheld := splitHeld(rxy, d.Measured)
+	if len(rfit) > 0 {
+		rs, _ := plotter.NewScatter(rfit)
+		rs.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(2.8), Shape: draw.CircleGlyph{}}
+		r.Add(rs)
+	}
+	if len(rheld) > 0 {
+		rh, _ := plotter.NewScatter(rheld)
+		rh.GlyphStyle = draw.GlyphStyle{Color: measColor, Radius: vg.Points(3.2), Shape: draw.RingGlyph{}}
+		r.Add(rh)
+	}
 	r.X.Min, r.X.Max = p.X.Min, p.X.Max
 	r.Y.Min, r.Y.Max = -lim*1.15, lim*1.15
 
 	return &Figure{W: Width, H: TallHeight, draw: func(c draw.Canvas) {
 		stack(margin(c), []*plot.Plot{p, r}, []float64{3, 1})
 	}}, nil
+}
+
+// splitHeld splits xys, one per measured point, into the points the fit
+// saw and those it did not (Obs.HeldOut).
+func splitHeld(xys plotter.XYs, obs []Obs) (fitted, held plotter.XYs) {
+	for i, q := range xys {
+		if obs[i].HeldOut {
+			held = append(held, q)
+		} else {
+			fitted = append(fitted, q)
+		}
+	}
+	return fitted, held
 }
 
 // errBars joins points and their asymmetric errors for plotter.YErrorBars.

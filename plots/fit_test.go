@@ -1,9 +1,12 @@
 package plots
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // mva is exact Mean Value Analysis of a closed network with delay z and
@@ -92,6 +95,41 @@ func TestFitResiduals(t *testing.T) {
 	d.Measured = append(d.Measured, Obs{X: 4, Y: 1, Lo: math.NaN(), Hi: math.NaN()})
 	if _, err := d.Residuals(); err == nil || !strings.Contains(err.Error(), "measured point 2") {
 		t.Errorf("point outside the curve: err = %v, want one naming measured point 2", err)
+	}
+}
+
+func TestFitHeldOut(t *testing.T) {
+	// Points 0 and 2 were fitted on, point 1 held out: the split keeps the
+	// order within each group, and the held-out point still gets its
+	// residual (curve through (1, 10) and (3, 30): 20 at x = 2, measured
+	// 18 is -10%).
+	nan := math.NaN()
+	d := FitData{
+		Measured: []Obs{{X: 1, Y: 10, Lo: nan, Hi: nan}, {X: 2, Y: 18, Lo: nan, Hi: nan, HeldOut: true}, {X: 3, Y: 33, Lo: nan, Hi: nan}},
+		Curve:    []Band{{X: 1, Y: 10, Lo: nan, Hi: nan}, {X: 3, Y: 30, Lo: nan, Hi: nan}},
+	}
+	r, err := d.Residuals()
+	if err != nil {
+		t.Fatal(err)
+	}
+	xys := make(plotter.XYs, len(r))
+	for i, q := range r {
+		xys[i] = plotter.XY{X: q.X, Y: q.Y}
+	}
+	fitted, held := splitHeld(xys, d.Measured)
+	if len(fitted) != 2 || fitted[0].X != 1 || fitted[1].X != 3 {
+		t.Errorf("fitted points %v, want x = 1 and 3", fitted)
+	}
+	if len(held) != 1 || held[0].X != 2 || !within(held[0].Y, -10, 1e-12) {
+		t.Errorf("held-out points %v, want (2, -10)", held)
+	}
+	fig, err := FitFigure(d)
+	if err != nil {
+		t.Fatalf("FitFigure with a held-out point: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := fig.WritePNG(&buf); err != nil || buf.Len() == 0 {
+		t.Fatalf("PNG: %d bytes, err %v", buf.Len(), err)
 	}
 }
 

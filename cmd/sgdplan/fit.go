@@ -99,7 +99,7 @@ func runFit(c *cli.Context) error {
 		return withCode(exitFailure, err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := fitPlot(p, m, pts); err != nil {
+		if err := fitPlot(p, m, pts, stats); err != nil {
 			return withCode(exitFailure, err)
 		}
 	}
@@ -209,7 +209,10 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64,
 	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil
 }
 
-func fitPlot(path string, m *fit.Model, pts []fit.Point) error {
+// fitPlot draws the fitted curve at the model's reference shards and link
+// rate with the points measured there: those the fit saw, and as held-out
+// rings the runs of stats that --train-workers left out.
+func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) error {
 	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
 	maxW := 1
 	for _, p := range pts {
@@ -220,6 +223,20 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point) error {
 		}
 		d.Measured = append(d.Measured, plots.Obs{X: float64(p.Config.Workers), Y: p.StepsPerS, Lo: math.NaN(), Hi: math.NaN()})
 		maxW = max(maxW, p.Config.Workers)
+	}
+	trained := map[int]bool{}
+	for _, p := range pts {
+		trained[p.Config.Workers] = true
+	}
+	for _, s := range stats {
+		if trained[s.Workers] || s.PS != m.Reference.PS || !(s.StepsPerS > 0) {
+			continue
+		}
+		if s.Bandwidth > 0 && m.Reference.Bandwidth > 0 && s.Bandwidth != m.Reference.Bandwidth {
+			continue
+		}
+		d.Measured = append(d.Measured, plots.Obs{X: float64(s.Workers), Y: s.StepsPerS, Lo: math.NaN(), Hi: math.NaN(), HeldOut: true})
+		maxW = max(maxW, s.Workers)
 	}
 	if m.Reference.Bandwidth > 0 {
 		d.Title += fmt.Sprintf(" (%d ps, %.4g B/s)", m.Reference.PS, m.Reference.Bandwidth)
