@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rebuilds the figures of docs/img and the screenshot docs/img/report.png from
-# the embedded testdata: fits the synthetic async traces, writes the report,
+# the real async traces (testdata/asgd, as the demo): fits the runs with at most
+# 2 workers, writes the report,
 # copies its PNGs to docs/img, renders index.html in headless Chromium and runs
 # the report's Chromium test.
 #
@@ -28,7 +29,7 @@ ln -s "$repo/testdata" "$tmp/testdata"
 mkdir "$tmp/example"
 (
 	cd "$tmp"
-	./sgdplan fit testdata/synthetic/async-ps --family mva --out example/model.json >/dev/null
+	./sgdplan fit testdata/asgd --train-workers 1,2 --out example/model.json >/dev/null 2>&1
 	./sgdplan report --model example/model.json --jobs testdata/jobs-example/jobs.csv \
 		--servers 16 --out example/report
 )

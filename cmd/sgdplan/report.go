@@ -336,6 +336,11 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		if !s.HasPhases || s.PS != m.Reference.PS {
 			continue
 		}
+		// The model's phases are at its reference link rate: runs at
+		// other rates would mix configurations in one bar.
+		if s.Bandwidth > 0 && m.Reference.Bandwidth > 0 && s.Bandwidth != m.Reference.Bandwidth {
+			continue
+		}
 		a := byW[s.Workers]
 		if a == nil {
 			a = &sum{}
@@ -382,7 +387,11 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		if fig, err := plots.PhasesFigure(pd); err != nil {
 			r.Warnings = append(r.Warnings, "phases figure left out: "+err.Error())
 		} else {
-			cap := "Mean time of each phase of a worker iteration in the steady window, per worker count (left bars)."
+			cap := fmt.Sprintf("Mean time of each phase of a worker iteration in the steady window, per worker count (left bars), for the runs at the model's %d shard(s)", max(m.Reference.PS, 1))
+			if m.Reference.Bandwidth > 0 {
+				cap += fmt.Sprintf(" and link rate %.4g B/s", m.Reference.Bandwidth)
+			}
+			cap += "."
 			if len(pd.Predicted) > 0 {
 				cap += " Right bars: the model's cycle N/X(N), with compute the fitted Z and pull and push sharing the rest equally."
 			}
