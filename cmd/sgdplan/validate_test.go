@@ -8,20 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/testenv"
 )
 
-// sharedData finds ../shared/data beside the repository (or $SGDPLAN_DATA).
-func sharedData(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("SGDPLAN_DATA"); d != "" {
-		return d
-	}
-	d := filepath.Join("..", "..", "..", "shared", "data")
-	if _, err := os.Stat(filepath.Join(d, "INDEX.md")); err != nil {
-		t.Skipf("no shared data at %s (set SGDPLAN_DATA): %v", d, err)
-	}
-	return d
-}
+// sharedData finds ../shared/data beside the repository (or $SGDPLAN_DATA),
+// and skips the test with a message when it is absent.
+func sharedData(t *testing.T) string { return testenv.DataDir(t) }
 
 func TestValidateWritesReport(t *testing.T) {
 	if testing.Short() {
