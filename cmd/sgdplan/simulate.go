@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/sgdplan/sgdplan/internal/progress"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/sgdplan/sgdplan/plots"
 	"github.com/urfave/cli/v2"
@@ -134,6 +135,10 @@ func simulateAction(c *cli.Context) error {
 	}
 	var out []simPolicy
 	var resp []plots.ResponseTimes
+	// A bar on stderr when it is a terminal (many jobs and seeds take a
+	// while); nothing otherwise.
+	bar := progress.New(c.App.ErrWriter, "simulate", int64(len(names)*seeds), nil)
+	defer bar.Done()
 	for _, name := range names {
 		pol, _ := planner.NewPolicy(name, alpha)
 		var runs []planner.Result
@@ -151,6 +156,7 @@ func simulateAction(c *cli.Context) error {
 				return withCode(exitFailure, err)
 			}
 			runs = append(runs, r)
+			bar.Add(1)
 		}
 		out = append(out, simSummarize(name, runs))
 		times := make([]float64, len(runs[0].Jobs))
