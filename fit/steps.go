@@ -507,6 +507,9 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		if mixed && !(prof.Bandwidth > 0 && prof.ParamBytes > 0) {
 			return nil, errorf("the training runs have different link rates but the profile run %s has no runs.csv param_bytes and bandwidth: its link demand cannot be scaled to the other rates", prof.FromRun)
 		}
+		if w := computeGrowth(train); w != "" && o.SharedCores == 0 {
+			res.Warnings = append(res.Warnings, w)
+		}
 		if o.SharedCores > 0 {
 			prof.SharedCores = o.SharedCores
 			ref.Nodes = max(train[0].Nodes, 1)
@@ -827,4 +830,36 @@ func fitLossCurve(at func(i int) (k, l float64), n int) (model.LossCurve, bool) 
 		return model.LossCurve{}, false
 	}
 	return model.LossCurve{}.WithParams(r.X), true
+}
+
+// computeGrowth says, as a warning, when the mean compute time of the runs
+// with the most workers exceeds that of the runs with the fewest by more than
+// 15%: the workers then share a CPU (or something else), which the delay
+// station of the profile does not see. "" when it does not grow or cannot be
+// told (one worker count, no phase times).
+func computeGrowth(runs []RunStats) string {
+	lo, hi := math.MaxInt, 0
+	for _, r := range runs {
+		if r.HasPhases && r.Compute.Mean > 0 {
+			lo, hi = min(lo, r.Workers), max(hi, r.Workers)
+		}
+	}
+	if hi <= lo {
+		return ""
+	}
+	mean := func(w int) float64 {
+		var sum, n float64
+		for _, r := range runs {
+			if r.HasPhases && r.Compute.Mean > 0 && r.Workers == w {
+				sum += r.Compute.Mean
+				n++
+			}
+		}
+		return sum / n
+	}
+	a, b := mean(lo), mean(hi)
+	if b <= 1.15*a {
+		return ""
+	}
+	return fmt.Sprintf("compute time grows with workers (%.4g s at %d, %.4g s at %d, +%.0f%%): the workers seem to share a CPU, which a delay station does not model; try --shared-cores C (the cores per machine they share)", a, lo, b, hi, 100*(b/a-1))
 }

@@ -243,3 +243,21 @@ func TestProfileScale(t *testing.T) {
 		t.Errorf("no metadata: %v", err)
 	}
 }
+
+func TestComputeGrowthWarning(t *testing.T) {
+	run := func(w int, compute float64) RunStats {
+		return RunStats{Workers: w, HasPhases: true, Compute: Moments{Mean: compute}}
+	}
+	// 0.21 s at 1 worker, 0.40 s at 6: +90%, past the 15% threshold.
+	if w := computeGrowth([]RunStats{run(1, 0.21), run(2, 0.22), run(6, 0.40)}); !strings.Contains(w, "+90%") || !strings.Contains(w, "--shared-cores") {
+		t.Errorf("growing compute: warning %q, want +90%% and the --shared-cores hint", w)
+	}
+	// 0.20 s and 0.22 s: +10%, within noise.
+	if w := computeGrowth([]RunStats{run(1, 0.20), run(2, 0.22)}); w != "" {
+		t.Errorf("flat compute: warning %q, want none", w)
+	}
+	// One worker count: nothing to compare.
+	if w := computeGrowth([]RunStats{run(1, 0.2), run(1, 0.4)}); w != "" {
+		t.Errorf("one worker count: warning %q, want none", w)
+	}
+}
