@@ -28,9 +28,10 @@ import (
 // The argument gives the mean only: the staleness of one update counts
 // apply events in its window (another worker may apply twice in it), not
 // the workers inside their window at one instant, so the distribution of the
-// latter is not the staleness distribution. The package does not model the
-// distribution; the tests report it from the event-driven simulation
-// (docs/models.md, "Staleness").
+// latter is not the staleness distribution. AsyncPS.StalenessDist gives a
+// stated approximation of it (a binomial with this mean, see
+// staleness_dist.go); its distance to the event-driven simulation is in
+// docs/models.md, "Staleness".
 
 // WindowStaleness returns the mean staleness from prev, the solution of n
 // at N-1 customers, for the update whose read completes at station read and
