@@ -29,9 +29,9 @@ import (
 // apply events in its window (another worker may apply twice in it), not
 // the workers inside their window at one instant, so the distribution of the
 // latter is not the staleness distribution. AsyncPS.StalenessDist gives a
-// stated approximation of it (a binomial with this mean, see
-// staleness_dist.go); its distance to the event-driven simulation is in
-// docs/models.md, "Staleness".
+// stated approximation of it (a binomial with this mean plus a window
+// jitter, see staleness_dist.go); its distance to the event-driven
+// simulation and to real traces is in docs/models.md, "Staleness".
 
 // WindowStaleness returns the mean staleness from prev, the solution of n
 // at N-1 customers, for the update whose read completes at station read and

@@ -52,7 +52,13 @@ func (a AsyncPS) StalenessDist(c Config) []float64 {
 	out := make([]float64, n+j0+len(jit)+1)
 	hi := 0
 	for i, pb := range b {
+		if pb < 1e-17 { // far binomial tails: keeps large N fast
+			continue
+		}
 		for j, pj := range jit {
+			if pj < 1e-17 {
+				continue
+			}
 			s := max(0, i+j0+j)
 			out[s] += pb * pj
 			hi = max(hi, s)
