@@ -119,7 +119,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if o.DefaultP != 0 && !(o.DefaultP > 0 && o.DefaultP <= 1) {
 		panic(fmt.Sprintf("planner: ReadOptions.DefaultP %g outside (0, 1]", o.DefaultP))
 	}
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&lineLimit{r: r, file: file, line: 1})
 	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
@@ -292,9 +292,40 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 
 // csvError turns an encoding/csv error into a ParseError.
 func csvError(file string, err error) error {
+	var ours *ParseError
+	if errors.As(err, &ours) {
+		return ours
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &ParseError{File: file, Line: pe.Line, Column: pe.Column, Msg: pe.Err.Error()}
 	}
 	return &ParseError{File: file, Msg: err.Error()}
+}
+
+// MaxLineBytes is the longest line of a jobs file that is read; a longer one
+// is an error, so that a file without line breaks cannot fill the memory.
+const MaxLineBytes = 1 << 20
+
+// lineLimit passes r through and fails once a line grows past MaxLineBytes.
+type lineLimit struct {
+	r    io.Reader
+	file string
+	line int // current line, from 1
+	run  int // bytes of the current line so far
+}
+
+func (l *lineLimit) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] == '\n' {
+			l.line++
+			l.run = 0
+			continue
+		}
+		if l.run++; l.run > MaxLineBytes {
+			return i, &ParseError{File: l.file, Line: l.line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
+		}
+	}
+	return n, err
 }

@@ -221,3 +221,20 @@ func TestReadJobsDefaultPPanics(t *testing.T) {
 	}()
 	ReadJobsWith(strings.NewReader("job,size\nx,1\n"), "jobs.csv", &ReadOptions{DefaultP: 1.5})
 }
+
+func TestReadJobsLineTooLong(t *testing.T) {
+	// Line 2 is a job whose name runs past MaxLineBytes: the reader stops
+	// there with the position instead of reading the whole line.
+	long := "job,size,p\na,1,0.5\n" + strings.Repeat("x", MaxLineBytes+10) + ",1,0.5\n"
+	_, err := ReadJobs(strings.NewReader(long), "jobs.csv", nil)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(pe.Msg, "longer than") {
+		t.Fatalf("err = %v, want a ParseError at line 3 saying the line is too long", err)
+	}
+	// A file just under the limit is read.
+	ok := "job,size,p\n" + strings.Repeat("y", 1000) + ",1,0.5\n"
+	jobs, err := ReadJobs(strings.NewReader(ok), "jobs.csv", nil)
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("ordinary file: %d jobs, err %v", len(jobs), err)
+	}
+}
