@@ -210,3 +210,47 @@ func TestSharedCoresOnASGDCPU(t *testing.T) {
 		t.Errorf("MAPE %.3g%% with 2 shared cores (want < 10), %.3g%% as a delay (want > 15)", shared, delay)
 	}
 }
+
+// The network an mva model exposes is the one it solves: with one worker
+// there is no queueing, so 1/X(1) = Z + sum of the demands exactly, at one
+// shard and at two (where the demands per shard halve and a fork-join
+// delay is added, so that summing link and apply over the shards would be
+// wrong); and its transfer demand is the model's LinkDemand.
+func TestModelNetworkIsTheSolvedOne(t *testing.T) {
+	st := asgdStats(t)
+	var three []RunStats
+	for _, r := range st {
+		if r.Bandwidth == 3e6 {
+			three = append(three, r)
+		}
+	}
+	sf, err := fitFromStats(three, nil, 0, nil, StepOptions{TrainWorkers: []int{1}, Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	for _, ps := range []int{1, 2} {
+		c := model.Config{Workers: 1, PS: ps}
+		n, ok := m.Network(c)
+		if !ok {
+			t.Fatalf("mva model: no network")
+		}
+		if got, want := 1/m.StepsPerSecond(c), n.TotalDemand(); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("ps=%d: 1/X(1) = %.9g s, network's Z + sum D = %.9g s", ps, got, want)
+		}
+		var push float64
+		for _, s := range n.Stations {
+			if s.Name == "push" {
+				push = s.D
+			}
+		}
+		if ld := m.LinkDemand(c); math.Abs(push-ld) > 1e-12*ld {
+			t.Errorf("ps=%d: push demand %.9g s, LinkDemand %.9g s", ps, push, ld)
+		}
+	}
+	other := *m
+	other.Family = "ernest"
+	if _, ok := other.Network(model.Config{Workers: 1}); ok {
+		t.Errorf("a non-mva model reports a network")
+	}
+}

@@ -247,6 +247,18 @@ func (m *Model) LinkDemand(c model.Config) float64 {
 	return m.queueing().LinkDemand(m.theta(), m.Config(c))
 }
 
+// Network is the closed queueing network that an "mva" model solves at c
+// (completed by Config): its delay Z, stations and demands, from which the
+// bounds and the knee follow (model.NetworkBounds, model.NetworkKnee). ok is
+// false for the other families, which have no network.
+func (m *Model) Network(c model.Config) (n model.Network, ok bool) {
+	if m.Family != "mva" {
+		return model.Network{}, false
+	}
+	q := m.queueing()
+	return q.AsyncPS(m.theta()).Network(q.config(m.Config(c))), true
+}
+
 func (m *Model) queueing() Queueing {
 	if m.Queueing == nil {
 		return Queueing{}

@@ -246,21 +246,27 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
 	}
-	if m.Family == "mva" {
-		th := map[string]float64{}
-		for _, p := range m.Parameters {
-			th[p.Name] = p.Value
-		}
-		ps := float64(max(m.Reference.PS, 1))
-		d.Z = th["z0"] + th["z1"]*m.Reference.Batch
-		d.SumD = 2*th["link"] + th["apply"]
-		d.MaxD = math.Max(th["link"], th["apply"]) / ps
-	}
+	setFitBounds(&d, m)
 	fig, err := plots.FitFigure(d)
 	if err != nil {
 		return err
 	}
 	return fig.Save(path)
+}
+
+// setFitBounds gives the fit figure the delay and demands of the model's
+// queueing network at its reference shards and link rate, so that it draws
+// both asymptotic bounds and the knee; models without a network get none.
+func setFitBounds(d *plots.FitData, m *fit.Model) {
+	n, ok := m.Network(model.Config{Workers: 1})
+	if !ok {
+		return
+	}
+	maxD, _ := n.MaxDemand()
+	d.Z, d.SumD, d.MaxD = n.Z, n.TotalDemand()-n.Z, maxD
+	if !d.HasBounds() {
+		d.Z, d.SumD, d.MaxD = 0, 0, 0
+	}
 }
 
 func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) {

@@ -354,15 +354,8 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 	if len(byW) > 0 {
 		var pd plots.PhasesData
 		z := math.NaN()
-		for _, p := range m.Parameters {
-			if p.Name == "z0" {
-				z = p.Value
-			}
-		}
-		for _, p := range m.Parameters {
-			if p.Name == "z1" {
-				z += p.Value * m.Reference.Batch
-			}
+		if n, ok := m.Network(model.Config{Workers: 1}); ok {
+			z = n.Z
 		}
 		ws := make([]int, 0, len(byW))
 		for w := range byW {
@@ -374,7 +367,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 			a := byW[w]
 			pd.Measured = append(pd.Measured, plots.PhaseTimes{Workers: w, Pull: a.pull / a.n, Compute: a.compute / a.n, Push: a.push / a.n})
 		}
-		if m.Family == "mva" && !math.IsNaN(z) {
+		if !math.IsNaN(z) {
 			for w := 1; w <= top; w *= 2 {
 				// Each worker completes X(N)/N iterations per second: its
 				// cycle is N/X(N); compute is the delay Z and pull and
@@ -472,21 +465,7 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	for _, w := range ws {
 		d.Measured = append(d.Measured, plots.Repeats(float64(w), byW[w]))
 	}
-	if m.Family == "mva" {
-		th := map[string]float64{}
-		for _, p := range m.Parameters {
-			th[p.Name] = p.Value
-		}
-		ps := float64(max(m.Reference.PS, 1))
-		// As sgdplan fit --plot draws them: compute is the delay Z, pull
-		// and push cross the link, the shard applies the update.
-		d.Z = th["z0"] + th["z1"]*m.Reference.Batch
-		d.SumD = 2*th["link"] + th["apply"]
-		d.MaxD = math.Max(th["link"], th["apply"]) / ps
-		if !d.HasBounds() {
-			d.Z, d.SumD, d.MaxD = 0, 0, 0
-		}
-	}
+	setFitBounds(&d, m)
 	// Draw the curve past the knee, so that the saturation shows.
 	top := max(2*maxW, 8)
 	if m.Reference.MaxWorkers > 0 {
