@@ -161,22 +161,30 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	return v
 }
 
-// busiest returns the utilisation and name of the busiest station of an
-// "mva" model's shards at n workers: X·D for the link (each direction, D
-// the model's link demand at its link rate) and the shard CPU, D = apply/p.
+// busiest returns the utilisation X·D and the kind ("link" or "CPU") of
+// the busiest shard station of an "mva" model's network at n workers and p
+// shards; the workers' own compute station (shared cores) is not a shard's.
 func busiest(m *fit.Model, n, p int) (float64, string) {
-	th := map[string]float64{}
-	for _, q := range m.Parameters {
-		th[q.Name] = q.Value
-	}
 	c := model.Config{Workers: n, PS: p}
-	x := m.StepsPerSecond(c)
-	ul := x * m.LinkDemand(c)
-	ua := x * th["apply"] / float64(p)
-	if ua > ul {
-		return ua, "CPU"
+	net, ok := m.Network(c)
+	if !ok {
+		return 0, ""
 	}
-	return ul, "link"
+	x := m.StepsPerSecond(c)
+	u, kind := 0.0, ""
+	for _, s := range net.Stations {
+		if s.Delay || s.Name == "compute" {
+			continue
+		}
+		k := "link"
+		if strings.HasPrefix(s.Name, "apply") {
+			k = "CPU"
+		}
+		if v := x * s.D / float64(max(s.Servers, 1)); v > u {
+			u, kind = v, k
+		}
+	}
+	return u, kind
 }
 
 func ordinal(n int) string {

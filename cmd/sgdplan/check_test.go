@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
 )
 
 func TestCheckVerdicts(t *testing.T) {
@@ -96,4 +98,27 @@ func FuzzReadManifest(f *testing.F) {
 			t.Errorf("accepted a manifest with %d workers", m.Workers)
 		}
 	})
+}
+
+// busiest reads the shard stations of the model's own network: with the
+// fixture's parameters the link (0.0105 s) is busier than the shard CPU
+// (0.002 s); with the apply time raised to 0.05 s the CPU is.
+func TestBusiestStation(t *testing.T) {
+	m, err := fit.LoadModel(fitModel(t, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, kind := busiest(m, 64, 1); kind != "link" || !(u > 0.9 && u <= 1) {
+		t.Errorf("fixture at 64 workers: %s %.3f busy, want the link, 90-100%%", kind, u)
+	}
+	slow := *m
+	slow.Parameters = append([]fit.ParamValue(nil), m.Parameters...)
+	for i := range slow.Parameters {
+		if slow.Parameters[i].Name == "apply" {
+			slow.Parameters[i].Value = 0.05
+		}
+	}
+	if u, kind := busiest(&slow, 64, 1); kind != "CPU" || !(u > 0.9 && u <= 1) {
+		t.Errorf("apply 0.05 s at 64 workers: %s %.3f busy, want the shard CPU, 90-100%%", kind, u)
+	}
 }
