@@ -91,10 +91,13 @@ type Interval struct {
 	Value, Lo, Hi float64
 }
 
-// PredictInterval is the prediction of f at c with the percentile interval
-// over the bootstrap samples (Lo = Hi = Value without samples).
+// PredictInterval is the prediction of tf at c with the percentile interval
+// over the bootstrap samples (Lo = Hi = Value without samples), widened to
+// hold the predictions of tf's rivals (fits the data cannot tell apart) and,
+// beyond the data, the measured extrapolation error (Extrapolation).
 func (tf *ThroughputFit) PredictInterval(c model.Config, level float64) Interval {
-	return predictInterval(tf.Family, tf.Theta, tf.Samples, c, level)
+	iv := widen(predictInterval(tf.Family, tf.Theta, tf.Samples, c, level), tf.Rivals, c)
+	return widenBy(iv, tf.Extrapolation.Factor(c))
 }
 
 func predictInterval(f Family, theta []float64, samples [][]float64, c model.Config, level float64) Interval {

@@ -34,6 +34,14 @@ type Model struct {
 	Reference Reference `json:"reference"`
 	// Samples are bootstrap parameter vectors, for prediction intervals.
 	Samples [][]float64 `json:"bootstrap_samples,omitempty"`
+	// Rivals are other fits the data cannot tell from this one (other
+	// forms within one standard error of the best cross-validated error,
+	// or other parameter vectors that fit as well); the prediction
+	// intervals hold their predictions too.
+	Rivals []Rival `json:"rivals,omitempty"`
+	// Extrapolation widens the intervals beyond the fitted data by the
+	// fit's measured drift (nil: not measured).
+	Extrapolation *Extrapolation `json:"extrapolation,omitempty"`
 	// Queueing says how an "mva" model's network is solved and the link
 	// rate its link demand was measured at (nil: exact MVA, no rate).
 	Queueing    *Queueing   `json:"queueing,omitempty"`
@@ -149,6 +157,8 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit})
 	}
 	m.Samples = tf.Samples
+	m.Rivals = tf.Rivals
+	m.Extrapolation = tf.Extrapolation
 	if tf.Queueing != nil {
 		q := *tf.Queueing
 		m.Queueing = &q
@@ -421,6 +431,27 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", name, i+1, len(s), len(fam.Params))
 		}
 	}
+	for i := range m.Rivals {
+		r := &m.Rivals[i]
+		rf, ok := families[r.Family]
+		if !ok || r.Family == "mva" {
+			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; mva needs its queueing settings)", name, i+1, r.Family, strings.Join(FamilyNames(), ", "))
+		}
+		if len(r.Theta) != len(rf.Params) {
+			return nil, errorf("%s: rival %d (%s) has %d parameters, want %d", name, i+1, r.Family, len(r.Theta), len(rf.Params))
+		}
+		for j, v := range r.Theta {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < rf.Params[j].Lo || v > rf.Params[j].Hi {
+				return nil, errorf("%s: rival %d (%s): parameter %s = %g is outside [%g, %g]", name, i+1, r.Family, rf.Params[j].Name, v, rf.Params[j].Lo, rf.Params[j].Hi)
+			}
+		}
+		r.fam = rf
+	}
+	if m.Extrapolation != nil {
+		if err := m.Extrapolation.check(); err != nil {
+			return nil, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
+		}
+	}
 	switch m.Mode {
 	case "async", "sync", "allreduce":
 	case "":
@@ -465,14 +496,17 @@ type Prediction struct {
 }
 
 // Predict evaluates the model at c (completed by Config) with intervals
-// from the bootstrap samples. target is the loss to reach (NaN: the
-// model's own target when it has one); updates, when > 0, fixes the
-// updates to target instead (from --epochs).
+// from the bootstrap samples, widened to hold the rivals' predictions.
+// target is the loss to reach (NaN: the model's own target when it has
+// one); updates, when > 0, fixes the updates to target instead (from
+// --epochs).
 func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	c = m.Config(c)
 	th := m.theta()
 	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.Staleness(float64(c.Workers))}
-	p.StepsPerS = predictInterval(m.fam, th, m.Samples, c, m.Level)
+	p.StepsPerS = widen(predictInterval(m.fam, th, m.Samples, c, m.Level), m.Rivals, c)
+	far := m.Extrapolation.Factor(c)
+	p.StepsPerS = widenBy(p.StepsPerS, far)
 	sps := m.samplesPerStep(c)
 	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
 	// Speedup and efficiency per bootstrap sample, so that the interval
@@ -487,6 +521,19 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		return rn / r1
 	}
 	p.Speedup = sampleInterval(sp, th, m.Samples, m.Level)
+	for _, r := range m.Rivals {
+		r1 := r.fam.Predict(r.Theta, c1) * m.samplesPerStep(c1)
+		rn := r.fam.Predict(r.Theta, c) * sps
+		if m.Efficiency != nil {
+			rn /= 1 + m.Efficiency.Lambda*m.Staleness(float64(c.Workers))
+		}
+		if v := rn / r1; v > 0 && !math.IsInf(v, 0) {
+			p.Speedup.Lo = math.Min(p.Speedup.Lo, v)
+			p.Speedup.Hi = math.Max(p.Speedup.Hi, v)
+		}
+	}
+	// One worker is inside the data: the speedup drifts as X(n) does.
+	p.Speedup = widenBy(p.Speedup, far)
 	n := float64(c.Workers)
 	p.Efficiency = Interval{p.Speedup.Value / n, p.Speedup.Lo / n, p.Speedup.Hi / n}
 	u := updates

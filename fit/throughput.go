@@ -177,6 +177,15 @@ type ThroughputFit struct {
 	// rate); model.json keeps it.
 	Queueing *Queueing
 
+	// Rivals are the other fits the data cannot tell from this one (see
+	// Rival); PredictInterval widens to hold their predictions. Only
+	// computed with a bootstrap.
+	Rivals []Rival
+	// Extrapolation is the fit's measured drift away from its data; the
+	// prediction intervals widen with it beyond the data (nil: not
+	// measured). Only computed with a bootstrap.
+	Extrapolation *Extrapolation
+
 	cvErrs []float64 // per left-out configuration, %
 }
 
@@ -295,12 +304,20 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	if best == nil {
 		return nil, alts, errorf("no family could be fitted: %s", alts[0].Error)
 	}
+	low := best
 	if !s.NoParsimony && len(fits) > 1 {
 		best = parsimonious(best, fits)
 	}
 	sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
 	if s.Bootstrap > 0 {
 		bootstrapFit(best, pts, s)
+		best.Rivals = append(formRivals(low, best, fits), startRivals(best, pts, s.Seed)...)
+		if w := rivalWarning(best.Rivals); w != "" {
+			best.Warnings = append(best.Warnings, w)
+		}
+		var w string
+		best.Extrapolation, w = extrapolation(best.Family, pts)
+		best.Warnings = append(best.Warnings, w)
 	}
 	return best, alts, nil
 }
