@@ -117,26 +117,32 @@ func ScoreSeries(s Series, methods []Method) []Score {
 			out = append(out, sc)
 			continue
 		}
-		sum, worst := 0.0, 0.0
-		for _, p := range s.Test {
-			v := pred(p.Config)
-			var e float64
-			if s.TimeUnit {
-				e = math.Abs(1/v-1/p.StepsPerS) * p.StepsPerS
-			} else {
-				e = math.Abs(v-p.StepsPerS) / p.StepsPerS
-			}
-			if math.IsNaN(e) {
-				e = math.Inf(1)
-			}
-			sum += e
-			worst = math.Max(worst, e)
-		}
-		sc.MAPE = 100 * sum / float64(len(s.Test))
-		sc.Worst = 100 * worst
+		sc.MAPE, sc.Worst = seriesError(s, pred)
 		out = append(out, sc)
 	}
 	return out
+}
+
+// seriesError is the protocol's error of pred on s.Test: the mean and the
+// worst of |predicted - measured| / measured (%), in step time when
+// s.TimeUnit, else in steps/s; a NaN prediction counts as +Inf.
+func seriesError(s Series, pred func(model.Config) float64) (mape, worst float64) {
+	sum := 0.0
+	for _, p := range s.Test {
+		v := pred(p.Config)
+		var e float64
+		if s.TimeUnit {
+			e = math.Abs(1/v-1/p.StepsPerS) * p.StepsPerS
+		} else {
+			e = math.Abs(v-p.StepsPerS) / p.StepsPerS
+		}
+		if math.IsNaN(e) {
+			e = math.Inf(1)
+		}
+		sum += e
+		worst = math.Max(worst, e)
+	}
+	return 100 * sum / float64(len(s.Test)), 100 * worst
 }
 
 // ProtocolSeries splits a public dataset's rows into the protocol's series
