@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
 )
@@ -135,4 +136,40 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// profileExtrapolation measures the Extrapolation of a two-node profile
+// fit (tf, from prof): the profile is the 1-worker run, and every other
+// training run beyond it in workers or shards is an out-of-sample check;
+// the rate is the sum of their absolute log errors over the sum of their
+// log distances from the profile. With no such run, tf keeps the warning
+// that its intervals cover the profile's measurement noise only.
+func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point) {
+	e := &Extrapolation{MaxWorkers: 1, MaxPS: max(prof.PS, 1)}
+	sumE, sumD := 0.0, 0.0
+	n := 0
+	for _, p := range pts {
+		d := e.Distance(p.Config)
+		if d == 0 {
+			continue
+		}
+		v := tf.Family.Predict(tf.Theta, p.Config)
+		if !(v > 0) || math.IsInf(v, 0) {
+			return
+		}
+		sumE += math.Abs(math.Log(v / p.StepsPerS))
+		sumD += d
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	e.Rate = sumE / sumD
+	tf.Extrapolation = e
+	for i, w := range tf.Warnings {
+		if strings.HasPrefix(w, "the intervals cover the measurement noise") {
+			tf.Warnings[i] = fmt.Sprintf("the intervals cover the measurement noise of the profile's phase means and, beyond the profile (%s), the queueing model's own error measured on the %d other training configurations: %.1f%% per doubling of workers or shards (exp(%.3g·d), d the log distance)",
+				e.bounds(), n, 100*(math.Pow(2, e.Rate)-1), e.Rate)
+		}
+	}
 }

@@ -522,6 +522,9 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 			return nil, err
 		}
 		tf.CVError = profileCV(prof, res.Points, stats, s, o.Queueing)
+		if s.Bootstrap > 0 {
+			profileExtrapolation(tf, prof, res.Points)
+		}
 		if prof.Bandwidth > 0 && prof.ParamBytes > 0 {
 			ref.ParamBytes, ref.Bandwidth = prof.ParamBytes, prof.Bandwidth
 		}

@@ -251,3 +251,73 @@ func containsWarning(ws []string, s string) bool {
 	}
 	return false
 }
+
+// The two-node profile's intervals on the real traces of testdata/asgd
+// (3 MB/s links): the profile is the 1-worker 1-shard run, the other
+// training runs (2 workers; 1 worker at 2 shards) check it (the rate is
+// their summed log error over their summed log distance from the profile,
+// by hand here), and the intervals widen with the distance from it;
+// the coverage of the held-out runs (3 or more workers) is printed
+// (go test ./fit -run TestProfileIntervalsOnASGD -v) and must beat the
+// bootstrap's alone.
+func TestProfileIntervalsOnASGD(t *testing.T) {
+	st := asgdStats(t)
+	var three []RunStats
+	for _, r := range st {
+		if r.Bandwidth == 3e6 {
+			three = append(three, r)
+		}
+	}
+	sf, err := fitFromStats(three, nil, 0, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 200, Family: "mva"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	e := m.Extrapolation
+	if m.Family != "mva" || e == nil || e.MaxWorkers != 1 || e.MaxPS != 1 {
+		t.Fatalf("family %s extrapolation %+v, want mva from a 1-worker 1-shard profile", m.Family, e)
+	}
+	sumE, sumD := 0.0, 0.0
+	checks := 0
+	for _, r := range three {
+		// the other training runs: 2 workers at 1 or 2 shards, 1 worker
+		// at 2 shards; d = ln w + ln p.
+		if r.Workers > 2 || (r.Workers == 1 && r.PS == 1) {
+			continue
+		}
+		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: r.Bandwidth}
+		sumE += math.Abs(math.Log(m.StepsPerSecond(c) / r.StepsPerS))
+		sumD += math.Log(float64(r.Workers)) + math.Log(float64(r.PS))
+		checks++
+	}
+	if checks != 3 {
+		t.Fatalf("%d checking runs, want 3", checks)
+	}
+	if relErr(e.Rate, sumE/sumD) > 1e-9 {
+		t.Errorf("rate %.6g, want %.6g by hand", e.Rate, sumE/sumD)
+	}
+	if !containsWarning(m.Diagnostics.Warnings, "the queueing model's own error measured on the 3 other training configurations") {
+		t.Errorf("warnings do not say the intervals include the model error: %q", m.Diagnostics.Warnings)
+	}
+	in, inBoot, n := 0, 0, 0
+	for _, r := range three {
+		if r.Workers < 3 {
+			continue
+		}
+		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: r.Bandwidth}
+		iv := m.Predict(c, math.NaN(), 0).StepsPerS
+		boot := predictInterval(m.fam, m.theta(), m.Samples, m.Config(c), m.Level)
+		if iv.Lo <= r.StepsPerS && r.StepsPerS <= iv.Hi {
+			in++
+		}
+		if boot.Lo <= r.StepsPerS && r.StepsPerS <= boot.Hi {
+			inBoot++
+		}
+		n++
+		t.Logf("%s: measured %.4g, interval [%.4g, %.4g] (bootstrap alone [%.4g, %.4g])", r.Run, r.StepsPerS, iv.Lo, iv.Hi, boot.Lo, boot.Hi)
+	}
+	t.Logf("held-out runs inside the 90%% interval: %d of %d (bootstrap alone: %d)", in, n, inBoot)
+	if n == 0 || in <= inBoot {
+		t.Errorf("coverage %d of %d, bootstrap alone %d: the model error should widen the intervals", in, n, inBoot)
+	}
+}
