@@ -96,6 +96,7 @@ type ConfigData struct {
 	PS        int     `json:"ps"`
 	Nodes     int     `json:"nodes,omitempty"`
 	Batch     float64 `json:"batch"`
+	Bandwidth float64 `json:"bandwidth,omitempty"` // B/s of the links, 0 when not recorded
 	StepsPerS float64 `json:"steps_per_s"`
 	Residual  float64 `json:"log_residual"`
 }
@@ -167,7 +168,7 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 	for i, p := range pts {
 		m.Data.Configurations = append(m.Data.Configurations, ConfigData{
 			Workers: p.Config.Workers, PS: p.Config.PS, Nodes: p.Config.Nodes, Batch: p.Config.Batch,
-			StepsPerS: p.StepsPerS, Residual: tf.Residuals[i],
+			Bandwidth: p.Config.Bandwidth, StepsPerS: p.StepsPerS, Residual: tf.Residuals[i],
 		})
 		m.Reference.MaxWorkers = max(m.Reference.MaxWorkers, p.Config.Workers)
 	}

@@ -437,8 +437,8 @@ func jobKnee(c planner.Speedup, top int, alpha float64) int {
 }
 
 // reportFitData is the fit figure's input from a model file: the measured
-// rates at the reference shards (repeats of one worker count averaged with a
-// t interval), the fitted curve with the model's band, and for the mva
+// rates at the reference shards and link rate (repeats of one worker count
+// averaged with a t interval), the fitted curve with the model's band, and for the mva
 // family the closed network's bounds.
 func reportFitData(m *fit.Model) (plots.FitData, error) {
 	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: "throughput (updates/s)", Label: m.Family + " fit", Level: m.Level}
@@ -448,7 +448,9 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	byW := map[int][]float64{}
 	maxW := 1
 	for _, c := range m.Data.Configurations {
-		if c.PS != m.Reference.PS {
+		// The curve is at the reference shards and link rate: rates
+		// measured at other ones are not repeats of its points.
+		if c.PS != m.Reference.PS || (c.Bandwidth > 0 && m.Reference.Bandwidth > 0 && c.Bandwidth != m.Reference.Bandwidth) {
 			continue
 		}
 		byW[c.Workers] = append(byW[c.Workers], c.StepsPerS)

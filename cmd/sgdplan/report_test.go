@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/urfave/cli/v2"
 )
@@ -197,6 +198,49 @@ func TestReportDefaults(t *testing.T) {
 			if f.Name == "knee-alpha" && f.Value != d.alpha {
 				t.Errorf("--knee-alpha default %g, defaultReportOptions %g", f.Value, d.alpha)
 			}
+		}
+	}
+}
+
+// The fit figure's measured points are those at the model's reference
+// shards AND link rate: on the demo's traces (3 and 6 MB/s, fitted on 1-2
+// workers, reference 3 MB/s and 1 shard) the points at 1 and 2 workers are
+// the 3 MB/s runs alone, not an average with the 6 MB/s ones.
+func TestReportFitDataOneLinkRate(t *testing.T) {
+	tmp := t.TempDir()
+	mp := filepath.Join(tmp, "model.json")
+	code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", mp, "--bootstrap", "20")
+	if code != 0 {
+		t.Fatalf("fit exit %d:\n%s", code, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Reference.Bandwidth <= 0 {
+		t.Skip("the traces carry no link rate")
+	}
+	want := map[float64]float64{}
+	rates := map[float64]bool{}
+	for _, c := range m.Data.Configurations {
+		rates[c.Bandwidth] = true
+		if c.PS == m.Reference.PS && c.Bandwidth == m.Reference.Bandwidth {
+			want[float64(c.Workers)] = c.StepsPerS
+		}
+	}
+	if len(rates) < 2 {
+		t.Fatalf("model.json configurations record link rates %v, want the two of the traces", rates)
+	}
+	d, err := reportFitData(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Measured) != len(want) {
+		t.Fatalf("%d measured points, want %d", len(d.Measured), len(want))
+	}
+	for _, o := range d.Measured {
+		if w, ok := want[o.X]; !ok || math.Abs(o.Y-w) > 1e-12 {
+			t.Errorf("measured point at %g workers: %g, want %g (the reference link rate's run)", o.X, o.Y, w)
 		}
 	}
 }
