@@ -50,6 +50,7 @@ func TestValidateWritesReport(t *testing.T) {
 	if v, _ := strconv.ParseFloat(m[1], 64); !(v < 6.2) {
 		t.Errorf("tf-cnn sgdplan MAPE %g, want < 6.2", v)
 	}
+	checkEvidence(t, md)
 	f, err := os.Open(filepath.Join(dir, "img", "validation.png"))
 	if err != nil {
 		t.Fatal(err)
@@ -113,5 +114,59 @@ func TestValidateASGD(t *testing.T) {
 		if !strings.Contains(md, s) {
 			t.Errorf("no %q in the report", s)
 		}
+	}
+}
+
+// checkEvidence checks the evidence sections of a report on the public
+// datasets: interval coverage per dataset (a fraction in 0-100 for every
+// public dataset and the async traces), the one-more-configuration table
+// with both trainings of each dataset, the equally good fits with the
+// brief's over-parameterised forms, and the reasons for a missed target
+// citing those computed numbers rather than fixed text.
+func checkEvidence(t *testing.T, md string) {
+	t.Helper()
+	for _, h := range []string{"## Do the intervals mean anything?", "## What one more configuration buys (not the protocol's score)", "## Equally good fits"} {
+		if !strings.Contains(md, h) {
+			t.Errorf("no section %q", h)
+		}
+	}
+	cov := md[strings.Index(md, "## Do the intervals"):]
+	for _, ds := range []string{"pollux-osdi21", "dl2-mxnet-ps-speed", "elasticflow-asplos23", "tf-cnn-benchmarks-2017", "async traces"} {
+		m := regexp.MustCompile(`\| ` + regexp.QuoteMeta(ds) + ` \| ([0-9]+) \| ([0-9]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9-]+) \|`).FindStringSubmatch(cov)
+		if m == nil {
+			t.Errorf("no coverage row for %s", ds)
+			continue
+		}
+		frac, _ := strconv.ParseFloat(m[3], 64)
+		width, _ := strconv.ParseFloat(m[5], 64)
+		if n, _ := strconv.Atoi(m[2]); n == 0 || frac < 0 || frac > 100 || !(width > 0) {
+			t.Errorf("coverage row %s: %d points, %g%% inside, width %g%%", ds, n, frac, width)
+		}
+	}
+	// dl2: the 3 x 3 block moves; pollux: the 2-GPU 2-node placements.
+	for _, s := range []string{"| dl2-mxnet-ps-speed | workers 1,2,3 x ps 1,2,3", "| pollux-osdi21 | 2 GPUs on 2 nodes | protocol |", "| elasticflow-asplos23 | 16 GPUs | protocol |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("no one-more row %q", s)
+		}
+	}
+	// The rule (parameters >= training configurations) picks at least the
+	// forms the brief names.
+	for _, s := range []string{"| dl2-mxnet-ps-speed | optimus-sync |", "| dl2-mxnet-ps-speed | shards |", "| elasticflow-asplos23 | ernest |", "| elasticflow-asplos23 | pollux |", "| pollux-osdi21 | optimus-sync |", "| pollux-osdi21 | pollux |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("no equally-good-fits row %q", s)
+		}
+	}
+	// The reason for a miss cites the spread and the one-more score that
+	// the tables hold.
+	why := regexp.MustCompile(`\*\*dl2-mxnet-ps-speed: target missed\*\*.*give test MAPE optimus-sync ([0-9.]+)-([0-9.]+)%.*sgdplan scores ([0-9.]+)% on the remaining`).FindStringSubmatch(md)
+	if why == nil {
+		t.Fatalf("the dl2 reason does not cite the computed spread and one-more score")
+	}
+	row := regexp.MustCompile(`\| dl2-mxnet-ps-speed \| optimus-sync \| [^\n]*? \| [0-9]+ of [0-9]+ \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \|`).FindStringSubmatch(md)
+	if row == nil || row[1] != why[1] || row[3] != why[2] {
+		t.Errorf("reason cites optimus-sync %s-%s%%, the table %v", why[1], why[2], row)
+	}
+	if !strings.Contains(md, "| **one more** | **"+why[3]+"** |") {
+		t.Errorf("reason cites sgdplan %s%% with one more configuration, not in the one-more table", why[3])
 	}
 }
