@@ -226,6 +226,11 @@ type Spread struct {
 	// ProtocolStuck: the protocol's fit ended where it started (no LM
 	// iteration was accepted from its best guess).
 	ProtocolStuck bool
+	// Refit is the test MAPE (%) of the protocol's fit redone with the
+	// untouched parameters held (fitActive from the family's guesses, the
+	// lowest training cost kept): what the protocol would score if LM
+	// moved from those starts.
+	Refit float64
 	// Held names the parameters with no effect on the training points,
 	// which every start keeps at its own value (see fitActive).
 	Held []string
@@ -397,6 +402,15 @@ func EquallyGoodFits(s Series, family string, set SpreadSettings) (Spread, error
 	if res, err := fitOnce(f, s.Train, nil); err == nil {
 		sp.Protocol, _ = seriesError(s, func(c model.Config) float64 { return f.Predict(res.X, c) })
 		sp.ProtocolStuck = res.Iter == 0
+	}
+	sp.Refit = math.NaN()
+	bestCost := math.Inf(1)
+	for _, x0 := range guesses {
+		res, err := fitActive(f, s.Train, x0)
+		if err == nil && res.Cost < bestCost {
+			bestCost = res.Cost
+			sp.Refit, _ = seriesError(s, func(c model.Config) float64 { return f.Predict(res.X, c) })
+		}
 	}
 	return sp, nil
 }

@@ -242,6 +242,21 @@ func TestFitActiveHoldsUntouchedParameters(t *testing.T) {
 	if h := heldParams(f, pts, x0); len(h) != 1 || h[0] != "overhead_per_shard" {
 		t.Errorf("held %v, want [overhead_per_shard]", h)
 	}
+	// The refit from the protocol's own starts predicts unseen worker
+	// counts of the same data exactly (the untouched term has no effect
+	// there either).
+	var test []Point
+	for _, w := range []int{8, 16} {
+		c := model.Config{Workers: w, Batch: 32}
+		test = append(test, Point{Config: c, StepsPerS: f.Predict(th, c)})
+	}
+	sp, err := EquallyGoodFits(Series{Train: pts, Test: test}, "optimus-sync", SpreadSettings{Starts: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(sp.Refit < 1e-3) || len(sp.Held) != 1 {
+		t.Errorf("refit MAPE %g%%, held %v: want ~0 and one parameter", sp.Refit, sp.Held)
+	}
 	if !Overparameterised("optimus-sync", pts) || Overparameterised("amdahl", pts) {
 		t.Error("Overparameterised: want true for 5 parameters on 4 configurations, false for 2")
 	}

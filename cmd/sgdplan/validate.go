@@ -962,6 +962,7 @@ type spreadRow struct {
 	widest                  string
 	widestRange             float64
 	stuck                   int      // series where the protocol's fit never left its start
+	refit                   float64  // mean over the series of Spread.Refit
 	held                    []string // parameters without effect on the training points
 }
 
@@ -989,6 +990,7 @@ func (d *datasetResult) spreadRows() []*spreadRow {
 			r.med += sp.Median
 			r.max += sp.Max
 			r.protocol += sp.Protocol
+			r.refit += sp.Refit
 			if sp.ProtocolStuck {
 				r.stuck++
 			}
@@ -1005,7 +1007,7 @@ func (d *datasetResult) spreadRows() []*spreadRow {
 	}
 	for _, r := range rows {
 		n := float64(r.series)
-		r.min, r.med, r.max, r.protocol = r.min/n, r.med/n, r.max/n, r.protocol/n
+		r.min, r.med, r.max, r.protocol, r.refit = r.min/n, r.med/n, r.max/n, r.protocol/n, r.refit/n
 	}
 	return rows
 }
@@ -1020,7 +1022,7 @@ func containsInt(xs []int, v int) bool {
 }
 
 func (v *validation) spreadMarkdown(b *bytes.Buffer) {
-	stuck := false
+	var stuck []string
 	fmt.Fprintf(b, "## Equally good fits: do the training points decide the extrapolation?\n\n")
 	fmt.Fprintf(b, "For each form with at least as many parameters as the series has training configurations\n")
 	fmt.Fprintf(b, "(workers x shards x nodes; local batches of one configuration count once), and for sgdplan's\n")
@@ -1055,18 +1057,19 @@ func (v *validation) spreadMarkdown(b *bytes.Buffer) {
 			proto := pct(r.protocol)
 			if r.stuck > 0 {
 				proto += fmt.Sprintf(" (stuck on %d)", r.stuck)
-				stuck = true
+				stuck = append(stuck, fmt.Sprintf("%s on %s %s%% -> %s%%", r.family, d.name, pct(r.protocol), pct(r.refit)))
 			}
 			fmt.Fprintf(b, "| %s | %s | %d | %d | %s | %s | %s | %.0f of %.0f | %s | %s | %s | %s | %s |\n", d.name, r.family, r.series, r.params,
 				strings.Join(cf, ", "), over, held, fit.Percentile(r.kept, 0.5), fit.Percentile(r.fits, 0.5), pct(r.min), pct(r.med), pct(r.max), proto, r.widest)
 		}
 	}
 	fmt.Fprintln(b)
-	if stuck {
+	if len(stuck) > 0 {
 		fmt.Fprintf(b, "\"stuck on k\": on k series the protocol's fit of the form never left its best starting guess\n")
 		fmt.Fprintf(b, "(fit.LevenbergMarquardt accepted no step: with an untouched parameter, its damped normal equations\n")
 		fmt.Fprintf(b, "are too ill-conditioned to solve at any damping), so that column, and the form's column in the tables\n")
-		fmt.Fprintf(b, "above, score a guess rather than a fit; the multi-start here fits the other parameters.\n\n")
+		fmt.Fprintf(b, "above, score a guess rather than a fit; the multi-start here fits the other parameters. The same\n")
+		fmt.Fprintf(b, "starts with the untouched parameters held give (mean MAPE, protocol fit -> refit): %s.\n\n", strings.Join(stuck, "; "))
 	}
 }
 
