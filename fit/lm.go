@@ -148,19 +148,35 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 			status = GTolReached
 			break
 		}
+		// A parameter with no effect on the residuals has a zero column:
+		// its diagonal gets a tiny positive value (relative to the
+		// largest), its gradient is 0 and so is its step.
+		maxd := 0.0
+		for j := 0; j < n; j++ {
+			maxd = math.Max(maxd, JtJ.At(j, j))
+		}
 		accepted := false
 		for tries := 0; tries < 30; tries++ {
 			A.Copy(&JtJ)
 			for j := 0; j < n; j++ {
 				d := JtJ.At(j, j)
 				if d <= 0 {
-					d = 1e-12
+					d = math.Max(1e-12*maxd, 1e-300)
 				}
 				A.Set(j, j, d*(1+lambda))
 			}
 			if err := delta.SolveVec(A, g); err != nil {
-				lambda *= 10
-				continue
+				// Such a column makes the damped system ill-conditioned
+				// at every damping, and treating that as a failure
+				// stalled the solver at its starting point. The solution
+				// is still computed (mat.Condition is a warning) and the
+				// cost test below judges the step; any other error:
+				// damp more.
+				var ce mat.Condition
+				if !errors.As(err, &ce) {
+					lambda *= 10
+					continue
+				}
 			}
 			for j := 0; j < n; j++ {
 				xTrial[j] = x[j] - delta.AtVec(j)

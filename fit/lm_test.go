@@ -180,3 +180,30 @@ func TestLMRecoversSyntheticParameters(t *testing.T) {
 		}
 	}
 }
+
+// A parameter with no effect on the residuals (Optimus's per-shard term on
+// data without shards, Pollux's network terms on one node) makes the
+// damped normal equations singular at every damping: the solver must still
+// fit the others (it used to stop at the starting point) and leave that
+// parameter where it started.
+func TestLMParameterWithoutEffect(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5}
+	prob := Problem{
+		M: len(xs),
+		Residuals: func(dst, p []float64) {
+			for i, x := range xs {
+				// scaled as a step time in log space is: large derivatives
+				dst[i] = 1e4 * (p[0]*x + p[1] - (2*x + 1)) // p[2] unused
+			}
+		},
+		Lower: []float64{0, 0, 0},
+		Upper: []float64{100, 100, 100},
+	}
+	res, err := LevenbergMarquardt(prob, []float64{10, 10, 7}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.X[0]-2) > 1e-6 || math.Abs(res.X[1]-1) > 1e-6 || res.X[2] != 7 {
+		t.Errorf("x = %v after %d iterations, want [2 1 7]", res.X, res.Iter)
+	}
+}
