@@ -114,10 +114,14 @@ type Diagnostics struct {
 // l(k) = 1/(B0/(1+Lambda s) k + B1) + B2, and the mean staleness with N
 // asynchronous workers is StalenessPerWorker (N-1).
 type Efficiency struct {
-	B0                 float64 `json:"b0"`
-	B1                 float64 `json:"b1"`
-	B2                 float64 `json:"b2"`
-	Lambda             float64 `json:"lambda"`
+	B0     float64 `json:"b0"`
+	B1     float64 `json:"b1"`
+	B2     float64 `json:"b2"`
+	Lambda float64 `json:"lambda"`
+	// LambdaLo and LambdaHi are Lambda's bootstrap interval (resampling
+	// runs); both 0 in files written before they were kept.
+	LambdaLo           float64 `json:"lambda_lo"`
+	LambdaHi           float64 `json:"lambda_hi"`
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64  `json:"target_loss,omitempty"`
@@ -145,7 +149,16 @@ func (m *Model) UpdatesToTarget(n, target float64) float64 {
 	if e == nil || !(target > e.B2) {
 		return math.NaN()
 	}
-	b0 := e.B0 / (1 + e.Lambda*m.Staleness(n))
+	return m.updatesAt(n, target, e.Lambda)
+}
+
+// updatesAt is UpdatesToTarget with the staleness cost lambda.
+func (m *Model) updatesAt(n, target, lambda float64) float64 {
+	e := m.Efficiency
+	if e == nil || !(target > e.B2) {
+		return math.NaN()
+	}
+	b0 := e.B0 / (1 + lambda*m.Staleness(n))
 	u := (1/(target-e.B2) - e.B1) / b0
 	return math.Max(u, 0)
 }
@@ -535,22 +548,38 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	}
 	// One worker is inside the data: the speedup drifts as X(n) does.
 	p.Speedup = widenBy(p.Speedup, far)
+	// The staleness cost's own interval: more cost, less speedup.
+	if e := m.Efficiency; e != nil && e.LambdaHi > e.Lambda {
+		st := m.Staleness(float64(c.Workers))
+		p.Speedup.Lo = math.Min(p.Speedup.Lo, p.Speedup.Value*(1+e.Lambda*st)/(1+e.LambdaHi*st))
+	}
+	if e := m.Efficiency; e != nil && e.LambdaLo < e.Lambda {
+		st := m.Staleness(float64(c.Workers))
+		p.Speedup.Hi = math.Max(p.Speedup.Hi, p.Speedup.Value*(1+e.Lambda*st)/(1+e.LambdaLo*st))
+	}
 	n := float64(c.Workers)
 	p.Efficiency = Interval{p.Speedup.Value / n, p.Speedup.Lo / n, p.Speedup.Hi / n}
 	u := updates
+	uLo, uHi := u, u
 	if !(u > 0) {
 		if math.IsNaN(target) && m.Efficiency != nil {
 			target = m.Efficiency.TargetLoss
 		}
 		u = m.UpdatesToTarget(n, target)
+		uLo, uHi = u, u
+		// More staleness cost, more updates (lambda's interval).
+		if e := m.Efficiency; e != nil && e.LambdaHi >= e.LambdaLo && (e.LambdaLo != e.Lambda || e.LambdaHi != e.Lambda) {
+			uLo = math.Min(u, m.updatesAt(n, target, e.LambdaLo))
+			uHi = math.Max(u, m.updatesAt(n, target, e.LambdaHi))
+		}
 	}
 	nan := math.NaN()
 	p.UpdatesToTarget = Interval{nan, nan, nan}
 	p.TimeToTarget = Interval{nan, nan, nan}
 	if u > 0 {
-		p.UpdatesToTarget = Interval{u, u, u}
+		p.UpdatesToTarget = Interval{u, uLo, uHi}
 		// Faster steps give a shorter time: the interval flips.
-		p.TimeToTarget = Interval{u / p.StepsPerS.Value, u / p.StepsPerS.Hi, u / p.StepsPerS.Lo}
+		p.TimeToTarget = Interval{u / p.StepsPerS.Value, uLo / p.StepsPerS.Hi, uHi / p.StepsPerS.Lo}
 	}
 	return p
 }

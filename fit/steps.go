@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
@@ -737,13 +738,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		}
 		return nil
 	}
-	type runCurve struct {
-		workers int
-		stal    float64
-		c       model.LossCurve
-		final   float64
-	}
-	var rc []runCurve
+	var runs []StalenessRun
 	var stalNum, stalDen float64
 	for _, r := range stats {
 		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
@@ -757,55 +752,69 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		if len(pts) < 3 {
 			continue
 		}
-		if len(pts) == 3 {
-			eff.Warnings = append(eff.Warnings, fmt.Sprintf("run %s: loss curve through 3 points (3 parameters): an exact fit that nothing checks", r.Run))
-		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
-		c, ok := fitLossCurve(func(i int) (float64, float64) { return pts[i].k, pts[i].l }, len(pts))
-		if !ok {
-			continue
-		}
 		st := r.Staleness.Mean
 		if math.IsNaN(st) {
 			st = float64(r.Workers - 1)
 		}
-		rc = append(rc, runCurve{r.Workers, st, c, c.Loss(pts[len(pts)-1].k)})
+		sr := StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: st}
+		for _, p := range pts {
+			sr.K = append(sr.K, p.k)
+			sr.Loss = append(sr.Loss, p.l)
+		}
+		runs = append(runs, sr)
 	}
 	eff.StalenessPerWorker = 1
 	if stalDen > 0 {
 		eff.StalenessPerWorker = stalNum / stalDen
 	}
-	if len(rc) == 0 {
+	if len(runs) == 0 {
 		eff.Warnings = append(eff.Warnings, "no run has 3 or more finite losses: no loss curve")
 		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
 	}
-	sort.Slice(rc, func(i, j int) bool { return rc[i].workers < rc[j].workers })
-	base := rc[0]
-	eff.B0, eff.B1, eff.B2 = base.c.B0, base.c.B1, base.c.B2
-	eff.TargetLoss = base.final
-	for _, r := range rc {
-		eff.TargetLoss = math.Max(eff.TargetLoss, r.final)
+	// One curve for every run, its rate divided by 1 + lambda s at the
+	// run's mean staleness s (FitStalenessLaw: shared initial loss and
+	// floor, bootstrap over runs for lambda's interval).
+	sf, err := FitStalenessLaw(runs, 200, 1, 0.9)
+	if err != nil {
+		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
+		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
 	}
-	// b0(N) = b0(base)·(1 + λ s_base)/(1 + λ s): least squares of
-	// b0(base)/b0(N) - 1 ≈ λ (s - s_base) through the origin.
-	var num, den float64
-	for _, r := range rc[1:] {
-		if r.c.B0 > 0 && r.stal > base.stal {
-			d := r.stal - base.stal
-			num += (base.c.B0/r.c.B0 - 1) * d
-			den += d * d
-		}
+	total := 0
+	for _, r := range runs {
+		total += len(r.K)
 	}
-	if den > 0 {
-		eff.Lambda = math.Max(num/den, 0)
-		if base.stal > 0 {
-			// express b0 at zero staleness
-			eff.B0 = base.c.B0 * (1 + eff.Lambda*base.stal)
-		}
-	} else {
+	if total <= 4 {
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curve through %d points (4 parameters with lambda): an exact fit that nothing checks", total))
+	}
+	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
+	eff.Lambda, eff.LambdaLo, eff.LambdaHi = sf.Lambda, sf.LambdaLo, sf.LambdaHi
+	for _, r := range runs {
+		eff.TargetLoss = math.Max(eff.TargetLoss, sf.CurveAt(r.Staleness).Loss(r.K[len(r.K)-1]))
+	}
+	switch {
+	case sf.Levels < 2:
 		eff.Warnings = append(eff.Warnings, "loss curves at one staleness only: the staleness cost (lambda) is not identified and taken as 0")
+	case !(sf.LambdaLo > 0):
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, 90%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
+}
+
+func minStaleness(rs []StalenessRun) float64 {
+	m := math.Inf(1)
+	for _, r := range rs {
+		m = math.Min(m, r.Staleness)
+	}
+	return m
+}
+
+func maxStaleness(rs []StalenessRun) float64 {
+	m := math.Inf(-1)
+	for _, r := range rs {
+		m = math.Max(m, r.Staleness)
+	}
+	return m
 }
 
 // fitLossCurve fits l(k) = 1/(b0 k + b1) + b2 to n points by bounded LM.

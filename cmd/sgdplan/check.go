@@ -121,8 +121,10 @@ type checkVerdict struct {
 
 // verdict judges n workers and p shards. Saturation first: the busiest
 // shard station of a queueing-network model at 90% or more ("add a
-// shard"), or one more worker slowing the job; then the knee: the
-// smallest k from which the (k+1)th worker adds less than half a worker.
+// shard"), or one more worker slowing the job; with a staleness cost, the
+// nth worker lengthening the time to target; then the knee: the smallest
+// k from which the (k+1)th worker adds less than half a worker of
+// progress (samples/s, discounted by the staleness cost when there is one).
 func verdict(m *fit.Model, n, p int) checkVerdict {
 	pred := m.Predict(model.Config{Workers: n, PS: p}, math.NaN(), 0)
 	v := checkVerdict{pred: pred}
@@ -147,17 +149,42 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %d workers", n, 100*(1-speed(n)/speed(n-1)), best)
 		return v
 	}
+	// Progress towards the target: samples/s discounted by the staleness
+	// cost 1 + lambda s(k) of the model's loss curves (the speedup that
+	// predict prints); without a staleness cost it is the samples/s.
 	s1 := m.SamplesPerSecond(model.Config{Workers: 1, PS: p})
-	sp := func(k int) float64 { return m.SamplesPerSecond(model.Config{Workers: k, PS: p}) / s1 }
+	stale := m.Efficiency != nil && m.Efficiency.Lambda > 0
+	sp := func(k int) float64 {
+		r := m.SamplesPerSecond(model.Config{Workers: k, PS: p}) / s1
+		if stale {
+			r /= 1 + m.Efficiency.Lambda*m.Staleness(float64(k))
+		}
+		return r
+	}
+	what := "speed"
+	if stale {
+		what = "progress to the target"
+		if n > 1 && sp(n) < sp(n-1) {
+			best := 1
+			for k := 1; k <= n; k++ {
+				if sp(k) > sp(best) {
+					best = k
+				}
+			}
+			v.code, v.word = exitFail, "fail"
+			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but its staleness costs more (lambda %.3g, staleness %.3g updates): the time to target grows %.1f%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), m.Efficiency.Lambda, m.Staleness(float64(n)), 100*(sp(n-1)/sp(n)-1), workersWord(best))
+			return v
+		}
+	}
 	for k := 1; k < n; k++ {
 		if sp(k+1)-sp(k) < kneeAlpha {
 			v.code, v.word = exitWarn, "warn"
-			v.reason = fmt.Sprintf("past the knee at %d workers: the %s adds %.0f%% speed (less than half a worker); %d workers give speedup %.3g of %d", k, ordinal(k+1), 100*(speed(k+1)/speed(k)-1), n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %d workers: the %s adds %.0f%% %s (less than half a worker); %d workers give speedup %.3g of %d", k, ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, n, sp(n), n)
 			return v
 		}
 	}
 	v.code, v.word = exitOK, "fine"
-	v.reason = fmt.Sprintf("%d workers is before the knee: the %s would add %.0f%% speed", n, ordinal(n+1), 100*(speed(n+1)/speed(n)-1))
+	v.reason = fmt.Sprintf("%s is before the knee: the %s would add %.0f%% %s", workersWord(n), ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what)
 	return v
 }
 
@@ -285,4 +312,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", path, j.Kind)
 	}
 	return mf, nil
+}
+
+func workersWord(n int) string {
+	if n == 1 {
+		return "1 worker"
+	}
+	return fmt.Sprintf("%d workers", n)
 }

@@ -9,9 +9,25 @@ import (
 	"github.com/sgdplan/sgdplan/fit"
 )
 
+// throughputOnly writes a copy of the model at mp without its loss
+// curves (no staleness cost): the verdicts then judge throughput alone.
+func throughputOnly(t *testing.T, mp string) string {
+	t.Helper()
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Efficiency = nil
+	out := strings.TrimSuffix(mp, ".json") + "-throughput.json"
+	if err := fit.WriteModel(out, m); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func TestCheckVerdicts(t *testing.T) {
 	dir := t.TempDir()
-	mp := fitModel(t, dir)
+	mp := throughputOnly(t, fitModel(t, dir))
 	man := filepath.Join("..", "..", "testdata", "manifests")
 	cases := []struct {
 		name string
@@ -38,6 +54,32 @@ func TestCheckVerdicts(t *testing.T) {
 	fitGolden(t, "check-warn.golden", dir, stdout+"--- stderr\n"+stderr)
 	if code != exitWarn {
 		t.Errorf("exit %d", code)
+	}
+}
+
+// The fixture's loss curves come from a simulator in which W workers need
+// W times the updates of one worker for the same loss (loss 0.2 + 2
+// exp(-k/(150 W))): the time to target does not fall with workers, and the
+// fitted staleness cost (lambda ~ 1.1 at staleness 0.91 (W-1)) says so:
+// check fails a second worker although it adds throughput, and one worker
+// is fine.
+func TestCheckStalenessCost(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.Efficiency; e == nil || !(e.LambdaLo > 0.8 && e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi && e.Lambda < 1.6) {
+		t.Fatalf("efficiency %+v, want lambda near 1.1 with an interval above 0.8", m.Efficiency)
+	}
+	code, stdout, stderr := runCmd(t, "check", "--model", mp, "--workers", "4")
+	if code != exitFail || !strings.Contains(stdout, "fail: past the best time to target") || !strings.Contains(stdout, "the fastest to the target is 1 worker") {
+		t.Errorf("4 workers: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, "check", "--model", mp, "--workers", "1")
+	if code != exitOK || !strings.Contains(stdout, "progress to the target") {
+		t.Errorf("1 worker: exit %d, stdout %q", code, stdout)
 	}
 }
 

@@ -334,7 +334,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		tw.Flush()
 	}
 	if e := m.Efficiency; e != nil && e.B0 > 0 {
-		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g; staleness cost lambda %.4g; staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, e.Lambda, e.StalenessPerWorker, e.TargetLoss)
+		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness; staleness cost lambda %.4g [%.4g, %.4g] (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker, e.TargetLoss)
 	}
 	if len(m.Diagnostics.Warnings) > 0 {
 		fmt.Fprintf(w, "\n%d warnings (also on stderr)\n", len(m.Diagnostics.Warnings))

@@ -60,6 +60,8 @@ type predictRow struct {
 	EfficiencyLo       float64  `json:"efficiency_lo"`
 	EfficiencyHi       float64  `json:"efficiency_hi"`
 	UpdatesToTarget    *float64 `json:"updates_to_target,omitempty"`
+	UpdatesToTargetLo  *float64 `json:"updates_to_target_lo,omitempty"`
+	UpdatesToTargetHi  *float64 `json:"updates_to_target_hi,omitempty"`
 	TimeToTargetS      *float64 `json:"time_to_target_s,omitempty"`
 	TimeToTargetSLo    *float64 `json:"time_to_target_s_lo,omitempty"`
 	TimeToTargetSHi    *float64 `json:"time_to_target_s_hi,omitempty"`
@@ -156,6 +158,8 @@ func runPredict(c *cli.Context) error {
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
+				r.UpdatesToTargetLo = ptr(pr.UpdatesToTarget.Lo)
+				r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
 				r.TimeToTargetS = ptr(pr.TimeToTarget.Value)
 				r.TimeToTargetSLo = ptr(pr.TimeToTarget.Lo)
 				r.TimeToTargetSHi = ptr(pr.TimeToTarget.Hi)
@@ -197,7 +201,7 @@ func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -208,7 +212,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -224,14 +228,14 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 	timed := rows[0].TimeToTargetS != nil
 	fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\tspeedup\t[lo, hi]\tefficiency\t")
 	if timed {
-		fmt.Fprint(tw, "updates to target\ttime to target (s)\t[lo, hi]\t")
+		fmt.Fprint(tw, "updates to target\t[lo, hi]\ttime to target (s)\t[lo, hi]\t")
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%d\t%d\t%s\t[%s, %s]\t%s\t%s\t%s\t[%s, %s]\t%s\t", r.Workers, r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), g4(r.Efficiency))
 		if timed {
-			fmt.Fprintf(tw, "%s\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
+			fmt.Fprintf(tw, "%s\t[%s, %s]\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), g4(*r.UpdatesToTargetHi), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
 		}
 		fmt.Fprintln(tw)
 	}

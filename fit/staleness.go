@@ -1,0 +1,242 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// StalenessRun is one run's loss curve at its mean staleness: the loss
+// after K global updates.
+type StalenessRun struct {
+	Run       string
+	Workers   int
+	Staleness float64 // mean staleness of the run's updates (updates)
+	K, Loss   []float64
+}
+
+// StalenessFit is the staleness law fitted jointly on the loss curves of
+// runs at different staleness: one curve l(k) = 1/(B0 k + B1) + B2 at zero
+// staleness, whose rate a run at mean staleness s sees divided by
+// 1 + Lambda s (Optimus's loss form; design.md section 2). All runs share
+// B1 (the initial loss) and B2 (the floor): the same model on the same
+// data, so only the rate differs with staleness.
+type StalenessFit struct {
+	Curve  model.LossCurve
+	Lambda float64
+	// LambdaLo and LambdaHi are the bootstrap percentile interval of
+	// Lambda (resampling whole runs); equal to Lambda without a bootstrap.
+	LambdaLo, LambdaHi float64
+	// RMSE is the root mean squared loss residual over every point.
+	RMSE float64
+	// Levels is the number of distinct staleness levels in the data
+	// (Lambda needs 2).
+	Levels int
+}
+
+// CurveAt returns the loss curve at mean staleness s.
+func (f StalenessFit) CurveAt(s float64) model.LossCurve {
+	return model.StalenessLaw{Lambda: f.Lambda}.Apply(f.Curve, s)
+}
+
+// stalenessLevels counts the distinct staleness values (to 0.05 update).
+func stalenessLevels(runs []StalenessRun) int {
+	var ss []float64
+	for _, r := range runs {
+		ss = append(ss, r.Staleness)
+	}
+	sort.Float64s(ss)
+	n := 0
+	for i, s := range ss {
+		if i == 0 || s-ss[i-1] > 0.05 {
+			n++
+		}
+	}
+	return n
+}
+
+// fitStalenessOnce is the joint least-squares fit of (B0, B1, B2, Lambda)
+// by bounded LM from a few starting points; Lambda is held at 0 when the
+// runs have one staleness level.
+func fitStalenessOnce(runs []StalenessRun, start []float64) (StalenessFit, error) {
+	var m int
+	var base *StalenessRun
+	for i := range runs {
+		if len(runs[i].K) != len(runs[i].Loss) {
+			return StalenessFit{}, errorf("run %s: %d update counts, %d losses", runs[i].Run, len(runs[i].K), len(runs[i].Loss))
+		}
+		m += len(runs[i].K)
+		if len(runs[i].K) >= 3 && (base == nil || runs[i].Staleness < base.Staleness) {
+			base = &runs[i]
+		}
+	}
+	if base == nil {
+		return StalenessFit{}, errorf("no run has 3 or more losses")
+	}
+	levels := stalenessLevels(runs)
+	lamHi := 100.0
+	if levels < 2 {
+		lamHi = 0
+	}
+	prob := Problem{
+		M: m,
+		Residuals: func(dst, p []float64) {
+			i := 0
+			for _, r := range runs {
+				c := model.LossCurve{B0: p[0] / (1 + p[3]*r.Staleness), B1: p[1], B2: p[2]}
+				for j, k := range r.K {
+					dst[i] = c.Loss(k) - r.Loss[j]
+					i++
+				}
+			}
+		},
+		Lower: []float64{0, 1e-12, 0, 0},
+		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1), lamHi},
+	}
+	var starts [][]float64
+	if start != nil {
+		starts = [][]float64{{start[0], start[1], start[2], math.Min(start[3], lamHi)}}
+	} else {
+		c0, ok := fitLossCurve(func(i int) (float64, float64) { return base.K[i], base.Loss[i] }, len(base.K))
+		if !ok {
+			return StalenessFit{}, errorf("run %s: its loss curve could not be fitted", base.Run)
+		}
+		for _, lam := range []float64{0, 0.03, 0.3, 3} {
+			lam = math.Min(lam, lamHi)
+			starts = append(starts, []float64{c0.B0 * (1 + lam*base.Staleness), c0.B1, c0.B2, lam})
+		}
+	}
+	best := LMResult{Cost: math.Inf(1)}
+	for _, x0 := range starts {
+		r, err := LevenbergMarquardt(prob, x0, nil)
+		if err == nil && r.Cost < best.Cost {
+			best = r
+		}
+	}
+	if math.IsInf(best.Cost, 1) {
+		return StalenessFit{}, errorf("the joint loss curve could not be fitted")
+	}
+	x := best.X
+	return StalenessFit{
+		Curve:  model.LossCurve{B0: x[0], B1: x[1], B2: x[2]},
+		Lambda: x[3], LambdaLo: x[3], LambdaHi: x[3],
+		RMSE:   math.Sqrt(2 * best.Cost / float64(m)),
+		Levels: levels,
+	}, nil
+}
+
+// FitStalenessLaw fits the staleness law jointly on runs (see StalenessFit)
+// with a bootstrap over runs (boot resamples, seed, level coverage; boot <=
+// 0: none). Resamples with a single staleness level cannot tell Lambda and
+// are left out of the interval.
+func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) (StalenessFit, error) {
+	f, err := fitStalenessOnce(runs, nil)
+	if err != nil || boot <= 0 || f.Levels < 2 {
+		return f, err
+	}
+	start := []float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, f.Lambda}
+	buf := make([]StalenessRun, len(runs))
+	samples := Bootstrap(len(runs), boot, seed, func(idx []int) ([]float64, bool) {
+		for i, j := range idx {
+			buf[i] = runs[j]
+		}
+		if stalenessLevels(buf) < 2 {
+			return nil, false
+		}
+		g, err := fitStalenessOnce(buf, start)
+		if err != nil {
+			return nil, false
+		}
+		return []float64{g.Lambda}, true
+	})
+	if len(samples) >= 10 {
+		lo, hi := paramIntervals(samples, 1, level)
+		f.LambdaLo, f.LambdaHi = math.Min(lo[0], f.Lambda), math.Max(hi[0], f.Lambda)
+	}
+	// LM stops within rounding of the lower bound 0: below 1e-9 (a
+	// billionth of an update's cost per update of staleness) is 0.
+	for _, v := range []*float64{&f.Lambda, &f.LambdaLo, &f.LambdaHi} {
+		if *v < 1e-9 {
+			*v = 0
+		}
+	}
+	return f, nil
+}
+
+// StalenessScore is the protocol's test of the staleness law across worker
+// counts (shared docs/validation-protocol.md, Efficiency): fitted on the
+// runs with few workers, it predicts the updates each other run needs to
+// reach a target loss.
+type StalenessScore struct {
+	Name   string
+	Fit    StalenessFit
+	Target float64 // loss every training run reached (the highest final loss among them)
+	// Per test run: workers, staleness, measured and predicted updates.
+	Workers              []int
+	Staleness            []float64
+	Measured, Predicted  []float64
+	NoStaleness          []float64 // predicted with Lambda = 0 (the throughput ratio alone)
+	MAPE, Worst, MAPENo0 float64   // %, and the MAPE with Lambda = 0
+}
+
+// ScoreStalenessLaw fits the law on train and scores the updates to the
+// target on test: the target is the highest last loss of the training runs
+// (so the curve is not extrapolated in loss), the measured count is the
+// first evaluation at or below it (test runs that never reach it are left
+// out), the prediction inverts the fitted curve at the run's staleness.
+func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore, error) {
+	s := StalenessScore{Name: name}
+	f, err := FitStalenessLaw(train, 200, 1, 0.9)
+	if err != nil {
+		return s, errorf("%s: %v", name, err)
+	}
+	if f.Levels < 2 {
+		return s, errorf("%s: the training runs have one staleness level: lambda is not identified", name)
+	}
+	s.Fit = f
+	for _, r := range train {
+		if len(r.Loss) > 0 {
+			s.Target = math.Max(s.Target, r.Loss[len(r.Loss)-1])
+		}
+	}
+	var sum, sum0 float64
+	for _, r := range test {
+		meas := math.NaN()
+		for j, l := range r.Loss {
+			if l <= s.Target {
+				meas = r.K[j]
+				break
+			}
+		}
+		if !(meas > 0) {
+			continue
+		}
+		pred, err1 := f.CurveAt(r.Staleness).UpdatesTo(s.Target)
+		pred0, err2 := f.Curve.UpdatesTo(s.Target)
+		if err1 != nil || err2 != nil {
+			return s, errorf("%s: target %g: %v %v", name, s.Target, err1, err2)
+		}
+		s.Workers = append(s.Workers, r.Workers)
+		s.Staleness = append(s.Staleness, r.Staleness)
+		s.Measured = append(s.Measured, meas)
+		s.Predicted = append(s.Predicted, pred)
+		s.NoStaleness = append(s.NoStaleness, pred0)
+		e := 100 * math.Abs(pred-meas) / meas
+		sum += e
+		sum0 += 100 * math.Abs(pred0-meas) / meas
+		s.Worst = math.Max(s.Worst, e)
+	}
+	if len(s.Measured) == 0 {
+		return s, errorf("%s: no test run reaches the target loss %g", name, s.Target)
+	}
+	s.MAPE = sum / float64(len(s.Measured))
+	s.MAPENo0 = sum0 / float64(len(s.Measured))
+	return s, nil
+}
+
+// String is a one-line account of the fit.
+func (f StalenessFit) String() string {
+	return fmt.Sprintf("lambda %.3g [%.3g, %.3g] from %d staleness levels; l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness", f.Lambda, f.LambdaLo, f.LambdaHi, f.Levels, f.Curve.B0, f.Curve.B1, f.Curve.B2)
+}
