@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 // StalenessRun is one run's loss curve at its mean staleness: the loss
@@ -239,4 +240,34 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 // String is a one-line account of the fit.
 func (f StalenessFit) String() string {
 	return fmt.Sprintf("lambda %.3g [%.3g, %.3g] from %d staleness levels; l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness", f.Lambda, f.LambdaLo, f.LambdaHi, f.Levels, f.Curve.B0, f.Curve.B1, f.Curve.B2)
+}
+
+// StalenessRunsOf collects each run of t with 3 or more finite losses as a
+// StalenessRun: its loss curve (evals.csv, or binned per-step losses) and
+// its measured mean staleness (Workers - 1 when the trace has none).
+func StalenessRunsOf(t *traces.Trace) ([]StalenessRun, error) {
+	stats, err := Stats(t)
+	if err != nil {
+		return nil, err
+	}
+	curves, _ := curvesFromTrace(t)
+	var out []StalenessRun
+	for _, r := range stats {
+		pts := curves[r.Run]
+		if len(pts) < 3 {
+			continue
+		}
+		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
+		st := r.Staleness.Mean
+		if math.IsNaN(st) {
+			st = float64(r.Workers - 1)
+		}
+		sr := StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: st}
+		for _, p := range pts {
+			sr.K = append(sr.K, p.k)
+			sr.Loss = append(sr.Loss, p.l)
+		}
+		out = append(out, sr)
+	}
+	return out, nil
 }

@@ -153,6 +153,10 @@ type validation struct {
 	curveErr []string
 	batches  []fit.BatchScore // the same curves across batch sizes
 	batchErr []string
+	// staleness: the staleness law across worker counts on the async
+	// traces (validate_staleness.go).
+	staleness    []stalenessResult
+	stalenessErr []string
 }
 
 // peerForms are the peers' forms: label, family on synchronous data,
@@ -216,6 +220,7 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 	if len(v.datasets) == 0 {
 		return nil, badInput(fmt.Errorf("validate: no dataset found under %s (expected %s)", dataDir, strings.Join(protocolDatasets, ", ")))
 	}
+	v.staleness, v.stalenessErr = stalenessScores(append(append([]string(nil), asyncPaths...), otherAsync...))
 	v.curves, v.curveErr = polluxCurves(filepath.Join(dataDir, "pollux-osdi21", "traces"))
 	v.batches, v.batchErr = polluxBatches(filepath.Join(dataDir, "pollux-osdi21", "traces"))
 	return v, nil
@@ -553,6 +558,9 @@ func (v *validation) markdown(args, img string) string {
 	if v.hasOneMore() {
 		v.oneMoreMarkdown(&b)
 		v.spreadMarkdown(&b)
+	}
+	if len(v.staleness) > 0 || len(v.stalenessErr) > 0 {
+		v.stalenessMarkdown(&b)
 	}
 	if len(v.curves) > 0 {
 		v.curveMarkdown(&b)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -168,5 +169,33 @@ func checkEvidence(t *testing.T, md string) {
 	}
 	if !strings.Contains(md, "| **one more** | **"+why[3]+"** |") {
 		t.Errorf("reason cites sgdplan %s%% with one more configuration, not in the one-more table", why[3])
+	}
+}
+
+// The staleness-law section on the fixture whose W workers need W times
+// the updates (a staleness cost of about 1.1 per update of staleness):
+// the fit on every run finds it, the protocol's split (workers <= 2)
+// scores the 4-worker run, and leaving one worker count out scores each
+// count whose runs reach the target.
+func TestValidateStaleness(t *testing.T) {
+	rs, errs := stalenessScores([]string{fitAsync})
+	if len(errs) > 0 || len(rs) != 1 {
+		t.Fatalf("results %d, errors %v", len(rs), errs)
+	}
+	r := rs[0]
+	if r.runs != 3 || !(r.all.Lambda > 0.8) {
+		t.Errorf("runs %d, lambda on every run %g, want 3 and > 0.8", r.runs, r.all.Lambda)
+	}
+	if r.smallE != "" || len(r.small.Measured) != 1 || r.small.Workers[0] != 4 {
+		t.Errorf("protocol split: %q, scored workers %v", r.smallE, r.small.Workers)
+	}
+	v := &validation{staleness: rs}
+	var b bytes.Buffer
+	v.stalenessMarkdown(&b)
+	md := b.String()
+	for _, want := range []string{"## Efficiency: the staleness law across worker counts", "| workers <= 2 (the protocol) |", "all but 2 workers left out", "Leaving one worker count out, mean MAPE"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("section lacks %q:\n%s", want, md)
+		}
 	}
 }
