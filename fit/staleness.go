@@ -251,8 +251,23 @@ func StalenessRunsOf(t *traces.Trace) ([]StalenessRun, error) {
 		return nil, err
 	}
 	curves, _ := curvesFromTrace(t)
-	var out []StalenessRun
+	runs, _, _ := stalenessRunsFrom(stats, curves, nil)
+	return runs, nil
+}
+
+// stalenessRunsFrom pairs each run of stats (with a worker count in
+// trainWorkers, or any when nil) that has 3 or more losses in curves with
+// its mean staleness, and fits the staleness per worker, sum / den, by
+// least squares of the measured mean staleness on N - 1.
+func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWorkers []int) (runs []StalenessRun, stalNum, stalDen float64) {
 	for _, r := range stats {
+		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
+			continue
+		}
+		if r.Staleness.N > 0 && r.Workers > 1 {
+			stalNum += r.Staleness.Mean * float64(r.Workers-1)
+			stalDen += float64((r.Workers - 1) * (r.Workers - 1))
+		}
 		pts := curves[r.Run]
 		if len(pts) < 3 {
 			continue
@@ -267,7 +282,7 @@ func StalenessRunsOf(t *traces.Trace) ([]StalenessRun, error) {
 			sr.K = append(sr.K, p.k)
 			sr.Loss = append(sr.Loss, p.l)
 		}
-		out = append(out, sr)
+		runs = append(runs, sr)
 	}
-	return out, nil
+	return runs, stalNum, stalDen
 }

@@ -738,32 +738,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		}
 		return nil
 	}
-	var runs []StalenessRun
-	var stalNum, stalDen float64
-	for _, r := range stats {
-		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
-			continue
-		}
-		if r.Staleness.N > 0 && r.Workers > 1 {
-			stalNum += r.Staleness.Mean * float64(r.Workers-1)
-			stalDen += float64((r.Workers - 1) * (r.Workers - 1))
-		}
-		pts := curves[r.Run]
-		if len(pts) < 3 {
-			continue
-		}
-		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
-		st := r.Staleness.Mean
-		if math.IsNaN(st) {
-			st = float64(r.Workers - 1)
-		}
-		sr := StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: st}
-		for _, p := range pts {
-			sr.K = append(sr.K, p.k)
-			sr.Loss = append(sr.Loss, p.l)
-		}
-		runs = append(runs, sr)
-	}
+	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
 	eff.StalenessPerWorker = 1
 	if stalDen > 0 {
 		eff.StalenessPerWorker = stalNum / stalDen

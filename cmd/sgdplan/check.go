@@ -139,14 +139,8 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 		}
 	}
 	if n > 1 && speed(n) < speed(n-1) {
-		best := 1
-		for k := 1; k <= n; k++ {
-			if speed(k) > speed(best) {
-				best = k
-			}
-		}
 		v.code, v.word = exitFail, "fail"
-		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %d workers", n, 100*(1-speed(n)/speed(n-1)), best)
+		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %d workers", n, 100*(1-speed(n)/speed(n-1)), argmax(speed, n))
 		return v
 	}
 	// Progress towards the target: samples/s discounted by the staleness
@@ -165,12 +159,7 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	if stale {
 		what = "progress to the target"
 		if n > 1 && sp(n) < sp(n-1) {
-			best := 1
-			for k := 1; k <= n; k++ {
-				if sp(k) > sp(best) {
-					best = k
-				}
-			}
+			best := argmax(sp, n)
 			v.code, v.word = exitFail, "fail"
 			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but its staleness costs more (lambda %.3g, staleness %.3g updates): the time to target grows %.1f%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), m.Efficiency.Lambda, m.Staleness(float64(n)), 100*(sp(n-1)/sp(n)-1), workersWord(best))
 			return v
@@ -319,4 +308,15 @@ func workersWord(n int) string {
 		return "1 worker"
 	}
 	return fmt.Sprintf("%d workers", n)
+}
+
+// argmax is the k in 1..n with the largest f(k) (the smallest such k).
+func argmax(f func(int) float64, n int) int {
+	best := 1
+	for k := 1; k <= n; k++ {
+		if f(k) > f(best) {
+			best = k
+		}
+	}
+	return best
 }
