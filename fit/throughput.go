@@ -187,6 +187,7 @@ type ThroughputFit struct {
 	Extrapolation *Extrapolation
 
 	cvErrs []float64 // per left-out configuration, %
+	cvNote string    // why CVError is NaN, when a fold was not identified
 }
 
 // fitOnce fits fam to pts by bounded LM in log space from each of the
@@ -295,7 +296,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			alts = append(alts, Alternative{Family: f.Name, CVError: math.NaN(), Error: err.Error()})
 			continue
 		}
-		alts = append(alts, Alternative{Family: f.Name, CVError: tf.CVError, RMSLE: tf.RMSLE})
+		alts = append(alts, Alternative{Family: f.Name, CVError: tf.CVError, RMSLE: tf.RMSLE, Note: tf.cvNote})
 		fits = append(fits, tf)
 		if best == nil || better(tf, best) {
 			best = tf
@@ -328,6 +329,8 @@ type Alternative struct {
 	CVError float64 `json:"cv_mape_pct"`
 	RMSLE   float64 `json:"rmsle"`
 	Error   string  `json:"error,omitempty"`
+	// Note says why CVError is missing for a fitted family.
+	Note string `json:"note,omitempty"`
 }
 
 func lessNaN(a, b float64) bool {
@@ -385,7 +388,7 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 				tf.CVError = a
 			}
 		default:
-			tf.CVError, tf.cvErrs = looCVErrs(f, pts)
+			tf.CVError, tf.cvErrs, tf.cvNote = looCVErrs(f, pts)
 		}
 	}
 	return tf, nil
@@ -394,15 +397,22 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 // looCV is the leave-one-configuration-out MAPE (%), NaN with fewer than 3
 // configurations.
 func looCV(f Family, pts []Point) float64 {
-	m, _ := looCVErrs(f, pts)
+	m, _, _ := looCVErrs(f, pts)
 	return m
 }
 
 // looCVErrs is looCV with the error of each left-out configuration (%).
-func looCVErrs(f Family, pts []Point) (float64, []float64) {
+// A fold whose fit the remaining points do not identify (foldIdentified)
+// makes the whole CV error NaN, with the reason: such a fit extrapolates
+// to the left-out configuration by the accident of where LM stopped, and
+// a low error there says nothing about the family (4 parameters through
+// the 3 points left when one of 4 configurations is out can hit the 4th
+// by chance; on the project's own traces such a fit won the choice with a
+// CV error of 0.08% and then missed 8 workers by 150%).
+func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 	keys, groups := configKeys(pts)
 	if len(keys) < 3 {
-		return math.NaN(), nil
+		return math.NaN(), nil, ""
 	}
 	var errs []float64
 	sum, n := 0.0, 0
@@ -418,7 +428,14 @@ func looCVErrs(f Family, pts []Point) (float64, []float64) {
 		}
 		res, err := fitOnce(f, in, nil)
 		if err != nil {
-			return math.NaN(), nil
+			return math.NaN(), nil, ""
+		}
+		outPts := make([]Point, 0, len(out))
+		for _, i := range out {
+			outPts = append(outPts, pts[i])
+		}
+		if why := foldIdentified(f, in, outPts, res.X); why != "" {
+			return math.NaN(), nil, fmt.Sprintf("not scored: without %s, %s", k, why)
 		}
 		ks := 0.0
 		for _, i := range out {
@@ -430,7 +447,92 @@ func looCVErrs(f Family, pts []Point) (float64, []float64) {
 		}
 		errs = append(errs, 100*ks/float64(len(out)))
 	}
-	return 100 * sum / float64(n), errs
+	return 100 * sum / float64(n), errs, ""
+}
+
+// foldIdentified says why the points in do not pin down f's prediction at
+// the left-out points out ("" when they do). The parameters themselves
+// need not be identified (Amdahl's fixed and per-sample times are one sum
+// when every run has the same batch, and that sum is all a prediction at
+// that batch needs); the prediction is, when its gradient in the
+// parameters lies in the row space of the Jacobian of the log predictions
+// at in: moving the parameters along any direction the points leave free
+// then does not move it. Columns are scaled to unit length first.
+func foldIdentified(f Family, in, out []Point, x []float64) string {
+	k := len(x)
+	logPred := func(pts []Point) Problem {
+		return Problem{M: len(pts), Residuals: func(dst, th []float64) {
+			for i, p := range pts {
+				dst[i] = math.Log(math.Max(f.Predict(th, p.Config), 1e-300))
+			}
+		}}
+	}
+	J := NumericJacobian(logPred(in), x)
+	G := NumericJacobian(logPred(out), x)
+	for j := 0; j < k; j++ {
+		norm := 0.0
+		for i := 0; i < len(in); i++ {
+			norm += J.At(i, j) * J.At(i, j)
+		}
+		norm = math.Sqrt(norm)
+		if !(norm > 1e-12) {
+			// no point depends on parameter j: the prediction must not
+			// either
+			for i := 0; i < len(out); i++ {
+				if math.Abs(G.At(i, j)) > 1e-9 {
+					return fmt.Sprintf("the remaining points do not depend on %s, the left-out one does", f.Params[j].Name)
+				}
+				G.Set(i, j, 0)
+			}
+			norm = 1
+		}
+		for i := 0; i < len(in); i++ {
+			J.Set(i, j, J.At(i, j)/norm)
+		}
+		for i := 0; i < len(out); i++ {
+			G.Set(i, j, G.At(i, j)/norm)
+		}
+	}
+	var svd mat.SVD
+	if !svd.Factorize(J, mat.SVDThinV) {
+		return "the fit's sensitivity could not be factorized"
+	}
+	sv := svd.Values(nil)
+	var V mat.Dense
+	svd.VTo(&V)
+	r := 0
+	for _, v := range sv {
+		if v > 1e-8*sv[0] {
+			r++
+		}
+	}
+	// project each left-out gradient on the row space (the first r right
+	// singular vectors) and measure what is left.
+	for i := 0; i < len(out); i++ {
+		g := G.RawRowView(i)
+		gn, rest := 0.0, 0.0
+		proj := make([]float64, k)
+		for c := 0; c < r; c++ {
+			d := 0.0
+			for j := 0; j < k; j++ {
+				d += g[j] * V.At(j, c)
+			}
+			for j := 0; j < k; j++ {
+				proj[j] += d * V.At(j, c)
+			}
+		}
+		for j := 0; j < k; j++ {
+			gn += g[j] * g[j]
+			rest += (g[j] - proj[j]) * (g[j] - proj[j])
+		}
+		if gn > 0 && math.Sqrt(rest) > 1e-3*math.Sqrt(gn) {
+			if len(in) < k {
+				return fmt.Sprintf("%d points for %d parameters leave its prediction there free", len(in), k)
+			}
+			return "the remaining points leave its prediction there free"
+		}
+	}
+	return ""
 }
 
 // stdErr is the standard error of the mean of xs (len >= 2).
@@ -473,7 +575,8 @@ func parsimonious(best *ThroughputFit, fits []*ThroughputFit) *ThroughputFit {
 
 // largestCV fits on the configurations with fewer workers than the
 // largest count and returns the MAPE (%) on those with the largest; NaN
-// with fewer than 3 configurations.
+// with fewer than 3 configurations, or when the smaller configurations
+// leave the prediction at the largest free (foldIdentified).
 func largestCV(f Family, pts []Point) float64 {
 	keys, _ := configKeys(pts)
 	if len(keys) < 3 {
@@ -495,7 +598,7 @@ func largestCV(f Family, pts []Point) float64 {
 		return math.NaN()
 	}
 	res, err := fitOnce(f, in, nil)
-	if err != nil {
+	if err != nil || foldIdentified(f, in, out, res.X) != "" {
 		return math.NaN()
 	}
 	sum := 0.0

@@ -299,6 +299,8 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			v := "n/a"
 			if a.CVError >= 0 {
 				v = fmt.Sprintf("%.4g%%", a.CVError)
+			} else if a.Note != "" {
+				v = "n/a (" + a.Note + ")"
 			}
 			if a.Error != "" {
 				v = "failed: " + a.Error
