@@ -106,6 +106,9 @@ func runCheck(c *cli.Context) error {
 	if workers > m.Reference.MaxWorkers {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %d workers is beyond the %d fitted: the verdict extrapolates the %s model\n", workers, m.Reference.MaxWorkers, m.Family)
 	}
+	if w := beyondNodes(m, []int{workers}); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if v.code != exitOK {
 		return withCode(v.code, nil)
 	}

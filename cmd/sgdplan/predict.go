@@ -173,6 +173,9 @@ func runPredict(c *cli.Context) error {
 			break
 		}
 	}
+	if w := beyondNodes(m, ws); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	switch format {
 	case "json":
 		b, err := json.MarshalIndent(rows, "", "  ")
@@ -240,4 +243,21 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// beyondNodes warns, once, when some of the worker counts ws land on more
+// machines than any fitted configuration: the network between machines
+// then carries traffic the data never measured (the public datasets'
+// largest errors are there: docs/validation.md). "" when not.
+func beyondNodes(m *fit.Model, ws []int) string {
+	e := m.Extrapolation
+	if e == nil || e.MaxNodes < 1 {
+		return ""
+	}
+	for _, w := range ws {
+		if n := m.Config(model.Config{Workers: w}).Nodes; n > e.MaxNodes {
+			return fmt.Sprintf("%d workers run on %d machines, the data on at most %d: the network between machines is not in the data, and the prediction extrapolates the form across it (its interval widens with the distance, but the form itself may be wrong there)", w, n, e.MaxNodes)
+		}
+	}
+	return ""
 }

@@ -129,3 +129,31 @@ func TestPredictPerNode(t *testing.T) {
 		t.Errorf("8 workers: %g steps/s on one node (want 6.494), %g over 8 (want 4.132)", one, spread)
 	}
 }
+
+// A table fitted on one machine (8 workers per machine): predicting 16
+// workers puts them on 2 machines, which predict and check say on stderr;
+// 8 workers stay on one and draw no such warning.
+func TestPredictWarnsBeyondFittedNodes(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	rows.WriteString("workers,ps,batch,steps_per_s,mode,nodes\n")
+	for _, w := range []int{1, 2, 4, 8} {
+		fmt.Fprintf(&rows, "%d,0,32,%g,allreduce,1\n", w, 1/(0.132+0.003*float64(w-1)))
+	}
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(rows.String()), 0o644)
+	mp := filepath.Join(dir, "m.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join(dir, "throughput.csv"), "--out", mp); code != 0 {
+		t.Fatal(e)
+	}
+	const warn = "the network between machines is not in the data"
+	_, _, e := runCmd(t, "predict", "--model", mp, "--workers", "4,16")
+	if !strings.Contains(e, "16 workers run on 2 machines, the data on at most 1") || !strings.Contains(e, warn) {
+		t.Errorf("predict 16 workers: stderr %q", e)
+	}
+	if _, _, e := runCmd(t, "predict", "--model", mp, "--workers", "8"); strings.Contains(e, warn) {
+		t.Errorf("predict 8 workers warns: %q", e)
+	}
+	if _, _, e := runCmd(t, "check", "--model", mp, "--workers", "16"); !strings.Contains(e, warn) {
+		t.Errorf("check 16 workers: stderr %q", e)
+	}
+}
