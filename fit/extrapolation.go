@@ -30,6 +30,9 @@ type Extrapolation struct {
 	MaxWorkers int     `json:"max_workers"`
 	MaxPS      int     `json:"max_ps,omitempty"`
 	MaxNodes   int     `json:"max_nodes,omitempty"`
+	// Assumed is true when the data could not measure the rate and Rate
+	// is AssumedDriftRate.
+	Assumed bool `json:"assumed,omitempty"`
 }
 
 // Distance is d(c), the log distance of c beyond the fitted data.
@@ -80,9 +83,18 @@ func widenBy(iv Interval, f float64) Interval {
 	return iv
 }
 
-// extrapolation measures the Extrapolation of family f on pts (nil, with
-// a warning, when the data have one worker count or the reduced fit
-// fails).
+// AssumedDriftRate stands in for the extrapolation rate when the data
+// cannot measure their own (one worker count, or smaller configurations
+// that leave the prediction at the largest free): 0.1 per unit of log
+// distance, 7% per doubling of workers, the rate the two-node profile
+// measures on the project's real traces (testdata/asgd, fitted on 1-2
+// workers; docs/fitting.md). An assumption, flagged in model.json
+// (extrapolation.assumed) and in the fit's warnings.
+const AssumedDriftRate = 0.1
+
+// extrapolation measures the Extrapolation of family f on pts; when the
+// data cannot measure it, the result carries AssumedDriftRate, Assumed
+// set, and the warning says why.
 func extrapolation(f Family, pts []Point) (*Extrapolation, string) {
 	e := &Extrapolation{}
 	next := 0
@@ -100,18 +112,25 @@ func extrapolation(f Family, pts []Point) (*Extrapolation, string) {
 			next = max(next, p.Config.Workers)
 		}
 	}
+	assumed := func(why string) (*Extrapolation, string) {
+		e.Rate, e.Assumed = AssumedDriftRate, true
+		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s the intervals widen by an ASSUMED %.0f%% per doubling of workers (the rate measured on the project's own traces), not by anything in these data", why, e.bounds(), 100*(math.Pow(2, AssumedDriftRate)-1))
+	}
 	if len(in) == 0 {
-		return nil, "one worker count only: the error of extrapolating to more workers cannot be measured, and the intervals do not include it"
+		return assumed("one worker count only")
 	}
 	res, err := fitOnce(f, in, nil)
 	if err != nil {
-		return nil, fmt.Sprintf("the error of extrapolating to more workers could not be measured (%v); the intervals do not include it", err)
+		return assumed(fmt.Sprintf("the fit without the %d-worker configurations fails (%v)", e.MaxWorkers, err))
+	}
+	if why := foldIdentified(f, in, out, res.X); why != "" {
+		return assumed(fmt.Sprintf("without its %d-worker configurations, %s", e.MaxWorkers, why))
 	}
 	sum := 0.0
 	for _, p := range out {
 		v := f.Predict(res.X, p.Config)
 		if !(v > 0) || math.IsInf(v, 0) {
-			return nil, "the fit without the largest worker count predicts no finite rate there: the error of extrapolating cannot be measured, and the intervals do not include it"
+			return assumed("the fit without the largest worker count predicts no finite rate there")
 		}
 		sum += math.Abs(math.Log(v / p.StepsPerS))
 	}

@@ -50,9 +50,10 @@ func TestExtrapolationRateByHand(t *testing.T) {
 	if e == nil || e.Rate > 1e-6 {
 		t.Errorf("exact form: %+v, want rate ~0", e)
 	}
-	// One worker count: nothing to measure, and the message says so.
+	// One worker count: nothing to measure; the assumed rate stands in,
+	// flagged, and the message says so.
 	e, msg = extrapolation(families["amdahl"], strongPoints([]int{4}, a, c, k, B))
-	if e != nil || !strings.Contains(msg, "one worker count") {
+	if e == nil || !e.Assumed || e.Rate != AssumedDriftRate || !strings.Contains(msg, "one worker count") || !strings.Contains(msg, "ASSUMED") {
 		t.Errorf("one worker count: %+v %q", e, msg)
 	}
 }
@@ -196,6 +197,11 @@ func TestModelKeepsRivalsAndExtrapolation(t *testing.T) {
 	}
 	if len(tf.Rivals) == 0 {
 		t.Fatal("no rivals to keep")
+	}
+	// Without its 2-worker configurations the grid leaves the prediction
+	// there free: the rate is the assumed one, and a warning says so.
+	if e := tf.Extrapolation; e == nil || !e.Assumed || !containsWarning(tf.Warnings, "cannot be measured") {
+		t.Errorf("extrapolation %+v, warnings %q", tf.Extrapolation, tf.Warnings)
 	}
 	m := NewModel(tf, pts, alts, "sync", Reference{PS: 2, GlobalBatch: 32}, []string{"synthetic"}, 0.9)
 	path := filepath.Join(t.TempDir(), "model.json")
