@@ -470,6 +470,18 @@ func foldIdentified(f Family, in, out []Point, x []float64) string {
 	J := NumericJacobian(logPred(in), x)
 	G := NumericJacobian(logPred(out), x)
 	for j := 0; j < k; j++ {
+		// A parameter at a bound is held there by the constraint (and
+		// its forward difference, a step of 1e-15 at 0, is rounding
+		// noise): it is not a free direction.
+		if lo, hi := f.Params[j].Lo, f.Params[j].Hi; x[j] <= lo+1e-12*math.Max(1, math.Abs(lo)) || x[j] >= hi-1e-12*math.Max(1, math.Abs(hi)) {
+			for i := 0; i < len(in); i++ {
+				J.Set(i, j, 0)
+			}
+			for i := 0; i < len(out); i++ {
+				G.Set(i, j, 0)
+			}
+			continue
+		}
 		norm := 0.0
 		for i := 0; i < len(in); i++ {
 			norm += J.At(i, j) * J.At(i, j)

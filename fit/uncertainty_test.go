@@ -382,3 +382,18 @@ func TestStepFitKeepsNetworkOverBlockCurve(t *testing.T) {
 		}
 	}
 }
+
+// A parameter held at its bound by the fit is not a free direction (its
+// forward difference at 0 is a step of 1e-15, rounding noise): Amdahl's
+// serial time at 0 with the per-sample time free still predicts the
+// left-out configuration.
+func TestFoldIdentifiedAtBound(t *testing.T) {
+	in := []Point{
+		{Config: model.Config{Workers: 1, Batch: 64}, StepsPerS: 4},
+		{Config: model.Config{Workers: 2, Batch: 32}, StepsPerS: 8},
+	}
+	out := []Point{{Config: model.Config{Workers: 4, Batch: 16}, StepsPerS: 16}}
+	if why := foldIdentified(families["amdahl"], in, out, []float64{0, 1.0 / 256}); why != "" {
+		t.Errorf("serial time at its bound: %q, want identified", why)
+	}
+}
