@@ -233,7 +233,11 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 	xh := make([]float64, n)
 	copy(xh, x)
 	for j := 0; j < n; j++ {
-		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-8)
+		// 1e-7 of the parameter, and at least 1e-11 (MINPACK's fdjac2
+		// steps sqrt(eps)|x|, or sqrt(eps) at 0): the old floor, 1e-15
+		// at 0, was rounding noise in the residuals, so a parameter at
+		// its bound 0 saw a noisy or zero derivative there.
+		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-4)
 		// Step inward when the forward point would leave the box.
 		if p.Upper != nil && x[j]+h > p.Upper[j] {
 			h = -h

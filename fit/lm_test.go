@@ -207,3 +207,29 @@ func TestLMParameterWithoutEffect(t *testing.T) {
 		t.Errorf("x = %v after %d iterations, want [2 1 7]", res.X, res.Iter)
 	}
 }
+
+// A parameter that starts at (or reaches) its bound 0 must be able to
+// leave it. Its forward difference stepped 1e-7 of itself, 1e-15 at 0: on
+// a step time of about 100 s (a rate of 0.01/s, log about -4.6) that moves
+// the log rate by less than one rounding unit, the derivative came out 0
+// and the per-worker term stayed at 0.
+func TestLMLeavesZeroBound(t *testing.T) {
+	ws := []float64{1, 2, 3, 4, 5}
+	prob := Problem{
+		M: len(ws),
+		Residuals: func(dst, p []float64) {
+			for i, w := range ws {
+				dst[i] = math.Log(1/(p[0]+p[1]*w)) - math.Log(1/(100+2*w))
+			}
+		},
+		Lower: []float64{0, 0},
+		Upper: []float64{1e4, 1e4},
+	}
+	res, err := LevenbergMarquardt(prob, []float64{120, 0}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(res.X[0]-100) > 1e-4 || math.Abs(res.X[1]-2) > 1e-6 {
+		t.Errorf("x = %v after %d iterations, want [100 2]", res.X, res.Iter)
+	}
+}
