@@ -278,11 +278,25 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 			st = float64(r.Workers - 1)
 		}
 		sr := StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: st}
-		for _, p := range pts {
-			sr.K = append(sr.K, p.k)
-			sr.Loss = append(sr.Loss, p.l)
+		// At most maxCurvePoints per run: means of consecutive points
+		// (the joint fit and its 200 refits cost in proportion, and a
+		// 4-parameter curve needs no more).
+		bins := min(len(pts), maxCurvePoints)
+		for b := 0; b < bins; b++ {
+			lo, hi := b*len(pts)/bins, (b+1)*len(pts)/bins
+			var sk, sl float64
+			for _, p := range pts[lo:hi] {
+				sk += p.k
+				sl += p.l
+			}
+			sr.K = append(sr.K, sk/float64(hi-lo))
+			sr.Loss = append(sr.Loss, sl/float64(hi-lo))
 		}
 		runs = append(runs, sr)
 	}
 	return runs, stalNum, stalDen
 }
+
+// maxCurvePoints caps the points of one run's loss curve in the staleness
+// fit.
+const maxCurvePoints = 100
