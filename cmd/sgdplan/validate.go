@@ -597,6 +597,13 @@ func (v *validation) selectionNote(b *bytes.Buffer) {
 	fmt.Fprintf(b, "\nOn the async traces the choice of the MVA variant (exact rather than the residual-service\n")
 	fmt.Fprintf(b, "correction) was also made on the same traces (docs/models.md, correction section): the\n")
 	fmt.Fprintf(b, "correction's numbers are there.\n\n")
+	fmt.Fprintf(b, "Also written while these results were known: the rule that a family whose leave-one-out\n")
+	fmt.Fprintf(b, "folds leave the prediction free is not scored (docs/fitting.md; prompted by the project's own\n")
+	fmt.Fprintf(b, "step traces, where such a curve won the choice and then missed 8 workers by 150%%), and two\n")
+	fmt.Fprintf(b, "numerical fixes of the solver (a parameter without effect stalled it at its start; a\n")
+	fmt.Fprintf(b, "parameter at 0 had a rounding-noise derivative). Together they moved sgdplan's column above\n")
+	fmt.Fprintf(b, "by at most 0.1 point; the peers' columns moved more, since their fits had been stuck (the\n")
+	fmt.Fprintf(b, "tables before are in this file's git history).\n\n")
 }
 
 // profileMarkdown writes the two-node-profile variant of an async
