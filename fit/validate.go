@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
@@ -328,12 +329,6 @@ func ScoreLossCurve(name string, k, loss []float64) (CurveScore, error) {
 	return s, nil
 }
 
-// BatchCurve is one training run's evaluation curve at a global batch.
-type BatchCurve struct {
-	Batch       float64   // samples per step
-	Steps, Loss []float64 // steps so far and the loss (lower is better) at each evaluation
-}
-
 // BatchScore is the batch-size part of the protocol on one job.
 type BatchScore struct {
 	Name          string
@@ -355,54 +350,21 @@ func ScoreBatchSize(name string, curves []BatchCurve) (BatchScore, error) {
 		return BatchScore{}, errorf("%s: %d batch sizes, want 4 or more", name, len(curves))
 	}
 	cs := append([]BatchCurve(nil), curves...)
-	sort.Slice(cs, func(i, j int) bool { return cs[i].Batch < cs[j].Batch })
-	target := math.Inf(-1)
-	for _, c := range cs {
-		best := math.Inf(1)
-		for _, l := range c.Loss {
-			best = math.Min(best, l)
-		}
-		target = math.Max(target, best)
-	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Batch < cs[j].Batch })
+	target := gnsTarget(cs)
 	steps := make([]float64, len(cs))
 	for i, c := range cs {
-		steps[i] = math.NaN()
-		for j, l := range c.Loss {
-			if l <= target {
-				steps[i] = c.Steps[j]
-				break
-			}
-		}
-		if !(steps[i] > 0) {
-			return BatchScore{}, errorf("%s: batch %g reaches the target %g at step %g", name, c.Batch, target, steps[i])
+		var err error
+		if steps[i], err = stepsToTarget(c, target); err != nil {
+			return BatchScore{}, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	half := len(cs) / 2
-	b0 := cs[0].Batch
-	pred := func(th []float64, b float64) float64 {
-		return th[0] * model.GNS{Noise: th[1], RefBatch: b0}.StepsRatio(b)
+	f, err := fitGNS(cs[:half], target, 0, 0, 0)
+	if err != nil {
+		return BatchScore{}, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
 	}
-	prob := Problem{
-		M: half,
-		Residuals: func(dst, th []float64) {
-			for i := 0; i < half; i++ {
-				dst[i] = math.Log(pred(th, cs[i].Batch)) - math.Log(steps[i])
-			}
-		},
-		Lower: []float64{1e-9, 0},
-		Upper: []float64{math.Inf(1), 1e9},
-	}
-	best := LMResult{Cost: math.Inf(1)}
-	for _, noise := range []float64{b0 / 10, b0, 10 * b0, 100 * b0} {
-		r, err := LevenbergMarquardt(prob, []float64{steps[0], noise}, nil)
-		if err == nil && r.Cost < best.Cost {
-			best = r
-		}
-	}
-	if math.IsInf(best.Cost, 1) {
-		return BatchScore{}, errorf("%s: the noise scale could not be fitted", name)
-	}
-	s := BatchScore{Name: name, Target: target, Noise: best.X[1]}
+	s := BatchScore{Name: name, Target: target, Noise: f.Noise}
 	sum := 0.0
 	for i, c := range cs {
 		if i < half {
@@ -410,7 +372,7 @@ func ScoreBatchSize(name string, curves []BatchCurve) (BatchScore, error) {
 			continue
 		}
 		s.Test = append(s.Test, c.Batch)
-		p := pred(best.X, c.Batch)
+		p := f.Steps(c.Batch)
 		s.Measured = append(s.Measured, steps[i])
 		s.Est = append(s.Est, p)
 		e := 100 * math.Abs(p-steps[i]) / steps[i]

@@ -1,0 +1,195 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// GNSRun is one training run's evaluation curve at a global batch.
+type GNSRun struct {
+	Batch       float64   // samples per step (global batch)
+	Steps, Loss []float64 // steps so far and the loss (lower is better) at each evaluation
+}
+
+// BatchCurve is the validation protocol's name for a GNSRun.
+type BatchCurve = GNSRun
+
+// GNSFit is the gradient-noise-scale law fitted on the steps to a common
+// target of runs at different global batches (McCandlish et al. 2018, as
+// Pollux uses it): S(B) = StepsRef (1 + Noise/B)/(1 + Noise/RefBatch).
+type GNSFit struct {
+	Noise float64 // samples, the noise scale B_noise
+	// NoiseLo and NoiseHi are Noise's bootstrap percentile interval
+	// (resampling runs); equal to Noise without a bootstrap.
+	NoiseLo, NoiseHi float64
+	RefBatch         float64 // samples, the smallest fitted batch
+	StepsRef         float64 // fitted steps to Target at RefBatch
+	Target           float64 // the loss every run reaches
+	// Batches and Measured are the fitted runs' global batches (ascending)
+	// and their measured steps to Target.
+	Batches, Measured []float64
+	RMSLE             float64 // root mean squared log residual of the steps
+	Warnings          []string
+}
+
+// Law returns the fitted law as a model.GNS (relative to RefBatch).
+func (f GNSFit) Law() model.GNS { return model.GNS{Noise: f.Noise, RefBatch: f.RefBatch} }
+
+// Steps returns the predicted steps to Target at global batch b.
+func (f GNSFit) Steps(b float64) float64 { return f.StepsRef * f.Law().StepsRatio(b) }
+
+// gnsNoiseMax bounds the fitted noise scale (samples): above it every
+// sample counts at any batch the data can hold.
+const gnsNoiseMax = 1e9
+
+// FitGNS fits the gradient-noise-scale law to runs at different global
+// batches: the target is the highest loss every run reaches (the worst of
+// their best values), each run's steps to it are measured (its first
+// evaluation at or below it), and S(B) = StepsRef (1 + Noise/B)/(1 +
+// Noise/RefBatch), RefBatch the smallest batch, is fitted by bounded LM on
+// log steps. boot > 0 resamples whole runs that many times (seed) for
+// Noise's interval at coverage level; resamples with fewer than 3 distinct
+// batches are left out. It needs runs at 3 or more distinct global batches.
+func FitGNS(runs []GNSRun, boot int, seed uint64, level float64) (GNSFit, error) {
+	if n := distinctBatches(runs); n < 3 {
+		return GNSFit{}, errorf("gradient noise scale: runs at %d distinct global batches, want 3 or more", n)
+	}
+	return fitGNS(runs, gnsTarget(runs), boot, seed, level)
+}
+
+// distinctBatches counts the distinct batches of runs.
+func distinctBatches(runs []GNSRun) int {
+	seen := map[float64]bool{}
+	for _, r := range runs {
+		seen[r.Batch] = true
+	}
+	return len(seen)
+}
+
+// gnsTarget is the highest loss every run reaches: the worst of the runs'
+// best values.
+func gnsTarget(runs []GNSRun) float64 {
+	target := math.Inf(-1)
+	for _, r := range runs {
+		best := math.Inf(1)
+		for _, l := range r.Loss {
+			best = math.Min(best, l)
+		}
+		target = math.Max(target, best)
+	}
+	return target
+}
+
+// stepsToTarget is the steps of r's first evaluation at or below target;
+// an error when it is not positive (never reached, or at step 0).
+func stepsToTarget(r GNSRun, target float64) (float64, error) {
+	s := math.NaN()
+	for j, l := range r.Loss {
+		if l <= target {
+			s = r.Steps[j]
+			break
+		}
+	}
+	if !(s > 0) {
+		return s, errorf("batch %g reaches the target %g at step %g", r.Batch, target, s)
+	}
+	return s, nil
+}
+
+// fitGNS is FitGNS at a given target (ScoreBatchSize fixes it from the
+// runs it does not fit). It needs 2 distinct batches.
+func fitGNS(runs []GNSRun, target float64, boot int, seed uint64, level float64) (GNSFit, error) {
+	if len(runs) == 0 {
+		return GNSFit{}, errorf("gradient noise scale: no runs")
+	}
+	rs := append([]GNSRun(nil), runs...)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Batch < rs[j].Batch })
+	f := GNSFit{Target: target, RefBatch: rs[0].Batch}
+	if !(f.RefBatch > 0) || math.IsInf(rs[len(rs)-1].Batch, 0) {
+		return GNSFit{}, errorf("gradient noise scale: global batches %g to %g, want positive and finite", f.RefBatch, rs[len(rs)-1].Batch)
+	}
+	for _, r := range rs {
+		if len(r.Steps) != len(r.Loss) {
+			return GNSFit{}, errorf("batch %g: %d step counts, %d losses", r.Batch, len(r.Steps), len(r.Loss))
+		}
+		s, err := stepsToTarget(r, target)
+		if err != nil {
+			return GNSFit{}, err
+		}
+		f.Batches = append(f.Batches, r.Batch)
+		f.Measured = append(f.Measured, s)
+	}
+	s0, noise, rmsle, err := gnsLaw(f.Batches, f.Measured, f.RefBatch)
+	if err != nil {
+		return GNSFit{}, err
+	}
+	f.StepsRef, f.Noise, f.RMSLE = s0, noise, rmsle
+	f.NoiseLo, f.NoiseHi = noise, noise
+	if boot > 0 {
+		bs := make([]float64, len(rs))
+		ss := make([]float64, len(rs))
+		samples := Bootstrap(len(rs), boot, seed, func(idx []int) ([]float64, bool) {
+			seen := map[float64]bool{}
+			for i, j := range idx {
+				bs[i], ss[i] = f.Batches[j], f.Measured[j]
+				seen[bs[i]] = true
+			}
+			if len(seen) < 3 {
+				return nil, false
+			}
+			_, n, _, err := gnsLaw(bs, ss, f.RefBatch)
+			if err != nil {
+				return nil, false
+			}
+			return []float64{n}, true
+		})
+		if len(samples) >= 10 {
+			lo, hi := paramIntervals(samples, 1, level)
+			f.NoiseLo, f.NoiseHi = math.Min(lo[0], noise), math.Max(hi[0], noise)
+		} else {
+			f.Warnings = append(f.Warnings, fmt.Sprintf("gradient noise scale: %d of %d bootstrap resamples could be fitted: no interval", len(samples), boot))
+		}
+	}
+	lo := f.Batches[0]
+	switch {
+	case f.NoiseHi >= 0.999*gnsNoiseMax:
+		f.Warnings = append(f.Warnings, fmt.Sprintf("gradient noise scale up to %.3g samples (the bound): the data cannot tell where larger batches stop saving steps", f.NoiseHi))
+	case f.Noise < lo/100:
+		f.Warnings = append(f.Warnings, fmt.Sprintf("gradient noise scale %.3g samples, far below the smallest batch %g: a larger batch saves no steps in these data", f.Noise, lo))
+	}
+	return f, nil
+}
+
+// gnsLaw fits (StepsRef, Noise) of S(B) = StepsRef (1 + Noise/B)/(1 +
+// Noise/ref) to the measured steps by bounded LM on log steps, from a few
+// starting noise scales; it returns the root mean squared log residual too.
+func gnsLaw(batches, steps []float64, ref float64) (s0, noise, rmsle float64, err error) {
+	n := len(batches)
+	pred := func(th []float64, b float64) float64 {
+		return th[0] * model.GNS{Noise: th[1], RefBatch: ref}.StepsRatio(b)
+	}
+	prob := Problem{
+		M: n,
+		Residuals: func(dst, th []float64) {
+			for i := 0; i < n; i++ {
+				dst[i] = math.Log(pred(th, batches[i])) - math.Log(steps[i])
+			}
+		},
+		Lower: []float64{1e-9, 0},
+		Upper: []float64{math.Inf(1), gnsNoiseMax},
+	}
+	best := LMResult{Cost: math.Inf(1)}
+	for _, b := range []float64{ref / 10, ref, 10 * ref, 100 * ref} {
+		r, err := LevenbergMarquardt(prob, []float64{steps[0], b}, nil)
+		if err == nil && r.Cost < best.Cost {
+			best = r
+		}
+	}
+	if math.IsInf(best.Cost, 1) || math.IsNaN(best.Cost) {
+		return 0, 0, 0, errorf("the noise scale could not be fitted")
+	}
+	return best.X[0], best.X[1], math.Sqrt(2 * best.Cost / float64(n)), nil
+}
