@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
 )
@@ -192,4 +193,73 @@ func gnsLaw(batches, steps []float64, ref float64) (s0, noise, rmsle float64, er
 		return 0, 0, 0, errorf("the noise scale could not be fitted")
 	}
 	return best.X[0], best.X[1], math.Sqrt(2 * best.Cost / float64(n)), nil
+}
+
+// fitBatchLaw fits the batch law of a synchronous trace (every training
+// run's mode sync or allreduce) whose runs with 3 or more losses have 3 or
+// more distinct global batches (per-worker batch x workers): FitGNS on
+// their loss curves (200 resamples, seed 1, 90%), and one loss curve in
+// steps at the reference batch (each run's steps divided by the law's
+// StepsRatio at its batch) for targets other than the law's. ok is false
+// when the trace is not such a trace, or the law cannot be fitted (the
+// reason is then in warn): the caller fits as before.
+func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers []int) (eff *Efficiency, warn []string, ok bool) {
+	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
+	batch := map[string]float64{}
+	for _, r := range stats {
+		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
+			continue
+		}
+		if r.Mode == "async" {
+			return nil, nil, false
+		}
+		batch[r.Run] = float64(r.Batch) * float64(r.Workers)
+	}
+	var gr []GNSRun
+	for _, r := range stats {
+		pts := curves[r.Run]
+		if _, in := batch[r.Run]; !in || len(pts) < 3 {
+			continue
+		}
+		run := GNSRun{Batch: batch[r.Run]}
+		pts = append([]lossPoint(nil), pts...)
+		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
+		for _, p := range pts {
+			run.Steps = append(run.Steps, p.k)
+			run.Loss = append(run.Loss, p.l)
+		}
+		gr = append(gr, run)
+	}
+	if distinctBatches(gr) < 3 {
+		return nil, nil, false
+	}
+	f, err := FitGNS(gr, 200, 1, 0.9)
+	if err != nil {
+		return nil, []string{"batch law: " + strings.TrimPrefix(err.Error(), "fit: ") + "; the loss curves are fitted without it"}, false
+	}
+	eff = &Efficiency{StalenessPerWorker: 1, TargetLoss: f.Target, Warnings: f.Warnings}
+	if stalDen > 0 {
+		eff.StalenessPerWorker = stalNum / stalDen
+	}
+	eff.GNS = &GNSLaw{NoiseBatch: f.Noise, NoiseBatchLo: f.NoiseLo, NoiseBatchHi: f.NoiseHi, RefBatch: f.RefBatch,
+		StepsRef: f.StepsRef, TargetLoss: f.Target, MinBatch: f.Batches[0], MaxBatch: f.Batches[len(f.Batches)-1]}
+	law := f.Law()
+	for i := range runs {
+		r := &runs[i]
+		ratio := law.StepsRatio(batch[r.Run])
+		k := make([]float64, len(r.K))
+		for j := range r.K {
+			k[j] = r.K[j] / ratio
+		}
+		r.K, r.Staleness = k, 0
+	}
+	sf, err := FitStalenessLaw(runs, 0, 1, 0.9)
+	if err != nil {
+		eff.Warnings = append(eff.Warnings, "loss curve at the reference batch: "+strings.TrimPrefix(err.Error(), "fit: ")+": only the target loss the law was fitted at can be predicted")
+		return eff, nil, true
+	}
+	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
+	eff.Warnings = append(eff.Warnings, fmt.Sprintf("synchronous runs at %d global batches (%g to %g samples per step): the updates to target follow the batch law, gradient noise scale %.4g samples [%.4g, %.4g], %.4g steps to loss %.4g at %g; the staleness law is not fitted (synchronous)",
+		len(f.Batches), f.Batches[0], f.Batches[len(f.Batches)-1], f.Noise, f.NoiseLo, f.NoiseHi, f.StepsRef, f.Target, f.RefBatch))
+	return eff, nil, true
 }

@@ -119,3 +119,65 @@ func TestFitGNSCoverage(t *testing.T) {
 		t.Errorf("mean relative error %.3g of the noise scale, want < 0.25", sumErr/seeds)
 	}
 }
+
+// gnsModelJSON is a synchronous amdahl model (T = 0.1 + 0.001 b s per
+// step, b the per-worker batch 32) with a batch law: 1000 steps to loss
+// 0.5 at global batch 32, noise scale 320 [160, 640], fitted on 32 to 256.
+const gnsModelJSON = `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "allreduce",
+ "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.001}],
+ "reference": {"batch": 32},
+ "efficiency": {"b0": 0.001, "b1": 1, "b2": 0.2, "lambda": 0, "lambda_lo": 0, "lambda_hi": 0, "staleness_per_worker": 1, "target_loss": 0.5,
+  "gns": {"noise_batch": 320, "noise_batch_lo": 160, "noise_batch_hi": 640, "ref_batch": 32, "steps_ref": 1000, "target_loss": 0.5, "min_batch": 32, "max_batch": 256}}}`
+
+func TestModelGNS(t *testing.T) {
+	m, err := ParseModel("gns.json", []byte(gnsModelJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 workers: global batch 128; steps 1000 (1 + 320/128)/(1 + 320/32)
+	// = 1000 x 3.5/11 = 318.18.
+	if u := m.UpdatesToTarget(4, 0.5); relErr(u, 3500.0/11) > 1e-12 {
+		t.Errorf("UpdatesToTarget(4) = %g, want 318.18", u)
+	}
+	// Another target scales by the curve: l(k) = 1/(0.001 k + 1) + 0.2
+	// reaches 0.5 at k = 2333.3 and 0.4 at k = 4000; at 0.4 the steps are
+	// 318.18 x 4000/2333.3 = 545.45.
+	if u := m.UpdatesToTarget(4, 0.4); relErr(u, 3500.0/11*4000/(1/0.3-1)*0.001) > 1e-9 {
+		t.Errorf("UpdatesToTarget(4, 0.4) = %g, want 545.45", u)
+	}
+	// Speedup(4) = 4 workers' samples/s x efficiency over 1 worker's:
+	// T(32) = 0.132 s; samples/s 128/0.132 vs 32/0.132: 4; efficiency
+	// (320 + 32)/(320 + 128) = 0.7857 over (352/352) at batch 32: 3.1429.
+	if s := m.Speedup(4); relErr(s, 4*352.0/448) > 1e-12 {
+		t.Errorf("Speedup(4) = %g, want 3.1429", s)
+	}
+	p := m.Predict(model.Config{Workers: 4}, math.NaN(), 0)
+	// Noise 160: 1000 (1 + 1.25)/(1 + 5) = 375; noise 640: 1000 (1 + 5)/(1 +
+	// 20) = 285.71: the interval of the updates.
+	if relErr(p.UpdatesToTarget.Value, 3500.0/11) > 1e-12 || relErr(p.UpdatesToTarget.Lo, 6000.0/21) > 1e-12 || relErr(p.UpdatesToTarget.Hi, 375) > 1e-12 {
+		t.Errorf("updates %+v, want 318.18 [285.71, 375]", p.UpdatesToTarget)
+	}
+	if relErr(p.Speedup.Value, 4*352.0/448) > 1e-12 || !(p.Speedup.Lo < p.Speedup.Value && p.Speedup.Value < p.Speedup.Hi) {
+		t.Errorf("speedup %+v, want 3.1429 inside a proper interval", p.Speedup)
+	}
+	if w := m.BatchWarning([]model.Config{{Workers: 1}, {Workers: 8}}); w != "" {
+		t.Errorf("batches 32 and 256 are fitted: %q", w)
+	}
+	if w := m.BatchWarning([]model.Config{{Workers: 16}}); !strings.Contains(w, "512 samples") {
+		t.Errorf("batch 512: %q", w)
+	}
+	// An asynchronous model ignores nothing silently: gns is an error there.
+	for _, c := range []struct{ name, from, to, want string }{
+		{"async", `"mode": "allreduce"`, `"mode": "async"`, "belongs to synchronous models"},
+		{"negative noise", `"noise_batch": 320`, `"noise_batch": -320`, "noise_batch = -320"},
+		{"outside interval", `"noise_batch_hi": 640`, `"noise_batch_hi": 300`, "outside its interval"},
+		{"no ref", `"ref_batch": 32`, `"ref_batch": 0`, "ref_batch = 0, want > 0"},
+		{"no steps", `"steps_ref": 1000`, `"steps_ref": 0`, "steps_ref = 0"},
+		{"range", `"min_batch": 32`, `"min_batch": 512`, "min_batch 512 > max_batch 256"},
+	} {
+		b := strings.Replace(gnsModelJSON, c.from, c.to, 1)
+		if _, err := ParseModel("gns.json", []byte(b)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

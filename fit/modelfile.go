@@ -124,8 +124,68 @@ type Efficiency struct {
 	LambdaHi           float64 `json:"lambda_hi"`
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
 	// TargetLoss is the loss the data reached (the default target).
-	TargetLoss float64  `json:"target_loss,omitempty"`
-	Warnings   []string `json:"warnings,omitempty"`
+	TargetLoss float64 `json:"target_loss,omitempty"`
+	// GNS, for synchronous models (sync, allreduce) fitted on runs at 3 or
+	// more global batches, is the batch law: the updates to a target
+	// scale with the global batch B as (1 + noise/B); the loss curve is
+	// then in steps at GNS.RefBatch. nil: the batch does not change the
+	// updates.
+	GNS      *GNSLaw  `json:"gns,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// GNSLaw is the gradient-noise-scale law of a synchronous model
+// (McCandlish et al. 2018; FitGNS): StepsRef steps to TargetLoss at the
+// global batch RefBatch, and at global batch B
+//
+//	S(B) = StepsRef (1 + NoiseBatch/B)/(1 + NoiseBatch/RefBatch).
+//
+// Batches are samples per step over all workers.
+type GNSLaw struct {
+	NoiseBatch   float64 `json:"noise_batch"`    // samples, B_noise
+	NoiseBatchLo float64 `json:"noise_batch_lo"` // its interval (bootstrap over runs)
+	NoiseBatchHi float64 `json:"noise_batch_hi"`
+	RefBatch     float64 `json:"ref_batch"`   // samples per step of StepsRef
+	StepsRef     float64 `json:"steps_ref"`   // steps to TargetLoss at RefBatch
+	TargetLoss   float64 `json:"target_loss"` // the loss every fitted run reached
+	// MinBatch and MaxBatch are the range of fitted global batches;
+	// beyond it the law is extrapolated.
+	MinBatch float64 `json:"min_batch"`
+	MaxBatch float64 `json:"max_batch"`
+}
+
+// law is the model.GNS at noise scale noise.
+func (g *GNSLaw) law(noise float64) model.GNS {
+	return model.GNS{Noise: noise, RefBatch: g.RefBatch}
+}
+
+// check reports fields that are missing, not finite or inconsistent.
+func (g *GNSLaw) check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+		pos  bool
+	}{
+		{"noise_batch", g.NoiseBatch, false}, {"noise_batch_lo", g.NoiseBatchLo, false}, {"noise_batch_hi", g.NoiseBatchHi, false},
+		{"ref_batch", g.RefBatch, true}, {"steps_ref", g.StepsRef, true}, {"target_loss", g.TargetLoss, false},
+		{"min_batch", g.MinBatch, true}, {"max_batch", g.MaxBatch, true},
+	} {
+		switch {
+		case math.IsNaN(f.v) || math.IsInf(f.v, 0):
+			return errorf("efficiency.gns.%s = %g, want a finite number", f.name, f.v)
+		case f.pos && !(f.v > 0):
+			return errorf("efficiency.gns.%s = %g, want > 0", f.name, f.v)
+		case !f.pos && f.name != "target_loss" && f.v < 0:
+			return errorf("efficiency.gns.%s = %g, want >= 0", f.name, f.v)
+		}
+	}
+	if !(g.NoiseBatchLo <= g.NoiseBatch && g.NoiseBatch <= g.NoiseBatchHi) {
+		return errorf("efficiency.gns: noise_batch %g is outside its interval [%g, %g]", g.NoiseBatch, g.NoiseBatchLo, g.NoiseBatchHi)
+	}
+	if g.MinBatch > g.MaxBatch {
+		return errorf("efficiency.gns: min_batch %g > max_batch %g", g.MinBatch, g.MaxBatch)
+	}
+	return nil
 }
 
 // Staleness is the mean staleness at n workers (n-1 for asynchronous SGD
@@ -143,24 +203,94 @@ func (m *Model) Staleness(n float64) float64 {
 
 // UpdatesToTarget is the number of global updates to reach loss target at
 // n workers, NaN when the model has no loss curve or the target is below
-// the curve's floor.
+// the curve's floor. For a synchronous model with a batch law (Efficiency.GNS)
+// the updates follow the global batch of n workers (SamplesPerStep).
 func (m *Model) UpdatesToTarget(n, target float64) float64 {
 	e := m.Efficiency
-	if e == nil || !(target > e.B2) {
+	if e == nil {
 		return math.NaN()
 	}
-	return m.updatesAt(n, target, e.Lambda)
+	c := m.Config(model.Config{Workers: max(int(math.Round(n)), 1)})
+	noise := 0.0
+	if g := m.gns(); g != nil {
+		noise = g.NoiseBatch
+	}
+	return m.updatesAt(c, target, e.Lambda, noise)
 }
 
-// updatesAt is UpdatesToTarget with the staleness cost lambda.
-func (m *Model) updatesAt(n, target, lambda float64) float64 {
+// gns is the batch law of a synchronous model, nil for asynchronous models
+// and for models without one.
+func (m *Model) gns() *GNSLaw {
+	if m.Mode == "async" || m.Efficiency == nil {
+		return nil
+	}
+	return m.Efficiency.GNS
+}
+
+// updatesAt is UpdatesToTarget at c (completed) with the staleness cost
+// lambda and, for a model with a batch law, the noise scale noise: the
+// law's steps at its reference batch (StepsRef at its target loss, scaled
+// by the loss curve's updates for another target) times
+// StepsRatio(global batch).
+func (m *Model) updatesAt(c model.Config, target, lambda, noise float64) float64 {
 	e := m.Efficiency
-	if e == nil || !(target > e.B2) {
+	if e == nil {
 		return math.NaN()
 	}
-	b0 := e.B0 / (1 + lambda*m.Staleness(n))
+	if g := m.gns(); g != nil {
+		u := g.StepsRef
+		if target != g.TargetLoss {
+			if !(target > e.B2) || !(e.B0 > 0) {
+				return math.NaN()
+			}
+			curve := model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
+			ut, err1 := curve.UpdatesTo(target)
+			u0, err2 := curve.UpdatesTo(g.TargetLoss)
+			if err1 != nil || err2 != nil || !(u0 > 0) {
+				return math.NaN()
+			}
+			u *= ut / u0
+		}
+		return math.Max(u*g.law(noise).StepsRatio(m.samplesPerStep(c)), 0)
+	}
+	if !(target > e.B2) {
+		return math.NaN()
+	}
+	b0 := e.B0 / (1 + lambda*m.Staleness(float64(c.Workers)))
 	u := (1/(target-e.B2) - e.B1) / b0
 	return math.Max(u, 0)
+}
+
+// cost is the factor by which the statistical efficiency divides the
+// samples per second at c (completed), relative to the reference: 1 +
+// lambda staleness for asynchronous models, (noise + B)/(noise + RefBatch)
+// at the global batch B for synchronous models with a batch law (1 over
+// the law's efficiency), 1 otherwise.
+func (m *Model) cost(c model.Config, lambda, noise float64) float64 {
+	if g := m.gns(); g != nil {
+		return 1 / g.law(noise).Efficiency(m.samplesPerStep(c))
+	}
+	if m.Efficiency != nil {
+		return 1 + lambda*m.Staleness(float64(c.Workers))
+	}
+	return 1
+}
+
+// BatchWarning says, once, when some of the configurations cs (completed
+// by Config) have a global batch outside the range the batch law was fitted
+// on; "" when none has or the model has no batch law.
+func (m *Model) BatchWarning(cs []model.Config) string {
+	g := m.gns()
+	if g == nil {
+		return ""
+	}
+	for _, c := range cs {
+		c = m.Config(c)
+		if b := m.samplesPerStep(c); b < g.MinBatch*(1-1e-9) || b > g.MaxBatch*(1+1e-9) {
+			return fmt.Sprintf("the batch law (gradient noise scale %.4g samples) is fitted on global batches %.4g to %.4g; at %d workers a step takes %.4g samples: the updates to target there are extrapolated", g.NoiseBatch, g.MinBatch, g.MaxBatch, c.Workers, b)
+		}
+	}
+	return ""
 }
 
 // NewModel builds the Model of a throughput fit. mode is async, sync or
@@ -313,11 +443,17 @@ func (m *Model) SamplesPerSecond(c model.Config) float64 {
 
 // rate is the training progress per second at n workers: samples/s
 // discounted by the staleness cost (updates to a target grow by
-// 1 + lambda·staleness).
+// 1 + lambda·staleness) or, for a synchronous model with a batch law, by
+// the law's efficiency at the global batch.
 func (m *Model) rate(n int, ps int) float64 {
-	r := m.SamplesPerSecond(model.Config{Workers: n, PS: ps})
-	if m.Efficiency != nil {
-		r /= 1 + m.Efficiency.Lambda*m.Staleness(float64(n))
+	c := m.Config(model.Config{Workers: n, PS: ps})
+	r := m.SamplesPerSecond(c)
+	if e := m.Efficiency; e != nil {
+		noise := 0.0
+		if g := m.gns(); g != nil {
+			noise = g.NoiseBatch
+		}
+		r /= m.cost(c, e.Lambda, noise)
 	}
 	return r
 }
@@ -476,6 +612,14 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if m.Reference.Batch <= 0 && m.Reference.GlobalBatch <= 0 {
 		return nil, errorf("%s: reference: missing \"batch\" or \"global_batch\"", name)
 	}
+	if e := m.Efficiency; e != nil && e.GNS != nil {
+		if m.Mode == "async" {
+			return nil, errorf("%s: field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async", name)
+		}
+		if err := e.GNS.check(); err != nil {
+			return nil, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
+		}
+	}
 	if m.Level <= 0 || m.Level >= 1 {
 		m.Level = 0.9
 	}
@@ -526,36 +670,53 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	// Speedup and efficiency per bootstrap sample, so that the interval
 	// accounts for the correlation of X(1) and X(n).
 	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1})
+	lambda, noise := 0.0, 0.0
+	if e := m.Efficiency; e != nil {
+		lambda = e.Lambda
+	}
+	g := m.gns()
+	if g != nil {
+		noise = g.NoiseBatch
+	}
+	// rel is the statistical cost at c over that at one worker.
+	rel := m.cost(c, lambda, noise) / m.cost(c1, lambda, noise)
 	sp := func(t []float64) float64 {
 		r1 := m.fam.Predict(t, c1) * m.samplesPerStep(c1)
 		rn := m.fam.Predict(t, c) * sps
-		if m.Efficiency != nil {
-			rn /= 1 + m.Efficiency.Lambda*m.Staleness(float64(c.Workers))
-		}
-		return rn / r1
+		return rn / rel / r1
 	}
 	p.Speedup = sampleInterval(sp, th, m.Samples, m.Level)
 	for _, r := range m.Rivals {
 		r1 := r.fam.Predict(r.Theta, c1) * m.samplesPerStep(c1)
 		rn := r.fam.Predict(r.Theta, c) * sps
-		if m.Efficiency != nil {
-			rn /= 1 + m.Efficiency.Lambda*m.Staleness(float64(c.Workers))
-		}
-		if v := rn / r1; v > 0 && !math.IsInf(v, 0) {
+		if v := rn / rel / r1; v > 0 && !math.IsInf(v, 0) {
 			p.Speedup.Lo = math.Min(p.Speedup.Lo, v)
 			p.Speedup.Hi = math.Max(p.Speedup.Hi, v)
 		}
 	}
 	// One worker is inside the data: the speedup drifts as X(n) does.
 	p.Speedup = widenBy(p.Speedup, far)
-	// The staleness cost's own interval: more cost, less speedup.
-	if e := m.Efficiency; e != nil && e.LambdaHi > e.Lambda {
-		st := m.Staleness(float64(c.Workers))
-		p.Speedup.Lo = math.Min(p.Speedup.Lo, p.Speedup.Value*(1+e.Lambda*st)/(1+e.LambdaHi*st))
-	}
-	if e := m.Efficiency; e != nil && e.LambdaLo < e.Lambda {
-		st := m.Staleness(float64(c.Workers))
-		p.Speedup.Hi = math.Max(p.Speedup.Hi, p.Speedup.Value*(1+e.Lambda*st)/(1+e.LambdaLo*st))
+	// The efficiency law's own interval (the staleness cost lambda, or
+	// the batch law's noise scale): the speedup moves with it.
+	if e := m.Efficiency; e != nil && rel > 0 {
+		var alt []float64
+		if g != nil {
+			for _, nz := range []float64{g.NoiseBatchLo, g.NoiseBatchHi} {
+				alt = append(alt, m.cost(c, lambda, nz)/m.cost(c1, lambda, nz))
+			}
+		} else {
+			for _, l := range []float64{e.LambdaLo, e.LambdaHi} {
+				if l != e.Lambda {
+					alt = append(alt, m.cost(c, l, 0)/m.cost(c1, l, 0))
+				}
+			}
+		}
+		for _, a := range alt {
+			if v := p.Speedup.Value * rel / a; v > 0 && !math.IsInf(v, 0) {
+				p.Speedup.Lo = math.Min(p.Speedup.Lo, v)
+				p.Speedup.Hi = math.Max(p.Speedup.Hi, v)
+			}
+		}
 	}
 	n := float64(c.Workers)
 	p.Efficiency = Interval{p.Speedup.Value / n, p.Speedup.Lo / n, p.Speedup.Hi / n}
@@ -565,12 +726,22 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		if math.IsNaN(target) && m.Efficiency != nil {
 			target = m.Efficiency.TargetLoss
 		}
-		u = m.UpdatesToTarget(n, target)
+		u = math.NaN()
+		if e := m.Efficiency; e != nil {
+			u = m.updatesAt(c, target, lambda, noise)
+		}
 		uLo, uHi = u, u
-		// More staleness cost, more updates (lambda's interval).
-		if e := m.Efficiency; e != nil && e.LambdaHi >= e.LambdaLo && (e.LambdaLo != e.Lambda || e.LambdaHi != e.Lambda) {
-			uLo = math.Min(u, m.updatesAt(n, target, e.LambdaLo))
-			uHi = math.Max(u, m.updatesAt(n, target, e.LambdaHi))
+		switch e := m.Efficiency; {
+		case g != nil:
+			// The noise scale's interval (the law is monotone in it).
+			for _, nz := range []float64{g.NoiseBatchLo, g.NoiseBatchHi} {
+				v := m.updatesAt(c, target, lambda, nz)
+				uLo, uHi = math.Min(uLo, v), math.Max(uHi, v)
+			}
+		case e != nil && e.LambdaHi >= e.LambdaLo && (e.LambdaLo != e.Lambda || e.LambdaHi != e.Lambda):
+			// More staleness cost, more updates (lambda's interval).
+			uLo = math.Min(u, m.updatesAt(c, target, e.LambdaLo, 0))
+			uHi = math.Max(u, m.updatesAt(c, target, e.LambdaHi, 0))
 		}
 	}
 	nan := math.NaN()

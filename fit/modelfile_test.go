@@ -102,6 +102,7 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"global_batch": 64}, "rivals": [{"family": "ernest", "parameters": [0.1, 0.01, 0, 0.002], "why": "form"}], "extrapolation": {"rate": 0.3, "max_workers": 8, "max_nodes": 1}}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "queueing": {"variant": "flow", "scv_link": 0.01, "scv_apply": 0.1, "scv_compute": 0.01, "bandwidth": 3e6, "shared_cores": 2}, "reference": {"batch": 32, "ps": 2, "nodes": 1, "bandwidth": 6e6}}`))
+	f.Add([]byte(gnsModelJSON))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseModel("fuzz.json", b)
 		if err != nil {

@@ -755,6 +755,13 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		}
 		return nil
 	}
+	// Synchronous runs at 3 or more global batches: the batch law.
+	law, warn, ok := fitBatchLaw(curves, stats, trainWorkers)
+	eff.Warnings = append(eff.Warnings, warn...)
+	if ok {
+		law.Warnings = append(eff.Warnings, law.Warnings...)
+		return law
+	}
 	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
 	eff.StalenessPerWorker = 1
 	if stalDen > 0 {

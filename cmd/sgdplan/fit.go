@@ -335,7 +335,14 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		}
 		tw.Flush()
 	}
-	if e := m.Efficiency; e != nil && e.B0 > 0 {
+	if e := m.Efficiency; e != nil && e.GNS != nil {
+		g := e.GNS
+		fmt.Fprintf(w, "\nbatch law (gradient noise scale, McCandlish et al. 2018): steps to loss %.4g at global batch B = %.4g (1 + %.4g/B)/(1 + %.4g/%.4g); noise scale %.4g samples, %.0f%% interval [%.4g, %.4g]; fitted on global batches %.4g to %.4g\n",
+			g.TargetLoss, g.StepsRef, g.NoiseBatch, g.NoiseBatch, g.RefBatch, g.NoiseBatch, 100*m.Level, g.NoiseBatchLo, g.NoiseBatchHi, g.MinBatch, g.MaxBatch)
+		if e.B0 > 0 {
+			fmt.Fprintf(w, "loss curve l(k) = 1/(%.4g k + %.4g) + %.4g in steps at global batch %.4g (other targets scale its updates)\n", e.B0, e.B1, e.B2, g.RefBatch)
+		}
+	} else if e := m.Efficiency; e != nil && e.B0 > 0 {
 		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness; staleness cost lambda %.4g [%.4g, %.4g] (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker, e.TargetLoss)
 	}
 	if len(m.Diagnostics.Warnings) > 0 {

@@ -176,6 +176,15 @@ func runPredict(c *cli.Context) error {
 	if w := beyondNodes(m, ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	var cfgs []model.Config
+	for _, p := range ps {
+		for _, w := range ws {
+			cfgs = append(cfgs, model.Config{Workers: w, PS: p})
+		}
+	}
+	if w := m.BatchWarning(cfgs); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	switch format {
 	case "json":
 		b, err := json.MarshalIndent(rows, "", "  ")

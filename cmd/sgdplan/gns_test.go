@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+var syncGNS = filepath.Join("..", "..", "testdata", "sync-gns")
+
+// syncGNSRuns are the fixture's runs: weak scaling at 64 samples per GPU,
+// so W GPUs train at global batch 64 W, which is the batch of one of
+// pollux-osdi21's cifar10 validation curves; the step time is that of the
+// packed placement of W GPUs (4 per node) at local_bsz 64, from
+// placements.csv up to 4 nodes, scalability.csv beyond.
+var syncGNSRuns = []struct {
+	workers, nodes int
+	placement      string // placements.csv placement, "" for scalability.csv
+}{
+	{2, 1, "2"}, {4, 1, "4"}, {8, 2, "44"}, {16, 4, "4444"}, {32, 8, ""}, {64, 16, ""},
+}
+
+// syncGNSSteps is the number of synchronous steps written per run to
+// steps.csv (each at the measured mean step time).
+const syncGNSSteps = 20
+
+// buildSyncGNS derives the fixture testdata/sync-gns from the
+// pollux-osdi21 cifar10 folder dir (see testdata/sync-gns/README.md).
+func buildSyncGNS(t *testing.T, dir string) *traces.Trace {
+	t.Helper()
+	readCSV := func(name string) [][]string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows [][]string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			rows = append(rows, strings.Split(strings.TrimSpace(l), ","))
+		}
+		return rows
+	}
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tr := &traces.Trace{}
+	for _, r := range syncGNSRuns {
+		var step, sync float64
+		if r.placement != "" {
+			for _, row := range readCSV("placements.csv")[1:] {
+				if row[0] == r.placement && row[1] == "64" {
+					step, sync = num(row[2]), num(row[3])
+				}
+			}
+		} else {
+			for _, row := range readCSV("scalability.csv")[1:] {
+				if row[0] == strconv.Itoa(r.nodes) && row[1] == strconv.Itoa(r.workers) && row[2] == "64" {
+					step, sync = num(row[3]), num(row[4])
+				}
+			}
+		}
+		if !(step > 0) {
+			t.Fatalf("no step time for %d GPUs on %d nodes at local_bsz 64", r.workers, r.nodes)
+		}
+		batch := 64 * r.workers
+		run := fmt.Sprintf("b%d-w%d", batch, r.workers)
+		src := fmt.Sprintf("placements.csv placement %s", r.placement)
+		if r.placement == "" {
+			src = fmt.Sprintf("scalability.csv num_nodes %d, num_replicas %d", r.nodes, r.workers)
+		}
+		tr.Runs = append(tr.Runs, traces.RunInfo{
+			Run: run, Model: "resnet18-cifar10", Mode: "allreduce", Nodes: r.nodes, Bandwidth: math.NaN(),
+			Dataset: 50000, Epochs: 100, Framework: "PyTorch + AdaptDL (all-reduce)", Hardware: "AWS g4dn.12xlarge, 4 x NVIDIA T4 per node",
+			Notes: fmt.Sprintf("derived from pollux-osdi21 cifar10: evals from validation-%d.csv (loss = 1 - metric), step time %.6g s (sync %.6g s) from %s, local_bsz 64", batch, step, sync, src),
+		})
+		for i := int64(0); i < syncGNSSteps; i++ {
+			for w := 0; w < r.workers; w++ {
+				tr.Steps = append(tr.Steps, traces.Step{
+					Run: run, Workers: r.workers, PS: 0, Batch: 64, Worker: w, Step: i,
+					Start: float64(i) * step, End: float64(i+1) * step,
+					Pull: math.NaN(), Compute: step - sync, Push: sync, Staleness: -1, Loss: math.NaN(),
+				})
+			}
+		}
+		for _, row := range readCSV(fmt.Sprintf("validation-%d.csv", batch))[1:] {
+			it, acc := num(row[1]), num(row[2])
+			tr.Evals = append(tr.Evals, traces.Eval{Run: run, Time: it * step, Updates: int64(it), Loss: 1 - acc, Accuracy: acc})
+		}
+	}
+	return tr
+}
+
+// The fixture is what buildSyncGNS derives from ../shared/data (go test
+// ./cmd/sgdplan -run TestSyncGNSFixture -update rewrites it); steps.csv is
+// stored gzipped (steps.csv.gz: 2,520 repetitive rows, 249 kB plain, and
+// testdata/ is embedded in the binary).
+func TestSyncGNSFixture(t *testing.T) {
+	data := sharedData(t)
+	tr := buildSyncGNS(t, filepath.Join(data, "pollux-osdi21", "traces", "cifar10"))
+	out := t.TempDir()
+	if err := traces.WriteDir(out, tr); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"steps.csv", "runs.csv", "evals.csv"} {
+		got, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := filepath.Join(syncGNS, f)
+		if f == "steps.csv" {
+			stored += ".gz"
+		}
+		if *update {
+			b := got
+			if f == "steps.csv" {
+				var z bytes.Buffer
+				zw, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+				zw.Write(got)
+				zw.Close()
+				b = z.Bytes()
+			}
+			if err := os.WriteFile(stored, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "steps.csv" {
+			zr, err := gzip.NewReader(bytes.NewReader(want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("testdata/sync-gns/%s is not what the pollux-osdi21 files give (go test ./cmd/sgdplan -run TestSyncGNSFixture -update)", filepath.Base(stored))
+		}
+	}
+}
+
+// sgdplan fit on the synchronous fixture stores the batch law, and predict's
+// updates to target at W workers (global batch 64 W) are the law's
+// steps_ref (1 + noise/B)/(1 + noise/ref_batch), worked here from the
+// model.json fields, so they fall as the workers (and the batch) grow.
+func TestSyncGNSFitPredict(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "model.json")
+	code, stdout, stderr := runCmd(t, "fit", syncGNS, "--out", mp)
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "batch law") {
+		t.Errorf("fit does not print the batch law:\n%s", stdout)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Efficiency == nil || m.Efficiency.GNS == nil {
+		t.Fatalf("no batch law in model.json: %+v", m.Efficiency)
+	}
+	g := *m.Efficiency.GNS
+	// cifar10's target: the 4096 curve's best accuracy 0.9418, loss
+	// 0.0582; the reference is the smallest batch, 128 (2 GPUs x 64).
+	if math.Abs(g.TargetLoss-0.0582) > 1e-9 || g.RefBatch != 128 || g.MinBatch != 128 || g.MaxBatch != 4096 {
+		t.Errorf("law %+v: want target 0.0582, batches 128 to 4096", g)
+	}
+	if !(g.NoiseBatchLo <= g.NoiseBatch && g.NoiseBatch <= g.NoiseBatchHi && g.NoiseBatch > 128 && g.NoiseBatch < 1e6) {
+		t.Errorf("noise scale %g [%g, %g]: want inside its interval, between the batches and 1e6", g.NoiseBatch, g.NoiseBatchLo, g.NoiseBatchHi)
+	}
+	code, stdout, stderr = runCmd(t, "predict", "--model", mp, "--workers", "2,4,8,16,32,64,128", "--format", "json")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	prev := math.Inf(1)
+	for _, r := range rows {
+		if r.UpdatesToTarget == nil {
+			t.Fatalf("%d workers: no updates to target", r.Workers)
+		}
+		b := 64 * float64(r.Workers)
+		want := g.StepsRef * (1 + g.NoiseBatch/b) / (1 + g.NoiseBatch/g.RefBatch)
+		if u := *r.UpdatesToTarget; math.Abs(u-want) > 1e-9*want || !(u < prev) {
+			t.Errorf("%d workers (batch %g): %g updates to target, want %g and fewer than at half the workers (%g)", r.Workers, b, u, want, prev)
+		}
+		if !(*r.UpdatesToTargetLo <= *r.UpdatesToTarget && *r.UpdatesToTarget <= *r.UpdatesToTargetHi) {
+			t.Errorf("%d workers: updates interval [%g, %g] misses %g", r.Workers, *r.UpdatesToTargetLo, *r.UpdatesToTargetHi, *r.UpdatesToTarget)
+		}
+		prev = *r.UpdatesToTarget
+	}
+	// At 2 workers (the reference batch) the interval is a point: the law
+	// is anchored there.
+	if r := rows[0]; *r.UpdatesToTargetLo != *r.UpdatesToTargetHi {
+		t.Errorf("2 workers: interval [%g, %g], want a point", *r.UpdatesToTargetLo, *r.UpdatesToTargetHi)
+	}
+	// 128 workers (batch 8192) is beyond the fitted batches: a warning.
+	if !strings.Contains(stderr, "a step takes 8192 samples") {
+		t.Errorf("no extrapolation warning for batch 8192:\n%s", stderr)
+	}
+	code, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "2-64")
+	if code != 0 || strings.Contains(stderr, "the batch law") {
+		t.Errorf("2-64 workers (batches 128 to 4096): exit %d, warning %s", code, stderr)
+	}
+}
