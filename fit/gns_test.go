@@ -1,12 +1,14 @@
 package fit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 // gnsRuns simulates runs whose steps to the target loss 0.5 follow
@@ -179,5 +181,84 @@ func TestModelGNS(t *testing.T) {
 		if _, err := ParseModel("gns.json", []byte(b)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
+	}
+}
+
+// syncTrace is a trace of runs at (workers, per-worker batch 32) in mode,
+// each with 10 steps of 0.1 s per worker and evals whose steps to loss 0.5
+// follow the law of noise 1000 from 5000 steps at the smallest global batch.
+func syncTrace(mode string, workers []int) *traces.Trace {
+	tr := &traces.Trace{}
+	g := model.GNS{Noise: 1000, RefBatch: float64(32 * workers[0])}
+	for _, w := range workers {
+		run := fmt.Sprintf("w%d", w)
+		tr.Runs = append(tr.Runs, traces.RunInfo{Run: run, Mode: mode, Bandwidth: math.NaN(), Epochs: math.NaN()})
+		for i := 0; i < 10; i++ {
+			for k := 0; k < w; k++ {
+				tr.Steps = append(tr.Steps, traces.Step{Run: run, Workers: w, Batch: 32, Worker: k, Step: int64(i),
+					Start: 0.1 * float64(i), End: 0.1 * float64(i+1), Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()})
+			}
+		}
+		s := 5000 * g.StepsRatio(float64(32*w))
+		// l(k) = 1/(k/s + 1) + 0: 0.5 at k = s.
+		for _, f := range []float64{0.25, 0.5, 1, 2} {
+			k := math.Round(f * s)
+			tr.Evals = append(tr.Evals, traces.Eval{Run: run, Time: math.NaN(), Updates: int64(k), Loss: 1 / (k/s + 1), Accuracy: math.NaN()})
+		}
+	}
+	return tr
+}
+
+// fitEfficiency stores the batch law for synchronous runs at 3 or more
+// global batches, and only then.
+func TestFitStepsBatchLaw(t *testing.T) {
+	cases := []struct {
+		name    string
+		mode    string
+		workers []int
+		law     bool
+	}{
+		{"allreduce, 4 batches", "allreduce", []int{1, 2, 4, 8}, true},
+		{"sync, 3 batches", "sync", []int{2, 4, 8}, true},
+		{"allreduce, 2 batches", "allreduce", []int{2, 4}, false},
+		{"async, 4 worker counts", "async", []int{1, 2, 4, 8}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sf, err := FitSteps(syncTrace(c.mode, c.workers), []string{"mem"}, StepOptions{Bootstrap: 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := sf.Model.Efficiency
+			if e == nil {
+				t.Fatal("no efficiency")
+			}
+			if (e.GNS != nil) != c.law {
+				t.Fatalf("batch law %+v, want present %v", e.GNS, c.law)
+			}
+			if !c.law {
+				return
+			}
+			// The target is the worst last loss, 1/(2+1) = 1/3, reached at
+			// twice the steps to 0.5: 10000 at the reference batch. Steps
+			// are whole updates (1521 for 1521.4 at batch 256), which moves
+			// the noise scale by about 0.1%.
+			g := e.GNS
+			if relErr(g.NoiseBatch, 1000) > 5e-3 || relErr(g.StepsRef, 10000) > 1e-3 || relErr(g.TargetLoss, 1.0/3) > 1e-3 || g.RefBatch != float64(32*c.workers[0]) {
+				t.Errorf("law %+v, want noise 1000, 10000 steps to 1/3 at %d", g, 32*c.workers[0])
+			}
+			// The loss curve in steps at the reference batch is 1/(k/5000 + 1):
+			// b0 = 2e-4, b1 = 1, b2 = 0 (the steps are rounded to whole
+			// updates: 1e-3).
+			if relErr(e.B0, 2e-4) > 1e-3 || relErr(e.B1, 1) > 1e-3 || e.B2 > 1e-3 {
+				t.Errorf("curve b0 %g b1 %g b2 %g, want 2e-4, 1, 0", e.B0, e.B1, e.B2)
+			}
+			// To loss 0.5 at 4 x the reference workers: 5000 x StepsRatio.
+			w := 4 * c.workers[0]
+			want := 5000 * (model.GNS{Noise: 1000, RefBatch: g.RefBatch}).StepsRatio(float64(32*w))
+			if u := sf.Model.UpdatesToTarget(float64(w), 0.5); relErr(u, want) > 2e-3 {
+				t.Errorf("updates to 0.5 at %d workers %g, want %g", w, u, want)
+			}
+		})
 	}
 }
