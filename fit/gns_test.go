@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -260,5 +261,39 @@ func TestFitStepsBatchLaw(t *testing.T) {
 				t.Errorf("updates to 0.5 at %d workers %g, want %g", w, u, want)
 			}
 		})
+	}
+}
+
+// A synchronous step is one iteration of every worker (steps.csv has one
+// row per worker iteration): a run's steps per second is then about one
+// over its iteration time, whatever the workers (it was the workers times
+// that), and its samples per step the global batch.
+func TestSyncStepsPerSecond(t *testing.T) {
+	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "sync-gns"))
+	if err != nil {
+		t.Skip(err)
+	}
+	st, err := Stats(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dur := map[string][]float64{}
+	for _, s := range tr.Steps {
+		dur[s.Run] = append(dur[s.Run], s.End-s.Start)
+	}
+	for _, r := range st {
+		if r.Mode == "async" {
+			t.Fatalf("run %s is async", r.Run)
+		}
+		mean := 0.0
+		for _, d := range dur[r.Run] {
+			mean += d / float64(len(dur[r.Run]))
+		}
+		if x := r.StepsPerS * mean; math.Abs(x-1) > 0.1 {
+			t.Errorf("run %s (%d workers): %.4g steps/s with iterations of %.4g s (product %.3g, want ~1)", r.Run, r.Workers, r.StepsPerS, mean, x)
+		}
+		if got, want := samplesPerStep(r), float64(r.Batch*r.Workers); got != want {
+			t.Errorf("run %s: samples per step %g, want %g", r.Run, got, want)
+		}
 	}
 }

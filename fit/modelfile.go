@@ -458,6 +458,20 @@ func (m *Model) rate(n int, ps int) float64 {
 	return r
 }
 
+// Progress is the training progress per second at n workers and ps shards
+// (0: the reference): samples per second divided by the statistical
+// efficiency's cost there (1 + lambda staleness for asynchronous models;
+// the batch law's extra steps at the global batch for synchronous ones).
+// Ratios of it are time-to-target speedups.
+func (m *Model) Progress(n, ps int) float64 { return m.rate(n, ps) }
+
+// EfficiencyVaries reports whether the statistical efficiency changes with
+// the workers: a staleness cost above 0, or a batch law of a synchronous
+// model.
+func (m *Model) EfficiencyVaries() bool {
+	return m.Efficiency != nil && (m.Efficiency.Lambda > 0 || m.gns() != nil)
+}
+
 // Speedup is s(k) = T(1)/T(k), the time to target on one worker over the
 // time on k workers, at the reference shards; k is real and the curve is
 // interpolated linearly between whole worker counts. k < 1 gives k (a

@@ -274,7 +274,10 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].k < pts[j].k })
 		st := r.Staleness.Mean
-		if math.IsNaN(st) {
+		switch {
+		case r.Mode != "async" && r.Mode != "":
+			st = 0 // synchronous steps apply fresh gradients
+		case math.IsNaN(st):
 			st = float64(r.Workers - 1)
 		}
 		sr := StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: st}

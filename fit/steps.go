@@ -152,7 +152,21 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			r.Dataset, r.Epochs = info.Dataset, info.Epochs
 		}
 	}
+	for i := range out {
+		out[i].StepsPerS = jobStepsPerS(out[i].Mode, out[i].Workers, out[i].StepsPerS)
+	}
 	return out, nil
+}
+
+// jobStepsPerS turns worker iterations per second (steps.csv has one row
+// per worker iteration) into the job's rate: every iteration is an update
+// of asynchronous SGD, while a synchronous step (sync, allreduce) is one
+// iteration of every worker.
+func jobStepsPerS(mode string, workers int, itersPerS float64) float64 {
+	if mode == "async" || mode == "" || workers < 1 {
+		return itersPerS
+	}
+	return itersPerS / float64(workers)
 }
 
 // Profile is the two-node estimate of the closed network (1 worker + 1
@@ -413,6 +427,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		if st.Mode == "" {
 			st.Mode = "async"
 		}
+		st.StepsPerS = jobStepsPerS(st.Mode, st.Workers, st.StepsPerS)
 		if info := r.Info; info != nil {
 			st.ParamBytes, st.Bandwidth, st.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
 			st.Dataset, st.Epochs = info.Dataset, info.Epochs
@@ -478,7 +493,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		res.Points = append(res.Points, Point{
 			Config:         model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: bw},
 			StepsPerS:      r.StepsPerS,
-			SamplesPerStep: float64(r.Batch),
+			SamplesPerStep: samplesPerStep(r),
 			Async:          r.Mode == "async",
 		})
 	}
@@ -894,4 +909,13 @@ func profileLargest(tf *ThroughputFit, pts []Point) float64 {
 		}
 	}
 	return 100 * sum / float64(n)
+}
+
+// samplesPerStep is the per-worker batch of an asynchronous update, or the
+// global batch (batch x workers) of a synchronous step.
+func samplesPerStep(r RunStats) float64 {
+	if r.Mode == "async" || r.Mode == "" {
+		return float64(r.Batch)
+	}
+	return float64(r.Batch) * float64(r.Workers)
 }

@@ -131,11 +131,14 @@ type checkVerdict struct {
 func verdict(m *fit.Model, n, p int) checkVerdict {
 	pred := m.Predict(model.Config{Workers: n, PS: p}, math.NaN(), 0)
 	v := checkVerdict{pred: pred}
-	speed := func(k int) float64 { return m.StepsPerSecond(model.Config{Workers: k, PS: p}) }
+	// Speed is samples per second: a synchronous step under weak scaling
+	// grows with the workers, so its steps per second fall while the job
+	// runs faster.
+	speed := func(k int) float64 { return m.SamplesPerSecond(model.Config{Workers: k, PS: p}) }
 	if m.Family == "mva" && p > 0 {
 		u, station := busiest(m, n, p)
 		if u >= saturated {
-			gain := m.StepsPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
+			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
 			v.code, v.word = exitFail, "fail"
 			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %d workers with %d shards: add a shard (%d shards: %+.0f%% speed)", station, 100*u, n, p, p+1, 100*gain)
 			return v
@@ -143,35 +146,35 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	}
 	if n > 1 && speed(n) < speed(n-1) {
 		v.code, v.word = exitFail, "fail"
-		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %d workers", n, 100*(1-speed(n)/speed(n-1)), argmax(speed, n))
+		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %s", n, 100*(1-speed(n)/speed(n-1)), workersWord(argmax(speed, n)))
 		return v
 	}
-	// Progress towards the target: samples/s discounted by the staleness
-	// cost 1 + lambda s(k) of the model's loss curves (the speedup that
-	// predict prints); without a staleness cost it is the samples/s.
-	s1 := m.SamplesPerSecond(model.Config{Workers: 1, PS: p})
-	stale := m.Efficiency != nil && m.Efficiency.Lambda > 0
-	sp := func(k int) float64 {
-		r := m.SamplesPerSecond(model.Config{Workers: k, PS: p}) / s1
-		if stale {
-			r /= 1 + m.Efficiency.Lambda*m.Staleness(float64(k))
-		}
-		return r
-	}
+	// Progress towards the target: samples/s discounted by the
+	// statistical efficiency's cost (the staleness cost of an async model,
+	// the batch law of a sync one: the speedup predict prints); without
+	// either it is the samples/s.
+	varies := m.EfficiencyVaries()
+	p1 := m.Progress(1, p)
+	sp := func(k int) float64 { return m.Progress(k, p) / p1 }
 	what := "speed"
-	if stale {
+	if varies {
 		what = "progress to the target"
 		if n > 1 && sp(n) < sp(n-1) {
-			best := argmax(sp, n)
+			why := ""
+			if e := m.Efficiency; e.GNS != nil && m.Mode != "async" {
+				why = fmt.Sprintf("the larger global batch (%.4g samples, against a gradient noise scale of %.4g) uses its samples less efficiently", m.SamplesPerStep(model.Config{Workers: n, PS: p}), e.GNS.NoiseBatch)
+			} else {
+				why = fmt.Sprintf("its staleness costs more (lambda %.3g, staleness %.3g updates)", e.Lambda, m.Staleness(float64(n)))
+			}
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but its staleness costs more (lambda %.3g, staleness %.3g updates): the time to target grows %.1f%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), m.Efficiency.Lambda, m.Staleness(float64(n)), 100*(sp(n-1)/sp(n)-1), workersWord(best))
+			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but %s: the time to target grows %.1f%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), why, 100*(sp(n-1)/sp(n)-1), workersWord(argmax(sp, n)))
 			return v
 		}
 	}
 	for k := 1; k < n; k++ {
 		if sp(k+1)-sp(k) < kneeAlpha {
 			v.code, v.word = exitWarn, "warn"
-			v.reason = fmt.Sprintf("past the knee at %d workers: the %s adds %.0f%% %s (less than half a worker); %d workers give speedup %.3g of %d", k, ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %s: the %s adds %.0f%% %s (less than half a worker); %d workers give speedup %.3g of %d", workersWord(k), ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, n, sp(n), n)
 			return v
 		}
 	}

@@ -223,3 +223,25 @@ func TestSyncGNSFitPredict(t *testing.T) {
 		t.Errorf("2-64 workers (batches 128 to 4096): exit %d, warning %s", code, stderr)
 	}
 }
+
+// check on the batch-law model: speed is samples per second (the steps
+// per second of weak-scaling synchronous steps fall as the global batch
+// grows), and progress to the target follows the batch law: at 64 GPUs
+// the last ones do not shorten the time to target (the noise scale,
+// about 3,300 samples, is below the global batch of 4,096), and the
+// verdict names the batch, not saturation.
+func TestCheckSyncBatchLaw(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "m.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--out", mp); code != 0 {
+		t.Fatal(e)
+	}
+	code, out, e := runCmd(t, "check", "--model", mp, "--workers", "64")
+	if code != exitFail || !strings.Contains(out, "past the best time to target") || !strings.Contains(out, "global batch (4096 samples") || strings.Contains(out, "saturation") {
+		t.Errorf("64 GPUs: exit %d, stdout %q, stderr %q", code, out, e)
+	}
+	code, out, _ = runCmd(t, "check", "--model", mp, "--workers", "2")
+	if code == exitFail || !strings.Contains(out, "progress to the target") {
+		t.Errorf("2 GPUs: exit %d, stdout %q", code, out)
+	}
+}
