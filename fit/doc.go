@@ -5,7 +5,9 @@
 //
 // FitStepsPaths (and FitSteps on a trace in memory) fits a step trace: each
 // run's steady-state rate, the two-node profile of the closed queueing
-// network (TwoNodeProfile), loss curves and the staleness law. The profile's
+// network (TwoNodeProfile), the loss curves with the staleness law fitted
+// jointly over runs (FitStalenessLaw) or, for synchronous runs at 3 or more
+// global batches, the batch law of the gradient noise scale (FitGNS). The profile's
 // network is model.AsyncPS (the "mva" family, Queueing: exact MVA or the
 // residual-service or flow correction with the measured SCVs, the link
 // rate it was measured at, shared compute cores); a run's link rate
@@ -14,8 +16,10 @@
 // predicts every run from a profile with each MVA variant.
 // FitThroughput fits a throughput family (FamilyNames) to configurations, by
 // LevenbergMarquardt in log space, with --family auto choosing by
-// leave-one-configuration-out error and the one-standard-error rule, and
-// Bootstrap intervals. NewModel, WriteModel and LoadModel store and read
+// leave-one-configuration-out error (a family whose folds leave the
+// prediction free is not scored) and the one-standard-error rule, and
+// Bootstrap intervals, widened by the Rivals (fits the data cannot tell
+// apart) and, beyond the data, the Extrapolation error. NewModel, WriteModel and LoadModel store and read
 // model.json (Schema); a *Model predicts any configuration (Predict,
 // StepsPerSecond) and gives the speedup curve (Speedup).
 //
