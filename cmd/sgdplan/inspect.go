@@ -160,6 +160,15 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 	}
 	_, err := fmt.Fprintln(w, "\nSteady state: the first 10% and last 5% of each run's wall time are dropped; "+
 		"updates/s = iterations ending in the window / its length; 95% interval from 10 sub-window rates (batch means).")
+	if err != nil {
+		return err
+	}
+	for _, s := range sums {
+		if s.Mode != "" && s.Mode != "async" && s.Steps > 0 {
+			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker, so their steps/s (what fit uses) = updates/s / workers.")
+			break
+		}
+	}
 	return err
 }
 

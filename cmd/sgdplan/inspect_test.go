@@ -135,3 +135,16 @@ func TestInspectDocExamples(t *testing.T) {
 		t.Errorf("%d examples found in the manual, want at least 2", n)
 	}
 }
+
+// inspect's table says how a synchronous run's steps/s follow from its
+// updates/s (worker iterations), and says nothing of it for async traces.
+func TestInspectSyncNote(t *testing.T) {
+	const note = "steps/s (what fit uses) = updates/s / workers"
+	code, out, e := runCmd(t, "inspect", filepath.Join("..", "..", "testdata", "sync-gns"))
+	if code != 0 || !strings.Contains(out, note) {
+		t.Errorf("sync trace: exit %d, stdout %q, stderr %q", code, out, e)
+	}
+	if _, out, _ := runCmd(t, "inspect", filepath.Join("..", "..", "testdata", "synthetic", "async-ps")); strings.Contains(out, note) {
+		t.Errorf("async trace: the sync note is printed: %q", out)
+	}
+}
