@@ -626,6 +626,21 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if m.Reference.Batch <= 0 && m.Reference.GlobalBatch <= 0 {
 		return nil, errorf("%s: reference: missing \"batch\" or \"global_batch\"", name)
 	}
+	if e := m.Efficiency; e != nil {
+		for _, v := range []float64{e.Lambda, e.LambdaLo, e.LambdaHi} {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return nil, errorf("%s: efficiency: lambda %g [%g, %g]: want finite numbers >= 0", name, e.Lambda, e.LambdaLo, e.LambdaHi)
+			}
+		}
+		switch {
+		case e.LambdaLo == 0 && e.LambdaHi == 0:
+			// a file without lambda's interval (written before it was
+			// kept): no interval, not [0, 0] around a positive lambda
+			e.LambdaLo, e.LambdaHi = e.Lambda, e.Lambda
+		case !(e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi):
+			return nil, errorf("%s: efficiency: lambda %g is outside its interval [%g, %g]", name, e.Lambda, e.LambdaLo, e.LambdaHi)
+		}
+	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
 			return nil, errorf("%s: field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async", name)

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -395,5 +396,31 @@ func TestFoldIdentifiedAtBound(t *testing.T) {
 	out := []Point{{Config: model.Config{Workers: 4, Batch: 16}, StepsPerS: 16}}
 	if why := foldIdentified(families["amdahl"], in, out, []float64{0, 1.0 / 256}); why != "" {
 		t.Errorf("serial time at its bound: %q, want identified", why)
+	}
+}
+
+// model.json's lambda interval: a file without it (written before it was
+// kept) reads as no interval around its lambda, and an interval that does
+// not hold lambda, or a negative lambda, is refused with the file's name.
+func TestParseModelLambdaInterval(t *testing.T) {
+	base := `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "async", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "efficiency": {"b0": 0.01, "b1": 0.5, "b2": 0.1, "lambda": 0.2%s, "staleness_per_worker": 1}}`
+	m, err := ParseModel("old.json", []byte(fmt.Sprintf(base, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.Efficiency; e.LambdaLo != 0.2 || e.LambdaHi != 0.2 {
+		t.Errorf("old file: lambda interval [%g, %g], want [0.2, 0.2]", e.LambdaLo, e.LambdaHi)
+	}
+	p := m.Predict(model.Config{Workers: 4}, 0.5, 0)
+	if !(p.UpdatesToTarget.Value > 0) || p.UpdatesToTarget.Lo != p.UpdatesToTarget.Hi {
+		t.Errorf("old file: updates interval %+v, want none", p.UpdatesToTarget)
+	}
+	for _, c := range []struct{ extra, want string }{
+		{`, "lambda_lo": 0.3, "lambda_hi": 0.4`, "outside its interval"},
+		{`, "lambda_lo": -1, "lambda_hi": 0.4`, "want finite numbers >= 0"},
+	} {
+		if _, err := ParseModel("bad.json", []byte(fmt.Sprintf(base, c.extra))); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "bad.json") {
+			t.Errorf("%s: %v", c.extra, err)
+		}
 	}
 }
