@@ -460,6 +460,12 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 // then does not move it. Columns are scaled to unit length first.
 func foldIdentified(f Family, in, out []Point, x []float64) string {
 	k := len(x)
+	if len(out) == 0 {
+		return ""
+	}
+	if len(in) == 0 {
+		return "no points remain"
+	}
 	logPred := func(pts []Point) Problem {
 		return Problem{M: len(pts), Residuals: func(dst, th []float64) {
 			for i, p := range pts {

@@ -348,6 +348,13 @@ func TestFoldIdentified(t *testing.T) {
 		t.Error("optimus-sync, 5 parameters through 3 points: identified, want free")
 	}
 	// ...and the leave-one-out error of such a family is not scored.
+	// Nothing left out is trivially pinned down; nothing left in is not.
+	if why := foldIdentified(families["amdahl"], weak, nil, []float64{0.05, 0.002}); why != "" {
+		t.Errorf("no left-out point: %q", why)
+	}
+	if why := foldIdentified(families["amdahl"], nil, out, []float64{0.05, 0.002}); why == "" {
+		t.Error("no remaining point: identified")
+	}
 	cv, _, note := looCVErrs(families["optimus-sync"], grid)
 	if !math.IsNaN(cv) || !strings.Contains(note, "not scored") {
 		t.Errorf("optimus-sync on 4 configurations: CV %g, note %q", cv, note)
