@@ -62,11 +62,18 @@ func stalenessLevels(runs []StalenessRun) int {
 // by bounded LM from a few starting points; Lambda is held at 0 when the
 // runs have one staleness level.
 func fitStalenessOnce(runs []StalenessRun, start []float64) (StalenessFit, error) {
+	f, _, err := fitStalenessWith(runs, start, math.NaN())
+	return f, err
+}
+
+// fitStalenessWith is fitStalenessOnce with lambda held at fixLam when it
+// is not NaN; it also returns the cost (half the sum of squared residuals).
+func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (StalenessFit, float64, error) {
 	var m int
 	var base *StalenessRun
 	for i := range runs {
 		if len(runs[i].K) != len(runs[i].Loss) {
-			return StalenessFit{}, errorf("run %s: %d update counts, %d losses", runs[i].Run, len(runs[i].K), len(runs[i].Loss))
+			return StalenessFit{}, 0, errorf("run %s: %d update counts, %d losses", runs[i].Run, len(runs[i].K), len(runs[i].Loss))
 		}
 		m += len(runs[i].K)
 		if len(runs[i].K) >= 3 && (base == nil || runs[i].Staleness < base.Staleness) {
@@ -74,12 +81,15 @@ func fitStalenessOnce(runs []StalenessRun, start []float64) (StalenessFit, error
 		}
 	}
 	if base == nil {
-		return StalenessFit{}, errorf("no run has 3 or more losses")
+		return StalenessFit{}, 0, errorf("no run has 3 or more losses")
 	}
 	levels := stalenessLevels(runs)
-	lamHi := 100.0
+	lamLo, lamHi := 0.0, 100.0
 	if levels < 2 {
 		lamHi = 0
+	}
+	if !math.IsNaN(fixLam) {
+		lamLo, lamHi = fixLam, fixLam
 	}
 	prob := Problem{
 		M: m,
@@ -93,19 +103,19 @@ func fitStalenessOnce(runs []StalenessRun, start []float64) (StalenessFit, error
 				}
 			}
 		},
-		Lower: []float64{0, 1e-12, 0, 0},
+		Lower: []float64{0, 1e-12, 0, lamLo},
 		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1), lamHi},
 	}
 	var starts [][]float64
 	if start != nil {
-		starts = [][]float64{{start[0], start[1], start[2], math.Min(start[3], lamHi)}}
+		starts = [][]float64{{start[0], start[1], start[2], math.Min(math.Max(start[3], lamLo), lamHi)}}
 	} else {
 		c0, ok := fitLossCurve(func(i int) (float64, float64) { return base.K[i], base.Loss[i] }, len(base.K))
 		if !ok {
-			return StalenessFit{}, errorf("run %s: its loss curve could not be fitted", base.Run)
+			return StalenessFit{}, 0, errorf("run %s: its loss curve could not be fitted", base.Run)
 		}
 		for _, lam := range []float64{0, 0.03, 0.3, 3} {
-			lam = math.Min(lam, lamHi)
+			lam = math.Min(math.Max(lam, lamLo), lamHi)
 			starts = append(starts, []float64{c0.B0 * (1 + lam*base.Staleness), c0.B1, c0.B2, lam})
 		}
 	}
@@ -117,7 +127,7 @@ func fitStalenessOnce(runs []StalenessRun, start []float64) (StalenessFit, error
 		}
 	}
 	if math.IsInf(best.Cost, 1) {
-		return StalenessFit{}, errorf("the joint loss curve could not be fitted")
+		return StalenessFit{}, 0, errorf("the joint loss curve could not be fitted")
 	}
 	x := best.X
 	return StalenessFit{
@@ -125,7 +135,7 @@ func fitStalenessOnce(runs []StalenessRun, start []float64) (StalenessFit, error
 		Lambda: x[3], LambdaLo: x[3], LambdaHi: x[3],
 		RMSE:   math.Sqrt(2 * best.Cost / float64(m)),
 		Levels: levels,
-	}, nil
+	}, best.Cost, nil
 }
 
 // FitStalenessLaw fits the staleness law jointly on runs (see StalenessFit)
@@ -155,6 +165,14 @@ func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) 
 	if len(samples) >= 10 {
 		lo, hi := paramIntervals(samples, 1, level)
 		f.LambdaLo, f.LambdaHi = math.Min(lo[0], f.Lambda), math.Max(hi[0], f.Lambda)
+	}
+	// The bootstrap's percentiles collapse when every resample lands on
+	// the same bound (lambda 0 from runs at staleness 0 and 1): the
+	// profile-likelihood interval (lambda held, the curve refitted, the
+	// cost allowed to rise by z^2/2 residual variances) says how far the
+	// data let lambda go; the interval is the union of both.
+	if plo, phi, ok := profileLambda(runs, f, level); ok {
+		f.LambdaLo, f.LambdaHi = math.Min(f.LambdaLo, plo), math.Max(f.LambdaHi, phi)
 	}
 	// LM stops within rounding of the lower bound 0: below 1e-9 (a
 	// billionth of an update's cost per update of staleness) is 0.
@@ -303,3 +321,54 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 // maxCurvePoints caps the points of one run's loss curve in the staleness
 // fit.
 const maxCurvePoints = 100
+
+// profileLambda is the profile-likelihood interval of lambda at coverage
+// level: the lambdas whose best fit (the curve refitted with lambda held)
+// costs at most z^2/2 residual variances more than f's, z the normal
+// quantile of level (chi-square with one degree of freedom), found by
+// bisection in [0, 100].
+func profileLambda(runs []StalenessRun, f StalenessFit, level float64) (lo, hi float64, ok bool) {
+	m := 0
+	for _, r := range runs {
+		m += len(r.K)
+	}
+	if m <= 4 || f.Levels < 2 {
+		return 0, 0, false
+	}
+	best := f.RMSE * f.RMSE * float64(m) / 2
+	sigma2 := 2 * best / float64(m-4)
+	z := zQuantile(level)
+	limit := best + z*z/2*sigma2
+	start := []float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, f.Lambda}
+	cost := func(lam float64) float64 {
+		st := append([]float64(nil), start...)
+		st[0] = f.Curve.B0 * (1 + lam) / (1 + f.Lambda) // a rough rescale of the rate
+		_, c, err := fitStalenessWith(runs, st, lam)
+		if err != nil {
+			return math.Inf(1)
+		}
+		return c
+	}
+	// bisect between an inside point a and an outside point b
+	edge := func(a, b float64) float64 {
+		for i := 0; i < 40 && math.Abs(b-a) > 1e-4*math.Max(math.Abs(a), 1e-6); i++ {
+			mid := (a + b) / 2
+			if cost(mid) <= limit {
+				a = mid
+			} else {
+				b = mid
+			}
+		}
+		return a
+	}
+	const top = 100.0
+	hi = top
+	if cost(top) > limit {
+		hi = edge(f.Lambda, top)
+	}
+	lo = 0
+	if f.Lambda > 0 && cost(0) > limit {
+		lo = edge(f.Lambda, 0)
+	}
+	return lo, hi, true
+}
