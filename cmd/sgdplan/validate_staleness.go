@@ -128,8 +128,8 @@ func (v *validation) stalenessMarkdown(b *bytes.Buffer) {
 				verdict = "the staleness cost does **not** improve on the throughput ratio alone here"
 			}
 			fmt.Fprintf(b, "Leaving one worker count out, mean MAPE %.1f%% (%.1f%% with lambda = 0): %s.", m, m0, verdict)
-			if r.smallE == "" && r.small.Fit.LambdaHi == 0 {
-				fmt.Fprintf(b, " Fitted on workers <= 2 (staleness 0 to about 1), lambda cannot be told from 0.")
+			if r.smallE == "" && r.small.Fit.LambdaLo == 0 {
+				fmt.Fprintf(b, " Fitted on workers <= 2 (staleness 0 to about 1), lambda cannot be told from 0 (its interval holds 0).")
 			}
 			fmt.Fprintf(b, "\n\n")
 		}
