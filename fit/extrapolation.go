@@ -96,21 +96,11 @@ const AssumedDriftRate = 0.1
 // data cannot measure it, the result carries AssumedDriftRate, Assumed
 // set, and the warning says why.
 func extrapolation(f Family, pts []Point) (*Extrapolation, string) {
-	e := &Extrapolation{}
-	next := 0
+	in, out, maxW, next := splitLargest(pts)
+	e := &Extrapolation{MaxWorkers: maxW}
 	for _, p := range pts {
-		e.MaxWorkers = max(e.MaxWorkers, p.Config.Workers)
 		e.MaxPS = max(e.MaxPS, p.Config.PS)
 		e.MaxNodes = max(e.MaxNodes, p.Config.Nodes)
-	}
-	var in, out []Point
-	for _, p := range pts {
-		if p.Config.Workers == e.MaxWorkers {
-			out = append(out, p)
-		} else {
-			in = append(in, p)
-			next = max(next, p.Config.Workers)
-		}
 	}
 	assumed := func(why string) (*Extrapolation, string) {
 		e.Rate, e.Assumed = AssumedDriftRate, true

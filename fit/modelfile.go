@@ -709,42 +709,22 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	}
 	// rel is the statistical cost at c over that at one worker.
 	rel := m.cost(c, lambda, noise) / m.cost(c1, lambda, noise)
-	sp := func(t []float64) float64 {
-		r1 := m.fam.Predict(t, c1) * m.samplesPerStep(c1)
-		rn := m.fam.Predict(t, c) * sps
-		return rn / rel / r1
+	speedupOf := func(f Family, t []float64) float64 {
+		return f.Predict(t, c) * sps / rel / (f.Predict(t, c1) * m.samplesPerStep(c1))
 	}
-	p.Speedup = sampleInterval(sp, th, m.Samples, m.Level)
+	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.Level)
 	for _, r := range m.Rivals {
-		r1 := r.fam.Predict(r.Theta, c1) * m.samplesPerStep(c1)
-		rn := r.fam.Predict(r.Theta, c) * sps
-		if v := rn / rel / r1; v > 0 && !math.IsInf(v, 0) {
-			p.Speedup.Lo = math.Min(p.Speedup.Lo, v)
-			p.Speedup.Hi = math.Max(p.Speedup.Hi, v)
-		}
+		p.Speedup = stretch(p.Speedup, speedupOf(r.fam, r.Theta))
 	}
 	// One worker is inside the data: the speedup drifts as X(n) does.
 	p.Speedup = widenBy(p.Speedup, far)
 	// The efficiency law's own interval (the staleness cost lambda, or
 	// the batch law's noise scale): the speedup moves with it.
-	if e := m.Efficiency; e != nil && rel > 0 {
-		var alt []float64
-		if g != nil {
-			for _, nz := range []float64{g.NoiseBatchLo, g.NoiseBatchHi} {
-				alt = append(alt, m.cost(c, lambda, nz)/m.cost(c1, lambda, nz))
-			}
-		} else {
-			for _, l := range []float64{e.LambdaLo, e.LambdaHi} {
-				if l != e.Lambda {
-					alt = append(alt, m.cost(c, l, 0)/m.cost(c1, l, 0))
-				}
-			}
-		}
-		for _, a := range alt {
-			if v := p.Speedup.Value * rel / a; v > 0 && !math.IsInf(v, 0) {
-				p.Speedup.Lo = math.Min(p.Speedup.Lo, v)
-				p.Speedup.Hi = math.Max(p.Speedup.Hi, v)
-			}
+	ends := m.efficiencyEnds(lambda, noise)
+	if rel > 0 {
+		for _, end := range ends {
+			a := m.cost(c, end[0], end[1]) / m.cost(c1, end[0], end[1])
+			p.Speedup = stretch(p.Speedup, p.Speedup.Value*rel/a)
 		}
 	}
 	n := float64(c.Workers)
@@ -759,18 +739,12 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		if e := m.Efficiency; e != nil {
 			u = m.updatesAt(c, target, lambda, noise)
 		}
+		// The law is monotone in lambda and in the noise scale: the
+		// updates at the ends of their interval bound it.
 		uLo, uHi = u, u
-		switch e := m.Efficiency; {
-		case g != nil:
-			// The noise scale's interval (the law is monotone in it).
-			for _, nz := range []float64{g.NoiseBatchLo, g.NoiseBatchHi} {
-				v := m.updatesAt(c, target, lambda, nz)
-				uLo, uHi = math.Min(uLo, v), math.Max(uHi, v)
-			}
-		case e != nil && e.LambdaHi >= e.LambdaLo && (e.LambdaLo != e.Lambda || e.LambdaHi != e.Lambda):
-			// More staleness cost, more updates (lambda's interval).
-			uLo = math.Min(u, m.updatesAt(c, target, e.LambdaLo, 0))
-			uHi = math.Max(u, m.updatesAt(c, target, e.LambdaHi, 0))
+		for _, end := range ends {
+			v := m.updatesAt(c, target, end[0], end[1])
+			uLo, uHi = math.Min(uLo, v), math.Max(uHi, v)
 		}
 	}
 	nan := math.NaN()
@@ -782,6 +756,32 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		p.TimeToTarget = Interval{u / p.StepsPerS.Value, uLo / p.StepsPerS.Hi, uHi / p.StepsPerS.Lo}
 	}
 	return p
+}
+
+// efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
+// statistical efficiency's interval, the other held at its value (lambda,
+// noise): the batch law's noise scale for a synchronous model that has
+// one, else lambda; none without a loss curve.
+func (m *Model) efficiencyEnds(lambda, noise float64) [][2]float64 {
+	e := m.Efficiency
+	switch {
+	case e == nil:
+		return nil
+	case m.gns() != nil:
+		g := m.gns()
+		return [][2]float64{{lambda, g.NoiseBatchLo}, {lambda, g.NoiseBatchHi}}
+	default:
+		return [][2]float64{{e.LambdaLo, noise}, {e.LambdaHi, noise}}
+	}
+}
+
+// stretch widens iv to hold v when v is a positive finite number.
+func stretch(iv Interval, v float64) Interval {
+	if v > 0 && !math.IsInf(v, 0) {
+		iv.Lo = math.Min(iv.Lo, v)
+		iv.Hi = math.Max(iv.Hi, v)
+	}
+	return iv
 }
 
 func sampleInterval(f func([]float64) float64, theta []float64, samples [][]float64, level float64) Interval {

@@ -160,12 +160,7 @@ func probeConfigs(pts []Point) []model.Config {
 // widen stretches iv to hold the value of each rival at c.
 func widen(iv Interval, rivals []Rival, c model.Config) Interval {
 	for _, r := range rivals {
-		v := r.fam.Predict(r.Theta, c)
-		if !(v > 0) || math.IsInf(v, 0) {
-			continue
-		}
-		iv.Lo = math.Min(iv.Lo, v)
-		iv.Hi = math.Max(iv.Hi, v)
+		iv = stretch(iv, r.fam.Predict(r.Theta, c))
 	}
 	return iv
 }

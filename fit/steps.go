@@ -894,21 +894,15 @@ func computeGrowth(runs []RunStats) string {
 // with the most workers (nothing is fitted on them); NaN when those are
 // the profile's own (one worker).
 func profileLargest(tf *ThroughputFit, pts []Point) float64 {
-	maxW := 0
-	for _, p := range pts {
-		maxW = max(maxW, p.Config.Workers)
-	}
+	_, out, maxW, _ := splitLargest(pts)
 	if maxW <= 1 {
 		return math.NaN()
 	}
-	sum, n := 0.0, 0
-	for _, p := range pts {
-		if p.Config.Workers == maxW {
-			sum += math.Abs(tf.Family.Predict(tf.Theta, p.Config)-p.StepsPerS) / p.StepsPerS
-			n++
-		}
+	sum := 0.0
+	for _, p := range out {
+		sum += math.Abs(tf.Family.Predict(tf.Theta, p.Config)-p.StepsPerS) / p.StepsPerS
 	}
-	return 100 * sum / float64(n)
+	return 100 * sum / float64(len(out))
 }
 
 // samplesPerStep is the per-worker batch of an asynchronous update, or the

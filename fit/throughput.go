@@ -466,15 +466,8 @@ func foldIdentified(f Family, in, out []Point, x []float64) string {
 	if len(in) == 0 {
 		return "no points remain"
 	}
-	logPred := func(pts []Point) Problem {
-		return Problem{M: len(pts), Residuals: func(dst, th []float64) {
-			for i, p := range pts {
-				dst[i] = math.Log(math.Max(f.Predict(th, p.Config), 1e-300))
-			}
-		}}
-	}
-	J := NumericJacobian(logPred(in), x)
-	G := NumericJacobian(logPred(out), x)
+	J := NumericJacobian(logPredictions(f, in), x)
+	G := NumericJacobian(logPredictions(f, out), x)
 	for j := 0; j < k; j++ {
 		// A parameter at a bound is held there by the constraint (and
 		// its forward difference, a step of 1e-15 at 0, is rounding
@@ -591,6 +584,35 @@ func parsimonious(best *ThroughputFit, fits []*ThroughputFit) *ThroughputFit {
 	return choice
 }
 
+// splitLargest splits pts into the points with fewer workers than the
+// largest count (in; next is their largest count) and those with the
+// largest (out, at maxW workers).
+func splitLargest(pts []Point) (in, out []Point, maxW, next int) {
+	for _, p := range pts {
+		maxW = max(maxW, p.Config.Workers)
+	}
+	for _, p := range pts {
+		if p.Config.Workers == maxW {
+			out = append(out, p)
+		} else {
+			in = append(in, p)
+			next = max(next, p.Config.Workers)
+		}
+	}
+	return in, out, maxW, next
+}
+
+// logPredictions is the problem whose "residuals" are the log predictions
+// of f at pts: its Jacobian is the sensitivity the identification checks
+// read.
+func logPredictions(f Family, pts []Point) Problem {
+	return Problem{M: len(pts), Residuals: func(dst, th []float64) {
+		for i, p := range pts {
+			dst[i] = math.Log(math.Max(f.Predict(th, p.Config), 1e-300))
+		}
+	}}
+}
+
 // largestCV fits on the configurations with fewer workers than the
 // largest count and returns the MAPE (%) on those with the largest; NaN
 // with fewer than 3 configurations, or when the smaller configurations
@@ -600,18 +622,7 @@ func largestCV(f Family, pts []Point) float64 {
 	if len(keys) < 3 {
 		return math.NaN()
 	}
-	maxW := 0
-	for _, p := range pts {
-		maxW = max(maxW, p.Config.Workers)
-	}
-	var in, out []Point
-	for _, p := range pts {
-		if p.Config.Workers == maxW {
-			out = append(out, p)
-		} else {
-			in = append(in, p)
-		}
-	}
+	in, out, _, _ := splitLargest(pts)
 	if len(in) == 0 {
 		return math.NaN()
 	}
@@ -644,12 +655,7 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	if KindOf(pts).PS && len(ps) == 1 {
 		w = append(w, fmt.Sprintf("only one PS shard count in the data (%d): the effect of shards is not identified", pts[0].Config.PS))
 	}
-	prob := Problem{M: len(pts), Residuals: func(dst, th []float64) {
-		for i, p := range pts {
-			dst[i] = math.Log(math.Max(f.Predict(th, p.Config), 1e-300))
-		}
-	}}
-	J := NumericJacobian(prob, res.X)
+	J := NumericJacobian(logPredictions(f, pts), res.X)
 	k := len(res.X)
 	var flat []string
 	for j := 0; j < k; j++ {
