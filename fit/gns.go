@@ -87,13 +87,7 @@ func gnsTarget(runs []GNSRun) float64 {
 // stepsToTarget is the steps of r's first evaluation at or below target;
 // an error when it is not positive (never reached, or at step 0).
 func stepsToTarget(r GNSRun, target float64) (float64, error) {
-	s := math.NaN()
-	for j, l := range r.Loss {
-		if l <= target {
-			s = r.Steps[j]
-			break
-		}
-	}
+	s := firstAtOrBelow(r.Steps, r.Loss, target)
 	if !(s > 0) {
 		return s, errorf("batch %g reaches the target %g at step %g", r.Batch, target, s)
 	}
@@ -262,4 +256,15 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 	eff.Warnings = append(eff.Warnings, fmt.Sprintf("synchronous runs at %d global batches (%g to %g samples per step): the updates to target follow the batch law, gradient noise scale %.4g samples [%.4g, %.4g], %.4g steps to loss %.4g at %g; the staleness law is not fitted (synchronous)",
 		len(f.Batches), f.Batches[0], f.Batches[len(f.Batches)-1], f.Noise, f.NoiseLo, f.NoiseHi, f.StepsRef, f.Target, f.RefBatch))
 	return eff, nil, true
+}
+
+// firstAtOrBelow is the update (step) count of the first evaluation whose
+// loss is at or below target, NaN when none is.
+func firstAtOrBelow(k, loss []float64, target float64) float64 {
+	for j, l := range loss {
+		if l <= target {
+			return k[j]
+		}
+	}
+	return math.NaN()
 }

@@ -222,13 +222,7 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 	}
 	var sum, sum0 float64
 	for _, r := range test {
-		meas := math.NaN()
-		for j, l := range r.Loss {
-			if l <= s.Target {
-				meas = r.K[j]
-				break
-			}
-		}
+		meas := firstAtOrBelow(r.K, r.Loss, s.Target)
 		if !(meas > 0) {
 			continue
 		}

@@ -311,13 +311,7 @@ func ScoreLossCurve(name string, k, loss []float64) (CurveScore, error) {
 		return CurveScore{}, errorf("%s: the loss curve could not be fitted", name)
 	}
 	target := loss[len(loss)-1]
-	meas := k[len(k)-1]
-	for i := range loss {
-		if loss[i] <= target {
-			meas = k[i]
-			break
-		}
-	}
+	meas := firstAtOrBelow(k, loss, target) // the last point at worst
 	s := CurveScore{Name: name, Measured: meas}
 	u, err := c.UpdatesTo(target)
 	if err != nil || math.IsInf(u, 0) {

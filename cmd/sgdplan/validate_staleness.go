@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/traces"
 )
@@ -82,14 +84,6 @@ func stalenessScores(paths []string) ([]stalenessResult, []string) {
 	return out, errs
 }
 
-func meanF(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
 // stalenessMarkdown writes the staleness-law section.
 func (v *validation) stalenessMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "## Efficiency: the staleness law across worker counts (async traces)\n\n")
@@ -122,7 +116,7 @@ func (v *validation) stalenessMarkdown(b *bytes.Buffer) {
 		}
 		fmt.Fprintln(b)
 		if len(all) > 0 {
-			m, m0 := meanF(all), meanF(all0)
+			m, m0 := stat.Mean(all, nil), stat.Mean(all0, nil)
 			verdict := "the staleness cost improves on the throughput ratio alone"
 			if m >= m0 {
 				verdict = "the staleness cost does **not** improve on the throughput ratio alone here"
