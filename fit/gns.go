@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -201,7 +202,7 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
 	batch := map[string]float64{}
 	for _, r := range stats {
-		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
+		if trainWorkers != nil && !slices.Contains(trainWorkers, r.Workers) {
 			continue
 		}
 		if r.Mode == "async" {

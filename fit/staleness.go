@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -273,7 +274,7 @@ func StalenessRunsOf(t *traces.Trace) ([]StalenessRun, error) {
 // least squares of the measured mean staleness on N - 1.
 func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWorkers []int) (runs []StalenessRun, stalNum, stalDen float64) {
 	for _, r := range stats {
-		if trainWorkers != nil && !containsInt(trainWorkers, r.Workers) {
+		if trainWorkers != nil && !slices.Contains(trainWorkers, r.Workers) {
 			continue
 		}
 		if r.Staleness.N > 0 && r.Workers > 1 {

@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -476,7 +477,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	res := &StepFit{Stats: stats}
 	var train []RunStats
 	for _, r := range stats {
-		if o.TrainWorkers == nil || containsInt(o.TrainWorkers, r.Workers) {
+		if o.TrainWorkers == nil || slices.Contains(o.TrainWorkers, r.Workers) {
 			train = append(train, r)
 		}
 	}
@@ -688,15 +689,6 @@ func nz(v float64) float64 {
 		return 0
 	}
 	return v
-}
-
-func containsInt(xs []int, v int) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // curvesFromTrace collects each run's loss curve: evals.csv, or for runs

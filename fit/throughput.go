@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
@@ -128,15 +129,6 @@ type Settings struct {
 	// fitted from the two-node profile instead; validate: the choice
 	// without the families added after looking at the validation data).
 	Exclude []string
-}
-
-func containsString(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Settings) withDefaults() Settings {
@@ -275,7 +267,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			if psVary && !usesPS[n] {
 				continue
 			}
-			if containsString(s.Exclude, n) {
+			if slices.Contains(s.Exclude, n) {
 				continue
 			}
 			cands = append(cands, f)

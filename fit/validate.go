@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -180,7 +181,7 @@ func ProtocolSeries(dataset string, rows []traces.Throughput) ([]Series, []strin
 			isTest = func(r traces.Throughput) bool { return r.Nodes >= 2 }
 		case "dl2-mxnet-ps-speed":
 			ws, ps := smallestTwo(rs, func(r traces.Throughput) int { return r.Workers }), smallestTwo(rs, func(r traces.Throughput) int { return r.PS })
-			isTrain = func(r traces.Throughput) bool { return containsInt(ws, r.Workers) && containsInt(ps, r.PS) }
+			isTrain = func(r traces.Throughput) bool { return slices.Contains(ws, r.Workers) && slices.Contains(ps, r.PS) }
 		case "elasticflow-asplos23", "tf-cnn-benchmarks-2017":
 			isTrain = func(r traces.Throughput) bool { return r.Workers <= 8 }
 			isTest = func(r traces.Throughput) bool { return r.Workers >= 16 }

@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -129,7 +130,7 @@ func OneMore(s Series) (Series, string, error) {
 		all := append(append([]Point(nil), s.Train...), s.Test...)
 		ws := smallestN(all, 3, func(p Point) int { return p.Config.Workers })
 		ps := smallestN(all, 3, func(p Point) int { return p.Config.PS })
-		move = func(p Point) bool { return containsInt(ws, p.Config.Workers) && containsInt(ps, p.Config.PS) }
+		move = func(p Point) bool { return slices.Contains(ws, p.Config.Workers) && slices.Contains(ps, p.Config.PS) }
 		what = fmt.Sprintf("workers %s x ps %s", joinInts(ws), joinInts(ps))
 	default:
 		return Series{}, "", errorf("dataset %s has no one-more-configuration split", s.Dataset)

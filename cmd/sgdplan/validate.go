@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -775,19 +776,10 @@ func spreadFamilies(s fit.Series, chosen string) []string {
 			out = append(out, name)
 		}
 	}
-	if _, ok := fit.LookupFamily(chosen); ok && !containsStr(out, chosen) {
+	if _, ok := fit.LookupFamily(chosen); ok && !slices.Contains(out, chosen) {
 		out = append(out, chosen)
 	}
 	return out
-}
-
-func containsStr(xs []string, v string) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // coverageSummary pools a dataset's coverage: the fraction of all test
@@ -817,7 +809,7 @@ func (d *datasetResult) coverageSummary() coverageSummary {
 		sum += c.Fraction()
 		widths = append(widths, c.Widths...)
 		cs.minRes, cs.maxRes = min(cs.minRes, c.Resamples), max(cs.maxRes, c.Resamples)
-		if !containsStr(cs.families, c.Family) {
+		if !slices.Contains(cs.families, c.Family) {
 			cs.families = append(cs.families, c.Family)
 		}
 	}
@@ -898,7 +890,7 @@ func (d *datasetResult) oneMoreMean(m int, protocol bool) float64 {
 func (d *datasetResult) oneMoreWhats() string {
 	var out []string
 	for _, w := range d.oneMoreWhat {
-		if w != "" && !containsStr(out, w) {
+		if w != "" && !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
@@ -996,7 +988,7 @@ func (d *datasetResult) spreadRows() []*spreadRow {
 			if sp.Over {
 				r.over++
 			}
-			if !containsInt(r.configs, sp.Configs) {
+			if !slices.Contains(r.configs, sp.Configs) {
 				r.configs = append(r.configs, sp.Configs)
 			}
 			r.kept = append(r.kept, float64(sp.Kept))
@@ -1010,7 +1002,7 @@ func (d *datasetResult) spreadRows() []*spreadRow {
 				r.stuck++
 			}
 			for _, h := range sp.Held {
-				if !containsStr(r.held, h) {
+				if !slices.Contains(r.held, h) {
 					r.held = append(r.held, h)
 				}
 			}
@@ -1025,15 +1017,6 @@ func (d *datasetResult) spreadRows() []*spreadRow {
 		r.min, r.med, r.max, r.protocol, r.refit = r.min/n, r.med/n, r.max/n, r.protocol/n, r.refit/n
 	}
 	return rows
-}
-
-func containsInt(xs []int, v int) bool {
-	for _, x := range xs {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (v *validation) spreadMarkdown(b *bytes.Buffer) {
@@ -1214,7 +1197,7 @@ func (d *datasetResult) oneMoreSwitches() (int, []string) {
 			continue
 		}
 		n++
-		if !containsStr(fams, sc[0].Family) {
+		if !slices.Contains(fams, sc[0].Family) {
 			fams = append(fams, sc[0].Family)
 		}
 	}
