@@ -37,9 +37,11 @@ func checkCommand() *cli.Command {
 counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, PS are the
 shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker) manifest. --workers and
 --ps override the manifest.
-Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed),
-4 past saturation (a PS station at least 90% busy, or one more worker makes the job slower),
-2 bad input.
+Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
+or of progress to the target when the model's statistical efficiency varies), 4 past
+saturation (a PS station at least 90% busy, or one more worker makes the job slower) or past
+the best time to target (the last worker's staleness, or a synchronous job's larger global
+batch, costs more than its speed adds), 2 bad input.
 
 Examples:
    sgdplan check --model model.json --workers 8 --ps 2
