@@ -539,9 +539,13 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 			return nil, err
 		}
 		tf.CVError = profileCV(prof, res.Points, stats, s, o.Queueing)
+		// What the intervals cover: with other training runs to check
+		// the profile on, the network's own error beyond it too.
+		e, w := profileExtrapolation(tf, prof, res.Points)
 		if s.Bootstrap > 0 {
-			profileExtrapolation(tf, prof, res.Points)
+			tf.Extrapolation = e
 		}
+		tf.Warnings = append(tf.Warnings, w)
 		if prof.Bandwidth > 0 && prof.ParamBytes > 0 {
 			ref.ParamBytes, ref.Bandwidth = prof.ParamBytes, prof.Bandwidth
 		}
@@ -619,8 +623,7 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	if others == 0 {
 		warn = append(warn, "only one worker count in the training runs: contention is predicted by the queueing network from the two-node profile alone, not checked against data")
 	}
-	warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0",
-		"the intervals cover the measurement noise of the profile's phase means only, not the queueing model's own error (on the project's real traces testdata/asgd, 9.7% on average and up to 20% past the knee: docs/validation.md)")
+	warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
 	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
 	tf.Residuals = make([]float64, len(pts))
 	ss := 0.0
