@@ -199,3 +199,70 @@ func TestValidateStaleness(t *testing.T) {
 		}
 	}
 }
+
+// The held-out check runs on a data folder with gavel-osdi20 alone (the
+// project's v100 excerpt): its section and the choice-rule table, whose
+// sgdplan row is the dataset's sgdplan mean, and its reading of the units.
+func TestValidateHeldOutGavel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 4 series with 5 choice rules and a bootstrap")
+	}
+	data := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "public", "gavel-osdi20", "simulation_throughputs_isolated.csv")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(data, "gavel-osdi20"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "gavel-osdi20", "simulation_throughputs_isolated.csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "validation.md")
+	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	mean := regexp.MustCompile(`(?m)^\| \*\*mean MAPE\*\* \| \| \| \*\*([0-9.]+)\*\* \|`)
+	i := strings.Index(s, "## gavel-osdi20")
+	if i < 0 {
+		t.Fatalf("no gavel-osdi20 section:\n%s", s)
+	}
+	m := mean.FindStringSubmatch(s[i:])
+	r := regexp.MustCompile(`\| loo \+ 1-SE \(sgdplan\) \| [^|]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
+	if m == nil || r == nil {
+		t.Fatalf("no gavel mean or no choice-rule row:\n%s", s)
+	}
+	if m[1] != r[1] {
+		t.Errorf("choice-rule table gives sgdplan %s%%, the gavel table %s%%", r[1], m[1])
+	}
+	if !strings.Contains(s, "4 series") || !strings.Contains(stdout, "gavel-osdi20") {
+		t.Errorf("want 4 v100 series reported; stdout %q", stdout)
+	}
+	// read as the job's own steps, every v100 job of the excerpt would
+	// scale super-linearly from 1 to 8 GPUs; read as the sum over the
+	// workers, fewer would.
+	ev := regexp.MustCompile(`read\s+as the job's own steps, (\d+) of the (\d+) .*\s+.*\s+.*read as the sum, (\d+) would`).FindStringSubmatch(s[i:])
+	if ev == nil {
+		t.Fatalf("reading evidence missing:\n%s", s[i:i+900])
+	}
+	job, pairs, sum := atoi(t, ev[1]), atoi(t, ev[2]), atoi(t, ev[3])
+	if pairs != 19 || job != pairs || !(sum < job) {
+		t.Errorf("reading evidence: %d of %d as job steps, %d as summed; want all 19 and fewer", job, pairs, sum)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

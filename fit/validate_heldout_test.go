@@ -1,0 +1,72 @@
+package fit
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// gavelRow is a LoadDataset row of gavel-osdi20.
+func gavelRow(job, gpu string, batch, gpus int, consolidated bool, stepsPerS float64) traces.Throughput {
+	r := traces.Throughput{Model: job + "/" + gpu, Batch: batch, Workers: gpus, StepsPerS: stepsPerS, Mode: "allreduce"}
+	if consolidated {
+		r.Nodes = 1
+	} else {
+		r.Model += "_unconsolidated"
+	}
+	return r
+}
+
+// GavelSeries pools a model's batch sizes into one series per GPU type,
+// trains on 1-4 GPUs and tests 8, divides the summed steps/s by the GPUs,
+// leaves out spread jobs and jobs without a batch size, and counts the
+// pairs that would be super-linear under each reading.
+func TestGavelSeriesSplitsAndReads(t *testing.T) {
+	var rows []traces.Throughput
+	// ResNet-50 on v100 at two batches: sum of steps grows 1 -> 8 GPUs,
+	// by less than 8x at batch 16 and by more at batch 32.
+	for _, b := range []int{16, 32} {
+		job := "ResNet-50 (batch size " + map[int]string{16: "16", 32: "32"}[b] + ")"
+		for _, g := range []int{1, 2, 4, 8} {
+			v := 10 * float64(g) * 0.8
+			if b == 32 && g == 8 {
+				v = 10 * 8 * 1.1
+			}
+			rows = append(rows, gavelRow(job, "v100", b, g, true, v))
+			rows = append(rows, gavelRow(job, "v100", b, g, false, v/2))
+		}
+	}
+	rows = append(rows, gavelRow("A3C", "v100", 0, 1, true, 3))
+	// a model measured on 1 and 2 GPUs only: no test point, left out.
+	rows = append(rows, gavelRow("LM (batch size 5)", "k80", 5, 1, true, 4), gavelRow("LM (batch size 5)", "k80", 5, 2, true, 7))
+
+	ss, ev, err := GavelSeries(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || ss[0].Name != "ResNet-50/v100" || ss[0].Dataset != HeldOutDataset {
+		t.Fatalf("series %+v", ss)
+	}
+	s := ss[0]
+	if len(s.Train) != 6 || len(s.Test) != 2 {
+		t.Fatalf("train %d test %d, want 6 and 2", len(s.Train), len(s.Test))
+	}
+	for _, p := range s.Test {
+		if p.Config.Workers != 8 {
+			t.Errorf("test point at %d GPUs", p.Config.Workers)
+		}
+	}
+	for _, p := range s.Train {
+		if p.Config.Workers > 4 {
+			t.Errorf("training point at %d GPUs", p.Config.Workers)
+		}
+		// 10 * g * 0.8 summed steps/s over g GPUs: 8 job steps/s.
+		if math.Abs(p.StepsPerS-8) > 1e-12 {
+			t.Errorf("%d GPUs: job steps/s %g, want 8", p.Config.Workers, p.StepsPerS)
+		}
+	}
+	if ev.Pairs != 2 || ev.SuperJob != 2 || ev.SuperSum != 1 {
+		t.Errorf("reading evidence %+v, want 2 pairs, 2 super-linear as job steps, 1 as summed", ev)
+	}
+}
