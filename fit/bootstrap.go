@@ -97,7 +97,7 @@ type Interval struct {
 // beyond the data, the measured extrapolation error (Extrapolation).
 func (tf *ThroughputFit) PredictInterval(c model.Config, level float64) Interval {
 	iv := widen(predictInterval(tf.Family, tf.Theta, tf.Samples, c, level), tf.Rivals, c)
-	return widenBy(iv, tf.Extrapolation.Factor(c))
+	return widenBy(iv, tf.Extrapolation.Factor(c, level))
 }
 
 func predictInterval(f Family, theta []float64, samples [][]float64, c model.Config, level float64) Interval {

@@ -19,10 +19,14 @@ import (
 //
 //	d(c) = ln⁺(w/w_max) + ln⁺(p/p_max) + ln⁺(nodes/nodes_max),
 //
-// and the prediction interval holds v·exp(±Rate·d(c)). Inside the data
-// d = 0 and nothing widens. The linear growth and the one-step estimate
-// are assumptions; docs/validation.md reports how often the widened
-// intervals hold measurements they were not fitted on.
+// and the interval of level L holds v·exp(±q(L)·Rate·d(c)). Rate is a mean
+// absolute error, not a bound: read as the mean |e| of a normal log error
+// whose spread grows with d, the L-quantile of |e| is q(L) = z((1+L)/2) ·
+// sqrt(π/2) times it (2.06 at 90%; a factor of 1 would make a 58%
+// interval). Inside the data d = 0 and nothing widens. The linear growth,
+// the normal shape and the one-step estimate are assumptions;
+// docs/validation.md reports how often the widened intervals hold
+// measurements they were not fitted on.
 type Extrapolation struct {
 	// Rate is the mean absolute log error per unit of log distance.
 	Rate       float64 `json:"rate"`
@@ -52,13 +56,24 @@ func (e *Extrapolation) Distance(c model.Config) float64 {
 	return d
 }
 
-// Factor is exp(Rate·d(c)), the factor by which the interval reaches
-// below and above the prediction at c (1 inside the data).
-func (e *Extrapolation) Factor(c model.Config) float64 {
+// Factor is exp(q(level)·Rate·d(c)), the factor by which the interval of
+// the given level reaches below and above the prediction at c (1 inside
+// the data).
+func (e *Extrapolation) Factor(c model.Config, level float64) float64 {
 	if e == nil {
 		return 1
 	}
-	return math.Exp(e.Rate * e.Distance(c))
+	return math.Exp(absQuantile(level) * e.Rate * e.Distance(c))
+}
+
+// absQuantile is q(level): the level-quantile of |e| over its mean for a
+// normal e of mean 0 (E|e| = σ·sqrt(2/π)).
+func absQuantile(level float64) float64 { return zQuantile(level) * math.Sqrt(math.Pi/2) }
+
+// perDoubling is how much wider, in %, the interval of level grows per
+// doubling of workers at rate.
+func perDoubling(rate, level float64) float64 {
+	return 100 * (math.Pow(2, absQuantile(level)*rate) - 1)
 }
 
 // check reports a rate or a bound that cannot be.
@@ -94,7 +109,7 @@ const AssumedDriftRate = 0.1
 // extrapolation measures the Extrapolation of family f on pts; when the
 // data cannot measure it, the result carries AssumedDriftRate, Assumed
 // set, and the warning says why.
-func extrapolation(f Family, pts []Point) (*Extrapolation, string) {
+func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string) {
 	in, out, maxW, next := splitLargest(pts)
 	e := &Extrapolation{MaxWorkers: maxW}
 	for _, p := range pts {
@@ -103,7 +118,7 @@ func extrapolation(f Family, pts []Point) (*Extrapolation, string) {
 	}
 	assumed := func(why string) (*Extrapolation, string) {
 		e.Rate, e.Assumed = AssumedDriftRate, true
-		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s the intervals widen by an ASSUMED %.0f%% per doubling of workers (the rate measured on the project's own traces), not by anything in these data", why, e.bounds(), 100*(math.Pow(2, AssumedDriftRate)-1))
+		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), 100*level, perDoubling(AssumedDriftRate, level))
 	}
 	if len(in) == 0 {
 		return assumed("one worker count only")
@@ -124,8 +139,8 @@ func extrapolation(f Family, pts []Point) (*Extrapolation, string) {
 		sum += math.Abs(math.Log(v / p.StepsPerS))
 	}
 	e.Rate = sum / float64(len(out)) / math.Log(float64(e.MaxWorkers)/float64(next))
-	return e, fmt.Sprintf("extrapolation: fitted without its %d-worker configurations, %s missed them by %.1f%% (log error), so beyond the data the intervals widen by a factor exp(%.3g·d), d the log distance past %s (%.1f%% more per doubling of workers)",
-		e.MaxWorkers, f.Name, 100*sum/float64(len(out)), e.Rate, e.bounds(), 100*(math.Pow(2, e.Rate)-1))
+	return e, fmt.Sprintf("extrapolation: fitted without its %d-worker configurations, %s missed them by %.1f%% (mean log error), so beyond the data the %.0f%% intervals widen by a factor exp(%.3g·%.3g·d), d the log distance past %s (%.1f%% more per doubling of workers)",
+		e.MaxWorkers, f.Name, 100*sum/float64(len(out)), 100*level, absQuantile(level), e.Rate, e.bounds(), perDoubling(e.Rate, level))
 }
 
 func (e *Extrapolation) bounds() string {
@@ -153,7 +168,7 @@ func plural(n int, what string) string {
 // log distances from the profile. It returns nil, with a warning that the
 // intervals cover the profile's measurement noise only, when there is no
 // such run; the warning says what the intervals cover either way.
-func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point) (*Extrapolation, string) {
+func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point, level float64) (*Extrapolation, string) {
 	const noiseOnly = "the intervals cover the measurement noise of the profile's phase means only, not the queueing model's own error (on the project's real traces testdata/asgd, 9.7% on average and up to 20% past the knee: docs/validation.md)"
 	e := &Extrapolation{MaxWorkers: 1, MaxPS: max(prof.PS, 1)}
 	sumE, sumD := 0.0, 0.0
@@ -175,6 +190,6 @@ func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point) (*Extrap
 		return nil, noiseOnly
 	}
 	e.Rate = sumE / sumD
-	return e, fmt.Sprintf("the intervals cover the measurement noise of the profile's phase means and, beyond the profile (%s), the queueing model's own error measured on the %d other training configurations: %.1f%% per doubling of workers or shards (exp(%.3g·d), d the log distance)",
-		e.bounds(), n, 100*(math.Pow(2, e.Rate)-1), e.Rate)
+	return e, fmt.Sprintf("the intervals cover the measurement noise of the profile's phase means and, beyond the profile (%s), the queueing model's own error measured on the %d other training configurations: the %.0f%% intervals widen by %.1f%% per doubling of workers or shards (exp(%.3g·%.3g·d), d the log distance; %.3g the mean log error per unit of d)",
+		e.bounds(), n, 100*level, perDoubling(e.Rate, level), absQuantile(level), e.Rate, e.Rate)
 }

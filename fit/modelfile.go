@@ -692,7 +692,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	th := m.theta()
 	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.Staleness(float64(c.Workers))}
 	p.StepsPerS = widen(predictInterval(m.fam, th, m.Samples, c, m.Level), m.Rivals, c)
-	far := m.Extrapolation.Factor(c)
+	far := m.Extrapolation.Factor(c, m.Level)
 	p.StepsPerS = widenBy(p.StepsPerS, far)
 	sps := m.samplesPerStep(c)
 	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}

@@ -541,7 +541,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		tf.CVError = profileCV(prof, res.Points, stats, s, o.Queueing)
 		// What the intervals cover: with other training runs to check
 		// the profile on, the network's own error beyond it too.
-		e, w := profileExtrapolation(tf, prof, res.Points)
+		e, w := profileExtrapolation(tf, prof, res.Points, s.Level)
 		if s.Bootstrap > 0 {
 			tf.Extrapolation = e
 		}

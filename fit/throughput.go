@@ -309,7 +309,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			best.Warnings = append(best.Warnings, w)
 		}
 		var w string
-		best.Extrapolation, w = extrapolation(best.Family, pts)
+		best.Extrapolation, w = extrapolation(best.Family, pts, s.Level)
 		best.Warnings = append(best.Warnings, w)
 	}
 	return best, alts, nil

@@ -35,7 +35,7 @@ func TestExtrapolationRateByHand(t *testing.T) {
 	th0 := T1 - th1*B
 	pred4 := 1 / (th0 + th1*B/4)
 	want := math.Abs(math.Log(pred4*T4)) / math.Log(2)
-	e, msg := extrapolation(families["amdahl"], pts)
+	e, msg := extrapolation(families["amdahl"], pts, 0.9)
 	if e == nil {
 		t.Fatalf("no extrapolation: %s", msg)
 	}
@@ -47,13 +47,13 @@ func TestExtrapolationRateByHand(t *testing.T) {
 	}
 	// The exact form (overhead) fitted to its own noise-free data does not
 	// drift: rate ~ 0.
-	e, _ = extrapolation(families["overhead"], strongPoints([]int{1, 2, 4, 8}, a, c, k, B))
+	e, _ = extrapolation(families["overhead"], strongPoints([]int{1, 2, 4, 8}, a, c, k, B), 0.9)
 	if e == nil || e.Rate > 1e-6 {
 		t.Errorf("exact form: %+v, want rate ~0", e)
 	}
 	// One worker count: nothing to measure; the assumed rate stands in,
 	// flagged, and the message says so.
-	e, msg = extrapolation(families["amdahl"], strongPoints([]int{4}, a, c, k, B))
+	e, msg = extrapolation(families["amdahl"], strongPoints([]int{4}, a, c, k, B), 0.9)
 	if e == nil || !e.Assumed || e.Rate != AssumedDriftRate || !strings.Contains(msg, "one worker count") || !strings.Contains(msg, "ASSUMED") {
 		t.Errorf("one worker count: %+v %q", e, msg)
 	}
@@ -74,12 +74,13 @@ func TestExtrapolationDistance(t *testing.T) {
 		if d := e.Distance(cs.c); math.Abs(d-cs.want) > 1e-12 {
 			t.Errorf("d(%+v) = %g, want %g", cs.c, d, cs.want)
 		}
-		if f := e.Factor(cs.c); relErr(f, math.Exp(0.2*cs.want)) > 1e-12 {
+		// at 90%: z(0.95) = 1.6448536 times sqrt(pi/2)
+		if f := e.Factor(cs.c, 0.9); relErr(f, math.Exp(1.6448536269514722*math.Sqrt(math.Pi/2)*0.2*cs.want)) > 1e-9 {
 			t.Errorf("factor(%+v) = %g", cs.c, f)
 		}
 	}
 	var none *Extrapolation
-	if none.Factor(model.Config{Workers: 100}) != 1 {
+	if none.Factor(model.Config{Workers: 100}, 0.9) != 1 {
 		t.Error("nil extrapolation widens")
 	}
 	iv := widenBy(Interval{Value: 10, Lo: 9, Hi: 12}, 1.5)
@@ -91,10 +92,45 @@ func TestExtrapolationDistance(t *testing.T) {
 	}
 }
 
+// q(L) = absQuantile is what makes a mean absolute error an L interval:
+// for normal errors, |e| <= q(L) mean|e| holds a fraction L of them
+// (checked on simulated errors, the mean |e| estimated from them too).
+func TestAbsQuantileCoversLevel(t *testing.T) {
+	r := newRand(3)
+	es := make([]float64, 200000)
+	mean := 0.0
+	for i := range es {
+		es[i] = math.Abs(0.3 * r.NormFloat64())
+		mean += es[i]
+	}
+	mean /= float64(len(es))
+	for _, level := range []float64{0.5, 0.8, 0.9, 0.95} {
+		in := 0
+		for _, e := range es {
+			if e <= absQuantile(level)*mean {
+				in++
+			}
+		}
+		if got := float64(in) / float64(len(es)); math.Abs(got-level) > 0.005 {
+			t.Errorf("level %g: %.4f of the errors inside", level, got)
+		}
+	}
+	// a factor of 1 (the mean error as the half-width) is a 58% interval
+	in := 0
+	for _, e := range es {
+		if e <= mean {
+			in++
+		}
+	}
+	if got := float64(in) / float64(len(es)); math.Abs(got-0.575) > 0.005 {
+		t.Errorf("mean |e| as the half-width holds %.4f, want about 0.575", got)
+	}
+}
+
 func TestIntervalsWidenOnlyBeyondTheData(t *testing.T) {
 	// Amdahl fitted on overhead data: inside the data the interval is the
 	// bootstrap's (plus rivals); at 4x the largest worker count it holds
-	// v·exp(±rate·ln 4).
+	// v·exp(±q·rate·ln 4), q = absQuantile(0.9).
 	pts := strongPoints([]int{1, 2, 4, 8}, 0.05, 0.004, 0.01, 256)
 	tf, _, err := FitThroughput(pts, "amdahl", &Settings{Bootstrap: 50})
 	if err != nil {
@@ -114,7 +150,7 @@ func TestIntervalsWidenOnlyBeyondTheData(t *testing.T) {
 	}
 	far := model.Config{Workers: 32, Batch: 8}
 	iv := tf.PredictInterval(far, 0.9)
-	f := math.Exp(e.Rate * math.Log(4))
+	f := math.Exp(absQuantile(0.9) * e.Rate * math.Log(4))
 	if iv.Lo > iv.Value/f*(1+1e-12) || iv.Hi < iv.Value*f*(1-1e-12) {
 		t.Errorf("at 32 workers %+v, want at least [v/%g, v·%g]", iv, f, f)
 	}
