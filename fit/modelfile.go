@@ -557,79 +557,89 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
 	}
+	// Semantic errors name the line and column of the value at fault (or
+	// of the object that lacks a field).
+	var pos map[string]int64
+	at := func(path string) string {
+		if pos == nil {
+			pos = jsonPositions(b)
+		}
+		line, col := lineCol(b, positionOf(pos, path))
+		return fmt.Sprintf("%s:%d:%d", name, line, col)
+	}
 	if m.Schema == "" {
-		return nil, errorf("%s: missing field \"schema\" (want %q)", name, Schema)
+		return nil, errorf("%s: missing field \"schema\" (want %q)", at("schema"), Schema)
 	}
 	if m.Schema != Schema {
-		return nil, errorf("%s: unknown schema version %q (this sgdplan reads %q)", name, m.Schema, Schema)
+		return nil, errorf("%s: unknown schema version %q (this sgdplan reads %q)", at("schema"), m.Schema, Schema)
 	}
 	if m.Family == "" {
-		return nil, errorf("%s: missing field \"family\"", name)
+		return nil, errorf("%s: missing field \"family\"", at("family"))
 	}
 	fam, ok := families[m.Family]
 	if !ok {
-		return nil, errorf("%s: unknown family %q (known: %s)", name, m.Family, strings.Join(FamilyNames(), ", "))
+		return nil, errorf("%s: unknown family %q (known: %s)", at("family"), m.Family, strings.Join(FamilyNames(), ", "))
 	}
 	if m.Queueing != nil {
 		if m.Family != "mva" {
-			return nil, errorf("%s: field \"queueing\" belongs to family mva, not %s", name, m.Family)
+			return nil, errorf("%s: field \"queueing\" belongs to family mva, not %s", at("queueing"), m.Family)
 		}
 		if err := m.Queueing.check(); err != nil {
-			return nil, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, errorf("%s: %v", at("queueing"), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 		fam = mvaFamily(*m.Queueing)
 	}
 	if len(m.Parameters) != len(fam.Params) {
-		return nil, errorf("%s: family %s has %d parameters, the file has %d", name, m.Family, len(fam.Params), len(m.Parameters))
+		return nil, errorf("%s: family %s has %d parameters, the file has %d", at("parameters"), m.Family, len(fam.Params), len(m.Parameters))
 	}
 	for j, p := range m.Parameters {
 		if p.Name != fam.Params[j].Name {
-			return nil, errorf("%s: parameter %d is %q, want %q", name, j+1, p.Name, fam.Params[j].Name)
+			return nil, errorf("%s: parameter %d is %q, want %q", at(fmt.Sprintf("parameters[%d].name", j)), j+1, p.Name, fam.Params[j].Name)
 		}
 		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) || p.Value < fam.Params[j].Lo || p.Value > fam.Params[j].Hi {
-			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", name, p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
+			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
 		}
 	}
 	for i, s := range m.Samples {
 		if len(s) != len(fam.Params) {
-			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", name, i+1, len(s), len(fam.Params))
+			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, len(s), len(fam.Params))
 		}
 	}
 	for i := range m.Rivals {
 		r := &m.Rivals[i]
 		rf, ok := families[r.Family]
 		if !ok || r.Family == "mva" {
-			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; mva needs its queueing settings)", name, i+1, r.Family, strings.Join(FamilyNames(), ", "))
+			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; mva needs its queueing settings)", at(fmt.Sprintf("rivals[%d].family", i)), i+1, r.Family, strings.Join(FamilyNames(), ", "))
 		}
 		if len(r.Theta) != len(rf.Params) {
-			return nil, errorf("%s: rival %d (%s) has %d parameters, want %d", name, i+1, r.Family, len(r.Theta), len(rf.Params))
+			return nil, errorf("%s: rival %d (%s) has %d parameters, want %d", at(fmt.Sprintf("rivals[%d].parameters", i)), i+1, r.Family, len(r.Theta), len(rf.Params))
 		}
 		for j, v := range r.Theta {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < rf.Params[j].Lo || v > rf.Params[j].Hi {
-				return nil, errorf("%s: rival %d (%s): parameter %s = %g is outside [%g, %g]", name, i+1, r.Family, rf.Params[j].Name, v, rf.Params[j].Lo, rf.Params[j].Hi)
+				return nil, errorf("%s: rival %d (%s): parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("rivals[%d].parameters[%d]", i, j)), i+1, r.Family, rf.Params[j].Name, v, rf.Params[j].Lo, rf.Params[j].Hi)
 			}
 		}
 		r.fam = rf
 	}
 	if m.Extrapolation != nil {
 		if err := m.Extrapolation.check(); err != nil {
-			return nil, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, errorf("%s: %v", at("extrapolation"), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	switch m.Mode {
 	case "async", "sync", "allreduce":
 	case "":
-		return nil, errorf("%s: missing field \"mode\" (async, sync or allreduce)", name)
+		return nil, errorf("%s: missing field \"mode\" (async, sync or allreduce)", at("mode"))
 	default:
-		return nil, errorf("%s: mode %q, want async, sync or allreduce", name, m.Mode)
+		return nil, errorf("%s: mode %q, want async, sync or allreduce", at("mode"), m.Mode)
 	}
 	if m.Reference.Batch <= 0 && m.Reference.GlobalBatch <= 0 {
-		return nil, errorf("%s: reference: missing \"batch\" or \"global_batch\"", name)
+		return nil, errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
 	}
 	if e := m.Efficiency; e != nil {
 		for _, v := range []float64{e.Lambda, e.LambdaLo, e.LambdaHi} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return nil, errorf("%s: efficiency: lambda %g [%g, %g]: want finite numbers >= 0", name, e.Lambda, e.LambdaLo, e.LambdaHi)
+				return nil, errorf("%s: efficiency: lambda %g [%g, %g]: want finite numbers >= 0", at("efficiency.lambda"), e.Lambda, e.LambdaLo, e.LambdaHi)
 			}
 		}
 		switch {
@@ -638,15 +648,15 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			// kept): no interval, not [0, 0] around a positive lambda
 			e.LambdaLo, e.LambdaHi = e.Lambda, e.Lambda
 		case !(e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi):
-			return nil, errorf("%s: efficiency: lambda %g is outside its interval [%g, %g]", name, e.Lambda, e.LambdaLo, e.LambdaHi)
+			return nil, errorf("%s: efficiency: lambda %g is outside its interval [%g, %g]", at("efficiency.lambda"), e.Lambda, e.LambdaLo, e.LambdaHi)
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
-			return nil, errorf("%s: field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async", name)
+			return nil, errorf("%s: field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async", at("efficiency.gns"))
 		}
 		if err := e.GNS.check(); err != nil {
-			return nil, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, errorf("%s: %v", at("efficiency.gns"), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	if m.Level <= 0 || m.Level >= 1 {
@@ -654,6 +664,79 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	m.fam = fam
 	return &m, nil
+}
+
+// jsonPositions maps the path of every value in the JSON document b
+// ("parameters[1].value", "efficiency.gns"; "" for the document) to the
+// byte offset where the value starts. A document that does not parse gives
+// the paths read before the error.
+func jsonPositions(b []byte) map[string]int64 {
+	pos := map[string]int64{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var walk func(path string) error
+	walk = func(path string) error {
+		pos[path] = valueStart(b, dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				k, _ := kt.(string)
+				if path != "" {
+					k = path + "." + k
+				}
+				if err := walk(k); err != nil {
+					return err
+				}
+			}
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if err := walk(fmt.Sprintf("%s[%d]", path, i)); err != nil {
+					return err
+				}
+			}
+		default:
+			return nil
+		}
+		_, err = dec.Token() // the closing delimiter
+		return err
+	}
+	_ = walk("")
+	return pos
+}
+
+// valueStart skips the white space, colon and comma after off.
+func valueStart(b []byte, off int64) int64 {
+	for off < int64(len(b)) {
+		switch b[off] {
+		case ' ', '\t', '\n', '\r', ':', ',':
+			off++
+		default:
+			return off
+		}
+	}
+	return off
+}
+
+// positionOf is the offset of path in pos, or of its nearest enclosing
+// value that is there (the document's start at worst).
+func positionOf(pos map[string]int64, path string) int64 {
+	for {
+		if off, ok := pos[path]; ok {
+			return off
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			return pos[""]
+		}
+		path = path[:i]
+	}
 }
 
 func lineCol(b []byte, off int64) (line, col int) {

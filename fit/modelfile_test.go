@@ -1,6 +1,8 @@
 package fit
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -74,13 +76,16 @@ func TestLoadModelErrors(t *testing.T) {
 	}{
 		{"empty", "", "not a model.json"},
 		{"syntax", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": ]\n}", "syntax.json:3:"},
-		{"noschema", `{"family": "ernest"}`, `missing field "schema"`},
+		{"noschema", `{"family": "ernest"}`, `noschema.json:1:1: missing field "schema"`},
 		{"v2", `{"schema": "sgdplan/model/v2"}`, `unknown schema version "sgdplan/model/v2"`},
 		{"nofamily", `{"schema": "sgdplan/model/v1"}`, `missing field "family"`},
-		{"badfamily", `{"schema": "sgdplan/model/v1", "family": "nope"}`, `unknown family "nope"`},
+		{"badfamily", "{\"schema\": \"sgdplan/model/v1\",\n  \"family\": \"nope\"}", `badfamily.json:2:13: unknown family "nope"`},
 		{"params", `{"schema": "sgdplan/model/v1", "family": "amdahl", "parameters": []}`, "has 2 parameters, the file has 0"},
 		{"type", `{"schema": 3}`, "field schema: expected string"},
 		{"nomode", strings.Replace(string(good), `"mode": "sync"`, `"mode": ""`, 1), `missing field "mode"`},
+		// semantic errors point at the value at fault
+		{"outside", strings.Replace(string(good), `"rate": `, `"rate": -`, 1), `outside.json:` + lineColOf(good, `"rate": `) + `: extrapolation: rate -`},
+		{"param", strings.Replace(string(good), `"name": "compute_per_sample"`, `"name": "serious"`, 1), `param.json:` + lineColOf(good, `"name": "compute_per_sample"`) + `: parameter 1 is "serious"`},
 	}
 	for _, c := range cases {
 		p := filepath.Join(dir, c.name+".json")
@@ -94,6 +99,45 @@ func TestLoadModelErrors(t *testing.T) {
 	}
 	if _, err := LoadModel(filepath.Join(dir, "absent.json")); err == nil || !strings.Contains(err.Error(), "absent.json") {
 		t.Errorf("absent file: %v", err)
+	}
+}
+
+// lineColOf is "line:col" of the extrapolation object (for "rate") or of
+// the value after key in b, counted by hand.
+func lineColOf(b []byte, key string) string {
+	i := bytes.Index(b, []byte(key))
+	if key == `"rate": ` {
+		i = bytes.Index(b, []byte(`"extrapolation": `)) + len(`"extrapolation": `)
+	} else {
+		i += len(`"name": `)
+	}
+	line := bytes.Count(b[:i], []byte("\n")) + 1
+	col := i - bytes.LastIndexByte(b[:i], '\n')
+	return fmt.Sprintf("%d:%d", line, col)
+}
+
+// Every path of a document gets the offset where its value starts; a
+// missing path falls back to its nearest enclosing value.
+func TestJSONPositions(t *testing.T) {
+	doc := []byte("{\"a\": 1,\n \"b\": {\"c\": [10, {\"d\": \"x\"}]},\n \"e\" : null}")
+	pos := jsonPositions(doc)
+	for path, want := range map[string]string{
+		"": "{", "a": "1", "b": "{\"c", "b.c": "[10", "b.c[0]": "10", "b.c[1]": "{\"d", "b.c[1].d": "\"x\"", "e": "null",
+	} {
+		off, ok := pos[path]
+		if !ok {
+			t.Errorf("no position for %q", path)
+			continue
+		}
+		if !bytes.HasPrefix(doc[off:], []byte(want)) {
+			t.Errorf("%q at %d: %q, want it to start with %q", path, off, doc[off:min(int(off)+8, len(doc))], want)
+		}
+	}
+	if got, want := positionOf(pos, "b.c[1].zz"), pos["b.c[1]"]; got != want {
+		t.Errorf("missing path: offset %d, want the enclosing object's %d", got, want)
+	}
+	if got := positionOf(pos, "zz[3].y"); got != 0 {
+		t.Errorf("missing top-level path: offset %d, want 0", got)
 	}
 }
 

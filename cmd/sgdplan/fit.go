@@ -346,7 +346,12 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness; staleness cost lambda %.4g [%.4g, %.4g] (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker, e.TargetLoss)
 	}
 	if len(m.Diagnostics.Warnings) > 0 {
-		fmt.Fprintf(w, "\n%d warnings (also on stderr)\n", len(m.Diagnostics.Warnings))
+		n := len(m.Diagnostics.Warnings)
+		word := "warnings"
+		if n == 1 {
+			word = "warning"
+		}
+		fmt.Fprintf(w, "\n%d %s (also on stderr)\n", n, word)
 	}
 }
 
