@@ -19,6 +19,8 @@ import (
 //
 //	d(c) = ln⁺(w/w_max) + ln⁺(p/p_max) + ln⁺(nodes/nodes_max),
 //
+// (a configuration without a node count, nodes 0, has one node per worker,
+// as the families read it, once the data recorded their node counts)
 // and the interval of level L holds v·exp(±q(L)·Rate·d(c)). Rate is a mean
 // absolute error, not a bound: read as the mean |e| of a normal log error
 // whose spread grows with d, the L-quantile of |e| is q(L) = z((1+L)/2) ·
@@ -50,8 +52,10 @@ func (e *Extrapolation) Distance(c model.Config) float64 {
 	if e.MaxPS > 0 && c.PS > e.MaxPS {
 		d += math.Log(float64(c.PS) / float64(e.MaxPS))
 	}
-	if e.MaxNodes > 0 && c.Nodes > e.MaxNodes {
-		d += math.Log(float64(c.Nodes) / float64(e.MaxNodes))
+	// Nodes 0 is one per worker (nodesOf, as the families read it) once
+	// the data recorded theirs.
+	if n := nodesOf(c); e.MaxNodes > 0 && n > e.MaxNodes {
+		d += math.Log(float64(n) / float64(e.MaxNodes))
 	}
 	return d
 }

@@ -69,6 +69,8 @@ func TestExtrapolationDistance(t *testing.T) {
 		{model.Config{Workers: 8, PS: 2, Nodes: 1}, 0},
 		{model.Config{Workers: 16, PS: 2, Nodes: 1}, math.Log(2)},
 		{model.Config{Workers: 32, PS: 8, Nodes: 4}, math.Log(4) + math.Log(4) + math.Log(4)},
+		// no node count: one node per worker, as the families read it
+		{model.Config{Workers: 4, PS: 1}, math.Log(4)},
 	}
 	for _, cs := range cases {
 		if d := e.Distance(cs.c); math.Abs(d-cs.want) > 1e-12 {
@@ -78,6 +80,10 @@ func TestExtrapolationDistance(t *testing.T) {
 		if f := e.Factor(cs.c, 0.9); relErr(f, math.Exp(1.6448536269514722*math.Sqrt(math.Pi/2)*0.2*cs.want)) > 1e-9 {
 			t.Errorf("factor(%+v) = %g", cs.c, f)
 		}
+	}
+	// data without node counts: a query without one is not beyond them
+	if d := (&Extrapolation{Rate: 0.2, MaxWorkers: 8}).Distance(model.Config{Workers: 4}); d != 0 {
+		t.Errorf("no node counts anywhere: d = %g, want 0", d)
 	}
 	var none *Extrapolation
 	if none.Factor(model.Config{Workers: 100}, 0.9) != 1 {

@@ -403,18 +403,31 @@ var gavelBatch = regexp.MustCompile(` \(batch size \d+\)`)
 // GavelSeries makes the held-out check of gavel-osdi20 (LoadDataset rows):
 // one series per (model, GPU type) of the consolidated jobs (all GPUs on
 // one server), its batch sizes pooled (the batch is a covariate, as in
-// pollux-osdi21); train on 1, 2 and 4 GPUs, predict 8. The steps/s of a
-// multi-GPU job is read as the sum of its workers' steps (GavelReading
-// gives the evidence), so the job's synchronous steps/s is that divided by
-// the GPUs; the errors at 8 GPUs are the same ratios under either
-// reading, the training shapes are not. Rows without a batch size (A3C,
-// CycleGAN: one GPU only) are left out.
-func GavelSeries(rows []traces.Throughput) ([]Series, GavelReading, error) {
+// pollux-osdi21); train on 1, 2 and 4 GPUs, predict 8. With spread, the
+// same training predicts instead the jobs of 2, 4 and 8 GPUs spread over
+// servers (Gavel's "unconsolidated" rows; how many servers is not
+// recorded): the step across servers the protocol's misses are about.
+// The steps/s of a multi-GPU job is read as the sum of its workers' steps
+// (GavelReading gives the evidence), so the job's synchronous steps/s is
+// that divided by the GPUs; the errors at 8 GPUs are the same ratios under
+// either reading, the training shapes are not. Rows without a batch size
+// (A3C, CycleGAN: one GPU only) are left out.
+func GavelSeries(rows []traces.Throughput, spread bool) ([]Series, GavelReading, error) {
+	const suffix = "_unconsolidated"
 	bySeries := map[string][]traces.Throughput{}
+	spreadRows := map[string][]traces.Throughput{}
 	var order []string
 	rate := map[string]map[int]float64{} // job type/gpu -> workers -> steps/s
 	for _, r := range rows {
-		if r.Nodes != 1 || r.Batch <= 0 {
+		if r.Batch <= 0 {
+			continue
+		}
+		if r.Nodes != 1 {
+			if r.Workers >= 2 && strings.HasSuffix(r.Model, suffix) {
+				r.StepsPerS /= float64(r.Workers)
+				k := gavelBatch.ReplaceAllString(strings.TrimSuffix(r.Model, suffix), "")
+				spreadRows[k] = append(spreadRows[k], r)
+			}
 			continue
 		}
 		if rate[r.Model] == nil {
@@ -454,8 +467,13 @@ func GavelSeries(rows []traces.Throughput) ([]Series, GavelReading, error) {
 			switch {
 			case p.Config.Workers <= 4:
 				s.Train = append(s.Train, p)
-			case p.Config.Workers == 8:
+			case p.Config.Workers == 8 && !spread:
 				s.Test = append(s.Test, p)
+			}
+		}
+		if spread && len(spreadRows[k]) > 0 {
+			if s.Test, err = PointsFromThroughput(spreadRows[k]); err != nil {
+				return nil, ev, err
 			}
 		}
 		if len(s.Train) > 0 && len(s.Test) > 0 {

@@ -41,7 +41,7 @@ func TestGavelSeriesSplitsAndReads(t *testing.T) {
 	// a model measured on 1 and 2 GPUs only: no test point, left out.
 	rows = append(rows, gavelRow("LM (batch size 5)", "k80", 5, 1, true, 4), gavelRow("LM (batch size 5)", "k80", 5, 2, true, 7))
 
-	ss, ev, err := GavelSeries(rows)
+	ss, ev, err := GavelSeries(rows, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,5 +68,33 @@ func TestGavelSeriesSplitsAndReads(t *testing.T) {
 	}
 	if ev.Pairs != 2 || ev.SuperJob != 2 || ev.SuperSum != 1 {
 		t.Errorf("reading evidence %+v, want 2 pairs, 2 super-linear as job steps, 1 as summed", ev)
+	}
+}
+
+// With spread, the same training predicts the spread-out jobs of 2-8 GPUs
+// of the same model and GPU type (their summed steps/s divided by the
+// GPUs too).
+func TestGavelSeriesSpread(t *testing.T) {
+	var rows []traces.Throughput
+	for _, g := range []int{1, 2, 4, 8} {
+		rows = append(rows, gavelRow("LM (batch size 10)", "p100", 10, g, true, 6*float64(g)))
+		rows = append(rows, gavelRow("LM (batch size 10)", "p100", 10, g, false, 3*float64(g)))
+	}
+	ss, _, err := GavelSeries(rows, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || len(ss[0].Train) != 3 || len(ss[0].Test) != 3 {
+		t.Fatalf("series %+v", ss)
+	}
+	for _, p := range ss[0].Test {
+		if p.Config.Workers < 2 || p.Config.Nodes != 0 || math.Abs(p.StepsPerS-3) > 1e-12 {
+			t.Errorf("spread test point %+v (steps/s %g), want 2-8 GPUs, servers unknown, 3 job steps/s", p.Config, p.StepsPerS)
+		}
+	}
+	for _, p := range ss[0].Train {
+		if p.Config.Nodes != 1 || math.Abs(p.StepsPerS-6) > 1e-12 {
+			t.Errorf("training point %+v (steps/s %g), want consolidated at 6 job steps/s", p.Config, p.StepsPerS)
+		}
 	}
 }

@@ -42,7 +42,10 @@ func ValidationFigure(d ValidationData) (*Figure, error) {
 		pal = NewPalette(d.Methods...)
 	}
 	p := newPlot(title, "", "mean MAPE on the large configurations (%)")
-	w := vg.Points(64 / float64(len(d.Methods)))
+	// a group of bars takes at most 70% of a dataset's share of the
+	// about 6.5 inches of axis, so that groups never touch
+	group := math.Min(64, 0.7*6.5*72/math.Max(1, float64(len(d.Datasets))))
+	w := vg.Points(group / float64(len(d.Methods)))
 	top := 0.0
 	for i, m := range d.Methods {
 		vals := make(plotter.Values, len(d.Datasets))

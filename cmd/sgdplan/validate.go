@@ -111,6 +111,7 @@ func runValidate(c *cli.Context) error {
 
 type datasetResult struct {
 	name    string
+	short   string // the figure's label ("" = shortName(name))
 	series  []fit.Series
 	scores  [][]fit.Score // [series][method]
 	mean    []float64     // per method, mean of the series' MAPE
@@ -445,7 +446,11 @@ func (d *datasetResult) summarize(nm int) {
 func (v *validation) figure() plots.ValidationData {
 	d := plots.ValidationData{Methods: v.methods}
 	for _, ds := range v.datasets {
-		d.Datasets = append(d.Datasets, shortName(ds.name))
+		name := ds.short
+		if name == "" {
+			name = shortName(ds.name)
+		}
+		d.Datasets = append(d.Datasets, name)
 	}
 	for m := range v.methods {
 		row := make([]float64, len(v.datasets))
@@ -458,7 +463,10 @@ func (v *validation) figure() plots.ValidationData {
 }
 
 func shortName(s string) string {
-	if i := strings.IndexAny(s, "-"); i > 0 && s != "async traces" {
+	if t, ok := strings.CutSuffix(s, " traces"); ok {
+		return t // "async", "other async"
+	}
+	if i := strings.IndexAny(s, "-"); i > 0 {
 		return s[:i]
 	}
 	return s

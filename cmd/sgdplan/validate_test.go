@@ -242,7 +242,10 @@ func TestValidateHeldOutGavel(t *testing.T) {
 	if m[1] != r[1] {
 		t.Errorf("choice-rule table gives sgdplan %s%%, the gavel table %s%%", r[1], m[1])
 	}
-	if !strings.Contains(s, "4 series") || !strings.Contains(stdout, "gavel-osdi20") {
+	if !strings.Contains(s, "## gavel-osdi20, spread") || !strings.Contains(s, "spread over servers (4 series)") {
+		t.Errorf("no spread-over-servers check of the 4 v100 series")
+	}
+	if !strings.Contains(s, "one server (4 series)") || !strings.Contains(stdout, "gavel-osdi20") {
 		t.Errorf("want 4 v100 series reported; stdout %q", stdout)
 	}
 	// read as the job's own steps, every v100 job of the excerpt would
