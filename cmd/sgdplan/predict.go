@@ -264,8 +264,16 @@ func beyondNodes(m *fit.Model, ws []int) string {
 		return ""
 	}
 	for _, w := range ws {
-		if n := m.Config(model.Config{Workers: w}).Nodes; n > e.MaxNodes {
-			return fmt.Sprintf("%d workers run on %d machines, the data on at most %d: the network between machines is not in the data, and the prediction extrapolates the form across it (its interval widens with the distance, but the form itself may be wrong there)", w, n, e.MaxNodes)
+		n := m.Config(model.Config{Workers: w}).Nodes
+		if n < 1 {
+			n = w // no placement given: one machine per worker
+		}
+		if n > e.MaxNodes {
+			what := "the network between machines is not in the data"
+			if e.MaxNodes > 1 {
+				what = fmt.Sprintf("the network among more than %d machines is not in the data", e.MaxNodes)
+			}
+			return fmt.Sprintf("%d workers run on %d machines, the data on at most %d: %s, and the prediction extrapolates the form across it (its interval widens with the distance, but the form itself may be wrong there); a profile run on %d machines would measure it", w, n, e.MaxNodes, what, min(n, 2*e.MaxNodes))
 		}
 	}
 	return ""

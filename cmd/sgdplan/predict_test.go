@@ -147,7 +147,7 @@ func TestPredictWarnsBeyondFittedNodes(t *testing.T) {
 	}
 	const warn = "the network between machines is not in the data"
 	_, _, e := runCmd(t, "predict", "--model", mp, "--workers", "4,16")
-	if !strings.Contains(e, "16 workers run on 2 machines, the data on at most 1") || !strings.Contains(e, warn) {
+	if !strings.Contains(e, "16 workers run on 2 machines, the data on at most 1") || !strings.Contains(e, warn) || !strings.Contains(e, "a profile run on 2 machines would measure it") {
 		t.Errorf("predict 16 workers: stderr %q", e)
 	}
 	if _, _, e := runCmd(t, "predict", "--model", mp, "--workers", "8"); strings.Contains(e, warn) {
