@@ -155,6 +155,9 @@ type validation struct {
 	curveErr []string
 	batches  []fit.BatchScore // the same curves across batch sizes
 	batchErr []string
+	// mlperf: the batch-size test on MLPerf Training's epochs to target
+	// (validate_mlperf.go).
+	mlperf *mlperfResult
 	// staleness: the staleness law across worker counts on the async
 	// traces (validate_staleness.go).
 	staleness    []stalenessResult
@@ -231,6 +234,11 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 	v.staleness, v.stalenessErr = stalenessScores(append(append([]string(nil), asyncPaths...), otherAsync...))
 	v.curves, v.curveErr = polluxCurves(filepath.Join(dataDir, "pollux-osdi21", "traces"))
 	v.batches, v.batchErr = polluxBatches(filepath.Join(dataDir, "pollux-osdi21", "traces"))
+	mp, err := mlperfBatches(filepath.Join(dataDir, mlperfDataset))
+	if err != nil {
+		return nil, badInput(err)
+	}
+	v.mlperf = mp
 	return v, nil
 }
 
@@ -584,6 +592,7 @@ func (v *validation) markdown(args, img string) string {
 	if len(v.batches) > 0 {
 		v.batchMarkdown(&b)
 	}
+	v.mlperfMarkdown(&b)
 	fmt.Fprintf(&b, "## Reading the numbers\n\n")
 	fmt.Fprintf(&b, "- The error is the protocol's: |predicted - measured| / measured, in the dataset's unit\n  (step time for pollux-osdi21, a rate elsewhere), averaged over a series' predicted rows,\n  then over the series.\n")
 	fmt.Fprintf(&b, "- Single measurements: the datasets give one value per configuration (tf-cnn-benchmarks\n  averages 5 runs), so part of every error is measurement noise.\n")
