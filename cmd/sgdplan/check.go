@@ -142,7 +142,7 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 		if u >= saturated {
 			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %d workers with %d shards: add a shard (%d shards: %+.0f%% speed)", station, 100*u, n, p, p+1, 100*gain)
+			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %d workers with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, n, countWord(p, "shard"), p+1, 100*gain)
 			return v
 		}
 	}
@@ -311,11 +311,14 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	return mf, nil
 }
 
-func workersWord(n int) string {
+func workersWord(n int) string { return countWord(n, "worker") }
+
+// countWord is "1 shard", "2 shards".
+func countWord(n int, what string) string {
 	if n == 1 {
-		return "1 worker"
+		return "1 " + what
 	}
-	return fmt.Sprintf("%d workers", n)
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // argmax is the k in 1..n with the largest f(k) (the smallest such k).

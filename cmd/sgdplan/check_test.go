@@ -40,6 +40,7 @@ func TestCheckVerdicts(t *testing.T) {
 		{"fine", []string{"--workers", "4"}, exitOK, "fine: 4 workers is before the knee"},
 		{"warn", []string{"--workers", "16"}, exitWarn, "warn: past the knee at"},
 		{"fail", []string{"--workers", "64"}, exitFail, "fail: PS link saturated"},
+		{"fail, singular shard", []string{"--workers", "64"}, exitFail, "with 1 shard: add a shard (2 shards"},
 		{"more shards fine", []string{"--workers", "16", "--ps", "4"}, exitOK, "fine"},
 		{"tfjob", []string{filepath.Join(man, "tfjob.yaml")}, exitOK, "at 4 workers, 1 ps"},
 		{"tfjob override", []string{filepath.Join(man, "tfjob.yaml"), "--workers", "64"}, exitFail, "add a shard"},
