@@ -91,28 +91,13 @@ func MLPerfBatchTables(runs []traces.MLPerfRun) []MLPerfTable {
 			t := MLPerfTable{Round: round, Benchmark: b}
 			for _, gb := range batches {
 				t.Batches = append(t.Batches, float64(gb))
-				t.Epochs = append(t.Epochs, median(byBatch[gb]))
+				t.Epochs = append(t.Epochs, Percentile(byBatch[gb], 0.5)) // the median
 				t.Runs = append(t.Runs, len(byBatch[gb]))
 			}
 			out = append(out, t)
 		}
 	}
 	return out
-}
-
-// median is the middle value of xs (the mean of the two middle ones for an
-// even count); xs is not modified.
-func median(xs []float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // EpochBatchScore is the batch-size part of the protocol on a table of
