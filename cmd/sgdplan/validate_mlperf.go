@@ -164,9 +164,7 @@ func (v *validation) mlperfMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "LARS and LAMB are tuned per submission, and each table pools submitters, systems and software stacks,\n")
 	fmt.Fprintf(b, "so the epochs measure tuned recipes, not one training recipe at different batches. Each point is the median over\n")
 	fmt.Fprintf(b, "the runs at that batch (submissions repeat runs to average out seed noise), and the epochs are counted at the\n")
-	fmt.Fprintf(b, "evaluations each benchmark schedules, a coarse grid on the benchmarks with few epochs. v0.7 transformer's\n")
-	fmt.Fprintf(b, "logged global batch seems to mix units across submitters (its B column jumps from thousands to tens of\n")
-	fmt.Fprintf(b, "thousands: sentences for one, tokens for the others, by their size), so its batch axis is not one quantity.")
+	fmt.Fprintf(b, "evaluations each benchmark schedules, a coarse grid on the benchmarks with few epochs.")
 	if len(notes) > 0 {
 		fmt.Fprintf(b, "\n%s.", strings.Join(notes, "; "))
 	}
