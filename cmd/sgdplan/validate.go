@@ -540,6 +540,9 @@ func (v *validation) markdown(args, img string) string {
 	if len(v.absent) > 0 {
 		fmt.Fprintf(&b, "- Not found under the data folder, not scored: %s.\n", strings.Join(v.absent, ", "))
 	}
+	if line := v.heldOutSummary(); line != "" {
+		fmt.Fprintf(&b, "- %s\n", line)
+	}
 	fmt.Fprintln(&b)
 	v.selectionNote(&b)
 	for _, d := range v.datasets {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/traces"
@@ -172,4 +173,29 @@ func (v *validation) heldOutMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "\nOne dataset at one extrapolation step (4 to 8 GPUs) is weak evidence either way, and what\n")
 	fmt.Fprintf(b, "spreading over servers costs is in no measurement of one server, for any form: the spread\n")
 	fmt.Fprintf(b, "column scores how each form's in-server shape happens to carry over.\n\n")
+}
+
+// heldOutSummary is the summary's line on the held-out dataset ("" when it
+// was not scored): sgdplan against the best peer's form or baseline, within
+// one server and spread over servers.
+func (v *validation) heldOutSummary() string {
+	if v.heldOut == nil {
+		return ""
+	}
+	var parts []string
+	for k, where := range []string{"8 GPUs on one server", "2-8 GPUs spread over servers"} {
+		for _, d := range v.datasets {
+			if d.name != heldOutNames[k] {
+				continue
+			}
+			best, bestName := 0.0, ""
+			for m := 1; m < len(v.methods); m++ {
+				if bestName == "" || d.mean[m] < best {
+					best, bestName = d.mean[m], v.methods[m]
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%s: sgdplan %s%%, best peer or baseline %s %s%%", where, pct(d.mean[0]), bestName, pct(best)))
+		}
+	}
+	return fmt.Sprintf("**Held out from the choice rule** (%s, trained on 1-4 GPUs of one server; section \"The choice rule on data it was not tuned on\"): %s.", fit.HeldOutDataset, strings.Join(parts, "; "))
 }
