@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -20,17 +22,29 @@ import (
 //	d(c) = ln⁺(w/w_max) + ln⁺(p/p_max) + ln⁺(nodes/nodes_max),
 //
 // (a configuration without a node count, nodes 0, has one node per worker,
-// as the families read it, once the data recorded their node counts)
-// and the interval of level L holds v·exp(±q(L)·Rate·d(c)). Rate is a mean
-// absolute error, not a bound: read as the mean |e| of a normal log error
-// whose spread grows with d, the L-quantile of |e| is q(L) = z((1+L)/2) ·
-// sqrt(π/2) times it (2.06 at 90%; a factor of 1 would make a 58%
-// interval). Inside the data d = 0 and nothing widens. The linear growth,
-// the normal shape and the one-step estimate are assumptions;
+// as the families read it, once the data recorded their node counts).
+//
+// The log error at c is read as normal with mean 0 and standard deviation
+// σ·d(c), σ unknown. One refit is one draw of the drift (the errors of
+// one fold share its bias), so Rate is one observation of σ; on its own it
+// would make a Student-t interval with one degree of freedom (a 90%
+// interval 3.8 times a known σ's). It is pooled with a prior worth
+// PriorFolds folds at the drift measured on the project's own traces
+// (AssumedDriftRate as a mean |e|, σ0 = AssumedDriftRate·sqrt(π/2)):
+//
+//	s² = (PriorFolds·σ0² + folds·Rate²) / (PriorFolds + folds),
+//
+// and the interval of level L holds v·exp(±t·s·d(c)), t the (1+L)/2
+// quantile of Student's t with PriorFolds + folds degrees of freedom (the
+// posterior predictive of a normal of unknown variance under the conjugate
+// scaled-inverse-chi-squared prior; folds is 0 when the rate is assumed,
+// 1 otherwise). Inside the data d = 0 and nothing widens. The linear
+// growth, the normal shape and the prior are assumptions;
 // docs/validation.md reports how often the widened intervals hold
 // measurements they were not fitted on.
 type Extrapolation struct {
-	// Rate is the mean absolute log error per unit of log distance.
+	// Rate is the mean absolute log error per unit of log distance of the
+	// one refit that measured it (AssumedDriftRate when Assumed).
 	Rate       float64 `json:"rate"`
 	MaxWorkers int     `json:"max_workers"`
 	MaxPS      int     `json:"max_ps,omitempty"`
@@ -60,24 +74,48 @@ func (e *Extrapolation) Distance(c model.Config) float64 {
 	return d
 }
 
-// Factor is exp(q(level)·Rate·d(c)), the factor by which the interval of
+// Factor is exp(Spread(level)·d(c)), the factor by which the interval of
 // the given level reaches below and above the prediction at c (1 inside
 // the data).
 func (e *Extrapolation) Factor(c model.Config, level float64) float64 {
 	if e == nil {
 		return 1
 	}
-	return math.Exp(absQuantile(level) * e.Rate * e.Distance(c))
+	return math.Exp(e.Spread(level) * e.Distance(c))
 }
 
-// absQuantile is q(level): the level-quantile of |e| over its mean for a
-// normal e of mean 0 (E|e| = σ·sqrt(2/π)).
-func absQuantile(level float64) float64 { return zQuantile(level) * math.Sqrt(math.Pi/2) }
+// PriorFolds is the weight, in folds, of the prior drift (AssumedDriftRate,
+// measured on another system: the project's own traces) beside the data's
+// own measurement: no more than one fold, so that a rate measured on the
+// data counts as much as one from elsewhere.
+const PriorFolds = 1
+
+// Spread is t·s, the half-width in log space of the interval of level per
+// unit of log distance beyond the data (the type's comment derives it).
+func (e *Extrapolation) Spread(level float64) float64 {
+	if e == nil {
+		return 0
+	}
+	folds := 1.0
+	if e.Assumed {
+		folds = 0
+	}
+	sigma0 := AssumedDriftRate * math.Sqrt(math.Pi/2)
+	nu := PriorFolds + folds
+	s := math.Sqrt((PriorFolds*sigma0*sigma0 + folds*e.Rate*e.Rate) / nu)
+	return tQuantile(level, nu) * s
+}
+
+// tQuantile is the (1+level)/2 quantile of Student's t with nu degrees of
+// freedom: the half-width, in scales, of a two-sided interval of level.
+func tQuantile(level, nu float64) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(1 - (1-level)/2)
+}
 
 // perDoubling is how much wider, in %, the interval of level grows per
-// doubling of workers at rate.
-func perDoubling(rate, level float64) float64 {
-	return 100 * (math.Pow(2, absQuantile(level)*rate) - 1)
+// doubling of workers.
+func (e *Extrapolation) perDoubling(level float64) float64 {
+	return 100 * (math.Pow(2, e.Spread(level)) - 1)
 }
 
 // check reports a rate or a bound that cannot be.
@@ -122,7 +160,7 @@ func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string
 	}
 	assumed := func(why string) (*Extrapolation, string) {
 		e.Rate, e.Assumed = AssumedDriftRate, true
-		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), 100*level, perDoubling(AssumedDriftRate, level))
+		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), 100*level, e.perDoubling(level))
 	}
 	if len(in) == 0 {
 		return assumed("one worker count only")
@@ -143,8 +181,8 @@ func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string
 		sum += math.Abs(math.Log(v / p.StepsPerS))
 	}
 	e.Rate = sum / float64(len(out)) / math.Log(float64(e.MaxWorkers)/float64(next))
-	return e, fmt.Sprintf("extrapolation: fitted without its %d-worker configurations, %s missed them by %.1f%% (mean log error), so beyond the data the %.0f%% intervals widen by a factor exp(%.3g·%.3g·d), d the log distance past %s (%.1f%% more per doubling of workers)",
-		e.MaxWorkers, f.Name, 100*sum/float64(len(out)), 100*level, absQuantile(level), e.Rate, e.bounds(), perDoubling(e.Rate, level))
+	return e, fmt.Sprintf("extrapolation: fitted without its %d-worker configurations, %s missed them by %.1f%% (mean log error), a drift of %.3g per unit of log distance; pooled with the prior drift %g (one refit measures it once), beyond the data the %.0f%% intervals widen by a factor exp(%.3g·d), d the log distance past %s (%.1f%% more per doubling of workers)",
+		e.MaxWorkers, f.Name, 100*sum/float64(len(out)), e.Rate, AssumedDriftRate, 100*level, e.Spread(level), e.bounds(), e.perDoubling(level))
 }
 
 func (e *Extrapolation) bounds() string {
@@ -194,6 +232,6 @@ func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point, level fl
 		return nil, noiseOnly
 	}
 	e.Rate = sumE / sumD
-	return e, fmt.Sprintf("the intervals cover the measurement noise of the profile's phase means and, beyond the profile (%s), the queueing model's own error measured on the %d other training configurations: the %.0f%% intervals widen by %.1f%% per doubling of workers or shards (exp(%.3g·%.3g·d), d the log distance; %.3g the mean log error per unit of d)",
-		e.bounds(), n, 100*level, perDoubling(e.Rate, level), absQuantile(level), e.Rate, e.Rate)
+	return e, fmt.Sprintf("the intervals cover the measurement noise of the profile's phase means and, beyond the profile (%s), the queueing model's own error measured on the %d other training configurations (%.3g mean log error per unit of log distance d, pooled with the prior drift %g): the %.0f%% intervals widen by %.1f%% per doubling of workers or shards (exp(%.3g·d))",
+		e.bounds(), n, e.Rate, AssumedDriftRate, 100*level, e.perDoubling(level), e.Spread(level))
 }

@@ -76,14 +76,24 @@ func TestExtrapolationDistance(t *testing.T) {
 		if d := e.Distance(cs.c); math.Abs(d-cs.want) > 1e-12 {
 			t.Errorf("d(%+v) = %g, want %g", cs.c, d, cs.want)
 		}
-		// at 90%: z(0.95) = 1.6448536 times sqrt(pi/2)
-		if f := e.Factor(cs.c, 0.9); relErr(f, math.Exp(1.6448536269514722*math.Sqrt(math.Pi/2)*0.2*cs.want)) > 1e-9 {
+		// at 90%: Student's t with 2 degrees of freedom (one fold, one
+		// prior fold), whose p-quantile is (2p-1)/sqrt(2p(1-p)), times
+		// s = sqrt((σ0² + 0.2²)/2), σ0 = 0.1·sqrt(π/2)
+		t2 := 0.9 / math.Sqrt(2*0.95*0.05)
+		s := math.Sqrt((math.Pi/2*0.01 + 0.04) / 2)
+		if f := e.Factor(cs.c, 0.9); relErr(f, math.Exp(t2*s*cs.want)) > 1e-9 {
 			t.Errorf("factor(%+v) = %g", cs.c, f)
 		}
 	}
 	// data without node counts: a query without one is not beyond them
 	if d := (&Extrapolation{Rate: 0.2, MaxWorkers: 8}).Distance(model.Config{Workers: 4}); d != 0 {
 		t.Errorf("no node counts anywhere: d = %g, want 0", d)
+	}
+	// the prior alone (assumed rate): one degree of freedom, a Cauchy,
+	// whose 0.95-quantile is tan(0.45π)
+	assumed := &Extrapolation{Rate: AssumedDriftRate, Assumed: true, MaxWorkers: 8}
+	if got, want := assumed.Spread(0.9), math.Tan(0.45*math.Pi)*0.1*math.Sqrt(math.Pi/2); relErr(got, want) > 1e-9 {
+		t.Errorf("assumed spread %g, want %g", got, want)
 	}
 	var none *Extrapolation
 	if none.Factor(model.Config{Workers: 100}, 0.9) != 1 {
@@ -98,45 +108,57 @@ func TestExtrapolationDistance(t *testing.T) {
 	}
 }
 
-// q(L) = absQuantile is what makes a mean absolute error an L interval:
-// for normal errors, |e| <= q(L) mean|e| holds a fraction L of them
-// (checked on simulated errors, the mean |e| estimated from them too).
-func TestAbsQuantileCoversLevel(t *testing.T) {
+// Spread is the posterior predictive of the drift model it states: σ drawn
+// from the prior (scaled inverse chi-squared, PriorFolds degrees of
+// freedom, scale AssumedDriftRate·sqrt(π/2)), one fold's error e1 ~ N(0, σ²)
+// measured as the rate, a new error e ~ N(0, σ²) at the same distance:
+// |e| <= Spread(L) must hold a fraction L of the draws, with the rate
+// measured and with none (Assumed, the prior alone). A normal quantile in
+// place of Student's t, or the rate taken as σ itself, would not.
+func TestSpreadCalibratedUnderItsPrior(t *testing.T) {
 	r := newRand(3)
-	es := make([]float64, 200000)
-	mean := 0.0
-	for i := range es {
-		es[i] = math.Abs(0.3 * r.NormFloat64())
-		mean += es[i]
-	}
-	mean /= float64(len(es))
-	for _, level := range []float64{0.5, 0.8, 0.9, 0.95} {
-		in := 0
-		for _, e := range es {
-			if e <= absQuantile(level)*mean {
-				in++
+	sigma0 := AssumedDriftRate * math.Sqrt(math.Pi/2)
+	const n = 100000
+	for _, level := range []float64{0.5, 0.9, 0.95} {
+		inMeasured, inAssumed, inNaive := 0, 0, 0
+		prior := &Extrapolation{Rate: AssumedDriftRate, Assumed: true}
+		for range n {
+			chi2 := 0.0
+			for range PriorFolds {
+				z := r.NormFloat64()
+				chi2 += z * z
+			}
+			sigma := sigma0 * math.Sqrt(PriorFolds/chi2)
+			e1 := math.Abs(sigma * r.NormFloat64())
+			e := math.Abs(sigma * r.NormFloat64())
+			if e <= (&Extrapolation{Rate: e1}).Spread(level) {
+				inMeasured++
+			}
+			if e <= prior.Spread(level) {
+				inAssumed++
+			}
+			if e <= zQuantile(level)*e1 {
+				inNaive++
 			}
 		}
-		if got := float64(in) / float64(len(es)); math.Abs(got-level) > 0.005 {
-			t.Errorf("level %g: %.4f of the errors inside", level, got)
+		for _, c := range []struct {
+			what string
+			in   int
+		}{{"measured rate", inMeasured}, {"assumed rate", inAssumed}} {
+			if got := float64(c.in) / n; math.Abs(got-level) > 0.006 {
+				t.Errorf("level %g, %s: %.4f of the draws inside", level, c.what, got)
+			}
 		}
-	}
-	// a factor of 1 (the mean error as the half-width) is a 58% interval
-	in := 0
-	for _, e := range es {
-		if e <= mean {
-			in++
+		if got := float64(inNaive) / n; level >= 0.9 && got > level-0.1 {
+			t.Errorf("level %g: the normal quantile times the one measured rate holds %.4f, want well under the level (the test must tell)", level, got)
 		}
-	}
-	if got := float64(in) / float64(len(es)); math.Abs(got-0.575) > 0.005 {
-		t.Errorf("mean |e| as the half-width holds %.4f, want about 0.575", got)
 	}
 }
 
 func TestIntervalsWidenOnlyBeyondTheData(t *testing.T) {
 	// Amdahl fitted on overhead data: inside the data the interval is the
 	// bootstrap's (plus rivals); at 4x the largest worker count it holds
-	// v·exp(±q·rate·ln 4), q = absQuantile(0.9).
+	// v·exp(±Spread(0.9)·ln 4).
 	pts := strongPoints([]int{1, 2, 4, 8}, 0.05, 0.004, 0.01, 256)
 	tf, _, err := FitThroughput(pts, "amdahl", &Settings{Bootstrap: 50})
 	if err != nil {
@@ -156,7 +178,7 @@ func TestIntervalsWidenOnlyBeyondTheData(t *testing.T) {
 	}
 	far := model.Config{Workers: 32, Batch: 8}
 	iv := tf.PredictInterval(far, 0.9)
-	f := math.Exp(absQuantile(0.9) * e.Rate * math.Log(4))
+	f := math.Exp(e.Spread(0.9) * math.Log(4))
 	if iv.Lo > iv.Value/f*(1+1e-12) || iv.Hi < iv.Value*f*(1-1e-12) {
 		t.Errorf("at 32 workers %+v, want at least [v/%g, v·%g]", iv, f, f)
 	}

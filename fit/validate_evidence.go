@@ -27,7 +27,10 @@ type Coverage struct {
 	Points, Inside int
 	// Widths is (Hi - Lo) / Value of each test point's interval.
 	Widths []float64
-	Err    string
+	// Assumed: the data could not measure the fit's extrapolation drift,
+	// and its intervals widen by the prior's (Extrapolation.Assumed).
+	Assumed bool
+	Err     string
 }
 
 // Fraction is Inside/Points (NaN without points).
@@ -68,6 +71,7 @@ func CoverageAuto(s Series, settings Settings, level float64) Coverage {
 	}
 	c := CountCoverage(s.Test, func(cfg model.Config) Interval { return tf.PredictInterval(cfg, level) })
 	c.Family, c.Resamples = tf.Family.Name, len(tf.Samples)
+	c.Assumed = tf.Extrapolation != nil && tf.Extrapolation.Assumed
 	return c
 }
 
@@ -83,6 +87,7 @@ func CoverageProfile(s Series, trainWorkers []int, bootstrap int, level float64)
 	m := sf.Model
 	c := CountCoverage(s.Test, func(cfg model.Config) Interval { return m.Predict(cfg, math.NaN(), 0).StepsPerS })
 	c.Family, c.Resamples = m.Family, len(m.Samples)
+	c.Assumed = m.Extrapolation != nil && m.Extrapolation.Assumed
 	return c
 }
 

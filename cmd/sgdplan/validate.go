@@ -480,6 +480,16 @@ func shortName(s string) string {
 	return s
 }
 
+// widthPct writes an interval's width in %: like pct, but a width past
+// 1000% (a factor of about 10 each way) is written out, since it is a
+// statement of the interval, not an error to cap.
+func widthPct(v float64) string {
+	if v >= 1000 && !math.IsInf(v, 0) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return pct(v)
+}
+
 func pct(v float64) string {
 	if math.IsNaN(v) {
 		return "n/a"
@@ -820,6 +830,7 @@ type coverageSummary struct {
 	meanFrac, median float64
 	minRes, maxRes   int
 	series, failed   int
+	assumed          int // series whose drift rate is the prior's
 	families         []string
 }
 
@@ -838,6 +849,9 @@ func (d *datasetResult) coverageSummary() coverageSummary {
 		sum += c.Fraction()
 		widths = append(widths, c.Widths...)
 		cs.minRes, cs.maxRes = min(cs.minRes, c.Resamples), max(cs.maxRes, c.Resamples)
+		if c.Assumed {
+			cs.assumed++
+		}
 		if !slices.Contains(cs.families, c.Family) {
 			cs.families = append(cs.families, c.Family)
 		}
@@ -856,7 +870,7 @@ func (v *validation) coverageMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "`sgdplan fit --train-workers 1,2` and its default 200 samples of the profile's phase means), and\n")
 	fmt.Fprintf(b, "the interval `sgdplan predict` prints for each test configuration (ThroughputFit.PredictInterval,\n")
 	fmt.Fprintf(b, "Model.Predict). A 90%% interval that means what it says holds about 90%% of the measured values.\n\n")
-	fmt.Fprintf(b, "| dataset | series | test points | inside the 90%% interval (all points, %%) | mean over series (%%) | median width (hi-lo)/value (%%) | bootstrap samples per fit | families |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "| dataset | series | test points | inside the 90%% interval (all points, %%) | mean over series (%%) | median width (hi-lo)/value (%%) | bootstrap samples per fit | families | series with the drift assumed |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range v.datasets {
 		if len(d.coverage) == 0 {
 			continue
@@ -873,15 +887,21 @@ func (v *validation) coverageMarkdown(b *bytes.Buffer) {
 		if cs.series == 0 {
 			res = "n/a"
 		}
-		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s |\n", d.name, cs.series, cs.points, pct(frac), pct(100*cs.meanFrac), pct(100*cs.median), res, strings.Join(cs.families, ", "))
+		fmt.Fprintf(b, "| %s | %d | %d | %s | %s | %s | %s | %s | %d |\n", d.name, cs.series, cs.points, pct(frac), pct(100*cs.meanFrac), widthPct(100*cs.median), res, strings.Join(cs.families, ", "), cs.assumed)
 		if cs.failed > 0 {
-			fmt.Fprintf(b, "| (%s: %d series not fitted) | | | | | | | |\n", d.name, cs.failed)
+			fmt.Fprintf(b, "| (%s: %d series not fitted) | | | | | | | | |\n", d.name, cs.failed)
 		}
 	}
 	fmt.Fprintf(b, "\nThe bootstrap resamples the training configurations (200 requested per fit, sgdplan fit's\n")
 	fmt.Fprintf(b, "default; the column counts the resamples whose refit converged), and the interval is whatever\n")
 	fmt.Fprintf(b, "PredictInterval makes of the fit, so these numbers follow the intervals predict prints. Widths are\n")
-	fmt.Fprintf(b, "in steps/s (the same ratio in step time to first order).")
+	fmt.Fprintf(b, "in steps/s (the same ratio in step time to first order).\n\n")
+	fmt.Fprintf(b, "Beyond the training configurations the intervals widen by the drift measured by refitting\n")
+	fmt.Fprintf(b, "without the largest worker count (fit.Extrapolation): one refit is one draw of the drift, so it is\n")
+	fmt.Fprintf(b, "pooled with a prior drift worth one refit and the interval is Student's t with 2 degrees of\n")
+	fmt.Fprintf(b, "freedom; where the data cannot measure the drift (last column: the smaller configurations leave\n")
+	fmt.Fprintf(b, "the largest free, or one worker count) only the prior speaks, with 1 degree of freedom, and the\n")
+	fmt.Fprintf(b, "intervals are wide by design. docs/fitting.md has the rule and its history.")
 	var narrow []string
 	for _, d := range v.datasets {
 		if cs := d.coverageSummary(); cs.points > 0 && float64(cs.inside) < 0.8*float64(cs.points) {
