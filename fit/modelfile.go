@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -336,6 +337,20 @@ func (m *Model) theta() []float64 {
 		th[j] = p.Value
 	}
 	return th
+}
+
+// Resampled returns a copy of m at its bootstrap sample i: the
+// parameters' values are Samples[i], and the copy has no samples and no
+// rivals of its own. Everything else (efficiency, reference, queueing) is
+// m's. It panics when i is out of range.
+func (m *Model) Resampled(i int) *Model {
+	c := *m
+	c.Parameters = slices.Clone(m.Parameters)
+	for j := range c.Parameters {
+		c.Parameters[j].Value = m.Samples[i][j]
+	}
+	c.Samples, c.Rivals = nil, nil
+	return &c
 }
 
 // Config completes c with the model's reference: shards, nodes and the

@@ -159,3 +159,19 @@ func FuzzParseModel(f *testing.F) {
 		}
 	})
 }
+
+// Resampled puts a bootstrap sample's values in the parameters of a copy
+// and leaves the model itself alone.
+func TestResampled(t *testing.T) {
+	m := &Model{Parameters: []ParamValue{{Name: "a", Value: 1, Lo: 0.5, Hi: 2}, {Name: "b", Value: 3}}, Samples: [][]float64{{1.1, 2.9}, {0.9, 3.2}}}
+	r := m.Resampled(1)
+	if r.Parameters[0].Value != 0.9 || r.Parameters[1].Value != 3.2 || r.Parameters[0].Name != "a" || r.Parameters[0].Lo != 0.5 {
+		t.Errorf("resampled parameters %+v", r.Parameters)
+	}
+	if len(r.Samples) != 0 || len(r.Rivals) != 0 {
+		t.Errorf("the copy keeps samples %v or rivals %v", r.Samples, r.Rivals)
+	}
+	if m.Parameters[0].Value != 1 || m.Parameters[1].Value != 3 || len(m.Samples) != 2 {
+		t.Errorf("the model changed: %+v, %d samples", m.Parameters, len(m.Samples))
+	}
+}

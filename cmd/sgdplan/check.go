@@ -105,6 +105,9 @@ func runCheck(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
 	fmt.Fprintf(c.App.Writer, "at %d workers, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
 		workers, ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
+	if line := verdictSpread(m, workers, ps); line != "" {
+		fmt.Fprintln(c.App.Writer, line)
+	}
 	if workers > m.Reference.MaxWorkers {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %d workers is beyond the %d fitted: the verdict extrapolates the %s model\n", workers, m.Reference.MaxWorkers, m.Family)
 	}
@@ -183,6 +186,42 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	v.code, v.word = exitOK, "fine"
 	v.reason = fmt.Sprintf("%s is before the knee: the %s would add %.0f%% %s", workersWord(n), ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what)
 	return v
+}
+
+// verdictSpread says how the verdict on n workers and p shards varies over
+// the model's bootstrap samples ("" without samples): the share of the
+// refits of the data that give each verdict, the point fit's first. The
+// samples vary the measurement noise of the fitted data, not the model's
+// error beyond them, and the line says so.
+func verdictSpread(m *fit.Model, n, p int) string {
+	if len(m.Samples) == 0 {
+		return ""
+	}
+	count := map[string]int{}
+	for i := range m.Samples {
+		count[verdict(m.Resampled(i), n, p).word]++
+	}
+	first := verdict(m, n, p).word
+	parts := []string{fmt.Sprintf("%s %s", first, sharePct(count[first], len(m.Samples)))}
+	for _, w := range []string{"fine", "warn", "fail"} {
+		if w != first && count[w] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %s", w, sharePct(count[w], len(m.Samples))))
+		}
+	}
+	return fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
+}
+
+// sharePct is k of n in whole percent, never rounded to 0% or 100% when
+// it is neither.
+func sharePct(k, n int) string {
+	v := math.Round(100 * float64(k) / float64(n))
+	if k > 0 && v == 0 {
+		v = 1
+	}
+	if k < n && v == 100 {
+		v = 99
+	}
+	return fmt.Sprintf("%.0f%%", v)
 }
 
 // busiest returns the utilisation X·D and the kind ("link" or "CPU") of

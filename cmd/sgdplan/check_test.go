@@ -165,3 +165,50 @@ func TestBusiestStation(t *testing.T) {
 		t.Errorf("apply 0.05 s at 64 workers: %s %.3f busy, want the shard CPU, 90-100%%", kind, u)
 	}
 }
+
+// check tallies its verdict over the bootstrap samples: a model whose
+// samples put the knee on both sides of the planned count says so, with the
+// point fit's verdict first; a model without samples prints no such line.
+func TestCheckVerdictSpread(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "t.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", table); code != 0 {
+		t.Fatal(e)
+	}
+	m, err := fit.LoadModel(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Family != "powerlaw" || m.Parameters[1].Name != "exponent" {
+		t.Fatalf("the fixture's family is %s %v: the test sets a power law's exponent", m.Family, m.Parameters)
+	}
+	// speedup k^e: the (k+1)th worker adds (k+1)^e - k^e, under half a
+	// worker from k = 1 when e = 0.3 and not before k = 16 when e = 0.9.
+	rate := m.Parameters[0].Value
+	m.Parameters[1].Value = 0.9
+	m.Samples = nil
+	for i := range 40 {
+		e := 0.9
+		if i%4 == 0 {
+			e = 0.3
+		}
+		m.Samples = append(m.Samples, []float64{rate, e})
+	}
+	got := verdictSpread(m, 8, m.Reference.PS)
+	want := "verdict over 40 bootstrap refits of the data: fine 75%, warn 25%"
+	if !strings.HasPrefix(got, want) {
+		t.Errorf("got %q, want it to start with %q", got, want)
+	}
+	m.Samples = nil
+	if got := verdictSpread(m, 8, m.Reference.PS); got != "" {
+		t.Errorf("no samples: %q, want no line", got)
+	}
+	for _, c := range []struct {
+		k, n int
+		want string
+	}{{0, 10, "0%"}, {1, 1000, "1%"}, {999, 1000, "99%"}, {10, 10, "100%"}, {1, 4, "25%"}} {
+		if got := sharePct(c.k, c.n); got != c.want {
+			t.Errorf("sharePct(%d, %d) = %s, want %s", c.k, c.n, got, c.want)
+		}
+	}
+}
