@@ -298,6 +298,7 @@ func polluxStepTime(th []float64, c model.Config) float64 {
 // vary the shards.
 var usesPS = map[string]bool{
 	"optimus-async": true, "optimus-sync": true, "mva": true, "shards": true, "shards-async": true, "syncps": true,
+	"shardlink": true, "shardlink-async": true,
 }
 
 func init() {
@@ -333,6 +334,41 @@ func init() {
 	af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
 	af.Applies = func(k DataKind) bool { return k.PS && k.Async }
 	register(af)
+	// shardlink: the first-order step time of PS training, compute plus
+	// the shard links' load: each step every worker sends its gradient and
+	// fetches the parameters, 1/p of them through each shard, so a shard's
+	// link carries w/p workers' worth; the worker's own link and the fixed
+	// costs are θ0: T = θ0 + θ1 b + θ2 w/p. The shards form without its
+	// θ2/p term: three parameters, so that leave-one-out can score it on
+	// the smallest 2 x 2 grid of workers x shards, where every
+	// four-parameter form interpolates and none is scored. Added after the
+	// validation (dl2-mxnet-ps-speed, where no candidate was scored):
+	// docs/validation.md gives sgdplan's numbers without it.
+	slT := func(th []float64, c model.Config) float64 {
+		return th[0] + th[1]*c.Batch + th[2]*float64(c.Workers)/shardsOf(c)
+	}
+	sl := Family{
+		Name: "shardlink",
+		Doc:  "PS shard links: T = θ0 + θ1 b + θ2 w/p; X = 1/T (sync) or w/T (async)",
+		Params: []Param{
+			{"fixed", "s", 0, maxTime},
+			{"per_sample", "s", 0, maxTime},
+			{"shard_link_per_worker", "s", 0, maxTime},
+		},
+		Predict: func(th []float64, c model.Config) float64 { return 1 / slT(th, c) },
+		Applies: func(k DataKind) bool { return k.PS && !k.Async },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{s * t, s * t / b, (1 - s) * t / 2}
+			})
+		},
+	}
+	register(sl)
+	asl := sl
+	asl.Name = "shardlink-async"
+	asl.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / slT(th, c) }
+	asl.Applies = func(k DataKind) bool { return k.PS && k.Async }
+	register(asl)
 	// The synchronous PS model of package model (SyncPS), fitted through
 	// its parameter vector.
 	sp := wrapModel("syncps", model.SyncPS{Batch: 1}, []Param{

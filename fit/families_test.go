@@ -6,7 +6,8 @@ import (
 	"github.com/sgdplan/sgdplan/model"
 )
 
-// The fitter's forms that package model also states agree with it:
+// The fitter's forms that package model also states agree with it (and
+// shardlink with shards, of which it is a special case):
 // optimus-sync with model.OptimusSync on PS data, ernest under strong
 // scaling (per-worker batch M/w) with model.Ernest at Theta1 = θ1·M, and
 // optimus-async without a per-sample term with model.OptimusAsync.
@@ -40,6 +41,17 @@ func TestFamiliesAgreeWithModel(t *testing.T) {
 		want = model.OptimusAsync{Theta0: th[1], Theta1: th[2], Theta2: th[3], Theta3: th[4]}.StepsPerSecond(c)
 		if relErr(got, want) > 1e-12 {
 			t.Fatalf("optimus-async %v at %+v: %g, model %g", noSample, c, got, want)
+		}
+
+		// shardlink is shards without its transfer-per-shard term, and
+		// its async form makes w updates per step time
+		got = families["shardlink"].Predict(th[:3], c)
+		want = families["shards"].Predict([]float64{th[0], th[1], 0, th[2]}, c)
+		if relErr(got, want) > 1e-12 {
+			t.Fatalf("shardlink %v at %+v: %g, shards %g", th[:3], c, got, want)
+		}
+		if got, want := families["shardlink-async"].Predict(th[:3], c), float64(w)*families["shardlink"].Predict(th[:3], c); relErr(got, want) > 1e-12 {
+			t.Fatalf("shardlink-async %v at %+v: %g, want %g", th[:3], c, got, want)
 		}
 
 		pth := []float64{th[0], th[1], th[2], th[3], th[4], th[0], 1 + 3*r.Float64()}

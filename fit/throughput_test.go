@@ -86,6 +86,8 @@ func TestFitRecoversSimulatedParameters(t *testing.T) {
 		// Optimus sync: T = 1e-3·32 + 0.05 + 0.01 w/p + 0.002 w + 0.005 p.
 		{"optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, false, 0.02},
 		{"ernest", []float64{0.05, 2e-3, 0.01, 0.003}, []int{1, 2, 4, 8, 16}, []int{0}, false, 0.02},
+		// shardlink: T = 0.02 + 1e-3·32 + 0.01 w/p.
+		{"shardlink", []float64{0.02, 1e-3, 0.01}, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, false, 0.02},
 		{"mva", []float64{0.05, 1e-3, 0.02, 0.005}, []int{1, 2, 4, 8, 16}, []int{1, 2}, true, 0.02},
 		// model.AsyncPS through the wrapper: compute 0.05 + 1e-3 b,
 		// transfer 0.02 s per shard, apply 0.01 s.
