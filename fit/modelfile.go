@@ -619,6 +619,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		if len(s) != len(fam.Params) {
 			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, len(s), len(fam.Params))
 		}
+		for j, v := range s {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < fam.Params[j].Lo || v > fam.Params[j].Hi {
+				return nil, errorf("%s: bootstrap sample %d: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("bootstrap_samples[%d][%d]", i, j)), i+1, fam.Params[j].Name, v, fam.Params[j].Lo, fam.Params[j].Hi)
+			}
+		}
 	}
 	for i := range m.Rivals {
 		r := &m.Rivals[i]

@@ -147,15 +147,23 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"global_batch": 64}, "rivals": [{"family": "ernest", "parameters": [0.1, 0.01, 0, 0.002], "why": "form"}], "extrapolation": {"rate": 0.3, "max_workers": 8, "max_nodes": 1}}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "queueing": {"variant": "flow", "scv_link": 0.01, "scv_apply": 0.1, "scv_compute": 0.01, "bandwidth": 3e6, "shared_cores": 2}, "reference": {"batch": 32, "ps": 2, "nodes": 1, "bandwidth": 6e6}}`))
 	f.Add([]byte(gnsModelJSON))
+	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "reference": {"batch": 32, "ps": 1}, "bootstrap_samples": [[0.1, 0, 0.07, 0.001], [0.2, 0, 0.05, 0.002]]}`))
+	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "bootstrap_samples": [[0.1, 0.01], [-1, 0]]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseModel("fuzz.json", b)
 		if err != nil {
 			return
 		}
-		for _, w := range []int{1, 2, 7, 64} {
-			_ = m.StepsPerSecond(model.Config{Workers: w})
-			_ = m.Speedup(float64(w))
-			_ = m.Predict(model.Config{Workers: w}, math.NaN(), 0)
+		ms := []*Model{m}
+		if len(m.Samples) > 0 {
+			ms = append(ms, m.Resampled(len(m.Samples)-1)) // what check judges
+		}
+		for _, m := range ms {
+			for _, w := range []int{1, 2, 7, 64} {
+				_ = m.StepsPerSecond(model.Config{Workers: w})
+				_ = m.Speedup(float64(w))
+				_ = m.Predict(model.Config{Workers: w}, math.NaN(), 0)
+			}
 		}
 	})
 }

@@ -298,11 +298,19 @@ func TestModelKeepsRivalsAndExtrapolation(t *testing.T) {
 		{func(c *Model) { c.Rivals[0].Theta[1] = -1 }, "rival 1 (optimus-sync): parameter compute0 = -1 is outside"},
 		{func(c *Model) { e := *c.Extrapolation; e.Rate = -0.5; c.Extrapolation = &e }, "extrapolation: rate -0.5"},
 		{func(c *Model) { e := *c.Extrapolation; e.MaxWorkers = 0; c.Extrapolation = &e }, "max_workers 0"},
+		// a sample outside the box would reach the solver (an mva sample
+		// with a negative demand panicked check before it was refused)
+		{func(c *Model) { c.Samples[1][0] = -1 }, "bootstrap sample 2: parameter compute_per_sample = -1 is outside"},
+		{func(c *Model) { c.Samples[0] = c.Samples[0][:3] }, "bootstrap sample 1 has 3 values, want 5"},
 	}
 	for _, b := range bad {
 		c := *m
 		c.Rivals = append([]Rival(nil), m.Rivals...)
 		c.Rivals[0].Theta = append([]float64(nil), m.Rivals[0].Theta...)
+		c.Samples = nil
+		for _, s := range m.Samples {
+			c.Samples = append(c.Samples, append([]float64(nil), s...))
+		}
 		b.edit(&c)
 		js, err := c.Marshal()
 		if err != nil {
