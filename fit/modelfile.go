@@ -353,6 +353,23 @@ func (m *Model) Resampled(i int) *Model {
 	return &c
 }
 
+// AsRival returns a copy of m that predicts with its rival i's family and
+// parameters (values as their own intervals), with no samples and no
+// rivals of its own; reference, efficiency and extrapolation are m's. A
+// rival is never the queueing network, so the copy has no queueing
+// settings. It panics when i is out of range.
+func (m *Model) AsRival(i int) *Model {
+	r := m.Rivals[i]
+	c := *m
+	c.Family, c.fam = r.Family, r.fam
+	c.Parameters = make([]ParamValue, len(r.Theta))
+	for j, v := range r.Theta {
+		c.Parameters[j] = ParamValue{Name: r.fam.Params[j].Name, Value: v, Lo: v, Hi: v, Unit: r.fam.Params[j].Unit}
+	}
+	c.Samples, c.Rivals, c.Queueing = nil, nil, nil
+	return &c
+}
+
 // Config completes c with the model's reference: shards, nodes and the
 // per-worker batch where c leaves them zero.
 func (m *Model) Config(c model.Config) model.Config {

@@ -108,6 +108,9 @@ func runCheck(c *cli.Context) error {
 	if line := verdictSpread(m, workers, ps); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
+	if line := rivalVerdicts(m, workers, ps); line != "" {
+		fmt.Fprintln(c.App.Writer, line)
+	}
 	if workers > m.Reference.MaxWorkers {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %d workers is beyond the %d fitted: the verdict extrapolates the %s model\n", workers, m.Reference.MaxWorkers, m.Family)
 	}
@@ -209,6 +212,35 @@ func verdictSpread(m *fit.Model, n, p int) string {
 		}
 	}
 	return fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
+}
+
+// rivalVerdicts gives the verdict on n workers and p shards of each of the
+// model's rivals, the other fits that match its data as well ("" without
+// rivals): where they disagree with the fitted verdict, the data do not
+// decide it.
+func rivalVerdicts(m *fit.Model, n, p int) string {
+	if len(m.Rivals) == 0 {
+		return ""
+	}
+	first := verdict(m, n, p).word
+	var parts []string
+	differ := 0
+	for i, r := range m.Rivals {
+		w := verdict(m.AsRival(i), n, p).word
+		if w != first {
+			differ++
+		}
+		what := r.Family
+		if r.Why == "start" {
+			what += " (another start)"
+		}
+		parts = append(parts, what+" "+w)
+	}
+	agree := "all agree"
+	if differ > 0 {
+		agree = fmt.Sprintf("%d of %d differ from %s: the data do not decide the verdict", differ, len(m.Rivals), first)
+	}
+	return fmt.Sprintf("other fits that match the data as well: %s (%s)", strings.Join(parts, ", "), agree)
 }
 
 // sharePct is k of n in whole percent, never rounded to 0% or 100% when

@@ -212,3 +212,45 @@ func TestCheckVerdictSpread(t *testing.T) {
 		}
 	}
 }
+
+// check gives each rival's verdict and says when they disagree with the
+// fitted one: a rival with a large per-worker overhead is past the knee
+// where the fitted power law is fine.
+func TestCheckRivalVerdicts(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "t.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", table); code != 0 {
+		t.Fatal(e)
+	}
+	m, err := fit.LoadModel(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Rivals = []fit.Rival{
+		{Family: "overhead", Theta: []float64{0.1, 0.01, 0.05}, Why: "form"}, // 0.05 s per extra worker: knee at 6
+		{Family: "overhead", Theta: []float64{0.1, 0.01, 0}, Why: "start"},   // no overhead: linear, fine
+	}
+	js, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err = fit.ParseModel("t.json", js); err != nil {
+		t.Fatal(err)
+	}
+	got := rivalVerdicts(m, 8, m.Reference.PS)
+	want := "other fits that match the data as well: overhead warn, overhead (another start) fine (1 of 2 differ from fine: the data do not decide the verdict)"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if m.AsRival(0).Family != "overhead" || len(m.AsRival(0).Parameters) != 3 || m.Family != "powerlaw" {
+		t.Errorf("AsRival: %s with %d parameters; the model is now %s", m.AsRival(0).Family, len(m.AsRival(0).Parameters), m.Family)
+	}
+	m.Rivals = m.Rivals[1:]
+	if got := rivalVerdicts(m, 8, m.Reference.PS); !strings.HasSuffix(got, "(all agree)") {
+		t.Errorf("one agreeing rival: %q", got)
+	}
+	m.Rivals = nil
+	if got := rivalVerdicts(m, 8, m.Reference.PS); got != "" {
+		t.Errorf("no rivals: %q", got)
+	}
+}
