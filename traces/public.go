@@ -55,6 +55,10 @@ import (
 //     is per GPU is not documented), Mode allreduce, Nodes = 1 when
 //     consolidated, 0 (unknown) otherwise. Zero throughputs are skipped with
 //     a warning.
+//   - shockwave-nsdi23: tacc_throughputs_isolated.csv, Gavel's table as
+//     Shockwave re-profiled it, read as gavel-osdi20; only the rows with
+//     differs_from_gavel_physical_cluster_throughputs = 1 (the V100 rows
+//     measured again), since the others repeat Gavel's measurements.
 //
 // Absent values follow types.go: NaN for floats, 0 for counts.
 
@@ -65,6 +69,7 @@ var datasetLoaders = map[string]func(p pubFiles) ([]Throughput, []error, error){
 	"elasticflow-asplos23":   loadElasticFlow,
 	"tf-cnn-benchmarks-2017": loadTFCNN,
 	"gavel-osdi20":           loadGavel,
+	"shockwave-nsdi23":       loadShockwave,
 }
 
 // Datasets lists the names LoadDataset accepts, sorted.
@@ -451,7 +456,26 @@ func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
 }
 
 func loadGavel(dir pubFiles) ([]Throughput, []error, error) {
-	t, f, err := dir.open("simulation_throughputs_isolated.csv", "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
+	return gavelTable(dir, "simulation_throughputs_isolated.csv", "")
+}
+
+// loadShockwave reads Shockwave's re-profiled Gavel throughputs: the rows
+// of tacc_throughputs_isolated.csv flagged as differing from Gavel's
+// physical-cluster file (the V100 rows Shockwave measured again); the
+// others repeat Gavel's measurements and are left out.
+func loadShockwave(dir pubFiles) ([]Throughput, []error, error) {
+	return gavelTable(dir, "tacc_throughputs_isolated.csv", "differs_from_gavel_physical_cluster_throughputs")
+}
+
+// gavelTable reads a Gavel-style isolated-throughput table (the
+// gavel-osdi20 format in the comment of datasetLoaders); with keep, only
+// the rows whose column keep is 1.
+func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) {
+	cols := []string{"gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec"}
+	if keep != "" {
+		cols = append(cols, keep)
+	}
+	t, f, err := dir.open(file, cols...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -460,6 +484,18 @@ func loadGavel(dir pubFiles) ([]Throughput, []error, error) {
 	var warns []error
 	err = t.each(func() error {
 		var err error
+		if keep != "" {
+			k, err := t.integer(keep, 0)
+			if err != nil {
+				return err
+			}
+			if k > 1 {
+				return t.errAt(keep, "column %s: expected 0 or 1, got %d", keep, k)
+			}
+			if k == 0 {
+				return nil
+			}
+		}
 		r := newThroughput()
 		gpu, job := t.str("gpu_type"), t.str("job_type")
 		if gpu == "" || job == "" {

@@ -30,7 +30,7 @@ func pubFind(rows []Throughput, model, run string) []Throughput {
 }
 
 func TestDatasetsLists(t *testing.T) {
-	want := "dl2-mxnet-ps-speed,elasticflow-asplos23,gavel-osdi20,pollux-osdi21,tf-cnn-benchmarks-2017"
+	want := "dl2-mxnet-ps-speed,elasticflow-asplos23,gavel-osdi20,pollux-osdi21,shockwave-nsdi23,tf-cnn-benchmarks-2017"
 	if got := strings.Join(Datasets(), ","); got != want {
 		t.Errorf("Datasets() = %s, want %s", got, want)
 	}
@@ -108,6 +108,16 @@ func TestLoadDatasetShared(t *testing.T) {
 				{"ResNet-18 (batch size 64)/v100", "gpus=2", 2, 0, 1, 64, 0, 74.13589143268821, math.NaN(), "allreduce"},
 				// line 2: "k80,1,A3C,A3C,,1,3.4387678290723933": no batch.
 				{"A3C/k80", "gpus=1", 1, 0, 1, 0, 0, 3.4387678290723933, math.NaN(), "allreduce"},
+			},
+		},
+		{
+			// 88 re-profiled rows (differs_from_gavel_physical_cluster_throughputs
+			// = 1) of 492, 6 of them 0 (lines 328, 329, 407-410): 82 rows
+			// and 6 warnings.
+			name: "shockwave-nsdi23", rows: 82, warns: 6,
+			check: []want{
+				// line 356: "v100,1,ResNet-18 (batch size 16),ResNet-18,16,2,84.82627579,1".
+				{"ResNet-18 (batch size 16)/v100", "gpus=2", 2, 0, 1, 16, 0, 84.82627579, math.NaN(), "allreduce"},
 			},
 		},
 	}
@@ -237,6 +247,12 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"gavel negative", "gavel-osdi20", map[string]string{
 			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,1,A3C,A3C,,1,-3\n",
 		}, "simulation_throughputs_isolated.csv:2:18: column isolated_steps_per_sec: expected steps/s >= 0"},
+		{"shockwave bad flag", "shockwave-nsdi23", map[string]string{
+			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,1,3,2\n",
+		}, "tacc_throughputs_isolated.csv:2:19: column differs_from_gavel_physical_cluster_throughputs: expected 0 or 1, got 2"},
+		{"shockwave no flag", "shockwave-nsdi23", map[string]string{
+			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nv100,1,A,A,16,1,3\n",
+		}, "differs_from_gavel_physical_cluster_throughputs"},
 		{"elasticflow bad header", "elasticflow-asplos23", map[string]string{
 			"throughputs_A100_raw/bert.csv": "global_batch_size,1,two\n64,1,2\n",
 		}, "bert.csv:1: column \"two\": expected a GPU count"},
@@ -278,6 +294,8 @@ func TestLoadDatasetExcerpts(t *testing.T) {
 		{"tf-cnn-benchmarks-2017", 61, 0},
 		// the 166 v100 rows, none zero.
 		{"gavel-osdi20", 166, 0},
+		// the whole of what the loader reads: 88 rows, 6 of them 0.
+		{"shockwave-nsdi23", 82, 6},
 	}
 	for _, c := range cases {
 		rows, warns, err := LoadDataset(c.name, pubTestdata(t, c.name))
@@ -300,6 +318,7 @@ func FuzzPublicTables(f *testing.F) {
 		"elasticflow-asplos23":   "throughputs_A100_raw/bert.csv",
 		"tf-cnn-benchmarks-2017": "tf_cnn_benchmarks_may2017.csv",
 		"gavel-osdi20":           "simulation_throughputs_isolated.csv",
+		"shockwave-nsdi23":       "tacc_throughputs_isolated.csv",
 	}
 	names := Datasets()
 	seed := func(rel string) []byte {
@@ -313,8 +332,9 @@ func FuzzPublicTables(f *testing.F) {
 		return b
 	}
 	f.Add(uint8(3), seed("pollux-osdi21/traces/cifar10/placements.csv"))
-	f.Add(uint8(4), seed("tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv"))
+	f.Add(uint8(5), seed("tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv"))
 	f.Add(uint8(2), seed("gavel-osdi20/simulation_throughputs_isolated.csv"))
+	f.Add(uint8(4), seed("shockwave-nsdi23/tacc_throughputs_isolated.csv"))
 	f.Add(uint8(0), []byte("model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,2,3.5\n"))
 	f.Add(uint8(1), []byte("global_batch_size,1,2,4\n64,6.0,8.6,\n128,0,1,2\n"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
