@@ -385,6 +385,12 @@ func ScoreBatchSize(name string, curves []BatchCurve) (BatchScore, error) {
 // at the protocol's datasets, never at this one.
 const HeldOutDataset = "gavel-osdi20"
 
+// HeldOutRemeasured is the second held-out dataset: Gavel's V100 jobs
+// measured again by Shockwave (shockwave-nsdi23; other hardware, other
+// values), read by GavelSeries like gavel-osdi20. Added on 2026-12-03, after
+// every choice rule was written: none was tuned on it.
+const HeldOutRemeasured = "shockwave-nsdi23"
+
 // GavelReading is the evidence for reading gavel-osdi20's steps/s of a
 // multi-GPU job as the sum of its workers' steps: per (job type, GPU
 // type) with both a 1- and an 8-GPU consolidated measurement, how many
@@ -400,7 +406,8 @@ type GavelReading struct {
 // gavelBatch matches the batch size Gavel appends to a job type.
 var gavelBatch = regexp.MustCompile(` \(batch size \d+\)`)
 
-// GavelSeries makes the held-out check of gavel-osdi20 (LoadDataset rows):
+// GavelSeries makes the held-out check of gavel-osdi20, or of a dataset in
+// its format (shockwave-nsdi23), from its LoadDataset rows, named dataset:
 // one series per (model, GPU type) of the consolidated jobs (all GPUs on
 // one server), its batch sizes pooled (the batch is a covariate, as in
 // pollux-osdi21); train on 1, 2 and 4 GPUs, predict 8. With spread, the
@@ -412,7 +419,7 @@ var gavelBatch = regexp.MustCompile(` \(batch size \d+\)`)
 // that divided by the GPUs; the errors at 8 GPUs are the same ratios under
 // either reading, the training shapes are not. Rows without a batch size
 // (A3C, CycleGAN: one GPU only) are left out.
-func GavelSeries(rows []traces.Throughput, spread bool) ([]Series, GavelReading, error) {
+func GavelSeries(dataset string, rows []traces.Throughput, spread bool) ([]Series, GavelReading, error) {
 	const suffix = "_unconsolidated"
 	bySeries := map[string][]traces.Throughput{}
 	spreadRows := map[string][]traces.Throughput{}
@@ -462,7 +469,7 @@ func GavelSeries(rows []traces.Throughput, spread bool) ([]Series, GavelReading,
 		if err != nil {
 			return nil, ev, err
 		}
-		s := Series{Dataset: HeldOutDataset, Name: k}
+		s := Series{Dataset: dataset, Name: k}
 		for _, p := range pts {
 			switch {
 			case p.Config.Workers <= 4:

@@ -2,6 +2,8 @@ package fit
 
 import (
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/traces"
@@ -41,7 +43,7 @@ func TestGavelSeriesSplitsAndReads(t *testing.T) {
 	// a model measured on 1 and 2 GPUs only: no test point, left out.
 	rows = append(rows, gavelRow("LM (batch size 5)", "k80", 5, 1, true, 4), gavelRow("LM (batch size 5)", "k80", 5, 2, true, 7))
 
-	ss, ev, err := GavelSeries(rows, false)
+	ss, ev, err := GavelSeries(HeldOutDataset, rows, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func TestGavelSeriesSpread(t *testing.T) {
 		rows = append(rows, gavelRow("LM (batch size 10)", "p100", 10, g, true, 6*float64(g)))
 		rows = append(rows, gavelRow("LM (batch size 10)", "p100", 10, g, false, 3*float64(g)))
 	}
-	ss, _, err := GavelSeries(rows, true)
+	ss, _, err := GavelSeries(HeldOutDataset, rows, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,5 +98,34 @@ func TestGavelSeriesSpread(t *testing.T) {
 		if p.Config.Nodes != 1 || math.Abs(p.StepsPerS-6) > 1e-12 {
 			t.Errorf("training point %+v (steps/s %g), want consolidated at 6 job steps/s", p.Config, p.StepsPerS)
 		}
+	}
+}
+
+// The re-measured V100 jobs of shockwave-nsdi23 (the project's excerpt is
+// all the loader reads) make 4 series, named for the dataset, each trained
+// on 1-4 GPUs at every batch and tested at 8.
+func TestGavelSeriesShockwave(t *testing.T) {
+	rows, _, err := traces.LoadDataset(HeldOutRemeasured, filepath.Join("..", "testdata", "public"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, ev, err := GavelSeries(HeldOutRemeasured, rows, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range ss {
+		names = append(names, s.Name)
+		if s.Dataset != HeldOutRemeasured || len(s.Test) == 0 || len(s.Train) != 3*len(s.Test) {
+			t.Errorf("%s: dataset %q, %d train, %d test points", s.Name, s.Dataset, len(s.Train), len(s.Test))
+		}
+	}
+	if got := strings.Join(names, ","); got != "LM/v100,ResNet-18/v100,ResNet-50/v100,Transformer/v100" {
+		t.Errorf("series %s", got)
+	}
+	// 18 (job, batch) pairs with 1 and 8 GPUs: every one super-linear read
+	// as the job's steps, none read as the sum.
+	if ev.Pairs != 18 || ev.SuperJob != 18 || ev.SuperSum != 0 {
+		t.Errorf("reading evidence %+v", ev)
 	}
 }

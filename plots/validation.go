@@ -42,9 +42,12 @@ func ValidationFigure(d ValidationData) (*Figure, error) {
 		pal = NewPalette(d.Methods...)
 	}
 	p := newPlot(title, "", "mean MAPE on the large configurations (%)")
-	// a group of bars takes at most 70% of a dataset's share of the
-	// about 6.5 inches of axis, so that groups never touch
-	group := math.Min(64, 0.7*6.5*72/math.Max(1, float64(len(d.Datasets))))
+	// at least an inch of axis per dataset, so that labels such as
+	// "gavel spread" never run into their neighbours; a group of bars takes
+	// at most 70% of a dataset's share of the axis (the figure's width but
+	// an inch), so that groups never touch
+	width := math.Max(7.5, 1.0+1.05*float64(len(d.Datasets)))
+	group := math.Min(64, 0.7*(width-1)*72/math.Max(1, float64(len(d.Datasets))))
 	w := vg.Points(group / float64(len(d.Methods)))
 	top := 0.0
 	for i, m := range d.Methods {
@@ -73,5 +76,5 @@ func ValidationFigure(d ValidationData) (*Figure, error) {
 	p.Y.Max = top * 1.15
 	p.Legend.Top = true
 	p.Legend.Left = false
-	return NewFigure(p, 7.5*vg.Inch, 4.2*vg.Inch), nil
+	return NewFigure(p, vg.Length(width)*vg.Inch, 4.2*vg.Inch), nil
 }

@@ -220,6 +220,17 @@ func TestValidateHeldOutGavel(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(data, "gavel-osdi20", "simulation_throughputs_isolated.csv"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// and the second held-out dataset, whole in the project's excerpt
+	b, err = os.ReadFile(filepath.Join("..", "..", "testdata", "public", "shockwave-nsdi23", "tacc_throughputs_isolated.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(data, "shockwave-nsdi23"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "shockwave-nsdi23", "tacc_throughputs_isolated.csv"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "validation.md")
 	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
 	if code != 0 {
@@ -259,6 +270,20 @@ func TestValidateHeldOutGavel(t *testing.T) {
 	job, pairs, sum := atoi(t, ev[1]), atoi(t, ev[2]), atoi(t, ev[3])
 	if pairs != 19 || job != pairs || !(sum < job) {
 		t.Errorf("reading evidence: %d of %d as job steps, %d as summed; want all 19 and fewer", job, pairs, sum)
+	}
+	// shockwave-nsdi23: its own section and the third column of the
+	// choice-rule table, whose sgdplan cell is the section's mean.
+	j := strings.Index(s, "## shockwave-nsdi23")
+	if j < 0 {
+		t.Fatalf("no shockwave-nsdi23 section")
+	}
+	sm := mean.FindStringSubmatch(s[j:])
+	r3 := regexp.MustCompile(`\| loo \+ 1-SE \(sgdplan\) \| [^|]+ \| [0-9.]+ \| [0-9.]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
+	if sm == nil || r3 == nil || sm[1] != r3[1] {
+		t.Errorf("shockwave mean %v, choice-rule cell %v: want both and equal", sm, r3)
+	}
+	if !strings.Contains(s, "shockwave-nsdi23: 8 GPUs, one server (4 series)") || !strings.Contains(s, "shockwave-nsdi23, 8 GPUs on one server: sgdplan") {
+		t.Errorf("no shockwave-nsdi23 column or summary part")
 	}
 }
 
