@@ -28,6 +28,11 @@ type Family struct {
 	Applies func(k DataKind) bool
 	// Guess returns starting points for the fit from the data.
 	Guess func(pts []Point) [][]float64
+	// BatchOnly: the step time depends on the workers only through the
+	// per-worker batch (amdahl), so at a fixed per-worker batch the family
+	// predicts perfect scaling. --family auto leaves it out when the data
+	// measure two worker counts at one per-worker batch.
+	BatchOnly bool
 	// NotAuto keeps the family out of --family auto (it can still be
 	// named): syncps, whose straggler term costs a numerical integral per
 	// evaluation, which makes cross-validation slow.
@@ -211,8 +216,9 @@ func init() {
 	})
 	// Amdahl: a serial part and a part per sample of the worker's batch.
 	register(Family{
-		Name: "amdahl",
-		Doc:  "Amdahl: T = θ0 + θ1 b (serial + per-sample); X = 1/T (sync) or w/T (async)",
+		Name:      "amdahl",
+		BatchOnly: true,
+		Doc:       "Amdahl: T = θ0 + θ1 b (serial + per-sample); X = 1/T (sync) or w/T (async)",
 		Params: []Param{
 			{"serial", "s", 0, maxTime},
 			{"per_sample", "s", 0, maxTime},

@@ -124,6 +124,11 @@ type Settings struct {
 	// parameters whose CV error is within one standard error of the best
 	// (fewer parameters extrapolate more safely).
 	NoParsimony bool
+	// KeepBatchOnly keeps the families whose step time depends on the
+	// workers only through the per-worker batch (Family.BatchOnly) among
+	// auto's candidates even when the data measure the workers at a fixed
+	// batch: the rule before 2026-12-03, kept for validate's comparison.
+	KeepBatchOnly bool
 
 	// Exclude lists families that auto leaves out (FitSteps: "mva",
 	// fitted from the two-node profile instead; validate: the choice
@@ -247,6 +252,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		return nil, nil, errorf("the configurations were measured at %d link rates (runs.csv bandwidth): no throughput family takes the rate as a covariate, and pooling them would treat different links as one configuration; fit each rate on its own, or fit step traces that include a 1-worker run (the two-node profile's mva family scales the link demand with the rate)", len(rates))
 	}
 	var cands []Family
+	var notCands []Alternative // families auto left out, with why
 	if family == "" || family == "auto" {
 		// Shards vary independently of the workers when one worker count
 		// comes with two shard counts: then a family that ignores the
@@ -259,12 +265,30 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			}
 			shardsAt[p.Config.Workers] = p.Config.PS
 		}
+		// Likewise the workers: when two worker counts were measured at
+		// the same per-worker batch, the data show what adding workers
+		// costs at a fixed batch, and a family whose step time depends on
+		// the workers only through the batch (amdahl: perfect scaling at
+		// a fixed batch) cannot be right either.
+		workersAt := map[float64]int{}
+		workersVary := false
+		for _, p := range pts {
+			if w, ok := workersAt[p.Config.Batch]; ok && w != p.Config.Workers {
+				workersVary = true
+			}
+			workersAt[p.Config.Batch] = p.Config.Workers
+		}
 		for _, n := range FamilyNames() {
 			f := families[n]
 			if f.NotAuto || !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {
 				continue
 			}
 			if psVary && !usesPS[n] {
+				notCands = append(notCands, Alternative{Family: n, CVError: math.NaN(), Note: "not a candidate: the data vary the shards at a fixed worker count, and it has no term for them"})
+				continue
+			}
+			if workersVary && f.BatchOnly && !s.KeepBatchOnly {
+				notCands = append(notCands, Alternative{Family: n, CVError: math.NaN(), Note: "not a candidate: the data measure several worker counts at one per-worker batch, where it has no term for the workers and predicts perfect scaling"})
 				continue
 			}
 			if slices.Contains(s.Exclude, n) {
@@ -302,6 +326,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		best = parsimonious(best, fits)
 	}
 	sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
+	alts = append(alts, notCands...)
 	if s.Bootstrap > 0 {
 		bootstrapFit(best, pts, s)
 		best.Rivals = append(formRivals(low, best, fits), startRivals(best, pts, s.Seed)...)

@@ -3,6 +3,7 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -222,5 +223,53 @@ func TestPercentile(t *testing.T) {
 	}
 	if xs[0] != 4 || xs[1] != 1 {
 		t.Errorf("input modified: %v", xs)
+	}
+}
+
+// When the data measure several worker counts at one per-worker batch,
+// auto leaves out amdahl (no term for the workers at a fixed batch: it
+// would predict perfect scaling) and says why among the families tried;
+// KeepBatchOnly restores the rule before 2026-12-03, and under strong
+// scaling (the batch changes with the workers) amdahl stays a candidate.
+func TestAutoDropsBatchOnlyAtFixedBatch(t *testing.T) {
+	note := func(alts []Alternative, fam string) (Alternative, bool) {
+		for _, a := range alts {
+			if a.Family == fam {
+				return a, true
+			}
+		}
+		return Alternative{}, false
+	}
+	// weak scaling, per-worker batch 32 and 64 at 1-8 workers, with a
+	// per-worker overhead amdahl cannot see
+	var weak []Point
+	for _, w := range []int{1, 2, 4, 8} {
+		for _, b := range []float64{32, 64} {
+			T := 0.02 + 1e-3*b + 0.004*float64(w-1)
+			weak = append(weak, Point{Config: model.Config{Workers: w, Batch: b}, StepsPerS: 1 / T, SamplesPerStep: b * float64(w)})
+		}
+	}
+	tf, alts, err := FitThroughput(weak, "auto", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok := note(alts, "amdahl")
+	if tf.Family.Name == "amdahl" || !ok || !math.IsNaN(a.CVError) || !strings.Contains(a.Note, "not a candidate") || !strings.Contains(a.Note, "perfect scaling") {
+		t.Errorf("weak scaling: chose %s; amdahl listed %v as %+v", tf.Family.Name, ok, a)
+	}
+	_, alts, err = FitThroughput(weak, "auto", &Settings{Bootstrap: -1, KeepBatchOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := note(alts, "amdahl"); !ok || !(a.CVError >= 0) {
+		t.Errorf("KeepBatchOnly: amdahl %+v, want it scored", a)
+	}
+	// strong scaling: one batch per worker count, amdahl scored
+	_, alts, err = FitThroughput(strongPoints([]int{1, 2, 4, 8}, 0.02, 1e-3, 0.004, 256), "auto", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, ok := note(alts, "amdahl"); !ok || !(a.CVError >= 0) {
+		t.Errorf("strong scaling: amdahl %+v, want it scored", a)
 	}
 }

@@ -208,7 +208,7 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 			return nil, withCode(exitFailure, err)
 		}
 		d := datasetResult{name: ds, series: ss, skipped: skipped}
-		auto0 := fit.AutoMethodCV("sgdplan0", fit.Settings{NoParsimony: true, Exclude: postHocFamilies})
+		auto0 := fit.AutoMethodCV("sgdplan0", fit.Settings{NoParsimony: true, Exclude: postHocFamilies, KeepBatchOnly: true})
 		for _, s := range ss {
 			d.scores = append(d.scores, fit.ScoreSeries(s, ms))
 			d.auto0 = append(d.auto0, fit.ScoreSeries(s, []fit.Method{auto0})[0])
