@@ -317,7 +317,7 @@ func init() {
 		p := shardsOf(c)
 		return th[0] + th[1]*c.Batch + th[2]/p + th[3]*float64(c.Workers)/p
 	}
-	f := Family{
+	registerStepTime(Family{
 		Name: "shards",
 		Doc:  "PS shards: T = θ0 + θ1 b + θ2/p + θ3 w/p; X = 1/T (sync) or w/T (async)",
 		Params: []Param{
@@ -326,20 +326,12 @@ func init() {
 			{"transfer_per_shard", "s", 0, maxTime},
 			{"shard_link_per_worker", "s", 0, maxTime},
 		},
-		Predict: func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) },
-		Applies: func(k DataKind) bool { return k.PS && !k.Async },
 		Guess: func(pts []Point) [][]float64 {
 			return timeGuesses(pts, func(t, b, s float64) []float64 {
 				return []float64{s * t, s * t / b, (1 - s) * t / 2, (1 - s) * t / 4}
 			})
 		},
-	}
-	register(f)
-	af := f
-	af.Name = "shards-async"
-	af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
-	af.Applies = func(k DataKind) bool { return k.PS && k.Async }
-	register(af)
+	}, stepT, func(k DataKind) bool { return k.PS })
 	// shardlink: the first-order step time of PS training, compute plus
 	// the shard links' load: each step every worker sends its gradient and
 	// fetches the parameters, 1/p of them through each shard, so a shard's
@@ -353,7 +345,7 @@ func init() {
 	slT := func(th []float64, c model.Config) float64 {
 		return th[0] + th[1]*c.Batch + th[2]*float64(c.Workers)/shardsOf(c)
 	}
-	sl := Family{
+	registerStepTime(Family{
 		Name: "shardlink",
 		Doc:  "PS shard links: T = θ0 + θ1 b + θ2 w/p; X = 1/T (sync) or w/T (async)",
 		Params: []Param{
@@ -361,20 +353,12 @@ func init() {
 			{"per_sample", "s", 0, maxTime},
 			{"shard_link_per_worker", "s", 0, maxTime},
 		},
-		Predict: func(th []float64, c model.Config) float64 { return 1 / slT(th, c) },
-		Applies: func(k DataKind) bool { return k.PS && !k.Async },
 		Guess: func(pts []Point) [][]float64 {
 			return timeGuesses(pts, func(t, b, s float64) []float64 {
 				return []float64{s * t, s * t / b, (1 - s) * t / 2}
 			})
 		},
-	}
-	register(sl)
-	asl := sl
-	asl.Name = "shardlink-async"
-	asl.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / slT(th, c) }
-	asl.Applies = func(k DataKind) bool { return k.PS && k.Async }
-	register(asl)
+	}, slT, func(k DataKind) bool { return k.PS })
 	// The synchronous PS model of package model (SyncPS), fitted through
 	// its parameter vector.
 	sp := wrapModel("syncps", model.SyncPS{Batch: 1}, []Param{
@@ -388,6 +372,23 @@ func init() {
 	})
 	sp.NotAuto = true
 	register(sp)
+}
+
+// registerStepTime registers f for the step time stepT twice: as f.Name,
+// X = 1/T on synchronous data, and as f.Name + "-async", X = w/T on
+// asynchronous data (each worker's iteration is an update); applies, when
+// not nil, further restricts both to the data it accepts.
+func registerStepTime(f Family, stepT func(th []float64, c model.Config) float64, applies func(DataKind) bool) {
+	if applies == nil {
+		applies = func(DataKind) bool { return true }
+	}
+	f.Predict = func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) }
+	f.Applies = func(k DataKind) bool { return !k.Async && applies(k) }
+	register(f)
+	f.Name += "-async"
+	f.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
+	f.Applies = func(k DataKind) bool { return k.Async && applies(k) }
+	register(f)
 }
 
 // wrapModel makes a Family of a model-package family through its
@@ -419,7 +420,7 @@ func init() {
 	stepT := func(th []float64, c model.Config) float64 {
 		return th[0] + th[1]*c.Batch + th[2]*float64(c.Workers-1)
 	}
-	f := Family{
+	registerStepTime(Family{
 		Name: "overhead",
 		Doc:  "per-worker overhead: T = θ0 + θ1 b + θ2 (w-1); X = 1/T (sync) or w/T (async)",
 		Params: []Param{
@@ -427,20 +428,12 @@ func init() {
 			{"per_sample", "s", 0, maxTime},
 			{"per_worker", "s", 0, maxTime},
 		},
-		Predict: func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) },
-		Applies: func(k DataKind) bool { return !k.Async },
 		Guess: func(pts []Point) [][]float64 {
 			return timeGuesses(pts, func(t, b, s float64) []float64 {
 				return []float64{s * t, (1 - s) * t / b, s * t / 10}
 			})
 		},
-	}
-	register(f)
-	af := f
-	af.Name = "overhead-async"
-	af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
-	af.Applies = func(k DataKind) bool { return k.Async }
-	register(af)
+	}, stepT, nil)
 }
 
 func init() {

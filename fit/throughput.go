@@ -257,27 +257,13 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		// Shards vary independently of the workers when one worker count
 		// comes with two shard counts: then a family that ignores the
 		// shards cannot be right, however well it fits.
-		shardsAt := map[int]int{}
-		psVary := false
-		for _, p := range pts {
-			if s, ok := shardsAt[p.Config.Workers]; ok && s != p.Config.PS {
-				psVary = true
-			}
-			shardsAt[p.Config.Workers] = p.Config.PS
-		}
+		psVary := variesAt(pts, func(c model.Config) float64 { return float64(c.Workers) }, func(c model.Config) float64 { return float64(c.PS) })
 		// Likewise the workers: when two worker counts were measured at
 		// the same per-worker batch, the data show what adding workers
 		// costs at a fixed batch, and a family whose step time depends on
 		// the workers only through the batch (amdahl: perfect scaling at
 		// a fixed batch) cannot be right either.
-		workersAt := map[float64]int{}
-		workersVary := false
-		for _, p := range pts {
-			if w, ok := workersAt[p.Config.Batch]; ok && w != p.Config.Workers {
-				workersVary = true
-			}
-			workersAt[p.Config.Batch] = p.Config.Workers
-		}
+		workersVary := variesAt(pts, func(c model.Config) float64 { return c.Batch }, func(c model.Config) float64 { return float64(c.Workers) })
 		for _, n := range FamilyNames() {
 			f := families[n]
 			if f.NotAuto || !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {
@@ -338,6 +324,20 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		best.Warnings = append(best.Warnings, w)
 	}
 	return best, alts, nil
+}
+
+// variesAt reports whether two points agree on key but differ on val: the
+// data measure val's effect with key fixed.
+func variesAt(pts []Point, key, val func(model.Config) float64) bool {
+	seen := map[float64]float64{}
+	for _, p := range pts {
+		k, v := key(p.Config), val(p.Config)
+		if w, ok := seen[k]; ok && w != v {
+			return true
+		}
+		seen[k] = v
+	}
+	return false
 }
 
 // Alternative is one family tried by FitThroughput.

@@ -170,15 +170,7 @@ func TestBusiestStation(t *testing.T) {
 // samples put the knee on both sides of the planned count says so, with the
 // point fit's verdict first; a model without samples prints no such line.
 func TestCheckVerdictSpread(t *testing.T) {
-	dir := t.TempDir()
-	table := filepath.Join(dir, "t.json")
-	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", table); code != 0 {
-		t.Fatal(e)
-	}
-	m, err := fit.LoadModel(table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := fitTableModel(t)
 	if m.Family != "powerlaw" || m.Parameters[1].Name != "exponent" {
 		t.Fatalf("the fixture's family is %s %v: the test sets a power law's exponent", m.Family, m.Parameters)
 	}
@@ -217,15 +209,7 @@ func TestCheckVerdictSpread(t *testing.T) {
 // fitted one: a rival with a large per-worker overhead is past the knee
 // where the fitted power law is fine.
 func TestCheckRivalVerdicts(t *testing.T) {
-	dir := t.TempDir()
-	table := filepath.Join(dir, "t.json")
-	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", table); code != 0 {
-		t.Fatal(e)
-	}
-	m, err := fit.LoadModel(table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := fitTableModel(t)
 	m.Rivals = []fit.Rival{
 		{Family: "overhead", Theta: []float64{0.1, 0.01, 0.05}, Why: "form"}, // 0.05 s per extra worker: knee at 6
 		{Family: "overhead", Theta: []float64{0.1, 0.01, 0}, Why: "start"},   // no overhead: linear, fine
@@ -253,4 +237,19 @@ func TestCheckRivalVerdicts(t *testing.T) {
 	if got := rivalVerdicts(m, 8, m.Reference.PS); got != "" {
 		t.Errorf("no rivals: %q", got)
 	}
+}
+
+// fitTableModel fits the table fixture (a power law, weak scaling) with
+// sgdplan fit and loads its model.json.
+func fitTableModel(t *testing.T) *fit.Model {
+	t.Helper()
+	table := filepath.Join(t.TempDir(), "t.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", table); code != 0 {
+		t.Fatal(e)
+	}
+	m, err := fit.LoadModel(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
