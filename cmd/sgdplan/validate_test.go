@@ -208,28 +208,21 @@ func TestValidateHeldOutGavel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits 4 series with 5 choice rules and a bootstrap")
 	}
+	// the project's excerpts of the two held-out datasets (shockwave-nsdi23
+	// whole) as a data folder
 	data := t.TempDir()
-	src := filepath.Join("..", "..", "testdata", "public", "gavel-osdi20", "simulation_throughputs_isolated.csv")
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(data, "gavel-osdi20"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(data, "gavel-osdi20", "simulation_throughputs_isolated.csv"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// and the second held-out dataset, whole in the project's excerpt
-	b, err = os.ReadFile(filepath.Join("..", "..", "testdata", "public", "shockwave-nsdi23", "tacc_throughputs_isolated.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(data, "shockwave-nsdi23"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(data, "shockwave-nsdi23", "tacc_throughputs_isolated.csv"), b, 0o644); err != nil {
-		t.Fatal(err)
+	for _, rel := range []string{"gavel-osdi20/simulation_throughputs_isolated.csv", "shockwave-nsdi23/tacc_throughputs_isolated.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "public", filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(data, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	out := filepath.Join(t.TempDir(), "validation.md")
 	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
