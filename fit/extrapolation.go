@@ -129,11 +129,17 @@ func (e *Extrapolation) check() error {
 	return nil
 }
 
-// widenBy stretches iv to hold v/f and v·f.
+// maxWiden caps the extrapolation factor: an interval from a millionth to
+// a million times the prediction already says nothing is known, and a
+// larger (or infinite) factor would overflow the bounds predict prints.
+const maxWiden = 1e6
+
+// widenBy stretches iv to hold v/f and v·f, f at most maxWiden.
 func widenBy(iv Interval, f float64) Interval {
-	if !(f > 1) || math.IsInf(f, 0) {
+	if !(f > 1) {
 		return iv
 	}
+	f = math.Min(f, maxWiden)
 	iv.Lo = math.Min(iv.Lo, iv.Value/f)
 	iv.Hi = math.Max(iv.Hi, iv.Value*f)
 	return iv

@@ -106,6 +106,11 @@ func TestExtrapolationDistance(t *testing.T) {
 	if iv := widenBy(Interval{Value: 10, Lo: 5, Hi: 20}, 1.5); iv.Lo != 5 || iv.Hi != 20 {
 		t.Errorf("widenBy narrowed a wider interval: %+v", iv)
 	}
+	// an infinite factor (far beyond the data at a large drift) widens to
+	// the cap, not not at all
+	if iv := widenBy(Interval{Value: 10, Lo: 9, Hi: 12}, math.Inf(1)); iv.Lo != 10/maxWiden || iv.Hi != 10*maxWiden {
+		t.Errorf("widenBy with an infinite factor: %+v", iv)
+	}
 }
 
 // Spread is the posterior predictive of the drift model it states: σ drawn
