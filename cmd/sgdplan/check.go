@@ -105,10 +105,10 @@ func runCheck(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
 	fmt.Fprintf(c.App.Writer, "at %d workers, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
 		workers, ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
-	if line := verdictSpread(m, workers, ps); line != "" {
+	if line := verdictSpread(m, workers, ps, v.word); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
-	if line := rivalVerdicts(m, workers, ps); line != "" {
+	if line := rivalVerdicts(m, workers, ps, v.word); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	if workers > m.Reference.MaxWorkers {
@@ -193,10 +193,11 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 
 // verdictSpread says how the verdict on n workers and p shards varies over
 // the model's bootstrap samples ("" without samples): the share of the
-// refits of the data that give each verdict, the point fit's first. The
+// refits of the data that give each verdict, the point fit's (first)
+// first. The
 // samples vary the measurement noise of the fitted data, not the model's
 // error beyond them, and the line says so.
-func verdictSpread(m *fit.Model, n, p int) string {
+func verdictSpread(m *fit.Model, n, p int, first string) string {
 	if len(m.Samples) == 0 {
 		return ""
 	}
@@ -204,7 +205,6 @@ func verdictSpread(m *fit.Model, n, p int) string {
 	for i := range m.Samples {
 		count[verdict(m.Resampled(i), n, p).word]++
 	}
-	first := verdict(m, n, p).word
 	parts := []string{fmt.Sprintf("%s %s", first, sharePct(count[first], len(m.Samples)))}
 	for _, w := range []string{"fine", "warn", "fail"} {
 		if w != first && count[w] > 0 {
@@ -216,13 +216,12 @@ func verdictSpread(m *fit.Model, n, p int) string {
 
 // rivalVerdicts gives the verdict on n workers and p shards of each of the
 // model's rivals, the other fits that match its data as well ("" without
-// rivals): where they disagree with the fitted verdict, the data do not
-// decide it.
-func rivalVerdicts(m *fit.Model, n, p int) string {
+// rivals): where they disagree with the fitted verdict (first), the data
+// do not decide it.
+func rivalVerdicts(m *fit.Model, n, p int, first string) string {
 	if len(m.Rivals) == 0 {
 		return ""
 	}
-	first := verdict(m, n, p).word
 	var parts []string
 	differ := 0
 	for i, r := range m.Rivals {

@@ -186,13 +186,13 @@ func TestCheckVerdictSpread(t *testing.T) {
 		}
 		m.Samples = append(m.Samples, []float64{rate, e})
 	}
-	got := verdictSpread(m, 8, m.Reference.PS)
+	got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
 	want := "verdict over 40 bootstrap refits of the data: fine 75%, warn 25%"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("got %q, want it to start with %q", got, want)
 	}
 	m.Samples = nil
-	if got := verdictSpread(m, 8, m.Reference.PS); got != "" {
+	if got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
 		t.Errorf("no samples: %q, want no line", got)
 	}
 	for _, c := range []struct {
@@ -221,7 +221,7 @@ func TestCheckRivalVerdicts(t *testing.T) {
 	if m, err = fit.ParseModel("t.json", js); err != nil {
 		t.Fatal(err)
 	}
-	got := rivalVerdicts(m, 8, m.Reference.PS)
+	got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
 	want := "other fits that match the data as well: overhead warn, overhead (another start) fine (1 of 2 differ from fine: the data do not decide the verdict)"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -230,11 +230,11 @@ func TestCheckRivalVerdicts(t *testing.T) {
 		t.Errorf("AsRival: %s with %d parameters; the model is now %s", m.AsRival(0).Family, len(m.AsRival(0).Parameters), m.Family)
 	}
 	m.Rivals = m.Rivals[1:]
-	if got := rivalVerdicts(m, 8, m.Reference.PS); !strings.HasSuffix(got, "(all agree)") {
+	if got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); !strings.HasSuffix(got, "(all agree)") {
 		t.Errorf("one agreeing rival: %q", got)
 	}
 	m.Rivals = nil
-	if got := rivalVerdicts(m, 8, m.Reference.PS); got != "" {
+	if got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
 		t.Errorf("no rivals: %q", got)
 	}
 }
