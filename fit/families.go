@@ -176,7 +176,7 @@ func init() {
 	// Ernest (Venkataraman et al., NSDI 2016): θ0 + θ1·(scale/machines) +
 	// θ2·log(machines) + θ3·machines, with scale/machines = the per-worker
 	// batch.
-	register(Family{
+	registerStepTime(Family{
 		Name: "ernest",
 		Doc:  "Ernest: T = θ0 + θ1 b + θ2 log w + θ3 w; X = 1/T (sync) or w/T (async)",
 		Params: []Param{
@@ -185,17 +185,19 @@ func init() {
 			{"per_log_worker", "s", 0, maxTime},
 			{"per_worker", "s", 0, maxTime},
 		},
-		Applies: func(DataKind) bool { return true },
 		Guess: func(pts []Point) [][]float64 {
 			return timeGuesses(pts, func(t, b, s float64) []float64 {
 				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t / 2, s * t / 2}
 			})
 		},
-	})
+	}, func(th []float64, c model.Config) float64 {
+		w := float64(c.Workers)
+		return th[0] + th[1]*c.Batch + th[2]*math.Log(w) + th[3]*w
+	}, nil)
 	// Pollux (Qiao et al., OSDI 2021): T = (Tgrad^γ + Tsync^γ)^(1/γ),
 	// Tgrad = αc + βc·b, Tsync = 0 for one worker, αr + βr·(w-2) on one
 	// node, αn + βn·(w-2) on several.
-	register(Family{
+	registerStepTime(Family{
 		Name: "pollux",
 		Doc:  "Pollux: T = ((αc+βc b)^γ + Tsync^γ)^(1/γ), Tsync = α+β(w-2) (local or network)",
 		Params: []Param{
@@ -207,15 +209,14 @@ func init() {
 			{"beta_n", "s", 0, maxTime},
 			{"gamma", "", 1, 10},
 		},
-		Applies: func(DataKind) bool { return true },
 		Guess: func(pts []Point) [][]float64 {
 			return timeGuesses(pts, func(t, b, s float64) []float64 {
 				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t, s * t / 10, s * t, s * t / 10, 1.5}
 			})
 		},
-	})
+	}, polluxStepTime, nil)
 	// Amdahl: a serial part and a part per sample of the worker's batch.
-	register(Family{
+	registerStepTime(Family{
 		Name:      "amdahl",
 		BatchOnly: true,
 		Doc:       "Amdahl: T = θ0 + θ1 b (serial + per-sample); X = 1/T (sync) or w/T (async)",
@@ -223,11 +224,10 @@ func init() {
 			{"serial", "s", 0, maxTime},
 			{"per_sample", "s", 0, maxTime},
 		},
-		Applies: func(DataKind) bool { return true },
 		Guess: func(pts []Point) [][]float64 {
 			return timeGuesses(pts, func(t, b, s float64) []float64 { return []float64{s * t, (1 - s) * t / b} })
 		},
-	})
+	}, func(th []float64, c model.Config) float64 { return th[0] + th[1]*c.Batch }, nil)
 	// Power law of the samples rate in the workers: samples/s = θ0 w^θ1.
 	register(Family{
 		Name: "powerlaw",
@@ -245,34 +245,10 @@ func init() {
 	register(mvaFamily(Queueing{}))
 }
 
-// Families whose Predict is 1/T for sync data and w/T for async data are
-// completed here, once, so that the data kind selects the form.
+// The power law's rate is of samples, so its sync and async forms differ
+// in more than 1/T against w/T; both are completed here from the
+// registered family.
 func init() {
-	for _, name := range []string{"ernest", "pollux", "amdahl"} {
-		f := families[name]
-		var stepT func(th []float64, c model.Config) float64
-		switch name {
-		case "ernest":
-			stepT = func(th []float64, c model.Config) float64 {
-				w := float64(c.Workers)
-				return th[0] + th[1]*c.Batch + th[2]*math.Log(w) + th[3]*w
-			}
-		case "pollux":
-			stepT = polluxStepTime
-		case "amdahl":
-			stepT = func(th []float64, c model.Config) float64 { return th[0] + th[1]*c.Batch }
-		}
-		f.Predict = func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) }
-		families[name] = f
-		af := f
-		af.Name = name + "-async"
-		af.Doc = f.Doc + " (async: w/T)"
-		af.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
-		af.Applies = func(k DataKind) bool { return k.Async }
-		families[af.Name] = af
-		f.Applies = func(k DataKind) bool { return !k.Async }
-		families[name] = f
-	}
 	pl := families["powerlaw"]
 	pl.Predict = func(th []float64, c model.Config) float64 {
 		w := float64(c.Workers)
@@ -386,6 +362,7 @@ func registerStepTime(f Family, stepT func(th []float64, c model.Config) float64
 	f.Applies = func(k DataKind) bool { return !k.Async && applies(k) }
 	register(f)
 	f.Name += "-async"
+	f.Doc += " (async: w/T)"
 	f.Predict = func(th []float64, c model.Config) float64 { return float64(c.Workers) / stepT(th, c) }
 	f.Applies = func(k DataKind) bool { return k.Async && applies(k) }
 	register(f)
