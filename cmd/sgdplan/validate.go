@@ -532,17 +532,12 @@ func (v *validation) markdown(args, img string) string {
 		if _, ok := peerBest[d.name]; !ok {
 			continue
 		}
-		bestPeer, bestName := math.Inf(1), ""
-		for m := 1; m < len(v.methods); m++ {
-			if d.mean[m] < bestPeer {
-				bestPeer, bestName = d.mean[m], v.methods[m]
-			}
-		}
+		best, bestName := bestPeer(v.methods, &d)
 		met := "yes"
 		if !(d.mean[0] < peerBest[d.name]) {
 			met = "**no**"
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s %s | %s | %s |\n", d.name, len(d.series), pct(d.mean[0]), pct(d.worst[0]), bestName, pct(bestPeer), peerFigures[d.name], met)
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s %s | %s | %s |\n", d.name, len(d.series), pct(d.mean[0]), pct(d.worst[0]), bestName, pct(best), peerFigures[d.name], met)
 	}
 	fmt.Fprintln(&b)
 	for _, d := range v.datasets {

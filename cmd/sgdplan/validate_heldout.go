@@ -17,16 +17,15 @@ import (
 // v.datasets) and against the other choice rules fit.Settings offers, one
 // column per held-out set of series.
 type heldOutResult struct {
-	readings map[string]fit.GavelReading // per dataset
-	cols     []heldOutColumn
-	rules    []heldOutRule
+	cols  []heldOutColumn
+	rules []heldOutRule
 }
 
-// heldOutColumn is one held-out set of series: the datasetResult's name,
-// the rules table's header for it, and how many series it has.
+// heldOutColumn is one held-out set of series: its datasetResult (an
+// index into v.datasets) and how the rules table and the summary name it.
 type heldOutColumn struct {
-	name, label, where string
-	series             int
+	dataset      int
+	label, where string
 }
 
 // heldOutRule is one way of choosing the family, with its mean MAPE over
@@ -71,7 +70,10 @@ var choiceRules = []struct {
 // set of series joins v.datasets (its table, the figure, the coverage of
 // the intervals).
 func (v *validation) validateHeldOut(dataDir string, ms []fit.Method) error {
-	h := &heldOutResult{readings: map[string]fit.GavelReading{}}
+	h := &heldOutResult{}
+	for _, r := range choiceRules {
+		h.rules = append(h.rules, heldOutRule{name: r.name, what: r.what})
+	}
 	for _, hs := range heldOutSets {
 		if _, err := os.Stat(filepath.Join(dataDir, hs.dataset)); err != nil {
 			continue
@@ -91,12 +93,11 @@ func (v *validation) validateHeldOut(dataDir string, ms []fit.Method) error {
 			if len(ss) == 0 {
 				continue
 			}
-			h.readings[hs.dataset] = reading
-			col := heldOutColumn{name: hs.dataset, label: hs.dataset + ": 8 GPUs, one server", where: hs.dataset + ", 8 GPUs on one server", series: len(ss)}
+			col := heldOutColumn{dataset: len(v.datasets), label: hs.dataset + ": 8 GPUs, one server", where: hs.dataset + ", 8 GPUs on one server"}
 			d := datasetResult{name: hs.dataset, series: ss, short: hs.short}
 			if spread {
-				col = heldOutColumn{name: hs.dataset + ", spread", label: hs.dataset + ": 2-8 GPUs spread over servers", where: hs.dataset + ", spread over servers", series: len(ss)}
-				d.name, d.short = col.name, hs.short+" spread"
+				col.label, col.where = hs.dataset+": 2-8 GPUs spread over servers", hs.dataset+", spread over servers"
+				d.name, d.short = hs.dataset+", spread", hs.short+" spread"
 			}
 			d.note = heldOutNote(hs.dataset, reading, spread)
 			mean := make([]float64, len(choiceRules))
@@ -111,9 +112,6 @@ func (v *validation) validateHeldOut(dataDir string, ms []fit.Method) error {
 			v.datasets = append(v.datasets, d)
 			h.cols = append(h.cols, col)
 			for i := range mean {
-				if len(h.rules) <= i {
-					h.rules = append(h.rules, heldOutRule{name: choiceRules[i].name, what: choiceRules[i].what})
-				}
 				h.rules[i].mean = append(h.rules[i].mean, mean[i])
 			}
 		}
@@ -154,12 +152,8 @@ func (v *validation) heldOutMarkdown(b *bytes.Buffer) {
 	ds := make([]*datasetResult, len(h.cols))
 	var names []string
 	for k, c := range h.cols {
-		names = append(names, c.name)
-		for i := range v.datasets {
-			if v.datasets[i].name == c.name {
-				ds[k] = &v.datasets[i]
-			}
-		}
+		ds[k] = &v.datasets[c.dataset]
+		names = append(names, ds[k].name)
 	}
 	fmt.Fprintf(b, "## The choice rule on data it was not tuned on\n\n")
 	fmt.Fprintf(b, "The one-standard-error rule and the `overhead` family were added after looking at the\n")
@@ -175,8 +169,8 @@ func (v *validation) heldOutMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "on 1-4 GPUs of one server, for each way `--family auto` can choose (fit.Settings) and for the\n")
 	fmt.Fprintf(b, "peers' forms:\n\n")
 	fmt.Fprintf(b, "| choice | how |")
-	for _, c := range h.cols {
-		fmt.Fprintf(b, " %s (%d series) |", c.label, c.series)
+	for k, c := range h.cols {
+		fmt.Fprintf(b, " %s (%d series) |", c.label, len(ds[k].series))
 	}
 	fmt.Fprintf(b, "\n|---|---|%s\n", strings.Repeat("---|", len(h.cols)))
 	for _, r := range h.rules {
@@ -189,20 +183,13 @@ func (v *validation) heldOutMarkdown(b *bytes.Buffer) {
 	for m := 1; m < len(v.methods); m++ {
 		fmt.Fprintf(b, "| %s | the peer's form (or baseline) on every series |", v.methods[m])
 		for k := range h.cols {
-			s := "n/a"
-			if ds[k] != nil {
-				s = pct(ds[k].mean[m])
-			}
-			fmt.Fprintf(b, " %s |", s)
+			fmt.Fprintf(b, " %s |", pct(ds[k].mean[m]))
 		}
 		fmt.Fprintln(b)
 	}
 	fmt.Fprintln(b)
 	for k, c := range h.cols {
 		d := ds[k]
-		if d == nil {
-			continue
-		}
 		best, bestName := bestPeer(v.methods, d)
 		verdict := "lower than"
 		if !(d.mean[0] < best) {
@@ -250,20 +237,15 @@ func (v *validation) heldOutSummary() string {
 	}
 	var parts []string
 	for k, c := range h.cols {
-		for i := range v.datasets {
-			d := &v.datasets[i]
-			if d.name != c.name {
-				continue
+		d := &v.datasets[c.dataset]
+		best, bestName := bestPeer(v.methods, d)
+		before := ""
+		for _, r := range h.rules {
+			if r.name == keptRule {
+				before = fmt.Sprintf(" (%s%% with amdahl kept, the rule before these numbers were seen)", pct(r.mean[k]))
 			}
-			best, bestName := bestPeer(v.methods, d)
-			before := ""
-			for _, r := range h.rules {
-				if r.name == keptRule {
-					before = fmt.Sprintf(" (%s%% with amdahl kept, the rule before these numbers were seen)", pct(r.mean[k]))
-				}
-			}
-			parts = append(parts, fmt.Sprintf("%s: sgdplan %s%%%s, best peer or baseline %s %s%%", c.where, pct(d.mean[0]), before, bestName, pct(best)))
 		}
+		parts = append(parts, fmt.Sprintf("%s: sgdplan %s%%%s, best peer or baseline %s %s%%", c.where, pct(d.mean[0]), before, bestName, pct(best)))
 	}
 	return fmt.Sprintf("**Held out from the choice rule** (trained on 1-4 GPUs of one server; section \"The choice rule on data it was not tuned on\"): %s.", strings.Join(parts, "; "))
 }
