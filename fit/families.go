@@ -37,6 +37,9 @@ type Family struct {
 	// named): syncps, whose straggler term costs a numerical integral per
 	// evaluation, which makes cross-validation slow.
 	NotAuto bool
+	// Members are the families a mean family averages (see meanFamily);
+	// nil for the others.
+	Members []Family
 }
 
 // DataKind says what a set of points measures.
@@ -70,8 +73,10 @@ func FamilyNames() []string {
 
 // LookupFamily returns the family called name.
 func LookupFamily(name string) (Family, bool) {
-	f, ok := families[name]
-	return f, ok
+	if f, ok := families[name]; ok {
+		return f, ok
+	}
+	return parseMeanFamily(name)
 }
 
 func shardsOf(c model.Config) float64 {

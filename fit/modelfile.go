@@ -608,7 +608,7 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if m.Family == "" {
 		return nil, errorf("%s: missing field \"family\"", at("family"))
 	}
-	fam, ok := families[m.Family]
+	fam, ok := LookupFamily(m.Family)
 	if !ok {
 		return nil, errorf("%s: unknown family %q (known: %s)", at("family"), m.Family, strings.Join(FamilyNames(), ", "))
 	}
@@ -644,7 +644,7 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	for i := range m.Rivals {
 		r := &m.Rivals[i]
-		rf, ok := families[r.Family]
+		rf, ok := LookupFamily(r.Family)
 		if !ok || r.Family == "mva" {
 			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; mva needs its queueing settings)", at(fmt.Sprintf("rivals[%d].family", i)), i+1, r.Family, strings.Join(FamilyNames(), ", "))
 		}

@@ -149,6 +149,7 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(gnsModelJSON))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "reference": {"batch": 32, "ps": 1}, "bootstrap_samples": [[0.1, 0, 0.07, 0.001], [0.2, 0, 0.05, 0.002]]}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "bootstrap_samples": [[0.1, 0.01], [-1, 0]]}`))
+	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mean(amdahl,overhead)", "mode": "sync", "parameters": [{"name": "amdahl.serial", "value": 0.1}, {"name": "amdahl.per_sample", "value": 0.01}, {"name": "overhead.fixed", "value": 0.1}, {"name": "overhead.per_sample", "value": 0.01}, {"name": "overhead.per_worker", "value": 0.003}], "reference": {"batch": 32}, "rivals": [{"family": "mean(amdahl,overhead)", "parameters": [0.1, 0.01, 0.05, 0.01, 0.004], "why": "start"}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseModel("fuzz.json", b)
 		if err != nil {

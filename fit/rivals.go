@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -69,6 +70,24 @@ func formRivals(low, chosen *ThroughputFit, fits []*ThroughputFit) []Rival {
 // configurations than it has parameters, and keeps the distinct fits as
 // good as tf (within RivalTol in RMSLE).
 func startRivals(tf *ThroughputFit, pts []Point, seed uint64) []Rival {
+	if len(tf.members) > 0 {
+		// a mean family's equally good fits: one member's equally good
+		// fit in its place, the others kept
+		var out []Rival
+		off := 0
+		for _, m := range tf.members {
+			for _, r := range startRivals(m, pts, seed) {
+				if len(out) == maxStartRivals {
+					return out
+				}
+				th := slices.Clone(tf.Theta)
+				copy(th[off:], r.Theta)
+				out = append(out, Rival{Family: tf.Family.Name, Theta: th, Why: "start", fam: tf.Family})
+			}
+			off += len(m.Theta)
+		}
+		return out
+	}
 	keys, _ := configKeys(pts)
 	k := len(tf.Theta)
 	if k < len(keys) || tf.Family.Name == "mva" {

@@ -349,8 +349,10 @@ func (p Profile) Scale(bw float64, paramBytes int64) (Profile, error) {
 // StepOptions tunes FitSteps. The zero value means: auto family, every
 // run, 200 bootstrap resamples with seed 1, 90% intervals.
 type StepOptions struct {
-	Family       string // "auto" or "" or a family name
-	TrainWorkers []int  // fit on runs with these worker counts only; nil: all
+	Family string // "auto" or "" or a family name
+	// Combine is what auto keeps among the table families (Settings.Combine).
+	Combine      string
+	TrainWorkers []int // fit on runs with these worker counts only; nil: all
 	Bootstrap    int
 	Seed         uint64
 	Level        float64
@@ -498,7 +500,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 			Async:          r.Mode == "async",
 		})
 	}
-	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level}).withDefaults()
+	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level, Combine: o.Combine}).withDefaults()
 	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch), Dataset: train[0].Dataset}
 	if train[0].ParamBytes > 0 && train[0].Bandwidth > 0 {
 		ref.ParamBytes, ref.Bandwidth = train[0].ParamBytes, train[0].Bandwidth

@@ -130,6 +130,13 @@ type Settings struct {
 	// batch: the rule before 2026-12-03, kept for validate's comparison.
 	KeepBatchOnly bool
 
+	// Combine is what auto keeps: "mean" (default) the geometric mean of
+	// the distinct families whose leave-one-out error is within one
+	// standard error of the lowest (a mean family, see meanFamily), when
+	// there are at least two; "one" the single family the CV rule
+	// chooses (the rule before 2026-12-03).
+	Combine string
+
 	// Exclude lists families that auto leaves out (FitSteps: "mva",
 	// fitted from the two-node profile instead; validate: the choice
 	// without the families added after looking at the validation data).
@@ -184,12 +191,17 @@ type ThroughputFit struct {
 	Extrapolation *Extrapolation
 
 	cvErrs []float64 // per left-out configuration, %
-	cvNote string    // why CVError is NaN, when a fold was not identified
+	// members are the fits a mean family averages (meanFit).
+	members []*ThroughputFit
+	cvNote  string // why CVError is NaN, when a fold was not identified
 }
 
 // fitOnce fits fam to pts by bounded LM in log space from each of the
 // family's starting points (and from start, when not nil) and keeps the best.
 func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
+	if len(fam.Members) > 0 {
+		return fitMembers(fam, pts, start)
+	}
 	k := len(fam.Params)
 	lo := make([]float64, k)
 	hi := make([]float64, k)
@@ -243,6 +255,11 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	if len(pts) == 0 {
 		return nil, nil, errors.New("fit: no data points")
 	}
+	switch s.Combine {
+	case "", "mean", "one":
+	default:
+		return nil, nil, errorf("combine %q, want mean or one", s.Combine)
+	}
 	kind := KindOf(pts)
 	if kind.MixedBandwidth {
 		rates := map[float64]bool{}
@@ -253,7 +270,8 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	}
 	var cands []Family
 	var notCands []Alternative // families auto left out, with why
-	if family == "" || family == "auto" {
+	auto := family == "" || family == "auto"
+	if auto {
 		// Shards vary independently of the workers when one worker count
 		// comes with two shard counts: then a family that ignores the
 		// shards cannot be right, however well it fits.
@@ -283,9 +301,9 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 			cands = append(cands, f)
 		}
 	} else {
-		f, ok := families[family]
+		f, ok := LookupFamily(family)
 		if !ok {
-			return nil, nil, errorf("unknown family %q (known: auto, %v)", family, FamilyNames())
+			return nil, nil, errorf("unknown family %q (known: auto, %v, or mean(a,b,...) of two or more of them)", family, FamilyNames())
 		}
 		cands = []Family{f}
 	}
@@ -310,6 +328,12 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	low := best
 	if !s.NoParsimony && len(fits) > 1 {
 		best = parsimonious(best, fits)
+	}
+	if auto && s.Combine != "one" {
+		if mf := meanFit(fits, pts, low); mf != nil {
+			best = mf
+			alts = append(alts, Alternative{Family: mf.Family.Name, CVError: mf.CVError, RMSLE: mf.RMSLE, Note: mf.cvNote})
+		}
 	}
 	sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
 	alts = append(alts, notCands...)
@@ -476,6 +500,18 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 // at in: moving the parameters along any direction the points leave free
 // then does not move it. Columns are scaled to unit length first.
 func foldIdentified(f Family, in, out []Point, x []float64) string {
+	if len(f.Members) > 0 {
+		// the mean's prediction is pinned down when each member's is
+		off := 0
+		for _, m := range f.Members {
+			k := len(m.Params)
+			if why := foldIdentified(m, in, out, x[off:off+k]); why != "" {
+				return m.Name + ": " + why
+			}
+			off += k
+		}
+		return ""
+	}
 	k := len(x)
 	if len(out) == 0 {
 		return ""

@@ -344,9 +344,12 @@ func fitActive(f Family, pts []Point, x0 []float64) (LMResult, error) {
 // s.TimeUnit). A wide range means the training points do not decide the
 // extrapolation.
 func EquallyGoodFits(s Series, family string, set SpreadSettings) (Spread, error) {
-	f, ok := families[family]
+	f, ok := LookupFamily(family)
 	if !ok {
 		return Spread{}, errorf("unknown family %q", family)
+	}
+	if len(f.Members) > 0 {
+		return Spread{}, errorf("%s is a mean family, fitted member by member: measure its members", family)
 	}
 	if set.Starts <= 0 {
 		set.Starts = 100

@@ -27,8 +27,11 @@ func fitCommand() *cli.Command {
 throughput.csv) and writes model.json. With steps.csv the fit uses each run's steady-state
 rate and, for asynchronous runs with one worker, the two-node profile of the queueing network;
 with throughput.csv alone it fits the family's parameters by least squares in log space.
---family auto fits every family that applies and keeps the one with the lowest
-leave-one-configuration-out error. Intervals are bootstrap percentile intervals (90%).
+--family auto fits every family that applies and scores each by its
+leave-one-configuration-out error; it keeps the geometric mean of the distinct families within
+one standard error of the lowest (--combine mean, a family named mean(a,b,...)) or, with
+--combine one or when only one is that close, the one with the fewest parameters among them.
+Intervals are bootstrap percentile intervals (90%), widened to hold the other close fits.
 
 Examples:
    sgdplan fit testdata/synthetic/async-ps --train-workers 1 --out model.json
@@ -41,6 +44,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Value: "model.json", Usage: "where to write the model"},
 			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
+			&cli.StringFlag{Name: "combine", Value: "mean", Usage: "what --family auto keeps: mean (the geometric mean of the families it cannot tell apart) or one (the simplest of them)"},
 			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
 			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device"},
@@ -64,7 +68,11 @@ func runFit(c *cli.Context) error {
 	}
 	family := c.String("family")
 	if _, ok := fit.LookupFamily(family); !ok && family != "auto" {
-		return badInput(fmt.Errorf("fit: --family %q: want auto or one of %s", family, strings.Join(fit.FamilyNames(), ", ")))
+		return badInput(fmt.Errorf("fit: --family %q: want auto, one of %s, or mean(a,b,...) of two or more of them", family, strings.Join(fit.FamilyNames(), ", ")))
+	}
+	combine := c.String("combine")
+	if combine != "mean" && combine != "one" {
+		return badInput(fmt.Errorf("fit: --combine %q: want mean or one", combine))
 	}
 	var train []int
 	if s := c.String("train-workers"); s != "" {
@@ -88,7 +96,7 @@ func runFit(c *cli.Context) error {
 		boot = -1
 	}
 	paths := args
-	m, stats, pts, warns, err := fitPaths(paths, family, train, boot, c.Uint64("seed"), queueing, cores)
+	m, stats, pts, warns, err := fitPaths(paths, fit.StepOptions{Family: family, Combine: combine, TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
 	if err != nil {
 		return err
 	}
@@ -117,7 +125,7 @@ func runFit(c *cli.Context) error {
 
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
-func fitPaths(paths []string, family string, train []int, boot int, seed uint64, queueing string, cores int) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
+func fitPaths(paths []string, o fit.StepOptions) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
@@ -128,7 +136,7 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64,
 			continue
 		}
 		// A step trace: stream it (steps.csv is never held in memory).
-		sf, tw, err := fit.FitStepsPaths(paths, fit.StepOptions{Family: family, TrainWorkers: train, Bootstrap: boot, Seed: seed, Queueing: queueing, SharedCores: cores})
+		sf, tw, err := fit.FitStepsPaths(paths, o)
 		for _, w := range tw {
 			warns = append(warns, w.Error())
 		}
@@ -160,7 +168,7 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64,
 		sort.Strings(names)
 		return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time", len(series), strings.Join(names, ", ")))
 	}
-	if train != nil {
+	if train := o.TrainWorkers; train != nil {
 		var keep []traces.Throughput
 		for _, r := range rows {
 			for _, w := range train {
@@ -178,7 +186,7 @@ func fitPaths(paths []string, family string, train []int, boot int, seed uint64,
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
 	}
-	tf, alts, err := fit.FitThroughput(pts, family, &fit.Settings{Bootstrap: boot, Seed: seed})
+	tf, alts, err := fit.FitThroughput(pts, o.Family, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Combine: o.Combine})
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
 	}
@@ -271,6 +279,9 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 
 func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) {
 	fmt.Fprintf(w, "family %s (%s), fitted on %d configurations; model written to %s\n", m.Family, m.Mode, len(m.Data.Configurations), out)
+	if f := m.FamilyForm(); len(f.Members) > 0 {
+		fmt.Fprintf(w, "(%s)\n", f.Doc)
+	}
 	cv := "n/a (fewer than 3 configurations)"
 	if m.Diagnostics.CVError != nil {
 		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)

@@ -47,8 +47,12 @@ var heldOutSets = []struct {
 }
 
 // keptRule names the choice rule before amdahl was dropped at a fixed
-// per-worker batch (fit.Settings.KeepBatchOnly).
-const keptRule = "loo + 1-SE, amdahl kept (before 2026-12-03)"
+// per-worker batch (fit.Settings.KeepBatchOnly), and oneRule the rule
+// before auto kept the mean of the close families (fit.Settings.Combine).
+const (
+	keptRule = "loo + 1-SE, amdahl kept (before 2026-12-03)"
+	oneRule  = "loo + 1-SE, one family (before the mean, 2026-12-03)"
+)
 
 // choiceRules are the choice rules fit.Settings offers; the first is
 // sgdplan's default.
@@ -56,12 +60,13 @@ var choiceRules = []struct {
 	name, what string
 	s          fit.Settings
 }{
-	{"loo + 1-SE (sgdplan)", "leave-one-configuration-out error, then the fewest parameters within one standard error of the best", fit.Settings{}},
-	{keptRule, "as sgdplan, but a family that depends on the workers only through the per-worker batch stays a candidate when the data measure the workers at a fixed batch", fit.Settings{KeepBatchOnly: true}},
-	{"loo", "lowest leave-one-configuration-out error", fit.Settings{NoParsimony: true}},
-	{"largest", "lowest error at the largest training worker count, fitted on the smaller ones", fit.Settings{CV: "largest"}},
-	{"both", "mean of the two errors", fit.Settings{CV: "both"}},
-	{"loo, no post-hoc families", "lowest leave-one-out error without the families added after looking at the protocol's data (overhead, shardlink), amdahl kept", fit.Settings{NoParsimony: true, Exclude: postHocFamilies, KeepBatchOnly: true}},
+	{"loo + 1-SE, mean (sgdplan)", "leave-one-configuration-out error; the geometric mean of the distinct families within one standard error of the best (the simplest of them when only one is distinct)", fit.Settings{}},
+	{oneRule, "as sgdplan, but the family with the fewest parameters within one standard error of the best instead of the mean", fit.Settings{Combine: "one"}},
+	{keptRule, "as the 1-SE rule with one family, but a family that depends on the workers only through the per-worker batch stays a candidate when the data measure the workers at a fixed batch", fit.Settings{KeepBatchOnly: true, Combine: "one"}},
+	{"loo", "lowest leave-one-configuration-out error", fit.Settings{NoParsimony: true, Combine: "one"}},
+	{"largest", "lowest error at the largest training worker count, fitted on the smaller ones", fit.Settings{CV: "largest", Combine: "one"}},
+	{"both", "mean of the two errors", fit.Settings{CV: "both", Combine: "one"}},
+	{"loo, no post-hoc families", "lowest leave-one-out error without the families added after looking at the protocol's data (overhead, shardlink), amdahl kept", fit.Settings{NoParsimony: true, Exclude: postHocFamilies, KeepBatchOnly: true, Combine: "one"}},
 }
 
 // validateHeldOut scores the held-out datasets (heldOutSets, through
@@ -239,11 +244,18 @@ func (v *validation) heldOutSummary() string {
 	for k, c := range h.cols {
 		d := &v.datasets[c.dataset]
 		best, bestName := bestPeer(v.methods, d)
-		before := ""
+		var earlier []string
 		for _, r := range h.rules {
-			if r.name == keptRule {
-				before = fmt.Sprintf(" (%s%% with amdahl kept, the rule before these numbers were seen)", pct(r.mean[k]))
+			switch r.name {
+			case oneRule:
+				earlier = append(earlier, fmt.Sprintf("%s%% with one family instead of the mean", pct(r.mean[k])))
+			case keptRule:
+				earlier = append(earlier, fmt.Sprintf("%s%% with one family and amdahl kept, the rule before these numbers were seen", pct(r.mean[k])))
 			}
+		}
+		before := ""
+		if len(earlier) > 0 {
+			before = " (" + strings.Join(earlier, "; ") + ")"
 		}
 		parts = append(parts, fmt.Sprintf("%s: sgdplan %s%%%s, best peer or baseline %s %s%%", c.where, pct(d.mean[0]), before, bestName, pct(best)))
 	}

@@ -111,7 +111,7 @@ func TestValidateASGD(t *testing.T) {
 	if !(v < 10) || !(v < peer) {
 		t.Errorf("async traces: sgdplan %g%%, best peer %g%%: want under 10 and under the peer", v, peer)
 	}
-	for _, s := range []string{"Two-node profile alone", "Selection on the test sets", "without the 1-SE rule, overhead and shardlink", "ps=2 6e+06 B/s"} {
+	for _, s := range []string{"Two-node profile alone", "Selection on the test sets", "lowest CV error outright, without overhead and shardlink, amdahl kept", "one family: the 1-SE rule's pick instead of the mean", "ps=2 6e+06 B/s"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("no %q in the report", s)
 		}
@@ -240,7 +240,7 @@ func TestValidateHeldOutGavel(t *testing.T) {
 		t.Fatalf("no gavel-osdi20 section:\n%s", s)
 	}
 	m := mean.FindStringSubmatch(s[i:])
-	r := regexp.MustCompile(`\| loo \+ 1-SE \(sgdplan\) \| [^|]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
+	r := regexp.MustCompile(`\| loo \+ 1-SE, mean \(sgdplan\) \| [^|]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
 	if m == nil || r == nil {
 		t.Fatalf("no gavel mean or no choice-rule row:\n%s", s)
 	}
@@ -271,7 +271,7 @@ func TestValidateHeldOutGavel(t *testing.T) {
 		t.Fatalf("no shockwave-nsdi23 section")
 	}
 	sm := mean.FindStringSubmatch(s[j:])
-	r3 := regexp.MustCompile(`\| loo \+ 1-SE \(sgdplan\) \| [^|]+ \| [0-9.]+ \| [0-9.]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
+	r3 := regexp.MustCompile(`\| loo \+ 1-SE, mean \(sgdplan\) \| [^|]+ \| [0-9.]+ \| [0-9.]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
 	if sm == nil || r3 == nil || sm[1] != r3[1] {
 		t.Errorf("shockwave mean %v, choice-rule cell %v: want both and equal", sm, r3)
 	}

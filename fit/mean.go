@@ -1,0 +1,247 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// A mean family predicts the geometric mean, with equal weights, of its
+// members' predictions: log X = (1/m) sum_i log X_i. Its parameter vector
+// is the members' vectors one after the other, and it is fitted member by
+// member (each member by its own least squares on the same points), never
+// jointly: the mean of m fitted forms, not a new form with their parameters.
+//
+// Why: the forms whose leave-one-out errors are within one standard error
+// of the lowest are the ones the data cannot tell apart (the set the
+// one-standard-error rule picks the simplest of), and they part beyond the
+// training points (the network, the extra shards and nodes, are in no
+// training point). Which of them extrapolates best is what the data cannot
+// say, so --family auto hedges by averaging them instead of betting on the
+// simplest (Settings.Combine).
+// Equal weights, not weights from the CV errors: with 3-5 configurations the
+// errors are too noisy to estimate weights, and estimated weights do worse
+// than equal ones in small samples (the "forecast combination puzzle":
+// Clemen, Int. J. Forecasting 1989; Smith and Wallis, Oxford Bull. Econ.
+// Stat. 2009). In log space so that, as in the fit, large and small
+// predictions count alike and a member far off in one direction cannot drag
+// the mean past zero.
+
+// meanPrefix and meanSep spell a mean family's name: "mean(a,b,c)".
+const (
+	meanPrefix = "mean("
+	meanSep    = ","
+)
+
+// meanName is the name of the mean family of the named members.
+func meanName(names []string) string {
+	return meanPrefix + strings.Join(names, meanSep) + ")"
+}
+
+// meanFamily builds the mean family of members (at least two, none itself a
+// mean, none "mva": its fit is the two-node profile's, not least squares).
+func meanFamily(members []Family) (Family, error) {
+	if len(members) < 2 {
+		return Family{}, errorf("a mean family needs at least two members, got %d", len(members))
+	}
+	names := make([]string, len(members))
+	off := make([]int, len(members)+1)
+	var params []Param
+	for i, m := range members {
+		if len(m.Members) > 0 || m.Name == "mva" {
+			return Family{}, errorf("%s cannot be a member of a mean family", m.Name)
+		}
+		if slices.Contains(names[:i], m.Name) {
+			return Family{}, errorf("family %s appears twice in a mean family", m.Name)
+		}
+		names[i] = m.Name
+		for _, p := range m.Params {
+			p.Name = m.Name + "." + p.Name
+			params = append(params, p)
+		}
+		off[i+1] = len(params)
+	}
+	ms := slices.Clone(members)
+	return Family{
+		Name: meanName(names),
+		Doc: fmt.Sprintf("the geometric mean, equal weights, of %s, fitted each on its own: forms the training points cannot tell apart (leave-one-out errors within one standard error of the lowest) that part beyond them",
+			strings.Join(names, ", ")),
+		Params: params,
+		Predict: func(th []float64, c model.Config) float64 {
+			s := 0.0
+			for i, m := range ms {
+				s += math.Log(m.Predict(th[off[i]:off[i+1]], c))
+			}
+			return math.Exp(s / float64(len(ms)))
+		},
+		Applies: func(k DataKind) bool {
+			for _, m := range ms {
+				if !m.Applies(k) {
+					return false
+				}
+			}
+			return true
+		},
+		Guess: func(pts []Point) [][]float64 {
+			var x []float64
+			for _, m := range ms {
+				g := m.Guess(pts)
+				if len(g) == 0 {
+					return nil
+				}
+				x = append(x, g[0]...)
+			}
+			return [][]float64{x}
+		},
+		Members: ms,
+	}, nil
+}
+
+// parseMeanFamily rebuilds a mean family from its name (model.json).
+func parseMeanFamily(name string) (Family, bool) {
+	inner, ok := strings.CutPrefix(name, meanPrefix)
+	if !ok {
+		return Family{}, false
+	}
+	inner, ok = strings.CutSuffix(inner, ")")
+	if !ok {
+		return Family{}, false
+	}
+	var members []Family
+	for _, n := range strings.Split(inner, meanSep) {
+		f, ok := families[n]
+		if !ok {
+			return Family{}, false
+		}
+		members = append(members, f)
+	}
+	f, err := meanFamily(members)
+	return f, err == nil
+}
+
+// fitMembers fits a mean family member by member (fitOnce of each, from the
+// member's slice of start when given) and returns the joined vector, with
+// the cost of the mean's log residuals.
+func fitMembers(fam Family, pts []Point, start []float64) (LMResult, error) {
+	var out LMResult
+	off := 0
+	for _, m := range fam.Members {
+		k := len(m.Params)
+		var st []float64
+		if start != nil {
+			st = start[off : off+k]
+		}
+		res, err := fitOnce(m, pts, st)
+		if err != nil {
+			return out, err
+		}
+		out.X = append(out.X, res.X...)
+		out.AtBound = append(out.AtBound, res.AtBound...)
+		out.Iter += res.Iter
+		out.Evals += res.Evals
+		out.Status = res.Status
+		off += k
+	}
+	for _, p := range pts {
+		v := fam.Predict(out.X, p.Config)
+		r := 50.0 // fitOnce's penalty for a non-finite prediction
+		if v > 0 && !math.IsInf(v, 0) {
+			r = math.Log(v / p.StepsPerS)
+		}
+		out.Cost += r * r / 2
+	}
+	return out, nil
+}
+
+// predictAlike reports whether two fits predict within 1% of each other at
+// the data's configurations and at four and sixteen times their largest
+// worker count (probeConfigs): on these data they are one curve.
+func predictAlike(a, b *ThroughputFit, pts []Point) bool {
+	for _, c := range probeConfigs(pts) {
+		va, vb := a.Family.Predict(a.Theta, c), b.Family.Predict(b.Theta, c)
+		if !(math.Abs(va-vb) <= 0.01*math.Abs(vb)) {
+			return false
+		}
+	}
+	return true
+}
+
+// meanFit is auto's combined choice: the mean family of the distinct fits
+// whose leave-one-out error is within one standard error of the lowest (low
+// is the fit with the lowest; the same set as the one-standard-error rule's
+// and formRivals'), or nil when fewer than two remain.
+// Fits that predict alike are one curve counted once (the one with fewer
+// parameters, then the lower CV error, is kept), so that a curve two
+// families happen to share (optimus-sync and overhead on data without
+// shards) does not get twice the weight. Families whose leave-one-out folds
+// leave the prediction free are not scored and not averaged: their
+// extrapolation is wherever the solver stopped.
+func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit) *ThroughputFit {
+	if low == nil || math.IsNaN(low.CVError) || len(low.cvErrs) < 2 {
+		return nil
+	}
+	limit := low.CVError + stdErr(low.cvErrs)
+	var scored []*ThroughputFit
+	for _, f := range fits {
+		if !math.IsNaN(f.CVError) && f.CVError <= limit && f.Family.Name != "mva" && len(f.Family.Members) == 0 {
+			scored = append(scored, f)
+		}
+	}
+	slices.SortStableFunc(scored, func(a, b *ThroughputFit) int {
+		if d := len(a.Theta) - len(b.Theta); d != 0 {
+			return d
+		}
+		switch {
+		case a.CVError < b.CVError:
+			return -1
+		case a.CVError > b.CVError:
+			return 1
+		}
+		return strings.Compare(a.Family.Name, b.Family.Name)
+	})
+	var members []*ThroughputFit
+	for _, f := range scored {
+		if !slices.ContainsFunc(members, func(g *ThroughputFit) bool { return predictAlike(f, g, pts) }) {
+			members = append(members, f)
+		}
+	}
+	if len(members) < 2 {
+		return nil
+	}
+	// members in the order of the registry's names, so that one set of
+	// families always has one name
+	slices.SortFunc(members, func(a, b *ThroughputFit) int { return strings.Compare(a.Family.Name, b.Family.Name) })
+	fams := make([]Family, len(members))
+	var theta []float64
+	var warnings []string
+	for i, m := range members {
+		fams[i] = m.Family
+		theta = append(theta, m.Theta...)
+		for _, w := range m.Warnings {
+			// the members' own warnings name them; the data's (one
+			// worker count, one shard count) are said once
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+	}
+	fam, err := meanFamily(fams)
+	if err != nil {
+		return nil
+	}
+	tf := &ThroughputFit{Family: fam, Theta: theta, Lo: slices.Clone(theta), Hi: slices.Clone(theta), members: members}
+	tf.Residuals = make([]float64, len(pts))
+	ss := 0.0
+	for i, p := range pts {
+		r := math.Log(fam.Predict(theta, p.Config) / p.StepsPerS)
+		tf.Residuals[i] = r
+		ss += r * r
+	}
+	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	tf.Warnings = warnings
+	tf.CVError, tf.cvErrs, tf.cvNote = looCVErrs(fam, pts)
+	return tf
+}
