@@ -179,11 +179,17 @@ func predictAlike(a, b *ThroughputFit, pts []Point) bool {
 // shards) does not get twice the weight. Families whose leave-one-out folds
 // leave the prediction free are not scored and not averaged: their
 // extrapolation is wherever the solver stopped.
-func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit) *ThroughputFit {
-	if low == nil || math.IsNaN(low.CVError) || len(low.cvErrs) < 2 {
-		return nil
+//
+// With every set, the mean takes every scored family however far its CV
+// error is from the lowest (Settings.Combine "all": tried, not the default).
+func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool) *ThroughputFit {
+	limit := math.Inf(1)
+	if !every {
+		if low == nil || math.IsNaN(low.CVError) || len(low.cvErrs) < 2 {
+			return nil
+		}
+		limit = low.CVError + stdErr(low.cvErrs)
 	}
-	limit := low.CVError + stdErr(low.cvErrs)
 	var scored []*ThroughputFit
 	for _, f := range fits {
 		if !math.IsNaN(f.CVError) && f.CVError <= limit && f.Family.Name != "mva" && len(f.Family.Members) == 0 {

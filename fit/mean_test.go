@@ -149,7 +149,7 @@ func TestAutoKeepsTheMeanOfCloseFamilies(t *testing.T) {
 			}
 		}
 	}
-	if _, _, err := FitThroughput(pts, "auto", &Settings{Combine: "median"}); err == nil || !strings.Contains(err.Error(), "want mean or one") {
+	if _, _, err := FitThroughput(pts, "auto", &Settings{Combine: "median"}); err == nil || !strings.Contains(err.Error(), "want mean, one or all") {
 		t.Errorf("combine median: %v", err)
 	}
 }
@@ -169,7 +169,7 @@ func TestMeanCountsACurveOnce(t *testing.T) {
 	if !predictAlike(fits[0], fits[1], pts) {
 		t.Skip("optimus-sync and overhead differ on these data")
 	}
-	if mf := meanFit(fits, pts, fits[0]); mf != nil {
+	if mf := meanFit(fits, pts, fits[0], true); mf != nil {
 		t.Errorf("a mean of one curve: %s", mf.Family.Name)
 	}
 }

@@ -134,7 +134,9 @@ type Settings struct {
 	// the distinct families whose leave-one-out error is within one
 	// standard error of the lowest (a mean family, see meanFamily), when
 	// there are at least two; "one" the single family the CV rule
-	// chooses (the rule before 2026-12-03).
+	// chooses (the rule before 2026-12-03); "all" the mean of every
+	// distinct scored family, however far its CV error (tried on the
+	// validation data, not kept).
 	Combine string
 
 	// Exclude lists families that auto leaves out (FitSteps: "mva",
@@ -256,9 +258,9 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		return nil, nil, errors.New("fit: no data points")
 	}
 	switch s.Combine {
-	case "", "mean", "one":
+	case "", "mean", "one", "all":
 	default:
-		return nil, nil, errorf("combine %q, want mean or one", s.Combine)
+		return nil, nil, errorf("combine %q, want mean, one or all", s.Combine)
 	}
 	kind := KindOf(pts)
 	if kind.MixedBandwidth {
@@ -330,7 +332,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		best = parsimonious(best, fits)
 	}
 	if auto && s.Combine != "one" {
-		if mf := meanFit(fits, pts, low); mf != nil {
+		if mf := meanFit(fits, pts, low, s.Combine == "all"); mf != nil {
 			best = mf
 			alts = append(alts, Alternative{Family: mf.Family.Name, CVError: mf.CVError, RMSLE: mf.RMSLE, Note: mf.cvNote})
 		}

@@ -44,7 +44,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Value: "model.json", Usage: "where to write the model"},
 			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
-			&cli.StringFlag{Name: "combine", Value: "mean", Usage: "what --family auto keeps: mean (the geometric mean of the families it cannot tell apart) or one (the simplest of them)"},
+			&cli.StringFlag{Name: "combine", Value: "mean", Usage: "what --family auto keeps: mean (the geometric mean of the families it cannot tell apart), one (the simplest of them) or all (the mean of every family it could score)"},
 			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
 			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device"},
@@ -71,8 +71,8 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --family %q: want auto, one of %s, or mean(a,b,...) of two or more of them", family, strings.Join(fit.FamilyNames(), ", ")))
 	}
 	combine := c.String("combine")
-	if combine != "mean" && combine != "one" {
-		return badInput(fmt.Errorf("fit: --combine %q: want mean or one", combine))
+	if combine != "mean" && combine != "one" && combine != "all" {
+		return badInput(fmt.Errorf("fit: --combine %q: want mean, one or all", combine))
 	}
 	var train []int
 	if s := c.String("train-workers"); s != "" {

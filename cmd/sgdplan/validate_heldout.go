@@ -62,6 +62,7 @@ var choiceRules = []struct {
 }{
 	{"loo + 1-SE, mean (sgdplan)", "leave-one-configuration-out error; the geometric mean of the distinct families within one standard error of the best (the simplest of them when only one is distinct)", fit.Settings{}},
 	{oneRule, "as sgdplan, but the family with the fewest parameters within one standard error of the best instead of the mean", fit.Settings{Combine: "one"}},
+	{"loo, mean of all (tried, not kept)", "the geometric mean of every distinct family whose leave-one-out error could be scored, however far from the best", fit.Settings{Combine: "all"}},
 	{keptRule, "as the 1-SE rule with one family, but a family that depends on the workers only through the per-worker batch stays a candidate when the data measure the workers at a fixed batch", fit.Settings{KeepBatchOnly: true, Combine: "one"}},
 	{"loo", "lowest leave-one-configuration-out error", fit.Settings{NoParsimony: true, Combine: "one"}},
 	{"largest", "lowest error at the largest training worker count, fitted on the smaller ones", fit.Settings{CV: "largest", Combine: "one"}},
