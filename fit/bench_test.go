@@ -117,4 +117,15 @@ func BenchmarkFitTableBootstrap1000(b *testing.B) {
 			})
 		})
 	}
+	// a table where auto keeps a mean of three families: each resample
+	// refits every member
+	close := closeFamiliesData()
+	b.Run("auto-mean", func(b *testing.B) {
+		loopCPU(b, func() {
+			tf, _, err := FitThroughput(close, "auto", &Settings{Bootstrap: 1000})
+			if err != nil || len(tf.Family.Members) < 2 {
+				b.Fatalf("%v, %v", tf, err)
+			}
+		})
+	})
 }
