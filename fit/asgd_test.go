@@ -136,14 +136,7 @@ func TestFitASGDBandwidth(t *testing.T) {
 	if a, b := m.StepsPerSecond(model.Config{Workers: 4, PS: 1, Bandwidth: 6e6}), m6.StepsPerSecond(model.Config{Workers: 4, PS: 1}); relErr(a, b) > 1e-12 {
 		t.Errorf("X(4) at 6 MB/s: %.6g from the config, %.6g from WithBandwidth", a, b)
 	}
-	b, err := m.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := ParseModel("model.json", b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, b := roundTrip(t, m)
 	c := model.Config{Workers: 6, PS: 2, Bandwidth: 6e6}
 	if relErr(back.StepsPerSecond(c), m.StepsPerSecond(c)) > 1e-12 {
 		t.Errorf("round trip: X = %.6g, want %.6g", back.StepsPerSecond(c), m.StepsPerSecond(c))

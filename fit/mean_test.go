@@ -185,14 +185,7 @@ func TestMeanModelRoundTrip(t *testing.T) {
 		t.Fatalf("auto kept %s", tf.Family.Name)
 	}
 	m := NewModel(tf, pts, alts, "sync", Reference{Batch: 32}, nil, 0.9)
-	b, err := m.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := ParseModel("model.json", b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, b := roundTrip(t, m)
 	for _, w := range []int{1, 4, 16, 64} {
 		c := model.Config{Workers: w, Batch: 32}
 		p, q := m.Predict(c, math.NaN(), 0), back.Predict(c, math.NaN(), 0)
@@ -211,4 +204,18 @@ func TestMeanModelRoundTrip(t *testing.T) {
 
 func closeFamiliesData() []Point {
 	return synth("ernest", []float64{0.01, 1e-3, 0.01, 0.002}, []int{1, 2, 3, 4}, []int{0}, 32, false, 0.05, 6)
+}
+
+// roundTrip writes m as model.json and reads it back.
+func roundTrip(t *testing.T, m *Model) (*Model, []byte) {
+	t.Helper()
+	b, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseModel("model.json", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back, b
 }
