@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/testenv"
 )
 
@@ -287,4 +288,45 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// A met target is qualified when our own fit of a peer's form beats
+// sgdplan, or when an earlier rule would have missed it; the variant not
+// kept (the last of earlierRules) does not count as an earlier rule.
+func TestMetCaveat(t *testing.T) {
+	methods := []string{"sgdplan", "optimus", "ernest"}
+	scores := func(vs ...float64) []fit.Score {
+		var out []fit.Score
+		for _, v := range vs {
+			out = append(out, fit.Score{MAPE: v})
+		}
+		return out
+	}
+	d := &datasetResult{name: "pollux-osdi21", mean: []float64{25.8, 25.6, 28.9}}
+	d.earlier = make([][]fit.Score, len(earlierRules))
+	d.earlier[0] = scores(20, 33.6) // mean 26.8: misses 26.3
+	for i := 1; i < len(earlierRules); i++ {
+		d.earlier[i] = scores(10, 10) // meets it
+	}
+	got := d.metCaveat(methods)
+	for _, want := range []string{"target met, with a caveat", "optimus's form scores 25.6%", earlierRules[0].name + `" sgdplan scores 26.8%`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("caveat %q: no %q", got, want)
+		}
+	}
+	if strings.Contains(got, earlierRules[1].name) {
+		t.Errorf("caveat %q names a rule that meets the target", got)
+	}
+	// the variant not kept missing the target is no caveat
+	d.mean = []float64{25.8, 27, 28.9}
+	d.earlier[0] = scores(10, 10)
+	d.earlier[len(earlierRules)-1] = scores(40, 40)
+	if got := d.metCaveat(methods); got != "" {
+		t.Errorf("caveat %q, want none", got)
+	}
+	// a missed target gets the "missed" bullet instead
+	d.mean = []float64{30, 27, 28.9}
+	if got := d.metCaveat(methods); got != "" {
+		t.Errorf("caveat on a missed target: %q", got)
+	}
 }
