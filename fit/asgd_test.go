@@ -247,3 +247,53 @@ func TestModelNetworkIsTheSolvedOne(t *testing.T) {
 		t.Errorf("a non-mva model reports a network")
 	}
 }
+
+// The saturation cap of the prediction intervals (Model.Saturation) is a
+// physical limit, so no real run may beat it: every run of testdata/asgd,
+// at either rate, shard count and worker count, measured below the cap of
+// the model fitted on its 1-worker runs (the profile), with and without
+// the 2-worker runs; and the cap binds (the widened interval of 8 workers
+// at 3 MB/s, 1 shard would reach above it), the speedup's upper end
+// falling with it.
+func TestSaturationCapHoldsOnRealRuns(t *testing.T) {
+	st := asgdStats(t)
+	for _, train := range [][]int{{1}, {1, 2}} {
+		sf, err := fitFromStats(st, nil, 0, nil, StepOptions{TrainWorkers: train, Bootstrap: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := sf.Model
+		bound := false
+		for _, r := range st {
+			c := model.Config{Workers: r.Workers, PS: r.PS, Bandwidth: r.Bandwidth}
+			sat := m.Saturation(c)
+			if !(r.StepsPerS < sat) {
+				t.Errorf("train %v: %s measured %.4g updates/s, above the cap %.4g", train, r.Run, r.StepsPerS, sat)
+			}
+			p := m.Predict(c, math.NaN(), 0)
+			if p.StepsPerS.Hi > sat*(1+1e-12) || p.StepsPerS.Hi < p.StepsPerS.Value {
+				t.Errorf("train %v: %s interval %+v, cap %.4g", train, r.Run, p.StepsPerS, sat)
+			}
+			if p.StepsPerS.Hi >= sat*(1-1e-12) {
+				bound = true
+			}
+		}
+		if !bound {
+			t.Errorf("train %v: the cap never binds on the real runs", train)
+		}
+	}
+	// CPU-bound runs, compute on 2 shared cores: the cores are a station
+	cpu := asgdStats(t, "cpu")
+	sf, err := fitFromStats(cpu, nil, 0, nil, StepOptions{TrainWorkers: []int{1}, Bootstrap: 200, SharedCores: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range cpu {
+		if sat := sf.Model.Saturation(model.Config{Workers: r.Workers, PS: r.PS}); !(r.StepsPerS < sat) {
+			t.Errorf("%s measured %.4g updates/s, above the cap %.4g", r.Run, r.StepsPerS, sat)
+		}
+	}
+	if s := (&Model{Family: "amdahl"}).Saturation(model.Config{Workers: 4}); !math.IsInf(s, 1) {
+		t.Errorf("a table family has a saturation cap %g", s)
+	}
+}

@@ -814,6 +814,14 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	p.StepsPerS = widen(predictInterval(m.fam, th, m.Samples, c, m.Level), m.Rivals, c)
 	far := m.Extrapolation.Factor(c, m.Level)
 	p.StepsPerS = widenBy(p.StepsPerS, far)
+	// The widening knows nothing of capacity: no more than the busiest
+	// station can carry (capped keeps the ratio for the speedup below).
+	capped := 1.0
+	if sat := m.Saturation(c); p.StepsPerS.Hi > sat {
+		hi := math.Max(sat, p.StepsPerS.Value)
+		capped = hi / p.StepsPerS.Hi
+		p.StepsPerS.Hi = hi
+	}
 	sps := m.samplesPerStep(c)
 	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
 	// Speedup and efficiency per bootstrap sample, so that the interval
@@ -836,8 +844,12 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	for _, r := range m.Rivals {
 		p.Speedup = stretch(p.Speedup, speedupOf(r.fam, r.Theta))
 	}
-	// One worker is inside the data: the speedup drifts as X(n) does.
+	// One worker is inside the data: the speedup drifts as X(n) does,
+	// and stops where X(n) does.
 	p.Speedup = widenBy(p.Speedup, far)
+	if capped < 1 {
+		p.Speedup.Hi = math.Max(p.Speedup.Value, math.Min(p.Speedup.Hi, p.Speedup.Value*p.StepsPerS.Hi/p.StepsPerS.Value))
+	}
 	// The efficiency law's own interval (the staleness cost lambda, or
 	// the batch law's noise scale): the speedup moves with it.
 	ends := m.efficiencyEnds(lambda, noise)
@@ -876,6 +888,41 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		p.TimeToTarget = Interval{u / p.StepsPerS.Value, uLo / p.StepsPerS.Hi, uHi / p.StepsPerS.Lo}
 	}
 	return p
+}
+
+// Saturation is the most updates per second the queueing network of an
+// "mva" model can carry at c (completed by Config), +Inf for the other
+// families: 1/max D over its queueing stations (a shard link moves one
+// transfer per D seconds at best, and so do the apply and a shared
+// machine's cores), the largest over the fit and its bootstrap samples;
+// and, when the model knows its size and link rate, no lower than the
+// payload bound P*B/S (each update moves S/P bytes through each shard link
+// of rate B), in case the measured transfer time holds latency that does
+// not occupy the link. Model.Predict caps the upper end of its interval
+// here: the widening for rivals and for extrapolation knows nothing of
+// capacity. Only the saturation bound: the light-load bound N/(Z + sum D)
+// holds the fork-join wait of the shards, which exact MVA computes for
+// exponential transfers, and real runs with nearly deterministic transfers
+// beat it (testdata/asgd, 3 workers, 2 shards, 6 MB/s: 19.8 updates/s
+// against a bound of 19.6).
+func (m *Model) Saturation(c model.Config) float64 {
+	if m.Family != "mva" {
+		return math.Inf(1)
+	}
+	c = m.Config(c)
+	q := m.queueing()
+	sat := 0.0
+	for _, th := range append([][]float64{m.theta()}, m.Samples...) {
+		_, s := model.NetworkBounds(q.AsyncPS(th).Network(q.config(c)), c.Workers)
+		sat = math.Max(sat, s)
+	}
+	if c.Bandwidth > 0 && m.Reference.ParamBytes > 0 {
+		sat = math.Max(sat, float64(max(c.PS, 1))*c.Bandwidth/float64(m.Reference.ParamBytes))
+	}
+	if !(sat > 0) {
+		return math.Inf(1)
+	}
+	return sat
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
