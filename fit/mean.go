@@ -67,7 +67,7 @@ func meanFamily(members []Family) (Family, error) {
 	ms := slices.Clone(members)
 	return Family{
 		Name: meanName(names),
-		Doc: fmt.Sprintf("the geometric mean, equal weights, of %s, fitted each on its own: forms the training points cannot tell apart (leave-one-out errors within one standard error of the lowest) that part beyond them",
+		Doc: fmt.Sprintf("the geometric mean, equal weights, of %s, fitted each on its own: what --family auto keeps when the training points cannot tell these forms apart (leave-one-out errors within one standard error of the lowest) and they part beyond them",
 			strings.Join(names, ", ")),
 		Params: params,
 		Predict: func(th []float64, c model.Config) float64 {

@@ -78,6 +78,32 @@ func TestMeanFitsMemberByMember(t *testing.T) {
 	}
 }
 
+// A mean can be named: it is fitted member by member, and what the data
+// leave unidentified is said of its members, not of the joined vector
+// (whose parameter count alone exceeds the points).
+func TestNamedMeanFamily(t *testing.T) {
+	pts := closeFamiliesData()
+	tf, _, err := FitThroughput(pts, "mean(ernest,overhead)", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	er, _, err := FitThroughput(pts, "ernest", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tf.Theta[:4], er.Theta) {
+		t.Errorf("ernest in the mean %v, alone %v", tf.Theta[:4], er.Theta)
+	}
+	for _, w := range tf.Warnings {
+		if strings.Contains(w, "mean(") {
+			t.Errorf("warning about the joined vector: %q", w)
+		}
+	}
+	if _, _, err := FitThroughput(pts, "mean(ernest)", nil); err == nil || !strings.Contains(err.Error(), "mean(a,b,...)") {
+		t.Errorf("a mean of one: %v", err)
+	}
+}
+
 // auto keeps the mean of the distinct families within one standard error of
 // the lowest CV error; Combine "one" keeps the simplest of them, as before.
 func TestAutoKeepsTheMeanOfCloseFamilies(t *testing.T) {

@@ -250,8 +250,10 @@ func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
 }
 
 // FitThroughput fits the named family (or, for "auto" or "", every family
-// that applies to the data, choosing by cross-validated error) to pts. The
-// second result lists every family tried with its CV error, best first.
+// that applies to the data, choosing by cross-validated error: the mean of
+// the families it cannot tell apart, or one of them, as Settings.Combine
+// says) to pts. The second result lists every family tried (and the mean,
+// when kept) with its CV error, best first.
 func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputFit, []Alternative, error) {
 	s := settings.withDefaults()
 	if len(pts) == 0 {
@@ -697,6 +699,23 @@ func largestCV(f Family, pts []Point) float64 {
 // the parameter space along which the fit is flat (tiny singular values
 // of the column-scaled Jacobian).
 func identification(f Family, pts []Point, res LMResult) []string {
+	if len(f.Members) > 0 {
+		// a mean is identified where each member is: its members'
+		// warnings, each said once
+		var w []string
+		off := 0
+		for _, m := range f.Members {
+			k := len(m.Params)
+			sub := LMResult{X: res.X[off : off+k], AtBound: res.AtBound[off : off+k]}
+			for _, s := range identification(m, pts, sub) {
+				if !slices.Contains(w, s) {
+					w = append(w, s)
+				}
+			}
+			off += k
+		}
+		return w
+	}
 	var w []string
 	ws := map[int]bool{}
 	ps := map[int]bool{}
