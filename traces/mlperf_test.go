@@ -183,8 +183,102 @@ func FuzzMLPerfRuns(f *testing.F) {
 		}
 		// Every run read has what the reader promises.
 		for _, r := range runs {
-			if r.GlobalBatch < 1 || r.Benchmark == "" || math.IsInf(r.EpochsToTarget, 0) {
+			if r.GlobalBatch < 1 || r.Benchmark == "" || math.IsInf(r.EpochsToTarget, 0) || r.Accelerators < 0 || r.Nodes < 0 || !(math.IsNaN(r.TrainSamples) || r.TrainSamples > 0 && !math.IsInf(r.TrainSamples, 0)) {
 				t.Fatalf("run %+v breaks the reader's promises", r)
+			}
+		}
+	})
+}
+
+const mlperfThroughputExcerpt = "../testdata/public/mlperf-throughput"
+
+// mlperfEvalHeader is the eval-curves tables' header (both rounds).
+const mlperfEvalHeader = "round,submitter,system,benchmark,run,global_batch_size,epoch_num,samples_count,seconds_since_run_start,eval_accuracy\n"
+
+// The throughput excerpt: runs with their size and samples per epoch, and
+// their evaluations, against values read from the files by hand.
+func TestReadMLPerfEvalsExcerpt(t *testing.T) {
+	runs, err := ReadMLPerfRuns(filepath.Join(mlperfThroughputExcerpt, "mlperf_training_v2.0_runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 30 {
+		t.Fatalf("%d runs, want 30", len(runs))
+	}
+	sizes := map[int]int{}
+	for _, r := range runs {
+		sizes[r.Accelerators]++
+		if r.Accelerator != "NVIDIA A100-SXM-40GB" || r.TrainSamples != 1281167 || r.Nodes*4 != r.Accelerators {
+			t.Errorf("run %+v: want A100-SXM-40GB, 1281167 samples per epoch, 4 GPUs per node", r)
+		}
+	}
+	if len(sizes) != 6 || sizes[4] != 5 || sizes[128] != 5 {
+		t.Errorf("runs per size %v, want 5 runs of each of 6 sizes", sizes)
+	}
+	evals, err := ReadMLPerfEvals(filepath.Join(mlperfThroughputExcerpt, "mlperf_training_v2.0_eval_curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evals) != 300 {
+		t.Fatalf("%d evaluations, want 300", len(evals))
+	}
+	e := evals[0]
+	if e.Submitter != "Dell" || e.Benchmark != "resnet" || e.GlobalBatch < 1 || !(e.Seconds > 0) || !(e.Epoch > 0) || !math.IsNaN(e.Samples) {
+		t.Errorf("first evaluation %+v: want Dell resnet, seconds and epoch, no samples_count", e)
+	}
+}
+
+func TestReadMLPerfEvalsErrors(t *testing.T) {
+	good := "v2.0,A,s,bert,0,448,150080,,88.5,0.37\n"
+	cases := []struct {
+		name, in  string
+		line, col int
+		msg       string
+	}{
+		{"zero batch", mlperfEvalHeader + good + strings.Replace(good, ",448,", ",0,", 1), 3, strings.Index(good, ",448,") + 2, "expected an integer >= 1"},
+		{"negative seconds", mlperfEvalHeader + strings.Replace(good, ",88.5,", ",-1,", 1), 2, strings.Index(good, ",88.5,") + 2, "expected seconds >= 0"},
+		{"empty benchmark", mlperfEvalHeader + strings.Replace(good, ",bert,", ",,", 1), 2, strings.Index(good, "bert") + 1, "expected a benchmark name"},
+		{"missing column", strings.Replace(mlperfEvalHeader, "seconds_since_run_start", "t", 1) + good, 1, 0, `missing required column "seconds_since_run_start"`},
+	}
+	for _, c := range cases {
+		_, err := ReadMLPerfEvalsFrom("in.csv", strings.NewReader(c.in))
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: err %v, want a *ParseError", c.name, err)
+			continue
+		}
+		if pe.File != "in.csv" || pe.Line != c.line || (c.col > 0 && pe.Column != c.col) || !strings.Contains(pe.Msg, c.msg) {
+			t.Errorf("%s: %v (line %d col %d), want line %d col %d with %q", c.name, err, pe.Line, pe.Column, c.line, c.col, c.msg)
+		}
+	}
+	// empty and unparseable numbers are NaN, not errors
+	es, err := ReadMLPerfEvalsFrom("in.csv", strings.NewReader(mlperfEvalHeader+"v2.0,A,s,ssd,0,8,,x,,\n"))
+	if err != nil || len(es) != 1 || !math.IsNaN(es[0].Epoch) || !math.IsNaN(es[0].Samples) || !math.IsNaN(es[0].Seconds) {
+		t.Errorf("empty fields: %+v, %v", es, err)
+	}
+}
+
+func FuzzMLPerfEvals(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join(mlperfThroughputExcerpt, "mlperf_training_v2.0_eval_curves.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte(mlperfEvalHeader))
+	f.Add([]byte(mlperfEvalHeader + "v2.0,A,s,bert,0,448,150080,,88.5,0.37\n"))
+	f.Add([]byte(mlperfEvalHeader + "v2.0,A,s,ssd,0,8,Inf,NaN,-0,\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		es, err := ReadMLPerfEvalsFrom("in.csv", bytes.NewReader(in))
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 0 || pe.Column < 0 || !strings.HasPrefix(err.Error(), "traces: in.csv") {
+				t.Fatalf("error %T %q is not a positioned *ParseError of in.csv", err, err)
+			}
+			return
+		}
+		for _, e := range es {
+			if e.GlobalBatch < 1 || e.Benchmark == "" || e.Seconds < 0 || math.IsInf(e.Epoch, 0) || math.IsInf(e.Samples, 0) || math.IsInf(e.Seconds, 0) {
+				t.Fatalf("evaluation %+v breaks the reader's promises", e)
 			}
 		}
 	})
