@@ -212,12 +212,19 @@ func TestValidateHeldOutGavel(t *testing.T) {
 	// the project's excerpts of the two held-out datasets (shockwave-nsdi23
 	// whole) as a data folder
 	data := t.TempDir()
-	for _, rel := range []string{"gavel-osdi20/simulation_throughputs_isolated.csv", "shockwave-nsdi23/tacc_throughputs_isolated.csv"} {
+	// and the MLPerf throughput excerpt as the third
+	copies := map[string]string{
+		"gavel-osdi20/simulation_throughputs_isolated.csv":       "gavel-osdi20/simulation_throughputs_isolated.csv",
+		"shockwave-nsdi23/tacc_throughputs_isolated.csv":         "shockwave-nsdi23/tacc_throughputs_isolated.csv",
+		"mlperf-throughput/mlperf_training_v2.0_runs.csv":        "mlperf-training/mlperf_training_v2.0_runs.csv",
+		"mlperf-throughput/mlperf_training_v2.0_eval_curves.csv": "mlperf-training/mlperf_training_v2.0_eval_curves.csv",
+	}
+	for rel, to := range copies {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "public", filepath.FromSlash(rel)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := filepath.Join(data, filepath.FromSlash(rel))
+		dst := filepath.Join(data, filepath.FromSlash(to))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -278,6 +285,20 @@ func TestValidateHeldOutGavel(t *testing.T) {
 	}
 	if !strings.Contains(s, "shockwave-nsdi23: 8 GPUs, one server (4 series)") || !strings.Contains(s, "shockwave-nsdi23, 8 GPUs on one server: sgdplan") {
 		t.Errorf("no shockwave-nsdi23 column or summary part")
+	}
+	// mlperf-training read as throughput: its section (one series of the
+	// excerpt) and the last column of the choice-rule table
+	k := strings.Index(s, "## mlperf-training, throughput")
+	if k < 0 {
+		t.Fatalf("no mlperf-training throughput section")
+	}
+	mm := mean.FindStringSubmatch(s[k:])
+	row := regexp.MustCompile(`(?m)^\| loo \+ 1-SE, mean \(sgdplan\) \|.*\| ([0-9.]+) \|$`).FindStringSubmatch(s)
+	if mm == nil || row == nil || mm[1] != row[1] {
+		t.Errorf("mlperf mean %v, choice-rule cell %v: want both and equal", mm, row)
+	}
+	if !strings.Contains(s, "| v2.0 resnet Dell NVIDIA A100-SXM-40GB | 3 | 3 |") || !strings.Contains(s, "mlperf-training: beyond the 3 smallest systems (1 series)") {
+		t.Errorf("no Dell resnet series of 3 training and 3 test configurations, or no column")
 	}
 }
 
