@@ -97,11 +97,10 @@ func readMLPerf(t *pubTable) ([]MLPerfRun, error) {
 // optionalPositive is column name as a finite number > 0, NaN when the
 // field is empty, absent or anything else.
 func optionalPositive(t *pubTable, name string) float64 {
-	v, err := strconv.ParseFloat(t.str(name), 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) {
-		return math.NaN()
+	if v := optionalFinite(t, name); v > 0 {
+		return v
 	}
-	return v
+	return math.NaN()
 }
 
 // MLPerfEval is one row of an MLPerf Training eval-curves table
