@@ -313,7 +313,7 @@ func atoi(t *testing.T, s string) int {
 
 // A met target is qualified when our own fit of a peer's form beats
 // sgdplan, or when an earlier rule would have missed it; the variant not
-// kept (the last of earlierRules) does not count as an earlier rule.
+// kept (notKept, the last of earlierRules) does not count as an earlier rule.
 func TestMetCaveat(t *testing.T) {
 	methods := []string{"sgdplan", "optimus", "ernest"}
 	scores := func(vs ...float64) []fit.Score {
