@@ -103,6 +103,8 @@ func TestFitBadInput(t *testing.T) {
 		{"format", []string{fitAsync, "--format", "xml"}, `--format "xml"`},
 		{"queueing", []string{fitAsync, "--queueing", "magic"}, `--queueing "magic"`},
 		{"shared cores", []string{fitAsync, "--shared-cores", "-1"}, "--shared-cores -1"},
+		{"combine", []string{fitAsync, "--combine", "median"}, `--combine "median": want mean, one or all`},
+		{"mean of one", []string{fitAsync, "--family", "mean(overhead-async)"}, "mean(a,b,...) of two or more"},
 	}
 	for _, c := range cases {
 		out := filepath.Join(dir, "m.json")
@@ -239,5 +241,27 @@ func TestFitASGDRates(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "check", "--model", out, "--workers", "8", "--bandwidth", "-1"); code != exitBadInput || !strings.Contains(stderr, "bandwidth -1") {
 		t.Errorf("check --bandwidth -1: exit %d %q", code, stderr)
+	}
+}
+
+// --combine one keeps a single family where auto keeps a mean, on the
+// same traces (the fit-async golden keeps mean(overhead-async,
+// shardlink-async)).
+func TestFitCombineOne(t *testing.T) {
+	dir := t.TempDir()
+	family := func(args ...string) string {
+		t.Helper()
+		code, stdout, stderr := runCmd(t, append([]string{"fit", fitAsync, "--bootstrap", "0", "--out", filepath.Join(dir, "m.json")}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		first, _, _ := strings.Cut(stdout, "\n")
+		return first
+	}
+	if got := family(); !strings.HasPrefix(got, "family mean(") {
+		t.Fatalf("auto: %q, want a mean", got)
+	}
+	if got := family("--combine", "one"); !strings.HasPrefix(got, "family ") || strings.Contains(got, "mean(") {
+		t.Errorf("--combine one: %q, want one family", got)
 	}
 }
