@@ -40,6 +40,7 @@ Examples:
    sgdplan fit testdata/asgd/cpu --train-workers 1 --shared-cores 2 --out cpu.json`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "family", Value: "auto", Usage: "auto or one of: " + strings.Join(fit.FamilyNames(), ", ")},
+			&cli.StringFlag{Name: "series", Usage: "fit only the throughput.csv rows of this model (the model column), when it holds several"},
 			&cli.StringFlag{Name: "train-workers", Usage: "fit only on runs with these worker counts, e.g. 1,2 or 1-4"},
 			&cli.StringFlag{Name: "out", Value: "model.json", Usage: "where to write the model"},
 			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here"},
@@ -96,7 +97,7 @@ func runFit(c *cli.Context) error {
 		boot = -1
 	}
 	paths := args
-	m, stats, pts, warns, err := fitPaths(paths, fit.StepOptions{Family: family, Combine: combine, TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
+	m, stats, pts, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
 	if err != nil {
 		return err
 	}
@@ -125,7 +126,7 @@ func runFit(c *cli.Context) error {
 
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
-func fitPaths(paths []string, o fit.StepOptions) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
+func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
@@ -156,17 +157,28 @@ func fitPaths(paths []string, o fit.StepOptions) (*fit.Model, []fit.RunStats, []
 		return nil, nil, nil, nil, badInput(errors.New("fit: the trace has neither steps.csv nor throughput.csv rows: nothing to fit"))
 	}
 	rows := tr.Throughput
-	series := map[string]bool{}
+	models := map[string]bool{}
 	for _, r := range rows {
-		series[r.Model] = true
+		models[r.Model] = true
 	}
-	if len(series) > 1 {
-		var names []string
-		for s := range series {
-			names = append(names, fmt.Sprintf("%q", s))
+	var names []string
+	for s := range models {
+		names = append(names, fmt.Sprintf("%q", s))
+	}
+	sort.Strings(names)
+	if series != "" {
+		if !models[series] {
+			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: --series %q: throughput.csv has no such model (it holds %s)", series, strings.Join(names, ", ")))
 		}
-		sort.Strings(names)
-		return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time", len(series), strings.Join(names, ", ")))
+		var keep []traces.Throughput
+		for _, r := range rows {
+			if r.Model == series {
+				keep = append(keep, r)
+			}
+		}
+		rows = keep
+	} else if len(models) > 1 {
+		return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time (--series NAME)", len(models), strings.Join(names, ", ")))
 	}
 	if train := o.TrainWorkers; train != nil {
 		var keep []traces.Throughput

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"flag"
 	"image/png"
 	"math"
@@ -263,5 +264,46 @@ func TestFitCombineOne(t *testing.T) {
 	}
 	if got := family("--combine", "one"); !strings.HasPrefix(got, "family ") || strings.Contains(got, "mean(") {
 		t.Errorf("--combine one: %q, want one family", got)
+	}
+}
+
+// A throughput.csv of several models (as convert writes the public tables)
+// is refused unless --series picks one, which fits that model's rows only.
+func TestFitSeries(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("workers,ps,batch,steps_per_s,mode,model\n")
+	for _, w := range []int{1, 2, 4, 8} {
+		fmt.Fprintf(&b, "%d,0,32,%g,allreduce,a\n", w, 1/(0.1+0.01*float64(w)))
+		fmt.Fprintf(&b, "%d,0,32,%g,allreduce,b\n", w, 1/(0.2+0.03*float64(w)))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.json")
+	code, _, stderr := runCmd(t, "fit", dir, "--out", out)
+	if code != exitBadInput || !strings.Contains(stderr, `holds 2 models ("a", "b")`) || !strings.Contains(stderr, "--series NAME") {
+		t.Errorf("two models: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "fit", dir, "--series", "c", "--out", out)
+	if code != exitBadInput || !strings.Contains(stderr, `--series "c": throughput.csv has no such model`) {
+		t.Errorf("unknown series: exit %d, %q", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "fit", dir, "--series", "b", "--family", "overhead", "--bootstrap", "0", "--out", out, "--format", "json")
+	if code != 0 {
+		t.Fatalf("--series b: exit %d: %s", code, stderr)
+	}
+	var m struct {
+		Data struct {
+			Configurations []struct {
+				StepsPerS float64 `json:"steps_per_s"`
+			} `json:"configurations"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.Data.Configurations); n != 4 || math.Abs(m.Data.Configurations[0].StepsPerS-1/0.23) > 1e-9 {
+		t.Errorf("fitted %d configurations %+v, want model b's 4 (the first at %g steps/s)", n, m.Data.Configurations, 1/0.23)
 	}
 }
