@@ -70,6 +70,8 @@ func meanFamily(members []Family) (Family, error) {
 		Doc: fmt.Sprintf("the geometric mean, equal weights, of %s, fitted each on its own: what --family auto keeps when the training points cannot tell these forms apart (leave-one-out errors within one standard error of the lowest) and they part beyond them",
 			strings.Join(names, ", ")),
 		Params: params,
+		// offsets computed once: Predict runs in every residual of every
+		// fit (splitMembers would allocate there)
 		Predict: func(th []float64, c model.Config) float64 {
 			s := 0.0
 			for i, m := range ms {
@@ -127,12 +129,14 @@ func parseMeanFamily(name string) (Family, bool) {
 // the cost of the mean's log residuals.
 func fitMembers(fam Family, pts []Point, start []float64) (LMResult, error) {
 	var out LMResult
-	off := 0
-	for _, m := range fam.Members {
-		k := len(m.Params)
+	var starts [][]float64
+	if start != nil {
+		starts = splitMembers(fam, start)
+	}
+	for i, m := range fam.Members {
 		var st []float64
-		if start != nil {
-			st = start[off : off+k]
+		if starts != nil {
+			st = starts[i]
 		}
 		res, err := fitOnce(m, pts, st)
 		if err != nil {
@@ -143,30 +147,32 @@ func fitMembers(fam Family, pts []Point, start []float64) (LMResult, error) {
 		out.Iter += res.Iter
 		out.Evals += res.Evals
 		out.Status = res.Status
-		off += k
 	}
 	for _, p := range pts {
-		v := fam.Predict(out.X, p.Config)
-		r := 50.0 // fitOnce's penalty for a non-finite prediction
-		if v > 0 && !math.IsInf(v, 0) {
-			r = math.Log(v / p.StepsPerS)
-		}
+		r := logResidual(fam.Predict(out.X, p.Config), math.Log(p.StepsPerS))
 		out.Cost += r * r / 2
 	}
 	return out, nil
 }
 
-// predictAlike reports whether two fits predict within 1% of each other at
-// the data's configurations and at four and sixteen times their largest
-// worker count (probeConfigs): on these data they are one curve.
-func predictAlike(a, b *ThroughputFit, pts []Point) bool {
-	for _, c := range probeConfigs(pts) {
-		va, vb := a.Family.Predict(a.Theta, c), b.Family.Predict(b.Theta, c)
-		if !(math.Abs(va-vb) <= 0.01*math.Abs(vb)) {
-			return false
-		}
+// predictsLike reports whether tf and o predict alike on pts
+// (predictAlike).
+func (tf *ThroughputFit) predictsLike(o *ThroughputFit, pts []Point) bool {
+	return predictAlike(tf.Family, tf.Theta, o.Family, o.Theta, pts)
+}
+
+// splitMembers splits a vector over a mean family's parameters (its
+// values, or per-parameter flags) into its members' slices: views into x,
+// in f.Members' order.
+func splitMembers[T any](f Family, x []T) [][]T {
+	out := make([][]T, len(f.Members))
+	off := 0
+	for i, m := range f.Members {
+		k := len(m.Params)
+		out[i] = x[off : off+k : off+k]
+		off += k
 	}
-	return true
+	return out
 }
 
 // meanFit is auto's combined choice: the mean family of the distinct fits
@@ -210,7 +216,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	})
 	var members []*ThroughputFit
 	for _, f := range scored {
-		if !slices.ContainsFunc(members, func(g *ThroughputFit) bool { return predictAlike(f, g, pts) }) {
+		if !slices.ContainsFunc(members, func(g *ThroughputFit) bool { return f.predictsLike(g, pts) }) {
 			members = append(members, f)
 		}
 	}
@@ -238,15 +244,8 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	if err != nil {
 		return nil
 	}
-	tf := &ThroughputFit{Family: fam, Theta: theta, Lo: slices.Clone(theta), Hi: slices.Clone(theta), members: members}
-	tf.Residuals = make([]float64, len(pts))
-	ss := 0.0
-	for i, p := range pts {
-		r := math.Log(fam.Predict(theta, p.Config) / p.StepsPerS)
-		tf.Residuals[i] = r
-		ss += r * r
-	}
-	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	tf := newThroughputFit(fam, theta, pts)
+	tf.members = members
 	tf.Warnings = warnings
 	tf.CVError, tf.cvErrs, tf.cvNote = looCVErrs(fam, pts)
 	return tf

@@ -163,14 +163,14 @@ func TestAutoKeepsTheMeanOfCloseFamilies(t *testing.T) {
 		off += len(own.Theta)
 	}
 	for name, own := range close {
-		if own.CVError <= limit && !slices.ContainsFunc(tf.members, func(m *ThroughputFit) bool { return predictAlike(m, own, pts) }) {
+		if own.CVError <= limit && !slices.ContainsFunc(tf.members, func(m *ThroughputFit) bool { return m.predictsLike(own, pts) }) {
 			t.Errorf("%s is within one SE and no member predicts like it", name)
 		}
 	}
 	// no two members are the same curve
 	for i := range tf.members {
 		for j := i + 1; j < len(tf.members); j++ {
-			if predictAlike(tf.members[i], tf.members[j], pts) {
+			if tf.members[i].predictsLike(tf.members[j], pts) {
 				t.Errorf("members %s and %s predict alike", tf.members[i].Family.Name, tf.members[j].Family.Name)
 			}
 		}
@@ -192,7 +192,7 @@ func TestMeanCountsACurveOnce(t *testing.T) {
 		}
 		fits = append(fits, tf)
 	}
-	if !predictAlike(fits[0], fits[1], pts) {
+	if !fits[0].predictsLike(fits[1], pts) {
 		t.Skip("optimus-sync and overhead differ on these data")
 	}
 	if mf := meanFit(fits, pts, fits[0], true); mf != nil {

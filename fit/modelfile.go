@@ -815,12 +815,11 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	far := m.Extrapolation.Factor(c, m.Level)
 	p.StepsPerS = widenBy(p.StepsPerS, far)
 	// The widening knows nothing of capacity: no more than the busiest
-	// station can carry (capped keeps the ratio for the speedup below).
-	capped := 1.0
+	// station can carry (and the speedup below stops with it).
+	capped := false
 	if sat := m.Saturation(c); p.StepsPerS.Hi > sat {
-		hi := math.Max(sat, p.StepsPerS.Value)
-		capped = hi / p.StepsPerS.Hi
-		p.StepsPerS.Hi = hi
+		p.StepsPerS.Hi = math.Max(sat, p.StepsPerS.Value)
+		capped = true
 	}
 	sps := m.samplesPerStep(c)
 	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
@@ -847,7 +846,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	// One worker is inside the data: the speedup drifts as X(n) does,
 	// and stops where X(n) does.
 	p.Speedup = widenBy(p.Speedup, far)
-	if capped < 1 {
+	if capped {
 		p.Speedup.Hi = math.Max(p.Speedup.Value, math.Min(p.Speedup.Hi, p.Speedup.Value*p.StepsPerS.Hi/p.StepsPerS.Value))
 	}
 	// The efficiency law's own interval (the staleness cost lambda, or

@@ -74,17 +74,15 @@ func startRivals(tf *ThroughputFit, pts []Point, seed uint64) []Rival {
 		// a mean family's equally good fits: one member's equally good
 		// fit in its place, the others kept
 		var out []Rival
-		off := 0
-		for _, m := range tf.members {
+		for i, m := range tf.members {
 			for _, r := range startRivals(m, pts, seed) {
 				if len(out) == maxStartRivals {
 					return out
 				}
 				th := slices.Clone(tf.Theta)
-				copy(th[off:], r.Theta)
+				copy(splitMembers(tf.Family, th)[i], r.Theta)
 				out = append(out, Rival{Family: tf.Family.Name, Theta: th, Why: "start", fam: tf.Family})
 			}
-			off += len(m.Theta)
 		}
 		return out
 	}
@@ -125,13 +123,20 @@ func startRivals(tf *ThroughputFit, pts []Point, seed uint64) []Rival {
 	return out
 }
 
-// sameFit reports whether two parameter vectors of f predict alike (within
-// 1%) at the data's configurations and at four and sixteen times their
-// largest worker count: vectors that differ only where nothing is asked
-// are not rivals.
+// sameFit reports whether two parameter vectors of f predict alike
+// (predictAlike): vectors that differ only where nothing is asked are not
+// rivals.
 func sameFit(f Family, a, b []float64, pts []Point) bool {
+	return predictAlike(f, a, f, b, pts)
+}
+
+// predictAlike reports whether family fa at a and family fb at b predict
+// within 1% of each other at the data's configurations and at four and
+// sixteen times their largest worker count (probeConfigs): on these data
+// they are one curve.
+func predictAlike(fa Family, a []float64, fb Family, b []float64, pts []Point) bool {
 	for _, c := range probeConfigs(pts) {
-		va, vb := f.Predict(a, c), f.Predict(b, c)
+		va, vb := fa.Predict(a, c), fb.Predict(b, c)
 		if !(math.Abs(va-vb) <= 0.01*math.Abs(vb)) {
 			return false
 		}

@@ -218,12 +218,7 @@ func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
 		M: len(pts),
 		Residuals: func(dst, th []float64) {
 			for i, p := range pts {
-				v := fam.Predict(th, p.Config)
-				if !(v > 0) || math.IsInf(v, 0) {
-					dst[i] = 50 // a huge but finite penalty in log space
-					continue
-				}
-				dst[i] = math.Log(v) - logY[i]
+				dst[i] = logResidual(fam.Predict(th, p.Config), logY[i])
 			}
 		},
 		Lower: lo, Upper: hi,
@@ -247,6 +242,16 @@ func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
 		return best, errorf("%s: no starting point gives finite predictions", fam.Name)
 	}
 	return best, nil
+}
+
+// logResidual is the fit's residual log(v) - logY, with a huge but finite
+// penalty (50 in log space) for a prediction v that is not a positive
+// finite number.
+func logResidual(v, logY float64) float64 {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return 50
+	}
+	return math.Log(v) - logY
 }
 
 // FitThroughput fits the named family (or, for "auto" or "", every family
@@ -405,22 +410,28 @@ func configKeys(pts []Point) (keys []string, groups map[string][]int) {
 	return keys, groups
 }
 
+// newThroughputFit is f fitted at theta to pts, before any bootstrap and
+// cross-validation: intervals equal to theta, the log residuals and their
+// RMSLE, CV error NaN.
+func newThroughputFit(f Family, theta []float64, pts []Point) *ThroughputFit {
+	tf := &ThroughputFit{Family: f, Theta: theta, CVError: math.NaN(), Lo: slices.Clone(theta), Hi: slices.Clone(theta)}
+	tf.Residuals = make([]float64, len(pts))
+	ss := 0.0
+	for i, p := range pts {
+		r := math.Log(f.Predict(theta, p.Config) / p.StepsPerS)
+		tf.Residuals[i] = r
+		ss += r * r
+	}
+	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	return tf
+}
+
 func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, error) {
 	res, err := fitOnce(f, pts, nil)
 	if err != nil {
 		return nil, err
 	}
-	tf := &ThroughputFit{Family: f, Theta: res.X, CVError: math.NaN()}
-	tf.Lo = append([]float64(nil), res.X...)
-	tf.Hi = append([]float64(nil), res.X...)
-	tf.Residuals = make([]float64, len(pts))
-	ss := 0.0
-	for i, p := range pts {
-		r := math.Log(f.Predict(res.X, p.Config) / p.StepsPerS)
-		tf.Residuals[i] = r
-		ss += r * r
-	}
-	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	tf := newThroughputFit(f, res.X, pts)
 	tf.Warnings = identification(f, pts, res)
 	if !s.NoCV || cv {
 		switch s.CV {
@@ -506,13 +517,10 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 func foldIdentified(f Family, in, out []Point, x []float64) string {
 	if len(f.Members) > 0 {
 		// the mean's prediction is pinned down when each member's is
-		off := 0
-		for _, m := range f.Members {
-			k := len(m.Params)
-			if why := foldIdentified(m, in, out, x[off:off+k]); why != "" {
-				return m.Name + ": " + why
+		for i, xm := range splitMembers(f, x) {
+			if why := foldIdentified(f.Members[i], in, out, xm); why != "" {
+				return f.Members[i].Name + ": " + why
 			}
-			off += k
 		}
 		return ""
 	}
@@ -703,16 +711,13 @@ func identification(f Family, pts []Point, res LMResult) []string {
 		// a mean is identified where each member is: its members'
 		// warnings, each said once
 		var w []string
-		off := 0
-		for _, m := range f.Members {
-			k := len(m.Params)
-			sub := LMResult{X: res.X[off : off+k], AtBound: res.AtBound[off : off+k]}
-			for _, s := range identification(m, pts, sub) {
+		xs, bound := splitMembers(f, res.X), splitMembers(f, res.AtBound)
+		for i, m := range f.Members {
+			for _, s := range identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]}) {
 				if !slices.Contains(w, s) {
 					w = append(w, s)
 				}
 			}
-			off += k
 		}
 		return w
 	}

@@ -193,10 +193,9 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 
 // verdictSpread says how the verdict on n workers and p shards varies over
 // the model's bootstrap samples ("" without samples): the share of the
-// refits of the data that give each verdict, the point fit's (first)
-// first. The
-// samples vary the measurement noise of the fitted data, not the model's
-// error beyond them, and the line says so.
+// refits of the data that give each verdict, the point fit's verdict
+// (first) first. The samples vary the measurement noise of the fitted
+// data, not the model's error beyond them, and the line says so.
 func verdictSpread(m *fit.Model, n, p int, first string) string {
 	if len(m.Samples) == 0 {
 		return ""
