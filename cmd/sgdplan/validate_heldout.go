@@ -134,10 +134,14 @@ func (v *validation) validateHeldOut(dataDir string, ms []fit.Method) error {
 func (v *validation) addHeldOut(h *heldOutResult, col heldOutColumn, d datasetResult, ms []fit.Method) {
 	mean := make([]float64, len(choiceRules))
 	for _, s := range d.series {
-		d.scores = append(d.scores, fit.ScoreSeries(s, ms))
+		sc := fit.ScoreSeries(s, ms)
+		d.scores = append(d.scores, sc)
 		d.coverage = append(d.coverage, fit.CoverageAuto(s, fit.Settings{Bootstrap: coverageResamples}, coverageLevel))
-		for i, r := range choiceRules {
-			mean[i] += fit.ScoreSeries(s, []fit.Method{fit.AutoMethodCV(r.name, r.s)})[0].MAPE / float64(len(d.series))
+		// the first rule is sgdplan's default, ms[0] (methodsFor): its
+		// score is already there
+		mean[0] += sc[0].MAPE / float64(len(d.series))
+		for i, r := range choiceRules[1:] {
+			mean[i+1] += fit.ScoreSeries(s, []fit.Method{fit.AutoMethodCV(r.name, r.s)})[0].MAPE / float64(len(d.series))
 		}
 	}
 	d.summarize(len(ms))

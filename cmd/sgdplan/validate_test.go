@@ -5,6 +5,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -349,5 +350,13 @@ func TestMetCaveat(t *testing.T) {
 	d.mean = []float64{30, 27, 28.9}
 	if got := d.metCaveat(methods); got != "" {
 		t.Errorf("caveat on a missed target: %q", got)
+	}
+}
+
+// The held-out table reuses sgdplan's own scores for its first choice rule
+// (addHeldOut): that rule must be the default settings AutoMethod uses.
+func TestFirstChoiceRuleIsTheDefault(t *testing.T) {
+	if r := choiceRules[0]; !reflect.DeepEqual(r.s, fit.Settings{}) || !strings.Contains(r.name, "(sgdplan)") {
+		t.Errorf("first choice rule %q with %+v, want sgdplan's default settings", r.name, r.s)
 	}
 }
