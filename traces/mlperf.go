@@ -37,21 +37,12 @@ var mlperfColumns = []string{"round", "submitter", "system", "benchmark", "divis
 // a global_batch_size that is not a positive integer. An empty or
 // unparseable final_epoch_num is not an error (EpochsToTarget NaN).
 func ReadMLPerfRuns(path string) ([]MLPerfRun, error) {
-	t, f, err := pubOpenFile(path, mlperfColumns...)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readMLPerf(t)
+	return readTableFile(path, mlperfColumns, readMLPerf)
 }
 
 // ReadMLPerfRunsFrom is ReadMLPerfRuns on r; file names the input in errors.
 func ReadMLPerfRunsFrom(file string, r io.Reader) ([]MLPerfRun, error) {
-	t, err := pubOpenReader(file, r, mlperfColumns...)
-	if err != nil {
-		return nil, err
-	}
-	return readMLPerf(t)
+	return readTableFrom(file, r, mlperfColumns, readMLPerf)
 }
 
 func readMLPerf(t *pubTable) ([]MLPerfRun, error) {
@@ -124,22 +115,13 @@ var mlperfEvalColumns = []string{"round", "submitter", "system", "benchmark", "r
 // seconds_since_run_start. Empty or unparseable epoch_num, samples_count
 // and seconds are NaN, not errors (the logs omit them at times).
 func ReadMLPerfEvals(path string) ([]MLPerfEval, error) {
-	t, f, err := pubOpenFile(path, mlperfEvalColumns...)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readMLPerfEvals(t)
+	return readTableFile(path, mlperfEvalColumns, readMLPerfEvals)
 }
 
 // ReadMLPerfEvalsFrom is ReadMLPerfEvals on r; file names the input in
 // errors.
 func ReadMLPerfEvalsFrom(file string, r io.Reader) ([]MLPerfEval, error) {
-	t, err := pubOpenReader(file, r, mlperfEvalColumns...)
-	if err != nil {
-		return nil, err
-	}
-	return readMLPerfEvals(t)
+	return readTableFrom(file, r, mlperfEvalColumns, readMLPerfEvals)
 }
 
 func readMLPerfEvals(t *pubTable) ([]MLPerfEval, error) {

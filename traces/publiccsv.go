@@ -257,3 +257,23 @@ func (p pubFiles) open(rel string, required ...string) (*pubTable, io.Closer, er
 	}
 	return t, f, nil
 }
+
+// readTableFile reads the table at path, with the required columns cols,
+// row by row through read.
+func readTableFile[T any](path string, cols []string, read func(*pubTable) ([]T, error)) ([]T, error) {
+	t, f, err := pubOpenFile(path, cols...)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return read(t)
+}
+
+// readTableFrom is readTableFile on r; file names the input in errors.
+func readTableFrom[T any](file string, r io.Reader, cols []string, read func(*pubTable) ([]T, error)) ([]T, error) {
+	t, err := pubOpenReader(file, r, cols...)
+	if err != nil {
+		return nil, err
+	}
+	return read(t)
+}
