@@ -175,10 +175,7 @@ func FuzzMLPerfRuns(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		runs, err := ReadMLPerfRunsFrom("in.csv", bytes.NewReader(in))
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 0 || pe.Column < 0 || !strings.HasPrefix(err.Error(), "traces: in.csv") {
-				t.Fatalf("error %T %q is not a positioned *ParseError of in.csv", err, err)
-			}
+			requirePositioned(t, err, "in.csv")
 			return
 		}
 		// Every run read has what the reader promises.
@@ -270,10 +267,7 @@ func FuzzMLPerfEvals(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		es, err := ReadMLPerfEvalsFrom("in.csv", bytes.NewReader(in))
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 0 || pe.Column < 0 || !strings.HasPrefix(err.Error(), "traces: in.csv") {
-				t.Fatalf("error %T %q is not a positioned *ParseError of in.csv", err, err)
-			}
+			requirePositioned(t, err, "in.csv")
 			return
 		}
 		for _, e := range es {

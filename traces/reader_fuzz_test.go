@@ -32,19 +32,26 @@ func addSeeds(f *testing.F, name string, extra ...string) {
 	}
 }
 
+// requirePositioned fails t unless err is nil or a *ParseError of file
+// with a line and a column.
+func requirePositioned(t *testing.T, err error, file string) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.File != file || pe.Line < 0 || pe.Column < 0 || !strings.HasPrefix(err.Error(), "traces: "+file) {
+		t.Fatalf("error %T %q is not a positioned *ParseError of %s", err, err, file)
+	}
+}
+
 // fuzzRead runs one reader on in and checks the properties above.
 func fuzzRead[T any](t *testing.T, in []byte, file string,
 	read func(io.Reader, string, func(T) error) ([]error, error), write func(io.Writer, []T) error) {
 	var rows []T
 	warnings, err := read(bytes.NewReader(in), file, func(r T) error { rows = append(rows, r); return nil })
 	for _, w := range append(warnings, err) {
-		if w == nil {
-			continue
-		}
-		var pe *ParseError
-		if !errors.As(w, &pe) || pe.File != file || pe.Line < 0 || pe.Column < 0 || !strings.HasPrefix(w.Error(), "traces: "+file) {
-			t.Fatalf("error %T %q is not a positioned *ParseError of %s", w, w, file)
-		}
+		requirePositioned(t, w, file)
 	}
 	if err != nil {
 		return
