@@ -40,6 +40,13 @@ type Family struct {
 	// Members are the families a mean family averages (see meanFamily);
 	// nil for the others.
 	Members []Family
+	// Prior, when not nil, sets the parameters that pts leave free, in
+	// place, after every fit of the family (fitOnce) but not in the
+	// search for equally good fits (startRivals), whose spread is what the
+	// data do not say. It must not change a prediction at pts. PriorDoc
+	// says what it sets, for the warnings.
+	Prior    func(pts []Point, theta []float64)
+	PriorDoc string
 }
 
 // DataKind says what a set of points measures.
@@ -219,6 +226,8 @@ func init() {
 				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t, s * t / 10, s * t, s * t / 10, 1.5}
 			})
 		},
+		Prior:    polluxPrior,
+		PriorDoc: "pollux sets those as AdaptDL's fit does: without a multi-node point alpha_n, beta_n = 1.1 times alpha_r, beta_r (optimistic: the network between machines no slower than 1.1 times the local links); without 2+ workers on one machine alpha_r, beta_r = 0; without 3+ workers beta_r, beta_n = 0; at one local batch alpha_c = beta_c b",
 	}, polluxStepTime, nil)
 	// Amdahl: a serial part and a part per sample of the worker's batch.
 	registerStepTime(Family{
@@ -271,6 +280,54 @@ func init() {
 	}
 	apl.Applies = func(k DataKind) bool { return k.Async && !k.Strong }
 	families[apl.Name] = apl
+}
+
+// polluxPrior settles the Pollux parameters that pts leave free as
+// AdaptDL's fit_perf_params (the Pollux authors' code) does, so that the
+// form predicts what Pollux would rather than wherever the fit started:
+//
+//   - one local batch size: T_grad = alpha_c + beta_c b is known only as a
+//     sum, split in half between the two;
+//   - no point with 2+ workers on one machine: alpha_r = beta_r = 0;
+//   - no point with 3+ workers: beta_r = beta_n = 0;
+//   - no point on 2+ machines: alpha_n = beta_n = 0 in the fit, then the
+//     prior "the network is at least as slow as the local links":
+//     alpha_n >= 1.1 alpha_r, beta_n >= 1.1 beta_r.
+//
+// Each touches only parameters without effect at pts. Not copied:
+// AdaptDL's two penalty terms (gamma towards 1, beta/alpha small), which
+// move identified fits too.
+func polluxPrior(pts []Point, th []float64) {
+	const (
+		alphaC, betaC, alphaR, betaR, alphaN, betaN = 0, 1, 2, 3, 4, 5
+	)
+	batches := map[float64]bool{}
+	local, multi, three := false, false, false
+	for _, p := range pts {
+		c := p.Config
+		batches[c.Batch] = true
+		n := nodesOf(c)
+		local = local || (n <= 1 && c.Workers > 1)
+		multi = multi || (n > 1 && c.Workers > 1)
+		three = three || c.Workers > 2
+	}
+	if len(batches) == 1 {
+		for b := range batches {
+			if b > 0 {
+				s := th[alphaC] + th[betaC]*b
+				th[alphaC], th[betaC] = s/2, s/(2*b)
+			}
+		}
+	}
+	if !local {
+		th[alphaR], th[betaR] = 0, 0
+	}
+	if !three {
+		th[betaR], th[betaN] = 0, 0
+	}
+	if !multi {
+		th[alphaN], th[betaN] = 1.1*th[alphaR], 1.1*th[betaR]
+	}
 }
 
 // polluxStepTime is package model's Pollux step time at th (AlphaGrad,

@@ -108,7 +108,7 @@ func startRivals(tf *ThroughputFit, pts []Point, seed uint64) []Rival {
 			}
 			x0[j] = math.Min(math.Max(v, p.Lo), p.Hi)
 		}
-		res, err := fitOnce(tf.Family, pts, x0)
+		res, err := fitFree(tf.Family, pts, x0)
 		if err != nil {
 			continue
 		}

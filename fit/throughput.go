@@ -139,6 +139,11 @@ type Settings struct {
 	// validation data, not kept).
 	Combine string
 
+	// NoPrior fits every family without its Prior (Family.Prior): the
+	// parameters the data leave free stay where the fit left them, as
+	// before 2026-12-03 (kept for validate's comparison).
+	NoPrior bool
+
 	// Exclude lists families that auto leaves out (FitSteps: "mva",
 	// fitted from the two-node profile instead; validate: the choice
 	// without the families added after looking at the validation data).
@@ -199,8 +204,19 @@ type ThroughputFit struct {
 }
 
 // fitOnce fits fam to pts by bounded LM in log space from each of the
-// family's starting points (and from start, when not nil) and keeps the best.
+// family's starting points (and from start, when not nil), keeps the best
+// and lets the family's Prior set what the points leave free.
 func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
+	res, err := fitFree(fam, pts, start)
+	if err == nil && fam.Prior != nil {
+		fam.Prior(pts, res.X)
+	}
+	return res, err
+}
+
+// fitFree is fitOnce without the family's Prior: the parameters the data
+// leave free stay wherever LM left them (startRivals explores them).
+func fitFree(fam Family, pts []Point, start []float64) (LMResult, error) {
 	if len(fam.Members) > 0 {
 		return fitMembers(fam, pts, start)
 	}
@@ -316,6 +332,11 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		}
 		cands = []Family{f}
 	}
+	if s.NoPrior {
+		for i := range cands {
+			cands[i] = withoutPrior(cands[i])
+		}
+	}
 	var alts []Alternative
 	var best *ThroughputFit
 	var fits []*ThroughputFit
@@ -357,6 +378,19 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		best.Warnings = append(best.Warnings, w)
 	}
 	return best, alts, nil
+}
+
+// withoutPrior is f, and each of its members, without a Prior.
+func withoutPrior(f Family) Family {
+	f.Prior, f.PriorDoc = nil, ""
+	if len(f.Members) > 0 {
+		ms := make([]Family, len(f.Members))
+		for i, m := range f.Members {
+			ms[i] = withoutPrior(m)
+		}
+		f.Members = ms
+	}
+	return f
 }
 
 // variesAt reports whether two points agree on key but differ on val: the
@@ -752,7 +786,11 @@ func identification(f Family, pts []Point, res LMResult) []string {
 		}
 	}
 	if len(flat) > 0 {
-		w = append(w, fmt.Sprintf("%s: parameters with no effect on the fitted points (not identified): %v", f.Name, flat))
+		msg := fmt.Sprintf("%s: parameters with no effect on the fitted points (not identified): %v", f.Name, flat)
+		if f.PriorDoc != "" {
+			msg += "; " + f.PriorDoc
+		}
+		w = append(w, msg)
 	}
 	var svd mat.SVD
 	if len(pts) >= k && svd.Factorize(J, mat.SVDThin) {
