@@ -165,3 +165,45 @@ func TestPolluxRivalsExploreWhatThePriorSets(t *testing.T) {
 		t.Fatalf("no rival from another start leaves alpha_n off 1.1 x alpha_r: the prior reached them (%d rivals)", len(tf.Rivals))
 	}
 }
+
+// Parameters without effect are named once, as not identified; the
+// "flat along a combination" warning is kept for parameters that each move
+// the predictions but only together (amdahl's two times at one batch).
+func TestIdentificationWarnsFlatCombinationsOnlyAmongActiveParameters(t *testing.T) {
+	truth := model.Pollux{AlphaGrad: 0.05, BetaGrad: 0.002, AlphaLocal: 0.02, BetaLocal: 0.004, Gamma: 1.5}
+	pts := polluxPoints(truth, [][3]float64{{1, 1, 16}, {1, 1, 32}, {2, 1, 16}, {2, 1, 32}, {3, 1, 16}, {4, 1, 32}, {4, 1, 64}})
+	has := func(ws []string, subs ...string) bool {
+		for _, w := range ws {
+			all := true
+			for _, s := range subs {
+				all = all && strings.Contains(w, s)
+			}
+			if all {
+				return true
+			}
+		}
+		return false
+	}
+	tf, _, err := FitThroughput(pts, "pollux", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(tf.Warnings, "not identified", "alpha_n", "beta_n") {
+		t.Errorf("pollux on one machine: no warning names alpha_n, beta_n: %q", tf.Warnings)
+	}
+	if has(tf.Warnings, "flat along a combination") {
+		t.Errorf("pollux on one machine: the free network terms also reported as a flat combination: %q", tf.Warnings)
+	}
+	var one []Point
+	for _, w := range []int{1, 2, 4} {
+		c := model.Config{Workers: w, Batch: 32}
+		one = append(one, Point{Config: c, StepsPerS: 1 / (0.1 + 0.01*32)})
+	}
+	af, _, err := FitThroughput(one, "amdahl", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(af.Warnings, "amdahl", "flat along a combination") {
+		t.Errorf("amdahl at one batch: no flat-combination warning: %q", af.Warnings)
+	}
+}

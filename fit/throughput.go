@@ -736,6 +736,18 @@ func largestCV(f Family, pts []Point) float64 {
 	return 100 * sum / float64(len(out))
 }
 
+// columns is the matrix of J's columns cols.
+func columns(J *mat.Dense, cols []int) *mat.Dense {
+	r, _ := J.Dims()
+	out := mat.NewDense(r, len(cols), nil)
+	for k, j := range cols {
+		for i := 0; i < r; i++ {
+			out.Set(i, k, J.At(i, j))
+		}
+	}
+	return out
+}
+
 // identification warns about parameters the data do not pin down: one
 // worker or shard count, parameters stuck at a bound, and directions of
 // the parameter space along which the fit is flat (tiny singular values
@@ -771,6 +783,7 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	J := NumericJacobian(logPredictions(f, pts), res.X)
 	k := len(res.X)
 	var flat []string
+	var seen []int // columns of the parameters with an effect
 	for j := 0; j < k; j++ {
 		// scale column j by the parameter's magnitude: sensitivity of
 		// log X to a relative change of θj.
@@ -781,9 +794,13 @@ func identification(f Family, pts []Point, res LMResult) []string {
 			J.Set(i, j, v)
 			norm += v * v
 		}
-		if math.Sqrt(norm) < 1e-6 && !res.AtBound[j] {
-			flat = append(flat, f.Params[j].Name)
+		if math.Sqrt(norm) < 1e-6 {
+			if !res.AtBound[j] {
+				flat = append(flat, f.Params[j].Name)
+			}
+			continue
 		}
+		seen = append(seen, j)
 	}
 	if len(flat) > 0 {
 		msg := fmt.Sprintf("%s: parameters with no effect on the fitted points (not identified): %v", f.Name, flat)
@@ -792,8 +809,10 @@ func identification(f Family, pts []Point, res LMResult) []string {
 		}
 		w = append(w, msg)
 	}
+	// the flat combinations among the parameters that do move the
+	// predictions (those without effect are named above)
 	var svd mat.SVD
-	if len(pts) >= k && svd.Factorize(J, mat.SVDThin) {
+	if len(seen) > 1 && len(pts) >= k && svd.Factorize(columns(J, seen), mat.SVDThin) {
 		sv := svd.Values(nil)
 		if sv[0] > 0 && sv[len(sv)-1]/sv[0] < 1e-6 {
 			w = append(w, fmt.Sprintf("%s: the fit is flat along a combination of parameters (condition %.3g): their separate values are not identified, predictions far from the data are uncertain", f.Name, sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
