@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -358,5 +359,35 @@ func TestMetCaveat(t *testing.T) {
 func TestFirstChoiceRuleIsTheDefault(t *testing.T) {
 	if r := choiceRules[0]; !reflect.DeepEqual(r.s, fit.Settings{}) || !strings.Contains(r.name, "(sgdplan)") {
 		t.Errorf("first choice rule %q with %+v, want sgdplan's default settings", r.name, r.s)
+	}
+}
+
+// coverageShortfall is the binomial lower tail, checked against a direct
+// sum of the probabilities, and flags 45 of 56 (80.4%) but not 52 of 56.
+func TestCoverageShortfall(t *testing.T) {
+	direct := func(k, n int, p float64) float64 {
+		s := 0.0
+		for i := 0; i <= k; i++ {
+			lc, _ := math.Lgamma(float64(n + 1))
+			a, _ := math.Lgamma(float64(i + 1))
+			c, _ := math.Lgamma(float64(n - i + 1))
+			s += math.Exp(lc - a - c + float64(i)*math.Log(p) + float64(n-i)*math.Log(1-p))
+		}
+		return s
+	}
+	for _, c := range [][2]int{{45, 56}, {52, 56}, {135, 165}, {0, 3}, {10, 10}} {
+		got, want := coverageShortfall(c[0], c[1], 0.9), direct(c[0], c[1], 0.9)
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%d of %d: %g, direct sum %g", c[0], c[1], got, want)
+		}
+	}
+	if p := coverageShortfall(45, 56, 0.9); !(p < 0.05) {
+		t.Errorf("45 of 56 inside 90%% intervals: p = %g, want < 0.05", p)
+	}
+	if p := coverageShortfall(52, 56, 0.9); !(p > 0.05) {
+		t.Errorf("52 of 56 inside 90%% intervals: p = %g, want > 0.05", p)
+	}
+	if p := coverageShortfall(0, 0, 0.9); p != 1 {
+		t.Errorf("no points: %g, want 1", p)
 	}
 }
