@@ -491,3 +491,60 @@ func GavelSeries(dataset string, rows []traces.Throughput, spread bool) ([]Serie
 	}
 	return out, ev, nil
 }
+
+// HeldOutServer is the fourth held-out dataset: tf-cnn-benchmarks-2017's
+// series measured on one server only (DGX-1, and one 8-GPU instance of
+// Google Compute Engine and of Amazon EC2), which the protocol cannot
+// score (no 16-GPU row) and no rule was written on. Added on 2026-12-03
+// (third session) after every choice rule was written, its reading fixed
+// here before any fit was scored on it (TFCNNServerSeries).
+const HeldOutServer = "tf-cnn-benchmarks-2017"
+
+// TFCNNServerSeries makes the held-out check of HeldOutServer from its
+// LoadDataset rows: one series per (platform, model, per-GPU batch,
+// variable update, data) whose rows are all on one machine (Nodes 1, at
+// most 8 GPUs: the series the protocol leaves out); train on the rows
+// with at most 4 GPUs (at least two of them), predict the 8-GPU row.
+// images/s at a fixed per-GPU batch (weak scaling), as the protocol
+// reads the dataset. The second result names the series left out.
+func TFCNNServerSeries(rows []traces.Throughput) ([]Series, []string, error) {
+	bySeries := map[string][]traces.Throughput{}
+	var order []string
+	for _, r := range rows {
+		if _, ok := bySeries[r.Model]; !ok {
+			order = append(order, r.Model)
+		}
+		bySeries[r.Model] = append(bySeries[r.Model], r)
+	}
+	var out []Series
+	var skipped []string
+	for _, k := range order {
+		rs := bySeries[k]
+		oneServer := true
+		for _, r := range rs {
+			oneServer = oneServer && r.Nodes == 1 && r.Workers <= 8
+		}
+		if !oneServer {
+			continue // a protocol series
+		}
+		pts, err := PointsFromThroughput(rs)
+		if err != nil {
+			return nil, nil, err
+		}
+		s := Series{Dataset: HeldOutServer, Name: k}
+		for _, p := range pts {
+			switch {
+			case p.Config.Workers <= 4:
+				s.Train = append(s.Train, p)
+			case p.Config.Workers == 8:
+				s.Test = append(s.Test, p)
+			}
+		}
+		if keys, _ := configKeys(s.Train); len(keys) < 2 || len(s.Test) == 0 {
+			skipped = append(skipped, fmt.Sprintf("%s (%d train, %d test rows)", k, len(s.Train), len(s.Test)))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, skipped, nil
+}

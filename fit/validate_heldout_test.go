@@ -129,3 +129,44 @@ func TestGavelSeriesShockwave(t *testing.T) {
 		t.Errorf("reading evidence %+v", ev)
 	}
 }
+
+// TFCNNServerSeries keeps the series measured on one server only, trains
+// on 1-4 GPUs and tests 8; a series with a 16-GPU row is the protocol's
+// and is not held out; one without an 8-GPU row or with one training GPU
+// count is named among the skipped.
+func TestTFCNNServerSeriesSplits(t *testing.T) {
+	row := func(model string, gpus, nodes int, v float64) traces.Throughput {
+		return traces.Throughput{Model: model, Workers: gpus, Nodes: nodes, Batch: 64, GlobalBatch: 64 * gpus, SamplesPerS: v, StepsPerS: math.NaN(), Mode: "allreduce"}
+	}
+	var rows []traces.Throughput
+	for _, g := range []int{1, 2, 4, 8} {
+		rows = append(rows, row("DGX-1/ResNet-50", g, 1, 200*float64(g)))
+	}
+	for _, g := range []int{1, 2, 4, 8, 16} {
+		rows = append(rows, row("EC2 distributed/ResNet-50", g, (g+7)/8, 50*float64(g)))
+	}
+	rows = append(rows, row("GCE/AlexNet", 1, 1, 500), row("GCE/AlexNet", 2, 1, 900), row("GCE/AlexNet", 4, 1, 1600))
+	rows = append(rows, row("GCE/VGG16", 4, 1, 100), row("GCE/VGG16", 8, 1, 180))
+	ss, skipped, err := TFCNNServerSeries(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || ss[0].Name != "DGX-1/ResNet-50" || ss[0].Dataset != HeldOutServer {
+		t.Fatalf("series %+v", ss)
+	}
+	if len(ss[0].Train) != 3 || len(ss[0].Test) != 1 || ss[0].Test[0].Config.Workers != 8 {
+		t.Fatalf("train %d, test %+v", len(ss[0].Train), ss[0].Test)
+	}
+	for _, p := range ss[0].Train {
+		if p.Config.Workers > 4 {
+			t.Errorf("training point at %d GPUs", p.Config.Workers)
+		}
+	}
+	joined := strings.Join(skipped, "; ")
+	if len(skipped) != 2 || !strings.Contains(joined, "GCE/AlexNet (3 train, 0 test rows)") || !strings.Contains(joined, "GCE/VGG16 (1 train, 1 test rows)") {
+		t.Errorf("skipped %q", skipped)
+	}
+	if strings.Contains(joined, "distributed") {
+		t.Errorf("a protocol series named as skipped: %q", skipped)
+	}
+}

@@ -592,6 +592,9 @@ func (v *validation) markdown(args, img string) string {
 		fmt.Fprintln(&b)
 		if len(d.skipped) > 0 {
 			fmt.Fprintf(&b, "\nSeries without both a training and a test configuration, not scored: %d (%s).\n", len(d.skipped), strings.Join(d.skipped, "; "))
+			if d.name == fit.HeldOutServer && v.hasDataset(fit.HeldOutServer+", one server") {
+				fmt.Fprintf(&b, "The one-server series among them are a held-out check (section %s, one server).\n", fit.HeldOutServer)
+			}
 		}
 		if len(d.profile) > 0 {
 			d.profileMarkdown(&b)
@@ -662,6 +665,16 @@ var earlierRules = []struct {
 	{"one family: the 1-SE rule's pick instead of the mean", fit.Settings{Combine: "one"}, false},
 	{"lowest CV error outright, without overhead and shardlink, amdahl kept", fit.Settings{NoParsimony: true, Exclude: postHocFamilies, KeepBatchOnly: true, Combine: "one"}, false},
 	{"tried, not kept: the mean of every scored family", fit.Settings{Combine: "all"}, true},
+}
+
+// hasDataset reports whether a dataset section called name was scored.
+func (v *validation) hasDataset(name string) bool {
+	for _, d := range v.datasets {
+		if d.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // meanMAPE is the mean MAPE of scores (one per series).

@@ -391,3 +391,56 @@ func TestCoverageShortfall(t *testing.T) {
 		t.Errorf("no points: %g, want 1", p)
 	}
 }
+
+// The fourth held-out check runs on a data folder with the project's
+// tf-cnn-benchmarks-2017 excerpt: the one-server series (its 9 DGX-1
+// series) get their own section and the choice-rule table's column, whose
+// sgdplan cell is the section's mean, and the protocol's section points to
+// them.
+func TestValidateHeldOutServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 14 series with every method and choice rule")
+	}
+	data := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "public", "tf-cnn-benchmarks-2017", "tf_cnn_benchmarks_may2017.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(data, "tf-cnn-benchmarks-2017", "tf_cnn_benchmarks_may2017.csv")
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "validation.md")
+	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	i := strings.Index(s, "## tf-cnn-benchmarks-2017, one server")
+	if i < 0 {
+		t.Fatalf("no one-server section:\n%s", s)
+	}
+	m := regexp.MustCompile(`(?m)^\| \*\*mean MAPE\*\* \| \| \| \*\*([0-9.]+)\*\* \|`).FindStringSubmatch(s[i:])
+	row := regexp.MustCompile(`(?m)^\| loo \+ 1-SE, mean \(sgdplan\) \| [^|]+ \| ([0-9.]+) \|$`).FindStringSubmatch(s)
+	if m == nil || row == nil || m[1] != row[1] {
+		t.Errorf("one-server mean %v, choice-rule cell %v: want both and equal", m, row)
+	}
+	if got := strings.Count(s[i:strings.Index(s[i:], "**mean MAPE**")+i], "| NVIDIA DGX-1/"); got != 9 {
+		t.Errorf("%d DGX-1 series in the one-server section, want 9", got)
+	}
+	if strings.Contains(s[i:strings.Index(s[i:], "**mean MAPE**")+i], "distributed") {
+		t.Errorf("a protocol series in the one-server section")
+	}
+	for _, want := range []string{"tf-cnn-benchmarks-2017: 8 GPUs, one server (9 series)", "The one-server series among them are a held-out check", "tf-cnn-benchmarks-2017, 8 GPUs on one server: sgdplan"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("no %q", want)
+		}
+	}
+}
