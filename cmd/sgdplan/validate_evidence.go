@@ -378,7 +378,9 @@ func (v *validation) spreadMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "Parameters that do not change the training residuals at all (\"untouched\": Optimus's per-shard\n")
 	fmt.Fprintf(b, "term without shards, Pollux's network terms on one node) keep their start values, and LM fits the\n")
 	fmt.Fprintf(b, "others: the training data say nothing of them, so the range then only reflects the spread of the\n")
-	fmt.Fprintf(b, "starts (a factor e^1.5 per standard deviation), and any range would be as right.\n\n")
+	fmt.Fprintf(b, "starts (a factor e^1.5 per standard deviation), and any range would be as right. The Pollux\n")
+	fmt.Fprintf(b, "form's protocol fit sets its untouched terms by AdaptDL's rules (docs/fitting.md, \"What the data\n")
+	fmt.Fprintf(b, "leave free\"), one point of that range chosen by its authors' prior, not by the data.\n\n")
 	fmt.Fprintf(b, "| dataset | form | series | parameters | training configurations | over-parameterised | untouched | equally good fits (median of series) | test MAPE min | median | max | protocol fit | widest series |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range v.datasets {
 		for _, r := range d.spreadRows() {
