@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
 )
@@ -39,6 +41,80 @@ func FamilyMethod(label, syncFamily, asyncFamily string) Method {
 		}
 		return func(c model.Config) float64 { return tf.Family.Predict(tf.Theta, c) }, name, nil
 	}}
+}
+
+// NNLSMethod fits one named family the way Ernest and Optimus fit theirs:
+// non-negative least squares (NNLS) on the measured step time, in
+// seconds, not in log space. The family's step time must be linear in
+// its parameters (ernest, optimus-sync, optimus-async, overhead, shards,
+// shardlink, amdahl); its step time is 1/X for synchronous data and w/X
+// for asynchronous (each worker's iteration), X the family's prediction.
+func NNLSMethod(label, syncFamily, asyncFamily string) Method {
+	return Method{Name: label, Fit: func(train []Point) (func(model.Config) float64, string, error) {
+		name := syncFamily
+		async := KindOf(train).Async
+		if async {
+			name = asyncFamily
+		}
+		f, ok := LookupFamily(name)
+		if !ok {
+			return nil, name, errorf("unknown family %q", name)
+		}
+		theta, err := fitNNLS(f, train, async)
+		if err != nil {
+			return nil, name, err
+		}
+		return func(c model.Config) float64 { return f.Predict(theta, c) }, name, nil
+	}}
+}
+
+// fitNNLS is NNLS of f's step time on the measured step times of pts.
+func fitNNLS(f Family, pts []Point, async bool) ([]float64, error) {
+	k := len(f.Params)
+	stepTime := func(th []float64, c model.Config) float64 {
+		t := 1 / f.Predict(th, c)
+		if async {
+			t *= float64(c.Workers)
+		}
+		return t
+	}
+	A := mat.NewDense(len(pts), k, nil)
+	b := make([]float64, len(pts))
+	e := make([]float64, k)
+	for i, p := range pts {
+		for j := range k {
+			clear(e)
+			e[j] = 1
+			A.Set(i, j, stepTime(e, p.Config))
+		}
+		b[i] = 1 / p.StepsPerS
+		if async {
+			b[i] *= float64(p.Config.Workers)
+		}
+	}
+	// the step time must be linear in the parameters: T(theta) is
+	// sum_j theta_j T(e_j) at two unrelated vectors
+	for _, th := range [][]float64{linearProbe(k, 0.3, 0.1), linearProbe(k, 1.7, -0.05)} {
+		for i, p := range pts {
+			sum := 0.0
+			for j := range k {
+				sum += th[j] * A.At(i, j)
+			}
+			if v := stepTime(th, p.Config); !(math.Abs(v-sum) <= 1e-9*math.Abs(sum)) {
+				return nil, errorf("%s: its step time is not linear in its parameters (NNLS needs a linear form)", f.Name)
+			}
+		}
+	}
+	return NNLS(A, b)
+}
+
+// linearProbe is the vector a + j*step, j = 0..k-1.
+func linearProbe(k int, a, step float64) []float64 {
+	th := make([]float64, k)
+	for j := range th {
+		th[j] = a + float64(j)*step
+	}
+	return th
 }
 
 // AutoMethod is sgdplan's choice: every applicable family, chosen by

@@ -143,6 +143,9 @@ type datasetResult struct {
 	// spreads: public datasets only, per series the equally good fits of
 	// the peers' forms and of sgdplan's choice (fit.EquallyGoodFits).
 	spreads [][]fit.Spread
+	// nnls: public datasets only, per series the scores of nnlsForms
+	// (the peers' linear forms fitted by NNLS on step time).
+	nnls [][]fit.Score
 }
 
 type validation struct {
@@ -172,6 +175,23 @@ var peerForms = [][3]string{
 	{"optimus", "optimus-sync", "optimus-async"},
 	{"ernest", "ernest", "ernest-async"},
 	{"pollux", "pollux", "pollux-async"},
+}
+
+// nnlsForms are the peers' forms that are linear in their parameters,
+// fitted as their papers fit them (non-negative least squares on the step
+// time) beside the protocol's log-space LM: label, family on synchronous
+// data, on asynchronous data.
+var nnlsForms = [][3]string{
+	{"optimus", "optimus-sync", "optimus-async"},
+	{"ernest", "ernest", "ernest-async"},
+}
+
+func nnlsMethods() []fit.Method {
+	var ms []fit.Method
+	for _, p := range nnlsForms {
+		ms = append(ms, fit.NNLSMethod(p[0]+" (NNLS)", p[1], p[2]))
+	}
+	return ms
 }
 
 // postHocFamilies are the families added after looking at the protocol's
@@ -208,8 +228,10 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 		}
 		d := datasetResult{name: ds, series: ss, skipped: skipped}
 		d.earlier = make([][]fit.Score, len(earlierRules))
+		nm := nnlsMethods()
 		for _, s := range ss {
 			d.scores = append(d.scores, fit.ScoreSeries(s, ms))
+			d.nnls = append(d.nnls, fit.ScoreSeries(s, nm))
 			for i, r := range earlierRules {
 				d.earlier[i] = append(d.earlier[i], fit.ScoreSeries(s, []fit.Method{fit.AutoMethodCV(r.name, r.s)})[0])
 			}
@@ -600,6 +622,7 @@ func (v *validation) markdown(args, img string) string {
 		fmt.Fprintln(&b)
 	}
 	v.heldOutMarkdown(&b)
+	v.nnlsMarkdown(&b)
 	v.coverageMarkdown(&b)
 	if v.hasOneMore() {
 		v.oneMoreMarkdown(&b)
@@ -845,4 +868,81 @@ func joinF(xs []float64) string {
 		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// nnlsMarkdown compares the peers' linear forms fitted by the protocol's
+// log-space LM (the tables above) with the same forms fitted by NNLS on
+// the step time, as Ernest and Optimus fit them.
+func (v *validation) nnlsMarkdown(b *bytes.Buffer) {
+	var ds []*datasetResult
+	for i := range v.datasets {
+		if len(v.datasets[i].nnls) > 0 {
+			ds = append(ds, &v.datasets[i])
+		}
+	}
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## The peers' forms fitted their own way\n\n")
+	fmt.Fprintf(b, "Every column above is fitted by the same bounded Levenberg-Marquardt on log residuals. Ernest\n")
+	fmt.Fprintf(b, "and Optimus fit their forms by non-negative least squares (NNLS) on the step time itself\n")
+	fmt.Fprintf(b, "(fit.NNLSMethod: Lawson and Hanson's algorithm, fit.NNLS), which weighs the slow, large\n")
+	fmt.Fprintf(b, "configurations more. Mean MAPE (%%) on the protocol's points, both ways, beside the figures\n")
+	fmt.Fprintf(b, "issue 4 quotes for the peers:\n\n")
+	var same []string // quoted figures reproduced to the digit shown
+	fmt.Fprintf(b, "| dataset | series |")
+	for _, p := range nnlsForms {
+		fmt.Fprintf(b, " %s, log-space LM | %s, NNLS on step time |", p[0], p[0])
+	}
+	fmt.Fprintf(b, " peers' figures (issue 4) |\n|---|---|%s---|\n", strings.Repeat("---|---|", len(nnlsForms)))
+	for _, d := range ds {
+		fmt.Fprintf(b, "| %s | %d |", d.name, len(d.series))
+		for k, p := range nnlsForms {
+			lm := math.NaN()
+			for m, name := range v.methods {
+				if name == p[0] {
+					lm = d.mean[m]
+				}
+			}
+			var col []fit.Score
+			for _, sc := range d.nnls {
+				col = append(col, sc[k])
+			}
+			nn := meanMAPE(col)
+			fmt.Fprintf(b, " %s | %s |", pct(lm), pct(nn))
+			for _, q := range quotedFigures(d.name, p[0]) {
+				for _, x := range []struct {
+					how string
+					v   float64
+				}{{"log-space LM", lm}, {"NNLS", nn}} {
+					if pct(x.v) == q {
+						same = append(same, fmt.Sprintf("%s on %s by %s (%s%%)", p[0], d.name, x.how, q))
+					}
+				}
+			}
+		}
+		fmt.Fprintf(b, " %s |\n", peerFigures[d.name])
+	}
+	fmt.Fprintf(b, "\nQuoted figures reproduced to the digit shown: ")
+	if len(same) == 0 {
+		fmt.Fprintf(b, "none")
+	} else {
+		fmt.Fprintf(b, "%s", strings.Join(same, "; "))
+	}
+	fmt.Fprintf(b, ".\nThe quotes come from another reimplementation, whose choices (fitting, series, splits) are not\n")
+	fmt.Fprintf(b, "known here: a quote neither way reproduces cannot be checked here, and the targets stay the\n")
+	fmt.Fprintf(b, "quotes. sgdplan itself is always the log-space fit.\n\n")
+}
+
+// quotedFigures are the figures peerFigures quotes for the peer's form
+// label (optimus: both its sync and async forms) on dataset, as printed.
+func quotedFigures(dataset, label string) []string {
+	var out []string
+	for _, part := range strings.Split(peerFigures[dataset], ", ") {
+		name, val, ok := strings.Cut(part, " ")
+		if ok && strings.HasPrefix(strings.ToLower(name), label) {
+			out = append(out, val)
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -438,9 +439,39 @@ func TestValidateHeldOutServer(t *testing.T) {
 	if strings.Contains(s[i:strings.Index(s[i:], "**mean MAPE**")+i], "distributed") {
 		t.Errorf("a protocol series in the one-server section")
 	}
+	// the protocol's tf-cnn series also get the peers' linear forms fitted
+	// by NNLS, beside the log-space fits of the protocol table
+	nn := regexp.MustCompile(`(?m)^\| tf-cnn-benchmarks-2017 \| 5 \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \| Pollux 11.0, linear 6.2 \|$`).FindStringSubmatch(s)
+	if nn == nil || !strings.Contains(s, "## The peers' forms fitted their own way") {
+		t.Fatalf("no NNLS row for tf-cnn-benchmarks-2017")
+	}
+	j := strings.Index(s, "## tf-cnn-benchmarks-2017\n")
+	pm := regexp.MustCompile(`(?m)^\| \*\*mean MAPE\*\* \| \| \| \*\*[0-9.]+\*\* \| ([0-9.]+) \| ([0-9.]+) \|`).FindStringSubmatch(s[j:])
+	if pm == nil || pm[1] != nn[1] || pm[2] != nn[3] {
+		t.Errorf("NNLS section's log-space columns %v differ from the protocol table's optimus and ernest %v", nn, pm)
+	}
 	for _, want := range []string{"tf-cnn-benchmarks-2017: 8 GPUs, one server (9 series)", "The one-server series among them are a held-out check", "tf-cnn-benchmarks-2017, 8 GPUs on one server: sgdplan"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q", want)
+		}
+	}
+}
+
+// quotedFigures reads the figures issue 4 quotes for one peer's form.
+func TestQuotedFigures(t *testing.T) {
+	for _, c := range []struct {
+		dataset, label string
+		want           []string
+	}{
+		{"pollux-osdi21", "optimus", []string{"26.3"}},
+		{"pollux-osdi21", "ernest", []string{"27.1"}},
+		{"dl2-mxnet-ps-speed", "optimus", []string{"21.3", "23.2"}},
+		{"elasticflow-asplos23", "ernest", []string{"18.2"}},
+		{"elasticflow-asplos23", "optimus", nil},
+		{"async traces", "ernest", nil},
+	} {
+		if got := quotedFigures(c.dataset, c.label); !slices.Equal(got, c.want) {
+			t.Errorf("%s %s: %q, want %q", c.dataset, c.label, got, c.want)
 		}
 	}
 }
