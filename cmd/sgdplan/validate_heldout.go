@@ -323,13 +323,27 @@ func (v *validation) heldOutMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "accelerators from 3 systems), each size a separately tuned submission.\n\n")
 }
 
-// bestPeer is the peer's form or baseline (methods after sgdplan's) with
+// bestPeer is the peer's form or baseline (methods after sgdplan's, and the
+// peers' forms fitted by NNLS where d has them) with
 // the lowest mean MAPE on d.
 func bestPeer(methods []string, d *datasetResult) (float64, string) {
 	best, name := 0.0, ""
 	for m := 1; m < len(methods); m++ {
 		if name == "" || d.mean[m] < best {
 			best, name = d.mean[m], methods[m]
+		}
+	}
+	// and the peers' forms fitted by NNLS, where scored
+	for k := range nnlsForms {
+		if len(d.nnls) == 0 {
+			break
+		}
+		var col []fit.Score
+		for _, sc := range d.nnls {
+			col = append(col, sc[k])
+		}
+		if m := meanMAPE(col); m < best {
+			best, name = m, d.nnls[0][k].Method
 		}
 	}
 	return best, name
