@@ -248,23 +248,13 @@ func seriesError(s Series, pred func(model.Config) float64) (mape, worst float64
 // and train/test sets. Series without a training or a test point are left
 // out and named in the second result.
 func ProtocolSeries(dataset string, rows []traces.Throughput) ([]Series, []string, error) {
-	type key struct{ model string }
-	bySeries := map[string][]traces.Throughput{}
-	var order []string
-	for _, r := range rows {
-		// one series per model (per file of elasticflow-asplos23, its
-		// global batches pooled: the batch is a covariate, as in
-		// pollux-osdi21). Until 2026-12-03 (third session) elasticflow's
-		// series were (model, global batch); per model is what the
-		// figures issue 4 quotes were computed on (Ernest fitted by NNLS
-		// on step time reproduces their 18.2% exactly this way, 24.5%
-		// the other)
-		k := r.Model
-		if _, ok := bySeries[k]; !ok {
-			order = append(order, k)
-		}
-		bySeries[k] = append(bySeries[k], r)
-	}
+	// one series per model (per file of elasticflow-asplos23, its global
+	// batches pooled: the batch is a covariate, as in pollux-osdi21).
+	// Until 2026-12-03 (third session) elasticflow's series were (model,
+	// global batch); per model is what the figures issue 4 quotes were
+	// computed on (Ernest fitted by NNLS on step time reproduces their
+	// 18.2% exactly this way, 24.5% the other)
+	order, bySeries := byModel(rows)
 	var out []Series
 	var skipped []string
 	for _, k := range order {
@@ -571,15 +561,7 @@ func GavelSeries(dataset string, rows []traces.Throughput, spread bool) ([]Serie
 		if err != nil {
 			return nil, ev, err
 		}
-		s := Series{Dataset: dataset, Name: k}
-		for _, p := range pts {
-			switch {
-			case p.Config.Workers <= 4:
-				s.Train = append(s.Train, p)
-			case p.Config.Workers == 8 && !spread:
-				s.Test = append(s.Test, p)
-			}
-		}
+		s := oneServerSplit(dataset, k, pts, !spread)
 		if spread && len(spreadRows[k]) > 0 {
 			if s.Test, err = PointsFromThroughput(spreadRows[k]); err != nil {
 				return nil, ev, err
@@ -608,14 +590,7 @@ const HeldOutServer = "tf-cnn-benchmarks-2017"
 // images/s at a fixed per-GPU batch (weak scaling), as the protocol
 // reads the dataset. The second result names the series left out.
 func TFCNNServerSeries(rows []traces.Throughput) ([]Series, []string, error) {
-	bySeries := map[string][]traces.Throughput{}
-	var order []string
-	for _, r := range rows {
-		if _, ok := bySeries[r.Model]; !ok {
-			order = append(order, r.Model)
-		}
-		bySeries[r.Model] = append(bySeries[r.Model], r)
-	}
+	order, bySeries := byModel(rows)
 	var out []Series
 	var skipped []string
 	for _, k := range order {
@@ -631,15 +606,7 @@ func TFCNNServerSeries(rows []traces.Throughput) ([]Series, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		s := Series{Dataset: HeldOutServer, Name: k}
-		for _, p := range pts {
-			switch {
-			case p.Config.Workers <= 4:
-				s.Train = append(s.Train, p)
-			case p.Config.Workers == 8:
-				s.Test = append(s.Test, p)
-			}
-		}
+		s := oneServerSplit(HeldOutServer, k, pts, true)
 		if keys, _ := configKeys(s.Train); len(keys) < 2 || len(s.Test) == 0 {
 			skipped = append(skipped, fmt.Sprintf("%s (%d train, %d test rows)", k, len(s.Train), len(s.Test)))
 			continue
@@ -647,4 +614,32 @@ func TFCNNServerSeries(rows []traces.Throughput) ([]Series, []string, error) {
 		out = append(out, s)
 	}
 	return out, skipped, nil
+}
+
+// byModel groups rows by model, in the order the models first appear.
+func byModel(rows []traces.Throughput) (order []string, by map[string][]traces.Throughput) {
+	by = map[string][]traces.Throughput{}
+	for _, r := range rows {
+		if _, ok := by[r.Model]; !ok {
+			order = append(order, r.Model)
+		}
+		by[r.Model] = append(by[r.Model], r)
+	}
+	return order, by
+}
+
+// oneServerSplit is the series name of dataset that trains on pts with at
+// most 4 workers and, with test8, tests on those with 8 (the held-out
+// checks within one server).
+func oneServerSplit(dataset, name string, pts []Point, test8 bool) Series {
+	s := Series{Dataset: dataset, Name: name}
+	for _, p := range pts {
+		switch {
+		case p.Config.Workers <= 4:
+			s.Train = append(s.Train, p)
+		case p.Config.Workers == 8 && test8:
+			s.Test = append(s.Test, p)
+		}
+	}
+	return s
 }

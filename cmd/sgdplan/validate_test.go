@@ -222,19 +222,7 @@ func TestValidateHeldOutGavel(t *testing.T) {
 		"mlperf-throughput/mlperf_training_v2.0_runs.csv":        "mlperf-training/mlperf_training_v2.0_runs.csv",
 		"mlperf-throughput/mlperf_training_v2.0_eval_curves.csv": "mlperf-training/mlperf_training_v2.0_eval_curves.csv",
 	}
-	for rel, to := range copies {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "public", filepath.FromSlash(rel)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := filepath.Join(data, filepath.FromSlash(to))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyPublic(t, data, copies)
 	out := filepath.Join(t.TempDir(), "validation.md")
 	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
 	if code != 0 {
@@ -403,17 +391,7 @@ func TestValidateHeldOutServer(t *testing.T) {
 		t.Skip("fits 14 series with every method and choice rule")
 	}
 	data := t.TempDir()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "public", "tf-cnn-benchmarks-2017", "tf_cnn_benchmarks_may2017.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := filepath.Join(data, "tf-cnn-benchmarks-2017", "tf_cnn_benchmarks_may2017.csv")
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	copyPublic(t, data, map[string]string{"tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv": "tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv"})
 	out := filepath.Join(t.TempDir(), "validation.md")
 	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
 	if code != 0 {
@@ -472,6 +450,25 @@ func TestQuotedFigures(t *testing.T) {
 	} {
 		if got := quotedFigures(c.dataset, c.label); !slices.Equal(got, c.want) {
 			t.Errorf("%s %s: %q, want %q", c.dataset, c.label, got, c.want)
+		}
+	}
+}
+
+// copyPublic copies files of testdata/public (keys, slash-separated) to
+// their paths (values) under the data folder data.
+func copyPublic(t *testing.T, data string, copies map[string]string) {
+	t.Helper()
+	for rel, to := range copies {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "public", filepath.FromSlash(rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(data, filepath.FromSlash(to))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
