@@ -207,3 +207,44 @@ func TestIdentificationWarnsFlatCombinationsOnlyAmongActiveParameters(t *testing
 		t.Errorf("amdahl at one batch: no flat-combination warning: %q", af.Warnings)
 	}
 }
+
+// PolluxNetworkMethod at ratio r predicts across machines as the Pollux
+// form with network terms r times the local ones (noise-free data of such
+// a truth, fitted on one machine, are predicted on several), at 1.1 as
+// the plain fit does, and keeps the fitted terms when the training data
+// cross machines.
+func TestPolluxNetworkMethod(t *testing.T) {
+	local := [][3]float64{{1, 1, 16}, {1, 1, 32}, {2, 1, 16}, {2, 1, 32}, {3, 1, 32}, {4, 1, 16}, {4, 1, 32}}
+	for _, r := range []float64{1.1, 4} {
+		truth := model.Pollux{AlphaGrad: 0.05, BetaGrad: 0.002, AlphaLocal: 0.02, BetaLocal: 0.004, Gamma: 1.5}
+		truth.AlphaNode, truth.BetaNode = r*truth.AlphaLocal, r*truth.BetaLocal
+		pred, _, err := PolluxNetworkMethod("p", r).Fit(polluxPoints(truth, local))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []model.Config{{Workers: 8, Nodes: 2, Batch: 32}, {Workers: 32, Nodes: 8, Batch: 16}} {
+			if got, want := pred(c), truth.StepsPerSecond(c); relErr(got, want) > 0.01 {
+				t.Errorf("r = %g at %+v: %g, truth %g", r, c, got, want)
+			}
+		}
+	}
+	plain, _, err := FamilyMethod("p", "pollux", "pollux-async").Fit(polluxPoints(model.Pollux{AlphaGrad: 0.05, BetaGrad: 0.002, AlphaLocal: 0.02, BetaLocal: 0.004, Gamma: 1.5}, local))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at11, _, _ := PolluxNetworkMethod("p", 1.1).Fit(polluxPoints(model.Pollux{AlphaGrad: 0.05, BetaGrad: 0.002, AlphaLocal: 0.02, BetaLocal: 0.004, Gamma: 1.5}, local))
+	far := model.Config{Workers: 16, Nodes: 4, Batch: 32}
+	if relErr(at11(far), plain(far)) > 1e-12 {
+		t.Errorf("r = 1.1: %g, the plain fit (AdaptDL's prior) %g", at11(far), plain(far))
+	}
+	// with a multi-node training point the network terms are measured
+	truth := model.Pollux{AlphaGrad: 0.05, BetaGrad: 0.002, AlphaLocal: 0.02, BetaLocal: 0.004, AlphaNode: 0.2, BetaNode: 0.03, Gamma: 1.5}
+	cross := append(local, [3]float64{4, 2, 16}, [3]float64{4, 2, 32}, [3]float64{8, 2, 32})
+	pred, _, err := PolluxNetworkMethod("p", 16).Fit(polluxPoints(truth, cross))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := (model.Config{Workers: 16, Nodes: 4, Batch: 32}); relErr(pred(c), truth.StepsPerSecond(c)) > 0.01 {
+		t.Errorf("measured network terms overridden: %g, truth %g", pred(c), truth.StepsPerSecond(c))
+	}
+}

@@ -108,6 +108,34 @@ func fitNNLS(f Family, pts []Point, async bool) ([]float64, error) {
 	return NNLS(A, b)
 }
 
+// PolluxNetworkMethod is the Pollux form fitted as FamilyMethod fits it
+// (with AdaptDL's prior), except that where the training points have no
+// multi-node configuration, the network terms the prior sets (alpha_n,
+// beta_n = 1.1 times alpha_r, beta_r) are ratio times the local ones
+// instead: the network between machines ratio times slower than the links
+// inside one. With a multi-node training point the fit is FamilyMethod's.
+func PolluxNetworkMethod(label string, ratio float64) Method {
+	base := FamilyMethod(label, "pollux", "pollux-async")
+	return Method{Name: label, Fit: func(train []Point) (func(model.Config) float64, string, error) {
+		for _, p := range train {
+			if nodesOf(p.Config) > 1 && p.Config.Workers > 1 {
+				return base.Fit(train)
+			}
+		}
+		name := "pollux"
+		if KindOf(train).Async {
+			name = "pollux-async"
+		}
+		tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true})
+		if err != nil {
+			return nil, name, err
+		}
+		th := slices.Clone(tf.Theta)
+		th[4], th[5] = ratio*th[2], ratio*th[3]
+		return func(c model.Config) float64 { return tf.Family.Predict(th, c) }, name, nil
+	}}
+}
+
 // linearProbe is the vector a + j*step, j = 0..k-1.
 func linearProbe(k int, a, step float64) []float64 {
 	th := make([]float64, k)

@@ -146,6 +146,10 @@ type datasetResult struct {
 	// nnls: public datasets only, per series the scores of nnlsForms
 	// (the peers' linear forms fitted by NNLS on step time).
 	nnls [][]fit.Score
+	// network: datasets whose training stays on one machine and whose
+	// test crosses machines, per series the Pollux form's scores at each
+	// of networkRatios (scoreNetworkRatios).
+	network [][]fit.Score
 }
 
 type validation struct {
@@ -278,6 +282,7 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 		return nil, badInput(err)
 	}
 	v.mlperf = mp
+	v.scoreNetworkRatios()
 	return v, nil
 }
 
@@ -634,6 +639,7 @@ func (v *validation) markdown(args, img string) string {
 	}
 	v.heldOutMarkdown(&b)
 	v.nnlsMarkdown(&b)
+	v.networkMarkdown(&b)
 	v.coverageMarkdown(&b)
 	if v.hasOneMore() {
 		v.oneMoreMarkdown(&b)
@@ -956,4 +962,96 @@ func quotedFigures(dataset, label string) []string {
 		}
 	}
 	return out
+}
+
+// networkRatios are the network-to-local ratios of the Pollux form's
+// cross-machine terms that networkMarkdown compares (1.1: AdaptDL's prior).
+var networkRatios = []float64{1.1, 2, 4, 8, 16}
+
+// crossesMachines reports whether some series of d trains on one machine
+// only and predicts configurations on several.
+func (d *datasetResult) crossesMachines() bool {
+	multi := func(ps []fit.Point) bool {
+		for _, p := range ps {
+			n := p.Config.Nodes
+			if n < 1 {
+				n = p.Config.Workers
+			}
+			if n > 1 && p.Config.Workers > 1 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range d.series {
+		if !multi(s.Train) && multi(s.Test) {
+			return true
+		}
+	}
+	return false
+}
+
+// scoreNetworkRatios scores the Pollux form at each of networkRatios on
+// every dataset that crossesMachines (not the async traces: their
+// one-worker-per-machine runs make every 2-worker run multi-node).
+func (v *validation) scoreNetworkRatios() {
+	var ms []fit.Method
+	for _, r := range networkRatios {
+		ms = append(ms, fit.PolluxNetworkMethod(fmt.Sprintf("x%g", r), r))
+	}
+	for i := range v.datasets {
+		d := &v.datasets[i]
+		if strings.Contains(d.name, "async") || !d.crossesMachines() {
+			continue
+		}
+		for _, s := range d.series {
+			d.network = append(d.network, fit.ScoreSeries(s, ms))
+		}
+	}
+}
+
+// networkMarkdown writes how the Pollux form's predictions across machines
+// depend on the network ratio the training data cannot measure.
+func (v *validation) networkMarkdown(b *bytes.Buffer) {
+	var ds []*datasetResult
+	for i := range v.datasets {
+		if len(v.datasets[i].network) > 0 {
+			ds = append(ds, &v.datasets[i])
+		}
+	}
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## What the network between machines would have to cost\n\n")
+	fmt.Fprintf(b, "Where the training points stay on one machine and the predicted ones do not, nothing measured\n")
+	fmt.Fprintf(b, "says how much slower the network between machines is than the links inside one. The Pollux form\n")
+	fmt.Fprintf(b, "is the only one with a term for it; AdaptDL's prior sets it 1.1 times the local one\n")
+	fmt.Fprintf(b, "(docs/fitting.md). Mean MAPE (%%) of the Pollux form with its network terms r times the local\n")
+	fmt.Fprintf(b, "ones (fit.PolluxNetworkMethod; a series whose training already crosses machines keeps its fitted\n")
+	fmt.Fprintf(b, "terms). Read on the test points, so descriptive only: which r the measurements imply, not a\n")
+	fmt.Fprintf(b, "rule to choose r by.\n\n")
+	fmt.Fprintf(b, "| dataset | series |")
+	for _, r := range networkRatios {
+		fmt.Fprintf(b, " r = %g |", r)
+	}
+	fmt.Fprintf(b, " lowest |\n|---|---|%s---|\n", strings.Repeat("---|", len(networkRatios)))
+	for _, d := range ds {
+		fmt.Fprintf(b, "| %s | %d |", d.name, len(d.series))
+		best, bestR := math.Inf(1), 0.0
+		for k, r := range networkRatios {
+			var col []fit.Score
+			for _, sc := range d.network {
+				col = append(col, sc[k])
+			}
+			m := meanMAPE(col)
+			fmt.Fprintf(b, " %s |", pct(m))
+			if m < best {
+				best, bestR = m, r
+			}
+		}
+		fmt.Fprintf(b, " r = %g |\n", bestR)
+	}
+	fmt.Fprintf(b, "\nPredictions across machines hinge on this number, which a one-machine profile does not\n")
+	fmt.Fprintf(b, "measure: `predict` and `check` warn where a configuration needs more machines than the data\n")
+	fmt.Fprintf(b, "saw, and the intervals hold the equally good fits whose network terms the data leave free.\n\n")
 }

@@ -428,6 +428,19 @@ func TestValidateHeldOutServer(t *testing.T) {
 	if pm == nil || pm[1] != nn[1] || pm[2] != nn[3] {
 		t.Errorf("NNLS section's log-space columns %v differ from the protocol table's optimus and ernest %v", nn, pm)
 	}
+	// the protocol's tf-cnn series train on one machine and predict
+	// several: the Pollux form at each network ratio, AdaptDL's 1.1 the
+	// same as the protocol table's pollux column
+	nr := regexp.MustCompile(`(?m)^\| tf-cnn-benchmarks-2017 \| 5 \| ([0-9.]+) \|( [0-9.]+ \|){4} r = [0-9.]+ \|$`).FindStringSubmatch(s)
+	pp := regexp.MustCompile(`(?m)^\| \*\*mean MAPE\*\* \| \| \| \*\*[0-9.]+\*\* \| [0-9.]+ \| [0-9.]+ \| ([0-9.]+) \|`).FindStringSubmatch(s[j:])
+	if nr == nil || pp == nil || nr[1] != pp[1] {
+		t.Errorf("network-ratio row %v, protocol pollux column %v: want both and r = 1.1 equal to the column", nr, pp)
+	}
+	sec := s[strings.Index(s, "## What the network between machines"):]
+	sec = sec[:strings.Index(sec[3:], "\n## ")+3]
+	if strings.Contains(sec, "one server") {
+		t.Errorf("the one-server series, which never cross machines, have a network-ratio row:\n%s", sec)
+	}
 	for _, want := range []string{"tf-cnn-benchmarks-2017: 8 GPUs, one server (9 series)", "The one-server series among them are a held-out check", "tf-cnn-benchmarks-2017, 8 GPUs on one server: sgdplan"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q", want)
