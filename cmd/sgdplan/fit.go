@@ -235,10 +235,12 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) error {
 	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
 	maxW := 1
+	hidden := 0
 	for _, p := range pts {
-		// The curve is at the reference shards and link rate: only the
-		// points measured there belong beside it.
-		if p.Config.PS != m.Reference.PS || (p.Config.Bandwidth > 0 && m.Reference.Bandwidth > 0 && p.Config.Bandwidth != m.Reference.Bandwidth) {
+		// The curve is at the reference shards, link rate, batch and
+		// placement: only the points measured there belong beside it.
+		if !onCurve(m, p.Config.Workers, p.Config.PS, p.Config.Nodes, p.Config.Batch, p.Config.Bandwidth) {
+			hidden++
 			continue
 		}
 		d.Measured = append(d.Measured, plots.Obs{X: float64(p.Config.Workers), Y: p.StepsPerS, Lo: math.NaN(), Hi: math.NaN()})
@@ -261,6 +263,7 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 	if m.Reference.Bandwidth > 0 {
 		d.Title += fmt.Sprintf(" (%d ps, %.4g B/s)", m.Reference.PS, m.Reference.Bandwidth)
 	}
+	d.Title += curveNote(m, hidden)
 	top := max(2*maxW, 8)
 	for w := 1; w <= top; w++ {
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
@@ -272,6 +275,37 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 		return err
 	}
 	return fig.Save(path)
+}
+
+// onCurve reports whether a configuration measured at workers, shards ps,
+// nodes, per-worker batch and link rate bw is one of the fit figure's
+// curve, which is drawn at the model's reference (Model.Config): the same
+// shards, link rate (when both are known), batch (the global batch under
+// strong scaling) and machines (when known). Points elsewhere are not
+// comparable with the curve and would read as misfits.
+func onCurve(m *fit.Model, workers, ps, nodes int, batch, bw float64) bool {
+	if ps != m.Reference.PS || (bw > 0 && m.Reference.Bandwidth > 0 && bw != m.Reference.Bandwidth) {
+		return false
+	}
+	ref := m.Config(model.Config{Workers: workers, PS: ps})
+	if batch > 0 && ref.Batch > 0 && math.Abs(batch-ref.Batch) > 1e-9*ref.Batch {
+		return false
+	}
+	return nodes <= 0 || ref.Nodes <= 0 || nodes == ref.Nodes
+}
+
+// curveNote is the fit figure's title suffix: the batch the curve is
+// drawn at, when the data hold several, and how many measured points at
+// other batches or placements it leaves out.
+func curveNote(m *fit.Model, hidden int) string {
+	if hidden == 0 {
+		return ""
+	}
+	b := fmt.Sprintf("batch %.4g a worker", m.Reference.Batch)
+	if m.Reference.GlobalBatch > 0 {
+		b = fmt.Sprintf("global batch %.4g", m.Reference.GlobalBatch)
+	}
+	return fmt.Sprintf("\nat %s; %d other points not shown", b, hidden)
 }
 
 // setFitBounds gives the fit figure the delay and demands of the model's

@@ -447,18 +447,22 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	}
 	byW := map[int][]float64{}
 	maxW := 1
+	hidden := 0
 	for _, c := range m.Data.Configurations {
-		// The curve is at the reference shards and link rate: rates
-		// measured at other ones are not repeats of its points.
-		if c.PS != m.Reference.PS || (c.Bandwidth > 0 && m.Reference.Bandwidth > 0 && c.Bandwidth != m.Reference.Bandwidth) {
+		// The curve is at the reference shards, link rate, batch and
+		// placement: rates measured at other ones are not repeats of its
+		// points.
+		if !onCurve(m, c.Workers, c.PS, c.Nodes, c.Batch, c.Bandwidth) {
+			hidden++
 			continue
 		}
 		byW[c.Workers] = append(byW[c.Workers], c.StepsPerS)
 		maxW = max(maxW, c.Workers)
 	}
 	if len(byW) == 0 {
-		return d, fmt.Errorf("report: %s: no fitted configuration at the reference %d shards", m.Family, m.Reference.PS)
+		return d, fmt.Errorf("report: %s: no fitted configuration at the reference %d shards, batch and placement", m.Family, m.Reference.PS)
 	}
+	d.Title += curveNote(m, hidden)
 	ws := make([]int, 0, len(byW))
 	for w := range byW {
 		ws = append(ws, w)

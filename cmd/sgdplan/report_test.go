@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/urfave/cli/v2"
 )
@@ -241,6 +243,60 @@ func TestReportFitDataOneLinkRate(t *testing.T) {
 	for _, o := range d.Measured {
 		if w, ok := want[o.X]; !ok || math.Abs(o.Y-w) > 1e-12 {
 			t.Errorf("measured point at %g workers: %g, want %g (the reference link rate's run)", o.X, o.Y, w)
+		}
+	}
+}
+
+// With several batches in the data, the fit figure shows only the points
+// at the batch its curve is drawn at (the reference: the first row's), and
+// says how many it leaves out: a point at another batch is not on the
+// curve and would read as a misfit. Under strong scaling the batch is the
+// global one.
+func TestReportFitDataOneBatch(t *testing.T) {
+	for _, strong := range []bool{false, true} {
+		tmp := t.TempDir()
+		var b strings.Builder
+		b.WriteString("workers,ps,batch,global_batch,steps_per_s,mode,nodes\n")
+		for _, batch := range []int{32, 64} {
+			for _, w := range []int{1, 2, 4, 8} {
+				per := float64(batch)
+				if strong {
+					per = float64(batch) / float64(w)
+				}
+				rate := 1 / (0.01 + 0.001*per + 0.002*float64(w-1))
+				if strong {
+					fmt.Fprintf(&b, "%d,0,,%d,%g,allreduce,1\n", w, batch, rate)
+				} else {
+					fmt.Fprintf(&b, "%d,0,%d,%d,%g,allreduce,1\n", w, batch, batch*w, rate)
+				}
+			}
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "throughput.csv"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mp := filepath.Join(tmp, "model.json")
+		if code, _, stderr := runCmd(t, "fit", tmp, "--out", mp, "--bootstrap", "20"); code != 0 {
+			t.Fatalf("strong %v: fit exit %d:\n%s", strong, code, stderr)
+		}
+		m, err := fit.LoadModel(mp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := reportFitData(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Measured) != 4 {
+			t.Fatalf("strong %v: %d measured points, want the 4 of one batch", strong, len(d.Measured))
+		}
+		for _, o := range d.Measured {
+			c := m.Config(model.Config{Workers: int(o.X)})
+			if want := m.StepsPerSecond(c); math.Abs(o.Y-want)/want > 0.05 {
+				t.Errorf("strong %v: point at %g workers %g, the curve %g: not at the curve's batch", strong, o.X, o.Y, want)
+			}
+		}
+		if !strings.Contains(d.Title, "4 other points not shown") {
+			t.Errorf("strong %v: title %q does not say what it leaves out", strong, d.Title)
 		}
 	}
 }
