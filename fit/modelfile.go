@@ -424,6 +424,50 @@ func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	return &c, nil
 }
 
+// WithBatch returns a copy of m whose queries run at another batch: a
+// per-worker batch of perWorker samples (weak scaling) when it is > 0, or
+// a global batch of global samples split among the workers (strong
+// scaling). Exactly one of the two is > 0.
+func (m *Model) WithBatch(perWorker, global float64) (*Model, error) {
+	ok := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	if ok(perWorker) == ok(global) || perWorker < 0 || global < 0 || math.IsNaN(perWorker+global) {
+		return nil, errorf("batch: give one of a per-worker batch and a global batch, each a positive number of samples (got %g and %g)", perWorker, global)
+	}
+	c := *m
+	c.Reference.Batch, c.Reference.GlobalBatch = perWorker, global
+	if global > 0 {
+		c.Reference.Batch = 0
+	}
+	return &c, nil
+}
+
+// BatchRangeWarning says, in one line, when a query of cs runs at a
+// per-worker batch outside those the throughput was fitted on ("" when
+// all are inside): the model's speed there is extrapolated in the batch,
+// and not identified at all when it saw one batch.
+func (m *Model) BatchRangeWarning(cs []model.Config) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, d := range m.Data.Configurations {
+		if d.Batch > 0 {
+			lo, hi = math.Min(lo, d.Batch), math.Max(hi, d.Batch)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return ""
+	}
+	for _, c := range cs {
+		b := m.Config(c).Batch
+		if !(b < lo*(1-1e-9) || b > hi*(1+1e-9)) {
+			continue
+		}
+		if lo == hi {
+			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %d workers a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, c.Workers, b, m.Family)
+		}
+		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %d workers a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, c.Workers, b)
+	}
+	return ""
+}
+
 // LinkDemand is the demand of one transfer to one shard of an "mva" model
 // at c (completed by Config), s; NaN for other families.
 func (m *Model) LinkDemand(c model.Config) float64 {

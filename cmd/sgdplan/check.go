@@ -51,6 +51,8 @@ Examples:
 			&cli.IntFlag{Name: "workers", Usage: "planned workers"},
 			&cli.IntFlag{Name: "ps", Usage: "planned PS shards (default: the model's)"},
 			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth; default: the rate it was fitted at)"},
+			&cli.Float64Flag{Name: "batch", Usage: "planned samples per worker and step (default: the model's reference batch)"},
+			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)"},
 		},
 		Action: runCheck,
 	}
@@ -72,6 +74,9 @@ func runCheck(c *cli.Context) error {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
 			return badInput(fmt.Errorf("check: %v", strings.TrimPrefix(err.Error(), "fit: ")))
 		}
+	}
+	if m, err = withBatchFlags(c, m, "check"); err != nil {
+		return err
 	}
 	workers, ps := 0, m.Reference.PS
 	psSet := false
@@ -115,6 +120,9 @@ func runCheck(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %d workers is beyond the %d fitted: the verdict extrapolates the %s model\n", workers, m.Reference.MaxWorkers, m.Family)
 	}
 	if w := beyondNodes(m, []int{workers}); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if w := m.BatchRangeWarning([]model.Config{{Workers: workers, PS: ps}}); w != "" && batchSet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if v.code != exitOK {

@@ -23,7 +23,10 @@ func predictCommand() *cli.Command {
 		Description: `Evaluates a fitted model.json at every (workers, ps) pair. Intervals (<field>_lo,
 <field>_hi) are the model's bootstrap percentile intervals (90% unless the model says).
 Time to target is printed when a target is known: --target-loss, --epochs (with the
-dataset size from runs.csv), or the loss the model was fitted to reach.
+dataset size from runs.csv), or the loss the model was fitted to reach. The batch is the
+model's reference batch (the first fitted row's) unless --batch (samples per worker) or
+--global-batch (samples per step, split among the workers) says otherwise; a batch outside
+the fitted ones gets a warning.
 
 Examples:
    sgdplan predict --model model.json --workers 1-16 --ps 1,2
@@ -34,6 +37,8 @@ Examples:
 			&cli.StringFlag{Name: "ps", Usage: "PS shard counts (default: the model's)"},
 			&cli.Float64Flag{Name: "bandwidth", Usage: "link bandwidth per shard, B/s (mva models fitted with runs.csv bandwidth)"},
 			&cli.IntFlag{Name: "per-node", Usage: "workers per machine (models whose cost depends on placement)"},
+			&cli.Float64Flag{Name: "batch", Usage: "samples per worker and step (default: the model's reference batch)"},
+			&cli.Float64Flag{Name: "global-batch", Usage: "samples per step split among the workers (strong scaling; excludes --batch)"},
 			&cli.Float64Flag{Name: "target-loss", Usage: "loss to reach (models fitted with a loss curve)"},
 			&cli.Float64Flag{Name: "epochs", Usage: "passes over the dataset to train (needs the dataset size)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
@@ -115,6 +120,9 @@ func runPredict(c *cli.Context) error {
 		m.Reference.PerNode = g
 		m.Reference.Nodes = 0
 	}
+	if m, err = withBatchFlags(c, m, "predict"); err != nil {
+		return err
+	}
 	if c.IsSet("target-loss") && c.IsSet("epochs") {
 		return badInput(errors.New("predict: --target-loss and --epochs exclude each other"))
 	}
@@ -183,6 +191,9 @@ func runPredict(c *cli.Context) error {
 		}
 	}
 	if w := m.BatchWarning(cfgs); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if w := m.BatchRangeWarning(cfgs); w != "" && batchSet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	switch format {
@@ -277,4 +288,36 @@ func beyondNodes(m *fit.Model, ws []int) string {
 		}
 	}
 	return ""
+}
+
+// batchSet reports whether the command asks for a batch of its own: the
+// batch-range warning is for that (under strong scaling the per-worker
+// batch leaves the fitted range with the workers, which the extrapolation
+// warnings already cover).
+func batchSet(c *cli.Context) bool { return c.IsSet("batch") || c.IsSet("global-batch") }
+
+// withBatchFlags applies --batch or --global-batch (of the command named
+// cmd) to m: m itself when neither is set.
+func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error) {
+	if !batchSet(c) {
+		return m, nil
+	}
+	if c.IsSet("batch") && c.IsSet("global-batch") {
+		return nil, badInput(fmt.Errorf("%s: --batch and --global-batch exclude each other", cmd))
+	}
+	b, g := 0.0, 0.0
+	name := "--batch"
+	if c.IsSet("batch") {
+		b = c.Float64("batch")
+	} else {
+		g, name = c.Float64("global-batch"), "--global-batch"
+	}
+	if !(b+g > 0) || math.IsInf(b+g, 0) {
+		return nil, badInput(fmt.Errorf("%s: %s %g: want a positive number of samples", cmd, name, b+g))
+	}
+	out, err := m.WithBatch(b, g)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("%s: %v", cmd, err))
+	}
+	return out, nil
 }

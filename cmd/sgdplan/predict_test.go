@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -8,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
 )
 
 func TestPredictGolden(t *testing.T) {
@@ -155,5 +159,61 @@ func TestPredictWarnsBeyondFittedNodes(t *testing.T) {
 	}
 	if _, _, e := runCmd(t, "check", "--model", mp, "--workers", "16"); !strings.Contains(e, warn) {
 		t.Errorf("check 16 workers: stderr %q", e)
+	}
+}
+
+// predict --batch B asks at B samples per worker and --global-batch G at G
+// split among the workers: each printed rate is the model's own at that
+// batch (fit.Model.StepsPerSecond with the batch given), outside the fitted
+// batches a warning says so, and check reads the same flags.
+func TestPredictBatch(t *testing.T) {
+	for _, strong := range []bool{false, true} {
+		mp := fitMultiBatch(t, strong)
+		m, err := fit.LoadModel(mp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			flag string
+			v    float64
+			warn bool
+		}{{"--batch", 48, false}, {"--global-batch", 96, true}, {"--batch", 512, true}} {
+			code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,2,4", c.flag, strconv.FormatFloat(c.v, 'g', -1, 64), "--format", "json")
+			if code != 0 {
+				t.Fatalf("%s %g: exit %d: %s", c.flag, c.v, code, stderr)
+			}
+			var rows []predictRow
+			if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows {
+				b := c.v
+				if c.flag == "--global-batch" {
+					b = c.v / float64(r.Workers)
+				}
+				want := m.StepsPerSecond(model.Config{Workers: r.Workers, Batch: b})
+				if math.Abs(r.StepsPerS-want) > 1e-9*want {
+					t.Errorf("strong %v, %s %g, %d workers: %g steps/s, the model at batch %g: %g", strong, c.flag, c.v, r.Workers, r.StepsPerS, b, want)
+				}
+			}
+			if got := strings.Contains(stderr, "outside them"); got != c.warn {
+				t.Errorf("strong %v, %s %g: batch warning %v, want %v:\n%s", strong, c.flag, c.v, got, c.warn, stderr)
+			}
+		}
+	}
+	mp := fitMultiBatch(t, false)
+	for _, args := range [][]string{
+		{"predict", "--model", mp, "--batch", "8", "--global-batch", "64"},
+		{"predict", "--model", mp, "--batch", "0"},
+		{"predict", "--model", mp, "--global-batch", "-4"},
+		{"check", "--model", mp, "--workers", "2", "--batch", "-1"},
+	} {
+		if code, _, stderr := runCmd(t, args...); code != exitBadInput || !strings.Contains(stderr, "batch") {
+			t.Errorf("%v: exit %d, %q: want 2 and a message about the batch", args, code, stderr)
+		}
+	}
+	code, stdout, _ := runCmd(t, "check", "--model", mp, "--workers", "4", "--batch", "64")
+	if code == exitBadInput || !strings.Contains(stdout, "at 4 workers") {
+		t.Errorf("check --batch 64: exit %d:\n%s", code, stdout)
 	}
 }

@@ -254,30 +254,7 @@ func TestReportFitDataOneLinkRate(t *testing.T) {
 // global one.
 func TestReportFitDataOneBatch(t *testing.T) {
 	for _, strong := range []bool{false, true} {
-		tmp := t.TempDir()
-		var b strings.Builder
-		b.WriteString("workers,ps,batch,global_batch,steps_per_s,mode,nodes\n")
-		for _, batch := range []int{32, 64} {
-			for _, w := range []int{1, 2, 4, 8} {
-				per := float64(batch)
-				if strong {
-					per = float64(batch) / float64(w)
-				}
-				rate := 1 / (0.01 + 0.001*per + 0.002*float64(w-1))
-				if strong {
-					fmt.Fprintf(&b, "%d,0,,%d,%g,allreduce,1\n", w, batch, rate)
-				} else {
-					fmt.Fprintf(&b, "%d,0,%d,%d,%g,allreduce,1\n", w, batch, batch*w, rate)
-				}
-			}
-		}
-		if err := os.WriteFile(filepath.Join(tmp, "throughput.csv"), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		mp := filepath.Join(tmp, "model.json")
-		if code, _, stderr := runCmd(t, "fit", tmp, "--out", mp, "--bootstrap", "20"); code != 0 {
-			t.Fatalf("strong %v: fit exit %d:\n%s", strong, code, stderr)
-		}
+		mp := fitMultiBatch(t, strong)
 		m, err := fit.LoadModel(mp)
 		if err != nil {
 			t.Fatal(err)
@@ -299,4 +276,37 @@ func TestReportFitDataOneBatch(t *testing.T) {
 			t.Errorf("strong %v: title %q does not say what it leaves out", strong, d.Title)
 		}
 	}
+}
+
+// fitMultiBatch fits (sgdplan fit, --bootstrap 20) a throughput table of 1,
+// 2, 4 and 8 workers at two batches, 32 and 64 samples per worker (or, with
+// strong, global batches of 32 and 64 split among the workers), from the
+// step time 0.01 + 0.001 b + 0.002 (w-1) s, and returns the model's path.
+func fitMultiBatch(t *testing.T, strong bool) string {
+	t.Helper()
+	tmp := t.TempDir()
+	var b strings.Builder
+	b.WriteString("workers,ps,batch,global_batch,steps_per_s,mode,nodes\n")
+	for _, batch := range []int{32, 64} {
+		for _, w := range []int{1, 2, 4, 8} {
+			per := float64(batch)
+			if strong {
+				per = float64(batch) / float64(w)
+			}
+			rate := 1 / (0.01 + 0.001*per + 0.002*float64(w-1))
+			if strong {
+				fmt.Fprintf(&b, "%d,0,,%d,%g,allreduce,1\n", w, batch, rate)
+			} else {
+				fmt.Fprintf(&b, "%d,0,%d,%d,%g,allreduce,1\n", w, batch, batch*w, rate)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "throughput.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(tmp, "model.json")
+	if code, _, stderr := runCmd(t, "fit", tmp, "--out", mp, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("strong %v: fit exit %d:\n%s", strong, code, stderr)
+	}
+	return mp
 }
