@@ -277,6 +277,23 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 	return fig.Save(path)
 }
 
+// referenceBatchLine says which batch predict and check use by default
+// when the data hold several ("" when they hold one).
+func referenceBatchLine(m *fit.Model) string {
+	batches := map[float64]bool{}
+	for _, c := range m.Data.Configurations {
+		batches[c.Batch] = true
+	}
+	if len(batches) < 2 {
+		return ""
+	}
+	b := fmt.Sprintf("%.4g samples per worker", m.Reference.Batch)
+	if m.Reference.GlobalBatch > 0 {
+		b = fmt.Sprintf("a global batch of %.4g samples split among the workers", m.Reference.GlobalBatch)
+	}
+	return fmt.Sprintf("the data hold %d per-worker batches; predict, check and report use %s (the first row's) unless --batch or --global-batch says otherwise", len(batches), b)
+}
+
 // onCurve reports whether a configuration measured at workers, shards ps,
 // nodes, per-worker batch and link rate bw is one of the fit figure's
 // curve, which is drawn at the model's reference (Model.Config): the same
@@ -332,7 +349,11 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	if m.Diagnostics.CVError != nil {
 		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
 	}
-	fmt.Fprintf(w, "fit error: RMSLE %.4g, leave-one-configuration-out MAPE %s\n\n", m.Diagnostics.RMSLE, cv)
+	fmt.Fprintf(w, "fit error: RMSLE %.4g, leave-one-configuration-out MAPE %s\n", m.Diagnostics.RMSLE, cv)
+	if line := referenceBatchLine(m); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "parameter\tvalue\t%.0f%% interval\tunit\n", 100*m.Level)
 	for _, p := range m.Parameters {

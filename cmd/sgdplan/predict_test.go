@@ -202,6 +202,11 @@ func TestPredictBatch(t *testing.T) {
 		}
 	}
 	mp := fitMultiBatch(t, false)
+	// fit says which batch the queries default to
+	code, stdout, _ := runCmd(t, "fit", filepath.Dir(mp), "--out", filepath.Join(t.TempDir(), "m.json"), "--bootstrap", "10")
+	if code != 0 || !strings.Contains(stdout, "use 32 samples per worker (the first row's) unless --batch") {
+		t.Errorf("fit: exit %d, no line naming the reference batch:\n%s", code, stdout)
+	}
 	for _, args := range [][]string{
 		{"predict", "--model", mp, "--batch", "8", "--global-batch", "64"},
 		{"predict", "--model", mp, "--batch", "0"},
@@ -212,7 +217,7 @@ func TestPredictBatch(t *testing.T) {
 			t.Errorf("%v: exit %d, %q: want 2 and a message about the batch", args, code, stderr)
 		}
 	}
-	code, stdout, _ := runCmd(t, "check", "--model", mp, "--workers", "4", "--batch", "64")
+	code, stdout, _ = runCmd(t, "check", "--model", mp, "--workers", "4", "--batch", "64")
 	if code == exitBadInput || !strings.Contains(stdout, "at 4 workers") {
 		t.Errorf("check --batch 64: exit %d:\n%s", code, stdout)
 	}
