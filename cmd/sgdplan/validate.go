@@ -903,8 +903,8 @@ func (v *validation) nnlsMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "## The peers' forms fitted their own way\n\n")
 	fmt.Fprintf(b, "Every column above is fitted by the same bounded Levenberg-Marquardt on log residuals. Ernest\n")
 	fmt.Fprintf(b, "and Optimus fit their forms by non-negative least squares (NNLS) on the step time itself\n")
-	fmt.Fprintf(b, "(fit.NNLSMethod: Lawson and Hanson's algorithm, fit.NNLS), which weighs the slow, large\n")
-	fmt.Fprintf(b, "configurations more. Mean MAPE (%%) on the protocol's points, both ways, beside the figures\n")
+	fmt.Fprintf(b, "(fit.NNLSMethod: Lawson and Hanson's algorithm, fit.NNLS), which weighs the configurations\n")
+	fmt.Fprintf(b, "with the longest steps more. Mean MAPE (%%) on the protocol's points, both ways, beside the figures\n")
 	fmt.Fprintf(b, "issue 4 quotes for the peers:\n\n")
 	var same []string // quoted figures reproduced to the digit shown
 	fmt.Fprintf(b, "| dataset | series |")
