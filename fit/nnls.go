@@ -23,8 +23,37 @@ func NNLS(A *mat.Dense, b []float64) ([]float64, error) {
 			return nil, errors.New("fit: NNLS: b is not finite")
 		}
 	}
+	// Columns scaled to unit length (x_j = y_j / |A_j|), so that the
+	// gradient test does not depend on the units of each column; a zero
+	// column stays out (its x_j is 0).
+	scale := make([]float64, n)
+	As := mat.NewDense(m, n, nil)
+	for j := range n {
+		scale[j] = mat.Norm(A.ColView(j), 2)
+		if !(scale[j] > 0) || math.IsInf(scale[j], 0) {
+			continue
+		}
+		for i := range m {
+			As.Set(i, j, A.At(i, j)/scale[j])
+		}
+	}
+	y, err := nnlsUnit(As, b, scale)
+	for j := range y {
+		if scale[j] > 0 && !math.IsInf(scale[j], 0) {
+			y[j] /= scale[j]
+		} else {
+			y[j] = 0
+		}
+	}
+	return y, err
+}
+
+// nnlsUnit is NNLS on A whose non-zero columns have unit length; the
+// columns with scale 0 (or not finite) never enter the passive set.
+func nnlsUnit(A *mat.Dense, b []float64, scale []float64) ([]float64, error) {
+	m, n := A.Dims()
 	// tolerance on the gradient, relative to the problem's scale
-	tol := 10 * float64(max(m, n)) * 2.2e-16 * mat.Norm(A, 1) * math.Max(mat.Norm(mat.NewVecDense(m, b), math.Inf(1)), 1e-300)
+	tol := 10 * float64(max(m, n)) * 2.2e-16 * math.Max(mat.Norm(mat.NewVecDense(m, b), 2), 1e-300)
 	x := make([]float64, n)
 	passive := make([]bool, n)
 	bv := mat.NewVecDense(m, b)
@@ -64,7 +93,7 @@ func NNLS(A *mat.Dense, b []float64) ([]float64, error) {
 		w := grad()
 		t, wt := -1, tol
 		for j := range n {
-			if !passive[j] && w[j] > wt {
+			if !passive[j] && w[j] > wt && scale[j] > 0 && !math.IsInf(scale[j], 0) {
 				t, wt = j, w[j]
 			}
 		}

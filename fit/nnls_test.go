@@ -166,3 +166,42 @@ func TestNNLSMethod(t *testing.T) {
 		t.Errorf("pollux fitted by NNLS: %v", err)
 	}
 }
+
+// Degenerate problems end (no loop, no panic) with a feasible answer as
+// good as the brute-force search: a zero column, two equal columns, b = 0,
+// columns of very different scales.
+func TestNNLSDegenerate(t *testing.T) {
+	cases := []struct {
+		name string
+		A    *mat.Dense
+		b    []float64
+	}{
+		{"zero column", mat.NewDense(4, 2, []float64{1, 0, 2, 0, 3, 0, 4, 0}), []float64{1, 2, 3, 5}},
+		{"equal columns", mat.NewDense(4, 3, []float64{1, 1, 1, 1, 2, 2, 1, 3, 3, 1, 4, 4}), []float64{2, 3, 5, 6}},
+		{"b = 0", mat.NewDense(3, 2, []float64{1, 2, 3, 4, 5, 6}), []float64{0, 0, 0}},
+		{"scales", mat.NewDense(4, 2, []float64{1e-9, 1e6, 2e-9, 1e6, 3e-9, 2e6, 4e-9, 1e6}), []float64{1, 2, 3, 4}},
+		{"all negative", mat.NewDense(3, 2, []float64{1, 1, 1, 2, 1, 3}), []float64{-1, -2, -3}},
+	}
+	for _, c := range cases {
+		x, err := NNLS(c.A, c.b)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		m, n := c.A.Dims()
+		cost := func(x []float64) float64 {
+			var r mat.VecDense
+			r.MulVec(c.A, mat.NewVecDense(n, x))
+			r.SubVec(mat.NewVecDense(m, c.b), &r)
+			return mat.Dot(&r, &r)
+		}
+		for j := range x {
+			if x[j] < 0 || math.IsNaN(x[j]) {
+				t.Errorf("%s: x %v not feasible", c.name, x)
+			}
+		}
+		if got, want := cost(x), cost(nnlsBrute(c.A, c.b)); got > want*(1+1e-9)+1e-12 {
+			t.Errorf("%s: cost %g, brute force %g (x %v)", c.name, got, want, x)
+		}
+	}
+}
