@@ -208,9 +208,9 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 		mode = "async"
 	}
 	if rows[0].GlobalBatch > 0 && rows[0].Batch == 0 {
-		ref.GlobalBatch = float64(rows[0].GlobalBatch)
+		ref.GlobalBatch = mostMeasured(pts, float64(rows[0].GlobalBatch), func(p fit.Point) float64 { return p.Config.Batch * float64(p.Config.Workers) })
 	} else {
-		ref.Batch = pts[0].Config.Batch
+		ref.Batch = mostMeasured(pts, pts[0].Config.Batch, func(p fit.Point) float64 { return p.Config.Batch })
 	}
 	if ref.Batch == 0 && ref.GlobalBatch == 0 {
 		ref.Batch = 1
@@ -277,6 +277,33 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 	return fig.Save(path)
 }
 
+// mostMeasured is the batch (batch(p) of the points) measured at the most
+// worker counts, the first such in the data on a tie; first when no batch
+// is known.
+func mostMeasured(pts []fit.Point, first float64, batch func(fit.Point) float64) float64 {
+	counts := map[float64]map[int]bool{}
+	var order []float64
+	for _, p := range pts {
+		b := math.Round(batch(p)*1e6) / 1e6
+		if !(b > 0) {
+			continue
+		}
+		if counts[b] == nil {
+			counts[b] = map[int]bool{}
+			order = append(order, b)
+		}
+		counts[b][p.Config.Workers] = true
+	}
+	best := first
+	n := 0
+	for _, b := range order {
+		if len(counts[b]) > n {
+			best, n = b, len(counts[b])
+		}
+	}
+	return best
+}
+
 // referenceBatchLine says which batch predict and check use by default
 // when the data hold several ("" when they hold one).
 func referenceBatchLine(m *fit.Model) string {
@@ -291,7 +318,7 @@ func referenceBatchLine(m *fit.Model) string {
 	if m.Reference.GlobalBatch > 0 {
 		b = fmt.Sprintf("a global batch of %.4g samples split among the workers", m.Reference.GlobalBatch)
 	}
-	return fmt.Sprintf("the data hold %d per-worker batches; predict, check and report use %s (the first row's) unless --batch or --global-batch says otherwise", len(batches), b)
+	return fmt.Sprintf("the data hold %d per-worker batches; predict, check and report use %s (the one measured at the most worker counts) unless --batch or --global-batch says otherwise", len(batches), b)
 }
 
 // onCurve reports whether a configuration measured at workers, shards ps,

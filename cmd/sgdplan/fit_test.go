@@ -11,6 +11,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
 )
 
 func init() {
@@ -305,5 +308,24 @@ func TestFitSeries(t *testing.T) {
 	}
 	if n := len(m.Data.Configurations); n != 4 || math.Abs(m.Data.Configurations[0].StepsPerS-1/0.23) > 1e-9 {
 		t.Errorf("fitted %d configurations %+v, want model b's 4 (the first at %g steps/s)", n, m.Data.Configurations, 1/0.23)
+	}
+}
+
+// The reference batch is the one measured at the most worker counts (the
+// first in the data on a tie), not simply the first row's.
+func TestMostMeasuredBatch(t *testing.T) {
+	pt := func(w int, b float64) fit.Point { return fit.Point{Config: model.Config{Workers: w, Batch: b}} }
+	per := func(p fit.Point) float64 { return p.Config.Batch }
+	for _, c := range []struct {
+		pts  []fit.Point
+		want float64
+	}{
+		{[]fit.Point{pt(1, 16), pt(1, 32), pt(2, 32), pt(4, 32)}, 32},
+		{[]fit.Point{pt(1, 16), pt(2, 16), pt(1, 32), pt(2, 32)}, 16},
+		{[]fit.Point{pt(1, 0), pt(2, 0)}, 7},
+	} {
+		if got := mostMeasured(c.pts, 7, per); got != c.want {
+			t.Errorf("%v: %g, want %g", c.pts, got, c.want)
+		}
 	}
 }

@@ -24,7 +24,7 @@ func predictCommand() *cli.Command {
 <field>_hi) are the model's bootstrap percentile intervals (90% unless the model says).
 Time to target is printed when a target is known: --target-loss, --epochs (with the
 dataset size from runs.csv), or the loss the model was fitted to reach. The batch is the
-model's reference batch (the first fitted row's) unless --batch (samples per worker) or
+model's reference batch (the one measured at the most worker counts) unless --batch (samples per worker) or
 --global-batch (samples per step, split among the workers) says otherwise; a batch outside
 the fitted ones gets a warning.
 

@@ -204,7 +204,7 @@ func TestPredictBatch(t *testing.T) {
 	mp := fitMultiBatch(t, false)
 	// fit says which batch the queries default to
 	code, stdout, _ := runCmd(t, "fit", filepath.Dir(mp), "--out", filepath.Join(t.TempDir(), "m.json"), "--bootstrap", "10")
-	if code != 0 || !strings.Contains(stdout, "use 32 samples per worker (the first row's) unless --batch") {
+	if code != 0 || !strings.Contains(stdout, "use 32 samples per worker (the one measured at the most worker counts) unless --batch") {
 		t.Errorf("fit: exit %d, no line naming the reference batch:\n%s", code, stdout)
 	}
 	for _, args := range [][]string{

@@ -248,7 +248,8 @@ func TestReportFitDataOneLinkRate(t *testing.T) {
 }
 
 // With several batches in the data, the fit figure shows only the points
-// at the batch its curve is drawn at (the reference: the first row's), and
+// at the batch its curve is drawn at (the reference: the batch measured at
+// the most worker counts, here the first row's), and
 // says how many it leaves out: a point at another batch is not on the
 // curve and would read as a misfit. Under strong scaling the batch is the
 // global one.
