@@ -891,12 +891,7 @@ func joinF(xs []float64) string {
 // log-space LM (the tables above) with the same forms fitted by NNLS on
 // the step time, as Ernest and Optimus fit them.
 func (v *validation) nnlsMarkdown(b *bytes.Buffer) {
-	var ds []*datasetResult
-	for i := range v.datasets {
-		if len(v.datasets[i].nnls) > 0 {
-			ds = append(ds, &v.datasets[i])
-		}
-	}
+	ds := v.datasetsWith(func(d *datasetResult) [][]fit.Score { return d.nnls })
 	if len(ds) == 0 {
 		return
 	}
@@ -921,11 +916,7 @@ func (v *validation) nnlsMarkdown(b *bytes.Buffer) {
 					lm = d.mean[m]
 				}
 			}
-			var col []fit.Score
-			for _, sc := range d.nnls {
-				col = append(col, sc[k])
-			}
-			nn := meanMAPE(col)
+			nn := columnMean(d.nnls, k)
 			fmt.Fprintf(b, " %s | %s |", pct(lm), pct(nn))
 			for _, q := range quotedFigures(d.name, p[0]) {
 				for _, x := range []struct {
@@ -1013,12 +1004,7 @@ func (v *validation) scoreNetworkRatios() {
 // networkMarkdown writes how the Pollux form's predictions across machines
 // depend on the network ratio the training data cannot measure.
 func (v *validation) networkMarkdown(b *bytes.Buffer) {
-	var ds []*datasetResult
-	for i := range v.datasets {
-		if len(v.datasets[i].network) > 0 {
-			ds = append(ds, &v.datasets[i])
-		}
-	}
+	ds := v.datasetsWith(func(d *datasetResult) [][]fit.Score { return d.network })
 	if len(ds) == 0 {
 		return
 	}
@@ -1039,11 +1025,7 @@ func (v *validation) networkMarkdown(b *bytes.Buffer) {
 		fmt.Fprintf(b, "| %s | %d |", d.name, len(d.series))
 		best, bestR := math.Inf(1), 0.0
 		for k, r := range networkRatios {
-			var col []fit.Score
-			for _, sc := range d.network {
-				col = append(col, sc[k])
-			}
-			m := meanMAPE(col)
+			m := columnMean(d.network, k)
 			fmt.Fprintf(b, " %s |", pct(m))
 			if m < best {
 				best, bestR = m, r
@@ -1054,4 +1036,26 @@ func (v *validation) networkMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "\nPredictions across machines hinge on this number, which a one-machine profile does not\n")
 	fmt.Fprintf(b, "measure: `predict` and `check` warn where a configuration needs more machines than the data\n")
 	fmt.Fprintf(b, "saw, and the intervals hold the equally good fits whose network terms the data leave free.\n\n")
+}
+
+// datasetsWith are the datasets whose extra scores (scores(d), per series
+// and method) were computed.
+func (v *validation) datasetsWith(scores func(*datasetResult) [][]fit.Score) []*datasetResult {
+	var ds []*datasetResult
+	for i := range v.datasets {
+		if len(scores(&v.datasets[i])) > 0 {
+			ds = append(ds, &v.datasets[i])
+		}
+	}
+	return ds
+}
+
+// columnMean is the mean MAPE of method k over the series of rows (per
+// series, per method).
+func columnMean(rows [][]fit.Score, k int) float64 {
+	col := make([]fit.Score, len(rows))
+	for i, sc := range rows {
+		col[i] = sc[k]
+	}
+	return meanMAPE(col)
 }

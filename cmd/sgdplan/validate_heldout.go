@@ -338,11 +338,7 @@ func bestPeer(methods []string, d *datasetResult) (float64, string) {
 		if len(d.nnls) == 0 {
 			break
 		}
-		var col []fit.Score
-		for _, sc := range d.nnls {
-			col = append(col, sc[k])
-		}
-		if m := meanMAPE(col); m < best {
+		if m := columnMean(d.nnls, k); m < best {
 			best, name = m, d.nnls[0][k].Method
 		}
 	}

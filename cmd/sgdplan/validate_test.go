@@ -223,16 +223,7 @@ func TestValidateHeldOutGavel(t *testing.T) {
 		"mlperf-throughput/mlperf_training_v2.0_eval_curves.csv": "mlperf-training/mlperf_training_v2.0_eval_curves.csv",
 	}
 	copyPublic(t, data, copies)
-	out := filepath.Join(t.TempDir(), "validation.md")
-	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(md)
+	stdout, s := validateOn(t, data)
 	mean := regexp.MustCompile(`(?m)^\| \*\*mean MAPE\*\* \| \| \| \*\*([0-9.]+)\*\* \|`)
 	i := strings.Index(s, "## gavel-osdi20")
 	if i < 0 {
@@ -392,16 +383,7 @@ func TestValidateHeldOutServer(t *testing.T) {
 	}
 	data := t.TempDir()
 	copyPublic(t, data, map[string]string{"tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv": "tf-cnn-benchmarks-2017/tf_cnn_benchmarks_may2017.csv"})
-	out := filepath.Join(t.TempDir(), "validation.md")
-	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(md)
+	_, s := validateOn(t, data)
 	i := strings.Index(s, "## tf-cnn-benchmarks-2017, one server")
 	if i < 0 {
 		t.Fatalf("no one-server section:\n%s", s)
@@ -484,4 +466,20 @@ func copyPublic(t *testing.T, data string, copies map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// validateOn runs validate on the data folder data (and the project's
+// async traces) and returns its stdout and the markdown it wrote.
+func validateOn(t *testing.T, data string) (stdout, md string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "validation.md")
+	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout, string(b)
 }
