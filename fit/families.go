@@ -2,6 +2,7 @@ package fit
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -43,9 +44,9 @@ type Family struct {
 	// Prior, when not nil, sets the parameters that pts leave free, in
 	// place, after every fit of the family (fitOnce) but not in the
 	// search for equally good fits (startRivals), whose spread is what the
-	// data do not say. It must not change a prediction at pts. PriorDoc
-	// says what it sets, for the warnings.
-	Prior    func(pts []Point, theta []float64)
+	// data do not say, and returns their indices. It must not change a
+	// prediction at pts. PriorDoc says what it sets, for the warnings.
+	Prior    func(pts []Point, theta []float64) []int
 	PriorDoc string
 }
 
@@ -297,7 +298,7 @@ func init() {
 // Each touches only parameters without effect at pts. Not copied:
 // AdaptDL's two penalty terms (gamma towards 1, beta/alpha small), which
 // move identified fits too.
-func polluxPrior(pts []Point, th []float64) {
+func polluxPrior(pts []Point, th []float64) []int {
 	const (
 		alphaC, betaC, alphaR, betaR, alphaN, betaN = 0, 1, 2, 3, 4, 5
 	)
@@ -311,23 +312,30 @@ func polluxPrior(pts []Point, th []float64) {
 		multi = multi || (n > 1 && c.Workers > 1)
 		three = three || c.Workers > 2
 	}
+	var set []int
 	if len(batches) == 1 {
 		for b := range batches {
 			if b > 0 {
 				s := th[alphaC] + th[betaC]*b
 				th[alphaC], th[betaC] = s/2, s/(2*b)
+				set = append(set, alphaC, betaC)
 			}
 		}
 	}
 	if !local {
 		th[alphaR], th[betaR] = 0, 0
+		set = append(set, alphaR, betaR)
 	}
 	if !three {
 		th[betaR], th[betaN] = 0, 0
+		set = append(set, betaR, betaN)
 	}
 	if !multi {
 		th[alphaN], th[betaN] = 1.1*th[alphaR], 1.1*th[betaR]
+		set = append(set, alphaN, betaN)
 	}
+	slices.Sort(set)
+	return slices.Compact(set)
 }
 
 // polluxStepTime is package model's Pollux step time at th (AlphaGrad,

@@ -60,6 +60,9 @@ type ParamValue struct {
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`
 	Unit  string  `json:"unit"`
+	// Prior: the family's prior set the value (the data leave it free:
+	// Family.Prior), not the fit.
+	Prior bool `json:"set_by_prior,omitempty"`
 }
 
 // Reference holds the defaults of a query.
@@ -299,7 +302,7 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, ref Reference, paths []string, level float64) *Model {
 	m := &Model{Schema: Schema, Family: tf.Family.Name, Mode: mode, Level: level, Reference: ref, fam: tf.Family}
 	for j, p := range tf.Family.Params {
-		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit})
+		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit, Prior: tf.PriorSet != nil && tf.PriorSet[j]})
 	}
 	m.Samples = tf.Samples
 	m.Rivals = tf.Rivals

@@ -127,6 +127,32 @@ func TestPolluxFitAcrossMachinesFollowsThePrior(t *testing.T) {
 			t.Errorf("%d workers on %d nodes: %g steps/s, the prior's %g", w, c.Nodes, got, want)
 		}
 	}
+	// the fit marks what the prior set: the network terms alone here
+	// (several batches, 2+ and 3+ workers on one machine)
+	for j, set := range tf.PriorSet {
+		if set != (j == 4 || j == 5) {
+			t.Errorf("PriorSet %v: want alpha_n and beta_n alone", tf.PriorSet)
+			break
+		}
+	}
+	if len(tf.PriorSet) != 7 {
+		t.Errorf("PriorSet %v", tf.PriorSet)
+	}
+	// and so does a mean holding pollux, at the member's offset
+	mf, _, err := FitThroughput(pts, "mean(ernest,pollux)", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, set := range mf.PriorSet {
+		if set != (j == 8 || j == 9) {
+			t.Errorf("mean(ernest,pollux) PriorSet %v: want pollux.alpha_n and pollux.beta_n (8, 9)", mf.PriorSet)
+			break
+		}
+	}
+	m := NewModel(mf, pts, nil, "allreduce", Reference{Batch: 32}, nil, 0.9)
+	if !m.Parameters[8].Prior || m.Parameters[8].Name != "pollux.alpha_n" || m.Parameters[0].Prior {
+		t.Errorf("model parameters: %+v, %+v", m.Parameters[8], m.Parameters[0])
+	}
 	// every bootstrap refit follows the prior too
 	if len(tf.Samples) == 0 {
 		t.Fatal("no bootstrap samples")

@@ -184,6 +184,9 @@ type ThroughputFit struct {
 	// Residuals are log(predicted/measured) per point, in input order.
 	Residuals []float64
 	Warnings  []string
+	// PriorSet marks the parameters the family's Prior set, not the data
+	// (nil when none).
+	PriorSet []bool
 	// Queueing is how an "mva" fit is solved (nil: exact MVA, no link
 	// rate); model.json keeps it.
 	Queueing *Queueing
@@ -457,7 +460,35 @@ func newThroughputFit(f Family, theta []float64, pts []Point) *ThroughputFit {
 		ss += r * r
 	}
 	tf.RMSLE = math.Sqrt(ss / float64(len(pts)))
+	tf.PriorSet = priorSet(f, theta, pts)
 	return tf
+}
+
+// priorSet marks the parameters of f at theta that its Prior (or its
+// members') sets on pts; nil when there are none.
+func priorSet(f Family, theta []float64, pts []Point) []bool {
+	var out []bool
+	mark := func(g Family, th []float64, off int) {
+		if g.Prior == nil {
+			return
+		}
+		for _, j := range g.Prior(pts, slices.Clone(th)) {
+			if out == nil {
+				out = make([]bool, len(theta))
+			}
+			out[off+j] = true
+		}
+	}
+	if len(f.Members) == 0 {
+		mark(f, theta, 0)
+		return out
+	}
+	off := 0
+	for i, th := range splitMembers(f, theta) {
+		mark(f.Members[i], th, off)
+		off += len(th)
+	}
+	return out
 }
 
 func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, error) {

@@ -383,10 +383,19 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "parameter\tvalue\t%.0f%% interval\tunit\n", 100*m.Level)
+	priors := 0
 	for _, p := range m.Parameters {
-		fmt.Fprintf(tw, "%s\t%.4g\t[%.4g, %.4g]\t%s\n", p.Name, p.Value, p.Lo, p.Hi, p.Unit)
+		unit := p.Unit
+		if p.Prior {
+			unit += " *"
+			priors++
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t[%.4g, %.4g]\t%s\n", p.Name, p.Value, p.Lo, p.Hi, unit)
 	}
 	tw.Flush()
+	if priors > 0 {
+		fmt.Fprintf(w, "* set by the form's prior, not by the data (which leave it free; the warnings say how)\n")
+	}
 	if q := m.Queueing; q != nil {
 		fmt.Fprintf(w, "network: %s MVA (model.AsyncPS); SCV of a transfer %.3g, of an apply %.3g, of compute %.3g", q.Variant, q.SCVLink, q.SCVApply, q.SCVCompute)
 		if q.Bandwidth > 0 {

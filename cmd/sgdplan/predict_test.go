@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,6 +207,16 @@ func TestPredictBatch(t *testing.T) {
 	code, stdout, _ := runCmd(t, "fit", filepath.Dir(mp), "--out", filepath.Join(t.TempDir(), "m.json"), "--bootstrap", "10")
 	if code != 0 || !strings.Contains(stdout, "use 32 samples per worker (the one measured at the most worker counts) unless --batch") {
 		t.Errorf("fit: exit %d, no line naming the reference batch:\n%s", code, stdout)
+	}
+	// a Pollux fit on one machine: its network terms are the prior's, and
+	// the parameter table and model.json say so
+	pp := filepath.Join(t.TempDir(), "pollux.json")
+	code, stdout, _ = runCmd(t, "fit", filepath.Dir(mp), "--family", "pollux", "--out", pp, "--bootstrap", "10")
+	if code != 0 || !regexp.MustCompile(`(?m)^alpha_n .* s \*$`).MatchString(stdout) || !strings.Contains(stdout, "* set by the form's prior, not by the data") {
+		t.Errorf("fit --family pollux: exit %d, alpha_n not marked as the prior's:\n%s", code, stdout)
+	}
+	if pm, err := fit.LoadModel(pp); err != nil || !pm.Parameters[4].Prior || pm.Parameters[0].Prior {
+		t.Errorf("model.json parameters do not keep set_by_prior: %v", err)
 	}
 	for _, args := range [][]string{
 		{"predict", "--model", mp, "--batch", "8", "--global-batch", "64"},
