@@ -31,16 +31,28 @@ type Method struct {
 // "-async" variant of the family when there is one.
 func FamilyMethod(label, syncFamily, asyncFamily string) Method {
 	return Method{Name: label, Fit: func(train []Point) (func(model.Config) float64, string, error) {
-		name := syncFamily
-		if KindOf(train).Async {
-			name = asyncFamily
-		}
-		tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true})
+		tf, name, err := fitFamilyFor(train, syncFamily, asyncFamily)
 		if err != nil {
 			return nil, name, err
 		}
 		return func(c model.Config) float64 { return tf.Family.Predict(tf.Theta, c) }, name, nil
 	}}
+}
+
+// familyFor is syncFamily, or asyncFamily on asynchronous data.
+func familyFor(train []Point, syncFamily, asyncFamily string) string {
+	if KindOf(train).Async {
+		return asyncFamily
+	}
+	return syncFamily
+}
+
+// fitFamilyFor fits familyFor's family to train (no bootstrap, no CV) and
+// returns the fit and the family's name.
+func fitFamilyFor(train []Point, syncFamily, asyncFamily string) (*ThroughputFit, string, error) {
+	name := familyFor(train, syncFamily, asyncFamily)
+	tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true})
+	return tf, name, err
 }
 
 // NNLSMethod fits one named family the way Ernest and Optimus fit theirs:
@@ -51,16 +63,12 @@ func FamilyMethod(label, syncFamily, asyncFamily string) Method {
 // for asynchronous (each worker's iteration), X the family's prediction.
 func NNLSMethod(label, syncFamily, asyncFamily string) Method {
 	return Method{Name: label, Fit: func(train []Point) (func(model.Config) float64, string, error) {
-		name := syncFamily
-		async := KindOf(train).Async
-		if async {
-			name = asyncFamily
-		}
+		name := familyFor(train, syncFamily, asyncFamily)
 		f, ok := LookupFamily(name)
 		if !ok {
 			return nil, name, errorf("unknown family %q", name)
 		}
-		theta, err := fitNNLS(f, train, async)
+		theta, err := fitNNLS(f, train, KindOf(train).Async)
 		if err != nil {
 			return nil, name, err
 		}
@@ -109,29 +117,22 @@ func fitNNLS(f Family, pts []Point, async bool) ([]float64, error) {
 }
 
 // PolluxNetworkMethod is the Pollux form fitted as FamilyMethod fits it
-// (with AdaptDL's prior), except that where the training points have no
-// multi-node configuration, the network terms the prior sets (alpha_n,
-// beta_n = 1.1 times alpha_r, beta_r) are ratio times the local ones
-// instead: the network between machines ratio times slower than the links
-// inside one. With a multi-node training point the fit is FamilyMethod's.
+// (with AdaptDL's prior), except that where the prior set the network
+// terms (no multi-node training point: alpha_n, beta_n = 1.1 times
+// alpha_r, beta_r) they are ratio times the local ones instead: the
+// network between machines ratio times slower than the links inside one.
+// Where the data measure them, the fit is FamilyMethod's.
 func PolluxNetworkMethod(label string, ratio float64) Method {
-	base := FamilyMethod(label, "pollux", "pollux-async")
+	const alphaR, betaR, alphaN, betaN = 2, 3, 4, 5
 	return Method{Name: label, Fit: func(train []Point) (func(model.Config) float64, string, error) {
-		for _, p := range train {
-			if nodesOf(p.Config) > 1 && p.Config.Workers > 1 {
-				return base.Fit(train)
-			}
-		}
-		name := "pollux"
-		if KindOf(train).Async {
-			name = "pollux-async"
-		}
-		tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true})
+		tf, name, err := fitFamilyFor(train, "pollux", "pollux-async")
 		if err != nil {
 			return nil, name, err
 		}
 		th := slices.Clone(tf.Theta)
-		th[4], th[5] = ratio*th[2], ratio*th[3]
+		if tf.PriorSet != nil && tf.PriorSet[alphaN] {
+			th[alphaN], th[betaN] = ratio*th[alphaR], ratio*th[betaR]
+		}
 		return func(c model.Config) float64 { return tf.Family.Predict(th, c) }, name, nil
 	}}
 }
@@ -169,14 +170,18 @@ func AutoMethodCV(name string, s Settings) Method {
 // global batch of synchronous data, the per-worker batch of asynchronous
 // data), the largest of all when its batch was not trained on.
 func BaselineMethods() []Method {
+	// larger: more workers, then the faster
+	larger := func(p, than *Point) bool {
+		return than == nil || p.Config.Workers > than.Config.Workers || (p.Config.Workers == than.Config.Workers && p.StepsPerS > than.StepsPerS)
+	}
 	largest := func(train []Point, c model.Config) Point {
 		var b, bAll *Point
 		for i := range train {
 			p := &train[i]
-			if bAll == nil || p.Config.Workers > bAll.Config.Workers || (p.Config.Workers == bAll.Config.Workers && p.StepsPerS > bAll.StepsPerS) {
+			if larger(p, bAll) {
 				bAll = p
 			}
-			if sameBatch(p, c) && (b == nil || p.Config.Workers > b.Config.Workers || (p.Config.Workers == b.Config.Workers && p.StepsPerS > b.StepsPerS)) {
+			if sameBatch(p, c) && larger(p, b) {
 				b = p
 			}
 		}
