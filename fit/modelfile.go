@@ -437,10 +437,7 @@ func (m *Model) WithBatch(perWorker, global float64) (*Model, error) {
 		return nil, errorf("batch: give one of a per-worker batch and a global batch, each a positive number of samples (got %g and %g)", perWorker, global)
 	}
 	c := *m
-	c.Reference.Batch, c.Reference.GlobalBatch = perWorker, global
-	if global > 0 {
-		c.Reference.Batch = 0
-	}
+	c.Reference.Batch, c.Reference.GlobalBatch = perWorker, global // one of them 0
 	return &c, nil
 }
 

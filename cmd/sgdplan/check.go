@@ -122,8 +122,10 @@ func runCheck(c *cli.Context) error {
 	if w := beyondNodes(m, []int{workers}); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if w := m.BatchRangeWarning([]model.Config{{Workers: workers, PS: ps}}); w != "" && batchSet(c) {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	if batchSet(c) {
+		if w := m.BatchRangeWarning([]model.Config{{Workers: workers, PS: ps}}); w != "" {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
 	}
 	if v.code != exitOK {
 		return withCode(v.code, nil)

@@ -307,18 +307,25 @@ func mostMeasured(pts []fit.Point, first float64, batch func(fit.Point) float64)
 // referenceBatchLine says which batch predict and check use by default
 // when the data hold several ("" when they hold one).
 func referenceBatchLine(m *fit.Model) string {
+	// under strong scaling the per-worker batch changes with the workers
+	// at one global batch: count the global batches there
+	strong := m.Reference.GlobalBatch > 0
 	batches := map[float64]bool{}
 	for _, c := range m.Data.Configurations {
-		batches[c.Batch] = true
+		b := c.Batch
+		if strong {
+			b *= float64(c.Workers)
+		}
+		batches[math.Round(b*1e6)/1e6] = true
 	}
 	if len(batches) < 2 {
 		return ""
 	}
-	b := fmt.Sprintf("%.4g samples per worker", m.Reference.Batch)
-	if m.Reference.GlobalBatch > 0 {
-		b = fmt.Sprintf("a global batch of %.4g samples split among the workers", m.Reference.GlobalBatch)
+	what, b := "per-worker", fmt.Sprintf("%.4g samples per worker", m.Reference.Batch)
+	if strong {
+		what, b = "global", fmt.Sprintf("a global batch of %.4g samples split among the workers", m.Reference.GlobalBatch)
 	}
-	return fmt.Sprintf("the data hold %d per-worker batches; predict, check and report use %s (the one measured at the most worker counts) unless --batch or --global-batch says otherwise", len(batches), b)
+	return fmt.Sprintf("the data hold %d %s batches; predict, check and report use %s (the one measured at the most worker counts) unless --batch or --global-batch says otherwise", len(batches), what, b)
 }
 
 // onCurve reports whether a configuration measured at workers, shards ps,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -327,5 +328,30 @@ func TestMostMeasuredBatch(t *testing.T) {
 		if got := mostMeasured(c.pts, 7, per); got != c.want {
 			t.Errorf("%v: %g, want %g", c.pts, got, c.want)
 		}
+	}
+}
+
+// fit names the reference batch only when the data hold several: under
+// strong scaling one global batch is one batch, though its per-worker
+// batch changes with the workers.
+func TestReferenceBatchLine(t *testing.T) {
+	one := &fit.Model{Reference: fit.Reference{GlobalBatch: 64}}
+	for _, w := range []int{1, 2, 4, 8} {
+		one.Data.Configurations = append(one.Data.Configurations, fit.ConfigData{Workers: w, Batch: 64 / float64(w)})
+	}
+	if line := referenceBatchLine(one); line != "" {
+		t.Errorf("one global batch: %q, want no line", line)
+	}
+	two := *one
+	two.Data.Configurations = append(slices.Clone(one.Data.Configurations), fit.ConfigData{Workers: 2, Batch: 64})
+	if line := referenceBatchLine(&two); !strings.Contains(line, "the data hold 2 global batches") || !strings.Contains(line, "a global batch of 64 samples") {
+		t.Errorf("two global batches: %q", line)
+	}
+	weak := &fit.Model{Reference: fit.Reference{Batch: 32}}
+	for _, b := range []float64{32, 64, 32} {
+		weak.Data.Configurations = append(weak.Data.Configurations, fit.ConfigData{Workers: 1, Batch: b})
+	}
+	if line := referenceBatchLine(weak); !strings.Contains(line, "the data hold 2 per-worker batches") || !strings.Contains(line, "use 32 samples per worker") {
+		t.Errorf("two per-worker batches: %q", line)
 	}
 }

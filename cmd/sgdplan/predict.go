@@ -193,8 +193,10 @@ func runPredict(c *cli.Context) error {
 	if w := m.BatchWarning(cfgs); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if w := m.BatchRangeWarning(cfgs); w != "" && batchSet(c) {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	if batchSet(c) {
+		if w := m.BatchRangeWarning(cfgs); w != "" {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
 	}
 	switch format {
 	case "json":

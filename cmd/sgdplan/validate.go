@@ -983,8 +983,7 @@ func (d *datasetResult) crossesMachines() bool {
 }
 
 // scoreNetworkRatios scores the Pollux form at each of networkRatios on
-// every dataset that crossesMachines (not the async traces: their
-// one-worker-per-machine runs make every 2-worker run multi-node).
+// every dataset that crossesMachines.
 func (v *validation) scoreNetworkRatios() {
 	var ms []fit.Method
 	for _, r := range networkRatios {
@@ -992,7 +991,7 @@ func (v *validation) scoreNetworkRatios() {
 	}
 	for i := range v.datasets {
 		d := &v.datasets[i]
-		if strings.Contains(d.name, "async") || !d.crossesMachines() {
+		if !d.crossesMachines() {
 			continue
 		}
 		for _, s := range d.series {
