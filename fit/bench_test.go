@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
 )
 
@@ -128,4 +129,29 @@ func BenchmarkFitTableBootstrap1000(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkPredictWorkers1000: Model.Predict of a fitted mva model (50
+// bootstrap samples) at 1..1000 workers, as predict --workers 1-1000 does:
+// "memo" with the model's sweep memo (one MVA pass per sample), "direct"
+// solving each worker count on its own (the cost before the memo).
+func BenchmarkPredictWorkers1000(b *testing.B) {
+	m := sweepModel(b)
+	for _, v := range []struct {
+		name string
+		memo bool
+	}{{"memo", true}, {"direct", false}} {
+		b.Run(v.name, func(b *testing.B) {
+			loopCPU(b, func() {
+				c := *m
+				c.sweeps = nil
+				if v.memo {
+					c.sweeps = newSweepMemo()
+				}
+				for w := 1; w <= 1000; w++ {
+					c.Predict(model.Config{Workers: w}, 0.5, 0)
+				}
+			})
+		})
+	}
 }

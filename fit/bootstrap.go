@@ -96,18 +96,18 @@ type Interval struct {
 // hold the predictions of tf's rivals (fits the data cannot tell apart) and,
 // beyond the data, the measured extrapolation error (Extrapolation).
 func (tf *ThroughputFit) PredictInterval(c model.Config, level float64) Interval {
-	iv := widen(predictInterval(tf.Family, tf.Theta, tf.Samples, c, level), tf.Rivals, c)
+	iv := widen(nil, predictInterval(nil, tf.Family, tf.Theta, tf.Samples, c, level), tf.Rivals, c)
 	return widenBy(iv, tf.Extrapolation.Factor(c, level))
 }
 
-func predictInterval(f Family, theta []float64, samples [][]float64, c model.Config, level float64) Interval {
-	v := f.Predict(theta, c)
+func predictInterval(s *sweepMemo, f Family, theta []float64, samples [][]float64, c model.Config, level float64) Interval {
+	v := s.predict(f, theta, c)
 	if len(samples) == 0 {
 		return Interval{v, v, v}
 	}
 	ys := make([]float64, len(samples))
 	for i, th := range samples {
-		ys[i] = f.Predict(th, c)
+		ys[i] = s.predict(f, th, c)
 	}
 	a := (1 - level) / 2
 	return Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}

@@ -48,6 +48,13 @@ type Family struct {
 	// prediction at pts. PriorDoc says what it sets, for the warnings.
 	Prior    func(pts []Point, theta []float64) []int
 	PriorDoc string
+	// Sweep, when not nil, fills xs[i] with Predict(theta, c) at
+	// c.Workers = i+1 (c.Workers is ignored) in one pass, for the
+	// families whose cost at n workers already passes through every
+	// smaller count (the queueing network's MVA recursion). Predict of
+	// such a family must not depend on c.Nodes. Model predictions over
+	// many worker counts reuse it (sweepMemo); the fit does not.
+	Sweep func(theta []float64, c model.Config, xs []float64)
 }
 
 // DataKind says what a set of points measures.

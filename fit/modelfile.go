@@ -51,6 +51,10 @@ type Model struct {
 	Diagnostics Diagnostics `json:"diagnostics"`
 
 	fam Family
+	// sweeps memoises the throughput over worker counts (nil: none);
+	// copies of the model share it, which is safe: its keys hold the
+	// family, the parameters and the configuration.
+	sweeps *sweepMemo
 }
 
 // ParamValue is one fitted parameter with its interval and unit.
@@ -300,7 +304,7 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 // NewModel builds the Model of a throughput fit. mode is async, sync or
 // allreduce; ref gives the defaults; paths name the data.
 func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, ref Reference, paths []string, level float64) *Model {
-	m := &Model{Schema: Schema, Family: tf.Family.Name, Mode: mode, Level: level, Reference: ref, fam: tf.Family}
+	m := &Model{Schema: Schema, Family: tf.Family.Name, Mode: mode, Level: level, Reference: ref, fam: tf.Family, sweeps: newSweepMemo()}
 	for j, p := range tf.Family.Params {
 		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit, Prior: tf.PriorSet != nil && tf.PriorSet[j]})
 	}
@@ -409,7 +413,7 @@ func (m *Model) Config(c model.Config) model.Config {
 // StepsPerSecond is the predicted job-wide steps (updates) per second at c,
 // completed by Config. It makes *Model a model.Throughput.
 func (m *Model) StepsPerSecond(c model.Config) float64 {
-	return m.fam.Predict(m.theta(), m.Config(c))
+	return m.sweeps.predict(m.fam, m.theta(), m.Config(c))
 }
 
 // WithBandwidth returns a copy of m that predicts, by default, for links
@@ -514,7 +518,7 @@ func (m *Model) samplesPerStep(c model.Config) float64 {
 // SamplesPerSecond is the predicted samples per second at c.
 func (m *Model) SamplesPerSecond(c model.Config) float64 {
 	c = m.Config(c)
-	return m.fam.Predict(m.theta(), c) * m.samplesPerStep(c)
+	return m.sweeps.predict(m.fam, m.theta(), c) * m.samplesPerStep(c)
 }
 
 // rate is the training progress per second at n workers: samples/s
@@ -744,6 +748,7 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		m.Level = 0.9
 	}
 	m.fam = fam
+	m.sweeps = newSweepMemo()
 	return &m, nil
 }
 
@@ -855,7 +860,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	c = m.Config(c)
 	th := m.theta()
 	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.Staleness(float64(c.Workers))}
-	p.StepsPerS = widen(predictInterval(m.fam, th, m.Samples, c, m.Level), m.Rivals, c)
+	p.StepsPerS = widen(m.sweeps, predictInterval(m.sweeps, m.fam, th, m.Samples, c, m.Level), m.Rivals, c)
 	far := m.Extrapolation.Factor(c, m.Level)
 	p.StepsPerS = widenBy(p.StepsPerS, far)
 	// The widening knows nothing of capacity: no more than the busiest
@@ -881,7 +886,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	// rel is the statistical cost at c over that at one worker.
 	rel := m.cost(c, lambda, noise) / m.cost(c1, lambda, noise)
 	speedupOf := func(f Family, t []float64) float64 {
-		return f.Predict(t, c) * sps / rel / (f.Predict(t, c1) * m.samplesPerStep(c1))
+		return m.sweeps.predict(f, t, c) * sps / rel / (m.sweeps.predict(f, t, c1) * m.samplesPerStep(c1))
 	}
 	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.Level)
 	for _, r := range m.Rivals {

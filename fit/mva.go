@@ -104,7 +104,7 @@ func mvaFamily(q Queueing) Family {
 	if v == "" {
 		v = "exact"
 	}
-	return Family{
+	f := Family{
 		Name: "mva",
 		Doc: fmt.Sprintf("closed queueing network of async PS (model.AsyncPS, %s MVA): delay Z = z0 + z1 b; per shard push and pull of link/P s "+
 			"(scaled by the link rate), apply of apply/P s, shards in parallel", v),
@@ -124,4 +124,12 @@ func mvaFamily(q Queueing) Family {
 			})
 		},
 	}
+	// With shared cores the network changes with the worker count (and the
+	// machines): no sweep.
+	if q.SharedCores == 0 {
+		f.Sweep = func(th []float64, c model.Config, xs []float64) {
+			q.AsyncPS(th).Sweep(q.config(c), xs)
+		}
+	}
+	return f
 }

@@ -182,9 +182,9 @@ func probeConfigs(pts []Point) []model.Config {
 }
 
 // widen stretches iv to hold the value of each rival at c.
-func widen(iv Interval, rivals []Rival, c model.Config) Interval {
+func widen(s *sweepMemo, iv Interval, rivals []Rival, c model.Config) Interval {
 	for _, r := range rivals {
-		iv = stretch(iv, r.fam.Predict(r.Theta, c))
+		iv = stretch(iv, s.predict(r.fam, r.Theta, c))
 	}
 	return iv
 }

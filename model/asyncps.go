@@ -266,9 +266,11 @@ func (a AsyncPS) StepsPerSecond(c Config) float64 {
 
 // Sweep fills xs[i] with StepsPerSecond at Workers = i+1 and the shards,
 // batch and machines of c (c.Workers is ignored), in one pass of the MVA
-// recursion: cost O(len(xs)) instead of O(len(xs)^2). With SharedCores the
-// network changes with the worker count (compute is a delay while every
-// worker has a core), and each point is solved on its own.
+// recursion: cost O(len(xs)) instead of O(len(xs)^2), and the same numbers
+// as StepsPerSecond, which solves worker counts above largeN by the fixed
+// point (those, as there, one by one). With SharedCores the network changes
+// with the worker count (compute is a delay while every worker has a
+// core), and each point is solved on its own.
 func (a AsyncPS) Sweep(c Config, xs []float64) {
 	if a.SharedCores > 0 {
 		for i := range xs {
@@ -277,8 +279,13 @@ func (a AsyncPS) Sweep(c Config, xs []float64) {
 		}
 		return
 	}
-	c.Workers = len(xs)
-	a.solver(len(xs)).Sweep(a.Network(c), xs)
+	exact := xs[:min(len(xs), largeN)]
+	c.Workers = len(exact)
+	a.solver(len(exact)).Sweep(a.Network(c), exact)
+	for i := len(exact); i < len(xs); i++ {
+		c.Workers = i + 1
+		xs[i] = a.StepsPerSecond(c)
+	}
 }
 
 // Bounds returns the two asymptotic upper bounds on the throughput at c,

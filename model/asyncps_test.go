@@ -332,3 +332,17 @@ func TestAsyncPSProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncPSSweepPastLargeN: a sweep longer than largeN gives, above it,
+// the fixed point that StepsPerSecond solves there (and exact MVA below).
+func TestAsyncPSSweepPastLargeN(t *testing.T) {
+	c := Config{PS: 2}
+	xs := make([]float64, largeN+3)
+	job.Sweep(c, xs)
+	for _, n := range []int{1, 1000, largeN, largeN + 1, largeN + 3} {
+		c.Workers = n
+		if want := job.StepsPerSecond(c); relErr(xs[n-1], want) > 1e-9 {
+			t.Errorf("N=%d: sweep %g, StepsPerSecond %g", n, xs[n-1], want)
+		}
+	}
+}

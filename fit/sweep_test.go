@@ -1,0 +1,142 @@
+package fit
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// sweepModel fits the mva family to simulated async steps (1, 2, 4 and 8
+// workers) with bootstrap samples: a model whose predictions sweep.
+func sweepModel(t testing.TB) *Model {
+	t.Helper()
+	f, err := FitSteps(simSteps(40_000), nil, StepOptions{Family: "mva", Bootstrap: 50, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Model.Family != "mva" || len(f.Model.Samples) == 0 || f.Model.fam.Sweep == nil {
+		t.Fatalf("want an mva model with bootstrap samples and a sweep, got %s with %d samples", f.Model.Family, len(f.Model.Samples))
+	}
+	return f.Model
+}
+
+// TestSweepMemoEqualsPredict: in any order, with repeats, several
+// parameter vectors and shard counts, and a budget small enough to be
+// emptied many times, the memo returns Family.Predict's numbers exactly.
+func TestSweepMemoEqualsPredict(t *testing.T) {
+	f := mvaFamily(Queueing{})
+	thetas := [][]float64{{0.05, 0.001, 0.01, 0.002}, {0.2, 0, 0.05, 0.01}, {0.01, 0.0005, 0.002, 0.0001}}
+	for _, limit := range []int{sweepBudget, 300} {
+		s := newSweepMemo()
+		s.limit = limit
+		rng := rand.New(rand.NewPCG(7, uint64(limit)))
+		for i := 0; i < 3000; i++ {
+			th := thetas[rng.IntN(len(thetas))]
+			c := model.Config{Workers: 1 + rng.IntN(200), PS: 1 + rng.IntN(3), Batch: 32, Nodes: rng.IntN(4)}
+			if got, want := s.predict(f, th, c), f.Predict(th, c); got != want {
+				t.Fatalf("limit %d, theta %v at %+v: memo %g, Predict %g", limit, th, c, got, want)
+			}
+			if s.held > s.limit {
+				t.Fatalf("limit %d: the memo holds %d numbers", limit, s.held)
+			}
+		}
+		if limit == 300 && len(s.runs) == 0 {
+			t.Error("the memo kept nothing")
+		}
+	}
+	// Past sweepMax, and for a nil memo, Predict itself.
+	var none *sweepMemo
+	c := model.Config{Workers: sweepMax + 1, PS: 1, Batch: 32}
+	if got, want := none.predict(f, thetas[0], c), f.Predict(thetas[0], c); got != want {
+		t.Errorf("nil memo: %g, want %g", got, want)
+	}
+	s := newSweepMemo()
+	if got, want := s.predict(f, thetas[0], c), f.Predict(thetas[0], c); got != want || len(s.runs) != 0 {
+		t.Errorf("beyond sweepMax: %g (%d runs kept), want %g and none", got, len(s.runs), want)
+	}
+}
+
+// TestSweepMemoConcurrent: goroutines sharing a memo get Predict's numbers
+// (run with -race for the locking).
+func TestSweepMemoConcurrent(t *testing.T) {
+	f := mvaFamily(Queueing{})
+	th := []float64{0.05, 0.001, 0.01, 0.002}
+	s := newSweepMemo()
+	s.limit = 500
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 1; n <= 300; n++ {
+				c := model.Config{Workers: (n*(g+1))%300 + 1, PS: 1 + g%2, Batch: 32}
+				if got, want := s.predict(f, th, c), f.Predict(th, c); got != want {
+					errs <- "memo differs from Predict"
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+}
+
+// TestSweepFamilyContract: the mva family's Predict does not depend on the
+// machines (the memo's key drops them), and with shared cores, where it
+// does, the family has no sweep.
+func TestSweepFamilyContract(t *testing.T) {
+	f := mvaFamily(Queueing{Bandwidth: 1e8})
+	th := []float64{0.05, 0.001, 0.01, 0.002}
+	for _, w := range []int{1, 3, 17} {
+		c := model.Config{Workers: w, PS: 2, Batch: 16, Bandwidth: 5e7}
+		want := f.Predict(th, c)
+		for _, nodes := range []int{1, 2, w} {
+			c.Nodes = nodes
+			if got := f.Predict(th, c); got != want {
+				t.Errorf("%d workers on %d machines: %g, on none given %g", w, nodes, got, want)
+			}
+		}
+	}
+	if mvaFamily(Queueing{SharedCores: 2}).Sweep != nil {
+		t.Error("shared cores: the family sweeps, but its network changes with the workers")
+	}
+}
+
+// TestModelPredictSweeps: a fitted mva model predicts the same with its
+// memo as without, whatever the order of the worker counts, and its
+// speedup curve too.
+func TestModelPredictSweeps(t *testing.T) {
+	m := sweepModel(t)
+	bare := *m
+	bare.sweeps = nil
+	ws := []int{64, 1, 2, 3, 200, 5, 64, 150, 9}
+	for n := 1; n <= 40; n++ {
+		ws = append(ws, n)
+	}
+	for _, ps := range []int{1, 2} {
+		for _, w := range ws {
+			c := model.Config{Workers: w, PS: ps}
+			got, want := m.Predict(c, 0.5, 0), bare.Predict(c, 0.5, 0)
+			if got != want {
+				t.Fatalf("%d workers, %d shards: with the memo %+v, without %+v", w, ps, got, want)
+			}
+			if a, b := m.StepsPerSecond(c), bare.StepsPerSecond(c); a != b {
+				t.Fatalf("%d workers: StepsPerSecond %g with the memo, %g without", w, a, b)
+			}
+		}
+	}
+	for _, k := range []float64{1, 2.5, 7, 33} {
+		if a, b := m.Speedup(k), bare.Speedup(k); a != b {
+			t.Errorf("speedup at %g: %g with the memo, %g without", k, a, b)
+		}
+	}
+	if len(m.sweeps.runs) == 0 {
+		t.Error("the model's predictions never used the memo")
+	}
+}
