@@ -160,8 +160,13 @@ func FuzzParseModel(f *testing.F) {
 			ms = append(ms, m.Resampled(len(m.Samples)-1)) // what check judges
 		}
 		for _, m := range ms {
+			bare := *m // no sweep memo: each worker count solved on its own
+			bare.sweeps = nil
 			for _, w := range []int{1, 2, 7, 64} {
-				_ = m.StepsPerSecond(model.Config{Workers: w})
+				a, b := m.StepsPerSecond(model.Config{Workers: w}), bare.StepsPerSecond(model.Config{Workers: w})
+				if a != b && !(math.IsNaN(a) && math.IsNaN(b)) {
+					t.Errorf("%d workers: %g from the sweep memo, %g solved alone", w, a, b)
+				}
 				_ = m.Speedup(float64(w))
 				_ = m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 			}
