@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/model"
 )
@@ -55,6 +56,11 @@ type Family struct {
 	// such a family must not depend on c.Nodes. Model predictions over
 	// many worker counts reuse it (sweepMemo); the fit does not.
 	Sweep func(theta []float64, c model.Config, xs []float64)
+	// Estimate, when not nil, replaces the bounded LM in log space of
+	// every fit of the family (fitFree) with another estimator, which
+	// ignores any starting point: the "/nnls" variants (nnlsFamily). The
+	// search for equally good fits still runs LM (startRivals).
+	Estimate func(pts []Point) (LMResult, error)
 }
 
 // DataKind says what a set of points measures.
@@ -88,10 +94,24 @@ func FamilyNames() []string {
 
 // LookupFamily returns the family called name.
 func LookupFamily(name string) (Family, bool) {
-	if f, ok := families[name]; ok {
+	if f, ok := lookupOne(name); ok {
 		return f, ok
 	}
 	return parseMeanFamily(name)
+}
+
+// lookupOne is a registered family, or its NNLS variant when name is a
+// registered family's name with the suffix "/nnls" (nnlsFamily).
+func lookupOne(name string) (Family, bool) {
+	if f, ok := families[name]; ok {
+		return f, ok
+	}
+	if base, ok := strings.CutSuffix(name, nnlsSuffix); ok {
+		if f, ok := families[base]; ok {
+			return nnlsFamily(f), true
+		}
+	}
+	return Family{}, false
 }
 
 func shardsOf(c model.Config) float64 {

@@ -114,7 +114,7 @@ func parseMeanFamily(name string) (Family, bool) {
 	}
 	var members []Family
 	for _, n := range strings.Split(inner, meanSep) {
-		f, ok := families[n]
+		f, ok := lookupOne(n)
 		if !ok {
 			return Family{}, false
 		}

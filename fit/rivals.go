@@ -96,6 +96,8 @@ func startRivals(tf *ThroughputFit, pts []Point, seed uint64) []Rival {
 		return nil
 	}
 	rng := newRand(seed + 0x51a7)
+	search := tf.Family
+	search.Estimate = nil // an NNLS variant's rivals: LM on its form
 	var out []Rival
 	x0 := make([]float64, k)
 	for t := 0; t < rivalStarts && len(out) < maxStartRivals; t++ {
@@ -108,7 +110,7 @@ func startRivals(tf *ThroughputFit, pts []Point, seed uint64) []Rival {
 			}
 			x0[j] = math.Min(math.Max(v, p.Lo), p.Hi)
 		}
-		res, err := fitFree(tf.Family, pts, x0)
+		res, err := fitFree(search, pts, x0)
 		if err != nil {
 			continue
 		}

@@ -351,7 +351,9 @@ func (p Profile) Scale(bw float64, paramBytes int64) (Profile, error) {
 type StepOptions struct {
 	Family string // "auto" or "" or a family name
 	// Combine is what auto keeps among the table families (Settings.Combine).
-	Combine      string
+	Combine string
+	// NNLS adds the NNLS variants to auto's candidates (Settings.NNLS).
+	NNLS         bool
 	TrainWorkers []int // fit on runs with these worker counts only; nil: all
 	Bootstrap    int
 	Seed         uint64
@@ -500,7 +502,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 			Async:          r.Mode == "async",
 		})
 	}
-	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level, Combine: o.Combine}).withDefaults()
+	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level, Combine: o.Combine, NNLS: o.NNLS}).withDefaults()
 	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch), Dataset: train[0].Dataset}
 	if train[0].ParamBytes > 0 && train[0].Bandwidth > 0 {
 		ref.ParamBytes, ref.Bandwidth = train[0].ParamBytes, train[0].Bandwidth

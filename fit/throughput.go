@@ -148,6 +148,12 @@ type Settings struct {
 	// fitted from the two-node profile instead; validate: the choice
 	// without the families added after looking at the validation data).
 	Exclude []string
+
+	// NNLS adds to auto's candidates each candidate whose step time is
+	// linear in its parameters fitted by NNLS on the step time (the
+	// peers' estimator: "ernest/nnls", nnlsFamily), scored by the same
+	// rule. Opt-in: validate's held-out sets decided (docs/fitting.md).
+	NNLS bool
 }
 
 func (s *Settings) withDefaults() Settings {
@@ -222,6 +228,9 @@ func fitOnce(fam Family, pts []Point, start []float64) (LMResult, error) {
 func fitFree(fam Family, pts []Point, start []float64) (LMResult, error) {
 	if len(fam.Members) > 0 {
 		return fitMembers(fam, pts, start)
+	}
+	if fam.Estimate != nil {
+		return fam.Estimate(pts)
 	}
 	k := len(fam.Params)
 	lo := make([]float64, k)
@@ -327,6 +336,9 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 				continue
 			}
 			cands = append(cands, f)
+		}
+		if s.NNLS {
+			cands = append(cands, nnlsCandidates(cands, pts)...)
 		}
 	} else {
 		f, ok := LookupFamily(family)

@@ -78,6 +78,17 @@ func NNLSMethod(label, syncFamily, asyncFamily string) Method {
 
 // fitNNLS is NNLS of f's step time on the measured step times of pts.
 func fitNNLS(f Family, pts []Point, async bool) ([]float64, error) {
+	A, b, err := stepTimeDesign(f, pts, async)
+	if err != nil {
+		return nil, err
+	}
+	return NNLS(A, b)
+}
+
+// stepTimeDesign is the linear least-squares problem of f's step time at
+// pts: column j the step time at the unit vector e_j, b the measured step
+// times. It fails when the step time is not linear in the parameters.
+func stepTimeDesign(f Family, pts []Point, async bool) (*mat.Dense, []float64, error) {
 	k := len(f.Params)
 	stepTime := func(th []float64, c model.Config) float64 {
 		t := 1 / f.Predict(th, c)
@@ -93,7 +104,13 @@ func fitNNLS(f Family, pts []Point, async bool) ([]float64, error) {
 		for j := range k {
 			clear(e)
 			e[j] = 1
-			A.Set(i, j, stepTime(e, p.Config))
+			v := stepTime(e, p.Config)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				// a parameter alone gives no finite step time (a rate,
+				// not a time: powerlaw)
+				return nil, nil, errorf("%s: its step time is not linear in its parameters (NNLS needs a linear form)", f.Name)
+			}
+			A.Set(i, j, v)
 		}
 		b[i] = 1 / p.StepsPerS
 		if async {
@@ -109,11 +126,11 @@ func fitNNLS(f Family, pts []Point, async bool) ([]float64, error) {
 				sum += th[j] * A.At(i, j)
 			}
 			if v := stepTime(th, p.Config); !(math.Abs(v-sum) <= 1e-9*math.Abs(sum)) {
-				return nil, errorf("%s: its step time is not linear in its parameters (NNLS needs a linear form)", f.Name)
+				return nil, nil, errorf("%s: its step time is not linear in its parameters (NNLS needs a linear form)", f.Name)
 			}
 		}
 	}
-	return NNLS(A, b)
+	return A, b, nil
 }
 
 // PolluxNetworkMethod is the Pollux form fitted as FamilyMethod fits it

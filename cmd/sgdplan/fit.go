@@ -46,6 +46,7 @@ Examples:
 			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
 			&cli.StringFlag{Name: "combine", Value: "mean", Usage: "what --family auto keeps: mean (the geometric mean of the families it cannot tell apart), one (the simplest of them) or all (the mean of every family it could score)"},
+			&cli.BoolFlag{Name: "nnls", Usage: "--family auto also tries each family whose step time is linear in its parameters fitted by NNLS on the step time (the peers' estimator; named FAMILY/nnls, e.g. ernest/nnls, which --family also takes); validate's held-out data did not make it the default"},
 			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
 			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device"},
@@ -69,7 +70,7 @@ func runFit(c *cli.Context) error {
 	}
 	family := c.String("family")
 	if _, ok := fit.LookupFamily(family); !ok && family != "auto" {
-		return badInput(fmt.Errorf("fit: --family %q: want auto, one of %s, or mean(a,b,...) of two or more of them", family, strings.Join(fit.FamilyNames(), ", ")))
+		return badInput(fmt.Errorf("fit: --family %q: want auto, one of %s (a linear one with the suffix /nnls: fitted by NNLS), or mean(a,b,...) of two or more of them", family, strings.Join(fit.FamilyNames(), ", ")))
 	}
 	combine := c.String("combine")
 	if combine != "mean" && combine != "one" && combine != "all" {
@@ -97,7 +98,7 @@ func runFit(c *cli.Context) error {
 		boot = -1
 	}
 	paths := args
-	m, stats, pts, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
+	m, stats, pts, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, NNLS: c.Bool("nnls"), TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
 	if err != nil {
 		return err
 	}
@@ -198,7 +199,7 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
 	}
-	tf, alts, err := fit.FitThroughput(pts, o.Family, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Combine: o.Combine})
+	tf, alts, err := fit.FitThroughput(pts, o.Family, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Combine: o.Combine, NNLS: o.NNLS})
 	if err != nil {
 		return nil, nil, nil, nil, badInput(err)
 	}

@@ -355,3 +355,38 @@ func TestReferenceBatchLine(t *testing.T) {
 		t.Errorf("two per-worker batches: %q", line)
 	}
 }
+
+// fit --nnls lists the NNLS variants among the families tried (and not
+// the forms that are not linear); --family takes a variant by name, and
+// predict reads the model it writes.
+func TestFitNNLS(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join("testdata", "fit-table")
+	code, stdout, stderr := runCmd(t, "fit", table, "--nnls", "--out", filepath.Join(dir, "a.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"ernest/nnls", "optimus-sync/nnls"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("fit --nnls: no %q among the families tried:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "powerlaw/nnls") || strings.Contains(stdout, "pollux/nnls") {
+		t.Errorf("fit --nnls tried a form that is not linear:\n%s", stdout)
+	}
+	code, stdout, _ = runCmd(t, "fit", table, "--out", filepath.Join(dir, "b.json"))
+	if code != 0 || strings.Contains(stdout, "/nnls") {
+		t.Errorf("fit without --nnls (exit %d) tried an NNLS variant:\n%s", code, stdout)
+	}
+	mp := filepath.Join(dir, "e.json")
+	code, stdout, stderr = runCmd(t, "fit", table, "--family", "ernest/nnls", "--out", mp)
+	if code != 0 || !strings.Contains(stdout, "family ernest/nnls") {
+		t.Fatalf("fit --family ernest/nnls: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr = runCmd(t, "predict", "--model", mp, "--workers", "64"); code != 0 || !strings.Contains(stdout, "64") {
+		t.Errorf("predict on an ernest/nnls model: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr = runCmd(t, "fit", table, "--family", "nope/nnls", "--out", filepath.Join(dir, "x.json")); code == 0 || !strings.Contains(stderr, "/nnls") {
+		t.Errorf("fit --family nope/nnls: exit %d, %s", code, stderr)
+	}
+}

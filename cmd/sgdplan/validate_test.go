@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -482,4 +483,33 @@ func validateOn(t *testing.T, data string) (stdout, md string) {
 		t.Fatal(err)
 	}
 	return stdout, string(b)
+}
+
+// The NNLS candidates become the default only when they score lower, as
+// printed, on nnlsAdoptAt of the held-out columns.
+func TestNNLSVerdict(t *testing.T) {
+	cols := make([]heldOutColumn, 5)
+	for k := range cols {
+		cols[k].where = fmt.Sprintf("set %d", k)
+	}
+	base := []float64{24.6, 57.3, 6.3, 23.6, 4.1}
+	cases := []struct {
+		nnls  []float64
+		lower int
+		adopt bool
+	}{
+		{[]float64{23.4, 55.6, 15.9, 24.2, 4.1}, 2, false},
+		{[]float64{23.4, 55.6, 6.2, 23.5, 4.14}, 4, true}, // 4.14 prints as 4.1: a tie
+		{[]float64{20, 50, 5, 20, 4}, 5, true},
+		{[]float64{24.64, 57.3, 6.3, 23.6, 4.1}, 0, false}, // 24.64 prints as 24.6
+	}
+	for _, c := range cases {
+		got := nnlsVerdict(base, c.nnls, cols)
+		if want := fmt.Sprintf("lower on %d of 5", c.lower); !strings.Contains(got, want) {
+			t.Errorf("%v: %q lacks %q", c.nnls, got, want)
+		}
+		if adopt := strings.Contains(got, "should be the default"); adopt != c.adopt {
+			t.Errorf("%v: adopted %v, want %v: %s", c.nnls, adopt, c.adopt, got)
+		}
+	}
 }
