@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -368,7 +369,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		}
 	}
 	if best == nil {
-		return nil, alts, errorf("no family could be fitted: %s", alts[0].Error)
+		return nil, alts, errorf("no family could be fitted: %s", strings.TrimPrefix(alts[0].Error, "fit: "))
 	}
 	low := best
 	if !s.NoParsimony && len(fits) > 1 {
