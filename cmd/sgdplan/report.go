@@ -74,7 +74,10 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 			return o, fmt.Errorf("report: missing --%s", f.name)
 		}
 	}
-	if !c.IsSet("servers") || o.servers <= 0 {
+	if !c.IsSet("servers") {
+		return o, fmt.Errorf("report: missing --servers N (the workers in the cluster)")
+	}
+	if o.servers <= 0 {
 		return o, fmt.Errorf("report: --servers %d: want a number of workers > 0", o.servers)
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {

@@ -113,7 +113,8 @@ func TestReportBadInput(t *testing.T) {
 		want string
 	}{
 		{"no model", []string{"--jobs", reportJobs, "--servers", "4"}, "missing --model"},
-		{"no servers", []string{"--model", m, "--jobs", reportJobs}, "--servers 0"},
+		{"no servers", []string{"--model", m, "--jobs", reportJobs}, "missing --servers N"},
+		{"zero servers", []string{"--model", m, "--jobs", reportJobs, "--servers", "0"}, "--servers 0"},
 		{"loads", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--loads", "0.5,1.2"}, `value 2 "1.2"`},
 		{"seeds", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--seeds", "1"}, "--seeds 1"},
 		{"policy", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--policy", "best"}, `unknown policy "best"`},
