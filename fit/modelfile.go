@@ -133,6 +133,15 @@ type Efficiency struct {
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64 `json:"target_loss,omitempty"`
+	// Batch is the samples per update (the per-worker batch of an
+	// asynchronous update, the global batch of a synchronous step) in
+	// which the curve counts its updates k. Without a batch law the
+	// updates to target at another batch B are those at Batch times
+	// Batch/B: the same samples to the target (ideal batch scaling, the
+	// gradient-noise law's limit of a large noise scale; optimistic above
+	// the critical batch), the assumption the speedup curve makes too.
+	// 0 (files written before 2026-12-04): the updates do not scale.
+	Batch float64 `json:"batch,omitempty"`
 	// GNS, for synchronous models (sync, allreduce) fitted on runs at 3 or
 	// more global batches, is the batch law: the updates to a target
 	// scale with the global batch B as (1 + noise/B); the loss curve is
@@ -264,9 +273,55 @@ func (m *Model) updatesAt(c model.Config, target, lambda, noise float64) float64
 	if !(target > e.B2) {
 		return math.NaN()
 	}
-	b0 := e.B0 / (1 + lambda*m.Staleness(float64(c.Workers)))
-	u := (1/(target-e.B2) - e.B1) / b0
+	u := (1/(target-e.B2) - e.B1) / m.curveRate(c, lambda)
 	return math.Max(u, 0)
+}
+
+// curveRate is the rate b0 of the loss curve at c (completed), in updates
+// of c's samples per update, with the staleness cost lambda: B0/(1 +
+// lambda·staleness), times c's samples per update over Efficiency.Batch
+// (the same samples to a loss at every batch) when the model has no batch
+// law.
+func (m *Model) curveRate(c model.Config, lambda float64) float64 {
+	e := m.Efficiency
+	b0 := e.B0 / (1 + lambda*m.Staleness(float64(c.Workers)))
+	if b := m.samplesPerStep(c); e.Batch > 0 && b > 0 && m.gns() == nil {
+		b0 *= b / e.Batch
+	}
+	return b0
+}
+
+// LossCurve is the fitted loss curve at n workers over their updates
+// (completed by Config; staleness cost and batch as UpdatesToTarget uses
+// them); the zero curve when the model has none.
+func (m *Model) LossCurve(n int) model.LossCurve {
+	e := m.Efficiency
+	if e == nil || !(e.B0 > 0) {
+		return model.LossCurve{}
+	}
+	c := m.Config(model.Config{Workers: max(n, 1)})
+	if m.gns() != nil {
+		return model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
+	}
+	return model.LossCurve{B0: m.curveRate(c, e.Lambda), B1: e.B1, B2: e.B2}
+}
+
+// EfficiencyBatchWarning says, in one line, when a query of cs runs at
+// samples per update other than those the loss curve was measured at and
+// the model has no batch law ("" otherwise): the updates to target there
+// assume the same samples to the target.
+func (m *Model) EfficiencyBatchWarning(cs []model.Config) string {
+	e := m.Efficiency
+	if e == nil || !(e.B0 > 0) || !(e.Batch > 0) || m.gns() != nil {
+		return ""
+	}
+	for _, c := range cs {
+		c = m.Config(c)
+		if b := m.samplesPerStep(c); math.Abs(b-e.Batch) > 1e-9*e.Batch {
+			return fmt.Sprintf("the loss curve counts updates of %.4g samples; at %s an update has %.4g, and its updates to target assume the same samples to the target (ideal batch scaling, as the speedup does: optimistic above the critical batch size; runs at 3 or more global batches fit the batch law instead)", e.Batch, plural(c.Workers, "worker"), b)
+		}
+	}
+	return ""
 }
 
 // cost is the factor by which the statistical efficiency divides the
@@ -465,9 +520,9 @@ func (m *Model) BatchRangeWarning(cs []model.Config) string {
 			continue
 		}
 		if lo == hi {
-			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %d workers a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, c.Workers, b, m.Family)
+			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %s a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, plural(c.Workers, "worker"), b, m.Family)
 		}
-		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %d workers a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, c.Workers, b)
+		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %s a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, plural(c.Workers, "worker"), b)
 	}
 	return ""
 }

@@ -785,6 +785,10 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, "no run has 3 or more finite losses: no loss curve")
 		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
 	}
+	batch, pooled := curveBatch(runs, stats)
+	if pooled != "" {
+		eff.Warnings = append(eff.Warnings, pooled)
+	}
 	// One curve for every run, its rate divided by 1 + lambda s at the
 	// run's mean staleness s (FitStalenessLaw: shared initial loss and
 	// floor, bootstrap over runs for lambda's interval).
@@ -801,6 +805,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curve through %d points (4 parameters with lambda): an exact fit that nothing checks", total))
 	}
 	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
+	eff.Batch = batch
 	eff.Lambda, eff.LambdaLo, eff.LambdaHi = sf.Lambda, sf.LambdaLo, sf.LambdaHi
 	for _, r := range runs {
 		eff.TargetLoss = math.Max(eff.TargetLoss, sf.CurveAt(r.Staleness).Loss(r.K[len(r.K)-1]))
@@ -812,6 +817,42 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, 90%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
+}
+
+// curveBatch is the samples per update (samplesPerStep) in which the loss
+// curve of runs counts its updates: the runs' own when they share one;
+// when they differ, their geometric mean, with each run's updates
+// rescaled to it in place (the curve then pools the runs in samples: the
+// same samples to a loss at every batch) and a warning that says so. 0
+// when a run's batch is unknown.
+func curveBatch(runs []StalenessRun, stats []RunStats) (float64, string) {
+	sps := map[string]float64{}
+	for _, r := range stats {
+		sps[r.Run] = samplesPerStep(r)
+	}
+	lo, hi, logSum := math.Inf(1), math.Inf(-1), 0.0
+	for _, r := range runs {
+		b := sps[r.Run]
+		if !(b > 0) || math.IsInf(b, 0) {
+			return 0, ""
+		}
+		lo, hi = math.Min(lo, b), math.Max(hi, b)
+		logSum += math.Log(b)
+	}
+	if len(runs) == 0 {
+		return 0, ""
+	}
+	if hi <= lo*(1+1e-9) {
+		return lo, ""
+	}
+	ref := math.Exp(logSum / float64(len(runs)))
+	for i := range runs {
+		f := sps[runs[i].Run] / ref
+		for j := range runs[i].K {
+			runs[i].K[j] *= f
+		}
+	}
+	return ref, fmt.Sprintf("the loss curves of runs at %.4g to %.4g samples per update are pooled in samples (one curve in updates of %.4g samples): the same samples to a loss at every batch is assumed, not measured (ideal batch scaling: optimistic above the critical batch size); runs at 3 or more global batches fit the batch law instead", lo, hi, ref)
 }
 
 func minStaleness(rs []StalenessRun) float64 {

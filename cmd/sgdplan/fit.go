@@ -465,7 +465,11 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			fmt.Fprintf(w, "loss curve l(k) = 1/(%.4g k + %.4g) + %.4g in steps at global batch %.4g (other targets scale its updates)\n", e.B0, e.B1, e.B2, g.RefBatch)
 		}
 	} else if e := m.Efficiency; e != nil && e.B0 > 0 {
-		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness; staleness cost lambda %.4g [%.4g, %.4g] (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker, e.TargetLoss)
+		per := ""
+		if e.Batch > 0 {
+			per = fmt.Sprintf(", k in updates of %.4g samples", e.Batch)
+		}
+		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %.4g [%.4g, %.4g] (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, per, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker, e.TargetLoss)
 	}
 	if len(m.Diagnostics.Warnings) > 0 {
 		n := len(m.Diagnostics.Warnings)

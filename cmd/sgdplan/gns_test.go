@@ -245,3 +245,41 @@ func TestCheckSyncBatchLaw(t *testing.T) {
 		t.Errorf("2 GPUs: exit %d, stdout %q", code, out)
 	}
 }
+
+// Fitted on the runs at two global batches only (no batch law), the loss
+// curve pools them in samples (a warning says so), and the speedup predict
+// prints is the ratio of the times to target it prints (design.md: s(N) =
+// T(1)/T(N)); before 2026-12-04 the times grew with the workers while
+// the speedup rose to 5.9. predict warns where the batch differs from the
+// curve's.
+func TestSyncTwoBatchesSpeedupIsTimeRatio(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "model.json")
+	code, _, stderr := runCmd(t, "fit", syncGNS, "--train-workers", "2,4", "--out", mp)
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "pooled in samples") {
+		t.Errorf("fit does not say the curves are pooled in samples:\n%s", stderr)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,2,4,8,16", "--format", "json")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "the loss curve counts updates of") {
+		t.Errorf("predict does not warn of the batch assumption:\n%s", stderr)
+	}
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].TimeToTargetS == nil {
+		t.Fatal("no time to target")
+	}
+	for _, r := range rows[1:] {
+		ratio := *rows[0].TimeToTargetS / *r.TimeToTargetS
+		if math.Abs(ratio-r.Speedup) > 1e-6*r.Speedup {
+			t.Errorf("%d workers: T(1)/T(N) = %g, speedup %g", r.Workers, ratio, r.Speedup)
+		}
+	}
+}

@@ -193,6 +193,9 @@ func runPredict(c *cli.Context) error {
 	if w := m.BatchWarning(cfgs); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := m.EfficiencyBatchWarning(cfgs); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if batchSet(c) {
 		if w := m.BatchRangeWarning(cfgs); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)

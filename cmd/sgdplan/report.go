@@ -546,11 +546,11 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.Conver
 			c.Updates = append(c.Updates, q[0])
 			c.Loss = append(c.Loss, q[1])
 		}
-		b0 := e.B0 / (1 + e.Lambda*m.Staleness(float64(k)))
+		curve := m.LossCurve(k)
 		for i := 0; i <= 60; i++ {
 			u := umax * float64(i) / 60
 			c.FitUpdates = append(c.FitUpdates, u)
-			c.FitLoss = append(c.FitLoss, 1/(b0*u+e.B1)+e.B2)
+			c.FitLoss = append(c.FitLoss, curve.Loss(u))
 		}
 		d.Curves = append(d.Curves, c)
 	}
