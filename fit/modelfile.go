@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -644,23 +644,8 @@ func WriteModel(path string, m *Model) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, b); err != nil {
 		return errorf("%v", err)
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return errorf("%s: %v", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return errorf("%s: %v", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return errorf("%s: %v", path, err)
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 )
 
 // The writers emit the canonical files of docs/trace-format.md. Required
@@ -65,27 +67,8 @@ func WriteDir(dir string, t *Trace) error {
 }
 
 // writeAtomic writes path through a temporary file and a rename.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("traces: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("traces: %w", err)
-	}
-	if err := write(tmp); err != nil {
-		return fmt.Errorf("traces: writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("traces: writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+func writeAtomic(path string, write func(io.Writer) error) error {
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}
 	return nil

@@ -1,30 +1,26 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 )
 
 // writeFileAtomic writes data to path through a temporary file in the same
 // folder and a rename, so that a reader never sees a half-written file.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
+	return atomicfile.WriteFile(path, data)
+}
+
+// outFolder checks, before any work is done, that the folder of the
+// output file path (the flag's value) exists: a command then fails before
+// writing any of its outputs instead of after some.
+func outFolder(cmd, flag, path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return badInput(fmt.Errorf("%s: --%s %s: folder %s does not exist", cmd, flag, path, dir))
 	}
 	return nil
 }

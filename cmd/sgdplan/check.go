@@ -47,7 +47,7 @@ Examples:
    sgdplan check --model model.json --workers 8 --ps 2
    sgdplan check --model model.json testdata/manifests/tfjob.yaml`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit", Required: true},
+			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit (required)"},
 			&cli.IntFlag{Name: "workers", Usage: "planned workers"},
 			&cli.IntFlag{Name: "ps", Usage: "planned PS shards (default: the model's)"},
 			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth; default: the rate it was fitted at)"},
@@ -66,9 +66,9 @@ func runCheck(c *cli.Context) error {
 	if len(args) > 1 {
 		return badInput(fmt.Errorf("check: one manifest at most, got %d", len(args)))
 	}
-	m, err := fit.LoadModel(c.String("model"))
+	m, err := loadModel("check", c.String("model"))
 	if err != nil {
-		return badInput(err)
+		return err
 	}
 	if c.IsSet("bandwidth") {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {

@@ -97,6 +97,13 @@ func runFit(c *cli.Context) error {
 	if boot == 0 {
 		boot = -1
 	}
+	for _, f := range []string{"out", "plot"} {
+		if p := c.String(f); p != "" {
+			if err := outFolder("fit", f, p); err != nil {
+				return err
+			}
+		}
+	}
 	paths := args
 	m, stats, pts, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, NNLS: c.Bool("nnls"), TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
 	if err != nil {

@@ -84,7 +84,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			c.OnUsageError = app.OnUsageError
 		}
 	}
+	unknown := ""
+	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
 	err := app.Run(args)
+	if unknown != "" {
+		fmt.Fprintf(stderr, "sgdplan: unknown command %q (sgdplan --help lists the commands)\n", unknown)
+		return exitBadInput
+	}
 	if err == nil {
 		return exitOK
 	}

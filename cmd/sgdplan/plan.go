@@ -280,6 +280,11 @@ func planAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if p := c.String("plot"); p != "" {
+		if err := outFolder("plan", "plot", p); err != nil {
+			return err
+		}
+	}
 	jobs, err := planLoadJobs(c, s)
 	if err != nil {
 		return err

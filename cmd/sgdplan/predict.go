@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -32,7 +33,7 @@ Examples:
    sgdplan predict --model model.json --workers 1-16 --ps 1,2
    sgdplan predict --model model.json --workers 1,2,4,8 --bandwidth 1.25e9 --format json`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit", Required: true},
+			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit (required)"},
 			&cli.StringFlag{Name: "workers", Value: "1-16", Usage: "worker counts: 1-64, 1,2,4 or mixes"},
 			&cli.StringFlag{Name: "ps", Usage: "PS shard counts (default: the model's)"},
 			&cli.Float64Flag{Name: "bandwidth", Usage: "link bandwidth per shard, B/s (mva models fitted with runs.csv bandwidth)"},
@@ -73,6 +74,20 @@ type predictRow struct {
 	BeyondFittedWorker bool     `json:"extrapolated"`
 }
 
+// loadModel reads the model.json of --model for the command cmd: a
+// missing flag or a bad file is bad input, said as cmd's (not as package
+// fit's: "predict: m.json:3:7: ...").
+func loadModel(cmd, path string) (*fit.Model, error) {
+	if path == "" {
+		return nil, badInput(fmt.Errorf("%s: missing --model model.json (written by sgdplan fit)", cmd))
+	}
+	m, err := fit.LoadModel(path)
+	if err != nil {
+		return nil, badInput(fmt.Errorf("%s: %s", cmd, strings.TrimPrefix(err.Error(), "fit: ")))
+	}
+	return m, nil
+}
+
 func runPredict(c *cli.Context) error {
 	if _, err := interspersed(c); err != nil {
 		return badInput(fmt.Errorf("predict: %v", err))
@@ -81,9 +96,9 @@ func runPredict(c *cli.Context) error {
 	if format != "table" && format != "json" && format != "csv" {
 		return badInput(fmt.Errorf("predict: --format %q: want table, json or csv", format))
 	}
-	m, err := fit.LoadModel(c.String("model"))
+	m, err := loadModel("predict", c.String("model"))
 	if err != nil {
-		return badInput(err)
+		return err
 	}
 	ws, err := parseIntList(c.String("workers"))
 	if err != nil || len(ws) == 0 || ws[0] < 1 {
@@ -109,7 +124,7 @@ func runPredict(c *cli.Context) error {
 	}
 	if c.IsSet("bandwidth") {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
-			return badInput(err)
+			return badInput(fmt.Errorf("predict: %s", strings.TrimPrefix(err.Error(), "fit: ")))
 		}
 	}
 	if c.IsSet("per-node") {

@@ -120,9 +120,9 @@ func reportAction(c *cli.Context) error {
 // runReport loads o.model and o.jobs, writes the report into o.out and says
 // where it is on stdout; warnings go to stderr. Errors carry exit codes.
 func runReport(c *cli.Context, o reportOptions) error {
-	m, err := fit.LoadModel(o.model)
+	m, err := loadModel("report", o.model)
 	if err != nil {
-		return badInput(err)
+		return err
 	}
 	jobs, err := planReadJobs(o.jobs)
 	if err != nil {
@@ -138,7 +138,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 		return withCode(exitFailure, err)
 	}
 	if err := plots.WriteReport(o.out, r); err != nil {
-		return withCode(exitFailure, err)
+		return withCode(exitFailure, fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: report: %s\n", w)
@@ -167,7 +167,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit})
 	}
 	for _, w := range m.Diagnostics.Warnings {
-		r.Warnings = append(r.Warnings, "fit: "+w)
+		r.Warnings = append(r.Warnings, "fit: "+strings.TrimPrefix(w, "fit: "))
 	}
 	cv := "not computed"
 	if m.Diagnostics.CVError != nil {
