@@ -77,6 +77,26 @@ type DataKind struct {
 	MixedBandwidth bool
 }
 
+// String describes the kind in words, for messages.
+func (k DataKind) String() string {
+	parts := []string{"synchronous steps"}
+	if k.Async {
+		parts[0] = "asynchronous updates"
+	}
+	if k.PS {
+		parts = append(parts, "parameter servers")
+	} else {
+		parts = append(parts, "no parameter servers")
+	}
+	if k.Strong {
+		parts = append(parts, "a fixed global batch")
+	}
+	if k.MixedBandwidth {
+		parts = append(parts, "several link rates")
+	}
+	return strings.Join(parts, ", ")
+}
+
 // families lists every throughput family the fitter knows, by name.
 var families = map[string]Family{}
 

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -61,5 +62,21 @@ func TestFamiliesAgreeWithModel(t *testing.T) {
 		if relErr(got, want) > 1e-12 {
 			t.Fatalf("pollux %v at %+v: %g, model %g", pth, nc, got, want)
 		}
+	}
+}
+
+// A family named for data it does not model is refused, with the families
+// that do (before 2026-12-04 mva was fitted to a synchronous table, with a
+// 168% CV error, and predicted an efficiency of 1.98).
+func TestNamedFamilyMustApply(t *testing.T) {
+	pts := synth("optimus-sync", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8}, []int{1, 2}, 32, false, 0.01, 3)
+	for _, n := range []string{"mva", "optimus-async", "mean(optimus-async,ernest)"} {
+		_, _, err := FitThroughput(pts, n, &Settings{Bootstrap: -1})
+		if err == nil || !strings.Contains(err.Error(), "does not apply to these data (synchronous steps, parameter servers)") || !strings.Contains(err.Error(), "optimus-sync") {
+			t.Errorf("%s on sync PS data: %v", n, err)
+		}
+	}
+	if _, _, err := FitThroughput(pts, "optimus-sync", &Settings{Bootstrap: -1}); err != nil {
+		t.Errorf("optimus-sync on sync PS data: %v", err)
 	}
 }

@@ -346,6 +346,15 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		if !ok {
 			return nil, nil, errorf("unknown family %q (known: auto, %v, or mean(a,b,...) of two or more of them)", family, FamilyNames())
 		}
+		if !f.Applies(kind) {
+			var fit []string
+			for _, n := range FamilyNames() {
+				if families[n].Applies(kind) {
+					fit = append(fit, n)
+				}
+			}
+			return nil, nil, errorf("family %s does not apply to these data (%s); those that do: %s", family, kind, strings.Join(fit, ", "))
+		}
 		cands = []Family{f}
 	}
 	if s.NoPrior {
