@@ -79,7 +79,6 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	workers, ps := 0, m.Reference.PS
-	psSet := false
 	if len(args) == 1 {
 		mf, err := readManifest(args[0])
 		if err != nil {
@@ -87,24 +86,28 @@ func runCheck(c *cli.Context) error {
 		}
 		workers = mf.Workers
 		if mf.HasPS {
-			ps, psSet = mf.PS, true
+			ps = mf.PS
 		}
 	}
 	if c.IsSet("workers") {
 		workers = c.Int("workers")
 	}
 	if c.IsSet("ps") {
-		ps, psSet = c.Int("ps"), true
+		ps = c.Int("ps")
 	}
-	_ = psSet
 	if workers < 1 {
 		if len(args) == 0 && !c.IsSet("workers") {
 			return badInput(errors.New("check: give --workers N or a manifest"))
 		}
 		return badInput(fmt.Errorf("check: %d workers: want >= 1", workers))
 	}
-	if ps < 0 || (ps > 0 && m.Reference.PS == 0) {
+	switch {
+	case ps > 0 && m.Reference.PS == 0:
 		return badInput(fmt.Errorf("check: %d PS shards: the model (%s) has no parameter servers", ps, m.Mode))
+	case ps < 1 && m.Reference.PS > 0:
+		return badInput(fmt.Errorf("check: %d PS shards: want >= 1 (the model has parameter servers)", ps))
+	case ps < 0:
+		return badInput(fmt.Errorf("check: %d PS shards: want 0 (the model has no parameter servers)", ps))
 	}
 	v := verdict(m, workers, ps)
 	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)

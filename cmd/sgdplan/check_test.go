@@ -112,6 +112,8 @@ func TestCheckBadInput(t *testing.T) {
 		{"no workers replicas", []string{"--model", mp, filepath.Join(man, "no-workers.yaml")}, "TFJob without worker replicas"},
 		{"no workers", []string{"--model", mp}, "give --workers N or a manifest"},
 		{"zero", []string{"--model", mp, "--workers", "0"}, "0 workers: want >= 1"},
+		{"zero shards", []string{"--model", mp, "--workers", "4", "--ps", "0"}, "0 PS shards: want >= 1"},
+		{"negative shards", []string{"--model", mp, "--workers", "4", "--ps", "-1"}, "-1 PS shards: want >= 1"},
 		{"unreadable model", []string{"--model", filepath.Join(dir, "x.json"), "--workers", "2"}, "x.json"},
 		{"not yaml", []string{"--model", mp, filepath.Join("testdata", "fit-table", "README.md")}, "not a Kubeflow job manifest"},
 		{"absent manifest", []string{"--model", mp, filepath.Join(dir, "none.yaml")}, "none.yaml"},

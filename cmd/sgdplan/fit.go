@@ -79,7 +79,7 @@ func runFit(c *cli.Context) error {
 	var train []int
 	if s := c.String("train-workers"); s != "" {
 		var err error
-		if train, err = parseIntList(s); err != nil {
+		if train, err = parseIntList(s, 1); err != nil {
 			return badInput(fmt.Errorf("fit: --train-workers: %v", err))
 		}
 	}
@@ -534,23 +534,33 @@ func interspersed(c *cli.Context) ([]string, error) {
 	return pos, nil
 }
 
-// parseIntList parses "1,2,4", "1-64" and mixes ("1-4,8,16"), in order,
-// without duplicates.
-func parseIntList(s string) ([]int, error) {
+// parseIntList reads a list of whole numbers and ranges, "1,2,8" or
+// "1-4,8", each at least least; the values come out once each, in the
+// order given.
+func parseIntList(s string, least int) ([]int, error) {
 	var out []int
 	seen := map[int]bool{}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		lo, hi, isRange := strings.Cut(part, "-")
+		if lo == "" && isRange {
+			return nil, fmt.Errorf("%q: expected whole numbers >= %d (no negative counts)", part, least)
+		}
 		a, err := strconv.Atoi(strings.TrimSpace(lo))
-		if err != nil || a < 0 {
-			return nil, fmt.Errorf("%q: expected a whole number >= 0 or a range like 1-64", part)
+		if err != nil {
+			return nil, fmt.Errorf("%q: expected a whole number or a range like %d-64", part, max(least, 1))
 		}
 		b := a
 		if isRange {
-			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil || b < a {
-				return nil, fmt.Errorf("%q: expected a range lo-hi with lo <= hi", part)
+			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
+				return nil, fmt.Errorf("%q: a range needs a whole number at each end, like %d-64", part, max(least, 1))
 			}
+			if b < a {
+				return nil, fmt.Errorf("%q: a range runs from low to high (%d-%d)", part, b, a)
+			}
+		}
+		if a < least {
+			return nil, fmt.Errorf("%q: want numbers >= %d", part, least)
 		}
 		if b-a > 100000 {
 			return nil, fmt.Errorf("%q: range too long (at most 100000 values)", part)

@@ -100,19 +100,18 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ws, err := parseIntList(c.String("workers"))
-	if err != nil || len(ws) == 0 || ws[0] < 1 {
-		return badInput(fmt.Errorf("predict: --workers %q: %v (want counts >= 1, e.g. 1-64)", c.String("workers"), errOr(err, "a count below 1")))
-	}
-	for _, w := range ws {
-		if w < 1 {
-			return badInput(fmt.Errorf("predict: --workers: %d workers: want >= 1", w))
-		}
+	ws, err := parseIntList(c.String("workers"), 1)
+	if err != nil {
+		return badInput(fmt.Errorf("predict: --workers: %v", err))
 	}
 	ps := []int{m.Reference.PS}
 	if s := c.String("ps"); s != "" {
-		if ps, err = parseIntList(s); err != nil {
-			return badInput(fmt.Errorf("predict: --ps: %v", err))
+		least := 1 // a PS model has at least one shard
+		if m.Reference.PS == 0 {
+			least = 0
+		}
+		if ps, err = parseIntList(s, least); err != nil {
+			return badInput(fmt.Errorf("predict: --ps: %v (parameter-server shards)", err))
 		}
 		if m.Reference.PS == 0 {
 			for _, p := range ps {
@@ -149,6 +148,11 @@ func runPredict(c *cli.Context) error {
 		}
 		if !(target > m.Efficiency.B2) {
 			return badInput(fmt.Errorf("predict: --target-loss %g is at or below the loss curve's floor %.4g: never reached", target, m.Efficiency.B2))
+		}
+		if e := m.Efficiency; e.B1 > 0 {
+			if start := 1/e.B1 + e.B2; target >= start {
+				return badInput(fmt.Errorf("predict: --target-loss %g is at or above the fitted loss at the start, %.4g: reached before any update; want a target between the floor %.4g and %.4g", target, start, e.B2, start))
+			}
 		}
 	}
 	epochs := 0.0
