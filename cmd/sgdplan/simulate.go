@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/sgdplan/sgdplan/internal/progress"
@@ -29,14 +31,23 @@ exponent of the rows with neither p nor model (otherwise an error), as in plan.
 requested size (policies know only the requested size). --energy-alpha A gives jobs
 the speed-scaling curve speed = power^(1/A) and reports flow time + energy.
 --seeds K repeats the run with seeds S..S+K-1 and reports 95% intervals (Student t)
-of the means over seeds.
+of the means over seeds, cut to the values a quantity can take (>= 0; <= 1 for
+utilization and the queued fraction).
+
+--policy takes the policies of plan that react to arrivals (all runs every one of
+them), not numeric: numeric tunes one priority per job by replaying the whole job
+list, every future arrival and size known in advance, so it is plan only.
+The Poisson flags (--arrival-rate, --count, --mean-size, --size-sigma, --max-workers)
+do not apply with --jobs and are refused there. When a Poisson workload offers at
+least as much work as the servers can do, stderr says so: the queue then grows
+without bound and the response times grow with --count.
 
 Example:
    sgdplan simulate --jobs testdata/jobs-example/jobs.csv --servers 16 --policy all --early-stop 0.3 --seeds 5`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (else a Poisson workload)"},
 			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
-			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "a policy of plan, or all"},
+			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planner.PolicyNames, "|") + "|all (not numeric, which is plan only)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random draws"},
 			&cli.IntFlag{Name: "seeds", Value: 1, Usage: "runs with seeds seed..seed+K-1; K > 1 adds 95% intervals"},
 			&cli.Float64Flag{Name: "early-stop", Usage: "probability a job is killed early, 0..1"},
@@ -86,7 +97,14 @@ type simPolicy struct {
 	Jobs           []simJob              `json:"jobs"`
 }
 
+// simPoissonFlags describe the Poisson workload; a jobs file replaces them.
+var simPoissonFlags = []string{"arrival-rate", "count", "mean-size", "size-sigma", "max-workers"}
+
 func simulateAction(c *cli.Context) error {
+	if c.String("policy") == "numeric" {
+		return badInput(fmt.Errorf("unknown policy \"numeric\" for simulate: numeric tunes one priority per job by replaying the whole job list, "+
+			"future arrivals and sizes known in advance, so it is plan only; want one of %s, or all", strings.Join(planner.PolicyNames, ", ")))
+	}
 	s, err := planParse(c, false, false)
 	if err != nil {
 		return err
@@ -107,6 +125,16 @@ func simulateAction(c *cli.Context) error {
 	var fixed []planner.Job
 	var poisson planner.Poisson
 	if c.String("jobs") != "" {
+		var set []string
+		for _, f := range simPoissonFlags {
+			if c.IsSet(f) {
+				set = append(set, fmt.Sprintf("--%s %v", f, c.Value(f)))
+			}
+		}
+		if len(set) > 0 {
+			return badInput(fmt.Errorf("%s: Poisson workload only, not with --jobs (the jobs file gives the arrivals, sizes and max_workers)",
+				strings.Join(set, ", ")))
+		}
 		if fixed, err = planLoadJobs(c, s); err != nil {
 			return err
 		}
@@ -132,6 +160,13 @@ func simulateAction(c *cli.Context) error {
 			sizes = planner.LogNormal{Mu: math.Log(mean) - sg*sg/2, Sigma: sg}
 		}
 		poisson = planner.Poisson{Rate: rate, Count: count, Sizes: sizes, Curve: planner.PowerLaw{P: p}, MaxWorkers: c.Int("max-workers")}
+		pe := p // the exponent the jobs run at
+		if ea > 0 {
+			pe = 1 / ea
+		}
+		for _, w := range simOverload(poisson, mean, pe, n, c.Bool("fractional"), names) {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: %s\n", w)
+		}
 	}
 	var out []simPolicy
 	var resp []plots.ResponseTimes
@@ -187,7 +222,43 @@ func simulateAction(c *cli.Context) error {
 	return simTable(w, out, ea > 0)
 }
 
+// simOverload warns when the Poisson workload pw (sizes of mean mean s,
+// exponent p) offers at least as much work as n servers can do. On whole
+// workers a running job holds k >= 1 workers and does k^p <= k seconds of
+// one-worker work per second, so the servers do at most n: the offered load
+// rate x mean / n is a lower bound on every policy's, and at or above 1 the
+// queue grows without bound. fcfs-rigid holds r workers per job for
+// size / r^p, a load of rate x mean x r^(1-p) / n. With fractional shares and
+// p < 1 a share below one worker runs faster than its share (k^p > k), so the
+// bound does not hold and only fcfs-rigid (always whole workers) is checked.
+func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, names []string) []string {
+	const advice = "the queue grows without bound, so the response times grow with the simulated horizon (--count) and are not steady-state values; lower --arrival-rate or raise --servers"
+	var out []string
+	load := pw.Rate * mean / float64(n)
+	if load >= 1 && (!fractional || p == 1) {
+		out = append(out, fmt.Sprintf("overloaded: offered load %.3g (arrival rate %g/s x mean size %g s / %d servers) >= 1, more work than the servers can do under any policy: %s",
+			load, pw.Rate, mean, n, advice))
+	}
+	if slices.Contains(names, "fcfs-rigid") && len(out) == 0 {
+		r := 1 // as planner's rigid default: max_workers, at most the servers
+		if pw.MaxWorkers > 0 {
+			r = min(pw.MaxWorkers, n)
+		}
+		if rl := load * math.Pow(float64(r), 1-p); rl >= 1 {
+			out = append(out, fmt.Sprintf("fcfs-rigid overloaded: offered load %.3g (arrival rate %g/s x mean size %g s x %d^(1-%g) / %d servers; each job holds %d rigid workers) >= 1: %s",
+				rl, pw.Rate, mean, r, p, n, r, advice))
+		}
+	}
+	return out
+}
+
+// simBounds are the values the quantities of simSummarize can take.
+var simBounds = map[string][2]float64{"utilization": {0, 1}, "queued_fraction": {0, 1}}
+
 // simSummarize averages one policy's runs over seeds, with 95% intervals.
+// Every quantity is >= 0 (utilization and the queued fraction also <= 1),
+// so the Student-t interval is cut to those values: the true mean lies
+// there, so the cut interval covers it as often as the whole one.
 func simSummarize(name string, runs []planner.Result) simPolicy {
 	p := simPolicy{Policy: name, Seeds: len(runs)}
 	fields := []struct {
@@ -216,7 +287,11 @@ func simSummarize(name string, runs []planner.Result) simPolicy {
 			if p.CI95 == nil {
 				p.CI95 = map[string][2]float64{}
 			}
-			p.CI95[f.key] = [2]float64{lo, hi}
+			b, ok := simBounds[f.key]
+			if !ok {
+				b = [2]float64{0, math.Inf(1)}
+			}
+			p.CI95[f.key] = [2]float64{math.Max(lo, b[0]), math.Min(hi, b[1])}
 		}
 	}
 	for _, j := range runs[0].Jobs {

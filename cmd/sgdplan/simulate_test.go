@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/planner"
 )
 
 func TestSimulateGolden(t *testing.T) {
@@ -110,5 +113,161 @@ func TestSimulateLogNormalSizes(t *testing.T) {
 	}
 	if math.Abs(p.Utilization-0.5) > 0.03 {
 		t.Errorf("utilization %g, want 0.5", p.Utilization)
+	}
+}
+
+// The 95% intervals are cut to the values each quantity can take. By hand,
+// with t(0.975, 2 dof) = 4.3027:
+//   - mean responses 1, 1, 100 s: mean 34, sample sd sqrt(6534/2) = 57.158,
+//     se 57.158/sqrt(3) = 33.000, interval 34 -+ 141.99 = [-107.99, 175.99],
+//     cut to [0, 175.99];
+//   - utilizations 1, 1, 0.97: mean 0.99, sd sqrt(0.0006/2) = 0.017321,
+//     se 0.01, interval 0.99 -+ 0.043027 = [0.94697, 1.0330], cut to
+//     [0.94697, 1].
+func TestSimSummarizeIntervalBounds(t *testing.T) {
+	runs := []planner.Result{
+		{MeanResponse: 1, Utilization: 1, Jobs: []planner.JobResult{{ID: "a"}}},
+		{MeanResponse: 1, Utilization: 1},
+		{MeanResponse: 100, Utilization: 0.97},
+	}
+	p := simSummarize("x", runs)
+	for _, c := range []struct {
+		key    string
+		lo, hi float64
+	}{
+		{"mean_flow_time", 0, 175.99},
+		{"utilization", 0.94697, 1},
+	} {
+		got := p.CI95[c.key]
+		if math.Abs(got[0]-c.lo) > 1e-4*math.Max(1, c.lo) || math.Abs(got[1]-c.hi) > 1e-4*c.hi {
+			t.Errorf("%s: interval %v, want [%g, %g]", c.key, got, c.lo, c.hi)
+		}
+	}
+}
+
+// One job per seed, 3 seeds (the audit's case): the response is the drawn
+// size / 16^0.5, so the mean over seeds varies widely and the Student-t
+// interval reached -310 s. Every interval must lie within the values its
+// quantity can take, in json as in the table; the slowdown is 1/s(16) = 1/4
+// in every seed.
+func TestSimulateIntervalsNotNegative(t *testing.T) {
+	args := []string{"simulate", "--servers", "16", "--arrival-rate", "0.001", "--count", "1", "--seeds", "3"}
+	code, stdout, stderr := runCmd(t, append(args, "--format", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p simPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.CI95) == 0 {
+		t.Fatal("no intervals with 3 seeds")
+	}
+	for k, r := range p.CI95 {
+		if r[0] < 0 || r[0] > r[1] {
+			t.Errorf("%s: interval %v, want 0 <= lo <= hi", k, r)
+		}
+	}
+	if r := p.CI95["mean_flow_time"]; !(r[0] <= p.MeanFlowTime && p.MeanFlowTime < r[1]) {
+		t.Errorf("mean response %g outside its interval %v", p.MeanFlowTime, r)
+	}
+	if math.Abs(p.MeanSlowdown-0.25) > 1e-12 {
+		t.Errorf("mean slowdown %g, want 1/s(16) = 0.25", p.MeanSlowdown)
+	}
+	_, table, _ := runCmd(t, args...)
+	r := p.CI95["mean_flow_time"]
+	if want := fmt.Sprintf("%.4g [%.4g, %.4g]", p.MeanFlowTime, r[0], r[1]); !strings.Contains(table, want) {
+		t.Errorf("table does not show the json interval %q:\n%s", want, table)
+	}
+}
+
+// numeric is plan only: simulate refuses it, says why and which policies it
+// takes, and its help does not offer it.
+func TestSimulateRefusesNumeric(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "simulate", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "16", "--policy", "numeric")
+	if code != exitBadInput || stdout != "" {
+		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, exitBadInput)
+	}
+	for _, want := range []string{"plan only", "future arrivals and sizes known in advance", "want one of hesrpt, hesrpt-slowdown", "fcfs-rigid, or all"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q, want it to say %q", stderr, want)
+		}
+	}
+	_, help, _ := runCmd(t, "simulate", "--help")
+	if strings.Contains(help, "a policy of plan") || !strings.Contains(help, "greedy|fcfs-rigid|all (not numeric, which is plan only)") {
+		t.Errorf("help does not name simulate's policies:\n%s", help)
+	}
+}
+
+// The Poisson flags do not apply to a jobs file: given with --jobs, valid or
+// not, they are refused (exit 2) and named with their values.
+func TestSimulateJobsRefusesPoissonFlags(t *testing.T) {
+	jobs := filepath.Join(jobsExample, "jobs.csv")
+	for _, c := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--count", "0"}, "--count 0: Poisson workload only, not with --jobs"},
+		{[]string{"--count", "500"}, "--count 500: Poisson workload only"},
+		{[]string{"--mean-size", "-1"}, "--mean-size -1: Poisson workload only"},
+		{[]string{"--size-sigma", "-1"}, "--size-sigma -1: Poisson workload only"},
+		{[]string{"--arrival-rate", "5", "--max-workers", "2"}, "--arrival-rate 5, --max-workers 2: Poisson workload only"},
+	} {
+		args := append([]string{"simulate", "--jobs", jobs, "--servers", "16"}, c.flags...)
+		code, stdout, stderr := runCmd(t, args...)
+		if code != exitBadInput || stdout != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d saying %q", c.flags, code, stdout, stderr, exitBadInput, c.want)
+		}
+	}
+}
+
+// The overload warning. Offered loads by hand (mean size 3600 s, p = 0.5,
+// 16 servers):
+//   - rate 0.01/s: 0.01 x 3600 / 16 = 2.25 >= 1: overloaded;
+//   - rate 0.004/s: 0.9: no warning, not even under --fractional;
+//   - rate 0.01/s, --fractional: shares below one worker run at k^0.5 > k, so
+//     the bound does not hold: no warning; with --p 1 it does: 2.25;
+//   - rate 0.004/s, fcfs-rigid, --max-workers 8: each job holds 8 workers for
+//     size / 8^0.5, load 0.9 x 8^0.5 = 2.546: fcfs-rigid overloaded.
+//
+// And the warning is true: under overload the mean response grows with the
+// horizon (400 jobs against 100, same seed, more than twice).
+func TestSimulateOverloadWarning(t *testing.T) {
+	base := []string{"simulate", "--servers", "16", "--format", "json"}
+	for _, c := range []struct {
+		name  string
+		flags []string
+		want  string // "" for no warning
+	}{
+		{"overloaded", []string{"--arrival-rate", "0.01", "--count", "100"}, "overloaded: offered load 2.25 (arrival rate 0.01/s x mean size 3600 s / 16 servers) >= 1"},
+		{"below", []string{"--arrival-rate", "0.004", "--count", "100"}, ""},
+		{"below fractional", []string{"--arrival-rate", "0.004", "--count", "100", "--fractional"}, ""},
+		{"fractional p<1", []string{"--arrival-rate", "0.01", "--count", "100", "--fractional"}, ""},
+		{"fractional p=1", []string{"--arrival-rate", "0.01", "--count", "100", "--fractional", "--p", "1"}, "overloaded: offered load 2.25"},
+		{"rigid", []string{"--arrival-rate", "0.004", "--count", "100", "--max-workers", "8", "--policy", "fcfs-rigid"}, "fcfs-rigid overloaded: offered load 2.55"},
+		{"rigid elastic", []string{"--arrival-rate", "0.004", "--count", "100", "--max-workers", "8", "--policy", "equi"}, ""},
+	} {
+		code, _, stderr := runCmd(t, append(base, c.flags...)...)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", c.name, code, stderr)
+			continue
+		}
+		if got := strings.Contains(stderr, "overloaded"); got != (c.want != "") || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: stderr %q, want %q", c.name, stderr, c.want)
+		}
+		if c.want != "" && !strings.Contains(stderr, "grow with the simulated horizon") {
+			t.Errorf("%s: stderr %q does not say the response times grow with the horizon", c.name, stderr)
+		}
+	}
+	mean := func(count string) float64 {
+		_, stdout, stderr := runCmd(t, append(base, "--arrival-rate", "0.01", "--count", count)...)
+		var p simPolicy
+		if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+			t.Fatalf("%v: %s", err, stderr)
+		}
+		return p.MeanFlowTime
+	}
+	if short, long := mean("100"), mean("400"); !(long > 2*short) {
+		t.Errorf("overloaded: mean response %g s on 100 jobs, %g s on 400: want it to grow with the horizon", short, long)
 	}
 }
