@@ -84,6 +84,18 @@ func (e *Extrapolation) Factor(c model.Config, level float64) float64 {
 	return math.Exp(e.Spread(level) * e.Distance(c))
 }
 
+// FactorFrom is Factor for a ratio of the predictions at c and at base
+// (a speedup over one worker): the log distance both share beyond the data
+// (shards, say, when base has c's) drifts them alike and cancels, so only
+// the distance c adds to base's widens it: exp(Spread(level)·max(d(c) -
+// d(base), 0)). 1 when c is no further from the data than base.
+func (e *Extrapolation) FactorFrom(base, c model.Config, level float64) float64 {
+	if e == nil {
+		return 1
+	}
+	return math.Exp(e.Spread(level) * math.Max(e.Distance(c)-e.Distance(base), 0))
+}
+
 // PriorFolds is the weight, in folds, of the prior drift (AssumedDriftRate,
 // measured on another system: the project's own traces) beside the data's
 // own measurement: no more than one fold, so that a rate measured on the

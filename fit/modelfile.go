@@ -932,12 +932,14 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	for _, r := range m.Rivals {
 		p.Speedup = stretch(p.Speedup, speedupOf(r.fam, r.Theta))
 	}
-	// One worker is inside the data: the speedup drifts as X(n) does,
-	// and stops where X(n) does.
-	p.Speedup = widenBy(p.Speedup, far)
+	// The speedup drifts as X(n) does beyond X(1)'s own distance from the
+	// data (at one worker it is 1, whatever the shards), and stops where
+	// X(n) does.
+	p.Speedup = widenBy(p.Speedup, m.Extrapolation.FactorFrom(c1, c, m.Level))
 	if capped {
 		p.Speedup.Hi = math.Max(p.Speedup.Value, math.Min(p.Speedup.Hi, p.Speedup.Value*p.StepsPerS.Hi/p.StepsPerS.Value))
 	}
+
 	// The efficiency law's own interval (the staleness cost lambda, or
 	// the batch law's noise scale): the speedup moves with it.
 	ends := m.efficiencyEnds(lambda, noise)
@@ -945,6 +947,19 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		for _, end := range ends {
 			a := m.cost(c, end[0], end[1]) / m.cost(c1, end[0], end[1])
 			p.Speedup = stretch(p.Speedup, p.Speedup.Value*rel/a)
+		}
+	}
+	if m.Family == "mva" && rel > 0 {
+		// In a closed network a worker's cycle is no shorter than alone,
+		// so X(n) <= n X(1): the speedup is at most n (times the ratio of
+		// samples per update) over the lowest statistical cost in the
+		// interval.
+		relMin := rel
+		for _, end := range ends {
+			relMin = math.Min(relMin, m.cost(c, end[0], end[1])/m.cost(c1, end[0], end[1]))
+		}
+		if lim := float64(c.Workers) * sps / m.samplesPerStep(c1) / relMin; p.Speedup.Hi > lim {
+			p.Speedup.Hi = math.Max(lim, p.Speedup.Value)
 		}
 	}
 	n := float64(c.Workers)

@@ -125,6 +125,9 @@ func runCheck(c *cli.Context) error {
 	if w := beyondNodes(m, []int{workers}); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := beyondShards(m, []int{ps}); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if batchSet(c) {
 		if w := m.BatchRangeWarning([]model.Config{{Workers: workers, PS: ps}}); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)

@@ -203,6 +203,9 @@ func runPredict(c *cli.Context) error {
 	if w := beyondNodes(m, ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := beyondShards(m, ps); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	var cfgs []model.Config
 	for _, p := range ps {
 		for _, w := range ws {
@@ -309,6 +312,24 @@ func beyondNodes(m *fit.Model, ws []int) string {
 				what = fmt.Sprintf("the network among more than %d machines is not in the data", e.MaxNodes)
 			}
 			return fmt.Sprintf("%d workers run on %d machines, the data on at most %d: %s, and the prediction extrapolates the form across it (its interval widens with the distance, but the form itself may be wrong there); a profile run on %d machines would measure it", w, n, e.MaxNodes, what, min(n, 2*e.MaxNodes))
+		}
+	}
+	return ""
+}
+
+// beyondShards warns, once, when a shard count of ps lies beyond those
+// the model was fitted on ("" when none does).
+func beyondShards(m *fit.Model, ps []int) string {
+	most := 0
+	for _, d := range m.Data.Configurations {
+		most = max(most, d.PS)
+	}
+	if most < 1 {
+		return ""
+	}
+	for _, p := range ps {
+		if p > most {
+			return fmt.Sprintf("%d PS shards is beyond the %d fitted: the prediction extrapolates the %s form in the shards (its interval widens with the distance, but the form itself may be wrong there)", p, most, m.Family)
 		}
 	}
 	return ""

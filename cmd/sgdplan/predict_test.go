@@ -238,3 +238,41 @@ func TestPredictBatch(t *testing.T) {
 		t.Errorf("check --batch 64: exit %d:\n%s", code, stdout)
 	}
 }
+
+// Beyond the fitted shards: a warning, and the speedup stays a ratio over
+// one worker at the same shards: 1 at one worker (the shards' drift is
+// shared and cancels) and, for the queueing network, at most the workers
+// (X(n) <= n X(1) in a closed network). Before 2026-12-04 one worker at
+// 100 shards printed speedup 1 [0.22, 4.6] and four workers [0.54, 29].
+func TestPredictBeyondShards(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", mp, "--bootstrap", "40"); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,4,16", "--ps", "100", "--format", "json")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "100 PS shards is beyond the 2 fitted") {
+		t.Errorf("no warning beyond the fitted shards:\n%s", stderr)
+	}
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.Workers == 1 && (r.SpeedupLo != 1 || r.SpeedupHi != 1) {
+			t.Errorf("1 worker: speedup interval [%g, %g], want [1, 1]", r.SpeedupLo, r.SpeedupHi)
+		}
+		if n := float64(r.Workers); r.SpeedupHi > n*(1+1e-12) || !(r.SpeedupLo <= r.Speedup && r.Speedup <= r.SpeedupHi) {
+			t.Errorf("%d workers: speedup %g [%g, %g]: want inside and at most %g", r.Workers, r.Speedup, r.SpeedupLo, r.SpeedupHi, n)
+		}
+		if r.Workers > 1 && !(r.SpeedupHi > r.SpeedupLo) {
+			t.Errorf("%d workers: beyond the fitted workers the interval [%g, %g] should have width", r.Workers, r.SpeedupLo, r.SpeedupHi)
+		}
+	}
+	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "4", "--ps", "2"); code != 0 || strings.Contains(stderr, "PS shards is beyond") {
+		t.Errorf("2 shards (fitted): exit %d, %s", code, stderr)
+	}
+}
