@@ -198,12 +198,12 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	for k := 1; k < n; k++ {
 		if sp(k+1)-sp(k) < kneeAlpha {
 			v.code, v.word = exitWarn, "warn"
-			v.reason = fmt.Sprintf("past the knee at %s: the %s adds %.0f%% %s (less than half a worker); %d workers give speedup %.3g of %d", workersWord(k), ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %s: the %s adds %.0f%% %s, %.2g of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, sp(k+1)-sp(k), n, sp(n), n)
 			return v
 		}
 	}
 	v.code, v.word = exitOK, "fine"
-	v.reason = fmt.Sprintf("%s is before the knee: the %s would add %.0f%% %s", workersWord(n), ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what)
+	v.reason = fmt.Sprintf("%s is before the knee: the %s would add %.0f%% %s, %.2g of one worker's", workersWord(n), ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, sp(n+1)-sp(n))
 	return v
 }
 
