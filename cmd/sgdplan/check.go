@@ -48,11 +48,11 @@ Examples:
    sgdplan check --model model.json testdata/manifests/tfjob.yaml`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit (required)"},
-			&cli.IntFlag{Name: "workers", Usage: "planned workers"},
-			&cli.IntFlag{Name: "ps", Usage: "planned PS shards (default: the model's)"},
-			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth; default: the rate it was fitted at)"},
-			&cli.Float64Flag{Name: "batch", Usage: "planned samples per worker and step (default: the model's reference batch)"},
-			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)"},
+			&cli.IntFlag{Name: "workers", Usage: "planned workers", DefaultText: "the manifest's"},
+			&cli.IntFlag{Name: "ps", Usage: "planned PS shards", DefaultText: "the model's"},
+			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth)", DefaultText: "the rate it was fitted at"},
+			&cli.Float64Flag{Name: "batch", Usage: "planned samples per worker and step", DefaultText: "the model's reference batch"},
+			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)", DefaultText: "none"},
 		},
 		Action: runCheck,
 	}
@@ -100,6 +100,9 @@ func runCheck(c *cli.Context) error {
 			return badInput(errors.New("check: give --workers N or a manifest"))
 		}
 		return badInput(fmt.Errorf("check: %d workers: want >= 1", workers))
+	}
+	if err := splitBatch(m, []int{workers}, "check"); err != nil {
+		return err
 	}
 	switch {
 	case ps > 0 && m.Reference.PS == 0:

@@ -112,6 +112,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"no workers replicas", []string{"--model", mp, filepath.Join(man, "no-workers.yaml")}, "TFJob without worker replicas"},
 		{"no workers", []string{"--model", mp}, "give --workers N or a manifest"},
 		{"zero", []string{"--model", mp, "--workers", "0"}, "0 workers: want >= 1"},
+		{"global batch below the workers", []string{"--model", mp, "--workers", "8", "--global-batch", "3"}, "0.375 samples"},
 		{"zero shards", []string{"--model", mp, "--workers", "4", "--ps", "0"}, "0 PS shards: want >= 1"},
 		{"negative shards", []string{"--model", mp, "--workers", "4", "--ps", "-1"}, "-1 PS shards: want >= 1"},
 		{"unreadable model", []string{"--model", filepath.Join(dir, "x.json"), "--workers", "2"}, "x.json"},

@@ -47,12 +47,12 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "from", Usage: "input format: " + strings.Join(traces.ConvertFormats(), ", ")},
 			&cli.StringFlag{Name: "out", Usage: "output folder"},
-			&cli.StringFlag{Name: "run", Usage: "run name (default: the input's base name)"},
-			&cli.IntFlag{Name: "workers", Usage: "workers in the run, when the input does not say"},
-			&cli.IntFlag{Name: "ps", Usage: "parameter-server shards of the run"},
-			&cli.IntFlag{Name: "batch", Usage: "per-worker mini-batch of the run"},
+			&cli.StringFlag{Name: "run", Usage: "run name", DefaultText: "the input's base name"},
+			&cli.IntFlag{Name: "workers", Usage: "workers in the run, when the input does not say", DefaultText: "none"},
+			&cli.IntFlag{Name: "ps", Usage: "parameter-server shards of the run", DefaultText: "none"},
+			&cli.IntFlag{Name: "batch", Usage: "per-worker mini-batch of the run", DefaultText: "none"},
 			&cli.StringFlag{Name: "mode", Usage: "async, sync or allreduce"},
-			&cli.Float64Flag{Name: "p", Usage: "speedup exponent written into jobs.csv (job traces); default empty (plan and simulate then take --p)"},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent written into jobs.csv (job traces); empty: plan and simulate then take --p", DefaultText: "empty"},
 		},
 		Action: func(c *cli.Context) error {
 			return runConvert(c, c.App.Writer, c.App.ErrWriter)

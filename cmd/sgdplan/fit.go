@@ -49,7 +49,7 @@ Examples:
 			&cli.BoolFlag{Name: "nnls", Usage: "--family auto also tries each family whose step time is linear in its parameters fitted by NNLS on the step time (the peers' estimator; named FAMILY/nnls, e.g. ernest/nnls, which --family also takes); validate's held-out data did not make it the default"},
 			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
-			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device"},
+			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device", DefaultText: "0"},
 			&cli.StringFlag{Name: "queueing", Value: "exact", Usage: "how the two-node profile's network is solved: exact (MVA, exponential service), correction (residual service with the measured SCVs) or flow"},
 		},
 		Action: runFit,
@@ -94,6 +94,9 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --shared-cores %d: want >= 0", cores))
 	}
 	boot := c.Int("bootstrap")
+	if boot < 0 {
+		return badInput(fmt.Errorf("fit: --bootstrap %d: want >= 0 resamples (0: no intervals)", boot))
+	}
 	if boot == 0 {
 		boot = -1
 	}

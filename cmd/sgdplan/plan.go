@@ -45,10 +45,10 @@ Example:
    sgdplan plan --jobs testdata/jobs-example/worked.csv --servers 1 --policy all`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)", DefaultText: "none"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
-			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] for the jobs with neither p nor model (default: such jobs are an error)"},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] for the jobs with neither p nor model", DefaultText: "such jobs are an error"},
 			&cli.StringFlag{Name: "plot", Usage: "write the allocation over time (ideal shares, first policy) as a PNG"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table|json|csv"},
 		},

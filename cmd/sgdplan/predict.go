@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -35,13 +36,13 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit (required)"},
 			&cli.StringFlag{Name: "workers", Value: "1-16", Usage: "worker counts: 1-64, 1,2,4 or mixes"},
-			&cli.StringFlag{Name: "ps", Usage: "PS shard counts (default: the model's)"},
-			&cli.Float64Flag{Name: "bandwidth", Usage: "link bandwidth per shard, B/s (mva models fitted with runs.csv bandwidth)"},
-			&cli.IntFlag{Name: "per-node", Usage: "workers per machine (models whose cost depends on placement)"},
-			&cli.Float64Flag{Name: "batch", Usage: "samples per worker and step (default: the model's reference batch)"},
-			&cli.Float64Flag{Name: "global-batch", Usage: "samples per step split among the workers (strong scaling; excludes --batch)"},
-			&cli.Float64Flag{Name: "target-loss", Usage: "loss to reach (models fitted with a loss curve)"},
-			&cli.Float64Flag{Name: "epochs", Usage: "passes over the dataset to train (needs the dataset size)"},
+			&cli.StringFlag{Name: "ps", Usage: "PS shard counts", DefaultText: "the model's"},
+			&cli.Float64Flag{Name: "bandwidth", Usage: "link bandwidth per shard, B/s (mva models fitted with runs.csv bandwidth)", DefaultText: "the rate it was fitted at"},
+			&cli.IntFlag{Name: "per-node", Usage: "workers per machine (models whose cost depends on placement)", DefaultText: "the model's placement"},
+			&cli.Float64Flag{Name: "batch", Usage: "samples per worker and step", DefaultText: "the model's reference batch"},
+			&cli.Float64Flag{Name: "global-batch", Usage: "samples per step split among the workers (strong scaling; excludes --batch)", DefaultText: "none"},
+			&cli.Float64Flag{Name: "target-loss", Usage: "loss to reach (models fitted with a loss curve)", DefaultText: "the loss the data reached"},
+			&cli.Float64Flag{Name: "epochs", Usage: "passes over the dataset to train (needs the dataset size)", DefaultText: "none"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
 		},
 		Action: runPredict,
@@ -136,6 +137,14 @@ func runPredict(c *cli.Context) error {
 	}
 	if m, err = withBatchFlags(c, m, "predict"); err != nil {
 		return err
+	}
+	if err := splitBatch(m, ws, "predict"); err != nil {
+		return err
+	}
+	if c.IsSet("per-node") {
+		if w := placementIgnored(m, ws); w != "" {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
 	}
 	if c.IsSet("target-loss") && c.IsSet("epochs") {
 		return badInput(errors.New("predict: --target-loss and --epochs exclude each other"))
@@ -341,6 +350,34 @@ func beyondShards(m *fit.Model, ps []int) string {
 // warnings already cover).
 func batchSet(c *cli.Context) bool { return c.IsSet("batch") || c.IsSet("global-batch") }
 
+// splitBatch refuses a global batch that leaves a worker of ws less than
+// one sample (the command cmd's --global-batch).
+func splitBatch(m *fit.Model, ws []int, cmd string) error {
+	g := m.Reference.GlobalBatch
+	for _, w := range ws {
+		if g > 0 && g/float64(w) < 1 {
+			return badInput(fmt.Errorf("%s: --global-batch %g split among %d workers leaves each %.3g samples: want at least one sample per worker", cmd, g, w, g/float64(w)))
+		}
+	}
+	return nil
+}
+
+// placementIgnored says, for --per-node, when m predicts alike however
+// its largest worker count of ws is spread over machines ("" when the
+// placement matters).
+func placementIgnored(m *fit.Model, ws []int) string {
+	n := slices.Max(ws)
+	if n < 2 {
+		n = 2
+	}
+	one := m.StepsPerSecond(model.Config{Workers: n, Nodes: 1})
+	spread := m.StepsPerSecond(model.Config{Workers: n, Nodes: n})
+	if one != spread {
+		return ""
+	}
+	return fmt.Sprintf("--per-node: the %s model predicts alike however the workers are placed on machines (it has no term for the network between them), so the placement changes nothing", m.Family)
+}
+
 // withBatchFlags applies --batch or --global-batch (of the command named
 // cmd) to m: m itself when neither is set.
 func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error) {
@@ -357,8 +394,8 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 	} else {
 		g, name = c.Float64("global-batch"), "--global-batch"
 	}
-	if !(b+g > 0) || math.IsInf(b+g, 0) {
-		return nil, badInput(fmt.Errorf("%s: %s %g: want a positive number of samples", cmd, name, b+g))
+	if !(b+g >= 1) || math.IsInf(b+g, 0) {
+		return nil, badInput(fmt.Errorf("%s: %s %g: want a number of samples, at least 1", cmd, name, b+g))
 	}
 	out, err := m.WithBatch(b, g)
 	if err != nil {

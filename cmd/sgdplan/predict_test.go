@@ -85,6 +85,8 @@ func TestPredictBadInput(t *testing.T) {
 		{"open range", []string{"--model", mp, "--workers", "1-"}, "a whole number at each end"},
 		{"backward range", []string{"--model", mp, "--workers", "5-1"}, "from low to high"},
 		{"ps 0", []string{"--model", mp, "--ps", "0"}, `--ps: "0": want numbers >= 1`},
+		{"fractional batch", []string{"--model", mp, "--batch", "0.5"}, "--batch 0.5: want a number of samples, at least 1"},
+		{"global batch below the workers", []string{"--model", mp, "--workers", "1-8", "--global-batch", "3"}, "among 4 workers leaves each 0.75 samples"},
 		{"both targets", []string{"--model", mp, "--target-loss", "1", "--epochs", "2"}, "exclude each other"},
 		{"floor", []string{"--model", mp, "--target-loss", "-1"}, "never reached"},
 		{"above the start", []string{"--model", mp, "--target-loss", "50"}, "at or above the fitted loss at the start"},
@@ -274,5 +276,9 @@ func TestPredictBeyondShards(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "4", "--ps", "2"); code != 0 || strings.Contains(stderr, "PS shards is beyond") {
 		t.Errorf("2 shards (fitted): exit %d, %s", code, stderr)
+	}
+	// the queueing network has no term for the machines: --per-node says so
+	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "8", "--per-node", "4"); code != 0 || !strings.Contains(stderr, "--per-node: the mva model predicts alike however the workers are placed") {
+		t.Errorf("--per-node on mva: exit %d, %s", code, stderr)
 	}
 }

@@ -44,7 +44,7 @@ Example:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Usage: "model.json from sgdplan fit (required)"},
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)"},
+			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)", DefaultText: "none"},
 			&cli.StringFlag{Name: "out", Usage: "folder to write the report into (required; created if needed)"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "the policy of the plan: " + strings.Join(planner.PolicyNames, "|")},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},

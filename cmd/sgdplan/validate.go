@@ -31,9 +31,9 @@ and img/validation.png beside it.
 Example:
    sgdplan validate --data ../shared/data --out docs/validation.md`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "data", Usage: "folder of the public datasets (default $SGDPLAN_DATA or ../shared/data)"},
+			&cli.StringFlag{Name: "data", Usage: "folder of the public datasets", DefaultText: "$SGDPLAN_DATA or ../shared/data"},
 			&cli.StringFlag{Name: "out", Value: filepath.Join("docs", "validation.md"), Usage: "markdown file to write"},
-			&cli.StringSliceFlag{Name: "async", Usage: "canonical async traces to score (default: testdata/asgd and testdata/synthetic/async-ps where present)"},
+			&cli.StringSliceFlag{Name: "async", Usage: "canonical async traces to score", DefaultText: "testdata/asgd and testdata/synthetic/async-ps where present"},
 		},
 		Action: runValidate,
 	}
