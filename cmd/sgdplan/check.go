@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
-	"sigs.k8s.io/yaml"
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/model"
@@ -311,92 +309,6 @@ func ordinal(n int) string {
 		suf = "rd"
 	}
 	return fmt.Sprintf("%d%s", n, suf)
-}
-
-// manifest is what check reads from a Kubeflow job.
-type manifest struct {
-	Workers int
-	PS      int
-	HasPS   bool
-}
-
-type replicaSpec struct {
-	Replicas *int `json:"replicas"`
-}
-
-type kubeflowJob struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Spec       struct {
-		TF      map[string]replicaSpec `json:"tfReplicaSpecs"`
-		PyTorch map[string]replicaSpec `json:"pytorchReplicaSpecs"`
-	} `json:"spec"`
-}
-
-// readManifest reads a TFJob or PyTorchJob and returns its training
-// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker).
-func readManifest(path string) (manifest, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return manifest{}, fmt.Errorf("check: %v", err)
-	}
-	return parseManifest(path, b)
-}
-
-// parseManifest is readManifest on the bytes of the file path.
-func parseManifest(path string, b []byte) (manifest, error) {
-	var j kubeflowJob
-	if err := yaml.Unmarshal(b, &j); err != nil {
-		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
-	}
-	count := func(specs map[string]replicaSpec, names ...string) (int, bool, error) {
-		total, found := 0, false
-		for _, n := range names {
-			s, ok := specs[n]
-			if !ok {
-				continue
-			}
-			r := 1 // Kubeflow's default when replicas is absent
-			if s.Replicas != nil {
-				r = *s.Replicas
-			}
-			if r < 0 {
-				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", path, n, r)
-			}
-			total += r
-			found = true
-		}
-		return total, found, nil
-	}
-	var mf manifest
-	switch j.Kind {
-	case "TFJob":
-		w, ok, err := count(j.Spec.TF, "Worker", "Chief", "Master")
-		if err != nil {
-			return mf, err
-		}
-		if !ok || w == 0 {
-			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
-		}
-		mf.Workers = w
-		if mf.PS, mf.HasPS, err = count(j.Spec.TF, "PS"); err != nil {
-			return mf, err
-		}
-	case "PyTorchJob":
-		w, ok, err := count(j.Spec.PyTorch, "Master", "Worker")
-		if err != nil {
-			return mf, err
-		}
-		if !ok || w == 0 {
-			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
-		}
-		mf.Workers = w
-	case "":
-		return mf, fmt.Errorf("check: %s: no kind: expected a Kubeflow TFJob or PyTorchJob", path)
-	default:
-		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", path, j.Kind)
-	}
-	return mf, nil
 }
 
 func workersWord(n int) string { return countWord(n, "worker") }

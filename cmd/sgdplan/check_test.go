@@ -104,6 +104,10 @@ func TestCheckBadInput(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
 	man := filepath.Join("..", "..", "testdata", "manifests")
+	four := filepath.Join(dir, "four.yaml")
+	os.WriteFile(four, []byte("apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 1\n    Worker:\n      replicas: \"four\"  # a typo\n"), 0o644)
+	two := filepath.Join(dir, "two.yaml")
+	os.WriteFile(two, []byte("---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 4\n---\n# the second job\nkind: PyTorchJob\n"), 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -117,6 +121,8 @@ func TestCheckBadInput(t *testing.T) {
 		{"negative shards", []string{"--model", mp, "--workers", "4", "--ps", "-1"}, "-1 PS shards: want >= 1"},
 		{"unreadable model", []string{"--model", filepath.Join(dir, "x.json"), "--workers", "2"}, "x.json"},
 		{"not yaml", []string{"--model", mp, filepath.Join("testdata", "fit-table", "README.md")}, "not a Kubeflow job manifest"},
+		{"replicas not a number", []string{"--model", mp, four}, "four.yaml:8:17: spec.tfReplicaSpecs.Worker.replicas: \"four\": expected a whole number"},
+		{"two documents", []string{"--model", mp, two}, "two.yaml: holds 2 YAML documents"},
 		{"absent manifest", []string{"--model", mp, filepath.Join(dir, "none.yaml")}, "none.yaml"},
 	}
 	for _, c := range cases {
