@@ -673,6 +673,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s:%d:%d: not a model.json: %v", name, line, col, se)
 		case errors.As(err, &te):
 			line, col := lineCol(b, te.Offset)
+			if te.Field == "" {
+				return nil, errorf("%s:%d:%d: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON %s", name, line, col, te.Value)
+			}
 			return nil, errorf("%s:%d:%d: field %s: expected %v, got JSON %s", name, line, col, te.Field, te.Type, te.Value)
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
