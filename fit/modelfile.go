@@ -350,7 +350,7 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 	for _, c := range cs {
 		c = m.Config(c)
 		if b := m.samplesPerStep(c); b < g.MinBatch*(1-1e-9) || b > g.MaxBatch*(1+1e-9) {
-			return fmt.Sprintf("the batch law (gradient noise scale %.4g samples) is fitted on global batches %.4g to %.4g; at %d workers a step takes %.4g samples: the updates to target there are extrapolated", g.NoiseBatch, g.MinBatch, g.MaxBatch, c.Workers, b)
+			return fmt.Sprintf("the batch law (gradient noise scale %.4g samples) is fitted on global batches %.4g to %.4g; at %s a step takes %.4g samples: the updates to target there are extrapolated", g.NoiseBatch, g.MinBatch, g.MaxBatch, plural(c.Workers, "worker"), b)
 		}
 	}
 	return ""
@@ -1072,5 +1072,5 @@ func sampleInterval(f func([]float64) float64, theta []float64, samples [][]floa
 
 // String describes the model in one line.
 func (m *Model) String() string {
-	return fmt.Sprintf("%s model (%s), fitted on %d configurations", m.Family, m.Mode, len(m.Data.Configurations))
+	return fmt.Sprintf("%s model (%s), fitted on %s", m.Family, m.Mode, plural(len(m.Data.Configurations), "configuration"))
 }

@@ -112,8 +112,8 @@ func runCheck(c *cli.Context) error {
 	}
 	v := verdict(m, workers, ps)
 	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
-	fmt.Fprintf(c.App.Writer, "at %d workers, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
-		workers, ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
+	fmt.Fprintf(c.App.Writer, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
+		workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
 	if line := verdictSpread(m, workers, ps, v.word); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
 	}
@@ -165,7 +165,7 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 		if u >= saturated {
 			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %d workers with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, n, countWord(p, "shard"), p+1, 100*gain)
+			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, workersWord(n), countWord(p, "shard"), p+1, 100*gain)
 			return v
 		}
 	}

@@ -178,7 +178,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		{"evals.csv", len(tr.Evals)}, {"throughput.csv", len(tr.Throughput)},
 	} {
 		if f.n > 0 {
-			fmt.Fprintf(stdout, "wrote %s (%d rows)\n", filepath.Join(out, f.name), f.n)
+			fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.name), countWord(f.n, "row"))
 		}
 	}
 	return nil

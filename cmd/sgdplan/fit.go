@@ -386,7 +386,7 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 }
 
 func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) {
-	fmt.Fprintf(w, "family %s (%s), fitted on %d configurations; model written to %s\n", m.Family, m.Mode, len(m.Data.Configurations), out)
+	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, countWord(len(m.Data.Configurations), "configuration"), out)
 	if f := m.FamilyForm(); len(f.Members) > 0 {
 		fmt.Fprintf(w, "(%s)\n", f.Doc)
 	}

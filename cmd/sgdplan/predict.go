@@ -260,7 +260,7 @@ func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -271,7 +271,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -174,8 +174,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
 	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("The model was fitted on %d configurations: RMSLE %.4g, leave-one-configuration-out error %s. Parameter intervals are %.0f%% bootstrap percentile intervals.",
-			len(m.Data.Configurations), m.Diagnostics.RMSLE, cv, 100*m.Level))
+		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, leave-one-configuration-out error %s. Parameter intervals are %.0f%% bootstrap percentile intervals.",
+			countWord(len(m.Data.Configurations), "configuration"), m.Diagnostics.RMSLE, cv, 100*m.Level))
 
 	names := make([]string, len(jobs))
 	for i, j := range jobs {
