@@ -190,21 +190,7 @@ func TestNNLSFamilyCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("many seeds")
 	}
-	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
-	cfg := model.Config{Workers: 8, PS: 2, Batch: 32}
-	truth := families["optimus-sync"].Predict(theta, cfg)
-	hits, n := 0, 40
-	for seed := uint64(1); seed <= uint64(n); seed++ {
-		pts := synth("optimus-sync", theta, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, 32, false, 0.03, seed)
-		tf, _, err := FitThroughput(pts, "optimus-sync/nnls", &Settings{Bootstrap: 100, Seed: seed, NoCV: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		iv := tf.PredictInterval(cfg, 0.9)
-		if iv.Lo <= truth && truth <= iv.Hi {
-			hits++
-		}
-	}
+	hits, n := predictionCoverage(t, "optimus-sync/nnls")
 	if hits < 30 {
 		t.Errorf("coverage %d/%d, want >= 30", hits, n)
 	}
