@@ -128,3 +128,65 @@ func TestCurveBatch(t *testing.T) {
 		t.Errorf("unknown batch: %g", b)
 	}
 }
+
+// The loss curve report draws at n workers reaches a target in the updates
+// predict gives there, for every kind of model (before 2026-12-04 a model
+// with a batch law drew the reference batch's curve at every n: 64 GPUs
+// reached the target at 40,000 updates in the figure, about 1,500 in
+// predict and in the data).
+func TestLossCurveMatchesUpdates(t *testing.T) {
+	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
+	pts := synth("optimus-sync", theta, []int{1, 2, 4, 8}, []int{1, 2}, 32, false, 0.01, 5)
+	tf, alts, err := FitThroughput(pts, "optimus-sync", &Settings{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	curve := model.LossCurve{B0: 2e-4, B1: 0.5, B2: 0.1}
+	ref, err := curve.UpdatesTo(0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gns := NewModel(tf, pts, alts, "sync", Reference{PS: 2, Batch: 32}, nil, 0.9)
+	gns.Efficiency = &Efficiency{B0: curve.B0, B1: curve.B1, B2: curve.B2, TargetLoss: 0.3,
+		GNS: &GNSLaw{NoiseBatch: 1000, NoiseBatchLo: 800, NoiseBatchHi: 1300, RefBatch: 64, StepsRef: ref, TargetLoss: 0.3, MinBatch: 64, MaxBatch: 512}}
+	plain := NewModel(tf, pts, alts, "sync", Reference{PS: 2, Batch: 32}, nil, 0.9)
+	plain.Efficiency = &Efficiency{B0: curve.B0, B1: curve.B1, B2: curve.B2, TargetLoss: 0.3, Batch: 64}
+	for _, m := range []*Model{gns, plain} {
+		var prev float64
+		for _, n := range []int{1, 2, 8, 64} {
+			want := m.UpdatesToTarget(float64(n), 0.25)
+			got, err := m.LossCurve(n).UpdatesTo(0.25)
+			if err != nil || relErr(got, want) > 1e-9 {
+				t.Errorf("batch law %v, %d workers: the curve reaches 0.25 at %g updates, predict %g (%v)", m.gns() != nil, n, got, want, err)
+			}
+			if n > 1 && !(got < prev) {
+				t.Errorf("batch law %v, %d workers: %g updates, not fewer than at fewer workers (%g)", m.gns() != nil, n, got, prev)
+			}
+			prev = got
+		}
+	}
+}
+
+// At one per-worker batch the speedup's upper end is at most n over the
+// lowest statistical cost, whatever the family and however far the
+// interval widens; with a batch that shrinks with n (strong scaling) the
+// bound does not hold and is not applied.
+func TestSpeedupAtMostWorkers(t *testing.T) {
+	pts := synth("powerlaw", []float64{50, 0.8}, []int{1, 2, 4}, []int{0}, 32, false, 0.2, 9)
+	tf, alts, err := FitThroughput(pts, "powerlaw", &Settings{Bootstrap: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(tf, pts, alts, "allreduce", Reference{Batch: 32}, nil, 0.9)
+	wide := false
+	for _, n := range []int{2, 16, 256} {
+		p := m.Predict(model.Config{Workers: n}, math.NaN(), 0)
+		if p.Speedup.Hi > float64(n)*(1+1e-12) && p.Speedup.Hi > p.Speedup.Value {
+			t.Errorf("%d workers: speedup %g [%g, %g] above %d", n, p.Speedup.Value, p.Speedup.Lo, p.Speedup.Hi, n)
+		}
+		wide = wide || p.Speedup.Hi == float64(n)
+	}
+	if !wide {
+		t.Errorf("the bound never bound: the test does not test it")
+	}
+}

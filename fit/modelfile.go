@@ -300,7 +300,12 @@ func (m *Model) LossCurve(n int) model.LossCurve {
 		return model.LossCurve{}
 	}
 	c := m.Config(model.Config{Workers: max(n, 1)})
-	if m.gns() != nil {
+	if g := m.gns(); g != nil {
+		// the curve counts steps at the law's reference batch; at c's
+		// global batch a loss takes StepsRatio times as many steps
+		if r := g.law(g.NoiseBatch).StepsRatio(m.samplesPerStep(c)); r > 0 {
+			return model.LossCurve{B0: e.B0 / r, B1: e.B1, B2: e.B2}
+		}
 		return model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
 	}
 	return model.LossCurve{B0: m.curveRate(c, e.Lambda), B1: e.B1, B2: e.B2}
@@ -952,16 +957,19 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 			p.Speedup = stretch(p.Speedup, p.Speedup.Value*rel/a)
 		}
 	}
-	if m.Family == "mva" && rel > 0 {
-		// In a closed network a worker's cycle is no shorter than alone,
-		// so X(n) <= n X(1): the speedup is at most n (times the ratio of
-		// samples per update) over the lowest statistical cost in the
-		// interval.
+	if rel > 0 && c.Batch == c1.Batch {
+		// At one per-worker batch a worker does no more alone than
+		// among others (an asynchronous worker's cycle is no shorter, a
+		// synchronous step no faster): X(n) <= n X(1) in updates, X(n)
+		// <= X(1) in synchronous steps, so the speedup is at most n over
+		// the lowest statistical cost in the interval. The interval's
+		// widening (rivals, drift) knows nothing of it; a fitted form
+		// that itself predicts more keeps its value.
 		relMin := rel
 		for _, end := range ends {
 			relMin = math.Min(relMin, m.cost(c, end[0], end[1])/m.cost(c1, end[0], end[1]))
 		}
-		if lim := float64(c.Workers) * sps / m.samplesPerStep(c1) / relMin; p.Speedup.Hi > lim {
+		if lim := float64(c.Workers) / relMin; p.Speedup.Hi > lim {
 			p.Speedup.Hi = math.Max(lim, p.Speedup.Value)
 		}
 	}
