@@ -121,9 +121,12 @@ func runCheck(c *cli.Context) error {
 		fmt.Fprintln(c.App.Writer, line)
 	}
 	if workers > m.Reference.MaxWorkers {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %d workers is beyond the %d fitted: the verdict extrapolates the %s model\n", workers, m.Reference.MaxWorkers, m.Family)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s is beyond the %d fitted: the verdict extrapolates the %s model\n", workersWord(workers), m.Reference.MaxWorkers, m.Family)
 	}
 	if w := beyondNodes(m, []int{workers}); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if w := belowFitted(m, []int{workers}); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if w := beyondShards(m, []int{ps}); w != "" {
@@ -204,7 +207,11 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 		}
 	}
 	v.code, v.word = exitOK, "fine"
-	v.reason = fmt.Sprintf("%s is before the knee: the %s would add %.0f%% %s, %.2g of one worker's", workersWord(n), ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, sp(n+1)-sp(n))
+	where := "before"
+	if sp(n+1)-sp(n) < kneeAlpha {
+		where = "at" // the next one would be past it
+	}
+	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %.0f%% %s, %.2g of one worker's", workersWord(n), where, ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, sp(n+1)-sp(n))
 	return v
 }
 

@@ -283,3 +283,33 @@ func TestSyncTwoBatchesSpeedupIsTimeRatio(t *testing.T) {
 		}
 	}
 }
+
+// Fitted on 2 GPUs and more, one worker (every speedup's base) is below
+// the data: predict marks the row extrapolated and says so, and check
+// says so too; and check says 1 worker is at the knee when the 2nd adds
+// less than half a worker.
+func TestBelowTheFittedWorkers(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "model.json")
+	if code, _, stderr := runCmd(t, "fit", syncGNS, "--out", mp); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if !rows[0].BeyondFittedWorker || rows[1].BeyondFittedWorker {
+		t.Errorf("extrapolated: 1 worker %v, 2 workers %v; want true, false", rows[0].BeyondFittedWorker, rows[1].BeyondFittedWorker)
+	}
+	if !strings.Contains(stderr, "fitted on 2 workers and more: one worker, the base of every speedup") || !strings.Contains(stderr, "fewer than 2 workers are extrapolated down") {
+		t.Errorf("predict does not warn below the data:\n%s", stderr)
+	}
+	code, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "1")
+	if code != 0 || !strings.Contains(stdout, "1 worker is at the knee") || !strings.Contains(stderr, "one worker, the base of every speedup") {
+		t.Errorf("check at 1 worker: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

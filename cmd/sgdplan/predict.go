@@ -190,7 +190,7 @@ func runPredict(c *cli.Context) error {
 				Staleness: pr.Staleness,
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
-				BeyondFittedWorker: w > m.Reference.MaxWorkers,
+				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < fewestWorkers(m),
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
@@ -204,10 +204,13 @@ func runPredict(c *cli.Context) error {
 		}
 	}
 	for _, r := range rows {
-		if r.BeyondFittedWorker {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %d workers (the largest fitted) are extrapolations\n", m.Reference.MaxWorkers)
+		if r.Workers > m.Reference.MaxWorkers {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %s (the largest fitted) are extrapolations\n", countWord(m.Reference.MaxWorkers, "worker"))
 			break
 		}
+	}
+	if w := belowFitted(m, ws); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if w := beyondNodes(m, ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
@@ -324,6 +327,33 @@ func beyondNodes(m *fit.Model, ws []int) string {
 		}
 	}
 	return ""
+}
+
+// fewestWorkers is the smallest worker count the model was fitted on (1
+// when it does not say).
+func fewestWorkers(m *fit.Model) int {
+	least := 0
+	for _, d := range m.Data.Configurations {
+		if d.Workers > 0 && (least == 0 || d.Workers < least) {
+			least = d.Workers
+		}
+	}
+	return max(least, 1)
+}
+
+// belowFitted warns when the data start above one worker: every speedup
+// is over one worker, which they do not have, and counts in ws below the
+// fitted ones are extrapolated down ("" when the data have one worker).
+func belowFitted(m *fit.Model, ws []int) string {
+	least := fewestWorkers(m)
+	if least <= 1 {
+		return ""
+	}
+	below := ""
+	if slices.Min(ws) < least {
+		below = fmt.Sprintf("; predictions at fewer than %s are extrapolated down", countWord(least, "worker"))
+	}
+	return fmt.Sprintf("the model was fitted on %s and more: one worker, the base of every speedup and efficiency, is extrapolated below the data%s", countWord(least, "worker"), below)
 }
 
 // beyondShards warns, once, when a shard count of ps lies beyond those
