@@ -47,6 +47,10 @@ func TestDemoRunsWholePipeline(t *testing.T) {
 	if !strings.Contains(string(jobs), "async-ps-fitted") || !strings.Contains(string(jobs), "model.json") {
 		t.Errorf("jobs.csv lacks the job with the fitted model:\n%s", jobs)
 	}
+	// its jobs name the model, so the report does not say the plan leaves it out
+	if summary, _ := os.ReadFile(filepath.Join(dir, "summary.md")); strings.Contains(string(summary), "No job of") {
+		t.Errorf("the demo's report says no job names its model")
+	}
 }
 
 func TestUnknownFlagIsBadInput(t *testing.T) {

@@ -94,6 +94,12 @@ func planReadJobs(path string) ([]planner.Job, error) {
 // planReadJobsP is planReadJobs with a default speedup exponent p for the
 // jobs with neither p nor model (0: none); it returns the IDs of those jobs.
 func planReadJobsP(path string, p float64) ([]planner.Job, []string, error) {
+	return planReadJobsUsing(path, p, nil)
+}
+
+// planReadJobsUsing is planReadJobsP that also calls used (when not nil)
+// with the path of each model file a job names, resolved as they are read.
+func planReadJobsUsing(path string, p float64, used func(model string)) ([]planner.Job, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -104,6 +110,9 @@ func planReadJobsP(path string, p float64) ([]planner.Job, []string, error) {
 	resolve := func(p string) (planner.Speedup, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
+		}
+		if used != nil {
+			used(p)
 		}
 		if s, ok := cache[p]; ok {
 			return s, nil

@@ -124,7 +124,8 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err != nil {
 		return err
 	}
-	jobs, err := planReadJobs(o.jobs)
+	named := false // does a job of the file run on o.model's curve?
+	jobs, _, err := planReadJobsUsing(o.jobs, 0, func(p string) { named = named || sameFile(p, o.model) })
 	if err != nil {
 		return badInput(err)
 	}
@@ -136,6 +137,10 @@ func runReport(c *cli.Context, o reportOptions) error {
 	r, err := buildReport(c, o, m, jobs)
 	if err != nil {
 		return withCode(exitFailure, err)
+	}
+	if !named {
+		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
+		r.Warnings = append(r.Warnings, fmt.Sprintf("no job of %s names the model %s: the plan leaves it out", o.jobs, o.model))
 	}
 	if err := plots.WriteReport(o.out, r); err != nil {
 		return withCode(exitFailure, fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
@@ -269,7 +274,10 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			Caption: fmt.Sprintf("Workers held by each job over time under %s on %d workers (ideal shares); triangles mark completions.", o.policy, o.servers),
 			Figure:  fig})
 	}
-	for _, name := range planner.PolicyNames {
+	// numeric too: the offline optimum the others are judged against
+	// (plan --policy all), or the "least mean flow time" would name a
+	// heuristic that numeric beats
+	for _, name := range append(slices.Clone(planner.PolicyNames), "numeric") {
 		p := chosen
 		if name != o.policy {
 			if p, err = planRun(jobs, n, name, o.alpha, false); err != nil {
@@ -668,4 +676,17 @@ func reportNum(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// sameFile reports whether paths a and b name the same file (the same
+// file on disk, or the same cleaned absolute path when either is absent).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	aa, _ := filepath.Abs(a)
+	bb, _ := filepath.Abs(b)
+	return aa == bb
 }
