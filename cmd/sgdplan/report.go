@@ -198,7 +198,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	} else {
 		cap := "Measured job updates per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
 		if fd.HasBounds() {
-			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they meet at the knee N* ≈ %.3g.", fd.Knee())
+			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %.3g, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers below weigh what one more worker buys, and check judges a worker count by half a worker).", fd.Knee())
 		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "fit.png", Title: "Throughput fit", Caption: cap, Figure: fig})
 	}
