@@ -104,7 +104,7 @@ func runCheck(c *cli.Context) error {
 	}
 	switch {
 	case ps > 0 && m.Reference.PS == 0:
-		return badInput(fmt.Errorf("check: %d PS shards: the model (%s) has no parameter servers", ps, m.Mode))
+		return badInput(fmt.Errorf("check: %s: the model (%s) has no parameter servers", countWord(ps, "PS shard"), m.Mode))
 	case ps < 1 && m.Reference.PS > 0:
 		return badInput(fmt.Errorf("check: %d PS shards: want >= 1 (the model has parameter servers)", ps))
 	case ps < 0:
@@ -116,6 +116,13 @@ func runCheck(c *cli.Context) error {
 		workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
 	if line := verdictSpread(m, workers, ps, v.word); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
+	}
+	if n := workerCounts(m); n == 1 {
+		how := fmt.Sprintf("the %s form's guess", m.Family)
+		if m.Family == "mva" {
+			how = "the queueing network's prediction from the profile"
+		}
+		fmt.Fprintf(c.App.Writer, "the data have one worker count: how the speed grows with the workers is %s, not measured, and so is this verdict\n", how)
 	}
 	if line := rivalVerdicts(m, workers, ps, v.word); line != "" {
 		fmt.Fprintln(c.App.Writer, line)
@@ -195,7 +202,7 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 				why = fmt.Sprintf("its staleness costs more (lambda %.3g, staleness %.3g updates)", e.Lambda, m.Staleness(float64(n)))
 			}
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but %s: the time to target grows %.1f%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), why, 100*(sp(n-1)/sp(n)-1), workersWord(argmax(sp, n)))
+			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but %s: the time to target grows %.2g%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), why, 100*(sp(n-1)/sp(n)-1), workersWord(argmax(sp, n)))
 			return v
 		}
 	}
@@ -337,4 +344,13 @@ func argmax(f func(int) float64, n int) int {
 		}
 	}
 	return best
+}
+
+// workerCounts is the number of distinct worker counts m was fitted on.
+func workerCounts(m *fit.Model) int {
+	seen := map[int]bool{}
+	for _, d := range m.Data.Configurations {
+		seen[d.Workers] = true
+	}
+	return len(seen)
 }

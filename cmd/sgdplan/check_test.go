@@ -262,3 +262,22 @@ func fitTableModel(t *testing.T) *fit.Model {
 	}
 	return m
 }
+
+// A model fitted on one worker count says on stdout, beside the verdict,
+// that the growth with the workers is not measured; with two it does not.
+func TestCheckOneWorkerCount(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		train string
+		note  bool
+	}{{"1", true}, {"1,2", false}} {
+		mp := filepath.Join(dir, "m"+c.train+".json")
+		if code, _, stderr := runCmd(t, "fit", fitAsync, "--train-workers", c.train, "--out", mp); code != 0 {
+			t.Fatalf("fit: exit %d: %s", code, stderr)
+		}
+		_, stdout, _ := runCmd(t, "check", "--model", mp, "--workers", "8")
+		if got := strings.Contains(stdout, "the data have one worker count"); got != c.note {
+			t.Errorf("--train-workers %s: note %v, want %v:\n%s", c.train, got, c.note, stdout)
+		}
+	}
+}
