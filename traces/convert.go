@@ -14,7 +14,7 @@ import (
 type ConvertOptions struct {
 	Run     string  // run name; "" means the input's base name up to its first dot
 	Workers int     // workers in the run; 0: 1 for tfevents, the workers found for chrome
-	PS      int     // parameter-server shards; 0 means none or unknown
+	PS      int     // parameter-server shards; 0 means none or unknown (tfevents, chrome: must agree with Mode, see psMode)
 	Batch   int     // per-worker mini-batch, samples; 0 means unknown (steps.csv then gets 1, with a warning)
 	Mode    string  // async, sync or allreduce; "" means absent
 	P       float64 // speedup exponent written into jobs.csv for job traces; 0 leaves p empty
@@ -39,6 +39,24 @@ func (o ConvertOptions) withDefaults() ConvertOptions {
 		o.Workers = 0
 	}
 	return o
+}
+
+// psMode makes Mode agree with PS for the one run of a tfevents or chrome
+// conversion: async and sync are parameter-server modes and need PS >= 1,
+// allreduce has no PS (an error otherwise). With neither Mode nor PS the run
+// is written as allreduce, with a warning: ps 0 means no parameter server,
+// and the canonical default mode, async, needs one.
+func (o ConvertOptions) psMode() (ConvertOptions, error, error) {
+	switch {
+	case o.Mode == "" && o.PS == 0:
+		o.Mode = "allreduce"
+		return o, fmt.Errorf("traces: %s: no --ps and no --mode: written as mode allreduce with ps 0 (no parameter server); for a parameter-server run give --ps P (and --mode async or sync)", o.source), nil
+	case (o.Mode == "async" || o.Mode == "sync") && o.PS == 0:
+		return o, nil, fmt.Errorf("traces: mode %s with ps 0: %s is a parameter-server mode and needs the shard count (--ps P >= 1); a run without parameter servers is --mode allreduce", o.Mode, o.Mode)
+	case o.Mode == "allreduce" && o.PS > 0:
+		return o, nil, fmt.Errorf("traces: mode allreduce with ps %d: all-reduce has no parameter servers (leave --ps out, or give --mode async or sync)", o.PS)
+	}
+	return o, nil, nil
 }
 
 func (o ConvertOptions) sourceNote() string {
@@ -75,17 +93,27 @@ func Convert(format, path string, opts ConvertOptions) (Converted, []error, erro
 		return Converted{}, nil, fmt.Errorf("traces: speedup exponent p = %v: expected a value in (0, 1]", opts.P)
 	}
 	switch format {
-	case "tfevents":
-		tr, w, err := convertTFEventsPath(path, opts)
-		return Converted{Trace: tr}, w, err
-	case "chrome":
-		f, err := os.Open(path)
+	case "tfevents", "chrome":
+		o, modeWarn, err := opts.psMode()
 		if err != nil {
-			return Converted{}, nil, fmt.Errorf("traces: %w", err)
+			return Converted{}, nil, err
 		}
-		defer f.Close()
-		tr, w, err := ReadChromeTrace(f, path, opts)
-		return Converted{Trace: tr}, w, err
+		var tr *Trace
+		var w []error
+		if format == "tfevents" {
+			tr, w, err = convertTFEventsPath(path, o)
+		} else {
+			f, ferr := os.Open(path)
+			if ferr != nil {
+				return Converted{}, nil, fmt.Errorf("traces: %w", ferr)
+			}
+			defer f.Close()
+			tr, w, err = ReadChromeTrace(f, path, o)
+		}
+		if err != nil {
+			return Converted{Trace: tr}, w, err
+		}
+		return Converted{Trace: tr}, appendNonNil(w, modeWarn), nil
 	case "philly-pollux", "itp", "gavel-vc":
 		jobs, w, err := LoadJobTrace(format, path)
 		if err != nil {

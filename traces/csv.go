@@ -9,6 +9,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -251,12 +253,35 @@ func (h *header) col(name string, required bool, errp *error) int {
 	i, ok := h.index[name]
 	if !ok {
 		if required && *errp == nil {
-			*errp = &ParseError{File: h.file, Line: 1, Msg: fmt.Sprintf("missing required column %q (header has %s)", name, strings.Join(h.names, ","))}
+			*errp = &ParseError{File: h.file, Line: 1, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names))}
 		}
 		return -1
 	}
 	h.used[i] = true
 	return i
+}
+
+// headerText describes a header row for an error message: "header has
+// a,b,c" when it is printable text, cut at 200 bytes; else the first 32 bytes
+// quoted with Go escapes (%q), so that a binary file given by mistake does
+// not print raw bytes to the terminal.
+func headerText(names []string) string {
+	s := strings.Join(names, ",")
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return "line 1 is not text: not a CSV file? It starts " + quoteCut(s, 32)
+	}
+	if len(s) > 200 {
+		return "header has " + quoteCut(s, 200)
+	}
+	return "header has " + s
+}
+
+// quoteCut is s quoted (%q), cut to its first n bytes with "..." when longer.
+func quoteCut(s string, n int) string {
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:n]) + "..."
 }
 
 // unknown returns a warning per column that no field of the kind reads.

@@ -58,9 +58,12 @@
 // # Errors
 //
 // Bad content is a *ParseError with the file, the 1-based line and column
-// (field number; 0 for the whole line or file) and what was expected, and
-// its text reads "traces: file:line:column: message". For TFRecord files
-// Line is the record number and Offset the byte offset. A reader stops at
+// (the field number in the canonical files, the byte in the line in the
+// public tables and job traces, as encoding/csv counts; 0 for the whole line
+// or file) and what was expected, and its text reads "traces:
+// file:line:column: message". TFRecord files have no lines: Record is the
+// record number, Offset the byte offset, and the text reads "traces: file:
+// record N at byte B: message". A reader stops at
 // the first error; an error returned by the caller's row function stops the
 // read and comes back unchanged.
 //

@@ -3,13 +3,15 @@ package traces
 import "fmt"
 
 // ParseError is bad input at a position in a file. Line and Column count from
-// 1; Column 0 means the whole line, Line 0 the whole file. For binary formats
-// (TFRecord) Line is the record number and Offset the byte offset.
+// 1; Column 0 means the whole line, Line 0 the whole file. Binary formats
+// (TFRecord) have no lines: Line is 0, Record the record number (from 1) and
+// Offset the record's byte offset, both also in Msg.
 type ParseError struct {
 	File   string
 	Line   int
 	Column int
-	Offset int64 // byte offset, for binary formats; -1 or 0 when not used
+	Record int   // record number from 1, for record-based binary formats; 0 when not used
+	Offset int64 // byte offset; -1 or 0 when not used
 	Msg    string
 }
 

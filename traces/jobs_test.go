@@ -172,6 +172,15 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 		{"NaN arrival", "itp", "job_id,submission_time,duration,num_gpu\na,NaN,5,1\n", "t.csv:2:3: column submission_time: expected a finite number"},
 		{"bad timestamp", "philly-pollux", "timestamp,duration,num_gpus\n2017-13-01 00:00:00,5,1\n", "t.csv:2:1: column timestamp: expected a time like"},
 		{"bad quote", "philly-pollux", "timestamp,duration,num_gpus\n\"2017,5,1\n", "t.csv:2:"},
+		// short rows: the column just past the last field. "abc" (cut after
+		// job_id): 4; "a,1,5": the 5 starts at 5, so 6.
+		{"cut after job_id", "itp", "job_id,submission_time,duration,num_gpu\nabc\n", "t.csv:2:4: row ends after 1 of the header's 4 fields: column \"submission_time\" missing"},
+		{"short row", "itp", "job_id,submission_time,duration,num_gpu\na,1,5\n", "t.csv:2:6: row ends after 3 of the header's 4 fields: column \"num_gpu\" missing"},
+		{"empty field", "itp", "job_id,submission_time,duration,num_gpu\na,,5,1\n", "t.csv:2:3: column submission_time: expected a number, got an empty field"},
+		// 2017-10-09 07:01:55 is 19 bytes; the 5 is at 21: 22.
+		{"philly short row", "philly-pollux", "timestamp,duration,num_gpus\n2017-10-09 07:01:55,5\n", "t.csv:2:22: row ends after 2 of the header's 3 fields: column \"num_gpus\" missing"},
+		{"philly binary", "philly-pollux", "\x00\x01\xff\xfe" + strings.Repeat("\x00", 100) + "\n", `t.csv:1: missing required column "timestamp" (line 1 is not text: not a CSV file? It starts "\x00\x01\xff\xfe\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"...)`},
+		{"itp long header", "itp", strings.Repeat("x", 300) + "\n", `t.csv:1: missing required column "job_id" (header has "` + strings.Repeat("x", 200) + `"...)`},
 		{"gavel no throughputs", "gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nA3C,5,0,1\n", "needs simulation_throughputs_isolated.csv"},
 	}
 	// a line of 2 MiB: refused at 1 MiB without reading the rest
@@ -188,6 +197,18 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 				t.Errorf("error %v, want it to contain %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLoadGavelVCShortRow: a gavel-vc row cut after total_steps is an error
+// naming the missing column, not a job with an empty arrival.
+func TestLoadGavelVCShortRow(t *testing.T) {
+	// "A3C,5000": 5000 starts at 5, 4 bytes, so column 9.
+	in := "job_type,total_steps,arrival_time_s,scale_factor\nA3C,5000,0,1\nA3C,5000\n"
+	_, _, err := readJobTrace("gavel-vc", strings.NewReader(in), "vc.csv", map[string]float64{"A3C": 2})
+	want := `traces: vc.csv:3:9: row ends after 2 of the header's 4 fields: column "arrival_time_s" missing`
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
 	}
 }
 
@@ -265,6 +286,8 @@ func FuzzJobTraces(f *testing.F) {
 		f.Add(seed.which, b)
 	}
 	f.Add(uint8(1), []byte("job_id,submission_time,duration,num_gpu\na,1e308,1e308,64\nb,-1e308,1,1\n"))
+	f.Add(uint8(1), []byte("job_id,submission_time,duration,num_gpu\na,1,5,1\nabc")) // cut mid-row
+	f.Add(uint8(0), []byte("\x00\x01\xff\xfe\x1b[2J\n"))
 	rates, err := gavelOneV100(filepath.Join("..", "testdata", "public", "gavel-osdi20", "simulation_throughputs_isolated.csv"))
 	if err != nil {
 		f.Fatal(err)
@@ -280,6 +303,7 @@ func FuzzJobTraces(f *testing.F) {
 			if e != nil && !strings.HasPrefix(e.Error(), "traces: ") {
 				t.Fatalf("error without prefix: %v", e)
 			}
+			requirePrintable(t, e)
 		}
 		if err != nil {
 			var pe *ParseError

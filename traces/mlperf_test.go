@@ -142,6 +142,9 @@ func TestReadMLPerfRunsErrors(t *testing.T) {
 		{"fractional batch", mlperfHeader + good + good + strings.Replace(good, ",256,", ",25.5,", 1), 4, col, "expected an integer"},
 		{"empty batch", mlperfHeader + strings.Replace(good, ",256,", ",,", 1), 2, col, "empty field"},
 		{"empty benchmark", mlperfHeader + strings.Replace(good, ",ssd,", ",,", 1), 2, strings.Index(good, "ssd") + 1, "expected a benchmark name"},
+		// a row cut after global_batch_size (256, 3 bytes at col): the
+		// column just past it, naming the next one.
+		{"short row", mlperfHeader + good[:strings.Index(good, ",256,")+4] + "\n", 2, col + 3, `row ends after 12 of the header's 20 fields: column "opt_base_learning_rate" missing`},
 		{"missing column", strings.Replace(mlperfHeader, "global_batch_size", "gbs", 1) + good, 1, 0, `missing required column "global_batch_size"`},
 		{"bad quote", mlperfHeader + good + "v2.0,A,\"s\"x,ssd\n", 3, 0, ""},
 		{"empty file", "", 0, 0, "empty file"},

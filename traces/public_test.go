@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sgdplan/sgdplan/internal/testenv"
 )
@@ -256,6 +258,48 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"elasticflow bad header", "elasticflow-asplos23", map[string]string{
 			"throughputs_A100_raw/bert.csv": "global_batch_size,1,two\n64,1,2\n",
 		}, "bert.csv:1: column \"two\": expected a GPU count"},
+		// Short rows: the column is the one just past the last field. "2,64,0.2":
+		// 0.2 starts at 6, 3 bytes, so 9.
+		{"pollux short row", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n2,64,0.2\n",
+		}, "placements.csv:3:9: row ends after 3 of the header's 4 fields: column \"sync_time\" missing"},
+		// a file cut mid-row, no final newline: 0.14 starts at 8, 4 bytes, so 12.
+		{"pollux cut mid-row", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n114,64,0.14",
+		}, "placements.csv:3:12: row ends after 3 of the header's 4 fields: column \"sync_time\" missing"},
+		// "1,4,0.5,0.01," is 13 bytes: the extra field starts at 14.
+		{"pollux long row", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01,9\n",
+		}, "placements.csv:2:14: 5 fields, expected 4 as in the header"},
+		{"pollux scalability short row", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv":  "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n",
+			"traces/bert/scalability.csv": "num_nodes,num_replicas,local_bsz,step_time,sync_time\n2,4,8\n",
+		}, "scalability.csv:2:6: row ends after 3 of the header's 5 fields: column \"step_time\" missing"},
+		// the last 1 (num_workers) starts at 23: 24.
+		{"dl2 short row", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,1\n",
+		}, "ps_worker_speed.csv:2:24: row ends after 5 of the header's 6 fields: column \"speed_sum\" missing"},
+		{"elasticflow short row", "elasticflow-asplos23", map[string]string{
+			"throughputs_A100_raw/bert.csv": "global_batch_size,1,2\n64,1\n",
+		}, "bert.csv:2:5: row ends after 2 of the header's 3 fields: column \"2\" missing"},
+		// replicated starts at 15, 10 bytes: 25.
+		{"tf-cnn short row", "tf-cnn-benchmarks-2017", map[string]string{
+			"tf_cnn_benchmarks_may2017.csv": "platform,num_gpus,model,batch_size_per_gpu,data,variable_update,images_per_sec\nX,1,M,32,real,replicated\n",
+		}, "tf_cnn_benchmarks_may2017.csv:2:25: row ends after 6 of the header's 7 fields: column \"images_per_sec\" missing"},
+		// the audit's case: a row cut after batch_size (empty, at 15).
+		{"gavel short row", "gavel-osdi20", map[string]string{
+			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,1,A3C,A3C,\n",
+		}, "simulation_throughputs_isolated.csv:2:15: row ends after 5 of the header's 7 fields: column \"scale_factor\" missing"},
+		{"gavel empty field", "gavel-osdi20", map[string]string{
+			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,1,A3C,A3C,,,3\n",
+		}, "simulation_throughputs_isolated.csv:2:16: column scale_factor: expected an integer, got an empty field"},
+		// the last 3 starts at 17: 18.
+		{"shockwave short row", "shockwave-nsdi23", map[string]string{
+			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,1,3\n",
+		}, "tacc_throughputs_isolated.csv:2:18: row ends after 7 of the header's 8 fields: column \"differs_from_gavel_physical_cluster_throughputs\" missing"},
+		{"dl2 binary", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "\x7fELF\x02\x01\x01\x00\x00\x00\x1b[31m\n",
+		}, `ps_worker_speed.csv:1: missing required column "model" (line 1 is not text: not a CSV file? It starts "\x7fELF\x02\x01\x01\x00\x00\x00\x1b[31m")`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -337,6 +381,8 @@ func FuzzPublicTables(f *testing.F) {
 	f.Add(uint8(4), seed("shockwave-nsdi23/tacc_throughputs_isolated.csv"))
 	f.Add(uint8(0), []byte("model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,2,3.5\n"))
 	f.Add(uint8(1), []byte("global_batch_size,1,2,4\n64,6.0,8.6,\n128,0,1,2\n"))
+	f.Add(uint8(3), []byte("placement,local_bsz,step_time,sync_time\n1,64,0.5,0.01\n114,64,0.14")) // cut mid-row
+	f.Add(uint8(3), []byte("\x7fELF\x02\x01\x01\x00\x00\n"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		name := names[int(which)%len(names)]
 		fsys := fstest.MapFS{files[name]: &fstest.MapFile{Data: data}}
@@ -348,6 +394,7 @@ func FuzzPublicTables(f *testing.F) {
 			if e != nil && !strings.HasPrefix(e.Error(), "traces: ") {
 				t.Fatalf("error without prefix: %v", e)
 			}
+			requirePrintable(t, e)
 		}
 		if err != nil {
 			var pe *ParseError
@@ -379,4 +426,17 @@ func FuzzPublicTables(f *testing.F) {
 			}
 		}
 	})
+}
+
+// requirePrintable fails t when the text of err (nil passes) is not valid
+// UTF-8 or holds control characters: bytes of a binary input must come out
+// escaped, never raw on the user's terminal.
+func requirePrintable(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if s := err.Error(); !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
+		t.Fatalf("error text is not printable: %q", s)
+	}
 }

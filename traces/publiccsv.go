@@ -47,7 +47,7 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 	}
 	for _, name := range required {
 		if _, ok := t.col[name]; !ok {
-			return nil, &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("missing required column %q (header has %s)", name, strings.Join(t.head, ","))}
+			return nil, &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head))}
 		}
 	}
 	return t, nil
@@ -104,6 +104,19 @@ func (t *pubTable) next() (bool, error) {
 		return false, pubCSVError(t.file, err)
 	}
 	t.rec = rec
+	if len(rec) < len(t.head) {
+		// The column just past the row's last field, where the missing one
+		// would start (for an unquoted last field; encoding/csv does not say
+		// whether it was quoted).
+		l, c := t.r.FieldPos(len(rec) - 1)
+		return false, &ParseError{File: t.file, Line: l, Column: c + len(rec[len(rec)-1]),
+			Msg: fmt.Sprintf("row ends after %d of the header's %d fields: column %q missing", len(rec), len(t.head), t.head[len(rec)])}
+	}
+	if len(rec) > len(t.head) {
+		l, c := t.r.FieldPos(len(t.head))
+		return false, &ParseError{File: t.file, Line: l, Column: c,
+			Msg: fmt.Sprintf("%d fields, expected %d as in the header", len(rec), len(t.head))}
+	}
 	return true, nil
 }
 
@@ -140,8 +153,8 @@ func (t *pubTable) errAt(name, format string, args ...any) error {
 // has reports whether the file has column name.
 func (t *pubTable) has(name string) bool { _, ok := t.col[name]; return ok }
 
-// str is the trimmed text of column name in the current row ("" when the row
-// is short or the column absent).
+// str is the trimmed text of column name in the current row ("" when the
+// column is absent; next refuses rows shorter than the header).
 func (t *pubTable) str(name string) string {
 	i, ok := t.col[name]
 	if !ok || i >= len(t.rec) {

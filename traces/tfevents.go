@@ -72,7 +72,7 @@ func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float
 			}
 			return nil
 		}); err != nil {
-			return &ParseError{File: file, Line: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Event: %v", n, off, err)}
+			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Event: %v", n, off, err)}
 		}
 		if math.IsNaN(firstWall) {
 			firstWall = ev.WallTime
@@ -93,7 +93,7 @@ func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float
 				}
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Line: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Summary: %v", n, off, err)}
+				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Summary: %v", n, off, err)}
 			}
 		}
 		return nil

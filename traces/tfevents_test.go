@@ -209,14 +209,14 @@ func TestReadTFEventsMalformed(t *testing.T) {
 			b := bytes.Clone(good)
 			b[rec1+12+3] ^= 1 // a data byte of record 2
 			return b
-		}(), "run.tfevents:2: record 2 at byte 40: data CRC mismatch", "", 0},
+		}(), "traces: run.tfevents: record 2 at byte 40: data CRC mismatch", "", 0},
 		{"length CRC mismatch", func() []byte {
 			b := bytes.Clone(good)
 			b[rec1] ^= 1
 			return b
-		}(), "run.tfevents:2: record 2 at byte 40: length CRC mismatch", "", 0},
-		{"not a TFRecord", []byte("this is a text file, not events\n"), "run.tfevents:1: record 1 at byte 0: length CRC mismatch", "", 0},
-		{"bad protobuf", AppendTFRecord(nil, []byte{0x0a, 0x05, 0x01}), "run.tfevents:1: record 1 at byte 0: Event: field 1: unexpected EOF", "", 0},
+		}(), "traces: run.tfevents: record 2 at byte 40: length CRC mismatch", "", 0},
+		{"not a TFRecord", []byte("this is a text file, not events\n"), "traces: run.tfevents: record 1 at byte 0: length CRC mismatch", "", 0},
+		{"bad protobuf", AppendTFRecord(nil, []byte{0x0a, 0x05, 0x01}), "traces: run.tfevents: record 1 at byte 0: Event: field 1: unexpected EOF", "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -226,7 +226,8 @@ func TestReadTFEventsMalformed(t *testing.T) {
 			}
 			if err != nil {
 				var pe *ParseError
-				if !errors.As(err, &pe) || pe.Line == 0 {
+				// a binary file has no lines: the record, not a line, is the position
+				if !errors.As(err, &pe) || pe.Record == 0 || pe.Line != 0 {
 					t.Errorf("error not positioned: %#v", err)
 				}
 				return
@@ -350,7 +351,7 @@ func FuzzTFEvents(f *testing.F) {
 				continue
 			}
 			var pe *ParseError
-			if !errors.As(e, &pe) || pe.Line < 1 || pe.Offset < 0 || pe.Offset > int64(len(data)) {
+			if !errors.As(e, &pe) || pe.Record < 1 || pe.Line != 0 || pe.Offset < 0 || pe.Offset > int64(len(data)) {
 				t.Fatalf("error not positioned: %v", e)
 			}
 		}

@@ -33,7 +33,7 @@ const MaxTFRecordBytes = 1 << 30
 
 // ReadTFRecords reads the TFRecord stream r and calls fn with each record's
 // data, its number n (from 1) and the byte offset of its header. Both CRCs
-// are checked: a mismatch is a *ParseError with Line = record number and
+// are checked: a mismatch is a *ParseError with Record = record number and
 // Offset = the record's byte offset. A final record cut short (a file still
 // being written, or copied while it was) comes back as a warning and ends the
 // stream without error. data is only valid during the call. Memory grows
@@ -47,7 +47,7 @@ func ReadTFRecords(r io.Reader, file string, fn func(data []byte, n int, offset 
 	)
 	for n := 1; ; n++ {
 		perr := func(format string, args ...any) *ParseError {
-			return &ParseError{File: file, Line: n, Offset: off, Msg: fmt.Sprintf(format, args...)}
+			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf(format, args...)}
 		}
 		k, err := io.ReadFull(r, head[:])
 		if err == io.EOF {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
@@ -31,11 +32,15 @@ func convertCommand() *cli.Command {
   chrome                   Chrome trace-event JSON, optionally gzipped (TensorFlow timeline,
                            PyTorch profiler, Horovod timeline) -> steps.csv, runs.csv
   pollux-osdi21, dl2-mxnet-ps-speed, elasticflow-asplos23, tf-cnn-benchmarks-2017,
-  gavel-osdi20             a public dataset folder (or the data root holding it)
+  gavel-osdi20, shockwave-nsdi23
+                           a public dataset folder (or the data root holding it)
                            -> throughput.csv, the series key in its model column
   philly-pollux, itp, gavel-vc
                            a job trace file -> jobs.csv for plan and simulate
                            (size = measured GPU-seconds; rigid_workers = GPUs)
+
+For tfevents and chrome, --mode async or sync needs --ps (shards >= 1) and
+--mode allreduce takes no --ps; with neither, the run is written as allreduce.
 
 The mapping rules are in docs/formats.md. Warnings go to stderr; bad input
 exits 2 with the file, line and column.
@@ -128,6 +133,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	default:
 		return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
 	}
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return badInput(fmt.Errorf("convert: --out %s is a file: --out must be a folder (created when missing)", out))
+	}
 	opts := traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
 		Batch: c.Int("batch"), Mode: c.String("mode"), P: c.Float64("p")}
 	if _, err := os.Stat(in); err != nil {
@@ -145,6 +153,10 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		return badInput(err)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			// a file where a folder of the --out path should be
+			return badInput(fmt.Errorf("convert: --out %s: %w: --out must be a folder (created when missing)", out, err))
+		}
 		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 	}
 	if res.Trace == nil {

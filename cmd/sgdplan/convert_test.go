@@ -90,11 +90,26 @@ func TestConvertBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("[\n{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1, \"dur\": -2}]"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// a pollux-osdi21 folder whose placements.csv ends in a short row
+	pollux := filepath.Join(dir, "pollux")
+	if err := os.MkdirAll(filepath.Join(pollux, "traces", "bert"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"placements.csv":  "placement,local_bsz,step_time,sync_time\n1,64,0.5,0.01\n2,64,0.2\n",
+		"scalability.csv": "num_nodes,num_replicas,local_bsz,step_time,sync_time\n2,4,8,0.5,0.01\n",
+	} {
+		if err := os.WriteFile(filepath.Join(pollux, "traces", "bert", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cases := []struct {
 		name string
 		args []string
 		want string
 	}{
+		{"short row", []string{"--from", "pollux-osdi21", pollux}, "placements.csv:3:9: row ends after 3 of the header's 4 fields: column \"sync_time\" missing"},
+		{"async without ps", []string{"--from", "chrome", "--mode", "async", "../../traces/testdata/chrome/pytorch_profiler.json"}, "mode async with ps 0"},
 		{"negative dur", []string{"--from", "chrome", bad}, "bad.json:2:1: complete event \"a\": negative dur -2"},
 		{"unknown format", []string{"--from", "slurm", bad}, "unknown --from \"slurm\""},
 		{"no input", []string{"--from", "chrome"}, "want exactly one input"},
@@ -152,5 +167,61 @@ func TestConvertJobSamples(t *testing.T) {
 		if err != nil || len(jobs) == 0 {
 			t.Errorf("%s: planner.ReadJobs: %d jobs, %v", c.sample, len(jobs), err)
 		}
+	}
+}
+
+// TestConvertOutIsAFile: --out naming a file (or a path through one) is bad
+// input, and the file is left as it was.
+func TestConvertOutIsAFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "afile")
+	if err := os.WriteFile(file, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"
+	for _, out := range []string{file, filepath.Join(file, "sub")} {
+		code, _, stderr := runCmd(t, "convert", "--from", "itp", in, "--out", out)
+		if code != exitBadInput || !strings.Contains(stderr, "--out must be a folder") {
+			t.Errorf("--out %s: exit %d, stderr %q; want %d and '--out must be a folder'", out, code, stderr, exitBadInput)
+		}
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "keep" {
+		t.Errorf("the file was changed: %q, %v", b, err)
+	}
+}
+
+// TestConvertHelpNamesEveryFormat: the description covers every --from
+// value, not only the flag's list.
+func TestConvertHelpNamesEveryFormat(t *testing.T) {
+	desc := convertCommand().Description
+	for _, f := range traces.ConvertFormats() {
+		if !strings.Contains(desc, f) {
+			t.Errorf("convert's description does not describe --from %s", f)
+		}
+	}
+}
+
+// TestConvertChromeWithoutPS: with neither --ps nor --mode the run is
+// written as allreduce (ps 0 means no parameter server), with a warning, so
+// fit does not build an async model with 0 parameter servers.
+func TestConvertChromeWithoutPS(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", "../../traces/testdata/chrome/pytorch_profiler.json", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "written as mode allreduce") {
+		t.Errorf("no warning about the mode: %q", stderr)
+	}
+	f, err := os.Open(filepath.Join(out, "runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var modes []string
+	if _, err := traces.ReadRuns(f, "runs.csv", func(r traces.RunInfo) error { modes = append(modes, r.Mode); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(modes) != 1 || modes[0] != "allreduce" {
+		t.Errorf("runs.csv modes %q, want [allreduce]", modes)
 	}
 }
