@@ -59,3 +59,15 @@ func TestUnknownFlagIsBadInput(t *testing.T) {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitBadInput, stderr)
 	}
 }
+
+// demo --out that is a file is bad input, said as demo's.
+func TestDemoOutIsAFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "afile")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "demo", "--out", f)
+	if code != exitBadInput || !strings.Contains(stderr, "demo: --out "+f+" is a file") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
