@@ -783,6 +783,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		case !(e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi):
 			return nil, errorf("%s: efficiency: lambda %g is outside its interval [%g, %g]", at("efficiency.lambda"), e.Lambda, e.LambdaLo, e.LambdaHi)
 		}
+		if e.Batch < 0 {
+			return nil, errorf("%s: efficiency: batch %g: want the samples per update of the loss curve, > 0 (or absent)", at("efficiency.batch"), e.Batch)
+		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
