@@ -99,7 +99,7 @@ func runCheck(c *cli.Context) error {
 		}
 		return badInput(fmt.Errorf("check: %d workers: want >= 1", workers))
 	}
-	if err := splitBatch(m, []int{workers}, "check"); err != nil {
+	if err := splitBatch(m, []int{workers}, "check", c.IsSet("global-batch")); err != nil {
 		return err
 	}
 	switch {

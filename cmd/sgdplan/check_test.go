@@ -281,3 +281,34 @@ func TestCheckOneWorkerCount(t *testing.T) {
 		}
 	}
 }
+
+// Manifest edge cases: an indented "---" inside a block scalar is text,
+// not a second document; replicas null is Kubeflow's default; a YAML error
+// elsewhere is not blamed on a valid replicas.
+func TestManifestEdges(t *testing.T) {
+	block := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: null\n    Worker:\n      replicas: 4\n      template:\n        args: |\n          a\n          ---\n          b\n"
+	mf, err := parseManifest("m.yaml", []byte(block))
+	if err != nil || mf.Workers != 4 || !mf.HasPS || mf.PS != 1 {
+		t.Errorf("block scalar with ---: %+v, %v", mf, err)
+	}
+	broken := "kind: TFJob\nmetadata:\n  labels: [a, b\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: ~\n"
+	if _, err := parseManifest("m.yaml", []byte(broken)); err == nil || strings.Contains(err.Error(), "replicas: ~") {
+		t.Errorf("syntax error elsewhere: %v", err)
+	}
+}
+
+// splitBatch names the flag when the user gave it, the model's global batch
+// otherwise.
+func TestSplitBatchMessage(t *testing.T) {
+	m := &fit.Model{Reference: fit.Reference{GlobalBatch: 32}}
+	if err := splitBatch(m, []int{8, 32}, "predict", false); err != nil {
+		t.Errorf("32 workers on 32 samples: %v", err)
+	}
+	err := splitBatch(m, []int{33}, "predict", false)
+	if err == nil || !strings.Contains(err.Error(), "the model's global batch, 32 samples") || !strings.Contains(err.Error(), "at most 32 workers") {
+		t.Errorf("unset flag: %v", err)
+	}
+	if err := splitBatch(m, []int{33}, "check", true); err == nil || !strings.Contains(err.Error(), "check: --global-batch 32 split") {
+		t.Errorf("set flag: %v", err)
+	}
+}

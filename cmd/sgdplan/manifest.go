@@ -47,7 +47,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	}
 	var j kubeflowJob
 	if err := yaml.Unmarshal(b, &j); err != nil {
-		if where := badReplicas(b); where != "" {
+		if where := badReplicas(b); where != "" && strings.Contains(err.Error(), "eplicas") {
 			return manifest{}, fmt.Errorf("check: %s:%s", path, where)
 		}
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
@@ -109,7 +109,9 @@ func yamlDocuments(b []byte) int {
 	n, content := 0, false
 	for _, line := range bytes.Split(b, []byte("\n")) {
 		t := strings.TrimSpace(string(line))
-		if t == "---" || strings.HasPrefix(t, "--- ") {
+		// a document marker stands at column 0 (an indented "---" is a
+		// block scalar's text)
+		if l := strings.TrimRight(string(line), " \t\r"); l == "---" || strings.HasPrefix(l, "--- ") {
 			if content {
 				n++
 			}
@@ -158,8 +160,8 @@ func badReplicas(b []byte) string {
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = strings.TrimSpace(v[:c])
 		}
-		if _, err := strconv.Atoi(v); err == nil {
-			continue
+		if _, err := strconv.Atoi(v); err == nil || v == "" || v == "null" || v == "~" || v == "Null" || v == "NULL" {
+			continue // absent replicas are Kubeflow's default, 1
 		}
 		var path []string
 		for _, l := range stack {

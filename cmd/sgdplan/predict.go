@@ -138,7 +138,7 @@ func runPredict(c *cli.Context) error {
 	if m, err = withBatchFlags(c, m, "predict"); err != nil {
 		return err
 	}
-	if err := splitBatch(m, ws, "predict"); err != nil {
+	if err := splitBatch(m, ws, "predict", c.IsSet("global-batch")); err != nil {
 		return err
 	}
 	if c.IsSet("per-node") {
@@ -382,11 +382,15 @@ func batchSet(c *cli.Context) bool { return c.IsSet("batch") || c.IsSet("global-
 
 // splitBatch refuses a global batch that leaves a worker of ws less than
 // one sample (the command cmd's --global-batch).
-func splitBatch(m *fit.Model, ws []int, cmd string) error {
+func splitBatch(m *fit.Model, ws []int, cmd string, flagSet bool) error {
 	g := m.Reference.GlobalBatch
+	what := fmt.Sprintf("--global-batch %g", g)
+	if !flagSet {
+		what = fmt.Sprintf("the model's global batch, %g samples (fitted under strong scaling),", g)
+	}
 	for _, w := range ws {
 		if g > 0 && g/float64(w) < 1 {
-			return badInput(fmt.Errorf("%s: --global-batch %g split among %d workers leaves each %.3g samples: want at least one sample per worker", cmd, g, w, g/float64(w)))
+			return badInput(fmt.Errorf("%s: %s split among %d workers leaves each %.3g samples: want at least one sample per worker (at most %d workers)", cmd, what, w, g/float64(w), int(g)))
 		}
 	}
 	return nil
