@@ -17,25 +17,14 @@ import (
 // ignored the batch while the speedup counted samples: a synchronous model
 // printed speedup 5.9 at 8 workers and a time to target 35% longer than at 1.
 func TestTimeToTargetMatchesSpeedup(t *testing.T) {
+	optimus := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
 	syncModel := func() *Model {
-		theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
-		pts := synth("optimus-sync", theta, []int{1, 2, 4, 8}, []int{1, 2}, 32, false, 0.01, 5)
-		tf, alts, err := FitThroughput(pts, "optimus-sync", &Settings{Bootstrap: 30})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := NewModel(tf, pts, alts, "sync", Reference{PS: 2, Batch: 32}, []string{"synthetic"}, 0.9)
+		m := synthModel(t, "optimus-sync", optimus, []int{1, 2, 4, 8}, []int{1, 2}, false, 0.01, 5, 30, "sync", Reference{PS: 2, Batch: 32})
 		m.Efficiency = &Efficiency{B0: 2e-4, B1: 0.5, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.3, Batch: 64}
 		return m
 	}
 	asyncModel := func(lambda float64) *Model {
-		theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
-		pts := synth("optimus-async", theta, []int{1, 2, 4, 8}, []int{1, 2}, 32, true, 0.01, 6)
-		tf, alts, err := FitThroughput(pts, "optimus-async", &Settings{Bootstrap: 30})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, []string{"synthetic"}, 0.9)
+		m := synthModel(t, "optimus-async", optimus, []int{1, 2, 4, 8}, []int{1, 2}, true, 0.01, 6, 30, "async", Reference{PS: 1, Batch: 32})
 		m.Efficiency = &Efficiency{B0: 2e-4, B1: 0.5, B2: 0.1, Lambda: lambda, StalenessPerWorker: 0.8, TargetLoss: 0.3, Batch: 32}
 		return m
 	}
@@ -136,20 +125,15 @@ func TestCurveBatch(t *testing.T) {
 // predict and in the data).
 func TestLossCurveMatchesUpdates(t *testing.T) {
 	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
-	pts := synth("optimus-sync", theta, []int{1, 2, 4, 8}, []int{1, 2}, 32, false, 0.01, 5)
-	tf, alts, err := FitThroughput(pts, "optimus-sync", &Settings{Bootstrap: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
 	curve := model.LossCurve{B0: 2e-4, B1: 0.5, B2: 0.1}
 	ref, err := curve.UpdatesTo(0.3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gns := NewModel(tf, pts, alts, "sync", Reference{PS: 2, Batch: 32}, nil, 0.9)
+	gns := synthModel(t, "optimus-sync", theta, []int{1, 2, 4, 8}, []int{1, 2}, false, 0.01, 5, -1, "sync", Reference{PS: 2, Batch: 32})
 	gns.Efficiency = &Efficiency{B0: curve.B0, B1: curve.B1, B2: curve.B2, TargetLoss: 0.3,
 		GNS: &GNSLaw{NoiseBatch: 1000, NoiseBatchLo: 800, NoiseBatchHi: 1300, RefBatch: 64, StepsRef: 1.13 * ref, TargetLoss: 0.3, MinBatch: 64, MaxBatch: 512}} // the measured steps, not the curve's
-	plain := NewModel(tf, pts, alts, "sync", Reference{PS: 2, Batch: 32}, nil, 0.9)
+	plain := synthModel(t, "optimus-sync", theta, []int{1, 2, 4, 8}, []int{1, 2}, false, 0.01, 5, -1, "sync", Reference{PS: 2, Batch: 32})
 	plain.Efficiency = &Efficiency{B0: curve.B0, B1: curve.B1, B2: curve.B2, TargetLoss: 0.3, Batch: 64}
 	for _, m := range []*Model{gns, plain} {
 		var prev float64
@@ -172,12 +156,7 @@ func TestLossCurveMatchesUpdates(t *testing.T) {
 // interval widens; with a batch that shrinks with n (strong scaling) the
 // bound does not hold and is not applied.
 func TestSpeedupAtMostWorkers(t *testing.T) {
-	pts := synth("powerlaw", []float64{50, 0.8}, []int{1, 2, 4}, []int{0}, 32, false, 0.2, 9)
-	tf, alts, err := FitThroughput(pts, "powerlaw", &Settings{Bootstrap: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := NewModel(tf, pts, alts, "allreduce", Reference{Batch: 32}, nil, 0.9)
+	m := synthModel(t, "powerlaw", []float64{50, 0.8}, []int{1, 2, 4}, []int{0}, false, 0.2, 9, 100, "allreduce", Reference{Batch: 32})
 	wide := false
 	for _, n := range []int{2, 16, 256} {
 		p := m.Predict(model.Config{Workers: n}, math.NaN(), 0)
@@ -189,4 +168,17 @@ func TestSpeedupAtMostWorkers(t *testing.T) {
 	if !wide {
 		t.Errorf("the bound never bound: the test does not test it")
 	}
+}
+
+// synthModel is a Model of family fam fitted (with boot bootstrap
+// resamples, -1 none) on synth's data of fam at theta: ws workers times ps
+// shards, batch 32.
+func synthModel(t *testing.T, fam string, theta []float64, ws, ps []int, async bool, sigma float64, seed uint64, boot int, mode string, ref Reference) *Model {
+	t.Helper()
+	pts := synth(fam, theta, ws, ps, 32, async, sigma, seed)
+	tf, alts, err := FitThroughput(pts, fam, &Settings{Bootstrap: boot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewModel(tf, pts, alts, mode, ref, []string{"synthetic"}, 0.9)
 }

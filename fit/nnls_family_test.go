@@ -181,18 +181,3 @@ func TestNNLSFamilyBootstrap(t *testing.T) {
 		}
 	}
 }
-
-// Coverage of an NNLS variant, as TestBootstrapCoverage for the log-space
-// fit: over many seeds, the 90% interval of the prediction at the largest
-// fitted configuration holds the truth in most of them (the bootstrap
-// refits by NNLS).
-func TestNNLSFamilyCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("many seeds")
-	}
-	hits, n := predictionCoverage(t, "optimus-sync/nnls")
-	if hits < 30 {
-		t.Errorf("coverage %d/%d, want >= 30", hits, n)
-	}
-	t.Logf("coverage %d/%d", hits, n)
-}

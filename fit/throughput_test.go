@@ -119,18 +119,22 @@ func TestFitRecoversSimulatedParameters(t *testing.T) {
 }
 
 // Coverage: over many seeds, the 90% interval of the prediction at the
-// largest fitted configuration contains the true value in most of them.
+// largest fitted configuration contains the true value in most of them,
+// fitted in log space or by NNLS (an NNLS variant's bootstrap refits by
+// NNLS).
 func TestBootstrapCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("many seeds")
 	}
-	hits, n := predictionCoverage(t, "optimus-sync")
-	// Nominal 90%; the percentile bootstrap with 15 configurations runs a
-	// little narrow: accept 75% or more (30 of 40).
-	if hits < 30 {
-		t.Errorf("coverage %d/%d, want >= 30", hits, n)
+	for _, fam := range []string{"optimus-sync", "optimus-sync/nnls"} {
+		hits, n := predictionCoverage(t, fam)
+		// Nominal 90%; the percentile bootstrap with 15 configurations
+		// runs a little narrow: accept 75% or more (30 of 40).
+		if hits < 30 {
+			t.Errorf("%s: coverage %d/%d, want >= 30", fam, hits, n)
+		}
+		t.Logf("%s: coverage %d/%d", fam, hits, n)
 	}
-	t.Logf("coverage %d/%d", hits, n)
 }
 
 // predictionCoverage fits family (optimus-sync or a variant of it) on 40
