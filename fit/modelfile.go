@@ -301,15 +301,14 @@ func (m *Model) LossCurve(n int) model.LossCurve {
 	}
 	c := m.Config(model.Config{Workers: max(n, 1)})
 	if g := m.gns(); g != nil {
-		// the curve counts steps at the law's reference batch; at c's
-		// global batch a loss takes StepsRatio times as many steps
-		// global batch a loss takes StepsRatio times as many steps, and
-		// the law's target takes StepsRef steps at the reference (the
-		// measured count, which updatesAt starts from), not the curve's own
+		// the curve counts steps at the law's reference batch; rescaled
+		// so that it reaches the law's target in the updates updatesAt
+		// gives at c's global batch
 		curve := model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
-		r := g.law(g.NoiseBatch).StepsRatio(m.samplesPerStep(c))
-		if u0, err := curve.UpdatesTo(g.TargetLoss); err == nil && u0 > 0 && r > 0 {
-			curve.B0 = e.B0 * u0 / (g.StepsRef * r)
+		if u0, err := curve.UpdatesTo(g.TargetLoss); err == nil && u0 > 0 {
+			if u := m.updatesAt(c, g.TargetLoss, e.Lambda, g.NoiseBatch); u > 0 {
+				curve.B0 = e.B0 * u0 / u
+			}
 		}
 		return curve
 	}
@@ -907,11 +906,6 @@ type Prediction struct {
 	TimeToTarget    Interval `json:"-"`
 }
 
-// Predict evaluates the model at c (completed by Config) with intervals
-// from the bootstrap samples, widened to hold the rivals' predictions.
-// target is the loss to reach (NaN: the model's own target when it has
-// one); updates, when > 0, fixes the updates to target instead (from
-// --epochs).
 // stepsInterval is the steps/s interval at c (completed): the bootstrap
 // and the rivals, widened by the extrapolation drift, its upper end no
 // more than the busiest station can carry (capped: it was cut there).
@@ -927,18 +921,23 @@ func (m *Model) stepsInterval(c model.Config) (iv Interval, capped bool) {
 	return iv, capped
 }
 
+// Predict evaluates the model at c (completed by Config) with intervals
+// from the bootstrap samples, widened to hold the rivals' predictions.
+// target is the loss to reach (NaN: the model's own target when it has
+// one); updates, when > 0, fixes the updates to target instead (from
+// --epochs).
 func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	c = m.Config(c)
 	th := m.theta()
 	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.Staleness(float64(c.Workers))}
-	var capped bool
-	p.StepsPerS, capped = m.stepsInterval(c)
-	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1})
 	// The steps/s interval is not cut at n X(1) (a worker does no more
 	// among others than alone): X(1) here is the model's, and its error
 	// at an unmeasured configuration is not in X(1)'s interval; cut there,
 	// the intervals held 15 of the 16 held-out async runs instead of 16
 	// (2026-12-04). The speedup's own interval, a ratio, is cut below.
+	var capped bool
+	p.StepsPerS, capped = m.stepsInterval(c)
+	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1})
 	sps := m.samplesPerStep(c)
 	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
 	// Speedup and efficiency per bootstrap sample, so that the interval
@@ -967,7 +966,6 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	if capped {
 		p.Speedup.Hi = math.Max(p.Speedup.Value, math.Min(p.Speedup.Hi, p.Speedup.Value*p.StepsPerS.Hi/p.StepsPerS.Value))
 	}
-
 	// The efficiency law's own interval (the staleness cost lambda, or
 	// the batch law's noise scale): the speedup moves with it.
 	ends := m.efficiencyEnds(lambda, noise)

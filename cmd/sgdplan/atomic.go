@@ -14,6 +14,15 @@ func writeFileAtomic(path string, data []byte) error {
 	return atomicfile.WriteFile(path, data)
 }
 
+// notAFile refuses an output folder (the command cmd's --out) that is an
+// existing file: bad input, before any work is done.
+func notAFile(cmd, out string) error {
+	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
+		return badInput(fmt.Errorf("%s: --out %s is a file: --out must be a folder (created when missing)", cmd, out))
+	}
+	return nil
+}
+
 // outFolder checks, before any work is done, that the folder of the
 // output file path (the flag's value) exists: a command then fails before
 // writing any of its outputs instead of after some.

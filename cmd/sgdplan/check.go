@@ -70,7 +70,7 @@ func runCheck(c *cli.Context) error {
 	}
 	if c.IsSet("bandwidth") {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
-			return badInput(fmt.Errorf("check: %v", strings.TrimPrefix(err.Error(), "fit: ")))
+			return badInput(asCmd("check", err))
 		}
 	}
 	if m, err = withBatchFlags(c, m, "check"); err != nil {

@@ -133,8 +133,8 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	default:
 		return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
 	}
-	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return badInput(fmt.Errorf("convert: --out %s is a file: --out must be a folder (created when missing)", out))
+	if err := notAFile("convert", out); err != nil {
+		return err
 	}
 	opts := traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
 		Batch: c.Int("batch"), Mode: c.String("mode"), P: c.Float64("p")}

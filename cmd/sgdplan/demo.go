@@ -72,8 +72,8 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 	if traceDir == "" {
 		return fmt.Errorf("demo: no embedded traces (looked for %s)", demoTraces[0].dir)
 	}
-	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return badInput(fmt.Errorf("demo: --out %s is a file: --out must be a folder (created when missing)", out))
+	if err := notAFile("demo", out); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return badInput(fmt.Errorf("demo: --out %s: %v", out, err))

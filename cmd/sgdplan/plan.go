@@ -98,7 +98,7 @@ func planReadJobsP(path string, p float64) ([]planner.Job, []string, error) {
 }
 
 // planReadJobsUsing is planReadJobsP that also calls used (when not nil)
-// with the path of each model file a job names, resolved as they are read.
+// once with the path of each model file the jobs name, resolved as read.
 func planReadJobsUsing(path string, p float64, used func(model string)) ([]planner.Job, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -111,11 +111,11 @@ func planReadJobsUsing(path string, p float64, used func(model string)) ([]plann
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if used != nil {
-			used(p)
-		}
 		if s, ok := cache[p]; ok {
 			return s, nil
+		}
+		if used != nil {
+			used(p) // once per model file
 		}
 		m, err := fit.LoadModel(p)
 		if err != nil {

@@ -84,9 +84,15 @@ func loadModel(cmd, path string) (*fit.Model, error) {
 	}
 	m, err := fit.LoadModel(path)
 	if err != nil {
-		return nil, badInput(fmt.Errorf("%s: %s", cmd, strings.TrimPrefix(err.Error(), "fit: ")))
+		return nil, badInput(asCmd(cmd, err))
 	}
 	return m, nil
+}
+
+// asCmd is err of package fit said as the command cmd's: "predict: ..."
+// instead of "fit: ...", which names a command the user did not run.
+func asCmd(cmd string, err error) error {
+	return fmt.Errorf("%s: %s", cmd, strings.TrimPrefix(err.Error(), "fit: "))
 }
 
 func runPredict(c *cli.Context) error {
@@ -124,7 +130,7 @@ func runPredict(c *cli.Context) error {
 	}
 	if c.IsSet("bandwidth") {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
-			return badInput(fmt.Errorf("predict: %s", strings.TrimPrefix(err.Error(), "fit: ")))
+			return badInput(asCmd("predict", err))
 		}
 	}
 	if c.IsSet("per-node") {
@@ -175,6 +181,7 @@ func runPredict(c *cli.Context) error {
 		}
 	}
 	var rows []predictRow
+	least := fewestWorkers(m)
 	for _, p := range ps {
 		for _, w := range ws {
 			cfg := model.Config{Workers: w, PS: p}
@@ -190,7 +197,7 @@ func runPredict(c *cli.Context) error {
 				Staleness: pr.Staleness,
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
-				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < fewestWorkers(m),
+				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least,
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
@@ -251,13 +258,6 @@ func runPredict(c *cli.Context) error {
 }
 
 func ptr(v float64) *float64 { return &v }
-
-func errOr(err error, s string) string {
-	if err != nil {
-		return err.Error()
-	}
-	return s
-}
 
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
