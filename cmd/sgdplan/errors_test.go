@@ -36,14 +36,11 @@ func TestUserErrors(t *testing.T) {
 		{"fit, plot into a missing folder", []string{"fit", table, "--out", out, "--plot", filepath.Join(dir, "no", "x.png")}, "fit: --plot " + filepath.Join(dir, "no", "x.png") + ": folder"},
 		{"fit, model into a missing folder", []string{"fit", table, "--out", filepath.Join(dir, "no", "m.json")}, "fit: --out"},
 		{"plan, plot into a missing folder", []string{"plan", "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv"), "--servers", "16", "--plot", filepath.Join(dir, "no", "p.png")}, "plan: --plot"},
-		{"report into a file", []string{"report", "--model", mp, "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv"), "--servers", "16", "--out", mp}, "report: --out " + mp},
+		{"report into a file", []string{"report", "--model", mp, "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv"), "--servers", "16", "--out", mp}, "report: --out " + mp + " is a file"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCmd(t, c.args...)
 		wantCode := exitBadInput
-		if c.name == "report into a file" {
-			wantCode = exitFailure // the folder cannot be made: not the input's fault
-		}
 		if code != wantCode || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d (want %d), stderr %q, want %q", c.name, code, wantCode, stderr, c.want)
 		}

@@ -114,6 +114,9 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return badInput(err)
 	}
+	if err := notAFile("report", o.out); err != nil {
+		return err
+	}
 	return runReport(c, o)
 }
 
