@@ -45,12 +45,13 @@ func (o ConvertOptions) withDefaults() ConvertOptions {
 // conversion: async and sync are parameter-server modes and need PS >= 1,
 // allreduce has no PS (an error otherwise). With neither Mode nor PS the run
 // is written as allreduce, with a warning: ps 0 means no parameter server,
-// and the canonical default mode, async, needs one.
-func (o ConvertOptions) psMode() (ConvertOptions, error, error) {
+// and the canonical default mode, async, needs one. Warnings and the error
+// come back as Convert's do.
+func (o ConvertOptions) psMode() (ConvertOptions, []error, error) {
 	switch {
 	case o.Mode == "" && o.PS == 0:
 		o.Mode = "allreduce"
-		return o, fmt.Errorf("traces: %s: no --ps and no --mode: written as mode allreduce with ps 0 (no parameter server); for a parameter-server run give --ps P (and --mode async or sync)", o.source), nil
+		return o, []error{fmt.Errorf("traces: %s: no --ps and no --mode: written as mode allreduce with ps 0 (no parameter server); for a parameter-server run give --ps P (and --mode async or sync)", o.source)}, nil
 	case (o.Mode == "async" || o.Mode == "sync") && o.PS == 0:
 		return o, nil, fmt.Errorf("traces: mode %s with ps 0: %s is a parameter-server mode and needs the shard count (--ps P >= 1); a run without parameter servers is --mode allreduce", o.Mode, o.Mode)
 	case o.Mode == "allreduce" && o.PS > 0:
@@ -94,7 +95,7 @@ func Convert(format, path string, opts ConvertOptions) (Converted, []error, erro
 	}
 	switch format {
 	case "tfevents", "chrome":
-		o, modeWarn, err := opts.psMode()
+		o, modeWarns, err := opts.psMode()
 		if err != nil {
 			return Converted{}, nil, err
 		}
@@ -113,7 +114,7 @@ func Convert(format, path string, opts ConvertOptions) (Converted, []error, erro
 		if err != nil {
 			return Converted{Trace: tr}, w, err
 		}
-		return Converted{Trace: tr}, appendNonNil(w, modeWarn), nil
+		return Converted{Trace: tr}, append(w, modeWarns...), nil
 	case "philly-pollux", "itp", "gavel-vc":
 		jobs, w, err := LoadJobTrace(format, path)
 		if err != nil {
