@@ -37,8 +37,9 @@ func powerJobs(sizes []float64, p float64) []Job {
 // EQUI at p = 0.5, N = 1: four jobs at rate (1/4)^0.5 = 1/2 until the size-1
 // job ends at t = 2; then three at (1/3)^0.5 = 0.57735 for the remaining 1 of
 // the size-2 job, 1/0.57735 = 1.7321 -> t = 3.7321; two at 0.70711 for 1 ->
-// t = 5.1463; one at 1 for 1 -> t = 6.1463. Mean (2+3.7321+5.1463+6.1463)/4 =
-// 4.2562 (design.md rounds 4.2561); slowdown (2/1 + 3.7321/2 + 5.1463/3 +
+// t = 5.1463; one at 1 for 1 -> t = 6.1463. Exactly: 2, 2+√3, 2+√3+√2 and
+// 3+√3+√2, mean (9 + 3√3 + 2√2)/4 = 4.25614 (design.md: 4.2561; summing the
+// rounded completions gives 4.2562); slowdown (2/1 + 3.7321/2 + 5.1463/3 +
 // 6.1463/4)/4 = 1.7795. SRPT: completions 1, 3, 6, 10: mean 5.0, slowdown
 // (1 + 1.5 + 2 + 2.5)/4 = 1.75.
 //
@@ -66,7 +67,7 @@ func TestWorkedExample(t *testing.T) {
 	}{
 		{"hesrpt p=0.5", 0.5, HeSRPTPolicy{FlowTime}, 4.0785, math.NaN(), []float64{7.0044, 4.7365, 3.0612, 1.5119}, 1e-4},
 		{"hesrpt-slowdown p=0.5", 0.5, HeSRPTPolicy{Slowdown}, math.NaN(), 1.5466, nil, 1e-4},
-		{"equi p=0.5", 0.5, Equi{}, 4.2562, 1.7795, []float64{6.1463, 5.1463, 3.7321, 2}, 1e-4},
+		{"equi p=0.5", 0.5, Equi{}, (9 + 3*math.Sqrt(3) + 2*math.Sqrt(2)) / 4, 1.7795, []float64{6.1463, 5.1463, 3.7321, 2}, 1e-4},
 		{"srpt p=0.5", 0.5, SRPT{}, 5.0, 1.75, []float64{10, 6, 3, 1}, 1e-12},
 		{"hesrpt p=0.9", 0.9, HeSRPTPolicy{FlowTime}, 4.9915, math.NaN(), []float64{9.9501, 5.9560, 3.0062, 1.0535}, 1e-4},
 		{"equi p=0.9", 0.9, Equi{}, 6.6811, 2.8762, []float64{9.0361, 8.0361, 6.1701, 3.4822}, 1e-4},
@@ -88,6 +89,14 @@ func TestWorkedExample(t *testing.T) {
 				t.Errorf("%s: job %d completes at %.6f, want %.4f", c.name, i, got, want)
 			}
 		}
+	}
+	// EQUI at p = 0.5 in closed form: completions 2, 2+√3, 2+√3+√2, 3+√3+√2.
+	eq, err := Simulate(powerJobs(sizes, 0.5), Equi{}, Settings{Servers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (9 + 3*math.Sqrt(3) + 2*math.Sqrt(2)) / 4; math.Abs(eq.MeanResponse-want) > 1e-9*want {
+		t.Errorf("equi p=0.5: mean flow time %.9f, want (9+3√3+2√2)/4 = %.9f", eq.MeanResponse, want)
 	}
 	// The closed form gives the same figures.
 	off, err := HeSRPT(sizes, nil, 0.5, 1, FlowTime)

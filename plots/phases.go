@@ -176,14 +176,18 @@ func PhasesFigure(d PhasesData) (*Figure, error) {
 
 // swatch is a legend thumbnail: a filled box with an optional outline.
 type swatch struct {
-	fill color.Color
-	line color.Color
+	fill  color.Color
+	line  color.Color
+	hatch int // stripes over the fill (Palette.Hatch)
 }
 
 func (s swatch) Thumbnail(c *draw.Canvas) {
 	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y}}
 	poly := c.ClipPolygonY(pts)
 	c.FillPolygon(s.fill, poly)
+	for _, st := range stripes(c.Min.X, c.Max.X, c.Min.Y, c.Max.Y, s.hatch, hatchSpacing) {
+		c.StrokeLine2(draw.LineStyle{Color: hatchColor, Width: vg.Points(0.9)}, st[0].X, st[0].Y, st[1].X, st[1].Y)
+	}
 	if s.line != nil {
 		pts = append(pts, pts[0])
 		c.StrokeLines(draw.LineStyle{Color: s.line, Width: vg.Points(0.8)}, c.ClipLinesY(pts)...)

@@ -167,8 +167,24 @@ func (d PlanData) Binned(n int) []PlanSegment {
 	return out
 }
 
+// planHatch returns the stripes over a's band (none when its job has a
+// colour of its own): one rectangle per segment where the job holds workers.
+func planHatch(a PlanArea, pal *Palette) hatchPlotter {
+	h := hatchPlotter{dir: pal.Hatch(a.Job)}
+	if h.dir == 0 {
+		return h
+	}
+	for i := 0; i+1 < len(a.X); i += 2 {
+		if a.Upper[i] > a.Lower[i] {
+			h.rects = append(h.rects, dataRect{a.X[i], a.X[i+1], a.Lower[i], a.Upper[i]})
+		}
+	}
+	return h
+}
+
 // PlanFigure returns the plan figure: each job's workers over time as
-// stacked piecewise-constant areas, the servers as a line, and each job's
+// stacked piecewise-constant areas (striped for a job past the eighth, whose
+// colour repeats another's), the servers as a line, and each job's
 // completion as a triangle above the stack in its colour.
 func PlanFigure(d PlanData) (*Figure, error) {
 	if err := d.validate(); err != nil {
@@ -212,6 +228,9 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		poly.Color = fade(pal.Color(a.Job), 0.85)
 		poly.LineStyle.Width = 0 // a stroke costs minutes on long plans
 		p.Add(poly)
+		if h := planHatch(a, pal); h.dir != 0 {
+			p.Add(h)
+		}
 		for i := range a.X {
 			top = max(top, a.Upper[i])
 		}
@@ -223,7 +242,7 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		if c, ok := d.Completions[j]; ok {
 			name = fmt.Sprintf("%s (done %.4g s)", j, c)
 		}
-		f.legend(name, swatch{fill: fade(pal.Color(j), 0.85)})
+		f.legend(name, swatch{fill: fade(pal.Color(j), 0.85), hatch: pal.Hatch(j)})
 	}
 	if d.Servers > 0 {
 		top = max(top, d.Servers)

@@ -20,19 +20,25 @@ func TestPlanGolden(t *testing.T) {
 }
 
 // The worked example of design.md through the command: one server, sizes
-// 4, 3, 2, 1, p = 0.5 (see planner.TestWorkedExample for the arithmetic).
+// 4, 3, 2, 1, p = 0.5 and 0.9 (see planner.TestWorkedExample for the arithmetic).
 func TestPlanWorkedExampleJSON(t *testing.T) {
-	want := map[string]struct {
+	cases := []struct {
+		file, name     string
 		flow, slowdown float64
 		completion     []float64
 	}{
-		"hesrpt":          {4.0785, math.NaN(), []float64{7.0044, 4.7365, 3.0612, 1.5119}},
-		"hesrpt-slowdown": {math.NaN(), 1.5466, nil},
-		"equi":            {4.2562, 1.7795, []float64{6.1463, 5.1463, 3.7321, 2}},
-		"srpt":            {5, 1.75, []float64{10, 6, 3, 1}},
+		{"worked.csv", "hesrpt", 4.0785, math.NaN(), []float64{7.0044, 4.7365, 3.0612, 1.5119}},
+		{"worked.csv", "hesrpt-slowdown", math.NaN(), 1.5466, nil},
+		{"worked.csv", "equi", 4.2561, 1.7795, []float64{6.1463, 5.1463, 3.7321, 2}},
+		{"worked.csv", "srpt", 5, 1.75, []float64{10, 6, 3, 1}},
+		{"worked-p09.csv", "hesrpt", 4.9915, 1.7574, []float64{9.9501, 5.9560, 3.0062, 1.0535}},
+		{"worked-p09.csv", "hesrpt-slowdown", 4.9981, 1.7498, []float64{9.9937, 5.9952, 3.0022, 1.0013}},
+		{"worked-p09.csv", "equi", 6.6811, 2.8762, []float64{9.0361, 8.0361, 6.1701, 3.4822}},
+		{"worked-p09.csv", "srpt", 5, 1.75, []float64{10, 6, 3, 1}},
 	}
-	for name, w := range want {
-		code, stdout, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "1", "--policy", name, "--format", "json")
+	for _, w := range cases {
+		name := w.file + " " + w.name
+		code, stdout, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, w.file), "--servers", "1", "--policy", w.name, "--format", "json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -40,7 +46,7 @@ func TestPlanWorkedExampleJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &p); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, stdout)
 		}
-		if p.Policy != name || len(p.Jobs) != 4 {
+		if p.Policy != w.name || len(p.Jobs) != 4 {
 			t.Fatalf("%s: policy %q with %d jobs", name, p.Policy, len(p.Jobs))
 		}
 		if !math.IsNaN(w.flow) && math.Abs(p.MeanFlowTime-w.flow) > 1e-4*w.flow {
@@ -54,7 +60,7 @@ func TestPlanWorkedExampleJSON(t *testing.T) {
 				t.Errorf("%s: job %s completion %.6f, want %.4f", name, p.Jobs[i].Job, p.Jobs[i].Completion, c)
 			}
 		}
-		if strings.HasPrefix(name, "hesrpt") && (p.ClosedForm == nil || p.ClosedForm.MaxRelDiff > 1e-9) {
+		if strings.HasPrefix(w.name, "hesrpt") && (p.ClosedForm == nil || p.ClosedForm.MaxRelDiff > 1e-9) {
 			t.Errorf("%s: closed form %+v, want one that the replay matches to 1e-9", name, p.ClosedForm)
 		}
 	}
