@@ -23,13 +23,17 @@ func notAFile(cmd, out string) error {
 	return nil
 }
 
-// outFolder checks, before any work is done, that the folder of the
-// output file path (the flag's value) exists: a command then fails before
-// writing any of its outputs instead of after some.
+// outFolder checks, before any work is done, that the output file path
+// (the flag's value) can be written: its folder exists and it is not a
+// folder, device or pipe. A command then fails before writing any of its
+// outputs instead of after some.
 func outFolder(cmd, flag, path string) error {
 	dir := filepath.Dir(path)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return badInput(fmt.Errorf("%s: --%s %s: folder %s does not exist", cmd, flag, path, dir))
+	}
+	if _, err := atomicfile.Target(path); err != nil {
+		return badInput(fmt.Errorf("%s: --%s %w", cmd, flag, err))
 	}
 	return nil
 }

@@ -34,6 +34,7 @@ func TestUserErrors(t *testing.T) {
 		{"predict, bandwidth of a table model", []string{"predict", "--model", mp, "--workers", "4", "--bandwidth", "1e9"}, "predict: --bandwidth needs"},
 		{"unknown command", []string{"nosuchcmd"}, `unknown command "nosuchcmd"`},
 		{"fit, plot into a missing folder", []string{"fit", table, "--out", out, "--plot", filepath.Join(dir, "no", "x.png")}, "fit: --plot " + filepath.Join(dir, "no", "x.png") + ": folder"},
+		{"fit, plot onto a folder", []string{"fit", table, "--out", out, "--plot", dir}, "fit: --plot " + dir + " is a folder"},
 		{"fit, model into a missing folder", []string{"fit", table, "--out", filepath.Join(dir, "no", "m.json")}, "fit: --out"},
 		{"plan, plot into a missing folder", []string{"plan", "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv"), "--servers", "16", "--plot", filepath.Join(dir, "no", "p.png")}, "plan: --plot"},
 		{"report into a file", []string{"report", "--model", mp, "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv"), "--servers", "16", "--out", mp}, "report: --out " + mp + " is a file"},

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 	"github.com/sgdplan/sgdplan/plots"
 	"github.com/sgdplan/sgdplan/traces"
 )
@@ -71,6 +72,9 @@ func runValidate(c *cli.Context) error {
 		return badInput(fmt.Errorf("validate: --data %s: not a folder (the public datasets, see ../shared/data/INDEX.md)", dataDir))
 	}
 	out := c.String("out")
+	if err := validateOutputs(out); err != nil {
+		return err
+	}
 	asyncPaths := c.StringSlice("async")
 	var otherAsync []string
 	if len(asyncPaths) == 0 {
@@ -80,8 +84,7 @@ func runValidate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	imgRel := filepath.Join("img", "validation.png")
-	imgPath := filepath.Join(filepath.Dir(out), imgRel)
+	imgPath := filepath.Join(filepath.Dir(out), validationImg)
 	if err := os.MkdirAll(filepath.Dir(imgPath), 0o755); err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -92,7 +95,7 @@ func runValidate(c *cli.Context) error {
 	if err := fig.Save(imgPath); err != nil {
 		return withCode(exitFailure, err)
 	}
-	md := rep.markdown(fmt.Sprintf("--data %s --out %s", filepath.ToSlash(dataDir), filepath.ToSlash(out)), filepath.ToSlash(imgRel))
+	md := rep.markdown(fmt.Sprintf("--data %s --out %s", filepath.ToSlash(dataDir), filepath.ToSlash(out)), filepath.ToSlash(validationImg))
 	if err := writeFileAtomic(out, []byte(md)); err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -217,6 +220,25 @@ func methodsFor() []fit.Method {
 		ms = append(ms, fit.FamilyMethod(p[0], p[1], p[2]))
 	}
 	return append(ms, fit.BaselineMethods()...)
+}
+
+// validationImg is the figure validate writes, relative to --out's folder.
+var validationImg = filepath.Join("img", "validation.png")
+
+// validateOutputs checks, before the protocol runs, that validate can write
+// --out and its figure: nothing is written when either cannot be.
+func validateOutputs(out string) error {
+	if err := outFolder("validate", "out", out); err != nil {
+		return err
+	}
+	img := filepath.Join(filepath.Dir(out), validationImg)
+	if fi, err := os.Stat(filepath.Dir(img)); err == nil && !fi.IsDir() {
+		return badInput(fmt.Errorf("validate: %s is not a folder: the figure goes to %s", filepath.Dir(img), img))
+	}
+	if _, err := atomicfile.Target(img); err != nil {
+		return badInput(fmt.Errorf("validate: the figure: %w", err))
+	}
+	return nil
 }
 
 func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, error) {

@@ -80,6 +80,24 @@ func TestValidateBadData(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "v.md")); err == nil {
 		t.Error("a report was written despite the error")
 	}
+	// outputs that cannot be written are refused before the protocol runs:
+	// nothing is written (the figure came first and stayed behind before).
+	outs := t.TempDir()
+	os.Mkdir(filepath.Join(outs, "isdir.md"), 0o755)
+	os.WriteFile(filepath.Join(outs, "img"), []byte("a file"), 0o644)
+	for _, c := range []struct{ out, want string }{
+		{filepath.Join(outs, "isdir.md"), "isdir.md is a folder"},
+		{filepath.Join(outs, "v.md"), "is not a folder: the figure goes to"},
+		{filepath.Join(outs, "no", "v.md"), "does not exist"},
+	} {
+		code, _, stderr := runCmd(t, "validate", "--data", dir, "--out", c.out, "--async", dir)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("--out %s: exit %d stderr %q, want %d and %q", c.out, code, stderr, exitBadInput, c.want)
+		}
+	}
+	if ents, _ := os.ReadDir(outs); len(ents) != 2 {
+		t.Errorf("validate wrote into %s: %v", outs, ents)
+	}
 }
 
 // The async-traces row on the real link-bound sweep: 4 series (shards x

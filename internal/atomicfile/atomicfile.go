@@ -12,17 +12,74 @@ import (
 	"path/filepath"
 )
 
+// Target returns the file a write of path replaces: path itself, or the
+// file a symbolic link at path points to (followed to its end, so that the
+// link stays a link). It refuses a path that is, or leads to, an existing
+// folder, device, pipe or other non-regular file: a rename would put the
+// output in its place.
+func Target(path string) (string, error) {
+	target := path
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(target)
+		if errors.Is(err, fs.ErrNotExist) {
+			return target, nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
+		}
+		switch {
+		case fi.Mode().IsRegular():
+			return target, nil
+		case fi.Mode()&fs.ModeSymlink != 0 && hops < 40:
+			link, err := os.Readlink(target)
+			if err != nil {
+				return "", fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(filepath.Dir(target), link)
+			}
+			target = link
+		case fi.IsDir():
+			return "", fmt.Errorf("%s is a folder: want the path of a file to write", path)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return "", fmt.Errorf("%s: cannot write: too many links", path)
+		default:
+			return "", fmt.Errorf("%s is not a regular file (%v): want the path of a file to write", path, fi.Mode().Type())
+		}
+	}
+}
+
+// Check says, before any work is done, whether path can be written: its
+// folder exists and path is not a folder or another non-regular file.
+func Check(path string) error {
+	target, err := Target(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s: cannot write: folder %s does not exist", path, dir)
+	}
+	return nil
+}
+
 // Write writes path with write, atomically, mode 0644. Its errors name
-// path, never the temporary file.
+// path, never the temporary file. A symbolic link at path is followed (the
+// file it points to is replaced, the link stays); a folder or another
+// non-regular file at path is refused (Target).
 func Write(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	target, err := Target(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: cannot write: folder %s does not exist", path, filepath.Dir(path))
+			return fmt.Errorf("%s: cannot write: folder %s does not exist", path, filepath.Dir(target))
 		}
 		return fmt.Errorf("%s: cannot write: %w", path, err)
 	}
@@ -42,7 +99,7 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
-	if err := os.Rename(name, path); err != nil {
+	if err := os.Rename(name, target); err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	return nil

@@ -44,3 +44,63 @@ func TestWrite(t *testing.T) {
 		t.Errorf("missing folder: %v", err)
 	}
 }
+
+// A link is followed: the file it points to gets the data and the link
+// stays a link. A folder, a pipe or a device at the path is refused before
+// anything is written, and Check says so up front.
+func TestWriteTargets(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.json")
+	if err := os.WriteFile(real, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("real.json", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := WriteFile(link, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v, %v", fi, err)
+	}
+	if b, _ := os.ReadFile(real); string(b) != "new" {
+		t.Errorf("the linked file holds %q, want the new data", b)
+	}
+	// a dangling link: the write creates its target
+	dangling := filepath.Join(dir, "dangling.json")
+	os.Symlink(filepath.Join(dir, "later.json"), dangling)
+	if err := WriteFile(dangling, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "later.json")); string(b) != "x" {
+		t.Errorf("dangling link's target holds %q", b)
+	}
+	// a folder at the path
+	sub := filepath.Join(dir, "sub.png")
+	os.Mkdir(sub, 0o755)
+	for _, err := range []error{WriteFile(sub, []byte("x")), Check(sub)} {
+		if err == nil || !strings.Contains(err.Error(), sub+" is a folder") {
+			t.Errorf("folder at the path: %v", err)
+		}
+	}
+	// a link to a folder
+	os.Symlink("sub.png", filepath.Join(dir, "tosub"))
+	if err := Check(filepath.Join(dir, "tosub")); err == nil || !strings.Contains(err.Error(), "is a folder") {
+		t.Errorf("link to a folder: %v", err)
+	}
+	// a device: refused, and left as it is
+	if err := Check(os.DevNull); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("%s: %v", os.DevNull, err)
+	}
+	// Check on a good path and on a missing folder
+	if err := Check(filepath.Join(dir, "new.json")); err != nil {
+		t.Errorf("a new file in an existing folder: %v", err)
+	}
+	if err := Check(filepath.Join(dir, "no", "x.json")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing folder: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 6 {
+		t.Errorf("folder holds %d entries, want 6 (no temporary left): %v", len(ents), ents)
+	}
+}
