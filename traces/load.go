@@ -52,9 +52,15 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 		}
 		n := len(files)
 		for k, name := range kindFiles {
+			found := ""
 			for _, cand := range []string{name, name + ".gz"} {
 				q := join(p, cand)
 				if st, err := stat(q); err == nil && !st.IsDir() {
+					if found != "" {
+						// the same file twice (compressed and not): its rows would count twice
+						return nil, &ParseError{File: p, Msg: fmt.Sprintf("folder holds both %s and %s: keep one (a folder holds each canonical file once, plain or .gz)", found, q)}
+					}
+					found = q
 					files = append(files, File{Kind: Kind(k), Path: q, fsys: fsys})
 				} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 					return nil, fmt.Errorf("traces: %w", err)
@@ -107,8 +113,9 @@ func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
 	}
 	t := &Trace{}
 	var warnings []error
+	dups := &stepDups{}
 	for _, f := range files {
-		w, err := readFile(f, t)
+		w, err := readFile(f, t, dups)
 		warnings = append(warnings, w...)
 		if err != nil {
 			return nil, warnings, err
@@ -118,14 +125,14 @@ func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
 }
 
 // ReadFile streams one canonical file into t.
-func readFile(f File, t *Trace) ([]error, error) {
-	return ForEach(f, Handlers{
+func readFile(f File, t *Trace, dups *stepDups) ([]error, error) {
+	return forEach(f, Handlers{
 		Step:       func(s Step) error { t.Steps = append(t.Steps, s); return nil },
 		Update:     func(u Update) error { t.Updates = append(t.Updates, u); return nil },
 		Run:        func(r RunInfo) error { t.Runs = append(t.Runs, r); return nil },
 		Eval:       func(e Eval) error { t.Evals = append(t.Evals, e); return nil },
 		Throughput: func(r Throughput) error { t.Throughput = append(t.Throughput, r); return nil },
-	})
+	}, dups)
 }
 
 // Handlers receive the rows of ForEach; a nil handler skips its kind (the
@@ -139,11 +146,17 @@ type Handlers struct {
 }
 
 // ForEach opens f and streams its rows to the handler of its kind.
-func ForEach(f File, h Handlers) (warnings []error, err error) {
+func ForEach(f File, h Handlers) (warnings []error, err error) { return forEach(f, h, nil) }
+
+// forEach is ForEach; a non-nil dups checks the steps of f against those of
+// the steps files read before with the same dups (a step of one run and
+// worker in two files is an error), and then keeps the steps of f for the
+// files after it.
+func forEach(f File, h Handlers, dups *stepDups) (warnings []error, err error) {
 	var read func(io.Reader) ([]error, error)
 	switch {
 	case f.Kind == KindSteps && h.Step != nil:
-		read = func(r io.Reader) ([]error, error) { return ReadSteps(r, f.Path, h.Step) }
+		read = func(r io.Reader) ([]error, error) { return readSteps(r, f.Path, h.Step, dups) }
 	case f.Kind == KindUpdates && h.Update != nil:
 		read = func(r io.Reader) ([]error, error) { return ReadUpdates(r, f.Path, h.Update) }
 	case f.Kind == KindRuns && h.Run != nil:

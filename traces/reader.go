@@ -30,6 +30,13 @@ import (
 // interval per worker, so memory is bounded by runs x workers; rows out of
 // order cost one interval per gap until the gap fills.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
+	return readSteps(r, file, fn, nil)
+}
+
+// readSteps is ReadSteps; a non-nil dups also rejects a step (run, worker,
+// step) that a steps file read earlier with the same dups holds, and keeps
+// this file's steps for the files read after it.
+func readSteps(r io.Reader, file string, fn func(Step) error, dups *stepDups) (warnings []error, err error) {
 	return readRows(r, file, "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -44,6 +51,7 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 				return nil, err
 			}
 			runs := newStepChecker()
+			prior := dups.add(file, runs)
 			return func(r *row) error {
 				s := Step{
 					Run:       r.key(c.run, true),
@@ -72,6 +80,11 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 				s.Run = runs.intern(s.Run)
 				if err := runs.check(r, c.workers, c.ps, c.batch, c.step, &s); err != nil {
 					return err
+				}
+				for _, p := range prior {
+					if p.k.has(&s) {
+						return r.fail(c.step, "step: (run %q, worker %d, step %d) is also in %s (a step is in one file only: the same trace given twice?)", s.Run, s.Worker, s.Step, p.file)
+					}
 				}
 				return fn(s)
 			}, nil
@@ -493,8 +506,44 @@ func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) e
 	return nil
 }
 
+// stepDups holds the steps of the files read so far, to find a step (run,
+// worker, step) that two files hold (a trace given twice, or a folder copied).
+// A nil *stepDups checks nothing.
+type stepDups struct{ files []fileSteps }
+
+type fileSteps struct {
+	file string
+	k    *stepChecker
+}
+
+// add registers the checker of file and returns those of the files before it.
+func (d *stepDups) add(file string, k *stepChecker) []fileSteps {
+	if d == nil {
+		return nil
+	}
+	prior := d.files
+	d.files = append(d.files[:len(d.files):len(d.files)], fileSteps{file, k})
+	return prior
+}
+
+// has reports whether the checker has seen s's (run, worker, step).
+func (k *stepChecker) has(s *Step) bool {
+	st := k.runs[s.Run]
+	if st == nil {
+		return false
+	}
+	set := st.steps[s.Worker]
+	return set != nil && set.contains(s.Step)
+}
+
 // stepSet is a set of integers kept as sorted disjoint closed intervals.
 type stepSet struct{ iv [][2]int64 }
+
+// contains reports whether v is in the set.
+func (s *stepSet) contains(v int64) bool {
+	i := sort.Search(len(s.iv), func(i int) bool { return s.iv[i][0] > v })
+	return i > 0 && v <= s.iv[i-1][1]
+}
 
 // add inserts v and reports whether it was new.
 func (s *stepSet) add(v int64) bool {

@@ -130,9 +130,9 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	s := newSummarizer()
 	var warnings []error
 	// pass streams the files; warnings are kept from the first read of each.
-	pass := func(h Handlers, warn func(Kind) bool) error {
+	pass := func(h Handlers, warn func(Kind) bool, dups *stepDups) error {
 		for _, f := range files {
-			w, err := ForEach(f, h)
+			w, err := forEach(f, h, dups)
 			if warn(f.Kind) {
 				warnings = append(warnings, w...)
 			}
@@ -143,7 +143,8 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 		return nil
 	}
 	isSteps := func(k Kind) bool { return k == KindSteps }
-	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps); err != nil {
+	// the first pass also finds a step that two files hold
+	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps, &stepDups{}); err != nil {
 		return nil, warnings, err
 	}
 	s.openWindows()
@@ -152,7 +153,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 		Update: func(u Update) error { s.update(&u); return nil },
 		Eval:   func(e Eval) error { s.eval(&e); return nil },
 		Run:    func(r RunInfo) error { s.info(&r); return nil },
-	}, func(k Kind) bool { return !isSteps(k) })
+	}, func(k Kind) bool { return !isSteps(k) }, nil)
 	if err != nil {
 		return nil, warnings, err
 	}

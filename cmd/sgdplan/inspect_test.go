@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,5 +149,50 @@ func TestInspectSyncNote(t *testing.T) {
 	}
 	if _, out, _ := runCmd(t, "inspect", filepath.Join("..", "..", "testdata", "synthetic", "async-ps")); strings.Contains(out, note) {
 		t.Errorf("async trace: the sync note is printed: %q", out)
+	}
+}
+
+// TestInspectStepsTwice: a trace given twice (a folder and its copy), or a
+// folder with steps.csv and steps.csv.gz, would count every step twice (192
+// steps and 17.27 updates/s instead of 96 and 8.63): exit 2 naming both.
+func TestInspectStepsTwice(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(inspectSynthetic, "steps.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, both := filepath.Join(dir, "copy"), filepath.Join(dir, "both")
+	for _, d := range []string{cp, both} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b)
+	zw.Close()
+	for p, data := range map[string][]byte{
+		filepath.Join(cp, "steps.csv"): b, filepath.Join(both, "steps.csv"): b, filepath.Join(both, "steps.csv.gz"): z.Bytes(),
+	} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{inspectSynthetic, cp}, []string{filepath.Join(cp, "steps.csv") + ":2:", `step: (run "w1", worker 0, step 0) is also in ` + filepath.Join(inspectSynthetic, "steps.csv")}},
+		{[]string{both}, []string{"folder holds both " + filepath.Join(both, "steps.csv") + " and " + filepath.Join(both, "steps.csv.gz")}},
+	} {
+		code, stdout, stderr := runCmd(t, append([]string{"inspect"}, c.args...)...)
+		if code != exitBadInput || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q; want exit 2 and no output", c.args, code, stdout)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%v: stderr %q lacks %q", c.args, stderr, w)
+			}
+		}
 	}
 }
