@@ -40,6 +40,9 @@ DIR/demo.txt. A check verdict other than "fine" is part of the demo, not a failu
 			&cli.StringFlag{Name: "out", Value: "sgdplan-demo", Usage: "folder for the report"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs("demo", c); err != nil {
+				return err
+			}
 			return runDemo(c.String("out"), c.App.Writer, c.App.ErrWriter)
 		},
 	}

@@ -34,6 +34,8 @@ func TestUserErrors(t *testing.T) {
 		{"predict, bandwidth of a table model", []string{"predict", "--model", mp, "--workers", "4", "--bandwidth", "1e9"}, "predict: --bandwidth needs"},
 		{"unknown command", []string{"nosuchcmd"}, `unknown command "nosuchcmd"`},
 		{"fit, plot into a missing folder", []string{"fit", table, "--out", out, "--plot", filepath.Join(dir, "no", "x.png")}, "fit: --plot " + filepath.Join(dir, "no", "x.png") + ": folder"},
+		{"demo with a path", []string{"demo", "--out", filepath.Join(dir, "demo"), "extra"}, `demo: unexpected argument "extra"`},
+		{"validate with a path", []string{"validate", "--data", dir, "--out", filepath.Join(dir, "v.md"), "extra"}, `validate: unexpected argument "extra"`},
 		{"fit, plot onto a folder", []string{"fit", table, "--out", out, "--plot", dir}, "fit: --plot " + dir + " is a folder"},
 		{"fit, model into a missing folder", []string{"fit", table, "--out", filepath.Join(dir, "no", "m.json")}, "fit: --out"},
 		{"plan, plot into a missing folder", []string{"plan", "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv"), "--servers", "16", "--plot", filepath.Join(dir, "no", "p.png")}, "plan: --plot"},

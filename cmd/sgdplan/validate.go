@@ -58,8 +58,8 @@ var peerBest = map[string]float64{
 }
 
 func runValidate(c *cli.Context) error {
-	if _, err := interspersed(c); err != nil {
-		return badInput(fmt.Errorf("validate: %v", err))
+	if err := noArgs("validate", c); err != nil {
+		return err
 	}
 	dataDir := c.String("data")
 	if dataDir == "" {
