@@ -717,7 +717,7 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: field \"queueing\" belongs to family mva, not %s", at("queueing"), m.Family)
 		}
 		if err := m.Queueing.check(); err != nil {
-			return nil, errorf("%s: %v", at("queueing"), strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, errorf("%s: %v", at(fieldOf("queueing", err)), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 		fam = mvaFamily(*m.Queueing)
 	}

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -42,20 +43,40 @@ func (q Queueing) check() error {
 	switch q.Variant {
 	case "", "exact", "correction", "flow":
 	default:
-		return errorf("queueing variant %q, want exact, correction or flow", q.Variant)
+		return fieldErr{"variant", errorf("queueing variant %q, want exact, correction or flow", q.Variant)}
 	}
 	for _, f := range []struct {
 		n string
 		v float64
 	}{{"scv_link", q.SCVLink}, {"scv_apply", q.SCVApply}, {"scv_compute", q.SCVCompute}, {"bandwidth", q.Bandwidth}} {
 		if !(f.v >= 0) || f.v > 1e300 {
-			return errorf("queueing: %s = %g, want a finite value >= 0", f.n, f.v)
+			return fieldErr{f.n, errorf("queueing: %s = %g, want a finite value >= 0", f.n, f.v)}
 		}
 	}
-	if q.SharedCores < 0 {
-		return errorf("queueing: shared_cores = %d, want >= 0", q.SharedCores)
+	if q.SharedCores < 0 || q.SharedCores > model.MaxSharedCores {
+		return fieldErr{"shared_cores", errorf("queueing: shared_cores = %d, want 0 (each worker computes on its own device) to %d cores per machine", q.SharedCores, model.MaxSharedCores)}
 	}
 	return nil
+}
+
+// fieldErr is an error about the field field (a path below the object
+// checked, "shared_cores" or "gns.ref_batch"), so that ParseModel can point
+// at the field's line and column rather than at its object's.
+type fieldErr struct {
+	field string
+	err   error
+}
+
+func (e fieldErr) Error() string { return e.err.Error() }
+
+// fieldOf is the path of the value err is about: base, or base.field when
+// err is a fieldErr.
+func fieldOf(base string, err error) string {
+	var fe fieldErr
+	if errors.As(err, &fe) && fe.field != "" {
+		return base + "." + fe.field
+	}
+	return base
 }
 
 // AsyncPS is the network of package model that the "mva" family solves

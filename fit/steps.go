@@ -478,6 +478,9 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	if len(stats) == 0 {
 		return nil, errorf("no steps in the trace (steps.csv is needed for a step-level fit)")
 	}
+	if o.SharedCores < 0 || o.SharedCores > model.MaxSharedCores {
+		return nil, errorf("shared cores %d: want 0 (each worker computes on its own device) to %d cores per machine", o.SharedCores, model.MaxSharedCores)
+	}
 	res := &StepFit{Stats: stats}
 	var train []RunStats
 	for _, r := range stats {

@@ -104,6 +104,11 @@ type AsyncPS struct {
 	Flow bool
 }
 
+// MaxSharedCores bounds AsyncPS.SharedCores: a machine with more cores than
+// this (about a million) is no machine, and core counts near the int range
+// overflow the compute station's servers (SharedCores times the machines).
+const MaxSharedCores = 1 << 20
+
 // Family names the queueing model in model.json and on the command line.
 func (AsyncPS) Family() string { return "asyncps" }
 
@@ -145,8 +150,8 @@ func (a AsyncPS) Validate() error {
 	if a.ParamBytes > 0 && a.Bandwidth == 0 && a.Latency == 0 {
 		return fmt.Errorf("model: asyncps: param_bytes = %g but bandwidth and latency are 0: transfers would be free", a.ParamBytes)
 	}
-	if a.SharedCores < 0 {
-		return fmt.Errorf("model: asyncps: shared_cores = %d, want >= 0", a.SharedCores)
+	if a.SharedCores < 0 || a.SharedCores > MaxSharedCores {
+		return fmt.Errorf("model: asyncps: shared_cores = %d, want 0 to %d (cores per machine)", a.SharedCores, MaxSharedCores)
 	}
 	if a.Sharding != Parallel && a.Sharding != Sequential {
 		return fmt.Errorf("model: asyncps: sharding = %d, want parallel or sequential", int(a.Sharding))
@@ -212,10 +217,12 @@ func (a AsyncPS) Network(c Config) Network {
 	if a.SharedCores > 0 {
 		nodes := c.Nodes
 		if nodes < 1 {
-			nodes = c.Workers
+			nodes = max(c.Workers, 1)
 		}
-		if s := a.SharedCores * nodes; s < c.Workers {
-			n.Stations = append(n.Stations, Station{Name: "compute", D: z, SCV: scvCompute, Servers: s})
+		// SharedCores*nodes < Workers, said without the product (which
+		// can overflow for absurd core counts)
+		if a.SharedCores <= (c.Workers-1)/nodes {
+			n.Stations = append(n.Stations, Station{Name: "compute", D: z, SCV: scvCompute, Servers: a.SharedCores * nodes})
 			z = 0
 		}
 	}

@@ -90,8 +90,8 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --queueing %q: want exact, correction or flow", queueing))
 	}
 	cores := c.Int("shared-cores")
-	if cores < 0 {
-		return badInput(fmt.Errorf("fit: --shared-cores %d: want >= 0", cores))
+	if cores < 0 || cores > model.MaxSharedCores {
+		return badInput(fmt.Errorf("fit: --shared-cores %d: want 0 (each worker computes on its own device) to %d cores per machine", cores, model.MaxSharedCores))
 	}
 	boot := c.Int("bootstrap")
 	if boot < 0 {
