@@ -299,11 +299,14 @@ func (h *header) unknown() []error {
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// parseFloat is strconv.ParseFloat with a fast path for plain decimals
-// ([-]digits[.digits], at most 15 digits): the digits m form an exact
-// float64 and so does 10^k, so m / 10^k is the correctly rounded value, the
-// same float64 strconv returns (Clinger's fast path). Anything else goes to
-// strconv.
+// parseFloat is strconv.ParseFloat restricted to plain decimal numbers (see
+// plainDecimal; Go's other syntax, "1_0", "0x1p4", is a syntax error) and
+// to inf and nan, which strconv reads as before (callers refuse them with
+// their own message). It has a fast path for [-]digits[.digits] with at most
+// 15 digits: the digits m form an exact float64 and so does 10^k, so m / 10^k
+// is the correctly rounded value, the same float64 strconv returns
+// (Clinger's fast path). Longer plain decimals go to strconv directly, the
+// rest to strconv after the syntax check.
 func parseFloat(s string) (float64, error) {
 	i, neg := 0, false
 	if len(s) > 0 && s[0] == '-' {
@@ -323,10 +326,10 @@ func parseFloat(s string) (float64, error) {
 		case c == '.' && !dot:
 			dot = true
 		default:
-			return strconv.ParseFloat(s, 64)
+			return parseFloatChecked(s)
 		}
 	}
-	if digits == 0 || digits > 15 {
+	if digits == 0 || digits > 15 { // [-]digits[.digits] or an error
 		return strconv.ParseFloat(s, 64)
 	}
 	v := float64(m) / pow10[frac]
@@ -334,6 +337,68 @@ func parseFloat(s string) (float64, error) {
 		v = -v
 	}
 	return v, nil
+}
+
+// parseFloatChecked is strconv.ParseFloat on a plain decimal number, inf or
+// nan; anything else is a syntax error.
+func parseFloatChecked(s string) (float64, error) {
+	if !plainDecimal(s) && !infOrNaN(s) {
+		return 0, &strconv.NumError{Func: "ParseFloat", Num: strings.Clone(s), Err: strconv.ErrSyntax}
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
+// plainDecimal reports whether s is a plain decimal number: an optional sign,
+// digits with at most one point (at least one digit), and an optional
+// exponent (e or E, an optional sign, digits). No underscores, no base
+// prefixes, no hexadecimal mantissa.
+func plainDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			digits++
+		} else if c == '.' && !dot {
+			dot = true
+		} else {
+			break
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != 'e' && s[i] != 'E' {
+		return false
+	}
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i == len(s) {
+		return false
+	}
+	for ; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// infOrNaN reports whether s is what strconv reads as an infinity or NaN
+// ([+-]inf, [+-]infinity, nan, in any case).
+func infOrNaN(s string) bool {
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	return strings.EqualFold(s, "inf") || strings.EqualFold(s, "infinity") || strings.EqualFold(s, "nan")
 }
 
 // parseInt is strconv.ParseInt(s, 10, 64) with a fast path for up to 18

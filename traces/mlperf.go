@@ -3,7 +3,6 @@ package traces
 import (
 	"io"
 	"math"
-	"strconv"
 )
 
 // MLPerfRun is one row of an MLPerf Training runs table
@@ -60,7 +59,7 @@ func readMLPerf(t *pubTable) ([]MLPerfRun, error) {
 		if r.GlobalBatch, err = t.integer("global_batch_size", 1); err != nil {
 			return err
 		}
-		if v, err := strconv.ParseFloat(t.str("final_epoch_num"), 64); err == nil && !math.IsInf(v, 0) {
+		if v, err := parseFloat(t.str("final_epoch_num")); err == nil && !math.IsInf(v, 0) {
 			r.EpochsToTarget = v // NaN stays NaN
 		}
 		r.Run, r.Accelerator = t.str("run"), t.str("accelerator")
@@ -155,7 +154,7 @@ func readMLPerfEvals(t *pubTable) ([]MLPerfEval, error) {
 // optionalFinite is column name as a finite number, NaN when the field is
 // empty, absent or not a finite number.
 func optionalFinite(t *pubTable, name string) float64 {
-	v, err := strconv.ParseFloat(t.str(name), 64)
+	v, err := parseFloat(t.str(name))
 	if err != nil || math.IsInf(v, 0) {
 		return math.NaN()
 	}

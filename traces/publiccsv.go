@@ -169,7 +169,7 @@ func (t *pubTable) float(name string) (float64, error) {
 	if s == "" {
 		return 0, t.errAt(name, "column %s: expected a number, got an empty field", name)
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := parseFloat(s)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, t.errAt(name, "column %s: expected a finite number, got %q", name, s)
 	}
@@ -215,7 +215,7 @@ func (t *pubTable) integer(name string, min int) (int, error) {
 	}
 	v, err := strconv.Atoi(s)
 	if err != nil {
-		f, ferr := strconv.ParseFloat(s, 64)
+		f, ferr := parseFloat(s)
 		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 			return 0, t.errAt(name, "column %s: expected an integer, got %q", name, s)
 		}

@@ -358,7 +358,7 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 	}
 	v, err := parseInt(s)
 	if err != nil {
-		if f, ferr := strconv.ParseFloat(s, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		if f, ferr := parseFloat(s); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 			v = int64(f) // "4.0" and "1e3" are integers too
 		} else {
 			r.fail(col, "%s: %q is not an integer (expected an integer >= %d)", r.h.names[col], s, min)

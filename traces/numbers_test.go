@@ -1,0 +1,84 @@
+package traces
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPlainDecimal: only plain decimal numbers are numbers; Go's other
+// syntax (underscores, hexadecimal, base prefixes) is not.
+func TestPlainDecimal(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-0": true, "+3": true, "1.5": true, ".5": true, "5.": true, "-.25": true,
+		"1e3": true, "1E+3": true, "2.5e-7": true, "00012.3400": true,
+		"": false, "-": false, ".": false, "e3": false, "1e": false, "1e+": false, "1..2": false,
+		"1_0": false, "0.1e1_0": false, "0x1p4": false, "0x10": false, "1e3.5": false, "--1": false,
+		"inf": false, "NaN": false, " 1": false, "1 ": false, "0b1": false, "1,5": false,
+	} {
+		if got := plainDecimal(s); got != want {
+			t.Errorf("plainDecimal(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"1_0", "0.1e1_0", "0x1p4", "0x10", "1_000.5", "0X1P-2"} {
+		if v, err := parseFloat(s); !errors.Is(err, strconv.ErrSyntax) {
+			t.Errorf("parseFloat(%q) = %v, %v; want a syntax error", s, v, err)
+		}
+	}
+	for _, s := range []string{"inf", "-Inf", "+infinity", "NaN"} {
+		if _, err := parseFloat(s); err != nil {
+			t.Errorf("parseFloat(%q): %v; want inf or nan, for the caller to refuse", s, err)
+		}
+	}
+}
+
+// TestGoNumberSyntaxRefused: in the canonical files and the public tables,
+// "1_0" is not 10, "0x1p4" not 16, "1_6" not the integer 16.
+func TestGoNumberSyntaxRefused(t *testing.T) {
+	for _, c := range []struct{ kind, in, want string }{
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,1_0,,,,,\n", `traces: steps.csv:2:8: end: "1_0" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,0.1e1_0,,,,,\n", `traces: steps.csv:2:8: end: "0.1e1_0" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,0x1p4,,,,,\n", `traces: steps.csv:2:8: end: "0x1p4" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,1_6,0,0,0,1,,,,,\n", `traces: steps.csv:2:4: batch: "1_6" is not an integer (expected an integer >= 1)`},
+		{"steps", stepsHeader + "a,1,1,32,0,1_0.0,0,1,,,,,\n", `traces: steps.csv:2:6: step: "1_0.0" is not an integer (expected an integer >= 0)`},
+		{"throughput", "workers,ps,batch,steps_per_s\n1,1,32,0x1p1\n", `traces: throughput.csv:2:4: steps_per_s: "0x1p1" is not a number (expected steps per second > 0)`},
+		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1_5,1,0\n", `traces: updates.csv:2:4: time: "1_5" is not a number (expected seconds)`},
+	} {
+		if _, err := readKind(c.kind, c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s %q:\n got %v\nwant %s", c.kind, c.in, err, c.want)
+		}
+	}
+	// still numbers: a sign, a bare point, an exponent, 4.0 as an integer
+	if n, err := readKind("steps", stepsHeader+"a,1,1,4.0,0,1e1,+0.5,.75,,,,,\n"); err != nil || n != 1 {
+		t.Errorf("plain decimals refused: %v", err)
+	}
+
+	// public tables: pubTable.float and pubTable.integer (their column is
+	// the byte position, as encoding/csv gives it)
+	for _, c := range []struct{ col, val, want string }{
+		{"x", "1_0", `traces: t.csv:2:1: column x: expected a finite number, got "1_0"`},
+		{"x", "0x1p4", `traces: t.csv:2:1: column x: expected a finite number, got "0x1p4"`},
+		{"n", "1_6", `traces: t.csv:2:5: column n: expected an integer, got "1_6"`},
+		{"n", "0x10", `traces: t.csv:2:5: column n: expected an integer, got "0x10"`},
+	} {
+		var row string
+		if c.col == "x" {
+			row = c.val + ",2\n"
+		} else {
+			row = "1.5," + c.val + "\n"
+		}
+		_, err := readTableFrom("t.csv", strings.NewReader("x,n\n"+row), []string{"x", "n"}, func(t *pubTable) ([]int, error) {
+			return nil, t.each(func() error {
+				if _, err := t.float("x"); err != nil {
+					return err
+				}
+				_, err := t.integer("n", 1)
+				return err
+			})
+		})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s = %s:\n got %v\nwant %s", c.col, c.val, err, c.want)
+		}
+	}
+}
