@@ -804,7 +804,38 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	m.fam = fam
 	m.sweeps = newSweepMemo()
+	if err := m.checkReference(at); err != nil {
+		return nil, err
+	}
 	return &m, nil
+}
+
+// checkReference refuses a model whose step time at its reference
+// configuration (one worker, the reference shards, batch and link rate) is
+// not a finite positive number, for the fitted parameters, each bootstrap
+// sample and each rival: every speedup, verdict and time to target is
+// relative to it (parameters all 0 gave NaN verdicts and a predict table
+// that crashed). at gives the position of a path.
+func (m *Model) checkReference(at func(string) string) error {
+	c := m.Config(model.Config{Workers: 1})
+	where := fmt.Sprintf("1 worker, %d ps, batch %.4g", c.PS, c.Batch)
+	ok := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+	bare := *m
+	bare.sweeps = nil // checked alone, memoised nothing
+	if x := bare.StepsPerSecond(c); !ok(x) {
+		return errorf("%s: the parameters predict %g steps/s at the reference configuration (%s), a step time of %g s: want a finite positive step time (are the parameters all 0?)", at("parameters"), x, where, 1/x)
+	}
+	for i := range m.Samples {
+		if x := bare.Resampled(i).StepsPerSecond(c); !ok(x) {
+			return errorf("%s: bootstrap sample %d predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, x, where)
+		}
+	}
+	for i := range m.Rivals {
+		if x := bare.AsRival(i).StepsPerSecond(c); !ok(x) {
+			return errorf("%s: rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("rivals[%d]", i)), i+1, m.Rivals[i].Family, x, where)
+		}
+	}
+	return nil
 }
 
 // jsonPositions maps the path of every value in the JSON document b

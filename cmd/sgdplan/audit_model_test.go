@@ -3,10 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
 )
 
 // editedModel writes a copy of the model.json at src, changed by edit on
@@ -69,5 +72,86 @@ func TestFitSharedCoresBounded(t *testing.T) {
 				t.Errorf("%s with shared_cores %d: exit %d, stderr %q; want exit 2 and %q", cmd[0], v, code, stderr, want)
 			}
 		}
+	}
+}
+
+// zeroParams sets every parameter (and bootstrap sample) of a model to 0.
+func zeroParams(m map[string]any) {
+	for _, p := range m["parameters"].([]any) {
+		q := p.(map[string]any)
+		q["value"], q["lo"], q["hi"] = 0, 0, 0
+	}
+	if ss, ok := m["bootstrap_samples"].([]any); ok {
+		for i, s := range ss {
+			ss[i] = make([]float64, len(s.([]any)))
+		}
+	}
+	delete(m, "rivals")
+}
+
+// A model whose step time at its reference configuration is 0 (every
+// parameter 0) is refused when it is read, naming the file: before, predict
+// crashed on it (mva) or printed +Inf and NaN, and check said "fine ... NaN
+// steps/s" with exit 0.
+func TestPredictCheckRefuseZeroModel(t *testing.T) {
+	dir := t.TempDir()
+	mva := fitModel(t, dir)
+	auto := filepath.Join(dir, "auto.json")
+	if code, _, e := runCmd(t, "fit", fitAsync, "--out", auto); code != 0 {
+		t.Fatal(e)
+	}
+	for _, src := range []string{mva, auto} {
+		p, _ := editedModel(t, src, dir, "zero.json", zeroParams)
+		for _, cmd := range [][]string{{"predict", "--model", p, "--workers", "1-4"}, {"check", "--model", p, "--workers", "4"}} {
+			code, stdout, stderr := runCmd(t, cmd...)
+			if code != exitBadInput || !strings.Contains(stderr, "zero.json:") || !strings.Contains(stderr, "want a finite positive step time") || strings.Contains(stdout, "NaN") {
+				t.Errorf("%s on %s with parameters 0: exit %d, stdout %q, stderr %q", cmd[0], filepath.Base(src), code, stdout, stderr)
+			}
+		}
+	}
+	// the samples are checked too
+	p, _ := editedModel(t, auto, dir, "zerosamples.json", func(m map[string]any) {
+		ss := m["bootstrap_samples"].([]any)
+		ss[3] = make([]float64, len(ss[3].([]any)))
+	})
+	if code, _, stderr := runCmd(t, "check", "--model", p, "--workers", "2"); code != exitBadInput || !strings.Contains(stderr, "bootstrap sample 4 predicts +Inf steps/s") {
+		t.Errorf("a zero bootstrap sample: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// What predict and check meet beyond the reference that is not finite is
+// refused, not printed; a table whose rows differ in having a time to
+// target prints n/a where a row has none (it crashed on a nil pointer).
+func TestPredictNonFiniteRefused(t *testing.T) {
+	nan := math.NaN()
+	rows := []predictRow{{Workers: 1, PS: 1, StepsPerS: 2, StepsPerSLo: 1, StepsPerSHi: 3, SamplesPerS: 2, Speedup: 1, SpeedupLo: 1, SpeedupHi: 1, Efficiency: 1},
+		{Workers: 2, PS: 1, StepsPerS: 4, StepsPerSLo: 3, StepsPerSHi: 5, SamplesPerS: 4, Speedup: nan, Efficiency: nan}}
+	if err := finiteRows("m.json", rows); err == nil || !strings.Contains(err.Error(), "m.json: at 2 workers, 1 ps") {
+		t.Errorf("a NaN speedup: %v", err)
+	}
+	if err := finiteRows("m.json", rows[:1]); err != nil {
+		t.Errorf("finite rows: %v", err)
+	}
+	rows[0].UpdatesToTarget, rows[0].UpdatesToTargetLo, rows[0].UpdatesToTargetHi = ptr(10), ptr(9), ptr(11)
+	rows[0].TimeToTargetS, rows[0].TimeToTargetSLo, rows[0].TimeToTargetSHi = ptr(5), ptr(4), ptr(6)
+	rows[1].Speedup, rows[1].Efficiency = 2, 1
+	m, err := fit.LoadModel(fitModel(t, t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	writePredictTable(&b, m, rows)
+	if !strings.Contains(b.String(), "n/a") {
+		t.Errorf("table without n/a for the row without a target:\n%s", b.String())
+	}
+	// check: a staleness cost so large that progress underflows to 0
+	dir := t.TempDir()
+	p, _ := editedModel(t, fitModel(t, dir), dir, "lambda.json", func(m map[string]any) {
+		e := m["efficiency"].(map[string]any)
+		e["lambda"], e["lambda_lo"], e["lambda_hi"] = 1e308, 1e308, 1e308
+	})
+	code, stdout, stderr := runCmd(t, "check", "--model", p, "--workers", "4")
+	if code != exitBadInput || !strings.Contains(stderr, "not a finite positive number") || strings.Contains(stdout, "fine") {
+		t.Errorf("check with lambda 1e308: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -111,6 +111,9 @@ func runCheck(c *cli.Context) error {
 		return badInput(fmt.Errorf("check: %d PS shards: want 0 (the model has no parameter servers)", ps))
 	}
 	v := verdict(m, workers, ps)
+	if v.bad != "" {
+		return badInput(fmt.Errorf("check: %s: the model predicts %s: not a finite positive number, so it cannot judge the job (check its parameters)", c.String("model"), v.bad))
+	}
 	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
 	fmt.Fprintf(c.App.Writer, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
 		workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
@@ -155,6 +158,10 @@ type checkVerdict struct {
 	word   string
 	reason string
 	pred   fit.Prediction
+	// bad, when not "", says which number the verdict met that is not
+	// finite and positive: the model cannot judge the job, and the verdict
+	// is not one (word "n/a").
+	bad string
 }
 
 // verdict judges n workers and p shards. Saturation first: the busiest
@@ -163,13 +170,29 @@ type checkVerdict struct {
 // nth worker lengthening the time to target; then the knee: the smallest
 // k from which the (k+1)th worker adds less than half a worker of
 // progress (samples/s, discounted by the staleness cost when there is one).
-func verdict(m *fit.Model, n, p int) checkVerdict {
+func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	pred := m.Predict(model.Config{Workers: n, PS: p}, math.NaN(), 0)
-	v := checkVerdict{pred: pred}
+	v = checkVerdict{pred: pred}
+	if !finite(pred.StepsPerS.Value, pred.StepsPerS.Lo, pred.StepsPerS.Hi, pred.Speedup.Value, pred.Efficiency.Value) || !(pred.StepsPerS.Value > 0) {
+		return badVerdict(v, fmt.Sprintf("%s steps/s [%s, %s], speedup %s at %s", g4(pred.StepsPerS.Value), g4(pred.StepsPerS.Lo), g4(pred.StepsPerS.Hi), g4(pred.Speedup.Value), workersWord(n)))
+	}
 	// Speed is samples per second: a synchronous step under weak scaling
 	// grows with the workers, so its steps per second fall while the job
-	// runs faster.
-	speed := func(k int) float64 { return m.SamplesPerSecond(model.Config{Workers: k, PS: p}) }
+	// runs faster. A value that is not finite and positive makes the
+	// verdict none (bad).
+	bad := ""
+	speed := func(k int) float64 {
+		x := m.SamplesPerSecond(model.Config{Workers: k, PS: p})
+		if (!finite(x) || !(x > 0)) && bad == "" {
+			bad = fmt.Sprintf("%s samples/s at %s", g4(x), workersWord(k))
+		}
+		return x
+	}
+	defer func() {
+		if bad != "" {
+			v = badVerdict(v, bad)
+		}
+	}()
 	if m.Family == "mva" && p > 0 {
 		u, station := busiest(m, n, p)
 		if u >= saturated {
@@ -190,7 +213,13 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	// either it is the samples/s.
 	varies := m.EfficiencyVaries()
 	p1 := m.Progress(1, p)
-	sp := func(k int) float64 { return m.Progress(k, p) / p1 }
+	sp := func(k int) float64 {
+		x := m.Progress(k, p) / p1
+		if (!finite(x) || !(x > 0)) && bad == "" {
+			bad = fmt.Sprintf("a speedup of %s at %s", g4(x), workersWord(k))
+		}
+		return x
+	}
 	what := "speed"
 	if varies {
 		what = "progress to the target"
@@ -222,6 +251,14 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	return v
 }
 
+// badVerdict is v when the model predicts what (a number that is not
+// finite and positive): no verdict.
+func badVerdict(v checkVerdict, what string) checkVerdict {
+	v.code, v.word, v.bad = exitBadInput, "n/a", what
+	v.reason = "the model predicts " + what + ": not a finite positive number, so it cannot judge the job"
+	return v
+}
+
 // verdictSpread says how the verdict on n workers and p shards varies over
 // the model's bootstrap samples ("" without samples): the share of the
 // refits of the data that give each verdict, the point fit's verdict
@@ -236,7 +273,7 @@ func verdictSpread(m *fit.Model, n, p int, first string) string {
 		count[verdict(m.Resampled(i), n, p).word]++
 	}
 	parts := []string{fmt.Sprintf("%s %s", first, sharePct(count[first], len(m.Samples)))}
-	for _, w := range []string{"fine", "warn", "fail"} {
+	for _, w := range []string{"fine", "warn", "fail", "n/a"} {
 		if w != first && count[w] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %s", w, sharePct(count[w], len(m.Samples))))
 		}

@@ -210,6 +210,9 @@ func runPredict(c *cli.Context) error {
 			rows = append(rows, r)
 		}
 	}
+	if err := finiteRows(c.String("model"), rows); err != nil {
+		return err
+	}
 	for _, r := range rows {
 		if r.Workers > m.Reference.MaxWorkers {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %s (the largest fitted) are extrapolations\n", countWord(m.Reference.MaxWorkers, "worker"))
@@ -259,6 +262,41 @@ func runPredict(c *cli.Context) error {
 
 func ptr(v float64) *float64 { return &v }
 
+// finite reports whether every value is a finite number.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// finiteRows refuses rows of the model at path that hold a number that is
+// not finite (NaN or infinite steps/s, speedup, efficiency or time to
+// target), or a non-positive speed: the model cannot say anything there,
+// and printing NaN or +Inf would read as a prediction.
+func finiteRows(path string, rows []predictRow) error {
+	for _, r := range rows {
+		vs := []float64{r.StepsPerS, r.StepsPerSLo, r.StepsPerSHi, r.SamplesPerS, r.SamplesPerSLo, r.SamplesPerSHi, r.Staleness,
+			r.Speedup, r.SpeedupLo, r.SpeedupHi, r.Efficiency, r.EfficiencyLo, r.EfficiencyHi}
+		for _, p := range []*float64{r.UpdatesToTarget, r.UpdatesToTargetLo, r.UpdatesToTargetHi, r.TimeToTargetS, r.TimeToTargetSLo, r.TimeToTargetSHi} {
+			if p != nil {
+				vs = append(vs, *p)
+			}
+		}
+		if !finite(vs...) || !(r.StepsPerS > 0) {
+			ttt := ""
+			if r.TimeToTargetS != nil {
+				ttt = fmt.Sprintf(", time to target %s s [%s, %s]", g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
+			}
+			return badInput(fmt.Errorf("predict: %s: at %s, %d ps the model predicts %s steps/s [%s, %s], speedup %s [%s, %s]%s: not all finite numbers, so the model cannot predict there (check its parameters)",
+				path, workersWord(r.Workers), r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), ttt))
+		}
+	}
+	return nil
+}
+
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 func writePredictCSV(w io.Writer, rows []predictRow) error {
@@ -287,7 +325,10 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	timed := rows[0].TimeToTargetS != nil
+	timed := false
+	for _, r := range rows {
+		timed = timed || r.TimeToTargetS != nil
+	}
 	fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\tspeedup\t[lo, hi]\tefficiency\t")
 	if timed {
 		fmt.Fprint(tw, "updates to target\t[lo, hi]\ttime to target (s)\t[lo, hi]\t")
@@ -296,8 +337,11 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%d\t%d\t%s\t[%s, %s]\t%s\t%s\t%s\t[%s, %s]\t%s\t", r.Workers, r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), g4(r.Efficiency))
-		if timed {
+		switch {
+		case timed && r.TimeToTargetS != nil:
 			fmt.Fprintf(tw, "%s\t[%s, %s]\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), g4(*r.UpdatesToTargetHi), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
+		case timed: // no target reached at this count (the others have one)
+			fmt.Fprint(tw, "n/a\t\tn/a\t\t")
 		}
 		fmt.Fprintln(tw)
 	}
