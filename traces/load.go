@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -113,7 +114,9 @@ func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
 	}
 	t := &Trace{}
 	var warnings []error
-	dups := &stepDups{}
+	dups := &crossFiles{}
+	// steps files first, so that updates are checked against their runs
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Kind == KindSteps && files[j].Kind != KindSteps })
 	for _, f := range files {
 		w, err := readFile(f, t, dups)
 		warnings = append(warnings, w...)
@@ -125,7 +128,7 @@ func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
 }
 
 // ReadFile streams one canonical file into t.
-func readFile(f File, t *Trace, dups *stepDups) ([]error, error) {
+func readFile(f File, t *Trace, dups *crossFiles) ([]error, error) {
 	return forEach(f, Handlers{
 		Step:       func(s Step) error { t.Steps = append(t.Steps, s); return nil },
 		Update:     func(u Update) error { t.Updates = append(t.Updates, u); return nil },
@@ -152,13 +155,13 @@ func ForEach(f File, h Handlers) (warnings []error, err error) { return forEach(
 // the steps files read before with the same dups (a step of one run and
 // worker in two files is an error), and then keeps the steps of f for the
 // files after it.
-func forEach(f File, h Handlers, dups *stepDups) (warnings []error, err error) {
+func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error) {
 	var read func(io.Reader) ([]error, error)
 	switch {
 	case f.Kind == KindSteps && h.Step != nil:
 		read = func(r io.Reader) ([]error, error) { return readSteps(r, f.Path, h.Step, dups) }
 	case f.Kind == KindUpdates && h.Update != nil:
-		read = func(r io.Reader) ([]error, error) { return ReadUpdates(r, f.Path, h.Update) }
+		read = func(r io.Reader) ([]error, error) { return readUpdates(r, f.Path, h.Update, dups) }
 	case f.Kind == KindRuns && h.Run != nil:
 		read = func(r io.Reader) ([]error, error) { return ReadRuns(r, f.Path, h.Run) }
 	case f.Kind == KindEvals && h.Eval != nil:

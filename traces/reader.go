@@ -36,7 +36,7 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 // readSteps is ReadSteps; a non-nil dups also rejects a step (run, worker,
 // step) that a steps file read earlier with the same dups holds, and keeps
 // this file's steps for the files read after it.
-func readSteps(r io.Reader, file string, fn func(Step) error, dups *stepDups) (warnings []error, err error) {
+func readSteps(r io.Reader, file string, fn func(Step) error, dups *crossFiles) (warnings []error, err error) {
 	return readRows(r, file, "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -93,6 +93,13 @@ func readSteps(r io.Reader, file string, fn func(Step) error, dups *stepDups) (w
 
 // ReadUpdates reads updates.csv.
 func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []error, err error) {
+	return readUpdates(r, file, fn, nil)
+}
+
+// readUpdates is ReadUpdates; with a non-nil x, the worker and shard of a run
+// that a steps file read before describes must lie in 0..workers-1 and
+// 0..ps-1 of that run.
+func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles) (warnings []error, err error) {
 	return readRows(r, file, "run,shard,worker,time,version,staleness[,apply]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -105,6 +112,9 @@ func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []er
 				return nil, err
 			}
 			var in interner
+			var lastRun string
+			var last *runState
+			var lastFile string
 			return func(r *row) error {
 				u := Update{
 					Run:       r.key(c.run, true),
@@ -119,6 +129,23 @@ func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []er
 					return r.err
 				}
 				u.Run = in.intern(u.Run)
+				if x != nil {
+					if u.Run != lastRun {
+						lastRun = u.Run
+						last, lastFile = x.run(u.Run)
+					}
+					if st := last; st != nil {
+						if u.Worker >= st.workers {
+							return r.fail(c.worker, "worker: %d is out of range (expected 0..%d: run %q has workers=%d in %s line %d)", u.Worker, st.workers-1, u.Run, st.workers, lastFile, st.line)
+						}
+						if st.ps == 0 {
+							return r.fail(c.shard, "shard: %d: run %q has ps=0 in %s line %d (no parameter server to apply an update)", u.Shard, u.Run, lastFile, st.line)
+						}
+						if u.Shard >= st.ps {
+							return r.fail(c.shard, "shard: %d is out of range (expected 0..%d: run %q has ps=%d in %s line %d)", u.Shard, st.ps-1, u.Run, st.ps, lastFile, st.line)
+						}
+					}
+				}
 				return fn(u)
 			}, nil
 		})
@@ -257,9 +284,61 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 				if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
 					return r.fail(max(c.steps, c.samples), "steps_per_s, samples_per_s: both empty (expected at least one)")
 				}
+				if err := throughputAgrees(r, &t, c.ps, c.mode, c.globalBatch, c.samples); err != nil {
+					return err
+				}
 				return fn(t)
 			}, nil
 		})
+}
+
+// throughputRelTol is the relative tolerance of the products a throughput
+// row states twice (samples_per_s = steps_per_s x samples per step).
+const throughputRelTol = 1e-6
+
+// throughputAgrees refuses a throughput row that contradicts itself: a mode
+// that disagrees with ps (async and sync are parameter-server modes and need
+// ps >= 1, allreduce has none; the rule of convert's --mode and --ps),
+// global_batch other than workers x batch when both are given, and
+// samples_per_s other than steps_per_s x the samples of one step (the
+// per-worker batch for async updates, the global batch for synchronous
+// steps; as fit reads them) when both rates are given.
+func throughputAgrees(r *row, t *Throughput, cPS, cMode, cGlobal, cSamples int) error {
+	switch {
+	case t.Mode == "allreduce" && t.PS > 0:
+		return r.fail(cPS, "ps: %d with mode allreduce: all-reduce has no parameter servers (expected ps 0, or mode async or sync)", t.PS)
+	case t.Mode != "allreduce" && t.PS == 0:
+		how := ""
+		if r.field(cMode) == "" {
+			how = ", the default when mode is empty"
+		}
+		return r.fail(cPS, "ps: 0 with mode %s%s: %s is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)", t.Mode, how, t.Mode)
+	}
+	if t.Batch > 0 && t.GlobalBatch > 0 && int64(t.Batch)*int64(t.Workers) != int64(t.GlobalBatch) {
+		return r.fail(cGlobal, "global_batch: %d contradicts batch %d x workers %d = %d (expected one of them, or values that agree)",
+			t.GlobalBatch, t.Batch, t.Workers, int64(t.Batch)*int64(t.Workers))
+	}
+	if math.IsNaN(t.StepsPerS) || math.IsNaN(t.SamplesPerS) {
+		return nil
+	}
+	var per float64
+	var what string
+	switch {
+	case t.Mode == "async" && t.Batch > 0:
+		per, what = float64(t.Batch), "batch, one worker's mini-batch per async update"
+	case t.Mode == "async":
+		per, what = float64(t.GlobalBatch)/float64(t.Workers), "global_batch / workers, one worker's mini-batch per async update"
+	case t.GlobalBatch > 0:
+		per, what = float64(t.GlobalBatch), "global_batch per synchronous step"
+	default:
+		per, what = float64(t.Batch)*float64(t.Workers), "batch x workers per synchronous step"
+	}
+	want := t.StepsPerS * per
+	if math.Abs(t.SamplesPerS-want) > throughputRelTol*math.Max(math.Abs(t.SamplesPerS), math.Abs(want)) {
+		return r.fail(cSamples, "samples_per_s: %s contradicts steps_per_s %s x %s samples (%s) = %s (expected one of the rates, or rates that agree to 1e-6)",
+			fmtFloat(t.SamplesPerS), fmtFloat(t.StepsPerS), fmtFloat(per), what, fmtFloat(want))
+	}
+	return nil
 }
 
 // readRows is the loop shared by the readers: header, then one call of the
@@ -506,10 +585,14 @@ func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) e
 	return nil
 }
 
-// stepDups holds the steps of the files read so far, to find a step (run,
+// crossFiles holds the steps of the files read so far, to find a step (run,
 // worker, step) that two files hold (a trace given twice, or a folder copied).
-// A nil *stepDups checks nothing.
-type stepDups struct{ files []fileSteps }
+// A nil *crossFiles checks nothing. The updates of a run that steps.csv
+// describes are checked against its workers and ps.
+type crossFiles struct {
+	files  []fileSteps
+	frozen bool // the steps files are all read: steps are not checked again, updates are
+}
 
 type fileSteps struct {
 	file string
@@ -517,13 +600,26 @@ type fileSteps struct {
 }
 
 // add registers the checker of file and returns those of the files before it.
-func (d *stepDups) add(file string, k *stepChecker) []fileSteps {
-	if d == nil {
+func (d *crossFiles) add(file string, k *stepChecker) []fileSteps {
+	if d == nil || d.frozen {
 		return nil
 	}
 	prior := d.files
 	d.files = append(d.files[:len(d.files):len(d.files)], fileSteps{file, k})
 	return prior
+}
+
+// run returns the state of run in the first steps file that holds it.
+func (d *crossFiles) run(run string) (*runState, string) {
+	if d == nil {
+		return nil, ""
+	}
+	for _, f := range d.files {
+		if st := f.k.runs[run]; st != nil {
+			return st, f.file
+		}
+	}
+	return nil, ""
 }
 
 // has reports whether the checker has seen s's (run, worker, step).

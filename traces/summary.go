@@ -130,7 +130,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	s := newSummarizer()
 	var warnings []error
 	// pass streams the files; warnings are kept from the first read of each.
-	pass := func(h Handlers, warn func(Kind) bool, dups *stepDups) error {
+	pass := func(h Handlers, warn func(Kind) bool, dups *crossFiles) error {
 		for _, f := range files {
 			w, err := forEach(f, h, dups)
 			if warn(f.Kind) {
@@ -144,16 +144,18 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	}
 	isSteps := func(k Kind) bool { return k == KindSteps }
 	// the first pass also finds a step that two files hold
-	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps, &stepDups{}); err != nil {
+	x := &crossFiles{}
+	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps, x); err != nil {
 		return nil, warnings, err
 	}
+	x.frozen = true // the second pass checks the updates against the runs of steps.csv
 	s.openWindows()
 	err = pass(Handlers{
 		Step:   func(st Step) error { s.step(&st); return nil },
 		Update: func(u Update) error { s.update(&u); return nil },
 		Eval:   func(e Eval) error { s.eval(&e); return nil },
 		Run:    func(r RunInfo) error { s.info(&r); return nil },
-	}, func(k Kind) bool { return !isSteps(k) }, nil)
+	}, func(k Kind) bool { return !isSteps(k) }, x)
 	if err != nil {
 		return nil, warnings, err
 	}

@@ -356,7 +356,8 @@ func FuzzTFEvents(f *testing.F) {
 			}
 		}
 		if err == nil && len(s) > 0 {
-			tr, _ := TFEventsTrace(s, first, ConvertOptions{})
+			o, _, _ := ConvertOptions{}.psMode() // as Convert does: allreduce, ps 0
+			tr, _ := TFEventsTrace(s, first, o)
 			if tr == nil {
 				t.Fatal("nil trace")
 			}

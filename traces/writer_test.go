@@ -25,11 +25,12 @@ func randomTrace(seed uint64) *Trace {
 	t := &Trace{}
 	for r, run := range []string{"w1", "run, \"two\"", "spaced out"} {
 		workers := r + 1
+		ps := []int{1, 2, 0}[r] // as the modes below: async, sync, allreduce
 		for w := range workers {
 			at := rng.Float64()
 			for s := range 20 {
 				d := rng.ExpFloat64()
-				st := Step{Run: run, Workers: workers, PS: r, Batch: 32 << r, Worker: w, Step: int64(s),
+				st := Step{Run: run, Workers: workers, PS: ps, Batch: 32 << r, Worker: w, Step: int64(s),
 					Start: at, End: at + d, Pull: opt(d / 3), Compute: opt(d / 2), Push: opt(d / 7),
 					Staleness: -1, Loss: opt(rng.NormFloat64())}
 				if rng.IntN(3) > 0 {
@@ -39,7 +40,9 @@ func randomTrace(seed uint64) *Trace {
 				at += d
 			}
 		}
-		t.Updates = append(t.Updates, Update{Run: run, Shard: r, Worker: 0, Time: rng.Float64(), Version: int64(r), Staleness: r, Apply: opt(1e-3)})
+		if ps > 0 { // updates are applied at a parameter-server shard, 0..ps-1
+			t.Updates = append(t.Updates, Update{Run: run, Shard: ps - 1, Worker: 0, Time: rng.Float64(), Version: int64(r), Staleness: r, Apply: opt(1e-3)})
+		}
 		t.Runs = append(t.Runs, RunInfo{Run: run, Model: "m\n2", Mode: []string{"async", "sync", "allreduce"}[r],
 			ParamBytes: int64(r) * 1000, Nodes: r, Bandwidth: opt(1.25e9), Dataset: int64(r) * 50000, Epochs: opt(0.1 * float64(r+1)),
 			Framework: "tf", Notes: "x,y"})
