@@ -81,7 +81,7 @@ func (c *csvReader) readLine() ([]byte, error) {
 		c.long = append(c.long[:0], b...)
 		for err == bufio.ErrBufferFull {
 			if len(c.long) > MaxLineBytes {
-				return nil, &ParseError{File: c.file, Line: c.next, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+				return nil, c.longLine(c.long)
 			}
 			b, err = c.br.ReadSlice('\n')
 			c.long = append(c.long, b...)
@@ -92,7 +92,7 @@ func (c *csvReader) readLine() ([]byte, error) {
 		return nil, c.readError(err)
 	}
 	if len(b) > MaxLineBytes+2 {
-		return nil, &ParseError{File: c.file, Line: c.next, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineBytes)}
+		return nil, c.longLine(b)
 	}
 	if err == io.EOF && len(b) == 0 {
 		return nil, io.EOF
@@ -101,6 +101,16 @@ func (c *csvReader) readLine() ([]byte, error) {
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	b = bytes.TrimSuffix(b, []byte{'\r'})
 	return b, nil
+}
+
+// longLine is the error of a line longer than MaxLineBytes, b its start; a
+// line that holds carriage returns is a file whose lines end in a lone CR.
+func (c *csvReader) longLine(b []byte) error {
+	msg := fmt.Sprintf("line longer than %d bytes", MaxLineBytes)
+	if bytes.IndexByte(b, '\r') >= 0 {
+		msg += "; it holds a " + loneCRMsg
+	}
+	return &ParseError{File: c.file, Line: c.next, Msg: msg}
 }
 
 // readError turns an error of the underlying reader into a positioned one.
@@ -232,6 +242,9 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.loneCR(rec); err != nil {
+		return nil, err
+	}
 	h := &header{file: c.file, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
 	for i, name := range rec {
 		name = strings.Clone(strings.ToLower(strings.TrimSpace(name)))
@@ -245,6 +258,21 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 		h.names = append(h.names, name)
 	}
 	return h, nil
+}
+
+// loneCRMsg says what a carriage return inside a record means.
+const loneCRMsg = "carriage return (CR) inside the line: the file's lines end in a lone CR (classic Mac); expected LF or CRLF line ends (tr '\\r' '\\n' converts it)"
+
+// loneCR returns an error at the first field of rec that holds a carriage
+// return: lines end in LF or CRLF (both removed by readLine), so a CR left
+// inside a record means lines that end in a lone CR, read as one line.
+func (c *csvReader) loneCR(rec []string) error {
+	for i, f := range rec {
+		if strings.IndexByte(f, '\r') >= 0 {
+			return c.errorf(i+1, "%s", loneCRMsg)
+		}
+	}
+	return nil
 }
 
 // col returns the position of a column, or -1 when absent. A required column

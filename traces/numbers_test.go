@@ -82,3 +82,43 @@ func TestGoNumberSyntaxRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRowLengthAndLoneCR: a row short of fields names the column just past
+// its last field and the first missing column, as the public tables do; a
+// long one the first extra field; lines that end in a lone CR say so.
+func TestRowLengthAndLoneCR(t *testing.T) {
+	h := strings.TrimSuffix(stepsHeader, "\n")
+	for _, c := range []struct{ in, want string }{
+		{stepsHeader + "a,2,1,32,0,0,0,1\n", `traces: steps.csv:2:9: row ends after 8 of the header's 13 fields: column "pull" missing`},
+		{stepsHeader + "a,2,1,32,0,0,0,1,,,,,,\n", "traces: steps.csv:2:14: 14 fields, expected 13 as in the header"},
+		{h + "\ra,1,1,32,0,0,0,1,,,,,\r", "traces: steps.csv:1:13: " + loneCRMsg},
+		{stepsHeader + "a,1,1,32,0,0,0,1,,,,,\ra,1,1,32,0,1,1,2,,,,,\r", "traces: steps.csv:2:13: " + loneCRMsg},
+		{"run,updates,loss\ra,1,2\r", "traces: evals.csv:1:3: " + loneCRMsg},
+	} {
+		kind := "steps"
+		if strings.HasPrefix(c.in, "run,updates") {
+			kind = "evals"
+		}
+		if _, err := readKind(kind, c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
+		}
+	}
+	// CRLF is still a line end
+	if n, err := readKind("steps", strings.ReplaceAll(stepsHeader+"a,1,1,32,0,0,0,1,,,,,\n", "\n", "\r\n")); err != nil || n != 1 {
+		t.Errorf("CRLF: %v", err)
+	}
+	// a CR-only file longer than MaxLineBytes says so too
+	var b strings.Builder
+	b.WriteString(h + "\r")
+	for b.Len() <= MaxLineBytes {
+		b.WriteString("a,1,1,32,0,0,0,1,,,,,\r")
+	}
+	if _, err := readKind("steps", b.String()); err == nil || !strings.Contains(err.Error(), "line longer than") || !strings.Contains(err.Error(), "lone CR") {
+		t.Errorf("long CR-only file: %v", err)
+	}
+	// public tables
+	_, err := readTableFrom("t.csv", strings.NewReader("x,n\r1,2\r"), []string{"x"}, func(*pubTable) ([]int, error) { return nil, nil })
+	if err == nil || err.Error() != "traces: t.csv:1:3: "+loneCRMsg {
+		t.Errorf("public table: %v", err)
+	}
+}

@@ -37,6 +37,12 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 	if err != nil {
 		return nil, pubCSVError(file, err)
 	}
+	for i, h := range head {
+		if strings.IndexByte(h, '\r') >= 0 {
+			l, c := cr.FieldPos(i)
+			return nil, &ParseError{File: file, Line: l, Column: c, Msg: loneCRMsg}
+		}
+	}
 	t := &pubTable{file: file, r: cr, col: make(map[string]int, len(head))}
 	for i, h := range head {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))

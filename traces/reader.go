@@ -368,7 +368,14 @@ func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) 
 			return warnings, err
 		}
 		if len(f) != len(h.names) {
-			return warnings, c.errorf(0, "%d fields, expected %d as in the header", len(f), len(h.names))
+			if err := c.loneCR(f); err != nil {
+				return warnings, err
+			}
+			if len(f) < len(h.names) {
+				// the field just past the last one, as the public tables say it
+				return warnings, c.errorf(len(f)+1, "row ends after %d of the header's %d fields: column %q missing", len(f), len(h.names), h.names[len(f)])
+			}
+			return warnings, c.errorf(len(h.names)+1, "%d fields, expected %d as in the header", len(f), len(h.names))
 		}
 		r.f, r.err = f, nil
 		if err := parse(r); err != nil {

@@ -163,7 +163,7 @@ func TestMalformed(t *testing.T) {
 		{"missing required value", "steps", stepsHeader + "a,2,1,32,0,,0,1,,,,,\n",
 			"traces: steps.csv:2:6: step: missing value (expected an integer >= 0)", 2, 6},
 		{"too few fields", "steps", stepsHeader + "a,2,1,32,0,0,0,1\n",
-			"traces: steps.csv:2: 8 fields, expected 13 as in the header", 2, 0},
+			`traces: steps.csv:2:9: row ends after 8 of the header's 13 fields: column "pull" missing`, 2, 9},
 		{"bare quote", "steps", stepsHeader + "a\"b,2,1,32,0,0,0,1,,,,,\n",
 			"traces: steps.csv:2:1: bare quote in an unquoted field; quote the whole field and double the quote", 2, 1},
 		{"unclosed quote", "steps", stepsHeader + "\"a,2,1,32,0,0,0,1,,,,,\n",
