@@ -55,6 +55,16 @@ func WriteDir(dir string, t *Trace) error {
 		{KindEvals, len(t.Evals), func(w io.Writer) error { return WriteEvals(w, t.Evals) }},
 		{KindThroughput, len(t.Throughput), func(w io.Writer) error { return WriteThroughput(w, t.Throughput) }},
 	}
+	// a folder or another non-regular file where one of the files goes is
+	// refused before any is written: no partial output
+	for _, p := range parts {
+		if p.n == 0 {
+			continue
+		}
+		if _, err := atomicfile.Target(filepath.Join(dir, p.kind.FileName())); err != nil {
+			return fmt.Errorf("traces: %w", err)
+		}
+	}
 	for _, p := range parts {
 		if p.n == 0 {
 			continue

@@ -167,3 +167,19 @@ func TestLoadGzipFile(t *testing.T) {
 		t.Errorf("truncated: %v, want a truncated gzip stream in %s at a line > 1", err, path)
 	}
 }
+
+// TestWriteDirRefusesAFolderFirst: a folder where a file goes is an error
+// before any file is written.
+func TestWriteDirRefusesAFolderFirst(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "runs.csv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteDir(dir, randomTrace(2))
+	if err == nil || !strings.Contains(err.Error(), "runs.csv is a folder") {
+		t.Fatalf("error %v, want runs.csv is a folder", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "steps.csv")); err == nil {
+		t.Error("steps.csv written before the error")
+	}
+}

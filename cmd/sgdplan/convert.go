@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
 )
@@ -123,9 +124,13 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if !known {
 		return badInput(fmt.Errorf("convert: unknown --from %q (known: %s)", format, strings.Join(traces.ConvertFormats(), ", ")))
 	}
-	for _, f := range []string{"workers", "ps", "batch"} {
-		if c.Int(f) < 0 {
-			return badInput(fmt.Errorf("convert: --%s %d: want a count >= 0", f, c.Int(f)))
+	if c.Int("ps") < 0 {
+		return badInput(fmt.Errorf("convert: --ps %d: want a count >= 0 (0: no parameter server)", c.Int("ps")))
+	}
+	for _, f := range []string{"workers", "batch"} {
+		// 0 is the options' "unknown": a flag given must say a count
+		if (c.IsSet(f) || c.Int(f) != 0) && c.Int(f) < 1 {
+			return badInput(fmt.Errorf("convert: --%s %d: want a count >= 1 (leave the flag out when unknown)", f, c.Int(f)))
 		}
 	}
 	switch m := c.String("mode"); m {
@@ -151,6 +156,30 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return badInput(err)
+	}
+	// every file convert writes: none may be a folder or another
+	// non-regular file, checked before any is written
+	names := []string{"jobs.csv"}
+	if tr := res.Trace; tr != nil {
+		names = names[:0]
+		for _, f := range []struct {
+			name string
+			n    int
+		}{
+			{"steps.csv", len(tr.Steps)}, {"updates.csv", len(tr.Updates)}, {"runs.csv", len(tr.Runs)},
+			{"evals.csv", len(tr.Evals)}, {"throughput.csv", len(tr.Throughput)},
+		} {
+			if f.n > 0 {
+				names = append(names, f.name)
+			}
+		}
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		for _, n := range names {
+			if _, err := atomicfile.Target(filepath.Join(out, n)); err != nil {
+				return badInput(fmt.Errorf("convert: --out %s: %w", out, err))
+			}
+		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		if errors.Is(err, syscall.ENOTDIR) {

@@ -120,6 +120,9 @@ func TestConvertBadInput(t *testing.T) {
 		{"unknown flag after IN", []string{"--from", "chrome", bad, "--bogus", "1"}, "unknown flag --bogus"},
 		{"flag after IN without value", []string{"--from", "chrome", bad, "--batch"}, "flag --batch needs a value"},
 		{"two inputs", []string{"--from", "chrome", bad, bad}, "got 2 arguments"},
+		{"batch 0", []string{"--from", "chrome", "--batch", "0", "../../traces/testdata/chrome/pytorch_profiler.json"}, "--batch 0: want a count >= 1"},
+		{"workers 0 after IN", []string{"--from", "chrome", "../../traces/testdata/chrome/pytorch_profiler.json", "--workers", "0"}, "--workers 0: want a count >= 1"},
+		{"negative ps", []string{"--from", "chrome", "--ps", "-1", "../../traces/testdata/chrome/pytorch_profiler.json"}, "--ps -1: want a count >= 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -223,5 +226,23 @@ func TestConvertChromeWithoutPS(t *testing.T) {
 	}
 	if len(modes) != 1 || modes[0] != "allreduce" {
 		t.Errorf("runs.csv modes %q, want [allreduce]", modes)
+	}
+}
+
+// TestConvertOutputIsAFolder: a folder where one of convert's files goes
+// (o/c/runs.csv) is bad input found before any file is written: no
+// steps.csv is left beside it.
+func TestConvertOutputIsAFolder(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c")
+	if err := os.MkdirAll(filepath.Join(out, "runs.csv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "convert", "--from", "chrome", "../../traces/testdata/chrome/pytorch_profiler.json", "--out", out)
+	want := filepath.Join(out, "runs.csv") + " is a folder: want the path of a file to write"
+	if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(out, "steps.csv")); err == nil {
+		t.Error("steps.csv written although runs.csv could not be")
 	}
 }

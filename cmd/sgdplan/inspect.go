@@ -60,6 +60,10 @@ func trailingFormat(args []string, format string) (paths []string, _ string, err
 			i++
 		case strings.HasPrefix(a, "--format=") || strings.HasPrefix(a, "-format="):
 			format = a[strings.IndexByte(a, '=')+1:]
+		case a == "--":
+			return append(paths, args[i+1:]...), format, nil
+		case strings.HasPrefix(a, "-") && a != "-":
+			return nil, "", badInput(fmt.Errorf("inspect: unknown flag %s (inspect takes PATH... and --format; a path that starts with - goes after --)", a))
 		default:
 			paths = append(paths, a)
 		}

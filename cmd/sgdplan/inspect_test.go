@@ -102,6 +102,7 @@ func TestInspectBadUsage(t *testing.T) {
 		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "throughput.csv")}, "throughput.csv:2:4: steps_per_s: 0 is not positive"},
 		{[]string{"inspect", inspectSynthetic, "--format"}, "inspect: --format needs a value"},
 		{[]string{"inspect", "inspect_test.go"}, "not a canonical trace file"},
+		{[]string{"inspect", inspectSynthetic, "--bogus"}, "inspect: unknown flag --bogus"},
 		// the example error of docs/trace-format.md, with its position
 		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "steps.csv")}, "steps.csv:3:8: end: 3.1 is before start 3.5"},
 	}
