@@ -191,6 +191,7 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	seen := map[string]int{} // job -> line: jobs.csv holds each job once
 	return readGPUJobs(t, "duration", "num_gpu", func() (string, float64, error) {
 		sub, err := t.float("submission_time")
 		if err != nil {
@@ -200,6 +201,10 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 		if name == "" {
 			name = fmt.Sprintf("itp-%d", t.line())
 		}
+		if l, dup := seen[name]; dup {
+			return "", 0, t.errAt("job_id", "column job_id: job %q repeats line %d (expected each job once: jobs.csv names a job by it)", name, l)
+		}
+		seen[name] = t.line()
 		return name, sub, nil
 	})
 }

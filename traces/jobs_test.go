@@ -164,7 +164,7 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 	}{
 		{"unknown format", "slurm", "x\n", "unknown job trace format"},
 		{"empty", "itp", "", "empty file"},
-		{"header only", "itp", "job_id,submission_time,duration,num_gpu\n", "no jobs"},
+		{"header only", "itp", "job_id,submission_time,duration,num_gpu\n", "header only: no data rows after line 1"},
 		{"missing column", "itp", "job_id,submission_time,num_gpu\na,1,1\n", "t.csv:1: missing required column \"duration\""},
 		{"text in number", "itp", "job_id,submission_time,duration,num_gpu\na,1,abc,1\n", "t.csv:2:5: column duration: expected a finite number, got \"abc\""},
 		{"negative duration", "itp", "job_id,submission_time,duration,num_gpu\na,1,-5,1\n", "t.csv:2:5: column duration: negative duration"},
@@ -181,6 +181,7 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 		{"philly short row", "philly-pollux", "timestamp,duration,num_gpus\n2017-10-09 07:01:55,5\n", "t.csv:2:22: row ends after 2 of the header's 3 fields: column \"num_gpus\" missing"},
 		{"philly binary", "philly-pollux", "\x00\x01\xff\xfe" + strings.Repeat("\x00", 100) + "\n", `t.csv:1: missing required column "timestamp" (line 1 is not text: not a CSV file? It starts "\x00\x01\xff\xfe\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"...)`},
 		{"itp long header", "itp", strings.Repeat("x", 300) + "\n", `t.csv:1: missing required column "job_id" (header has "` + strings.Repeat("x", 200) + `"...)`},
+		{"itp job twice", "itp", "job_id,submission_time,duration,num_gpu\na,1,5,1\nb,2,5,1\na,3,5,1\n", "t.csv:4:1: column job_id: job \"a\" repeats line 2 (expected each job once: jobs.csv names a job by it)"},
 		{"gavel no throughputs", "gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nA3C,5,0,1\n", "needs simulation_throughputs_isolated.csv"},
 	}
 	// a line of 2 MiB: refused at 1 MiB without reading the rest

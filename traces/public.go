@@ -345,14 +345,20 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 		gpus int
 	}
 	var cols []gcol
-	for _, h := range t.head {
+	seen := map[int]int{} // GPU count -> its column, 1-based
+	for i, h := range t.head {
 		if h == "global_batch_size" {
 			continue
 		}
+		_, pos := t.r.FieldPos(i) // the header is the last record read
 		g, err := strconv.Atoi(h)
 		if err != nil || g < 1 {
-			return nil, nil, &ParseError{File: path, Line: 1, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
+			return nil, nil, &ParseError{File: path, Line: 1, Column: pos, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
 		}
+		if j, dup := seen[g]; dup {
+			return nil, nil, &ParseError{File: path, Line: 1, Column: pos, Msg: fmt.Sprintf("column %q: GPU count %d repeats field %d of the header (expected each GPU count once)", h, g, j)}
+		}
+		seen[g] = i + 1
 		cols = append(cols, gcol{h, g})
 	}
 	var out []Throughput
@@ -512,6 +518,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 		cons, err := t.integer("consolidated", 0)
 		if err != nil {
 			return err
+		}
+		if cons > 1 {
+			return t.errAt("consolidated", "column consolidated: expected 1 (one server) or 0 (spread over servers), got %d", cons)
 		}
 		if cons == 1 {
 			r.Nodes = 1

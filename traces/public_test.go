@@ -257,7 +257,17 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		}, "differs_from_gavel_physical_cluster_throughputs"},
 		{"elasticflow bad header", "elasticflow-asplos23", map[string]string{
 			"throughputs_A100_raw/bert.csv": "global_batch_size,1,two\n64,1,2\n",
-		}, "bert.csv:1: column \"two\": expected a GPU count"},
+		}, "bert.csv:1:21: column \"two\": expected a GPU count"},
+		// a GPU count twice would make a second row of it from the first column
+		{"elasticflow repeated GPU count", "elasticflow-asplos23", map[string]string{
+			"throughputs_A100_raw/bert.csv": "global_batch_size,1,1,4\n64,1,2,3\n",
+		}, "bert.csv:1:21: column \"1\": GPU count 1 repeats field 2 of the header (expected each GPU count once)"},
+		{"gavel consolidated 7", "gavel-osdi20", map[string]string{
+			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,7,A3C,A3C,,1,3\n",
+		}, "simulation_throughputs_isolated.csv:2:5: column consolidated: expected 1 (one server) or 0 (spread over servers), got 7"},
+		{"dl2 header only", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\n",
+		}, "ps_worker_speed.csv: header only: no data rows after line 1"},
 		// Short rows: the column is the one just past the last field. "2,64,0.2":
 		// 0.2 starts at 6, 3 bytes, so 9.
 		{"pollux short row", "pollux-osdi21", map[string]string{

@@ -128,11 +128,20 @@ func (t *pubTable) next() (bool, error) {
 
 // each calls row for every data row in turn and returns the first error,
 // row's or the reader's; nil at the end of the file.
+//
+// A table with a header and no data row is an error ("header only"), as in
+// the canonical readers.
 func (t *pubTable) each(row func() error) error {
-	for {
+	for n := 0; ; n++ {
 		ok, err := t.next()
-		if err != nil || !ok {
+		if err != nil {
 			return err
+		}
+		if !ok {
+			if n == 0 {
+				return &ParseError{File: t.file, Msg: "header only: no data rows after line 1"}
+			}
+			return nil
 		}
 		if err := row(); err != nil {
 			return err
