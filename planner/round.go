@@ -11,10 +11,10 @@ import (
 // the largest fractional remainders (ties: the larger share, then the earlier
 // job), never above a cap. When conserve is true, workers still left go to
 // jobs below their caps, largest share first, so that no worker idles while a
-// job could use it. alloc is not modified.
+// job could use it. alloc is not modified. servers < 0 counts as 0.
 func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int) {
 	m := len(alloc)
-	left := servers
+	left := max(servers, 0)
 	type frac struct {
 		i int
 		f float64

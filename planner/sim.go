@@ -13,7 +13,8 @@ import (
 
 // Settings of a simulation. The zero value of each field is its default.
 type Settings struct {
-	// Servers is the number of workers in the cluster, > 0.
+	// Servers is the number of workers in the cluster, > 0 and at most
+	// MaxServers.
 	Servers float64
 	// Integer rounds every allocation to whole workers (largest remainder,
 	// see RoundWorkers); false keeps the ideal fractional shares.
@@ -423,10 +424,20 @@ func growInt(a []int, m int) []int {
 	return a[:m]
 }
 
+// MaxServers is the most workers a simulated cluster may have. A million
+// workers is generous for one cluster, and the policies' work grows with the
+// servers (greedy hands them out one at a time), so far larger counts would
+// only run for minutes; whole workers are counted in an int, which a count
+// near 2^63 would overflow.
+const MaxServers = 1_000_000
+
 // checkJobs validates jobs and servers for a simulation.
 func checkJobs(jobs []Job, n float64, rigid bool) error {
 	if !(n > 0) || math.IsInf(n, 0) {
 		return fmt.Errorf("planner: servers = %g, want > 0", n)
+	}
+	if n > MaxServers {
+		return fmt.Errorf("planner: servers = %g, want at most %d (MaxServers)", n, MaxServers)
 	}
 	if len(jobs) == 0 {
 		return errors.New("planner: no jobs")

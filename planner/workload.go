@@ -29,20 +29,35 @@ type Empirical []float64
 // Rand implements SizeDist.
 func (e Empirical) Rand(rng *rand.Rand) float64 { return e[rng.IntN(len(e))] }
 
+// MaxPoissonJobs is the most jobs Poisson.Jobs draws: a stream of 10
+// million jobs is far past what a simulation needs for steady-state means
+// (the benchmarks use 100,000), and a larger Count would only exhaust the
+// memory.
+const MaxPoissonJobs = 10_000_000
+
+// maxSizeDraws is how many draws Poisson.Jobs makes for one job before it
+// gives up on a size distribution that yields no size > 0 (a lognormal
+// whose sizes underflow to 0, say).
+const maxSizeDraws = 1000
+
 // Poisson describes a stream of Count jobs arriving as a Poisson process of
 // Rate jobs per second, with sizes from Sizes and the speedup curve Curve.
 type Poisson struct {
-	Rate       float64 // jobs/s, > 0
-	Count      int     // > 0
+	Rate       float64 // jobs/s, > 0 and finite
+	Count      int     // 1..MaxPoissonJobs
 	Sizes      SizeDist
 	Curve      Speedup
 	MaxWorkers int // 0: no cap
 }
 
-// Jobs draws the jobs, repeatably for a seed.
+// Jobs draws the jobs, repeatably for a seed. A size that is not finite, or
+// a distribution that yields no size > 0 in 1000 draws, is an error.
 func (p Poisson) Jobs(seed uint64) ([]Job, error) {
-	if !(p.Rate > 0) || p.Count <= 0 || p.Sizes == nil || p.Curve == nil {
-		return nil, fmt.Errorf("planner: poisson workload: want rate > 0, count > 0, sizes and a curve; got rate %g, count %d", p.Rate, p.Count)
+	if !(p.Rate > 0) || math.IsInf(p.Rate, 0) || p.Count <= 0 || p.Sizes == nil || p.Curve == nil {
+		return nil, fmt.Errorf("planner: poisson workload: want a finite rate > 0, count > 0, sizes and a curve; got rate %g, count %d", p.Rate, p.Count)
+	}
+	if p.Count > MaxPoissonJobs {
+		return nil, fmt.Errorf("planner: poisson workload: count %d, want at most %d jobs (MaxPoissonJobs)", p.Count, MaxPoissonJobs)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xa11))
 	jobs := make([]Job, p.Count)
@@ -50,8 +65,14 @@ func (p Poisson) Jobs(seed uint64) ([]Job, error) {
 	for i := range jobs {
 		t += rng.ExpFloat64() / p.Rate
 		x := p.Sizes.Rand(rng)
-		for !(x > 0) {
+		for d := 1; !(x > 0); d++ {
+			if d == maxSizeDraws {
+				return nil, fmt.Errorf("planner: poisson workload: job %d: no size > 0 in %d draws of %+v (sizes underflow to 0?)", i, maxSizeDraws, p.Sizes)
+			}
 			x = p.Sizes.Rand(rng)
+		}
+		if math.IsInf(x, 0) {
+			return nil, fmt.Errorf("planner: poisson workload: job %d: size %g drawn from %+v: want a finite size", i, x, p.Sizes)
 		}
 		jobs[i] = Job{ID: fmt.Sprintf("j%d", i), Arrival: t, Size: x, Curve: p.Curve, MaxWorkers: p.MaxWorkers}
 	}

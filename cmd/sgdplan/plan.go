@@ -45,7 +45,7 @@ Example:
    sgdplan plan --jobs testdata/jobs-example/worked.csv --servers 1 --policy all`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)", DefaultText: "none"},
+			&cli.IntFlag{Name: "servers", Usage: planServersUsage, DefaultText: "none"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
 			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] for the jobs with neither p nor model", DefaultText: "such jobs are an error"},
@@ -135,18 +135,81 @@ type planSetup struct {
 	names   []string // the policies of --policy
 }
 
-// planParse checks --format, --jobs (when needJobs), --servers, --knee-alpha
-// and --policy (numeric allowed when allowNumeric); its errors are bad input.
+// planServersUsage is the help of --servers in plan, simulate and report.
+var planServersUsage = fmt.Sprintf("workers in the cluster, 1 to %s (required)", planThousands(planner.MaxServers))
+
+// planCheckServers refuses a --servers count of the command cmd outside
+// 1..planner.MaxServers.
+func planCheckServers(cmd string, n int) error {
+	if n <= 0 {
+		return fmt.Errorf("%s: --servers %d: want a number of workers > 0", cmd, n)
+	}
+	if n > planner.MaxServers {
+		return fmt.Errorf("%s: --servers %d: want at most %s workers (a generous cluster: the policies' work grows with the workers, so far more would run for minutes)",
+			cmd, n, planThousands(planner.MaxServers))
+	}
+	return nil
+}
+
+// planThousands writes n >= 0 with commas between groups of three digits.
+func planThousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// planNoArgs refuses positional arguments: plan, simulate and report take
+// flags only (the jobs file is --jobs FILE), and an argument would otherwise
+// be ignored.
+func planNoArgs(c *cli.Context) error {
+	args := c.Args().Slice()
+	if len(args) == 0 {
+		return nil
+	}
+	more := ""
+	if len(args) > 1 {
+		more = fmt.Sprintf(" (and %d more)", len(args)-1)
+	}
+	return badInput(fmt.Errorf("%s: unexpected argument %q%s: %s reads flags only (the jobs file is --jobs FILE; flags after an argument are not read)",
+		c.Command.Name, args[0], more, c.Command.Name))
+}
+
+// planFiniteFlags refuses a float flag of the command set to NaN or an
+// infinity: no quantity of plan, simulate or report is meaningful there.
+func planFiniteFlags(c *cli.Context) error {
+	for _, f := range c.Command.Flags {
+		ff, ok := f.(*cli.Float64Flag)
+		if !ok || !c.IsSet(ff.Name) {
+			continue
+		}
+		if v := c.Float64(ff.Name); math.IsNaN(v) || math.IsInf(v, 0) {
+			return badInput(fmt.Errorf("%s: --%s %g: want a finite number", c.Command.Name, ff.Name, v))
+		}
+	}
+	return nil
+}
+
+// planParse checks the arguments (none), --format, --jobs (when needJobs),
+// --servers, --knee-alpha and --policy (numeric allowed when allowNumeric)
+// and that no float flag is NaN or infinite; its errors are bad input.
 func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	s := planSetup{format: c.String("format"), servers: c.Int("servers"), alpha: c.Float64("knee-alpha")}
+	if err := planNoArgs(c); err != nil {
+		return s, err
+	}
 	if err := planCheckFormat(s.format); err != nil {
 		return s, badInput(err)
 	}
 	if err := planRequire(c, needJobs); err != nil {
 		return s, badInput(err)
 	}
-	if s.servers <= 0 {
-		return s, badInput(fmt.Errorf("--servers %d: want a number of workers > 0", s.servers))
+	if err := planCheckServers(c.Command.Name, s.servers); err != nil {
+		return s, badInput(err)
+	}
+	if err := planFiniteFlags(c); err != nil {
+		return s, err
 	}
 	if !(s.alpha > 0 && s.alpha < 1) {
 		return s, badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", s.alpha))

@@ -44,13 +44,13 @@ Example:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Usage: "model.json from sgdplan fit (required)"},
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)", DefaultText: "none"},
+			&cli.IntFlag{Name: "servers", Usage: planServersUsage, DefaultText: "none"},
 			&cli.StringFlag{Name: "out", Usage: "folder to write the report into (required; created if needed)"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "the policy of the plan: " + strings.Join(planner.PolicyNames, "|")},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
 			&cli.StringFlag{Name: "loads", Value: "0.3,0.5,0.7,0.85", Usage: "offered loads of the simulation, each in (0, 1)"},
 			&cli.IntFlag{Name: "seeds", Value: 5, Usage: "seeds per load (>= 2, for the intervals)"},
-			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: "jobs per simulated run"},
+			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: fmt.Sprintf("jobs per simulated run, 2 to %s", planThousands(planner.MaxPoissonJobs))},
 		},
 		Action: reportAction,
 	}
@@ -77,8 +77,8 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	if !c.IsSet("servers") {
 		return o, fmt.Errorf("report: missing --servers N (the workers in the cluster)")
 	}
-	if o.servers <= 0 {
-		return o, fmt.Errorf("report: --servers %d: want a number of workers > 0", o.servers)
+	if err := planCheckServers("report", o.servers); err != nil {
+		return o, err
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return o, fmt.Errorf("report: --knee-alpha %g: want 0 < alpha < 1", o.alpha)
@@ -91,6 +91,9 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	}
 	if o.simJobs < 2 {
 		return o, fmt.Errorf("report: --sim-jobs %d: want >= 2", o.simJobs)
+	}
+	if o.simJobs > planner.MaxPoissonJobs {
+		return o, fmt.Errorf("report: --sim-jobs %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", o.simJobs, planThousands(planner.MaxPoissonJobs))
 	}
 	for i, s := range strings.Split(c.String("loads"), ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -110,6 +113,12 @@ func defaultReportOptions() reportOptions {
 }
 
 func reportAction(c *cli.Context) error {
+	if err := planNoArgs(c); err != nil {
+		return err
+	}
+	if err := planFiniteFlags(c); err != nil {
+		return err
+	}
 	o, err := reportFlags(c)
 	if err != nil {
 		return badInput(err)
@@ -240,7 +249,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			continue
 		}
 		sc := plots.ScalingCurve{Job: j.ID, Knee: knees[i]}
-		for k := 1; k <= o.servers; k++ {
+		for _, k := range reportWorkers(o.servers) {
 			sc.Workers = append(sc.Workers, float64(k))
 			sc.Speedup = append(sc.Speedup, j.Curve.Speedup(float64(k)))
 		}
@@ -565,7 +574,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.Conver
 		}
 		d.Curves = append(d.Curves, c)
 	}
-	for w := 1; w <= top; w++ {
+	for _, w := range reportWorkers(top) {
 		p := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		t := p.TimeToTarget
 		if !(t.Value > 0) || math.IsInf(t.Value, 0) {
@@ -578,6 +587,30 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.Conver
 		d.TimePredicted = append(d.TimePredicted, plots.Band{X: float64(w), Y: t.Value, Lo: lo, Hi: hi})
 	}
 	return d, true
+}
+
+// reportDenseWorkers is how many worker counts from 1 up reportWorkers
+// lists one by one.
+const reportDenseWorkers = 512
+
+// reportWorkers lists the worker counts 1..top at which a figure draws a
+// curve: every one up to reportDenseWorkers, then steps of 1% (a smooth line
+// at any width) and top itself. A model's prediction at N workers can cost
+// O(N) (exact MVA), so every count up to a large cluster would take minutes.
+func reportWorkers(top int) []int {
+	var ws []int
+	for w := 1; w <= top; {
+		ws = append(ws, w)
+		if w < reportDenseWorkers {
+			w++
+		} else {
+			w = max(w+1, int(float64(w)*1.01))
+		}
+	}
+	if len(ws) > 0 && ws[len(ws)-1] != top {
+		ws = append(ws, top)
+	}
+	return ws
 }
 
 // reportPlanData is the plan figure's input from a recorded replay.

@@ -46,7 +46,7 @@ Example:
    sgdplan simulate --jobs testdata/jobs-example/jobs.csv --servers 16 --policy all --early-stop 0.3 --seeds 5`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (else a Poisson workload)"},
-			&cli.IntFlag{Name: "servers", Usage: "workers in the cluster (> 0, required)", DefaultText: "none"},
+			&cli.IntFlag{Name: "servers", Usage: planServersUsage, DefaultText: "none"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planner.PolicyNames, "|") + "|all (not numeric, which is plan only)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random draws"},
 			&cli.IntFlag{Name: "seeds", Value: 1, Usage: "runs with seeds seed..seed+K-1; K > 1 adds 95% intervals"},
@@ -55,9 +55,9 @@ Example:
 			&cli.BoolFlag{Name: "fractional", Usage: "ideal fractional shares instead of whole workers"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
 			&cli.Float64Flag{Name: "arrival-rate", Usage: "Poisson arrivals, jobs/s (without --jobs)", DefaultText: "none"},
-			&cli.IntFlag{Name: "count", Value: 1000, Usage: "Poisson jobs"},
-			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: "Poisson jobs' mean size, s on one worker"},
-			&cli.Float64Flag{Name: "size-sigma", Usage: "0: exponential sizes; > 0: lognormal sizes with this sigma (same mean)", DefaultText: "0"},
+			&cli.IntFlag{Name: "count", Value: 1000, Usage: fmt.Sprintf("Poisson jobs, 1 to %s", planThousands(planner.MaxPoissonJobs))},
+			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, at most %g", simMaxMeanSize)},
+			&cli.Float64Flag{Name: "size-sigma", Usage: fmt.Sprintf("0: exponential sizes; > 0: lognormal sizes with this sigma (same mean), at most %g", simMaxSigma), DefaultText: "0"},
 			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "speedup exponent, (0, 1]: of the Poisson jobs; with --jobs, of the rows with neither p nor model (only when given)"},
 			&cli.IntFlag{Name: "max-workers", Usage: "Poisson jobs' cap; 0: none", DefaultText: "0, none"},
 			&cli.StringFlag{Name: "plot", Usage: "write response-time distributions as a PNG"},
@@ -100,7 +100,20 @@ type simPolicy struct {
 // simPoissonFlags describe the Poisson workload; a jobs file replaces them.
 var simPoissonFlags = []string{"arrival-rate", "count", "mean-size", "size-sigma", "max-workers"}
 
+// simMaxSigma bounds --size-sigma: a lognormal of sigma S and mean m has its
+// median at m e^(-S^2/2), 4e-6 m at S = 5; much beyond, nearly every size
+// underflows to 0 (at S = 50 the draws never end) and the mean of --count
+// sizes is far from --mean-size.
+const simMaxSigma = 5.0
+
+// simMaxMeanSize bounds --mean-size (s): 1e12 s is some 30,000 years of work
+// on one worker, and keeps every drawn size finite (at 1e308 they overflow).
+const simMaxMeanSize = 1e12
+
 func simulateAction(c *cli.Context) error {
+	if err := planNoArgs(c); err != nil {
+		return err
+	}
 	if c.String("policy") == "numeric" {
 		return badInput(fmt.Errorf("unknown policy \"numeric\" for simulate: numeric tunes one priority per job by replaying the whole job list, "+
 			"future arrivals and sizes known in advance, so it is plan only; want one of %s, or all", strings.Join(planner.PolicyNames, ", ")))
@@ -147,12 +160,19 @@ func simulateAction(c *cli.Context) error {
 			return badInput(fmt.Errorf("--p %g: want a speedup exponent in (0, 1]", p))
 		case !(mean > 0):
 			return badInput(fmt.Errorf("--mean-size %g: want seconds > 0", mean))
+		case mean > simMaxMeanSize:
+			return badInput(fmt.Errorf("simulate: --mean-size %g: want at most %g s (some 30,000 years on one worker; far larger sizes overflow)", mean, float64(simMaxMeanSize)))
 		case count < 1:
 			return badInput(fmt.Errorf("--count %d: want >= 1", count))
+		case count > planner.MaxPoissonJobs:
+			return badInput(fmt.Errorf("simulate: --count %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", count, planThousands(planner.MaxPoissonJobs)))
 		case c.Int("max-workers") < 0:
 			return badInput(fmt.Errorf("--max-workers %d: want >= 0", c.Int("max-workers")))
-		case !(c.Float64("size-sigma") >= 0) || math.IsInf(c.Float64("size-sigma"), 0):
+		case !(c.Float64("size-sigma") >= 0):
 			return badInput(fmt.Errorf("--size-sigma %g: want >= 0", c.Float64("size-sigma")))
+		case c.Float64("size-sigma") > simMaxSigma:
+			return badInput(fmt.Errorf("simulate: --size-sigma %g: want at most %g: a lognormal's median is the mean x e^(-sigma^2/2), 4e-6 of it at sigma 5; beyond, nearly every size underflows to 0 and the sizes drawn no longer have --mean-size as their mean",
+				c.Float64("size-sigma"), simMaxSigma))
 		}
 		var sizes planner.SizeDist = planner.Exponential{Mean: mean}
 		if sg := c.Float64("size-sigma"); sg > 0 {
