@@ -7,8 +7,42 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 )
+
+// The files of a report folder: WriteReport writes ReportIndex, ReportSummary
+// and one PNG per figure, named from ReportFigureFiles. ReportFiles lists
+// them all, so that a command can check the folder before any work.
+const (
+	ReportIndex   = "index.html"
+	ReportSummary = "summary.md"
+)
+
+// ReportFigureFiles are the names a figure of a report may have (those of
+// sgdplan report, in the order of its page); WriteReport refuses others.
+var ReportFigureFiles = []string{"fit.png", "phases.png", "staleness.png", "convergence.png", "scaling.png", "plan.png", "simulation.png"}
+
+// ReportFiles returns every name WriteReport may write in a report folder:
+// the figures of ReportFigureFiles, ReportIndex and ReportSummary.
+func ReportFiles() []string {
+	return append(slices.Clone(ReportFigureFiles), ReportIndex, ReportSummary)
+}
+
+// CheckReportDir reports, as an error naming the path, the first file of
+// ReportFiles in dir that exists as a folder or another file that is not a
+// regular file (links are followed): WriteReport could not replace it. A
+// missing dir, or missing files, are fine.
+func CheckReportDir(dir string) error {
+	for _, name := range ReportFiles() {
+		if _, err := atomicfile.Target(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("plots: report: %w (a report writes %s there)", err, name)
+		}
+	}
+	return nil
+}
 
 // Param is one fitted parameter with its interval (Lo, Hi NaN: unknown).
 type Param struct {
@@ -95,6 +129,9 @@ func (r Report) validate() error {
 		if f.File == "" || f.File != filepath.Base(f.File) || strings.ContainsAny(f.File, `/\`) || !strings.HasSuffix(f.File, ".png") {
 			return inputError("report", "figure %d: file %q: want a bare name ending in .png", i, f.File)
 		}
+		if !slices.Contains(ReportFigureFiles, f.File) {
+			return inputError("report", "figure %d: file %q: want one of %s (ReportFigureFiles)", i, f.File, strings.Join(ReportFigureFiles, ", "))
+		}
 		if seen[f.File] {
 			return inputError("report", "figure %d: file %q appears twice", i, f.File)
 		}
@@ -116,9 +153,14 @@ func (r Report) validate() error {
 // WriteReport writes r's figures, index.html and summary.md into dir
 // (created if needed). Each file is written through a temporary file and a
 // rename, so that no file in dir is ever half-written; figures are written
-// first, so that index.html never links to a missing image.
+// first, so that index.html never links to a missing image. It checks the
+// folder first (CheckReportDir), so that a file it could not replace stops
+// it before it writes any.
 func WriteReport(dir string, r Report) error {
 	if err := r.validate(); err != nil {
+		return err
+	}
+	if err := CheckReportDir(dir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -133,10 +175,10 @@ func WriteReport(dir string, r Report) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "index.html"), html); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, ReportIndex), html); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, "summary.md"), r.Markdown())
+	return writeFileAtomic(filepath.Join(dir, ReportSummary), r.Markdown())
 }
 
 // num formats a number for people: 4 significant digits, "–" for NaN.

@@ -126,6 +126,9 @@ func reportAction(c *cli.Context) error {
 	if err := notAFile("report", o.out); err != nil {
 		return err
 	}
+	if err := plots.CheckReportDir(o.out); err != nil {
+		return badInput(fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
+	}
 	return runReport(c, o)
 }
 
