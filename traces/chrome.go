@@ -106,6 +106,7 @@ type chromeInterval struct {
 	pid        string
 	start, end float64 // us
 	gpu        bool    // a GPU-side copy of an annotation: never a step marker
+	off        int64   // where its event (of a B/E pair, the B) starts in the file
 }
 
 // chromeDoc is a decoded trace with a way to turn byte offsets into
@@ -200,8 +201,8 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 	if math.IsInf(hi-lo, 0) {
 		return nil, warns, &ParseError{File: file, Msg: fmt.Sprintf("event times from %v to %v us: span out of range", lo, hi)}
 	}
-	tr, w := chromeSteps(ivs, info, opts)
-	return tr, append(warns, w...), nil
+	tr, w, err := chromeSteps(doc, ivs, info, opts)
+	return tr, append(warns, w...), err
 }
 
 // chromeReadAll reads r whole, gunzipping it when it starts with the gzip
@@ -263,6 +264,11 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 			if err := dec.Decode(&ev); err != nil {
 				return d.jsonErr(err, off)
 			}
+			if end := dec.InputOffset(); end > off && end <= int64(len(d.data)) {
+				if k, at := chromeDupKey(d.data[off:end]); k != "" {
+					return d.errAt(off+int64(at), "trace event: key %q repeats a key of the same event (which value counts is undefined; expected each key once)", k)
+				}
+			}
 			switch ev.Ph {
 			case "X", "B", "E":
 			default:
@@ -284,7 +290,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				if math.IsInf(*ev.Ts+*ev.Dur, 0) {
 					return d.errAt(off, "complete event %q: ts %v + dur %v out of range", ev.Name, *ev.Ts, *ev.Dur)
 				}
-				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat)})
+				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat), off})
 			case "B":
 				open[key] = append(open[key], len(pending))
 				pending = append(pending, pend{ev.Name, pid, *ev.Ts, off, chromeGPUCat(ev.Cat)})
@@ -299,7 +305,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				if *ev.Ts < b.ts {
 					return d.errAt(off, "end event at ts %v is before its begin %q at ts %v", *ev.Ts, b.name, b.ts)
 				}
-				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts, b.gpu})
+				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts, b.gpu, b.off})
 			}
 		}
 		var left []int
@@ -316,6 +322,9 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				return nil
 			}
 			return d.jsonErr(err, dec.InputOffset())
+		}
+		if bare {
+			return d.trailing(dec.InputOffset())
 		}
 		return nil
 	}
@@ -357,11 +366,20 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 			if err := dec.Decode(&di); err != nil {
 				return nil, info, warns, d.jsonErr(err, off)
 			}
-			if di.Rank != nil && *di.Rank >= 0 {
-				info.rank = *di.Rank
-			}
-			if di.WorldSize != nil && *di.WorldSize >= 1 {
+			if di.WorldSize != nil {
+				if *di.WorldSize < 1 {
+					return nil, info, warns, d.errAt(off, "distributedInfo: world_size %d: expected the number of ranks, >= 1", *di.WorldSize)
+				}
 				info.worldSize = *di.WorldSize
+			}
+			if di.Rank != nil {
+				switch {
+				case *di.Rank < 0:
+					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is negative (expected 0 .. world_size-1)", *di.Rank)
+				case info.worldSize > 0 && *di.Rank >= info.worldSize:
+					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is outside 0..%d for world_size %d", *di.Rank, info.worldSize-1, info.worldSize)
+				}
+				info.rank = *di.Rank
 			}
 		default:
 			var skip json.RawMessage
@@ -373,10 +391,82 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 	if _, err := dec.Token(); err != nil {
 		return nil, info, warns, d.jsonErr(err, dec.InputOffset())
 	}
+	if err := d.trailing(dec.InputOffset()); err != nil {
+		return nil, info, warns, err
+	}
 	if !found {
 		return nil, info, warns, &ParseError{File: d.file, Line: 1, Column: 1, Msg: "object has no traceEvents array"}
 	}
 	return ivs, info, warns, nil
+}
+
+// chromeEventKeys are the members of an event the reader uses.
+var chromeEventKeys = [...]string{"name", "cat", "ph", "ts", "dur", "pid", "tid"}
+
+// chromeDupKey scans the JSON object b (one event, already decoded) and
+// returns the first top-level key that repeats one of chromeEventKeys
+// (compared as encoding/json matches them, ignoring case), with its offset in
+// b; "" when none does. encoding/json would keep the last value silently.
+func chromeDupKey(b []byte) (string, int) {
+	var seen uint
+	depth, expectKey := 0, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			j, esc := i+1, false
+			for j < len(b) && b[j] != '"' {
+				if b[j] == '\\' {
+					esc = true
+					j++
+				}
+				j++
+			}
+			if depth == 1 && expectKey {
+				key := b[i+1 : min(j, len(b))]
+				if esc {
+					var u string
+					if json.Unmarshal(b[i:min(j+1, len(b))], &u) == nil {
+						key = []byte(u)
+					}
+				}
+				if len(key) <= 4 { // the longest of chromeEventKeys
+					for k, name := range chromeEventKeys {
+						if len(key) == len(name) && bytes.EqualFold(key, []byte(name)) {
+							if seen&(1<<k) != 0 {
+								return string(key), i
+							}
+							seen |= 1 << k
+						}
+					}
+				}
+				expectKey = false
+			}
+			i = j
+		case '{', '[':
+			depth++
+			expectKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		}
+	}
+	return "", 0
+}
+
+// trailing refuses anything but whitespace after the JSON document, which
+// ends at off.
+func (d *chromeDoc) trailing(off int64) error {
+	for off < int64(len(d.data)) {
+		switch d.data[off] {
+		case ' ', '\t', '\r', '\n':
+			off++
+			continue
+		}
+		rest := string(d.data[off:min(off+32, int64(len(d.data)))])
+		return d.errAt(off, "unexpected %q after the end of the JSON document (expected the end of the file)", rest)
+	}
+	return nil
 }
 
 // chromeGPUCat reports whether an event category is a GPU-side copy of an
@@ -385,7 +475,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 func chromeGPUCat(cat string) bool { return strings.Contains(strings.ToLower(cat), "gpu") }
 
 // chromeSteps turns intervals into steps.csv rows.
-func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*Trace, []error) {
+func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*Trace, []error, error) {
 	var warns []error
 	t0 := math.Inf(1)
 	for _, iv := range ivs {
@@ -413,9 +503,10 @@ func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*T
 		n := next[iv.pid]
 		if m[2] != "" {
 			v, err := strconv.ParseInt(m[2], 10, 64)
-			if err == nil {
-				n = v
+			if err != nil {
+				return nil, warns, d.errAt(iv.off, "step marker %q: step number %s is out of range (expected an integer 0..%d)", iv.name, m[2], int64(math.MaxInt64))
 			}
+			n = v
 		}
 		next[iv.pid] = n + 1
 		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end})
@@ -446,9 +537,20 @@ func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*T
 		}
 	}
 	for _, s := range steps {
-		if s.worker >= workers {
-			workers = s.worker + 1
+		if s.worker < workers {
+			continue
 		}
+		// a rank or a process beyond the worker count given
+		switch {
+		case opts.Workers > 0 && info.rank >= 0 && len(workerOf) == 1:
+			return nil, warns, fmt.Errorf("traces: %s: distributedInfo rank %d is outside 0..%d for --workers %d", d.file, info.rank, workers-1, workers)
+		case opts.Workers > 0:
+			return nil, warns, fmt.Errorf("traces: %s: %d processes mark steps but --workers is %d (expected at most that many)", d.file, len(workerOf), workers)
+		case info.worldSize > 0:
+			return nil, warns, fmt.Errorf("traces: %s: distributedInfo rank %d is outside 0..%d for world_size %d", d.file, s.worker, workers-1, workers)
+		}
+		warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d and no world_size: written as %d workers (give --workers)", opts.Run, s.worker, s.worker+1))
+		workers = s.worker + 1
 	}
 	batch := opts.Batch
 	if batch == 0 {
@@ -544,5 +646,5 @@ func chromeSteps(ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*T
 	}
 	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
 		Framework: "Chrome trace-event JSON", Notes: "converted by sgdplan convert --from chrome" + opts.sourceNote()})
-	return tr, warns
+	return tr, warns, nil
 }

@@ -1,0 +1,63 @@
+package traces
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChromeRefusesContradictions: trailing bytes after the JSON, a
+// distributedInfo rank outside its world, a step number past int64 and an
+// event with a key twice are errors (they were read silently).
+func TestChromeRefusesContradictions(t *testing.T) {
+	ev := `{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000}`
+	obj := func(di string) string {
+		return "{\n\"distributedInfo\": " + di + ",\n\"traceEvents\": [" + ev + "]}"
+	}
+	for _, c := range []struct{ name, in, want string }{
+		{"garbage after the array", "[" + ev + "] xyz", `traces: t.json:1:72: unexpected "xyz" after the end of the JSON document (expected the end of the file)`},
+		{"garbage after the object", obj(`{"rank":0}`) + "\n}", "traces: t.json:4:1: unexpected \"}\" after the end of the JSON document"},
+		{"rank past world_size", obj(`{"rank":5,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank 5 is outside 0..1 for world_size 2"},
+		{"negative rank", obj(`{"rank":-1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank -1 is negative"},
+		{"negative world_size", obj(`{"rank":0,"world_size":-2}`), "traces: t.json:2:1: distributedInfo: world_size -2: expected the number of ranks, >= 1"},
+		{"rank past --workers", obj(`{"rank":3}`) + "\n", "traces: t.json: distributedInfo rank 3 is outside 0..1 for --workers 2"},
+		{"step number past int64", `[{"ph":"X","name":"ProfilerStep#99999999999999999999999","pid":1,"tid":1,"ts":0,"dur":1000}]`,
+			`traces: t.json:1:2: step marker "ProfilerStep#99999999999999999999999": step number 99999999999999999999999 is out of range`},
+		{"dur twice", `[{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000,"dur":5}]`,
+			`traces: t.json:1:70: trace event: key "dur" repeats a key of the same event`},
+		{"ts twice, other case", `[{"ph":"X","name":"a","ts":0,"pid":1,"tid":1,"dur":1,"TS":7}]`,
+			`traces: t.json:1:54: trace event: key "TS" repeats`},
+		{"escaped key twice", `[{"ph":"X","name":"a","ts":0,"pid":1,"tid":1,"dur":1,"d\u0075r":7}]`,
+			`trace event: key "dur" repeats`},
+	} {
+		opts := ConvertOptions{}
+		if c.name == "rank past --workers" {
+			opts.Workers = 2
+		}
+		_, _, err := ReadChromeTrace(strings.NewReader(c.in), "t.json", opts)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	// keys repeated inside args, or in different events, are fine
+	for _, in := range []string{
+		`[{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000,"args":{"dur":1,"name":"x","ts":[1,{"ts":2}]}}, {"ph":"X","name":"forward","pid":1,"tid":1,"ts":0,"dur":10}]` + "\n\n",
+		`{"traceEvents":[` + ev + `],"distributedInfo":{"rank":1,"world_size":2}}  ` + "\n",
+	} {
+		if _, _, err := ReadChromeTrace(strings.NewReader(in), "t.json", ConvertOptions{}); err != nil {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+	// a rank and no world_size: the workers are rank+1, with a warning
+	_, w, err := ReadChromeTrace(strings.NewReader(obj(`{"rank":3}`)), "t.json", ConvertOptions{})
+	if err != nil || !strings.Contains(errorsText(w), "distributedInfo gives rank 3 and no world_size: written as 4 workers") {
+		t.Errorf("rank without world_size: %v %v", err, w)
+	}
+}
+
+func errorsText(errs []error) string {
+	var b strings.Builder
+	for _, e := range errs {
+		b.WriteString(e.Error() + "\n")
+	}
+	return b.String()
+}
