@@ -275,20 +275,28 @@ func (a AsyncPS) StepsPerSecond(c Config) float64 {
 // batch and machines of c (c.Workers is ignored), in one pass of the MVA
 // recursion: cost O(len(xs)) instead of O(len(xs)^2), and the same numbers
 // as StepsPerSecond, which solves worker counts above largeN by the fixed
-// point (those, as there, one by one). With SharedCores the network changes
-// with the worker count (compute is a delay while every worker has a
-// core), and each point is solved on its own.
+// point (those, as there, one by one). With SharedCores on c.Nodes machines
+// the network has two forms: compute a delay while every worker has a core
+// (up to SharedCores*Nodes workers), a station of SharedCores*Nodes servers
+// past that; each form is swept once (before, each point was solved on its
+// own: O(N^2), minutes for check at 10,000 workers).
 func (a AsyncPS) Sweep(c Config, xs []float64) {
-	if a.SharedCores > 0 {
-		for i := range xs {
-			c.Workers = i + 1
-			xs[i] = a.StepsPerSecond(c)
-		}
-		return
-	}
 	exact := xs[:min(len(xs), largeN)]
 	c.Workers = len(exact)
-	a.solver(len(exact)).Sweep(a.Network(c), exact)
+	if a.SharedCores > 0 && c.Nodes >= 1 && a.SharedCores <= (len(exact)-1)/c.Nodes {
+		// the first SharedCores*Nodes counts without the station (the
+		// network at one worker), the rest with it (the network at the
+		// largest count)
+		own := a.SharedCores * c.Nodes
+		one := c
+		one.Workers = 1
+		a.solver(len(exact)).Sweep(a.Network(one), exact[:own])
+		all := make([]float64, len(exact))
+		a.solver(len(exact)).Sweep(a.Network(c), all)
+		copy(exact[own:], all[own:])
+	} else {
+		a.solver(len(exact)).Sweep(a.Network(c), exact)
+	}
 	for i := len(exact); i < len(xs); i++ {
 		c.Workers = i + 1
 		xs[i] = a.StepsPerSecond(c)

@@ -23,3 +23,31 @@ func TestAsyncPSSharedCoresBounded(t *testing.T) {
 		t.Errorf("4 cores for 4 workers: a compute station %+v", n.Stations[0])
 	}
 }
+
+// With shared cores on fixed machines the sweep solves the network's two
+// forms (compute a delay, then a station) in one pass each, and its numbers
+// are StepsPerSecond's exactly, in every variant (before, each count was
+// solved on its own: O(N^2)).
+func TestAsyncPSSweepSharedCoresExact(t *testing.T) {
+	for _, v := range []AsyncPS{
+		{Compute0: 0.1, Compute1: 1e-4, ParamBytes: 4e6, Bandwidth: 4e8, Apply: 0.002, SCVCompute: 0.2, SCVPush: 0.01, SCVPull: 0.01, SCVApply: 0.5},
+	} {
+		for _, mode := range []struct{ corr, flow bool }{{false, false}, {true, false}, {true, true}} {
+			for _, cores := range []int{1, 2, 7} {
+				a := v
+				a.Correction, a.Flow, a.SharedCores = mode.corr, mode.flow, cores
+				for _, c := range []Config{{PS: 1, Nodes: 1}, {PS: 2, Nodes: 3, Batch: 64}, {PS: 1}} {
+					xs := make([]float64, 60)
+					a.Sweep(c, xs)
+					for i, x := range xs {
+						d := c
+						d.Workers = i + 1
+						if want := a.StepsPerSecond(d); x != want {
+							t.Errorf("cores %d %+v %+v N=%d: sweep %v, StepsPerSecond %v", cores, mode, c, i+1, x, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

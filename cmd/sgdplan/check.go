@@ -18,6 +18,11 @@ const (
 	exitFail = 4 // past saturation
 )
 
+// maxCheckWorkers bounds check's worker count: the verdict walks every
+// count up to it for the fit and each of its bootstrap refits (about two
+// seconds at the bound for a queueing-network model; a billion hung).
+const maxCheckWorkers = 10_000
+
 // kneeAlpha is the marginal-gain rule of the knee (model.Knee): past the
 // knee, one more worker adds less than half a worker's speed.
 const kneeAlpha = 0.5
@@ -92,6 +97,12 @@ func runCheck(c *cli.Context) error {
 	}
 	if c.IsSet("ps") {
 		ps = c.Int("ps")
+	}
+	if workers > maxCheckWorkers {
+		return badInput(fmt.Errorf("check: %d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", workers, maxCheckWorkers, maxCount))
+	}
+	if ps > maxCount {
+		return badInput(fmt.Errorf("check: %d PS shards: too large: at most %d", ps, maxCount))
 	}
 	if workers < 1 {
 		if len(args) == 0 && !c.IsSet("workers") {
@@ -170,7 +181,16 @@ type checkVerdict struct {
 // nth worker lengthening the time to target; then the knee: the smallest
 // k from which the (k+1)th worker adds less than half a worker of
 // progress (samples/s, discounted by the staleness cost when there is one).
-func verdict(m *fit.Model, n, p int) (v checkVerdict) {
+func verdict(m *fit.Model, n, p int) checkVerdict { return judge(m, n, p, true) }
+
+// verdictWord is verdict without the reason's fastest count (a walk over
+// every count up to n): for the bootstrap samples and the rivals, whose
+// words alone are printed.
+func verdictWord(m *fit.Model, n, p int) string { return judge(m, n, p, false).word }
+
+// judge is verdict; without full, the reason does not name the fastest
+// worker count.
+func judge(m *fit.Model, n, p int, full bool) (v checkVerdict) {
 	pred := m.Predict(model.Config{Workers: n, PS: p}, math.NaN(), 0)
 	v = checkVerdict{pred: pred}
 	if !finite(pred.StepsPerS.Value, pred.StepsPerS.Lo, pred.StepsPerS.Hi, pred.Speedup.Value, pred.Efficiency.Value) || !(pred.StepsPerS.Value > 0) {
@@ -204,7 +224,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	}
 	if n > 1 && speed(n) < speed(n-1) {
 		v.code, v.word = exitFail, "fail"
-		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %s", n, 100*(1-speed(n)/speed(n-1)), workersWord(argmax(speed, n)))
+		v.reason = fmt.Sprintf("past saturation: worker %d makes the job %.1f%% slower; the fastest is %s", n, 100*(1-speed(n)/speed(n-1)), fastest(full, speed, n))
 		return v
 	}
 	// Progress towards the target: samples/s discounted by the
@@ -231,7 +251,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 				why = fmt.Sprintf("its staleness costs more (lambda %.3g, staleness %.3g updates)", e.Lambda, m.Staleness(float64(n)))
 			}
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but %s: the time to target grows %.2g%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), why, 100*(sp(n-1)/sp(n)-1), workersWord(argmax(sp, n)))
+			v.reason = fmt.Sprintf("past the best time to target: worker %d adds %.0f%% speed but %s: the time to target grows %.2g%%; the fastest to the target is %s", n, 100*(speed(n)/speed(n-1)-1), why, 100*(sp(n-1)/sp(n)-1), fastest(full, sp, n))
 			return v
 		}
 	}
@@ -270,7 +290,7 @@ func verdictSpread(m *fit.Model, n, p int, first string) string {
 	}
 	count := map[string]int{}
 	for i := range m.Samples {
-		count[verdict(m.Resampled(i), n, p).word]++
+		count[verdictWord(m.Resampled(i), n, p)]++
 	}
 	parts := []string{fmt.Sprintf("%s %s", first, sharePct(count[first], len(m.Samples)))}
 	for _, w := range []string{"fine", "warn", "fail", "n/a"} {
@@ -292,7 +312,7 @@ func rivalVerdicts(m *fit.Model, n, p int, first string) string {
 	var parts []string
 	differ := 0
 	for i, r := range m.Rivals {
-		w := verdict(m.AsRival(i), n, p).word
+		w := verdictWord(m.AsRival(i), n, p)
 		if w != first {
 			differ++
 		}
@@ -370,6 +390,14 @@ func countWord(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// fastest names the count of 1..n with the largest f, "" without full.
+func fastest(full bool, f func(int) float64, n int) string {
+	if !full {
+		return ""
+	}
+	return workersWord(argmax(f, n))
 }
 
 // argmax is the k in 1..n with the largest f(k) (the smallest such k).

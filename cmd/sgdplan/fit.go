@@ -94,8 +94,8 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --shared-cores %d: want 0 (each worker computes on its own device) to %d cores per machine", cores, model.MaxSharedCores))
 	}
 	boot := c.Int("bootstrap")
-	if boot < 0 {
-		return badInput(fmt.Errorf("fit: --bootstrap %d: want >= 0 resamples (0: no intervals)", boot))
+	if boot < 0 || boot > maxBootstrap {
+		return badInput(fmt.Errorf("fit: --bootstrap %d: want 0 (no intervals) to %d resamples (each refits the model; the default is 200)", boot, maxBootstrap))
 	}
 	if boot == 0 {
 		boot = -1
@@ -537,9 +537,32 @@ func interspersed(c *cli.Context) ([]string, error) {
 	return pos, nil
 }
 
+// maxCount bounds the worker and shard counts of a query: the MVA solves
+// every count up to the largest one, and check walks them one by one, so an
+// absurd count (10^9) would hang the command; no trace measures a job of
+// more than a million workers.
+const maxCount = 1_000_000
+
+// maxBootstrap bounds fit --bootstrap: each resample refits the model, and
+// beyond 100,000 the percentiles do not change (the default is 200).
+const maxBootstrap = 100_000
+
+// countError says why s is not a count at most most: too large (also when
+// written 1e18, or past the int range), or not a whole number at all.
+func countError(s string, most int, what string) error {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil && f > float64(most) {
+		return fmt.Errorf("%q: too large: at most %d %s", s, most, what)
+	}
+	if _, err := strconv.Atoi(s); errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
+		return fmt.Errorf("%q: too large: at most %d %s", s, most, what)
+	}
+	return nil
+}
+
 // parseIntList reads a list of whole numbers and ranges, "1,2,8" or
-// "1-4,8", each at least least; the values come out once each, in the
-// order given.
+// "1-4,8", each at least least and at most maxCount; the values come out
+// once each, in the order given.
 func parseIntList(s string, least int) ([]int, error) {
 	var out []int
 	seen := map[int]bool{}
@@ -551,11 +574,17 @@ func parseIntList(s string, least int) ([]int, error) {
 		}
 		a, err := strconv.Atoi(strings.TrimSpace(lo))
 		if err != nil {
+			if e := countError(lo, maxCount, "(a count of workers or shards)"); e != nil {
+				return nil, e
+			}
 			return nil, fmt.Errorf("%q: expected a whole number or a range like %d-64", part, max(least, 1))
 		}
 		b := a
 		if isRange {
 			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
+				if e := countError(hi, maxCount, "(a count of workers or shards)"); e != nil {
+					return nil, e
+				}
 				return nil, fmt.Errorf("%q: a range needs a whole number at each end, like %d-64", part, max(least, 1))
 			}
 			if b < a {
@@ -564,6 +593,9 @@ func parseIntList(s string, least int) ([]int, error) {
 		}
 		if a < least {
 			return nil, fmt.Errorf("%q: want numbers >= %d", part, least)
+		}
+		if b > maxCount {
+			return nil, fmt.Errorf("%q: too large: at most %d (a count of workers or shards; the model solves every count up to the largest)", part, maxCount)
 		}
 		if b-a > 100000 {
 			return nil, fmt.Errorf("%q: range too long (at most 100000 values)", part)

@@ -66,6 +66,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			if r < 0 {
 				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", path, n, r)
 			}
+			if r > maxCount {
+				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", path, n, r, maxCount)
+			}
 			total += r
 			found = true
 		}
@@ -128,16 +131,27 @@ func yamlDocuments(b []byte) int {
 	return n
 }
 
+// yamlLevel is one key of a block-style YAML path and its indentation.
+type yamlLevel struct {
+	indent int
+	key    string
+}
+
+// keysOf is the keys of a path of levels.
+func keysOf(ls []yamlLevel) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.key)
+	}
+	return out
+}
+
 // badReplicas finds, in a block-style manifest, a replicas value that is
 // not a whole number and says where: "line:column: KEY.replicas: value
 // "four": expected a whole number >= 0" ("" when there is none or the
 // layout is not block style; the decoder's message then stands).
 func badReplicas(b []byte) string {
-	type level struct {
-		indent int
-		key    string
-	}
-	var stack []level
+	var stack []yamlLevel
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
@@ -152,7 +166,7 @@ func badReplicas(b []byte) string {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
-		stack = append(stack, level{indent, strings.TrimSpace(key)})
+		stack = append(stack, yamlLevel{indent, strings.TrimSpace(key)})
 		if strings.TrimSpace(key) != "replicas" {
 			continue
 		}
@@ -160,13 +174,14 @@ func badReplicas(b []byte) string {
 		if c := strings.Index(v, " #"); c >= 0 {
 			v = strings.TrimSpace(v[:c])
 		}
+		if e := countError(v, maxCount, "replicas"); e != nil {
+			col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
+			return fmt.Sprintf("%d:%d: %s.replicas: %s: too large, want at most %d", i+1, col, strings.Join(keysOf(stack[:len(stack)-1]), "."), v, maxCount)
+		}
 		if _, err := strconv.Atoi(v); err == nil || v == "" || v == "null" || v == "~" || v == "Null" || v == "NULL" {
 			continue // absent replicas are Kubeflow's default, 1
 		}
-		var path []string
-		for _, l := range stack {
-			path = append(path, l.key)
-		}
+		path := keysOf(stack)
 		col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
 		return fmt.Sprintf("%d:%d: %s: %s: expected a whole number >= 0", i+1, col, strings.Join(path, "."), v)
 	}
