@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -215,12 +216,16 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
 		return raw, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	br := bufio.NewReader(bytes.NewReader(raw))
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error()}
 	}
-	data, err := io.ReadAll(zr)
+	zr.Multistream(false)
+	data, err := io.ReadAll(&gzipMembers{br: br, zr: zr})
 	switch {
+	case errors.Is(err, errGzipTrailing):
+		return nil, &ParseError{File: file, Msg: "bytes after the end of the gzip stream that are not gzip data (expected the end of the file or another gzip member)"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, &ParseError{File: file, Offset: int64(len(raw)), Msg: fmt.Sprintf("truncated gzip stream (the compressed data ends early, after %d bytes decompressed)", len(data))}
 	case err != nil:

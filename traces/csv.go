@@ -61,7 +61,8 @@ func newCSVReader(r io.Reader, file string) (*csvReader, error) {
 		if err != nil {
 			return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error()}
 		}
-		br = bufio.NewReaderSize(zr, readBufferBytes)
+		zr.Multistream(false)
+		br = bufio.NewReaderSize(&gzipMembers{br: br, zr: zr}, readBufferBytes)
 		c.gz = true
 	}
 	c.br = br
@@ -113,9 +114,46 @@ func (c *csvReader) longLine(b []byte) error {
 	return &ParseError{File: c.file, Line: c.next, Msg: msg}
 }
 
+// errGzipTrailing is bytes after a gzip stream that start no gzip member.
+var errGzipTrailing = errors.New("gzip trailing bytes")
+
+// gzipMembers reads the members of a gzip file one after the other (as
+// gzip's multistream mode does), but says errGzipTrailing, not a truncated
+// stream, when bytes that are not a gzip member follow the last member.
+type gzipMembers struct {
+	br *bufio.Reader
+	zr *gzip.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		// the end of a member: the end of the file, or another member
+		head, perr := g.br.Peek(2)
+		switch {
+		case len(head) == 0 && perr == io.EOF:
+			return n, io.EOF
+		case !bytes.Equal(head, gzipMagic):
+			return n, errGzipTrailing
+		}
+		if err := g.zr.Reset(g.br); err != nil {
+			return n, err
+		}
+		g.zr.Multistream(false)
+		if n > 0 {
+			return n, nil
+		}
+	}
+}
+
 // readError turns an error of the underlying reader into a positioned one.
 func (c *csvReader) readError(err error) error {
 	switch {
+	case errors.Is(err, errGzipTrailing):
+		return &ParseError{File: c.file, Line: c.next, Msg: "bytes after the end of the gzip stream that are not gzip data (expected the end of the file or another gzip member)"}
 	case c.gz && errors.Is(err, io.ErrUnexpectedEOF):
 		return &ParseError{File: c.file, Line: c.next, Msg: "truncated gzip stream (the compressed data ends early)"}
 	case c.gz: // gzip.ErrChecksum, gzip.ErrHeader, flate.CorruptInputError

@@ -122,3 +122,24 @@ func TestRowLengthAndLoneCR(t *testing.T) {
 		t.Errorf("public table: %v", err)
 	}
 }
+
+// TestGzipTrailingBytes: bytes after a gzip stream that are no gzip member
+// are named as such (not "truncated"); concatenated members are read.
+func TestGzipTrailingBytes(t *testing.T) {
+	rows := stepsHeader + "a,1,1,32,0,0,0,1,,,,,\na,1,1,32,0,1,1,2,,,,,\n"
+	z := gzipString(rows)
+	for _, tail := range []string{"x", "xyz", strings.Repeat("junk", 100)} {
+		_, err := readKind("steps", z+tail)
+		if err == nil || !strings.Contains(err.Error(), "bytes after the end of the gzip stream that are not gzip data") || strings.Contains(err.Error(), "truncated") {
+			t.Errorf("%d trailing bytes: %v", len(tail), err)
+		}
+		_, _, err = ReadChromeTrace(strings.NewReader(gzipString(`[{"ph":"X","name":"step 1","pid":1,"tid":1,"ts":0,"dur":1}]`)+tail), "t.json.gz", ConvertOptions{})
+		if err == nil || !strings.Contains(err.Error(), "bytes after the end of the gzip stream") {
+			t.Errorf("chrome, %d trailing bytes: %v", len(tail), err)
+		}
+	}
+	cut := len(stepsHeader) + 5
+	if n, err := readKind("steps", gzipString(rows[:cut])+gzipString(rows[cut:])); err != nil || n != 2 {
+		t.Errorf("two gzip members: %d rows, %v", n, err)
+	}
+}
