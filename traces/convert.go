@@ -202,5 +202,9 @@ func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, err
 	if len(all) == 0 {
 		return nil, warns, fmt.Errorf("traces: %s: no scalar summaries to convert", path)
 	}
+	if len(tr.Evals) == 0 && len(tr.Throughput) == 0 {
+		// runs.csv alone says nothing: every value was skipped or of no known tag
+		return nil, warns, fmt.Errorf("traces: %s: nothing to convert: no loss, accuracy or throughput scalar with a finite value and wall time (expected tags of docs/formats.md)", path)
+	}
 	return tr, warns, nil
 }

@@ -290,10 +290,13 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	if len(scalars) == 0 {
 		return tr, []error{fmt.Errorf("traces: %s: no scalar summaries in the event files", opts.Run)}
 	}
-	if math.IsNaN(firstWall) || firstWall > scalars[0].WallTime {
-		firstWall = scalars[0].WallTime
+	if !tfFinite(firstWall) || firstWall > scalars[0].WallTime {
+		// the earliest finite wall time: one NaN or Inf must not hide the others
+		firstWall = math.Inf(1)
 		for _, s := range scalars {
-			firstWall = math.Min(firstWall, s.WallTime)
+			if tfFinite(s.WallTime) {
+				firstWall = math.Min(firstWall, s.WallTime)
+			}
 		}
 	}
 	byTag := map[string][]TFScalar{}
@@ -371,6 +374,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	}
 	if accTag != "" {
 		scaled := false
+		var out []TFScalar // values neither a fraction nor a percent
 		for _, s := range byTag[accTag] {
 			v := s.Value
 			if v > 1 && v <= 100 {
@@ -378,12 +382,17 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 				scaled = true
 			}
 			if !(v >= 0 && v <= 1) {
+				out = append(out, s)
 				continue
 			}
 			evalRow(s).Accuracy = v
 		}
 		if scaled {
 			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q has values above 1: read as percent", opts.Run, accTag))
+		}
+		if len(out) > 0 {
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q: %d values outside [0, 1] and (1, 100] (percent) dropped, the first %v at step %d",
+				opts.Run, accTag, len(out), out[0].Value, out[0].Step))
 		}
 	}
 	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
