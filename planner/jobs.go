@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -82,14 +83,18 @@ func (e *ParseError) Error() string {
 // every model cell an error.
 type Resolver func(path string) (Speedup, error)
 
-// jobColumns are the columns ReadJobs understands; others are ignored.
+// jobColumns are the columns ReadJobs understands; others are ignored, with
+// a warning (ReadOptions.Warn).
 var jobColumns = []string{"job", "arrival", "size", "p", "model", "max_workers", "weight", "rigid_workers"}
 
 // ReadJobs reads a jobs.csv (columns job, arrival, size, p or model,
 // max_workers, weight, rigid_workers, in any order, with a header row; see
-// docs/planner.md). file names the input in errors. Arrivals must not
-// decrease from one row to the next. Columns it does not know are ignored.
-// Every row needs p or model; ReadJobsWith can supply a default exponent.
+// docs/planner.md). file names the input in errors. Every row has one field
+// per column of the header; numbers are plain decimals (digits, at most one
+// point, an optional sign and exponent). Arrivals must not decrease from one
+// row to the next. Columns it does not know are ignored (ReadJobsWith can
+// report them). Every row needs p or model; ReadJobsWith can supply a
+// default exponent.
 func ReadJobs(r io.Reader, file string, resolve Resolver) ([]Job, error) {
 	jobs, _, err := ReadJobsWith(r, file, &ReadOptions{Resolve: resolve})
 	return jobs, err
@@ -106,6 +111,12 @@ type ReadOptions struct {
 	// have one keep theirs. 0, the default, makes such a row an error
 	// (ErrNoCurve), as it does the lack of both columns.
 	DefaultP float64
+	// Warn, when not nil, is called with a *ParseError for each column of
+	// the header that ReadJobs does not know and ignores.
+	Warn func(error)
+	// Servers, when > 0, makes a rigid_workers above it an error at its
+	// cell: fcfs-rigid could never place the job on Servers workers.
+	Servers int
 }
 
 // ReadJobsWith is ReadJobs with options. It also returns the IDs of the jobs
@@ -139,10 +150,14 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		if i == 0 {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
+		hl, hc := cr.FieldPos(i)
 		if _, dup := col[h]; dup {
-			return nil, nil, perr(1, i+1, "column %q appears twice", h)
+			return nil, nil, perr(hl, hc, "column %q appears twice", h)
 		}
 		col[h] = i
+		if o.Warn != nil && !slices.Contains(jobColumns, h) {
+			o.Warn(perr(hl, hc, "unknown column %q ignored (the columns: %s)", h, strings.Join(jobColumns, ", ")))
+		}
 	}
 	for _, need := range []string{"job", "size"} {
 		if _, ok := col[need]; !ok {
@@ -167,6 +182,15 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, csvError(file, err)
 		}
 		line, _ := cr.FieldPos(0)
+		if len(rec) > len(header) {
+			l, c := cr.FieldPos(len(header))
+			return nil, nil, perr(l, c, "row has %d fields, more than the %d columns of the header (%s)", len(rec), len(header), headerList(header))
+		}
+		if len(rec) < len(header) {
+			l, c := cr.FieldPos(len(rec) - 1)
+			return nil, nil, perr(l, c, "row ends after %d of %d fields: want one per column of the header (%s); the first missing is %q",
+				len(rec), len(header), headerList(header), strings.TrimSpace(header[len(rec)]))
+		}
 		cell := func(name string) (string, int, bool) {
 			i, ok := col[name]
 			if !ok || i >= len(rec) {
@@ -181,8 +205,8 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 				return 0, c, false, nil
 			}
 			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, c, true, perr(line, c, "%s: want a finite number, got %q", name, s)
+			if !plainDecimal(s) || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, c, true, perr(line, c, "%s: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got %q", name, s)
 			}
 			return v, c, true, nil
 		}
@@ -251,7 +275,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			}
 			sp, err := o.Resolve(mpath)
 			if err != nil {
-				return nil, nil, perr(line, mc, "model: %v", err)
+				return nil, nil, perr(line, mc, "model: job %q: %v", j.ID, err)
 			}
 			j.Curve = sp
 		case o.DefaultP > 0:
@@ -272,6 +296,10 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			_, c, _ := cell("rigid_workers")
 			return nil, nil, perr(line, c, "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
 		}
+		if o.Servers > 0 && j.RigidWorkers > o.Servers {
+			_, c, _ := cell("rigid_workers")
+			return nil, nil, perr(line, c, "rigid_workers: job %q needs %d rigid workers, more than the %d servers", j.ID, j.RigidWorkers, o.Servers)
+		}
 		v, c, ok, err = num("weight")
 		if err != nil {
 			return nil, nil, err
@@ -288,6 +316,63 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		return nil, nil, perr(0, 0, "no jobs: the file has a header and no rows")
 	}
 	return jobs, defaulted, nil
+}
+
+// headerList is the header's names, trimmed, joined with commas (cut past 8).
+func headerList(header []string) string {
+	var names []string
+	for i, h := range header {
+		if i == 8 {
+			names = append(names, fmt.Sprintf("and %d more", len(header)-8))
+			break
+		}
+		names = append(names, strings.TrimSpace(h))
+	}
+	return strings.Join(names, ", ")
+}
+
+// plainDecimal reports whether s is a plain decimal number: an optional
+// sign, digits with at most one point (at least one digit), and an optional
+// exponent (e or E, an optional sign, digits). Go's other syntax that
+// strconv.ParseFloat reads ("1_000", "0x1p4") is not.
+func plainDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			digits++
+		} else if c == '.' && !dot {
+			dot = true
+		} else {
+			break
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i == len(s) {
+		return true
+	}
+	if s[i] != 'e' && s[i] != 'E' {
+		return false
+	}
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i == len(s) {
+		return false
+	}
+	for ; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // csvError turns an encoding/csv error into a ParseError.

@@ -41,7 +41,7 @@ func TestReadJobsModel(t *testing.T) {
 		return nil, errors.New("open " + path + ": no such file or directory")
 	}
 	_, err := ReadJobs(strings.NewReader(in), "jobs.csv", resolve)
-	if err == nil || !strings.Contains(err.Error(), "jobs.csv:3:5: model: open missing.json") {
+	if err == nil || !strings.Contains(err.Error(), "jobs.csv:3:5: model: job \"b\": open missing.json") {
 		t.Fatalf("error %v, want one at jobs.csv:3:5 naming the missing model", err)
 	}
 	jobs, err := ReadJobs(strings.NewReader("job,size,model\na,10,m.json\n"), "jobs.csv", resolve)
@@ -60,10 +60,21 @@ func TestReadJobsErrors(t *testing.T) {
 		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
 		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0, got \"-1\""},
 		{"zero size", "job,size,p\na,0,0.5\n", "jobs.csv:2:3: size"},
-		{"size text", "job,size,p\na,big,0.5\n", "jobs.csv:2:3: size: want a finite number, got \"big\""},
+		{"size text", "job,size,p\na,big,0.5\n", "jobs.csv:2:3: size: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got \"big\""},
 		{"p zero", "job,size,p\na,1,0\n", "jobs.csv:2:5: p: want a speedup exponent in (0, 1], got 0"},
 		{"p above 1", "job,size,p\na,1,1.5\n", "jobs.csv:2:5: p: want a speedup exponent in (0, 1]"},
-		{"p NaN", "job,size,p\na,1,NaN\n", "jobs.csv:2:5: p: want a finite number"},
+		{"p NaN", "job,size,p\na,1,NaN\n", "jobs.csv:2:5: p: want a finite decimal number"},
+		{"p inf", "job,size,p\na,1,-Inf\n", "jobs.csv:2:5: p: want a finite decimal number"},
+		// Go's syntax beyond plain decimals read as numbers before.
+		{"underscore", "job,arrival,size,p\na,0,1_000,0.5\n", `jobs.csv:2:5: size: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got "1_000"`},
+		{"hex float", "job,arrival,size,p\na,0x1p4,100,0.5\n", `jobs.csv:2:3: arrival: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got "0x1p4"`},
+		{"hex weight", "job,size,p,weight\na,100,0.5,0x10\n", `jobs.csv:2:11: weight: want a finite decimal number`},
+		{"bare exponent", "job,size,p\na,1e,0.5\n", `jobs.csv:2:3: size: want a finite decimal number`},
+		// A row longer than the header was read as if it were not.
+		{"long row", "job,arrival,size,p\na,0,100,0.5,9\n", "jobs.csv:2:13: row has 5 fields, more than the 4 columns of the header (job, arrival, size, p)"},
+		// A short row said "want a speedup exponent p".
+		{"short row", "job,arrival,size,p\na,0,100\n", `jobs.csv:2:5: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
+		{"short row, optional column", "job,size,p,max_workers\na,100,0.5\n", `jobs.csv:2:7: row ends after 3 of 4 fields`},
 		{"out of order", "job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n", "jobs.csv:3:3: arrival: 3 s is before the previous job's 5 s"},
 		{"negative arrival", "job,arrival,size,p\na,-5,1,0.5\n", "jobs.csv:2:3: arrival: want a time >= 0"},
 		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},
@@ -75,7 +86,7 @@ func TestReadJobsErrors(t *testing.T) {
 		{"weight", "job,size,p,weight\na,1,0.5,-2\n", "jobs.csv:2:9: weight: want a weight > 0"},
 		{"quote", "job,size,p\n\"a,1,0.5\n", "jobs.csv:2:"},
 		{"header only", "job,size,p\n", "jobs.csv: no jobs"},
-		{"dup column", "job,size,size,p\n", "jobs.csv:1:3: column \"size\" appears twice"},
+		{"dup column", "job,size,size,p\n", "jobs.csv:1:10: column \"size\" appears twice"},
 	}
 	for _, c := range cases {
 		_, err := ReadJobs(strings.NewReader(c.in), "jobs.csv", nil)
@@ -90,6 +101,50 @@ func TestReadJobsErrors(t *testing.T) {
 		if !errors.As(err, &pe) {
 			t.Errorf("%s: %T is not a *ParseError", c.name, err)
 		}
+	}
+}
+
+// Plain decimals in every form still read: a sign, a point at either end, an
+// exponent.
+func TestReadJobsDecimals(t *testing.T) {
+	in := "job,arrival,size,p,weight\na,+0,1.5e3,.5,2.\nb,1E1,100,1,0.25e+1\n"
+	jobs, err := ReadJobs(strings.NewReader(in), "jobs.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := jobs[0], jobs[1]; a.Size != 1500 || a.Curve != (PowerLaw{0.5}) || a.Weight != 2 || b.Arrival != 10 || b.Weight != 2.5 {
+		t.Errorf("jobs %+v", jobs)
+	}
+}
+
+// A column ReadJobs does not know is a warning at its header cell, as the
+// trace reader words it; the read goes on.
+func TestReadJobsWarnsUnknownColumn(t *testing.T) {
+	var warns []string
+	in := "job,size,p,max_worker,note\na,1,0.5,4,x\n"
+	jobs, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Warn: func(e error) { warns = append(warns, e.Error()) }})
+	if err != nil || len(jobs) != 1 || jobs[0].MaxWorkers != 0 {
+		t.Fatalf("jobs %+v, err %v", jobs, err)
+	}
+	want := []string{
+		`planner: jobs.csv:1:12: unknown column "max_worker" ignored (the columns: job, arrival, size, p, model, max_workers, weight, rigid_workers)`,
+		`planner: jobs.csv:1:23: unknown column "note" ignored (the columns: job, arrival, size, p, model, max_workers, weight, rigid_workers)`,
+	}
+	if strings.Join(warns, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings\n%s\nwant\n%s", strings.Join(warns, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// ReadOptions.Servers makes a rigid_workers above it an error at its cell.
+func TestReadJobsRigidAboveServers(t *testing.T) {
+	in := "job,size,p,rigid_workers\na,1,0.5,4\nb,1,0.5,1000\n"
+	_, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Servers: 16})
+	want := `planner: jobs.csv:3:9: rigid_workers: job "b" needs 1000 rigid workers, more than the 16 servers`
+	if err == nil || err.Error() != want {
+		t.Errorf("err %v, want %s", err, want)
+	}
+	if _, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Servers: 1000}); err != nil {
+		t.Errorf("1000 servers: %v", err)
 	}
 }
 

@@ -87,19 +87,23 @@ func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, erro
 // planReadJobs reads a jobs file; model paths are relative to its folder and
 // loaded with sgdplan fit's model.json loader. Every job needs p or model.
 func planReadJobs(path string) ([]planner.Job, error) {
-	jobs, _, err := planReadJobsP(path, 0)
+	jobs, _, err := planReadJobsUsing(path, planReadOptions{})
 	return jobs, err
 }
 
-// planReadJobsP is planReadJobs with a default speedup exponent p for the
-// jobs with neither p nor model (0: none); it returns the IDs of those jobs.
-func planReadJobsP(path string, p float64) ([]planner.Job, []string, error) {
-	return planReadJobsUsing(path, p, nil)
+// planReadOptions are the settings of planReadJobsUsing; the zero value
+// reads as planReadJobs.
+type planReadOptions struct {
+	p       float64            // the exponent of the jobs with neither p nor model (0: none)
+	servers int                // > 0: a rigid_workers above it is an error at its cell
+	used    func(model string) // when not nil, called once with the path of each model file, resolved as read
+	warn    func(error)        // when not nil, called with each warning (unknown columns)
 }
 
-// planReadJobsUsing is planReadJobsP that also calls used (when not nil)
-// once with the path of each model file the jobs name, resolved as read.
-func planReadJobsUsing(path string, p float64, used func(model string)) ([]planner.Job, []string, error) {
+// planReadJobsUsing is planReadJobs with options; it returns the IDs of the
+// jobs that got o.p.
+func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string, error) {
+	used := o.used
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -119,12 +123,37 @@ func planReadJobsUsing(path string, p float64, used func(model string)) ([]plann
 		}
 		m, err := fit.LoadModel(p)
 		if err != nil {
+			// said as plan's, not as the fit command's
+			return nil, errors.New(strings.TrimPrefix(err.Error(), "fit: "))
+		}
+		if err := planCheckCurve(p, m); err != nil {
 			return nil, err
 		}
 		cache[p] = m
 		return m, nil
 	}
-	return planner.ReadJobsWith(f, path, &planner.ReadOptions{Resolve: resolve, DefaultP: p})
+	return planner.ReadJobsWith(f, path, &planner.ReadOptions{Resolve: resolve, DefaultP: o.p, Servers: o.servers, Warn: o.warn})
+}
+
+// planCheckCurve refuses a speedup curve (of the model file path) that is
+// not finite and > 0 at 2, 4, ..., 1024 workers: the policies would give its
+// job no worker (the run then failed with "the policy gives no job any
+// worker", naming neither job nor file).
+func planCheckCurve(path string, c planner.Speedup) error {
+	for k := 2; k <= 1024; k *= 2 {
+		if v := c.Speedup(float64(k)); !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: the model's speedup at %d workers is %g: want a finite speedup > 0 (are its parameters degenerate?)", path, k, v)
+		}
+	}
+	return nil
+}
+
+// planWarn returns a warn function for planReadOptions that prints each
+// warning of the command cmd on c's stderr.
+func planWarn(c *cli.Context, cmd string) func(error) {
+	return func(err error) {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: warning: %s\n", cmd, strings.TrimPrefix(err.Error(), "planner: "))
+	}
 }
 
 // planSetup is what plan and simulate read alike from the command line.
@@ -232,7 +261,11 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 			return nil, badInput(fmt.Errorf("--p %g: want a speedup exponent in (0, 1]", p))
 		}
 	}
-	jobs, def, err := planReadJobsP(path, p)
+	o := planReadOptions{p: p, warn: planWarn(c, c.Command.Name)}
+	if slices.Contains(s.names, "fcfs-rigid") {
+		o.servers = s.servers // fcfs-rigid must be able to place every job
+	}
+	jobs, def, err := planReadJobsUsing(path, o)
 	if errors.Is(err, planner.ErrNoCurve) {
 		return nil, badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
 	}
@@ -242,11 +275,6 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 	if len(def) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
 			c.Command.Name, p, len(def), len(jobs), planNameList(def, 8))
-	}
-	for i := range jobs {
-		if r := jobs[i].RigidWorkers; r > s.servers && slices.Contains(s.names, "fcfs-rigid") {
-			return nil, badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", path, jobs[i].ID, r, s.servers))
-		}
 	}
 	return jobs, nil
 }

@@ -140,19 +140,20 @@ func runReport(c *cli.Context, o reportOptions) error {
 		return err
 	}
 	named := false // does a job of the file run on o.model's curve?
-	jobs, _, err := planReadJobsUsing(o.jobs, 0, func(p string) { named = named || sameFile(p, o.model) })
+	var warns []string
+	jobs, _, err := planReadJobsUsing(o.jobs, planReadOptions{
+		servers: o.servers, // the report runs fcfs-rigid, which must place every job
+		used:    func(p string) { named = named || sameFile(p, o.model) },
+		warn:    func(err error) { warns = append(warns, strings.TrimPrefix(err.Error(), "planner: ")) },
+	})
 	if err != nil {
 		return badInput(err)
-	}
-	for i := range jobs {
-		if r := jobs[i].RigidWorkers; r > o.servers {
-			return badInput(fmt.Errorf("%s: job %q needs %d rigid workers, more than --servers %d", o.jobs, jobs[i].ID, r, o.servers))
-		}
 	}
 	r, err := buildReport(c, o, m, jobs)
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
+	r.Warnings = append(warns, r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
 		r.Warnings = append(r.Warnings, fmt.Sprintf("no job of %s names the model %s: the plan leaves it out", o.jobs, o.model))

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The jobs file's faults found by the input audit, through the commands:
+// each names the file, line and column (and the job), exits 2.
+func TestPlanJobsFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	long := write("long.csv", "job,arrival,size,p\na,0,100,0.5,9\n")
+	short := write("short.csv", "job,arrival,size,p\na,0,100\n")
+	under := write("under.csv", "job,arrival,size,p\na,0,1_000,0.5\n")
+	hex := write("hex.csv", "job,arrival,size,p\na,0,0x1p4,0.5\n")
+	rigid := write("rigid.csv", "job,arrival,size,p,rigid_workers\na,0,100,0.5,2\nb,0,100,0.5,1000\n")
+	// A model whose every parameter is 0: its job and file are named.
+	m := reportModel(t, dir)
+	var doc map[string]any
+	b, _ := os.ReadFile(m)
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range doc["parameters"].([]any) {
+		for _, k := range []string{"value", "lo", "hi"} {
+			p.(map[string]any)[k] = 0
+		}
+	}
+	b, _ = json.Marshal(doc)
+	write("zero.json", string(b))
+	zero := write("zero.csv", "job,arrival,size,model\nfine,0,100,\nz,0,100,zero.json\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--jobs", long, "--servers", "4"}, long + ":2:13: row has 5 fields, more than the 4 columns of the header (job, arrival, size, p)"},
+		{[]string{"simulate", "--jobs", short, "--servers", "4"}, short + `:2:5: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
+		{[]string{"plan", "--jobs", under, "--servers", "4"}, under + `:2:5: size: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got "1_000"`},
+		{[]string{"plan", "--jobs", hex, "--servers", "4"}, hex + `:2:5: size: want a finite decimal number`},
+		{[]string{"plan", "--jobs", rigid, "--servers", "16", "--policy", "all"}, rigid + `:3:13: rigid_workers: job "b" needs 1000 rigid workers, more than the 16 servers`},
+		{[]string{"report", "--model", m, "--jobs", rigid, "--servers", "16", "--out", filepath.Join(dir, "r")}, rigid + `:3:13: rigid_workers: job "b" needs 1000 rigid workers, more than the 16 servers`},
+		{[]string{"plan", "--jobs", zero, "--servers", "4", "--p", "0.5"}, zero + `:3:9: model: job "z": ` + filepath.Join(dir, "zero.json") + ":"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, stdout, stderr, exitBadInput, c.want)
+		}
+	}
+	// plan alone does not run fcfs-rigid: the rigid workers do not matter.
+	if code, _, stderr := runCmd(t, "plan", "--jobs", rigid, "--servers", "16"); code != 0 {
+		t.Errorf("plan --policy hesrpt with rigid_workers above the servers: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r")); err == nil {
+		t.Errorf("report wrote its folder despite bad input")
+	}
+}
+
+// A column the reader does not know is a warning on stderr (and in the
+// report), naming the file, line and column; it was ignored silently.
+func TestPlanReportWarnUnknownColumn(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,p,max_worker\na,0,100,0.5,2\nb,0,50,0.9,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := jobs + `:1:20: unknown column "max_worker" ignored (the columns: job, arrival, size, p, model, max_workers, weight, rigid_workers)`
+	for _, cmd := range []string{"plan", "simulate"} {
+		code, _, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4")
+		if code != 0 || !strings.Contains(stderr, "sgdplan: "+cmd+": warning: "+want+"\n") {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and the warning %q", cmd, code, stderr, want)
+		}
+	}
+	m := reportModel(t, dir)
+	out := filepath.Join(dir, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 || !strings.Contains(stderr, "sgdplan: report: "+want+"\n") {
+		t.Errorf("report: exit %d, stderr %q; want 0 and the warning", code, stderr)
+	}
+	if md, _ := os.ReadFile(filepath.Join(out, "summary.md")); !strings.Contains(string(md), `unknown column "max_worker" ignored`) {
+		t.Errorf("summary.md lacks the warning:\n%s", md)
+	}
+}
+
+type nanCurve struct{}
+
+func (nanCurve) Speedup(k float64) float64 {
+	if k <= 1 {
+		return k
+	}
+	return math.NaN()
+}
+
+type zeroAt64 struct{}
+
+func (zeroAt64) Speedup(k float64) float64 {
+	if k >= 64 {
+		return 0
+	}
+	return k
+}
+
+// A model's curve that is not finite and > 0 where the policies use it is
+// refused when read, naming the model file.
+func TestPlanCheckCurve(t *testing.T) {
+	if err := planCheckCurve("m.json", nanCurve{}); err == nil || err.Error() != "m.json: the model's speedup at 2 workers is NaN: want a finite speedup > 0 (are its parameters degenerate?)" {
+		t.Errorf("NaN curve: %v", err)
+	}
+	if err := planCheckCurve("m.json", zeroAt64{}); err == nil || !strings.Contains(err.Error(), "m.json: the model's speedup at 64 workers is 0") {
+		t.Errorf("zero at 64: %v", err)
+	}
+}
