@@ -672,6 +672,13 @@ func LoadModel(path string) (*Model, error) {
 
 // ParseModel is LoadModel on bytes; name is used in errors.
 func ParseModel(name string, b []byte) (*Model, error) {
+	// A UTF-8 byte-order mark (some Windows editors write one) is not
+	// JSON, but the text after it is: read it as the CSV readers do.
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if key, off, ok := duplicateKey(b); ok {
+		line, col := lineCol(b, off)
+		return nil, errorf("%s:%d:%d: field %q appears twice in its object: want each field once (which one holds?)", name, line, col, key)
+	}
 	var m Model
 	if err := json.Unmarshal(b, &m); err != nil {
 		var se *json.SyntaxError
@@ -881,6 +888,61 @@ func jsonPositions(b []byte) map[string]int64 {
 	}
 	_ = walk("")
 	return pos
+}
+
+// duplicateKey finds the first key that repeats a key of its own object in
+// the JSON document b (encoding/json keeps the last silently): its path
+// ("queueing.mode") and the offset where the repeat starts. ok is false when
+// there is none, or when the document does not parse (Unmarshal then says
+// where).
+func duplicateKey(b []byte) (path string, off int64, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	// walk reads one value at path p; it returns true to stop: a repeat
+	// found (ok) or a token that does not parse (the decoder's errors are
+	// not sticky: going on could loop).
+	var walk func(p string) bool
+	walk = func(p string) bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return true
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				start := valueStart(b, dec.InputOffset())
+				kt, err := dec.Token()
+				if err != nil {
+					return true
+				}
+				k, _ := kt.(string)
+				kp := k
+				if p != "" {
+					kp = p + "." + k
+				}
+				if seen[k] {
+					path, off, ok = kp, start, true
+					return true
+				}
+				seen[k] = true
+				if walk(kp) {
+					return true
+				}
+			}
+		case json.Delim('['):
+			for i := 0; dec.More(); i++ {
+				if walk(fmt.Sprintf("%s[%d]", p, i)) {
+					return true
+				}
+			}
+		default:
+			return false
+		}
+		_, err = dec.Token() // the closing delimiter
+		return err != nil
+	}
+	walk("")
+	return path, off, ok
 }
 
 // valueStart skips the white space, colon and comma after off.
