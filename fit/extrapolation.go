@@ -132,14 +132,21 @@ func (e *Extrapolation) perDoubling(level float64) float64 {
 
 // check reports a rate or a bound that cannot be.
 func (e *Extrapolation) check() error {
-	if math.IsNaN(e.Rate) || math.IsInf(e.Rate, 0) || e.Rate < 0 {
-		return errorf("extrapolation: rate %g, want a finite number >= 0", e.Rate)
+	if math.IsNaN(e.Rate) || math.IsInf(e.Rate, 0) || e.Rate < 0 || e.Rate > maxDriftRate {
+		return fieldErr{"rate", errorf("extrapolation: rate %g, want a finite number from 0 to %g", e.Rate, float64(maxDriftRate))}
 	}
 	if e.MaxWorkers < 1 || e.MaxPS < 0 || e.MaxNodes < 0 {
 		return errorf("extrapolation: max_workers %d, max_ps %d, max_nodes %d: want max_workers >= 1 and the others >= 0", e.MaxWorkers, e.MaxPS, e.MaxNodes)
 	}
 	return nil
 }
+
+// maxDriftRate bounds the extrapolation rate of a model.json: at 100 (an
+// error growing e^100-fold per e-fold of distance; fits measure 0.01 to
+// 1) the widening reaches its cap, maxWiden, a seventh of an e-fold (15%
+// more workers) past the data, so a larger rate says nothing more, and
+// 10^6 is a corrupted file.
+const maxDriftRate = 100
 
 // maxWiden caps the extrapolation factor: an interval from a millionth to
 // a million times the prediction already says nothing is known, and a

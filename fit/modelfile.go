@@ -67,6 +67,28 @@ type ParamValue struct {
 	// Prior: the family's prior set the value (the data leave it free:
 	// Family.Prior), not the fit.
 	Prior bool `json:"set_by_prior,omitempty"`
+
+	// noValue: read from a model.json whose "value" is absent or null
+	// (encoding/json would read 0).
+	noValue bool
+}
+
+// UnmarshalJSON reads a parameter, noting a value that is absent or null.
+func (p *ParamValue) UnmarshalJSON(b []byte) error {
+	type plain ParamValue
+	var r struct {
+		plain
+		Value *float64 `json:"value"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return err
+	}
+	*p = ParamValue(r.plain)
+	if r.Value != nil {
+		p.Value = *r.Value
+	}
+	p.noValue = r.Value == nil
+	return nil
 }
 
 // Reference holds the defaults of a query.
@@ -712,6 +734,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if m.Schema != Schema {
 		return nil, errorf("%s: unknown schema version %q (this sgdplan reads %q)", at("schema"), m.Schema, Schema)
 	}
+	if k := unknownField(b); k != "" {
+		return nil, errorf("%s: unknown field %q: a %s file has %s (a field of another version would come with another schema; a typo would be ignored)", at(k), k, Schema, strings.Join(modelFields, ", "))
+	}
 	if m.Family == "" {
 		return nil, errorf("%s: missing field \"family\"", at("family"))
 	}
@@ -734,6 +759,14 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	for j, p := range m.Parameters {
 		if p.Name != fam.Params[j].Name {
 			return nil, errorf("%s: parameter %d is %q, want %q", at(fmt.Sprintf("parameters[%d].name", j)), j+1, p.Name, fam.Params[j].Name)
+		}
+		if p.noValue {
+			return nil, errorf("%s: parameter %s has no value (absent or null): want a number in [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, fam.Params[j].Lo, fam.Params[j].Hi)
+		}
+		if !(p.Lo <= p.Hi) {
+			// (the value may lie outside [lo, hi]: a bootstrap percentile
+			// interval need not hold the fit's own estimate)
+			return nil, errorf("%s: parameter %s: interval [%g, %g]: want lo <= hi", at(fmt.Sprintf("parameters[%d].lo", j)), p.Name, p.Lo, p.Hi)
 		}
 		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) || p.Value < fam.Params[j].Lo || p.Value > fam.Params[j].Hi {
 			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
@@ -777,8 +810,13 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	default:
 		return nil, errorf("%s: mode %q, want async, sync or allreduce", at("mode"), m.Mode)
 	}
-	if m.Reference.Batch <= 0 && m.Reference.GlobalBatch <= 0 {
-		return nil, errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
+	if err := m.checkReferenceFields(at); err != nil {
+		return nil, err
+	}
+	if m.Family == "mva" || strings.HasSuffix(strings.TrimSuffix(firstMember(m.Family), "/nnls"), "-async") {
+		if m.Mode != "async" {
+			return nil, errorf("%s: mode %q, but family %s predicts asynchronous updates: want mode async", at("mode"), m.Mode, m.Family)
+		}
 	}
 	if e := m.Efficiency; e != nil {
 		for _, v := range []float64{e.Lambda, e.LambdaLo, e.LambdaHi} {
@@ -797,6 +835,16 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		if e.Batch < 0 {
 			return nil, errorf("%s: efficiency: batch %g: want the samples per update of the loss curve, > 0 (or absent)", at("efficiency.batch"), e.Batch)
 		}
+		switch {
+		case e.B0 < 0 || (e.B0 == 0 && e.GNS == nil):
+			return nil, errorf("%s: efficiency: b0 = %g: want the loss curve's rate, > 0", at("efficiency.b0"), e.B0)
+		case e.B2 < 0:
+			return nil, errorf("%s: efficiency: b2 = %g: want the loss curve's floor, >= 0", at("efficiency.b2"), e.B2)
+		case e.TargetLoss < 0:
+			return nil, errorf("%s: efficiency: target_loss = %g: want a loss >= 0 (or absent)", at("efficiency.target_loss"), e.TargetLoss)
+		case e.StalenessPerWorker < 0:
+			return nil, errorf("%s: efficiency: staleness_per_worker = %g: want >= 0 (updates of staleness per extra worker)", at("efficiency.staleness_per_worker"), e.StalenessPerWorker)
+		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
@@ -806,8 +854,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: %v", at("efficiency.gns"), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
-	if m.Level <= 0 || m.Level >= 1 {
+	switch {
+	case m.Level == 0: // absent
 		m.Level = 0.9
+	case !(m.Level > 0 && m.Level < 1):
+		return nil, errorf("%s: level = %g: want the intervals' coverage, between 0 and 1 exclusive (0.9 = 90%%)", at("level"), m.Level)
 	}
 	m.fam = fam
 	m.sweeps = newSweepMemo()
@@ -840,6 +891,75 @@ func (m *Model) checkReference(at func(string) string) error {
 	for i := range m.Rivals {
 		if x := bare.AsRival(i).StepsPerSecond(c); !ok(x) {
 			return errorf("%s: rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("rivals[%d]", i)), i+1, m.Rivals[i].Family, x, where)
+		}
+	}
+	return nil
+}
+
+// modelFields are the top-level fields of a model.json.
+var modelFields = []string{"schema", "family", "mode", "parameters", "level", "reference", "bootstrap_samples", "rivals", "extrapolation", "queueing", "efficiency", "data", "diagnostics"}
+
+// unknownField is the first top-level field of the JSON object b that a
+// model.json does not have ("" when none).
+func unknownField(b []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return ""
+	}
+	var unknown []string
+	for k := range top {
+		if !slices.Contains(modelFields, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	slices.Sort(unknown)
+	return unknown[0]
+}
+
+// firstMember is the first member of a mean family's name
+// ("mean(a,b)" gives a), the name itself otherwise.
+func firstMember(name string) string {
+	if in, ok := strings.CutPrefix(name, "mean("); ok {
+		in = strings.TrimSuffix(in, ")")
+		first, _, _ := strings.Cut(in, ",")
+		return first
+	}
+	return name
+}
+
+// checkReferenceFields refuses reference fields out of their range, each
+// at its line and column.
+func (m *Model) checkReferenceFields(at func(string) string) error {
+	r := &m.Reference
+	whole := func(v float64) bool { return v == math.Trunc(v) }
+	switch {
+	case r.PS < 0:
+		return errorf("%s: reference.ps = %d: want the shards, >= 0 (0: all-reduce)", at("reference.ps"), r.PS)
+	case r.Nodes < 0:
+		return errorf("%s: reference.nodes = %d: want the machines, >= 0 (0: one per worker)", at("reference.nodes"), r.Nodes)
+	case r.PerNode < 0:
+		return errorf("%s: reference.per_node = %d: want workers per machine, >= 0 (0: absent)", at("reference.per_node"), r.PerNode)
+	case r.MaxWorkers < 0:
+		return errorf("%s: reference.max_workers = %d: want the largest fitted worker count, >= 1", at("reference.max_workers"), r.MaxWorkers)
+	case r.ParamBytes < 0:
+		return errorf("%s: reference.param_bytes = %d: want the model size in bytes, > 0 (or absent)", at("reference.param_bytes"), r.ParamBytes)
+	case r.Bandwidth < 0:
+		return errorf("%s: reference.bandwidth = %g: want a link rate in B/s, > 0 (or absent)", at("reference.bandwidth"), r.Bandwidth)
+	case r.Dataset < 0:
+		return errorf("%s: reference.dataset = %d: want the samples per epoch, > 0 (or absent)", at("reference.dataset"), r.Dataset)
+	case r.Batch < 0 || !whole(r.Batch) || (r.Batch == 0 && r.GlobalBatch == 0 && at("reference.batch") != at("reference")):
+		return errorf("%s: reference.batch = %g: want the samples per worker and step, a whole number >= 1", at("reference.batch"), r.Batch)
+	case r.GlobalBatch < 0 || !whole(r.GlobalBatch):
+		return errorf("%s: reference.global_batch = %g: want the samples per step, a whole number >= 1 (or absent)", at("reference.global_batch"), r.GlobalBatch)
+	case r.Batch == 0 && r.GlobalBatch == 0:
+		return errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
+	}
+	if r.MaxWorkers == 0 { // not recorded: the data's largest count
+		for _, c := range m.Data.Configurations {
+			r.MaxWorkers = max(r.MaxWorkers, c.Workers)
 		}
 	}
 	return nil

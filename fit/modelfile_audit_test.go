@@ -43,3 +43,57 @@ func posAfter(doc, key string) string {
 	line, col := lineCol([]byte(doc), int64(i))
 	return fmt.Sprintf("%d:%d", line, col)
 }
+
+// Values out of their range in model.json are refused at their line and
+// column with the range (audit: each was read, and predicted from).
+func TestParseModelValueRanges(t *testing.T) {
+	m := fittedModel(t)
+	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.5}
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := string(good)
+	if _, err := ParseModel("m.json", good); err != nil {
+		t.Fatal(err)
+	}
+	at := func(doc, key string) string { return "m.json:" + posAfter(doc, key) + ": " }
+	for _, c := range []struct{ old, new, key, want string }{
+		{`"value": 0.`, `"value": null, "x": 0.`, `"value": `, "has no value (absent or null)"},
+		{`"hi": `, `"hi": -1e9, "y": `, `"lo": `, "want lo <= hi"},
+		{`"level": 0.9`, `"level": 90`, `"level": `, "level = 90: want the intervals' coverage"},
+		{`"ps": 2`, `"ps": -1`, `"ps": `, "reference.ps = -1"},
+		{`"batch": 32`, `"batch": 32.5`, `"batch": `, "reference.batch = 32.5: want the samples per worker and step, a whole number"},
+		{`"batch": 32`, `"batch": 0`, `"batch": `, "reference.batch = 0: want"},
+		{`"max_workers": 8`, `"max_workers": -2`, `"max_workers": `, "reference.max_workers = -2"},
+		{`"b0": 0.01`, `"b0": 0`, `"b0": `, "b0 = 0: want the loss curve's rate, > 0"},
+		{`"target_loss": 0.5`, `"target_loss": -1`, `"target_loss": `, "target_loss = -1"},
+		{`"staleness_per_worker": 1`, `"staleness_per_worker": -1`, `"staleness_per_worker": `, "staleness_per_worker = -1"},
+		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, ""}, // optimus-sync on async data: not refused here
+		{`"schema": "sgdplan/model/v1",`, `"schema": "sgdplan/model/v1", "efficency": {},`, `"efficency": `, `unknown field "efficency"`},
+	} {
+		if !strings.Contains(g, c.old) {
+			t.Fatalf("%s not in the model", c.old)
+		}
+		doc := strings.Replace(g, c.old, c.new, 1)
+		_, err := ParseModel("m.json", []byte(doc))
+		if c.want == "" {
+			continue
+		}
+		if want := at(doc, c.key); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q at %q", c.new, err, c.want, want)
+		}
+	}
+	// reference.bandwidth and dataset, an async family with mode sync, an
+	// absurd extrapolation rate
+	for _, c := range []struct{ doc, want string }{
+		{strings.Replace(g, `"ps": 2`, `"ps": 2, "bandwidth": -5`, 1), "reference.bandwidth = -5"},
+		{strings.Replace(g, `"ps": 2`, `"ps": 2, "dataset": -5`, 1), "reference.dataset = -5"},
+		{strings.Replace(g, `"family": "optimus-sync"`, `"family": "optimus-async"`, 1), `mode "sync", but family optimus-async predicts asynchronous updates`},
+		{strings.Replace(g, `"rate": `, `"rate": 1e6, "r": `, 1), "extrapolation: rate 1e+06, want a finite number from 0 to 100"},
+	} {
+		if _, err := ParseModel("m.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want %q", err, c.want)
+		}
+	}
+}
