@@ -15,7 +15,11 @@ func noArgs(cmd string, c *cli.Context) error {
 		return badInput(fmt.Errorf("%s: %v", cmd, err))
 	}
 	if len(args) > 0 {
-		return badInput(fmt.Errorf("%s: unexpected argument %q: %s takes flags only (see sgdplan %s --help)", cmd, args[0], cmd, cmd))
+		more := ""
+		if len(args) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(args)-1)
+		}
+		return badInput(fmt.Errorf("%s: unexpected argument %q%s: %s reads flags only (see sgdplan %s --help)", cmd, args[0], more, cmd, cmd))
 	}
 	return nil
 }

@@ -42,6 +42,10 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "a", "b"}, `simulate: unexpected argument "a" (and 1 more)`},
 		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--policy", "numeric", "x"}, `simulate: unexpected argument "x"`},
 		{append(rep, "--servers", "16", "extra.csv"), `report: unexpected argument "extra.csv"`},
+		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--seeds", "100000"}, "--seeds 100000: want 1 to 10000"},
+		{append(rep, "--servers", "16", "--seeds", "20000"), "report: --seeds 20000: want 2 to 10000"},
+		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--plot", dir}, "simulate: --plot " + dir + " is a folder"},
+		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--plot", filepath.Join(dir, "no", "s.png")}, "simulate: --plot " + filepath.Join(dir, "no", "s.png") + ": folder"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCmd(t, c.args...)

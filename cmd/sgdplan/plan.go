@@ -84,15 +84,12 @@ func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, erro
 	return names, nil
 }
 
-// planReadJobs reads a jobs file; model paths are relative to its folder and
-// loaded with sgdplan fit's model.json loader. Every job needs p or model.
-func planReadJobs(path string) ([]planner.Job, error) {
-	jobs, _, err := planReadJobsUsing(path, planReadOptions{})
-	return jobs, err
-}
+// maxSeeds bounds simulate's and report's --seeds: each seed's run is kept
+// in memory for the intervals.
+const maxSeeds = 10_000
 
 // planReadOptions are the settings of planReadJobsUsing; the zero value
-// reads as planReadJobs.
+// reads the file as it is.
 type planReadOptions struct {
 	p       float64            // the exponent of the jobs with neither p nor model (0: none)
 	servers int                // > 0: a rigid_workers above it is an error at its cell
@@ -100,8 +97,9 @@ type planReadOptions struct {
 	warn    func(error)        // when not nil, called with each warning (unknown columns)
 }
 
-// planReadJobsUsing is planReadJobs with options; it returns the IDs of the
-// jobs that got o.p.
+// planReadJobsUsing reads a jobs file; model paths are relative to its
+// folder and loaded with sgdplan fit's model.json loader, and every job
+// needs p or model (or o.p). It returns the IDs of the jobs that got o.p.
 func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string, error) {
 	used := o.used
 	f, err := os.Open(path)
@@ -189,22 +187,6 @@ func planThousands(n int) string {
 	return s
 }
 
-// planNoArgs refuses positional arguments: plan, simulate and report take
-// flags only (the jobs file is --jobs FILE), and an argument would otherwise
-// be ignored.
-func planNoArgs(c *cli.Context) error {
-	args := c.Args().Slice()
-	if len(args) == 0 {
-		return nil
-	}
-	more := ""
-	if len(args) > 1 {
-		more = fmt.Sprintf(" (and %d more)", len(args)-1)
-	}
-	return badInput(fmt.Errorf("%s: unexpected argument %q%s: %s reads flags only (the jobs file is --jobs FILE; flags after an argument are not read)",
-		c.Command.Name, args[0], more, c.Command.Name))
-}
-
 // planFiniteFlags refuses a float flag of the command set to NaN or an
 // infinity: no quantity of plan, simulate or report is meaningful there.
 func planFiniteFlags(c *cli.Context) error {
@@ -225,7 +207,7 @@ func planFiniteFlags(c *cli.Context) error {
 // and that no float flag is NaN or infinite; its errors are bad input.
 func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	s := planSetup{format: c.String("format"), servers: c.Int("servers"), alpha: c.Float64("knee-alpha")}
-	if err := planNoArgs(c); err != nil {
+	if err := noArgs(c.Command.Name, c); err != nil {
 		return s, err
 	}
 	if err := planCheckFormat(s.format); err != nil {

@@ -86,8 +86,8 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	if _, err := planner.NewPolicy(o.policy, o.alpha); err != nil {
 		return o, fmt.Errorf("report: --policy: %w", err)
 	}
-	if o.seeds < 2 {
-		return o, fmt.Errorf("report: --seeds %d: want >= 2 (the intervals need them)", o.seeds)
+	if o.seeds < 2 || o.seeds > maxSeeds {
+		return o, fmt.Errorf("report: --seeds %d: want 2 to %d (the intervals need 2; every run is kept)", o.seeds, maxSeeds)
 	}
 	if o.simJobs < 2 {
 		return o, fmt.Errorf("report: --sim-jobs %d: want >= 2", o.simJobs)
@@ -113,7 +113,7 @@ func defaultReportOptions() reportOptions {
 }
 
 func reportAction(c *cli.Context) error {
-	if err := planNoArgs(c); err != nil {
+	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
 	}
 	if err := planFiniteFlags(c); err != nil {

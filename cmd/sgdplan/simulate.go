@@ -111,7 +111,7 @@ const simMaxSigma = 5.0
 const simMaxMeanSize = 1e12
 
 func simulateAction(c *cli.Context) error {
-	if err := planNoArgs(c); err != nil {
+	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
 	}
 	if c.String("policy") == "numeric" {
@@ -124,8 +124,13 @@ func simulateAction(c *cli.Context) error {
 	}
 	n, alpha, names := s.servers, s.alpha, s.names
 	seeds := c.Int("seeds")
-	if seeds < 1 {
-		return badInput(fmt.Errorf("--seeds %d: want >= 1", seeds))
+	if seeds < 1 || seeds > maxSeeds {
+		return badInput(fmt.Errorf("--seeds %d: want 1 to %d (every run is kept for the intervals)", seeds, maxSeeds))
+	}
+	if p := c.String("plot"); p != "" {
+		if err := outFolder("simulate", "plot", p); err != nil {
+			return err
+		}
 	}
 	es := c.Float64("early-stop")
 	if !(es >= 0 && es <= 1) {
