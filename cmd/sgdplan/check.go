@@ -51,8 +51,8 @@ Examples:
    sgdplan check --model model.json testdata/manifests/tfjob.yaml`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Usage: "model.json written by sgdplan fit (required)"},
-			&cli.IntFlag{Name: "workers", Usage: "planned workers", DefaultText: "the manifest's"},
-			&cli.IntFlag{Name: "ps", Usage: "planned PS shards", DefaultText: "the model's"},
+			&cli.StringFlag{Name: "workers", Usage: "planned workers", DefaultText: "the manifest's"},
+			&cli.StringFlag{Name: "ps", Usage: "planned PS shards", DefaultText: "the model's"},
 			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth)", DefaultText: "the rate it was fitted at"},
 			&cli.Float64Flag{Name: "batch", Usage: "planned samples per worker and step", DefaultText: "the model's reference batch"},
 			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)", DefaultText: "none"},
@@ -68,6 +68,9 @@ func runCheck(c *cli.Context) error {
 	}
 	if len(args) > 1 {
 		return badInput(fmt.Errorf("check: one manifest at most, got %d", len(args)))
+	}
+	if err := finiteFlags(c, "check"); err != nil {
+		return err
 	}
 	m, err := loadModel("check", c.String("model"))
 	if err != nil {
@@ -93,10 +96,14 @@ func runCheck(c *cli.Context) error {
 		}
 	}
 	if c.IsSet("workers") {
-		workers = c.Int("workers")
+		if workers, err = parseCount(c.String("workers"), "--workers", maxCheckWorkers, "workers"); err != nil {
+			return badInput(fmt.Errorf("check: %v", err))
+		}
 	}
 	if c.IsSet("ps") {
-		ps = c.Int("ps")
+		if ps, err = parseCount(c.String("ps"), "--ps", maxCount, "PS shards"); err != nil {
+			return badInput(fmt.Errorf("check: %v", err))
+		}
 	}
 	if workers > maxCheckWorkers {
 		return badInput(fmt.Errorf("check: %d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", workers, maxCheckWorkers, maxCount))

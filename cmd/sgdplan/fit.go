@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,6 +102,9 @@ func runFit(c *cli.Context) error {
 	if boot == 0 {
 		boot = -1
 	}
+	if p := c.String("plot"); p != "" && samePath(p, c.String("out")) {
+		return badInput(fmt.Errorf("fit: --plot %s is the --out path: the figure would overwrite the model; give them different paths", p))
+	}
 	for _, f := range []string{"out", "plot"} {
 		if p := c.String(f); p != "" {
 			if err := outFolder("fit", f, p); err != nil {
@@ -146,6 +151,9 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	for _, f := range files {
 		if f.Kind != traces.KindSteps {
 			continue
+		}
+		if series != "" {
+			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: --series %q: the trace has steps.csv, fitted step by step; --series picks a model of throughput.csv (the model column) and applies to tables only", series))
 		}
 		// A step trace: stream it (steps.csv is never held in memory).
 		sf, tw, err := fit.FitStepsPaths(paths, o)
@@ -238,6 +246,19 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	}
 	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil
+}
+
+// samePath reports whether paths a and b name the same file (compared
+// cleaned and absolute; an existing file also by identity).
+func samePath(a, b string) bool {
+	if fa, err := os.Stat(a); err == nil {
+		if fb, err := os.Stat(b); err == nil {
+			return os.SameFile(fa, fb)
+		}
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
 
 // fitPlot draws the fitted curve at the model's reference shards and link

@@ -96,8 +96,15 @@ func asCmd(cmd string, err error) error {
 }
 
 func runPredict(c *cli.Context) error {
-	if _, err := interspersed(c); err != nil {
+	args, err := interspersed(c)
+	if err != nil {
 		return badInput(fmt.Errorf("predict: %v", err))
+	}
+	if len(args) > 0 {
+		return badInput(fmt.Errorf("predict: unexpected argument %q: predict reads the model of --model and takes no paths", args[0]))
+	}
+	if err := finiteFlags(c, "predict"); err != nil {
+		return err
 	}
 	format := c.String("format")
 	if format != "table" && format != "json" && format != "csv" {
@@ -456,6 +463,34 @@ func placementIgnored(m *fit.Model, ws []int) string {
 	return fmt.Sprintf("--per-node: the %s model predicts alike however the workers are placed on machines (it has no term for the network between them), so the placement changes nothing", m.Family)
 }
 
+// finiteFlags refuses a float flag of the command cmd set to a value that is
+// not a finite number (NaN, Inf: --epochs Inf printed infinite times).
+func finiteFlags(c *cli.Context, cmd string) error {
+	for _, f := range c.Command.Flags {
+		if _, ok := f.(*cli.Float64Flag); !ok {
+			continue
+		}
+		name := f.Names()[0]
+		if v := c.Float64(name); c.IsSet(name) && !finite(v) {
+			return badInput(fmt.Errorf("%s: --%s %g: want a finite number", cmd, name, v))
+		}
+	}
+	return nil
+}
+
+// parseCount reads a whole count of the flag flag; a count above most
+// written as a float (1e18) or past the int range says it is too large.
+func parseCount(s, flag string, most int, what string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		if e := countError(s, most, what); e != nil {
+			return 0, fmt.Errorf("%s %v", flag, e)
+		}
+		return 0, fmt.Errorf("%s %q: want a whole number", flag, s)
+	}
+	return n, nil
+}
+
 // withBatchFlags applies --batch or --global-batch (of the command named
 // cmd) to m: m itself when neither is set.
 func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error) {
@@ -472,8 +507,8 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 	} else {
 		g, name = c.Float64("global-batch"), "--global-batch"
 	}
-	if !(b+g >= 1) || math.IsInf(b+g, 0) {
-		return nil, badInput(fmt.Errorf("%s: %s %g: want a number of samples, at least 1", cmd, name, b+g))
+	if !(b+g >= 1) || math.IsInf(b+g, 0) || b+g != math.Trunc(b+g) {
+		return nil, badInput(fmt.Errorf("%s: %s %g: want a whole number of samples, at least 1", cmd, name, b+g))
 	}
 	out, err := m.WithBatch(b, g)
 	if err != nil {

@@ -85,7 +85,7 @@ func TestPredictBadInput(t *testing.T) {
 		{"open range", []string{"--model", mp, "--workers", "1-"}, "a whole number at each end"},
 		{"backward range", []string{"--model", mp, "--workers", "5-1"}, "from low to high"},
 		{"ps 0", []string{"--model", mp, "--ps", "0"}, `--ps: "0": want numbers >= 1`},
-		{"fractional batch", []string{"--model", mp, "--batch", "0.5"}, "--batch 0.5: want a number of samples, at least 1"},
+		{"fractional batch", []string{"--model", mp, "--batch", "0.5"}, "--batch 0.5: want a whole number of samples, at least 1"},
 		{"global batch below the workers", []string{"--model", mp, "--workers", "1-8", "--global-batch", "3"}, "among 4 workers leaves each 0.75 samples"},
 		{"both targets", []string{"--model", mp, "--target-loss", "1", "--epochs", "2"}, "exclude each other"},
 		{"floor", []string{"--model", mp, "--target-loss", "-1"}, "never reached"},

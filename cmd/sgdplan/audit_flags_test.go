@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Flags the audit found accepted: non-finite floats (--epochs Inf printed
+// infinite times, --target-loss NaN was "at or below the floor"), a
+// fractional per-worker batch, --series on step traces (ignored), --plot at
+// the --out path (the PNG overwrote the model), predict's stray paths
+// (exit 0), and counts written 1e18 ("parse error").
+func TestPredictCheckFitFlagsRefused(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	same := filepath.Join(dir, "same.png")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--model", mp, "--epochs", "Inf"}, "--epochs +Inf: want a finite number"},
+		{[]string{"predict", "--model", mp, "--target-loss", "NaN"}, "--target-loss NaN: want a finite number"},
+		{[]string{"predict", "--model", mp, "--bandwidth", "-Inf"}, "--bandwidth -Inf: want a finite number"},
+		{[]string{"check", "--model", mp, "--workers", "2", "--global-batch", "Inf"}, "--global-batch +Inf: want a finite number"},
+		{[]string{"predict", "--model", mp, "--batch", "1.5"}, "--batch 1.5: want a whole number of samples"},
+		{[]string{"check", "--model", mp, "--workers", "2", "--batch", "32.5"}, "--batch 32.5: want a whole number of samples"},
+		{[]string{"predict", "--model", mp, "extra.json"}, `unexpected argument "extra.json"`},
+		{[]string{"check", "--model", mp, "a.yaml", "b.yaml"}, "one manifest at most, got 2"},
+		{[]string{"check", "--model", mp, "--workers", "1e18"}, `--workers "1e18": too large: at most 10000 workers`},
+		{[]string{"check", "--model", mp, "--workers", "four"}, `check: --workers "four": want a whole number`},
+		{[]string{"fit", fitAsync, "--series", "nope", "--out", filepath.Join(dir, "s.json")}, `--series "nope": the trace has steps.csv`},
+		{[]string{"fit", fitAsync, "--out", same, "--plot", same}, "is the --out path: the figure would overwrite the model"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || strings.Contains(stdout, "Inf") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(same); err == nil {
+		t.Error("fit wrote the path given to both --out and --plot")
+	}
+	// a whole batch written as a float is a batch
+	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1-2", "--batch", "64.0"); code != 0 {
+		t.Errorf("--batch 64.0: exit %d: %s", code, stderr)
+	}
+}
