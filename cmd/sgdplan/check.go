@@ -90,6 +90,9 @@ func runCheck(c *cli.Context) error {
 		if err != nil {
 			return badInput(err)
 		}
+		for _, w := range mf.Warnings {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
 		workers = mf.Workers
 		if mf.HasPS {
 			ps = mf.PS

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +19,9 @@ type manifest struct {
 	Workers int
 	PS      int
 	HasPS   bool
+	// Warnings name what check leaves out (replica roles it does not
+	// count).
+	Warnings []string
 }
 
 type replicaSpec struct {
@@ -46,11 +53,28 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return manifest{}, fmt.Errorf("check: %s: holds %d YAML documents: give one job manifest (check judges one job)", path, n)
 	}
 	var j kubeflowJob
-	if err := yaml.Unmarshal(b, &j); err != nil {
-		if where := badReplicas(b); where != "" && strings.Contains(err.Error(), "eplicas") {
+	js, err := yaml.YAMLToJSONStrict(b)
+	if err != nil {
+		return manifest{}, yamlError(path, err)
+	}
+	if t := bytes.TrimSpace(js); len(t) > 0 && t[0] != '{' && string(t) != "null" {
+		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
+	}
+	if err := json.Unmarshal(js, &j); err != nil {
+		if where := badReplicas(b); where != "" {
 			return manifest{}, fmt.Errorf("check: %s:%s", path, where)
 		}
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
+	}
+	at := func(keys ...string) string {
+		if p := yamlValuePos(b, keys); p != "" {
+			return path + ":" + p
+		}
+		return path
+	}
+	specsKey := "tfReplicaSpecs"
+	if j.Kind == "PyTorchJob" {
+		specsKey = "pytorchReplicaSpecs"
 	}
 	count := func(specs map[string]replicaSpec, names ...string) (int, bool, error) {
 		total, found := 0, false
@@ -64,10 +88,10 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				r = *s.Replicas
 			}
 			if r < 0 {
-				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", path, n, r)
+				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", at("spec", specsKey, n, "replicas"), n, r)
 			}
 			if r > maxCount {
-				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", path, n, r, maxCount)
+				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", at("spec", specsKey, n, "replicas"), n, r, maxCount)
 			}
 			total += r
 			found = true
@@ -88,6 +112,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if mf.PS, mf.HasPS, err = count(j.Spec.TF, "PS"); err != nil {
 			return mf, err
 		}
+		mf.Warnings = otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")
 	case "PyTorchJob":
 		w, ok, err := count(j.Spec.PyTorch, "Master", "Worker")
 		if err != nil {
@@ -97,12 +122,107 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
 		}
 		mf.Workers = w
+		mf.Warnings = otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")
 	case "":
-		return mf, fmt.Errorf("check: %s: no kind: expected a Kubeflow TFJob or PyTorchJob", path)
+		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))
 	default:
-		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", path, j.Kind)
+		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", at("kind"), j.Kind)
 	}
 	return mf, nil
+}
+
+// otherRoles warns about the replica roles of specs that check does not
+// count (a PyTorchJob's PS, a typo such as "Workers"), naming each: before,
+// they were ignored without a word. known are the roles it reads (an
+// Evaluator, which does not train, is known and not counted).
+func otherRoles(path string, specs map[string]replicaSpec, kind, how string, known ...string) []string {
+	var out []string
+	for _, r := range slices.Sorted(maps.Keys(specs)) {
+		if !slices.Contains(known, r) {
+			out = append(out, fmt.Sprintf("%s: %s replica role %q is not counted (%s)", path, kind, r, how))
+		}
+	}
+	return out
+}
+
+// yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
+// "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given
+// twice as such.
+func yamlError(path string, err error) error {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:")), "")
+	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, m[1], m[2])
+	}
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, m[1], strings.TrimSpace(m[2]))
+	}
+	return fmt.Errorf("check: %s: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+}
+
+var (
+	yamlDupRE  = regexp.MustCompile(`line (\d+): key "?([^"]*?)"? already set in map`)
+	yamlLineRE = regexp.MustCompile(`^line (\d+): (.*)`)
+)
+
+// yamlKindOf names the kind of a JSON value that is not an object.
+func yamlKindOf(js []byte) string {
+	switch js[0] {
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	default:
+		return "a scalar " + string(js)
+	}
+}
+
+// firstContent is "line:col" of the first character of b that is not
+// white space or a comment (1:1 when there is none).
+func firstContent(b []byte) string {
+	for i, raw := range strings.Split(string(b), "\n") {
+		t := strings.TrimLeft(raw, " \t")
+		if t == "" || strings.HasPrefix(t, "#") || strings.TrimSpace(t) == "---" || strings.TrimSpace(t) == "" {
+			continue
+		}
+		return fmt.Sprintf("%d:%d", i+1, len(raw)-len(t)+1)
+	}
+	return "1:1"
+}
+
+// yamlValuePos is "line:col" of the value of the key path keys in a
+// block-style YAML document ("" when it is not found there, as in flow
+// style): the column of the value after "key:", or of the key when the
+// value is a nested block.
+func yamlValuePos(b []byte, keys []string) string {
+	var stack []yamlLevel
+	for i, raw := range strings.Split(string(b), "\n") {
+		line := strings.TrimRight(raw, " \t\r")
+		t := strings.TrimLeft(line, " ")
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") {
+			continue
+		}
+		indent := len(line) - len(t)
+		key, val, ok := strings.Cut(t, ":")
+		if !ok || strings.ContainsAny(key, "{}[],") {
+			continue
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		k := strings.Trim(strings.TrimSpace(key), `"'`)
+		stack = append(stack, yamlLevel{indent, k})
+		if !slices.Equal(keysOf(stack), keys) {
+			continue
+		}
+		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
+			return fmt.Sprintf("%d:%d", i+1, indent+len(key)+1+len(val)-len(v)+1)
+		}
+		return fmt.Sprintf("%d:%d", i+1, indent+1)
+	}
+	return ""
 }
 
 // yamlDocuments counts the documents of a YAML stream that hold anything

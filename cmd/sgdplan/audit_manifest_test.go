@@ -1,0 +1,49 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Manifests the audit found misread: a key given twice was judged at its
+// last value, roles check does not count were dropped without a word, and
+// errors came without their line (or in the YAML library's words).
+func TestManifestAuditErrors(t *testing.T) {
+	dir := t.TempDir()
+	tf, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "tfjob.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := string(tf)
+	cases := []struct{ name, doc, want string }{
+		{"replicas twice", strings.Replace(job, "replicas: 4\n", "replicas: 4\n      replicas: 64\n", 1), `m.yaml:20: key "replicas" appears twice in its mapping`},
+		{"Worker twice", job + "    Worker:\n      replicas: 64\n", `m.yaml:27: key "Worker" appears twice`},
+		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
+		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
+		{"no kind", strings.Replace(job, "kind: TFJob\n", "", 1), "m.yaml:4:1: no kind"},
+		{"list", "- a\n- b\n", "m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
+		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:5: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
+	}
+	for _, c := range cases {
+		_, err := parseManifest("m.yaml", []byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "error converting") || strings.Contains(err.Error(), "main.") {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	// roles not counted are named in a warning; the job is still judged
+	pt := "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Workers:\n      replicas: 3\n    PS:\n      replicas: 2\n"
+	p := filepath.Join(dir, "pt.yaml")
+	os.WriteFile(p, []byte(pt), 0o644)
+	mf, err := parseManifest(p, []byte(pt))
+	if err != nil || mf.Workers != 1 {
+		t.Fatalf("PyTorchJob with a PS role: %+v, %v", mf, err)
+	}
+	code, _, stderr := runCmd(t, "check", "--model", fitModel(t, dir), p)
+	for _, role := range []string{`replica role "PS" is not counted`, `replica role "Workers" is not counted`} {
+		if !strings.Contains(stderr, role) || code == exitBadInput {
+			t.Errorf("check on a PyTorchJob with PS and Workers roles: exit %d, stderr %q; want a warning %q", code, stderr, role)
+		}
+	}
+}
