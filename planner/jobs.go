@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/decimal"
 )
 
 // Job is one training job to be scheduled.
@@ -205,7 +207,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 				return 0, c, false, nil
 			}
 			v, err := strconv.ParseFloat(s, 64)
-			if !plainDecimal(s) || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			if !decimal.Plain(s) || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return 0, c, true, perr(line, c, "%s: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got %q", name, s)
 			}
 			return v, c, true, nil
@@ -329,50 +331,6 @@ func headerList(header []string) string {
 		names = append(names, strings.TrimSpace(h))
 	}
 	return strings.Join(names, ", ")
-}
-
-// plainDecimal reports whether s is a plain decimal number: an optional
-// sign, digits with at most one point (at least one digit), and an optional
-// exponent (e or E, an optional sign, digits). Go's other syntax that
-// strconv.ParseFloat reads ("1_000", "0x1p4") is not.
-func plainDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= '0' && c <= '9' {
-			digits++
-		} else if c == '.' && !dot {
-			dot = true
-		} else {
-			break
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i == len(s) {
-		return true
-	}
-	if s[i] != 'e' && s[i] != 'E' {
-		return false
-	}
-	i++
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	if i == len(s) {
-		return false
-	}
-	for ; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // csvError turns an encoding/csv error into a ParseError.

@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/sgdplan/sgdplan/internal/decimal"
 )
 
 // MaxLineBytes is the longest record the canonical readers accept. A longer
@@ -366,7 +368,7 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // parseFloat is strconv.ParseFloat restricted to plain decimal numbers (see
-// plainDecimal; Go's other syntax, "1_0", "0x1p4", is a syntax error) and
+// decimal.Plain; Go's other syntax, "1_0", "0x1p4", is a syntax error) and
 // to inf and nan, which strconv reads as before (callers refuse them with
 // their own message). It has a fast path for [-]digits[.digits] with at most
 // 15 digits: the digits m form an exact float64 and so does 10^k, so m / 10^k
@@ -408,54 +410,10 @@ func parseFloat(s string) (float64, error) {
 // parseFloatChecked is strconv.ParseFloat on a plain decimal number, inf or
 // nan; anything else is a syntax error.
 func parseFloatChecked(s string) (float64, error) {
-	if !plainDecimal(s) && !infOrNaN(s) {
+	if !decimal.Plain(s) && !infOrNaN(s) {
 		return 0, &strconv.NumError{Func: "ParseFloat", Num: strings.Clone(s), Err: strconv.ErrSyntax}
 	}
 	return strconv.ParseFloat(s, 64)
-}
-
-// plainDecimal reports whether s is a plain decimal number: an optional sign,
-// digits with at most one point (at least one digit), and an optional
-// exponent (e or E, an optional sign, digits). No underscores, no base
-// prefixes, no hexadecimal mantissa.
-func plainDecimal(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	digits, dot := 0, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= '0' && c <= '9' {
-			digits++
-		} else if c == '.' && !dot {
-			dot = true
-		} else {
-			break
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i == len(s) {
-		return true
-	}
-	if s[i] != 'e' && s[i] != 'E' {
-		return false
-	}
-	i++
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		i++
-	}
-	if i == len(s) {
-		return false
-	}
-	for ; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // infOrNaN reports whether s is what strconv reads as an infinity or NaN

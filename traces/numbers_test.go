@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/decimal"
 )
 
 // TestPlainDecimal: only plain decimal numbers are numbers; Go's other
@@ -17,8 +19,8 @@ func TestPlainDecimal(t *testing.T) {
 		"1_0": false, "0.1e1_0": false, "0x1p4": false, "0x10": false, "1e3.5": false, "--1": false,
 		"inf": false, "NaN": false, " 1": false, "1 ": false, "0b1": false, "1,5": false,
 	} {
-		if got := plainDecimal(s); got != want {
-			t.Errorf("plainDecimal(%q) = %v, want %v", s, got, want)
+		if got := decimal.Plain(s); got != want {
+			t.Errorf("decimal.Plain(%q) = %v, want %v", s, got, want)
 		}
 	}
 	for _, s := range []string{"1_0", "0.1e1_0", "0x1p4", "0x10", "1_000.5", "0X1P-2"} {

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/decimal"
 )
 
 const stepsHeader = "run,workers,ps,batch,worker,step,start,end,pull,compute,push,staleness,loss\n"
@@ -325,7 +327,7 @@ func TestParseFloatFastPath(t *testing.T) {
 	for _, s := range cases {
 		got, gerr := parseFloat(s)
 		want, werr := strconv.ParseFloat(s, 64)
-		if !plainDecimal(s) && !infOrNaN(s) {
+		if !decimal.Plain(s) && !infOrNaN(s) {
 			want, werr = 0, strconv.ErrSyntax // Go's other syntax is refused
 		}
 		if (gerr == nil) != (werr == nil) || gerr == nil && math.Float64bits(got) != math.Float64bits(want) {
