@@ -36,6 +36,30 @@ func WriteThroughput(w io.Writer, rows []Throughput) error {
 	return writeRows(w, rows, throughputColumns)
 }
 
+// TraceFile is one file WriteDir writes: its name in the folder and its rows.
+type TraceFile struct {
+	Name string
+	Rows int
+}
+
+// Files lists the files WriteDir writes for t, in its order: one per kind
+// of row t holds.
+func (t *Trace) Files() []TraceFile {
+	var out []TraceFile
+	for _, f := range []struct {
+		kind Kind
+		n    int
+	}{
+		{KindSteps, len(t.Steps)}, {KindUpdates, len(t.Updates)}, {KindRuns, len(t.Runs)},
+		{KindEvals, len(t.Evals)}, {KindThroughput, len(t.Throughput)},
+	} {
+		if f.n > 0 {
+			out = append(out, TraceFile{f.kind.FileName(), f.n})
+		}
+	}
+	return out
+}
+
 // WriteDir writes each non-empty part of t into dir (created when missing) as
 // steps.csv, updates.csv, runs.csv, evals.csv and throughput.csv. Each file is
 // written to a temporary file in dir and renamed, so a reader never sees a
@@ -57,11 +81,8 @@ func WriteDir(dir string, t *Trace) error {
 	}
 	// a folder or another non-regular file where one of the files goes is
 	// refused before any is written: no partial output
-	for _, p := range parts {
-		if p.n == 0 {
-			continue
-		}
-		if _, err := atomicfile.Target(filepath.Join(dir, p.kind.FileName())); err != nil {
+	for _, f := range t.Files() {
+		if _, err := atomicfile.Target(filepath.Join(dir, f.Name)); err != nil {
 			return fmt.Errorf("traces: %w", err)
 		}
 	}

@@ -162,16 +162,8 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	names := []string{"jobs.csv"}
 	if tr := res.Trace; tr != nil {
 		names = names[:0]
-		for _, f := range []struct {
-			name string
-			n    int
-		}{
-			{"steps.csv", len(tr.Steps)}, {"updates.csv", len(tr.Updates)}, {"runs.csv", len(tr.Runs)},
-			{"evals.csv", len(tr.Evals)}, {"throughput.csv", len(tr.Throughput)},
-		} {
-			if f.n > 0 {
-				names = append(names, f.name)
-			}
+		for _, f := range tr.Files() {
+			names = append(names, f.Name)
 		}
 	}
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
@@ -210,17 +202,8 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 	}
-	tr := res.Trace
-	for _, f := range []struct {
-		name string
-		n    int
-	}{
-		{"steps.csv", len(tr.Steps)}, {"updates.csv", len(tr.Updates)}, {"runs.csv", len(tr.Runs)},
-		{"evals.csv", len(tr.Evals)}, {"throughput.csv", len(tr.Throughput)},
-	} {
-		if f.n > 0 {
-			fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.name), countWord(f.n, "row"))
-		}
+	for _, f := range res.Trace.Files() {
+		fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.Name), countWord(f.Rows, "row"))
 	}
 	return nil
 }
