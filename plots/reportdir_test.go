@@ -26,7 +26,7 @@ func TestWriteReportRefusesNonFiles(t *testing.T) {
 				if err := syscall.Mkfifo(p, 0o644); err != nil {
 					t.Skipf("no fifo: %v", err)
 				}
-				want = p + " is not a regular file"
+				want = p + " is a named pipe, not a regular file"
 			}
 			if err := CheckReportDir(dir); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%s %s: CheckReportDir: %v, want %q", kind, name, err, want)

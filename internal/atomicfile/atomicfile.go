@@ -44,7 +44,7 @@ func Target(path string) (string, error) {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return "", fmt.Errorf("%s: cannot write: too many links", path)
 		default:
-			return "", fmt.Errorf("%s is not a regular file (%v): want the path of a file to write", path, fi.Mode().Type())
+			return "", fmt.Errorf("%s is %s, not a regular file: want the path of a file to write", path, kindOf(fi.Mode()))
 		}
 	}
 }
@@ -124,4 +124,17 @@ func unwrapPath(err error) error {
 		return le.Err
 	}
 	return err
+}
+
+// kindOf names the kind of a non-regular, non-folder file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }

@@ -90,7 +90,7 @@ func TestWriteTargets(t *testing.T) {
 		t.Errorf("link to a folder: %v", err)
 	}
 	// a device: refused, and left as it is
-	if err := Check(os.DevNull); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if err := Check(os.DevNull); err == nil || !strings.Contains(err.Error(), os.DevNull+" is a device, not a regular file") {
 		t.Errorf("%s: %v", os.DevNull, err)
 	}
 	// Check on a good path and on a missing folder
