@@ -28,12 +28,34 @@ func notAFile(cmd, out string) error {
 // folder, device or pipe. A command then fails before writing any of its
 // outputs instead of after some.
 func outFolder(cmd, flag, path string) error {
-	dir := filepath.Dir(path)
+	target, err := atomicfile.Target(path)
+	if err != nil {
+		return badInput(fmt.Errorf("%s: --%s %w", cmd, flag, err))
+	}
+	// the folder the file lands in: that of a link's target
+	dir := filepath.Dir(target)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return badInput(fmt.Errorf("%s: --%s %s: folder %s does not exist", cmd, flag, path, dir))
 	}
-	if _, err := atomicfile.Target(path); err != nil {
-		return badInput(fmt.Errorf("%s: --%s %w", cmd, flag, err))
-	}
 	return nil
+}
+
+// sameFile reports whether paths a and b name the same file: by identity
+// when both exist, else by the file a write of each would replace (links
+// followed), compared cleaned and absolute.
+func sameFile(a, b string) bool {
+	if fa, err := os.Stat(a); err == nil {
+		if fb, err := os.Stat(b); err == nil {
+			return os.SameFile(fa, fb)
+		}
+	}
+	if ta, err := atomicfile.Target(a); err == nil {
+		a = ta
+	}
+	if tb, err := atomicfile.Target(b); err == nil {
+		b = tb
+	}
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }

@@ -13,8 +13,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sgdplan/sgdplan"
 	"github.com/urfave/cli/v2"
+
+	"github.com/sgdplan/sgdplan"
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/plots"
 )
 
 func demoCommand() *cli.Command {
@@ -76,6 +79,9 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("demo: no embedded traces (looked for %s)", demoTraces[0].dir)
 	}
 	if err := notAFile("demo", out); err != nil {
+		return err
+	}
+	if err := demoOutputs(out); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -167,6 +173,24 @@ func demoJobs() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// demoOutputs refuses, before anything is written, an output folder where
+// a file the demo writes is a folder or another non-regular file, or where
+// its input folder is a file: the demo would stop half-way and leave part
+// of its outputs behind.
+func demoOutputs(out string) error {
+	names := append([]string{"jobs.csv", "model.json", "fit-train.png", "demo.txt"}, plots.ReportFiles()...)
+	for _, name := range names {
+		if _, err := atomicfile.Target(filepath.Join(out, name)); err != nil {
+			return badInput(fmt.Errorf("demo: --out %s: %w (the demo writes %s there)", out, err, name))
+		}
+	}
+	in := filepath.Join(out, "input")
+	if fi, err := os.Stat(in); err == nil && !fi.IsDir() {
+		return badInput(fmt.Errorf("demo: --out %s: %s is a file: the demo copies its input traces into that folder", out, in))
+	}
+	return nil
 }
 
 // copyEmbedded writes the embedded folder src into dst.

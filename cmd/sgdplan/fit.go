@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -102,7 +100,7 @@ func runFit(c *cli.Context) error {
 	if boot == 0 {
 		boot = -1
 	}
-	if p := c.String("plot"); p != "" && samePath(p, c.String("out")) {
+	if p := c.String("plot"); p != "" && sameFile(p, c.String("out")) {
 		return badInput(fmt.Errorf("fit: --plot %s is the --out path: the figure would overwrite the model; give them different paths", p))
 	}
 	for _, f := range []string{"out", "plot"} {
@@ -246,19 +244,6 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	}
 	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil
-}
-
-// samePath reports whether paths a and b name the same file (compared
-// cleaned and absolute; an existing file also by identity).
-func samePath(a, b string) bool {
-	if fa, err := os.Stat(a); err == nil {
-		if fb, err := os.Stat(b); err == nil {
-			return os.SameFile(fa, fb)
-		}
-	}
-	aa, err1 := filepath.Abs(a)
-	bb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && aa == bb
 }
 
 // fitPlot draws the fitted curve at the model's reference shards and link

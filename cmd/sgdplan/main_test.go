@@ -71,3 +71,51 @@ func TestDemoOutIsAFile(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A folder where the demo writes a file is bad input before anything is
+// written: the demo stopped half-way (exit 1) and left its model, jobs and
+// figures behind.
+func TestDemoOutputsCheckedFirst(t *testing.T) {
+	for _, name := range []string{"model.json", "index.html", "fit.png", "demo.txt"} {
+		out := t.TempDir()
+		if err := os.Mkdir(filepath.Join(out, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCmd(t, "demo", "--out", out)
+		if code != exitBadInput || !strings.Contains(stderr, filepath.Join(out, name)+" is a folder") {
+			t.Errorf("%s a folder: exit %d, stderr %q", name, code, stderr)
+		}
+		if ents, _ := os.ReadDir(out); len(ents) != 1 {
+			t.Errorf("%s a folder: the demo wrote %v", name, ents)
+		}
+	}
+}
+
+// fit's output paths are judged by the file a write lands in: a --plot that
+// is a link to the --out path would overwrite the model, and a dangling link
+// into a missing folder fails after the fit; both are bad input up front.
+func TestFitOutputLinks(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.json")
+	link := filepath.Join(dir, "link.png")
+	dangling := filepath.Join(dir, "dangling.png")
+	if err := os.Symlink("m.json", link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	os.Symlink(filepath.Join(dir, "no", "x.png"), dangling)
+	table := filepath.Join("testdata", "fit-table")
+	for _, c := range []struct {
+		plot, want string
+	}{
+		{link, "is the --out path"},
+		{dangling, "folder " + filepath.Join(dir, "no") + " does not exist"},
+	} {
+		code, _, stderr := runCmd(t, "fit", table, "--out", out, "--plot", c.plot)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("--plot %s: exit %d, stderr %q, want %q", c.plot, code, stderr, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("--plot %s: the model was written", c.plot)
+		}
+	}
+}

@@ -717,16 +717,3 @@ func reportNum(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
-
-// sameFile reports whether paths a and b name the same file (the same
-// file on disk, or the same cleaned absolute path when either is absent).
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	aa, _ := filepath.Abs(a)
-	bb, _ := filepath.Abs(b)
-	return aa == bb
-}
