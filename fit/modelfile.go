@@ -421,7 +421,39 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 		m.Diagnostics.Alternatives = append(m.Diagnostics.Alternatives, a)
 	}
 	m.Diagnostics.Warnings = append([]string{}, tf.Warnings...)
+	m.dropDegenerate()
 	return m
+}
+
+// dropDegenerate drops the bootstrap samples and rivals whose step rate at
+// one worker on the reference is not finite and positive (a resample that
+// put a demand at 0), with a warning: such a sample has no speed to give an
+// interval, and LoadModel refuses a file that holds one.
+func (m *Model) dropDegenerate() {
+	c := m.Config(model.Config{Workers: 1})
+	ok := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+	bare := *m
+	bare.sweeps = nil
+	var samples [][]float64
+	for i := range m.Samples {
+		if ok(bare.Resampled(i).StepsPerSecond(c)) {
+			samples = append(samples, m.Samples[i])
+		}
+	}
+	if n := len(m.Samples) - len(samples); n > 0 {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, fmt.Sprintf("%d of %d bootstrap resamples fitted parameters with no finite positive speed at one worker (a demand at 0): dropped, the intervals rest on the other %d; the data may not measure every part of the model", n, len(m.Samples), len(samples)))
+		m.Samples = samples
+	}
+	var rivals []Rival
+	for i := range m.Rivals {
+		if ok(bare.AsRival(i).StepsPerSecond(c)) {
+			rivals = append(rivals, m.Rivals[i])
+		}
+	}
+	if n := len(m.Rivals) - len(rivals); n > 0 {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, fmt.Sprintf("%d rival fits with no finite positive speed at one worker dropped", n))
+		m.Rivals = rivals
+	}
 }
 
 func (m *Model) theta() []float64 {
@@ -674,6 +706,10 @@ func WriteModel(path string, m *Model) error {
 	b, err := m.Marshal()
 	if err != nil {
 		return err
+	}
+	// never write a model that predict, check and plan would refuse
+	if _, err := ParseModel(path, b); err != nil {
+		return errorf("the fitted model fails its own checks, not written: %v", err)
 	}
 	if err := atomicfile.WriteFile(path, b); err != nil {
 		return errorf("%v", err)
