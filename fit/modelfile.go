@@ -1047,7 +1047,8 @@ func jsonPositions(b []byte) map[string]int64 {
 }
 
 // duplicateKey finds the first key that repeats a key of its own object in
-// the JSON document b (encoding/json keeps the last silently): its path
+// the JSON document b, in any case (encoding/json keeps the last silently,
+// and matches field names case-insensitively): its path
 // ("queueing.mode") and the offset where the repeat starts. ok is false when
 // there is none, or when the document does not parse (Unmarshal then says
 // where).
@@ -1076,11 +1077,14 @@ func duplicateKey(b []byte) (path string, off int64, ok bool) {
 				if p != "" {
 					kp = p + "." + k
 				}
-				if seen[k] {
+				// encoding/json matches a field's name in any case:
+				// "VALUE" after "value" overwrites it as well
+				fold := strings.ToLower(k)
+				if seen[fold] {
 					path, off, ok = kp, start, true
 					return true
 				}
-				seen[k] = true
+				seen[fold] = true
 				if walk(kp) {
 					return true
 				}

@@ -20,6 +20,8 @@ func TestParseModelDuplicateKeysAndBOM(t *testing.T) {
 		{"top", strings.Replace(g, `"mode": "sync",`, `"mode": "sync", "mode": "async",`, 1), `m.json:` + posAfter(strings.Replace(g, `"mode": "sync",`, `"mode": "sync", "mode": "async",`, 1), `"mode": "sync", `) + `: field "mode" appears twice`},
 		{"nested", strings.Replace(g, `"ps": 2,`, `"ps": 2, "ps": 1,`, 1), `field "reference.ps" appears twice`},
 		{"in a list", strings.Replace(g, `"unit": "s"`, `"unit": "s", "unit": "ms"`, 1), `field "parameters[0].unit" appears twice`},
+		// encoding/json matches names in any case: "PS" overwrote "ps"
+		{"other case", strings.Replace(g, `"ps": 2,`, `"ps": 2, "PS": 1,`, 1), `field "reference.PS" appears twice`},
 	} {
 		if _, err := ParseModel("m.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
