@@ -18,7 +18,11 @@ func writeFileAtomic(path string, data []byte) error {
 // existing file: bad input, before any work is done.
 func notAFile(cmd, out string) error {
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
-		return badInput(fmt.Errorf("%s: --out %s is a file: --out must be a folder (created when missing)", cmd, out))
+		what := "a file"
+		if !fi.Mode().IsRegular() {
+			what = "not a folder" // a pipe, a device
+		}
+		return badInput(fmt.Errorf("%s: --out %s is %s: --out must be a folder (created when missing)", cmd, out, what))
 	}
 	return nil
 }

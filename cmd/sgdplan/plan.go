@@ -223,7 +223,7 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 		return s, err
 	}
 	if !(s.alpha > 0 && s.alpha < 1) {
-		return s, badInput(fmt.Errorf("--knee-alpha %g: want 0 < alpha < 1", s.alpha))
+		return s, badInput(fmt.Errorf("%s: --knee-alpha %g: want 0 < alpha < 1", c.Command.Name, s.alpha))
 	}
 	var err error
 	if s.names, err = planPolicies(c.String("policy"), s.alpha, allowNumeric); err != nil {
@@ -240,7 +240,7 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 	var p float64
 	if c.IsSet("p") {
 		if p = c.Float64("p"); !(p > 0 && p <= 1) {
-			return nil, badInput(fmt.Errorf("--p %g: want a speedup exponent in (0, 1]", p))
+			return nil, badInput(fmt.Errorf("%s: --p %g: want a speedup exponent in (0, 1]", c.Command.Name, p))
 		}
 	}
 	o := planReadOptions{p: p, warn: planWarn(c, c.Command.Name)}

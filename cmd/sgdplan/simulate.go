@@ -125,7 +125,7 @@ func simulateAction(c *cli.Context) error {
 	n, alpha, names := s.servers, s.alpha, s.names
 	seeds := c.Int("seeds")
 	if seeds < 1 || seeds > maxSeeds {
-		return badInput(fmt.Errorf("--seeds %d: want 1 to %d (every run is kept for the intervals)", seeds, maxSeeds))
+		return badInput(fmt.Errorf("%s: --seeds %d: want 1 to %d (every run is kept for the intervals)", c.Command.Name, seeds, maxSeeds))
 	}
 	if p := c.String("plot"); p != "" {
 		if err := outFolder("simulate", "plot", p); err != nil {
@@ -134,11 +134,11 @@ func simulateAction(c *cli.Context) error {
 	}
 	es := c.Float64("early-stop")
 	if !(es >= 0 && es <= 1) {
-		return badInput(fmt.Errorf("--early-stop %g: want a probability in [0, 1]", es))
+		return badInput(fmt.Errorf("%s: --early-stop %g: want a probability in [0, 1]", c.Command.Name, es))
 	}
 	ea := c.Float64("energy-alpha")
 	if ea != 0 && !(ea >= 1) {
-		return badInput(fmt.Errorf("--energy-alpha %g: want >= 1 (or 0 for off)", ea))
+		return badInput(fmt.Errorf("%s: --energy-alpha %g: want >= 1 (or 0 for off)", c.Command.Name, ea))
 	}
 	var fixed []planner.Job
 	var poisson planner.Poisson
@@ -162,19 +162,19 @@ func simulateAction(c *cli.Context) error {
 		case !(rate > 0):
 			return badInput(fmt.Errorf("give --jobs jobs.csv, or --arrival-rate > 0 for a Poisson workload"))
 		case !(p > 0 && p <= 1):
-			return badInput(fmt.Errorf("--p %g: want a speedup exponent in (0, 1]", p))
+			return badInput(fmt.Errorf("%s: --p %g: want a speedup exponent in (0, 1]", c.Command.Name, p))
 		case !(mean > 0):
-			return badInput(fmt.Errorf("--mean-size %g: want seconds > 0", mean))
+			return badInput(fmt.Errorf("%s: --mean-size %g: want seconds > 0", c.Command.Name, mean))
 		case mean > simMaxMeanSize:
 			return badInput(fmt.Errorf("simulate: --mean-size %g: want at most %g s (some 30,000 years on one worker; far larger sizes overflow)", mean, float64(simMaxMeanSize)))
 		case count < 1:
-			return badInput(fmt.Errorf("--count %d: want >= 1", count))
+			return badInput(fmt.Errorf("%s: --count %d: want >= 1", c.Command.Name, count))
 		case count > planner.MaxPoissonJobs:
 			return badInput(fmt.Errorf("simulate: --count %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", count, planThousands(planner.MaxPoissonJobs)))
 		case c.Int("max-workers") < 0:
-			return badInput(fmt.Errorf("--max-workers %d: want >= 0", c.Int("max-workers")))
+			return badInput(fmt.Errorf("%s: --max-workers %d: want >= 0", c.Command.Name, c.Int("max-workers")))
 		case !(c.Float64("size-sigma") >= 0):
-			return badInput(fmt.Errorf("--size-sigma %g: want >= 0", c.Float64("size-sigma")))
+			return badInput(fmt.Errorf("%s: --size-sigma %g: want >= 0", c.Command.Name, c.Float64("size-sigma")))
 		case c.Float64("size-sigma") > simMaxSigma:
 			return badInput(fmt.Errorf("simulate: --size-sigma %g: want at most %g: a lognormal's median is the mean x e^(-sigma^2/2), 4e-6 of it at sigma 5; beyond, nearly every size underflows to 0 and the sizes drawn no longer have --mean-size as their mean",
 				c.Float64("size-sigma"), simMaxSigma))
