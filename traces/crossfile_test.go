@@ -81,3 +81,36 @@ func TestStepInTwoFiles(t *testing.T) {
 		t.Errorf("Load(folder, its file): %v", err)
 	}
 }
+
+// TestRunsAndEvalsInTwoFiles: a runs.csv row that an earlier runs.csv holds
+// is read once when the two agree and an error when they differ (the last
+// one silently won); an evals.csv row held by two files is an error (the
+// loss curve counted it twice). In Load and SummarizePaths alike.
+func TestRunsAndEvalsInTwoFiles(t *testing.T) {
+	root := t.TempDir()
+	a, b, c := filepath.Join(root, "a"), filepath.Join(root, "b"), filepath.Join(root, "c")
+	writeTestFile(t, a, "steps.csv", crossSteps)
+	writeTestFile(t, a, "runs.csv", "run,mode,bandwidth\na,async,1e8\n")
+	writeTestFile(t, a, "evals.csv", "run,updates,loss\na,1,2.5\na,2,2.0\n")
+	writeTestFile(t, b, "runs.csv", "run,mode,bandwidth\na,async,1e8\n") // the same
+	tr, _, err := Load(a, b)
+	if err != nil || len(tr.Runs) != 1 {
+		t.Errorf("a run described twice alike: %v, %d runs, want 1", err, len(tr.Runs))
+	}
+	writeTestFile(t, c, "runs.csv", "run,mode,bandwidth\na,sync,1e8\n") // differs
+	writeTestFile(t, c, "evals.csv", "run,updates,loss\na,2,2.0\n")      // a repeat
+	for name, call := range map[string]func(...string) error{
+		"Load":           func(p ...string) error { _, _, err := Load(p...); return err },
+		"SummarizePaths": func(p ...string) error { _, _, err := SummarizePaths(p...); return err },
+	} {
+		if err := call(a, filepath.Join(c, "runs.csv")); err == nil || !strings.Contains(err.Error(), `run "a" is described again, differently`) {
+			t.Errorf("%s, runs differ: %v", name, err)
+		}
+		if err := call(a, filepath.Join(c, "evals.csv")); err == nil || !strings.Contains(err.Error(), `evaluation of run "a" at 2 updates`) {
+			t.Errorf("%s, an eval twice: %v", name, err)
+		}
+		if err := call(a, b); err != nil {
+			t.Errorf("%s, runs alike: %v", name, err)
+		}
+	}
+}

@@ -163,9 +163,11 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 	case f.Kind == KindUpdates && h.Update != nil:
 		read = func(r io.Reader) ([]error, error) { return readUpdates(r, f.Path, h.Update, dups) }
 	case f.Kind == KindRuns && h.Run != nil:
-		read = func(r io.Reader) ([]error, error) { return ReadRuns(r, f.Path, h.Run) }
+		run := dups.runHandler(f.Path, h.Run)
+		read = func(r io.Reader) ([]error, error) { return ReadRuns(r, f.Path, run) }
 	case f.Kind == KindEvals && h.Eval != nil:
-		read = func(r io.Reader) ([]error, error) { return ReadEvals(r, f.Path, h.Eval) }
+		eval := dups.evalHandler(f.Path, h.Eval)
+		read = func(r io.Reader) ([]error, error) { return ReadEvals(r, f.Path, eval) }
 	case f.Kind == KindThroughput && h.Throughput != nil:
 		read = func(r io.Reader) ([]error, error) { return ReadThroughput(r, f.Path, h.Throughput) }
 	default:

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"sort"
@@ -599,6 +600,70 @@ func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) e
 type crossFiles struct {
 	files  []fileSteps
 	frozen bool // the steps files are all read: steps are not checked again, updates are
+
+	runs  map[string]runFrom // runs.csv rows by run, with their file
+	evals map[evalKey]string // evals.csv rows, with their file
+}
+
+type runFrom struct {
+	info RunInfo
+	file string
+}
+
+// evalKey is an evals.csv row (floats by their bits, so NaN equals NaN).
+type evalKey struct {
+	run                  string
+	updates              int64
+	time, loss, accuracy uint64
+}
+
+// runHandler wraps fn for the runs.csv file: a run that an earlier runs.csv
+// describes is skipped when the two rows agree (the same trace named twice)
+// and an error when they differ (which one is the run?).
+func (d *crossFiles) runHandler(file string, fn func(RunInfo) error) func(RunInfo) error {
+	if d == nil {
+		return fn
+	}
+	return func(r RunInfo) error {
+		if d.runs == nil {
+			d.runs = map[string]runFrom{}
+		}
+		if prev, ok := d.runs[r.Run]; ok && prev.file != file {
+			if sameRunInfo(prev.info, r) {
+				return nil
+			}
+			return fmt.Errorf("traces: %s: run %q is described again, differently, after %s: describe each run once", file, r.Run, prev.file)
+		}
+		d.runs[r.Run] = runFrom{r, file}
+		return fn(r)
+	}
+}
+
+// evalHandler wraps fn for the evals.csv file: a row that an earlier
+// evals.csv holds is an error (the loss curve would count it twice).
+func (d *crossFiles) evalHandler(file string, fn func(Eval) error) func(Eval) error {
+	if d == nil {
+		return fn
+	}
+	return func(e Eval) error {
+		if d.evals == nil {
+			d.evals = map[evalKey]string{}
+		}
+		k := evalKey{e.Run, e.Updates, math.Float64bits(e.Time), math.Float64bits(e.Loss), math.Float64bits(e.Accuracy)}
+		if prev, ok := d.evals[k]; ok && prev != file {
+			return fmt.Errorf("traces: %s: the evaluation of run %q at %d updates (time %g s) is also in %s: is the trace named twice?", file, e.Run, e.Updates, e.Time, prev)
+		}
+		d.evals[k] = file
+		return fn(e)
+	}
+}
+
+// sameRunInfo reports whether a and b say the same (NaN equal to NaN).
+func sameRunInfo(a, b RunInfo) bool {
+	eq := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
+	fa, fb := a, b
+	fa.Bandwidth, fb.Bandwidth, fa.Epochs, fb.Epochs = 0, 0, 0, 0
+	return fa == fb && eq(a.Bandwidth, b.Bandwidth) && eq(a.Epochs, b.Epochs)
 }
 
 type fileSteps struct {
