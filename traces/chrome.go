@@ -182,6 +182,9 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 	if err != nil {
 		return nil, nil, err
 	}
+	// a UTF-8 byte-order mark (as the CSV readers and model.json allow) is
+	// skipped: positions are then those an editor shows
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	doc := &chromeDoc{file: file, data: data}
 	for i, b := range data {
 		if b == '\n' {

@@ -61,3 +61,18 @@ func errorsText(errs []error) string {
 	}
 	return b.String()
 }
+
+// TestChromeByteOrderMark: a trace saved with a UTF-8 byte-order mark reads
+// as without one (it was "invalid character 'ï'"), and positions after it
+// are those an editor shows (the mark is no column).
+func TestChromeByteOrderMark(t *testing.T) {
+	ev := `[{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000}]`
+	tr, _, err := ReadChromeTrace(strings.NewReader("\xef\xbb\xbf"+ev), "t.json", ConvertOptions{})
+	if err != nil || len(tr.Steps) != 1 {
+		t.Fatalf("with a byte-order mark: %v", err)
+	}
+	_, _, err = ReadChromeTrace(strings.NewReader("\xef\xbb\xbf"+ev+" x"), "t.json", ConvertOptions{})
+	if want := "t.json:1:72:"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error after a mark: %v, want position %s", err, want)
+	}
+}
