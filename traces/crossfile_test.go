@@ -98,7 +98,7 @@ func TestRunsAndEvalsInTwoFiles(t *testing.T) {
 		t.Errorf("a run described twice alike: %v, %d runs, want 1", err, len(tr.Runs))
 	}
 	writeTestFile(t, c, "runs.csv", "run,mode,bandwidth\na,sync,1e8\n") // differs
-	writeTestFile(t, c, "evals.csv", "run,updates,loss\na,2,2.0\n")      // a repeat
+	writeTestFile(t, c, "evals.csv", "run,updates,loss\na,2,2.0\n")     // a repeat
 	for name, call := range map[string]func(...string) error{
 		"Load":           func(p ...string) error { _, _, err := Load(p...); return err },
 		"SummarizePaths": func(p ...string) error { _, _, err := SummarizePaths(p...); return err },
