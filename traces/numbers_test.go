@@ -145,3 +145,24 @@ func TestGzipTrailingBytes(t *testing.T) {
 		t.Errorf("two gzip members: %d rows, %v", n, err)
 	}
 }
+
+// TestLargeIntegers: a whole number too large for the integer columns says
+// so (it said "is not an integer" for 1e16 and for 2^63 in digits); text
+// is still "not an integer".
+func TestLargeIntegers(t *testing.T) {
+	for _, c := range []struct{ step, want string }{
+		{"1e16", `step: 1e16 is too large`},
+		{"9223372036854775808", `step: 9223372036854775808 is too large`},
+		{"1.5", `step: "1.5" is not an integer`},
+		{"ten", `step: "ten" is not an integer`},
+	} {
+		in := stepsHeader + "a,1,1,32,0," + c.step + ",0,1,,,,,\n"
+		_, _, err := readAllSteps(t, in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("step %s: %v, want %q", c.step, err, c.want)
+		}
+	}
+	if _, _, err := readAllSteps(t, stepsHeader+"a,1,1,32,0,1e15,0,1,,,,,\n"); err != nil {
+		t.Errorf("step 1e15: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -434,6 +435,20 @@ func (r *row) key(col int, required bool) string {
 	return s
 }
 
+// plainInt reports whether s is an optional sign and digits.
+func plainInt(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // integer parses an integer >= min. An empty optional value is absent.
 func (r *row) integer(col int, required bool, min, absent int64) int64 {
 	s := r.field(col)
@@ -445,9 +460,14 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 	}
 	v, err := parseInt(s)
 	if err != nil {
-		if f, ferr := parseFloat(s); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		f, ferr := parseFloat(s)
+		switch {
+		case ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53:
 			v = int64(f) // "4.0" and "1e3" are integers too
-		} else {
+		case ferr == nil && f == math.Trunc(f), errors.Is(err, strconv.ErrRange) && plainInt(s):
+			r.fail(col, "%s: %s is too large (expected an integer >= %d, at most 2^53 written as a decimal, or an int64 in digits)", r.h.names[col], s, min)
+			return absent
+		default:
 			r.fail(col, "%s: %q is not an integer (expected an integer >= %d)", r.h.names[col], s, min)
 			return absent
 		}
