@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -105,6 +106,23 @@ func convertFlagsAfterArgs(c *cli.Context) ([]string, error) {
 	return pos, nil
 }
 
+// convertIgnored says which of the flags given do not apply to format: the
+// run's flags are read for tfevents and chrome only (a table's rows carry
+// them), --p for the job traces only.
+func convertIgnored(c *cli.Context, format string) []string {
+	var out []string
+	isTrace := format == "tfevents" || format == "chrome"
+	for _, f := range []string{"run", "workers", "ps", "batch", "mode"} {
+		if c.IsSet(f) && !isTrace {
+			out = append(out, fmt.Sprintf("--%s is read for tfevents and chrome only: ignored for %s, whose rows give it", f, format))
+		}
+	}
+	if c.IsSet("p") && !slices.Contains(traces.JobFormats(), format) {
+		out = append(out, fmt.Sprintf("--p is read for the job traces (%s) only: ignored for %s", strings.Join(traces.JobFormats(), ", "), format))
+	}
+	return out
+}
+
 func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	pos, err := convertFlagsAfterArgs(c)
 	if err != nil {
@@ -140,6 +158,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	if err := notAFile("convert", out); err != nil {
 		return err
+	}
+	for _, w := range convertIgnored(c, format) {
+		fmt.Fprintf(stderr, "sgdplan: warning: convert: %s\n", w)
 	}
 	opts := traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
 		Batch: c.Int("batch"), Mode: c.String("mode"), P: c.Float64("p")}

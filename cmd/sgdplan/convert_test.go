@@ -246,3 +246,22 @@ func TestConvertOutputIsAFolder(t *testing.T) {
 		t.Error("steps.csv written although runs.csv could not be")
 	}
 }
+
+// TestConvertIgnoredFlags: flags that do not apply to the format warn (a
+// job trace's --workers and a table's --p were dropped without a word),
+// and the flags that apply do not.
+func TestConvertIgnoredFlags(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "public", "microsoft-itp-elasticflow-traces", "raw", "cluster10.csv")
+	code, _, stderr := runCmd(t, "convert", "--from", "itp", in, "--p", "0.8", "--workers", "4", "--mode", "sync", "--out", t.TempDir())
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"--workers is read for tfevents and chrome only: ignored for itp", "--mode is read for tfevents and chrome only"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q, want %q", stderr, want)
+		}
+	}
+	if strings.Contains(stderr, "--p is read") {
+		t.Errorf("--p applies to itp, but: %q", stderr)
+	}
+}
