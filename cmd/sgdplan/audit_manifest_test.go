@@ -40,10 +40,23 @@ func TestManifestAuditErrors(t *testing.T) {
 	if err != nil || mf.Workers != 1 {
 		t.Fatalf("PyTorchJob with a PS role: %+v, %v", mf, err)
 	}
-	code, _, stderr := runCmd(t, "check", "--model", fitModel(t, dir), p)
+	mp := fitModel(t, dir)
+	code, _, stderr := runCmd(t, "check", "--model", mp, p)
 	for _, role := range []string{`replica role "PS" is not counted`, `replica role "Workers" is not counted`} {
 		if !strings.Contains(stderr, role) || code == exitBadInput {
 			t.Errorf("check on a PyTorchJob with PS and Workers roles: exit %d, stderr %q; want a warning %q", code, stderr, role)
 		}
+	}
+	// counts the manifest gives that check cannot judge name the manifest
+	// (a flag's name is the flag's)
+	big := filepath.Join(dir, "big.yaml")
+	os.WriteFile(big, []byte(strings.Replace(job, "replicas: 4", "replicas: 20000", 1)), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, big)
+	if want := "check: " + big + ": 20000 workers: too large"; code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("20000 replicas: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	code, _, stderr = runCmd(t, "check", "--model", mp, "--workers", "20000", big)
+	if code != exitBadInput || strings.Contains(stderr, big) {
+		t.Errorf("--workers 20000: exit %d, stderr %q: the flag is not the manifest", code, stderr)
 	}
 }

@@ -108,11 +108,18 @@ func runCheck(c *cli.Context) error {
 			return badInput(fmt.Errorf("check: %v", err))
 		}
 	}
+	// where a count came from: the manifest unless a flag overrode it
+	from := func(flag string) string {
+		if len(args) == 1 && !c.IsSet(flag) {
+			return args[0] + ": "
+		}
+		return ""
+	}
 	if workers > maxCheckWorkers {
-		return badInput(fmt.Errorf("check: %d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", workers, maxCheckWorkers, maxCount))
+		return badInput(fmt.Errorf("check: %s%d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, maxCheckWorkers, maxCount))
 	}
 	if ps > maxCount {
-		return badInput(fmt.Errorf("check: %d PS shards: too large: at most %d", ps, maxCount))
+		return badInput(fmt.Errorf("check: %s%d PS shards: too large: at most %d", from("ps"), ps, maxCount))
 	}
 	if workers < 1 {
 		if len(args) == 0 && !c.IsSet("workers") {
@@ -125,11 +132,11 @@ func runCheck(c *cli.Context) error {
 	}
 	switch {
 	case ps > 0 && m.Reference.PS == 0:
-		return badInput(fmt.Errorf("check: %s: the model (%s) has no parameter servers", countWord(ps, "PS shard"), m.Mode))
+		return badInput(fmt.Errorf("check: %s%s: the model (%s) has no parameter servers", from("ps"), countWord(ps, "PS shard"), m.Mode))
 	case ps < 1 && m.Reference.PS > 0:
-		return badInput(fmt.Errorf("check: %d PS shards: want >= 1 (the model has parameter servers)", ps))
+		return badInput(fmt.Errorf("check: %s%d PS shards: want >= 1 (the model has parameter servers)", from("ps"), ps))
 	case ps < 0:
-		return badInput(fmt.Errorf("check: %d PS shards: want 0 (the model has no parameter servers)", ps))
+		return badInput(fmt.Errorf("check: %s%d PS shards: want 0 (the model has no parameter servers)", from("ps"), ps))
 	}
 	v := verdict(m, workers, ps)
 	if v.bad != "" {
