@@ -27,7 +27,10 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 		{[]string{"plan", "--jobs", jobs, "--servers", "9223372036854775296"}, "plan: --servers 9223372036854775296: want at most 1,000,000 workers"},
 		{[]string{"plan", "--jobs", jobs, "--servers", "1000000000", "--policy", "greedy"}, "plan: --servers 1000000000: want at most 1,000,000 workers"},
 		{[]string{"simulate", "--jobs", jobs, "--servers", "9223372036854775807", "--plot", plot}, "simulate: --servers 9223372036854775807: want at most 1,000,000"},
-		{append(rep, "--servers", "1000001"), "report: --servers 1000001: want at most 1,000,000 workers"},
+		{append(rep, "--servers", "1000001"), "report: --servers 1000001: want at most 10,000 workers"},
+		// the report simulates every policy at every load and seed: 322 s
+		// at a million workers, over a minute at 100,000
+		{append(rep, "--servers", "10001"), "report: --servers 10001: want at most 10,000 workers: the report simulates every policy"},
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "0.001", "--count", "9223372036854775807"}, "simulate: --count 9223372036854775807: want at most 10,000,000 jobs"},
 		{append(rep, "--servers", "16", "--sim-jobs", "9223372036854775807"), "report: --sim-jobs 9223372036854775807: want at most 10,000,000 jobs"},
 		{append(poisson, "--size-sigma", "50"), "simulate: --size-sigma 50: want at most 5: a lognormal's median"},
