@@ -252,6 +252,9 @@ func runPredict(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
+	if w := underOneUpdate(rows); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	switch format {
 	case "json":
 		b, err := json.MarshalIndent(rows, "", "  ")
@@ -515,4 +518,16 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 		return nil, badInput(fmt.Errorf("%s: %v", cmd, err))
 	}
 	return out, nil
+}
+
+// underOneUpdate says when a row reaches the target in less than one
+// update: the loss curve, scaled to a batch far beyond its data, has no
+// meaning there (predict --batch 1e18 printed 3.3e-15 updates).
+func underOneUpdate(rows []predictRow) string {
+	for _, r := range rows {
+		if u := r.UpdatesToTarget; u != nil && *u < 1 {
+			return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: the batch is so far beyond the loss curve's data that its updates and time to target mean nothing there", countWord(r.Workers, "worker"), r.PS, *u)
+		}
+	}
+	return ""
 }

@@ -282,3 +282,18 @@ func TestPredictBeyondShards(t *testing.T) {
 		t.Errorf("--per-node on mva: exit %d, %s", code, stderr)
 	}
 }
+
+// A batch so large that the target falls within one update is warned about
+// (it printed 3.3e-15 updates with no word on what that means); a batch
+// inside the data is not.
+func TestPredictWarnsUnderOneUpdate(t *testing.T) {
+	mp := fitModel(t, t.TempDir())
+	code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--batch", "1000000000000000000")
+	if code != 0 || !strings.Contains(stderr, "less than one: the batch is so far beyond") {
+		t.Errorf("batch 1e18: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "2")
+	if code != 0 || strings.Contains(stderr, "less than one") {
+		t.Errorf("the fitted batch: exit %d, stderr %q", code, stderr)
+	}
+}
