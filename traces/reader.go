@@ -323,8 +323,18 @@ func throughputAgrees(r *row, t *Throughput, cPS, cMode, cGlobal, cSamples int) 
 	if math.IsNaN(t.StepsPerS) || math.IsNaN(t.SamplesPerS) {
 		return nil
 	}
-	var per float64
-	var what string
+	if per, what, ok := ratesAgree(t); !ok {
+		return r.fail(cSamples, "samples_per_s: %s contradicts steps_per_s %s x %s samples (%s) = %s (expected one of the rates, or rates that agree to 1e-6)",
+			fmtFloat(t.SamplesPerS), fmtFloat(t.StepsPerS), fmtFloat(per), what, fmtFloat(t.StepsPerS*per))
+	}
+	return nil
+}
+
+// ratesAgree reports whether t's samples_per_s is its steps_per_s times the
+// samples of one step (per, described by what), to throughputRelTol: the
+// per-worker batch for async updates, the global batch for synchronous
+// steps, as fit reads them.
+func ratesAgree(t *Throughput) (per float64, what string, ok bool) {
 	switch {
 	case t.Mode == "async" && t.Batch > 0:
 		per, what = float64(t.Batch), "batch, one worker's mini-batch per async update"
@@ -336,11 +346,7 @@ func throughputAgrees(r *row, t *Throughput, cPS, cMode, cGlobal, cSamples int) 
 		per, what = float64(t.Batch)*float64(t.Workers), "batch x workers per synchronous step"
 	}
 	want := t.StepsPerS * per
-	if math.Abs(t.SamplesPerS-want) > throughputRelTol*math.Max(math.Abs(t.SamplesPerS), math.Abs(want)) {
-		return r.fail(cSamples, "samples_per_s: %s contradicts steps_per_s %s x %s samples (%s) = %s (expected one of the rates, or rates that agree to 1e-6)",
-			fmtFloat(t.SamplesPerS), fmtFloat(t.StepsPerS), fmtFloat(per), what, fmtFloat(want))
-	}
-	return nil
+	return per, what, math.Abs(t.SamplesPerS-want) <= throughputRelTol*math.Max(math.Abs(t.SamplesPerS), math.Abs(want))
 }
 
 // readRows is the loop shared by the readers: header, then one call of the

@@ -421,6 +421,15 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		if !(t.SamplesPerS > 0) {
 			t.SamplesPerS = math.NaN()
 		}
+		if !math.IsNaN(t.StepsPerS) && !math.IsNaN(t.SamplesPerS) {
+			// two tags averaged apart seldom agree to 1e-6, and ReadThroughput
+			// refuses a row whose rates contradict its batch: keep steps/s
+			if per, what, ok := ratesAgree(&t); !ok {
+				warns = append(warns, fmt.Errorf("traces: %s: samples/s %.4g is not steps/s %.4g x %g samples (%s): written as steps/s alone (the ratio is %.4g samples a step; give --batch)",
+					opts.Run, t.SamplesPerS, t.StepsPerS, per, what, t.SamplesPerS/t.StepsPerS))
+				t.SamplesPerS = math.NaN()
+			}
+		}
 		if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
 			warns = append(warns, fmt.Errorf("traces: %s: the logged rates average to 0 or less: no throughput row", opts.Run))
 		} else {

@@ -1,6 +1,8 @@
 package traces
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -52,5 +54,45 @@ func TestTFEventsNoFiniteWallTime(t *testing.T) {
 	res, _, err := Convert("tfevents", mixed, ConvertOptions{})
 	if err != nil || len(res.Trace.Evals) != 2 || res.Trace.Evals[0].Time != 0 {
 		t.Errorf("one NaN wall time: %v %+v", err, res.Trace)
+	}
+}
+
+// TestTFEventsRatesThatDisagree: steps/s and samples/s logged as two tags
+// average to rates that seldom agree to 1e-6 with the batch; the row kept
+// both, and ReadThroughput then refused the file convert had written. Now
+// the row keeps steps/s alone, with a warning, and reads back; rates that
+// agree keep both.
+func TestTFEventsRatesThatDisagree(t *testing.T) {
+	var s []TFScalar
+	for i := 1; i <= 5; i++ {
+		w := 1000 + float64(10*i)
+		s = append(s, TFScalar{w, int64(10 * i), "loss", 1 / float64(i)},
+			TFScalar{w, int64(10 * i), "global_step/sec", 2 + 0.01*float64(i)},
+			TFScalar{w, int64(10 * i), "examples/sec", 65 + 0.3*float64(i)})
+	}
+	opts := ConvertOptions{Run: "r", Workers: 1, PS: 1, Batch: 32, Mode: "async"}
+	tr, warns := TFEventsTrace(s, 1000, opts)
+	if len(tr.Throughput) != 1 || !math.IsNaN(tr.Throughput[0].SamplesPerS) || !(tr.Throughput[0].StepsPerS > 0) {
+		t.Fatalf("throughput %+v, want steps/s alone", tr.Throughput)
+	}
+	if !strings.Contains(fmt.Sprint(warns), "written as steps/s alone") {
+		t.Errorf("warnings %v, want one on the rates", warns)
+	}
+	var buf bytes.Buffer
+	if err := WriteThroughput(&buf, tr.Throughput); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadThroughput(&buf, "throughput.csv", func(Throughput) error { return nil }); err != nil {
+		t.Errorf("the converted row does not read back: %v", err)
+	}
+	// samples/s exactly 32 x steps/s: both kept
+	for i := range s {
+		if s[i].Tag == "examples/sec" {
+			s[i].Value = 32 * (2 + 0.01*float64(i/3+1))
+		}
+	}
+	tr, _ = TFEventsTrace(s, 1000, opts)
+	if th := tr.Throughput[0]; math.IsNaN(th.SamplesPerS) {
+		t.Errorf("agreeing rates: %+v, want samples/s kept", th)
 	}
 }
