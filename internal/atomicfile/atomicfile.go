@@ -36,7 +36,9 @@ func Target(path string) (string, error) {
 				return "", fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
 			}
 			if !filepath.IsAbs(link) {
-				link = filepath.Join(filepath.Dir(target), link)
+				// not filepath.Join: it would clean "dir/../x" as text,
+				// while the system takes ".." from where the link really is
+				link = filepath.Dir(target) + string(filepath.Separator) + link
 			}
 			target = link
 		case fi.IsDir():

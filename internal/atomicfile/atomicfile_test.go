@@ -104,3 +104,30 @@ func TestWriteTargets(t *testing.T) {
 		t.Errorf("folder holds %d entries, want 6 (no temporary left): %v", len(ents), ents)
 	}
 }
+
+// A link whose folder is itself a link, pointing through "..": the write
+// lands where the system resolves it (out -> a/b/c, then
+// c/m.json -> ../x.json is a/b/x.json), not where cleaning the text would
+// (./x.json).
+func TestWriteLinkThroughLinkedFolder(t *testing.T) {
+	dir := t.TempDir()
+	deep := filepath.Join(dir, "a", "b", "c")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(deep, filepath.Join(dir, "out")); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	if err := os.Symlink("../x.json", filepath.Join(deep, "m.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(filepath.Join(dir, "out", "m.json"), []byte("data")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "a", "b", "x.json")); err != nil || string(b) != "data" {
+		t.Errorf("a/b/x.json: %q, %v; want the data there", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.json")); err == nil {
+		t.Error("wrote ./x.json, where the text of the path points")
+	}
+}
