@@ -154,6 +154,10 @@ func TestLargeIntegers(t *testing.T) {
 		{"1e16", `step: 1e16 is too large`},
 		{"9223372036854775808", `step: 9223372036854775808 is too large`},
 		{"1.5", `step: "1.5" is not an integer`},
+		// not "too large": infinite, or negative
+		{"inf", `step: "inf" is not an integer`},
+		{"-1e20", `step: -1e20 is below 0`},
+		{"-99999999999999999999", `step: -99999999999999999999 is below 0`},
 		{"ten", `step: "ten" is not an integer`},
 	} {
 		in := stepsHeader + "a,1,1,32,0," + c.step + ",0,1,,,,,\n"

@@ -470,7 +470,11 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 		switch {
 		case ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53:
 			v = int64(f) // "4.0" and "1e3" are integers too
-		case ferr == nil && f == math.Trunc(f), errors.Is(err, strconv.ErrRange) && plainInt(s):
+		case ferr == nil && !math.IsInf(f, 0) && f == math.Trunc(f) && f < 0,
+			errors.Is(err, strconv.ErrRange) && plainInt(s) && strings.HasPrefix(s, "-"):
+			r.fail(col, "%s: %s is below %d (expected an integer >= %d)", r.h.names[col], s, min, min)
+			return absent
+		case ferr == nil && !math.IsInf(f, 0) && f == math.Trunc(f), errors.Is(err, strconv.ErrRange) && plainInt(s):
 			r.fail(col, "%s: %s is too large (expected an integer >= %d, at most 2^53 written as a decimal, or an int64 in digits)", r.h.names[col], s, min)
 			return absent
 		default:
