@@ -194,6 +194,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		}
 		if len(rec) < len(header) {
 			l, c := cr.FieldPos(len(rec) - 1)
+			c += len(rec[len(rec)-1]) // just past the last field, where the next should be
 			return nil, nil, perr(l, c, "row ends after %d of %d fields: want one per column of the header (%s); the first missing is %q",
 				len(rec), len(header), headerList(header), strings.TrimSpace(header[len(rec)]))
 		}

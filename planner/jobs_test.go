@@ -76,8 +76,8 @@ func TestReadJobsErrors(t *testing.T) {
 		// A row longer than the header was read as if it were not.
 		{"long row", "job,arrival,size,p\na,0,100,0.5,9\n", "jobs.csv:2:13: row has 5 fields, more than the 4 columns of the header (job, arrival, size, p)"},
 		// A short row said "want a speedup exponent p".
-		{"short row", "job,arrival,size,p\na,0,100\n", `jobs.csv:2:5: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
-		{"short row, optional column", "job,size,p,max_workers\na,100,0.5\n", `jobs.csv:2:7: row ends after 3 of 4 fields`},
+		{"short row", "job,arrival,size,p\na,0,100\n", `jobs.csv:2:8: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
+		{"short row, optional column", "job,size,p,max_workers\na,100,0.5\n", `jobs.csv:2:10: row ends after 3 of 4 fields`},
 		{"out of order", "job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n", "jobs.csv:3:3: arrival: 3 s is before the previous job's 5 s"},
 		{"negative arrival", "job,arrival,size,p\na,-5,1,0.5\n", "jobs.csv:2:3: arrival: want a time >= 0"},
 		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},

@@ -45,7 +45,7 @@ func TestPlanJobsFileErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"plan", "--jobs", long, "--servers", "4"}, long + ":2:13: row has 5 fields, more than the 4 columns of the header (job, arrival, size, p)"},
-		{[]string{"simulate", "--jobs", short, "--servers", "4"}, short + `:2:5: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
+		{[]string{"simulate", "--jobs", short, "--servers", "4"}, short + `:2:8: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
 		{[]string{"plan", "--jobs", under, "--servers", "4"}, under + `:2:5: size: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got "1_000"`},
 		{[]string{"plan", "--jobs", hex, "--servers", "4"}, hex + `:2:5: size: want a finite decimal number`},
 		{[]string{"plan", "--jobs", rigid, "--servers", "16", "--policy", "all"}, rigid + `:3:13: rigid_workers: job "b" needs 1000 rigid workers, more than the 16 servers`},
