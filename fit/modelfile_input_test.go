@@ -99,3 +99,30 @@ func TestParseModelValueRanges(t *testing.T) {
 		}
 	}
 }
+
+// The mode check asks the family what it models, not its name: asyncps
+// and a mean of -async forms are asynchronous only (the name test let
+// asyncps through with mode sync).
+func TestModeFits(t *testing.T) {
+	for _, c := range []struct {
+		family      string
+		sync, async bool
+	}{
+		{"asyncps", false, true},
+		{"mva", false, true},
+		{"mean(ernest-async,optimus-async)", false, true},
+		{"optimus-sync", true, false},
+		{"powerlaw", true, false},
+	} {
+		fam, ok := LookupFamily(c.family)
+		if !ok {
+			t.Fatalf("no family %s", c.family)
+		}
+		if got := modeFits(fam, "sync"); got != c.sync {
+			t.Errorf("%s under sync: %v, want %v", c.family, got, c.sync)
+		}
+		if got := modeFits(fam, "async"); got != c.async {
+			t.Errorf("%s under async: %v, want %v", c.family, got, c.async)
+		}
+	}
+}
