@@ -206,10 +206,10 @@ func planFiniteFlags(c *cli.Context) error {
 // --servers, --knee-alpha and --policy (numeric allowed when allowNumeric)
 // and that no float flag is NaN or infinite; its errors are bad input.
 func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
-	s := planSetup{format: c.String("format"), servers: c.Int("servers"), alpha: c.Float64("knee-alpha")}
 	if err := noArgs(c.Command.Name, c); err != nil {
-		return s, err
+		return planSetup{}, err
 	}
+	s := planSetup{format: c.String("format"), servers: c.Int("servers"), alpha: c.Float64("knee-alpha")}
 	if err := planCheckFormat(s.format); err != nil {
 		return s, badInput(err)
 	}

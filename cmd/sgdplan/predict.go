@@ -96,12 +96,8 @@ func asCmd(cmd string, err error) error {
 }
 
 func runPredict(c *cli.Context) error {
-	args, err := interspersed(c)
-	if err != nil {
-		return badInput(fmt.Errorf("predict: %v", err))
-	}
-	if len(args) > 0 {
-		return badInput(fmt.Errorf("predict: unexpected argument %q: predict reads the model of --model and takes no paths", args[0]))
+	if err := noArgs("predict", c); err != nil {
+		return err
 	}
 	if err := finiteFlags(c, "predict"); err != nil {
 		return err
