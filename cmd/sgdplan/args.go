@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/urfave/cli/v2"
 )
@@ -20,6 +21,21 @@ func noArgs(cmd string, c *cli.Context) error {
 			more = fmt.Sprintf(" (and %d more)", len(args)-1)
 		}
 		return badInput(fmt.Errorf("%s: unexpected argument %q%s: %s reads flags only (see sgdplan %s --help)", cmd, args[0], more, cmd, cmd))
+	}
+	return nil
+}
+
+// finiteFlags refuses a float flag of c's command given as NaN or an
+// infinity: no count, rate or size of these commands is one.
+func finiteFlags(c *cli.Context) error {
+	for _, f := range c.Command.Flags {
+		ff, ok := f.(*cli.Float64Flag)
+		if !ok || !c.IsSet(ff.Name) {
+			continue
+		}
+		if v := c.Float64(ff.Name); math.IsNaN(v) || math.IsInf(v, 0) {
+			return badInput(fmt.Errorf("%s: --%s %g: want a finite number", c.Command.Name, ff.Name, v))
+		}
 	}
 	return nil
 }

@@ -69,7 +69,7 @@ func runCheck(c *cli.Context) error {
 	if len(args) > 1 {
 		return badInput(fmt.Errorf("check: one manifest at most, got %d", len(args)))
 	}
-	if err := finiteFlags(c, "check"); err != nil {
+	if err := finiteFlags(c); err != nil {
 		return err
 	}
 	m, err := loadModel("check", c.String("model"))

@@ -187,21 +187,6 @@ func planThousands(n int) string {
 	return s
 }
 
-// planFiniteFlags refuses a float flag of the command set to NaN or an
-// infinity: no quantity of plan, simulate or report is meaningful there.
-func planFiniteFlags(c *cli.Context) error {
-	for _, f := range c.Command.Flags {
-		ff, ok := f.(*cli.Float64Flag)
-		if !ok || !c.IsSet(ff.Name) {
-			continue
-		}
-		if v := c.Float64(ff.Name); math.IsNaN(v) || math.IsInf(v, 0) {
-			return badInput(fmt.Errorf("%s: --%s %g: want a finite number", c.Command.Name, ff.Name, v))
-		}
-	}
-	return nil
-}
-
 // planParse checks the arguments (none), --format, --jobs (when needJobs),
 // --servers, --knee-alpha and --policy (numeric allowed when allowNumeric)
 // and that no float flag is NaN or infinite; its errors are bad input.
@@ -219,7 +204,7 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	if err := planCheckServers(c.Command.Name, s.servers); err != nil {
 		return s, badInput(err)
 	}
-	if err := planFiniteFlags(c); err != nil {
+	if err := finiteFlags(c); err != nil {
 		return s, err
 	}
 	if !(s.alpha > 0 && s.alpha < 1) {

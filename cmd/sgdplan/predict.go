@@ -99,7 +99,7 @@ func runPredict(c *cli.Context) error {
 	if err := noArgs("predict", c); err != nil {
 		return err
 	}
-	if err := finiteFlags(c, "predict"); err != nil {
+	if err := finiteFlags(c); err != nil {
 		return err
 	}
 	format := c.String("format")
@@ -460,21 +460,6 @@ func placementIgnored(m *fit.Model, ws []int) string {
 		return ""
 	}
 	return fmt.Sprintf("--per-node: the %s model predicts alike however the workers are placed on machines (it has no term for the network between them), so the placement changes nothing", m.Family)
-}
-
-// finiteFlags refuses a float flag of the command cmd set to a value that is
-// not a finite number (NaN, Inf: --epochs Inf printed infinite times).
-func finiteFlags(c *cli.Context, cmd string) error {
-	for _, f := range c.Command.Flags {
-		if _, ok := f.(*cli.Float64Flag); !ok {
-			continue
-		}
-		name := f.Names()[0]
-		if v := c.Float64(name); c.IsSet(name) && !finite(v) {
-			return badInput(fmt.Errorf("%s: --%s %g: want a finite number", cmd, name, v))
-		}
-	}
-	return nil
 }
 
 // parseCount reads a whole count of the flag flag; a count above most

@@ -126,7 +126,7 @@ func reportAction(c *cli.Context) error {
 	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
 	}
-	if err := planFiniteFlags(c); err != nil {
+	if err := finiteFlags(c); err != nil {
 		return err
 	}
 	o, err := reportFlags(c)
