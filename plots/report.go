@@ -36,10 +36,8 @@ func ReportFiles() []string {
 // regular file (links are followed): WriteReport could not replace it. A
 // missing dir, or missing files, are fine.
 func CheckReportDir(dir string) error {
-	for _, name := range ReportFiles() {
-		if _, err := atomicfile.Target(filepath.Join(dir, name)); err != nil {
-			return fmt.Errorf("plots: report: %w (a report writes %s there)", err, name)
-		}
+	if name, err := atomicfile.CheckFiles(dir, ReportFiles()...); err != nil {
+		return fmt.Errorf("plots: report: %w (a report writes %s there)", err, name)
 	}
 	return nil
 }

@@ -38,8 +38,9 @@ func WriteThroughput(w io.Writer, rows []Throughput) error {
 
 // TraceFile is one file WriteDir writes: its name in the folder and its rows.
 type TraceFile struct {
-	Name string
-	Rows int
+	Name  string
+	Rows  int
+	write func(io.Writer) error
 }
 
 // Files lists the files WriteDir writes for t, in its order: one per kind
@@ -47,14 +48,18 @@ type TraceFile struct {
 func (t *Trace) Files() []TraceFile {
 	var out []TraceFile
 	for _, f := range []struct {
-		kind Kind
-		n    int
+		kind  Kind
+		n     int
+		write func(io.Writer) error
 	}{
-		{KindSteps, len(t.Steps)}, {KindUpdates, len(t.Updates)}, {KindRuns, len(t.Runs)},
-		{KindEvals, len(t.Evals)}, {KindThroughput, len(t.Throughput)},
+		{KindSteps, len(t.Steps), func(w io.Writer) error { return WriteSteps(w, t.Steps) }},
+		{KindUpdates, len(t.Updates), func(w io.Writer) error { return WriteUpdates(w, t.Updates) }},
+		{KindRuns, len(t.Runs), func(w io.Writer) error { return WriteRuns(w, t.Runs) }},
+		{KindEvals, len(t.Evals), func(w io.Writer) error { return WriteEvals(w, t.Evals) }},
+		{KindThroughput, len(t.Throughput), func(w io.Writer) error { return WriteThroughput(w, t.Throughput) }},
 	} {
 		if f.n > 0 {
-			out = append(out, TraceFile{f.kind.FileName(), f.n})
+			out = append(out, TraceFile{f.kind.FileName(), f.n, f.write})
 		}
 	}
 	return out
@@ -68,29 +73,18 @@ func WriteDir(dir string, t *Trace) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}
-	parts := []struct {
-		kind  Kind
-		n     int
-		write func(io.Writer) error
-	}{
-		{KindSteps, len(t.Steps), func(w io.Writer) error { return WriteSteps(w, t.Steps) }},
-		{KindUpdates, len(t.Updates), func(w io.Writer) error { return WriteUpdates(w, t.Updates) }},
-		{KindRuns, len(t.Runs), func(w io.Writer) error { return WriteRuns(w, t.Runs) }},
-		{KindEvals, len(t.Evals), func(w io.Writer) error { return WriteEvals(w, t.Evals) }},
-		{KindThroughput, len(t.Throughput), func(w io.Writer) error { return WriteThroughput(w, t.Throughput) }},
-	}
+	files := t.Files()
 	// a folder or another non-regular file where one of the files goes is
 	// refused before any is written: no partial output
-	for _, f := range t.Files() {
-		if _, err := atomicfile.Target(filepath.Join(dir, f.Name)); err != nil {
-			return fmt.Errorf("traces: %w", err)
-		}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
 	}
-	for _, p := range parts {
-		if p.n == 0 {
-			continue
-		}
-		if err := writeAtomic(filepath.Join(dir, p.kind.FileName()), p.write); err != nil {
+	if _, err := atomicfile.CheckFiles(dir, names...); err != nil {
+		return fmt.Errorf("traces: %w", err)
+	}
+	for _, f := range files {
+		if err := writeAtomic(filepath.Join(dir, f.Name), f.write); err != nil {
 			return err
 		}
 	}

@@ -188,10 +188,8 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-		for _, n := range names {
-			if _, err := atomicfile.Target(filepath.Join(out, n)); err != nil {
-				return badInput(fmt.Errorf("convert: --out %s: %w", out, err))
-			}
+		if _, err := atomicfile.CheckFiles(out, names...); err != nil {
+			return badInput(fmt.Errorf("convert: --out %s: %w", out, err))
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {

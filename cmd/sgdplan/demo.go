@@ -181,10 +181,8 @@ func demoJobs() ([]byte, error) {
 // of its outputs behind.
 func demoOutputs(out string) error {
 	names := append([]string{"jobs.csv", "model.json", "fit-train.png", "demo.txt"}, plots.ReportFiles()...)
-	for _, name := range names {
-		if _, err := atomicfile.Target(filepath.Join(out, name)); err != nil {
-			return badInput(fmt.Errorf("demo: --out %s: %w (the demo writes %s there)", out, err, name))
-		}
+	if name, err := atomicfile.CheckFiles(out, names...); err != nil {
+		return badInput(fmt.Errorf("demo: --out %s: %w (the demo writes %s there)", out, err, name))
 	}
 	in := filepath.Join(out, "input")
 	if fi, err := os.Stat(in); err == nil && !fi.IsDir() {

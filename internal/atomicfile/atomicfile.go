@@ -65,6 +65,19 @@ func Check(path string) error {
 	return nil
 }
 
+// CheckFiles is Target for each of names in the folder dir, before a
+// command writes any of them: the first that cannot be written (a folder,
+// device or pipe in its place) is returned with Target's error, so that
+// nothing is written when any would fail. A missing dir is fine.
+func CheckFiles(dir string, names ...string) (name string, err error) {
+	for _, n := range names {
+		if _, err := Target(filepath.Join(dir, n)); err != nil {
+			return n, err
+		}
+	}
+	return "", nil
+}
+
 // Write writes path with write, atomically, mode 0644. Its errors name
 // path, never the temporary file. A symbolic link at path is followed (the
 // file it points to is replaced, the link stays); a folder or another

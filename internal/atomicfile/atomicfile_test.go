@@ -131,3 +131,21 @@ func TestWriteLinkThroughLinkedFolder(t *testing.T) {
 		t.Error("wrote ./x.json, where the text of the path points")
 	}
 }
+
+// CheckFiles names the first file of the list that cannot be written, with
+// Target's error; a folder of writable (or absent) files passes.
+func TestCheckFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.csv"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(dir, "c.csv"), 0o755)
+	if name, err := CheckFiles(dir, "a.csv", "b.csv"); name != "" || err != nil {
+		t.Errorf("writable files: %q, %v", name, err)
+	}
+	name, err := CheckFiles(dir, "a.csv", "c.csv", "b.csv")
+	if name != "c.csv" || err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "c.csv")+" is a folder") {
+		t.Errorf("a folder in the list: %q, %v", name, err)
+	}
+	if name, err := CheckFiles(filepath.Join(dir, "missing"), "a.csv"); name != "" || err != nil {
+		t.Errorf("a missing folder: %q, %v", name, err)
+	}
+}
