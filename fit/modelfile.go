@@ -430,13 +430,10 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 // put a demand at 0), with a warning: such a sample has no speed to give an
 // interval, and LoadModel refuses a file that holds one.
 func (m *Model) dropDegenerate() {
-	c := m.Config(model.Config{Workers: 1})
-	ok := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
-	bare := *m
-	bare.sweeps = nil
+	_, _, sx, rx := m.refSpeeds()
 	var samples [][]float64
-	for i := range m.Samples {
-		if ok(bare.Resampled(i).StepsPerSecond(c)) {
+	for i, x := range sx {
+		if speedOK(x) {
 			samples = append(samples, m.Samples[i])
 		}
 	}
@@ -445,8 +442,8 @@ func (m *Model) dropDegenerate() {
 		m.Samples = samples
 	}
 	var rivals []Rival
-	for i := range m.Rivals {
-		if ok(bare.AsRival(i).StepsPerSecond(c)) {
+	for i, x := range rx {
+		if speedOK(x) {
 			rivals = append(rivals, m.Rivals[i])
 		}
 	}
@@ -455,6 +452,26 @@ func (m *Model) dropDegenerate() {
 		m.Rivals = rivals
 	}
 }
+
+// refSpeeds returns m's reference configuration at one worker and the
+// steps/s there of the point fit, of each bootstrap sample and of each
+// rival (solved alone: nothing is memoised).
+func (m *Model) refSpeeds() (c model.Config, point float64, samples, rivals []float64) {
+	c = m.Config(model.Config{Workers: 1})
+	bare := *m
+	bare.sweeps = nil
+	point = bare.StepsPerSecond(c)
+	for i := range m.Samples {
+		samples = append(samples, bare.Resampled(i).StepsPerSecond(c))
+	}
+	for i := range m.Rivals {
+		rivals = append(rivals, bare.AsRival(i).StepsPerSecond(c))
+	}
+	return c, point, samples, rivals
+}
+
+// speedOK reports whether a step rate is finite and positive.
+func speedOK(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 
 func (m *Model) theta() []float64 {
 	th := make([]float64, len(m.Parameters))
@@ -911,21 +928,18 @@ func ParseModel(name string, b []byte) (*Model, error) {
 // relative to it (parameters all 0 gave NaN verdicts and a predict table
 // that crashed). at gives the position of a path.
 func (m *Model) checkReference(at func(string) string) error {
-	c := m.Config(model.Config{Workers: 1})
+	c, point, sx, rx := m.refSpeeds()
 	where := fmt.Sprintf("1 worker, %d ps, batch %.4g", c.PS, c.Batch)
-	ok := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
-	bare := *m
-	bare.sweeps = nil // checked alone, memoised nothing
-	if x := bare.StepsPerSecond(c); !ok(x) {
-		return errorf("%s: the parameters predict %g steps/s at the reference configuration (%s), a step time of %g s: want a finite positive step time (are the parameters all 0?)", at("parameters"), x, where, 1/x)
+	if !speedOK(point) {
+		return errorf("%s: the parameters predict %g steps/s at the reference configuration (%s), a step time of %g s: want a finite positive step time (are the parameters all 0?)", at("parameters"), point, where, 1/point)
 	}
-	for i := range m.Samples {
-		if x := bare.Resampled(i).StepsPerSecond(c); !ok(x) {
+	for i, x := range sx {
+		if !speedOK(x) {
 			return errorf("%s: bootstrap sample %d predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, x, where)
 		}
 	}
-	for i := range m.Rivals {
-		if x := bare.AsRival(i).StepsPerSecond(c); !ok(x) {
+	for i, x := range rx {
+		if !speedOK(x) {
 			return errorf("%s: rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("rivals[%d]", i)), i+1, m.Rivals[i].Family, x, where)
 		}
 	}
