@@ -114,3 +114,21 @@ func TestRunsAndEvalsInTwoFiles(t *testing.T) {
 		}
 	}
 }
+
+// With one evals.csv there is nothing to compare: no row is kept (the
+// streaming summary stays flat in memory); with two, rows are compared.
+func TestEvalCheckOnlyAcrossFiles(t *testing.T) {
+	e := Eval{Run: "a", Updates: 1, Time: 1, Loss: 2}
+	one := newCrossFiles([]File{{Kind: KindSteps}, {Kind: KindEvals}})
+	h := one.evalHandler("x.csv", func(Eval) error { return nil })
+	if h(e) != nil || h(e) != nil || one.evals != nil {
+		t.Errorf("one evals file: kept %d rows", len(one.evals))
+	}
+	two := newCrossFiles([]File{{Kind: KindEvals}, {Kind: KindEvals}})
+	if err := two.evalHandler("x.csv", func(Eval) error { return nil })(e); err != nil {
+		t.Fatal(err)
+	}
+	if err := two.evalHandler("y.csv", func(Eval) error { return nil })(e); err == nil {
+		t.Error("two evals files holding one row: no error")
+	}
+}

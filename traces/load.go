@@ -114,7 +114,7 @@ func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
 	}
 	t := &Trace{}
 	var warnings []error
-	dups := &crossFiles{}
+	dups := newCrossFiles(files)
 	// steps files first, so that updates are checked against their runs
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Kind == KindSteps && files[j].Kind != KindSteps })
 	for _, f := range files {

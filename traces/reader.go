@@ -633,6 +633,20 @@ type crossFiles struct {
 
 	runs  map[string]runFrom // runs.csv rows by run, with their file
 	evals map[evalKey]string // evals.csv rows, with their file
+	// evalFiles is the number of evals.csv files read: with one there is
+	// nothing to compare, and no row is kept
+	evalFiles int
+}
+
+// newCrossFiles is the cross-file check of files.
+func newCrossFiles(files []File) *crossFiles {
+	d := &crossFiles{}
+	for _, f := range files {
+		if f.Kind == KindEvals {
+			d.evalFiles++
+		}
+	}
+	return d
 }
 
 type runFrom struct {
@@ -672,7 +686,7 @@ func (d *crossFiles) runHandler(file string, fn func(RunInfo) error) func(RunInf
 // evalHandler wraps fn for the evals.csv file: a row that an earlier
 // evals.csv holds is an error (the loss curve would count it twice).
 func (d *crossFiles) evalHandler(file string, fn func(Eval) error) func(Eval) error {
-	if d == nil {
+	if d == nil || d.evalFiles < 2 {
 		return fn
 	}
 	return func(e Eval) error {

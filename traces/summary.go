@@ -144,7 +144,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	}
 	isSteps := func(k Kind) bool { return k == KindSteps }
 	// the first pass also finds a step that two files hold
-	x := &crossFiles{}
+	x := newCrossFiles(files)
 	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps, x); err != nil {
 		return nil, warnings, err
 	}
