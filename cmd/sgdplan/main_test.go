@@ -119,3 +119,13 @@ func TestFitOutputLinks(t *testing.T) {
 		}
 	}
 }
+
+// writeTestFile writes body to dir/name and returns the path.
+func writeTestFile(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

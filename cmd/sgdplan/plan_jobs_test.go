@@ -13,13 +13,7 @@ import (
 // each names the file, line and column (and the job), exits 2.
 func TestPlanJobsFileErrors(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTestFile(t, dir, name, body) }
 	long := write("long.csv", "job,arrival,size,p\na,0,100,0.5,9\n")
 	short := write("short.csv", "job,arrival,size,p\na,0,100\n")
 	under := write("under.csv", "job,arrival,size,p\na,0,1_000,0.5\n")

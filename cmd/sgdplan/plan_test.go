@@ -109,13 +109,7 @@ func TestPlanPlot(t *testing.T) {
 // file.
 func TestPlanSimulateBadInput(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTestFile(t, dir, name, body) }
 	good := filepath.Join(jobsExample, "worked.csv")
 	neg := write("neg.csv", "job,size,p\na,-4,0.5\n")
 	badP := write("p.csv", "job,size,p\na,4,1.5\n")
