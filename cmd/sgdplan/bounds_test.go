@@ -69,9 +69,15 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 // The largest cluster allowed runs, and quickly (greedy hands out a million
 // workers one at a time).
 func TestPlanMaxServers(t *testing.T) {
-	code, _, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "1000000", "--policy", "greedy", "--format", "csv")
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "jobs.csv"), "--servers", "1000000", "--policy", "greedy", "--format", "csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// every job placed, each held to its max_workers (the cluster is no
+	// limit), so resnet50 gets its 16 workers
+	rows := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(rows) != 9 || !strings.HasPrefix(rows[1], "greedy,resnet50,0,7200,16,") {
+		t.Errorf("plan at a million workers:\n%s", stdout)
 	}
 }
 
