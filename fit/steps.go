@@ -90,7 +90,7 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 		if !ok {
 			i = len(out)
 			idx[s.Run] = i
-			out = append(out, RunStats{Run: s.Run, Workers: s.Workers, PS: s.PS, Batch: s.Batch, Mode: "async", Bandwidth: math.NaN(), Epochs: math.NaN(), HasPhases: true})
+			out = append(out, RunStats{Run: s.Run, Workers: s.Workers, PS: s.PS, Batch: s.Batch, Mode: traces.DefaultMode(s.PS), Bandwidth: math.NaN(), Epochs: math.NaN(), HasPhases: true})
 			spans = append(spans, span{i, s.Start, s.End})
 		}
 		sp := &spans[i]
@@ -430,7 +430,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 			st.Staleness = Moments{N: int(r.Staleness.N), Mean: r.Staleness.Mean, SCV: math.NaN()}
 		}
 		if st.Mode == "" {
-			st.Mode = "async"
+			st.Mode = traces.DefaultMode(st.PS)
 		}
 		st.StepsPerS = jobStepsPerS(st.Mode, st.Workers, st.StepsPerS)
 		if info := r.Info; info != nil {

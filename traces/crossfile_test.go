@@ -132,3 +132,85 @@ func TestEvalCheckOnlyAcrossFiles(t *testing.T) {
 		t.Error("two evals files holding one row: no error")
 	}
 }
+
+// TestUpdateVersionTwice: a shard reaches each model version once, so a
+// repeated (run, shard, version) is an error at its version column, in one
+// file and across files (the same updates.csv given twice doubled the
+// staleness counts); the same version at two shards is read.
+func TestUpdateVersionTwice(t *testing.T) {
+	const head = "run,shard,worker,time,version,staleness\n"
+	root := t.TempDir()
+	ok := head + "a,0,0,0.5,1,0\na,0,1,0.6,2,0\n"
+	a := writeTestFile(t, filepath.Join(root, "a"), "updates.csv", ok)
+	b := writeTestFile(t, filepath.Join(root, "b"), "updates.csv.gz", gzipString(ok))
+	writeTestFile(t, filepath.Join(root, "a"), "steps.csv", crossSteps)
+	for name, call := range map[string]func(...string) error{
+		"Load":           func(p ...string) error { _, _, err := Load(p...); return err },
+		"SummarizePaths": func(p ...string) error { _, _, err := SummarizePaths(p...); return err },
+	} {
+		want := "traces: " + b + `:2:5: version: (run "a", shard 0, version 1) is also in ` + a
+		if err := call(filepath.Join(root, "a"), b); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s, a copy: error %v, want %q...", name, err, want)
+		}
+		if err := call(filepath.Join(root, "a")); err != nil {
+			t.Errorf("%s, once: %v", name, err)
+		}
+	}
+	var n int
+	_, err := ReadUpdates(strings.NewReader(head+"a,0,0,0.5,1,0\na,1,0,0.5,1,0\na,0,1,0.7,3,1\na,0,0,0.9,1,0\n"), "u.csv",
+		func(Update) error { n++; return nil })
+	want := `traces: u.csv:5:5: version: duplicate (run "a", shard 0, version 1)`
+	if err == nil || !strings.HasPrefix(err.Error(), want) || n != 3 {
+		t.Errorf("a version twice in one file: error %v after %d rows, want %q after 3", err, n, want)
+	}
+	// other runs may reuse versions
+	if _, err := ReadUpdates(strings.NewReader(head+"a,0,0,0.5,1,0\nb,0,0,0.5,1,0\n"), "u.csv", func(Update) error { return nil }); err != nil {
+		t.Errorf("two runs at version 1: %v", err)
+	}
+}
+
+// TestRunModeAgainstPS: a mode in runs.csv that the run's ps in steps.csv
+// contradicts is an error at the mode column (an all-reduce trace described
+// as async was fitted with the asynchronous families); an empty mode, or no
+// runs.csv, follows ps: allreduce at ps 0, async otherwise.
+func TestRunModeAgainstPS(t *testing.T) {
+	root := t.TempDir()
+	ar := writeTestFile(t, filepath.Join(root, "ar"), "steps.csv", stepsHeader+
+		"a,2,0,32,0,0,0,1,,,,,\na,2,0,32,1,0,0,1,,,,,\na,2,0,32,0,1,1,2,,,,,\na,2,0,32,1,1,1,2,,,,,\n")
+	ps := writeTestFile(t, filepath.Join(root, "ps"), "steps.csv", crossSteps)
+	cases := []struct {
+		steps, runs, want string // want: an error's suffix after the runs file, or the mode read
+	}{
+		{ar, "run,mode\na,async\n", `:2:2: mode: async, but run "a" has ps=0 in ` + ar + ` line 2: async is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)`},
+		{ar, "run,mode\na,SYNC\n", `:2:2: mode: sync, but run "a" has ps=0 in ` + ar + ` line 2`},
+		{ps, "run,model,mode\na,m,allreduce\n", `:2:3: mode: allreduce, but run "a" has ps=1 in ` + ps + ` line 2: all-reduce has no parameter servers`},
+		{ar, "run,mode\na,allreduce\n", "allreduce"},
+		{ar, "run,mode\na,\n", "allreduce"},
+		{ar, "", "allreduce"},
+		{ps, "run,mode\na,\n", "async"},
+		{ps, "run,mode\na,sync\n", "sync"},
+		{ps, "", "async"},
+	}
+	for i, c := range cases {
+		paths := []string{c.steps}
+		runs := ""
+		if c.runs != "" {
+			runs = writeTestFile(t, filepath.Join(root, "runs", string(rune('a'+i))), "runs.csv", c.runs)
+			paths = append(paths, runs)
+		}
+		sums, _, err := SummarizePaths(paths...)
+		_, _, lerr := Load(paths...)
+		if strings.HasPrefix(c.want, ":") {
+			want := "traces: " + runs + c.want
+			for name, e := range map[string]error{"SummarizePaths": err, "Load": lerr} {
+				if e == nil || !strings.HasPrefix(e.Error(), want) {
+					t.Errorf("case %d, %s: error %v, want %q...", i, name, e, want)
+				}
+			}
+			continue
+		}
+		if err != nil || lerr != nil || len(sums) != 1 || sums[0].Mode != c.want {
+			t.Errorf("case %d: %v %v %+v, want mode %s", i, err, lerr, sums, c.want)
+		}
+	}
+}

@@ -164,7 +164,7 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 		read = func(r io.Reader) ([]error, error) { return readUpdates(r, f.Path, h.Update, dups) }
 	case f.Kind == KindRuns && h.Run != nil:
 		run := dups.runHandler(f.Path, h.Run)
-		read = func(r io.Reader) ([]error, error) { return ReadRuns(r, f.Path, run) }
+		read = func(r io.Reader) ([]error, error) { return readRuns(r, f.Path, run, dups) }
 	case f.Kind == KindEvals && h.Eval != nil:
 		eval := dups.evalHandler(f.Path, h.Eval)
 		read = func(r io.Reader) ([]error, error) { return ReadEvals(r, f.Path, eval) }

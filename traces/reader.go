@@ -93,14 +93,19 @@ func readSteps(r io.Reader, file string, fn func(Step) error, dups *crossFiles) 
 		})
 }
 
-// ReadUpdates reads updates.csv.
+// ReadUpdates reads updates.csv. A duplicate (run, shard, version) is an
+// error: version is the model version after the update, so one shard
+// reaches each version once. The versions seen are kept per run and shard as
+// disjoint intervals, like the steps of ReadSteps (one interval per shard when
+// they come in order).
 func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []error, err error) {
 	return readUpdates(r, file, fn, nil)
 }
 
 // readUpdates is ReadUpdates; with a non-nil x, the worker and shard of a run
 // that a steps file read before describes must lie in 0..workers-1 and
-// 0..ps-1 of that run.
+// 0..ps-1 of that run, and an update (run, shard, version) that an updates
+// file read before with the same x holds is an error.
 func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles) (warnings []error, err error) {
 	return readRows(r, file, "run,shard,worker,time,version,staleness[,apply]",
 		func(h *header) (func(*row) error, error) {
@@ -117,6 +122,8 @@ func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles)
 			var lastRun string
 			var last *runState
 			var lastFile string
+			seen := &updateChecker{runs: map[string]map[int]*stepSet{}}
+			prior := x.addUpdates(file, seen)
 			return func(r *row) error {
 				u := Update{
 					Run:       r.key(c.run, true),
@@ -148,13 +155,29 @@ func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles)
 						}
 					}
 				}
+				for _, p := range prior {
+					if p.k.has(&u) {
+						return r.fail(c.version, "version: (run %q, shard %d, version %d) is also in %s (an update is in one file only: the same trace given twice?)", u.Run, u.Shard, u.Version, p.file)
+					}
+				}
+				if !seen.add(&u) {
+					return r.fail(c.version, "version: duplicate (run %q, shard %d, version %d): a shard reaches each model version once", u.Run, u.Shard, u.Version)
+				}
 				return fn(u)
 			}, nil
 		})
 }
 
-// ReadRuns reads runs.csv. A run named twice is an error.
+// ReadRuns reads runs.csv. A run named twice is an error. An empty mode
+// is left empty (the run's mode is then DefaultMode of its ps).
 func ReadRuns(r io.Reader, file string, fn func(RunInfo) error) (warnings []error, err error) {
+	return readRuns(r, file, fn, nil)
+}
+
+// readRuns is ReadRuns; with a non-nil x, a mode that a steps file read
+// before contradicts is an error: async and sync with ps 0 there, allreduce
+// with ps >= 1 (the rule of throughput.csv and of convert's --mode and --ps).
+func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (warnings []error, err error) {
 	return readRows(r, file, "run[,model,mode,param_bytes,nodes,bandwidth,dataset,epochs,framework,hardware,notes]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -184,6 +207,16 @@ func ReadRuns(r io.Reader, file string, fn func(RunInfo) error) (warnings []erro
 				}
 				if r.err != nil {
 					return r.err
+				}
+				if r.field(c.mode) == "" {
+					ri.Mode = ""
+				} else if st, from := x.run(ri.Run); st != nil {
+					switch {
+					case ri.Mode == "allreduce" && st.ps > 0:
+						return r.fail(c.mode, "mode: allreduce, but run %q has ps=%d in %s line %d: all-reduce has no parameter servers (expected async or sync, or ps 0 there)", ri.Run, st.ps, from, st.line)
+					case ri.Mode != "allreduce" && st.ps == 0:
+						return r.fail(c.mode, "mode: %s, but run %q has ps=0 in %s line %d: %s is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)", ri.Mode, ri.Run, from, st.line, ri.Mode)
+					}
 				}
 				if line, dup := seen[ri.Run]; dup {
 					return r.fail(c.run, "run: %q is described twice (first on line %d)", ri.Run, line)
@@ -628,8 +661,9 @@ func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) e
 // A nil *crossFiles checks nothing. The updates of a run that steps.csv
 // describes are checked against its workers and ps.
 type crossFiles struct {
-	files  []fileSteps
-	frozen bool // the steps files are all read: steps are not checked again, updates are
+	files   []fileSteps
+	frozen  bool // the steps files are all read: steps are not checked again, updates are
+	updates []fileUpdates
 
 	runs  map[string]runFrom // runs.csv rows by run, with their file
 	evals map[evalKey]string // evals.csv rows, with their file
@@ -708,6 +742,54 @@ func sameRunInfo(a, b RunInfo) bool {
 	fa, fb := a, b
 	fa.Bandwidth, fb.Bandwidth, fa.Epochs, fb.Epochs = 0, 0, 0, 0
 	return fa == fb && eq(a.Bandwidth, b.Bandwidth) && eq(a.Epochs, b.Epochs)
+}
+
+// updateChecker holds the (run, shard, version) of the updates read, as a
+// set of versions per run and shard.
+type updateChecker struct {
+	runs    map[string]map[int]*stepSet
+	lastRun string
+	last    map[int]*stepSet
+}
+
+// add inserts u's (run, shard, version) and reports whether it was new.
+func (k *updateChecker) add(u *Update) bool {
+	if k.last == nil || u.Run != k.lastRun {
+		k.last = k.runs[u.Run]
+		if k.last == nil {
+			k.last = map[int]*stepSet{}
+			k.runs[u.Run] = k.last
+		}
+		k.lastRun = u.Run
+	}
+	set := k.last[u.Shard]
+	if set == nil {
+		set = &stepSet{}
+		k.last[u.Shard] = set
+	}
+	return set.add(u.Version)
+}
+
+// has reports whether the checker holds u's (run, shard, version).
+func (k *updateChecker) has(u *Update) bool {
+	set := k.runs[u.Run][u.Shard]
+	return set != nil && set.contains(u.Version)
+}
+
+type fileUpdates struct {
+	file string
+	k    *updateChecker
+}
+
+// addUpdates registers the checker of the updates file file and returns
+// those of the updates files before it.
+func (d *crossFiles) addUpdates(file string, k *updateChecker) []fileUpdates {
+	if d == nil {
+		return nil
+	}
+	prior := d.updates
+	d.updates = append(d.updates[:len(d.updates):len(d.updates)], fileUpdates{file, k})
+	return prior
 }
 
 type fileSteps struct {

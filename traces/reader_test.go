@@ -363,7 +363,7 @@ func TestReadTables(t *testing.T) {
 			[]RunInfo{{Run: "a", Model: "resnet", Mode: "sync", ParamBytes: 102400000, Nodes: 2, Bandwidth: 1.25e9,
 				Dataset: 50000, Epochs: 90, Framework: "tf", Hardware: "k80", Notes: "one, two"}}},
 		{"runs: run only", "runs", "run\nx\ny\n",
-			[]RunInfo{{Run: "x", Mode: "async", Bandwidth: nan, Epochs: nan}, {Run: "y", Mode: "async", Bandwidth: nan, Epochs: nan}}},
+			[]RunInfo{{Run: "x", Bandwidth: nan, Epochs: nan}, {Run: "y", Bandwidth: nan, Epochs: nan}}}, // mode absent: ""
 		{"evals: time and loss", "evals", "run,time,loss\na,10,2.5\n",
 			[]Eval{{Run: "a", Time: 10, Updates: -1, Loss: 2.5, Accuracy: nan}}},
 		{"evals: updates and accuracy", "evals", "run,updates,accuracy\na,200,0.5\n",

@@ -24,7 +24,7 @@ type RunSummary struct {
 	Workers int
 	PS      int
 	Batch   int
-	Mode    string   // runs.csv mode, else "async"
+	Mode    string   // runs.csv mode, else DefaultMode(PS)
 	Info    *RunInfo // the runs.csv row, nil when absent
 
 	Steps       int64   // rows in steps.csv
@@ -319,7 +319,7 @@ func (s *summarizer) finish() []RunSummary {
 
 func (a *runAcc) result() RunSummary {
 	r := a.sum
-	r.Mode = "async"
+	r.Mode = DefaultMode(r.PS)
 	if a.hasInfo {
 		info := a.info
 		r.Info = &info

@@ -33,11 +33,21 @@ type Update struct {
 	Apply     float64 // s, NaN when absent
 }
 
+// DefaultMode is the mode of a run whose runs.csv row names none (or that
+// has no row): async when it has parameter servers, allreduce when ps is 0
+// (a run without parameter servers; convert reads --ps 0 the same way).
+func DefaultMode(ps int) string {
+	if ps == 0 {
+		return "allreduce"
+	}
+	return "async"
+}
+
 // RunInfo is one row of runs.csv.
 type RunInfo struct {
 	Run        string
 	Model      string
-	Mode       string  // async (default), sync or allreduce
+	Mode       string  // async, sync or allreduce; "" when absent (see DefaultMode)
 	ParamBytes int64   // bytes, 0 when absent
 	Nodes      int     // 0 when absent
 	Bandwidth  float64 // B/s per shard link and direction, NaN when absent
