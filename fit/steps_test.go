@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -259,5 +260,42 @@ func TestComputeGrowthWarning(t *testing.T) {
 	// One worker count: nothing to compare.
 	if w := computeGrowth([]RunStats{run(1, 0.2), run(1, 0.4)}); w != "" {
 		t.Errorf("one worker count: warning %q, want none", w)
+	}
+}
+
+// A run at ps 0 that runs.csv does not describe is all-reduce, in memory
+// and streamed (it was read as async and fitted with the asynchronous
+// families); the same steps with a parameter server stay async.
+func TestNoModeFollowsPS(t *testing.T) {
+	for _, c := range []struct {
+		ps   int
+		want string
+	}{{0, "allreduce"}, {2, "async"}} {
+		var b strings.Builder
+		b.WriteString("run,workers,ps,batch,worker,step,start,end\n")
+		tr := &traces.Trace{}
+		for w := 0; w < 2; w++ {
+			for s := 0; s < 50; s++ {
+				st := traces.Step{Run: "r", Workers: 2, PS: c.ps, Batch: 8, Worker: w, Step: int64(s),
+					Start: float64(s), End: float64(s) + 0.9, Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()}
+				tr.Steps = append(tr.Steps, st)
+				fmt.Fprintf(&b, "r,2,%d,8,%d,%d,%d,%g\n", c.ps, w, s, s, float64(s)+0.9)
+			}
+		}
+		mem, err := Stats(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sums, _, err := traces.SummarizePaths(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mem[0].Mode != c.want || sums[0].Mode != c.want {
+			t.Errorf("ps %d: mode %q in memory, %q streamed, want %q", c.ps, mem[0].Mode, sums[0].Mode, c.want)
+		}
 	}
 }
