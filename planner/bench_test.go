@@ -83,3 +83,35 @@ func BenchmarkSimulate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGreedy is one Greedy allocation of 1 or 100 power-law jobs
+// (exponents 0.5 to 0.95, remaining work 1 to 100 hours), and for comparison
+// the same handed out one worker at a time (greedyOneByOne, the code before
+// a lone job took its share at once).
+func BenchmarkGreedy(b *testing.B) {
+	for _, m := range []int{1, 100} {
+		rng := rand.New(rand.NewPCG(3, 3))
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		for i := range jobs {
+			jobs[i] = Job{Curve: PowerLaw{P: 0.5 + 0.45*rng.Float64()}}
+			rem[i] = 3600 * (1 + 99*rng.Float64())
+		}
+		for _, n := range []float64{1000, 1000000} {
+			vs := views(n, jobs, rem)
+			alloc := make([]float64, m)
+			for _, c := range []struct {
+				name string
+				f    func(float64, []View, []float64)
+			}{{"greedy", Greedy{}.Allocate}, {"one-by-one", greedyOneByOne}} {
+				b.Run(fmt.Sprintf("jobs=%d/servers=%g/%s", m, n, c.name), func(b *testing.B) {
+					c0 := cpuTime()
+					for b.Loop() {
+						c.f(n, vs, alloc)
+					}
+					reportCPU(b, c0)
+				})
+			}
+		}
+	}
+}

@@ -334,6 +334,9 @@ func hellBest(v View, limit float64) (float64, float64) {
 // brings forward most: the gain of a (k+1)-th worker to a job with r left is
 // w (r/s(k) - r/s(k+1)), infinite for a job with none (ties: the smaller r
 // first), as Optimus allocates. A fractional last worker goes the same way.
+// A job left alone in the heap takes what it can at once (one worker at a
+// time would give it the same), so a lone job on a million servers costs one
+// step, not a million.
 type Greedy struct{}
 
 // Name implements Policy: the name the command line uses.
@@ -354,6 +357,9 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 		top := h[0]
 		v := jobs[top.i]
 		unit := math.Min(1, math.Min(left, v.Cap-alloc[top.i]))
+		if len(h) == 1 {
+			unit = math.Min(left, v.Cap-alloc[top.i]) // no rival
+		}
 		alloc[top.i] += unit
 		left -= unit
 		if alloc[top.i] >= v.Cap {
