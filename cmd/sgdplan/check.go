@@ -85,8 +85,9 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	workers, ps := 0, m.Reference.PS
+	var mf manifest
 	if len(args) == 1 {
-		mf, err := readManifest(args[0])
+		mf, err = readManifest(args[0])
 		if err != nil {
 			return badInput(err)
 		}
@@ -108,12 +109,19 @@ func runCheck(c *cli.Context) error {
 			return badInput(fmt.Errorf("check: %v", err))
 		}
 	}
-	// where a count came from: the manifest unless a flag overrode it
+	// where a count came from: the manifest's line unless a flag overrode it
 	from := func(flag string) string {
-		if len(args) == 1 && !c.IsSet(flag) {
-			return args[0] + ": "
+		if len(args) == 0 || c.IsSet(flag) {
+			return ""
 		}
-		return ""
+		at := mf.WorkersAt
+		if flag == "ps" {
+			at = mf.PSAt
+		}
+		if at == "" {
+			at = args[0]
+		}
+		return at + ": "
 	}
 	if workers > maxCheckWorkers {
 		return badInput(fmt.Errorf("check: %s%d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, maxCheckWorkers, maxCount))

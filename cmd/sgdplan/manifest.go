@@ -19,6 +19,10 @@ type manifest struct {
 	Workers int
 	PS      int
 	HasPS   bool
+	// WorkersAt and PSAt are where the counts come from: the file and the
+	// line and column of the first role's replicas (or of the role, when
+	// replicas is absent: Kubeflow's default of 1), for check's messages.
+	WorkersAt, PSAt string
 	// Warnings name what check leaves out (replica roles it does not
 	// count).
 	Warnings []string
@@ -76,8 +80,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if j.Kind == "PyTorchJob" {
 		specsKey = "pytorchReplicaSpecs"
 	}
-	count := func(specs map[string]replicaSpec, names ...string) (int, bool, error) {
-		total, found := 0, false
+	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string, error) {
+		total, found, where := 0, false, path
 		for _, n := range names {
 			s, ok := specs[n]
 			if !ok {
@@ -87,41 +91,46 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			if s.Replicas != nil {
 				r = *s.Replicas
 			}
+			if !found {
+				if where = at("spec", specsKey, n, "replicas"); where == path {
+					where = at("spec", specsKey, n)
+				}
+			}
 			if r < 0 {
-				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", at("spec", specsKey, n, "replicas"), n, r)
+				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", at("spec", specsKey, n, "replicas"), n, r)
 			}
 			if r > maxCount {
-				return 0, false, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", at("spec", specsKey, n, "replicas"), n, r, maxCount)
+				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", at("spec", specsKey, n, "replicas"), n, r, maxCount)
 			}
 			total += r
 			found = true
 		}
-		return total, found, nil
+		return total, found, where, nil
 	}
 	var mf manifest
 	switch j.Kind {
 	case "TFJob":
-		w, ok, err := count(j.Spec.TF, "Worker", "Chief", "Master")
+		w, ok, wAt, err := count(j.Spec.TF, "Worker", "Chief", "Master")
 		if err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
 		}
-		mf.Workers = w
-		if mf.PS, mf.HasPS, err = count(j.Spec.TF, "PS"); err != nil {
+		mf.Workers, mf.WorkersAt = w, wAt
+		if mf.PS, mf.HasPS, mf.PSAt, err = count(j.Spec.TF, "PS"); err != nil {
 			return mf, err
 		}
 		mf.Warnings = otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")
 	case "PyTorchJob":
-		w, ok, err := count(j.Spec.PyTorch, "Master", "Worker")
+		w, ok, wAt, err := count(j.Spec.PyTorch, "Master", "Worker")
 		if err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
 		}
-		mf.Workers = w
+		mf.Workers, mf.WorkersAt = w, wAt
 		mf.Warnings = otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))

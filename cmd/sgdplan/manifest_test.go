@@ -48,12 +48,23 @@ func TestManifestAuditErrors(t *testing.T) {
 		}
 	}
 	// counts the manifest gives that check cannot judge name the manifest
-	// (a flag's name is the flag's)
+	// and the line and column of the replicas (a flag's name is the flag's)
 	big := filepath.Join(dir, "big.yaml")
 	os.WriteFile(big, []byte(strings.Replace(job, "replicas: 4", "replicas: 20000", 1)), 0o644)
 	code, _, stderr = runCmd(t, "check", "--model", mp, big)
-	if want := "check: " + big + ": 20000 workers: too large"; code != exitBadInput || !strings.Contains(stderr, want) {
+	if want := "check: " + big + ":19:17: 20000 workers: too large"; code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("20000 replicas: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	// the shards: at their replicas, or at the role when replicas is absent
+	// (Kubeflow's default of 1)
+	q := filepath.Join(dir, "ps.yaml")
+	os.WriteFile(q, []byte(strings.Replace(job, "replicas: 1\n", "replicas: 0\n", 1)), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, q)
+	if want := "check: " + q + ":11:17: 0 PS shards: want >= 1"; code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("PS replicas 0: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+	if mf, err := parseManifest("m.yaml", []byte(strings.Replace(job, "      replicas: 1\n", "", 1))); err != nil || mf.PS != 1 || mf.PSAt != "m.yaml:10:5" || mf.WorkersAt != "m.yaml:18:17" {
+		t.Errorf("PS without replicas: %+v, %v; want 1 shard at m.yaml:10:5, the workers at m.yaml:18:17", mf, err)
 	}
 	code, _, stderr = runCmd(t, "check", "--model", mp, "--workers", "20000", big)
 	if code != exitBadInput || strings.Contains(stderr, big) {
