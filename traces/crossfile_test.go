@@ -97,6 +97,12 @@ func TestRunsAndEvalsInTwoFiles(t *testing.T) {
 	if err != nil || len(tr.Runs) != 1 {
 		t.Errorf("a run described twice alike: %v, %d runs, want 1", err, len(tr.Runs))
 	}
+	// an empty mode and the mode it defaults to (async: ps 1) say the same
+	e := filepath.Join(root, "e")
+	writeTestFile(t, e, "runs.csv", "run,mode,bandwidth\na,,1e8\n")
+	if tr, _, err := Load(a, e); err != nil || len(tr.Runs) != 1 {
+		t.Errorf("a run described twice, once with its default mode: %v", err)
+	}
 	writeTestFile(t, c, "runs.csv", "run,mode,bandwidth\na,sync,1e8\n") // differs
 	writeTestFile(t, c, "evals.csv", "run,updates,loss\na,2,2.0\n")     // a repeat
 	for name, call := range map[string]func(...string) error{

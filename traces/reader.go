@@ -707,7 +707,15 @@ func (d *crossFiles) runHandler(file string, fn func(RunInfo) error) func(RunInf
 			d.runs = map[string]runFrom{}
 		}
 		if prev, ok := d.runs[r.Run]; ok && prev.file != file {
-			if sameRunInfo(prev.info, r) {
+			a, b := prev.info, r
+			if st, _ := d.run(r.Run); st != nil { // an empty mode is the run's default
+				for _, x := range []*RunInfo{&a, &b} {
+					if x.Mode == "" {
+						x.Mode = DefaultMode(st.ps)
+					}
+				}
+			}
+			if sameRunInfo(a, b) {
 				return nil
 			}
 			return fmt.Errorf("traces: %s: run %q is described again, differently, after %s: describe each run once", file, r.Run, prev.file)
