@@ -41,6 +41,9 @@
 //     which rounds every allocation to whole workers (largest remainder,
 //     never above a job's MaxWorkers, never above the servers); the servers
 //     themselves are a real number in Settings and HeSRPT.
+//   - A job's cap (View.Cap) is its MaxWorkers, the servers and, but under
+//     rigid policies, FastestWorkers of its curve: no policy gives a job a
+//     worker that would slow it down.
 //   - Slowdown is response time / work (seconds on one worker), as in the
 //     heSRPT papers: it is below 1 for a job that ran faster than on one
 //     worker.

@@ -14,7 +14,7 @@ type View struct {
 	Job       *Job
 	Index     int     // the job's position in the input
 	Remaining float64 // s of one-worker work left of the requested size, > 0
-	Cap       float64 // the most workers the job can use: min(MaxWorkers, servers)
+	Cap       float64 // the most workers the job can use: min(MaxWorkers, servers, FastestWorkers of its curve but under rigid policies)
 	Started   bool    // the job has held workers before
 	Workers   float64 // its allocation until this event
 	// Rank is the job's place by increasing remaining size (ties: the

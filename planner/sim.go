@@ -143,6 +143,31 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 	}
 	curve := func(i int) Speedup { return curves[i] }
+	// each job's cap: its max_workers and the servers, and (but for rigid
+	// policies, whose jobs hold what they ask) where its curve is fastest
+	caps := make([]float64, M)
+	type peakKey struct {
+		c     Speedup
+		limit float64
+	}
+	peaks := map[peakKey]float64{}
+	for i := range jobs {
+		caps[i] = capOf(&jobs[i], n)
+		if isRigid || s.EnergyAlpha > 0 || curves[i] == nil {
+			continue
+		}
+		k := peakKey{curves[i], caps[i]}
+		if !reflect.TypeOf(k.c).Comparable() {
+			caps[i] = FastestWorkers(k.c, caps[i])
+			continue
+		}
+		p, ok := peaks[k]
+		if !ok {
+			p = FastestWorkers(k.c, caps[i])
+			peaks[k] = p
+		}
+		caps[i] = p
+	}
 	// Views carry *Job; under energy accounting give the policy the energy
 	// curve too.
 	views := make([]Job, M)
@@ -195,7 +220,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		vs = vs[:0]
 		for _, i := range active {
 			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
-				Cap: capOf(&jobs[i], n), Started: !math.IsNaN(res.Jobs[i].Start), Workers: prev[i], Rank: rank[i]})
+				Cap: caps[i], Started: !math.IsNaN(res.Jobs[i].Start), Workers: prev[i], Rank: rank[i]})
 		}
 		alloc = grow(alloc, m)
 		pol.Allocate(n, vs, alloc)
@@ -391,6 +416,32 @@ func memoize(c Speedup, n float64, seen map[Speedup]Speedup) Speedup {
 		seen[c] = m
 	}
 	return m
+}
+
+// peakScan is the most worker counts FastestWorkers tries.
+const peakScan = 1 << 14
+
+// FastestWorkers is the whole worker count in 1..limit at which c is
+// fastest (the smallest, on a plateau), or limit itself when c still rises
+// at the end of the search, 1..min(limit, 16,384), or when limit < 2. A
+// PowerLaw never falls and gives limit. A fitted curve falls past a point
+// (a saturated link, the staleness cost), and a worker beyond it slows the
+// job down: Simulate caps every job there, except under rigid policies.
+func FastestWorkers(c Speedup, limit float64) float64 {
+	if _, ok := c.(PowerLaw); ok || c == nil || !(limit >= 2) {
+		return limit
+	}
+	top := math.Min(math.Floor(limit), peakScan)
+	best, at := c.Speedup(1), 1.0
+	for k := 2.0; k <= top; k++ {
+		if v := c.Speedup(k); v > best {
+			best, at = v, k
+		}
+	}
+	if at == top {
+		return limit // still rising where the search ends
+	}
+	return at
 }
 
 // capOf is the most workers job j can use on n servers.

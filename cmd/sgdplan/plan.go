@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -243,7 +245,58 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
 			c.Command.Name, p, len(def), len(jobs), planNameList(def, 8))
 	}
+	for _, w := range planPeakWarnings(jobs, float64(s.servers)) {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: %s\n", c.Command.Name, w)
+	}
 	return jobs, nil
+}
+
+// planPeakWarnings names the jobs the planner caps below their max_workers
+// and the servers n because their curve is fastest there (a fitted model
+// slowed by a saturated link or the staleness cost): every policy but
+// fcfs-rigid gives them no more, and the workers they would waste go to
+// other jobs or idle. One line per worker count.
+func planPeakWarnings(jobs []planner.Job, n float64) []string {
+	type key struct {
+		c     planner.Speedup
+		limit float64
+	}
+	byPeak := map[float64][]string{}
+	memo := map[key]float64{} // jobs of one model share its curve
+	for _, j := range jobs {
+		if _, ok := j.Curve.(planner.PowerLaw); ok || j.Curve == nil {
+			continue
+		}
+		limit := n
+		if j.MaxWorkers > 0 && float64(j.MaxWorkers) < n {
+			limit = float64(j.MaxWorkers)
+		}
+		k := key{j.Curve, limit}
+		comparable := reflect.TypeOf(j.Curve).Comparable()
+		peak, seen := 0.0, false
+		if comparable {
+			peak, seen = memo[k]
+		}
+		if !seen {
+			peak = planner.FastestWorkers(j.Curve, limit)
+			if comparable {
+				memo[k] = peak
+			}
+		}
+		if peak < limit {
+			byPeak[peak] = append(byPeak[peak], j.ID)
+		}
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(byPeak)) {
+		ids := byPeak[k]
+		what := "job " + ids[0] + " is"
+		if len(ids) > 1 {
+			what = fmt.Sprintf("%d jobs (%s) are", len(ids), planNameList(ids, 8))
+		}
+		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup falls (a saturated link or the staleness cost), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(k))))
+	}
+	return out
 }
 
 // planNameList joins the first most names with commas, then says how many
@@ -447,6 +500,8 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 	for i, j := range jobs {
 		pl, ok := j.Curve.(planner.PowerLaw)
 		switch {
+		case !ok && len(jobs) == 1:
+			return nil, "" // one job: every worker up to its cap, the best there is
 		case !ok || (i > 0 && pl.P != p):
 			return nil, "heSRPT is optimal only when every job has the same power-law curve; here it uses the median exponent as a heuristic (see numeric)"
 		case j.Arrival != 0:

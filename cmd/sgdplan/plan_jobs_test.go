@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/planner"
 )
 
 // The jobs file's faults found by the input audit, through the commands:
@@ -112,5 +116,52 @@ func TestPlanCheckCurve(t *testing.T) {
 	}
 	if err := planCheckCurve("m.json", zeroAt64{}); err == nil || !strings.Contains(err.Error(), "m.json: the model's speedup at 64 workers is 0") {
 		t.Errorf("zero at 64: %v", err)
+	}
+}
+
+// A job on a fitted model that is fastest on one worker (the fit-async
+// model: its time to target grows with the workers) gets one worker under
+// every policy but fcfs-rigid, and finishes at its size; plan says why on
+// stderr, and a lone job draws no heSRPT caveat. Before, every policy gave
+// it all 8 workers, and it finished later than on one.
+func TestPlanCapsAtFastestCount(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,model,rigid_workers\nm,0,1800,"+mp+",8\n")
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "all", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "job m is fastest at 1 worker: past it the fitted speedup falls") || strings.Contains(stderr, "heSRPT is optimal only") {
+		t.Errorf("stderr %q: want the cap named and no heSRPT caveat", stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	seen := 0
+	for _, r := range rows[1:] {
+		if r[col["job"]] != "m" {
+			continue
+		}
+		seen++
+		flow, err := strconv.ParseFloat(r[col["flow_time"]], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pol := r[col["policy"]]; pol == "fcfs-rigid" {
+			if flow <= 1800 {
+				t.Errorf("fcfs-rigid: flow %g, want the 8 workers it asks for, slower than one", flow)
+			}
+		} else if math.Abs(flow-1800) > 1e-6 {
+			t.Errorf("%s: flow %g, want 1800 (one worker)", pol, flow)
+		}
+	}
+	if seen != len(planner.PolicyNames)+1 {
+		t.Errorf("%d rows for job m, want one per policy and numeric", seen)
 	}
 }
