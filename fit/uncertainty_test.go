@@ -508,3 +508,50 @@ func TestParseModelLambdaInterval(t *testing.T) {
 		}
 	}
 }
+
+// The 1-worker 1-shard profile alone (testdata/asgd at 3 MB/s): no other
+// run measures the network's error beyond it, so the assumed drift stands
+// in, flagged, and the intervals hold the measured 3-8 worker runs. Before,
+// they covered the profile's phase-mean noise only (8 workers: [12.50,
+// 12.66] against 10.67 measured) and held none.
+func TestProfileAloneAssumesDrift(t *testing.T) {
+	var one, three []RunStats
+	for _, r := range asgdStats(t) {
+		if r.Bandwidth != 3e6 {
+			continue
+		}
+		three = append(three, r)
+		if r.Workers == 1 && r.PS == 1 {
+			one = append(one, r)
+		}
+	}
+	if len(one) != 1 {
+		t.Fatalf("%d profile runs, want 1", len(one))
+	}
+	sf, err := fitFromStats(one, nil, 0, nil, StepOptions{Bootstrap: 200, Family: "mva"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	if e := m.Extrapolation; e == nil || !e.Assumed || e.Rate != AssumedDriftRate {
+		t.Fatalf("extrapolation %+v, want the assumed rate %g", e, AssumedDriftRate)
+	}
+	if !containsWarning(m.Diagnostics.Warnings, "widen by an ASSUMED") {
+		t.Errorf("warnings do not say the widening is assumed: %q", m.Diagnostics.Warnings)
+	}
+	in, n := 0, 0
+	for _, r := range three {
+		if r.Workers < 3 || r.PS != 1 {
+			continue
+		}
+		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: r.Bandwidth}
+		iv := m.Predict(c, math.NaN(), 0).StepsPerS
+		if iv.Lo <= r.StepsPerS && r.StepsPerS <= iv.Hi {
+			in++
+		}
+		n++
+	}
+	if n == 0 || in != n {
+		t.Errorf("held-out 1-shard runs inside the 90%% intervals: %d of %d, want all", in, n)
+	}
+}
