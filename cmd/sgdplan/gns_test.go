@@ -226,19 +226,24 @@ func TestSyncGNSFitPredict(t *testing.T) {
 
 // check on the batch-law model: speed is samples per second (the steps
 // per second of weak-scaling synchronous steps fall as the global batch
-// grows), and progress to the target follows the batch law: at 64 GPUs
-// the last ones do not shorten the time to target (the noise scale,
-// about 3,300 samples, is below the global batch of 4,096), and the
-// verdict names the batch, not saturation.
+// grows), and progress to the target follows the batch law: past 63 GPUs
+// more do not shorten the time to target (the noise scale, about 3,300
+// samples, is below the global batch of 4,096 at 64). 64 GPUs take 0.006%
+// longer than 63, flat within check's 1% (warn, past the knee); 128 take
+// 7.6% longer, and the verdict names the batch, not saturation.
 func TestCheckSyncBatchLaw(t *testing.T) {
 	dir := t.TempDir()
 	mp := filepath.Join(dir, "m.json")
 	if code, _, e := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--out", mp); code != 0 {
 		t.Fatal(e)
 	}
-	code, out, e := runCmd(t, "check", "--model", mp, "--workers", "64")
-	if code != exitFail || !strings.Contains(out, "past the best time to target") || !strings.Contains(out, "global batch (4096 samples") || strings.Contains(out, "saturation") {
-		t.Errorf("64 GPUs: exit %d, stdout %q, stderr %q", code, out, e)
+	code, out, e := runCmd(t, "check", "--model", mp, "--workers", "128")
+	if code != exitFail || !strings.Contains(out, "past the best time to target: 128 workers take 7.6% longer to the target than 63 workers") || !strings.Contains(out, "global batch (8192 samples") || strings.Contains(out, "saturation") {
+		t.Errorf("128 GPUs: exit %d, stdout %q, stderr %q", code, out, e)
+	}
+	code, out, e = runCmd(t, "check", "--model", mp, "--workers", "64")
+	if code != exitWarn || strings.Contains(out, "past the best time") {
+		t.Errorf("64 GPUs (0.006%% longer than 63): exit %d, stdout %q, stderr %q; want warn", code, out, e)
 	}
 	code, out, _ = runCmd(t, "check", "--model", mp, "--workers", "2")
 	if code == exitFail || !strings.Contains(out, "progress to the target") {
