@@ -34,6 +34,9 @@ type RunStats struct {
 	HasPhases      bool // pull, compute and push all measured
 	TotalSteps     int  // rows of the run
 	RowsOutOfOrder bool
+	// WorkersSeen is the number of workers with rows; below Workers,
+	// StepsPerS is scaled from theirs (traces.RunSummary.WorkersSeen).
+	WorkersSeen int
 }
 
 // Moments are the mean and squared coefficient of variation of a sample.
@@ -85,6 +88,7 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 	idx := map[string]int{}
 	var out []RunStats
 	var spans []span
+	var seen []map[int]bool // workers with rows, by run
 	for _, s := range t.Steps {
 		i, ok := idx[s.Run]
 		if !ok {
@@ -92,7 +96,9 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			idx[s.Run] = i
 			out = append(out, RunStats{Run: s.Run, Workers: s.Workers, PS: s.PS, Batch: s.Batch, Mode: traces.DefaultMode(s.PS), Bandwidth: math.NaN(), Epochs: math.NaN(), HasPhases: true})
 			spans = append(spans, span{i, s.Start, s.End})
+			seen = append(seen, map[int]bool{})
 		}
+		seen[i][s.Worker] = true
 		sp := &spans[i]
 		sp.start = math.Min(sp.start, s.Start)
 		sp.end = math.Max(sp.end, s.End)
@@ -140,6 +146,9 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			return nil, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail)
 		}
 		r.StepsPerS = float64(r.Steps) / (r.Window[1] - r.Window[0])
+		if r.WorkersSeen = len(seen[i]); r.WorkersSeen < r.Workers { // as traces.Summarize
+			r.StepsPerS *= float64(r.Workers) / float64(r.WorkersSeen)
+		}
 		r.Pull, r.Push, r.Compute = pulls[i].moments(), pushes[i].moments(), comps[i].moments()
 		r.Apply, r.Staleness = applies[i].moments(), stal[i].moments()
 	}
@@ -425,6 +434,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 			Pull: moments(r.Pull), Push: moments(r.Push), Compute: moments(r.Compute),
 			Apply: Moments{Mean: math.NaN(), SCV: math.NaN()}, Bandwidth: math.NaN(), Epochs: math.NaN(), TotalSteps: int(r.Steps)}
 		st.HasPhases = r.Pull.N > 0 && r.Compute.N > 0 && r.Push.N > 0
+		st.WorkersSeen = r.WorkersSeen
 		st.Staleness = Moments{Mean: math.NaN(), SCV: math.NaN()}
 		if r.Staleness.N > 0 {
 			st.Staleness = Moments{N: int(r.Staleness.N), Mean: r.Staleness.Mean, SCV: math.NaN()}
@@ -494,6 +504,9 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	async := true
 	for _, r := range train {
 		async = async && r.Mode == "async"
+		if r.Mode == "async" && r.WorkersSeen < r.Workers {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("run %s: steps of %d of its %d workers only: its throughput is theirs scaled by %d/%d, assuming the absent workers run at their mean rate (give every worker's steps to measure it)", r.Run, r.WorkersSeen, r.Workers, r.Workers, r.WorkersSeen))
+		}
 		bw := 0.0
 		if r.Bandwidth > 0 {
 			bw = r.Bandwidth

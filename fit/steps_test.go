@@ -299,3 +299,41 @@ func TestNoModeFollowsPS(t *testing.T) {
 		}
 	}
 }
+
+// Worker 0's PyTorch profile of a 2-worker run of testdata/asgd
+// (r3000k-p2-n2), converted with --workers 2: its steps hold one worker,
+// and the run's rate was read as half the job's (6.08 updates/s against
+// the 11.34 that the harness measured over both workers). Scaled by
+// workers/seen in memory and streamed alike, it is within 10% of that, and
+// the fit's warning says the rate is an estimate.
+func TestOneWorkerProfileScaled(t *testing.T) {
+	root := repoRoot(t)
+	tr, _, err := traces.Convert("chrome", filepath.Join(root, "testdata", "asgd", "samples", "chrome", "r3000k-p2-n2.pt.trace.json.gz"),
+		traces.ConvertOptions{Workers: 2, PS: 2, Batch: 32, Mode: "async"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := traces.WriteDir(dir, tr.Trace); err != nil {
+		t.Fatal(err)
+	}
+	mem, err := Stats(tr.Trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, _, err := traces.SummarizePaths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const measured = 11.34 // testdata/asgd's steps.csv, both workers
+	if r := mem[0]; r.WorkersSeen != 1 || math.Abs(r.StepsPerS/measured-1) > 0.1 || math.Abs(sums[0].UpdatesPerS/r.StepsPerS-1) > 1e-9 {
+		t.Errorf("in memory %d workers seen, %g updates/s; streamed %g; want 1 and within 10%% of %g", r.WorkersSeen, r.StepsPerS, sums[0].UpdatesPerS, measured)
+	}
+	sf, err := fitFromStats(mem, nil, 0, nil, StepOptions{Bootstrap: -1, Family: "mva"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !containsWarning(sf.Warnings, "steps of 1 of its 2 workers only") {
+		t.Errorf("warnings %q: want the estimate named", sf.Warnings)
+	}
+}

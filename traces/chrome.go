@@ -560,6 +560,9 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d and no world_size: written as %d workers (give --workers)", opts.Run, s.worker, s.worker+1))
 		workers = s.worker + 1
 	}
+	if len(workerOf) < workers {
+		warns = append(warns, fmt.Errorf("traces: %s: the trace holds the steps of %d of the %d workers: fit and inspect read the job's throughput from them scaled by %d/%d (exact for synchronous steps, an estimate for async; convert every worker's trace and give them all to measure it)", opts.Run, len(workerOf), workers, workers, len(workerOf)))
+	}
 	batch := opts.Batch
 	if batch == 0 {
 		batch = 1

@@ -1,6 +1,8 @@
 package traces
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,6 +219,44 @@ func TestRunModeAgainstPS(t *testing.T) {
 		}
 		if err != nil || lerr != nil || len(sums) != 1 || sums[0].Mode != c.want {
 			t.Errorf("case %d: %v %v %+v, want mode %s", i, err, lerr, sums, c.want)
+		}
+	}
+}
+
+// TestWorkersAbsent: steps of 1 of a run's 4 workers (one worker's profile
+// converted with --workers 4) were read as the job's throughput, a quarter
+// of it for async and, for synchronous steps (divided by the workers), a
+// quarter too. The rate is now scaled by workers/seen, with a warning that
+// says whether that is exact (synchronous) or an estimate (async).
+func TestWorkersAbsent(t *testing.T) {
+	for _, c := range []struct {
+		ps   int
+		want string
+	}{{1, "an estimate that assumes the absent workers run at their mean rate"}, {0, "every worker takes each allreduce step"}} {
+		var b strings.Builder
+		b.WriteString(stepsHeader)
+		for s := 0; s < 100; s++ {
+			fmt.Fprintf(&b, "a,4,%d,32,0,%d,%d,%d,,,,,\n", c.ps, s, s, s+1)
+		}
+		dir := t.TempDir()
+		writeTestFile(t, dir, "steps.csv", b.String())
+		sums, _, err := SummarizePaths(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := sums[0]
+		// the window [10, 95] s holds the 86 iterations ending at 10..95:
+		// 86/85 per second of the worker seen, 4 times that of the job
+		want := 4 * 86.0 / 85
+		if r.WorkersSeen != 1 || math.Abs(r.UpdatesPerS-want) > 1e-9 || math.Abs(r.SamplesPerS-32*want) > 1e-9 {
+			t.Errorf("ps %d: %d workers seen, %g updates/s, %g samples/s; want 1, %g, %g", c.ps, r.WorkersSeen, r.UpdatesPerS, r.SamplesPerS, want, 32*want)
+		}
+		found := false
+		for _, w := range r.Warnings {
+			found = found || strings.Contains(w.Error(), c.want)
+		}
+		if !found {
+			t.Errorf("ps %d: warnings %v lack %q", c.ps, r.Warnings, c.want)
 		}
 	}
 }

@@ -32,6 +32,13 @@ type RunSummary struct {
 	WindowStart float64 // steady-state window, s
 	WindowEnd   float64
 	WindowSteps int64 // iterations that end in the window
+	// WorkersSeen is the number of workers with rows in steps.csv. When it
+	// is below Workers (one worker's profile converted with --workers N),
+	// UpdatesPerS and SamplesPerS are those of the workers seen scaled by
+	// Workers/WorkersSeen, with a warning: exact for synchronous steps (every
+	// worker takes each step), an estimate for async (the absent workers at
+	// the mean rate of those seen).
+	WorkersSeen int
 
 	UpdatesPerS float64 // job updates/s in the window
 	// UpdatesPerSLo and UpdatesPerSHi bound a 95% interval of UpdatesPerS by
@@ -180,6 +187,7 @@ type runAcc struct {
 	stSteps  map[int]int64 // staleness histogram from steps.csv
 	stUpd    map[int]int64 // from updates.csv
 	perWk    map[int]int64 // iterations in the window per worker
+	seen     map[int]bool  // workers with rows (first pass)
 	lossSum  [lossBins]float64
 	lossN    [lossBins]int64
 	endsIn   [lossBins]int64 // iterations ending in each loss bin
@@ -214,6 +222,12 @@ func (s *summarizer) scan(st *Step) {
 	a.hasSteps = true
 	a.sum.Workers, a.sum.PS, a.sum.Batch = st.Workers, st.PS, st.Batch
 	a.sum.Steps++
+	if !a.seen[st.Worker] {
+		if a.seen == nil {
+			a.seen = map[int]bool{}
+		}
+		a.seen[st.Worker] = true
+	}
 	a.sum.Start = math.Min(a.sum.Start, st.Start)
 	a.sum.End = math.Max(a.sum.End, st.End)
 }
@@ -319,6 +333,7 @@ func (s *summarizer) finish() []RunSummary {
 
 func (a *runAcc) result() RunSummary {
 	r := a.sum
+	r.WorkersSeen = len(a.seen)
 	r.Mode = DefaultMode(r.PS)
 	if a.hasInfo {
 		info := a.info
@@ -359,8 +374,17 @@ func (a *runAcc) result() RunSummary {
 			if r.WindowSteps < fewInWindow {
 				warn("only %d iterations in the steady-state window: throughput is uncertain", r.WindowSteps)
 			}
-			if missing := r.Workers - len(a.perWk); missing > 0 {
+			if missing := len(a.seen) - len(a.perWk); missing > 0 {
 				warn("%d of %d workers finish no iteration in the steady-state window", missing, r.Workers)
+			}
+			if n := len(a.seen); n < r.Workers {
+				f := float64(r.Workers) / float64(n)
+				r.UpdatesPerS, r.UpdatesPerSLo, r.UpdatesPerSHi, r.SamplesPerS = f*r.UpdatesPerS, f*r.UpdatesPerSLo, f*r.UpdatesPerSHi, f*r.SamplesPerS
+				if r.Mode == "async" {
+					warn("steps.csv has rows of %d of its %d workers (one worker's trace converted with --workers %d?): updates/s are theirs scaled by %d/%d, an estimate that assumes the absent workers run at their mean rate; give every worker's steps to measure it", n, r.Workers, r.Workers, r.Workers, n)
+				} else {
+					warn("steps.csv has rows of %d of its %d workers: every worker takes each %s step, so the job's rate is that of the workers present (iterations/s scaled by %d/%d)", n, r.Workers, r.Mode, r.Workers, n)
+				}
 			}
 		}
 	}
