@@ -280,10 +280,18 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			return v
 		}
 	}
-	for k := 1; k < n; k++ {
+	// the knee is looked for from the fewest workers fitted: below them
+	// the curve is extrapolated (a model fitted on 2-64 GPUs put every
+	// count past a knee at 1 worker)
+	from := max(fewestWorkers(m), 1)
+	for k := from; k < n; k++ {
 		if sp(k+1)-sp(k) < kneeAlpha {
+			below := ""
+			if k == from && from > 1 {
+				below = " (the fewest fitted; below, the curve is extrapolated)"
+			}
 			v.code, v.word = exitWarn, "warn"
-			v.reason = fmt.Sprintf("past the knee at %s: the %s adds %.0f%% %s, %.2g of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, sp(k+1)-sp(k), n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %.0f%% %s, %.2g of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, sp(k+1)-sp(k), n, sp(n), n)
 			return v
 		}
 	}

@@ -249,6 +249,12 @@ func TestCheckSyncBatchLaw(t *testing.T) {
 	if code == exitFail || !strings.Contains(out, "progress to the target") {
 		t.Errorf("2 GPUs: exit %d, stdout %q", code, out)
 	}
+	// the knee is looked for from the 2 GPUs fitted, not at an
+	// extrapolated 1 (every count was "past the knee at 1 worker")
+	code, out, _ = runCmd(t, "check", "--model", mp, "--workers", "4")
+	if code != exitWarn || !strings.Contains(out, "past the knee at 2 workers (the fewest fitted; below, the curve is extrapolated)") {
+		t.Errorf("4 GPUs: exit %d, stdout %q", code, out)
+	}
 }
 
 // Fitted on the runs at two global batches only (no batch law), the loss
