@@ -731,12 +731,13 @@ func curvesFromTrace(t *traces.Trace) (map[string][]lossPoint, int) {
 		}
 		curves[e.Run] = append(curves[e.Run], lp{float64(e.Updates), e.Loss})
 	}
-	// Runs with fewer than 4 evaluations fall back on the per-step losses
-	// of steps.csv, in order of completion (k = global updates so far).
+	// Runs with fewer than minEvals evaluations fall back on the per-step
+	// losses of steps.csv, in order of completion (k = global updates so
+	// far), as traces.Summarize does for the streamed fit.
 	type el struct{ end, l float64 }
 	stepLoss := map[string][]el{}
 	for _, s := range t.Steps {
-		if len(curves[s.Run]) >= 4 {
+		if len(curves[s.Run]) >= traces.MinEvals {
 			continue
 		}
 		if math.IsNaN(s.Loss) || math.IsInf(s.Loss, 0) {

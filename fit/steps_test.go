@@ -181,6 +181,11 @@ func TestFitStepsPathsAgrees(t *testing.T) {
 			t.Errorf("%s: %g in memory, %g streamed", p.Name, p.Value, q.Value)
 		}
 	}
+	// the same loss curves: evals.csv's 3 points per run in both (lambda
+	// was 2.2 in memory, from the per-step losses, and 1.16 streamed)
+	if a, b := mem.Model.Efficiency, str.Model.Efficiency; a == nil || b == nil || relErr(a.Lambda, b.Lambda) > 1e-6 {
+		t.Errorf("efficiency in memory %+v, streamed %+v: want the same lambda", a, b)
+	}
 }
 
 // A curve that follows the form exactly: the first half predicts the

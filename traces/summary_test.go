@@ -127,7 +127,10 @@ func TestSummarizeSources(t *testing.T) {
 		}
 		tr.Updates = append(tr.Updates, Update{Run: "cw", Time: tm, Version: int64(i), Staleness: st, Apply: math.NaN()})
 	}
+	// MinEvals evaluations: evals.csv's loss curve wins over steps.csv's
 	tr.Evals = []Eval{{Run: "cw", Time: 10, Updates: 20, Loss: 1.5, Accuracy: math.NaN()},
+		{Run: "cw", Time: 20, Updates: 40, Loss: 1.2, Accuracy: math.NaN()},
+		{Run: "cw", Time: 30, Updates: 60, Loss: 1.1, Accuracy: math.NaN()},
 		{Run: "other", Time: 1, Updates: -1, Loss: 2, Accuracy: math.NaN()}}
 	tr.Runs = []RunInfo{{Run: "cw", Mode: "sync", Bandwidth: 1e9, Epochs: math.NaN()}, {Run: "meta", Mode: "async", Bandwidth: math.NaN(), Epochs: math.NaN()}}
 	sums := Summarize(tr)
@@ -140,8 +143,15 @@ func TestSummarizeSources(t *testing.T) {
 		cw.Staleness.P50 != 4 || cw.Staleness.Max != 6 {
 		t.Errorf("staleness %+v", cw.Staleness)
 	}
-	if cw.LossSource != "evals.csv" || len(cw.Loss) != 1 || cw.Loss[0] != (LossPoint{20, 10, 1.5}) {
+	if cw.LossSource != "evals.csv" || len(cw.Loss) != 3 || cw.Loss[0] != (LossPoint{20, 10, 1.5}) {
 		t.Errorf("loss %q %+v", cw.LossSource, cw.Loss)
+	}
+	// fewer than MinEvals: the per-step losses, as the fit in memory reads
+	tr.Evals = tr.Evals[:1]
+	for _, s := range Summarize(tr) {
+		if s.Run == "cw" && (s.LossSource != "steps.csv" || len(s.Loss) != 20) {
+			t.Errorf("one evaluation beside per-step losses: loss %q %+v, want steps.csv's 20 bins", s.LossSource, s.Loss)
+		}
 	}
 	if cw.Mode != "sync" || cw.Info == nil || cw.Info.Bandwidth != 1e9 {
 		t.Errorf("mode %q info %+v", cw.Mode, cw.Info)

@@ -198,20 +198,28 @@ func checkEvidence(t *testing.T, md string) {
 
 // The staleness-law section on the fixture whose W workers need W times
 // the updates (a staleness cost of about 1.1 per update of staleness):
-// the fit on every run finds it, the protocol's split (workers <= 2)
-// scores the 4-worker run, and leaving one worker count out scores each
-// count whose runs reach the target.
+// the fit on every run finds it; the protocol's split (workers <= 2)
+// cannot score the 4-worker run, whose 3 evaluations (the loss curve since
+// evals.csv counts from 3) stop above the target, and says so; leaving one
+// worker count out scores the 1- and 2-worker runs, which reach it.
 func TestValidateStaleness(t *testing.T) {
 	rs, errs := stalenessScores([]string{fitAsync})
 	if len(errs) > 0 || len(rs) != 1 {
 		t.Fatalf("results %d, errors %v", len(rs), errs)
 	}
 	r := rs[0]
-	if r.runs != 3 || !(r.all.Lambda > 0.8) {
-		t.Errorf("runs %d, lambda on every run %g, want 3 and > 0.8", r.runs, r.all.Lambda)
+	if r.runs != 3 || !(r.all.Lambda > 0.8 && r.all.Lambda < 1.6) {
+		t.Errorf("runs %d, lambda on every run %g, want 3 and about 1.1", r.runs, r.all.Lambda)
 	}
-	if r.smallE != "" || len(r.small.Measured) != 1 || r.small.Workers[0] != 4 {
-		t.Errorf("protocol split: %q, scored workers %v", r.smallE, r.small.Workers)
+	if !strings.Contains(r.smallE, "no test run reaches the target loss") {
+		t.Errorf("protocol split: %q, scored workers %v; want the unreached target named", r.smallE, r.small.Workers)
+	}
+	var scored []int
+	for _, sc := range r.lowo {
+		scored = append(scored, sc.Workers...)
+	}
+	if !slices.Equal(scored, []int{1, 2}) {
+		t.Errorf("leaving one worker count out scored workers %v, want [1 2]", scored)
 	}
 	v := &validation{staleness: rs}
 	var b bytes.Buffer
