@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -291,7 +292,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 				below = " (the fewest fitted; below, the curve is extrapolated)"
 			}
 			v.code, v.word = exitWarn, "warn"
-			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %.0f%% %s, %.2g of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, sp(k+1)-sp(k), n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %.0f%% %s, %s of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, workerShare(sp(k+1)-sp(k)), n, sp(n), n)
 			return v
 		}
 	}
@@ -300,8 +301,19 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	if sp(n+1)-sp(n) < kneeAlpha {
 		where = "at" // the next one would be past it
 	}
-	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %.0f%% %s, %.2g of one worker's", workersWord(n), where, ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, sp(n+1)-sp(n))
+	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %.0f%% %s, %s of one worker's", workersWord(n), where, ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, workerShare(sp(n+1)-sp(n)))
 	return v
+}
+
+// workerShare prints a gain in workers to two digits, or three where two
+// would round it onto the knee's threshold (0.496 is not "0.5 ... less
+// than half").
+func workerShare(x float64) string {
+	s := fmt.Sprintf("%.2g", x)
+	if v, _ := strconv.ParseFloat(s, 64); v == kneeAlpha && x != kneeAlpha {
+		s = fmt.Sprintf("%.3g", x)
+	}
+	return s
 }
 
 // badVerdict is v when the model predicts what (a number that is not

@@ -312,3 +312,12 @@ func TestSplitBatchMessage(t *testing.T) {
 		t.Errorf("set flag: %v", err)
 	}
 }
+
+// A gain that two digits would round onto the threshold gets three.
+func TestWorkerShare(t *testing.T) {
+	for x, want := range map[float64]string{0.496: "0.496", 0.5: "0.5", 0.41: "0.41", 0.504: "0.504", 0.0067: "0.0067", 1.2: "1.2"} {
+		if got := workerShare(x); got != want {
+			t.Errorf("workerShare(%g) = %q, want %q", x, got, want)
+		}
+	}
+}
