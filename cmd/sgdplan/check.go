@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -64,6 +65,7 @@ Examples:
 			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth)", DefaultText: "the rate it was fitted at"},
 			&cli.Float64Flag{Name: "batch", Usage: "planned samples per worker and step", DefaultText: "the model's reference batch"},
 			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)", DefaultText: "none"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table (lines of text) or json (one object: verdict, exit_code, reason, the prediction, the bootstrap's and the other fits' verdicts, notes, warnings)"},
 		},
 		Action: runCheck,
 	}
@@ -79,6 +81,10 @@ func runCheck(c *cli.Context) error {
 	}
 	if err := finiteFlags(c); err != nil {
 		return err
+	}
+	format := c.String("format")
+	if format != "table" && format != "json" {
+		return badInput(fmt.Errorf("check: --format %q: want table or json", format))
 	}
 	m, err := loadModel("check", c.String("model"))
 	if err != nil {
@@ -158,43 +164,90 @@ func runCheck(c *cli.Context) error {
 	if v.bad != "" {
 		return badInput(fmt.Errorf("check: %s: the model predicts %s: not a finite positive number, so it cannot judge the job (check its parameters)", c.String("model"), v.bad))
 	}
-	fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
-	fmt.Fprintf(c.App.Writer, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
-		workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
-	if line := verdictSpread(m, workers, ps, v.word); line != "" {
-		fmt.Fprintln(c.App.Writer, line)
+	out := checkJSON{Verdict: v.word, ExitCode: v.code, Reason: v.reason, Workers: workers, PS: ps,
+		StepsPerS: v.pred.StepsPerS.Value, StepsPerSLo: v.pred.StepsPerS.Lo, StepsPerSHi: v.pred.StepsPerS.Hi,
+		Speedup: v.pred.Speedup.Value, Efficiency: v.pred.Efficiency.Value}
+	var lines []string
+	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
+		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
+		lines = append(lines, line)
 	}
 	if n := workerCounts(m); n == 1 {
 		how := fmt.Sprintf("the %s form's guess", m.Family)
 		if m.Family == "mva" {
 			how = "the queueing network's prediction from the profile"
 		}
-		fmt.Fprintf(c.App.Writer, "the data have one worker count: how the speed grows with the workers is %s, not measured, and so is this verdict\n", how)
+		note := fmt.Sprintf("the data have one worker count: how the speed grows with the workers is %s, not measured, and so is this verdict", how)
+		out.Notes = append(out.Notes, note)
+		lines = append(lines, note)
 	}
-	if line := rivalVerdicts(m, workers, ps, v.word); line != "" {
-		fmt.Fprintln(c.App.Writer, line)
+	if rivals, line := rivalVerdicts(m, workers, ps, v.word); line != "" {
+		out.Rivals = rivals
+		lines = append(lines, line)
 	}
 	if workers > m.Reference.MaxWorkers {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s is beyond the %d fitted: the verdict extrapolates the %s model\n", workersWord(workers), m.Reference.MaxWorkers, m.Family)
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%s is beyond the %d fitted: the verdict extrapolates the %s model", workersWord(workers), m.Reference.MaxWorkers, m.Family))
 	}
-	if w := beyondNodes(m, []int{workers}); w != "" {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-	}
-	if w := belowFitted(m, []int{workers}); w != "" {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-	}
-	if w := beyondShards(m, []int{ps}); w != "" {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	for _, w := range []string{beyondNodes(m, []int{workers}), belowFitted(m, []int{workers}), beyondShards(m, []int{ps})} {
+		if w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
 	}
 	if batchSet(c) {
 		if w := m.BatchRangeWarning([]model.Config{{Workers: workers, PS: ps}}); w != "" {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+			out.Warnings = append(out.Warnings, w)
 		}
+	}
+	if format == "json" {
+		b, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		fmt.Fprintf(c.App.Writer, "%s\n", b)
+	} else {
+		fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
+		fmt.Fprintf(c.App.Writer, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
+			workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
+		for _, l := range lines {
+			fmt.Fprintln(c.App.Writer, l)
+		}
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if v.code != exitOK {
 		return withCode(v.code, nil)
 	}
 	return nil
+}
+
+// checkJSON is check's answer as --format json prints it.
+type checkJSON struct {
+	Verdict     string  `json:"verdict"` // fine, warn or fail
+	ExitCode    int     `json:"exit_code"`
+	Reason      string  `json:"reason"`
+	Workers     int     `json:"workers"`
+	PS          int     `json:"ps"`
+	StepsPerS   float64 `json:"steps_per_s"`
+	StepsPerSLo float64 `json:"steps_per_s_lo"`
+	StepsPerSHi float64 `json:"steps_per_s_hi"`
+	Speedup     float64 `json:"speedup"`
+	Efficiency  float64 `json:"efficiency"`
+	// BootstrapShares is the share of the model's bootstrap refits that
+	// give each verdict (absent without samples).
+	BootstrapSamples int                `json:"bootstrap_samples,omitempty"`
+	BootstrapShares  map[string]float64 `json:"bootstrap_shares,omitempty"`
+	// Rivals are the verdicts of the other fits that match the data as
+	// well (absent without rivals).
+	Rivals   []checkRival `json:"rivals,omitempty"`
+	Notes    []string     `json:"notes,omitempty"`
+	Warnings []string     `json:"warnings,omitempty"` // also on stderr
+}
+
+type checkRival struct {
+	Family  string `json:"family"`
+	Start   bool   `json:"another_start,omitempty"` // the same family from another starting point
+	Verdict string `json:"verdict"`
 }
 
 type checkVerdict struct {
@@ -329,13 +382,17 @@ func badVerdict(v checkVerdict, what string) checkVerdict {
 // refits of the data that give each verdict, the point fit's verdict
 // (first) first. The samples vary the measurement noise of the fitted
 // data, not the model's error beyond them, and the line says so.
-func verdictSpread(m *fit.Model, n, p int, first string) string {
+func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, string) {
 	if len(m.Samples) == 0 {
-		return ""
+		return nil, ""
 	}
 	count := map[string]int{}
 	for i := range m.Samples {
 		count[verdict(m.Resampled(i), n, p).word]++
+	}
+	share := map[string]float64{}
+	for w, k := range count {
+		share[w] = float64(k) / float64(len(m.Samples))
 	}
 	parts := []string{fmt.Sprintf("%s %s", first, sharePct(count[first], len(m.Samples)))}
 	for _, w := range []string{"fine", "warn", "fail", "n/a"} {
@@ -343,24 +400,26 @@ func verdictSpread(m *fit.Model, n, p int, first string) string {
 			parts = append(parts, fmt.Sprintf("%s %s", w, sharePct(count[w], len(m.Samples))))
 		}
 	}
-	return fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
+	return share, fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
 }
 
 // rivalVerdicts gives the verdict on n workers and p shards of each of the
 // model's rivals, the other fits that match its data as well ("" without
 // rivals): where they disagree with the fitted verdict (first), the data
 // do not decide it.
-func rivalVerdicts(m *fit.Model, n, p int, first string) string {
+func rivalVerdicts(m *fit.Model, n, p int, first string) ([]checkRival, string) {
 	if len(m.Rivals) == 0 {
-		return ""
+		return nil, ""
 	}
 	var parts []string
+	var out []checkRival
 	differ := 0
 	for i, r := range m.Rivals {
 		w := verdict(m.AsRival(i), n, p).word
 		if w != first {
 			differ++
 		}
+		out = append(out, checkRival{Family: r.Family, Start: r.Why == "start", Verdict: w})
 		what := r.Family
 		if r.Why == "start" {
 			what += " (another start)"
@@ -371,7 +430,7 @@ func rivalVerdicts(m *fit.Model, n, p int, first string) string {
 	if differ > 0 {
 		agree = fmt.Sprintf("%d of %d differ from %s: the data do not decide the verdict", differ, len(m.Rivals), first)
 	}
-	return fmt.Sprintf("other fits that match the data as well: %s (%s)", strings.Join(parts, ", "), agree)
+	return out, fmt.Sprintf("other fits that match the data as well: %s (%s)", strings.Join(parts, ", "), agree)
 }
 
 // sharePct is k of n in whole percent, never rounded to 0% or 100% when

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,13 +197,13 @@ func TestCheckVerdictSpread(t *testing.T) {
 		}
 		m.Samples = append(m.Samples, []float64{rate, e})
 	}
-	got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
+	share, got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
 	want := "verdict over 40 bootstrap refits of the data: fine 75%, warn 25%"
-	if !strings.HasPrefix(got, want) {
-		t.Errorf("got %q, want it to start with %q", got, want)
+	if !strings.HasPrefix(got, want) || share["fine"] != 0.75 || share["warn"] != 0.25 || len(share) != 2 {
+		t.Errorf("got %q %v, want it to start with %q, and shares fine 0.75, warn 0.25", got, share, want)
 	}
 	m.Samples = nil
-	if got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
+	if _, got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
 		t.Errorf("no samples: %q, want no line", got)
 	}
 	for _, c := range []struct {
@@ -230,20 +232,23 @@ func TestCheckRivalVerdicts(t *testing.T) {
 	if m, err = fit.ParseModel("t.json", js); err != nil {
 		t.Fatal(err)
 	}
-	got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
+	rivals, got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
 	want := "other fits that match the data as well: overhead warn, overhead (another start) fine (1 of 2 differ from fine: the data do not decide the verdict)"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if len(rivals) != 2 || rivals[0] != (checkRival{"overhead", false, "warn"}) || rivals[1] != (checkRival{"overhead", true, "fine"}) {
+		t.Errorf("rivals %+v", rivals)
 	}
 	if m.AsRival(0).Family != "overhead" || len(m.AsRival(0).Parameters) != 3 || m.Family != "powerlaw" {
 		t.Errorf("AsRival: %s with %d parameters; the model is now %s", m.AsRival(0).Family, len(m.AsRival(0).Parameters), m.Family)
 	}
 	m.Rivals = m.Rivals[1:]
-	if got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); !strings.HasSuffix(got, "(all agree)") {
+	if _, got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); !strings.HasSuffix(got, "(all agree)") {
 		t.Errorf("one agreeing rival: %q", got)
 	}
 	m.Rivals = nil
-	if got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
+	if _, got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
 		t.Errorf("no rivals: %q", got)
 	}
 }
@@ -319,5 +324,31 @@ func TestWorkerShare(t *testing.T) {
 		if got := workerShare(x); got != want {
 			t.Errorf("workerShare(%g) = %q, want %q", x, got, want)
 		}
+	}
+}
+
+// check --format json gives what the table gives, as one object, with the
+// same exit code: a CI step can read the verdict without parsing text.
+func TestCheckJSON(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	code, table, _ := runCmd(t, "check", "--model", mp, "--workers", "4")
+	jcode, js, stderr := runCmd(t, "check", "--model", mp, "--workers", "4", "--format", "json")
+	var out checkJSON
+	if err := json.Unmarshal([]byte(js), &out); err != nil {
+		t.Fatalf("%v: %s", err, js)
+	}
+	first := strings.SplitN(table, "\n", 2)[0]
+	if jcode != code || out.ExitCode != code || first != out.Verdict+": "+out.Reason || out.Workers != 4 || out.PS != 1 {
+		t.Errorf("json %+v (exit %d), table %q (exit %d)", out, jcode, first, code)
+	}
+	if !(out.StepsPerSLo <= out.StepsPerS && out.StepsPerS <= out.StepsPerSHi) || out.BootstrapSamples == 0 || math.Abs(out.BootstrapShares[out.Verdict]-1) > 0.5 {
+		t.Errorf("prediction or bootstrap %+v", out)
+	}
+	if strings.Contains(js, "sgdplan: warning") || strings.Contains(stderr, "{") {
+		t.Errorf("warnings belong to stderr and the warnings field, the object to stdout: %q / %q", js, stderr)
+	}
+	if code, _, stderr := runCmd(t, "check", "--model", mp, "--workers", "4", "--format", "csv"); code != exitBadInput || !strings.Contains(stderr, "want table or json") {
+		t.Errorf("--format csv: exit %d, %q", code, stderr)
 	}
 }
