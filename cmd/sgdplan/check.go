@@ -100,6 +100,7 @@ func runCheck(c *cli.Context) error {
 	}
 	workers, ps := 0, m.Reference.PS
 	var mf manifest
+	var early []string // warnings found before the verdict
 	if len(args) == 1 {
 		mf, err = readManifest(args[0])
 		if err != nil {
@@ -111,6 +112,8 @@ func runCheck(c *cli.Context) error {
 		workers = mf.Workers
 		if mf.HasPS {
 			ps = mf.PS
+		} else if m.Reference.PS > 0 && !c.IsSet("ps") {
+			early = append(early, fmt.Sprintf("%s has no PS replicas (a PyTorchJob trains without parameter servers), but the model (%s) has them: judged at its %s; is it this job's model?", args[0], m.Mode, countWord(ps, "shard")))
 		}
 	}
 	if c.IsSet("workers") {
@@ -166,7 +169,7 @@ func runCheck(c *cli.Context) error {
 	}
 	out := checkJSON{Verdict: v.word, ExitCode: v.code, Reason: v.reason, Workers: workers, PS: ps,
 		StepsPerS: v.pred.StepsPerS.Value, StepsPerSLo: v.pred.StepsPerS.Lo, StepsPerSHi: v.pred.StepsPerS.Hi,
-		Speedup: v.pred.Speedup.Value, Efficiency: v.pred.Efficiency.Value}
+		Speedup: v.pred.Speedup.Value, Efficiency: v.pred.Efficiency.Value, Warnings: early}
 	var lines []string
 	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
 		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share

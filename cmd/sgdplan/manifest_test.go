@@ -71,3 +71,18 @@ func TestManifestAuditErrors(t *testing.T) {
 		t.Errorf("--workers 20000: exit %d, stderr %q: the flag is not the manifest", code, stderr)
 	}
 }
+
+// A PyTorchJob (no PS role) judged on a model with parameter servers: the
+// verdict is given at the model's shards, with a warning that asks whether
+// the model is the job's (it was judged without a word).
+func TestManifestWithoutPSOnPSModel(t *testing.T) {
+	mp := fitModel(t, t.TempDir())
+	pt := filepath.Join("..", "..", "testdata", "manifests", "pytorchjob.yaml")
+	_, stdout, stderr := runCmd(t, "check", "--model", mp, pt)
+	if !strings.Contains(stderr, "has no PS replicas (a PyTorchJob trains without parameter servers), but the model (async) has them: judged at its 1 shard") || !strings.Contains(stdout, " 1 ps:") {
+		t.Errorf("stdout %q stderr %q", stdout, stderr)
+	}
+	if _, _, stderr := runCmd(t, "check", "--model", mp, "--ps", "1", pt); strings.Contains(stderr, "no PS replicas") {
+		t.Errorf("--ps given: %q, want no warning", stderr)
+	}
+}
