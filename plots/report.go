@@ -56,8 +56,11 @@ type Param struct {
 type JobRow struct {
 	Job                        string
 	Size                       float64 // s on one worker
-	Workers                    float64 // recommended workers
+	Workers                    float64 // recommended workers, the job alone
 	Knee                       float64 // workers; NaN: unknown
+	// StartWorkers is what the plan gives the job when it starts (the
+	// ideal share; 0: unknown).
+	StartWorkers float64
 	Completion                 float64 // s, ideal (fractional) shares
 	CompletionLo, CompletionHi float64 // s; NaN: unknown
 	CompletionWhole            float64 // s, whole workers; NaN: unknown
@@ -261,7 +264,15 @@ func (r Report) view() view {
 		polCI = polCI || interval(p.MeanFlowLo, p.MeanFlowHi) != ""
 		polP99 = polP99 || !math.IsNaN(p.P99)
 	}
-	v.JobCols = []string{"job", "size (s on 1 worker)", "recommended workers", "knee (workers)", "predicted completion (s)"}
+	var jobStart bool
+	for _, j := range r.Jobs {
+		jobStart = jobStart || j.StartWorkers > 0
+	}
+	v.JobCols = []string{"job", "size (s on 1 worker)", "recommended workers if alone", "knee (workers)"}
+	if jobStart {
+		v.JobCols = append(v.JobCols, "workers at start (the plan)")
+	}
+	v.JobCols = append(v.JobCols, "predicted completion (s)")
 	if jobCI {
 		v.JobCols = append(v.JobCols, "95% interval")
 	}
@@ -269,7 +280,15 @@ func (r Report) view() view {
 		v.JobCols = append(v.JobCols, "with whole workers (s)")
 	}
 	for _, j := range r.Jobs {
-		row := []string{j.Job, num(j.Size), num(j.Workers), num(j.Knee), num(j.Completion)}
+		row := []string{j.Job, num(j.Size), num(j.Workers), num(j.Knee)}
+		if jobStart {
+			start := math.NaN() // 0: unknown
+			if j.StartWorkers > 0 {
+				start = j.StartWorkers
+			}
+			row = append(row, num(start))
+		}
+		row = append(row, num(j.Completion))
 		if jobCI {
 			row = append(row, interval(j.CompletionLo, j.CompletionHi))
 		}

@@ -39,7 +39,7 @@ func exampleReport(t *testing.T) Report {
 		Servers: 16,
 		Policy:  "hesrpt",
 		Jobs: []JobRow{
-			{Job: "j1", Size: 64, Workers: 9, Knee: 12.5, Completion: 28.0176, CompletionLo: 26, CompletionHi: 30.5, CompletionWhole: nan},
+			{Job: "j1", Size: 64, Workers: 9, Knee: 12.5, StartWorkers: 11.25, Completion: 28.0176, CompletionLo: 26, CompletionHi: 30.5, CompletionWhole: nan},
 			{Job: "j4", Size: 16, Workers: 1, Knee: nan, Completion: 6.0476, CompletionLo: nan, CompletionHi: nan, CompletionWhole: nan},
 		},
 		Policies: []PolicyRow{
@@ -84,12 +84,14 @@ func TestWriteReport(t *testing.T) {
 	}
 	page := string(html)
 	for _, want := range []string{
-		"Example &lt;report&gt;",                // escaped
-		"<td>0.1</td><td>[0.0952, 0.1047]</td>", // 4 significant digits
-		"<td>28.02</td><td>[26, 30.5]</td>",     // completion with interval
-		`<tr class="best"><td>hesrpt</td>`,      // least mean flow time
-		"<style>",                               // inline CSS
-		"<th>90% interval</th>",                 // the parameters' level
+		"Example &lt;report&gt;",                          // escaped
+		"<td>0.1</td><td>[0.0952, 0.1047]</td>",           // 4 significant digits
+		"<td>11.25</td><td>28.02</td><td>[26, 30.5]</td>", // the plan's workers, completion with interval
+		"<th>recommended workers if alone</th>",           // not the plan: each job alone
+		"<th>workers at start (the plan)</th>",
+		`<tr class="best"><td>hesrpt</td>`, // least mean flow time
+		"<style>",                          // inline CSS
+		"<th>90% interval</th>",            // the parameters' level
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
@@ -106,8 +108,8 @@ func TestWriteReport(t *testing.T) {
 	}
 	for _, want := range []string{
 		"- `testdata/README.md`",
-		"| j1 | 64 | 9 | 12.5 | 28.02 | [26, 30.5] |",
-		"| j4 | 16 | 1 | – | 6.048 |  |",
+		"| j1 | 64 | 9 | 12.5 | 11.25 | 28.02 | [26, 30.5] |",
+		"| j4 | 16 | 1 | – | – | 6.048 |  |",
 		"| **hesrpt** | 16.31 | [15.9, 16.8] | 6.19 | 28 |",
 		"![Plan](plan.png)",
 		"Least mean flow time: **hesrpt**.",

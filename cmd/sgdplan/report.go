@@ -288,7 +288,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+w)
 	}
 	for i, j := range chosen.Jobs {
-		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i],
+		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i], StartWorkers: j.Workers,
 			Completion: j.Completion, CompletionLo: math.NaN(), CompletionHi: math.NaN(), CompletionWhole: j.CompletionInteger})
 	}
 	if pd, err := reportPlanData(chosen, names, n, pal); err != nil {
