@@ -400,7 +400,17 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	if m.Diagnostics.CVError != nil {
 		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
 	}
-	fmt.Fprintf(w, "fit error: RMSLE %.4g, leave-one-configuration-out MAPE %s\n", m.Diagnostics.RMSLE, cv)
+	if m.Family == "mva" && m.Queueing != nil {
+		// the profile is fitted on one run and nothing is refitted: its
+		// error on the other runs is out of sample already
+		cv = "n/a (no training run besides the profile)"
+		if m.Diagnostics.CVError != nil {
+			cv = fmt.Sprintf("%.4g%% on the training runs besides the profile (out of sample: the network is measured on the profile alone)", *m.Diagnostics.CVError)
+		}
+		fmt.Fprintf(w, "fit error: RMSLE %.4g, MAPE %s\n", m.Diagnostics.RMSLE, cv)
+	} else {
+		fmt.Fprintf(w, "fit error: RMSLE %.4g, leave-one-configuration-out MAPE %s\n", m.Diagnostics.RMSLE, cv)
+	}
 	if line := referenceBatchLine(m); line != "" {
 		fmt.Fprintln(w, line)
 	}
@@ -431,7 +441,14 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		fmt.Fprintln(w)
 	}
 	if len(m.Diagnostics.Alternatives) > 1 {
-		fmt.Fprintln(w, "\nfamilies tried (leave-one-configuration-out MAPE):")
+		head := "leave-one-configuration-out MAPE"
+		for _, a := range m.Diagnostics.Alternatives {
+			if a.Family == "mva" {
+				head += "; for mva, the profile's error on the other runs"
+				break
+			}
+		}
+		fmt.Fprintf(w, "\nfamilies tried (%s):\n", head)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, a := range m.Diagnostics.Alternatives {
 			v := "n/a"

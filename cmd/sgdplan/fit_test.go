@@ -392,3 +392,14 @@ func TestFitNNLS(t *testing.T) {
 		t.Errorf("fit --family nope/nnls: exit %d, %s", code, stderr)
 	}
 }
+
+// The queueing network is measured on the 1-worker profile alone, so its
+// error on the other training runs is out of sample without a refit: fit
+// says so instead of calling it leave-one-configuration-out.
+func TestFitProfileErrorWording(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--family", "mva", "--out", filepath.Join(dir, "m.json"))
+	if code != 0 || !strings.Contains(stdout, "% on the training runs besides the profile (out of sample") || strings.Contains(strings.SplitN(stdout, "\n\n", 2)[0], "leave-one-configuration-out") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
