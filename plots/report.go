@@ -54,13 +54,13 @@ type Param struct {
 // (its knee, or its first allocation), and its predicted completion time
 // with an interval (NaN: unknown).
 type JobRow struct {
-	Job                        string
-	Size                       float64 // s on one worker
-	Workers                    float64 // recommended workers, the job alone
-	Knee                       float64 // workers; NaN: unknown
+	Job     string
+	Size    float64 // s on one worker
+	Workers float64 // recommended workers, the job alone
+	Knee    float64 // workers; NaN: unknown
 	// StartWorkers is what the plan gives the job when it starts (the
 	// ideal share; 0: unknown).
-	StartWorkers float64
+	StartWorkers               float64
 	Completion                 float64 // s, ideal (fractional) shares
 	CompletionLo, CompletionHi float64 // s; NaN: unknown
 	CompletionWhole            float64 // s, whole workers; NaN: unknown
