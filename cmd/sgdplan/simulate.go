@@ -193,6 +193,13 @@ func simulateAction(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: %s\n", w)
 		}
 	}
+	if fixed != nil && es == 0 && seeds > 1 {
+		// the jobs file fixes every arrival and size: the seeds would
+		// repeat one result, and intervals of zero width would say
+		// nothing
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
+		seeds = 1
+	}
 	var out []simPolicy
 	var resp []plots.ResponseTimes
 	// A bar on stderr when it is a terminal (many jobs and seeds take a

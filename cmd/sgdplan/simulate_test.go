@@ -271,3 +271,17 @@ func TestSimulateOverloadWarning(t *testing.T) {
 		t.Errorf("overloaded: mean response %g s on 100 jobs, %g s on 400: want it to grow with the horizon", short, long)
 	}
 }
+
+// A jobs file without --early-stop leaves nothing to chance: --seeds K runs
+// once and says why, instead of printing intervals of zero width.
+func TestSimulateSeedsWithNothingRandom(t *testing.T) {
+	jobs := filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
+	code, stdout, stderr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "16", "--policy", "equi", "--seeds", "3", "--format", "json")
+	if code != 0 || !strings.Contains(stderr, "nothing is random") || !strings.Contains(stdout, `"seeds": 1`) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCmd(t, "simulate", "--jobs", jobs, "--servers", "16", "--policy", "equi", "--seeds", "3", "--early-stop", "0.3", "--format", "json")
+	if code != 0 || strings.Contains(stderr, "nothing is random") || !strings.Contains(stdout, `"seeds": 3`) {
+		t.Errorf("with --early-stop: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
