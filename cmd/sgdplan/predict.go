@@ -72,7 +72,7 @@ type predictRow struct {
 	TimeToTargetS      *float64 `json:"time_to_target_s,omitempty"`
 	TimeToTargetSLo    *float64 `json:"time_to_target_s_lo,omitempty"`
 	TimeToTargetSHi    *float64 `json:"time_to_target_s_hi,omitempty"`
-	BeyondFittedWorker bool     `json:"extrapolated"`
+	BeyondFittedWorker bool     `json:"extrapolated"` // workers outside those fitted, or more shards
 }
 
 // loadModel reads the model.json of --model for the command cmd: a
@@ -185,6 +185,10 @@ func runPredict(c *cli.Context) error {
 	}
 	var rows []predictRow
 	least := fewestWorkers(m)
+	mostPS := 0 // the most shards fitted
+	for _, d := range m.Data.Configurations {
+		mostPS = max(mostPS, d.PS)
+	}
 	for _, p := range ps {
 		for _, w := range ws {
 			cfg := model.Config{Workers: w, PS: p}
@@ -200,7 +204,7 @@ func runPredict(c *cli.Context) error {
 				Staleness: pr.Staleness,
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
-				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least,
+				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS),
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
@@ -305,7 +309,10 @@ func finiteRows(path string, rows []predictRow) error {
 
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
+// writePredictCSV writes rows to 10 significant digits, as plan and
+// simulate write theirs (it wrote 4, the table's: a CSV is for programs).
 func writePredictCSV(w io.Writer, rows []predictRow) error {
+	g4 := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	cw := csv.NewWriter(w)
 	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated"}
 	cw.Write(head)

@@ -297,3 +297,17 @@ func TestPredictWarnsUnderOneUpdate(t *testing.T) {
 		t.Errorf("the fitted batch: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// extrapolated (json, csv) is also true for more shards than fitted, not
+// only for worker counts outside the data.
+func TestPredictExtrapolatedShards(t *testing.T) {
+	mp := fitModel(t, t.TempDir())
+	code, out, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--ps", "1,2", "--format", "json")
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != 2 {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, stderr)
+	}
+	if rows[0].BeyondFittedWorker || !rows[1].BeyondFittedWorker {
+		t.Errorf("extrapolated at 1 shard %v, at 2 %v; want false, true", rows[0].BeyondFittedWorker, rows[1].BeyondFittedWorker)
+	}
+}
