@@ -26,7 +26,7 @@ func predictCommand() *cli.Command {
 <field>_hi) are the model's bootstrap percentile intervals (90% unless the model says),
 stretched to hold the other fits that match the data as well (model.json rivals) and,
 beyond the data, widened by the model's extrapolation error (model.json extrapolation;
-docs/fitting.md "Uncertainty"); throughput stays below the network's capacity.
+docs/fitting.md "Uncertainty"); a queueing network's throughput interval stays below its capacity.
 Time to target is printed when a target is known: --target-loss, --epochs (with the
 dataset size from runs.csv), or the loss the model was fitted to reach. The batch is the
 model's reference batch (the one measured at the most worker counts) unless --batch (samples per worker) or
