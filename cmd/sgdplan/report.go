@@ -405,7 +405,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 			pd.Measured = append(pd.Measured, plots.PhaseTimes{Workers: w, Pull: a.pull / a.n, Compute: a.compute / a.n, Push: a.push / a.n})
 		}
 		if !math.IsNaN(z) {
-			for w := 1; w <= top; w *= 2 {
+			for _, w := range predictedCounts(ws, top) {
 				// Each worker completes X(N)/N iterations per second: its
 				// cycle is N/X(N); compute is the delay Z and pull and
 				// push share the rest equally (symmetric links).
@@ -726,4 +726,18 @@ func reportNum(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// predictedCounts are the worker counts of the phases figure's predicted
+// bars: beside every measured count ws (sorted), and at the powers of two
+// past the largest, up to top. It was the powers of two only: no bar
+// beside the measured 3 and 6 of testdata/asgd, one at 16 alone.
+func predictedCounts(ws []int, top int) []int {
+	at := slices.Clone(ws)
+	for w := 1; w <= top; w *= 2 {
+		if w > ws[len(ws)-1] {
+			at = append(at, w)
+		}
+	}
+	return at
 }

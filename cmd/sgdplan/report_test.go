@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -316,4 +317,13 @@ func fitMultiBatch(t *testing.T, strong bool) string {
 		t.Fatalf("strong %v: fit exit %d:\n%s", strong, code, stderr)
 	}
 	return mp
+}
+
+func TestPredictedCounts(t *testing.T) {
+	if got := predictedCounts([]int{1, 2, 3, 4, 6, 8}, 16); !slices.Equal(got, []int{1, 2, 3, 4, 6, 8, 16}) {
+		t.Errorf("got %v, want the measured counts and 16", got)
+	}
+	if got := predictedCounts([]int{1}, 8); !slices.Equal(got, []int{1, 2, 4, 8}) {
+		t.Errorf("got %v, want 1, 2, 4, 8", got)
+	}
 }
