@@ -243,8 +243,14 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
 		} else {
 			bw, bt := cd.Best()
+			cap := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %.4g, %.4g s.", cd.Target, 100*m.Level, bw, bt)
+			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
+				// check fails such counts and advises a shard: say so
+				// where the figure points at one of them
+				cap += fmt.Sprintf(" From N = %d a shard's station is at least %.0f%% busy at %s: check fails those counts and advises another shard, which would make them faster still.", k, 100*saturated, countWord(m.Reference.PS, "shard"))
+			}
 			r.Figures = append(r.Figures, plots.FigureRef{File: "convergence.png", Title: "Convergence",
-				Caption: fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %.4g, %.4g s.", cd.Target, 100*m.Level, bw, bt),
+				Caption: cap,
 				Figure:  fig})
 		}
 	}
@@ -740,4 +746,19 @@ func predictedCounts(ws []int, top int) []int {
 		}
 	}
 	return at
+}
+
+// saturatedFrom is the fewest workers, up to n, at which a shard station of
+// m's queueing network at p shards is at least saturated busy (check's
+// fail), or 0 when none up to n is (or m is not a queueing network).
+func saturatedFrom(m *fit.Model, n, p int) int {
+	if m.Family != "mva" || p < 1 {
+		return 0
+	}
+	for k := 1; k <= n; k++ {
+		if u, _ := busiest(m, k, p); u >= saturated {
+			return k
+		}
+	}
+	return 0
 }

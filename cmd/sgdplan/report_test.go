@@ -327,3 +327,24 @@ func TestPredictedCounts(t *testing.T) {
 		t.Errorf("got %v, want 1, 2, 4, 8", got)
 	}
 }
+
+// saturatedFrom is the first count that check fails for a saturated shard
+// station: check agrees at it and not one worker before.
+func TestSaturatedFrom(t *testing.T) {
+	mp := fitModel(t, t.TempDir())
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := saturatedFrom(m, 200, 1)
+	if k < 2 {
+		t.Fatalf("saturatedFrom = %d, want a count past 1 on the fixture's one shard", k)
+	}
+	at, before := verdict(m, k, 1), verdict(m, k-1, 1)
+	if !strings.Contains(at.reason, "saturated") || strings.Contains(before.reason, "saturated") {
+		t.Errorf("at %d: %q; at %d: %q", k, at.reason, k-1, before.reason)
+	}
+	if saturatedFrom(m, k-1, 1) != 0 {
+		t.Errorf("saturatedFrom up to %d: want 0", k-1)
+	}
+}
