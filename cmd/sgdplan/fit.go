@@ -502,7 +502,11 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		if e.Batch > 0 {
 			per = fmt.Sprintf(", k in updates of %.4g samples", e.Batch)
 		}
-		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %.4g [%.4g, %.4g] (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, per, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker, e.TargetLoss)
+		lambda := fmt.Sprintf("%.4g [%.4g, %.4g]", e.Lambda, e.LambdaLo, e.LambdaHi)
+		if e.LambdaFixed {
+			lambda = fmt.Sprintf("%.4g (not identified: loss curves at one staleness level; taken as 0, so the updates to target ignore staleness)", e.Lambda)
+		}
+		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, e.TargetLoss)
 	}
 	if len(m.Diagnostics.Warnings) > 0 {
 		n := len(m.Diagnostics.Warnings)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 func TestPredictGolden(t *testing.T) {
@@ -309,5 +310,55 @@ func TestPredictExtrapolatedShards(t *testing.T) {
 	}
 	if rows[0].BeyondFittedWorker || !rows[1].BeyondFittedWorker {
 		t.Errorf("extrapolated at 1 shard %v, at 2 %v; want false, true", rows[0].BeyondFittedWorker, rows[1].BeyondFittedWorker)
+	}
+}
+
+// One run (testdata/asgd's 1-worker 1-shard profile) has loss curves at one
+// staleness level: lambda is not identified. model.json says so, fit prints
+// it instead of an interval [0, 0], and predict warns that the updates to
+// target past one worker leave staleness out.
+func TestLambdaNotIdentified(t *testing.T) {
+	tr, _, err := traces.Load(filepath.Join("..", "..", "testdata", "asgd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := &traces.Trace{}
+	keep := func(run string) bool { return run == "r3000k-p1-n1" }
+	for _, s := range tr.Steps {
+		if keep(s.Run) {
+			one.Steps = append(one.Steps, s)
+		}
+	}
+	for _, u := range tr.Updates {
+		if keep(u.Run) {
+			one.Updates = append(one.Updates, u)
+		}
+	}
+	for _, e := range tr.Evals {
+		if keep(e.Run) {
+			one.Evals = append(one.Evals, e)
+		}
+	}
+	for _, r := range tr.Runs {
+		if keep(r.Run) {
+			one.Runs = append(one.Runs, r)
+		}
+	}
+	dir := t.TempDir()
+	if err := traces.WriteDir(filepath.Join(dir, "trace"), one); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(dir, "m.json")
+	code, stdout, stderr := runCmd(t, "fit", filepath.Join(dir, "trace"), "--out", mp)
+	if code != 0 || !strings.Contains(stdout, "staleness cost lambda 0 (not identified") {
+		t.Fatalf("fit: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil || m.Efficiency == nil || !m.Efficiency.LambdaFixed {
+		t.Fatalf("model.json: %v %+v, want lambda_fixed", err, m.Efficiency)
+	}
+	_, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "1,4")
+	if !strings.Contains(stderr, "the staleness cost is not identified") {
+		t.Errorf("predict stderr %q: want the warning", stderr)
 	}
 }
