@@ -150,12 +150,12 @@ type Efficiency struct {
 	Lambda float64 `json:"lambda"`
 	// LambdaLo and LambdaHi are Lambda's bootstrap interval (resampling
 	// runs); both 0 in files written before they were kept.
-	LambdaLo           float64 `json:"lambda_lo"`
-	LambdaHi           float64 `json:"lambda_hi"`
+	LambdaLo float64 `json:"lambda_lo"`
+	LambdaHi float64 `json:"lambda_hi"`
 	// LambdaFixed says the data do not identify lambda (loss curves at one
 	// staleness level): it is taken as 0, and [LambdaLo, LambdaHi] = [0, 0]
 	// says nothing of it.
-	LambdaFixed bool `json:"lambda_fixed,omitempty"`
+	LambdaFixed        bool    `json:"lambda_fixed,omitempty"`
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64 `json:"target_loss,omitempty"`
