@@ -645,6 +645,10 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	}
 	warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
 	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
+	// z1 (compute per sample) is set to 0, not measured: fit marks it as
+	// set by the form (its interval [0, 0] says nothing of it)
+	tf.PriorSet = make([]bool, len(th))
+	tf.PriorSet[1] = true
 	tf.Residuals = make([]float64, len(pts))
 	ss := 0.0
 	for i, p := range pts {

@@ -536,6 +536,9 @@ func TestProfileAloneAssumesDrift(t *testing.T) {
 	if e := m.Extrapolation; e == nil || !e.Assumed || e.Rate != AssumedDriftRate {
 		t.Fatalf("extrapolation %+v, want the assumed rate %g", e, AssumedDriftRate)
 	}
+	if p := m.Parameters[1]; p.Name != "z1" || !p.Prior || m.Parameters[0].Prior {
+		t.Errorf("parameters %+v: want z1 (set to 0, one batch size) marked set by the form, z0 not", m.Parameters)
+	}
 	if !containsWarning(m.Diagnostics.Warnings, "widen by an ASSUMED") {
 		t.Errorf("warnings do not say the widening is assumed: %q", m.Diagnostics.Warnings)
 	}

@@ -195,17 +195,24 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Inputs = append(r.Inputs, m.Data.Paths...)
 	}
 	for _, p := range m.Parameters {
-		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit})
+		note := ""
+		if p.Prior {
+			note = "set by the form, not the data (the warnings say how)"
+		}
+		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit, Note: note})
 	}
 	for _, w := range m.Diagnostics.Warnings {
 		r.Warnings = append(r.Warnings, "fit: "+strings.TrimPrefix(w, "fit: "))
 	}
-	cv := "not computed"
+	cv := "leave-one-configuration-out error not computed"
 	if m.Diagnostics.CVError != nil {
-		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
+		cv = fmt.Sprintf("leave-one-configuration-out error %.4g%%", *m.Diagnostics.CVError)
+		if m.Family == "mva" && m.Queueing != nil {
+			cv = fmt.Sprintf("error %.4g%% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)", *m.Diagnostics.CVError)
+		}
 	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, leave-one-configuration-out error %s. Parameter intervals are %.0f%% bootstrap percentile intervals.",
+		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, %s. Parameter intervals are %.0f%% bootstrap percentile intervals.",
 			countWord(len(m.Data.Configurations), "configuration"), m.Diagnostics.RMSLE, cv, 100*m.Level))
 
 	names := make([]string, len(jobs))
