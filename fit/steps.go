@@ -130,14 +130,21 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			stal[i].add(float64(s.Staleness))
 		}
 	}
+	// staleness from updates.csv when the run has updates in its window,
+	// else from steps.csv, as traces.Summarize reads it (this took the
+	// first update alone when steps.csv had no staleness)
+	ustal := make([]acc, len(out))
 	for _, u := range t.Updates {
 		if i, ok := idx[u.Run]; ok {
 			if w := out[i].Window; u.Time >= w[0] && u.Time <= w[1] {
 				applies[i].add(u.Apply)
-				if stal[i].n == 0 || len(t.Steps) == 0 {
-					stal[i].add(float64(u.Staleness))
-				}
+				ustal[i].add(float64(u.Staleness))
 			}
+		}
+	}
+	for i := range ustal {
+		if ustal[i].n > 0 {
+			stal[i] = ustal[i]
 		}
 	}
 	for i := range out {
@@ -450,11 +457,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		if st.Steps == 0 {
 			return nil, warns, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail)
 		}
-		for _, l := range r.Loss {
-			if l.Updates >= 0 && !math.IsNaN(l.Loss) && !math.IsInf(l.Loss, 0) {
-				curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss})
-			}
-		}
+		addCurve(curves, r)
 		idx[r.Run] = len(stats)
 		stats = append(stats, st)
 	}
@@ -718,60 +721,34 @@ func nz(v float64) float64 {
 	return v
 }
 
-// curvesFromTrace collects each run's loss curve: evals.csv, or for runs
-// with fewer than 4 evaluations the per-step losses of steps.csv binned to
-// at most 500 points. It returns the number of NaN losses skipped.
+// curvesFromTrace collects each run's loss curve as the streamed fit
+// reads it (traces.Summarize: evals.csv from traces.MinEvals usable
+// evaluations, else the per-step losses of steps.csv in 20 bins of wall
+// time), so that FitSteps and FitStepsPaths fit the same points (the fit in
+// memory binned the per-step losses its own way, and its lambda differed).
+// It returns the number of NaN or infinite losses of evals.csv skipped.
 func curvesFromTrace(t *traces.Trace) (map[string][]lossPoint, int) {
-	type lp = lossPoint
-	curves := map[string][]lp{}
 	nanLoss := 0
 	for _, e := range t.Evals {
-		if e.Updates < 0 {
-			continue
-		}
-		if math.IsNaN(e.Loss) || math.IsInf(e.Loss, 0) {
+		if e.Updates >= 0 && (math.IsNaN(e.Loss) || math.IsInf(e.Loss, 0)) {
 			nanLoss++
-			continue
 		}
-		curves[e.Run] = append(curves[e.Run], lp{float64(e.Updates), e.Loss})
 	}
-	// Runs with fewer than minEvals evaluations fall back on the per-step
-	// losses of steps.csv, in order of completion (k = global updates so
-	// far), as traces.Summarize does for the streamed fit.
-	type el struct{ end, l float64 }
-	stepLoss := map[string][]el{}
-	for _, s := range t.Steps {
-		if len(curves[s.Run]) >= traces.MinEvals {
-			continue
-		}
-		if math.IsNaN(s.Loss) || math.IsInf(s.Loss, 0) {
-			continue
-		}
-		stepLoss[s.Run] = append(stepLoss[s.Run], el{s.End, s.Loss})
-	}
-	for run, ls := range stepLoss {
-		if len(ls) < 4 {
-			continue
-		}
-		sort.Slice(ls, func(i, j int) bool { return ls[i].end < ls[j].end })
-		// At most 500 points: the mean loss of consecutive bins of steps
-		// at their mean update count (less noise, and a fit that costs
-		// the same for a million steps as for a thousand).
-		bins := min(len(ls), 500)
-		cur := make([]lp, 0, bins)
-		for b := 0; b < bins; b++ {
-			lo, hi := b*len(ls)/bins, (b+1)*len(ls)/bins
-			var sk, sl float64
-			for i := lo; i < hi; i++ {
-				sk += float64(i + 1)
-				sl += ls[i].l
-			}
-			n := float64(hi - lo)
-			cur = append(cur, lp{sk / n, sl / n})
-		}
-		curves[run] = cur
+	curves := map[string][]lossPoint{}
+	for _, r := range traces.Summarize(t) {
+		addCurve(curves, r)
 	}
 	return curves, nanLoss
+}
+
+// addCurve adds run r's loss points with an update count and a finite
+// loss to curves.
+func addCurve(curves map[string][]lossPoint, r traces.RunSummary) {
+	for _, l := range r.Loss {
+		if l.Updates >= 0 && !math.IsNaN(l.Loss) && !math.IsInf(l.Loss, 0) {
+			curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss})
+		}
+	}
 }
 
 // fitEfficiency fits the loss curve of each run and the staleness law
