@@ -233,8 +233,9 @@ func plural(n int, what string) string {
 // training run beyond it in workers or shards is an out-of-sample check;
 // the rate is the sum of their absolute log errors over the sum of their
 // log distances from the profile. With no such run (the profile alone) the
-// rate is AssumedDriftRate, flagged assumed: that is the rate this estimate
-// gives on the project's own traces, and before, the intervals covered the
+// rate is AssumedDriftRate, flagged assumed: about what this estimate
+// measures on testdata/asgd fitted on 1-2 workers (0.101), and before, the
+// intervals covered the
 // profile's measurement noise only (8 workers predicted 12.57 [12.50,
 // 12.66] steps/s from testdata/asgd's 1-worker run, measured 10.67). The
 // warning says what the intervals cover either way.
@@ -242,8 +243,8 @@ func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point, level fl
 	e := &Extrapolation{MaxWorkers: 1, MaxPS: max(prof.PS, 1)}
 	assumed := func(why string) (*Extrapolation, string) {
 		e.Rate, e.Assumed = AssumedDriftRate, true
-		return e, fmt.Sprintf("the queueing model's own error beyond the profile (%s) cannot be measured: %s; the %.0f%% intervals cover the measurement noise of the profile's phase means and, beyond it, widen by an ASSUMED %.1f%% per doubling of workers or shards (the drift this estimate shows on the project's real traces testdata/asgd: 9.7%% off on average there, up to 20%% past the knee; docs/validation.md), not by anything in these data",
-			e.bounds(), why, 100*level, e.perDoubling(level))
+		return e, fmt.Sprintf("the queueing model's own error beyond the profile (%s) cannot be measured: %s; the %.0f%% intervals cover the measurement noise of the profile's phase means and, beyond it, widen by an ASSUMED %.1f%% per doubling of workers or shards (a drift of %g per unit of log distance, about what the profile's error measures on the project's real traces testdata/asgd fitted on 1-2 workers, with one degree of freedom), not by anything in these data",
+			e.bounds(), why, 100*level, e.perDoubling(level), AssumedDriftRate)
 	}
 	sumE, sumD := 0.0, 0.0
 	n := 0

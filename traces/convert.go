@@ -44,9 +44,9 @@ func (o ConvertOptions) withDefaults() ConvertOptions {
 // psMode makes Mode agree with PS for the one run of a tfevents or chrome
 // conversion: async and sync are parameter-server modes and need PS >= 1,
 // allreduce has no PS (an error otherwise). With neither Mode nor PS the run
-// is written as allreduce, with a warning: ps 0 means no parameter server,
-// and the canonical default mode, async, needs one. Warnings and the error
-// come back as Convert's do.
+// is written as allreduce, with a warning: ps 0 means no parameter server
+// (DefaultMode, the mode a run at ps 0 without one gets when it is read).
+// Warnings and the error come back as Convert's do.
 func (o ConvertOptions) psMode() (ConvertOptions, []error, error) {
 	switch {
 	case o.Mode == "" && o.PS == 0:

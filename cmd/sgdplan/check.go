@@ -106,14 +106,20 @@ func runCheck(c *cli.Context) error {
 		if err != nil {
 			return badInput(err)
 		}
-		for _, w := range mf.Warnings {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-		}
+		early = append(early, mf.Warnings...)
 		workers = mf.Workers
 		if mf.HasPS {
 			ps = mf.PS
 		} else if m.Reference.PS > 0 && !c.IsSet("ps") {
-			early = append(early, fmt.Sprintf("%s has no PS replicas (a PyTorchJob trains without parameter servers), but the model (%s) has them: judged at its %s; is it this job's model?", args[0], m.Mode, countWord(ps, "shard")))
+			why := "a PyTorchJob trains without parameter servers"
+			if mf.Kind == "TFJob" {
+				why = "a TFJob without PS replicas trains by all-reduce"
+			}
+			early = append(early, fmt.Sprintf("%s has no PS replicas (%s), but the model (%s) has them: judged at its %s; is it this job's model?", args[0], why, m.Mode, countWord(ps, "shard")))
+		}
+		// said now: the checks below may stop the command
+		for _, w := range early {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
 	if c.IsSet("workers") {
@@ -215,7 +221,7 @@ func runCheck(c *cli.Context) error {
 			fmt.Fprintln(c.App.Writer, l)
 		}
 	}
-	for _, w := range out.Warnings {
+	for _, w := range out.Warnings[len(early):] { // the early ones are said
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if v.code != exitOK {
@@ -333,7 +339,11 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 				why = fmt.Sprintf("the staleness costs more (lambda %.3g, staleness %.3g updates)", e.Lambda, m.Staleness(float64(n)))
 			}
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("past the best time to target: %s take %.2g%% longer to the target than %s, the fastest: %s give %.0f%% more speed than %s, but %s", workersWord(n), 100*(sp(k)/sp(n)-1), workersWord(k), workersWord(n), 100*(speed(n)/speed(k)-1), workersWord(k), why)
+			faster := fmt.Sprintf("%s give %.0f%% more speed than %s, but", workersWord(n), 100*(speed(n)/speed(k)-1), workersWord(k))
+			if speed(n) <= speed(k) {
+				faster = fmt.Sprintf("%s give no more speed than %s, and", workersWord(n), workersWord(k))
+			}
+			v.reason = fmt.Sprintf("past the best time to target: %s take %s longer to the target than %s, the fastest: %s %s", workersWord(n), pctText(100*(sp(k)/sp(n)-1)), workersWord(k), faster, why)
 			return v
 		}
 	}
@@ -359,6 +369,15 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	}
 	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %.0f%% %s, %s of one worker's", workersWord(n), where, ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, workerShare(sp(n+1)-sp(n)))
 	return v
+}
+
+// pctText prints a percentage to 2 significant digits below 100, as a whole
+// number above ("1100%", not "1.1e+03%").
+func pctText(v float64) string {
+	if math.Abs(v) >= 100 {
+		return fmt.Sprintf("%.0f%%", v)
+	}
+	return fmt.Sprintf("%.2g%%", v)
 }
 
 // workerShare prints a gain in workers to two digits, or three where two
@@ -501,10 +520,10 @@ func countWord(n int, what string) string {
 
 // argmax is the k in 1..n with the largest f(k) (the smallest such k).
 func argmax(f func(int) float64, n int) int {
-	best := 1
-	for k := 1; k <= n; k++ {
-		if f(k) > f(best) {
-			best = k
+	best, fb := 1, f(1)
+	for k := 2; k <= n; k++ {
+		if v := f(k); v > fb {
+			best, fb = k, v
 		}
 	}
 	return best

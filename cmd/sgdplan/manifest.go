@@ -16,6 +16,7 @@ import (
 
 // manifest is what check reads from a Kubeflow job.
 type manifest struct {
+	Kind    string // TFJob or PyTorchJob
 	Workers int
 	PS      int
 	HasPS   bool
@@ -107,7 +108,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		return total, found, where, nil
 	}
-	var mf manifest
+	mf := manifest{Kind: j.Kind}
 	switch j.Kind {
 	case "TFJob":
 		w, ok, wAt, err := count(j.Spec.TF, "Worker", "Chief", "Master")

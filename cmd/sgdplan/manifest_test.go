@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,24 @@ func TestManifestWithoutPSOnPSModel(t *testing.T) {
 	}
 	if _, _, stderr := runCmd(t, "check", "--model", mp, "--ps", "1", pt); strings.Contains(stderr, "no PS replicas") {
 		t.Errorf("--ps given: %q, want no warning", stderr)
+	}
+}
+
+// The manifest's own warnings (a role check does not count) are in
+// check's JSON too, once on stderr; a TFJob without PS is named as one.
+func TestManifestWarningsInJSON(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	q := writeTestFile(t, dir, "tf.yaml", "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 4\n    Workers:\n      replicas: 8\n")
+	_, stdout, stderr := runCmd(t, "check", "--model", mp, q, "--format", "json")
+	var out checkJSON
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	joined := strings.Join(out.Warnings, "\n")
+	for _, want := range []string{`replica role "Workers" is not counted`, "a TFJob without PS replicas trains by all-reduce"} {
+		if !strings.Contains(joined, want) || strings.Count(stderr, want) != 1 {
+			t.Errorf("want %q once in the JSON warnings and once on stderr: %q / %q", want, joined, stderr)
+		}
 	}
 }

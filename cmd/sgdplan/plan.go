@@ -245,7 +245,16 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
 			c.Command.Name, p, len(def), len(jobs), planNameList(def, 8))
 	}
+	// the caps apply to every policy but fcfs-rigid, and not under
+	// simulate's energy accounting (which gives every job a power law)
+	capped := slices.ContainsFunc(s.names, func(n string) bool { return n != "fcfs-rigid" })
+	if c.IsSet("energy-alpha") && c.Float64("energy-alpha") > 0 {
+		capped = false
+	}
 	for _, w := range planPeakWarnings(jobs, float64(s.servers)) {
+		if !capped {
+			break
+		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: %s\n", c.Command.Name, w)
 	}
 	return jobs, nil
@@ -253,7 +262,7 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 
 // planPeakWarnings names the jobs the planner caps below their max_workers
 // and the servers n because their curve is fastest there (a fitted model
-// slowed by a saturated link or the staleness cost): every policy but
+// slowed by a saturated link, the staleness cost or a larger global batch): every policy but
 // fcfs-rigid gives them no more, and the workers they would waste go to
 // other jobs or idle. One line per worker count.
 func planPeakWarnings(jobs []planner.Job, n float64) []string {
@@ -294,7 +303,7 @@ func planPeakWarnings(jobs []planner.Job, n float64) []string {
 		if len(ids) > 1 {
 			what = fmt.Sprintf("%d jobs (%s) are", len(ids), planNameList(ids, 8))
 		}
-		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup falls (a saturated link or the staleness cost), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(k))))
+		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup falls (a saturated link, the staleness cost or a larger global batch), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(k))))
 	}
 	return out
 }

@@ -165,3 +165,25 @@ func TestPlanCapsAtFastestCount(t *testing.T) {
 		t.Errorf("%d rows for job m, want one per policy and numeric", seen)
 	}
 }
+
+// The cap is named only where it applies: not under fcfs-rigid alone, nor
+// under simulate's energy accounting (every job a power law there).
+func TestPeakWarningOnlyWhereCapped(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,model\nm,0,1800,"+mp+"\n")
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"simulate", "--policy", "equi"}, true},
+		{[]string{"simulate", "--policy", "equi", "--energy-alpha", "2"}, false},
+		{[]string{"simulate", "--policy", "fcfs-rigid"}, false},
+		{[]string{"plan", "--policy", "fcfs-rigid"}, false},
+	} {
+		code, _, stderr := runCmd(t, append(c.args, "--jobs", jobs, "--servers", "8")...)
+		if got := strings.Contains(stderr, "is fastest at"); code != 0 || got != c.want {
+			t.Errorf("%v: exit %d, warned %v, want %v: %s", c.args, code, got, c.want, stderr)
+		}
+	}
+}
