@@ -310,7 +310,10 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			return v
 		}
 	}
-	if k := argmax(speed, n); speed(n) < speed(k)*(1-flatTol) {
+	// counts are compared from the fewest fitted: below them the curve
+	// is extrapolated (as the knee below)
+	from := min(max(fewestWorkers(m), 1), n)
+	if k := argmax(speed, from, n); speed(n) < speed(k)*(1-flatTol) {
 		v.code, v.word = exitFail, "fail"
 		v.reason = fmt.Sprintf("past saturation: %s are %.1f%% slower than %s, the fastest", workersWord(n), 100*(1-speed(n)/speed(k)), workersWord(k))
 		return v
@@ -331,7 +334,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	what := "speed"
 	if varies {
 		what = "progress to the target"
-		if k := argmax(sp, n); sp(n) < sp(k)*(1-flatTol) {
+		if k := argmax(sp, from, n); sp(n) < sp(k)*(1-flatTol) {
 			why := ""
 			if e := m.Efficiency; e.GNS != nil && m.Mode != "async" {
 				why = fmt.Sprintf("the larger global batch (%.4g samples, against a gradient noise scale of %.4g) uses its samples less efficiently", m.SamplesPerStep(model.Config{Workers: n, PS: p}), e.GNS.NoiseBatch)
@@ -347,10 +350,8 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			return v
 		}
 	}
-	// the knee is looked for from the fewest workers fitted: below them
-	// the curve is extrapolated (a model fitted on 2-64 GPUs put every
-	// count past a knee at 1 worker)
-	from := max(fewestWorkers(m), 1)
+	// the knee is looked for from the fewest workers fitted too (a model
+	// fitted on 2-64 GPUs put every count past a knee at 1 worker)
 	for k := from; k < n; k++ {
 		if sp(k+1)-sp(k) < kneeAlpha {
 			below := ""
@@ -518,10 +519,10 @@ func countWord(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// argmax is the k in 1..n with the largest f(k) (the smallest such k).
-func argmax(f func(int) float64, n int) int {
-	best, fb := 1, f(1)
-	for k := 2; k <= n; k++ {
+// argmax is the k in lo..n with the largest f(k) (the smallest such k).
+func argmax(f func(int) float64, lo, n int) int {
+	best, fb := lo, f(lo)
+	for k := lo + 1; k <= n; k++ {
 		if v := f(k); v > fb {
 			best, fb = k, v
 		}

@@ -352,3 +352,12 @@ func TestCheckJSON(t *testing.T) {
 		t.Errorf("--format csv: exit %d, %q", code, stderr)
 	}
 }
+
+// argmax looks from lo: counts below the fewest fitted are extrapolated
+// and are not the fastest a verdict compares with.
+func TestArgmaxFrom(t *testing.T) {
+	f := func(k int) float64 { return []float64{0, 9, 3, 5, 4}[k] }
+	if a, b := argmax(f, 1, 4), argmax(f, 2, 4); a != 1 || b != 3 {
+		t.Errorf("argmax from 1: %d, from 2: %d; want 1 and 3", a, b)
+	}
+}
