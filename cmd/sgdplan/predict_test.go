@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -322,27 +323,12 @@ func TestLambdaNotIdentified(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := &traces.Trace{}
-	keep := func(run string) bool { return run == "r3000k-p1-n1" }
-	for _, s := range tr.Steps {
-		if keep(s.Run) {
-			one.Steps = append(one.Steps, s)
-		}
-	}
-	for _, u := range tr.Updates {
-		if keep(u.Run) {
-			one.Updates = append(one.Updates, u)
-		}
-	}
-	for _, e := range tr.Evals {
-		if keep(e.Run) {
-			one.Evals = append(one.Evals, e)
-		}
-	}
-	for _, r := range tr.Runs {
-		if keep(r.Run) {
-			one.Runs = append(one.Runs, r)
-		}
+	const run = "r3000k-p1-n1"
+	one := &traces.Trace{
+		Steps:   slices.DeleteFunc(tr.Steps, func(s traces.Step) bool { return s.Run != run }),
+		Updates: slices.DeleteFunc(tr.Updates, func(u traces.Update) bool { return u.Run != run }),
+		Evals:   slices.DeleteFunc(tr.Evals, func(e traces.Eval) bool { return e.Run != run }),
+		Runs:    slices.DeleteFunc(tr.Runs, func(r traces.RunInfo) bool { return r.Run != run }),
 	}
 	dir := t.TempDir()
 	if err := traces.WriteDir(filepath.Join(dir, "trace"), one); err != nil {
