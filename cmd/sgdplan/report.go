@@ -211,9 +211,13 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			cv = fmt.Sprintf("error %.4g%% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)", *m.Diagnostics.CVError)
 		}
 	}
+	how := "bootstrap percentile intervals"
+	if m.Family == "mva" && m.Queueing != nil {
+		how = "intervals from the standard errors of the profile's phase means"
+	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, %s. Parameter intervals are %.0f%% bootstrap percentile intervals.",
-			countWord(len(m.Data.Configurations), "configuration"), m.Diagnostics.RMSLE, cv, 100*m.Level))
+		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, %s. Parameter intervals are %.0f%% %s.",
+			countWord(len(m.Data.Configurations), "configuration"), m.Diagnostics.RMSLE, cv, 100*m.Level, how))
 
 	names := make([]string, len(jobs))
 	for i, j := range jobs {
