@@ -86,3 +86,44 @@ func TestGreedySameAsOneByOne(t *testing.T) {
 		}
 	}
 }
+
+// TestGreedyPrefillSameAsOneByOne: on many servers (past greedyPrefillMin)
+// with power laws only, where Greedy prefills every worker above a gain
+// threshold, the allocation still equals one worker at a time exactly
+// (ties in exponent, remaining work and weight; fractional caps and
+// servers; caps that leave one job alone).
+func TestGreedyPrefillSameAsOneByOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	ps := []float64{0.3, 0.5, 0.5, 0.8, 0.95, 1}
+	for trial := range 150 {
+		m := 2 + rng.IntN(30)
+		n := float64(greedyPrefillMin + rng.IntN(60000))
+		if trial%3 == 0 {
+			n += 0.5
+		}
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		for i := range jobs {
+			jobs[i] = Job{Curve: PowerLaw{P: ps[rng.IntN(len(ps))]}}
+			if rng.IntN(3) == 0 {
+				jobs[i].MaxWorkers = 1 + rng.IntN(20000)
+			}
+			if rng.IntN(4) == 0 {
+				jobs[i].Weight = float64(1 + rng.IntN(3))
+			}
+			rem[i] = float64(100 * (1 + rng.IntN(5)))
+		}
+		vs := views(n, jobs, rem)
+		if trial%5 == 0 {
+			vs[0].Cap = math.Min(vs[0].Cap, 2.5)
+		}
+		got, want := make([]float64, m), make([]float64, m)
+		Greedy{}.Allocate(n, vs, got)
+		greedyOneByOne(n, vs, want)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %g, one by one %g\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
+			}
+		}
+	}
+}

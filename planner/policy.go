@@ -336,7 +336,9 @@ func hellBest(v View, limit float64) (float64, float64) {
 // first), as Optimus allocates. A fractional last worker goes the same way.
 // A job left alone in the heap takes what it can at once (one worker at a
 // time would give it the same), so a lone job on a million servers costs one
-// step, not a million.
+// step, not a million; and on 4,096 servers or more with power laws only,
+// greedyPrefill hands out the workers above a gain threshold first, with
+// the same result.
 type Greedy struct{}
 
 // Name implements Policy: the name the command line uses.
@@ -345,14 +347,25 @@ func (Greedy) Name() string { return "greedy" }
 // Allocate implements Policy.
 func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 	h := make(gainHeap, 0, len(jobs))
+	left := n
 	for i := range jobs {
 		alloc[i] = 0
-		if jobs[i].Cap > 0 {
-			h = append(h, gainItem{i: i, gain: math.Inf(1), rem: jobs[i].Remaining})
+	}
+	// power laws on many servers: first every worker whose gain beats a
+	// threshold (greedyPrefill), then the heap from there
+	if n >= greedyPrefillMin {
+		left -= greedyPrefill(n, jobs, alloc)
+	}
+	for i := range jobs {
+		if v := jobs[i]; v.Cap > alloc[i] {
+			g := math.Inf(1)
+			if k := alloc[i]; k > 0 {
+				g = v.Job.weight() * (v.Remaining/v.Job.Curve.Speedup(k) - v.Remaining/v.Job.Curve.Speedup(k+1))
+			}
+			h = append(h, gainItem{i: i, gain: g, rem: v.Remaining})
 		}
 	}
 	heap.Init(&h)
-	left := n
 	for left > 0 && len(h) > 0 {
 		top := h[0]
 		v := jobs[top.i]
@@ -370,6 +383,109 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 		h[0].gain = v.Job.weight() * (r/c.Speedup(k) - r/c.Speedup(k+1))
 		heap.Fix(&h, 0)
 	}
+}
+
+// greedyPrefillMin is the fewest servers from which Greedy prefills: below
+// it the threshold search costs more than the heap.
+const greedyPrefillMin = 4096
+
+// greedyPrefill gives each job every whole worker whose gain exceeds a
+// threshold G, when every job with a cap is a power law (whose gains never
+// rise), and returns the workers given. One worker at a time hands out the
+// workers in order of decreasing gain (ties by remaining work, then index),
+// so whatever G, the workers with gain above G come before all others and
+// are all handed out when they number at most n: the heap, resumed from
+// there, gives exactly what it gives alone. G is found by bisection on its
+// logarithm until at most a few workers per job are left to the heap.
+func greedyPrefill(n float64, jobs []View, alloc []float64) float64 {
+	type pj struct {
+		i    int
+		p    float64
+		w, r float64
+		most float64 // whole workers it may hold: floor(cap)
+	}
+	var ps []pj
+	for i, v := range jobs {
+		if v.Cap <= 0 {
+			continue
+		}
+		pl, ok := v.Job.Curve.(PowerLaw)
+		if !ok || !(pl.P > 0 && pl.P <= 1) {
+			return 0
+		}
+		ps = append(ps, pj{i, pl.P, v.Job.weight(), v.Remaining, math.Floor(v.Cap)})
+	}
+	if len(ps) < 2 {
+		return 0 // the heap's lone job takes its share in one step
+	}
+	gain := func(j pj, k float64) float64 {
+		c := PowerLaw{P: j.p}
+		return j.w * (j.r/c.Speedup(k) - j.r/c.Speedup(k+1))
+	}
+	// count is the whole workers of j (at least 1: the first has an
+	// infinite gain) whose gain exceeds g: gains fall with k
+	count := func(j pj, g float64) float64 {
+		if j.most < 1 {
+			return 0
+		}
+		lo, hi := 1.0, j.most // gain(j, lo-1) > g; is gain(j, hi-1) > g?
+		if gain(j, hi-1) > g {
+			return hi
+		}
+		for hi-lo > 1 {
+			mid := math.Floor((lo + hi) / 2)
+			if gain(j, mid-1) > g {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return lo
+	}
+	total := func(g float64) float64 {
+		t := 0.0
+		for _, j := range ps {
+			t += count(j, g)
+		}
+		return t
+	}
+	slack := float64(4 * len(ps))
+	// bisection on log g: lo gives too many workers (or is where to
+	// start), hi few enough
+	hi := 0.0
+	for _, j := range ps {
+		hi = math.Max(hi, gain(j, 1))
+	}
+	if !(hi > 0) || math.IsInf(hi, 0) || total(hi) > n {
+		return 0
+	}
+	lo := hi
+	for total(lo) <= n-slack && lo > 1e-300 {
+		hi, lo = lo, lo/16
+	}
+	if total(lo) <= n {
+		hi = lo
+	}
+	for range 100 {
+		if n-total(hi) <= slack {
+			break
+		}
+		mid := math.Sqrt(lo * hi)
+		if !(mid < hi && mid > lo) {
+			break
+		}
+		if total(mid) <= n {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	given := 0.0
+	for _, j := range ps {
+		alloc[j.i] = count(j, hi)
+		given += alloc[j.i]
+	}
+	return given
 }
 
 type gainItem struct {
