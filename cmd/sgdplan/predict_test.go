@@ -348,3 +348,20 @@ func TestLambdaNotIdentified(t *testing.T) {
 		t.Errorf("predict stderr %q: want the warning", stderr)
 	}
 }
+
+// With --epochs the time is of the passes over the data, while the speedup
+// column counts the staleness cost: predict says their ratios differ.
+func TestPredictEpochsWarns(t *testing.T) {
+	mp := fitModel(t, t.TempDir())
+	m, err := fit.LoadModel(mp)
+	if err != nil || !m.EfficiencyVaries() || m.Reference.Dataset == 0 {
+		t.Skipf("the fixture's model has no staleness cost or no dataset size: %v", err)
+	}
+	_, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,4", "--epochs", "2")
+	if !strings.Contains(stderr, "--epochs 2: the time is that of 2 passes over the data") {
+		t.Errorf("stderr %q: want the warning", stderr)
+	}
+	if _, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,4"); strings.Contains(stderr, "passes over the data") {
+		t.Errorf("without --epochs: %q", stderr)
+	}
+}
