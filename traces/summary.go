@@ -410,13 +410,16 @@ func (a *runAcc) result() RunSummary {
 	case len(a.evals) > 0 && (usable >= MinEvals || !hasStepLoss):
 		r.Loss, r.LossSource = a.evals, "evals.csv"
 	case a.hasSteps:
+		// each bin's mean loss at the middle of its iterations: the
+		// middle update count and time (it was put at the bin's end, half
+		// a bin late: the first point at twice its update count)
 		var done int64
 		wall := r.End - r.Start
 		for b := range lossBins {
-			done += a.endsIn[b]
 			if a.lossN[b] > 0 {
-				r.Loss = append(r.Loss, LossPoint{Updates: done, Time: r.Start + wall*float64(b+1)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b])})
+				r.Loss = append(r.Loss, LossPoint{Updates: done + (a.endsIn[b]+1)/2, Time: r.Start + wall*(float64(b)+0.5)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b])})
 			}
+			done += a.endsIn[b]
 		}
 		if len(r.Loss) > 0 {
 			r.LossSource = "steps.csv"

@@ -97,16 +97,18 @@ func TestSummarizeHandWorked(t *testing.T) {
 	if !(s.UpdatesPerSLo < s.UpdatesPerS && s.UpdatesPerS < s.UpdatesPerSHi) || s.UpdatesPerSHi-s.UpdatesPerSLo > 0.2*s.UpdatesPerS {
 		t.Errorf("interval [%g, %g] around %g", s.UpdatesPerSLo, s.UpdatesPerSHi, s.UpdatesPerS)
 	}
-	// loss from steps in 20 bins of 5 s: bin 0 holds ends 1..4 (k = 0..3):
-	// mean 98.5, 8 updates done at t=5; the last bin holds ends 95..100
-	// (k = 94..99, the end at 100 clamped in): mean 3.5, 200 updates.
+	// loss from steps in 20 bins of 5 s, each at the middle of its
+	// iterations: bin 0 holds ends 1..4 (k = 0..3): mean 98.5, its 8
+	// iterations' middle the 4th, at t=2.5; the last bin holds ends 95..100
+	// (k = 94..99, the end at 100 clamped in): mean 3.5, after 188
+	// iterations its 12 have their middle at 194, t=97.5.
 	if s.LossSource != "steps.csv" || len(s.Loss) != 20 {
 		t.Fatalf("loss source %q, %d points", s.LossSource, len(s.Loss))
 	}
-	if first := s.Loss[0]; first != (LossPoint{Updates: 8, Time: 5, Loss: 98.5}) {
+	if first := s.Loss[0]; first != (LossPoint{Updates: 4, Time: 2.5, Loss: 98.5}) {
 		t.Errorf("first loss point %+v", first)
 	}
-	if last := s.Loss[19]; last != (LossPoint{Updates: 200, Time: 100, Loss: 3.5}) {
+	if last := s.Loss[19]; last != (LossPoint{Updates: 194, Time: 97.5, Loss: 3.5}) {
 		t.Errorf("last loss point %+v", last)
 	}
 	if len(s.Warnings) != 0 {

@@ -358,7 +358,7 @@ func TestPredictEpochsWarns(t *testing.T) {
 		t.Skipf("the fixture's model has no staleness cost or no dataset size: %v", err)
 	}
 	_, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,4", "--epochs", "2")
-	if !strings.Contains(stderr, "--epochs 2: the time is that of 2 passes over the data") {
+	if !strings.Contains(stderr, "--epochs 2: the time is for that many passes over the data") {
 		t.Errorf("stderr %q: want the warning", stderr)
 	}
 	if _, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,4"); strings.Contains(stderr, "passes over the data") {
