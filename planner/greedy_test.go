@@ -41,15 +41,50 @@ type kinked struct{}
 
 func (kinked) Speedup(k float64) float64 { return math.Min(k, 4+0.01*k) }
 
+// compareGreedy draws an instance of m jobs on n servers (exponents from
+// a set with ties; a cap up to maxCap on a third of them; weights 1-3 on a
+// quarter; remaining work with ties; a kinked curve on an eighth when
+// kink; the first job's cap fractional on every fifth trial) and checks
+// that Greedy gives exactly what one worker at a time gives.
+func compareGreedy(t *testing.T, rng *rand.Rand, trial, m int, n float64, maxCap int, kink bool) {
+	t.Helper()
+	ps := []float64{0.3, 0.5, 0.5, 0.8, 0.95, 1}
+	jobs := make([]Job, m)
+	rem := make([]float64, m)
+	for i := range jobs {
+		jobs[i] = Job{Curve: PowerLaw{P: ps[rng.IntN(len(ps))]}}
+		if kink && rng.IntN(8) == 0 {
+			jobs[i].Curve = kinked{}
+		}
+		if rng.IntN(3) == 0 {
+			jobs[i].MaxWorkers = 1 + rng.IntN(maxCap)
+		}
+		if rng.IntN(4) == 0 {
+			jobs[i].Weight = float64(1 + rng.IntN(3))
+		}
+		rem[i] = float64(100 * (1 + rng.IntN(5))) // ties on purpose
+	}
+	vs := views(n, jobs, rem)
+	if trial%5 == 0 {
+		vs[0].Cap = math.Min(vs[0].Cap, 2.5) // a fractional cap
+	}
+	got, want := make([]float64, m), make([]float64, m)
+	Greedy{}.Allocate(n, vs, got)
+	greedyOneByOne(n, vs, want)
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("trial %d (n %g, %d jobs): job %d gets %g, one by one %g\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
+		}
+	}
+}
+
 // TestGreedySameAsOneByOne: on random instances (one job to twelve; ties in
 // exponent, remaining work and weight; fractional servers and caps; a
 // non-power-law job among power laws; caps that leave one job alone),
 // Greedy's allocation equals the one-worker-at-a-time reference exactly.
 func TestGreedySameAsOneByOne(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	ps := []float64{0.3, 0.5, 0.5, 0.8, 0.95, 1}
 	for trial := range 3000 {
-		m := 1 + rng.IntN(12)
 		n := float64(1 + rng.IntN(3000))
 		if trial%300 == 0 {
 			n = float64(100000 + rng.IntN(900000)) // gains near rounding
@@ -57,73 +92,20 @@ func TestGreedySameAsOneByOne(t *testing.T) {
 		if trial%3 == 0 {
 			n += 0.5
 		}
-		jobs := make([]Job, m)
-		rem := make([]float64, m)
-		for i := range jobs {
-			jobs[i] = Job{Curve: PowerLaw{P: ps[rng.IntN(len(ps))]}}
-			if rng.IntN(8) == 0 {
-				jobs[i].Curve = kinked{}
-			}
-			if rng.IntN(3) == 0 {
-				jobs[i].MaxWorkers = 1 + rng.IntN(2000)
-			}
-			if rng.IntN(4) == 0 {
-				jobs[i].Weight = float64(1 + rng.IntN(3))
-			}
-			rem[i] = float64(100 * (1 + rng.IntN(5))) // ties on purpose
-		}
-		vs := views(n, jobs, rem)
-		if trial%5 == 0 {
-			vs[0].Cap = math.Min(vs[0].Cap, 2.5) // a fractional cap
-		}
-		got, want := make([]float64, m), make([]float64, m)
-		Greedy{}.Allocate(n, vs, got)
-		greedyOneByOne(n, vs, want)
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %g, one by one %g\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
-			}
-		}
+		compareGreedy(t, rng, trial, 1+rng.IntN(12), n, 2000, true)
 	}
 }
 
 // TestGreedyPrefillSameAsOneByOne: on many servers (past greedyPrefillMin)
 // with power laws only, where Greedy prefills every worker above a gain
-// threshold, the allocation still equals one worker at a time exactly
-// (ties in exponent, remaining work and weight; fractional caps and
-// servers; caps that leave one job alone).
+// threshold, the allocation still equals one worker at a time exactly.
 func TestGreedyPrefillSameAsOneByOne(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
-	ps := []float64{0.3, 0.5, 0.5, 0.8, 0.95, 1}
-	for trial := range 150 {
-		m := 2 + rng.IntN(30)
+	for trial := range 400 {
 		n := float64(greedyPrefillMin + rng.IntN(60000))
 		if trial%3 == 0 {
 			n += 0.5
 		}
-		jobs := make([]Job, m)
-		rem := make([]float64, m)
-		for i := range jobs {
-			jobs[i] = Job{Curve: PowerLaw{P: ps[rng.IntN(len(ps))]}}
-			if rng.IntN(3) == 0 {
-				jobs[i].MaxWorkers = 1 + rng.IntN(20000)
-			}
-			if rng.IntN(4) == 0 {
-				jobs[i].Weight = float64(1 + rng.IntN(3))
-			}
-			rem[i] = float64(100 * (1 + rng.IntN(5)))
-		}
-		vs := views(n, jobs, rem)
-		if trial%5 == 0 {
-			vs[0].Cap = math.Min(vs[0].Cap, 2.5)
-		}
-		got, want := make([]float64, m), make([]float64, m)
-		Greedy{}.Allocate(n, vs, got)
-		greedyOneByOne(n, vs, want)
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %g, one by one %g\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
-			}
-		}
+		compareGreedy(t, rng, trial, 2+rng.IntN(30), n, 20000, false)
 	}
 }

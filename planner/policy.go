@@ -399,10 +399,11 @@ const greedyPrefillMin = 4096
 // logarithm until at most a few workers per job are left to the heap.
 func greedyPrefill(n float64, jobs []View, alloc []float64) float64 {
 	type pj struct {
-		i    int
-		p    float64
-		w, r float64
-		most float64 // whole workers it may hold: floor(cap)
+		i     int
+		p     float64
+		w, r  float64
+		cap   float64
+		units float64 // ceil(cap): the last may be a fraction of a worker
 	}
 	var ps []pj
 	for i, v := range jobs {
@@ -413,7 +414,7 @@ func greedyPrefill(n float64, jobs []View, alloc []float64) float64 {
 		if !ok || !(pl.P > 0 && pl.P <= 1) {
 			return 0
 		}
-		ps = append(ps, pj{i, pl.P, v.Job.weight(), v.Remaining, math.Floor(v.Cap)})
+		ps = append(ps, pj{i, pl.P, v.Job.weight(), v.Remaining, v.Cap, math.Ceil(v.Cap)})
 	}
 	if len(ps) < 2 {
 		return 0 // the heap's lone job takes its share in one step
@@ -422,15 +423,15 @@ func greedyPrefill(n float64, jobs []View, alloc []float64) float64 {
 		c := PowerLaw{P: j.p}
 		return j.w * (j.r/c.Speedup(k) - j.r/c.Speedup(k+1))
 	}
-	// count is the whole workers of j (at least 1: the first has an
-	// infinite gain) whose gain exceeds g: gains fall with k
+	// count is the workers j gets from its units (the k-th unit holds
+	// workers k-1..k, the last cut at the cap) whose gain exceeds g: at
+	// least the first, whose gain is infinite; gains fall with k. A
+	// fractional last unit counts too: one worker at a time hands it out
+	// at its gain like any other, before every unit of a lower gain.
 	count := func(j pj, g float64) float64 {
-		if j.most < 1 {
-			return 0
-		}
-		lo, hi := 1.0, j.most // gain(j, lo-1) > g; is gain(j, hi-1) > g?
+		lo, hi := 1.0, j.units // gain(j, lo-1) > g; is gain(j, hi-1) > g?
 		if gain(j, hi-1) > g {
-			return hi
+			return j.cap
 		}
 		for hi-lo > 1 {
 			mid := math.Floor((lo + hi) / 2)
@@ -440,7 +441,7 @@ func greedyPrefill(n float64, jobs []View, alloc []float64) float64 {
 				hi = mid
 			}
 		}
-		return lo
+		return math.Min(lo, j.cap)
 	}
 	total := func(g float64) float64 {
 		t := 0.0
