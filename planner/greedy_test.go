@@ -109,3 +109,22 @@ func TestGreedyPrefillSameAsOneByOne(t *testing.T) {
 		compareGreedy(t, rng, trial, 2+rng.IntN(30), n, 20000, false)
 	}
 }
+
+// TestGreedyPrefillTinyExponent: with an exponent so small that the rounded
+// gains of neighbouring workers no longer fall (k^2 times the rounding error
+// above p), the prefill's bisection would cut at the wrong workers; Greedy
+// must still give what one worker at a time gives.
+func TestGreedyPrefillTinyExponent(t *testing.T) {
+	for _, p := range []float64{1e-9, 1e-6, 1e-3} {
+		jobs := []Job{{Curve: PowerLaw{P: p}}, {Curve: PowerLaw{P: p}}, {Curve: PowerLaw{P: p}}}
+		vs := views(200000, jobs, []float64{100, 300, 700})
+		got, want := make([]float64, 3), make([]float64, 3)
+		Greedy{}.Allocate(200000, vs, got)
+		greedyOneByOne(200000, vs, want)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("p %g: got %v, one by one %v", p, got, want)
+			}
+		}
+	}
+}

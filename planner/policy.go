@@ -414,7 +414,15 @@ func greedyPrefill(n float64, jobs []View, alloc []float64) float64 {
 		if !ok || !(pl.P > 0 && pl.P <= 1) {
 			return 0
 		}
-		ps = append(ps, pj{i, pl.P, v.Job.weight(), v.Remaining, v.Cap, math.Ceil(v.Cap)})
+		units := math.Ceil(v.Cap)
+		if units*units*0x1p-48 >= pl.P {
+			// gains of neighbouring workers differ by about p/k^2 of the
+			// remaining work, rounding by a few 2^-52: past this the
+			// rounded gains need not fall with k, and the bisection
+			// would cut where one worker at a time does not
+			return 0
+		}
+		ps = append(ps, pj{i, pl.P, v.Job.weight(), v.Remaining, v.Cap, units})
 	}
 	if len(ps) < 2 {
 		return 0 // the heap's lone job takes its share in one step

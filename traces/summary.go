@@ -259,7 +259,7 @@ func (s *summarizer) step(st *Step) {
 	if wall > 0 {
 		b := min(int((st.End-a.sum.Start)/wall*lossBins), lossBins-1)
 		a.endsIn[b]++
-		if !math.IsNaN(st.Loss) {
+		if !math.IsNaN(st.Loss) && !math.IsInf(st.Loss, 0) { // a diverged step would make its bin's mean infinite
 			a.lossSum[b] += st.Loss
 			a.lossN[b]++
 		}

@@ -116,6 +116,18 @@ func TestSummarizeHandWorked(t *testing.T) {
 	}
 }
 
+// A step's infinite loss (a converter's diverged value) is left out of its
+// bin's mean like a NaN, not made the bin's mean.
+func TestSummarizeInfiniteStepLoss(t *testing.T) {
+	tr := clockwork()
+	tr.Steps[0].Loss = math.Inf(1) // worker 0, step 0: bin 0
+	s := Summarize(tr)[0]
+	// bin 0 without it: 99 + 98 + 97 and 100 + 99 + 98 + 97, 688 / 7
+	if got := s.Loss[0].Loss; !relNear(got, 688.0/7, 1e-12) {
+		t.Errorf("bin 0 loss %g, want %g", got, 688.0/7)
+	}
+}
+
 // TestSummarizeSources: updates.csv staleness wins over steps.csv, evals.csv
 // loss over per-step loss, runs.csv sets the mode; runs without steps warn.
 func TestSummarizeSources(t *testing.T) {

@@ -373,9 +373,10 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 }
 
 // pctText prints a percentage to 2 significant digits below 100, as a whole
-// number above ("1100%", not "1.1e+03%").
+// number from 99.5 up, which two digits would round to 100 ("1100%", not
+// "1.1e+03%"; "100%", not "1e+02%").
 func pctText(v float64) string {
-	if math.Abs(v) >= 100 {
+	if math.Abs(v) >= 99.5 {
 		return fmt.Sprintf("%.0f%%", v)
 	}
 	return fmt.Sprintf("%.2g%%", v)

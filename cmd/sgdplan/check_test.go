@@ -327,6 +327,16 @@ func TestWorkerShare(t *testing.T) {
 	}
 }
 
+// Percentages read as numbers: two digits below 99.5, whole from there
+// (99.7 is "100%", not "1e+02%"; 1100 not "1.1e+03%").
+func TestPctText(t *testing.T) {
+	for v, want := range map[float64]string{99.7: "100%", 99.4: "99%", 1100: "1100%", 4.25: "4.2%", -99.6: "-100%", 0.31: "0.31%"} {
+		if got := pctText(v); got != want {
+			t.Errorf("pctText(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
+
 // check --format json gives what the table gives, as one object, with the
 // same exit code: a CI step can read the verdict without parsing text.
 func TestCheckJSON(t *testing.T) {
