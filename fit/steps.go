@@ -431,7 +431,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 	}
 	stats := make([]RunStats, 0, len(sums))
 	idx := map[string]int{}
-	curves := map[string][]lossPoint{}
+	curves, infLoss := map[string][]lossPoint{}, 0
 	for _, r := range sums {
 		if r.Steps == 0 {
 			continue
@@ -457,7 +457,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		if st.Steps == 0 {
 			return nil, warns, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail)
 		}
-		addCurve(curves, r)
+		infLoss += addCurve(curves, r)
 		idx[r.Run] = len(stats)
 		stats = append(stats, st)
 	}
@@ -472,7 +472,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 	for i := range stats {
 		stats[i].Apply = applies[i].moments()
 	}
-	sf, err := fitFromStats(stats, curves, 0, paths, o)
+	sf, err := fitFromStats(stats, curves, infLoss, paths, o)
 	return sf, warns, err
 }
 
@@ -621,6 +621,8 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	if eff := fitEfficiency(curves, nanLoss, stats, o.TrainWorkers); eff != nil {
 		m.Efficiency = eff
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, eff.Warnings...)
+	} else {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, "no loss in the traces (evals.csv or steps.csv's loss column): the loss curve and the staleness cost are not fitted, and speedups are throughput ratios")
 	}
 	res.Model = m
 	res.Warnings = m.Diagnostics.Warnings
@@ -726,29 +728,30 @@ func nz(v float64) float64 {
 // evaluations, else the per-step losses of steps.csv in 20 bins of wall
 // time), so that FitSteps and FitStepsPaths fit the same points (the fit in
 // memory binned the per-step losses its own way, and its lambda differed).
-// It returns the number of NaN or infinite losses of evals.csv skipped.
+// It returns the number of infinite losses of the curves skipped.
 func curvesFromTrace(t *traces.Trace) (map[string][]lossPoint, int) {
-	nanLoss := 0
-	for _, e := range t.Evals {
-		if e.Updates >= 0 && (math.IsNaN(e.Loss) || math.IsInf(e.Loss, 0)) {
-			nanLoss++
-		}
-	}
-	curves := map[string][]lossPoint{}
+	curves, skipped := map[string][]lossPoint{}, 0
 	for _, r := range traces.Summarize(t) {
-		addCurve(curves, r)
+		skipped += addCurve(curves, r)
 	}
-	return curves, nanLoss
+	return curves, skipped
 }
 
 // addCurve adds run r's loss points with an update count and a finite
-// loss to curves.
-func addCurve(curves map[string][]lossPoint, r traces.RunSummary) {
+// loss to curves and returns how many it skipped for an infinite loss (an
+// empty loss, an accuracy-only evaluation, is not in r.Loss; a converted
+// TensorBoard scalar may be infinite).
+func addCurve(curves map[string][]lossPoint, r traces.RunSummary) int {
+	skipped := 0
 	for _, l := range r.Loss {
-		if l.Updates >= 0 && !math.IsNaN(l.Loss) && !math.IsInf(l.Loss, 0) {
+		switch {
+		case math.IsInf(l.Loss, 0):
+			skipped++
+		case l.Updates >= 0 && !math.IsNaN(l.Loss):
 			curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss})
 		}
 	}
+	return skipped
 }
 
 // fitEfficiency fits the loss curve of each run and the staleness law
@@ -757,7 +760,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	type lp = lossPoint
 	eff := &Efficiency{}
 	if nanLoss > 0 {
-		eff.Warnings = append(eff.Warnings, fmt.Sprintf("evals.csv: %d losses are NaN or infinite and were skipped", nanLoss))
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("%d losses are infinite (a diverged run?) and were skipped", nanLoss))
 	}
 	if len(curves) == 0 {
 		if nanLoss > 0 {

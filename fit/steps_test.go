@@ -133,6 +133,10 @@ func TestLossCurveRecovered(t *testing.T) {
 	}
 }
 
+// No loss at all (NaN is an empty field: steps.csv and evals.csv refuse
+// the text NaN) says the efficiency is not fitted; infinite losses (a
+// converted TensorBoard scalar of a diverged run) are counted and skipped,
+// and empty ones are not called infinite.
 func TestNaNLossWarns(t *testing.T) {
 	tr := loadAsync(t)
 	cp := *tr
@@ -149,8 +153,21 @@ func TestNaNLossWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	joined := strings.Join(sf.Warnings, "\n")
-	if !strings.Contains(joined, "NaN") || !strings.Contains(joined, "not fitted") {
-		t.Errorf("warnings do not mention the NaN losses: %s", joined)
+	if !strings.Contains(joined, "no loss in the traces") || !strings.Contains(joined, "not fitted") || strings.Contains(joined, "infinite") || sf.Model.Efficiency != nil {
+		t.Errorf("warnings for no loss: %s", joined)
+	}
+	if len(tr.Evals) < 6 {
+		t.Fatalf("fixture has %d evaluations", len(tr.Evals))
+	}
+	cp.Evals = append([]traces.Eval(nil), tr.Evals...)
+	cp.Evals[1].Loss, cp.Evals[4].Loss = math.Inf(1), math.Inf(1)
+	cp.Evals[2].Loss = math.NaN() // an accuracy-only row
+	if sf, err = FitSteps(&cp, nil, StepOptions{Bootstrap: -1}); err != nil {
+		t.Fatal(err)
+	}
+	joined = strings.Join(sf.Warnings, "\n")
+	if !strings.Contains(joined, "2 losses are infinite") || sf.Model.Efficiency == nil {
+		t.Errorf("warnings for two infinite losses: %s", joined)
 	}
 }
 
