@@ -342,7 +342,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 				why = fmt.Sprintf("the staleness costs more (lambda %.3g, staleness %.3g updates)", e.Lambda, m.Staleness(float64(n)))
 			}
 			v.code, v.word = exitFail, "fail"
-			faster := fmt.Sprintf("%s give %.0f%% more speed than %s, but", workersWord(n), 100*(speed(n)/speed(k)-1), workersWord(k))
+			faster := fmt.Sprintf("%s give %s more speed than %s, but", workersWord(n), pctText(100*(speed(n)/speed(k)-1)), workersWord(k))
 			if speed(n) <= speed(k) {
 				faster = fmt.Sprintf("%s give no more speed than %s, and", workersWord(n), workersWord(k))
 			}
@@ -359,7 +359,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 				below = " (the fewest fitted; below, the curve is extrapolated)"
 			}
 			v.code, v.word = exitWarn, "warn"
-			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %.0f%% %s, %s of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), 100*(sp(k+1)/sp(k)-1), what, workerShare(sp(k+1)-sp(k)), n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %s %s, %s of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), pctText(100*(sp(k+1)/sp(k)-1)), what, workerShare(sp(k+1)-sp(k)), n, sp(n), n)
 			return v
 		}
 	}
@@ -368,7 +368,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	if sp(n+1)-sp(n) < kneeAlpha {
 		where = "at" // the next one would be past it
 	}
-	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %.0f%% %s, %s of one worker's", workersWord(n), where, ordinal(n+1), 100*(sp(n+1)/sp(n)-1), what, workerShare(sp(n+1)-sp(n)))
+	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %s %s, %s of one worker's", workersWord(n), where, ordinal(n+1), pctText(100*(sp(n+1)/sp(n)-1)), what, workerShare(sp(n+1)-sp(n)))
 	return v
 }
 
