@@ -171,7 +171,8 @@ func TestModelGNS(t *testing.T) {
 	}
 	// An asynchronous model ignores nothing silently: gns is an error there.
 	for _, c := range []struct{ name, from, to, want string }{
-		{"async", `"mode": "allreduce"`, `"mode": "async"`, "belongs to synchronous models"},
+		{"async", `"family": "amdahl", "mode": "allreduce"`, `"family": "amdahl-async", "mode": "async"`, "belongs to synchronous models"},
+		{"sync family, async mode", `"mode": "allreduce"`, `"mode": "async"`, `mode "async", but family amdahl predicts synchronous steps`},
 		{"negative noise", `"noise_batch": 320`, `"noise_batch": -320`, "noise_batch = -320"},
 		{"outside interval", `"noise_batch_hi": 640`, `"noise_batch_hi": 300`, "outside its interval"},
 		{"no ref", `"ref_batch": 32`, `"ref_batch": 0`, "ref_batch = 0, want > 0"},

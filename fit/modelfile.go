@@ -870,9 +870,10 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if err := m.checkReferenceFields(at); err != nil {
 		return nil, err
 	}
-	if m.Mode != "async" && !modeFits(fam, m.Mode) {
-		// (a synchronous family under mode async is let be: files of the
-		// fit package's tests and from before the -async forms hold one)
+	if !modeFits(fam, m.Mode) {
+		if m.Mode == "async" {
+			return nil, errorf("%s: mode \"async\", but family %s predicts synchronous steps: want mode sync or allreduce (or an async family)", at("mode"), m.Family)
+		}
 		return nil, errorf("%s: mode %q, but family %s predicts asynchronous updates: want mode async", at("mode"), m.Mode, m.Family)
 	}
 	if e := m.Efficiency; e != nil {

@@ -487,7 +487,7 @@ func TestFoldIdentifiedAtBound(t *testing.T) {
 // kept) reads as no interval around its lambda, and an interval that does
 // not hold lambda, or a negative lambda, is refused with the file's name.
 func TestParseModelLambdaInterval(t *testing.T) {
-	base := `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "async", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "efficiency": {"b0": 0.01, "b1": 0.5, "b2": 0.1, "lambda": 0.2%s, "staleness_per_worker": 1}}`
+	base := `{"schema": "sgdplan/model/v1", "family": "amdahl-async", "mode": "async", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "efficiency": {"b0": 0.01, "b1": 0.5, "b2": 0.1, "lambda": 0.2%s, "staleness_per_worker": 1}}`
 	m, err := ParseModel("old.json", []byte(fmt.Sprintf(base, "")))
 	if err != nil {
 		t.Fatal(err)
