@@ -995,7 +995,10 @@ func modeFits(fam Family, mode string) bool {
 // at its line and column.
 func (m *Model) checkReferenceFields(at func(string) string) error {
 	r := &m.Reference
-	whole := func(v float64) bool { return v == math.Trunc(v) }
+	// whole: an integer, and one a float64 holds exactly (above 2^53
+	// every float64 is "whole", and a batch of 1e300 samples gave steps/s
+	// of 5e-299 without a word)
+	whole := func(v float64) bool { return v == math.Trunc(v) && v <= 1<<53 }
 	switch {
 	case r.PS < 0:
 		return errorf("%s: reference.ps = %d: want the shards, >= 0 (0: all-reduce)", at("reference.ps"), r.PS)
@@ -1012,9 +1015,9 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case r.Dataset < 0:
 		return errorf("%s: reference.dataset = %d: want the samples per epoch, > 0 (or absent)", at("reference.dataset"), r.Dataset)
 	case r.Batch < 0 || !whole(r.Batch) || (r.Batch == 0 && r.GlobalBatch == 0 && at("reference.batch") != at("reference")):
-		return errorf("%s: reference.batch = %g: want the samples per worker and step, a whole number >= 1", at("reference.batch"), r.Batch)
+		return errorf("%s: reference.batch = %g: want the samples per worker and step, a whole number from 1 to 2^53", at("reference.batch"), r.Batch)
 	case r.GlobalBatch < 0 || !whole(r.GlobalBatch):
-		return errorf("%s: reference.global_batch = %g: want the samples per step, a whole number >= 1 (or absent)", at("reference.global_batch"), r.GlobalBatch)
+		return errorf("%s: reference.global_batch = %g: want the samples per step, a whole number from 1 to 2^53 (or absent)", at("reference.global_batch"), r.GlobalBatch)
 	case r.Batch == 0 && r.GlobalBatch == 0:
 		return errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
 	}

@@ -71,7 +71,8 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"b0": 0.01`, `"b0": 0`, `"b0": `, "b0 = 0: want the loss curve's rate, > 0"},
 		{`"target_loss": 0.5`, `"target_loss": -1`, `"target_loss": `, "target_loss = -1"},
 		{`"staleness_per_worker": 1`, `"staleness_per_worker": -1`, `"staleness_per_worker": `, "staleness_per_worker = -1"},
-		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, ""}, // optimus-sync on async data: not refused here
+		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, `mode "async", but family optimus-sync predicts synchronous steps`},
+		{`"batch": 32`, `"batch": 1e300`, `"batch": `, "reference.batch = 1e+300: want the samples per worker and step, a whole number from 1 to 2^53"},
 		{`"schema": "sgdplan/model/v1",`, `"schema": "sgdplan/model/v1", "efficency": {},`, `"efficency": `, `unknown field "efficency"`},
 	} {
 		if !strings.Contains(g, c.old) {
