@@ -135,8 +135,13 @@ func (e *Extrapolation) check() error {
 	if math.IsNaN(e.Rate) || math.IsInf(e.Rate, 0) || e.Rate < 0 || e.Rate > maxDriftRate {
 		return fieldErr{"rate", errorf("extrapolation: rate %g, want a finite number from 0 to %g", e.Rate, float64(maxDriftRate))}
 	}
-	if e.MaxWorkers < 1 || e.MaxPS < 0 || e.MaxNodes < 0 {
-		return errorf("extrapolation: max_workers %d, max_ps %d, max_nodes %d: want max_workers >= 1 and the others >= 0", e.MaxWorkers, e.MaxPS, e.MaxNodes)
+	for _, f := range []struct {
+		name   string
+		v, min int
+	}{{"max_workers", e.MaxWorkers, 1}, {"max_ps", e.MaxPS, 0}, {"max_nodes", e.MaxNodes, 0}} {
+		if f.v < f.min {
+			return fieldErr{f.name, errorf("extrapolation: %s %d, want the largest fitted count, >= %d", f.name, f.v, f.min)}
+		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -754,7 +755,7 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	// A UTF-8 byte-order mark (some Windows editors write one) is not
 	// JSON, but the text after it is: read it as the CSV readers do.
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-	if key, off, ok := duplicateKey(b); ok {
+	if key, off, _, ok := badKey(b, nil); ok {
 		line, col := lineCol(b, off)
 		return nil, errorf("%s:%d:%d: field %q appears twice in its object: want each field once (which one holds?)", name, line, col, key)
 	}
@@ -791,8 +792,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if m.Schema != Schema {
 		return nil, errorf("%s: unknown schema version %q (this sgdplan reads %q)", at("schema"), m.Schema, Schema)
 	}
-	if k := unknownField(b); k != "" {
-		return nil, errorf("%s: unknown field %q: a %s file has %s (a field of another version would come with another schema; a typo would be ignored)", at(k), k, Schema, strings.Join(modelFields, ", "))
+	if key, _, fields, ok := badKey(b, reflect.TypeFor[Model]()); ok {
+		if !strings.ContainsAny(key, ".[") {
+			return nil, errorf("%s: unknown field %q: a %s file has %s (a field of another version would come with another schema; a typo would be ignored)", at(key), key, Schema, strings.Join(fields, ", "))
+		}
+		return nil, errorf("%s: unknown field %q: its object has %s (a typo would be ignored)", at(key), key, strings.Join(fields, ", "))
 	}
 	if m.Family == "" {
 		return nil, errorf("%s: missing field \"family\"", at("family"))
@@ -857,7 +861,7 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	if m.Extrapolation != nil {
 		if err := m.Extrapolation.check(); err != nil {
-			return nil, errorf("%s: %v", at("extrapolation"), strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, errorf("%s: %v", at(fieldOf("extrapolation", err)), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	switch m.Mode {
@@ -952,28 +956,6 @@ func (m *Model) checkReference(at func(string) string) error {
 }
 
 // modelFields are the top-level fields of a model.json.
-var modelFields = []string{"schema", "family", "mode", "parameters", "level", "reference", "bootstrap_samples", "rivals", "extrapolation", "queueing", "efficiency", "data", "diagnostics"}
-
-// unknownField is the first top-level field of the JSON object b that a
-// model.json does not have ("" when none).
-func unknownField(b []byte) string {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(b, &top) != nil {
-		return ""
-	}
-	var unknown []string
-	for k := range top {
-		if !slices.Contains(modelFields, k) {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) == 0 {
-		return ""
-	}
-	slices.Sort(unknown)
-	return unknown[0]
-}
-
 // modeFits reports whether fam models data of mode: some kind of data of
 // that mode (with or without shards, at a fixed global batch or not) that
 // fam applies to.
@@ -1074,19 +1056,24 @@ func jsonPositions(b []byte) map[string]int64 {
 	return pos
 }
 
-// duplicateKey finds the first key that repeats a key of its own object in
-// the JSON document b, in any case (encoding/json keeps the last silently,
-// and matches field names case-insensitively): its path
-// ("queueing.mode") and the offset where the repeat starts. ok is false when
-// there is none, or when the document does not parse (Unmarshal then says
-// where).
-func duplicateKey(b []byte) (path string, off int64, ok bool) {
+// badKey finds the first key of the JSON document b that repeats a key of
+// its own object, in any case (encoding/json keeps the last silently, and
+// matches field names case-insensitively), or, when t is not nil, that the
+// Go type t has no field for at its place (encoding/json ignores it: a typo
+// such as "lamda_hi" would pass unnoticed). It returns the key's path
+// ("queueing.mode"), the offset where the key starts and, for an unknown
+// key, the fields its object may have. ok is false when there is none, or
+// when the document does not parse (Unmarshal then says where).
+func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
-	// walk reads one value at path p; it returns true to stop: a repeat
-	// found (ok) or a token that does not parse (the decoder's errors are
-	// not sticky: going on could loop).
-	var walk func(p string) bool
-	walk = func(p string) bool {
+	// walk reads one value at path p, of type vt (nil: not checked); it
+	// returns true to stop: a key found (ok) or a token that does not
+	// parse (the decoder's errors are not sticky: going on could loop).
+	var walk func(p string, vt reflect.Type) bool
+	walk = func(p string, vt reflect.Type) bool {
+		for vt != nil && vt.Kind() == reflect.Pointer {
+			vt = vt.Elem()
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return true
@@ -1113,13 +1100,25 @@ func duplicateKey(b []byte) (path string, off int64, ok bool) {
 					return true
 				}
 				seen[fold] = true
-				if walk(kp) {
+				var ft reflect.Type
+				if vt != nil && vt.Kind() == reflect.Struct {
+					var known bool
+					if ft, known = jsonField(vt, k); !known {
+						path, off, fields, ok = kp, start, jsonFields(vt), true
+						return true
+					}
+				}
+				if walk(kp, ft) {
 					return true
 				}
 			}
 		case json.Delim('['):
+			var et reflect.Type
+			if vt != nil && (vt.Kind() == reflect.Slice || vt.Kind() == reflect.Array) {
+				et = vt.Elem()
+			}
 			for i := 0; dec.More(); i++ {
-				if walk(fmt.Sprintf("%s[%d]", p, i)) {
+				if walk(fmt.Sprintf("%s[%d]", p, i), et) {
 					return true
 				}
 			}
@@ -1129,8 +1128,39 @@ func duplicateKey(b []byte) (path string, off int64, ok bool) {
 		_, err = dec.Token() // the closing delimiter
 		return err != nil
 	}
-	walk("")
-	return path, off, ok
+	walk("", t)
+	return path, off, fields, ok
+}
+
+// jsonField is the type of struct t's field that encoding/json fills
+// from key (matched in any case, as it does), and whether there is one.
+func jsonField(t reflect.Type, key string) (reflect.Type, bool) {
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && strings.EqualFold(jsonName(f), key) {
+			return f.Type, true
+		}
+	}
+	return nil, false
+}
+
+// jsonFields lists the JSON names of struct t's fields.
+func jsonFields(t reflect.Type) []string {
+	var names []string
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && jsonName(f) != "-" {
+			names = append(names, jsonName(f))
+		}
+	}
+	return names
+}
+
+// jsonName is the name encoding/json gives field f.
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
 }
 
 // valueStart skips the white space, colon and comma after off.

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,8 +62,8 @@ func TestParseModelValueRanges(t *testing.T) {
 	}
 	at := func(doc, key string) string { return "m.json:" + posAfter(doc, key) + ": " }
 	for _, c := range []struct{ old, new, key, want string }{
-		{`"value": 0.`, `"value": null, "x": 0.`, `"value": `, "has no value (absent or null)"},
-		{`"hi": `, `"hi": -1e9, "y": `, `"lo": `, "want lo <= hi"},
+		{`"value": [-0-9.e+]+`, `"value": null`, `"value": `, "has no value (absent or null)"},
+		{`"hi": [-0-9.e+]+`, `"hi": -1e9`, `"lo": `, "want lo <= hi"},
 		{`"level": 0.9`, `"level": 90`, `"level": `, "level = 90: want the intervals' coverage"},
 		{`"ps": 2`, `"ps": -1`, `"ps": `, "reference.ps = -1"},
 		{`"batch": 32`, `"batch": 32.5`, `"batch": `, "reference.batch = 32.5: want the samples per worker and step, a whole number"},
@@ -72,13 +73,26 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"target_loss": 0.5`, `"target_loss": -1`, `"target_loss": `, "target_loss = -1"},
 		{`"staleness_per_worker": 1`, `"staleness_per_worker": -1`, `"staleness_per_worker": `, "staleness_per_worker = -1"},
 		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, `mode "async", but family optimus-sync predicts synchronous steps`},
+		{`"rate": [-0-9.e+]+`, `"rate": 1e6`, `"rate": `, "extrapolation: rate 1e+06, want a finite number from 0 to 100"},
+		{`"max_ps": [0-9]+`, `"max_ps": -1`, `"max_ps": `, "extrapolation: max_ps -1, want the largest fitted count, >= 0"},
 		{`"batch": 32`, `"batch": 1e300`, `"batch": `, "reference.batch = 1e+300: want the samples per worker and step, a whole number from 1 to 2^53"},
 		{`"schema": "sgdplan/model/v1",`, `"schema": "sgdplan/model/v1", "efficency": {},`, `"efficency": `, `unknown field "efficency"`},
+		// a typo below the top level: encoding/json would ignore it
+		{`"lambda": `, `"lamda_hi": 3, "lambda": `, `"lamda_hi": `, `unknown field "efficiency.lamda_hi": its object has b0, b1, b2, lambda, lambda_lo, lambda_hi`},
+		{`"unit": `, `"units": "s", "unit": `, `"units": `, `unknown field "parameters[0].units"`},
+		{`"max_ps": `, `"max_pss": 3, "max_ps": `, `"max_pss": `, `unknown field "extrapolation.max_pss"`},
 	} {
-		if !strings.Contains(g, c.old) {
+		// old is a regular expression where it holds one ("[-0-9.e+]+":
+		// the number there), else literal text; the first match is replaced
+		re := regexp.MustCompile(regexp.QuoteMeta(c.old))
+		if strings.Contains(c.old, "]+") {
+			re = regexp.MustCompile(c.old)
+		}
+		loc := re.FindStringIndex(g)
+		if loc == nil {
 			t.Fatalf("%s not in the model", c.old)
 		}
-		doc := strings.Replace(g, c.old, c.new, 1)
+		doc := g[:loc[0]] + c.new + g[loc[1]:]
 		_, err := ParseModel("m.json", []byte(doc))
 		if c.want == "" {
 			continue
@@ -87,13 +101,11 @@ func TestParseModelValueRanges(t *testing.T) {
 			t.Errorf("%s: %v, want %q at %q", c.new, err, c.want, want)
 		}
 	}
-	// reference.bandwidth and dataset, an async family with mode sync, an
-	// absurd extrapolation rate
+	// reference.bandwidth and dataset, an async family with mode sync
 	for _, c := range []struct{ doc, want string }{
 		{strings.Replace(g, `"ps": 2`, `"ps": 2, "bandwidth": -5`, 1), "reference.bandwidth = -5"},
 		{strings.Replace(g, `"ps": 2`, `"ps": 2, "dataset": -5`, 1), "reference.dataset = -5"},
 		{strings.Replace(g, `"family": "optimus-sync"`, `"family": "optimus-async"`, 1), `mode "sync", but family optimus-async predicts asynchronous updates`},
-		{strings.Replace(g, `"rate": `, `"rate": 1e6, "r": `, 1), "extrapolation: rate 1e+06, want a finite number from 0 to 100"},
 	} {
 		if _, err := ParseModel("m.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want %q", err, c.want)

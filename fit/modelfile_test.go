@@ -104,15 +104,10 @@ func TestLoadModelErrors(t *testing.T) {
 	}
 }
 
-// lineColOf is "line:col" of the extrapolation object (for "rate") or of
-// the value after key in b, counted by hand.
+// lineColOf is "line:col" of the value of the first field in key (`"rate": `,
+// `"name": "compute_per_sample"`) in b, counted by hand.
 func lineColOf(b []byte, key string) string {
-	i := bytes.Index(b, []byte(key))
-	if key == `"rate": ` {
-		i = bytes.Index(b, []byte(`"extrapolation": `)) + len(`"extrapolation": `)
-	} else {
-		i += len(`"name": `)
-	}
+	i := bytes.Index(b, []byte(key)) + strings.Index(key, `": `) + len(`": `)
 	line := bytes.Count(b[:i], []byte("\n")) + 1
 	col := i - bytes.LastIndexByte(b[:i], '\n')
 	return fmt.Sprintf("%d:%d", line, col)
