@@ -60,7 +60,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	var j kubeflowJob
 	js, err := yaml.YAMLToJSONStrict(b)
 	if err != nil {
-		return manifest{}, yamlError(path, err)
+		return manifest{}, yamlError(path, b, err)
 	}
 	if t := bytes.TrimSpace(js); len(t) > 0 && t[0] != '{' && string(t) != "null" {
 		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
@@ -157,19 +157,44 @@ func otherRoles(path string, specs map[string]replicaSpec, kind, how string, kno
 
 // yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
 // "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given
-// twice as such.
-func yamlError(path string, err error) error {
+// twice as such, at its column in b.
+func yamlError(path string, b []byte, err error) error {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	msg = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:")), "")
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, m[1], m[2])
+		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, keyAt(b, m[1], m[2]), m[2])
 	}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, m[1], strings.TrimSpace(m[2]))
 	}
 	return fmt.Errorf("check: %s: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+}
+
+// keyAt is "LINE:COL" of key at the start of the line the YAML library
+// named (1-based, as a string) or of the line before it (the library names
+// the line of a nested mapping's first key, below its own key), quoted or
+// not; line alone when key is on neither.
+func keyAt(b []byte, line, key string) string {
+	n, err := strconv.Atoi(line)
+	lines := strings.Split(string(b), "\n")
+	if err != nil || key == "" {
+		return line
+	}
+	for _, l := range []int{n, n - 1} {
+		if l < 1 || l > len(lines) {
+			continue
+		}
+		text := strings.TrimRight(lines[l-1], "\r")
+		rest := strings.TrimLeft(text, " \t-")
+		for _, k := range []string{key, `"` + key + `"`, "'" + key + "'"} {
+			if strings.HasPrefix(rest, k) && strings.HasPrefix(strings.TrimLeft(rest[len(k):], " \t"), ":") {
+				return fmt.Sprintf("%d:%d", l, len(text)-len(rest)+1)
+			}
+		}
+	}
+	return line
 }
 
 var (
