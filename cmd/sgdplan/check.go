@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -418,11 +419,19 @@ func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, st
 	for w, k := range count {
 		share[w] = float64(k) / float64(len(m.Samples))
 	}
-	parts := []string{fmt.Sprintf("%s %s", first, sharePct(count[first], len(m.Samples)))}
+	words := []string{first}
 	for _, w := range []string{"fine", "warn", "fail", "n/a"} {
 		if w != first && count[w] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %s", w, sharePct(count[w], len(m.Samples))))
+			words = append(words, w)
 		}
+	}
+	ks := make([]int, len(words))
+	for i, w := range words {
+		ks[i] = count[w]
+	}
+	var parts []string
+	for i, pct := range sharePcts(ks) {
+		parts = append(parts, fmt.Sprintf("%s %d%%", words[i], pct))
 	}
 	return share, fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
 }
@@ -457,17 +466,47 @@ func rivalVerdicts(m *fit.Model, n, p int, first string) ([]checkRival, string) 
 	return out, fmt.Sprintf("other fits that match the data as well: %s (%s)", strings.Join(parts, ", "), agree)
 }
 
-// sharePct is k of n in whole percent, never rounded to 0% or 100% when
-// it is neither.
-func sharePct(k, n int) string {
-	v := math.Round(100 * float64(k) / float64(n))
-	if k > 0 && v == 0 {
-		v = 1
+// sharePcts gives each count's share of their sum in whole percent,
+// summing to 100 (largest remainders: 74.5% and 26.5% of a verdict read
+// "74%, 27%"), a count above 0 never at 0% and one below the sum never at
+// 100%.
+func sharePcts(ks []int) []int {
+	n := 0
+	for _, k := range ks {
+		n += k
 	}
-	if k < n && v == 100 {
-		v = 99
+	pct := make([]int, len(ks))
+	if n == 0 {
+		return pct
 	}
-	return fmt.Sprintf("%.0f%%", v)
+	left := 100
+	for i, k := range ks {
+		pct[i] = 100 * k / n
+		left -= pct[i]
+	}
+	// the rest, one each, to the largest remainders (ties: the first)
+	order := make([]int, len(ks))
+	for i := range order {
+		order[i] = i
+	}
+	rem := func(i int) int { return 100 * ks[i] % n }
+	slices.SortStableFunc(order, func(a, b int) int { return rem(b) - rem(a) })
+	for _, i := range order[:left] {
+		pct[i]++
+	}
+	for i, k := range ks {
+		if k > 0 && pct[i] == 0 {
+			big := 0
+			for j := range pct {
+				if pct[j] > pct[big] {
+					big = j
+				}
+			}
+			pct[i]++
+			pct[big]--
+		}
+	}
+	return pct
 }
 
 // busiest returns the utilisation X·D and the kind ("link" or "CPU") of

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,12 +207,22 @@ func TestCheckVerdictSpread(t *testing.T) {
 	if _, got := verdictSpread(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); got != "" {
 		t.Errorf("no samples: %q, want no line", got)
 	}
+	// shares sum to 100 (147 and 53 of 200, 73.5% and 26.5%, each rounded
+	// alone read "74%, 27%"), never 0% above 0 or 100% below all
 	for _, c := range []struct {
-		k, n int
-		want string
-	}{{0, 10, "0%"}, {1, 1000, "1%"}, {999, 1000, "99%"}, {10, 10, "100%"}, {1, 4, "25%"}} {
-		if got := sharePct(c.k, c.n); got != c.want {
-			t.Errorf("sharePct(%d, %d) = %s, want %s", c.k, c.n, got, c.want)
+		ks, want []int
+	}{
+		{[]int{147, 53}, []int{74, 26}}, {[]int{1, 999}, []int{1, 99}}, {[]int{999, 1}, []int{99, 1}},
+		{[]int{10}, []int{100}}, {[]int{1, 3}, []int{25, 75}}, {[]int{1, 1, 1}, []int{34, 33, 33}},
+		{[]int{1, 1, 998}, []int{1, 1, 98}}, {[]int{0, 5}, []int{0, 100}},
+	} {
+		got := sharePcts(c.ks)
+		sum := 0
+		for _, v := range got {
+			sum += v
+		}
+		if !slices.Equal(got, c.want) || sum != 100 {
+			t.Errorf("sharePcts(%v) = %v, want %v", c.ks, got, c.want)
 		}
 	}
 }
