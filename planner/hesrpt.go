@@ -100,6 +100,10 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	// idx: largest first; ties broken by input index, the later job first,
 	// which is the order the replay keeps (see sortLargestFirst).
 	idx := sortLargestFirst(x)
+	if err := weightsBySize(x, wt, idx); err != nil {
+		res := Offline{Warnings: []error{err}}
+		return res, err
+	}
 	// With L_i = log(W_{i-1}/W_i): c_i = e^(q L_i), c_i^p = e^(p q L_i) and
 	// (1-c_i)^-p = e^(-p log1p(-c_i)); a[i] = x_i (1-c_i)^-p, b[i] = c_i^p.
 	a := make([]float64, m)
@@ -156,6 +160,38 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	res.MeanFlowTime /= float64(m)
 	res.MeanSlowdown /= float64(m)
 	return res, nil
+}
+
+// weightsBySize checks that no job has a larger weight wt (per objective:
+// w/x for Slowdown) than a smaller job, idx listing the jobs largest first.
+// The closed form finishes the jobs smallest first, which is optimal when
+// the weights do not grow with the size (unit weights for flow time, 1/x for
+// slowdown); a heavier larger job can be better finished first, and the
+// closed form, whose phases may all be positive, is then not the optimum
+// (sizes 10 and 9 with weights 5 and 1 on 4 servers at p = 0.8: the closed
+// form's 32.57 against 22.76 finishing the larger first).
+func weightsBySize(x, wt []float64, idx []int) error {
+	// larger is the most weight among the jobs strictly larger than the
+	// current size group; at is that job
+	larger, at := 0.0, -1
+	for g := 0; g < len(idx); {
+		h := g
+		for h < len(idx) && x[idx[h]] == x[idx[g]] {
+			h++
+		}
+		for _, j := range idx[g:h] {
+			if at >= 0 && wt[j] < larger*(1-1e-12) {
+				return fmt.Errorf("%w: job %d (size %.4g) weighs %.4g in the objective, more than the smaller job %d (size %.4g, weight %.4g)", ErrNotOrdered, at, x[at], larger, j, x[j], wt[j])
+			}
+		}
+		for _, j := range idx[g:h] {
+			if wt[j] > larger {
+				larger, at = wt[j], j
+			}
+		}
+		g = h
+	}
+	return nil
 }
 
 // sortLargestFirst returns the indices of x, largest first; equal values keep

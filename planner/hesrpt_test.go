@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -315,16 +316,80 @@ func TestWeightedClosedForm(t *testing.T) {
 			t.Fatalf("trial %d: weighted flow %g, closed form %g", trial, r.WeightedFlow, off.Objective)
 		}
 	}
-	// Sizes 10 and 1, p = 0.5, one server. Weights 100 and 1: c_2 =
-	// (100/101)^2 = 0.98030, a_2 = 1/(1-0.98030)^0.5 = 7.124, c_2^0.5 =
-	// 0.99010, so tau_1 = 10 - 7.124 x 0.99010 = 2.946 > 0: fine. Weights
-	// 10000 and 1: c_2 = (10000/10001)^2 = 0.99980, a_2 = 70.71, so tau_1 =
-	// 10 - 70.71 x 0.9999 < 0: the large job, holding 99.98% of the server,
-	// would finish first.
-	if _, err := HeSRPT([]float64{10, 1}, []float64{100, 1}, 0.5, 1, FlowTime); err != nil {
-		t.Errorf("weights 100 vs 1: %v", err)
+	// A larger job that weighs more is refused, whether or not its phases
+	// come out positive: sizes 10 and 1, p = 0.5, one server, weights 100
+	// and 1 give positive phases (tau_1 = 2.946) but finishing the large
+	// job first is better (brute force below); weights 10000 and 1 would
+	// give a negative phase.
+	for _, w := range [][]float64{{100, 1}, {10000, 1}} {
+		if _, err := HeSRPT([]float64{10, 1}, w, 0.5, 1, FlowTime); !errors.Is(err, ErrNotOrdered) {
+			t.Errorf("weights %v on sizes 10 and 1: err %v, want ErrNotOrdered", w, err)
+		}
 	}
-	if _, err := HeSRPT([]float64{10, 1}, []float64{10000, 1}, 0.5, 1, FlowTime); err != ErrNotOrdered {
-		t.Errorf("weights 10000 vs 1 on sizes 10 vs 1: err %v, want ErrNotOrdered", err)
+	// a tie in size and weight is fine; slowdown's 1/x never grows with size
+	if _, err := HeSRPT([]float64{5, 5, 1}, []float64{2, 2, 9}, 0.5, 2, FlowTime); err != nil {
+		t.Errorf("equal sizes, equal weights: %v", err)
+	}
+	if _, err := HeSRPT([]float64{10, 1}, []float64{5, 1}, 0.5, 2, Slowdown); err != nil {
+		t.Errorf("slowdown, weight/size 0.5 and 1: %v", err)
+	}
+}
+
+// twoJobBest is the least weighted flow time of two power-law jobs on n
+// servers found by brute force: one job finishes first, the phase before
+// gives it share th (the other 1-th), and the survivor then has every
+// server; th on a grid of 200,001 points, both orders.
+func twoJobBest(x, w [2]float64, p, n float64) float64 {
+	best := math.Inf(1)
+	for first := range 2 {
+		a, b := first, 1-first
+		for k := 1; k <= 200000; k++ {
+			th := float64(k) / 200000
+			ta := x[a] / math.Pow(n*th, p)
+			left := x[b] - math.Pow(n*(1-th), p)*ta
+			if left < 0 {
+				continue // b would finish first: the other order covers it
+			}
+			tb := ta + left/math.Pow(n, p)
+			best = math.Min(best, w[a]*ta+w[b]*tb)
+		}
+	}
+	return best
+}
+
+// The closed form is the optimum where it answers, and is refused where
+// another schedule beats it: two jobs against a brute-force search over
+// every two-phase schedule (the audit's case: sizes 10 and 9, weights 5
+// and 1, 4 servers, p 0.8: 22.76 finishing the larger first, where the
+// closed form gave 32.57 and called it optimal).
+func TestClosedFormTwoJobsBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	refused := 0
+	for trial := range 60 {
+		x := [2]float64{0.5 + 10*rng.Float64(), 0.5 + 10*rng.Float64()}
+		w := [2]float64{0.2 + 5*rng.Float64(), 0.2 + 5*rng.Float64()}
+		p, n := 0.1+0.9*rng.Float64(), float64(1+rng.IntN(8))
+		best := twoJobBest(x, w, p, n)
+		off, err := HeSRPT(x[:], w[:], p, n, FlowTime)
+		if err != nil {
+			if !errors.Is(err, ErrNotOrdered) {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+			refused++
+			continue
+		}
+		if relErr(off.Objective, best) > 1e-6 && off.Objective > best {
+			t.Errorf("trial %d: x %v w %v p %.3g n %g: closed form %g, brute force %g", trial, x, w, p, n, off.Objective, best)
+		}
+	}
+	if refused == 0 || refused == 60 {
+		t.Errorf("%d of 60 refused: the random weights should give both kinds", refused)
+	}
+	x, w := [2]float64{10, 9}, [2]float64{5, 1}
+	if best := twoJobBest(x, w, 0.8, 4); math.Abs(best-22.76) > 0.01 {
+		t.Errorf("audit case: brute force %g, want 22.76", best)
+	}
+	if _, err := HeSRPT(x[:], w[:], 0.8, 4, FlowTime); !errors.Is(err, ErrNotOrdered) {
+		t.Errorf("audit case: %v, want ErrNotOrdered", err)
 	}
 }

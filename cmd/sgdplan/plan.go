@@ -36,8 +36,9 @@ workers (largest-remainder rounding, never above max_workers).
 
 --policy all compares hesrpt, hesrpt-slowdown, equi, srpt, fifo, sjf, knee, hell,
 greedy, fcfs-rigid and numeric (the best of them improved by local search; at least
-as good as each on mean flow time). With all jobs at time 0 and one power law, the
-heSRPT rows also carry the closed-form optimum.
+as good as each on mean flow time, weighted by the weight column when a job has one:
+the table then adds that weighted mean). With all jobs at time 0, one power law and
+weights that do not grow with size, the heSRPT rows also carry the closed-form optimum.
 
 Rows with neither p nor model (as sgdplan convert writes a job trace without --p)
 are an error unless --p P gives them the speedup exponent P; rows that have one keep
@@ -392,16 +393,19 @@ type planClosedForm struct {
 
 // planPolicy is one policy's plan in the json output.
 type planPolicy struct {
-	Policy       string          `json:"policy"`
-	MeanFlowTime float64         `json:"mean_flow_time"`
-	MeanSlowdown float64         `json:"mean_slowdown"`
-	P99FlowTime  float64         `json:"p99_flow_time"`
-	Makespan     float64         `json:"makespan"`
-	Integer      planSummary     `json:"integer"`
-	ClosedForm   *planClosedForm `json:"closed_form,omitempty"`
-	Warnings     []string        `json:"warnings,omitempty"`
-	Jobs         []planJob       `json:"jobs"`
-	segments     []planner.Segment
+	Policy       string  `json:"policy"`
+	MeanFlowTime float64 `json:"mean_flow_time"`
+	// MeanWeightedFlow is sum w T / sum w, with ideal shares, when a job
+	// has a weight other than 1 (the objective numeric minimises).
+	MeanWeightedFlow float64         `json:"mean_weighted_flow_time,omitempty"`
+	MeanSlowdown     float64         `json:"mean_slowdown"`
+	P99FlowTime      float64         `json:"p99_flow_time"`
+	Makespan         float64         `json:"makespan"`
+	Integer          planSummary     `json:"integer"`
+	ClosedForm       *planClosedForm `json:"closed_form,omitempty"`
+	Warnings         []string        `json:"warnings,omitempty"`
+	Jobs             []planJob       `json:"jobs"`
+	segments         []planner.Segment
 }
 
 func planAction(c *cli.Context) error {
@@ -481,6 +485,13 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		Integer:  planSummary{whole.MeanResponse, whole.MeanSlowdown, whole.P99Response, whole.Span},
 		Warnings: warns, segments: ideal.Segments,
 	}
+	if planWeighted(jobs) {
+		sw := 0.0
+		for _, j := range jobs {
+			sw += planWeight(j)
+		}
+		p.MeanWeightedFlow = ideal.WeightedFlow / sw
+	}
 	for i, j := range ideal.Jobs {
 		wj := whole.Jobs[i]
 		p.Jobs = append(p.Jobs, planJob{Job: j.ID, Arrival: j.Arrival, Size: j.Size, Completion: j.Completion,
@@ -498,6 +509,24 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		p.Warnings = append(p.Warnings, fmt.Sprintf("whole workers change the mean flow time by %+.1f%% from the ideal shares", 100*gap))
 	}
 	return p, nil
+}
+
+// planWeight is job j's weight (0 in the file's terms: absent, 1).
+func planWeight(j planner.Job) float64 {
+	if j.Weight == 0 {
+		return 1
+	}
+	return j.Weight
+}
+
+// planWeighted reports whether a job has a weight other than 1.
+func planWeighted(jobs []planner.Job) bool {
+	for _, j := range jobs {
+		if planWeight(j) != 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // planClosed returns heSRPT's closed form when it applies (all jobs at 0,
@@ -520,16 +549,16 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 		}
 		p = pl.P
 		x[i] = j.Size
-		w[i] = j.Weight
-		if w[i] == 0 {
-			w[i] = 1
-		}
+		w[i] = planWeight(j)
 	}
 	obj := planner.FlowTime
 	if name == "hesrpt-slowdown" {
 		obj = planner.Slowdown
 	}
 	off, err := planner.HeSRPT(x, w, p, n, obj)
+	if errors.Is(err, planner.ErrNotOrdered) {
+		return nil, "no closed-form optimum: " + strings.TrimPrefix(err.Error(), "planner: ") + "; heSRPT's shares are then a heuristic (numeric searches for better)"
+	}
 	if err != nil {
 		return nil, err.Error()
 	}
@@ -542,9 +571,18 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 
 func planTable(w io.Writer, out []planPolicy, n float64) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "policy\tmean flow (s)\tmean slowdown\tp99 flow (s)\tmakespan (s)\twhole workers: mean flow (s)\tmean slowdown\t\n")
+	weighted := out[0].MeanWeightedFlow > 0
+	head := "policy\tmean flow (s)\t"
+	if weighted {
+		head += "weighted mean flow (s)\t"
+	}
+	fmt.Fprintf(tw, "%smean slowdown\tp99 flow (s)\tmakespan (s)\twhole workers: mean flow (s)\tmean slowdown\t\n", head)
 	for _, p := range out {
-		fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", p.Policy, p.MeanFlowTime, p.MeanSlowdown, p.P99FlowTime, p.Makespan, p.Integer.MeanFlowTime, p.Integer.MeanSlowdown)
+		row := fmt.Sprintf("%s\t%.4g\t", p.Policy, p.MeanFlowTime)
+		if weighted {
+			row += fmt.Sprintf("%.4g\t", p.MeanWeightedFlow)
+		}
+		fmt.Fprintf(tw, "%s%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", row, p.MeanSlowdown, p.P99FlowTime, p.Makespan, p.Integer.MeanFlowTime, p.Integer.MeanSlowdown)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
