@@ -133,7 +133,6 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		panic(fmt.Sprintf("planner: ReadOptions.DefaultP %g outside (0, 1]", o.DefaultP))
 	}
 	cr := csv.NewReader(&lineLimit{r: r, file: file, line: 1})
-	cr.Comment = '#'
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	perr := func(line, col int, format string, a ...any) *ParseError {

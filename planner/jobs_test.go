@@ -296,3 +296,15 @@ func TestReadJobsLineTooLong(t *testing.T) {
 		t.Fatalf("ordinary file: %d jobs, err %v", len(jobs), err)
 	}
 }
+
+// A job whose name starts with '#' is a job: jobs.csv has no comments (the
+// reader dropped such rows without a word, and plan left the job out).
+func TestReadJobsHashName(t *testing.T) {
+	jobs, err := ReadJobs(strings.NewReader("job,size,p\n#A,1,0.5\nB,2,0.5\n"), "jobs.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 2 || jobs[0].ID != "#A" || jobs[0].Size != 1 {
+		t.Errorf("jobs %+v, want #A and B", jobs)
+	}
+}
