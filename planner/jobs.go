@@ -288,7 +288,11 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			j.Curve = PowerLaw{P: o.DefaultP}
 			defaulted = append(defaulted, j.ID)
 		default:
-			e := perr(line, 0, "want a speedup exponent p or a model path")
+			at := pc // the p column's, else the model column's
+			if at == 0 {
+				at = mc
+			}
+			e := perr(line, at, "p, model: both empty: want a speedup exponent p or a model path")
 			e.Err = ErrNoCurve
 			return nil, nil, e
 		}

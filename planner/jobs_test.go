@@ -83,7 +83,7 @@ func TestReadJobsErrors(t *testing.T) {
 		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},
 		{"both p and model", "job,size,p,model\na,1,0.5,m.json\n", "jobs.csv:2:9: model: give p or model, not both"},
 		{"model without loader", "job,size,model\na,1,m.json\n", "jobs.csv:2:5: model: m.json: no model loader"},
-		{"no curve in row", "job,size,p\na,1,\n", "jobs.csv:2: want a speedup exponent p or a model path"},
+		{"no curve in row", "job,size,p\na,1,\n", "jobs.csv:2:5: p, model: both empty: want a speedup exponent p or a model path"},
 		{"max workers", "job,size,p,max_workers\na,1,0.5,1.5\n", "jobs.csv:2:9: max_workers: want a whole number >= 1, got \"1.5\""},
 		{"rigid above max", "job,size,p,max_workers,rigid_workers\na,1,0.5,2,4\n", "jobs.csv:2:11: rigid_workers: 4 is above max_workers 2"},
 		{"weight", "job,size,p,weight\na,1,0.5,-2\n", "jobs.csv:2:9: weight: want a weight > 0"},
@@ -256,7 +256,7 @@ func TestReadJobsDefaultP(t *testing.T) {
 	}
 	// no default: the row and the header are ErrNoCurve, message unchanged
 	for _, c := range []struct{ in, want string }{
-		{in, "planner: jobs.csv:2: want a speedup exponent p or a model path"},
+		{in, "planner: jobs.csv:2:5: p, model: both empty: want a speedup exponent p or a model path"},
 		{"job,size\nx,1\n", `planner: jobs.csv:1: missing column "p" or "model"`},
 	} {
 		_, _, err = ReadJobsWith(strings.NewReader(c.in), "jobs.csv", nil)

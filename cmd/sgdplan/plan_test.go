@@ -200,7 +200,7 @@ func TestPlanSimulateDefaultP(t *testing.T) {
 			}
 		}
 		code, stdout, stderr = runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--policy", "srpt")
-		if code != exitBadInput || stdout != "" || !strings.Contains(stderr, "jobs.csv:2: want a speedup exponent p or a model path") ||
+		if code != exitBadInput || stdout != "" || !strings.Contains(stderr, "jobs.csv:2:5: p, model: both empty: want a speedup exponent p or a model path") ||
 			!strings.Contains(stderr, "give --p P") {
 			t.Errorf("%s without --p: exit %d, stdout %q, stderr %q; want exit 2 naming jobs.csv:2 and --p", cmd, code, stdout, stderr)
 		}
