@@ -37,7 +37,7 @@ workers (largest-remainder rounding, never above max_workers).
 --policy all compares hesrpt, hesrpt-slowdown, equi, srpt, fifo, sjf, knee, hell,
 greedy, fcfs-rigid and numeric (the best of them improved by local search; at least
 as good as each on mean flow time, weighted by the weight column when a job has one:
-the table then adds that weighted mean). With all jobs at time 0, one power law and
+the table then adds that weighted mean). With all jobs present at once, one power law and
 weights that do not grow with size, the heSRPT rows also carry the closed-form optimum.
 
 Rows with neither p nor model (as sgdplan convert writes a job trace without --p)
@@ -529,7 +529,7 @@ func planWeighted(jobs []planner.Job) bool {
 	return false
 }
 
-// planClosed returns heSRPT's closed form when it applies (all jobs at 0,
+// planClosed returns heSRPT's closed form when it applies (all jobs present at once,
 // one power law, no caps), or why not.
 func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result) (*planClosedForm, string) {
 	var p float64
@@ -542,8 +542,8 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 			return nil, "" // one job: every worker up to its cap, the best there is
 		case !ok || (i > 0 && pl.P != p):
 			return nil, "heSRPT is optimal only when every job has the same power-law curve; here it uses the median exponent as a heuristic (see numeric)"
-		case j.Arrival != 0:
-			return nil, "jobs arrive over time: heSRPT is recomputed at each arrival (optimal only for jobs all present at time 0)"
+		case j.Arrival != jobs[0].Arrival:
+			return nil, "jobs arrive over time: heSRPT is recomputed at each arrival (optimal only for jobs all present at once)"
 		case j.MaxWorkers > 0 && float64(j.MaxWorkers) < n:
 			return nil, "max_workers caps cut heSRPT's shares: the closed form does not apply"
 		}
@@ -563,8 +563,8 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 		return nil, err.Error()
 	}
 	cf := &planClosedForm{Objective: obj.String(), Optimum: off.Objective, MeanFlowTime: off.MeanFlowTime, MeanSlowdown: off.MeanSlowdown}
-	for i, j := range ideal.Jobs {
-		cf.MaxRelDiff = math.Max(cf.MaxRelDiff, math.Abs(j.Completion-off.Completion[i])/off.Completion[i])
+	for i, j := range ideal.Jobs { // flow times: the jobs may all arrive at a time after 0
+		cf.MaxRelDiff = math.Max(cf.MaxRelDiff, math.Abs(j.Response-off.Completion[i])/off.Completion[i])
 	}
 	return cf, ""
 }
@@ -593,7 +593,7 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 			if d := p.ClosedForm.MaxRelDiff; d > 1e-9 {
 				agree = fmt.Sprintf("the replay differs by %.1e (relative)", d)
 			}
-			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs at 0): optimum %.6g, mean flow %.6g s, mean slowdown %.6g; %s\n",
+			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs present at once): optimum %.6g, mean flow %.6g s, mean slowdown %.6g; %s\n",
 				p.Policy, p.ClosedForm.Objective, p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, agree)
 		}
 	}

@@ -239,3 +239,22 @@ func TestConvertThenPlanWithP(t *testing.T) {
 		t.Errorf("%d csv lines, want a header and 260 jobs", rows)
 	}
 }
+
+// Jobs that all arrive at one time after 0 are all present at once: the
+// closed form applies to their flow times (it was refused as "jobs arrive
+// over time"), and the replay agrees with it; jobs at two times are not.
+func TestPlanClosedFormCommonArrival(t *testing.T) {
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same.csv")
+	apart := filepath.Join(dir, "apart.csv")
+	os.WriteFile(same, []byte("job,arrival,size,p\na,5,4,0.5\nb,5,3,0.5\nc,5,1,0.5\n"), 0o644)
+	os.WriteFile(apart, []byte("job,arrival,size,p\na,0,4,0.5\nb,5,3,0.5\n"), 0o644)
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", same, "--servers", "2")
+	if code != 0 || !strings.Contains(stdout, "hesrpt closed form (flow time-optimal, all jobs present at once)") || !strings.Contains(stdout, "the replay agrees within 1e-9") {
+		t.Errorf("common arrival: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCmd(t, "plan", "--jobs", apart, "--servers", "2")
+	if code != 0 || strings.Contains(stdout, "closed form") || !strings.Contains(stderr, "jobs arrive over time") {
+		t.Errorf("two arrival times: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
