@@ -479,10 +479,16 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 	if err != nil {
 		return planPolicy{}, err
 	}
+	// the makespan is the last completion, from time 0 (the jobs'
+	// arrivals are times after the start), not from the first arrival
+	first := math.Inf(1)
+	for _, j := range jobs {
+		first = math.Min(first, j.Arrival)
+	}
 	p := planPolicy{
 		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
-		P99FlowTime: ideal.P99Response, Makespan: ideal.Span,
-		Integer:  planSummary{whole.MeanResponse, whole.MeanSlowdown, whole.P99Response, whole.Span},
+		P99FlowTime: ideal.P99Response, Makespan: first + ideal.Span,
+		Integer:  planSummary{whole.MeanResponse, whole.MeanSlowdown, whole.P99Response, first + whole.Span},
 		Warnings: warns, segments: ideal.Segments,
 	}
 	if planWeighted(jobs) {

@@ -258,3 +258,24 @@ func TestPlanClosedFormCommonArrival(t *testing.T) {
 		t.Errorf("two arrival times: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// The makespan is the last completion from time 0 (arrivals are times after
+// the start): two jobs arriving at 100 s, sizes 4 and 1 on one server under
+// SRPT, end at 101 and 105 s; it printed 5.
+func TestPlanMakespanFromZero(t *testing.T) {
+	jobs := filepath.Join(t.TempDir(), "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\nA,100,4,0.5\nB,100,1,0.5\n"), 0o644)
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "1", "--policy", "srpt", "--format", "json")
+	var p struct {
+		Makespan float64 `json:"makespan"`
+		Integer  struct {
+			Makespan float64 `json:"makespan"`
+		} `json:"integer"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &p); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	if p.Makespan != 105 || p.Integer.Makespan != 105 {
+		t.Errorf("makespan %g, whole workers %g, want 105", p.Makespan, p.Integer.Makespan)
+	}
+}
