@@ -32,6 +32,10 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"check", "--model", mp, "--workers", "four"}, `check: --workers "four": want a whole number`},
 		{[]string{"fit", fitAsync, "--series", "nope", "--out", filepath.Join(dir, "s.json")}, `--series "nope": the trace has steps.csv`},
 		{[]string{"fit", fitAsync, "--out", same, "--plot", same}, "is the --out path: the figure would overwrite the model"},
+		// a value the flag package cannot parse says what the flag wants
+		{[]string{"plan", "--jobs", "x.csv", "--servers", "2.5"}, `plan: --servers "2.5": want a whole number in digits, such as 1000 (not 1e3 or 2.5); --servers: workers in the cluster`},
+		{[]string{"simulate", "--servers", "10", "--arrival-rate", "fast"}, `simulate: --arrival-rate "fast": want a number; --arrival-rate: Poisson arrivals`},
+		{[]string{"fit", "--bootstrap", "1e3", fitAsync}, `fit: --bootstrap "1e3": want a whole number in digits`},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCmd(t, c.args...)

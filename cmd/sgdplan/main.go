@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 )
@@ -75,8 +77,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Commands:        commands(),
 		HideHelpCommand: false,
 		ExitErrHandler:  func(*cli.Context, error) {}, // we map errors to codes below
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return badInput(err)
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return badInput(flagValueError(c, err))
 		},
 	}
 	for _, c := range app.Commands {
@@ -104,4 +106,41 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "sgdplan: %v\n", err)
 	return code
+}
+
+// flagValueRE matches the flag package's error for a value of the wrong
+// type ("invalid value \"2.5\" for flag -servers: parse error").
+var flagValueRE = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): `)
+
+// flagValueError says what a flag wants when its value does not parse:
+// "plan: --servers \"2.5\": want a whole number in digits, ...; --servers:
+// workers in the cluster, ..."
+// instead of the flag package's "parse error". Other errors pass as they are.
+func flagValueError(c *cli.Context, err error) error {
+	m := flagValueRE.FindStringSubmatch(err.Error())
+	if m == nil || c == nil || c.Command == nil {
+		return err
+	}
+	for _, f := range c.Command.Flags {
+		if !slices.Contains(f.Names(), m[2]) {
+			continue
+		}
+		want := ""
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+			want = "a whole number in digits, such as 1000 (not 1e3 or 2.5)"
+		case *cli.Float64Flag:
+			want = "a number"
+		case *cli.BoolFlag:
+			want = "true or false"
+		default:
+			return err
+		}
+		usage := ""
+		if u, ok := f.(cli.DocGenerationFlag); ok && u.GetUsage() != "" {
+			usage = fmt.Sprintf("; --%s: %s", m[2], u.GetUsage())
+		}
+		return fmt.Errorf("%s: --%s %q: want %s%s", c.Command.Name, m[2], m[1], want, usage)
+	}
+	return err
 }
