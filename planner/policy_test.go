@@ -236,3 +236,23 @@ func TestMemoizedCurves(t *testing.T) {
 		t.Errorf("hell's best k for Amdahl 0.9 = %g, want 9", k)
 	}
 }
+
+// Shares equal but for their last bits (EQUI's thirds from water-filling)
+// are a tie, and the tie goes to the earlier job, as documented; the
+// rounding noise picked the job (plan --policy equi on worked.csv ended c
+// before b, mean 7.25 where the rule gives 7.5).
+func TestRoundWorkersTieIgnoresLastBits(t *testing.T) {
+	third := 1.0 / 3
+	alloc := []float64{math.Nextafter(third, 0), third, math.Nextafter(third, 1)}
+	out := make([]int, 3)
+	RoundWorkers(alloc, []int{5, 5, 5}, 1, true, out)
+	if out[0] != 1 || out[1] != 0 || out[2] != 0 {
+		t.Errorf("thirds one ulp apart: %v, want [1 0 0] (the earlier job)", out)
+	}
+	// a real difference (a thousandth of a worker) still counts
+	alloc = []float64{0.333, 0.333, 0.334}
+	RoundWorkers(alloc, []int{5, 5, 5}, 1, true, out)
+	if out[2] != 1 {
+		t.Errorf("0.333, 0.333, 0.334: %v, want the last", out)
+	}
+}

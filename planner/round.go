@@ -34,12 +34,16 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 			fr = append(fr, frac{i, f})
 		}
 	}
+	// Remainders and shares are compared at a billionth of a worker: a
+	// policy's equal shares differ in their last bits (EQUI's three thirds
+	// from water-filling), and the ties must go by the rule, not by
+	// rounding noise (quantized values keep the order total).
 	cmp := func(a, b frac) int {
-		switch {
-		case a.f != b.f:
-			return cmpDesc(a.f, b.f)
-		case alloc[a.i] != alloc[b.i]:
-			return cmpDesc(alloc[a.i], alloc[b.i])
+		switch fa, fb := quantum(a.f), quantum(b.f); {
+		case fa != fb:
+			return cmpDesc(fa, fb)
+		case quantum(alloc[a.i]) != quantum(alloc[b.i]):
+			return cmpDesc(quantum(alloc[a.i]), quantum(alloc[b.i]))
 		}
 		return a.i - b.i
 	}
@@ -61,8 +65,8 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 		idx[i] = i
 	}
 	slices.SortFunc(idx, func(a, b int) int {
-		if alloc[a] != alloc[b] {
-			return cmpDesc(alloc[a], alloc[b])
+		if qa, qb := quantum(alloc[a]), quantum(alloc[b]); qa != qb {
+			return cmpDesc(qa, qb)
 		}
 		return a - b
 	})
@@ -83,6 +87,11 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 		}
 	}
 }
+
+// quantum is x in billionths of a worker, rounded: the resolution at which
+// RoundWorkers tells shares apart (exact below 2^53 / 1e9, 9 million
+// workers; MaxServers is 1,000,000).
+func quantum(x float64) float64 { return math.Round(x * 1e9) }
 
 // cmpDesc orders a before b when a is larger.
 func cmpDesc(a, b float64) int {
