@@ -308,8 +308,16 @@ func simSummarize(name string, runs []planner.Result) simPolicy {
 		{"energy", &p.Energy, func(r planner.Result) float64 { return r.Energy }},
 		{"flow_plus_energy", &p.FlowPlusEnergy, func(r planner.Result) float64 { return r.FlowPlusEnergy }},
 	}
+	// without --energy-alpha no run accounts energy: no energy fields
+	energy := false
+	for _, r := range runs {
+		energy = energy || r.Energy != 0
+	}
 	x := make([]float64, len(runs))
 	for _, f := range fields {
+		if !energy && (f.key == "energy" || f.key == "flow_plus_energy") {
+			continue
+		}
 		for i, r := range runs {
 			x[i] = f.get(r)
 		}

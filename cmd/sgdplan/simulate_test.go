@@ -168,6 +168,10 @@ func TestSimulateIntervalsNotNegative(t *testing.T) {
 			t.Errorf("%s: interval %v, want 0 <= lo <= hi", k, r)
 		}
 	}
+	// without --energy-alpha there is no energy, and no [0, 0] interval of it
+	if _, ok := p.CI95["energy"]; ok || strings.Contains(stdout, "flow_plus_energy") {
+		t.Errorf("energy fields without --energy-alpha: %v", p.CI95)
+	}
 	if r := p.CI95["mean_flow_time"]; !(r[0] <= p.MeanFlowTime && p.MeanFlowTime < r[1]) {
 		t.Errorf("mean response %g outside its interval %v", p.MeanFlowTime, r)
 	}
