@@ -83,17 +83,14 @@ func WriteDir(dir string, t *Trace) error {
 	if _, err := atomicfile.CheckFiles(dir, names...); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}
-	for _, f := range files {
-		if err := writeAtomic(filepath.Join(dir, f.Name), f.write); err != nil {
-			return err
-		}
+	// all files or none: each goes to a temporary file, and they are
+	// renamed into place only when every one is written
+	paths := make([]string, len(files))
+	writes := make([]func(io.Writer) error, len(files))
+	for i, f := range files {
+		paths[i], writes[i] = filepath.Join(dir, f.Name), f.write
 	}
-	return nil
-}
-
-// writeAtomic writes path through a temporary file and a rename.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	if err := atomicfile.Write(path, write); err != nil {
+	if err := atomicfile.WriteAll(paths, writes); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}
 	return nil

@@ -32,14 +32,11 @@ func notAFile(cmd, out string) error {
 // folder, device or pipe. A command then fails before writing any of its
 // outputs instead of after some.
 func outFolder(cmd, flag, path string) error {
-	target, err := atomicfile.Target(path)
-	if err != nil {
+	// the folder the file lands in (that of a link's target) must exist
+	// and take a file: /proc exists but does not, and the command would
+	// have done all its work before failing
+	if err := atomicfile.Check(path); err != nil {
 		return badInput(fmt.Errorf("%s: --%s %w", cmd, flag, err))
-	}
-	// the folder the file lands in: that of a link's target
-	dir := filepath.Dir(target)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return badInput(fmt.Errorf("%s: --%s %s: folder %s does not exist", cmd, flag, path, dir))
 	}
 	return nil
 }

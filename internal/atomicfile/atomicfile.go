@@ -52,30 +52,128 @@ func Target(path string) (string, error) {
 }
 
 // Check says, before any work is done, whether path can be written: its
-// folder exists and path is not a folder or another non-regular file.
+// folder exists and takes a new file (a temporary one is created and
+// removed: /proc exists but refuses files), and path is not a folder or
+// another non-regular file.
 func Check(path string) error {
 	target, err := Target(path)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(target)
+	return checkFolder(path, filepath.Dir(target))
+}
+
+// checkFolder says whether dir exists and takes a new file, for path.
+func checkFolder(path, dir string) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%s: cannot write: folder %s does not exist", path, dir)
+		return fmt.Errorf("%s: folder %s does not exist", path, dir)
 	}
+	f, err := os.CreateTemp(dir, ".sgdplan-check*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write in folder %s: %w", path, dir, unwrapPath(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
 	return nil
 }
 
 // CheckFiles is Target for each of names in the folder dir, before a
 // command writes any of them: the first that cannot be written (a folder,
-// device or pipe in its place) is returned with Target's error, so that
-// nothing is written when any would fail. A missing dir is fine.
+// device or pipe in its place, a link into a folder that does not exist, a
+// folder that takes no file) is returned with its error, so that nothing is
+// written when any would fail. A missing dir is fine (the command creates
+// it).
 func CheckFiles(dir string, names ...string) (name string, err error) {
 	for _, n := range names {
-		if _, err := Target(filepath.Join(dir, n)); err != nil {
+		path := filepath.Join(dir, n)
+		target, err := Target(path)
+		if err != nil {
 			return n, err
+		}
+		if td := filepath.Dir(target); filepath.Clean(td) != filepath.Clean(dir) {
+			if err := checkFolder(path, td); err != nil { // a link elsewhere
+				return n, err
+			}
+		} else if _, err := os.Stat(dir); err == nil {
+			if err := checkFolder(path, dir); err != nil {
+				return n, err
+			}
 		}
 	}
 	return "", nil
+}
+
+// WriteAll writes each paths[i] with writes[i], all or (nearly) none: every
+// file goes to a temporary file first, and only when all are written are
+// they renamed into place, so that a failure while writing (a full disk, a
+// folder that refuses files) leaves none of them changed. A rename failing
+// after others succeeded is the one case that leaves part of the set
+// written. Its errors name the path, as Write's do.
+func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
+	if len(paths) != len(writes) {
+		panic("atomicfile: WriteAll: paths and writes differ in length")
+	}
+	targets := make([]string, len(paths))
+	tmps := make([]string, 0, len(paths))
+	defer func() {
+		if err != nil {
+			for _, t := range tmps {
+				os.Remove(t)
+			}
+		}
+	}()
+	for i, path := range paths {
+		target, err := Target(path)
+		if err != nil {
+			return err
+		}
+		targets[i] = target
+		tmp, err := createTemp(path, target)
+		if err != nil {
+			return err
+		}
+		tmps = append(tmps, tmp.Name())
+		if err := fill(path, tmp, writes[i]); err != nil {
+			return err
+		}
+	}
+	for i, t := range tmps {
+		if err := os.Rename(t, targets[i]); err != nil {
+			return fmt.Errorf("%s: %w", paths[i], unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// createTemp creates the temporary file of a write of path (whose file is
+// target) in target's folder.
+func createTemp(path, target string) (*os.File, error) {
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		if fi, serr := os.Stat(dir); serr != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("%s: cannot write: folder %s does not exist", path, dir)
+		}
+		return nil, fmt.Errorf("%s: cannot write in folder %s: %w", path, dir, unwrapPath(err))
+	}
+	return tmp, nil
+}
+
+// fill writes tmp with write, mode 0644, and closes it; on error it closes
+// it and leaves its removal to the caller.
+func fill(path string, tmp *os.File, write func(io.Writer) error) error {
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
+	return nil
 }
 
 // Write writes path with write, atomically, mode 0644. Its errors name
@@ -83,41 +181,7 @@ func CheckFiles(dir string, names ...string) (name string, err error) {
 // file it points to is replaced, the link stays); a folder or another
 // non-regular file at path is refused (Target).
 func Write(path string, write func(io.Writer) error) (err error) {
-	target, err := Target(path)
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: cannot write: folder %s does not exist", path, filepath.Dir(target))
-		}
-		return fmt.Errorf("%s: cannot write: %w", path, err)
-	}
-	name := tmp.Name()
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
-	}
-	if err := write(tmp); err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
-	}
-	if err := os.Rename(name, target); err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
-	}
-	return nil
+	return WriteAll([]string{path}, []func(io.Writer) error{write})
 }
 
 // WriteFile is Write of data.

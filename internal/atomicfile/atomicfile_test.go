@@ -149,3 +149,60 @@ func TestCheckFiles(t *testing.T) {
 		t.Errorf("a missing folder: %q, %v", name, err)
 	}
 }
+
+// WriteAll writes every file or none: the second writer failing leaves the
+// first file as it was (convert wrote steps.csv and then failed on
+// runs.csv), and no temporary file behind.
+func TestWriteAllOrNone(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	os.WriteFile(a, []byte("old\n"), 0o644)
+	err := WriteAll([]string{a, b}, []func(io.Writer) error{
+		func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err },
+		func(w io.Writer) error { return errors.New("disk full") },
+	})
+	if err == nil || !strings.Contains(err.Error(), b) {
+		t.Fatalf("err %v, want one naming %s", err, b)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "old\n" {
+		t.Errorf("a.csv became %q: written although b.csv failed", got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+	if err := WriteAll([]string{a, b}, []func(io.Writer) error{
+		func(w io.Writer) error { _, err := io.WriteString(w, "A\n"); return err },
+		func(w io.Writer) error { _, err := io.WriteString(w, "B\n"); return err },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ga, _ := os.ReadFile(a)
+	gb, _ := os.ReadFile(b)
+	if string(ga) != "A\n" || string(gb) != "B\n" {
+		t.Errorf("wrote %q and %q", ga, gb)
+	}
+}
+
+// CheckFiles refuses, before anything is written, a link whose target's
+// folder does not exist; Check refuses a folder that exists but takes no
+// file (/proc), with the system's reason, not "does not exist".
+func TestCheckLinkAndUnwritableFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(dir, "nowhere", "runs.csv"), filepath.Join(dir, "runs.csv")); err != nil {
+		t.Skip(err)
+	}
+	name, err := CheckFiles(dir, "steps.csv", "runs.csv")
+	if name != "runs.csv" || err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("dangling link: %q, %v", name, err)
+	}
+	if fi, err := os.Stat("/proc"); err != nil || !fi.IsDir() {
+		t.Skip("no /proc")
+	}
+	err = Check("/proc/m.json")
+	if err == nil || strings.Contains(err.Error(), "does not exist") || !strings.Contains(err.Error(), "cannot write in folder /proc") {
+		t.Errorf("/proc: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the check left files: %v", ents)
+	}
+}
