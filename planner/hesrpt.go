@@ -97,9 +97,10 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 			wt[i] /= xi
 		}
 	}
-	// idx: largest first; ties broken by input index, the later job first,
-	// which is the order the replay keeps (see sortLargestFirst).
-	idx := sortLargestFirst(x)
+	// idx: largest first; equal sizes the lighter first (the heavier
+	// finishes first), then the later job first: the order the replay
+	// keeps (HeSRPTPolicy, heavierFirstOnTies).
+	idx := sortForHeSRPT(x, wt)
 	if err := weightsBySize(x, wt, idx); err != nil {
 		res := Offline{Warnings: []error{err}}
 		return res, err
@@ -162,14 +163,33 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	return res, nil
 }
 
+// WeightOrderError says why HeSRPT gives no closed form for weights under
+// which a larger job weighs more than a smaller one: Larger and Smaller are
+// their positions in the input, with their sizes and weights (per unit of
+// the objective: w/x for Slowdown). errors.Is(err, ErrNotOrdered) holds.
+type WeightOrderError struct {
+	Larger, Smaller  int
+	SizeL, SizeS     float64
+	WeightL, WeightS float64
+}
+
+func (e *WeightOrderError) Error() string {
+	return fmt.Sprintf("planner: heSRPT closed form finishes the smallest job first, the optimum when no larger job weighs more; job %d (size %.4g) weighs %.4g in the objective, more than the smaller job %d (size %.4g, weight %.4g), so it is not vouched for", e.Larger, e.SizeL, e.WeightL, e.Smaller, e.SizeS, e.WeightS)
+}
+
+// Unwrap makes errors.Is(err, ErrNotOrdered) hold.
+func (e *WeightOrderError) Unwrap() error { return ErrNotOrdered }
+
 // weightsBySize checks that no job has a larger weight wt (per objective:
 // w/x for Slowdown) than a smaller job, idx listing the jobs largest first.
-// The closed form finishes the jobs smallest first, which is optimal when
-// the weights do not grow with the size (unit weights for flow time, 1/x for
-// slowdown); a heavier larger job can be better finished first, and the
-// closed form, whose phases may all be positive, is then not the optimum
-// (sizes 10 and 9 with weights 5 and 1 on 4 servers at p = 0.8: the closed
-// form's 32.57 against 22.76 finishing the larger first).
+// The closed form finishes the jobs smallest first (equal sizes: heavier
+// first), which is then optimal: any two jobs are in the order an exchange
+// cannot improve (unit weights for flow time, 1/x for slowdown always are).
+// It is a sufficient condition, not a necessary one: sizes 10 and 1 with
+// weights 2 and 1 are still best smallest first, but with weights 5 and 1 on
+// sizes 10 and 9 (4 servers, p = 0.8) the closed form, whose phases are all
+// positive, gives 32.57 where finishing the larger first gives 22.76, and
+// no cheap test tells the two cases apart for many jobs.
 func weightsBySize(x, wt []float64, idx []int) error {
 	// larger is the most weight among the jobs strictly larger than the
 	// current size group; at is that job
@@ -181,7 +201,7 @@ func weightsBySize(x, wt []float64, idx []int) error {
 		}
 		for _, j := range idx[g:h] {
 			if at >= 0 && wt[j] < larger*(1-1e-12) {
-				return fmt.Errorf("%w: job %d (size %.4g) weighs %.4g in the objective, more than the smaller job %d (size %.4g, weight %.4g)", ErrNotOrdered, at, x[at], larger, j, x[j], wt[j])
+				return &WeightOrderError{Larger: at, Smaller: j, SizeL: x[at], SizeS: x[j], WeightL: larger, WeightS: wt[j]}
 			}
 		}
 		for _, j := range idx[g:h] {
@@ -192,6 +212,23 @@ func weightsBySize(x, wt []float64, idx []int) error {
 		g = h
 	}
 	return nil
+}
+
+// sortForHeSRPT returns the indices of x largest first; equal sizes the
+// lighter (wt) first, then the later index first.
+func sortForHeSRPT(x, wt []float64) []int {
+	idx := sortLargestFirst(x)
+	for g := 0; g < len(idx); {
+		h := g + 1
+		for h < len(idx) && x[idx[h]] == x[idx[g]] {
+			h++
+		}
+		if h-g > 1 {
+			slices.SortStableFunc(idx[g:h], func(a, b int) int { return cmpDesc(wt[b], wt[a]) })
+		}
+		g = h
+	}
+	return idx
 }
 
 // sortLargestFirst returns the indices of x, largest first; equal values keep

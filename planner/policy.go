@@ -111,6 +111,10 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 	}
 	p := median(ps)
 	asc := smallestFirst(jobs)
+	// equal remaining work: the heavier finishes first (exchanging two
+	// equal jobs lowers the objective by the difference of their weights),
+	// as the closed form orders them (sortForHeSRPT)
+	heavierFirstOnTies(asc, rem, wt)
 	desc := make([]int, m)
 	for k, r := range asc {
 		desc[m-1-k] = r
@@ -570,6 +574,21 @@ func median(x []float64) float64 {
 		return (x[m/2-1] + x[m/2]) / 2
 	}
 	return x[m/2]
+}
+
+// heavierFirstOnTies reorders the runs of equal rem in asc (smallest first)
+// by decreasing weight wt, stably (equal weights keep their order).
+func heavierFirstOnTies(asc []int, rem, wt []float64) {
+	for g := 0; g < len(asc); {
+		h := g + 1
+		for h < len(asc) && rem[asc[h]] == rem[asc[g]] {
+			h++
+		}
+		if h-g > 1 {
+			slices.SortStableFunc(asc[g:h], func(a, b int) int { return cmpDesc(wt[a], wt[b]) })
+		}
+		g = h
+	}
 }
 
 // smallestFirst returns the positions of jobs by increasing remaining size,

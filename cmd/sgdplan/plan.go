@@ -562,7 +562,16 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 		obj = planner.Slowdown
 	}
 	off, err := planner.HeSRPT(x, w, p, n, obj)
-	if errors.Is(err, planner.ErrNotOrdered) {
+	var we *planner.WeightOrderError
+	switch {
+	case errors.As(err, &we):
+		what := "weight"
+		if obj == planner.Slowdown {
+			what = "weight/size"
+		}
+		return nil, fmt.Sprintf("no closed-form optimum: heSRPT finishes the smallest job first, the optimum when no larger job weighs more; job %q (size %.4g s) has %s %.4g, more than the smaller job %q (size %.4g s, %.4g), so heSRPT's shares are a heuristic here (numeric searches for better)",
+			jobs[we.Larger].ID, we.SizeL, what, we.WeightL, jobs[we.Smaller].ID, we.SizeS, we.WeightS)
+	case errors.Is(err, planner.ErrNotOrdered):
 		return nil, "no closed-form optimum: " + strings.TrimPrefix(err.Error(), "planner: ") + "; heSRPT's shares are then a heuristic (numeric searches for better)"
 	}
 	if err != nil {
