@@ -467,7 +467,7 @@ func rivalVerdicts(m *fit.Model, n, p int, first string) ([]checkRival, string) 
 }
 
 // sharePcts gives each count's share of their sum in whole percent,
-// summing to 100 (largest remainders: 74.5% and 26.5% of a verdict read
+// summing to 100 (largest remainders: 73.5% and 26.5% of a verdict read
 // "74%, 27%"), a count above 0 never at 0% and one below the sum never at
 // 100%.
 func sharePcts(ks []int) []int {

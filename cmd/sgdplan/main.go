@@ -13,6 +13,8 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -86,6 +88,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			c.OnUsageError = app.OnUsageError
 		}
 	}
+	if err := decimalIntFlags(app.Commands, args); err != nil {
+		fmt.Fprintf(stderr, "sgdplan: %v\n", err)
+		return exitBadInput
+	}
 	unknown := ""
 	app.CommandNotFound = func(_ *cli.Context, name string) { unknown = name }
 	err := app.Run(args)
@@ -121,6 +127,12 @@ func flagValueError(c *cli.Context, err error) error {
 	if m == nil || c == nil || c.Command == nil {
 		return err
 	}
+	if v, uerr := strconv.Unquote(`"` + m[1] + `"`); uerr == nil {
+		m[1] = v // the flag package quoted it; %q below quotes it once
+	}
+	if strings.Contains(err.Error(), "out of range") {
+		return fmt.Errorf("%s: --%s %q: out of range for the flag", c.Command.Name, m[2], m[1])
+	}
 	for _, f := range c.Command.Flags {
 		if !slices.Contains(f.Names(), m[2]) {
 			continue
@@ -128,7 +140,7 @@ func flagValueError(c *cli.Context, err error) error {
 		want := ""
 		switch f.(type) {
 		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
-			want = "a whole number in digits, such as 1000 (not 1e3 or 2.5)"
+			want = "a whole number in decimal digits, such as 1000 (not 1e3 or 2.5)"
 		case *cli.Float64Flag:
 			want = "a number"
 		case *cli.BoolFlag:
@@ -143,4 +155,63 @@ func flagValueError(c *cli.Context, err error) error {
 		return fmt.Errorf("%s: --%s %q: want %s%s", c.Command.Name, m[2], m[1], want, usage)
 	}
 	return err
+}
+
+// decimalRE is a whole number in decimal digits, no leading 0.
+var decimalRE = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)$`)
+
+// decimalIntFlags refuses a whole-number flag written other than in decimal
+// digits: the flag package reads "010" as octal 8, and takes "0x10" and
+// "1_000" too, so --servers 010 ran on 8 servers without a word. A leading
+// + or - is the flag's own business (its checks refuse a negative count).
+func decimalIntFlags(cmds []*cli.Command, args []string) error {
+	if len(args) < 2 {
+		return nil
+	}
+	var cmd *cli.Command
+	for _, c := range cmds {
+		if c.HasName(args[1]) {
+			cmd = c
+		}
+	}
+	if cmd == nil {
+		return nil
+	}
+	isInt := map[string]bool{}
+	for _, f := range cmd.Flags {
+		switch f.(type) {
+		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+			for _, n := range f.Names() {
+				isInt[n] = true
+			}
+		}
+	}
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !isInt[name] {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return nil // the flag package says the value is missing
+			}
+			i++
+			val = args[i]
+		}
+		if decimalRE.MatchString(val) {
+			continue
+		}
+		if _, err := strconv.ParseInt(val, 0, 64); err != nil {
+			continue // not a number at all: the flag package's error, reworded by flagValueError
+		}
+		return fmt.Errorf("%s: --%s %q: want a whole number in decimal digits, without a leading 0 (the flag package would read %q as octal, hexadecimal or with separators)", cmd.Name, name, val, val)
+	}
+	return nil
 }
