@@ -63,6 +63,11 @@ type ParseError struct {
 // Unwrap returns e.Err.
 func (e *ParseError) Unwrap() error { return e.Err }
 
+// MaxTime bounds a job's size and arrival in jobs.csv, s: 1e12 s is some
+// 30,000 years, and sums of larger values (1e308) overflow the simulation's
+// clock to +Inf (plan printed a table of +Inf, and numeric crashed).
+const MaxTime = 1e12
+
 // ErrNoCurve is the kind of the ParseError for a job with neither a speedup
 // exponent nor a model (and no ReadOptions.DefaultP), and for a header with
 // neither a p nor a model column.
@@ -242,8 +247,8 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, err
 		}
 		if ok {
-			if v < 0 {
-				return nil, nil, perr(line, c, "arrival: want a time >= 0 s, got %g", v)
+			if v < 0 || v > MaxTime {
+				return nil, nil, perr(line, c, "arrival: want a time from 0 to %g s, got %g", MaxTime, v)
 			}
 			if v < prevArrival {
 				return nil, nil, perr(line, c, "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
@@ -257,9 +262,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		if err != nil {
 			return nil, nil, err
 		}
-		if !ok || v <= 0 {
+		if !ok || v <= 0 || v > MaxTime {
 			s, _, _ := cell("size")
-			return nil, nil, perr(line, c, "size: want seconds on one worker > 0, got %q", s)
+			return nil, nil, perr(line, c, "size: want seconds on one worker > 0 and at most %g, got %q", MaxTime, s)
 		}
 		j.Size = v
 		p, pc, hasP, err := num("p")

@@ -126,6 +126,9 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 			out.Objective, out.Policy, out.Result, out.Start = v, pol, r, name
 		}
 	}
+	if out.Policy == nil {
+		return out, fmt.Errorf("planner: optimize: no policy gives a finite objective (sizes or arrivals so large that the times overflow)")
+	}
 	if len(jobs) > s.MaxJobs {
 		out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: %d jobs > %d: best heuristic (%s) returned without local search", len(jobs), s.MaxJobs, out.Start))
 		return out, nil
