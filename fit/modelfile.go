@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -772,7 +773,15 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			if te.Field == "" {
 				return nil, errorf("%s:%d:%d: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON %s", name, line, col, te.Value)
 			}
-			return nil, errorf("%s:%d:%d: field %s: expected %v, got JSON %s", name, line, col, te.Field, te.Type, te.Value)
+			field := te.Field
+			// a value inside an array of objects with their own
+			// UnmarshalJSON (parameters) has an offset counted from its
+			// element and a path without the index: find it by its path
+			if path, off, ok := typeErrorAt(b, te); ok {
+				field = path
+				line, col = lineCol(b, off)
+			}
+			return nil, errorf("%s:%d:%d: field %s: expected %v, got JSON %s", name, line, col, field, te.Type, te.Value)
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
 	}
@@ -1161,6 +1170,39 @@ func jsonName(f reflect.StructField) string {
 		return f.Name
 	}
 	return name
+}
+
+// typeErrorAt finds the value te is about: the first value, in document
+// order, whose path without its indices ("parameters[0].value" ->
+// "parameters.value") is te.Field (less the names of embedded structs, such
+// as "plain") and that does not decode into te.Type. It returns its path
+// and offset.
+func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
+	if te.Type == nil {
+		return "", 0, false
+	}
+	parts := strings.Split(te.Field, ".")
+	first, last := parts[0], parts[len(parts)-1]
+	index := regexp.MustCompile(`\[\d+\]`)
+	pos := jsonPositions(b)
+	best, bestOff := "", int64(-1)
+	for path, off := range pos {
+		bare := strings.Split(index.ReplaceAllString(path, ""), ".")
+		if len(bare) < 2 || !strings.EqualFold(bare[0], first) || !strings.EqualFold(bare[len(bare)-1], last) {
+			continue
+		}
+		if bestOff >= 0 && off >= bestOff {
+			continue
+		}
+		var raw json.RawMessage
+		if json.NewDecoder(bytes.NewReader(b[off:])).Decode(&raw) != nil {
+			continue
+		}
+		if json.Unmarshal(raw, reflect.New(te.Type).Interface()) != nil {
+			best, bestOff = path, off
+		}
+	}
+	return best, bestOff, bestOff >= 0
 }
 
 // valueStart skips the white space, colon and comma after off.

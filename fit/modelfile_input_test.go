@@ -139,3 +139,27 @@ func TestModeFits(t *testing.T) {
 		}
 	}
 }
+
+// A value of the wrong type inside parameters (whose elements decode
+// themselves) is named at its own line and column and by its index (it was
+// placed by its offset inside the element: line 3 for a value on line 8,
+// and named "parameters.plain.lo").
+func TestParseModelTypeErrorInArray(t *testing.T) {
+	m := fittedModel(t)
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := string(good)
+	for _, c := range []struct{ re, new, key, want string }{
+		{`"value": [-0-9.e+]+`, `"value": "x"`, `"value": `, `field parameters[0].value: expected float64, got JSON string`},
+		{`"lo": [-0-9.e+]+`, `"lo": 1e400`, `"lo": `, `field parameters[0].lo: expected float64, got JSON number 1e400`},
+	} {
+		loc := regexp.MustCompile(c.re).FindStringIndex(g)
+		doc := g[:loc[0]] + c.new + g[loc[1]:]
+		_, err := ParseModel("m.json", []byte(doc))
+		if want := "m.json:" + posAfter(doc, c.key) + ": " + c.want; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", c.new, err, want)
+		}
+	}
+}
