@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
 )
@@ -59,4 +63,15 @@ func sameFile(a, b string) bool {
 	aa, err1 := filepath.Abs(a)
 	bb, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && aa == bb
+}
+
+// cellText is a name from the user's files as a table prints it: as it is
+// when every character is printable, else quoted with Go's escapes. A raw
+// tab or a 0xff byte (text/tabwriter's escape character) would break the
+// table's columns, and control characters would reach the terminal.
+func cellText(s string) string {
+	if !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(s)
+	}
+	return s
 }

@@ -154,7 +154,7 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 			loss = g(s.Loss[0].Loss) + "->" + g(s.Loss[n-1].Loss)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			s.Run, s.Workers, s.PS, s.Batch, s.Mode, s.Steps, g(s.WindowEnd-s.WindowStart),
+			cellText(s.Run), s.Workers, s.PS, s.Batch, cellText(s.Mode), s.Steps, g(s.WindowEnd-s.WindowStart),
 			g(s.UpdatesPerS), interval, g(s.SamplesPerS),
 			phase(s.Pull), phase(s.Compute), phase(s.Push), phase(s.Iteration),
 			g(s.Staleness.Mean), quant, loss)

@@ -197,3 +197,28 @@ func TestInspectStepsTwice(t *testing.T) {
 		}
 	}
 }
+
+// A run or job name with a tab, a control character or a 0xff byte (the
+// tab writer's escape) is printed quoted, so the table keeps its columns
+// and the terminal gets no control sequence.
+func TestTableNamesQuoted(t *testing.T) {
+	for in, want := range map[string]string{"w\xff2": `"w\xff2"`, "a\tb\x1b[31m": `"a\tb\x1b[31m"`, "résumé run": "résumé run", "plain": "plain"} {
+		if got := cellText(in); got != want {
+			t.Errorf("cellText(%q) = %s, want %s", in, got, want)
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "steps.csv"), []byte("run,workers,ps,batch,worker,step,start,end\nw\xff2,2,1,32,0,0,1,2\nw\xff2,2,1,32,1,0,1,2\n"), 0o644)
+	code, stdout, stderr := runCmd(t, "inspect", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.Contains(line, "w") && strings.Contains(line, "\t") {
+			t.Errorf("a raw tab in the table: %q", line)
+		}
+	}
+	if !strings.Contains(stdout, `"w\xff2"`) {
+		t.Errorf("the run name is not quoted:\n%s", stdout)
+	}
+}

@@ -618,7 +618,7 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers\tcompletion (s)\tflow (s)\tslowdown\twhole workers\tcompletion (s)\t\n")
 		for _, j := range p.Jobs {
-			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%.6g\t%.4g\t%d\t%.6g\t\n", j.Job, j.Arrival, j.Size, j.Workers, j.Completion, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
+			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%.6g\t%.4g\t%d\t%.6g\t\n", cellText(j.Job), j.Arrival, j.Size, j.Workers, j.Completion, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
 		}
 		return tw.Flush()
 	}
