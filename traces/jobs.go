@@ -212,11 +212,21 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 // gavelOneV100 reads the steps/s of each job type alone on one consolidated
 // V100 from Gavel's simulation_throughputs_isolated.csv.
 func gavelOneV100(path string) (map[string]float64, error) {
-	t, f, err := pubOpenFile(path, "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("traces: %w", err)
+	}
+	defer f.Close()
+	return gavelRates(path, f)
+}
+
+// gavelRates is gavelOneV100 on the file's bytes in r (file names it in
+// errors).
+func gavelRates(file string, r io.Reader) (map[string]float64, error) {
+	t, err := pubOpenReader(file, r, "gpu_type", "consolidated", "job_type", "scale_factor", "isolated_steps_per_sec")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	rate := map[string]float64{}
 	err = t.each(func() error {
 		if t.str("gpu_type") != "v100" || t.str("consolidated") != "1" || t.str("scale_factor") != "1" {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -432,18 +434,30 @@ func polluxBatches(dir string) ([]fit.BatchScore, []string) {
 }
 
 func readValidationCurve(path string, toLoss func(float64) float64) (ks, ls []float64, err error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) < 2 {
-		return nil, nil, fmt.Errorf("%s: no rows", path)
+	defer f.Close()
+	return parseValidationCurve(path, f, toLoss)
+}
+
+// parseValidationCurve reads a validation curve (columns iteration and
+// metric, among others) from r; errors name path, the line and column, and
+// what was expected.
+func parseValidationCurve(path string, r io.Reader, toLoss func(float64) float64) (ks, ls []float64, err error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, fmt.Errorf("%s: empty file: expected a header with iteration and metric", path)
 	}
-	head := strings.Split(strings.TrimSpace(lines[0]), ",")
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
 	ci, cm := -1, -1
 	for i, h := range head {
-		switch h {
+		switch strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")) {
 		case "iteration":
 			ci = i
 		case "metric":
@@ -451,20 +465,34 @@ func readValidationCurve(path string, toLoss func(float64) float64) (ks, ls []fl
 		}
 	}
 	if ci < 0 || cm < 0 {
-		return nil, nil, fmt.Errorf("%s:1: expected columns iteration and metric", path)
+		return nil, nil, fmt.Errorf("%s:1:1: expected columns iteration and metric", path)
 	}
-	for n, line := range lines[1:] {
-		f := strings.Split(strings.TrimSpace(line), ",")
-		if len(f) <= ci || len(f) <= cm {
-			return nil, nil, fmt.Errorf("%s:%d: expected %d fields", path, n+2, len(head))
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
 		}
-		k, err1 := strconv.ParseFloat(f[ci], 64)
-		m, err2 := strconv.ParseFloat(f[cm], 64)
-		if err1 != nil || err2 != nil {
-			return nil, nil, fmt.Errorf("%s:%d: iteration and metric must be numbers", path, n+2)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", path, err)
 		}
-		ks = append(ks, k)
-		ls = append(ls, toLoss(m))
+		line, _ := cr.FieldPos(0)
+		if len(rec) <= max(ci, cm) {
+			return nil, nil, fmt.Errorf("%s:%d: row has %d fields: expected %d (iteration and metric)", path, line, len(rec), len(head))
+		}
+		var v [2]float64
+		for i, c := range []int{ci, cm} {
+			x, perr := strconv.ParseFloat(strings.TrimSpace(rec[c]), 64)
+			if perr != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				l, col := cr.FieldPos(c)
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s: %q: expected a finite number", path, l, col, head[c], rec[c])
+			}
+			v[i] = x
+		}
+		ks = append(ks, v[0])
+		ls = append(ls, toLoss(v[1]))
+	}
+	if len(ks) == 0 {
+		return nil, nil, fmt.Errorf("%s: no rows", path)
 	}
 	return ks, ls, nil
 }

@@ -539,3 +539,48 @@ func TestNNLSVerdict(t *testing.T) {
 		}
 	}
 }
+
+// The Pollux validation curves' reader names the line and column of a bad
+// value and never panics (a hand-split reader gave a line only and took NaN).
+func TestParseValidationCurveErrors(t *testing.T) {
+	id := func(x float64) float64 { return x }
+	ks, ls, err := parseValidationCurve("c.csv", strings.NewReader("iteration,metric\n10,0.5\n20,0.4\n"), id)
+	if err != nil || len(ks) != 2 || ks[1] != 20 || ls[1] != 0.4 {
+		t.Fatalf("good file: %v %v %v", ks, ls, err)
+	}
+	for in, want := range map[string]string{
+		"iteration,metric\n10,NaN\n": `c.csv:2:4: metric: "NaN": expected a finite number`,
+		"iteration,metric\nx,0.5\n":  `c.csv:2:1: iteration: "x": expected a finite number`,
+		"iteration,metric\n10\n":     "c.csv:2: row has 1 fields",
+		"step,metric\n10,0.5\n":      "c.csv:1:1: expected columns iteration and metric",
+		"":                           "c.csv: empty file",
+		"iteration,metric\n":         "c.csv: no rows",
+	} {
+		if _, _, err := parseValidationCurve("c.csv", strings.NewReader(in), id); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+}
+
+func FuzzValidationCurve(f *testing.F) {
+	f.Add([]byte("iteration,metric\n10,0.5\n20,0.4\n"))
+	f.Add([]byte("epoch,iteration,metric\n1,10,\"0.5\"\n"))
+	f.Add([]byte("\xef\xbb\xbfiteration,metric\n1,1e400\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ks, ls, err := parseValidationCurve("c.csv", bytes.NewReader(data), func(x float64) float64 { return x })
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "c.csv:") {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if len(ks) == 0 || len(ks) != len(ls) {
+			t.Fatalf("%d iterations, %d losses", len(ks), len(ls))
+		}
+		for i := range ks {
+			if math.IsNaN(ks[i]) || math.IsInf(ks[i], 0) || math.IsNaN(ls[i]) || math.IsInf(ls[i], 0) {
+				t.Fatalf("non-finite value at %d: %g %g", i, ks[i], ls[i])
+			}
+		}
+	})
+}

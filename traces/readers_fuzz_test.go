@@ -1,0 +1,82 @@
+package traces
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// The readers the other fuzz targets reach only with valid files: jobs.csv
+// as convert writes it, Gavel's rates table and Pollux's scalability.csv.
+// Arbitrary bytes give jobs/rows with finite values or a *ParseError with
+// the "traces: " prefix and printable text; nothing panics.
+
+func FuzzReadJobsCSV(f *testing.F) {
+	f.Add([]byte("job,arrival,size,p,max_workers,rigid_workers\na,0,10,0.5,4,2\nb,1.5,20,,,\n"))
+	f.Add([]byte("job,size\na,1e308\nb,-1\n"))
+	f.Add([]byte("\xef\xbb\xbfjob,size\r\n\"a\nb\",1\r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		jobs, err := ReadJobsCSV("jobs.csv", bytes.NewReader(data))
+		if err != nil {
+			checkFuzzErr(t, err)
+			return
+		}
+		for i, j := range jobs {
+			if !(j.Size > 0) || math.IsInf(j.Size, 0) || math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) {
+				t.Fatalf("job %d: %+v", i, j)
+			}
+		}
+	})
+}
+
+func FuzzGavelRates(f *testing.F) {
+	f.Add([]byte("gpu_type,consolidated,job_type,scale_factor,isolated_steps_per_sec\nv100,1,ResNet-18 (batch size 32),1,12.5\nk80,1,x,1,3\n"))
+	f.Add([]byte("gpu_type,consolidated,job_type,scale_factor,isolated_steps_per_sec\nv100,1,a,1,1e-320\nv100,1,b,1,-3\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rates, err := gavelRates("rates.csv", bytes.NewReader(data))
+		if err != nil {
+			checkFuzzErr(t, err)
+			return
+		}
+		for k, v := range rates {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Fatalf("rate %q = %g", k, v)
+			}
+		}
+	})
+}
+
+func FuzzPolluxScalability(f *testing.F) {
+	f.Add([]byte("num_nodes,num_replicas,local_bsz,step_time\n1,1,32,0.1\n2,4,64,0.3\n"))
+	f.Add([]byte("num_nodes,num_replicas,local_bsz,step_time\n4,2,32,0.1\n1,1,0,1e400\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fsys := fstest.MapFS{"cifar10/scalability.csv": {Data: data}}
+		rows, err := readPolluxScalability(pubFiles{fsys: fsys, dir: "traces"}, "cifar10/scalability.csv", "cifar10")
+		if err != nil {
+			checkFuzzErr(t, err)
+			return
+		}
+		for i, r := range rows {
+			if !(r.StepsPerS > 0) || math.IsInf(r.StepsPerS, 0) || r.Workers < 1 {
+				t.Fatalf("row %d: %+v", i, r)
+			}
+		}
+	})
+}
+
+// checkFuzzErr requires a *ParseError (file, line, column) with the
+// package's prefix and printable text.
+func checkFuzzErr(t *testing.T, err error) {
+	t.Helper()
+	if !strings.HasPrefix(err.Error(), "traces: ") {
+		t.Fatalf("error without prefix: %v", err)
+	}
+	var pe *ParseError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %T is not a *ParseError: %v", err, err)
+	}
+	requirePrintable(t, err)
+}
