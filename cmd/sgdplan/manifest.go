@@ -173,16 +173,26 @@ func yamlError(path string, b []byte, err error) error {
 }
 
 // keyAt is "LINE:COL" of key at the start of the line the YAML library
-// named (1-based, as a string) or of the line before it (the library names
-// the line of a nested mapping's first key, below its own key), quoted or
-// not; line alone when key is on neither.
+// named (1-based, as a string) or of the nearest line above it that is not
+// blank or a comment (the library names the line of a nested mapping's
+// first key, below its own key), quoted or not; line alone when key is on
+// neither.
 func keyAt(b []byte, line, key string) string {
 	n, err := strconv.Atoi(line)
 	lines := strings.Split(string(b), "\n")
 	if err != nil || key == "" {
 		return line
 	}
-	for _, l := range []int{n, n - 1} {
+	// the named line, then the nearest line above it that is neither
+	// blank nor a comment
+	cands := []int{n}
+	for l := n - 1; l >= 1 && l <= len(lines); l-- {
+		if t := strings.TrimSpace(lines[l-1]); t != "" && !strings.HasPrefix(t, "#") {
+			cands = append(cands, l)
+			break
+		}
+	}
+	for _, l := range cands {
 		if l < 1 || l > len(lines) {
 			continue
 		}

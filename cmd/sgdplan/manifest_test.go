@@ -22,6 +22,7 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"replicas twice", strings.Replace(job, "replicas: 4\n", "replicas: 4\n      replicas: 64\n", 1), `m.yaml:20:7: key "replicas" appears twice in its mapping`},
 		{"quoted key twice", strings.Replace(job, "replicas: 4\n", "replicas: 4\n      \"replicas\": 64\n", 1), `m.yaml:20:7: key "replicas" appears twice in its mapping`},
 		{"Worker twice", job + "    Worker:\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
+		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
 		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
 		{"no kind", strings.Replace(job, "kind: TFJob\n", "", 1), "m.yaml:4:1: no kind"},
