@@ -221,8 +221,23 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 	}
+	written := map[string]bool{}
 	for _, f := range res.Trace.Files() {
+		written[f.Name] = true
 		fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.Name), countWord(f.Rows, "row"))
+	}
+	// canonical files of an earlier conversion into the same folder are
+	// read with these by fit and inspect, as one trace
+	var stale []string
+	for _, n := range []string{"steps.csv", "updates.csv", "runs.csv", "evals.csv", "throughput.csv"} {
+		for _, name := range []string{n, n + ".gz"} {
+			if _, err := os.Stat(filepath.Join(out, name)); err == nil && !written[name] {
+				stale = append(stale, name)
+			}
+		}
+	}
+	if len(stale) > 0 {
+		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace; remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
 	}
 	return nil
 }

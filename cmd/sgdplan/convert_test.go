@@ -265,3 +265,23 @@ func TestConvertIgnoredFlags(t *testing.T) {
 		t.Errorf("--p applies to itp, but: %q", stderr)
 	}
 }
+
+// Converting into a folder that holds canonical files of an earlier
+// conversion warns that they are read with the new ones as one trace (they
+// were kept without a word, and inspect mixed the two runs).
+func TestConvertWarnsStaleFiles(t *testing.T) {
+	out := t.TempDir()
+	os.WriteFile(filepath.Join(out, "evals.csv"), []byte("run,updates,loss\nold,1,2\n"), 0o644)
+	in := filepath.Join("..", "..", "traces", "testdata", "chrome", "pytorch_profiler.json")
+	code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--mode", "allreduce", in, "--out", out)
+	if code != 0 || !strings.Contains(stderr, "also holds evals.csv, which this conversion did not write") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	// a second conversion of the same input overwrites its own files: no
+	// warning about them
+	os.Remove(filepath.Join(out, "evals.csv"))
+	code, _, stderr = runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--mode", "allreduce", in, "--out", out)
+	if code != 0 || strings.Contains(stderr, "also holds") {
+		t.Errorf("same files again: exit %d, stderr %q", code, stderr)
+	}
+}
