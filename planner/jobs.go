@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sgdplan/sgdplan/internal/decimal"
 )
@@ -149,6 +150,10 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	}
 	if err != nil {
 		return nil, nil, csvError(file, err)
+	}
+	if joined := strings.Join(header, ","); !utf8.ValidString(joined) || strings.ContainsFunc(joined, func(r rune) bool { return r < ' ' && r != '\t' && r != '\r' }) {
+		// gzip or another binary file: not a list of unknown columns
+		return nil, nil, perr(1, 1, "line 1 is not text: want a CSV file with a header row (job, size and p or model); plan and simulate read plain CSV, not gzip")
 	}
 	col := map[string]int{}
 	for i, h := range header {
