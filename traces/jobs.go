@@ -67,8 +67,11 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 		if _, err := os.Stat(tp); err != nil {
 			tp = filepath.Join(filepath.Dir(filepath.Dir(path)), thr)
 		}
+		if _, serr := os.Stat(tp); serr != nil {
+			return nil, nil, fmt.Errorf("traces: gavel-vc needs %s beside the trace or in its parent folder: %w", thr, serr)
+		}
 		if rates, err = gavelOneV100(tp); err != nil {
-			return nil, nil, fmt.Errorf("traces: gavel-vc needs %s beside the trace or in its parent folder: %w", thr, err)
+			return nil, nil, err // the rates file's own error, at its line and column
 		}
 	default:
 		return nil, nil, fmt.Errorf("traces: unknown job trace format %q (known: %s)", format, strings.Join(JobFormats(), ", "))
@@ -235,6 +238,9 @@ func gavelRates(file string, r io.Reader) (map[string]float64, error) {
 		v, err := t.positive("isolated_steps_per_sec")
 		if err != nil {
 			return err
+		}
+		if v < 1e-12 { // a job's size is its steps over this rate: 1e-320 made it +Inf
+			return t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: %g steps/s: expected a rate of at least 1e-12 steps/s", v)
 		}
 		rate[t.str("job_type")] = v
 		return nil

@@ -80,3 +80,14 @@ func checkFuzzErr(t *testing.T, err error) {
 	}
 	requirePrintable(t, err)
 }
+
+// A Gavel rate too small to divide by is refused at its cell, in the rates
+// file (1e-320 steps/s made every job of that type +Inf, blamed on the
+// trace file).
+func TestGavelRateTooSmall(t *testing.T) {
+	in := "gpu_type,consolidated,job_type,scale_factor,isolated_steps_per_sec\nv100,1,a,1,1e-320\n"
+	_, err := gavelRates("rates.csv", strings.NewReader(in))
+	if err == nil || !strings.Contains(err.Error(), "rates.csv:2:") || !strings.Contains(err.Error(), "expected a rate of at least 1e-12 steps/s") {
+		t.Errorf("err %v", err)
+	}
+}
