@@ -218,17 +218,22 @@ func weightsBySize(x, wt []float64, idx []int) error {
 // lighter (wt) first, then the later index first.
 func sortForHeSRPT(x, wt []float64) []int {
 	idx := sortLargestFirst(x)
+	sortWithinTies(idx, x, func(a, b int) int { return cmpDesc(wt[b], wt[a]) })
+	return idx
+}
+
+// sortWithinTies sorts, stably by cmp, each run of idx whose x are equal.
+func sortWithinTies(idx []int, x []float64, cmp func(a, b int) int) {
 	for g := 0; g < len(idx); {
 		h := g + 1
 		for h < len(idx) && x[idx[h]] == x[idx[g]] {
 			h++
 		}
 		if h-g > 1 {
-			slices.SortStableFunc(idx[g:h], func(a, b int) int { return cmpDesc(wt[b], wt[a]) })
+			slices.SortStableFunc(idx[g:h], cmp)
 		}
 		g = h
 	}
-	return idx
 }
 
 // sortLargestFirst returns the indices of x, largest first; equal values keep

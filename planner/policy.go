@@ -579,16 +579,7 @@ func median(x []float64) float64 {
 // heavierFirstOnTies reorders the runs of equal rem in asc (smallest first)
 // by decreasing weight wt, stably (equal weights keep their order).
 func heavierFirstOnTies(asc []int, rem, wt []float64) {
-	for g := 0; g < len(asc); {
-		h := g + 1
-		for h < len(asc) && rem[asc[h]] == rem[asc[g]] {
-			h++
-		}
-		if h-g > 1 {
-			slices.SortStableFunc(asc[g:h], func(a, b int) int { return cmpDesc(wt[a], wt[b]) })
-		}
-		g = h
-	}
+	sortWithinTies(asc, rem, func(a, b int) int { return cmpDesc(wt[a], wt[b]) })
 }
 
 // smallestFirst returns the positions of jobs by increasing remaining size,
