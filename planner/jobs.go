@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/sgdplan/sgdplan/internal/decimal"
 )
@@ -138,7 +138,11 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if o.DefaultP != 0 && !(o.DefaultP > 0 && o.DefaultP <= 1) {
 		panic(fmt.Sprintf("planner: ReadOptions.DefaultP %g outside (0, 1]", o.DefaultP))
 	}
-	cr := csv.NewReader(&lineLimit{r: r, file: file, line: 1})
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: "a gzip file: plan and simulate read plain CSV (gunzip it first)"}
+	}
+	cr := csv.NewReader(&lineLimit{r: br, file: file, line: 1})
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	perr := func(line, col int, format string, a ...any) *ParseError {
@@ -151,9 +155,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if err != nil {
 		return nil, nil, csvError(file, err)
 	}
-	if joined := strings.Join(header, ","); !utf8.ValidString(joined) || strings.ContainsFunc(joined, func(r rune) bool { return r < ' ' && r != '\t' && r != '\r' }) {
-		// gzip or another binary file: not a list of unknown columns
-		return nil, nil, perr(1, 1, "line 1 is not text: want a CSV file with a header row (job, size and p or model); plan and simulate read plain CSV, not gzip")
+	if strings.ContainsFunc(strings.Join(header, ","), func(r rune) bool { return r < ' ' && r != '\t' && r != '\r' }) {
+		// a binary file: not a list of unknown columns
+		return nil, nil, perr(1, 1, "line 1 is not text (control characters): want a CSV file with a header row (job, size and p or model)")
 	}
 	col := map[string]int{}
 	for i, h := range header {

@@ -62,7 +62,7 @@ func TestReadJobsErrors(t *testing.T) {
 		{"no size", "job,p\na,0.5\n", "jobs.csv:1: missing column \"size\""},
 		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
 		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"-1\""},
-		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03job,size\n", "jobs.csv:1:1: line 1 is not text"},
+		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03job,size\n", "jobs.csv:1:1: a gzip file: plan and simulate read plain CSV"},
 		{"huge size", "job,size,p\na,1e308,0.5\nb,1e308,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"1e308\""},
 		{"huge arrival", "job,arrival,size,p\na,1.7e308,1,0.5\n", "jobs.csv:2:3: arrival: want a time from 0 to 1e+12 s, got 1.7e+308"},
 		{"zero size", "job,size,p\na,0,0.5\n", "jobs.csv:2:3: size"},

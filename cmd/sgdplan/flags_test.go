@@ -33,11 +33,11 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"fit", fitAsync, "--series", "nope", "--out", filepath.Join(dir, "s.json")}, `--series "nope": the trace has steps.csv`},
 		{[]string{"fit", fitAsync, "--out", same, "--plot", same}, "is the --out path: the figure would overwrite the model"},
 		// a value the flag package cannot parse says what the flag wants
-		{[]string{"plan", "--jobs", "x.csv", "--servers", "2.5"}, `plan: --servers "2.5": want a whole number in decimal digits, such as 1000 (not 1e3 or 2.5); --servers: workers in the cluster`},
+		{[]string{"plan", "--jobs", "x.csv", "--servers", "2.5"}, `plan: --servers "2.5": want a whole number in decimal digits without a leading 0, such as 1000`},
 		{[]string{"simulate", "--servers", "10", "--arrival-rate", "fast"}, `simulate: --arrival-rate "fast": want a number; --arrival-rate: Poisson arrivals`},
 		{[]string{"fit", "--bootstrap", "1e3", fitAsync}, `fit: --bootstrap "1e3": want a whole number in decimal digits`},
 		// the flag package reads 010 as 8 and takes 0x10 and 1_000
-		{[]string{"plan", "--jobs", "x.csv", "--servers", "010"}, `plan: --servers "010": want a whole number in decimal digits, without a leading 0`},
+		{[]string{"plan", "--jobs", "x.csv", "--servers", "010"}, `plan: --servers "010": want a whole number in decimal digits without a leading 0`},
 		{[]string{"simulate", "--servers=0x10", "--arrival-rate", "1"}, `simulate: --servers "0x10": want a whole number in decimal digits`},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "99999999999999999999"}, `plan: --servers "99999999999999999999": out of range for the flag`},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", `2"5`}, `plan: --servers "2\"5": want a whole number`},

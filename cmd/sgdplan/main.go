@@ -140,7 +140,7 @@ func flagValueError(c *cli.Context, err error) error {
 		want := ""
 		switch f.(type) {
 		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
-			want = "a whole number in decimal digits, such as 1000 (not 1e3 or 2.5)"
+			want = strings.TrimPrefix(wantDecimal, "want ")
 		case *cli.Float64Flag:
 			want = "a number"
 		case *cli.BoolFlag:
@@ -159,6 +159,14 @@ func flagValueError(c *cli.Context, err error) error {
 
 // decimalRE is a whole number in decimal digits, no leading 0.
 var decimalRE = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)$`)
+
+// wantDecimal says what a whole-number flag takes (the flag package reads
+// 010 as octal 8 and takes 0x10 and 1_000).
+const wantDecimal = "want a whole number in decimal digits without a leading 0, such as 1000 (not 1e3, 2.5, 010, 0x10 or 1_000)"
+
+// numberStartRE is how a number the flag package might read starts: a digit
+// after an optional sign (010, 0x10, 1_000, 08).
+var numberStartRE = regexp.MustCompile(`^[+-]?[0-9]`)
 
 // decimalIntFlags refuses a whole-number flag written other than in decimal
 // digits: the flag package reads "010" as octal 8, and takes "0x10" and
@@ -205,13 +213,10 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 			i++
 			val = args[i]
 		}
-		if decimalRE.MatchString(val) {
-			continue
+		if decimalRE.MatchString(val) || !numberStartRE.MatchString(val) {
+			continue // decimal, or not a number at all: the flag package's error, reworded by flagValueError
 		}
-		if _, err := strconv.ParseInt(val, 0, 64); err != nil {
-			continue // not a number at all: the flag package's error, reworded by flagValueError
-		}
-		return fmt.Errorf("%s: --%s %q: want a whole number in decimal digits, without a leading 0 (the flag package would read %q as octal, hexadecimal or with separators)", cmd.Name, name, val, val)
+		return fmt.Errorf("%s: --%s %q: %s", cmd.Name, name, val, wantDecimal)
 	}
 	return nil
 }
