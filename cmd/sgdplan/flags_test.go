@@ -39,6 +39,7 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		// the flag package reads 010 as 8 and takes 0x10 and 1_000
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "010"}, `plan: --servers "010": want a whole number in decimal digits without a leading 0`},
 		{[]string{"simulate", "--servers=0x10", "--arrival-rate", "1"}, `simulate: --servers "0x10": want a whole number in decimal digits`},
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--seed", "0xffffffffffffffff"}, `simulate: --seed "0xffffffffffffffff": want a whole number in decimal digits`},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "99999999999999999999"}, `plan: --servers "99999999999999999999": out of range for the flag`},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", `2"5`}, `plan: --servers "2\"5": want a whole number`},
 	}
