@@ -103,6 +103,11 @@ func readJobTrace(format string, r io.Reader, file string, rates map[string]floa
 
 // sortJobs checks there are jobs, sorts them by arrival and makes arrivals
 // relative to the first.
+// maxJobTime bounds a converted job's size and arrival, s: planner.MaxTime,
+// the most jobs.csv may hold (a Gavel rate of 1e-12 steps/s gave sizes of
+// 1e18 s that convert wrote and plan refused).
+const maxJobTime = 1e12
+
 func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	if len(jobs) == 0 {
 		return nil, warns, &ParseError{File: path, Msg: "no jobs: expected at least one data row"}
@@ -111,8 +116,8 @@ func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	first := jobs[0].Arrival
 	for i := range jobs {
 		jobs[i].Arrival -= first
-		if math.IsInf(jobs[i].Arrival, 0) || math.IsInf(jobs[i].Size, 0) {
-			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: arrival %v s or size %v s out of range", jobs[i].Name, jobs[i].Arrival, jobs[i].Size)}
+		if !(jobs[i].Arrival <= maxJobTime) || !(jobs[i].Size <= maxJobTime) {
+			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: arrival %v s or size %v s out of range (expected at most %g s, what plan and simulate read)", jobs[i].Name, jobs[i].Arrival, jobs[i].Size, maxJobTime)}
 		}
 	}
 	return jobs, warns, nil

@@ -91,3 +91,13 @@ func TestGavelRateTooSmall(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// A converted job longer than jobs.csv may hold (1e12 s) is refused by
+// convert, not written for plan to refuse.
+func TestSortJobsBound(t *testing.T) {
+	j := newJob()
+	j.Name, j.Size = "big", 1e18
+	if _, _, err := sortJobs("trace.csv", []Job{j}, nil); err == nil || !strings.Contains(err.Error(), "at most 1e+12 s") {
+		t.Errorf("err %v", err)
+	}
+}
