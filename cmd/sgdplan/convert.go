@@ -237,7 +237,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(stale) > 0 {
-		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace; remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
+		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace (or refuse the folder where a file is both plain and gzipped); remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
 	}
 	return nil
 }
