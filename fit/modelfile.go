@@ -1172,6 +1172,9 @@ func jsonName(f reflect.StructField) string {
 	return name
 }
 
+// arrayIndexRE matches the indices of a JSON path ("[0]").
+var arrayIndexRE = regexp.MustCompile(`\[\d+\]`)
+
 // typeErrorAt finds the value te is about: the first value, in document
 // order, whose path without its indices ("parameters[0].value" ->
 // "parameters.value") is te.Field (less the names of embedded structs, such
@@ -1183,11 +1186,10 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 	}
 	parts := strings.Split(te.Field, ".")
 	first, last := parts[0], parts[len(parts)-1]
-	index := regexp.MustCompile(`\[\d+\]`)
 	pos := jsonPositions(b)
 	best, bestOff := "", int64(-1)
 	for path, off := range pos {
-		bare := strings.Split(index.ReplaceAllString(path, ""), ".")
+		bare := strings.Split(arrayIndexRE.ReplaceAllString(path, ""), ".")
 		if len(bare) < 2 || !strings.EqualFold(bare[0], first) || !strings.EqualFold(bare[len(bare)-1], last) {
 			continue
 		}

@@ -31,7 +31,11 @@ type Job struct {
 }
 
 // weight returns the job's weight with its default.
-func (j *Job) weight() float64 {
+func (j *Job) weight() float64 { return j.EffectiveWeight() }
+
+// EffectiveWeight is the weight the objectives use: Weight, or 1 when it
+// is 0 (absent).
+func (j Job) EffectiveWeight() float64 {
 	if j.Weight == 0 {
 		return 1
 	}

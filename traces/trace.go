@@ -25,6 +25,10 @@ const (
 
 var kindFiles = [...]string{"steps.csv", "updates.csv", "runs.csv", "evals.csv", "throughput.csv"}
 
+// FileNames lists the base names of the five canonical files, in Kind
+// order.
+func FileNames() []string { return append([]string(nil), kindFiles[:]...) }
+
 // FileName is the base name of the kind's file, e.g. "steps.csv".
 func (k Kind) FileName() string { return kindFiles[k] }
 

@@ -229,7 +229,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	// canonical files of an earlier conversion into the same folder are
 	// read with these by fit and inspect, as one trace
 	var stale []string
-	for _, n := range []string{"steps.csv", "updates.csv", "runs.csv", "evals.csv", "throughput.csv"} {
+	for _, n := range traces.FileNames() {
 		for _, name := range []string{n, n + ".gz"} {
 			if _, err := os.Stat(filepath.Join(out, name)); err == nil && !written[name] {
 				stale = append(stale, name)

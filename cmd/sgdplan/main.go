@@ -137,16 +137,17 @@ func flagValueError(c *cli.Context, err error) error {
 		if !slices.Contains(f.Names(), m[2]) {
 			continue
 		}
-		want := ""
-		switch f.(type) {
-		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		var want string
+		switch _, isFloat := f.(*cli.Float64Flag); {
+		case isIntFlag(f):
 			want = strings.TrimPrefix(wantDecimal, "want ")
-		case *cli.Float64Flag:
+		case isFloat:
 			want = "a number"
-		case *cli.BoolFlag:
-			want = "true or false"
 		default:
-			return err
+			if _, ok := f.(*cli.BoolFlag); !ok {
+				return err
+			}
+			want = "true or false"
 		}
 		usage := ""
 		if u, ok := f.(cli.DocGenerationFlag); ok && u.GetUsage() != "" {
@@ -187,8 +188,7 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 	}
 	isInt := map[string]bool{}
 	for _, f := range cmd.Flags {
-		switch f.(type) {
-		case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		if isIntFlag(f) {
 			for _, n := range f.Names() {
 				isInt[n] = true
 			}
@@ -219,4 +219,13 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 		return fmt.Errorf("%s: --%s %q: %s", cmd.Name, name, val, wantDecimal)
 	}
 	return nil
+}
+
+// isIntFlag reports whether f takes a whole number.
+func isIntFlag(f cli.Flag) bool {
+	switch f.(type) {
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		return true
+	}
+	return false
 }

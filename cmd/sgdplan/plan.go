@@ -479,23 +479,13 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 	if err != nil {
 		return planPolicy{}, err
 	}
-	// the makespan is the last completion, from time 0 (the jobs'
-	// arrivals are times after the start), not from the first arrival
-	first := math.Inf(1)
-	for _, j := range jobs {
-		first = math.Min(first, j.Arrival)
-	}
 	p := planPolicy{
 		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
-		P99FlowTime: ideal.P99Response, Makespan: first + ideal.Span,
-		Integer:  planSummary{whole.MeanResponse, whole.MeanSlowdown, whole.P99Response, first + whole.Span},
+		P99FlowTime: ideal.P99Response, Makespan: lastCompletion(ideal),
+		Integer:  planSummary{whole.MeanResponse, whole.MeanSlowdown, whole.P99Response, lastCompletion(whole)},
 		Warnings: warns, segments: ideal.Segments,
 	}
-	if planWeighted(jobs) {
-		sw := 0.0
-		for _, j := range jobs {
-			sw += planWeight(j)
-		}
+	if sw, weighted := planWeights(jobs); weighted {
 		p.MeanWeightedFlow = ideal.WeightedFlow / sw
 	}
 	for i, j := range ideal.Jobs {
@@ -517,22 +507,23 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 	return p, nil
 }
 
-// planWeight is job j's weight (0 in the file's terms: absent, 1).
-func planWeight(j planner.Job) float64 {
-	if j.Weight == 0 {
-		return 1
+// lastCompletion is the makespan: the last completion, from time 0 (the
+// jobs' arrivals are times after the start), not from the first arrival.
+func lastCompletion(r planner.Result) float64 {
+	t := 0.0
+	for _, j := range r.Jobs {
+		t = math.Max(t, j.Completion)
 	}
-	return j.Weight
+	return t
 }
 
-// planWeighted reports whether a job has a weight other than 1.
-func planWeighted(jobs []planner.Job) bool {
+// planWeights is the sum of the jobs' weights, and whether one is not 1.
+func planWeights(jobs []planner.Job) (sum float64, weighted bool) {
 	for _, j := range jobs {
-		if planWeight(j) != 1 {
-			return true
-		}
+		sum += j.EffectiveWeight()
+		weighted = weighted || j.EffectiveWeight() != 1
 	}
-	return false
+	return sum, weighted
 }
 
 // planClosed returns heSRPT's closed form when it applies (all jobs present at once,
@@ -555,7 +546,7 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 		}
 		p = pl.P
 		x[i] = j.Size
-		w[i] = planWeight(j)
+		w[i] = j.EffectiveWeight()
 	}
 	obj := planner.FlowTime
 	if name == "hesrpt-slowdown" {

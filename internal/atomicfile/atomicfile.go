@@ -84,21 +84,22 @@ func checkFolder(path, dir string) error {
 // written when any would fail. A missing dir is fine (the command creates
 // it).
 func CheckFiles(dir string, names ...string) (name string, err error) {
+	_, statErr := os.Stat(dir)
+	checked := map[string]bool{} // each folder is probed once
 	for _, n := range names {
 		path := filepath.Join(dir, n)
 		target, err := Target(path)
 		if err != nil {
 			return n, err
 		}
-		if td := filepath.Dir(target); filepath.Clean(td) != filepath.Clean(dir) {
-			if err := checkFolder(path, td); err != nil { // a link elsewhere
-				return n, err
-			}
-		} else if _, err := os.Stat(dir); err == nil {
-			if err := checkFolder(path, dir); err != nil {
-				return n, err
-			}
+		td := filepath.Clean(filepath.Dir(target))
+		if checked[td] || (td == filepath.Clean(dir) && statErr != nil) {
+			continue // a missing dir is created by the command
 		}
+		if err := checkFolder(path, td); err != nil {
+			return n, err
+		}
+		checked[td] = true
 	}
 	return "", nil
 }
