@@ -854,9 +854,14 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	for i := range m.Rivals {
 		r := &m.Rivals[i]
+		// A rival "mva" is the throughput table's fit of the network: exact
+		// MVA at the registered settings (no link rate), which is what
+		// LookupFamily gives. An "mva" model's own rivals are never "mva"
+		// (form rivals are of other families, start rivals are not drawn
+		// for it), so one there would need queueing settings it has not.
 		rf, ok := LookupFamily(r.Family)
-		if !ok || r.Family == "mva" {
-			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; mva needs its queueing settings)", at(fmt.Sprintf("rivals[%d].family", i)), i+1, r.Family, strings.Join(FamilyNames(), ", "))
+		if !ok || (r.Family == "mva" && m.Family == "mva") {
+			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; an mva model's rivals are of other families)", at(fmt.Sprintf("rivals[%d].family", i)), i+1, r.Family, strings.Join(FamilyNames(), ", "))
 		}
 		if len(r.Theta) != len(rf.Params) {
 			return nil, errorf("%s: rival %d (%s) has %d parameters, want %d", at(fmt.Sprintf("rivals[%d].parameters", i)), i+1, r.Family, len(r.Theta), len(rf.Params))

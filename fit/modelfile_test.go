@@ -186,3 +186,72 @@ func TestResampled(t *testing.T) {
 		t.Errorf("the model changed: %+v, %d samples", m.Parameters, len(m.Samples))
 	}
 }
+
+// tablePoints makes the points of a throughput table at one PS shard and
+// batch 32.
+func tablePoints(workers []int, speeds []float64) []Point {
+	var pts []Point
+	for i, w := range workers {
+		pts = append(pts, Point{Config: model.Config{Workers: w, PS: 1, Batch: 32}, StepsPerS: speeds[i], SamplesPerStep: 32, Async: true})
+	}
+	return pts
+}
+
+// TestModelWrittenFromAwkwardTables: two tables a user can measure made fit
+// fail after the whole fit. A rate that falls with the workers had a fold
+// predict +Inf steps/s (overhead-async, its time driven to 0), a CV error
+// of +Inf that JSON cannot hold; duplicate rows that disagree made the
+// table's exact-MVA fit a rival, which the reader refused.
+func TestModelWrittenFromAwkwardTables(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		workers []int
+		speeds  []float64
+	}{
+		{"falling", []int{1, 2, 4, 8}, []float64{10, 8, 6, 4}},
+		{"duplicates", []int{1, 2, 2, 4, 4, 8}, []float64{7, 13, 26, 24, 12, 38}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pts := tablePoints(tc.workers, tc.speeds)
+			tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 200, Seed: 1, Combine: "mean"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range alts {
+				if math.IsInf(a.CVError, 0) {
+					t.Errorf("%s: CV error %g", a.Family, a.CVError)
+				}
+				if math.IsNaN(a.CVError) && a.Note == "" && a.Error == "" {
+					t.Errorf("%s: no CV error and no note why", a.Family)
+				}
+			}
+			m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, []string{tc.name}, 0.9)
+			b, err := m.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseModel(tc.name+".json", b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := model.Config{Workers: 16}
+			if a, b := m.StepsPerSecond(c), back.StepsPerSecond(c); relErr(b, a) > 1e-12 {
+				t.Errorf("X(16): written %.10g, read back %.10g", a, b)
+			}
+		})
+	}
+	// the duplicates' fit keeps exact MVA among its rivals: the case the
+	// reader refused
+	pts := tablePoints([]int{1, 2, 2, 4, 4, 8}, []float64{7, 13, 26, 24, 12, 38})
+	tf, _, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 200, Seed: 1, Combine: "mean"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range tf.Rivals {
+		found = found || r.Family == "mva"
+	}
+	if !found {
+		t.Errorf("no mva rival: the test no longer covers the reader's case")
+	}
+}

@@ -583,6 +583,12 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 		ks := 0.0
 		for _, i := range out {
 			pr := f.Predict(res.X, pts[i].Config)
+			if !(pr > 0) || math.IsInf(pr, 0) {
+				// a fold that predicts no finite speed (a time
+				// driven to 0) is not a score: +Inf would pass for
+				// one in --combine all and has no JSON form
+				return math.NaN(), nil, fmt.Sprintf("not scored: without %s, the fit predicts %g steps/s there", k, pr)
+			}
 			e := math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
 			sum += e
 			ks += e

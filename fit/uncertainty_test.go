@@ -298,7 +298,9 @@ func TestModelKeepsRivalsAndExtrapolation(t *testing.T) {
 		want string
 	}{
 		{func(c *Model) { c.Rivals[0].Family = "nope" }, `rival 1: family "nope"`},
-		{func(c *Model) { c.Rivals[0].Family = "mva" }, `rival 1: family "mva"`},
+		// an mva rival of another family is the table's exact MVA: read
+		// as such, and held to its 4 parameters
+		{func(c *Model) { c.Rivals[0].Family = "mva" }, `rival 1 (mva) has 5 parameters, want 4`},
 		{func(c *Model) { c.Rivals[0].Theta = c.Rivals[0].Theta[:2] }, "rival 1 (optimus-sync) has 2 parameters, want 5"},
 		{func(c *Model) { c.Rivals[0].Theta[1] = -1 }, "rival 1 (optimus-sync): parameter compute0 = -1 is outside"},
 		{func(c *Model) { e := *c.Extrapolation; e.Rate = -0.5; c.Extrapolation = &e }, "extrapolation: rate -0.5"},
