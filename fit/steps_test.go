@@ -391,3 +391,37 @@ func TestFitStepsPathsAgreeOnStepLosses(t *testing.T) {
 		t.Errorf("efficiency in memory %+v, streamed %+v: want the same curve", a, b)
 	}
 }
+
+// The push lasts until the shard acknowledges, after its apply: the
+// profile's transfer leaves the apply out, so that at one worker the
+// network's cycle Z + 2 link/P + apply/P is the measured iteration (the
+// apply was counted twice: 20 ms transfers and a 5 ms apply read as a
+// 22.5 ms link). An apply not shorter than the push cannot be inside it:
+// the push is then all transfer, with a warning.
+func TestProfileApplyInsidePush(t *testing.T) {
+	for _, P := range []int{1, 2} {
+		r := RunStats{Run: "n1", Workers: 1, PS: P, Batch: 32, HasPhases: true,
+			Pull: Moments{N: 10, Mean: 0.02}, Compute: Moments{N: 10, Mean: 0.1}, Push: Moments{N: 10, Mean: 0.025}, Apply: Moments{N: 10, Mean: 0.005}}
+		p, warn, err := TwoNodeProfile([]RunStats{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if relErr(p.Link, 0.02*float64(P)) > 1e-12 || relErr(p.Apply, 0.005*float64(P)) > 1e-12 || len(warn) != 0 {
+			t.Errorf("P=%d: link %g apply %g (want %g, %g), warnings %q", P, p.Link, p.Apply, 0.02*float64(P), 0.005*float64(P), warn)
+		}
+		// at one worker the network gives back the measured iteration
+		x := mvaFamily(p.Queueing("exact")).Predict(p.Theta(), model.Config{Workers: 1, PS: P})
+		if want := 1 / (0.02 + 0.1 + 0.025); P == 1 && relErr(x, want) > 1e-12 {
+			t.Errorf("1 worker: %g steps/s, the run's %g", x, want)
+		}
+	}
+	r := RunStats{Run: "early-ack", Workers: 1, PS: 1, Batch: 32, HasPhases: true,
+		Pull: Moments{N: 10, Mean: 0.02}, Compute: Moments{N: 10, Mean: 0.1}, Push: Moments{N: 10, Mean: 0.02}, Apply: Moments{N: 10, Mean: 0.03}}
+	p, warn, err := TwoNodeProfile([]RunStats{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if relErr(p.Link, 0.02) > 1e-12 || len(warn) != 1 || !strings.Contains(warn[0], "acknowledge before it applies") {
+		t.Errorf("apply longer than the push: link %g, warnings %q", p.Link, warn)
+	}
+}

@@ -196,7 +196,9 @@ func TestSummarizeWarnsEmptyWindow(t *testing.T) {
 
 // simulateAsyncPS runs an asynchronous parameter server with one shard and no
 // contention: each worker loops pull (p), compute (c + Exp(mean e)), push
-// (p); an update is applied at the end of the push. Staleness is the number
+// (p, then the shard's apply of simApply s, after which it acknowledges:
+// the push lasts until acknowledged, trace-format.md); an update is applied
+// at the end of the push. Staleness is the number
 // of updates applied by others between the worker's read (end of its pull)
 // and its own apply. The loss of the job after k updates is
 // 0.2 + 2 exp(-k/(150 W)) plus noise; evals every 25 updates.
@@ -215,7 +217,7 @@ func simulateAsyncPS(seed uint64, run string, workers, steps int, p, c, e float6
 		for k := range steps {
 			comp := us(c + rng.ExpFloat64()*e)
 			pull := us(p * (1 + 0.1*rng.Float64()))
-			push := us(p * (1 + 0.1*rng.Float64()))
+			push := us(p*(1+0.1*rng.Float64()) + simApply)
 			end := us(at + pull + comp + push)
 			its = append(its, it{w, k, at, us(at + pull), end, pull, comp, push})
 			at = end
@@ -241,7 +243,7 @@ func simulateAsyncPS(seed uint64, run string, workers, steps int, p, c, e float6
 		// applies in (read, end): all ends before this one, minus those at or
 		// before the read
 		stale[i] = v - sort.SearchFloat64s(ends, x.read)
-		t.Updates = append(t.Updates, Update{Run: run, Shard: 0, Worker: x.w, Time: x.end, Version: int64(v + 1), Staleness: stale[i], Apply: 0.002})
+		t.Updates = append(t.Updates, Update{Run: run, Shard: 0, Worker: x.w, Time: x.end, Version: int64(v + 1), Staleness: stale[i], Apply: simApply})
 		if (v+1)%25 == 0 {
 			t.Evals = append(t.Evals, Eval{Run: run, Time: x.end, Updates: int64(v + 1), Loss: loss(v + 1), Accuracy: math.NaN()})
 		}
@@ -252,18 +254,22 @@ func simulateAsyncPS(seed uint64, run string, workers, steps int, p, c, e float6
 	}
 	t.Runs = []RunInfo{{Run: run, Model: "synthetic", Mode: "async", ParamBytes: 4000000, Nodes: workers + 1,
 		Bandwidth: 4000000 / p, Dataset: 60000, Epochs: math.NaN(), Framework: "simulated",
-		Notes: fmt.Sprintf("traces/summary_test.go simulateAsyncPS(seed %d): pull=push=%gs, compute %g+Exp(%g)s", seed, p, c, e)}}
+		Notes: fmt.Sprintf("traces/summary_test.go simulateAsyncPS(seed %d): pull=push=%gs, push + apply %gs until acknowledged, compute %g+Exp(%g)s", seed, p, simApply, c, e)}}
 	return t
 }
 
+// simApply is the shard's apply time in simulateAsyncPS, s.
+const simApply = 0.002
+
 // TestSummarizeRenewal checks the steady-state rate against renewal theory:
-// W independent workers whose iterations last 2p(1.05) + c + e on average
-// complete W / (2.1p + c + e) iterations per second in the long run.
+// W independent workers whose iterations last 2p(1.05) + a + c + e on
+// average (a the apply) complete W / (2.1p + a + c + e) iterations per
+// second in the long run.
 func TestSummarizeRenewal(t *testing.T) {
 	for _, w := range []int{1, 4, 16} {
 		p, c, e := 0.01, 0.05, 0.05
 		s := Summarize(simulateAsyncPS(7, "r", w, 2000, p, c, e))[0]
-		want := float64(w) / (2.1*p + c + e)
+		want := float64(w) / (2.1*p + simApply + c + e)
 		// 2000 steps per worker with Exp noise: the estimate is within 3%
 		if !relNear(s.UpdatesPerS, want, 0.03) {
 			t.Errorf("W=%d: updates/s %.4g, want %.4g", w, s.UpdatesPerS, want)
@@ -278,7 +284,7 @@ func TestSummarizeRenewal(t *testing.T) {
 		// with W workers of equal speed about W-1 others apply during one
 		// iteration's read-to-apply span (a fraction ~(c+e+1.05p)/(iteration)
 		// of it): mean staleness ~ (W-1) x 0.9
-		wantSt := float64(w-1) * (c + e + 1.05*p) / (2.1*p + c + e)
+		wantSt := float64(w-1) * (c + e + 1.05*p + simApply) / (2.1*p + simApply + c + e)
 		if math.Abs(s.Staleness.Mean-wantSt) > 0.05*wantSt+0.01 {
 			t.Errorf("W=%d: staleness mean %.4g, want %.4g", w, s.Staleness.Mean, wantSt)
 		}

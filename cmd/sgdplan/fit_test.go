@@ -169,7 +169,7 @@ func TestFitJSONAndPlot(t *testing.T) {
 }
 
 // fit -> predict round trip: the predicted steps/s at the fitted worker
-// counts match the fit's own table within the fit's RMSLE (a few %).
+// counts match the simulator's long-run rate within 5%.
 func TestFitPredictRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
@@ -191,13 +191,16 @@ func TestFitPredictRoundTrip(t *testing.T) {
 		}
 		rows = append(rows, row)
 	}
-	// Steady-state rates of the fixture's runs (fit-async.golden): w1
-	// 8.633, w2 16.82, w4 31.01 updates/s.
-	measured := map[float64]float64{1: 8.633, 2: 16.82, 4: 31.01}
+	// The fixture's simulator has no contention: W workers whose
+	// iterations last 2.1 p + apply + c + e (p = 10 ms, apply 2 ms, compute
+	// 50 ms + Exp(50 ms)) make W / 0.123 updates/s in the long run. Its
+	// short runs measure 8.489, 16.55 and 30.54 (fit-async.golden), a few
+	// % off by the noise of 96 steps; the profile's network (which adds
+	// a little queueing) is held to the long-run rate within 5%.
 	for _, r := range rows {
-		want := measured[r["workers"]]
+		want := r["workers"] / (2.1*0.01 + 0.002 + 0.05 + 0.05)
 		if e := math.Abs(r["steps_per_s"]-want) / want; e > 0.05 {
-			t.Errorf("workers %g: predicted %.4g, measured %.4g (%.1f%%)", r["workers"], r["steps_per_s"], want, 100*e)
+			t.Errorf("workers %g: predicted %.4g, the simulator's rate %.4g (%.1f%%)", r["workers"], r["steps_per_s"], want, 100*e)
 		}
 		for _, f := range []string{"steps_per_s", "samples_per_s", "speedup", "efficiency"} {
 			if !(r[f+"_lo"] <= r[f] && r[f] <= r[f+"_hi"]) {
@@ -216,7 +219,7 @@ func TestFitPredictRoundTrip(t *testing.T) {
 // The real link-bound sweep: runs at 3 and 6 MB/s are different
 // configurations (8 fitted from 1-2 workers), the runs table predicts each
 // run at its own rate (r6000k-p1-n1: 1/(0.1018 + 2 x 0.0345) = 5.85
-// updates/s, measured 5.72), mva is the only family (the table families
+// updates/s, measured 5.72; the apply, 0.1 ms, is inside the push), mva is the only family (the table families
 // are not applicable to two rates, and the fit says so); check at 8
 // workers on 1 shard warns past the knee at 3 MB/s and, at 6 MB/s, later.
 func TestFitASGDRates(t *testing.T) {
@@ -235,8 +238,8 @@ func TestFitASGDRates(t *testing.T) {
 			t.Errorf("fit output lacks %q:\n%s", s, stdout)
 		}
 	}
-	if !regexp.MustCompile(`r6000k-p1-n1\s+1\s+1\s+6e\+06\s+5\.718\s+5\.851\n`).MatchString(stdout) {
-		t.Errorf("no row r6000k-p1-n1 at 6e+06 B/s, measured 5.718, fitted 5.851:\n%s", stdout)
+	if !regexp.MustCompile(`r6000k-p1-n1\s+1\s+1\s+6e\+06\s+5\.718\s+5\.853\n`).MatchString(stdout) {
+		t.Errorf("no row r6000k-p1-n1 at 6e+06 B/s, measured 5.718, fitted 5.853:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "different link rates") || strings.Count(stdout, "  mva ") > 1 {
 		t.Errorf("stderr %q\nstdout %s", stderr, stdout)
