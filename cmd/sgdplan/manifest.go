@@ -81,10 +81,30 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if j.Kind == "PyTorchJob" {
 		specsKey = "pytorchReplicaSpecs"
 	}
+	// Kubeflow's training operator reads role names in any case ("ps"
+	// is PS, "worker" Worker: setTypeNamesToCamelCase), so a role is found
+	// under any spelling of its name (n is the canonical name, key the
+	// manifest's); two spellings of one role are refused.
+	role := func(specs map[string]replicaSpec, n string) (replicaSpec, string, bool, error) {
+		var key string
+		for _, k := range slices.Sorted(maps.Keys(specs)) {
+			if !strings.EqualFold(k, n) {
+				continue
+			}
+			if key != "" {
+				return replicaSpec{}, "", false, fmt.Errorf("check: %s: replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", at("spec", specsKey, k), n, key, k)
+			}
+			key = k
+		}
+		return specs[key], key, key != "", nil
+	}
 	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string, error) {
 		total, found, where := 0, false, path
-		for _, n := range names {
-			s, ok := specs[n]
+		for _, cn := range names {
+			s, n, ok, err := role(specs, cn)
+			if err != nil {
+				return 0, false, "", err
+			}
 			if !ok {
 				continue
 			}
@@ -148,7 +168,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 func otherRoles(path string, specs map[string]replicaSpec, kind, how string, known ...string) []string {
 	var out []string
 	for _, r := range slices.Sorted(maps.Keys(specs)) {
-		if !slices.Contains(known, r) {
+		if !slices.ContainsFunc(known, func(k string) bool { return strings.EqualFold(k, r) }) {
 			out = append(out, fmt.Sprintf("%s: %s replica role %q is not counted (%s)", path, kind, r, how))
 		}
 	}

@@ -108,3 +108,32 @@ func TestManifestWarningsInJSON(t *testing.T) {
 		}
 	}
 }
+
+// Kubeflow's training operator reads role names in any case ("ps" is PS,
+// "worker" Worker): a lower-case PS was left out (check then told a job
+// with 2 shards to add one, exit 4) and all-lower-case roles were "without
+// worker replicas". Two spellings of one role are refused.
+func TestManifestRoleCase(t *testing.T) {
+	cases := []struct {
+		name, doc   string
+		workers, ps int
+	}{
+		{"mixed", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 12\n    ps:\n      replicas: 2\n", 12, 2},
+		{"lower", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    chief:\n      replicas: 1\n    worker:\n      replicas: 3\n    ps:\n      replicas: 2\n    evaluator:\n      replicas: 1\n", 4, 2},
+		{"pytorch lower", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    master:\n      replicas: 1\n    WORKER:\n      replicas: 7\n", 8, 0},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if mf.Workers != c.workers || mf.PS != c.ps || len(mf.Warnings) != 0 {
+			t.Errorf("%s: %d workers, %d ps, warnings %q; want %d and %d, none", c.name, mf.Workers, mf.PS, mf.Warnings, c.workers, c.ps)
+		}
+	}
+	dup := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n    worker:\n      replicas: 3\n"
+	if _, err := parseManifest("m.yaml", []byte(dup)); err == nil || !strings.Contains(err.Error(), `m.yaml:6:5: replica role Worker given twice, as "Worker" and "worker"`) {
+		t.Errorf("two spellings of Worker: %v", err)
+	}
+}
