@@ -246,6 +246,13 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		for j := range r.K {
 			k[j] = r.K[j] / ratio
 		}
+		if r.W != nil {
+			w := make([]float64, len(r.W))
+			for j := range r.W {
+				w[j] = r.W[j] / ratio
+			}
+			r.W = w
+		}
 		r.K, r.Staleness = k, 0
 	}
 	sf, err := FitStalenessLaw(runs, 0, 1, 0.9)

@@ -18,6 +18,20 @@ type StalenessRun struct {
 	Workers   int
 	Staleness float64 // mean staleness of the run's updates (updates)
 	K, Loss   []float64
+	// W, when not nil, is per point the updates its loss is a mean over,
+	// centred on K (binned per-step losses): the fit compares it with the
+	// curve's mean over that span (LossCurve.MeanLoss), not its value at K.
+	W []float64
+}
+
+// curveAt is what c predicts for point j of r: c's mean over the point's
+// span, or its value at K[j] for a point measurement.
+func (r *StalenessRun) curveAt(c model.LossCurve, j int) float64 {
+	if j < len(r.W) && r.W[j] > 0 {
+		k, h := r.K[j], r.W[j]/2
+		return c.MeanLoss(math.Max(k-h, 0), k+h)
+	}
+	return c.Loss(r.K[j])
 }
 
 // StalenessFit is the staleness law fitted jointly on the loss curves of
@@ -99,8 +113,8 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 			i := 0
 			for _, r := range runs {
 				c := model.LossCurve{B0: p[0] / (1 + p[3]*r.Staleness), B1: p[1], B2: p[2]}
-				for j, k := range r.K {
-					dst[i] = c.Loss(k) - r.Loss[j]
+				for j := range r.K {
+					dst[i] = r.curveAt(c, j) - r.Loss[j]
 					i++
 				}
 			}
@@ -304,7 +318,10 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 		// At most maxCurvePoints per run: means of consecutive points
 		// (the joint fit and its 200 refits cost in proportion, and a
 		// 4-parameter curve needs no more).
+		// A bin of points with spans (binned per-step losses) spans
+		// from its first point's start to its last one's end.
 		bins := min(len(pts), maxCurvePoints)
+		spans := slices.ContainsFunc(pts, func(p lossPoint) bool { return p.w > 0 })
 		for b := 0; b < bins; b++ {
 			lo, hi := b*len(pts)/bins, (b+1)*len(pts)/bins
 			var sk, sl float64
@@ -314,6 +331,10 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 			}
 			sr.K = append(sr.K, sk/float64(hi-lo))
 			sr.Loss = append(sr.Loss, sl/float64(hi-lo))
+			if spans {
+				first, last := pts[lo], pts[hi-1]
+				sr.W = append(sr.W, (last.k+last.w/2)-(first.k-first.w/2))
+			}
 		}
 		runs = append(runs, sr)
 	}

@@ -507,7 +507,9 @@ func moments(m traces.Moments) Moments {
 }
 
 // lossPoint is one point of a loss curve: k global updates, loss l.
-type lossPoint struct{ k, l float64 }
+// lossPoint is a loss l at k updates, or the mean loss over the w updates
+// centred on k (a bin of per-step losses; w = 0 for one measurement).
+type lossPoint struct{ k, l, w float64 }
 
 // fitFromStats is the common part of FitSteps and FitStepsPaths.
 func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, paths []string, o StepOptions) (*StepFit, error) {
@@ -771,7 +773,7 @@ func addCurve(curves map[string][]lossPoint, r traces.RunSummary) int {
 		case math.IsInf(l.Loss, 0):
 			skipped++
 		case l.Updates >= 0 && !math.IsNaN(l.Loss):
-			curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss})
+			curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss, float64(l.Span)})
 		}
 	}
 	return skipped
@@ -875,6 +877,9 @@ func curveBatch(runs []StalenessRun, stats []RunStats) (float64, string) {
 		f := sps[runs[i].Run] / ref
 		for j := range runs[i].K {
 			runs[i].K[j] *= f
+		}
+		for j := range runs[i].W {
+			runs[i].W[j] *= f
 		}
 	}
 	return ref, fmt.Sprintf("the loss curves of runs at %.4g to %.4g samples per update are pooled in samples (one curve in updates of %.4g samples): the same samples to a loss at every batch is assumed, not measured (ideal batch scaling: optimistic above the critical batch size); runs at 3 or more global batches fit the batch law instead", lo, hi, ref)

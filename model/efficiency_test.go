@@ -189,3 +189,42 @@ func TestSamplesPerStep(t *testing.T) {
 		t.Errorf("SyncPS staleness = %g, want 0", got)
 	}
 }
+
+// MeanLoss is the mean of the curve over a span of updates: checked against
+// Simpson's rule, and at the limits (an empty span, a zero rate, a span so
+// short that the closed form's quotient would lose its digits).
+func TestLossCurveMeanLoss(t *testing.T) {
+	c := LossCurve{B0: 0.01, B1: 0.4, B2: 0.2}
+	simpson := func(a, b float64) float64 {
+		const n = 20000
+		h := (b - a) / n
+		s := c.Loss(a) + c.Loss(b)
+		for i := 1; i < n; i++ {
+			w := 2.0
+			if i%2 == 1 {
+				w = 4
+			}
+			s += w * c.Loss(a+float64(i)*h)
+		}
+		return s * h / 3 / (b - a)
+	}
+	for _, ab := range [][2]float64{{0, 130}, {0, 1}, {500, 2000}, {1e4, 1e4 + 50}} {
+		got, want := c.MeanLoss(ab[0], ab[1]), simpson(ab[0], ab[1])
+		if math.Abs(got-want) > 1e-9*want {
+			t.Errorf("mean over [%g, %g] = %.12g, Simpson %.12g", ab[0], ab[1], got, want)
+		}
+		if mid := c.Loss((ab[0] + ab[1]) / 2); !(got > mid) {
+			t.Errorf("mean over [%g, %g] = %g, not above the middle's %g (convex)", ab[0], ab[1], got, mid)
+		}
+	}
+	if got := c.MeanLoss(7, 7); got != c.Loss(7) {
+		t.Errorf("empty span: %g, want l(7) = %g", got, c.Loss(7))
+	}
+	if got, want := c.MeanLoss(100, 100+1e-9), c.Loss(100+0.5e-9); math.Abs(got-want) > 1e-15 {
+		t.Errorf("tiny span: %.16g, want %.16g", got, want)
+	}
+	flat := LossCurve{B1: 2, B2: 0.1}
+	if got := flat.MeanLoss(0, 100); got != 0.6 {
+		t.Errorf("zero rate: %g, want 0.6", got)
+	}
+}

@@ -23,6 +23,27 @@ type LossCurve struct {
 // Loss returns l(k) for k global updates.
 func (l LossCurve) Loss(k float64) float64 { return 1/(l.B0*k+l.B1) + l.B2 }
 
+// MeanLoss is the mean of l(k) over k in [a, b], a <= b: what the mean of
+// the losses of steps spread evenly over those updates measures. For the
+// convex curve it is above l((a+b)/2) (Jensen), and the more so the wider
+// the span; a curve fitted to such means at their middle update reads
+// wide spans (runs whose bins cover many updates: more workers) as slow
+// progress. The closed form is B2 + ln((B0 b + B1)/(B0 a + B1)) / (B0 (b - a)),
+// evaluated with log1p; l(a) when b - a is 0 or B0 is 0.
+func (l LossCurve) MeanLoss(a, b float64) float64 {
+	d := l.B0 * (b - a)
+	lo := l.B0*a + l.B1
+	if !(d > 0) || !(lo > 0) {
+		return l.Loss(a)
+	}
+	x := d / lo
+	if x < 1e-8 {
+		// ln(1+x)/x = 1 - x/2 + x^2/3: the quotient loses digits
+		return (1-x/2+x*x/3)/lo + l.B2
+	}
+	return math.Log1p(x)/d + l.B2
+}
+
 // UpdatesTo returns the global updates needed to bring the loss down to
 // loss: k = (1/(loss - B2) - B1)/B0, and 0 when l(0) is already at or below
 // loss. A loss at or below the asymptote B2, or a zero rate B0 with the

@@ -82,6 +82,9 @@ type LossPoint struct {
 	Updates int64   // global updates so far, -1 when unknown
 	Time    float64 // s, NaN when unknown
 	Loss    float64
+	// Span is the updates the point's loss is a mean over, centred on
+	// Updates (a bin of per-step losses); 0 for one measurement (evals.csv).
+	Span int64
 }
 
 const (
@@ -417,7 +420,7 @@ func (a *runAcc) result() RunSummary {
 		wall := r.End - r.Start
 		for b := range lossBins {
 			if a.lossN[b] > 0 {
-				r.Loss = append(r.Loss, LossPoint{Updates: done + (a.endsIn[b]+1)/2, Time: r.Start + wall*(float64(b)+0.5)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b])})
+				r.Loss = append(r.Loss, LossPoint{Updates: done + (a.endsIn[b]+1)/2, Time: r.Start + wall*(float64(b)+0.5)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b]), Span: a.endsIn[b]})
 			}
 			done += a.endsIn[b]
 		}

@@ -105,10 +105,10 @@ func TestSummarizeHandWorked(t *testing.T) {
 	if s.LossSource != "steps.csv" || len(s.Loss) != 20 {
 		t.Fatalf("loss source %q, %d points", s.LossSource, len(s.Loss))
 	}
-	if first := s.Loss[0]; first != (LossPoint{Updates: 4, Time: 2.5, Loss: 98.5}) {
+	if first := s.Loss[0]; first != (LossPoint{Updates: 4, Time: 2.5, Loss: 98.5, Span: 8}) {
 		t.Errorf("first loss point %+v", first)
 	}
-	if last := s.Loss[19]; last != (LossPoint{Updates: 194, Time: 97.5, Loss: 3.5}) {
+	if last := s.Loss[19]; last != (LossPoint{Updates: 194, Time: 97.5, Loss: 3.5, Span: 12}) {
 		t.Errorf("last loss point %+v", last)
 	}
 	if len(s.Warnings) != 0 {
@@ -157,7 +157,7 @@ func TestSummarizeSources(t *testing.T) {
 		cw.Staleness.P50 != 4 || cw.Staleness.Max != 6 {
 		t.Errorf("staleness %+v", cw.Staleness)
 	}
-	if cw.LossSource != "evals.csv" || len(cw.Loss) != 3 || cw.Loss[0] != (LossPoint{20, 10, 1.5}) {
+	if cw.LossSource != "evals.csv" || len(cw.Loss) != 3 || cw.Loss[0] != (LossPoint{20, 10, 1.5, 0}) {
 		t.Errorf("loss %q %+v", cw.LossSource, cw.Loss)
 	}
 	// fewer than MinEvals: the per-step losses, as the fit in memory reads
@@ -165,6 +165,20 @@ func TestSummarizeSources(t *testing.T) {
 	for _, s := range Summarize(tr) {
 		if s.Run == "cw" && (s.LossSource != "steps.csv" || len(s.Loss) != 20) {
 			t.Errorf("one evaluation beside per-step losses: loss %q %+v, want steps.csv's 20 bins", s.LossSource, s.Loss)
+		}
+		// each bin says the updates its mean covers: they add up to the
+		// run's iterations, and its middle update is in its span
+		if s.Run == "cw" {
+			var sum int64
+			for _, p := range s.Loss {
+				sum += p.Span
+				if p.Span < 1 || p.Updates < sum-p.Span || p.Updates > sum {
+					t.Errorf("bin %+v: middle outside its span ending at %d", p, sum)
+				}
+			}
+			if want := s.Steps; sum != want {
+				t.Errorf("bins span %d updates, the run has %d iterations", sum, want)
+			}
 		}
 	}
 	if cw.Mode != "sync" || cw.Info == nil || cw.Info.Bandwidth != 1e9 {
