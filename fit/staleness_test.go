@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -177,5 +178,29 @@ func TestPerStepLossesNoFalseStalenessCost(t *testing.T) {
 	}
 	if relErr(f.Curve.B0, truth.B0) > 0.05 || relErr(f.Curve.B1, truth.B1) > 0.05 {
 		t.Errorf("curve %+v, want %+v", f.Curve, truth)
+	}
+}
+
+// What the staleness fit takes on trust is said: a run with several
+// workers and no measured staleness (taken as N - 1), a loss that rises.
+func TestCurveWarnings(t *testing.T) {
+	runs := []StalenessRun{
+		{Run: "a", Workers: 1, K: []float64{1, 2, 3}, Loss: []float64{3, 2, 1}},
+		{Run: "b", Workers: 2, K: []float64{1, 2, 3}, Loss: []float64{3, 2, 1}},
+		{Run: "c", Workers: 2, K: []float64{1, 2, 3, 4, 5, 6}, Loss: []float64{1, 1.1, 1.2, 1.3, 1.4, 1.5}},
+	}
+	stats := []RunStats{
+		{Run: "a", Workers: 1, Mode: "async"},
+		{Run: "b", Workers: 2, Mode: "async"},
+		{Run: "c", Workers: 2, Mode: "async", Staleness: Moments{N: 10, Mean: 1}},
+	}
+	ws := curveWarnings(runs, stats)
+	if len(ws) != 2 || !strings.Contains(ws[0], "run c: the loss does not fall (mean of the first third of its curve 1.05, of the last third 1.45)") ||
+		!strings.Contains(ws[1], "no staleness measured in run b (") {
+		t.Errorf("warnings %q", ws)
+	}
+	stats[1].Mode = "sync" // synchronous steps are fresh: nothing assumed
+	if ws := curveWarnings(runs[:2], stats); len(ws) != 0 {
+		t.Errorf("warnings %q, want none", ws)
 	}
 }

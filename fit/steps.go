@@ -815,6 +815,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	if pooled != "" {
 		eff.Warnings = append(eff.Warnings, pooled)
 	}
+	eff.Warnings = append(eff.Warnings, curveWarnings(runs, stats)...)
 	// One curve for every run, its rate divided by 1 + lambda s at the
 	// run's mean staleness s (FitStalenessLaw: shared initial loss and
 	// floor, bootstrap over runs for lambda's interval).
@@ -844,6 +845,45 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, 90%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
+}
+
+// curveWarnings says what the staleness fit of runs takes on trust: an
+// asynchronous run with several workers and no measured staleness (no
+// staleness column in steps.csv, no updates.csv), whose staleness is then
+// taken as N - 1; and a run whose loss does not fall (the mean of the last
+// third of its points not below the first third's), through which the
+// curve is fitted with a rate near 0 and absurd updates to any target.
+func curveWarnings(runs []StalenessRun, stats []RunStats) []string {
+	var out, assumed []string
+	measured := map[string]bool{}
+	for _, r := range stats {
+		measured[r.Run] = r.Staleness.N > 0 || r.Mode != "async" && r.Mode != ""
+	}
+	for _, r := range runs {
+		if r.Workers > 1 && !measured[r.Run] {
+			assumed = append(assumed, r.Run)
+		}
+		n := len(r.Loss) / 3
+		if n == 0 {
+			continue
+		}
+		first, last := 0.0, 0.0
+		for j := 0; j < n; j++ {
+			first += r.Loss[j]
+			last += r.Loss[len(r.Loss)-1-j]
+		}
+		if last >= first {
+			out = append(out, fmt.Sprintf("run %s: the loss does not fall (mean of the first third of its curve %.4g, of the last third %.4g): the loss curve through it, and the updates and time to any target, mean nothing", r.Run, first/float64(n), last/float64(n)))
+		}
+	}
+	if len(assumed) > 0 {
+		word := "run "
+		if len(assumed) > 1 {
+			word = "runs "
+		}
+		out = append(out, fmt.Sprintf("no staleness measured in %s (no staleness column in steps.csv, no updates.csv): taken as N - 1, so the staleness cost rests on that assumption", word+strings.Join(assumed, ", ")))
+	}
+	return out
 }
 
 // curveBatch is the samples per update (samplesPerStep) in which the loss

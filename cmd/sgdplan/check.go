@@ -387,11 +387,15 @@ func pctText(v float64) string {
 // would round it onto the knee's threshold (0.496 is not "0.5 ... less
 // than half").
 func workerShare(x float64) string {
-	s := fmt.Sprintf("%.2g", x)
-	if v, _ := strconv.ParseFloat(s, 64); v == kneeAlpha && x != kneeAlpha {
-		s = fmt.Sprintf("%.3g", x)
+	// as many digits as it takes for the printed share to fall on the
+	// same side of kneeAlpha as x (0.4996 is not "0.5 (less than half)")
+	for digits := 2; digits < 17; digits++ {
+		s := strconv.FormatFloat(x, 'g', digits, 64)
+		if v, _ := strconv.ParseFloat(s, 64); (v < kneeAlpha) == (x < kneeAlpha) && (v == kneeAlpha) == (x == kneeAlpha) {
+			return s
+		}
 	}
-	return s
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // badVerdict is v when the model predicts what (a number that is not

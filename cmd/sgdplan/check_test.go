@@ -329,9 +329,11 @@ func TestSplitBatchMessage(t *testing.T) {
 	}
 }
 
-// A gain that two digits would round onto the threshold gets three.
+// A gain that two digits would round onto the threshold gets as many as
+// it takes to stay on its side (three gave 0.4996 as "0.5 (less than
+// half)").
 func TestWorkerShare(t *testing.T) {
-	for x, want := range map[float64]string{0.496: "0.496", 0.5: "0.5", 0.41: "0.41", 0.504: "0.504", 0.0067: "0.0067", 1.2: "1.2"} {
+	for x, want := range map[float64]string{0.496: "0.496", 0.5: "0.5", 0.41: "0.41", 0.504: "0.504", 0.0067: "0.0067", 1.2: "1.2", 0.4996: "0.4996", 0.50004: "0.50004", 0.49999999: "0.49999999"} {
 		if got := workerShare(x); got != want {
 			t.Errorf("workerShare(%g) = %q, want %q", x, got, want)
 		}
