@@ -1384,16 +1384,20 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 
 // Saturation is the most updates per second the queueing network of an
 // "mva" model can carry at c (completed by Config), +Inf for the other
-// families: 1/max D over its queueing stations (a shard link moves one
-// transfer per D seconds at best, and so do the apply and a shared
-// machine's cores), the largest over the fit and its bootstrap samples;
-// and, when the model knows its size and link rate, no lower than the
-// payload bound P*B/S (each update moves S/P bytes through each shard link
-// of rate B), in case the measured transfer time holds latency that does
-// not occupy the link. Model.Predict caps the upper end of its interval
-// here: the widening for rivals and for extrapolation knows nothing of
-// capacity. Only the saturation bound: the light-load bound N/(Z + sum D)
-// holds the fork-join wait of the shards, which exact MVA computes for
+// families: the least over its queueing stations of servers/D (a shard
+// link moves one transfer per D seconds at best, and so do the apply and a
+// shared machine's cores), and N/Z, N workers whose cycle holds at least
+// their compute Z; the largest over the fit and its bootstrap samples. A
+// link, when the model knows its size and link rate, carries no less than
+// the payload bound P*B/S (each update moves S/P bytes through each shard
+// link of rate B), in case the measured transfer time holds latency that
+// does not occupy the link: that bound replaces the links' own, never the
+// cores' or the compute's (it once overrode the 2 shared cores of
+// testdata/asgd/cpu, 14.3 updates/s where they carry 9.6). Model.Predict
+// caps the upper end of its interval here: the widening for rivals and for
+// extrapolation knows nothing of capacity (it printed 30.3 updates/s for 1
+// worker computing 0.1 s a step). Not the light-load bound N/(Z + sum D):
+// it holds the fork-join wait of the shards, which exact MVA computes for
 // exponential transfers, and real runs with nearly deterministic transfers
 // beat it (testdata/asgd, 3 workers, 2 shards, 6 MB/s: 19.8 updates/s
 // against a bound of 19.6).
@@ -1403,18 +1407,43 @@ func (m *Model) Saturation(c model.Config) float64 {
 	}
 	c = m.Config(c)
 	q := m.queueing()
+	payload := math.Inf(-1)
+	if c.Bandwidth > 0 && m.Reference.ParamBytes > 0 {
+		payload = float64(max(c.PS, 1)) * c.Bandwidth / float64(m.Reference.ParamBytes)
+	}
 	sat := 0.0
 	for _, th := range append([][]float64{m.theta()}, m.Samples...) {
-		_, s := model.NetworkBounds(q.AsyncPS(th).Network(q.config(c)), c.Workers)
-		sat = math.Max(sat, s)
-	}
-	if c.Bandwidth > 0 && m.Reference.ParamBytes > 0 {
-		sat = math.Max(sat, float64(max(c.PS, 1))*c.Bandwidth/float64(m.Reference.ParamBytes))
+		nw := q.AsyncPS(th).Network(q.config(c))
+		most := math.Inf(1)
+		compute := nw.Z
+		for _, st := range nw.Stations {
+			if st.Name == "compute" {
+				compute += st.D
+			}
+			if st.Delay || !(st.D > 0) {
+				continue
+			}
+			x := float64(max(st.Servers, 1)) / st.D
+			if isLink(st.Name) {
+				x = math.Max(x, payload)
+			}
+			most = math.Min(most, x)
+		}
+		if compute > 0 && c.Workers > 0 {
+			most = math.Min(most, float64(c.Workers)/compute)
+		}
+		sat = math.Max(sat, most)
 	}
 	if !(sat > 0) {
 		return math.Inf(1)
 	}
 	return sat
+}
+
+// isLink reports whether a station of model.AsyncPS's network is a shard
+// link: "push", "pull", "push[i]", "pull[i]".
+func isLink(name string) bool {
+	return strings.HasPrefix(name, "push") || strings.HasPrefix(name, "pull")
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
