@@ -155,3 +155,33 @@ func BenchmarkPredictWorkers1000(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPredictAboveSweepMax: Model.Predict at the 1,000 worker counts
+// just above sweepMax (16,385-17,384), each solved on its own ("alone")
+// or after Model.Prime (one sweep per parameter vector, "primed"), as
+// sgdplan predict --workers 16385-17384 does.
+func BenchmarkPredictAboveSweepMax(b *testing.B) {
+	m := sweepModel(b)
+	var cs []model.Config
+	for w := sweepMax + 1; w <= sweepMax+1000; w++ {
+		cs = append(cs, model.Config{Workers: w})
+	}
+	for _, primed := range []bool{true, false} {
+		name := "alone"
+		if primed {
+			name = "primed"
+		}
+		b.Run(name, func(b *testing.B) {
+			loopCPU(b, func() {
+				c := *m
+				c.sweeps = newSweepMemo()
+				if primed {
+					c.Prime(cs)
+				}
+				for _, x := range cs {
+					c.Predict(x, 0.5, 0)
+				}
+			})
+		})
+	}
+}

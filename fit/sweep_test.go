@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -138,5 +139,35 @@ func TestModelPredictSweeps(t *testing.T) {
 	}
 	if len(m.sweeps.runs) == 0 {
 		t.Error("the model's predictions never used the memo")
+	}
+}
+
+// Prime serves the counts above sweepMax from one sweep per parameter
+// vector: the same numbers as solving each count alone, for the fit, its
+// bootstrap samples and its rivals.
+func TestPrimeMatchesPerCount(t *testing.T) {
+	st := asgdStats(t)
+	sf, err := fitFromStats(st, nil, 0, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	var cs []model.Config
+	for _, w := range []int{sweepMax - 1, sweepMax + 1, sweepMax + 2, 20000, 20001, 30000} {
+		for _, p := range []int{1, 2} {
+			cs = append(cs, model.Config{Workers: w, PS: p})
+		}
+	}
+	alone := *m
+	alone.sweeps = nil // every count solved on its own
+	m.Prime(cs)
+	if len(m.sweeps.primed) == 0 {
+		t.Fatal("nothing primed")
+	}
+	for _, c := range cs {
+		a, b := m.Predict(c, math.NaN(), 0), alone.Predict(c, math.NaN(), 0)
+		if a.StepsPerS != b.StepsPerS || a.Speedup != b.Speedup || a.TimeToTarget != b.TimeToTarget && !math.IsNaN(a.TimeToTarget.Value) {
+			t.Errorf("%+v: primed %+v, alone %+v", c, a, b)
+		}
 	}
 }

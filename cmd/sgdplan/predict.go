@@ -186,6 +186,13 @@ func runPredict(c *cli.Context) error {
 			return badInput(errors.New("predict: --epochs needs the dataset size (runs.csv dataset) in the model"))
 		}
 	}
+	var want []model.Config
+	for _, p := range ps {
+		for _, w := range ws {
+			want = append(want, model.Config{Workers: w, PS: p})
+		}
+	}
+	m.Prime(want) // counts above 16,384: one sweep per fit, not one solution per count
 	var rows []predictRow
 	least := fewestWorkers(m)
 	mostPS := 0 // the most shards fitted
