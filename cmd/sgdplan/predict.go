@@ -193,6 +193,8 @@ func runPredict(c *cli.Context) error {
 		}
 	}
 	m.Prime(want) // counts above 16,384: one sweep per fit, not one solution per count
+	bwWarn := m.BandwidthWarning()
+	bwBeyond := bwWarn != ""
 	var rows []predictRow
 	least := fewestWorkers(m)
 	mostPS := 0 // the most shards fitted
@@ -214,7 +216,7 @@ func runPredict(c *cli.Context) error {
 				Staleness: pr.Staleness,
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
-				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS),
+				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond,
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
@@ -244,6 +246,9 @@ func runPredict(c *cli.Context) error {
 	}
 	if w := beyondShards(m, ps); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if bwWarn != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", bwWarn)
 	}
 	if epochs > 0 && m.EfficiencyVaries() && slices.Max(ws) > 1 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --epochs %g: the time is for that many passes over the data, which no staleness cost or batch law changes; the speedup column counts them (it is to a target loss), so the ratio of the times differs from it\n", epochs)

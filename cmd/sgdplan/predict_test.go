@@ -365,3 +365,29 @@ func TestPredictEpochsWarns(t *testing.T) {
 		t.Errorf("without --epochs: %q", stderr)
 	}
 }
+
+// A link rate outside the fitted ones is an extrapolation: predict and
+// check say so, and predict marks the rows (at 200 times the fitted
+// rates, 1 worker's interval was ±0.4% without a word).
+func TestBandwidthOutsideFittedWarns(t *testing.T) {
+	asgd := filepath.Join("..", "..", "testdata", "asgd")
+	if _, err := os.Stat(filepath.Join(asgd, "runs.csv")); err != nil {
+		t.Skipf("no testdata/asgd: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "m.json")
+	if code, _, stderr := runCmd(t, "fit", asgd, "--train-workers", "1,2", "--out", out, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	const warn = "link rate 1.25e+09 B/s is outside the rates fitted (3e+06 to 6e+06 B/s)"
+	code, stdout, stderr := runCmd(t, "predict", "--model", out, "--workers", "1,2", "--bandwidth", "1.25e9", "--format", "json")
+	if code != 0 || !strings.Contains(stderr, warn) || strings.Count(stdout, `"extrapolated": true`) != 2 {
+		t.Errorf("predict at 1.25e9 B/s: exit %d, stderr %q, stdout %s", code, stderr, stdout)
+	}
+	if code, _, stderr := runCmd(t, "check", "--model", out, "--workers", "2", "--bandwidth", "1.25e9"); code == exitBadInput || !strings.Contains(stderr, warn) {
+		t.Errorf("check at 1.25e9 B/s: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr = runCmd(t, "predict", "--model", out, "--workers", "1,2", "--bandwidth", "4e6", "--format", "json")
+	if code != 0 || strings.Contains(stderr, "outside the rates") || strings.Contains(stdout, `"extrapolated": true`) {
+		t.Errorf("predict at 4e6 B/s, between the fitted rates: exit %d, stderr %q, stdout %s", code, stderr, stdout)
+	}
+}
