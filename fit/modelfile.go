@@ -427,8 +427,62 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 		m.Diagnostics.Alternatives = append(m.Diagnostics.Alternatives, a)
 	}
 	m.Diagnostics.Warnings = append([]string{}, tf.Warnings...)
+	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, m.replicateWarnings()...)
 	m.dropDegenerate()
 	return m
+}
+
+// replicateTol is how far apart (max/min - 1) measurements of one
+// configuration may lie before a warning says they disagree.
+const replicateTol = 0.25
+
+// replicates groups the fitted data by configuration (workers, shards,
+// nodes, batch, link rate), in the order first seen.
+func (m *Model) replicates() [][]ConfigData {
+	type key struct {
+		w, p, n int
+		b, bw   float64
+	}
+	idx := map[key]int{}
+	var out [][]ConfigData
+	for _, d := range m.Data.Configurations {
+		k := key{d.Workers, d.PS, d.Nodes, d.Batch, d.Bandwidth}
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], d)
+	}
+	return out
+}
+
+// Measured is the number of measurements the model was fitted on and of
+// distinct configurations among them.
+func (m *Model) Measured() (measurements, configurations int) {
+	return len(m.Data.Configurations), len(m.replicates())
+}
+
+// replicateWarnings says which configurations were measured more than once
+// with rates more than replicateTol apart: a run twice as slow as its twin
+// was fitted in between without a word.
+func (m *Model) replicateWarnings() []string {
+	var out []string
+	for _, g := range m.replicates() {
+		if len(g) < 2 {
+			continue
+		}
+		lo, hi := math.Inf(1), 0.0
+		for _, d := range g {
+			lo, hi = math.Min(lo, d.StepsPerS), math.Max(hi, d.StepsPerS)
+		}
+		if hi > lo*(1+replicateTol) {
+			d := g[0]
+			out = append(out, fmt.Sprintf("%d measurements of one configuration (%s, %s, batch %.4g) disagree: %.4g to %.4g steps/s, %.0f%% apart: was a run disturbed? The fit cannot tell which one measures the job", len(g), plural(d.Workers, "worker"), plural(d.PS, "shard"), d.Batch, lo, hi, 100*(hi/lo-1)))
+		}
+	}
+	return out
 }
 
 // dropDegenerate drops the bootstrap samples and rivals whose step rate at

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -253,5 +254,36 @@ func TestModelWrittenFromAwkwardTables(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no mva rival: the test no longer covers the reader's case")
+	}
+}
+
+// Measurements of one configuration that disagree are named in a warning
+// (a run 1.5 times slower than its twin was fitted without a word), and
+// the model counts measurements and configurations apart.
+func TestReplicatesDisagree(t *testing.T) {
+	pts := tablePoints([]int{1, 2, 2, 4, 8}, []float64{7, 13, 13.5, 24, 38})
+	tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 20, Seed: 1, Combine: "mean"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, nil, 0.9)
+	if n, k := m.Measured(); n != 5 || k != 4 {
+		t.Errorf("measured %d at %d configurations, want 5 at 4", n, k)
+	}
+	for _, w := range m.Diagnostics.Warnings {
+		if strings.Contains(w, "disagree") {
+			t.Errorf("4%% apart called a disagreement: %s", w)
+		}
+	}
+	pts[2].StepsPerS = 20
+	tf, alts, err = FitThroughput(pts, "auto", &Settings{Bootstrap: 20, Seed: 1, Combine: "mean"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, nil, 0.9)
+	if !slices.ContainsFunc(m.Diagnostics.Warnings, func(w string) bool {
+		return strings.Contains(w, "2 measurements of one configuration (2 workers, 1 shard, batch 32) disagree: 13 to 20 steps/s, 54% apart")
+	}) {
+		t.Errorf("warnings %q", m.Diagnostics.Warnings)
 	}
 }
