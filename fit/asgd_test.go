@@ -336,3 +336,28 @@ func TestIntervalBelowComputeBound(t *testing.T) {
 		}
 	}
 }
+
+// A point estimate outside its bootstrap samples (a hand-edited model.json:
+// link set to 0) is printed inside its own interval: predict showed
+// 9.808 [4.153, 4.187].
+func TestIntervalHoldsItsPoint(t *testing.T) {
+	st := asgdStats(t)
+	sf, err := fitFromStats(st, nil, 0, nil, StepOptions{Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	for i, p := range m.Parameters {
+		if p.Name == "link" {
+			m.Parameters[i].Value = 0
+		}
+	}
+	for _, w := range []int{1, 4} {
+		p := m.Predict(model.Config{Workers: w, PS: 1}, math.NaN(), 0)
+		for name, iv := range map[string]Interval{"steps/s": p.StepsPerS, "speedup": p.Speedup, "efficiency": p.Efficiency} {
+			if !(iv.Lo <= iv.Value && iv.Value <= iv.Hi) {
+				t.Errorf("%d workers: %s %+v", w, name, iv)
+			}
+		}
+	}
+}

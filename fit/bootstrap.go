@@ -110,7 +110,7 @@ func predictInterval(s *sweepMemo, f Family, theta []float64, samples [][]float6
 		ys[i] = s.predict(f, th, c)
 	}
 	a := (1 - level) / 2
-	return Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}
+	return stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }

@@ -1000,6 +1000,12 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: efficiency: target_loss = %g: want a loss >= 0 (or absent)", at("efficiency.target_loss"), e.TargetLoss)
 		case e.StalenessPerWorker < 0:
 			return nil, errorf("%s: efficiency: staleness_per_worker = %g: want >= 0 (updates of staleness per extra worker)", at("efficiency.staleness_per_worker"), e.StalenessPerWorker)
+		case e.B1 < 0:
+			// (-5 made a curve that starts below 0 with a pole at k = 417:
+			// predict printed updates to target anyway)
+			return nil, errorf("%s: efficiency: b1 = %g: want 1/(the loss at the start above the floor), >= 0", at("efficiency.b1"), e.B1)
+		case e.GNS == nil && e.B0 > 0 && e.TargetLoss > 0 && e.TargetLoss <= e.B2:
+			return nil, errorf("%s: efficiency: target_loss = %g is at or below the curve's floor b2 = %g: never reached", at("efficiency.target_loss"), e.TargetLoss, e.B2)
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
@@ -1562,10 +1568,22 @@ func sampleInterval(f func([]float64) float64, theta []float64, samples [][]floa
 		ys[i] = f(s)
 	}
 	a := (1 - level) / 2
-	return Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}
+	// (a hand-edited value outside its samples would be printed outside
+	// its own interval: 9.808 [4.153, 4.187])
+	return stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
 }
 
 // String describes the model in one line.
 func (m *Model) String() string {
-	return fmt.Sprintf("%s model (%s), fitted on %s", m.Family, m.Mode, plural(len(m.Data.Configurations), "configuration"))
+	return fmt.Sprintf("%s model (%s), fitted on %s", m.Family, m.Mode, m.FittedOn())
+}
+
+// FittedOn is what the model was fitted on: "3 configurations", or "6
+// measurements at 4 configurations" when some were measured more than once.
+func (m *Model) FittedOn() string {
+	n, k := m.Measured()
+	if n == k {
+		return plural(k, "configuration")
+	}
+	return plural(n, "measurement") + " at " + plural(k, "configuration")
 }

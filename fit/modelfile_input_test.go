@@ -72,6 +72,8 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"b0": 0.01`, `"b0": 0`, `"b0": `, "b0 = 0: want the loss curve's rate, > 0"},
 		{`"target_loss": 0.5`, `"target_loss": -1`, `"target_loss": `, "target_loss = -1"},
 		{`"staleness_per_worker": 1`, `"staleness_per_worker": -1`, `"staleness_per_worker": `, "staleness_per_worker = -1"},
+		{`"b1": 1`, `"b1": -5`, `"b1": `, "b1 = -5: want 1/(the loss at the start above the floor), >= 0"},
+		{`"target_loss": 0.5`, `"target_loss": 0.05`, `"target_loss": `, "target_loss = 0.05 is at or below the curve's floor b2 = 0.1: never reached"},
 		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, `mode "async", but family optimus-sync predicts synchronous steps`},
 		{`"rate": [-0-9.e+]+`, `"rate": 1e6`, `"rate": `, "extrapolation: rate 1e+06, want a finite number from 0 to 100"},
 		{`"max_ps": [0-9]+`, `"max_ps": -1`, `"max_ps": `, "extrapolation: max_ps -1, want the largest fitted count, >= 0"},

@@ -392,7 +392,7 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 }
 
 func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) {
-	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, fittedOn(m), out)
+	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, m.FittedOn(), out)
 	if f := m.FamilyForm(); len(f.Members) > 0 {
 		fmt.Fprintf(w, "(%s)\n", f.Doc)
 	}
@@ -635,14 +635,4 @@ func parseIntList(s string, least int) ([]int, error) {
 		}
 	}
 	return out, nil
-}
-
-// fittedOn is what a model was fitted on: "3 configurations", or "6
-// measurements at 4 configurations" when some were measured more than once.
-func fittedOn(m *fit.Model) string {
-	n, k := m.Measured()
-	if n == k {
-		return countWord(k, "configuration")
-	}
-	return countWord(n, "measurement") + " at " + countWord(k, "configuration")
 }

@@ -217,7 +217,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, %s. Parameter intervals are %.0f%% %s.",
-			fittedOn(m), m.Diagnostics.RMSLE, cv, 100*m.Level, how))
+			m.FittedOn(), m.Diagnostics.RMSLE, cv, 100*m.Level, how))
 
 	names := make([]string, len(jobs))
 	for i, j := range jobs {
