@@ -251,9 +251,32 @@ func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 		if r.Apply.N == 0 {
 			warn = append(warn, fmt.Sprintf("run %s: no apply times (updates.csv): the shard CPU demand is taken as 0", r.Run))
 		}
+		if w := linkPlausible(p); w != "" {
+			warn = append(warn, w)
+		}
 		return p, warn, nil
 	}
 	return Profile{}, nil, errorf("no run with 1 worker and pull, compute and push times: no two-node profile")
+}
+
+// linkPlausible compares the profile's measured transfer of the whole
+// model with S/B from runs.csv: a transfer faster than the link can carry
+// it, or more than 100 times slower, is named ("" otherwise, or without
+// S and B). A trace in milliseconds read as seconds gave a 22.7 s link
+// where S/B was 0.02 s, without a word; the fit cannot tell that from a
+// link whose latency dwarfs its payload, so it only warns.
+func linkPlausible(p Profile) string {
+	if p.ParamBytes <= 0 || !(p.Bandwidth > 0) || !(p.Link > 0) {
+		return ""
+	}
+	sb := float64(p.ParamBytes) / p.Bandwidth
+	switch r := p.Link / sb; {
+	case r < 0.5:
+		return fmt.Sprintf("run %s: the measured transfer of the model (%.4g s) is %.2g of S/B from runs.csv (%.4g s: %d B at %.4g B/s), faster than the link can carry it: are param_bytes and bandwidth this run's, and the times in seconds?", p.FromRun, p.Link, r, sb, p.ParamBytes, p.Bandwidth)
+	case r > 100:
+		return fmt.Sprintf("run %s: the measured transfer of the model (%.4g s) is %.0f times S/B from runs.csv (%.4g s: %d B at %.4g B/s): latency dominates the link, or the times are not in seconds (milliseconds read 1000 times too long)", p.FromRun, p.Link, r, sb, p.ParamBytes, p.Bandwidth)
+	}
+	return ""
 }
 
 // profileOf is the two-node profile of a run with one worker and P >= 1
@@ -673,7 +696,18 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	if others == 0 {
 		warn = append(warn, "only one worker count in the training runs: contention is predicted by the queueing network from the two-node profile alone, not checked against data")
 	}
-	warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
+	var batches []string
+	for _, r := range stats {
+		if b := fmt.Sprint(r.Batch); r.Batch > 0 && float64(r.Batch) != prof.Batch && !slices.Contains(batches, b) {
+			batches = append(batches, b)
+		}
+	}
+	if len(batches) == 0 {
+		warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
+	} else {
+		// (it said "one batch size" on data with two)
+		warn = append(warn, fmt.Sprintf("compute time per sample not estimated: the two-node profile is one run, at batch %.4g (the data also hold %s): z1 = 0, all compute in z0, so predictions at another batch keep the profile's compute time", prof.Batch, strings.Join(batches, ", ")))
+	}
 	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
 	// z1 (compute per sample) is set to 0, not measured: fit marks it as
 	// set by the form (its interval [0, 0] says nothing of it)

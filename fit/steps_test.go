@@ -425,3 +425,50 @@ func TestProfileApplyInsidePush(t *testing.T) {
 		t.Errorf("apply longer than the push: link %g, warnings %q", p.Link, warn)
 	}
 }
+
+// A profile's transfer set against S/B from runs.csv: faster than the link
+// or 100 times slower is named (a trace in milliseconds fitted a 22.7 s
+// link where S/B was 0.02 s, silently); within, nothing.
+func TestLinkPlausible(t *testing.T) {
+	p := Profile{FromRun: "n1", ParamBytes: 20000, Bandwidth: 1e6}
+	for _, c := range []struct {
+		link float64
+		want string
+	}{
+		{0.021, ""},
+		{0.5, ""}, // latency 25 times the payload: possible
+		{20.1, "run n1: the measured transfer of the model (20.1 s) is 1005 times S/B from runs.csv (0.02 s: 20000 B at 1e+06 B/s)"},
+		{0.005, "is 0.25 of S/B from runs.csv (0.02 s: 20000 B at 1e+06 B/s), faster than the link can carry it"},
+	} {
+		p.Link = c.link
+		got := linkPlausible(p)
+		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("link %g: %q, want %q", c.link, got, c.want)
+		}
+	}
+	p.Bandwidth = 0
+	if got := linkPlausible(p); got != "" {
+		t.Errorf("no link rate: %q", got)
+	}
+}
+
+// The profile is one run at one batch: on data with two batches the
+// warning no longer says the data hold one.
+func TestProfileBatchWarning(t *testing.T) {
+	tr := loadAsync(t)
+	cp := *tr
+	cp.Steps = append([]traces.Step(nil), tr.Steps...)
+	for i := range cp.Steps {
+		if cp.Steps[i].Workers == 4 {
+			cp.Steps[i].Batch = 64
+		}
+	}
+	sf, err := FitSteps(&cp, nil, StepOptions{Family: "mva", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(sf.Model.Diagnostics.Warnings, "\n")
+	if !strings.Contains(joined, "the two-node profile is one run, at batch 32 (the data also hold 64)") || strings.Contains(joined, "(one batch size)") {
+		t.Errorf("warnings:\n%s", joined)
+	}
+}
