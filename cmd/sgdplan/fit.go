@@ -483,7 +483,13 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			}
 			pred := m.StepsPerSecond(c)
 			if rates {
-				fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.Bandwidth, r.StepsPerS, pred)
+				// a run without its rate in runs.csv is predicted at
+				// the model's (it printed NaN)
+				bw := fmt.Sprintf("%.4g", r.Bandwidth)
+				if !(r.Bandwidth > 0) {
+					bw = fmt.Sprintf("%.4g (none: the model's)", m.Config(c).Bandwidth)
+				}
+				fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, bw, r.StepsPerS, pred)
 			} else {
 				fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.StepsPerS, pred)
 			}

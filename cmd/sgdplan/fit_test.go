@@ -406,3 +406,34 @@ func TestFitProfileErrorWording(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// A run missing from runs.csv has no link rate: the runs table says it is
+// predicted at the model's (it printed NaN).
+func TestFitRunWithoutRate(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"steps.csv", "updates.csv", "evals.csv", "runs.csv"} {
+		b, err := os.ReadFile(filepath.Join(fitAsync, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "runs.csv" {
+			var keep []string
+			for _, l := range strings.Split(string(b), "\n") {
+				if !strings.HasPrefix(l, "w4,") {
+					keep = append(keep, l)
+				}
+			}
+			b = []byte(strings.Join(keep, "\n"))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runCmd(t, "fit", dir, "--family", "mva", "--out", filepath.Join(dir, "m.json"), "--bootstrap", "0")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, "NaN") || !regexp.MustCompile(`w4\s+4\s+1\s+4e\+08 \(none: the model's\)`).MatchString(stdout) {
+		t.Errorf("runs table:\n%s", stdout)
+	}
+}
