@@ -69,6 +69,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if where := badReplicas(b); where != "" {
 			return manifest{}, fmt.Errorf("check: %s:%s", path, where)
 		}
+		if e := badReplicaType(path, b, js); e != nil {
+			return manifest{}, e
+		}
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
 	}
 	at := func(keys ...string) string {
@@ -369,6 +372,70 @@ func badReplicas(b []byte) string {
 		path := keysOf(stack)
 		col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
 		return fmt.Sprintf("%d:%d: %s: %s: expected a whole number >= 0", i+1, col, strings.Join(path, "."), v)
+	}
+	return ""
+}
+
+// badReplicaType finds, in the JSON form js of manifest b, a role whose
+// replicas is not a whole number (badReplicas reads block style only: a
+// flow-style {"replicas": "two"} got encoding/json's words, naming a Go
+// struct and no line), and says so at its line and column when
+// yamlValuePos finds it; nil when every replicas is a number.
+func badReplicaType(path string, b, js []byte) error {
+	var doc struct {
+		Spec map[string]json.RawMessage `json:"spec"`
+	}
+	if json.Unmarshal(js, &doc) != nil {
+		return nil
+	}
+	for _, specsKey := range slices.Sorted(maps.Keys(doc.Spec)) {
+		var roles map[string]map[string]json.RawMessage
+		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+			continue
+		}
+		for _, role := range slices.Sorted(maps.Keys(roles)) {
+			raw, ok := roles[role]["replicas"]
+			if !ok {
+				continue
+			}
+			var n int
+			if json.Unmarshal(raw, &n) == nil || string(raw) == "null" {
+				continue
+			}
+			where := path
+			if p := yamlValuePos(b, []string{"spec", specsKey, role, "replicas"}); p != "" {
+				where += ":" + p
+			} else if p := flowValuePos(b, role, raw); p != "" {
+				where += ":" + p
+			}
+			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas", where, specsKey, role, raw)
+		}
+	}
+	return nil
+}
+
+// flowValuePos is "LINE:COL" of a flow-style replicas value raw (its JSON
+// form; the YAML may write a string without quotes) after the first
+// mention of role in b; "" when not found.
+func flowValuePos(b []byte, role string, raw json.RawMessage) string {
+	text := string(b)
+	from := strings.Index(text, role)
+	if from < 0 {
+		return ""
+	}
+	forms := []string{regexp.QuoteMeta(string(raw))}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		forms = append(forms, `'`+regexp.QuoteMeta(str)+`'`, regexp.QuoteMeta(str))
+	}
+	for _, f := range forms {
+		re := regexp.MustCompile(`"?replicas"?\s*:\s*(` + f + `)`)
+		if m := re.FindStringSubmatchIndex(text[from:]); m != nil {
+			at := from + m[2]
+			line := strings.Count(text[:at], "\n") + 1
+			col := at - strings.LastIndex(text[:at], "\n")
+			return fmt.Sprintf("%d:%d", line, col)
+		}
 	}
 	return ""
 }

@@ -137,3 +137,18 @@ func TestManifestRoleCase(t *testing.T) {
 		t.Errorf("two spellings of Worker: %v", err)
 	}
 }
+
+// A replicas that is not a number in flow style is named at its line and
+// column in the project's words (it got encoding/json's, naming a Go
+// struct, and no position).
+func TestManifestFlowReplicasType(t *testing.T) {
+	for _, c := range []struct{ doc, want string }{
+		{`{"kind": "TFJob", "spec": {"tfReplicaSpecs": {"Worker": {"replicas": 3}, "PS": {"replicas": "two"}}}}`, `m.yaml:1:93: spec.tfReplicaSpecs.PS.replicas is "two": want a whole number of replicas`},
+		{"kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: 3}\n    PS: {replicas: [2]}\n", "m.yaml:5:20: spec.tfReplicaSpecs.PS.replicas is [2]: want a whole number"},
+	} {
+		_, err := parseManifest("m.yaml", []byte(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "Go struct") {
+			t.Errorf("%s: %v, want %q", c.doc, err, c.want)
+		}
+	}
+}
