@@ -365,6 +365,15 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 		}
 	}
 	v.code, v.word = exitOK, "fine"
+	if g := m.Reference.GlobalBatch; g > 0 && g/float64(n+1) < 1 {
+		// the next worker would get less than a sample: predict
+		// refuses that configuration, so it is not quoted
+		v.reason = fmt.Sprintf("%s is the most a global batch of %s splits among (a sample each): there is no %s to judge", workersWord(n), countWord(int(g), "sample"), ordinal(n+1))
+		if n > 1 {
+			v.reason += ", and no fewer count is past the knee"
+		}
+		return v
+	}
 	where := "before"
 	if sp(n+1)-sp(n) < kneeAlpha {
 		where = "at" // the next one would be past it

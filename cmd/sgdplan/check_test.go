@@ -384,3 +384,14 @@ func TestArgmaxFrom(t *testing.T) {
 		t.Errorf("argmax from 1: %d, from 2: %d; want 1 and 3", a, b)
 	}
 }
+
+// At as many workers as the global batch has samples, the next worker
+// would get less than one: check does not quote that configuration, which
+// predict refuses (it said "the 2nd would add -16% progress").
+func TestCheckAtGlobalBatchLimit(t *testing.T) {
+	mp := fitModel(t, t.TempDir())
+	code, stdout, stderr := runCmd(t, "check", "--model", mp, "--workers", "1", "--global-batch", "1")
+	if code != exitOK || !strings.Contains(stdout, "fine: 1 worker is the most a global batch of 1 sample splits among (a sample each): there is no 2nd to judge") || strings.Contains(stdout, "would add") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
