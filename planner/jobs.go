@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/decimal"
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // Job is one training job to be scheduled.
@@ -70,8 +71,9 @@ func (e *ParseError) Unwrap() error { return e.Err }
 
 // MaxTime bounds a job's size and arrival in jobs.csv, s: 1e12 s is some
 // 30,000 years, and sums of larger values (1e308) overflow the simulation's
-// clock to +Inf (plan printed a table of +Inf, and numeric crashed).
-const MaxTime = 1e12
+// clock to +Inf (plan printed a table of +Inf, and numeric crashed). The
+// job-trace converters of package traces write no more (limits.MaxTime).
+const MaxTime = limits.MaxTime
 
 // ErrNoCurve is the kind of the ParseError for a job with neither a speedup
 // exponent nor a model (and no ReadOptions.DefaultP), and for a header with

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // Job is one row of the planner's jobs.csv (shared docs/design.md, "Command
@@ -106,7 +108,7 @@ func readJobTrace(format string, r io.Reader, file string, rates map[string]floa
 // maxJobTime bounds a converted job's size and arrival, s: planner.MaxTime,
 // the most jobs.csv may hold (a Gavel rate of 1e-12 steps/s gave sizes of
 // 1e18 s that convert wrote and plan refused).
-const maxJobTime = 1e12
+const maxJobTime = limits.MaxTime
 
 func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	if len(jobs) == 0 {
