@@ -1479,7 +1479,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 // link of rate B), in case the measured transfer time holds latency that
 // does not occupy the link: that bound replaces the links' own, never the
 // cores' or the compute's (it once overrode the 2 shared cores of
-// testdata/asgd/cpu, 14.3 updates/s where they carry 9.6). Model.Predict
+// testdata/asgd/cpu, 14.3 updates/s where they carry 11.2). Model.Predict
 // caps the upper end of its interval here: the widening for rivals and for
 // extrapolation knows nothing of capacity (it printed 30.3 updates/s for 1
 // worker computing 0.1 s a step). Not the light-load bound N/(Z + sum D):

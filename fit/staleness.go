@@ -329,11 +329,27 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 				sk += p.k
 				sl += p.l
 			}
-			sr.K = append(sr.K, sk/float64(hi-lo))
-			sr.Loss = append(sr.Loss, sl/float64(hi-lo))
-			if spans {
-				first, last := pts[lo], pts[hi-1]
-				sr.W = append(sr.W, (last.k+last.w/2)-(first.k-first.w/2))
+			if !spans {
+				sr.K = append(sr.K, sk/float64(hi-lo))
+				sr.Loss = append(sr.Loss, sl/float64(hi-lo))
+				continue
+			}
+			// spans merged (more bins than maxCurvePoints): one span
+			// from the first's start to the last's end, centred, its
+			// loss the mean weighted by the updates each covers
+			first, last := pts[lo], pts[hi-1]
+			a, z := first.k-first.w/2, last.k+last.w/2
+			var sw, swl float64
+			for _, p := range pts[lo:hi] {
+				sw += p.w
+				swl += p.w * p.l
+			}
+			sr.K = append(sr.K, (a+z)/2)
+			sr.W = append(sr.W, z-a)
+			if sw > 0 {
+				sr.Loss = append(sr.Loss, swl/sw)
+			} else {
+				sr.Loss = append(sr.Loss, sl/float64(hi-lo))
 			}
 		}
 		runs = append(runs, sr)

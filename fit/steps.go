@@ -307,7 +307,14 @@ func profileOf(r RunStats) (Profile, string) {
 		}
 	}
 	p := Profile{Z: r.Compute.Mean, Link: P * (r.Pull.Mean + push) / 2, Batch: float64(r.Batch), PS: r.PS, FromRun: r.Run, ParamBytes: r.ParamBytes, Bandwidth: r.Bandwidth}
-	p.SCV = (r.Pull.SCV + r.Push.SCV) / 2
+	// the SCV of the push's transfer alone: its variance is the push's
+	// less the apply's (independent parts), over the smaller mean squared
+	scvPush := r.Push.SCV
+	if push < r.Push.Mean && !math.IsNaN(scvPush) && !math.IsNaN(r.Apply.SCV) {
+		v := scvPush*r.Push.Mean*r.Push.Mean - r.Apply.SCV*r.Apply.Mean*r.Apply.Mean
+		scvPush = math.Max(v, 0) / (push * push)
+	}
+	p.SCV = (r.Pull.SCV + scvPush) / 2
 	p.SCVApply, p.SCVCompute = r.Apply.SCV, r.Compute.SCV
 	if !(p.Bandwidth > 0) {
 		p.Bandwidth = 0
@@ -807,7 +814,16 @@ func addCurve(curves map[string][]lossPoint, r traces.RunSummary) int {
 		case math.IsInf(l.Loss, 0):
 			skipped++
 		case l.Updates >= 0 && !math.IsNaN(l.Loss):
-			curves[r.Run] = append(curves[r.Run], lossPoint{float64(l.Updates), l.Loss, float64(l.Span)})
+			k := float64(l.Updates)
+			if l.Span > 0 {
+				// a bin of updates done+1..done+n, its middle
+				// stored as done + (n+1)/2 in whole updates: the
+				// span's centre is done + (n+1)/2 exactly (half an
+				// update later for even n)
+				done := l.Updates - (l.Span+1)/2
+				k = float64(done) + float64(l.Span+1)/2
+			}
+			curves[r.Run] = append(curves[r.Run], lossPoint{k, l.Loss, float64(l.Span)})
 		}
 	}
 	return skipped

@@ -415,6 +415,14 @@ func TestProfileApplyInsidePush(t *testing.T) {
 			t.Errorf("1 worker: %g steps/s, the run's %g", x, want)
 		}
 	}
+	// the transfer's SCV leaves the apply's variance out: transfers of
+	// 20 ms with SCV 0.5 and an exponential 5 ms apply make a push of
+	// variance 2e-4 + 2.5e-5 over 25 ms squared, SCV 0.36
+	sc := RunStats{Run: "n1", Workers: 1, PS: 1, Batch: 32, HasPhases: true,
+		Pull: Moments{N: 10, Mean: 0.02, SCV: 0.5}, Compute: Moments{N: 10, Mean: 0.1, SCV: 0}, Push: Moments{N: 10, Mean: 0.025, SCV: 0.36}, Apply: Moments{N: 10, Mean: 0.005, SCV: 1}}
+	if p, _, err := TwoNodeProfile([]RunStats{sc}); err != nil || relErr(p.SCV, 0.5) > 1e-12 {
+		t.Errorf("transfer SCV %g (%v), want 0.5", p.SCV, err)
+	}
 	r := RunStats{Run: "early-ack", Workers: 1, PS: 1, Batch: 32, HasPhases: true,
 		Pull: Moments{N: 10, Mean: 0.02}, Compute: Moments{N: 10, Mean: 0.1}, Push: Moments{N: 10, Mean: 0.02}, Apply: Moments{N: 10, Mean: 0.03}}
 	p, warn, err := TwoNodeProfile([]RunStats{r})

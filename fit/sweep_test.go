@@ -153,7 +153,7 @@ func TestPrimeMatchesPerCount(t *testing.T) {
 	}
 	m := sf.Model
 	var cs []model.Config
-	for _, w := range []int{sweepMax - 1, sweepMax + 1, sweepMax + 2, 20000, 20001, 30000} {
+	for _, w := range []int{sweepMax - 1, sweepMax + 1, sweepMax + 2, 20000, 20001, 30000, model.ExactLimit + 5} {
 		for _, p := range []int{1, 2} {
 			cs = append(cs, model.Config{Workers: w, PS: p})
 		}
@@ -169,5 +169,19 @@ func TestPrimeMatchesPerCount(t *testing.T) {
 		if a.StepsPerS != b.StepsPerS || a.Speedup != b.Speedup || a.TimeToTarget != b.TimeToTarget && !math.IsNaN(a.TimeToTarget.Value) {
 			t.Errorf("%+v: primed %+v, alone %+v", c, a, b)
 		}
+	}
+	// the table is what predict reads (a changed entry shows), and it
+	// stops at model.ExactLimit: above, a count costs a fixed point
+	// whatever N, and a sweep to 1,000,000 took 10 s for one count
+	for k, r := range m.sweeps.primed {
+		if r.ns[len(r.ns)-1] > model.ExactLimit {
+			t.Errorf("primed up to %d workers", r.ns[len(r.ns)-1])
+		}
+		if k.family == m.fam.Name && k.theta == keyOf(m.fam, m.theta(), model.Config{}).theta && k.c.PS == 1 {
+			r.xs[0] = 12345
+		}
+	}
+	if x := m.StepsPerSecond(model.Config{Workers: sweepMax + 1, PS: 1}); x != 12345 {
+		t.Errorf("StepsPerSecond at %d workers = %g: the primed table is not read", sweepMax+1, x)
 	}
 }

@@ -583,7 +583,7 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 		ks := 0.0
 		for _, i := range out {
 			pr := f.Predict(res.X, pts[i].Config)
-			if !(pr > 0) || math.IsInf(pr, 0) {
+			if math.IsNaN(pr) || math.IsInf(pr, 0) {
 				// a fold that predicts no finite speed (a time
 				// driven to 0) is not a score: +Inf would pass for
 				// one in --combine all and has no JSON form

@@ -258,6 +258,12 @@ func (a AsyncPS) Network(c Config) Network {
 // exact recursion (cost linear in N) to Schweitzer's fixed point.
 const largeN = 100000
 
+// ExactLimit is the largest worker count AsyncPS solves by the exact
+// recursion, whose cost grows with N (a sweep serves many counts at the
+// cost of the largest); above it each count costs a fixed point of a few
+// iterations, and a sweep there would cost more than the counts asked.
+const ExactLimit = largeN
+
 func (a AsyncPS) solver(N int) MVA {
 	return MVA{Correction: a.Correction || a.Flow, Flow: a.Flow, Approximate: N > largeN}
 }

@@ -43,10 +43,13 @@ func TestStalenessDistASGD(t *testing.T) {
 		if s.Workers != 1 || s.Info == nil {
 			continue
 		}
-		x := (s.Pull.Mean + s.Push.Mean) / 2
+		// the push lasts until acknowledged, after the shard's apply:
+		// the transfer is the push less the apply (as fit's profile)
+		ap := applyMean[s.Run] / math.Max(1, applyN[s.Run])
+		x := (s.Pull.Mean + s.Push.Mean - ap) / 2
 		a := AsyncPS{
 			Compute0: s.Compute.Mean, Latency: x,
-			Apply:      float64(s.PS) * applyMean[s.Run] / math.Max(1, applyN[s.Run]),
+			Apply:      float64(s.PS) * ap,
 			SCVCompute: s.Compute.SCV, SCVPush: s.Push.SCV, SCVPull: s.Pull.SCV, SCVApply: 1,
 			Correction: true, Flow: true,
 		}

@@ -407,9 +407,15 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 	}
 	if len(byW) > 0 {
 		var pd plots.PhasesData
-		z := math.NaN()
+		z, apply := math.NaN(), 0.0
 		if n, ok := m.Network(model.Config{Workers: 1}); ok {
 			z = n.Z
+			for _, st := range n.Stations {
+				if strings.HasPrefix(st.Name, "apply") {
+					apply = st.D // one shard's, as the phases are
+					break
+				}
+			}
 		}
 		ws := make([]int, 0, len(byW))
 		for w := range byW {
@@ -425,10 +431,14 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 			for _, w := range predictedCounts(ws, top) {
 				// Each worker completes X(N)/N iterations per second: its
 				// cycle is N/X(N); compute is the delay Z and pull and
-				// push share the rest equally (symmetric links).
+				// push share the rest equally (symmetric links), the push
+				// with the shard's apply besides, which a measured push
+				// holds (it lasts until acknowledged, after the apply).
 				cycle := float64(w) / m.StepsPerSecond(model.Config{Workers: w})
-				comm := math.Max(cycle-z, 0) / 2
-				pd.Predicted = append(pd.Predicted, plots.PhaseTimes{Workers: w, Pull: comm, Compute: z, Push: comm})
+				rest := math.Max(cycle-z, 0)
+				a := math.Min(apply, rest)
+				comm := (rest - a) / 2
+				pd.Predicted = append(pd.Predicted, plots.PhaseTimes{Workers: w, Pull: comm, Compute: z, Push: comm + a})
 			}
 		}
 		if fig, err := plots.PhasesFigure(pd); err != nil {
