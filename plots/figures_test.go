@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -198,6 +199,19 @@ func TestPlanAreas(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Areas =\n%+v\nwant\n%+v", got, want)
+	}
+	// an idle gap [5, 9) between two segments: the bands drop to
+	// nothing over it (they were joined end to start, a slope from b's 4
+	// workers at 5 s down to c's at 9 s, as if b still held them)
+	gap := d
+	gap.Segments = append(slices.Clone(d.Segments), PlanSegment{Start: 9, End: 10, Alloc: map[string]float64{"b": 2}})
+	got, err = gap.Areas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantB := PlanArea{Job: "b", X: []float64{0, 2, 2, 5, 5, 9, 9, 10}, Lower: []float64{1, 1, 0, 0, 0, 0, 0, 0}, Upper: []float64{4, 4, 4, 4, 0, 0, 2, 2}}
+	if !reflect.DeepEqual(got[1], wantB) {
+		t.Errorf("Areas with a gap, b =\n%+v\nwant\n%+v", got[1], wantB)
 	}
 	bad := d
 	bad.Segments = []PlanSegment{{Start: 0, End: 1, Alloc: map[string]float64{"a": 5}}}

@@ -84,7 +84,18 @@ func (d PlanData) Areas() ([]PlanArea, error) {
 	for k, j := range jobs {
 		out[k].Job = j
 	}
-	for _, s := range d.Segments {
+	for i, s := range d.Segments {
+		if i > 0 && s.Start > d.Segments[i-1].End {
+			// an idle gap: every band drops to nothing at the last
+			// segment's end and rises again at this one's start (joined
+			// end to start, a job that finished at 50 s sloped down to
+			// the next arrival at 1000 s, the cluster painted full)
+			for k := range jobs {
+				out[k].X = append(out[k].X, d.Segments[i-1].End, s.Start)
+				out[k].Lower = append(out[k].Lower, 0, 0)
+				out[k].Upper = append(out[k].Upper, 0, 0)
+			}
+		}
 		var y float64
 		for k, j := range jobs {
 			a := s.Alloc[j]
