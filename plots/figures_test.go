@@ -1,6 +1,8 @@
 package plots
 
 import (
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -383,5 +385,38 @@ func TestFigureSmoke(t *testing.T) {
 			}
 			smoke(t, fig, c.name)
 		})
+	}
+}
+
+// svgText renders f as SVG and returns the document (its text is in
+// <text> elements).
+func svgText(t *testing.T, f *Figure) string {
+	t.Helper()
+	c := vgsvg.New(f.W, f.H)
+	f.draw(draw.New(c))
+	var b strings.Builder
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// Without predicted bars (a model that is no queueing network) the axis
+// and the legend do not promise them; with them, they do.
+func TestPhasesLegendOnlyWithPredicted(t *testing.T) {
+	d := PhasesData{Measured: []PhaseTimes{{Workers: 1, Pull: 0.1, Compute: 0.2, Push: 0.1}, {Workers: 2, Pull: 0.12, Compute: 0.2, Push: 0.12}}}
+	f, err := PhasesFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); strings.Contains(s, "predicted") || !strings.Contains(s, "workers N") {
+		t.Errorf("measured only: the figure promises predicted bars")
+	}
+	d.Predicted = []PhaseTimes{{Workers: 1, Pull: 0.1, Compute: 0.2, Push: 0.1}}
+	if f, err = PhasesFigure(d); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "predicted (light)") || !strings.Contains(s, "right: predicted") {
+		t.Errorf("with predicted bars: no legend entry or axis note")
 	}
 }

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -128,9 +129,16 @@ func PhasesFigure(d PhasesData) (*Figure, error) {
 	if title == "" {
 		title = "Iteration time by phase"
 	}
-	f := &panel{p: newPlot(title, "workers N (left: measured, right: predicted)", "time per iteration (s)")}
-	p := f.p
 	bars := d.Bars()
+	// without predicted bars (a model that is no queueing network) the
+	// axis and the legend do not promise them
+	predicted := slices.ContainsFunc(bars, func(b StackBar) bool { return b.Predicted })
+	xlabel := "workers N"
+	if predicted {
+		xlabel = "workers N (left: measured, right: predicted)"
+	}
+	f := &panel{p: newPlot(title, xlabel, "time per iteration (s)")}
+	p := f.p
 	const half = 0.17
 	var top float64
 	for _, b := range bars {
@@ -161,7 +169,9 @@ func PhasesFigure(d PhasesData) (*Figure, error) {
 		sw := swatch{fill: phaseColor(k)}
 		f.legend(Phases[k]+" (measured)", sw)
 	}
-	f.legend("predicted (light)", swatch{fill: fade(Ink, 0.25), line: Ink})
+	if predicted {
+		f.legend("predicted (light)", swatch{fill: fade(Ink, 0.25), line: Ink})
+	}
 	cats := d.workers()
 	var ticks []plot.Tick
 	for i, w := range cats {

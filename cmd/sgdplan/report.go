@@ -482,7 +482,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		r.Warnings = append(r.Warnings, "staleness figure left out: "+err.Error())
 	} else {
 		r.Figures = append(r.Figures, plots.FigureRef{File: "staleness.png", Title: "Staleness",
-			Caption: "Staleness of the applied gradients (from " + src + ") per worker count: quartile boxes, whiskers to 1.5 IQR, the mean (triangle) and the model's mean staleness (dash).",
+			Caption: "Staleness of the applied gradients (from " + src + ") per worker count, every run at that count pooled whatever its shards and link rate (as the fitted law, staleness per extra worker times N - 1, is): quartile boxes, whiskers to 1.5 IQR, the mean (triangle) and the model's mean staleness (dash).",
 			Figure:  fig})
 	}
 }
