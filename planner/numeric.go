@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -112,6 +113,14 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 	}
 	out := Optimized{Objective: math.Inf(1), Heuristics: map[string]float64{}}
 	for _, name := range PolicyNames {
+		if name == "fcfs-rigid" {
+			// a rigid job wider than the cluster: fcfs-rigid cannot place
+			// it, and is no starting point (the whole optimisation failed)
+			if i := slices.IndexFunc(jobs, func(j Job) bool { return float64(j.RigidWorkers) > servers }); i >= 0 {
+				out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: fcfs-rigid left out: job %q needs %d rigid workers, more than the %g servers", jobs[i].ID, jobs[i].RigidWorkers, servers))
+				continue
+			}
+		}
 		pol, err := NewPolicy(name, s.KneeAlpha)
 		if err != nil {
 			return out, err

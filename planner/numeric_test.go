@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -88,5 +89,26 @@ func TestOptimizeNearClosedForm(t *testing.T) {
 	}
 	if relErr(o.Objective, off.Objective) > 1e-6 {
 		t.Errorf("numeric %g, closed form %g: heSRPT itself is among the starts", o.Objective, off.Objective)
+	}
+}
+
+// A rigid job wider than the cluster leaves fcfs-rigid out of numeric's
+// starting points, with a warning (the whole optimisation failed on it);
+// the other policies still seed the search.
+func TestOptimizeWithoutPlaceableRigid(t *testing.T) {
+	jobs := []Job{{ID: "wide", Size: 100, Curve: PowerLaw{P: 0.5}, RigidWorkers: 8}, {ID: "b", Size: 50, Curve: PowerLaw{P: 0.5}}}
+	o, err := Optimize(jobs, 4, FlowTime, &OptimizeSettings{MaxEvaluations: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := o.Heuristics["fcfs-rigid"]; ok || len(o.Heuristics) != len(PolicyNames)-1 {
+		t.Errorf("heuristics tried: %v", o.Heuristics)
+	}
+	found := false
+	for _, w := range o.Warnings {
+		found = found || strings.Contains(w.Error(), `fcfs-rigid left out: job "wide" needs 8 rigid workers, more than the 4 servers`)
+	}
+	if !found || !(o.Objective <= o.Heuristics["hesrpt"]*(1+1e-12)) {
+		t.Errorf("warnings %v, objective %g against hesrpt %g", o.Warnings, o.Objective, o.Heuristics["hesrpt"])
 	}
 }

@@ -151,8 +151,12 @@ func runReport(c *cli.Context, o reportOptions) error {
 	}
 	named := false // does a job of the file run on o.model's curve?
 	var warns []string
+	servers := 0 // only a plan under fcfs-rigid must place every rigid job
+	if o.policy == "fcfs-rigid" {
+		servers = o.servers
+	}
 	jobs, _, err := planReadJobsUsing(o.jobs, planReadOptions{
-		servers: o.servers, // the report runs fcfs-rigid, which must place every job
+		servers: servers, // (the comparison and the simulation leave fcfs-rigid out otherwise: rigidUnplaceable)
 		used:    func(p string) { named = named || sameFile(p, o.model) },
 		warn:    func(err error) { warns = append(warns, strings.TrimPrefix(err.Error(), "planner: ")) },
 	})
@@ -321,6 +325,10 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	// (plan --policy all), or the "least mean flow time" would name a
 	// heuristic that numeric beats
 	for _, name := range append(slices.Clone(planner.PolicyNames), "numeric") {
+		if why := rigidUnplaceable(jobs, o.servers); name == "fcfs-rigid" && why != "" && name != o.policy {
+			r.Warnings = append(r.Warnings, "policy fcfs-rigid left out of the comparison and the simulation: "+why)
+			continue
+		}
 		p := chosen
 		if name != o.policy {
 			if p, err = planRun(jobs, n, name, o.alpha, false); err != nil {
@@ -712,6 +720,9 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.
 	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
 	defer bar.Done()
 	for _, name := range planner.PolicyNames {
+		if name == "fcfs-rigid" && rigidUnplaceable(jobs, o.servers) != "" {
+			continue // (said with the comparison)
+		}
 		pol, err := planner.NewPolicy(name, o.alpha)
 		if err != nil {
 			return d, tab, err
@@ -782,4 +793,17 @@ func saturatedFrom(m *fit.Model, n, p int) int {
 		}
 	}
 	return 0
+}
+
+// rigidUnplaceable names a job whose rigid_workers exceed the servers ("" when
+// none does): fcfs-rigid cannot place it, and report leaves that policy out
+// rather than refuse the whole report (plan --policy hesrpt reads such a
+// file; report refused it for every policy).
+func rigidUnplaceable(jobs []planner.Job, servers int) string {
+	for _, j := range jobs {
+		if j.RigidWorkers > servers {
+			return fmt.Sprintf("job %q needs %d rigid workers, more than the %d servers", j.ID, j.RigidWorkers, servers)
+		}
+	}
+	return ""
 }

@@ -125,7 +125,7 @@ func TestReportBadInput(t *testing.T) {
 		{"seeds", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--seeds", "1"}, "--seeds 1"},
 		{"policy", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--policy", "best"}, `unknown policy "best"`},
 		{"model file", []string{"--model", bad, "--jobs", reportJobs, "--servers", "4"}, "bad.json"},
-		{"rigid", []string{"--model", m, "--jobs", reportJobs, "--servers", "4"}, `needs 8 rigid workers`},
+		{"rigid", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--policy", "fcfs-rigid"}, `needs 8 rigid workers`},
 	} {
 		out := filepath.Join(tmp, "out-"+strings.ReplaceAll(c.name, " ", "-"))
 		code, _, stderr := runCmd(t, append([]string{"report", "--out", out}, c.args...)...)
@@ -346,5 +346,28 @@ func TestSaturatedFrom(t *testing.T) {
 	}
 	if saturatedFrom(m, k-1, 1) != 0 {
 		t.Errorf("saturatedFrom up to %d: want 0", k-1)
+	}
+}
+
+// A rigid job wider than the cluster is fcfs-rigid's problem only: report
+// leaves that policy out with a warning (it refused the whole report,
+// where plan --policy hesrpt reads the file), numeric included; under
+// --policy fcfs-rigid it is still refused at the job's line:col.
+func TestReportRigidWiderThanCluster(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 || !strings.Contains(stderr, `policy fcfs-rigid left out of the comparison and the simulation: job "resnet50" needs 8 rigid workers, more than the 4 servers`) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil || !strings.Contains(string(summary), "| **numeric**") && !strings.Contains(string(summary), "| numeric") {
+		t.Errorf("numeric not in the comparison (%v):\n%s", err, summary)
+	}
+	code, _, stderr = runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--policy", "fcfs-rigid", "--out", filepath.Join(tmp, "r2"))
+	if code != exitBadInput || !strings.Contains(stderr, "jobs.csv:2:26: rigid_workers") {
+		t.Errorf("--policy fcfs-rigid: exit %d: %s", code, stderr)
 	}
 }
