@@ -244,7 +244,10 @@ func (r Report) view() view {
 		Best: r.BestPolicy(),
 	}
 	if r.Servers > 0 {
-		v.Servers = num(r.Servers)
+		v.Servers = num(r.Servers) + " servers" // (it said "1 servers")
+		if r.Servers == 1 {
+			v.Servers = "1 server"
+		}
 	}
 	level := r.Level
 	if level == 0 {
@@ -365,7 +368,7 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 {{end}}</table>
 {{end}}
 {{if .Jobs}}
-<h2>Plan{{if .Servers}} on {{.Servers}} servers{{end}}{{if .Policy}} ({{.Policy}}){{end}}</h2>
+<h2>Plan{{if .Servers}} on {{.Servers}}{{end}}{{if .Policy}} ({{.Policy}}){{end}}</h2>
 <table><tr>{{range .JobCols}}<th>{{.}}</th>{{end}}</tr>
 {{range .Jobs}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
@@ -428,7 +431,7 @@ func (r Report) Markdown() []byte {
 	if len(v.Jobs) > 0 {
 		title := "Plan"
 		if v.Servers != "" {
-			title += " on " + v.Servers + " servers"
+			title += " on " + v.Servers
 		}
 		if v.Policy != "" {
 			title += " (" + v.Policy + ")"

@@ -232,3 +232,17 @@ func imagesLoaded(img image.Image) bool {
 	}
 	return blue >= 200 && red >= 200
 }
+
+// One server is "1 server" in the plan's heading (it said "1 servers"),
+// in the summary and the page alike.
+func TestReportOneServer(t *testing.T) {
+	r := exampleReport(t)
+	r.Servers = 1
+	if md := string(r.Markdown()); !strings.Contains(md, "Plan on 1 server (hesrpt)") || strings.Contains(md, "1 servers") {
+		t.Errorf("summary: %s", md)
+	}
+	r.Servers = 16
+	if md := string(r.Markdown()); !strings.Contains(md, "Plan on 16 servers (hesrpt)") {
+		t.Errorf("summary at 16: %s", md)
+	}
+}

@@ -295,7 +295,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "scaling figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "scaling.png", Title: "Speedup and efficiency",
-				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %d workers; markers are the knees, past which one more worker cuts the run time by less than %.3g%%.", o.servers, 100*o.alpha),
+				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %.3g%%.", countWord(o.servers, "worker"), 100*o.alpha),
 				Figure:  fig})
 		}
 	}
@@ -318,7 +318,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
 		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
-			Caption: fmt.Sprintf("Workers held by each job over time under %s on %d workers (ideal shares); triangles mark completions.", o.policy, o.servers),
+			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions.", o.policy, countWord(o.servers, "worker")),
 			Figure:  fig})
 	}
 	// numeric too: the offline optimum the others are judged against
