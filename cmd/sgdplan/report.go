@@ -290,6 +290,10 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		}
 		sd.Jobs = append(sd.Jobs, sc)
 	}
+	if o.servers < 2 && len(jobs) > 0 {
+		// (the figure was left out without a word)
+		r.Notes = append(r.Notes, "No speedup figure: on 1 server every job runs on 1 worker, where its speedup is 1.")
+	}
 	if len(sd.Jobs) > 0 {
 		if fig, err := plots.ScalingFigure(sd); err != nil {
 			r.Warnings = append(r.Warnings, "scaling figure left out: "+err.Error())
@@ -802,7 +806,7 @@ func saturatedFrom(m *fit.Model, n, p int) int {
 func rigidUnplaceable(jobs []planner.Job, servers int) string {
 	for _, j := range jobs {
 		if j.RigidWorkers > servers {
-			return fmt.Sprintf("job %q needs %d rigid workers, more than the %d servers", j.ID, j.RigidWorkers, servers)
+			return fmt.Sprintf("job %q needs %d rigid workers, more than the %s", j.ID, j.RigidWorkers, countWord(servers, "server"))
 		}
 	}
 	return ""

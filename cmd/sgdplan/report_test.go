@@ -371,3 +371,25 @@ func TestReportRigidWiderThanCluster(t *testing.T) {
 		t.Errorf("--policy fcfs-rigid: exit %d: %s", code, stderr)
 	}
 }
+
+// On 1 server there is no speedup figure, and the report says why (it was
+// left out without a word); "1 server", not "1 servers".
+func TestReportOneServerNotes(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "1", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(md); !strings.Contains(s, "No speedup figure: on 1 server") || strings.Contains(s, "1 servers") || strings.Contains(s, "scaling.png") {
+		t.Errorf("summary:\n%s", s)
+	}
+	if _, err := os.Stat(filepath.Join(out, "scaling.png")); err == nil {
+		t.Errorf("scaling.png written on 1 server")
+	}
+}
