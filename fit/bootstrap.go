@@ -100,17 +100,10 @@ func (tf *ThroughputFit) PredictInterval(c model.Config, level float64) Interval
 	return widenBy(iv, tf.Extrapolation.Factor(c, level))
 }
 
+// predictInterval is f's steps/s at c over theta and its samples
+// (sampleInterval), from s's sweeps when s is not nil.
 func predictInterval(s *sweepMemo, f Family, theta []float64, samples [][]float64, c model.Config, level float64) Interval {
-	v := s.predict(f, theta, c)
-	if len(samples) == 0 {
-		return Interval{v, v, v}
-	}
-	ys := make([]float64, len(samples))
-	for i, th := range samples {
-		ys[i] = s.predict(f, th, c)
-	}
-	a := (1 - level) / 2
-	return stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
+	return sampleInterval(func(t []float64) float64 { return s.predict(f, t, c) }, theta, samples, level)
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }

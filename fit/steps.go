@@ -287,7 +287,7 @@ func linkPlausible(p Profile) string {
 //
 // A push lasts until it is acknowledged (trace-format.md), and the shard
 // acknowledges after applying (the network's cycle is push, apply, pull:
-// design.md), so the measured push holds the shard's apply. The network
+// docs/models.md), so the measured push holds the shard's apply. The network
 // has the apply as a station of its own, so the transfer is the push
 // without it: at one worker the network's cycle Z + 2 link/P + apply/P
 // is then the measured iteration, where taking the whole push as transfer
@@ -814,16 +814,7 @@ func addCurve(curves map[string][]lossPoint, r traces.RunSummary) int {
 		case math.IsInf(l.Loss, 0):
 			skipped++
 		case l.Updates >= 0 && !math.IsNaN(l.Loss):
-			k := float64(l.Updates)
-			if l.Span > 0 {
-				// a bin of updates done+1..done+n, its middle
-				// stored as done + (n+1)/2 in whole updates: the
-				// span's centre is done + (n+1)/2 exactly (half an
-				// update later for even n)
-				done := l.Updates - (l.Span+1)/2
-				k = float64(done) + float64(l.Span+1)/2
-			}
-			curves[r.Run] = append(curves[r.Run], lossPoint{k, l.Loss, float64(l.Span)})
+			curves[r.Run] = append(curves[r.Run], lossPoint{l.Middle(), l.Loss, float64(l.Span)})
 		}
 	}
 	return skipped

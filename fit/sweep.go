@@ -31,6 +31,8 @@ type sweepMemo struct {
 	// counts above sweepMax on its own, for every bootstrap sample (5.6
 	// minutes); primed, one pass each.
 	primed map[sweepKey]primedRun
+	// primedHeld is the throughputs primed holds (at most primeBudget).
+	primedHeld int
 }
 
 // primedRun is the throughput xs[i] at ns[i] workers.
@@ -117,7 +119,7 @@ func keyOf(f Family, th []float64, c model.Config) sweepKey {
 // short) and is returned. Nothing when f has no sweep or the budget is
 // spent.
 func (s *sweepMemo) prime(f Family, th []float64, c model.Config, ns []int, buf []float64) []float64 {
-	if s == nil || f.Sweep == nil || len(th) > sweepParams || len(ns) == 0 || ns[len(ns)-1] <= sweepMax {
+	if s == nil || f.Sweep == nil || len(th) > sweepParams {
 		return buf
 	}
 	// counts above model.ExactLimit cost a fixed point each, whatever
@@ -137,13 +139,10 @@ func (s *sweepMemo) prime(f Family, th []float64, c model.Config, ns []int, buf 
 	if s.primed == nil {
 		s.primed = map[sweepKey]primedRun{}
 	}
-	held := 0
-	for _, r := range s.primed {
-		held += len(r.ns)
-	}
 	_, done := s.primed[k]
+	full := s.primedHeld+len(above) > primeBudget
 	s.mu.Unlock()
-	if done || held+len(above) > primeBudget {
+	if done || full {
 		return buf
 	}
 	top := above[len(above)-1]
@@ -157,7 +156,10 @@ func (s *sweepMemo) prime(f Family, th []float64, c model.Config, ns []int, buf 
 		xs[j] = buf[n-1]
 	}
 	s.mu.Lock()
-	s.primed[k] = primedRun{ns: above, xs: xs}
+	if _, done := s.primed[k]; !done { // (another caller may have primed k meanwhile)
+		s.primed[k] = primedRun{ns: above, xs: xs}
+		s.primedHeld += len(above)
+	}
 	s.mu.Unlock()
 	return buf
 }

@@ -43,6 +43,22 @@ func (j Job) EffectiveWeight() float64 {
 	return j.Weight
 }
 
+// RigidTooWide names the first job whose rigid_workers exceed servers, which
+// fcfs-rigid cannot place ("" when none does): plan's reader refuses such a
+// job when fcfs-rigid runs; numeric and report leave that policy out.
+func RigidTooWide(jobs []Job, servers float64) string {
+	for _, j := range jobs {
+		if float64(j.RigidWorkers) > servers {
+			word := "servers"
+			if servers == 1 {
+				word = "server"
+			}
+			return fmt.Sprintf("job %q needs %d rigid workers, more than the %g %s", j.ID, j.RigidWorkers, servers, word)
+		}
+	}
+	return ""
+}
+
 // rigid returns the job's rigid allocation on n servers with its default.
 func (j *Job) rigid(n float64) int {
 	switch {

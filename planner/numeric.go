@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -116,8 +115,8 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 		if name == "fcfs-rigid" {
 			// a rigid job wider than the cluster: fcfs-rigid cannot place
 			// it, and is no starting point (the whole optimisation failed)
-			if i := slices.IndexFunc(jobs, func(j Job) bool { return float64(j.RigidWorkers) > servers }); i >= 0 {
-				out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: fcfs-rigid left out: job %q needs %d rigid workers, more than the %g servers", jobs[i].ID, jobs[i].RigidWorkers, servers))
+			if why := RigidTooWide(jobs, servers); why != "" {
+				out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: fcfs-rigid left out: %s", why))
 				continue
 			}
 		}

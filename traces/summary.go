@@ -87,6 +87,18 @@ type LossPoint struct {
 	Span int64
 }
 
+// Middle is the update count the point stands for: Updates for one
+// measurement; for a bin of the Span updates done+1 .. done+Span, whose
+// Updates is done + (Span+1)/2 in whole updates, the exact centre
+// done + (Span+1)/2 (half an update later for an even Span).
+func (p LossPoint) Middle() float64 {
+	if p.Span <= 0 {
+		return float64(p.Updates)
+	}
+	done := p.Updates - (p.Span+1)/2
+	return float64(done) + float64(p.Span+1)/2
+}
+
 const (
 	windowHead   = 0.10 // fraction of the wall time dropped at the start
 	windowTail   = 0.05 // and at the end

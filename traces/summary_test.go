@@ -105,8 +105,8 @@ func TestSummarizeHandWorked(t *testing.T) {
 	if s.LossSource != "steps.csv" || len(s.Loss) != 20 {
 		t.Fatalf("loss source %q, %d points", s.LossSource, len(s.Loss))
 	}
-	if first := s.Loss[0]; first != (LossPoint{Updates: 4, Time: 2.5, Loss: 98.5, Span: 8}) {
-		t.Errorf("first loss point %+v", first)
+	if first := s.Loss[0]; first != (LossPoint{Updates: 4, Time: 2.5, Loss: 98.5, Span: 8}) || first.Middle() != 4.5 {
+		t.Errorf("first loss point %+v, middle %g (updates 1..8: 4.5)", first, first.Middle())
 	}
 	if last := s.Loss[19]; last != (LossPoint{Updates: 194, Time: 97.5, Loss: 3.5, Span: 12}) {
 		t.Errorf("last loss point %+v", last)
@@ -174,6 +174,10 @@ func TestSummarizeSources(t *testing.T) {
 				sum += p.Span
 				if p.Span < 1 || p.Updates < sum-p.Span || p.Updates > sum {
 					t.Errorf("bin %+v: middle outside its span ending at %d", p, sum)
+				}
+				// the exact centre of updates sum-Span+1 .. sum
+				if m := p.Middle(); m != float64(sum-p.Span)+float64(p.Span+1)/2 {
+					t.Errorf("bin %+v: Middle %g, want the centre of %d..%d", p, m, sum-p.Span+1, sum)
 				}
 			}
 			if want := s.Steps; sum != want {

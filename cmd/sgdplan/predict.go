@@ -256,12 +256,7 @@ func runPredict(c *cli.Context) error {
 	if e := m.Efficiency; e != nil && e.LambdaFixed && m.Mode == "async" && slices.Max(ws) > 1 && len(rows) > 0 && rows[0].UpdatesToTarget != nil {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the staleness cost is not identified (the loss curves are at one staleness level) and is taken as 0: the updates to target past 1 worker, and their intervals, leave staleness out\n")
 	}
-	var cfgs []model.Config
-	for _, p := range ps {
-		for _, w := range ws {
-			cfgs = append(cfgs, model.Config{Workers: w, PS: p})
-		}
-	}
+	cfgs := want
 	if w := m.BatchWarning(cfgs); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}

@@ -156,7 +156,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 		servers = o.servers
 	}
 	jobs, _, err := planReadJobsUsing(o.jobs, planReadOptions{
-		servers: servers, // (the comparison and the simulation leave fcfs-rigid out otherwise: rigidUnplaceable)
+		servers: servers, // (the comparison and the simulation leave fcfs-rigid out otherwise: planner.RigidTooWide)
 		used:    func(p string) { named = named || sameFile(p, o.model) },
 		warn:    func(err error) { warns = append(warns, strings.TrimPrefix(err.Error(), "planner: ")) },
 	})
@@ -328,9 +328,10 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	// numeric too: the offline optimum the others are judged against
 	// (plan --policy all), or the "least mean flow time" would name a
 	// heuristic that numeric beats
+	tooWide := planner.RigidTooWide(jobs, n) // fcfs-rigid cannot place such a job
 	for _, name := range append(slices.Clone(planner.PolicyNames), "numeric") {
-		if why := rigidUnplaceable(jobs, o.servers); name == "fcfs-rigid" && why != "" && name != o.policy {
-			r.Warnings = append(r.Warnings, "policy fcfs-rigid left out of the comparison and the simulation: "+why)
+		if name == "fcfs-rigid" && tooWide != "" && name != o.policy {
+			r.Warnings = append(r.Warnings, "policy fcfs-rigid left out of the comparison and the simulation: "+tooWide)
 			continue
 		}
 		p := chosen
@@ -724,7 +725,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.
 	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
 	defer bar.Done()
 	for _, name := range planner.PolicyNames {
-		if name == "fcfs-rigid" && rigidUnplaceable(jobs, o.servers) != "" {
+		if name == "fcfs-rigid" && planner.RigidTooWide(jobs, n) != "" {
 			continue // (said with the comparison)
 		}
 		pol, err := planner.NewPolicy(name, o.alpha)
@@ -797,17 +798,4 @@ func saturatedFrom(m *fit.Model, n, p int) int {
 		}
 	}
 	return 0
-}
-
-// rigidUnplaceable names a job whose rigid_workers exceed the servers ("" when
-// none does): fcfs-rigid cannot place it, and report leaves that policy out
-// rather than refuse the whole report (plan --policy hesrpt reads such a
-// file; report refused it for every policy).
-func rigidUnplaceable(jobs []planner.Job, servers int) string {
-	for _, j := range jobs {
-		if j.RigidWorkers > servers {
-			return fmt.Sprintf("job %q needs %d rigid workers, more than the %s", j.ID, j.RigidWorkers, countWord(servers, "server"))
-		}
-	}
-	return ""
 }
