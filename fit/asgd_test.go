@@ -361,3 +361,64 @@ func TestIntervalHoldsItsPoint(t *testing.T) {
 		}
 	}
 }
+
+// The staleness sgdplan predicts past the fitted runs is linear,
+// a (N - 1), with a fitted from the measured staleness. The queueing network
+// has its own (model.AsyncPS.Staleness: sub-linear once a link queues, since
+// workers waiting to pull are out of the read-to-apply window). On the real
+// traces fitted on 1 and 2 workers, the linear law is the closer of the two
+// at 3 to 8 workers: the table is printed for docs/fitting.md
+// (go test ./fit -run TestStalenessPredictionOnASGD -v).
+func TestStalenessPredictionOnASGD(t *testing.T) {
+	st := asgdStats(t)
+	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "asgd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf, err := FitSteps(tr, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	if m.Family != "mva" || m.Efficiency == nil {
+		t.Fatalf("family %s, efficiency %v: want mva with a loss curve", m.Family, m.Efficiency)
+	}
+	q := m.queueing()
+	var b strings.Builder
+	b.WriteString("| run | measured | linear a (N - 1) | network (exact) | network (flow) |\n|---|---|---|---|---|\n")
+	var mape [3]float64
+	n := 0
+	for _, r := range st {
+		if r.Workers <= 2 {
+			continue
+		}
+		c := m.Config(model.Config{Workers: r.Workers, PS: r.PS, Bandwidth: r.Bandwidth})
+		a := q.AsyncPS(m.theta())
+		exact := a.Staleness(q.config(c))
+		a.Flow = true
+		flow := a.Staleness(q.config(c))
+		pred := [3]float64{m.Staleness(float64(r.Workers)), exact, flow}
+		fmt.Fprintf(&b, "| %s | %.2f |", r.Run, r.Staleness.Mean)
+		for j, p := range pred {
+			e := (p - r.Staleness.Mean) / r.Staleness.Mean
+			mape[j] += math.Abs(e)
+			fmt.Fprintf(&b, " %.2f (%+.0f%%) |", p, 100*e)
+		}
+		b.WriteString("\n")
+		n++
+	}
+	for j := range mape {
+		mape[j] *= 100 / float64(n)
+	}
+	fmt.Fprintf(&b, "| **MAPE** | | **%.1f%%** | **%.1f%%** | **%.1f%%** |\n", mape[0], mape[1], mape[2])
+	t.Logf("staleness per worker a = %.4g\n%s", m.Efficiency.StalenessPerWorker, b.String())
+	if n != 16 {
+		t.Fatalf("%d runs above 2 workers, want 16", n)
+	}
+	// Stated bounds: linear within 10% on average, and closer than either
+	// network form (exact 17.8%, flow 11.7% on this data; the linear law is
+	// 13-25% high with two shards, where the network is closer).
+	if mape[0] > 10 || mape[0] >= mape[1] || mape[0] >= mape[2] {
+		t.Errorf("staleness MAPE: linear %.1f%%, network exact %.1f%%, flow %.1f%%: want linear under 10%% and the closest", mape[0], mape[1], mape[2])
+	}
+}
