@@ -179,7 +179,30 @@ func WriteReport(dir string, r Report) error {
 	if err := writeFileAtomic(filepath.Join(dir, ReportIndex), html); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, ReportSummary), r.Markdown())
+	if err := writeFileAtomic(filepath.Join(dir, ReportSummary), r.Markdown()); err != nil {
+		return err
+	}
+	return removeStaleFigures(dir, r.Figures)
+}
+
+// removeStaleFigures removes the figures of ReportFigureFiles in dir that
+// r does not draw: an earlier report's (a rerun on other data would
+// otherwise leave, say, a speedup figure its page no longer shows). Only
+// regular files are removed; a link is left alone.
+func removeStaleFigures(dir string, drawn []FigureRef) error {
+	for _, name := range ReportFigureFiles {
+		if slices.ContainsFunc(drawn, func(f FigureRef) bool { return f.File == name }) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("plots: report: an earlier report's figure: %w", err)
+		}
+	}
+	return nil
 }
 
 // num formats a number for people: 4 significant digits, "–" for NaN.

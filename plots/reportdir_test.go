@@ -69,3 +69,28 @@ func TestReportFilesCoverWriteReport(t *testing.T) {
 	err := WriteReport(t.TempDir(), r)
 	wantErr(t, "unlisted figure", err, "report", `figure 1: file "other.png": want one of fit.png, phases.png`)
 }
+
+// A report written over an earlier one removes the earlier figures it does
+// not draw (they used to stay beside a page that no longer showed them),
+// keeps the ones it draws, and leaves other files and links alone.
+func TestWriteReportRemovesStaleFigures(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"scaling.png", "simulation.png", "notes.png"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("notes.png", filepath.Join(dir, "phases.png")); err != nil {
+		t.Fatal(err)
+	}
+	r := exampleReport(t) // fit.png and plan.png
+	if err := WriteReport(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"fit.png": true, "plan.png": true, "scaling.png": false, "simulation.png": false, "notes.png": true, "phases.png": true} {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		if got := err == nil; got != want {
+			t.Errorf("%s: present %v, want %v (%v)", name, got, want, err)
+		}
+	}
+}
