@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"fmt"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 	"math"
@@ -418,5 +419,37 @@ func TestPhasesLegendOnlyWithPredicted(t *testing.T) {
 	}
 	if s := svgText(t, f); !strings.Contains(s, "predicted (light)") || !strings.Contains(s, "right: predicted") {
 		t.Errorf("with predicted bars: no legend entry or axis note")
+	}
+}
+
+// A plan of many jobs names the first maxLegendJobs of them and counts the
+// rest in one line, so that the legend (and its servers line) fits beside
+// the panel: with 150 jobs it ran off the bottom. One job more is named
+// rather than counted.
+func TestPlanLegendCountsTheRest(t *testing.T) {
+	for _, n := range []int{maxLegendJobs + 1, maxLegendJobs + 2, 150} {
+		var segs []PlanSegment
+		done := map[string]float64{}
+		for i := range n {
+			j := fmt.Sprintf("job%03d", i)
+			segs = append(segs, PlanSegment{Start: float64(i), End: float64(i + 1), Alloc: map[string]float64{j: 4}})
+			done[j] = float64(i + 1)
+		}
+		f, err := PlanFigure(PlanData{Policy: "fifo", Servers: 4, Segments: segs, Completions: done})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := svgText(t, f)
+		named := strings.Count(s, "(done ")
+		more := fmt.Sprintf("and %d more jobs", n-maxLegendJobs)
+		switch {
+		case n == maxLegendJobs+1 && (named != n || strings.Contains(s, "more jobs")):
+			t.Errorf("%d jobs: %d named, want all and no count", n, named)
+		case n > maxLegendJobs+1 && (named != maxLegendJobs || !strings.Contains(s, more)):
+			t.Errorf("%d jobs: %d named, want %d and %q", n, named, maxLegendJobs, more)
+		}
+		if !strings.Contains(s, "4 servers") {
+			t.Errorf("%d jobs: no servers line in the legend", n)
+		}
 	}
 }

@@ -246,8 +246,14 @@ func PlanFigure(d PlanData) (*Figure, error) {
 			top = max(top, a.Upper[i])
 		}
 	}
-	// Legend top-down in the stack's order, top job first.
+	// Legend top-down in the stack's order, top job first; past
+	// maxLegendJobs one line counts the rest (a legend taller than the
+	// panel was cut off, the servers line with it).
 	for k := len(areas) - 1; k >= 0; k-- {
+		if shown := len(areas) - 1 - k; shown == maxLegendJobs && k > 0 {
+			f.legend(fmt.Sprintf("… and %d more jobs", k+1))
+			break
+		}
 		j := areas[k].Job
 		name := j
 		if c, ok := d.Completions[j]; ok {
@@ -291,6 +297,11 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		p.Draw(plotC)
 	}}, nil
 }
+
+// maxLegendJobs is the most jobs the plan figure's legend names: with the
+// servers line and the line counting the others, as many lines as fit
+// beside a panel of Height.
+const maxLegendJobs = 22
 
 // legendWidth is the room kept beside a plot for a legend whose longest
 // entry has n characters.
