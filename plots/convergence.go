@@ -177,6 +177,7 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 	g := &panel{p: newPlot("Time to target", "workers N", "time to target (s)")}
 	q := g.p
 	col := OkabeIto[0]
+	fastest := math.Inf(-1)
 	if len(d.TimePredicted) > 0 {
 		var hi, lo, line plotter.XYs
 		for _, b := range d.TimePredicted {
@@ -211,6 +212,7 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		q.Add(bs)
 		g.legend(fmt.Sprintf("fastest: N=%.4g, %.3g s", bw, bt), bs)
 		g.see(XY{bw, bt})
+		fastest = bw
 	}
 	if len(d.TimeMeasured) > 0 {
 		var xy, exy plotter.XYs
@@ -238,6 +240,10 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		g.legend("measured", sc)
 	}
 	q.X.Min, q.Y.Min = 0, 0
+	if fastest >= q.X.Max {
+		// room for the ring at the right edge (half of it lay past the axis)
+		q.X.Max = fastest * 1.04
+	}
 	g.placeLegend(w/2, PanelHeight)
 	return &Figure{W: w, H: PanelHeight, draw: func(c draw.Canvas) {
 		side(margin(c), []*plot.Plot{p, q})
