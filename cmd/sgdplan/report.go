@@ -316,6 +316,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i], StartWorkers: j.Workers,
 			Completion: j.Completion, CompletionLo: math.NaN(), CompletionHi: math.NaN(), CompletionWhole: j.CompletionInteger})
 	}
+	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, o)...)
 	if pd, err := reportPlanData(chosen, names, n, pal); err != nil {
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else if fig, err := plots.PlanFigure(pd); err != nil {
@@ -503,6 +504,33 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 // jobKnee is the smallest worker count k <= top past which one more worker
 // cuts the run time by less than alpha: 1 - s(k)/s(k+1) < alpha; top when
 // every step gains at least alpha.
+// countNotes says, for the first three jobs on a fitted model, how the
+// counts the page gives them relate: the recommended workers if alone (the
+// knee at --knee-alpha), the plan's workers at start, and check's verdict
+// on that start (its knee is a worker adding less than half a worker's
+// speed). They differ for reasons a reader could not see.
+func countNotes(jobs []planner.Job, planned []planJob, recs []float64, o reportOptions) []string {
+	var notes []string
+	for i, j := range planned {
+		m, ok := jobs[i].Curve.(*fit.Model)
+		if !ok || len(notes) == 3 {
+			continue
+		}
+		start := j.WorkersInteger // whole workers, as check counts them
+		if start < 1 {
+			start = max(int(math.Round(j.Workers)), 1)
+		}
+		ideal := ""
+		if math.Abs(j.Workers-float64(start)) > 1e-9 {
+			ideal = fmt.Sprintf(" (%.4g as an ideal share)", j.Workers)
+		}
+		v := verdict(m, start, m.Reference.PS)
+		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s, its knee on %s (one more cuts its run time by less than %.3g%%). The plan starts it on %s%s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a stricter rule).",
+			j.Job, workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha, workersWord(start), ideal, o.policy, start, v.word, v.reason))
+	}
+	return notes
+}
+
 func jobKnee(c planner.Speedup, top int, alpha float64) int {
 	for k := 1; k < top; k++ {
 		a, b := c.Speedup(float64(k)), c.Speedup(float64(k+1))

@@ -393,3 +393,49 @@ func TestReportOneServerNotes(t *testing.T) {
 		t.Errorf("scaling.png written on 1 server")
 	}
 }
+
+// A job on a fitted model gets a note that ties its three counts together:
+// the recommended workers if alone (the table's), the plan's start, and
+// what check says at that start, word for word as check prints it.
+func TestReportCountNotes(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,p,model,max_workers\nbig,0,20000,0.9,,\nfitted,0,5000,,"+filepath.Base(m)+",8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	row := regexp.MustCompile(`(?m)^\| fitted \| [^|]+ \| ([0-9]+) \| [^|]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
+	note := regexp.MustCompile(`(?m)^- fitted runs on a fitted model\. Recommended if alone: ([0-9]+) workers?, .* The plan starts it on ([0-9]+) workers?.*check --workers ([0-9]+)` + "`" + ` on its model says (.*) \(check's knee`).FindStringSubmatch(s)
+	if row == nil || note == nil {
+		t.Fatalf("no row or no note for the fitted job:\n%s", s)
+	}
+	if note[1] != row[1] || note[2] != note[3] {
+		t.Errorf("note: recommended %s (table %s), plan start %s, check at %s", note[1], row[1], note[2], note[3])
+	}
+	if start, _ := strconv.ParseFloat(row[2], 64); math.Abs(start-mustAtof(t, note[2])) > 0.5 {
+		t.Errorf("plan start %s in the table, %s in the note", row[2], note[2])
+	}
+	_, check, _ := runCmd(t, "check", "--model", m, "--workers", note[3])
+	if first, _, _ := strings.Cut(check, "\n"); first != note[4] {
+		t.Errorf("note quotes check as %q, check prints %q", note[4], first)
+	}
+}
+
+func mustAtof(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
