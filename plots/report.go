@@ -68,10 +68,12 @@ type JobRow struct {
 
 // PolicyRow is one policy's result on the jobs: mean flow (response) time
 // with an interval over seeds (NaN: unknown), mean slowdown, and the 99th
-// percentile of flow time (NaN: unknown).
+// percentile of flow time (NaN: unknown). MeanWeightedFlow, when the jobs
+// have weights, is sum w T / sum w (0: the jobs are unweighted).
 type PolicyRow struct {
 	Policy                           string
 	MeanFlow, MeanFlowLo, MeanFlowHi float64 // s
+	MeanWeightedFlow                 float64 // s; 0: no weights
 	MeanSlowdown                     float64
 	P99                              float64 // s
 }
@@ -112,16 +114,34 @@ type Report struct {
 	Notes    []string
 }
 
-// BestPolicy returns the policy with the least mean flow time ("" without
-// policies).
+// BestPolicy returns the policy with the least mean flow time, weighted
+// when the jobs have weights ("" without policies).
 func (r Report) BestPolicy() string {
 	best, v := "", math.Inf(1)
+	weighted := r.weighted()
 	for _, p := range r.Policies {
-		if p.MeanFlow < v {
-			best, v = p.Policy, p.MeanFlow
+		x := p.MeanFlow
+		if weighted {
+			x = p.MeanWeightedFlow
+		}
+		if x < v {
+			best, v = p.Policy, x
 		}
 	}
 	return best
+}
+
+// weighted says whether the policies carry a weighted mean flow time.
+func (r Report) weighted() bool {
+	return slices.ContainsFunc(r.Policies, func(p PolicyRow) bool { return p.MeanWeightedFlow > 0 })
+}
+
+// bestWhat names what BestPolicy minimises.
+func (r Report) bestWhat() string {
+	if r.weighted() {
+		return "Least mean weighted flow time"
+	}
+	return "Least mean flow time"
 }
 
 func (r Report) validate() error {
@@ -246,6 +266,7 @@ func (r Report) title() string {
 // view is what the templates see: every number already formatted.
 type view struct {
 	Title, Command, Model, Servers, Policy, Best string
+	BestWhat                                     string
 	ParamCols, JobCols, PolicyCols               []string
 	Inputs, Warnings, Notes                      []string
 	Params                                       [][]string
@@ -264,7 +285,7 @@ func (r Report) view() view {
 	v := view{
 		Title: r.title(), Command: r.Command, Model: r.Model, Policy: r.Policy,
 		Inputs: r.Inputs, Warnings: r.Warnings, Notes: r.Notes, Tables: r.Tables, Figures: r.Figures,
-		Best: r.BestPolicy(),
+		Best: r.BestPolicy(), BestWhat: r.bestWhat(),
 	}
 	if r.Servers > 0 {
 		v.Servers = num(r.Servers) + " servers" // (it said "1 servers")
@@ -327,6 +348,10 @@ func (r Report) view() view {
 	if polCI {
 		v.PolicyCols = append(v.PolicyCols, "95% interval")
 	}
+	weighted := r.weighted()
+	if weighted {
+		v.PolicyCols = append(v.PolicyCols, "mean weighted flow time (s)")
+	}
 	v.PolicyCols = append(v.PolicyCols, "mean slowdown")
 	if polP99 {
 		v.PolicyCols = append(v.PolicyCols, "p99 flow time (s)")
@@ -335,6 +360,9 @@ func (r Report) view() view {
 		row := []string{p.Policy, num(p.MeanFlow)}
 		if polCI {
 			row = append(row, interval(p.MeanFlowLo, p.MeanFlowHi))
+		}
+		if weighted {
+			row = append(row, num(p.MeanWeightedFlow))
 		}
 		row = append(row, num(p.MeanSlowdown))
 		if polP99 {
@@ -401,7 +429,7 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 <table><tr>{{range .PolicyCols}}<th>{{.}}</th>{{end}}</tr>
 {{range .Policies}}<tr{{if .Best}} class="best"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{if .Best}}<p>Least mean flow time: <strong>{{.Best}}</strong>.</p>{{end}}
+{{if .Best}}<p>{{.BestWhat}}: <strong>{{.Best}}</strong>.</p>{{end}}
 {{end}}
 {{range .Tables}}
 <h2>{{.Title}}</h2>
@@ -471,7 +499,7 @@ func (r Report) Markdown() []byte {
 			rows = append(rows, row)
 		}
 		mdTable(&b, "Policy comparison", v.PolicyCols, rows)
-		fmt.Fprintf(&b, "Least mean flow time: **%s**.\n\n", v.Best)
+		fmt.Fprintf(&b, "%s: **%s**.\n\n", v.BestWhat, v.Best)
 	}
 	for _, t := range v.Tables {
 		mdTable(&b, t.Title, t.Columns, t.Rows)

@@ -343,7 +343,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			}
 		}
 		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(),
-			MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
+			MeanWeightedFlow: p.MeanWeightedFlow, MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
 	}
 	r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals.")
 

@@ -76,7 +76,8 @@ func TestReport(t *testing.T) {
 	for _, want := range []string{"## Fitted model: mva (async)", "| z0 |", "## Plan on 16 servers (hesrpt)", "| resnet50 |", "## Policy comparison", "| fcfs-rigid |", "load 0.8",
 		// numeric starts from the best heuristic and improves on it: the
 		// comparison holds it and names it (it named hesrpt without it)
-		"| **numeric** |", "Least mean flow time: **numeric**.",
+		"| **numeric** |", "Least mean weighted flow time: **numeric**.", // the jobs have weights
+		"| policy | mean flow time (s) | mean weighted flow time (s) | mean slowdown |",
 		// the jobs file does not name the model: the report says the plan leaves it out
 		"No job of " + reportJobs + " names " + m} {
 		if !strings.Contains(summary, want) {
@@ -96,7 +97,7 @@ func TestReport(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &plan); err != nil {
 		t.Fatal(err)
 	}
-	row := regexp.MustCompile(`(?m)^\| (?:\*\*)?equi(?:\*\*)? \| ([^|]+) \| ([^|]+) \|`).FindStringSubmatch(summary)
+	row := regexp.MustCompile(`(?m)^\| (?:\*\*)?equi(?:\*\*)? \| ([^|]+) \| [^|]+ \| ([^|]+) \|`).FindStringSubmatch(summary)
 	if row == nil {
 		t.Fatalf("no equi row in the policy comparison:\n%s", summary)
 	}
@@ -438,4 +439,49 @@ func mustAtof(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// Jobs with weights: the policy table has the weighted mean flow time
+// (what numeric minimises), equal to plan's, and the best policy is named
+// by it; without weights neither appears.
+func TestReportWeightedFlow(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,p,weight\na,0,20000,0.9,1\nb,0,5000,0.5,4\nc,10,9000,0.7,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "8", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	if !strings.Contains(s, "| policy | mean flow time (s) | mean weighted flow time (s) |") || !strings.Contains(s, "Least mean weighted flow time: **") {
+		t.Fatalf("no weighted column or best:\n%s", s)
+	}
+	_, js, _ := runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "equi", "--format", "json")
+	var plan struct {
+		W float64 `json:"mean_weighted_flow_time"`
+	}
+	if err := json.Unmarshal([]byte(js), &plan); err != nil || !(plan.W > 0) {
+		t.Fatalf("plan json: %v %s", err, js)
+	}
+	row := regexp.MustCompile(`(?m)^\| (?:\*\*)?equi(?:\*\*)? \| [^|]+ \| ([^|]+) \|`).FindStringSubmatch(s)
+	if row == nil || math.Abs(mustAtof(t, strings.TrimSpace(row[1]))-plan.W) > 5e-4*plan.W {
+		t.Errorf("equi weighted flow: report %v, plan %g", row, plan.W)
+	}
+	// unweighted: the plain table
+	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,20000,0.9\nb,0,5000,0.5\n"), 0o644)
+	if code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "8", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ = os.ReadFile(filepath.Join(out, "summary.md"))
+	if s := string(md); strings.Contains(s, "weighted") || !strings.Contains(s, "Least mean flow time: **") {
+		t.Errorf("unweighted jobs:\n%s", s)
+	}
 }
