@@ -199,11 +199,11 @@ type Profile struct {
 	Batch                float64
 	PS                   int // shards of the profile run (0 or 1)
 	FromRun              string
-	// LinkFromBandwidth is true when Link is ParamBytes/Bandwidth rather
-	// than the measured phase times.
-	LinkFromBandwidth bool
-	ParamBytes        int64
-	Bandwidth         float64
+	// ParamBytes and Bandwidth (B/s) are the profile run's model size and
+	// link rate from runs.csv (0 when not recorded): with both, the link
+	// demand scales as S/B to other rates (Queueing).
+	ParamBytes int64
+	Bandwidth  float64
 	// SharedCores: cores per machine the workers' compute shares (0: each
 	// worker computes on its own device); set by the caller, not measured.
 	SharedCores int
@@ -254,9 +254,33 @@ func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 		if w := linkPlausible(p); w != "" {
 			warn = append(warn, w)
 		}
+		warn = append(warn, heavyTails(r)...)
 		return p, warn, nil
 	}
 	return Profile{}, nil, errorf("no run with 1 worker and pull, compute and push times: no two-node profile")
+}
+
+// heavyTailSCV is the squared coefficient of variation of a profile phase
+// above which its mean is said to rest on a few long iterations: 4 is
+// twice the standard deviation of an exponential time (SCV 1), which
+// simulated traces reach; the real ones of testdata/asgd are below 0.1.
+const heavyTailSCV = 4
+
+// heavyTails names the profile run's phases whose times vary more than
+// heavyTailSCV: 3 stalls of 100 s among 1,400 computes of 0.1 s make the
+// mean 0.31 s (SCV about 200), which the profile then takes as the
+// compute of every iteration at every worker count.
+func heavyTails(r RunStats) []string {
+	var warn []string
+	for _, ph := range []struct {
+		name string
+		m    Moments
+	}{{"compute", r.Compute}, {"pull", r.Pull}, {"push", r.Push}} {
+		if ph.m.SCV > heavyTailSCV {
+			warn = append(warn, fmt.Sprintf("run %s: the %s times vary widely (squared coefficient of variation %.3g over %d iterations): a few very long ones (stalls, a shared machine) can make the mean %.4g s, which the profile takes for every iteration; check the trace, or profile a steadier run", r.Run, ph.name, ph.m.SCV, ph.m.N, ph.m.Mean))
+		}
+	}
+	return warn
 }
 
 // linkPlausible compares the profile's measured transfer of the whole

@@ -480,3 +480,41 @@ func TestProfileBatchWarning(t *testing.T) {
 		t.Errorf("warnings:\n%s", joined)
 	}
 }
+
+// A profile run whose phase times vary far more than exponential ones is
+// named: 3 stalls of 100 s among 1,400 computes of 0.1 s make the mean
+// 0.314 s (SCV about 216), which the profile would take as every
+// iteration's compute without a word. Exponential times (SCV 1, as in the
+// simulated fixtures) and the real traces are not named.
+func TestProfileHeavyTailWarning(t *testing.T) {
+	mean := (1397*0.1 + 3*100) / 1400.0
+	ss := (1397*0.01 + 3*1e4) / 1400.0
+	scv := (ss - mean*mean) / (mean * mean)
+	r := RunStats{Run: "n1", Workers: 1, PS: 1, Batch: 32, HasPhases: true,
+		Pull: Moments{N: 1400, Mean: 0.02, SCV: 1}, Compute: Moments{N: 1400, Mean: mean, SCV: scv}, Push: Moments{N: 1400, Mean: 0.02, SCV: 0.5}}
+	_, warn, err := TwoNodeProfile([]RunStats{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warn) != 2 || !strings.Contains(warn[1], "run n1: the compute times vary widely (squared coefficient of variation 216 over 1400 iterations)") || !strings.Contains(warn[1], "0.3141 s") {
+		t.Errorf("SCV %.4g: warnings %q", scv, warn)
+	}
+	r.Compute.SCV = 1
+	if _, warn, _ := TwoNodeProfile([]RunStats{r}); len(warn) != 1 { // the missing apply only
+		t.Errorf("exponential compute: %q", warn)
+	}
+	for _, st := range [][]RunStats{asgdStats(t)} {
+		for _, r := range st {
+			if w := heavyTails(r); r.Workers == 1 && len(w) > 0 {
+				t.Errorf("real run %s: %q", r.Run, w)
+			}
+		}
+	}
+	sf, err := FitSteps(loadAsync(t), nil, StepOptions{Family: "mva", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if joined := strings.Join(sf.Model.Diagnostics.Warnings, "\n"); strings.Contains(joined, "vary widely") {
+		t.Errorf("simulated fixture:\n%s", joined)
+	}
+}
