@@ -263,7 +263,8 @@ func TwoNodeProfile(stats []RunStats) (Profile, []string, error) {
 // heavyTailSCV is the squared coefficient of variation of a profile phase
 // above which its mean is said to rest on a few long iterations: 4 is
 // twice the standard deviation of an exponential time (SCV 1), which
-// simulated traces reach; the real ones of testdata/asgd are below 0.1.
+// simulated traces reach; the 1-worker runs of testdata/asgd are at 0.26
+// at most.
 const heavyTailSCV = 4
 
 // heavyTails names the profile run's phases whose times vary more than
