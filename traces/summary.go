@@ -209,7 +209,19 @@ type runAcc struct {
 	evals    []LossPoint
 	hasSteps bool
 	mixed    bool
+	// iterations in the window whose pull + compute + push exceed
+	// end - start, and the largest excess, s
+	overlong  int64
+	maxExcess float64
 }
+
+// overlongTol is the relative rounding allowed between an iteration's
+// phases and its end - start; overlongShare the share of the window's
+// iterations past it that is warned of.
+const (
+	overlongTol   = 0.01
+	overlongShare = 0.01
+)
 
 func newSummarizer() *summarizer { return &summarizer{runs: map[string]*runAcc{}} }
 
@@ -291,6 +303,13 @@ func (s *summarizer) step(st *Step) {
 		if !math.IsNaN(v) {
 			a.phases[i].add(v)
 		}
+	}
+	// The phases lie between start (the pull begins) and end (the push
+	// is acknowledged): a sum past end - start, beyond rounding, says
+	// they overlap or the timestamps are not the iteration's.
+	if sum, wall := st.Pull+st.Compute+st.Push, st.End-st.Start; sum > wall*(1+overlongTol)+1e-6 {
+		a.overlong++
+		a.maxExcess = max(a.maxExcess, sum-wall)
 	}
 	if st.Staleness >= 0 {
 		a.stSteps[st.Staleness]++
@@ -388,6 +407,9 @@ func (a *runAcc) result() RunSummary {
 			r.UpdatesPerSLo, r.UpdatesPerSHi = math.Max(0, r.UpdatesPerS-half), r.UpdatesPerS+half
 			if r.WindowSteps < fewInWindow {
 				warn("only %d iterations in the steady-state window: throughput is uncertain", r.WindowSteps)
+			}
+			if a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {
+				warn("%d of %d iterations in the steady-state window have pull + compute + push longer than end - start (by up to %.4g s): the phases overlap, or start and end are not the iteration's (trace-format.md); the phase means and the iteration time disagree", a.overlong, r.WindowSteps, a.maxExcess)
 			}
 			if missing := len(a.seen) - len(a.perWk); missing > 0 {
 				warn("%d of %d workers finish no iteration in the steady-state window", missing, r.Workers)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -368,5 +369,47 @@ func TestSynthetic(t *testing.T) {
 	diffRows(t, "runs", got.Runs, tr.Runs)
 	if _, err := os.Stat(filepath.Join(dir, "steps.csv")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Phases that add up to more than end - start (end == start with phase
+// times, or phases that overlap) are warned of when 1% or more of the
+// window's iterations have them; rounding within 1% is not.
+func TestSummarizeWarnsOverlongPhases(t *testing.T) {
+	const want = "have pull + compute + push longer than end - start"
+	has := func(s RunSummary) bool {
+		for _, w := range s.Warnings {
+			if strings.Contains(w.Error(), want) {
+				return true
+			}
+		}
+		return false
+	}
+	if s := Summarize(clockwork())[0]; has(s) {
+		t.Errorf("clockwork: %v", s.Warnings)
+	}
+	// rounding: phases 0.5% over the second of every iteration
+	tr := clockwork()
+	for i := range tr.Steps {
+		tr.Steps[i].Push += 0.005
+	}
+	if s := Summarize(tr)[0]; has(s) {
+		t.Errorf("0.5%% over: %v", s.Warnings)
+	}
+	// every 10th iteration ends where it starts
+	tr = clockwork()
+	for i := range tr.Steps {
+		if tr.Steps[i].Step%10 == 3 {
+			tr.Steps[i].End = tr.Steps[i].Start
+		}
+	}
+	s := Summarize(tr)[0]
+	if !has(s) {
+		t.Fatalf("end == start: no warning in %v", s.Warnings)
+	}
+	for _, w := range s.Warnings {
+		if strings.Contains(w.Error(), want) && !strings.Contains(w.Error(), "18 of 172 iterations") || strings.Contains(w.Error(), want) && !strings.Contains(w.Error(), "by up to 1 s") {
+			t.Errorf("warning %q, want 18 of 172 by up to 1 s", w)
+		}
 	}
 }
