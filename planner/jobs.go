@@ -258,6 +258,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 				return 0, nil
 			}
 			v, err := strconv.Atoi(s)
+			if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
+				return 0, perr(line, c, "%s: %s is too large: want a whole number >= 1 (at most %d)", name, s, math.MaxInt)
+			}
 			if err != nil || v < 1 {
 				return 0, perr(line, c, "%s: want a whole number >= 1, got %q", name, s)
 			}

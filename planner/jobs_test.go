@@ -88,6 +88,7 @@ func TestReadJobsErrors(t *testing.T) {
 		{"model without loader", "job,size,model\na,1,m.json\n", "jobs.csv:2:5: model: m.json: no model loader"},
 		{"no curve in row", "job,size,p\na,1,\n", "jobs.csv:2:5: p, model: both empty: want a speedup exponent p or a model path"},
 		{"max workers", "job,size,p,max_workers\na,1,0.5,1.5\n", "jobs.csv:2:9: max_workers: want a whole number >= 1, got \"1.5\""},
+		{"max workers too large", "job,size,p,max_workers\na,1,0.5,99999999999999999999\n", "jobs.csv:2:9: max_workers: 99999999999999999999 is too large: want a whole number >= 1 (at most 9223372036854775807)"},
 		{"rigid above max", "job,size,p,max_workers,rigid_workers\na,1,0.5,2,4\n", "jobs.csv:2:11: rigid_workers: 4 is above max_workers 2"},
 		{"weight", "job,size,p,weight\na,1,0.5,-2\n", "jobs.csv:2:9: weight: want a weight > 0"},
 		{"quote", "job,size,p\n\"a,1,0.5\n", "jobs.csv:2:"},

@@ -46,6 +46,14 @@ func TestGoNumberSyntaxRefused(t *testing.T) {
 		{"steps", stepsHeader + "a,1,1,32,0,1_0.0,0,1,,,,,\n", `traces: steps.csv:2:6: step: "1_0.0" is not an integer (expected an integer >= 0)`},
 		{"throughput", "workers,ps,batch,steps_per_s\n1,1,32,0x1p1\n", `traces: throughput.csv:2:4: steps_per_s: "0x1p1" is not a number (expected steps per second > 0)`},
 		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1_5,1,0\n", `traces: updates.csv:2:4: time: "1_5" is not a number (expected seconds)`},
+		// whole as float64, not as written
+		{"steps", stepsHeader + "a,1.0000000000000001,1,32,0,0,0,1,,,,,\n", `traces: steps.csv:2:2: workers: "1.0000000000000001" is not an integer (expected an integer >= 1)`},
+		{"steps", stepsHeader + "a,1,1,32,0,4503599627370496.5,0,1,,,,,\n", `traces: steps.csv:2:6: step: "4503599627370496.5" is not an integer (expected an integer >= 0)`},
+		{"steps", stepsHeader + "a,1,1,32,0,1e-999999999,0,1,,,,,\n", `traces: steps.csv:2:6: step: "1e-999999999" is not an integer (expected an integer >= 0)`}, // at once
+		// times beyond 1e12 s (end - start overflowed and inspect panicked)
+		{"steps", stepsHeader + "a,1,1,32,0,0,-1.7e308,1.7e308,,,,,\n", `traces: steps.csv:2:7: start: -1.7e+308 s is beyond ±1e+12 s (expected seconds; are the times in seconds?)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,1,2e12,,,,\n", `traces: steps.csv:2:9: pull: 2e+12 s is beyond 1e+12 s (expected a duration in seconds; are the times in seconds?)`},
+		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1e13,1,0\n", `traces: updates.csv:2:4: time: 1e+13 s is beyond ±1e+12 s (expected seconds; are the times in seconds?)`},
 	} {
 		if _, err := readKind(c.kind, c.in); err == nil || err.Error() != c.want {
 			t.Errorf("%s %q:\n got %v\nwant %s", c.kind, c.in, err, c.want)

@@ -223,6 +223,9 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"pollux bad placement", "pollux-osdi21", map[string]string{
 			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0.5,0.01\n12a,4,0.5,0.01\n",
 		}, "placements.csv:3:1: column placement: expected GPUs per node"},
+		{"pollux local_bsz whole only as a float64", "pollux-osdi21", map[string]string{
+			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4.0000000000000001,0.5,0.01\n",
+		}, "placements.csv:2:3: column local_bsz: expected an integer, got \"4.0000000000000001\""},
 		{"pollux zero step time", "pollux-osdi21", map[string]string{
 			"traces/bert/placements.csv": "placement,local_bsz,step_time,sync_time\n1,4,0,0.01\n",
 		}, "placements.csv:2:5: column step_time: expected a number > 0"},

@@ -231,7 +231,7 @@ func (t *pubTable) integer(name string, min int) (int, error) {
 	v, err := strconv.Atoi(s)
 	if err != nil {
 		f, ferr := parseFloat(s)
-		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 || !wholeText(s) {
 			return 0, t.errAt(name, "column %s: expected an integer, got %q", name, s)
 		}
 		v = int(f)

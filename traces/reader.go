@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // The streaming readers of the five canonical files. Each reads its file by
@@ -62,8 +65,8 @@ func readSteps(r io.Reader, file string, fn func(Step) error, dups *crossFiles) 
 					Batch:     int(r.integer(c.batch, true, 1, 0)),
 					Worker:    int(r.integer(c.worker, true, 0, 0)),
 					Step:      r.integer(c.step, true, 0, 0),
-					Start:     r.number(c.start, true, "seconds"),
-					End:       r.number(c.end, true, "seconds"),
+					Start:     r.clock(c.start, true),
+					End:       r.clock(c.end, true),
 					Pull:      r.duration(c.pull),
 					Compute:   r.duration(c.compute),
 					Push:      r.duration(c.push),
@@ -129,7 +132,7 @@ func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles)
 					Run:       r.key(c.run, true),
 					Shard:     int(r.integer(c.shard, true, 0, 0)),
 					Worker:    int(r.integer(c.worker, true, 0, 0)),
-					Time:      r.number(c.time, true, "seconds"),
+					Time:      r.clock(c.time, true),
 					Version:   r.integer(c.version, true, 0, 0),
 					Staleness: int(r.integer(c.staleness, true, 0, 0)),
 					Apply:     r.duration(c.apply),
@@ -250,7 +253,7 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 			return func(r *row) error {
 				e := Eval{
 					Run:      r.key(c.run, true),
-					Time:     r.number(c.time, false, "seconds"),
+					Time:     r.clock(c.time, false),
 					Updates:  r.integer(c.updates, false, 0, -1),
 					Loss:     r.number(c.loss, false, "a loss"),
 					Accuracy: r.number(c.accuracy, false, "an accuracy in [0, 1]"),
@@ -500,14 +503,15 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 	v, err := parseInt(s)
 	if err != nil {
 		f, ferr := parseFloat(s)
+		// whole as written, not only as the float64 it rounds to
+		whole := ferr == nil && !math.IsInf(f, 0) && f == math.Trunc(f) && wholeText(s)
 		switch {
-		case ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53:
+		case whole && math.Abs(f) < 1<<53:
 			v = int64(f) // "4.0" and "1e3" are integers too
-		case ferr == nil && !math.IsInf(f, 0) && f == math.Trunc(f) && f < 0,
-			errors.Is(err, strconv.ErrRange) && plainInt(s) && strings.HasPrefix(s, "-"):
+		case whole && f < 0, errors.Is(err, strconv.ErrRange) && plainInt(s) && strings.HasPrefix(s, "-"):
 			r.fail(col, "%s: %s is below %d (expected an integer >= %d)", r.h.names[col], s, min, min)
 			return absent
-		case ferr == nil && !math.IsInf(f, 0) && f == math.Trunc(f), errors.Is(err, strconv.ErrRange) && plainInt(s):
+		case whole, errors.Is(err, strconv.ErrRange) && plainInt(s):
 			r.fail(col, "%s: %s is too large (expected an integer >= %d, at most 2^53 written as a decimal, or an int64 in digits)", r.h.names[col], s, min)
 			return absent
 		default:
@@ -520,6 +524,21 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 		return absent
 	}
 	return v
+}
+
+// wholeText reports whether the decimal s is exactly a whole number: the
+// float64 it rounds to may be whole when s is not (1.0000000000000001,
+// 4503599627370496.5).
+// An exponent beyond ±400 is not whole here (a float64 ends near 1e308, and
+// big.Rat would build 10^|exp| for 1e-999999999, which parses as 0).
+func wholeText(s string) bool {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		if e, err := strconv.Atoi(s[i+1:]); err != nil || e > 400 || e < -400 {
+			return false
+		}
+	}
+	r, ok := new(big.Rat).SetString(s)
+	return ok && r.IsInt()
 }
 
 // number parses a finite float; an empty optional value is NaN.
@@ -547,11 +566,27 @@ func (r *row) number(col int, required bool, what string) float64 {
 	return v
 }
 
-// duration parses an optional time span >= 0 (NaN when empty).
+// clock parses a time in seconds within ±limits.MaxTime (NaN when an
+// optional value is empty): a time past it is no trace's (1e12 s is some
+// 30,000 years), and end - start of two such times overflowed (inspect
+// panicked on -1.7e308 to 1.7e308).
+func (r *row) clock(col int, required bool) float64 {
+	v := r.number(col, required, "seconds")
+	if math.Abs(v) > limits.MaxTime {
+		r.fail(col, "%s: %s s is beyond ±%g s (expected seconds; are the times in seconds?)", r.h.names[col], fmtFloat(v), limits.MaxTime)
+	}
+	return v
+}
+
+// duration parses an optional time span >= 0 and at most limits.MaxTime
+// (NaN when empty).
 func (r *row) duration(col int) float64 {
 	v := r.number(col, false, "a duration in seconds >= 0")
-	if v < 0 {
+	switch {
+	case v < 0:
 		r.fail(col, "%s: %s is negative (expected a duration in seconds >= 0)", r.h.names[col], fmtFloat(v))
+	case v > limits.MaxTime:
+		r.fail(col, "%s: %s s is beyond %g s (expected a duration in seconds; are the times in seconds?)", r.h.names[col], fmtFloat(v), limits.MaxTime)
 	}
 	return v
 }
@@ -852,12 +887,14 @@ func (s *stepSet) add(v int64) bool {
 	n := len(s.iv)
 	if n > 0 {
 		last := &s.iv[n-1]
-		if v == last[1]+1 {
-			last[1] = v
-			return true
-		}
-		if v > last[1]+1 {
-			s.iv = append(s.iv, [2]int64{v, v})
+		// v > last[1] first: last[1]+1 overflows at the largest int64
+		// (a duplicate of step 9223372036854775807 went unseen)
+		if v > last[1] {
+			if v-1 == last[1] {
+				last[1] = v
+			} else {
+				s.iv = append(s.iv, [2]int64{v, v})
+			}
 			return true
 		}
 	} else {
@@ -869,7 +906,7 @@ func (s *stepSet) add(v int64) bool {
 	if i > 0 && v <= s.iv[i-1][1] {
 		return false
 	}
-	joinPrev := i > 0 && s.iv[i-1][1]+1 == v
+	joinPrev := i > 0 && v-1 == s.iv[i-1][1] // v > s.iv[i-1][1] here
 	joinNext := i < n && s.iv[i][0]-1 == v
 	switch {
 	case joinPrev && joinNext:

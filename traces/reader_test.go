@@ -314,6 +314,13 @@ func TestStepSet(t *testing.T) {
 	if !s.add(3) || len(s.iv) != 1 || s.iv[0] != [2]int64{0, 10} {
 		t.Errorf("after 3: %v, want [[0 10]]", s.iv)
 	}
+	// the largest int64, twice: last+1 overflowed and the duplicate was new
+	if !s.add(math.MaxInt64) || s.add(math.MaxInt64) || !s.add(math.MaxInt64-1) || s.add(math.MaxInt64-1) {
+		t.Errorf("math.MaxInt64: %v", s.iv)
+	}
+	if len(s.iv) != 2 || s.iv[1] != [2]int64{math.MaxInt64 - 1, math.MaxInt64} {
+		t.Errorf("intervals %v, want [0 10] [max-1 max]", s.iv)
+	}
 }
 
 // TestParseFloatFastPath: the fast path gives the same float64 as strconv.
