@@ -450,13 +450,25 @@ func (a *runAcc) result() RunSummary {
 		// each bin's mean loss at the middle of its iterations: the
 		// middle update count and time (it was put at the bin's end, half
 		// a bin late: the first point at twice its update count)
-		var done int64
+		//
+		// A synchronous step is one global update of every worker's row:
+		// rows count updates once divided by the workers with rows (the
+		// updates of a 4-worker sync run came out 4 times too many).
+		per := 1.0
+		if r.Mode != "async" && len(a.seen) > 1 {
+			per = float64(len(a.seen))
+		}
+		var rows int64
+		done := int64(0) // global updates before the bin
 		wall := r.End - r.Start
 		for b := range lossBins {
+			rows += a.endsIn[b]
+			end := int64(math.Round(float64(rows) / per))
 			if a.lossN[b] > 0 {
-				r.Loss = append(r.Loss, LossPoint{Updates: done + (a.endsIn[b]+1)/2, Time: r.Start + wall*(float64(b)+0.5)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b]), Span: a.endsIn[b]})
+				span := end - done
+				r.Loss = append(r.Loss, LossPoint{Updates: done + (span+1)/2, Time: r.Start + wall*(float64(b)+0.5)/lossBins, Loss: a.lossSum[b] / float64(a.lossN[b]), Span: span})
 			}
-			done += a.endsIn[b]
+			done = end
 		}
 		if len(r.Loss) > 0 {
 			r.LossSource = "steps.csv"
