@@ -1,9 +1,11 @@
 package traces
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -445,7 +447,7 @@ func (a *runAcc) result() RunSummary {
 	}
 	switch {
 	case len(a.evals) > 0 && (usable >= MinEvals || !hasStepLoss):
-		r.Loss, r.LossSource = a.evals, "evals.csv"
+		r.Loss, r.LossSource = sortedEvals(a.evals), "evals.csv"
 	case a.hasSteps:
 		// each bin's mean loss at the middle of its iterations: the
 		// middle update count and time (it was put at the bin's end, half
@@ -475,6 +477,19 @@ func (a *runAcc) result() RunSummary {
 		}
 	}
 	return r
+}
+
+// sortedEvals orders a run's evaluations by update count when every one
+// has it, else by time when every one has it, else leaves the file's order
+// (inspect's first and last loss were the file's first and last rows).
+func sortedEvals(ev []LossPoint) []LossPoint {
+	switch {
+	case !slices.ContainsFunc(ev, func(p LossPoint) bool { return p.Updates < 0 }):
+		slices.SortStableFunc(ev, func(a, b LossPoint) int { return cmp.Compare(a.Updates, b.Updates) })
+	case !slices.ContainsFunc(ev, func(p LossPoint) bool { return math.IsNaN(p.Time) }):
+		slices.SortStableFunc(ev, func(a, b LossPoint) int { return cmp.Compare(a.Time, b.Time) })
+	}
+	return ev
 }
 
 // MinEvals is the fewest evaluations (with an update count and a finite

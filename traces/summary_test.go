@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -413,5 +414,33 @@ func TestSummarizeWarnsOverlongPhases(t *testing.T) {
 		if strings.Contains(w.Error(), want) && !strings.Contains(w.Error(), "18 of 172 iterations") || strings.Contains(w.Error(), want) && !strings.Contains(w.Error(), "by up to 1 s") {
 			t.Errorf("warning %q, want 18 of 172 by up to 1 s", w)
 		}
+	}
+}
+
+// evals.csv rows out of order make the loss curve in update order (inspect
+// printed the file's first and last rows as the first and last loss),
+// or in time order when some row has no update count.
+func TestSummarizeSortsEvals(t *testing.T) {
+	tr := clockwork()
+	nan := math.NaN()
+	tr.Evals = []Eval{{Run: "cw", Time: 30, Updates: 300, Loss: 0.5, Accuracy: nan}, {Run: "cw", Time: 10, Updates: 100, Loss: 2, Accuracy: nan},
+		{Run: "cw", Time: 20, Updates: 200, Loss: 1, Accuracy: nan}, {Run: "cw", Time: 0, Updates: 0, Loss: 3, Accuracy: nan}}
+	s := Summarize(tr)[0]
+	var got []float64
+	for _, p := range s.Loss {
+		got = append(got, p.Loss)
+	}
+	if s.LossSource != "evals.csv" || !slices.Equal(got, []float64{3, 2, 1, 0.5}) {
+		t.Errorf("by updates: %q %v, want 3 2 1 0.5", s.LossSource, got)
+	}
+	tr.Evals[2].Updates = -1 // by time
+	tr.Evals[0].Time = 5
+	s = Summarize(tr)[0]
+	got = got[:0]
+	for _, p := range s.Loss {
+		got = append(got, p.Loss)
+	}
+	if !slices.Equal(got, []float64{3, 0.5, 2, 1}) {
+		t.Errorf("by time: %v, want 3 0.5 2 1", got)
 	}
 }
