@@ -638,10 +638,6 @@ func planPlot(path string, p planPolicy, jobs []planner.Job, n float64) error {
 		d.Completions[j.ID] = p.Jobs[i].Completion
 	}
 	segs := p.segments
-	const maxSegments = 2000
-	if len(segs) > maxSegments {
-		return fmt.Errorf("--plot: %d allocation changes are too many to draw (at most %d)", len(segs), maxSegments)
-	}
 	for _, s := range segs {
 		a := map[string]float64{}
 		for r, j := range s.Jobs {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -278,4 +279,43 @@ func TestPlanMakespanFromZero(t *testing.T) {
 	if p.Makespan != 105 || p.Integer.Makespan != 105 {
 		t.Errorf("makespan %g, whole workers %g, want 105", p.Makespan, p.Integer.Makespan)
 	}
+}
+
+// A plan with more than 2000 allocation changes is still drawn (binned in
+// time by plots.PlanFigure) and its table printed: --plot used to fail the
+// whole command, table and all.
+func TestPlanPlotLongPlan(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("job,arrival,size,p\n")
+	for i := range 1100 {
+		fmt.Fprintf(&b, "j%d,%d,%d,0.5\n", i, 10*i, 20+(i*7)%25)
+	}
+	jobs := writeTestFile(t, dir, "many.csv", b.String())
+	out := filepath.Join(dir, "plan.png")
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4", "--policy", "equi", "--plot", out, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p struct {
+		Jobs []struct{ Completion float64 } `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil || len(p.Jobs) != 1100 {
+		t.Fatalf("json (%v): %d jobs", err, len(p.Jobs))
+	}
+	checkPNG(t, out)
+	// more than 2000 changes: one at each arrival and each completion
+	// that does not coincide with one (counted from the replay)
+	if r, err := planRunFile(jobs, 4, "equi"); err != nil || len(r.segments) <= 2000 {
+		t.Errorf("%d allocation changes (%v), want more than 2000", len(r.segments), err)
+	}
+}
+
+// planRunFile replays the jobs of path under one policy, recorded.
+func planRunFile(path string, n float64, policy string) (planPolicy, error) {
+	jobs, _, err := planReadJobsUsing(path, planReadOptions{})
+	if err != nil {
+		return planPolicy{}, err
+	}
+	return planRun(jobs, n, policy, 0.05, true)
 }

@@ -701,10 +701,6 @@ func reportPlanData(p planPolicy, names []string, n float64, pal *plots.Palette)
 	for i, j := range p.Jobs {
 		d.Completions[names[i]] = j.Completion
 	}
-	const maxSegments = 2000
-	if len(p.segments) > maxSegments {
-		return d, fmt.Errorf("%d allocation changes are too many to draw (at most %d)", len(p.segments), maxSegments)
-	}
 	for _, s := range p.segments {
 		a := map[string]float64{}
 		for r, j := range s.Jobs {
