@@ -76,7 +76,7 @@ type Optimized struct {
 	Objective   float64 // its objective value
 	Start       string  // the heuristic the search started from
 	Heuristics  map[string]float64
-	Evaluations int
+	Evaluations int // replays of the local search (0: it did not run)
 	Warnings    []error
 }
 

@@ -462,7 +462,7 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		for _, w := range o.Warnings {
 			warns = append(warns, w.Error())
 		}
-		if o.Policy.Name() != "numeric" {
+		if o.Policy.Name() != "numeric" && o.Evaluations > 0 { // (above MaxJobs it does not search, and says so)
 			warns = append(warns, fmt.Sprintf("local search found nothing better than %s", o.Start))
 		}
 	} else {

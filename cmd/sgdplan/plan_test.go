@@ -319,3 +319,18 @@ func planRunFile(path string, n float64, policy string) (planPolicy, error) {
 	}
 	return planRun(jobs, n, policy, 0.05, true)
 }
+
+// Above 64 jobs numeric returns the best heuristic without a search and
+// says so; it no longer adds that the search "found nothing better".
+func TestPlanNumericManyJobsMessage(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("job,arrival,size,p\n")
+	for i := range 80 {
+		fmt.Fprintf(&b, "j%d,0,%d,0.5\n", i, 100+i)
+	}
+	jobs := writeTestFile(t, t.TempDir(), "many.csv", b.String())
+	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "numeric")
+	if code != 0 || !strings.Contains(stderr, "80 jobs > 64: best heuristic") || strings.Contains(stderr, "found nothing better") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+}
