@@ -223,7 +223,12 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 // planLoadJobs reads --jobs for s, with --p (when set) as the exponent of the
 // jobs with neither p nor model, named on stderr; it checks that fcfs-rigid
 // (when among the policies) can place every job. Its errors are bad input.
-func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
+//
+// Under --policy all, a job whose rigid_workers exceed the servers leaves
+// fcfs-rigid out of s.names, with a warning (as report does: the other
+// policies can run it); a fcfs-rigid named on its own or in a list makes
+// it an error at the job's cell.
+func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	path := c.String("jobs")
 	var p float64
 	if c.IsSet("p") {
@@ -232,10 +237,17 @@ func planLoadJobs(c *cli.Context, s planSetup) ([]planner.Job, error) {
 		}
 	}
 	o := planReadOptions{p: p, warn: planWarn(c, c.Command.Name)}
-	if slices.Contains(s.names, "fcfs-rigid") {
+	all := c.String("policy") == "all"
+	if slices.Contains(s.names, "fcfs-rigid") && !all {
 		o.servers = s.servers // fcfs-rigid must be able to place every job
 	}
 	jobs, def, err := planReadJobsUsing(path, o)
+	if err == nil && all && slices.Contains(s.names, "fcfs-rigid") {
+		if why := planner.RigidTooWide(jobs, float64(s.servers)); why != "" {
+			s.names = slices.DeleteFunc(slices.Clone(s.names), func(n string) bool { return n == "fcfs-rigid" })
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: warning: policy fcfs-rigid left out: %s\n", c.Command.Name, why)
+		}
+	}
 	if errors.Is(err, planner.ErrNoCurve) {
 		return nil, badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
 	}
@@ -418,7 +430,7 @@ func planAction(c *cli.Context) error {
 			return err
 		}
 	}
-	jobs, err := planLoadJobs(c, s)
+	jobs, err := planLoadJobs(c, &s)
 	if err != nil {
 		return err
 	}

@@ -334,3 +334,25 @@ func TestPlanNumericManyJobsMessage(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, stderr)
 	}
 }
+
+// Under --policy all a rigid job wider than the cluster leaves fcfs-rigid
+// out with a warning, as report and numeric do (plan and simulate refused
+// the whole file); named on its own, fcfs-rigid still refuses it at its cell.
+func TestPlanAllLeavesRigidOut(t *testing.T) {
+	jobs := writeTestFile(t, t.TempDir(), "rig.csv", "job,size,p,rigid_workers\na,40,0.5,9\nb,20,0.8,\n")
+	const warn = `policy fcfs-rigid left out: job "a" needs 9 rigid workers, more than the 4 servers`
+	for _, cmd := range []string{"plan", "simulate"} {
+		code, stdout, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--policy", "all", "--format", "json")
+		if code != 0 || !strings.Contains(stderr, cmd+": warning: "+warn) {
+			t.Errorf("%s --policy all: exit %d:\n%s", cmd, code, stderr)
+			continue
+		}
+		if strings.Contains(stdout, `"fcfs-rigid"`) || !strings.Contains(stdout, `"equi"`) {
+			t.Errorf("%s --policy all: fcfs-rigid in the output or equi missing:\n%.300s", cmd, stdout)
+		}
+		code, _, stderr = runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--policy", "fcfs-rigid")
+		if code != exitBadInput || !strings.Contains(stderr, "rig.csv:2:10: rigid_workers: job \"a\" needs 9 rigid workers") {
+			t.Errorf("%s --policy fcfs-rigid: exit %d: %s", cmd, code, stderr)
+		}
+	}
+}

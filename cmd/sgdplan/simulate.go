@@ -153,9 +153,10 @@ func simulateAction(c *cli.Context) error {
 			return badInput(fmt.Errorf("%s: Poisson workload only, not with --jobs (the jobs file gives the arrivals, sizes and max_workers)",
 				strings.Join(set, ", ")))
 		}
-		if fixed, err = planLoadJobs(c, s); err != nil {
+		if fixed, err = planLoadJobs(c, &s); err != nil {
 			return err
 		}
+		names = s.names // (fcfs-rigid may have been left out)
 	} else {
 		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
 		switch {
