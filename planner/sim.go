@@ -69,7 +69,7 @@ type Result struct {
 	MeanInSystem   float64   // time-average number of jobs in the system
 	ArrivalRate    float64   // jobs / span, for Little's law
 	Span           float64   // s from the first arrival to the last completion
-	Reallocations  int       // times a job present before and after an event changed its allocation
+	Reallocations  int       // times a job that had started had its allocation changed at an event (a first start is not one)
 	QueuedFraction float64   // fraction of jobs that waited before they started
 	Energy         float64   // worker-seconds (power x time) when EnergyAlpha > 0
 	FlowPlusEnergy float64   // sum of responses + Energy when EnergyAlpha > 0
