@@ -611,13 +611,21 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 			if d := p.ClosedForm.MaxRelDiff; d > 1e-9 {
 				agree = fmt.Sprintf("the replay differs by %.1e (relative)", d)
 			}
-			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs present at once): optimum %.6g, mean flow %.6g s, mean slowdown %.6g; %s\n",
-				p.Policy, p.ClosedForm.Objective, p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, agree)
+			// the optimum is a sum over the jobs (weighted), not a mean
+			total := "total slowdown %.6g"
+			if p.ClosedForm.Objective != "slowdown" {
+				total = "total flow time %.6g s"
+				if p.MeanWeightedFlow > 0 {
+					total = "total weighted flow time %.6g s"
+				}
+			}
+			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs present at once): "+total+" (the optimum), mean flow %.6g s, mean slowdown %.6g; %s\n",
+				p.Policy, strings.ReplaceAll(p.ClosedForm.Objective, " ", "-"), p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, agree)
 		}
 	}
 	if len(out) == 1 {
 		p := out[0]
-		fmt.Fprintf(w, "\njobs under %s on %g workers (ideal shares, then whole workers):\n", p.Policy, n)
+		fmt.Fprintf(w, "\njobs under %s on %s (ideal shares, then whole workers):\n", p.Policy, countWord(int(n), "worker"))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers\tcompletion (s)\tflow (s)\tslowdown\twhole workers\tcompletion (s)\t\n")
 		for _, j := range p.Jobs {

@@ -251,7 +251,7 @@ func TestPlanClosedFormCommonArrival(t *testing.T) {
 	os.WriteFile(same, []byte("job,arrival,size,p\na,5,4,0.5\nb,5,3,0.5\nc,5,1,0.5\n"), 0o644)
 	os.WriteFile(apart, []byte("job,arrival,size,p\na,0,4,0.5\nb,5,3,0.5\n"), 0o644)
 	code, stdout, stderr := runCmd(t, "plan", "--jobs", same, "--servers", "2")
-	if code != 0 || !strings.Contains(stdout, "hesrpt closed form (flow time-optimal, all jobs present at once)") || !strings.Contains(stdout, "the replay agrees within 1e-9") {
+	if code != 0 || !strings.Contains(stdout, "hesrpt closed form (flow-time-optimal, all jobs present at once)") || !strings.Contains(stdout, "the replay agrees within 1e-9") {
 		t.Errorf("common arrival: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	code, stdout, stderr = runCmd(t, "plan", "--jobs", apart, "--servers", "2")
