@@ -267,6 +267,7 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 // header maps the column names of a file to their positions.
 type header struct {
 	file  string
+	line  int // the header's line (blank lines may come before it)
 	names []string
 	index map[string]int
 	used  []bool
@@ -285,7 +286,7 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	if err := c.loneCR(rec); err != nil {
 		return nil, err
 	}
-	h := &header{file: c.file, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
+	h := &header{file: c.file, line: c.line, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
 	for i, name := range rec {
 		name = strings.Clone(strings.ToLower(strings.TrimSpace(name)))
 		if name == "" {
@@ -321,7 +322,7 @@ func (h *header) col(name string, required bool, errp *error) int {
 	i, ok := h.index[name]
 	if !ok {
 		if required && *errp == nil {
-			*errp = &ParseError{File: h.file, Line: 1, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names))}
+			*errp = &ParseError{File: h.file, Line: h.line, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names))}
 		}
 		return -1
 	}
@@ -357,7 +358,7 @@ func (h *header) unknown() []error {
 	var w []error
 	for i, u := range h.used {
 		if !u {
-			w = append(w, &ParseError{File: h.file, Line: 1, Column: i + 1, Msg: fmt.Sprintf("unknown column %q ignored", h.names[i])})
+			w = append(w, &ParseError{File: h.file, Line: h.line, Column: i + 1, Msg: fmt.Sprintf("unknown column %q ignored", h.names[i])})
 		}
 	}
 	return w

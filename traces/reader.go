@@ -241,10 +241,10 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 				h.col("loss", false, &err), h.col("accuracy", false, &err),
 			}
 			if err == nil && c.time < 0 && c.updates < 0 {
-				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"time\" or \"updates\""}
+				err = &ParseError{File: file, Line: h.line, Msg: "missing column: expected \"time\" or \"updates\""}
 			}
 			if err == nil && c.loss < 0 && c.accuracy < 0 {
-				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"loss\" or \"accuracy\""}
+				err = &ParseError{File: file, Line: h.line, Msg: "missing column: expected \"loss\" or \"accuracy\""}
 			}
 			if err != nil {
 				return nil, err
@@ -290,10 +290,10 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 				h.col("std", false, &err),
 			}
 			if err == nil && c.batch < 0 && c.globalBatch < 0 {
-				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"batch\" or \"global_batch\""}
+				err = &ParseError{File: file, Line: h.line, Msg: "missing column: expected \"batch\" or \"global_batch\""}
 			}
 			if err == nil && c.steps < 0 && c.samples < 0 {
-				err = &ParseError{File: file, Line: 1, Msg: "missing column: expected \"steps_per_s\" or \"samples_per_s\""}
+				err = &ParseError{File: file, Line: h.line, Msg: "missing column: expected \"steps_per_s\" or \"samples_per_s\""}
 			}
 			if err != nil {
 				return nil, err
@@ -423,15 +423,29 @@ func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) 
 		}
 		r.f, r.err = f, nil
 		if err := parse(r); err != nil {
+			var rf *rowFault
+			if errors.As(err, &rf) {
+				return warnings, c.errorf(h.index[rf.column]+1, "%s", rf.msg)
+			}
 			return warnings, err
 		}
 		n++
 	}
 	if n == 0 {
-		return warnings, &ParseError{File: file, Msg: "header only: no data rows after line 1"}
+		return warnings, &ParseError{File: file, Line: h.line, Msg: fmt.Sprintf("header only: no data rows after line %d", h.line)}
 	}
 	return warnings, nil
 }
+
+// rowFault is a fault of the current row found by a row handler (one that
+// compares it with other files): readRows gives it the row's line and the
+// named column's position.
+type rowFault struct {
+	column string // a column of the header
+	msg    string
+}
+
+func (e *rowFault) Error() string { return e.msg }
 
 // row parses the fields of one record. The first fault sticks in err, so a
 // row's fields can be parsed in one expression and checked once.
@@ -753,7 +767,7 @@ func (d *crossFiles) runHandler(file string, fn func(RunInfo) error) func(RunInf
 			if sameRunInfo(a, b) {
 				return nil
 			}
-			return fmt.Errorf("traces: %s: run %q is described again, differently, after %s: describe each run once", file, r.Run, prev.file)
+			return &rowFault{column: "run", msg: fmt.Sprintf("run %q is described again, differently, after %s: describe each run once", r.Run, prev.file)}
 		}
 		d.runs[r.Run] = runFrom{r, file}
 		return fn(r)
@@ -772,7 +786,14 @@ func (d *crossFiles) evalHandler(file string, fn func(Eval) error) func(Eval) er
 		}
 		k := evalKey{e.Run, e.Updates, math.Float64bits(e.Time), math.Float64bits(e.Loss), math.Float64bits(e.Accuracy)}
 		if prev, ok := d.evals[k]; ok && prev != file {
-			return fmt.Errorf("traces: %s: the evaluation of run %q at %d updates (time %g s) is also in %s: is the trace named twice?", file, e.Run, e.Updates, e.Time, prev)
+			at := fmt.Sprintf("at %d updates", e.Updates)
+			switch {
+			case e.Updates < 0:
+				at = fmt.Sprintf("at %g s", e.Time)
+			case !math.IsNaN(e.Time):
+				at += fmt.Sprintf(" (time %g s)", e.Time)
+			}
+			return &rowFault{column: "run", msg: fmt.Sprintf("the evaluation of run %q %s is also in %s: is the trace named twice?", e.Run, at, prev)}
 		}
 		d.evals[k] = file
 		return fn(e)

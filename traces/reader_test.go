@@ -132,7 +132,10 @@ func TestMalformed(t *testing.T) {
 		line, col      int
 	}{
 		{"empty file", "steps", "", "traces: steps.csv: empty file: expected a header row (run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss])", 0, 0},
-		{"header only", "steps", stepsHeader, "traces: steps.csv: header only: no data rows after line 1", 0, 0},
+		{"header only", "steps", stepsHeader, "traces: steps.csv:1: header only: no data rows after line 1", 1, 0},
+		// blank lines before the header: its errors are at its own line
+		{"header only after blank lines", "steps", "\n\n" + stepsHeader, "traces: steps.csv:3: header only: no data rows after line 3", 3, 0},
+		{"missing column after blank lines", "evals", "\n\nrun,loss\na,1\n", "traces: evals.csv:3: missing column: expected \"time\" or \"updates\"", 3, 0},
 		{"missing required column", "steps", "run,workers,ps,batch,worker,step,start\na,1,1,1,0,0,0\n",
 			`traces: steps.csv:1: missing required column "end" (header has run,workers,ps,batch,worker,step,start)`, 1, 0},
 		{"text in a number column", "steps", stepsHeader + okRow + "a,2,1,32,1,0,abc,1,,,,,\n",
