@@ -214,6 +214,17 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	// a file this conversion writes beside its gzipped twin (or the
+	// reverse) makes a folder no reader accepts: refused before writing
+	for _, f := range res.Trace.Files() {
+		twin := f.Name + ".gz"
+		if strings.HasSuffix(f.Name, ".gz") {
+			twin = strings.TrimSuffix(f.Name, ".gz")
+		}
+		if _, err := os.Stat(filepath.Join(out, twin)); err == nil {
+			return badInput(fmt.Errorf("convert: --out %s holds %s, from an earlier conversion: the %s this one writes beside it would make a folder that fit and inspect refuse (a file both plain and gzipped); remove it, or convert into another folder", out, twin, f.Name))
+		}
+	}
 	if err := traces.WriteDir(out, res.Trace); err != nil {
 		var pe *traces.ParseError
 		if errors.As(err, &pe) {
@@ -237,7 +248,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(stale) > 0 {
-		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace (or refuse the folder where a file is both plain and gzipped); remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
+		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace; remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
 	}
 	return nil
 }

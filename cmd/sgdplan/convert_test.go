@@ -285,3 +285,20 @@ func TestConvertWarnsStaleFiles(t *testing.T) {
 		t.Errorf("same files again: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A folder holding steps.csv.gz would get a steps.csv beside it, which no
+// reader accepts: convert refuses before writing anything (it wrote, warned
+// and exited 0, leaving a folder inspect refused).
+func TestConvertRefusesGzipTwin(t *testing.T) {
+	out := t.TempDir()
+	twin := filepath.Join(out, "steps.csv.gz")
+	os.WriteFile(twin, []byte("old"), 0o644)
+	in := filepath.Join("..", "..", "traces", "testdata", "chrome", "pytorch_profiler.json")
+	code, stdout, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--mode", "allreduce", in, "--out", out)
+	if code != exitBadInput || !strings.Contains(stderr, "holds steps.csv.gz, from an earlier conversion: the steps.csv this one writes beside it") || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 1 {
+		t.Errorf("%d files in --out, want only the old steps.csv.gz", len(ents))
+	}
+}
