@@ -142,7 +142,8 @@ func TestPlanSimulateBadInput(t *testing.T) {
 		{[]string{"simulate", "--jobs", good, "--servers", "4", "--early-stop", "1.5"}, "--early-stop 1.5"},
 		{[]string{"simulate", "--jobs", good, "--servers", "4", "--energy-alpha", "0.5"}, "--energy-alpha 0.5"},
 		{[]string{"simulate", "--jobs", good, "--servers", "4", "--seeds", "0"}, "--seeds 0"},
-		{[]string{"simulate", "--servers", "4"}, "give --jobs jobs.csv, or --arrival-rate"},
+		{[]string{"simulate", "--servers", "4"}, "simulate: give --jobs jobs.csv, or --arrival-rate"},
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "-1"}, "simulate: --arrival-rate -1: want jobs per second > 0"},
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--p", "0"}, "--p 0"},
 		{[]string{"simulate", "--jobs", order, "--servers", "4", "--plot", plot}, "arrival: 5 s is before"},
 	}

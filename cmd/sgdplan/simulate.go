@@ -150,7 +150,7 @@ func simulateAction(c *cli.Context) error {
 			}
 		}
 		if len(set) > 0 {
-			return badInput(fmt.Errorf("%s: Poisson workload only, not with --jobs (the jobs file gives the arrivals, sizes and max_workers)",
+			return badInput(fmt.Errorf("simulate: %s: Poisson workload only, not with --jobs (the jobs file gives the arrivals, sizes and max_workers)",
 				strings.Join(set, ", ")))
 		}
 		if fixed, err = planLoadJobs(c, &s); err != nil {
@@ -161,7 +161,10 @@ func simulateAction(c *cli.Context) error {
 		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
 		switch {
 		case !(rate > 0):
-			return badInput(fmt.Errorf("give --jobs jobs.csv, or --arrival-rate > 0 for a Poisson workload"))
+			if c.IsSet("arrival-rate") {
+				return badInput(fmt.Errorf("simulate: --arrival-rate %g: want jobs per second > 0 (or give --jobs jobs.csv)", rate))
+			}
+			return badInput(fmt.Errorf("simulate: give --jobs jobs.csv, or --arrival-rate > 0 for a Poisson workload"))
 		case !(p > 0 && p <= 1):
 			return badInput(fmt.Errorf("%s: --p %g: want a speedup exponent in (0, 1]", c.Command.Name, p))
 		case !(mean > 0):

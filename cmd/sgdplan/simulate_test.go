@@ -211,7 +211,7 @@ func TestSimulateJobsRefusesPoissonFlags(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		{[]string{"--count", "0"}, "--count 0: Poisson workload only, not with --jobs"},
+		{[]string{"--count", "0"}, "simulate: --count 0: Poisson workload only, not with --jobs"},
 		{[]string{"--count", "500"}, "--count 500: Poisson workload only"},
 		{[]string{"--mean-size", "-1"}, "--mean-size -1: Poisson workload only"},
 		{[]string{"--size-sigma", "-1"}, "--size-sigma -1: Poisson workload only"},
