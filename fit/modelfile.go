@@ -1503,14 +1503,14 @@ func (m *Model) Saturation(c model.Config) float64 {
 		most := math.Inf(1)
 		compute := nw.Z
 		for _, st := range nw.Stations {
-			if st.Name == "compute" {
+			if st.Kind == model.ComputeStation {
 				compute += st.D
 			}
 			if st.Delay || !(st.D > 0) {
 				continue
 			}
 			x := float64(max(st.Servers, 1)) / st.D
-			if isLink(st.Name) {
+			if st.Kind == model.LinkStation {
 				x = math.Max(x, payload)
 			}
 			most = math.Min(most, x)
@@ -1524,12 +1524,6 @@ func (m *Model) Saturation(c model.Config) float64 {
 		return math.Inf(1)
 	}
 	return sat
-}
-
-// isLink reports whether a station of model.AsyncPS's network is a shard
-// link: "push", "pull", "push[i]", "pull[i]".
-func isLink(name string) bool {
-	return strings.HasPrefix(name, "push") || strings.HasPrefix(name, "pull")
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the

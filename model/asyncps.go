@@ -222,7 +222,7 @@ func (a AsyncPS) Network(c Config) Network {
 		// SharedCores*nodes < Workers, said without the product (which
 		// can overflow for absurd core counts)
 		if a.SharedCores <= (c.Workers-1)/nodes {
-			n.Stations = append(n.Stations, Station{Name: "compute", D: z, SCV: scvCompute, Servers: a.SharedCores * nodes})
+			n.Stations = append(n.Stations, Station{Name: "compute", D: z, SCV: scvCompute, Servers: a.SharedCores * nodes, Kind: ComputeStation})
 			z = 0
 		}
 	}
@@ -232,22 +232,22 @@ func (a AsyncPS) Network(c Config) Network {
 		n.Stations = append(make([]Station, 0, len(n.Stations)+3*P), n.Stations...)
 		for i := 1; i <= P; i++ {
 			n.Stations = append(n.Stations,
-				Station{Name: fmt.Sprintf("push[%d]", i), D: dx, SCV: scvPush},
-				Station{Name: fmt.Sprintf("apply[%d]", i), D: da, SCV: scvApply})
+				Station{Name: fmt.Sprintf("push[%d]", i), D: dx, SCV: scvPush, Kind: LinkStation},
+				Station{Name: fmt.Sprintf("apply[%d]", i), D: da, SCV: scvApply, Kind: ApplyStation})
 		}
 		for i := 1; i <= P; i++ {
-			n.Stations = append(n.Stations, Station{Name: fmt.Sprintf("pull[%d]", i), D: dx, SCV: scvPull})
+			n.Stations = append(n.Stations, Station{Name: fmt.Sprintf("pull[%d]", i), D: dx, SCV: scvPull, Kind: LinkStation})
 		}
 	default:
 		n.Stations = append(n.Stations,
-			Station{Name: "push", D: dx, SCV: scvPush},
-			Station{Name: "apply", D: da, SCV: scvApply},
-			Station{Name: "pull", D: dx, SCV: scvPull})
+			Station{Name: "push", D: dx, SCV: scvPush, Kind: LinkStation},
+			Station{Name: "apply", D: da, SCV: scvApply, Kind: ApplyStation},
+			Station{Name: "pull", D: dx, SCV: scvPull, Kind: LinkStation})
 		if P > 1 {
 			k := len(n.Stations) - 3
 			sigma := math.Sqrt(scvPush*dx*dx + scvApply*da*da + scvPull*dx*dx)
 			f := harmonic(P) - 1
-			n.Stations = append(n.Stations, Station{Name: "sync", D: sigma * f, Delay: true,
+			n.Stations = append(n.Stations, Station{Name: "sync", D: sigma * f, Delay: true, Kind: SyncStation,
 				SyncOf: []int{k, k + 1, k + 2}, SyncFactor: f})
 		}
 	}

@@ -346,3 +346,34 @@ func TestAsyncPSSweepPastLargeN(t *testing.T) {
 		}
 	}
 }
+
+// Every station of AsyncPS's network says its kind, so that its readers
+// (saturation bounds, check's busiest station, the report's phases) need
+// not recognise it by its name.
+func TestAsyncPSStationKinds(t *testing.T) {
+	shared := job
+	shared.SharedCores = 2
+	for _, tc := range []struct {
+		a    AsyncPS
+		c    Config
+		want string
+	}{
+		{job, Config{Workers: 2, PS: 1}, "push:link apply:apply pull:link"},
+		{shared, Config{Workers: 3, PS: 1, Nodes: 1}, "compute:compute push:link apply:apply pull:link"}, // 3 workers on 2 cores
+	} {
+		var got []string
+		for _, s := range tc.a.Network(tc.c).Stations {
+			got = append(got, s.Name+":"+map[StationKind]string{ComputeStation: "compute", LinkStation: "link", ApplyStation: "apply", SyncStation: "sync"}[s.Kind])
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.c, g, tc.want)
+		}
+	}
+	par := job
+	par.Correction = true
+	for _, s := range par.Network(Config{Workers: 2, PS: 3}).Stations {
+		if s.Kind == OtherStation {
+			t.Errorf("parallel shards: station %s has no kind", s.Name)
+		}
+	}
+}

@@ -35,7 +35,23 @@ type Station struct {
 	// bounds stay exact. Delay must be set too.
 	SyncOf     []int
 	SyncFactor float64
+	// Kind says what the station stands for in a job's network, for the
+	// readers of a solved network (saturation bounds, reports); the
+	// solvers ignore it. Zero: not said.
+	Kind StationKind
 }
+
+// StationKind is what a station of a job's network models.
+type StationKind int
+
+// The kinds of AsyncPS's stations.
+const (
+	OtherStation   StationKind = iota // not said
+	ComputeStation                    // the workers' compute (when a station, with SharedCores)
+	LinkStation                       // one direction of a shard's link: a push or a pull
+	ApplyStation                      // a shard's CPU applying an update
+	SyncStation                       // the fork-join wait for the slowest shard
+)
 
 // Network is a single-class closed network: each customer spends a think
 // time Z at its own delay station (compute on its own device) and then

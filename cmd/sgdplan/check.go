@@ -534,11 +534,11 @@ func busiest(m *fit.Model, n, p int) (float64, string) {
 	x := m.StepsPerSecond(c)
 	u, kind := 0.0, ""
 	for _, s := range net.Stations {
-		if s.Delay || s.Name == "compute" {
+		if s.Delay || s.Kind == model.ComputeStation {
 			continue
 		}
 		k := "link"
-		if strings.HasPrefix(s.Name, "apply") {
+		if s.Kind == model.ApplyStation {
 			k = "CPU"
 		}
 		if v := x * s.D / float64(max(s.Servers, 1)); v > u {

@@ -425,7 +425,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		if n, ok := m.Network(model.Config{Workers: 1}); ok {
 			z = n.Z
 			for _, st := range n.Stations {
-				if strings.HasPrefix(st.Name, "apply") {
+				if st.Kind == model.ApplyStation {
 					apply = st.D // one shard's, as the phases are
 					break
 				}
