@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -266,8 +267,8 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //   - Accuracy: tags containing "acc" (accuracy, acc, top1_acc, ...), chosen
 //     the same way; values in [0, 1] fill the accuracy of the eval row of the
 //     same step (a row of their own when no loss was logged at that step);
-//     values outside [0, 1] (percentages) are divided by 100 when in (1, 100],
-//     with a warning.
+//     a tag with a value in (1, 100] is in percent: all its values are
+//     divided by 100, with a warning.
 //   - Rate: global_step/sec, steps_per_sec, steps/sec, iterations/sec
 //     (steps/s) and examples/sec, examples_per_sec, samples/sec,
 //     samples_per_sec, images/sec (samples/s) give one throughput.csv row per
@@ -373,13 +374,14 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 	}
 	if accTag != "" {
-		scaled := false
+		// A tag with a value in (1, 100] is in percent, every value of it:
+		// deciding value by value read an early 0.5 (%) as 50%.
+		scaled := slices.ContainsFunc(byTag[accTag], func(s TFScalar) bool { return s.Value > 1 && s.Value <= 100 })
 		var out []TFScalar // values neither a fraction nor a percent
 		for _, s := range byTag[accTag] {
 			v := s.Value
-			if v > 1 && v <= 100 {
+			if scaled {
 				v /= 100
-				scaled = true
 			}
 			if !(v >= 0 && v <= 1) {
 				out = append(out, s)
@@ -388,7 +390,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			evalRow(s).Accuracy = v
 		}
 		if scaled {
-			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q has values above 1: read as percent", opts.Run, accTag))
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q has values above 1: all its values read as percent", opts.Run, accTag))
 		}
 		if len(out) > 0 {
 			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q: %d values outside [0, 1] and (1, 100] (percent) dropped, the first %v at step %d",

@@ -383,3 +383,18 @@ func FuzzTFEvents(f *testing.F) {
 		}
 	})
 }
+
+// An accuracy tag in percent whose early values are at most 1 is read in
+// percent throughout: 0.5 (%) at step 10 was read as 50% beside 40.5% later.
+func TestTFEventsPercentPerTag(t *testing.T) {
+	s := []TFScalar{{10, 1, "loss", 2}, {10, 1, "accuracy", 0.5}, {11, 2, "loss", 1.5}, {11, 2, "accuracy", 40.5}}
+	tr, _ := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"})
+	if len(tr.Evals) != 2 || tr.Evals[0].Accuracy != 0.005 || tr.Evals[1].Accuracy != 0.405 {
+		t.Errorf("evals %+v: want accuracy 0.005 then 0.405", tr.Evals)
+	}
+	// a tag of fractions stays as it is
+	s[1].Value, s[3].Value = 0.2, 0.6
+	if tr, _ := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"}); tr.Evals[0].Accuracy != 0.2 || tr.Evals[1].Accuracy != 0.6 {
+		t.Errorf("fractions: %+v", tr.Evals)
+	}
+}
