@@ -263,8 +263,12 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		}, "bert.csv:1:21: column \"two\": expected a GPU count"},
 		// a GPU count twice would make a second row of it from the first column
 		{"elasticflow repeated GPU count", "elasticflow-asplos23", map[string]string{
+			"throughputs_A100_raw/bert.csv": "global_batch_size,1,01,4\n64,1,2,3\n",
+		}, "bert.csv:1:21: column \"01\": GPU count 1 repeats field 2 of the header (expected each GPU count once)"},
+		// any column name twice: which holds the values? (the first was used)
+		{"elasticflow repeated column", "elasticflow-asplos23", map[string]string{
 			"throughputs_A100_raw/bert.csv": "global_batch_size,1,1,4\n64,1,2,3\n",
-		}, "bert.csv:1:21: column \"1\": GPU count 1 repeats field 2 of the header (expected each GPU count once)"},
+		}, "bert.csv:1:21: column \"1\" repeats field 2 of the header: expected each column once"},
 		{"gavel consolidated 7", "gavel-osdi20", map[string]string{
 			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,7,A3C,A3C,,1,3\n",
 		}, "simulation_throughputs_isolated.csv:2:5: column consolidated: expected 1 (one server) or 0 (spread over servers), got 7"},

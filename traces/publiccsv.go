@@ -47,7 +47,11 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 	for i, h := range head {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		t.head = append(t.head, h)
-		if _, dup := t.col[h]; !dup {
+		if j, dup := t.col[h]; dup && h != "" {
+			// which one holds the values? (the first was used, silently)
+			_, c := cr.FieldPos(i)
+			return nil, &ParseError{File: file, Line: 1, Column: c, Msg: fmt.Sprintf("column %q repeats field %d of the header: expected each column once", h, j+1)}
+		} else if !dup {
 			t.col[h] = i
 		}
 	}
