@@ -246,7 +246,16 @@ type chromeInfo struct {
 func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 	info := chromeInfo{rank: -1, worldSize: -1}
 	var warns []error
-	dec := json.NewDecoder(bytes.NewReader(d.data))
+	data := d.data
+	// A bare array cut off after an event's comma ("...},"), as a trace
+	// written while the profiler ran leaves it: read up to the comma (the
+	// format allows a missing "]"; trace viewers read this too). Offsets
+	// are unchanged: data is a prefix of d.data.
+	if t := bytes.TrimRight(data, " \t\r\n"); len(t) > 0 && t[len(t)-1] == ',' && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("[")) {
+		data = t[:len(t)-1]
+		warns = append(warns, d.errAt(int64(len(t)-1), "the event array ends in a comma with no closing ] (a trace cut off while it was written?): read up to the comma"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
