@@ -485,3 +485,32 @@ func TestReportWeightedFlow(t *testing.T) {
 		t.Errorf("unweighted jobs:\n%s", s)
 	}
 }
+
+// Points measured at other shard counts are on the curve of a family that
+// ignores the shards (a power law): the fit figure showed 2 of a
+// tf-cnn-benchmarks series' 5 points (1, 1, 2, 4 and 4 shards), "3 other
+// points not shown", and drew the curve to 16 workers where the data reach 64.
+func TestReportFitDataFamilyIgnoresShards(t *testing.T) {
+	tmp := t.TempDir()
+	var b strings.Builder
+	b.WriteString("workers,ps,batch,steps_per_s,mode,nodes\n")
+	for i, w := range []int{1, 8, 16, 32, 64} {
+		fmt.Fprintf(&b, "%d,%d,32,%g,sync,%d\n", w, []int{1, 1, 2, 4, 4}[i], 1.5*math.Pow(float64(w), -0.05), max(w/8, 1))
+	}
+	os.WriteFile(filepath.Join(tmp, "throughput.csv"), []byte(b.String()), 0o644)
+	mp := filepath.Join(tmp, "model.json")
+	if code, _, stderr := runCmd(t, "fit", tmp, "--family", "powerlaw", "--out", mp, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit exit %d:\n%s", code, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := reportFitData(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Measured) != 5 || strings.Contains(d.Title, "not shown") || d.Curve[len(d.Curve)-1].X < 64 {
+		t.Errorf("%d points, title %q, curve to %g: want all 5, to 64 workers or more", len(d.Measured), d.Title, d.Curve[len(d.Curve)-1].X)
+	}
+}
