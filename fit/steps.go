@@ -734,17 +734,30 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 			batches = append(batches, b)
 		}
 	}
-	if len(batches) == 0 {
+	// A training run of 1 worker at another batch splits the compute into
+	// z0 + z1 b (the two compute means on a line).
+	second, split, splitWarn := computeSplit(prof, pts, stats)
+	switch {
+	case split:
+		warn = append(warn, fmt.Sprintf("compute split into z0 + z1 b from the 1-worker runs %s (batch %.4g, %.4g s) and %s (batch %d, %.4g s): z0 = %.4g s, z1 = %.4g s per sample", prof.FromRun, prof.Batch, prof.Z, second.Run, second.Batch, second.Compute.Mean, (prof.Z*float64(second.Batch)-second.Compute.Mean*prof.Batch)/(float64(second.Batch)-prof.Batch), (second.Compute.Mean-prof.Z)/(float64(second.Batch)-prof.Batch)))
+	case splitWarn != "":
+		warn = append(warn, splitWarn)
+	case len(batches) == 0:
 		warn = append(warn, "compute time per sample not identified (one batch size): z1 = 0, all compute in z0")
-	} else {
+	default:
 		// (it said "one batch size" on data with two)
-		warn = append(warn, fmt.Sprintf("compute time per sample not estimated: the two-node profile is one run, at batch %.4g (the data also hold %s): z1 = 0, all compute in z0, so predictions at another batch keep the profile's compute time", prof.Batch, strings.Join(batches, ", ")))
+		warn = append(warn, fmt.Sprintf("compute time per sample not estimated: the two-node profile is one run, at batch %.4g (the data also hold %s, but no training run of 1 worker there): z1 = 0, all compute in z0, so predictions at another batch keep the profile's compute time", prof.Batch, strings.Join(batches, ", ")))
+	}
+	if split {
+		b1, b2 := prof.Batch, float64(second.Batch)
+		th[1] = (second.Compute.Mean - prof.Z) / (b2 - b1)
+		th[0] = prof.Z - th[1]*b1
 	}
 	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
-	// z1 (compute per sample) is set to 0, not measured: fit marks it as
-	// set by the form (its interval [0, 0] says nothing of it)
+	// Without a split, z1 (compute per sample) is set to 0, not measured:
+	// fit marks it as set by the form (its interval [0, 0] says nothing of it)
 	tf.PriorSet = make([]bool, len(th))
-	tf.PriorSet[1] = true
+	tf.PriorSet[1] = !split
 	tf.Residuals = make([]float64, len(pts))
 	ss := 0.0
 	for i, p := range pts {
@@ -765,22 +778,67 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	tf.Hi = append([]float64(nil), th...)
 	rng := newRand(s.Seed)
 	z := zQuantile(s.Level)
-	seZ := math.Sqrt(pr.Compute.SCV/float64(max(pr.Compute.N, 1))) * prof.Z
+	seZ := math.Sqrt(nz(pr.Compute.SCV)/float64(max(pr.Compute.N, 1))) * prof.Z
 	seL := math.Sqrt(nz(prof.SCV)/float64(max(pr.Pull.N, 1))) * prof.Link
 	seA := math.Sqrt(nz(pr.Apply.SCV)/float64(max(pr.Apply.N, 1))) * prof.Apply
 	tf.Lo[0], tf.Hi[0] = math.Max(th[0]-z*seZ, 0), th[0]+z*seZ
 	tf.Lo[2], tf.Hi[2] = math.Max(th[2]-z*seL, 0), th[2]+z*seL
 	tf.Lo[3], tf.Hi[3] = math.Max(th[3]-z*seA, 0), th[3]+z*seA
+	// with a split, z0 and z1 are lines through the two compute means,
+	// each drawn from its standard error
+	var se2 float64
+	b1, b2 := prof.Batch, float64(second.Batch)
+	splitAt := func(z1, z2 float64) (float64, float64) {
+		k := math.Max((z2-z1)/(b2-b1), 0)
+		return math.Max(z1-k*b1, 0), k
+	}
+	if split {
+		se2 = math.Sqrt(nz(second.Compute.SCV)/float64(max(second.Compute.N, 1))) * second.Compute.Mean
+		// intervals by propagation (independent means)
+		r := b1 / (b2 - b1)
+		se0 := math.Hypot((1+r)*seZ, r*se2)
+		se1 := math.Hypot(seZ, se2) / math.Abs(b2-b1)
+		tf.Lo[0], tf.Hi[0] = math.Max(th[0]-z*se0, 0), th[0]+z*se0
+		tf.Lo[1], tf.Hi[1] = math.Max(th[1]-z*se1, 0), th[1]+z*se1
+	}
 	if s.Bootstrap > 0 {
 		for b := 0; b < s.Bootstrap; b++ {
 			v := append([]float64(nil), th...)
 			v[0] = math.Max(th[0]+seZ*rng.NormFloat64(), 0)
+			if split {
+				v[0], v[1] = splitAt(prof.Z+seZ*rng.NormFloat64(), second.Compute.Mean+se2*rng.NormFloat64())
+			}
 			v[2] = math.Max(th[2]+seL*rng.NormFloat64(), 0)
 			v[3] = math.Max(th[3]+seA*rng.NormFloat64(), 0)
 			tf.Samples = append(tf.Samples, v)
 		}
 	}
 	return tf, nil
+}
+
+// computeSplit finds a training run that splits the profile's compute
+// into z0 + z1 b: one worker, the profile's shards and link rate, phase
+// times, at another batch (the first such in stats). split is true when
+// the line through the two compute means has z1 > 0 and z0 >= 0; else a
+// run found gives a warning saying why it was not used.
+func computeSplit(prof Profile, pts []Point, stats []RunStats) (second RunStats, split bool, warn string) {
+	for _, r := range stats {
+		if r.Workers != 1 || r.PS != prof.PS || !r.HasPhases || r.Compute.N == 0 || r.Batch <= 0 || float64(r.Batch) == prof.Batch ||
+			(prof.Bandwidth > 0 && r.Bandwidth > 0 && r.Bandwidth != prof.Bandwidth) {
+			continue
+		}
+		// a training run: its configuration is among the fitted points
+		if !slices.ContainsFunc(pts, func(p Point) bool { return p.Config.Workers == 1 && p.Config.Batch == float64(r.Batch) }) {
+			continue
+		}
+		b1, b2 := prof.Batch, float64(r.Batch)
+		z1 := (r.Compute.Mean - prof.Z) / (b2 - b1)
+		if z1 > 0 && prof.Z-z1*b1 >= 0 {
+			return r, true, ""
+		}
+		return r, false, fmt.Sprintf("compute time per sample not identified: the 1-worker runs %s (batch %.4g) and %s (batch %d) compute %.4g s and %.4g s, not more for more samples on a line through z0 >= 0: z1 = 0, all compute in z0", prof.FromRun, b1, r.Run, r.Batch, prof.Z, r.Compute.Mean)
+	}
+	return RunStats{}, false, ""
 }
 
 // profileCV is the MAPE (%) of the profile fit on the training

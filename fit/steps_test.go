@@ -476,7 +476,7 @@ func TestProfileBatchWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	joined := strings.Join(sf.Model.Diagnostics.Warnings, "\n")
-	if !strings.Contains(joined, "the two-node profile is one run, at batch 32 (the data also hold 64)") || strings.Contains(joined, "(one batch size)") {
+	if !strings.Contains(joined, "the two-node profile is one run, at batch 32 (the data also hold 64, but no training run of 1 worker there)") || strings.Contains(joined, "(one batch size)") {
 		t.Errorf("warnings:\n%s", joined)
 	}
 }
@@ -516,5 +516,66 @@ func TestProfileHeavyTailWarning(t *testing.T) {
 	}
 	if joined := strings.Join(sf.Model.Diagnostics.Warnings, "\n"); strings.Contains(joined, "vary widely") {
 		t.Errorf("simulated fixture:\n%s", joined)
+	}
+}
+
+// A second 1-worker training run at another batch splits the profile's
+// compute into z0 + z1 b: the line through the two compute means (it was
+// z1 = 0 "not estimated" whatever the data held). Here the run at batch 64
+// computes 20 ms more than the profile's at 32: z1 = 0.02/32 s a sample,
+// with an interval, and the model gives that run back at 1 worker.
+func TestProfileComputeSplit(t *testing.T) {
+	tr := loadAsync(t)
+	cp := *tr
+	cp.Steps = append([]traces.Step(nil), tr.Steps...)
+	for _, s := range tr.Steps {
+		if s.Workers == 1 {
+			s.Run += "-b64"
+			s.Batch = 64
+			s.Compute += 0.02
+			s.Start += 0.02 * float64(s.Step)
+			s.End += 0.02 * float64(s.Step+1)
+			cp.Steps = append(cp.Steps, s)
+		}
+	}
+	sf, err := FitSteps(&cp, nil, StepOptions{Family: "mva", Bootstrap: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	st, _ := Stats(&cp)
+	var one, b64 RunStats
+	for _, r := range st {
+		switch {
+		case r.Workers == 1 && r.Batch == 32:
+			one = r
+		case r.Workers == 1 && r.Batch == 64:
+			b64 = r
+		}
+	}
+	z0, z1 := m.Parameters[0], m.Parameters[1]
+	wantZ1 := (b64.Compute.Mean - one.Compute.Mean) / 32
+	if relErr(z1.Value, wantZ1) > 1e-9 || relErr(z0.Value, one.Compute.Mean-32*wantZ1) > 1e-9 || z1.Prior || !(z1.Lo < z1.Value && z1.Value < z1.Hi) || relErr(wantZ1, 0.02/32) > 0.05 {
+		t.Errorf("z0 %+v z1 %+v: want z1 = %.4g (about 0.02/32) with an interval, z0 = %.4g", z0, z1, wantZ1, one.Compute.Mean-32*wantZ1)
+	}
+	joined := strings.Join(m.Diagnostics.Warnings, "\n")
+	if !strings.Contains(joined, "compute split into z0 + z1 b from the 1-worker runs") || strings.Contains(joined, "not estimated") || strings.Contains(joined, "not identified") {
+		t.Errorf("warnings:\n%s", joined)
+	}
+	if x := m.StepsPerSecond(model.Config{Workers: 1, Batch: 64}); relErr(x, b64.StepsPerS) > 0.05 {
+		t.Errorf("1 worker at batch 64: %.4g steps/s predicted, %.4g measured", x, b64.StepsPerS)
+	}
+	// a second run computing less at the larger batch splits nothing
+	for i := range cp.Steps {
+		if cp.Steps[i].Batch == 64 {
+			cp.Steps[i].Compute -= 0.04
+		}
+	}
+	sf, err = FitSteps(&cp, nil, StepOptions{Family: "mva", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sf.Model.Parameters[1]; p.Value != 0 || !p.Prior || !strings.Contains(strings.Join(sf.Model.Diagnostics.Warnings, "\n"), "compute time per sample not identified: the 1-worker runs") {
+		t.Errorf("less compute at batch 64: z1 %+v, warnings %q", p, sf.Model.Diagnostics.Warnings)
 	}
 }
