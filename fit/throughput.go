@@ -104,6 +104,35 @@ func KindOf(pts []Point) DataKind {
 	return k
 }
 
+// StrongScaling reports whether pts measure a fixed global batch split
+// among the workers rather than a fixed per-worker batch: the pairs of
+// worker counts that share a global batch outnumber those that share a
+// per-worker batch. It sets the batch predict and check default to.
+//
+// KindOf.Strong, which decides which families apply, calls the data strong
+// on any one pair: weak scaling at 32 and 64 a worker (1 x 64 = 2 x 32) is
+// strong there. That rule is left as it is, since changing it moves the
+// validation scores whose held-out columns are spent (docs/validation.md);
+// a weak table at two batches is then refused by the batch-only families.
+func StrongScaling(pts []Point) bool {
+	global, perWorker := 0, 0
+	for i := range pts {
+		for j := i + 1; j < len(pts); j++ {
+			a, b := pts[i].Config, pts[j].Config
+			if a.Workers == b.Workers || !(a.Batch > 0) || !(b.Batch > 0) {
+				continue
+			}
+			switch {
+			case a.Batch == b.Batch:
+				perWorker++
+			case math.Abs(a.Batch*float64(a.Workers)-b.Batch*float64(b.Workers)) < 1e-9*a.Batch*float64(a.Workers):
+				global++
+			}
+		}
+	}
+	return global > perWorker
+}
+
 // Settings tunes FitThroughput. A nil *Settings means defaults.
 type Settings struct {
 	// Bootstrap is the number of resamples of the configurations for the

@@ -286,3 +286,37 @@ func TestAutoDropsBatchOnlyAtFixedBatch(t *testing.T) {
 		t.Errorf("strong scaling: amdahl %+v, want it scored", a)
 	}
 }
+
+// StrongScaling counts pairs of worker counts sharing a global batch
+// against pairs sharing a per-worker batch; KindOf.Strong (any one pair,
+// kept for the validated family choice) calls weak scaling at two batches
+// strong.
+func TestStrongScaling(t *testing.T) {
+	pts := func(rows ...[2]float64) []Point {
+		var out []Point
+		for _, r := range rows {
+			out = append(out, Point{Config: model.Config{Workers: int(r[0]), Batch: r[1]}, StepsPerS: 1})
+		}
+		return out
+	}
+	weak2 := pts([2]float64{1, 32}, [2]float64{2, 32}, [2]float64{4, 32}, [2]float64{8, 32}, [2]float64{1, 64}, [2]float64{2, 64}, [2]float64{4, 64}, [2]float64{8, 64})
+	strong2 := pts([2]float64{1, 32}, [2]float64{2, 16}, [2]float64{4, 8}, [2]float64{8, 4}, [2]float64{1, 64}, [2]float64{2, 32}, [2]float64{4, 16}, [2]float64{8, 8})
+	for _, c := range []struct {
+		name         string
+		p            []Point
+		strong, kind bool
+	}{
+		{"weak at two batches", weak2, false, true},
+		{"strong at two global batches", strong2, true, true},
+		{"weak at one batch", pts([2]float64{1, 32}, [2]float64{2, 32}), false, false},
+		{"one pair, strong", pts([2]float64{1, 64}, [2]float64{2, 32}), true, true},
+		{"one worker count", pts([2]float64{4, 32}, [2]float64{4, 64}), false, false},
+	} {
+		if got := StrongScaling(c.p); got != c.strong {
+			t.Errorf("%s: StrongScaling %v, want %v", c.name, got, c.strong)
+		}
+		if got := KindOf(c.p).Strong; got != c.kind {
+			t.Errorf("%s: KindOf.Strong %v, want %v (unchanged)", c.name, got, c.kind)
+		}
+	}
+}

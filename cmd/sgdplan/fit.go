@@ -197,6 +197,20 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	} else if len(models) > 1 {
 		return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time (--series NAME)", len(models), strings.Join(names, ", ")))
 	}
+	// one mode per model: a table that mixes them failed after the whole
+	// fit, at the model.json it did not write (exit 1)
+	modeOf := func(r traces.Throughput) string {
+		if r.Mode == "" {
+			return "async"
+		}
+		return r.Mode
+	}
+	for _, r := range rows {
+		if m0, m := modeOf(rows[0]), modeOf(r); m != m0 {
+			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv: the rows of model %q mix modes: %s at %d workers (run %q), %s at %d workers (run %q) in the first row: want one mode per model (give each mode its own model name and fit it with --series)",
+				r.Model, m, r.Workers, r.Run, m0, rows[0].Workers, rows[0].Run))
+		}
+	}
 	if train := o.TrainWorkers; train != nil {
 		var keep []traces.Throughput
 		for _, r := range rows {
@@ -224,8 +238,13 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	if mode == "" {
 		mode = "async"
 	}
-	if rows[0].GlobalBatch > 0 && rows[0].Batch == 0 {
-		ref.GlobalBatch = mostMeasured(pts, float64(rows[0].GlobalBatch), func(p fit.Point) float64 { return p.Config.Batch * float64(p.Config.Workers) })
+	// Strong or weak scaling as the data measure it (fit.StrongScaling), not as
+	// the first row's column says: a weak-scaling table written with
+	// global_batch (32, 64, 128, 256 at 1-8 workers) was queried at a global
+	// batch of 32 split among the workers, and check failed 4 workers that
+	// the table shows 2.7 times faster than 1.
+	if fit.StrongScaling(pts) {
+		ref.GlobalBatch = mostMeasured(pts, pts[0].Config.Batch*float64(pts[0].Config.Workers), func(p fit.Point) float64 { return p.Config.Batch * float64(p.Config.Workers) })
 	} else {
 		ref.Batch = mostMeasured(pts, pts[0].Config.Batch, func(p fit.Point) float64 { return p.Config.Batch })
 	}
@@ -233,14 +252,14 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 		ref.Batch = 1
 		warns = append(warns, "no batch size in the data: samples/s are reported per step (batch taken as 1)")
 	}
-	if rows[0].Nodes > 0 && rows[0].Workers > 0 {
-		ref.PerNode = max(1, (rows[0].Workers+rows[0].Nodes-1)/rows[0].Nodes)
-		for _, r := range rows {
-			if r.Nodes > 0 {
-				ref.PerNode = max(ref.PerNode, (r.Workers+r.Nodes-1)/r.Nodes)
-			}
+	// workers per machine from every row that says its machines (the
+	// first row's empty nodes left the rest unread: predictions on one
+	// machine for a model fitted on several)
+	for _, r := range rows {
+		if r.Nodes > 0 && r.Workers > 0 {
+			ref.PerNode = max(ref.PerNode, (r.Workers+r.Nodes-1)/r.Nodes)
+			ref.Nodes = 0
 		}
-		ref.Nodes = 0
 	}
 	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil

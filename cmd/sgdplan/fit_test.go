@@ -437,3 +437,59 @@ func TestFitRunWithoutRate(t *testing.T) {
 		t.Errorf("runs table:\n%s", stdout)
 	}
 }
+
+// The reference batch follows what the table measures, not the column it
+// is written in: weak scaling written as global_batch (32 samples a worker,
+// global 32 to 256) is predicted at 32 a worker (it was a global batch of
+// 32 split among the workers, and check failed 4 workers the table shows
+// faster), and strong scaling written as batch (global 256) at a global
+// batch of 256 (it was 256 a worker). Every row's nodes count: an empty
+// first one left per_node unset. A table that mixes modes is bad input at
+// the rows that differ (it failed after the fit, exit 1).
+func TestFitTableReference(t *testing.T) {
+	dir := t.TempDir()
+	table := func(name, body string) (string, map[string]any) {
+		d := filepath.Join(dir, name)
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "throughput.csv"), []byte(body), 0o644)
+		mp := filepath.Join(d, "m.json")
+		code, _, stderr := runCmd(t, "fit", d, "--out", mp, "--bootstrap", "20")
+		if code != 0 {
+			return stderr, nil
+		}
+		b, _ := os.ReadFile(mp)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return mp, m["reference"].(map[string]any)
+	}
+	var b strings.Builder
+	b.WriteString("workers,ps,global_batch,steps_per_s,mode\n")
+	for _, w := range []int{1, 2, 4, 8} {
+		fmt.Fprintf(&b, "%d,0,%d,%.10g,allreduce\n", w, 32*w, 1/(0.05+0.002*32+0.01*float64(w-1)))
+	}
+	mp, ref := table("weak", b.String())
+	if ref == nil || ref["batch"] != 32.0 || ref["global_batch"] != nil {
+		t.Fatalf("weak scaling written as global_batch: reference %v (%s)", ref, mp)
+	}
+	if code, out, _ := runCmd(t, "check", "--model", mp, "--workers", "4"); code != 0 {
+		t.Errorf("check 4 workers of a table 2.7x faster there: exit %d: %s", code, out)
+	}
+	b.Reset()
+	b.WriteString("workers,ps,batch,steps_per_s,mode,nodes\n")
+	for _, w := range []int{1, 2, 4, 8, 16} {
+		per := 256 / float64(w)
+		nodes := ""
+		if w > 1 {
+			nodes = fmt.Sprint(max(w/4, 1))
+		}
+		fmt.Fprintf(&b, "%d,0,%g,%.10g,allreduce,%s\n", w, per, 1/(0.01+0.001*per+0.004*float64(w-1)), nodes)
+	}
+	mp, ref = table("strong", b.String())
+	if ref == nil || ref["global_batch"] != 256.0 || ref["per_node"] != 4.0 {
+		t.Fatalf("strong scaling written as batch, first row without nodes: reference %v (%s)", ref, mp)
+	}
+	msg, ref := table("mixed", "workers,ps,batch,steps_per_s,mode\n1,1,32,10,sync\n2,1,32,18,async\n")
+	if ref != nil || !strings.Contains(msg, `the rows of model "" mix modes: async at 2 workers`) {
+		t.Errorf("mixed modes: %s", msg)
+	}
+}
