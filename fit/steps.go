@@ -603,6 +603,13 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	}
 	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level, Combine: o.Combine, NNLS: o.NNLS}).withDefaults()
 	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch), Dataset: train[0].Dataset}
+	// runs at a fixed global batch split among the workers: the queries'
+	// default is that global batch (the one at the most worker counts), not
+	// the first run's per-worker share of it (runs at a global 128 on 1-8
+	// workers were queried at 128 a worker)
+	if StrongScaling(res.Points) {
+		ref.Batch, ref.GlobalBatch = 0, mostGlobal(res.Points)
+	}
 	if train[0].ParamBytes > 0 && train[0].Bandwidth > 0 {
 		ref.ParamBytes, ref.Bandwidth = train[0].ParamBytes, train[0].Bandwidth
 	}
@@ -707,6 +714,28 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	res.Model = m
 	res.Warnings = m.Diagnostics.Warnings
 	return res, nil
+}
+
+// mostGlobal is the global batch (per-worker batch x workers) of pts
+// measured at the most worker counts, the first such on a tie.
+func mostGlobal(pts []Point) float64 {
+	counts := map[float64]map[int]bool{}
+	var order []float64
+	for _, p := range pts {
+		g := math.Round(p.Config.Batch*float64(p.Config.Workers)*1e6) / 1e6
+		if counts[g] == nil {
+			counts[g] = map[int]bool{}
+			order = append(order, g)
+		}
+		counts[g][p.Config.Workers] = true
+	}
+	best, n := 0.0, 0
+	for _, g := range order {
+		if len(counts[g]) > n {
+			best, n = g, len(counts[g])
+		}
+	}
+	return best
 }
 
 // profileFit builds the "mva" fit from the two-node profile: the demands

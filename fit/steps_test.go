@@ -579,3 +579,30 @@ func TestProfileComputeSplit(t *testing.T) {
 		t.Errorf("less compute at batch 64: z1 %+v, warnings %q", p, sf.Model.Diagnostics.Warnings)
 	}
 }
+
+// Synchronous runs at one global batch (128 split among 1, 2 and 4
+// workers) default the queries to that global batch, as a table does
+// (they defaulted to 128 a worker, the first run's share).
+func TestFitStepsStrongReference(t *testing.T) {
+	tr := &traces.Trace{}
+	for _, w := range []int{1, 2, 4} {
+		b := 128 / w
+		d := 0.01 + 0.001*float64(b) + 0.002*float64(w-1)
+		for k := range 200 {
+			for wk := range w {
+				tr.Steps = append(tr.Steps, traces.Step{Run: fmt.Sprintf("n%d", w), Workers: w, PS: 0, Batch: b, Worker: wk, Step: int64(k),
+					Start: float64(k) * d, End: float64(k+1) * d, Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()})
+			}
+		}
+	}
+	sf, err := FitSteps(tr, nil, StepOptions{Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sf.Model.Reference; r.GlobalBatch != 128 || r.Batch != 0 {
+		t.Errorf("reference %+v: want global batch 128", r)
+	}
+	if x := sf.Model.SamplesPerSecond(model.Config{Workers: 2}); relErr(x, 128/(0.01+0.001*64+0.002)) > 0.02 {
+		t.Errorf("2 workers: %.4g samples/s, measured %.4g", x, 128/(0.01+0.001*64+0.002))
+	}
+}
