@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -71,6 +73,25 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		if e := badReplicaType(path, b, js); e != nil {
 			return manifest{}, e
+		}
+		// in the manifest's words, at the value's position: it said
+		// "cannot unmarshal number into Go struct field .spec.tfReplicaSpecs
+		// of type main.replicaSpec"
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := strings.TrimPrefix(te.Field, ".")
+			where := path
+			if p := yamlValuePos(b, strings.Split(field, ".")); p != "" && field != "" {
+				where += ":" + p
+			}
+			if field == "" {
+				field = "the document"
+			}
+			got := map[string]string{"array": "list", "object": "mapping", "bool": "true or false"}[te.Value]
+			if got == "" {
+				got = te.Value
+			}
+			return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds a %s where %s was expected", where, field, got, manifestType(te.Type))
 		}
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
 	}
@@ -381,6 +402,30 @@ func badReplicas(b []byte) string {
 // flow-style {"replicas": "two"} got encoding/json's words, naming a Go
 // struct and no line), and says so at its line and column when
 // yamlValuePos finds it; nil when every replicas is a number.
+// manifestType names what a manifest field of Go type t holds, for
+// people: a replica role is a mapping with replicas, spec a mapping.
+func manifestType(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[replicaSpec]():
+		return "a replica spec (a mapping with replicas and template)"
+	case t == reflect.TypeFor[map[string]replicaSpec]():
+		return "a mapping of replica roles (Worker, PS, ...) to their specs"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "a mapping"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "a whole number"
+	case reflect.Pointer:
+		return manifestType(t.Elem())
+	}
+	return t.Kind().String()
+}
+
 func badReplicaType(path string, b, js []byte) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
