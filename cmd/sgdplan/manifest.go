@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -141,11 +142,21 @@ func parseManifest(path string, b []byte) (manifest, error) {
 					where = at("spec", specsKey, n)
 				}
 			}
+			// at the replicas, in block or flow style ({replicas: 3})
+			rAt := func() string {
+				w := at("spec", specsKey, n, "replicas")
+				if w == path {
+					if p := flowValuePos(b, n, json.RawMessage(strconv.Itoa(r))); p != "" {
+						w = path + ":" + p
+					}
+				}
+				return w
+			}
 			if r < 0 {
-				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", at("spec", specsKey, n, "replicas"), n, r)
+				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", rAt(), n, r)
 			}
 			if r > maxCount {
-				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", at("spec", specsKey, n, "replicas"), n, r, maxCount)
+				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", rAt(), n, r, maxCount)
 			}
 			total += r
 			found = true
@@ -453,6 +464,10 @@ func badReplicaType(path string, b, js []byte) error {
 			} else if p := flowValuePos(b, role, raw); p != "" {
 				where += ":" + p
 			}
+			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
+				// whole, beyond an int: too large, not "not whole"
+				return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount)
+			}
 			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas", where, specsKey, role, raw)
 		}
 	}
@@ -473,6 +488,9 @@ func flowValuePos(b []byte, role string, raw json.RawMessage) string {
 	if json.Unmarshal(raw, &str) == nil {
 		forms = append(forms, `'`+regexp.QuoteMeta(str)+`'`, regexp.QuoteMeta(str))
 	}
+	// last, any value: YAML to JSON rewrites some numbers
+	// (99999999999999999999 becomes 100000000000000000000)
+	forms = append(forms, `[^,}\s]+`)
 	for _, f := range forms {
 		re := regexp.MustCompile(`"?replicas"?\s*:\s*(` + f + `)`)
 		if m := re.FindStringSubmatchIndex(text[from:]); m != nil {

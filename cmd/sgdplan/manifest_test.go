@@ -33,6 +33,10 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"role a number", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: 3\n", "m.yaml:3:3: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a number where a replica spec (a mapping with replicas and template) was expected"},
 		{"spec a number", "kind: TFJob\nspec: 5\n", "m.yaml:2:7: not a Kubeflow job manifest: spec holds a number where a mapping was expected"},
 		{"kind a list", "kind: [TFJob]\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n", "m.yaml:1:7: not a Kubeflow job manifest: kind holds a list where a string was expected"},
+		// flow style: too large at its line:col, and a whole number beyond
+		// an int is too large, not "not whole"
+		{"flow too large", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 3000000}\n    Worker: {replicas: 2}\n", "m.yaml:4:20: PS.replicas = 3000000: too large, want at most 1000000"},
+		{"flow beyond int", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 99999999999999999999}\n    Worker: {replicas: 2}\n", "m.yaml:4:20: spec.tfReplicaSpecs.PS.replicas is 100000000000000000000: too large, want at most 1000000"},
 		{"roles a list", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    - Worker\n", "m.yaml:3:3: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a list where a mapping of replica roles"},
 	}
 	for _, c := range cases {
