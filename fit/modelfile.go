@@ -861,7 +861,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 				field = path
 				line, col = lineCol(b, off)
 			}
-			return nil, errorf("%s:%d:%d: field %s: expected %v, got JSON %s", name, line, col, field, te.Type, te.Value)
+			want := jsonKind(te.Type)
+			if strings.HasPrefix(te.Value, "number") && (want == "a number" || want == "a whole number") {
+				want += " within the range of its type" // 1e400, 2^64
+			}
+			return nil, errorf("%s:%d:%d: field %s: expected %s, got JSON %s", name, line, col, field, want, te.Value)
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
 	}
@@ -1164,6 +1168,28 @@ func jsonPositions(b []byte) map[string]int64 {
 // ("queueing.mode"), the offset where the key starts and, for an unknown
 // key, the fields its object may have. ok is false when there is none, or
 // when the document does not parse (Unmarshal then says where).
+// jsonKind names the JSON a Go type decodes from, for people (it said
+// "expected []fit.ParamValue").
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "an "), "a ") + "s"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return t.String()
+}
+
 func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	// walk reads one value at path p, of type vt (nil: not checked); it

@@ -154,8 +154,8 @@ func TestParseModelTypeErrorInArray(t *testing.T) {
 	}
 	g := string(good)
 	for _, c := range []struct{ re, new, key, want string }{
-		{`"value": [-0-9.e+]+`, `"value": "x"`, `"value": `, `field parameters[0].value: expected float64, got JSON string`},
-		{`"lo": [-0-9.e+]+`, `"lo": 1e400`, `"lo": `, `field parameters[0].lo: expected float64, got JSON number 1e400`},
+		{`"value": [-0-9.e+]+`, `"value": "x"`, `"value": `, `field parameters[0].value: expected a number, got JSON string`},
+		{`"lo": [-0-9.e+]+`, `"lo": 1e400`, `"lo": `, `field parameters[0].lo: expected a number within the range of its type, got JSON number 1e400`},
 	} {
 		loc := regexp.MustCompile(c.re).FindStringIndex(g)
 		doc := g[:loc[0]] + c.new + g[loc[1]:]
