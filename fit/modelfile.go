@@ -1093,7 +1093,7 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case r.PerNode < 0:
 		return errorf("%s: reference.per_node = %d: want workers per machine, >= 0 (0: absent)", at("reference.per_node"), r.PerNode)
 	case r.MaxWorkers < 0:
-		return errorf("%s: reference.max_workers = %d: want the largest fitted worker count, >= 1", at("reference.max_workers"), r.MaxWorkers)
+		return errorf("%s: reference.max_workers = %d: want the largest fitted worker count, >= 1 (or 0: the largest of data.configurations)", at("reference.max_workers"), r.MaxWorkers)
 	case r.ParamBytes < 0:
 		return errorf("%s: reference.param_bytes = %d: want the model size in bytes, > 0 (or absent)", at("reference.param_bytes"), r.ParamBytes)
 	case r.Bandwidth < 0:
@@ -1106,6 +1106,11 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 		return errorf("%s: reference.global_batch = %g: want the samples per step, a whole number from 1 to 2^53 (or absent)", at("reference.global_batch"), r.GlobalBatch)
 	case r.Batch == 0 && r.GlobalBatch == 0:
 		return errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
+	case r.Batch > 0 && r.GlobalBatch > 0:
+		// (the global batch was used and the batch ignored, silently)
+		return errorf("%s: reference: both batch (%g a worker) and global_batch (%g): want one, batch for a fixed batch per worker, global_batch for one split among the workers", at("reference.global_batch"), r.Batch, r.GlobalBatch)
+	case m.Mode == "allreduce" && r.PS > 0:
+		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
 	}
 	if r.MaxWorkers == 0 { // not recorded: the data's largest count
 		for _, c := range m.Data.Configurations {

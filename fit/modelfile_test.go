@@ -86,6 +86,9 @@ func TestLoadModelErrors(t *testing.T) {
 		{"curve batch", strings.Replace(string(good), `"mode": "sync",`, `"mode": "sync", "efficiency": {"b0": 1, "b1": 1, "b2": 0, "lambda": 0, "lambda_lo": 0, "lambda_hi": 0, "staleness_per_worker": 1, "batch": -3},`, 1), "efficiency: batch -3"},
 		{"array", `[1, 2]`, "array.json:1:2: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
 		{"nomode", strings.Replace(string(good), `"mode": "sync"`, `"mode": ""`, 1), `missing field "mode"`},
+		// contradictions that were read silently
+		{"two batches", `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32, "global_batch": 256}}`, `two batches.json:1:200: reference: both batch (32 a worker) and global_batch (256): want one`},
+		{"allreduce ps", `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "allreduce", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32, "ps": 2}}`, `reference.ps = 2 for mode allreduce, which has no parameter servers: want 0`},
 		// semantic errors point at the value at fault
 		{"outside", strings.Replace(string(good), `"rate": `, `"rate": -`, 1), `outside.json:` + lineColOf(good, `"rate": `) + `: extrapolation: rate -`},
 		{"param", strings.Replace(string(good), `"name": "compute_per_sample"`, `"name": "serious"`, 1), `param.json:` + lineColOf(good, `"name": "compute_per_sample"`) + `: parameter 1 is "serious"`},
