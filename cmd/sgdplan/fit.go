@@ -364,6 +364,49 @@ func referenceBatchLine(m *fit.Model) string {
 	return fmt.Sprintf("the data hold %d %s batches; predict, check and report use %s (the one measured at the most worker counts) unless --batch or --global-batch says otherwise", len(batches), what, b)
 }
 
+// unidentified says, for the parameter table, when m's family has more
+// free parameters than the configurations it was fitted on, or as many
+// with one measurement each (said only of a zero-width interval: step
+// traces measure the rates' noise within each run):
+// every refit then passes through the points as the fit did, and the
+// intervals (often of zero width) say nothing of the parameters, though
+// they read as certainty. "" otherwise.
+//
+// A mean of families fits each member on its own: the count is per member
+// (the keys are memberOf's).
+func unidentified(m *fit.Model) map[string]string {
+	out := map[string]string{}
+	if m.Family == "mva" && m.Queueing != nil {
+		return out // measured on the profile, not fitted to the points
+	}
+	measured, configs := m.Measured()
+	free := map[string]int{}
+	for _, p := range m.Parameters {
+		if !p.Prior {
+			free[memberOf(m, p.Name)]++
+		}
+	}
+	for k, n := range free {
+		switch {
+		case n > configs:
+			out[k] = "not identified"
+		case n == configs && measured == configs:
+			out[k] = "(exact fit: no measurement to spare, no uncertainty measured)"
+		}
+	}
+	return out
+}
+
+// memberOf is the member family a parameter of a mean model belongs to
+// ("overhead" of "overhead.fixed"), "" for a single family's.
+func memberOf(m *fit.Model, name string) string {
+	if len(m.FamilyForm().Members) == 0 {
+		return ""
+	}
+	member, _, _ := strings.Cut(name, ".")
+	return member
+}
+
 // onCurve reports whether a configuration measured at workers, shards ps,
 // nodes, per-worker batch and link rate bw is one of the fit figure's
 // curve, which is drawn at the model's reference (Model.Config): the same
@@ -424,7 +467,19 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	if f := m.FamilyForm(); len(f.Members) > 0 {
 		fmt.Fprintf(w, "(%s)\n", f.Doc)
 	}
+	_, configs := m.Measured()
 	cv := "n/a (fewer than 3 configurations)"
+	if configs >= 3 {
+		// (it said "fewer than 3" of 3 configurations whose folds the
+		// family's parameters were too many for)
+		cv = "n/a (not scored)"
+		for _, a := range m.Diagnostics.Alternatives {
+			if a.Family == m.Family && a.Note != "" {
+				cv = "n/a (not scored: " + strings.TrimPrefix(a.Note, "not scored: ") + ")"
+				break
+			}
+		}
+	}
 	if m.Diagnostics.CVError != nil {
 		cv = fmt.Sprintf("%.4g%%", *m.Diagnostics.CVError)
 	}
@@ -446,13 +501,18 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "parameter\tvalue\t%.0f%% interval\tunit\n", 100*m.Level)
 	priors := 0
+	free := unidentified(m)
 	for _, p := range m.Parameters {
 		unit := p.Unit
 		if p.Prior {
 			unit += " *"
 			priors++
 		}
-		fmt.Fprintf(tw, "%s\t%.4g\t[%.4g, %.4g]\t%s\n", p.Name, p.Value, p.Lo, p.Hi, unit)
+		iv := fmt.Sprintf("[%.4g, %.4g]", p.Lo, p.Hi)
+		if f := free[memberOf(m, p.Name)]; f != "" && !p.Prior && (f == "not identified" || p.Hi-p.Lo <= 1e-6*math.Abs(p.Value)) {
+			iv += " " + f
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\n", p.Name, p.Value, iv, unit)
 	}
 	tw.Flush()
 	if priors > 0 {

@@ -493,3 +493,36 @@ func TestFitTableReference(t *testing.T) {
 		t.Errorf("mixed modes: %s", msg)
 	}
 }
+
+// Four parameters on three configurations: the bootstrap's intervals have
+// no width, which read as certainty; the table says "not identified", and
+// the CV error is "not scored" with the reason, not "fewer than 3
+// configurations" of 3. An exact fit of 3 parameters on 3 single
+// measurements says no uncertainty was measured.
+func TestFitTableUnidentified(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("workers,ps,batch,steps_per_s,mode\n")
+	for _, w := range []int{4, 8, 16} {
+		tm := 0.01 + 0.002*32 + 0.005*math.Log2(float64(w)) + 0.002*float64(w)
+		fmt.Fprintf(&b, "%d,0,32,%.10g,allreduce\n", w, 1/tm)
+	}
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(b.String()), 0o644)
+	code, out, stderr := runCmd(t, "fit", dir, "--family", "ernest", "--out", filepath.Join(dir, "m.json"), "--bootstrap", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(out, "] not identified"); n != 4 || !strings.Contains(out, "MAPE n/a (not scored: without w=") || strings.Contains(out, "fewer than 3") {
+		t.Errorf("%d parameters marked not identified, want 4:\n%s", n, out)
+	}
+	b.Reset()
+	b.WriteString("workers,ps,batch,steps_per_s,mode\n")
+	for _, w := range []int{4, 8, 16} { // the overhead form exactly
+		fmt.Fprintf(&b, "%d,0,32,%.10g,allreduce\n", w, 1/(0.01+0.002*32+0.003*float64(w)))
+	}
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(b.String()), 0o644)
+	code, out, stderr = runCmd(t, "fit", dir, "--family", "overhead", "--out", filepath.Join(dir, "m2.json"), "--bootstrap", "20")
+	if code != 0 || strings.Contains(out, "not identified") || strings.Count(out, "(exact fit: no measurement to spare") != 3 {
+		t.Errorf("overhead, 3 on 3: exit %d:\n%s%s", code, out, stderr)
+	}
+}
