@@ -162,3 +162,20 @@ func TestManifestFlowReplicasType(t *testing.T) {
 		}
 	}
 }
+
+// A role that merges another's spec (<<: *anchor) and overrides its
+// replicas is read as YAML says, the explicit key first, with a warning
+// that duplicate keys go unchecked there (the YAML library's strict check
+// refused it as "replicas" given twice). Without "<<", a duplicate is
+// still refused.
+func TestManifestMergeKeys(t *testing.T) {
+	doc := "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: &w\n      replicas: 3\n    PS:\n      <<: *w\n      replicas: 2\n"
+	mf, err := parseManifest("m.yaml", []byte(doc))
+	if err != nil || mf.Workers != 3 || mf.PS != 2 || len(mf.Warnings) != 1 || !strings.Contains(mf.Warnings[0], "YAML merge keys (<<)") {
+		t.Errorf("merge: %+v, %v", mf, err)
+	}
+	dup := strings.Replace(doc, "      <<: *w\n", "      replicas: 5\n", 1)
+	if _, err := parseManifest("m.yaml", []byte(dup)); err == nil || !strings.Contains(err.Error(), `key "replicas" appears twice`) {
+		t.Errorf("duplicate without a merge: %v", err)
+	}
+}
