@@ -625,7 +625,7 @@ func (r *row) mode(col int) string {
 	case "allreduce":
 		return "allreduce"
 	}
-	r.fail(col, "%s: %q is not a mode (expected async, sync or allreduce)", r.h.names[col], s)
+	r.fail(col, "%s: %q is not a mode (expected async, sync or allreduce)", r.h.names[col], r.field(col)) // as written
 	return ""
 }
 

@@ -177,8 +177,8 @@ func TestMalformed(t *testing.T) {
 		{"truncated gzip", "steps", zipped[:len(zipped)/2], "", -1, 0},
 		{"updates: negative staleness", "updates", "run,shard,worker,time,version,staleness\na,0,0,1,1,-2\n",
 			"traces: updates.csv:2:6: staleness: -2 is below 0 (expected an integer >= 0)", 2, 6},
-		{"runs: bad mode", "runs", "run,mode\na,asynch\n",
-			`traces: runs.csv:2:2: mode: "asynch" is not a mode (expected async, sync or allreduce)`, 2, 2},
+		{"runs: bad mode", "runs", "run,mode\na,ASYNCH\n", // as written (it was lower-cased)
+			`traces: runs.csv:2:2: mode: "ASYNCH" is not a mode (expected async, sync or allreduce)`, 2, 2},
 		{"runs: run twice", "runs", "run,model\na,x\na,y\n",
 			`traces: runs.csv:3:1: run: "a" is described twice (first on line 2)`, 3, 1},
 		{"runs: negative bandwidth", "runs", "run,bandwidth\na,-1e9\n",
