@@ -365,6 +365,9 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 		key, _ := k.(string)
 		switch key {
 		case "traceEvents":
+			if found { // (both arrays were read, as one)
+				return nil, info, warns, d.errAt(off, "traceEvents given twice in the object: expected one array of events")
+			}
 			off := d.skipSpace(dec.InputOffset())
 			if t, err := dec.Token(); err != nil {
 				return nil, info, warns, d.jsonErr(err, off)

@@ -171,6 +171,7 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"no closing bracket", []byte(strings.TrimSuffix(strings.TrimSpace(good), "]")), "", "no closing ]"},
 		// cut off after an event's comma, as a trace written while profiling is
 		{"cut after a comma", []byte(strings.TrimSuffix(strings.TrimSpace(good), "]") + ",\n"), "", "ends in a comma with no closing ]"},
+		{"traceEvents twice", []byte(`{"traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}],` + "\n" + ` "traceEvents": [{"name": "step 2", "ph": "X", "ts": 5, "dur": 5}]}`), "t.json:2:2: traceEvents given twice in the object", ""},
 		{"object cut after a comma", []byte(`{"traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5},`), "the file ends in the middle of a value", ""},
 		{"end without begin", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n {\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:2: end event \"\" on pid 1 tid 1 has no begin"},
 		{"begin without end", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n{\"name\": \"x\", \"ph\": \"B\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:1: begin event \"x\" has no end"},
