@@ -248,8 +248,8 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 		if !(meas > 0) {
 			continue
 		}
-		pred, err1 := f.CurveAt(r.Staleness).UpdatesTo(s.Target)
-		pred0, err2 := f.Curve.UpdatesTo(s.Target)
+		pred, err1 := firstPredicted(&r, f.CurveAt(r.Staleness), s.Target)
+		pred0, err2 := firstPredicted(&r, f.Curve, s.Target)
 		if err1 != nil || err2 != nil {
 			return s, errorf("%s: target %g: %v %v", name, s.Target, err1, err2)
 		}
@@ -269,6 +269,23 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 	s.MAPE = sum / float64(len(s.Measured))
 	s.MAPENo0 = sum0 / float64(len(s.Measured))
 	return s, nil
+}
+
+// firstPredicted is the updates at which curve c reaches target, counted
+// as r's measurement counts them: for binned losses (r.W), the middle of
+// the first of r's bins whose mean under c is at or below target (a bin's
+// mean lies above the curve at its middle, so its measured first crossing
+// comes later than the curve's own, and the point value of the curve was
+// compared with it); for point losses, the curve's own crossing.
+func firstPredicted(r *StalenessRun, c model.LossCurve, target float64) (float64, error) {
+	if len(r.W) == len(r.K) && len(r.W) > 0 {
+		for j := range r.K {
+			if r.curveAt(c, j) <= target {
+				return r.K[j], nil
+			}
+		}
+	}
+	return c.UpdatesTo(target)
 }
 
 // String is a one-line account of the fit.

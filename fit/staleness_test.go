@@ -204,3 +204,33 @@ func TestCurveWarnings(t *testing.T) {
 		t.Errorf("warnings %q, want none", ws)
 	}
 }
+
+// Binned per-step losses (each a mean over a span of updates) are scored
+// like with like: the prediction is the first of the test run's bins whose
+// mean under the fitted curve reaches the target, so noise-free binned
+// curves of the law score 0 (the curve's own crossing, compared with the
+// first binned mean at or below the target, which comes later, scored a
+// false error).
+func TestScoreStalenessLawBinned(t *testing.T) {
+	base := model.LossCurve{B0: 0.004, B1: 0.45, B2: 0.1}
+	var runs []StalenessRun
+	for _, w := range []int{1, 2, 3, 8} {
+		s := float64(w - 1)
+		c := model.StalenessLaw{Lambda: 0.08}.Apply(base, s)
+		r := StalenessRun{Run: fmt.Sprint(w), Workers: w, Staleness: s}
+		span := 25.0 * float64(w) // more updates in a bin of wall time with more workers
+		for a := 0.0; a+span <= 700*float64(w); a += span {
+			r.K = append(r.K, a+span/2)
+			r.W = append(r.W, span)
+			r.Loss = append(r.Loss, c.MeanLoss(a, a+span))
+		}
+		runs = append(runs, r)
+	}
+	sc, err := ScoreStalenessLaw("binned", runs[:3], runs[3:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(sc.Fit.Lambda-0.08) > 1e-4 || sc.MAPE > 1e-9 {
+		t.Errorf("lambda %g, MAPE %g%% (measured %v, predicted %v): want 0.08 and 0", sc.Fit.Lambda, sc.MAPE, sc.Measured, sc.Predicted)
+	}
+}
