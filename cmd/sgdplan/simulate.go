@@ -359,7 +359,7 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 	}
 	fmt.Fprintln(tw, head+"\t")
 	for _, p := range out {
-		line := fmt.Sprintf("%s\t%s\t%.4g\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), p.P50Response,
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), ci(p, "p50_response", p.P50Response),
 			ci(p, "p99_response", p.P99Response), ci(p, "mean_slowdown", p.MeanSlowdown), p.Utilization, p.Reallocations, p.QueuedFraction)
 		if energy {
 			line += fmt.Sprintf("\t%.4g\t%s", p.Energy, ci(p, "flow_plus_energy", p.FlowPlusEnergy))
