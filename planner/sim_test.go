@@ -203,3 +203,31 @@ func TestMeanCI(t *testing.T) {
 		t.Errorf("MeanCI = %g [%g, %g], want 3 [1.0368, 4.9632]", m, lo, hi)
 	}
 }
+
+// Flow times are the time in the system summed as it passes, not
+// completion - arrival on the absolute clock: at 1e12 s the clock resolves
+// 1e-4 s, and jobs of 1e-5 s and 1e-300 s arriving there had flow time 0
+// (slowdown 0, impossible).
+func TestSimulateTinyJobsLate(t *testing.T) {
+	jobs := []Job{
+		{ID: "a", Arrival: 0, Size: 1e12, Curve: PowerLaw{P: 0.5}},
+		{ID: "b", Arrival: 1e12, Size: 1e-5, Curve: PowerLaw{P: 0.5}},
+		{ID: "c", Arrival: 1e12, Size: 1e-300, Curve: PowerLaw{P: 1}},
+	}
+	pol, err := NewPolicy("srpt", 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Simulate(jobs, pol, Settings{Servers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// SRPT: c alone on 4 servers (p = 1: 2.5e-301 s), then b on 4
+	// (4^0.5 = 2: 5e-6 s after c)
+	want := map[string]float64{"b": 2.5e-301 + 5e-6, "c": 2.5e-301}
+	for _, j := range r.Jobs {
+		if w, ok := want[j.ID]; ok && math.Abs(j.Response-w) > 1e-9*w {
+			t.Errorf("%s: flow %g, want %g (slowdown %g)", j.ID, j.Response, w, j.Slowdown)
+		}
+	}
+}
