@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/urfave/cli/v2"
 )
 
 // writeFileAtomic writes data to path through a temporary file in the same
@@ -43,6 +44,15 @@ func outFolder(cmd, flag, path string) error {
 		return badInput(fmt.Errorf("%s: --%s %w", cmd, flag, err))
 	}
 	return nil
+}
+
+// plotName warns on c's stderr when the --plot path of the command cmd
+// does not end in .png: the figure is a PNG whatever the name (out.txt was
+// written as one without a word).
+func plotName(c *cli.Context, cmd, path string) {
+	if !strings.HasSuffix(strings.ToLower(path), ".png") {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: warning: --plot %s: the figure is written as a PNG whatever the name (it does not end in .png)\n", cmd, path)
+	}
 }
 
 // sameFile reports whether paths a and b name the same file: by identity

@@ -108,6 +108,9 @@ func runFit(c *cli.Context) error {
 			if err := outFolder("fit", f, p); err != nil {
 				return err
 			}
+			if f == "plot" {
+				plotName(c, "fit", p)
+			}
 		}
 	}
 	paths := args

@@ -429,6 +429,7 @@ func planAction(c *cli.Context) error {
 		if err := outFolder("plan", "plot", p); err != nil {
 			return err
 		}
+		plotName(c, "plan", p)
 	}
 	jobs, err := planLoadJobs(c, &s)
 	if err != nil {

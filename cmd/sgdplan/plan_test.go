@@ -357,3 +357,19 @@ func TestPlanAllLeavesRigidOut(t *testing.T) {
 		}
 	}
 }
+
+// A --plot path not ending in .png is written as a PNG with a warning
+// (silently before).
+func TestPlotNameWarning(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.txt")
+	code, _, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "4", "--plot", out)
+	if code != 0 || !strings.Contains(stderr, "plan: warning: --plot "+out+": the figure is written as a PNG whatever the name") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	checkPNG(t, out)
+	code, _, stderr = runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "4", "--plot", filepath.Join(dir, "a.PNG"))
+	if code != 0 || strings.Contains(stderr, "whatever the name") {
+		t.Errorf(".PNG: exit %d: %s", code, stderr)
+	}
+}

@@ -131,6 +131,7 @@ func simulateAction(c *cli.Context) error {
 		if err := outFolder("simulate", "plot", p); err != nil {
 			return err
 		}
+		plotName(c, "simulate", p)
 	}
 	es := c.Float64("early-stop")
 	if !(es >= 0 && es <= 1) {
