@@ -405,16 +405,7 @@ func TestReportCountNotes(t *testing.T) {
 	if err := os.WriteFile(jobs, []byte("job,arrival,size,p,model,max_workers\nbig,0,20000,0.9,,\nfitted,0,5000,,"+filepath.Base(m)+",8\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(tmp, "r")
-	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(md)
+	s := quickReport(t, m, jobs, "16", filepath.Join(tmp, "r"))
 	row := regexp.MustCompile(`(?m)^\| fitted \| [^|]+ \| ([0-9]+) \| [^|]+ \| ([0-9.]+) \|`).FindStringSubmatch(s)
 	note := regexp.MustCompile(`(?m)^- fitted runs on a fitted model\. Recommended if alone: ([0-9]+) workers?, .* The plan starts it on ([0-9]+) workers?.*check --workers ([0-9]+)` + "`" + ` on its model says (.*) \(check's knee`).FindStringSubmatch(s)
 	if row == nil || note == nil {
@@ -430,6 +421,21 @@ func TestReportCountNotes(t *testing.T) {
 	if first, _, _ := strings.Cut(check, "\n"); first != note[4] {
 		t.Errorf("note quotes check as %q, check prints %q", note[4], first)
 	}
+}
+
+// quickReport runs a small report (2 seeds, 10 simulated jobs, one load)
+// of model m and jobs on servers into out and returns its summary.md.
+func quickReport(t *testing.T, m, jobs, servers, out string) string {
+	t.Helper()
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", servers, "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("report exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(md)
 }
 
 func mustAtof(t *testing.T, s string) float64 {
@@ -452,15 +458,7 @@ func TestReportWeightedFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(tmp, "r")
-	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "8", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(md)
+	s := quickReport(t, m, jobs, "8", out)
 	if !strings.Contains(s, "| policy | mean flow time (s) | mean weighted flow time (s) |") || !strings.Contains(s, "Least mean weighted flow time: **") {
 		t.Fatalf("no weighted column or best:\n%s", s)
 	}
@@ -477,11 +475,7 @@ func TestReportWeightedFlow(t *testing.T) {
 	}
 	// unweighted: the plain table
 	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,20000,0.9\nb,0,5000,0.5\n"), 0o644)
-	if code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "8", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5"); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, _ = os.ReadFile(filepath.Join(out, "summary.md"))
-	if s := string(md); strings.Contains(s, "weighted") || !strings.Contains(s, "Least mean flow time: **") {
+	if s := quickReport(t, m, jobs, "8", out); strings.Contains(s, "weighted") || !strings.Contains(s, "Least mean flow time: **") {
 		t.Errorf("unweighted jobs:\n%s", s)
 	}
 }
