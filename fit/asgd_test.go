@@ -422,3 +422,35 @@ func TestStalenessPredictionOnASGD(t *testing.T) {
 		t.Errorf("staleness MAPE: linear %.1f%%, network exact %.1f%%, flow %.1f%%: want linear under 10%% and the closest", mape[0], mape[1], mape[2])
 	}
 }
+
+// The demo's fit: testdata/asgd pooled over its two link rates, fitted on
+// the runs with at most 2 workers, predicts the 16 runs at 3 to 8 workers
+// (README: "the demo's one fit pooled over the link rates is 11.2% off,
+// worst 21.2%"; go test ./fit -run TestPooledFitOnASGD -v prints them).
+func TestPooledFitOnASGD(t *testing.T) {
+	st := asgdStats(t)
+	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "asgd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf, err := FitSteps(tr, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum, worst float64
+	n := 0
+	for _, r := range st {
+		if r.Workers <= 2 {
+			continue
+		}
+		x := sf.Model.StepsPerSecond(model.Config{Workers: r.Workers, PS: r.PS, Bandwidth: r.Bandwidth})
+		e := 100 * math.Abs(x-r.StepsPerS) / r.StepsPerS
+		sum += e
+		worst = math.Max(worst, e)
+		n++
+	}
+	t.Logf("%d runs at 3-8 workers: mean error %.1f%%, worst %.1f%%", n, sum/float64(n), worst)
+	if n != 16 || sum/float64(n) > 12 || worst > 22 {
+		t.Errorf("%d runs: mean %.1f%%, worst %.1f%%: want 16 within 12%% on average, 22%% at worst", n, sum/float64(n), worst)
+	}
+}
