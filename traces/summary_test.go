@@ -415,6 +415,20 @@ func TestSummarizeWarnsOverlongPhases(t *testing.T) {
 			t.Errorf("warning %q, want 18 of 172 by up to 1 s", w)
 		}
 	}
+	// an empty phase counts as 0, not as a sum that is NaN (which
+	// switched the check off)
+	for i := range tr.Steps {
+		tr.Steps[i].Pull = math.NaN()
+	}
+	if s := Summarize(tr)[0]; !has(s) {
+		t.Errorf("end == start without pull times: no warning in %v", s.Warnings)
+	}
+	// a synchronous run's phases may overlap by design (a converted
+	// all-reduce counted in push and in compute): not warned
+	tr.Runs = []RunInfo{{Run: "cw", Mode: "allreduce", Bandwidth: math.NaN(), Epochs: math.NaN()}}
+	if s := Summarize(tr)[0]; has(s) {
+		t.Errorf("allreduce run: %v", s.Warnings)
+	}
 }
 
 // evals.csv rows out of order make the loss curve in update order (inspect
