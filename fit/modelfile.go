@@ -1178,7 +1178,17 @@ func jsonPositions(b []byte) map[string]int64 {
 func jsonKind(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Slice, reflect.Array:
-		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "an "), "a ") + "s"
+		// plural of the element's kind: "an array of arrays of numbers"
+		e := strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "an "), "a ")
+		switch {
+		case strings.HasPrefix(e, "array of "):
+			e = "arrays of " + strings.TrimPrefix(e, "array of ")
+		case e == "true or false":
+			e = "true or false values"
+		default:
+			e += "s"
+		}
+		return "an array of " + e
 	case reflect.Struct, reflect.Map:
 		return "an object"
 	case reflect.String:

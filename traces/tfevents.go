@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 
@@ -267,8 +266,8 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //   - Accuracy: tags containing "acc" (accuracy, acc, top1_acc, ...), chosen
 //     the same way; values in [0, 1] fill the accuracy of the eval row of the
 //     same step (a row of their own when no loss was logged at that step);
-//     a tag with a value in (1, 100] is in percent: all its values are
-//     divided by 100, with a warning.
+//     a tag whose largest value (at most 100) is above 1.5 is in percent:
+//     all its values are divided by 100, with a warning.
 //   - Rate: global_step/sec, steps_per_sec, steps/sec, iterations/sec
 //     (steps/s) and examples/sec, examples_per_sec, samples/sec,
 //     samples_per_sec, images/sec (samples/s) give one throughput.csv row per
@@ -374,9 +373,18 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 	}
 	if accTag != "" {
-		// A tag with a value in (1, 100] is in percent, every value of it:
-		// deciding value by value read an early 0.5 (%) as 50%.
-		scaled := slices.ContainsFunc(byTag[accTag], func(s TFScalar) bool { return s.Value > 1 && s.Value <= 100 })
+		// A tag whose largest value is clearly above 1 (above 1.5, at most
+		// 100) is in percent, every value of it: deciding value by value
+		// read an early 0.5 (%) as 50%. A fraction a rounding error puts
+		// just above 1 (1.0000001) does not make a tag percent; that value
+		// is dropped with the others outside [0, 1].
+		top := math.Inf(-1)
+		for _, s := range byTag[accTag] {
+			if s.Value <= 100 {
+				top = max(top, s.Value)
+			}
+		}
+		scaled := top > 1.5
 		var out []TFScalar // values neither a fraction nor a percent
 		for _, s := range byTag[accTag] {
 			v := s.Value

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -396,5 +397,20 @@ func TestTFEventsPercentPerTag(t *testing.T) {
 	s[1].Value, s[3].Value = 0.2, 0.6
 	if tr, _ := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"}); tr.Evals[0].Accuracy != 0.2 || tr.Evals[1].Accuracy != 0.6 {
 		t.Errorf("fractions: %+v", tr.Evals)
+	}
+}
+
+// A fraction-valued tag with one value a rounding error puts above 1 stays
+// in fractions (that value is dropped with a warning): any value above 1
+// made the whole tag percent, 0.5 read as 0.005.
+func TestTFEventsFractionGlitch(t *testing.T) {
+	s := []TFScalar{{10, 1, "loss", 2}, {10, 1, "accuracy", 0.5}, {11, 2, "loss", 1.5}, {11, 2, "accuracy", 1.0000001}, {12, 3, "loss", 1.2}, {12, 3, "accuracy", 0.9}}
+	tr, warns := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"})
+	if len(tr.Evals) != 3 || tr.Evals[0].Accuracy != 0.5 || tr.Evals[2].Accuracy != 0.9 || !math.IsNaN(tr.Evals[1].Accuracy) {
+		t.Errorf("evals %+v: want 0.5, none, 0.9", tr.Evals)
+	}
+	msg := fmt.Sprint(warns)
+	if strings.Contains(msg, "percent)") && strings.Contains(msg, "read as percent") || !strings.Contains(msg, "1 values outside [0, 1]") {
+		t.Errorf("warnings %s", msg)
 	}
 }

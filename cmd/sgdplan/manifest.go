@@ -63,7 +63,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	var j kubeflowJob
 	js, err := yaml.YAMLToJSONStrict(b)
 	merged := false
-	if err != nil && yamlDupRE.MatchString(err.Error()) && bytes.Contains(b, []byte("<<")) {
+	if err != nil && yamlDupRE.MatchString(err.Error()) && yamlMergeRE.Match(b) {
 		// The strict check reads a key that overrides one merged in by
 		// "<<: *anchor" as given twice (a known fault of the YAML
 		// library); YAML's merge gives the explicit key precedence.
@@ -221,6 +221,11 @@ func otherRoles(path string, specs map[string]replicaSpec, kind, how string, kno
 	}
 	return out
 }
+
+// yamlMergeRE finds a YAML merge key ("<<:" as a key, in block or flow
+// style), not any "<<" in the text (a heredoc in an annotation turned the
+// duplicate-key check off).
+var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)<<[ \t]*:`)
 
 // yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
 // "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given

@@ -178,4 +178,14 @@ func TestManifestMergeKeys(t *testing.T) {
 	if _, err := parseManifest("m.yaml", []byte(dup)); err == nil || !strings.Contains(err.Error(), `key "replicas" appears twice`) {
 		t.Errorf("duplicate without a merge: %v", err)
 	}
+	// "<<" in a value is no merge key: the duplicate is still refused
+	heredoc := "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata:\n  annotations: {note: \"cat <<EOF\"}\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      replicas: 8\n"
+	if _, err := parseManifest("m.yaml", []byte(heredoc)); err == nil || !strings.Contains(err.Error(), `key "replicas" appears twice`) {
+		t.Errorf("<< in a value: %v", err)
+	}
+	// a flow-style merge is one
+	flow := "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: &w {replicas: 3}\n    PS: {<<: *w, replicas: 2}\n"
+	if mf, err := parseManifest("m.yaml", []byte(flow)); err != nil || mf.PS != 2 || mf.Workers != 3 {
+		t.Errorf("flow merge: %+v, %v", mf, err)
+	}
 }

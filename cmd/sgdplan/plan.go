@@ -613,12 +613,12 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 				agree = fmt.Sprintf("the replay differs by %.1e (relative)", d)
 			}
 			// the optimum is a sum over the jobs (weighted), not a mean
-			total := "total slowdown %.6g"
-			if p.ClosedForm.Objective != "slowdown" {
-				total = "total flow time %.6g s"
-				if p.MeanWeightedFlow > 0 {
-					total = "total weighted flow time %.6g s"
-				}
+			total := "total flow time %.6g s"
+			if p.ClosedForm.Objective == "slowdown" {
+				total = "total slowdown %.6g"
+			}
+			if p.MeanWeightedFlow > 0 { // jobs with weights: the weighted sum
+				total = strings.Replace(total, "total ", "total weighted ", 1)
 			}
 			fmt.Fprintf(w, "%s closed form (%s-optimal, all jobs present at once): "+total+" (the optimum), mean flow %.6g s, mean slowdown %.6g; %s\n",
 				p.Policy, strings.ReplaceAll(p.ClosedForm.Objective, " ", "-"), p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, agree)

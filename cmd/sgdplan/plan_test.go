@@ -373,3 +373,16 @@ func TestPlotNameWarning(t *testing.T) {
 		t.Errorf(".PNG: exit %d: %s", code, stderr)
 	}
 }
+
+// With weights the closed form's optimum is the weighted total, for
+// slowdown as for flow time ("total slowdown 5.44" beside a mean of 0.79
+// over 4 jobs read as a contradiction).
+func TestPlanClosedFormWeightedLabel(t *testing.T) {
+	jobs := writeTestFile(t, t.TempDir(), "w.csv", "job,size,p,weight\na,4,0.5,1\nb,3,0.5,1\nc,2,0.5,2\nd,1,0.5,4\n")
+	for policy, want := range map[string]string{"hesrpt-slowdown": "total weighted slowdown ", "hesrpt": "total weighted flow time "} {
+		code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4", "--policy", policy)
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("%s: exit %d, want %q:\n%s%s", policy, code, want, stdout, stderr)
+		}
+	}
+}
