@@ -1165,14 +1165,6 @@ func jsonPositions(b []byte) map[string]int64 {
 	return pos
 }
 
-// badKey finds the first key of the JSON document b that repeats a key of
-// its own object, in any case (encoding/json keeps the last silently, and
-// matches field names case-insensitively), or, when t is not nil, that the
-// Go type t has no field for at its place (encoding/json ignores it: a typo
-// such as "lamda_hi" would pass unnoticed). It returns the key's path
-// ("queueing.mode"), the offset where the key starts and, for an unknown
-// key, the fields its object may have. ok is false when there is none, or
-// when the document does not parse (Unmarshal then says where).
 // jsonKind names the JSON a Go type decodes from, for people (it said
 // "expected []fit.ParamValue").
 func jsonKind(t reflect.Type) string {
@@ -1205,6 +1197,14 @@ func jsonKind(t reflect.Type) string {
 	return t.String()
 }
 
+// badKey finds the first key of the JSON document b that repeats a key of
+// its own object, in any case (encoding/json keeps the last silently, and
+// matches field names case-insensitively), or, when t is not nil, that the
+// Go type t has no field for at its place (encoding/json ignores it: a typo
+// such as "lamda_hi" would pass unnoticed). It returns the key's path
+// ("queueing.mode"), the offset where the key starts and, for an unknown
+// key, the fields its object may have. ok is false when there is none, or
+// when the document does not parse (Unmarshal then says where).
 func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	// walk reads one value at path p, of type vt (nil: not checked); it

@@ -226,7 +226,10 @@ type StalenessScore struct {
 // target on test: the target is the highest last loss of the training runs
 // (so the curve is not extrapolated in loss), the measured count is the
 // first evaluation at or below it (test runs that never reach it are left
-// out), the prediction inverts the fitted curve at the run's staleness.
+// out), the prediction inverts the fitted curve at the run's staleness
+// (for binned losses, the first of the run's bins whose mean under the
+// curve reaches the target, or the curve's own crossing when none does:
+// firstPredicted).
 func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore, error) {
 	s := StalenessScore{Name: name}
 	f, err := FitStalenessLaw(train, 200, 1, 0.9)

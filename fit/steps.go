@@ -603,11 +603,12 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	}
 	s := (&Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: o.Level, Combine: o.Combine, NNLS: o.NNLS}).withDefaults()
 	ref := Reference{PS: max(train[0].PS, 0), Batch: float64(train[0].Batch), Dataset: train[0].Dataset}
-	// runs at a fixed global batch split among the workers: the queries'
-	// default is that global batch (the one at the most worker counts), not
-	// the first run's per-worker share of it (runs at a global 128 on 1-8
-	// workers were queried at 128 a worker)
-	if StrongScaling(res.Points) {
+	// synchronous runs at a fixed global batch split among the workers:
+	// the queries' default is that global batch (the one at the most worker
+	// counts), not the first run's per-worker share of it (runs at a global
+	// 128 on 1-8 workers were queried at 128 a worker). Asynchronous
+	// updates have no global batch: each is one worker's.
+	if !async && StrongScaling(res.Points) {
 		ref.Batch, ref.GlobalBatch = 0, mostGlobal(res.Points)
 	}
 	if train[0].ParamBytes > 0 && train[0].Bandwidth > 0 {
@@ -768,7 +769,8 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	second, split, splitWarn := computeSplit(prof, pts, stats)
 	switch {
 	case split:
-		warn = append(warn, fmt.Sprintf("compute split into z0 + z1 b from the 1-worker runs %s (batch %.4g, %.4g s) and %s (batch %d, %.4g s): z0 = %.4g s, z1 = %.4g s per sample", prof.FromRun, prof.Batch, prof.Z, second.Run, second.Batch, second.Compute.Mean, (prof.Z*float64(second.Batch)-second.Compute.Mean*prof.Batch)/(float64(second.Batch)-prof.Batch), (second.Compute.Mean-prof.Z)/(float64(second.Batch)-prof.Batch)))
+		z0, z1 := computeLine(prof.Batch, prof.Z, float64(second.Batch), second.Compute.Mean)
+		warn = append(warn, fmt.Sprintf("compute split into z0 + z1 b from the 1-worker runs %s (batch %.4g, %.4g s) and %s (batch %d, %.4g s): z0 = %.4g s, z1 = %.4g s per sample", prof.FromRun, prof.Batch, prof.Z, second.Run, second.Batch, second.Compute.Mean, z0, z1))
 	case splitWarn != "":
 		warn = append(warn, splitWarn)
 	case len(batches) == 0:
@@ -778,9 +780,7 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 		warn = append(warn, fmt.Sprintf("compute time per sample not estimated: the two-node profile is one run, at batch %.4g (the data also hold %s, but no training run of 1 worker there): z1 = 0, all compute in z0, so predictions at another batch keep the profile's compute time", prof.Batch, strings.Join(batches, ", ")))
 	}
 	if split {
-		b1, b2 := prof.Batch, float64(second.Batch)
-		th[1] = (second.Compute.Mean - prof.Z) / (b2 - b1)
-		th[0] = prof.Z - th[1]*b1
+		th[0], th[1] = computeLine(prof.Batch, prof.Z, float64(second.Batch), second.Compute.Mean)
 	}
 	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
 	// Without a split, z1 (compute per sample) is set to 0, not measured:
@@ -817,9 +817,10 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	// each drawn from its standard error
 	var se2 float64
 	b1, b2 := prof.Batch, float64(second.Batch)
-	splitAt := func(z1, z2 float64) (float64, float64) {
-		k := math.Max((z2-z1)/(b2-b1), 0)
-		return math.Max(z1-k*b1, 0), k
+	splitAt := func(c1, c2 float64) (float64, float64) { // a refit's line, kept >= 0
+		_, k := computeLine(b1, c1, b2, c2)
+		k = math.Max(k, 0)
+		return math.Max(c1-k*b1, 0), k
 	}
 	if split {
 		se2 = math.Sqrt(nz(second.Compute.SCV)/float64(max(second.Compute.N, 1))) * second.Compute.Mean
@@ -845,11 +846,18 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	return tf, nil
 }
 
+// computeLine is the line z0 + z1 b through the compute times c1 at
+// batch b1 and c2 at b2.
+func computeLine(b1, c1, b2, c2 float64) (z0, z1 float64) {
+	z1 = (c2 - c1) / (b2 - b1)
+	return c1 - z1*b1, z1
+}
+
 // computeSplit finds a training run that splits the profile's compute
 // into z0 + z1 b: one worker, the profile's shards and link rate, phase
-// times, at another batch (the first such in stats). split is true when
-// the line through the two compute means has z1 > 0 and z0 >= 0; else a
-// run found gives a warning saying why it was not used.
+// times, at another batch (the first such in stats whose line through the
+// two compute means has z1 > 0 and z0 >= 0). Without one, a run that was
+// tried gives a warning saying why it was not used.
 func computeSplit(prof Profile, pts []Point, stats []RunStats) (second RunStats, split bool, warn string) {
 	for _, r := range stats {
 		if r.Workers != 1 || r.PS != prof.PS || !r.HasPhases || r.Compute.N == 0 || r.Batch <= 0 || float64(r.Batch) == prof.Batch ||
@@ -860,14 +868,14 @@ func computeSplit(prof Profile, pts []Point, stats []RunStats) (second RunStats,
 		if !slices.ContainsFunc(pts, func(p Point) bool { return p.Config.Workers == 1 && p.Config.Batch == float64(r.Batch) }) {
 			continue
 		}
-		b1, b2 := prof.Batch, float64(r.Batch)
-		z1 := (r.Compute.Mean - prof.Z) / (b2 - b1)
-		if z1 > 0 && prof.Z-z1*b1 >= 0 {
+		if z0, z1 := computeLine(prof.Batch, prof.Z, float64(r.Batch), r.Compute.Mean); z1 > 0 && z0 >= 0 {
 			return r, true, ""
 		}
-		return r, false, fmt.Sprintf("compute time per sample not identified: the 1-worker runs %s (batch %.4g) and %s (batch %d) compute %.4g s and %.4g s, not more for more samples on a line through z0 >= 0: z1 = 0, all compute in z0", prof.FromRun, b1, r.Run, r.Batch, prof.Z, r.Compute.Mean)
+		if warn == "" { // the first tried; a later run may still split it
+			warn = fmt.Sprintf("compute time per sample not identified: the 1-worker runs %s (batch %.4g) and %s (batch %d) compute %.4g s and %.4g s, not more for more samples on a line through z0 >= 0: z1 = 0, all compute in z0", prof.FromRun, prof.Batch, r.Run, r.Batch, prof.Z, r.Compute.Mean)
+		}
 	}
-	return RunStats{}, false, ""
+	return RunStats{}, false, warn
 }
 
 // profileCV is the MAPE (%) of the profile fit on the training

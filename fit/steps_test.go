@@ -605,4 +605,20 @@ func TestFitStepsStrongReference(t *testing.T) {
 	if x := sf.Model.SamplesPerSecond(model.Config{Workers: 2}); relErr(x, 128/(0.01+0.001*64+0.002)) > 0.02 {
 		t.Errorf("2 workers: %.4g samples/s, measured %.4g", x, 128/(0.01+0.001*64+0.002))
 	}
+	// the same batches in asynchronous runs: each update is one worker's
+	// batch, there is no global batch to split
+	for i := range tr.Steps {
+		tr.Steps[i].PS = 1
+	}
+	tr.Runs = nil
+	for _, w := range []int{1, 2, 4} {
+		tr.Runs = append(tr.Runs, traces.RunInfo{Run: fmt.Sprintf("n%d", w), Mode: "async", Bandwidth: math.NaN(), Epochs: math.NaN()})
+	}
+	sf, err = FitSteps(tr, nil, StepOptions{Family: "overhead-async", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sf.Model.Reference; r.GlobalBatch != 0 || r.Batch != 128 {
+		t.Errorf("async: reference %+v: want the first run's batch, 128, and no global batch", r)
+	}
 }

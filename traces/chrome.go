@@ -249,11 +249,13 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 	data := d.data
 	// A bare array cut off after an event's comma ("...},"), as a trace
 	// written while the profiler ran leaves it: read up to the comma (the
-	// format allows a missing "]"; trace viewers read this too). Offsets
-	// are unchanged: data is a prefix of d.data.
+	// format allows a missing "]"; trace viewers read this too), said in a
+	// warning once the array reads. Offsets are unchanged: data is a
+	// prefix of d.data.
+	var cutComma error
 	if t := bytes.TrimRight(data, " \t\r\n"); len(t) > 0 && t[len(t)-1] == ',' && bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("[")) {
 		data = t[:len(t)-1]
-		warns = append(warns, d.errAt(int64(len(t)-1), "the event array ends in a comma with no closing ] (a trace cut off while it was written?): read up to the comma"))
+		cutComma = d.errAt(int64(len(t)-1), "the event array ends in a comma with no closing ] (a trace cut off while it was written?): read up to the comma")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -335,7 +337,9 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 		}
 		if _, err := dec.Token(); err != nil {
 			if bare && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)) {
-				warns = append(warns, d.errAt(int64(len(d.data)), "the event array has no closing ]: read to the end of the file (the trace-event format allows this)"))
+				if cutComma == nil { // (which says so itself)
+					warns = append(warns, d.errAt(int64(len(d.data)), "the event array has no closing ]: read to the end of the file (the trace-event format allows this)"))
+				}
 				return nil
 			}
 			return d.jsonErr(err, dec.InputOffset())
@@ -349,6 +353,9 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 	case json.Delim('['):
 		if err := readArray(true); err != nil {
 			return nil, info, warns, err
+		}
+		if cutComma != nil {
+			warns = append(warns, cutComma)
 		}
 		return ivs, info, warns, nil
 	case json.Delim('{'):

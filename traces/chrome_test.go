@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -172,6 +173,9 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		// cut off after an event's comma, as a trace written while profiling is
 		{"cut after a comma", []byte(strings.TrimSuffix(strings.TrimSpace(good), "]") + ",\n"), "", "ends in a comma with no closing ]"},
 		{"traceEvents twice", []byte(`{"traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}],` + "\n" + ` "traceEvents": [{"name": "step 2", "ph": "X", "ts": 5, "dur": 5}]}`), "t.json:2:2: traceEvents given twice in the object", ""},
+		// a complete array and a comma: the error alone, no warning that
+		// it was read
+		{"array and a comma", []byte(strings.TrimSpace(good) + ","), "t.json", ""},
 		{"object cut after a comma", []byte(`{"traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5},`), "the file ends in the middle of a value", ""},
 		{"end without begin", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n {\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:2: end event \"\" on pid 1 tid 1 has no begin"},
 		{"begin without end", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n{\"name\": \"x\", \"ph\": \"B\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:1: begin event \"x\" has no end"},
@@ -250,4 +254,14 @@ func FuzzChromeTrace(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A complete array followed by a comma is an error, and no warning says
+// the array was read up to the comma (both came back together).
+func TestChromeArrayThenComma(t *testing.T) {
+	doc := `[{"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 5, "pid": 1, "tid": 1}],`
+	_, warns, err := ReadChromeTrace(strings.NewReader(doc), "t.json", ConvertOptions{})
+	if err == nil || strings.Contains(fmt.Sprint(warns), "read up to the comma") {
+		t.Errorf("error %v, warnings %v", err, warns)
+	}
 }

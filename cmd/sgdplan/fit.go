@@ -290,10 +290,8 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 		trained[p.Config.Workers] = true
 	}
 	for _, s := range stats {
-		if trained[s.Workers] || s.PS != m.Reference.PS || !(s.StepsPerS > 0) {
-			continue
-		}
-		if s.Bandwidth > 0 && m.Reference.Bandwidth > 0 && s.Bandwidth != m.Reference.Bandwidth {
+		// held out: by the same rule as the trained points
+		if trained[s.Workers] || !(s.StepsPerS > 0) || !onCurve(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth) {
 			continue
 		}
 		d.Measured = append(d.Measured, plots.Obs{X: float64(s.Workers), Y: s.StepsPerS, Lo: math.NaN(), Hi: math.NaN(), HeldOut: true})

@@ -90,6 +90,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			field := strings.TrimPrefix(te.Field, ".")
+			if te.Type == reflect.TypeFor[replicaSpec]() {
+				// the role whose spec is not a mapping (the error names
+				// the mapping of roles only)
+				field += badRole(js)
+			}
 			where := path
 			if p := yamlValuePos(b, strings.Split(field, ".")); p != "" && field != "" {
 				where += ":" + p
@@ -425,11 +430,25 @@ func badReplicas(b []byte) string {
 	return ""
 }
 
-// badReplicaType finds, in the JSON form js of manifest b, a role whose
-// replicas is not a whole number (badReplicas reads block style only: a
-// flow-style {"replicas": "two"} got encoding/json's words, naming a Go
-// struct and no line), and says so at its line and column when
-// yamlValuePos finds it; nil when every replicas is a number.
+// badRole is ".ROLE" of the first replica role (sorted by spec key and
+// role) whose spec is neither a mapping nor null, "" when none is.
+func badRole(js []byte) string {
+	var doc struct {
+		Spec map[string]map[string]json.RawMessage `json:"spec"`
+	}
+	if json.Unmarshal(js, &doc) != nil {
+		return ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(doc.Spec)) {
+		for _, role := range slices.Sorted(maps.Keys(doc.Spec[k])) {
+			if v := bytes.TrimSpace(doc.Spec[k][role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
+				return "." + role
+			}
+		}
+	}
+	return ""
+}
+
 // manifestType names what a manifest field of Go type t holds, for
 // people: a replica role is a mapping with replicas, spec a mapping.
 func manifestType(t reflect.Type) string {
@@ -454,6 +473,11 @@ func manifestType(t reflect.Type) string {
 	return t.Kind().String()
 }
 
+// badReplicaType finds, in the JSON form js of manifest b, a role whose
+// replicas is not a whole number (badReplicas reads block style only: a
+// flow-style {"replicas": "two"} got encoding/json's words, naming a Go
+// struct and no line), and says so at its line and column when
+// yamlValuePos finds it; nil when every replicas is a number.
 func badReplicaType(path string, b, js []byte) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`

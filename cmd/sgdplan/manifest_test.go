@@ -30,7 +30,7 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:5: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
 		// wrong types in the manifest's words at their values (they named Go
 		// types: "of type main.replicaSpec")
-		{"role a number", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: 3\n", "m.yaml:3:3: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a number where a replica spec (a mapping with replicas and template) was expected"},
+		{"role a number", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 1}\n    Worker: 3\n", "m.yaml:5:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
 		{"spec a number", "kind: TFJob\nspec: 5\n", "m.yaml:2:7: not a Kubeflow job manifest: spec holds a number where a mapping was expected"},
 		{"kind a list", "kind: [TFJob]\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n", "m.yaml:1:7: not a Kubeflow job manifest: kind holds a list where a string was expected"},
 		// flow style: too large at its line:col, and a whole number beyond

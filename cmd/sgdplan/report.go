@@ -501,9 +501,6 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 	}
 }
 
-// jobKnee is the smallest worker count k <= top past which one more worker
-// cuts the run time by less than alpha: 1 - s(k)/s(k+1) < alpha; top when
-// every step gains at least alpha.
 // countNotes says, for the first three jobs on a fitted model, how the
 // counts the page gives them relate: the recommended workers if alone (the
 // knee at --knee-alpha), the plan's workers at start, and check's verdict
@@ -531,6 +528,9 @@ func countNotes(jobs []planner.Job, planned []planJob, recs []float64, o reportO
 	return notes
 }
 
+// jobKnee is the smallest worker count k <= top past which one more worker
+// cuts the run time by less than alpha: 1 - s(k)/s(k+1) < alpha; top when
+// every step gains at least alpha.
 func jobKnee(c planner.Speedup, top int, alpha float64) int {
 	for k := 1; k < top; k++ {
 		a, b := c.Speedup(float64(k)), c.Speedup(float64(k+1))
