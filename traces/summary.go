@@ -225,12 +225,16 @@ func nz0(v float64) float64 {
 	return v
 }
 
-// overlongTol is the relative rounding allowed between an iteration's
-// phases and its end - start; overlongShare the share of the window's
-// iterations past it that is warned of.
+// overlongFactor is how many times end - start an iteration's phases may
+// add up to before they are said to disagree with it: a trace converted
+// from a profiler counts an all-reduce or a send that overlaps the
+// backward pass in push and in compute (formats.md), up to twice the
+// iteration, so only a gross excess is a fault (end == start with phase
+// times, phases in other units than start and end). overlongShare is the
+// share of the window's iterations past it that is warned of.
 const (
-	overlongTol   = 0.01
-	overlongShare = 0.01
+	overlongFactor = 3
+	overlongShare  = 0.01
 )
 
 func newSummarizer() *summarizer { return &summarizer{runs: map[string]*runAcc{}} }
@@ -315,9 +319,9 @@ func (s *summarizer) step(st *Step) {
 		}
 	}
 	// The phases lie between start (the pull begins) and end (the push
-	// is acknowledged): a sum past end - start, beyond rounding, says
-	// they overlap or the timestamps are not the iteration's.
-	if sum, wall := nz0(st.Pull)+nz0(st.Compute)+nz0(st.Push), st.End-st.Start; sum > wall*(1+overlongTol)+1e-6 {
+	// is acknowledged): a sum far past end - start says the timestamps
+	// are not the iteration's (overlongFactor).
+	if sum, wall := nz0(st.Pull)+nz0(st.Compute)+nz0(st.Push), st.End-st.Start; sum > wall*overlongFactor+1e-6 {
 		a.overlong++
 		a.maxExcess = max(a.maxExcess, sum-wall)
 	}
@@ -418,11 +422,8 @@ func (a *runAcc) result() RunSummary {
 			if r.WindowSteps < fewInWindow {
 				warn("only %d iterations in the steady-state window: throughput is uncertain", r.WindowSteps)
 			}
-			// asynchronous runs only: a converted all-reduce trace counts
-			// the all-reduce that overlaps the backward pass in push and in
-			// compute (formats.md), so its phases overlap by design
-			if r.Mode == "async" && a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {
-				warn("%d of %d iterations in the steady-state window have pull + compute + push longer than end - start (by up to %.4g s): the phases overlap, or start and end are not the iteration's (trace-format.md); the phase means and the iteration time disagree", a.overlong, r.WindowSteps, a.maxExcess)
+			if a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {
+				warn("%d of %d iterations in the steady-state window have pull + compute + push more than %d times end - start (by up to %.4g s): start and end are not the iteration's, or the phases are in other units (trace-format.md); the phase means and the iteration time disagree", a.overlong, r.WindowSteps, overlongFactor, a.maxExcess)
 			}
 			if missing := len(a.seen) - len(a.perWk); missing > 0 {
 				warn("%d of %d workers finish no iteration in the steady-state window", missing, r.Workers)
