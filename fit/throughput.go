@@ -407,6 +407,16 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		}
 	}
 	if best == nil {
+		if len(alts) == 0 {
+			// (it indexed alts[0] and panicked: 1 worker at 1 and 2
+			// shards leaves every family out, those with a shard term
+			// having more parameters than the 2 points)
+			why := "the data have too few points for the families that fit them"
+			if len(notCands) > 0 {
+				why += "; " + notCands[0].Family + " is " + notCands[0].Note
+			}
+			return nil, notCands, errorf("no family could be fitted to %d points: %s (measure more configurations)", len(pts), why)
+		}
 		return nil, alts, errorf("no family could be fitted: %s", strings.TrimPrefix(alts[0].Error, "fit: "))
 	}
 	low := best

@@ -320,3 +320,18 @@ func TestStrongScaling(t *testing.T) {
 		}
 	}
 }
+
+// One worker count at two shard counts leaves auto no candidate (those
+// that ignore the shards are out, those with a shard term have more
+// parameters than the 2 points): an error that says so (it panicked
+// indexing the empty list of families tried).
+func TestFitThroughputNoCandidate(t *testing.T) {
+	pts := []Point{
+		{Config: model.Config{Workers: 1, PS: 1, Batch: 32}, StepsPerS: 300.0 / 32, Async: true},
+		{Config: model.Config{Workers: 1, PS: 2, Batch: 32}, StepsPerS: 380.0 / 32, Async: true},
+	}
+	_, _, err := FitThroughput(pts, "auto", nil)
+	if err == nil || !strings.Contains(err.Error(), "no family could be fitted to 2 points") {
+		t.Errorf("err %v", err)
+	}
+}
