@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -348,11 +349,15 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals.")
 
 	// Simulation at several loads.
-	sim, tab, err := reportSimulate(c, o, jobs)
+	sim, tab, growing, err := reportSimulate(c, o, jobs)
 	if err != nil {
 		r.Warnings = append(r.Warnings, "simulation left out: "+err.Error())
 	} else {
 		r.Tables = append(r.Tables, tab)
+		if len(growing) > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("simulation: the queue grows through the run for %s (marked * in the table): the second half of the jobs waits more than twice as long as the first, so those means are not steady-state values and grow with --sim-jobs; the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1",
+				strings.Join(growing, ", ")))
+		}
 		if fig, err := plots.SimulationFigure(sim); err != nil {
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
 		} else {
@@ -738,11 +743,13 @@ func reportWorkload(jobs []planner.Job, servers float64, load float64, count int
 // reportSimulate runs every policy on resampled workloads at each load and
 // seed: the response times at the middle load (for the CDF), the mean
 // response per load with a 95% t interval over seeds, and a table of them.
-func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.SimulationData, plots.Table, error) {
+//
+// growing names the (policy, load) cells whose queue grows through the run
+// in most seeds (growingQueue): their means are no steady state.
+func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plots.SimulationData, tab plots.Table, growing []string, err error) {
 	n := float64(o.servers)
 	cdfLoad := o.loads[len(o.loads)/2]
-	var d plots.SimulationData
-	tab := plots.Table{Title: "Simulated mean response time (s), 95% interval over seeds", Columns: []string{"policy"}}
+	tab = plots.Table{Title: "Simulated mean response time (s), 95% interval over seeds", Columns: []string{"policy"}}
 	for _, l := range o.loads {
 		tab.Columns = append(tab.Columns, fmt.Sprintf("load %.3g", l))
 	}
@@ -754,21 +761,25 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.
 		}
 		pol, err := planner.NewPolicy(name, o.alpha)
 		if err != nil {
-			return d, tab, err
+			return d, tab, nil, err
 		}
 		row := []string{name}
 		var cdf []float64
 		var pts []plots.LoadPoint
 		for _, l := range o.loads {
 			var means []float64
+			grows := 0
 			for s := 0; s < o.seeds; s++ {
 				w := reportWorkload(jobs, n, l, o.simJobs, uint64(s+1))
 				res, err := planner.Simulate(w, pol, planner.Settings{Servers: n})
 				bar.Add(1)
 				if err != nil {
-					return d, tab, fmt.Errorf("%s at load %.3g, seed %d: %w", name, l, s+1, err)
+					return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d: %w", name, l, s+1, err)
 				}
 				means = append(means, res.MeanResponse)
+				if growingQueue(res) {
+					grows++
+				}
 				if l == cdfLoad {
 					for _, j := range res.Jobs {
 						cdf = append(cdf, j.Response)
@@ -777,13 +788,43 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (plots.
 			}
 			ob := plots.Repeats(l, means)
 			pts = append(pts, plots.LoadPoint{Policy: name, Load: l, Mean: ob.Y, Lo: ob.Lo, Hi: ob.Hi})
-			row = append(row, fmt.Sprintf("%s [%s, %s]", reportNum(ob.Y), reportNum(ob.Lo), reportNum(ob.Hi)))
+			cell := fmt.Sprintf("%s [%s, %s]", reportNum(ob.Y), reportNum(ob.Lo), reportNum(ob.Hi))
+			if 2*grows > o.seeds {
+				cell += " *"
+				growing = append(growing, fmt.Sprintf("%s at load %.3g", name, l))
+			}
+			row = append(row, cell)
 		}
 		d.Responses = append(d.Responses, plots.ResponseTimes{Policy: name, Times: cdf})
 		d.Loads = append(d.Loads, pts...)
 		tab.Rows = append(tab.Rows, row)
 	}
-	return d, tab, nil
+	return d, tab, growing, nil
+}
+
+// growingQueue reports whether a simulated run's queue grows through it:
+// the jobs of its second half (by arrival) wait more than twice as long on
+// average as those of its first half. A stable queue's mean response is
+// the same in both halves up to noise; an overloaded one's grows with the
+// jobs that came before.
+func growingQueue(r planner.Result) bool {
+	n := len(r.Jobs)
+	if n < 20 {
+		return false
+	}
+	js := slices.Clone(r.Jobs)
+	slices.SortStableFunc(js, func(a, b planner.JobResult) int { return cmp.Compare(a.Arrival, b.Arrival) })
+	var first, second float64
+	for i, j := range js {
+		if i < n/2 {
+			first += j.Response
+		} else {
+			second += j.Response
+		}
+	}
+	first /= float64(n / 2)
+	second /= float64(n - n/2)
+	return second > 2*first
 }
 
 // reportNum formats a time for a table: whole seconds from 1000 s up,

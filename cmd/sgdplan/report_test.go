@@ -508,3 +508,35 @@ func TestReportFitDataFamilyIgnoresShards(t *testing.T) {
 		t.Errorf("%d points, title %q, curve to %g: want all 5, to 64 workers or more", len(d.Measured), d.Title, d.Curve[len(d.Curve)-1].X)
 	}
 }
+
+// A simulated run whose later jobs wait more than twice as long as its
+// earlier ones is a growing queue (no steady state); a steady one is not.
+// With one kind of job of speedup k^0.3 on 16 servers, srpt gives each job
+// the whole cluster at a speedup of 2.3, so load 0.3 (counted at linear
+// speedup) is 2.1 for it: the report marks and names it; equi, which
+// shares the cluster, is stable.
+func TestReportGrowingQueue(t *testing.T) {
+	run := func(resp func(i int) float64) planner.Result {
+		var r planner.Result
+		for i := range 40 {
+			r.Jobs = append(r.Jobs, planner.JobResult{Arrival: float64(i), Response: resp(i)})
+		}
+		return r
+	}
+	if !growingQueue(run(func(i int) float64 { return float64(10 * i) })) || growingQueue(run(func(i int) float64 { return 5 + float64(i%3) })) {
+		t.Errorf("growingQueue: a linear growth not flagged, or a steady run flagged")
+	}
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "one.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\nsolo,0,3600,0.3\n"), 0o644)
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "60", "--loads", "0.3")
+	if code != 0 || !strings.Contains(stderr, "the queue grows through the run for srpt at load 0.3") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	if !regexp.MustCompile(`(?m)^\| srpt \| [^|]* \* \|`).Match(md) || regexp.MustCompile(`(?m)^\| equi \| [^|]* \* \|`).Match(md) {
+		t.Errorf("srpt not marked, or equi marked:\n%s", md)
+	}
+}
