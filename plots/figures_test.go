@@ -453,3 +453,14 @@ func TestPlanLegendCountsTheRest(t *testing.T) {
 		}
 	}
 }
+
+// One server is "1 server" in the plan figure's legend (it said "1 servers").
+func TestPlanLegendOneServer(t *testing.T) {
+	f, err := PlanFigure(PlanData{Policy: "fifo", Servers: 1, Segments: []PlanSegment{{Start: 0, End: 1, Alloc: map[string]float64{"a": 1}}}, Completions: map[string]float64{"a": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "1 server") || strings.Contains(s, "1 servers") {
+		t.Errorf("legend: no \"1 server\", or \"1 servers\"")
+	}
+}

@@ -114,6 +114,11 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 		o.loads = append(o.loads, v)
 	}
 	sort.Float64s(o.loads)
+	for i := 1; i < len(o.loads); i++ {
+		if o.loads[i] == o.loads[i-1] { // (two columns of one load, counted twice in the distribution)
+			return o, fmt.Errorf("report: --loads: %g given twice: want each load once", o.loads[i])
+		}
+	}
 	return o, nil
 }
 

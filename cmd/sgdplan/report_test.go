@@ -123,6 +123,7 @@ func TestReportBadInput(t *testing.T) {
 		{"no servers", []string{"--model", m, "--jobs", reportJobs}, "missing --servers N"},
 		{"zero servers", []string{"--model", m, "--jobs", reportJobs, "--servers", "0"}, "--servers 0"},
 		{"loads", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--loads", "0.5,1.2"}, `value 2 "1.2"`},
+		{"loads twice", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--loads", "0.5,0.50"}, `--loads: 0.5 given twice`},
 		{"seeds", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--seeds", "1"}, "--seeds 1"},
 		{"policy", []string{"--model", m, "--jobs", reportJobs, "--servers", "4", "--policy", "best"}, `unknown policy "best"`},
 		{"model file", []string{"--model", bad, "--jobs", reportJobs, "--servers", "4"}, "bad.json"},
