@@ -264,7 +264,20 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
 		} else {
 			bw, bt := cd.Best()
-			cap := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %.4g, %.4g s.", cd.Target, 100*m.Level, bw, bt)
+			cap := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %d, %.4g s.", cd.Target, 100*m.Level, int(bw), bt)
+			if int(bw) > o.servers {
+				// the curve runs past the cluster to the fitted counts: say
+				// the best the cluster holds first (it named N = 63 of 16)
+				in := plots.ConvergenceData{}
+				for _, b := range cd.TimePredicted {
+					if b.X <= float64(o.servers) {
+						in.TimePredicted = append(in.TimePredicted, b)
+					}
+				}
+				iw, it := in.Best()
+				cap = fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %d on the cluster's %s, %.4g s (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", cd.Target, 100*m.Level, int(iw), countWord(o.servers, "server"), it, int(bw), bt)
+				bw = iw
+			}
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
 				// check fails such counts and advises a shard: say so
 				// where the figure points at one of them
@@ -305,7 +318,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "scaling figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "scaling.png", Title: "Speedup and efficiency",
-				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %.3g%%.", countWord(o.servers, "worker"), 100*o.alpha),
+				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %.3g%% (a marker at the cluster's size: the knee lies beyond it; the jobs' max_workers are not applied here).", countWord(o.servers, "worker"), 100*o.alpha),
 				Figure:  fig})
 		}
 	}
@@ -322,7 +335,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i], StartWorkers: j.Workers,
 			Completion: j.Completion, CompletionLo: math.NaN(), CompletionHi: math.NaN(), CompletionWhole: j.CompletionInteger})
 	}
-	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, o)...)
+	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, knees, o)...)
 	if pd, err := reportPlanData(chosen, names, n, pal); err != nil {
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else if fig, err := plots.PlanFigure(pd); err != nil {
@@ -516,7 +529,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 // knee at --knee-alpha), the plan's workers at start, and check's verdict
 // on that start (its knee is a worker adding less than half a worker's
 // speed). They differ for reasons a reader could not see.
-func countNotes(jobs []planner.Job, planned []planJob, recs []float64, o reportOptions) []string {
+func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o reportOptions) []string {
 	var notes []string
 	for i, j := range planned {
 		m, ok := jobs[i].Curve.(*fit.Model)
@@ -532,8 +545,19 @@ func countNotes(jobs []planner.Job, planned []planJob, recs []float64, o reportO
 			ideal = fmt.Sprintf(" (%.4g as an ideal share)", j.Workers)
 		}
 		v := verdict(m, start, m.Reference.PS)
-		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s, its knee on %s (one more cuts its run time by less than %.3g%%). The plan starts it on %s%s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a stricter rule).",
-			j.Job, workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha, workersWord(start), ideal, o.policy, start, v.word, v.reason))
+		// what the recommended count is: the knee, the job's cap below it,
+		// or the whole cluster when the knee lies beyond it
+		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
+		switch {
+		case recs[i] < knees[i]:
+			rec = fmt.Sprintf("%s, its max_workers (its knee on %s is %s)", workersWord(int(recs[i])), countWord(o.servers, "server"), workersWord(int(knees[i])))
+		case o.servers == 1:
+			rec = "1 worker, the whole cluster"
+		case int(knees[i]) >= o.servers:
+			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %.3g%% or more)", countWord(o.servers, "server"), o.servers, 100*o.alpha)
+		}
+		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s%s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
+			j.Job, rec, workersWord(start), ideal, o.policy, start, v.word, v.reason))
 	}
 	return notes
 }

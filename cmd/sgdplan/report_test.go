@@ -541,3 +541,40 @@ func TestReportGrowingQueue(t *testing.T) {
 		t.Errorf("srpt not marked, or equi marked:\n%s", md)
 	}
 }
+
+// The count note says what the recommended count is when it is not the
+// knee: the job's max_workers below it, or the whole cluster when the knee
+// lies beyond it (it called both "its knee", beside check's "the 3rd would
+// add 28%").
+func TestReportCountNotesCapped(t *testing.T) {
+	tmp := t.TempDir()
+	m := filepath.Join(tmp, "asgd.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", m, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p,model,max_workers\nbig,0,20000,0.9,,\ncapped,0,5000,,asgd.json,3\n"), 0o644)
+	if s := quickReport(t, m, jobs, "16", filepath.Join(tmp, "r16")); !strings.Contains(s, "Recommended if alone: 3 workers, its max_workers (its knee on 16 servers is 5 workers).") {
+		t.Errorf("capped job on 16 servers:\n%s", s)
+	}
+	if s := quickReport(t, m, jobs, "2", filepath.Join(tmp, "r2")); !strings.Contains(s, "Recommended if alone: all 2 servers (its knee lies beyond them") {
+		t.Errorf("2 servers:\n%s", s)
+	}
+}
+
+// On a cluster smaller than the fitted worker counts, the convergence
+// caption's "fastest" is the best the cluster holds, with the curve's own
+// best beyond it named as such (it said "fastest at N = 2" on 1 server).
+func TestReportConvergenceFastestInCluster(t *testing.T) {
+	tmp := t.TempDir()
+	m := filepath.Join(tmp, "asgd.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", m, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,100,0.5\n"), 0o644)
+	s := quickReport(t, m, jobs, "1", filepath.Join(tmp, "r"))
+	if !strings.Contains(s, "fastest at N = 1 on the cluster's 1 server") || !strings.Contains(s, "beyond it") {
+		t.Errorf("caption:\n%s", s)
+	}
+}
