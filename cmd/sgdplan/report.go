@@ -204,10 +204,16 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if len(m.Data.Paths) > 0 {
 		r.Inputs = append(r.Inputs, m.Data.Paths...)
 	}
+	free := unidentified(m) // as fit's table marks them
 	for _, p := range m.Parameters {
 		note := ""
-		if p.Prior {
+		switch f := free[memberOf(m, p.Name)]; {
+		case p.Prior:
 			note = "set by the form, not the data (the warnings say how)"
+		case f == "not identified":
+			note = "not identified: more parameters than configurations"
+		case f != "" && p.Hi-p.Lo <= 1e-6*math.Abs(p.Value):
+			note = "exact fit: no uncertainty measured"
 		}
 		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit, Note: note})
 	}
@@ -222,8 +228,13 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		}
 	}
 	how := "bootstrap percentile intervals"
-	if m.Family == "mva" && m.Queueing != nil {
+	switch {
+	case m.Family == "mva" && m.Queueing != nil:
 		how = "intervals from the standard errors of the profile's phase means"
+	case len(m.Samples) == 0:
+		// (it said "bootstrap percentile intervals" beside the warning
+		// that there was no bootstrap)
+		how = "intervals, here of no width: the fit had no bootstrap to measure them (the warnings say why)"
 	}
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, %s. Parameter intervals are %.0f%% %s.",
@@ -540,9 +551,11 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		if start < 1 {
 			start = max(int(math.Round(j.Workers)), 1)
 		}
-		ideal := ""
+		starts := workersWord(start)
 		if math.Abs(j.Workers-float64(start)) > 1e-9 {
-			ideal = fmt.Sprintf(" (%.4g as an ideal share)", j.Workers)
+			// the ideal share and the whole workers it first holds may be
+			// far apart and at different times (1.3e-05 then 4)
+			starts = fmt.Sprintf("%.4g workers as an ideal share, and on %s when it first holds whole workers", j.Workers, workersWord(start))
 		}
 		v := verdict(m, start, m.Reference.PS)
 		// what the recommended count is: the knee, the job's cap below it,
@@ -556,8 +569,8 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		case int(knees[i]) >= o.servers:
 			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %.3g%% or more)", countWord(o.servers, "server"), o.servers, 100*o.alpha)
 		}
-		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s%s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
-			j.Job, rec, workersWord(start), ideal, o.policy, start, v.word, v.reason))
+		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
+			j.Job, rec, starts, o.policy, start, v.word, v.reason))
 	}
 	return notes
 }

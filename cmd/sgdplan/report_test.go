@@ -578,3 +578,22 @@ func TestReportConvergenceFastestInCluster(t *testing.T) {
 		t.Errorf("caption:\n%s", s)
 	}
 }
+
+// A model fitted on one configuration: the report's parameter table says
+// its parameters are not identified and the note does not call the
+// zero-width intervals bootstrap intervals (the warnings said there was no
+// bootstrap).
+func TestReportOneConfigurationModel(t *testing.T) {
+	tmp := t.TempDir()
+	os.WriteFile(filepath.Join(tmp, "throughput.csv"), []byte("workers,ps,batch,samples_per_s\n1,1,32,300\n"), 0o644)
+	m := filepath.Join(tmp, "m.json")
+	if code, _, stderr := runCmd(t, "fit", tmp, "--out", m); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,100,0.5\n"), 0o644)
+	s := quickReport(t, m, jobs, "4", filepath.Join(tmp, "r"))
+	if strings.Count(s, "| not identified: more parameters than configurations |") != 2 || strings.Contains(s, "bootstrap percentile") || !strings.Contains(s, "no bootstrap to measure them") {
+		t.Errorf("summary:\n%s", s)
+	}
+}
