@@ -548,10 +548,7 @@ func TestReportGrowingQueue(t *testing.T) {
 // add 28%").
 func TestReportCountNotesCapped(t *testing.T) {
 	tmp := t.TempDir()
-	m := filepath.Join(tmp, "asgd.json")
-	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", m, "--bootstrap", "20"); code != 0 {
-		t.Fatalf("fit: %s", stderr)
-	}
+	m := asgdModel(t, tmp)
 	jobs := filepath.Join(tmp, "jobs.csv")
 	os.WriteFile(jobs, []byte("job,arrival,size,p,model,max_workers\nbig,0,20000,0.9,,\ncapped,0,5000,,asgd.json,3\n"), 0o644)
 	if s := quickReport(t, m, jobs, "16", filepath.Join(tmp, "r16")); !strings.Contains(s, "Recommended if alone: 3 workers, its max_workers (its knee on 16 servers is 5 workers).") {
@@ -567,10 +564,7 @@ func TestReportCountNotesCapped(t *testing.T) {
 // best beyond it named as such (it said "fastest at N = 2" on 1 server).
 func TestReportConvergenceFastestInCluster(t *testing.T) {
 	tmp := t.TempDir()
-	m := filepath.Join(tmp, "asgd.json")
-	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", m, "--bootstrap", "20"); code != 0 {
-		t.Fatalf("fit: %s", stderr)
-	}
+	m := asgdModel(t, tmp)
 	jobs := filepath.Join(tmp, "jobs.csv")
 	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,100,0.5\n"), 0o644)
 	s := quickReport(t, m, jobs, "1", filepath.Join(tmp, "r"))
@@ -596,4 +590,15 @@ func TestReportOneConfigurationModel(t *testing.T) {
 	if strings.Count(s, "| not identified: more parameters than configurations |") != 2 || strings.Contains(s, "bootstrap percentile") || !strings.Contains(s, "no bootstrap to measure them") {
 		t.Errorf("summary:\n%s", s)
 	}
+}
+
+// asgdModel fits the demo's model (testdata/asgd, runs with at most 2
+// workers, 20 bootstrap refits) into dir/asgd.json and returns its path.
+func asgdModel(t *testing.T, dir string) string {
+	t.Helper()
+	m := filepath.Join(dir, "asgd.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--out", m, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	return m
 }
