@@ -609,7 +609,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	// 128 on 1-8 workers were queried at 128 a worker). Asynchronous
 	// updates have no global batch: each is one worker's.
 	if !async && StrongScaling(res.Points) {
-		ref.Batch, ref.GlobalBatch = 0, mostGlobal(res.Points)
+		ref.Batch, ref.GlobalBatch = 0, MostMeasured(res.Points, 0, GlobalBatchOf)
 	}
 	if train[0].ParamBytes > 0 && train[0].Bandwidth > 0 {
 		ref.ParamBytes, ref.Bandwidth = train[0].ParamBytes, train[0].Bandwidth
@@ -717,27 +717,35 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	return res, nil
 }
 
-// mostGlobal is the global batch (per-worker batch x workers) of pts
-// measured at the most worker counts, the first such on a tie.
-func mostGlobal(pts []Point) float64 {
+// MostMeasured is the batch (batch(p) of the points) measured at the most
+// worker counts, the first such in the data on a tie; first when no batch
+// is known.
+func MostMeasured(pts []Point, first float64, batch func(Point) float64) float64 {
 	counts := map[float64]map[int]bool{}
 	var order []float64
 	for _, p := range pts {
-		g := math.Round(p.Config.Batch*float64(p.Config.Workers)*1e6) / 1e6
-		if counts[g] == nil {
-			counts[g] = map[int]bool{}
-			order = append(order, g)
+		b := math.Round(batch(p)*1e6) / 1e6
+		if !(b > 0) {
+			continue
 		}
-		counts[g][p.Config.Workers] = true
+		if counts[b] == nil {
+			counts[b] = map[int]bool{}
+			order = append(order, b)
+		}
+		counts[b][p.Config.Workers] = true
 	}
-	best, n := 0.0, 0
-	for _, g := range order {
-		if len(counts[g]) > n {
-			best, n = g, len(counts[g])
+	best := first
+	n := 0
+	for _, b := range order {
+		if len(counts[b]) > n {
+			best, n = b, len(counts[b])
 		}
 	}
 	return best
 }
+
+// GlobalBatchOf is a point's global batch: per-worker batch x workers.
+func GlobalBatchOf(p Point) float64 { return p.Config.Batch * float64(p.Config.Workers) }
 
 // profileFit builds the "mva" fit from the two-node profile: the demands
 // and SCVs are those measured on the profile run, solved by the given MVA
@@ -767,10 +775,12 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	// A training run of 1 worker at another batch splits the compute into
 	// z0 + z1 b (the two compute means on a line).
 	second, split, splitWarn := computeSplit(prof, pts, stats)
+	if split {
+		th[0], th[1] = computeLine(prof.Batch, prof.Z, float64(second.Batch), second.Compute.Mean)
+	}
 	switch {
 	case split:
-		z0, z1 := computeLine(prof.Batch, prof.Z, float64(second.Batch), second.Compute.Mean)
-		warn = append(warn, fmt.Sprintf("compute split into z0 + z1 b from the 1-worker runs %s (batch %.4g, %.4g s) and %s (batch %d, %.4g s): z0 = %.4g s, z1 = %.4g s per sample", prof.FromRun, prof.Batch, prof.Z, second.Run, second.Batch, second.Compute.Mean, z0, z1))
+		warn = append(warn, fmt.Sprintf("compute split into z0 + z1 b from the 1-worker runs %s (batch %.4g, %.4g s) and %s (batch %d, %.4g s): z0 = %.4g s, z1 = %.4g s per sample", prof.FromRun, prof.Batch, prof.Z, second.Run, second.Batch, second.Compute.Mean, th[0], th[1]))
 	case splitWarn != "":
 		warn = append(warn, splitWarn)
 	case len(batches) == 0:
@@ -778,9 +788,6 @@ func profileFit(prof Profile, pts []Point, stats []RunStats, s Settings, variant
 	default:
 		// (it said "one batch size" on data with two)
 		warn = append(warn, fmt.Sprintf("compute time per sample not estimated: the two-node profile is one run, at batch %.4g (the data also hold %s, but no training run of 1 worker there): z1 = 0, all compute in z0, so predictions at another batch keep the profile's compute time", prof.Batch, strings.Join(batches, ", ")))
-	}
-	if split {
-		th[0], th[1] = computeLine(prof.Batch, prof.Z, float64(second.Batch), second.Compute.Mean)
 	}
 	tf := &ThroughputFit{Family: f, Theta: th, CVError: math.NaN(), Warnings: warn, Queueing: &q}
 	// Without a split, z1 (compute per sample) is set to 0, not measured:

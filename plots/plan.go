@@ -266,11 +266,7 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		sl, _ := plotter.NewLine(plotter.XYs{{X: t0, Y: d.Servers}, {X: t1, Y: d.Servers}})
 		sl.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
 		p.Add(sl)
-		word := "servers"
-		if d.Servers == 1 {
-			word = "server" // (it said "1 servers")
-		}
-		f.legend(fmt.Sprintf("%.4g %s", d.Servers, word), sl)
+		f.legend(serversText(d.Servers), sl)
 	}
 	// Completion marks above the stack.
 	mark := top * 1.04

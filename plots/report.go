@@ -225,6 +225,14 @@ func removeStaleFigures(dir string, drawn []FigureRef) error {
 	return nil
 }
 
+// serversText is "N servers", "1 server" for one (it said "1 servers").
+func serversText(n float64) string {
+	if n == 1 {
+		return "1 server"
+	}
+	return num(n) + " servers"
+}
+
 // num formats a number for people: 4 significant digits, "–" for NaN.
 func num(v float64) string {
 	if math.IsNaN(v) {
@@ -288,10 +296,7 @@ func (r Report) view() view {
 		Best: r.BestPolicy(), BestWhat: r.bestWhat(),
 	}
 	if r.Servers > 0 {
-		v.Servers = num(r.Servers) + " servers" // (it said "1 servers")
-		if r.Servers == 1 {
-			v.Servers = "1 server"
-		}
+		v.Servers = serversText(r.Servers)
 	}
 	level := r.Level
 	if level == 0 {

@@ -247,9 +247,9 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	// batch of 32 split among the workers, and check failed 4 workers that
 	// the table shows 2.7 times faster than 1.
 	if fit.StrongScaling(pts) {
-		ref.GlobalBatch = mostMeasured(pts, pts[0].Config.Batch*float64(pts[0].Config.Workers), func(p fit.Point) float64 { return p.Config.Batch * float64(p.Config.Workers) })
+		ref.GlobalBatch = fit.MostMeasured(pts, pts[0].Config.Batch*float64(pts[0].Config.Workers), fit.GlobalBatchOf)
 	} else {
-		ref.Batch = mostMeasured(pts, pts[0].Config.Batch, func(p fit.Point) float64 { return p.Config.Batch })
+		ref.Batch = fit.MostMeasured(pts, pts[0].Config.Batch, func(p fit.Point) float64 { return p.Config.Batch })
 	}
 	if ref.Batch == 0 && ref.GlobalBatch == 0 {
 		ref.Batch = 1
@@ -314,33 +314,6 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 	return fig.Save(path)
 }
 
-// mostMeasured is the batch (batch(p) of the points) measured at the most
-// worker counts, the first such in the data on a tie; first when no batch
-// is known.
-func mostMeasured(pts []fit.Point, first float64, batch func(fit.Point) float64) float64 {
-	counts := map[float64]map[int]bool{}
-	var order []float64
-	for _, p := range pts {
-		b := math.Round(batch(p)*1e6) / 1e6
-		if !(b > 0) {
-			continue
-		}
-		if counts[b] == nil {
-			counts[b] = map[int]bool{}
-			order = append(order, b)
-		}
-		counts[b][p.Config.Workers] = true
-	}
-	best := first
-	n := 0
-	for _, b := range order {
-		if len(counts[b]) > n {
-			best, n = b, len(counts[b])
-		}
-	}
-	return best
-}
-
 // referenceBatchLine says which batch predict and check use by default
 // when the data hold several ("" when they hold one).
 func referenceBatchLine(m *fit.Model) string {
@@ -365,47 +338,54 @@ func referenceBatchLine(m *fit.Model) string {
 	return fmt.Sprintf("the data hold %d %s batches; predict, check and report use %s (the one measured at the most worker counts) unless --batch or --global-batch says otherwise", len(batches), what, b)
 }
 
-// unidentified says, for the parameter table, when m's family has more
-// free parameters than the configurations it was fitted on, or as many
-// with one measurement each (said only of a zero-width interval: step
-// traces measure the rates' noise within each run):
-// every refit then passes through the points as the fit did, and the
-// intervals (often of zero width) say nothing of the parameters, though
-// they read as certainty. "" otherwise.
-//
-// A mean of families fits each member on its own: the count is per member
-// (the keys are memberOf's).
-func unidentified(m *fit.Model) map[string]string {
-	out := map[string]string{}
+// paramMark is what fit's parameter table and the report say of a
+// parameter's interval beyond its numbers.
+type paramMark int
+
+const (
+	markNone         paramMark = iota
+	markUnidentified           // more free parameters than configurations
+	markExactFit               // as many, one measurement each, a zero-width interval
+)
+
+// paramMarks marks each of m's parameters (in m.Parameters order): a
+// family with more free parameters than the configurations it was fitted
+// on is not identified (every refit passes through the points as the fit
+// did, and the intervals, often of zero width, read as certainty); one
+// with as many on one measurement each is an exact fit, said of a
+// zero-width interval only (step traces measure the rates' noise within
+// each run). A mean of families fits each member on its own, so the count
+// is per member. A queueing network measured on the profile is not fitted
+// to the points: no marks.
+func paramMarks(m *fit.Model) []paramMark {
+	marks := make([]paramMark, len(m.Parameters))
 	if m.Family == "mva" && m.Queueing != nil {
-		return out // measured on the profile, not fitted to the points
+		return marks
+	}
+	member := func(name string) string { // "overhead" of "overhead.fixed"
+		if len(m.FamilyForm().Members) == 0 {
+			return ""
+		}
+		g, _, _ := strings.Cut(name, ".")
+		return g
 	}
 	measured, configs := m.Measured()
 	free := map[string]int{}
 	for _, p := range m.Parameters {
 		if !p.Prior {
-			free[memberOf(m, p.Name)]++
+			free[member(p.Name)]++
 		}
 	}
-	for k, n := range free {
-		switch {
+	for i, p := range m.Parameters {
+		switch n := free[member(p.Name)]; {
+		case p.Prior:
 		case n > configs:
-			out[k] = "not identified"
-		case n == configs && measured == configs:
-			out[k] = "(exact fit: no measurement to spare, no uncertainty measured)"
+			marks[i] = markUnidentified
+		case n == configs && measured == configs && p.Hi-p.Lo <= 1e-6*math.Abs(p.Value):
+			marks[i] = markExactFit
 		}
 	}
-	return out
-}
-
-// memberOf is the member family a parameter of a mean model belongs to
-// ("overhead" of "overhead.fixed"), "" for a single family's.
-func memberOf(m *fit.Model, name string) string {
-	if len(m.FamilyForm().Members) == 0 {
-		return ""
-	}
-	member, _, _ := strings.Cut(name, ".")
-	return member
+	return marks
 }
 
 // onCurve reports whether a configuration measured at workers, shards ps,
@@ -502,16 +482,19 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "parameter\tvalue\t%.0f%% interval\tunit\n", 100*m.Level)
 	priors := 0
-	free := unidentified(m)
-	for _, p := range m.Parameters {
+	marks := paramMarks(m)
+	for i, p := range m.Parameters {
 		unit := p.Unit
 		if p.Prior {
 			unit += " *"
 			priors++
 		}
 		iv := fmt.Sprintf("[%.4g, %.4g]", p.Lo, p.Hi)
-		if f := free[memberOf(m, p.Name)]; f != "" && !p.Prior && (f == "not identified" || p.Hi-p.Lo <= 1e-6*math.Abs(p.Value)) {
-			iv += " " + f
+		switch marks[i] {
+		case markUnidentified:
+			iv += " not identified"
+		case markExactFit:
+			iv += " (exact fit: no measurement to spare, no uncertainty measured)"
 		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\n", p.Name, p.Value, iv, unit)
 	}

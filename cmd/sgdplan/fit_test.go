@@ -330,7 +330,7 @@ func TestMostMeasuredBatch(t *testing.T) {
 		{[]fit.Point{pt(1, 16), pt(2, 16), pt(1, 32), pt(2, 32)}, 16},
 		{[]fit.Point{pt(1, 0), pt(2, 0)}, 7},
 	} {
-		if got := mostMeasured(c.pts, 7, per); got != c.want {
+		if got := fit.MostMeasured(c.pts, 7, per); got != c.want {
 			t.Errorf("%v: %g, want %g", c.pts, got, c.want)
 		}
 	}

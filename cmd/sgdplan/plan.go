@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -652,22 +651,11 @@ func planCSV(w io.Writer, out []planPolicy) error {
 
 // planPlot draws the first policy's ideal allocation over time.
 func planPlot(path string, p planPolicy, jobs []planner.Job, n float64) error {
-	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}}
 	names := make([]string, len(jobs))
 	for i, j := range jobs {
 		names[i] = j.ID
-		d.Completions[j.ID] = p.Jobs[i].Completion
 	}
-	segs := p.segments
-	for _, s := range segs {
-		a := map[string]float64{}
-		for r, j := range s.Jobs {
-			a[names[j]] = s.Workers[r]
-		}
-		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
-	}
-	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
-	f, err := plots.PlanFigure(d)
+	f, err := plots.PlanFigure(planFigureData(p, names, n, nil))
 	if err != nil {
 		return err
 	}

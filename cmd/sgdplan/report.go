@@ -204,15 +204,15 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if len(m.Data.Paths) > 0 {
 		r.Inputs = append(r.Inputs, m.Data.Paths...)
 	}
-	free := unidentified(m) // as fit's table marks them
-	for _, p := range m.Parameters {
+	marks := paramMarks(m) // as fit's table marks them
+	for i, p := range m.Parameters {
 		note := ""
-		switch f := free[memberOf(m, p.Name)]; {
+		switch {
 		case p.Prior:
 			note = "set by the form, not the data (the warnings say how)"
-		case f == "not identified":
+		case marks[i] == markUnidentified:
 			note = "not identified: more parameters than configurations"
-		case f != "" && p.Hi-p.Lo <= 1e-6*math.Abs(p.Value):
+		case marks[i] == markExactFit:
 			note = "exact fit: no uncertainty measured"
 		}
 		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit, Note: note})
@@ -275,7 +275,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
 		} else {
 			bw, bt := cd.Best()
-			cap := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %d, %.4g s.", cd.Target, 100*m.Level, int(bw), bt)
+			head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): ", cd.Target, 100*m.Level)
+			cap := head + fmt.Sprintf("fastest at N = %d, %.4g s.", int(bw), bt)
 			if int(bw) > o.servers {
 				// the curve runs past the cluster to the fitted counts: say
 				// the best the cluster holds first (it named N = 63 of 16)
@@ -286,7 +287,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 					}
 				}
 				iw, it := in.Best()
-				cap = fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): fastest at N = %d on the cluster's %s, %.4g s (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", cd.Target, 100*m.Level, int(iw), countWord(o.servers, "server"), it, int(bw), bt)
+				cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(iw), countWord(o.servers, "server"), it, int(bw), bt)
 				bw = iw
 			}
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
@@ -347,9 +348,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			Completion: j.Completion, CompletionLo: math.NaN(), CompletionHi: math.NaN(), CompletionWhole: j.CompletionInteger})
 	}
 	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, knees, o)...)
-	if pd, err := reportPlanData(chosen, names, n, pal); err != nil {
-		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
-	} else if fig, err := plots.PlanFigure(pd); err != nil {
+	if fig, err := plots.PlanFigure(planFigureData(chosen, names, n, pal)); err != nil {
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
 		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
@@ -742,8 +741,9 @@ func reportWorkers(top int) []int {
 	return ws
 }
 
-// reportPlanData is the plan figure's input from a recorded replay.
-func reportPlanData(p planPolicy, names []string, n float64, pal *plots.Palette) (plots.PlanData, error) {
+// planFigureData is the plan figure's input from a recorded replay p of
+// the jobs named names on n servers (pal nil: the figure's own palette).
+func planFigureData(p planPolicy, names []string, n float64, pal *plots.Palette) plots.PlanData {
 	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}, Palette: pal}
 	for i, j := range p.Jobs {
 		d.Completions[names[i]] = j.Completion
@@ -756,7 +756,7 @@ func reportPlanData(p planPolicy, names []string, n float64, pal *plots.Palette)
 		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
 	}
 	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
-	return d, nil
+	return d
 }
 
 // reportWorkload draws count jobs resampled from jobs (size, curve, caps,
