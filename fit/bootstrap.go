@@ -3,7 +3,10 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -23,6 +26,42 @@ func Bootstrap(n, B int, seed uint64, fit func(idx []int) ([]float64, bool)) [][
 			idx[i] = rng.IntN(n)
 		}
 		if v, ok := fit(idx); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// bootstrapParallel is Bootstrap with the refits spread over GOMAXPROCS
+// goroutines. The resamples are drawn first, from Bootstrap's generator in
+// its order, and the results are kept in that order, so the samples are
+// Bootstrap's whatever the number of cores. newFit makes one fit function
+// per goroutine (each with its own buffers); a fit must not keep idx.
+func bootstrapParallel(n, B int, seed uint64, newFit func() func(idx []int) ([]float64, bool)) [][]float64 {
+	if n <= 0 || B <= 0 {
+		return Bootstrap(n, B, seed, newFit())
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	idx := make([]int, n*B)
+	for i := range idx {
+		idx[i] = rng.IntN(n)
+	}
+	res := make([][]float64, B)
+	ok := make([]bool, B)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), B) {
+		fit := newFit()
+		wg.Go(func() {
+			for b := int(next.Add(1)) - 1; b < B; b = int(next.Add(1)) - 1 {
+				res[b], ok[b] = fit(idx[b*n : (b+1)*n])
+			}
+		})
+	}
+	wg.Wait()
+	out := make([][]float64, 0, B)
+	for b, v := range res {
+		if ok[b] {
 			out = append(out, v)
 		}
 	}

@@ -169,20 +169,30 @@ func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) 
 	if err != nil || boot <= 0 || f.Levels < 2 {
 		return f, err
 	}
+	// The profile-likelihood interval (below) runs beside the bootstrap.
+	var plo, phi float64
+	var pok bool
+	done := make(chan struct{})
+	go func(f StalenessFit) {
+		defer close(done)
+		plo, phi, pok = profileLambda(runs, f, level)
+	}(f)
 	start := []float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, f.Lambda}
-	buf := make([]StalenessRun, len(runs))
-	samples := Bootstrap(len(runs), boot, seed, func(idx []int) ([]float64, bool) {
-		for i, j := range idx {
-			buf[i] = runs[j]
+	samples := bootstrapParallel(len(runs), boot, seed, func() func([]int) ([]float64, bool) {
+		buf := make([]StalenessRun, len(runs))
+		return func(idx []int) ([]float64, bool) {
+			for i, j := range idx {
+				buf[i] = runs[j]
+			}
+			if stalenessLevels(buf) < 2 {
+				return nil, false
+			}
+			g, err := fitStalenessOnce(buf, start)
+			if err != nil {
+				return nil, false
+			}
+			return []float64{g.Lambda}, true
 		}
-		if stalenessLevels(buf) < 2 {
-			return nil, false
-		}
-		g, err := fitStalenessOnce(buf, start)
-		if err != nil {
-			return nil, false
-		}
-		return []float64{g.Lambda}, true
 	})
 	if len(samples) >= 10 {
 		lo, hi := paramIntervals(samples, 1, level)
@@ -193,7 +203,8 @@ func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) 
 	// profile-likelihood interval (lambda held, the curve refitted, the
 	// cost allowed to rise by z^2/2 residual variances) says how far the
 	// data let lambda go; the interval is the union of both.
-	if plo, phi, ok := profileLambda(runs, f, level); ok {
+	<-done
+	if pok {
 		f.LambdaLo, f.LambdaHi = math.Min(f.LambdaLo, plo), math.Max(f.LambdaHi, phi)
 	}
 	// LM stops within rounding of the lower bound 0: below 1e-9 (a

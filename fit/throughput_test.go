@@ -3,6 +3,8 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -333,5 +335,29 @@ func TestFitThroughputNoCandidate(t *testing.T) {
 	_, _, err := FitThroughput(pts, "auto", nil)
 	if err == nil || !strings.Contains(err.Error(), "no family could be fitted to 2 points") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// bootstrapParallel draws Bootstrap's resamples and keeps them in its
+// order, dropped refits included, whatever the number of goroutines.
+func TestBootstrapParallelIsBootstrap(t *testing.T) {
+	fit := func(idx []int) ([]float64, bool) {
+		s := 0.0
+		for k, i := range idx {
+			s += float64(i * (k + 1))
+		}
+		return []float64{s, float64(idx[0])}, idx[0]%3 != 0 // some refits fail
+	}
+	want := Bootstrap(7, 500, 42, fit)
+	if len(want) == 500 || len(want) < 200 {
+		t.Fatalf("the test fit dropped %d of 500 resamples", 500-len(want))
+	}
+	for _, procs := range []int{1, 2, 5} {
+		old := runtime.GOMAXPROCS(procs)
+		got := bootstrapParallel(7, 500, 42, func() func([]int) ([]float64, bool) { return fit })
+		runtime.GOMAXPROCS(old)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("GOMAXPROCS %d: %d samples differ from Bootstrap's %d", procs, len(got), len(want))
+		}
 	}
 }
