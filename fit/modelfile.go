@@ -37,6 +37,9 @@ type Model struct {
 	Reference Reference `json:"reference"`
 	// Samples are bootstrap parameter vectors, for prediction intervals.
 	Samples [][]float64 `json:"bootstrap_samples,omitempty"`
+	// IntervalScale widens the samples' prediction intervals in log
+	// space (ThroughputFit.IntervalScale); absent or 1: not widened.
+	IntervalScale float64 `json:"interval_scale,omitempty"`
 	// Rivals are other fits the data cannot tell from this one (other
 	// forms within one standard error of the best cross-validated error,
 	// or other parameter vectors that fit as well); the prediction
@@ -401,6 +404,9 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 		m.Parameters = append(m.Parameters, ParamValue{Name: p.Name, Value: tf.Theta[j], Lo: tf.Lo[j], Hi: tf.Hi[j], Unit: p.Unit, Prior: tf.PriorSet != nil && tf.PriorSet[j]})
 	}
 	m.Samples = tf.Samples
+	if tf.IntervalScale > 1 {
+		m.IntervalScale = tf.IntervalScale
+	}
 	m.Rivals = tf.Rivals
 	m.Extrapolation = tf.Extrapolation
 	if tf.Queueing != nil {
@@ -926,6 +932,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
 		}
 	}
+	if m.IntervalScale != 0 && !(m.IntervalScale >= 1) {
+		return nil, errorf("%s: interval_scale = %g: want 1 or more (the factor that widens the bootstrap's prediction intervals), or none", at("interval_scale"), m.IntervalScale)
+	}
 	for i, s := range m.Samples {
 		if len(s) != len(fam.Params) {
 			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, len(s), len(fam.Params))
@@ -1397,7 +1406,7 @@ type Prediction struct {
 // and the rivals, widened by the extrapolation drift, its upper end no
 // more than the busiest station can carry (capped: it was cut there).
 func (m *Model) stepsInterval(c model.Config) (iv Interval, capped bool) {
-	iv = widen(m.sweeps, predictInterval(m.sweeps, m.fam, m.theta(), m.Samples, c, m.Level), m.Rivals, c)
+	iv = widen(m.sweeps, predictInterval(m.sweeps, m.fam, m.theta(), m.Samples, m.IntervalScale, c, m.Level), m.Rivals, c)
 	iv = widenBy(iv, m.Extrapolation.Factor(c, m.Level))
 	// The widening knows nothing of capacity: no more than the busiest
 	// station can carry (and the speedup stops with it).
@@ -1442,7 +1451,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	speedupOf := func(f Family, t []float64) float64 {
 		return m.sweeps.predict(f, t, c) * sps / rel / (m.sweeps.predict(f, t, c1) * m.samplesPerStep(c1))
 	}
-	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.Level)
+	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.IntervalScale, m.Level)
 	for _, r := range m.Rivals {
 		p.Speedup = stretch(p.Speedup, speedupOf(r.fam, r.Theta))
 	}
@@ -1593,7 +1602,11 @@ func stretch(iv Interval, v float64) Interval {
 	return iv
 }
 
-func sampleInterval(f func([]float64) float64, theta []float64, samples [][]float64, level float64) Interval {
+// sampleInterval is f at theta with the percentile interval of f over the
+// samples, each end moved away from the value by the factor scale (> 1:
+// the fit's IntervalScale) in log space, where the fits weigh their
+// residuals; the interval always holds the value.
+func sampleInterval(f func([]float64) float64, theta []float64, samples [][]float64, scale, level float64) Interval {
 	v := f(theta)
 	if len(samples) == 0 {
 		return Interval{v, v, v}
@@ -1605,7 +1618,12 @@ func sampleInterval(f func([]float64) float64, theta []float64, samples [][]floa
 	a := (1 - level) / 2
 	// (a hand-edited value outside its samples would be printed outside
 	// its own interval: 9.808 [4.153, 4.187])
-	return stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
+	iv := stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
+	if scale > 1 && v > 0 && iv.Lo > 0 && !math.IsInf(iv.Hi, 0) {
+		iv.Lo = v * math.Pow(iv.Lo/v, scale)
+		iv.Hi = v * math.Pow(iv.Hi/v, scale)
+	}
+	return iv
 }
 
 // String describes the model in one line.

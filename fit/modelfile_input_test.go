@@ -65,6 +65,7 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"value": [-0-9.e+]+`, `"value": null`, `"value": `, "has no value (absent or null)"},
 		{`"hi": [-0-9.e+]+`, `"hi": -1e9`, `"lo": `, "want lo <= hi"},
 		{`"level": 0.9`, `"level": 90`, `"level": `, "level = 90: want the intervals' coverage"},
+		{`"interval_scale": [0-9.e+]+`, `"interval_scale": 0.5`, `"interval_scale": `, "interval_scale = 0.5: want 1 or more"},
 		{`"ps": 2`, `"ps": -1`, `"ps": `, "reference.ps = -1"},
 		{`"batch": 32`, `"batch": 32.5`, `"batch": `, "reference.batch = 32.5: want the samples per worker and step, a whole number"},
 		{`"batch": 32`, `"batch": 0`, `"batch": `, "reference.batch = 0: want"},

@@ -212,6 +212,10 @@ type ThroughputFit struct {
 	Lo, Hi []float64
 	// Samples are the bootstrap parameter vectors (nil without bootstrap).
 	Samples [][]float64
+	// IntervalScale widens the samples' prediction intervals (in log
+	// space): sqrt(n/(n-p)) for p identified parameters fitted to n
+	// resampled configurations (intervalScale); 0 or 1: not widened.
+	IntervalScale float64
 	// RMSLE is the root mean squared log error on the fitted points.
 	RMSLE float64
 	// CVError is the leave-one-configuration-out MAPE in % (NaN when

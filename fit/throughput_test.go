@@ -361,3 +361,116 @@ func TestBootstrapParallelIsBootstrap(t *testing.T) {
 		}
 	}
 }
+
+// Coverage of the prediction intervals inside the data, where no rival or
+// drift widens them: over 100 seeds of 6 strong-scaling configurations
+// (overhead and Ernest forms, 5% noise), the 90% interval of
+// PredictInterval at a measured configuration (4 workers) and at one
+// between the measured ones (3 workers) holds the truth in 84 or more.
+// The bootstrap's own percentiles held it in 79-84 (resampling whole
+// configurations sees the residual variance as if nothing had been
+// fitted); widened by sqrt(n/(n-p)) (intervalScale) they hold it in 86-92,
+// and the parameter intervals (not widened) hold the true parameters in 80
+// or more. With 1 or 2 degrees of freedom left (4 configurations of the
+// overhead form, 5 of Ernest's at 3% noise) the widening falls short: the
+// figures are logged for docs/fitting.md, and fit warns.
+func TestPredictionCoverageInsideTheData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("many seeds")
+	}
+	var strong []model.Config
+	for _, w := range []int{1, 2, 4, 8, 16, 32} {
+		strong = append(strong, model.Config{Workers: w, Batch: 256 / float64(w)})
+	}
+	at := []model.Config{{Workers: 4, Batch: 64}, {Workers: 3, Batch: 256.0 / 3}}
+	for _, c := range []struct {
+		fam    string
+		theta  []float64
+		cfgs   []model.Config
+		sigma  float64
+		assert bool
+	}{
+		{"overhead", []float64{0.02, 1e-3, 0.004}, strong, 0.05, true},
+		{"ernest", []float64{0.02, 1e-3, 0.003, 0.002}, strong, 0.05, true},
+		{"overhead", []float64{0.02, 1e-3, 0.004}, strong[:4], 0.05, false},
+		{"ernest", []float64{0.02, 1e-3, 0.003, 0.002}, strong[:5], 0.03, false},
+	} {
+		f := families[c.fam]
+		const seeds = 100
+		var hits, raw [2]int
+		params := make([]int, len(c.theta))
+		for seed := uint64(1); seed <= seeds; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 11))
+			var pts []Point
+			for _, cfg := range c.cfgs {
+				x := f.Predict(c.theta, cfg) * math.Exp(c.sigma*rng.NormFloat64())
+				pts = append(pts, Point{Config: cfg, StepsPerS: x, SamplesPerStep: 256})
+			}
+			tf, _, err := FitThroughput(pts, c.fam, &Settings{Bootstrap: 200, Seed: seed, NoCV: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(tf.IntervalScale > 1) {
+				t.Fatalf("%s seed %d: interval scale %g, want sqrt(n/(n-p)) > 1", c.fam, seed, tf.IntervalScale)
+			}
+			for i, cfg := range at {
+				truth := f.Predict(c.theta, cfg)
+				if iv := tf.PredictInterval(cfg, 0.9); iv.Lo <= truth && truth <= iv.Hi {
+					hits[i]++
+				}
+				if iv := predictInterval(nil, tf.Family, tf.Theta, tf.Samples, 1, cfg, 0.9); iv.Lo <= truth && truth <= iv.Hi {
+					raw[i]++
+				}
+			}
+			for j, v := range c.theta {
+				if tf.Lo[j] <= v && v <= tf.Hi[j] {
+					params[j]++
+				}
+			}
+		}
+		t.Logf("%s, %d configurations, %.0f%% noise: inside the 90%% interval at 4 and 3 workers: %v of %d (the bootstrap's percentiles alone: %v); parameters inside theirs: %v", c.fam, len(c.cfgs), 100*c.sigma, hits, seeds, raw, params)
+		for i := range hits {
+			if hits[i] < raw[i] || c.assert && (hits[i] < 84 || hits[i] == raw[i]) {
+				t.Errorf("%s at %d workers: %d of %d inside (unwidened %d), want 84 or more and more than unwidened", c.fam, at[i].Workers, hits[i], seeds, raw[i])
+			}
+		}
+		for j, k := range params {
+			if c.assert && k < 80 {
+				t.Errorf("%s: parameter %s inside its interval in %d of %d seeds", c.fam, f.Params[j].Name, k, seeds)
+			}
+		}
+	}
+}
+
+// intervalScale is sqrt(n/(n-p)), 1 with nothing left; effectiveParams
+// counts the directions the data pin down: Optimus's fixed time and
+// per-sample cost are one direction at a single batch, so 4 of its 5
+// parameters at 15 configurations; all 3 of the overhead form's on strong
+// scaling.
+func TestIntervalScale(t *testing.T) {
+	for _, c := range []struct {
+		n, p int
+		want float64
+	}{{6, 3, math.Sqrt2}, {15, 4, math.Sqrt(15.0 / 11)}, {4, 3, 2}, {3, 3, 1}, {2, 5, 1}} {
+		if got := intervalScale(c.n, c.p); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("intervalScale(%d, %d) = %g, want %g", c.n, c.p, got, c.want)
+		}
+	}
+	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
+	pts := synth("optimus-sync", theta, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, 32, false, 0, 1)
+	if p := effectiveParams(families["optimus-sync"], pts, theta); p != 4 {
+		t.Errorf("optimus-sync at one batch: %d directions, want 4", p)
+	}
+	var strong []Point
+	for _, w := range []int{1, 2, 4, 8, 16, 32} {
+		c := model.Config{Workers: w, Batch: 256 / float64(w)}
+		strong = append(strong, Point{Config: c, StepsPerS: 1, SamplesPerStep: 256})
+	}
+	if p := effectiveParams(families["overhead"], strong, []float64{0.02, 1e-3, 0.004}); p != 3 {
+		t.Errorf("overhead on strong scaling: %d directions, want 3", p)
+	}
+	// a parameter at its bound is not fitted
+	if p := effectiveParams(families["overhead"], strong, []float64{0.02, 1e-3, 0}); p != 2 {
+		t.Errorf("overhead with per_worker at 0: %d directions, want 2", p)
+	}
+}

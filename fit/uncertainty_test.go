@@ -392,7 +392,7 @@ func TestProfileIntervalsOnASGD(t *testing.T) {
 		}
 		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: r.Bandwidth}
 		iv := m.Predict(c, math.NaN(), 0).StepsPerS
-		boot := predictInterval(nil, m.fam, m.theta(), m.Samples, m.Config(c), m.Level)
+		boot := predictInterval(nil, m.fam, m.theta(), m.Samples, m.IntervalScale, m.Config(c), m.Level)
 		if iv.Lo <= r.StepsPerS && r.StepsPerS <= iv.Hi {
 			in++
 		}
