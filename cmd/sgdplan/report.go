@@ -370,6 +370,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 				r.Warnings = append(r.Warnings, fmt.Sprintf("policy %s left out: %v", name, err))
 				continue
 			}
+			for _, w := range p.Warnings {
+				if name == "numeric" { // (above 64 jobs it does not search, and says so)
+					r.Warnings = append(r.Warnings, "policy numeric: "+strings.TrimPrefix(w, "planner: "))
+				}
+			}
 		}
 		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(),
 			MeanWeightedFlow: p.MeanWeightedFlow, MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
@@ -869,10 +874,12 @@ func growingQueue(r planner.Result) bool {
 	return second > 2*first
 }
 
-// reportNum formats a time for a table: whole seconds from 1000 s up,
-// otherwise 4 significant digits.
+// reportNum formats a time for a table: whole seconds from 1000 s to
+// under 10^7 s (seven digits at most), otherwise 4 significant digits,
+// with an exponent beyond (3.333e+11, as the plan's table writes it: it
+// printed 333333333333).
 func reportNum(v float64) string {
-	if math.Abs(v) >= 1000 {
+	if a := math.Abs(v); a >= 1000 && a < 1e7 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)

@@ -602,3 +602,41 @@ func asgdModel(t *testing.T, dir string) string {
 	}
 	return m
 }
+
+// The simulation table's times: whole seconds up to seven digits, then 4
+// significant digits with an exponent (it printed 333333333333 where the
+// plan writes 3.333e+11).
+func TestReportNum(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{{12.345678, "12.35"}, {999.94, "999.9"}, {1234.5, "1234"}, {9999999.4, "9999999"}, {1e7, "1e+07"}, {333333333333.3, "3.333e+11"}, {-2.5e9, "-2.5e+09"}, {0.000123456, "0.0001235"}} {
+		if got := reportNum(c.v); got != c.want {
+			t.Errorf("reportNum(%g) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+// numeric's warning reaches the report when numeric is only compared
+// (above 64 jobs it returns its best heuristic without a local search;
+// the report dropped the warning and ranked it as the optimum).
+func TestReportNumericWarning(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	var b strings.Builder
+	b.WriteString("job,arrival,size,p\n")
+	for i := range 70 {
+		fmt.Fprintf(&b, "j%d,%d,%d,0.5\n", i, 10*i, 600+37*i)
+	}
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte(b.String()), 0o644)
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "40", "--loads", "0.3")
+	want := "policy numeric: optimize: 70 jobs > 64"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr lacks %q:\n%s", code, want, stderr)
+	}
+	if md, _ := os.ReadFile(filepath.Join(out, "summary.md")); !strings.Contains(string(md), want) {
+		t.Errorf("summary.md lacks %q", want)
+	}
+}
