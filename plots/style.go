@@ -63,7 +63,7 @@ var policySlots = map[string]int{
 // dash pattern and glyph. The mapping depends only on the set of names, never
 // on the order a figure draws them in: policy names have fixed styles, other
 // names are sorted (numbers by value) and take the slots 0, 1, 2, ... in
-// order. Build one Palette from every name in a report and pass it to each
+// order, skipping those of the policy names among them. Build one Palette from every name in a report and pass it to each
 // figure so that a name keeps its colour across figures; a nil *Palette in a
 // figure's input means one built from that figure's names.
 //
@@ -90,8 +90,20 @@ func NewPalette(names ...string) *Palette {
 		rest = append(rest, n)
 	}
 	sortNames(rest)
-	for i, n := range rest {
+	// the other names skip the slots the policy names took: a job named
+	// "hesrpt" took slot 0 and the first of the other jobs too, so two
+	// jobs of one plan had one colour, dash and glyph
+	taken := map[int]bool{}
+	for _, i := range p.slot {
+		taken[i] = true
+	}
+	i := 0
+	for _, n := range rest {
+		for taken[i] {
+			i++
+		}
 		p.slot[n] = i
+		i++
 	}
 	return p
 }

@@ -111,3 +111,20 @@ func TestNiceTicks(t *testing.T) {
 		t.Errorf("labels %q, want 0.5 1 1.5 2", got)
 	}
 }
+
+// A job named like a policy keeps the policy's style, and the other jobs
+// go around it: "a" took slot 0 beside a job "hesrpt" (slot 0), and the
+// two jobs of one plan looked the same.
+func TestPaletteNameLikePolicy(t *testing.T) {
+	p := NewPalette("b", "hesrpt", "a", "equi", "c")
+	slots := map[int]string{}
+	for _, n := range []string{"a", "b", "c", "hesrpt", "equi"} {
+		if o, ok := slots[p.Slot(n)]; ok {
+			t.Errorf("%s and %s share slot %d", n, o, p.Slot(n))
+		}
+		slots[p.Slot(n)] = n
+	}
+	if p.Slot("hesrpt") != 0 || p.Slot("equi") != 1 || p.Slot("a") != 2 || p.Slot("b") != 3 || p.Slot("c") != 4 {
+		t.Errorf("slots hesrpt %d equi %d a %d b %d c %d, want 0 1 2 3 4", p.Slot("hesrpt"), p.Slot("equi"), p.Slot("a"), p.Slot("b"), p.Slot("c"))
+	}
+}
