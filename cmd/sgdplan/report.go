@@ -546,9 +546,14 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 // speed). They differ for reasons a reader could not see.
 func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o reportOptions) []string {
 	var notes []string
+	var rest []string // fitted jobs past the third: named, not described
 	for i, j := range planned {
 		m, ok := jobs[i].Curve.(*fit.Model)
-		if !ok || len(notes) == 3 {
+		if !ok {
+			continue
+		}
+		if len(notes) == 3 {
+			rest = append(rest, j.Job)
 			continue
 		}
 		start := j.WorkersInteger // whole workers, as check counts them
@@ -575,6 +580,9 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		}
 		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
 			j.Job, rec, starts, o.policy, start, v.word, v.reason))
+	}
+	if len(rest) > 0 {
+		notes = append(notes, fmt.Sprintf("No such note for %s, also on fitted models (three are described): the jobs table gives their recommended workers, knees and starts, and `sgdplan check` judges a start on each one's model.", strings.Join(rest, ", ")))
 	}
 	return notes
 }

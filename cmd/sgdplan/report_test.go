@@ -640,3 +640,19 @@ func TestReportNumericWarning(t *testing.T) {
 		t.Errorf("summary.md lacks %q", want)
 	}
 }
+
+// Past three fitted jobs the count notes name the others instead of
+// leaving them unmentioned.
+func TestReportCountNotesRest(t *testing.T) {
+	tmp := t.TempDir()
+	m := asgdModel(t, tmp)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,model\nf1,0,5000,asgd.json\nf2,0,6000,asgd.json\nf3,0,7000,asgd.json\nf4,0,8000,asgd.json\nf5,0,9000,asgd.json\n"), 0o644)
+	s := quickReport(t, m, jobs, "16", filepath.Join(tmp, "r"))
+	if n := strings.Count(s, "runs on a fitted model. Recommended if alone"); n != 3 {
+		t.Errorf("%d full count notes, want 3", n)
+	}
+	if !strings.Contains(s, "No such note for f4, f5, also on fitted models") {
+		t.Errorf("the other fitted jobs are not named:\n%s", s)
+	}
+}
