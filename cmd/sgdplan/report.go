@@ -220,6 +220,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	for _, w := range m.Diagnostics.Warnings {
 		r.Warnings = append(r.Warnings, "fit: "+strings.TrimPrefix(w, "fit: "))
 	}
+	// the speedups and knees below start at one worker, as predict's do:
+	// its warning when the data do not
+	if w := belowFitted(m, []int{1}); w != "" {
+		r.Warnings = append(r.Warnings, "speedup: "+w)
+	}
 	cv := "leave-one-configuration-out error not computed"
 	if m.Diagnostics.CVError != nil {
 		cv = fmt.Sprintf("leave-one-configuration-out error %.4g%%", *m.Diagnostics.CVError)
@@ -437,8 +442,10 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 	workersOf := map[string]int{}
 	type sum struct{ pull, compute, push, n float64 }
 	byW := map[int]*sum{}
+	phased := false // some run has phase times, at any configuration
 	for _, s := range stats {
 		workersOf[s.Run] = s.Workers
+		phased = phased || s.HasPhases
 		if !s.HasPhases || s.PS != m.Reference.PS {
 			continue
 		}
@@ -506,6 +513,16 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 			}
 			r.Figures = append(r.Figures, plots.FigureRef{File: "phases.png", Title: "Phases", Caption: cap, Figure: fig})
 		}
+	} else {
+		// say why a figure other reports have is missing
+		why := "the traces record no phase times (pull, compute, push)"
+		if phased {
+			why = fmt.Sprintf("no run with phase times is at the model's %s", countWord(max(m.Reference.PS, 1), "shard"))
+			if m.Reference.Bandwidth > 0 {
+				why += fmt.Sprintf(" and link rate %.4g B/s", m.Reference.Bandwidth)
+			}
+		}
+		r.Notes = append(r.Notes, "No phases figure: "+why+".")
 	}
 	st := map[int][]float64{}
 	for _, u := range t.Updates {
@@ -523,6 +540,11 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		}
 	}
 	if len(st) == 0 {
+		why := "the traces record no staleness"
+		if m.Mode != "async" {
+			why += fmt.Sprintf(" (%s updates have none)", m.Mode)
+		}
+		r.Notes = append(r.Notes, "No staleness figure: "+why+".")
 		return
 	}
 	sd := plots.StalenessData{Predicted: func(n int) float64 { return m.Staleness(float64(n)) }}
@@ -570,6 +592,9 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		// what the recommended count is: the knee, the job's cap below it,
 		// or the whole cluster when the knee lies beyond it
 		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
+		if least := fewestWorkers(m); int(recs[i]) == least && least > 1 {
+			rec = fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%; the fewest workers it was fitted on: below, its curve is extrapolated)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
+		}
 		switch {
 		case recs[i] < knees[i]:
 			rec = fmt.Sprintf("%s, its max_workers (its knee on %s is %s)", workersWord(int(recs[i])), countWord(o.servers, "server"), workersWord(int(knees[i])))
@@ -589,9 +614,16 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 
 // jobKnee is the smallest worker count k <= top past which one more worker
 // cuts the run time by less than alpha: 1 - s(k)/s(k+1) < alpha; top when
-// every step gains at least alpha.
+// every step gains at least alpha. On a fitted model the search starts at
+// the fewest workers fitted, as check's does: below them the curve is
+// extrapolated (a model fitted on 2-64 GPUs had its knee at 1 worker,
+// where check says "past the knee at 2 workers").
 func jobKnee(c planner.Speedup, top int, alpha float64) int {
-	for k := 1; k < top; k++ {
+	from := 1
+	if m, ok := c.(*fit.Model); ok {
+		from = min(fewestWorkers(m), max(top, 1))
+	}
+	for k := from; k < top; k++ {
 		a, b := c.Speedup(float64(k)), c.Speedup(float64(k+1))
 		if !(b > 0) || 1-a/b < alpha {
 			return k

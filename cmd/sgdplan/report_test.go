@@ -656,3 +656,33 @@ func TestReportCountNotesRest(t *testing.T) {
 		t.Errorf("the other fitted jobs are not named:\n%s", s)
 	}
 }
+
+// A report on the synchronous traces of testdata/sync-gns (2-64 GPUs, no
+// phase times) says why it has no phases or staleness figure (they were
+// missing without a word), warns as predict does that one worker is
+// extrapolated, and looks for the knee from the 2 workers fitted, as check
+// does (it was 1 worker for every job: s(2) = 1.007 on the extrapolated
+// base, while check said "past the knee at 2 workers").
+func TestReportSyncGNS(t *testing.T) {
+	tmp := t.TempDir()
+	mp := filepath.Join(tmp, "m.json")
+	if code, _, e := runCmd(t, "fit", syncGNS, "--out", mp); code != 0 {
+		t.Fatal(e)
+	}
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,model\ncifar,0,5000,m.json\n"), 0o644)
+	s := quickReport(t, mp, jobs, "16", filepath.Join(tmp, "r"))
+	for _, want := range []string{"No phases figure: the traces record no phase times (pull, compute, push).", "No staleness figure: the traces record no staleness (allreduce updates have none).",
+		"speedup: the model was fitted on 2 workers and more: one worker, the base of every speedup and efficiency, is extrapolated below the data",
+		"past the knee at 2 workers (the fewest fitted"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "phases.png") || strings.Contains(s, "staleness.png") {
+		t.Errorf("a phases or staleness figure is drawn")
+	}
+	if m := regexp.MustCompile(`(?m)^\| cifar \| 5000 \| (\d+) \| (\d+) \|`).FindStringSubmatch(s); m == nil || m[2] == "1" || m[1] == "1" {
+		t.Errorf("knee of the job: %q, want from the 2 fitted workers on", m)
+	}
+}
