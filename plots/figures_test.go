@@ -464,3 +464,34 @@ func TestPlanLegendOneServer(t *testing.T) {
 		t.Errorf("legend: no \"1 server\", or \"1 servers\"")
 	}
 }
+
+// Jobs on one model have one curve: drawn once and named together (only
+// the last drawn showed, under a legend of every job's colour).
+func TestScalingSameCurves(t *testing.T) {
+	curve := func(job string, p, knee float64) ScalingCurve {
+		c := ScalingCurve{Job: job, Knee: knee}
+		for n := 1.0; n <= 8; n++ {
+			c.Workers = append(c.Workers, n)
+			c.Speedup = append(c.Speedup, math.Pow(n, p))
+		}
+		return c
+	}
+	g := sameCurves([]ScalingCurve{curve("a", 0.5, 4), curve("d", 0.7, 4), curve("b", 0.5, 4), curve("c", 0.5, 4), curve("e", 0.5, 5)})
+	var labels []string
+	for _, x := range g {
+		labels = append(labels, x.label)
+	}
+	if want := []string{"a, b, c (one curve)", "d", "e"}; !slices.Equal(labels, want) {
+		t.Errorf("groups %q, want %q", labels, want)
+	}
+	var five []ScalingCurve
+	for _, n := range []string{"j1", "j2", "j3", "j4", "j5"} {
+		five = append(five, curve(n, 0.6, math.NaN()))
+	}
+	if g := sameCurves(five); len(g) != 1 || g[0].label != "j1, j2 and 3 more (one curve)" {
+		t.Errorf("five jobs on one curve: %+v", g)
+	}
+	if _, err := ScalingFigure(ScalingData{Jobs: five}); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,7 +1,10 @@
 package plots
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -63,7 +66,8 @@ func (d ScalingData) validate() error {
 
 // ScalingFigure returns the speedup (left, with the ideal s(N) = N) and
 // efficiency s(N)/N (right) of several jobs, one colour per job, knees
-// marked.
+// marked. Jobs whose curves and knees are the same (jobs on one model) are
+// drawn once, in the first one's style, and named together in the legend.
 func ScalingFigure(d ScalingData) (*Figure, error) {
 	if err := d.validate(); err != nil {
 		return nil, err
@@ -97,7 +101,8 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 	var knees bool
 	leg := newLegend()
 	longest := 0
-	for _, c := range d.Jobs {
+	for _, g := range sameCurves(d.Jobs) {
+		c := g.ScalingCurve
 		s := make(plotter.XYs, len(c.Workers))
 		e := make(plotter.XYs, len(c.Workers))
 		eff := c.Efficiency()
@@ -113,8 +118,8 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 		ef.p.Add(el)
 		sf.see(densify(s, 3)...)
 		ef.see(densify(e, 3)...)
-		leg.Add(c.Job, sl)
-		longest = max(longest, len(c.Job))
+		leg.Add(g.label, sl)
+		longest = max(longest, len(g.label))
 		if isFinite(c.Knee) && c.Knee > 0 {
 			if v, ok := c.at(c.Knee); ok {
 				knees = true
@@ -141,4 +146,40 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 	return &Figure{W: WideWidth + strip, H: PanelHeight, draw: func(c draw.Canvas) {
 		sideLegend(c, []*plot.Plot{sf.p, ef.p}, leg, strip)
 	}}, nil
+}
+
+// curveGroup is the curve of one or more jobs with one label.
+type curveGroup struct {
+	ScalingCurve
+	label string
+}
+
+// sameCurves groups jobs whose worker counts, speedups and knees are equal,
+// in the order of their first job. Drawn one by one, such curves lay
+// exactly over each other and only the last drawn showed, under a legend
+// naming every job in its own colour.
+func sameCurves(cs []ScalingCurve) []curveGroup {
+	var out []curveGroup
+	var names [][]string
+	for _, c := range cs {
+		i := slices.IndexFunc(out, func(g curveGroup) bool {
+			return slices.Equal(g.Workers, c.Workers) && slices.Equal(g.Speedup, c.Speedup) && (g.Knee == c.Knee || !(isFinite(g.Knee) && g.Knee > 0) && !(isFinite(c.Knee) && c.Knee > 0))
+		})
+		if i < 0 {
+			out = append(out, curveGroup{ScalingCurve: c})
+			names = append(names, []string{c.Job})
+			continue
+		}
+		names[i] = append(names[i], c.Job)
+	}
+	for i := range out {
+		n := names[i]
+		out[i].label = strings.Join(n, ", ")
+		if len(n) > 3 {
+			out[i].label = fmt.Sprintf("%s, %s and %d more (one curve)", n[0], n[1], len(n)-2)
+		} else if len(n) > 1 {
+			out[i].label += " (one curve)"
+		}
+	}
+	return out
 }
