@@ -163,7 +163,11 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "sgdplan: warning: convert: %s\n", w)
 	}
 	opts := traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
-		Batch: c.Int("batch"), Mode: c.String("mode"), P: c.Float64("p")}
+		Batch: c.Int("batch"), Mode: c.String("mode")}
+	if slices.Contains(traces.JobFormats(), format) {
+		// elsewhere --p was warned about as ignored: it is not checked either
+		opts.P = c.Float64("p")
+	}
 	if _, err := os.Stat(in); err != nil {
 		return badInput(fmt.Errorf("convert: %w", err))
 	}

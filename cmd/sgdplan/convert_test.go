@@ -266,6 +266,24 @@ func TestConvertIgnoredFlags(t *testing.T) {
 	}
 }
 
+// TestConvertIgnoredPIsNotChecked: --p is warned about as ignored for a
+// format other than a job trace, so a value out of its range does not stop
+// the conversion either (it warned "ignored" and then exited 2 on the value).
+func TestConvertIgnoredPIsNotChecked(t *testing.T) {
+	out := t.TempDir()
+	in := filepath.Join("..", "..", "traces", "testdata", "chrome", "pytorch_profiler.json")
+	code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--p", "1.5", in, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q; want 0 (--p is ignored for chrome)", code, stderr)
+	}
+	if !strings.Contains(stderr, "--p is read for the job traces (gavel-vc, itp, philly-pollux) only: ignored for chrome") {
+		t.Errorf("no warning that --p is ignored: %q", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "steps.csv")); err != nil {
+		t.Errorf("steps.csv not written: %v", err)
+	}
+}
+
 // Converting into a folder that holds canonical files of an earlier
 // conversion warns that they are read with the new ones as one trace (they
 // were kept without a word, and inspect mixed the two runs).
