@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // RunSummary is what later steps need to know about one run: its
@@ -436,6 +437,24 @@ func (a *runAcc) result() RunSummary {
 				} else {
 					warn("steps.csv has rows of %d of its %d workers: every worker takes each %s step, so the job's rate is that of the workers present (iterations/s scaled by %d/%d)", n, r.Workers, r.Mode, r.Workers, n)
 				}
+			}
+			// a window of a few subnormal seconds gives rates of +Inf:
+			// they are unknown (NaN), which JSON writes null and CSV empty
+			var unknown []string
+			if math.IsInf(r.UpdatesPerS, 0) {
+				r.UpdatesPerS = nan
+				unknown = append(unknown, "updates/s")
+			}
+			if math.IsInf(r.UpdatesPerSLo, 0) || math.IsInf(r.UpdatesPerSHi, 0) {
+				r.UpdatesPerSLo, r.UpdatesPerSHi = nan, nan
+				unknown = append(unknown, "its 95% interval")
+			}
+			if math.IsInf(r.SamplesPerS, 0) {
+				r.SamplesPerS = nan
+				unknown = append(unknown, "samples/s")
+			}
+			if unknown != nil {
+				warn("the steady-state window [%.4g, %.4g] s is %.4g s long, too short for a finite rate: %s unknown", r.WindowStart, r.WindowEnd, length, strings.Join(unknown, " and "))
 			}
 		}
 	}

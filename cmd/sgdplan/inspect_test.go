@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -75,6 +77,51 @@ func TestInspectNumbers(t *testing.T) {
 	}
 	if !strings.Contains(stderr, `unknown column "host" ignored`) || !strings.Contains(stderr, "only 3 iterations in the steady-state window") {
 		t.Errorf("stderr lacks the warnings:\n%s", stderr)
+	}
+}
+
+// TestInspectWindowTooShort: a steady-state window of a few subnormal
+// seconds gives no finite rate: CSV wrote +Inf updates/s where JSON wrote
+// null. Both now leave it unknown (empty, null) with a warning.
+func TestInspectWindowTooShort(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "steps.csv"), []byte("run,workers,ps,batch,worker,step,start,end\n"+
+		"a,1,1,8,0,0,0,5e-323\na,1,1,8,0,1,5e-323,1e-322\na,1,1,8,0,2,1e-322,1.5e-322\na,1,1,8,0,3,1.5e-322,2e-322\n"), 0o644)
+	const warning = "too short for a finite rate: updates/s and samples/s unknown"
+	code, stdout, stderr := runCmd(t, "inspect", "--format", "csv", dir)
+	if code != 0 || !strings.Contains(stderr, warning) {
+		t.Fatalf("csv: exit %d, stderr %q; want 0 and %q", code, stderr, warning)
+	}
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("csv: %d records, %v:\n%s", len(recs), err, stdout)
+	}
+	for i, col := range recs[0] {
+		switch col {
+		case "updates_per_s", "updates_per_s_lo", "updates_per_s_hi", "samples_per_s":
+			if recs[1][i] != "" {
+				t.Errorf("csv %s = %q, want empty (unknown)", col, recs[1][i])
+			}
+		case "window_steps":
+			if recs[1][i] != "3" {
+				t.Errorf("csv window_steps = %q, want 3", recs[1][i])
+			}
+		}
+	}
+	code, stdout, stderr = runCmd(t, "inspect", "--format", "json", dir)
+	if code != 0 || !strings.Contains(stderr, warning) {
+		t.Fatalf("json: exit %d, stderr %q; want 0 and %q", code, stderr, warning)
+	}
+	var got []struct {
+		UpdatesPerS *float64 `json:"updates_per_s"`
+		SamplesPerS *float64 `json:"samples_per_s"`
+		Warnings    []string
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil || len(got) != 1 {
+		t.Fatalf("json: %d runs, %v:\n%s", len(got), err, stdout)
+	}
+	if got[0].UpdatesPerS != nil || got[0].SamplesPerS != nil || !slices.ContainsFunc(got[0].Warnings, func(w string) bool { return strings.Contains(w, warning) }) {
+		t.Errorf("json: %+v; want null rates and the warning", got[0])
 	}
 }
 
