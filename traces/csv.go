@@ -43,6 +43,7 @@ type csvReader struct {
 	gz     bool
 	line   int // line number where the current record starts (1-based)
 	next   int // line number of the next physical line
+	ending int // bytes of the line ending readLine cut off (0, 1 or 2)
 	long   []byte
 	fields []string
 	eof    bool
@@ -101,8 +102,10 @@ func (c *csvReader) readLine() ([]byte, error) {
 		return nil, io.EOF
 	}
 	c.next++
+	n := len(b)
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	b = bytes.TrimSuffix(b, []byte{'\r'})
+	c.ending = n - len(b)
 	return b, nil
 }
 
@@ -200,7 +203,8 @@ func splitComma(dst []string, s string) []string {
 }
 
 // readQuoted parses a record that contains quotes, reading more lines while a
-// quoted field is open. The record as a whole is bounded by MaxLineBytes.
+// quoted field is open. The record as a whole is bounded by MaxLineBytes,
+// the line endings inside it counted (not the one after it, as for a line).
 func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 	c.fields = c.fields[:0]
 	var field strings.Builder
@@ -217,6 +221,7 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 					// the quoted field continues on the next line
 					field.Write(line)
 					field.WriteByte('\n')
+					brk := c.ending // the line ending inside the field
 					next, err := c.readLine()
 					if err == io.EOF {
 						return nil, c.errorf(col, "quoted field not closed before the end of the file")
@@ -224,7 +229,7 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 					if err != nil {
 						return nil, err
 					}
-					total += len(next)
+					total += brk + len(next)
 					if total > MaxLineBytes {
 						return nil, c.errorf(col, "record longer than %d bytes", MaxLineBytes)
 					}

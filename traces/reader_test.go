@@ -279,6 +279,41 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// TestQuotedRecordLimit: a record whose quoted field spans lines is bounded
+// by MaxLineBytes with the line endings inside it counted (they were not: a
+// record one line ending above the limit was read).
+func TestQuotedRecordLimit(t *testing.T) {
+	const header = "run,workers,ps,batch,worker,step,start,end,note\n"
+	const prefix = "a,1,1,1,0,0,0,1,\""
+	// record of n bytes: prefix, the field's text around the line ending
+	// brk, the closing quote (the line ending after the record not counted)
+	record := func(n int, brk string) string {
+		text := n - len(prefix) - len(brk) - 1
+		return prefix + strings.Repeat("x", text/2) + brk + strings.Repeat("y", text-text/2) + "\"\n"
+	}
+	for _, c := range []struct {
+		n    int
+		brk  string
+		fail bool
+	}{
+		{MaxLineBytes, "\n", false},
+		{MaxLineBytes + 1, "\n", true},
+		{MaxLineBytes, "\r\n", false},
+		{MaxLineBytes + 1, "\r\n", true},
+		{MaxLineBytes + 2, "\r\n", true},
+	} {
+		rows, _, err := readAllSteps(t, header+record(c.n, c.brk))
+		var pe *ParseError
+		if c.fail {
+			if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != 9 || !strings.Contains(err.Error(), "record longer than 1048576 bytes") {
+				t.Errorf("record of %d bytes, break %q: error %v; want steps.csv:2:9: record longer than 1048576 bytes", c.n, c.brk, err)
+			}
+		} else if err != nil || len(rows) != 1 {
+			t.Errorf("record of %d bytes, break %q: %d rows, %v; want it read", c.n, c.brk, len(rows), err)
+		}
+	}
+}
+
 func TestGzip(t *testing.T) {
 	in := stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\n"
 	n, err := readKind("steps", gzipString(in))
