@@ -95,16 +95,18 @@ func (c *csvReader) readLine() ([]byte, error) {
 	if err != nil && err != io.EOF {
 		return nil, c.readError(err)
 	}
-	if len(b) > MaxLineBytes+2 {
-		return nil, c.longLine(b)
-	}
 	if err == io.EOF && len(b) == 0 {
 		return nil, io.EOF
 	}
-	c.next++
 	n := len(b)
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	b = bytes.TrimSuffix(b, []byte{'\r'})
+	if len(b) > MaxLineBytes {
+		// the limit is on the line without its ending (a line of
+		// MaxLineBytes+1 before LF, or at the end of the file, was read)
+		return nil, c.longLine(b)
+	}
+	c.next++
 	c.ending = n - len(b)
 	return b, nil
 }
@@ -113,7 +115,8 @@ func (c *csvReader) readLine() ([]byte, error) {
 // line that holds carriage returns is a file whose lines end in a lone CR.
 func (c *csvReader) longLine(b []byte) error {
 	msg := fmt.Sprintf("line longer than %d bytes", MaxLineBytes)
-	if bytes.IndexByte(b, '\r') >= 0 {
+	if bytes.IndexByte(bytes.TrimSuffix(b, []byte{'\r'}), '\r') >= 0 {
+		// a CR at b's end may be a CRLF's, cut off at the limit
 		msg += "; it holds a " + loneCRMsg
 	}
 	return &ParseError{File: c.file, Line: c.next, Msg: msg}

@@ -279,6 +279,27 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// TestLongLineBoundary: MaxLineBytes bounds a line without its ending,
+// whatever the ending. A line one or two bytes longer was read before an LF
+// or at the end of the file, and before a CRLF was called a lone-CR file.
+func TestLongLineBoundary(t *testing.T) {
+	const header = "run,workers,ps,batch,worker,step,start,end,note\n"
+	const prefix = "a,1,1,1,0,0,0,1,"
+	for _, n := range []int{MaxLineBytes, MaxLineBytes + 1, MaxLineBytes + 2} {
+		for _, end := range []string{"\n", "\r\n", ""} {
+			line := prefix + strings.Repeat("x", n-len(prefix))
+			rows, _, err := readAllSteps(t, header+line+end)
+			var pe *ParseError
+			switch {
+			case n == MaxLineBytes && (err != nil || len(rows) != 1):
+				t.Errorf("line of %d bytes, end %q: %d rows, %v; want it read", n, end, len(rows), err)
+			case n > MaxLineBytes && (!errors.As(err, &pe) || pe.Line != 2 || err.Error() != "traces: steps.csv:2: line longer than 1048576 bytes"):
+				t.Errorf("line of %d bytes, end %q: error %v; want steps.csv:2: line longer than 1048576 bytes", n, end, err)
+			}
+		}
+	}
+}
+
 // TestQuotedRecordLimit: a record whose quoted field spans lines is bounded
 // by MaxLineBytes with the line endings inside it counted (they were not: a
 // record one line ending above the limit was read).
