@@ -312,6 +312,7 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					Run:         r.str(c.run, false),
 					Repeats:     int(r.integer(c.repeats, false, 1, 0)),
 					Std:         r.duration(c.std),
+					at:          throughputPos{file: file, line: r.c.line, modeCol: c.mode + 1},
 				}
 				if r.err != nil {
 					return r.err

@@ -438,9 +438,10 @@ func TestReadTables(t *testing.T) {
 			[]Eval{{Run: "a", Time: nan, Updates: 7, Loss: 1, Accuracy: nan}}},
 		{"throughput: strong scaling all-reduce", "throughput", "workers,ps,global_batch,samples_per_s,mode,nodes,model,repeats,std\n8,0,256,1200.5,allreduce,2,bert,5,10\n",
 			[]Throughput{{Workers: 8, GlobalBatch: 256, StepsPerS: nan, SamplesPerS: 1200.5, Mode: "allreduce", Nodes: 2,
-				Model: "bert", Repeats: 5, Std: 10}}},
+				Model: "bert", Repeats: 5, Std: 10, at: throughputPos{file: "throughput.csv", line: 2, modeCol: 5}}}},
 		{"throughput: weak scaling PS, default mode", "throughput", "workers,ps,batch,steps_per_s,run\n4,2,32,12.5,r1\n",
-			[]Throughput{{Workers: 4, PS: 2, Batch: 32, StepsPerS: 12.5, SamplesPerS: nan, Mode: "async", Run: "r1", Std: nan}}},
+			[]Throughput{{Workers: 4, PS: 2, Batch: 32, StepsPerS: 12.5, SamplesPerS: nan, Mode: "async", Run: "r1", Std: nan,
+				at: throughputPos{file: "throughput.csv", line: 2}}}}, // no mode column: modeCol 0
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

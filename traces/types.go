@@ -81,4 +81,21 @@ type Throughput struct {
 	Run         string
 	Repeats     int     // 0 when absent
 	Std         float64 // NaN when absent
+
+	// at is where ReadThroughput read the row; zero for a row made
+	// otherwise (a converted dataset, tfevents). Pos returns it.
+	at throughputPos
+}
+
+type throughputPos struct {
+	file    string
+	line    int
+	modeCol int // 1-based; 0 when the file has no mode column
+}
+
+// Pos is where ReadThroughput read r: its file, its line and the column of
+// its mode (1-based; 0 when the file has no mode column, and the mode is
+// the default). line is 0 for a row not read from a throughput.csv.
+func (r Throughput) Pos() (file string, line, modeColumn int) {
+	return r.at.file, r.at.line, r.at.modeCol
 }

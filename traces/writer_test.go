@@ -74,6 +74,13 @@ func TestRoundTrip(t *testing.T) {
 	diffRows(t, "updates", got.Updates, want.Updates)
 	diffRows(t, "runs", got.Runs, want.Runs)
 	diffRows(t, "evals", got.Evals, want.Evals)
+	for i := range got.Throughput {
+		// where the row was read: the reader's, not the data's
+		if file, line, _ := got.Throughput[i].Pos(); file != filepath.Join(dir, "throughput.csv") || line != i+2 {
+			t.Errorf("throughput row %d read at %s:%d, want line %d of %s", i, file, line, i+2, filepath.Join(dir, "throughput.csv"))
+		}
+		got.Throughput[i].at = throughputPos{}
+	}
 	diffRows(t, "throughput", got.Throughput, want.Throughput)
 	// no temporary file is left behind
 	ents, _ := os.ReadDir(dir)

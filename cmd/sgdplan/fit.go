@@ -210,8 +210,12 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	}
 	for _, r := range rows {
 		if m0, m := modeOf(rows[0]), modeOf(r); m != m0 {
-			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv: the rows of model %q mix modes: %s at %d workers (run %q), %s at %d workers (run %q) in the first row: want one mode per model (give each mode its own model name and fit it with --series)",
-				r.Model, m, r.Workers, r.Run, m0, rows[0].Workers, rows[0].Run))
+			run := ""
+			if r.Run != "" {
+				run = fmt.Sprintf(" (run %q)", r.Run)
+			}
+			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: %s: mode: %s at %d workers%s, but the first row of model %q (%s) is %s: want one mode per model (give each mode its own model name and fit it with --series)",
+				throughputAt(r), m, r.Workers, run, r.Model, throughputAt(rows[0]), m0))
 		}
 	}
 	if train := o.TrainWorkers; train != nil {
@@ -266,6 +270,19 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	}
 	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil
+}
+
+// throughputAt is where a throughput row was read: file:line:column of its
+// mode, file:line when the file has no mode column (the default mode).
+func throughputAt(r traces.Throughput) string {
+	file, line, col := r.Pos()
+	switch {
+	case line == 0:
+		return "throughput.csv"
+	case col == 0:
+		return fmt.Sprintf("%s:%d", file, line)
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }
 
 // fitPlot draws the fitted curve at the model's reference shards and link

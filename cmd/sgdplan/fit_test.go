@@ -488,9 +488,23 @@ func TestFitTableReference(t *testing.T) {
 	if ref == nil || ref["global_batch"] != 256.0 || ref["per_node"] != 4.0 {
 		t.Fatalf("strong scaling written as batch, first row without nodes: reference %v (%s)", ref, mp)
 	}
-	msg, ref := table("mixed", "workers,ps,batch,steps_per_s,mode\n1,1,32,10,sync\n2,1,32,18,async\n")
-	if ref != nil || !strings.Contains(msg, `the rows of model "" mix modes: async at 2 workers`) {
-		t.Errorf("mixed modes: %s", msg)
+	// the error names the first row of the other mode, file:line:column
+	// (it named the run and the worker count only)
+	msg, ref := table("mixed", "workers,ps,batch,steps_per_s,mode\n1,1,32,10,sync\n2,1,32,17,sync\n4,1,32,18,async\n8,1,32,19,sync\n")
+	at := filepath.Join(dir, "mixed", "throughput.csv")
+	if want := "fit: " + at + ":4:5: mode: async at 4 workers, but the first row of model \"\" (" + at + ":2:5) is sync"; ref != nil || !strings.Contains(msg, want) {
+		t.Errorf("mixed modes: %s\nwant %s", msg, want)
+	}
+	// a file without a mode column after a sync one: its rows are async
+	// by default, named at file:line
+	syncRows, more := filepath.Join(dir, "sync", "throughput.csv"), filepath.Join(dir, "more", "throughput.csv")
+	os.MkdirAll(filepath.Dir(syncRows), 0o755)
+	os.MkdirAll(filepath.Dir(more), 0o755)
+	os.WriteFile(syncRows, []byte("workers,ps,batch,steps_per_s,mode\n1,1,32,10,sync\n"), 0o644)
+	os.WriteFile(more, []byte("workers,ps,batch,steps_per_s\n16,1,32,20\n"), 0o644)
+	code, _, stderr := runCmd(t, "fit", syncRows, more, "--out", filepath.Join(dir, "more", "m.json"))
+	if want := "fit: " + more + ":2: mode: async at 16 workers"; code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("mixed modes in two files: exit %d, %s\nwant exit 2 and %s", code, stderr, want)
 	}
 }
 
