@@ -590,6 +590,11 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		if r.Mode == "async" && r.WorkersSeen < r.Workers {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("run %s: steps of %d of its %d workers only: its throughput is theirs scaled by %d/%d, assuming the absent workers run at their mean rate (give every worker's steps to measure it)", r.Run, r.WorkersSeen, r.Workers, r.Workers, r.WorkersSeen))
 		}
+		if !(r.StepsPerS > 0) || math.IsInf(r.StepsPerS, 0) {
+			// (a window of a few subnormal seconds: model.json could not
+			// be written, NaN)
+			return nil, errorf("run %s: its steady window [%.4g, %.4g] s gives no finite positive rate (%g steps/s): want step times a rate can be measured from", r.Run, r.Window[0], r.Window[1], r.StepsPerS)
+		}
 		bw := 0.0
 		if r.Bandwidth > 0 {
 			bw = r.Bandwidth

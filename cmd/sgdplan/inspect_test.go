@@ -269,3 +269,19 @@ func TestTableNamesQuoted(t *testing.T) {
 		t.Errorf("the run name is not quoted:\n%s", stdout)
 	}
 }
+
+// fit on the same trace is bad input naming the run (it failed writing
+// model.json: "json: unsupported value: NaN", exit 1).
+func TestFitWindowTooShort(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "steps.csv"), []byte("run,workers,ps,batch,worker,step,start,end\n"+
+		"a,1,1,8,0,0,0,5e-323\na,1,1,8,0,1,5e-323,1e-322\na,1,1,8,0,2,1e-322,1.5e-322\na,1,1,8,0,3,1.5e-322,2e-322\n"), 0o644)
+	out := filepath.Join(dir, "m.json")
+	code, _, stderr := runCmd(t, "fit", dir, "--out", out)
+	if code != exitBadInput || !strings.Contains(stderr, "run a: its steady window") || !strings.Contains(stderr, "gives no finite positive rate") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("model.json written")
+	}
+}
