@@ -397,23 +397,39 @@ func csvError(file string, err error) error {
 // is an error, so that a file without line breaks cannot fill the memory.
 const MaxLineBytes = 1 << 20
 
-// lineLimit passes r through and fails once a line grows past MaxLineBytes.
+// lineLimit passes r through and fails once a record grows past
+// MaxLineBytes: a line, or lines joined by a quoted field that runs on
+// across them (counted from the line where the record starts, line breaks
+// included: such a field could fill the memory too).
 type lineLimit struct {
-	r    io.Reader
-	file string
-	line int // current line, from 1
-	run  int // bytes of the current line so far
+	r      io.Reader
+	file   string
+	line   int  // current line, from 1
+	start  int  // line where the current record starts
+	run    int  // bytes of the current record so far
+	quoted bool // inside a quoted field (a doubled quote toggles twice)
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i := 0; i < n; i++ {
-		if p[i] == '\n' {
+		switch p[i] {
+		case '"':
+			l.quoted = !l.quoted
+		case '\n':
 			l.line++
-			l.run = 0
-			continue
+			if !l.quoted {
+				l.run, l.start = 0, l.line
+				continue
+			}
+		}
+		if l.start == 0 {
+			l.start = l.line
 		}
 		if l.run++; l.run > MaxLineBytes {
+			if l.start != l.line {
+				return i, &ParseError{File: l.file, Line: l.start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; want one job per line", MaxLineBytes, l.line)}
+			}
 			return i, &ParseError{File: l.file, Line: l.line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
 		}
 	}

@@ -293,7 +293,17 @@ func TestReadJobsLineTooLong(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(pe.Msg, "longer than") {
 		t.Fatalf("err = %v, want a ParseError at line 3 saying the line is too long", err)
 	}
-	// A file just under the limit is read.
+	// A quoted field that runs on over short lines is bounded as a record,
+	// at the line where it opens (each line was short, and it was read).
+	open := "job,size,p\na,1,0.5\n\"b" + strings.Repeat("xxxxxxx\n", 2*MaxLineBytes/8) + "\",1,0.5\n"
+	_, err = ReadJobs(strings.NewReader(open), "jobs.csv", nil)
+	if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(pe.Msg, "record longer than 1048576 bytes: a quoted field opened here runs on to line") {
+		t.Fatalf("quoted record: err = %v, want a ParseError at line 3 saying the record is too long", err)
+	}
+	// A file just under the limit is read, and a quoted field across lines.
+	if jobs, err := ReadJobs(strings.NewReader("job,size,p\n\"a\nb\",1,0.5\nc,2,0.5\n"), "jobs.csv", nil); err != nil || len(jobs) != 2 {
+		t.Fatalf("short quoted record: %d jobs, err %v", len(jobs), err)
+	}
 	ok := "job,size,p\n" + strings.Repeat("y", 1000) + ",1,0.5\n"
 	jobs, err := ReadJobs(strings.NewReader(ok), "jobs.csv", nil)
 	if err != nil || len(jobs) != 1 {

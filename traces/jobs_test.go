@@ -187,6 +187,10 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 	// a line of 2 MiB: refused at 1 MiB without reading the rest
 	long := "job_id,submission_time,duration,num_gpu\na,1,5,1\n" + strings.Repeat("x", 2<<20) + "\n"
 	cases = append(cases, struct{ name, format, body, want string }{"2 MiB line", "itp", long, "t.csv:3: line longer than 1048576 bytes"})
+	// a quoted field that runs on over 2 MiB of short lines: refused as a
+	// record at the line it opens (every line was short, and it was read)
+	open := "job_id,submission_time,duration,num_gpu\na,1,5,1\n\"b" + strings.Repeat("xxxxxxx\n", 2<<20/8) + "\",2,5,1\n"
+	cases = append(cases, struct{ name, format, body, want string }{"2 MiB quoted record", "itp", open, "t.csv:3: record longer than 1048576 bytes: a quoted field opened here runs on to line"})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "t.csv")

@@ -68,22 +68,38 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 const pubMaxLine = 1 << 20
 
 // pubLineLimit passes r through and fails on a line longer than pubMaxLine.
+//
+// A record whose quoted field runs on across lines is bounded as a whole
+// (from the line where it starts, line breaks included).
 type pubLineLimit struct {
-	r    io.Reader
-	file string
-	line int // current physical line, from 1
-	run  int // bytes since the last newline
+	r      io.Reader
+	file   string
+	line   int  // current physical line, from 1
+	start  int  // line where the current record starts
+	run    int  // bytes of the current record so far
+	quoted bool // inside a quoted field (a doubled quote toggles twice)
 }
 
 func (l *pubLineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i, b := range p[:n] {
-		if b == '\n' {
+		switch b {
+		case '"':
+			l.quoted = !l.quoted
+		case '\n':
 			l.line++
-			l.run = 0
-			continue
+			if !l.quoted {
+				l.run, l.start = 0, l.line
+				continue
+			}
+		}
+		if l.start == 0 {
+			l.start = l.line
 		}
 		if l.run++; l.run > pubMaxLine {
+			if l.start != l.line {
+				return i, &ParseError{File: l.file, Line: l.start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; not a table of this format", pubMaxLine, l.line)}
+			}
 			return i, &ParseError{File: l.file, Line: l.line, Msg: fmt.Sprintf("line longer than %d bytes: not a table of this format", pubMaxLine)}
 		}
 	}
