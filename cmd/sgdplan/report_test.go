@@ -424,6 +424,19 @@ func TestReportCountNotes(t *testing.T) {
 	}
 }
 
+// asgdReport is quickReport of the asgd model (asgdModel, asgd.json)
+// with the jobs file jobsCSV on servers servers.
+func asgdReport(t *testing.T, jobsCSV, servers string) string {
+	t.Helper()
+	tmp := t.TempDir()
+	m := asgdModel(t, tmp)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte(jobsCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return quickReport(t, m, jobs, servers, filepath.Join(tmp, "r"))
+}
+
 // quickReport runs a small report (2 seeds, 10 simulated jobs, one load)
 // of model m and jobs on servers into out and returns its summary.md.
 func quickReport(t *testing.T, m, jobs, servers, out string) string {
@@ -563,11 +576,7 @@ func TestReportCountNotesCapped(t *testing.T) {
 // caption's "fastest" is the best the cluster holds, with the curve's own
 // best beyond it named as such (it said "fastest at N = 2" on 1 server).
 func TestReportConvergenceFastestInCluster(t *testing.T) {
-	tmp := t.TempDir()
-	m := asgdModel(t, tmp)
-	jobs := filepath.Join(tmp, "jobs.csv")
-	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,100,0.5\n"), 0o644)
-	s := quickReport(t, m, jobs, "1", filepath.Join(tmp, "r"))
+	s := asgdReport(t, "job,arrival,size,p\na,0,100,0.5\n", "1")
 	if !strings.Contains(s, "fastest at N = 1 on the cluster's 1 server") || !strings.Contains(s, "beyond it") {
 		t.Errorf("caption:\n%s", s)
 	}
@@ -644,11 +653,7 @@ func TestReportNumericWarning(t *testing.T) {
 // Past three fitted jobs the count notes name the others instead of
 // leaving them unmentioned.
 func TestReportCountNotesRest(t *testing.T) {
-	tmp := t.TempDir()
-	m := asgdModel(t, tmp)
-	jobs := filepath.Join(tmp, "jobs.csv")
-	os.WriteFile(jobs, []byte("job,arrival,size,model\nf1,0,5000,asgd.json\nf2,0,6000,asgd.json\nf3,0,7000,asgd.json\nf4,0,8000,asgd.json\nf5,0,9000,asgd.json\n"), 0o644)
-	s := quickReport(t, m, jobs, "16", filepath.Join(tmp, "r"))
+	s := asgdReport(t, "job,arrival,size,model\nf1,0,5000,asgd.json\nf2,0,6000,asgd.json\nf3,0,7000,asgd.json\nf4,0,8000,asgd.json\nf5,0,9000,asgd.json\n", "16")
 	if n := strings.Count(s, "runs on a fitted model. Recommended if alone"); n != 3 {
 		t.Errorf("%d full count notes, want 3", n)
 	}
