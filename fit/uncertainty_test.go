@@ -555,6 +555,8 @@ func TestProfileAloneAssumesDrift(t *testing.T) {
 			in++
 		}
 		n++
+		// (docs/fitting.md quotes the 8-worker line)
+		t.Logf("%d workers: %.4g [%.4g, %.4g] steps/s predicted, %.4g measured", r.Workers, iv.Value, iv.Lo, iv.Hi, r.StepsPerS)
 	}
 	if n == 0 || in != n {
 		t.Errorf("held-out 1-shard runs inside the 90%% intervals: %d of %d, want all", in, n)
