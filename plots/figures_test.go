@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"fmt"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -493,5 +494,48 @@ func TestScalingSameCurves(t *testing.T) {
 	}
 	if _, err := ScalingFigure(ScalingData{Jobs: five}); err != nil {
 		t.Error(err)
+	}
+}
+
+// Idle gaps much longer than the work are drawn short: arrivals at 0, 1e6
+// and 1e9 s gave an empty panel (each job a hairline). Busy stretches keep
+// their lengths; the axis is labelled in true time.
+func TestPlanTimeMap(t *testing.T) {
+	seg := func(a, b float64) PlanSegment {
+		return PlanSegment{Start: a, End: b, Alloc: map[string]float64{"j": 1}}
+	}
+	tm := newTimeMap([]PlanSegment{seg(0, 60), seg(60, 100), seg(1e6, 1e6+200), seg(1e9, 1e9+50)})
+	// busy 350 s: each gap drawn 17.5 wide
+	if len(tm.gaps) != 2 || tm.width != 17.5 {
+		t.Fatalf("gaps %+v width %g, want 2 and 17.5", tm.gaps, tm.width)
+	}
+	for _, c := range [][2]float64{{0, 0}, {100, 100}, {5e5, 100 + 17.5*(5e5-100)/(1e6-100)}, {1e6, 117.5}, {1e6 + 200, 317.5}, {1e9, 335}, {1e9 + 50, 385}} {
+		if got := tm.at(c[0]); math.Abs(got-c[1]) > 1e-9 {
+			t.Errorf("at(%g) = %g, want %g", c[0], got, c[1])
+		}
+	}
+	var labels []string
+	for _, tk := range tm.Ticks(0, 385) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	for _, want := range []string{"0", "1e+06", "+100", "1e+09"} {
+		if !slices.Contains(labels, want) {
+			t.Errorf("tick labels %q lack %q", labels, want)
+		}
+	}
+	// a gap shorter than a quarter of the busy time stays as it is
+	if tm := newTimeMap([]PlanSegment{seg(0, 100), seg(150, 300)}); tm.compressed() || tm.at(200) != 200 {
+		t.Errorf("a short gap was shortened: %+v", tm)
+	}
+	d := PlanData{Servers: 2, Segments: []PlanSegment{seg(0, 100), seg(1e6, 1e6+200), seg(1e9, 1e9+50)}, Completions: map[string]float64{"j": 1e9 + 50}}
+	fig, err := PlanFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := fig.WritePNG(&buf); err != nil || buf.Len() == 0 {
+		t.Errorf("png: %d bytes, %v", buf.Len(), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -201,9 +202,19 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	if err := d.validate(); err != nil {
 		return nil, err
 	}
+	// Idle gaps much longer than the work are drawn short (arrivals at
+	// 0, 1e6 and 1e9 s left an empty panel: every job a hairline), on a
+	// time axis that stays true within each busy stretch.
+	tm := newTimeMap(d.Segments)
 	drawn := d
-	if len(d.Segments) > MaxDrawnSegments {
-		drawn.Segments = d.Binned(MaxDrawnSegments)
+	if tm.compressed() {
+		drawn.Segments = make([]PlanSegment, len(d.Segments))
+		for i, s := range d.Segments {
+			drawn.Segments[i] = PlanSegment{Start: tm.at(s.Start), End: tm.at(s.End), Alloc: s.Alloc}
+		}
+	}
+	if len(drawn.Segments) > MaxDrawnSegments {
+		drawn.Segments = drawn.Binned(MaxDrawnSegments)
 	}
 	areas, err := drawn.Areas()
 	if err != nil {
@@ -220,9 +231,13 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	if d.Policy != "" {
 		title += " (" + d.Policy + ")"
 	}
-	f := &panel{p: newPlot(title, "time (s)", "workers")}
+	xlabel := "time (s)"
+	if tm.compressed() {
+		xlabel = "time (s; idle gaps shortened, shaded)"
+	}
+	f := &panel{p: newPlot(title, xlabel, "workers")}
 	p := f.p
-	t0, t1 := d.Segments[0].Start, d.Segments[len(d.Segments)-1].End
+	t0, t1 := tm.at(d.Segments[0].Start), tm.at(d.Segments[len(d.Segments)-1].End)
 	var top float64
 	for _, a := range areas {
 		var pts plotter.XYs
@@ -275,6 +290,7 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		if !ok {
 			continue
 		}
+		c = tm.at(c)
 		ml, _ := plotter.NewLine(plotter.XYs{{X: c, Y: 0}, {X: c, Y: mark}})
 		ml.LineStyle = draw.LineStyle{Color: pal.Color(a.Job), Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
 		p.Add(ml)
@@ -282,6 +298,18 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		ms.GlyphStyle = draw.GlyphStyle{Color: pal.Color(a.Job), Radius: vg.Points(4), Shape: invertedTriangle{}}
 		p.Add(ms)
 		t1 = max(t1, c)
+	}
+	if tm.compressed() {
+		// the shortened gaps, shaded, and an axis labelled in true time
+		for _, g := range tm.gaps {
+			poly, err := plotter.NewPolygon(plotter.XYs{{X: g.at, Y: 0}, {X: g.at + tm.width, Y: 0}, {X: g.at + tm.width, Y: mark}, {X: g.at, Y: mark}})
+			if err == nil {
+				poly.Color = fade(Ink, 0.1)
+				poly.LineStyle.Width = 0
+				p.Add(poly)
+			}
+		}
+		p.X.Tick.Marker = tm
 	}
 	// The legend sits outside the stack: to its right.
 	p.X.Min, p.X.Max = t0, t1+(t1-t0)*0.02
@@ -321,4 +349,97 @@ func (invertedTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Poi
 	p.Close()
 	c.SetColor(sty.Color)
 	c.Fill(p)
+}
+
+// timeMap draws a plan's time axis with its long idle gaps shortened: the
+// busy stretches keep their lengths, and every gap longer than a quarter
+// of all the busy time is drawn width wide (a twentieth of the busy time).
+// Without such gaps it is the identity.
+type timeMap struct {
+	gaps  []timeGap
+	width float64 // drawn width of a shortened gap
+	runs  [][2]float64
+}
+
+// timeGap is a shortened gap: it runs from start to end in true time and
+// is drawn from at to at + width.
+type timeGap struct{ start, end, at float64 }
+
+func newTimeMap(segs []PlanSegment) timeMap {
+	var tm timeMap
+	if len(segs) == 0 {
+		return tm
+	}
+	// the busy stretches: segments joined where no gap parts them
+	runs := [][2]float64{{segs[0].Start, segs[0].End}}
+	for _, s := range segs[1:] {
+		if last := &runs[len(runs)-1]; s.Start <= last[1] {
+			last[1] = math.Max(last[1], s.End)
+		} else {
+			runs = append(runs, [2]float64{s.Start, s.End})
+		}
+	}
+	busy := 0.0
+	for _, r := range runs {
+		busy += r[1] - r[0]
+	}
+	tm.width = busy / 20
+	shift := 0.0 // true time removed by the gaps so far
+	for i := 1; i < len(runs); i++ {
+		start, end := runs[i-1][1], runs[i][0]
+		if end-start > busy/4 {
+			tm.gaps = append(tm.gaps, timeGap{start: start, end: end, at: start - shift})
+			shift += end - start - tm.width
+		}
+	}
+	if len(tm.gaps) > 0 {
+		tm.runs = runs
+	}
+	return tm
+}
+
+func (tm timeMap) compressed() bool { return len(tm.gaps) > 0 }
+
+// at is where true time t is drawn.
+func (tm timeMap) at(t float64) float64 {
+	shift := 0.0
+	for _, g := range tm.gaps {
+		switch {
+		case t >= g.end:
+			shift += g.end - g.start - tm.width
+		case t > g.start:
+			return g.at + (t-g.start)/(g.end-g.start)*tm.width
+		}
+	}
+	return t - shift
+}
+
+// Ticks labels the drawn axis in true time: each busy stretch's start,
+// and within a stretch drawn wide enough, nice ticks of the time since its
+// start ("+500": at 1e+06 s, 1e+06 + 500 reads as 1e+06 again).
+func (tm timeMap) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	span := hi - lo
+	for i, r := range tm.runs {
+		a, b := tm.at(r[0]), tm.at(r[1])
+		ts = append(ts, plot.Tick{Value: a, Label: tickLabel(r[0])})
+		if (b-a)/span < 0.2 {
+			continue
+		}
+		next := math.Inf(1) // where the next stretch's label is drawn
+		if i+1 < len(tm.runs) {
+			next = tm.at(tm.runs[i+1][0])
+		}
+		for _, t := range (niceTicks{}).Ticks(0, r[1]-r[0]) {
+			x := a + t.Value // (inside a stretch the axis is true time)
+			if t.Label != "" && ((x-a)/span < 0.08 || (next-x)/span < 0.08) {
+				t.Label = "" // too close to a stretch's start label
+			}
+			if t.Label != "" && r[0] != 0 {
+				t.Label = "+" + t.Label
+			}
+			ts = append(ts, plot.Tick{Value: x, Label: t.Label})
+		}
+	}
+	return ts
 }
