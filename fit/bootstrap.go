@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -56,7 +57,7 @@ func bootstrapParallel(n, B int, seed uint64, newFit func() func(idx []int) ([]f
 		fit := newFit()
 		wg.Go(func() {
 			for b := int(next.Add(1)) - 1; b < B; b = int(next.Add(1)) - 1 {
-				res[b], ok[b] = fit(idx[b*n : (b+1)*n])
+				res[b], ok[b] = fit(idx[b*n : (b+1)*n : (b+1)*n])
 			}
 		})
 	}
@@ -112,10 +113,21 @@ func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 	tf.Lo, tf.Hi = paramIntervals(tf.Samples, len(tf.Theta), s.Level)
 	n, p := len(keys), effectiveParams(tf.Family, pts, tf.Theta)
 	tf.IntervalScale = intervalScale(n, p)
-	if n > p && n-p <= 2 {
-		tf.Warnings = append(tf.Warnings, fmt.Sprintf("the %s pin down %d directions of the %s, leaving %s: the bootstrap's prediction intervals, widened by sqrt(%d/%d) = %.3g, still run narrow (on simulated data, about 72%% of the 90%% intervals inside the data held the truth with 1 left, 79%% with 1 or 2; docs/fitting.md)", plural(n, "configuration"), p, plural(len(tf.Theta), "parameter"), plural(n-p, "degree")+" of freedom", n, n-p, tf.IntervalScale))
+	if df := float64(n) - p; df > 0 && df <= 2 {
+		of := "of the " + plural(len(tf.Theta), "parameter")
+		if len(tf.Family.Members) > 0 {
+			of = "per member on average (each fitted on its own)"
+		}
+		dof := "degrees"
+		if df == 1 {
+			dof = "degree"
+		}
+		tf.Warnings = append(tf.Warnings, fmt.Sprintf("the %s pin down %s directions %s, leaving %s %s of freedom: the bootstrap's prediction intervals, widened by sqrt(%d/%s) = %.3g, still run narrow (on simulated data, about 72%% of the 90%% intervals inside the data held the truth with 1 left, 79%% with 1 or 2; docs/fitting.md)", plural(n, "configuration"), fmtCount(p), of, fmtCount(df), dof, n, fmtCount(df), tf.IntervalScale))
 	}
 }
+
+// fmtCount writes a count that may be a mean of counts: 2, or 2.5.
+func fmtCount(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 
 // intervalScale widens the bootstrap prediction intervals of a fit of p
 // identified parameters to n resampled configurations by sqrt(n/(n-p)):
@@ -123,11 +135,11 @@ func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 // parameter had been fitted (the n/(n-p) that the HC1 sandwich estimator
 // adds to HC0). 1 when no residual is left (p >= n: an exact fit, whose
 // zero-width intervals fit's table marks).
-func intervalScale(n, p int) float64 {
-	if n <= p {
+func intervalScale(n int, p float64) float64 {
+	if float64(n) <= p {
 		return 1
 	}
-	return math.Sqrt(float64(n) / float64(n-p))
+	return math.Sqrt(float64(n) / (float64(n) - p))
 }
 
 func paramIntervals(samples [][]float64, k int, level float64) (lo, hi []float64) {
@@ -175,8 +187,23 @@ func zQuantile(level float64) float64 { return distuv.UnitNormal.Quantile(1 - (1
 // configurations of pts pin down at theta: the rank of the Jacobian of
 // f's log predictions with each column scaled by its parameter's size
 // (relative tolerance 1e-6, identification's test of a flat fit), leaving
-// out the parameters held at a bound.
-func effectiveParams(f Family, pts []Point, theta []float64) int {
+// out the parameters held at a bound. For a mean family, the mean of its
+// members' counts: each member is fitted on its own (the members' joint
+// rank counted mean(ernest,overhead) on 6 configurations as 5 parameters,
+// where each member has 3).
+func effectiveParams(f Family, pts []Point, theta []float64) float64 {
+	if len(f.Members) > 0 {
+		sum := 0.0
+		for i, th := range splitMembers(f, theta) {
+			sum += effectiveParams(f.Members[i], pts, th)
+		}
+		return sum / float64(len(f.Members))
+	}
+	return float64(familyRank(f, pts, theta))
+}
+
+// familyRank is effectiveParams of a family that is not a mean.
+func familyRank(f Family, pts []Point, theta []float64) int {
 	if len(pts) == 0 || len(theta) == 0 {
 		return 0
 	}

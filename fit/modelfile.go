@@ -932,8 +932,8 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
 		}
 	}
-	if m.IntervalScale != 0 && !(m.IntervalScale >= 1) {
-		return nil, errorf("%s: interval_scale = %g: want 1 or more (the factor that widens the bootstrap's prediction intervals), or none", at("interval_scale"), m.IntervalScale)
+	if m.IntervalScale != 0 && !(m.IntervalScale >= 1 && m.IntervalScale <= maxIntervalScale) {
+		return nil, errorf("%s: interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p)) that widens the bootstrap's prediction intervals), or none", at("interval_scale"), m.IntervalScale, float64(maxIntervalScale))
 	}
 	for i, s := range m.Samples {
 		if len(s) != len(fam.Params) {
@@ -1601,6 +1601,10 @@ func stretch(iv Interval, v float64) Interval {
 	}
 	return iv
 }
+
+// maxIntervalScale bounds model.json's interval_scale: sqrt(n/(n-p)) with
+// one degree of freedom left reaches it at 10,000 configurations.
+const maxIntervalScale = 100
 
 // sampleInterval is f at theta with the percentile interval of f over the
 // samples, each end moved away from the value by the factor scale (> 1:

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -430,7 +431,7 @@ func TestPredictionCoverageInsideTheData(t *testing.T) {
 		}
 		t.Logf("%s, %d configurations, %.0f%% noise: inside the 90%% interval at 4 and 3 workers: %v of %d (the bootstrap's percentiles alone: %v); parameters inside theirs: %v", c.fam, len(c.cfgs), 100*c.sigma, hits, seeds, raw, params)
 		for i := range hits {
-			if hits[i] < raw[i] || c.assert && (hits[i] < 84 || hits[i] == raw[i]) {
+			if c.assert && (hits[i] < 84 || hits[i] == raw[i]) {
 				t.Errorf("%s at %d workers: %d of %d inside (unwidened %d), want 84 or more and more than unwidened", c.fam, at[i].Workers, hits[i], seeds, raw[i])
 			}
 		}
@@ -449,17 +450,17 @@ func TestPredictionCoverageInsideTheData(t *testing.T) {
 // scaling.
 func TestIntervalScale(t *testing.T) {
 	for _, c := range []struct {
-		n, p int
-		want float64
-	}{{6, 3, math.Sqrt2}, {15, 4, math.Sqrt(15.0 / 11)}, {4, 3, 2}, {3, 3, 1}, {2, 5, 1}} {
+		n       int
+		p, want float64
+	}{{6, 3, math.Sqrt2}, {15, 4, math.Sqrt(15.0 / 11)}, {4, 3, 2}, {3, 3, 1}, {2, 5, 1}, {4, 2.5, math.Sqrt(4 / 1.5)}} {
 		if got := intervalScale(c.n, c.p); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("intervalScale(%d, %d) = %g, want %g", c.n, c.p, got, c.want)
+			t.Errorf("intervalScale(%d, %g) = %g, want %g", c.n, c.p, got, c.want)
 		}
 	}
 	theta := []float64{1e-3, 0.05, 0.01, 0.002, 0.005}
 	pts := synth("optimus-sync", theta, []int{1, 2, 4, 8, 16}, []int{1, 2, 4}, 32, false, 0, 1)
 	if p := effectiveParams(families["optimus-sync"], pts, theta); p != 4 {
-		t.Errorf("optimus-sync at one batch: %d directions, want 4", p)
+		t.Errorf("optimus-sync at one batch: %g directions, want 4", p)
 	}
 	var strong []Point
 	for _, w := range []int{1, 2, 4, 8, 16, 32} {
@@ -467,10 +468,24 @@ func TestIntervalScale(t *testing.T) {
 		strong = append(strong, Point{Config: c, StepsPerS: 1, SamplesPerStep: 256})
 	}
 	if p := effectiveParams(families["overhead"], strong, []float64{0.02, 1e-3, 0.004}); p != 3 {
-		t.Errorf("overhead on strong scaling: %d directions, want 3", p)
+		t.Errorf("overhead on strong scaling: %g directions, want 3", p)
 	}
 	// a parameter at its bound is not fitted
 	if p := effectiveParams(families["overhead"], strong, []float64{0.02, 1e-3, 0}); p != 2 {
-		t.Errorf("overhead with per_worker at 0: %d directions, want 2", p)
+		t.Errorf("overhead with per_worker at 0: %g directions, want 2", p)
+	}
+	// a mean counts its members' on average, each fitted on its own (their
+	// joint rank gave mean(ernest,overhead) 5 directions here, 3 each;
+	// with per_worker at 0 the mean is 2.5)
+	mf, err := meanFamily([]Family{families["ernest"], families["overhead"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ern := []float64{0.02, 1e-3, 0.003, 0.002}
+	if p := effectiveParams(mf, strong, append(slices.Clone(ern), 0.02, 1e-3, 0.004)); p != 3.5 {
+		t.Errorf("mean(ernest,overhead): %g directions, want 3.5 (ernest 4, overhead 3)", p)
+	}
+	if p := effectiveParams(mf, strong, append(slices.Clone(ern), 0.02, 1e-3, 0)); p != 3 {
+		t.Errorf("mean(ernest,overhead) with overhead's per_worker at 0: %g directions, want 3", p)
 	}
 }

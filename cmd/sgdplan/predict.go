@@ -23,8 +23,8 @@ func predictCommand() *cli.Command {
 		Name:  "predict",
 		Usage: "predict throughput, staleness, speedup and time to target for worker and shard counts",
 		Description: `Evaluates a fitted model.json at every (workers, ps) pair. Intervals (<field>_lo,
-<field>_hi) are the model's bootstrap percentile intervals (90% unless the model says),
-stretched to hold the other fits that match the data as well (model.json rivals) and,
+<field>_hi) are the model's bootstrap percentile intervals (90% unless the model says;
+for a table fit widened by sqrt(n/(n-p)), model.json interval_scale), stretched to hold the other fits that match the data as well (model.json rivals) and,
 beyond the data, widened by the model's extrapolation error (model.json extrapolation;
 docs/fitting.md "Uncertainty"); a queueing network's throughput interval stays below its capacity.
 Time to target is printed when a target is known: --target-loss, --epochs (with the

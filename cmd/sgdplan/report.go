@@ -376,7 +376,9 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 				continue
 			}
 			for _, w := range p.Warnings {
-				if name == "numeric" { // (above 64 jobs it does not search, and says so)
+				// numeric's own (above 64 jobs it does not search, and
+				// says so); fcfs-rigid left out is said once, above
+				if name == "numeric" && !strings.Contains(w, "fcfs-rigid left out") {
 					r.Warnings = append(r.Warnings, "policy numeric: "+strings.TrimPrefix(w, "planner: "))
 				}
 			}
@@ -919,7 +921,7 @@ func growingQueue(r planner.Result) bool {
 // with an exponent beyond (3.333e+11, as the plan's table writes it: it
 // printed 333333333333).
 func reportNum(v float64) string {
-	if a := math.Abs(v); a >= 1000 && a < 1e7 {
+	if a := math.Abs(v); a >= 1000 && math.Round(a) < 1e7 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)

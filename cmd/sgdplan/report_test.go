@@ -364,6 +364,9 @@ func TestReportRigidWiderThanCluster(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, `policy fcfs-rigid left out of the comparison and the simulation: job "resnet50" needs 8 rigid workers, more than the 4 servers`) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	if n := strings.Count(stderr, "fcfs-rigid left out"); n != 1 {
+		t.Errorf("fcfs-rigid left out said %d times (numeric's own warning repeated it):\n%s", n, stderr)
+	}
 	summary, err := os.ReadFile(filepath.Join(out, "summary.md"))
 	if err != nil || !strings.Contains(string(summary), "| **numeric**") && !strings.Contains(string(summary), "| numeric") {
 		t.Errorf("numeric not in the comparison (%v):\n%s", err, summary)
@@ -619,7 +622,7 @@ func TestReportNum(t *testing.T) {
 	for _, c := range []struct {
 		v    float64
 		want string
-	}{{12.345678, "12.35"}, {999.94, "999.9"}, {1234.5, "1234"}, {9999999.4, "9999999"}, {1e7, "1e+07"}, {333333333333.3, "3.333e+11"}, {-2.5e9, "-2.5e+09"}, {0.000123456, "0.0001235"}} {
+	}{{12.345678, "12.35"}, {999.94, "999.9"}, {1234.5, "1234"}, {9999999.4, "9999999"}, {9999999.6, "1e+07"}, {1e7, "1e+07"}, {333333333333.3, "3.333e+11"}, {-2.5e9, "-2.5e+09"}, {0.000123456, "0.0001235"}} {
 		if got := reportNum(c.v); got != c.want {
 			t.Errorf("reportNum(%g) = %q, want %q", c.v, got, c.want)
 		}
