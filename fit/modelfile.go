@@ -1630,6 +1630,19 @@ func sampleInterval(f func([]float64) float64, theta []float64, samples [][]floa
 	return iv
 }
 
+// FewestWorkers is the smallest worker count the model was fitted on (1
+// when it does not say): below it the curve is extrapolated. It makes the
+// model a planner.FittedFrom, so the knee policy looks for a knee from it.
+func (m *Model) FewestWorkers() int {
+	least := 0
+	for _, d := range m.Data.Configurations {
+		if d.Workers > 0 && (least == 0 || d.Workers < least) {
+			least = d.Workers
+		}
+	}
+	return max(least, 1)
+}
+
 // String describes the model in one line.
 func (m *Model) String() string {
 	return fmt.Sprintf("%s model (%s), fitted on %s", m.Family, m.Mode, m.FittedOn())

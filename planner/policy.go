@@ -232,7 +232,8 @@ func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
 	spill(left, jobs, alloc, order)
 }
 
-// kneeOf returns the smallest whole k >= 1, at most limit, with
+// kneeOf returns the smallest whole k >= 1 (>= the fewest workers a fitted
+// curve was fitted on: fewestFitted), at most limit, with
 // 1 - s(k)/s(k+1) < alpha.
 func kneeOf(c Speedup, alpha, limit float64) float64 {
 	if pl, ok := c.(PowerLaw); ok {
@@ -251,7 +252,7 @@ func kneeOf(c Speedup, alpha, limit float64) float64 {
 		}
 		return math.Max(1, math.Min(k, math.Max(limit, 1)))
 	}
-	k := 1.0
+	k := math.Max(1, math.Min(fewestFitted(c), limit))
 	for k < limit && 1-c.Speedup(k)/c.Speedup(k+1) >= alpha {
 		k++
 	}

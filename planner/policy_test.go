@@ -256,3 +256,40 @@ func TestRoundWorkersTieIgnoresLastBits(t *testing.T) {
 		t.Errorf("0.333, 0.333, 0.334: %v, want the last", out)
 	}
 }
+
+// fittedFrom2 is a curve fitted on 2 workers and more: s(2) barely above
+// the extrapolated s(1), then (k/2)^0.5 times s(2).
+type fittedFrom2 struct{}
+
+func (fittedFrom2) Speedup(k float64) float64 {
+	if k <= 2 {
+		return 1 + 0.007*(k-1)
+	}
+	return 1.007 * math.Sqrt(k/2)
+}
+func (fittedFrom2) FewestWorkers() int { return 2 }
+
+// curveFunc is a curve that says nothing of where it was fitted.
+type curveFunc func(float64) float64
+
+func (f curveFunc) Speedup(k float64) float64 { return f(k) }
+
+// The knee policy looks for a knee from the fewest workers a fitted curve
+// was fitted on (FittedFrom), through the simulation's memo too: from 1,
+// s(2)/s(1) = 1.007 put every such job at 1 worker, while check and the
+// report start at 2 (1 - sqrt(k/(k+1)) < 5% from k = 10).
+func TestKneeFromFewestFitted(t *testing.T) {
+	if k := kneeOf(fittedFrom2{}, 0.05, 64); k != 10 {
+		t.Errorf("knee of a curve fitted from 2 workers: %g, want 10", k)
+	}
+	memo := memoize(fittedFrom2{}, 64, map[Speedup]Speedup{})
+	if k := kneeOf(memo, 0.05, 64); k != 10 {
+		t.Errorf("through the memo: %g, want 10", k)
+	}
+	if k := kneeOf(curveFunc(fittedFrom2{}.Speedup), 0.05, 64); k != 1 {
+		t.Errorf("the same curve not saying where it was fitted: knee %g, want 1", k)
+	}
+	if k := kneeOf(fittedFrom2{}, 0.05, 1); k != 1 {
+		t.Errorf("limit 1: knee %g, want 1", k)
+	}
+}

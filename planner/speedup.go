@@ -11,6 +11,27 @@ type Speedup interface {
 	Speedup(k float64) float64
 }
 
+// FittedFrom is implemented by a curve fitted on worker counts from
+// FewestWorkers() up (fit.Model): below them it is extrapolated, and the
+// knee policy looks for the knee from there, as check does (a model fitted
+// on 2-64 GPUs, s(2) = 1.007 over an extrapolated s(1), had its knee at 1
+// worker).
+type FittedFrom interface {
+	FewestWorkers() int
+}
+
+// fewestFitted is c's FewestWorkers (through a memoCurve), 1 for a curve
+// that does not say.
+func fewestFitted(c Speedup) float64 {
+	if m, ok := c.(*memoCurve); ok {
+		c = m.c
+	}
+	if f, ok := c.(FittedFrom); ok {
+		return math.Max(1, float64(f.FewestWorkers()))
+	}
+	return 1
+}
+
 // PowerLaw is the speedup curve s(k) = k^P with 0 < P <= 1, the one heSRPT is
 // optimal for. P = 1 is linear speedup; P -> 0 means no speedup at all.
 type PowerLaw struct {

@@ -313,7 +313,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	}
 	// counts are compared from the fewest fitted: below them the curve
 	// is extrapolated (as the knee below)
-	from := min(max(fewestWorkers(m), 1), n)
+	from := min(max(m.FewestWorkers(), 1), n)
 	if k := argmax(speed, from, n); speed(n) < speed(k)*(1-flatTol) {
 		v.code, v.word = exitFail, "fail"
 		v.reason = fmt.Sprintf("past saturation: %s are %.1f%% slower than %s, the fastest", workersWord(n), 100*(1-speed(n)/speed(k)), workersWord(k))

@@ -23,6 +23,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// a fitted model tells the planner the fewest workers it was fitted on
+var _ planner.FittedFrom = (*fit.Model)(nil)
+
 func planCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "plan",

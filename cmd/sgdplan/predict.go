@@ -196,7 +196,7 @@ func runPredict(c *cli.Context) error {
 	bwWarn := m.BandwidthWarning()
 	bwBeyond := bwWarn != ""
 	var rows []predictRow
-	least := fewestWorkers(m)
+	least := m.FewestWorkers()
 	mostPS := 0 // the most shards fitted
 	for _, d := range m.Data.Configurations {
 		mostPS = max(mostPS, d.PS)
@@ -402,23 +402,11 @@ func beyondNodes(m *fit.Model, ws []int) string {
 	return ""
 }
 
-// fewestWorkers is the smallest worker count the model was fitted on (1
-// when it does not say).
-func fewestWorkers(m *fit.Model) int {
-	least := 0
-	for _, d := range m.Data.Configurations {
-		if d.Workers > 0 && (least == 0 || d.Workers < least) {
-			least = d.Workers
-		}
-	}
-	return max(least, 1)
-}
-
 // belowFitted warns when the data start above one worker: every speedup
 // is over one worker, which they do not have, and counts in ws below the
 // fitted ones are extrapolated down ("" when the data have one worker).
 func belowFitted(m *fit.Model, ws []int) string {
-	least := fewestWorkers(m)
+	least := m.FewestWorkers()
 	if least <= 1 {
 		return ""
 	}

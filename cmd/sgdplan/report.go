@@ -594,7 +594,7 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		// what the recommended count is: the knee, the job's cap below it,
 		// or the whole cluster when the knee lies beyond it
 		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
-		if least := fewestWorkers(m); int(recs[i]) == least && least > 1 {
+		if least := m.FewestWorkers(); int(recs[i]) == least && least > 1 {
 			rec = fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%; the fewest workers it was fitted on: below, its curve is extrapolated)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
 		}
 		switch {
@@ -623,7 +623,7 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 func jobKnee(c planner.Speedup, top int, alpha float64) int {
 	from := 1
 	if m, ok := c.(*fit.Model); ok {
-		from = min(fewestWorkers(m), max(top, 1))
+		from = min(m.FewestWorkers(), max(top, 1))
 	}
 	for k := from; k < top; k++ {
 		a, b := c.Speedup(float64(k)), c.Speedup(float64(k+1))
