@@ -408,6 +408,7 @@ type lineLimit struct {
 	start  int  // line where the current record starts
 	run    int  // bytes of the current record so far
 	quoted bool // inside a quoted field (a doubled quote toggles twice)
+	cr     bool // the last byte was a CR outside quotes, not yet counted
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
@@ -419,9 +420,18 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 		case '\n':
 			l.line++
 			if !l.quoted {
-				l.run, l.start = 0, l.line
+				l.run, l.start, l.cr = 0, l.line, false
 				continue
 			}
+		}
+		// a CR is counted when the next byte is not the LF that ends the
+		// line with it: a line of MaxLineBytes ending in CRLF is read
+		// as one ending in LF is
+		if l.cr {
+			l.run++
+		}
+		if l.cr = p[i] == '\r' && !l.quoted; l.cr {
+			continue
 		}
 		if l.start == 0 {
 			l.start = l.line

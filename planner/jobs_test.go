@@ -300,6 +300,17 @@ func TestReadJobsLineTooLong(t *testing.T) {
 	if !errors.As(err, &pe) || pe.Line != 3 || !strings.Contains(pe.Msg, "record longer than 1048576 bytes: a quoted field opened here runs on to line") {
 		t.Fatalf("quoted record: err = %v, want a ParseError at line 3 saying the record is too long", err)
 	}
+	// A line of MaxLineBytes is read whether it ends in LF or CRLF (the
+	// CR was counted as one byte of the line); one byte more is not.
+	for _, end := range []string{"\n", "\r\n"} {
+		row := func(n int) string { return strings.Repeat("z", n-len(",1,0.5")) + ",1,0.5" + end }
+		if jobs, err := ReadJobs(strings.NewReader("job,size,p"+end+row(MaxLineBytes)), "jobs.csv", nil); err != nil || len(jobs) != 1 {
+			t.Errorf("a line of MaxLineBytes ending %q: %d jobs, err %v", end, len(jobs), err)
+		}
+		if _, err := ReadJobs(strings.NewReader("job,size,p"+end+row(MaxLineBytes+1)), "jobs.csv", nil); err == nil || !strings.Contains(err.Error(), "line longer than") {
+			t.Errorf("a line of MaxLineBytes+1 ending %q: err %v", end, err)
+		}
+	}
 	// A file just under the limit is read, and a quoted field across lines.
 	if jobs, err := ReadJobs(strings.NewReader("job,size,p\n\"a\nb\",1,0.5\nc,2,0.5\n"), "jobs.csv", nil); err != nil || len(jobs) != 2 {
 		t.Fatalf("short quoted record: %d jobs, err %v", len(jobs), err)

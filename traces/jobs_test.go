@@ -333,3 +333,24 @@ func FuzzJobTraces(f *testing.F) {
 		}
 	})
 }
+
+// A public table's line of pubMaxLine bytes is read whether it ends in LF
+// or CRLF (the CR was counted as a byte of the line); one byte more is not.
+func TestPublicLineLimitCRLF(t *testing.T) {
+	for _, end := range []string{"\n", "\r\n"} {
+		row := func(n int) string { return strings.Repeat("j", n-len(",1,5,1")) + ",1,5,1" + end }
+		for _, c := range []struct {
+			n  int
+			ok bool
+		}{{pubMaxLine, true}, {pubMaxLine + 1, false}} {
+			p := filepath.Join(t.TempDir(), "t.csv")
+			if err := os.WriteFile(p, []byte("job_id,submission_time,duration,num_gpu"+end+row(c.n)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := LoadJobTrace("itp", p)
+			if c.ok && err != nil || !c.ok && (err == nil || !strings.Contains(err.Error(), "line longer than")) {
+				t.Errorf("a line of %d bytes ending %q: err %v", c.n, end, err)
+			}
+		}
+	}
+}

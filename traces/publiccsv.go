@@ -78,6 +78,7 @@ type pubLineLimit struct {
 	start  int  // line where the current record starts
 	run    int  // bytes of the current record so far
 	quoted bool // inside a quoted field (a doubled quote toggles twice)
+	cr     bool // the last byte was a CR outside quotes, not yet counted
 }
 
 func (l *pubLineLimit) Read(p []byte) (int, error) {
@@ -89,9 +90,18 @@ func (l *pubLineLimit) Read(p []byte) (int, error) {
 		case '\n':
 			l.line++
 			if !l.quoted {
-				l.run, l.start = 0, l.line
+				l.run, l.start, l.cr = 0, l.line, false
 				continue
 			}
+		}
+		// a CR is counted when the next byte is not the LF that ends the
+		// line with it: a line of pubMaxLine ending in CRLF is read as
+		// one ending in LF is
+		if l.cr {
+			l.run++
+		}
+		if l.cr = b == '\r' && !l.quoted; l.cr {
+			continue
 		}
 		if l.start == 0 {
 			l.start = l.line
