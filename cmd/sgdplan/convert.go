@@ -142,19 +142,25 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if !known {
 		return badInput(fmt.Errorf("convert: unknown --from %q (known: %s)", format, strings.Join(traces.ConvertFormats(), ", ")))
 	}
-	if c.Int("ps") < 0 {
-		return badInput(fmt.Errorf("convert: --ps %d: want a count >= 0 (0: no parameter server)", c.Int("ps")))
-	}
-	for _, f := range []string{"workers", "batch"} {
-		// 0 is the options' "unknown": a flag given must say a count
-		if (c.IsSet(f) || c.Int(f) != 0) && c.Int(f) < 1 {
-			return badInput(fmt.Errorf("convert: --%s %d: want a count >= 1 (leave the flag out when unknown)", f, c.Int(f)))
+	// the run's flags are checked where they are read, tfevents and chrome
+	// (elsewhere they are warned about as ignored, and --workers 0 or
+	// --mode bogus exited 2 for a table whose rows give them)
+	isTrace := format == "tfevents" || format == "chrome"
+	if isTrace {
+		if c.Int("ps") < 0 {
+			return badInput(fmt.Errorf("convert: --ps %d: want a count >= 0 (0: no parameter server)", c.Int("ps")))
 		}
-	}
-	switch m := c.String("mode"); m {
-	case "", "async", "sync", "allreduce":
-	default:
-		return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
+		for _, f := range []string{"workers", "batch"} {
+			// 0 is the options' "unknown": a flag given must say a count
+			if (c.IsSet(f) || c.Int(f) != 0) && c.Int(f) < 1 {
+				return badInput(fmt.Errorf("convert: --%s %d: want a count >= 1 (leave the flag out when unknown)", f, c.Int(f)))
+			}
+		}
+		switch m := c.String("mode"); m {
+		case "", "async", "sync", "allreduce":
+		default:
+			return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
+		}
 	}
 	if err := notAFile("convert", out); err != nil {
 		return err
@@ -162,8 +168,11 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	for _, w := range convertIgnored(c, format) {
 		fmt.Fprintf(stderr, "sgdplan: warning: convert: %s\n", w)
 	}
-	opts := traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
-		Batch: c.Int("batch"), Mode: c.String("mode")}
+	var opts traces.ConvertOptions
+	if isTrace {
+		opts = traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
+			Batch: c.Int("batch"), Mode: c.String("mode")}
+	}
 	if slices.Contains(traces.JobFormats(), format) {
 		// elsewhere --p was warned about as ignored: it is not checked either
 		opts.P = c.Float64("p")

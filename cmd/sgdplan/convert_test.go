@@ -282,6 +282,17 @@ func TestConvertIgnoredPIsNotChecked(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "steps.csv")); err != nil {
 		t.Errorf("steps.csv not written: %v", err)
 	}
+	// the run's flags likewise for a table, whose rows give them (--workers
+	// 0 and --mode bogus exited 2 after the warning that they are ignored)
+	out2 := t.TempDir()
+	table := filepath.Join("..", "..", "testdata", "public", "tf-cnn-benchmarks-2017")
+	code, _, stderr = runCmd(t, "convert", "--from", "tf-cnn-benchmarks-2017", "--workers", "0", "--mode", "bogus", "--ps", "-1", table, "--out", out2)
+	if code != 0 || !strings.Contains(stderr, "--workers is read for tfevents and chrome only") || !strings.Contains(stderr, "--mode is read for tfevents and chrome only") {
+		t.Errorf("table with ignored run flags: exit %d, stderr %q; want 0 and the warnings", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out2, "throughput.csv")); err != nil {
+		t.Errorf("throughput.csv not written: %v", err)
+	}
 }
 
 // Converting into a folder that holds canonical files of an earlier
