@@ -489,3 +489,22 @@ func TestIntervalScale(t *testing.T) {
 		t.Errorf("mean(ernest,overhead) with overhead's per_worker at 0: %g directions, want 3", p)
 	}
 }
+
+// sampleInterval widens each end away from the value by the scale in log
+// space, by hand: samples 2 and 8 around a value of 4 give [2, 8]; at
+// scale 1.5, 4·(1/2)^1.5 and 4·2^1.5. A lower end at 0 stays at 0 and the
+// upper end still widens.
+func TestSampleIntervalScale(t *testing.T) {
+	id := func(th []float64) float64 { return th[0] }
+	samples := [][]float64{{2}, {8}}
+	iv := sampleInterval(id, []float64{4}, samples, 1.5, 1) // level 1: the extremes
+	if math.Abs(iv.Lo-4*math.Pow(0.5, 1.5)) > 1e-12 || math.Abs(iv.Hi-4*math.Pow(2, 1.5)) > 1e-12 || iv.Value != 4 {
+		t.Errorf("scale 1.5: %+v, want [%g, %g]", iv, 4*math.Pow(0.5, 1.5), 4*math.Pow(2, 1.5))
+	}
+	if iv := sampleInterval(id, []float64{4}, samples, 1, 1); iv.Lo != 2 || iv.Hi != 8 {
+		t.Errorf("scale 1: %+v, want [2, 8]", iv)
+	}
+	if iv := sampleInterval(id, []float64{4}, [][]float64{{0}, {8}}, 1.5, 1); iv.Lo != 0 || math.Abs(iv.Hi-4*math.Pow(2, 1.5)) > 1e-12 {
+		t.Errorf("a lower end at 0: %+v, want [0, %g]", iv, 4*math.Pow(2, 1.5))
+	}
+}
