@@ -106,14 +106,18 @@ func convertFlagsAfterArgs(c *cli.Context) ([]string, error) {
 	return pos, nil
 }
 
+// readsRunFlags says whether convert reads the run's flags (--run,
+// --workers, --ps, --batch, --mode) for format: a trace of one run does; a
+// table's rows give them.
+func readsRunFlags(format string) bool { return format == "tfevents" || format == "chrome" }
+
 // convertIgnored says which of the flags given do not apply to format: the
 // run's flags are read for tfevents and chrome only (a table's rows carry
 // them), --p for the job traces only.
 func convertIgnored(c *cli.Context, format string) []string {
 	var out []string
-	isTrace := format == "tfevents" || format == "chrome"
 	for _, f := range []string{"run", "workers", "ps", "batch", "mode"} {
-		if c.IsSet(f) && !isTrace {
+		if c.IsSet(f) && !readsRunFlags(format) {
 			out = append(out, fmt.Sprintf("--%s is read for tfevents and chrome only: ignored for %s, whose rows give it", f, format))
 		}
 	}
@@ -145,7 +149,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	// the run's flags are checked where they are read, tfevents and chrome
 	// (elsewhere they are warned about as ignored, and --workers 0 or
 	// --mode bogus exited 2 for a table whose rows give them)
-	isTrace := format == "tfevents" || format == "chrome"
+	isTrace := readsRunFlags(format)
 	if isTrace {
 		if c.Int("ps") < 0 {
 			return badInput(fmt.Errorf("convert: --ps %d: want a count >= 0 (0: no parameter server)", c.Int("ps")))
