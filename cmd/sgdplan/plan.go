@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -663,4 +664,22 @@ func planPlot(path string, p planPolicy, jobs []planner.Job, n float64) error {
 		return err
 	}
 	return planWritePNG(path, f)
+}
+
+// planFigureData is the plan figure's input from a recorded replay p of
+// the jobs named names on n servers (pal nil: the figure's own palette).
+func planFigureData(p planPolicy, names []string, n float64, pal *plots.Palette) plots.PlanData {
+	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}, Palette: pal}
+	for i, j := range p.Jobs {
+		d.Completions[names[i]] = j.Completion
+	}
+	for _, s := range p.segments {
+		a := map[string]float64{}
+		for r, j := range s.Jobs {
+			a[names[j]] = s.Workers[r]
+		}
+		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
+	}
+	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
+	return d
 }

@@ -788,24 +788,6 @@ func reportWorkers(top int) []int {
 	return ws
 }
 
-// planFigureData is the plan figure's input from a recorded replay p of
-// the jobs named names on n servers (pal nil: the figure's own palette).
-func planFigureData(p planPolicy, names []string, n float64, pal *plots.Palette) plots.PlanData {
-	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}, Palette: pal}
-	for i, j := range p.Jobs {
-		d.Completions[names[i]] = j.Completion
-	}
-	for _, s := range p.segments {
-		a := map[string]float64{}
-		for r, j := range s.Jobs {
-			a[names[j]] = s.Workers[r]
-		}
-		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
-	}
-	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
-	return d
-}
-
 // reportWorkload draws count jobs resampled from jobs (size, curve, caps,
 // weight) with Poisson arrivals at the rate that offers load: rate x mean
 // size = load x servers.
