@@ -525,6 +525,29 @@ func TestPlanTimeMap(t *testing.T) {
 			t.Errorf("tick labels %q lack %q", labels, want)
 		}
 	}
+	// many short stretches (a 100 s job every 1e5 s): the stretch labels
+	// are thinned, at least 11% of the axis apart
+	var many []PlanSegment
+	for i := range 200 {
+		many = append(many, seg(float64(i)*1e5, float64(i)*1e5+100))
+	}
+	mt := newTimeMap(many)
+	lo, hi := mt.at(0), mt.at(199*1e5+100)
+	prev := math.Inf(-1)
+	n := 0
+	for _, tk := range mt.Ticks(lo, hi) {
+		if tk.Label == "" {
+			continue
+		}
+		if (tk.Value-prev)/(hi-lo) < 0.08 { // (nice ticks inside a stretch keep 8%)
+			t.Errorf("labels %g and %g are %.3g of the axis apart", prev, tk.Value, (tk.Value-prev)/(hi-lo))
+		}
+		prev = tk.Value
+		n++
+	}
+	if n < 5 || n > 13 {
+		t.Errorf("%d labels on 200 stretches, want 5 to 13", n)
+	}
 	// a gap shorter than a quarter of the busy time stays as it is
 	if tm := newTimeMap([]PlanSegment{seg(0, 100), seg(150, 300)}); tm.compressed() || tm.at(200) != 200 {
 		t.Errorf("a short gap was shortened: %+v", tm)

@@ -420,9 +420,15 @@ func (tm timeMap) at(t float64) float64 {
 func (tm timeMap) Ticks(lo, hi float64) []plot.Tick {
 	var ts []plot.Tick
 	span := hi - lo
+	last := math.Inf(-1) // where the last stretch's start label is drawn
 	for i, r := range tm.runs {
 		a, b := tm.at(r[0]), tm.at(r[1])
-		ts = append(ts, plot.Tick{Value: a, Label: tickLabel(r[0])})
+		t := plot.Tick{Value: a}
+		if (a-last)/span >= 0.11 {
+			// (many short stretches, a job a day: labels one over another)
+			t.Label, last = tickLabel(r[0]), a
+		}
+		ts = append(ts, t)
 		if (b-a)/span < 0.2 {
 			continue
 		}
