@@ -16,6 +16,7 @@ import (
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
+	"github.com/sgdplan/sgdplan/plots"
 	"github.com/urfave/cli/v2"
 )
 
@@ -264,15 +265,7 @@ func TestReportFitDataOneLinkRate(t *testing.T) {
 // global one.
 func TestReportFitDataOneBatch(t *testing.T) {
 	for _, strong := range []bool{false, true} {
-		mp := fitMultiBatch(t, strong)
-		m, err := fit.LoadModel(mp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := reportFitData(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, d := fitDataOf(t, fitMultiBatch(t, strong))
 		if len(d.Measured) != 4 {
 			t.Fatalf("strong %v: %d measured points, want the 4 of one batch", strong, len(d.Measured))
 		}
@@ -513,14 +506,7 @@ func TestReportFitDataFamilyIgnoresShards(t *testing.T) {
 	if code, _, stderr := runCmd(t, "fit", tmp, "--family", "powerlaw", "--out", mp, "--bootstrap", "20"); code != 0 {
 		t.Fatalf("fit exit %d:\n%s", code, stderr)
 	}
-	m, err := fit.LoadModel(mp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := reportFitData(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, d := fitDataOf(t, mp)
 	if len(d.Measured) != 5 || strings.Contains(d.Title, "not shown") || d.Curve[len(d.Curve)-1].X < 64 {
 		t.Errorf("%d points, title %q, curve to %g: want all 5, to 64 workers or more", len(d.Measured), d.Title, d.Curve[len(d.Curve)-1].X)
 	}
@@ -693,4 +679,19 @@ func TestReportSyncGNS(t *testing.T) {
 	if m := regexp.MustCompile(`(?m)^\| cifar \| 5000 \| (\d+) \| (\d+) \|`).FindStringSubmatch(s); m == nil || m[2] == "1" || m[1] == "1" {
 		t.Errorf("knee of the job: %q, want from the 2 fitted workers on", m)
 	}
+}
+
+// fitDataOf loads the model file mp and makes the report's fit figure
+// input of it.
+func fitDataOf(t *testing.T, mp string) (*fit.Model, plots.FitData) {
+	t.Helper()
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := reportFitData(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, d
 }
