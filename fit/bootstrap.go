@@ -207,17 +207,12 @@ func familyRank(f Family, pts []Point, theta []float64) int {
 	if len(pts) == 0 || len(theta) == 0 {
 		return 0
 	}
-	J := NumericJacobian(logPredictions(f, pts), theta)
+	J := scaledLogJacobian(f, pts, theta)
 	var cols []int
 	for j, v := range theta {
-		if v <= f.Params[j].Lo || v >= f.Params[j].Hi {
-			continue
+		if v > f.Params[j].Lo && v < f.Params[j].Hi {
+			cols = append(cols, j)
 		}
-		sc := math.Max(math.Abs(v), 1e-12)
-		for i := 0; i < len(pts); i++ {
-			J.Set(i, j, J.At(i, j)*sc)
-		}
-		cols = append(cols, j)
 	}
 	if len(cols) == 0 {
 		return 0
@@ -234,4 +229,18 @@ func familyRank(f Family, pts []Point, theta []float64) int {
 		}
 	}
 	return r
+}
+
+// scaledLogJacobian is the Jacobian of f's log predictions at pts with
+// column j scaled by |theta_j| (at least 1e-12): the sensitivity of log X
+// to a relative change of each parameter.
+func scaledLogJacobian(f Family, pts []Point, theta []float64) *mat.Dense {
+	J := NumericJacobian(logPredictions(f, pts), theta)
+	for j, v := range theta {
+		sc := math.Max(math.Abs(v), 1e-12)
+		for i := 0; i < len(pts); i++ {
+			J.Set(i, j, J.At(i, j)*sc)
+		}
+	}
+	return J
 }

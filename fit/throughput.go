@@ -882,19 +882,14 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	if KindOf(pts).PS && len(ps) == 1 {
 		w = append(w, fmt.Sprintf("only one PS shard count in the data (%d): the effect of shards is not identified", pts[0].Config.PS))
 	}
-	J := NumericJacobian(logPredictions(f, pts), res.X)
+	J := scaledLogJacobian(f, pts, res.X)
 	k := len(res.X)
 	var flat []string
 	var seen []int // columns of the parameters with an effect
 	for j := 0; j < k; j++ {
-		// scale column j by the parameter's magnitude: sensitivity of
-		// log X to a relative change of θj.
-		sc := math.Max(math.Abs(res.X[j]), 1e-12)
 		norm := 0.0
 		for i := 0; i < len(pts); i++ {
-			v := J.At(i, j) * sc
-			J.Set(i, j, v)
-			norm += v * v
+			norm += J.At(i, j) * J.At(i, j)
 		}
 		if math.Sqrt(norm) < 1e-6 {
 			if !res.AtBound[j] {
