@@ -400,18 +400,20 @@ func newTimeMap(segs []PlanSegment) timeMap {
 
 func (tm timeMap) compressed() bool { return len(tm.gaps) > 0 }
 
-// at is where true time t is drawn.
+// at is where true time t is drawn (a binary search over the gaps: a plan
+// of thousands of segments and gaps maps every segment).
 func (tm timeMap) at(t float64) float64 {
-	shift := 0.0
-	for _, g := range tm.gaps {
-		switch {
-		case t >= g.end:
-			shift += g.end - g.start - tm.width
-		case t > g.start:
-			return g.at + (t-g.start)/(g.end-g.start)*tm.width
-		}
+	// the first gap that ends after t
+	k := sort.Search(len(tm.gaps), func(i int) bool { return tm.gaps[i].end > t })
+	if k < len(tm.gaps) && t > tm.gaps[k].start {
+		g := tm.gaps[k]
+		return g.at + (t-g.start)/(g.end-g.start)*tm.width
 	}
-	return t - shift
+	if k == 0 {
+		return t
+	}
+	g := tm.gaps[k-1] // past it, the axis is true time shifted
+	return t - (g.end - (g.at + tm.width))
 }
 
 // Ticks labels the drawn axis in true time: each busy stretch's start,
@@ -436,15 +438,15 @@ func (tm timeMap) Ticks(lo, hi float64) []plot.Tick {
 		if i+1 < len(tm.runs) {
 			next = tm.at(tm.runs[i+1][0])
 		}
-		for _, t := range (niceTicks{}).Ticks(0, r[1]-r[0]) {
-			x := a + t.Value // (inside a stretch the axis is true time)
-			if t.Label != "" && ((x-a)/span < 0.08 || (next-x)/span < 0.08) {
-				t.Label = "" // too close to a stretch's start label
+		for _, nt := range (niceTicks{}).Ticks(0, r[1]-r[0]) {
+			x := a + nt.Value // (inside a stretch the axis is true time)
+			if nt.Label != "" && ((x-a)/span < 0.08 || (next-x)/span < 0.08) {
+				nt.Label = "" // too close to a stretch's start label
 			}
-			if t.Label != "" && r[0] != 0 {
-				t.Label = "+" + t.Label
+			if nt.Label != "" && r[0] != 0 {
+				nt.Label = "+" + nt.Label
 			}
-			ts = append(ts, plot.Tick{Value: x, Label: t.Label})
+			ts = append(ts, plot.Tick{Value: x, Label: nt.Label})
 		}
 	}
 	return ts
