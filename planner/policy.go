@@ -232,16 +232,24 @@ func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
 	spill(left, jobs, alloc, order)
 }
 
+// Workers is the knee of curve c on at most limit workers (kneeOf): the
+// smallest k, from the fewest workers a fitted curve was fitted on, past
+// which one more worker cuts the run time by less than k.Alpha; limit when
+// every step gains more.
+func (k Knee) Workers(c Speedup, limit int) int {
+	return int(kneeOf(c, k.Alpha, float64(max(limit, 1))))
+}
+
 // kneeOf returns the smallest whole k >= 1 (>= the fewest workers a fitted
 // curve was fitted on: fewestFitted), at most limit, with
 // 1 - s(k)/s(k+1) < alpha.
 func kneeOf(c Speedup, alpha, limit float64) float64 {
 	if pl, ok := c.(PowerLaw); ok {
 		// 1 - (k/(k+1))^p < alpha  <=>  k > r/(1-r), r = (1-alpha)^(1/p).
-		if pl.P >= 1 {
-			return limit // linear speedup never flattens
-		}
-		r := math.Pow(1-alpha, 1/pl.P)
+		// Linear speedup too: one more worker cuts the run time by
+		// 1/(k+1), under alpha from k = 20 at 5% (it returned limit, "never
+		// flattens", against the rule the report's knee and docs give).
+		r := math.Pow(1-alpha, 1/math.Min(pl.P, 1))
 		k := math.Floor(r/(1-r)) + 1
 		// guard the rounding at the boundary
 		for k > 1 && 1-pl.Speedup(k-1)/pl.Speedup(k) < alpha {

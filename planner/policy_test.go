@@ -293,3 +293,19 @@ func TestKneeFromFewestFitted(t *testing.T) {
 		t.Errorf("limit 1: knee %g, want 1", k)
 	}
 }
+
+// The knee of linear speedup follows the rule too: one more worker cuts
+// the run time by 1/(k+1), under 5% from k = 20 (kneeOf returned the
+// limit, "linear speedup never flattens", and the report's own loop 20).
+func TestKneeLinear(t *testing.T) {
+	if k := (Knee{Alpha: 0.05}).Workers(PowerLaw{P: 1}, 64); k != 20 {
+		t.Errorf("knee of k on 64: %d, want 20", k)
+	}
+	if k := (Knee{Alpha: 0.05}).Workers(PowerLaw{P: 1}, 8); k != 8 {
+		t.Errorf("knee of k on 8: %d, want the limit 8", k)
+	}
+	// by the loop, for a curve that is not a PowerLaw
+	if k := (Knee{Alpha: 0.05}).Workers(curveFunc(func(k float64) float64 { return k }), 64); k != 20 {
+		t.Errorf("knee of k by the loop: %d, want 20", k)
+	}
+}

@@ -311,7 +311,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	knees := make([]float64, len(jobs))
 	recs := make([]float64, len(jobs))
 	for i, j := range jobs {
-		knees[i] = float64(jobKnee(j.Curve, o.servers, o.alpha))
+		knees[i] = float64(planner.Knee{Alpha: o.alpha}.Workers(j.Curve, o.servers)) // the knee policy's
 		recs[i] = knees[i]
 		if j.MaxWorkers > 0 {
 			recs[i] = math.Min(recs[i], float64(j.MaxWorkers))
@@ -612,26 +612,6 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		notes = append(notes, fmt.Sprintf("No such note for %s, also on fitted models (three are described): the jobs table gives their recommended workers, knees and starts, and `sgdplan check` judges a start on each one's model.", strings.Join(rest, ", ")))
 	}
 	return notes
-}
-
-// jobKnee is the smallest worker count k <= top past which one more worker
-// cuts the run time by less than alpha: 1 - s(k)/s(k+1) < alpha; top when
-// every step gains at least alpha. On a fitted model the search starts at
-// the fewest workers fitted, as check's does: below them the curve is
-// extrapolated (a model fitted on 2-64 GPUs had its knee at 1 worker,
-// where check says "past the knee at 2 workers").
-func jobKnee(c planner.Speedup, top int, alpha float64) int {
-	from := 1
-	if m, ok := c.(*fit.Model); ok {
-		from = min(m.FewestWorkers(), max(top, 1))
-	}
-	for k := from; k < top; k++ {
-		a, b := c.Speedup(float64(k)), c.Speedup(float64(k+1))
-		if !(b > 0) || 1-a/b < alpha {
-			return k
-		}
-	}
-	return max(top, 1)
 }
 
 // reportFitData is the fit figure's input from a model file: the measured

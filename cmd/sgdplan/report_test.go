@@ -159,7 +159,7 @@ func TestJobKnee(t *testing.T) {
 		// 0.0778 at k = 2: knee 2.
 		{0.2, 64, 0.1, 2},
 	} {
-		if got := jobKnee(planner.PowerLaw{P: c.p}, c.top, c.alpha); got != c.want {
+		if got := (planner.Knee{Alpha: c.alpha}).Workers(planner.PowerLaw{P: c.p}, c.top); got != c.want {
 			t.Errorf("knee of k^%g (top %d, alpha %g) = %d, want %d", c.p, c.top, c.alpha, got, c.want)
 		}
 	}
