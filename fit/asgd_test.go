@@ -381,9 +381,14 @@ func TestStalenessPredictionOnASGD(t *testing.T) {
 	b.WriteString("| run | measured | linear a (N - 1) | network (exact) | network (flow) |\n|---|---|---|---|---|\n")
 	var mape [3]float64
 	n := 0
+	lo2, hi2 := math.Inf(1), math.Inf(-1) // the linear law's errors on two shards, %
 	for _, r := range st {
 		if r.Workers <= 2 {
 			continue
+		}
+		if r.PS == 2 {
+			e := 100 * (m.Staleness(float64(r.Workers)) - r.Staleness.Mean) / r.Staleness.Mean
+			lo2, hi2 = math.Min(lo2, e), math.Max(hi2, e)
 		}
 		c := m.Config(model.Config{Workers: r.Workers, PS: r.PS, Bandwidth: r.Bandwidth})
 		a := q.AsyncPS(m.theta())
@@ -413,6 +418,10 @@ func TestStalenessPredictionOnASGD(t *testing.T) {
 	// 3-25% high with two shards, where the network is closer on 7 of 8).
 	if mape[0] > 10 || mape[0] >= mape[1] || mape[0] >= mape[2] {
 		t.Errorf("staleness MAPE: linear %.1f%%, network exact %.1f%%, flow %.1f%%: want linear under 10%% and the closest", mape[0], mape[1], mape[2])
+	}
+	// predict's staleness warning and docs/fitting.md quote these
+	if got := fmt.Sprintf("%.1f%% off on average, and %.0f-%.0f%% high on two shards", mape[0], lo2, hi2); got != "8.3% off on average, and 3-25% high on two shards" {
+		t.Errorf("the linear law is %s: predict's warning (cmd/sgdplan/predict.go) and docs/fitting.md quote 8.3%% and 3-25%%", got)
 	}
 }
 
