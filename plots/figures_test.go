@@ -532,6 +532,10 @@ func TestPlanTimeMap(t *testing.T) {
 		many = append(many, seg(float64(i)*1e5, float64(i)*1e5+100))
 	}
 	mt := newTimeMap(many)
+	// 199 gaps take a quarter of the busy 20,000 s in all, not 199 twentieths
+	if len(mt.gaps) != 199 || math.Abs(mt.width*199-5000) > 1e-6 {
+		t.Errorf("%d gaps %g wide, want 199 taking 5000 s in all", len(mt.gaps), mt.width)
+	}
 	lo, hi := mt.at(0), mt.at(199*1e5+100)
 	prev := math.Inf(-1)
 	n := 0

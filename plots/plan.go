@@ -353,7 +353,8 @@ func (invertedTriangle) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Poi
 
 // timeMap draws a plan's time axis with its long idle gaps shortened: the
 // busy stretches keep their lengths, and every gap longer than a quarter
-// of all the busy time is drawn width wide (a twentieth of the busy time).
+// of all the busy time is drawn width wide (a twentieth of the busy time,
+// less when more than five gaps would take more than a quarter of it).
 // Without such gaps it is the identity.
 type timeMap struct {
 	gaps  []timeGap
@@ -383,14 +384,19 @@ func newTimeMap(segs []PlanSegment) timeMap {
 	for _, r := range runs {
 		busy += r[1] - r[0]
 	}
-	tm.width = busy / 20
-	shift := 0.0 // true time removed by the gaps so far
 	for i := 1; i < len(runs); i++ {
-		start, end := runs[i-1][1], runs[i][0]
-		if end-start > busy/4 {
-			tm.gaps = append(tm.gaps, timeGap{start: start, end: end, at: start - shift})
-			shift += end - start - tm.width
+		if start, end := runs[i-1][1], runs[i][0]; end-start > busy/4 {
+			tm.gaps = append(tm.gaps, timeGap{start: start, end: end})
 		}
+	}
+	// a twentieth of the busy time each, and a quarter in all when there
+	// are many (a trace of weeks had more shading than work)
+	tm.width = busy / math.Max(20, 4*float64(len(tm.gaps)))
+	shift := 0.0 // true time removed by the gaps so far
+	for i := range tm.gaps {
+		g := &tm.gaps[i]
+		g.at = g.start - shift
+		shift += g.end - g.start - tm.width
 	}
 	if len(tm.gaps) > 0 {
 		tm.runs = runs
