@@ -164,7 +164,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: "a gzip file: plan and simulate read plain CSV (gunzip it first)"}
 	}
-	cr := csv.NewReader(&lineLimit{r: br, file: file, line: 1})
+	cr := csv.NewReader(&lineLimit{r: br, file: file, rec: limits.NewRecord(MaxLineBytes)})
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	perr := func(line, col int, format string, a ...any) *ParseError {
@@ -397,51 +397,24 @@ func csvError(file string, err error) error {
 // is an error, so that a file without line breaks cannot fill the memory.
 const MaxLineBytes = 1 << 20
 
-// lineLimit passes r through and fails once a record grows past
-// MaxLineBytes: a line, or lines joined by a quoted field that runs on
-// across them (counted from the line where the record starts, line breaks
-// included: such a field could fill the memory too).
+// lineLimit passes r through and fails once a record (limits.Record: a
+// line, or lines a quoted field runs on across) grows past MaxLineBytes.
 type lineLimit struct {
-	r      io.Reader
-	file   string
-	line   int  // current line, from 1
-	start  int  // line where the current record starts
-	run    int  // bytes of the current record so far
-	quoted bool // inside a quoted field (a doubled quote toggles twice)
-	cr     bool // the last byte was a CR outside quotes, not yet counted
+	r    io.Reader
+	file string
+	rec  limits.Record
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
-	for i := 0; i < n; i++ {
-		switch p[i] {
-		case '"':
-			l.quoted = !l.quoted
-		case '\n':
-			l.line++
-			if !l.quoted {
-				l.run, l.start, l.cr = 0, l.line, false
-				continue
-			}
-		}
-		// a CR is counted when the next byte is not the LF that ends the
-		// line with it: a line of MaxLineBytes ending in CRLF is read
-		// as one ending in LF is
-		if l.cr {
-			l.run++
-		}
-		if l.cr = p[i] == '\r' && !l.quoted; l.cr {
+	for i, b := range p[:n] {
+		if !l.rec.Add(b) {
 			continue
 		}
-		if l.start == 0 {
-			l.start = l.line
+		if l.rec.Spans() {
+			return i, &ParseError{File: l.file, Line: l.rec.Start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; want one job per line", MaxLineBytes, l.rec.Line)}
 		}
-		if l.run++; l.run > MaxLineBytes {
-			if l.start != l.line {
-				return i, &ParseError{File: l.file, Line: l.start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; want one job per line", MaxLineBytes, l.line)}
-			}
-			return i, &ParseError{File: l.file, Line: l.line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
-		}
+		return i, &ParseError{File: l.file, Line: l.rec.Line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
 	}
 	return n, err
 }

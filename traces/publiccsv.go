@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // pubTable reads a CSV file with a header row by column name, for the
@@ -27,7 +29,7 @@ type pubTable struct {
 // pubOpenReader starts reading a table from r; file names the input in errors.
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
-	cr := csv.NewReader(&pubLineLimit{r: r, file: file, line: 1})
+	cr := csv.NewReader(&pubLineLimit{r: r, file: file, rec: limits.NewRecord(pubMaxLine)})
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -67,51 +69,24 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 // one is an error found without reading the rest of it into memory.
 const pubMaxLine = 1 << 20
 
-// pubLineLimit passes r through and fails on a line longer than pubMaxLine.
-//
-// A record whose quoted field runs on across lines is bounded as a whole
-// (from the line where it starts, line breaks included).
+// pubLineLimit passes r through and fails once a record (limits.Record:
+// a line, or lines a quoted field runs on across) grows past pubMaxLine.
 type pubLineLimit struct {
-	r      io.Reader
-	file   string
-	line   int  // current physical line, from 1
-	start  int  // line where the current record starts
-	run    int  // bytes of the current record so far
-	quoted bool // inside a quoted field (a doubled quote toggles twice)
-	cr     bool // the last byte was a CR outside quotes, not yet counted
+	r    io.Reader
+	file string
+	rec  limits.Record
 }
 
 func (l *pubLineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i, b := range p[:n] {
-		switch b {
-		case '"':
-			l.quoted = !l.quoted
-		case '\n':
-			l.line++
-			if !l.quoted {
-				l.run, l.start, l.cr = 0, l.line, false
-				continue
-			}
-		}
-		// a CR is counted when the next byte is not the LF that ends the
-		// line with it: a line of pubMaxLine ending in CRLF is read as
-		// one ending in LF is
-		if l.cr {
-			l.run++
-		}
-		if l.cr = b == '\r' && !l.quoted; l.cr {
+		if !l.rec.Add(b) {
 			continue
 		}
-		if l.start == 0 {
-			l.start = l.line
+		if l.rec.Spans() {
+			return i, &ParseError{File: l.file, Line: l.rec.Start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; not a table of this format", pubMaxLine, l.rec.Line)}
 		}
-		if l.run++; l.run > pubMaxLine {
-			if l.start != l.line {
-				return i, &ParseError{File: l.file, Line: l.start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; not a table of this format", pubMaxLine, l.line)}
-			}
-			return i, &ParseError{File: l.file, Line: l.line, Msg: fmt.Sprintf("line longer than %d bytes: not a table of this format", pubMaxLine)}
-		}
+		return i, &ParseError{File: l.file, Line: l.rec.Line, Msg: fmt.Sprintf("line longer than %d bytes: not a table of this format", pubMaxLine)}
 	}
 	return n, err
 }
