@@ -63,9 +63,10 @@ var policySlots = map[string]int{
 // dash pattern and glyph. The mapping depends only on the set of names, never
 // on the order a figure draws them in: policy names have fixed styles, other
 // names are sorted (numbers by value) and take the slots 0, 1, 2, ... in
-// order, skipping those of the policy names among them. Build one Palette from every name in a report and pass it to each
-// figure so that a name keeps its colour across figures; a nil *Palette in a
-// figure's input means one built from that figure's names.
+// order, skipping those of the policy names among them. Build one Palette
+// from every name in a report and pass it to each figure so that a name
+// keeps its colour across figures; a nil *Palette in a figure's input means
+// one built from that figure's names.
 //
 // Beyond eight names the colours repeat with a different dash pattern and
 // glyph, so that every name stays distinguishable.
