@@ -36,6 +36,9 @@ func (c ScalingCurve) Efficiency() []float64 {
 	return e
 }
 
+// marked says whether c has a knee to mark (NaN or 0: none).
+func (c ScalingCurve) marked() bool { return isFinite(c.Knee) && c.Knee > 0 }
+
 // at returns the speedup at n by linear interpolation.
 func (c ScalingCurve) at(n float64) (float64, bool) { return interp(c.Workers, c.Speedup, n) }
 
@@ -120,7 +123,7 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 		ef.see(densify(e, 3)...)
 		leg.Add(g.label, sl)
 		longest = max(longest, len(g.label))
-		if isFinite(c.Knee) && c.Knee > 0 {
+		if c.marked() {
 			if v, ok := c.at(c.Knee); ok {
 				knees = true
 				g := pal.glyph(c.Job)
@@ -163,7 +166,8 @@ func sameCurves(cs []ScalingCurve) []curveGroup {
 	var names [][]string
 	for _, c := range cs {
 		i := slices.IndexFunc(out, func(g curveGroup) bool {
-			return slices.Equal(g.Workers, c.Workers) && slices.Equal(g.Speedup, c.Speedup) && (g.Knee == c.Knee || !(isFinite(g.Knee) && g.Knee > 0) && !(isFinite(c.Knee) && c.Knee > 0))
+			sameKnee := g.Knee == c.Knee || !g.marked() && !c.marked()
+			return sameKnee && slices.Equal(g.Workers, c.Workers) && slices.Equal(g.Speedup, c.Speedup)
 		})
 		if i < 0 {
 			out = append(out, curveGroup{ScalingCurve: c})
