@@ -15,6 +15,7 @@ type Record struct {
 	run    int  // bytes of the current record so far
 	quoted bool // inside a quoted field (a doubled quote toggles twice)
 	cr     bool // the last byte was a CR outside quotes, not yet counted
+	broke  bool // the last byte was a line break inside quotes: Line moves on next
 }
 
 // NewRecord is a Record of at most max bytes at the first line.
@@ -23,15 +24,21 @@ func NewRecord(max int) Record { return Record{Max: max, Line: 1} }
 // Add takes the next byte and reports whether the record now holds more
 // than Max bytes (Spans says whether it runs on across lines).
 func (r *Record) Add(b byte) bool {
+	if r.broke {
+		// (a break inside quotes is a byte of the line it ends)
+		r.Line++
+		r.broke = false
+	}
 	switch b {
 	case '"':
 		r.quoted = !r.quoted
 	case '\n':
-		r.Line++
 		if !r.quoted {
+			r.Line++
 			r.run, r.Start, r.cr = 0, r.Line, false
 			return false
 		}
+		r.broke = true
 	}
 	// a CR is counted when the next byte is not the LF that ends the line
 	// with it: a line of Max bytes ending in CRLF is read as one ending in
