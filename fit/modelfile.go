@@ -2,6 +2,7 @@ package fit
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -435,7 +436,84 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 	m.Diagnostics.Warnings = append([]string{}, tf.Warnings...)
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, m.replicateWarnings()...)
 	m.dropDegenerate()
+	if w := m.missWarning(); w != "" {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
+	}
 	return m
+}
+
+// missWarning says when the fit misses the configurations it was fitted
+// on more often than its intervals allow: a configuration's measurements
+// (their geometric mean) outside the steps/s interval there, in more of
+// them than a calibrated interval would leave out by chance (a binomial
+// tail below missAlpha at 1 - level per configuration). A measurement is
+// noisier than the mean the interval is for, so a few misses say nothing;
+// many say the family's form cannot follow the data (throughput that falls
+// as workers are added, which no form here can), and its predictions and
+// intervals elsewhere mean little. "" otherwise, or when there are no
+// bootstrap samples to give an interval.
+func (m *Model) missWarning() string {
+	if len(m.Samples) == 0 {
+		return ""
+	}
+	groups := m.replicates()
+	missed, worst, worstAt := 0, 0.0, ""
+	type obs struct{ workers, samples float64 }
+	series := map[[3]float64][]obs{} // by shards, batch, link rate
+	for _, g := range groups {
+		logSum := 0.0
+		for _, d := range g {
+			logSum += math.Log(d.StepsPerS)
+		}
+		meas := math.Exp(logSum / float64(len(g)))
+		d := g[0]
+		c := m.Config(model.Config{Workers: d.Workers, PS: d.PS, Nodes: d.Nodes, Batch: d.Batch, Bandwidth: d.Bandwidth})
+		k := [3]float64{float64(d.PS), d.Batch * float64(d.Workers), d.Bandwidth}
+		if m.Reference.GlobalBatch == 0 {
+			k[1] = d.Batch
+		}
+		series[k] = append(series[k], obs{float64(d.Workers), meas * m.samplesPerStep(c)})
+		iv, _ := m.stepsInterval(c)
+		if !(iv.Value > 0) || (meas >= iv.Lo*(1-1e-9) && meas <= iv.Hi*(1+1e-9)) {
+			continue
+		}
+		missed++
+		if e := math.Abs(math.Log(meas / iv.Value)); e > worst {
+			worst = e
+			worstAt = fmt.Sprintf("%s, %s, batch %.4g: measured %.4g steps/s, fitted %.4g [%.4g, %.4g]", plural(d.Workers, "worker"), plural(d.PS, "shard"), d.Batch, meas, iv.Value, iv.Lo, iv.Hi)
+		}
+	}
+	tail := binomialTail(len(groups), missed, 1-m.Level)
+	if missed == 0 || tail >= missAlpha {
+		return ""
+	}
+	why := ""
+	for _, o := range series {
+		slices.SortFunc(o, func(a, b obs) int { return cmp.Compare(a.workers, b.workers) })
+		for i := 1; i < len(o) && why == ""; i++ {
+			if o[i].samples < o[i-1].samples*(1-replicateTol) {
+				why = fmt.Sprintf(" (the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", o[i-1].samples, plural(int(o[i-1].workers), "worker"), o[i].samples, plural(int(o[i].workers), "worker"))
+			}
+		}
+	}
+	return fmt.Sprintf("the fit misses %d of the %d configurations it was fitted on by more than its own %.0f%% interval (worst %s), more than such intervals leave out by chance (p = %.2g): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", missed, len(groups), 100*m.Level, worstAt, tail, m.Family, why)
+}
+
+// missAlpha is the binomial tail below which missWarning's misses are too
+// many to be chance.
+const missAlpha = 0.05
+
+// binomialTail is P(X >= k) for X ~ Binomial(n, p).
+func binomialTail(n, k int, p float64) float64 {
+	if k <= 0 {
+		return 1
+	}
+	sum := 0.0
+	for i := k; i <= n; i++ {
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x + 1)); return v }
+		sum += math.Exp(lg(n) - lg(i) - lg(n-i) + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
+	}
+	return math.Min(sum, 1)
 }
 
 // replicateTol is how far apart (max/min - 1) measurements of one

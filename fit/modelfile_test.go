@@ -291,3 +291,45 @@ func TestReplicatesDisagree(t *testing.T) {
 		t.Errorf("warnings %q", m.Diagnostics.Warnings)
 	}
 }
+
+// A fit that misses the configurations it was fitted on more often than
+// its intervals allow says so: a table whose rate falls with the workers
+// (100, 60, 30 samples/s at 1, 2, 4) was fitted by a flat curve whose 90%
+// interval left out 2 of the 3 measurements, without a word. A table the
+// form follows, and one miss in 3 (a calibrated interval's chance), do not
+// warn.
+func TestMissWarning(t *testing.T) {
+	warned := func(speeds []float64) string {
+		t.Helper()
+		pts := tablePoints([]int{1, 2, 4}, speeds)
+		tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 200, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, nil, 0.9)
+		for _, w := range m.Diagnostics.Warnings {
+			if strings.Contains(w, "the fit misses") {
+				return w
+			}
+		}
+		return ""
+	}
+	w := warned([]float64{100.0 / 32, 60.0 / 32, 30.0 / 32})
+	for _, want := range []string{"misses 2 of the 3 configurations", "p = 0.028", "samples/s fall from 100 at 1 worker to 60 at 2 workers"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("falling rate: want %q in the warning, got %q", want, w)
+		}
+	}
+	if w := warned([]float64{3, 5.7, 10.5}); w != "" {
+		t.Errorf("a rising rate the forms follow: %s", w)
+	}
+	// P(X >= k) for Binomial(n, p) against its closed forms
+	for _, c := range []struct {
+		n, k int
+		want float64
+	}{{3, 2, 3*0.01*0.9 + 0.001}, {3, 0, 1}, {24, 1, 1 - math.Pow(0.9, 24)}, {5, 5, 1e-5}} {
+		if got := binomialTail(c.n, c.k, 0.1); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("binomialTail(%d, %d, 0.1) = %.15g, want %.15g", c.n, c.k, got, c.want)
+		}
+	}
+}

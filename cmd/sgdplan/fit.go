@@ -363,8 +363,12 @@ type paramMark int
 const (
 	markNone         paramMark = iota
 	markUnidentified           // more free parameters than configurations
-	markExactFit               // as many, one measurement each, a zero-width interval
+	markExactFit               // as many, one measurement each, a zero-width interval, no residual
+	markAtBound                // a zero-width interval at a bound of the form
 )
+
+// exactRMSLE is the largest log residual of a fit called exact.
+const exactRMSLE = 1e-6
 
 // paramMarks marks each of m's parameters (in m.Parameters order): a
 // family with more free parameters than the configurations it was fitted
@@ -373,8 +377,11 @@ const (
 // with as many on one measurement each is an exact fit, said of a
 // zero-width interval only (step traces measure the rates' noise within
 // each run). A mean of families fits each member on its own, so the count
-// is per member. A queueing network measured on the profile is not fitted
-// to the points: no marks.
+// is per member. A parameter that every refit left at a bound of the form
+// (a compute time of 0) has a zero-width interval that measures nothing
+// either, exact or not: at its bound. A fit that misses its points is not
+// exact, whatever its counts. A queueing network measured on the profile
+// is not fitted to the points: no marks.
 func paramMarks(m *fit.Model) []paramMark {
 	marks := make([]paramMark, len(m.Parameters))
 	if m.Family == "mva" && m.Queueing != nil {
@@ -394,12 +401,16 @@ func paramMarks(m *fit.Model) []paramMark {
 			free[member(p.Name)]++
 		}
 	}
+	form := m.FamilyForm().Params
 	for i, p := range m.Parameters {
+		zeroWidth := p.Hi-p.Lo <= 1e-6*math.Abs(p.Value)
 		switch n := free[member(p.Name)]; {
 		case p.Prior:
 		case n > configs:
 			marks[i] = markUnidentified
-		case n == configs && measured == configs && p.Hi-p.Lo <= 1e-6*math.Abs(p.Value):
+		case zeroWidth && i < len(form) && (p.Value == form[i].Lo || p.Value == form[i].Hi):
+			marks[i] = markAtBound
+		case n == configs && measured == configs && zeroWidth && m.Diagnostics.RMSLE <= exactRMSLE:
 			marks[i] = markExactFit
 		}
 	}
@@ -513,6 +524,8 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			iv += " not identified"
 		case markExactFit:
 			iv += " (exact fit: no measurement to spare, no uncertainty measured)"
+		case markAtBound:
+			iv += fmt.Sprintf(" (at the form's bound %.4g in every refit: no uncertainty measured)", p.Value)
 		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\n", p.Name, p.Value, iv, unit)
 	}

@@ -214,6 +214,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			note = "not identified: more parameters than configurations"
 		case marks[i] == markExactFit:
 			note = "exact fit: no uncertainty measured"
+		case marks[i] == markAtBound:
+			note = "at the form's bound in every refit: no uncertainty measured"
 		}
 		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit, Note: note})
 	}
