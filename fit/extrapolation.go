@@ -47,15 +47,35 @@ type Extrapolation struct {
 	// one refit that measured it (AssumedDriftRate when Assumed).
 	Rate       float64 `json:"rate"`
 	MaxWorkers int     `json:"max_workers"`
-	MaxPS      int     `json:"max_ps,omitempty"`
-	MaxNodes   int     `json:"max_nodes,omitempty"`
+	// MinWorkers is the fewest workers fitted (0 in files written before
+	// 2026-12-05, and for a two-node profile: no widening below): the
+	// intervals widen below it as beyond MaxWorkers.
+	MinWorkers int `json:"min_workers,omitempty"`
+	MaxPS      int `json:"max_ps,omitempty"`
+	MaxNodes   int `json:"max_nodes,omitempty"`
 	// Assumed is true when the data could not measure the rate and Rate
 	// is AssumedDriftRate.
 	Assumed bool `json:"assumed,omitempty"`
 }
 
-// Distance is d(c), the log distance of c beyond the fitted data.
+// Distance is d(c), the log distance of c beyond the fitted data: above
+// the largest fitted workers, shards and nodes, and below the fewest
+// workers.
 func (e *Extrapolation) Distance(c model.Config) float64 {
+	return e.above(c) + e.below(c)
+}
+
+// below is the log distance of c below the fewest fitted workers.
+func (e *Extrapolation) below(c model.Config) float64 {
+	if e == nil || e.MinWorkers <= 1 || c.Workers >= e.MinWorkers || c.Workers < 1 {
+		return 0
+	}
+	return math.Log(float64(e.MinWorkers) / float64(c.Workers))
+}
+
+// above is the log distance of c above the largest fitted workers, shards
+// and nodes.
+func (e *Extrapolation) above(c model.Config) float64 {
 	if e == nil {
 		return 0
 	}
@@ -87,13 +107,18 @@ func (e *Extrapolation) Factor(c model.Config, level float64) float64 {
 // FactorFrom is Factor for a ratio of the predictions at c and at base
 // (a speedup over one worker): the log distance both share beyond the data
 // (shards, say, when base has c's) drifts them alike and cancels, so only
-// the distance c adds to base's widens it: exp(Spread(level)·max(d(c) -
-// d(base), 0)). 1 when c is no further from the data than base.
+// the distance c adds to base's widens it: max(d(c) - d(base), 0) above
+// the data. Below the fewest fitted workers (one worker, the base of a
+// speedup, under a model fitted from 2 workers up) base's own drift counts
+// too, less what c shares of it when c is below as well: |b(c) - b(base)|,
+// b the distance below. 1 when c is no further from the data than base,
+// in the same direction.
 func (e *Extrapolation) FactorFrom(base, c model.Config, level float64) float64 {
 	if e == nil {
 		return 1
 	}
-	return math.Exp(e.Spread(level) * math.Max(e.Distance(c)-e.Distance(base), 0))
+	d := math.Max(e.above(c)-e.above(base), 0) + math.Abs(e.below(c)-e.below(base))
+	return math.Exp(e.Spread(level) * d)
 }
 
 // PriorFolds is the weight, in folds, of the prior drift (AssumedDriftRate,
@@ -143,6 +168,9 @@ func (e *Extrapolation) check() error {
 			return fieldErr{f.name, errorf("extrapolation: %s %d, want the largest fitted count, >= %d", f.name, f.v, f.min)}
 		}
 	}
+	if e.MinWorkers < 0 || e.MinWorkers > e.MaxWorkers {
+		return fieldErr{"min_workers", errorf("extrapolation: min_workers %d, want the fewest fitted workers, 0 (not recorded) to max_workers %d", e.MinWorkers, e.MaxWorkers)}
+	}
 	return nil
 }
 
@@ -183,14 +211,15 @@ const AssumedDriftRate = 0.1
 // set, and the warning says why.
 func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string) {
 	in, out, maxW, next := splitLargest(pts)
-	e := &Extrapolation{MaxWorkers: maxW}
+	e := &Extrapolation{MaxWorkers: maxW, MinWorkers: maxW}
 	for _, p := range pts {
 		e.MaxPS = max(e.MaxPS, p.Config.PS)
 		e.MaxNodes = max(e.MaxNodes, p.Config.Nodes)
+		e.MinWorkers = min(e.MinWorkers, p.Config.Workers)
 	}
 	assumed := func(why string) (*Extrapolation, string) {
 		e.Rate, e.Assumed = AssumedDriftRate, true
-		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), 100*level, e.perDoubling(level))
+		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s%s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), e.belowNote(), 100*level, e.perDoubling(level))
 	}
 	if len(in) == 0 {
 		return assumed("one worker count only")
@@ -211,8 +240,8 @@ func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string
 		sum += math.Abs(math.Log(v / p.StepsPerS))
 	}
 	e.Rate = sum / float64(len(out)) / math.Log(float64(e.MaxWorkers)/float64(next))
-	return e, fmt.Sprintf("extrapolation: fitted without its %d-worker configurations, %s missed them by %.1f%% (mean log error), a drift of %.3g per unit of log distance; pooled with the prior drift %g (one refit measures it once), beyond the data the %.0f%% intervals widen by a factor exp(%.3g·d), d the log distance past %s (%.1f%% more per doubling of workers)",
-		e.MaxWorkers, f.Name, 100*sum/float64(len(out)), e.Rate, AssumedDriftRate, 100*level, e.Spread(level), e.bounds(), e.perDoubling(level))
+	return e, fmt.Sprintf("extrapolation: fitted without its %d-worker configurations, %s missed them by %.1f%% (mean log error), a drift of %.3g per unit of log distance; pooled with the prior drift %g (one refit measures it once), beyond the data the %.0f%% intervals widen by a factor exp(%.3g·d), d the log distance past %s%s (%.1f%% more per doubling of workers)",
+		e.MaxWorkers, f.Name, 100*sum/float64(len(out)), e.Rate, AssumedDriftRate, 100*level, e.Spread(level), e.bounds(), e.belowNote(), e.perDoubling(level))
 }
 
 func (e *Extrapolation) bounds() string {
@@ -224,6 +253,15 @@ func (e *Extrapolation) bounds() string {
 		s += ", " + plural(e.MaxNodes, "node")
 	}
 	return s
+}
+
+// belowNote names the fewest fitted workers when the intervals widen
+// below them too ("" when they were 1).
+func (e *Extrapolation) belowNote() string {
+	if e.MinWorkers <= 1 {
+		return ""
+	}
+	return " or below " + plural(e.MinWorkers, "worker")
 }
 
 func plural(n int, what string) string {
