@@ -273,7 +273,53 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: %s\n", c.Command.Name, w)
 	}
+	if w := superlinearJobs(jobs, float64(s.servers)); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: %s\n", c.Command.Name, w)
+	}
 	return jobs, nil
+}
+
+// superlinearJobs names the jobs whose fitted curve gives more than k times
+// one worker's speed at some k workers (2, 4, 8, ... up to the servers):
+// the policies, heSRPT's closed form above all, take a speedup of at most
+// the workers, and such a curve (a power law fitted with an exponent above
+// 1) is an artefact of the data or of what they count (fit warns too). ""
+// when there are none.
+func superlinearJobs(jobs []planner.Job, n float64) string {
+	var ids []string
+	seen := map[planner.Speedup]bool{}
+	for _, j := range jobs {
+		if _, ok := j.Curve.(planner.PowerLaw); ok || j.Curve == nil {
+			continue
+		}
+		comparable := reflect.TypeOf(j.Curve).Comparable()
+		if comparable {
+			if super, ok := seen[j.Curve]; ok {
+				if super {
+					ids = append(ids, j.ID)
+				}
+				continue
+			}
+		}
+		super := false
+		for k := 2.0; k <= n && !super; k *= 2 {
+			super = j.Curve.Speedup(k) > k*1.01
+		}
+		if comparable {
+			seen[j.Curve] = super
+		}
+		if super {
+			ids = append(ids, j.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	what := "job " + ids[0] + "'s fitted speedup is"
+	if len(ids) > 1 {
+		what = fmt.Sprintf("%d jobs' fitted speedups (%s) are", len(ids), planNameList(ids, 8))
+	}
+	return what + " superlinear (more than k times one worker's speed at k workers): the policies take a speedup of at most the workers, so their shares and completion times rest on a curve the data or what they count made (see fit's warning)"
 }
 
 // planPeakWarnings names the jobs the planner caps below their max_workers

@@ -289,3 +289,25 @@ func TestSimulateSeedsWithNothingRandom(t *testing.T) {
 		t.Errorf("with --early-stop: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// A job on a superlinear fitted model (100, 300, 1,000 samples/s at 1, 2, 4
+// workers: a power law of exponent above 1) is named in a warning, in plan
+// as in fit: the policies take a speedup of at most the workers. The
+// sublinear fit-table model is not.
+func TestPlanSuperlinearModel(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte("workers,ps,batch,samples_per_s\n1,1,64,100\n2,1,64,300\n4,1,64,1000\n"), 0o644)
+	code, _, stderr := runCmd(t, "fit", dir, "--out", filepath.Join(dir, "super.json"), "--bootstrap", "20")
+	if code != 0 || !strings.Contains(stderr, "the fitted throughput is superlinear") {
+		t.Fatalf("fit: exit %d, no superlinear warning: %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", filepath.Join(dir, "sub.json")); code != 0 {
+		t.Fatalf("fit-table: exit %d: %s", code, stderr)
+	}
+	jobs := filepath.Join(dir, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,size,model\nfast,1000,super.json\nslow,500,sub.json\n"), 0o644)
+	code, _, stderr = runCmd(t, "plan", "--jobs", jobs, "--servers", "8")
+	if want := "plan: job fast's fitted speedup is superlinear"; code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "slow") {
+		t.Errorf("exit %d, want %q naming fast alone:\n%s", code, want, stderr)
+	}
+}
