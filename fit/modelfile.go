@@ -1717,6 +1717,48 @@ func (m *Model) efficiencyEnds(lambda, noise float64) [][2]float64 {
 	}
 }
 
+// EfficiencyEnds returns copies of m with its statistical efficiency law at
+// the two ends of its interval, the throughput at its fit: the staleness
+// cost lambda at LambdaLo and LambdaHi, or for a synchronous model with a
+// batch law the noise scale at its ends; name says which ("lambda" or
+// "noise scale") and vals are the two values. None (nil) without a loss
+// curve, with lambda not identified (fixed at 0), or with an interval of
+// no width. The bootstrap samples refit the throughput alone and hold the
+// law at its value: a verdict over them leaves this interval out.
+func (m *Model) EfficiencyEnds() (ends []*Model, name string, vals [2]float64) {
+	e := m.Efficiency
+	if e == nil {
+		return nil, "", vals
+	}
+	if g := m.gns(); g != nil {
+		if !(g.NoiseBatchHi > g.NoiseBatchLo) {
+			return nil, "", vals
+		}
+		vals = [2]float64{g.NoiseBatchLo, g.NoiseBatchHi}
+		for _, v := range vals {
+			c, ec, gc := *m, *e, *g
+			gc.NoiseBatch = v
+			ec.GNS = &gc
+			c.Efficiency = &ec
+			c.Samples, c.Rivals = nil, nil
+			ends = append(ends, &c)
+		}
+		return ends, "noise scale", vals
+	}
+	if e.LambdaFixed || !(e.LambdaHi > e.LambdaLo) {
+		return nil, "", vals
+	}
+	vals = [2]float64{e.LambdaLo, e.LambdaHi}
+	for _, v := range vals {
+		c, ec := *m, *e
+		ec.Lambda = v
+		c.Efficiency = &ec
+		c.Samples, c.Rivals = nil, nil
+		ends = append(ends, &c)
+	}
+	return ends, "lambda", vals
+}
+
 // stretch widens iv to hold v when v is a positive finite number.
 func stretch(iv Interval, v float64) Interval {
 	if v > 0 && !math.IsInf(v, 0) {

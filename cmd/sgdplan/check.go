@@ -182,6 +182,10 @@ func runCheck(c *cli.Context) error {
 		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
 		lines = append(lines, line)
 	}
+	if ends, line := efficiencyVerdicts(m, workers, ps); line != "" {
+		out.EfficiencyEnds = ends
+		lines = append(lines, line)
+	}
 	if n := workerCounts(m); n == 1 {
 		how := fmt.Sprintf("the %s form's guess", m.Family)
 		if m.Family == "mva" {
@@ -249,9 +253,12 @@ type checkJSON struct {
 	BootstrapShares  map[string]float64 `json:"bootstrap_shares,omitempty"`
 	// Rivals are the verdicts of the other fits that match the data as
 	// well (absent without rivals).
-	Rivals   []checkRival `json:"rivals,omitempty"`
-	Notes    []string     `json:"notes,omitempty"`
-	Warnings []string     `json:"warnings,omitempty"` // also on stderr
+	Rivals []checkRival `json:"rivals,omitempty"`
+	// EfficiencyEnds are the verdicts with the efficiency law (lambda or
+	// the noise scale) at the two ends of its interval (absent without).
+	EfficiencyEnds []checkEnd `json:"efficiency_ends,omitempty"`
+	Notes          []string   `json:"notes,omitempty"`
+	Warnings       []string   `json:"warnings,omitempty"` // also on stderr
 }
 
 type checkRival struct {
@@ -447,6 +454,41 @@ func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, st
 		parts = append(parts, fmt.Sprintf("%s %d%%", words[i], pct))
 	}
 	return share, fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
+}
+
+// efficiencyVerdicts gives the verdict on n workers and p shards with the
+// statistical efficiency law at each end of its interval (the staleness
+// cost lambda, or the batch law's noise scale), the throughput at its fit:
+// the bootstrap refits hold the law at its value, and a verdict they all
+// share ("fail 100%") could turn at lambda's lower end. nil and "" when
+// the law has no interval.
+func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
+	models, name, vals := m.EfficiencyEnds()
+	if models == nil {
+		return nil, ""
+	}
+	var ends []checkEnd
+	var parts []string
+	for i, em := range models {
+		w := verdict(em, n, p).word
+		ends = append(ends, checkEnd{Value: vals[i], Verdict: w})
+		parts = append(parts, fmt.Sprintf("%s %.3g %s", name, vals[i], w))
+	}
+	agree := "the same verdict"
+	if ends[0].Verdict != ends[1].Verdict {
+		agree = "the verdict turns within it"
+	}
+	whose := name + "'s"
+	if name == "noise scale" {
+		whose = "the noise scale's"
+	}
+	return ends, fmt.Sprintf("at the ends of %s %.0f%% interval (the refits above hold it at its fit): %s (%s)", whose, 100*m.Level, strings.Join(parts, ", "), agree)
+}
+
+// checkEnd is the verdict at one end of the efficiency law's interval.
+type checkEnd struct {
+	Value   float64 `json:"value"`
+	Verdict string  `json:"verdict"`
 }
 
 // rivalVerdicts gives the verdict on n workers and p shards of each of the

@@ -5,7 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -393,5 +395,52 @@ func TestCheckAtGlobalBatchLimit(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "check", "--model", mp, "--workers", "1", "--global-batch", "1")
 	if code != exitOK || !strings.Contains(stdout, "fine: 1 worker is the most a global batch of 1 sample splits among (a sample each): there is no 2nd to judge") || strings.Contains(stdout, "would add") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// The bootstrap refits hold lambda at its fit: at 2 workers on
+// testdata/synthetic/async-ps they all said fail, while predict's speedup
+// interval, [0.84, 1.02], reached above 1 at lambda's lower end. check now
+// gives the verdict at each end of lambda's interval, and each agrees with
+// check on the same model.json with lambda set to that end.
+func TestCheckEfficiencyEnds(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--out", mp); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "check", "--model", mp, "--workers", "2", "--format", "json")
+	var out checkJSON
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("exit %d: %v\n%s%s", code, err, stdout, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.Efficiency
+	if len(out.EfficiencyEnds) != 2 || out.EfficiencyEnds[0].Value != e.LambdaLo || out.EfficiencyEnds[1].Value != e.LambdaHi {
+		t.Fatalf("efficiency_ends %+v, want lambda's ends %g and %g", out.EfficiencyEnds, e.LambdaLo, e.LambdaHi)
+	}
+	if out.Verdict != "fail" || out.BootstrapShares["fail"] != 1 || out.EfficiencyEnds[0].Verdict == "fail" {
+		t.Errorf("verdict %s, refits %v, ends %+v: want fail everywhere but at lambda's lower end", out.Verdict, out.BootstrapShares, out.EfficiencyEnds)
+	}
+	b, _ := os.ReadFile(mp)
+	for _, end := range out.EfficiencyEnds {
+		re := regexp.MustCompile(`"lambda": [0-9.e+-]+`)
+		alt := filepath.Join(dir, "end.json")
+		os.WriteFile(alt, re.ReplaceAll(b, []byte(`"lambda": `+strconv.FormatFloat(end.Value, 'g', -1, 64))), 0o644)
+		_, got, stderr := runCmd(t, "check", "--model", alt, "--workers", "2", "--format", "json")
+		var o checkJSON
+		if err := json.Unmarshal([]byte(got), &o); err != nil {
+			t.Fatalf("%v: %s", err, stderr)
+		}
+		if o.Verdict != end.Verdict {
+			t.Errorf("lambda %g: check says %s, the end's verdict was %s", end.Value, o.Verdict, end.Verdict)
+		}
+	}
+	_, text, _ := runCmd(t, "check", "--model", mp, "--workers", "2")
+	if !strings.Contains(text, "at the ends of lambda's 90% interval (the refits above hold it at its fit): lambda 0.976 warn, lambda 1.42 fail (the verdict turns within it)") {
+		t.Errorf("no line for lambda's ends:\n%s", text)
 	}
 }
