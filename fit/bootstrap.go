@@ -122,7 +122,11 @@ func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 		if df == 1 {
 			dof = "degree"
 		}
-		tf.Warnings = append(tf.Warnings, fmt.Sprintf("the %s pin down %s directions %s, leaving %s %s of freedom: the bootstrap's prediction intervals, widened by sqrt(%d/%s) = %.3g, still run narrow (on simulated data, about 72%% of the 90%% intervals inside the data held the truth with 1 left, 79%% with 1 or 2; docs/fitting.md)", plural(n, "configuration"), fmtCount(p), of, fmtCount(df), dof, n, fmtCount(df), tf.IntervalScale))
+		dirs := "directions"
+		if p == 1 {
+			dirs = "direction"
+		}
+		tf.Warnings = append(tf.Warnings, fmt.Sprintf("the %s pin down %s %s %s, leaving %s %s of freedom: the bootstrap's prediction intervals, widened by sqrt(%d/%s) = %.3g, still run narrow (on simulated data, about 72%% of the 90%% intervals inside the data held the truth with 1 left, 79%% with 1 or 2; docs/fitting.md)", plural(n, "configuration"), fmtCount(p), dirs, of, fmtCount(df), dof, n, fmtCount(df), tf.IntervalScale))
 	}
 }
 

@@ -502,6 +502,7 @@ func rivalVerdicts(m *fit.Model, n, p int, first string) ([]checkRival, string) 
 	var parts []string
 	var out []checkRival
 	differ := 0
+	times := map[string]int{} // one part per family, start and verdict, counted
 	for i, r := range m.Rivals {
 		w := verdict(m.AsRival(i), n, p).word
 		if w != first {
@@ -512,7 +513,14 @@ func rivalVerdicts(m *fit.Model, n, p int, first string) ([]checkRival, string) 
 		if r.Why == "start" {
 			what += " (another start)"
 		}
-		parts = append(parts, what+" "+w)
+		if times[what+" "+w]++; times[what+" "+w] == 1 {
+			parts = append(parts, what+" "+w)
+		}
+	}
+	for i, part := range parts {
+		if k := times[part]; k > 1 {
+			parts[i] = fmt.Sprintf("%s (%d fits)", part, k)
+		}
 	}
 	agree := "all agree"
 	if differ > 0 {

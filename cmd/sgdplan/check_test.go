@@ -256,7 +256,15 @@ func TestCheckRivalVerdicts(t *testing.T) {
 	if m.AsRival(0).Family != "overhead" || len(m.AsRival(0).Parameters) != 3 || m.Family != "powerlaw" {
 		t.Errorf("AsRival: %s with %d parameters; the model is now %s", m.AsRival(0).Family, len(m.AsRival(0).Parameters), m.Family)
 	}
-	m.Rivals = m.Rivals[1:]
+	// rivals alike in family, start and verdict are counted in one part
+	// (a mean of families listed "(another start) fine" 12 times)
+	m.Rivals = append(m.Rivals, m.Rivals[1], m.Rivals[1], m.Rivals[0])
+	_, got = rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word)
+	want = "other fits that match the data as well: overhead warn (2 fits), overhead (another start) fine (3 fits) (2 of 5 differ from fine: the data do not decide the verdict)"
+	if got != want {
+		t.Errorf("repeated rivals:\ngot  %q\nwant %q", got, want)
+	}
+	m.Rivals = m.Rivals[1:2]
 	if _, got := rivalVerdicts(m, 8, m.Reference.PS, verdict(m, 8, m.Reference.PS).word); !strings.HasSuffix(got, "(all agree)") {
 		t.Errorf("one agreeing rival: %q", got)
 	}

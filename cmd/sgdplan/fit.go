@@ -539,7 +539,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			fmt.Fprintf(w, "; link demand measured at %.4g B/s, scaled as S/B to other rates", q.Bandwidth)
 		}
 		if q.SharedCores > 0 {
-			fmt.Fprintf(w, "; compute shares %d cores per machine, %d machines", q.SharedCores, max(m.Reference.Nodes, 1))
+			fmt.Fprintf(w, "; compute shares %d cores per machine, %s", q.SharedCores, countWord(max(m.Reference.Nodes, 1), "machine"))
 		}
 		fmt.Fprintln(w)
 	}

@@ -560,4 +560,12 @@ func TestFitTableMissesItsData(t *testing.T) {
 	if !strings.Contains(stderr, "the fit misses its own data by 64% typically (RMSLE 0.493), and 2 of the 3 configurations it was fitted on") {
 		t.Errorf("no warning that the fit misses its data:\n%s", stderr)
 	}
+	if !strings.Contains(stderr, "pin down 1 direction of the 3 parameters") {
+		t.Errorf("want one direction, in the singular:\n%s", stderr)
+	}
+	// and one machine in the singular
+	_, out, stderr = runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd", "cpu"), "--train-workers", "1", "--shared-cores", "2", "--out", filepath.Join(dir, "cpu.json"))
+	if !strings.Contains(out, "compute shares 2 cores per machine, 1 machine\n") {
+		t.Errorf("shared cores on one machine:\n%s%s", out, stderr)
+	}
 }

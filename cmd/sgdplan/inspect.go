@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -92,8 +93,13 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
 		}
 	}
-	if err := noteThroughput(paths, stderr); err != nil {
+	series, err := noteThroughput(paths, stderr)
+	if err != nil {
 		return badInput(err)
+	}
+	if len(sums) == 0 && len(series) > 0 && format == "table" {
+		// no step trace: the table of runs would be empty
+		return throughputTable(stdout, series)
 	}
 	switch format {
 	case "json":
@@ -105,27 +111,112 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 }
 
 // noteThroughput says on stderr how many run-level rows throughput.csv
-// files hold: they are not per-run traces, so inspect does not summarize them.
-func noteThroughput(paths []string, stderr io.Writer) error {
+// files hold: they are not per-run traces, so inspect does not summarize
+// them as runs. It returns the rows grouped by file and model, for the
+// table inspect prints when there is no step trace at all.
+func noteThroughput(paths []string, stderr io.Writer) ([]throughputSeries, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []throughputSeries
 	for _, f := range files {
 		if f.Kind != traces.KindThroughput {
 			continue
 		}
 		n := 0
-		w, err := traces.ForEach(f, traces.Handlers{Throughput: func(traces.Throughput) error { n++; return nil }})
+		idx := map[string]int{}
+		w, err := traces.ForEach(f, traces.Handlers{Throughput: func(r traces.Throughput) error {
+			n++
+			i, ok := idx[r.Model]
+			if !ok {
+				i = len(out)
+				idx[r.Model] = i
+				out = append(out, throughputSeries{file: f.Path, model: r.Model})
+			}
+			out[i].add(r)
+			return nil
+		}})
 		for _, w := range w {
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows; inspect summarizes step traces only (fit reads these)\n", f.Path, n)
 	}
-	return nil
+	return out, nil
+}
+
+// throughputSeries is what inspect says of one model's rows of a
+// throughput.csv: how many, and the range of each column.
+type throughputSeries struct {
+	file, model        string
+	rows               int
+	workers, ps, batch [2]float64 // min, max (batch: per worker or global, 0 when absent)
+	steps, samples     [2]float64 // NaN when no row has it
+	modes              []string
+}
+
+func (s *throughputSeries) add(r traces.Throughput) {
+	widen := func(x *[2]float64, v float64) {
+		if math.IsNaN(v) {
+			return
+		}
+		if s.rows == 0 || math.IsNaN(x[0]) {
+			*x = [2]float64{v, v}
+			return
+		}
+		x[0], x[1] = math.Min(x[0], v), math.Max(x[1], v)
+	}
+	if s.rows == 0 {
+		s.steps, s.samples = [2]float64{math.NaN(), math.NaN()}, [2]float64{math.NaN(), math.NaN()}
+	}
+	b := float64(r.Batch)
+	if b == 0 {
+		b = float64(r.GlobalBatch)
+	}
+	widen(&s.workers, float64(r.Workers))
+	widen(&s.ps, float64(r.PS))
+	widen(&s.batch, b)
+	widen(&s.steps, r.StepsPerS)
+	widen(&s.samples, r.SamplesPerS)
+	mode := r.Mode
+	if mode == "" {
+		mode = "async"
+	}
+	if !slices.Contains(s.modes, mode) {
+		s.modes = append(s.modes, mode)
+	}
+	s.rows++
+}
+
+// throughputTable prints the throughput rows by file and model, each
+// column's range, when the inputs hold no step trace.
+func throughputTable(w io.Writer, series []throughputSeries) error {
+	span := func(x [2]float64) string {
+		switch {
+		case math.IsNaN(x[0]):
+			return "-"
+		case x[0] == x[1]:
+			return g(x[0])
+		}
+		return g(x[0]) + "-" + g(x[1])
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "file\tmodel\trows\tworkers\tps\tbatch\tmode\tsteps/s\tsamples/s\t")
+	for _, s := range series {
+		model := s.model
+		if model == "" {
+			model = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.file, model, s.rows, span(s.workers), span(s.ps), span(s.batch), strings.Join(s.modes, ","), span(s.steps), span(s.samples))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nRun-level throughput rows (no step trace): ranges per file and model; fit reads them (a file with several models needs --series).")
+	return err
 }
 
 // g formats a number with 4 significant digits, "-" when unknown.

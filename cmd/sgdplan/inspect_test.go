@@ -136,6 +136,18 @@ func TestInspectThroughputOnly(t *testing.T) {
 	if code != 0 || strings.TrimSpace(stdout) != "[]" || !strings.Contains(stderr, "holds 4 run-level throughput rows") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	// the table, which was an empty header of step columns, gives the
+	// rows' ranges by file and model
+	dir := t.TempDir()
+	mixed := filepath.Join(dir, "throughput.csv")
+	os.WriteFile(mixed, []byte("workers,ps,batch,samples_per_s,model\n1,1,64,100,a\n4,1,64,300,a\n2,2,32,50,b\n"), 0o644)
+	code, stdout, stderr = runCmd(t, "inspect", mixed)
+	lines := strings.Split(stdout, "\n")
+	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], "file") ||
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "a 2 1-4 1 64 async - 100-300" ||
+		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async - 50" {
+		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
+	}
 }
 
 func TestInspectBadUsage(t *testing.T) {

@@ -240,6 +240,9 @@ func simulateAction(c *cli.Context) error {
 	if seeds == 1 && (es > 0 || fixed == nil) {
 		fmt.Fprintln(c.App.ErrWriter, "sgdplan: simulate: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
 	}
+	if seeds > 1 && s.format == "csv" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: the csv rows are each job's under the first seed (%d) alone; the means over the %d seeds and their 95%% intervals are in --format table or json\n", c.Uint64("seed"), seeds)
+	}
 	if path := c.String("plot"); path != "" {
 		f, err := plots.SimulationFigure(plots.SimulationData{Responses: resp})
 		if err != nil {

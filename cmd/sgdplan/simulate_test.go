@@ -311,3 +311,16 @@ func TestPlanSuperlinearModel(t *testing.T) {
 		t.Errorf("exit %d, want %q naming fast alone:\n%s", code, want, stderr)
 	}
 }
+
+// simulate --format csv with several seeds writes one seed's per-job rows:
+// stderr says which, and where the means over the seeds are.
+func TestSimulateCSVSeedsNote(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "simulate", "--servers", "8", "--arrival-rate", "0.001", "--count", "20", "--seeds", "3", "--seed", "7", "--format", "csv")
+	want := "the csv rows are each job's under the first seed (7) alone; the means over the 3 seeds and their 95% intervals are in --format table or json"
+	if code != 0 || !strings.Contains(stderr, want) || strings.Count(stdout, "\n") != 21 {
+		t.Errorf("exit %d, %d lines, stderr:\n%s\nwant %q", code, strings.Count(stdout, "\n"), stderr, want)
+	}
+	if _, _, stderr := runCmd(t, "simulate", "--servers", "8", "--arrival-rate", "0.001", "--count", "20", "--seeds", "3"); strings.Contains(stderr, "csv rows") {
+		t.Errorf("the table says the csv note: %s", stderr)
+	}
+}
