@@ -184,6 +184,13 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(in); err != nil {
 		return badInput(fmt.Errorf("convert: %w", err))
 	}
+	writes := traces.FileNames() // the files convert may write into --out
+	if slices.Contains(traces.JobFormats(), format) {
+		writes = []string{"jobs.csv"}
+	}
+	if err := notAnInput("convert", "out", out, inFolder(out, writes...), convertInputs(format, in)); err != nil {
+		return err
+	}
 	res, warns, err := traces.Convert(format, in, opts)
 	for i, w := range warns {
 		if i == maxWarningsShown {
@@ -268,4 +275,36 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace; remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
 	}
 	return nil
+}
+
+// convertInputs lists the files convert reads for format from in: in when
+// it is a file (and, for gavel-vc, the rates file beside it or in its
+// parent folder); a folder's event files for tfevents. A public dataset's
+// folder adds nothing: its files have the datasets' own names, never one
+// that convert writes.
+func convertInputs(format, in string) []input {
+	fi, err := os.Stat(in)
+	if err != nil {
+		return nil
+	}
+	if !fi.IsDir() {
+		ins := []input{namedInput(in, "the input")}
+		if format == "gavel-vc" {
+			const thr = "simulation_throughputs_isolated.csv"
+			for _, d := range []string{filepath.Dir(in), filepath.Dir(filepath.Dir(in))} {
+				ins = append(ins, input{path: filepath.Join(d, thr), what: "the rates file " + filepath.Join(d, thr)})
+			}
+		}
+		return ins
+	}
+	var ins []input
+	if format == "tfevents" {
+		ents, _ := os.ReadDir(in)
+		for _, e := range ents {
+			if !e.IsDir() && strings.Contains(e.Name(), "tfevents") {
+				ins = append(ins, input{path: filepath.Join(in, e.Name()), what: e.Name() + " of " + in})
+			}
+		}
+	}
+	return ins
 }

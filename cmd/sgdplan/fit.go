@@ -104,8 +104,12 @@ func runFit(c *cli.Context) error {
 	if p := c.String("plot"); p != "" && sameFile(p, c.String("out")) {
 		return badInput(fmt.Errorf("fit: --plot %s is the --out path: the figure would overwrite the model; give them different paths", p))
 	}
+	ins := traceInputs(args...)
 	for _, f := range []string{"out", "plot"} {
 		if p := c.String(f); p != "" {
+			if err := notAnInput("fit", f, p, nil, ins); err != nil {
+				return err
+			}
 			if err := outFolder("fit", f, p); err != nil {
 				return err
 			}

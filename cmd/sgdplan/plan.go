@@ -216,6 +216,12 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	if !(s.alpha > 0 && s.alpha < 1) {
 		return s, badInput(fmt.Errorf("%s: --knee-alpha %g: want 0 < alpha < 1", c.Command.Name, s.alpha))
 	}
+	// --plot (plan's and simulate's) must not replace the jobs file
+	if plot, jobs := c.String("plot"), c.String("jobs"); plot != "" && jobs != "" {
+		if err := notAnInput(c.Command.Name, "plot", plot, nil, []input{namedInput(jobs, "--jobs")}); err != nil {
+			return s, err
+		}
+	}
 	var err error
 	if s.names, err = planPolicies(c.String("policy"), s.alpha, allowNumeric); err != nil {
 		return s, badInput(err)
@@ -239,7 +245,13 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 			return nil, badInput(fmt.Errorf("%s: --p %g: want a speedup exponent in (0, 1]", c.Command.Name, p))
 		}
 	}
-	o := planReadOptions{p: p, warn: planWarn(c, c.Command.Name)}
+	// --plot must not replace a model file that a row names either (see
+	// planParse for the jobs file): known once the file is read, still
+	// before anything is written
+	plot := c.String("plot")
+	var models []input
+	o := planReadOptions{p: p, warn: planWarn(c, c.Command.Name),
+		used: func(m string) { models = append(models, input{path: m, what: "a model file named in --jobs " + path}) }}
 	all := c.String("policy") == "all"
 	if slices.Contains(s.names, "fcfs-rigid") && !all {
 		o.servers = s.servers // fcfs-rigid must be able to place every job
@@ -256,6 +268,11 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	}
 	if err != nil {
 		return nil, badInput(err)
+	}
+	if plot != "" {
+		if err := notAnInput(c.Command.Name, "plot", plot, nil, models); err != nil {
+			return nil, err
+		}
 	}
 	if len(def) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
