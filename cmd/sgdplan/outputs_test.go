@@ -160,3 +160,30 @@ func TestConvertRefusesInputAsOutput(t *testing.T) {
 	refusesInput(t, in, "convert: --out "+x+": "+in+" is also an input (the input "+in+")",
 		"convert", "--from", "itp", in, "--out", x)
 }
+
+// report --out DIR may not hold its --model or --jobs (or a trace the
+// model names) under a name the report writes.
+func TestReportRefusesInputAsOutput(t *testing.T) {
+	tmp := t.TempDir()
+	tr := asyncTrace(t, tmp)
+	m := filepath.Join(tmp, "model.json")
+	if code, _, stderr := runCmd(t, "fit", tr, "--family", "mva", "--bootstrap", "0", "--out", m); code != 0 {
+		t.Fatalf("fit exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(tmp, "report")
+	jobs := filepath.Join(copyTestFiles(t, out, reportJobs), "summary.md")
+	if err := os.Rename(filepath.Join(out, "jobs.csv"), jobs); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"report", "--model", m, "--servers", "8", "--out", out, "--seeds", "2", "--sim-jobs", "20", "--loads", "0.5"}
+	refusesInput(t, jobs, "report: --out "+out+": "+jobs+" is also an input (--jobs "+jobs+")",
+		append(args, "--jobs", jobs)...)
+	// the trace the model was fitted on, through a link in the folder
+	os.Remove(jobs)
+	link := filepath.Join(out, "index.html")
+	if err := os.Symlink(filepath.Join(tr, "steps.csv"), link); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	refusesInput(t, filepath.Join(tr, "steps.csv"), "report: --out "+out+": "+link+" is also an input (steps.csv of "+tr+")",
+		append(args, "--jobs", reportJobs)...)
+}

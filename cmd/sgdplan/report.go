@@ -145,7 +145,16 @@ func reportAction(c *cli.Context) error {
 	if err := plots.CheckReportDir(o.out); err != nil {
 		return badInput(fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
+	if err := reportNotInput(o, []input{namedInput(o.model, "--model"), namedInput(o.jobs, "--jobs")}); err != nil {
+		return err
+	}
 	return runReport(c, o)
+}
+
+// reportNotInput refuses a file the report writes into o.out (its
+// figures, index.html, summary.md) that is one of ins.
+func reportNotInput(o reportOptions, ins []input) error {
+	return notAnInput("report", "out", o.out, inFolder(o.out, plots.ReportFiles()...), ins)
 }
 
 // runReport loads o.model and o.jobs, writes the report into o.out and says
@@ -155,7 +164,12 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err != nil {
 		return err
 	}
-	named := false // does a job of the file run on o.model's curve?
+	// the traces the model names are read for the phase figures
+	if err := reportNotInput(o, traceInputs(reportTracePaths(o.model, m)...)); err != nil {
+		return err
+	}
+	var models []input // the model files the jobs name
+	named := false     // does a job of the file run on o.model's curve?
 	var warns []string
 	servers := 0 // only a plan under fcfs-rigid must place every rigid job
 	if o.policy == "fcfs-rigid" {
@@ -163,11 +177,17 @@ func runReport(c *cli.Context, o reportOptions) error {
 	}
 	jobs, _, err := planReadJobsUsing(o.jobs, planReadOptions{
 		servers: servers, // (the comparison and the simulation leave fcfs-rigid out otherwise: planner.RigidTooWide)
-		used:    func(p string) { named = named || sameFile(p, o.model) },
-		warn:    func(err error) { warns = append(warns, strings.TrimPrefix(err.Error(), "planner: ")) },
+		used: func(p string) {
+			named = named || sameFile(p, o.model)
+			models = append(models, input{path: p, what: "a model file named in --jobs " + o.jobs})
+		},
+		warn: func(err error) { warns = append(warns, strings.TrimPrefix(err.Error(), "planner: ")) },
 	})
 	if err != nil {
 		return badInput(err)
+	}
+	if err := reportNotInput(o, models); err != nil {
+		return err
 	}
 	r, err := buildReport(c, o, m, jobs)
 	if err != nil {
@@ -417,14 +437,7 @@ func reportTraces(modelPath string, m *fit.Model) (*traces.Trace, error) {
 	if len(m.Data.Paths) == 0 {
 		return nil, fmt.Errorf("the model names no trace")
 	}
-	var paths []string
-	for _, p := range m.Data.Paths {
-		if _, err := os.Stat(p); err != nil && !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(modelPath), p)
-		}
-		paths = append(paths, p)
-	}
-	t, _, err := traces.Load(paths...)
+	t, _, err := traces.Load(reportTracePaths(modelPath, m)...)
 	if err != nil {
 		return nil, err
 	}
@@ -432,6 +445,20 @@ func reportTraces(modelPath string, m *fit.Model) (*traces.Trace, error) {
 		return nil, fmt.Errorf("the traces of %s have no steps.csv", strings.Join(m.Data.Paths, ", "))
 	}
 	return t, nil
+}
+
+// reportTracePaths are the traces the model at modelPath was fitted on, as
+// the report reads them: a relative path that does not exist from here is
+// taken from the model's folder.
+func reportTracePaths(modelPath string, m *fit.Model) []string {
+	var paths []string
+	for _, p := range m.Data.Paths {
+		if _, err := os.Stat(p); err != nil && !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(modelPath), p)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }
 
 // reportTraceFigures adds the phases figure (measured phase means per
