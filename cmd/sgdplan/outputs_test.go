@@ -187,3 +187,17 @@ func TestReportRefusesInputAsOutput(t *testing.T) {
 	refusesInput(t, filepath.Join(tr, "steps.csv"), "report: --out "+out+": "+link+" is also an input (steps.csv of "+tr+")",
 		append(args, "--jobs", reportJobs)...)
 }
+
+// validate's --out may not name a file of the traces it scores.
+func TestValidateRefusesInputAsOutput(t *testing.T) {
+	tmp := t.TempDir()
+	tr := asyncTrace(t, tmp)
+	runs := filepath.Join(tr, "runs.csv")
+	refusesInput(t, runs, "validate: --out "+runs+" is also an input (runs.csv of "+tr+")",
+		"validate", "--data", tmp, "--async", tr, "--out", runs)
+	// an existing file of a dataset folder it scores
+	ds := filepath.Join(tmp, "pollux-osdi21")
+	f := writeTestFile(t, copyTestFiles(t, ds), "notes.csv", "x\n")
+	refusesInput(t, f, "validate: --out "+f+" is also an input (a file of the dataset folder "+ds+")",
+		"validate", "--data", tmp, "--async", tr, "--out", f)
+}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,6 +82,9 @@ func runValidate(c *cli.Context) error {
 	var otherAsync []string
 	if len(asyncPaths) == 0 {
 		asyncPaths, otherAsync = defaultAsyncTraces()
+	}
+	if err := validateNotInput(out, dataDir, append(slices.Clone(asyncPaths), otherAsync...)); err != nil {
+		return err
 	}
 	rep, err := validateAll(dataDir, asyncPaths, otherAsync)
 	if err != nil {
@@ -241,6 +245,22 @@ func validateOutputs(out string) error {
 		return badInput(fmt.Errorf("validate: the figure: %w", err))
 	}
 	return nil
+}
+
+// validateNotInput refuses --out or its figure where it would replace a
+// file validate reads: a file of the async traces, or an existing file
+// under one of the dataset folders of dataDir it scores.
+func validateNotInput(out, dataDir string, asyncPaths []string) error {
+	ins := traceInputs(asyncPaths...)
+	sets := append(slices.Clone(protocolDatasets), mlperfDataset, fit.HeldOutServer)
+	for _, hs := range heldOutSets {
+		sets = append(sets, hs.dataset)
+	}
+	for _, ds := range sets {
+		d := filepath.Join(dataDir, ds)
+		ins = append(ins, input{path: d, what: "a file of the dataset folder " + d, tree: true})
+	}
+	return notAnInput("validate", "out", out, []string{out, filepath.Join(filepath.Dir(out), validationImg)}, ins)
 }
 
 func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, error) {
