@@ -294,14 +294,23 @@ func throughputAt(r traces.Throughput) string {
 // rate with the points measured there: those the fit saw, and as held-out
 // rings the runs of stats that --train-workers left out.
 func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) error {
+	fig, err := plots.FitFigure(fitPlotData(m, pts, stats))
+	if err != nil {
+		return err
+	}
+	return fig.Save(path)
+}
+
+// fitPlotData is fitPlot's figure data.
+func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitData {
 	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
 	maxW := 1
-	hidden := 0
+	var hidden offCurve
 	for _, p := range pts {
 		// The curve is at the reference shards, link rate, batch and
 		// placement: only the points measured there belong beside it.
 		if !onCurve(m, p.Config.Workers, p.Config.PS, p.Config.Nodes, p.Config.Batch, p.Config.Bandwidth) {
-			hidden++
+			hidden.add(m, p.Config.Workers, p.Config.PS, p.Config.Nodes, p.Config.Batch, p.Config.Bandwidth, false)
 			continue
 		}
 		d.Measured = append(d.Measured, plots.Obs{X: float64(p.Config.Workers), Y: p.StepsPerS, Lo: math.NaN(), Hi: math.NaN()})
@@ -313,27 +322,28 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 	}
 	for _, s := range stats {
 		// held out: by the same rule as the trained points
-		if trained[s.Workers] || !(s.StepsPerS > 0) || !onCurve(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth) {
+		if trained[s.Workers] || !(s.StepsPerS > 0) {
+			continue
+		}
+		if !onCurve(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth) {
+			hidden.add(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth, true)
 			continue
 		}
 		d.Measured = append(d.Measured, plots.Obs{X: float64(s.Workers), Y: s.StepsPerS, Lo: math.NaN(), Hi: math.NaN(), HeldOut: true})
 		maxW = max(maxW, s.Workers)
 	}
-	if m.Reference.Bandwidth > 0 {
-		d.Title += fmt.Sprintf(" (%d ps, %.4g B/s)", m.Reference.PS, m.Reference.Bandwidth)
+	note := curveNote(m, hidden)
+	if note == "" && m.Reference.Bandwidth > 0 {
+		note = fmt.Sprintf(" (%d ps, %.4g B/s)", m.Reference.PS, m.Reference.Bandwidth)
 	}
-	d.Title += curveNote(m, hidden)
+	d.Title += note
 	top := max(2*maxW, 8)
 	for w := 1; w <= top; w++ {
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
 	}
 	setFitBounds(&d, m)
-	fig, err := plots.FitFigure(d)
-	if err != nil {
-		return err
-	}
-	return fig.Save(path)
+	return d
 }
 
 // referenceBatchLine says which batch predict and check use by default
@@ -447,18 +457,67 @@ func onCurve(m *fit.Model, workers, ps, nodes int, batch, bw float64) bool {
 	return x > 0 && y > 0 && math.Abs(x-y) <= 1e-9*y
 }
 
-// curveNote is the fit figure's title suffix: the batch the curve is
-// drawn at, when the data hold several, and how many measured points at
-// other batches or placements it leaves out.
-func curveNote(m *fit.Model, hidden int) string {
-	if hidden == 0 {
+// offCurve counts the measured points a fit figure leaves out because they
+// are not at the curve's reference (onCurve), and what of theirs differs.
+type offCurve struct {
+	fitted, heldOut                int
+	shards, rate, batch, placement bool
+}
+
+// add counts a point at ps shards, nodes, per-worker batch and link rate bw
+// that is not on m's curve.
+func (o *offCurve) add(m *fit.Model, workers, ps, nodes int, batch, bw float64, heldOut bool) {
+	if heldOut {
+		o.heldOut++
+	} else {
+		o.fitted++
+	}
+	ref := m.Config(model.Config{Workers: workers, PS: m.Reference.PS})
+	switch {
+	case ps != m.Reference.PS:
+		o.shards = true
+	case bw > 0 && m.Reference.Bandwidth > 0 && bw != m.Reference.Bandwidth:
+		o.rate = true
+	case batch > 0 && ref.Batch > 0 && math.Abs(batch-ref.Batch) > 1e-9*ref.Batch:
+		o.batch = true
+	default:
+		o.placement = true
+	}
+}
+
+// curveNote is the fit figure's second title line: where the curve is
+// drawn (shards, link rate, batch) and how many points, fitted and held
+// out, it leaves out and at what ("" when none).
+func curveNote(m *fit.Model, o offCurve) string {
+	if o.fitted+o.heldOut == 0 {
 		return ""
 	}
-	b := fmt.Sprintf("batch %.4g a worker", m.Reference.Batch)
-	if m.Reference.GlobalBatch > 0 {
-		b = fmt.Sprintf("global batch %.4g", m.Reference.GlobalBatch)
+	var at []string
+	if m.Reference.PS > 0 {
+		at = append(at, countWord(m.Reference.PS, "shard"))
 	}
-	return fmt.Sprintf("\nat %s; %d other points not shown", b, hidden)
+	if m.Reference.Bandwidth > 0 {
+		at = append(at, fmt.Sprintf("%.4g B/s", m.Reference.Bandwidth))
+	}
+	if m.Reference.GlobalBatch > 0 {
+		at = append(at, fmt.Sprintf("global batch %.4g", m.Reference.GlobalBatch))
+	} else {
+		at = append(at, fmt.Sprintf("batch %.4g a worker", m.Reference.Batch))
+	}
+	var what []string
+	for _, w := range []struct {
+		on   bool
+		name string
+	}{{o.shards, "shards"}, {o.rate, "link rates"}, {o.batch, "batches"}, {o.placement, "placements"}} {
+		if w.on {
+			what = append(what, w.name)
+		}
+	}
+	n := fmt.Sprintf("%d", o.fitted)
+	if o.heldOut > 0 {
+		n = fmt.Sprintf("%d fitted, %d held-out", o.fitted, o.heldOut)
+	}
+	return fmt.Sprintf("\nat %s\nnot shown: %s points at other %s", strings.Join(at, ", "), n, strings.Join(what, " or "))
 }
 
 // setFitBounds gives the fit figure the delay and demands of the model's

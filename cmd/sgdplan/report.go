@@ -654,13 +654,13 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	}
 	byW := map[int][]float64{}
 	maxW := 1
-	hidden := 0
+	var hidden offCurve
 	for _, c := range m.Data.Configurations {
 		// The curve is at the reference shards, link rate, batch and
 		// placement: rates measured at other ones are not repeats of its
 		// points.
 		if !onCurve(m, c.Workers, c.PS, c.Nodes, c.Batch, c.Bandwidth) {
-			hidden++
+			hidden.add(m, c.Workers, c.PS, c.Nodes, c.Batch, c.Bandwidth, false)
 			continue
 		}
 		byW[c.Workers] = append(byW[c.Workers], c.StepsPerS)

@@ -275,7 +275,7 @@ func TestReportFitDataOneBatch(t *testing.T) {
 				t.Errorf("strong %v: point at %g workers %g, the curve %g: not at the curve's batch", strong, o.X, o.Y, want)
 			}
 		}
-		if !strings.Contains(d.Title, "4 other points not shown") {
+		if !strings.Contains(d.Title, "not shown: 4 points at other batches") {
 			t.Errorf("strong %v: title %q does not say what it leaves out", strong, d.Title)
 		}
 	}
@@ -694,4 +694,29 @@ func fitDataOf(t *testing.T, mp string) (*fit.Model, plots.FitData) {
 		t.Fatal(err)
 	}
 	return m, d
+}
+
+// fit --plot on testdata/asgd fitted on 1-2 workers draws the curve at the
+// reference 1 shard and 3 MB/s: its title said "at batch 32 a worker; 6
+// other points not shown", though every run is at batch 32 (they differ in
+// shards and link rate), and the 12 held-out runs left out went uncounted.
+func TestFitPlotTitleSaysWhatIsLeftOut(t *testing.T) {
+	m, stats, pts, _, err := fitPaths([]string{filepath.Join("..", "..", "testdata", "asgd")}, "", fit.StepOptions{Family: "auto", Combine: "mean", TrainWorkers: []int{1, 2}, Bootstrap: 20, Queueing: "exact"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := fitPlotData(m, pts, stats)
+	want := "sgdplan fit: mva\nat 1 shard, 3e+06 B/s, batch 32 a worker\nnot shown: 6 fitted, 12 held-out points at other shards or link rates"
+	if d.Title != want {
+		t.Errorf("title\n%q\nwant\n%q", d.Title, want)
+	}
+	held := 0
+	for _, o := range d.Measured {
+		if o.HeldOut {
+			held++
+		}
+	}
+	if len(d.Measured) != 6 || held != 4 {
+		t.Errorf("%d points drawn, %d held out; want 2 fitted and 4 held out at the reference", len(d.Measured), held)
+	}
 }
