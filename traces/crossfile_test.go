@@ -107,6 +107,8 @@ func TestRunsAndEvalsInTwoFiles(t *testing.T) {
 	}
 	writeTestFile(t, c, "runs.csv", "run,mode,bandwidth\na,sync,1e8\n") // differs
 	writeTestFile(t, c, "evals.csv", "run,updates,loss\na,2,2.0\n")     // a repeat
+	d := filepath.Join(root, "d")
+	writeTestFile(t, d, "evals.csv", "run,updates,loss\na,2,1.5\n") // contradicts
 	for name, call := range map[string]func(...string) error{
 		"Load":           func(p ...string) error { _, _, err := Load(p...); return err },
 		"SummarizePaths": func(p ...string) error { _, _, err := SummarizePaths(p...); return err },
@@ -117,6 +119,11 @@ func TestRunsAndEvalsInTwoFiles(t *testing.T) {
 		}
 		if err := call(a, filepath.Join(c, "evals.csv")); err == nil || !strings.Contains(err.Error(), filepath.Join(c, "evals.csv")+`:2:1: the evaluation of run "a" at 2 updates is also in`) {
 			t.Errorf("%s, an eval twice: %v", name, err)
+		}
+		// the same evaluation with another loss: it was read (the rows were
+		// compared whole)
+		if err := call(a, filepath.Join(d, "evals.csv")); err == nil || !strings.Contains(err.Error(), filepath.Join(d, "evals.csv")+`:2:1: the evaluation of run "a" at 2 updates is also in`) {
+			t.Errorf("%s, an eval twice, differently: %v", name, err)
 		}
 		if err := call(a, b); err != nil {
 			t.Errorf("%s, runs alike: %v", name, err)

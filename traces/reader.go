@@ -17,7 +17,8 @@ import (
 // header name (column order is free), validates every row as
 // docs/trace-format.md says, and calls fn once per row in file order; rows are
 // not kept, so memory does not grow with the number of rows (ReadSteps keeps a
-// little state per run and worker for the duplicate check, see ReadSteps).
+// little state per run and worker for the duplicate check, see ReadSteps;
+// ReadEvals keeps a few words per evaluation, see ReadEvals).
 //
 // The input may be gzip-compressed (sniffed from its first bytes). file names
 // the input in errors. Errors are *ParseError with the line and the column
@@ -231,7 +232,14 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 }
 
 // ReadEvals reads evals.csv. Each row needs time or updates, and loss or
-// accuracy; accuracy lies in [0, 1].
+// accuracy; accuracy lies in [0, 1]. An evaluation is a run's (updates, time):
+// a second row of a run with the same update count and time as an earlier row
+// (or the same one of the two where the other is empty) is an error naming the
+// earlier row's line, whether it repeats the row (the loss curve would count
+// it twice) or contradicts it (which loss is it?). The same update count at
+// another time is a new evaluation (a model evaluated again before it
+// changed, as in testdata/asgd/cpu). The keys of the rows read are kept, one
+// entry per row: evals.csv is one row per evaluation, not per step.
 func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error, err error) {
 	return readRows(r, file, "run,time|updates,loss|accuracy",
 		func(h *header) (func(*row) error, error) {
@@ -250,6 +258,7 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 				return nil, err
 			}
 			var in interner
+			seen := map[evalAt]evalRow{}
 			return func(r *row) error {
 				e := Eval{
 					Run:      r.key(c.run, true),
@@ -271,9 +280,55 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 					return r.fail(c.accuracy, "accuracy: %s is outside [0, 1]", fmtFloat(e.Accuracy))
 				}
 				e.Run = in.intern(e.Run)
+				k := evalAtOf(&e)
+				if prev, dup := seen[k]; dup {
+					col := c.updates
+					if e.Updates < 0 {
+						col = c.time
+					}
+					if prev.loss == math.Float64bits(e.Loss) && prev.accuracy == math.Float64bits(e.Accuracy) {
+						return r.fail(col, "%s: the evaluation of run %q %s is given twice (the same row as line %d: the loss curve would count it twice)", r.h.names[col], e.Run, evalWhere(&e), prev.line)
+					}
+					return r.fail(col, "%s: the evaluation of run %q %s is given again, differently, after line %d (expected one row per evaluation, its loss and accuracy together)", r.h.names[col], e.Run, evalWhere(&e), prev.line)
+				}
+				seen[k] = evalRow{line: r.c.line, loss: math.Float64bits(e.Loss), accuracy: math.Float64bits(e.Accuracy)}
 				return fn(e)
 			}, nil
 		})
+}
+
+// evalAt identifies an evaluation of evals.csv: its run, update count (-1
+// when empty) and time (by its bits, NaN when empty; -0 as 0).
+type evalAt struct {
+	run     string
+	updates int64
+	time    uint64
+}
+
+func evalAtOf(e *Eval) evalAt {
+	t := e.Time
+	if t == 0 {
+		t = 0 // -0
+	}
+	return evalAt{e.Run, e.Updates, math.Float64bits(t)}
+}
+
+// evalRow is what ReadEvals keeps of a row: its line and values.
+type evalRow struct {
+	line           int
+	loss, accuracy uint64
+}
+
+// evalWhere says where in a run's training e was measured: "at 50 updates
+// (time 5.9 s)", "at 50 updates", "at 5.9 s".
+func evalWhere(e *Eval) string {
+	switch {
+	case e.Updates < 0:
+		return fmt.Sprintf("at %s s", fmtFloat(e.Time))
+	case math.IsNaN(e.Time):
+		return fmt.Sprintf("at %d updates", e.Updates)
+	}
+	return fmt.Sprintf("at %d updates (time %s s)", e.Updates, fmtFloat(e.Time))
 }
 
 // ReadThroughput reads throughput.csv. Each row needs batch or global_batch,
@@ -716,7 +771,7 @@ type crossFiles struct {
 	updates []fileUpdates
 
 	runs  map[string]runFrom // runs.csv rows by run, with their file
-	evals map[evalKey]string // evals.csv rows, with their file
+	evals map[evalAt]string  // evals.csv evaluations, with their file
 	// evalFiles is the number of evals.csv files read: with one there is
 	// nothing to compare, and no row is kept
 	evalFiles int
@@ -736,13 +791,6 @@ func newCrossFiles(files []File) *crossFiles {
 type runFrom struct {
 	info RunInfo
 	file string
-}
-
-// evalKey is an evals.csv row (floats by their bits, so NaN equals NaN).
-type evalKey struct {
-	run                  string
-	updates              int64
-	time, loss, accuracy uint64
 }
 
 // runHandler wraps fn for the runs.csv file: a run that an earlier runs.csv
@@ -775,26 +823,20 @@ func (d *crossFiles) runHandler(file string, fn func(RunInfo) error) func(RunInf
 	}
 }
 
-// evalHandler wraps fn for the evals.csv file: a row that an earlier
-// evals.csv holds is an error (the loss curve would count it twice).
+// evalHandler wraps fn for the evals.csv file: an evaluation (run, updates,
+// time) that an earlier evals.csv holds is an error, whether the rows agree
+// (the loss curve would count it twice) or not (which is it?).
 func (d *crossFiles) evalHandler(file string, fn func(Eval) error) func(Eval) error {
 	if d == nil || d.evalFiles < 2 {
 		return fn
 	}
 	return func(e Eval) error {
 		if d.evals == nil {
-			d.evals = map[evalKey]string{}
+			d.evals = map[evalAt]string{}
 		}
-		k := evalKey{e.Run, e.Updates, math.Float64bits(e.Time), math.Float64bits(e.Loss), math.Float64bits(e.Accuracy)}
+		k := evalAtOf(&e)
 		if prev, ok := d.evals[k]; ok && prev != file {
-			at := fmt.Sprintf("at %d updates", e.Updates)
-			switch {
-			case e.Updates < 0:
-				at = fmt.Sprintf("at %g s", e.Time)
-			case !math.IsNaN(e.Time):
-				at += fmt.Sprintf(" (time %g s)", e.Time)
-			}
-			return &rowFault{column: "run", msg: fmt.Sprintf("the evaluation of run %q %s is also in %s: is the trace named twice?", e.Run, at, prev)}
+			return &rowFault{column: "run", msg: fmt.Sprintf("the evaluation of run %q %s is also in %s: is the trace named twice?", e.Run, evalWhere(&e), prev)}
 		}
 		d.evals[k] = file
 		return fn(e)

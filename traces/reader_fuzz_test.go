@@ -92,7 +92,7 @@ func FuzzReadRuns(f *testing.F) {
 }
 
 func FuzzReadEvals(f *testing.F) {
-	addSeeds(f, "evals.csv", "run,updates,accuracy\na,10,1.5\n", "run,time,loss\na,,1\n")
+	addSeeds(f, "evals.csv", "run,updates,accuracy\na,10,1.5\n", "run,time,loss\na,,1\n", "run,time,updates,loss\na,1,5,2\na,2,5,2\na,1,5,3\n")
 	f.Fuzz(func(t *testing.T, in []byte) { fuzzRead(t, in, "evals.csv", ReadEvals, WriteEvals) })
 }
 

@@ -189,6 +189,16 @@ func TestMalformed(t *testing.T) {
 			`traces: evals.csv:1: missing column: expected "time" or "updates"`, 1, 0},
 		{"evals: empty row", "evals", "run,time,loss\na,,1\n",
 			"traces: evals.csv:2:2: time, updates: both empty (expected at least one)", 2, 2},
+		// an evaluation (run, updates, time) given twice in one file, as a copy
+		// or with another loss: both were read, the loss curve fitted to them
+		{"evals: row twice", "evals", "run,time,updates,loss\nw1,3.1,25,1.89\nw1,5.878934,50,1.6439\nw2,5.878934,50,1.6439\nw1,5.878934,50,1.6439\n",
+			`traces: evals.csv:5:3: updates: the evaluation of run "w1" at 50 updates (time 5.878934 s) is given twice (the same row as line 3: the loss curve would count it twice)`, 5, 3},
+		{"evals: another loss", "evals", "run,time,updates,loss\nw1,5.878934,50,1.6439\nw1,5.878934,50,1.7\n",
+			`traces: evals.csv:3:3: updates: the evaluation of run "w1" at 50 updates (time 5.878934 s) is given again, differently, after line 2 (expected one row per evaluation, its loss and accuracy together)`, 3, 3},
+		{"evals: loss and accuracy in two rows", "evals", "run,updates,loss,accuracy\na,10,1.5,\na,10,,0.5\n",
+			`traces: evals.csv:3:2: updates: the evaluation of run "a" at 10 updates is given again, differently, after line 2 (expected one row per evaluation, its loss and accuracy together)`, 3, 2},
+		{"evals: time twice, no updates", "evals", "run,time,loss\na,-0,1\na,2,1\na,0,1\n",
+			`traces: evals.csv:4:2: time: the evaluation of run "a" at 0 s is given twice (the same row as line 2: the loss curve would count it twice)`, 4, 2},
 		{"throughput: no rate column", "throughput", "workers,ps,batch\n1,1,32\n",
 			`traces: throughput.csv:1: missing column: expected "steps_per_s" or "samples_per_s"`, 1, 0},
 		{"throughput: zero rate", "throughput", "workers,ps,batch,steps_per_s\n1,1,32,0\n",
@@ -484,5 +494,15 @@ func TestCorruptGzip(t *testing.T) {
 	_, err := ReadSteps(bytes.NewReader(z), "steps.csv.gz", func(Step) error { return nil })
 	if err == nil || !strings.HasPrefix(err.Error(), "traces: steps.csv.gz:") || !strings.Contains(err.Error(), "corrupt gzip stream: gzip: invalid checksum") {
 		t.Errorf("error %v, want a corrupt gzip stream (invalid checksum)", err)
+	}
+}
+
+// TestEvalsSameUpdatesLater: the same update count at another time is another
+// evaluation (a model evaluated again before it changed: testdata/asgd/cpu
+// holds such rows), not a row given twice.
+func TestEvalsSameUpdatesLater(t *testing.T) {
+	in := "run,time,updates,loss\na,0.012191,0,2.33102\na,1.001665,0,2.33102\nb,0.012191,0,2.33102\n"
+	if n, err := readKind("evals", in); err != nil || n != 3 {
+		t.Errorf("%d rows, %v; want 3 rows", n, err)
 	}
 }
