@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // Chrome trace-event JSON (TensorFlow timeline, PyTorch profiler, Horovod
@@ -504,15 +506,19 @@ func chromeGPUCat(cat string) bool { return strings.Contains(strings.ToLower(cat
 // chromeSteps turns intervals into steps.csv rows.
 func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts ConvertOptions) (*Trace, []error, error) {
 	var warns []error
-	t0 := math.Inf(1)
+	t0, t0off := math.Inf(1), int64(0) // the earliest event, where times start
 	for _, iv := range ivs {
-		t0 = math.Min(t0, iv.start)
+		if iv.start < t0 {
+			t0, t0off = iv.start, iv.off
+		}
 	}
 	type step struct {
 		worker     int
 		pid        string
 		num        int64
 		start, end float64
+		name       string
+		off        int64 // its event (of a B/E pair, the B)
 	}
 	var steps []step
 	workerOf := map[string]int{}
@@ -536,15 +542,18 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 			n = v
 		}
 		next[iv.pid] = n + 1
-		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end})
+		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end, name: iv.name, off: iv.off})
 	}
 	if len(steps) == 0 {
 		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step", opts.Run))
-		lo, hi := math.Inf(1), math.Inf(-1)
+		lo, hi, hiName, hiOff := math.Inf(1), math.Inf(-1), "", int64(0)
 		for _, iv := range ivs {
-			lo, hi = math.Min(lo, iv.start), math.Max(hi, iv.end)
+			lo = math.Min(lo, iv.start)
+			if iv.end > hi {
+				hi, hiName, hiOff = iv.end, iv.name, iv.off
+			}
 		}
-		steps = append(steps, step{worker: 0, num: 0, start: lo, end: hi})
+		steps = append(steps, step{worker: 0, num: 0, start: lo, end: hi, name: hiName, off: hiOff})
 		workerOf[""] = 0
 	}
 	if info.rank >= 0 {
@@ -661,6 +670,17 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		row := Step{Run: opts.Run, Workers: workers, PS: opts.PS, Batch: batch, Worker: s.worker, Step: s.num,
 			Start: (s.start - t0) / 1e6, End: (s.end - t0) / 1e6,
 			Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()}
+		// steps.csv's reader refuses a time beyond ±limits.MaxTime (start
+		// >= 0 and end >= start here): refuse it at the event, not in the
+		// file written
+		if !(row.End <= limits.MaxTime) {
+			l, c := d.pos(t0off)
+			what, v := "ends", row.End
+			if !(row.Start <= limits.MaxTime) {
+				what, v = "starts", row.Start
+			}
+			return nil, warns, d.errAt(s.off, "event %q %s %s s after the earliest event (line %d, column %d): beyond %g s, steps.csv's limit (expected ts and dur in microseconds, on one clock)", s.name, what, fmtFloat(v), l, c, limits.MaxTime)
+		}
 		pk := s.pid
 		if onePid {
 			pk = ""
