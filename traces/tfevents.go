@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // TFScalar is one scalar summary value of a TensorBoard event file.
@@ -302,14 +304,16 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	byTag := map[string][]TFScalar{}
 	bad := 0
 	for _, s := range scalars {
-		if !tfFinite(s.Value) || !tfFinite(s.WallTime-firstWall) {
-			bad++ // a diverged loss (NaN, Inf) or a broken clock
+		// a diverged loss (NaN, Inf) or a broken clock; evals.csv's reader
+		// refuses a time beyond limits.MaxTime (1e30 was written)
+		if d := s.WallTime - firstWall; !tfFinite(s.Value) || !(math.Abs(d) <= limits.MaxTime) {
+			bad++
 			continue
 		}
 		byTag[s.Tag] = append(byTag[s.Tag], s)
 	}
 	if bad > 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time skipped", opts.Run, bad))
+		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time, or a wall time more than %g s after the first, skipped", opts.Run, bad, limits.MaxTime))
 	}
 	var lossTags, accTags, stepTags, sampleTags, other []string
 	for tag := range byTag {
@@ -367,8 +371,16 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 		return &tr.Evals[i]
 	}
+	// a negative step is no update count: written as an empty updates, two
+	// such rows at one wall time were one evaluation given twice, which
+	// evals.csv's reader refuses
+	negative := 0
 	if lossTag != "" {
 		for _, s := range byTag[lossTag] {
+			if s.Step < 0 {
+				negative++
+				continue
+			}
 			evalRow(s).Loss = s.Value
 		}
 	}
@@ -395,6 +407,10 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 				out = append(out, s)
 				continue
 			}
+			if s.Step < 0 {
+				negative++
+				continue
+			}
 			evalRow(s).Accuracy = v
 		}
 		if scaled {
@@ -404,6 +420,9 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q: %d values outside [0, 1] and (1, 100] (percent) dropped, the first %v at step %d",
 				opts.Run, accTag, len(out), out[0].Value, out[0].Step))
 		}
+	}
+	if negative > 0 {
+		warns = append(warns, fmt.Errorf("traces: %s: %d loss or accuracy values at a negative step skipped (evals.csv's updates count from 0)", opts.Run, negative))
 	}
 	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
 

@@ -96,3 +96,32 @@ func TestTFEventsRatesThatDisagree(t *testing.T) {
 		t.Errorf("agreeing rates: %+v, want samples/s kept", th)
 	}
 }
+
+// TestTFEventsWhatEvalsReadBack: a wall time more than 1e12 s after the
+// first was written to evals.csv's time (1e+30), which ReadEvals refuses; a
+// negative step was written as an empty updates, and two at one wall time
+// were one evaluation given twice. Both are skipped with a warning, and the
+// rows written read back.
+func TestTFEventsWhatEvalsReadBack(t *testing.T) {
+	s := []TFScalar{{1000, 1, "loss", 2}, {1e30, 2, "loss", 1.5}, {1001, -3, "loss", 1}, {1001, -2, "loss", 1},
+		{1001, -2, "accuracy", 0.5}, {1000 + 1e12, 3, "loss", 1.25}}
+	tr, warns := TFEventsTrace(s, 1000, ConvertOptions{Run: "r"})
+	for _, want := range []string{
+		"traces: r: 1 values with a non-finite value or wall time, or a wall time more than 1e+12 s after the first, skipped",
+		"traces: r: 3 loss or accuracy values at a negative step skipped",
+	} {
+		if !strings.Contains(errorsText(warns), want) {
+			t.Errorf("warnings\n%s\nlack %q", errorsText(warns), want)
+		}
+	}
+	if len(tr.Evals) != 2 || tr.Evals[0].Updates != 1 || tr.Evals[1].Updates != 3 || tr.Evals[1].Time != 1e12 {
+		t.Errorf("evals %+v, want steps 1 and 3 (at 1e12 s)", tr.Evals)
+	}
+	var b bytes.Buffer
+	if err := WriteEvals(&b, tr.Evals); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadEvals(&b, "evals.csv", func(Eval) error { return nil }); err != nil {
+		t.Errorf("evals do not read back: %v", err)
+	}
+}
