@@ -27,6 +27,21 @@ type Job struct {
 	MaxWorkers   int     // 0 when absent
 	Weight       float64 // 0 or NaN when absent (the planner's default is 1)
 	RigidWorkers int     // workers the job holds for its whole life (fcfs-rigid); 0 when absent
+
+	at jobAt // where a job-trace reader read the arrival, for sortJobs' errors
+}
+
+// jobAt is where a job's arrival was read: the line and column of its field,
+// the column's name and the text as written (line 0: not read from a file).
+type jobAt struct {
+	line, col  int
+	name, text string
+}
+
+// arrivalAt records where t's current row holds the arrival (column name).
+func (j *Job) arrivalAt(t *pubTable, name string) {
+	l, c := t.pos(name)
+	j.at = jobAt{l, c, name, t.str(name)}
 }
 
 // JobFormats lists the job-trace formats LoadJobTrace accepts:
@@ -110,17 +125,38 @@ func readJobTrace(format string, r io.Reader, file string, rates map[string]floa
 // 1e18 s that convert wrote and plan refused).
 const maxJobTime = limits.MaxTime
 
+// An arrival more than maxJobTime after the earliest is an error at the
+// first such job in file order, with the text of both as written (the
+// difference had float artifacts: 9.999999999999774e+19 for 1e20). The
+// readers refuse a size past maxJobTime at its row; here it is checked for
+// jobs not read from a file.
 func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	if len(jobs) == 0 {
 		return nil, warns, &ParseError{File: path, Msg: "no jobs: expected at least one data row"}
+	}
+	earliest := 0
+	for i := range jobs {
+		if jobs[i].Arrival < jobs[earliest].Arrival {
+			earliest = i
+		}
+	}
+	e := &jobs[earliest]
+	for i := range jobs {
+		j := &jobs[i]
+		if !(j.Size <= maxJobTime) {
+			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: size %v s is beyond %g s (expected a size at most %g s, what plan and simulate read)", j.Name, j.Size, maxJobTime, maxJobTime)}
+		}
+		if !(j.Arrival-e.Arrival <= maxJobTime) {
+			if j.at.line == 0 {
+				return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: arrival %v s is more than %g s after the earliest job's, %q at %v s (expected arrivals within %g s of the earliest, what plan and simulate read)", j.Name, j.Arrival, maxJobTime, e.Name, e.Arrival, maxJobTime)}
+			}
+			return nil, warns, &ParseError{File: path, Line: j.at.line, Column: j.at.col, Msg: fmt.Sprintf("column %s: job %q arrives at %s, more than %g s after the earliest job, %q at %s on line %d (expected arrivals within %g s of the earliest, what plan and simulate read)", j.at.name, j.Name, j.at.text, maxJobTime, e.Name, e.at.text, e.at.line, maxJobTime)}
+		}
 	}
 	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].Arrival < jobs[j].Arrival })
 	first := jobs[0].Arrival
 	for i := range jobs {
 		jobs[i].Arrival -= first
-		if !(jobs[i].Arrival <= maxJobTime) || !(jobs[i].Size <= maxJobTime) {
-			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: arrival %v s or size %v s out of range (expected at most %g s, what plan and simulate read)", jobs[i].Name, jobs[i].Arrival, jobs[i].Size, maxJobTime)}
-		}
 	}
 	return jobs, warns, nil
 }
@@ -132,7 +168,7 @@ func loadPhilly(r io.Reader, file string) ([]Job, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return readGPUJobs(t, "duration", "num_gpus", func() (string, float64, error) {
+	return readGPUJobs(t, "timestamp", "duration", "num_gpus", func() (string, float64, error) {
 		ts, err := time.Parse(time.DateTime, t.str("timestamp"))
 		if err != nil {
 			return "", 0, t.errAt("timestamp", "column timestamp: expected a time like 2017-10-09 07:01:55, got %q", t.str("timestamp"))
@@ -149,7 +185,10 @@ func loadPhilly(r io.Reader, file string) ([]Job, []error, error) {
 // number of GPUs (column gcol) for a duration (column dcol, s): Size =
 // duration x GPUs, RigidWorkers = GPUs. start gives the current row's name
 // and arrival (s). Rows with a zero duration are skipped with a warning.
-func readGPUJobs(t *pubTable, dcol, gcol string, start func() (name string, arrival float64, err error)) ([]Job, []error, error) {
+//
+// acol names the arrival's column, for sortJobs' errors. A size past
+// maxJobTime is an error at the duration.
+func readGPUJobs(t *pubTable, acol, dcol, gcol string, start func() (name string, arrival float64, err error)) ([]Job, []error, error) {
 	var jobs []Job
 	var warns []error
 	err := t.each(func() error {
@@ -167,6 +206,10 @@ func readGPUJobs(t *pubTable, dcol, gcol string, start func() (name string, arri
 		j.Arrival = arrival
 		j.Size = d * float64(g)
 		j.RigidWorkers = g
+		if !(j.Size <= maxJobTime) {
+			return t.errAt(dcol, "column %s: %s s x %s = %s GPU-seconds is beyond %g s (expected a job size, duration x GPUs, of at most %g s: what plan and simulate read)", dcol, t.str(dcol), t.str(gcol), fmtFloat(j.Size), maxJobTime, maxJobTime)
+		}
+		j.arrivalAt(t, acol)
 		jobs = append(jobs, j)
 		return nil
 	})
@@ -202,7 +245,7 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 		return nil, nil, err
 	}
 	seen := map[string]int{} // job -> line: jobs.csv holds each job once
-	return readGPUJobs(t, "duration", "num_gpu", func() (string, float64, error) {
+	return readGPUJobs(t, "submission_time", "duration", "num_gpu", func() (string, float64, error) {
 		sub, err := t.float("submission_time")
 		if err != nil {
 			return "", 0, err
@@ -296,6 +339,10 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 		j.Arrival = arr
 		j.Size = steps / r
 		j.RigidWorkers = g
+		if !(j.Size <= maxJobTime) {
+			return t.errAt("total_steps", "column total_steps: %s steps at %g steps/s (%s alone on one V100) is %s s, beyond %g s (expected a job size of at most %g s: what plan and simulate read)", t.str("total_steps"), r, jt, fmtFloat(j.Size), maxJobTime, maxJobTime)
+		}
+		j.arrivalAt(t, "arrival_time_s")
 		jobs = append(jobs, j)
 		return nil
 	})

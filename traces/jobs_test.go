@@ -354,3 +354,40 @@ func TestPublicLineLimitCRLF(t *testing.T) {
 		}
 	}
 }
+
+// TestJobTraceTimesPositioned: an arrival more than 1e12 s after the earliest
+// and a size past 1e12 s are errors at their field (line and column), naming
+// the column, the value as written and the bound; the arrival's error was
+// `job "x1": arrival 9.999999999999774e+19 s or size 5 s out of range`, with
+// no position, a float artifact, and which of the two left open.
+func TestJobTraceTimesPositioned(t *testing.T) {
+	const itp = "job_id,submission_time,duration,num_gpu\na,2266647,604,16\n"
+	rates := map[string]float64{"ResNet-18": 0.5}
+	for _, c := range []struct {
+		format, in, want string
+		line, col        int
+	}{
+		{"itp", itp + "x1,1e20,5,1\n",
+			`traces: t.csv:3:4: column submission_time: job "x1" arrives at 1e20, more than 1e+12 s after the earliest job, "a" at 2266647 on line 2 (expected arrivals within 1e+12 s of the earliest, what plan and simulate read)`, 3, 4},
+		// the earliest is the one far off: the first job in file order is blamed, the earliest named
+		{"itp", itp + "x1,-1e20,5,1\n",
+			`traces: t.csv:2:3: column submission_time: job "a" arrives at 2266647, more than 1e+12 s after the earliest job, "x1" at -1e20 on line 3`, 2, 3},
+		{"itp", itp + "x1,5,1e12,2\n",
+			`traces: t.csv:3:6: column duration: 1e12 s x 2 = 2e+12 GPU-seconds is beyond 1e+12 s (expected a job size, duration x GPUs, of at most 1e+12 s: what plan and simulate read)`, 3, 6},
+		{"philly-pollux", "timestamp,duration,num_gpus\n2017-10-09 07:01:55,6e11,2\n",
+			`traces: t.csv:2:21: column duration: 6e11 s x 2 = 1.2e+12 GPU-seconds is beyond 1e+12 s`, 2, 21},
+		{"gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nResNet-18,1e12,0,1\n",
+			`traces: t.csv:2:11: column total_steps: 1e12 steps at 0.5 steps/s (ResNet-18 alone on one V100) is 2e+12 s, beyond 1e+12 s`, 2, 11},
+		{"gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nResNet-18,10,0,1\nResNet-18,10,2e12,1\n",
+			`traces: t.csv:3:14: column arrival_time_s: job "t-3 ResNet-18" arrives at 2e12, more than 1e+12 s after the earliest job, "t-2 ResNet-18" at 0 on line 2`, 3, 14},
+	} {
+		jobs, warns, err := readJobTrace(c.format, strings.NewReader(c.in), "t.csv", rates)
+		if err == nil {
+			_, _, err = sortJobs("t.csv", jobs, warns)
+		}
+		var pe *ParseError
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !errors.As(err, &pe) || pe.Line != c.line || pe.Column != c.col {
+			t.Errorf("%s %q:\n got %v\nwant %s (at %d:%d)", c.format, c.in, err, c.want, c.line, c.col)
+		}
+	}
+}

@@ -170,6 +170,16 @@ func (t *pubTable) errAt(name, format string, args ...any) error {
 	return &ParseError{File: t.file, Line: l, Column: c, Msg: fmt.Sprintf(format, args...)}
 }
 
+// pos is the line and column of the field of column name in the current row
+// (column 0 when the row has no such field).
+func (t *pubTable) pos(name string) (line, col int) {
+	i, ok := t.col[name]
+	if !ok || i >= len(t.rec) {
+		return t.line(), 0
+	}
+	return t.r.FieldPos(i)
+}
+
 // has reports whether the file has column name.
 func (t *pubTable) has(name string) bool { _, ok := t.col[name]; return ok }
 
