@@ -59,7 +59,7 @@ Examples:
 			&cli.IntFlag{Name: "ps", Usage: "parameter-server shards of the run", DefaultText: "none"},
 			&cli.IntFlag{Name: "batch", Usage: "per-worker mini-batch of the run", DefaultText: "none"},
 			&cli.StringFlag{Name: "mode", Usage: "async, sync or allreduce"},
-			&cli.Float64Flag{Name: "p", Usage: "speedup exponent written into jobs.csv (job traces); empty: plan and simulate then take --p", DefaultText: "empty"},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] written into jobs.csv (job traces); empty: plan and simulate then take --p", DefaultText: "empty"},
 		},
 		Action: func(c *cli.Context) error {
 			return runConvert(c, c.App.Writer, c.App.ErrWriter)
@@ -166,6 +166,14 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 			return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
 		}
 	}
+	isJobs := slices.Contains(traces.JobFormats(), format)
+	// as plan and simulate do: a --p given must be an exponent (0 was read
+	// as the options' "no p" and wrote the p column empty without a word)
+	if isJobs && c.IsSet("p") {
+		if p := c.Float64("p"); !(p > 0 && p <= 1) {
+			return badInput(fmt.Errorf("convert: --p %g: want a speedup exponent in (0, 1]", p))
+		}
+	}
 	if err := notAFile("convert", out); err != nil {
 		return err
 	}
@@ -177,7 +185,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		opts = traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
 			Batch: c.Int("batch"), Mode: c.String("mode")}
 	}
-	if slices.Contains(traces.JobFormats(), format) {
+	if isJobs {
 		// elsewhere --p was warned about as ignored: it is not checked either
 		opts.P = c.Float64("p")
 	}

@@ -114,7 +114,11 @@ func TestConvertBadInput(t *testing.T) {
 		{"unknown format", []string{"--from", "slurm", bad}, "unknown --from \"slurm\""},
 		{"no input", []string{"--from", "chrome"}, "want exactly one input"},
 		{"missing input", []string{"--from", "chrome", filepath.Join(dir, "none.json")}, "no such file"},
-		{"bad p", []string{"--from", "itp", "--p", "1.5", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"}, "expected a value in (0, 1]"},
+		{"bad p", []string{"--from", "itp", "--p", "1.5", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"}, "convert: --p 1.5: want a speedup exponent in (0, 1]"},
+		// --p 0 was read as no --p: the p column written empty, exit 0
+		{"p 0", []string{"--from", "itp", "--p", "0", "../../testdata/public/microsoft-itp-elasticflow-traces/raw/cluster10.csv"}, "convert: --p 0: want a speedup exponent in (0, 1]"},
+		{"p 0 after IN", []string{"--from", "philly-pollux", "../../testdata/public/pollux-osdi21/traces/philly.csv", "--p", "0"}, "convert: --p 0: want a speedup exponent in (0, 1]"},
+		{"p NaN", []string{"--from", "gavel-vc", "--p", "NaN", "../../testdata/public/gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv"}, "convert: --p NaN: want a speedup exponent in (0, 1]"},
 		{"bad mode", []string{"--from", "chrome", "--mode", "fast", bad}, "--mode \"fast\""},
 		{"no --from", []string{bad}, "from"},
 		{"unknown flag after IN", []string{"--from", "chrome", bad, "--bogus", "1"}, "unknown flag --bogus"},
