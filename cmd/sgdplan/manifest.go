@@ -183,6 +183,20 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	}
 	switch j.Kind {
 	case "TFJob":
+		// Kubeflow's training operator refuses a TFJob with both a Chief
+		// and a Master ("more than 1 chief/master found"): the job would
+		// never run.
+		_, chief, hasChief, err := role(j.Spec.TF, "Chief")
+		if err != nil {
+			return mf, err
+		}
+		_, master, hasMaster, err := role(j.Spec.TF, "Master")
+		if err != nil {
+			return mf, err
+		}
+		if hasChief && hasMaster {
+			return mf, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master)
+		}
 		w, ok, wAt, err := count(j.Spec.TF, "Worker", "Chief", "Master")
 		if err != nil {
 			return mf, err

@@ -38,6 +38,9 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"flow too large", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 3000000}\n    Worker: {replicas: 2}\n", "m.yaml:4:20: PS.replicas = 3000000: too large, want at most 1000000"},
 		{"flow beyond int", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 99999999999999999999}\n    Worker: {replicas: 2}\n", "m.yaml:4:20: spec.tfReplicaSpecs.PS.replicas is 100000000000000000000: too large, want at most 1000000"},
 		{"roles a list", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    - Worker\n", "m.yaml:3:3: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a list where a mapping of replica roles"},
+		// Kubeflow's training operator refuses a Chief beside a Master
+		// ("more than 1 chief/master found"); check judged it as 5 workers
+		{"chief and master", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 1\n    master:\n      replicas: 1\n    Worker:\n      replicas: 3\n", "m.yaml:6:5: TFJob with both Chief and master replicas: Kubeflow's training operator refuses more than one chief/master role"},
 	}
 	for _, c := range cases {
 		_, err := parseManifest("m.yaml", []byte(c.doc))
