@@ -16,6 +16,17 @@ type plateau struct{}
 
 func (plateau) Speedup(k float64) float64 { return math.Min(k, 5) }
 
+// flatNoise is a flat curve with rounding noise, a last bit up at 5
+// workers, as a fitted flat table gave (plan called it fastest at 5).
+type flatNoise struct{}
+
+func (flatNoise) Speedup(k float64) float64 {
+	if k == 5 {
+		return math.Nextafter(1, 2)
+	}
+	return 1
+}
+
 func TestFastestWorkers(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -28,6 +39,7 @@ func TestFastestWorkers(t *testing.T) {
 		{"hump at 8, limit below it", hump{8}, 6, 6},
 		{"hump at 8, fractional limit", hump{8}, 20.5, 8},
 		{"plateau: its start", plateau{}, 100, 5},
+		{"flat with rounding noise: one worker", flatNoise{}, 16, 1},
 		{"still rising at the end of the search", hump{1e6}, 50000, 50000},
 		{"one worker", hump{8}, 1, 1},
 	}

@@ -428,7 +428,9 @@ func memoize(c Speedup, n float64, seen map[Speedup]Speedup) Speedup {
 const peakScan = 1 << 14
 
 // FastestWorkers is the whole worker count in 1..limit at which c is
-// fastest (the smallest, on a plateau), or limit itself when c still rises
+// fastest (the smallest, on a plateau: a count is faster only by more than
+// a billionth, so a flat curve's rounding, 1e-16 up at 5 workers, does not
+// move it), or limit itself when c still rises
 // at the end of the search, 1..min(limit, 16,384), or when limit < 2. A
 // PowerLaw never falls and gives limit. A fitted curve falls past a point
 // (a saturated link, the staleness cost), and a worker beyond it slows the
@@ -440,7 +442,7 @@ func FastestWorkers(c Speedup, limit float64) float64 {
 	top := math.Min(math.Floor(limit), peakScan)
 	best, at := c.Speedup(1), 1.0
 	for k := 2.0; k <= top; k++ {
-		if v := c.Speedup(k); v > best {
+		if v := c.Speedup(k); v > best*(1+1e-9) {
 			best, at = v, k
 		}
 	}

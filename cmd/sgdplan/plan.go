@@ -382,7 +382,7 @@ func planPeakWarnings(jobs []planner.Job, n float64) []string {
 		if len(ids) > 1 {
 			what = fmt.Sprintf("%d jobs (%s) are", len(ids), planNameList(ids, 8))
 		}
-		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup falls (a saturated link, the staleness cost or a larger global batch), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(k))))
+		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup gains nothing or falls (a saturated link, the staleness cost or a larger global batch), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(k))))
 	}
 	return out
 }
