@@ -201,11 +201,19 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 		return nil, warns, &ParseError{File: file, Msg: "no complete (X) or begin/end (B/E) events: nothing to convert"}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	var loAt, hiAt int64
 	for _, iv := range ivs {
-		lo, hi = math.Min(lo, iv.start), math.Max(hi, iv.end)
+		if iv.start < lo {
+			lo, loAt = iv.start, iv.off
+		}
+		if iv.end > hi {
+			hi, hiAt = iv.end, iv.off
+		}
 	}
 	if math.IsInf(hi-lo, 0) {
-		return nil, warns, &ParseError{File: file, Msg: fmt.Sprintf("event times from %v to %v us: span out of range", lo, hi)}
+		// at the event that ends last, naming the one that starts first
+		line, col := doc.pos(loAt)
+		return nil, warns, doc.errAt(hiAt, "event ends at %v us, and the event at line %d, column %d starts at %v us: the span overflows (expected times within 1e12 s of each other)", hi, line, col, lo)
 	}
 	tr, w, err := chromeSteps(doc, ivs, info, opts)
 	return tr, append(warns, w...), err

@@ -161,7 +161,7 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"missing dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2}]"), "t.json:1:2: complete event \"a\": missing dur", ""},
 		{"negative dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2, \"dur\": -1}]"), "t.json:1:2: complete event \"a\": negative dur -1", ""},
 		{"dur overflows", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1e308, \"dur\": 1e308}]"), "t.json:1:2: complete event \"a\": ts 1e+308 + dur 1e+308 out of range", ""},
-		{"span overflows", []byte(`[{"name": "a", "ph": "X", "ts": -1e308, "dur": 1}, {"name": "b", "ph": "X", "ts": 1e308, "dur": 1}]`), "t.json: event times from -1e+308 to 1e+308 us: span out of range", ""},
+		{"span overflows", []byte(`[{"name": "a", "ph": "X", "ts": -1e308, "dur": 1}, {"name": "b", "ph": "X", "ts": 1e308, "dur": 1}]`), "t.json:1:52: event ends at 1e+308 us, and the event at line 1, column 2 starts at -1e+308 us: the span overflows", ""},
 		// times past steps.csv's ±1e12 s were written, and the file then
 		// refused by its own reader: refused at the step's event (of a B/E
 		// pair, the B), naming the earliest event, where times start
