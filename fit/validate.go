@@ -558,7 +558,7 @@ var gavelBatch = regexp.MustCompile(` \(batch size \d+\)`)
 // recorded): the step across servers the protocol's misses are about.
 // The steps/s of a multi-GPU job is read as the sum of its workers' steps
 // (GavelReading gives the evidence), so the job's synchronous steps/s is
-// that divided by the GPUs; the errors at 8 GPUs are the same ratios under
+// that divided by the GPUs, as traces.LoadDataset gives it; the errors at 8 GPUs are the same ratios under
 // either reading, the training shapes are not. Rows without a batch size
 // (A3C, CycleGAN: one GPU only) are left out.
 func GavelSeries(dataset string, rows []traces.Throughput, spread bool) ([]Series, GavelReading, error) {
@@ -573,7 +573,6 @@ func GavelSeries(dataset string, rows []traces.Throughput, spread bool) ([]Serie
 		}
 		if r.Nodes != 1 {
 			if r.Workers >= 2 && strings.HasSuffix(r.Model, suffix) {
-				r.StepsPerS /= float64(r.Workers)
 				k := gavelBatch.ReplaceAllString(strings.TrimSuffix(r.Model, suffix), "")
 				spreadRows[k] = append(spreadRows[k], r)
 			}
@@ -582,8 +581,7 @@ func GavelSeries(dataset string, rows []traces.Throughput, spread bool) ([]Serie
 		if rate[r.Model] == nil {
 			rate[r.Model] = map[int]float64{}
 		}
-		rate[r.Model][r.Workers] = r.StepsPerS
-		r.StepsPerS /= float64(r.Workers)
+		rate[r.Model][r.Workers] = r.StepsPerS * float64(r.Workers) // Gavel's figure, the workers' steps summed
 		k := gavelBatch.ReplaceAllString(r.Model, "")
 		if _, ok := bySeries[k]; !ok {
 			order = append(order, k)

@@ -11,7 +11,9 @@ import (
 
 // gavelRow is a LoadDataset row of gavel-osdi20.
 func gavelRow(job, gpu string, batch, gpus int, consolidated bool, stepsPerS float64) traces.Throughput {
-	r := traces.Throughput{Model: job + "/" + gpu, Batch: batch, Workers: gpus, StepsPerS: stepsPerS, Mode: "allreduce"}
+	// stepsPerS is Gavel's figure, the workers' steps summed; the loader
+	// gives the job's, over the GPUs
+	r := traces.Throughput{Model: job + "/" + gpu, Batch: batch, Workers: gpus, StepsPerS: stepsPerS / float64(gpus), Mode: "allreduce"}
 	if consolidated {
 		r.Nodes = 1
 	} else {
@@ -21,7 +23,8 @@ func gavelRow(job, gpu string, batch, gpus int, consolidated bool, stepsPerS flo
 }
 
 // GavelSeries pools a model's batch sizes into one series per GPU type,
-// trains on 1-4 GPUs and tests 8, divides the summed steps/s by the GPUs,
+// trains on 1-4 GPUs and tests 8, takes the loader's steps/s (the summed
+// steps over the GPUs),
 // leaves out spread jobs and jobs without a batch size, and counts the
 // pairs that would be super-linear under each reading.
 func TestGavelSeriesSplitsAndReads(t *testing.T) {

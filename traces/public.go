@@ -51,7 +51,10 @@ import (
 //     simulation_throughputs_isolated.csv, with gpu_type suffixed
 //     "_unconsolidated" when consolidated is 0 (as in Gavel's JSON), so
 //     consolidated and spread jobs are separate series. Workers = scale_factor, Batch = batch_size (0 when absent),
-//     StepsPerS = isolated_steps_per_sec, SamplesPerS NaN (whether the batch
+//     StepsPerS = isolated_steps_per_sec / scale_factor (Gavel's figure is
+//     the sum of the workers' steps: fit.GavelReading; since 2026-12-05,
+//     before which it was written whole and fit called 107 of the 144
+//     series superlinear), SamplesPerS NaN (whether the batch
 //     is per GPU is not documented), Mode allreduce, Nodes = 1 when
 //     consolidated, 0 (unknown) otherwise. Zero throughputs are skipped with
 //     a warning.
@@ -532,7 +535,12 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 			warns = appendNonNil(warns, skip)
 			return err
 		}
-		r.StepsPerS = v
+		// Gavel's steps/s of a multi-GPU job is the sum of its workers'
+		// steps (fit.GavelReading: read as the job's synchronous steps,
+		// all 56 jobs measured at 1 and 8 GPUs would do more than 8 times
+		// one GPU's samples at 8, read as the sum 5 would); the job's own
+		// steps/s is that over the GPUs.
+		r.StepsPerS = v / float64(r.Workers)
 		r.Mode = "allreduce"
 		r.Model = job + "/" + gpu
 		r.Run = fmt.Sprintf("gpus=%d", r.Workers)

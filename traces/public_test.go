@@ -106,8 +106,9 @@ func TestLoadDatasetShared(t *testing.T) {
 			// 4, 8 GPUs): 489 rows and 3 warnings.
 			name: "gavel-osdi20", rows: 489, warns: 3,
 			check: []want{
-				// line 364: "v100,1,ResNet-18 (batch size 64),ResNet-18,64,2,74.13589143268821".
-				{"ResNet-18 (batch size 64)/v100", "gpus=2", 2, 0, 1, 64, 0, 74.13589143268821, math.NaN(), "allreduce"},
+				// line 364: "v100,1,ResNet-18 (batch size 64),ResNet-18,64,2,74.13589143268821":
+				// the workers' steps summed, the job's half of it
+				{"ResNet-18 (batch size 64)/v100", "gpus=2", 2, 0, 1, 64, 0, 74.13589143268821 / 2, math.NaN(), "allreduce"},
 				// line 2: "k80,1,A3C,A3C,,1,3.4387678290723933": no batch.
 				{"A3C/k80", "gpus=1", 1, 0, 1, 0, 0, 3.4387678290723933, math.NaN(), "allreduce"},
 			},
@@ -119,7 +120,7 @@ func TestLoadDatasetShared(t *testing.T) {
 			name: "shockwave-nsdi23", rows: 82, warns: 6,
 			check: []want{
 				// line 356: "v100,1,ResNet-18 (batch size 16),ResNet-18,16,2,84.82627579,1".
-				{"ResNet-18 (batch size 16)/v100", "gpus=2", 2, 0, 1, 16, 0, 84.82627579, math.NaN(), "allreduce"},
+				{"ResNet-18 (batch size 16)/v100", "gpus=2", 2, 0, 1, 16, 0, 84.82627579 / 2, math.NaN(), "allreduce"},
 			},
 		},
 	}

@@ -313,7 +313,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		byTag[s.Tag] = append(byTag[s.Tag], s)
 	}
 	if bad > 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time, or a wall time more than %g s after the first, skipped", opts.Run, bad, limits.MaxTime))
+		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time, or a wall time more than %g s from the first (before or after), skipped", opts.Run, bad, limits.MaxTime))
 	}
 	var lossTags, accTags, stepTags, sampleTags, other []string
 	for tag := range byTag {
