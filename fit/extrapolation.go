@@ -219,7 +219,7 @@ func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string
 	}
 	assumed := func(why string) (*Extrapolation, string) {
 		e.Rate, e.Assumed = AssumedDriftRate, true
-		return e, fmt.Sprintf("the error of extrapolating to more workers cannot be measured: %s; beyond %s%s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), e.belowNote(), 100*level, e.perDoubling(level))
+		return e, fmt.Sprintf("the error of extrapolating beyond the data cannot be measured: %s; beyond %s%s the %.0f%% intervals widen by an ASSUMED %.0f%% per doubling of workers (from the mean drift measured on the project's own traces), not by anything in these data", why, e.bounds(), e.belowNote(), 100*level, e.perDoubling(level))
 	}
 	if len(in) == 0 {
 		return assumed("one worker count only")
@@ -261,7 +261,7 @@ func (e *Extrapolation) belowNote() string {
 	if e.MinWorkers <= 1 {
 		return ""
 	}
-	return " or below " + plural(e.MinWorkers, "worker")
+	return " or below " + plural(e.MinWorkers, "worker") + " (at the rate measured or assumed upward: the data cannot measure it downward)"
 }
 
 func plural(n int, what string) string {

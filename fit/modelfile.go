@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -501,7 +502,14 @@ func (m *Model) missWarning() string {
 	groups := m.replicates()
 	missed, worst, worstAt := 0, 0.0, ""
 	type obs struct{ workers, samples float64 }
-	series := map[[3]float64][]obs{} // by shards, batch, link rate
+	// by shards, batch (global under strong scaling), link rate and nodes,
+	// in the order first seen: the warning must not depend on map order
+	type seriesKey struct {
+		ps, nodes int
+		batch, bw float64
+	}
+	series := map[seriesKey][]obs{}
+	var keys []seriesKey
 	for _, g := range groups {
 		logSum := 0.0
 		for _, d := range g {
@@ -510,9 +518,12 @@ func (m *Model) missWarning() string {
 		meas := math.Exp(logSum / float64(len(g)))
 		d := g[0]
 		c := m.Config(model.Config{Workers: d.Workers, PS: d.PS, Nodes: d.Nodes, Batch: d.Batch, Bandwidth: d.Bandwidth})
-		k := [3]float64{float64(d.PS), d.Batch * float64(d.Workers), d.Bandwidth}
+		k := seriesKey{d.PS, d.Nodes, d.Batch * float64(d.Workers), d.Bandwidth}
 		if m.Reference.GlobalBatch == 0 {
-			k[1] = d.Batch
+			k.batch = d.Batch
+		}
+		if _, ok := series[k]; !ok {
+			keys = append(keys, k)
 		}
 		series[k] = append(series[k], obs{float64(d.Workers), meas * m.samplesPerStep(c)})
 		iv, _ := m.stepsInterval(c)
@@ -530,11 +541,16 @@ func (m *Model) missWarning() string {
 		return ""
 	}
 	why := ""
-	for _, o := range series {
-		slices.SortFunc(o, func(a, b obs) int { return cmp.Compare(a.workers, b.workers) })
+	for _, k := range keys {
+		o := series[k]
+		slices.SortStableFunc(o, func(a, b obs) int { return cmp.Compare(a.workers, b.workers) })
 		for i := 1; i < len(o) && why == ""; i++ {
-			if o[i].samples < o[i-1].samples*(1-replicateTol) {
-				why = fmt.Sprintf(" (the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", o[i-1].samples, plural(int(o[i-1].workers), "worker"), o[i].samples, plural(int(o[i].workers), "worker"))
+			if o[i].workers > o[i-1].workers && o[i].samples < o[i-1].samples*(1-replicateTol) {
+				at := plural(k.ps, "shard") + ", batch " + strconv.FormatFloat(k.batch, 'g', 4, 64)
+				if m.Reference.GlobalBatch > 0 {
+					at = plural(k.ps, "shard") + ", global batch " + strconv.FormatFloat(k.batch, 'g', 4, 64)
+				}
+				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", at, o[i-1].samples, plural(int(o[i-1].workers), "worker"), o[i].samples, plural(int(o[i].workers), "worker"))
 			}
 		}
 	}

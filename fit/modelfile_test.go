@@ -336,6 +336,40 @@ func TestMissWarning(t *testing.T) {
 	if w := warned(ws, xs); w != "" {
 		t.Errorf("scatter of 10%% about a power law: %s", w)
 	}
+	// several falling series: the warning names the first seen, the same
+	// on every run (it came from a map's order: two texts in six runs)
+	var pts []Point
+	for _, c := range []struct {
+		ps    int
+		batch float64
+		x     []float64
+	}{{1, 64, []float64{100, 60, 30}}, {1, 32, []float64{90, 50, 20}}, {2, 64, []float64{110, 70, 35}}} {
+		for i, w := range []int{1, 2, 4} {
+			pts = append(pts, Point{Config: model.Config{Workers: w, PS: c.ps, Batch: c.batch}, StepsPerS: c.x[i] / c.batch, SamplesPerStep: c.batch, Async: true})
+		}
+	}
+	var first string
+	for run := range 6 {
+		tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 50, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 64}, nil, 0.9)
+		w := ""
+		for _, x := range m.Diagnostics.Warnings {
+			if strings.Contains(x, "the fit misses") {
+				w = x
+			}
+		}
+		if run == 0 {
+			first = w
+			if !strings.Contains(w, "(at 1 shard, batch 64 the data's samples/s fall from 100 at 1 worker to 60 at 2 workers") {
+				t.Errorf("three falling series: %q", w)
+			}
+		} else if w != first {
+			t.Fatalf("run %d: %q\nrun 0: %q", run, w, first)
+		}
+	}
 	// P(X >= k) for Binomial(n, p) against its closed forms
 	for _, c := range []struct {
 		n, k int

@@ -482,7 +482,11 @@ func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
 	if name == "noise scale" {
 		whose = "the noise scale's"
 	}
-	return ends, fmt.Sprintf("at the ends of %s %.0f%% interval (the refits above hold it at its fit): %s (%s)", whose, 100*m.Level, strings.Join(parts, ", "), agree)
+	held := " (the bootstrap refits hold it at its fit)"
+	if len(m.Samples) == 0 {
+		held = ""
+	}
+	return ends, fmt.Sprintf("at the ends of %s %.0f%% interval%s: %s (%s)", whose, 100*m.Level, held, strings.Join(parts, ", "), agree)
 }
 
 // checkEnd is the verdict at one end of the efficiency law's interval.

@@ -334,7 +334,7 @@ func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitD
 	}
 	note := curveNote(m, hidden)
 	if note == "" && m.Reference.Bandwidth > 0 {
-		note = fmt.Sprintf(" (%d ps, %.4g B/s)", m.Reference.PS, m.Reference.Bandwidth)
+		note = fmt.Sprintf(" (%s, %.4g B/s)", countWord(m.Reference.PS, "shard"), m.Reference.Bandwidth)
 	}
 	d.Title += note
 	top := max(2*maxW, 8)
@@ -513,11 +513,11 @@ func curveNote(m *fit.Model, o offCurve) string {
 			what = append(what, w.name)
 		}
 	}
-	n := fmt.Sprintf("%d", o.fitted)
+	n := countWord(o.fitted, "point")
 	if o.heldOut > 0 {
-		n = fmt.Sprintf("%d fitted, %d held-out", o.fitted, o.heldOut)
+		n = fmt.Sprintf("%d fitted, %d held-out points", o.fitted, o.heldOut)
 	}
-	return fmt.Sprintf("\nat %s\nnot shown: %s points at other %s", strings.Join(at, ", "), n, strings.Join(what, " or "))
+	return fmt.Sprintf("\nat %s\nnot shown: %s at other %s", strings.Join(at, ", "), n, strings.Join(what, " or "))
 }
 
 // setFitBounds gives the fit figure the delay and demands of the model's

@@ -93,7 +93,7 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
 		}
 	}
-	series, err := noteThroughput(paths, stderr)
+	series, err := noteThroughput(paths, stderr, len(sums) == 0 && format == "table")
 	if err != nil {
 		return badInput(err)
 	}
@@ -114,7 +114,7 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 // files hold: they are not per-run traces, so inspect does not summarize
 // them as runs. It returns the rows grouped by file and model, for the
 // table inspect prints when there is no step trace at all.
-func noteThroughput(paths []string, stderr io.Writer) ([]throughputSeries, error) {
+func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughputSeries, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, err
@@ -143,7 +143,11 @@ func noteThroughput(paths []string, stderr io.Writer) ([]throughputSeries, error
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows; inspect summarizes step traces only (fit reads these)\n", f.Path, n)
+		if listed {
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, n)
+		} else {
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows; inspect summarizes step traces only (fit reads these)\n", f.Path, n)
+		}
 	}
 	return out, nil
 }
@@ -156,6 +160,7 @@ type throughputSeries struct {
 	workers, ps, batch [2]float64 // min, max (batch: per worker or global, 0 when absent)
 	steps, samples     [2]float64 // NaN when no row has it
 	modes              []string
+	global             bool // some row gives global_batch, not batch
 }
 
 func (s *throughputSeries) add(r traces.Throughput) {
@@ -173,8 +178,9 @@ func (s *throughputSeries) add(r traces.Throughput) {
 		s.steps, s.samples = [2]float64{math.NaN(), math.NaN()}, [2]float64{math.NaN(), math.NaN()}
 	}
 	b := float64(r.Batch)
-	if b == 0 {
+	if b == 0 && r.GlobalBatch > 0 {
 		b = float64(r.GlobalBatch)
+		s.global = true
 	}
 	widen(&s.workers, float64(r.Workers))
 	widen(&s.ps, float64(r.PS))
@@ -210,12 +216,16 @@ func throughputTable(w io.Writer, series []throughputSeries) error {
 		if model == "" {
 			model = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.file, model, s.rows, span(s.workers), span(s.ps), span(s.batch), strings.Join(s.modes, ","), span(s.steps), span(s.samples))
+		batch := span(s.batch)
+		if s.global {
+			batch += " (global)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.file, model, s.rows, span(s.workers), span(s.ps), batch, strings.Join(s.modes, ","), span(s.steps), span(s.samples))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "\nRun-level throughput rows (no step trace): ranges per file and model; fit reads them (a file with several models needs --series).")
+	_, err := fmt.Fprintln(w, "\nRun-level throughput rows (no step trace): ranges per file and model; batch is per worker, or the global batch where marked; fit reads them (a file with several models needs --series).")
 	return err
 }
 

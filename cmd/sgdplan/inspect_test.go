@@ -145,7 +145,8 @@ func TestInspectThroughputOnly(t *testing.T) {
 	lines := strings.Split(stdout, "\n")
 	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], "file") ||
 		strings.Join(strings.Fields(lines[1])[1:], " ") != "a 2 1-4 1 64 async - 100-300" ||
-		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async - 50" {
+		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async - 50" ||
+		!strings.Contains(stderr, "holds 3 run-level throughput rows, no step trace: inspect lists their ranges by model") {
 		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
 	}
 }

@@ -296,8 +296,18 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	return jobs, nil
 }
 
+// nextCount is the worker count superlinearJobs tries after k: every one
+// up to 64 (fitted counts are small), then doubling.
+func nextCount(k float64) float64 {
+	if k < 64 {
+		return k + 1
+	}
+	return 2 * k
+}
+
 // superlinearJobs names the jobs whose fitted curve gives more than k times
-// one worker's speed at some k workers (2, 4, 8, ... up to the servers):
+// one worker's speed at some k workers (2 to 64, then doubling, up to the
+// servers), as fit's warning does at the fitted counts and twice the most:
 // the policies, heSRPT's closed form above all, take a speedup of at most
 // the workers, and such a curve (a power law fitted with an exponent above
 // 1) is an artefact of the data or of what they count (fit warns too). ""
@@ -319,7 +329,7 @@ func superlinearJobs(jobs []planner.Job, n float64) string {
 			}
 		}
 		super := false
-		for k := 2.0; k <= n && !super; k *= 2 {
+		for k := 2.0; k <= n && !super; k = nextCount(k) {
 			super = j.Curve.Speedup(k) > k*1.01
 		}
 		if comparable {
