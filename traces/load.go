@@ -146,6 +146,10 @@ type Handlers struct {
 	Run        func(RunInfo) error
 	Eval       func(Eval) error
 	Throughput func(Throughput) error
+
+	// stepAt, when set, receives the steps in place of Step, with the
+	// line of each row (the summary's positions).
+	stepAt func(s Step, line int) error
 }
 
 // ForEach opens f and streams its rows to the handler of its kind.
@@ -158,8 +162,12 @@ func ForEach(f File, h Handlers) (warnings []error, err error) { return forEach(
 func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error) {
 	var read func(io.Reader) ([]error, error)
 	switch {
-	case f.Kind == KindSteps && h.Step != nil:
-		read = func(r io.Reader) ([]error, error) { return readSteps(r, f.Path, h.Step, dups) }
+	case f.Kind == KindSteps && (h.Step != nil || h.stepAt != nil):
+		at := h.stepAt
+		if at == nil {
+			at = func(s Step, _ int) error { return h.Step(s) }
+		}
+		read = func(r io.Reader) ([]error, error) { return readSteps(r, f.Path, at, dups) }
 	case f.Kind == KindUpdates && h.Update != nil:
 		read = func(r io.Reader) ([]error, error) { return readUpdates(r, f.Path, h.Update, dups) }
 	case f.Kind == KindRuns && h.Run != nil:

@@ -36,13 +36,13 @@ import (
 // interval per worker, so memory is bounded by runs x workers; rows out of
 // order cost one interval per gap until the gap fills.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
-	return readSteps(r, file, fn, nil)
+	return readSteps(r, file, func(s Step, _ int) error { return fn(s) }, nil)
 }
 
-// readSteps is ReadSteps; a non-nil dups also rejects a step (run, worker,
-// step) that a steps file read earlier with the same dups holds, and keeps
-// this file's steps for the files read after it.
-func readSteps(r io.Reader, file string, fn func(Step) error, dups *crossFiles) (warnings []error, err error) {
+// readSteps is ReadSteps, giving fn each row's line too; a non-nil dups also
+// rejects a step (run, worker, step) that a steps file read earlier with the
+// same dups holds, and keeps this file's steps for the files read after it.
+func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles) (warnings []error, err error) {
 	return readRows(r, file, "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -92,7 +92,7 @@ func readSteps(r io.Reader, file string, fn func(Step) error, dups *crossFiles) 
 						return r.fail(c.step, "step: (run %q, worker %d, step %d) is also in %s (a step is in one file only: the same trace given twice?)", s.Run, s.Worker, s.Step, p.file)
 					}
 				}
-				return fn(s)
+				return fn(s, r.c.line)
 			}, nil
 		})
 }

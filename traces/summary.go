@@ -139,8 +139,11 @@ func Summarize(t *Trace) []RunSummary {
 // SummarizePaths is Summarize on the files that paths name (see Files),
 // without keeping the steps in memory: steps.csv is read twice, first for
 // each run's wall time, then for the statistics of its window. Memory per run
-// is a constant plus one counter per worker, one per distinct staleness value,
-// and the rows of evals.csv (which are kept as the loss curve).
+// is a constant plus one counter and the last row per worker, one counter per
+// distinct staleness value, and the rows of evals.csv (which are kept as the
+// loss curve). A run in which an iteration of a worker starts before the end
+// of the worker's previous iteration has an *OverlapWarning with the file and
+// line of the worst.
 func SummarizePaths(paths ...string) ([]RunSummary, []error, error) {
 	return SummarizeFS(nil, paths...)
 }
@@ -155,8 +158,10 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	s := newSummarizer()
 	var warnings []error
 	// pass streams the files; warnings are kept from the first read of each.
+	var file string // the file being read
 	pass := func(h Handlers, warn func(Kind) bool, dups *crossFiles) error {
 		for _, f := range files {
+			file = f.Path
 			w, err := forEach(f, h, dups)
 			if warn(f.Kind) {
 				warnings = append(warnings, w...)
@@ -170,7 +175,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	isSteps := func(k Kind) bool { return k == KindSteps }
 	// the first pass also finds a step that two files hold
 	x := newCrossFiles(files)
-	if err := pass(Handlers{Step: func(st Step) error { s.scan(&st); return nil }}, isSteps, x); err != nil {
+	if err := pass(Handlers{stepAt: func(st Step, line int) error { s.scanAt(&st, file, line); return nil }}, isSteps, x); err != nil {
 		return nil, warnings, err
 	}
 	x.frozen = true // the second pass checks the updates against the runs of steps.csv
@@ -198,6 +203,10 @@ type runAcc struct {
 	info    RunInfo
 	hasInfo bool
 
+	// first pass: the last row of each worker with rows, which finds the
+	// iterations of a worker that overlap (overlap.go)
+	ov overlapRun
+
 	// second pass
 	binLen   float64 // length of a rate sub-window
 	counts   [rateBatches]int64
@@ -205,7 +214,6 @@ type runAcc struct {
 	stSteps  map[int]int64 // staleness histogram from steps.csv
 	stUpd    map[int]int64 // from updates.csv
 	perWk    map[int]int64 // iterations in the window per worker
-	seen     map[int]bool  // workers with rows (first pass)
 	lossSum  [lossBins]float64
 	lossN    [lossBins]int64
 	endsIn   [lossBins]int64 // iterations ending in each loss bin
@@ -254,7 +262,10 @@ func (s *summarizer) run(name string) *runAcc {
 }
 
 // scan is the first pass over steps: configuration and wall time.
-func (s *summarizer) scan(st *Step) {
+func (s *summarizer) scan(st *Step) { s.scanAt(st, "", 0) }
+
+// scanAt is scan of the row at file:line ("" and 0 when unknown).
+func (s *summarizer) scanAt(st *Step, file string, line int) {
 	a := s.run(st.Run)
 	if a.hasSteps && (a.sum.Workers != st.Workers || a.sum.PS != st.PS || a.sum.Batch != st.Batch) && !a.mixed {
 		a.mixed = true
@@ -264,12 +275,7 @@ func (s *summarizer) scan(st *Step) {
 	a.hasSteps = true
 	a.sum.Workers, a.sum.PS, a.sum.Batch = st.Workers, st.PS, st.Batch
 	a.sum.Steps++
-	if !a.seen[st.Worker] {
-		if a.seen == nil {
-			a.seen = map[int]bool{}
-		}
-		a.seen[st.Worker] = true
-	}
+	a.ov.add(st, file, line)
 	a.sum.Start = math.Min(a.sum.Start, st.Start)
 	a.sum.End = math.Max(a.sum.End, st.End)
 }
@@ -382,7 +388,7 @@ func (s *summarizer) finish() []RunSummary {
 
 func (a *runAcc) result() RunSummary {
 	r := a.sum
-	r.WorkersSeen = len(a.seen)
+	r.WorkersSeen = len(a.ov.workers)
 	r.Mode = DefaultMode(r.PS)
 	if a.hasInfo {
 		info := a.info
@@ -396,6 +402,9 @@ func (a *runAcc) result() RunSummary {
 	r.Pull, r.Compute, r.Push, r.Iteration = a.phases[0].moments(), a.phases[1].moments(), a.phases[2].moments(), a.phases[3].moments()
 	warn := func(format string, args ...any) {
 		r.Warnings = append(r.Warnings, fmt.Errorf("traces: run %q: "+format, append([]any{r.Run}, args...)...))
+	}
+	if w := a.ov.warning(r.Run); w != nil {
+		r.Warnings = append(r.Warnings, w)
 	}
 	if !a.hasSteps {
 		r.Start, r.End, r.WindowStart, r.WindowEnd = nan, nan, nan, nan
@@ -426,10 +435,10 @@ func (a *runAcc) result() RunSummary {
 			if a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {
 				warn("%d of %d iterations in the steady-state window have pull + compute + push more than %d times end - start (by up to %.4g s): start and end are not the iteration's, or the phases are in other units (trace-format.md); the phase means and the iteration time disagree", a.overlong, r.WindowSteps, overlongFactor, a.maxExcess)
 			}
-			if missing := len(a.seen) - len(a.perWk); missing > 0 {
+			if missing := len(a.ov.workers) - len(a.perWk); missing > 0 {
 				warn("%d of %d workers finish no iteration in the steady-state window", missing, r.Workers)
 			}
-			if n := len(a.seen); n < r.Workers {
+			if n := len(a.ov.workers); n < r.Workers {
 				f := float64(r.Workers) / float64(n)
 				r.UpdatesPerS, r.UpdatesPerSLo, r.UpdatesPerSHi, r.SamplesPerS = f*r.UpdatesPerS, f*r.UpdatesPerSLo, f*r.UpdatesPerSHi, f*r.SamplesPerS
 				if r.Mode == "async" {
@@ -488,8 +497,8 @@ func (a *runAcc) result() RunSummary {
 		// rows count updates once divided by the workers with rows (the
 		// updates of a 4-worker sync run came out 4 times too many).
 		per := 1.0
-		if r.Mode != "async" && len(a.seen) > 1 {
-			per = float64(len(a.seen))
+		if r.Mode != "async" && len(a.ov.workers) > 1 {
+			per = float64(len(a.ov.workers))
 		}
 		var rows int64
 		done := int64(0) // global updates before the bin

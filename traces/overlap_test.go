@@ -1,0 +1,189 @@
+package traces
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// overlapWarnings are the warnings of s that say iterations of one worker
+// overlap.
+func overlapWarnings(s RunSummary) []string {
+	var out []string
+	for _, w := range s.Warnings {
+		if strings.Contains(w.Error(), "before the end of the worker's previous iteration") {
+			out = append(out, w.Error())
+		}
+	}
+	return out
+}
+
+// shiftedAsyncPS copies testdata/synthetic/async-ps to a temporary folder
+// with the start of (run, worker, step) moved by seconds, and returns the
+// folder and the line of the changed row.
+func shiftedAsyncPS(t *testing.T, run string, worker int, step int64, by float64) (string, int) {
+	t.Helper()
+	src := filepath.Join("..", "testdata", "synthetic", "async-ps")
+	dir := t.TempDir()
+	names, err := filepath.Glob(filepath.Join(src, "*.csv"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("glob %s: %v %v", src, names, err)
+	}
+	line := 0
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(name) == "steps.csv" {
+			rows := strings.Split(string(b), "\n")
+			if rows[0] != "run,workers,ps,batch,worker,step,start,end,pull,compute,push,staleness,loss" {
+				t.Fatalf("steps.csv header %q changed: update the test", rows[0])
+			}
+			for i, r := range rows[1:] {
+				f := strings.Split(r, ",")
+				if len(f) < 8 || f[0] != run || f[4] != strconv.Itoa(worker) || f[5] != strconv.FormatInt(step, 10) {
+					continue
+				}
+				start, err := strconv.ParseFloat(f[6], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f[6] = strconv.FormatFloat(start+by, 'g', -1, 64)
+				rows[i+1] = strings.Join(f, ",")
+				line = i + 2
+			}
+			if line == 0 {
+				t.Fatalf("no row (%s, %d, %d) in %s", run, worker, step, name)
+			}
+			b = []byte(strings.Join(rows, "\n"))
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, line
+}
+
+// One iteration of worker 0 of run w1 started 100 s early (a clock that
+// jumped, a row edited by hand) overlaps the worker's earlier iterations
+// and stretches the run's wall time by 100 s: inspect's updates/s fell from
+// 8.4 to 0.046 with no warning but "only 4 iterations in the steady-state
+// window". The streamed and the in-memory summary warn once for the run,
+// with the count, the worst iteration and (streamed) its row.
+func TestSummarizeWarnsOverlappingIterations(t *testing.T) {
+	dir, line := shiftedAsyncPS(t, "w1", 0, 50, -100)
+	sums, _, err := SummarizePaths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := Summarize(tr)
+	pos := filepath.Join(dir, "steps.csv") + ":" + strconv.Itoa(line)
+	for i, s := range sums {
+		got, gotMem := overlapWarnings(s), overlapWarnings(mem[i])
+		if s.Run != "w1" {
+			if len(got) > 0 || len(gotMem) > 0 {
+				t.Errorf("run %s: %q %q, want no overlap warning", s.Run, got, gotMem)
+			}
+			continue
+		}
+		if len(got) != 1 || len(gotMem) != 1 {
+			t.Fatalf("run w1: overlap warnings %q (in memory %q), want one", got, gotMem)
+		}
+		for _, want := range []string{
+			`traces: run "w1": 1 iteration starts before the end of the worker's previous iteration (by more than 1 ms)`,
+			"worst: worker 0 step 50 starts 100 s before step 49 ends (" + pos + ")",
+			"a clock that jumped, times in other units than seconds, or a row edited by hand",
+		} {
+			if !strings.Contains(got[0], want) {
+				t.Errorf("warning %q\nlacks %q", got[0], want)
+			}
+		}
+		if want := "worst: worker 0 step 50 starts 100 s before step 49 ends. "; !strings.Contains(gotMem[0], want) {
+			t.Errorf("in memory: warning %q\nlacks %q", gotMem[0], want)
+		}
+	}
+	// three iterations of two workers: counted, the worst named
+	dir, _ = shiftedAsyncPS(t, "w2", 1, 30, -0.5)
+	tr, _, err = Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tr.Steps {
+		s := &tr.Steps[i]
+		if s.Run == "w2" && (s.Worker == 0 && (s.Step == 10 || s.Step == 20)) {
+			s.Start -= 0.25
+		}
+	}
+	for _, s := range Summarize(tr) {
+		got := overlapWarnings(s)
+		if s.Run != "w2" {
+			if len(got) > 0 {
+				t.Errorf("run %s: %q, want no overlap warning", s.Run, got)
+			}
+			continue
+		}
+		if len(got) != 1 || !strings.Contains(got[0], `run "w2": 3 iterations start before`) || !strings.Contains(got[0], "worst: worker 1 step 30 starts 0.5 s before step 29 ends.") {
+			t.Errorf("run w2: %q, want one warning of 3 iterations, the worst worker 1 step 30 by 0.5 s", got)
+		}
+	}
+}
+
+// The traces of the project (recorded, converted and synthetic) have no
+// iteration of a worker that starts before the worker's previous one ends:
+// the tolerance (1 ms plus 1e-12 of the times) passes them.
+func TestNoOverlapInFixtures(t *testing.T) {
+	dirs := []string{
+		filepath.Join("..", "testdata", "asgd"),
+		filepath.Join("..", "testdata", "asgd", "cpu"),
+		filepath.Join("..", "testdata", "sync-gns"),
+		filepath.Join("testdata", "canonical"),
+	}
+	synth, err := filepath.Glob(filepath.Join("..", "testdata", "synthetic", "*"))
+	if err != nil || len(synth) == 0 {
+		t.Fatalf("glob testdata/synthetic: %v %v", synth, err)
+	}
+	for _, dir := range append(dirs, synth...) {
+		sums, _, err := SummarizePaths(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		steps := 0
+		for _, s := range sums {
+			steps += int(s.Steps)
+			if w := overlapWarnings(s); len(w) > 0 {
+				t.Errorf("%s: %q", dir, w)
+			}
+		}
+		if steps == 0 {
+			t.Errorf("%s: no steps", dir)
+		}
+	}
+	// the converters' fixtures
+	chrome, err := filepath.Glob(filepath.Join("testdata", "chrome", "*"))
+	if err != nil || len(chrome) == 0 {
+		t.Fatalf("glob testdata/chrome: %v %v", chrome, err)
+	}
+	type src struct{ format, path string }
+	srcs := []src{{"tfevents", filepath.Join("testdata", "tfevents")}}
+	for _, p := range chrome {
+		srcs = append(srcs, src{"chrome", p})
+	}
+	for _, s := range srcs {
+		c, _, err := Convert(s.format, s.path, ConvertOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", s.path, err)
+		}
+		for _, r := range Summarize(c.Trace) {
+			if w := overlapWarnings(r); len(w) > 0 {
+				t.Errorf("%s: %q", s.path, w)
+			}
+		}
+	}
+}
