@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -37,6 +38,10 @@ type RunStats struct {
 	// WorkersSeen is the number of workers with rows; below Workers,
 	// StepsPerS is scaled from theirs (traces.RunSummary.WorkersSeen).
 	WorkersSeen int
+	// Overlap, when not nil, says that iterations of one worker start
+	// before the end of the worker's previous one: times that contradict
+	// each other, used as written (the fit warns of it).
+	Overlap *traces.OverlapWarning
 }
 
 // Moments are the mean and squared coefficient of variation of a sample.
@@ -89,7 +94,10 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 	var out []RunStats
 	var spans []span
 	var seen []map[int]bool // workers with rows, by run
-	for _, s := range t.Steps {
+	var overlaps traces.OverlapCheck
+	for k := range t.Steps {
+		s := &t.Steps[k]
+		overlaps.Add(s)
 		i, ok := idx[s.Run]
 		if !ok {
 			i = len(out)
@@ -149,8 +157,9 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 	}
 	for i := range out {
 		r := &out[i]
+		r.Overlap = overlaps.Warning(r.Run)
 		if r.Steps == 0 {
-			return nil, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail)
+			return nil, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)%s", r.Run, r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail, overlapNote(r.Overlap))
 		}
 		r.StepsPerS = float64(r.Steps) / (r.Window[1] - r.Window[0])
 		if r.WorkersSeen = len(seen[i]); r.WorkersSeen < r.Workers { // as traces.Summarize
@@ -551,6 +560,9 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 			Apply: Moments{Mean: math.NaN(), SCV: math.NaN()}, Bandwidth: math.NaN(), Epochs: math.NaN(), TotalSteps: int(r.Steps)}
 		st.HasPhases = r.Pull.N > 0 && r.Compute.N > 0 && r.Push.N > 0
 		st.WorkersSeen = r.WorkersSeen
+		for _, w := range r.Warnings {
+			errors.As(w, &st.Overlap)
+		}
 		st.Staleness = Moments{Mean: math.NaN(), SCV: math.NaN()}
 		if r.Staleness.N > 0 {
 			st.Staleness = Moments{N: int(r.Staleness.N), Mean: r.Staleness.Mean, SCV: math.NaN()}
@@ -564,7 +576,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 			st.Dataset, st.Epochs = info.Dataset, info.Epochs
 		}
 		if st.Steps == 0 {
-			return nil, warns, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)", r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail)
+			return nil, warns, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)%s", r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail, overlapNote(st.Overlap))
 		}
 		infLoss += addCurve(curves, r)
 		idx[r.Run] = len(stats)
@@ -583,6 +595,16 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 	}
 	sf, err := fitFromStats(stats, curves, infLoss, paths, o)
 	return sf, warns, err
+}
+
+// overlapNote is what an error about a run's window adds when iterations
+// of one of its workers overlap (the window is cut from times that
+// contradict each other), "" when none do.
+func overlapNote(w *traces.OverlapWarning) string {
+	if w == nil {
+		return ""
+	}
+	return "; its times contradict each other: " + w.Detail()
 }
 
 func moments(m traces.Moments) Moments {
@@ -606,6 +628,12 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		return nil, errorf("shared cores %d: want 0 (each worker computes on its own device) to %d cores per machine", o.SharedCores, model.MaxSharedCores)
 	}
 	res := &StepFit{Stats: stats}
+	var overlaps []string // said first: the data contradict themselves
+	for _, r := range stats {
+		if r.Overlap != nil {
+			overlaps = append(overlaps, r.Overlap.Error())
+		}
+	}
 	var train []RunStats
 	for _, r := range stats {
 		if o.TrainWorkers == nil || slices.Contains(o.TrainWorkers, r.Workers) {
@@ -738,6 +766,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		sort.SliceStable(alts, func(i, j int) bool { return lessNaN(alts[i].CVError, alts[j].CVError) })
 	}
 	m := NewModel(tf, res.Points, alts, mode, ref, paths, s.Level)
+	m.Diagnostics.Warnings = append(overlaps, m.Diagnostics.Warnings...)
 	if async && perr != nil && (o.Family == "mva" || auto) {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, perr.Error())
 	}

@@ -52,6 +52,12 @@ type OverlapWarning struct {
 }
 
 func (w *OverlapWarning) Error() string {
+	return fmt.Sprintf("traces: run %q: %s", w.Run, w.Detail())
+}
+
+// Detail is the warning without the run: how many iterations, the worst,
+// and what may cause it.
+func (w *OverlapWarning) Detail() string {
 	what := "1 iteration starts"
 	if w.Count != 1 {
 		what = fmt.Sprintf("%d iterations start", w.Count)
@@ -60,8 +66,8 @@ func (w *OverlapWarning) Error() string {
 	if w.File != "" && w.Line > 0 {
 		at = fmt.Sprintf(" (%s:%d)", w.File, w.Line)
 	}
-	return fmt.Sprintf("traces: run %q: %s before the end of the worker's previous iteration (by more than 1 ms); worst: worker %d step %d starts %.4g s before step %d ends%s. A worker runs its iterations one after another: a clock that jumped, times in other units than seconds, or a row edited by hand? The run's wall time, steady-state window and rates take the times as written",
-		w.Run, what, w.Worker, w.Step, w.By, w.PrevStep, at)
+	return fmt.Sprintf("%s before the end of the worker's previous iteration (by more than 1 ms); worst: worker %d step %d starts %.4g s before step %d ends%s. A worker runs its iterations one after another: a clock that jumped, times in other units than seconds, or a row edited by hand? The run's wall time, steady-state window and rates take the times as written",
+		what, w.Worker, w.Step, w.By, w.PrevStep, at)
 }
 
 // overlapRow is the last row of one worker seen.
