@@ -16,25 +16,24 @@ import (
 // steady window (validation protocol: the first 10% and the last 5% of the
 // run's wall time dropped).
 type RunStats struct {
-	Run            string
-	Mode           string
-	Workers, PS    int
-	Batch          int
-	Window         [2]float64 // s
-	Steps          int        // worker iterations completed in the window
-	StepsPerS      float64    // job-wide updates (async) or steps per second
-	Pull, Push     Moments    // s, per iteration
-	Compute        Moments    // s
-	Apply          Moments    // s, from updates.csv
-	Staleness      Moments    // updates
-	ParamBytes     int64      // runs.csv, 0 when absent
-	Bandwidth      float64    // runs.csv, B/s, NaN when absent
-	Nodes          int
-	Dataset        int64
-	Epochs         float64
-	HasPhases      bool // pull, compute and push all measured
-	TotalSteps     int  // rows of the run
-	RowsOutOfOrder bool
+	Run         string
+	Mode        string
+	Workers, PS int
+	Batch       int
+	Window      [2]float64 // s
+	Steps       int        // worker iterations completed in the window
+	StepsPerS   float64    // job-wide updates (async) or steps per second
+	Pull, Push  Moments    // s, per iteration
+	Compute     Moments    // s
+	Apply       Moments    // s, from updates.csv
+	Staleness   Moments    // updates
+	ParamBytes  int64      // runs.csv, 0 when absent
+	Bandwidth   float64    // runs.csv, B/s, NaN when absent
+	Nodes       int
+	Dataset     int64
+	Epochs      float64
+	HasPhases   bool // pull, compute and push all measured
+	TotalSteps  int  // rows of the run
 	// WorkersSeen is the number of workers with rows; below Workers,
 	// StepsPerS is scaled from theirs (traces.RunSummary.WorkersSeen).
 	WorkersSeen int
