@@ -359,8 +359,8 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					PS:          int(r.integer(c.ps, true, 0, 0)),
 					Batch:       int(r.integer(c.batch, false, 1, 0)),
 					GlobalBatch: int(r.integer(c.globalBatch, false, 1, 0)),
-					StepsPerS:   r.positive(c.steps, "steps per second"),
-					SamplesPerS: r.positive(c.samples, "samples per second"),
+					StepsPerS:   r.rate(c.steps, "steps per second"),
+					SamplesPerS: r.rate(c.samples, "samples per second"),
 					Mode:        r.mode(c.mode),
 					Nodes:       int(r.integer(c.nodes, false, 1, 0)),
 					Model:       r.str(c.model, false),
@@ -666,6 +666,18 @@ func (r *row) positive(col int, what string) float64 {
 	v := r.number(col, false, what+" > 0")
 	if v <= 0 {
 		r.fail(col, "%s: %s is not positive (expected %s > 0)", r.h.names[col], fmtFloat(v), what)
+	}
+	return v
+}
+
+// rate parses a positive rate of at least one per limits.MaxTime seconds
+// and at most limits.MaxTime per second (1e-12 to 1e12), the range of the
+// times: 1e-300 steps/s was read, and the fit's logs and products underflowed
+// to a power law "not identified" with intervals of no width.
+func (r *row) rate(col int, what string) float64 {
+	v := r.positive(col, what)
+	if v > 0 && (v < 1/limits.MaxTime || v > limits.MaxTime) {
+		r.fail(col, "%s: %s is outside %g to %g (expected %s within the range of the times, one per %g s at least)", r.h.names[col], fmtFloat(v), 1/limits.MaxTime, limits.MaxTime, what, limits.MaxTime)
 	}
 	return v
 }

@@ -67,6 +67,15 @@ func fuzzRead[T any](t *testing.T, in []byte, file string,
 	if _, err := read(bytes.NewReader(buf.Bytes()), file, func(r T) error { again = append(again, r); return nil }); err != nil {
 		t.Fatalf("written rows do not read back: %v\n%s", err, buf.Bytes())
 	}
+	// where a row was read (Throughput.Pos) is no part of the round trip:
+	// the writer adds a mode column that the input may lack
+	for _, rs := range [][]T{rows, again} {
+		for i := range rs {
+			if t, ok := any(&rs[i]).(*Throughput); ok {
+				t.at = throughputPos{}
+			}
+		}
+	}
 	if g, w := fmt.Sprintf("%+v", again), fmt.Sprintf("%+v", rows); g != w {
 		t.Fatalf("round trip differs:\n got %s\nwant %s", g, w)
 	}

@@ -203,6 +203,10 @@ func TestMalformed(t *testing.T) {
 			`traces: throughput.csv:1: missing column: expected "steps_per_s" or "samples_per_s"`, 1, 0},
 		{"throughput: zero rate", "throughput", "workers,ps,batch,steps_per_s\n1,1,32,0\n",
 			"traces: throughput.csv:2:4: steps_per_s: 0 is not positive (expected steps per second > 0)", 2, 4},
+		{"throughput: a rate that underflows", "throughput", "workers,ps,batch,samples_per_s\n1,1,32,1e-300\n",
+			"traces: throughput.csv:2:4: samples_per_s: 1e-300 is outside 1e-12 to 1e+12 (expected samples per second within the range of the times, one per 1e+12 s at least)", 2, 4},
+		{"throughput: a rate too large", "throughput", "workers,ps,batch,steps_per_s\n1,1,32,2e12\n",
+			"traces: throughput.csv:2:4: steps_per_s: 2e+12 is outside 1e-12 to 1e+12 (expected steps per second within the range of the times, one per 1e+12 s at least)", 2, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
