@@ -354,6 +354,11 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 
 func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 	fmt.Fprintf(w, "%s; intervals %.0f%%", m, 100*m.Level)
+	if r := m.Diagnostics.RMSLE; r > 0.005 && !math.IsInf(r, 0) {
+		// the intervals are the curve's; a run measured at a configuration
+		// scatters about it as the fitted data do
+		fmt.Fprintf(w, " of the fitted curve (the fitted data lie about it by %.2g%%, RMSLE %.2g: a single run can too)", 100*(math.Exp(r)-1), r)
+	}
 	if m.Queueing != nil && m.Queueing.Bandwidth > 0 && m.Reference.Bandwidth > 0 {
 		fmt.Fprintf(w, "; link rate %.4g B/s", m.Reference.Bandwidth)
 	}
