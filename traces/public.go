@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"github.com/sgdplan/sgdplan/internal/limits"
 	"math"
 	"os"
 	"path/filepath"
@@ -541,6 +542,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 		// one GPU's samples at 8, read as the sum 5 would); the job's own
 		// steps/s is that over the GPUs.
 		r.StepsPerS = v / float64(r.Workers)
+		if r.StepsPerS < 1/limits.MaxTime {
+			return t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: %g steps/s summed over %d GPUs is %g job steps/s: expected at least %g (the canonical reader's range)", v, r.Workers, r.StepsPerS, 1/limits.MaxTime)
+		}
 		r.Mode = "allreduce"
 		r.Model = job + "/" + gpu
 		r.Run = fmt.Sprintf("gpus=%d", r.Workers)
