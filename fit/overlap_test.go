@@ -1,61 +1,14 @@
 package fit
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sgdplan/sgdplan/internal/testenv"
 	"github.com/sgdplan/sgdplan/traces"
 )
-
-// shiftedAsyncPS copies testdata/synthetic/async-ps to a temporary folder
-// with the start of (run, worker, step) moved by seconds, and returns the
-// folder and the line of the changed row.
-func shiftedAsyncPS(t *testing.T, run string, worker int, step int64, by float64) (string, int) {
-	t.Helper()
-	src := filepath.Join(repoRoot(t), "testdata", "synthetic", "async-ps")
-	dir := t.TempDir()
-	names, err := filepath.Glob(filepath.Join(src, "*.csv"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("glob %s: %v %v", src, names, err)
-	}
-	line := 0
-	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if filepath.Base(name) == "steps.csv" {
-			rows := strings.Split(string(b), "\n")
-			if !strings.HasPrefix(rows[0], "run,workers,ps,batch,worker,step,start,end,") {
-				t.Fatalf("steps.csv header %q changed: update the test", rows[0])
-			}
-			for i, r := range rows[1:] {
-				f := strings.Split(r, ",")
-				if len(f) < 8 || f[0] != run || f[4] != strconv.Itoa(worker) || f[5] != strconv.FormatInt(step, 10) {
-					continue
-				}
-				start, err := strconv.ParseFloat(f[6], 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f[6] = strconv.FormatFloat(start+by, 'g', -1, 64)
-				rows[i+1] = strings.Join(f, ",")
-				line = i + 2
-			}
-			if line == 0 {
-				t.Fatalf("no row (%s, %d, %d) in %s", run, worker, step, name)
-			}
-			b = []byte(strings.Join(rows, "\n"))
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir, line
-}
 
 // An iteration of one worker started 100 s before the end of the worker's
 // previous one (a clock that jumped, a row edited by hand) is warned of,
@@ -63,7 +16,7 @@ func shiftedAsyncPS(t *testing.T, run string, worker int, step int64, by float64
 // where it leaves a run's steady window empty, the error says so.
 func TestFitWarnsOverlappingIterations(t *testing.T) {
 	o := StepOptions{Family: "mva", Bootstrap: -1}
-	dir, line := shiftedAsyncPS(t, "w1", 0, 50, -100)
+	dir, line := testenv.ShiftedAsyncPS(t, "w1", 0, 50, -100)
 	str, _, err := FitStepsPaths([]string{dir}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +46,7 @@ func TestFitWarnsOverlappingIterations(t *testing.T) {
 		}
 	}
 	// no iteration of run w4 ends in its window once one starts 100 s early
-	dir, line = shiftedAsyncPS(t, "w4", 2, 20, -100)
+	dir, line = testenv.ShiftedAsyncPS(t, "w4", 2, 20, -100)
 	_, _, err = FitStepsPaths([]string{dir}, o)
 	tr, _, lerr := traces.Load(dir)
 	if lerr != nil {

@@ -1,11 +1,12 @@
 package traces
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/testenv"
 )
 
 // overlapWarnings are the warnings of s that say iterations of one worker
@@ -20,53 +21,6 @@ func overlapWarnings(s RunSummary) []string {
 	return out
 }
 
-// shiftedAsyncPS copies testdata/synthetic/async-ps to a temporary folder
-// with the start of (run, worker, step) moved by seconds, and returns the
-// folder and the line of the changed row.
-func shiftedAsyncPS(t *testing.T, run string, worker int, step int64, by float64) (string, int) {
-	t.Helper()
-	src := filepath.Join("..", "testdata", "synthetic", "async-ps")
-	dir := t.TempDir()
-	names, err := filepath.Glob(filepath.Join(src, "*.csv"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("glob %s: %v %v", src, names, err)
-	}
-	line := 0
-	for _, name := range names {
-		b, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if filepath.Base(name) == "steps.csv" {
-			rows := strings.Split(string(b), "\n")
-			if rows[0] != "run,workers,ps,batch,worker,step,start,end,pull,compute,push,staleness,loss" {
-				t.Fatalf("steps.csv header %q changed: update the test", rows[0])
-			}
-			for i, r := range rows[1:] {
-				f := strings.Split(r, ",")
-				if len(f) < 8 || f[0] != run || f[4] != strconv.Itoa(worker) || f[5] != strconv.FormatInt(step, 10) {
-					continue
-				}
-				start, err := strconv.ParseFloat(f[6], 64)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f[6] = strconv.FormatFloat(start+by, 'g', -1, 64)
-				rows[i+1] = strings.Join(f, ",")
-				line = i + 2
-			}
-			if line == 0 {
-				t.Fatalf("no row (%s, %d, %d) in %s", run, worker, step, name)
-			}
-			b = []byte(strings.Join(rows, "\n"))
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir, line
-}
-
 // One iteration of worker 0 of run w1 started 100 s early (a clock that
 // jumped, a row edited by hand) overlaps the worker's earlier iterations
 // and stretches the run's wall time by 100 s: inspect's updates/s fell from
@@ -74,7 +28,7 @@ func shiftedAsyncPS(t *testing.T, run string, worker int, step int64, by float64
 // window". The streamed and the in-memory summary warn once for the run,
 // with the count, the worst iteration and (streamed) its row.
 func TestSummarizeWarnsOverlappingIterations(t *testing.T) {
-	dir, line := shiftedAsyncPS(t, "w1", 0, 50, -100)
+	dir, line := testenv.ShiftedAsyncPS(t, "w1", 0, 50, -100)
 	sums, _, err := SummarizePaths(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +64,7 @@ func TestSummarizeWarnsOverlappingIterations(t *testing.T) {
 		}
 	}
 	// three iterations of two workers: counted, the worst named
-	dir, _ = shiftedAsyncPS(t, "w2", 1, 30, -0.5)
+	dir, _ = testenv.ShiftedAsyncPS(t, "w2", 1, 30, -0.5)
 	tr, _, err = Load(dir)
 	if err != nil {
 		t.Fatal(err)
