@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -496,7 +495,9 @@ func (m *Model) superlinearWarning() string {
 // follow, gets the warning. "" otherwise, or when there are no bootstrap
 // samples to give an interval.
 func (m *Model) missWarning() string {
-	if len(m.Samples) == 0 {
+	// the fit error first: it decides most fits, and the intervals below
+	// cost a prediction per configuration and bootstrap sample
+	if len(m.Samples) == 0 || !(m.Diagnostics.RMSLE > missRMSLE) {
 		return ""
 	}
 	groups := m.replicates()
@@ -537,7 +538,7 @@ func (m *Model) missWarning() string {
 		}
 	}
 	tail := binomialTail(len(groups), missed, 1-m.Level)
-	if missed == 0 || tail >= missAlpha || !(m.Diagnostics.RMSLE > missRMSLE) {
+	if missed == 0 || tail >= missAlpha {
 		return ""
 	}
 	why := ""
@@ -546,10 +547,11 @@ func (m *Model) missWarning() string {
 		slices.SortStableFunc(o, func(a, b obs) int { return cmp.Compare(a.workers, b.workers) })
 		for i := 1; i < len(o) && why == ""; i++ {
 			if o[i].workers > o[i-1].workers && o[i].samples < o[i-1].samples*(1-replicateTol) {
-				at := plural(k.ps, "shard") + ", batch " + strconv.FormatFloat(k.batch, 'g', 4, 64)
+				batch := "batch"
 				if m.Reference.GlobalBatch > 0 {
-					at = plural(k.ps, "shard") + ", global batch " + strconv.FormatFloat(k.batch, 'g', 4, 64)
+					batch = "global batch"
 				}
+				at := fmt.Sprintf("%s, %s %.4g", plural(k.ps, "shard"), batch, k.batch)
 				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", at, o[i-1].samples, plural(int(o[i-1].workers), "worker"), o[i].samples, plural(int(o[i].workers), "worker"))
 			}
 		}
