@@ -115,3 +115,43 @@ func BenchmarkGreedy(b *testing.B) {
 		}
 	}
 }
+
+// overloadWorkload is count jobs arriving every 0.5 s on 64 servers,
+// exponential sizes of mean 3600 s, s(k) = k^0.8, at most 64 workers per
+// job: an offered load of 112, so nearly every job waits in the system until
+// the arrivals end, and each event meets up to count jobs.
+func overloadWorkload(count int) []Job {
+	rng := rand.New(rand.NewPCG(2, 2))
+	jobs := make([]Job, count)
+	for i := range jobs {
+		jobs[i] = Job{ID: fmt.Sprintf("j%d", i), Arrival: 0.5 * float64(i), Size: Exponential{Mean: 3600}.Rand(rng),
+			Curve: PowerLaw{P: 0.8}, MaxWorkers: 64}
+	}
+	return jobs
+}
+
+// BenchmarkSimulateOverload is the online simulator under heSRPT on an
+// overloaded queue (overloadWorkload on 64 servers), with ideal shares and
+// with whole workers, as plan runs both: the cost of an event grows with the
+// jobs in the system.
+func BenchmarkSimulateOverload(b *testing.B) {
+	for _, count := range []int{1000, 2000} {
+		jobs := overloadWorkload(count)
+		for _, integer := range []bool{false, true} {
+			b.Run(fmt.Sprintf("arrivals=%d/integer=%v", count, integer), func(b *testing.B) {
+				b.ReportAllocs()
+				var r Result
+				var err error
+				c0 := cpuTime()
+				for b.Loop() {
+					if r, err = Simulate(jobs, HeSRPTPolicy{}, Settings{Servers: 64, Integer: integer}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, c0)
+				b.ReportMetric(r.MeanInSystem, "jobs-in-system")
+				b.ReportMetric(float64(r.Events), "events")
+			})
+		}
+	}
+}
