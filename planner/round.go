@@ -13,13 +13,26 @@ import (
 // jobs below their caps, largest share first, so that no worker idles while a
 // job could use it. alloc is not modified. servers < 0 counts as 0.
 func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int) {
+	roundWorkers(alloc, caps, servers, conserve, out, nil)
+}
+
+// remainder is job i's fractional remainder in RoundWorkers, as the keys it
+// is ranked by: f = quantum(remainder), share = quantum(alloc[i]).
+type remainder struct {
+	i        int
+	f, share float64
+}
+
+// roundWorkers is RoundWorkers with a buffer for the remainders (nil: a new
+// one), which it returns for the next call.
+func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int, fr []remainder) []remainder {
 	m := len(alloc)
 	left := max(servers, 0)
-	type frac struct {
-		i int
-		f float64
-	}
-	fr := make([]frac, 0, m)
+	// Remainders and shares are compared at a billionth of a worker: a
+	// policy's equal shares differ in their last bits (EQUI's three thirds
+	// from water-filling), and the ties must go by the rule, not by
+	// rounding noise (quantized values keep the order total).
+	fr = fr[:0]
 	for i, a := range alloc {
 		k := int(math.Floor(a + 1e-9))
 		if k > caps[i] {
@@ -31,34 +44,31 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 		out[i] = k
 		left -= k
 		if f := a - float64(k); f > 1e-9 && k < caps[i] {
-			fr = append(fr, frac{i, f})
+			fr = append(fr, remainder{i, quantum(f), quantum(a)})
 		}
 	}
-	// Remainders and shares are compared at a billionth of a worker: a
-	// policy's equal shares differ in their last bits (EQUI's three thirds
-	// from water-filling), and the ties must go by the rule, not by
-	// rounding noise (quantized values keep the order total).
-	cmp := func(a, b frac) int {
-		switch fa, fb := quantum(a.f), quantum(b.f); {
-		case fa != fb:
-			return cmpDesc(fa, fb)
-		case quantum(alloc[a.i]) != quantum(alloc[b.i]):
-			return cmpDesc(quantum(alloc[a.i]), quantum(alloc[b.i]))
+	cmp := func(a, b remainder) int {
+		switch {
+		case a.f != b.f:
+			return cmpDesc(a.f, b.f)
+		case a.share != b.share:
+			return cmpDesc(a.share, b.share)
 		}
 		return a.i - b.i
 	}
 	// The workers left go to the first `left` remainders in that (total)
 	// order: select them in O(m) rather than sort all.
+	picked := fr
 	if left < len(fr) {
 		selectFirst(fr, left, cmp)
-		fr = fr[:left]
+		picked = fr[:left]
 	}
-	for _, x := range fr {
+	for _, x := range picked {
 		out[x.i]++
 		left--
 	}
 	if !conserve || left == 0 {
-		return
+		return fr
 	}
 	idx := make([]int, m)
 	for i := range idx {
@@ -83,9 +93,10 @@ func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 			}
 		}
 		if !gave {
-			return
+			return fr
 		}
 	}
+	return fr
 }
 
 // quantum is x in billionths of a worker, rounded: the resolution at which
