@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // View is what a policy knows about one job in the system when it allocates:
@@ -98,10 +99,13 @@ func (h HeSRPTPolicy) Name() string {
 // Allocate implements Policy.
 func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
-	rem := make([]float64, m)
-	wt := make([]float64, m)
-	ps := make([]float64, m)
-	for i, v := range jobs {
+	b := heSRPTBuffers.Get().(*heSRPTBuffer)
+	defer heSRPTBuffers.Put(b)
+	rem := grow(b.rem, m)
+	wt := grow(b.wt, m)
+	ps := grow(b.ps, m)
+	for i := range jobs {
+		v := &jobs[i]
 		rem[i] = v.Remaining
 		wt[i] = v.Job.weight()
 		if h.Objective == Slowdown {
@@ -110,12 +114,12 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 		ps[i] = exponentOf(v.Job.Curve, n)
 	}
 	p := median(ps)
-	asc := smallestFirst(jobs)
+	asc := smallestFirst(jobs, b.asc)
 	// equal remaining work: the heavier finishes first (exchanging two
 	// equal jobs lowers the objective by the difference of their weights),
 	// as the closed form orders them (sortForHeSRPT)
 	heavierFirstOnTies(asc, rem, wt)
-	desc := make([]int, m)
+	desc := growInt(b.desc, m)
 	for k, r := range asc {
 		desc[m-1-k] = r
 	}
@@ -124,7 +128,18 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 		alloc[i] *= n
 	}
 	capAndSpill(n, jobs, alloc, asc)
+	b.rem, b.wt, b.ps, b.asc, b.desc = rem, wt, ps, asc, desc
 }
+
+// heSRPTBuffer holds HeSRPTPolicy.Allocate's working slices from one call
+// to the next: a simulation calls it at every event, with up to thousands
+// of jobs.
+type heSRPTBuffer struct {
+	rem, wt, ps []float64
+	asc, desc   []int
+}
+
+var heSRPTBuffers = sync.Pool{New: func() any { return new(heSRPTBuffer) }}
 
 // Equi gives every job the same number of workers, n/m, and what a capped
 // job cannot use to the others equally (water-filling).
@@ -159,7 +174,7 @@ func (SRPT) Name() string { return "srpt" }
 
 // Allocate implements Policy.
 func (SRPT) Allocate(n float64, jobs []View, alloc []float64) {
-	fillInOrder(n, jobs, alloc, smallestFirst(jobs))
+	fillInOrder(n, jobs, alloc, smallestFirst(jobs, nil))
 }
 
 // FIFO gives all the workers to the earliest job (up to its cap, then to the
@@ -222,7 +237,7 @@ func (Knee) Name() string { return "knee" }
 
 // Allocate implements Policy.
 func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
-	order := smallestFirst(jobs)
+	order := smallestFirst(jobs, nil)
 	left := n
 	for _, i := range order {
 		a := math.Min(math.Min(kneeOf(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
@@ -593,23 +608,24 @@ func heavierFirstOnTies(asc []int, rem, wt []float64) {
 
 // smallestFirst returns the positions of jobs by increasing remaining size,
 // ties by arrival: from the ranks in O(m) when they are right, else by
-// sorting.
-func smallestFirst(jobs []View) []int {
+// sorting. It writes them in buf when it is large enough.
+func smallestFirst(jobs []View, buf []int) []int {
 	m := len(jobs)
-	idx := make([]int, m)
+	idx := growInt(buf, m)
 	for i := range idx {
 		idx[i] = -1
 	}
 	ok := true
-	for r, v := range jobs {
-		if v.Rank < 0 || v.Rank >= m || idx[v.Rank] >= 0 {
+	for r := range jobs {
+		k := jobs[r].Rank
+		if k < 0 || k >= m || idx[k] >= 0 {
 			ok = false
 			break
 		}
-		idx[v.Rank] = r
+		idx[k] = r
 	}
 	for k := 1; ok && k < m; k++ {
-		a, b := jobs[idx[k-1]], jobs[idx[k]]
+		a, b := &jobs[idx[k-1]], &jobs[idx[k]]
 		ok = a.Remaining < b.Remaining || (a.Remaining == b.Remaining && idx[k-1] < idx[k])
 	}
 	if ok {

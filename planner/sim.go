@@ -193,6 +193,8 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		alloc    []float64
 		prev     = make([]float64, M) // allocation before the event, by job
 		ints     []int
+		intCaps  []int                // whole-worker caps, by place in active
+		fracs    []remainder          // RoundWorkers' buffer
 		bySize   []int                // active job indices by remaining size
 		rank     = make([]int, M)     // place of a job in bySize
 		present  = make([]bool, M)    // job is in the system
@@ -231,11 +233,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 		if s.Integer {
 			ints = growInt(ints, m)
-			caps := make([]int, m)
-			for r, v := range vs {
-				caps[r] = int(math.Floor(v.Cap + 1e-9))
+			intCaps = growInt(intCaps, m)
+			for r, i := range active {
+				intCaps[r] = int(math.Floor(caps[i] + 1e-9))
 			}
-			RoundWorkers(alloc, caps, int(n), !isRigid, ints)
+			fracs = roundWorkers(alloc, intCaps, int(n), !isRigid, ints, fracs)
 			for r := range alloc {
 				alloc[r] = float64(ints[r])
 			}
@@ -469,18 +471,16 @@ func insertSorted(active []int, i int) []int {
 	return active
 }
 
+// grow returns a of length m, its contents undefined, reallocated as
+// append grows a slice (a queue that gains a job at every event must not
+// reallocate at every event).
 func grow(a []float64, m int) []float64 {
-	if cap(a) < m {
-		return make([]float64, m)
-	}
-	return a[:m]
+	return slices.Grow(a[:0], m)[:m]
 }
 
+// growInt is grow for ints.
 func growInt(a []int, m int) []int {
-	if cap(a) < m {
-		return make([]int, m)
-	}
-	return a[:m]
+	return slices.Grow(a[:0], m)[:m]
 }
 
 // MaxServers is the most workers a simulated cluster may have. A million
