@@ -189,6 +189,37 @@ func TestSelectFirst(t *testing.T) {
 	}
 }
 
+// selectRemainders puts the k first remainders (larger remainder, then
+// larger share, then earlier job) first, as sorting them would.
+func TestSelectRemainders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 10))
+	for trial := range 500 {
+		n := 1 + rng.IntN(60)
+		x := make([]remainder, n)
+		for i := range x {
+			// few values: ties on the remainder and on the share
+			x[i] = remainder{i: i, f: float64(rng.IntN(4)), share: float64(rng.IntN(3))}
+		}
+		rng.Shuffle(n, func(a, b int) { x[a], x[b] = x[b], x[a] })
+		k := rng.IntN(n + 1)
+		order := func(a, b remainder) int {
+			if a.before(b) {
+				return -1
+			}
+			if b.before(a) {
+				return 1
+			}
+			return 0
+		}
+		sorted := slices.SortedFunc(slices.Values(x), order)
+		selectRemainders(x, k)
+		head := slices.SortedFunc(slices.Values(x[:k]), order)
+		if !slices.Equal(head, sorted[:k]) {
+			t.Fatalf("trial %d: first %d are %v, want %v", trial, k, head, sorted[:k])
+		}
+	}
+}
+
 // countingCurve is Amdahl's law that counts its evaluations.
 type countingCurve struct {
 	F     float64

@@ -44,23 +44,19 @@ func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 		out[i] = k
 		left -= k
 		if f := a - float64(k); f > 1e-9 && k < caps[i] {
-			fr = append(fr, remainder{i, quantum(f), quantum(a)})
+			r := remainder{i: i, f: quantum(f)}
+			r.share = r.f // a share under one worker is its remainder
+			if k > 0 {
+				r.share = quantum(a)
+			}
+			fr = append(fr, r)
 		}
-	}
-	cmp := func(a, b remainder) int {
-		switch {
-		case a.f != b.f:
-			return cmpDesc(a.f, b.f)
-		case a.share != b.share:
-			return cmpDesc(a.share, b.share)
-		}
-		return a.i - b.i
 	}
 	// The workers left go to the first `left` remainders in that (total)
 	// order: select them in O(m) rather than sort all.
 	picked := fr
 	if left < len(fr) {
-		selectFirst(fr, left, cmp)
+		selectRemainders(fr, left)
 		picked = fr[:left]
 	}
 	for _, x := range picked {
@@ -127,6 +123,51 @@ func selectFirst[T any](x []T, k int, cmp func(a, b T) int) {
 				i++
 			}
 			for cmp(x[j], p) > 0 {
+				j--
+			}
+			if i <= j {
+				x[i], x[j] = x[j], x[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k-1 <= j:
+			hi = j
+		case k-1 >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+}
+
+// before orders remainders: the larger remainder first, then the larger
+// share, then the earlier job (a total order).
+func (a remainder) before(b remainder) bool {
+	switch {
+	case a.f != b.f:
+		return a.f > b.f
+	case a.share != b.share:
+		return a.share > b.share
+	}
+	return a.i < b.i
+}
+
+// selectRemainders is selectFirst for remainders in the order of before:
+// the same quickselect with the comparison inlined, which a generic call
+// through cmp cannot be (it cost a tenth of an overloaded whole-worker
+// simulation, BenchmarkSimulateOverload).
+func selectRemainders(x []remainder, k int) {
+	lo, hi := 0, len(x)-1
+	for lo < hi {
+		p := x[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for x[i].before(p) {
+				i++
+			}
+			for p.before(x[j]) {
 				j--
 			}
 			if i <= j {
