@@ -104,6 +104,7 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 	rem := grow(b.rem, m)
 	wt := grow(b.wt, m)
 	ps := grow(b.ps, m)
+	sameWeight := true
 	for i := range jobs {
 		v := &jobs[i]
 		rem[i] = v.Remaining
@@ -111,14 +112,18 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 		if h.Objective == Slowdown {
 			wt[i] /= v.Job.Size
 		}
+		sameWeight = sameWeight && wt[i] == wt[0]
 		ps[i] = exponentOf(v.Job.Curve, n)
 	}
 	p := median(ps)
 	asc := smallestFirst(jobs, b.asc)
 	// equal remaining work: the heavier finishes first (exchanging two
 	// equal jobs lowers the objective by the difference of their weights),
-	// as the closed form orders them (sortForHeSRPT)
-	heavierFirstOnTies(asc, rem, wt)
+	// as the closed form orders them (sortForHeSRPT); equal weights keep
+	// the order
+	if !sameWeight {
+		heavierFirstOnTies(asc, rem, wt)
+	}
 	desc := growInt(b.desc, m)
 	for k, r := range asc {
 		desc[m-1-k] = r
@@ -655,9 +660,9 @@ func fillInOrder(n float64, jobs []View, alloc []float64, order []int) {
 // workers left) to the jobs in order, up to their caps.
 func capAndSpill(n float64, jobs []View, alloc []float64, order []int) {
 	used := 0.0
-	for i, v := range jobs {
-		if alloc[i] > v.Cap {
-			alloc[i] = v.Cap
+	for i := range jobs {
+		if c := jobs[i].Cap; alloc[i] > c {
+			alloc[i] = c
 		}
 		used += alloc[i]
 	}

@@ -198,6 +198,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		bySize   []int                // active job indices by remaining size
 		rank     = make([]int, M)     // place of a job in bySize
 		present  = make([]bool, M)    // job is in the system
+		started  = make([]bool, M)    // job has held workers (its Start is set)
 		rate     = make([]float64, M) // rate at prev[i] workers
 		rates    []float64
 		t        float64
@@ -224,7 +225,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		vs = vs[:0]
 		for _, i := range active {
 			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
-				Cap: caps[i], Started: !math.IsNaN(res.Jobs[i].Start), Workers: prev[i], Rank: rank[i]})
+				Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]})
 		}
 		alloc = grow(alloc, m)
 		pol.Allocate(n, vs, alloc)
@@ -246,7 +247,8 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		dt := math.Inf(1)
 		sum := 0.0
 		for r, i := range active {
-			if res.Jobs[i].Start != res.Jobs[i].Start && alloc[r] > 0 {
+			if !started[i] && alloc[r] > 0 {
+				started[i] = true
 				res.Jobs[i].Start = t
 				res.Jobs[i].Workers = alloc[r]
 			}
@@ -265,7 +267,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			prev[i] = alloc[r]
 			rate[i] = rates[r]
 			if rates[r] > 0 {
-				dt = math.Min(dt, (work[i]-attained[i])/rates[r])
+				// math.Min(dt, x) for an x that is never -0, inlined: it
+				// runs at every job of every event
+				if x := (work[i] - attained[i]) / rates[r]; x < dt || x != x {
+					dt = x
+				}
 			}
 		}
 		if ah.Len() > 0 {
