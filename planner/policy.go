@@ -244,7 +244,15 @@ func (Knee) Name() string { return "knee" }
 func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
 	order := smallestFirst(jobs, nil)
 	left := n
+	// with Alpha in (0, 1) a knee is a number >= 1, never NaN: once no
+	// workers are left the jobs get 0 whatever their knees, and the knees
+	// (several curve evaluations each) of a long queue need not be found
+	sure := k.Alpha > 0 && k.Alpha < 1
 	for _, i := range order {
+		if left == 0 && sure && jobs[i].Cap > 0 {
+			alloc[i] = 0
+			continue
+		}
 		a := math.Min(math.Min(kneeOf(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
 		alloc[i] = a
 		left -= a
