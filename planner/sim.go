@@ -263,6 +263,12 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 				rates[r] = rate[i] // same workers, same rate: skip the curve
 			default:
 				rates[r] = curve(i).Speedup(alloc[r])
+				if math.IsNaN(rates[r]) || math.IsInf(rates[r], 0) {
+					// an infinite rate finishes the job in no time at
+					// every event and NaN work never completes: the
+					// simulation would never end
+					return res, fmt.Errorf("planner: job %q: speedup at %g workers is %g, want a finite number", jobs[i].ID, alloc[r], rates[r])
+				}
 			}
 			prev[i] = alloc[r]
 			rate[i] = rates[r]

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // M/M/1 special case: one server, p = 1, exponential sizes of mean 1 (mu = 1),
@@ -228,6 +229,31 @@ func TestSimulateTinyJobsLate(t *testing.T) {
 	for _, j := range r.Jobs {
 		if w, ok := want[j.ID]; ok && math.Abs(j.Response-w) > 1e-9*w {
 			t.Errorf("%s: flow %g, want %g (slowdown %g)", j.ID, j.Response, w, j.Slowdown)
+		}
+	}
+}
+
+// A curve that gives an infinite or NaN speedup is refused at the job: an
+// infinite rate made the work attained NaN (Inf x 0) and the simulation
+// never ended.
+func TestSimulateRefusesNonFiniteSpeedup(t *testing.T) {
+	for _, bad := range []float64{math.Inf(1), math.NaN()} {
+		jobs := []Job{
+			{ID: "a", Size: 10, Curve: curveFunc(func(k float64) float64 { return k })},
+			{ID: "b", Size: 20, Curve: curveFunc(func(float64) float64 { return bad })},
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := Simulate(jobs, Equi{}, Settings{Servers: 4})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), `job "b"`) || !strings.Contains(err.Error(), "want a finite number") {
+				t.Errorf("speedup %g: err = %v, want one naming job b and a finite number", bad, err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("speedup %g: Simulate did not return in 20 s", bad)
 		}
 	}
 }
