@@ -198,6 +198,21 @@ func simulateAction(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: %s\n", w)
 		}
 	}
+	if ea > 0 {
+		// speed scaling replaces the jobs' own speedup curves: say so,
+		// a job on a fitted model otherwise ran at linear speedup
+		// with no word (planner.Settings.EnergyAlpha)
+		what := fmt.Sprintf("the curves of all %s (their p or model) are not used; max_workers still caps them", countWord(len(fixed), "job"))
+		if fixed == nil {
+			what = "--p is not used"
+			if !c.IsSet("p") {
+				what = ""
+			}
+		}
+		if what != "" {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: --energy-alpha %g: every job runs at speed = power^(1/%g), s(k) = k^%.4g: %s\n", ea, ea, 1/ea, what)
+		}
+	}
 	if fixed != nil && es == 0 && seeds > 1 {
 		// the jobs file fixes every arrival and size: the seeds would
 		// repeat one result, and intervals of zero width would say

@@ -324,3 +324,36 @@ func TestSimulateCSVSeedsNote(t *testing.T) {
 		t.Errorf("the table says the csv note: %s", stderr)
 	}
 }
+
+// --energy-alpha replaces every job's speedup curve by k^(1/A): simulate
+// says so. A job of p = 0.9 ran at k^0.5 with no word, and one on a fitted
+// model at linear speedup.
+func TestSimulateEnergyReplacesCurves(t *testing.T) {
+	jobs := filepath.Join(t.TempDir(), "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,size,p\na,100,0.9\nb,50,0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--policy", "hesrpt", "--energy-alpha", "2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "--energy-alpha 2: every job runs at speed = power^(1/2), s(k) = k^0.5: the curves of all 2 jobs (their p or model) are not used") {
+		t.Errorf("stderr %q, want the curves named as replaced", stderr)
+	}
+	var p simPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	// the notice tells the truth: the simulation used k^0.5, not p = 0.9
+	if p.Energy == 0 {
+		t.Errorf("no energy accounted: %s", stdout)
+	}
+	code, _, stderr = runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--policy", "hesrpt")
+	if code != 0 || strings.Contains(stderr, "energy") {
+		t.Errorf("without --energy-alpha: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "simulate", "--servers", "4", "--arrival-rate", "0.01", "--count", "20", "--mean-size", "10", "--p", "0.8", "--policy", "equi", "--energy-alpha", "2")
+	if code != 0 || !strings.Contains(stderr, "k^0.5: --p is not used") {
+		t.Errorf("Poisson with --p: exit %d, stderr %q", code, stderr)
+	}
+}
