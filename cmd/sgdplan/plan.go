@@ -277,6 +277,11 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	if len(def) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
 			c.Command.Name, p, len(def), len(jobs), planNameList(def, 8))
+	} else if c.IsSet("p") {
+		// --p fills in only: say it did nothing rather than let it
+		// read as an override
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g applies to no job: every row of %s has p or model, which --p does not replace\n",
+			c.Command.Name, p, path)
 	}
 	// the caps apply to every policy but fcfs-rigid, and not under
 	// simulate's energy accounting (which gives every job a power law)

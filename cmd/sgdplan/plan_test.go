@@ -206,6 +206,19 @@ func TestPlanSimulateDefaultP(t *testing.T) {
 			!strings.Contains(stderr, "give --p P") {
 			t.Errorf("%s without --p: exit %d, stdout %q, stderr %q; want exit 2 naming jobs.csv:2 and --p", cmd, code, stdout, stderr)
 		}
+		// every row has p: --p does nothing, and says so (it did
+		// nothing with no word, as if it overrode the rows' p)
+		full := filepath.Join(t.TempDir(), "full.csv")
+		if err := os.WriteFile(full, []byte("job,size,p\na,4,0.5\nb,1,1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr = runCmd(t, cmd, "--jobs", full, "--servers", "4", "--policy", "srpt", "--p", "0.9")
+		if note := "--p 0.9 applies to no job: every row of " + full + " has p or model"; code != 0 || !strings.Contains(stderr, note) {
+			t.Errorf("%s, every row with p: exit %d, stderr %q, want %q", cmd, code, stderr, note)
+		}
+		if code, _, stderr = runCmd(t, cmd, "--jobs", full, "--servers", "4", "--policy", "srpt"); code != 0 || strings.Contains(stderr, "--p") {
+			t.Errorf("%s without --p: exit %d, stderr %q", cmd, code, stderr)
+		}
 		code, _, stderr = runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--p", "1.5")
 		if code != exitBadInput || !strings.Contains(stderr, "--p 1.5: want a speedup exponent in (0, 1]") {
 			t.Errorf("%s --p 1.5: exit %d, stderr %q", cmd, code, stderr)
