@@ -411,7 +411,7 @@ func (a *runAcc) result() RunSummary {
 		if len(a.evals) == 0 && a.stUpd == nil {
 			warn("no steps, updates or evals (only runs.csv metadata)")
 		} else {
-			warn("no steps in steps.csv: no throughput or phase times")
+			warn("no step rows (no steps.csv, or none of its rows are of this run): no step throughput or phase times")
 		}
 	} else {
 		length := r.WindowEnd - r.WindowStart

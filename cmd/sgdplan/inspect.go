@@ -93,13 +93,19 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
 		}
 	}
-	series, err := noteThroughput(paths, stderr, len(sums) == 0 && format == "table")
+	// with no step rows the runs' table has no rates: list the
+	// throughput rows' ranges first (a converted TensorBoard log's
+	// evals.csv beside its throughput.csv hid its one measurement)
+	stepless := !slices.ContainsFunc(sums, func(s traces.RunSummary) bool { return s.Steps > 0 })
+	series, err := noteThroughput(paths, stderr, stepless && format == "table")
 	if err != nil {
 		return badInput(err)
 	}
-	if len(sums) == 0 && len(series) > 0 && format == "table" {
-		// no step trace: the table of runs would be empty
-		return throughputTable(stdout, series)
+	if stepless && len(series) > 0 && format == "table" {
+		if err := throughputTable(stdout, series); err != nil || len(sums) == 0 {
+			return err
+		}
+		fmt.Fprintln(stdout)
 	}
 	switch format {
 	case "json":
@@ -144,9 +150,9 @@ func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughput
 			return nil, err
 		}
 		if listed {
-			fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, n)
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, countWord(n, "run-level throughput row"))
 		} else {
-			fmt.Fprintf(stderr, "sgdplan: note: %s holds %d run-level throughput rows; inspect summarizes step traces only (fit reads these)\n", f.Path, n)
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only (fit reads these)\n", f.Path, countWord(n, "run-level throughput row"))
 		}
 	}
 	return out, nil
@@ -254,8 +260,8 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 		if n := len(s.Loss); n > 0 {
 			loss = g(s.Loss[0].Loss) + "->" + g(s.Loss[n-1].Loss)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			cellText(s.Run), s.Workers, s.PS, s.Batch, cellText(s.Mode), s.Steps, g(s.WindowEnd-s.WindowStart),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
+			cellText(s.Run), known(s, s.Workers), known(s, s.PS), known(s, s.Batch), cellText(s.Mode), s.Steps, g(s.WindowEnd-s.WindowStart),
 			g(s.UpdatesPerS), interval, g(s.SamplesPerS),
 			phase(s.Pull), phase(s.Compute), phase(s.Push), phase(s.Iteration),
 			g(s.Staleness.Mean), quant, loss)
@@ -275,6 +281,17 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 		}
 	}
 	return err
+}
+
+// known formats a run's workers, ps or batch, "-" for a run with no
+// step rows: they come from steps.csv, and such a run (an evals.csv or
+// runs.csv row alone) has none to give them (it printed 0 workers, 0 ps,
+// batch 0).
+func known(s traces.RunSummary, v int) string {
+	if s.Steps == 0 && v == 0 {
+		return "-"
+	}
+	return strconv.Itoa(v)
 }
 
 func phase(m traces.Moments) string {
@@ -303,9 +320,9 @@ type jsonMoments struct {
 
 type jsonSummary struct {
 	Run           string      `json:"run"`
-	Workers       int         `json:"workers"`
-	PS            int         `json:"ps"`
-	Batch         int         `json:"batch"`
+	Workers       *int        `json:"workers"` // null: no step rows give it
+	PS            *int        `json:"ps"`
+	Batch         *int        `json:"batch"`
 	Mode          string      `json:"mode"`
 	Model         string      `json:"model,omitempty"`
 	Steps         int64       `json:"steps"`
@@ -346,8 +363,16 @@ func moments(m traces.Moments) jsonMoments {
 	return jsonMoments{N: m.N, Mean: num(m.Mean), Var: num(m.Var), SCV: num(m.SCV)}
 }
 
+// knownInt is known for JSON: nil (null) where the table prints "-".
+func knownInt(s traces.RunSummary, v int) *int {
+	if s.Steps == 0 && v == 0 {
+		return nil
+	}
+	return &v
+}
+
 func toJSON(s traces.RunSummary) jsonSummary {
-	j := jsonSummary{Run: s.Run, Workers: s.Workers, PS: s.PS, Batch: s.Batch, Mode: s.Mode, Steps: s.Steps,
+	j := jsonSummary{Run: s.Run, Workers: knownInt(s, s.Workers), PS: knownInt(s, s.PS), Batch: knownInt(s, s.Batch), Mode: s.Mode, Steps: s.Steps,
 		Start: num(s.Start), End: num(s.End), WindowStart: num(s.WindowStart), WindowEnd: num(s.WindowEnd),
 		WindowSteps: s.WindowSteps, UpdatesPerS: num(s.UpdatesPerS), UpdatesPerSLo: num(s.UpdatesPerSLo),
 		UpdatesPerSHi: num(s.UpdatesPerSHi), SamplesPerS: num(s.SamplesPerS),
@@ -408,7 +433,13 @@ func inspectCSV(w io.Writer, sums []traces.RunSummary) error {
 		if s.Info != nil {
 			model = s.Info.Model
 		}
-		rec := []string{s.Run, i(int64(s.Workers)), i(int64(s.PS)), i(int64(s.Batch)), s.Mode, model, i(s.Steps),
+		k := func(v int) string {
+			if s.Steps == 0 && v == 0 {
+				return "" // as the table's "-"
+			}
+			return i(int64(v))
+		}
+		rec := []string{s.Run, k(s.Workers), k(s.PS), k(s.Batch), s.Mode, model, i(s.Steps),
 			f(s.Start), f(s.End), f(s.WindowStart), f(s.WindowEnd), i(s.WindowSteps),
 			f(s.UpdatesPerS), f(s.UpdatesPerSLo), f(s.UpdatesPerSHi), f(s.SamplesPerS)}
 		for _, m := range []traces.Moments{s.Pull, s.Compute, s.Push, s.Iteration} {

@@ -151,6 +151,54 @@ func TestInspectThroughputOnly(t *testing.T) {
 	}
 }
 
+// A converted TensorBoard log is evals.csv, runs.csv and throughput.csv, no
+// steps: inspect listed its run at 0 workers, 0 ps, batch 0 and hid the
+// throughput row, the folder's one measurement. Now the row's range comes
+// first, the run's counts are unknown ("-", null, empty), and the warning
+// does not claim a steps.csv that is not there.
+func TestInspectStepless(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"runs.csv":       "run,mode\nr1,allreduce\n",
+		"evals.csv":      "run,time,updates,loss\nr1,0,0,2\nr1,1,10,1.5\n",
+		"throughput.csv": "workers,ps,batch,steps_per_s,mode,run\n1,0,1,5.5,allreduce,r1\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runCmd(t, "inspect", dir)
+	lines := strings.Split(stdout, "\n")
+	var run []string
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "r1" {
+			run = f
+		}
+	}
+	if code != 0 || len(lines) < 2 || !strings.HasPrefix(lines[0], "file") ||
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "- 1 1 0 1 allreduce 5.5 -" ||
+		strings.Join(run[:4], " ") != "r1 - - -" {
+		t.Errorf("table: exit %d:\n%s", code, stdout)
+	}
+	if !strings.Contains(stderr, "holds 1 run-level throughput row, no step trace") || strings.Contains(stderr, "in steps.csv") {
+		t.Errorf("stderr %q", stderr)
+	}
+	code, stdout, _ = runCmd(t, "inspect", "--format", "json", dir)
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil || len(got) != 1 {
+		t.Fatalf("json: exit %d, %v:\n%s", code, err, stdout)
+	}
+	for _, k := range []string{"workers", "ps", "batch"} {
+		if v, ok := got[0][k]; !ok || v != nil {
+			t.Errorf("json %s = %v, want null", k, v)
+		}
+	}
+	code, stdout, _ = runCmd(t, "inspect", "--format", "csv", dir)
+	if rows := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(rows) != 2 || !strings.HasPrefix(rows[1], "r1,,,,allreduce,") {
+		t.Errorf("csv: exit %d:\n%s", code, stdout)
+	}
+}
+
 func TestInspectBadUsage(t *testing.T) {
 	cases := []struct {
 		args []string
