@@ -168,27 +168,6 @@ func TestRoundWorkers(t *testing.T) {
 	}
 }
 
-// selectFirst puts the k smallest first, whatever the input order.
-func TestSelectFirst(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 9))
-	for trial := range 500 {
-		n := 1 + rng.IntN(60)
-		x := make([]int, n)
-		for i := range x {
-			x[i] = rng.IntN(20) // many ties
-		}
-		k := rng.IntN(n + 1)
-		sorted := slices.Clone(x)
-		slices.Sort(sorted)
-		selectFirst(x, k, func(a, b int) int { return a - b })
-		head := slices.Clone(x[:k])
-		slices.Sort(head)
-		if !slices.Equal(head, sorted[:k]) {
-			t.Fatalf("trial %d: first %d of %v are not the smallest %v", trial, k, x, sorted[:k])
-		}
-	}
-}
-
 // selectRemainders puts the k first remainders (larger remainder, then
 // larger share, then earlier job) first, as sorting them would.
 func TestSelectRemainders(t *testing.T) {

@@ -111,37 +111,6 @@ func cmpDesc(a, b float64) int {
 	return 0
 }
 
-// selectFirst reorders x so that its first k elements are the k smallest
-// under cmp (a total order), in any order (quickselect, middle pivot).
-func selectFirst[T any](x []T, k int, cmp func(a, b T) int) {
-	lo, hi := 0, len(x)-1
-	for lo < hi {
-		p := x[lo+(hi-lo)/2]
-		i, j := lo, hi
-		for i <= j {
-			for cmp(x[i], p) < 0 {
-				i++
-			}
-			for cmp(x[j], p) > 0 {
-				j--
-			}
-			if i <= j {
-				x[i], x[j] = x[j], x[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case k-1 <= j:
-			hi = j
-		case k-1 >= i:
-			lo = i
-		default:
-			return
-		}
-	}
-}
-
 // before orders remainders: the larger remainder first, then the larger
 // share, then the earlier job (a total order).
 func (a remainder) before(b remainder) bool {
@@ -154,10 +123,11 @@ func (a remainder) before(b remainder) bool {
 	return a.i < b.i
 }
 
-// selectRemainders is selectFirst for remainders in the order of before:
-// the same quickselect with the comparison inlined, which a generic call
-// through cmp cannot be (it cost a tenth of an overloaded whole-worker
-// simulation, BenchmarkSimulateOverload).
+// selectRemainders reorders x so that its first k elements are the k first
+// in the order of before, in any order (quickselect, middle pivot). The
+// comparison is a method, not a func argument: a generic selection through
+// a cmp func cost a tenth of an overloaded whole-worker simulation
+// (BenchmarkSimulateOverload).
 func selectRemainders(x []remainder, k int) {
 	lo, hi := 0, len(x)-1
 	for lo < hi {
