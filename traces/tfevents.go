@@ -280,6 +280,12 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //     Batch and Mode come from opts (workers 1 and batch 1 when unknown,
 //     the latter with a warning: throughput.csv requires a batch).
 //   - Other tags are listed in one warning.
+//   - A step the loss or accuracy tag logged more than once (a run restarted
+//     from a checkpoint logs the steps since it again) keeps the value
+//     logged last, by wall time (of equal ones the later in scalars), with
+//     its time, as TensorBoard shows a restart; one warning per tag counts
+//     the others, dropped. Times are not shifted: a restarted run's rows
+//     keep their wall time, so the time lost to the restart is in them.
 //
 // A runs.csv row records where the run came from.
 func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {
@@ -375,8 +381,20 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	// such rows at one wall time were one evaluation given twice, which
 	// evals.csv's reader refuses
 	negative := 0
+	// a step logged more than once (a restart from a checkpoint re-logs the
+	// steps since it) keeps one event, the latest-logged, with its time:
+	// mixing the first event's time with the last one's value made a row no
+	// event had
+	latest := func(kind, tag string) []TFScalar {
+		kept, steps, first := tfLatest(byTag[tag])
+		if steps > 0 {
+			warns = append(warns, fmt.Errorf("traces: %s: %s tag %q: %d steps logged more than once, the first step %d: kept at each the value logged last (the latest wall time; after a restart from a checkpoint, the restart's, as TensorBoard shows), with its time; %d earlier values dropped",
+				opts.Run, kind, tag, steps, first, len(byTag[tag])-len(kept)))
+		}
+		return kept
+	}
 	if lossTag != "" {
-		for _, s := range byTag[lossTag] {
+		for _, s := range latest("loss", lossTag) {
 			if s.Step < 0 {
 				negative++
 				continue
@@ -390,15 +408,16 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		// read an early 0.5 (%) as 50%. A fraction a rounding error puts
 		// just above 1 (1.0000001) does not make a tag percent; that value
 		// is dropped with the others outside [0, 1].
+		vals := latest("accuracy", accTag)
 		top := math.Inf(-1)
-		for _, s := range byTag[accTag] {
+		for _, s := range vals {
 			if s.Value <= 100 {
 				top = max(top, s.Value)
 			}
 		}
 		scaled := top > 1.5
 		var out []TFScalar // values neither a fraction nor a percent
-		for _, s := range byTag[accTag] {
+		for _, s := range vals {
 			v := s.Value
 			if scaled {
 				v /= 100
@@ -468,6 +487,44 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
 		Framework: "TensorBoard event file", Notes: "converted by sgdplan convert --from tfevents" + opts.sourceNote()})
 	return tr, warns
+}
+
+// tfLatest keeps, of the values s holds at one step, the one logged last:
+// the latest wall time, of equal ones the later in s (files are read in name
+// order). Values at a negative step are kept as they are. s is not
+// modified; kept keeps the order of s. steps is how many steps were logged
+// more than once, first the smallest of them.
+func tfLatest(s []TFScalar) (kept []TFScalar, steps int, first int64) {
+	type choice struct{ i, n int } // the index in s of the value kept; the values at the step
+	at := make(map[int64]choice, len(s))
+	for i, x := range s {
+		if x.Step < 0 {
+			continue
+		}
+		c, seen := at[x.Step]
+		c.n++
+		if !seen || x.WallTime >= s[c.i].WallTime {
+			c.i = i
+		}
+		at[x.Step] = c
+	}
+	for step, c := range at {
+		if c.n > 1 {
+			if steps == 0 || step < first {
+				first = step
+			}
+			steps++
+		}
+	}
+	if steps == 0 {
+		return s, 0, 0
+	}
+	for i, x := range s {
+		if x.Step < 0 || at[x.Step].i == i {
+			kept = append(kept, x)
+		}
+	}
+	return kept, steps, first
 }
 
 func tfFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -125,3 +125,104 @@ func TestTFEventsWhatEvalsReadBack(t *testing.T) {
 		t.Errorf("evals do not read back: %v", err)
 	}
 }
+
+// TestTFEventsRestart: a run restarted from its checkpoint at step 20 logs
+// steps 30 and 40 again in a second event file. Each row took the first
+// event's time and the last event's value, a row no event had, and the
+// values in between were dropped without a word. Now each step keeps the
+// event logged last, time and value, with one warning per tag.
+func TestTFEventsRestart(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, events ...[]byte) {
+		var f []byte
+		for _, e := range events {
+			f = AppendTFRecord(f, e)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), f, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loss := func(v float32) tfTestValue { return tfTestValue{tag: "loss", simple: f32(v)} }
+	acc := func(v float32) tfTestValue { return tfTestValue{tag: "accuracy", simple: f32(v)} }
+	write("events.out.tfevents.1000.host",
+		tfTestEvent(1000, 0, "brain.Event:2"),
+		tfTestEvent(1010, 10, "", loss(4)), tfTestEvent(1020, 20, "", loss(3)),
+		tfTestEvent(1030, 30, "", loss(2), acc(0.5)), tfTestEvent(1040, 40, "", loss(1)))
+	write("events.out.tfevents.1100.host", // the restart
+		tfTestEvent(1100, 0, "brain.Event:2"),
+		tfTestEvent(1110, 30, "", loss(1.5), acc(0.75)), tfTestEvent(1120, 40, "", loss(1.25)),
+		tfTestEvent(1130, 50, "", loss(1)))
+	res, warns, err := Convert("tfevents", dir, ConvertOptions{Run: "r"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// time = wall - 1000: steps 10, 20 from the first file; 30, 40 (and
+	// 50) the restart's, at 110 and 120 s, not the first file's 30 and 40 s
+	want := []Eval{
+		{Run: "r", Time: 10, Updates: 10, Loss: 4, Accuracy: math.NaN()},
+		{Run: "r", Time: 20, Updates: 20, Loss: 3, Accuracy: math.NaN()},
+		{Run: "r", Time: 110, Updates: 30, Loss: 1.5, Accuracy: 0.75},
+		{Run: "r", Time: 120, Updates: 40, Loss: 1.25, Accuracy: math.NaN()},
+		{Run: "r", Time: 130, Updates: 50, Loss: 1, Accuracy: math.NaN()},
+	}
+	if got := res.Trace.Evals; !sameEvals(got, want) {
+		t.Errorf("evals\n%+v\nwant\n%+v", got, want)
+	}
+	for _, w := range []string{
+		`traces: r: loss tag "loss": 2 steps logged more than once, the first step 30: kept at each the value logged last (the latest wall time; after a restart from a checkpoint, the restart's, as TensorBoard shows), with its time; 2 earlier values dropped`,
+		`traces: r: accuracy tag "accuracy": 1 steps logged more than once, the first step 30: kept at each the value logged last`,
+	} {
+		if !strings.Contains(errorsText(warns), w) {
+			t.Errorf("warnings\n%s\nlack %q", errorsText(warns), w)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteEvals(&b, res.Trace.Evals); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadEvals(&b, "evals.csv", func(Eval) error { return nil }); err != nil {
+		t.Errorf("evals do not read back: %v", err)
+	}
+}
+
+// TestTFEventsStepTwice: one file logging a step more than once keeps, at
+// each step, the value of the latest wall time, of equal ones the later in
+// the file, with that value's time.
+func TestTFEventsStepTwice(t *testing.T) {
+	s := []TFScalar{
+		{1000, 0, "loss", 2}, {1001, 0, "loss", 1.9}, // the later: 1.9 at 1 s
+		{1002, 10, "loss", 1.8}, {1002, 10, "loss", 1.7}, {1002, 10, "loss", 1.6}, // one wall time: the last, 1.6 at 2 s
+		{1004, 20, "loss", 1.5}, {1003, 20, "loss", 1.4}, // clock order, not file order: 1.5 at 4 s
+		{1005, 30, "loss", 1.3},
+	}
+	tr, warns := TFEventsTrace(s, 1000, ConvertOptions{Run: "r"})
+	want := []Eval{
+		{Run: "r", Time: 1, Updates: 0, Loss: 1.9, Accuracy: math.NaN()},
+		{Run: "r", Time: 2, Updates: 10, Loss: 1.6, Accuracy: math.NaN()},
+		{Run: "r", Time: 4, Updates: 20, Loss: 1.5, Accuracy: math.NaN()},
+		{Run: "r", Time: 5, Updates: 30, Loss: 1.3, Accuracy: math.NaN()},
+	}
+	if !sameEvals(tr.Evals, want) {
+		t.Errorf("evals\n%+v\nwant\n%+v", tr.Evals, want)
+	}
+	// steps 0, 10 and 20 repeated; 1 + 2 + 1 values dropped
+	w := `traces: r: loss tag "loss": 3 steps logged more than once, the first step 0: kept at each the value logged last`
+	if !strings.Contains(errorsText(warns), w) || !strings.Contains(errorsText(warns), "; 4 earlier values dropped") {
+		t.Errorf("warnings\n%s\nlack %q or 4 dropped", errorsText(warns), w)
+	}
+}
+
+// sameEvals compares evals exactly, NaN equal to NaN.
+func sameEvals(a, b []Eval) bool {
+	same := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Run != y.Run || x.Updates != y.Updates || !same(x.Time, y.Time) || !same(x.Loss, y.Loss) || !same(x.Accuracy, y.Accuracy) {
+			return false
+		}
+	}
+	return true
+}
