@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -269,7 +270,9 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //     the same way; values in [0, 1] fill the accuracy of the eval row of the
 //     same step (a row of their own when no loss was logged at that step);
 //     a tag whose largest value (at most 100) is above 1.5 is in percent:
-//     all its values are divided by 100, with a warning.
+//     all its values are divided by 100, with a warning. Values outside
+//     [0, 1] once divided are dropped with a warning that states which
+//     reading the tag got, and why.
 //   - Rate: global_step/sec, steps_per_sec, steps/sec, iterations/sec
 //     (steps/s) and examples/sec, examples_per_sec, samples/sec,
 //     samples_per_sec, images/sec (samples/s) give one throughput.csv row per
@@ -432,12 +435,40 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			}
 			evalRow(s).Accuracy = v
 		}
-		if scaled {
-			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q has values above 1: all its values read as percent", opts.Run, accTag))
+		// the warning states which reading the tag got and why (it said a
+		// fraction's 1.01 was dropped as outside (1, 100], where it lies)
+		hi := math.Inf(-1)
+		for _, s := range vals {
+			hi = max(hi, s.Value)
 		}
+		not := "not "
+		if scaled {
+			not = ""
+		}
+		var why string
+		switch {
+		case math.IsInf(top, -1):
+			why = "no value of it is in (1.5, 100]"
+		case hi <= 100:
+			why = fmt.Sprintf("its largest value, %s, is %sabove 1.5", tfNum(top), not)
+		default:
+			why = fmt.Sprintf("its largest value up to 100, %s, is %sabove 1.5", tfNum(top), not)
+		}
+		var drop string
 		if len(out) > 0 {
-			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q: %d values outside [0, 1] and (1, 100] (percent) dropped, the first %v at step %d",
-				opts.Run, accTag, len(out), out[0].Value, out[0].Step))
+			rng := "[0, 1]"
+			if scaled {
+				rng = "[0, 100]"
+			}
+			drop = fmt.Sprintf("%d values outside %s dropped, the first %s at step %d", len(out), rng, tfNum(out[0].Value), out[0].Step)
+		}
+		switch {
+		case scaled && drop != "":
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as percent (%s): all its values divided by 100; %s", opts.Run, accTag, why, drop))
+		case scaled:
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as percent (%s): all its values divided by 100", opts.Run, accTag, why))
+		case drop != "":
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as fractions (%s): %s", opts.Run, accTag, why, drop))
 		}
 	}
 	if negative > 0 {
@@ -525,6 +556,15 @@ func tfLatest(s []TFScalar) (kept []TFScalar, steps int, first int64) {
 		}
 	}
 	return kept, steps, first
+}
+
+// tfNum formats a logged value: a float32 (simple_value, a float tensor)
+// as its shortest float32 form, 1.01 rather than 1.0099999904632568.
+func tfNum(v float64) string {
+	if float64(float32(v)) == v {
+		return strconv.FormatFloat(v, 'g', -1, 32)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 func tfFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -23,9 +23,52 @@ func TestTFEventsAccuracyOutOfRange(t *testing.T) {
 	if len(tr.Evals) != 3 || tr.Evals[0].Accuracy != 0.5 || !math.IsNaN(tr.Evals[1].Accuracy) || !math.IsNaN(tr.Evals[2].Accuracy) {
 		t.Errorf("evals %+v", tr.Evals)
 	}
-	want := `traces: r: accuracy tag "accuracy": 2 values outside [0, 1] and (1, 100] (percent) dropped, the first 200 at step 2`
+	want := `traces: r: accuracy tag "accuracy" reads as fractions (its largest value up to 100, 0.5, is not above 1.5): 2 values outside [0, 1] dropped, the first 200 at step 2`
 	if !strings.Contains(errorsText(warns), want) {
 		t.Errorf("warnings\n%s\nlack %q", errorsText(warns), want)
+	}
+}
+
+// TestTFEventsAccuracyRule: the warning on dropped accuracy values states
+// the rule applied to the tag. Fractions that drift past 1 (largest 1.09)
+// were said to be dropped as "outside [0, 1] and (1, 100] (percent)", the
+// first 1.0099999904632568, which is inside (1, 100].
+func TestTFEventsAccuracyRule(t *testing.T) {
+	f := func(v float32) float64 { return float64(v) } // as logged: a float32
+	cases := []struct {
+		name string
+		acc  []float64 // at steps 1, 2, 3
+		want string
+	}{
+		{"fractions past 1", []float64{f(0.5), f(1.01), f(1.09)},
+			`traces: r: accuracy tag "acc" reads as fractions (its largest value, 1.09, is not above 1.5): 2 values outside [0, 1] dropped, the first 1.01 at step 2`},
+		{"percent", []float64{f(40.5), 250, -3},
+			`traces: r: accuracy tag "acc" reads as percent (its largest value up to 100, 40.5, is above 1.5): all its values divided by 100; 2 values outside [0, 100] dropped, the first 250 at step 2`},
+		{"percent, none dropped", []float64{f(40.5), 60, 70},
+			`traces: r: accuracy tag "acc" reads as percent (its largest value, 70, is above 1.5): all its values divided by 100`},
+		{"nothing up to 100", []float64{200, 300, 0.25},
+			`traces: r: accuracy tag "acc" reads as fractions (its largest value up to 100, 0.25, is not above 1.5): 2 values outside [0, 1] dropped, the first 200 at step 1`},
+		{"all above 100", []float64{200, 300, 400},
+			`traces: r: accuracy tag "acc" reads as fractions (no value of it is in (1.5, 100]): 3 values outside [0, 1] dropped, the first 200 at step 1`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var s []TFScalar
+			for i, a := range c.acc {
+				w, step := 10+float64(i), int64(i+1)
+				s = append(s, TFScalar{w, step, "loss", 1}, TFScalar{w, step, "acc", a})
+			}
+			_, warns := TFEventsTrace(s, math.NaN(), ConvertOptions{Run: "r"})
+			var got []string
+			for _, w := range warns {
+				if strings.Contains(w.Error(), "accuracy tag") {
+					got = append(got, w.Error())
+				}
+			}
+			if len(got) != 1 || got[0] != c.want {
+				t.Errorf("accuracy warnings %q\nwant %q", got, c.want)
+			}
+		})
 	}
 }
 

@@ -300,7 +300,7 @@ func TestTFEventsTagChoice(t *testing.T) {
 	for _, w := range warns {
 		msg += w.Error() + "\n"
 	}
-	for _, want := range []string{`loss from tag "train/loss"; ignored val_loss`, "tags not converted: lr", "read as percent", "2 values with a non-finite value"} {
+	for _, want := range []string{`loss from tag "train/loss"; ignored val_loss`, "tags not converted: lr", `accuracy tag "accuracy" reads as percent (its largest value, 80, is above 1.5): all its values divided by 100`, "2 values with a non-finite value"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("warnings\n%s\nlack %q", msg, want)
 		}
@@ -410,7 +410,7 @@ func TestTFEventsFractionGlitch(t *testing.T) {
 		t.Errorf("evals %+v: want 0.5, none, 0.9", tr.Evals)
 	}
 	msg := fmt.Sprint(warns)
-	if strings.Contains(msg, "percent)") && strings.Contains(msg, "read as percent") || !strings.Contains(msg, "1 values outside [0, 1]") {
+	if strings.Contains(msg, "reads as percent") || !strings.Contains(msg, "reads as fractions (its largest value, 1.0000001, is not above 1.5): 1 values outside [0, 1] dropped") {
 		t.Errorf("warnings %s", msg)
 	}
 }
