@@ -156,6 +156,57 @@ func Convert(format, path string, opts ConvertOptions) (Converted, []error, erro
 	return Converted{}, nil, fmt.Errorf("traces: unknown format %q (known: %s)", format, strings.Join(ConvertFormats(), ", "))
 }
 
+// tfEventFiles lists the event files among the entries ents of folder dir:
+// the files whose name contains "tfevents".
+func tfEventFiles(dir string, ents []os.DirEntry) []string {
+	var files []string
+	for _, e := range ents {
+		if !e.IsDir() && strings.Contains(e.Name(), "tfevents") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	return files
+}
+
+// tfEventFolders lists the subfolders of dir (of entries ents), one or two
+// levels down, that hold event files, sorted; the files are not opened.
+func tfEventFolders(dir string, ents []os.DirEntry) []string {
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		subEnts, err := os.ReadDir(sub)
+		if err != nil {
+			continue
+		}
+		if len(tfEventFiles(sub, subEnts)) > 0 {
+			out = append(out, sub)
+			continue
+		}
+		for _, e2 := range subEnts {
+			if !e2.IsDir() {
+				continue
+			}
+			sub2 := filepath.Join(sub, e2.Name())
+			if ents2, err := os.ReadDir(sub2); err == nil && len(tfEventFiles(sub2, ents2)) > 0 {
+				out = append(out, sub2)
+			}
+		}
+	}
+	return out
+}
+
+// tfList names two or more folders, at most 5: "a and b", "a, b and c",
+// "a, b, c, d, e and 3 more".
+func tfList(names []string) string {
+	if len(names) > 5 {
+		return strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // convertTFEventsPath reads one event file, or every event file in a folder
 // (sorted by name, which for TensorFlow's names is by creation time), as one
 // run.
@@ -168,13 +219,15 @@ func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, err
 		if err != nil {
 			return nil, nil, fmt.Errorf("traces: %w", err)
 		}
-		files = files[:0]
-		for _, e := range ents {
-			if !e.IsDir() && strings.Contains(e.Name(), "tfevents") {
-				files = append(files, filepath.Join(path, e.Name()))
-			}
-		}
+		files = tfEventFiles(path, ents)
 		if len(files) == 0 {
+			// a Keras log folder: train/ and validation/, one run each
+			switch subs := tfEventFolders(path, ents); {
+			case len(subs) == 1:
+				return nil, nil, fmt.Errorf("traces: %s: no file whose name contains \"tfevents\", but its subfolder %s holds event files: give it", path, subs[0])
+			case len(subs) > 1:
+				return nil, nil, fmt.Errorf("traces: %s: no file whose name contains \"tfevents\", but its subfolders %s hold event files: give one of them (one run per conversion)", path, tfList(subs))
+			}
 			return nil, nil, fmt.Errorf("traces: %s: no file whose name contains \"tfevents\"", path)
 		}
 	}

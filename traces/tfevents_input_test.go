@@ -269,3 +269,44 @@ func sameEvals(a, b []Eval) bool {
 	}
 	return true
 }
+
+// TestTFEventsSubfolders: a Keras log folder keeps its event files in
+// train/ and validation/, one run each; converting the folder said it held
+// no event file. The error now names the subfolders, one or two levels
+// down, without reading them; deeper ones are not looked for.
+func TestTFEventsSubfolders(t *testing.T) {
+	event := AppendTFRecord(nil, tfTestEvent(1000, 1, "", tfTestValue{tag: "loss", simple: f32(1)}))
+	cases := []struct {
+		name  string
+		files []string // event files under the folder converted
+		want  string   // the error after "traces: DIR: "; DIR stands for the folder
+	}{
+		{"keras", []string{"train/events.out.tfevents.1.host", "validation/events.out.tfevents.2.host", "notes/readme.txt"},
+			`no file whose name contains "tfevents", but its subfolders DIR/train and DIR/validation hold event files: give one of them (one run per conversion)`},
+		{"two levels", []string{"run1/train/events.out.tfevents.1.host"},
+			`no file whose name contains "tfevents", but its subfolder DIR/run1/train holds event files: give it`},
+		{"many", []string{"a/x.tfevents", "b/x.tfevents", "c/x.tfevents", "d/x.tfevents", "e/x.tfevents", "f/x.tfevents", "g/h/x.tfevents"},
+			`no file whose name contains "tfevents", but its subfolders DIR/a, DIR/b, DIR/c, DIR/d, DIR/e and 2 more hold event files: give one of them (one run per conversion)`},
+		{"three levels", []string{"a/b/c/events.out.tfevents.1.host"},
+			`no file whose name contains "tfevents"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range c.files {
+				p := filepath.Join(dir, filepath.FromSlash(f))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, event, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, _, err := Convert("tfevents", dir, ConvertOptions{Batch: 1})
+			want := "traces: " + dir + ": " + strings.ReplaceAll(c.want, "DIR/", dir+string(filepath.Separator))
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v\nwant  %s", err, want)
+			}
+		})
+	}
+}

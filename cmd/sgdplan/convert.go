@@ -29,7 +29,8 @@ func convertCommand() *cli.Command {
 (created when missing; each file written to a temporary file and renamed):
 
   tfevents                 TensorBoard event file(s) (a file, or a folder of *tfevents* files
-                           as one run) -> evals.csv (loss, accuracy), throughput.csv
+                           as one run: of a Keras log folder, its train/ or validation/)
+                           -> evals.csv (loss, accuracy), throughput.csv
                            (global_step/sec, examples/sec), runs.csv
   chrome                   Chrome trace-event JSON, optionally gzipped (TensorFlow timeline,
                            PyTorch profiler, Horovod timeline) -> steps.csv, runs.csv

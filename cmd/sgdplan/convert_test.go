@@ -335,3 +335,36 @@ func TestConvertRefusesGzipTwin(t *testing.T) {
 		t.Errorf("%d files in --out, want only the old steps.csv.gz", len(ents))
 	}
 }
+
+// TestConvertKerasLogFolder: convert --from tfevents on a Keras log folder
+// (event files in train/ and validation/) said the folder held no event
+// file; it names the subfolders to give, and writes nothing.
+func TestConvertKerasLogFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run6")
+	for _, sub := range []string{"train", "validation"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, "events.out.tfevents.1.host"), tfeventsSample(t), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "o")
+	code, stdout, stderr := runCmd(t, "convert", "--from", "tfevents", dir, "--out", out, "--batch", "32")
+	want := "its subfolders " + filepath.Join(dir, "train") + " and " + filepath.Join(dir, "validation") + " hold event files: give one of them (one run per conversion)"
+	if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s created", out)
+	}
+}
+
+func tfeventsSample(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../traces/testdata/tfevents/events.out.tfevents.1000.sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
