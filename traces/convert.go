@@ -212,11 +212,11 @@ func tfList(names []string) string {
 // run.
 func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, error) {
 	files := []string{path}
+	var ents []os.DirEntry // of a folder
 	if fi, err := os.Stat(path); err != nil {
 		return nil, nil, fmt.Errorf("traces: %w", err)
 	} else if fi.IsDir() {
-		ents, err := os.ReadDir(path)
-		if err != nil {
+		if ents, err = os.ReadDir(path); err != nil {
 			return nil, nil, fmt.Errorf("traces: %w", err)
 		}
 		files = tfEventFiles(path, ents)
@@ -233,6 +233,16 @@ func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, err
 	}
 	var all []TFScalar
 	var warns []error
+	if len(ents) > 0 {
+		// a TF Estimator model_dir: training events here, evaluation's in
+		// eval/; they were left out without a word
+		switch subs := tfEventFolders(path, ents); {
+		case len(subs) == 1:
+			warns = append(warns, fmt.Errorf("traces: %s: its subfolder %s holds event files too, not read (one run per conversion: convert it on its own)", path, subs[0]))
+		case len(subs) > 1:
+			warns = append(warns, fmt.Errorf("traces: %s: its subfolders %s hold event files too, not read (one run per conversion: convert each on its own)", path, tfList(subs)))
+		}
+	}
 	first := math.NaN()
 	for _, p := range files {
 		f, err := os.Open(p)

@@ -310,3 +310,35 @@ func TestTFEventsSubfolders(t *testing.T) {
 		})
 	}
 }
+
+// A TF Estimator model_dir holds the training events and, in eval/, the
+// evaluation's: converting the folder reads its own files and warns that
+// the subfolder's were not read (they were left out without a word).
+func TestTFEventsSubfolderNotRead(t *testing.T) {
+	event := AppendTFRecord(nil, tfTestEvent(1000, 1, "", tfTestValue{tag: "loss", simple: f32(1)}))
+	dir := t.TempDir()
+	for _, f := range []string{"events.out.tfevents.1.host", "eval/events.out.tfevents.2.host"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, event, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, warns, err := Convert("tfevents", dir, ConvertOptions{Batch: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Trace.Evals) != 1 {
+		t.Errorf("%d eval rows, want the folder's own 1", len(c.Trace.Evals))
+	}
+	want := "traces: " + dir + ": its subfolder " + filepath.Join(dir, "eval") + " holds event files too, not read (one run per conversion: convert it on its own)"
+	found := false
+	for _, w := range warns {
+		found = found || w.Error() == want
+	}
+	if !found {
+		t.Errorf("warnings %v\nwant %s", warns, want)
+	}
+}
