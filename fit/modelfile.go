@@ -165,6 +165,11 @@ type Efficiency struct {
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64 `json:"target_loss,omitempty"`
+	// LowestLoss is the lowest loss the fitted curve gives at the end of
+	// a fitted run (at most TargetLoss): below it no run measured the
+	// curve, and a target there is an extrapolation that predict warns of.
+	// 0 (absent; files written before 2026-12-05): not known.
+	LowestLoss float64 `json:"lowest_loss,omitempty"`
 	// Batch is the samples per update (the per-worker batch of an
 	// asynchronous update, the global batch of a synchronous step) in
 	// which the curve counts its updates k. Without a batch law the
@@ -1161,6 +1166,10 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: efficiency: b1 = %g: want 1/(the loss at the start above the floor), >= 0", at("efficiency.b1"), e.B1)
 		case e.GNS == nil && e.B0 > 0 && e.TargetLoss > 0 && e.TargetLoss <= e.B2:
 			return nil, errorf("%s: efficiency: target_loss = %g is at or below the curve's floor b2 = %g: never reached", at("efficiency.target_loss"), e.TargetLoss, e.B2)
+		case e.LowestLoss < 0:
+			return nil, errorf("%s: efficiency: lowest_loss = %g: want a loss >= 0 (or absent)", at("efficiency.lowest_loss"), e.LowestLoss)
+		case e.LowestLoss > 0 && e.TargetLoss > 0 && e.LowestLoss > e.TargetLoss:
+			return nil, errorf("%s: efficiency: lowest_loss = %g is above target_loss = %g: want the lowest loss a fitted run reached, at most the loss every run reached", at("efficiency.lowest_loss"), e.LowestLoss, e.TargetLoss)
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {

@@ -1067,8 +1067,12 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
 	eff.Batch = batch
 	eff.Lambda, eff.LambdaLo, eff.LambdaHi = sf.Lambda, sf.LambdaLo, sf.LambdaHi
-	for _, r := range runs {
-		eff.TargetLoss = math.Max(eff.TargetLoss, sf.CurveAt(r.Staleness).Loss(r.K[len(r.K)-1]))
+	for i, r := range runs {
+		l := sf.CurveAt(r.Staleness).Loss(r.K[len(r.K)-1])
+		eff.TargetLoss = math.Max(eff.TargetLoss, l)
+		if i == 0 || l < eff.LowestLoss {
+			eff.LowestLoss = l
+		}
 	}
 	switch {
 	case sf.Levels < 2:

@@ -76,6 +76,9 @@ type predictRow struct {
 	TimeToTargetSLo    *float64 `json:"time_to_target_s_lo,omitempty"`
 	TimeToTargetSHi    *float64 `json:"time_to_target_s_hi,omitempty"`
 	BeyondFittedWorker bool     `json:"extrapolated"` // workers outside those fitted, or more shards
+	// TargetBeyondData: the target loss lies below the lowest loss a
+	// fitted run reached, so the updates to it extrapolate the loss curve
+	TargetBeyondData bool `json:"target_extrapolated"`
 }
 
 // loadModel reads the model.json of --model for the command cmd: a
@@ -176,6 +179,13 @@ func runPredict(c *cli.Context) error {
 			}
 		}
 	}
+	// a target below every fitted run's last loss extrapolates the loss
+	// curve: 1e-9 gave 8.3e10 updates [8.3e10, 8.3e10] with no word
+	targetBeyond := false
+	if e := m.Efficiency; e != nil && e.LowestLoss > 0 && target < e.LowestLoss {
+		targetBeyond = true
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below the loss the fitted curve gives at the end of the furthest fitted run, %.4g: the updates to it extrapolate the loss curve past its data, and their interval holds lambda's uncertainty only, not the curve's (no width where the staleness is 0)\n", target, e.LowestLoss)
+	}
 	epochs := 0.0
 	if c.IsSet("epochs") {
 		epochs = c.Float64("epochs")
@@ -219,6 +229,7 @@ func runPredict(c *cli.Context) error {
 				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond,
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
+				r.TargetBeyondData = targetBeyond
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
 				r.UpdatesToTargetLo = ptr(pr.UpdatesToTarget.Lo)
 				r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
@@ -335,7 +346,7 @@ func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	g4 := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -346,7 +357,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker), strconv.FormatBool(r.TargetBeyondData)})
 	}
 	cw.Flush()
 	return cw.Error()

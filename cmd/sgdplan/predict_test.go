@@ -391,3 +391,55 @@ func TestBandwidthOutsideFittedWarns(t *testing.T) {
 		t.Errorf("predict at 4e6 B/s, between the fitted rates: exit %d, stderr %q, stdout %s", code, stderr, stdout)
 	}
 }
+
+// A target loss below the loss the fitted curve gives at the end of the
+// furthest fitted run extrapolates the loss curve: predict warns and marks
+// the rows target_extrapolated (1e-9 gave 8.3e10 updates [8.3e10, 8.3e10]
+// with no word and extrapolated: false). A target inside the data does not.
+func TestPredictTargetBelowData(t *testing.T) {
+	m := asgdModel(t, t.TempDir())
+	b, err := os.ReadFile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mf struct {
+		Efficiency struct {
+			LowestLoss float64 `json:"lowest_loss"`
+			TargetLoss float64 `json:"target_loss"`
+		} `json:"efficiency"`
+	}
+	if err := json.Unmarshal(b, &mf); err != nil {
+		t.Fatal(err)
+	}
+	low := mf.Efficiency.LowestLoss
+	if !(low > 0 && low <= mf.Efficiency.TargetLoss) {
+		t.Fatalf("lowest_loss %g, target_loss %g: want 0 < lowest <= target", low, mf.Efficiency.TargetLoss)
+	}
+	for _, c := range []struct {
+		target float64
+		beyond bool
+	}{{low * 0.9, true}, {low * 1.01, false}} {
+		tl := strconv.FormatFloat(c.target, 'g', -1, 64)
+		code, stdout, stderr := runCmd(t, "predict", "--model", m, "--workers", "1,2", "--target-loss", tl, "--format", "json")
+		if code != 0 {
+			t.Fatalf("target %s: exit %d: %s", tl, code, stderr)
+		}
+		if got := strings.Contains(stderr, "is below the loss the fitted curve gives at the end of the furthest fitted run"); got != c.beyond {
+			t.Errorf("target %s: warned %v, want %v: %s", tl, got, c.beyond, stderr)
+		}
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 2 {
+			t.Fatalf("target %s: %v\n%s", tl, err, stdout)
+		}
+		for _, r := range rows {
+			if r["target_extrapolated"] != c.beyond || r["updates_to_target"] == nil {
+				t.Errorf("target %s: row %v: want target_extrapolated %v", tl, r, c.beyond)
+			}
+		}
+		code, stdout, _ = runCmd(t, "predict", "--model", m, "--workers", "1", "--target-loss", tl, "--format", "csv")
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		if code != 0 || len(lines) != 2 || !strings.HasSuffix(lines[0], ",target_extrapolated") || !strings.HasSuffix(lines[1], ","+strconv.FormatBool(c.beyond)) {
+			t.Errorf("target %s: csv:\n%s", tl, stdout)
+		}
+	}
+}
