@@ -105,22 +105,28 @@ func (o *overlapRun) add(s *Step, file string, line int) {
 	counted := false
 	switch {
 	case s.Step > p.step: // s follows p
-		counted = o.check(s.Worker, p.step, p.end, s.Step, s.Start, file, line)
-	case s.Step < p.step && !p.counted: // p follows s
-		o.check(s.Worker, s.Step, s.End, p.step, p.start, p.file, p.line)
+		counted = o.check(s.Worker, p.step, p.end, s.Step, s.Start, file, line, true)
+	case s.Step < p.step: // p follows s
+		// p, already counted against its predecessor, is not counted
+		// twice; its overlap with s may still be the worst (it was left
+		// out, and the worst under-reported)
+		o.check(s.Worker, s.Step, s.End, p.step, p.start, p.file, p.line, !p.counted)
 	}
 	*p = overlapRow{step: s.Step, start: s.Start, end: s.End, file: file, line: line, counted: counted}
 }
 
 // check counts iteration step (starting at start, its row at file:line)
-// when it starts before the end of the worker's earlier iteration prev.
-func (o *overlapRun) check(worker int, prev int64, prevEnd float64, step int64, start float64, file string, line int) bool {
+// when it starts before the end of the worker's earlier iteration prev;
+// with count false it only keeps it as the worst when it is.
+func (o *overlapRun) check(worker int, prev int64, prevEnd float64, step int64, start float64, file string, line int, count bool) bool {
 	by := prevEnd - start
 	if !(by > overlapTolerance(prevEnd, start)) {
 		return false
 	}
-	o.w.Count++
-	if o.w.Count == 1 || by > o.w.By {
+	if count {
+		o.w.Count++
+	}
+	if o.w.Count == 1 && count || by > o.w.By {
 		o.w.Worker, o.w.Step, o.w.PrevStep, o.w.By, o.w.File, o.w.Line = worker, step, prev, by, file, line
 	}
 	return true

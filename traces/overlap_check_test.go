@@ -14,7 +14,7 @@ import (
 func TestOverlapOrderAndTolerance(t *testing.T) {
 	tr := &Trace{}
 	add := func(worker int, step int64, start, end float64) {
-		tr.Steps = append(tr.Steps, Step{Run: "r", Workers: 5, PS: 1, Batch: 1, Worker: worker, Step: step,
+		tr.Steps = append(tr.Steps, Step{Run: "r", Workers: 6, PS: 1, Batch: 1, Worker: worker, Step: step,
 			Start: start, End: end, Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()})
 	}
 	// worker 0 in order: step 5 starts 0.5 ms early (jitter), step 7 10 ms
@@ -42,7 +42,17 @@ func TestOverlapOrderAndTolerance(t *testing.T) {
 	for k := range int64(10) {
 		add(2, k, epoch+float64(k), epoch+float64(k+1)+0.0009)
 	}
-	// worker 3, rows 3, 5, 4: step 5 overlaps 3 and 4, counted once
+	// worker 5 at epoch times: 2 ms past the next start passes only by
+	// the relative term (1 ms + 1e-12 x 1.7e9 s = 2.7 ms), 3 ms does not
+	for k := range int64(10) {
+		past := 0.002
+		if k == 4 {
+			past = 0.003
+		}
+		add(5, k, epoch+float64(k), epoch+float64(k+1)+past)
+	}
+	// worker 3, rows 3, 5, 4: step 5 overlaps 3 and 4, counted once; its
+	// overlap with 4, seen second, is the worst
 	add(3, 3, 3, 4)
 	add(3, 5, 3.6, 6)
 	add(3, 4, 4, 5)
@@ -59,7 +69,7 @@ func TestOverlapOrderAndTolerance(t *testing.T) {
 	if w == nil {
 		t.Fatal("OverlapCheck: no warning")
 	}
-	want := OverlapWarning{Run: "r", Count: 4, Worker: 4, Step: 20, PrevStep: 10, By: 0.75}
+	want := OverlapWarning{Run: "r", Count: 5, Worker: 3, Step: 5, PrevStep: 4, By: 1.4}
 	if *w != want {
 		t.Errorf("OverlapCheck: %+v, want %+v", *w, want)
 	}
@@ -77,7 +87,7 @@ func TestOverlapOrderAndTolerance(t *testing.T) {
 	if n != 1 || *got != want {
 		t.Fatalf("Summarize: %d overlap warnings, %+v, want 1: %+v", n, got, want)
 	}
-	if msg := got.Error(); !strings.HasPrefix(msg, `traces: run "r": 4 iterations start before the end of the worker's previous iteration (by more than 1 ms); worst: worker 4 step 20 starts 0.75 s before step 10 ends. `) {
+	if msg := got.Error(); !strings.HasPrefix(msg, `traces: run "r": 5 iterations start before the end of the worker's previous iteration (by more than 1 ms); worst: worker 3 step 5 starts 1.4 s before step 4 ends. `) {
 		t.Errorf("message %q", msg)
 	}
 }
