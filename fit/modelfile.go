@@ -507,6 +507,7 @@ func (m *Model) missWarning() string {
 	}
 	groups := m.replicates()
 	missed, worst, worstAt := 0, 0.0, ""
+	var worstD ConfigData
 	type obs struct{ workers, samples float64 }
 	// by shards, batch (global under strong scaling), link rate and nodes,
 	// in the order first seen: the warning must not depend on map order
@@ -539,13 +540,32 @@ func (m *Model) missWarning() string {
 		missed++
 		if e := math.Abs(math.Log(meas / iv.Value)); e > worst {
 			worst = e
-			worstAt = fmt.Sprintf("%s, %s, batch %.4g: measured %.4g steps/s, fitted %.4g [%.4g, %.4g]", plural(d.Workers, "worker"), plural(d.PS, "shard"), d.Batch, meas, iv.Value, iv.Lo, iv.Hi)
+			worstD = d
+			worstAt = fmt.Sprintf(": measured %.4g steps/s, fitted %.4g [%.4g, %.4g]", meas, iv.Value, iv.Lo, iv.Hi)
 		}
 	}
 	tail := binomialTail(len(groups), missed, 1-m.Level)
 	if missed == 0 || tail >= missAlpha {
 		return ""
 	}
+	// the series named by what tells them apart: nodes and the link rate
+	// only where they vary
+	varyNodes, varyBW := false, false
+	for _, k := range keys {
+		varyNodes = varyNodes || k.nodes != keys[0].nodes
+		varyBW = varyBW || k.bw != keys[0].bw
+	}
+	where := func(nodes int, bw float64) string {
+		at := ""
+		if varyNodes {
+			at += ", " + plural(nodes, "node")
+		}
+		if varyBW {
+			at += fmt.Sprintf(", link %.4g B/s", bw)
+		}
+		return at
+	}
+	worstAt = fmt.Sprintf("%s, %s, batch %.4g%s", plural(worstD.Workers, "worker"), plural(worstD.PS, "shard"), worstD.Batch, where(worstD.Nodes, worstD.Bandwidth)) + worstAt
 	why := ""
 	for _, k := range keys {
 		o := series[k]
@@ -556,7 +576,7 @@ func (m *Model) missWarning() string {
 				if m.Reference.GlobalBatch > 0 {
 					batch = "global batch"
 				}
-				at := fmt.Sprintf("%s, %s %.4g", plural(k.ps, "shard"), batch, k.batch)
+				at := fmt.Sprintf("%s, %s %.4g%s", plural(k.ps, "shard"), batch, k.batch, where(k.nodes, k.bw))
 				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", at, o[i-1].samples, plural(int(o[i-1].workers), "worker"), o[i].samples, plural(int(o[i].workers), "worker"))
 			}
 		}

@@ -560,6 +560,16 @@ func TestFitTableMissesItsData(t *testing.T) {
 	if !strings.Contains(stderr, "the fit misses its own data by 64% typically (RMSLE 0.493), and 2 of the 3 configurations it was fitted on") {
 		t.Errorf("no warning that the fit misses its data:\n%s", stderr)
 	}
+	// series that differ in nodes are named by their nodes (the warning
+	// named shards and batch alone, the same for both series)
+	nodes := filepath.Join(dir, "nodes")
+	os.MkdirAll(nodes, 0o755)
+	os.WriteFile(filepath.Join(nodes, "throughput.csv"), []byte("workers,ps,batch,samples_per_s,nodes\n1,1,64,100,1\n2,1,64,110,1\n4,1,64,120,1\n2,1,64,55,2\n4,1,64,28,2\n8,1,64,14,2\n"), 0o644)
+	if code, _, nstderr := runCmd(t, "fit", nodes, "--out", filepath.Join(nodes, "m.json")); code != 0 ||
+		!strings.Contains(nstderr, "worst 8 workers, 1 shard, batch 64, 2 nodes: measured") ||
+		!strings.Contains(nstderr, "(at 1 shard, batch 64, 2 nodes the data's samples/s fall from 55 at 2 workers to 28 at 4 workers") {
+		t.Errorf("series by nodes: exit %d:\n%s", code, nstderr)
+	}
 	if !strings.Contains(stderr, "pin down 1 direction of the 3 parameters") {
 		t.Errorf("want one direction, in the singular:\n%s", stderr)
 	}
