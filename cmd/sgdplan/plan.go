@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/sgdplan/sgdplan/plots"
 	"github.com/urfave/cli/v2"
@@ -355,8 +357,8 @@ func superlinearJobs(jobs []planner.Job, n float64) string {
 }
 
 // planPeakWarnings names the jobs the planner caps below their max_workers
-// and the servers n because their curve is fastest there (a fitted model
-// slowed by a saturated link, the staleness cost or a larger global batch): every policy but
+// and the servers n because their curve is fastest there (peakCause says
+// why): every policy but
 // fcfs-rigid gives them no more, and the workers they would waste go to
 // other jobs or idle. One line per worker count.
 func planPeakWarnings(jobs []planner.Job, n float64) []string {
@@ -364,7 +366,11 @@ func planPeakWarnings(jobs []planner.Job, n float64) []string {
 		c     planner.Speedup
 		limit float64
 	}
-	byPeak := map[float64][]string{}
+	type line struct {
+		k     float64
+		cause string
+	}
+	byPeak := map[line][]string{}
 	memo := map[key]float64{} // jobs of one model share its curve
 	for _, j := range jobs {
 		if _, ok := j.Curve.(planner.PowerLaw); ok || j.Curve == nil {
@@ -387,19 +393,56 @@ func planPeakWarnings(jobs []planner.Job, n float64) []string {
 			}
 		}
 		if peak < limit {
-			byPeak[peak] = append(byPeak[peak], j.ID)
+			l := line{peak, peakCause(j.Curve, peak)}
+			byPeak[l] = append(byPeak[l], j.ID)
 		}
 	}
 	var out []string
-	for _, k := range slices.Sorted(maps.Keys(byPeak)) {
-		ids := byPeak[k]
+	lines := slices.SortedFunc(maps.Keys(byPeak), func(a, b line) int {
+		return cmp.Or(cmp.Compare(a.k, b.k), strings.Compare(a.cause, b.cause))
+	})
+	for _, l := range lines {
+		ids := byPeak[l]
 		what := "job " + ids[0] + " is"
 		if len(ids) > 1 {
 			what = fmt.Sprintf("%d jobs (%s) are", len(ids), planNameList(ids, 8))
 		}
-		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup gains nothing or falls (a saturated link, the staleness cost or a larger global batch), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(k))))
+		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup gains nothing or falls (%s), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(l.k)), l.cause))
 	}
 	return out
+}
+
+// peakCause says why curve c stops rising at k workers, from what its
+// model has: a throughput that peaks (a saturated link or shard of the
+// queueing model, else the fitted form's own shape), the staleness cost,
+// the batch law's larger global batch. It named all three for any curve,
+// a flat fitted table too, where it was none of them.
+func peakCause(c planner.Speedup, k float64) string {
+	m, ok := c.(*fit.Model)
+	if !ok {
+		return "the shape of the fitted curve"
+	}
+	n := int(k)
+	var causes []string
+	at := func(w int) float64 { return m.SamplesPerSecond(m.Config(model.Config{Workers: w})) }
+	if at(n+1) <= at(n)*(1+1e-9) {
+		if m.Queueing != nil {
+			causes = append(causes, "its throughput peaks: a saturated link or shard")
+		} else {
+			causes = append(causes, fmt.Sprintf("its throughput peaks there in the fitted %s form", m.Family))
+		}
+	}
+	if m.EfficiencyVaries() {
+		if m.Mode == "async" {
+			causes = append(causes, "the staleness cost")
+		} else {
+			causes = append(causes, "the larger global batch's extra steps")
+		}
+	}
+	if len(causes) == 0 {
+		return "the shape of the fitted curve"
+	}
+	return strings.Join(causes, "; ")
 }
 
 // planNameList joins the first most names with commas, then says how many

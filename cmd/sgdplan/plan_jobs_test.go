@@ -190,3 +190,28 @@ func TestPeakWarningOnlyWhereCapped(t *testing.T) {
 		}
 	}
 }
+
+// The cap's reason is the model's: the asynchronous model's staleness cost,
+// a flat fitted table's form (it named "a saturated link, the staleness
+// cost or a larger global batch" for every curve, the table too).
+func TestPeakWarningCause(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	flat := filepath.Join(dir, "flat")
+	os.MkdirAll(flat, 0o755)
+	os.WriteFile(filepath.Join(flat, "throughput.csv"), []byte("workers,ps,batch,samples_per_s\n1,1,64,100\n2,1,64,100\n4,1,64,100\n"), 0o644)
+	fp := filepath.Join(flat, "m.json")
+	if code, _, stderr := runCmd(t, "fit", flat, "--out", fp); code != 0 {
+		t.Fatalf("fit flat: %s", stderr)
+	}
+	for _, c := range []struct{ model, want, not string }{
+		{mp, "job m is fastest at 1 worker: past it the fitted speedup gains nothing or falls (the staleness cost)", "global batch"},
+		{fp, "job m is fastest at 1 worker: past it the fitted speedup gains nothing or falls (its throughput peaks there in the fitted ", "staleness"},
+	} {
+		jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,model\nm,0,1800,"+c.model+"\n")
+		code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "hesrpt")
+		if code != 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, c.not) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", c.model, code, stderr, c.want)
+		}
+	}
+}
