@@ -202,6 +202,9 @@ func runCheck(c *cli.Context) error {
 	if workers > m.Reference.MaxWorkers {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%s is beyond the %d fitted: the verdict extrapolates the %s model", workersWord(workers), m.Reference.MaxWorkers, m.Family))
 	}
+	if w := noBootstrap(m, v.pred.StepsPerS.Lo == v.pred.StepsPerS.Hi); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	for _, w := range []string{beyondNodes(m, []int{workers}), belowFitted(m, []int{workers}), beyondShards(m, []int{ps}), m.BandwidthWarning()} {
 		if w != "" {
 			out.Warnings = append(out.Warnings, w)

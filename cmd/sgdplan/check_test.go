@@ -452,3 +452,36 @@ func TestCheckEfficiencyEnds(t *testing.T) {
 		t.Errorf("no line for lambda's ends:\n%s", text)
 	}
 }
+
+// A model fitted with --bootstrap 0 holds no samples: check gives no
+// "verdict over N bootstrap refits" line, its lambda line does not claim
+// the refits hold lambda, and check and predict warn that the steps/s
+// intervals, of no width, say nothing (they were printed as intervals).
+func TestCheckPredictWithoutBootstrap(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--out", m); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	const none = "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width"
+	code, stdout, stderr := runCmd(t, "check", "--model", m, "--workers", "8")
+	if code != exitWarn || strings.Contains(stdout, "bootstrap refits") || !strings.Contains(stdout, "at the ends of lambda's 90% interval: lambda") || !strings.Contains(stderr, none) {
+		t.Errorf("check: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, "check", "--model", m, "--workers", "8", "--format", "json")
+	var out map[string]any
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out["bootstrap_samples"]; ok || out["efficiency_ends"] == nil {
+		t.Errorf("check json: exit %d: %s", code, stdout)
+	}
+	if code, _, stderr := runCmd(t, "predict", "--model", m, "--workers", "1,8"); code != 0 || !strings.Contains(stderr, none) {
+		t.Errorf("predict: exit %d: %s", code, stderr)
+	}
+	// with samples, none of it
+	m2 := asgdModel(t, dir)
+	if _, stdout, stderr := runCmd(t, "check", "--model", m2, "--workers", "8"); !strings.Contains(stdout, "bootstrap refits") || !strings.Contains(stdout, "(the bootstrap refits hold it at its fit)") || strings.Contains(stderr, "no bootstrap samples") {
+		t.Errorf("check with samples:\n%s%s", stdout, stderr)
+	}
+}

@@ -254,6 +254,13 @@ func runPredict(c *cli.Context) error {
 			break
 		}
 	}
+	flat := false
+	for _, r := range rows {
+		flat = flat || r.StepsPerSLo == r.StepsPerSHi
+	}
+	if w := noBootstrap(m, flat); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if w := belowFitted(m, ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
@@ -543,4 +550,14 @@ func underOneUpdate(rows []predictRow) string {
 		}
 	}
 	return ""
+}
+
+// noBootstrap says that the model holds no bootstrap samples (fit
+// --bootstrap 0) when an interval shown has no width (flat): such bounds
+// measure nothing, and were printed as intervals without a word. "" else.
+func noBootstrap(m *fit.Model, flat bool) string {
+	if len(m.Samples) > 0 || !flat {
+		return ""
+	}
+	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
 }
