@@ -293,15 +293,7 @@ func TestTFEventsSubfolders(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for _, f := range c.files {
-				p := filepath.Join(dir, filepath.FromSlash(f))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, event, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, dir, event, c.files...)
 			_, _, err := Convert("tfevents", dir, ConvertOptions{Batch: 1})
 			want := "traces: " + dir + ": " + strings.ReplaceAll(c.want, "DIR/", dir+string(filepath.Separator))
 			if err == nil || err.Error() != want {
@@ -317,15 +309,7 @@ func TestTFEventsSubfolders(t *testing.T) {
 func TestTFEventsSubfolderNotRead(t *testing.T) {
 	event := AppendTFRecord(nil, tfTestEvent(1000, 1, "", tfTestValue{tag: "loss", simple: f32(1)}))
 	dir := t.TempDir()
-	for _, f := range []string{"events.out.tfevents.1.host", "eval/events.out.tfevents.2.host"} {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, event, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, event, "events.out.tfevents.1.host", "eval/events.out.tfevents.2.host")
 	c, warns, err := Convert("tfevents", dir, ConvertOptions{Batch: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -340,5 +324,20 @@ func TestTFEventsSubfolderNotRead(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("warnings %v\nwant %s", warns, want)
+	}
+}
+
+// writeFiles writes body to each of files (slash-separated paths below
+// dir), making their folders.
+func writeFiles(t *testing.T, dir string, body []byte, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
