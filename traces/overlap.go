@@ -1,15 +1,19 @@
 package traces
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 )
 
 // A worker runs its iterations one after another: an iteration of one
-// worker that starts before the end of the worker's previous iteration (by
-// step number) contradicts it (a clock that jumped, times in other units
-// than seconds, a row edited by hand). Clock skew between workers is normal
-// and is not looked at: only the rows of one worker are compared.
+// worker that starts before the end of an earlier iteration of the worker
+// (by step number: the previous one, or one further back that ends later)
+// contradicts it (a clock that jumped, times in other units than seconds, a
+// row edited by hand). Clock skew between workers is normal and is not
+// looked at: only the rows of one worker are compared.
 //
 // The check is a warning, not an error: the times are used as written (the
 // run's wall time, its steady-state window and rates), and the warning says
@@ -36,14 +40,17 @@ func overlapTolerance(end, start float64) float64 {
 }
 
 // OverlapWarning is the warning of a run in which iterations of one worker
-// start before the worker's previous iteration ends (beyond a tolerance of
-// 1 ms plus 1e-12 of the times): how many, and the worst.
+// start before an earlier iteration of the worker (by step) ends, beyond a
+// tolerance of 1 ms plus 1e-12 of the times: how many, and the worst.
 type OverlapWarning struct {
-	Run   string
-	Count int64 // iterations that start before their worker's previous one ends
+	Run string
+	// Count is the number of iterations that start before the end of an
+	// earlier iteration of their worker, each counted once.
+	Count int64
 	// The worst: iteration Step of Worker starts By seconds before the end
-	// of the worker's iteration PrevStep; its row is at File:Line ("" and
-	// 0 when the rows were not read from a file).
+	// of the worker's iteration PrevStep, of the iterations with a smaller
+	// step the one that ends last; its row is at File:Line ("" and 0 when
+	// the rows were not read from a file).
 	Worker         int
 	Step, PrevStep int64
 	By             float64 // s
@@ -70,94 +77,197 @@ func (w *OverlapWarning) Detail() string {
 		what, w.Worker, w.Step, w.By, w.PrevStep, at)
 }
 
-// overlapRow is the last row of one worker seen.
+// overlapHit is an iteration that starts before the end of an earlier
+// iteration of its worker: step starts by seconds before the end of prev,
+// the earlier step that ends last; its row is at file:line ("" and 0 when
+// unknown).
+type overlapHit struct {
+	step, prev int64
+	by         float64
+	file       string
+	line       int
+}
+
+// overlapRow is a row kept for the sweep: its step, times and position
+// (file indexes overlapRun.files; line 0: unknown).
 type overlapRow struct {
 	step       int64
 	start, end float64
-	file       string
-	line       int
-	counted    bool // the row was counted as overlapping its predecessor
+	file, line int32
 }
 
-// overlapRun checks the rows of one run. It keeps the last row of each
-// worker, so memory does not grow with the rows.
+// overlapWorker is the state of one worker of a run.
+type overlapWorker struct {
+	// While the worker's rows come in increasing step order (ordered),
+	// each is compared as it comes with the latest end of the rows before
+	// it (maxEnd, of step maxStep; last is the step of the last row), and
+	// n and worst are its result.
+	ordered bool
+	last    int64
+	maxEnd  float64
+	maxStep int64
+	n       int64
+	worst   overlapHit
+	// rows, when the worker's rows are not in step order (or every row is
+	// kept): swept in step order at the end in place of n and worst
+	rows []overlapRow
+}
+
+// overlapRun checks the rows of one run.
+//
+// Any iteration of a worker must start after every iteration of the worker
+// with a smaller step has ended: an iteration is compared with the latest
+// end of the worker's iterations of smaller steps, whatever the order of
+// the rows. Rows in step order (as every writer of the project writes them)
+// are compared as they come, one record per worker. A worker with a row out
+// of step order has its rows kept: in a second pass over the rows (again),
+// or, with keep, from the first row on (one pass); they are sorted by step
+// and swept at the end.
 type overlapRun struct {
-	workers map[int]*overlapRow
-	w       OverlapWarning // Count 0: none found
+	workers    map[int]*overlapWorker
+	keep       bool     // keep every row (one pass: OverlapCheck)
+	disordered bool     // a worker's rows are out of step order
+	files      []string // the files of the kept rows
 }
 
-// add compares s with the row of its worker seen before it. Any two
-// iterations of a worker must follow one another in the order of their
-// steps, so the comparison is sound whatever the order of the rows; for
-// rows in step order (as every writer of the project writes them) it
-// compares each iteration with its predecessor. Rows out of order are each
-// compared with their neighbour in the file only: an overlap with an
-// iteration further away goes unseen, but memory stays one row per worker.
+// add is the first pass over the rows: s was read at file:line ("" and 0
+// when unknown).
 func (o *overlapRun) add(s *Step, file string, line int) {
 	if o.workers == nil {
-		o.workers = map[int]*overlapRow{}
+		o.workers = map[int]*overlapWorker{}
 	}
-	p := o.workers[s.Worker]
-	if p == nil {
-		o.workers[s.Worker] = &overlapRow{step: s.Step, start: s.Start, end: s.End, file: file, line: line}
+	w := o.workers[s.Worker]
+	if w == nil {
+		w = &overlapWorker{ordered: !o.keep, last: s.Step, maxEnd: s.End, maxStep: s.Step}
+		o.workers[s.Worker] = w
+		if o.keep {
+			o.disordered = true
+			o.keepRow(w, s, file, line)
+		}
 		return
 	}
-	counted := false
-	switch {
-	case s.Step > p.step: // s follows p
-		counted = o.check(s.Worker, p.step, p.end, s.Step, s.Start, file, line, true)
-	case s.Step < p.step: // p follows s
-		// p, already counted against its predecessor, is not counted
-		// twice; its overlap with s may still be the worst (it was left
-		// out, and the worst under-reported)
-		o.check(s.Worker, s.Step, s.End, p.step, p.start, p.file, p.line, !p.counted)
+	if o.keep {
+		o.keepRow(w, s, file, line)
+		return
 	}
-	*p = overlapRow{step: s.Step, start: s.Start, end: s.End, file: file, line: line, counted: counted}
+	if !w.ordered {
+		return
+	}
+	if s.Step <= w.last { // out of order: kept in the second pass
+		w.ordered, o.disordered = false, true
+		return
+	}
+	w.last = s.Step
+	if by := w.maxEnd - s.Start; by > overlapTolerance(w.maxEnd, s.Start) {
+		w.n++
+		if w.n == 1 || by > w.worst.by {
+			w.worst = overlapHit{step: s.Step, prev: w.maxStep, by: by, file: file, line: line}
+		}
+	}
+	if s.End >= w.maxEnd { // ties: the later step, the nearer predecessor
+		w.maxEnd, w.maxStep = s.End, s.Step
+	}
 }
 
-// check counts iteration step (starting at start, its row at file:line)
-// when it starts before the end of the worker's earlier iteration prev;
-// with count false it only keeps it as the worst when it is.
-func (o *overlapRun) check(worker int, prev int64, prevEnd float64, step int64, start float64, file string, line int, count bool) bool {
-	by := prevEnd - start
-	if !(by > overlapTolerance(prevEnd, start)) {
-		return false
+// again is the second pass over the same rows: it keeps the rows of the
+// workers whose rows are out of step order.
+func (o *overlapRun) again(s *Step, file string, line int) {
+	if !o.disordered || o.keep {
+		return
 	}
-	if count {
-		o.w.Count++
+	if w := o.workers[s.Worker]; w != nil && !w.ordered {
+		o.keepRow(w, s, file, line)
 	}
-	if o.w.Count == 1 && count || by > o.w.By {
-		o.w.Worker, o.w.Step, o.w.PrevStep, o.w.By, o.w.File, o.w.Line = worker, step, prev, by, file, line
-	}
-	return true
 }
 
-// warning is the run's warning, nil when no iteration overlaps.
+func (o *overlapRun) keepRow(w *overlapWorker, s *Step, file string, line int) {
+	f := len(o.files) - 1
+	if f < 0 || o.files[f] != file {
+		f = slices.Index(o.files, file)
+		if f < 0 {
+			f = len(o.files)
+			o.files = append(o.files, file)
+		}
+	}
+	if line < 0 || line > math.MaxInt32 {
+		line = 0 // not kept: the warning gives no position
+	}
+	w.rows = append(w.rows, overlapRow{step: s.Step, start: s.Start, end: s.End, file: int32(f), line: int32(line)})
+}
+
+// sweep is n and worst of kept rows: sorted by step, each compared with
+// the latest end of the rows of smaller steps.
+func (o *overlapRun) sweep(rows []overlapRow) (n int64, worst overlapHit) {
+	slices.SortStableFunc(rows, func(a, b overlapRow) int { return cmp.Compare(a.step, b.step) })
+	maxEnd, maxStep := math.Inf(-1), int64(0)
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && rows[j].step == rows[i].step {
+			j++
+		}
+		// rows of one step (in a trace built in memory) are not compared
+		// with each other
+		for _, r := range rows[i:j] {
+			if by := maxEnd - r.start; by > overlapTolerance(maxEnd, r.start) {
+				n++
+				if n == 1 || by > worst.by {
+					worst = overlapHit{step: r.step, prev: maxStep, by: by, file: o.files[r.file], line: int(r.line)}
+				}
+			}
+		}
+		for _, r := range rows[i:j] {
+			if r.end >= maxEnd {
+				maxEnd, maxStep = r.end, r.step
+			}
+		}
+		i = j
+	}
+	return n, worst
+}
+
+// warning is the run's warning, nil when no iteration overlaps: the count
+// over the workers and the worst (of equal ones, that of the smallest
+// worker, then step).
 func (o *overlapRun) warning(run string) *OverlapWarning {
-	if o.w.Count == 0 {
+	var w OverlapWarning
+	for _, k := range slices.Sorted(maps.Keys(o.workers)) {
+		wk := o.workers[k]
+		n, worst := wk.n, wk.worst
+		if !wk.ordered {
+			n, worst = o.sweep(wk.rows)
+		}
+		if n == 0 {
+			continue
+		}
+		if w.Count == 0 || worst.by > w.By {
+			w.Worker, w.Step, w.PrevStep, w.By, w.File, w.Line = k, worst.step, worst.prev, worst.by, worst.file, worst.line
+		}
+		w.Count += n
+	}
+	if w.Count == 0 {
 		return nil
 	}
-	w := o.w
 	w.Run = run
 	return &w
 }
 
 // OverlapCheck finds, per run and worker, the iterations that start before
-// the end of the worker's previous iteration (see OverlapWarning). Rows are
-// given with Add in the order they were read; the zero value is ready. It
-// keeps one row per run and worker.
+// the end of an earlier iteration of the worker (see OverlapWarning),
+// whatever the order of the rows. Rows are given with Add; the zero value is
+// ready. It keeps the step, start and end of every row (32 bytes a row) and
+// sorts them by step in Warning.
 type OverlapCheck struct {
 	runs map[string]*overlapRun
 }
 
-// Add checks one row against the row of its run and worker given before.
+// Add adds one row.
 func (c *OverlapCheck) Add(s *Step) {
 	if c.runs == nil {
 		c.runs = map[string]*overlapRun{}
 	}
 	o := c.runs[s.Run]
 	if o == nil {
-		o = &overlapRun{}
+		o = &overlapRun{keep: true}
 		c.runs[s.Run] = o
 	}
 	o.add(s, "", 0)

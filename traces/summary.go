@@ -122,7 +122,7 @@ func Summarize(t *Trace) []RunSummary {
 	}
 	s.openWindows()
 	for i := range t.Steps {
-		s.step(&t.Steps[i])
+		s.step(&t.Steps[i], "", 0)
 	}
 	for i := range t.Updates {
 		s.update(&t.Updates[i])
@@ -139,11 +139,13 @@ func Summarize(t *Trace) []RunSummary {
 // SummarizePaths is Summarize on the files that paths name (see Files),
 // without keeping the steps in memory: steps.csv is read twice, first for
 // each run's wall time, then for the statistics of its window. Memory per run
-// is a constant plus one counter and the last row per worker, one counter per
+// is a constant plus one counter and one record per worker, one counter per
 // distinct staleness value, and the rows of evals.csv (which are kept as the
-// loss curve). A run in which an iteration of a worker starts before the end
-// of the worker's previous iteration has an *OverlapWarning with the file and
-// line of the worst.
+// loss curve); a worker whose rows are out of step order also has its rows
+// kept in the second pass (32 bytes a row), for the overlap check. A run in
+// which an iteration of a worker starts before the end of an earlier
+// iteration of the worker has an *OverlapWarning with the file and line of
+// the worst.
 func SummarizePaths(paths ...string) ([]RunSummary, []error, error) {
 	return SummarizeFS(nil, paths...)
 }
@@ -181,7 +183,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	x.frozen = true // the second pass checks the updates against the runs of steps.csv
 	s.openWindows()
 	err = pass(Handlers{
-		Step:   func(st Step) error { s.step(&st); return nil },
+		stepAt: func(st Step, line int) error { s.step(&st, file, line); return nil },
 		Update: func(u Update) error { s.update(&u); return nil },
 		Eval:   func(e Eval) error { s.eval(&e); return nil },
 		Run:    func(r RunInfo) error { s.info(&r); return nil },
@@ -203,8 +205,9 @@ type runAcc struct {
 	info    RunInfo
 	hasInfo bool
 
-	// first pass: the last row of each worker with rows, which finds the
-	// iterations of a worker that overlap (overlap.go)
+	// both passes: the iterations of a worker that overlap (overlap.go):
+	// a record per worker with rows, and the rows of a worker whose rows
+	// are out of step order
 	ov overlapRun
 
 	// second pass
@@ -300,9 +303,11 @@ func (a *runAcc) inWindow(t float64) bool {
 	return a.hasSteps && t >= a.sum.WindowStart && t <= a.sum.WindowEnd
 }
 
-// step is the second pass over steps.
-func (s *summarizer) step(st *Step) {
+// step is the second pass over steps, st read at file:line ("" and 0 when
+// unknown).
+func (s *summarizer) step(st *Step, file string, line int) {
 	a := s.run(st.Run)
+	a.ov.again(st, file, line)
 	wall := a.sum.End - a.sum.Start
 	if wall > 0 {
 		b := min(int((st.End-a.sum.Start)/wall*lossBins), lossBins-1)
