@@ -110,6 +110,7 @@ type chromeInterval struct {
 	start, end float64 // us
 	gpu        bool    // a GPU-side copy of an annotation: never a step marker
 	off        int64   // where its event (of a B/E pair, the B) starts in the file
+	endOff     int64   // where the event that gives its end (the E of a pair) starts
 }
 
 // chromeDoc is a decoded trace with a way to turn byte offsets into
@@ -207,7 +208,7 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 			lo, loAt = iv.start, iv.off
 		}
 		if iv.end > hi {
-			hi, hiAt = iv.end, iv.off
+			hi, hiAt = iv.end, iv.endOff
 		}
 	}
 	if math.IsInf(hi-lo, 0) {
@@ -319,7 +320,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				if math.IsInf(*ev.Ts+*ev.Dur, 0) {
 					return d.errAt(off, "complete event %q: ts %v + dur %v out of range", ev.Name, *ev.Ts, *ev.Dur)
 				}
-				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat), off})
+				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat), off, off})
 			case "B":
 				open[key] = append(open[key], len(pending))
 				pending = append(pending, pend{ev.Name, pid, *ev.Ts, off, chromeGPUCat(ev.Cat)})
@@ -332,9 +333,10 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				b := pending[st[len(st)-1]]
 				open[key] = st[:len(st)-1]
 				if *ev.Ts < b.ts {
-					return d.errAt(off, "end event at ts %v is before its begin %q at ts %v", *ev.Ts, b.name, b.ts)
+					bl, bc := d.pos(b.off)
+					return d.errAt(off, "end event at ts %v is before its begin %q at ts %v (line %d, column %d)", *ev.Ts, b.name, b.ts, bl, bc)
 				}
-				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts, b.gpu, b.off})
+				ivs = append(ivs, chromeInterval{b.name, b.pid, b.ts, *ev.Ts, b.gpu, b.off, off})
 			}
 		}
 		var left []int
@@ -527,6 +529,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		start, end float64
 		name       string
 		off        int64 // its event (of a B/E pair, the B)
+		endOff     int64 // the event of its end (of a B/E pair, the E)
 	}
 	var steps []step
 	workerOf := map[string]int{}
@@ -550,18 +553,20 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 			n = v
 		}
 		next[iv.pid] = n + 1
-		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end, name: iv.name, off: iv.off})
+		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end, name: iv.name, off: iv.off, endOff: iv.endOff})
 	}
 	if len(steps) == 0 {
 		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step", opts.Run))
-		lo, hi, hiName, hiOff := math.Inf(1), math.Inf(-1), "", int64(0)
+		// the step is named, and placed, by the interval that ends last
+		// (it starts at the earliest event, where times start)
+		lo, hi, last := math.Inf(1), math.Inf(-1), chromeInterval{}
 		for _, iv := range ivs {
 			lo = math.Min(lo, iv.start)
 			if iv.end > hi {
-				hi, hiName, hiOff = iv.end, iv.name, iv.off
+				hi, last = iv.end, iv
 			}
 		}
-		steps = append(steps, step{worker: 0, num: 0, start: lo, end: hi, name: hiName, off: hiOff})
+		steps = append(steps, step{worker: 0, num: 0, start: lo, end: hi, name: last.name, off: last.off, endOff: last.endOff})
 		workerOf[""] = 0
 	}
 	if info.rank >= 0 {
@@ -682,12 +687,19 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		// >= 0 and end >= start here): refuse it at the event, not in the
 		// file written
 		if !(row.End <= limits.MaxTime) {
+			// at the event at fault: the one that starts the step when the
+			// start is too late, else the one that ends it (of a B/E pair,
+			// the E, naming its B)
 			l, c := d.pos(t0off)
-			what, v := "ends", row.End
-			if !(row.Start <= limits.MaxTime) {
-				what, v = "starts", row.Start
+			at, what, v := s.endOff, fmt.Sprintf("event %q ends", s.name), row.End
+			switch {
+			case !(row.Start <= limits.MaxTime):
+				at, what, v = s.off, fmt.Sprintf("event %q starts", s.name), row.Start
+			case s.endOff != s.off:
+				bl, bc := d.pos(s.off)
+				what = fmt.Sprintf("end event of %q (begun at line %d, column %d) comes", s.name, bl, bc)
 			}
-			return nil, warns, d.errAt(s.off, "event %q %s %s s after the earliest event (line %d, column %d): beyond %g s, steps.csv's limit (expected ts and dur in microseconds, on one clock)", s.name, what, fmtFloat(v), l, c, limits.MaxTime)
+			return nil, warns, d.errAt(at, "%s %s s after the earliest event (line %d, column %d): beyond %g s, steps.csv's limit (expected ts and dur in microseconds, on one clock)", what, fmtFloat(v), l, c, limits.MaxTime)
 		}
 		pk := s.pid
 		if onePid {

@@ -162,19 +162,27 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"negative dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2, \"dur\": -1}]"), "t.json:1:2: complete event \"a\": negative dur -1", ""},
 		{"dur overflows", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1e308, \"dur\": 1e308}]"), "t.json:1:2: complete event \"a\": ts 1e+308 + dur 1e+308 out of range", ""},
 		{"span overflows", []byte(`[{"name": "a", "ph": "X", "ts": -1e308, "dur": 1}, {"name": "b", "ph": "X", "ts": 1e308, "dur": 1}]`), "t.json:1:52: event ends at 1e+308 us, and the event at line 1, column 2 starts at -1e+308 us: the span overflows", ""},
+		// of a B/E pair, at the E, which gives the end (it was at the B)
+		{"span overflows at an end event", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": -1e308, \"dur\": 1},\n{\"name\": \"b\", \"ph\": \"B\", \"ts\": 0, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 1e308, \"pid\": 1, \"tid\": 1}]"),
+			"t.json:3:1: event ends at 1e+308 us, and the event at line 1, column 2 starts at -1e+308 us: the span overflows", ""},
 		// times past steps.csv's ±1e12 s were written, and the file then
-		// refused by its own reader: refused at the step's event (of a B/E
-		// pair, the B), naming the earliest event, where times start
+		// refused by its own reader: refused at the event at fault (of a
+		// B/E pair, the B for a start, the E for an end), naming the
+		// earliest event, where times start
 		{"step beyond 1e12 s", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n {\"name\": \"step 2\", \"ph\": \"X\", \"ts\": 1e30, \"dur\": 5}]"),
 			"t.json:2:2: event \"step 2\" starts 1e+24 s after the earliest event (line 1, column 2): beyond 1e+12 s, steps.csv's limit (expected ts and dur in microseconds, on one clock)", ""},
 		{"earliest event far back", []byte("[{\"name\": \"x\", \"ph\": \"X\", \"ts\": -1e30, \"dur\": 1},\n{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5}]"),
 			"t.json:2:1: event \"step 1\" starts 1e+24 s after the earliest event (line 1, column 2)", ""},
 		{"end past 1e12 s", []byte("[{\"name\": \"step 1\", \"ph\": \"B\", \"ts\": 0, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 1.5e18, \"pid\": 1, \"tid\": 1}]"),
-			"t.json:1:2: event \"step 1\" ends 1.5e+12 s after the earliest event (line 1, column 2)", ""},
+			"t.json:2:1: end event of \"step 1\" (begun at line 1, column 2) comes 1.5e+12 s after the earliest event (line 1, column 2): beyond 1e+12 s", ""},
+		{"begin past 1e12 s", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n{\"name\": \"step 2\", \"ph\": \"B\", \"ts\": 1e30, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 2e30, \"pid\": 1, \"tid\": 1}]"),
+			"t.json:2:1: event \"step 2\" starts 1e+24 s after the earliest event (line 1, column 2)", ""},
 		{"no step marker, past 1e12 s", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 0, \"dur\": 1},\n{\"name\": \"b\", \"ph\": \"X\", \"ts\": 0, \"dur\": 1e20}]"),
 			"t.json:2:1: event \"b\" ends 1e+14 s after the earliest event (line 1, column 2)", ""},
+		{"no step marker, end event past 1e12 s", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 0, \"dur\": 1},\n{\"name\": \"b\", \"ph\": \"B\", \"ts\": 0, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 1e20, \"pid\": 1, \"tid\": 1}]"),
+			"t.json:3:1: end event of \"b\" (begun at line 2, column 1) comes 1e+14 s after the earliest event (line 1, column 2)", ""},
 		{"1e12 s exactly", []byte(`[{"name": "step 1", "ph": "X", "ts": 0, "dur": 1e18}]`), "", "batch size unknown"},
-		{"end before begin", []byte("[{\"name\": \"a\", \"ph\": \"B\", \"ts\": 5, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "t.json:2:1: end event at ts 4 is before its begin \"a\"", ""},
+		{"end before begin", []byte("[{\"name\": \"a\", \"ph\": \"B\", \"ts\": 5, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "t.json:2:1: end event at ts 4 is before its begin \"a\" at ts 5 (line 1, column 2)", ""},
 		{"no traceEvents", []byte(`{"foo": [1, 2]}`), "t.json:1:1: object has no traceEvents array", ""},
 		{"traceEvents not array", []byte(`{"traceEvents": 3}`), "t.json:1:17: traceEvents: expected an array", ""},
 		{"no events", []byte(`[]`), "t.json: no complete (X) or begin/end (B/E) events", ""},
