@@ -28,8 +28,25 @@ func WriteUpdates(w io.Writer, rows []Update) error { return writeRows(w, rows, 
 // WriteRuns writes rows as runs.csv.
 func WriteRuns(w io.Writer, rows []RunInfo) error { return writeRows(w, rows, runColumns) }
 
-// WriteEvals writes rows as evals.csv.
-func WriteEvals(w io.Writer, rows []Eval) error { return writeRows(w, rows, evalColumns) }
+// WriteEvals writes rows as evals.csv. An update count below -1 (absent) is
+// an error naming the row, and nothing is written.
+func WriteEvals(w io.Writer, rows []Eval) error {
+	if err := checkEvals(rows); err != nil {
+		return err
+	}
+	return writeRows(w, rows, evalColumns)
+}
+
+// checkEvals refuses an eval row that evals.csv cannot hold: an update count
+// below -1 was written as an empty field, as if absent.
+func checkEvals(rows []Eval) error {
+	for i := range rows {
+		if u := rows[i].Updates; u < -1 {
+			return fmt.Errorf("traces: evals.csv row %d (line %d, run %q): updates %d is negative (expected a count >= 0, or -1 when absent)", i+1, i+2, rows[i].Run, u)
+		}
+	}
+	return nil
+}
 
 // WriteThroughput writes rows as throughput.csv.
 func WriteThroughput(w io.Writer, rows []Throughput) error {
@@ -69,7 +86,12 @@ func (t *Trace) Files() []TraceFile {
 // steps.csv, updates.csv, runs.csv, evals.csv and throughput.csv. Each file is
 // written to a temporary file in dir and renamed, so a reader never sees a
 // half-written file and a failed write leaves no file behind.
+// An eval row WriteEvals refuses is refused before anything is written.
 func WriteDir(dir string, t *Trace) error {
+	// rows no file can hold are refused before the folder is made
+	if err := checkEvals(t.Evals); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -115,6 +116,40 @@ func TestWriteOmitsAbsentColumns(t *testing.T) {
 	want := "run,workers,ps,batch,worker,step,start,end,compute\na,1,1,8,0,3,0.1,0.30000000000000004,0.2\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// An update count below -1 (the absent value) was written as an empty
+// field, as if absent: WriteEvals and WriteDir refuse it, naming the row, and
+// write nothing; -1 is written empty.
+func TestWriteEvalsNegativeUpdates(t *testing.T) {
+	nan := math.NaN()
+	rows := []Eval{
+		{Run: "a", Time: 1, Updates: 10, Loss: 2, Accuracy: nan},
+		{Run: "a", Time: 2, Updates: -1, Loss: 1.5, Accuracy: nan},
+		{Run: "b", Time: 3, Updates: -5, Loss: 1, Accuracy: nan},
+	}
+	var b bytes.Buffer
+	const want = `traces: evals.csv row 3 (line 4, run "b"): updates -5 is negative (expected a count >= 0, or -1 when absent)`
+	if err := WriteEvals(&b, rows); err == nil || err.Error() != want {
+		t.Errorf("WriteEvals: error %v, want %q", err, want)
+	}
+	if b.Len() != 0 {
+		t.Errorf("WriteEvals wrote %q before the error", b.String())
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := WriteDir(dir, &Trace{Evals: rows}); err == nil || err.Error() != want {
+		t.Errorf("WriteDir: error %v, want %q", err, want)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("WriteDir made the folder: %v", err)
+	}
+	b.Reset()
+	if err := WriteEvals(&b, rows[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if want := "run,time,updates,loss\na,1,10,2\na,2,,1.5\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
 
