@@ -34,7 +34,10 @@ import (
 // list of disjoint intervals: when a worker's steps come in increasing order
 // with no gaps (as every writer of the project emits them) that is one
 // interval per worker, so memory is bounded by runs x workers; rows out of
-// order cost one interval per gap until the gap fills.
+// order cost one interval per gap until the gap fills. The lines of the steps
+// are not kept: when r is an io.Seeker (a file), the error of a duplicate
+// names the line of the first row with its key, found by reading r again
+// from where the read began up to it.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
 	return readSteps(r, file, func(s Step, _ int) error { return fn(s) }, nil)
 }
@@ -43,6 +46,50 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 // rejects a step (run, worker, step) that a steps file read earlier with the
 // same dups holds, and keeps this file's steps for the files read after it.
 func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles) (warnings []error, err error) {
+	rewind := rewinder(r)
+	var dup *Step // the row of a duplicate (run, worker, step)
+	warnings, err = readStepsOnce(r, file, fn, dups, &dup)
+	if dup != nil && rewind != nil && rewind() {
+		first := 0
+		readStepsOnce(r, file, func(s Step, line int) error {
+			if s.Worker == dup.Worker && s.Step == dup.Step && s.Run == dup.Run {
+				first = line
+				return errFirstFound
+			}
+			return nil
+		}, nil, nil)
+		var pe *ParseError
+		if first > 0 && errors.As(err, &pe) {
+			pe.Msg = fmt.Sprintf("step: duplicate (run %q, worker %d, step %d), first on line %d", dup.Run, dup.Worker, dup.Step, first)
+		}
+	}
+	return warnings, err
+}
+
+// errFirstFound stops the second read of a file with a duplicate row at the
+// first row of its key.
+var errFirstFound = errors.New("traces: first row found")
+
+// rewinder returns a function that seeks r back to where it is now, or nil
+// when r cannot seek (a pipe, a stream).
+func rewinder(r io.Reader) func() bool {
+	s, ok := r.(io.Seeker)
+	if !ok {
+		return nil
+	}
+	at, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil
+	}
+	return func() bool {
+		_, err := s.Seek(at, io.SeekStart)
+		return err == nil
+	}
+}
+
+// readStepsOnce is readSteps without naming a duplicate's first line: the
+// row of a duplicate is left in *dup (nil: none kept).
+func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles, dup **Step) (warnings []error, err error) {
 	return readRows(r, file, "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -85,6 +132,10 @@ func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *
 				}
 				s.Run = runs.intern(s.Run)
 				if err := runs.check(r, c.workers, c.ps, c.batch, c.step, &s); err != nil {
+					if runs.dup && dup != nil {
+						d := s // (a copy: s stays on the stack)
+						*dup = &d
+					}
 					return err
 				}
 				for _, p := range prior {
@@ -101,7 +152,8 @@ func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *
 // error: version is the model version after the update, so one shard
 // reaches each version once. The versions seen are kept per run and shard as
 // disjoint intervals, like the steps of ReadSteps (one interval per shard when
-// they come in order).
+// they come in order); when r is an io.Seeker, the error of a duplicate names
+// the line of the first row with its key, as ReadSteps does.
 func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []error, err error) {
 	return readUpdates(r, file, fn, nil)
 }
@@ -111,6 +163,30 @@ func ReadUpdates(r io.Reader, file string, fn func(Update) error) (warnings []er
 // 0..ps-1 of that run, and an update (run, shard, version) that an updates
 // file read before with the same x holds is an error.
 func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles) (warnings []error, err error) {
+	rewind := rewinder(r)
+	var dup *Update // the row of a duplicate (run, shard, version)
+	warnings, err = readUpdatesOnce(r, file, func(u Update, _ int) error { return fn(u) }, x, &dup)
+	if dup != nil && rewind != nil && rewind() {
+		first := 0
+		readUpdatesOnce(r, file, func(u Update, line int) error {
+			if u.Shard == dup.Shard && u.Version == dup.Version && u.Run == dup.Run {
+				first = line
+				return errFirstFound
+			}
+			return nil
+		}, nil, nil)
+		var pe *ParseError
+		if first > 0 && errors.As(err, &pe) {
+			pe.Msg = fmt.Sprintf("version: duplicate (run %q, shard %d, version %d), first on line %d: a shard reaches each model version once", dup.Run, dup.Shard, dup.Version, first)
+		}
+	}
+	return warnings, err
+}
+
+// readUpdatesOnce is readUpdates without naming a duplicate's first line:
+// the row of a duplicate is left in *dup (nil: none kept); fn gets each
+// row's line too.
+func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error, x *crossFiles, dup **Update) (warnings []error, err error) {
 	return readRows(r, file, "run,shard,worker,time,version,staleness[,apply]",
 		func(h *header) (func(*row) error, error) {
 			var err error
@@ -165,9 +241,13 @@ func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles)
 					}
 				}
 				if !seen.add(&u) {
+					if dup != nil {
+						d := u
+						*dup = &d
+					}
 					return r.fail(c.version, "version: duplicate (run %q, shard %d, version %d): a shard reaches each model version once", u.Run, u.Shard, u.Version)
 				}
-				return fn(u)
+				return fn(u, r.c.line)
 			}, nil
 		})
 }
@@ -734,6 +814,7 @@ type stepChecker struct {
 	runs    map[string]*runState
 	lastRun string
 	lastSt  *runState
+	dup     bool // check refused a duplicate
 }
 
 type runState struct {
@@ -768,6 +849,7 @@ func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) e
 		st.steps[s.Worker] = set
 	}
 	if !set.add(s.Step) {
+		k.dup = true
 		return r.fail(cStep, "step: duplicate (run %q, worker %d, step %d)", s.Run, s.Worker, s.Step)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,9 +154,9 @@ func TestMalformed(t *testing.T) {
 		{"Inf", "steps", stepsHeader + "a,2,1,32,0,0,0,1,,+Inf,,,\n",
 			"traces: steps.csv:2:10: compute: +Inf is not allowed (expected a finite number: a duration in seconds >= 0; leave the field empty when unknown)", 2, 10},
 		{"duplicate (run, worker, step)", "steps", stepsHeader + okRow + "a,2,1,32,1,0,0,1,,,,,\n" + "a,2,1,32,0,0,1,2,,,,,\n",
-			`traces: steps.csv:4:6: step: duplicate (run "a", worker 0, step 0)`, 4, 6},
+			`traces: steps.csv:4:6: step: duplicate (run "a", worker 0, step 0), first on line 2`, 4, 6},
 		{"duplicate out of order", "steps", stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,5,0,1,,,,,\na,1,1,1,0,3,0,1,,,,,\na,1,1,1,0,5,0,1,,,,,\n",
-			`traces: steps.csv:5:6: step: duplicate (run "a", worker 0, step 5)`, 5, 6},
+			`traces: steps.csv:5:6: step: duplicate (run "a", worker 0, step 5), first on line 3`, 5, 6},
 		{"workers < 1", "steps", stepsHeader + "a,0,1,32,0,0,0,1,,,,,\n",
 			"traces: steps.csv:2:2: workers: 0 is below 1 (expected an integer >= 1)", 2, 2},
 		{"worker out of range", "steps", stepsHeader + "a,2,1,32,2,0,0,1,,,,,\n",
@@ -231,6 +233,63 @@ func TestMalformed(t *testing.T) {
 				t.Errorf("position %d:%d, want %d:%d", pe.Line, pe.Column, c.line, c.col)
 			}
 		})
+	}
+}
+
+// A duplicate step or update names the line of the first row with its key,
+// found by reading the input again when it can seek (a file, gzipped or not,
+// and from where the read began); from a pipe the error is as before. The
+// callback sees each row once.
+func TestDuplicateNamesFirstLine(t *testing.T) {
+	const steps = stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\na,1,1,1,0,2,2,3,,,,,\na,1,1,1,0,1,3,4,,,,,\n"
+	const updates = "run,shard,worker,time,version,staleness\na,0,0,0.5,1,0\na,0,0,0.7,2,0\na,1,0,0.7,1,0\na,0,0,0.9,2,0\n"
+	const (
+		wantSteps   = `traces: steps.csv:5:6: step: duplicate (run "a", worker 0, step 1)`
+		wantUpdates = `traces: updates.csv:5:5: version: duplicate (run "a", shard 0, version 2)`
+	)
+	read := func(kind string, r io.Reader) (int, error) {
+		n := 0
+		var err error
+		if kind == "steps" {
+			_, err = ReadSteps(r, "steps.csv", func(Step) error { n++; return nil })
+		} else {
+			_, err = ReadUpdates(r, "updates.csv", func(Update) error { n++; return nil })
+		}
+		return n, err
+	}
+	for _, c := range []struct {
+		kind, in, want string
+	}{
+		{"steps", steps, wantSteps + ", first on line 3"},
+		{"updates", updates, wantUpdates + ", first on line 3: a shard reaches each model version once"},
+	} {
+		for name, r := range map[string]func() io.Reader{
+			"seeker": func() io.Reader { return strings.NewReader(c.in) },
+			"gzip":   func() io.Reader { return strings.NewReader(gzipString(c.in)) },
+			// 5 bytes read before ReadSteps: the read begins after them
+			"after a prefix": func() io.Reader {
+				r := strings.NewReader("junk\n" + c.in)
+				io.ReadFull(r, make([]byte, 5))
+				return r
+			},
+		} {
+			n, err := read(c.kind, r())
+			if err == nil || err.Error() != c.want || n != 3 {
+				t.Errorf("%s, %s: error %v after %d rows, want %q after 3", c.kind, name, err, n, c.want)
+			}
+		}
+		// a pipe: not read again
+		_, err := read(c.kind, struct{ io.Reader }{strings.NewReader(c.in)})
+		want := map[string]string{"steps": wantSteps, "updates": wantUpdates + ": a shard reaches"}[c.kind]
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "first on line") {
+			t.Errorf("%s, not a seeker: error %v, want %q... without the first line", c.kind, err, want)
+		}
+	}
+	// the files of a folder
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "steps.csv.gz"), []byte(gzipString(steps)), 0o644)
+	if _, _, err := Load(dir); err == nil || !strings.HasSuffix(err.Error(), `step: duplicate (run "a", worker 0, step 1), first on line 3`) {
+		t.Errorf("Load: %v", err)
 	}
 }
 
