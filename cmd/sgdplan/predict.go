@@ -27,6 +27,8 @@ func predictCommand() *cli.Command {
 for a table fit widened by sqrt(n/(n-p)), model.json interval_scale), stretched to hold the other fits that match the data as well (model.json rivals) and,
 beyond the data, widened by the model's extrapolation error (model.json extrapolation;
 docs/fitting.md "Uncertainty"); a queueing network's throughput interval stays below its capacity.
+They are the fitted curve's: a single run lies about it as the fitted data do, by the fit's
+RMSLE (the table's first line; fit_rmsle in every JSON and CSV row).
 Time to target is printed when a target is known: --target-loss, --epochs (with the
 dataset size from runs.csv), or the loss the model was fitted to reach. The batch is the
 model's reference batch (the one measured at the most worker counts) unless --batch (samples per worker) or
@@ -79,6 +81,12 @@ type predictRow struct {
 	// TargetBeyondData: the target loss lies below the lowest loss a
 	// fitted run reached, so the updates to it extrapolate the loss curve
 	TargetBeyondData bool `json:"target_extrapolated"`
+	// FitRMSLE is the fit's RMSLE (model.json diagnostics.rmsle), the
+	// same in every row: how far the fitted data lie about the curve
+	// (log units), so how far a single run can lie from the row when
+	// the intervals, the curve's, are narrower; the table's first line
+	// says it in percent
+	FitRMSLE float64 `json:"fit_rmsle"`
 }
 
 // loadModel reads the model.json of --model for the command cmd: a
@@ -227,6 +235,7 @@ func runPredict(c *cli.Context) error {
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
 				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond,
+				FitRMSLE:           m.Diagnostics.RMSLE,
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.TargetBeyondData = targetBeyond
@@ -353,7 +362,7 @@ func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	g4 := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -364,7 +373,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker), strconv.FormatBool(r.TargetBeyondData)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker), strconv.FormatBool(r.TargetBeyondData), g4(r.FitRMSLE)})
 	}
 	cw.Flush()
 	return cw.Error()

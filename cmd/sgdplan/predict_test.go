@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -437,9 +438,62 @@ func TestPredictTargetBelowData(t *testing.T) {
 			}
 		}
 		code, stdout, _ = runCmd(t, "predict", "--model", m, "--workers", "1", "--target-loss", tl, "--format", "csv")
-		lines := strings.Split(strings.TrimSpace(stdout), "\n")
-		if code != 0 || len(lines) != 2 || !strings.HasSuffix(lines[0], ",target_extrapolated") || !strings.HasSuffix(lines[1], ","+strconv.FormatBool(c.beyond)) {
+		recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+		if code != 0 || err != nil || len(recs) != 2 {
+			t.Fatalf("target %s: csv: exit %d, %v:\n%s", tl, code, err, stdout)
+		}
+		if col := slices.Index(recs[0], "target_extrapolated"); col < 0 || recs[1][col] != strconv.FormatBool(c.beyond) {
 			t.Errorf("target %s: csv:\n%s", tl, stdout)
+		}
+	}
+}
+
+// The JSON and CSV rows carry the fit's RMSLE, the figure the table's first
+// line states (as "the fitted data lie about it by 3%, RMSLE 0.03"): a
+// program reading them had the curve's intervals and no word that a single
+// run scatters about the curve by more. Every row has model.json's
+// diagnostics.rmsle, the CSV to its 10 digits.
+func TestPredictFitRMSLE(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mf struct {
+		Diagnostics struct {
+			RMSLE float64 `json:"rmsle"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(b, &mf); err != nil {
+		t.Fatal(err)
+	}
+	want := mf.Diagnostics.RMSLE
+	if !(want > 0.005) {
+		t.Fatalf("fixture's rmsle %g: want one the table states (above 0.005)", want)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,2", "--ps", "1,2", "--format", "json")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(stdout), &rows); code != 0 || err != nil || len(rows) != 4 {
+		t.Fatalf("json: exit %d, %v:\n%s%s", code, err, stdout, stderr)
+	}
+	for _, r := range rows {
+		if got, ok := r["fit_rmsle"].(float64); !ok || got != want {
+			t.Errorf("json row %v: fit_rmsle %v, want %g", r, r["fit_rmsle"], want)
+		}
+	}
+	code, stdout, stderr = runCmd(t, "predict", "--model", mp, "--workers", "1,2", "--ps", "1,2", "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if code != 0 || err != nil || len(recs) != 5 {
+		t.Fatalf("csv: exit %d, %v:\n%s%s", code, err, stdout, stderr)
+	}
+	col := slices.Index(recs[0], "fit_rmsle")
+	if col < 0 {
+		t.Fatalf("csv header %v: no fit_rmsle", recs[0])
+	}
+	for _, r := range recs[1:] {
+		if got, err := strconv.ParseFloat(r[col], 64); err != nil || math.Abs(got-want) > 1e-9*want {
+			t.Errorf("csv row %v: fit_rmsle %q, want %g", r, r[col], want)
 		}
 	}
 }
