@@ -215,3 +215,45 @@ func TestPeakWarningCause(t *testing.T) {
 		}
 	}
 }
+
+// spikeAt is linear but for more than k times one worker's speed at k =
+// At: a curve superlinear at one worker count only.
+type spikeAt struct{ At float64 }
+
+func (s spikeAt) Speedup(k float64) float64 {
+	if k == s.At {
+		return 1.5 * k
+	}
+	return k
+}
+
+// superlinearJobs tries every count from 2 to 64 and doubles past it
+// (nextCount), up to the servers: a curve superlinear at 3, 5 or 63
+// workers alone is named (counts that doubling from 2 never tries); past
+// 64 only 128, 256, ... are tried, so a spike at 96 goes unseen; a count
+// above the servers is never tried.
+func TestSuperlinearJobsCounts(t *testing.T) {
+	for _, c := range []struct {
+		at, servers float64
+		named       bool
+	}{
+		{3, 8, true},
+		{5, 8, true},
+		{63, 64, true},
+		{64, 64, true},
+		{128, 256, true},
+		{96, 256, false},
+		{9, 8, false},
+	} {
+		got := superlinearJobs([]planner.Job{{ID: "s", Size: 1, Curve: spikeAt{c.at}}}, c.servers)
+		if named := strings.HasPrefix(got, "job s's fitted speedup is superlinear"); named != c.named {
+			t.Errorf("spike at %g workers, %g servers: %q, want named %v", c.at, c.servers, got, c.named)
+		}
+	}
+	// the counts themselves: one at a time below 64, then doubling
+	for _, c := range [][2]float64{{2, 3}, {3, 4}, {5, 6}, {63, 64}, {64, 128}, {100, 200}} {
+		if got := nextCount(c[0]); got != c[1] {
+			t.Errorf("nextCount(%g) = %g, want %g", c[0], got, c[1])
+		}
+	}
+}
