@@ -149,6 +149,18 @@ func TestInspectThroughputOnly(t *testing.T) {
 		!strings.Contains(stderr, "holds 3 run-level throughput rows, no step trace: inspect lists their ranges by model") {
 		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
 	}
+	// a model whose rows give global_batch (strong scaling) has its batch
+	// marked global; one with batch alone does not
+	global := filepath.Join(dir, "global", "throughput.csv")
+	os.MkdirAll(filepath.Dir(global), 0o755)
+	os.WriteFile(global, []byte("workers,ps,batch,global_batch,samples_per_s,model\n1,1,,256,100,g\n4,1,,256,300,g\n2,2,32,,50,b\n"), 0o644)
+	code, stdout, stderr = runCmd(t, "inspect", global)
+	lines = strings.Split(stdout, "\n")
+	if code != 0 || len(lines) < 3 ||
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "g 2 1-4 1 256 (global) async - 100-300" ||
+		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async - 50" {
+		t.Errorf("global batch: exit %d:\n%s%s", code, stdout, stderr)
+	}
 }
 
 // A converted TensorBoard log is evals.csv, runs.csv and throughput.csv, no
