@@ -270,6 +270,17 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"elasticflow repeated column", "elasticflow-asplos23", map[string]string{
 			"throughputs_A100_raw/bert.csv": "global_batch_size,1,1,4\n64,1,2,3\n",
 		}, "bert.csv:1:21: column \"1\" repeats field 2 of the header: expected each column once"},
+		// Gavel's steps/s is summed over the job's GPUs: 4e-12 over 8 is
+		// 5e-13 job steps/s, below what the canonical reader takes (1e-12);
+		// convert wrote it for its own reader to refuse. The value starts at
+		// 18 ("k80,0,A3C,A3C,,8," is 17 bytes).
+		{"gavel job rate under 1e-12", "gavel-osdi20", map[string]string{
+			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,0,A3C,A3C,,8,4e-12\n",
+		}, "simulation_throughputs_isolated.csv:2:18: column isolated_steps_per_sec: 4e-12 steps/s summed over 8 GPUs is 5e-13 job steps/s: expected at least 1e-12 (the canonical reader's range)"},
+		// the re-profiled table too: "v100,1,A,A,16,2," is 16 bytes, 17
+		{"shockwave job rate under 1e-12", "shockwave-nsdi23", map[string]string{
+			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,2,1e-12,1\n",
+		}, "tacc_throughputs_isolated.csv:2:17: column isolated_steps_per_sec: 1e-12 steps/s summed over 2 GPUs is 5e-13 job steps/s"},
 		{"gavel consolidated 7", "gavel-osdi20", map[string]string{
 			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,7,A3C,A3C,,1,3\n",
 		}, "simulation_throughputs_isolated.csv:2:5: column consolidated: expected 1 (one server) or 0 (spread over servers), got 7"},
