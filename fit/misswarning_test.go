@@ -1,0 +1,52 @@
+package fit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// missWarning names the falling series by shards and batch, and by nodes
+// and link rate only where the series differ in them: two series at 1 and
+// 2 nodes were both "1 shard, batch 64". The link rate is set on the
+// fitted configurations afterwards (a table family ignores it, so the
+// intervals are the same): runs at two rates are named by them, runs at
+// one rate are not.
+func TestMissWarningNamesSeries(t *testing.T) {
+	var pts []Point
+	for _, r := range []struct{ workers, nodes, samples float64 }{
+		{1, 1, 100}, {2, 1, 110}, {4, 1, 120},
+		{2, 2, 55}, {4, 2, 28}, {8, 2, 14},
+	} {
+		pts = append(pts, Point{Config: model.Config{Workers: int(r.workers), PS: 1, Nodes: int(r.nodes), Batch: 64}, StepsPerS: r.samples / 64, SamplesPerStep: 64, Async: true})
+	}
+	tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 64}, nil, 0.9)
+	const fall = "(at 1 shard, batch 64, 2 nodes%s the data's samples/s fall from 55 at 2 workers to 28 at 4 workers"
+	for _, c := range []struct {
+		name     string
+		bw       [2]float64 // the link rate of the 1-node and the 2-node runs
+		link     string
+		worstEnd string
+	}{
+		{"no rate", [2]float64{0, 0}, "", "8 workers, 1 shard, batch 64, 2 nodes: measured"},
+		{"one rate", [2]float64{1e9, 1e9}, "", "8 workers, 1 shard, batch 64, 2 nodes: measured"},
+		{"two rates", [2]float64{1e9, 1e8}, ", link 1e+08 B/s", "8 workers, 1 shard, batch 64, 2 nodes, link 1e+08 B/s: measured"},
+	} {
+		for i := range m.Data.Configurations {
+			d := &m.Data.Configurations[i]
+			d.Bandwidth = c.bw[d.Nodes-1]
+		}
+		w := m.missWarning()
+		if want := strings.Replace(fall, "%s", c.link, 1); !strings.Contains(w, want) || !strings.Contains(w, "worst "+c.worstEnd) {
+			t.Errorf("%s: %q\nwant %q and worst %q", c.name, w, want, c.worstEnd)
+		}
+		if c.link == "" && strings.Contains(w, ", link ") {
+			t.Errorf("%s: names a link rate that does not vary: %q", c.name, w)
+		}
+	}
+}
