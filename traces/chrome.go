@@ -250,7 +250,8 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 
 // chromeInfo is what the file says about the run as a whole.
 type chromeInfo struct {
-	rank, worldSize int // -1 when absent
+	rank, worldSize   int   // -1 when absent
+	rankOff, worldOff int64 // where the distributedInfo that gives each starts (its key)
 }
 
 // intervals decodes the events and pairs B/E into intervals.
@@ -409,7 +410,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				if *di.WorldSize < 1 {
 					return nil, info, warns, d.errAt(off, "distributedInfo: world_size %d: expected the number of ranks, >= 1", *di.WorldSize)
 				}
-				info.worldSize = *di.WorldSize
+				info.worldSize, info.worldOff = *di.WorldSize, off
 			}
 			if di.Rank != nil {
 				switch {
@@ -418,7 +419,7 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				case info.worldSize > 0 && *di.Rank >= info.worldSize:
 					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is outside 0..%d for world_size %d", *di.Rank, info.worldSize-1, info.worldSize)
 				}
-				info.rank = *di.Rank
+				info.rank, info.rankOff = *di.Rank, off
 			}
 		default:
 			var skip json.RawMessage
@@ -592,14 +593,20 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		// a rank or a process beyond the worker count given
 		switch {
 		case opts.Workers > 0 && info.rank >= 0 && len(workerOf) == 1:
-			return nil, warns, fmt.Errorf("traces: %s: distributedInfo rank %d is outside 0..%d for --workers %d", d.file, info.rank, workers-1, workers)
+			return nil, warns, d.errAt(info.rankOff, "distributedInfo: rank %d is outside 0..%d for --workers %d", info.rank, workers-1, workers)
 		case opts.Workers > 0:
 			return nil, warns, fmt.Errorf("traces: %s: %d processes mark steps but --workers is %d (expected at most that many)", d.file, len(workerOf), workers)
 		case info.worldSize > 0:
-			return nil, warns, fmt.Errorf("traces: %s: distributedInfo rank %d is outside 0..%d for world_size %d", d.file, s.worker, workers-1, workers)
+			return nil, warns, d.errAt(info.worldOff, "distributedInfo: rank %d is outside 0..%d for world_size %d", s.worker, workers-1, workers)
 		}
 		warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d and no world_size: written as %d workers (give --workers)", opts.Run, s.worker, s.worker+1))
 		workers = s.worker + 1
+	}
+	// the file's world_size is the worker count: a --workers that says
+	// otherwise contradicts it, as one that a rank or the processes
+	// marking steps exceed does
+	if opts.Workers > 0 && info.worldSize > 0 && opts.Workers != info.worldSize {
+		return nil, warns, d.errAt(info.worldOff, "distributedInfo: world_size %d contradicts --workers %d (expected the same count; leave --workers out to take world_size)", info.worldSize, opts.Workers)
 	}
 	if len(workerOf) < workers {
 		warns = append(warns, fmt.Errorf("traces: %s: the trace holds the steps of %d of the %d workers: fit and inspect read the job's throughput from them scaled by %d/%d (exact for synchronous steps, an estimate for async; convert every worker's trace and give them all to measure it)", opts.Run, len(workerOf), workers, workers, len(workerOf)))

@@ -19,7 +19,14 @@ func TestChromeRefusesContradictions(t *testing.T) {
 		{"rank past world_size", obj(`{"rank":5,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank 5 is outside 0..1 for world_size 2"},
 		{"negative rank", obj(`{"rank":-1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank -1 is negative"},
 		{"negative world_size", obj(`{"rank":0,"world_size":-2}`), "traces: t.json:2:1: distributedInfo: world_size -2: expected the number of ranks, >= 1"},
-		{"rank past --workers", obj(`{"rank":3}`) + "\n", "traces: t.json: distributedInfo rank 3 is outside 0..1 for --workers 2"},
+		// the position of the distributedInfo, as without --workers (it
+		// had none)
+		{"rank past --workers", obj(`{"rank":3}`) + "\n", "traces: t.json:2:1: distributedInfo: rank 3 is outside 0..1 for --workers 2"},
+		{"rank past --workers and world_size", obj(`{"rank":1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank 1 is outside 0..0 for --workers 1"},
+		// a --workers that the file's world_size contradicts (it was
+		// written as 4 workers without a word)
+		{"world_size under --workers", obj(`{"rank":1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: world_size 2 contradicts --workers 4 (expected the same count; leave --workers out to take world_size)"},
+		{"world_size over --workers", obj(`{"rank":0,"world_size":2}`), "traces: t.json:2:1: distributedInfo: world_size 2 contradicts --workers 1"},
 		{"step number past int64", `[{"ph":"X","name":"ProfilerStep#99999999999999999999999","pid":1,"tid":1,"ts":0,"dur":1000}]`,
 			`traces: t.json:1:2: step marker "ProfilerStep#99999999999999999999999": step number 99999999999999999999999 is out of range`},
 		{"dur twice", `[{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000,"dur":5}]`,
@@ -30,8 +37,13 @@ func TestChromeRefusesContradictions(t *testing.T) {
 			`trace event: key "dur" repeats`},
 	} {
 		opts := ConvertOptions{}
-		if c.name == "rank past --workers" {
+		switch c.name {
+		case "rank past --workers":
 			opts.Workers = 2
+		case "rank past --workers and world_size", "world_size over --workers":
+			opts.Workers = 1
+		case "world_size under --workers":
+			opts.Workers = 4
 		}
 		_, _, err := ReadChromeTrace(strings.NewReader(c.in), "t.json", opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -46,6 +58,10 @@ func TestChromeRefusesContradictions(t *testing.T) {
 		if _, _, err := ReadChromeTrace(strings.NewReader(in), "t.json", ConvertOptions{}); err != nil {
 			t.Errorf("%q: %v", in, err)
 		}
+	}
+	// a --workers that agrees with world_size is fine
+	if _, _, err := ReadChromeTrace(strings.NewReader(obj(`{"rank":1,"world_size":2}`)), "t.json", ConvertOptions{Workers: 2}); err != nil {
+		t.Errorf("--workers 2 for world_size 2: %v", err)
 	}
 	// a rank and no world_size: the workers are rank+1, with a warning
 	_, w, err := ReadChromeTrace(strings.NewReader(obj(`{"rank":3}`)), "t.json", ConvertOptions{})
