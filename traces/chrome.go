@@ -602,11 +602,16 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d and no world_size: written as %d workers (give --workers)", opts.Run, s.worker, s.worker+1))
 		workers = s.worker + 1
 	}
-	// the file's world_size is the worker count: a --workers that says
-	// otherwise contradicts it, as one that a rank or the processes
-	// marking steps exceed does
-	if opts.Workers > 0 && info.worldSize > 0 && opts.Workers != info.worldSize {
-		return nil, warns, d.errAt(info.worldOff, "distributedInfo: world_size %d contradicts --workers %d (expected the same count; leave --workers out to take world_size)", info.worldSize, opts.Workers)
+	// world_size counts the job's ranks: more workers than that contradicts
+	// it, as a rank or the processes marking steps beyond --workers do.
+	// Fewer can be right (ranks that are parameter servers or model-parallel
+	// shards of one worker), so that only warns, unless --ps makes up the
+	// difference.
+	switch {
+	case opts.Workers > 0 && info.worldSize > 0 && opts.Workers > info.worldSize:
+		return nil, warns, d.errAt(info.worldOff, "distributedInfo: world_size %d is less than --workers %d (expected at most world_size workers; leave --workers out to take world_size)", info.worldSize, opts.Workers)
+	case opts.Workers > 0 && info.worldSize > 0 && opts.Workers < info.worldSize && opts.Workers+opts.PS != info.worldSize:
+		warns = append(warns, d.errAt(info.worldOff, "distributedInfo: world_size %d is more than --workers %d (+ --ps %d): written as %d workers, as --workers says (the other ranks are not workers?)", info.worldSize, opts.Workers, opts.PS, opts.Workers))
 	}
 	if len(workerOf) < workers {
 		warns = append(warns, fmt.Errorf("traces: %s: the trace holds the steps of %d of the %d workers: fit and inspect read the job's throughput from them scaled by %d/%d (exact for synchronous steps, an estimate for async; convert every worker's trace and give them all to measure it)", opts.Run, len(workerOf), workers, workers, len(workerOf)))

@@ -23,10 +23,9 @@ func TestChromeRefusesContradictions(t *testing.T) {
 		// had none)
 		{"rank past --workers", obj(`{"rank":3}`) + "\n", "traces: t.json:2:1: distributedInfo: rank 3 is outside 0..1 for --workers 2"},
 		{"rank past --workers and world_size", obj(`{"rank":1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank 1 is outside 0..0 for --workers 1"},
-		// a --workers that the file's world_size contradicts (it was
+		// more workers than the file's world_size has ranks (it was
 		// written as 4 workers without a word)
-		{"world_size under --workers", obj(`{"rank":1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: world_size 2 contradicts --workers 4 (expected the same count; leave --workers out to take world_size)"},
-		{"world_size over --workers", obj(`{"rank":0,"world_size":2}`), "traces: t.json:2:1: distributedInfo: world_size 2 contradicts --workers 1"},
+		{"world_size under --workers", obj(`{"rank":1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: world_size 2 is less than --workers 4 (expected at most world_size workers; leave --workers out to take world_size)"},
 		{"step number past int64", `[{"ph":"X","name":"ProfilerStep#99999999999999999999999","pid":1,"tid":1,"ts":0,"dur":1000}]`,
 			`traces: t.json:1:2: step marker "ProfilerStep#99999999999999999999999": step number 99999999999999999999999 is out of range`},
 		{"dur twice", `[{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":1000,"dur":5}]`,
@@ -40,7 +39,7 @@ func TestChromeRefusesContradictions(t *testing.T) {
 		switch c.name {
 		case "rank past --workers":
 			opts.Workers = 2
-		case "rank past --workers and world_size", "world_size over --workers":
+		case "rank past --workers and world_size":
 			opts.Workers = 1
 		case "world_size under --workers":
 			opts.Workers = 4
@@ -59,9 +58,18 @@ func TestChromeRefusesContradictions(t *testing.T) {
 			t.Errorf("%q: %v", in, err)
 		}
 	}
-	// a --workers that agrees with world_size is fine
-	if _, _, err := ReadChromeTrace(strings.NewReader(obj(`{"rank":1,"world_size":2}`)), "t.json", ConvertOptions{Workers: 2}); err != nil {
-		t.Errorf("--workers 2 for world_size 2: %v", err)
+	// fewer workers than world_size warns at the distributedInfo (the
+	// other ranks may be parameter servers), unless --ps makes up the
+	// difference; the same count says nothing
+	for _, c := range []struct {
+		workers, ps int
+		warn        bool
+	}{{1, 0, true}, {1, 1, false}, {2, 0, false}} {
+		_, w, err := ReadChromeTrace(strings.NewReader(obj(`{"rank":0,"world_size":2}`)), "t.json", ConvertOptions{Workers: c.workers, PS: c.ps})
+		const msg = "traces: t.json:2:1: distributedInfo: world_size 2 is more than --workers 1 (+ --ps 0): written as 1 workers"
+		if err != nil || strings.Contains(errorsText(w), msg) != c.warn || strings.Contains(errorsText(w), "world_size 2 is more") != c.warn {
+			t.Errorf("--workers %d --ps %d for world_size 2: warning %v expected, got %v, %v", c.workers, c.ps, c.warn, w, err)
+		}
 	}
 	// a rank and no world_size: the workers are rank+1, with a warning
 	_, w, err := ReadChromeTrace(strings.NewReader(obj(`{"rank":3}`)), "t.json", ConvertOptions{})

@@ -129,9 +129,10 @@ func TestConvertBadInput(t *testing.T) {
 		{"negative ps", []string{"--from", "chrome", "--ps", "-1", "../../traces/testdata/chrome/pytorch_profiler.json"}, "--ps -1: want a count >= 0"},
 		// the file's distributedInfo is rank 1 of world_size 2: a --workers
 		// its rank exceeds is an error at its position (it had none), one
-		// that contradicts world_size an error (it was accepted silently)
+		// that world_size has too few ranks for an error (it was accepted
+		// silently)
 		{"rank past --workers", []string{"--from", "chrome", "--workers", "1", "../../traces/testdata/chrome/pytorch_profiler.json"}, "pytorch_profiler.json:3:3: distributedInfo: rank 1 is outside 0..0 for --workers 1"},
-		{"workers past world_size", []string{"--from", "chrome", "--workers", "4", "../../traces/testdata/chrome/pytorch_profiler.json"}, "pytorch_profiler.json:3:3: distributedInfo: world_size 2 contradicts --workers 4"},
+		{"workers past world_size", []string{"--from", "chrome", "--workers", "4", "../../traces/testdata/chrome/pytorch_profiler.json"}, "pytorch_profiler.json:3:3: distributedInfo: world_size 2 is less than --workers 4"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
