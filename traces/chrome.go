@@ -611,7 +611,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 	case opts.Workers > 0 && info.worldSize > 0 && opts.Workers > info.worldSize:
 		return nil, warns, d.errAt(info.worldOff, "distributedInfo: world_size %d is less than --workers %d (expected at most world_size workers; leave --workers out to take world_size)", info.worldSize, opts.Workers)
 	case opts.Workers > 0 && info.worldSize > 0 && opts.Workers < info.worldSize && opts.Workers+opts.PS != info.worldSize:
-		warns = append(warns, d.errAt(info.worldOff, "distributedInfo: world_size %d is more than --workers %d (+ --ps %d): written as %d workers, as --workers says (the other ranks are not workers?)", info.worldSize, opts.Workers, opts.PS, opts.Workers))
+		warns = append(warns, d.errAt(info.worldOff, "distributedInfo: world_size %d is more than --workers %d (+ --ps %d): written as %d workers, as --workers says (the other ranks taken as not workers: give --ps if they are parameter servers)", info.worldSize, opts.Workers, opts.PS, opts.Workers))
 	}
 	if len(workerOf) < workers {
 		warns = append(warns, fmt.Errorf("traces: %s: the trace holds the steps of %d of the %d workers: fit and inspect read the job's throughput from them scaled by %d/%d (exact for synchronous steps, an estimate for async; convert every worker's trace and give them all to measure it)", opts.Run, len(workerOf), workers, workers, len(workerOf)))
