@@ -8,7 +8,7 @@ import (
 )
 
 // The step traces of the project have no iteration of a worker that starts
-// before the worker's previous one ends (Stats, in memory, and the runs of
+// before an earlier one of the worker ends (Stats, in memory, and the runs of
 // the streamed summary the fit reads).
 func TestFitNoOverlapInFixtures(t *testing.T) {
 	root := repoRoot(t)

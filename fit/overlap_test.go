@@ -10,8 +10,8 @@ import (
 	"github.com/sgdplan/sgdplan/traces"
 )
 
-// An iteration of one worker started 100 s before the end of the worker's
-// previous one (a clock that jumped, a row edited by hand) is warned of,
+// An iteration of one worker started 100 s before the end of an earlier
+// one (a clock that jumped, a row edited by hand) is warned of,
 // first and once, by the streamed fit (with its row) and the one in memory;
 // where it leaves a run's steady window empty, the error says so.
 func TestFitWarnsOverlappingIterations(t *testing.T) {
@@ -29,7 +29,7 @@ func TestFitWarnsOverlappingIterations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const head = `traces: run "w1": 1 iteration starts before the end of the worker's previous iteration (by more than 1 ms); worst: worker 0 step 50 starts 100 s before step 49 ends`
+	const head = `traces: run "w1": 1 iteration starts before the end of an earlier iteration of the worker (by more than 1 ms); worst: worker 0 step 50 starts 100 s before step 49 ends`
 	pos := " (" + filepath.Join(dir, "steps.csv") + ":" + strconv.Itoa(line) + "). "
 	for _, c := range []struct {
 		name, want string
@@ -37,7 +37,7 @@ func TestFitWarnsOverlappingIterations(t *testing.T) {
 	}{{"streamed", head + pos, str.Warnings}, {"in memory", head + ". ", mem.Warnings}} {
 		n := 0
 		for _, w := range c.warnings {
-			if strings.Contains(w, "before the end of the worker's previous iteration") {
+			if strings.Contains(w, "before the end of an earlier iteration of the worker") {
 				n++
 			}
 		}
@@ -53,7 +53,7 @@ func TestFitWarnsOverlappingIterations(t *testing.T) {
 		t.Fatal(lerr)
 	}
 	_, merr := FitSteps(tr, nil, o)
-	const want = "its times contradict each other: 1 iteration starts before the end of the worker's previous iteration (by more than 1 ms); worst: worker 2 step 20 starts 100 s before step 19 ends"
+	const want = "its times contradict each other: 1 iteration starts before the end of an earlier iteration of the worker (by more than 1 ms); worst: worker 2 step 20 starts 100 s before step 19 ends"
 	for name, err := range map[string]error{"streamed": err, "in memory": merr} {
 		if err == nil || !strings.Contains(err.Error(), "run w4: no steps end in the steady window") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v\nwant the empty window of w4 and %q", name, err, want)

@@ -93,10 +93,8 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 	var out []RunStats
 	var spans []span
 	var seen []map[int]bool // workers with rows, by run
-	var overlaps traces.OverlapCheck
 	for k := range t.Steps {
 		s := &t.Steps[k]
-		overlaps.Add(s)
 		i, ok := idx[s.Run]
 		if !ok {
 			i = len(out)
@@ -154,9 +152,10 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			stal[i] = ustal[i]
 		}
 	}
+	overlaps := traces.Overlaps(t.Steps)
 	for i := range out {
 		r := &out[i]
-		r.Overlap = overlaps.Warning(r.Run)
+		r.Overlap = overlaps[r.Run]
 		if r.Steps == 0 {
 			return nil, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)%s", r.Run, r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail, overlapNote(r.Overlap))
 		}

@@ -20,7 +20,7 @@ import (
 // which row to look at.
 
 // Overlap tolerance: an iteration may start up to overlapAbs +
-// overlapRel x |time| before the previous one ends. 1 ms passes the jitter
+// overlapRel x |time| before an earlier one ends. 1 ms passes the jitter
 // of timestamps taken in different threads (the acknowledgement of a push
 // and the next pull) and a duration rounded to the millisecond; rounding both
 // times the same way (to ms, to float32, to a few significant digits) keeps
@@ -34,7 +34,7 @@ const (
 )
 
 // overlapTolerance is how far an iteration starting at start may begin
-// before the end of its worker's previous iteration.
+// before end, the latest end of its worker's iterations of smaller steps.
 func overlapTolerance(end, start float64) float64 {
 	return overlapAbs + overlapRel*math.Max(math.Abs(end), math.Abs(start))
 }
@@ -73,7 +73,7 @@ func (w *OverlapWarning) Detail() string {
 	if w.File != "" && w.Line > 0 {
 		at = fmt.Sprintf(" (%s:%d)", w.File, w.Line)
 	}
-	return fmt.Sprintf("%s before the end of the worker's previous iteration (by more than 1 ms); worst: worker %d step %d starts %.4g s before step %d ends%s. A worker runs its iterations one after another: a clock that jumped, times in other units than seconds, or a row edited by hand? The run's wall time, steady-state window and rates take the times as written",
+	return fmt.Sprintf("%s before the end of an earlier iteration of the worker (by more than 1 ms); worst: worker %d step %d starts %.4g s before step %d ends%s. A worker runs its iterations one after another: a clock that jumped, times in other units than seconds, or a row edited by hand? The run's wall time, steady-state window and rates take the times as written",
 		what, w.Worker, w.Step, w.By, w.PrevStep, at)
 }
 
@@ -108,8 +108,8 @@ type overlapWorker struct {
 	maxStep int64
 	n       int64
 	worst   overlapHit
-	// rows, when the worker's rows are not in step order (or every row is
-	// kept): swept in step order at the end in place of n and worst
+	// rows, when the worker's rows are not in step order: swept in step
+	// order at the end in place of n and worst
 	rows []overlapRow
 }
 
@@ -120,12 +120,10 @@ type overlapWorker struct {
 // end of the worker's iterations of smaller steps, whatever the order of
 // the rows. Rows in step order (as every writer of the project writes them)
 // are compared as they come, one record per worker. A worker with a row out
-// of step order has its rows kept: in a second pass over the rows (again),
-// or, with keep, from the first row on (one pass); they are sorted by step
-// and swept at the end.
+// of step order has its rows kept in a second pass over the rows (again):
+// they are sorted by step and swept at the end.
 type overlapRun struct {
 	workers    map[int]*overlapWorker
-	keep       bool     // keep every row (one pass: OverlapCheck)
 	disordered bool     // a worker's rows are out of step order
 	files      []string // the files of the kept rows
 }
@@ -138,16 +136,7 @@ func (o *overlapRun) add(s *Step, file string, line int) {
 	}
 	w := o.workers[s.Worker]
 	if w == nil {
-		w = &overlapWorker{ordered: !o.keep, last: s.Step, maxEnd: s.End, maxStep: s.Step}
-		o.workers[s.Worker] = w
-		if o.keep {
-			o.disordered = true
-			o.keepRow(w, s, file, line)
-		}
-		return
-	}
-	if o.keep {
-		o.keepRow(w, s, file, line)
+		o.workers[s.Worker] = &overlapWorker{ordered: true, last: s.Step, maxEnd: s.End, maxStep: s.Step}
 		return
 	}
 	if !w.ordered {
@@ -172,7 +161,7 @@ func (o *overlapRun) add(s *Step, file string, line int) {
 // again is the second pass over the same rows: it keeps the rows of the
 // workers whose rows are out of step order.
 func (o *overlapRun) again(s *Step, file string, line int) {
-	if !o.disordered || o.keep {
+	if !o.disordered {
 		return
 	}
 	if w := o.workers[s.Worker]; w != nil && !w.ordered {
@@ -251,32 +240,33 @@ func (o *overlapRun) warning(run string) *OverlapWarning {
 	return &w
 }
 
-// OverlapCheck finds, per run and worker, the iterations that start before
-// the end of an earlier iteration of the worker (see OverlapWarning),
-// whatever the order of the rows. Rows are given with Add; the zero value is
-// ready. It keeps the step, start and end of every row (32 bytes a row) and
-// sorts them by step in Warning.
-type OverlapCheck struct {
-	runs map[string]*overlapRun
-}
-
-// Add adds one row.
-func (c *OverlapCheck) Add(s *Step) {
-	if c.runs == nil {
-		c.runs = map[string]*overlapRun{}
+// Overlaps finds, per run and worker, the iterations of steps that start
+// before the end of an earlier iteration of the worker (see
+// OverlapWarning), whatever the order of the rows: the warning of each run
+// that has one, by run. Rows in step order are compared as they come (one
+// record per worker); only a worker whose rows are out of step order has
+// its rows kept (32 bytes a row), in a second pass over steps, and sorted by
+// step.
+func Overlaps(steps []Step) map[string]*OverlapWarning {
+	runs := map[string]*overlapRun{}
+	for i := range steps {
+		s := &steps[i]
+		o := runs[s.Run]
+		if o == nil {
+			o = &overlapRun{}
+			runs[s.Run] = o
+		}
+		o.add(s, "", 0)
 	}
-	o := c.runs[s.Run]
-	if o == nil {
-		o = &overlapRun{keep: true}
-		c.runs[s.Run] = o
+	for i := range steps {
+		s := &steps[i]
+		runs[s.Run].again(s, "", 0)
 	}
-	o.add(s, "", 0)
-}
-
-// Warning is the warning of run, nil when none of its iterations overlaps.
-func (c *OverlapCheck) Warning(run string) *OverlapWarning {
-	if o := c.runs[run]; o != nil {
-		return o.warning(run)
+	out := map[string]*OverlapWarning{}
+	for run, o := range runs {
+		if w := o.warning(run); w != nil {
+			out[run] = w
+		}
 	}
-	return nil
+	return out
 }

@@ -12,7 +12,7 @@ import (
 // The check compares each iteration with the latest end of the worker's
 // iterations of smaller steps, whatever the order of the rows; jitter of up
 // to 1 ms (plus 1e-12 of the times, at epoch timestamps too) passes; an
-// iteration is counted once; the in-memory Summarize and OverlapCheck agree.
+// iteration is counted once; the in-memory Summarize and Overlaps agree.
 func TestOverlapOrderAndTolerance(t *testing.T) {
 	tr := &Trace{}
 	add := func(worker int, step int64, start, end float64) {
@@ -73,22 +73,16 @@ func TestOverlapOrderAndTolerance(t *testing.T) {
 	add(6, 1, 2, 2.1)
 	add(6, 2, 2.125, 3)
 
-	var c OverlapCheck
-	for i := range tr.Steps {
-		c.Add(&tr.Steps[i])
-	}
-	w := c.Warning("r")
-	if w == nil {
-		t.Fatal("OverlapCheck: no warning")
+	ws := Overlaps(tr.Steps)
+	w := ws["r"]
+	if w == nil || len(ws) != 1 {
+		t.Fatalf("Overlaps: %v, want a warning of run r alone", ws)
 	}
 	// counted: worker 0 step 7, worker 1 step 3, worker 3 step 5, worker 4
 	// step 20, worker 5 step 5, worker 6 steps 1 and 2; the worst by 1.4 s
 	want := OverlapWarning{Run: "r", Count: 7, Worker: 3, Step: 5, PrevStep: 4, By: 1.4}
 	if *w != want {
-		t.Errorf("OverlapCheck: %+v, want %+v", *w, want)
-	}
-	if c.Warning("other") != nil {
-		t.Error("a run with no rows has a warning")
+		t.Errorf("Overlaps: %+v, want %+v", *w, want)
 	}
 	s := Summarize(tr)[0]
 	var got *OverlapWarning
@@ -101,7 +95,7 @@ func TestOverlapOrderAndTolerance(t *testing.T) {
 	if n != 1 || *got != want {
 		t.Fatalf("Summarize: %d overlap warnings, %+v, want 1: %+v", n, got, want)
 	}
-	if msg := got.Error(); !strings.HasPrefix(msg, `traces: run "r": 7 iterations start before the end of the worker's previous iteration (by more than 1 ms); worst: worker 3 step 5 starts 1.4 s before step 4 ends. `) {
+	if msg := got.Error(); !strings.HasPrefix(msg, `traces: run "r": 7 iterations start before the end of an earlier iteration of the worker (by more than 1 ms); worst: worker 3 step 5 starts 1.4 s before step 4 ends. `) {
 		t.Errorf("message %q", msg)
 	}
 }
@@ -130,15 +124,11 @@ func TestOverlapToleranceRelative(t *testing.T) {
 			tr.Steps = append(tr.Steps, Step{Run: "r", Workers: 1, PS: 1, Batch: 1, Step: int64(k),
 				Start: start, End: start + 1, Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()})
 		}
-		var oc OverlapCheck
-		for i := range tr.Steps {
-			oc.Add(&tr.Steps[i])
-		}
 		var sum *OverlapWarning
 		for _, e := range Summarize(tr)[0].Warnings {
 			errors.As(e, &sum)
 		}
-		for name, w := range map[string]*OverlapWarning{"OverlapCheck": oc.Warning("r"), "Summarize": sum} {
+		for name, w := range map[string]*OverlapWarning{"Overlaps": Overlaps(tr.Steps)["r"], "Summarize": sum} {
 			if (w != nil) != c.counted {
 				t.Errorf("%s: %s: warning %+v, want counted %v", c.name, name, w, c.counted)
 				continue

@@ -14,7 +14,7 @@ import (
 func overlapWarnings(s RunSummary) []string {
 	var out []string
 	for _, w := range s.Warnings {
-		if strings.Contains(w.Error(), "before the end of the worker's previous iteration") {
+		if strings.Contains(w.Error(), "before the end of an earlier iteration of the worker") {
 			out = append(out, w.Error())
 		}
 	}
@@ -51,7 +51,7 @@ func TestSummarizeWarnsOverlappingIterations(t *testing.T) {
 			t.Fatalf("run w1: overlap warnings %q (in memory %q), want one", got, gotMem)
 		}
 		for _, want := range []string{
-			`traces: run "w1": 1 iteration starts before the end of the worker's previous iteration (by more than 1 ms)`,
+			`traces: run "w1": 1 iteration starts before the end of an earlier iteration of the worker (by more than 1 ms)`,
 			"worst: worker 0 step 50 starts 100 s before step 49 ends (" + pos + ")",
 			"a clock that jumped, times in other units than seconds, or a row edited by hand",
 		} {
@@ -90,7 +90,7 @@ func TestSummarizeWarnsOverlappingIterations(t *testing.T) {
 }
 
 // The traces of the project (recorded, converted and synthetic) have no
-// iteration of a worker that starts before the worker's previous one ends:
+// iteration of a worker that starts before an earlier one of the worker ends:
 // the tolerance (1 ms plus 1e-12 of the times) passes them.
 func TestNoOverlapInFixtures(t *testing.T) {
 	dirs := []string{
