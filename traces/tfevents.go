@@ -526,6 +526,22 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 // modified; kept keeps the order of s. steps is how many steps were logged
 // more than once, first the smallest of them.
 func tfLatest(s []TFScalar) (kept []TFScalar, steps int, first int64) {
+	// the common case, no step repeated: steps (of the values with one)
+	// strictly increasing, checked without a map
+	last, increasing := int64(-1), true
+	for _, x := range s {
+		if x.Step < 0 {
+			continue
+		}
+		if x.Step <= last {
+			increasing = false
+			break
+		}
+		last = x.Step
+	}
+	if increasing {
+		return s, 0, 0
+	}
 	type choice struct{ i, n int } // the index in s of the value kept; the values at the step
 	at := make(map[int64]choice, len(s))
 	for i, x := range s {
