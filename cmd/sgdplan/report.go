@@ -867,9 +867,9 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				}
 			}
 			ob := plots.Repeats(l, means)
-			// cut at 0 as simulate cuts it (simulate.go): a mean
-			// response time is never negative
-			ob.Lo = math.Max(ob.Lo, 0)
+			// cut as simulate cuts its mean_flow_time (a mean
+			// response time is never negative)
+			ob.Lo, ob.Hi = simClamp("mean_flow_time", ob.Lo, ob.Hi)
 			pts = append(pts, plots.LoadPoint{Policy: name, Load: l, Mean: ob.Y, Lo: ob.Lo, Hi: ob.Hi})
 			cell := fmt.Sprintf("%s [%s, %s]", reportNum(ob.Y), reportNum(ob.Lo), reportNum(ob.Hi))
 			if 2*grows > o.seeds {

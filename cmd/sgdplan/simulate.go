@@ -310,6 +310,17 @@ func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, na
 // simBounds are the values the quantities of simSummarize can take.
 var simBounds = map[string][2]float64{"utilization": {0, 1}, "queued_fraction": {0, 1}}
 
+// simClamp cuts the interval [lo, hi] of the quantity key to the values it
+// can take: simBounds, or [0, +Inf) (times, counts, energy are never
+// negative).
+func simClamp(key string, lo, hi float64) (float64, float64) {
+	b, ok := simBounds[key]
+	if !ok {
+		b = [2]float64{0, math.Inf(1)}
+	}
+	return math.Max(lo, b[0]), math.Min(hi, b[1])
+}
+
 // simSummarize averages one policy's runs over seeds, with 95% intervals.
 // Every quantity is >= 0 (utilization and the queued fraction also <= 1),
 // so the Student-t interval is cut to those values: the true mean lies
@@ -350,11 +361,8 @@ func simSummarize(name string, runs []planner.Result) simPolicy {
 			if p.CI95 == nil {
 				p.CI95 = map[string][2]float64{}
 			}
-			b, ok := simBounds[f.key]
-			if !ok {
-				b = [2]float64{0, math.Inf(1)}
-			}
-			p.CI95[f.key] = [2]float64{math.Max(lo, b[0]), math.Min(hi, b[1])}
+			lo, hi = simClamp(f.key, lo, hi)
+			p.CI95[f.key] = [2]float64{lo, hi}
 		}
 	}
 	for _, j := range runs[0].Jobs {
