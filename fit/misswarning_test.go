@@ -49,4 +49,17 @@ func TestMissWarningNamesSeries(t *testing.T) {
 			t.Errorf("%s: names a link rate that does not vary: %q", c.name, w)
 		}
 	}
+	// rows that do not record their nodes (0) or link rate beside rows
+	// that do are named so, not "0 nodes" or "link 0 B/s"
+	for i := range m.Data.Configurations {
+		d := &m.Data.Configurations[i]
+		d.Bandwidth = [2]float64{1e9, 0}[d.Nodes-1]
+		if d.Nodes == 2 {
+			d.Nodes = 0
+		}
+	}
+	w := m.missWarning()
+	if want := "(at 1 shard, batch 64, nodes not recorded, link rate not recorded the data's samples/s fall from 55"; !strings.Contains(w, want) || strings.Contains(w, "0 nodes") || strings.Contains(w, "link 0 B/s") {
+		t.Errorf("unrecorded nodes and rate: %q\nwant %q", w, want)
+	}
 }

@@ -557,11 +557,17 @@ func (m *Model) missWarning() string {
 	}
 	where := func(nodes int, bw float64) string {
 		at := ""
-		if varyNodes {
+		switch {
+		case varyNodes && nodes > 0:
 			at += ", " + plural(nodes, "node")
+		case varyNodes: // 0: the rows do not say
+			at += ", nodes not recorded"
 		}
-		if varyBW {
+		switch {
+		case varyBW && bw > 0:
 			at += fmt.Sprintf(", link %.4g B/s", bw)
+		case varyBW:
+			at += ", link rate not recorded"
 		}
 		return at
 	}
