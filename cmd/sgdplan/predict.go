@@ -78,9 +78,10 @@ type predictRow struct {
 	TimeToTargetSLo    *float64 `json:"time_to_target_s_lo,omitempty"`
 	TimeToTargetSHi    *float64 `json:"time_to_target_s_hi,omitempty"`
 	BeyondFittedWorker bool     `json:"extrapolated"` // workers outside those fitted, or more shards
-	// TargetBeyondData: the target loss lies below the lowest loss a
-	// fitted run reached, so the updates to it extrapolate the loss curve
-	TargetBeyondData bool `json:"target_extrapolated"`
+	// TargetBeyondData: the target loss lies below the lowest loss the
+	// fitted curve gives at the end of a fitted run, so the updates to it
+	// extrapolate the loss curve; absent (nil) when the row has no target
+	TargetBeyondData *bool `json:"target_extrapolated,omitempty"`
 	// FitRMSLE is the fit's RMSLE (model.json diagnostics.rmsle), the
 	// same in every row: how far the fitted data lie about the curve
 	// (log units), so how far a single run can lie from the row when
@@ -192,7 +193,7 @@ func runPredict(c *cli.Context) error {
 	targetBeyond := false
 	if e := m.Efficiency; e != nil && e.LowestLoss > 0 && target < e.LowestLoss {
 		targetBeyond = true
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below the loss the fitted curve gives at the end of the furthest fitted run, %.4g: the updates to it extrapolate the loss curve past its data, and their interval holds lambda's uncertainty only, not the curve's (no width where the staleness is 0)\n", target, e.LowestLoss)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below %.4g, the lowest loss the fitted curve gives at the end of a fitted run (each at its updates and staleness): the updates to it extrapolate the loss curve past its data, and their interval holds lambda's uncertainty only, not the curve's (no width where the staleness is 0)\n", target, e.LowestLoss)
 	}
 	epochs := 0.0
 	if c.IsSet("epochs") {
@@ -238,7 +239,7 @@ func runPredict(c *cli.Context) error {
 				FitRMSLE:           m.Diagnostics.RMSLE,
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
-				r.TargetBeyondData = targetBeyond
+				r.TargetBeyondData = &targetBeyond
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
 				r.UpdatesToTargetLo = ptr(pr.UpdatesToTarget.Lo)
 				r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
@@ -370,10 +371,16 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 		}
 		return g4(*p)
 	}
+	optBool := func(p *bool) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatBool(*p)
+	}
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker), strconv.FormatBool(r.TargetBeyondData), g4(r.FitRMSLE)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -393,10 +393,12 @@ func TestBandwidthOutsideFittedWarns(t *testing.T) {
 	}
 }
 
-// A target loss below the loss the fitted curve gives at the end of the
-// furthest fitted run extrapolates the loss curve: predict warns and marks
-// the rows target_extrapolated (1e-9 gave 8.3e10 updates [8.3e10, 8.3e10]
-// with no word and extrapolated: false). A target inside the data does not.
+// A target loss below the lowest loss the fitted curve gives at the end of
+// a fitted run extrapolates the loss curve: predict warns and marks the
+// rows target_extrapolated (1e-9 gave 8.3e10 updates [8.3e10, 8.3e10] with
+// no word and extrapolated: false). A target inside the data does not. A
+// row with no target has no target_extrapolated (JSON) and an empty field
+// (CSV), as it has no updates_to_target.
 func TestPredictTargetBelowData(t *testing.T) {
 	m := asgdModel(t, t.TempDir())
 	b, err := os.ReadFile(m)
@@ -425,7 +427,7 @@ func TestPredictTargetBelowData(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("target %s: exit %d: %s", tl, code, stderr)
 		}
-		if got := strings.Contains(stderr, "is below the loss the fitted curve gives at the end of the furthest fitted run"); got != c.beyond {
+		if got := strings.Contains(stderr, ", the lowest loss the fitted curve gives at the end of a fitted run"); got != c.beyond {
 			t.Errorf("target %s: warned %v, want %v: %s", tl, got, c.beyond, stderr)
 		}
 		var rows []map[string]any
@@ -445,6 +447,23 @@ func TestPredictTargetBelowData(t *testing.T) {
 		if col := slices.Index(recs[0], "target_extrapolated"); col < 0 || recs[1][col] != strconv.FormatBool(c.beyond) {
 			t.Errorf("target %s: csv:\n%s", tl, stdout)
 		}
+	}
+	// no target: a model without a loss curve
+	tm := filepath.Join(t.TempDir(), "table.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", tm); code != 0 {
+		t.Fatal(e)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", tm, "--workers", "1,2", "--format", "json")
+	if code != 0 || strings.Contains(stdout, "target_extrapolated") || strings.Contains(stdout, "updates_to_target") {
+		t.Errorf("no target: exit %d, %s\n%s", code, stderr, stdout)
+	}
+	code, stdout, _ = runCmd(t, "predict", "--model", tm, "--workers", "1", "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if code != 0 || err != nil || len(recs) != 2 {
+		t.Fatalf("no target: csv: exit %d, %v:\n%s", code, err, stdout)
+	}
+	if col := slices.Index(recs[0], "target_extrapolated"); col < 0 || recs[1][col] != "" {
+		t.Errorf("no target: csv: target_extrapolated not empty:\n%s", stdout)
 	}
 }
 
