@@ -27,7 +27,8 @@ type View struct {
 // Policy decides how many workers each job in the system holds until the
 // next arrival or departure. Allocate gets the jobs in arrival order and
 // fills alloc[i] (workers, a real number) for jobs[i], with 0 <= alloc[i] <=
-// jobs[i].Cap and a sum of at most servers. It must not keep jobs or alloc.
+// jobs[i].Cap and a sum of at most servers; alloc is all zeros on entry.
+// It must not keep jobs or alloc.
 type Policy interface {
 	Name() string
 	Allocate(servers float64, jobs []View, alloc []float64)

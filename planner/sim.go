@@ -228,6 +228,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 				Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]})
 		}
 		alloc = grow(alloc, m)
+		clear(alloc) // a policy sees zeros, not the last event's shares
 		pol.Allocate(n, vs, alloc)
 		if err := checkAlloc(pol.Name(), n, vs, alloc); err != nil {
 			return res, err

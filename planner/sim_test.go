@@ -257,3 +257,39 @@ func TestSimulateRefusesNonFiniteSpeedup(t *testing.T) {
 		}
 	}
 }
+
+// zeroCheck is Equi that records whether alloc held anything but zeros on
+// entry to Allocate.
+type zeroCheck struct {
+	Equi
+	calls, dirty *int
+}
+
+func (z zeroCheck) Allocate(servers float64, jobs []View, alloc []float64) {
+	*z.calls++
+	for _, a := range alloc {
+		if a != 0 {
+			*z.dirty++
+			break
+		}
+	}
+	z.Equi.Allocate(servers, jobs, alloc)
+}
+
+// A policy gets alloc all zeros, as Policy says: the simulator reuses the
+// slice between events, and a policy that fills only some entries (as a
+// third party's may) must not see the last event's shares in the others.
+func TestSimulateAllocZeroOnEntry(t *testing.T) {
+	jobs := []Job{
+		{ID: "a", Size: 10, Curve: PowerLaw{1}},
+		{ID: "b", Arrival: 1, Size: 20, Curve: PowerLaw{1}},
+		{ID: "c", Arrival: 2, Size: 5, Curve: PowerLaw{1}},
+	}
+	var calls, dirty int
+	if _, err := Simulate(jobs, zeroCheck{calls: &calls, dirty: &dirty}, Settings{Servers: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if calls < 3 || dirty != 0 {
+		t.Errorf("%d calls, %d with alloc not all zeros on entry; want >= 3 and 0", calls, dirty)
+	}
+}
