@@ -136,7 +136,11 @@ func (o *overlapRun) add(s *Step, file string, line int) {
 	}
 	w := o.workers[s.Worker]
 	if w == nil {
-		o.workers[s.Worker] = &overlapWorker{ordered: true, last: s.Step, maxEnd: s.End, maxStep: s.Step}
+		end := s.End
+		if math.IsNaN(end) { // a row built in memory without an end: no end to compare with
+			end = math.Inf(-1)
+		}
+		o.workers[s.Worker] = &overlapWorker{ordered: true, last: s.Step, maxEnd: end, maxStep: s.Step}
 		return
 	}
 	if !w.ordered {

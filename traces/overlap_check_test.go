@@ -185,3 +185,18 @@ func TestSummarizePathsOverlapOutOfOrder(t *testing.T) {
 		}
 	}
 }
+
+// A worker whose first row (built in memory) has no end (NaN) is still
+// checked: its latest end began as NaN, which no later end exceeded, so no
+// later row of the worker was compared.
+func TestOverlapsFirstEndNaN(t *testing.T) {
+	row := func(step int64, start, end float64) Step {
+		return Step{Run: "r", Workers: 1, PS: 1, Batch: 1, Step: step, Start: start, End: end,
+			Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()}
+	}
+	// step 2 starts 1 s before step 1 ends
+	w := Overlaps([]Step{row(0, 0, math.NaN()), row(1, 1, 3), row(2, 2, 4)})["r"]
+	if w == nil || w.Count != 1 || w.Step != 2 || w.PrevStep != 1 || w.By != 1 {
+		t.Errorf("Overlaps: %+v, want step 2 starting 1 s before step 1 ends", w)
+	}
+}
