@@ -252,11 +252,12 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 type chromeInfo struct {
 	rank, worldSize   int   // -1 when absent
 	rankOff, worldOff int64 // where the distributedInfo that gives each starts (its key)
+	infoOff           int64 // where the distributedInfo starts; -1 when absent
 }
 
 // intervals decodes the events and pairs B/E into intervals.
 func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
-	info := chromeInfo{rank: -1, worldSize: -1}
+	info := chromeInfo{rank: -1, worldSize: -1, infoOff: -1}
 	var warns []error
 	data := d.data
 	// A bare array cut off after an event's comma ("...},"), as a trace
@@ -399,6 +400,11 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 			}
 			found = true
 		case "distributedInfo":
+			if info.infoOff >= 0 { // the second would override the first's fields
+				l, c := d.pos(info.infoOff)
+				return nil, info, warns, d.errAt(off, "distributedInfo given twice in the object, first at line %d, column %d: expected one", l, c)
+			}
+			info.infoOff = off
 			var di struct {
 				Rank      *int `json:"rank"`
 				WorldSize *int `json:"world_size"`

@@ -193,6 +193,7 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		// cut off after an event's comma, as a trace written while profiling is
 		{"cut after a comma", []byte(strings.TrimSuffix(strings.TrimSpace(good), "]") + ",\n"), "", "ends in a comma with no closing ]"},
 		{"traceEvents twice", []byte(`{"traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}],` + "\n" + ` "traceEvents": [{"name": "step 2", "ph": "X", "ts": 5, "dur": 5}]}`), "t.json:2:2: traceEvents given twice in the object", ""},
+		{"distributedInfo twice", []byte(`{"distributedInfo": {"rank": 0, "world_size": 2},` + "\n" + ` "traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}],` + "\n" + ` "distributedInfo": {"world_size": 4}}`), "t.json:3:2: distributedInfo given twice in the object, first at line 1, column 2", ""},
 		// a complete array and a comma: the error alone, no warning that
 		// it was read
 		{"array and a comma", []byte(strings.TrimSpace(good) + ","), "t.json", ""},
