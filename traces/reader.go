@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // The streaming readers of the five canonical files. Each reads its file by
@@ -60,7 +58,7 @@ func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *
 		}, nil, nil)
 		var pe *ParseError
 		if first > 0 && errors.As(err, &pe) {
-			pe.Msg = fmt.Sprintf("step: duplicate (run %q, worker %d, step %d), first on line %d", dup.Run, dup.Worker, dup.Step, first)
+			pe.Msg = stepDupMsg(dup, first)
 		}
 	}
 	return warnings, err
@@ -108,35 +106,32 @@ func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, du
 			return func(r *row) error {
 				s := Step{
 					Run:       r.key(c.run, true),
-					Workers:   int(r.integer(c.workers, true, 1, 0)),
-					PS:        int(r.integer(c.ps, true, 0, 0)),
-					Batch:     int(r.integer(c.batch, true, 1, 0)),
-					Worker:    int(r.integer(c.worker, true, 0, 0)),
-					Step:      r.integer(c.step, true, 0, 0),
+					Workers:   int(r.integer(c.workers, true, stepInts.workers)),
+					PS:        int(r.integer(c.ps, true, stepInts.ps)),
+					Batch:     int(r.integer(c.batch, true, stepInts.batch)),
+					Worker:    int(r.integer(c.worker, true, stepInts.worker)),
+					Step:      r.integer(c.step, true, stepInts.step),
 					Start:     r.clock(c.start, true),
 					End:       r.clock(c.end, true),
 					Pull:      r.duration(c.pull),
 					Compute:   r.duration(c.compute),
 					Push:      r.duration(c.push),
-					Staleness: int(r.integer(c.staleness, false, 0, -1)),
-					Loss:      r.number(c.loss, false, "a loss"),
+					Staleness: int(r.integer(c.staleness, false, stepInts.staleness)),
+					Loss:      r.number(c.loss, false, lossWhat),
 				}
 				if r.err != nil {
 					return r.err
 				}
-				if s.End < s.Start {
-					return r.fail(c.end, "end: %s is before start %s", fmtFloat(s.End), fmtFloat(s.Start))
-				}
-				if s.Worker >= s.Workers {
-					return r.fail(c.worker, "worker: %d is out of range (expected 0..%d for workers=%d)", s.Worker, s.Workers-1, s.Workers)
+				if f := stepFault(&s); f != nil {
+					return f
 				}
 				s.Run = runs.intern(s.Run)
-				if err := runs.check(r, c.workers, c.ps, c.batch, c.step, &s); err != nil {
+				if f := runs.check(r.c.line, &s); f != nil {
 					if runs.dup && dup != nil {
 						d := s // (a copy: s stays on the stack)
 						*dup = &d
 					}
-					return err
+					return f
 				}
 				for _, p := range prior {
 					if p.k.has(&s) {
@@ -146,6 +141,24 @@ func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, du
 				return fn(s, r.c.line)
 			}, nil
 		})
+}
+
+// stepFault is the fault of a step row whatever the other rows: an end
+// before its start, a worker outside 0..workers-1.
+func stepFault(s *Step) *rowFault {
+	if s.End < s.Start {
+		return &rowFault{column: "end", msg: fmt.Sprintf("end: %s is before start %s", fmtFloat(s.End), fmtFloat(s.Start))}
+	}
+	if s.Worker >= s.Workers {
+		return &rowFault{column: "worker", msg: fmt.Sprintf("worker: %d is out of range (expected 0..%d for workers=%d)", s.Worker, s.Workers-1, s.Workers)}
+	}
+	return nil
+}
+
+// stepDupMsg is the error of a duplicate step whose first row is on line
+// first.
+func stepDupMsg(s *Step, first int) string {
+	return fmt.Sprintf("step: duplicate (run %q, worker %d, step %d), first on line %d", s.Run, s.Worker, s.Step, first)
 }
 
 // ReadUpdates reads updates.csv. A duplicate (run, shard, version) is an
@@ -177,7 +190,7 @@ func readUpdates(r io.Reader, file string, fn func(Update) error, x *crossFiles)
 		}, nil, nil)
 		var pe *ParseError
 		if first > 0 && errors.As(err, &pe) {
-			pe.Msg = fmt.Sprintf("version: duplicate (run %q, shard %d, version %d), first on line %d: a shard reaches each model version once", dup.Run, dup.Shard, dup.Version, first)
+			pe.Msg = updateDupMsg(dup, first)
 		}
 	}
 	return warnings, err
@@ -207,11 +220,11 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 			return func(r *row) error {
 				u := Update{
 					Run:       r.key(c.run, true),
-					Shard:     int(r.integer(c.shard, true, 0, 0)),
-					Worker:    int(r.integer(c.worker, true, 0, 0)),
+					Shard:     int(r.integer(c.shard, true, updateInts.shard)),
+					Worker:    int(r.integer(c.worker, true, updateInts.worker)),
 					Time:      r.clock(c.time, true),
-					Version:   r.integer(c.version, true, 0, 0),
-					Staleness: int(r.integer(c.staleness, true, 0, 0)),
+					Version:   r.integer(c.version, true, updateInts.version),
+					Staleness: int(r.integer(c.staleness, true, updateInts.staleness)),
 					Apply:     r.duration(c.apply),
 				}
 				if r.err != nil {
@@ -240,16 +253,22 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 						return r.fail(c.version, "version: (run %q, shard %d, version %d) is also in %s (an update is in one file only: the same trace given twice?)", u.Run, u.Shard, u.Version, p.file)
 					}
 				}
-				if !seen.add(&u) {
+				if f := seen.check(&u); f != nil {
 					if dup != nil {
 						d := u
 						*dup = &d
 					}
-					return r.fail(c.version, "version: duplicate (run %q, shard %d, version %d): a shard reaches each model version once", u.Run, u.Shard, u.Version)
+					return f
 				}
 				return fn(u, r.c.line)
 			}, nil
 		})
+}
+
+// updateDupMsg is the error of a duplicate update whose first row is on line
+// first.
+func updateDupMsg(u *Update, first int) string {
+	return fmt.Sprintf("version: duplicate (run %q, shard %d, version %d), first on line %d: a shard reaches each model version once", u.Run, u.Shard, u.Version, first)
 }
 
 // ReadRuns reads runs.csv. A run named twice is an error. An empty mode
@@ -274,17 +293,17 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 			if err != nil {
 				return nil, err
 			}
-			seen := map[string]int{}
+			seen := runsSeen{}
 			return func(r *row) error {
 				ri := RunInfo{
 					Run:        r.str(c.run, true),
 					Model:      r.str(c.model, false),
 					Mode:       r.mode(c.mode),
-					ParamBytes: r.integer(c.paramBytes, false, 0, 0),
-					Nodes:      int(r.integer(c.nodes, false, 1, 0)),
-					Bandwidth:  r.positive(c.bandwidth, "bytes per second"),
-					Dataset:    r.integer(c.dataset, false, 1, 0),
-					Epochs:     r.positive(c.epochs, "epochs"),
+					ParamBytes: r.integer(c.paramBytes, false, runInts.paramBytes),
+					Nodes:      int(r.integer(c.nodes, false, runInts.nodes)),
+					Bandwidth:  r.positive(c.bandwidth, bandwidthWhat),
+					Dataset:    r.integer(c.dataset, false, runInts.dataset),
+					Epochs:     r.positive(c.epochs, epochsWhat),
 					Framework:  r.str(c.framework, false),
 					Hardware:   r.str(c.hardware, false),
 					Notes:      r.str(c.notes, false),
@@ -302,13 +321,24 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 						return r.fail(c.mode, "mode: %s, but run %q has ps=0 in %s line %d: %s is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)", ri.Mode, ri.Run, from, st.line, ri.Mode)
 					}
 				}
-				if line, dup := seen[ri.Run]; dup {
-					return r.fail(c.run, "run: %q is described twice (first on line %d)", ri.Run, line)
+				if f := seen.check(ri.Run, r.c.line); f != nil {
+					return f
 				}
-				seen[ri.Run] = r.c.line
 				return fn(ri)
 			}, nil
 		})
+}
+
+// runsSeen holds the line of each run of a runs.csv.
+type runsSeen map[string]int
+
+// check refuses a run described on an earlier line and keeps run's line.
+func (seen runsSeen) check(run string, line int) *rowFault {
+	if first, dup := seen[run]; dup {
+		return &rowFault{column: "run", msg: fmt.Sprintf("run: %q is described twice (first on line %d)", run, first)}
+	}
+	seen[run] = line
+	return nil
 }
 
 // ReadEvals reads evals.csv. Each row needs time or updates, and loss or
@@ -338,43 +368,64 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 				return nil, err
 			}
 			var in interner
-			seen := map[evalAt]evalRow{}
+			seen := evalsSeen{}
 			return func(r *row) error {
 				e := Eval{
 					Run:      r.key(c.run, true),
 					Time:     r.clock(c.time, false),
-					Updates:  r.integer(c.updates, false, 0, -1),
-					Loss:     r.number(c.loss, false, "a loss"),
-					Accuracy: r.number(c.accuracy, false, "an accuracy in [0, 1]"),
+					Updates:  r.integer(c.updates, false, evalInts.updates),
+					Loss:     r.number(c.loss, false, lossWhat),
+					Accuracy: r.number(c.accuracy, false, accuracyWhat),
 				}
 				if r.err != nil {
 					return r.err
 				}
-				if math.IsNaN(e.Time) && e.Updates < 0 {
-					return r.fail(max(c.time, c.updates), "time, updates: both empty (expected at least one)")
-				}
-				if math.IsNaN(e.Loss) && math.IsNaN(e.Accuracy) {
-					return r.fail(max(c.loss, c.accuracy), "loss, accuracy: both empty (expected at least one)")
-				}
-				if e.Accuracy < 0 || e.Accuracy > 1 {
-					return r.fail(c.accuracy, "accuracy: %s is outside [0, 1]", fmtFloat(e.Accuracy))
+				if f := evalFault(&e); f != nil {
+					return f
 				}
 				e.Run = in.intern(e.Run)
-				k := evalAtOf(&e)
-				if prev, dup := seen[k]; dup {
-					col := c.updates
-					if e.Updates < 0 {
-						col = c.time
-					}
-					if prev.loss == math.Float64bits(e.Loss) && prev.accuracy == math.Float64bits(e.Accuracy) {
-						return r.fail(col, "%s: the evaluation of run %q %s is given twice (the same row as line %d: the loss curve would count it twice)", r.h.names[col], e.Run, evalWhere(&e), prev.line)
-					}
-					return r.fail(col, "%s: the evaluation of run %q %s is given again, differently, after line %d (expected one row per evaluation, its loss and accuracy together)", r.h.names[col], e.Run, evalWhere(&e), prev.line)
+				if f := seen.check(&e, r.c.line); f != nil {
+					return f
 				}
-				seen[k] = evalRow{line: r.c.line, loss: math.Float64bits(e.Loss), accuracy: math.Float64bits(e.Accuracy)}
 				return fn(e)
 			}, nil
 		})
+}
+
+// evalFault is the fault of an eval row whatever the other rows: neither
+// time nor updates, neither loss nor accuracy, an accuracy outside [0, 1].
+func evalFault(e *Eval) *rowFault {
+	if math.IsNaN(e.Time) && e.Updates < 0 {
+		return &rowFault{column: "time", or: "updates", msg: "time, updates: both empty (expected at least one)"}
+	}
+	if math.IsNaN(e.Loss) && math.IsNaN(e.Accuracy) {
+		return &rowFault{column: "loss", or: "accuracy", msg: "loss, accuracy: both empty (expected at least one)"}
+	}
+	if m := accuracyFault(e.Accuracy); m != "" {
+		return &rowFault{column: "accuracy", msg: "accuracy: " + m}
+	}
+	return nil
+}
+
+// evalsSeen holds the evaluations of an evals.csv read so far.
+type evalsSeen map[evalAt]evalRow
+
+// check refuses an evaluation that an earlier line holds (the same row
+// again, or another) and keeps e's, on line.
+func (seen evalsSeen) check(e *Eval, line int) *rowFault {
+	k := evalAtOf(e)
+	if prev, dup := seen[k]; dup {
+		col := "updates"
+		if e.Updates < 0 {
+			col = "time"
+		}
+		if prev.loss == math.Float64bits(e.Loss) && prev.accuracy == math.Float64bits(e.Accuracy) {
+			return &rowFault{column: col, msg: fmt.Sprintf("%s: the evaluation of run %q %s is given twice (the same row as line %d: the loss curve would count it twice)", col, e.Run, evalWhere(e), prev.line)}
+		}
+		return &rowFault{column: col, msg: fmt.Sprintf("%s: the evaluation of run %q %s is given again, differently, after line %d (expected one row per evaluation, its loss and accuracy together)", col, e.Run, evalWhere(e), prev.line)}
+	}
+	seen[k] = evalRow{line: line, loss: math.Float64bits(e.Loss), accuracy: math.Float64bits(e.Accuracy)}
+	return nil
 }
 
 // evalAt identifies an evaluation of evals.csv: its run, update count (-1
@@ -435,31 +486,25 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 			}
 			return func(r *row) error {
 				t := Throughput{
-					Workers:     int(r.integer(c.workers, true, 1, 0)),
-					PS:          int(r.integer(c.ps, true, 0, 0)),
-					Batch:       int(r.integer(c.batch, false, 1, 0)),
-					GlobalBatch: int(r.integer(c.globalBatch, false, 1, 0)),
-					StepsPerS:   r.rate(c.steps, "steps per second"),
-					SamplesPerS: r.rate(c.samples, "samples per second"),
+					Workers:     int(r.integer(c.workers, true, throughputInts.workers)),
+					PS:          int(r.integer(c.ps, true, throughputInts.ps)),
+					Batch:       int(r.integer(c.batch, false, throughputInts.batch)),
+					GlobalBatch: int(r.integer(c.globalBatch, false, throughputInts.globalBatch)),
+					StepsPerS:   r.rate(c.steps, stepsWhat),
+					SamplesPerS: r.rate(c.samples, samplesWhat),
 					Mode:        r.mode(c.mode),
-					Nodes:       int(r.integer(c.nodes, false, 1, 0)),
+					Nodes:       int(r.integer(c.nodes, false, throughputInts.nodes)),
 					Model:       r.str(c.model, false),
 					Run:         r.str(c.run, false),
-					Repeats:     int(r.integer(c.repeats, false, 1, 0)),
+					Repeats:     int(r.integer(c.repeats, false, throughputInts.repeats)),
 					Std:         r.duration(c.std),
 					at:          throughputPos{file: file, line: r.c.line, modeCol: c.mode + 1},
 				}
 				if r.err != nil {
 					return r.err
 				}
-				if t.Batch == 0 && t.GlobalBatch == 0 {
-					return r.fail(max(c.batch, c.globalBatch), "batch, global_batch: both empty (expected at least one)")
-				}
-				if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
-					return r.fail(max(c.steps, c.samples), "steps_per_s, samples_per_s: both empty (expected at least one)")
-				}
-				if err := throughputAgrees(r, &t, c.ps, c.mode, c.globalBatch, c.samples); err != nil {
-					return err
+				if f := throughputFault(&t, r.field(c.mode) == ""); f != nil {
+					return f
 				}
 				return fn(t)
 			}, nil
@@ -470,34 +515,42 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 // row states twice (samples_per_s = steps_per_s x samples per step).
 const throughputRelTol = 1e-6
 
-// throughputAgrees refuses a throughput row that contradicts itself: a mode
-// that disagrees with ps (async and sync are parameter-server modes and need
+// throughputFault is the fault of a throughput row: neither batch nor
+// global_batch, neither rate, or a row that contradicts itself: a mode that
+// disagrees with ps (async and sync are parameter-server modes and need
 // ps >= 1, allreduce has none; the rule of convert's --mode and --ps),
 // global_batch other than workers x batch when both are given, and
 // samples_per_s other than steps_per_s x the samples of one step (the
 // per-worker batch for async updates, the global batch for synchronous
-// steps; as fit reads them) when both rates are given.
-func throughputAgrees(r *row, t *Throughput, cPS, cMode, cGlobal, cSamples int) error {
+// steps; as fit reads them) when both rates are given. modeEmpty: the mode
+// field is empty (t.Mode is then async, the default).
+func throughputFault(t *Throughput, modeEmpty bool) *rowFault {
+	if t.Batch == 0 && t.GlobalBatch == 0 {
+		return &rowFault{column: "batch", or: "global_batch", msg: "batch, global_batch: both empty (expected at least one)"}
+	}
+	if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
+		return &rowFault{column: "steps_per_s", or: "samples_per_s", msg: "steps_per_s, samples_per_s: both empty (expected at least one)"}
+	}
 	switch {
 	case t.Mode == "allreduce" && t.PS > 0:
-		return r.fail(cPS, "ps: %d with mode allreduce: all-reduce has no parameter servers (expected ps 0, or mode async or sync)", t.PS)
+		return &rowFault{column: "ps", msg: fmt.Sprintf("ps: %d with mode allreduce: all-reduce has no parameter servers (expected ps 0, or mode async or sync)", t.PS)}
 	case t.Mode != "allreduce" && t.PS == 0:
 		how := ""
-		if r.field(cMode) == "" {
+		if modeEmpty {
 			how = ", the default when mode is empty"
 		}
-		return r.fail(cPS, "ps: 0 with mode %s%s: %s is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)", t.Mode, how, t.Mode)
+		return &rowFault{column: "ps", msg: fmt.Sprintf("ps: 0 with mode %s%s: %s is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)", t.Mode, how, t.Mode)}
 	}
 	if t.Batch > 0 && t.GlobalBatch > 0 && int64(t.Batch)*int64(t.Workers) != int64(t.GlobalBatch) {
-		return r.fail(cGlobal, "global_batch: %d contradicts batch %d x workers %d = %d (expected one of them, or values that agree)",
-			t.GlobalBatch, t.Batch, t.Workers, int64(t.Batch)*int64(t.Workers))
+		return &rowFault{column: "global_batch", msg: fmt.Sprintf("global_batch: %d contradicts batch %d x workers %d = %d (expected one of them, or values that agree)",
+			t.GlobalBatch, t.Batch, t.Workers, int64(t.Batch)*int64(t.Workers))}
 	}
 	if math.IsNaN(t.StepsPerS) || math.IsNaN(t.SamplesPerS) {
 		return nil
 	}
 	if per, what, ok := ratesAgree(t); !ok {
-		return r.fail(cSamples, "samples_per_s: %s contradicts steps_per_s %s x %s samples (%s) = %s (expected one of the rates, or rates that agree to 1e-6)",
-			fmtFloat(t.SamplesPerS), fmtFloat(t.StepsPerS), fmtFloat(per), what, fmtFloat(t.StepsPerS*per))
+		return &rowFault{column: "samples_per_s", msg: fmt.Sprintf("samples_per_s: %s contradicts steps_per_s %s x %s samples (%s) = %s (expected one of the rates, or rates that agree to 1e-6)",
+			fmtFloat(t.SamplesPerS), fmtFloat(t.StepsPerS), fmtFloat(per), what, fmtFloat(t.StepsPerS*per))}
 	}
 	return nil
 }
@@ -561,7 +614,7 @@ func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) 
 		if err := parse(r); err != nil {
 			var rf *rowFault
 			if errors.As(err, &rf) {
-				return warnings, c.errorf(h.index[rf.column]+1, "%s", rf.msg)
+				return warnings, c.errorf(rf.at(h)+1, "%s", rf.msg)
 			}
 			return warnings, err
 		}
@@ -578,7 +631,17 @@ func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) 
 // named column's position.
 type rowFault struct {
 	column string // a column of the header
+	or     string // another column: the fault is at the later of the two the header has
 	msg    string
+}
+
+// at is the position (0-based) of the fault's column in h.
+func (e *rowFault) at(h *header) int {
+	i, ok := h.index[e.column]
+	if j, ok2 := h.index[e.or]; e.or != "" && ok2 && (!ok || j > i) {
+		i = j
+	}
+	return i
 }
 
 func (e *rowFault) Error() string { return e.msg }
@@ -605,11 +668,7 @@ func (r *row) field(col int) string {
 	if col < 0 {
 		return ""
 	}
-	s := r.f[col]
-	if len(s) > 0 && (s[0] == ' ' || s[len(s)-1] == ' ' || s[0] == '\t' || s[len(s)-1] == '\t') {
-		s = strings.TrimSpace(s)
-	}
-	return s
+	return trimField(r.f[col])
 }
 
 // str returns a copy of the text at col (fields alias the read buffer).
@@ -622,7 +681,7 @@ func (r *row) str(col int, required bool) string {
 func (r *row) key(col int, required bool) string {
 	s := r.field(col)
 	if s == "" && required && col >= 0 {
-		r.fail(col, "%s: missing value", r.h.names[col])
+		r.fail(col, "%s: %s", r.h.names[col], missingMsg)
 	}
 	return s
 }
@@ -641,8 +700,9 @@ func plainInt(s string) bool {
 	return true
 }
 
-// integer parses an integer >= min. An empty optional value is absent.
-func (r *row) integer(col int, required bool, min, absent int64) int64 {
+// integer parses an integer within b. An empty optional value is b.absent.
+func (r *row) integer(col int, required bool, b intBound) int64 {
+	min, absent := b.min, b.absent
 	s := r.field(col)
 	if s == "" {
 		if required && col >= 0 {
@@ -670,7 +730,7 @@ func (r *row) integer(col int, required bool, min, absent int64) int64 {
 		}
 	}
 	if v < min {
-		r.fail(col, "%s: %d is below %d (expected an integer >= %d)", r.h.names[col], v, min, min)
+		r.fail(col, "%s: %s", r.h.names[col], b.belowMsg(v, false))
 		return absent
 	}
 	return v
@@ -710,20 +770,18 @@ func (r *row) number(col int, required bool, what string) float64 {
 		return math.NaN()
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		r.fail(col, "%s: %s is not allowed (expected a finite number: %s; leave the field empty when unknown)", r.h.names[col], s, what)
+		r.fail(col, "%s: %s", r.h.names[col], notFiniteMsg(s, what))
 		return math.NaN()
 	}
 	return v
 }
 
 // clock parses a time in seconds within ±limits.MaxTime (NaN when an
-// optional value is empty): a time past it is no trace's (1e12 s is some
-// 30,000 years), and end - start of two such times overflowed (inspect
-// panicked on -1.7e308 to 1.7e308).
+// optional value is empty; see clockFault).
 func (r *row) clock(col int, required bool) float64 {
-	v := r.number(col, required, "seconds")
-	if math.Abs(v) > limits.MaxTime {
-		r.fail(col, "%s: %s s is beyond ±%g s (expected seconds; are the times in seconds?)", r.h.names[col], fmtFloat(v), limits.MaxTime)
+	v := r.number(col, required, secondsWhat)
+	if m := clockFault(v); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
 	}
 	return v
 }
@@ -731,49 +789,38 @@ func (r *row) clock(col int, required bool) float64 {
 // duration parses an optional time span >= 0 and at most limits.MaxTime
 // (NaN when empty).
 func (r *row) duration(col int) float64 {
-	v := r.number(col, false, "a duration in seconds >= 0")
-	switch {
-	case v < 0:
-		r.fail(col, "%s: %s is negative (expected a duration in seconds >= 0)", r.h.names[col], fmtFloat(v))
-	case v > limits.MaxTime:
-		r.fail(col, "%s: %s s is beyond %g s (expected a duration in seconds; are the times in seconds?)", r.h.names[col], fmtFloat(v), limits.MaxTime)
+	v := r.number(col, false, durationWhat)
+	if m := durationFault(v); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
 	}
 	return v
 }
 
 // positive parses an optional value > 0 (NaN when empty).
 func (r *row) positive(col int, what string) float64 {
-	v := r.number(col, false, what+" > 0")
-	if v <= 0 {
-		r.fail(col, "%s: %s is not positive (expected %s > 0)", r.h.names[col], fmtFloat(v), what)
+	v := r.number(col, false, positiveWhat(what))
+	if m := positiveFault(v, what); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
 	}
 	return v
 }
 
 // rate parses a positive rate of at least one per limits.MaxTime seconds
-// and at most limits.MaxTime per second (1e-12 to 1e12), the range of the
-// times: 1e-300 steps/s was read, and the fit's logs and products underflowed
-// to a power law "not identified" with intervals of no width.
+// and at most limits.MaxTime per second (1e-12 to 1e12; see rateFault).
 func (r *row) rate(col int, what string) float64 {
 	v := r.positive(col, what)
-	if v > 0 && (v < 1/limits.MaxTime || v > limits.MaxTime) {
-		r.fail(col, "%s: %s is outside %g to %g (expected %s within the range of the times, one per %g s at least)", r.h.names[col], fmtFloat(v), 1/limits.MaxTime, limits.MaxTime, what, limits.MaxTime)
+	if m := rateFault(v, what); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
 	}
 	return v
 }
 
 // mode parses the training mode; empty means async.
 func (r *row) mode(col int) string {
-	s := strings.ToLower(r.field(col))
-	switch s { // constants: s may alias the read buffer
-	case "", "async":
-		return "async"
-	case "sync":
-		return "sync"
-	case "allreduce":
-		return "allreduce"
+	if m, ok := modeOf(strings.ToLower(r.field(col))); ok {
+		return m
 	}
-	r.fail(col, "%s: %q is not a mode (expected async, sync or allreduce)", r.h.names[col], r.field(col)) // as written
+	r.fail(col, "%s: %s", r.h.names[col], notModeMsg(r.field(col))) // as written
 	return ""
 }
 
@@ -825,23 +872,26 @@ type runState struct {
 
 func newStepChecker() *stepChecker { return &stepChecker{runs: map[string]*runState{}} }
 
-func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) error {
+// check refuses a row of s's run with other workers, ps or batch than the
+// run's first row (keeping the first, on line), and a duplicate (run,
+// worker, step).
+func (k *stepChecker) check(line int, s *Step) *rowFault {
 	st := k.lastSt
 	if st == nil || s.Run != k.lastRun {
 		st = k.runs[s.Run]
 		if st == nil {
-			st = &runState{workers: s.Workers, ps: s.PS, batch: s.Batch, line: r.c.line, steps: map[int]*stepSet{}}
+			st = &runState{workers: s.Workers, ps: s.PS, batch: s.Batch, line: line, steps: map[int]*stepSet{}}
 			k.runs[s.Run] = st
 		}
 		k.lastRun, k.lastSt = s.Run, st
 	}
 	switch {
 	case s.Workers != st.workers:
-		return r.fail(cWorkers, "workers: %d differs from %d on line %d for run %q (a run is one configuration)", s.Workers, st.workers, st.line, s.Run)
+		return &rowFault{column: "workers", msg: fmt.Sprintf("workers: %d differs from %d on line %d for run %q (a run is one configuration)", s.Workers, st.workers, st.line, s.Run)}
 	case s.PS != st.ps:
-		return r.fail(cPS, "ps: %d differs from %d on line %d for run %q (a run is one configuration)", s.PS, st.ps, st.line, s.Run)
+		return &rowFault{column: "ps", msg: fmt.Sprintf("ps: %d differs from %d on line %d for run %q (a run is one configuration)", s.PS, st.ps, st.line, s.Run)}
 	case s.Batch != st.batch:
-		return r.fail(cBatch, "batch: %d differs from %d on line %d for run %q (a run is one configuration)", s.Batch, st.batch, st.line, s.Run)
+		return &rowFault{column: "batch", msg: fmt.Sprintf("batch: %d differs from %d on line %d for run %q (a run is one configuration)", s.Batch, st.batch, st.line, s.Run)}
 	}
 	set := st.steps[s.Worker]
 	if set == nil {
@@ -850,7 +900,7 @@ func (k *stepChecker) check(r *row, cWorkers, cPS, cBatch, cStep int, s *Step) e
 	}
 	if !set.add(s.Step) {
 		k.dup = true
-		return r.fail(cStep, "step: duplicate (run %q, worker %d, step %d)", s.Run, s.Worker, s.Step)
+		return &rowFault{column: "step", msg: fmt.Sprintf("step: duplicate (run %q, worker %d, step %d)", s.Run, s.Worker, s.Step)}
 	}
 	return nil
 }
@@ -969,6 +1019,14 @@ func (k *updateChecker) add(u *Update) bool {
 		k.last[u.Shard] = set
 	}
 	return set.add(u.Version)
+}
+
+// check refuses a duplicate (run, shard, version) and keeps u's.
+func (k *updateChecker) check(u *Update) *rowFault {
+	if !k.add(u) {
+		return &rowFault{column: "version", msg: fmt.Sprintf("version: duplicate (run %q, shard %d, version %d): a shard reaches each model version once", u.Run, u.Shard, u.Version)}
+	}
+	return nil
 }
 
 // has reports whether the checker holds u's (run, shard, version).

@@ -1,0 +1,151 @@
+package traces
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
+)
+
+// The bounds of the canonical columns, shared by the readers (reader.go)
+// and the writers (writer.go): the reader refuses a value outside them, and
+// the writer refuses to write it, with the same message. Each check returns
+// the message without the column's name ("" when the value is within the
+// bound); the reader prefixes the header's name and the position, the writer
+// the file, row, line and run.
+
+// intBound is the range of an integer column: values >= min. An empty field
+// of an optional column reads as absent (0 for counts that start at 1, -1
+// where 0 is a value; param_bytes reads an empty field as 0, a value).
+type intBound struct{ min, absent int64 }
+
+// belowMsg is the fault of v < b.min; orAbsent adds the absent value to what
+// is expected (the writer's message, where a row holds the absent value
+// rather than an empty field).
+func (b intBound) belowMsg(v int64, orAbsent bool) string {
+	if orAbsent {
+		return fmt.Sprintf("%d is below %d (expected an integer >= %d, or %d when absent)", v, b.min, b.min, b.absent)
+	}
+	return fmt.Sprintf("%d is below %d (expected an integer >= %d)", v, b.min, b.min)
+}
+
+// The integer columns of each file.
+var (
+	stepInts = struct{ workers, ps, batch, worker, step, staleness intBound }{
+		workers: intBound{1, 0}, ps: intBound{0, 0}, batch: intBound{1, 0},
+		worker: intBound{0, 0}, step: intBound{0, 0}, staleness: intBound{0, -1},
+	}
+	updateInts = struct{ shard, worker, version, staleness intBound }{
+		shard: intBound{0, 0}, worker: intBound{0, 0}, version: intBound{0, 0}, staleness: intBound{0, 0},
+	}
+	runInts = struct{ paramBytes, nodes, dataset intBound }{
+		paramBytes: intBound{0, 0}, nodes: intBound{1, 0}, dataset: intBound{1, 0},
+	}
+	evalInts = struct{ updates intBound }{
+		updates: intBound{0, -1},
+	}
+	throughputInts = struct{ workers, ps, batch, globalBatch, nodes, repeats intBound }{
+		workers: intBound{1, 0}, ps: intBound{0, 0}, batch: intBound{1, 0},
+		globalBatch: intBound{1, 0}, nodes: intBound{1, 0}, repeats: intBound{1, 0},
+	}
+)
+
+// What the float columns hold, as their messages say it.
+const (
+	secondsWhat   = "seconds"
+	durationWhat  = "a duration in seconds >= 0"
+	lossWhat      = "a loss"
+	accuracyWhat  = "an accuracy in [0, 1]"
+	bandwidthWhat = "bytes per second"
+	epochsWhat    = "epochs"
+	stepsWhat     = "steps per second"
+	samplesWhat   = "samples per second"
+)
+
+// notFiniteMsg is the fault of NaN or an infinity, text as written.
+func notFiniteMsg(text, what string) string {
+	return fmt.Sprintf("%s is not allowed (expected a finite number: %s; leave the field empty when unknown)", text, what)
+}
+
+// clockFault is the fault of a time beyond ±limits.MaxTime: a time past it is
+// no trace's (1e12 s is some 30,000 years), and end - start of two such
+// times overflowed (inspect panicked on -1.7e308 to 1.7e308).
+func clockFault(v float64) string {
+	if math.Abs(v) > limits.MaxTime {
+		return fmt.Sprintf("%s s is beyond ±%g s (expected seconds; are the times in seconds?)", fmtFloat(v), limits.MaxTime)
+	}
+	return ""
+}
+
+// durationFault is the fault of a time span below 0 or above limits.MaxTime.
+func durationFault(v float64) string {
+	switch {
+	case v < 0:
+		return fmt.Sprintf("%s is negative (expected %s)", fmtFloat(v), durationWhat)
+	case v > limits.MaxTime:
+		return fmt.Sprintf("%s s is beyond %g s (expected a duration in seconds; are the times in seconds?)", fmtFloat(v), limits.MaxTime)
+	}
+	return ""
+}
+
+// positiveWhat is what a positive column expects.
+func positiveWhat(what string) string { return what + " > 0" }
+
+// positiveFault is the fault of a value that is not > 0.
+func positiveFault(v float64, what string) string {
+	if v <= 0 {
+		return fmt.Sprintf("%s is not positive (expected %s > 0)", fmtFloat(v), what)
+	}
+	return ""
+}
+
+// rateFault is the fault of a positive rate below one per limits.MaxTime
+// seconds or above limits.MaxTime per second (1e-12 to 1e12), the range of
+// the times: 1e-300 steps/s was read, and the fit's logs and products
+// underflowed to a power law "not identified" with intervals of no width.
+func rateFault(v float64, what string) string {
+	if v > 0 && (v < 1/limits.MaxTime || v > limits.MaxTime) {
+		return fmt.Sprintf("%s is outside %g to %g (expected %s within the range of the times, one per %g s at least)", fmtFloat(v), 1/limits.MaxTime, limits.MaxTime, what, limits.MaxTime)
+	}
+	return ""
+}
+
+// accuracyFault is the fault of an accuracy outside [0, 1].
+func accuracyFault(v float64) string {
+	if v < 0 || v > 1 {
+		return fmt.Sprintf("%s is outside [0, 1]", fmtFloat(v))
+	}
+	return ""
+}
+
+// modeOf returns the mode a lower-case field names ("" is async), and false
+// when it names none.
+func modeOf(s string) (string, bool) {
+	switch s { // constants: s may alias the read buffer
+	case "", "async":
+		return "async", true
+	case "sync":
+		return "sync", true
+	case "allreduce":
+		return "allreduce", true
+	}
+	return "", false
+}
+
+// notModeMsg is the fault of a field that names no mode, text as written.
+func notModeMsg(text string) string {
+	return fmt.Sprintf("%q is not a mode (expected async, sync or allreduce)", text)
+}
+
+// missingMsg is the fault of an empty required field.
+const missingMsg = "missing value"
+
+// trimField is a field as the readers see it: leading and trailing spaces
+// and tabs trimmed (then any white space, as strings.TrimSpace).
+func trimField(s string) string {
+	if len(s) > 0 && (s[0] == ' ' || s[len(s)-1] == ' ' || s[0] == '\t' || s[len(s)-1] == '\t') {
+		s = strings.TrimSpace(s)
+	}
+	return s
+}
