@@ -19,45 +19,52 @@ import (
 // empty field. Floats are written in the shortest form that reads back to the
 // same float64, so a write and a read give back equal rows.
 
+// The writers refuse, before writing anything, a row that the reader of its
+// file would refuse or that would not read back equal: the error names the
+// file, the row (from 1), its line in the file (row i is on line i+1, after
+// the header), its run, the column and the value, with what was expected.
+// The bounds are the readers' own (bounds.go, stepFault, evalFault,
+// throughputFault, the readers' duplicate checks), so the two agree. No
+// rows write the header alone (which the readers refuse as a file with no
+// data rows; WriteDir writes no file for an empty part).
+
 // WriteSteps writes rows as steps.csv.
-func WriteSteps(w io.Writer, rows []Step) error { return writeRows(w, rows, stepColumns) }
+func WriteSteps(w io.Writer, rows []Step) error { return writeFile(w, rows, &stepsFile) }
 
 // WriteUpdates writes rows as updates.csv.
-func WriteUpdates(w io.Writer, rows []Update) error { return writeRows(w, rows, updateColumns) }
+func WriteUpdates(w io.Writer, rows []Update) error { return writeFile(w, rows, &updatesFile) }
 
 // WriteRuns writes rows as runs.csv.
-func WriteRuns(w io.Writer, rows []RunInfo) error { return writeRows(w, rows, runColumns) }
+func WriteRuns(w io.Writer, rows []RunInfo) error { return writeFile(w, rows, &runsFile) }
 
-// WriteEvals writes rows as evals.csv. An update count below -1 (absent) is
-// an error naming the row, and nothing is written.
-func WriteEvals(w io.Writer, rows []Eval) error {
-	if err := checkEvals(rows); err != nil {
-		return err
-	}
-	return writeRows(w, rows, evalColumns)
-}
-
-// checkEvals refuses an eval row that evals.csv cannot hold: an update count
-// below -1 was written as an empty field, as if absent.
-func checkEvals(rows []Eval) error {
-	for i := range rows {
-		if u := rows[i].Updates; u < -1 {
-			return fmt.Errorf("traces: evals.csv row %d (line %d, run %q): updates %d is negative (expected a count >= 0, or -1 when absent)", i+1, i+2, rows[i].Run, u)
-		}
-	}
-	return nil
-}
+// WriteEvals writes rows as evals.csv.
+func WriteEvals(w io.Writer, rows []Eval) error { return writeFile(w, rows, &evalsFile) }
 
 // WriteThroughput writes rows as throughput.csv.
 func WriteThroughput(w io.Writer, rows []Throughput) error {
-	return writeRows(w, rows, throughputColumns)
+	return writeFile(w, rows, &throughputFile)
+}
+
+// RowError is a row a writer refuses: one its file's reader would refuse,
+// or one that would not read back equal.
+type RowError struct {
+	File  string // steps.csv, ...
+	Row   int    // from 1; on line Row+1 of the file, after the header
+	Run   string
+	Field string // the column at fault
+	Msg   string // the fault, "field: value ... (expected ...)"
+}
+
+func (e *RowError) Error() string {
+	return fmt.Sprintf("traces: %s row %d (line %d, run %q): %s", e.File, e.Row, e.Row+1, e.Run, e.Msg)
 }
 
 // TraceFile is one file WriteDir writes: its name in the folder and its rows.
 type TraceFile struct {
-	Name  string
-	Rows  int
-	write func(io.Writer) error
+	Name string
+	Rows int
+	// prepare checks the rows and returns the function that writes them
+	prepare func() (func(io.Writer) error, error)
 }
 
 // Files lists the files WriteDir writes for t, in its order: one per kind
@@ -65,37 +72,57 @@ type TraceFile struct {
 func (t *Trace) Files() []TraceFile {
 	var out []TraceFile
 	for _, f := range []struct {
-		kind  Kind
-		n     int
-		write func(io.Writer) error
+		kind    Kind
+		n       int
+		prepare func() (func(io.Writer) error, error)
 	}{
-		{KindSteps, len(t.Steps), func(w io.Writer) error { return WriteSteps(w, t.Steps) }},
-		{KindUpdates, len(t.Updates), func(w io.Writer) error { return WriteUpdates(w, t.Updates) }},
-		{KindRuns, len(t.Runs), func(w io.Writer) error { return WriteRuns(w, t.Runs) }},
-		{KindEvals, len(t.Evals), func(w io.Writer) error { return WriteEvals(w, t.Evals) }},
-		{KindThroughput, len(t.Throughput), func(w io.Writer) error { return WriteThroughput(w, t.Throughput) }},
+		{KindSteps, len(t.Steps), func() (func(io.Writer) error, error) { return prepareFile(t.Steps, &stepsFile) }},
+		{KindUpdates, len(t.Updates), func() (func(io.Writer) error, error) { return prepareFile(t.Updates, &updatesFile) }},
+		{KindRuns, len(t.Runs), func() (func(io.Writer) error, error) { return prepareFile(t.Runs, &runsFile) }},
+		{KindEvals, len(t.Evals), func() (func(io.Writer) error, error) { return prepareFile(t.Evals, &evalsFile) }},
+		{KindThroughput, len(t.Throughput), func() (func(io.Writer) error, error) {
+			return prepareFile(t.Throughput, &throughputFile)
+		}},
 	} {
 		if f.n > 0 {
-			out = append(out, TraceFile{f.kind.FileName(), f.n, f.write})
+			out = append(out, TraceFile{f.kind.FileName(), f.n, f.prepare})
 		}
 	}
 	return out
+}
+
+// Check returns the error WriteDir would refuse t's rows with (a
+// *RowError), or nil when every row can be written. It writes nothing.
+func (t *Trace) Check() error {
+	for _, f := range t.Files() {
+		if _, err := f.prepare(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteDir writes each non-empty part of t into dir (created when missing) as
 // steps.csv, updates.csv, runs.csv, evals.csv and throughput.csv. Each file is
 // written to a temporary file in dir and renamed, so a reader never sees a
 // half-written file and a failed write leaves no file behind.
-// An eval row WriteEvals refuses is refused before anything is written.
+// A row that a writer refuses (see WriteSteps) is refused before anything is
+// written: no folder is made and no file written.
 func WriteDir(dir string, t *Trace) error {
+	files := t.Files()
 	// rows no file can hold are refused before the folder is made
-	if err := checkEvals(t.Evals); err != nil {
-		return err
+	paths := make([]string, len(files))
+	writes := make([]func(io.Writer) error, len(files))
+	for i, f := range files {
+		write, err := f.prepare()
+		if err != nil {
+			return err
+		}
+		paths[i], writes[i] = filepath.Join(dir, f.Name), write
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}
-	files := t.Files()
 	// a folder or another non-regular file where one of the files goes is
 	// refused before any is written: no partial output
 	var names []string
@@ -107,26 +134,57 @@ func WriteDir(dir string, t *Trace) error {
 	}
 	// all files or none: each goes to a temporary file, and they are
 	// renamed into place only when every one is written
-	paths := make([]string, len(files))
-	writes := make([]func(io.Writer) error, len(files))
-	for i, f := range files {
-		paths[i], writes[i] = filepath.Join(dir, f.Name), f.write
-	}
 	if err := atomicfile.WriteAll(paths, writes); err != nil {
 		return fmt.Errorf("traces: %w", err)
 	}
 	return nil
 }
 
-// column describes how one column of a canonical file is written.
-type column[T any] struct {
-	name     string
-	required bool
-	has      func(*T) bool // for optional columns: the row has a value
-	put      func([]byte, *T) []byte
+// fileSpec is how the rows of one canonical file are checked and written.
+type fileSpec[T any] struct {
+	name string // steps.csv, ...
+	cols []column[T]
+	run  func(*T) string
+	// rowCheck returns the check of the faults that involve several
+	// columns or rows (the reader's), with its own state: rows[i] is
+	// checked after rows[:i]
+	rowCheck func() func(rows []T, i int) *rowFault
 }
 
-func writeRows[T any](w io.Writer, rows []T, cols []column[T]) error {
+func writeFile[T any](w io.Writer, rows []T, spec *fileSpec[T]) error {
+	write, err := prepareFile(rows, spec)
+	if err != nil {
+		return err
+	}
+	return write(w)
+}
+
+// prepareFile checks rows and returns the function that writes them.
+func prepareFile[T any](rows []T, spec *fileSpec[T]) (func(io.Writer) error, error) {
+	use := usedColumns(rows, spec.cols)
+	check := spec.rowCheck()
+	fault := func(i int, field, msg string) error {
+		return &RowError{File: spec.name, Row: i + 1, Run: spec.run(&rows[i]), Field: field, Msg: msg}
+	}
+	for i := range rows {
+		for _, c := range spec.cols {
+			if m := c.check(&rows[i]); m != "" {
+				return nil, fault(i, c.name, c.name+": "+m)
+			}
+		}
+		if f := check(rows, i); f != nil {
+			return nil, fault(i, f.column, f.msg)
+		}
+		if field, m := lineFault(&rows[i], use); m != "" {
+			return nil, fault(i, field, m)
+		}
+	}
+	return func(w io.Writer) error { return writeRows(w, rows, use) }, nil
+}
+
+// usedColumns is the columns written: the required ones and the optional
+// ones some row has a value in.
+func usedColumns[T any](rows []T, cols []column[T]) []column[T] {
 	var use []column[T]
 	for _, c := range cols {
 		if c.required {
@@ -140,6 +198,49 @@ func writeRows[T any](w io.Writer, rows []T, cols []column[T]) error {
 			}
 		}
 	}
+	return use
+}
+
+// lineFault is the fault of a row whose record would be longer than the
+// readers' MaxLineBytes (csvReader.readLine and readQuoted count the bytes
+// of the record, the line breaks inside quotes included, not its own line
+// ending), and the longest text field it holds. A field that is not text
+// takes at most 24 bytes; the record is formatted only when its text might
+// reach the limit.
+func lineFault[T any](r *T, use []column[T]) (field, msg string) {
+	n, longest, at := 0, -1, ""
+	for _, c := range use {
+		n += 25 // 24 bytes and a comma
+		if c.text != nil {
+			t := c.text(r)
+			n += 2*len(t) + 2 // quoted, each quote doubled
+			if len(t) > longest {
+				longest, at = len(t), c.name
+			}
+		}
+	}
+	if n <= MaxLineBytes {
+		return "", ""
+	}
+	b := appendRow(nil, r, use)
+	if len(b) <= MaxLineBytes {
+		return "", ""
+	}
+	return at, fmt.Sprintf("%s: the record would be %d bytes, longer than the readers' limit of %d (expected a shorter %s, %d bytes here)", at, len(b), MaxLineBytes, at, longest)
+}
+
+// column describes how one column of a canonical file is written.
+type column[T any] struct {
+	name     string
+	required bool
+	has      func(*T) bool // for optional columns: the row has a value
+	put      func([]byte, *T) []byte
+	check    func(*T) string // the fault of the row's value, without the column's name ("" when none)
+	text     func(*T) string // for text columns: the text (nil for numbers)
+}
+
+// writeRows writes the header of the columns use and the rows.
+func writeRows[T any](w io.Writer, rows []T, use []column[T]) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var b []byte
 	for i, c := range use {
@@ -150,14 +251,7 @@ func writeRows[T any](w io.Writer, rows []T, cols []column[T]) error {
 	}
 	b = append(b, '\n')
 	for i := range rows {
-		for j, c := range use {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			if c.required || c.has(&rows[i]) {
-				b = c.put(b, &rows[i])
-			}
-		}
+		b = appendRow(b, &rows[i], use)
 		b = append(b, '\n')
 		if len(b) > 32<<10 {
 			if _, err := bw.Write(b); err != nil {
@@ -170,6 +264,19 @@ func writeRows[T any](w io.Writer, rows []T, cols []column[T]) error {
 		return err
 	}
 	return bw.Flush()
+}
+
+// appendRow appends r's fields in the columns use, without a line end.
+func appendRow[T any](b []byte, r *T, use []column[T]) []byte {
+	for j, c := range use {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		if c.required || c.has(r) {
+			b = c.put(b, r)
+		}
+	}
+	return b
 }
 
 func putInt(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
@@ -189,65 +296,259 @@ func putString(b []byte, s string) []byte {
 
 func isSet(v float64) bool { return !math.IsNaN(v) }
 
-var stepColumns = []column[Step]{
-	{"run", true, nil, func(b []byte, s *Step) []byte { return putString(b, s.Run) }},
-	{"workers", true, nil, func(b []byte, s *Step) []byte { return putInt(b, int64(s.Workers)) }},
-	{"ps", true, nil, func(b []byte, s *Step) []byte { return putInt(b, int64(s.PS)) }},
-	{"batch", true, nil, func(b []byte, s *Step) []byte { return putInt(b, int64(s.Batch)) }},
-	{"worker", true, nil, func(b []byte, s *Step) []byte { return putInt(b, int64(s.Worker)) }},
-	{"step", true, nil, func(b []byte, s *Step) []byte { return putInt(b, s.Step) }},
-	{"start", true, nil, func(b []byte, s *Step) []byte { return putFloat(b, s.Start) }},
-	{"end", true, nil, func(b []byte, s *Step) []byte { return putFloat(b, s.End) }},
-	{"pull", false, func(s *Step) bool { return isSet(s.Pull) }, func(b []byte, s *Step) []byte { return putFloat(b, s.Pull) }},
-	{"compute", false, func(s *Step) bool { return isSet(s.Compute) }, func(b []byte, s *Step) []byte { return putFloat(b, s.Compute) }},
-	{"push", false, func(s *Step) bool { return isSet(s.Push) }, func(b []byte, s *Step) []byte { return putFloat(b, s.Push) }},
-	{"staleness", false, func(s *Step) bool { return s.Staleness >= 0 }, func(b []byte, s *Step) []byte { return putInt(b, int64(s.Staleness)) }},
-	{"loss", false, func(s *Step) bool { return isSet(s.Loss) }, func(b []byte, s *Step) []byte { return putFloat(b, s.Loss) }},
+// intCol is an integer column within b; an optional one holds b.absent
+// as an empty field.
+func intCol[T any](name string, required bool, b intBound, get func(*T) int64) column[T] {
+	return column[T]{name: name, required: required,
+		has: func(r *T) bool { return get(r) != b.absent },
+		put: func(buf []byte, r *T) []byte { return putInt(buf, get(r)) },
+		check: func(r *T) string {
+			v := get(r)
+			if !required && v == b.absent || v >= b.min {
+				return ""
+			}
+			return b.belowMsg(v, !required && b.absent < b.min)
+		},
+	}
 }
 
-var updateColumns = []column[Update]{
-	{"run", true, nil, func(b []byte, u *Update) []byte { return putString(b, u.Run) }},
-	{"shard", true, nil, func(b []byte, u *Update) []byte { return putInt(b, int64(u.Shard)) }},
-	{"worker", true, nil, func(b []byte, u *Update) []byte { return putInt(b, int64(u.Worker)) }},
-	{"time", true, nil, func(b []byte, u *Update) []byte { return putFloat(b, u.Time) }},
-	{"version", true, nil, func(b []byte, u *Update) []byte { return putInt(b, u.Version) }},
-	{"staleness", true, nil, func(b []byte, u *Update) []byte { return putInt(b, int64(u.Staleness)) }},
-	{"apply", false, func(u *Update) bool { return isSet(u.Apply) }, func(b []byte, u *Update) []byte { return putFloat(b, u.Apply) }},
+// A floatKind is how the reader reads a float column: row.number, clock,
+// duration, positive or rate.
+type floatKind int
+
+const (
+	numberKind floatKind = iota
+	clockKind
+	durationKind
+	positiveKind
+	rateKind
+)
+
+// floatCol is a float column read as kind k (what as the reader says it);
+// an optional one holds NaN as an empty field.
+func floatCol[T any](name string, required bool, k floatKind, what string, get func(*T) float64) column[T] {
+	return column[T]{name: name, required: required,
+		has:   func(r *T) bool { return isSet(get(r)) },
+		put:   func(buf []byte, r *T) []byte { return putFloat(buf, get(r)) },
+		check: func(r *T) string { return floatFault(get(r), required, k, what) },
+	}
 }
 
-var runColumns = []column[RunInfo]{
-	{"run", true, nil, func(b []byte, r *RunInfo) []byte { return putString(b, r.Run) }},
-	{"model", false, func(r *RunInfo) bool { return r.Model != "" }, func(b []byte, r *RunInfo) []byte { return putString(b, r.Model) }},
-	{"mode", false, func(r *RunInfo) bool { return r.Mode != "" }, func(b []byte, r *RunInfo) []byte { return putString(b, r.Mode) }},
-	{"param_bytes", false, func(r *RunInfo) bool { return r.ParamBytes > 0 }, func(b []byte, r *RunInfo) []byte { return putInt(b, r.ParamBytes) }},
-	{"nodes", false, func(r *RunInfo) bool { return r.Nodes > 0 }, func(b []byte, r *RunInfo) []byte { return putInt(b, int64(r.Nodes)) }},
-	{"bandwidth", false, func(r *RunInfo) bool { return isSet(r.Bandwidth) }, func(b []byte, r *RunInfo) []byte { return putFloat(b, r.Bandwidth) }},
-	{"dataset", false, func(r *RunInfo) bool { return r.Dataset > 0 }, func(b []byte, r *RunInfo) []byte { return putInt(b, r.Dataset) }},
-	{"epochs", false, func(r *RunInfo) bool { return isSet(r.Epochs) }, func(b []byte, r *RunInfo) []byte { return putFloat(b, r.Epochs) }},
-	{"framework", false, func(r *RunInfo) bool { return r.Framework != "" }, func(b []byte, r *RunInfo) []byte { return putString(b, r.Framework) }},
-	{"hardware", false, func(r *RunInfo) bool { return r.Hardware != "" }, func(b []byte, r *RunInfo) []byte { return putString(b, r.Hardware) }},
-	{"notes", false, func(r *RunInfo) bool { return r.Notes != "" }, func(b []byte, r *RunInfo) []byte { return putString(b, r.Notes) }},
+// floatFault is the fault the reader of kind k finds in v as written: the
+// checks of row.number and then those of the kind, in the reader's order.
+func floatFault(v float64, required bool, k floatKind, what string) string {
+	if math.IsNaN(v) && !required {
+		return "" // an empty field
+	}
+	numWhat := what
+	if k == positiveKind || k == rateKind {
+		numWhat = positiveWhat(what)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return notFiniteMsg(fmtFloat(v), numWhat)
+	}
+	switch k {
+	case clockKind:
+		return clockFault(v)
+	case durationKind:
+		return durationFault(v)
+	case positiveKind:
+		return positiveFault(v, what)
+	case rateKind:
+		if m := positiveFault(v, what); m != "" {
+			return m
+		}
+		return rateFault(v, what)
+	}
+	return ""
 }
 
-var evalColumns = []column[Eval]{
-	{"run", true, nil, func(b []byte, e *Eval) []byte { return putString(b, e.Run) }},
-	{"time", false, func(e *Eval) bool { return isSet(e.Time) }, func(b []byte, e *Eval) []byte { return putFloat(b, e.Time) }},
-	{"updates", false, func(e *Eval) bool { return e.Updates >= 0 }, func(b []byte, e *Eval) []byte { return putInt(b, e.Updates) }},
-	{"loss", false, func(e *Eval) bool { return isSet(e.Loss) }, func(b []byte, e *Eval) []byte { return putFloat(b, e.Loss) }},
-	{"accuracy", false, func(e *Eval) bool { return isSet(e.Accuracy) }, func(b []byte, e *Eval) []byte { return putFloat(b, e.Accuracy) }},
+// textCol is a text column; an optional one holds "" as an empty field.
+func textCol[T any](name string, required bool, get func(*T) string) column[T] {
+	return column[T]{name: name, required: required,
+		has:   func(r *T) bool { return get(r) != "" },
+		put:   func(buf []byte, r *T) []byte { return putString(buf, get(r)) },
+		check: func(r *T) string { return textFault(get(r), required) },
+		text:  get,
+	}
 }
 
-var throughputColumns = []column[Throughput]{
-	{"workers", true, nil, func(b []byte, t *Throughput) []byte { return putInt(b, int64(t.Workers)) }},
-	{"ps", true, nil, func(b []byte, t *Throughput) []byte { return putInt(b, int64(t.PS)) }},
-	{"batch", false, func(t *Throughput) bool { return t.Batch > 0 }, func(b []byte, t *Throughput) []byte { return putInt(b, int64(t.Batch)) }},
-	{"global_batch", false, func(t *Throughput) bool { return t.GlobalBatch > 0 }, func(b []byte, t *Throughput) []byte { return putInt(b, int64(t.GlobalBatch)) }},
-	{"steps_per_s", false, func(t *Throughput) bool { return isSet(t.StepsPerS) }, func(b []byte, t *Throughput) []byte { return putFloat(b, t.StepsPerS) }},
-	{"samples_per_s", false, func(t *Throughput) bool { return isSet(t.SamplesPerS) }, func(b []byte, t *Throughput) []byte { return putFloat(b, t.SamplesPerS) }},
-	{"mode", false, func(t *Throughput) bool { return t.Mode != "" }, func(b []byte, t *Throughput) []byte { return putString(b, t.Mode) }},
-	{"nodes", false, func(t *Throughput) bool { return t.Nodes > 0 }, func(b []byte, t *Throughput) []byte { return putInt(b, int64(t.Nodes)) }},
-	{"model", false, func(t *Throughput) bool { return t.Model != "" }, func(b []byte, t *Throughput) []byte { return putString(b, t.Model) }},
-	{"run", false, func(t *Throughput) bool { return t.Run != "" }, func(b []byte, t *Throughput) []byte { return putString(b, t.Run) }},
-	{"repeats", false, func(t *Throughput) bool { return t.Repeats > 0 }, func(b []byte, t *Throughput) []byte { return putInt(b, int64(t.Repeats)) }},
-	{"std", false, func(t *Throughput) bool { return isSet(t.Std) }, func(b []byte, t *Throughput) []byte { return putFloat(b, t.Std) }},
+// textFault is the fault of a text that would not read back as it is. The
+// reader's trimming is trimField, shared; the CR LF is the CSV layer's
+// (csvReader.readLine cuts a line's LF or CR LF, and readQuoted joins the
+// lines of a quoted field with LF), inseparable from reading lines, so it
+// is checked here.
+func textFault(s string, required bool) string {
+	switch {
+	case s == "" && required:
+		return missingMsg
+	case trimField(s) != s:
+		return fmt.Sprintf("%s has white space at either end, which the reader trims (expected the text without it)", quoteCut(s, 64))
+	case strings.Contains(s, "\r\n"):
+		return fmt.Sprintf("%s holds a CR LF, which the reader reads as a line break LF (expected LF or CR alone)", quoteCut(s, 64))
+	}
+	return ""
+}
+
+// modeCol is a mode column; "" is an empty field (absent: runs.csv keeps
+// it empty, throughput.csv reads it as async, the format's default).
+func modeCol[T any](get func(*T) string) column[T] {
+	return column[T]{name: "mode",
+		has: func(r *T) bool { return get(r) != "" },
+		put: func(buf []byte, r *T) []byte { return putString(buf, get(r)) },
+		check: func(r *T) string {
+			m := get(r)
+			if m == "" {
+				return ""
+			}
+			got, ok := modeOf(strings.ToLower(trimField(m)))
+			switch {
+			case !ok:
+				return notModeMsg(m)
+			case got != m:
+				return fmt.Sprintf("%q reads back as %s (expected async, sync or allreduce as the reader gives it)", m, got)
+			}
+			return ""
+		},
+	}
+}
+
+var stepsFile = fileSpec[Step]{
+	name: "steps.csv",
+	cols: []column[Step]{
+		textCol("run", true, func(s *Step) string { return s.Run }),
+		intCol("workers", true, stepInts.workers, func(s *Step) int64 { return int64(s.Workers) }),
+		intCol("ps", true, stepInts.ps, func(s *Step) int64 { return int64(s.PS) }),
+		intCol("batch", true, stepInts.batch, func(s *Step) int64 { return int64(s.Batch) }),
+		intCol("worker", true, stepInts.worker, func(s *Step) int64 { return int64(s.Worker) }),
+		intCol("step", true, stepInts.step, func(s *Step) int64 { return s.Step }),
+		floatCol("start", true, clockKind, secondsWhat, func(s *Step) float64 { return s.Start }),
+		floatCol("end", true, clockKind, secondsWhat, func(s *Step) float64 { return s.End }),
+		floatCol("pull", false, durationKind, durationWhat, func(s *Step) float64 { return s.Pull }),
+		floatCol("compute", false, durationKind, durationWhat, func(s *Step) float64 { return s.Compute }),
+		floatCol("push", false, durationKind, durationWhat, func(s *Step) float64 { return s.Push }),
+		intCol("staleness", false, stepInts.staleness, func(s *Step) int64 { return int64(s.Staleness) }),
+		floatCol("loss", false, numberKind, lossWhat, func(s *Step) float64 { return s.Loss }),
+	},
+	run: func(s *Step) string { return s.Run },
+	rowCheck: func() func([]Step, int) *rowFault {
+		runs := newStepChecker()
+		return func(rows []Step, i int) *rowFault {
+			s := &rows[i]
+			if f := stepFault(s); f != nil {
+				return f
+			}
+			f := runs.check(i+2, s)
+			if f != nil && runs.dup {
+				for j := range rows[:i] { // the first row of the key
+					if p := &rows[j]; p.Worker == s.Worker && p.Step == s.Step && p.Run == s.Run {
+						f.msg = stepDupMsg(s, j+2)
+						break
+					}
+				}
+			}
+			return f
+		}
+	},
+}
+
+var updatesFile = fileSpec[Update]{
+	name: "updates.csv",
+	cols: []column[Update]{
+		textCol("run", true, func(u *Update) string { return u.Run }),
+		intCol("shard", true, updateInts.shard, func(u *Update) int64 { return int64(u.Shard) }),
+		intCol("worker", true, updateInts.worker, func(u *Update) int64 { return int64(u.Worker) }),
+		floatCol("time", true, clockKind, secondsWhat, func(u *Update) float64 { return u.Time }),
+		intCol("version", true, updateInts.version, func(u *Update) int64 { return u.Version }),
+		intCol("staleness", true, updateInts.staleness, func(u *Update) int64 { return int64(u.Staleness) }),
+		floatCol("apply", false, durationKind, durationWhat, func(u *Update) float64 { return u.Apply }),
+	},
+	run: func(u *Update) string { return u.Run },
+	rowCheck: func() func([]Update, int) *rowFault {
+		seen := &updateChecker{runs: map[string]map[int]*stepSet{}}
+		return func(rows []Update, i int) *rowFault {
+			u := &rows[i]
+			f := seen.check(u)
+			if f != nil {
+				for j := range rows[:i] { // the first row of the key
+					if p := &rows[j]; p.Shard == u.Shard && p.Version == u.Version && p.Run == u.Run {
+						f.msg = updateDupMsg(u, j+2)
+						break
+					}
+				}
+			}
+			return f
+		}
+	},
+}
+
+var runsFile = fileSpec[RunInfo]{
+	name: "runs.csv",
+	cols: []column[RunInfo]{
+		textCol("run", true, func(r *RunInfo) string { return r.Run }),
+		textCol("model", false, func(r *RunInfo) string { return r.Model }),
+		modeCol(func(r *RunInfo) string { return r.Mode }),
+		intCol("param_bytes", false, runInts.paramBytes, func(r *RunInfo) int64 { return r.ParamBytes }),
+		intCol("nodes", false, runInts.nodes, func(r *RunInfo) int64 { return int64(r.Nodes) }),
+		floatCol("bandwidth", false, positiveKind, bandwidthWhat, func(r *RunInfo) float64 { return r.Bandwidth }),
+		intCol("dataset", false, runInts.dataset, func(r *RunInfo) int64 { return r.Dataset }),
+		floatCol("epochs", false, positiveKind, epochsWhat, func(r *RunInfo) float64 { return r.Epochs }),
+		textCol("framework", false, func(r *RunInfo) string { return r.Framework }),
+		textCol("hardware", false, func(r *RunInfo) string { return r.Hardware }),
+		textCol("notes", false, func(r *RunInfo) string { return r.Notes }),
+	},
+	run: func(r *RunInfo) string { return r.Run },
+	rowCheck: func() func([]RunInfo, int) *rowFault {
+		seen := runsSeen{}
+		return func(rows []RunInfo, i int) *rowFault { return seen.check(rows[i].Run, i+2) }
+	},
+}
+
+var evalsFile = fileSpec[Eval]{
+	name: "evals.csv",
+	cols: []column[Eval]{
+		textCol("run", true, func(e *Eval) string { return e.Run }),
+		floatCol("time", false, clockKind, secondsWhat, func(e *Eval) float64 { return e.Time }),
+		intCol("updates", false, evalInts.updates, func(e *Eval) int64 { return e.Updates }),
+		floatCol("loss", false, numberKind, lossWhat, func(e *Eval) float64 { return e.Loss }),
+		floatCol("accuracy", false, numberKind, accuracyWhat, func(e *Eval) float64 { return e.Accuracy }),
+	},
+	run: func(e *Eval) string { return e.Run },
+	rowCheck: func() func([]Eval, int) *rowFault {
+		seen := evalsSeen{}
+		return func(rows []Eval, i int) *rowFault {
+			if f := evalFault(&rows[i]); f != nil {
+				return f
+			}
+			return seen.check(&rows[i], i+2)
+		}
+	},
+}
+
+var throughputFile = fileSpec[Throughput]{
+	name: "throughput.csv",
+	cols: []column[Throughput]{
+		intCol("workers", true, throughputInts.workers, func(t *Throughput) int64 { return int64(t.Workers) }),
+		intCol("ps", true, throughputInts.ps, func(t *Throughput) int64 { return int64(t.PS) }),
+		intCol("batch", false, throughputInts.batch, func(t *Throughput) int64 { return int64(t.Batch) }),
+		intCol("global_batch", false, throughputInts.globalBatch, func(t *Throughput) int64 { return int64(t.GlobalBatch) }),
+		floatCol("steps_per_s", false, rateKind, stepsWhat, func(t *Throughput) float64 { return t.StepsPerS }),
+		floatCol("samples_per_s", false, rateKind, samplesWhat, func(t *Throughput) float64 { return t.SamplesPerS }),
+		modeCol(func(t *Throughput) string { return t.Mode }),
+		intCol("nodes", false, throughputInts.nodes, func(t *Throughput) int64 { return int64(t.Nodes) }),
+		textCol("model", false, func(t *Throughput) string { return t.Model }),
+		textCol("run", false, func(t *Throughput) string { return t.Run }),
+		intCol("repeats", false, throughputInts.repeats, func(t *Throughput) int64 { return int64(t.Repeats) }),
+		floatCol("std", false, durationKind, durationWhat, func(t *Throughput) float64 { return t.Std }),
+	},
+	run: func(t *Throughput) string { return t.Run },
+	rowCheck: func() func([]Throughput, int) *rowFault {
+		return func(rows []Throughput, i int) *rowFault {
+			t := rows[i] // a copy: an empty mode reads back as async
+			if t.Mode == "" {
+				t.Mode = "async"
+			}
+			return throughputFault(&t, rows[i].Mode == "")
+		}
+	},
 }

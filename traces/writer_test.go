@@ -130,7 +130,7 @@ func TestWriteEvalsNegativeUpdates(t *testing.T) {
 		{Run: "b", Time: 3, Updates: -5, Loss: 1, Accuracy: nan},
 	}
 	var b bytes.Buffer
-	const want = `traces: evals.csv row 3 (line 4, run "b"): updates -5 is negative (expected a count >= 0, or -1 when absent)`
+	const want = `traces: evals.csv row 3 (line 4, run "b"): updates: -5 is below 0 (expected an integer >= 0, or -1 when absent)`
 	if err := WriteEvals(&b, rows); err == nil || err.Error() != want {
 		t.Errorf("WriteEvals: error %v, want %q", err, want)
 	}
