@@ -23,7 +23,9 @@
 //
 // Writing: WriteSteps and the other Write functions write one file in the
 // canonical column order; WriteDir writes a Trace's non-empty parts to a
-// folder.
+// folder. They refuse, before writing anything, a row the file's reader would
+// refuse or that would not read back equal (a *RowError; Trace.Check says it
+// without writing), with the readers' own bounds.
 //
 // Other formats: Convert turns a Chrome/PyTorch profiler trace
 // (ReadChromeTrace), TensorBoard event files (ReadTFEvents, TFEventsTrace,

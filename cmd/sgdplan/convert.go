@@ -211,6 +211,14 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
+	// a row the canonical files cannot hold (a --run with spaces at
+	// either end, say: the readers trim them) is refused before the
+	// folder is made; WriteDir would refuse it too, after
+	if res.Trace != nil {
+		if err := res.Trace.Check(); err != nil {
+			return badInput(fmt.Errorf("convert: the converted trace cannot be written (nothing written): %w", err))
+		}
+	}
 	// every file convert writes: none may be a folder or another
 	// non-regular file, checked before any is written
 	names := []string{"jobs.csv"}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,6 +201,25 @@ func TestConvertOutIsAFile(t *testing.T) {
 	}
 	if b, err := os.ReadFile(file); err != nil || string(b) != "keep" {
 		t.Errorf("the file was changed: %q, %v", b, err)
+	}
+}
+
+// TestConvertRefusesAnUnwritableRow: a run name with a space at its end
+// was written quoted and read back without it (another run); convert now
+// refuses it, naming the file, row and field, before making --out.
+func TestConvertRefusesAnUnwritableRow(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	in := "../../traces/testdata/tfevents/events.out.tfevents.1000.sample"
+	code, stdout, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", "r ", "--out", out, in)
+	want := `convert: the converted trace cannot be written (nothing written): traces: runs.csv row 1 (line 2, run "r "): run: "r " has white space at either end`
+	if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitBadInput, want)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("--out made: %v", err)
+	}
+	if code, _, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", "r", "--out", out, in); code != 0 {
+		t.Errorf("--run r: exit %d, %s", code, stderr)
 	}
 }
 
