@@ -2,7 +2,6 @@ package traces
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/limits"
@@ -71,15 +70,28 @@ func notFiniteMsg(text, what string) string {
 // clockFault is the fault of a time beyond ±limits.MaxTime: a time past it is
 // no trace's (1e12 s is some 30,000 years), and end - start of two such
 // times overflowed (inspect panicked on -1.7e308 to 1.7e308).
+// (Small enough to inline in the reader's loop; the message is clockMsg.)
 func clockFault(v float64) string {
-	if math.Abs(v) > limits.MaxTime {
-		return fmt.Sprintf("%s s is beyond ±%g s (expected seconds; are the times in seconds?)", fmtFloat(v), limits.MaxTime)
+	if v > limits.MaxTime || v < -limits.MaxTime { // |v| > MaxTime; NaN is not
+		return clockMsg(v)
 	}
 	return ""
 }
 
+func clockMsg(v float64) string {
+	return fmt.Sprintf("%s s is beyond ±%g s (expected seconds; are the times in seconds?)", fmtFloat(v), limits.MaxTime)
+}
+
 // durationFault is the fault of a time span below 0 or above limits.MaxTime.
+// (Small enough to inline in the reader's loop; the message is durationMsg.)
 func durationFault(v float64) string {
+	if v < 0 || v > limits.MaxTime {
+		return durationMsg(v)
+	}
+	return ""
+}
+
+func durationMsg(v float64) string {
 	switch {
 	case v < 0:
 		return fmt.Sprintf("%s is negative (expected %s)", fmtFloat(v), durationWhat)
