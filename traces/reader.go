@@ -237,14 +237,8 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 						last, lastFile = x.run(u.Run)
 					}
 					if st := last; st != nil {
-						if u.Worker >= st.workers {
-							return r.fail(c.worker, "worker: %d is out of range (expected 0..%d: run %q has workers=%d in %s line %d)", u.Worker, st.workers-1, u.Run, st.workers, lastFile, st.line)
-						}
-						if st.ps == 0 {
-							return r.fail(c.shard, "shard: %d: run %q has ps=0 in %s line %d (no parameter server to apply an update)", u.Shard, u.Run, lastFile, st.line)
-						}
-						if u.Shard >= st.ps {
-							return r.fail(c.shard, "shard: %d is out of range (expected 0..%d: run %q has ps=%d in %s line %d)", u.Shard, st.ps-1, u.Run, st.ps, lastFile, st.line)
+						if f := updateRunFault(&u, st, lastFile); f != nil {
+							return f
 						}
 					}
 				}
@@ -263,6 +257,33 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 				return fn(u, r.c.line)
 			}, nil
 		})
+}
+
+// updateRunFault is the fault of an update of a run that the steps file
+// from describes (st): a worker or shard outside the run's workers and ps.
+func updateRunFault(u *Update, st *runState, from string) *rowFault {
+	if u.Worker >= st.workers {
+		return &rowFault{column: "worker", msg: fmt.Sprintf("worker: %d is out of range (expected 0..%d: run %q has workers=%d in %s line %d)", u.Worker, st.workers-1, u.Run, st.workers, from, st.line)}
+	}
+	if st.ps == 0 {
+		return &rowFault{column: "shard", msg: fmt.Sprintf("shard: %d: run %q has ps=0 in %s line %d (no parameter server to apply an update)", u.Shard, u.Run, from, st.line)}
+	}
+	if u.Shard >= st.ps {
+		return &rowFault{column: "shard", msg: fmt.Sprintf("shard: %d is out of range (expected 0..%d: run %q has ps=%d in %s line %d)", u.Shard, st.ps-1, u.Run, st.ps, from, st.line)}
+	}
+	return nil
+}
+
+// runModeFault is the fault of a runs.csv mode (not empty) that the run's
+// ps in the steps file from (st) contradicts.
+func runModeFault(ri *RunInfo, st *runState, from string) *rowFault {
+	switch {
+	case ri.Mode == "allreduce" && st.ps > 0:
+		return &rowFault{column: "mode", msg: fmt.Sprintf("mode: allreduce, but run %q has ps=%d in %s line %d: all-reduce has no parameter servers (expected async or sync, or ps 0 there)", ri.Run, st.ps, from, st.line)}
+	case ri.Mode != "allreduce" && st.ps == 0:
+		return &rowFault{column: "mode", msg: fmt.Sprintf("mode: %s, but run %q has ps=0 in %s line %d: %s is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)", ri.Mode, ri.Run, from, st.line, ri.Mode)}
+	}
+	return nil
 }
 
 // updateDupMsg is the error of a duplicate update whose first row is on line
@@ -314,11 +335,8 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 				if r.field(c.mode) == "" {
 					ri.Mode = ""
 				} else if st, from := x.run(ri.Run); st != nil {
-					switch {
-					case ri.Mode == "allreduce" && st.ps > 0:
-						return r.fail(c.mode, "mode: allreduce, but run %q has ps=%d in %s line %d: all-reduce has no parameter servers (expected async or sync, or ps 0 there)", ri.Run, st.ps, from, st.line)
-					case ri.Mode != "allreduce" && st.ps == 0:
-						return r.fail(c.mode, "mode: %s, but run %q has ps=0 in %s line %d: %s is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)", ri.Mode, ri.Run, from, st.line, ri.Mode)
+					if f := runModeFault(&ri, st, from); f != nil {
+						return f
 					}
 				}
 				if f := seen.check(ri.Run, r.c.line); f != nil {

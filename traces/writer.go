@@ -63,25 +63,27 @@ func (e *RowError) Error() string {
 type TraceFile struct {
 	Name string
 	Rows int
-	// prepare checks the rows and returns the function that writes them
-	prepare func() (func(io.Writer) error, error)
+	// prepare checks the rows (with x, against the files prepared before
+	// with it) and returns the function that writes them
+	prepare func(x *crossFiles) (func(io.Writer) error, error)
 }
 
 // Files lists the files WriteDir writes for t, in its order: one per kind
 // of row t holds.
 func (t *Trace) Files() []TraceFile {
 	var out []TraceFile
+	type prep = func(*crossFiles) (func(io.Writer) error, error)
 	for _, f := range []struct {
 		kind    Kind
 		n       int
-		prepare func() (func(io.Writer) error, error)
+		prepare prep
 	}{
-		{KindSteps, len(t.Steps), func() (func(io.Writer) error, error) { return prepareFile(t.Steps, &stepsFile) }},
-		{KindUpdates, len(t.Updates), func() (func(io.Writer) error, error) { return prepareFile(t.Updates, &updatesFile) }},
-		{KindRuns, len(t.Runs), func() (func(io.Writer) error, error) { return prepareFile(t.Runs, &runsFile) }},
-		{KindEvals, len(t.Evals), func() (func(io.Writer) error, error) { return prepareFile(t.Evals, &evalsFile) }},
-		{KindThroughput, len(t.Throughput), func() (func(io.Writer) error, error) {
-			return prepareFile(t.Throughput, &throughputFile)
+		{KindSteps, len(t.Steps), func(x *crossFiles) (func(io.Writer) error, error) { return prepareFile(t.Steps, &stepsFile, x) }},
+		{KindUpdates, len(t.Updates), func(x *crossFiles) (func(io.Writer) error, error) { return prepareFile(t.Updates, &updatesFile, x) }},
+		{KindRuns, len(t.Runs), func(x *crossFiles) (func(io.Writer) error, error) { return prepareFile(t.Runs, &runsFile, x) }},
+		{KindEvals, len(t.Evals), func(x *crossFiles) (func(io.Writer) error, error) { return prepareFile(t.Evals, &evalsFile, x) }},
+		{KindThroughput, len(t.Throughput), func(x *crossFiles) (func(io.Writer) error, error) {
+			return prepareFile(t.Throughput, &throughputFile, x)
 		}},
 	} {
 		if f.n > 0 {
@@ -94,8 +96,9 @@ func (t *Trace) Files() []TraceFile {
 // Check returns the error WriteDir would refuse t's rows with (a
 // *RowError), or nil when every row can be written. It writes nothing.
 func (t *Trace) Check() error {
+	x := &crossFiles{}
 	for _, f := range t.Files() {
-		if _, err := f.prepare(); err != nil {
+		if _, err := f.prepare(x); err != nil {
 			return err
 		}
 	}
@@ -106,15 +109,19 @@ func (t *Trace) Check() error {
 // steps.csv, updates.csv, runs.csv, evals.csv and throughput.csv. Each file is
 // written to a temporary file in dir and renamed, so a reader never sees a
 // half-written file and a failed write leaves no file behind.
-// A row that a writer refuses (see WriteSteps) is refused before anything is
-// written: no folder is made and no file written.
+// A row that a writer refuses (see WriteSteps), or that Load would refuse
+// beside the other files (an update's worker or shard outside its run's
+// workers and ps in steps.csv, a runs.csv mode that the run's ps there
+// contradicts), is refused before anything is written: no folder is made
+// and no file written.
 func WriteDir(dir string, t *Trace) error {
 	files := t.Files()
 	// rows no file can hold are refused before the folder is made
 	paths := make([]string, len(files))
 	writes := make([]func(io.Writer) error, len(files))
+	x := &crossFiles{}
 	for i, f := range files {
-		write, err := f.prepare()
+		write, err := f.prepare(x)
 		if err != nil {
 			return err
 		}
@@ -147,12 +154,14 @@ type fileSpec[T any] struct {
 	run  func(*T) string
 	// rowCheck returns the check of the faults that involve several
 	// columns or rows (the reader's), with its own state: rows[i] is
-	// checked after rows[:i]
-	rowCheck func() func(rows []T, i int) *rowFault
+	// checked after rows[:i]. With a non-nil x it also checks the rows
+	// against the files checked before with x, as Load does (and
+	// registers what the files after it are checked against).
+	rowCheck func(x *crossFiles) func(rows []T, i int) *rowFault
 }
 
 func writeFile[T any](w io.Writer, rows []T, spec *fileSpec[T]) error {
-	write, err := prepareFile(rows, spec)
+	write, err := prepareFile(rows, spec, nil)
 	if err != nil {
 		return err
 	}
@@ -160,9 +169,9 @@ func writeFile[T any](w io.Writer, rows []T, spec *fileSpec[T]) error {
 }
 
 // prepareFile checks rows and returns the function that writes them.
-func prepareFile[T any](rows []T, spec *fileSpec[T]) (func(io.Writer) error, error) {
+func prepareFile[T any](rows []T, spec *fileSpec[T], x *crossFiles) (func(io.Writer) error, error) {
 	use := usedColumns(rows, spec.cols)
-	check := spec.rowCheck()
+	check := spec.rowCheck(x)
 	fault := func(i int, field, msg string) error {
 		return &RowError{File: spec.name, Row: i + 1, Run: spec.run(&rows[i]), Field: field, Msg: msg}
 	}
@@ -431,8 +440,9 @@ var stepsFile = fileSpec[Step]{
 		floatCol("loss", false, numberKind, lossWhat, func(s *Step) float64 { return s.Loss }),
 	},
 	run: func(s *Step) string { return s.Run },
-	rowCheck: func() func([]Step, int) *rowFault {
+	rowCheck: func(x *crossFiles) func([]Step, int) *rowFault {
 		runs := newStepChecker()
+		x.add("steps.csv", runs)
 		return func(rows []Step, i int) *rowFault {
 			s := &rows[i]
 			if f := stepFault(s); f != nil {
@@ -464,10 +474,15 @@ var updatesFile = fileSpec[Update]{
 		floatCol("apply", false, durationKind, durationWhat, func(u *Update) float64 { return u.Apply }),
 	},
 	run: func(u *Update) string { return u.Run },
-	rowCheck: func() func([]Update, int) *rowFault {
+	rowCheck: func(x *crossFiles) func([]Update, int) *rowFault {
 		seen := &updateChecker{runs: map[string]map[int]*stepSet{}}
 		return func(rows []Update, i int) *rowFault {
 			u := &rows[i]
+			if st, from := x.run(u.Run); st != nil {
+				if f := updateRunFault(u, st, from); f != nil {
+					return f
+				}
+			}
 			f := seen.check(u)
 			if f != nil {
 				for j := range rows[:i] { // the first row of the key
@@ -498,9 +513,16 @@ var runsFile = fileSpec[RunInfo]{
 		textCol("notes", false, func(r *RunInfo) string { return r.Notes }),
 	},
 	run: func(r *RunInfo) string { return r.Run },
-	rowCheck: func() func([]RunInfo, int) *rowFault {
+	rowCheck: func(x *crossFiles) func([]RunInfo, int) *rowFault {
 		seen := runsSeen{}
-		return func(rows []RunInfo, i int) *rowFault { return seen.check(rows[i].Run, i+2) }
+		return func(rows []RunInfo, i int) *rowFault {
+			if st, from := x.run(rows[i].Run); st != nil && rows[i].Mode != "" {
+				if f := runModeFault(&rows[i], st, from); f != nil {
+					return f
+				}
+			}
+			return seen.check(rows[i].Run, i+2)
+		}
 	},
 }
 
@@ -514,7 +536,7 @@ var evalsFile = fileSpec[Eval]{
 		floatCol("accuracy", false, numberKind, accuracyWhat, func(e *Eval) float64 { return e.Accuracy }),
 	},
 	run: func(e *Eval) string { return e.Run },
-	rowCheck: func() func([]Eval, int) *rowFault {
+	rowCheck: func(*crossFiles) func([]Eval, int) *rowFault {
 		seen := evalsSeen{}
 		return func(rows []Eval, i int) *rowFault {
 			if f := evalFault(&rows[i]); f != nil {
@@ -542,7 +564,7 @@ var throughputFile = fileSpec[Throughput]{
 		floatCol("std", false, durationKind, durationWhat, func(t *Throughput) float64 { return t.Std }),
 	},
 	run: func(t *Throughput) string { return t.Run },
-	rowCheck: func() func([]Throughput, int) *rowFault {
+	rowCheck: func(*crossFiles) func([]Throughput, int) *rowFault {
 		return func(rows []Throughput, i int) *rowFault {
 			t := rows[i] // a copy: an empty mode reads back as async
 			if t.Mode == "" {

@@ -222,3 +222,44 @@ func normalizeThroughput(rows []Throughput) {
 		}
 	}
 }
+
+// TestWriteDirRefusesWhatLoadRefuses: rows each file's writer writes (its
+// reader reads them) but Load refuses beside the other files (an update's
+// worker or shard outside its run's workers and ps in steps.csv, a runs.csv
+// mode that the run's ps there contradicts): WriteDir refuses them and
+// makes nothing.
+func TestWriteDirRefusesWhatLoadRefuses(t *testing.T) {
+	cases := []struct {
+		name, want string
+		bad        func(*Trace)
+	}{
+		{"update worker", `traces: updates.csv row 2 (line 3, run "a"): worker: 2 is out of range (expected 0..1: run "a" has workers=2 in steps.csv line 2)`,
+			func(t *Trace) { t.Updates[1].Worker = 2 }},
+		{"update shard", `traces: updates.csv row 2 (line 3, run "a"): shard: 1 is out of range (expected 0..0: run "a" has ps=1 in steps.csv line 2)`,
+			func(t *Trace) { t.Updates[1].Shard = 1 }},
+		{"runs mode", `traces: runs.csv row 1 (line 2, run "a"): mode: allreduce, but run "a" has ps=1 in steps.csv line 2`,
+			func(t *Trace) { t.Runs[0].Mode = "allreduce" }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := checkTrace()
+			c.bad(tr)
+			for _, k := range []Kind{KindUpdates, KindRuns} {
+				if err := writeKind(io.Discard, tr, k); err != nil {
+					t.Errorf("%s alone: %v", k.FileName(), err)
+				}
+			}
+			dir := filepath.Join(t.TempDir(), "out")
+			err := WriteDir(dir, tr)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Fatalf("WriteDir: %v, want %q", err, c.want)
+			}
+			if err := tr.Check(); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("Check: %v, want %q", err, c.want)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("WriteDir made the folder: %v", err)
+			}
+		})
+	}
+}
