@@ -568,7 +568,8 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		if st.Mode == "" {
 			st.Mode = traces.DefaultMode(st.PS)
 		}
-		st.StepsPerS = jobStepsPerS(st.Mode, st.Workers, st.StepsPerS)
+		// the summary's updates/s are the job's steps/s already (a sync
+		// step is one update)
 		if info := r.Info; info != nil {
 			st.ParamBytes, st.Bandwidth, st.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
 			st.Dataset, st.Epochs = info.Dataset, info.Epochs

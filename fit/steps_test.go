@@ -622,3 +622,47 @@ func TestFitStepsStrongReference(t *testing.T) {
 		t.Errorf("async: reference %+v: want the first run's batch, 128, and no global batch", r)
 	}
 }
+
+// The streamed summary's updates/s of a synchronous run are its steps/s,
+// as the in-memory statistics give them: a step, one iteration of every
+// worker, is one update. inspect printed the workers' iterations/s as
+// updates/s (32.34 for testdata/sync-gns's b128-w2, whose steps/s are
+// 16.17; 64 times too many at 64 workers).
+func TestSyncUpdatesAreSteps(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "sync-gns")
+	tr, _, err := traces.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := Stats(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums, _, err := traces.SummarizePaths(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun := map[string]traces.RunSummary{}
+	for _, s := range sums {
+		byRun[s.Run] = s
+	}
+	multi := 0
+	for _, r := range mem {
+		s, ok := byRun[r.Run]
+		if !ok || r.Mode == "async" {
+			t.Fatalf("run %s: summary %v, mode %s; want a sync summary", r.Run, ok, r.Mode)
+		}
+		if r.Workers > 1 {
+			multi++
+		}
+		if math.Abs(s.UpdatesPerS/r.StepsPerS-1) > 1e-9 || !(s.UpdatesPerSLo <= s.UpdatesPerS && s.UpdatesPerS <= s.UpdatesPerSHi) {
+			t.Errorf("run %s (%d workers): summary updates/s %g [%g, %g], steps/s %g", r.Run, r.Workers, s.UpdatesPerS, s.UpdatesPerSLo, s.UpdatesPerSHi, r.StepsPerS)
+		}
+		if want := float64(r.Batch*r.Workers) * r.StepsPerS; math.Abs(s.SamplesPerS/want-1) > 1e-9 {
+			t.Errorf("run %s: samples/s %g, want %g", r.Run, s.SamplesPerS, want)
+		}
+	}
+	if multi == 0 {
+		t.Fatal("no run with more than one worker")
+	}
+}

@@ -18,8 +18,10 @@ import (
 // Steady state follows docs/validation-protocol.md: the run's wall time is
 // [Start, End] (first iteration start to last iteration end over all
 // workers); the window drops its first 10% and last 5%; UpdatesPerS is the
-// number of iterations whose end lies in the window divided by the window's
-// length, and SamplesPerS is Batch x UpdatesPerS. Phase moments and the
+// job's global updates/s: the number of iterations whose end lies in the
+// window divided by the window's length, and for a sync or allreduce run
+// (whose step is one iteration of every worker, one update) divided by the
+// workers too; SamplesPerS is Batch x iterations/s. Phase moments and the
 // staleness of steps.csv are over the iterations that end in the window;
 // staleness from updates.csv over the updates applied in the window.
 type RunSummary struct {
@@ -43,12 +45,12 @@ type RunSummary struct {
 	// the mean rate of those seen).
 	WorkersSeen int
 
-	UpdatesPerS float64 // job updates/s in the window
+	UpdatesPerS float64 // job updates/s in the window (sync: steps/s)
 	// UpdatesPerSLo and UpdatesPerSHi bound a 95% interval of UpdatesPerS by
 	// batch means: the window is cut into 10 equal parts and the spread of
 	// their rates gives a Student-t interval (9 degrees of freedom).
 	UpdatesPerSLo, UpdatesPerSHi float64
-	SamplesPerS                  float64 // Batch x UpdatesPerS
+	SamplesPerS                  float64 // Batch x iterations/s (sync: x Workers x UpdatesPerS)
 
 	Pull, Compute, Push Moments
 	Iteration           Moments // end - start
@@ -451,6 +453,13 @@ func (a *runAcc) result() RunSummary {
 				} else {
 					warn("steps.csv has rows of %d of its %d workers: every worker takes each %s step, so the job's rate is that of the workers present (iterations/s scaled by %d/%d)", n, r.Workers, r.Mode, r.Workers, n)
 				}
+			}
+			// a synchronous step is one iteration of every worker and
+			// one global update: the job's updates/s are its iterations/s
+			// over the workers (samples/s stay batch x iterations/s)
+			if r.Mode != "async" && r.Workers > 1 {
+				f := float64(r.Workers)
+				r.UpdatesPerS, r.UpdatesPerSLo, r.UpdatesPerSHi = r.UpdatesPerS/f, r.UpdatesPerSLo/f, r.UpdatesPerSHi/f
 			}
 			// a window of a few subnormal seconds gives rates of +Inf:
 			// they are unknown (NaN), which JSON writes null and CSV empty

@@ -276,7 +276,7 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 	}
 	for _, s := range sums {
 		if s.Mode != "" && s.Mode != "async" && s.Steps > 0 {
-			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker, so their steps/s (what fit uses) = updates/s / workers.")
+			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker and one update, so their updates/s are steps/s (what fit uses) = iterations/s / workers; samples/s = batch x iterations/s.")
 			break
 		}
 	}
