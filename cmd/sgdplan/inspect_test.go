@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -260,12 +261,14 @@ func TestInspectDocExamples(t *testing.T) {
 	}
 }
 
-// inspect's table says how a synchronous run's steps/s follow from its
-// updates/s (worker iterations), and says nothing of it for async traces.
+// inspect's table says that a synchronous run's updates/s are its steps/s
+// (worker iterations / workers), and says nothing of it for async traces;
+// b128-w2's updates/s are fit's 16.17 steps/s (they were 32.34, the
+// iterations/s).
 func TestInspectSyncNote(t *testing.T) {
-	const note = "steps/s (what fit uses) = updates/s / workers"
+	const note = "their updates/s are steps/s (what fit uses) = iterations/s / workers"
 	code, out, e := runCmd(t, "inspect", filepath.Join("..", "..", "testdata", "sync-gns"))
-	if code != 0 || !strings.Contains(out, note) {
+	if code != 0 || !strings.Contains(out, note) || !regexp.MustCompile(`b128-w2 +2 +0 +64 +allreduce +40 +1\.113 +16\.17 `).MatchString(out) {
 		t.Errorf("sync trace: exit %d, stdout %q, stderr %q", code, out, e)
 	}
 	if _, out, _ := runCmd(t, "inspect", filepath.Join("..", "..", "testdata", "synthetic", "async-ps")); strings.Contains(out, note) {
