@@ -460,8 +460,23 @@ func TestCheckEfficiencyEnds(t *testing.T) {
 func TestCheckPredictWithoutBootstrap(t *testing.T) {
 	dir := t.TempDir()
 	m := filepath.Join(dir, "m.json")
-	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--out", m); code != 0 {
-		t.Fatalf("fit: %s", stderr)
+	// fit itself says so (it printed intervals of no width without a
+	// word), and model.json keeps it for report; a table fit's parameter
+	// intervals have no width either, a profile's do
+	const fitNone = "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width"
+	const flatParams = "the parameters' intervals are their fitted values, of no width, too"
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--out", m); code != 0 || !strings.Contains(stderr, fitNone) || strings.Contains(stderr, flatParams) {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	if b, err := os.ReadFile(m); err != nil || !strings.Contains(string(b), fitNone) {
+		t.Errorf("model.json lacks the warning: %v", err)
+	}
+	mt := filepath.Join(dir, "mt.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--bootstrap", "0", "--out", mt); code != 0 || !strings.Contains(stderr, fitNone) || !strings.Contains(stderr, flatParams) {
+		t.Errorf("fit of a table: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", mt); code != 0 || strings.Contains(stderr, "no bootstrap") {
+		t.Errorf("fit of a table with the default bootstrap: exit %d: %s", code, stderr)
 	}
 	const none = "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width"
 	code, stdout, stderr := runCmd(t, "check", "--model", m, "--workers", "8")
@@ -478,6 +493,16 @@ func TestCheckPredictWithoutBootstrap(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "predict", "--model", m, "--workers", "1,8"); code != 0 || !strings.Contains(stderr, none) {
 		t.Errorf("predict: exit %d: %s", code, stderr)
+	}
+	// one configuration fitted with the default --bootstrap: the warning
+	// names that cause, not --bootstrap 0 (it advised a refit with the
+	// default, which gives the same model)
+	m1 := filepath.Join(dir, "m1.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--train-workers", "1", "--out", m1); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	if code, _, stderr := runCmd(t, "predict", "--model", m1, "--workers", "1,2"); code != 0 || strings.Contains(stderr, "--bootstrap 0") || !strings.Contains(stderr, "the model was fitted on one configuration, which the bootstrap cannot resample") {
+		t.Errorf("predict, one configuration: exit %d: %s", code, stderr)
 	}
 	// with samples, none of it
 	m2 := asgdModel(t, dir)

@@ -123,6 +123,11 @@ func runFit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if w := noBootstrapFit(m, boot); w != "" {
+		// in model.json too, so that predict, check and report carry it
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
+		warns = append(warns, w)
+	}
 	for _, w := range warns {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
@@ -807,4 +812,23 @@ func parseIntList(s string, least int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// noBootstrapFit is fit's warning when --bootstrap 0 (boot -1) left the
+// model without resamples: predictions' steps/s intervals then have no
+// width, nor, for a table fit, do the parameters' (the table printed them
+// under "90% interval" without a word of it). "" when there were
+// resamples.
+func noBootstrapFit(m *fit.Model, boot int) string {
+	if boot >= 0 || len(m.Samples) > 0 {
+		return ""
+	}
+	params := ""
+	for _, p := range m.Parameters {
+		if p.Lo == p.Hi && !p.Prior {
+			params = "; the parameters' intervals are their fitted values, of no width, too"
+			break
+		}
+	}
+	return "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width where nothing widens them and say nothing of the uncertainty" + params + " (leave out --bootstrap for 200 resamples)"
 }

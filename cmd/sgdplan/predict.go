@@ -568,12 +568,25 @@ func underOneUpdate(rows []predictRow) string {
 	return ""
 }
 
-// noBootstrap says that the model holds no bootstrap samples (fit
-// --bootstrap 0) when an interval shown has no width (flat): such bounds
-// measure nothing, and were printed as intervals without a word. "" else.
+// noBootstrap says that the model holds no bootstrap samples when an
+// interval shown has no width (flat): such bounds measure nothing, and were
+// printed as intervals without a word. The cause is one configuration
+// fitted (fit cannot resample it, whatever --bootstrap says) or fit
+// --bootstrap 0. "" else.
 func noBootstrap(m *fit.Model, flat bool) string {
 	if len(m.Samples) > 0 || !flat {
 		return ""
 	}
-	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
+	type key struct {
+		workers, ps, nodes int
+		batch, bw          float64
+	}
+	configs := map[key]bool{}
+	for _, d := range m.Data.Configurations {
+		configs[key{d.Workers, d.PS, d.Nodes, d.Batch, d.Bandwidth}] = true
+	}
+	if len(configs) == 1 {
+		return "the model was fitted on one configuration, which the bootstrap cannot resample, so it holds no bootstrap samples: its steps/s interval has no width where nothing widens it (at the fitted configuration) and says nothing of the uncertainty there (measure a second configuration for intervals)"
+	}
+	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
 }
