@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -122,7 +123,14 @@ type Reference struct {
 
 // DataInfo says what the model was fitted on.
 type DataInfo struct {
-	Paths          []string     `json:"paths"`
+	// Paths are the traces as fit was given them: relative ones are from
+	// the folder fit ran in.
+	Paths []string `json:"paths"`
+	// PathsFromModel are the same traces relative to the model file's
+	// folder, one per path (since 2026-12-05; absent in older files, and
+	// when fit could not relate them), so that a reader run from another
+	// folder finds them beside the model (sgdplan report).
+	PathsFromModel []string     `json:"paths_from_model,omitempty"`
 	Configurations []ConfigData `json:"configurations"`
 }
 
@@ -1153,6 +1161,16 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	if err := m.checkReferenceFields(at); err != nil {
 		return nil, err
+	}
+	if d := m.Data; d.PathsFromModel != nil {
+		if len(d.PathsFromModel) != len(d.Paths) {
+			return nil, errorf("%s: data: %d paths_from_model for %d paths: want one per path (or none)", at("data.paths_from_model"), len(d.PathsFromModel), len(d.Paths))
+		}
+		for i, p := range d.PathsFromModel {
+			if p == "" || filepath.IsAbs(p) {
+				return nil, errorf("%s: data: paths_from_model %d %q: want path %d relative to the model file's folder", at(fmt.Sprintf("data.paths_from_model[%d]", i)), i+1, p, i+1)
+			}
+		}
 	}
 	if !modeFits(fam, m.Mode) {
 		if m.Mode == "async" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,6 +132,7 @@ func runFit(c *cli.Context) error {
 	for _, w := range warns {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	m.Data.PathsFromModel = pathsFrom(filepath.Dir(c.String("out")), paths)
 	if err := fit.WriteModel(c.String("out"), m); err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -831,4 +833,26 @@ func noBootstrapFit(m *fit.Model, boot int) string {
 		}
 	}
 	return "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width where nothing widens them and say nothing of the uncertainty" + params + " (leave out --bootstrap for 200 resamples)"
+}
+
+// pathsFrom is paths relative to the folder dir (model.json's data
+// paths_from_model), or nil when one of them cannot be put so.
+func pathsFrom(dir string, paths []string) []string {
+	base, err := filepath.Abs(dir)
+	if err != nil {
+		return nil
+	}
+	var rel []string
+	for _, p := range paths {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return nil
+		}
+		r, err := filepath.Rel(base, a)
+		if err != nil {
+			return nil
+		}
+		rel = append(rel, r)
+	}
+	return rel
 }

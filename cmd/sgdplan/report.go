@@ -165,7 +165,8 @@ func runReport(c *cli.Context, o reportOptions) error {
 		return err
 	}
 	// the traces the model names are read for the phase figures
-	if err := reportNotInput(o, traceInputs(reportTracePaths(o.model, m)...)); err != nil {
+	found := findTraces(o.model, m)
+	if err := reportNotInput(o, traceInputs(found.paths...)); err != nil {
 		return err
 	}
 	var models []input // the model files the jobs name
@@ -189,19 +190,30 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err := reportNotInput(o, models); err != nil {
 		return err
 	}
-	r, err := buildReport(c, o, m, jobs)
+	tr, traceWarn, traceNote := reportTraces(o.model, m, found)
+	r, err := buildReport(c, o, m, jobs, tr, found)
 	if err != nil {
 		return withCode(exitFailure, err)
+	}
+	if traceNote != "" {
+		r.Notes = append(r.Notes, "No phase or staleness figure: "+traceNote)
 	}
 	r.Warnings = append(append(warns, planPeakWarnings(jobs, float64(o.servers))...), r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
 		r.Warnings = append(r.Warnings, fmt.Sprintf("no job of %s names the model %s: the plan leaves it out", o.jobs, o.model))
 	}
+	printed := r.Warnings
+	if traceWarn != "" { // on the page first, as the warning it is on stderr
+		r.Warnings = append([]string{traceWarn}, r.Warnings...)
+	}
 	if err := plots.WriteReport(o.out, r); err != nil {
 		return withCode(exitFailure, fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
-	for _, w := range r.Warnings {
+	if traceWarn != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", traceWarn)
+	}
+	for _, w := range printed {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: report: %s\n", w)
 	}
 	fmt.Fprintf(c.App.Writer, "report written to %s (open it in a browser; summary in %s)\n",
@@ -210,7 +222,9 @@ func runReport(c *cli.Context, o reportOptions) error {
 }
 
 // buildReport computes every number and figure of the report.
-func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.Job) (plots.Report, error) {
+// tr are the traces the model was fitted on (nil: none found or read);
+// found says where they were looked for.
+func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.Job, tr *traces.Trace, found traceLookup) (plots.Report, error) {
 	n := float64(o.servers)
 	r := plots.Report{
 		Title:   "sgdplan report",
@@ -221,9 +235,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		Servers: n,
 		Policy:  o.policy,
 	}
-	if len(m.Data.Paths) > 0 {
-		r.Inputs = append(r.Inputs, m.Data.Paths...)
-	}
+	r.Inputs = append(r.Inputs, found.inputs()...)
 	marks := paramMarks(m) // as fit's table marks them
 	for i, p := range m.Parameters {
 		note := ""
@@ -289,10 +301,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 
 	// Phases and staleness, from the traces the model was fitted on.
-	tr, err := reportTraces(o.model, m)
-	if err != nil {
-		r.Notes = append(r.Notes, "No phase or staleness figure: "+err.Error())
-	} else {
+	if tr != nil {
 		reportTraceFigures(&r, m, tr)
 	}
 
@@ -431,34 +440,96 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	return r, nil
 }
 
-// reportTraces loads the traces the model was fitted on, as named in the
-// model file, relative to the working folder or else to the model's folder.
-func reportTraces(modelPath string, m *fit.Model) (*traces.Trace, error) {
-	if len(m.Data.Paths) == 0 {
-		return nil, fmt.Errorf("the model names no trace")
-	}
-	t, _, err := traces.Load(reportTracePaths(modelPath, m)...)
-	if err != nil {
-		return nil, err
-	}
-	if len(t.Steps) == 0 {
-		return nil, fmt.Errorf("the traces of %s have no steps.csv", strings.Join(m.Data.Paths, ", "))
-	}
-	return t, nil
+// traceLookup is where report found the traces a model was fitted on.
+type traceLookup struct {
+	stored  []string // the model's data.paths
+	paths   []string // those found, each where it was found
+	missing []string // those of stored not found
+	tried   []string // every path tried for the missing ones
 }
 
-// reportTracePaths are the traces the model at modelPath was fitted on, as
-// the report reads them: a relative path that does not exist from here is
-// taken from the model's folder.
-func reportTracePaths(modelPath string, m *fit.Model) []string {
-	var paths []string
-	for _, p := range m.Data.Paths {
-		if _, err := os.Stat(p); err != nil && !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(modelPath), p)
+// findTraces looks for each trace of m's data.paths, as fit was given it,
+// at: the path as stored (a relative one from the working folder, as fit
+// was run); then its data.paths_from_model entry from the model file's
+// folder (written since 2026-12-05); then the stored path from the model
+// file's folder (fit run there). The first that exists is read.
+func findTraces(modelPath string, m *fit.Model) traceLookup {
+	l := traceLookup{stored: m.Data.Paths}
+	dir := filepath.Dir(modelPath)
+	for i, p := range m.Data.Paths {
+		try := []string{p}
+		if i < len(m.Data.PathsFromModel) {
+			try = append(try, filepath.Join(dir, m.Data.PathsFromModel[i]))
 		}
-		paths = append(paths, p)
+		if !filepath.IsAbs(p) {
+			try = append(try, filepath.Join(dir, p))
+		}
+		var tried []string
+		at := ""
+		for _, q := range try {
+			if slices.ContainsFunc(tried, func(t string) bool { return filepath.Clean(t) == filepath.Clean(q) }) {
+				continue
+			}
+			tried = append(tried, q)
+			if _, err := os.Stat(q); err == nil {
+				at = q
+				break
+			}
+		}
+		if at == "" {
+			l.missing = append(l.missing, p)
+			for _, q := range tried {
+				if !slices.Contains(l.tried, q) {
+					l.tried = append(l.tried, q)
+				}
+			}
+			continue
+		}
+		l.paths = append(l.paths, at)
 	}
-	return paths
+	return l
+}
+
+// inputs are the traces as the page's Inputs list names them: the path
+// read, or the stored path marked as not found.
+func (l traceLookup) inputs() []string {
+	var ins []string
+	for _, p := range l.stored {
+		if slices.Contains(l.missing, p) {
+			ins = append(ins, p+" (not found: no phases or staleness figure)")
+		}
+	}
+	return append(l.paths, ins...)
+}
+
+// reportTraces loads the traces found (l) that the model at modelPath was
+// fitted on. warn says why there are none when the model names traces that
+// cannot be found or read, what a user can fix (stderr and the page's
+// warnings); note, when it names none or they have no steps.csv.
+func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trace, warn, note string) {
+	if len(m.Data.Paths) == 0 {
+		return nil, "", "the model names no trace"
+	}
+	if len(l.missing) > 0 {
+		return nil, fmt.Sprintf("the traces %s was fitted on are not found (tried %s): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried",
+			modelPath, andList(l.tried)), ""
+	}
+	t, _, err := traces.Load(l.paths...)
+	if err != nil {
+		return nil, fmt.Sprintf("the traces %s was fitted on could not be read: %v: the phases and staleness figures are left out", modelPath, err), ""
+	}
+	if len(t.Steps) == 0 {
+		return nil, "", fmt.Sprintf("the traces of %s have no steps.csv", strings.Join(l.paths, ", "))
+	}
+	return t, "", ""
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // reportTraceFigures adds the phases figure (measured phase means per

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyDir copies the files of src (no subfolders) into dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A report run from another folder than fit finds the traces beside the
+// model (data.paths_from_model) and draws the phases and staleness figures;
+// with a model file that has no paths_from_model (written before it) it
+// cannot, and says so on stderr and in the page's inputs. It used to drop
+// both figures with exit 0, a note at the page's end, nothing on stderr,
+// and the traces listed among the inputs as if read.
+func TestReportTracesFromAnotherFolder(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "..", "testdata", "synthetic", "async-ps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := filepath.Abs(reportJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	copyDir(t, src, filepath.Join(tmp, "run", "input", "traces"))
+	t.Chdir(tmp)
+	code, _, stderr := runCmd(t, "fit", filepath.Join("run", "input", "traces"), "--family", "mva", "--out", filepath.Join("run", "model.json"), "--bootstrap", "20")
+	if code != 0 {
+		t.Fatalf("fit exit %d:\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join("run", "model.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	data := doc["data"].(map[string]any)
+	if got, _ := json.Marshal(data["paths_from_model"]); string(got) != `["input/traces"]` {
+		t.Fatalf("data.paths_from_model %s, want [\"input/traces\"]", got)
+	}
+	// the same model as written before paths_from_model
+	delete(data, "paths_from_model")
+	old, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("run", "old.json"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Chdir(filepath.Join(tmp, "run"))
+	report := func(model, out string) (string, string) {
+		t.Helper()
+		code, _, stderr := runCmd(t, "report", "--model", model, "--jobs", jobs, "--servers", "16", "--out", out,
+			"--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+		if code != 0 {
+			t.Fatalf("report --model %s: exit %d:\n%s", model, code, stderr)
+		}
+		html, err := os.ReadFile(filepath.Join(out, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stderr, string(html)
+	}
+
+	stderr, html := report("model.json", "new")
+	for _, f := range []string{"phases.png", "staleness.png"} {
+		if _, err := os.Stat(filepath.Join("new", f)); err != nil {
+			t.Errorf("model with paths_from_model, from its folder: %v", err)
+		}
+	}
+	if strings.Contains(stderr, "sgdplan: warning:") || !strings.Contains(html, "<code>"+filepath.Join("input", "traces")+"</code>") {
+		t.Errorf("model with paths_from_model: stderr %q, want no warning; the inputs should name input/traces, the traces read:\n%s", stderr, html)
+	}
+
+	stderr, html = report("old.json", "old")
+	want := "sgdplan: warning: the traces old.json was fitted on are not found (tried " + filepath.Join("run", "input", "traces") +
+		"): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried\n"
+	if !strings.HasPrefix(stderr, want) {
+		t.Errorf("older model from another folder: stderr\n%s\nwant it to start with\n%s", stderr, want)
+	}
+	for _, f := range []string{"phases.png", "staleness.png"} {
+		if _, err := os.Stat(filepath.Join("old", f)); err == nil {
+			t.Errorf("older model from another folder: %s drawn", f)
+		}
+	}
+	if !strings.Contains(html, "<code>"+filepath.Join("run", "input", "traces")+" (not found: no phases or staleness figure)</code>") {
+		t.Errorf("the page's inputs do not mark the traces not found:\n%s", html)
+	}
+	if !strings.Contains(html, "<li>the traces old.json was fitted on are not found") {
+		t.Errorf("the page's warnings do not say the traces are not found")
+	}
+}
