@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -33,13 +34,64 @@ func ReportFiles() []string {
 
 // CheckReportDir reports, as an error naming the path, the first file of
 // ReportFiles in dir that exists as a folder or another file that is not a
-// regular file (links are followed): WriteReport could not replace it. A
-// missing dir, or missing files, are fine.
+// regular file (links are followed): WriteReport could not replace it. It
+// refuses as well files of ReportFiles (or links of their names) in a
+// folder that holds no earlier report (EarlierReport): they are the user's,
+// and a report would overwrite them. A missing dir, or missing files, are
+// fine.
 func CheckReportDir(dir string) error {
 	if name, err := atomicfile.CheckFiles(dir, ReportFiles()...); err != nil {
 		return fmt.Errorf("plots: report: %w (a report writes %s there)", err, name)
 	}
+	if EarlierReport(dir) {
+		return nil
+	}
+	var theirs []string
+	for _, name := range ReportFiles() {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			theirs = append(theirs, name)
+		}
+	}
+	if len(theirs) > 0 {
+		it := "it"
+		if len(theirs) > 1 {
+			it = "them"
+		}
+		return fmt.Errorf("plots: report: %s holds %s but no earlier sgdplan report (an %s or %s that sgdplan report wrote): the report would overwrite %s; move %s away or write the report into another folder",
+			dir, strings.Join(theirs, ", "), ReportIndex, ReportSummary, it, it)
+	}
 	return nil
+}
+
+// reportGenerator marks index.html as written by sgdplan report (since
+// 2026-12-05); reportMarks are what the page and summary.md of every
+// report, older ones too, say of the command that made them.
+const reportGenerator = `<meta name="generator" content="sgdplan report">`
+
+var reportMarks = map[string][]string{
+	ReportIndex:   {reportGenerator, `<p class="muted">Made by <code>sgdplan report `},
+	ReportSummary: {"Made by `sgdplan report "},
+}
+
+// EarlierReport says whether dir holds an earlier report: an index.html
+// or summary.md that sgdplan report wrote (its generator line, or the
+// "Made by sgdplan report" line every report has had).
+func EarlierReport(dir string) bool {
+	for _, name := range []string{ReportIndex, ReportSummary} {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 64<<10) // the marks are near the top
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		for _, m := range reportMarks[name] {
+			if bytes.Contains(head[:n], []byte(m)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Param is one fitted parameter with its interval (Lo, Hi NaN: unknown).
@@ -175,41 +227,49 @@ func (r Report) validate() error {
 // (created if needed). Each file is written through a temporary file and a
 // rename, so that no file in dir is ever half-written; figures are written
 // first, so that index.html never links to a missing image. It checks the
-// folder first (CheckReportDir), so that a file it could not replace stops
-// it before it writes any.
-func WriteReport(dir string, r Report) error {
+// folder first (CheckReportDir), so that a file it could not replace, or
+// one of the user's in a folder without an earlier report, stops it before
+// it writes any. Over an earlier report it removes the earlier figures r
+// does not draw and returns their names (removed).
+func WriteReport(dir string, r Report) (removed []string, err error) {
 	if err := r.validate(); err != nil {
-		return err
+		return nil, err
 	}
 	if err := CheckReportDir(dir); err != nil {
-		return err
+		return nil, err
 	}
+	earlier := EarlierReport(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("plots: report: %w", err)
+		return nil, fmt.Errorf("plots: report: %w", err)
 	}
 	for _, f := range r.Figures {
 		if err := f.Figure.Save(filepath.Join(dir, f.File)); err != nil {
-			return fmt.Errorf("plots: report: %s: %w", f.File, err)
+			return nil, fmt.Errorf("plots: report: %s: %w", f.File, err)
 		}
 	}
 	html, err := r.HTML()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := writeFileAtomic(filepath.Join(dir, ReportIndex), html); err != nil {
-		return err
+		return nil, err
 	}
 	if err := writeFileAtomic(filepath.Join(dir, ReportSummary), r.Markdown()); err != nil {
-		return err
+		return nil, err
+	}
+	if !earlier {
+		return nil, nil
 	}
 	return removeStaleFigures(dir, r.Figures)
 }
 
 // removeStaleFigures removes the figures of ReportFigureFiles in dir that
 // r does not draw: an earlier report's (a rerun on other data would
-// otherwise leave, say, a speedup figure its page no longer shows). Only
-// regular files are removed; a link is left alone.
-func removeStaleFigures(dir string, drawn []FigureRef) error {
+// otherwise leave, say, a speedup figure its page no longer shows), and
+// returns their names. Only regular files are removed; a link is left
+// alone. WriteReport calls it only over an earlier report (it removed
+// the user's own PNGs of those names in any folder).
+func removeStaleFigures(dir string, drawn []FigureRef) (removed []string, err error) {
 	for _, name := range ReportFigureFiles {
 		if slices.ContainsFunc(drawn, func(f FigureRef) bool { return f.File == name }) {
 			continue
@@ -219,10 +279,11 @@ func removeStaleFigures(dir string, drawn []FigureRef) error {
 			continue
 		}
 		if err := os.Remove(p); err != nil {
-			return fmt.Errorf("plots: report: an earlier report's figure: %w", err)
+			return removed, fmt.Errorf("plots: report: an earlier report's figure: %w", err)
 		}
+		removed = append(removed, name)
 	}
-	return nil
+	return removed, nil
 }
 
 // serversText is "N servers", "1 server" for one (it said "1 servers").
@@ -391,6 +452,7 @@ var reportHTML = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="generator" content="sgdplan report">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>

@@ -60,7 +60,7 @@ var imgSrc = regexp.MustCompile(`<img src="([^"]*)"`)
 func TestWriteReport(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new", "out") // created by WriteReport
 	r := exampleReport(t)
-	if err := WriteReport(dir, r); err != nil {
+	if _, err := WriteReport(dir, r); err != nil {
 		t.Fatal(err)
 	}
 	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
@@ -148,7 +148,7 @@ func TestWriteReportBadInput(t *testing.T) {
 		rr.Figures = append([]FigureRef(nil), r.Figures...)
 		c.edit(&rr)
 		dir := t.TempDir()
-		err := WriteReport(dir, rr)
+		_, err := WriteReport(dir, rr)
 		wantErr(t, c.name, err, "report", c.want)
 		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 			t.Errorf("%s: wrote %d files despite the error", c.name, len(ents))
@@ -171,7 +171,7 @@ func TestReportInChromium(t *testing.T) {
 		t.Skip("Chromium check skipped in -short mode")
 	}
 	dir := t.TempDir()
-	if err := WriteReport(dir, exampleReport(t)); err != nil {
+	if _, err := WriteReport(dir, exampleReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	shot := filepath.Join(dir, "screenshot.png")

@@ -31,7 +31,7 @@ func TestWriteReportRefusesNonFiles(t *testing.T) {
 			if err := CheckReportDir(dir); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%s %s: CheckReportDir: %v, want %q", kind, name, err, want)
 			}
-			err := WriteReport(dir, exampleReport(t))
+			_, err := WriteReport(dir, exampleReport(t))
 			if err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("%s %s: WriteReport: %v, want %q", kind, name, err, want)
 			}
@@ -40,8 +40,10 @@ func TestWriteReportRefusesNonFiles(t *testing.T) {
 			}
 		}
 	}
-	// A link to a regular file is fine: the rename replaces it.
+	// A link to a regular file is fine over an earlier report: the write
+	// replaces the file it points to.
 	dir := t.TempDir()
+	earlierReport(t, dir)
 	os.WriteFile(filepath.Join(dir, "old.md"), []byte("old"), 0o644)
 	if err := os.Symlink("old.md", filepath.Join(dir, ReportSummary)); err != nil {
 		t.Fatal(err)
@@ -55,7 +57,7 @@ func TestWriteReportRefusesNonFiles(t *testing.T) {
 // before any work covers every file it writes.
 func TestReportFilesCoverWriteReport(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteReport(dir, exampleReport(t)); err != nil {
+	if _, err := WriteReport(dir, exampleReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	ents, _ := os.ReadDir(dir)
@@ -66,15 +68,31 @@ func TestReportFilesCoverWriteReport(t *testing.T) {
 	}
 	r := exampleReport(t)
 	r.Figures[1].File = "other.png"
-	err := WriteReport(t.TempDir(), r)
+	_, err := WriteReport(t.TempDir(), r)
 	wantErr(t, "unlisted figure", err, "report", `figure 1: file "other.png": want one of fit.png, phases.png`)
+}
+
+// earlierReport writes the index.html of an earlier report into dir.
+func earlierReport(t *testing.T, dir string) {
+	t.Helper()
+	r := exampleReport(t)
+	r.Figures = nil
+	html, err := r.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ReportIndex), html, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A report written over an earlier one removes the earlier figures it does
 // not draw (they used to stay beside a page that no longer showed them),
-// keeps the ones it draws, and leaves other files and links alone.
+// says which, keeps the ones it draws, and leaves other files and links
+// alone.
 func TestWriteReportRemovesStaleFigures(t *testing.T) {
 	dir := t.TempDir()
+	earlierReport(t, dir)
 	for _, name := range []string{"scaling.png", "simulation.png", "notes.png"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("old"), 0o644); err != nil {
 			t.Fatal(err)
@@ -84,13 +102,101 @@ func TestWriteReportRemovesStaleFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := exampleReport(t) // fit.png and plan.png
-	if err := WriteReport(dir, r); err != nil {
+	removed, err := WriteReport(dir, r)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if got := strings.Join(removed, " "); got != "scaling.png simulation.png" {
+		t.Errorf("removed %q, want scaling.png simulation.png", got)
 	}
 	for name, want := range map[string]bool{"fit.png": true, "plan.png": true, "scaling.png": false, "simulation.png": false, "notes.png": true, "phases.png": true} {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		if got := err == nil; got != want {
 			t.Errorf("%s: present %v, want %v (%v)", name, got, want, err)
+		}
+	}
+}
+
+// A folder without an earlier report that holds files of a report's names
+// (the user's own staleness.png, index.html, or a link of such a name) is
+// refused before anything is written, and they are left as they were: the
+// report used to remove the user's PNGs of a figure's name that it did not
+// draw, and overwrite the others, silently.
+func TestWriteReportLeavesTheUsersFiles(t *testing.T) {
+	for _, names := range [][]string{{"staleness.png"}, {"fit.png", "index.html"}, {"summary.md"}} {
+		dir := t.TempDir()
+		for _, name := range names {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		it := "it"
+		if len(names) > 1 {
+			it = "them"
+		}
+		want := dir + " holds " + strings.Join(names, ", ") + " but no earlier sgdplan report (an index.html or summary.md that sgdplan report wrote): the report would overwrite " + it + "; move " + it + " away or write the report into another folder"
+		if err := CheckReportDir(dir); err == nil || err.Error() != "plots: report: "+want {
+			t.Errorf("%v: CheckReportDir: %v, want %q", names, err, want)
+		}
+		removed, err := WriteReport(dir, exampleReport(t))
+		if err == nil || !strings.Contains(err.Error(), want) || removed != nil {
+			t.Errorf("%v: WriteReport: %v (removed %v), want %q", names, err, removed, want)
+		}
+		ents, _ := os.ReadDir(dir)
+		if len(ents) != len(names) {
+			t.Errorf("%v: the folder holds %d entries, want only the user's", names, len(ents))
+		}
+		for _, name := range names {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != "mine" {
+				t.Errorf("%v: %s now %q, %v", names, name, b, err)
+			}
+		}
+	}
+	// a link named as a figure would have its target overwritten
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "mine.png"), []byte("mine"), 0o644)
+	if err := os.Symlink("mine.png", filepath.Join(dir, "plan.png")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteReport(dir, exampleReport(t)); err == nil || !strings.Contains(err.Error(), " holds plan.png but no earlier sgdplan report") {
+		t.Errorf("a link named plan.png: %v", err)
+	}
+	// other files do not matter
+	dir = t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.png"), []byte("mine"), 0o644)
+	if _, err := WriteReport(dir, exampleReport(t)); err != nil {
+		t.Errorf("a folder with notes.png: %v", err)
+	}
+}
+
+// An earlier report is told by the generator line of its index.html, or
+// by the "Made by sgdplan report" line that index.html and summary.md have
+// always had; a report marks its page with the generator line.
+func TestEarlierReport(t *testing.T) {
+	dir := t.TempDir()
+	if EarlierReport(dir) || EarlierReport(filepath.Join(dir, "none")) {
+		t.Error("an empty or missing folder holds an earlier report")
+	}
+	if _, err := WriteReport(dir, exampleReport(t)); err != nil {
+		t.Fatal(err)
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, ReportIndex))
+	if !strings.Contains(string(html), reportGenerator) || !EarlierReport(dir) {
+		t.Errorf("a report's own folder is not an earlier report:\n%s", html)
+	}
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{ReportIndex, "<html><body><p class=\"muted\">Made by <code>sgdplan report --model m.json --jobs j.csv --servers 4 --out r</code></p>", true},
+		{ReportSummary, "# sgdplan report\n\nMade by `sgdplan report --model m.json --jobs j.csv --servers 4 --out r`.\n", true},
+		{ReportIndex, "<html><body>my page about sgdplan report</body></html>", false},
+		{ReportSummary, "# notes\n", false},
+	} {
+		d := t.TempDir()
+		os.WriteFile(filepath.Join(d, c.name), []byte(c.text), 0o644)
+		if got := EarlierReport(d); got != c.want {
+			t.Errorf("%s %q: earlier report %v, want %v", c.name, c.text, got, c.want)
 		}
 	}
 }

@@ -184,6 +184,11 @@ func demoOutputs(out string) error {
 	if name, err := atomicfile.CheckFiles(out, names...); err != nil {
 		return badInput(fmt.Errorf("demo: --out %s: %w (the demo writes %s there)", out, err, name))
 	}
+	// (the user's own fit.png or index.html, in a folder without an
+	// earlier report: report would refuse it after the demo's first steps)
+	if err := plots.CheckReportDir(out); err != nil {
+		return badInput(fmt.Errorf("demo: --out %s: %s", out, strings.TrimPrefix(err.Error(), "plots: report: ")))
+	}
 	in := filepath.Join(out, "input")
 	if fi, err := os.Stat(in); err == nil && !fi.IsDir() {
 		return badInput(fmt.Errorf("demo: --out %s: %s is a file: the demo copies its input traces into that folder", out, in))

@@ -207,7 +207,8 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if traceWarn != "" { // on the page first, as the warning it is on stderr
 		r.Warnings = append([]string{traceWarn}, r.Warnings...)
 	}
-	if err := plots.WriteReport(o.out, r); err != nil {
+	removed, err := plots.WriteReport(o.out, r)
+	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
 	if traceWarn != "" {
@@ -215,6 +216,12 @@ func runReport(c *cli.Context, o reportOptions) error {
 	}
 	for _, w := range printed {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: report: %s\n", w)
+	}
+	if len(removed) > 0 {
+		for i, f := range removed {
+			removed[i] = filepath.Join(o.out, f)
+		}
+		fmt.Fprintf(c.App.Writer, "removed the earlier report's figures this one does not draw: %s\n", strings.Join(removed, ", "))
 	}
 	fmt.Fprintf(c.App.Writer, "report written to %s (open it in a browser; summary in %s)\n",
 		filepath.Join(o.out, "index.html"), filepath.Join(o.out, "summary.md"))

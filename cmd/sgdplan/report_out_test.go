@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/plots"
@@ -36,5 +37,56 @@ func TestReportRefusesFolderForFile(t *testing.T) {
 	}
 	if len(plots.ReportFiles()) != 9 {
 		t.Errorf("ReportFiles %v, want the 7 figures, index.html and summary.md", plots.ReportFiles())
+	}
+}
+
+// The user's own PNG of a figure's name in a folder without an earlier
+// report is bad input, left as it was (report used to delete it, silently,
+// when it did not draw that figure); over an earlier report (here one
+// written before the generator line) the figures it does not draw go, and
+// stdout names them.
+func TestReportLeavesTheUsersFigures(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	own := filepath.Join(tmp, "own")
+	if err := os.MkdirAll(own, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := filepath.Join(own, "staleness.png")
+	if err := os.WriteFile(mine, []byte("my figure"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"report", "--model", m, "--jobs", reportJobs, "--servers", "1", "--seeds", "2", "--sim-jobs", "20", "--loads", "0.5", "--out"}
+	code, stdout, stderr := runCmd(t, append(args, own)...)
+	want := "sgdplan: report: --out " + own + ": " + own + " holds staleness.png but no earlier sgdplan report (an index.html or summary.md that sgdplan report wrote): the report would overwrite it; move it away or write the report into another folder\n"
+	if code != exitBadInput || stderr != want || stdout != "" {
+		t.Errorf("own staleness.png: exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitBadInput, want)
+	}
+	if b, err := os.ReadFile(mine); err != nil || string(b) != "my figure" {
+		t.Errorf("own staleness.png now %q, %v", b, err)
+	}
+	if ents, _ := os.ReadDir(own); len(ents) != 1 {
+		t.Errorf("the refused folder holds %d entries, want the user's file only", len(ents))
+	}
+
+	old := filepath.Join(tmp, "old")
+	if err := os.MkdirAll(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := `<p class="muted">Made by <code>sgdplan report --model m.json --jobs j.csv --servers 16 --out old</code></p>`
+	for name, text := range map[string]string{"index.html": page, "scaling.png": "old figure"} {
+		if err := os.WriteFile(filepath.Join(old, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr = runCmd(t, append(args, old)...) // one server: no speedup figure
+	if code != 0 {
+		t.Fatalf("over an earlier report: exit %d\n%s", code, stderr)
+	}
+	if w := "removed the earlier report's figures this one does not draw: " + filepath.Join(old, "scaling.png") + "\n"; !strings.HasPrefix(stdout, w) {
+		t.Errorf("over an earlier report: stdout %q, want it to start with %q", stdout, w)
+	}
+	if _, err := os.Stat(filepath.Join(old, "scaling.png")); err == nil {
+		t.Error("the earlier report's scaling.png stays")
 	}
 }
