@@ -34,15 +34,23 @@ func ReportFiles() []string {
 
 // CheckReportDir reports, as an error naming the path, the first file of
 // ReportFiles in dir that exists as a folder or another file that is not a
-// regular file (links are followed): WriteReport could not replace it. It
-// refuses as well files of ReportFiles (or links of their names) in a
-// folder that holds no earlier report (EarlierReport): they are the user's,
-// and a report would overwrite them. A missing dir, or missing files, are
-// fine.
+// regular file (links are followed): WriteReport could not replace it. A
+// missing dir, or missing files, are fine.
 func CheckReportDir(dir string) error {
 	if name, err := atomicfile.CheckFiles(dir, ReportFiles()...); err != nil {
 		return fmt.Errorf("plots: report: %w (a report writes %s there)", err, name)
 	}
+	return nil
+}
+
+// CheckOthersFiles refuses files of ReportFiles (or links of their names)
+// in a folder that holds no earlier report (EarlierReport): they are the
+// user's, and a report would overwrite them (it removed those of the
+// figures it did not draw). A missing dir, or a folder with an earlier
+// report, is fine. WriteReport checks it after CheckReportDir; a command
+// checks it once it has refused outputs that are its inputs (a more
+// precise error).
+func CheckOthersFiles(dir string) error {
 	if EarlierReport(dir) {
 		return nil
 	}
@@ -236,6 +244,9 @@ func WriteReport(dir string, r Report) (removed []string, err error) {
 		return nil, err
 	}
 	if err := CheckReportDir(dir); err != nil {
+		return nil, err
+	}
+	if err := CheckOthersFiles(dir); err != nil {
 		return nil, err
 	}
 	earlier := EarlierReport(dir)

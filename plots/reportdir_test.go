@@ -40,10 +40,9 @@ func TestWriteReportRefusesNonFiles(t *testing.T) {
 			}
 		}
 	}
-	// A link to a regular file is fine over an earlier report: the write
-	// replaces the file it points to.
+	// A link to a regular file is fine: the write replaces the file it
+	// points to.
 	dir := t.TempDir()
-	earlierReport(t, dir)
 	os.WriteFile(filepath.Join(dir, "old.md"), []byte("old"), 0o644)
 	if err := os.Symlink("old.md", filepath.Join(dir, ReportSummary)); err != nil {
 		t.Fatal(err)
@@ -135,8 +134,8 @@ func TestWriteReportLeavesTheUsersFiles(t *testing.T) {
 			it = "them"
 		}
 		want := dir + " holds " + strings.Join(names, ", ") + " but no earlier sgdplan report (an index.html or summary.md that sgdplan report wrote): the report would overwrite " + it + "; move " + it + " away or write the report into another folder"
-		if err := CheckReportDir(dir); err == nil || err.Error() != "plots: report: "+want {
-			t.Errorf("%v: CheckReportDir: %v, want %q", names, err, want)
+		if err := CheckOthersFiles(dir); err == nil || err.Error() != "plots: report: "+want {
+			t.Errorf("%v: CheckOthersFiles: %v, want %q", names, err, want)
 		}
 		removed, err := WriteReport(dir, exampleReport(t))
 		if err == nil || !strings.Contains(err.Error(), want) || removed != nil {

@@ -186,7 +186,7 @@ func demoOutputs(out string) error {
 	}
 	// (the user's own fit.png or index.html, in a folder without an
 	// earlier report: report would refuse it after the demo's first steps)
-	if err := plots.CheckReportDir(out); err != nil {
+	if err := plots.CheckOthersFiles(out); err != nil {
 		return badInput(fmt.Errorf("demo: --out %s: %s", out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
 	in := filepath.Join(out, "input")

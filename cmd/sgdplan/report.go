@@ -190,6 +190,9 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err := reportNotInput(o, models); err != nil {
 		return err
 	}
+	if err := plots.CheckOthersFiles(o.out); err != nil {
+		return badInput(fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
+	}
 	tr, traceWarn, traceNote := reportTraces(o.model, m, found)
 	r, err := buildReport(c, o, m, jobs, tr, found)
 	if err != nil {
