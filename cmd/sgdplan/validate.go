@@ -5,8 +5,10 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/sgdplan/sgdplan"
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
 	"github.com/sgdplan/sgdplan/plots"
@@ -32,12 +35,16 @@ case), as shared docs/validation-protocol.md says; then the same on the project'
 asynchronous traces (runs with <= 2 workers fitted, >= 3 predicted). Writes --out (markdown)
 and img/validation.png beside it.
 
+Without --async the project's own traces are scored: testdata/asgd, each folder under it
+that holds a trace, and testdata/synthetic/async-ps, read from the copy embedded in the
+binary, so the page is the same from any working directory.
+
 Example:
    sgdplan validate --data ../shared/data --out docs/validation.md`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "data", Usage: "folder of the public datasets", DefaultText: "$SGDPLAN_DATA or ../shared/data"},
 			&cli.StringFlag{Name: "out", Value: filepath.Join("docs", "validation.md"), Usage: "markdown file to write"},
-			&cli.StringSliceFlag{Name: "async", Usage: "canonical async traces to score", DefaultText: "testdata/asgd and testdata/synthetic/async-ps where present"},
+			&cli.StringSliceFlag{Name: "async", Usage: "canonical async traces to score", DefaultText: "the embedded testdata/asgd, testdata/asgd/* and testdata/synthetic/async-ps"},
 		},
 		Action: runValidate,
 	}
@@ -78,8 +85,14 @@ func runValidate(c *cli.Context) error {
 	if err := validateOutputs(out); err != nil {
 		return err
 	}
-	asyncPaths := c.StringSlice("async")
-	var otherAsync []string
+	var asyncPaths, otherAsync []asyncInput
+	for _, p := range c.StringSlice("async") {
+		// refused now, not after the public datasets are scored
+		if _, err := traces.Files(p); err != nil {
+			return badInput(fmt.Errorf("validate: --async %s: %w", p, err))
+		}
+		asyncPaths = append(asyncPaths, asyncInput{path: p})
+	}
 	if len(asyncPaths) == 0 {
 		asyncPaths, otherAsync = defaultAsyncTraces()
 	}
@@ -250,8 +263,14 @@ func validateOutputs(out string) error {
 // validateNotInput refuses --out or its figure where it would replace a
 // file validate reads: a file of the async traces, or an existing file
 // under one of the dataset folders of dataDir it scores.
-func validateNotInput(out, dataDir string, asyncPaths []string) error {
-	ins := traceInputs(asyncPaths...)
+func validateNotInput(out, dataDir string, asyncPaths []asyncInput) error {
+	var onDisk []string
+	for _, a := range asyncPaths {
+		if a.fsys == nil {
+			onDisk = append(onDisk, a.path)
+		}
+	}
+	ins := traceInputs(onDisk...)
 	sets := append(slices.Clone(protocolDatasets), mlperfDataset, fit.HeldOutServer)
 	for _, hs := range heldOutSets {
 		sets = append(sets, hs.dataset)
@@ -263,7 +282,7 @@ func validateNotInput(out, dataDir string, asyncPaths []string) error {
 	return notAnInput("validate", "out", out, []string{out, filepath.Join(filepath.Dir(out), validationImg)}, ins)
 }
 
-func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, error) {
+func validateAll(dataDir string, asyncPaths, otherAsync []asyncInput) (*validation, error) {
 	v := &validation{dataDir: dataDir}
 	ms := methodsFor()
 	for _, m := range ms {
@@ -302,7 +321,7 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 	if err := v.validateHeldOut(dataDir, ms); err != nil {
 		return nil, err
 	}
-	for i, paths := range [][]string{asyncPaths, otherAsync} {
+	for i, paths := range [][]asyncInput{asyncPaths, otherAsync} {
 		name := "async traces"
 		if i == 1 {
 			name = "other async traces"
@@ -318,7 +337,7 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 	if len(v.datasets) == 0 {
 		return nil, badInput(fmt.Errorf("validate: no dataset found under %s (expected %s)", dataDir, strings.Join(protocolDatasets, ", ")))
 	}
-	v.staleness, v.stalenessErr = stalenessScores(append(append([]string(nil), asyncPaths...), otherAsync...))
+	v.staleness, v.stalenessErr = stalenessScores(append(slices.Clone(asyncPaths), otherAsync...))
 	v.curves, v.curveErr = polluxCurves(filepath.Join(dataDir, "pollux-osdi21", "traces"))
 	v.batches, v.batchErr = polluxBatches(filepath.Join(dataDir, "pollux-osdi21", "traces"))
 	mp, err := mlperfBatches(filepath.Join(dataDir, mlperfDataset))
@@ -335,7 +354,7 @@ func validateAll(dataDir string, asyncPaths, otherAsync []string) (*validation, 
 // runs with <= 2 workers (the two-node profile's queueing network), the
 // peers' forms on the same points; and, beside it, the two-node profile
 // alone (fitted on the 1-worker run, predicting every other run).
-func asyncDataset(name string, paths []string, ms []fit.Method) (datasetResult, error) {
+func asyncDataset(name string, paths []asyncInput, ms []fit.Method) (datasetResult, error) {
 	d := datasetResult{name: name}
 	d.note = "Series = (shards, link rate) of each trace (runs at different link rates are different configurations; no\n" +
 		"table family takes the rate as a covariate, so they are not pooled). Each series trains on its runs with 1 and 2\n" +
@@ -343,11 +362,11 @@ func asyncDataset(name string, paths []string, ms []fit.Method) (datasetResult, 
 		"little about the forms on richer data; sgdplan also reads the runs' phase times (pull, compute, push), which\n" +
 		"the table forms cannot."
 	for _, p := range paths {
-		tr, _, err := traces.Load(p)
+		tr, _, err := traces.LoadFS(p.fsys, p.path)
 		if err != nil {
 			return d, badInput(err)
 		}
-		ss, err := fit.AsyncSeries(filepath.ToSlash(p), tr)
+		ss, err := fit.AsyncSeries(filepath.ToSlash(p.path), tr)
 		if err != nil {
 			return d, badInput(err)
 		}
@@ -517,36 +536,52 @@ func parseValidationCurve(path string, r io.Reader, toLoss func(float64) float64
 	return ks, ls, nil
 }
 
-// defaultAsyncTraces lists the project's async traces: the link-bound
-// sweep testdata/asgd (scored against the under-10% target), and the
-// others, each folder under it that holds a steps.csv (the CPU-bound
+// asyncInput is one async trace validate scores: path names it (in the
+// page too) and is read from fsys, nil for the operating system's files
+// (--async), or the binary's embedded testdata (the defaults).
+type asyncInput struct {
+	path string
+	fsys fs.FS
+}
+
+// defaultAsyncTraces lists the project's async traces, from the testdata
+// embedded in the binary (so that validate scores them from any working
+// directory, under the same names as from the repository root): the
+// link-bound sweep testdata/asgd (scored against the under-10% target), and
+// the others, each folder under it that holds a steps.csv (the CPU-bound
 // series) and the simulated testdata/synthetic/async-ps (scored, no
 // target). Without testdata/asgd the simulated trace is the first list.
-func defaultAsyncTraces() (main, other []string) {
+func defaultAsyncTraces() (main, other []asyncInput) {
+	return asyncTracesIn(sgdplan.TestData)
+}
+
+// asyncTracesIn is defaultAsyncTraces on the file system fsys, which holds
+// testdata/ at its root.
+func asyncTracesIn(fsys fs.FS) (main, other []asyncInput) {
 	hasSteps := func(dir string) bool {
 		for _, n := range []string{"steps.csv", "steps.csv.gz"} {
-			if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && !fi.IsDir() {
+			if fi, err := fs.Stat(fsys, path.Join(dir, n)); err == nil && !fi.IsDir() {
 				return true
 			}
 		}
 		return false
 	}
-	root := filepath.Join("testdata", "asgd")
+	root := "testdata/asgd"
 	if hasSteps(root) {
-		main = append(main, root)
+		main = append(main, asyncInput{root, fsys})
 	}
-	if ents, err := os.ReadDir(root); err == nil {
+	if ents, err := fs.ReadDir(fsys, root); err == nil {
 		for _, e := range ents {
-			if d := filepath.Join(root, e.Name()); e.IsDir() && hasSteps(d) {
-				other = append(other, d)
+			if d := path.Join(root, e.Name()); e.IsDir() && hasSteps(d) {
+				other = append(other, asyncInput{d, fsys})
 			}
 		}
 	}
-	if d := filepath.Join("testdata", "synthetic", "async-ps"); hasSteps(d) {
+	if d := "testdata/synthetic/async-ps"; hasSteps(d) {
 		if len(main) == 0 {
-			main = append(main, d)
+			main = append(main, asyncInput{d, fsys})
 		} else {
-			other = append(other, d)
+			other = append(other, asyncInput{d, fsys})
 		}
 	}
 	return main, other

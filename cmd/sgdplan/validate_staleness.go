@@ -27,11 +27,12 @@ type stalenessResult struct {
 // stalenessScores runs the efficiency protocol "across worker counts" on
 // each async trace: the loss per update depends on the staleness, not on
 // the link rate or the shards, so every run of a trace is one series.
-func stalenessScores(paths []string) ([]stalenessResult, []string) {
+func stalenessScores(paths []asyncInput) ([]stalenessResult, []string) {
 	var out []stalenessResult
 	var errs []string
-	for _, p := range paths {
-		t, _, err := traces.Load(p)
+	for _, a := range paths {
+		p := a.path
+		t, _, err := traces.LoadFS(a.fsys, p)
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", p, err))
 			continue

@@ -203,7 +203,7 @@ func checkEvidence(t *testing.T, md string) {
 // evals.csv counts from 3) stop above the target, and says so; leaving one
 // worker count out scores the 1- and 2-worker runs, which reach it.
 func TestValidateStaleness(t *testing.T) {
-	rs, errs := stalenessScores([]string{fitAsync})
+	rs, errs := stalenessScores([]asyncInput{{path: fitAsync}})
 	if len(errs) > 0 || len(rs) != 1 {
 		t.Fatalf("results %d, errors %v", len(rs), errs)
 	}
@@ -583,4 +583,56 @@ func FuzzValidationCurve(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Without --async, validate scores the project's own async traces from the
+// testdata embedded in the binary: run outside the repository it read
+// testdata/asgd relative to the working directory, found nothing, and wrote
+// a page without the async sections (exit 0, nothing on stderr) whose text
+// still pointed at them.
+func TestValidateDefaultAsyncFromAnyFolder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits the async traces (about 10 s)")
+	}
+	dir := t.TempDir()
+	t.Chdir(dir) // no testdata/ here
+	data := filepath.Join(dir, "data")
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "v.md")
+	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{
+		"| async traces | 4 |", "## async traces", "## other async traces",
+		"| testdata/asgd ps=1 3e+06 B/s |", "| testdata/asgd/cpu |", "| testdata/synthetic/async-ps |",
+		"**testdata/asgd** (24 runs)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// An --async that is not a trace is refused before the public datasets are
+// scored, naming the flag, and nothing is written.
+func TestValidateAsyncMissing(t *testing.T) {
+	dir := t.TempDir()
+	none := filepath.Join(dir, "none")
+	out := filepath.Join(dir, "v.md")
+	code, stdout, stderr := runCmd(t, "validate", "--data", dir, "--out", out, "--async", none)
+	want := "sgdplan: validate: --async " + none + ": traces: stat " + none + ": no such file or directory\n"
+	if code != exitBadInput || stderr != want || stdout != "" {
+		t.Errorf("exit %d stdout %q stderr %q, want %d and %q", code, stdout, stderr, exitBadInput, want)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("validate wrote into %s: %v", dir, ents)
+	}
 }
