@@ -111,6 +111,10 @@ func TestCheckBadInput(t *testing.T) {
 	man := filepath.Join("..", "..", "testdata", "manifests")
 	four := filepath.Join(dir, "four.yaml")
 	os.WriteFile(four, []byte("apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 1\n    Worker:\n      replicas: \"four\"  # a typo\n"), 0o644)
+	masters := filepath.Join(dir, "masters.yaml")
+	os.WriteFile(masters, []byte("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 2\n    Worker:\n      replicas: 6\n"), 0o644)
+	chiefs := filepath.Join(dir, "chiefs.yaml")
+	os.WriteFile(chiefs, []byte("apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief: {replicas: 2}\n    Worker: {replicas: 6}\n"), 0o644)
 	two := filepath.Join(dir, "two.yaml")
 	os.WriteFile(two, []byte("---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 4\n---\n# the second job\nkind: PyTorchJob\n"), 0o644)
 	cases := []struct {
@@ -127,6 +131,9 @@ func TestCheckBadInput(t *testing.T) {
 		{"unreadable model", []string{"--model", filepath.Join(dir, "x.json"), "--workers", "2"}, "x.json"},
 		{"not yaml", []string{"--model", mp, filepath.Join("testdata", "fit-table", "README.md")}, "not a Kubeflow job manifest"},
 		{"replicas not a number", []string{"--model", mp, four}, "four.yaml:8:17: spec.tfReplicaSpecs.Worker.replicas: \"four\": expected a whole number"},
+		// the training operator refuses them; check judged them as 8 workers
+		{"two PyTorchJob masters", []string{"--model", mp, masters}, "masters.yaml:6:17: Master.replicas = 2, want exactly 1"},
+		{"two TFJob chiefs", []string{"--model", mp, chiefs}, "chiefs.yaml:5:23: Chief.replicas = 2, want at most 1"},
 		{"two documents", []string{"--model", mp, two}, "two.yaml: holds 2 YAML documents"},
 		{"absent manifest", []string{"--model", mp, filepath.Join(dir, "none.yaml")}, "none.yaml"},
 	}

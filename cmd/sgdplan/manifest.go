@@ -137,6 +137,34 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		return specs[key], key, key != "", nil
 	}
+	// replicasAt is where role key n's replicas value r is, in block or
+	// flow style ({replicas: 3})
+	replicasAt := func(n string, r int) string {
+		w := at("spec", specsKey, n, "replicas")
+		if w == path {
+			if p := flowValuePos(b, n, json.RawMessage(strconv.Itoa(r))); p != "" {
+				w = path + ":" + p
+			}
+		}
+		return w
+	}
+	// leader refuses a leader role (key n of specs, "" when absent) whose
+	// replicas the training operator refuses: above 1, or, when exact,
+	// other than 1 (absent replicas default to 1). A negative count is
+	// left to count's message.
+	leader := func(specs map[string]replicaSpec, n string, exact bool, why string) error {
+		if n == "" || specs[n].Replicas == nil {
+			return nil
+		}
+		r := *specs[n].Replicas
+		switch {
+		case exact && r >= 0 && r != 1:
+			return fmt.Errorf("check: %s: %s.replicas = %d, want exactly 1: %s", replicasAt(n, r), n, r, why)
+		case r > 1:
+			return fmt.Errorf("check: %s: %s.replicas = %d, want at most 1: %s", replicasAt(n, r), n, r, why)
+		}
+		return nil
+	}
 	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string, error) {
 		total, found, where := 0, false, path
 		for _, cn := range names {
@@ -156,16 +184,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 					where = at("spec", specsKey, n)
 				}
 			}
-			// at the replicas, in block or flow style ({replicas: 3})
-			rAt := func() string {
-				w := at("spec", specsKey, n, "replicas")
-				if w == path {
-					if p := flowValuePos(b, n, json.RawMessage(strconv.Itoa(r))); p != "" {
-						w = path + ":" + p
-					}
-				}
-				return w
-			}
+			rAt := func() string { return replicasAt(n, r) }
 			if r < 0 {
 				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", rAt(), n, r)
 			}
@@ -197,6 +216,14 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if hasChief && hasMaster {
 			return mf, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master)
 		}
+		// The chief/master is one task: Kubeflow's TFJob schema bounds
+		// Chief.replicas to 1 and TensorFlow refuses a cluster with more
+		// than one chief; replicas 0 leaves the chief to worker 0.
+		for _, n := range []string{chief, master} {
+			if err := leader(j.Spec.TF, n, false, "a TFJob has one chief/master task (Kubeflow's TFJob schema bounds Chief.replicas to 1; TensorFlow allows at most one chief): put the other replicas under Worker"); err != nil {
+				return mf, err
+			}
+		}
 		w, ok, wAt, err := count(j.Spec.TF, "Worker", "Chief", "Master")
 		if err != nil {
 			return mf, err
@@ -210,6 +237,16 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 	case "PyTorchJob":
+		// Kubeflow's training operator refuses a Master whose replicas is
+		// not 1 ("There must be only 1 master replica"; its webhook:
+		// Master.replicas "must be 1").
+		_, master, _, err := role(j.Spec.PyTorch, "Master")
+		if err != nil {
+			return mf, err
+		}
+		if err := leader(j.Spec.PyTorch, master, true, "Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"); err != nil {
+			return mf, err
+		}
 		w, ok, wAt, err := count(j.Spec.PyTorch, "Master", "Worker")
 		if err != nil {
 			return mf, err

@@ -192,3 +192,48 @@ func TestManifestMergeKeys(t *testing.T) {
 		t.Errorf("flow merge: %+v, %v", mf, err)
 	}
 }
+
+// Kubeflow's training operator refuses a PyTorchJob whose Master is not one
+// replica ("There must be only 1 master replica"; its webhook: Master
+// replicas "must be 1"), and a TFJob's chief/master is one task (its schema:
+// Chief.replicas at most 1; TensorFlow: at most one chief). check judged
+// Master: {replicas: 2} as 2 workers. Refused at the replicas value; one
+// replica (or replicas absent, Kubeflow's 1) is still read.
+func TestManifestLeaderReplicas(t *testing.T) {
+	bad := []struct{ name, doc, want string }{
+		{"pytorch master 2", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 2\n    Worker:\n      replicas: 3\n",
+			"check: m.yaml:5:17: Master.replicas = 2, want exactly 1: Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"},
+		{"pytorch master 2 alone, flow", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    master: {replicas: 2}\n",
+			"check: m.yaml:4:24: master.replicas = 2, want exactly 1:"},
+		{"pytorch master 0", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 0\n    Worker:\n      replicas: 3\n",
+			"check: m.yaml:5:17: Master.replicas = 0, want exactly 1:"},
+		{"tf chief 2", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 2\n    Worker:\n      replicas: 3\n    PS:\n      replicas: 1\n",
+			"check: m.yaml:5:17: Chief.replicas = 2, want at most 1: a TFJob has one chief/master task (Kubeflow's TFJob schema bounds Chief.replicas to 1; TensorFlow allows at most one chief): put the other replicas under Worker"},
+		{"tf master 2", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n    Master:\n      replicas: 2\n",
+			"check: m.yaml:7:17: Master.replicas = 2, want at most 1:"},
+		{"tf chief 2, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    chief: {replicas: 2}\n    Worker: {replicas: 3}\n",
+			"check: m.yaml:4:23: chief.replicas = 2, want at most 1:"},
+	}
+	for _, c := range bad {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: %+v, %v; want %q", c.name, mf, err, c.want)
+		}
+	}
+	good := []struct {
+		name, doc   string
+		workers, ps int
+	}{
+		{"pytorch master 1", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n", 4, 0},
+		{"pytorch master default", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master: {}\n    Worker:\n      replicas: 3\n", 4, 0},
+		{"tf chief 1", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 1\n    Worker:\n      replicas: 3\n    PS:\n      replicas: 1\n", 4, 1},
+		{"tf master 1", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Master: {replicas: 1}\n    Worker: {replicas: 3}\n", 4, 0},
+		{"tf chief 0", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 0\n    Worker:\n      replicas: 3\n", 3, 0},
+	}
+	for _, c := range good {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if err != nil || mf.Workers != c.workers || mf.PS != c.ps {
+			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
+		}
+	}
+}
