@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -449,12 +450,9 @@ var stepsFile = fileSpec[Step]{
 				return f
 			}
 			f := runs.check(i+2, s)
-			if f != nil && runs.dup {
-				for j := range rows[:i] { // the first row of the key
-					if p := &rows[j]; p.Worker == s.Worker && p.Step == s.Step && p.Run == s.Run {
-						f.msg = stepDupMsg(s, j+2)
-						break
-					}
+			if f != nil && runs.dup { // name the first row of the key
+				if j := slices.IndexFunc(rows[:i], func(p Step) bool { return p.Worker == s.Worker && p.Step == s.Step && p.Run == s.Run }); j >= 0 {
+					f.msg = stepDupMsg(s, j+2)
 				}
 			}
 			return f
@@ -484,12 +482,9 @@ var updatesFile = fileSpec[Update]{
 				}
 			}
 			f := seen.check(u)
-			if f != nil {
-				for j := range rows[:i] { // the first row of the key
-					if p := &rows[j]; p.Shard == u.Shard && p.Version == u.Version && p.Run == u.Run {
-						f.msg = updateDupMsg(u, j+2)
-						break
-					}
+			if f != nil { // name the first row of the key
+				if j := slices.IndexFunc(rows[:i], func(p Update) bool { return p.Shard == u.Shard && p.Version == u.Version && p.Run == u.Run }); j >= 0 {
+					f.msg = updateDupMsg(u, j+2)
 				}
 			}
 			return f
