@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -253,7 +255,11 @@ func TestSimulateRefusesNonFiniteSpeedup(t *testing.T) {
 				t.Errorf("speedup %g: err = %v, want one naming job b and a finite number", bad, err)
 			}
 		case <-time.After(20 * time.Second):
-			t.Fatalf("speedup %g: Simulate did not return in 20 s", bad)
+			// t.Fatalf would leave the simulation spinning under the
+			// package's remaining tests; end the binary instead, with
+			// every goroutine's stack (the stuck loop's among them).
+			debug.SetTraceback("all")
+			panic(fmt.Sprintf("speedup %g: Simulate did not return in 20 s", bad))
 		}
 	}
 }
