@@ -509,6 +509,11 @@ type planJob struct {
 	CompletionInteger float64 `json:"completion_integer"`
 	FlowTimeInteger   float64 `json:"flow_time_integer"`
 	WorkersInteger    int     `json:"workers_integer"`
+	// CompletionRange is the least and most completion over the plan and
+	// the plans made again with the fitted curves at the low and at the
+	// high ends of their 90% intervals (ideal shares; absent when no job
+	// is on a fitted model).
+	CompletionRange *[2]float64 `json:"completion_range,omitempty"`
 }
 
 type planSummary struct {
@@ -533,15 +538,19 @@ type planPolicy struct {
 	MeanFlowTime float64 `json:"mean_flow_time"`
 	// MeanWeightedFlow is sum w T / sum w, with ideal shares, when a job
 	// has a weight other than 1 (the objective numeric minimises).
-	MeanWeightedFlow float64         `json:"mean_weighted_flow_time,omitempty"`
-	MeanSlowdown     float64         `json:"mean_slowdown"`
-	P99FlowTime      float64         `json:"p99_flow_time"`
-	Makespan         float64         `json:"makespan"`
-	Integer          planSummary     `json:"integer"`
-	ClosedForm       *planClosedForm `json:"closed_form,omitempty"`
-	Warnings         []string        `json:"warnings,omitempty"`
-	Jobs             []planJob       `json:"jobs"`
-	segments         []planner.Segment
+	MeanWeightedFlow float64 `json:"mean_weighted_flow_time,omitempty"`
+	MeanSlowdown     float64 `json:"mean_slowdown"`
+	P99FlowTime      float64 `json:"p99_flow_time"`
+	Makespan         float64 `json:"makespan"`
+	// MeanFlowRange and MeanWeightedFlowRange are as planJob's
+	// CompletionRange.
+	MeanFlowRange         *[2]float64     `json:"mean_flow_time_range,omitempty"`
+	MeanWeightedFlowRange *[2]float64     `json:"mean_weighted_flow_time_range,omitempty"`
+	Integer               planSummary     `json:"integer"`
+	ClosedForm            *planClosedForm `json:"closed_form,omitempty"`
+	Warnings              []string        `json:"warnings,omitempty"`
+	Jobs                  []planJob       `json:"jobs"`
+	segments              []planner.Segment
 }
 
 func planAction(c *cli.Context) error {
@@ -560,10 +569,14 @@ func planAction(c *cli.Context) error {
 		return err
 	}
 	n, alpha := s.servers, s.alpha
+	ends := planFindEnds(jobs)
 	var out []planPolicy
 	for k, name := range s.names {
 		p, err := planRun(jobs, float64(n), name, alpha, k == 0 && c.String("plot") != "")
 		if err != nil {
+			return withCode(exitFailure, err)
+		}
+		if err := planRanges(&p, jobs, float64(n), alpha, ends); err != nil {
 			return withCode(exitFailure, err)
 		}
 		for _, w := range p.Warnings {
@@ -583,7 +596,14 @@ func planAction(c *cli.Context) error {
 	case "csv":
 		return planCSV(w, out)
 	}
-	return planTable(w, out, float64(n))
+	if err := planTable(w, out, float64(n)); err != nil {
+		return err
+	}
+	if len(ends.models) > 0 {
+		_, err := fmt.Fprintf(w, "\n%s\n", ends.note())
+		return err
+	}
+	return nil
 }
 
 // planRun replays jobs under one policy, ideal and whole workers.
@@ -719,11 +739,24 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 	if weighted {
 		head += "weighted mean flow (s)\t"
 	}
+	ranges := out[0].MeanFlowRange != nil
+	if ranges {
+		head = "policy\tmean flow (s)\trange\t"
+		if weighted {
+			head += "weighted mean flow (s)\trange\t"
+		}
+	}
 	fmt.Fprintf(tw, "%smean slowdown\tp99 flow (s)\tmakespan (s)\twhole workers: mean flow (s)\tmean slowdown\t\n", head)
 	for _, p := range out {
 		row := fmt.Sprintf("%s\t%.4g\t", p.Policy, p.MeanFlowTime)
+		if ranges {
+			row += planRangeText(p.MeanFlowRange) + "\t"
+		}
 		if weighted {
 			row += fmt.Sprintf("%.4g\t", p.MeanWeightedFlow)
+			if ranges {
+				row += planRangeText(p.MeanWeightedFlowRange) + "\t"
+			}
 		}
 		fmt.Fprintf(tw, "%s%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", row, p.MeanSlowdown, p.P99FlowTime, p.Makespan, p.Integer.MeanFlowTime, p.Integer.MeanSlowdown)
 	}
@@ -752,9 +785,16 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 		p := out[0]
 		fmt.Fprintf(w, "\njobs under %s on %s (ideal shares, then whole workers):\n", p.Policy, countWord(int(n), "worker"))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers\tcompletion (s)\tflow (s)\tslowdown\twhole workers\tcompletion (s)\t\n")
+		band := ""
+		if ranges {
+			band = "range\t"
+		}
+		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers\tcompletion (s)\t%sflow (s)\tslowdown\twhole workers\tcompletion (s)\t\n", band)
 		for _, j := range p.Jobs {
-			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%.6g\t%.4g\t%d\t%.6g\t\n", cellText(j.Job), j.Arrival, j.Size, j.Workers, j.Completion, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
+			if ranges {
+				band = planRangeText(j.CompletionRange) + "\t"
+			}
+			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%s%.6g\t%.4g\t%d\t%.6g\t\n", cellText(j.Job), j.Arrival, j.Size, j.Workers, j.Completion, band, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
 		}
 		return tw.Flush()
 	}
@@ -763,11 +803,15 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 
 func planCSV(w io.Writer, out []planPolicy) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"policy", "job", "arrival", "size", "workers", "completion", "flow_time", "slowdown", "workers_integer", "completion_integer", "flow_time_integer"})
+	cw.Write([]string{"policy", "job", "arrival", "size", "workers", "completion", "flow_time", "slowdown", "workers_integer", "completion_integer", "flow_time_integer", "completion_low", "completion_high"})
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	for _, p := range out {
 		for _, j := range p.Jobs {
-			cw.Write([]string{p.Policy, j.Job, g(j.Arrival), g(j.Size), g(j.Workers), g(j.Completion), g(j.FlowTime), g(j.Slowdown), strconv.Itoa(j.WorkersInteger), g(j.CompletionInteger), g(j.FlowTimeInteger)})
+			lo, hi := "", "" // no job on a fitted model: empty
+			if b := j.CompletionRange; b != nil {
+				lo, hi = g(b[0]), g(b[1])
+			}
+			cw.Write([]string{p.Policy, j.Job, g(j.Arrival), g(j.Size), g(j.Workers), g(j.Completion), g(j.FlowTime), g(j.Slowdown), strconv.Itoa(j.WorkersInteger), g(j.CompletionInteger), g(j.FlowTimeInteger), lo, hi})
 		}
 	}
 	cw.Flush()

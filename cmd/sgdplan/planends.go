@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/planner"
+)
+
+// speedupEnd is one end of a fitted model's speedup interval as a curve:
+// at whole k the low (or high) end of what predict prints for k workers at
+// the model's reference shards (the bootstrap, the rival fits, the drift
+// beyond the fitted configurations and the efficiency law's interval),
+// linear between whole counts, k below 1 as Model.Speedup has it. The ends
+// are memoised: the policies ask for the same counts again and again.
+type speedupEnd struct {
+	m    *fit.Model
+	high bool
+	mu   sync.Mutex
+	memo map[int]float64
+}
+
+func newSpeedupEnd(m *fit.Model, high bool) *speedupEnd {
+	return &speedupEnd{m: m, high: high, memo: map[int]float64{}}
+}
+
+func (e *speedupEnd) at(k int) float64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if v, ok := e.memo[k]; ok {
+		return v
+	}
+	iv := e.m.Predict(model.Config{Workers: k}, math.NaN(), 1).Speedup
+	v := iv.Lo
+	if e.high {
+		v = iv.Hi
+	}
+	e.memo[k] = v
+	return v
+}
+
+// Speedup implements planner.Speedup.
+func (e *speedupEnd) Speedup(k float64) float64 {
+	if !(k > 0) {
+		return 0
+	}
+	if k <= 1 {
+		return k
+	}
+	lo := math.Floor(k)
+	s := e.at(int(lo))
+	if k == lo {
+		return s
+	}
+	return s + (k-lo)*(e.at(int(lo)+1)-s)
+}
+
+// planEnds are the jobs whose curves are fitted models, and the models.
+type planEnds struct {
+	models []*fit.Model
+	ids    []string
+}
+
+// planFindEnds collects the fitted models behind jobs' curves (none: a
+// zero planEnds).
+func planFindEnds(jobs []planner.Job) planEnds {
+	var e planEnds
+	for _, j := range jobs {
+		m, ok := j.Curve.(*fit.Model)
+		if !ok {
+			continue
+		}
+		e.ids = append(e.ids, j.ID)
+		if !slices.Contains(e.models, m) {
+			e.models = append(e.models, m)
+		}
+	}
+	return e
+}
+
+// jobs returns both copies of jobs with every fitted curve at one end of
+// its interval: the low ends, then the high ends (other jobs as they are).
+func (e planEnds) jobs(jobs []planner.Job) (low, high []planner.Job) {
+	low, high = slices.Clone(jobs), slices.Clone(jobs)
+	for _, m := range e.models {
+		l, h := newSpeedupEnd(m, false), newSpeedupEnd(m, true)
+		for k, j := range jobs {
+			if j.Curve == planner.Speedup(m) {
+				low[k].Curve, high[k].Curve = l, h
+			}
+		}
+	}
+	return low, high
+}
+
+// note is the line under plan's tables that says what the ranges are.
+func (e planEnds) note() string {
+	whose := "the fitted speedup of job " + e.ids[0] + " at the low, then the high end of its"
+	if len(e.ids) > 1 {
+		whose = fmt.Sprintf("the fitted speedups of %d jobs (%s) at the low, then the high ends of their", len(e.ids), planNameList(e.ids, 8))
+	}
+	return "ranges: the plan made again with " + whose + " 90% interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three plans, scenarios rather than a probability; the jobs' p are taken as exact"
+}
+
+// planReplay runs policy name (numeric: searched again) on jobs with
+// ideal shares.
+func planReplay(jobs []planner.Job, n float64, name string, alpha float64) (planner.Result, error) {
+	var pol planner.Policy
+	if name == "numeric" {
+		o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha})
+		if err != nil {
+			return planner.Result{}, err
+		}
+		pol = o.Policy
+	} else {
+		var err error
+		if pol, err = planner.NewPolicy(name, alpha); err != nil {
+			return planner.Result{}, err
+		}
+	}
+	return planner.Simulate(jobs, pol, planner.Settings{Servers: n})
+}
+
+// planRanges fills p's ranges: policy p.Policy made again (ideal shares)
+// with the fitted curves at the low and at the high ends of their
+// intervals, each figure's least and most over those plans and p's own.
+func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds) error {
+	if len(e.models) == 0 {
+		return nil
+	}
+	low, high := e.jobs(jobs)
+	p.MeanFlowRange = &[2]float64{p.MeanFlowTime, p.MeanFlowTime}
+	if p.MeanWeightedFlow > 0 {
+		p.MeanWeightedFlowRange = &[2]float64{p.MeanWeightedFlow, p.MeanWeightedFlow}
+	}
+	for k := range p.Jobs {
+		c := p.Jobs[k].Completion
+		p.Jobs[k].CompletionRange = &[2]float64{c, c}
+	}
+	sw, _ := planWeights(jobs)
+	for _, js := range [][]planner.Job{low, high} {
+		res, err := planReplay(js, n, p.Policy, alpha)
+		if err != nil {
+			return fmt.Errorf("%s with the fitted curves at an end of their intervals: %w", p.Policy, err)
+		}
+		widenRange(p.MeanFlowRange, res.MeanResponse)
+		if p.MeanWeightedFlowRange != nil {
+			widenRange(p.MeanWeightedFlowRange, res.WeightedFlow/sw)
+		}
+		for k, j := range res.Jobs {
+			widenRange(p.Jobs[k].CompletionRange, j.Completion)
+		}
+	}
+	return nil
+}
+
+// widenRange stretches r to hold v.
+func widenRange(r *[2]float64, v float64) {
+	r[0], r[1] = min(r[0], v), max(r[1], v)
+}
+
+// planRangeText writes a range as plan's tables do ("" for none).
+func planRangeText(b *[2]float64) string {
+	if b == nil {
+		return ""
+	}
+	return fmt.Sprintf("[%.4g, %.4g]", b[0], b[1])
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A lone job on a fitted model gets every worker up to its fastest count
+// under heSRPT, so it completes at size / max_k s(k): the plan's range is
+// that completion with s at the low and at the high ends of predict's
+// speedup interval, found here from predict's own output. A jobs file of
+// power laws has no range (nothing fitted).
+func TestPlanRangesFromPredictIntervals(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "20", "--out", mp); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	const size = 1800.0
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,2,3,4,5,6,7,8", "--format", "json")
+	if code != 0 {
+		t.Fatalf("predict: %s", stderr)
+	}
+	var rows []struct {
+		Speedup   float64 `json:"speedup"`
+		SpeedupLo float64 `json:"speedup_lo"`
+		SpeedupHi float64 `json:"speedup_hi"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	var best, lo, hi float64
+	for _, r := range rows {
+		best, lo, hi = math.Max(best, r.Speedup), math.Max(lo, r.SpeedupLo), math.Max(hi, r.SpeedupHi)
+	}
+	if !(lo < best && best < hi) {
+		t.Fatalf("predict's best speedups: low %g, fit %g, high %g: want a range to test", lo, best, hi)
+	}
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,model\nm,0,1800,m.json\n")
+	code, stdout, stderr = runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan: %s", stderr)
+	}
+	var p planPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-9*want }
+	j := p.Jobs[0]
+	if !near(j.Completion, size/best) || j.CompletionRange == nil || !near(j.CompletionRange[0], size/hi) || !near(j.CompletionRange[1], size/lo) {
+		t.Errorf("completion %g, range %v: want %g in [%g, %g]", j.Completion, j.CompletionRange, size/best, size/hi, size/lo)
+	}
+	if r := p.MeanFlowRange; r == nil || *r != *j.CompletionRange {
+		t.Errorf("mean flow range %v: want the lone job's %v", r, j.CompletionRange)
+	}
+
+	code, stdout, _ = runCmd(t, "plan", "--jobs", jobs, "--servers", "8")
+	if code != 0 || !strings.Contains(stdout, "range") || !strings.Contains(stdout, "ranges: the plan made again with the fitted speedup of job m at the low") {
+		t.Errorf("table: exit %d, want the range column and its note:\n%s", code, stdout)
+	}
+	pl := writeTestFile(t, dir, "p.csv", "job,arrival,size,p\na,0,1800,0.5\n")
+	code, stdout, _ = runCmd(t, "plan", "--jobs", pl, "--servers", "8", "--format", "json")
+	if code != 0 || strings.Contains(stdout, "range") {
+		t.Errorf("power laws: exit %d, want no range:\n%s", code, stdout)
+	}
+}
