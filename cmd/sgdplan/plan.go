@@ -606,27 +606,32 @@ func planAction(c *cli.Context) error {
 	return nil
 }
 
+// planPolicyFor is policy name for jobs on n servers: numeric searches
+// for the jobs' allocation (its warnings returned), the others are fixed.
+func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64) (planner.Policy, []string, error) {
+	if name != "numeric" {
+		pol, err := planner.NewPolicy(name, alpha)
+		return pol, nil, err
+	}
+	o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha})
+	if err != nil {
+		return nil, nil, err
+	}
+	var warns []string
+	for _, w := range o.Warnings {
+		warns = append(warns, w.Error())
+	}
+	if o.Policy.Name() != "numeric" && o.Evaluations > 0 { // (above MaxJobs it does not search, and says so)
+		warns = append(warns, fmt.Sprintf("local search found nothing better than %s", o.Start))
+	}
+	return o.Policy, warns, nil
+}
+
 // planRun replays jobs under one policy, ideal and whole workers.
 func planRun(jobs []planner.Job, n float64, name string, alpha float64, record bool) (planPolicy, error) {
-	var pol planner.Policy
-	var warns []string
-	if name == "numeric" {
-		o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha})
-		if err != nil {
-			return planPolicy{}, err
-		}
-		pol = o.Policy
-		for _, w := range o.Warnings {
-			warns = append(warns, w.Error())
-		}
-		if o.Policy.Name() != "numeric" && o.Evaluations > 0 { // (above MaxJobs it does not search, and says so)
-			warns = append(warns, fmt.Sprintf("local search found nothing better than %s", o.Start))
-		}
-	} else {
-		var err error
-		if pol, err = planner.NewPolicy(name, alpha); err != nil {
-			return planPolicy{}, err
-		}
+	pol, warns, err := planPolicyFor(jobs, n, name, alpha)
+	if err != nil {
+		return planPolicy{}, err
 	}
 	ideal, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n, Record: record})
 	if err != nil {

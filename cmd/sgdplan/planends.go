@@ -106,21 +106,12 @@ func (e planEnds) note() string {
 	return "ranges: the plan made again with " + whose + " 90% interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three plans, scenarios rather than a probability; the jobs' p are taken as exact"
 }
 
-// planReplay runs policy name (numeric: searched again) on jobs with
-// ideal shares.
+// planReplay runs policy name (numeric: searched again, its warnings
+// left to the plan on the fitted curves) on jobs with ideal shares.
 func planReplay(jobs []planner.Job, n float64, name string, alpha float64) (planner.Result, error) {
-	var pol planner.Policy
-	if name == "numeric" {
-		o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha})
-		if err != nil {
-			return planner.Result{}, err
-		}
-		pol = o.Policy
-	} else {
-		var err error
-		if pol, err = planner.NewPolicy(name, alpha); err != nil {
-			return planner.Result{}, err
-		}
+	pol, _, err := planPolicyFor(jobs, n, name, alpha)
+	if err != nil {
+		return planner.Result{}, err
 	}
 	return planner.Simulate(jobs, pol, planner.Settings{Servers: n})
 }
