@@ -600,7 +600,7 @@ func planAction(c *cli.Context) error {
 		return err
 	}
 	if len(ends.models) > 0 {
-		_, err := fmt.Fprintf(w, "\n%s\n", ends.note())
+		_, err := fmt.Fprintf(w, "\n%s\n", ends.note("the plan made again"))
 		return err
 	}
 	return nil

@@ -97,13 +97,14 @@ func (e planEnds) jobs(jobs []planner.Job) (low, high []planner.Job) {
 	return low, high
 }
 
-// note is the line under plan's tables that says what the ranges are.
-func (e planEnds) note() string {
+// note is the line under plan's and simulate's tables that says what the
+// ranges are; what is what was made again ("the plan made again").
+func (e planEnds) note(what string) string {
 	whose := "the fitted speedup of job " + e.ids[0] + " at the low, then the high end of its"
 	if len(e.ids) > 1 {
 		whose = fmt.Sprintf("the fitted speedups of %d jobs (%s) at the low, then the high ends of their", len(e.ids), planNameList(e.ids, 8))
 	}
-	return "ranges: the plan made again with " + whose + " 90% interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three plans, scenarios rather than a probability; the jobs' p are taken as exact"
+	return "ranges: " + what + " with " + whose + " 90% interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three, scenarios rather than a probability; the jobs' p are taken as exact"
 }
 
 // planReplay runs policy name (numeric: searched again, its warnings

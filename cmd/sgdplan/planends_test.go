@@ -11,8 +11,8 @@ import (
 // A lone job on a fitted model gets every worker up to its fastest count
 // under heSRPT, so it completes at size / max_k s(k): the plan's range is
 // that completion with s at the low and at the high ends of predict's
-// speedup interval, found here from predict's own output. A jobs file of
-// power laws has no range (nothing fitted).
+// speedup interval, found here from predict's own output; so is
+// simulate's. A jobs file of power laws has no range (nothing fitted).
 func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	dir := t.TempDir()
 	mp := filepath.Join(dir, "m.json")
@@ -55,6 +55,22 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	}
 	if r := p.MeanFlowRange; r == nil || *r != *j.CompletionRange {
 		t.Errorf("mean flow range %v: want the lone job's %v", r, j.CompletionRange)
+	}
+
+	// simulate (whole workers, the lone job's too) gives the same range
+	code, stdout, stderr = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi", "--format", "json")
+	var sp simPolicy
+	if code != 0 {
+		t.Fatalf("simulate: %s", stderr)
+	} else if err := json.Unmarshal([]byte(stdout), &sp); err != nil {
+		t.Fatal(err)
+	}
+	if r := sp.MeanFlowRange; r == nil || !near(sp.MeanFlowTime, size/best) || !near(r[0], size/hi) || !near(r[1], size/lo) {
+		t.Errorf("simulate: mean flow %g, range %v: want %g in [%g, %g]", sp.MeanFlowTime, r, size/best, size/hi, size/lo)
+	}
+	code, stdout, _ = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi", "--energy-alpha", "2", "--format", "json")
+	if code != 0 || strings.Contains(stdout, "range") {
+		t.Errorf("simulate --energy-alpha: exit %d, want no range (speed scaling replaces the fitted curve):\n%s", code, stdout)
 	}
 
 	code, stdout, _ = runCmd(t, "plan", "--jobs", jobs, "--servers", "8")

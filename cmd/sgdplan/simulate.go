@@ -94,7 +94,12 @@ type simPolicy struct {
 	Energy         float64               `json:"energy,omitempty"`
 	FlowPlusEnergy float64               `json:"flow_plus_energy,omitempty"`
 	CI95           map[string][2]float64 `json:"ci95,omitempty"`
-	Jobs           []simJob              `json:"jobs"`
+	// MeanFlowRange is the least and most mean flow time of the
+	// simulation and of it run again with the jobs' fitted speedups at
+	// the low and at the high ends of their 90% intervals (a jobs file
+	// with a job on a fitted model, without --energy-alpha).
+	MeanFlowRange *[2]float64 `json:"mean_flow_time_range,omitempty"`
+	Jobs          []simJob    `json:"jobs"`
 }
 
 // simPoissonFlags describe the Poisson workload; a jobs file replaces them.
@@ -220,32 +225,62 @@ func simulateAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
 		seeds = 1
 	}
+	// the jobs file's fitted curves at the ends of their intervals
+	// (speed scaling replaces every curve: none then)
+	var ends planEnds
+	var endJobs [][]planner.Job
+	if fixed != nil && ea == 0 {
+		if ends = planFindEnds(fixed); len(ends.models) > 0 {
+			low, high := ends.jobs(fixed)
+			endJobs = [][]planner.Job{low, high}
+		}
+	}
 	var out []simPolicy
 	var resp []plots.ResponseTimes
 	// A bar on stderr when it is a terminal (many jobs and seeds take a
 	// while); nothing otherwise.
-	bar := progress.New(c.App.ErrWriter, "simulate", int64(len(names)*seeds), nil)
+	bar := progress.New(c.App.ErrWriter, "simulate", int64(len(names)*seeds*(1+len(endJobs))), nil)
 	defer bar.Done()
 	for _, name := range names {
 		pol, _ := planner.NewPolicy(name, alpha)
-		var runs []planner.Result
-		for k := 0; k < seeds; k++ {
-			seed := c.Uint64("seed") + uint64(k)
-			jobs := fixed
-			if jobs == nil {
-				if jobs, err = poisson.Jobs(seed); err != nil {
-					return badInput(err)
+		// run simulates seeds on the jobs file's jobs js (nil: the
+		// Poisson workload's)
+		run := func(js []planner.Job) ([]planner.Result, error) {
+			var runs []planner.Result
+			for k := 0; k < seeds; k++ {
+				seed := c.Uint64("seed") + uint64(k)
+				jobs := js
+				if jobs == nil {
+					if jobs, err = poisson.Jobs(seed); err != nil {
+						return nil, badInput(err)
+					}
 				}
+				r, err := planner.Simulate(jobs, pol, planner.Settings{Servers: float64(n), Integer: !c.Bool("fractional"),
+					EarlyStop: es, Seed: seed, EnergyAlpha: ea})
+				if err != nil {
+					return nil, withCode(exitFailure, err)
+				}
+				runs = append(runs, r)
+				bar.Add(1)
 			}
-			r, err := planner.Simulate(jobs, pol, planner.Settings{Servers: float64(n), Integer: !c.Bool("fractional"),
-				EarlyStop: es, Seed: seed, EnergyAlpha: ea})
-			if err != nil {
-				return withCode(exitFailure, err)
-			}
-			runs = append(runs, r)
-			bar.Add(1)
+			return runs, nil
 		}
-		out = append(out, simSummarize(name, runs))
+		runs, err := run(fixed)
+		if err != nil {
+			return err
+		}
+		sp := simSummarize(name, runs)
+		for _, js := range endJobs {
+			er, err := run(js)
+			if err != nil {
+				return err
+			}
+			if sp.MeanFlowRange == nil {
+				sp.MeanFlowRange = &[2]float64{sp.MeanFlowTime, sp.MeanFlowTime}
+			}
+			widenRange(sp.MeanFlowRange, simSummarize(name, er).MeanFlowTime)
+		}
+		out = append(out, sp)
 		times := make([]float64, len(runs[0].Jobs))
 		for i, j := range runs[0].Jobs {
 			times[i] = j.Response
@@ -274,7 +309,14 @@ func simulateAction(c *cli.Context) error {
 	case "csv":
 		return simCSV(w, out)
 	}
-	return simTable(w, out, ea > 0)
+	if err := simTable(w, out, ea > 0); err != nil {
+		return err
+	}
+	if len(endJobs) > 0 {
+		_, err := fmt.Fprintln(w, ends.note("the simulation run again"))
+		return err
+	}
+	return nil
 }
 
 // simOverload warns when the Poisson workload pw (sizes of mean mean s,
@@ -380,13 +422,22 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 		}
 		return fmt.Sprintf("%.4g", v)
 	}
-	head := "policy\tmean response (s)\tp50 (s)\tp99 (s)\tmean slowdown\tutilization\treallocations\tqueued"
+	ranges := len(out) > 0 && out[0].MeanFlowRange != nil
+	head := "policy\tmean response (s)\t"
+	if ranges {
+		head += "range\t"
+	}
+	head += "p50 (s)\tp99 (s)\tmean slowdown\tutilization\treallocations\tqueued"
 	if energy {
 		head += "\tenergy\tflow+energy"
 	}
 	fmt.Fprintln(tw, head+"\t")
 	for _, p := range out {
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), ci(p, "p50_response", p.P50Response),
+		rng := ""
+		if ranges {
+			rng = planRangeText(p.MeanFlowRange) + "\t"
+		}
+		line := fmt.Sprintf("%s\t%s\t%s%s\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), rng, ci(p, "p50_response", p.P50Response),
 			ci(p, "p99_response", p.P99Response), ci(p, "mean_slowdown", p.MeanSlowdown), p.Utilization, p.Reallocations, p.QueuedFraction)
 		if energy {
 			line += fmt.Sprintf("\t%.4g\t%s", p.Energy, ci(p, "flow_plus_energy", p.FlowPlusEnergy))
