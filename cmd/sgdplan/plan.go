@@ -577,7 +577,7 @@ func planAction(c *cli.Context) error {
 			return withCode(exitFailure, err)
 		}
 		if err := planRanges(&p, jobs, float64(n), alpha, ends); err != nil {
-			return withCode(exitFailure, err)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: plan: warning: %v\n", err)
 		}
 		for _, w := range p.Warnings {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: plan: %s: %s\n", p.Policy, w)

@@ -120,11 +120,20 @@ func planReplay(jobs []planner.Job, n float64, name string, alpha float64) (plan
 // planRanges fills p's ranges: policy p.Policy made again (ideal shares)
 // with the fitted curves at the low and at the high ends of their
 // intervals, each figure's least and most over those plans and p's own.
+// When a plan at an end fails (a curve there the simulator refuses), p is
+// left without ranges and the error says why.
 func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds) error {
 	if len(e.models) == 0 {
 		return nil
 	}
 	low, high := e.jobs(jobs)
+	var res [2]planner.Result
+	for i, js := range [][]planner.Job{low, high} {
+		var err error
+		if res[i], err = planReplay(js, n, p.Policy, alpha); err != nil {
+			return fmt.Errorf("%s: no range: with the fitted curves at the %s ends of their intervals: %w", p.Policy, [2]string{"low", "high"}[i], err)
+		}
+	}
 	p.MeanFlowRange = &[2]float64{p.MeanFlowTime, p.MeanFlowTime}
 	if p.MeanWeightedFlow > 0 {
 		p.MeanWeightedFlowRange = &[2]float64{p.MeanWeightedFlow, p.MeanWeightedFlow}
@@ -134,16 +143,12 @@ func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds)
 		p.Jobs[k].CompletionRange = &[2]float64{c, c}
 	}
 	sw, _ := planWeights(jobs)
-	for _, js := range [][]planner.Job{low, high} {
-		res, err := planReplay(js, n, p.Policy, alpha)
-		if err != nil {
-			return fmt.Errorf("%s with the fitted curves at an end of their intervals: %w", p.Policy, err)
-		}
-		widenRange(p.MeanFlowRange, res.MeanResponse)
+	for _, r := range res {
+		widenRange(p.MeanFlowRange, r.MeanResponse)
 		if p.MeanWeightedFlowRange != nil {
-			widenRange(p.MeanWeightedFlowRange, res.WeightedFlow/sw)
+			widenRange(p.MeanWeightedFlowRange, r.WeightedFlow/sw)
 		}
-		for k, j := range res.Jobs {
+		for k, j := range r.Jobs {
 			widenRange(p.Jobs[k].CompletionRange, j.Completion)
 		}
 	}

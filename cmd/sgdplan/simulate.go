@@ -270,10 +270,13 @@ func simulateAction(c *cli.Context) error {
 			return err
 		}
 		sp := simSummarize(name, runs)
-		for _, js := range endJobs {
+		for i, js := range endJobs {
 			er, err := run(js)
 			if err != nil {
-				return err
+				// the fitted curves' results stand; only the range is lost
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: warning: %s: no range: with the fitted curves at the %s ends of their intervals: %v\n", name, [2]string{"low", "high"}[i], err)
+				sp.MeanFlowRange = nil
+				break
 			}
 			if sp.MeanFlowRange == nil {
 				sp.MeanFlowRange = &[2]float64{sp.MeanFlowTime, sp.MeanFlowTime}
