@@ -209,7 +209,8 @@ func tfList(names []string) string {
 
 // convertTFEventsPath reads one event file, or every event file in a folder
 // (sorted by name, which for TensorFlow's names is by creation time), as one
-// run.
+// run. A SessionLog START in one file drops the values at its step or later
+// that the files before it and its own file before it logged (tfPurge).
 func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, error) {
 	files := []string{path}
 	var ents []os.DirEntry // of a folder

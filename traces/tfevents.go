@@ -419,9 +419,12 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //   - A step the loss or accuracy tag logged more than once (a run restarted
 //     from a checkpoint logs the steps since it again) keeps the value
 //     logged last, by wall time (of equal ones the later in scalars), with
-//     its time, as TensorBoard shows a restart; one warning per tag counts
-//     the others, dropped. Times are not shifted: a restarted run's rows
-//     keep their wall time, so the time lost to the restart is in them.
+//     its time; one warning per tag counts the others, dropped. The steps a
+//     run logged past the checkpoint it restarted from are not here when
+//     the restart wrote a SessionLog START: ReadTFEvents and Convert drop
+//     them, as TensorBoard does; without one they stay. Times are not
+//     shifted: a restarted run's rows keep their wall time, so the time
+//     lost to the restart is in them.
 //
 // A runs.csv row records where the run came from.
 func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {
