@@ -487,6 +487,24 @@ func TestTFEventsSessionNoPurge(t *testing.T) {
 // or later go), for random values and STARTs, several of them; the warning
 // counts all that went.
 func TestTFPurgeAsTensorBoard(t *testing.T) {
+	// two restarts: at step 5, dropping 5..9, then at step 6, dropping the
+	// first restart's 6 and 7
+	var s []TFScalar
+	for step := range int64(10) {
+		s = append(s, TFScalar{Step: step, Tag: "loss"})
+	}
+	for step := int64(5); step <= 7; step++ {
+		s = append(s, TFScalar{Step: step, Tag: "loss"})
+	}
+	starts := []tfStart{{File: "a", Record: 12, Offset: 500, Step: 5, Scalars: 10}, {File: "b", Record: 2, Offset: 40, Step: 6, Scalars: 13}}
+	kept, w := tfPurge(s, starts)
+	if len(kept) != 6 || kept[5].Step != 5 {
+		t.Errorf("kept %v, want steps 0..5", kept)
+	}
+	if want := "traces: a: record 12 at byte 500: SessionLog START at step 5 (a restart): dropped the 5 values, of any tag, read before it at step 5 or later (steps 5 to 9), as TensorBoard does; 1 later STARTs dropped 2 more, the last at step 6 (b, record 2)"; w == nil || w.Error() != want {
+		t.Errorf("warning\n%v\nwant\n%s", w, want)
+	}
+
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 2000 {
 		var s []TFScalar
