@@ -209,7 +209,8 @@ func tfList(names []string) string {
 
 // convertTFEventsPath reads one event file, or every event file in a folder
 // (sorted by name, which for TensorFlow's names is by creation time), as one
-// run.
+// run. A SessionLog START in one file drops the values at its step or later
+// that the files before it and its own file before it logged (tfPurge).
 func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, error) {
 	files := []string{path}
 	var ents []os.DirEntry // of a folder
@@ -244,21 +245,31 @@ func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, err
 		}
 	}
 	first := math.NaN()
+	var starts []tfStart // SessionLog STARTs, indexing all
 	for _, p := range files {
 		f, err := os.Open(p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("traces: %w", err)
 		}
-		s, fw, w, err := ReadTFEvents(f, p)
+		s, st, fw, w, err := readTFEvents(f, p)
 		f.Close()
 		warns = append(warns, w...)
 		if err != nil {
 			return nil, warns, err
 		}
+		for _, x := range st {
+			x.Scalars += len(all)
+			starts = append(starts, x)
+		}
 		all = append(all, s...)
 		if math.IsNaN(first) || fw < first {
 			first = fw
 		}
+	}
+	// a START drops what the files before it (name order) and its own
+	// file before it logged at its step or later, as TensorBoard does
+	if kept, w := tfPurge(all, starts); w != nil {
+		all, warns = kept, append(warns, w)
 	}
 	tr, w := TFEventsTrace(all, first, opts.withDefaults())
 	warns = append(warns, w...)

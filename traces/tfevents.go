@@ -28,6 +28,10 @@ const (
 	tfEventWallTime = 1 // double
 	tfEventStep     = 2 // int64
 	tfEventSummary  = 5 // Summary
+	tfEventSession  = 6 // SessionLog
+
+	tfSessionStatus = 1 // SessionLog.status, enum SessionStatus
+	tfSessionStart  = 1 // SessionStatus START (0 unspecified, 2 STOP, 3 CHECKPOINT)
 
 	tfSummaryValue = 1 // repeated Summary.Value
 
@@ -59,11 +63,38 @@ const (
 // checked (ReadTFRecords); a protobuf that does not decode is a *ParseError
 // with the record number and byte offset. firstWall is the wall time of the
 // first event in the file (the file_version event), NaN when there is none.
+//
+// An event whose SessionLog status is START (a session started, or a run
+// restarted from a checkpoint at that step) drops, as TensorBoard does, the
+// scalars read before it whose step is at or past the START's, of every
+// tag; a warning (a *ParseError positioned at the START) counts them. Of a
+// folder's files, Convert applies this across the files, in name order.
 func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float64, warnings []error, err error) {
+	scalars, starts, firstWall, warnings, err := readTFEvents(r, file)
+	if kept, w := tfPurge(scalars, starts); w != nil {
+		scalars, warnings = kept, append(warnings, w)
+	}
+	return scalars, firstWall, warnings, err
+}
+
+// tfStart is a SessionLog START event: where it is, its step, and how many
+// scalars were read before it (of its file, from readTFEvents; of all the
+// files read, in convertTFEventsPath).
+type tfStart struct {
+	File    string
+	Record  int
+	Offset  int64
+	Step    int64
+	Scalars int
+}
+
+// readTFEvents is ReadTFEvents without the purge: the scalars of the file,
+// every one, and its SessionLog START events in file order.
+func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStart, firstWall float64, warnings []error, err error) {
 	firstWall = math.NaN()
 	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
 		var ev TFScalar
-		var summaries [][]byte
+		var summaries, sessions [][]byte
 		if err := tfWalk(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
 			switch {
 			case num == tfEventWallTime && typ == protowire.Fixed64Type:
@@ -72,6 +103,11 @@ func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float
 				ev.Step = int64(v)
 			case num == tfEventSummary && typ == protowire.BytesType:
 				summaries = append(summaries, b)
+			case num == tfEventSession && typ != protowire.BytesType:
+				// a START read or not read decides which steps are kept
+				return fmt.Errorf("field %d (session_log): wire type %d, not a SessionLog message", num, typ)
+			case num == tfEventSession:
+				sessions = append(sessions, b)
 			}
 			return nil
 		}); err != nil {
@@ -79,6 +115,25 @@ func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float
 		}
 		if math.IsNaN(firstWall) {
 			firstWall = ev.WallTime
+		}
+		// a message given more than once is merged: its last status counts
+		status, set := uint64(0), false
+		for _, s := range sessions {
+			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+				switch {
+				case num == tfSessionStatus && typ != protowire.VarintType:
+					return fmt.Errorf("field %d (status): wire type %d, not an enum", num, typ)
+				case num == tfSessionStatus:
+					status, set = v, true
+				}
+				return nil
+			}); err != nil {
+				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: SessionLog: %v", n, off, err)}
+			}
+		}
+		if set && status == tfSessionStart {
+			// before the event's own summaries: TensorBoard purges first
+			starts = append(starts, tfStart{File: file, Record: n, Offset: off, Step: ev.Step, Scalars: len(scalars)})
 		}
 		for _, s := range summaries {
 			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
@@ -101,7 +156,85 @@ func ReadTFEvents(r io.Reader, file string) (scalars []TFScalar, firstWall float
 		}
 		return nil
 	})
-	return scalars, firstWall, warnings, err
+	return scalars, starts, firstWall, warnings, err
+}
+
+// tfPurge drops what TensorBoard's EventAccumulator (purge_orphaned_data,
+// its default) drops at a SessionLog START at step s: every scalar read
+// before the START with step >= s, of every tag (it keeps step < s). A
+// scalar is dropped by the first START after it whose step is at most its
+// own. starts are in reading order, their Scalars indexes into scalars.
+// kept is scalars itself when nothing is dropped; warning, then nil, is
+// otherwise one *ParseError positioned at the first START that dropped
+// values, counting all.
+func tfPurge(scalars []TFScalar, starts []tfStart) (kept []TFScalar, warning error) {
+	if len(starts) == 0 || len(scalars) == 0 || starts[len(starts)-1].Scalars == 0 {
+		return scalars, nil
+	}
+	type purge struct{ n, lo, hi int64 } // values dropped, their smallest and largest step
+	by := make([]purge, len(starts))
+	drop := make([]bool, len(scalars))
+	// Backwards, with a stack of the STARTs after the scalar that can
+	// still be the first to drop one: pushing a START pops those (later)
+	// of a step at or past its own, so from the bottom up the steps
+	// increase and the STARTs come earlier; the first START with a step
+	// at most x is the topmost of those below the first step above x.
+	var stack []int
+	k := len(starts) - 1
+	total := 0
+	for i := len(scalars) - 1; i >= 0; i-- {
+		for k >= 0 && starts[k].Scalars > i {
+			for len(stack) > 0 && starts[stack[len(stack)-1]].Step >= starts[k].Step {
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, k)
+			k--
+		}
+		x := scalars[i].Step
+		p := sort.Search(len(stack), func(j int) bool { return starts[stack[j]].Step > x })
+		if p == 0 {
+			continue
+		}
+		b := &by[stack[p-1]]
+		if b.n == 0 {
+			b.lo, b.hi = x, x
+		}
+		b.n++
+		b.lo, b.hi = min(b.lo, x), max(b.hi, x)
+		drop[i] = true
+		total++
+	}
+	if total == 0 {
+		return scalars, nil
+	}
+	kept = make([]TFScalar, 0, len(scalars)-total)
+	for i, x := range scalars {
+		if !drop[i] {
+			kept = append(kept, x)
+		}
+	}
+	first, last, purges := -1, -1, 0
+	for j, b := range by {
+		if b.n > 0 {
+			if first < 0 {
+				first = j
+			}
+			last = j
+			purges++
+		}
+	}
+	st, b := starts[first], by[first]
+	steps := fmt.Sprintf("step %d", b.lo)
+	if b.hi > b.lo {
+		steps = fmt.Sprintf("steps %d to %d", b.lo, b.hi)
+	}
+	msg := fmt.Sprintf("record %d at byte %d: SessionLog START at step %d (a restart): dropped the %d values, of any tag, read before it at step %d or later (%s), as TensorBoard does",
+		st.Record, st.Offset, st.Step, b.n, st.Step, steps)
+	if purges > 1 {
+		l := starts[last]
+		msg += fmt.Sprintf("; %d later STARTs dropped %d more, the last at step %d (%s, record %d)", purges-1, int64(total)-b.n, l.Step, l.File, l.Record)
+	}
+	return kept, &ParseError{File: st.File, Record: st.Record, Offset: st.Offset, Msg: msg}
 }
 
 // tfWalk calls fn for each field of the protobuf message b: the varint or
@@ -286,9 +419,12 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 //   - A step the loss or accuracy tag logged more than once (a run restarted
 //     from a checkpoint logs the steps since it again) keeps the value
 //     logged last, by wall time (of equal ones the later in scalars), with
-//     its time, as TensorBoard shows a restart; one warning per tag counts
-//     the others, dropped. Times are not shifted: a restarted run's rows
-//     keep their wall time, so the time lost to the restart is in them.
+//     its time; one warning per tag counts the others, dropped. The steps a
+//     run logged past the checkpoint it restarted from are not here when
+//     the restart wrote a SessionLog START: ReadTFEvents and Convert drop
+//     them, as TensorBoard does; without one they stay. Times are not
+//     shifted: a restarted run's rows keep their wall time, so the time
+//     lost to the restart is in them.
 //
 // A runs.csv row records where the run came from.
 func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {

@@ -2,10 +2,13 @@ package traces
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -338,6 +341,216 @@ func writeFiles(t *testing.T, dir string, body []byte, files ...string) {
 		}
 		if err := os.WriteFile(p, body, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// writeEventFile writes the events, each framed as a TFRecord, to
+// dir/name.
+func writeEventFile(t *testing.T, dir, name string, events ...[]byte) {
+	t.Helper()
+	var f []byte
+	for _, e := range events {
+		f = AppendTFRecord(f, e)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), f, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTFEventsSessionStart: a run logs steps 0..9, crashes, and restarts
+// from its checkpoint at step 5, writing a SessionLog START at step 5 in a
+// new event file, then steps 5..7. Steps 8 and 9 of the first run were
+// kept beside the restart's 5..7 (the reader did not parse SessionLog);
+// TensorBoard drops them at the START, of every tag, and so does the
+// reader now, with one warning naming the START.
+func TestTFEventsSessionStart(t *testing.T) {
+	loss := func(v float32) tfTestValue { return tfTestValue{tag: "loss", simple: f32(v)} }
+	acc := func(v float32) tfTestValue { return tfTestValue{tag: "accuracy", simple: f32(v)} }
+	version := tfTestEvent(1000, 0, "brain.Event:2")
+	first := [][]byte{version, tfTestSession(1000, 0, 1)} // TensorFlow's START at session start
+	for step := range int64(10) {
+		first = append(first, tfTestEvent(1000+float64(step), step, "", loss(10-float32(step)), acc(float32(step)/10)))
+	}
+	second := [][]byte{version, tfTestSession(1100, 5, 1)}
+	for step := int64(5); step <= 7; step++ {
+		second = append(second, tfTestEvent(1100+float64(step), step, "", loss(100+float32(step))))
+	}
+	want := func(file string, record, offset int) string {
+		return fmt.Sprintf("traces: %s: record %d at byte %d: SessionLog START at step 5 (a restart): dropped the 10 values, of any tag, read before it at step 5 or later (steps 5 to 9), as TensorBoard does", file, record, offset)
+	}
+	// the START is the record given, at the byte offset given, of file
+	check := func(t *testing.T, evals []Eval, warns []error, file string, record, offset int) {
+		t.Helper()
+		var rows []Eval
+		for step := range int64(8) {
+			e := Eval{Run: "r", Time: float64(step), Updates: step, Loss: float64(10 - step), Accuracy: float64(float32(step) / 10)}
+			if step >= 5 { // the restart's: its loss and time, no accuracy
+				e = Eval{Run: "r", Time: float64(100 + step), Updates: step, Loss: float64(100 + step), Accuracy: math.NaN()}
+			}
+			rows = append(rows, e)
+		}
+		if !sameEvals(evals, rows) {
+			t.Errorf("evals\n%+v\nwant\n%+v", evals, rows)
+		}
+		n := 0
+		for _, w := range warns {
+			if strings.Contains(w.Error(), "SessionLog") {
+				n++
+				if w.Error() != want(file, record, offset) {
+					t.Errorf("warning\n%v\nwant\n%s", w, want(file, record, offset))
+				}
+			}
+			// what remains has no step twice: no duplicate-step warning
+			if strings.Contains(w.Error(), "logged more than once") {
+				t.Errorf("warning %v", w)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d SessionLog warnings in %v, want 1", n, warns)
+		}
+	}
+
+	t.Run("two files", func(t *testing.T) {
+		dir := t.TempDir()
+		writeEventFile(t, dir, "events.out.tfevents.1000.host", first...)
+		writeEventFile(t, dir, "events.out.tfevents.1100.host", second...)
+		res, warns, err := Convert("tfevents", dir, ConvertOptions{Run: "r"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, res.Trace.Evals, warns, filepath.Join(dir, "events.out.tfevents.1100.host"), 2, len(AppendTFRecord(nil, version)))
+	})
+	t.Run("one file", func(t *testing.T) {
+		// the restart appended to the same file: ReadTFEvents drops them
+		var f []byte
+		for _, e := range first {
+			f = AppendTFRecord(f, e)
+		}
+		offset := len(f)
+		for _, e := range second[1:] {
+			f = AppendTFRecord(f, e)
+		}
+		s, fw, warns, err := ReadTFEvents(bytes.NewReader(f), "run.tfevents")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, w := TFEventsTrace(s, fw, ConvertOptions{Run: "r"})
+		check(t, tr.Evals, append(warns, w...), "run.tfevents", len(first)+1, offset)
+	})
+}
+
+// TestTFEventsSessionNoPurge: TensorFlow's START at step 0 at the start of
+// the first file drops nothing and warns of nothing; a SessionLog of
+// another status (STOP, CHECKPOINT, unspecified) changes nothing, the
+// steps logged again are the duplicate-step rule's (the latest wall time).
+func TestTFEventsSessionNoPurge(t *testing.T) {
+	loss := func(v float32) tfTestValue { return tfTestValue{tag: "loss", simple: f32(v)} }
+	for _, status := range []int{1, 0, 2, 3} {
+		t.Run(fmt.Sprint("status ", status), func(t *testing.T) {
+			dir := t.TempDir()
+			events := [][]byte{tfTestEvent(1000, 0, "brain.Event:2"), tfTestSession(1000, 0, 1)}
+			for step := range int64(10) {
+				events = append(events, tfTestEvent(1000+float64(step), step, "", loss(float32(step))))
+			}
+			if status != 1 {
+				events = append(events, tfTestSession(1100, 5, status))
+				for step := int64(5); step <= 7; step++ {
+					events = append(events, tfTestEvent(1100+float64(step), step, "", loss(100+float32(step))))
+				}
+			}
+			writeEventFile(t, dir, "events.out.tfevents.1000.host", events...)
+			res, warns, err := Convert("tfevents", dir, ConvertOptions{Run: "r"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(errorsText(warns), "SessionLog") {
+				t.Errorf("warnings %s", errorsText(warns))
+			}
+			var rows []Eval
+			for step := range int64(10) {
+				e := Eval{Run: "r", Time: float64(step), Updates: step, Loss: float64(step), Accuracy: math.NaN()}
+				if status != 1 && step >= 5 && step <= 7 {
+					e.Time, e.Loss = float64(100+step), float64(100+step)
+				}
+				rows = append(rows, e)
+			}
+			if !sameEvals(res.Trace.Evals, rows) {
+				t.Errorf("evals\n%+v\nwant\n%+v", res.Trace.Evals, rows)
+			}
+		})
+	}
+}
+
+// TestTFPurgeAsTensorBoard: tfPurge keeps what TensorBoard's sequential
+// rule keeps (at each START, of the values kept so far, those at its step
+// or later go), for random values and STARTs, several of them; the warning
+// counts all that went.
+func TestTFPurgeAsTensorBoard(t *testing.T) {
+	// two restarts: at step 5, dropping 5..9, then at step 6, dropping the
+	// first restart's 6 and 7
+	var s []TFScalar
+	for step := range int64(10) {
+		s = append(s, TFScalar{Step: step, Tag: "loss"})
+	}
+	for step := int64(5); step <= 7; step++ {
+		s = append(s, TFScalar{Step: step, Tag: "loss"})
+	}
+	starts := []tfStart{{File: "a", Record: 12, Offset: 500, Step: 5, Scalars: 10}, {File: "b", Record: 2, Offset: 40, Step: 6, Scalars: 13}}
+	kept, w := tfPurge(s, starts)
+	if len(kept) != 6 || kept[5].Step != 5 {
+		t.Errorf("kept %v, want steps 0..5", kept)
+	}
+	if want := "traces: a: record 12 at byte 500: SessionLog START at step 5 (a restart): dropped the 5 values, of any tag, read before it at step 5 or later (steps 5 to 9), as TensorBoard does; 1 later STARTs dropped 2 more, the last at step 6 (b, record 2)"; w == nil || w.Error() != want {
+		t.Errorf("warning\n%v\nwant\n%s", w, want)
+	}
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 2000 {
+		var s []TFScalar
+		var starts []tfStart
+		for i := range rng.IntN(30) {
+			if rng.IntN(4) == 0 {
+				starts = append(starts, tfStart{File: "f", Record: i + 1, Step: rng.Int64N(12) - 1, Scalars: len(s)})
+				continue
+			}
+			s = append(s, TFScalar{WallTime: float64(i), Step: rng.Int64N(12) - 1, Tag: "loss", Value: float64(i)})
+		}
+		// TensorBoard's order: the values, each START purging those before it
+		var want []TFScalar
+		k := 0
+		for i := 0; i <= len(s); i++ {
+			for ; k < len(starts) && starts[k].Scalars == i; k++ {
+				want = slices.DeleteFunc(want, func(x TFScalar) bool { return x.Step >= starts[k].Step })
+			}
+			if i < len(s) {
+				want = append(want, s[i])
+			}
+		}
+		got, w := tfPurge(s, starts)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: values %v starts %v: kept %v, want %v", trial, s, starts, got, want)
+		}
+		dropped := len(s) - len(want)
+		if (w != nil) != (dropped > 0) {
+			t.Fatalf("trial %d: %d dropped, warning %v", trial, dropped, w)
+		}
+		if w == nil {
+			continue
+		}
+		var first, more int
+		var pe *ParseError
+		if !errors.As(w, &pe) || pe.Record < 1 {
+			t.Fatalf("trial %d: warning not positioned: %#v", trial, w)
+		}
+		if _, err := fmt.Sscanf(w.Error()[strings.Index(w.Error(), "dropped the "):], "dropped the %d values", &first); err != nil {
+			t.Fatal(err)
+		}
+		if i := strings.Index(w.Error(), " later STARTs dropped "); i >= 0 {
+			fmt.Sscanf(w.Error()[i:], " later STARTs dropped %d more", &more)
+		}
+		if first+more != dropped {
+			t.Fatalf("trial %d: warning counts %d + %d, %d dropped: %v", trial, first, more, dropped, w)
 		}
 	}
 }

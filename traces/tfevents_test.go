@@ -60,6 +60,18 @@ func tfTestEvent(wall float64, step int64, fileVersion string, vals ...tfTestVal
 
 func f32(v float32) *float32 { return &v }
 
+// tfTestSession is an Event holding a SessionLog of the status given (1
+// START, 2 STOP, 3 CHECKPOINT), as TensorFlow's Supervisor and PyTorch's
+// SummaryWriter(purge_step=...) write one.
+func tfTestSession(wall float64, step int64, status int) []byte {
+	var sl []byte
+	sl = protowire.AppendTag(sl, 1, protowire.VarintType)
+	sl = protowire.AppendVarint(sl, uint64(status))
+	b := tfTestEvent(wall, step, "")
+	b = protowire.AppendTag(b, 6, protowire.BytesType)
+	return protowire.AppendBytes(b, sl)
+}
+
 // tfTestTensor encodes a scalar TensorProto (empty shape) of dtype with the
 // value either in a packed *_val field or in tensor_content.
 func tfTestTensor(dtype int, v float64, content bool) []byte {
@@ -218,6 +230,16 @@ func TestReadTFEventsMalformed(t *testing.T) {
 		}(), "traces: run.tfevents: record 2 at byte 40: length CRC mismatch", "", 0},
 		{"not a TFRecord", []byte("this is a text file, not events\n"), "traces: run.tfevents: record 1 at byte 0: length CRC mismatch", "", 0},
 		{"bad protobuf", AppendTFRecord(nil, []byte{0x0a, 0x05, 0x01}), "traces: run.tfevents: record 1 at byte 0: Event: field 1: unexpected EOF", "", 0},
+		// a SessionLog that does not decode: whether it is a START decides
+		// which steps are kept
+		{"session_log not a message", append(bytes.Clone(good), AppendTFRecord(nil, []byte{0x30, 0x01})...),
+			fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: Event: field 6 (session_log): wire type 0, not a SessionLog message", len(good)), "", 0},
+		{"session_log truncated", AppendTFRecord(nil, []byte{0x32, 0x01, 0x08}),
+			"traces: run.tfevents: record 1 at byte 0: SessionLog: field 1: unexpected EOF", "", 0},
+		{"session_log cut short", AppendTFRecord(nil, []byte{0x32, 0x03, 0x08}),
+			"traces: run.tfevents: record 1 at byte 0: Event: field 6: unexpected EOF", "", 0},
+		{"status not an enum", AppendTFRecord(nil, []byte{0x32, 0x03, 0x0a, 0x01, 0x01}),
+			"traces: run.tfevents: record 1 at byte 0: SessionLog: field 1 (status): wire type 2, not an enum", "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -339,6 +361,8 @@ func FuzzTFEvents(f *testing.F) {
 	f.Add(tfTestFile()[:50], false)
 	f.Add(tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tfTestTensor(2, 1, true)}), true)
 	f.Add(tfTestEvent(5, 2, "", tfTestValue{tag: "loss", simple: f32(0.5)}, tfTestValue{tag: "acc", tensor: tfTestTensor(9, 3, false)}), true)
+	f.Add(tfTestSession(5, 3, 1), true)
+	f.Add(append(tfTestFile(), AppendTFRecord(nil, tfTestSession(2000, 20, 1))...), false) // a restart at step 20
 	if b, err := os.ReadFile(filepath.Join("testdata", "tfevents", "events.out.tfevents.1000.sample")); err == nil {
 		f.Add(b, false)
 	}
