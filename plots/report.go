@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -316,7 +317,14 @@ func num(v float64) string {
 		}
 		return "-∞"
 	}
-	return tickLabel(roundSig(v, 4))
+	r := roundSig(v, 4)
+	if a := math.Abs(r); a != 0 && (a >= 1e6 || a < 1e-3) {
+		// Exponent form where tickLabel uses it, with 4 digits, not the
+		// 3 that suffice for ticks at 1, 2, 2.5 and 5 times a power of
+		// ten ('g' drops trailing zeros; it writes 0.0001234 plainly).
+		return strconv.FormatFloat(r, 'g', 4, 64)
+	}
+	return tickLabel(r)
 }
 
 func roundSig(v float64, n int) float64 {
