@@ -322,8 +322,15 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		} else {
 			bw, bt := cd.Best()
 			head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): ", cd.Target, 100*m.Level)
+			// the least time at the largest count drawn is no fastest
+			// count: the time still falls there (it said "fastest at
+			// N = 16" of 1 to 16, and "fastest at N = 1 on the cluster's
+			// 1 server")
 			cap := head + fmt.Sprintf("fastest at N = %d, %.4g s.", int(bw), bt)
-			if int(bw) > o.servers {
+			if cd.StillFalling() {
+				cap = head + fmt.Sprintf("still falling at N = %d, the largest drawn, %.4g s.", int(bw), bt)
+			}
+			if int(bw) > o.servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(o.servers) {
 				// the curve runs past the cluster to the fitted counts: say
 				// the best the cluster holds first (it named N = 63 of 16)
 				in := plots.ConvergenceData{}
@@ -333,7 +340,20 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 					}
 				}
 				iw, it := in.Best()
-				cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(iw), countWord(o.servers, "server"), it, int(bw), bt)
+				cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s", int(iw), countWord(o.servers, "server"), it)
+				if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
+					// the cluster's end, and the curve falls on past it
+					what := "all the cluster's " + countWord(o.servers, "server")
+					if int(iw) < o.servers {
+						what = "the largest drawn of the cluster's " + countWord(o.servers, "server")
+					}
+					cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s", int(iw), what, it)
+				}
+				if cd.StillFalling() {
+					cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, the largest drawn, %.4g s).", int(bw), bt)
+				} else {
+					cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(bw), bt)
+				}
 				bw = iw
 			}
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
