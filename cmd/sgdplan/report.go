@@ -214,11 +214,13 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
+	// warnings as fit's and predict's: "sgdplan: report: " begins an
+	// error (main's), which these are not
 	if traceWarn != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", traceWarn)
 	}
 	for _, w := range printed {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: report: %s\n", w)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if len(removed) > 0 {
 		for i, f := range removed {

@@ -768,3 +768,44 @@ func TestReportIntervalsCutAtZero(t *testing.T) {
 		t.Errorf("a negative mean response time:\n%s", s[i:])
 	}
 }
+
+// Every warning report prints has fit's and predict's prefix, "sgdplan:
+// warning: ": the traces not found, the jobs file's unknown column and the
+// model no job names (the last two began "sgdplan: report: ", as an error
+// does, while the first began "sgdplan: warning: ").
+func TestReportWarningPrefix(t *testing.T) {
+	dir := t.TempDir()
+	m := reportModel(t, dir)
+	b, err := os.ReadFile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	data := doc["data"].(map[string]any)
+	data["paths"] = []string{filepath.Join(dir, "nowhere")}
+	delete(data, "paths_from_model")
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(m, b, 0o644)
+	jobs := filepath.Join(dir, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p,max_worker\na,0,100,0.5,2\nb,0,50,0.9,2\n"), 0o644)
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", filepath.Join(dir, "r"), "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "sgdplan: warning: ") {
+			t.Errorf("stderr line %q: want the prefix %q", l, "sgdplan: warning: ")
+		}
+	}
+	for _, want := range []string{"the traces " + m + " was fitted on are not found", `unknown column "max_worker" ignored`, "no job of " + jobs + " names the model"} {
+		if !strings.Contains(stderr, "sgdplan: warning: "+want) && !strings.Contains(stderr, "sgdplan: warning: "+jobs+":1:20: "+want) {
+			t.Errorf("stderr lacks the warning %q:\n%s", want, stderr)
+		}
+	}
+}
