@@ -94,8 +94,8 @@ func TestReportTracesFromAnotherFolder(t *testing.T) {
 			t.Errorf("model with paths_from_model, from its folder: %v", err)
 		}
 	}
-	if strings.Contains(stderr, "sgdplan: warning:") || !strings.Contains(html, "<code>"+filepath.Join("input", "traces")+"</code>") {
-		t.Errorf("model with paths_from_model: stderr %q, want no warning; the inputs should name input/traces, the traces read:\n%s", stderr, html)
+	if strings.Contains(stderr, "sgdplan: warning: the traces ") || !strings.Contains(html, "<code>"+filepath.Join("input", "traces")+"</code>") {
+		t.Errorf("model with paths_from_model: stderr %q, want no warning of the traces; the inputs should name input/traces, the traces read:\n%s", stderr, html)
 	}
 
 	stderr, html = report("old.json", "old")
