@@ -481,20 +481,27 @@ type traceLookup struct {
 }
 
 // findTraces looks for each trace of m's data.paths, as fit was given it,
-// at: the path as stored (a relative one from the working folder, as fit
-// was run); then its data.paths_from_model entry from the model file's
-// folder (written since 2026-12-05); then the stored path from the model
-// file's folder (fit run there). The first that exists is read.
+// at: its data.paths_from_model entry from the model file's folder
+// (written since 2026-12-05); then the path as stored (a relative one from
+// the working folder, as fit was run); then the stored path from the model
+// file's folder (fit run there). The first that exists is read. An
+// absolute stored path comes first: it names the traces wherever report
+// runs. The path beside the model comes before the working folder's: in
+// another folder with a folder of the same relative name (input/traces of
+// another run) report read that one, another run's traces, silently.
 func findTraces(modelPath string, m *fit.Model) traceLookup {
 	l := traceLookup{stored: m.Data.Paths}
 	dir := filepath.Dir(modelPath)
 	for i, p := range m.Data.Paths {
-		try := []string{p}
+		var try []string
+		if filepath.IsAbs(p) {
+			try = append(try, p)
+		}
 		if i < len(m.Data.PathsFromModel) {
 			try = append(try, filepath.Join(dir, m.Data.PathsFromModel[i]))
 		}
 		if !filepath.IsAbs(p) {
-			try = append(try, filepath.Join(dir, p))
+			try = append(try, p, filepath.Join(dir, p))
 		}
 		var tried []string
 		at := ""

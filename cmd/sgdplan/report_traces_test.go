@@ -116,3 +116,43 @@ func TestReportTracesFromAnotherFolder(t *testing.T) {
 		t.Errorf("the page's warnings do not say the traces are not found")
 	}
 }
+
+// A report run from another folder that has a folder of the same relative
+// name as the model's traces (fit ran in d1 on input/traces; report runs
+// in d2, which has input/traces of its own, on ../d1/model.json) reads the
+// traces beside the model, d1's, not the working folder's: it read d2's,
+// another run's phases and staleness drawn as the model's, silently.
+func TestReportTracesBesideModelFirst(t *testing.T) {
+	jobs, err := filepath.Abs(reportJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sync, err := filepath.Abs(filepath.Join("..", "..", "testdata", "synthetic", "async-ps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	copyDir(t, sync, filepath.Join(tmp, "d1", "input", "traces"))
+	copyDir(t, sync, filepath.Join(tmp, "d2", "input", "traces"))
+	t.Chdir(filepath.Join(tmp, "d1"))
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("input", "traces"), "--family", "mva", "--out", "model.json", "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit exit %d:\n%s", code, stderr)
+	}
+	t.Chdir(filepath.Join(tmp, "d2"))
+	model := filepath.Join("..", "d1", "model.json")
+	code, _, stderr := runCmd(t, "report", "--model", model, "--jobs", jobs, "--servers", "16", "--out", "r",
+		"--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("report exit %d:\n%s", code, stderr)
+	}
+	html, err := os.ReadFile(filepath.Join("r", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<code>" + filepath.Join("..", "d1", "input", "traces") + "</code>"; !strings.Contains(string(html), want) {
+		t.Errorf("the page's inputs lack %s, the traces beside the model:\n%s", want, html)
+	}
+	if strings.Contains(string(html), "<code>"+filepath.Join("input", "traces")+"</code>") {
+		t.Errorf("the page read input/traces of the working folder, another run's")
+	}
+}
