@@ -530,7 +530,9 @@ func findTraces(modelPath string, m *fit.Model) traceLookup {
 }
 
 // inputs are the traces as the page's Inputs list names them: the path
-// read, or the stored path marked as not found.
+// read, or the stored path marked as not found. When one is not found none
+// is read (reportTraces), and those found are marked so (they were listed
+// as read).
 func (l traceLookup) inputs() []string {
 	var ins []string
 	for _, p := range l.stored {
@@ -538,7 +540,14 @@ func (l traceLookup) inputs() []string {
 			ins = append(ins, p+" (not found: no phases or staleness figure)")
 		}
 	}
-	return append(l.paths, ins...)
+	if len(ins) == 0 {
+		return l.paths
+	}
+	var found []string
+	for _, p := range l.paths {
+		found = append(found, p+" (found, not read: another trace of the model is not found)")
+	}
+	return append(found, ins...)
 }
 
 // reportTraces loads the traces found (l) that the model at modelPath was
@@ -550,8 +559,13 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 		return nil, "", "the model names no trace"
 	}
 	if len(l.missing) > 0 {
-		return nil, fmt.Sprintf("the traces %s was fitted on are not found (tried %s): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried",
-			modelPath, andList(l.tried)), ""
+		what := "the traces " + modelPath + " was fitted on are not found"
+		if len(l.paths) > 0 {
+			// (it said "the traces ... are not found" of them all)
+			what = fmt.Sprintf("%d of the %d traces %s was fitted on are not found, %s", len(l.missing), len(l.stored), modelPath, andList(l.missing))
+		}
+		return nil, fmt.Sprintf("%s (tried %s): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried",
+			what, andList(l.tried)), ""
 	}
 	t, _, err := traces.Load(l.paths...)
 	if err != nil {

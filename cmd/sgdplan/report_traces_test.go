@@ -156,3 +156,46 @@ func TestReportTracesBesideModelFirst(t *testing.T) {
 		t.Errorf("the page read input/traces of the working folder, another run's")
 	}
 }
+
+// A model fitted on two traces, one of which is not found: no trace is
+// read, the warning says which one is missing (it said "the traces ... are
+// not found" of both), and the page's inputs do not list the one found as
+// if it was read.
+func TestReportOneTraceMissing(t *testing.T) {
+	dir := t.TempDir()
+	m := reportModel(t, dir)
+	b, err := os.ReadFile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	data := doc["data"].(map[string]any)
+	found := data["paths"].([]any)[0].(string)
+	none := filepath.Join(dir, "nowhere")
+	data["paths"] = []string{found, none}
+	delete(data, "paths_from_model")
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(m, b, 0o644)
+	out := filepath.Join(dir, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "sgdplan: warning: 1 of the 2 traces " + m + " was fitted on are not found, " + none + " (tried " + none + "): the phases and staleness figures are left out"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(html), "<code>"+found+" (found, not read: another trace of the model is not found)</code>") || strings.Contains(string(html), "<code>"+found+"</code>") {
+		t.Errorf("the page lists %s as read:\n%s", found, html)
+	}
+	for _, f := range []string{"phases.png", "staleness.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s drawn", f)
+		}
+	}
+}
