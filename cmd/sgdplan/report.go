@@ -37,7 +37,11 @@ workers per job (its knee, where one more worker cuts its run time by less than
 completion (ideal shares and whole workers), every policy's mean flow time on the
 jobs, and a simulation of every policy on Poisson arrivals of jobs resampled from
 jobs.csv at several loads (--loads, --seeds seeds each, 95% intervals over seeds).
-With a loss curve in the model it adds the convergence figure.
+With a loss curve in the model it adds the convergence figure; with the traces the
+model was fitted on (found beside model.json, or as fit was given them), the phases
+and staleness figures. --out is a new folder or an earlier report's (one cut short
+too), whose figures it replaces; a folder of other files with a report's names
+(fit.png, index.html, ...) is refused. Warnings go to stderr and onto the page.
 
 Example:
    sgdplan fit testdata/synthetic/async-ps --out model.json
