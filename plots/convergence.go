@@ -47,6 +47,18 @@ func (d ConvergenceData) Best() (workers, seconds float64) {
 	return workers, seconds
 }
 
+// StillFalling reports whether the predicted time to target is least at
+// the largest worker count drawn, one of two or more: it is still falling
+// there, and Best is the end of the drawn range, not the fastest count.
+func (d ConvergenceData) StillFalling() bool {
+	n := len(d.TimePredicted)
+	if n < 2 {
+		return false
+	}
+	w, _ := d.Best()
+	return w == d.TimePredicted[n-1].X
+}
+
 func (d ConvergenceData) validate() error {
 	if len(d.Curves) == 0 {
 		return inputError("convergence", "no loss curves")
@@ -210,7 +222,12 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		bs, _ := plotter.NewScatter(plotter.XYs{{X: bw, Y: bt}})
 		bs.GlyphStyle = draw.GlyphStyle{Color: OkabeIto[2], Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 		q.Add(bs)
-		g.legend(fmt.Sprintf("fastest: N=%.4g, %.3g s", bw, bt), bs)
+		if d.StillFalling() {
+			// not the fastest: the least drawn, the curve still falls
+			g.legend(fmt.Sprintf("still falling: N=%.4g, %.3g s", bw, bt), bs)
+		} else {
+			g.legend(fmt.Sprintf("fastest: N=%.4g, %.3g s", bw, bt), bs)
+		}
 		g.see(XY{bw, bt})
 		fastest = bw
 	}

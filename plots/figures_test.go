@@ -140,12 +140,43 @@ func TestConvergenceBest(t *testing.T) {
 	if n, _ := (ConvergenceData{}).Best(); !math.IsNaN(n) {
 		t.Errorf("Best without predictions = %g, want NaN", n)
 	}
+	if d.StillFalling() {
+		t.Errorf("StillFalling with the best at N = 4 of 1 to 8")
+	}
 	_, err := ConvergenceFigure(ConvergenceData{})
 	wantErr(t, "empty", err, "convergence", "no loss curves")
 	_, err = ConvergenceFigure(ConvergenceData{Curves: []LossCurve{{Workers: 2, Updates: []float64{1, 2}, Loss: []float64{1}}}})
 	wantErr(t, "ragged", err, "convergence", "curve 0 (2 workers): 2 updates and 1 losses")
 	_, err = ConvergenceFigure(ConvergenceData{Curves: []LossCurve{{Workers: 3, FitUpdates: []float64{1}, FitLoss: []float64{1}}}})
 	wantErr(t, "nothing", err, "convergence", "curve 0 (3 workers): no measured points and 1 fitted points")
+	if (ConvergenceData{}).StillFalling() || (ConvergenceData{TimePredicted: []Band{{X: 1, Y: 100}}}).StillFalling() {
+		t.Errorf("StillFalling with fewer than two counts drawn")
+	}
+	d.TimePredicted[3].Y = 40
+	if !d.StillFalling() {
+		t.Errorf("not StillFalling with the best at N = 8, the largest drawn")
+	}
+}
+
+// The time panel's legend calls the least time "fastest" only when the
+// curve rises again past it; at the end of the drawn range it says the
+// time is still falling (it called the largest drawn count the fastest).
+func TestConvergenceLegendStillFalling(t *testing.T) {
+	d := lossExample()
+	f, err := ConvergenceFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "fastest: N=") || strings.Contains(s, "still falling") {
+		t.Errorf("best inside the range: legend does not say fastest")
+	}
+	d.TimePredicted = d.TimePredicted[:2] // 1 and 2 workers: falling
+	if f, err = ConvergenceFigure(d); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); strings.Contains(s, "fastest") || !strings.Contains(s, "still falling: N=2,") {
+		t.Errorf("best at the largest drawn: legend calls it fastest")
+	}
 }
 
 func TestScalingEfficiency(t *testing.T) {

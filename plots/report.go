@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -17,19 +18,33 @@ import (
 // The files of a report folder: WriteReport writes ReportIndex, ReportSummary
 // and one PNG per figure, named from ReportFigureFiles. ReportFiles lists
 // them all, so that a command can check the folder before any work.
+// ReportMarker is written before anything else and removed once the rest
+// is written: a report cut short (killed before its index.html and
+// summary.md) leaves it beside its figures, and it marks the folder as an
+// earlier report for the next run (which refused the figures as the
+// user's).
 const (
 	ReportIndex   = "index.html"
 	ReportSummary = "summary.md"
+	ReportMarker  = ".sgdplan-report-in-progress"
 )
+
+// reportMarkerText is ReportMarker's content; its first line is what
+// EarlierReport looks for.
+const reportMarkerText = "sgdplan report in progress\n" +
+	"This folder holds a report that sgdplan report began and did not finish (it removes this file\n" +
+	"once index.html and summary.md are written). A rerun of sgdplan report into it replaces its\n" +
+	"files; other commands ignore it.\n"
 
 // ReportFigureFiles are the names a figure of a report may have (those of
 // sgdplan report, in the order of its page); WriteReport refuses others.
 var ReportFigureFiles = []string{"fit.png", "phases.png", "staleness.png", "convergence.png", "scaling.png", "plan.png", "simulation.png"}
 
 // ReportFiles returns every name WriteReport may write in a report folder:
-// the figures of ReportFigureFiles, ReportIndex and ReportSummary.
+// the figures of ReportFigureFiles, ReportIndex, ReportSummary and
+// ReportMarker.
 func ReportFiles() []string {
-	return append(slices.Clone(ReportFigureFiles), ReportIndex, ReportSummary)
+	return append(slices.Clone(ReportFigureFiles), ReportIndex, ReportSummary, ReportMarker)
 }
 
 // CheckReportDir reports, as an error naming the path, the first file of
@@ -79,13 +94,15 @@ const reportGenerator = `<meta name="generator" content="sgdplan report">`
 var reportMarks = map[string][]string{
 	ReportIndex:   {reportGenerator, `<p class="muted">Made by <code>sgdplan report `},
 	ReportSummary: {"Made by `sgdplan report "},
+	ReportMarker:  {"sgdplan report in progress\n"},
 }
 
 // EarlierReport says whether dir holds an earlier report: an index.html
 // or summary.md that sgdplan report wrote (its generator line, or the
-// "Made by sgdplan report" line every report has had).
+// "Made by sgdplan report" line every report has had), or the ReportMarker
+// of one cut short.
 func EarlierReport(dir string) bool {
-	for _, name := range []string{ReportIndex, ReportSummary} {
+	for _, name := range []string{ReportIndex, ReportSummary, ReportMarker} {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			continue
@@ -234,11 +251,13 @@ func (r Report) validate() error {
 // WriteReport writes r's figures, index.html and summary.md into dir
 // (created if needed). Each file is written through a temporary file and a
 // rename, so that no file in dir is ever half-written; figures are written
-// first, so that index.html never links to a missing image. It checks the
+// first, so that index.html never links to a missing image, and
+// ReportMarker before them, removed at the end, so that a run cut short
+// leaves a folder the next run takes for an earlier report. It checks the
 // folder first (CheckReportDir), so that a file it could not replace, or
 // one of the user's in a folder without an earlier report, stops it before
-// it writes any. Over an earlier report it removes the earlier figures r
-// does not draw and returns their names (removed).
+// it writes any. Over an earlier report (one cut short too) it removes the
+// earlier figures r does not draw and returns their names (removed).
 func WriteReport(dir string, r Report) (removed []string, err error) {
 	if err := r.validate(); err != nil {
 		return nil, err
@@ -252,6 +271,10 @@ func WriteReport(dir string, r Report) (removed []string, err error) {
 	earlier := EarlierReport(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("plots: report: %w", err)
+	}
+	marker := filepath.Join(dir, ReportMarker)
+	if err := writeFileAtomic(marker, []byte(reportMarkerText)); err != nil {
+		return nil, err
 	}
 	for _, f := range r.Figures {
 		if err := f.Figure.Save(filepath.Join(dir, f.File)); err != nil {
@@ -268,10 +291,15 @@ func WriteReport(dir string, r Report) (removed []string, err error) {
 	if err := writeFileAtomic(filepath.Join(dir, ReportSummary), r.Markdown()); err != nil {
 		return nil, err
 	}
-	if !earlier {
-		return nil, nil
+	if earlier {
+		if removed, err = removeStaleFigures(dir, r.Figures); err != nil {
+			return removed, err
+		}
 	}
-	return removeStaleFigures(dir, r.Figures)
+	if err := os.Remove(marker); err != nil {
+		return removed, fmt.Errorf("plots: report: %w", err)
+	}
+	return removed, nil
 }
 
 // removeStaleFigures removes the figures of ReportFigureFiles in dir that
@@ -316,7 +344,14 @@ func num(v float64) string {
 		}
 		return "-∞"
 	}
-	return tickLabel(roundSig(v, 4))
+	r := roundSig(v, 4)
+	if a := math.Abs(r); a != 0 && (a >= 1e6 || a < 1e-3) {
+		// Exponent form where tickLabel uses it, with 4 digits, not the
+		// 3 that suffice for ticks at 1, 2, 2.5 and 5 times a power of
+		// ten ('g' drops trailing zeros; it writes 0.0001234 plainly).
+		return strconv.FormatFloat(r, 'g', 4, 64)
+	}
+	return tickLabel(r)
 }
 
 func roundSig(v float64, n int) float64 {

@@ -246,3 +246,40 @@ func TestReportOneServer(t *testing.T) {
 		t.Errorf("summary at 16: %s", md)
 	}
 }
+
+// TestNumKeepsFourDigits: the report's numbers keep 4 significant digits at
+// every magnitude (num formatted through tickLabel, whose exponent form has
+// 3: 0.0001234 printed 0.000123 and 1234567 printed 1.23e+06).
+func TestNumKeepsFourDigits(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"},
+		{0.1, "0.1"},
+		{0.09523, "0.09523"},
+		{0.00123456, "0.001235"},
+		{0.0001234, "0.0001234"},
+		{-0.0001234, "-0.0001234"},
+		{2.5e-5, "2.5e-05"},
+		{1.234567e-5, "1.235e-05"},
+		{0.00099996, "0.001"},
+		{1.5, "1.5"},
+		{123.456, "123.5"},
+		{20000, "20000"},
+		{123456, "123500"},
+		{999949, "999900"},
+		{999999.5, "1e+06"},
+		{1234567, "1.235e+06"},
+		{-1234567, "-1.235e+06"},
+		{2e6, "2e+06"},
+		{1.2e9, "1.2e+09"},
+		{math.NaN(), "–"},
+		{math.Inf(1), "∞"},
+		{math.Inf(-1), "-∞"},
+	} {
+		if got := num(c.v); got != c.want {
+			t.Errorf("num(%g) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // A folder (or a fifo) where a report file goes stops WriteReport before it
@@ -197,5 +199,81 @@ func TestEarlierReport(t *testing.T) {
 		if got := EarlierReport(d); got != c.want {
 			t.Errorf("%s %q: earlier report %v, want %v", c.name, c.text, got, c.want)
 		}
+	}
+}
+
+// A first report cut short (killed after its marker and a figure, before
+// index.html and summary.md) leaves a folder that the next run takes for
+// an earlier report: it writes the report, removes the cut-short run's
+// figure it does not draw, and removes the marker (the rerun was refused:
+// the figure looked like the user's). The marker is written before any
+// figure and is gone once the report is whole; a file of the marker's name
+// that sgdplan did not write is the user's, and refused.
+func TestWriteReportAfterCutShortRun(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{ReportMarker: reportMarkerText, "scaling.png": "half a report", "fit.png": "half a report"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := CheckOthersFiles(dir); err != nil {
+		t.Errorf("CheckOthersFiles after a cut-short run: %v", err)
+	}
+	removed, err := WriteReport(dir, exampleReport(t)) // fit.png and plan.png
+	if err != nil {
+		t.Fatalf("WriteReport after a cut-short run: %v", err)
+	}
+	if got := strings.Join(removed, " "); got != "scaling.png" {
+		t.Errorf("removed %q, want scaling.png", got)
+	}
+	var names []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "fit.png index.html plan.png summary.md" {
+		t.Errorf("the folder holds %s, want fit.png index.html plan.png summary.md (no marker)", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "fit.png")); string(b) == "half a report" {
+		t.Error("fit.png not replaced")
+	}
+
+	// a run killed while it draws its second figure (a panic here: nothing
+	// after it runs) leaves the marker and the first figure, and the next
+	// run writes the report
+	dir = t.TempDir()
+	r := exampleReport(t) // fit.png and plan.png
+	r.Figures[1].Figure = &Figure{W: Width, H: PanelHeight, draw: func(draw.Canvas) { panic("killed") }}
+	func() {
+		defer func() { recover() }()
+		WriteReport(dir, r)
+		t.Error("WriteReport: no panic")
+	}()
+	names = nil
+	ents, _ = os.ReadDir(dir)
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != ReportMarker+" fit.png" {
+		t.Errorf("a run killed at its second figure left %s, want %s fit.png", got, ReportMarker)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ReportMarker)); err != nil || string(b) != reportMarkerText {
+		t.Errorf("marker %q, %v", b, err)
+	}
+	if _, err := WriteReport(dir, exampleReport(t)); err != nil {
+		t.Errorf("the run after a killed one: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ReportMarker)); err == nil || !EarlierReport(dir) {
+		t.Errorf("after the rerun: the marker stays (%v), or no earlier report", err)
+	}
+
+	// the user's own file of the marker's name
+	dir = t.TempDir()
+	os.WriteFile(filepath.Join(dir, ReportMarker), []byte("mine"), 0o644)
+	if EarlierReport(dir) {
+		t.Error("the user's own " + ReportMarker + " makes an earlier report")
+	}
+	if _, err := WriteReport(dir, exampleReport(t)); err == nil || !strings.Contains(err.Error(), " holds "+ReportMarker+" but no earlier sgdplan report") {
+		t.Errorf("the user's own %s: %v", ReportMarker, err)
 	}
 }

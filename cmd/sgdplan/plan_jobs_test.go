@@ -85,7 +85,7 @@ func TestPlanReportWarnUnknownColumn(t *testing.T) {
 	m := reportModel(t, dir)
 	out := filepath.Join(dir, "r")
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
-	if code != 0 || !strings.Contains(stderr, "sgdplan: report: "+want+"\n") {
+	if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+want+"\n") {
 		t.Errorf("report: exit %d, stderr %q; want 0 and the warning", code, stderr)
 	}
 	if md, _ := os.ReadFile(filepath.Join(out, "summary.md")); !strings.Contains(string(md), `unknown column "max_worker" ignored`) {

@@ -37,7 +37,11 @@ workers per job (its knee, where one more worker cuts its run time by less than
 completion (ideal shares and whole workers), every policy's mean flow time on the
 jobs, and a simulation of every policy on Poisson arrivals of jobs resampled from
 jobs.csv at several loads (--loads, --seeds seeds each, 95% intervals over seeds).
-With a loss curve in the model it adds the convergence figure.
+With a loss curve in the model it adds the convergence figure; with the traces the
+model was fitted on (found beside model.json, or as fit was given them), the phases
+and staleness figures. --out is a new folder or an earlier report's (one cut short
+too), whose figures it replaces; a folder of other files with a report's names
+(fit.png, index.html, ...) is refused. Warnings go to stderr and onto the page.
 
 Example:
    sgdplan fit testdata/synthetic/async-ps --out model.json
@@ -214,11 +218,13 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err != nil {
 		return withCode(exitFailure, fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
+	// warnings as fit's and predict's: "sgdplan: report: " begins an
+	// error (main's), which these are not
 	if traceWarn != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", traceWarn)
 	}
 	for _, w := range printed {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: report: %s\n", w)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if len(removed) > 0 {
 		for i, f := range removed {
@@ -322,8 +328,15 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		} else {
 			bw, bt := cd.Best()
 			head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): ", cd.Target, 100*m.Level)
+			// the least time at the largest count drawn is no fastest
+			// count: the time still falls there (it said "fastest at
+			// N = 16" of 1 to 16, and "fastest at N = 1 on the cluster's
+			// 1 server")
 			cap := head + fmt.Sprintf("fastest at N = %d, %.4g s.", int(bw), bt)
-			if int(bw) > o.servers {
+			if cd.StillFalling() {
+				cap = head + fmt.Sprintf("still falling at N = %d, the largest drawn, %.4g s.", int(bw), bt)
+			}
+			if int(bw) > o.servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(o.servers) {
 				// the curve runs past the cluster to the fitted counts: say
 				// the best the cluster holds first (it named N = 63 of 16)
 				in := plots.ConvergenceData{}
@@ -333,7 +346,20 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 					}
 				}
 				iw, it := in.Best()
-				cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(iw), countWord(o.servers, "server"), it, int(bw), bt)
+				cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s", int(iw), countWord(o.servers, "server"), it)
+				if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
+					// the cluster's end, and the curve falls on past it
+					what := "all the cluster's " + countWord(o.servers, "server")
+					if int(iw) < o.servers {
+						what = "the largest drawn of the cluster's " + countWord(o.servers, "server")
+					}
+					cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s", int(iw), what, it)
+				}
+				if cd.StillFalling() {
+					cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, the largest drawn, %.4g s).", int(bw), bt)
+				} else {
+					cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(bw), bt)
+				}
 				bw = iw
 			}
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
@@ -459,20 +485,27 @@ type traceLookup struct {
 }
 
 // findTraces looks for each trace of m's data.paths, as fit was given it,
-// at: the path as stored (a relative one from the working folder, as fit
-// was run); then its data.paths_from_model entry from the model file's
-// folder (written since 2026-12-05); then the stored path from the model
-// file's folder (fit run there). The first that exists is read.
+// at: its data.paths_from_model entry from the model file's folder
+// (written since 2026-12-05); then the path as stored (a relative one from
+// the working folder, as fit was run); then the stored path from the model
+// file's folder (fit run there). The first that exists is read. An
+// absolute stored path comes first: it names the traces wherever report
+// runs. The path beside the model comes before the working folder's: in
+// another folder with a folder of the same relative name (input/traces of
+// another run) report read that one, another run's traces, silently.
 func findTraces(modelPath string, m *fit.Model) traceLookup {
 	l := traceLookup{stored: m.Data.Paths}
 	dir := filepath.Dir(modelPath)
 	for i, p := range m.Data.Paths {
-		try := []string{p}
+		var try []string
+		if filepath.IsAbs(p) {
+			try = append(try, p)
+		}
 		if i < len(m.Data.PathsFromModel) {
 			try = append(try, filepath.Join(dir, m.Data.PathsFromModel[i]))
 		}
 		if !filepath.IsAbs(p) {
-			try = append(try, filepath.Join(dir, p))
+			try = append(try, p, filepath.Join(dir, p))
 		}
 		var tried []string
 		at := ""
@@ -501,7 +534,9 @@ func findTraces(modelPath string, m *fit.Model) traceLookup {
 }
 
 // inputs are the traces as the page's Inputs list names them: the path
-// read, or the stored path marked as not found.
+// read, or the stored path marked as not found. When one is not found none
+// is read (reportTraces), and those found are marked so (they were listed
+// as read).
 func (l traceLookup) inputs() []string {
 	var ins []string
 	for _, p := range l.stored {
@@ -509,7 +544,14 @@ func (l traceLookup) inputs() []string {
 			ins = append(ins, p+" (not found: no phases or staleness figure)")
 		}
 	}
-	return append(l.paths, ins...)
+	if len(ins) == 0 {
+		return l.paths
+	}
+	var found []string
+	for _, p := range l.paths {
+		found = append(found, p+" (found, not read: another trace of the model is not found)")
+	}
+	return append(found, ins...)
 }
 
 // reportTraces loads the traces found (l) that the model at modelPath was
@@ -521,8 +563,13 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 		return nil, "", "the model names no trace"
 	}
 	if len(l.missing) > 0 {
-		return nil, fmt.Sprintf("the traces %s was fitted on are not found (tried %s): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried",
-			modelPath, andList(l.tried)), ""
+		what := "the traces " + modelPath + " was fitted on are not found"
+		if len(l.paths) > 0 {
+			// (it said "the traces ... are not found" of them all)
+			what = fmt.Sprintf("%d of the %d traces %s was fitted on are not found, %s", len(l.missing), len(l.stored), modelPath, andList(l.missing))
+		}
+		return nil, fmt.Sprintf("%s (tried %s): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried",
+			what, andList(l.tried)), ""
 	}
 	t, _, err := traces.Load(l.paths...)
 	if err != nil {

@@ -35,8 +35,8 @@ func TestReportRefusesFolderForFile(t *testing.T) {
 			t.Errorf("%s a folder: the report folder holds %v, want only the folder", name, names)
 		}
 	}
-	if len(plots.ReportFiles()) != 9 {
-		t.Errorf("ReportFiles %v, want the 7 figures, index.html and summary.md", plots.ReportFiles())
+	if len(plots.ReportFiles()) != 10 {
+		t.Errorf("ReportFiles %v, want the 7 figures, index.html, summary.md and the in-progress marker", plots.ReportFiles())
 	}
 }
 
@@ -88,5 +88,43 @@ func TestReportLeavesTheUsersFigures(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(old, "scaling.png")); err == nil {
 		t.Error("the earlier report's scaling.png stays")
+	}
+}
+
+// A first report killed after some figures, before index.html and
+// summary.md, leaves its marker (plots.ReportMarker, written before any
+// figure) beside them; the next report into that folder takes it for an
+// earlier report and writes the report over it, removing the killed run's
+// figures it does not draw and the marker (it refused the folder: the
+// figures looked like the user's). The marker's first line is
+// "sgdplan report in progress" (docs/figures.md).
+func TestReportAfterKilledReport(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	out := filepath.Join(tmp, "r")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{plots.ReportMarker: "sgdplan report in progress\n", "fit.png": "half", "scaling.png": "half"} {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// one server: no speedup figure, so the killed run's scaling.png goes
+	code, stdout, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "1", "--out", out,
+		"--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("report after a killed one: exit %d\n%s", code, stderr)
+	}
+	if w := "removed the earlier report's figures this one does not draw: " + filepath.Join(out, "scaling.png") + "\n"; !strings.HasPrefix(stdout, w) {
+		t.Errorf("stdout %q, want it to start with %q", stdout, w)
+	}
+	for name, want := range map[string]bool{plots.ReportMarker: false, "scaling.png": false, "fit.png": true, "index.html": true, "summary.md": true} {
+		if _, err := os.Stat(filepath.Join(out, name)); (err == nil) != want {
+			t.Errorf("%s: present %v, want %v", name, err == nil, want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "fit.png")); string(b) == "half" {
+		t.Error("the killed run's fit.png is not replaced")
 	}
 }

@@ -562,12 +562,32 @@ func TestReportCountNotesCapped(t *testing.T) {
 }
 
 // On a cluster smaller than the fitted worker counts, the convergence
-// caption's "fastest" is the best the cluster holds, with the curve's own
+// caption names the best the cluster holds first, with the curve's own
 // best beyond it named as such (it said "fastest at N = 2" on 1 server).
+// On the asgd model the time to target falls all the way, so neither is
+// called the fastest: both are the ends of what is drawn (it said
+// "fastest at N = 1 on the cluster's 1 server ... fastest at N = 2").
 func TestReportConvergenceFastestInCluster(t *testing.T) {
 	s := asgdReport(t, "job,arrival,size,p\na,0,100,0.5\n", "1")
-	if !strings.Contains(s, "fastest at N = 1 on the cluster's 1 server") || !strings.Contains(s, "beyond it") {
+	if !strings.Contains(s, "still falling at N = 1, all the cluster's 1 server, ") || !strings.Contains(s, "drawn beyond it to the fitted worker counts, is still falling at N = 2, the largest drawn, ") || strings.Contains(s, "fastest at") {
 		t.Errorf("caption:\n%s", s)
+	}
+}
+
+// The convergence caption calls the least predicted time to target the
+// fastest only when the curve rises past it (the fit-async model: fastest
+// on one worker); when it is least at the largest worker count drawn (the
+// asgd model on 16 servers) the time is still falling there (the caption
+// called the end of the drawn range "fastest at N = 16").
+func TestReportConvergenceStillFalling(t *testing.T) {
+	tmp := t.TempDir()
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,100,0.5\n"), 0o644)
+	if s := quickReport(t, fitModel(t, tmp), jobs, "8", filepath.Join(tmp, "r-async")); !strings.Contains(s, "fastest at N = 1, ") || strings.Contains(s, "still falling") {
+		t.Errorf("fit-async model, fastest on 1 worker: caption:\n%s", s)
+	}
+	if s := quickReport(t, asgdModel(t, tmp), jobs, "16", filepath.Join(tmp, "r-asgd")); !strings.Contains(s, "still falling at N = 16, the largest drawn, ") || strings.Contains(s, "fastest at") {
+		t.Errorf("asgd model, least at 16 of 1 to 16: caption:\n%s", s)
 	}
 }
 
@@ -746,5 +766,46 @@ func TestReportIntervalsCutAtZero(t *testing.T) {
 	}
 	if strings.Contains(s[i:], "[-") {
 		t.Errorf("a negative mean response time:\n%s", s[i:])
+	}
+}
+
+// Every warning report prints has fit's and predict's prefix, "sgdplan:
+// warning: ": the traces not found, the jobs file's unknown column and the
+// model no job names (the last two began "sgdplan: report: ", as an error
+// does, while the first began "sgdplan: warning: ").
+func TestReportWarningPrefix(t *testing.T) {
+	dir := t.TempDir()
+	m := reportModel(t, dir)
+	b, err := os.ReadFile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	data := doc["data"].(map[string]any)
+	data["paths"] = []string{filepath.Join(dir, "nowhere")}
+	delete(data, "paths_from_model")
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(m, b, 0o644)
+	jobs := filepath.Join(dir, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p,max_worker\na,0,100,0.5,2\nb,0,50,0.9,2\n"), 0o644)
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", filepath.Join(dir, "r"), "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "sgdplan: warning: ") {
+			t.Errorf("stderr line %q: want the prefix %q", l, "sgdplan: warning: ")
+		}
+	}
+	for _, want := range []string{"the traces " + m + " was fitted on are not found", `unknown column "max_worker" ignored`, "no job of " + jobs + " names the model"} {
+		if !strings.Contains(stderr, "sgdplan: warning: "+want) && !strings.Contains(stderr, "sgdplan: warning: "+jobs+":1:20: "+want) {
+			t.Errorf("stderr lacks the warning %q:\n%s", want, stderr)
+		}
 	}
 }

@@ -94,8 +94,8 @@ func TestReportTracesFromAnotherFolder(t *testing.T) {
 			t.Errorf("model with paths_from_model, from its folder: %v", err)
 		}
 	}
-	if strings.Contains(stderr, "sgdplan: warning:") || !strings.Contains(html, "<code>"+filepath.Join("input", "traces")+"</code>") {
-		t.Errorf("model with paths_from_model: stderr %q, want no warning; the inputs should name input/traces, the traces read:\n%s", stderr, html)
+	if strings.Contains(stderr, "sgdplan: warning: the traces ") || !strings.Contains(html, "<code>"+filepath.Join("input", "traces")+"</code>") {
+		t.Errorf("model with paths_from_model: stderr %q, want no warning of the traces; the inputs should name input/traces, the traces read:\n%s", stderr, html)
 	}
 
 	stderr, html = report("old.json", "old")
@@ -114,5 +114,88 @@ func TestReportTracesFromAnotherFolder(t *testing.T) {
 	}
 	if !strings.Contains(html, "<li>the traces old.json was fitted on are not found") {
 		t.Errorf("the page's warnings do not say the traces are not found")
+	}
+}
+
+// A report run from another folder that has a folder of the same relative
+// name as the model's traces (fit ran in d1 on input/traces; report runs
+// in d2, which has input/traces of its own, on ../d1/model.json) reads the
+// traces beside the model, d1's, not the working folder's: it read d2's,
+// another run's phases and staleness drawn as the model's, silently.
+func TestReportTracesBesideModelFirst(t *testing.T) {
+	jobs, err := filepath.Abs(reportJobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sync, err := filepath.Abs(filepath.Join("..", "..", "testdata", "synthetic", "async-ps"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	copyDir(t, sync, filepath.Join(tmp, "d1", "input", "traces"))
+	copyDir(t, sync, filepath.Join(tmp, "d2", "input", "traces"))
+	t.Chdir(filepath.Join(tmp, "d1"))
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("input", "traces"), "--family", "mva", "--out", "model.json", "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit exit %d:\n%s", code, stderr)
+	}
+	t.Chdir(filepath.Join(tmp, "d2"))
+	model := filepath.Join("..", "d1", "model.json")
+	code, _, stderr := runCmd(t, "report", "--model", model, "--jobs", jobs, "--servers", "16", "--out", "r",
+		"--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("report exit %d:\n%s", code, stderr)
+	}
+	html, err := os.ReadFile(filepath.Join("r", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<code>" + filepath.Join("..", "d1", "input", "traces") + "</code>"; !strings.Contains(string(html), want) {
+		t.Errorf("the page's inputs lack %s, the traces beside the model:\n%s", want, html)
+	}
+	if strings.Contains(string(html), "<code>"+filepath.Join("input", "traces")+"</code>") {
+		t.Errorf("the page read input/traces of the working folder, another run's")
+	}
+}
+
+// A model fitted on two traces, one of which is not found: no trace is
+// read, the warning says which one is missing (it said "the traces ... are
+// not found" of both), and the page's inputs do not list the one found as
+// if it was read.
+func TestReportOneTraceMissing(t *testing.T) {
+	dir := t.TempDir()
+	m := reportModel(t, dir)
+	b, err := os.ReadFile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	data := doc["data"].(map[string]any)
+	found := data["paths"].([]any)[0].(string)
+	none := filepath.Join(dir, "nowhere")
+	data["paths"] = []string{found, none}
+	delete(data, "paths_from_model")
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(m, b, 0o644)
+	out := filepath.Join(dir, "r")
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "sgdplan: warning: 1 of the 2 traces " + m + " was fitted on are not found, " + none + " (tried " + none + "): the phases and staleness figures are left out"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
+	if !strings.Contains(string(html), "<code>"+found+" (found, not read: another trace of the model is not found)</code>") || strings.Contains(string(html), "<code>"+found+"</code>") {
+		t.Errorf("the page lists %s as read:\n%s", found, html)
+	}
+	for _, f := range []string{"phases.png", "staleness.png"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s drawn", f)
+		}
 	}
 }

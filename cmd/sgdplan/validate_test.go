@@ -29,18 +29,10 @@ func TestValidateWritesReport(t *testing.T) {
 	data := sharedData(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "validation.md")
-	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+	stdout, md := validatePage(t, out, "--data", data, "--async", fitAsync)
 	if !strings.Contains(stdout, "wrote "+out) {
 		t.Errorf("stdout %q", stdout)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
 	for _, ds := range []string{"pollux-osdi21", "dl2-mxnet-ps-speed", "elasticflow-asplos23", "tf-cnn-benchmarks-2017", "async traces"} {
 		if !strings.Contains(md, "## "+ds) {
 			t.Errorf("no section for %s", ds)
@@ -114,17 +106,7 @@ func TestValidateASGD(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(asgd, "runs.csv")); err != nil {
 		t.Skipf("no testdata/asgd: %v", err)
 	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "validation.md")
-	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", asgd)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
+	_, md := validatePage(t, filepath.Join(t.TempDir(), "validation.md"), "--data", data, "--async", asgd)
 	m := regexp.MustCompile(`\| async traces \| 4 \| ([0-9.]+) \| [0-9.]+ \| [a-z]+ ([0-9.]+) \|`).FindStringSubmatch(md)
 	if m == nil {
 		t.Fatalf("no async summary row with 4 series:\n%s", md)
@@ -499,8 +481,14 @@ func copyPublic(t *testing.T, data string, copies map[string]string) {
 // async traces) and returns its stdout and the markdown it wrote.
 func validateOn(t *testing.T, data string) (stdout, md string) {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), "validation.md")
-	code, stdout, stderr := runCmd(t, "validate", "--data", data, "--out", out, "--async", fitAsync)
+	return validatePage(t, filepath.Join(t.TempDir(), "validation.md"), "--data", data, "--async", fitAsync)
+}
+
+// validatePage runs validate --out out with args, fails the test unless it
+// exits 0, and returns its stdout and the page it wrote.
+func validatePage(t *testing.T, out string, args ...string) (stdout, md string) {
+	t.Helper()
+	code, stdout, stderr := runCmd(t, append([]string{"validate", "--out", out}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -600,16 +588,7 @@ func TestValidateDefaultAsyncFromAnyFolder(t *testing.T) {
 	if err := os.Mkdir(data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "v.md")
-	code, _, stderr := runCmd(t, "validate", "--data", data, "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
+	_, md := validatePage(t, filepath.Join(dir, "v.md"), "--data", data)
 	for _, want := range []string{
 		"| async traces | 4 |", "## async traces", "## other async traces",
 		"| testdata/asgd ps=1 3e+06 B/s |", "| testdata/asgd/cpu |", "| testdata/synthetic/async-ps |",
