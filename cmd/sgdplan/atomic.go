@@ -49,9 +49,9 @@ func outFolder(cmd, flag, path string) error {
 // plotName warns on c's stderr when the --plot path of the command cmd
 // does not end in .png: the figure is a PNG whatever the name (out.txt was
 // written as one without a word).
-func plotName(c *cli.Context, cmd, path string) {
+func plotName(c *cli.Context, path string) {
 	if !strings.HasSuffix(strings.ToLower(path), ".png") {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: warning: --plot %s: the figure is written as a PNG whatever the name (it does not end in .png)\n", cmd, path)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --plot %s: the figure is written as a PNG whatever the name (it does not end in .png)\n", path)
 	}
 }
 

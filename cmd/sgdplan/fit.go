@@ -115,7 +115,7 @@ func runFit(c *cli.Context) error {
 				return err
 			}
 			if f == "plot" {
-				plotName(c, "fit", p)
+				plotName(c, p)
 			}
 		}
 	}

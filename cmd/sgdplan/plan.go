@@ -156,9 +156,9 @@ func planCheckCurve(path string, c planner.Speedup) error {
 
 // planWarn returns a warn function for planReadOptions that prints each
 // warning of the command cmd on c's stderr.
-func planWarn(c *cli.Context, cmd string) func(error) {
+func planWarn(c *cli.Context) func(error) {
 	return func(err error) {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: warning: %s\n", cmd, strings.TrimPrefix(err.Error(), "planner: "))
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", strings.TrimPrefix(err.Error(), "planner: "))
 	}
 }
 
@@ -252,7 +252,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	// before anything is written
 	plot := c.String("plot")
 	var models []input
-	o := planReadOptions{p: p, warn: planWarn(c, c.Command.Name),
+	o := planReadOptions{p: p, warn: planWarn(c),
 		used: func(m string) { models = append(models, input{path: m, what: "a model file named in --jobs " + path}) }}
 	all := c.String("policy") == "all"
 	if slices.Contains(s.names, "fcfs-rigid") && !all {
@@ -262,7 +262,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	if err == nil && all && slices.Contains(s.names, "fcfs-rigid") {
 		if why := planner.RigidTooWide(jobs, float64(s.servers)); why != "" {
 			s.names = slices.DeleteFunc(slices.Clone(s.names), func(n string) bool { return n == "fcfs-rigid" })
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: warning: policy fcfs-rigid left out: %s\n", c.Command.Name, why)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: policy fcfs-rigid left out: %s\n", why)
 		}
 	}
 	if errors.Is(err, planner.ErrNoCurve) {
@@ -277,13 +277,13 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		}
 	}
 	if len(def) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
-			c.Command.Name, p, len(def), len(jobs), planNameList(def, 8))
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
+			p, len(def), len(jobs), planNameList(def, 8))
 	} else if c.IsSet("p") {
 		// --p fills in only: say it did nothing rather than let it
 		// read as an override
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: --p %g applies to no job: every row of %s has p or model, which --p does not replace\n",
-			c.Command.Name, p, path)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --p %g applies to no job: every row of %s has p or model, which --p does not replace\n",
+			p, path)
 	}
 	// the caps apply to every policy but fcfs-rigid, and not under
 	// simulate's energy accounting (which gives every job a power law)
@@ -295,10 +295,10 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		if !capped {
 			break
 		}
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: %s\n", c.Command.Name, w)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if w := superlinearJobs(jobs, float64(s.servers)); w != "" {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: %s: %s\n", c.Command.Name, w)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	return jobs, nil
 }
@@ -562,7 +562,7 @@ func planAction(c *cli.Context) error {
 		if err := outFolder("plan", "plot", p); err != nil {
 			return err
 		}
-		plotName(c, "plan", p)
+		plotName(c, p)
 	}
 	jobs, err := planLoadJobs(c, &s)
 	if err != nil {
@@ -577,10 +577,10 @@ func planAction(c *cli.Context) error {
 			return withCode(exitFailure, err)
 		}
 		if err := planRanges(&p, jobs, float64(n), alpha, ends); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: plan: warning: %v\n", err)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %v\n", err)
 		}
 		for _, w := range p.Warnings {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: plan: %s: %s\n", p.Policy, w)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s: %s\n", p.Policy, w)
 		}
 		out = append(out, p)
 	}

@@ -78,7 +78,7 @@ func TestPlanReportWarnUnknownColumn(t *testing.T) {
 	want := jobs + `:1:20: unknown column "max_worker" ignored (the columns: job, arrival, size, p, model, max_workers, weight, rigid_workers)`
 	for _, cmd := range []string{"plan", "simulate"} {
 		code, _, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4")
-		if code != 0 || !strings.Contains(stderr, "sgdplan: "+cmd+": warning: "+want+"\n") {
+		if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+want+"\n") {
 			t.Errorf("%s: exit %d, stderr %q; want 0 and the warning %q", cmd, code, stderr, want)
 		}
 	}

@@ -181,7 +181,7 @@ func TestPlanSimulateDefaultP(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", cmd, code, stderr)
 		}
-		if note := "sgdplan: " + cmd + ": --p 0.5 for 1 of 2 jobs, which have neither p nor model: a\n"; !strings.Contains(stderr, note) {
+		if note := "sgdplan: warning: --p 0.5 for 1 of 2 jobs, which have neither p nor model: a\n"; !strings.Contains(stderr, note) {
 			t.Errorf("%s: stderr %q, want %q", cmd, stderr, note)
 		}
 		var p struct {
@@ -357,7 +357,7 @@ func TestPlanAllLeavesRigidOut(t *testing.T) {
 	const warn = `policy fcfs-rigid left out: job "a" needs 9 rigid workers, more than the 4 servers`
 	for _, cmd := range []string{"plan", "simulate"} {
 		code, stdout, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--policy", "all", "--format", "json")
-		if code != 0 || !strings.Contains(stderr, cmd+": warning: "+warn) {
+		if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+warn) {
 			t.Errorf("%s --policy all: exit %d:\n%s", cmd, code, stderr)
 			continue
 		}
@@ -396,6 +396,30 @@ func TestPlanClosedFormWeightedLabel(t *testing.T) {
 		code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4", "--policy", policy)
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Errorf("%s: exit %d, want %q:\n%s%s", policy, code, want, stdout, stderr)
+		}
+	}
+}
+
+// Every line plan and simulate write on stderr for a run that succeeds is a
+// warning with fit's and predict's prefix (they began "sgdplan: plan: ",
+// "sgdplan: simulate: " or "sgdplan: plan: warning: ", as main's errors
+// begin "sgdplan: plan: ").
+func TestPlanSimulateWarningPrefix(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,size,p,rigid_workers,max_worker\na,40,0.5,9,\nb,20,,,\n")
+	for _, args := range [][]string{
+		{"plan", "--policy", "all", "--p", "0.7", "--plot", filepath.Join(dir, "plan.img")},
+		{"simulate", "--policy", "all", "--p", "0.7", "--seeds", "3"},
+	} {
+		code, _, stderr := runCmd(t, append(args, "--jobs", jobs, "--servers", "4")...)
+		lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+		if code != 0 || len(lines) < 4 {
+			t.Fatalf("%s: exit %d, want 0 and warnings of the unknown column, --p, fcfs-rigid and more:\n%s", args[0], code, stderr)
+		}
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "sgdplan: warning: ") {
+				t.Errorf("%s: stderr line %q: want the prefix %q", args[0], l, "sgdplan: warning: ")
+			}
 		}
 	}
 }

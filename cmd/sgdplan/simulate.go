@@ -136,7 +136,7 @@ func simulateAction(c *cli.Context) error {
 		if err := outFolder("simulate", "plot", p); err != nil {
 			return err
 		}
-		plotName(c, "simulate", p)
+		plotName(c, p)
 	}
 	es := c.Float64("early-stop")
 	if !(es >= 0 && es <= 1) {
@@ -200,7 +200,7 @@ func simulateAction(c *cli.Context) error {
 			pe = 1 / ea
 		}
 		for _, w := range simOverload(poisson, mean, pe, n, c.Bool("fractional"), names) {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: %s\n", w)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
 	if ea > 0 {
@@ -215,14 +215,14 @@ func simulateAction(c *cli.Context) error {
 			}
 		}
 		if what != "" {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: --energy-alpha %g: every job runs at speed = power^(1/%g), s(k) = k^%.4g: %s\n", ea, ea, 1/ea, what)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --energy-alpha %g: every job runs at speed = power^(1/%g), s(k) = k^%.4g: %s\n", ea, ea, 1/ea, what)
 		}
 	}
 	if fixed != nil && es == 0 && seeds > 1 {
 		// the jobs file fixes every arrival and size: the seeds would
 		// repeat one result, and intervals of zero width would say
 		// nothing
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
 		seeds = 1
 	}
 	// the jobs file's fitted curves at the ends of their intervals
@@ -274,7 +274,7 @@ func simulateAction(c *cli.Context) error {
 			er, err := run(js)
 			if err != nil {
 				// the fitted curves' results stand; only the range is lost
-				fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: warning: %s: no range: with the fitted curves at the %s ends of their intervals: %v\n", name, [2]string{"low", "high"}[i], err)
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s: no range: with the fitted curves at the %s ends of their intervals: %v\n", name, [2]string{"low", "high"}[i], err)
 				sp.MeanFlowRange = nil
 				break
 			}
@@ -291,10 +291,10 @@ func simulateAction(c *cli.Context) error {
 		resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
 	}
 	if seeds == 1 && (es > 0 || fixed == nil) {
-		fmt.Fprintln(c.App.ErrWriter, "sgdplan: simulate: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
+		fmt.Fprintln(c.App.ErrWriter, "sgdplan: warning: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
 	}
 	if seeds > 1 && s.format == "csv" {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: simulate: the csv rows are each job's under the first seed (%d) alone; the means over the %d seeds and their 95%% intervals are in --format table or json\n", c.Uint64("seed"), seeds)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the csv rows are each job's under the first seed (%d) alone; the means over the %d seeds and their 95%% intervals are in --format table or json\n", c.Uint64("seed"), seeds)
 	}
 	if path := c.String("plot"); path != "" {
 		f, err := plots.SimulationFigure(plots.SimulationData{Responses: resp})

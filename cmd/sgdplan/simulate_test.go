@@ -307,7 +307,7 @@ func TestPlanSuperlinearModel(t *testing.T) {
 	jobs := filepath.Join(dir, "jobs.csv")
 	os.WriteFile(jobs, []byte("job,size,model\nfast,1000,super.json\nslow,500,sub.json\n"), 0o644)
 	code, _, stderr = runCmd(t, "plan", "--jobs", jobs, "--servers", "8")
-	if want := "plan: job fast's fitted speedup is superlinear"; code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "slow") {
+	if want := "sgdplan: warning: job fast's fitted speedup is superlinear"; code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "slow") {
 		t.Errorf("exit %d, want %q naming fast alone:\n%s", code, want, stderr)
 	}
 }
