@@ -164,7 +164,8 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: "a gzip file: plan and simulate read plain CSV (gunzip it first)"}
 	}
-	cr := csv.NewReader(&lineLimit{r: br, file: file, rec: limits.NewRecord(MaxLineBytes)})
+	lim := &lineLimit{r: br, file: file, rec: limits.NewRecord(MaxLineBytes)}
+	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	perr := func(line, col int, format string, a ...any) *ParseError {
@@ -228,8 +229,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, perr(l, c, "row has %d fields, more than the %d columns of the header (%s)", len(rec), len(header), headerList(header))
 		}
 		if len(rec) < len(header) {
-			l, c := cr.FieldPos(len(rec) - 1)
-			c += len(rec[len(rec)-1]) // just past the last field, where the next should be
+			l, c := lim.ends.PastRecord(cr, rec) // just past the line's end, where the next field should be
 			return nil, nil, perr(l, c, "row ends after %d of %d fields: want one per column of the header (%s); the first missing is %q",
 				len(rec), len(header), headerList(header), strings.TrimSpace(header[len(rec)]))
 		}
@@ -403,11 +403,13 @@ type lineLimit struct {
 	r    io.Reader
 	file string
 	rec  limits.Record
+	ends limits.LineEnds // where the lines read end, for a row short of fields
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i, b := range p[:n] {
+		l.ends.Add(b)
 		if !l.rec.Add(b) {
 			continue
 		}

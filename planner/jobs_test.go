@@ -81,6 +81,9 @@ func TestReadJobsErrors(t *testing.T) {
 		// A short row said "want a speedup exponent p".
 		{"short row", "job,arrival,size,p\na,0,100\n", `jobs.csv:2:8: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
 		{"short row, optional column", "job,size,p,max_workers\na,100,0.5\n", `jobs.csv:2:10: row ends after 3 of 4 fields`},
+		// its last field quoted: just past the line's 11 bytes, not past the
+		// field's text
+		{"short row, quoted", "job,size,p,max_workers\na,100,\"0.5\"\n", `jobs.csv:2:12: row ends after 3 of 4 fields`},
 		{"out of order", "job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n", "jobs.csv:3:3: arrival: 3 s is before the previous job's 5 s"},
 		{"negative arrival", "job,arrival,size,p\na,-5,1,0.5\n", "jobs.csv:2:3: arrival: want a time from 0 to 1e+12 s, got -5"},
 		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},

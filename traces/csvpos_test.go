@@ -2,6 +2,7 @@ package traces
 
 import (
 	"encoding/csv"
+	"errors"
 	"io"
 	"math/rand"
 	"strings"
@@ -97,5 +98,74 @@ func csvPositions(in string) [][]filePos {
 		last := ps[len(ps)-1].line + strings.Count(rec[len(rec)-1], "\n")
 		ps = append(ps, filePos{last, len(strings.TrimSuffix(lines[last-1], "\r")) + 1})
 		out = append(out, ps)
+	}
+}
+
+// A quoted field with commas before the bad field: the column is the byte
+// where the bad field starts, not its field number (7) nor a count that
+// takes the quoted commas for separators; a record that a quoted field runs
+// on across lines has the fields after it at their own line and column.
+func TestColumnAfterQuotedCommas(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		// "x,y,z" is bytes 1-7; then 2 at 9, 1 at 11, 32 at 13, 0 at 16 and
+		// 18, abc at 20
+		{stepsHeader + "\"x,y,z\",2,1,32,0,0,abc,1,,,,,\n", `traces: steps.csv:2:20: start: "abc" is not a number (expected seconds)`},
+		// line 3 is `""y",2,1,32,0,0,abc,...`: ""y" is bytes 1-4, abc at 17
+		{stepsHeader + "\"x,\n\"\"y\",2,1,32,0,0,abc,1,,,,,\n", `traces: steps.csv:3:17: start: "abc" is not a number (expected seconds)`},
+		// a quoted field is at its opening quote: "-1" at 14
+		{stepsHeader + "\"a,b\",1,1,32,\"-1\",0,0,1,,,,,\n", `traces: steps.csv:2:14: worker: -1 is below 0 (expected an integer >= 0)`},
+		// a short row, its last field quoted: just past the line's 18 bytes
+		{stepsHeader + "a,1,1,32,0,0,0,\"1\"\n", `traces: steps.csv:2:19: row ends after 8 of the header's 13 fields: column "pull" missing`},
+		// ... on the record's last line, `b",1,1,32,0,0,0,1` (17 bytes)
+		{stepsHeader + "\"a\nb\",1,1,32,0,0,0,1\n", `traces: steps.csv:3:18: row ends after 8 of the header's 13 fields: column "pull" missing`},
+		// a header's unknown-column warning is at its byte too (the warning is
+		// not an error: a bad row after it shows the header was read)
+		{"\ufeffrun,\"updates\",loss\na,x,1\n", `traces: evals.csv:2:3: updates: "x" is not an integer (expected an integer >= 0)`},
+	} {
+		kind := "steps"
+		if strings.HasPrefix(c.in, "\ufeff") {
+			kind = "evals"
+		}
+		if _, err := readKind(kind, c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
+		}
+	}
+	// the header's warning and errors: the byte-order mark is a part of the
+	// first field, as encoding/csv reads it (run at 1, "x" at 8, loss at 12)
+	w, err := ReadEvals(strings.NewReader("\ufeffrun,\"x\",loss,time\na,1,2,3\n"), "evals.csv", func(Eval) error { return nil })
+	if err != nil || len(w) != 1 || w[0].Error() != `traces: evals.csv:1:8: unknown column "x" ignored` {
+		t.Errorf("warnings %v, error %v; want x ignored at 1:8", w, err)
+	}
+	if _, err := readKind("evals", "\ufeffrun,\"x\",Run\n"); err == nil || err.Error() != `traces: evals.csv:1:12: column "run" repeats column 1` {
+		t.Errorf("repeated column: %v; want it at 1:12", err)
+	}
+}
+
+// The canonical readers and the public-table readers give a bad field the
+// same line and column, whatever comes before it on the line.
+func TestCanonicalAndPublicColumnsAgree(t *testing.T) {
+	const header = "model,workers,ps,batch,steps_per_s\n"
+	for _, row := range []string{
+		"m,1,1,32,abc\n",
+		"\"m,n\",1,1,32,abc\n",
+		"\"m\"\"n\",1,1,  32  ,abc\n",
+		"\"m\nn,o\",1,1,32,abc\n",
+		"m,1,1,32,\"abc\"\n",
+		"\"m,n\",1,1,32\n",           // short: just past the line's end
+		"\"m\",1,1,\"3\n2\"\n",       // short, over two lines
+		"m,1,1,32,1,\"x,y\",extra\n", // long: at the first extra field
+	} {
+		_, cerr := readKind("throughput", header+row)
+		_, perr := readTableFrom("throughput.csv", strings.NewReader(header+row), []string{"steps_per_s"}, func(t *pubTable) ([]int, error) {
+			return nil, t.each(func() error { _, err := t.positive("steps_per_s"); return err })
+		})
+		var c, p *ParseError
+		if !errors.As(cerr, &c) || !errors.As(perr, &p) {
+			t.Errorf("%q: errors %v and %v, want two *ParseError", row, cerr, perr)
+			continue
+		}
+		if c.Line != p.Line || c.Column != p.Column || c.Column == 0 {
+			t.Errorf("%q: canonical at %d:%d (%v), public table at %d:%d (%v)", row, c.Line, c.Column, cerr, p.Line, p.Column, perr)
+		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 type pubTable struct {
 	file string
 	r    *csv.Reader
+	lim  *pubLineLimit // the bytes under r: where lines end
 	col  map[string]int
 	head []string
 	rec  []string
@@ -29,7 +30,8 @@ type pubTable struct {
 // pubOpenReader starts reading a table from r; file names the input in errors.
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
-	cr := csv.NewReader(&pubLineLimit{r: r, file: file, rec: limits.NewRecord(pubMaxLine)})
+	lim := &pubLineLimit{r: r, file: file, rec: limits.NewRecord(pubMaxLine)}
+	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -45,14 +47,14 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 			return nil, &ParseError{File: file, Line: l, Column: c, Msg: loneCRMsg}
 		}
 	}
-	t := &pubTable{file: file, r: cr, col: make(map[string]int, len(head))}
+	t := &pubTable{file: file, r: cr, lim: lim, col: make(map[string]int, len(head))}
 	for i, h := range head {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		t.head = append(t.head, h)
 		if j, dup := t.col[h]; dup && h != "" {
 			// which one holds the values? (the first was used, silently)
-			_, c := cr.FieldPos(i)
-			return nil, &ParseError{File: file, Line: 1, Column: c, Msg: fmt.Sprintf("column %q repeats field %d of the header: expected each column once", h, j+1)}
+			l, c := cr.FieldPos(i)
+			return nil, &ParseError{File: file, Line: l, Column: c, Msg: fmt.Sprintf("column %q repeats field %d of the header: expected each column once", h, j+1)}
 		} else if !dup {
 			t.col[h] = i
 		}
@@ -75,11 +77,13 @@ type pubLineLimit struct {
 	r    io.Reader
 	file string
 	rec  limits.Record
+	ends limits.LineEnds
 }
 
 func (l *pubLineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i, b := range p[:n] {
+		l.ends.Add(b)
 		if !l.rec.Add(b) {
 			continue
 		}
@@ -116,11 +120,10 @@ func (t *pubTable) next() (bool, error) {
 	}
 	t.rec = rec
 	if len(rec) < len(t.head) {
-		// The column just past the row's last field, where the missing one
-		// would start (for an unquoted last field; encoding/csv does not say
-		// whether it was quoted).
-		l, c := t.r.FieldPos(len(rec) - 1)
-		return false, &ParseError{File: t.file, Line: l, Column: c + len(rec[len(rec)-1]),
+		// just past the end of the row's last line, where the missing
+		// field would start
+		l, c := t.lim.ends.PastRecord(t.r, rec)
+		return false, &ParseError{File: t.file, Line: l, Column: c,
 			Msg: fmt.Sprintf("row ends after %d of the header's %d fields: column %q missing", len(rec), len(t.head), t.head[len(rec)])}
 	}
 	if len(rec) > len(t.head) {
