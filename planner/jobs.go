@@ -189,9 +189,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		hl, hc := cr.FieldPos(i)
-		if j := strings.IndexByte(h, '\r'); j >= 0 {
+		if strings.IndexByte(h, '\r') >= 0 {
 			// encoding/csv ends lines at LF: a lone CR stays in the field
-			return nil, nil, perr(hl, hc+j, "a carriage return inside the header: the file's lines end in lone CRs (old Mac style); write them as LF or CRLF")
+			return nil, nil, perr(hl, hc, "a carriage return inside the header: the file's lines end in lone CRs (old Mac style); write them as LF or CRLF")
 		}
 		if _, dup := col[h]; dup {
 			return nil, nil, perr(hl, hc, "column %q appears twice", h)

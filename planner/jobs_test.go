@@ -58,7 +58,7 @@ func TestReadJobsErrors(t *testing.T) {
 		{"empty", "", "jobs.csv: empty file"},
 		// encoding/csv ends lines at LF only: lone CRs read as one line
 		// with a column "p\ra" (an unknown column, then a puzzling error)
-		{"lone CR", "job,size,p\ra,100,0.5\r", "jobs.csv:1:11: a carriage return inside the header: the file's lines end in lone CRs"},
+		{"lone CR", "job,size,p\ra,100,0.5\r", "jobs.csv:1:10: a carriage return inside the header: the file's lines end in lone CRs"},
 		{"no size", "job,p\na,0.5\n", "jobs.csv:1: missing column \"size\""},
 		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
 		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"-1\""},

@@ -354,13 +354,13 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 		if h == "global_batch_size" {
 			continue
 		}
-		_, pos := t.r.FieldPos(i) // the header is the last record read
+		line, pos := t.r.FieldPos(i) // the header is the last record read
 		g, err := strconv.Atoi(h)
 		if err != nil || g < 1 {
-			return nil, nil, &ParseError{File: path, Line: 1, Column: pos, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
+			return nil, nil, &ParseError{File: path, Line: line, Column: pos, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
 		}
 		if j, dup := seen[g]; dup {
-			return nil, nil, &ParseError{File: path, Line: 1, Column: pos, Msg: fmt.Sprintf("column %q: GPU count %d repeats field %d of the header (expected each GPU count once)", h, g, j)}
+			return nil, nil, &ParseError{File: path, Line: line, Column: pos, Msg: fmt.Sprintf("column %q: GPU count %d repeats field %d of the header (expected each GPU count once)", h, g, j)}
 		}
 		seen[g] = i + 1
 		cols = append(cols, gcol{h, g})
