@@ -30,7 +30,7 @@ const readBufferBytes = 64 << 10
 // splitter rather than encoding/csv: an unquoted line (the usual case) is
 // converted to one string and cut at commas, with no other allocation, and
 // quoted fields (RFC 4180, doubled quotes, embedded newlines) take a slower
-// path. This keeps positioned errors exact (line and field number) and reads
+// path. This keeps positioned errors exact (line and byte column) and reads
 // faster than encoding/csv with ReuseRecord (docs/performance.md).
 //
 // The fields of an unquoted line alias the read buffer, with no copy: they are

@@ -20,7 +20,7 @@ import (
 //
 // The input may be gzip-compressed (sniffed from its first bytes). file names
 // the input in errors. Errors are *ParseError with the line and the column
-// (the 1-based field number) of the fault; an error returned by fn stops the
+// (the 1-based byte column where the field at fault starts) of the fault; an error returned by fn stops the
 // read and is returned as it is. Warnings (unknown columns) come back in
 // warnings, also as *ParseError.
 
