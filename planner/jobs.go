@@ -71,7 +71,9 @@ func (j *Job) rigid(n float64) int {
 }
 
 // ParseError is bad input at a position of a jobs file. Line and Column count
-// from 1; Column 0 means the whole line, Line 0 the whole file.
+// from 1; Column 0 means the whole line, Line 0 the whole file. Column is the
+// byte column where the field starts, after any spaces before it (as
+// encoding/csv with TrimLeadingSpace gives it), as in traces.ParseError.
 type ParseError struct {
 	File   string
 	Line   int

@@ -169,3 +169,25 @@ func TestCanonicalAndPublicColumnsAgree(t *testing.T) {
 		}
 	}
 }
+
+// A public table's header after blank lines (encoding/csv skips them): its
+// faults are at its own line, not line 1.
+func TestPublicHeaderAfterBlankLines(t *testing.T) {
+	none := func(*pubTable) ([]int, error) { return nil, nil }
+	for _, c := range []struct {
+		in   string
+		cols []string
+		want string
+	}{
+		{"\n\nx, x\n1,2\n", nil, `traces: t.csv:3:3: column "x" repeats field 1 of the header: expected each column once`},
+		{"\n\nx,n\n1,2\n", []string{"y"}, `traces: t.csv:3: missing required column "y" (header has x,n)`},
+	} {
+		if _, err := readTableFrom("t.csv", strings.NewReader(c.in), c.cols, none); err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
+		}
+	}
+	_, err := readTableFrom("t.csv", strings.NewReader("\n\nx\n"), nil, func(t *pubTable) ([]int, error) { return nil, t.each(func() error { return nil }) })
+	if err == nil || err.Error() != "traces: t.csv: header only: no data rows after line 3" {
+		t.Errorf("header only: %v", err)
+	}
+}

@@ -22,9 +22,11 @@ type pubTable struct {
 	file string
 	r    *csv.Reader
 	lim  *pubLineLimit // the bytes under r: where lines end
-	col  map[string]int
-	head []string
-	rec  []string
+	// the header's line (blank lines before it are skipped)
+	headLine int
+	col      map[string]int
+	head     []string
+	rec      []string
 }
 
 // pubOpenReader starts reading a table from r; file names the input in errors.
@@ -47,7 +49,8 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 			return nil, &ParseError{File: file, Line: l, Column: c, Msg: loneCRMsg}
 		}
 	}
-	t := &pubTable{file: file, r: cr, lim: lim, col: make(map[string]int, len(head))}
+	hl, _ := cr.FieldPos(0) // blank lines before the header are skipped
+	t := &pubTable{file: file, r: cr, lim: lim, headLine: hl, col: make(map[string]int, len(head))}
 	for i, h := range head {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		t.head = append(t.head, h)
@@ -61,7 +64,7 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 	}
 	for _, name := range required {
 		if _, ok := t.col[name]; !ok {
-			return nil, &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head))}
+			return nil, &ParseError{File: file, Line: hl, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head))}
 		}
 	}
 	return t, nil
@@ -147,7 +150,7 @@ func (t *pubTable) each(row func() error) error {
 		}
 		if !ok {
 			if n == 0 {
-				return &ParseError{File: t.file, Msg: "header only: no data rows after line 1"}
+				return &ParseError{File: t.file, Msg: fmt.Sprintf("header only: no data rows after line %d", t.headLine)}
 			}
 			return nil
 		}
