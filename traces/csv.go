@@ -104,6 +104,9 @@ func (c *csvReader) errorAt(p filePos, format string, args ...any) *ParseError {
 // len(fields) is just past the end of the record's last line. It costs a
 // pass over the fields before i, and is meant for errors.
 func (c *csvReader) fieldPos(i int) filePos {
+	if i < 0 {
+		return filePos{c.line, 0} // no field: the whole line
+	}
 	if c.qline == c.line && c.line > 0 {
 		if i < len(c.qpos) {
 			return c.qpos[i]
