@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // The canonical reader's positions are encoding/csv's: for every field of
@@ -189,5 +190,33 @@ func TestPublicHeaderAfterBlankLines(t *testing.T) {
 	_, err := readTableFrom("t.csv", strings.NewReader("\n\nx\n"), nil, func(t *pubTable) ([]int, error) { return nil, t.each(func() error { return nil }) })
 	if err == nil || err.Error() != "traces: t.csv: header only: no data rows after line 3" {
 		t.Errorf("header only: %v", err)
+	}
+}
+
+// A public table's rates lie in the range throughput.csv holds (rateFault,
+// which WriteThroughput and ReadThroughput share): a rate outside it is an
+// error at the cell it comes from, not rows that convert then fails to
+// write (FuzzPublicTables found step_time 1e30 read as 1e-30 steps/s).
+func TestPublicRatesInRange(t *testing.T) {
+	for _, c := range []struct{ name, file, in, want string }{
+		{"pollux-osdi21", "traces/bert/placements.csv", "placement,local_bsz,step_time\n1,1,1e30\n",
+			`traces: fuzz/traces/bert/placements.csv:2:5: column step_time: 1e30 s gives steps_per_s 9.999999999999999e-31, which is outside 1e-12 to 1e+12`},
+		{"dl2-mxnet-ps-speed", "ps_worker_speed.csv", "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg,dist_sync,32,1,2,1e13\n",
+			`traces: fuzz/ps_worker_speed.csv:2:22: column speed_sum: 1e13 gives samples_per_s 1e+13, which is outside`},
+		{"elasticflow-asplos23", "throughputs_A100_raw/bert.csv", "global_batch_size,1,2\n64,6.0,1e-13\n",
+			`traces: fuzz/throughputs_A100_raw/bert.csv:2:8: column 2: 1e-13 gives steps_per_s 1e-13, which is outside`},
+		{"tf-cnn-benchmarks-2017", "tf_cnn_benchmarks_may2017.csv", "platform,num_gpus,model,batch_size_per_gpu,data,variable_update,images_per_sec\np,1,m,64,synthetic,replicated,2e12\n",
+			`traces: fuzz/tf_cnn_benchmarks_may2017.csv:2:31: column images_per_sec: 2e12 gives samples_per_s 2e+12, which is outside`},
+		{"gavel-osdi20", "simulation_throughputs_isolated.csv", "gpu_type,consolidated,job_type,batch_size,scale_factor,isolated_steps_per_sec\nv100,1,A3C,,1,1e300\n",
+			`traces: fuzz/simulation_throughputs_isolated.csv:2:15: column isolated_steps_per_sec: 1e300 gives steps_per_s 1e+300, which is outside`},
+	} {
+		fsys := fstest.MapFS{c.file: &fstest.MapFile{Data: []byte(c.in)}}
+		if c.name == "pollux-osdi21" {
+			fsys["traces/bert/scalability.csv"] = &fstest.MapFile{Data: []byte("num_nodes,num_replicas,local_bsz,step_time\n2,4,8,0.5\n")}
+		}
+		_, _, err := datasetLoaders[c.name](pubFiles{fsys: fsys, dir: "fuzz"})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant %s...", c.name, err, c.want)
+		}
 	}
 }

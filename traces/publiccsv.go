@@ -176,6 +176,25 @@ func (t *pubTable) errAt(name, format string, args ...any) error {
 	return &ParseError{File: t.file, Line: l, Column: c, Msg: fmt.Sprintf(format, args...)}
 }
 
+// inRange is the fault of a row whose rates lie outside what throughput.csv
+// holds (rateFault, shared by its reader and writer), at the field of column
+// name of the current row, which gave them; nil when they are within it.
+func (t *pubTable) inRange(r *Throughput, name string) error {
+	for _, c := range []struct {
+		v         float64
+		col, what string
+	}{{r.StepsPerS, "steps_per_s", stepsWhat}, {r.SamplesPerS, "samples_per_s", samplesWhat}} {
+		if m := rateFault(c.v, c.what); m != "" {
+			unit := ""
+			if name == "step_time" {
+				unit = " s"
+			}
+			return t.errAt(name, "column %s: %s%s gives %s %s, which %s", name, t.str(name), unit, c.col, fmtFloat(c.v), strings.TrimPrefix(m, fmtFloat(c.v)+" "))
+		}
+	}
+	return nil
+}
+
 // pos is the line and column of the field of column name in the current row
 // (column 0 when the row has no such field).
 func (t *pubTable) pos(name string) (line, col int) {
