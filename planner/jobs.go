@@ -71,7 +71,9 @@ func (j *Job) rigid(n float64) int {
 }
 
 // ParseError is bad input at a position of a jobs file. Line and Column count
-// from 1; Column 0 means the whole line, Line 0 the whole file.
+// from 1; Column 0 means the whole line, Line 0 the whole file. Column is the
+// byte column where the field starts, after any spaces before it (as
+// encoding/csv with TrimLeadingSpace gives it), as in traces.ParseError.
 type ParseError struct {
 	File   string
 	Line   int
@@ -164,7 +166,8 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: "a gzip file: plan and simulate read plain CSV (gunzip it first)"}
 	}
-	cr := csv.NewReader(&lineLimit{r: br, file: file, rec: limits.NewRecord(MaxLineBytes)})
+	lim := &lineLimit{r: br, file: file, rec: limits.NewRecord(MaxLineBytes)}
+	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
 	perr := func(line, col int, format string, a ...any) *ParseError {
@@ -188,9 +191,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			h = strings.TrimPrefix(h, "\ufeff")
 		}
 		hl, hc := cr.FieldPos(i)
-		if j := strings.IndexByte(h, '\r'); j >= 0 {
+		if strings.IndexByte(h, '\r') >= 0 {
 			// encoding/csv ends lines at LF: a lone CR stays in the field
-			return nil, nil, perr(hl, hc+j, "a carriage return inside the header: the file's lines end in lone CRs (old Mac style); write them as LF or CRLF")
+			return nil, nil, perr(hl, hc, "a carriage return inside the header: the file's lines end in lone CRs (old Mac style); write them as LF or CRLF")
 		}
 		if _, dup := col[h]; dup {
 			return nil, nil, perr(hl, hc, "column %q appears twice", h)
@@ -228,8 +231,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, perr(l, c, "row has %d fields, more than the %d columns of the header (%s)", len(rec), len(header), headerList(header))
 		}
 		if len(rec) < len(header) {
-			l, c := cr.FieldPos(len(rec) - 1)
-			c += len(rec[len(rec)-1]) // just past the last field, where the next should be
+			l, c := lim.ends.PastRecord(cr, rec) // just past the line's end, where the next field should be
 			return nil, nil, perr(l, c, "row ends after %d of %d fields: want one per column of the header (%s); the first missing is %q",
 				len(rec), len(header), headerList(header), strings.TrimSpace(header[len(rec)]))
 		}
@@ -403,11 +405,13 @@ type lineLimit struct {
 	r    io.Reader
 	file string
 	rec  limits.Record
+	ends limits.LineEnds // where the lines read end, for a row short of fields
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i, b := range p[:n] {
+		l.ends.Add(b)
 		if !l.rec.Add(b) {
 			continue
 		}

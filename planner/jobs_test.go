@@ -58,7 +58,7 @@ func TestReadJobsErrors(t *testing.T) {
 		{"empty", "", "jobs.csv: empty file"},
 		// encoding/csv ends lines at LF only: lone CRs read as one line
 		// with a column "p\ra" (an unknown column, then a puzzling error)
-		{"lone CR", "job,size,p\ra,100,0.5\r", "jobs.csv:1:11: a carriage return inside the header: the file's lines end in lone CRs"},
+		{"lone CR", "job,size,p\ra,100,0.5\r", "jobs.csv:1:10: a carriage return inside the header: the file's lines end in lone CRs"},
 		{"no size", "job,p\na,0.5\n", "jobs.csv:1: missing column \"size\""},
 		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
 		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"-1\""},
@@ -81,6 +81,9 @@ func TestReadJobsErrors(t *testing.T) {
 		// A short row said "want a speedup exponent p".
 		{"short row", "job,arrival,size,p\na,0,100\n", `jobs.csv:2:8: row ends after 3 of 4 fields: want one per column of the header (job, arrival, size, p); the first missing is "p"`},
 		{"short row, optional column", "job,size,p,max_workers\na,100,0.5\n", `jobs.csv:2:10: row ends after 3 of 4 fields`},
+		// its last field quoted: just past the line's 11 bytes, not past the
+		// field's text
+		{"short row, quoted", "job,size,p,max_workers\na,100,\"0.5\"\n", `jobs.csv:2:12: row ends after 3 of 4 fields`},
 		{"out of order", "job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n", "jobs.csv:3:3: arrival: 3 s is before the previous job's 5 s"},
 		{"negative arrival", "job,arrival,size,p\na,-5,1,0.5\n", "jobs.csv:2:3: arrival: want a time from 0 to 1e+12 s, got -5"},
 		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},

@@ -12,21 +12,21 @@ import (
 func TestThroughputContradictions(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"workers,ps,batch,steps_per_s,samples_per_s\n2,1,64,2,999\n",
-			"traces: throughput.csv:2:5: samples_per_s: 999 contradicts steps_per_s 2 x 64 samples (batch, one worker's mini-batch per async update) = 128 (expected one of the rates, or rates that agree to 1e-6)"},
+			"traces: throughput.csv:2:10: samples_per_s: 999 contradicts steps_per_s 2 x 64 samples (batch, one worker's mini-batch per async update) = 128 (expected one of the rates, or rates that agree to 1e-6)"},
 		{"workers,ps,batch,steps_per_s,samples_per_s,mode\n2,1,64,2,128,sync\n",
-			"traces: throughput.csv:2:5: samples_per_s: 128 contradicts steps_per_s 2 x 128 samples (batch x workers per synchronous step) = 256 (expected one of the rates, or rates that agree to 1e-6)"},
+			"traces: throughput.csv:2:10: samples_per_s: 128 contradicts steps_per_s 2 x 128 samples (batch x workers per synchronous step) = 256 (expected one of the rates, or rates that agree to 1e-6)"},
 		{"workers,ps,global_batch,steps_per_s,samples_per_s,mode\n8,0,256,2,500,allreduce\n",
-			"traces: throughput.csv:2:5: samples_per_s: 500 contradicts steps_per_s 2 x 256 samples (global_batch per synchronous step) = 512 (expected one of the rates, or rates that agree to 1e-6)"},
+			"traces: throughput.csv:2:11: samples_per_s: 500 contradicts steps_per_s 2 x 256 samples (global_batch per synchronous step) = 512 (expected one of the rates, or rates that agree to 1e-6)"},
 		{"workers,ps,batch,global_batch,steps_per_s,mode\n2,1,64,256,2,sync\n",
-			"traces: throughput.csv:2:4: global_batch: 256 contradicts batch 64 x workers 2 = 128 (expected one of them, or values that agree)"},
+			"traces: throughput.csv:2:8: global_batch: 256 contradicts batch 64 x workers 2 = 128 (expected one of them, or values that agree)"},
 		{"workers,ps,batch,steps_per_s,mode\n2,0,64,2,sync\n",
-			"traces: throughput.csv:2:2: ps: 0 with mode sync: sync is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
+			"traces: throughput.csv:2:3: ps: 0 with mode sync: sync is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
 		{"workers,ps,batch,steps_per_s,mode\n2,0,64,2,async\n",
-			"traces: throughput.csv:2:2: ps: 0 with mode async: async is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
+			"traces: throughput.csv:2:3: ps: 0 with mode async: async is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
 		{"workers,ps,batch,steps_per_s\n2,0,64,2\n",
-			"traces: throughput.csv:2:2: ps: 0 with mode async, the default when mode is empty: async is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
+			"traces: throughput.csv:2:3: ps: 0 with mode async, the default when mode is empty: async is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
 		{"workers,ps,batch,steps_per_s,mode\n2,1,64,2,allreduce\n",
-			"traces: throughput.csv:2:2: ps: 1 with mode allreduce: all-reduce has no parameter servers (expected ps 0, or mode async or sync)"},
+			"traces: throughput.csv:2:3: ps: 1 with mode allreduce: all-reduce has no parameter servers (expected ps 0, or mode async or sync)"},
 	} {
 		if _, err := readKind("throughput", c.in); err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
@@ -53,9 +53,9 @@ func TestUpdatesOutOfRange(t *testing.T) {
 	steps := writeTestFile(t, dir, "steps.csv", "run,workers,ps,batch,worker,step,start,end\na,1,1,32,0,0,0,1\na,1,1,32,0,1,1,2\n")
 	for _, c := range []struct{ in, want string }{
 		{"run,shard,worker,time,version,staleness\na,0,0,1,1,0\na,0,7,1,2,0\n",
-			`:3:3: worker: 7 is out of range (expected 0..0: run "a" has workers=1 in ` + steps + " line 2)"},
+			`:3:5: worker: 7 is out of range (expected 0..0: run "a" has workers=1 in ` + steps + " line 2)"},
 		{"run,shard,worker,time,version,staleness\na,5,0,1,1,0\n",
-			`:2:2: shard: 5 is out of range (expected 0..0: run "a" has ps=1 in ` + steps + " line 2)"},
+			`:2:3: shard: 5 is out of range (expected 0..0: run "a" has ps=1 in ` + steps + " line 2)"},
 	} {
 		upd := writeTestFile(t, dir, "updates.csv", c.in)
 		want := "traces: " + upd + c.want

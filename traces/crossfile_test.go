@@ -54,7 +54,7 @@ func TestStepInTwoFiles(t *testing.T) {
 	base, cp := filepath.Join(root, "base"), filepath.Join(root, "copy")
 	p := writeTestFile(t, base, "steps.csv", crossSteps)
 	q := writeTestFile(t, cp, "steps.csv.gz", gzipString(crossSteps))
-	want := "traces: " + q + `:2:6: step: (run "a", worker 0, step 0) is also in ` + p
+	want := "traces: " + q + `:2:12: step: (run "a", worker 0, step 0) is also in ` + p
 	if _, _, err := Load(base, cp); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Load: error %v, want %q...", err, want)
 	}
@@ -63,7 +63,7 @@ func TestStepInTwoFiles(t *testing.T) {
 	}
 	// a later step only: the duplicate is found wherever it lies
 	late := writeTestFile(t, filepath.Join(root, "late"), "steps.csv", stepsHeader+"a,2,1,32,1,7,5,6,,,,,\na,2,1,32,1,1,1,2,,,,,\n")
-	if _, _, err := Load(base, late); err == nil || !strings.Contains(err.Error(), late+`:3:6: step: (run "a", worker 1, step 1) is also in `+p) {
+	if _, _, err := Load(base, late); err == nil || !strings.Contains(err.Error(), late+`:3:12: step: (run "a", worker 1, step 1) is also in `+p) {
 		t.Errorf("Load: error %v, want the duplicate on line 3 of %s", err, late)
 	}
 
@@ -164,7 +164,7 @@ func TestUpdateVersionTwice(t *testing.T) {
 		"Load":           func(p ...string) error { _, _, err := Load(p...); return err },
 		"SummarizePaths": func(p ...string) error { _, _, err := SummarizePaths(p...); return err },
 	} {
-		want := "traces: " + b + `:2:5: version: (run "a", shard 0, version 1) is also in ` + a
+		want := "traces: " + b + `:2:11: version: (run "a", shard 0, version 1) is also in ` + a
 		if err := call(filepath.Join(root, "a"), b); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s, a copy: error %v, want %q...", name, err, want)
 		}
@@ -175,7 +175,7 @@ func TestUpdateVersionTwice(t *testing.T) {
 	var n int
 	_, err := ReadUpdates(strings.NewReader(head+"a,0,0,0.5,1,0\na,1,0,0.5,1,0\na,0,1,0.7,3,1\na,0,0,0.9,1,0\n"), "u.csv",
 		func(Update) error { n++; return nil })
-	want := `traces: u.csv:5:5: version: duplicate (run "a", shard 0, version 1)`
+	want := `traces: u.csv:5:11: version: duplicate (run "a", shard 0, version 1)`
 	if err == nil || !strings.HasPrefix(err.Error(), want) || n != 3 {
 		t.Errorf("a version twice in one file: error %v after %d rows, want %q after 3", err, n, want)
 	}
@@ -197,9 +197,9 @@ func TestRunModeAgainstPS(t *testing.T) {
 	cases := []struct {
 		steps, runs, want string // want: an error's suffix after the runs file, or the mode read
 	}{
-		{ar, "run,mode\na,async\n", `:2:2: mode: async, but run "a" has ps=0 in ` + ar + ` line 2: async is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)`},
-		{ar, "run,mode\na,SYNC\n", `:2:2: mode: sync, but run "a" has ps=0 in ` + ar + ` line 2`},
-		{ps, "run,model,mode\na,m,allreduce\n", `:2:3: mode: allreduce, but run "a" has ps=1 in ` + ps + ` line 2: all-reduce has no parameter servers`},
+		{ar, "run,mode\na,async\n", `:2:3: mode: async, but run "a" has ps=0 in ` + ar + ` line 2: async is a parameter-server mode and needs shards (expected allreduce, or ps >= 1 there)`},
+		{ar, "run,mode\na,SYNC\n", `:2:3: mode: sync, but run "a" has ps=0 in ` + ar + ` line 2`},
+		{ps, "run,model,mode\na,m,allreduce\n", `:2:5: mode: allreduce, but run "a" has ps=1 in ` + ps + ` line 2: all-reduce has no parameter servers`},
 		{ar, "run,mode\na,allreduce\n", "allreduce"},
 		{ar, "run,mode\na,\n", "allreduce"},
 		{ar, "", "allreduce"},

@@ -30,7 +30,7 @@ const readBufferBytes = 64 << 10
 // splitter rather than encoding/csv: an unquoted line (the usual case) is
 // converted to one string and cut at commas, with no other allocation, and
 // quoted fields (RFC 4180, doubled quotes, embedded newlines) take a slower
-// path. This keeps positioned errors exact (line and field number) and reads
+// path. This keeps positioned errors exact (line and byte column) and reads
 // faster than encoding/csv with ReuseRecord (docs/performance.md).
 //
 // The fields of an unquoted line alias the read buffer, with no copy: they are
@@ -47,7 +47,21 @@ type csvReader struct {
 	long   []byte
 	fields []string
 	eof    bool
+
+	// Positions, for errors only (nothing on the unquoted path): bom is the
+	// bytes of the byte-order mark cut off line 1 (0 or 3; columns count
+	// them, as encoding/csv does). A record with quotes records where each
+	// field starts (qpos, valid while qline == line) and where the content
+	// of its last line ends (qend); an unquoted line's positions are
+	// computed from its fields' lengths when an error needs them.
+	bom   int
+	qline int
+	qpos  []filePos
+	qend  filePos
 }
+
+// filePos is a 1-based line and byte column.
+type filePos struct{ line, col int }
 
 var gzipMagic = []byte{0x1f, 0x8b}
 
@@ -72,9 +86,46 @@ func newCSVReader(r io.Reader, file string) (*csvReader, error) {
 	return c, nil
 }
 
-// errorf returns a ParseError at the current record and the 1-based column.
-func (c *csvReader) errorf(col int, format string, args ...any) *ParseError {
-	return &ParseError{File: c.file, Line: c.line, Column: col, Msg: fmt.Sprintf(format, args...)}
+// errorf returns a ParseError at field i (0-based) of the current record:
+// the line and 1-based byte column where the field starts (its opening quote
+// when quoted). i = len(fields) is just past the end of the record's last
+// line, where a missing field would be.
+func (c *csvReader) errorf(i int, format string, args ...any) *ParseError {
+	p := c.fieldPos(i)
+	return c.errorAt(p, format, args...)
+}
+
+// errorAt returns a ParseError at p.
+func (c *csvReader) errorAt(p filePos, format string, args ...any) *ParseError {
+	return &ParseError{File: c.file, Line: p.line, Column: p.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fieldPos is where field i (0-based) of the current record starts; i =
+// len(fields) is just past the end of the record's last line. It costs a
+// pass over the fields before i, and is meant for errors.
+func (c *csvReader) fieldPos(i int) filePos {
+	if i < 0 {
+		return filePos{c.line, 0} // no field: the whole line
+	}
+	if c.qline == c.line && c.line > 0 {
+		if i < len(c.qpos) {
+			return c.qpos[i]
+		}
+		return c.qend
+	}
+	// an unquoted line: the fields are its bytes cut at commas (a
+	// byte-order mark is a part of the first, as encoding/csv reads it)
+	col := 1
+	if c.line == 1 && i > 0 {
+		col += c.bom
+	}
+	for j := 0; j < i && j < len(c.fields); j++ {
+		col += len(c.fields[j]) + 1
+	}
+	if i >= len(c.fields) && len(c.fields) > 0 {
+		col-- // no comma after the last field
+	}
+	return filePos{c.line, col}
 }
 
 // readLine returns the next physical line without its line ending. The slice
@@ -183,7 +234,9 @@ func (c *csvReader) read() ([]string, error) {
 			continue
 		}
 		if c.line == 1 {
+			n := len(b)
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
+			c.bom = n - len(b)
 		}
 		if bytes.IndexByte(b, '"') < 0 {
 			c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))
@@ -208,14 +261,31 @@ func splitComma(dst []string, s string) []string {
 // readQuoted parses a record that contains quotes, reading more lines while a
 // quoted field is open. The record as a whole is bounded by MaxLineBytes,
 // the line endings inside it counted (not the one after it, as for a line).
+// It records where each field starts (qpos) and where the record's last line
+// ends (qend), for errors.
 func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 	c.fields = c.fields[:0]
+	c.qpos = c.qpos[:0]
+	c.qline = c.line
 	var field strings.Builder
 	line := first
 	total := len(first)
-	col := 1
+	// the physical line being cut (its number) and the byte-order mark cut
+	// off it, a part of its first field, as encoding/csv reads it
+	num, full, bom := c.line, first, 0
+	if num == 1 {
+		bom = c.bom
+	}
+	here := func() filePos {
+		if off := len(full) - len(line); off > 0 {
+			return filePos{num, off + bom + 1}
+		}
+		return filePos{num, 1}
+	}
 	for {
 		// start of a field
+		at := here()
+		c.qpos = append(c.qpos, at)
 		if len(line) > 0 && line[0] == '"' {
 			line = line[1:]
 			for {
@@ -227,16 +297,17 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 					brk := c.ending // the line ending inside the field
 					next, err := c.readLine()
 					if err == io.EOF {
-						return nil, c.errorf(col, "quoted field not closed before the end of the file")
+						return nil, c.errorAt(at, "quoted field not closed before the end of the file")
 					}
 					if err != nil {
 						return nil, err
 					}
 					total += brk + len(next)
 					if total > MaxLineBytes {
-						return nil, c.errorf(col, "record longer than %d bytes", MaxLineBytes)
+						return nil, c.errorAt(at, "record longer than %d bytes", MaxLineBytes)
 					}
 					line = next
+					num, full, bom = num+1, next, 0
 					continue
 				}
 				field.Write(line[:i])
@@ -249,7 +320,7 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 				break
 			}
 			if len(line) > 0 && line[0] != ',' {
-				return nil, c.errorf(col, "unexpected %q after a closing quote; expected ',' or the end of the line", line[0])
+				return nil, c.errorAt(at, "unexpected %q after a closing quote; expected ',' or the end of the line", line[0])
 			}
 		} else {
 			i := bytes.IndexByte(line, ',')
@@ -257,7 +328,7 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 				i = len(line)
 			}
 			if j := bytes.IndexByte(line[:i], '"'); j >= 0 {
-				return nil, c.errorf(col, "bare quote in an unquoted field; quote the whole field and double the quote")
+				return nil, c.errorAt(at, "bare quote in an unquoted field; quote the whole field and double the quote")
 			}
 			field.Write(line[:i])
 			line = line[i:]
@@ -265,10 +336,10 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 		c.fields = append(c.fields, field.String())
 		field.Reset()
 		if len(line) == 0 {
+			c.qend = here()
 			return c.fields, nil
 		}
 		line = line[1:] // the comma
-		col++
 	}
 }
 
@@ -277,6 +348,7 @@ type header struct {
 	file  string
 	line  int // the header's line (blank lines may come before it)
 	names []string
+	pos   []filePos // where each name starts, for warnings
 	index map[string]int
 	used  []bool
 }
@@ -298,13 +370,14 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	for i, name := range rec {
 		name = strings.Clone(strings.ToLower(strings.TrimSpace(name)))
 		if name == "" {
-			return nil, &ParseError{File: c.file, Line: c.line, Column: i + 1, Msg: "empty column name in the header"}
+			return nil, c.errorf(i, "empty column name in the header")
 		}
 		if j, dup := h.index[name]; dup {
-			return nil, &ParseError{File: c.file, Line: c.line, Column: i + 1, Msg: fmt.Sprintf("column %q repeats column %d", name, j+1)}
+			return nil, c.errorf(i, "column %q repeats column %d", name, j+1)
 		}
 		h.index[name] = i
 		h.names = append(h.names, name)
+		h.pos = append(h.pos, c.fieldPos(i))
 	}
 	return h, nil
 }
@@ -318,7 +391,7 @@ const loneCRMsg = "carriage return (CR) inside the line: the file's lines end in
 func (c *csvReader) loneCR(rec []string) error {
 	for i, f := range rec {
 		if strings.IndexByte(f, '\r') >= 0 {
-			return c.errorf(i+1, "%s", loneCRMsg)
+			return c.errorf(i, "%s", loneCRMsg)
 		}
 	}
 	return nil
@@ -366,7 +439,7 @@ func (h *header) unknown() []error {
 	var w []error
 	for i, u := range h.used {
 		if !u {
-			w = append(w, &ParseError{File: h.file, Line: h.line, Column: i + 1, Msg: fmt.Sprintf("unknown column %q ignored", h.names[i])})
+			w = append(w, &ParseError{File: h.file, Line: h.pos[i].line, Column: h.pos[i].col, Msg: fmt.Sprintf("unknown column %q ignored", h.names[i])})
 		}
 	}
 	return w

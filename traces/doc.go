@@ -60,9 +60,10 @@
 // # Errors
 //
 // Bad content is a *ParseError with the file, the 1-based line and column
-// (the field number in the canonical files, the byte in the line in the
-// public tables and job traces, as encoding/csv counts; 0 for the whole line
-// or file) and what was expected, and its text reads "traces:
+// (the byte column where the offending field starts, in every CSV reader,
+// canonical or public, as encoding/csv counts it; 0 for the whole line or
+// file; until 2026-12-05 the canonical readers gave the field number) and
+// what was expected, and its text reads "traces:
 // file:line:column: message". TFRecord files have no lines: Record is the
 // record number, Offset the byte offset, and the text reads "traces: file:
 // record N at byte B: message". A reader stops at

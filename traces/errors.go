@@ -3,7 +3,10 @@ package traces
 import "fmt"
 
 // ParseError is bad input at a position in a file. Line and Column count from
-// 1; Column 0 means the whole line, Line 0 the whole file. Binary formats
+// 1; Column 0 means the whole line, Line 0 the whole file. In a CSV file the
+// Column is the byte column where the offending field starts (its opening
+// quote when quoted; the byte just past the line's content for a field that
+// is missing), in every reader, as encoding/csv counts it. Binary formats
 // (TFRecord) have no lines: Line is 0, Record the record number (from 1) and
 // Offset the record's byte offset, both also in Msg.
 type ParseError struct {

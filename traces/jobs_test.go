@@ -176,6 +176,7 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 		// job_id): 4; "a,1,5": the 5 starts at 5, so 6.
 		{"cut after job_id", "itp", "job_id,submission_time,duration,num_gpu\nabc\n", "t.csv:2:4: row ends after 1 of the header's 4 fields: column \"submission_time\" missing"},
 		{"short row", "itp", "job_id,submission_time,duration,num_gpu\na,1,5\n", "t.csv:2:6: row ends after 3 of the header's 4 fields: column \"num_gpu\" missing"},
+		{"short row, quoted", "itp", "job_id,submission_time,duration,num_gpu\na,1,\"5\"\n", "t.csv:2:8: row ends after 3 of the header's 4 fields: column \"num_gpu\" missing"},
 		{"empty field", "itp", "job_id,submission_time,duration,num_gpu\na,,5,1\n", "t.csv:2:3: column submission_time: expected a number, got an empty field"},
 		// 2017-10-09 07:01:55 is 19 bytes; the 5 is at 21: 22.
 		{"philly short row", "philly-pollux", "timestamp,duration,num_gpus\n2017-10-09 07:01:55,5\n", "t.csv:2:22: row ends after 2 of the header's 3 fields: column \"num_gpus\" missing"},

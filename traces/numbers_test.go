@@ -39,21 +39,21 @@ func TestPlainDecimal(t *testing.T) {
 // "1_0" is not 10, "0x1p4" not 16, "1_6" not the integer 16.
 func TestGoNumberSyntaxRefused(t *testing.T) {
 	for _, c := range []struct{ kind, in, want string }{
-		{"steps", stepsHeader + "a,1,1,32,0,0,0,1_0,,,,,\n", `traces: steps.csv:2:8: end: "1_0" is not a number (expected seconds)`},
-		{"steps", stepsHeader + "a,1,1,32,0,0,0,0.1e1_0,,,,,\n", `traces: steps.csv:2:8: end: "0.1e1_0" is not a number (expected seconds)`},
-		{"steps", stepsHeader + "a,1,1,32,0,0,0,0x1p4,,,,,\n", `traces: steps.csv:2:8: end: "0x1p4" is not a number (expected seconds)`},
-		{"steps", stepsHeader + "a,1,1,1_6,0,0,0,1,,,,,\n", `traces: steps.csv:2:4: batch: "1_6" is not an integer (expected an integer >= 1)`},
-		{"steps", stepsHeader + "a,1,1,32,0,1_0.0,0,1,,,,,\n", `traces: steps.csv:2:6: step: "1_0.0" is not an integer (expected an integer >= 0)`},
-		{"throughput", "workers,ps,batch,steps_per_s\n1,1,32,0x1p1\n", `traces: throughput.csv:2:4: steps_per_s: "0x1p1" is not a number (expected steps per second > 0)`},
-		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1_5,1,0\n", `traces: updates.csv:2:4: time: "1_5" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,1_0,,,,,\n", `traces: steps.csv:2:16: end: "1_0" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,0.1e1_0,,,,,\n", `traces: steps.csv:2:16: end: "0.1e1_0" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,0x1p4,,,,,\n", `traces: steps.csv:2:16: end: "0x1p4" is not a number (expected seconds)`},
+		{"steps", stepsHeader + "a,1,1,1_6,0,0,0,1,,,,,\n", `traces: steps.csv:2:7: batch: "1_6" is not an integer (expected an integer >= 1)`},
+		{"steps", stepsHeader + "a,1,1,32,0,1_0.0,0,1,,,,,\n", `traces: steps.csv:2:12: step: "1_0.0" is not an integer (expected an integer >= 0)`},
+		{"throughput", "workers,ps,batch,steps_per_s\n1,1,32,0x1p1\n", `traces: throughput.csv:2:8: steps_per_s: "0x1p1" is not a number (expected steps per second > 0)`},
+		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1_5,1,0\n", `traces: updates.csv:2:7: time: "1_5" is not a number (expected seconds)`},
 		// whole as float64, not as written
-		{"steps", stepsHeader + "a,1.0000000000000001,1,32,0,0,0,1,,,,,\n", `traces: steps.csv:2:2: workers: "1.0000000000000001" is not an integer (expected an integer >= 1)`},
-		{"steps", stepsHeader + "a,1,1,32,0,4503599627370496.5,0,1,,,,,\n", `traces: steps.csv:2:6: step: "4503599627370496.5" is not an integer (expected an integer >= 0)`},
-		{"steps", stepsHeader + "a,1,1,32,0,1e-999999999,0,1,,,,,\n", `traces: steps.csv:2:6: step: "1e-999999999" is not an integer (expected an integer >= 0)`}, // at once
+		{"steps", stepsHeader + "a,1.0000000000000001,1,32,0,0,0,1,,,,,\n", `traces: steps.csv:2:3: workers: "1.0000000000000001" is not an integer (expected an integer >= 1)`},
+		{"steps", stepsHeader + "a,1,1,32,0,4503599627370496.5,0,1,,,,,\n", `traces: steps.csv:2:12: step: "4503599627370496.5" is not an integer (expected an integer >= 0)`},
+		{"steps", stepsHeader + "a,1,1,32,0,1e-999999999,0,1,,,,,\n", `traces: steps.csv:2:12: step: "1e-999999999" is not an integer (expected an integer >= 0)`}, // at once
 		// times beyond 1e12 s (end - start overflowed and inspect panicked)
-		{"steps", stepsHeader + "a,1,1,32,0,0,-1.7e308,1.7e308,,,,,\n", `traces: steps.csv:2:7: start: -1.7e+308 s is beyond ±1e+12 s (expected seconds; are the times in seconds?)`},
-		{"steps", stepsHeader + "a,1,1,32,0,0,0,1,2e12,,,,\n", `traces: steps.csv:2:9: pull: 2e+12 s is beyond 1e+12 s (expected a duration in seconds; are the times in seconds?)`},
-		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1e13,1,0\n", `traces: updates.csv:2:4: time: 1e+13 s is beyond ±1e+12 s (expected seconds; are the times in seconds?)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,-1.7e308,1.7e308,,,,,\n", `traces: steps.csv:2:14: start: -1.7e+308 s is beyond ±1e+12 s (expected seconds; are the times in seconds?)`},
+		{"steps", stepsHeader + "a,1,1,32,0,0,0,1,2e12,,,,\n", `traces: steps.csv:2:18: pull: 2e+12 s is beyond 1e+12 s (expected a duration in seconds; are the times in seconds?)`},
+		{"updates", "run,shard,worker,time,version,staleness\na,0,0,1e13,1,0\n", `traces: updates.csv:2:7: time: 1e+13 s is beyond ±1e+12 s (expected seconds; are the times in seconds?)`},
 	} {
 		if _, err := readKind(c.kind, c.in); err == nil || err.Error() != c.want {
 			t.Errorf("%s %q:\n got %v\nwant %s", c.kind, c.in, err, c.want)
@@ -99,11 +99,11 @@ func TestGoNumberSyntaxRefused(t *testing.T) {
 func TestRowLengthAndLoneCR(t *testing.T) {
 	h := strings.TrimSuffix(stepsHeader, "\n")
 	for _, c := range []struct{ in, want string }{
-		{stepsHeader + "a,2,1,32,0,0,0,1\n", `traces: steps.csv:2:9: row ends after 8 of the header's 13 fields: column "pull" missing`},
-		{stepsHeader + "a,2,1,32,0,0,0,1,,,,,,\n", "traces: steps.csv:2:14: 14 fields, expected 13 as in the header"},
-		{h + "\ra,1,1,32,0,0,0,1,,,,,\r", "traces: steps.csv:1:13: " + loneCRMsg},
-		{stepsHeader + "a,1,1,32,0,0,0,1,,,,,\ra,1,1,32,0,1,1,2,,,,,\r", "traces: steps.csv:2:13: " + loneCRMsg},
-		{"run,updates,loss\ra,1,2\r", "traces: evals.csv:1:3: " + loneCRMsg},
+		{stepsHeader + "a,2,1,32,0,0,0,1\n", `traces: steps.csv:2:17: row ends after 8 of the header's 13 fields: column "pull" missing`},
+		{stepsHeader + "a,2,1,32,0,0,0,1,,,,,,\n", "traces: steps.csv:2:23: 14 fields, expected 13 as in the header"},
+		{h + "\ra,1,1,32,0,0,0,1,,,,,\r", "traces: steps.csv:1:72: " + loneCRMsg},
+		{stepsHeader + "a,1,1,32,0,0,0,1,,,,,\ra,1,1,32,0,1,1,2,,,,,\r", "traces: steps.csv:2:22: " + loneCRMsg},
+		{"run,updates,loss\ra,1,2\r", "traces: evals.csv:1:13: " + loneCRMsg},
 	} {
 		kind := "steps"
 		if strings.HasPrefix(c.in, "run,updates") {

@@ -256,6 +256,9 @@ func polluxRowAt(t *pubTable, model string, nodes, replicas int, run string) (Th
 	if math.IsInf(r.SamplesPerS, 0) || math.IsInf(r.StepsPerS, 0) {
 		return Throughput{}, t.errAt("step_time", "column step_time: %v s is too small to give a finite rate", st)
 	}
+	if err := t.inRange(&r, "step_time"); err != nil {
+		return Throughput{}, err
+	}
 	return r, nil
 }
 
@@ -289,6 +292,9 @@ func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
 			return err
 		}
 		r.SamplesPerS = v
+		if err := t.inRange(&r, "speed_sum"); err != nil {
+			return err
+		}
 		r.Mode = "sync"
 		r.Run = fmt.Sprintf("ps=%d workers=%d", r.PS, r.Workers)
 		out = append(out, r)
@@ -354,13 +360,13 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 		if h == "global_batch_size" {
 			continue
 		}
-		_, pos := t.r.FieldPos(i) // the header is the last record read
+		line, pos := t.r.FieldPos(i) // the header is the last record read
 		g, err := strconv.Atoi(h)
 		if err != nil || g < 1 {
-			return nil, nil, &ParseError{File: path, Line: 1, Column: pos, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
+			return nil, nil, &ParseError{File: path, Line: line, Column: pos, Msg: fmt.Sprintf("column %q: expected a GPU count as the header of each throughput column", h)}
 		}
 		if j, dup := seen[g]; dup {
-			return nil, nil, &ParseError{File: path, Line: 1, Column: pos, Msg: fmt.Sprintf("column %q: GPU count %d repeats field %d of the header (expected each GPU count once)", h, g, j)}
+			return nil, nil, &ParseError{File: path, Line: line, Column: pos, Msg: fmt.Sprintf("column %q: GPU count %d repeats field %d of the header (expected each GPU count once)", h, g, j)}
 		}
 		seen[g] = i + 1
 		cols = append(cols, gcol{h, g})
@@ -395,6 +401,9 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 			if math.IsInf(r.SamplesPerS, 0) {
 				return t.errAt(c.name, "column %s: %v iterations/s x global batch %d overflows", c.name, v, gb)
 			}
+			if err := t.inRange(&r, c.name); err != nil {
+				return err
+			}
 			r.Run = fmt.Sprintf("gpus=%d global_batch=%d", c.gpus, gb)
 			out = append(out, r)
 		}
@@ -423,6 +432,9 @@ func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
 			return err
 		}
 		if r.SamplesPerS, err = t.positive("images_per_sec"); err != nil {
+			return err
+		}
+		if err := t.inRange(&r, "images_per_sec"); err != nil {
 			return err
 		}
 		r.Repeats = 5
@@ -544,6 +556,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 		r.StepsPerS = v / float64(r.Workers)
 		if r.StepsPerS < 1/limits.MaxTime {
 			return t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: %g steps/s summed over %d GPUs is %g job steps/s: expected at least %g (the canonical reader's range)", v, r.Workers, r.StepsPerS, 1/limits.MaxTime)
+		}
+		if err := t.inRange(&r, "isolated_steps_per_sec"); err != nil {
+			return err
 		}
 		r.Mode = "allreduce"
 		r.Model = job + "/" + gpu

@@ -21,15 +21,19 @@ import (
 type pubTable struct {
 	file string
 	r    *csv.Reader
-	col  map[string]int
-	head []string
-	rec  []string
+	lim  *pubLineLimit // the bytes under r: where lines end
+	// the header's line (blank lines before it are skipped)
+	headLine int
+	col      map[string]int
+	head     []string
+	rec      []string
 }
 
 // pubOpenReader starts reading a table from r; file names the input in errors.
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
-	cr := csv.NewReader(&pubLineLimit{r: r, file: file, rec: limits.NewRecord(pubMaxLine)})
+	lim := &pubLineLimit{r: r, file: file, rec: limits.NewRecord(pubMaxLine)}
+	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -45,21 +49,22 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 			return nil, &ParseError{File: file, Line: l, Column: c, Msg: loneCRMsg}
 		}
 	}
-	t := &pubTable{file: file, r: cr, col: make(map[string]int, len(head))}
+	hl, _ := cr.FieldPos(0) // blank lines before the header are skipped
+	t := &pubTable{file: file, r: cr, lim: lim, headLine: hl, col: make(map[string]int, len(head))}
 	for i, h := range head {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 		t.head = append(t.head, h)
 		if j, dup := t.col[h]; dup && h != "" {
 			// which one holds the values? (the first was used, silently)
-			_, c := cr.FieldPos(i)
-			return nil, &ParseError{File: file, Line: 1, Column: c, Msg: fmt.Sprintf("column %q repeats field %d of the header: expected each column once", h, j+1)}
+			l, c := cr.FieldPos(i)
+			return nil, &ParseError{File: file, Line: l, Column: c, Msg: fmt.Sprintf("column %q repeats field %d of the header: expected each column once", h, j+1)}
 		} else if !dup {
 			t.col[h] = i
 		}
 	}
 	for _, name := range required {
 		if _, ok := t.col[name]; !ok {
-			return nil, &ParseError{File: file, Line: 1, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head))}
+			return nil, &ParseError{File: file, Line: hl, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head))}
 		}
 	}
 	return t, nil
@@ -75,11 +80,13 @@ type pubLineLimit struct {
 	r    io.Reader
 	file string
 	rec  limits.Record
+	ends limits.LineEnds
 }
 
 func (l *pubLineLimit) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	for i, b := range p[:n] {
+		l.ends.Add(b)
 		if !l.rec.Add(b) {
 			continue
 		}
@@ -116,11 +123,10 @@ func (t *pubTable) next() (bool, error) {
 	}
 	t.rec = rec
 	if len(rec) < len(t.head) {
-		// The column just past the row's last field, where the missing one
-		// would start (for an unquoted last field; encoding/csv does not say
-		// whether it was quoted).
-		l, c := t.r.FieldPos(len(rec) - 1)
-		return false, &ParseError{File: t.file, Line: l, Column: c + len(rec[len(rec)-1]),
+		// just past the end of the row's last line, where the missing
+		// field would start
+		l, c := t.lim.ends.PastRecord(t.r, rec)
+		return false, &ParseError{File: t.file, Line: l, Column: c,
 			Msg: fmt.Sprintf("row ends after %d of the header's %d fields: column %q missing", len(rec), len(t.head), t.head[len(rec)])}
 	}
 	if len(rec) > len(t.head) {
@@ -144,7 +150,7 @@ func (t *pubTable) each(row func() error) error {
 		}
 		if !ok {
 			if n == 0 {
-				return &ParseError{File: t.file, Msg: "header only: no data rows after line 1"}
+				return &ParseError{File: t.file, Msg: fmt.Sprintf("header only: no data rows after line %d", t.headLine)}
 			}
 			return nil
 		}
@@ -168,6 +174,25 @@ func (t *pubTable) errAt(name, format string, args ...any) error {
 	}
 	l, c := t.r.FieldPos(i)
 	return &ParseError{File: t.file, Line: l, Column: c, Msg: fmt.Sprintf(format, args...)}
+}
+
+// inRange is the fault of a row whose rates lie outside what throughput.csv
+// holds (rateFault, shared by its reader and writer), at the field of column
+// name of the current row, which gave them; nil when they are within it.
+func (t *pubTable) inRange(r *Throughput, name string) error {
+	for _, c := range []struct {
+		v         float64
+		col, what string
+	}{{r.StepsPerS, "steps_per_s", stepsWhat}, {r.SamplesPerS, "samples_per_s", samplesWhat}} {
+		if m := rateFault(c.v, c.what); m != "" {
+			unit := ""
+			if name == "step_time" {
+				unit = " s"
+			}
+			return t.errAt(name, "column %s: %s%s gives %s %s, which %s", name, t.str(name), unit, c.col, fmtFloat(c.v), strings.TrimPrefix(m, fmtFloat(c.v)+" "))
+		}
+	}
+	return nil
 }
 
 // pos is the line and column of the field of column name in the current row

@@ -20,7 +20,7 @@ import (
 //
 // The input may be gzip-compressed (sniffed from its first bytes). file names
 // the input in errors. Errors are *ParseError with the line and the column
-// (the 1-based field number) of the fault; an error returned by fn stops the
+// (the 1-based byte column where the field at fault starts) of the fault; an error returned by fn stops the
 // read and is returned as it is. Warnings (unknown columns) come back in
 // warnings, also as *ParseError.
 
@@ -516,7 +516,7 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					Run:         r.str(c.run, false),
 					Repeats:     int(r.integer(c.repeats, false, throughputInts.repeats)),
 					Std:         r.duration(c.std),
-					at:          throughputPos{file: file, line: r.c.line, modeCol: c.mode + 1},
+					at:          throughputAt(file, r.c, c.mode),
 				}
 				if r.err != nil {
 					return r.err
@@ -573,6 +573,17 @@ func throughputFault(t *Throughput, modeEmpty bool) *rowFault {
 	return nil
 }
 
+// throughputAt is the position of a throughput row read by c: the start of
+// its mode field (column mode, 0-based; -1 when the file has none: the row's
+// line, column 0).
+func throughputAt(file string, c *csvReader, mode int) throughputPos {
+	if mode < 0 {
+		return throughputPos{file: file, line: c.line}
+	}
+	p := c.fieldPos(mode)
+	return throughputPos{file: file, line: p.line, modeCol: p.col}
+}
+
 // ratesAgree reports whether t's samples_per_s is its steps_per_s times the
 // samples of one step (per, described by what), to throughputRelTol: the
 // per-worker batch for async updates, the global batch for synchronous
@@ -623,16 +634,17 @@ func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) 
 				return warnings, err
 			}
 			if len(f) < len(h.names) {
-				// the field just past the last one, as the public tables say it
-				return warnings, c.errorf(len(f)+1, "row ends after %d of the header's %d fields: column %q missing", len(f), len(h.names), h.names[len(f)])
+				// just past the end of the line, where the missing field
+				// would start, as the public tables say it
+				return warnings, c.errorf(len(f), "row ends after %d of the header's %d fields: column %q missing", len(f), len(h.names), h.names[len(f)])
 			}
-			return warnings, c.errorf(len(h.names)+1, "%d fields, expected %d as in the header", len(f), len(h.names))
+			return warnings, c.errorf(len(h.names), "%d fields, expected %d as in the header", len(f), len(h.names))
 		}
 		r.f, r.err = f, nil
 		if err := parse(r); err != nil {
 			var rf *rowFault
 			if errors.As(err, &rf) {
-				return warnings, c.errorf(rf.at(h)+1, "%s", rf.msg)
+				return warnings, c.errorf(rf.at(h), "%s", rf.msg)
 			}
 			return warnings, err
 		}
@@ -676,7 +688,7 @@ type row struct {
 // fail records a fault at column col (0-based) and returns it.
 func (r *row) fail(col int, format string, args ...any) error {
 	if r.err == nil {
-		r.err = r.c.errorf(col+1, format, args...)
+		r.err = r.c.errorf(col, format, args...)
 	}
 	return r.err
 }

@@ -66,7 +66,7 @@ func TestReadSteps(t *testing.T) {
 				{Run: "a", Workers: 1, PS: 1, Batch: 1, Step: 2, Start: 2, End: 3, Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan},
 				{Run: "a", Workers: 1, PS: 1, Batch: 1, Step: 1, Start: 1, End: 2, Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan},
 			},
-			warnings: []string{`traces: steps.csv:1:9: unknown column "host" ignored`},
+			warnings: []string{`traces: steps.csv:1:44: unknown column "host" ignored`},
 		},
 		{
 			name: "quoted field with doubled quote and newline; integer written as float",
@@ -141,74 +141,74 @@ func TestMalformed(t *testing.T) {
 		{"missing required column", "steps", "run,workers,ps,batch,worker,step,start\na,1,1,1,0,0,0\n",
 			`traces: steps.csv:1: missing required column "end" (header has run,workers,ps,batch,worker,step,start)`, 1, 0},
 		{"text in a number column", "steps", stepsHeader + okRow + "a,2,1,32,1,0,abc,1,,,,,\n",
-			`traces: steps.csv:3:7: start: "abc" is not a number (expected seconds)`, 3, 7},
+			`traces: steps.csv:3:14: start: "abc" is not a number (expected seconds)`, 3, 14},
 		{"text in an integer column", "steps", stepsHeader + "a,two,1,32,0,0,0,1,,,,,\n",
-			`traces: steps.csv:2:2: workers: "two" is not an integer (expected an integer >= 1)`, 2, 2},
+			`traces: steps.csv:2:3: workers: "two" is not an integer (expected an integer >= 1)`, 2, 3},
 		{"negative duration", "steps", stepsHeader + "a,2,1,32,0,0,0,1,-0.25,,,,\n",
-			"traces: steps.csv:2:9: pull: -0.25 is negative (expected a duration in seconds >= 0)", 2, 9},
+			"traces: steps.csv:2:18: pull: -0.25 is negative (expected a duration in seconds >= 0)", 2, 18},
 		// the example of the brief: end 3.1 < start 3.5
 		{"end before start", "steps", stepsHeader + "a,2,1,32,0,0,3.5,3.1,,,,,\n",
-			"traces: steps.csv:2:8: end: 3.1 is before start 3.5", 2, 8},
+			"traces: steps.csv:2:18: end: 3.1 is before start 3.5", 2, 18},
 		{"NaN", "steps", stepsHeader + "a,2,1,32,0,0,NaN,1,,,,,\n",
-			"traces: steps.csv:2:7: start: NaN is not allowed (expected a finite number: seconds; leave the field empty when unknown)", 2, 7},
+			"traces: steps.csv:2:14: start: NaN is not allowed (expected a finite number: seconds; leave the field empty when unknown)", 2, 14},
 		{"Inf", "steps", stepsHeader + "a,2,1,32,0,0,0,1,,+Inf,,,\n",
-			"traces: steps.csv:2:10: compute: +Inf is not allowed (expected a finite number: a duration in seconds >= 0; leave the field empty when unknown)", 2, 10},
+			"traces: steps.csv:2:19: compute: +Inf is not allowed (expected a finite number: a duration in seconds >= 0; leave the field empty when unknown)", 2, 19},
 		{"duplicate (run, worker, step)", "steps", stepsHeader + okRow + "a,2,1,32,1,0,0,1,,,,,\n" + "a,2,1,32,0,0,1,2,,,,,\n",
-			`traces: steps.csv:4:6: step: duplicate (run "a", worker 0, step 0), first on line 2`, 4, 6},
+			`traces: steps.csv:4:12: step: duplicate (run "a", worker 0, step 0), first on line 2`, 4, 12},
 		{"duplicate out of order", "steps", stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,5,0,1,,,,,\na,1,1,1,0,3,0,1,,,,,\na,1,1,1,0,5,0,1,,,,,\n",
-			`traces: steps.csv:5:6: step: duplicate (run "a", worker 0, step 5), first on line 3`, 5, 6},
+			`traces: steps.csv:5:11: step: duplicate (run "a", worker 0, step 5), first on line 3`, 5, 11},
 		{"workers < 1", "steps", stepsHeader + "a,0,1,32,0,0,0,1,,,,,\n",
-			"traces: steps.csv:2:2: workers: 0 is below 1 (expected an integer >= 1)", 2, 2},
+			"traces: steps.csv:2:3: workers: 0 is below 1 (expected an integer >= 1)", 2, 3},
 		{"worker out of range", "steps", stepsHeader + "a,2,1,32,2,0,0,1,,,,,\n",
-			"traces: steps.csv:2:5: worker: 2 is out of range (expected 0..1 for workers=2)", 2, 5},
+			"traces: steps.csv:2:10: worker: 2 is out of range (expected 0..1 for workers=2)", 2, 10},
 		{"configuration changes within a run", "steps", stepsHeader + okRow + "a,4,1,32,1,0,0,1,,,,,\n",
-			`traces: steps.csv:3:2: workers: 4 differs from 2 on line 2 for run "a" (a run is one configuration)`, 3, 2},
+			`traces: steps.csv:3:3: workers: 4 differs from 2 on line 2 for run "a" (a run is one configuration)`, 3, 3},
 		{"negative staleness", "steps", stepsHeader + "a,2,1,32,0,0,0,1,,,,-1,\n",
-			"traces: steps.csv:2:12: staleness: -1 is below 0 (expected an integer >= 0)", 2, 12},
+			"traces: steps.csv:2:21: staleness: -1 is below 0 (expected an integer >= 0)", 2, 21},
 		{"missing run", "steps", stepsHeader + ",2,1,32,0,0,0,1,,,,,\n",
 			"traces: steps.csv:2:1: run: missing value", 2, 1},
 		{"missing required value", "steps", stepsHeader + "a,2,1,32,0,,0,1,,,,,\n",
-			"traces: steps.csv:2:6: step: missing value (expected an integer >= 0)", 2, 6},
+			"traces: steps.csv:2:12: step: missing value (expected an integer >= 0)", 2, 12},
 		{"too few fields", "steps", stepsHeader + "a,2,1,32,0,0,0,1\n",
-			`traces: steps.csv:2:9: row ends after 8 of the header's 13 fields: column "pull" missing`, 2, 9},
+			`traces: steps.csv:2:17: row ends after 8 of the header's 13 fields: column "pull" missing`, 2, 17},
 		{"bare quote", "steps", stepsHeader + "a\"b,2,1,32,0,0,0,1,,,,,\n",
 			"traces: steps.csv:2:1: bare quote in an unquoted field; quote the whole field and double the quote", 2, 1},
 		{"unclosed quote", "steps", stepsHeader + "\"a,2,1,32,0,0,0,1,,,,,\n",
 			"traces: steps.csv:2:1: quoted field not closed before the end of the file", 2, 1},
-		{"duplicate column", "steps", "run,workers,run\n", `traces: steps.csv:1:3: column "run" repeats column 1`, 1, 3},
+		{"duplicate column", "steps", "run,workers,run\n", `traces: steps.csv:1:13: column "run" repeats column 1`, 1, 13},
 		{"truncated gzip", "steps", zipped[:len(zipped)/2], "", -1, 0},
 		{"updates: negative staleness", "updates", "run,shard,worker,time,version,staleness\na,0,0,1,1,-2\n",
-			"traces: updates.csv:2:6: staleness: -2 is below 0 (expected an integer >= 0)", 2, 6},
+			"traces: updates.csv:2:11: staleness: -2 is below 0 (expected an integer >= 0)", 2, 11},
 		{"runs: bad mode", "runs", "run,mode\na,ASYNCH\n", // as written (it was lower-cased)
-			`traces: runs.csv:2:2: mode: "ASYNCH" is not a mode (expected async, sync or allreduce)`, 2, 2},
+			`traces: runs.csv:2:3: mode: "ASYNCH" is not a mode (expected async, sync or allreduce)`, 2, 3},
 		{"runs: run twice", "runs", "run,model\na,x\na,y\n",
 			`traces: runs.csv:3:1: run: "a" is described twice (first on line 2)`, 3, 1},
 		{"runs: negative bandwidth", "runs", "run,bandwidth\na,-1e9\n",
-			"traces: runs.csv:2:2: bandwidth: -1e+09 is not positive (expected bytes per second > 0)", 2, 2},
+			"traces: runs.csv:2:3: bandwidth: -1e+09 is not positive (expected bytes per second > 0)", 2, 3},
 		{"evals: accuracy above 1", "evals", "run,updates,accuracy\na,10,1.5\n",
-			"traces: evals.csv:2:3: accuracy: 1.5 is outside [0, 1]", 2, 3},
+			"traces: evals.csv:2:6: accuracy: 1.5 is outside [0, 1]", 2, 6},
 		{"evals: no time nor updates column", "evals", "run,loss\na,1\n",
 			`traces: evals.csv:1: missing column: expected "time" or "updates"`, 1, 0},
 		{"evals: empty row", "evals", "run,time,loss\na,,1\n",
-			"traces: evals.csv:2:2: time, updates: both empty (expected at least one)", 2, 2},
+			"traces: evals.csv:2:3: time, updates: both empty (expected at least one)", 2, 3},
 		// an evaluation (run, updates, time) given twice in one file, as a copy
 		// or with another loss: both were read, the loss curve fitted to them
 		{"evals: row twice", "evals", "run,time,updates,loss\nw1,3.1,25,1.89\nw1,5.878934,50,1.6439\nw2,5.878934,50,1.6439\nw1,5.878934,50,1.6439\n",
-			`traces: evals.csv:5:3: updates: the evaluation of run "w1" at 50 updates (time 5.878934 s) is given twice (the same row as line 3: the loss curve would count it twice)`, 5, 3},
+			`traces: evals.csv:5:13: updates: the evaluation of run "w1" at 50 updates (time 5.878934 s) is given twice (the same row as line 3: the loss curve would count it twice)`, 5, 13},
 		{"evals: another loss", "evals", "run,time,updates,loss\nw1,5.878934,50,1.6439\nw1,5.878934,50,1.7\n",
-			`traces: evals.csv:3:3: updates: the evaluation of run "w1" at 50 updates (time 5.878934 s) is given again, differently, after line 2 (expected one row per evaluation, its loss and accuracy together)`, 3, 3},
+			`traces: evals.csv:3:13: updates: the evaluation of run "w1" at 50 updates (time 5.878934 s) is given again, differently, after line 2 (expected one row per evaluation, its loss and accuracy together)`, 3, 13},
 		{"evals: loss and accuracy in two rows", "evals", "run,updates,loss,accuracy\na,10,1.5,\na,10,,0.5\n",
-			`traces: evals.csv:3:2: updates: the evaluation of run "a" at 10 updates is given again, differently, after line 2 (expected one row per evaluation, its loss and accuracy together)`, 3, 2},
+			`traces: evals.csv:3:3: updates: the evaluation of run "a" at 10 updates is given again, differently, after line 2 (expected one row per evaluation, its loss and accuracy together)`, 3, 3},
 		{"evals: time twice, no updates", "evals", "run,time,loss\na,-0,1\na,2,1\na,0,1\n",
-			`traces: evals.csv:4:2: time: the evaluation of run "a" at 0 s is given twice (the same row as line 2: the loss curve would count it twice)`, 4, 2},
+			`traces: evals.csv:4:3: time: the evaluation of run "a" at 0 s is given twice (the same row as line 2: the loss curve would count it twice)`, 4, 3},
 		{"throughput: no rate column", "throughput", "workers,ps,batch\n1,1,32\n",
 			`traces: throughput.csv:1: missing column: expected "steps_per_s" or "samples_per_s"`, 1, 0},
 		{"throughput: zero rate", "throughput", "workers,ps,batch,steps_per_s\n1,1,32,0\n",
-			"traces: throughput.csv:2:4: steps_per_s: 0 is not positive (expected steps per second > 0)", 2, 4},
+			"traces: throughput.csv:2:8: steps_per_s: 0 is not positive (expected steps per second > 0)", 2, 8},
 		{"throughput: a rate that underflows", "throughput", "workers,ps,batch,samples_per_s\n1,1,32,1e-300\n",
-			"traces: throughput.csv:2:4: samples_per_s: 1e-300 is outside 1e-12 to 1e+12 (expected samples per second within the range of the times, one per 1e+12 s at least)", 2, 4},
+			"traces: throughput.csv:2:8: samples_per_s: 1e-300 is outside 1e-12 to 1e+12 (expected samples per second within the range of the times, one per 1e+12 s at least)", 2, 8},
 		{"throughput: a rate too large", "throughput", "workers,ps,batch,steps_per_s\n1,1,32,2e12\n",
-			"traces: throughput.csv:2:4: steps_per_s: 2e+12 is outside 1e-12 to 1e+12 (expected steps per second within the range of the times, one per 1e+12 s at least)", 2, 4},
+			"traces: throughput.csv:2:8: steps_per_s: 2e+12 is outside 1e-12 to 1e+12 (expected steps per second within the range of the times, one per 1e+12 s at least)", 2, 8},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -244,8 +244,8 @@ func TestDuplicateNamesFirstLine(t *testing.T) {
 	const steps = stepsHeader + "a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,1,1,2,,,,,\na,1,1,1,0,2,2,3,,,,,\na,1,1,1,0,1,3,4,,,,,\n"
 	const updates = "run,shard,worker,time,version,staleness\na,0,0,0.5,1,0\na,0,0,0.7,2,0\na,1,0,0.7,1,0\na,0,0,0.9,2,0\n"
 	const (
-		wantSteps   = `traces: steps.csv:5:6: step: duplicate (run "a", worker 0, step 1)`
-		wantUpdates = `traces: updates.csv:5:5: version: duplicate (run "a", shard 0, version 2)`
+		wantSteps   = `traces: steps.csv:5:11: step: duplicate (run "a", worker 0, step 1)`
+		wantUpdates = `traces: updates.csv:5:11: version: duplicate (run "a", shard 0, version 2)`
 	)
 	read := func(kind string, r io.Reader) (int, error) {
 		n := 0
@@ -399,8 +399,8 @@ func TestQuotedRecordLimit(t *testing.T) {
 		rows, _, err := readAllSteps(t, header+record(c.n, c.brk))
 		var pe *ParseError
 		if c.fail {
-			if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != 9 || !strings.Contains(err.Error(), "record longer than 1048576 bytes") {
-				t.Errorf("record of %d bytes, break %q: error %v; want steps.csv:2:9: record longer than 1048576 bytes", c.n, c.brk, err)
+			if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != 17 || !strings.Contains(err.Error(), "record longer than 1048576 bytes") {
+				t.Errorf("record of %d bytes, break %q: error %v; want steps.csv:2:17: record longer than 1048576 bytes", c.n, c.brk, err)
 			}
 		} else if err != nil || len(rows) != 1 {
 			t.Errorf("record of %d bytes, break %q: %d rows, %v; want it read", c.n, c.brk, len(rows), err)
@@ -511,7 +511,7 @@ func TestReadTables(t *testing.T) {
 			[]Eval{{Run: "a", Time: nan, Updates: 7, Loss: 1, Accuracy: nan}}},
 		{"throughput: strong scaling all-reduce", "throughput", "workers,ps,global_batch,samples_per_s,mode,nodes,model,repeats,std\n8,0,256,1200.5,allreduce,2,bert,5,10\n",
 			[]Throughput{{Workers: 8, GlobalBatch: 256, StepsPerS: nan, SamplesPerS: 1200.5, Mode: "allreduce", Nodes: 2,
-				Model: "bert", Repeats: 5, Std: 10, at: throughputPos{file: "throughput.csv", line: 2, modeCol: 5}}}},
+				Model: "bert", Repeats: 5, Std: 10, at: throughputPos{file: "throughput.csv", line: 2, modeCol: 16}}}},
 		{"throughput: weak scaling PS, default mode", "throughput", "workers,ps,batch,steps_per_s,run\n4,2,32,12.5,r1\n",
 			[]Throughput{{Workers: 4, PS: 2, Batch: 32, StepsPerS: 12.5, SamplesPerS: nan, Mode: "async", Run: "r1", Std: nan,
 				at: throughputPos{file: "throughput.csv", line: 2}}}}, // no mode column: modeCol 0

@@ -43,5 +43,5 @@ func ExampleReadSteps_error() {
 	_, err := traces.ReadSteps(strings.NewReader(in), "steps.csv", func(traces.Step) error { return nil })
 	fmt.Println(err)
 	// Output:
-	// traces: steps.csv:2:8: end: 3.1 is before start 3.5
+	// traces: steps.csv:2:18: end: 3.1 is before start 3.5
 }

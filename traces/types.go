@@ -90,12 +90,15 @@ type Throughput struct {
 type throughputPos struct {
 	file    string
 	line    int
-	modeCol int // 1-based; 0 when the file has no mode column
+	modeCol int // 1-based byte column; 0 when the file has no mode column
 }
 
-// Pos is where ReadThroughput read r: its file, its line and the column of
-// its mode (1-based; 0 when the file has no mode column, and the mode is
-// the default). line is 0 for a row not read from a throughput.csv.
+// Pos is where ReadThroughput read r: its file, its line and the byte
+// column (from 1) where its mode field starts, as in a ParseError (0 when
+// the file has no mode column, and the mode is the default; the line is
+// the mode field's, which differs from the row's first line only in a row
+// that a quoted field runs on across lines). line is 0 for a row not read
+// from a throughput.csv.
 func (r Throughput) Pos() (file string, line, modeColumn int) {
 	return r.at.file, r.at.line, r.at.modeCol
 }

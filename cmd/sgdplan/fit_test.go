@@ -98,7 +98,7 @@ func TestFitBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"nan loss", []string{filepath.Join("testdata", "fit-nanloss")}, "steps.csv:2:13: loss: NaN is not allowed"},
+		{"nan loss", []string{filepath.Join("testdata", "fit-nanloss")}, "steps.csv:2:62: loss: NaN is not allowed"},
 		{"no steady steps", []string{filepath.Join("testdata", "fit-nosteady")}, "run w1: no steps end in the steady window [1, 9.5] s"},
 		{"no path", nil, "no trace given"},
 		{"absent", []string{filepath.Join(dir, "absent")}, "absent"},
@@ -492,7 +492,7 @@ func TestFitTableReference(t *testing.T) {
 	// (it named the run and the worker count only)
 	msg, ref := table("mixed", "workers,ps,batch,steps_per_s,mode\n1,1,32,10,sync\n2,1,32,17,sync\n4,1,32,18,async\n8,1,32,19,sync\n")
 	at := filepath.Join(dir, "mixed", "throughput.csv")
-	if want := "fit: " + at + ":4:5: mode: async at 4 workers, but the first row of model \"\" (" + at + ":2:5) is sync"; ref != nil || !strings.Contains(msg, want) {
+	if want := "fit: " + at + ":4:11: mode: async at 4 workers, but the first row of model \"\" (" + at + ":2:11) is sync"; ref != nil || !strings.Contains(msg, want) {
 		t.Errorf("mixed modes: %s\nwant %s", msg, want)
 	}
 	// a file without a mode column after a sync one: its rows are async

@@ -220,12 +220,12 @@ func TestInspectBadUsage(t *testing.T) {
 		{[]string{"inspect"}, "inspect: no trace given"},
 		{[]string{"inspect", "--format", "xml", inspectSynthetic}, `inspect: --format "xml": expected table, json or csv`},
 		{[]string{"inspect", "no-such-dir"}, "no-such-dir"},
-		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "throughput.csv")}, "throughput.csv:2:4: steps_per_s: 0 is not positive"},
+		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "throughput.csv")}, "throughput.csv:2:8: steps_per_s: 0 is not positive"},
 		{[]string{"inspect", inspectSynthetic, "--format"}, "inspect: --format needs a value"},
 		{[]string{"inspect", "inspect_test.go"}, "not a canonical trace file"},
 		{[]string{"inspect", inspectSynthetic, "--bogus"}, "inspect: unknown flag --bogus"},
 		// the example error of docs/trace-format.md, with its position
-		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "steps.csv")}, "steps.csv:3:8: end: 3.1 is before start 3.5"},
+		{[]string{"inspect", filepath.Join("testdata", "inspect-bad", "steps.csv")}, "steps.csv:3:18: end: 3.1 is before start 3.5"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCmd(t, c.args...)

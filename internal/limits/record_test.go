@@ -51,3 +51,36 @@ func TestRecord(t *testing.T) {
 		t.Errorf("lone CR: over at %d, want 10", i)
 	}
 }
+
+// LineEnds gives each line's content length, its LF or CR LF not counted,
+// for the lines it keeps; the last line without an ending too.
+func TestLineEnds(t *testing.T) {
+	var e LineEnds
+	if _, ok := e.End(1); ok {
+		t.Error("End before any byte: ok")
+	}
+	in := "ab,c\r\n\nx\"y\rz\n" + strings.Repeat("q\n", lineEndsKept) + "last\r"
+	for i := 0; i < len(in); i++ {
+		e.Add(in[i])
+	}
+	last := 3 + lineEndsKept + 1
+	for _, c := range []struct{ line, want int }{{last - lineEndsKept + 1, 1}, {last - 1, 1}, {last, 4}} {
+		if got, ok := e.End(c.line); !ok || got != c.want {
+			t.Errorf("End(%d) = %d, %v; want %d", c.line, got, ok, c.want)
+		}
+	}
+	for _, line := range []int{0, 1, 3, last - lineEndsKept, last + 1} {
+		if got, ok := e.End(line); ok {
+			t.Errorf("End(%d) = %d; want not kept", line, got)
+		}
+	}
+	e = LineEnds{}
+	for i := 0; i < len("ab,c\r\n\nx\"y\rz\n"); i++ {
+		e.Add("ab,c\r\n\nx\"y\rz\n"[i])
+	}
+	for _, c := range []struct{ line, want int }{{1, 4}, {2, 0}, {3, 5}, {4, 0}} {
+		if got, ok := e.End(c.line); !ok || got != c.want {
+			t.Errorf("End(%d) = %d, %v; want %d", c.line, got, ok, c.want)
+		}
+	}
+}
