@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
@@ -175,20 +176,23 @@ type Table struct {
 // Report is the content of a report folder: index.html (self-contained:
 // inline CSS, images by relative links) and summary.md beside the figures.
 type Report struct {
-	Title    string   // "" means "sgdplan report"
-	Inputs   []string // the files the report was made from
-	Command  string   // the command line that made it, shown for rerunning
-	Model    string   // the fitted model family, e.g. "mva"
-	Params   []Param
-	Level    float64 // coverage of the parameters' intervals; 0 means 0.95
-	Servers  float64
-	Policy   string // the policy of the jobs table
-	Jobs     []JobRow
-	Policies []PolicyRow
-	Tables   []Table
-	Figures  []FigureRef
-	Warnings []string
-	Notes    []string
+	Title   string   // "" means "sgdplan report"
+	Inputs  []string // the files the report was made from
+	Command string   // the command line that made it, shown for rerunning
+	Model   string   // the fitted model family, e.g. "mva"
+	Params  []Param
+	Level   float64 // coverage of the parameters' intervals; 0 means 0.95
+	Servers float64
+	Policy  string // the policy of the jobs table
+	// RangeLabel heads the columns of the jobs' CompletionLo..Hi and the
+	// policies' MeanFlowLo..Hi ("": "95% interval").
+	RangeLabel string
+	Jobs       []JobRow
+	Policies   []PolicyRow
+	Tables     []Table
+	Figures    []FigureRef
+	Warnings   []string
+	Notes      []string
 }
 
 // BestPolicy returns the policy with the least mean flow time, weighted
@@ -432,8 +436,9 @@ func (r Report) view() view {
 		v.JobCols = append(v.JobCols, "workers at start (the plan)")
 	}
 	v.JobCols = append(v.JobCols, "predicted completion (s)")
+	rangeLabel := cmp.Or(r.RangeLabel, "95% interval")
 	if jobCI {
-		v.JobCols = append(v.JobCols, "95% interval")
+		v.JobCols = append(v.JobCols, rangeLabel)
 	}
 	if jobWhole {
 		v.JobCols = append(v.JobCols, "with whole workers (s)")
@@ -458,7 +463,7 @@ func (r Report) view() view {
 	}
 	v.PolicyCols = []string{"policy", "mean flow time (s)"}
 	if polCI {
-		v.PolicyCols = append(v.PolicyCols, "95% interval")
+		v.PolicyCols = append(v.PolicyCols, rangeLabel)
 	}
 	weighted := r.weighted()
 	if weighted {

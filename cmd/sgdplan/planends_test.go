@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -82,4 +85,58 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	if code != 0 || strings.Contains(stdout, "range") {
 		t.Errorf("power laws: exit %d, want no range:\n%s", code, stdout)
 	}
+}
+
+// report's plan and policy tables carry plan's ranges for a jobs file with
+// a job on a fitted model: the same numbers plan --format json gives, under
+// a column that says what they are; a jobs file of power laws has none.
+func TestReportPlanRanges(t *testing.T) {
+	dir := t.TempDir()
+	m := reportModel(t, dir)
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p,model\nfit,0,1800,,model.json\npow,0,900,0.5,\n")
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan: %s", stderr)
+	}
+	var p planPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.MeanFlowRange == nil || p.MeanFlowRange[0] == p.MeanFlowRange[1] {
+		t.Fatalf("plan: mean flow range %v: want one of some width", p.MeanFlowRange)
+	}
+	for _, c := range []struct {
+		jobs string
+		want []string
+		not  string
+	}{
+		{jobs, []string{"range (fitted curves' ends)", "Ranges: the plan made again with the fitted speedup of job fit",
+			fmt.Sprintf("| %s | %s |", num4(p.MeanFlowTime), planRangeText(p.MeanFlowRange)),
+			fmt.Sprintf("| %s | %s |", num4(p.Jobs[0].Completion), planRangeText(p.Jobs[0].CompletionRange))}, "carry no interval"},
+		{writeTestFile(t, dir, "pow.csv", "job,arrival,size,p\npow,0,900,0.5\nq,0,100,0.7\n"), []string{"they carry no interval"}, "range (fitted"},
+	} {
+		out := filepath.Join(t.TempDir(), "r")
+		code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", c.jobs, "--servers", "8", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+		if code != 0 {
+			t.Fatalf("report: exit %d: %s", code, stderr)
+		}
+		b, err := os.ReadFile(filepath.Join(out, "summary.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := string(b)[strings.Index(string(b), "## Plan on"):strings.Index(string(b), "## Simulated")]
+		for _, w := range c.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s: summary.md lacks %q:\n%s", filepath.Base(c.jobs), w, plan)
+			}
+		}
+		if strings.Contains(string(b), c.not) {
+			t.Errorf("%s: summary.md holds %q:\n%s", filepath.Base(c.jobs), c.not, plan)
+		}
+	}
+}
+
+// num4 writes v as report's tables do (4 significant digits).
+func num4(v float64) string {
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -412,12 +412,30 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if err != nil {
 		return r, fmt.Errorf("report: plan (%s): %w", o.policy, err)
 	}
+	// the ranges of plan: the jobs on fitted models at their curves' ends
+	ends := planFindEnds(jobs)
+	ranged := func(p *planPolicy) {
+		if err := planRanges(p, jobs, n, o.alpha, ends); err != nil {
+			r.Warnings = append(r.Warnings, "plan: "+err.Error())
+		}
+	}
+	ranged(&chosen)
+	lohi := func(b *[2]float64) (float64, float64) {
+		if b == nil {
+			return math.NaN(), math.NaN()
+		}
+		return b[0], b[1]
+	}
+	if len(ends.models) > 0 {
+		r.RangeLabel = "range (fitted curves' ends)"
+	}
 	for _, w := range chosen.Warnings {
 		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+w)
 	}
 	for i, j := range chosen.Jobs {
+		lo, hi := lohi(j.CompletionRange)
 		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i], StartWorkers: j.Workers,
-			Completion: j.Completion, CompletionLo: math.NaN(), CompletionHi: math.NaN(), CompletionWhole: j.CompletionInteger})
+			Completion: j.Completion, CompletionLo: lo, CompletionHi: hi, CompletionWhole: j.CompletionInteger})
 	}
 	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, knees, o)...)
 	if fig, err := plots.PlanFigure(planFigureData(chosen, names, n, pal)); err != nil {
@@ -449,11 +467,17 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 					r.Warnings = append(r.Warnings, "policy numeric: "+strings.TrimPrefix(w, "planner: "))
 				}
 			}
+			ranged(&p)
 		}
-		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(),
+		lo, hi := lohi(p.MeanFlowRange)
+		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: lo, MeanFlowHi: hi,
 			MeanWeightedFlow: p.MeanWeightedFlow, MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
 	}
-	r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals.")
+	if len(ends.models) > 0 {
+		r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares). Ranges: "+strings.TrimPrefix(ends.note("the plan made again"), "ranges: ")+". The simulation below repeats random workloads over seeds and gives 95% intervals.")
+	} else {
+		r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals.")
+	}
 
 	// Simulation at several loads.
 	sim, tab, growing, err := reportSimulate(c, o, jobs)
