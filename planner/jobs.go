@@ -166,7 +166,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: "a gzip file: plan and simulate read plain CSV (gunzip it first)"}
 	}
-	lim := &lineLimit{r: br, file: file, rec: limits.NewRecord(MaxLineBytes)}
+	lim := &limits.Reader{R: br, Rec: limits.NewRecord(MaxLineBytes), Over: tooLong(file)}
 	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.TrimLeadingSpace = true
@@ -231,7 +231,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, perr(l, c, "row has %d fields, more than the %d columns of the header (%s)", len(rec), len(header), headerList(header))
 		}
 		if len(rec) < len(header) {
-			l, c := lim.ends.PastRecord(cr, rec) // just past the line's end, where the next field should be
+			l, c := lim.Ends.PastRecord(cr, rec) // just past the line's end, where the next field should be
 			return nil, nil, perr(l, c, "row ends after %d of %d fields: want one per column of the header (%s); the first missing is %q",
 				len(rec), len(header), headerList(header), strings.TrimSpace(header[len(rec)]))
 		}
@@ -399,26 +399,12 @@ func csvError(file string, err error) error {
 // is an error, so that a file without line breaks cannot fill the memory.
 const MaxLineBytes = 1 << 20
 
-// lineLimit passes r through and fails once a record (limits.Record: a
-// line, or lines a quoted field runs on across) grows past MaxLineBytes.
-type lineLimit struct {
-	r    io.Reader
-	file string
-	rec  limits.Record
-	ends limits.LineEnds // where the lines read end, for a row short of fields
-}
-
-func (l *lineLimit) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	for i, b := range p[:n] {
-		l.ends.Add(b)
-		if !l.rec.Add(b) {
-			continue
+// tooLong is the error of a jobs file's record past MaxLineBytes.
+func tooLong(file string) func(*limits.Record) error {
+	return func(r *limits.Record) error {
+		if r.Spans() {
+			return &ParseError{File: file, Line: r.Start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; want one job per line", MaxLineBytes, r.Line)}
 		}
-		if l.rec.Spans() {
-			return i, &ParseError{File: l.file, Line: l.rec.Start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; want one job per line", MaxLineBytes, l.rec.Line)}
-		}
-		return i, &ParseError{File: l.file, Line: l.rec.Line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
+		return &ParseError{File: file, Line: r.Line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
 	}
-	return n, err
 }

@@ -21,7 +21,7 @@ import (
 type pubTable struct {
 	file string
 	r    *csv.Reader
-	lim  *pubLineLimit // the bytes under r: where lines end
+	lim  *limits.Reader // the bytes under r: where lines end
 	// the header's line (blank lines before it are skipped)
 	headLine int
 	col      map[string]int
@@ -32,7 +32,7 @@ type pubTable struct {
 // pubOpenReader starts reading a table from r; file names the input in errors.
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
-	lim := &pubLineLimit{r: r, file: file, rec: limits.NewRecord(pubMaxLine)}
+	lim := &limits.Reader{R: r, Rec: limits.NewRecord(pubMaxLine), Over: pubTooLong(file)}
 	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
@@ -74,28 +74,14 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 // one is an error found without reading the rest of it into memory.
 const pubMaxLine = 1 << 20
 
-// pubLineLimit passes r through and fails once a record (limits.Record:
-// a line, or lines a quoted field runs on across) grows past pubMaxLine.
-type pubLineLimit struct {
-	r    io.Reader
-	file string
-	rec  limits.Record
-	ends limits.LineEnds
-}
-
-func (l *pubLineLimit) Read(p []byte) (int, error) {
-	n, err := l.r.Read(p)
-	for i, b := range p[:n] {
-		l.ends.Add(b)
-		if !l.rec.Add(b) {
-			continue
+// pubTooLong is the error of a public table's record past pubMaxLine.
+func pubTooLong(file string) func(*limits.Record) error {
+	return func(r *limits.Record) error {
+		if r.Spans() {
+			return &ParseError{File: file, Line: r.Start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; not a table of this format", pubMaxLine, r.Line)}
 		}
-		if l.rec.Spans() {
-			return i, &ParseError{File: l.file, Line: l.rec.Start, Msg: fmt.Sprintf("record longer than %d bytes: a quoted field opened here runs on to line %d; not a table of this format", pubMaxLine, l.rec.Line)}
-		}
-		return i, &ParseError{File: l.file, Line: l.rec.Line, Msg: fmt.Sprintf("line longer than %d bytes: not a table of this format", pubMaxLine)}
+		return &ParseError{File: file, Line: r.Line, Msg: fmt.Sprintf("line longer than %d bytes: not a table of this format", pubMaxLine)}
 	}
-	return n, err
 }
 
 // pubCSVError turns an encoding/csv error into a positioned ParseError.
@@ -125,7 +111,7 @@ func (t *pubTable) next() (bool, error) {
 	if len(rec) < len(t.head) {
 		// just past the end of the row's last line, where the missing
 		// field would start
-		l, c := t.lim.ends.PastRecord(t.r, rec)
+		l, c := t.lim.Ends.PastRecord(t.r, rec)
 		return false, &ParseError{File: t.file, Line: l, Column: c,
 			Msg: fmt.Sprintf("row ends after %d of the header's %d fields: column %q missing", len(rec), len(t.head), t.head[len(rec)])}
 	}
