@@ -154,10 +154,12 @@ func notModeMsg(text string) string {
 const missingMsg = "missing value"
 
 // trimField is a field as the readers see it: leading and trailing spaces
-// and tabs trimmed (then any white space, as strings.TrimSpace).
+// and tabs trimmed, no other white space (until 2026-12-05 a field that
+// began or ended with one lost every white space at its ends, so " 5\n"
+// read as 5 while "5\n" was not a number).
 func trimField(s string) string {
 	if len(s) > 0 && (s[0] == ' ' || s[len(s)-1] == ' ' || s[0] == '\t' || s[len(s)-1] == '\t') {
-		s = strings.TrimSpace(s)
+		s = strings.Trim(s, " \t")
 	}
 	return s
 }

@@ -393,7 +393,7 @@ func textFault(s string, required bool) string {
 	case s == "" && required:
 		return missingMsg
 	case trimField(s) != s:
-		return fmt.Sprintf("%s has white space at either end, which the reader trims (expected the text without it)", quoteCut(s, 64))
+		return fmt.Sprintf("%s has a space or tab at either end, which the reader trims (expected the text without it)", quoteCut(s, 64))
 	case strings.Contains(s, "\r\n"):
 		return fmt.Sprintf("%s holds a CR LF, which the reader reads as a line break LF (expected LF or CR alone)", quoteCut(s, 64))
 	}

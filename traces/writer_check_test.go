@@ -113,7 +113,7 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"runs dataset", KindRuns, r(func(x *RunInfo) { x.Dataset = -1 }), "dataset", "-1 is below 1", r(func(x *RunInfo) { x.Dataset = 0 })},
 		{"runs bandwidth", KindRuns, r(func(x *RunInfo) { x.Bandwidth = 0 }), "bandwidth", "0 is not positive", r(func(x *RunInfo) { x.Bandwidth = math.SmallestNonzeroFloat64 })},
 		{"runs epochs", KindRuns, r(func(x *RunInfo) { x.Epochs = math.Inf(1) }), "epochs", "+Inf is not allowed (expected a finite number: epochs > 0", r(func(x *RunInfo) { x.Epochs = math.MaxFloat64 })},
-		{"runs notes", KindRuns, r(func(x *RunInfo) { x.Notes = "\tn" }), "notes", `"\tn" has white space`, r(func(x *RunInfo) { x.Notes = "n\n" })},
+		{"runs notes", KindRuns, r(func(x *RunInfo) { x.Notes = "\tn" }), "notes", `"\tn" has a space or tab`, r(func(x *RunInfo) { x.Notes = "n\n" })},
 		{"runs duplicate", KindRuns, r(func(x *RunInfo) { x.Run = "a" }), "run", `"a" is described twice (first on line 2)`, nil},
 		// evals.csv
 		{"evals updates", KindEvals, e(func(x *Eval) { x.Updates = -2 }), "updates", "-2 is below 0 (expected an integer >= 0, or -1 when absent)", e(func(x *Eval) { x.Updates = -1 })},

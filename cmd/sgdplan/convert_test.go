@@ -211,7 +211,7 @@ func TestConvertRefusesAnUnwritableRow(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	in := "../../traces/testdata/tfevents/events.out.tfevents.1000.sample"
 	code, stdout, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", "r ", "--out", out, in)
-	want := `convert: the converted trace cannot be written (nothing written): traces: runs.csv row 1 (line 2, run "r "): run: "r " has white space at either end`
+	want := `convert: the converted trace cannot be written (nothing written): traces: runs.csv row 1 (line 2, run "r "): run: "r " has a space or tab at either end`
 	if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitBadInput, want)
 	}
