@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,18 +24,13 @@ func TestPlanJobsFileErrors(t *testing.T) {
 	rigid := write("rigid.csv", "job,arrival,size,p,rigid_workers\na,0,100,0.5,2\nb,0,100,0.5,1000\n")
 	// A model whose every parameter is 0: its job and file are named.
 	m := reportModel(t, dir)
-	var doc map[string]any
-	b, _ := os.ReadFile(m)
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readModelDoc(t, m)
 	for _, p := range doc["parameters"].([]any) {
 		for _, k := range []string{"value", "lo", "hi"} {
 			p.(map[string]any)[k] = 0
 		}
 	}
-	b, _ = json.Marshal(doc)
-	write("zero.json", string(b))
+	writeModelDoc(t, filepath.Join(dir, "zero.json"), doc)
 	zero := write("zero.csv", "job,arrival,size,model\nfine,0,100,\nz,0,100,zero.json\n")
 	for _, c := range []struct {
 		args []string

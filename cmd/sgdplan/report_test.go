@@ -776,21 +776,11 @@ func TestReportIntervalsCutAtZero(t *testing.T) {
 func TestReportWarningPrefix(t *testing.T) {
 	dir := t.TempDir()
 	m := reportModel(t, dir)
-	b, err := os.ReadFile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readModelDoc(t, m)
 	data := doc["data"].(map[string]any)
 	data["paths"] = []string{filepath.Join(dir, "nowhere")}
 	delete(data, "paths_from_model")
-	if b, err = json.Marshal(doc); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(m, b, 0o644)
+	writeModelDoc(t, m, doc)
 	jobs := filepath.Join(dir, "jobs.csv")
 	os.WriteFile(jobs, []byte("job,arrival,size,p,max_worker\na,0,100,0.5,2\nb,0,50,0.9,2\n"), 0o644)
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", filepath.Join(dir, "r"), "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")

@@ -51,14 +51,7 @@ func TestReportTracesFromAnotherFolder(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("fit exit %d:\n%s", code, stderr)
 	}
-	b, err := os.ReadFile(filepath.Join("run", "model.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readModelDoc(t, filepath.Join("run", "model.json"))
 	data := doc["data"].(map[string]any)
 	if got, _ := json.Marshal(data["paths_from_model"]); string(got) != `["input/traces"]` {
 		t.Fatalf("data.paths_from_model %s, want [\"input/traces\"]", got)
@@ -164,23 +157,13 @@ func TestReportTracesBesideModelFirst(t *testing.T) {
 func TestReportOneTraceMissing(t *testing.T) {
 	dir := t.TempDir()
 	m := reportModel(t, dir)
-	b, err := os.ReadFile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := readModelDoc(t, m)
 	data := doc["data"].(map[string]any)
 	found := data["paths"].([]any)[0].(string)
 	none := filepath.Join(dir, "nowhere")
 	data["paths"] = []string{found, none}
 	delete(data, "paths_from_model")
-	if b, err = json.Marshal(doc); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(m, b, 0o644)
+	writeModelDoc(t, m, doc)
 	out := filepath.Join(dir, "r")
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
 	if code != 0 {
@@ -197,5 +180,32 @@ func TestReportOneTraceMissing(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			t.Errorf("%s drawn", f)
 		}
+	}
+}
+
+// readModelDoc reads the model file at path as a generic JSON document, for
+// a test to edit.
+func readModelDoc(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// writeModelDoc writes doc to path as JSON.
+func writeModelDoc(t *testing.T, path string, doc map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
