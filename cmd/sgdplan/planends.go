@@ -43,6 +43,11 @@ func (e *speedupEnd) at(k int) float64 {
 	return v
 }
 
+// FewestWorkers is the model's (planner.FittedFrom): the knee policy looks
+// for the end's knee from the workers the model was fitted from, as for the
+// fitted curve itself.
+func (e *speedupEnd) FewestWorkers() int { return e.m.FewestWorkers() }
+
 // Speedup implements planner.Speedup.
 func (e *speedupEnd) Speedup(k float64) float64 {
 	if !(k > 0) {

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/planner"
 )
 
 // A lone job on a fitted model gets every worker up to its fastest count
@@ -139,4 +142,22 @@ func TestReportPlanRanges(t *testing.T) {
 // num4 writes v as report's tables do (4 significant digits).
 func num4(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// The ends of a fitted curve are fitted from the model's fewest workers,
+// as the model is (planner.FittedFrom): the knee policy looks for the
+// ends' knees from there, as for the fitted curve, or a range under knee
+// would change where the knee is searched, not only the speedups.
+func TestSpeedupEndFittedFrom(t *testing.T) {
+	m := &fit.Model{}
+	m.Data.Configurations = []fit.ConfigData{{Workers: 4}, {Workers: 2}, {Workers: 8}}
+	for _, high := range []bool{false, true} {
+		f, ok := any(newSpeedupEnd(m, high)).(planner.FittedFrom)
+		if !ok {
+			t.Fatalf("high %v: the end of a fitted curve is no planner.FittedFrom", high)
+		}
+		if got := f.FewestWorkers(); got != m.FewestWorkers() {
+			t.Errorf("high %v: FewestWorkers %d, want the model's %d", high, got, m.FewestWorkers())
+		}
+	}
 }
