@@ -161,3 +161,26 @@ func TestSpeedupEndFittedFrom(t *testing.T) {
 		}
 	}
 }
+
+// The ranges' note gives the coverage of the intervals used, the model's
+// Level (what predict prints), not 90% whatever the model says.
+func TestPlanEndsNoteLevel(t *testing.T) {
+	for _, c := range []struct {
+		levels []float64
+		want   string
+	}{
+		{[]float64{0.9}, " 90% interval"},
+		{[]float64{0.8}, " 80% interval"},
+		{[]float64{0.8, 0.8}, " 80% interval"},
+		{[]float64{0.8, 0.95}, " 80% to 95% interval"},
+	} {
+		var e planEnds
+		for i, l := range c.levels {
+			e.models = append(e.models, &fit.Model{Level: l})
+			e.ids = append(e.ids, fmt.Sprint("j", i))
+		}
+		if got := e.note("the plan made again"); !strings.Contains(got, c.want) {
+			t.Errorf("levels %v: note lacks %q:\n%s", c.levels, c.want, got)
+		}
+	}
+}
