@@ -184,3 +184,27 @@ func TestPlanEndsNoteLevel(t *testing.T) {
 		}
 	}
 }
+
+// A policy whose range failed (a warning says why) leaves its cell empty:
+// the others' ranges are still in the table, whichever policy comes
+// first (the first's alone decided the column: its failure hid them all).
+func TestPlanTableRangesAnyPolicy(t *testing.T) {
+	out := []planPolicy{
+		{Policy: "fcfs", MeanFlowTime: 10},
+		{Policy: "equi", MeanFlowTime: 8, MeanFlowRange: &[2]float64{7, 9.5}},
+	}
+	var b strings.Builder
+	if err := planTable(&b, out, 8); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "[7, 9.5]") {
+		t.Errorf("equi's range [7, 9.5] is not in the table:\n%s", b.String())
+	}
+	var s strings.Builder
+	if err := simTable(&s, []simPolicy{{Policy: "fcfs", MeanFlowTime: 10}, {Policy: "equi", MeanFlowTime: 8, MeanFlowRange: &[2]float64{7, 9.5}}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.String(), "[7, 9.5]") {
+		t.Errorf("simulate: equi's range [7, 9.5] is not in the table:\n%s", s.String())
+	}
+}
