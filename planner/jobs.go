@@ -180,9 +180,10 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if err != nil {
 		return nil, nil, csvError(file, err)
 	}
+	hline, _ := cr.FieldPos(0) // blank lines before the header are skipped
 	if strings.ContainsFunc(strings.Join(header, ","), func(r rune) bool { return r < ' ' && r != '\t' && r != '\r' }) {
 		// a binary file: not a list of unknown columns
-		return nil, nil, perr(1, 1, "line 1 is not text (control characters): want a CSV file with a header row (job, size and p or model)")
+		return nil, nil, perr(hline, 1, "line %d is not text (control characters): want a CSV file with a header row (job, size and p or model)", hline)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -205,13 +206,13 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	}
 	for _, need := range []string{"job", "size"} {
 		if _, ok := col[need]; !ok {
-			return nil, nil, perr(1, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
+			return nil, nil, perr(hline, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
 		}
 	}
 	_, hasP := col["p"]
 	_, hasModel := col["model"]
 	if !hasP && !hasModel && o.DefaultP == 0 {
-		e := perr(1, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
+		e := perr(hline, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
 		e.Err = ErrNoCurve
 		return nil, nil, e
 	}

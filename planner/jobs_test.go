@@ -61,6 +61,10 @@ func TestReadJobsErrors(t *testing.T) {
 		{"lone CR", "job,size,p\ra,100,0.5\r", "jobs.csv:1:10: a carriage return inside the header: the file's lines end in lone CRs"},
 		{"no size", "job,p\na,0.5\n", "jobs.csv:1: missing column \"size\""},
 		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
+		// blank lines before the header: the header's line, as the other
+		// header faults and the public tables' missing columns
+		{"no size, blank lines first", "\n\njob,p\na,0.5\n", "jobs.csv:3: missing column \"size\""},
+		{"no curve, a blank line first", "\njob,size\na,1\n", "jobs.csv:2: missing column \"p\" or \"model\""},
 		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"-1\""},
 		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03job,size\n", "jobs.csv:1:1: a gzip file: plan and simulate read plain CSV"},
 		{"huge size", "job,size,p\na,1e308,0.5\nb,1e308,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"1e308\""},
