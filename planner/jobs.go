@@ -180,9 +180,10 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	if err != nil {
 		return nil, nil, csvError(file, err)
 	}
+	hline, _ := cr.FieldPos(0) // blank lines before the header are skipped
 	if strings.ContainsFunc(strings.Join(header, ","), func(r rune) bool { return r < ' ' && r != '\t' && r != '\r' }) {
 		// a binary file: not a list of unknown columns
-		return nil, nil, perr(1, 1, "line 1 is not text (control characters): want a CSV file with a header row (job, size and p or model)")
+		return nil, nil, perr(hline, 1, "line %d is not text (control characters): want a CSV file with a header row (job, size and p or model)", hline)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -205,13 +206,13 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	}
 	for _, need := range []string{"job", "size"} {
 		if _, ok := col[need]; !ok {
-			return nil, nil, perr(1, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
+			return nil, nil, perr(hline, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
 		}
 	}
 	_, hasP := col["p"]
 	_, hasModel := col["model"]
 	if !hasP && !hasModel && o.DefaultP == 0 {
-		e := perr(1, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
+		e := perr(hline, 0, "missing column \"p\" or \"model\": each job needs a speedup exponent or a fitted model.json")
 		e.Err = ErrNoCurve
 		return nil, nil, e
 	}
@@ -243,6 +244,16 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			_, c := cr.FieldPos(i)
 			return strings.TrimSpace(rec[i]), c, true
 		}
+		// fieldErr is an error at the field of column name: the line and
+		// column where it starts (a field of a record that a quoted field
+		// runs on across lines is on its own line, not the record's first)
+		fieldErr := func(name, format string, a ...any) *ParseError {
+			l, c := line, 0
+			if i, ok := col[name]; ok && i < len(rec) {
+				l, c = cr.FieldPos(i)
+			}
+			return perr(l, c, format, a...)
+		}
 		num := func(name string) (float64, int, bool, error) {
 			s, c, ok := cell(name)
 			if !ok || s == "" {
@@ -250,90 +261,90 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			}
 			v, err := strconv.ParseFloat(s, 64)
 			if !decimal.Plain(s) || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, c, true, perr(line, c, "%s: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got %q", name, s)
+				return 0, c, true, fieldErr(name, "%s: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got %q", name, s)
 			}
 			return v, c, true, nil
 		}
 		integer := func(name string) (int, error) {
-			s, c, ok := cell(name)
+			s, _, ok := cell(name)
 			if !ok || s == "" {
 				return 0, nil
 			}
 			v, err := strconv.Atoi(s)
 			if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(s, "-") {
-				return 0, perr(line, c, "%s: %s is too large: want a whole number >= 1 (at most %d)", name, s, math.MaxInt)
+				return 0, fieldErr(name, "%s: %s is too large: want a whole number >= 1 (at most %d)", name, s, math.MaxInt)
 			}
 			if err != nil || v < 1 {
-				return 0, perr(line, c, "%s: want a whole number >= 1, got %q", name, s)
+				return 0, fieldErr(name, "%s: want a whole number >= 1, got %q", name, s)
 			}
 			return v, nil
 		}
 		var j Job
-		id, c, _ := cell("job")
+		id, _, _ := cell("job")
 		if id == "" {
-			return nil, nil, perr(line, c, "job: empty job name")
+			return nil, nil, fieldErr("job", "job: empty job name")
 		}
 		if first, dup := seen[id]; dup {
-			return nil, nil, perr(line, c, "job: %q already defined on line %d", id, first)
+			return nil, nil, fieldErr("job", "job: %q already defined on line %d", id, first)
 		}
 		seen[id] = line
 		j.ID = id
-		v, c, ok, err := num("arrival")
+		v, _, ok, err := num("arrival")
 		if err != nil {
 			return nil, nil, err
 		}
 		if ok {
 			if v < 0 || v > MaxTime {
-				return nil, nil, perr(line, c, "arrival: want a time from 0 to %g s, got %g", MaxTime, v)
+				return nil, nil, fieldErr("arrival", "arrival: want a time from 0 to %g s, got %g", MaxTime, v)
 			}
 			if v < prevArrival {
-				return nil, nil, perr(line, c, "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
+				return nil, nil, fieldErr("arrival", "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
 			}
 			j.Arrival = v
 		} else {
 			j.Arrival = prevArrival
 		}
 		prevArrival = j.Arrival
-		v, c, ok, err = num("size")
+		v, _, ok, err = num("size")
 		if err != nil {
 			return nil, nil, err
 		}
 		if !ok || v <= 0 || v > MaxTime {
 			s, _, _ := cell("size")
-			return nil, nil, perr(line, c, "size: want seconds on one worker > 0 and at most %g, got %q", MaxTime, s)
+			return nil, nil, fieldErr("size", "size: want seconds on one worker > 0 and at most %g, got %q", MaxTime, s)
 		}
 		j.Size = v
 		p, pc, hasP, err := num("p")
 		if err != nil {
 			return nil, nil, err
 		}
-		mpath, mc, _ := cell("model")
+		mpath, _, _ := cell("model")
 		switch {
 		case hasP && mpath != "":
-			return nil, nil, perr(line, mc, "model: give p or model, not both")
+			return nil, nil, fieldErr("model", "model: give p or model, not both")
 		case hasP:
 			if !(p > 0 && p <= 1) {
-				return nil, nil, perr(line, pc, "p: want a speedup exponent in (0, 1], got %g", p)
+				return nil, nil, fieldErr("p", "p: want a speedup exponent in (0, 1], got %g", p)
 			}
 			j.Curve = PowerLaw{P: p}
 		case mpath != "":
 			if o.Resolve == nil {
-				return nil, nil, perr(line, mc, "model: %s: no model loader available", mpath)
+				return nil, nil, fieldErr("model", "model: %s: no model loader available", mpath)
 			}
 			sp, err := o.Resolve(mpath)
 			if err != nil {
-				return nil, nil, perr(line, mc, "model: job %q: %v", j.ID, err)
+				return nil, nil, fieldErr("model", "model: job %q: %v", j.ID, err)
 			}
 			j.Curve = sp
 		case o.DefaultP > 0:
 			j.Curve = PowerLaw{P: o.DefaultP}
 			defaulted = append(defaulted, j.ID)
 		default:
-			at := pc // the p column's, else the model column's
-			if at == 0 {
-				at = mc
+			at := "p" // the p column's, else the model column's
+			if pc == 0 {
+				at = "model"
 			}
-			e := perr(line, at, "p, model: both empty: want a speedup exponent p or a model path")
+			e := fieldErr(at, "p, model: both empty: want a speedup exponent p or a model path")
 			e.Err = ErrNoCurve
 			return nil, nil, e
 		}
@@ -344,20 +355,18 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, err
 		}
 		if j.MaxWorkers > 0 && j.RigidWorkers > j.MaxWorkers {
-			_, c, _ := cell("rigid_workers")
-			return nil, nil, perr(line, c, "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
+			return nil, nil, fieldErr("rigid_workers", "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
 		}
 		if o.Servers > 0 && j.RigidWorkers > o.Servers {
-			_, c, _ := cell("rigid_workers")
-			return nil, nil, perr(line, c, "rigid_workers: job %q needs %d rigid workers, more than the %d servers", j.ID, j.RigidWorkers, o.Servers)
+			return nil, nil, fieldErr("rigid_workers", "rigid_workers: job %q needs %d rigid workers, more than the %d servers", j.ID, j.RigidWorkers, o.Servers)
 		}
-		v, c, ok, err = num("weight")
+		v, _, ok, err = num("weight")
 		if err != nil {
 			return nil, nil, err
 		}
 		if ok {
 			if v <= 0 {
-				return nil, nil, perr(line, c, "weight: want a weight > 0, got %g", v)
+				return nil, nil, fieldErr("weight", "weight: want a weight > 0, got %g", v)
 			}
 			j.Weight = v
 		}

@@ -61,6 +61,10 @@ func TestReadJobsErrors(t *testing.T) {
 		{"lone CR", "job,size,p\ra,100,0.5\r", "jobs.csv:1:10: a carriage return inside the header: the file's lines end in lone CRs"},
 		{"no size", "job,p\na,0.5\n", "jobs.csv:1: missing column \"size\""},
 		{"no curve", "job,size\na,1\n", "missing column \"p\" or \"model\""},
+		// blank lines before the header: the header's line, as the other
+		// header faults and the public tables' missing columns
+		{"no size, blank lines first", "\n\njob,p\na,0.5\n", "jobs.csv:3: missing column \"size\""},
+		{"no curve, a blank line first", "\njob,size\na,1\n", "jobs.csv:2: missing column \"p\" or \"model\""},
 		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"-1\""},
 		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03job,size\n", "jobs.csv:1:1: a gzip file: plan and simulate read plain CSV"},
 		{"huge size", "job,size,p\na,1e308,0.5\nb,1e308,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"1e308\""},
@@ -84,6 +88,11 @@ func TestReadJobsErrors(t *testing.T) {
 		// its last field quoted: just past the line's 11 bytes, not past the
 		// field's text
 		{"short row, quoted", "job,size,p,max_workers\na,100,\"0.5\"\n", `jobs.csv:2:12: row ends after 3 of 4 fields`},
+		// a field of a record that a quoted field runs on across lines: at
+		// the line where the field starts and its column there, not the
+		// record's first line
+		{"after a quoted line break", "job,size,p\n\"a\nb\",100,2\n", "jobs.csv:3:8: p: want a speedup exponent in (0, 1], got 2"},
+		{"size after a quoted line break", "job,size,p\n\"a\nb\",x,0.5\n", "jobs.csv:3:4: size: want a finite decimal number"},
 		{"out of order", "job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n", "jobs.csv:3:3: arrival: 3 s is before the previous job's 5 s"},
 		{"negative arrival", "job,arrival,size,p\na,-5,1,0.5\n", "jobs.csv:2:3: arrival: want a time from 0 to 1e+12 s, got -5"},
 		{"duplicate job", "job,size,p\na,1,0.5\na,2,0.5\n", "jobs.csv:3:1: job: \"a\" already defined on line 2"},

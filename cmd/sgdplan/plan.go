@@ -599,11 +599,17 @@ func planAction(c *cli.Context) error {
 	if err := planTable(w, out, float64(n)); err != nil {
 		return err
 	}
-	if len(ends.models) > 0 {
+	if len(ends.models) > 0 && planHasRanges(out) {
 		_, err := fmt.Fprintf(w, "\n%s\n", ends.note("the plan made again"))
 		return err
 	}
 	return nil
+}
+
+// planHasRanges reports whether a policy of out has ranges: those whose
+// plans at the ends failed have none (a warning said why), the others do.
+func planHasRanges(out []planPolicy) bool {
+	return slices.ContainsFunc(out, func(p planPolicy) bool { return p.MeanFlowRange != nil })
 }
 
 // planPolicyFor is policy name for jobs on n servers: numeric searches
@@ -744,7 +750,7 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 	if weighted {
 		head += "weighted mean flow (s)\t"
 	}
-	ranges := out[0].MeanFlowRange != nil
+	ranges := planHasRanges(out)
 	if ranges {
 		head = "policy\tmean flow (s)\trange\t"
 		if weighted {

@@ -43,6 +43,11 @@ func (e *speedupEnd) at(k int) float64 {
 	return v
 }
 
+// FewestWorkers is the model's (planner.FittedFrom): the knee policy looks
+// for the end's knee from the workers the model was fitted from, as for the
+// fitted curve itself.
+func (e *speedupEnd) FewestWorkers() int { return e.m.FewestWorkers() }
+
 // Speedup implements planner.Speedup.
 func (e *speedupEnd) Speedup(k float64) float64 {
 	if !(k > 0) {
@@ -104,7 +109,20 @@ func (e planEnds) note(what string) string {
 	if len(e.ids) > 1 {
 		whose = fmt.Sprintf("the fitted speedups of %d jobs (%s) at the low, then the high ends of their", len(e.ids), planNameList(e.ids, 8))
 	}
-	return "ranges: " + what + " with " + whose + " 90% interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three, scenarios rather than a probability; the jobs' p are taken as exact"
+	return "ranges: " + what + " with " + whose + " " + e.levelText() + " interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three, scenarios rather than a probability; the jobs' p are taken as exact"
+}
+
+// levelText is the coverage of the models' intervals, as predict prints it
+// (each model's Level): "90%", or "80% to 95%" when the models differ.
+func (e planEnds) levelText() string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, m := range e.models {
+		lo, hi = min(lo, m.Level), max(hi, m.Level)
+	}
+	if fmt.Sprintf("%.0f", 100*lo) == fmt.Sprintf("%.0f", 100*hi) {
+		return fmt.Sprintf("%.0f%%", 100*lo)
+	}
+	return fmt.Sprintf("%.0f%% to %.0f%%", 100*lo, 100*hi)
 }
 
 // planReplay runs policy name (numeric: searched again, its warnings

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/planner"
 )
 
 // A lone job on a fitted model gets every worker up to its fastest count
@@ -139,4 +142,69 @@ func TestReportPlanRanges(t *testing.T) {
 // num4 writes v as report's tables do (4 significant digits).
 func num4(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// The ends of a fitted curve are fitted from the model's fewest workers,
+// as the model is (planner.FittedFrom): the knee policy looks for the
+// ends' knees from there, as for the fitted curve, or a range under knee
+// would change where the knee is searched, not only the speedups.
+func TestSpeedupEndFittedFrom(t *testing.T) {
+	m := &fit.Model{}
+	m.Data.Configurations = []fit.ConfigData{{Workers: 4}, {Workers: 2}, {Workers: 8}}
+	for _, high := range []bool{false, true} {
+		f, ok := any(newSpeedupEnd(m, high)).(planner.FittedFrom)
+		if !ok {
+			t.Fatalf("high %v: the end of a fitted curve is no planner.FittedFrom", high)
+		}
+		if got := f.FewestWorkers(); got != m.FewestWorkers() {
+			t.Errorf("high %v: FewestWorkers %d, want the model's %d", high, got, m.FewestWorkers())
+		}
+	}
+}
+
+// The ranges' note gives the coverage of the intervals used, the model's
+// Level (what predict prints), not 90% whatever the model says.
+func TestPlanEndsNoteLevel(t *testing.T) {
+	for _, c := range []struct {
+		levels []float64
+		want   string
+	}{
+		{[]float64{0.9}, " 90% interval"},
+		{[]float64{0.8}, " 80% interval"},
+		{[]float64{0.8, 0.8}, " 80% interval"},
+		{[]float64{0.8, 0.95}, " 80% to 95% interval"},
+	} {
+		var e planEnds
+		for i, l := range c.levels {
+			e.models = append(e.models, &fit.Model{Level: l})
+			e.ids = append(e.ids, fmt.Sprint("j", i))
+		}
+		if got := e.note("the plan made again"); !strings.Contains(got, c.want) {
+			t.Errorf("levels %v: note lacks %q:\n%s", c.levels, c.want, got)
+		}
+	}
+}
+
+// A policy whose range failed (a warning says why) leaves its cell empty:
+// the others' ranges are still in the table, whichever policy comes
+// first (the first's alone decided the column: its failure hid them all).
+func TestPlanTableRangesAnyPolicy(t *testing.T) {
+	out := []planPolicy{
+		{Policy: "fcfs", MeanFlowTime: 10},
+		{Policy: "equi", MeanFlowTime: 8, MeanFlowRange: &[2]float64{7, 9.5}},
+	}
+	var b strings.Builder
+	if err := planTable(&b, out, 8); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "[7, 9.5]") {
+		t.Errorf("equi's range [7, 9.5] is not in the table:\n%s", b.String())
+	}
+	var s strings.Builder
+	if err := simTable(&s, []simPolicy{{Policy: "fcfs", MeanFlowTime: 10}, {Policy: "equi", MeanFlowTime: 8, MeanFlowRange: &[2]float64{7, 9.5}}}, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(s.String(), "[7, 9.5]") {
+		t.Errorf("simulate: equi's range [7, 9.5] is not in the table:\n%s", s.String())
+	}
 }

@@ -315,11 +315,17 @@ func simulateAction(c *cli.Context) error {
 	if err := simTable(w, out, ea > 0); err != nil {
 		return err
 	}
-	if len(endJobs) > 0 {
+	if len(endJobs) > 0 && simHasRanges(out) {
 		_, err := fmt.Fprintln(w, ends.note("the simulation run again"))
 		return err
 	}
 	return nil
+}
+
+// simHasRanges reports whether a policy of out has a range (one whose
+// runs at the ends failed has none; a warning said why).
+func simHasRanges(out []simPolicy) bool {
+	return slices.ContainsFunc(out, func(p simPolicy) bool { return p.MeanFlowRange != nil })
 }
 
 // simOverload warns when the Poisson workload pw (sizes of mean mean s,
@@ -425,7 +431,7 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 		}
 		return fmt.Sprintf("%.4g", v)
 	}
-	ranges := len(out) > 0 && out[0].MeanFlowRange != nil
+	ranges := simHasRanges(out)
 	head := "policy\tmean response (s)\t"
 	if ranges {
 		head += "range\t"
