@@ -12,6 +12,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/planner"
+	"github.com/sgdplan/sgdplan/plots"
 )
 
 // A lone job on a fitted model gets every worker up to its fastest count
@@ -206,5 +207,36 @@ func TestPlanTableRangesAnyPolicy(t *testing.T) {
 	}
 	if !strings.Contains(s.String(), "[7, 9.5]") {
 		t.Errorf("simulate: equi's range [7, 9.5] is not in the table:\n%s", s.String())
+	}
+}
+
+// report's note on its plan tables speaks of ranges only when a row shows
+// one: with every replay at the curves' ends failed (a warning each, every
+// range NaN) it says the tables carry no interval, as plan and simulate
+// print no ranges' note then; it gave the ranges' note with no range shown.
+func TestReportPlanNoteRangesShown(t *testing.T) {
+	nan := math.NaN()
+	ends := planEnds{models: []*fit.Model{{Level: 0.9}}, ids: []string{"fit"}}
+	none := []plots.PolicyRow{{Policy: "fcfs", MeanFlow: 10, MeanFlowLo: nan, MeanFlowHi: nan}, {Policy: "equi", MeanFlow: 8, MeanFlowLo: nan, MeanFlowHi: nan}}
+	jobsNone := []plots.JobRow{{Job: "fit", Completion: 10, CompletionLo: nan, CompletionHi: nan}}
+	const noInterval = "The plan and the policy comparison replay the jobs of j.csv exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals."
+	withRanges := "The plan and the policy comparison replay the jobs of j.csv exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation below repeats random workloads over seeds and gives 95% intervals."
+	oneJob := []plots.JobRow{{Job: "fit", Completion: 10, CompletionLo: 9, CompletionHi: 12}}
+	onePolicy := []plots.PolicyRow{none[0], {Policy: "equi", MeanFlow: 8, MeanFlowLo: 7, MeanFlowHi: 9.5}}
+	for _, c := range []struct {
+		name string
+		ends planEnds
+		jobs []plots.JobRow
+		pols []plots.PolicyRow
+		want string
+	}{
+		{"every replay failed", ends, jobsNone, none, noInterval},
+		{"one policy's range", ends, jobsNone, onePolicy, withRanges},
+		{"the plan's job ranges", ends, oneJob, none, withRanges},
+		{"nothing fitted", planEnds{}, jobsNone, none, noInterval},
+	} {
+		if got := reportPlanNote("j.csv", c.ends, c.jobs, c.pols); got != c.want {
+			t.Errorf("%s: note\n%s\nwant\n%s", c.name, got, c.want)
+		}
 	}
 }

@@ -473,11 +473,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: lo, MeanFlowHi: hi,
 			MeanWeightedFlow: p.MeanWeightedFlow, MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
 	}
-	if len(ends.models) > 0 {
-		r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares). Ranges: "+strings.TrimPrefix(ends.note("the plan made again"), "ranges: ")+". The simulation below repeats random workloads over seeds and gives 95% intervals.")
-	} else {
-		r.Notes = append(r.Notes, "The plan and the policy comparison replay the jobs of "+o.jobs+" exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals.")
-	}
+	r.Notes = append(r.Notes, reportPlanNote(o.jobs, ends, r.Jobs, r.Policies))
 
 	// Simulation at several loads.
 	sim, tab, growing, err := reportSimulate(c, o, jobs)
@@ -1060,6 +1056,20 @@ func growingQueue(r planner.Result) bool {
 	first /= float64(n / 2)
 	second /= float64(n - n/2)
 	return second > 2*first
+}
+
+// reportPlanNote is the report's note on its plan and policy tables: the
+// ranges' note when a row of either shows a range, as plan and simulate
+// print theirs only then (every replay at the curves' ends may have failed,
+// a warning each: the note spoke of ranges no row had); otherwise that the
+// tables carry no interval.
+func reportPlanNote(jobsFile string, ends planEnds, jobs []plots.JobRow, pols []plots.PolicyRow) string {
+	shown := slices.ContainsFunc(jobs, func(j plots.JobRow) bool { return !math.IsNaN(j.CompletionLo) && !math.IsNaN(j.CompletionHi) }) ||
+		slices.ContainsFunc(pols, func(p plots.PolicyRow) bool { return !math.IsNaN(p.MeanFlowLo) && !math.IsNaN(p.MeanFlowHi) })
+	if len(ends.models) > 0 && shown {
+		return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation below repeats random workloads over seeds and gives 95% intervals."
+	}
+	return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds and gives 95% intervals."
 }
 
 // reportNum formats a time for a table: whole seconds from 1000 s to
