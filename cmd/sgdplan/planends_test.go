@@ -84,6 +84,17 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "range") || !strings.Contains(stdout, "ranges: the plan made again with the fitted speedup of job m at the low") {
 		t.Errorf("table: exit %d, want the range column and its note:\n%s", code, stdout)
 	}
+	// the note stands apart from the table, a blank line before it, in
+	// plan's table and simulate's alike (simulate's followed the table's
+	// last line directly)
+	code, stdout, _ = runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "equi")
+	if code != 0 || !strings.Contains(stdout, "\n\nranges: the plan made again with") || !strings.HasSuffix(stdout, "are taken as exact\n") {
+		t.Errorf("plan: exit %d, want a blank line, then the ranges' note, last:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi")
+	if code != 0 || !strings.Contains(stdout, "\n\nranges: the simulation run again with") || !strings.HasSuffix(stdout, "are taken as exact\n") {
+		t.Errorf("simulate: exit %d, want a blank line, then the ranges' note, last:\n%s", code, stdout)
+	}
 	pl := writeTestFile(t, dir, "p.csv", "job,arrival,size,p\na,0,1800,0.5\n")
 	code, stdout, _ = runCmd(t, "plan", "--jobs", pl, "--servers", "8", "--format", "json")
 	if code != 0 || strings.Contains(stdout, "range") {

@@ -316,7 +316,8 @@ func simulateAction(c *cli.Context) error {
 		return err
 	}
 	if len(endJobs) > 0 && simHasRanges(out) {
-		_, err := fmt.Fprintln(w, ends.note("the simulation run again"))
+		// a blank line before it, as plan's
+		_, err := fmt.Fprintf(w, "\n%s\n", ends.note("the simulation run again"))
 		return err
 	}
 	return nil
