@@ -322,46 +322,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 
 	// Convergence figure, when the model has a loss curve.
-	if cd, ok := reportConvergence(m, o.servers, tr); ok {
+	if cd, never, ok := reportConvergence(m, o.servers, tr); ok {
 		if fig, err := plots.ConvergenceFigure(cd); err != nil {
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
 		} else {
-			bw, bt := cd.Best()
-			head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): ", cd.Target, 100*m.Level)
-			// the least time at the largest count drawn is no fastest
-			// count: the time still falls there (it said "fastest at
-			// N = 16" of 1 to 16, and "fastest at N = 1 on the cluster's
-			// 1 server")
-			cap := head + fmt.Sprintf("fastest at N = %d, %.4g s.", int(bw), bt)
-			if cd.StillFalling() {
-				cap = head + fmt.Sprintf("still falling at N = %d, the largest drawn, %.4g s.", int(bw), bt)
-			}
-			if int(bw) > o.servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(o.servers) {
-				// the curve runs past the cluster to the fitted counts: say
-				// the best the cluster holds first (it named N = 63 of 16)
-				in := plots.ConvergenceData{}
-				for _, b := range cd.TimePredicted {
-					if b.X <= float64(o.servers) {
-						in.TimePredicted = append(in.TimePredicted, b)
-					}
-				}
-				iw, it := in.Best()
-				cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s", int(iw), countWord(o.servers, "server"), it)
-				if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
-					// the cluster's end, and the curve falls on past it
-					what := "all the cluster's " + countWord(o.servers, "server")
-					if int(iw) < o.servers {
-						what = "the largest drawn of the cluster's " + countWord(o.servers, "server")
-					}
-					cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s", int(iw), what, it)
-				}
-				if cd.StillFalling() {
-					cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, the largest drawn, %.4g s).", int(bw), bt)
-				} else {
-					cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(bw), bt)
-				}
-				bw = iw
-			}
+			cap, bw := convergenceCaption(cd, never, o.servers, m.Level)
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
 				// check fails such counts and advises a shard: say so
 				// where the figure points at one of them
@@ -844,13 +809,15 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 
 // reportConvergence is the convergence figure's input from a model with a
 // loss curve: the fitted l(k) at a few worker counts and the predicted time
-// to the model's target loss against workers.
-func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.ConvergenceData, bool) {
+// to the model's target loss against workers; never is the least worker
+// count from which every count's predicted time is infinite (the loss
+// curve never reaches the target there: not drawn), 0 when none is.
+func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.ConvergenceData, never int, ok bool) {
 	e := m.Efficiency
 	if e == nil || !(e.TargetLoss > e.B2) {
-		return plots.ConvergenceData{}, false
+		return plots.ConvergenceData{}, 0, false
 	}
-	d := plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
+	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
 	top := max(servers, m.Reference.MaxWorkers, 2)
 	// Measured losses by worker count, from evals.csv.
 	measured := map[int][][2]float64{}
@@ -877,14 +844,19 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.Conver
 		ns = append(ns, big) // the fit extrapolated to the cluster
 	}
 	sort.Ints(ns)
+	// the updates of the counts that reach the target: an infinite
+	// count's made every fitted point NaN (0 times infinity) and the
+	// figure was left out
 	umax := 0.0
 	for _, k := range ns {
-		umax = math.Max(umax, m.UpdatesToTarget(float64(k), e.TargetLoss))
+		if u := m.UpdatesToTarget(float64(k), e.TargetLoss); !math.IsInf(u, 0) {
+			umax = math.Max(umax, u)
+		}
 	}
 	if !(umax > 0) {
-		return d, false
+		return d, 0, false
 	}
-	umax *= 1.5
+	umax = math.Min(umax*1.5, math.MaxFloat64/61) // umax*60 finite
 	for _, pts := range measured {
 		for _, q := range pts {
 			umax = math.Max(umax, q[0])
@@ -909,16 +881,77 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (plots.Conver
 	for _, w := range reportWorkers(top) {
 		p := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		t := p.TimeToTarget
-		if !(t.Value > 0) || math.IsInf(t.Value, 0) {
+		if math.IsInf(t.Value, 1) {
+			// not drawn; from never on none is
+			if never == 0 {
+				never = w
+			}
 			continue
 		}
+		if !(t.Value > 0) {
+			continue
+		}
+		never = 0
 		lo, hi := t.Lo, t.Hi
 		if !(lo <= t.Value && t.Value <= hi) {
 			lo, hi = math.NaN(), math.NaN()
 		}
 		d.TimePredicted = append(d.TimePredicted, plots.Band{X: float64(w), Y: t.Value, Lo: lo, Hi: hi})
 	}
-	return d, true
+	return d, never, true
+}
+
+// convergenceCaption is the convergence figure's caption for cd on a
+// cluster of servers (intervals of coverage level), and the worker count it
+// points at; never is the least worker count whose predicted time to the
+// target is infinite, left out of the figure (0: none).
+func convergenceCaption(cd plots.ConvergenceData, never, servers int, level float64) (string, float64) {
+	bw, bt := cd.Best()
+	head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): ", cd.Target, 100*level)
+	// the least time at the largest count drawn is no fastest
+	// count: the time still falls there (it said "fastest at
+	// N = 16" of 1 to 16, and "fastest at N = 1 on the cluster's
+	// 1 server")
+	largest := "the largest drawn"
+	if never > 0 {
+		// the counts past it are left out, not beyond the figure's
+		// range: the largest with a finite time
+		largest = "the largest with a finite time"
+	}
+	cap := head + fmt.Sprintf("fastest at N = %d, %.4g s.", int(bw), bt)
+	if cd.StillFalling() {
+		cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s.", int(bw), largest, bt)
+	}
+	if int(bw) > servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(servers) {
+		// the curve runs past the cluster to the fitted counts: say
+		// the best the cluster holds first (it named N = 63 of 16)
+		in := plots.ConvergenceData{}
+		for _, b := range cd.TimePredicted {
+			if b.X <= float64(servers) {
+				in.TimePredicted = append(in.TimePredicted, b)
+			}
+		}
+		iw, it := in.Best()
+		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s", int(iw), countWord(servers, "server"), it)
+		if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
+			// the cluster's end, and the curve falls on past it
+			what := "all the cluster's " + countWord(servers, "server")
+			if int(iw) < servers {
+				what = "the largest drawn of the cluster's " + countWord(servers, "server")
+			}
+			cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s", int(iw), what, it)
+		}
+		if cd.StillFalling() {
+			cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, %s, %.4g s).", int(bw), largest, bt)
+		} else {
+			cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(bw), bt)
+		}
+		bw = iw
+	}
+	if never > 0 {
+		cap += fmt.Sprintf(" The predicted time to the target is infinite from N = %d on (infinite updates to reach it): those N are not drawn.", never)
+	}
+	return cap, bw
 }
 
 // reportDenseWorkers is how many worker counts from 1 up reportWorkers

@@ -799,3 +799,43 @@ func TestReportWarningPrefix(t *testing.T) {
 		}
 	}
 }
+
+// Worker counts whose predicted time to the target is infinite are not
+// drawn, and the caption says so: the counts drawn end before the cluster's
+// size because the time is infinite from there, not because the time still
+// falls past the figure. On the asgd model with a staleness cost of 1e306
+// the updates to the target are finite at N = 1 and 2 (104.8 (1 + 1e306 x
+// 0.98 (N-1)), 1.03e308 at N = 2) and overflow from N = 3: the figure was
+// left out (0 x infinity made the loss curves' first point NaN), its caption
+// now says N = 3 on is not drawn. A curve still falling at its last finite
+// count calls it the largest with a finite time, not the largest drawn.
+func TestReportConvergenceInfiniteTimes(t *testing.T) {
+	tmp := t.TempDir()
+	m := asgdModel(t, tmp)
+	doc := readModelDoc(t, m)
+	eff := doc["efficiency"].(map[string]any)
+	eff["lambda"], eff["lambda_hi"] = 1e306, 1e306
+	writeModelDoc(t, m, doc)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\na,0,100,0.5\n"), 0o644)
+	s := quickReport(t, m, jobs, "16", filepath.Join(tmp, "r"))
+	if !regexp.MustCompile(`against workers \(90% band\): fastest at N = 1, [0-9.]+ s\. The predicted time to the target is infinite from N = 3 on \(infinite updates to reach it\): those N are not drawn\.`).MatchString(s) || strings.Contains(s, "convergence figure left out") {
+		t.Errorf("summary.md:\n%s", s)
+	}
+
+	// times 40, 30, 20, 10 s on 1 to 4 workers, infinite from 5
+	d := plots.ConvergenceData{Target: 0.5, TimePredicted: []plots.Band{{X: 1, Y: 40}, {X: 2, Y: 30}, {X: 3, Y: 20}, {X: 4, Y: 10}}}
+	const head = "Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss 0.5 against workers (90% band): "
+	for _, c := range []struct {
+		never, servers int
+		want           string
+	}{
+		{5, 8, head + "still falling at N = 4, the largest with a finite time, 10 s. The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
+		{0, 4, head + "still falling at N = 4, the largest drawn, 10 s."},
+		{5, 2, head + "still falling at N = 2, all the cluster's 2 servers, 30 s (the curve, drawn beyond it to the fitted worker counts, is still falling at N = 4, the largest with a finite time, 10 s). The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
+	} {
+		if got, _ := convergenceCaption(d, c.never, c.servers, 0.9); got != c.want {
+			t.Errorf("never %d on %d servers: caption\n%s\nwant\n%s", c.never, c.servers, got, c.want)
+		}
+	}
+}
