@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -348,15 +347,16 @@ func num(v float64) string {
 		}
 		return "-∞"
 	}
-	r := roundSig(v, 4)
-	if a := math.Abs(r); a != 0 && (a >= 1e6 || a < 1e-3) {
-		// Exponent form where tickLabel uses it, with 4 digits, not the
-		// 3 that suffice for ticks at 1, 2, 2.5 and 5 times a power of
-		// ten ('g' drops trailing zeros; it writes 0.0001234 plainly).
-		return strconv.FormatFloat(r, 'g', 4, 64)
-	}
-	return tickLabel(r)
+	// exponent form where tickLabel uses it, with its 4 digits ('g'
+	// drops trailing zeros; it writes 0.0001234 plainly)
+	return tickLabel(roundSig(v, 4))
 }
+
+// Num formats a number as the report's tables and axes write it: 4
+// significant digits, plainly from 0.001 to under 10^6 (0.0123, 123500),
+// in exponent form beyond (1.235e+06, 2.5e-05); "–" for NaN, "∞" for
+// infinity. The report's captions use it too.
+func Num(v float64) string { return num(v) }
 
 func roundSig(v float64, n int) float64 {
 	if v == 0 {

@@ -484,11 +484,17 @@ func (t plainTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // tickLabel writes v with no trailing zeros: 0.4, 25, 20000; very large or
-// small magnitudes in exponent form (1e+06, 2.5e-05).
-func tickLabel(v float64) string {
+// small magnitudes in exponent form with 4 significant digits, as num
+// writes the report's numbers (1e+06, 2.5e-05, 1.235e+06: it kept 3, and
+// a stretch of the plan's time axis starting at 1234567 s read 1.23e+06).
+func tickLabel(v float64) string { return tickLabelDigits(v, 4) }
+
+// tickLabelDigits is tickLabel with digits significant digits in exponent
+// form.
+func tickLabelDigits(v float64, digits int) string {
 	a := math.Abs(v)
 	if a != 0 && (a >= 1e6 || a < 1e-3) {
-		return strconv.FormatFloat(v, 'g', 3, 64)
+		return strconv.FormatFloat(v, 'g', digits, 64)
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
 	if r == 0 {
@@ -519,11 +525,26 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 		x := math.Round(v/minor) * minor
 		t := plot.Tick{Value: x}
 		if r := x / step; math.Abs(r-math.Round(r)) < 1e-6 {
-			t.Label = tickLabel(x)
+			t.Label = tickLabelDigits(x, stepDigits(x, step))
 		}
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// stepDigits is how many significant digits tell a tick at x from its
+// neighbours step away in exponent form: from x's leading digit down to the
+// step's last (2.5 times a power of ten has two), at least tickLabel's 4
+// (ticks 200 apart from 1e+06 read 1.0002e+06, not 1e+06 again).
+func stepDigits(x, step float64) int {
+	if x == 0 || !(step > 0) {
+		return 4
+	}
+	e := math.Floor(math.Log10(step))
+	if m := step / math.Pow(10, e); math.Abs(m-2.5) < 1e-9 {
+		e--
+	}
+	return max(4, int(math.Floor(math.Log10(math.Abs(x)))-e)+1)
 }
 
 // niceStep returns the smallest of 1, 2, 2.5, 5 (times a power of ten) not

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"image/color"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,9 +14,48 @@ func TestTickLabel(t *testing.T) {
 	}{
 		{0, "0"}, {0.4, "0.4"}, {25, "25"}, {20000, "20000"}, {0.30000000000000004, "0.3"},
 		{-1.5, "-1.5"}, {2e6, "2e+06"}, {2.5e-5, "2.5e-05"},
+		// exponent form keeps 4 significant digits, as num does (it kept
+		// 3: 1.23e+06 and 1.23e-05)
+		{1234567, "1.235e+06"}, {-1234567, "-1.235e+06"}, {1.2345e-5, "1.234e-05"}, {1.23456e-5, "1.235e-05"},
 	} {
 		if got := tickLabel(c.v); got != c.want {
 			t.Errorf("tickLabel(%g) = %q, want %q", c.v, got, c.want)
+		}
+		if got := num(c.v); got != c.want && c.v != 0.30000000000000004 {
+			t.Errorf("num(%g) = %q, tickLabel %q: want them alike", c.v, got, c.want)
+		}
+	}
+}
+
+// Labelled ticks in exponent form are told apart from their neighbours:
+// ticks 200 apart from 1e+06 (the range 1e6 to 1e6+1000, step 1000/6 up
+// to 200) need 5 digits, 1.0002e+06; a step of 2.5 times a power of ten
+// needs one digit more than its power (2.5e5 apart from 1e7: 1.025e+07);
+// wide ranges keep the nice 1, 2, 2.5 and 5 (2e+06, 2.5e+06). With 3
+// digits (and with 4 alone) the first range's ticks all read 1e+06, and
+// 3 digits wrote 1.23e-05 for the last range's 1.231e-05 to 1.236e-05.
+func TestNiceTicksExponentLabels(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		// step niceStep(1000/6) = 200
+		{1e6, 1e6 + 1000, []string{"1e+06", "1.0002e+06", "1.0004e+06", "1.0006e+06", "1.0008e+06", "1.001e+06"}},
+		// step niceStep(1.5e6/6) = 2.5e5
+		{1e7, 1.15e7, []string{"1e+07", "1.025e+07", "1.05e+07", "1.075e+07", "1.1e+07", "1.125e+07", "1.15e+07"}},
+		// step niceStep(3e6/6) = 5e5
+		{0, 3e6, []string{"0", "500000", "1e+06", "1.5e+06", "2e+06", "2.5e+06", "3e+06"}},
+		// step niceStep(6e-8/6) = 1e-8
+		{1.23e-5, 1.236e-5, []string{"1.23e-05", "1.231e-05", "1.232e-05", "1.233e-05", "1.234e-05", "1.235e-05", "1.236e-05"}},
+	} {
+		var got []string
+		for _, tk := range (niceTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, got, c.want)
 		}
 	}
 }
