@@ -177,7 +177,7 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		tl, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Target}, {X: xmax, Y: d.Target}})
 		tl.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
 		p.Add(tl)
-		f.legend(fmt.Sprintf("target %.4g", d.Target), tl)
+		f.legend("target "+num(d.Target), tl)
 		f.see(densify(plotter.XYs{{X: 0, Y: d.Target}, {X: xmax, Y: d.Target}}, 20)...)
 	}
 	p.X.Min = 0
@@ -224,9 +224,9 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		q.Add(bs)
 		if d.StillFalling() {
 			// not the fastest: the least drawn, the curve still falls
-			g.legend(fmt.Sprintf("still falling: N=%.4g, %.3g s", bw, bt), bs)
+			g.legend("still falling: N="+num(bw)+", "+num(bt)+" s", bs)
 		} else {
-			g.legend(fmt.Sprintf("fastest: N=%.4g, %.3g s", bw, bt), bs)
+			g.legend("fastest: N="+num(bw)+", "+num(bt)+" s", bs)
 		}
 		g.see(XY{bw, bt})
 		fastest = bw

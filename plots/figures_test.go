@@ -597,3 +597,45 @@ func TestPlanTimeMap(t *testing.T) {
 		t.Errorf("png: %d bytes, %v", buf.Len(), err)
 	}
 }
+
+// The figures' legends and labels write numbers as the report's tables and
+// captions do (num: 4 significant digits, plainly below 10^6): a time of
+// 123456.7 s reads 123500 s, not 1.23e+05 s (the convergence legend's
+// %.3g) or 1.235e+05 s (the plan legend's %.4g); a knee at (0.1234 +
+// 0.025)/0.01 = 14.84 workers reads 14.84, not 14.8.
+func TestFigureLegendNumbers(t *testing.T) {
+	d := lossExample()
+	d.TimeMeasured = nil
+	d.TimePredicted = []Band{{X: 1, Y: 200000, Lo: 190000, Hi: 210000}, {X: 2, Y: 123456.7, Lo: 120000, Hi: 130000}, {X: 3, Y: 150000, Lo: 140000, Hi: 160000}}
+	f, err := ConvergenceFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "fastest: N=2, 123500 s") || !strings.Contains(s, "target 0.2<") {
+		t.Errorf("convergence legend lacks \"fastest: N=2, 123500 s\" or \"target 0.2\"")
+	}
+	d.TimePredicted = d.TimePredicted[:2]
+	if f, err = ConvergenceFigure(d); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "still falling: N=2, 123500 s") {
+		t.Errorf("convergence legend lacks \"still falling: N=2, 123500 s\"")
+	}
+
+	f, err = PlanFigure(PlanData{Policy: "fifo", Servers: 1, Segments: []PlanSegment{{Start: 0, End: 123456.7, Alloc: map[string]float64{"a": 1}}}, Completions: map[string]float64{"a": 123456.7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "a (done 123500 s)") {
+		t.Errorf("plan legend lacks \"a (done 123500 s)\"")
+	}
+
+	fd := fitExample()
+	fd.Z = 0.1234
+	if f, err = FitFigure(fd); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "knee N*≈14.84") {
+		t.Errorf("fit figure lacks the label \"knee N*≈14.84\"")
+	}
+}

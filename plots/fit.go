@@ -237,7 +237,7 @@ func FitFigure(d FitData) (*Figure, error) {
 			p.Add(kl)
 			lab, err := plotter.NewLabels(plotter.XYLabels{
 				XYs:    []plotter.XY{{X: knee, Y: top * 0.04}},
-				Labels: []string{fmt.Sprintf(" knee N*≈%.3g", knee)},
+				Labels: []string{" knee N*≈" + num(knee)},
 			})
 			if err == nil {
 				lab.TextStyle[0].Font = font.From(sans, tickSize)

@@ -272,7 +272,7 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		j := areas[k].Job
 		name := j
 		if c, ok := d.Completions[j]; ok {
-			name = fmt.Sprintf("%s (done %.4g s)", j, c)
+			name = j + " (done " + num(c) + " s)"
 		}
 		f.legend(name, swatch{fill: fade(pal.Color(j), 0.85), hatch: pal.Hatch(j)})
 	}
