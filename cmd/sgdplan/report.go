@@ -277,9 +277,9 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 	cv := "leave-one-configuration-out error not computed"
 	if m.Diagnostics.CVError != nil {
-		cv = fmt.Sprintf("leave-one-configuration-out error %.4g%%", *m.Diagnostics.CVError)
+		cv = "leave-one-configuration-out error " + plots.Num(*m.Diagnostics.CVError) + "%"
 		if m.Family == "mva" && m.Queueing != nil {
-			cv = fmt.Sprintf("error %.4g%% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)", *m.Diagnostics.CVError)
+			cv = "error " + plots.Num(*m.Diagnostics.CVError) + "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)"
 		}
 	}
 	how := "bootstrap percentile intervals"
@@ -292,8 +292,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		how = "intervals, here of no width: the fit had no bootstrap to measure them (the warnings say why)"
 	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("The model was fitted on %s: RMSLE %.4g, %s. Parameter intervals are %.0f%% %s.",
-			m.FittedOn(), m.Diagnostics.RMSLE, cv, 100*m.Level, how))
+		fmt.Sprintf("The model was fitted on %s: RMSLE %s, %s. Parameter intervals are %.0f%% %s.",
+			m.FittedOn(), plots.Num(m.Diagnostics.RMSLE), cv, 100*m.Level, how))
 
 	names := make([]string, len(jobs))
 	for i, j := range jobs {
@@ -311,7 +311,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	} else {
 		cap := "Measured job updates per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
 		if fd.HasBounds() {
-			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %.3g, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers below weigh what one more worker buys, and check judges a worker count by half a worker).", fd.Knee())
+			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers below weigh what one more worker buys, and check judges a worker count by half a worker).", plots.Num(fd.Knee()))
 		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "fit.png", Title: "Throughput fit", Caption: cap, Figure: fig})
 	}
@@ -367,7 +367,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "scaling figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "scaling.png", Title: "Speedup and efficiency",
-				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %.3g%% (a marker at the cluster's size: the knee lies beyond it; the jobs' max_workers are not applied here).", countWord(o.servers, "worker"), 100*o.alpha),
+				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %s%% (a marker at the cluster's size: the knee lies beyond it; the jobs' max_workers are not applied here).", countWord(o.servers, "worker"), plots.Num(100*o.alpha)),
 				Figure:  fig})
 		}
 	}
@@ -454,7 +454,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "simulation.png", Title: "Simulation",
-				Caption: fmt.Sprintf("Left: distribution of response times at load %.3g (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds.", o.loads[len(o.loads)/2], o.seeds, o.simJobs),
+				Caption: fmt.Sprintf("Left: distribution of response times at load %s (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds.", plots.Num(o.loads[len(o.loads)/2]), o.seeds, o.simJobs),
 				Figure:  fig})
 		}
 	}
@@ -649,7 +649,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		} else {
 			cap := fmt.Sprintf("Mean time of each phase of a worker iteration in the steady window, per worker count (left bars), for the runs at the model's %d shard(s)", max(m.Reference.PS, 1))
 			if m.Reference.Bandwidth > 0 {
-				cap += fmt.Sprintf(" and link rate %.4g B/s", m.Reference.Bandwidth)
+				cap += " and link rate " + plots.Num(m.Reference.Bandwidth) + " B/s"
 			}
 			cap += "."
 			if len(pd.Predicted) > 0 {
@@ -663,7 +663,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		if phased {
 			why = fmt.Sprintf("no run with phase times is at the model's %s", countWord(max(m.Reference.PS, 1), "shard"))
 			if m.Reference.Bandwidth > 0 {
-				why += fmt.Sprintf(" and link rate %.4g B/s", m.Reference.Bandwidth)
+				why += " and link rate " + plots.Num(m.Reference.Bandwidth) + " B/s"
 			}
 		}
 		r.Notes = append(r.Notes, "No phases figure: "+why+".")
@@ -730,14 +730,14 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		if math.Abs(j.Workers-float64(start)) > 1e-9 {
 			// the ideal share and the whole workers it first holds may be
 			// far apart and at different times (1.3e-05 then 4)
-			starts = fmt.Sprintf("%.4g workers as an ideal share, and on %s when it first holds whole workers", j.Workers, workersWord(start))
+			starts = fmt.Sprintf("%s workers as an ideal share, and on %s when it first holds whole workers", plots.Num(j.Workers), workersWord(start))
 		}
 		v := verdict(m, start, m.Reference.PS)
 		// what the recommended count is: the knee, the job's cap below it,
 		// or the whole cluster when the knee lies beyond it
-		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
+		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %s%%)", workersWord(int(recs[i])), countWord(o.servers, "server"), plots.Num(100*o.alpha))
 		if least := m.FewestWorkers(); int(recs[i]) == least && least > 1 {
-			rec = fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %.3g%%; the fewest workers it was fitted on: below, its curve is extrapolated)", workersWord(int(recs[i])), countWord(o.servers, "server"), 100*o.alpha)
+			rec = fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %s%%; the fewest workers it was fitted on: below, its curve is extrapolated)", workersWord(int(recs[i])), countWord(o.servers, "server"), plots.Num(100*o.alpha))
 		}
 		switch {
 		case recs[i] < knees[i]:
@@ -745,7 +745,7 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		case o.servers == 1:
 			rec = "1 worker, the whole cluster"
 		case int(knees[i]) >= o.servers:
-			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %.3g%% or more)", countWord(o.servers, "server"), o.servers, 100*o.alpha)
+			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %s%% or more)", countWord(o.servers, "server"), o.servers, plots.Num(100*o.alpha))
 		}
 		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
 			j.Job, rec, starts, o.policy, start, v.word, v.reason))
@@ -907,7 +907,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 // target is infinite, left out of the figure (0: none).
 func convergenceCaption(cd plots.ConvergenceData, never, servers int, level float64) (string, float64) {
 	bw, bt := cd.Best()
-	head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %.4g against workers (%.0f%% band): ", cd.Target, 100*level)
+	head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %s against workers (%.0f%% band): ", plots.Num(cd.Target), 100*level)
 	// the least time at the largest count drawn is no fastest
 	// count: the time still falls there (it said "fastest at
 	// N = 16" of 1 to 16, and "fastest at N = 1 on the cluster's
@@ -918,9 +918,9 @@ func convergenceCaption(cd plots.ConvergenceData, never, servers int, level floa
 		// range: the largest with a finite time
 		largest = "the largest with a finite time"
 	}
-	cap := head + fmt.Sprintf("fastest at N = %d, %.4g s.", int(bw), bt)
+	cap := head + fmt.Sprintf("fastest at N = %d, %s s.", int(bw), plots.Num(bt))
 	if cd.StillFalling() {
-		cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s.", int(bw), largest, bt)
+		cap = head + fmt.Sprintf("still falling at N = %d, %s, %s s.", int(bw), largest, plots.Num(bt))
 	}
 	if int(bw) > servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(servers) {
 		// the curve runs past the cluster to the fitted counts: say
@@ -932,19 +932,19 @@ func convergenceCaption(cd plots.ConvergenceData, never, servers int, level floa
 			}
 		}
 		iw, it := in.Best()
-		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %.4g s", int(iw), countWord(servers, "server"), it)
+		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %s s", int(iw), countWord(servers, "server"), plots.Num(it))
 		if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
 			// the cluster's end, and the curve falls on past it
 			what := "all the cluster's " + countWord(servers, "server")
 			if int(iw) < servers {
 				what = "the largest drawn of the cluster's " + countWord(servers, "server")
 			}
-			cap = head + fmt.Sprintf("still falling at N = %d, %s, %.4g s", int(iw), what, it)
+			cap = head + fmt.Sprintf("still falling at N = %d, %s, %s s", int(iw), what, plots.Num(it))
 		}
 		if cd.StillFalling() {
-			cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, %s, %.4g s).", int(bw), largest, bt)
+			cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, %s, %s s).", int(bw), largest, plots.Num(bt))
 		} else {
-			cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %.4g s).", int(bw), bt)
+			cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %s s).", int(bw), plots.Num(bt))
 		}
 		bw = iw
 	}
@@ -1012,7 +1012,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 	cdfLoad := o.loads[len(o.loads)/2]
 	tab = plots.Table{Title: "Simulated mean response time (s), 95% interval over seeds", Columns: []string{"policy"}}
 	for _, l := range o.loads {
-		tab.Columns = append(tab.Columns, fmt.Sprintf("load %.3g", l))
+		tab.Columns = append(tab.Columns, "load "+plots.Num(l))
 	}
 	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
 	defer bar.Done()
@@ -1055,7 +1055,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 			cell := fmt.Sprintf("%s [%s, %s]", reportNum(ob.Y), reportNum(ob.Lo), reportNum(ob.Hi))
 			if 2*grows > o.seeds {
 				cell += " *"
-				growing = append(growing, fmt.Sprintf("%s at load %.3g", name, l))
+				growing = append(growing, name+" at load "+plots.Num(l))
 			}
 			row = append(row, cell)
 		}

@@ -839,3 +839,20 @@ func TestReportConvergenceInfiniteTimes(t *testing.T) {
 		}
 	}
 }
+
+// The captions write numbers as the report's tables and axes do
+// (plots.Num: 4 significant digits, plainly below 10^6): a least time of
+// 123456.7 s reads 123500 s, not %.4g's 1.235e+05 s; a target loss of
+// 0.000123456 reads 0.0001235 either way.
+func TestReportCaptionNumbers(t *testing.T) {
+	d := plots.ConvergenceData{Target: 0.000123456, TimePredicted: []plots.Band{{X: 1, Y: 200000}, {X: 2, Y: 123456.7}, {X: 3, Y: 150000}}}
+	const want = "Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss 0.0001235 against workers (95% band): fastest at N = 2, 123500 s."
+	if got, _ := convergenceCaption(d, 0, 8, 0.95); got != want {
+		t.Errorf("caption\n%s\nwant\n%s", got, want)
+	}
+	// past the cluster's 1 server: both times in the same form
+	const past = "Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss 0.0001235 against workers (95% band): still falling at N = 1, all the cluster's 1 server, 200000 s (the curve, drawn to the fitted worker counts, is fastest at N = 2 beyond it, 123500 s)."
+	if got, _ := convergenceCaption(d, 0, 1, 0.95); got != past {
+		t.Errorf("caption on 1 server\n%s\nwant\n%s", got, past)
+	}
+}
