@@ -470,19 +470,6 @@ func hideTickLabels(a *plot.Axis) {
 	a.Tick.Label.Font.Size = 0.1
 }
 
-// plainTicks relabels a ticker's labelled ticks with tickLabel.
-type plainTicks struct{ plot.Ticker }
-
-func (t plainTicks) Ticks(min, max float64) []plot.Tick {
-	ts := t.Ticker.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = tickLabel(ts[i].Value)
-		}
-	}
-	return ts
-}
-
 // tickLabel writes v with no trailing zeros: 0.4, 25, 20000; very large or
 // small magnitudes in exponent form with 4 significant digits, as num
 // writes the report's numbers (1e+06, 2.5e-05, 1.235e+06: it kept 3, and
