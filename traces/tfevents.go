@@ -95,23 +95,36 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
 		var ev TFScalar
 		var summaries, sessions [][]byte
-		if err := tfWalk(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
-			switch {
-			case num == tfEventWallTime && typ == protowire.Fixed64Type:
+		// a known field of the wrong wire type is an error, as a session_log
+		// that does not decode is: skipped, it read values at step 0 or
+		// wall time 0 (see tfWire)
+		if err := tfWalk("Event", data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+			switch num {
+			case tfEventWallTime:
+				if err := tfWire("Event", num, "wall_time", "a double", typ, protowire.Fixed64Type); err != nil {
+					return err
+				}
 				ev.WallTime = math.Float64frombits(v)
-			case num == tfEventStep && typ == protowire.VarintType:
+			case tfEventStep:
+				if err := tfWire("Event", num, "step", "an int64", typ, protowire.VarintType); err != nil {
+					return err
+				}
 				ev.Step = int64(v)
-			case num == tfEventSummary && typ == protowire.BytesType:
+			case tfEventSummary:
+				if err := tfWire("Event", num, "summary", "a Summary message", typ, protowire.BytesType); err != nil {
+					return err
+				}
 				summaries = append(summaries, b)
-			case num == tfEventSession && typ != protowire.BytesType:
+			case tfEventSession:
 				// a START read or not read decides which steps are kept
-				return fmt.Errorf("field %d (session_log): wire type %d, not a SessionLog message", num, typ)
-			case num == tfEventSession:
+				if err := tfWire("Event", num, "session_log", "a SessionLog message", typ, protowire.BytesType); err != nil {
+					return err
+				}
 				sessions = append(sessions, b)
 			}
 			return nil
 		}); err != nil {
-			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Event: %v", n, off, err)}
+			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
 		}
 		if math.IsNaN(firstWall) {
 			firstWall = ev.WallTime
@@ -119,16 +132,17 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 		// a message given more than once is merged: its last status counts
 		status, set := uint64(0), false
 		for _, s := range sessions {
-			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-				switch {
-				case num == tfSessionStatus && typ != protowire.VarintType:
-					return fmt.Errorf("field %d (status): wire type %d, not an enum", num, typ)
-				case num == tfSessionStatus:
-					status, set = v, true
+			if err := tfWalk("SessionLog", s, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+				if num != tfSessionStatus {
+					return nil
 				}
+				if err := tfWire("SessionLog", num, "status", "an enum", typ, protowire.VarintType); err != nil {
+					return err
+				}
+				status, set = v, true
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: SessionLog: %v", n, off, err)}
+				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
 			}
 		}
 		if set && status == tfSessionStart {
@@ -136,9 +150,12 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 			starts = append(starts, tfStart{File: file, Record: n, Offset: off, Step: ev.Step, Scalars: len(scalars)})
 		}
 		for _, s := range summaries {
-			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
-				if num != tfSummaryValue || typ != protowire.BytesType {
+			if err := tfWalk("Summary", s, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if num != tfSummaryValue {
 					return nil
+				}
+				if err := tfWire("Summary", num, "value", "a Summary.Value message", typ, protowire.BytesType); err != nil {
+					return err
 				}
 				tag, val, ok, err := tfDecodeValue(b)
 				if err != nil {
@@ -151,7 +168,7 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 				}
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Summary: %v", n, off, err)}
+				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
 			}
 		}
 		return nil
@@ -237,13 +254,14 @@ func tfPurge(scalars []TFScalar, starts []tfStart) (kept []TFScalar, warning err
 	return kept, &ParseError{File: st.File, Record: st.Record, Offset: st.Offset, Msg: msg}
 }
 
-// tfWalk calls fn for each field of the protobuf message b: the varint or
-// fixed value in v, the bytes of a length-delimited field in b.
-func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error) error {
+// tfWalk calls fn for each field of the protobuf message msg (its name, for
+// errors), in b: the varint or fixed value in v, the bytes of a
+// length-delimited field in b. An error of fn is returned as it is.
+func tfWalk(msg string, b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error) error {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return protowire.ParseError(n)
+			return fmt.Errorf("%s: %v", msg, protowire.ParseError(n))
 		}
 		b = b[n:]
 		var v uint64
@@ -263,7 +281,7 @@ func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64
 			n = protowire.ConsumeFieldValue(num, typ, b)
 		}
 		if n < 0 {
-			return fmt.Errorf("field %d: %v", num, protowire.ParseError(n))
+			return fmt.Errorf("%s: field %d: %v", msg, num, protowire.ParseError(n))
 		}
 		b = b[n:]
 		if err := fn(num, typ, v, sub); err != nil {
@@ -273,17 +291,47 @@ func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64
 	return nil
 }
 
+// tfWire checks the wire type of a field the reader reads (name, of message
+// msg, holding kind: "a double"): of another wire type it is an error. No
+// protobuf library writes one, and skipped it read what it holds as
+// absent (step 0, wall time 0, a value without its tag); TensorBoard's Rust
+// loader (prost) stops reading the file there, its Python one keeps it as an
+// unknown field.
+func tfWire(msg string, num protowire.Number, name, kind string, typ, want protowire.Type) error {
+	if typ == want {
+		return nil
+	}
+	return fmt.Errorf("%s: field %d (%s): wire type %d, not %s (expected wire type %d, %s)", msg, num, name, typ, kind, want, tfWireNames[want])
+}
+
+// tfWireNames names the wire types the reader expects.
+var tfWireNames = map[protowire.Type]string{
+	protowire.VarintType:  "varint",
+	protowire.Fixed64Type: "64-bit",
+	protowire.BytesType:   "length-delimited",
+	protowire.Fixed32Type: "32-bit",
+}
+
 // tfDecodeValue decodes a Summary.Value; ok is false for values that are not
 // a single number.
 func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
 	var tensor []byte
-	err = tfWalk(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
-		switch {
-		case num == tfValueTag && typ == protowire.BytesType:
+	err = tfWalk("Summary.Value", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+		switch num {
+		case tfValueTag:
+			if err := tfWire("Summary.Value", num, "tag", "a string", typ, protowire.BytesType); err != nil {
+				return err
+			}
 			tag = string(sub)
-		case num == tfValueSimple && typ == protowire.Fixed32Type:
+		case tfValueSimple:
+			if err := tfWire("Summary.Value", num, "simple_value", "a float", typ, protowire.Fixed32Type); err != nil {
+				return err
+			}
 			val, ok = float64(math.Float32frombits(uint32(v))), true
-		case num == tfValueTensor && typ == protowire.BytesType:
+		case tfValueTensor:
+			if err := tfWire("Summary.Value", num, "tensor", "a TensorProto message", typ, protowire.BytesType); err != nil {
+				return err
+			}
 			tensor = sub
 		}
 		return nil
@@ -303,23 +351,39 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 		vals    []float64
 		elems   int64 = 1
 	)
-	err := tfWalk(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+	err := tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
 		case tfTensorDtype:
+			if err := tfWire("TensorProto", num, "dtype", "an enum", typ, protowire.VarintType); err != nil {
+				return err
+			}
 			dtype = v
 		case tfTensorShape:
-			return tfWalk(sub, func(num protowire.Number, typ protowire.Type, _ uint64, dim []byte) error {
+			if err := tfWire("TensorProto", num, "tensor_shape", "a TensorShapeProto message", typ, protowire.BytesType); err != nil {
+				return err
+			}
+			return tfWalk("TensorShapeProto", sub, func(num protowire.Number, typ protowire.Type, _ uint64, dim []byte) error {
 				if num != tfShapeDim {
 					return nil
 				}
-				return tfWalk(dim, func(num protowire.Number, typ protowire.Type, size uint64, _ []byte) error {
-					if num == tfDimSize && typ == protowire.VarintType {
-						elems *= int64(size)
+				if err := tfWire("TensorShapeProto", num, "dim", "a Dim message", typ, protowire.BytesType); err != nil {
+					return err
+				}
+				return tfWalk("TensorShapeProto.Dim", dim, func(num protowire.Number, typ protowire.Type, size uint64, _ []byte) error {
+					if num != tfDimSize {
+						return nil
 					}
+					if err := tfWire("TensorShapeProto.Dim", num, "size", "an int64", typ, protowire.VarintType); err != nil {
+						return err
+					}
+					elems *= int64(size)
 					return nil
 				})
 			})
 		case tfTensorContent:
+			if err := tfWire("TensorProto", num, "tensor_content", "bytes", typ, protowire.BytesType); err != nil {
+				return err
+			}
 			content = sub
 		case tfTensorFloat, tfTensorDouble, tfTensorInt, tfTensorInt64:
 			vs, err := tfRepeated(num, typ, v, sub)
@@ -349,8 +413,18 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 	return 0, false, nil
 }
 
-// tfRepeated decodes a repeated numeric field, packed or not.
+// tfRepeated decodes a repeated numeric field of a TensorProto, packed
+// (length-delimited) or not (the wire type of one value).
 func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([]float64, error) {
+	name, kind, wire := "int64_val", "an int64", protowire.VarintType
+	switch num {
+	case tfTensorFloat:
+		name, kind, wire = "float_val", "a float", protowire.Fixed32Type
+	case tfTensorDouble:
+		name, kind, wire = "double_val", "a double", protowire.Fixed64Type
+	case tfTensorInt:
+		name, kind = "int_val", "an int32"
+	}
 	one := func(v uint64) float64 {
 		switch num {
 		case tfTensorFloat:
@@ -364,24 +438,27 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 		}
 	}
 	if typ != protowire.BytesType {
+		if typ != wire {
+			return nil, fmt.Errorf("TensorProto: field %d (%s): wire type %d, not %s (expected wire type %d, %s, or %d, packed)", num, name, typ, kind, wire, tfWireNames[wire], protowire.BytesType)
+		}
 		return []float64{one(v)}, nil
 	}
 	var out []float64
 	for len(b) > 0 {
 		var x uint64
 		var n int
-		switch num {
-		case tfTensorFloat:
+		switch wire {
+		case protowire.Fixed32Type:
 			var u uint32
 			u, n = protowire.ConsumeFixed32(b)
 			x = uint64(u)
-		case tfTensorDouble:
+		case protowire.Fixed64Type:
 			x, n = protowire.ConsumeFixed64(b)
 		default:
 			x, n = protowire.ConsumeVarint(b)
 		}
 		if n < 0 {
-			return nil, fmt.Errorf("tensor field %d: %v", num, protowire.ParseError(n))
+			return nil, fmt.Errorf("TensorProto: field %d (%s): packed values: %v", num, name, protowire.ParseError(n))
 		}
 		out = append(out, one(x))
 		b = b[n:]

@@ -438,3 +438,129 @@ func TestTFEventsFractionGlitch(t *testing.T) {
 		t.Errorf("warnings %s", msg)
 	}
 }
+
+// tfTestField is one protobuf field: its tag, then value, the bytes of its
+// value as the wire type lays them out (a varint, 4 or 8 bytes, or the
+// length-prefixed bytes).
+func tfTestField(num protowire.Number, typ protowire.Type, value []byte) []byte {
+	b := protowire.AppendTag(nil, num, typ)
+	if typ == protowire.BytesType {
+		return protowire.AppendBytes(b, value)
+	}
+	return append(b, value...)
+}
+
+// TestReadTFEventsWireTypes: a field the reader reads, of a wire type other
+// than its own, is an error naming the record, its byte offset, the message
+// and the field, as a session_log that does not decode is. Before, it was
+// skipped: a step sent length-delimited read the event's values at step 0,
+// a wall_time sent as a varint moved the run's time origin to 0, a
+// simple_value sent as a double (fixed64) dropped the value silently.
+func TestReadTFEventsWireTypes(t *testing.T) {
+	varint := protowire.AppendVarint(nil, 5)
+	f32 := binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.5))
+	f64 := binary.LittleEndian.AppendUint64(nil, math.Float64bits(0.5))
+	wall := tfTestField(1, protowire.Fixed64Type, f64)
+	// an Event at wall time 0.5 and step 5 whose summary holds one value
+	value := func(fields ...[]byte) []byte {
+		summary := tfTestField(1, protowire.BytesType, bytes.Join(fields, nil))
+		return bytes.Join([][]byte{wall, tfTestField(2, protowire.VarintType, varint), tfTestField(5, protowire.BytesType, summary)}, nil)
+	}
+	tag := tfTestField(1, protowire.BytesType, []byte("loss"))
+	// a Value tagged loss whose tensor has these fields
+	tensor := func(fields ...[]byte) []byte {
+		return value(tag, tfTestField(8, protowire.BytesType, bytes.Join(fields, nil)))
+	}
+	dtype := tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1))
+	// a shape of one dimension holding these fields
+	shape := func(dim ...[]byte) []byte {
+		return tfTestField(2, protowire.BytesType, tfTestField(2, protowire.BytesType, bytes.Join(dim, nil)))
+	}
+	size1 := tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1))
+	minus7 := int64(-7) // an int32 varint is sign-extended to 64 bits
+	good := tfTestFile()
+	at := fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: ", len(good)) // the record after tfTestFile's 6
+	cases := []struct {
+		name  string
+		event []byte
+		want  string
+	}{
+		{"wall_time varint", tfTestField(1, protowire.VarintType, varint),
+			"Event: field 1 (wall_time): wire type 0, not a double (expected wire type 1, 64-bit)"},
+		{"wall_time 32-bit", tfTestField(1, protowire.Fixed32Type, f32),
+			"Event: field 1 (wall_time): wire type 5, not a double (expected wire type 1, 64-bit)"},
+		{"step length-delimited", append(bytes.Clone(wall), tfTestField(2, protowire.BytesType, varint)...),
+			"Event: field 2 (step): wire type 2, not an int64 (expected wire type 0, varint)"},
+		{"step 64-bit", append(bytes.Clone(wall), tfTestField(2, protowire.Fixed64Type, f64)...),
+			"Event: field 2 (step): wire type 1, not an int64 (expected wire type 0, varint)"},
+		{"summary varint", append(bytes.Clone(wall), tfTestField(5, protowire.VarintType, varint)...),
+			"Event: field 5 (summary): wire type 0, not a Summary message (expected wire type 2, length-delimited)"},
+		{"session_log varint", append(bytes.Clone(wall), tfTestField(6, protowire.VarintType, varint)...),
+			"Event: field 6 (session_log): wire type 0, not a SessionLog message (expected wire type 2, length-delimited)"},
+		{"Summary.value varint", append(bytes.Clone(wall), tfTestField(5, protowire.BytesType, tfTestField(1, protowire.VarintType, varint))...),
+			"Summary: field 1 (value): wire type 0, not a Summary.Value message (expected wire type 2, length-delimited)"},
+		{"tag varint", value(tfTestField(1, protowire.VarintType, varint), tfTestField(2, protowire.Fixed32Type, f32)),
+			"Summary.Value: field 1 (tag): wire type 0, not a string (expected wire type 2, length-delimited)"},
+		// a writer that wrote the value as a double
+		{"simple_value 64-bit", value(tag, tfTestField(2, protowire.Fixed64Type, f64)),
+			"Summary.Value: field 2 (simple_value): wire type 1, not a float (expected wire type 5, 32-bit)"},
+		{"simple_value varint", value(tag, tfTestField(2, protowire.VarintType, varint)),
+			"Summary.Value: field 2 (simple_value): wire type 0, not a float (expected wire type 5, 32-bit)"},
+		{"tensor varint", value(tag, tfTestField(8, protowire.VarintType, varint)),
+			"Summary.Value: field 8 (tensor): wire type 0, not a TensorProto message (expected wire type 2, length-delimited)"},
+		{"dtype length-delimited", tensor(tfTestField(1, protowire.BytesType, varint), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorProto: field 1 (dtype): wire type 2, not an enum (expected wire type 0, varint)"},
+		{"tensor_shape varint", tensor(dtype, tfTestField(2, protowire.VarintType, varint), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorProto: field 2 (tensor_shape): wire type 0, not a TensorShapeProto message (expected wire type 2, length-delimited)"},
+		{"dim varint", tensor(dtype, tfTestField(2, protowire.BytesType, tfTestField(2, protowire.VarintType, varint)), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorShapeProto: field 2 (dim): wire type 0, not a Dim message (expected wire type 2, length-delimited)"},
+		{"dim size 64-bit", tensor(dtype, shape(tfTestField(1, protowire.Fixed64Type, f64)), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorShapeProto.Dim: field 1 (size): wire type 1, not an int64 (expected wire type 0, varint)"},
+		{"tensor_content varint", tensor(dtype, tfTestField(4, protowire.VarintType, varint)),
+			"TensorProto: field 4 (tensor_content): wire type 0, not bytes (expected wire type 2, length-delimited)"},
+		{"float_val 64-bit", tensor(dtype, tfTestField(5, protowire.Fixed64Type, f64)),
+			"TensorProto: field 5 (float_val): wire type 1, not a float (expected wire type 5, 32-bit, or 2, packed)"},
+		{"double_val 32-bit", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 2)), tfTestField(6, protowire.Fixed32Type, f32)),
+			"TensorProto: field 6 (double_val): wire type 5, not a double (expected wire type 1, 64-bit, or 2, packed)"},
+		{"int_val 32-bit", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 3)), tfTestField(7, protowire.Fixed32Type, f32)),
+			"TensorProto: field 7 (int_val): wire type 5, not an int32 (expected wire type 0, varint, or 2, packed)"},
+		{"int64_val 64-bit", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 9)), tfTestField(10, protowire.Fixed64Type, f64)),
+			"TensorProto: field 10 (int64_val): wire type 1, not an int64 (expected wire type 0, varint, or 2, packed)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := AppendTFRecord(bytes.Clone(good), c.event)
+			_, _, _, err := ReadTFEvents(bytes.NewReader(data), "run.tfevents")
+			if err == nil || err.Error() != at+c.want {
+				t.Fatalf("error\n%v\nwant\n%s", err, at+c.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Record != 7 || pe.Offset != int64(len(good)) || pe.Line != 0 {
+				t.Errorf("position %#v, want record 7 at byte %d", err, len(good))
+			}
+		})
+	}
+
+	// the same fields of their own wire types read: a tensor's values
+	// unpacked (one value of the field's own wire type) or packed, a shape
+	// [1] beside the empty one; nothing here changed
+	valid := []struct {
+		name  string
+		event []byte
+		want  float64
+	}{
+		{"simple_value", value(tag, tfTestField(2, protowire.Fixed32Type, f32)), 0.5},
+		{"float_val unpacked, shape [1]", tensor(dtype, shape(size1), tfTestField(5, protowire.Fixed32Type, f32)), 0.5},
+		{"float_val packed", tensor(dtype, tfTestField(5, protowire.BytesType, f32)), 0.5},
+		{"double_val unpacked", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 2)), tfTestField(6, protowire.Fixed64Type, f64)), 0.5},
+		{"int_val unpacked, negative", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 3)), tfTestField(7, protowire.VarintType, protowire.AppendVarint(nil, uint64(minus7)))), -7},
+		{"int64_val unpacked", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 9)), tfTestField(10, protowire.VarintType, varint)), 5},
+		{"tensor_content", tensor(dtype, tfTestField(4, protowire.BytesType, f32)), 0.5},
+	}
+	for _, c := range valid {
+		s, first, warns, err := ReadTFEvents(bytes.NewReader(AppendTFRecord(nil, c.event)), "run.tfevents")
+		if err != nil || len(warns) != 0 || first != 0.5 || len(s) != 1 || s[0] != (TFScalar{WallTime: 0.5, Step: 5, Tag: "loss", Value: c.want}) {
+			t.Errorf("%s: %+v first wall %v, %v %v; want loss %v at step 5, wall 0.5", c.name, s, first, warns, err, c.want)
+		}
+	}
+}
