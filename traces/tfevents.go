@@ -349,7 +349,7 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 		dtype   uint64
 		content []byte
 		vals    []float64
-		elems   int64 = 1
+		one     = true // every dimension of size 1 (none: a scalar)
 	)
 	err := tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
@@ -369,16 +369,25 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 				if err := tfWire("TensorShapeProto", num, "dim", "a Dim message", typ, protowire.BytesType); err != nil {
 					return err
 				}
-				return tfWalk("TensorShapeProto.Dim", dim, func(num protowire.Number, typ protowire.Type, size uint64, _ []byte) error {
+				// a Dim without a size has size 0; of two sizes the last
+				// counts. Sizes are compared with 1, not multiplied: a
+				// product wraps (3 x 0xaaaaaaaaaaaaaaab and -1 x -1 are 1
+				// in int64) and read a large tensor as one number.
+				size := uint64(0)
+				if err := tfWalk("TensorShapeProto.Dim", dim, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
 					if num != tfDimSize {
 						return nil
 					}
 					if err := tfWire("TensorShapeProto.Dim", num, "size", "an int64", typ, protowire.VarintType); err != nil {
 						return err
 					}
-					elems *= int64(size)
+					size = v
 					return nil
-				})
+				}); err != nil {
+					return err
+				}
+				one = one && size == 1
+				return nil
 			})
 		case tfTensorContent:
 			if err := tfWire("TensorProto", num, "tensor_content", "bytes", typ, protowire.BytesType); err != nil {
@@ -394,7 +403,7 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 		}
 		return nil
 	})
-	if err != nil || elems != 1 {
+	if err != nil || !one {
 		return 0, false, err
 	}
 	if len(vals) > 0 {

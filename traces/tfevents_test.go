@@ -564,3 +564,50 @@ func TestReadTFEventsWireTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTFEventsTensorShapes: a tensor is one number when every dimension
+// has size 1. The sizes were multiplied in int64, which wraps: 3 x
+// 0xaaaaaaaaaaaaaaab = 2^65 + 1 and -1 x -1 are 1, so those tensors read as
+// their first value. A Dim without a size has size 0 (proto3's default; it
+// was left out of the product, as 1), and of two sizes the last counts (they
+// were multiplied).
+func TestReadTFEventsTensorShapes(t *testing.T) {
+	dim := func(sizes ...uint64) []byte {
+		var d []byte
+		for _, s := range sizes {
+			d = append(d, tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, s))...)
+		}
+		return tfTestField(2, protowire.BytesType, d)
+	}
+	minus1 := int64(-1) // an unknown size, sign-extended to 64 bits
+	cases := []struct {
+		name string
+		dims [][]byte
+		want bool // the value 1.5 is read
+	}{
+		{"scalar", nil, true},
+		{"[1, 1]", [][]byte{dim(1), dim(1)}, true},
+		{"[3, 0xaaaaaaaaaaaaaaab]", [][]byte{dim(3), dim(0xaaaaaaaaaaaaaaab)}, false},
+		{"[-1, -1]", [][]byte{dim(uint64(minus1)), dim(uint64(minus1))}, false},
+		{"[0], the size left out", [][]byte{dim()}, false},
+		{"[2] then [1] in one Dim: 1", [][]byte{dim(2, 1)}, true},
+	}
+	for _, c := range cases {
+		var tb []byte
+		tb = append(tb, tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1))...) // DT_FLOAT
+		tb = append(tb, tfTestField(2, protowire.BytesType, bytes.Join(c.dims, nil))...)
+		vals := binary.LittleEndian.AppendUint32(nil, math.Float32bits(1.5))
+		tb = append(tb, tfTestField(5, protowire.BytesType, vals)...) // float_val, packed
+		f := AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tb}))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(f), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case c.want && (len(s) != 1 || s[0].Value != 1.5):
+			t.Errorf("%s: %+v, want the value 1.5", c.name, s)
+		case !c.want && len(s) != 0:
+			t.Errorf("%s: %+v, want no value (not one element)", c.name, s)
+		}
+	}
+}
