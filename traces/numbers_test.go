@@ -178,3 +178,44 @@ func TestLargeIntegers(t *testing.T) {
 		t.Errorf("step 1e15: %v", err)
 	}
 }
+
+// TestLoneCRRightFieldCount: a carriage return in an unquoted field of a
+// row that has the header's field count is a lone CR too, named as such at
+// the field that holds it (as a row of another count or the header is). It
+// read as part of the value: "not a number" for a loss "2\r" (a CRLF file
+// whose line ends were converted twice, CR CR LF), "not an integer" for
+// updates, and a run named "a\rb" accepted as it is. A CR in a quoted
+// field is data (the writers quote a text holding one), read as before.
+func TestLoneCRRightFieldCount(t *testing.T) {
+	const h = "run,updates,loss\n"
+	cases := []struct{ name, in, want string }{
+		// line 2 "a,1,2\r" (CR LF cut): loss starts at column 5
+		{"loss, CR CR LF", h + "a,1,2\r\r\n", "traces: evals.csv:2:5: " + loneCRMsg},
+		// "a,1\r,2": updates at column 3
+		{"updates", h + "a,1\r,2\n", "traces: evals.csv:2:3: " + loneCRMsg},
+		// the run name, at column 1
+		{"run", h + "a\rb,1,2\n", "traces: evals.csv:2:1: " + loneCRMsg},
+		// the last line of the file, without a line end (a CR that ends
+		// it is a CR LF cut short, and cut off)
+		{"last line", h + "a,1,2\n" + "a,2\r,1.5", "traces: evals.csv:3:3: " + loneCRMsg},
+		// a record with quotes: an unquoted field ("1\r" at column 5) and
+		// a CR just after a closing quote (the field "2" at column 7; it
+		// was "unexpected '\r' after a closing quote")
+		{"quoted record, unquoted field", h + "\"a\",1\r,2\n", "traces: evals.csv:2:5: " + loneCRMsg},
+		{"after a closing quote", h + "\"a\",1,\"2\"\r\r\n", "traces: evals.csv:2:7: " + loneCRMsg},
+		// lone-CR line ends where a line starts with a quote: the field
+		// 2\r"b" (at column 5) was "bare quote in an unquoted field"
+		{"lone CR before a quote", h + "a,1,2\r\"b\",1,2\n", "traces: evals.csv:2:5: " + loneCRMsg},
+	}
+	for _, c := range cases {
+		if _, err := readKind("evals", c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %q:\n got %v\nwant %s", c.name, c.in, err, c.want)
+		}
+	}
+	// a CR inside quotes is data
+	var runs []string
+	_, err := ReadEvals(strings.NewReader(h+"\"a\rb\",1,2\n"), "evals.csv", func(e Eval) error { runs = append(runs, e.Run); return nil })
+	if err != nil || len(runs) != 1 || runs[0] != "a\rb" {
+		t.Errorf("quoted CR: runs %q, %v; want the run \"a\\rb\"", runs, err)
+	}
+}
