@@ -2,6 +2,9 @@ package traces
 
 import (
 	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -217,5 +220,56 @@ func TestLoneCRRightFieldCount(t *testing.T) {
 	_, err := ReadEvals(strings.NewReader(h+"\"a\rb\",1,2\n"), "evals.csv", func(e Eval) error { runs = append(runs, e.Run); return nil })
 	if err != nil || len(runs) != 1 || runs[0] != "a\rb" {
 		t.Errorf("quoted CR: runs %q, %v; want the run \"a\\rb\"", runs, err)
+	}
+}
+
+// TestWholeText: wholeText agrees with big.Rat (what it used before, here
+// the oracle) on the plain decimals the readers give it, and allocates
+// nothing on a field of 1 MiB: big.Rat's time was quadratic in the digits,
+// 2 s for "5." and a megabyte of zeros, each row of a file of them.
+func TestWholeText(t *testing.T) {
+	oracle := func(s string) bool {
+		if i := strings.IndexAny(s, "eE"); i >= 0 {
+			if e, err := strconv.Atoi(s[i+1:]); err != nil || e > 400 || e < -400 {
+				return false
+			}
+		}
+		r, ok := new(big.Rat).SetString(s)
+		return ok && r.IsInt()
+	}
+	cases := []string{"0", "-0", "+7", "1.", ".5", ".0", "-.0", "1.e3", "+.5e1", "00", "1.50e1", "1.5e0", "1.5", "10e-1", "100e-3", "100e-2",
+		"0e-400", "0e-401", "1e400", "1e401", "1000e-402", "4503599627370496.5", "1.0000000000000001", "12.3400e2", "12.3400e1"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	digits := func() string {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteByte("0015"[rng.IntN(4)])
+		}
+		return b.String()
+	}
+	for range 20000 {
+		s := []string{"", "-", "+"}[rng.IntN(3)] + digits()
+		if rng.IntN(2) == 0 {
+			s += "." + digits()
+		}
+		if rng.IntN(2) == 0 {
+			s += fmt.Sprintf("e%d", rng.IntN(13)-6)
+		}
+		if decimal.Plain(s) {
+			cases = append(cases, s)
+		}
+	}
+	for _, s := range cases {
+		if got, want := wholeText(s), oracle(s); got != want {
+			t.Errorf("wholeText(%q) = %v, big.Rat says %v", s, got, want)
+		}
+	}
+	long := "5." + strings.Repeat("0", MaxLineBytes-8)
+	if n := testing.AllocsPerRun(1, func() {
+		if !wholeText(long) {
+			t.Error("5.000... not whole")
+		}
+	}); n != 0 {
+		t.Errorf("wholeText of %d bytes: %v allocations, want 0", len(long), n)
 	}
 }
