@@ -343,13 +343,16 @@ func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
 	return tag, val, ok, err
 }
 
-// tfDecodeTensor returns the value of a one-element numeric TensorProto.
+// tfDecodeTensor returns the value of a one-element numeric TensorProto:
+// the one value of its tensor_content, else of the *_val field of its
+// dtype. A tensor with no value, or more than one, is not a number here
+// (TensorFlow reads the first as 0 and refuses the second).
 func tfDecodeTensor(b []byte) (float64, bool, error) {
 	var (
 		dtype   uint64
 		content []byte
-		vals    []float64
-		one     = true // every dimension of size 1 (none: a scalar)
+		vals    [tfTensorInt64 + 1][]float64 // of each *_val field, by number
+		one     = true                       // every dimension of size 1 (none: a scalar)
 	)
 	err := tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
@@ -399,17 +402,31 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 			if err != nil {
 				return err
 			}
-			vals = append(vals, vs...)
+			vals[num] = append(vals[num], vs...)
 		}
 		return nil
 	})
 	if err != nil || !one {
 		return 0, false, err
 	}
-	if len(vals) > 0 {
-		return vals[0], true, nil
+	// where TensorFlow's make_ndarray reads the values: tensor_content
+	// when it is not empty, else the *_val field of the dtype; taking the
+	// first *_val value of any field read a double tensor's stray float_val
+	// and the first of several values
+	var field protowire.Number
+	switch dtype {
+	case dtFloat:
+		field = tfTensorFloat
+	case dtDouble:
+		field = tfTensorDouble
+	case dtInt32:
+		field = tfTensorInt
+	case dtInt64:
+		field = tfTensorInt64
 	}
 	switch {
+	case len(content) == 0 && field != 0 && len(vals[field]) == 1:
+		return vals[field][0], true, nil
 	case dtype == dtFloat && len(content) == 4:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, nil
 	case dtype == dtDouble && len(content) == 8:

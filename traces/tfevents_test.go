@@ -611,3 +611,52 @@ func TestReadTFEventsTensorShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTFEventsTensorValues: a one-element tensor's value is read where
+// TensorFlow's make_ndarray reads it: tensor_content when not empty, else
+// the *_val field of its dtype, which must hold one value. The reader took
+// the first value of whichever *_val field came first, whatever the dtype.
+func TestReadTFEventsTensorValues(t *testing.T) {
+	dtype := func(d uint64) []byte { return tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, d)) }
+	floats := func(v ...float32) []byte {
+		var b []byte
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+		return tfTestField(5, protowire.BytesType, b)
+	}
+	doubles := tfTestField(6, protowire.BytesType, binary.LittleEndian.AppendUint64(nil, math.Float64bits(0.75)))
+	int64s := tfTestField(10, protowire.BytesType, protowire.AppendVarint(nil, 4))
+	content := tfTestField(4, protowire.BytesType, binary.LittleEndian.AppendUint32(nil, math.Float32bits(2.5)))
+	none := math.NaN() // no value read
+	cases := []struct {
+		name   string
+		fields [][]byte
+		want   float64
+	}{
+		{"float, float_val", [][]byte{dtype(1), floats(1.5)}, 1.5},
+		{"double, double_val", [][]byte{dtype(2), doubles}, 0.75},
+		// int64_val first on the wire, then float_val: the float's
+		{"float, int64_val then float_val", [][]byte{dtype(1), int64s, floats(1.5)}, 1.5},
+		// a double tensor with a float_val only: no double_val
+		{"double, float_val only", [][]byte{dtype(2), floats(1.5)}, none},
+		{"float, two values", [][]byte{dtype(1), floats(1.5, 3.5)}, none},
+		{"float, none", [][]byte{dtype(1)}, none},
+		{"no dtype", [][]byte{floats(1.5)}, none},
+		// tensor_content before the *_val fields
+		{"float, float_val and tensor_content", [][]byte{dtype(1), floats(1.5), content}, 2.5},
+	}
+	for _, c := range cases {
+		f := AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: bytes.Join(c.fields, nil)}))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(f), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case math.IsNaN(c.want) && len(s) != 0:
+			t.Errorf("%s: %+v, want no value", c.name, s)
+		case !math.IsNaN(c.want) && (len(s) != 1 || s[0].Value != c.want):
+			t.Errorf("%s: %+v, want the value %v", c.name, s, c.want)
+		}
+	}
+}
