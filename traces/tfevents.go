@@ -351,8 +351,11 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 	var (
 		dtype   uint64
 		content []byte
-		vals    [tfTensorInt64 + 1][]float64 // of each *_val field, by number
-		one     = true                       // every dimension of size 1 (none: a scalar)
+		vals    [tfTensorInt64 + 1]struct { // of each *_val field, by number
+			n     int     // values
+			first float64 // the first of them
+		}
+		one = true // every dimension of size 1 (none: a scalar)
 	)
 	err := tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
@@ -398,11 +401,14 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 			}
 			content = sub
 		case tfTensorFloat, tfTensorDouble, tfTensorInt, tfTensorInt64:
-			vs, err := tfRepeated(num, typ, v, sub)
+			n, first, err := tfRepeated(num, typ, v, sub)
 			if err != nil {
 				return err
 			}
-			vals[num] = append(vals[num], vs...)
+			if vals[num].n == 0 {
+				vals[num].first = first
+			}
+			vals[num].n += n
 		}
 		return nil
 	})
@@ -425,8 +431,8 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 		field = tfTensorInt64
 	}
 	switch {
-	case len(content) == 0 && field != 0 && len(vals[field]) == 1:
-		return vals[field][0], true, nil
+	case len(content) == 0 && field != 0 && vals[field].n == 1:
+		return vals[field].first, true, nil
 	case dtype == dtFloat && len(content) == 4:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, nil
 	case dtype == dtDouble && len(content) == 8:
@@ -440,8 +446,11 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 }
 
 // tfRepeated decodes a repeated numeric field of a TensorProto, packed
-// (length-delimited) or not (the wire type of one value).
-func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([]float64, error) {
+// (length-delimited) or not (the wire type of one value): how many values
+// it holds, and the first. The values are counted, not kept: a tensor of
+// a million packed int64s (1 MB, a byte each) made a slice of 8 MB to be
+// thrown away, and a record may hold 1 GiB.
+func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n int, first float64, err error) {
 	name, kind, wire := "int64_val", "an int64", protowire.VarintType
 	switch num {
 	case tfTensorFloat:
@@ -465,31 +474,33 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 	}
 	if typ != protowire.BytesType {
 		if typ != wire {
-			return nil, fmt.Errorf("TensorProto: field %d (%s): wire type %d, not %s (expected wire type %d, %s, or %d, packed)", num, name, typ, kind, wire, tfWireNames[wire], protowire.BytesType)
+			return 0, 0, fmt.Errorf("TensorProto: field %d (%s): wire type %d, not %s (expected wire type %d, %s, or %d, packed)", num, name, typ, kind, wire, tfWireNames[wire], protowire.BytesType)
 		}
-		return []float64{one(v)}, nil
+		return 1, one(v), nil
 	}
-	var out []float64
 	for len(b) > 0 {
 		var x uint64
-		var n int
+		var k int
 		switch wire {
 		case protowire.Fixed32Type:
 			var u uint32
-			u, n = protowire.ConsumeFixed32(b)
+			u, k = protowire.ConsumeFixed32(b)
 			x = uint64(u)
 		case protowire.Fixed64Type:
-			x, n = protowire.ConsumeFixed64(b)
+			x, k = protowire.ConsumeFixed64(b)
 		default:
-			x, n = protowire.ConsumeVarint(b)
+			x, k = protowire.ConsumeVarint(b)
 		}
-		if n < 0 {
-			return nil, fmt.Errorf("TensorProto: field %d (%s): packed values: %v", num, name, protowire.ParseError(n))
+		if k < 0 {
+			return 0, 0, fmt.Errorf("TensorProto: field %d (%s): packed values: %v", num, name, protowire.ParseError(k))
 		}
-		out = append(out, one(x))
-		b = b[n:]
+		if n == 0 {
+			first = one(x)
+		}
+		n++
+		b = b[k:]
 	}
-	return out, nil
+	return n, first, nil
 }
 
 // TFEventsTrace turns the scalars of one run's event files into a canonical

@@ -660,3 +660,26 @@ func TestReadTFEventsTensorValues(t *testing.T) {
 		}
 	}
 }
+
+// TestTFDecodeTensorCountsValues: the values of a packed *_val field are
+// counted, not kept: a tensor of a million int64s (a byte each) allocates
+// what a tensor of one does. They were appended to a slice, 8 bytes a
+// value, 8 MB here, for a record of 1 MB (and a record may hold 1 GiB).
+func TestTFDecodeTensorCountsValues(t *testing.T) {
+	tensor := func(n int) []byte {
+		b := tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 9)) // DT_INT64
+		return append(b, tfTestField(10, protowire.BytesType, bytes.Repeat([]byte{5}, n))...)
+	}
+	one, many := tensor(1), tensor(1_000_000)
+	if v, ok, err := tfDecodeTensor(one); v != 5 || !ok || err != nil {
+		t.Fatalf("one value: %v %v %v, want 5", v, ok, err)
+	}
+	if _, ok, err := tfDecodeTensor(many); ok || err != nil {
+		t.Fatalf("a million values: %v %v, want not one number", ok, err)
+	}
+	a1 := testing.AllocsPerRun(5, func() { tfDecodeTensor(one) })
+	am := testing.AllocsPerRun(5, func() { tfDecodeTensor(many) })
+	if am != a1 {
+		t.Errorf("a million values: %v allocations, one value %v; want the same", am, a1)
+	}
+}
