@@ -57,12 +57,14 @@ const (
 
 // ReadTFEvents reads a TensorBoard event file (*.tfevents.*) and returns its
 // scalar summaries in file order: Summary.Value entries with a simple_value,
-// or a tensor holding one float, double, int32 or int64 (in the *_val fields
-// or in tensor_content). Other values (images, histograms, text, tensors of
-// more than one element) are skipped. The TFRecord framing and its CRCs are
-// checked (ReadTFRecords); a protobuf that does not decode is a *ParseError
-// with the record number and byte offset. firstWall is the wall time of the
-// first event in the file (the file_version event), NaN when there is none.
+// or a tensor holding one float, double, int32 or int64 (in tensor_content,
+// else in the *_val field of its dtype). Other values (images, histograms,
+// text, tensors of more than one element) are skipped. The TFRecord framing
+// and its CRCs are checked (ReadTFRecords); a protobuf that does not decode,
+// or a field it reads of another wire type than its own (a step sent
+// length-delimited), is a *ParseError with the record number and byte
+// offset. firstWall is the wall time of the first event in the file (the
+// file_version event), NaN when there is none.
 //
 // An event whose SessionLog status is START (a session started, or a run
 // restarted from a checkpoint at that step) drops, as TensorBoard does, the
