@@ -35,9 +35,13 @@ const (
 
 	tfSummaryValue = 1 // repeated Summary.Value
 
-	tfValueTag    = 1 // string
-	tfValueSimple = 2 // float
-	tfValueTensor = 8 // TensorProto
+	tfValueTag      = 1 // string
+	tfValueSimple   = 2 // float; oneof value, with 3 to 6 and 8
+	tfValueOldHisto = 3 // obsolete_old_style_histogram, bytes
+	tfValueImage    = 4 // Image
+	tfValueHisto    = 5 // HistogramProto
+	tfValueAudio    = 6 // Audio
+	tfValueTensor   = 8 // TensorProto
 
 	tfTensorDtype   = 1 // DataType enum
 	tfTensorShape   = 2 // TensorShapeProto
@@ -315,9 +319,16 @@ var tfWireNames = map[protowire.Type]string{
 }
 
 // tfDecodeValue decodes a Summary.Value; ok is false for values that are not
-// a single number.
+// a single number. Its value is a oneof (simple_value = 2,
+// obsolete_old_style_histogram = 3, image = 4, histo = 5, audio = 6,
+// tensor = 8): the last given counts, as protobuf reads it, and a tensor
+// given more than once is merged (its encodings concatenated). simple_value
+// counted whenever given, and a later tensor replaced an earlier one.
 func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
-	var tensor []byte
+	var (
+		tensor []byte
+		last   protowire.Number // the oneof's member given last, 0 none
+	)
 	err = tfWalk("Summary.Value", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
 		case tfValueTag:
@@ -329,20 +340,35 @@ func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
 			if err := tfWire("Summary.Value", num, "simple_value", "a float", typ, protowire.Fixed32Type); err != nil {
 				return err
 			}
-			val, ok = float64(math.Float32frombits(uint32(v))), true
+			val, last = float64(math.Float32frombits(uint32(v))), num
 		case tfValueTensor:
 			if err := tfWire("Summary.Value", num, "tensor", "a TensorProto message", typ, protowire.BytesType); err != nil {
 				return err
 			}
-			tensor = sub
+			if last == tfValueTensor {
+				tensor = append(tensor[:len(tensor):len(tensor)], sub...) // a copy: sub is the record's
+			} else {
+				tensor = sub
+			}
+			last = num
+		case tfValueOldHisto, tfValueImage, tfValueHisto, tfValueAudio:
+			// not read; of another wire type, protobuf skips it
+			if typ == protowire.BytesType {
+				last = num
+			}
 		}
 		return nil
 	})
-	if err != nil || ok || tensor == nil {
+	switch {
+	case err != nil:
+		return tag, 0, false, err
+	case last == tfValueSimple:
+		return tag, val, true, nil
+	case last == tfValueTensor:
+		val, ok, err = tfDecodeTensor(tensor)
 		return tag, val, ok, err
 	}
-	val, ok, err = tfDecodeTensor(tensor)
-	return tag, val, ok, err
+	return tag, 0, false, nil
 }
 
 // tfDecodeTensor returns the value of a one-element numeric TensorProto:

@@ -683,3 +683,49 @@ func TestTFDecodeTensorCountsValues(t *testing.T) {
 		t.Errorf("a million values: %v allocations, one value %v; want the same", am, a1)
 	}
 }
+
+// TestReadTFEventsValueOneof: a Summary.Value's value is a oneof, the
+// member given last counting, as protobuf (and so TensorBoard) reads it;
+// a tensor given twice is merged. simple_value counted whenever given, an
+// image after it included, and a second tensor replaced the first.
+func TestReadTFEventsValueOneof(t *testing.T) {
+	simple := tfTestField(2, protowire.Fixed32Type, binary.LittleEndian.AppendUint32(nil, math.Float32bits(1.5)))
+	tensor := tfTestField(8, protowire.BytesType, tfTestTensor(2, 0.25, false)) // a double 0.25
+	// one tensor in two parts: its dtype and shape, then its double_val
+	head := tfTestField(8, protowire.BytesType, append(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 2)), tfTestField(2, protowire.BytesType, nil)...))
+	tail := tfTestField(8, protowire.BytesType, tfTestField(6, protowire.BytesType, binary.LittleEndian.AppendUint64(nil, math.Float64bits(0.75))))
+	image := tfTestField(4, protowire.BytesType, nil)
+	imageVarint := tfTestField(4, protowire.VarintType, protowire.AppendVarint(nil, 1)) // an unknown field to protobuf
+	none := math.NaN()
+	cases := []struct {
+		name   string
+		fields [][]byte
+		want   float64
+	}{
+		{"simple_value", [][]byte{simple}, 1.5},
+		{"tensor", [][]byte{tensor}, 0.25},
+		{"simple_value, then tensor", [][]byte{simple, tensor}, 0.25},
+		{"tensor, then simple_value", [][]byte{tensor, simple}, 1.5},
+		{"simple_value, then image", [][]byte{simple, image}, none},
+		{"simple_value, then image of the wrong wire type", [][]byte{simple, imageVarint}, 1.5},
+		{"tensor in two parts", [][]byte{head, tail}, 0.75},
+		// simple_value between the parts ends the first tensor
+		{"tensor parts around simple_value", [][]byte{head, simple, tail}, none},
+	}
+	tag := tfTestField(1, protowire.BytesType, []byte("x"))
+	for _, c := range cases {
+		value := append(bytes.Clone(tag), bytes.Join(c.fields, nil)...)
+		event := append(tfTestField(1, protowire.Fixed64Type, binary.LittleEndian.AppendUint64(nil, math.Float64bits(5))),
+			tfTestField(5, protowire.BytesType, tfTestField(1, protowire.BytesType, value))...)
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(AppendTFRecord(nil, event)), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case math.IsNaN(c.want) && len(s) != 0:
+			t.Errorf("%s: %+v, want no value", c.name, s)
+		case !math.IsNaN(c.want) && (len(s) != 1 || s[0].Value != c.want || s[0].Tag != "x"):
+			t.Errorf("%s: %+v, want x = %v", c.name, s, c.want)
+		}
+	}
+}
