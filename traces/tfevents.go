@@ -28,7 +28,7 @@ const (
 	tfEventWallTime = 1 // double
 	tfEventStep     = 2 // int64
 	tfEventSummary  = 5 // Summary
-	tfEventSession  = 6 // SessionLog
+	tfEventSession  = 7 // SessionLog (6 is log_message, a LogMessage)
 
 	tfSessionStatus = 1 // SessionLog.status, enum SessionStatus
 	tfSessionStart  = 1 // SessionStatus START (0 unspecified, 2 STOP, 3 CHECKPOINT)

@@ -68,7 +68,7 @@ func tfTestSession(wall float64, step int64, status int) []byte {
 	sl = protowire.AppendTag(sl, 1, protowire.VarintType)
 	sl = protowire.AppendVarint(sl, uint64(status))
 	b := tfTestEvent(wall, step, "")
-	b = protowire.AppendTag(b, 6, protowire.BytesType)
+	b = protowire.AppendTag(b, 7, protowire.BytesType) // Event.session_log
 	return protowire.AppendBytes(b, sl)
 }
 
@@ -232,13 +232,13 @@ func TestReadTFEventsMalformed(t *testing.T) {
 		{"bad protobuf", AppendTFRecord(nil, []byte{0x0a, 0x05, 0x01}), "traces: run.tfevents: record 1 at byte 0: Event: field 1: unexpected EOF", "", 0},
 		// a SessionLog that does not decode: whether it is a START decides
 		// which steps are kept
-		{"session_log not a message", append(bytes.Clone(good), AppendTFRecord(nil, []byte{0x30, 0x01})...),
-			fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: Event: field 6 (session_log): wire type 0, not a SessionLog message", len(good)), "", 0},
-		{"session_log truncated", AppendTFRecord(nil, []byte{0x32, 0x01, 0x08}),
+		{"session_log not a message", append(bytes.Clone(good), AppendTFRecord(nil, []byte{0x38, 0x01})...),
+			fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: Event: field 7 (session_log): wire type 0, not a SessionLog message", len(good)), "", 0},
+		{"session_log truncated", AppendTFRecord(nil, []byte{0x3a, 0x01, 0x08}),
 			"traces: run.tfevents: record 1 at byte 0: SessionLog: field 1: unexpected EOF", "", 0},
-		{"session_log cut short", AppendTFRecord(nil, []byte{0x32, 0x03, 0x08}),
-			"traces: run.tfevents: record 1 at byte 0: Event: field 6: unexpected EOF", "", 0},
-		{"status not an enum", AppendTFRecord(nil, []byte{0x32, 0x03, 0x0a, 0x01, 0x01}),
+		{"session_log cut short", AppendTFRecord(nil, []byte{0x3a, 0x03, 0x08}),
+			"traces: run.tfevents: record 1 at byte 0: Event: field 7: unexpected EOF", "", 0},
+		{"status not an enum", AppendTFRecord(nil, []byte{0x3a, 0x03, 0x0a, 0x01, 0x01}),
 			"traces: run.tfevents: record 1 at byte 0: SessionLog: field 1 (status): wire type 2, not an enum", "", 0},
 	}
 	for _, c := range cases {
@@ -495,8 +495,8 @@ func TestReadTFEventsWireTypes(t *testing.T) {
 			"Event: field 2 (step): wire type 1, not an int64 (expected wire type 0, varint)"},
 		{"summary varint", append(bytes.Clone(wall), tfTestField(5, protowire.VarintType, varint)...),
 			"Event: field 5 (summary): wire type 0, not a Summary message (expected wire type 2, length-delimited)"},
-		{"session_log varint", append(bytes.Clone(wall), tfTestField(6, protowire.VarintType, varint)...),
-			"Event: field 6 (session_log): wire type 0, not a SessionLog message (expected wire type 2, length-delimited)"},
+		{"session_log varint", append(bytes.Clone(wall), tfTestField(7, protowire.VarintType, varint)...),
+			"Event: field 7 (session_log): wire type 0, not a SessionLog message (expected wire type 2, length-delimited)"},
 		{"Summary.value varint", append(bytes.Clone(wall), tfTestField(5, protowire.BytesType, tfTestField(1, protowire.VarintType, varint))...),
 			"Summary: field 1 (value): wire type 0, not a Summary.Value message (expected wire type 2, length-delimited)"},
 		{"tag varint", value(tfTestField(1, protowire.VarintType, varint), tfTestField(2, protowire.Fixed32Type, f32)),
@@ -726,6 +726,49 @@ func TestReadTFEventsValueOneof(t *testing.T) {
 			t.Errorf("%s: %+v, want no value", c.name, s)
 		case !math.IsNaN(c.want) && (len(s) != 1 || s[0].Value != c.want || s[0].Tag != "x"):
 			t.Errorf("%s: %+v, want x = %v", c.name, s, c.want)
+		}
+	}
+}
+
+// TestTFEventsSessionLogField: Event.session_log is field 7 of event.proto
+// (6 is log_message, a LogMessage{level = 1, message = 2}). The reader read
+// field 6 as the SessionLog: a real START (field 7) was never seen, and a
+// log message of level 1 was a START. The bytes are written out here, not
+// by tfTestSession, so that the numbers are checked against the proto.
+func TestTFEventsSessionLogField(t *testing.T) {
+	var events []byte
+	for step := range int64(10) {
+		events = AppendTFRecord(events, tfTestEvent(1000+float64(step), step, "", tfTestValue{tag: "loss", simple: f32(float32(step))}))
+	}
+	// wall_time 1100 (fixed64 0x4091300000000000), step 5
+	head := []byte{0x09, 0, 0, 0, 0, 0, 0x30, 0x91, 0x40, 0x10, 0x05}
+	cases := []struct {
+		name string
+		what []byte // the Event's field after wall_time and step
+		kept int
+	}{
+		// session_log {status: START}: steps 5..9 dropped
+		{"session_log START", []byte{0x3a, 0x02, 0x08, 0x01}, 5},
+		// log_message {level: 1, message: "restart"}: nothing dropped
+		{"log_message level 1", append([]byte{0x32, 0x0b, 0x08, 0x01, 0x12, 0x07}, "restart"...), 10},
+		// log_message {level: INFO (20), message: "hello"}
+		{"log_message INFO", append([]byte{0x32, 0x09, 0x08, 0x14, 0x12, 0x05}, "hello"...), 10},
+	}
+	for _, c := range cases {
+		data := AppendTFRecord(bytes.Clone(events), append(bytes.Clone(head), c.what...))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(data), "run.tfevents")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(s) != c.kept {
+			t.Errorf("%s: %d values kept, want %d", c.name, len(s), c.kept)
+		}
+		want := ""
+		if c.kept < 10 {
+			want = fmt.Sprintf("traces: run.tfevents: record 11 at byte %d: SessionLog START at step 5 (a restart): dropped the 5 values", len(events))
+		}
+		if got := errorsText(warns); want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, want)
 		}
 	}
 }
