@@ -240,6 +240,10 @@ func (c *csvReader) read() ([]string, error) {
 		}
 		if bytes.IndexByte(b, '"') < 0 {
 			c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))
+			if bytes.IndexByte(b, '\r') >= 0 {
+				// a line end, whatever the field count (see loneCR)
+				return nil, c.loneCR(c.fields)
+			}
 			return c.fields, nil
 		}
 		return c.readQuoted(b)
@@ -319,6 +323,9 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 				}
 				break
 			}
+			if len(line) > 0 && line[0] == '\r' {
+				return nil, c.errorAt(at, "%s", loneCRMsg)
+			}
 			if len(line) > 0 && line[0] != ',' {
 				return nil, c.errorAt(at, "unexpected %q after a closing quote; expected ',' or the end of the line", line[0])
 			}
@@ -326,6 +333,9 @@ func (c *csvReader) readQuoted(first []byte) ([]string, error) {
 			i := bytes.IndexByte(line, ',')
 			if i < 0 {
 				i = len(line)
+			}
+			if bytes.IndexByte(line[:i], '\r') >= 0 {
+				return nil, c.errorAt(at, "%s", loneCRMsg) // a line end, which a bare quote may follow
 			}
 			if j := bytes.IndexByte(line[:i], '"'); j >= 0 {
 				return nil, c.errorAt(at, "bare quote in an unquoted field; quote the whole field and double the quote")
@@ -388,6 +398,12 @@ const loneCRMsg = "carriage return (CR) inside the line: the file's lines end in
 // loneCR returns an error at the first field of rec that holds a carriage
 // return: lines end in LF or CRLF (both removed by readLine), so a CR left
 // inside a record means lines that end in a lone CR, read as one line.
+// read refuses a CR in an unquoted field (or just after a closing quote),
+// whatever the record's field count: such a CR in a row of the header's
+// count read as a part of the value ("2\r is not a number"). A CR inside
+// quotes is data, which the writers write for a text holding one; the
+// header, and a row whose field count is wrong, are refused for one there
+// too (it likely explains the count).
 func (c *csvReader) loneCR(rec []string) error {
 	for i, f := range rec {
 		if strings.IndexByte(f, '\r') >= 0 {

@@ -2,6 +2,9 @@ package traces
 
 import (
 	"errors"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -176,5 +179,97 @@ func TestLargeIntegers(t *testing.T) {
 	}
 	if _, _, err := readAllSteps(t, stepsHeader+"a,1,1,32,0,1e15,0,1,,,,,\n"); err != nil {
 		t.Errorf("step 1e15: %v", err)
+	}
+}
+
+// TestLoneCRRightFieldCount: a carriage return in an unquoted field of a
+// row that has the header's field count is a lone CR too, named as such at
+// the field that holds it (as a row of another count or the header is). It
+// read as part of the value: "not a number" for a loss "2\r" (a CRLF file
+// whose line ends were converted twice, CR CR LF), "not an integer" for
+// updates, and a run named "a\rb" accepted as it is. A CR in a quoted
+// field is data (the writers quote a text holding one), read as before.
+func TestLoneCRRightFieldCount(t *testing.T) {
+	const h = "run,updates,loss\n"
+	cases := []struct{ name, in, want string }{
+		// line 2 "a,1,2\r" (CR LF cut): loss starts at column 5
+		{"loss, CR CR LF", h + "a,1,2\r\r\n", "traces: evals.csv:2:5: " + loneCRMsg},
+		// "a,1\r,2": updates at column 3
+		{"updates", h + "a,1\r,2\n", "traces: evals.csv:2:3: " + loneCRMsg},
+		// the run name, at column 1
+		{"run", h + "a\rb,1,2\n", "traces: evals.csv:2:1: " + loneCRMsg},
+		// the last line of the file, without a line end (a CR that ends
+		// it is a CR LF cut short, and cut off)
+		{"last line", h + "a,1,2\n" + "a,2\r,1.5", "traces: evals.csv:3:3: " + loneCRMsg},
+		// a record with quotes: an unquoted field ("1\r" at column 5) and
+		// a CR just after a closing quote (the field "2" at column 7; it
+		// was "unexpected '\r' after a closing quote")
+		{"quoted record, unquoted field", h + "\"a\",1\r,2\n", "traces: evals.csv:2:5: " + loneCRMsg},
+		{"after a closing quote", h + "\"a\",1,\"2\"\r\r\n", "traces: evals.csv:2:7: " + loneCRMsg},
+		// lone-CR line ends where a line starts with a quote: the field
+		// 2\r"b" (at column 5) was "bare quote in an unquoted field"
+		{"lone CR before a quote", h + "a,1,2\r\"b\",1,2\n", "traces: evals.csv:2:5: " + loneCRMsg},
+	}
+	for _, c := range cases {
+		if _, err := readKind("evals", c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %q:\n got %v\nwant %s", c.name, c.in, err, c.want)
+		}
+	}
+	// a CR inside quotes is data
+	var runs []string
+	_, err := ReadEvals(strings.NewReader(h+"\"a\rb\",1,2\n"), "evals.csv", func(e Eval) error { runs = append(runs, e.Run); return nil })
+	if err != nil || len(runs) != 1 || runs[0] != "a\rb" {
+		t.Errorf("quoted CR: runs %q, %v; want the run \"a\\rb\"", runs, err)
+	}
+}
+
+// TestWholeText: wholeText agrees with big.Rat (what it used before, here
+// the oracle) on the plain decimals the readers give it, and allocates
+// nothing on a field of 1 MiB: big.Rat's time was quadratic in the digits,
+// 2 s for "5." and a megabyte of zeros, each row of a file of them.
+func TestWholeText(t *testing.T) {
+	oracle := func(s string) bool {
+		if i := strings.IndexAny(s, "eE"); i >= 0 {
+			if e, err := strconv.Atoi(s[i+1:]); err != nil || e > 400 || e < -400 {
+				return false
+			}
+		}
+		r, ok := new(big.Rat).SetString(s)
+		return ok && r.IsInt()
+	}
+	cases := []string{"0", "-0", "+7", "1.", ".5", ".0", "-.0", "1.e3", "+.5e1", "00", "1.50e1", "1.5e0", "1.5", "10e-1", "100e-3", "100e-2",
+		"0e-400", "0e-401", "1e400", "1e401", "1000e-402", "4503599627370496.5", "1.0000000000000001", "12.3400e2", "12.3400e1"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	digits := func() string {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteByte("0015"[rng.IntN(4)])
+		}
+		return b.String()
+	}
+	for range 20000 {
+		s := []string{"", "-", "+"}[rng.IntN(3)] + digits()
+		if rng.IntN(2) == 0 {
+			s += "." + digits()
+		}
+		if rng.IntN(2) == 0 {
+			s += fmt.Sprintf("e%d", rng.IntN(13)-6)
+		}
+		if decimal.Plain(s) {
+			cases = append(cases, s)
+		}
+	}
+	for _, s := range cases {
+		if got, want := wholeText(s), oracle(s); got != want {
+			t.Errorf("wholeText(%q) = %v, big.Rat says %v", s, got, want)
+		}
+	}
+	long := "5." + strings.Repeat("0", MaxLineBytes-8)
+	if n := testing.AllocsPerRun(1, func() {
+		if !wholeText(long) {
+			t.Error("5.000... not whole")
+		}
+	}); n != 0 {
+		t.Errorf("wholeText of %d bytes: %v allocations, want 0", len(long), n)
 	}
 }

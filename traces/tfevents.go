@@ -28,16 +28,20 @@ const (
 	tfEventWallTime = 1 // double
 	tfEventStep     = 2 // int64
 	tfEventSummary  = 5 // Summary
-	tfEventSession  = 6 // SessionLog
+	tfEventSession  = 7 // SessionLog (6 is log_message, a LogMessage)
 
 	tfSessionStatus = 1 // SessionLog.status, enum SessionStatus
 	tfSessionStart  = 1 // SessionStatus START (0 unspecified, 2 STOP, 3 CHECKPOINT)
 
 	tfSummaryValue = 1 // repeated Summary.Value
 
-	tfValueTag    = 1 // string
-	tfValueSimple = 2 // float
-	tfValueTensor = 8 // TensorProto
+	tfValueTag      = 1 // string
+	tfValueSimple   = 2 // float; oneof value, with 3 to 6 and 8
+	tfValueOldHisto = 3 // obsolete_old_style_histogram, bytes
+	tfValueImage    = 4 // Image
+	tfValueHisto    = 5 // HistogramProto
+	tfValueAudio    = 6 // Audio
+	tfValueTensor   = 8 // TensorProto
 
 	tfTensorDtype   = 1 // DataType enum
 	tfTensorShape   = 2 // TensorShapeProto
@@ -57,12 +61,14 @@ const (
 
 // ReadTFEvents reads a TensorBoard event file (*.tfevents.*) and returns its
 // scalar summaries in file order: Summary.Value entries with a simple_value,
-// or a tensor holding one float, double, int32 or int64 (in the *_val fields
-// or in tensor_content). Other values (images, histograms, text, tensors of
-// more than one element) are skipped. The TFRecord framing and its CRCs are
-// checked (ReadTFRecords); a protobuf that does not decode is a *ParseError
-// with the record number and byte offset. firstWall is the wall time of the
-// first event in the file (the file_version event), NaN when there is none.
+// or a tensor holding one float, double, int32 or int64 (in tensor_content,
+// else in the *_val field of its dtype). Other values (images, histograms,
+// text, tensors of more than one element) are skipped. The TFRecord framing
+// and its CRCs are checked (ReadTFRecords); a protobuf that does not decode,
+// or a field it reads of another wire type than its own (a step sent
+// length-delimited), is a *ParseError with the record number and byte
+// offset. firstWall is the wall time of the first event in the file (the
+// file_version event), NaN when there is none.
 //
 // An event whose SessionLog status is START (a session started, or a run
 // restarted from a checkpoint at that step) drops, as TensorBoard does, the
@@ -95,23 +101,36 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
 		var ev TFScalar
 		var summaries, sessions [][]byte
-		if err := tfWalk(data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
-			switch {
-			case num == tfEventWallTime && typ == protowire.Fixed64Type:
+		// a known field of the wrong wire type is an error, as a session_log
+		// that does not decode is: skipped, it read values at step 0 or
+		// wall time 0 (see tfWire)
+		if err := tfWalk("Event", data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+			switch num {
+			case tfEventWallTime:
+				if err := tfWire("Event", num, "wall_time", "a double", typ, protowire.Fixed64Type); err != nil {
+					return err
+				}
 				ev.WallTime = math.Float64frombits(v)
-			case num == tfEventStep && typ == protowire.VarintType:
+			case tfEventStep:
+				if err := tfWire("Event", num, "step", "an int64", typ, protowire.VarintType); err != nil {
+					return err
+				}
 				ev.Step = int64(v)
-			case num == tfEventSummary && typ == protowire.BytesType:
+			case tfEventSummary:
+				if err := tfWire("Event", num, "summary", "a Summary message", typ, protowire.BytesType); err != nil {
+					return err
+				}
 				summaries = append(summaries, b)
-			case num == tfEventSession && typ != protowire.BytesType:
+			case tfEventSession:
 				// a START read or not read decides which steps are kept
-				return fmt.Errorf("field %d (session_log): wire type %d, not a SessionLog message", num, typ)
-			case num == tfEventSession:
+				if err := tfWire("Event", num, "session_log", "a SessionLog message", typ, protowire.BytesType); err != nil {
+					return err
+				}
 				sessions = append(sessions, b)
 			}
 			return nil
 		}); err != nil {
-			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Event: %v", n, off, err)}
+			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
 		}
 		if math.IsNaN(firstWall) {
 			firstWall = ev.WallTime
@@ -119,16 +138,17 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 		// a message given more than once is merged: its last status counts
 		status, set := uint64(0), false
 		for _, s := range sessions {
-			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
-				switch {
-				case num == tfSessionStatus && typ != protowire.VarintType:
-					return fmt.Errorf("field %d (status): wire type %d, not an enum", num, typ)
-				case num == tfSessionStatus:
-					status, set = v, true
+			if err := tfWalk("SessionLog", s, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+				if num != tfSessionStatus {
+					return nil
 				}
+				if err := tfWire("SessionLog", num, "status", "an enum", typ, protowire.VarintType); err != nil {
+					return err
+				}
+				status, set = v, true
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: SessionLog: %v", n, off, err)}
+				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
 			}
 		}
 		if set && status == tfSessionStart {
@@ -136,9 +156,12 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 			starts = append(starts, tfStart{File: file, Record: n, Offset: off, Step: ev.Step, Scalars: len(scalars)})
 		}
 		for _, s := range summaries {
-			if err := tfWalk(s, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
-				if num != tfSummaryValue || typ != protowire.BytesType {
+			if err := tfWalk("Summary", s, func(num protowire.Number, typ protowire.Type, _ uint64, b []byte) error {
+				if num != tfSummaryValue {
 					return nil
+				}
+				if err := tfWire("Summary", num, "value", "a Summary.Value message", typ, protowire.BytesType); err != nil {
+					return err
 				}
 				tag, val, ok, err := tfDecodeValue(b)
 				if err != nil {
@@ -151,7 +174,7 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 				}
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: Summary: %v", n, off, err)}
+				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
 			}
 		}
 		return nil
@@ -237,13 +260,14 @@ func tfPurge(scalars []TFScalar, starts []tfStart) (kept []TFScalar, warning err
 	return kept, &ParseError{File: st.File, Record: st.Record, Offset: st.Offset, Msg: msg}
 }
 
-// tfWalk calls fn for each field of the protobuf message b: the varint or
-// fixed value in v, the bytes of a length-delimited field in b.
-func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error) error {
+// tfWalk calls fn for each field of the protobuf message msg (its name, for
+// errors), in b: the varint or fixed value in v, the bytes of a
+// length-delimited field in b. An error of fn is returned as it is.
+func tfWalk(msg string, b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error) error {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return protowire.ParseError(n)
+			return fmt.Errorf("%s: %v", msg, protowire.ParseError(n))
 		}
 		b = b[n:]
 		var v uint64
@@ -263,7 +287,7 @@ func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64
 			n = protowire.ConsumeFieldValue(num, typ, b)
 		}
 		if n < 0 {
-			return fmt.Errorf("field %d: %v", num, protowire.ParseError(n))
+			return fmt.Errorf("%s: field %d: %v", msg, num, protowire.ParseError(n))
 		}
 		b = b[n:]
 		if err := fn(num, typ, v, sub); err != nil {
@@ -273,70 +297,170 @@ func tfWalk(b []byte, fn func(num protowire.Number, typ protowire.Type, v uint64
 	return nil
 }
 
+// tfWire checks the wire type of a field the reader reads (name, of message
+// msg, holding kind: "a double"): of another wire type it is an error. No
+// protobuf library writes one, and skipped it read what it holds as
+// absent (step 0, wall time 0, a value without its tag); TensorBoard's Rust
+// loader (prost) stops reading the file there, its Python one keeps it as an
+// unknown field.
+func tfWire(msg string, num protowire.Number, name, kind string, typ, want protowire.Type) error {
+	if typ == want {
+		return nil
+	}
+	return fmt.Errorf("%s: field %d (%s): wire type %d, not %s (expected wire type %d, %s)", msg, num, name, typ, kind, want, tfWireNames[want])
+}
+
+// tfWireNames names the wire types the reader expects.
+var tfWireNames = map[protowire.Type]string{
+	protowire.VarintType:  "varint",
+	protowire.Fixed64Type: "64-bit",
+	protowire.BytesType:   "length-delimited",
+	protowire.Fixed32Type: "32-bit",
+}
+
 // tfDecodeValue decodes a Summary.Value; ok is false for values that are not
-// a single number.
+// a single number. Its value is a oneof (simple_value = 2,
+// obsolete_old_style_histogram = 3, image = 4, histo = 5, audio = 6,
+// tensor = 8): the last given counts, as protobuf reads it, and a tensor
+// given more than once is merged (its encodings concatenated). simple_value
+// counted whenever given, and a later tensor replaced an earlier one.
 func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
-	var tensor []byte
-	err = tfWalk(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
-		switch {
-		case num == tfValueTag && typ == protowire.BytesType:
+	var (
+		tensor []byte
+		last   protowire.Number // the oneof's member given last, 0 none
+	)
+	err = tfWalk("Summary.Value", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+		switch num {
+		case tfValueTag:
+			if err := tfWire("Summary.Value", num, "tag", "a string", typ, protowire.BytesType); err != nil {
+				return err
+			}
 			tag = string(sub)
-		case num == tfValueSimple && typ == protowire.Fixed32Type:
-			val, ok = float64(math.Float32frombits(uint32(v))), true
-		case num == tfValueTensor && typ == protowire.BytesType:
-			tensor = sub
+		case tfValueSimple:
+			if err := tfWire("Summary.Value", num, "simple_value", "a float", typ, protowire.Fixed32Type); err != nil {
+				return err
+			}
+			val, last = float64(math.Float32frombits(uint32(v))), num
+		case tfValueTensor:
+			if err := tfWire("Summary.Value", num, "tensor", "a TensorProto message", typ, protowire.BytesType); err != nil {
+				return err
+			}
+			if last == tfValueTensor {
+				tensor = append(tensor[:len(tensor):len(tensor)], sub...) // a copy: sub is the record's
+			} else {
+				tensor = sub
+			}
+			last = num
+		case tfValueOldHisto, tfValueImage, tfValueHisto, tfValueAudio:
+			// not read; of another wire type, protobuf skips it
+			if typ == protowire.BytesType {
+				last = num
+			}
 		}
 		return nil
 	})
-	if err != nil || ok || tensor == nil {
+	switch {
+	case err != nil:
+		return tag, 0, false, err
+	case last == tfValueSimple:
+		return tag, val, true, nil
+	case last == tfValueTensor:
+		val, ok, err = tfDecodeTensor(tensor)
 		return tag, val, ok, err
 	}
-	val, ok, err = tfDecodeTensor(tensor)
-	return tag, val, ok, err
+	return tag, 0, false, nil
 }
 
-// tfDecodeTensor returns the value of a one-element numeric TensorProto.
+// tfDecodeTensor returns the value of a one-element numeric TensorProto:
+// the one value of its tensor_content, else of the *_val field of its
+// dtype. A tensor with no value, or more than one, is not a number here
+// (TensorFlow reads the first as 0 and refuses the second).
 func tfDecodeTensor(b []byte) (float64, bool, error) {
 	var (
 		dtype   uint64
 		content []byte
-		vals    []float64
-		elems   int64 = 1
+		vals    [tfTensorInt64 + 1]struct { // of each *_val field, by number
+			n     int     // values
+			first float64 // the first of them
+		}
+		one = true // every dimension of size 1 (none: a scalar)
 	)
-	err := tfWalk(b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+	err := tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
 		case tfTensorDtype:
+			if err := tfWire("TensorProto", num, "dtype", "an enum", typ, protowire.VarintType); err != nil {
+				return err
+			}
 			dtype = v
 		case tfTensorShape:
-			return tfWalk(sub, func(num protowire.Number, typ protowire.Type, _ uint64, dim []byte) error {
+			if err := tfWire("TensorProto", num, "tensor_shape", "a TensorShapeProto message", typ, protowire.BytesType); err != nil {
+				return err
+			}
+			return tfWalk("TensorShapeProto", sub, func(num protowire.Number, typ protowire.Type, _ uint64, dim []byte) error {
 				if num != tfShapeDim {
 					return nil
 				}
-				return tfWalk(dim, func(num protowire.Number, typ protowire.Type, size uint64, _ []byte) error {
-					if num == tfDimSize && typ == protowire.VarintType {
-						elems *= int64(size)
+				if err := tfWire("TensorShapeProto", num, "dim", "a Dim message", typ, protowire.BytesType); err != nil {
+					return err
+				}
+				// a Dim without a size has size 0; of two sizes the last
+				// counts. Sizes are compared with 1, not multiplied: a
+				// product wraps (3 x 0xaaaaaaaaaaaaaaab and -1 x -1 are 1
+				// in int64) and read a large tensor as one number.
+				size := uint64(0)
+				if err := tfWalk("TensorShapeProto.Dim", dim, func(num protowire.Number, typ protowire.Type, v uint64, _ []byte) error {
+					if num != tfDimSize {
+						return nil
 					}
+					if err := tfWire("TensorShapeProto.Dim", num, "size", "an int64", typ, protowire.VarintType); err != nil {
+						return err
+					}
+					size = v
 					return nil
-				})
+				}); err != nil {
+					return err
+				}
+				one = one && size == 1
+				return nil
 			})
 		case tfTensorContent:
+			if err := tfWire("TensorProto", num, "tensor_content", "bytes", typ, protowire.BytesType); err != nil {
+				return err
+			}
 			content = sub
 		case tfTensorFloat, tfTensorDouble, tfTensorInt, tfTensorInt64:
-			vs, err := tfRepeated(num, typ, v, sub)
+			n, first, err := tfRepeated(num, typ, v, sub)
 			if err != nil {
 				return err
 			}
-			vals = append(vals, vs...)
+			if vals[num].n == 0 {
+				vals[num].first = first
+			}
+			vals[num].n += n
 		}
 		return nil
 	})
-	if err != nil || elems != 1 {
+	if err != nil || !one {
 		return 0, false, err
 	}
-	if len(vals) > 0 {
-		return vals[0], true, nil
+	// where TensorFlow's make_ndarray reads the values: tensor_content
+	// when it is not empty, else the *_val field of the dtype; taking the
+	// first *_val value of any field read a double tensor's stray float_val
+	// and the first of several values
+	var field protowire.Number
+	switch dtype {
+	case dtFloat:
+		field = tfTensorFloat
+	case dtDouble:
+		field = tfTensorDouble
+	case dtInt32:
+		field = tfTensorInt
+	case dtInt64:
+		field = tfTensorInt64
 	}
 	switch {
+	case len(content) == 0 && field != 0 && vals[field].n == 1:
+		return vals[field].first, true, nil
 	case dtype == dtFloat && len(content) == 4:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, nil
 	case dtype == dtDouble && len(content) == 8:
@@ -349,8 +473,21 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 	return 0, false, nil
 }
 
-// tfRepeated decodes a repeated numeric field, packed or not.
-func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([]float64, error) {
+// tfRepeated decodes a repeated numeric field of a TensorProto, packed
+// (length-delimited) or not (the wire type of one value): how many values
+// it holds, and the first. The values are counted, not kept: a tensor of
+// a million packed int64s (1 MB, a byte each) made a slice of 8 MB to be
+// thrown away, and a record may hold 1 GiB.
+func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n int, first float64, err error) {
+	name, kind, wire := "int64_val", "an int64", protowire.VarintType
+	switch num {
+	case tfTensorFloat:
+		name, kind, wire = "float_val", "a float", protowire.Fixed32Type
+	case tfTensorDouble:
+		name, kind, wire = "double_val", "a double", protowire.Fixed64Type
+	case tfTensorInt:
+		name, kind = "int_val", "an int32"
+	}
 	one := func(v uint64) float64 {
 		switch num {
 		case tfTensorFloat:
@@ -364,29 +501,34 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) ([
 		}
 	}
 	if typ != protowire.BytesType {
-		return []float64{one(v)}, nil
+		if typ != wire {
+			return 0, 0, fmt.Errorf("TensorProto: field %d (%s): wire type %d, not %s (expected wire type %d, %s, or %d, packed)", num, name, typ, kind, wire, tfWireNames[wire], protowire.BytesType)
+		}
+		return 1, one(v), nil
 	}
-	var out []float64
 	for len(b) > 0 {
 		var x uint64
-		var n int
-		switch num {
-		case tfTensorFloat:
+		var k int
+		switch wire {
+		case protowire.Fixed32Type:
 			var u uint32
-			u, n = protowire.ConsumeFixed32(b)
+			u, k = protowire.ConsumeFixed32(b)
 			x = uint64(u)
-		case tfTensorDouble:
-			x, n = protowire.ConsumeFixed64(b)
+		case protowire.Fixed64Type:
+			x, k = protowire.ConsumeFixed64(b)
 		default:
-			x, n = protowire.ConsumeVarint(b)
+			x, k = protowire.ConsumeVarint(b)
 		}
-		if n < 0 {
-			return nil, fmt.Errorf("tensor field %d: %v", num, protowire.ParseError(n))
+		if k < 0 {
+			return 0, 0, fmt.Errorf("TensorProto: field %d (%s): packed values: %v", num, name, protowire.ParseError(k))
 		}
-		out = append(out, one(x))
-		b = b[n:]
+		if n == 0 {
+			first = one(x)
+		}
+		n++
+		b = b[k:]
 	}
-	return out, nil
+	return n, first, nil
 }
 
 // TFEventsTrace turns the scalars of one run's event files into a canonical

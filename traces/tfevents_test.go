@@ -68,7 +68,7 @@ func tfTestSession(wall float64, step int64, status int) []byte {
 	sl = protowire.AppendTag(sl, 1, protowire.VarintType)
 	sl = protowire.AppendVarint(sl, uint64(status))
 	b := tfTestEvent(wall, step, "")
-	b = protowire.AppendTag(b, 6, protowire.BytesType)
+	b = protowire.AppendTag(b, 7, protowire.BytesType) // Event.session_log
 	return protowire.AppendBytes(b, sl)
 }
 
@@ -232,13 +232,13 @@ func TestReadTFEventsMalformed(t *testing.T) {
 		{"bad protobuf", AppendTFRecord(nil, []byte{0x0a, 0x05, 0x01}), "traces: run.tfevents: record 1 at byte 0: Event: field 1: unexpected EOF", "", 0},
 		// a SessionLog that does not decode: whether it is a START decides
 		// which steps are kept
-		{"session_log not a message", append(bytes.Clone(good), AppendTFRecord(nil, []byte{0x30, 0x01})...),
-			fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: Event: field 6 (session_log): wire type 0, not a SessionLog message", len(good)), "", 0},
-		{"session_log truncated", AppendTFRecord(nil, []byte{0x32, 0x01, 0x08}),
+		{"session_log not a message", append(bytes.Clone(good), AppendTFRecord(nil, []byte{0x38, 0x01})...),
+			fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: Event: field 7 (session_log): wire type 0, not a SessionLog message", len(good)), "", 0},
+		{"session_log truncated", AppendTFRecord(nil, []byte{0x3a, 0x01, 0x08}),
 			"traces: run.tfevents: record 1 at byte 0: SessionLog: field 1: unexpected EOF", "", 0},
-		{"session_log cut short", AppendTFRecord(nil, []byte{0x32, 0x03, 0x08}),
-			"traces: run.tfevents: record 1 at byte 0: Event: field 6: unexpected EOF", "", 0},
-		{"status not an enum", AppendTFRecord(nil, []byte{0x32, 0x03, 0x0a, 0x01, 0x01}),
+		{"session_log cut short", AppendTFRecord(nil, []byte{0x3a, 0x03, 0x08}),
+			"traces: run.tfevents: record 1 at byte 0: Event: field 7: unexpected EOF", "", 0},
+		{"status not an enum", AppendTFRecord(nil, []byte{0x3a, 0x03, 0x0a, 0x01, 0x01}),
 			"traces: run.tfevents: record 1 at byte 0: SessionLog: field 1 (status): wire type 2, not an enum", "", 0},
 	}
 	for _, c := range cases {
@@ -436,5 +436,339 @@ func TestTFEventsFractionGlitch(t *testing.T) {
 	msg := fmt.Sprint(warns)
 	if strings.Contains(msg, "reads as percent") || !strings.Contains(msg, "reads as fractions (its largest value, 1.0000001, is not above 1.5): 1 values outside [0, 1] dropped") {
 		t.Errorf("warnings %s", msg)
+	}
+}
+
+// tfTestField is one protobuf field: its tag, then value, the bytes of its
+// value as the wire type lays them out (a varint, 4 or 8 bytes, or the
+// length-prefixed bytes).
+func tfTestField(num protowire.Number, typ protowire.Type, value []byte) []byte {
+	b := protowire.AppendTag(nil, num, typ)
+	if typ == protowire.BytesType {
+		return protowire.AppendBytes(b, value)
+	}
+	return append(b, value...)
+}
+
+// TestReadTFEventsWireTypes: a field the reader reads, of a wire type other
+// than its own, is an error naming the record, its byte offset, the message
+// and the field, as a session_log that does not decode is. Before, it was
+// skipped: a step sent length-delimited read the event's values at step 0,
+// a wall_time sent as a varint moved the run's time origin to 0, a
+// simple_value sent as a double (fixed64) dropped the value silently.
+func TestReadTFEventsWireTypes(t *testing.T) {
+	varint := protowire.AppendVarint(nil, 5)
+	f32 := binary.LittleEndian.AppendUint32(nil, math.Float32bits(0.5))
+	f64 := binary.LittleEndian.AppendUint64(nil, math.Float64bits(0.5))
+	wall := tfTestField(1, protowire.Fixed64Type, f64)
+	// an Event at wall time 0.5 and step 5 whose summary holds one value
+	value := func(fields ...[]byte) []byte {
+		summary := tfTestField(1, protowire.BytesType, bytes.Join(fields, nil))
+		return bytes.Join([][]byte{wall, tfTestField(2, protowire.VarintType, varint), tfTestField(5, protowire.BytesType, summary)}, nil)
+	}
+	tag := tfTestField(1, protowire.BytesType, []byte("loss"))
+	// a Value tagged loss whose tensor has these fields
+	tensor := func(fields ...[]byte) []byte {
+		return value(tag, tfTestField(8, protowire.BytesType, bytes.Join(fields, nil)))
+	}
+	dtype := tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1))
+	// a shape of one dimension holding these fields
+	shape := func(dim ...[]byte) []byte {
+		return tfTestField(2, protowire.BytesType, tfTestField(2, protowire.BytesType, bytes.Join(dim, nil)))
+	}
+	size1 := tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1))
+	minus7 := int64(-7) // an int32 varint is sign-extended to 64 bits
+	good := tfTestFile()
+	at := fmt.Sprintf("traces: run.tfevents: record 7 at byte %d: ", len(good)) // the record after tfTestFile's 6
+	cases := []struct {
+		name  string
+		event []byte
+		want  string
+	}{
+		{"wall_time varint", tfTestField(1, protowire.VarintType, varint),
+			"Event: field 1 (wall_time): wire type 0, not a double (expected wire type 1, 64-bit)"},
+		{"wall_time 32-bit", tfTestField(1, protowire.Fixed32Type, f32),
+			"Event: field 1 (wall_time): wire type 5, not a double (expected wire type 1, 64-bit)"},
+		{"step length-delimited", append(bytes.Clone(wall), tfTestField(2, protowire.BytesType, varint)...),
+			"Event: field 2 (step): wire type 2, not an int64 (expected wire type 0, varint)"},
+		{"step 64-bit", append(bytes.Clone(wall), tfTestField(2, protowire.Fixed64Type, f64)...),
+			"Event: field 2 (step): wire type 1, not an int64 (expected wire type 0, varint)"},
+		{"summary varint", append(bytes.Clone(wall), tfTestField(5, protowire.VarintType, varint)...),
+			"Event: field 5 (summary): wire type 0, not a Summary message (expected wire type 2, length-delimited)"},
+		{"session_log varint", append(bytes.Clone(wall), tfTestField(7, protowire.VarintType, varint)...),
+			"Event: field 7 (session_log): wire type 0, not a SessionLog message (expected wire type 2, length-delimited)"},
+		{"Summary.value varint", append(bytes.Clone(wall), tfTestField(5, protowire.BytesType, tfTestField(1, protowire.VarintType, varint))...),
+			"Summary: field 1 (value): wire type 0, not a Summary.Value message (expected wire type 2, length-delimited)"},
+		{"tag varint", value(tfTestField(1, protowire.VarintType, varint), tfTestField(2, protowire.Fixed32Type, f32)),
+			"Summary.Value: field 1 (tag): wire type 0, not a string (expected wire type 2, length-delimited)"},
+		// a writer that wrote the value as a double
+		{"simple_value 64-bit", value(tag, tfTestField(2, protowire.Fixed64Type, f64)),
+			"Summary.Value: field 2 (simple_value): wire type 1, not a float (expected wire type 5, 32-bit)"},
+		{"simple_value varint", value(tag, tfTestField(2, protowire.VarintType, varint)),
+			"Summary.Value: field 2 (simple_value): wire type 0, not a float (expected wire type 5, 32-bit)"},
+		{"tensor varint", value(tag, tfTestField(8, protowire.VarintType, varint)),
+			"Summary.Value: field 8 (tensor): wire type 0, not a TensorProto message (expected wire type 2, length-delimited)"},
+		{"dtype length-delimited", tensor(tfTestField(1, protowire.BytesType, varint), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorProto: field 1 (dtype): wire type 2, not an enum (expected wire type 0, varint)"},
+		{"tensor_shape varint", tensor(dtype, tfTestField(2, protowire.VarintType, varint), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorProto: field 2 (tensor_shape): wire type 0, not a TensorShapeProto message (expected wire type 2, length-delimited)"},
+		{"dim varint", tensor(dtype, tfTestField(2, protowire.BytesType, tfTestField(2, protowire.VarintType, varint)), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorShapeProto: field 2 (dim): wire type 0, not a Dim message (expected wire type 2, length-delimited)"},
+		{"dim size 64-bit", tensor(dtype, shape(tfTestField(1, protowire.Fixed64Type, f64)), tfTestField(5, protowire.Fixed32Type, f32)),
+			"TensorShapeProto.Dim: field 1 (size): wire type 1, not an int64 (expected wire type 0, varint)"},
+		{"tensor_content varint", tensor(dtype, tfTestField(4, protowire.VarintType, varint)),
+			"TensorProto: field 4 (tensor_content): wire type 0, not bytes (expected wire type 2, length-delimited)"},
+		{"float_val 64-bit", tensor(dtype, tfTestField(5, protowire.Fixed64Type, f64)),
+			"TensorProto: field 5 (float_val): wire type 1, not a float (expected wire type 5, 32-bit, or 2, packed)"},
+		{"double_val 32-bit", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 2)), tfTestField(6, protowire.Fixed32Type, f32)),
+			"TensorProto: field 6 (double_val): wire type 5, not a double (expected wire type 1, 64-bit, or 2, packed)"},
+		{"int_val 32-bit", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 3)), tfTestField(7, protowire.Fixed32Type, f32)),
+			"TensorProto: field 7 (int_val): wire type 5, not an int32 (expected wire type 0, varint, or 2, packed)"},
+		{"int64_val 64-bit", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 9)), tfTestField(10, protowire.Fixed64Type, f64)),
+			"TensorProto: field 10 (int64_val): wire type 1, not an int64 (expected wire type 0, varint, or 2, packed)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := AppendTFRecord(bytes.Clone(good), c.event)
+			_, _, _, err := ReadTFEvents(bytes.NewReader(data), "run.tfevents")
+			if err == nil || err.Error() != at+c.want {
+				t.Fatalf("error\n%v\nwant\n%s", err, at+c.want)
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Record != 7 || pe.Offset != int64(len(good)) || pe.Line != 0 {
+				t.Errorf("position %#v, want record 7 at byte %d", err, len(good))
+			}
+		})
+	}
+
+	// the same fields of their own wire types read: a tensor's values
+	// unpacked (one value of the field's own wire type) or packed, a shape
+	// [1] beside the empty one; nothing here changed
+	valid := []struct {
+		name  string
+		event []byte
+		want  float64
+	}{
+		{"simple_value", value(tag, tfTestField(2, protowire.Fixed32Type, f32)), 0.5},
+		{"float_val unpacked, shape [1]", tensor(dtype, shape(size1), tfTestField(5, protowire.Fixed32Type, f32)), 0.5},
+		{"float_val packed", tensor(dtype, tfTestField(5, protowire.BytesType, f32)), 0.5},
+		{"double_val unpacked", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 2)), tfTestField(6, protowire.Fixed64Type, f64)), 0.5},
+		{"int_val unpacked, negative", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 3)), tfTestField(7, protowire.VarintType, protowire.AppendVarint(nil, uint64(minus7)))), -7},
+		{"int64_val unpacked", tensor(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 9)), tfTestField(10, protowire.VarintType, varint)), 5},
+		{"tensor_content", tensor(dtype, tfTestField(4, protowire.BytesType, f32)), 0.5},
+	}
+	for _, c := range valid {
+		s, first, warns, err := ReadTFEvents(bytes.NewReader(AppendTFRecord(nil, c.event)), "run.tfevents")
+		if err != nil || len(warns) != 0 || first != 0.5 || len(s) != 1 || s[0] != (TFScalar{WallTime: 0.5, Step: 5, Tag: "loss", Value: c.want}) {
+			t.Errorf("%s: %+v first wall %v, %v %v; want loss %v at step 5, wall 0.5", c.name, s, first, warns, err, c.want)
+		}
+	}
+}
+
+// TestReadTFEventsTensorShapes: a tensor is one number when every dimension
+// has size 1. The sizes were multiplied in int64, which wraps: 3 x
+// 0xaaaaaaaaaaaaaaab = 2^65 + 1 and -1 x -1 are 1, so those tensors read as
+// their first value. A Dim without a size has size 0 (proto3's default; it
+// was left out of the product, as 1), and of two sizes the last counts (they
+// were multiplied).
+func TestReadTFEventsTensorShapes(t *testing.T) {
+	dim := func(sizes ...uint64) []byte {
+		var d []byte
+		for _, s := range sizes {
+			d = append(d, tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, s))...)
+		}
+		return tfTestField(2, protowire.BytesType, d)
+	}
+	minus1 := int64(-1) // an unknown size, sign-extended to 64 bits
+	cases := []struct {
+		name string
+		dims [][]byte
+		want bool // the value 1.5 is read
+	}{
+		{"scalar", nil, true},
+		{"[1, 1]", [][]byte{dim(1), dim(1)}, true},
+		{"[3, 0xaaaaaaaaaaaaaaab]", [][]byte{dim(3), dim(0xaaaaaaaaaaaaaaab)}, false},
+		{"[-1, -1]", [][]byte{dim(uint64(minus1)), dim(uint64(minus1))}, false},
+		{"[0], the size left out", [][]byte{dim()}, false},
+		{"[2] then [1] in one Dim: 1", [][]byte{dim(2, 1)}, true},
+	}
+	for _, c := range cases {
+		var tb []byte
+		tb = append(tb, tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1))...) // DT_FLOAT
+		tb = append(tb, tfTestField(2, protowire.BytesType, bytes.Join(c.dims, nil))...)
+		vals := binary.LittleEndian.AppendUint32(nil, math.Float32bits(1.5))
+		tb = append(tb, tfTestField(5, protowire.BytesType, vals)...) // float_val, packed
+		f := AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tb}))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(f), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case c.want && (len(s) != 1 || s[0].Value != 1.5):
+			t.Errorf("%s: %+v, want the value 1.5", c.name, s)
+		case !c.want && len(s) != 0:
+			t.Errorf("%s: %+v, want no value (not one element)", c.name, s)
+		}
+	}
+}
+
+// TestReadTFEventsTensorValues: a one-element tensor's value is read where
+// TensorFlow's make_ndarray reads it: tensor_content when not empty, else
+// the *_val field of its dtype, which must hold one value. The reader took
+// the first value of whichever *_val field came first, whatever the dtype.
+func TestReadTFEventsTensorValues(t *testing.T) {
+	dtype := func(d uint64) []byte { return tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, d)) }
+	floats := func(v ...float32) []byte {
+		var b []byte
+		for _, x := range v {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
+		return tfTestField(5, protowire.BytesType, b)
+	}
+	doubles := tfTestField(6, protowire.BytesType, binary.LittleEndian.AppendUint64(nil, math.Float64bits(0.75)))
+	int64s := tfTestField(10, protowire.BytesType, protowire.AppendVarint(nil, 4))
+	content := tfTestField(4, protowire.BytesType, binary.LittleEndian.AppendUint32(nil, math.Float32bits(2.5)))
+	none := math.NaN() // no value read
+	cases := []struct {
+		name   string
+		fields [][]byte
+		want   float64
+	}{
+		{"float, float_val", [][]byte{dtype(1), floats(1.5)}, 1.5},
+		{"double, double_val", [][]byte{dtype(2), doubles}, 0.75},
+		// int64_val first on the wire, then float_val: the float's
+		{"float, int64_val then float_val", [][]byte{dtype(1), int64s, floats(1.5)}, 1.5},
+		// a double tensor with a float_val only: no double_val
+		{"double, float_val only", [][]byte{dtype(2), floats(1.5)}, none},
+		{"float, two values", [][]byte{dtype(1), floats(1.5, 3.5)}, none},
+		{"float, none", [][]byte{dtype(1)}, none},
+		{"no dtype", [][]byte{floats(1.5)}, none},
+		// tensor_content before the *_val fields
+		{"float, float_val and tensor_content", [][]byte{dtype(1), floats(1.5), content}, 2.5},
+	}
+	for _, c := range cases {
+		f := AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: bytes.Join(c.fields, nil)}))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(f), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case math.IsNaN(c.want) && len(s) != 0:
+			t.Errorf("%s: %+v, want no value", c.name, s)
+		case !math.IsNaN(c.want) && (len(s) != 1 || s[0].Value != c.want):
+			t.Errorf("%s: %+v, want the value %v", c.name, s, c.want)
+		}
+	}
+}
+
+// TestTFDecodeTensorCountsValues: the values of a packed *_val field are
+// counted, not kept: a tensor of a million int64s (a byte each) allocates
+// what a tensor of one does. They were appended to a slice, 8 bytes a
+// value, 8 MB here, for a record of 1 MB (and a record may hold 1 GiB).
+func TestTFDecodeTensorCountsValues(t *testing.T) {
+	tensor := func(n int) []byte {
+		b := tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 9)) // DT_INT64
+		return append(b, tfTestField(10, protowire.BytesType, bytes.Repeat([]byte{5}, n))...)
+	}
+	one, many := tensor(1), tensor(1_000_000)
+	if v, ok, err := tfDecodeTensor(one); v != 5 || !ok || err != nil {
+		t.Fatalf("one value: %v %v %v, want 5", v, ok, err)
+	}
+	if _, ok, err := tfDecodeTensor(many); ok || err != nil {
+		t.Fatalf("a million values: %v %v, want not one number", ok, err)
+	}
+	a1 := testing.AllocsPerRun(5, func() { tfDecodeTensor(one) })
+	am := testing.AllocsPerRun(5, func() { tfDecodeTensor(many) })
+	if am != a1 {
+		t.Errorf("a million values: %v allocations, one value %v; want the same", am, a1)
+	}
+}
+
+// TestReadTFEventsValueOneof: a Summary.Value's value is a oneof, the
+// member given last counting, as protobuf (and so TensorBoard) reads it;
+// a tensor given twice is merged. simple_value counted whenever given, an
+// image after it included, and a second tensor replaced the first.
+func TestReadTFEventsValueOneof(t *testing.T) {
+	simple := tfTestField(2, protowire.Fixed32Type, binary.LittleEndian.AppendUint32(nil, math.Float32bits(1.5)))
+	tensor := tfTestField(8, protowire.BytesType, tfTestTensor(2, 0.25, false)) // a double 0.25
+	// one tensor in two parts: its dtype and shape, then its double_val
+	head := tfTestField(8, protowire.BytesType, append(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 2)), tfTestField(2, protowire.BytesType, nil)...))
+	tail := tfTestField(8, protowire.BytesType, tfTestField(6, protowire.BytesType, binary.LittleEndian.AppendUint64(nil, math.Float64bits(0.75))))
+	image := tfTestField(4, protowire.BytesType, nil)
+	imageVarint := tfTestField(4, protowire.VarintType, protowire.AppendVarint(nil, 1)) // an unknown field to protobuf
+	none := math.NaN()
+	cases := []struct {
+		name   string
+		fields [][]byte
+		want   float64
+	}{
+		{"simple_value", [][]byte{simple}, 1.5},
+		{"tensor", [][]byte{tensor}, 0.25},
+		{"simple_value, then tensor", [][]byte{simple, tensor}, 0.25},
+		{"tensor, then simple_value", [][]byte{tensor, simple}, 1.5},
+		{"simple_value, then image", [][]byte{simple, image}, none},
+		{"simple_value, then image of the wrong wire type", [][]byte{simple, imageVarint}, 1.5},
+		{"tensor in two parts", [][]byte{head, tail}, 0.75},
+		// simple_value between the parts ends the first tensor
+		{"tensor parts around simple_value", [][]byte{head, simple, tail}, none},
+	}
+	tag := tfTestField(1, protowire.BytesType, []byte("x"))
+	for _, c := range cases {
+		value := append(bytes.Clone(tag), bytes.Join(c.fields, nil)...)
+		event := append(tfTestField(1, protowire.Fixed64Type, binary.LittleEndian.AppendUint64(nil, math.Float64bits(5))),
+			tfTestField(5, protowire.BytesType, tfTestField(1, protowire.BytesType, value))...)
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(AppendTFRecord(nil, event)), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case math.IsNaN(c.want) && len(s) != 0:
+			t.Errorf("%s: %+v, want no value", c.name, s)
+		case !math.IsNaN(c.want) && (len(s) != 1 || s[0].Value != c.want || s[0].Tag != "x"):
+			t.Errorf("%s: %+v, want x = %v", c.name, s, c.want)
+		}
+	}
+}
+
+// TestTFEventsSessionLogField: Event.session_log is field 7 of event.proto
+// (6 is log_message, a LogMessage{level = 1, message = 2}). The reader read
+// field 6 as the SessionLog: a real START (field 7) was never seen, and a
+// log message of level 1 was a START. The bytes are written out here, not
+// by tfTestSession, so that the numbers are checked against the proto.
+func TestTFEventsSessionLogField(t *testing.T) {
+	var events []byte
+	for step := range int64(10) {
+		events = AppendTFRecord(events, tfTestEvent(1000+float64(step), step, "", tfTestValue{tag: "loss", simple: f32(float32(step))}))
+	}
+	// wall_time 1100 (fixed64 0x4091300000000000), step 5
+	head := []byte{0x09, 0, 0, 0, 0, 0, 0x30, 0x91, 0x40, 0x10, 0x05}
+	cases := []struct {
+		name string
+		what []byte // the Event's field after wall_time and step
+		kept int
+	}{
+		// session_log {status: START}: steps 5..9 dropped
+		{"session_log START", []byte{0x3a, 0x02, 0x08, 0x01}, 5},
+		// log_message {level: 1, message: "restart"}: nothing dropped
+		{"log_message level 1", append([]byte{0x32, 0x0b, 0x08, 0x01, 0x12, 0x07}, "restart"...), 10},
+		// log_message {level: INFO (20), message: "hello"}
+		{"log_message INFO", append([]byte{0x32, 0x09, 0x08, 0x14, 0x12, 0x05}, "hello"...), 10},
+	}
+	for _, c := range cases {
+		data := AppendTFRecord(bytes.Clone(events), append(bytes.Clone(head), c.what...))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(data), "run.tfevents")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(s) != c.kept {
+			t.Errorf("%s: %d values kept, want %d", c.name, len(s), c.kept)
+		}
+		want := ""
+		if c.kept < 10 {
+			want = fmt.Sprintf("traces: run.tfevents: record 11 at byte %d: SessionLog START at step 5 (a restart): dropped the 5 values", len(events))
+		}
+		if got := errorsText(warns); want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, want)
+		}
 	}
 }
