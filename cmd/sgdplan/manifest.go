@@ -42,11 +42,25 @@ type kubeflowJob struct {
 	Spec       struct {
 		TF      map[string]replicaSpec `json:"tfReplicaSpecs"`
 		PyTorch map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+		// a PyTorchJob's processes per replica: a string, a whole
+		// number or auto, cpu or gpu (kept raw to say what is wrong)
+		NprocPerNode  json.RawMessage `json:"nprocPerNode"`
+		ElasticPolicy *elasticPolicy  `json:"elasticPolicy"`
 	} `json:"spec"`
 }
 
+// elasticPolicy is what check reads of a PyTorchJob's elastic policy: the
+// range of replicas it may run with, and the deprecated processes per
+// replica.
+type elasticPolicy struct {
+	MinReplicas  *int `json:"minReplicas"`
+	MaxReplicas  *int `json:"maxReplicas"`
+	NProcPerNode *int `json:"nProcPerNode"`
+}
+
 // readManifest reads a TFJob or PyTorchJob and returns its training
-// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker).
+// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker,
+// times the processes each runs, nprocPerNode).
 func readManifest(path string) (manifest, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -254,7 +268,27 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
 		}
-		mf.Workers, mf.WorkersAt = w, wAt
+		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at)
+		if err != nil {
+			return mf, err
+		}
+		if warn != "" {
+			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
+		}
+		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
+			lo, hi := "?", "?"
+			if e.MinReplicas != nil {
+				lo = strconv.Itoa(*e.MinReplicas)
+			}
+			if e.MaxReplicas != nil {
+				hi = strconv.Itoa(*e.MaxReplicas)
+			}
+			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s to %s replicas as nodes come and go: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), lo, hi, w))
+		}
+		// the training operator's world size: every replica runs
+		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),
+		// each a worker
+		mf.Workers, mf.WorkersAt = w*nproc, wAt
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))
@@ -262,6 +296,42 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", at("kind"), j.Kind)
 	}
 	return mf, nil
+}
+
+// nprocPerNode is the processes each replica of a PyTorchJob runs, as the
+// training operator reads them: spec.nprocPerNode, a string holding a whole
+// number (a YAML number is refused, as Kubernetes refuses it), or else the
+// deprecated spec.elasticPolicy.nProcPerNode; 1 when neither is given. With
+// auto, cpu or gpu the count is torchrun's at launch (one per GPU or CPU):
+// 1 then, and warn says why. at places a key path in the file.
+func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string) (n int, warn string, err error) {
+	raw = bytes.TrimSpace(raw)
+	given := len(raw) > 0 && string(raw) != "null"
+	if e != nil && e.NProcPerNode != nil {
+		if given {
+			return 0, "", fmt.Errorf("check: %s: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)", at("spec", "elasticPolicy", "nProcPerNode"))
+		}
+		if v := *e.NProcPerNode; v < 1 || v > maxCount {
+			return 0, "", fmt.Errorf("check: %s: elasticPolicy.nProcPerNode = %d, want a whole number of processes per replica from 1 to %d", at("spec", "elasticPolicy", "nProcPerNode"), v, maxCount)
+		}
+		return *e.NProcPerNode, "", nil
+	}
+	if !given {
+		return 1, "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", at("spec", "nprocPerNode"), raw)
+	}
+	switch s {
+	case "auto", "cpu", "gpu":
+		return 1, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per %s of each replica at launch, a count check cannot see", s, map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"}[s]), nil
+	}
+	v, perr := strconv.Atoi(s)
+	if perr != nil || v < 1 || v > maxCount {
+		return 0, "", fmt.Errorf("check: %s: nprocPerNode %q: want a whole number of processes per replica from 1 to %d, or auto, cpu or gpu", at("spec", "nprocPerNode"), s, maxCount)
+	}
+	return v, "", nil
 }
 
 // otherRoles warns about the replica roles of specs that check does not

@@ -237,3 +237,48 @@ func TestManifestLeaderReplicas(t *testing.T) {
 		}
 	}
 }
+
+// A PyTorchJob's replicas each run nprocPerNode processes, and the training
+// operator's world size is replicas x nprocPerNode (WORLD_SIZE): check
+// judged a job of 1 Master + 3 Workers at "4" processes each as 4 workers,
+// not 16, and said nothing of elasticPolicy's range of replicas.
+func TestManifestNprocPerNode(t *testing.T) {
+	job := func(spec string) string {
+		return "kind: PyTorchJob\nspec:\n" + spec + "  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"
+	}
+	cases := []struct {
+		name, spec string
+		workers    int    // 0: an error
+		want       string // the error, or the one warning ("" none)
+	}{
+		{"absent", "", 4, ""},
+		// (1 + 3) replicas x 4
+		{"string", "  nprocPerNode: \"4\"\n", 16, ""},
+		// the deprecated form, read when nprocPerNode is absent: 4 x 2
+		{"elastic nProcPerNode", "  elasticPolicy:\n    nProcPerNode: 2\n", 8, ""},
+		{"auto", "  nprocPerNode: auto\n", 4, `m.yaml:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count check cannot see: judged at one process per replica, 4 workers; give --workers (replicas x processes per replica)`},
+		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given; check the others with --workers"},
+		{"a number", "  nprocPerNode: 4\n", 0, `check: m.yaml:3:17: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
+		{"zero", "  nprocPerNode: \"0\"\n", 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"a word", "  nprocPerNode: four\n", 0, `check: m.yaml:3:17: nprocPerNode "four": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"both", "  nprocPerNode: \"2\"\n  elasticPolicy:\n    nProcPerNode: 2\n", 0, "check: m.yaml:5:19: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)"},
+		{"elastic zero", "  elasticPolicy:\n    nProcPerNode: 0\n", 0, "check: m.yaml:4:19: elasticPolicy.nProcPerNode = 0, want a whole number of processes per replica from 1 to 1000000"},
+		{"elastic a word", "  elasticPolicy:\n    maxReplicas: six\n", 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.maxReplicas holds a string where a whole number was expected"},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(job(c.spec)))
+		if c.workers == 0 {
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.want)
+			}
+			continue
+		}
+		var warns []string
+		if c.want != "" {
+			warns = []string{c.want}
+		}
+		if err != nil || mf.Workers != c.workers || strings.Join(mf.Warnings, "|") != strings.Join(warns, "|") {
+			t.Errorf("%s: %d workers, warnings %q, %v; want %d workers, warnings %q", c.name, mf.Workers, mf.Warnings, err, c.workers, warns)
+		}
+	}
+}
