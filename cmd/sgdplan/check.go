@@ -49,8 +49,8 @@ func checkCommand() *cli.Command {
 		Description: `Gives the verdict of a model.json on a planned (workers, ps), or on the replica
 counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, PS are the
 shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker, times spec.nprocPerNode
-processes per replica, the operator's world size) manifest. --workers and --ps override the
-manifest.
+processes per replica, the operator's world size) manifest, the one job among the file's
+YAML documents. --workers and --ps override the manifest.
 Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
 or of progress to the target when the model's statistical efficiency varies), 4 past
 saturation (a PS station at least 90% busy, or one more worker makes the job slower) or past

@@ -134,7 +134,7 @@ func TestCheckBadInput(t *testing.T) {
 		// the training operator refuses them; check judged them as 8 workers
 		{"two PyTorchJob masters", []string{"--model", mp, masters}, "masters.yaml:6:17: Master.replicas = 2, want exactly 1"},
 		{"two TFJob chiefs", []string{"--model", mp, chiefs}, "chiefs.yaml:5:23: Chief.replicas = 2, want at most 1"},
-		{"two documents", []string{"--model", mp, two}, "two.yaml: holds 2 YAML documents"},
+		{"two jobs", []string{"--model", mp, two}, "two.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 9:7): give a file with one (check judges one job)"},
 		{"absent manifest", []string{"--model", mp, filepath.Join(dir, "none.yaml")}, "none.yaml"},
 	}
 	for _, c := range cases {

@@ -71,8 +71,12 @@ func readManifest(path string) (manifest, error) {
 
 // parseManifest is readManifest on the bytes of the file path.
 func parseManifest(path string, b []byte) (manifest, error) {
-	if n := yamlDocuments(b); n > 1 {
-		return manifest{}, fmt.Errorf("check: %s: holds %d YAML documents: give one job manifest (check judges one job)", path, n)
+	if docs := yamlDocuments(b); len(docs) > 1 {
+		doc, err := jobDocument(path, b, docs)
+		if err != nil {
+			return manifest{}, err
+		}
+		b = doc
 	}
 	var j kubeflowJob
 	js, err := yaml.YAMLToJSONStrict(b)
@@ -468,20 +472,26 @@ func yamlValuePos(b []byte, keys []string) string {
 	return ""
 }
 
-// yamlDocuments counts the documents of a YAML stream that hold anything
-// but comments: sigs.k8s.io/yaml reads the first alone, so a file of two
-// jobs would be judged on the first without a word.
-func yamlDocuments(b []byte) int {
-	n, content := 0, false
-	for _, line := range bytes.Split(b, []byte("\n")) {
+// yamlDocuments is the documents of a YAML stream that hold anything but
+// comments, each as the lines [from, to) of b (a document's "---" line
+// is its first): sigs.k8s.io/yaml reads the first alone, so a file of a
+// Service and a job would be judged on the Service.
+func yamlDocuments(b []byte) [][2]int {
+	var docs [][2]int
+	lines := bytes.Split(b, []byte("\n"))
+	from, content := 0, false
+	for i, line := range lines {
 		t := strings.TrimSpace(string(line))
 		// a document marker stands at column 0 (an indented "---" is a
 		// block scalar's text)
 		if l := strings.TrimRight(string(line), " \t\r"); l == "---" || strings.HasPrefix(l, "--- ") {
 			if content {
-				n++
+				docs = append(docs, [2]int{from, i})
 			}
-			content = false
+			from, content = i, false
+			if rest := strings.TrimSpace(l[3:]); rest != "" && !strings.HasPrefix(rest, "#") {
+				content = true // "--- {kind: TFJob}"
+			}
 			continue
 		}
 		if t != "" && !strings.HasPrefix(t, "#") && t != "..." {
@@ -489,9 +499,67 @@ func yamlDocuments(b []byte) int {
 		}
 	}
 	if content {
-		n++
+		docs = append(docs, [2]int{from, len(lines)})
 	}
-	return n
+	return docs
+}
+
+// jobDocument picks, among the documents docs of the stream b (the file
+// path), the one Kubeflow job, as kubectl apply -f would send a Service
+// beside it: b up to the job's end with every line before it blank and its
+// "---" turned to spaces, so that lines and columns stay those of the file. None, two
+// jobs, or a document that is not YAML are errors naming the documents.
+func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
+	lines := strings.Split(string(b), "\n")
+	only := func(d [2]int) []byte {
+		// the lines after it dropped: a parser's "end of file" is its end
+		out := make([]string, d[1])
+		for i := d[0]; i < d[1]; i++ {
+			out[i] = lines[i]
+			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && (l == "---" || strings.HasPrefix(l, "--- ")) {
+				out[i] = "   " + out[i][3:]
+			}
+		}
+		return []byte(strings.Join(out, "\n"))
+	}
+	var jobs, others []string
+	var job []byte
+	for _, d := range docs {
+		doc := only(d)
+		var k struct {
+			Kind any `json:"kind"`
+		}
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, yamlError(path, doc, err) // at its line in the file
+		}
+		if json.Unmarshal(js, &k) != nil {
+			// not a mapping: said at its line
+			_, err := parseManifest(path, doc)
+			return nil, err
+		}
+		kind, _ := k.Kind.(string)
+		where := firstContent(doc)
+		if p := yamlValuePos(doc, []string{"kind"}); p != "" {
+			where = p
+		}
+		switch {
+		case kind == "TFJob" || kind == "PyTorchJob":
+			jobs = append(jobs, fmt.Sprintf("%s at %s", kind, where))
+			job = doc
+		case kind == "":
+			others = append(others, "no kind at "+where)
+		default:
+			others = append(others, fmt.Sprintf("%s at %s", kind, where))
+		}
+	}
+	switch len(jobs) {
+	case 1:
+		return job, nil
+	case 0:
+		return nil, fmt.Errorf("check: %s: none of its %d YAML documents is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, len(docs), strings.Join(others, ", "))
+	}
+	return nil, fmt.Errorf("check: %s: holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, len(jobs), strings.Join(jobs, ", "))
 }
 
 // yamlLevel is one key of a block-style YAML path and its indentation.

@@ -282,3 +282,45 @@ func TestManifestNprocPerNode(t *testing.T) {
 		}
 	}
 }
+
+// A file of several YAML documents, as kubectl apply -f takes it: check
+// judges the one Kubeflow job among them (a Service before the TFJob was
+// refused as "holds 2 YAML documents"), with the job's errors at their
+// lines in the file; no job, two jobs, or a document that is not YAML are
+// errors naming the documents' kinds and lines.
+func TestManifestDocuments(t *testing.T) {
+	svc := "apiVersion: v1\nkind: Service\nmetadata:\n  name: ps\nspec:\n  ports:\n    - port: 2222\n"
+	tf := "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 2\n    Worker:\n      replicas: 6\n"
+	pt := "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	cases := []struct {
+		name, doc   string
+		workers, ps int    // 0 workers: an error
+		err         string // the whole error
+	}{
+		{"service, job", svc + "---\n" + tf, 6, 2, ""},
+		{"job, service, markers around", "---\n" + tf + "---\n" + svc + "---\n", 6, 2, ""},
+		{"CRLF", strings.ReplaceAll(svc+"---\n"+tf, "\n", "\r\n"), 6, 2, ""},
+		{"flow job on the marker line", "kind: Service\n--- {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 2}}}}\n", 2, 0, ""},
+		// the job's fault at its line in the file: its line 8, the job
+		// starting at line 9 (the Service's 7 lines and "---"): 16
+		{"service, bad job", svc + "---\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas: six: expected a whole number >= 0"},
+		{"no job", svc + "---\nkind: ConfigMap\n", 0, 0, "check: m.yaml: none of its 2 YAML documents is a TFJob or PyTorchJob (Service at 2:7, ConfigMap at 9:7): expected one Kubeflow job"},
+		{"two jobs", tf + "---\n" + svc + "---\n" + pt, 0, 0, "check: m.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 18:7): give a file with one (check judges one job)"},
+		// a document that is not YAML, at its own line (the parser runs to
+		// the end of the document: line 2, not the file's 11)
+		{"service not YAML", "kind: Service\nspec: [\n---\n" + tf, 0, 0, "check: m.yaml:2: not a Kubeflow job manifest: invalid YAML: did not find expected node content"},
+		{"a list", "- a\n---\n" + tf, 0, 0, "check: m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if c.workers == 0 {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.err)
+			}
+			continue
+		}
+		if err != nil || mf.Workers != c.workers || mf.PS != c.ps {
+			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
+		}
+	}
+}
