@@ -156,6 +156,9 @@ func FuzzReadManifest(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {}\n"))
+	// several documents, and a PyTorchJob's processes per replica
+	f.Add([]byte("kind: Service\n---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n---\n"))
+	f.Add([]byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"4\"\n  elasticPolicy: {minReplicas: 1, maxReplicas: 4}\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseManifest("m.yaml", b)
 		if err == nil && m.Workers < 1 {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -62,15 +64,49 @@ type elasticPolicy struct {
 // replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker,
 // times the processes each runs, nprocPerNode).
 func readManifest(path string) (manifest, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return manifest{}, fmt.Errorf("check: %v", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return manifest{}, fmt.Errorf("check: %s is a folder: want a TFJob or PyTorchJob manifest file", path)
+	}
+	// bounded: /dev/zero was read until memory ran out
+	b, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	if err != nil {
+		return manifest{}, fmt.Errorf("check: %s: %v", path, unwrapPathErr(err))
+	}
+	if len(b) > maxManifestBytes {
+		return manifest{}, fmt.Errorf("check: %s: larger than %d MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)", path, maxManifestBytes>>20)
 	}
 	return parseManifest(path, b)
 }
 
+// maxManifestBytes bounds the manifest check reads: Kubernetes refuses an
+// object above 1.5 MiB (etcd's request limit), and a file of many
+// documents may hold more than one.
+const maxManifestBytes = 16 << 20
+
+// unwrapPathErr drops the path from a read error that a message names
+// already.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // parseManifest is readManifest on the bytes of the file path.
 func parseManifest(path string, b []byte) (manifest, error) {
+	if len(yamlDocuments(b)) == 0 {
+		what := "empty"
+		if len(bytes.TrimSpace(b)) > 0 {
+			what = "only comments or ---"
+		}
+		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
+	}
 	if docs := yamlDocuments(b); len(docs) > 1 {
 		doc, err := jobDocument(path, b, docs)
 		if err != nil {

@@ -324,3 +324,32 @@ func TestManifestDocuments(t *testing.T) {
 		}
 	}
 }
+
+// Files that are no manifest say what they are: a folder ("read d: is a
+// directory"), an empty or comment-only file ("1:1: no kind"), and an
+// endless one (/dev/zero was read until memory ran out).
+func TestReadManifestNotAManifest(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty, blank, comments := write("e.yaml", ""), write("b.yaml", "\n  \r\n"), write("c.yaml", "# a job, later\n---\n")
+	cases := map[string]string{
+		dir:      "check: " + dir + " is a folder: want a TFJob or PyTorchJob manifest file",
+		empty:    "check: " + empty + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
+		blank:    "check: " + blank + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
+		comments: "check: " + comments + ": no YAML document (only comments or ---): expected a Kubeflow TFJob or PyTorchJob manifest",
+	}
+	if fi, err := os.Stat("/dev/zero"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		cases["/dev/zero"] = "check: /dev/zero: larger than 16 MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)"
+	}
+	for path, want := range cases {
+		if mf, err := readManifest(path); err == nil || err.Error() != want {
+			t.Errorf("%s: %+v, %v; want %q", path, mf, err, want)
+		}
+	}
+}
