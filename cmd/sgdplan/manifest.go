@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"sigs.k8s.io/yaml"
 )
@@ -83,6 +85,34 @@ func readManifest(path string) (manifest, error) {
 	return parseManifest(path, b)
 }
 
+// manifestText is the text of a manifest file as UTF-8 without a byte
+// order mark: a UTF-16 file (PowerShell's "kubectl get -o yaml > job.yaml"
+// writes one) was parsed by the YAML library, but its "---" lines were not
+// seen, so a Service before the job was judged, and no error had a line;
+// a UTF-8 mark put line 1's columns 3 bytes to the right, where no editor
+// shows them, and hid its key from the positions.
+func manifestText(path string, b []byte) ([]byte, error) {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}):
+		return b[3:], nil
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		order = binary.BigEndian
+	default:
+		return b, nil
+	}
+	if len(b)%2 != 0 {
+		return nil, fmt.Errorf("check: %s: UTF-16 (by its byte order mark) of an odd number of bytes: cut short? expected a Kubeflow job manifest", path)
+	}
+	u := make([]uint16, 0, len(b)/2-1)
+	for i := 2; i < len(b); i += 2 {
+		u = append(u, order.Uint16(b[i:]))
+	}
+	return []byte(string(utf16.Decode(u))), nil
+}
+
 // maxManifestBytes bounds the manifest check reads: Kubernetes refuses an
 // object above 1.5 MiB (etcd's request limit), and a file of many
 // documents may hold more than one.
@@ -100,6 +130,10 @@ func unwrapPathErr(err error) error {
 
 // parseManifest is readManifest on the bytes of the file path.
 func parseManifest(path string, b []byte) (manifest, error) {
+	b, err := manifestText(path, b)
+	if err != nil {
+		return manifest{}, err
+	}
 	if len(yamlDocuments(b)) == 0 {
 		what := "empty"
 		if len(bytes.TrimSpace(b)) > 0 {

@@ -353,3 +353,47 @@ func TestReadManifestNotAManifest(t *testing.T) {
 		}
 	}
 }
+
+// A manifest in UTF-16 (PowerShell's "kubectl get -o yaml > job.yaml")
+// or with a UTF-8 byte order mark is read as its text: in UTF-16 the "---"
+// lines went unseen, so a Service before the job was judged ("kind
+// \"Service\""), and errors had no line; a UTF-8 mark hid line 1's key
+// from the positions.
+func TestManifestEncodings(t *testing.T) {
+	text := "kind: Service\r\n---\r\nkind: TFJob\r\nspec:\r\n  tfReplicaSpecs:\r\n    Worker:\r\n      replicas: 3\r\n"
+	utf16 := func(s string, big bool) []byte {
+		b := []byte{0xff, 0xfe}
+		if big {
+			b = []byte{0xfe, 0xff}
+		}
+		for _, r := range s { // ASCII: one unit each
+			if big {
+				b = append(b, 0, byte(r))
+			} else {
+				b = append(b, byte(r), 0)
+			}
+		}
+		return b
+	}
+	for name, b := range map[string][]byte{
+		"UTF-16LE": utf16(text, false),
+		"UTF-16BE": utf16(text, true),
+		"UTF-8 BOM": append([]byte("\xef\xbb\xbf"), text...),
+	} {
+		if mf, err := parseManifest("m.yaml", b); err != nil || mf.Workers != 3 {
+			t.Errorf("%s: %+v, %v; want 3 workers", name, mf, err)
+		}
+	}
+	for name, c := range map[string]struct {
+		b    []byte
+		want string
+	}{
+		"UTF-16 fault at its line": {utf16(strings.Replace(text, "replicas: 3", "replicas: x", 1), false), "check: m.yaml:7:17: spec.tfReplicaSpecs.Worker.replicas: x: expected a whole number >= 0"},
+		"UTF-8 BOM, line 1's key":  {[]byte("\xef\xbb\xbfkind: MPIJob\n"), `check: m.yaml:1:7: kind "MPIJob": expected TFJob or PyTorchJob`},
+		"UTF-16 cut short":         {utf16(text, false)[:9], "check: m.yaml: UTF-16 (by its byte order mark) of an odd number of bytes: cut short? expected a Kubeflow job manifest"},
+	} {
+		if mf, err := parseManifest("m.yaml", c.b); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
+		}
+	}
+}
