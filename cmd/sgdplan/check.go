@@ -149,7 +149,13 @@ func runCheck(c *cli.Context) error {
 		return at + ": "
 	}
 	if workers > maxCheckWorkers {
-		return badInput(fmt.Errorf("check: %s%d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, maxCheckWorkers, maxCount))
+		// a PyTorchJob's workers are its replicas times its processes per
+		// replica: the position is that of the replicas, so say both
+		how := ""
+		if from("workers") != "" && mf.Processes > 1 {
+			how = fmt.Sprintf(" (%d replicas x nprocPerNode %d)", workers/mf.Processes, mf.Processes)
+		}
+		return badInput(fmt.Errorf("check: %s%d workers%s: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, how, maxCheckWorkers, maxCount))
 	}
 	if ps > maxCount {
 		return badInput(fmt.Errorf("check: %s%d PS shards: too large: at most %d", from("ps"), ps, maxCount))

@@ -31,6 +31,9 @@ type manifest struct {
 	// line and column of the first role's replicas (or of the role, when
 	// replicas is absent: Kubeflow's default of 1), for check's messages.
 	WorkersAt, PSAt string
+	// Processes is a PyTorchJob's processes per replica (nprocPerNode;
+	// 1 otherwise): Workers is its replicas times Processes.
+	Processes int
 	// Warnings name what check leaves out (replica roles it does not
 	// count).
 	Warnings []string
@@ -319,7 +322,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
 		}
-		mf.Workers, mf.WorkersAt = w, wAt
+		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
 		if mf.PS, mf.HasPS, mf.PSAt, err = count(j.Spec.TF, "PS"); err != nil {
 			return mf, err
 		}
@@ -362,7 +365,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// the training operator's world size: every replica runs
 		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),
 		// each a worker
-		mf.Workers, mf.WorkersAt = w*nproc, wAt
+		mf.Workers, mf.WorkersAt, mf.Processes = w*nproc, wAt, nproc
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))

@@ -376,8 +376,8 @@ func TestManifestEncodings(t *testing.T) {
 		return b
 	}
 	for name, b := range map[string][]byte{
-		"UTF-16LE": utf16(text, false),
-		"UTF-16BE": utf16(text, true),
+		"UTF-16LE":  utf16(text, false),
+		"UTF-16BE":  utf16(text, true),
 		"UTF-8 BOM": append([]byte("\xef\xbb\xbf"), text...),
 	} {
 		if mf, err := parseManifest("m.yaml", b); err != nil || mf.Workers != 3 {
@@ -395,5 +395,20 @@ func TestManifestEncodings(t *testing.T) {
 		if mf, err := parseManifest("m.yaml", c.b); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
 		}
+	}
+}
+
+// Too many workers from a PyTorchJob's replicas times nprocPerNode say
+// both: the position is that of the first replicas (6:17, the Master's
+// "replicas: 1"), which alone read as 1 replica making 20000 workers.
+func TestCheckNprocTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	p := filepath.Join(dir, "pt.yaml")
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"5000\"\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	code, _, stderr := runCmd(t, "check", "--model", mp, p)
+	want := "check: " + p + ":6:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 }
