@@ -353,14 +353,21 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
-			lo, hi := "?", "?"
-			if e.MinReplicas != nil {
-				lo = strconv.Itoa(*e.MinReplicas)
+			// the operator's defaults: one bound given is both
+			lo, hi := e.MinReplicas, e.MaxReplicas
+			if lo == nil {
+				lo = hi
 			}
-			if e.MaxReplicas != nil {
-				hi = strconv.Itoa(*e.MaxReplicas)
+			if hi == nil {
+				hi = lo
 			}
-			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s to %s replicas as nodes come and go: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), lo, hi, w))
+			how := fmt.Sprintf("%d to %d replicas as nodes come and go", *lo, *hi)
+			if *lo == *hi {
+				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)
+			}
+			if *lo != *hi || *lo != w {
+				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
+			}
 		}
 		// the training operator's world size: every replica runs
 		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),

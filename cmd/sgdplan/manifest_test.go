@@ -258,6 +258,10 @@ func TestManifestNprocPerNode(t *testing.T) {
 		{"elastic nProcPerNode", "  elasticPolicy:\n    nProcPerNode: 2\n", 8, ""},
 		{"auto", "  nprocPerNode: auto\n", 4, `m.yaml:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count check cannot see: judged at one process per replica, 4 workers; give --workers (replicas x processes per replica)`},
 		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given; check the others with --workers"},
+		// one bound given is both, as the operator defaults it (it said
+		// "2 to ? replicas")
+		{"elastic min alone", "  elasticPolicy:\n    minReplicas: 2\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 replicas (its elasticPolicy's bounds): judged at the 4 replicas given; check the others with --workers"},
+		{"elastic bounds at the replicas", "  elasticPolicy:\n    maxReplicas: 4\n", 4, ""},
 		{"a number", "  nprocPerNode: 4\n", 0, `check: m.yaml:3:17: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
 		{"zero", "  nprocPerNode: \"0\"\n", 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
 		{"a word", "  nprocPerNode: four\n", 0, `check: m.yaml:3:17: nprocPerNode "four": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
