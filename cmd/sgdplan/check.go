@@ -48,8 +48,9 @@ func checkCommand() *cli.Command {
 		ArgsUsage: "[MANIFEST.yaml]",
 		Description: `Gives the verdict of a model.json on a planned (workers, ps), or on the replica
 counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, PS are the
-shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker) manifest. --workers and
---ps override the manifest.
+shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker, times spec.nprocPerNode
+processes per replica, the operator's world size) manifest, the one job among the file's
+YAML documents. --workers and --ps override the manifest.
 Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
 or of progress to the target when the model's statistical efficiency varies), 4 past
 saturation (a PS station at least 90% busy, or one more worker makes the job slower) or past
@@ -148,7 +149,13 @@ func runCheck(c *cli.Context) error {
 		return at + ": "
 	}
 	if workers > maxCheckWorkers {
-		return badInput(fmt.Errorf("check: %s%d workers: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, maxCheckWorkers, maxCount))
+		// a PyTorchJob's workers are its replicas times its processes per
+		// replica: the position is that of the replicas, so say both
+		how := ""
+		if from("workers") != "" && mf.Processes > 1 {
+			how = fmt.Sprintf(" (%d replicas x nprocPerNode %d)", workers/mf.Processes, mf.Processes)
+		}
+		return badInput(fmt.Errorf("check: %s%d workers%s: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, how, maxCheckWorkers, maxCount))
 	}
 	if ps > maxCount {
 		return badInput(fmt.Errorf("check: %s%d PS shards: too large: at most %d", from("ps"), ps, maxCount))

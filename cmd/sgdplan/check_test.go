@@ -134,7 +134,7 @@ func TestCheckBadInput(t *testing.T) {
 		// the training operator refuses them; check judged them as 8 workers
 		{"two PyTorchJob masters", []string{"--model", mp, masters}, "masters.yaml:6:17: Master.replicas = 2, want exactly 1"},
 		{"two TFJob chiefs", []string{"--model", mp, chiefs}, "chiefs.yaml:5:23: Chief.replicas = 2, want at most 1"},
-		{"two documents", []string{"--model", mp, two}, "two.yaml: holds 2 YAML documents"},
+		{"two jobs", []string{"--model", mp, two}, "two.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 9:7): give a file with one (check judges one job)"},
 		{"absent manifest", []string{"--model", mp, filepath.Join(dir, "none.yaml")}, "none.yaml"},
 	}
 	for _, c := range cases {
@@ -156,6 +156,9 @@ func FuzzReadManifest(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {}\n"))
+	// several documents, and a PyTorchJob's processes per replica
+	f.Add([]byte("kind: Service\n---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n---\n"))
+	f.Add([]byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"4\"\n  elasticPolicy: {minReplicas: 1, maxReplicas: 4}\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseManifest("m.yaml", b)
 		if err == nil && m.Workers < 1 {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -13,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"sigs.k8s.io/yaml"
 )
@@ -27,6 +31,9 @@ type manifest struct {
 	// line and column of the first role's replicas (or of the role, when
 	// replicas is absent: Kubeflow's default of 1), for check's messages.
 	WorkersAt, PSAt string
+	// Processes is a PyTorchJob's processes per replica (nprocPerNode;
+	// 1 otherwise): Workers is its replicas times Processes.
+	Processes int
 	// Warnings name what check leaves out (replica roles it does not
 	// count).
 	Warnings []string
@@ -42,23 +49,107 @@ type kubeflowJob struct {
 	Spec       struct {
 		TF      map[string]replicaSpec `json:"tfReplicaSpecs"`
 		PyTorch map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+		// a PyTorchJob's processes per replica: a string, a whole
+		// number or auto, cpu or gpu (kept raw to say what is wrong)
+		NprocPerNode  json.RawMessage `json:"nprocPerNode"`
+		ElasticPolicy *elasticPolicy  `json:"elasticPolicy"`
 	} `json:"spec"`
 }
 
+// elasticPolicy is what check reads of a PyTorchJob's elastic policy: the
+// range of replicas it may run with, and the deprecated processes per
+// replica.
+type elasticPolicy struct {
+	MinReplicas  *int `json:"minReplicas"`
+	MaxReplicas  *int `json:"maxReplicas"`
+	NProcPerNode *int `json:"nProcPerNode"`
+}
+
 // readManifest reads a TFJob or PyTorchJob and returns its training
-// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker).
+// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker,
+// times the processes each runs, nprocPerNode).
 func readManifest(path string) (manifest, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return manifest{}, fmt.Errorf("check: %v", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return manifest{}, fmt.Errorf("check: %s is a folder: want a TFJob or PyTorchJob manifest file", path)
+	}
+	// bounded: /dev/zero was read until memory ran out
+	b, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	if err != nil {
+		return manifest{}, fmt.Errorf("check: %s: %v", path, unwrapPathErr(err))
+	}
+	if len(b) > maxManifestBytes {
+		return manifest{}, fmt.Errorf("check: %s: larger than %d MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)", path, maxManifestBytes>>20)
 	}
 	return parseManifest(path, b)
 }
 
+// manifestText is the text of a manifest file as UTF-8 without a byte
+// order mark: a UTF-16 file (PowerShell's "kubectl get -o yaml > job.yaml"
+// writes one) was parsed by the YAML library, but its "---" lines were not
+// seen, so a Service before the job was judged, and no error had a line;
+// a UTF-8 mark put line 1's columns 3 bytes to the right, where no editor
+// shows them, and hid its key from the positions.
+func manifestText(path string, b []byte) ([]byte, error) {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}):
+		return b[3:], nil
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		order = binary.BigEndian
+	default:
+		return b, nil
+	}
+	if len(b)%2 != 0 {
+		return nil, fmt.Errorf("check: %s: UTF-16 (by its byte order mark) of an odd number of bytes: cut short? expected a Kubeflow job manifest", path)
+	}
+	u := make([]uint16, 0, len(b)/2-1)
+	for i := 2; i < len(b); i += 2 {
+		u = append(u, order.Uint16(b[i:]))
+	}
+	return []byte(string(utf16.Decode(u))), nil
+}
+
+// maxManifestBytes bounds the manifest check reads: Kubernetes refuses an
+// object above 1.5 MiB (etcd's request limit), and a file of many
+// documents may hold more than one.
+const maxManifestBytes = 16 << 20
+
+// unwrapPathErr drops the path from a read error that a message names
+// already.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // parseManifest is readManifest on the bytes of the file path.
 func parseManifest(path string, b []byte) (manifest, error) {
-	if n := yamlDocuments(b); n > 1 {
-		return manifest{}, fmt.Errorf("check: %s: holds %d YAML documents: give one job manifest (check judges one job)", path, n)
+	b, err := manifestText(path, b)
+	if err != nil {
+		return manifest{}, err
+	}
+	if len(yamlDocuments(b)) == 0 {
+		what := "empty"
+		if len(bytes.TrimSpace(b)) > 0 {
+			what = "only comments or ---"
+		}
+		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
+	}
+	if docs := yamlDocuments(b); len(docs) > 1 {
+		doc, err := jobDocument(path, b, docs)
+		if err != nil {
+			return manifest{}, err
+		}
+		b = doc
 	}
 	var j kubeflowJob
 	js, err := yaml.YAMLToJSONStrict(b)
@@ -231,7 +322,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
 		}
-		mf.Workers, mf.WorkersAt = w, wAt
+		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
 		if mf.PS, mf.HasPS, mf.PSAt, err = count(j.Spec.TF, "PS"); err != nil {
 			return mf, err
 		}
@@ -254,7 +345,34 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
 		}
-		mf.Workers, mf.WorkersAt = w, wAt
+		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at)
+		if err != nil {
+			return mf, err
+		}
+		if warn != "" {
+			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
+		}
+		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
+			// the operator's defaults: one bound given is both
+			lo, hi := e.MinReplicas, e.MaxReplicas
+			if lo == nil {
+				lo = hi
+			}
+			if hi == nil {
+				hi = lo
+			}
+			how := fmt.Sprintf("%d to %d replicas as nodes come and go", *lo, *hi)
+			if *lo == *hi {
+				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)
+			}
+			if *lo != *hi || *lo != w {
+				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
+			}
+		}
+		// the training operator's world size: every replica runs
+		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),
+		// each a worker
+		mf.Workers, mf.WorkersAt, mf.Processes = w*nproc, wAt, nproc
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))
@@ -262,6 +380,42 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", at("kind"), j.Kind)
 	}
 	return mf, nil
+}
+
+// nprocPerNode is the processes each replica of a PyTorchJob runs, as the
+// training operator reads them: spec.nprocPerNode, a string holding a whole
+// number (a YAML number is refused, as Kubernetes refuses it), or else the
+// deprecated spec.elasticPolicy.nProcPerNode; 1 when neither is given. With
+// auto, cpu or gpu the count is torchrun's at launch (one per GPU or CPU):
+// 1 then, and warn says why. at places a key path in the file.
+func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string) (n int, warn string, err error) {
+	raw = bytes.TrimSpace(raw)
+	given := len(raw) > 0 && string(raw) != "null"
+	if e != nil && e.NProcPerNode != nil {
+		if given {
+			return 0, "", fmt.Errorf("check: %s: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)", at("spec", "elasticPolicy", "nProcPerNode"))
+		}
+		if v := *e.NProcPerNode; v < 1 || v > maxCount {
+			return 0, "", fmt.Errorf("check: %s: elasticPolicy.nProcPerNode = %d, want a whole number of processes per replica from 1 to %d", at("spec", "elasticPolicy", "nProcPerNode"), v, maxCount)
+		}
+		return *e.NProcPerNode, "", nil
+	}
+	if !given {
+		return 1, "", nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", at("spec", "nprocPerNode"), raw)
+	}
+	switch s {
+	case "auto", "cpu", "gpu":
+		return 1, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per %s of each replica at launch, a count check cannot see", s, map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"}[s]), nil
+	}
+	v, perr := strconv.Atoi(s)
+	if perr != nil || v < 1 || v > maxCount {
+		return 0, "", fmt.Errorf("check: %s: nprocPerNode %q: want a whole number of processes per replica from 1 to %d, or auto, cpu or gpu", at("spec", "nprocPerNode"), s, maxCount)
+	}
+	return v, "", nil
 }
 
 // otherRoles warns about the replica roles of specs that check does not
@@ -398,20 +552,26 @@ func yamlValuePos(b []byte, keys []string) string {
 	return ""
 }
 
-// yamlDocuments counts the documents of a YAML stream that hold anything
-// but comments: sigs.k8s.io/yaml reads the first alone, so a file of two
-// jobs would be judged on the first without a word.
-func yamlDocuments(b []byte) int {
-	n, content := 0, false
-	for _, line := range bytes.Split(b, []byte("\n")) {
+// yamlDocuments is the documents of a YAML stream that hold anything but
+// comments, each as the lines [from, to) of b (a document's "---" line
+// is its first): sigs.k8s.io/yaml reads the first alone, so a file of a
+// Service and a job would be judged on the Service.
+func yamlDocuments(b []byte) [][2]int {
+	var docs [][2]int
+	lines := bytes.Split(b, []byte("\n"))
+	from, content := 0, false
+	for i, line := range lines {
 		t := strings.TrimSpace(string(line))
 		// a document marker stands at column 0 (an indented "---" is a
 		// block scalar's text)
 		if l := strings.TrimRight(string(line), " \t\r"); l == "---" || strings.HasPrefix(l, "--- ") {
 			if content {
-				n++
+				docs = append(docs, [2]int{from, i})
 			}
-			content = false
+			from, content = i, false
+			if rest := strings.TrimSpace(l[3:]); rest != "" && !strings.HasPrefix(rest, "#") {
+				content = true // "--- {kind: TFJob}"
+			}
 			continue
 		}
 		if t != "" && !strings.HasPrefix(t, "#") && t != "..." {
@@ -419,9 +579,67 @@ func yamlDocuments(b []byte) int {
 		}
 	}
 	if content {
-		n++
+		docs = append(docs, [2]int{from, len(lines)})
 	}
-	return n
+	return docs
+}
+
+// jobDocument picks, among the documents docs of the stream b (the file
+// path), the one Kubeflow job, as kubectl apply -f would send a Service
+// beside it: b up to the job's end with every line before it blank and its
+// "---" turned to spaces, so that lines and columns stay those of the file. None, two
+// jobs, or a document that is not YAML are errors naming the documents.
+func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
+	lines := strings.Split(string(b), "\n")
+	only := func(d [2]int) []byte {
+		// the lines after it dropped: a parser's "end of file" is its end
+		out := make([]string, d[1])
+		for i := d[0]; i < d[1]; i++ {
+			out[i] = lines[i]
+			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && (l == "---" || strings.HasPrefix(l, "--- ")) {
+				out[i] = "   " + out[i][3:]
+			}
+		}
+		return []byte(strings.Join(out, "\n"))
+	}
+	var jobs, others []string
+	var job []byte
+	for _, d := range docs {
+		doc := only(d)
+		var k struct {
+			Kind any `json:"kind"`
+		}
+		js, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, yamlError(path, doc, err) // at its line in the file
+		}
+		if json.Unmarshal(js, &k) != nil {
+			// not a mapping: said at its line
+			_, err := parseManifest(path, doc)
+			return nil, err
+		}
+		kind, _ := k.Kind.(string)
+		where := firstContent(doc)
+		if p := yamlValuePos(doc, []string{"kind"}); p != "" {
+			where = p
+		}
+		switch {
+		case kind == "TFJob" || kind == "PyTorchJob":
+			jobs = append(jobs, fmt.Sprintf("%s at %s", kind, where))
+			job = doc
+		case kind == "":
+			others = append(others, "no kind at "+where)
+		default:
+			others = append(others, fmt.Sprintf("%s at %s", kind, where))
+		}
+	}
+	switch len(jobs) {
+	case 1:
+		return job, nil
+	case 0:
+		return nil, fmt.Errorf("check: %s: none of its %d YAML documents is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, len(docs), strings.Join(others, ", "))
+	}
+	return nil, fmt.Errorf("check: %s: holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, len(jobs), strings.Join(jobs, ", "))
 }
 
 // yamlLevel is one key of a block-style YAML path and its indentation.

@@ -237,3 +237,182 @@ func TestManifestLeaderReplicas(t *testing.T) {
 		}
 	}
 }
+
+// A PyTorchJob's replicas each run nprocPerNode processes, and the training
+// operator's world size is replicas x nprocPerNode (WORLD_SIZE): check
+// judged a job of 1 Master + 3 Workers at "4" processes each as 4 workers,
+// not 16, and said nothing of elasticPolicy's range of replicas.
+func TestManifestNprocPerNode(t *testing.T) {
+	job := func(spec string) string {
+		return "kind: PyTorchJob\nspec:\n" + spec + "  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"
+	}
+	cases := []struct {
+		name, spec string
+		workers    int    // 0: an error
+		want       string // the error, or the one warning ("" none)
+	}{
+		{"absent", "", 4, ""},
+		// (1 + 3) replicas x 4
+		{"string", "  nprocPerNode: \"4\"\n", 16, ""},
+		// the deprecated form, read when nprocPerNode is absent: 4 x 2
+		{"elastic nProcPerNode", "  elasticPolicy:\n    nProcPerNode: 2\n", 8, ""},
+		{"auto", "  nprocPerNode: auto\n", 4, `m.yaml:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count check cannot see: judged at one process per replica, 4 workers; give --workers (replicas x processes per replica)`},
+		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given; check the others with --workers"},
+		// one bound given is both, as the operator defaults it (it said
+		// "2 to ? replicas")
+		{"elastic min alone", "  elasticPolicy:\n    minReplicas: 2\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 replicas (its elasticPolicy's bounds): judged at the 4 replicas given; check the others with --workers"},
+		{"elastic bounds at the replicas", "  elasticPolicy:\n    maxReplicas: 4\n", 4, ""},
+		{"a number", "  nprocPerNode: 4\n", 0, `check: m.yaml:3:17: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
+		{"zero", "  nprocPerNode: \"0\"\n", 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"a word", "  nprocPerNode: four\n", 0, `check: m.yaml:3:17: nprocPerNode "four": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"both", "  nprocPerNode: \"2\"\n  elasticPolicy:\n    nProcPerNode: 2\n", 0, "check: m.yaml:5:19: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)"},
+		{"elastic zero", "  elasticPolicy:\n    nProcPerNode: 0\n", 0, "check: m.yaml:4:19: elasticPolicy.nProcPerNode = 0, want a whole number of processes per replica from 1 to 1000000"},
+		{"elastic a word", "  elasticPolicy:\n    maxReplicas: six\n", 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.maxReplicas holds a string where a whole number was expected"},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(job(c.spec)))
+		if c.workers == 0 {
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.want)
+			}
+			continue
+		}
+		var warns []string
+		if c.want != "" {
+			warns = []string{c.want}
+		}
+		if err != nil || mf.Workers != c.workers || strings.Join(mf.Warnings, "|") != strings.Join(warns, "|") {
+			t.Errorf("%s: %d workers, warnings %q, %v; want %d workers, warnings %q", c.name, mf.Workers, mf.Warnings, err, c.workers, warns)
+		}
+	}
+}
+
+// A file of several YAML documents, as kubectl apply -f takes it: check
+// judges the one Kubeflow job among them (a Service before the TFJob was
+// refused as "holds 2 YAML documents"), with the job's errors at their
+// lines in the file; no job, two jobs, or a document that is not YAML are
+// errors naming the documents' kinds and lines.
+func TestManifestDocuments(t *testing.T) {
+	svc := "apiVersion: v1\nkind: Service\nmetadata:\n  name: ps\nspec:\n  ports:\n    - port: 2222\n"
+	tf := "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 2\n    Worker:\n      replicas: 6\n"
+	pt := "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	cases := []struct {
+		name, doc   string
+		workers, ps int    // 0 workers: an error
+		err         string // the whole error
+	}{
+		{"service, job", svc + "---\n" + tf, 6, 2, ""},
+		{"job, service, markers around", "---\n" + tf + "---\n" + svc + "---\n", 6, 2, ""},
+		{"CRLF", strings.ReplaceAll(svc+"---\n"+tf, "\n", "\r\n"), 6, 2, ""},
+		{"flow job on the marker line", "kind: Service\n--- {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 2}}}}\n", 2, 0, ""},
+		// the job's fault at its line in the file: its line 8, the job
+		// starting at line 9 (the Service's 7 lines and "---"): 16
+		{"service, bad job", svc + "---\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas: six: expected a whole number >= 0"},
+		{"no job", svc + "---\nkind: ConfigMap\n", 0, 0, "check: m.yaml: none of its 2 YAML documents is a TFJob or PyTorchJob (Service at 2:7, ConfigMap at 9:7): expected one Kubeflow job"},
+		{"two jobs", tf + "---\n" + svc + "---\n" + pt, 0, 0, "check: m.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 18:7): give a file with one (check judges one job)"},
+		// a document that is not YAML, at its own line (the parser runs to
+		// the end of the document: line 2, not the file's 11)
+		{"service not YAML", "kind: Service\nspec: [\n---\n" + tf, 0, 0, "check: m.yaml:2: not a Kubeflow job manifest: invalid YAML: did not find expected node content"},
+		{"a list", "- a\n---\n" + tf, 0, 0, "check: m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if c.workers == 0 {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.err)
+			}
+			continue
+		}
+		if err != nil || mf.Workers != c.workers || mf.PS != c.ps {
+			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
+		}
+	}
+}
+
+// Files that are no manifest say what they are: a folder ("read d: is a
+// directory"), an empty or comment-only file ("1:1: no kind"), and an
+// endless one (/dev/zero was read until memory ran out).
+func TestReadManifestNotAManifest(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty, blank, comments := write("e.yaml", ""), write("b.yaml", "\n  \r\n"), write("c.yaml", "# a job, later\n---\n")
+	cases := map[string]string{
+		dir:      "check: " + dir + " is a folder: want a TFJob or PyTorchJob manifest file",
+		empty:    "check: " + empty + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
+		blank:    "check: " + blank + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
+		comments: "check: " + comments + ": no YAML document (only comments or ---): expected a Kubeflow TFJob or PyTorchJob manifest",
+	}
+	if fi, err := os.Stat("/dev/zero"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		cases["/dev/zero"] = "check: /dev/zero: larger than 16 MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)"
+	}
+	for path, want := range cases {
+		if mf, err := readManifest(path); err == nil || err.Error() != want {
+			t.Errorf("%s: %+v, %v; want %q", path, mf, err, want)
+		}
+	}
+}
+
+// A manifest in UTF-16 (PowerShell's "kubectl get -o yaml > job.yaml")
+// or with a UTF-8 byte order mark is read as its text: in UTF-16 the "---"
+// lines went unseen, so a Service before the job was judged ("kind
+// \"Service\""), and errors had no line; a UTF-8 mark hid line 1's key
+// from the positions.
+func TestManifestEncodings(t *testing.T) {
+	text := "kind: Service\r\n---\r\nkind: TFJob\r\nspec:\r\n  tfReplicaSpecs:\r\n    Worker:\r\n      replicas: 3\r\n"
+	utf16 := func(s string, big bool) []byte {
+		b := []byte{0xff, 0xfe}
+		if big {
+			b = []byte{0xfe, 0xff}
+		}
+		for _, r := range s { // ASCII: one unit each
+			if big {
+				b = append(b, 0, byte(r))
+			} else {
+				b = append(b, byte(r), 0)
+			}
+		}
+		return b
+	}
+	for name, b := range map[string][]byte{
+		"UTF-16LE":  utf16(text, false),
+		"UTF-16BE":  utf16(text, true),
+		"UTF-8 BOM": append([]byte("\xef\xbb\xbf"), text...),
+	} {
+		if mf, err := parseManifest("m.yaml", b); err != nil || mf.Workers != 3 {
+			t.Errorf("%s: %+v, %v; want 3 workers", name, mf, err)
+		}
+	}
+	for name, c := range map[string]struct {
+		b    []byte
+		want string
+	}{
+		"UTF-16 fault at its line": {utf16(strings.Replace(text, "replicas: 3", "replicas: x", 1), false), "check: m.yaml:7:17: spec.tfReplicaSpecs.Worker.replicas: x: expected a whole number >= 0"},
+		"UTF-8 BOM, line 1's key":  {[]byte("\xef\xbb\xbfkind: MPIJob\n"), `check: m.yaml:1:7: kind "MPIJob": expected TFJob or PyTorchJob`},
+		"UTF-16 cut short":         {utf16(text, false)[:9], "check: m.yaml: UTF-16 (by its byte order mark) of an odd number of bytes: cut short? expected a Kubeflow job manifest"},
+	} {
+		if mf, err := parseManifest("m.yaml", c.b); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
+		}
+	}
+}
+
+// Too many workers from a PyTorchJob's replicas times nprocPerNode say
+// both: the position is that of the first replicas (6:17, the Master's
+// "replicas: 1"), which alone read as 1 replica making 20000 workers.
+func TestCheckNprocTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	p := filepath.Join(dir, "pt.yaml")
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"5000\"\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	code, _, stderr := runCmd(t, "check", "--model", mp, p)
+	want := "check: " + p + ":6:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}

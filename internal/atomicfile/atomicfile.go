@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"unicode/utf8"
 )
 
 // Target returns the file a write of path replaces: path itself, or the
@@ -29,6 +32,11 @@ func Target(path string) (string, error) {
 		}
 		switch {
 		case fi.Mode().IsRegular():
+			if fi.Mode().Perm()&0o222 == 0 {
+				// the rename would replace it all the same (it needs the
+				// folder's permission, not the file's): say so instead
+				return "", fmt.Errorf("%s is read-only (mode %v): refusing to replace it; make it writable (chmod u+w) or write elsewhere", path, fi.Mode().Perm())
+			}
 			return target, nil
 		case fi.Mode()&fs.ModeSymlink != 0 && hops < 40:
 			link, err := os.Readlink(target)
@@ -134,6 +142,10 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 			return err
 		}
 		tmps = append(tmps, tmp.Name())
+		if err := keepMode(path, target, tmp); err != nil {
+			tmp.Close()
+			return err
+		}
 		if err := fill(path, tmp, writes[i]); err != nil {
 			return err
 		}
@@ -146,11 +158,37 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 	return nil
 }
 
+// maxTempName bounds the bytes of a temporary file's name: a name of up
+// to 255 bytes (NAME_MAX) may be written, and "."+name+".tmp"+digits was
+// longer than the system takes ("file name too long" for a name it takes).
+const maxTempName = 255
+
 // createTemp creates the temporary file of a write of path (whose file is
-// target) in target's folder.
+// target) in target's folder: ".NAME.tmpDIGITS", NAME cut short when the
+// whole would be longer than maxTempName. It is created with mode 0644
+// less the umask, as os.WriteFile would create the file (keepMode then
+// gives it an existing file's mode).
 func createTemp(path, target string) (*os.File, error) {
 	dir := filepath.Dir(target)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
+	base := filepath.Base(target)
+	const suffix = 1 + len(".tmp") + 10 // ".", ".tmp", a uint32's digits
+	if len(base) > maxTempName-suffix {
+		base = base[:maxTempName-suffix]
+		for len(base) > 0 && !utf8.ValidString(base) {
+			base = base[:len(base)-1] // not inside a character
+		}
+	}
+	var (
+		tmp *os.File
+		err error
+	)
+	for range 10000 {
+		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
 		if fi, serr := os.Stat(dir); serr != nil || !fi.IsDir() {
 			return nil, fmt.Errorf("%s: cannot write: folder %s does not exist", path, dir)
@@ -160,13 +198,23 @@ func createTemp(path, target string) (*os.File, error) {
 	return tmp, nil
 }
 
-// fill writes tmp with write, mode 0644, and closes it; on error it closes
-// it and leaves its removal to the caller.
-func fill(path string, tmp *os.File, write func(io.Writer) error) error {
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
+// keepMode gives tmp the permissions of the file target when it exists, as
+// an editor keeps a file's mode when it saves: a private 0600 file stays
+// private (every write made it 0644), a 0664 one stays group-writable.
+func keepMode(path, target string, tmp *os.File) error {
+	fi, err := os.Stat(target)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // a new file: createTemp's mode
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
+	return nil
+}
+
+// fill writes tmp with write and closes it; on error it closes it and
+// leaves its removal to the caller.
+func fill(path string, tmp *os.File, write func(io.Writer) error) error {
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
@@ -177,7 +225,8 @@ func fill(path string, tmp *os.File, write func(io.Writer) error) error {
 	return nil
 }
 
-// Write writes path with write, atomically, mode 0644. Its errors name
+// Write writes path with write, atomically: a new file gets mode 0644 less
+// the umask, a replaced one keeps its mode. Its errors name
 // path, never the temporary file. A symbolic link at path is followed (the
 // file it points to is replaced, the link stays); a folder or another
 // non-regular file at path is refused (Target).

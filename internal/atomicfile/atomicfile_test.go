@@ -206,3 +206,87 @@ func TestCheckLinkAndUnwritableFolder(t *testing.T) {
 		t.Errorf("the check left files: %v", ents)
 	}
 }
+
+// A replaced file keeps its mode, as an editor keeps it: a private 0600
+// file stayed readable by all (0644) after every write, and a 0664 one lost
+// its group's write. Through a link, the linked file's mode is kept.
+func TestWriteKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	for _, mode := range []os.FileMode{0o600, 0o664, 0o640} {
+		p := filepath.Join(dir, "m"+mode.String()+".json")
+		if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, mode) // not subject to the umask
+		if err := WriteFile(p, []byte("new")); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Stat(p)
+		if b, _ := os.ReadFile(p); fi.Mode().Perm() != mode || string(b) != "new" {
+			t.Errorf("%v file: now %v holding %q, want %v holding \"new\"", mode, fi.Mode().Perm(), b, mode)
+		}
+	}
+	real := filepath.Join(dir, "real.json")
+	os.WriteFile(real, []byte("old"), 0o600)
+	os.Chmod(real, 0o600)
+	if err := os.Symlink("real.json", filepath.Join(dir, "link.json")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := WriteFile(filepath.Join(dir, "link.json"), []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(real); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the linked 0600 file is now %v", fi.Mode().Perm())
+	}
+}
+
+// A file that no one may write (chmod a-w) is refused, by Check before any
+// work and by Write, and stays as it was with nothing left beside it: a
+// rename replaced it without a word (it needs the folder's permission
+// only).
+func TestWriteReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.json")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(p, 0o444)
+	want := p + " is read-only (mode -r--r--r--): refusing to replace it; make it writable (chmod u+w) or write elsewhere"
+	for name, err := range map[string]error{"Write": WriteFile(p, []byte("new")), "Check": Check(p)} {
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Errorf("the read-only file became %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// A name the system takes (up to 255 bytes) can be written: the temporary
+// file's name, "."+name+".tmp"+digits, went past 255 bytes and the write
+// failed with "file name too long" for a 250-byte name. A name cut short
+// is not cut inside a character.
+func TestWriteLongName(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{
+		strings.Repeat("y", 245) + ".json", // 250 bytes
+		strings.Repeat("z", 250) + ".json", // 255 bytes
+		strings.Repeat("é", 120) + ".json", // 245 bytes, 2 a character
+	} {
+		p := filepath.Join(dir, name)
+		if err := WriteFile(p, []byte("x")); err != nil {
+			t.Errorf("%d-byte name: %v", len(name), err)
+			continue
+		}
+		if b, _ := os.ReadFile(p); string(b) != "x" {
+			t.Errorf("%d-byte name holds %q", len(name), b)
+		}
+		os.Remove(p)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
