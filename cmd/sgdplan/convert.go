@@ -249,7 +249,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
 			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 		}
-		fmt.Fprintf(stdout, "wrote %s (%d jobs)\n", p, len(res.Jobs))
+		fmt.Fprintf(stdout, "wrote %s (%s)\n", p, countWord(len(res.Jobs), "job"))
 		if opts.P == 0 {
 			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: give plan and simulate --p P, convert again with --p, or fill the column\n")
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -394,4 +395,39 @@ func tfeventsSample(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestConvertJobTraceSkippedRows: convert of a job trace with more zero
+// durations than the 20 warnings it prints says once how many rows it
+// skipped, why, and where (with one warning per row, the 25th skip was
+// "... and 5 more warnings" and no count of the jobs dropped), and writes the
+// jobs kept; stdout counts them in the singular for one.
+func TestConvertJobTraceSkippedRows(t *testing.T) {
+	dir := t.TempDir()
+	// 26 rows: lines 2..26 zero duration, line 27 job z (30 s x 4 GPUs)
+	body := "job_id,submission_time,duration,num_gpu\n"
+	for k := 0; k < 25; k++ {
+		body += fmt.Sprintf("j%d,%d,0,1\n", k, k)
+	}
+	body += "z,100,30,4\n"
+	in := filepath.Join(dir, "c.csv")
+	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd(t, "convert", "--from", "itp", in, "--p", "0.5", "--out", out)
+	// "j0,0,0,1": the duration's 0 at column 6
+	want := "sgdplan: warning: traces: " + in + ":2:6: column duration: zero duration: 25 of 26 rows skipped " +
+		"(lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more); 1 job kept\n"
+	if code != 0 || stderr != want || stdout != "wrote "+filepath.Join(out, "jobs.csv")+" (1 job)\n" {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant exit 0, stderr %q", code, stdout, stderr, want)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the one job kept arrives first: arrival 0, size 30 x 4 = 120
+	if w := "job,arrival,size,p,model,max_workers,weight,rigid_workers\nz,0,120,0.5,,,,4\n"; string(got) != w {
+		t.Errorf("jobs.csv\n%s\nwant\n%s", got, w)
+	}
 }
