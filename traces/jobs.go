@@ -100,11 +100,23 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 		return nil, nil, fmt.Errorf("traces: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		// reading it said "read DIR: is a directory", not what to give
+		return nil, nil, &ParseError{File: path, Msg: fmt.Sprintf("a folder: expected one %s job-trace CSV file (%s)", format, jobTraceExample[format])}
+	}
 	jobs, warns, err = readJobTrace(format, f, path, rates)
 	if err != nil {
 		return nil, nil, err
 	}
 	return sortJobs(path, jobs, warns)
+}
+
+// jobTraceExample names a file of each job-trace format, for the error
+// that a folder was given.
+var jobTraceExample = map[string]string{
+	"philly-pollux": "pollux-osdi21/traces/philly.csv",
+	"itp":           "microsoft-itp-elasticflow-traces/raw/cluster01.csv, one cluster a conversion",
+	"gavel-vc":      "gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv, one VC a conversion",
 }
 
 // readJobTrace reads one job-trace file of format from r; file names it in

@@ -210,6 +210,34 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 	}
 }
 
+// TestLoadJobTraceFolder: a folder given for a job trace is an error that
+// says a file was expected and names one (it said "read DIR: is a
+// directory"), for gavel-vc too, whose rates file the folder's parent holds.
+func TestLoadJobTraceFolder(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "raw")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rates, err := os.ReadFile(pubTestdata(t, "gavel-osdi20/simulation_throughputs_isolated.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "simulation_throughputs_isolated.csv"), rates, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{
+		"itp":           "traces: " + dir + ": a folder: expected one itp job-trace CSV file (microsoft-itp-elasticflow-traces/raw/cluster01.csv, one cluster a conversion)",
+		"philly-pollux": "traces: " + dir + ": a folder: expected one philly-pollux job-trace CSV file (pollux-osdi21/traces/philly.csv)",
+		"gavel-vc":      "traces: " + dir + ": a folder: expected one gavel-vc job-trace CSV file (gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv, one VC a conversion)",
+	} {
+		jobs, _, err := LoadJobTrace(format, dir)
+		if err == nil || err.Error() != want || jobs != nil {
+			t.Errorf("%s: %d jobs, error %v, want %s", format, len(jobs), err, want)
+		}
+	}
+}
+
 // TestLoadGavelVCShortRow: a gavel-vc row cut after total_steps is an error
 // naming the missing column, not a job with an empty arrival.
 func TestLoadGavelVCShortRow(t *testing.T) {

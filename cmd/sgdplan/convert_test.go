@@ -123,6 +123,10 @@ func TestConvertBadInput(t *testing.T) {
 		{"p 0 after IN", []string{"--from", "philly-pollux", "../../testdata/public/pollux-osdi21/traces/philly.csv", "--p", "0"}, "convert: --p 0: want a speedup exponent in (0, 1]"},
 		{"p NaN", []string{"--from", "gavel-vc", "--p", "NaN", "../../testdata/public/gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv"}, "convert: --p NaN: want a speedup exponent in (0, 1]"},
 		{"bad mode", []string{"--from", "chrome", "--mode", "fast", bad}, "--mode \"fast\""},
+		// a folder of job traces: it said "read DIR: is a directory"
+		{"job trace folder", []string{"--from", "itp", "../../testdata/public/microsoft-itp-elasticflow-traces/raw"}, "sgdplan: traces: ../../testdata/public/microsoft-itp-elasticflow-traces/raw: a folder: expected one itp job-trace CSV file (microsoft-itp-elasticflow-traces/raw/cluster01.csv, one cluster a conversion)\n"},
+		// Philly's file read as ITP: the header named, line 1
+		{"job trace of another format", []string{"--from", "itp", "../../testdata/public/pollux-osdi21/traces/philly.csv"}, "sgdplan: traces: ../../testdata/public/pollux-osdi21/traces/philly.csv:1: missing required column \"job_id\" (header has timestamp,duration,num_gpus,gpu_time,cluster)\n"},
 		{"no --from", []string{bad}, "from"},
 		{"unknown flag after IN", []string{"--from", "chrome", bad, "--bogus", "1"}, "unknown flag --bogus"},
 		{"flag after IN without value", []string{"--from", "chrome", bad, "--batch"}, "flag --batch needs a value"},
