@@ -146,6 +146,10 @@ const maxJobTime = limits.MaxTime
 // jobs not read from a file.
 func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	if len(jobs) == 0 {
+		if len(warns) > 0 {
+			// "expected at least one data row" of a file of rows, every one skipped
+			return nil, warns, &ParseError{File: path, Msg: "no jobs: every data row was skipped (the warning says why): expected at least one job with a nonzero duration (step count)"}
+		}
 		return nil, warns, &ParseError{File: path, Msg: "no jobs: expected at least one data row"}
 	}
 	earliest := 0

@@ -312,9 +312,20 @@ func TestLoadJobTraceZeroDurationWarns(t *testing.T) {
 	if len(jobs) != 1 || jobs[0].Name != "b" || jobs[0].Arrival != 0 || jobs[0].Size != 10 || jobs[0].RigidWorkers != 2 {
 		t.Errorf("jobs %+v: want only b (arrival 0, size 5x2 = 10, 2 GPUs)", jobs)
 	}
+	// every row skipped: an error that says so, after the warning (it
+	// said "expected at least one data row" of a file of two)
+	if err := os.WriteFile(p, []byte("job_id,submission_time,duration,num_gpu\na,10,0,1\nb,11,0,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs, warns, err := LoadJobTrace("itp", p)
+	wantErr := "traces: " + p + ": no jobs: every data row was skipped (the warning says why): expected at least one job with a nonzero duration (step count)"
+	wantWarn := "traces: " + p + ":2:6: column duration: zero duration: 2 of 2 rows skipped (lines 2 and 3); 0 jobs kept"
+	if jobs != nil || err == nil || err.Error() != wantErr || len(warns) != 1 || warns[0].Error() != wantWarn {
+		t.Errorf("all skipped: jobs %v warnings %q error %v\nwant warning %q, error %q", jobs, warns, err, wantWarn, wantErr)
+	}
 	// gavel-vc: zero steps, the same warning; "A3C,0": the 0 at column 5
 	in := "job_type,total_steps,arrival_time_s,scale_factor\nA3C,0,0,1\nA3C,0,1,1\nA3C,10,2,1\n"
-	jobs, warns, err := readJobTrace("gavel-vc", strings.NewReader(in), "vc.csv", map[string]float64{"A3C": 2})
+	jobs, warns, err = readJobTrace("gavel-vc", strings.NewReader(in), "vc.csv", map[string]float64{"A3C": 2})
 	want := "traces: vc.csv:2:5: column total_steps: zero steps: 2 of 3 rows skipped (lines 2 and 3); 1 job kept"
 	if err != nil || len(jobs) != 1 || jobs[0].Size != 5 || len(warns) != 1 || warns[0].Error() != want {
 		t.Errorf("gavel-vc: jobs %+v warnings %q err %v: want one job of 10/2 = 5 s and %q", jobs, warns, err, want)
