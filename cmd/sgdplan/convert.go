@@ -40,7 +40,9 @@ func convertCommand() *cli.Command {
                            -> throughput.csv, the series key in its model column
   philly-pollux, itp, gavel-vc
                            a job trace file -> jobs.csv for plan and simulate
-                           (size = measured GPU-seconds; rigid_workers = GPUs)
+                           (size: philly-pollux and itp duration x GPUs, measured
+                           GPU-seconds; gavel-vc total_steps / the job type's steps/s
+                           on one V100; rigid_workers = GPUs)
 
 For tfevents and chrome, --mode async or sync needs --ps (shards >= 1) and
 --mode allreduce takes no --ps; with neither, the run is written as allreduce.

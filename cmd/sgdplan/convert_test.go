@@ -237,6 +237,13 @@ func TestConvertHelpNamesEveryFormat(t *testing.T) {
 			t.Errorf("convert's description does not describe --from %s", f)
 		}
 	}
+	// gavel-vc's sizes are steps over a one-V100 rate, not measured
+	// GPU-seconds (which the description said of all three job traces)
+	for _, w := range []string{"philly-pollux and itp duration x GPUs, measured\n", "gavel-vc total_steps / the job type's steps/s\n"} {
+		if !strings.Contains(desc, w) {
+			t.Errorf("convert's description lacks %q", w)
+		}
+	}
 }
 
 // TestConvertChromeWithoutPS: with neither --ps nor --mode the run is
