@@ -2,6 +2,7 @@ package traces
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -65,7 +66,8 @@ func (j *Job) arrivalAt(t *pubTable, name string) {
 // did not). In every format RigidWorkers = the GPUs the job ran with,
 // Arrival is relative to the earliest job, rows are sorted by arrival (file
 // order among ties), and P, Model, MaxWorkers and Weight are left absent.
-// Rows with a zero duration or step count are skipped with a warning.
+// Rows with a zero duration or step count are skipped with one warning, at
+// the first, that counts them and names their lines.
 func JobFormats() []string { return []string{"gavel-vc", "itp", "philly-pollux"} }
 
 // LoadJobTrace reads a job trace of format (one of JobFormats) from the file
@@ -98,11 +100,23 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 		return nil, nil, fmt.Errorf("traces: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		// reading it said "read DIR: is a directory", not what to give
+		return nil, nil, &ParseError{File: path, Msg: fmt.Sprintf("a folder: expected one %s job-trace CSV file (%s)", format, jobTraceExample[format])}
+	}
 	jobs, warns, err = readJobTrace(format, f, path, rates)
 	if err != nil {
 		return nil, nil, err
 	}
 	return sortJobs(path, jobs, warns)
+}
+
+// jobTraceExample names a file of each job-trace format, for the error
+// that a folder was given.
+var jobTraceExample = map[string]string{
+	"philly-pollux": "pollux-osdi21/traces/philly.csv",
+	"itp":           "microsoft-itp-elasticflow-traces/raw/cluster01.csv, one cluster a conversion",
+	"gavel-vc":      "gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv, one VC a conversion",
 }
 
 // readJobTrace reads one job-trace file of format from r; file names it in
@@ -132,6 +146,10 @@ const maxJobTime = limits.MaxTime
 // jobs not read from a file.
 func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 	if len(jobs) == 0 {
+		if len(warns) > 0 {
+			// "expected at least one data row" of a file of rows, every one skipped
+			return nil, warns, &ParseError{File: path, Msg: "no jobs: every data row was skipped (the warning says why): expected at least one job with a nonzero duration (step count)"}
+		}
 		return nil, warns, &ParseError{File: path, Msg: "no jobs: expected at least one data row"}
 	}
 	earliest := 0
@@ -184,7 +202,8 @@ func loadPhilly(r io.Reader, file string) ([]Job, []error, error) {
 // readGPUJobs reads the rows of a trace of jobs that each ran on a fixed
 // number of GPUs (column gcol) for a duration (column dcol, s): Size =
 // duration x GPUs, RigidWorkers = GPUs. start gives the current row's name
-// and arrival (s). Rows with a zero duration are skipped with a warning.
+// and arrival (s). Rows with a zero duration are skipped with one warning
+// (skipSummary).
 //
 // acol names the arrival's column, for sortJobs' errors. A size past
 // maxJobTime is an error at the duration.
@@ -216,7 +235,52 @@ func readGPUJobs(t *pubTable, acol, dcol, gcol string, start func() (name string
 	if err != nil {
 		return nil, nil, err
 	}
-	return jobs, warns, nil
+	return jobs, skipSummary(warns, len(jobs)), nil
+}
+
+// skipSummary folds the warnings of the rows a job-trace reader skipped for
+// its one reason (each a *ParseError from errAt at the row's cell) into one,
+// at the first such cell, that counts them against the rows read and names
+// their lines (the first maxSkipLines): convert prints 20 warnings, so a
+// trace with hundreds of zero durations said neither how many jobs were
+// dropped nor, past the 20th, why. kept is the number of jobs read.
+func skipSummary(skips []error, kept int) []error {
+	if len(skips) == 0 {
+		return nil
+	}
+	var first *ParseError
+	if !errors.As(skips[0], &first) {
+		panic(fmt.Sprintf("traces: skipSummary: warning %T is not a *ParseError", skips[0]))
+	}
+	var lines []string
+	for _, w := range skips[:min(len(skips), maxSkipLines)] {
+		var pe *ParseError
+		if errors.As(w, &pe) {
+			lines = append(lines, strconv.Itoa(pe.Line))
+		}
+	}
+	at := "line " + lines[0]
+	if len(skips) > 1 {
+		if more := len(skips) - len(lines); more > 0 {
+			at = "lines " + strings.Join(lines, ", ") + fmt.Sprintf(" and %d more", more)
+		} else {
+			at = "lines " + strings.Join(lines[:len(lines)-1], ", ") + " and " + lines[len(lines)-1]
+		}
+	}
+	sum := *first
+	sum.Msg = fmt.Sprintf("%s: %d of %d rows skipped (%s); %s kept", first.Msg, len(skips), len(skips)+kept, at, plural(kept, "job"))
+	return []error{&sum}
+}
+
+// maxSkipLines caps the lines a skipped-rows warning names.
+const maxSkipLines = 10
+
+// plural writes n and what, with an s unless n is 1.
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // jobDurationGPUs reads a duration (s, >= 0) and a GPU count (>= 1); a zero
@@ -234,7 +298,7 @@ func jobDurationGPUs(t *pubTable, dcol, gcol string) (float64, int, error, error
 		return 0, 0, nil, err
 	}
 	if d == 0 {
-		return 0, 0, t.errAt(dcol, "column %s: zero duration; job skipped", dcol), nil
+		return 0, 0, t.errAt(dcol, "column %s: zero duration", dcol), nil
 	}
 	return d, g, nil, nil
 }
@@ -331,7 +395,7 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 			return err
 		}
 		if steps == 0 {
-			warns = append(warns, t.errAt("total_steps", "column total_steps: zero steps; job skipped"))
+			warns = append(warns, t.errAt("total_steps", "column total_steps: zero steps"))
 			return nil
 		}
 		j := newJob()
@@ -349,7 +413,7 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 	if err != nil {
 		return nil, nil, err
 	}
-	return jobs, warns, nil
+	return jobs, skipSummary(warns, len(jobs)), nil
 }
 
 // jobsHeader is the column order WriteJobsCSV writes.

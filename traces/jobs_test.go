@@ -3,9 +3,11 @@ package traces
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,8 +154,10 @@ func TestLoadJobTraceShared(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.format, err)
 		}
-		if len(jobs)+len(warns) != c.n {
-			t.Errorf("%s: %d jobs + %d skipped, want %d rows", c.format, len(jobs), len(warns), c.n)
+		// no row of these has a zero duration or step count (checked
+		// with python's csv module): every one is a job, none warned of
+		if len(jobs) != c.n || len(warns) != 0 {
+			t.Errorf("%s: %d jobs, warnings %v: want %d jobs and no warning", c.format, len(jobs), warns, c.n)
 		}
 	}
 }
@@ -206,6 +210,34 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 	}
 }
 
+// TestLoadJobTraceFolder: a folder given for a job trace is an error that
+// says a file was expected and names one (it said "read DIR: is a
+// directory"), for gavel-vc too, whose rates file the folder's parent holds.
+func TestLoadJobTraceFolder(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "raw")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rates, err := os.ReadFile(pubTestdata(t, "gavel-osdi20/simulation_throughputs_isolated.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "simulation_throughputs_isolated.csv"), rates, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{
+		"itp":           "traces: " + dir + ": a folder: expected one itp job-trace CSV file (microsoft-itp-elasticflow-traces/raw/cluster01.csv, one cluster a conversion)",
+		"philly-pollux": "traces: " + dir + ": a folder: expected one philly-pollux job-trace CSV file (pollux-osdi21/traces/philly.csv)",
+		"gavel-vc":      "traces: " + dir + ": a folder: expected one gavel-vc job-trace CSV file (gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv, one VC a conversion)",
+	} {
+		jobs, _, err := LoadJobTrace(format, dir)
+		if err == nil || err.Error() != want || jobs != nil {
+			t.Errorf("%s: %d jobs, error %v, want %s", format, len(jobs), err, want)
+		}
+	}
+}
+
 // TestLoadGavelVCShortRow: a gavel-vc row cut after total_steps is an error
 // naming the missing column, not a job with an empty arrival.
 func TestLoadGavelVCShortRow(t *testing.T) {
@@ -218,22 +250,85 @@ func TestLoadGavelVCShortRow(t *testing.T) {
 	}
 }
 
-// TestLoadJobTraceZeroDurationWarns: a zero duration skips the row with a
-// positioned warning.
+// TestLoadJobTraceZeroDurationWarns: rows with a zero duration (zero steps)
+// are skipped with one warning, at the first, that counts them against the
+// rows read and names their lines (the first 10): convert prints 20
+// warnings, and with one per row a trace with more said neither how many
+// jobs were dropped nor why past the 20th.
 func TestLoadJobTraceZeroDurationWarns(t *testing.T) {
+	itp := func(zeros []int, n int) string {
+		// n rows, job jK at line K+1, duration 0 at the lines in zeros
+		var b strings.Builder
+		b.WriteString("job_id,submission_time,duration,num_gpu\n")
+		for k := 1; k <= n; k++ {
+			d := "5"
+			if slices.Contains(zeros, k+1) {
+				d = "0"
+			}
+			fmt.Fprintf(&b, "j%d,%d,%s,2\n", k, 10*k, d)
+		}
+		return b.String()
+	}
+	var twelve []int // lines 3, 5, ..., 25
+	for l := 3; l <= 25; l += 2 {
+		twelve = append(twelve, l)
+	}
+	cases := []struct {
+		name, format, body string
+		kept               int
+		want               string
+	}{
+		// "a,10,0,1": the 0 is at column 6
+		{"one", "itp", "job_id,submission_time,duration,num_gpu\na,10,0,1\nb,20,5,2\n", 1,
+			"traces: t.csv:2:6: column duration: zero duration: 1 of 2 rows skipped (line 2); 1 job kept"},
+		// 25 rows, 12 zero: 13 kept; lines past the 10th counted
+		{"twelve", "itp", itp(twelve, 25), 13,
+			"traces: t.csv:3:7: column duration: zero duration: 12 of 25 rows skipped (lines 3, 5, 7, 9, 11, 13, 15, 17, 19, 21 and 2 more); 13 jobs kept"},
+		{"philly", "philly-pollux", "timestamp,duration,num_gpus\n2017-10-09 07:01:55,0,1\n2017-10-09 07:01:56,0.0,1\n2017-10-09 07:01:57,3,1\n", 1,
+			"traces: t.csv:2:21: column duration: zero duration: 2 of 3 rows skipped (lines 2 and 3); 1 job kept"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "t.csv")
+			if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			jobs, warns, err := LoadJobTrace(c.format, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(c.want, "t.csv", p, 1)
+			if len(jobs) != c.kept || len(warns) != 1 || warns[0].Error() != want {
+				t.Errorf("%d jobs, warnings %q: want %d jobs and one warning %q", len(jobs), warns, c.kept, want)
+			}
+		})
+	}
+	// the kept job: b, arrival 0, size 5 x 2 = 10
 	p := filepath.Join(t.TempDir(), "t.csv")
-	body := "job_id,submission_time,duration,num_gpu\na,10,0,1\nb,20,5,2\n"
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(cases[0].body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jobs, _, _ := LoadJobTrace("itp", p)
+	if len(jobs) != 1 || jobs[0].Name != "b" || jobs[0].Arrival != 0 || jobs[0].Size != 10 || jobs[0].RigidWorkers != 2 {
+		t.Errorf("jobs %+v: want only b (arrival 0, size 5x2 = 10, 2 GPUs)", jobs)
+	}
+	// every row skipped: an error that says so, after the warning (it
+	// said "expected at least one data row" of a file of two)
+	if err := os.WriteFile(p, []byte("job_id,submission_time,duration,num_gpu\na,10,0,1\nb,11,0,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	jobs, warns, err := LoadJobTrace("itp", p)
-	if err != nil {
-		t.Fatal(err)
+	wantErr := "traces: " + p + ": no jobs: every data row was skipped (the warning says why): expected at least one job with a nonzero duration (step count)"
+	wantWarn := "traces: " + p + ":2:6: column duration: zero duration: 2 of 2 rows skipped (lines 2 and 3); 0 jobs kept"
+	if jobs != nil || err == nil || err.Error() != wantErr || len(warns) != 1 || warns[0].Error() != wantWarn {
+		t.Errorf("all skipped: jobs %v warnings %q error %v\nwant warning %q, error %q", jobs, warns, err, wantWarn, wantErr)
 	}
-	var pe *ParseError
-	if len(jobs) != 1 || jobs[0].Name != "b" || jobs[0].Arrival != 0 || jobs[0].Size != 10 ||
-		len(warns) != 1 || !errors.As(warns[0], &pe) || pe.Line != 2 || pe.Column != 6 {
-		t.Errorf("jobs %+v warnings %v: want only b (arrival 0, size 5x2 = 10) and a warning at 2:6", jobs, warns)
+	// gavel-vc: zero steps, the same warning; "A3C,0": the 0 at column 5
+	in := "job_type,total_steps,arrival_time_s,scale_factor\nA3C,0,0,1\nA3C,0,1,1\nA3C,10,2,1\n"
+	jobs, warns, err = readJobTrace("gavel-vc", strings.NewReader(in), "vc.csv", map[string]float64{"A3C": 2})
+	want := "traces: vc.csv:2:5: column total_steps: zero steps: 2 of 3 rows skipped (lines 2 and 3); 1 job kept"
+	if err != nil || len(jobs) != 1 || jobs[0].Size != 5 || len(warns) != 1 || warns[0].Error() != want {
+		t.Errorf("gavel-vc: jobs %+v warnings %q err %v: want one job of 10/2 = 5 s and %q", jobs, warns, err, want)
 	}
 }
 

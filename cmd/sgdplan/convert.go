@@ -40,7 +40,9 @@ func convertCommand() *cli.Command {
                            -> throughput.csv, the series key in its model column
   philly-pollux, itp, gavel-vc
                            a job trace file -> jobs.csv for plan and simulate
-                           (size = measured GPU-seconds; rigid_workers = GPUs)
+                           (size: philly-pollux and itp duration x GPUs, measured
+                           GPU-seconds; gavel-vc total_steps / the job type's steps/s
+                           on one V100; rigid_workers = GPUs)
 
 For tfevents and chrome, --mode async or sync needs --ps (shards >= 1) and
 --mode allreduce takes no --ps; with neither, the run is written as allreduce.
@@ -249,7 +251,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
 			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 		}
-		fmt.Fprintf(stdout, "wrote %s (%d jobs)\n", p, len(res.Jobs))
+		fmt.Fprintf(stdout, "wrote %s (%s)\n", p, countWord(len(res.Jobs), "job"))
 		if opts.P == 0 {
 			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: give plan and simulate --p P, convert again with --p, or fill the column\n")
 		}

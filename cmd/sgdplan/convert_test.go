@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -122,6 +123,10 @@ func TestConvertBadInput(t *testing.T) {
 		{"p 0 after IN", []string{"--from", "philly-pollux", "../../testdata/public/pollux-osdi21/traces/philly.csv", "--p", "0"}, "convert: --p 0: want a speedup exponent in (0, 1]"},
 		{"p NaN", []string{"--from", "gavel-vc", "--p", "NaN", "../../testdata/public/gavel-osdi20/philly_vc_traces_seed0/vc_0e4a51.csv"}, "convert: --p NaN: want a speedup exponent in (0, 1]"},
 		{"bad mode", []string{"--from", "chrome", "--mode", "fast", bad}, "--mode \"fast\""},
+		// a folder of job traces: it said "read DIR: is a directory"
+		{"job trace folder", []string{"--from", "itp", "../../testdata/public/microsoft-itp-elasticflow-traces/raw"}, "sgdplan: traces: ../../testdata/public/microsoft-itp-elasticflow-traces/raw: a folder: expected one itp job-trace CSV file (microsoft-itp-elasticflow-traces/raw/cluster01.csv, one cluster a conversion)\n"},
+		// Philly's file read as ITP: the header named, line 1
+		{"job trace of another format", []string{"--from", "itp", "../../testdata/public/pollux-osdi21/traces/philly.csv"}, "sgdplan: traces: ../../testdata/public/pollux-osdi21/traces/philly.csv:1: missing required column \"job_id\" (header has timestamp,duration,num_gpus,gpu_time,cluster)\n"},
 		{"no --from", []string{bad}, "from"},
 		{"unknown flag after IN", []string{"--from", "chrome", bad, "--bogus", "1"}, "unknown flag --bogus"},
 		{"flag after IN without value", []string{"--from", "chrome", bad, "--batch"}, "flag --batch needs a value"},
@@ -230,6 +235,13 @@ func TestConvertHelpNamesEveryFormat(t *testing.T) {
 	for _, f := range traces.ConvertFormats() {
 		if !strings.Contains(desc, f) {
 			t.Errorf("convert's description does not describe --from %s", f)
+		}
+	}
+	// gavel-vc's sizes are steps over a one-V100 rate, not measured
+	// GPU-seconds (which the description said of all three job traces)
+	for _, w := range []string{"philly-pollux and itp duration x GPUs, measured\n", "gavel-vc total_steps / the job type's steps/s\n"} {
+		if !strings.Contains(desc, w) {
+			t.Errorf("convert's description lacks %q", w)
 		}
 	}
 }
@@ -394,4 +406,39 @@ func tfeventsSample(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestConvertJobTraceSkippedRows: convert of a job trace with more zero
+// durations than the 20 warnings it prints says once how many rows it
+// skipped, why, and where (with one warning per row, the 25th skip was
+// "... and 5 more warnings" and no count of the jobs dropped), and writes the
+// jobs kept; stdout counts them in the singular for one.
+func TestConvertJobTraceSkippedRows(t *testing.T) {
+	dir := t.TempDir()
+	// 26 rows: lines 2..26 zero duration, line 27 job z (30 s x 4 GPUs)
+	body := "job_id,submission_time,duration,num_gpu\n"
+	for k := 0; k < 25; k++ {
+		body += fmt.Sprintf("j%d,%d,0,1\n", k, k)
+	}
+	body += "z,100,30,4\n"
+	in := filepath.Join(dir, "c.csv")
+	if err := os.WriteFile(in, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd(t, "convert", "--from", "itp", in, "--p", "0.5", "--out", out)
+	// "j0,0,0,1": the duration's 0 at column 6
+	want := "sgdplan: warning: traces: " + in + ":2:6: column duration: zero duration: 25 of 26 rows skipped " +
+		"(lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more); 1 job kept\n"
+	if code != 0 || stderr != want || stdout != "wrote "+filepath.Join(out, "jobs.csv")+" (1 job)\n" {
+		t.Errorf("exit %d\nstdout %q\nstderr %q\nwant exit 0, stderr %q", code, stdout, stderr, want)
+	}
+	got, err := os.ReadFile(filepath.Join(out, "jobs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the one job kept arrives first: arrival 0, size 30 x 4 = 120
+	if w := "job,arrival,size,p,model,max_workers,weight,rigid_workers\nz,0,120,0.5,,,,4\n"; string(got) != w {
+		t.Errorf("jobs.csv\n%s\nwant\n%s", got, w)
+	}
 }
