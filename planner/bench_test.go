@@ -155,3 +155,35 @@ func BenchmarkSimulateOverload(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSimulateOverloadFIFO is fifo and fcfs-rigid on the overloaded
+// queue with whole workers, as given (the simulator skips View.Rank, which
+// they never read) and wrapped so that the simulator keeps it ("ranked",
+// the cost before it skipped): the saving on one binary and machine.
+func BenchmarkSimulateOverloadFIFO(b *testing.B) {
+	jobs := overloadWorkload(2000)
+	for i := range jobs {
+		jobs[i].RigidWorkers = 1 + i%8
+	}
+	for _, pol := range []Policy{FIFO{}, FCFSRigid{}} {
+		for _, keep := range []bool{false, true} {
+			p, label := pol, pol.Name()
+			if keep {
+				p, label = hideRankless(pol), label+"-ranked"
+			}
+			b.Run(label, func(b *testing.B) {
+				b.ReportAllocs()
+				var r Result
+				var err error
+				c0 := cpuTime()
+				for b.Loop() {
+					if r, err = Simulate(jobs, p, Settings{Servers: 64, Integer: true}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, c0)
+				b.ReportMetric(r.MeanInSystem, "jobs-in-system")
+			})
+		}
+	}
+}

@@ -112,6 +112,7 @@ func (a *arrivals) Pop() any {
 // does not modify jobs.
 func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	_, isRigid := pol.(rigidPolicy)
+	_, rankless := pol.(ranklessPolicy)
 	if err := checkJobs(jobs, s.Servers, isRigid); err != nil {
 		return Result{}, err
 	}
@@ -207,6 +208,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		inSys    float64 // integral of jobs in system
 		done     int
 	)
+	if rankless {
+		for i := range rank {
+			rank[i] = -1 // never read: see View.Rank
+		}
+	}
 	for done < M {
 		// admit every arrival due now (or the next one if idle)
 		if len(active) == 0 && ah.Len() > 0 {
@@ -221,7 +227,9 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			res.Events++
 		}
 		m := len(active)
-		bySize = rankBySize(bySize, active, jobs, attained, rank, present)
+		if !rankless {
+			bySize = rankBySize(bySize, active, jobs, attained, rank, present)
+		}
 		vs = vs[:0]
 		for _, i := range active {
 			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
