@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -1011,12 +1012,28 @@ func WriteModel(path string, m *Model) error {
 // and what is wrong: unreadable, not JSON (with line and column), an unknown
 // schema version, an unknown family, missing or mismatched parameters.
 func LoadModel(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, errorf("%v", err)
 	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, errorf("%s is a folder: want a model.json (the file sgdplan fit --out writes)", path)
+	}
+	// Bounded: --model /dev/zero (or a trace given by mistake that never
+	// ends) read until memory ran out.
+	b, err := io.ReadAll(io.LimitReader(f, maxModelBytes+1))
+	if err != nil {
+		return nil, errorf("%v", err)
+	}
+	if int64(len(b)) > maxModelBytes {
+		return nil, errorf("%s: more than %d MiB: not a model.json (sgdplan fit writes a few kB to a few MB)", path, maxModelBytes>>20)
+	}
 	return ParseModel(path, b)
 }
+
+// maxModelBytes bounds what LoadModel reads (a variable for tests).
+var maxModelBytes int64 = 256 << 20
 
 // ParseModel is LoadModel on bytes; name is used in errors.
 func ParseModel(name string, b []byte) (*Model, error) {

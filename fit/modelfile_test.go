@@ -409,3 +409,35 @@ func TestSuperlinearWarning(t *testing.T) {
 		t.Errorf("a sublinear table: %s", w)
 	}
 }
+
+// TestLoadModelNotAFile: a folder and an endless or oversized file given as
+// the model are clear errors; the size bound stops reading (it read
+// /dev/zero until memory ran out).
+func TestLoadModelNotAFile(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadModel(dir); err == nil || err.Error() != "fit: "+dir+" is a folder: want a model.json (the file sgdplan fit --out writes)" {
+		t.Errorf("folder: %v", err)
+	}
+	defer func(m int64) { maxModelBytes = m }(maxModelBytes)
+	maxModelBytes = 1 << 20
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), 1<<20+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "fit: " + big + ": more than 1 MiB: not a model.json (sgdplan fit writes a few kB to a few MB)"
+	if _, err := LoadModel(big); err == nil || err.Error() != want {
+		t.Errorf("oversized: %v, want %s", err, want)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := LoadModel("/dev/zero"); err == nil || err.Error() != "fit: /dev/zero: more than 1 MiB: not a model.json (sgdplan fit writes a few kB to a few MB)" {
+			t.Errorf("/dev/zero: %v", err)
+		}
+	}
+	// at the bound exactly, the file is read and judged as JSON
+	if err := os.WriteFile(big, bytes.Repeat([]byte(" "), 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadModel(big); err == nil || strings.Contains(err.Error(), "MiB") {
+		t.Errorf("at the bound: %v, want a JSON error", err)
+	}
+}
