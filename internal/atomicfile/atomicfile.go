@@ -219,6 +219,13 @@ func fill(path string, tmp *os.File, write func(io.Writer) error) error {
 		tmp.Close()
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
+	// on disk before the rename: after a crash the name holds the old
+	// file or the whole new one, never an empty or partial one (the
+	// rename can reach the disk before the data on some file systems)
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
