@@ -150,12 +150,28 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 			return err
 		}
 	}
+	synced := map[string]bool{}
 	for i, t := range tmps {
 		if err := os.Rename(t, targets[i]); err != nil {
 			return fmt.Errorf("%s: %w", paths[i], unwrapPath(err))
 		}
+		if dir := filepath.Dir(targets[i]); !synced[dir] {
+			synced[dir] = true
+			syncDir(dir)
+		}
 	}
 	return nil
+}
+
+// syncDir asks that the renames into dir reach the disk, so that a crash
+// soon after a write does not bring back the old file. Best effort: some
+// systems cannot sync a folder (Windows, some network file systems), and
+// the write itself has succeeded.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // maxTempName bounds the bytes of a temporary file's name: a name of up
