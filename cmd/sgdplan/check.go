@@ -108,6 +108,11 @@ func runCheck(c *cli.Context) error {
 		if err != nil {
 			return badInput(err)
 		}
+		if !c.IsSet("workers") {
+			// "judged at 2 workers; give --workers" said of a verdict
+			// at the --workers given misleads
+			early = append(early, mf.CountWarnings...)
+		}
 		early = append(early, mf.Warnings...)
 		workers = mf.Workers
 		if mf.HasPS {

@@ -37,6 +37,10 @@ type manifest struct {
 	// Warnings name what check leaves out (replica roles it does not
 	// count).
 	Warnings []string
+	// CountWarnings say how Workers was judged where the manifest leaves
+	// it open (nprocPerNode auto, an elasticPolicy range): moot when
+	// --workers gives the count.
+	CountWarnings []string
 }
 
 type replicaSpec struct {
@@ -350,7 +354,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if warn != "" {
-			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
+			mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
 			// the operator's defaults: one bound given is both
@@ -366,7 +370,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)
 			}
 			if *lo != *hi || *lo != w {
-				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
 			}
 		}
 		// the training operator's world size: every replica runs
