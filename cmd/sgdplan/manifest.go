@@ -32,8 +32,10 @@ type manifest struct {
 	// replicas is absent: Kubeflow's default of 1), for check's messages.
 	WorkersAt, PSAt string
 	// Processes is a PyTorchJob's processes per replica (nprocPerNode;
-	// 1 otherwise): Workers is its replicas times Processes.
-	Processes int
+	// 1 otherwise): Workers is its replicas times Processes. ProcessesKey
+	// is the key that gave it: nprocPerNode or elasticPolicy.nProcPerNode.
+	Processes    int
+	ProcessesKey string
 	// Warnings name what check leaves out (replica roles it does not
 	// count).
 	Warnings []string
@@ -376,7 +378,10 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// the training operator's world size: every replica runs
 		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),
 		// each a worker
-		mf.Workers, mf.WorkersAt, mf.Processes = w*nproc, wAt, nproc
+		mf.Workers, mf.WorkersAt, mf.Processes, mf.ProcessesKey = w*nproc, wAt, nproc, "nprocPerNode"
+		if e := j.Spec.ElasticPolicy; e != nil && e.NProcPerNode != nil {
+			mf.ProcessesKey = "elasticPolicy.nProcPerNode"
+		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))

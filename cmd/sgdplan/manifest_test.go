@@ -417,6 +417,14 @@ func TestCheckNprocTooLarge(t *testing.T) {
 	if code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
+	// the deprecated key named as given (it said nprocPerNode of a file
+	// without one)
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    nProcPerNode: 5000\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, p)
+	want = "check: " + p + ":7:17: 20000 workers (4 replicas x elasticPolicy.nProcPerNode 5000): too large: at most 10000"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("elasticPolicy.nProcPerNode: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
 }
 
 // TestCheckWorkersFlagDropsCountWarnings: the warnings that say how a
