@@ -477,13 +477,14 @@ func hideTickLabels(a *plot.Axis) {
 func tickLabel(v float64) string { return tickLabelDigits(v, 4) }
 
 // tickLabelDigits is tickLabel with digits significant digits in exponent
-// form.
+// form, and at least 6 in plain form (6 drop the float noise of 0.1+0.2;
+// more tell ticks 0.1 apart at 100000, which 6 wrote "100000" each).
 func tickLabelDigits(v float64, digits int) string {
 	a := math.Abs(v)
 	if a != 0 && (a >= 1e6 || a < 1e-3) {
 		return strconv.FormatFloat(v, 'g', digits, 64)
 	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', max(6, digits), 64), 64)
 	if r == 0 {
 		r = 0 // no "-0"
 	}
@@ -520,9 +521,10 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // stepDigits is how many significant digits tell a tick at x from its
-// neighbours step away in exponent form: from x's leading digit down to the
-// step's last (2.5 times a power of ten has two), at least tickLabel's 4
-// (ticks 200 apart from 1e+06 read 1.0002e+06, not 1e+06 again).
+// neighbours step away: from x's leading digit down to the step's last
+// (2.5 times a power of ten has two), at least tickLabel's 4 (ticks 200
+// apart from 1e+06 read 1.0002e+06, not 1e+06 again; ticks 0.1 apart
+// from 100000 read 100000.1, past plain form's 6 digits).
 func stepDigits(x, step float64) int {
 	if x == 0 || !(step > 0) {
 		return 4

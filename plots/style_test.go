@@ -168,3 +168,33 @@ func TestPaletteNameLikePolicy(t *testing.T) {
 		t.Errorf("slots hesrpt %d equi %d a %d b %d c %d, want 0 1 2 3 4", p.Slot("hesrpt"), p.Slot("equi"), p.Slot("a"), p.Slot("b"), p.Slot("c"))
 	}
 }
+
+// Labelled ticks in plain form are told apart from their neighbours too:
+// plain form wrote 6 significant digits, so ticks 0.1 apart from 100000
+// all read "100000" and ticks 0.002 apart from 123456 all read "123456".
+// Ticks that 6 digits tell apart keep their labels (0.3, not
+// 0.30000000000000004).
+func TestNiceTicksPlainLabels(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		// step niceStep(0.6/6) = 0.1
+		{100000, 100000.6, []string{"100000", "100000.1", "100000.2", "100000.3", "100000.4", "100000.5"}},
+		// step niceStep(0.012/6) = 0.002
+		{123456, 123456.012, []string{"123456", "123456.002", "123456.004", "123456.006", "123456.008", "123456.01", "123456.012"}},
+		// step niceStep(3/6) = 0.5
+		{500000, 500003, []string{"500000", "500000.5", "500001", "500001.5", "500002", "500002.5", "500003"}},
+		{0, 0.6, []string{"0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6"}},
+	} {
+		var got []string
+		for _, tk := range (niceTicks{}).Ticks(c.lo, c.hi) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}

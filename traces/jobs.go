@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -78,9 +79,21 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 	var warns []error
 	var err error
 	var rates map[string]float64
-	switch format {
-	case "philly-pollux", "itp":
-	case "gavel-vc":
+	if !slices.Contains(JobFormats(), format) {
+		return nil, nil, fmt.Errorf("traces: unknown job trace format %q (known: %s)", format, strings.Join(JobFormats(), ", "))
+	}
+	// the trace itself first: a missing file or a folder was said to need
+	// gavel-vc's rates file when none was near it
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("traces: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		// reading it said "read DIR: is a directory", not what to give
+		return nil, nil, &ParseError{File: path, Msg: fmt.Sprintf("a folder: expected one %s job-trace CSV file (%s)", format, jobTraceExample[format])}
+	}
+	if format == "gavel-vc" {
 		const thr = "simulation_throughputs_isolated.csv"
 		tp := filepath.Join(filepath.Dir(path), thr)
 		if _, err := os.Stat(tp); err != nil {
@@ -92,17 +105,6 @@ func LoadJobTrace(format, path string) ([]Job, []error, error) {
 		if rates, err = gavelOneV100(tp); err != nil {
 			return nil, nil, err // the rates file's own error, at its line and column
 		}
-	default:
-		return nil, nil, fmt.Errorf("traces: unknown job trace format %q (known: %s)", format, strings.Join(JobFormats(), ", "))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("traces: %w", err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		// reading it said "read DIR: is a directory", not what to give
-		return nil, nil, &ParseError{File: path, Msg: fmt.Sprintf("a folder: expected one %s job-trace CSV file (%s)", format, jobTraceExample[format])}
 	}
 	jobs, warns, err = readJobTrace(format, f, path, rates)
 	if err != nil {

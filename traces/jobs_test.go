@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -485,5 +486,30 @@ func TestJobTraceTimesPositioned(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) || !errors.As(err, &pe) || pe.Line != c.line || pe.Column != c.col {
 			t.Errorf("%s %q:\n got %v\nwant %s (at %d:%d)", c.format, c.in, err, c.want, c.line, c.col)
 		}
+	}
+}
+
+// TestLoadGavelVCTraceBeforeRates: a gavel-vc trace that is a folder, or
+// that does not exist, is said to be so even with no rates file near it;
+// the rates file was looked for first, and its absence was the error
+// ("gavel-vc needs simulation_throughputs_isolated.csv beside the
+// trace"), as if the trace were fine.
+func TestLoadGavelVCTraceBeforeRates(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "gavel-osdi20")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jobs, _, err := LoadJobTrace("gavel-vc", dir)
+	if want := "traces: " + dir + ": a folder: expected one gavel-vc job-trace CSV file"; err == nil || !strings.HasPrefix(err.Error(), want) || jobs != nil {
+		t.Errorf("folder: %d jobs, error %v, want %s...", len(jobs), err, want)
+	}
+	missing := filepath.Join(dir, "vc_0e4a51.csv")
+	jobs, _, err = LoadJobTrace("gavel-vc", missing)
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) || strings.Contains(err.Error(), "simulation_throughputs") || jobs != nil {
+		t.Errorf("missing trace: %d jobs, error %v, want that %s does not exist", len(jobs), err, missing)
+	}
+	if _, _, err := LoadJobTrace("gavel", dir); err == nil || !strings.Contains(err.Error(), `unknown job trace format "gavel"`) {
+		t.Errorf("unknown format: error %v", err)
 	}
 }

@@ -108,6 +108,11 @@ func runCheck(c *cli.Context) error {
 		if err != nil {
 			return badInput(err)
 		}
+		if !c.IsSet("workers") {
+			// "judged at 2 workers; give --workers" said of a verdict
+			// at the --workers given misleads
+			early = append(early, mf.CountWarnings...)
+		}
 		early = append(early, mf.Warnings...)
 		workers = mf.Workers
 		if mf.HasPS {
@@ -153,7 +158,7 @@ func runCheck(c *cli.Context) error {
 		// replica: the position is that of the replicas, so say both
 		how := ""
 		if from("workers") != "" && mf.Processes > 1 {
-			how = fmt.Sprintf(" (%d replicas x nprocPerNode %d)", workers/mf.Processes, mf.Processes)
+			how = fmt.Sprintf(" (%d replicas x %s %d)", workers/mf.Processes, mf.ProcessesKey, mf.Processes)
 		}
 		return badInput(fmt.Errorf("check: %s%d workers%s: too large: at most %d (check weighs every worker count up to it, for the fit and each bootstrap refit; predict goes to %d)", from("workers"), workers, how, maxCheckWorkers, maxCount))
 	}

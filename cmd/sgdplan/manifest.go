@@ -32,11 +32,17 @@ type manifest struct {
 	// replicas is absent: Kubeflow's default of 1), for check's messages.
 	WorkersAt, PSAt string
 	// Processes is a PyTorchJob's processes per replica (nprocPerNode;
-	// 1 otherwise): Workers is its replicas times Processes.
-	Processes int
+	// 1 otherwise): Workers is its replicas times Processes. ProcessesKey
+	// is the key that gave it: nprocPerNode or elasticPolicy.nProcPerNode.
+	Processes    int
+	ProcessesKey string
 	// Warnings name what check leaves out (replica roles it does not
 	// count).
 	Warnings []string
+	// CountWarnings say how Workers was judged where the manifest leaves
+	// it open (nprocPerNode auto, an elasticPolicy range): moot when
+	// --workers gives the count.
+	CountWarnings []string
 }
 
 type replicaSpec struct {
@@ -350,7 +356,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if warn != "" {
-			mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
+			mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
 			// the operator's defaults: one bound given is both
@@ -366,13 +372,16 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)
 			}
 			if *lo != *hi || *lo != w {
-				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
 			}
 		}
 		// the training operator's world size: every replica runs
 		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),
 		// each a worker
-		mf.Workers, mf.WorkersAt, mf.Processes = w*nproc, wAt, nproc
+		mf.Workers, mf.WorkersAt, mf.Processes, mf.ProcessesKey = w*nproc, wAt, nproc, "nprocPerNode"
+		if e := j.Spec.ElasticPolicy; e != nil && e.NProcPerNode != nil {
+			mf.ProcessesKey = "elasticPolicy.nProcPerNode"
+		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))

@@ -281,8 +281,10 @@ func TestManifestNprocPerNode(t *testing.T) {
 		if c.want != "" {
 			warns = []string{c.want}
 		}
-		if err != nil || mf.Workers != c.workers || strings.Join(mf.Warnings, "|") != strings.Join(warns, "|") {
-			t.Errorf("%s: %d workers, warnings %q, %v; want %d workers, warnings %q", c.name, mf.Workers, mf.Warnings, err, c.workers, warns)
+		// the warnings of how the count was read are CountWarnings
+		// (check drops them under --workers)
+		if err != nil || mf.Workers != c.workers || strings.Join(mf.CountWarnings, "|") != strings.Join(warns, "|") || len(mf.Warnings) != 0 {
+			t.Errorf("%s: %d workers, warnings %q and %q, %v; want %d workers, count warnings %q", c.name, mf.Workers, mf.CountWarnings, mf.Warnings, err, c.workers, warns)
 		}
 	}
 }
@@ -414,5 +416,35 @@ func TestCheckNprocTooLarge(t *testing.T) {
 	want := "check: " + p + ":6:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
 	if code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	// the deprecated key named as given (it said nprocPerNode of a file
+	// without one)
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    nProcPerNode: 5000\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, p)
+	want = "check: " + p + ":7:17: 20000 workers (4 replicas x elasticPolicy.nProcPerNode 5000): too large: at most 10000"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("elasticPolicy.nProcPerNode: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+}
+
+// TestCheckWorkersFlagDropsCountWarnings: the warnings that say how a
+// PyTorchJob's worker count was judged (nprocPerNode auto, an
+// elasticPolicy range: "judged at one process per replica, 4 workers; give
+// --workers") are left out when --workers gives the count: they were
+// printed beside a verdict at the --workers given, naming a count it was
+// not judged at. Without --workers they stay.
+func TestCheckWorkersFlagDropsCountWarnings(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	p := filepath.Join(dir, "pt.yaml")
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	const auto, elastic = "judged at one process per replica, 4 workers; give --workers", "judged at the 4 replicas given; check the others with --workers"
+	_, stdout, stderr := runCmd(t, "check", "--model", mp, p)
+	if !strings.Contains(stderr, auto) || !strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 4 workers") {
+		t.Errorf("without --workers: stdout %q, stderr %q; want the verdict at 4 workers and both warnings", stdout, stderr)
+	}
+	_, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "8", p)
+	if strings.Contains(stderr, auto) || strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 8 workers") {
+		t.Errorf("with --workers 8: stdout %q, stderr %q; want the verdict at 8 workers and neither warning", stdout, stderr)
 	}
 }
