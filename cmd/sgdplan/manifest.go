@@ -367,6 +367,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			if hi == nil {
 				hi = lo
 			}
+			if *lo > *hi {
+				return mf, fmt.Errorf("check: %s: elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", at("spec", "elasticPolicy", "minReplicas"), *lo, *hi)
+			}
 			how := fmt.Sprintf("%d to %d replicas as nodes come and go", *lo, *hi)
 			if *lo == *hi {
 				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)

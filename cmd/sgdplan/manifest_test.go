@@ -267,6 +267,7 @@ func TestManifestNprocPerNode(t *testing.T) {
 		{"a word", "  nprocPerNode: four\n", 0, `check: m.yaml:3:17: nprocPerNode "four": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
 		{"both", "  nprocPerNode: \"2\"\n  elasticPolicy:\n    nProcPerNode: 2\n", 0, "check: m.yaml:5:19: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)"},
 		{"elastic zero", "  elasticPolicy:\n    nProcPerNode: 0\n", 0, "check: m.yaml:4:19: elasticPolicy.nProcPerNode = 0, want a whole number of processes per replica from 1 to 1000000"},
+		{"elastic min above max", "  elasticPolicy:\n    minReplicas: 6\n    maxReplicas: 2\n", 0, "check: m.yaml:4:18: elasticPolicy minReplicas 6 is above maxReplicas 2: want minReplicas <= maxReplicas"},
 		{"elastic a word", "  elasticPolicy:\n    maxReplicas: six\n", 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.maxReplicas holds a string where a whole number was expected"},
 	}
 	for _, c := range cases {
