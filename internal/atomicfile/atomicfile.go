@@ -190,8 +190,13 @@ func createTemp(path, target string) (*os.File, error) {
 	const suffix = 1 + len(".tmp") + 10 // ".", ".tmp", a uint32's digits
 	if len(base) > maxTempName-suffix {
 		base = base[:maxTempName-suffix]
-		for len(base) > 0 && !utf8.ValidString(base) {
-			base = base[:len(base)-1] // not inside a character
+		// not inside a character: drop the bytes of one cut short (at most
+		// 3), not every byte back to an invalid one earlier in the name
+		for range utf8.UTFMax - 1 {
+			if r, size := utf8.DecodeLastRuneInString(base); r != utf8.RuneError || size != 1 {
+				break
+			}
+			base = base[:len(base)-1]
 		}
 	}
 	var (

@@ -290,3 +290,31 @@ func TestWriteLongName(t *testing.T) {
 		t.Errorf("left behind: %v", ents)
 	}
 }
+
+// TestTempNameCut: a long name is cut to fit with its temporary suffix,
+// back to a whole character when the cut falls inside one, and no further:
+// a byte that is not UTF-8 earlier in the name (Linux takes any bytes) cut
+// it back to that byte, down to nothing.
+func TestTempNameCut(t *testing.T) {
+	dir := t.TempDir()
+	const keep = maxTempName - (1 + len(".tmp") + 10) // bytes of the name kept
+	for _, c := range []struct {
+		name string
+		want string // the kept part of the name
+	}{
+		{"ab\xffcd" + strings.Repeat("y", 250), ("ab\xffcd" + strings.Repeat("y", 250))[:keep]},
+		{"a" + strings.Repeat("é", 125), "a" + strings.Repeat("é", (keep-1)/2)}, // the cut falls inside an é
+		{"short.json", "short.json"},
+	} {
+		f, err := createTemp(filepath.Join(dir, c.name), filepath.Join(dir, c.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		os.Remove(f.Name())
+		base := filepath.Base(f.Name())
+		if !strings.HasPrefix(base, "."+c.want+".tmp") || len(base) > maxTempName {
+			t.Errorf("temporary name %q (%d bytes), want .%s.tmpDIGITS within %d bytes", base, len(base), c.want, maxTempName)
+		}
+	}
+}
