@@ -30,6 +30,9 @@ const (
 	tfEventSummary  = 5 // Summary
 	tfEventSession  = 7 // SessionLog (6 is log_message, a LogMessage)
 
+	tfEventWhatFirst = 3 // file_version: the first field of the oneof what
+	tfEventWhatLast  = 9 // meta_graph_def: its last
+
 	tfSessionStatus = 1 // SessionLog.status, enum SessionStatus
 	tfSessionStart  = 1 // SessionStatus START (0 unspecified, 2 STOP, 3 CHECKPOINT)
 
@@ -101,10 +104,18 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
 		var ev TFScalar
 		var summaries, sessions [][]byte
+		// Event's fields 3 to 9 (file_version, graph_def, summary,
+		// log_message, session_log, tagged_run_metadata, meta_graph_def)
+		// are the oneof `what`: the member given last counts, as protobuf
+		// reads it (a summary then a session_log is a session_log alone)
+		var what protowire.Number
 		// a known field of the wrong wire type is an error, as a session_log
 		// that does not decode is: skipped, it read values at step 0 or
 		// wall time 0 (see tfWire)
 		if err := tfWalk("Event", data, func(num protowire.Number, typ protowire.Type, v uint64, b []byte) error {
+			if num >= tfEventWhatFirst && num <= tfEventWhatLast && num != what {
+				summaries, sessions, what = nil, nil, num
+			}
 			switch num {
 			case tfEventWallTime:
 				if err := tfWire("Event", num, "wall_time", "a double", typ, protowire.Fixed64Type); err != nil {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -769,6 +770,46 @@ func TestTFEventsSessionLogField(t *testing.T) {
 		}
 		if got := errorsText(warns); want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
 			t.Errorf("%s: warnings %q, want %q", c.name, got, want)
+		}
+	}
+}
+
+// TestReadTFEventsEventOneof: an Event's summary, session_log and the other
+// members of its oneof `what` (fields 3 to 9) replace each other, the last
+// given counting, as protobuf reads them; the same member given twice in a
+// row is merged. Both a summary and a session_log used to be read.
+func TestReadTFEventsEventOneof(t *testing.T) {
+	var events []byte
+	for step := range int64(10) {
+		events = AppendTFRecord(events, tfTestEvent(1000+float64(step), step, "", tfTestValue{tag: "loss", simple: f32(float32(step))}))
+	}
+	head := []byte{0x09, 0, 0, 0, 0, 0, 0x30, 0x91, 0x40, 0x10, 0x05}                                                                        // wall_time 1100, step 5
+	value := append(tfTestField(1, protowire.BytesType, []byte("loss")), tfTestField(2, protowire.Fixed32Type, []byte{0, 0, 0xc6, 0x42})...) // simple_value 99
+	summary := tfTestField(tfEventSummary, protowire.BytesType, tfTestField(tfSummaryValue, protowire.BytesType, value))
+	start := tfTestField(tfEventSession, protowire.BytesType, []byte{0x08, 0x01})
+	version := tfTestField(3, protowire.BytesType, []byte("brain.Event:2"))
+	cases := []struct {
+		name   string
+		what   []byte
+		kept   int  // values read
+		has99  bool // the event's own value among them
+		purged bool // a START applied
+	}{
+		{"summary then session_log", append(bytes.Clone(summary), start...), 5, false, true},
+		{"session_log then summary", append(bytes.Clone(start), summary...), 11, true, false},
+		{"summary then file_version", append(bytes.Clone(summary), version...), 10, false, false},
+		{"summary twice", append(bytes.Clone(summary), summary...), 12, true, false},
+		{"summary, file_version, summary", append(append(bytes.Clone(summary), version...), summary...), 11, true, false},
+	}
+	for _, c := range cases {
+		data := AppendTFRecord(bytes.Clone(events), append(bytes.Clone(head), c.what...))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(data), "run.tfevents")
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		has99 := slices.ContainsFunc(s, func(x TFScalar) bool { return x.Value == 99 })
+		if len(s) != c.kept || has99 != c.has99 || (len(warns) > 0) != c.purged {
+			t.Errorf("%s: %d values (99 among them: %v), warnings %q; want %d values (99: %v), a START applied: %v", c.name, len(s), has99, errorsText(warns), c.kept, c.has99, c.purged)
 		}
 	}
 }
