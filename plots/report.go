@@ -352,7 +352,8 @@ func num(v float64) string {
 	return tickLabel(roundSig(v, 4))
 }
 
-// Num formats a number as the report's tables and axes write it: 4
+// Num formats a number as the report's tables (but the simulation table's
+// times, which keep whole seconds below 10^7) and axes write it: 4
 // significant digits, plainly from 0.001 to under 10^6 (0.0123, 123500),
 // in exponent form beyond (1.235e+06, 2.5e-05); "–" for NaN, "∞" for
 // infinity. The report's captions use it too.
