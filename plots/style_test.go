@@ -48,13 +48,7 @@ func TestNiceTicksExponentLabels(t *testing.T) {
 		// step niceStep(6e-8/6) = 1e-8
 		{1.23e-5, 1.236e-5, []string{"1.23e-05", "1.231e-05", "1.232e-05", "1.233e-05", "1.234e-05", "1.235e-05", "1.236e-05"}},
 	} {
-		var got []string
-		for _, tk := range (niceTicks{}).Ticks(c.lo, c.hi) {
-			if tk.Label != "" {
-				got = append(got, tk.Label)
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := tickLabels(c.lo, c.hi); !slices.Equal(got, c.want) {
 			t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, got, c.want)
 		}
 	}
@@ -187,14 +181,20 @@ func TestNiceTicksPlainLabels(t *testing.T) {
 		{500000, 500003, []string{"500000", "500000.5", "500001", "500001.5", "500002", "500002.5", "500003"}},
 		{0, 0.6, []string{"0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6"}},
 	} {
-		var got []string
-		for _, tk := range (niceTicks{}).Ticks(c.lo, c.hi) {
-			if tk.Label != "" {
-				got = append(got, tk.Label)
-			}
-		}
-		if !slices.Equal(got, c.want) {
+		if got := tickLabels(c.lo, c.hi); !slices.Equal(got, c.want) {
 			t.Errorf("[%g, %g]: labels %q, want %q", c.lo, c.hi, got, c.want)
 		}
 	}
+}
+
+// tickLabels are the labels niceTicks writes on [lo, hi], the unlabelled
+// minor ticks left out.
+func tickLabels(lo, hi float64) []string {
+	var got []string
+	for _, tk := range (niceTicks{}).Ticks(lo, hi) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	return got
 }
