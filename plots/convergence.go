@@ -33,6 +33,11 @@ type ConvergenceData struct {
 	TimeMeasured  []Obs   // time to target (s) against workers, may be empty
 	TimePredicted []Band  // predicted time to target, X increasing, may be empty
 	Level         float64 // coverage of TimePredicted's band; 0 means 0.95
+	// InfiniteFrom is the least worker count past TimePredicted whose
+	// predicted time is infinite (the target is not reached), left out;
+	// 0 when none is. With it, the time does not fall on past the last
+	// count drawn: StillFalling is false.
+	InfiniteFrom float64
 }
 
 // Best returns the worker count with the least predicted time to target and
@@ -48,11 +53,13 @@ func (d ConvergenceData) Best() (workers, seconds float64) {
 }
 
 // StillFalling reports whether the predicted time to target is least at
-// the largest worker count drawn, one of two or more: it is still falling
-// there, and Best is the end of the drawn range, not the fastest count.
+// the largest worker count drawn, one of two or more, and finite past it
+// (InfiniteFrom 0): it is still falling there, and Best is the end of the
+// drawn range, not the fastest count. Where the counts past it take
+// forever, Best is the fastest.
 func (d ConvergenceData) StillFalling() bool {
 	n := len(d.TimePredicted)
-	if n < 2 {
+	if n < 2 || d.InfiniteFrom > 0 {
 		return false
 	}
 	w, _ := d.Best()

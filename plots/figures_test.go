@@ -156,6 +156,11 @@ func TestConvergenceBest(t *testing.T) {
 	if !d.StillFalling() {
 		t.Errorf("not StillFalling with the best at N = 8, the largest drawn")
 	}
+	// the counts past the range take forever: N = 8 is the fastest
+	d.InfiniteFrom = 16
+	if d.StillFalling() {
+		t.Errorf("StillFalling at N = 8 with an infinite time from N = 16 on")
+	}
 }
 
 // The time panel's legend calls the least time "fastest" only when the
@@ -176,6 +181,13 @@ func TestConvergenceLegendStillFalling(t *testing.T) {
 	}
 	if s := svgText(t, f); strings.Contains(s, "fastest") || !strings.Contains(s, "still falling: N=2,") {
 		t.Errorf("best at the largest drawn: legend calls it fastest")
+	}
+	d.InfiniteFrom = 3 // N = 3 on never reach the target: 2 is the fastest
+	if f, err = ConvergenceFigure(d); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "fastest: N=2,") || strings.Contains(s, "still falling") {
+		t.Errorf("best at the last finite count: legend says still falling")
 	}
 }
 

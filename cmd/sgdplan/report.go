@@ -898,6 +898,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 		}
 		d.TimePredicted = append(d.TimePredicted, plots.Band{X: float64(w), Y: t.Value, Lo: lo, Hi: hi})
 	}
+	d.InfiniteFrom = float64(never)
 	return d, never, true
 }
 
@@ -906,6 +907,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 // points at; never is the least worker count whose predicted time to the
 // target is infinite, left out of the figure (0: none).
 func convergenceCaption(cd plots.ConvergenceData, never, servers int, level float64) (string, float64) {
+	cd.InfiniteFrom = float64(never) // as the figure is told
 	bw, bt := cd.Best()
 	head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %s against workers (%.0f%% band): ", plots.Num(cd.Target), 100*level)
 	// the least time at the largest count drawn is no fastest
@@ -919,6 +921,11 @@ func convergenceCaption(cd plots.ConvergenceData, never, servers int, level floa
 		largest = "the largest with a finite time"
 	}
 	cap := head + fmt.Sprintf("fastest at N = %d, %s s.", int(bw), plots.Num(bt))
+	if n := len(cd.TimePredicted); never > 0 && n > 1 && bw == cd.TimePredicted[n-1].X {
+		// least at the last finite count: the fastest, as the counts
+		// past it never reach the target (it said "still falling")
+		cap = head + fmt.Sprintf("fastest at N = %d, %s, %s s.", int(bw), largest, plots.Num(bt))
+	}
 	if cd.StillFalling() {
 		cap = head + fmt.Sprintf("still falling at N = %d, %s, %s s.", int(bw), largest, plots.Num(bt))
 	}

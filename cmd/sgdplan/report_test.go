@@ -807,8 +807,9 @@ func TestReportWarningPrefix(t *testing.T) {
 // the updates to the target are finite at N = 1 and 2 (104.8 (1 + 1e306 x
 // 0.98 (N-1)), 1.03e308 at N = 2) and overflow from N = 3: the figure was
 // left out (0 x infinity made the loss curves' first point NaN), its caption
-// now says N = 3 on is not drawn. A curve still falling at its last finite
-// count calls it the largest with a finite time, not the largest drawn.
+// now says N = 3 on is not drawn. A time least at its last finite count is
+// the fastest there, the largest with a finite time (it said "still
+// falling", as if more workers would be faster, where they never finish).
 func TestReportConvergenceInfiniteTimes(t *testing.T) {
 	tmp := t.TempDir()
 	m := asgdModel(t, tmp)
@@ -830,9 +831,9 @@ func TestReportConvergenceInfiniteTimes(t *testing.T) {
 		never, servers int
 		want           string
 	}{
-		{5, 8, head + "still falling at N = 4, the largest with a finite time, 10 s. The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
+		{5, 8, head + "fastest at N = 4, the largest with a finite time, 10 s. The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
 		{0, 4, head + "still falling at N = 4, the largest drawn, 10 s."},
-		{5, 2, head + "still falling at N = 2, all the cluster's 2 servers, 30 s (the curve, drawn beyond it to the fitted worker counts, is still falling at N = 4, the largest with a finite time, 10 s). The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
+		{5, 2, head + "still falling at N = 2, all the cluster's 2 servers, 30 s (the curve, drawn to the fitted worker counts, is fastest at N = 4 beyond it, 10 s). The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
 	} {
 		if got, _ := convergenceCaption(d, c.never, c.servers, 0.9); got != c.want {
 			t.Errorf("never %d on %d servers: caption\n%s\nwant\n%s", c.never, c.servers, got, c.want)
