@@ -322,11 +322,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 
 	// Convergence figure, when the model has a loss curve.
-	if cd, never, ok := reportConvergence(m, o.servers, tr); ok {
+	if cd, ok := reportConvergence(m, o.servers, tr); ok {
 		if fig, err := plots.ConvergenceFigure(cd); err != nil {
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
 		} else {
-			cap, bw := convergenceCaption(cd, never, o.servers, m.Level)
+			cap, bw := convergenceCaption(cd, o.servers, m.Level)
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
 				// check fails such counts and advises a shard: say so
 				// where the figure points at one of them
@@ -809,13 +809,13 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 
 // reportConvergence is the convergence figure's input from a model with a
 // loss curve: the fitted l(k) at a few worker counts and the predicted time
-// to the model's target loss against workers; never is the least worker
-// count from which every count's predicted time is infinite (the loss
-// curve never reaches the target there: not drawn), 0 when none is.
-func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.ConvergenceData, never int, ok bool) {
+// to the model's target loss against workers; d.InfiniteFrom is the least
+// worker count from which every count's predicted time is infinite (the
+// updates to the target overflow: not drawn), 0 when none is.
+func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.ConvergenceData, ok bool) {
 	e := m.Efficiency
 	if e == nil || !(e.TargetLoss > e.B2) {
-		return plots.ConvergenceData{}, 0, false
+		return plots.ConvergenceData{}, false
 	}
 	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
 	top := max(servers, m.Reference.MaxWorkers, 2)
@@ -854,7 +854,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 		}
 	}
 	if !(umax > 0) {
-		return d, 0, false
+		return d, false
 	}
 	umax = math.Min(umax*1.5, math.MaxFloat64/61) // umax*60 finite
 	for _, pts := range measured {
@@ -878,6 +878,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 		}
 		d.Curves = append(d.Curves, c)
 	}
+	never := 0
 	for _, w := range reportWorkers(top) {
 		p := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		t := p.TimeToTarget
@@ -899,35 +900,30 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 		d.TimePredicted = append(d.TimePredicted, plots.Band{X: float64(w), Y: t.Value, Lo: lo, Hi: hi})
 	}
 	d.InfiniteFrom = float64(never)
-	return d, never, true
+	return d, true
 }
 
 // convergenceCaption is the convergence figure's caption for cd on a
 // cluster of servers (intervals of coverage level), and the worker count it
-// points at; never is the least worker count whose predicted time to the
-// target is infinite, left out of the figure (0: none).
-func convergenceCaption(cd plots.ConvergenceData, never, servers int, level float64) (string, float64) {
-	cd.InfiniteFrom = float64(never) // as the figure is told
+// points at; the counts from cd.InfiniteFrom on (0: none) take forever and
+// are left out of the figure.
+func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (string, float64) {
+	never := int(cd.InfiniteFrom)
 	bw, bt := cd.Best()
 	head := fmt.Sprintf("Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss %s against workers (%.0f%% band): ", plots.Num(cd.Target), 100*level)
 	// the least time at the largest count drawn is no fastest
 	// count: the time still falls there (it said "fastest at
 	// N = 16" of 1 to 16, and "fastest at N = 1 on the cluster's
-	// 1 server")
-	largest := "the largest drawn"
-	if never > 0 {
-		// the counts past it are left out, not beyond the figure's
-		// range: the largest with a finite time
-		largest = "the largest with a finite time"
-	}
+	// 1 server"); StillFalling is false when the counts past the last
+	// drawn take forever
 	cap := head + fmt.Sprintf("fastest at N = %d, %s s.", int(bw), plots.Num(bt))
 	if n := len(cd.TimePredicted); never > 0 && n > 1 && bw == cd.TimePredicted[n-1].X {
 		// least at the last finite count: the fastest, as the counts
 		// past it never reach the target (it said "still falling")
-		cap = head + fmt.Sprintf("fastest at N = %d, %s, %s s.", int(bw), largest, plots.Num(bt))
+		cap = head + fmt.Sprintf("fastest at N = %d, the largest with a finite time, %s s.", int(bw), plots.Num(bt))
 	}
 	if cd.StillFalling() {
-		cap = head + fmt.Sprintf("still falling at N = %d, %s, %s s.", int(bw), largest, plots.Num(bt))
+		cap = head + fmt.Sprintf("still falling at N = %d, the largest drawn, %s s.", int(bw), plots.Num(bt))
 	}
 	if int(bw) > servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(servers) {
 		// the curve runs past the cluster to the fitted counts: say
@@ -949,7 +945,7 @@ func convergenceCaption(cd plots.ConvergenceData, never, servers int, level floa
 			cap = head + fmt.Sprintf("still falling at N = %d, %s, %s s", int(iw), what, plots.Num(it))
 		}
 		if cd.StillFalling() {
-			cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, %s, %s s).", int(bw), largest, plots.Num(bt))
+			cap += fmt.Sprintf(" (the curve, drawn beyond it to the fitted worker counts, is still falling at N = %d, the largest drawn, %s s).", int(bw), plots.Num(bt))
 		} else {
 			cap += fmt.Sprintf(" (the curve, drawn to the fitted worker counts, is fastest at N = %d beyond it, %s s).", int(bw), plots.Num(bt))
 		}

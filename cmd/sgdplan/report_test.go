@@ -835,7 +835,8 @@ func TestReportConvergenceInfiniteTimes(t *testing.T) {
 		{0, 4, head + "still falling at N = 4, the largest drawn, 10 s."},
 		{5, 2, head + "still falling at N = 2, all the cluster's 2 servers, 30 s (the curve, drawn to the fitted worker counts, is fastest at N = 4 beyond it, 10 s). The predicted time to the target is infinite from N = 5 on (infinite updates to reach it): those N are not drawn."},
 	} {
-		if got, _ := convergenceCaption(d, c.never, c.servers, 0.9); got != c.want {
+		d.InfiniteFrom = float64(c.never)
+		if got, _ := convergenceCaption(d, c.servers, 0.9); got != c.want {
 			t.Errorf("never %d on %d servers: caption\n%s\nwant\n%s", c.never, c.servers, got, c.want)
 		}
 	}
@@ -848,12 +849,12 @@ func TestReportConvergenceInfiniteTimes(t *testing.T) {
 func TestReportCaptionNumbers(t *testing.T) {
 	d := plots.ConvergenceData{Target: 0.000123456, TimePredicted: []plots.Band{{X: 1, Y: 200000}, {X: 2, Y: 123456.7}, {X: 3, Y: 150000}}}
 	const want = "Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss 0.0001235 against workers (95% band): fastest at N = 2, 123500 s."
-	if got, _ := convergenceCaption(d, 0, 8, 0.95); got != want {
+	if got, _ := convergenceCaption(d, 8, 0.95); got != want {
 		t.Errorf("caption\n%s\nwant\n%s", got, want)
 	}
 	// past the cluster's 1 server: both times in the same form
 	const past = "Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss 0.0001235 against workers (95% band): still falling at N = 1, all the cluster's 1 server, 200000 s (the curve, drawn to the fitted worker counts, is fastest at N = 2 beyond it, 123500 s)."
-	if got, _ := convergenceCaption(d, 0, 1, 0.95); got != past {
+	if got, _ := convergenceCaption(d, 1, 0.95); got != past {
 		t.Errorf("caption on 1 server\n%s\nwant\n%s", got, past)
 	}
 }
