@@ -143,14 +143,15 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if err != nil {
 		return manifest{}, err
 	}
-	if len(yamlDocuments(b)) == 0 {
+	docs := yamlDocuments(b)
+	if len(docs) == 0 {
 		what := "empty"
 		if len(bytes.TrimSpace(b)) > 0 {
 			what = "only comments or ---"
 		}
 		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
 	}
-	if docs := yamlDocuments(b); len(docs) > 1 {
+	if len(docs) > 1 {
 		doc, err := jobDocument(path, b, docs)
 		if err != nil {
 			return manifest{}, err
