@@ -102,6 +102,10 @@ type tfStart struct {
 func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStart, firstWall float64, warnings []error, err error) {
 	firstWall = math.NaN()
 	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
+		// a decoding error of this record, at its number and byte offset
+		at := func(err error) error {
+			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
+		}
 		var ev TFScalar
 		var summaries, sessions [][]byte
 		// Event's fields 3 to 9 (file_version, graph_def, summary,
@@ -141,7 +145,7 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 			}
 			return nil
 		}); err != nil {
-			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
+			return at(err)
 		}
 		if math.IsNaN(firstWall) {
 			firstWall = ev.WallTime
@@ -159,7 +163,7 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 				status, set = v, true
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
+				return at(err)
 			}
 		}
 		if set && status == tfSessionStart {
@@ -185,7 +189,7 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 				}
 				return nil
 			}); err != nil {
-				return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf("record %d at byte %d: %v", n, off, err)}
+				return at(err)
 			}
 		}
 		return nil
