@@ -21,27 +21,34 @@ import (
 // folder, device, pipe or other non-regular file: a rename would put the
 // output in its place.
 func Target(path string) (string, error) {
+	target, _, err := targetInfo(path)
+	return target, err
+}
+
+// targetInfo is Target, with the file it replaces as Lstat saw it (nil when
+// there is none): its mode is the new file's (keepMode).
+func targetInfo(path string) (string, fs.FileInfo, error) {
 	target := path
 	for hops := 0; ; hops++ {
 		fi, err := os.Lstat(target)
 		if errors.Is(err, fs.ErrNotExist) {
-			return target, nil
+			return target, nil, nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
+			return "", nil, fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
 		}
 		switch {
 		case fi.Mode().IsRegular():
 			if fi.Mode().Perm()&0o222 == 0 {
 				// the rename would replace it all the same (it needs the
 				// folder's permission, not the file's): say so instead
-				return "", fmt.Errorf("%s is read-only (mode %v): refusing to replace it; make it writable (chmod u+w) or write elsewhere", path, fi.Mode().Perm())
+				return "", nil, fmt.Errorf("%s is read-only (mode %v): refusing to replace it; make it writable (chmod u+w) or write elsewhere", path, fi.Mode().Perm())
 			}
-			return target, nil
+			return target, fi, nil
 		case fi.Mode()&fs.ModeSymlink != 0 && hops < 40:
 			link, err := os.Readlink(target)
 			if err != nil {
-				return "", fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
+				return "", nil, fmt.Errorf("%s: cannot write: %w", path, unwrapPath(err))
 			}
 			if !filepath.IsAbs(link) {
 				// not filepath.Join: it would clean "dir/../x" as text,
@@ -50,11 +57,11 @@ func Target(path string) (string, error) {
 			}
 			target = link
 		case fi.IsDir():
-			return "", fmt.Errorf("%s is a folder: want the path of a file to write", path)
+			return "", nil, fmt.Errorf("%s is a folder: want the path of a file to write", path)
 		case fi.Mode()&fs.ModeSymlink != 0:
-			return "", fmt.Errorf("%s: cannot write: too many links", path)
+			return "", nil, fmt.Errorf("%s: cannot write: too many links", path)
 		default:
-			return "", fmt.Errorf("%s is %s, not a regular file: want the path of a file to write", path, kindOf(fi.Mode()))
+			return "", nil, fmt.Errorf("%s is %s, not a regular file: want the path of a file to write", path, kindOf(fi.Mode()))
 		}
 	}
 }
@@ -132,7 +139,7 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 		}
 	}()
 	for i, path := range paths {
-		target, err := Target(path)
+		target, old, err := targetInfo(path)
 		if err != nil {
 			return err
 		}
@@ -142,7 +149,7 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 			return err
 		}
 		tmps = append(tmps, tmp.Name())
-		if err := keepMode(path, target, tmp); err != nil {
+		if err := keepMode(path, old, tmp); err != nil {
 			tmp.Close()
 			return err
 		}
@@ -219,15 +226,15 @@ func createTemp(path, target string) (*os.File, error) {
 	return tmp, nil
 }
 
-// keepMode gives tmp the permissions of the file target when it exists, as
-// an editor keeps a file's mode when it saves: a private 0600 file stays
-// private (every write made it 0644), a 0664 one stays group-writable.
-func keepMode(path, target string, tmp *os.File) error {
-	fi, err := os.Stat(target)
-	if err != nil || !fi.Mode().IsRegular() {
+// keepMode gives tmp the permissions of old, the file it replaces (nil:
+// none), as an editor keeps a file's mode when it saves: a private 0600
+// file stays private (every write made it 0644), a 0664 one stays
+// group-writable.
+func keepMode(path string, old fs.FileInfo, tmp *os.File) error {
+	if old == nil {
 		return nil // a new file: createTemp's mode
 	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(old.Mode().Perm()); err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	return nil
