@@ -20,6 +20,7 @@ import (
 )
 
 func main() {
+	removeTempsOnStop()
 	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
 

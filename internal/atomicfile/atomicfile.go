@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -137,6 +138,7 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 				os.Remove(t)
 			}
 		}
+		forget(tmps)
 	}()
 	for i, path := range paths {
 		target, old, err := targetInfo(path)
@@ -210,12 +212,20 @@ func createTemp(path, target string) (*os.File, error) {
 		tmp *os.File
 		err error
 	)
+	live.Lock()
+	defer live.Unlock()
+	if live.closed {
+		return nil, fmt.Errorf("%s: not written: the program is stopping", path)
+	}
 	for range 10000 {
 		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 10))
 		tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 		if !errors.Is(err, fs.ErrExist) {
 			break
 		}
+	}
+	if err == nil {
+		live.names[tmp.Name()] = true
 	}
 	if err != nil {
 		if fi, serr := os.Stat(dir); serr != nil || !fi.IsDir() {
@@ -226,14 +236,49 @@ func createTemp(path, target string) (*os.File, error) {
 	return tmp, nil
 }
 
+// live holds the temporary files being written, for RemoveTemps; once
+// closed, no new one is created.
+var live = struct {
+	sync.Mutex
+	names  map[string]bool
+	closed bool
+}{names: map[string]bool{}}
+
+// forget drops names, renamed or removed, from live.
+func forget(names []string) {
+	live.Lock()
+	defer live.Unlock()
+	for _, n := range names {
+		delete(live.names, n)
+	}
+}
+
+// RemoveTemps removes the temporary files of the writes in progress and
+// makes every later write fail, for a program that is being stopped (an
+// interrupt): without it Ctrl-C in the middle of a write left a
+// ".NAME.tmpN" file behind. A write whose rename has already happened is
+// not undone (its temporary name is gone; the remove fails harmlessly).
+func RemoveTemps() {
+	live.Lock()
+	defer live.Unlock()
+	live.closed = true
+	for n := range live.names {
+		os.Remove(n)
+		delete(live.names, n)
+	}
+}
+
 // keepMode gives tmp the permissions of old, the file it replaces (nil:
-// none), as an editor keeps a file's mode when it saves: a private 0600
-// file stays private (every write made it 0644), a 0664 one stays
-// group-writable.
+// none), and its owner where the system allows (keepOwner), as an editor
+// keeps them when it saves: a private 0600 file stays private (every
+// write made it 0644), a 0664 one stays group-writable. The setuid, setgid
+// and sticky bits are not kept, as the system itself clears the first two
+// when a file is written: an output is data, not a program.
 func keepMode(path string, old fs.FileInfo, tmp *os.File) error {
 	if old == nil {
 		return nil // a new file: createTemp's mode
 	}
+	keepOwner(old, tmp) // first: a chown may clear mode bits
 	if err := tmp.Chmod(old.Mode().Perm()); err != nil {
 		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
@@ -261,7 +306,9 @@ func fill(path string, tmp *os.File, write func(io.Writer) error) error {
 }
 
 // Write writes path with write, atomically: a new file gets mode 0644 less
-// the umask, a replaced one keeps its mode. Its errors name
+// the umask, a replaced one keeps its permissions and, as far as the system
+// allows, its owner and group (keepMode). The rename makes a new file: other
+// hard links to the old one keep the old contents. Its errors name
 // path, never the temporary file. A symbolic link at path is followed (the
 // file it points to is replaced, the link stays); a folder or another
 // non-regular file at path is refused (Target).

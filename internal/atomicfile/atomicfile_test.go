@@ -318,3 +318,32 @@ func TestTempNameCut(t *testing.T) {
 		}
 	}
 }
+
+// RemoveTemps, as on Ctrl-C in the middle of a write, removes the
+// temporary file being written, and no later write creates one: it left
+// ".NAME.tmpN" beside the output.
+func TestRemoveTemps(t *testing.T) {
+	defer func() { live.Lock(); live.closed = false; live.Unlock() }()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.json")
+	err := Write(p, func(w io.Writer) error {
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("while writing the folder holds %v, want the temporary file", ents)
+		}
+		RemoveTemps()
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("after RemoveTemps the folder holds %v", ents)
+		}
+		_, err := io.WriteString(w, "half")
+		return err
+	})
+	if err == nil {
+		t.Error("the interrupted write succeeded")
+	}
+	if err := WriteFile(filepath.Join(dir, "n.json"), []byte("x")); err == nil || !strings.Contains(err.Error(), "stopping") {
+		t.Errorf("a write after RemoveTemps: %v, want refused", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left %v", ents)
+	}
+}

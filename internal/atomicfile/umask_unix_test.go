@@ -22,3 +22,40 @@ func TestWriteNewFileUmask(t *testing.T) {
 		t.Errorf("new file under umask 077: mode %v, want -rw-------", fi.Mode().Perm())
 	}
 }
+
+// A replaced file keeps its owner and group: root rewriting another user's
+// model.json made it root's. Root keeps both; another user can keep only a
+// group of theirs, so the test needs root or a second group.
+func TestWriteKeepsOwner(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.json")
+	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uid, gid := os.Geteuid(), os.Getegid()
+	if uid == 0 {
+		uid, gid = 4321, 4322
+	} else {
+		groups, _ := os.Getgroups()
+		other := -1
+		for _, g := range groups {
+			if g != gid {
+				other = g
+			}
+		}
+		if other < 0 {
+			t.Skip("not root and in one group only: no owner to keep that differs from a new file's")
+		}
+		gid = other
+	}
+	if err := os.Chown(p, uid, gid); err != nil {
+		t.Skip("cannot give the file another owner here:", err)
+	}
+	if err := WriteFile(p, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	st := fi.Sys().(*syscall.Stat_t)
+	if b, _ := os.ReadFile(p); int(st.Uid) != uid || int(st.Gid) != gid || string(b) != "new" {
+		t.Errorf("after the write: owner %d:%d holding %q, want %d:%d holding \"new\"", st.Uid, st.Gid, b, uid, gid)
+	}
+}
