@@ -491,6 +491,10 @@ func tickLabelDigits(v float64, digits int) string {
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
+// narrowRange is the relative width under which an axis gets one tick:
+// labels that tell ticks apart would need more than about 10 digits.
+const narrowRange = 1e-9
+
 // niceTicks puts 4 to 8 labelled ticks at multiples of 1, 2, 2.5 or 5 times a
 // power of ten, with unlabelled minor ticks between them.
 type niceTicks struct{}
@@ -498,6 +502,14 @@ type niceTicks struct{}
 func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || !isFinite(min) || !isFinite(max) {
 		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	if max-min <= narrowRange*math.Max(math.Abs(min), math.Abs(max)) {
+		// a line flat but for rounding noise (values a few units in the
+		// last place apart): ticks a seventh of the range apart are below
+		// float64's resolution, and the loop below never ended (v += minor
+		// left v as it was); one tick in the middle says the value
+		mid := min + (max-min)/2
+		return []plot.Tick{{Value: mid, Label: tickLabel(mid)}}
 	}
 	step := niceStep((max - min) / 6)
 	var ts []plot.Tick
@@ -508,8 +520,12 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 			minor = step / 4
 		}
 	}
-	first := math.Ceil(min/minor-1e-9) * minor
-	for v := first; v <= max+minor*1e-9; v += minor {
+	first := math.Ceil(min/minor - 1e-9)
+	for i := 0.0; ; i++ {
+		v := (first + i) * minor
+		if v > max+minor*1e-9 {
+			break
+		}
 		x := math.Round(v/minor) * minor
 		t := plot.Tick{Value: x}
 		if r := x / step; math.Abs(r-math.Round(r)) < 1e-6 {

@@ -2,9 +2,13 @@ package plots
 
 import (
 	"image/color"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 func TestTickLabel(t *testing.T) {
@@ -173,8 +177,10 @@ func TestNiceTicksPlainLabels(t *testing.T) {
 		lo, hi float64
 		want   []string
 	}{
-		// step niceStep(0.6/6) = 0.1
-		{100000, 100000.6, []string{"100000", "100000.1", "100000.2", "100000.3", "100000.4", "100000.5"}},
+		// step niceStep(0.6/6) = 0.1; the end's tick is drawn since ticks
+		// are no longer summed step by step (the sum's rounding put it
+		// past the end)
+		{100000, 100000.6, []string{"100000", "100000.1", "100000.2", "100000.3", "100000.4", "100000.5", "100000.6"}},
 		// step niceStep(0.012/6) = 0.002
 		{123456, 123456.012, []string{"123456", "123456.002", "123456.004", "123456.006", "123456.008", "123456.01", "123456.012"}},
 		// step niceStep(3/6) = 0.5
@@ -197,4 +203,45 @@ func tickLabels(lo, hi float64) []string {
 		}
 	}
 	return got
+}
+
+// An axis whose values are a few units in the last place apart (a flat
+// line with rounding noise) gets one tick in the middle, and a figure of
+// it is drawn: the tick loop never ended there (a minor step below
+// float64's resolution left the loop variable as it was). Ranges just wide
+// enough for labelled ticks keep them, each label different.
+func TestTicksNarrowRange(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ulp := math.Nextafter(1, 2) - 1
+		for _, hi := range []float64{1 + ulp, 1 + 4*ulp, 1 + 1e-14, 1 + 1e-10} {
+			ts := (niceTicks{}).Ticks(1, hi)
+			if len(ts) != 1 || ts[0].Label != "1" || !(ts[0].Value >= 1 && ts[0].Value <= hi) {
+				t.Errorf("[1, 1%+g]: ticks %v, want one labelled 1 inside", hi-1, ts)
+			}
+		}
+		if got := tickLabels(-3e-7, -3e-7+1e-17); len(got) != 1 {
+			t.Errorf("narrow negative range: labels %q, want one", got)
+		}
+		got := tickLabels(1, 1+1e-8)
+		if len(got) < 4 || len(got) != len(slices.Compact(slices.Clone(got))) {
+			t.Errorf("[1, 1+1e-8]: labels %q, want 4 or more, all different", got)
+		}
+		p := newPlot("flat", "x", "y")
+		l, err := plotter.NewLine(plotter.XYs{{X: 1, Y: 1}, {X: 2, Y: 1 + 2*ulp}})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		p.Add(l)
+		if _, err := p.WriterTo(300, 200, "png"); err != nil {
+			t.Error(err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("ticks of a narrow range did not end within a minute")
+	}
 }
