@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -114,7 +115,7 @@ func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 	n, p := len(keys), effectiveParams(tf.Family, pts, tf.Theta)
 	tf.IntervalScale = intervalScale(n, p)
 	if df := float64(n) - p; df > 0 && df <= 2 {
-		of := "of the " + plural(len(tf.Theta), "parameter")
+		of := "of the " + words.Count(len(tf.Theta), "parameter")
 		if len(tf.Family.Members) > 0 {
 			of = "per member on average (each fitted on its own)"
 		}
@@ -126,7 +127,7 @@ func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 		if p == 1 {
 			dirs = "direction"
 		}
-		tf.Warnings = append(tf.Warnings, fmt.Sprintf("the %s pin down %s %s %s, leaving %s %s of freedom: the bootstrap's prediction intervals, widened by sqrt(%d/%s) = %.3g, still run narrow (on simulated data, about 72%% of the 90%% intervals inside the data held the truth with 1 left, 79%% with 1 or 2; docs/fitting.md)", plural(n, "configuration"), fmtCount(p), dirs, of, fmtCount(df), dof, n, fmtCount(df), tf.IntervalScale))
+		tf.Warnings = append(tf.Warnings, fmt.Sprintf("the %s pin down %s %s %s, leaving %s %s of freedom: the bootstrap's prediction intervals, widened by sqrt(%d/%s) = %.3g, still run narrow (on simulated data, about 72%% of the 90%% intervals inside the data held the truth with 1 left, 79%% with 1 or 2; docs/fitting.md)", words.Count(n, "configuration"), fmtCount(p), dirs, of, fmtCount(df), dof, n, fmtCount(df), tf.IntervalScale))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -245,12 +246,12 @@ func extrapolation(f Family, pts []Point, level float64) (*Extrapolation, string
 }
 
 func (e *Extrapolation) bounds() string {
-	s := plural(e.MaxWorkers, "worker")
+	s := words.Count(e.MaxWorkers, "worker")
 	if e.MaxPS > 0 {
-		s += ", " + plural(e.MaxPS, "shard")
+		s += ", " + words.Count(e.MaxPS, "shard")
 	}
 	if e.MaxNodes > 0 {
-		s += ", " + plural(e.MaxNodes, "node")
+		s += ", " + words.Count(e.MaxNodes, "node")
 	}
 	return s
 }
@@ -261,14 +262,7 @@ func (e *Extrapolation) belowNote() string {
 	if e.MinWorkers <= 1 {
 		return ""
 	}
-	return " or below " + plural(e.MinWorkers, "worker") + " (at the rate measured or assumed upward: the data cannot measure it downward)"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return " or below " + words.Count(e.MinWorkers, "worker") + " (at the rate measured or assumed upward: the data cannot measure it downward)"
 }
 
 // profileExtrapolation measures the Extrapolation of a two-node profile
@@ -298,7 +292,7 @@ func profileExtrapolation(tf *ThroughputFit, prof Profile, pts []Point, level fl
 		}
 		v := tf.Family.Predict(tf.Theta, p.Config)
 		if !(v > 0) || math.IsInf(v, 0) {
-			return assumed(fmt.Sprintf("the network predicts no finite rate at %s", plural(p.Config.Workers, "worker")))
+			return assumed(fmt.Sprintf("the network predicts no finite rate at %s", words.Count(p.Config.Workers, "worker")))
 		}
 		sumE += math.Abs(math.Log(v / p.StepsPerS))
 		sumD += d

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -373,7 +374,7 @@ func (m *Model) EfficiencyBatchWarning(cs []model.Config) string {
 	for _, c := range cs {
 		c = m.Config(c)
 		if b := m.samplesPerStep(c); math.Abs(b-e.Batch) > 1e-9*e.Batch {
-			return fmt.Sprintf("the loss curve counts updates of %.4g samples; at %s an update has %.4g, and its updates to target assume the same samples to the target (ideal batch scaling, as the speedup does: optimistic above the critical batch size; runs at 3 or more global batches fit the batch law instead)", e.Batch, plural(c.Workers, "worker"), b)
+			return fmt.Sprintf("the loss curve counts updates of %.4g samples; at %s an update has %.4g, and its updates to target assume the same samples to the target (ideal batch scaling, as the speedup does: optimistic above the critical batch size; runs at 3 or more global batches fit the batch law instead)", e.Batch, words.Count(c.Workers, "worker"), b)
 		}
 	}
 	return ""
@@ -405,7 +406,7 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 	for _, c := range cs {
 		c = m.Config(c)
 		if b := m.samplesPerStep(c); b < g.MinBatch*(1-1e-9) || b > g.MaxBatch*(1+1e-9) {
-			return fmt.Sprintf("the batch law (gradient noise scale %.4g samples) is fitted on global batches %.4g to %.4g; at %s a step takes %.4g samples: the updates to target there are extrapolated", g.NoiseBatch, g.MinBatch, g.MaxBatch, plural(c.Workers, "worker"), b)
+			return fmt.Sprintf("the batch law (gradient noise scale %.4g samples) is fitted on global batches %.4g to %.4g; at %s a step takes %.4g samples: the updates to target there are extrapolated", g.NoiseBatch, g.MinBatch, g.MaxBatch, words.Count(c.Workers, "worker"), b)
 		}
 	}
 	return ""
@@ -493,7 +494,7 @@ func (m *Model) superlinearWarning() string {
 	if at == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the fitted throughput is superlinear: %s give %.3g times one worker's samples/s (efficiency %.3g > 1). Caches, or a model that fits the workers' memory better when split, can do this inside the data (or the table counts something else: every worker's steps summed, samples per worker), but the %s form carries it on beyond them without bound, and the planner's policies take a speedup of at most the workers: check the measurements, and do not plan past the fitted counts on it", plural(at, "worker"), worst*float64(at), worst, m.Family)
+	return fmt.Sprintf("the fitted throughput is superlinear: %s give %.3g times one worker's samples/s (efficiency %.3g > 1). Caches, or a model that fits the workers' memory better when split, can do this inside the data (or the table counts something else: every worker's steps summed, samples per worker), but the %s form carries it on beyond them without bound, and the planner's policies take a speedup of at most the workers: check the measurements, and do not plan past the fitted counts on it", words.Count(at, "worker"), worst*float64(at), worst, m.Family)
 }
 
 // missWarning says when the fit misses the configurations it was fitted
@@ -568,7 +569,7 @@ func (m *Model) missWarning() string {
 		at := ""
 		switch {
 		case varyNodes && nodes > 0:
-			at += ", " + plural(nodes, "node")
+			at += ", " + words.Count(nodes, "node")
 		case varyNodes: // 0: the rows do not say
 			at += ", nodes not recorded"
 		}
@@ -580,7 +581,7 @@ func (m *Model) missWarning() string {
 		}
 		return at
 	}
-	worstAt = fmt.Sprintf("%s, %s, batch %.4g%s", plural(worstD.Workers, "worker"), plural(worstD.PS, "shard"), worstD.Batch, where(worstD.Nodes, worstD.Bandwidth)) + worstAt
+	worstAt = fmt.Sprintf("%s, %s, batch %.4g%s", words.Count(worstD.Workers, "worker"), words.Count(worstD.PS, "shard"), worstD.Batch, where(worstD.Nodes, worstD.Bandwidth)) + worstAt
 	why := ""
 	for _, k := range keys {
 		o := series[k]
@@ -591,8 +592,8 @@ func (m *Model) missWarning() string {
 				if m.Reference.GlobalBatch > 0 {
 					batch = "global batch"
 				}
-				at := fmt.Sprintf("%s, %s %.4g%s", plural(k.ps, "shard"), batch, k.batch, where(k.nodes, k.bw))
-				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", at, o[i-1].samples, plural(int(o[i-1].workers), "worker"), o[i].samples, plural(int(o[i].workers), "worker"))
+				at := fmt.Sprintf("%s, %s %.4g%s", words.Count(k.ps, "shard"), batch, k.batch, where(k.nodes, k.bw))
+				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", at, o[i-1].samples, words.Count(int(o[i-1].workers), "worker"), o[i].samples, words.Count(int(o[i].workers), "worker"))
 			}
 		}
 	}
@@ -667,7 +668,7 @@ func (m *Model) replicateWarnings() []string {
 		}
 		if hi > lo*(1+replicateTol) {
 			d := g[0]
-			out = append(out, fmt.Sprintf("%d measurements of one configuration (%s, %s, batch %.4g) disagree: %.4g to %.4g steps/s, %.0f%% apart: was a run disturbed? The fit cannot tell which one measures the job", len(g), plural(d.Workers, "worker"), plural(d.PS, "shard"), d.Batch, lo, hi, 100*(hi/lo-1)))
+			out = append(out, fmt.Sprintf("%d measurements of one configuration (%s, %s, batch %.4g) disagree: %.4g to %.4g steps/s, %.0f%% apart: was a run disturbed? The fit cannot tell which one measures the job", len(g), words.Count(d.Workers, "worker"), words.Count(d.PS, "shard"), d.Batch, lo, hi, 100*(hi/lo-1)))
 		}
 	}
 	return out
@@ -874,9 +875,9 @@ func (m *Model) BatchRangeWarning(cs []model.Config) string {
 			continue
 		}
 		if lo == hi {
-			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %s a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, plural(c.Workers, "worker"), b, m.Family)
+			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %s a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, words.Count(c.Workers, "worker"), b, m.Family)
 		}
-		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %s a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, plural(c.Workers, "worker"), b)
+		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %s a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, words.Count(c.Workers, "worker"), b)
 	}
 	return ""
 }
@@ -1913,7 +1914,7 @@ func (m *Model) String() string {
 func (m *Model) FittedOn() string {
 	n, k := m.Measured()
 	if n == k {
-		return plural(k, "configuration")
+		return words.Count(k, "configuration")
 	}
-	return plural(n, "measurement") + " at " + plural(k, "configuration")
+	return words.Count(n, "measurement") + " at " + words.Count(k, "configuration")
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sgdplan/sgdplan/internal/limits"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // Job is one row of the planner's jobs.csv (shared docs/design.md, "Command
@@ -270,20 +271,12 @@ func skipSummary(skips []error, kept int) []error {
 		}
 	}
 	sum := *first
-	sum.Msg = fmt.Sprintf("%s: %d of %d rows skipped (%s); %s kept", first.Msg, len(skips), len(skips)+kept, at, plural(kept, "job"))
+	sum.Msg = fmt.Sprintf("%s: %d of %d rows skipped (%s); %s kept", first.Msg, len(skips), len(skips)+kept, at, words.Count(kept, "job"))
 	return []error{&sum}
 }
 
 // maxSkipLines caps the lines a skipped-rows warning names.
 const maxSkipLines = 10
-
-// plural writes n and what, with an s unless n is 1.
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
 
 // jobDurationGPUs reads a duration (s, >= 0) and a GPU count (>= 1); a zero
 // duration comes back as a warning to skip the row.
@@ -310,20 +303,32 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	seen := map[string]int{} // job -> line: jobs.csv holds each job once
+	seen := map[string]int{}   // job -> line: jobs.csv holds each job once
+	named := map[string]bool{} // names given to empty job_ids
 	return readGPUJobs(t, "submission_time", "duration", "num_gpu", func() (string, float64, error) {
 		sub, err := t.float("submission_time")
 		if err != nil {
 			return "", 0, err
 		}
 		name := t.str("job_id")
-		if name == "" {
+		given := name == ""
+		if given {
 			name = fmt.Sprintf("itp-%d", t.line())
 		}
 		if l, dup := seen[name]; dup {
+			// say when one of the two is a name convert gave an empty
+			// job_id: "job "itp-7" repeats line 7", where line 7's
+			// job_id is empty, left the user looking for "itp-7"
+			switch {
+			case given:
+				return "", 0, t.errAt("job_id", "column job_id: empty, and the name convert gives it, %q, is line %d's job_id (expected each job once: jobs.csv names a job by it; give this job an id)", name, l)
+			case named[name]:
+				return "", 0, t.errAt("job_id", "column job_id: job %q is the name convert gave line %d, whose job_id is empty (expected each job once: jobs.csv names a job by it; give line %d's job an id)", name, l, l)
+			}
 			return "", 0, t.errAt("job_id", "column job_id: job %q repeats line %d (expected each job once: jobs.csv names a job by it)", name, l)
 		}
 		seen[name] = t.line()
+		named[name] = given
 		return name, sub, nil
 	})
 }

@@ -188,6 +188,10 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 		{"philly binary", "philly-pollux", "\x00\x01\xff\xfe" + strings.Repeat("\x00", 100) + "\n", `t.csv:1: missing required column "timestamp" (line 1 is not text: not a CSV file? It starts "\x00\x01\xff\xfe\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"...)`},
 		{"itp long header", "itp", strings.Repeat("x", 300) + "\n", `t.csv:1: missing required column "job_id" (header has "` + strings.Repeat("x", 200) + `"...)`},
 		{"itp job twice", "itp", "job_id,submission_time,duration,num_gpu\na,1,5,1\nb,2,5,1\na,3,5,1\n", "t.csv:4:1: column job_id: job \"a\" repeats line 2 (expected each job once: jobs.csv names a job by it)"},
+		// an empty job_id is named itp-LINE: a collision with a real id
+		// says which line's name convert made up
+		{"itp id taken by an empty one's name", "itp", "job_id,submission_time,duration,num_gpu\n,1,5,1\nitp-2,2,5,1\n", "t.csv:3:1: column job_id: job \"itp-2\" is the name convert gave line 2, whose job_id is empty (expected each job once: jobs.csv names a job by it; give line 2's job an id)"},
+		{"itp empty id named like an earlier id", "itp", "job_id,submission_time,duration,num_gpu\nitp-3,1,5,1\n,2,5,1\n", "t.csv:3:1: column job_id: empty, and the name convert gives it, \"itp-3\", is line 2's job_id (expected each job once: jobs.csv names a job by it; give this job an id)"},
 		{"gavel no throughputs", "gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nA3C,5,0,1\n", "needs simulation_throughputs_isolated.csv"},
 	}
 	// a line of 2 MiB: refused at 1 MiB without reading the rest
