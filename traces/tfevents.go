@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -46,27 +45,64 @@ const (
 	tfValueAudio    = 6 // Audio
 	tfValueTensor   = 8 // TensorProto
 
-	tfTensorDtype   = 1 // DataType enum
-	tfTensorShape   = 2 // TensorShapeProto
-	tfTensorContent = 4 // bytes, little-endian
-	tfTensorFloat   = 5 // repeated float (packed)
-	tfTensorDouble  = 6 // repeated double (packed)
-	tfTensorInt     = 7 // repeated int32 (packed)
-	tfTensorInt64   = 10
+	tfTensorDtype   = 1  // DataType enum
+	tfTensorShape   = 2  // TensorShapeProto
+	tfTensorContent = 4  // bytes, little-endian
+	tfTensorFloat   = 5  // repeated float (packed)
+	tfTensorDouble  = 6  // repeated double (packed)
+	tfTensorInt     = 7  // repeated int32 (packed): int32, int16, int8, uint16, uint8
+	tfTensorInt64   = 10 // repeated int64 (packed)
+	tfTensorHalf    = 13 // repeated int32 (packed): half, bfloat16, each value's 16 bits
+	tfTensorUint32  = 16 // repeated uint32 (packed)
+	tfTensorUint64  = 17 // repeated uint64 (packed)
 
 	tfShapeDim = 2 // repeated Dim
 	tfDimSize  = 1 // int64
+
+	// DataType (framework/types.proto), the numeric ones read
 	dtFloat    = 1
 	dtDouble   = 2
 	dtInt32    = 3
+	dtUint8    = 4
+	dtInt16    = 5
+	dtInt8     = 6
 	dtInt64    = 9
+	dtBfloat16 = 14
+	dtUint16   = 17
+	dtHalf     = 19
+	dtUint32   = 22
+	dtUint64   = 23
 )
+
+// tfDtypes are the dtypes read, by DataType: the *_val field TensorFlow's
+// make_ndarray reads a value of it from, and the size in bytes of one
+// value in tensor_content.
+var tfDtypes = map[uint64]struct {
+	field protowire.Number
+	size  int
+}{
+	dtFloat:    {tfTensorFloat, 4},
+	dtDouble:   {tfTensorDouble, 8},
+	dtInt32:    {tfTensorInt, 4},
+	dtUint8:    {tfTensorInt, 1},
+	dtInt16:    {tfTensorInt, 2},
+	dtInt8:     {tfTensorInt, 1},
+	dtInt64:    {tfTensorInt64, 8},
+	dtBfloat16: {tfTensorHalf, 2},
+	dtUint16:   {tfTensorInt, 2},
+	dtHalf:     {tfTensorHalf, 2},
+	dtUint32:   {tfTensorUint32, 4},
+	dtUint64:   {tfTensorUint64, 8},
+}
 
 // ReadTFEvents reads a TensorBoard event file (*.tfevents.*) and returns its
 // scalar summaries in file order: Summary.Value entries with a simple_value,
-// or a tensor holding one float, double, int32 or int64 (in tensor_content,
-// else in the *_val field of its dtype). Other values (images, histograms,
-// text, tensors of more than one element) are skipped. The TFRecord framing
+// or a tensor of one element of a numeric dtype (float, double, half,
+// bfloat16, int8 to int64, uint8 to uint64), read as TensorFlow's
+// make_ndarray reads it (tfDecodeTensor): in tensor_content, else in the
+// *_val field of its dtype, 0 when neither holds a value. Other values
+// (images, histograms, text, bool and complex tensors, tensors of more
+// than one element) are skipped. The TFRecord framing
 // and its CRCs are checked (ReadTFRecords); a protobuf that does not decode,
 // or a field it reads of another wire type than its own (a step sent
 // length-delimited), is a *ParseError with the record number and byte
@@ -386,17 +422,24 @@ func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
 	return tag, 0, false, nil
 }
 
-// tfDecodeTensor returns the value of a one-element numeric TensorProto:
-// the one value of its tensor_content, else of the *_val field of its
-// dtype. A tensor with no value, or more than one, is not a number here
-// (TensorFlow reads the first as 0 and refuses the second).
+// tfDecodeTensor returns the value of a one-element numeric TensorProto
+// (a dtype of tfDtypes), as TensorFlow's make_ndarray reads it
+// (python/framework/tensor_util.py, MakeNdarray; TensorBoard reads a
+// scalar tensor through it): the one value of its tensor_content when
+// that is not empty, else of the *_val field of its dtype; 0 when that
+// field holds none either (make_ndarray's np.zeros(shape, dtype), for
+// every dtype read). A tensor_content of another size than one value, a
+// field of more than one value, and a value outside its dtype's range
+// (an int_val of 300 for a uint8, a half_val that is no 16-bit pattern)
+// are refused by make_ndarray (reshape, and NumPy 2's OverflowError): not
+// a number here either.
 func tfDecodeTensor(b []byte) (float64, bool, error) {
 	var (
 		dtype   uint64
 		content []byte
-		vals    [tfTensorInt64 + 1]struct { // of each *_val field, by number
-			n     int     // values
-			first float64 // the first of them
+		vals    [tfTensorUint64 + 1]struct { // of each *_val field, by number
+			n     int    // values
+			first uint64 // the first of them, as the wire holds it
 		}
 		one = true // every dimension of size 1 (none: a scalar)
 	)
@@ -443,7 +486,7 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 				return err
 			}
 			content = sub
-		case tfTensorFloat, tfTensorDouble, tfTensorInt, tfTensorInt64:
+		case tfTensorFloat, tfTensorDouble, tfTensorInt, tfTensorInt64, tfTensorHalf, tfTensorUint32, tfTensorUint64:
 			n, first, err := tfRepeated(num, typ, v, sub)
 			if err != nil {
 				return err
@@ -458,42 +501,113 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 	if err != nil || !one {
 		return 0, false, err
 	}
-	// where TensorFlow's make_ndarray reads the values: tensor_content
-	// when it is not empty, else the *_val field of the dtype; taking the
-	// first *_val value of any field read a double tensor's stray float_val
-	// and the first of several values
-	var field protowire.Number
-	switch dtype {
-	case dtFloat:
-		field = tfTensorFloat
-	case dtDouble:
-		field = tfTensorDouble
-	case dtInt32:
-		field = tfTensorInt
-	case dtInt64:
-		field = tfTensorInt64
-	}
+	// where make_ndarray reads the value: tensor_content when it is not
+	// empty, else the *_val field of the dtype; taking the first *_val
+	// value of any field read a double tensor's stray float_val and the
+	// first of several values
+	dt, known := tfDtypes[dtype]
 	switch {
-	case len(content) == 0 && field != 0 && vals[field].n == 1:
-		return vals[field].first, true, nil
-	case dtype == dtFloat && len(content) == 4:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(content))), true, nil
-	case dtype == dtDouble && len(content) == 8:
-		return math.Float64frombits(binary.LittleEndian.Uint64(content)), true, nil
-	case dtype == dtInt32 && len(content) == 4:
-		return float64(int32(binary.LittleEndian.Uint32(content))), true, nil
-	case dtype == dtInt64 && len(content) == 8:
-		return float64(int64(binary.LittleEndian.Uint64(content))), true, nil
+	case !known:
+		return 0, false, nil
+	case len(content) > 0:
+		if len(content) != dt.size {
+			return 0, false, nil
+		}
+		var bits uint64 // little-endian, zero-extended
+		for i := dt.size - 1; i >= 0; i-- {
+			bits = bits<<8 | uint64(content[i])
+		}
+		return tfValue(dtype, bits), true, nil
+	}
+	switch v := vals[dt.field]; v.n {
+	case 0:
+		return 0, true, nil
+	case 1:
+		bits, ok := tfFieldBits(dtype, dt.size, v.first)
+		if !ok {
+			return 0, false, nil
+		}
+		return tfValue(dtype, bits), true, nil
 	}
 	return 0, false, nil
 }
 
+// tfFieldBits turns a *_val value, as the wire holds it (a varint's 64
+// bits, a fixed32's 32 zero-extended), into the size-byte pattern of a
+// value of dtype, as make_ndarray does: protobuf reads an int32 or uint32
+// field's varint as its low 32 bits, and NumPy (2) refuses an int_val or
+// half_val outside the range of the type it is stored in (np.array(int_val,
+// dtype=uint8), np.fromiter(half_val, dtype=uint16)); NumPy 1 wrapped it.
+func tfFieldBits(dtype uint64, size int, v uint64) (bits uint64, ok bool) {
+	mask := uint64(1)<<(8*size) - 1
+	if size == 8 {
+		mask = math.MaxUint64
+	}
+	switch dtype {
+	case dtInt32, dtInt16, dtInt8:
+		x := int64(int32(v))
+		lo, hi := -int64(1)<<(8*size-1), int64(1)<<(8*size-1)-1
+		return uint64(x) & mask, x >= lo && x <= hi
+	case dtUint8, dtUint16, dtHalf, dtBfloat16:
+		x := int64(int32(v))
+		return uint64(x), x >= 0 && uint64(x) <= mask
+	}
+	return v & mask, true // float_val's 32 bits, double_val's, int64, uint32 (low 32 bits), uint64
+}
+
+// tfValue is the value of dtype whose bit pattern (little-endian, its
+// size in bytes, zero-extended) is bits.
+func tfValue(dtype, bits uint64) float64 {
+	switch dtype {
+	case dtFloat:
+		return float64(math.Float32frombits(uint32(bits)))
+	case dtDouble:
+		return math.Float64frombits(bits)
+	case dtInt32:
+		return float64(int32(bits))
+	case dtInt16:
+		return float64(int16(bits))
+	case dtInt8:
+		return float64(int8(bits))
+	case dtInt64:
+		return float64(int64(bits))
+	case dtHalf:
+		return tfHalf(uint16(bits))
+	case dtBfloat16:
+		// bfloat16 is the top half of a float32
+		return float64(math.Float32frombits(uint32(bits) << 16))
+	}
+	return float64(bits) // uint8, uint16, uint32, uint64
+}
+
+// tfHalf is the IEEE 754 binary16 value of h: 1 sign bit, 5 exponent bits
+// (bias 15), 10 fraction bits; exponent 0 is zero or subnormal, 31
+// infinity or NaN. Every half is a float64 exactly.
+func tfHalf(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
+	switch exp {
+	case 0:
+		return math.Copysign(math.Ldexp(frac, -24), sign)
+	case 0x1f:
+		if frac != 0 {
+			return math.NaN()
+		}
+		return math.Inf(int(sign))
+	}
+	return sign * math.Ldexp(1024+frac, exp-25)
+}
+
 // tfRepeated decodes a repeated numeric field of a TensorProto, packed
 // (length-delimited) or not (the wire type of one value): how many values
-// it holds, and the first. The values are counted, not kept: a tensor of
-// a million packed int64s (1 MB, a byte each) made a slice of 8 MB to be
+// it holds, and the first as the wire holds it (a varint's 64 bits, a
+// fixed value's bits). The values are counted, not kept: a tensor of a
+// million packed int64s (1 MB, a byte each) made a slice of 8 MB to be
 // thrown away, and a record may hold 1 GiB.
-func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n int, first float64, err error) {
+func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n int, first uint64, err error) {
 	name, kind, wire := "int64_val", "an int64", protowire.VarintType
 	switch num {
 	case tfTensorFloat:
@@ -502,24 +616,18 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 		name, kind, wire = "double_val", "a double", protowire.Fixed64Type
 	case tfTensorInt:
 		name, kind = "int_val", "an int32"
-	}
-	one := func(v uint64) float64 {
-		switch num {
-		case tfTensorFloat:
-			return float64(math.Float32frombits(uint32(v)))
-		case tfTensorDouble:
-			return math.Float64frombits(v)
-		case tfTensorInt:
-			return float64(int32(v))
-		default:
-			return float64(int64(v))
-		}
+	case tfTensorHalf:
+		name, kind = "half_val", "an int32"
+	case tfTensorUint32:
+		name, kind = "uint32_val", "a uint32"
+	case tfTensorUint64:
+		name, kind = "uint64_val", "a uint64"
 	}
 	if typ != protowire.BytesType {
 		if typ != wire {
 			return 0, 0, fmt.Errorf("TensorProto: field %d (%s): wire type %d, not %s (expected wire type %d, %s, or %d, packed)", num, name, typ, kind, wire, tfWireNames[wire], protowire.BytesType)
 		}
-		return 1, one(v), nil
+		return 1, v, nil
 	}
 	for len(b) > 0 {
 		var x uint64
@@ -538,7 +646,7 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 			return 0, 0, fmt.Errorf("TensorProto: field %d (%s): packed values: %v", num, name, protowire.ParseError(k))
 		}
 		if n == 0 {
-			first = one(x)
+			first = x
 		}
 		n++
 		b = b[k:]

@@ -363,6 +363,9 @@ func FuzzTFEvents(f *testing.F) {
 	f.Add(tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: tfTestTensor(2, 1, true)}), true)
 	f.Add(tfTestEvent(5, 2, "", tfTestValue{tag: "loss", simple: f32(0.5)}, tfTestValue{tag: "acc", tensor: tfTestTensor(9, 3, false)}), true)
 	f.Add(tfTestSession(5, 3, 1), true)
+	// a half (1.0 in half_val) and a uint64 with no value (0)
+	f.Add(tfTestEvent(5, 4, "", tfTestValue{tag: "loss", tensor: append(tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 19)), tfTestField(13, protowire.BytesType, protowire.AppendVarint(nil, 0x3C00))...)},
+		tfTestValue{tag: "acc", tensor: tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 23))}), true)
 	f.Add(append(tfTestFile(), AppendTFRecord(nil, tfTestSession(2000, 20, 1))...), false) // a restart at step 20
 	if b, err := os.ReadFile(filepath.Join("testdata", "tfevents", "events.out.tfevents.1000.sample")); err == nil {
 		f.Add(b, false)
@@ -615,8 +618,9 @@ func TestReadTFEventsTensorShapes(t *testing.T) {
 
 // TestReadTFEventsTensorValues: a one-element tensor's value is read where
 // TensorFlow's make_ndarray reads it: tensor_content when not empty, else
-// the *_val field of its dtype, which must hold one value. The reader took
-// the first value of whichever *_val field came first, whatever the dtype.
+// the *_val field of its dtype, which must hold one value, or none (0).
+// The reader took the first value of whichever *_val field came first,
+// whatever the dtype, and skipped a tensor with no value.
 func TestReadTFEventsTensorValues(t *testing.T) {
 	dtype := func(d uint64) []byte { return tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, d)) }
 	floats := func(v ...float32) []byte {
@@ -639,10 +643,11 @@ func TestReadTFEventsTensorValues(t *testing.T) {
 		{"double, double_val", [][]byte{dtype(2), doubles}, 0.75},
 		// int64_val first on the wire, then float_val: the float's
 		{"float, int64_val then float_val", [][]byte{dtype(1), int64s, floats(1.5)}, 1.5},
-		// a double tensor with a float_val only: no double_val
-		{"double, float_val only", [][]byte{dtype(2), floats(1.5)}, none},
+		// a double tensor with a float_val only: no double_val, so
+		// make_ndarray's zeros (it was skipped)
+		{"double, float_val only", [][]byte{dtype(2), floats(1.5)}, 0},
 		{"float, two values", [][]byte{dtype(1), floats(1.5, 3.5)}, none},
-		{"float, none", [][]byte{dtype(1)}, none},
+		{"float, none", [][]byte{dtype(1)}, 0},
 		{"no dtype", [][]byte{floats(1.5)}, none},
 		// tensor_content before the *_val fields
 		{"float, float_val and tensor_content", [][]byte{dtype(1), floats(1.5), content}, 2.5},
@@ -811,5 +816,144 @@ func TestReadTFEventsEventOneof(t *testing.T) {
 		if len(s) != c.kept || has99 != c.has99 || (len(warns) > 0) != c.purged {
 			t.Errorf("%s: %d values (99 among them: %v), warnings %q; want %d values (99: %v), a START applied: %v", c.name, len(s), has99, errorsText(warns), c.kept, c.has99, c.purged)
 		}
+	}
+}
+
+// TestReadTFEventsTensorDtypes: a one-element tensor of each numeric dtype
+// TensorFlow's make_ndarray reads is read, from its *_val field (half and
+// bfloat16: half_val = 13, the 16 bits in an int32; uint8, uint16, int8,
+// int16: int_val = 7; uint32_val = 16; uint64_val = 17) or from
+// tensor_content (little-endian, the dtype's size), and a tensor of shape
+// [] or [1] with no value at all is 0, as make_ndarray's np.zeros. These
+// were all skipped: only float, double, int32 and int64 holding a value
+// were read.
+func TestReadTFEventsTensorDtypes(t *testing.T) {
+	dtype := func(d uint64) []byte { return tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, d)) }
+	vec1 := tfTestField(2, protowire.BytesType, tfTestField(2, protowire.BytesType, tfTestField(1, protowire.VarintType, protowire.AppendVarint(nil, 1)))) // shape [1]
+	packed := func(field protowire.Number, v ...uint64) []byte {
+		var b []byte
+		for _, x := range v {
+			b = protowire.AppendVarint(b, x)
+		}
+		return tfTestField(field, protowire.BytesType, b)
+	}
+	content := func(b ...byte) []byte { return tfTestField(4, protowire.BytesType, b) }
+	neg := func(x int64) uint64 { return uint64(x) } // an int32 field's negative value, sign-extended
+	const (
+		half, bf16, u8, u16, u32, u64, i8, i16 = 19, 14, 4, 17, 22, 23, 6, 5
+		halfVal, intVal, u32Val, u64Val        = 13, 7, 16, 17
+	)
+	cases := []struct {
+		name   string
+		fields [][]byte
+		want   float64
+		skip   bool // refused by make_ndarray: no value read
+	}{
+		// half: 1 sign, 5 exponent (bias 15), 10 fraction bits
+		{"half 0x3C00", [][]byte{dtype(half), packed(halfVal, 0x3C00)}, 1, false},
+		{"half 0xC000", [][]byte{dtype(half), packed(halfVal, 0xC000)}, -2, false},
+		{"half 0x3555", [][]byte{dtype(half), packed(halfVal, 0x3555)}, 0.333251953125, false},
+		{"half 0x7BFF, the largest", [][]byte{dtype(half), packed(halfVal, 0x7BFF)}, 65504, false},
+		{"half 0x0400, the smallest normal", [][]byte{dtype(half), packed(halfVal, 0x0400)}, math.Ldexp(1, -14), false},
+		{"half 0x0001, the smallest subnormal", [][]byte{dtype(half), packed(halfVal, 0x0001)}, math.Ldexp(1, -24), false},
+		{"half 0x03FF, the largest subnormal", [][]byte{dtype(half), packed(halfVal, 0x03FF)}, math.Ldexp(1023, -24), false},
+		{"half 0x7C00", [][]byte{dtype(half), packed(halfVal, 0x7C00)}, math.Inf(1), false},
+		{"half 0xFC00", [][]byte{dtype(half), packed(halfVal, 0xFC00)}, math.Inf(-1), false},
+		{"half 0x7E00", [][]byte{dtype(half), packed(halfVal, 0x7E00)}, math.NaN(), false},
+		{"half tensor_content", [][]byte{dtype(half), content(0x00, 0x3C)}, 1, false},
+		{"half_val unpacked", [][]byte{dtype(half), tfTestField(halfVal, protowire.VarintType, protowire.AppendVarint(nil, 0x3800))}, 0.5, false},
+		// bfloat16: the top 16 bits of a float32
+		{"bfloat16 0x3F80", [][]byte{dtype(bf16), packed(halfVal, 0x3F80)}, 1, false},
+		{"bfloat16 0xC0A0", [][]byte{dtype(bf16), packed(halfVal, 0xC0A0)}, -5, false},
+		{"bfloat16 0x3EAB", [][]byte{dtype(bf16), packed(halfVal, 0x3EAB)}, 0.333984375, false},
+		{"bfloat16 0x0001, subnormal", [][]byte{dtype(bf16), packed(halfVal, 0x0001)}, math.Ldexp(1, -133), false},
+		{"bfloat16 0x7F80", [][]byte{dtype(bf16), packed(halfVal, 0x7F80)}, math.Inf(1), false},
+		{"bfloat16 0x7FC0", [][]byte{dtype(bf16), packed(halfVal, 0x7FC0)}, math.NaN(), false},
+		{"bfloat16 tensor_content", [][]byte{dtype(bf16), content(0x80, 0x3F)}, 1, false},
+		// unsigned and small signed integers
+		{"uint8 int_val", [][]byte{dtype(u8), packed(intVal, 255)}, 255, false},
+		{"uint8 tensor_content", [][]byte{dtype(u8), content(200)}, 200, false},
+		{"uint16 int_val", [][]byte{dtype(u16), packed(intVal, 65535)}, 65535, false},
+		{"uint16 tensor_content", [][]byte{dtype(u16), content(0x34, 0x12)}, 0x1234, false},
+		{"uint32 uint32_val", [][]byte{dtype(u32), packed(u32Val, math.MaxUint32)}, math.MaxUint32, false},
+		{"uint32 tensor_content", [][]byte{dtype(u32), content(0xff, 0xff, 0xff, 0xff)}, math.MaxUint32, false},
+		{"uint64 uint64_val", [][]byte{dtype(u64), packed(u64Val, 1<<63)}, 1 << 63, false},
+		{"uint64 tensor_content", [][]byte{dtype(u64), content(0, 0, 0, 0, 0, 0, 0, 0x80)}, 1 << 63, false},
+		{"int8 int_val", [][]byte{dtype(i8), packed(intVal, neg(-128))}, -128, false},
+		{"int8 tensor_content", [][]byte{dtype(i8), content(0xff)}, -1, false},
+		{"int16 int_val", [][]byte{dtype(i16), packed(intVal, neg(-300))}, -300, false},
+		{"int16 tensor_content", [][]byte{dtype(i16), content(0x00, 0x80)}, -32768, false},
+		// shape [1] as well as []
+		{"half [1]", [][]byte{dtype(half), vec1, packed(halfVal, 0x3C00)}, 1, false},
+		{"uint64 [1]", [][]byte{dtype(u64), vec1, packed(u64Val, 7)}, 7, false},
+		// no value at all: np.zeros(shape, dtype)
+		{"float [], no value", [][]byte{dtype(1)}, 0, false},
+		{"float [1], no value", [][]byte{dtype(1), vec1}, 0, false},
+		{"double [1], no value", [][]byte{dtype(2), vec1}, 0, false},
+		{"int32 [], no value", [][]byte{dtype(3)}, 0, false},
+		{"int64 [1], no value", [][]byte{dtype(9), vec1}, 0, false},
+		{"half [], no value", [][]byte{dtype(half)}, 0, false},
+		{"bfloat16 [1], no value", [][]byte{dtype(bf16), vec1}, 0, false},
+		{"uint8 [], no value", [][]byte{dtype(u8)}, 0, false},
+		{"uint32 [1], no value", [][]byte{dtype(u32), vec1}, 0, false},
+		{"uint64 [], no value", [][]byte{dtype(u64)}, 0, false},
+		// a value in another dtype's field: the dtype's own is empty, so 0
+		{"half, int_val only", [][]byte{dtype(half), packed(intVal, 0x3C00)}, 0, false},
+		{"uint32, int_val only", [][]byte{dtype(u32), packed(intVal, 5)}, 0, false},
+		// refused by make_ndarray: not read
+		{"half_val of 0x10000", [][]byte{dtype(half), packed(halfVal, 0x10000)}, 0, true},
+		{"half_val of -1", [][]byte{dtype(half), packed(halfVal, neg(-1))}, 0, true},
+		{"uint8 int_val of 256", [][]byte{dtype(u8), packed(intVal, 256)}, 0, true},
+		{"uint8 int_val of -1", [][]byte{dtype(u8), packed(intVal, neg(-1))}, 0, true},
+		{"uint16 int_val of 65536", [][]byte{dtype(u16), packed(intVal, 65536)}, 0, true},
+		{"int8 int_val of 128", [][]byte{dtype(i8), packed(intVal, 128)}, 0, true},
+		{"int16 int_val of -32769", [][]byte{dtype(i16), packed(intVal, neg(-32769))}, 0, true},
+		{"half, two values", [][]byte{dtype(half), packed(halfVal, 0x3C00, 0x3C00)}, 0, true},
+		{"half tensor_content of 4 bytes", [][]byte{dtype(half), content(0, 0x3C, 0, 0x3C)}, 0, true},
+		{"uint8 tensor_content of 2 bytes", [][]byte{dtype(u8), content(1, 2)}, 0, true},
+		{"bool, no value", [][]byte{dtype(10)}, 0, true},
+		{"no dtype, no value", nil, 0, true},
+	}
+	for _, c := range cases {
+		f := AppendTFRecord(nil, tfTestEvent(5, 1, "", tfTestValue{tag: "x", tensor: bytes.Join(c.fields, nil)}))
+		s, _, warns, err := ReadTFEvents(bytes.NewReader(f), "t")
+		if err != nil || len(warns) != 0 {
+			t.Fatalf("%s: %v %v", c.name, err, warns)
+		}
+		switch {
+		case c.skip && len(s) != 0:
+			t.Errorf("%s: %+v, want no value", c.name, s)
+		case c.skip:
+		case len(s) != 1:
+			t.Errorf("%s: %+v, want one value, %v", c.name, s, c.want)
+		case !(s[0].Value == c.want && math.Signbit(s[0].Value) == math.Signbit(c.want) || math.IsNaN(c.want) && math.IsNaN(s[0].Value)):
+			t.Errorf("%s: %v, want %v", c.name, s[0].Value, c.want)
+		}
+	}
+}
+
+// TestTFHalf: every one of the 65536 half bit patterns decodes to the
+// value of its IEEE 754 binary16 fields; the same bits shifted into a
+// float32 (exponent rebiased) give it too, which checks the two ways
+// against each other.
+func TestTFHalf(t *testing.T) {
+	for h := range 1 << 16 {
+		got := tfHalf(uint16(h))
+		sign, exp, frac := uint32(h>>15), uint32(h>>10&0x1f), uint32(h&0x3ff)
+		var want float64
+		switch exp {
+		case 0: // zero or subnormal: frac x 2^-24
+			want = float64(math.Float32frombits(sign<<31)) + float64(frac)*math.Ldexp(1, -24)*(1-2*float64(sign))
+		case 0x1f:
+			want = float64(math.Float32frombits(sign<<31 | 0xff<<23 | frac<<13))
+		default:
+			want = float64(math.Float32frombits(sign<<31 | (exp-15+127)<<23 | frac<<13))
+		}
+		if !(got == want && math.Signbit(got) == math.Signbit(want) || math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("tfHalf(%#04x) = %v, want %v", h, got, want)
+		}
+	}
+	if v := tfHalf(0x8000); v != 0 || !math.Signbit(v) {
+		t.Errorf("tfHalf(0x8000) = %v, want -0", v)
 	}
 }

@@ -1,12 +1,13 @@
 package traces
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"os"
+	"slices"
 )
 
 // TFRecord framing, as TensorFlow writes event files and TFRecord datasets:
@@ -31,20 +32,41 @@ func tfrecordMaskedCRC(b []byte) uint32 {
 // length is read as corruption.
 const MaxTFRecordBytes = 1 << 30
 
+// tfrecordChunk is the least ReadTFRecords reads of a record's data at a
+// time from a stream whose length it does not know.
+const tfrecordChunk = 64 << 10
+
 // ReadTFRecords reads the TFRecord stream r and calls fn with each record's
 // data, its number n (from 1) and the byte offset of its header. Both CRCs
 // are checked: a mismatch is a *ParseError with Record = record number and
 // Offset = the record's byte offset. A final record cut short (a file still
 // being written, or copied while it was) comes back as a warning and ends the
 // stream without error. data is only valid during the call. Memory grows
-// with the largest record, not with the file.
+// with the largest record, not with the file, and only with the bytes of a
+// record actually there: when r is a regular file (an *os.File), a length
+// beyond the bytes left in it is that warning before any of them is read,
+// and a record that is there is read into one buffer of its size; of any
+// other reader, a record's data is read in chunks that at most double what
+// has come, so a header claiming 1 GiB followed by 100 bytes allocates
+// about 64 KiB, not 1 GiB.
 func ReadTFRecords(r io.Reader, file string, fn func(data []byte, n int, offset int64) error) (warnings []error, err error) {
 	var (
 		head [12]byte
 		foot [4]byte
-		buf  bytes.Buffer
+		buf  []byte // the record's data, its backing array kept across records
 		off  int64
 	)
+	// of a regular file, the bytes from where r stands (size - base) are
+	// known: a record claiming more is cut short, whatever its length
+	f, _ := r.(*os.File)
+	base, size := int64(0), int64(-1)
+	if f != nil {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
+				base, size = pos, st.Size()
+			}
+		}
+	}
 	for n := 1; ; n++ {
 		perr := func(format string, args ...any) *ParseError {
 			return &ParseError{File: file, Record: n, Offset: off, Msg: fmt.Sprintf(format, args...)}
@@ -66,9 +88,24 @@ func ReadTFRecords(r io.Reader, file string, fn func(data []byte, n int, offset 
 		if length > MaxTFRecordBytes {
 			return warnings, perr("record %d at byte %d: length %d exceeds %d bytes", n, off, length, MaxTFRecordBytes)
 		}
-		buf.Reset()
-		m, err := io.CopyN(&buf, r, int64(length))
-		if err == io.EOF {
+		known := false // the data is in the file, as far as its size tells
+		if size >= 0 {
+			left := size - base - off - 12
+			if int64(length) > left {
+				// a file still being written may have grown since
+				if st, err := f.Stat(); err == nil {
+					size = st.Size()
+					left = size - base - off - 12
+				}
+			}
+			if int64(length) > left {
+				return append(warnings, perr("record %d at byte %d: truncated data (%d of %d bytes: the file ends at byte %d); ignored", n, off, max(left, 0), length, size-base)), nil
+			}
+			known = true
+		}
+		var m int
+		buf, m, err = tfrecordData(r, buf[:0], int(length), known)
+		if err == io.ErrUnexpectedEOF {
 			return append(warnings, perr("record %d at byte %d: truncated data (%d of %d bytes); ignored", n, off, m, length)), nil
 		}
 		if err != nil {
@@ -81,7 +118,7 @@ func ReadTFRecords(r io.Reader, file string, fn func(data []byte, n int, offset 
 		if err != nil {
 			return warnings, perr("record %d at byte %d: %v", n, off, err)
 		}
-		data := buf.Bytes()
+		data := buf[:length]
 		if got, want := binary.LittleEndian.Uint32(foot[:]), tfrecordMaskedCRC(data); got != want {
 			return warnings, perr("record %d at byte %d: data CRC mismatch (stored %#08x, computed %#08x)", n, off, got, want)
 		}
@@ -90,6 +127,31 @@ func ReadTFRecords(r io.Reader, file string, fn func(data []byte, n int, offset 
 		}
 		off += 16 + int64(length)
 	}
+}
+
+// tfrecordData reads length bytes of r onto buf (empty, its array reused):
+// at once when known (the file holds them), else in chunks of
+// tfrecordChunk or more, each at most what has come so far, so that the
+// array grows with the bytes that are there, not with the length claimed.
+// m is the bytes read; err is io.ErrUnexpectedEOF when r ends before
+// length, or another error of r.
+func tfrecordData(r io.Reader, buf []byte, length int, known bool) (out []byte, m int, err error) {
+	for len(buf) < length {
+		chunk := length - len(buf)
+		if !known {
+			chunk = min(chunk, max(tfrecordChunk, len(buf)))
+		}
+		buf = slices.Grow(buf, chunk)
+		k, err := io.ReadFull(r, buf[len(buf):len(buf)+chunk])
+		buf = buf[:len(buf)+k]
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return buf, len(buf), err
+		}
+	}
+	return buf, len(buf), nil
 }
 
 // AppendTFRecord appends data framed as one TFRecord to b: what a writer of
