@@ -3,7 +3,9 @@ package traces
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/sgdplan/sgdplan/internal/limits"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // TFScalar is one scalar summary value of a TensorBoard event file.
@@ -137,6 +140,9 @@ type tfStart struct {
 // every one, and its SessionLog START events in file order.
 func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStart, firstWall float64, warnings []error, err error) {
 	firstWall = math.NaN()
+	var empty *ParseError // at the first tensor holding no value, counting all
+	emptyN := 0
+	emptyTags := map[string]bool{}
 	warnings, err = ReadTFRecords(r, file, func(data []byte, n int, off int64) error {
 		// a decoding error of this record, at its number and byte offset
 		at := func(err error) error {
@@ -214,9 +220,17 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 				if err := tfWire("Summary", num, "value", "a Summary.Value message", typ, protowire.BytesType); err != nil {
 					return err
 				}
-				tag, val, ok, err := tfDecodeValue(b)
+				tag, val, ok, none, err := tfDecodeValue(b)
 				if err != nil {
 					return err
+				}
+				if none {
+					// read as 0, as TensorFlow does, but a loss of 0
+					// from a logging fault looked like a perfect fit
+					if emptyN++; empty == nil {
+						empty = &ParseError{File: file, Record: n, Offset: off}
+					}
+					emptyTags[tag] = true
 				}
 				if ok {
 					x := ev
@@ -230,7 +244,28 @@ func readTFEvents(r io.Reader, file string) (scalars []TFScalar, starts []tfStar
 		}
 		return nil
 	})
+	if empty != nil {
+		tags := slices.Sorted(maps.Keys(emptyTags))
+		what, were := "tag", "was a tensor"
+		if len(tags) > 1 {
+			what = "tags"
+		}
+		if emptyN > 1 {
+			were = "were tensors"
+		}
+		empty.Msg = fmt.Sprintf("record %d at byte %d: %s (%s %s) %s holding no value: read as 0, as TensorFlow's make_ndarray and TensorBoard read them (expected a value; a loss or accuracy of 0 there is likely a logging fault)", empty.Record, empty.Offset, words.Count(emptyN, "value"), what, strings.Join(quoteAll(tags), ", "), were)
+		warnings = append(warnings, empty)
+	}
 	return scalars, starts, firstWall, warnings, err
+}
+
+// quoteAll is each of ss quoted, as Go writes a string.
+func quoteAll(ss []string) []string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return q
 }
 
 // tfPurge drops what TensorBoard's EventAccumulator (purge_orphaned_data,
@@ -375,7 +410,7 @@ var tfWireNames = map[protowire.Type]string{
 // tensor = 8): the last given counts, as protobuf reads it, and a tensor
 // given more than once is merged (its encodings concatenated). simple_value
 // counted whenever given, and a later tensor replaced an earlier one.
-func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
+func tfDecodeValue(b []byte) (tag string, val float64, ok, none bool, err error) {
 	var (
 		tensor []byte
 		last   protowire.Number // the oneof's member given last, 0 none
@@ -412,14 +447,14 @@ func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
 	})
 	switch {
 	case err != nil:
-		return tag, 0, false, err
+		return tag, 0, false, false, err
 	case last == tfValueSimple:
-		return tag, val, true, nil
+		return tag, val, true, false, nil
 	case last == tfValueTensor:
-		val, ok, err = tfDecodeTensor(tensor)
-		return tag, val, ok, err
+		val, ok, none, err = tfDecodeTensor(tensor)
+		return tag, val, ok, none, err
 	}
-	return tag, 0, false, nil
+	return tag, 0, false, false, nil
 }
 
 // tfDecodeTensor returns the value of a one-element numeric TensorProto
@@ -433,7 +468,7 @@ func tfDecodeValue(b []byte) (tag string, val float64, ok bool, err error) {
 // (an int_val of 300 for a uint8, a half_val that is no 16-bit pattern)
 // are refused by make_ndarray (reshape, and NumPy 2's OverflowError): not
 // a number here either.
-func tfDecodeTensor(b []byte) (float64, bool, error) {
+func tfDecodeTensor(b []byte) (v float64, ok, none bool, err error) {
 	var (
 		dtype   uint64
 		content []byte
@@ -443,7 +478,7 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 		}
 		one = true // every dimension of size 1 (none: a scalar)
 	)
-	err := tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
+	err = tfWalk("TensorProto", b, func(num protowire.Number, typ protowire.Type, v uint64, sub []byte) error {
 		switch num {
 		case tfTensorDtype:
 			if err := tfWire("TensorProto", num, "dtype", "an enum", typ, protowire.VarintType); err != nil {
@@ -499,7 +534,7 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 		return nil
 	})
 	if err != nil || !one {
-		return 0, false, err
+		return 0, false, false, err
 	}
 	// where make_ndarray reads the value: tensor_content when it is not
 	// empty, else the *_val field of the dtype; taking the first *_val
@@ -508,28 +543,28 @@ func tfDecodeTensor(b []byte) (float64, bool, error) {
 	dt, known := tfDtypes[dtype]
 	switch {
 	case !known:
-		return 0, false, nil
+		return 0, false, false, nil
 	case len(content) > 0:
 		if len(content) != dt.size {
-			return 0, false, nil
+			return 0, false, false, nil
 		}
 		var bits uint64 // little-endian, zero-extended
 		for i := dt.size - 1; i >= 0; i-- {
 			bits = bits<<8 | uint64(content[i])
 		}
-		return tfValue(dtype, bits), true, nil
+		return tfValue(dtype, bits), true, false, nil
 	}
 	switch v := vals[dt.field]; v.n {
 	case 0:
-		return 0, true, nil
+		return 0, true, true, nil
 	case 1:
 		bits, ok := tfFieldBits(dtype, dt.size, v.first)
 		if !ok {
-			return 0, false, nil
+			return 0, false, false, nil
 		}
-		return tfValue(dtype, bits), true, nil
+		return tfValue(dtype, bits), true, false, nil
 	}
-	return 0, false, nil
+	return 0, false, false, nil
 }
 
 // tfFieldBits turns a *_val value, as the wire holds it (a varint's 64
