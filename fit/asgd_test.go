@@ -464,3 +464,37 @@ func asgdFit12(t *testing.T) *StepFit {
 	}
 	return sf
 }
+
+// The pull/push covariance of every run of the real traces is the same
+// read in memory (Stats) and streamed (FitStepsPaths, what sgdplan fit
+// does), and positive in most runs (19 of 24): a worker's pulls and
+// pushes share its link, which the intervals took as independent.
+func TestPullPushCovarianceBothPaths(t *testing.T) {
+	mem := asgdStats(t)
+	sf, _, err := FitStepsPaths([]string{filepath.Join(repoRoot(t), "testdata", "asgd")}, StepOptions{Family: "mva", Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun := map[string]RunStats{}
+	for _, r := range sf.Stats {
+		byRun[r.Run] = r
+	}
+	positive := 0
+	for _, r := range mem {
+		s, ok := byRun[r.Run]
+		if !ok {
+			t.Errorf("run %s: not in the streamed fit", r.Run)
+			continue
+		}
+		a, b := r.PullPush, s.PullPush
+		if a.N != b.N || a.N < 2 || math.Abs(a.Cov-b.Cov) > 1e-9*math.Max(math.Abs(a.Cov), 1e-12) {
+			t.Errorf("run %s: pull/push covariance %+v in memory, %+v streamed", r.Run, a, b)
+		}
+		if a.Cov > 0 {
+			positive++
+		}
+	}
+	if 2*positive <= len(mem) {
+		t.Errorf("%d of %d runs with a positive pull/push covariance, want most", positive, len(mem))
+	}
+}

@@ -24,16 +24,19 @@ type RunStats struct {
 	Steps       int        // worker iterations completed in the window
 	StepsPerS   float64    // job-wide updates (async) or steps per second
 	Pull, Push  Moments    // s, per iteration
-	Compute     Moments    // s
-	Apply       Moments    // s, from updates.csv
-	Staleness   Moments    // updates
-	ParamBytes  int64      // runs.csv, 0 when absent
-	Bandwidth   float64    // runs.csv, B/s, NaN when absent
-	Nodes       int
-	Dataset     int64
-	Epochs      float64
-	HasPhases   bool // pull, compute and push all measured
-	TotalSteps  int  // rows of the run
+	// PullPush is the covariance of the pull and the push of the
+	// iterations with both (traces.RunSummary.PullPush)
+	PullPush   traces.Covariance
+	Compute    Moments // s
+	Apply      Moments // s, from updates.csv
+	Staleness  Moments // updates
+	ParamBytes int64   // runs.csv, 0 when absent
+	Bandwidth  float64 // runs.csv, B/s, NaN when absent
+	Nodes      int
+	Dataset    int64
+	Epochs     float64
+	HasPhases  bool // pull, compute and push all measured
+	TotalSteps int  // rows of the run
 	// WorkersSeen is the number of workers with rows; below Workers,
 	// StepsPerS is scaled from theirs (traces.RunSummary.WorkersSeen).
 	WorkersSeen int
@@ -117,6 +120,7 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 		out[i].Window = [2]float64{spans[i].start + SteadyHead*l, spans[i].end - SteadyTail*l}
 	}
 	pulls := make([]acc, len(out))
+	pullPush := make([]traces.CoAccumulator, len(out))
 	pushes := make([]acc, len(out))
 	comps := make([]acc, len(out))
 	stal := make([]acc, len(out))
@@ -130,6 +134,9 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 		out[i].Steps++
 		pulls[i].add(s.Pull)
 		pushes[i].add(s.Push)
+		if !math.IsNaN(s.Pull) && !math.IsNaN(s.Push) {
+			pullPush[i].Add(s.Pull, s.Push)
+		}
 		comps[i].add(s.Compute)
 		if s.Staleness >= 0 {
 			stal[i].add(float64(s.Staleness))
@@ -164,6 +171,7 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			r.StepsPerS *= float64(r.Workers) / float64(r.WorkersSeen)
 		}
 		r.Pull, r.Push, r.Compute = pulls[i].moments(), pushes[i].moments(), comps[i].moments()
+		r.PullPush = pullPush[i].Covariance()
 		r.Apply, r.Staleness = applies[i].moments(), stal[i].moments()
 	}
 	for _, info := range t.Runs {
@@ -368,15 +376,17 @@ func pushTransfer(r RunStats) (mean, scv float64, ackFirst bool) {
 }
 
 // linkRelSE is the relative standard error of the profile's link demand
-// P (pull + transfer) / 2 from run r: the standard errors of the two means
-// (variance / n each) added as independent. It was the mean of the two
-// SCVs over n, times the link: twice the variance for a pull and a push
-// alike (the 90% interval held the true link in 99 of 100 simulated runs,
-// 98.2% of 4,000), and too little where one phase is most of the link and
-// varies more (a 2 ms steady pull beside a 30 ms push of SCV 1.5: 75 of
-// 100, 77.4% of 4,000; now 86 and 88.7%); TestProfileCoverage. A pull and
-// a push that vary together (one congested link) vary more than this:
-// their covariance is not in the summaries.
+// P (pull + transfer) / 2 from run r: the variance of the mean of each
+// (variance / n) and twice their covariance over n, the pull's and the
+// push's (the shard's apply in the push taken as independent of the
+// pull). It was the mean of the two SCVs over n, times the link: twice the
+// variance for a pull and a push alike (the 90% interval held the true
+// link in 99 of 100 simulated runs, 98.2% of 4,000), and too little where
+// one phase is most of the link and varies more (a 2 ms steady pull beside
+// a 30 ms push of SCV 1.5: 75 of 100, 77.4% of 4,000; now 86 and 88.7%).
+// Without the covariance, a pull and a push that vary together (one
+// congested link) had an interval of 0.75 of the spread of the estimates
+// (81 of 100); TestProfileCoverage.
 func linkRelSE(r RunStats) float64 {
 	push, scvPush, _ := pushTransfer(r)
 	link := r.Pull.Mean + push
@@ -385,7 +395,10 @@ func linkRelSE(r RunStats) float64 {
 	}
 	v := nz(r.Pull.SCV)*r.Pull.Mean*r.Pull.Mean/float64(max(r.Pull.N, 1)) +
 		nz(scvPush)*push*push/float64(max(r.Push.N, 1))
-	return math.Sqrt(v) / link
+	if c := r.PullPush; c.N > 1 && !math.IsNaN(c.Cov) {
+		v += 2 * c.Cov / float64(c.N)
+	}
+	return math.Sqrt(math.Max(v, 0)) / link
 }
 
 // ProfileRow is one run predicted from a two-node profile.
@@ -554,7 +567,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		}
 		st := RunStats{Run: r.Run, Mode: r.Mode, Workers: r.Workers, PS: r.PS, Batch: r.Batch,
 			Window: [2]float64{r.WindowStart, r.WindowEnd}, Steps: int(r.WindowSteps), StepsPerS: r.UpdatesPerS,
-			Pull: moments(r.Pull), Push: moments(r.Push), Compute: moments(r.Compute),
+			Pull: moments(r.Pull), Push: moments(r.Push), Compute: moments(r.Compute), PullPush: r.PullPush,
 			Apply: Moments{Mean: math.NaN(), SCV: math.NaN()}, Bandwidth: math.NaN(), Epochs: math.NaN(), TotalSteps: int(r.Steps)}
 		st.HasPhases = r.Pull.N > 0 && r.Compute.N > 0 && r.Push.N > 0
 		st.WorkersSeen = r.WorkersSeen

@@ -54,6 +54,11 @@ type RunSummary struct {
 
 	Pull, Compute, Push Moments
 	Iteration           Moments // end - start
+	// PullPush is the sample covariance of the pull and the push of the
+	// window's iterations that have both (s^2, NaN for fewer than 2): one
+	// congested link makes them vary together, and the mean of their sum
+	// varies more than their variances say.
+	PullPush Covariance
 
 	Staleness Staleness
 	Loss      []LossPoint
@@ -216,6 +221,7 @@ type runAcc struct {
 	binLen   float64 // length of a rate sub-window
 	counts   [rateBatches]int64
 	phases   [4]welford
+	pullPush CoAccumulator
 	stSteps  map[int]int64 // staleness histogram from steps.csv
 	stUpd    map[int]int64 // from updates.csv
 	perWk    map[int]int64 // iterations in the window per worker
@@ -332,6 +338,9 @@ func (s *summarizer) step(st *Step, file string, line int) {
 			a.phases[i].add(v)
 		}
 	}
+	if !math.IsNaN(st.Pull) && !math.IsNaN(st.Push) {
+		a.pullPush.Add(st.Pull, st.Push)
+	}
 	// The phases lie between start (the pull begins) and end (the push
 	// is acknowledged): a sum far past end - start says the timestamps
 	// are not the iteration's (overlongFactor).
@@ -407,6 +416,7 @@ func (a *runAcc) result() RunSummary {
 	nan := math.NaN()
 	r.UpdatesPerS, r.UpdatesPerSLo, r.UpdatesPerSHi, r.SamplesPerS = nan, nan, nan, nan
 	r.Pull, r.Compute, r.Push, r.Iteration = a.phases[0].moments(), a.phases[1].moments(), a.phases[2].moments(), a.phases[3].moments()
+	r.PullPush = a.pullPush.Covariance()
 	warn := func(format string, args ...any) {
 		r.Warnings = append(r.Warnings, fmt.Errorf("traces: run %q: "+format, append([]any{r.Run}, args...)...))
 	}
@@ -599,6 +609,37 @@ func (w *welford) variance() float64 {
 		return math.NaN()
 	}
 	return w.m2 / float64(w.n-1)
+}
+
+// Covariance is the sample covariance (n-1) of two phase times over the
+// N iterations that have both, s^2; NaN for N < 2.
+type Covariance struct {
+	N   int64
+	Cov float64
+}
+
+// CoAccumulator accumulates a Covariance in one pass (Welford's update
+// for a co-moment: no cancellation of large sums). Its zero value is empty.
+type CoAccumulator struct {
+	n          int64
+	mx, my, cm float64
+}
+
+// Add counts the pair (x, y).
+func (w *CoAccumulator) Add(x, y float64) {
+	w.n++
+	dx := x - w.mx
+	w.mx += dx / float64(w.n)
+	w.my += (y - w.my) / float64(w.n)
+	w.cm += dx * (y - w.my)
+}
+
+// Covariance is the covariance of the pairs added.
+func (w *CoAccumulator) Covariance() Covariance {
+	if w.n < 2 {
+		return Covariance{N: w.n, Cov: math.NaN()}
+	}
+	return Covariance{N: w.n, Cov: w.cm / float64(w.n-1)}
 }
 
 func (w *welford) moments() Moments {

@@ -458,3 +458,46 @@ func TestSummarizeSortsEvals(t *testing.T) {
 		t.Errorf("by time: %v, want 3 0.5 2 1", got)
 	}
 }
+
+// CoAccumulator's one-pass covariance is the two-pass one, also for times
+// far from 0 with small spread (a sum of products would cancel there), and
+// Summarize reports it for the window's pull and push: pulls that rise
+// with the pushes (one congested link) give a positive covariance.
+func TestPullPushCovariance(t *testing.T) {
+	xs := []float64{1e6 + 0.1, 1e6 + 0.3, 1e6 + 0.2, 1e6 + 0.6, 1e6 + 0.4}
+	ys := []float64{5.01, 5.05, 5.02, 5.08, 5.03}
+	var c CoAccumulator
+	if got := c.Covariance(); got.N != 0 || !math.IsNaN(got.Cov) {
+		t.Errorf("empty: %+v, want N 0 and NaN", got)
+	}
+	mx, my := 0.0, 0.0
+	for i := range xs {
+		c.Add(xs[i], ys[i])
+		mx += xs[i] / 5
+		my += ys[i] / 5
+	}
+	want := 0.0
+	for i := range xs {
+		want += (xs[i] - mx) * (ys[i] - my) / 4
+	}
+	if got := c.Covariance(); got.N != 5 || math.Abs(got.Cov-want) > 1e-9*math.Abs(want) {
+		t.Errorf("covariance %+v, want N 5, %g", got, want)
+	}
+
+	tr := &Trace{}
+	for i := range 100 {
+		f := 1 + float64(i%7)/10 // the link's slowdown, shared
+		tr.Steps = append(tr.Steps, Step{Run: "r", Workers: 1, PS: 1, Batch: 8, Step: int64(i), Start: float64(i), End: float64(i) + 0.9,
+			Pull: 0.1 * f, Compute: 0.5, Push: 0.2 * f, Staleness: 0, Loss: math.NaN()})
+	}
+	s := Summarize(tr)
+	if len(s) != 1 {
+		t.Fatalf("%d summaries", len(s))
+	}
+	pp := s[0].PullPush
+	// pull and push are exactly 0.1 f and 0.2 f: the covariance is
+	// 0.02 var(f), with pull's variance 0.01 var(f)
+	if wantCov := 2 * s[0].Pull.Var; pp.N != s[0].WindowSteps || math.Abs(pp.Cov-wantCov) > 1e-12 || !(pp.Cov > 0) {
+		t.Errorf("pull/push covariance %+v over %d window steps, want %g", pp, s[0].WindowSteps, wantCov)
+	}
+}
