@@ -143,11 +143,15 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if err != nil {
 		return manifest{}, err
 	}
+	text := b
+	if b, err = yamlDirectives(path, b); err != nil {
+		return manifest{}, err
+	}
 	docs := yamlDocuments(b)
 	if len(docs) == 0 {
 		what := "empty"
-		if len(bytes.TrimSpace(b)) > 0 {
-			what = "only comments or ---"
+		if len(bytes.TrimSpace(text)) > 0 {
+			what = "only comments, directives or ---"
 		}
 		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
 	}
@@ -587,7 +591,7 @@ func yamlDocuments(b []byte) [][2]int {
 			}
 			continue
 		}
-		if t != "" && !strings.HasPrefix(t, "#") && t != "..." {
+		if t != "" && !strings.HasPrefix(t, "#") && t != "..." && (content || !isDirective(line)) {
 			content = true
 		}
 	}
@@ -596,6 +600,61 @@ func yamlDocuments(b []byte) [][2]int {
 	}
 	return docs
 }
+
+// isDirective reports whether line is a YAML directive ("%YAML 1.2",
+// "%TAG ! tag:example.com,2000:"): a "%" at column 0, where a document's
+// content cannot start. Before a document it is the stream's prologue,
+// no document of its own (a "%YAML 1.2" line was judged as one: "holds 2
+// YAML documents").
+func isDirective(line []byte) bool {
+	return len(line) > 0 && line[0] == '%'
+}
+
+// yamlDirectives blanks the %YAML directive lines of the prologue of the
+// documents in b (the YAML library refuses any version but 1.1: "found
+// incompatible YAML document", though a Kubernetes manifest reads the same
+// in YAML 1.2), keeping the lines, so that positions stay the file's. A
+// version other than 1.x is refused at its line and column.
+func yamlDirectives(path string, b []byte) ([]byte, error) {
+	lines := bytes.Split(b, []byte("\n"))
+	content, changed := false, false
+	for i, line := range lines {
+		l := strings.TrimRight(string(line), " \t\r")
+		switch {
+		case l == "---" || strings.HasPrefix(l, "--- ") || l == "..." || strings.HasPrefix(l, "... "):
+			// a document starts (directives stand before it) or ends
+			// (directives may follow)
+			content = l[0] == '-'
+			continue
+		case strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#"):
+			continue
+		case content || !isDirective(line):
+			content = true
+			continue
+		}
+		f := strings.Fields(l)
+		if f[0] != "%YAML" {
+			continue // %TAG and reserved directives the library reads
+		}
+		if len(f) < 2 || !yamlVersionRE.MatchString(f[1]) {
+			col := len(f[0]) + 2
+			what := "no version"
+			if len(f) >= 2 {
+				col = strings.Index(l, f[1]) + 1
+				what = "version " + f[1]
+			}
+			return nil, fmt.Errorf("check: %s:%d:%d: %%YAML directive with %s: expected YAML 1.1 or 1.2 (%%YAML 1.2)", path, i+1, col, what)
+		}
+		lines[i] = bytes.Repeat([]byte(" "), len(line))
+		changed = true
+	}
+	if !changed {
+		return b, nil
+	}
+	return bytes.Join(lines, []byte("\n")), nil
+}
+
+var yamlVersionRE = regexp.MustCompile(`^1\.[0-9]+$`)
 
 // jobDocument picks, among the documents docs of the stream b (the file
 // path), the one Kubeflow job, as kubectl apply -f would send a Service

@@ -349,7 +349,7 @@ func TestReadManifestNotAManifest(t *testing.T) {
 		dir:      "check: " + dir + " is a folder: want a TFJob or PyTorchJob manifest file",
 		empty:    "check: " + empty + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
 		blank:    "check: " + blank + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
-		comments: "check: " + comments + ": no YAML document (only comments or ---): expected a Kubeflow TFJob or PyTorchJob manifest",
+		comments: "check: " + comments + ": no YAML document (only comments, directives or ---): expected a Kubeflow TFJob or PyTorchJob manifest",
 	}
 	if fi, err := os.Stat("/dev/zero"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		cases["/dev/zero"] = "check: /dev/zero: larger than 16 MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)"
@@ -447,5 +447,33 @@ func TestCheckWorkersFlagDropsCountWarnings(t *testing.T) {
 	_, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "8", p)
 	if strings.Contains(stderr, auto) || strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 8 workers") {
 		t.Errorf("with --workers 8: stdout %q, stderr %q; want the verdict at 8 workers and neither warning", stdout, stderr)
+	}
+}
+
+// A %YAML directive before "---" is the stream's prologue, not a document:
+// "%YAML 1.2" was judged as one (a file of it and a TFJob "holds 2 YAML
+// documents", and the library refused version 1.2 as "incompatible"). The
+// job's errors stay at their lines; a version other than 1.x is refused at
+// its column.
+func TestManifestYAMLDirective(t *testing.T) {
+	job := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 2\n    Worker:\n      replicas: 6\n"
+	for name, doc := range map[string]string{
+		"1.2":                  "%YAML 1.2\n---\n" + job,
+		"1.1, a comment":       "# made by hand\n%YAML 1.1\n---\n" + job,
+		"CRLF":                 strings.ReplaceAll("%YAML 1.2\n---\n"+job, "\n", "\r\n"),
+		"after a document end": "kind: Service\n...\n%YAML 1.2\n---\n" + job,
+	} {
+		if mf, err := parseManifest("m.yaml", []byte(doc)); err != nil || mf.Workers != 6 || mf.PS != 2 {
+			t.Errorf("%s: %+v, %v; want 6 workers, 2 PS", name, mf, err)
+		}
+	}
+	for name, c := range map[string]struct{ doc, want string }{
+		"fault at its line": {"%YAML 1.2\n---\n" + strings.Replace(job, "replicas: 6", "replicas: -6", 1), "check: m.yaml:9:17: Worker.replicas = -6, want >= 0"},
+		"version 2":         {"%YAML 2.0\n---\n" + job, "check: m.yaml:1:7: %YAML directive with version 2.0: expected YAML 1.1 or 1.2 (%YAML 1.2)"},
+		"directive alone":   {"%YAML 1.2\n", "check: m.yaml: no YAML document (only comments, directives or ---): expected a Kubeflow TFJob or PyTorchJob manifest"},
+	} {
+		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
+		}
 	}
 }
