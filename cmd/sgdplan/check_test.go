@@ -130,7 +130,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"negative shards", []string{"--model", mp, "--workers", "4", "--ps", "-1"}, "-1 PS shards: want >= 1"},
 		{"unreadable model", []string{"--model", filepath.Join(dir, "x.json"), "--workers", "2"}, "x.json"},
 		{"not yaml", []string{"--model", mp, filepath.Join("testdata", "fit-table", "README.md")}, "not a Kubeflow job manifest"},
-		{"replicas not a number", []string{"--model", mp, four}, "four.yaml:8:17: spec.tfReplicaSpecs.Worker.replicas: \"four\": expected a whole number"},
+		{"replicas not a number", []string{"--model", mp, four}, "four.yaml:8:17: spec.tfReplicaSpecs.Worker.replicas is \"four\": want a whole number of replicas >= 0"},
 		// the training operator refuses them; check judged them as 8 workers
 		{"two PyTorchJob masters", []string{"--model", mp, masters}, "masters.yaml:6:17: Master.replicas = 2, want exactly 1"},
 		{"two TFJob chiefs", []string{"--model", mp, chiefs}, "chiefs.yaml:5:23: Chief.replicas = 2, want at most 1"},

@@ -180,9 +180,6 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
 	}
 	if err := json.Unmarshal(js, &j); err != nil {
-		if where := badReplicas(b); where != "" {
-			return manifest{}, fmt.Errorf("check: %s:%s", path, where)
-		}
 		if e := badReplicaType(path, b, js); e != nil {
 			return manifest{}, e
 		}
@@ -729,48 +726,6 @@ func keysOf(ls []yamlLevel) []string {
 	return out
 }
 
-// badReplicas finds, in a block-style manifest, a replicas value that is
-// not a whole number and says where: "line:column: KEY.replicas: value
-// "four": expected a whole number >= 0" ("" when there is none or the
-// layout is not block style; the decoder's message then stands).
-func badReplicas(b []byte) string {
-	var stack []yamlLevel
-	for i, raw := range strings.Split(string(b), "\n") {
-		line := strings.TrimRight(raw, " \t\r")
-		t := strings.TrimLeft(line, " ")
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		indent := len(line) - len(t)
-		key, val, ok := strings.Cut(t, ":")
-		if !ok || strings.ContainsAny(key, "{}[],\"'") || strings.HasPrefix(t, "- ") {
-			continue
-		}
-		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
-			stack = stack[:len(stack)-1]
-		}
-		stack = append(stack, yamlLevel{indent, strings.TrimSpace(key)})
-		if strings.TrimSpace(key) != "replicas" {
-			continue
-		}
-		v := strings.TrimSpace(val)
-		if c := strings.Index(v, " #"); c >= 0 {
-			v = strings.TrimSpace(v[:c])
-		}
-		if e := countError(v, maxCount, "replicas"); e != nil {
-			col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
-			return fmt.Sprintf("%d:%d: %s.replicas: %s: too large, want at most %d", i+1, col, strings.Join(keysOf(stack[:len(stack)-1]), "."), v, maxCount)
-		}
-		if _, err := strconv.Atoi(v); err == nil || v == "" || v == "null" || v == "~" || v == "Null" || v == "NULL" {
-			continue // absent replicas are Kubeflow's default, 1
-		}
-		path := keysOf(stack)
-		col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
-		return fmt.Sprintf("%d:%d: %s: %s: expected a whole number >= 0", i+1, col, strings.Join(path, "."), v)
-	}
-	return ""
-}
-
 // badRole is ".ROLE" of the first replica role (sorted by spec key and
 // role) whose spec is neither a mapping nor null, "" when none is.
 func badRole(js []byte) string {
@@ -815,10 +770,12 @@ func manifestType(t reflect.Type) string {
 }
 
 // badReplicaType finds, in the JSON form js of manifest b, a role whose
-// replicas is not a whole number (badReplicas reads block style only: a
-// flow-style {"replicas": "two"} got encoding/json's words, naming a Go
-// struct and no line), and says so at its line and column when
-// yamlValuePos finds it; nil when every replicas is a number.
+// replicas is not a whole number, and says so at its line and column
+// (block style by yamlValuePos, flow style by flowValuePos), in one wording
+// for both: "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole
+// number of replicas >= 0" (block style said "expected a whole number >=
+// 0", flow style "want a whole number of replicas"); nil when every
+// replicas is a number.
 func badReplicaType(path string, b, js []byte) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
@@ -827,12 +784,16 @@ func badReplicaType(path string, b, js []byte) error {
 		return nil
 	}
 	for _, specsKey := range slices.Sorted(maps.Keys(doc.Spec)) {
-		var roles map[string]map[string]json.RawMessage
+		var roles map[string]json.RawMessage
 		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
 			continue
 		}
 		for _, role := range slices.Sorted(maps.Keys(roles)) {
-			raw, ok := roles[role]["replicas"]
+			var spec map[string]json.RawMessage
+			if json.Unmarshal(roles[role], &spec) != nil {
+				continue // not a mapping: the decoder's error says so
+			}
+			raw, ok := spec["replicas"]
 			if !ok {
 				continue
 			}
@@ -850,7 +811,16 @@ func badReplicaType(path string, b, js []byte) error {
 				// whole, beyond an int: too large, not "not whole"
 				return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount)
 			}
-			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas", where, specsKey, role, raw)
+			hint := ""
+			var str string
+			if json.Unmarshal(raw, &str) == nil {
+				if v, err := strconv.Atoi(strings.TrimSpace(str)); err == nil && v >= 0 {
+					// Kubernetes takes replicas as an integer: "4" is
+					// refused there too
+					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
+				}
+			}
+			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint)
 		}
 	}
 	return nil

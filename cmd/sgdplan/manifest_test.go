@@ -310,7 +310,7 @@ func TestManifestDocuments(t *testing.T) {
 		{"flow job on the marker line", "kind: Service\n--- {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 2}}}}\n", 2, 0, ""},
 		// the job's fault at its line in the file: its line 8, the job
 		// starting at line 9 (the Service's 7 lines and "---"): 16
-		{"service, bad job", svc + "---\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas: six: expected a whole number >= 0"},
+		{"service, bad job", svc + "---\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas is \"six\": want a whole number of replicas >= 0"},
 		{"no job", svc + "---\nkind: ConfigMap\n", 0, 0, "check: m.yaml: none of its 2 YAML documents is a TFJob or PyTorchJob (Service at 2:7, ConfigMap at 9:7): expected one Kubeflow job"},
 		{"two jobs", tf + "---\n" + svc + "---\n" + pt, 0, 0, "check: m.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 18:7): give a file with one (check judges one job)"},
 		// a document that is not YAML, at its own line (the parser runs to
@@ -395,7 +395,7 @@ func TestManifestEncodings(t *testing.T) {
 		b    []byte
 		want string
 	}{
-		"UTF-16 fault at its line": {utf16(strings.Replace(text, "replicas: 3", "replicas: x", 1), false), "check: m.yaml:7:17: spec.tfReplicaSpecs.Worker.replicas: x: expected a whole number >= 0"},
+		"UTF-16 fault at its line": {utf16(strings.Replace(text, "replicas: 3", "replicas: x", 1), false), "check: m.yaml:7:17: spec.tfReplicaSpecs.Worker.replicas is \"x\": want a whole number of replicas >= 0"},
 		"UTF-8 BOM, line 1's key":  {[]byte("\xef\xbb\xbfkind: MPIJob\n"), `check: m.yaml:1:7: kind "MPIJob": expected TFJob or PyTorchJob`},
 		"UTF-16 cut short":         {utf16(text, false)[:9], "check: m.yaml: UTF-16 (by its byte order mark) of an odd number of bytes: cut short? expected a Kubeflow job manifest"},
 	} {
@@ -474,6 +474,28 @@ func TestManifestYAMLDirective(t *testing.T) {
 	} {
 		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
+		}
+	}
+}
+
+// A replicas that is not a whole number gets one wording in block and flow
+// style, at its line and column (block style said "...replicas: "4":
+// expected a whole number >= 0", flow style "...replicas is "4": want a
+// whole number of replicas"); a quoted number says to drop the quotes
+// (Kubernetes takes replicas as an integer and refuses the string too).
+func TestManifestReplicasStringOneWording(t *testing.T) {
+	const quoted = `spec.tfReplicaSpecs.Worker.replicas is "4": want a whole number of replicas >= 0, not a string (write replicas: 4, without quotes)`
+	cases := []struct{ name, doc, want string }{
+		{"block", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: \"4\"\n", "check: m.yaml:5:17: " + quoted},
+		{"flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: \"4\"}\n", "check: m.yaml:4:24: " + quoted},
+		{"JSON", `{"kind": "TFJob", "spec": {"tfReplicaSpecs": {"Worker": {"replicas": "4"}}}}`, "check: m.yaml:1:70: " + quoted},
+		{"block, a word", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: four # planned\n", `check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of replicas >= 0`},
+		{"flow, a word", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: four}\n", `check: m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of replicas >= 0`},
+		{"block, a fraction", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2.5\n", `check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is 2.5: want a whole number of replicas >= 0`},
+	}
+	for _, c := range cases {
+		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %+v, %v; want %q", c.name, mf, err, c.want)
 		}
 	}
 }
