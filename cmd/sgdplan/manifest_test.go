@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -256,7 +257,6 @@ func TestManifestNprocPerNode(t *testing.T) {
 		{"string", "  nprocPerNode: \"4\"\n", 16, ""},
 		// the deprecated form, read when nprocPerNode is absent: 4 x 2
 		{"elastic nProcPerNode", "  elasticPolicy:\n    nProcPerNode: 2\n", 8, ""},
-		{"auto", "  nprocPerNode: auto\n", 4, `m.yaml:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count check cannot see: judged at one process per replica, 4 workers; give --workers (replicas x processes per replica)`},
 		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given; check the others with --workers"},
 		// one bound given is both, as the operator defaults it (it said
 		// "2 to ? replicas")
@@ -284,8 +284,18 @@ func TestManifestNprocPerNode(t *testing.T) {
 		}
 		// the warnings of how the count was read are CountWarnings
 		// (check drops them under --workers)
-		if err != nil || mf.Workers != c.workers || strings.Join(mf.CountWarnings, "|") != strings.Join(warns, "|") || len(mf.Warnings) != 0 {
+		if err != nil || mf.Workers != c.workers || strings.Join(mf.CountWarnings, "|") != strings.Join(warns, "|") || len(mf.Warnings) != 0 || mf.NeedWorkers != "" {
 			t.Errorf("%s: %d workers, warnings %q and %q, %v; want %d workers, count warnings %q", c.name, mf.Workers, mf.CountWarnings, mf.Warnings, err, c.workers, warns)
+		}
+	}
+	// auto, cpu and gpu: torchrun counts the processes at launch, so the
+	// manifest gives no count (it was judged at one process per replica
+	// with a warning, and passed): check needs --workers
+	for word, per := range map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"} {
+		mf, err := parseManifest("m.yaml", []byte(job("  nprocPerNode: "+word+"\n")))
+		want := `m.yaml:3:17: nprocPerNode "` + word + `": torchrun starts one process per ` + per + ` of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too): give --workers, the 4 replicas x the processes each runs`
+		if err != nil || mf.NeedWorkers != want || len(mf.CountWarnings) != 0 {
+			t.Errorf("%s: %+v, %v; want NeedWorkers %q", word, mf, err, want)
 		}
 	}
 }
@@ -429,24 +439,45 @@ func TestCheckNprocTooLarge(t *testing.T) {
 }
 
 // TestCheckWorkersFlagDropsCountWarnings: the warnings that say how a
-// PyTorchJob's worker count was judged (nprocPerNode auto, an
-// elasticPolicy range: "judged at one process per replica, 4 workers; give
-// --workers") are left out when --workers gives the count: they were
-// printed beside a verdict at the --workers given, naming a count it was
-// not judged at. Without --workers they stay.
+// PyTorchJob's worker count was judged (an elasticPolicy range: "judged at
+// the 4 replicas given; check the others with --workers") are left out when
+// --workers gives the count: they were printed beside a verdict at the
+// --workers given, naming a count it was not judged at. Without --workers
+// they stay.
 func TestCheckWorkersFlagDropsCountWarnings(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
 	p := filepath.Join(dir, "pt.yaml")
-	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
-	const auto, elastic = "judged at one process per replica, 4 workers; give --workers", "judged at the 4 replicas given; check the others with --workers"
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	const elastic = "judged at the 4 replicas given; check the others with --workers"
 	_, stdout, stderr := runCmd(t, "check", "--model", mp, p)
-	if !strings.Contains(stderr, auto) || !strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 4 workers") {
-		t.Errorf("without --workers: stdout %q, stderr %q; want the verdict at 4 workers and both warnings", stdout, stderr)
+	if !strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 4 workers") {
+		t.Errorf("without --workers: stdout %q, stderr %q; want the verdict at 4 workers and the warning", stdout, stderr)
 	}
 	_, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "8", p)
-	if strings.Contains(stderr, auto) || strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 8 workers") {
-		t.Errorf("with --workers 8: stdout %q, stderr %q; want the verdict at 8 workers and neither warning", stdout, stderr)
+	if strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 8 workers") {
+		t.Errorf("with --workers 8: stdout %q, stderr %q; want the verdict at 8 workers and no warning", stdout, stderr)
+	}
+}
+
+// nprocPerNode auto (cpu, gpu) leaves the processes per replica to torchrun
+// at launch: check judged the job at one process per replica with a
+// warning, and passed it (exit 0) at a fraction of its workers, say an
+// eighth on nodes of 8 GPUs. It now refuses to judge (exit 2, at the
+// field, naming --workers), still naming the roles it does not count, and
+// judges the --workers given without a word of the guess.
+func TestCheckNprocAutoNeedsWorkers(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	p := writeTestFile(t, dir, "pt.yaml", "kind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n    Workers:\n      replicas: 2\n")
+	code, stdout, stderr := runCmd(t, "check", "--model", mp, p)
+	want := "sgdplan: check: " + p + `:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too): give --workers, the 4 replicas x the processes each runs`
+	if code != exitBadInput || stdout != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, `replica role "Workers" is not counted`) {
+		t.Errorf("without --workers: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "8", p)
+	if code == exitBadInput || !strings.Contains(stdout, "at 8 workers") || strings.Contains(stderr, "nprocPerNode") {
+		t.Errorf("--workers 8: exit %d, stdout %q, stderr %q; want the verdict at 8 workers, nothing of nprocPerNode", code, stdout, stderr)
 	}
 }
 
@@ -496,6 +527,91 @@ func TestManifestReplicasStringOneWording(t *testing.T) {
 	for _, c := range cases {
 		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %+v, %v; want %q", c.name, mf, err, c.want)
+		}
+	}
+}
+
+// A TFJob with a PyTorchJob's nprocPerNode or elasticPolicy (Kubeflow's
+// TFJobSpec has neither: runPolicy, successPolicy, tfReplicaSpecs,
+// enableDynamicWorker) was judged without a word: each replica is one
+// worker, and a warning at the field says it is not used.
+func TestManifestTFJobPyTorchFields(t *testing.T) {
+	job := "kind: TFJob\nspec:\n%s  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	cases := []struct{ name, spec, want string }{
+		{"nprocPerNode", "  nprocPerNode: \"4\"\n", `m.yaml:3:17: spec.nprocPerNode: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
+		{"elasticPolicy", "  elasticPolicy:\n    nProcPerNode: 4\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field`},
+		{"flow", "", `m.yaml: spec.nprocPerNode: a TFJob has no such field`},
+	}
+	for _, c := range cases {
+		doc := fmt.Sprintf(job, c.spec)
+		if c.name == "flow" {
+			doc = `{kind: TFJob, spec: {nprocPerNode: auto, tfReplicaSpecs: {Worker: {replicas: 3}}}}`
+		}
+		mf, err := parseManifest("m.yaml", []byte(doc))
+		if err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || !strings.HasPrefix(mf.Warnings[0], c.want) || len(mf.CountWarnings) != 0 {
+			t.Errorf("%s: %+v, %v; want 3 workers and the warning %q", c.name, mf, err, c.want)
+		}
+	}
+}
+
+// A List, as "kubectl get tfjobs,services -o yaml" prints one (apiVersion
+// v1, kind List, items), was refused as kind "List": check judges the one
+// job among its items, as among a file's YAML documents, with the job's
+// errors at their lines and columns in the file; no job or two jobs name
+// the items' kinds and positions. Block style, flow style and JSON
+// (kubectl -o json).
+func TestManifestList(t *testing.T) {
+	svc := "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: ps\n  spec:\n    ports:\n    - port: 2222\n"
+	tf := "- apiVersion: kubeflow.org/v1\n  kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      PS:\n        replicas: 2\n        template:\n          spec:\n            containers:\n            - name: tensorflow\n      Worker:\n        replicas: 6\n"
+	list := func(items string) string {
+		return "apiVersion: v1\nitems:\n" + items + "kind: List\nmetadata:\n  resourceVersion: \"\"\n"
+	}
+	json := `{
+    "apiVersion": "v1",
+    "items": [
+        {"apiVersion": "v1", "kind": "Service", "spec": {"ports": [{"port": 2222}]}},
+        {
+            "kind": "TFJob",
+            "spec": {"tfReplicaSpecs": {"PS": {"replicas": 2}, "Worker": {"replicas": 6}}}
+        }
+    ],
+    "kind": "List"
+}
+`
+	cases := []struct {
+		name, doc   string
+		workers, ps int    // 0 workers: an error
+		err         string // the whole error
+	}{
+		{"service, job", list(svc + tf), 6, 2, ""},
+		{"job alone, indented items", "apiVersion: v1\nkind: List\nitems:\n  - kind: TFJob\n    spec:\n      tfReplicaSpecs:\n        Worker:\n          replicas: 3\n", 3, 0, ""},
+		{"CRLF, a comment", strings.ReplaceAll("# kubectl get\n"+list(svc+"\n# the job\n"+tf), "\n", "\r\n"), 6, 2, ""},
+		{"a TFJobList", strings.Replace(list(tf), "kind: List", "kind: TFJobList", 1), 6, 2, ""},
+		{"flow", "kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n", 3, 0, ""},
+		{"JSON", json, 6, 2, ""},
+		{"a List among documents", "kind: ConfigMap\n---\n" + list(tf), 6, 2, ""},
+		// the job's fault at its line and column in the file
+		{"bad job", list(svc + strings.Replace(tf, "replicas: 6", "replicas: six", 1)), 0, 0, `check: m.yaml:21:19: spec.tfReplicaSpecs.Worker.replicas is "six": want a whole number of replicas >= 0`},
+		{"negative", list(svc + strings.Replace(tf, "replicas: 6", "replicas: -6", 1)), 0, 0, "check: m.yaml:21:19: Worker.replicas = -6, want >= 0"},
+		{"JSON, bad job", strings.Replace(json, `"replicas": 6`, `"replicas": "6"`, 1), 0, 0, `check: m.yaml:7:87: spec.tfReplicaSpecs.Worker.replicas is "6": want a whole number of replicas >= 0, not a string (write replicas: 6, without quotes)`},
+		{"flow, bad job", "kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: -3}}}}]\n", 0, 0, "check: m.yaml:2:83: Worker.replicas = -3, want >= 0"},
+		{"no job", list(svc + strings.Replace(tf, "kind: TFJob", "kind: ConfigMap", 1)), 0, 0, "check: m.yaml: none of the 2 items of its List (kind at 22:7) is a TFJob or PyTorchJob (Service at 4:9, ConfigMap at 11:9): expected one Kubeflow job"},
+		{"two jobs", list(tf + strings.Replace(svc, "kind: Service", "kind: PyTorchJob", 1)), 0, 0, "check: m.yaml: its List (kind at 22:7) holds 2 Kubeflow jobs (TFJob at 4:9, PyTorchJob at 16:9): give a file with one (check judges one job)"},
+		{"no items", "apiVersion: v1\nkind: List\nitems: []\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
+		{"items absent", "apiVersion: v1\nkind: List\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
+		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a scalar {\"kind\":\"TFJob\"} where a list was expected"},
+		{"an alias", "kind: List\nx: &j {kind: TFJob}\nitems: [*j]\n", 0, 0, "check: m.yaml:3:9: a List item that refers to an anchor outside it (unknown anchor 'j' referenced): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)"},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if c.workers == 0 {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.err)
+			}
+			continue
+		}
+		if err != nil || mf.Workers != c.workers || mf.PS != c.ps {
+			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
 		}
 	}
 }
