@@ -45,12 +45,14 @@ func checkCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "check a worker count before launch: fine, past the knee, or past saturation",
-		ArgsUsage: "[MANIFEST.yaml]",
+		ArgsUsage: "[MANIFEST.yaml | -]",
 		Description: `Gives the verdict of a model.json on a planned (workers, ps), or on the replica
 counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, PS are the
 shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker, times spec.nprocPerNode
 processes per replica, the operator's world size) manifest, the one job among the file's
-YAML documents. --workers and --ps override the manifest.
+YAML documents or a List's items ("kubectl get -o yaml"); "-" reads it from standard input.
+nprocPerNode auto, cpu or gpu (torchrun counts them at launch) needs --workers.
+--workers and --ps override the manifest.
 Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
 or of progress to the target when the model's statistical efficiency varies), 4 past
 saturation (a PS station at least 90% busy, or one more worker makes the job slower) or past
@@ -104,9 +106,16 @@ func runCheck(c *cli.Context) error {
 	var mf manifest
 	var early []string // warnings found before the verdict
 	if len(args) == 1 {
-		mf, err = readManifest(args[0])
+		mf, err = readManifestArg(args[0], c.App.Reader)
 		if err != nil {
 			return badInput(err)
+		}
+		if mf.NeedWorkers != "" && !c.IsSet("workers") {
+			// no count to judge: said with the manifest's own warnings
+			for _, w := range mf.Warnings {
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+			}
+			return badInput(fmt.Errorf("check: %s", mf.NeedWorkers))
 		}
 		if !c.IsSet("workers") {
 			// "judged at 2 workers; give --workers" said of a verdict
@@ -122,7 +131,7 @@ func runCheck(c *cli.Context) error {
 			if mf.Kind == "TFJob" {
 				why = "a TFJob without PS replicas trains by all-reduce"
 			}
-			early = append(early, fmt.Sprintf("%s has no PS replicas (%s), but the model (%s) has them: judged at its %s; is it this job's model?", args[0], why, m.Mode, countWord(ps, "shard")))
+			early = append(early, fmt.Sprintf("%s has no PS replicas (%s), but the model (%s) has them: judged at its %s; is it this job's model?", manifestName(args[0]), why, m.Mode, countWord(ps, "shard")))
 		}
 		// said now: the checks below may stop the command
 		for _, w := range early {
@@ -149,7 +158,7 @@ func runCheck(c *cli.Context) error {
 			at = mf.PSAt
 		}
 		if at == "" {
-			at = args[0]
+			at = manifestName(args[0])
 		}
 		return at + ": "
 	}

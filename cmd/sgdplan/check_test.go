@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -130,7 +132,7 @@ func TestCheckBadInput(t *testing.T) {
 		{"negative shards", []string{"--model", mp, "--workers", "4", "--ps", "-1"}, "-1 PS shards: want >= 1"},
 		{"unreadable model", []string{"--model", filepath.Join(dir, "x.json"), "--workers", "2"}, "x.json"},
 		{"not yaml", []string{"--model", mp, filepath.Join("testdata", "fit-table", "README.md")}, "not a Kubeflow job manifest"},
-		{"replicas not a number", []string{"--model", mp, four}, "four.yaml:8:17: spec.tfReplicaSpecs.Worker.replicas: \"four\": expected a whole number"},
+		{"replicas not a number", []string{"--model", mp, four}, "four.yaml:8:17: spec.tfReplicaSpecs.Worker.replicas is \"four\": want a whole number of replicas >= 0"},
 		// the training operator refuses them; check judged them as 8 workers
 		{"two PyTorchJob masters", []string{"--model", mp, masters}, "masters.yaml:6:17: Master.replicas = 2, want exactly 1"},
 		{"two TFJob chiefs", []string{"--model", mp, chiefs}, "chiefs.yaml:5:23: Chief.replicas = 2, want at most 1"},
@@ -159,6 +161,11 @@ func FuzzReadManifest(f *testing.F) {
 	// several documents, and a PyTorchJob's processes per replica
 	f.Add([]byte("kind: Service\n---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n---\n"))
 	f.Add([]byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"4\"\n  elasticPolicy: {minReplicas: 1, maxReplicas: 4}\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
+	// a List (block, flow, JSON), a %YAML directive, nprocPerNode auto
+	f.Add([]byte("apiVersion: v1\nitems:\n- kind: Service\n  spec:\n    ports:\n    - port: 1\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: 2\nkind: List\n"))
+	f.Add([]byte("kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n"))
+	f.Add([]byte(`{"kind": "List", "items": [{"kind": "PyTorchJob", "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": "2"}}}}]}`))
+	f.Add([]byte("%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseManifest("m.yaml", b)
 		if err == nil && m.Workers < 1 {
@@ -519,4 +526,55 @@ func TestCheckPredictWithoutBootstrap(t *testing.T) {
 	if _, stdout, stderr := runCmd(t, "check", "--model", m2, "--workers", "8"); !strings.Contains(stdout, "bootstrap refits") || !strings.Contains(stdout, "(the bootstrap refits hold it at its fit)") || strings.Contains(stderr, "no bootstrap samples") {
 		t.Errorf("check with samples:\n%s%s", stdout, stderr)
 	}
+}
+
+// "-" is the manifest on standard input ("kubectl get tfjob NAME -o yaml |
+// sgdplan check --model model.json -"; it was opened as a file named "-"),
+// named "standard input" in the errors and warnings, with the same bound.
+func TestCheckManifestStdin(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	tf, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "tfjob.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runIn := func(stdin io.Reader, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"sgdplan", "check", "--model", mp}, args...), stdin, &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	_, fromFile, _ := runCmd(t, "check", "--model", mp, filepath.Join("..", "..", "testdata", "manifests", "tfjob.yaml"))
+	code, stdout, stderr := runIn(bytes.NewReader(tf), "-")
+	if code == exitBadInput || stdout != fromFile {
+		t.Errorf("tfjob.yaml on stdin: exit %d, stdout %q, stderr %q; want the file's verdict %q", code, stdout, stderr, fromFile)
+	}
+	cases := []struct {
+		name  string
+		stdin io.Reader
+		want  string
+	}{
+		{"fault", strings.NewReader(strings.Replace(string(tf), "replicas: 4", "replicas: -4", 1)), "sgdplan: check: standard input:19:17: Worker.replicas = -4, want >= 0"},
+		{"empty", strings.NewReader(""), "sgdplan: check: standard input: no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest"},
+		{"endless", io.LimitReader(zeros{}, 17<<20), "sgdplan: check: standard input: larger than 16 MiB: not a job manifest"},
+		{"no PS", strings.NewReader("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 40000\n"), "sgdplan: check: standard input:5:17: 40000 workers: too large"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runIn(c.stdin, "-")
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", c.name, code, stderr, c.want)
+		}
+	}
+	// a warning names it too
+	_, _, stderr = runIn(strings.NewReader("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n"), "-")
+	if !strings.Contains(stderr, "sgdplan: warning: standard input has no PS replicas") {
+		t.Errorf("no PS on stdin: stderr %q; want the warning to name standard input", stderr)
+	}
+}
+
+// zeros reads as endless zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -40,9 +40,14 @@ type manifest struct {
 	// count).
 	Warnings []string
 	// CountWarnings say how Workers was judged where the manifest leaves
-	// it open (nprocPerNode auto, an elasticPolicy range): moot when
-	// --workers gives the count.
+	// it open (an elasticPolicy range): moot when --workers gives the
+	// count.
 	CountWarnings []string
+	// NeedWorkers, when not "", says why the manifest gives no worker
+	// count (nprocPerNode auto, cpu or gpu: torchrun counts the processes
+	// at launch): check refuses to judge it unless --workers gives the
+	// count. Workers is then the replicas alone, a lower bound.
+	NeedWorkers string
 }
 
 type replicaSpec struct {
@@ -83,15 +88,45 @@ func readManifest(path string) (manifest, error) {
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		return manifest{}, fmt.Errorf("check: %s is a folder: want a TFJob or PyTorchJob manifest file", path)
 	}
+	return readManifestFrom(path, f)
+}
+
+// stdinName names standard input, the manifest "-", in check's messages
+// ("check: standard input:19:17: ...").
+const stdinName = "standard input"
+
+// manifestName is the name of check's manifest argument arg in messages.
+func manifestName(arg string) string {
+	if arg == "-" {
+		return stdinName
+	}
+	return arg
+}
+
+// readManifestArg is readManifest of check's argument arg: "-" is the
+// manifest on stdin ("kubectl get tfjob NAME -o yaml | sgdplan check
+// --model model.json -"), read with the same bound and errors.
+func readManifestArg(arg string, stdin io.Reader) (manifest, error) {
+	if arg != "-" {
+		return readManifest(arg)
+	}
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	return readManifestFrom(stdinName, stdin)
+}
+
+// readManifestFrom is readManifest of the reader r, named name.
+func readManifestFrom(name string, r io.Reader) (manifest, error) {
 	// bounded: /dev/zero was read until memory ran out
-	b, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
+	b, err := io.ReadAll(io.LimitReader(r, maxManifestBytes+1))
 	if err != nil {
-		return manifest{}, fmt.Errorf("check: %s: %v", path, unwrapPathErr(err))
+		return manifest{}, fmt.Errorf("check: %s: %v", name, unwrapPathErr(err))
 	}
 	if len(b) > maxManifestBytes {
-		return manifest{}, fmt.Errorf("check: %s: larger than %d MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)", path, maxManifestBytes>>20)
+		return manifest{}, fmt.Errorf("check: %s: larger than %d MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)", name, maxManifestBytes>>20)
 	}
-	return parseManifest(path, b)
+	return parseManifest(name, b)
 }
 
 // manifestText is the text of a manifest file as UTF-8 without a byte
@@ -143,15 +178,19 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if err != nil {
 		return manifest{}, err
 	}
+	text := b
+	if b, err = yamlDirectives(path, b); err != nil {
+		return manifest{}, err
+	}
 	docs := yamlDocuments(b)
 	if len(docs) == 0 {
 		what := "empty"
-		if len(bytes.TrimSpace(b)) > 0 {
-			what = "only comments or ---"
+		if len(bytes.TrimSpace(text)) > 0 {
+			what = "only comments, directives or ---"
 		}
 		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
 	}
-	if len(docs) > 1 {
+	if len(docs) > 1 || isList(b) {
 		doc, err := jobDocument(path, b, docs)
 		if err != nil {
 			return manifest{}, err
@@ -176,9 +215,6 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
 	}
 	if err := json.Unmarshal(js, &j); err != nil {
-		if where := badReplicas(b); where != "" {
-			return manifest{}, fmt.Errorf("check: %s:%s", path, where)
-		}
 		if e := badReplicaType(path, b, js); e != nil {
 			return manifest{}, e
 		}
@@ -334,6 +370,20 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
+		// a PyTorchJob's fields in a TFJob were read without a word
+		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
+		// tfReplicaSpecs, enableDynamicWorker)
+		for _, f := range []struct {
+			key   string
+			given bool
+		}{
+			{"nprocPerNode", given(j.Spec.NprocPerNode)},
+			{"elasticPolicy", j.Spec.ElasticPolicy != nil},
+		} {
+			if f.given {
+				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: spec.%s: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know", at("spec", f.key), f.key))
+			}
+		}
 	case "PyTorchJob":
 		// Kubeflow's training operator refuses a Master whose replicas is
 		// not 1 ("There must be only 1 master replica"; its webhook:
@@ -357,7 +407,10 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if warn != "" {
-			mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s: judged at one process per replica, %s; give --workers (replicas x processes per replica)", at("spec", "nprocPerNode"), warn, workersWord(w)))
+			// a guess of one process per replica judged a job of 8
+			// GPUs a node at an eighth of its workers, and passed it
+			// (exit 0) with a warning a script does not read
+			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too): give --workers, the %s x the processes each runs", at("spec", "nprocPerNode"), warn, countWord(w, "replica"))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
 			// the operator's defaults: one bound given is both
@@ -400,10 +453,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 // number (a YAML number is refused, as Kubernetes refuses it), or else the
 // deprecated spec.elasticPolicy.nProcPerNode; 1 when neither is given. With
 // auto, cpu or gpu the count is torchrun's at launch (one per GPU or CPU):
-// 1 then, and warn says why. at places a key path in the file.
+// 1 then, and warn says why the manifest gives no count. at places a key
+// path in the file.
 func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string) (n int, warn string, err error) {
 	raw = bytes.TrimSpace(raw)
-	given := len(raw) > 0 && string(raw) != "null"
+	given := given(raw)
 	if e != nil && e.NProcPerNode != nil {
 		if given {
 			return 0, "", fmt.Errorf("check: %s: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)", at("spec", "elasticPolicy", "nProcPerNode"))
@@ -422,13 +476,20 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 	}
 	switch s {
 	case "auto", "cpu", "gpu":
-		return 1, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per %s of each replica at launch, a count check cannot see", s, map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"}[s]), nil
+		return 1, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per %s of each replica at launch, a count the manifest does not give", s, map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"}[s]), nil
 	}
 	v, perr := strconv.Atoi(s)
 	if perr != nil || v < 1 || v > maxCount {
 		return 0, "", fmt.Errorf("check: %s: nprocPerNode %q: want a whole number of processes per replica from 1 to %d, or auto, cpu or gpu", at("spec", "nprocPerNode"), s, maxCount)
 	}
 	return v, "", nil
+}
+
+// given reports whether a raw JSON field holds a value (not absent or
+// null).
+func given(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && string(raw) != "null"
 }
 
 // otherRoles warns about the replica roles of specs that check does not
@@ -587,7 +648,7 @@ func yamlDocuments(b []byte) [][2]int {
 			}
 			continue
 		}
-		if t != "" && !strings.HasPrefix(t, "#") && t != "..." {
+		if t != "" && !strings.HasPrefix(t, "#") && t != "..." && (content || !isDirective(line)) {
 			content = true
 		}
 	}
@@ -597,11 +658,68 @@ func yamlDocuments(b []byte) [][2]int {
 	return docs
 }
 
+// isDirective reports whether line is a YAML directive ("%YAML 1.2",
+// "%TAG ! tag:example.com,2000:"): a "%" at column 0, where a document's
+// content cannot start. Before a document it is the stream's prologue,
+// no document of its own (a "%YAML 1.2" line was judged as one: "holds 2
+// YAML documents").
+func isDirective(line []byte) bool {
+	return len(line) > 0 && line[0] == '%'
+}
+
+// yamlDirectives blanks the %YAML directive lines of the prologue of the
+// documents in b (the YAML library refuses any version but 1.1: "found
+// incompatible YAML document", though a Kubernetes manifest reads the same
+// in YAML 1.2), keeping the lines, so that positions stay the file's. A
+// version other than 1.x is refused at its line and column.
+func yamlDirectives(path string, b []byte) ([]byte, error) {
+	lines := bytes.Split(b, []byte("\n"))
+	content, changed := false, false
+	for i, line := range lines {
+		l := strings.TrimRight(string(line), " \t\r")
+		switch {
+		case l == "---" || strings.HasPrefix(l, "--- ") || l == "..." || strings.HasPrefix(l, "... "):
+			// a document starts (directives stand before it) or ends
+			// (directives may follow)
+			content = l[0] == '-'
+			continue
+		case strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#"):
+			continue
+		case content || !isDirective(line):
+			content = true
+			continue
+		}
+		f := strings.Fields(l)
+		if f[0] != "%YAML" {
+			continue // %TAG and reserved directives the library reads
+		}
+		if len(f) < 2 || !yamlVersionRE.MatchString(f[1]) {
+			col := len(f[0]) + 2
+			what := "no version"
+			if len(f) >= 2 {
+				col = strings.Index(l, f[1]) + 1
+				what = "version " + f[1]
+			}
+			return nil, fmt.Errorf("check: %s:%d:%d: %%YAML directive with %s: expected YAML 1.1 or 1.2 (%%YAML 1.2)", path, i+1, col, what)
+		}
+		lines[i] = bytes.Repeat([]byte(" "), len(line))
+		changed = true
+	}
+	if !changed {
+		return b, nil
+	}
+	return bytes.Join(lines, []byte("\n")), nil
+}
+
+var yamlVersionRE = regexp.MustCompile(`^1\.[0-9]+$`)
+
 // jobDocument picks, among the documents docs of the stream b (the file
 // path), the one Kubeflow job, as kubectl apply -f would send a Service
 // beside it: b up to the job's end with every line before it blank and its
-// "---" turned to spaces, so that lines and columns stay those of the file. None, two
-// jobs, or a document that is not YAML are errors naming the documents.
+// "---" turned to spaces, so that lines and columns stay those of the file.
+// A List (kubectl get -o yaml prints one) counts as its items, each one
+// blanked around in the same way (listItems). None, two jobs, or a
+// document that is not YAML are errors naming the documents or items.
 func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	lines := strings.Split(string(b), "\n")
 	only := func(d [2]int) []byte {
@@ -617,25 +735,34 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	}
 	var jobs, others []string
 	var job []byte
-	for _, d := range docs {
-		doc := only(d)
+	lists, objects := 0, 0
+	// kindOf is the kind of the document or item doc and where it is
+	kindOf := func(doc []byte) (kind, where string, items json.RawMessage, err error) {
 		var k struct {
-			Kind any `json:"kind"`
+			Kind  any             `json:"kind"`
+			Items json.RawMessage `json:"items"`
 		}
 		js, err := yaml.YAMLToJSON(doc)
 		if err != nil {
-			return nil, yamlError(path, doc, err) // at its line in the file
+			return "", "", nil, yamlError(path, doc, err) // at its line in the file
 		}
 		if json.Unmarshal(js, &k) != nil {
 			// not a mapping: said at its line
 			_, err := parseManifest(path, doc)
-			return nil, err
+			if err == nil {
+				err = fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec", path, firstContent(doc))
+			}
+			return "", "", nil, err
 		}
-		kind, _ := k.Kind.(string)
-		where := firstContent(doc)
+		kind, _ = k.Kind.(string)
+		where = firstContent(doc)
 		if p := yamlValuePos(doc, []string{"kind"}); p != "" {
 			where = p
 		}
+		return kind, where, k.Items, nil
+	}
+	add := func(kind, where string, doc []byte) {
+		objects++
 		switch {
 		case kind == "TFJob" || kind == "PyTorchJob":
 			jobs = append(jobs, fmt.Sprintf("%s at %s", kind, where))
@@ -646,13 +773,81 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 			others = append(others, fmt.Sprintf("%s at %s", kind, where))
 		}
 	}
+	listAt := ""
+	for _, d := range docs {
+		doc := only(d)
+		kind, where, items, err := kindOf(doc)
+		if err != nil {
+			return nil, err
+		}
+		if !isListKind(kind, items) {
+			add(kind, where, doc)
+			continue
+		}
+		// a List, as kubectl get -o yaml prints: its items one by one
+		lists++
+		listAt = where
+		var raw []json.RawMessage
+		if given(items) && json.Unmarshal(items, &raw) != nil {
+			at := path
+			if p := yamlValuePos(doc, []string{"items"}); p != "" {
+				at += ":" + p
+			}
+			return nil, fmt.Errorf("check: %s: not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", at, kind, yamlKindOf(bytes.TrimSpace(items)))
+		}
+		if len(raw) == 0 {
+			continue
+		}
+		ds, err := listItems(path, doc, len(raw))
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range ds {
+			if _, err := yaml.YAMLToJSON(item); err != nil && strings.Contains(err.Error(), "unknown anchor") {
+				return nil, fmt.Errorf("check: %s:%s: a List item that refers to an anchor outside it (%s): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)", path, firstContent(item), strings.TrimPrefix(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "), "yaml: "))
+			}
+			kind, where, _, err := kindOf(item)
+			if err != nil {
+				return nil, err
+			}
+			add(kind, where, item)
+		}
+	}
 	switch len(jobs) {
 	case 1:
 		return job, nil
 	case 0:
-		return nil, fmt.Errorf("check: %s: none of its %d YAML documents is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, len(docs), strings.Join(others, ", "))
+		switch {
+		case lists == 0:
+			return nil, fmt.Errorf("check: %s: none of its %d YAML documents is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, len(docs), strings.Join(others, ", "))
+		case objects == 0:
+			return nil, fmt.Errorf("check: %s:%s: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them", path, listAt)
+		case len(docs) == 1:
+			return nil, fmt.Errorf("check: %s: none of the %d items of its List (kind at %s) is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, objects, listAt, strings.Join(others, ", "))
+		}
+		return nil, fmt.Errorf("check: %s: none of the %d objects of its %d YAML documents (a List's items one by one) is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, objects, len(docs), strings.Join(others, ", "))
+	}
+	if lists > 0 && len(docs) == 1 {
+		return nil, fmt.Errorf("check: %s: its List (kind at %s) holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, listAt, len(jobs), strings.Join(jobs, ", "))
 	}
 	return nil, fmt.Errorf("check: %s: holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, len(jobs), strings.Join(jobs, ", "))
+}
+
+// isList reports whether the one document b is a List (isListKind).
+func isList(b []byte) bool {
+	js, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		return false
+	}
+	var k struct {
+		Kind  any             `json:"kind"`
+		Items json.RawMessage `json:"items"`
+	}
+	if json.Unmarshal(js, &k) != nil {
+		return false
+	}
+	kind, _ := k.Kind.(string)
+	return isListKind(kind, k.Items)
 }
 
 // yamlLevel is one key of a block-style YAML path and its indentation.
@@ -668,48 +863,6 @@ func keysOf(ls []yamlLevel) []string {
 		out = append(out, l.key)
 	}
 	return out
-}
-
-// badReplicas finds, in a block-style manifest, a replicas value that is
-// not a whole number and says where: "line:column: KEY.replicas: value
-// "four": expected a whole number >= 0" ("" when there is none or the
-// layout is not block style; the decoder's message then stands).
-func badReplicas(b []byte) string {
-	var stack []yamlLevel
-	for i, raw := range strings.Split(string(b), "\n") {
-		line := strings.TrimRight(raw, " \t\r")
-		t := strings.TrimLeft(line, " ")
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		indent := len(line) - len(t)
-		key, val, ok := strings.Cut(t, ":")
-		if !ok || strings.ContainsAny(key, "{}[],\"'") || strings.HasPrefix(t, "- ") {
-			continue
-		}
-		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
-			stack = stack[:len(stack)-1]
-		}
-		stack = append(stack, yamlLevel{indent, strings.TrimSpace(key)})
-		if strings.TrimSpace(key) != "replicas" {
-			continue
-		}
-		v := strings.TrimSpace(val)
-		if c := strings.Index(v, " #"); c >= 0 {
-			v = strings.TrimSpace(v[:c])
-		}
-		if e := countError(v, maxCount, "replicas"); e != nil {
-			col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
-			return fmt.Sprintf("%d:%d: %s.replicas: %s: too large, want at most %d", i+1, col, strings.Join(keysOf(stack[:len(stack)-1]), "."), v, maxCount)
-		}
-		if _, err := strconv.Atoi(v); err == nil || v == "" || v == "null" || v == "~" || v == "Null" || v == "NULL" {
-			continue // absent replicas are Kubeflow's default, 1
-		}
-		path := keysOf(stack)
-		col := indent + len(key) + 1 + (len(val) - len(strings.TrimLeft(val, " "))) + 1
-		return fmt.Sprintf("%d:%d: %s: %s: expected a whole number >= 0", i+1, col, strings.Join(path, "."), v)
-	}
-	return ""
 }
 
 // badRole is ".ROLE" of the first replica role (sorted by spec key and
@@ -756,10 +909,12 @@ func manifestType(t reflect.Type) string {
 }
 
 // badReplicaType finds, in the JSON form js of manifest b, a role whose
-// replicas is not a whole number (badReplicas reads block style only: a
-// flow-style {"replicas": "two"} got encoding/json's words, naming a Go
-// struct and no line), and says so at its line and column when
-// yamlValuePos finds it; nil when every replicas is a number.
+// replicas is not a whole number, and says so at its line and column
+// (block style by yamlValuePos, flow style by flowValuePos), in one wording
+// for both: "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole
+// number of replicas >= 0" (block style said "expected a whole number >=
+// 0", flow style "want a whole number of replicas"); nil when every
+// replicas is a number.
 func badReplicaType(path string, b, js []byte) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
@@ -768,12 +923,16 @@ func badReplicaType(path string, b, js []byte) error {
 		return nil
 	}
 	for _, specsKey := range slices.Sorted(maps.Keys(doc.Spec)) {
-		var roles map[string]map[string]json.RawMessage
+		var roles map[string]json.RawMessage
 		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
 			continue
 		}
 		for _, role := range slices.Sorted(maps.Keys(roles)) {
-			raw, ok := roles[role]["replicas"]
+			var spec map[string]json.RawMessage
+			if json.Unmarshal(roles[role], &spec) != nil {
+				continue // not a mapping: the decoder's error says so
+			}
+			raw, ok := spec["replicas"]
 			if !ok {
 				continue
 			}
@@ -791,7 +950,16 @@ func badReplicaType(path string, b, js []byte) error {
 				// whole, beyond an int: too large, not "not whole"
 				return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount)
 			}
-			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas", where, specsKey, role, raw)
+			hint := ""
+			var str string
+			if json.Unmarshal(raw, &str) == nil {
+				if v, err := strconv.Atoi(strings.TrimSpace(str)); err == nil && v >= 0 {
+					// Kubernetes takes replicas as an integer: "4" is
+					// refused there too
+					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
+				}
+			}
+			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint)
 		}
 	}
 	return nil
@@ -824,4 +992,266 @@ func flowValuePos(b []byte, role string, raw json.RawMessage) string {
 		}
 	}
 	return ""
+}
+
+// isListKind reports whether a document of kind kind and items items is a
+// Kubernetes list, as "kubectl get -o yaml" prints one (kind: List; or
+// TFJobList, the API's own list of a kind, which has items).
+func isListKind(kind string, items json.RawMessage) bool {
+	return kind == "List" || strings.HasSuffix(kind, "List") && given(items)
+}
+
+// listItems is the items of the List document doc (one document of the
+// file path, its lines those of the file), each as the text of doc with
+// every byte outside the item blanked (line breaks kept) and its "- " a
+// space, so that the item's lines and columns stay the file's: in block
+// style ("items:" then "- apiVersion: ..." lines, as kubectl prints) or in
+// flow style ("items: [{...}]", or a JSON list as kubectl -o json
+// prints). n is the number of items the YAML library reads; an item that
+// cannot be placed (an alias, "items: *jobs") is an error at the List.
+func listItems(path string, doc []byte, n int) ([][]byte, error) {
+	text := string(doc)
+	lines := strings.Split(text, "\n")
+	cannot := func() error {
+		at := path
+		if p := yamlValuePos(doc, []string{"items"}); p != "" {
+			at += ":" + p
+		}
+		return fmt.Errorf("check: %s: a List whose %d items check cannot place in the file (an alias, or an unusual layout): give the job alone (kubectl get tfjob NAME -o yaml)", at, n)
+	}
+	blank := func(from, to int) []byte {
+		out := []byte(text)
+		for i := range out {
+			if (i < from || i >= to) && out[i] != '\n' {
+				out[i] = ' '
+			}
+		}
+		return out
+	}
+	// the value of the top-level key items: its byte offset
+	val, block := -1, false
+	_, col, _ := strings.Cut(firstContent(doc), ":")
+	topIndent, _ := strconv.Atoi(col)
+	topIndent--
+	off := 0
+	for li, raw := range lines {
+		line := strings.TrimRight(raw, "\r")
+		t := strings.TrimLeft(line, " ")
+		if t != "" && !strings.HasPrefix(t, "#") && len(line)-len(t) == topIndent && strings.HasPrefix(t, "{") {
+			// a flow mapping: its key items at depth 1
+			val = flowKeyValue(text, off+topIndent, "items")
+			break
+		}
+		if len(line)-len(t) == topIndent {
+			key, rest, ok := strings.Cut(t, ":")
+			if ok && strings.Trim(strings.TrimSpace(key), `"'`) == "items" {
+				r := strings.TrimLeft(rest, " \t")
+				if r == "" || strings.HasPrefix(r, "#") {
+					block, val = true, li+1
+				} else {
+					val = off + len(line) - len(r)
+				}
+				break
+			}
+		}
+		off += len(raw) + 1
+	}
+	var items [][]byte
+	switch {
+	case val < 0:
+		return nil, cannot()
+	case block:
+		// the sequence's "-" lines at the indentation of the first
+		d, start := -1, -1
+		end := func(to int) {
+			if start >= 0 {
+				out := make([]string, to)
+				for i := start; i < to; i++ {
+					out[i] = lines[i]
+				}
+				out[start] = out[start][:d] + " " + out[start][d+1:]
+				items = append(items, []byte(strings.Join(out, "\n")))
+			}
+		}
+		last := len(lines)
+		for i := val; i < len(lines); i++ {
+			line := strings.TrimRight(lines[i], "\r")
+			t := strings.TrimLeft(line, " ")
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			ind := len(line) - len(t)
+			isDash := t == "-" || strings.HasPrefix(t, "- ")
+			if d < 0 {
+				if !isDash || ind < topIndent {
+					return nil, cannot()
+				}
+				d = ind
+			}
+			if ind < d || ind == d && !isDash {
+				last = i
+				break
+			}
+			if ind == d {
+				end(i)
+				start = i
+			}
+		}
+		// the last item ends at the sequence's end, blank lines and
+		// comments after it dropped
+		for last > start+1 && start >= 0 {
+			t := strings.TrimSpace(lines[last-1])
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			last--
+		}
+		end(last)
+	case text[val] == '[':
+		spans, ok := flowElements(text, val)
+		if !ok {
+			return nil, cannot()
+		}
+		for _, s := range spans {
+			items = append(items, blank(s[0], s[1]))
+		}
+	default:
+		return nil, cannot()
+	}
+	if len(items) != n {
+		return nil, cannot()
+	}
+	return items, nil
+}
+
+// flowSkip is the index of the first byte from i of text that is neither
+// white space nor in a comment.
+func flowSkip(text string, i int) int {
+	for i < len(text) {
+		switch c := text[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			i++
+		case c == '#':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// flowEnd is the index of the ',' or closing bracket that ends the flow
+// value starting at i of text (len(text) when none): brackets nest, and
+// quoted strings and comments are skipped.
+func flowEnd(text string, i int) int {
+	depth := 0
+	prev := byte(',') // a quote after one of ",[{:" opens a string
+	for ; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case (c == '"' || c == '\'') && strings.IndexByte(",[{:? \t\r\n", prev) >= 0:
+			for i++; i < len(text); i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+					continue
+				}
+				if text[i] == c {
+					if c == '\'' && i+1 < len(text) && text[i+1] == '\'' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+		case c == '#' && strings.IndexByte(" \t\r\n", prev) >= 0:
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			c = '\n'
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case c == ',' && depth == 0:
+			return i
+		}
+		prev = c
+	}
+	return len(text)
+}
+
+// flowElements is the spans [from, to) of the elements of the flow
+// sequence whose "[" is at open in text; false when it does not close.
+func flowElements(text string, open int) ([][2]int, bool) {
+	var spans [][2]int
+	for i := open + 1; ; {
+		i = flowSkip(text, i)
+		if i >= len(text) {
+			return nil, false
+		}
+		if text[i] == ']' {
+			return spans, true
+		}
+		e := flowEnd(text, i)
+		if e >= len(text) {
+			return nil, false
+		}
+		spans = append(spans, [2]int{i, len(strings.TrimRight(text[:e], " \t\r\n"))})
+		if text[e] == ']' {
+			return spans, true
+		}
+		if text[e] != ',' {
+			return nil, false
+		}
+		i = e + 1
+	}
+}
+
+// flowKeyValue is the index in text of the value of key in the flow
+// mapping whose "{" is at open (-1 when it has none).
+func flowKeyValue(text string, open int, key string) int {
+	for i := open + 1; ; {
+		i = flowSkip(text, i)
+		if i >= len(text) || text[i] == '}' {
+			return -1
+		}
+		var k string
+		if q := text[i]; q == '"' || q == '\'' {
+			j := i + 1
+			for j < len(text) && text[j] != q {
+				if q == '"' && text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(text) {
+				return -1
+			}
+			k, i = text[i+1:j], j+1
+		} else {
+			j := i
+			for j < len(text) && !strings.ContainsRune(":,}", rune(text[j])) {
+				j++
+			}
+			k, i = strings.TrimSpace(text[i:j]), j
+		}
+		i = flowSkip(text, i)
+		if i >= len(text) || text[i] != ':' {
+			return -1
+		}
+		v := flowSkip(text, i+1)
+		if k == key {
+			return v
+		}
+		e := flowEnd(text, v)
+		if e >= len(text) || text[e] != ',' {
+			return -1
+		}
+		i = e + 1
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -256,7 +257,6 @@ func TestManifestNprocPerNode(t *testing.T) {
 		{"string", "  nprocPerNode: \"4\"\n", 16, ""},
 		// the deprecated form, read when nprocPerNode is absent: 4 x 2
 		{"elastic nProcPerNode", "  elasticPolicy:\n    nProcPerNode: 2\n", 8, ""},
-		{"auto", "  nprocPerNode: auto\n", 4, `m.yaml:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count check cannot see: judged at one process per replica, 4 workers; give --workers (replicas x processes per replica)`},
 		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given; check the others with --workers"},
 		// one bound given is both, as the operator defaults it (it said
 		// "2 to ? replicas")
@@ -284,8 +284,18 @@ func TestManifestNprocPerNode(t *testing.T) {
 		}
 		// the warnings of how the count was read are CountWarnings
 		// (check drops them under --workers)
-		if err != nil || mf.Workers != c.workers || strings.Join(mf.CountWarnings, "|") != strings.Join(warns, "|") || len(mf.Warnings) != 0 {
+		if err != nil || mf.Workers != c.workers || strings.Join(mf.CountWarnings, "|") != strings.Join(warns, "|") || len(mf.Warnings) != 0 || mf.NeedWorkers != "" {
 			t.Errorf("%s: %d workers, warnings %q and %q, %v; want %d workers, count warnings %q", c.name, mf.Workers, mf.CountWarnings, mf.Warnings, err, c.workers, warns)
+		}
+	}
+	// auto, cpu and gpu: torchrun counts the processes at launch, so the
+	// manifest gives no count (it was judged at one process per replica
+	// with a warning, and passed): check needs --workers
+	for word, per := range map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"} {
+		mf, err := parseManifest("m.yaml", []byte(job("  nprocPerNode: "+word+"\n")))
+		want := `m.yaml:3:17: nprocPerNode "` + word + `": torchrun starts one process per ` + per + ` of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too): give --workers, the 4 replicas x the processes each runs`
+		if err != nil || mf.NeedWorkers != want || len(mf.CountWarnings) != 0 {
+			t.Errorf("%s: %+v, %v; want NeedWorkers %q", word, mf, err, want)
 		}
 	}
 }
@@ -310,7 +320,7 @@ func TestManifestDocuments(t *testing.T) {
 		{"flow job on the marker line", "kind: Service\n--- {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 2}}}}\n", 2, 0, ""},
 		// the job's fault at its line in the file: its line 8, the job
 		// starting at line 9 (the Service's 7 lines and "---"): 16
-		{"service, bad job", svc + "---\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas: six: expected a whole number >= 0"},
+		{"service, bad job", svc + "---\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas is \"six\": want a whole number of replicas >= 0"},
 		{"no job", svc + "---\nkind: ConfigMap\n", 0, 0, "check: m.yaml: none of its 2 YAML documents is a TFJob or PyTorchJob (Service at 2:7, ConfigMap at 9:7): expected one Kubeflow job"},
 		{"two jobs", tf + "---\n" + svc + "---\n" + pt, 0, 0, "check: m.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 18:7): give a file with one (check judges one job)"},
 		// a document that is not YAML, at its own line (the parser runs to
@@ -349,7 +359,7 @@ func TestReadManifestNotAManifest(t *testing.T) {
 		dir:      "check: " + dir + " is a folder: want a TFJob or PyTorchJob manifest file",
 		empty:    "check: " + empty + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
 		blank:    "check: " + blank + ": no YAML document (empty): expected a Kubeflow TFJob or PyTorchJob manifest",
-		comments: "check: " + comments + ": no YAML document (only comments or ---): expected a Kubeflow TFJob or PyTorchJob manifest",
+		comments: "check: " + comments + ": no YAML document (only comments, directives or ---): expected a Kubeflow TFJob or PyTorchJob manifest",
 	}
 	if fi, err := os.Stat("/dev/zero"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		cases["/dev/zero"] = "check: /dev/zero: larger than 16 MiB: not a job manifest (Kubernetes stores an object of at most 1.5 MiB)"
@@ -395,7 +405,7 @@ func TestManifestEncodings(t *testing.T) {
 		b    []byte
 		want string
 	}{
-		"UTF-16 fault at its line": {utf16(strings.Replace(text, "replicas: 3", "replicas: x", 1), false), "check: m.yaml:7:17: spec.tfReplicaSpecs.Worker.replicas: x: expected a whole number >= 0"},
+		"UTF-16 fault at its line": {utf16(strings.Replace(text, "replicas: 3", "replicas: x", 1), false), "check: m.yaml:7:17: spec.tfReplicaSpecs.Worker.replicas is \"x\": want a whole number of replicas >= 0"},
 		"UTF-8 BOM, line 1's key":  {[]byte("\xef\xbb\xbfkind: MPIJob\n"), `check: m.yaml:1:7: kind "MPIJob": expected TFJob or PyTorchJob`},
 		"UTF-16 cut short":         {utf16(text, false)[:9], "check: m.yaml: UTF-16 (by its byte order mark) of an odd number of bytes: cut short? expected a Kubeflow job manifest"},
 	} {
@@ -429,23 +439,179 @@ func TestCheckNprocTooLarge(t *testing.T) {
 }
 
 // TestCheckWorkersFlagDropsCountWarnings: the warnings that say how a
-// PyTorchJob's worker count was judged (nprocPerNode auto, an
-// elasticPolicy range: "judged at one process per replica, 4 workers; give
-// --workers") are left out when --workers gives the count: they were
-// printed beside a verdict at the --workers given, naming a count it was
-// not judged at. Without --workers they stay.
+// PyTorchJob's worker count was judged (an elasticPolicy range: "judged at
+// the 4 replicas given; check the others with --workers") are left out when
+// --workers gives the count: they were printed beside a verdict at the
+// --workers given, naming a count it was not judged at. Without --workers
+// they stay.
 func TestCheckWorkersFlagDropsCountWarnings(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
 	p := filepath.Join(dir, "pt.yaml")
-	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
-	const auto, elastic = "judged at one process per replica, 4 workers; give --workers", "judged at the 4 replicas given; check the others with --workers"
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
+	const elastic = "judged at the 4 replicas given; check the others with --workers"
 	_, stdout, stderr := runCmd(t, "check", "--model", mp, p)
-	if !strings.Contains(stderr, auto) || !strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 4 workers") {
-		t.Errorf("without --workers: stdout %q, stderr %q; want the verdict at 4 workers and both warnings", stdout, stderr)
+	if !strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 4 workers") {
+		t.Errorf("without --workers: stdout %q, stderr %q; want the verdict at 4 workers and the warning", stdout, stderr)
 	}
 	_, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "8", p)
-	if strings.Contains(stderr, auto) || strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 8 workers") {
-		t.Errorf("with --workers 8: stdout %q, stderr %q; want the verdict at 8 workers and neither warning", stdout, stderr)
+	if strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 8 workers") {
+		t.Errorf("with --workers 8: stdout %q, stderr %q; want the verdict at 8 workers and no warning", stdout, stderr)
+	}
+}
+
+// nprocPerNode auto (cpu, gpu) leaves the processes per replica to torchrun
+// at launch: check judged the job at one process per replica with a
+// warning, and passed it (exit 0) at a fraction of its workers, say an
+// eighth on nodes of 8 GPUs. It now refuses to judge (exit 2, at the
+// field, naming --workers), still naming the roles it does not count, and
+// judges the --workers given without a word of the guess.
+func TestCheckNprocAutoNeedsWorkers(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	p := writeTestFile(t, dir, "pt.yaml", "kind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n    Workers:\n      replicas: 2\n")
+	code, stdout, stderr := runCmd(t, "check", "--model", mp, p)
+	want := "sgdplan: check: " + p + `:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too): give --workers, the 4 replicas x the processes each runs`
+	if code != exitBadInput || stdout != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, `replica role "Workers" is not counted`) {
+		t.Errorf("without --workers: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+	code, stdout, stderr = runCmd(t, "check", "--model", mp, "--workers", "8", p)
+	if code == exitBadInput || !strings.Contains(stdout, "at 8 workers") || strings.Contains(stderr, "nprocPerNode") {
+		t.Errorf("--workers 8: exit %d, stdout %q, stderr %q; want the verdict at 8 workers, nothing of nprocPerNode", code, stdout, stderr)
+	}
+}
+
+// A %YAML directive before "---" is the stream's prologue, not a document:
+// "%YAML 1.2" was judged as one (a file of it and a TFJob "holds 2 YAML
+// documents", and the library refused version 1.2 as "incompatible"). The
+// job's errors stay at their lines; a version other than 1.x is refused at
+// its column.
+func TestManifestYAMLDirective(t *testing.T) {
+	job := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 2\n    Worker:\n      replicas: 6\n"
+	for name, doc := range map[string]string{
+		"1.2":                  "%YAML 1.2\n---\n" + job,
+		"1.1, a comment":       "# made by hand\n%YAML 1.1\n---\n" + job,
+		"CRLF":                 strings.ReplaceAll("%YAML 1.2\n---\n"+job, "\n", "\r\n"),
+		"after a document end": "kind: Service\n...\n%YAML 1.2\n---\n" + job,
+	} {
+		if mf, err := parseManifest("m.yaml", []byte(doc)); err != nil || mf.Workers != 6 || mf.PS != 2 {
+			t.Errorf("%s: %+v, %v; want 6 workers, 2 PS", name, mf, err)
+		}
+	}
+	for name, c := range map[string]struct{ doc, want string }{
+		"fault at its line": {"%YAML 1.2\n---\n" + strings.Replace(job, "replicas: 6", "replicas: -6", 1), "check: m.yaml:9:17: Worker.replicas = -6, want >= 0"},
+		"version 2":         {"%YAML 2.0\n---\n" + job, "check: m.yaml:1:7: %YAML directive with version 2.0: expected YAML 1.1 or 1.2 (%YAML 1.2)"},
+		"directive alone":   {"%YAML 1.2\n", "check: m.yaml: no YAML document (only comments, directives or ---): expected a Kubeflow TFJob or PyTorchJob manifest"},
+	} {
+		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
+		}
+	}
+}
+
+// A replicas that is not a whole number gets one wording in block and flow
+// style, at its line and column (block style said "...replicas: "4":
+// expected a whole number >= 0", flow style "...replicas is "4": want a
+// whole number of replicas"); a quoted number says to drop the quotes
+// (Kubernetes takes replicas as an integer and refuses the string too).
+func TestManifestReplicasStringOneWording(t *testing.T) {
+	const quoted = `spec.tfReplicaSpecs.Worker.replicas is "4": want a whole number of replicas >= 0, not a string (write replicas: 4, without quotes)`
+	cases := []struct{ name, doc, want string }{
+		{"block", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: \"4\"\n", "check: m.yaml:5:17: " + quoted},
+		{"flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: \"4\"}\n", "check: m.yaml:4:24: " + quoted},
+		{"JSON", `{"kind": "TFJob", "spec": {"tfReplicaSpecs": {"Worker": {"replicas": "4"}}}}`, "check: m.yaml:1:70: " + quoted},
+		{"block, a word", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: four # planned\n", `check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of replicas >= 0`},
+		{"flow, a word", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: four}\n", `check: m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of replicas >= 0`},
+		{"block, a fraction", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2.5\n", `check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is 2.5: want a whole number of replicas >= 0`},
+	}
+	for _, c := range cases {
+		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %+v, %v; want %q", c.name, mf, err, c.want)
+		}
+	}
+}
+
+// A TFJob with a PyTorchJob's nprocPerNode or elasticPolicy (Kubeflow's
+// TFJobSpec has neither: runPolicy, successPolicy, tfReplicaSpecs,
+// enableDynamicWorker) was judged without a word: each replica is one
+// worker, and a warning at the field says it is not used.
+func TestManifestTFJobPyTorchFields(t *testing.T) {
+	job := "kind: TFJob\nspec:\n%s  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	cases := []struct{ name, spec, want string }{
+		{"nprocPerNode", "  nprocPerNode: \"4\"\n", `m.yaml:3:17: spec.nprocPerNode: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
+		{"elasticPolicy", "  elasticPolicy:\n    nProcPerNode: 4\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field`},
+		{"flow", "", `m.yaml: spec.nprocPerNode: a TFJob has no such field`},
+	}
+	for _, c := range cases {
+		doc := fmt.Sprintf(job, c.spec)
+		if c.name == "flow" {
+			doc = `{kind: TFJob, spec: {nprocPerNode: auto, tfReplicaSpecs: {Worker: {replicas: 3}}}}`
+		}
+		mf, err := parseManifest("m.yaml", []byte(doc))
+		if err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || !strings.HasPrefix(mf.Warnings[0], c.want) || len(mf.CountWarnings) != 0 {
+			t.Errorf("%s: %+v, %v; want 3 workers and the warning %q", c.name, mf, err, c.want)
+		}
+	}
+}
+
+// A List, as "kubectl get tfjobs,services -o yaml" prints one (apiVersion
+// v1, kind List, items), was refused as kind "List": check judges the one
+// job among its items, as among a file's YAML documents, with the job's
+// errors at their lines and columns in the file; no job or two jobs name
+// the items' kinds and positions. Block style, flow style and JSON
+// (kubectl -o json).
+func TestManifestList(t *testing.T) {
+	svc := "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: ps\n  spec:\n    ports:\n    - port: 2222\n"
+	tf := "- apiVersion: kubeflow.org/v1\n  kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      PS:\n        replicas: 2\n        template:\n          spec:\n            containers:\n            - name: tensorflow\n      Worker:\n        replicas: 6\n"
+	list := func(items string) string {
+		return "apiVersion: v1\nitems:\n" + items + "kind: List\nmetadata:\n  resourceVersion: \"\"\n"
+	}
+	json := `{
+    "apiVersion": "v1",
+    "items": [
+        {"apiVersion": "v1", "kind": "Service", "spec": {"ports": [{"port": 2222}]}},
+        {
+            "kind": "TFJob",
+            "spec": {"tfReplicaSpecs": {"PS": {"replicas": 2}, "Worker": {"replicas": 6}}}
+        }
+    ],
+    "kind": "List"
+}
+`
+	cases := []struct {
+		name, doc   string
+		workers, ps int    // 0 workers: an error
+		err         string // the whole error
+	}{
+		{"service, job", list(svc + tf), 6, 2, ""},
+		{"job alone, indented items", "apiVersion: v1\nkind: List\nitems:\n  - kind: TFJob\n    spec:\n      tfReplicaSpecs:\n        Worker:\n          replicas: 3\n", 3, 0, ""},
+		{"CRLF, a comment", strings.ReplaceAll("# kubectl get\n"+list(svc+"\n# the job\n"+tf), "\n", "\r\n"), 6, 2, ""},
+		{"a TFJobList", strings.Replace(list(tf), "kind: List", "kind: TFJobList", 1), 6, 2, ""},
+		{"flow", "kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n", 3, 0, ""},
+		{"JSON", json, 6, 2, ""},
+		{"a List among documents", "kind: ConfigMap\n---\n" + list(tf), 6, 2, ""},
+		// the job's fault at its line and column in the file
+		{"bad job", list(svc + strings.Replace(tf, "replicas: 6", "replicas: six", 1)), 0, 0, `check: m.yaml:21:19: spec.tfReplicaSpecs.Worker.replicas is "six": want a whole number of replicas >= 0`},
+		{"negative", list(svc + strings.Replace(tf, "replicas: 6", "replicas: -6", 1)), 0, 0, "check: m.yaml:21:19: Worker.replicas = -6, want >= 0"},
+		{"JSON, bad job", strings.Replace(json, `"replicas": 6`, `"replicas": "6"`, 1), 0, 0, `check: m.yaml:7:87: spec.tfReplicaSpecs.Worker.replicas is "6": want a whole number of replicas >= 0, not a string (write replicas: 6, without quotes)`},
+		{"flow, bad job", "kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: -3}}}}]\n", 0, 0, "check: m.yaml:2:83: Worker.replicas = -3, want >= 0"},
+		{"no job", list(svc + strings.Replace(tf, "kind: TFJob", "kind: ConfigMap", 1)), 0, 0, "check: m.yaml: none of the 2 items of its List (kind at 22:7) is a TFJob or PyTorchJob (Service at 4:9, ConfigMap at 11:9): expected one Kubeflow job"},
+		{"two jobs", list(tf + strings.Replace(svc, "kind: Service", "kind: PyTorchJob", 1)), 0, 0, "check: m.yaml: its List (kind at 22:7) holds 2 Kubeflow jobs (TFJob at 4:9, PyTorchJob at 16:9): give a file with one (check judges one job)"},
+		{"no items", "apiVersion: v1\nkind: List\nitems: []\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
+		{"items absent", "apiVersion: v1\nkind: List\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
+		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a scalar {\"kind\":\"TFJob\"} where a list was expected"},
+		{"an alias", "kind: List\nx: &j {kind: TFJob}\nitems: [*j]\n", 0, 0, "check: m.yaml:3:9: a List item that refers to an anchor outside it (unknown anchor 'j' referenced): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)"},
+	}
+	for _, c := range cases {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if c.workers == 0 {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.err)
+			}
+			continue
+		}
+		if err != nil || mf.Workers != c.workers || mf.PS != c.ps {
+			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
+		}
 	}
 }
