@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -131,7 +132,7 @@ func runCheck(c *cli.Context) error {
 			if mf.Kind == "TFJob" {
 				why = "a TFJob without PS replicas trains by all-reduce"
 			}
-			early = append(early, fmt.Sprintf("%s has no PS replicas (%s), but the model (%s) has them: judged at its %s; is it this job's model?", manifestName(args[0]), why, m.Mode, countWord(ps, "shard")))
+			early = append(early, fmt.Sprintf("%s has no PS replicas (%s), but the model (%s) has them: judged at its %s; is it this job's model?", manifestName(args[0]), why, m.Mode, words.Count(ps, "shard")))
 		}
 		// said now: the checks below may stop the command
 		for _, w := range early {
@@ -185,7 +186,7 @@ func runCheck(c *cli.Context) error {
 	}
 	switch {
 	case ps > 0 && m.Reference.PS == 0:
-		return badInput(fmt.Errorf("check: %s%s: the model (%s) has no parameter servers", from("ps"), countWord(ps, "PS shard"), m.Mode))
+		return badInput(fmt.Errorf("check: %s%s: the model (%s) has no parameter servers", from("ps"), words.Count(ps, "PS shard"), m.Mode))
 	case ps < 1 && m.Reference.PS > 0:
 		return badInput(fmt.Errorf("check: %s%d PS shards: want >= 1 (the model has parameter servers)", from("ps"), ps))
 	case ps < 0:
@@ -338,7 +339,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 		if u >= saturated {
 			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
 			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, workersWord(n), countWord(p, "shard"), p+1, 100*gain)
+			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, workersWord(n), words.Count(p, "shard"), p+1, 100*gain)
 			return v
 		}
 	}
@@ -399,7 +400,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 	if g := m.Reference.GlobalBatch; g > 0 && g/float64(n+1) < 1 {
 		// the next worker would get less than a sample: predict
 		// refuses that configuration, so it is not quoted
-		v.reason = fmt.Sprintf("%s is the most a global batch of %s splits among (a sample each): there is no %s to judge", workersWord(n), countWord(int(g), "sample"), ordinal(n+1))
+		v.reason = fmt.Sprintf("%s is the most a global batch of %s splits among (a sample each): there is no %s to judge", workersWord(n), words.Count(int(g), "sample"), ordinal(n+1))
 		if n > 1 {
 			v.reason += ", and no fewer count is past the knee"
 		}
@@ -640,15 +641,7 @@ func ordinal(n int) string {
 	return fmt.Sprintf("%d%s", n, suf)
 }
 
-func workersWord(n int) string { return countWord(n, "worker") }
-
-// countWord is "1 shard", "2 shards".
-func countWord(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+func workersWord(n int) string { return words.Count(n, "worker") }
 
 // argmax is the k in lo..n with the largest f(k) (the smallest such k).
 func argmax(f func(int) float64, lo, n int) int {

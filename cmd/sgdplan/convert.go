@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
 )
@@ -251,7 +252,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
 			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 		}
-		fmt.Fprintf(stdout, "wrote %s (%s)\n", p, countWord(len(res.Jobs), "job"))
+		fmt.Fprintf(stdout, "wrote %s (%s)\n", p, words.Count(len(res.Jobs), "job"))
 		if opts.P == 0 {
 			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: give plan and simulate --p P, convert again with --p, or fill the column\n")
 		}
@@ -278,7 +279,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	written := map[string]bool{}
 	for _, f := range res.Trace.Files() {
 		written[f.Name] = true
-		fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.Name), countWord(f.Rows, "row"))
+		fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.Name), words.Count(f.Rows, "row"))
 	}
 	// canonical files of an earlier conversion into the same folder are
 	// read with these by fit and inspect, as one trace

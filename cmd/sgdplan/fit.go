@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/plots"
 	"github.com/sgdplan/sgdplan/traces"
@@ -341,7 +342,7 @@ func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitD
 	}
 	note := curveNote(m, hidden)
 	if note == "" && m.Reference.Bandwidth > 0 {
-		note = fmt.Sprintf(" (%s, %.4g B/s)", countWord(m.Reference.PS, "shard"), m.Reference.Bandwidth)
+		note = fmt.Sprintf(" (%s, %.4g B/s)", words.Count(m.Reference.PS, "shard"), m.Reference.Bandwidth)
 	}
 	d.Title += note
 	top := max(2*maxW, 8)
@@ -501,7 +502,7 @@ func curveNote(m *fit.Model, o offCurve) string {
 	}
 	var at []string
 	if m.Reference.PS > 0 {
-		at = append(at, countWord(m.Reference.PS, "shard"))
+		at = append(at, words.Count(m.Reference.PS, "shard"))
 	}
 	if m.Reference.Bandwidth > 0 {
 		at = append(at, fmt.Sprintf("%.4g B/s", m.Reference.Bandwidth))
@@ -520,7 +521,7 @@ func curveNote(m *fit.Model, o offCurve) string {
 			what = append(what, w.name)
 		}
 	}
-	n := countWord(o.fitted, "point")
+	n := words.Count(o.fitted, "point")
 	if o.heldOut > 0 {
 		n = fmt.Sprintf("%d fitted, %d held-out points", o.fitted, o.heldOut)
 	}
@@ -609,7 +610,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			fmt.Fprintf(w, "; link demand measured at %.4g B/s, scaled as S/B to other rates", q.Bandwidth)
 		}
 		if q.SharedCores > 0 {
-			fmt.Fprintf(w, "; compute shares %d cores per machine, %s", q.SharedCores, countWord(max(m.Reference.Nodes, 1), "machine"))
+			fmt.Fprintf(w, "; compute shares %d cores per machine, %s", q.SharedCores, words.Count(max(m.Reference.Nodes, 1), "machine"))
 		}
 		fmt.Fprintln(w)
 	}

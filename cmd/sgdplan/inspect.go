@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
 )
@@ -150,9 +151,9 @@ func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughput
 			return nil, err
 		}
 		if listed {
-			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, countWord(n, "run-level throughput row"))
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, words.Count(n, "run-level throughput row"))
 		} else {
-			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only (fit reads these)\n", f.Path, countWord(n, "run-level throughput row"))
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only (fit reads these)\n", f.Path, words.Count(n, "run-level throughput row"))
 		}
 	}
 	return out, nil

@@ -19,6 +19,8 @@ import (
 	"unicode/utf16"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // manifest is what check reads from a Kubeflow job.
@@ -410,7 +412,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// a guess of one process per replica judged a job of 8
 			// GPUs a node at an eighth of its workers, and passed it
 			// (exit 0) with a warning a script does not read
-			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too): give --workers, the %s x the processes each runs", at("spec", "nprocPerNode"), warn, countWord(w, "replica"))
+			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too): give --workers, the %s x the processes each runs", at("spec", "nprocPerNode"), warn, words.Count(w, "replica"))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
 			// the operator's defaults: one bound given is both

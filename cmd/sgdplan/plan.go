@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/sgdplan/sgdplan/plots"
@@ -794,7 +795,7 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 	}
 	if len(out) == 1 {
 		p := out[0]
-		fmt.Fprintf(w, "\njobs under %s on %s (ideal shares, then whole workers):\n", p.Policy, countWord(int(n), "worker"))
+		fmt.Fprintf(w, "\njobs under %s on %s (ideal shares, then whole workers):\n", p.Policy, words.Count(int(n), "worker"))
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		band := ""
 		if ranges {

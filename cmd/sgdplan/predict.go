@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -255,7 +256,7 @@ func runPredict(c *cli.Context) error {
 	}
 	for _, r := range rows {
 		if r.Workers > m.Reference.MaxWorkers {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %s (the largest fitted) are extrapolations\n", countWord(m.Reference.MaxWorkers, "worker"))
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %s (the largest fitted) are extrapolations\n", words.Count(m.Reference.MaxWorkers, "worker"))
 			if m.Mode == "async" {
 				// the staleness column has no interval: say how far off
 				// its law was where it could be checked
@@ -456,9 +457,9 @@ func belowFitted(m *fit.Model, ws []int) string {
 	}
 	below := ""
 	if slices.Min(ws) < least {
-		below = fmt.Sprintf("; predictions at fewer than %s are extrapolated down", countWord(least, "worker"))
+		below = fmt.Sprintf("; predictions at fewer than %s are extrapolated down", words.Count(least, "worker"))
 	}
-	return fmt.Sprintf("the model was fitted on %s and more: one worker, the base of every speedup and efficiency, is extrapolated below the data%s", countWord(least, "worker"), below)
+	return fmt.Sprintf("the model was fitted on %s and more: one worker, the base of every speedup and efficiency, is extrapolated below the data%s", words.Count(least, "worker"), below)
 }
 
 // beyondShards warns, once, when a shard count of ps lies beyond those
@@ -562,7 +563,7 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 func underOneUpdate(rows []predictRow) string {
 	for _, r := range rows {
 		if u := r.UpdatesToTarget; u != nil && *u < 1 {
-			return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: the batch is so far beyond the loss curve's data that its updates and time to target mean nothing there", countWord(r.Workers, "worker"), r.PS, *u)
+			return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: the batch is so far beyond the loss curve's data that its updates and time to target mean nothing there", words.Count(r.Workers, "worker"), r.PS, *u)
 		}
 	}
 	return ""

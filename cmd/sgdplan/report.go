@@ -14,6 +14,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/progress"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/sgdplan/sgdplan/plots"
@@ -330,7 +331,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			if k := saturatedFrom(m, int(bw), max(m.Reference.PS, 0)); k > 0 {
 				// check fails such counts and advises a shard: say so
 				// where the figure points at one of them
-				cap += fmt.Sprintf(" From N = %d a shard's station is at least %.0f%% busy at %s: check fails those counts and advises another shard, which would make them faster still.", k, 100*saturated, countWord(m.Reference.PS, "shard"))
+				cap += fmt.Sprintf(" From N = %d a shard's station is at least %.0f%% busy at %s: check fails those counts and advises another shard, which would make them faster still.", k, 100*saturated, words.Count(m.Reference.PS, "shard"))
 			}
 			r.Figures = append(r.Figures, plots.FigureRef{File: "convergence.png", Title: "Convergence",
 				Caption: cap,
@@ -367,7 +368,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "scaling figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "scaling.png", Title: "Speedup and efficiency",
-				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %s%% (a marker at the cluster's size: the knee lies beyond it; the jobs' max_workers are not applied here).", countWord(o.servers, "worker"), plots.Num(100*o.alpha)),
+				Caption: fmt.Sprintf("Each job's speedup s(N) and efficiency s(N)/N on up to %s; markers are the knees, past which one more worker cuts the run time by less than %s%% (a marker at the cluster's size: the knee lies beyond it; the jobs' max_workers are not applied here).", words.Count(o.servers, "worker"), plots.Num(100*o.alpha)),
 				Figure:  fig})
 		}
 	}
@@ -407,7 +408,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
 		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
-			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions.", o.policy, countWord(o.servers, "worker")),
+			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions.", o.policy, words.Count(o.servers, "worker")),
 			Figure:  fig})
 	}
 	// numeric too: the offline optimum the others are judged against
@@ -661,7 +662,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		// say why a figure other reports have is missing
 		why := "the traces record no phase times (pull, compute, push)"
 		if phased {
-			why = fmt.Sprintf("no run with phase times is at the model's %s", countWord(max(m.Reference.PS, 1), "shard"))
+			why = fmt.Sprintf("no run with phase times is at the model's %s", words.Count(max(m.Reference.PS, 1), "shard"))
 			if m.Reference.Bandwidth > 0 {
 				why += " and link rate " + plots.Num(m.Reference.Bandwidth) + " B/s"
 			}
@@ -735,17 +736,17 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 		v := verdict(m, start, m.Reference.PS)
 		// what the recommended count is: the knee, the job's cap below it,
 		// or the whole cluster when the knee lies beyond it
-		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %s%%)", workersWord(int(recs[i])), countWord(o.servers, "server"), plots.Num(100*o.alpha))
+		rec := fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %s%%)", workersWord(int(recs[i])), words.Count(o.servers, "server"), plots.Num(100*o.alpha))
 		if least := m.FewestWorkers(); int(recs[i]) == least && least > 1 {
-			rec = fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %s%%; the fewest workers it was fitted on: below, its curve is extrapolated)", workersWord(int(recs[i])), countWord(o.servers, "server"), plots.Num(100*o.alpha))
+			rec = fmt.Sprintf("%s, its knee on %s (one more cuts its run time by less than %s%%; the fewest workers it was fitted on: below, its curve is extrapolated)", workersWord(int(recs[i])), words.Count(o.servers, "server"), plots.Num(100*o.alpha))
 		}
 		switch {
 		case recs[i] < knees[i]:
-			rec = fmt.Sprintf("%s, its max_workers (its knee on %s is %s)", workersWord(int(recs[i])), countWord(o.servers, "server"), workersWord(int(knees[i])))
+			rec = fmt.Sprintf("%s, its max_workers (its knee on %s is %s)", workersWord(int(recs[i])), words.Count(o.servers, "server"), workersWord(int(knees[i])))
 		case o.servers == 1:
 			rec = "1 worker, the whole cluster"
 		case int(knees[i]) >= o.servers:
-			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %s%% or more)", countWord(o.servers, "server"), o.servers, plots.Num(100*o.alpha))
+			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %s%% or more)", words.Count(o.servers, "server"), o.servers, plots.Num(100*o.alpha))
 		}
 		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
 			j.Job, rec, starts, o.policy, start, v.word, v.reason))
@@ -935,12 +936,12 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 			}
 		}
 		iw, it := in.Best()
-		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %s s", int(iw), countWord(servers, "server"), plots.Num(it))
+		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %s s", int(iw), words.Count(servers, "server"), plots.Num(it))
 		if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
 			// the cluster's end, and the curve falls on past it
-			what := "all the cluster's " + countWord(servers, "server")
+			what := "all the cluster's " + words.Count(servers, "server")
 			if int(iw) < servers {
-				what = "the largest drawn of the cluster's " + countWord(servers, "server")
+				what = "the largest drawn of the cluster's " + words.Count(servers, "server")
 			}
 			cap = head + fmt.Sprintf("still falling at N = %d, %s, %s s", int(iw), what, plots.Num(it))
 		}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sgdplan/sgdplan/internal/progress"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/planner"
 	"github.com/sgdplan/sgdplan/plots"
 	"github.com/urfave/cli/v2"
@@ -207,7 +208,7 @@ func simulateAction(c *cli.Context) error {
 		// speed scaling replaces the jobs' own speedup curves: say so,
 		// a job on a fitted model otherwise ran at linear speedup
 		// with no word (planner.Settings.EnergyAlpha)
-		what := fmt.Sprintf("the curves of all %s (their p or model) are not used; max_workers still caps them", countWord(len(fixed), "job"))
+		what := fmt.Sprintf("the curves of all %s (their p or model) are not used; max_workers still caps them", words.Count(len(fixed), "job"))
 		if fixed == nil {
 			what = "--p is not used"
 			if !c.IsSet("p") {
