@@ -1257,3 +1257,14 @@ func flowKeyValue(text string, open int, key string) int {
 		i = e + 1
 	}
 }
+
+// isCharDevice reports whether r is a file that is a character device: a
+// terminal (or /dev/null, where a hint does no harm).
+func isCharDevice(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
