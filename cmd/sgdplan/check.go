@@ -52,7 +52,8 @@ counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, 
 shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker, times spec.nprocPerNode
 processes per replica, the operator's world size) manifest, the one job among the file's
 YAML documents or a List's items ("kubectl get -o yaml"); "-" reads it from standard input.
-nprocPerNode auto, cpu or gpu (torchrun counts them at launch) needs --workers.
+nprocPerNode gpu (or auto on pods given GPUs) counts the nvidia.com/gpu limit of the
+pytorch container; cpu, or auto without it, needs --workers (torchrun counts at launch).
 --workers and --ps override the manifest.
 Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
 or of progress to the target when the model's statistical efficiency varies), 4 past

@@ -409,6 +409,15 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if warn != "" {
+			// gpu, or auto on a pod given GPUs: torchrun starts one
+			// process per GPU the pod sees, which the pytorch
+			// containers' nvidia.com/gpu limits give
+			if g, how, ok := podGPUs(js, specsKey, j.Spec.PyTorch, role, j.Spec.NprocPerNode); ok {
+				nproc, warn = g, ""
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s", at("spec", "nprocPerNode"), how))
+			}
+		}
+		if warn != "" {
 			// a guess of one process per replica judged a job of 8
 			// GPUs a node at an eighth of its workers, and passed it
 			// (exit 0) with a warning a script does not read
@@ -485,6 +494,80 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 		return 0, "", fmt.Errorf("check: %s: nprocPerNode %q: want a whole number of processes per replica from 1 to %d, or auto, cpu or gpu", at("spec", "nprocPerNode"), s, maxCount)
 	}
 	return v, "", nil
+}
+
+// podGPUs is the processes per replica torchrun starts for a PyTorchJob
+// whose nprocPerNode (raw) is gpu, or auto on pods given GPUs: one per GPU
+// the pod sees (torch.distributed.run: torch.cuda.device_count()), which is
+// the nvidia.com/gpu limit of the container the training operator runs,
+// named pytorch, in the pod template of each training role (Master,
+// Worker; role finds them in specs). ok is false for cpu, for auto without
+// GPUs (torchrun counts the node's CPUs, which the manifest does not
+// give), and when a role has no such limit or the roles' limits differ.
+// how says where the count came from. The templates are read leniently:
+// check judges replica counts, and a template it cannot read leaves the
+// count to --workers.
+func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func(map[string]replicaSpec, string) (replicaSpec, string, bool, error), raw json.RawMessage) (n int, how string, ok bool) {
+	var mode string
+	if json.Unmarshal(raw, &mode) != nil || mode != "gpu" && mode != "auto" {
+		return 0, "", false
+	}
+	var doc struct {
+		Spec map[string]json.RawMessage `json:"spec"`
+	}
+	if json.Unmarshal(js, &doc) != nil {
+		return 0, "", false
+	}
+	var roles map[string]struct {
+		Template struct {
+			Spec struct {
+				Containers []struct {
+					Name      string `json:"name"`
+					Resources struct {
+						Limits map[string]any `json:"limits"`
+					} `json:"resources"`
+				} `json:"containers"`
+			} `json:"spec"`
+		} `json:"template"`
+	}
+	if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+		return 0, "", false
+	}
+	var keys []string
+	for _, r := range []string{"Master", "Worker"} {
+		_, key, found, err := role(specs, r)
+		if err != nil {
+			return 0, "", false
+		}
+		if !found {
+			continue
+		}
+		keys = append(keys, key)
+		g := 0
+		for _, c := range roles[key].Template.Spec.Containers {
+			if c.Name != "pytorch" {
+				continue
+			}
+			var s string
+			switch v := c.Resources.Limits["nvidia.com/gpu"].(type) {
+			case string:
+				s = v
+			case float64:
+				s = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			if x, err := strconv.Atoi(s); err == nil && x >= 1 && x <= maxCount {
+				g = x
+			}
+		}
+		if g == 0 || n != 0 && g != n {
+			return 0, "", false
+		}
+		n = g
+	}
+	if n == 0 {
+		return 0, "", false
+	}
+	return n, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch container of %s)", mode, n, strings.Join(keys, " and ")), true
 }
 
 // given reports whether a raw JSON field holds a value (not absent or

@@ -300,6 +300,54 @@ func TestManifestNprocPerNode(t *testing.T) {
 	}
 }
 
+// nprocPerNode gpu, or auto on pods given GPUs: torchrun starts one process
+// per GPU the pod sees, the nvidia.com/gpu limit of the pytorch container,
+// so check counts replicas x GPUs (it needed --workers); without such a
+// limit on every training role, with limits that differ, or with cpu, it
+// still needs --workers.
+func TestManifestNprocPerNodeGPUs(t *testing.T) {
+	pod := func(name, gpus string) string {
+		if gpus == "" {
+			return "      template:\n        spec:\n          containers:\n          - name: " + name + "\n            image: x\n"
+		}
+		return "      template:\n        spec:\n          containers:\n          - name: sidecar\n            image: y\n          - name: " + name + "\n            image: x\n            resources:\n              limits:\n                nvidia.com/gpu: " + gpus + "\n"
+	}
+	job := func(nproc, master, worker string) string {
+		return "kind: PyTorchJob\nspec:\n  nprocPerNode: " + nproc + "\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n" + master + "    Worker:\n      replicas: 3\n" + worker
+	}
+	const how = `m.yaml:3:17: nprocPerNode "%s": torchrun starts one process per GPU of each replica, 8 (the nvidia.com/gpu limit of the pytorch container of Master and Worker)`
+	for _, c := range []struct {
+		name, doc string
+		workers   int    // 0: NeedWorkers
+		note      string // the count warning's nprocPerNode word
+	}{
+		{"gpu, 8 a pod", job("gpu", pod("pytorch", "8"), pod("pytorch", `"8"`)), 32, "gpu"},
+		{"auto, 8 a pod", job("auto", pod("pytorch", `"8"`), pod("pytorch", "8")), 32, "auto"},
+		{"cpu", job("cpu", pod("pytorch", "8"), pod("pytorch", "8")), 0, ""},
+		{"gpu, no limit on the workers", job("gpu", pod("pytorch", "8"), pod("pytorch", "")), 0, ""},
+		{"gpu, limits differ", job("gpu", pod("pytorch", "4"), pod("pytorch", "8")), 0, ""},
+		{"gpu, another container's limit", job("gpu", pod("trainer", "8"), pod("trainer", "8")), 0, ""},
+		{"gpu, a fraction", job("gpu", pod("pytorch", "0.5"), pod("pytorch", "0.5")), 0, ""},
+		{"gpu, no templates", job("gpu", "", ""), 0, ""},
+	} {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if c.workers == 0 {
+			if mf.NeedWorkers == "" || len(mf.CountWarnings) != 0 {
+				t.Errorf("%s: %d workers, count warnings %q; want NeedWorkers", c.name, mf.Workers, mf.CountWarnings)
+			}
+			continue
+		}
+		want := fmt.Sprintf(how, c.note)
+		if mf.Workers != c.workers || mf.NeedWorkers != "" || strings.Join(mf.CountWarnings, "|") != want {
+			t.Errorf("%s: %d workers, NeedWorkers %q, count warnings %q; want %d workers and %q", c.name, mf.Workers, mf.NeedWorkers, mf.CountWarnings, c.workers, want)
+		}
+	}
+}
+
 // A file of several YAML documents, as kubectl apply -f takes it: check
 // judges the one Kubeflow job among them (a Service before the TFJob was
 // refused as "holds 2 YAML documents"), with the job's errors at their
