@@ -405,6 +405,12 @@ func (Greedy) Name() string { return "greedy" }
 
 // Allocate implements Policy.
 func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
+	greedy(n, jobs, alloc)
+}
+
+// greedy is Greedy's allocation; it reports whether a gain was NaN (the
+// heap's order is then not total).
+func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
 	h := make(gainHeap, 0, len(jobs))
 	left := n
 	for i := range jobs {
@@ -420,6 +426,7 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 			g := math.Inf(1)
 			if k := alloc[i]; k > 0 {
 				g = v.Job.weight() * (v.Remaining/v.Job.Curve.Speedup(k) - v.Remaining/v.Job.Curve.Speedup(k+1))
+				nan = nan || g != g
 			}
 			h = append(h, gainItem{i: i, gain: g, rem: v.Remaining})
 		}
@@ -440,8 +447,10 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 		}
 		k, c, r := alloc[top.i], v.Job.Curve, v.Remaining
 		h[0].gain = v.Job.weight() * (r/c.Speedup(k) - r/c.Speedup(k+1))
+		nan = nan || h[0].gain != h[0].gain
 		heap.Fix(&h, 0)
 	}
+	return nan
 }
 
 // greedyPrefillMin is the fewest servers from which Greedy prefills: below

@@ -13,10 +13,13 @@ package planner
 type queueingPolicy interface {
 	Policy
 	ranklessPolicy
+	// queues reports whether the policy serves idle jobs that way on n
+	// servers (when not, the simulator shows it every job).
+	queues(n float64) bool
 	// idleKey places an idle job in the policy's idle order: by a, then b,
 	// then index (ties). It reads only what stays fixed while a job holds
 	// no workers (its job, index, cap, started flag and remaining size).
-	idleKey(v *View) (a, b float64)
+	idleKey(v View) (a, b float64)
 	// allocateFront is Allocate on jobs: the jobs holding workers and the
 	// first idle jobs in the idle order, in arrival order, of which
 	// jobs[last] is the last in the idle order (last < 0: none). It reports
@@ -26,9 +29,11 @@ type queueingPolicy interface {
 	allocateFront(n float64, jobs []View, alloc []float64, last int) (settled bool)
 }
 
-// FIFO serves idle jobs in arrival order, and jobs after the last shown
-// one get nothing once no worker was left after it.
-func (FIFO) idleKey(*View) (a, b float64) { return 0, 0 }
+// FIFO serves every job in arrival order, idle or not: once no worker is
+// left after the last idle job shown, the jobs after it get none.
+func (FIFO) queues(float64) bool { return true }
+
+func (FIFO) idleKey(View) (a, b float64) { return 0, 0 }
 
 func (FIFO) allocateFront(n float64, jobs []View, alloc []float64, last int) bool {
 	return fillFront(n, jobs, alloc, nil, last)
@@ -36,7 +41,9 @@ func (FIFO) allocateFront(n float64, jobs []View, alloc []float64, last int) boo
 
 // SJF serves the started jobs first, in arrival order, then the others by
 // size: its idle order is the same.
-func (SJF) idleKey(v *View) (a, b float64) {
+func (SJF) queues(float64) bool { return true }
+
+func (SJF) idleKey(v View) (a, b float64) {
 	if v.Started {
 		return 0, 0
 	}
@@ -47,10 +54,12 @@ func (SJF) allocateFront(n float64, jobs []View, alloc []float64, last int) bool
 	return sjfFill(n, jobs, alloc, last)
 }
 
-// FCFSRigid's idle jobs are never started (a started job holds its rigid
-// workers to the end); in the order they would be started first, then the
-// others in arrival order, a blocked job stops every idle job behind it.
-func (FCFSRigid) idleKey(v *View) (a, b float64) {
+// FCFSRigid's idle jobs are those not started (a started job holds its
+// rigid workers to the end; were one idle, it would come first): in
+// arrival order, and once one is blocked, every one after it gets nothing.
+func (FCFSRigid) queues(float64) bool { return true }
+
+func (FCFSRigid) idleKey(v View) (a, b float64) {
 	if v.Started {
 		return 0, 0
 	}
@@ -59,6 +68,24 @@ func (FCFSRigid) idleKey(v *View) (a, b float64) {
 
 func (FCFSRigid) allocateFront(n float64, jobs []View, alloc []float64, last int) bool {
 	return fcfsRigid(n, jobs, alloc)
+}
+
+// Greedy gives a job with no workers an infinite gain, ties going to the
+// smaller remaining size, then the earlier job: its idle order. Below
+// greedyPrefillMin servers (the prefill weighs every job) and without a
+// NaN gain, the heap's top is always the first of its jobs in a total
+// order; while the last idle job shown gets nothing, it ranks above every
+// job not shown, which can thus never reach the top: the allocation is
+// settled. (One job alone in the heap takes all it can at once: the heap
+// of the shown jobs then holds the last idle job too, so it is never
+// alone where the whole heap is not.)
+func (Greedy) queues(n float64) bool { return n < greedyPrefillMin }
+
+func (Greedy) idleKey(v View) (a, b float64) { return v.Remaining, 0 }
+
+func (Greedy) allocateFront(n float64, jobs []View, alloc []float64, last int) bool {
+	nan := greedy(n, jobs, alloc)
+	return !nan && last >= 0 && alloc[last] == 0
 }
 
 // idleJobs is a min-heap of the idle jobs (input indices) of a queueing

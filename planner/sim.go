@@ -187,6 +187,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		res.Jobs[i] = JobResult{ID: jobs[i].ID, Arrival: jobs[i].Arrival, Start: math.NaN(), Size: jobs[i].Size, Work: work[i]}
 	}
 	queue, fast := pol.(queueingPolicy)
+	fast = fast && queue.queues(n)
 	var (
 		active   []int     // job indices in the system, in arrival order (not on the fast path)
 		attained []float64 = make([]float64, M)
@@ -238,8 +239,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]}
 	}
 	toIdle := func(i int) {
-		v := view(i)
-		a, b := queue.idleKey(&v)
+		a, b := queue.idleKey(view(i))
 		if a != a || b != b {
 			unordered = true // the heap's order is not total: show them all
 		}
