@@ -189,25 +189,19 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	queue, fast := pol.(queueingPolicy)
 	fast = fast && queue.queues(n)
 	var (
-		active   []int     // job indices in the system, in arrival order (not on the fast path)
-		attained []float64 = make([]float64, M)
-		age                = make([]float64, M) // t - arrival when the job arrived, s (see responses)
-		admitted           = make([]int, M)     // len(dts) when the job arrived
-		left               = make([]int, M)     // len(dts) when it left
-		gone     []int                          // the jobs that left, in that order
-		dts      []float64                      // the length of every interval between events, s
-		vs       []View
-		alloc    []float64
-		prev     = make([]float64, M) // allocation before the event, by job
-		ints     []int
-		intCaps  []int                // whole-worker caps, by place in shown
-		fracs    []remainder          // RoundWorkers' buffer
-		spare    int                  // whole workers RoundWorkers had left for jobs with a share of 0
-		bySize   []int                // active job indices by remaining size
-		rank     = make([]int, M)     // place of a job in bySize
-		present  = make([]bool, M)    // job is in the system
-		started  = make([]bool, M)    // job has held workers (its Start is set)
-		rate     = make([]float64, M) // rate at prev[i] workers
+		active   []int                // job indices in the system, in arrival order (not on the fast path)
+		attained []float64            = make([]float64, M)
+		age                           = make([]float64, M) // t - arrival when the job arrived, s (see responses)
+		admitted                      = make([]int, M)     // len(dts) when the job arrived
+		left                          = make([]int, M)     // len(dts) when it left
+		gone     []int                                     // the jobs that left, in that order
+		dts      []float64                                 // the length of every interval between events, s
+		prev     = make([]float64, M)                      // allocation before the event, by job
+		bySize   []int                                     // active job indices by remaining size
+		rank     = make([]int, M)                          // place of a job in bySize
+		present  = make([]bool, M)                         // job is in the system
+		started  = make([]bool, M)                         // job has held workers (its Start is set)
+		rate     = make([]float64, M)                      // rate at prev[i] workers
 		rates    []float64
 		shown    []int // the jobs the policy sees at this event, in arrival order
 		inSystem int   // jobs in the system
@@ -248,14 +242,26 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	// allocate asks the policy for its allocation to the jobs of shown (the
 	// fast path's front ends at shown[last]) and rounds it to whole workers
 	// in ints when s.Integer; it reports what allocateFront reports.
+	// the event's allocation, its buffers kept from event to event (in a
+	// struct: the closure below would otherwise move every one of them to
+	// the heap, and the loops that read them would pay)
+	var ev struct {
+		vs      []View      // the jobs shown
+		alloc   []float64   // by place in vs
+		ints    []int       // alloc in whole workers
+		intCaps []int       // whole-worker caps, by place in vs
+		fracs   []remainder // RoundWorkers' buffer
+	}
 	allocate := func(last int) (settled bool) {
 		m := len(shown)
-		vs = vs[:0]
+		vs := ev.vs[:0]
 		for _, i := range shown {
-			vs = append(vs, view(i))
+			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
+				Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]})
 		}
-		alloc = grow(alloc, m)
+		alloc := grow(ev.alloc, m)
 		clear(alloc) // a policy sees zeros, not the last event's shares
+		ev.vs, ev.alloc = vs, alloc
 		settled = true
 		if fast {
 			settled = queue.allocateFront(n, vs, alloc, last)
@@ -263,12 +269,13 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			pol.Allocate(n, vs, alloc)
 		}
 		if s.Integer {
-			ints = growInt(ints, m)
-			intCaps = growInt(intCaps, m)
+			ev.ints = growInt(ev.ints, m)
+			ev.intCaps = growInt(ev.intCaps, m)
 			for r, i := range shown {
-				intCaps[r] = int(math.Floor(caps[i] + 1e-9))
+				ev.intCaps[r] = int(math.Floor(caps[i] + 1e-9))
 			}
-			fracs, spare = roundWorkers(alloc, intCaps, int(n), !isRigid, ints, fracs)
+			var spare int // workers left for jobs with a share of 0
+			ev.fracs, spare = roundWorkers(alloc, ev.intCaps, int(n), !isRigid, ev.ints, ev.fracs)
 			if !isRigid && spare > 0 {
 				settled = false // they would go to jobs not shown too
 			}
@@ -336,13 +343,14 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			frontSize = max(1, len(front))
 		}
 		m := len(shown)
+		vs, alloc := ev.vs, ev.alloc
 		if err := checkAlloc(pol.Name(), n, vs, alloc); err != nil {
 			responses()
 			return res, err
 		}
 		if s.Integer {
 			for r := range alloc {
-				alloc[r] = float64(ints[r])
+				alloc[r] = float64(ev.ints[r])
 			}
 		}
 		rates = grow(rates, m)
