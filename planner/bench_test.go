@@ -156,22 +156,28 @@ func BenchmarkSimulateOverload(b *testing.B) {
 	}
 }
 
-// BenchmarkSimulateOverloadFIFO is fifo and fcfs-rigid on the overloaded
-// queue with whole workers, as given (the simulator skips View.Rank, which
-// they never read) and wrapped so that the simulator keeps it ("ranked",
-// the cost before it skipped): the saving on one binary and machine.
+// BenchmarkSimulateOverloadFIFO is fifo, fcfs-rigid and sjf on the
+// overloaded queue with whole workers (about 1,000 jobs in the system), as
+// given (the simulator shows them the jobs holding workers and the head of
+// the queue, queueingPolicy), wrapped so that it shows them every job at
+// every event ("-general", the cost before the queueing path) and so that
+// it also keeps View.Rank ("-ranked", the cost before it skipped that):
+// the savings on one binary and machine.
 func BenchmarkSimulateOverloadFIFO(b *testing.B) {
 	jobs := overloadWorkload(2000)
 	for i := range jobs {
 		jobs[i].RigidWorkers = 1 + i%8
 	}
-	for _, pol := range []Policy{FIFO{}, FCFSRigid{}} {
-		for _, keep := range []bool{false, true} {
-			p, label := pol, pol.Name()
-			if keep {
-				p, label = hideRankless(pol), label+"-ranked"
+	for _, pol := range []Policy{FIFO{}, FCFSRigid{}, SJF{}} {
+		for _, variant := range []string{"", "-general", "-ranked"} {
+			p := pol
+			switch variant {
+			case "-general":
+				p = hideQueueing(pol)
+			case "-ranked":
+				p = hideRankless(pol)
 			}
-			b.Run(label, func(b *testing.B) {
+			b.Run(pol.Name()+variant, func(b *testing.B) {
 				b.ReportAllocs()
 				var r Result
 				var err error

@@ -207,19 +207,7 @@ func (FIFO) Name() string { return "fifo" }
 
 // Allocate implements Policy.
 func (FIFO) Allocate(n float64, jobs []View, alloc []float64) {
-	// fillInOrder in arrival order, without a slice of the identity order
-	// (it allocated one per event, 8 bytes a job in the system)
-	clear(alloc[:len(jobs)])
-	left := n
-	for i := range jobs {
-		if left <= 0 {
-			return
-		}
-		if add := math.Min(left, jobs[i].Cap); add > 0 {
-			alloc[i] = add
-			left -= add
-		}
-	}
+	fillFront(n, jobs, alloc, nil, -1)
 }
 
 // SJF serves jobs by increasing requested size without preempting: jobs that
@@ -232,6 +220,12 @@ func (SJF) Name() string { return "sjf" }
 
 // Allocate implements Policy.
 func (SJF) Allocate(n float64, jobs []View, alloc []float64) {
+	sjfFill(n, jobs, alloc, -1)
+}
+
+// sjfFill is SJF's allocation; it reports what fillFront reports of
+// jobs[last].
+func sjfFill(n float64, jobs []View, alloc []float64, last int) (settled bool) {
 	idx := make([]int, len(jobs))
 	for i := range idx {
 		idx[i] = i
@@ -249,7 +243,7 @@ func (SJF) Allocate(n float64, jobs []View, alloc []float64) {
 		}
 		return -cmpDesc(ja.Job.Size, jb.Job.Size)
 	})
-	fillInOrder(n, jobs, alloc, idx)
+	return fillFront(n, jobs, alloc, idx, last)
 }
 
 // Knee serves jobs by increasing remaining size, each up to its knee: the
@@ -411,6 +405,12 @@ func (Greedy) Name() string { return "greedy" }
 
 // Allocate implements Policy.
 func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
+	greedy(n, jobs, alloc)
+}
+
+// greedy is Greedy's allocation; it reports whether a gain was NaN (the
+// heap's order is then not total).
+func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
 	h := make(gainHeap, 0, len(jobs))
 	left := n
 	for i := range jobs {
@@ -426,6 +426,7 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 			g := math.Inf(1)
 			if k := alloc[i]; k > 0 {
 				g = v.Job.weight() * (v.Remaining/v.Job.Curve.Speedup(k) - v.Remaining/v.Job.Curve.Speedup(k+1))
+				nan = nan || g != g
 			}
 			h = append(h, gainItem{i: i, gain: g, rem: v.Remaining})
 		}
@@ -446,8 +447,10 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 		}
 		k, c, r := alloc[top.i], v.Job.Curve, v.Remaining
 		h[0].gain = v.Job.weight() * (r/c.Speedup(k) - r/c.Speedup(k+1))
+		nan = nan || h[0].gain != h[0].gain
 		heap.Fix(&h, 0)
 	}
+	return nan
 }
 
 // greedyPrefillMin is the fewest servers from which Greedy prefills: below
@@ -599,8 +602,14 @@ func (FCFSRigid) rigid() bool  { return true }
 
 // Allocate implements Policy.
 func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
+	fcfsRigid(n, jobs, alloc)
+}
+
+// fcfsRigid is FCFSRigid's allocation; it reports whether a job that had
+// not started was blocked (every job that has not started after it, in
+// arrival order, then gets nothing).
+func fcfsRigid(n float64, jobs []View, alloc []float64) (blocked bool) {
 	left := n
-	blocked := false
 	for i, v := range jobs {
 		need := float64(v.Job.rigid(n))
 		switch {
@@ -615,6 +624,7 @@ func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
 			blocked = true
 		}
 	}
+	return blocked
 }
 
 // median of x (reordering x); equal values need no sort.
@@ -678,6 +688,34 @@ func smallestFirst(jobs []View, buf []int) []int {
 		return a - b
 	})
 	return idx
+}
+
+// fillFront gives each job in order (nil: arrival order) as many workers as
+// it can use, as fillInOrder does, and reports settled when no worker was
+// left once jobs[last] had been served (never when last < 0): every job
+// after it in the order then gets none. It takes no slice of the identity
+// order (fifo allocated one per event, 8 bytes a job in the system).
+func fillFront(n float64, jobs []View, alloc []float64, order []int, last int) (settled bool) {
+	clear(alloc[:len(jobs)])
+	left := n
+	pending := last >= 0 // jobs[last] not served yet
+	for k := range jobs {
+		i := k
+		if order != nil {
+			i = order[k]
+		}
+		if left <= 0 {
+			return settled || pending
+		}
+		if add := math.Min(left, jobs[i].Cap); add > 0 {
+			alloc[i] = add
+			left -= add
+		}
+		if i == last {
+			settled, pending = left <= 0, false
+		}
+	}
+	return settled
 }
 
 // fillInOrder gives each job in order as many workers as it can use.

@@ -24,8 +24,11 @@ type remainder struct {
 }
 
 // roundWorkers is RoundWorkers with a buffer for the remainders (nil: a new
-// one), which it returns for the next call.
-func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int, fr []remainder) []remainder {
+// one), which it returns for the next call, and spare: the whole workers
+// still left once every share had its floor and the largest remainders
+// theirs. Only those, when conserve is true, go to jobs whose share was 0
+// (the simulator's queueing path must then show the policy every job).
+func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int, fr []remainder) (_ []remainder, spare int) {
 	m := len(alloc)
 	left := max(servers, 0)
 	// Remainders and shares are compared at a billionth of a worker: a
@@ -63,8 +66,9 @@ func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 		out[x.i]++
 		left--
 	}
+	spare = left
 	if !conserve || left == 0 {
-		return fr
+		return fr, spare
 	}
 	idx := make([]int, m)
 	for i := range idx {
@@ -89,10 +93,10 @@ func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 			}
 		}
 		if !gave {
-			return fr
+			return fr, spare
 		}
 	}
-	return fr
+	return fr, spare
 }
 
 // quantum is x in billionths of a worker, rounded: the resolution at which

@@ -186,28 +186,114 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	for i := range jobs {
 		res.Jobs[i] = JobResult{ID: jobs[i].ID, Arrival: jobs[i].Arrival, Start: math.NaN(), Size: jobs[i].Size, Work: work[i]}
 	}
+	queue, fast := pol.(queueingPolicy)
+	fast = fast && queue.queues(n)
 	var (
-		active   []int     // job indices in the system, in arrival order
-		attained []float64 = make([]float64, M)
-		age                = make([]float64, M) // time in the system so far, s
-		vs       []View
-		alloc    []float64
-		prev     = make([]float64, M) // allocation before the event, by job
-		ints     []int
-		intCaps  []int                // whole-worker caps, by place in active
-		fracs    []remainder          // RoundWorkers' buffer
-		bySize   []int                // active job indices by remaining size
-		rank     = make([]int, M)     // place of a job in bySize
-		present  = make([]bool, M)    // job is in the system
-		started  = make([]bool, M)    // job has held workers (its Start is set)
-		rate     = make([]float64, M) // rate at prev[i] workers
+		active   []int                // job indices in the system, in arrival order (not on the fast path)
+		attained []float64            = make([]float64, M)
+		age                           = make([]float64, M) // t - arrival when the job arrived, s (see responses)
+		admitted                      = make([]int, M)     // len(dts) when the job arrived
+		left                          = make([]int, M)     // len(dts) when it left
+		gone     []int                                     // the jobs that left, in that order
+		dts      []float64                                 // the length of every interval between events, s
+		prev     = make([]float64, M)                      // allocation before the event, by job
+		bySize   []int                                     // active job indices by remaining size
+		rank     = make([]int, M)                          // place of a job in bySize
+		present  = make([]bool, M)                         // job is in the system
+		started  = make([]bool, M)                         // job has held workers (its Start is set)
+		rate     = make([]float64, M)                      // rate at prev[i] workers
 		rates    []float64
+		shown    []int // the jobs the policy sees at this event, in arrival order
+		inSystem int   // jobs in the system
 		t        float64
 		first    = math.Inf(1)
 		busy     float64 // integral of workers in use
 		inSys    float64 // integral of jobs in system
 		done     int
 	)
+	// The fast path, for a queueingPolicy: the jobs in the system are the
+	// holders (prev > 0) and the idle jobs (prev == 0) in the policy's idle
+	// order. A policy sees the holders and a front of the idle jobs, grown
+	// until it reports its allocation settled; a job it does not see holds
+	// no workers before and after the event, so nothing of it changes but
+	// its age, which is summed from dts when it leaves.
+	var (
+		holders   []int    // jobs in the system holding workers, in arrival order
+		idle      idleJobs // the other jobs in the system
+		front     []int    // idle jobs shown, in the idle order
+		byIndex   []int    // front in arrival order
+		frontSize = 1      // idle jobs the last event showed
+		unordered bool     // a NaN idle key: show every idle job
+	)
+	if fast {
+		idle.a, idle.b = make([]float64, M), make([]float64, M)
+	}
+	view := func(i int) View {
+		return View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
+			Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]}
+	}
+	toIdle := func(i int) {
+		a, b := queue.idleKey(view(i))
+		if a != a || b != b {
+			unordered = true // the heap's order is not total: show them all
+		}
+		idle.push(i, a, b)
+	}
+	// allocate asks the policy for its allocation to the jobs of shown (the
+	// fast path's front ends at shown[last]) and rounds it to whole workers
+	// in ints when s.Integer; it reports what allocateFront reports.
+	// the event's allocation, its buffers kept from event to event (in a
+	// struct: the closure below would otherwise move every one of them to
+	// the heap, and the loops that read them would pay)
+	var ev struct {
+		vs      []View      // the jobs shown
+		alloc   []float64   // by place in vs
+		ints    []int       // alloc in whole workers
+		intCaps []int       // whole-worker caps, by place in vs
+		fracs   []remainder // RoundWorkers' buffer
+	}
+	allocate := func(last int) (settled bool) {
+		m := len(shown)
+		vs := ev.vs[:0]
+		for _, i := range shown {
+			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
+				Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]})
+		}
+		alloc := grow(ev.alloc, m)
+		clear(alloc) // a policy sees zeros, not the last event's shares
+		ev.vs, ev.alloc = vs, alloc
+		settled = true
+		if fast {
+			settled = queue.allocateFront(n, vs, alloc, last)
+		} else {
+			pol.Allocate(n, vs, alloc)
+		}
+		if s.Integer {
+			ev.ints = growInt(ev.ints, m)
+			ev.intCaps = growInt(ev.intCaps, m)
+			for r, i := range shown {
+				ev.intCaps[r] = int(math.Floor(caps[i] + 1e-9))
+			}
+			var spare int // workers left for jobs with a share of 0
+			ev.fracs, spare = roundWorkers(alloc, ev.intCaps, int(n), !isRigid, ev.ints, ev.fracs)
+			if !isRigid && spare > 0 {
+				settled = false // they would go to jobs not shown too
+			}
+		}
+		return settled
+	}
+	// responses sets the response and slowdown of the jobs that left: the
+	// time in the system summed as it passed, interval by interval, not t -
+	// arrival: at t = 1e12 s the clock resolves 1e-4 s, and a job of 1e-5 s
+	// arriving there had a response of 0. The sum is the one an addition at
+	// every event would give, in the same order, but made once per job.
+	responses := func() {
+		sumIntervals(dts, gone, age, admitted, left)
+		for _, i := range gone {
+			res.Jobs[i].Response = age[i]
+			res.Jobs[i].Slowdown = age[i] / work[i]
+		}
+	}
 	if rankless {
 		for i := range rank {
 			rank[i] = -1 // never read: see View.Rank
@@ -215,47 +301,62 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	}
 	for done < M {
 		// admit every arrival due now (or the next one if idle)
-		if len(active) == 0 && ah.Len() > 0 {
+		if inSystem == 0 && ah.Len() > 0 {
 			t = math.Max(t, jobs[ah.h[0]].Arrival)
 		}
 		for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= t {
 			i := heap.Pop(ah).(int)
-			active = insertSorted(active, i)
 			present[i] = true
 			age[i] = t - jobs[i].Arrival
+			admitted[i] = len(dts)
+			inSystem++
+			if fast {
+				toIdle(i)
+			} else {
+				active = insertSorted(active, i)
+			}
 			first = math.Min(first, jobs[i].Arrival)
 			res.Events++
 		}
-		m := len(active)
-		if !rankless {
-			bySize = rankBySize(bySize, active, jobs, attained, rank, present)
+		if !fast {
+			if !rankless {
+				bySize = rankBySize(bySize, active, jobs, attained, rank, present)
+			}
+			shown = active
+			allocate(-1)
+		} else {
+			// show the holders and the first idle jobs, twice as many
+			// each time until the allocation is settled
+			front = front[:0]
+			for k := frontSize; ; k *= 2 {
+				for (len(front) < k || unordered) && len(idle.h) > 0 {
+					front = append(front, idle.pop())
+				}
+				byIndex = append(byIndex[:0], front...)
+				slices.Sort(byIndex)
+				var last int
+				shown, last = mergeIndices(shown[:0], holders, byIndex, front)
+				if allocate(last) || len(idle.h) == 0 {
+					break
+				}
+			}
+			frontSize = max(1, len(front))
 		}
-		vs = vs[:0]
-		for _, i := range active {
-			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
-				Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]})
-		}
-		alloc = grow(alloc, m)
-		clear(alloc) // a policy sees zeros, not the last event's shares
-		pol.Allocate(n, vs, alloc)
+		m := len(shown)
+		vs, alloc := ev.vs, ev.alloc
 		if err := checkAlloc(pol.Name(), n, vs, alloc); err != nil {
+			responses()
 			return res, err
 		}
 		if s.Integer {
-			ints = growInt(ints, m)
-			intCaps = growInt(intCaps, m)
-			for r, i := range active {
-				intCaps[r] = int(math.Floor(caps[i] + 1e-9))
-			}
-			fracs = roundWorkers(alloc, intCaps, int(n), !isRigid, ints, fracs)
 			for r := range alloc {
-				alloc[r] = float64(ints[r])
+				alloc[r] = float64(ev.ints[r])
 			}
 		}
 		rates = grow(rates, m)
 		dt := math.Inf(1)
 		sum := 0.0
-		for r, i := range active {
+		for r, i := range shown {
 			if !started[i] && alloc[r] > 0 {
 				started[i] = true
 				res.Jobs[i].Start = t
@@ -276,6 +377,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 					// an infinite rate finishes the job in no time at
 					// every event and NaN work never completes: the
 					// simulation would never end
+					responses()
 					return res, fmt.Errorf("planner: job %q: speedup at %g workers is %g, want a finite number", jobs[i].ID, alloc[r], rates[r])
 				}
 			}
@@ -293,37 +395,57 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			dt = math.Min(dt, jobs[ah.h[0]].Arrival-t)
 		}
 		if math.IsInf(dt, 1) {
-			return res, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, pol.Name(), t, m)
+			responses()
+			return res, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, pol.Name(), t, inSystem)
 		}
 		busy += sum * dt
 		if s.Record && dt > 0 {
-			seg := Segment{Start: t, End: t + dt, Jobs: append([]int(nil), active...), Workers: append([]float64(nil), alloc[:m]...)}
+			seg := Segment{Start: t, End: t + dt, Jobs: append([]int(nil), shown...)}
+			if fast {
+				// every job in the system; those not shown hold none
+				seg.Jobs = append(seg.Jobs, idle.h...)
+				slices.Sort(seg.Jobs)
+			}
+			seg.Workers = make([]float64, len(seg.Jobs))
+			for r, i := range seg.Jobs {
+				seg.Workers[r] = prev[i]
+			}
 			res.Segments = append(res.Segments, seg)
 		}
-		inSys += float64(m) * dt
+		inSys += float64(inSystem) * dt
 		t += dt
-		kept := active[:0]
-		for r, i := range active {
-			age[i] += dt
+		dts = append(dts, dt)
+		kept := shown[:0] // on the fast path, shown is a buffer of its own
+		if fast {
+			kept = holders[:0]
+		}
+		for r, i := range shown {
 			attained[i] += rates[r] * dt
 			if rates[r] > 0 && work[i]-attained[i] <= 1e-12*work[i]+rates[r]*dt*1e-12 {
 				j := &res.Jobs[i]
 				j.Completion = t
-				// the time in the system summed as it passed, not t -
-				// arrival: at t = 1e12 s the clock resolves 1e-4 s, and a
-				// job of 1e-5 s arriving there had a response of 0
-				j.Response = age[i]
-				j.Slowdown = j.Response / work[i]
 				j.Queued = j.Start > jobs[i].Arrival
+				left[i] = len(dts)
+				gone = append(gone, i)
 				present[i] = false
+				inSystem--
 				done++
 				res.Events++
 				continue
 			}
+			if fast && prev[i] == 0 {
+				toIdle(i)
+				continue
+			}
 			kept = append(kept, i)
 		}
-		active = kept
+		if fast {
+			holders = kept
+		} else {
+			active = kept
+		}
 	}
+	responses()
 	res.Span = t - first
 	resp := make([]float64, M)
 	queued := 0
@@ -481,6 +603,77 @@ func capOf(j *Job, n float64) float64 {
 		return float64(j.MaxWorkers)
 	}
 	return n
+}
+
+// sumIntervals adds to age[i], for each job i of gone, the intervals
+// dts[from[i]:to[i]] one after the other in their order, as if each had
+// been added at its event (the rounding is that of the same additions). It
+// runs eight jobs side by side, each its own chain of additions: one chain
+// waits for every addition to finish (about 2 ns), eight keep the adder
+// busy. The jobs go by decreasing count of intervals, so that the eight of
+// a group have about as many.
+func sumIntervals(dts []float64, gone []int, age []float64, from, to []int) {
+	order := slices.Clone(gone)
+	slices.SortFunc(order, func(a, b int) int { return (to[b] - from[b]) - (to[a] - from[a]) })
+	for ; len(order) >= 8; order = order[8:] {
+		g := order[:8]
+		n := to[g[7]] - from[g[7]] // the fewest of the eight
+		d0 := dts[from[g[0]]:][:n]
+		d1 := dts[from[g[1]]:][:len(d0)]
+		d2 := dts[from[g[2]]:][:len(d0)]
+		d3 := dts[from[g[3]]:][:len(d0)]
+		d4 := dts[from[g[4]]:][:len(d0)]
+		d5 := dts[from[g[5]]:][:len(d0)]
+		d6 := dts[from[g[6]]:][:len(d0)]
+		d7 := dts[from[g[7]]:][:len(d0)]
+		a0, a1, a2, a3 := age[g[0]], age[g[1]], age[g[2]], age[g[3]]
+		a4, a5, a6, a7 := age[g[4]], age[g[5]], age[g[6]], age[g[7]]
+		for k := range d0 {
+			a0 += d0[k]
+			a1 += d1[k]
+			a2 += d2[k]
+			a3 += d3[k]
+			a4 += d4[k]
+			a5 += d5[k]
+			a6 += d6[k]
+			a7 += d7[k]
+		}
+		age[g[0]], age[g[1]], age[g[2]], age[g[3]] = a0, a1, a2, a3
+		age[g[4]], age[g[5]], age[g[6]], age[g[7]] = a4, a5, a6, a7
+		for _, i := range g {
+			for _, d := range dts[from[i]+n : to[i]] {
+				age[i] += d
+			}
+		}
+	}
+	for _, i := range order {
+		for _, d := range dts[from[i]:to[i]] {
+			age[i] += d
+		}
+	}
+}
+
+// mergeIndices appends to dst the jobs of a and b (each in increasing order,
+// disjoint) in increasing order, and returns it with the place in it of
+// front's last job (-1 when front is empty).
+func mergeIndices(dst, a, b, front []int) ([]int, int) {
+	lastJob, last := -1, -1
+	if len(front) > 0 {
+		lastJob = front[len(front)-1]
+	}
+	for len(a) > 0 || len(b) > 0 {
+		var i int
+		if len(b) == 0 || len(a) > 0 && a[0] < b[0] {
+			i, a = a[0], a[1:]
+		} else {
+			i, b = b[0], b[1:]
+		}
+		if i == lastJob {
+			last = len(dst)
+		}
+		dst = append(dst, i)
+	}
+	return dst, last
 }
 
 // insertSorted inserts job index i keeping active in increasing order.
