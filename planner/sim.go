@@ -108,7 +108,9 @@ func (a *arrivals) Pop() any {
 // Simulate runs the jobs through a cluster under the policy, event by event:
 // arrivals come from a heap of events, and at every arrival and departure
 // the policy reallocates the workers; between events every job runs at the
-// rate its curve gives its allocation, so the next departure is exact. It
+// rate its curve gives its allocation, so the next departure is exact.
+// jobs must be in order of arrival (equal arrivals in any order): it is the
+// order policies serve them in (ReadJobs refuses a file out of order). It
 // does not modify jobs.
 func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	_, isRigid := pol.(rigidPolicy)
@@ -722,6 +724,11 @@ func checkJobs(jobs []Job, n float64, rigid bool) error {
 			return fmt.Errorf("planner: job %q: size %g, want > 0", j.ID, j.Size)
 		case !(j.Arrival >= 0) || math.IsInf(j.Arrival, 0):
 			return fmt.Errorf("planner: job %q: arrival %g, want >= 0", j.ID, j.Arrival)
+		case i > 0 && j.Arrival < jobs[i-1].Arrival:
+			// policies get the jobs in input order as arrival order (FIFO
+			// served job 2 before an earlier job 5, and fcfs-rigid gave a
+			// waiting job workers a started one held)
+			return fmt.Errorf("planner: job %q arrives at %g, before job %q (%g) listed before it: want jobs in order of arrival", j.ID, j.Arrival, jobs[i-1].ID, jobs[i-1].Arrival)
 		case j.Curve == nil:
 			return fmt.Errorf("planner: job %q: no speedup curve", j.ID)
 		case j.Weight < 0 || math.IsNaN(j.Weight):

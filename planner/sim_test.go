@@ -299,3 +299,25 @@ func TestSimulateAllocZeroOnEntry(t *testing.T) {
 		t.Errorf("%d calls, %d with alloc not all zeros on entry; want >= 3 and 0", calls, dirty)
 	}
 }
+
+// Jobs out of order of arrival are refused: the simulator hands policies
+// the jobs in input order as their arrival order, so fifo served a later
+// job first, and fcfs-rigid gave a waiting job workers that a started one
+// held ("allocated 8 workers of 7").
+func TestSimulateRefusesUnsortedArrivals(t *testing.T) {
+	jobs := []Job{
+		{ID: "a", Arrival: 0, Size: 10, Curve: PowerLaw{P: 1}, RigidWorkers: 4},
+		{ID: "late", Arrival: 5, Size: 10, Curve: PowerLaw{P: 1}, RigidWorkers: 4},
+		{ID: "early", Arrival: 1, Size: 10, Curve: PowerLaw{P: 1}, RigidWorkers: 4},
+	}
+	for _, pol := range []Policy{FIFO{}, FCFSRigid{}} {
+		_, err := Simulate(jobs, pol, Settings{Servers: 7})
+		if err == nil || !strings.Contains(err.Error(), `job "early" arrives at 1, before job "late" (5) listed before it: want jobs in order of arrival`) {
+			t.Errorf("%s: %v, want the order refused", pol.Name(), err)
+		}
+	}
+	jobs[1].Arrival = 1 // equal arrivals: any order
+	if _, err := Simulate(jobs, FIFO{}, Settings{Servers: 7}); err != nil {
+		t.Error(err)
+	}
+}
