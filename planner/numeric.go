@@ -67,6 +67,12 @@ type OptimizeSettings struct {
 	MaxEvaluations int
 	// KneeAlpha is knee's threshold among the heuristics; 0 means the default.
 	KneeAlpha float64
+	// Known holds, by policy name, Results the caller already has of
+	// Simulate(jobs, NewPolicy(name, KneeAlpha), Settings{Servers:
+	// servers}) (Record may be set: segments are not read): Optimize takes
+	// them instead of replaying those heuristics. plan --policy all runs
+	// every heuristic before numeric, which replayed them all again.
+	Known map[string]Result
 }
 
 // Optimized is the outcome of Optimize.
@@ -124,9 +130,11 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 		if err != nil {
 			return out, err
 		}
-		r, err := Simulate(jobs, pol, Settings{Servers: servers})
-		if err != nil {
-			return out, fmt.Errorf("planner: optimize: %s: %w", name, err)
+		r, ok := s.Known[name]
+		if !ok {
+			if r, err = Simulate(jobs, pol, Settings{Servers: servers}); err != nil {
+				return out, fmt.Errorf("planner: optimize: %s: %w", name, err)
+			}
 		}
 		v := value(r)
 		out.Heuristics[name] = v

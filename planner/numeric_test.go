@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -110,5 +111,46 @@ func TestOptimizeWithoutPlaceableRigid(t *testing.T) {
 	}
 	if !found || !(o.Objective <= o.Heuristics["hesrpt"]*(1+1e-12)) {
 		t.Errorf("warnings %v, objective %g against hesrpt %g", o.Warnings, o.Objective, o.Heuristics["hesrpt"])
+	}
+}
+
+// Optimize takes the heuristics' Results it is given (Known) instead of
+// replaying them: given every one as Simulate makes it, its outcome is the
+// same to the last bit; a Known result that differs is what it reads (a
+// fifo doctored to be best becomes the start).
+func TestOptimizeKnown(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, m := range []int{6, 80} { // with and without the local search
+		jobs := mixedJobs(rng, m)
+		for i := range jobs {
+			jobs[i].ID = fmt.Sprint("j", i)
+		}
+		const n = 9
+		set := &OptimizeSettings{MaxEvaluations: 200}
+		fresh, err := Optimize(jobs, n, FlowTime, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := map[string]Result{}
+		for _, name := range PolicyNames {
+			pol, _ := NewPolicy(name, 0)
+			if known[name], err = Simulate(jobs, pol, Settings{Servers: n, Record: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		reused, err := Optimize(jobs, n, FlowTime, &OptimizeSettings{MaxEvaluations: 200, Known: known})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := fmt.Sprintf("%#v %v %v %d", fresh.Policy, fresh.Objective, fresh.Heuristics, fresh.Evaluations), fmt.Sprintf("%#v %v %v %d", reused.Policy, reused.Objective, reused.Heuristics, reused.Evaluations); a != b {
+			t.Errorf("%d jobs: with Known\n%s\nwant as without\n%s", m, b, a)
+		}
+		doctored := known["fifo"]
+		doctored.WeightedFlow = 1e-9
+		known["fifo"] = doctored
+		o, err := Optimize(jobs, n, FlowTime, &OptimizeSettings{MaxEvaluations: 200, Known: known})
+		if err != nil || o.Start != "fifo" || o.Heuristics["fifo"] != 1e-9 {
+			t.Errorf("%d jobs: a doctored fifo result: start %s, %v; want fifo read from Known", m, o.Start, err)
+		}
 	}
 }

@@ -572,8 +572,9 @@ func planAction(c *cli.Context) error {
 	n, alpha := s.servers, s.alpha
 	ends := planFindEnds(jobs)
 	var out []planPolicy
+	known := map[string]planner.Result{} // the heuristics' plans, for numeric
 	for k, name := range s.names {
-		p, err := planRun(jobs, float64(n), name, alpha, k == 0 && c.String("plot") != "")
+		p, err := planRun(jobs, float64(n), name, alpha, k == 0 && c.String("plot") != "", known)
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
@@ -615,12 +616,14 @@ func planHasRanges(out []planPolicy) bool {
 
 // planPolicyFor is policy name for jobs on n servers: numeric searches
 // for the jobs' allocation (its warnings returned), the others are fixed.
-func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64) (planner.Policy, []string, error) {
+// known holds the plans (ideal shares) of heuristics already made for jobs
+// on n servers, which numeric need not replay (nil: none).
+func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64, known map[string]planner.Result) (planner.Policy, []string, error) {
 	if name != "numeric" {
 		pol, err := planner.NewPolicy(name, alpha)
 		return pol, nil, err
 	}
-	o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha})
+	o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha, Known: known})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -634,15 +637,20 @@ func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64) (p
 	return o.Policy, warns, nil
 }
 
-// planRun replays jobs under one policy, ideal and whole workers.
-func planRun(jobs []planner.Job, n float64, name string, alpha float64, record bool) (planPolicy, error) {
-	pol, warns, err := planPolicyFor(jobs, n, name, alpha)
+// planRun replays jobs under one policy, ideal and whole workers. known,
+// when not nil, keeps the ideal plan of each heuristic by name, and gives
+// numeric those already made (it replayed every heuristic again).
+func planRun(jobs []planner.Job, n float64, name string, alpha float64, record bool, known map[string]planner.Result) (planPolicy, error) {
+	pol, warns, err := planPolicyFor(jobs, n, name, alpha, known)
 	if err != nil {
 		return planPolicy{}, err
 	}
 	ideal, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n, Record: record})
 	if err != nil {
 		return planPolicy{}, err
+	}
+	if known != nil && name != "numeric" {
+		known[name] = ideal
 	}
 	whole, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n, Integer: true})
 	if err != nil {

@@ -331,7 +331,7 @@ func planRunFile(path string, n float64, policy string) (planPolicy, error) {
 	if err != nil {
 		return planPolicy{}, err
 	}
-	return planRun(jobs, n, policy, 0.05, true)
+	return planRun(jobs, n, policy, 0.05, true, nil)
 }
 
 // Above 64 jobs numeric returns the best heuristic without a search and

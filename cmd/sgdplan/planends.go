@@ -128,7 +128,7 @@ func (e planEnds) levelText() string {
 // planReplay runs policy name (numeric: searched again, its warnings
 // left to the plan on the fitted curves) on jobs with ideal shares.
 func planReplay(jobs []planner.Job, n float64, name string, alpha float64) (planner.Result, error) {
-	pol, _, err := planPolicyFor(jobs, n, name, alpha)
+	pol, _, err := planPolicyFor(jobs, n, name, alpha, nil)
 	if err != nil {
 		return planner.Result{}, err
 	}

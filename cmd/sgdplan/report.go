@@ -374,7 +374,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 
 	// The plan of --policy, and every policy on the jobs.
-	chosen, err := planRun(jobs, n, o.policy, o.alpha, true)
+	known := map[string]planner.Result{} // the heuristics' plans, for numeric
+	chosen, err := planRun(jobs, n, o.policy, o.alpha, true, known)
 	if err != nil {
 		return r, fmt.Errorf("report: plan (%s): %w", o.policy, err)
 	}
@@ -422,7 +423,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		}
 		p := chosen
 		if name != o.policy {
-			if p, err = planRun(jobs, n, name, o.alpha, false); err != nil {
+			if p, err = planRun(jobs, n, name, o.alpha, false, known); err != nil {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("policy %s left out: %v", name, err))
 				continue
 			}
