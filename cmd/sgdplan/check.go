@@ -213,6 +213,20 @@ func runCheck(c *cli.Context) error {
 		out.EfficiencyEnds = ends
 		lines = append(lines, line)
 	}
+	if g := mf.Processes; g > 1 && !c.IsSet("workers") && workers%g == 0 {
+		// the job grows and shrinks by replicas, not workers: the verdict
+		// speaks of the next worker, a step it cannot take
+		r, sp := workers/g, func(k int) float64 { return m.Progress(k, ps) / m.Progress(1, ps) }
+		var parts []string
+		for _, rr := range []int{r - 1, r, r + 1} {
+			if k := rr * g; rr >= 1 && k <= maxCheckWorkers {
+				parts = append(parts, fmt.Sprintf("%s (%d workers) speedup %.4g", words.Count(rr, "replica"), k, sp(k)))
+			}
+		}
+		note := fmt.Sprintf("the job scales by whole replicas of %d processes (%s): %s", g, mf.ProcessesKey, strings.Join(parts, ", "))
+		out.Notes = append(out.Notes, note)
+		lines = append(lines, note)
+	}
 	if n := workerCounts(m); n == 1 {
 		how := fmt.Sprintf("the %s form's guess", m.Family)
 		if m.Family == "mva" {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -589,4 +590,41 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
+}
+
+// A PyTorchJob of several processes per replica grows by replicas, not
+// workers: check adds a note with the speedup (predict's) one replica
+// fewer, at, and one more than the manifest's; not under --workers, and not
+// for one process per replica.
+func TestCheckReplicaNote(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitModel(t, dir)
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "pytorchjob.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := filepath.Join(dir, "two.yaml") // 1 Master + 7 Workers x 2 = 16 workers
+	if err := os.WriteFile(two, []byte(strings.Replace(string(src), "\nspec:\n", "\nspec:\n  nprocPerNode: \"2\"\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, stderr := runCmd(t, "check", "--model", mp, "--format", "json", two)
+	var got checkJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %s %s", err, stdout, stderr)
+	}
+	_, pj, _ := runCmd(t, "predict", "--model", mp, "--workers", "14,16,18", "--ps", "1", "--format", "json")
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(pj), &rows); err != nil || len(rows) != 3 {
+		t.Fatalf("predict: %v %q", err, pj)
+	}
+	want := fmt.Sprintf("the job scales by whole replicas of 2 processes (nprocPerNode): 7 replicas (14 workers) speedup %.4g, 8 replicas (16 workers) speedup %.4g, 9 replicas (18 workers) speedup %.4g", rows[0].Speedup, rows[1].Speedup, rows[2].Speedup)
+	if got.Workers != 16 || !slices.Contains(got.Notes, want) {
+		t.Errorf("%d workers, notes %q; want 16 and %q", got.Workers, got.Notes, want)
+	}
+	for _, args := range [][]string{{"--workers", "16", two}, {filepath.Join("..", "..", "testdata", "manifests", "pytorchjob.yaml")}} {
+		_, stdout, _ := runCmd(t, append([]string{"check", "--model", mp}, args...)...)
+		if strings.Contains(stdout, "whole replicas") {
+			t.Errorf("check %v: %q; want no replica note", args, stdout)
+		}
+	}
 }
