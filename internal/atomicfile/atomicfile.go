@@ -161,7 +161,7 @@ func WriteAll(paths []string, writes []func(io.Writer) error) (err error) {
 	}
 	synced := map[string]bool{}
 	for i, t := range tmps {
-		if err := os.Rename(t, targets[i]); err != nil {
+		if err := rename(t, targets[i]); err != nil {
 			return fmt.Errorf("%s: %w", paths[i], unwrapPath(err))
 		}
 		if dir := filepath.Dir(targets[i]); !synced[dir] {
@@ -213,10 +213,11 @@ func createTemp(path, target string) (*os.File, error) {
 		err error
 	)
 	live.Lock()
-	defer live.Unlock()
 	if live.closed {
-		return nil, fmt.Errorf("%s: not written: the program is stopping", path)
+		live.Unlock()
+		waitForStop()
 	}
+	defer live.Unlock()
 	for range 10000 {
 		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 10))
 		tmp, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
@@ -253,11 +254,31 @@ func forget(names []string) {
 	}
 }
 
-// RemoveTemps removes the temporary files of the writes in progress and
-// makes every later write fail, for a program that is being stopped (an
-// interrupt): without it Ctrl-C in the middle of a write left a
-// ".NAME.tmpN" file behind. A write whose rename has already happened is
-// not undone (its temporary name is gone; the remove fails harmlessly).
+// rename renames the temporary file tmp to target, unless the program is
+// stopping (RemoveTemps): tmp is then gone, and the write waits for the
+// end instead of failing ("m.json: no such file or directory", exit 1,
+// where the program was about to die of its signal).
+func rename(tmp, target string) error {
+	live.Lock()
+	if live.closed {
+		live.Unlock()
+		waitForStop()
+	}
+	defer live.Unlock()
+	return os.Rename(tmp, target)
+}
+
+// waitForStop blocks the calling goroutine for good: the program is
+// stopping (RemoveTemps), and a write must neither land nor fail with an
+// error the program would report and exit on before its signal ends it.
+var waitForStop = func() { select {} }
+
+// RemoveTemps removes the temporary files of the writes in progress, for a
+// program that is about to end (an interrupt: without it Ctrl-C in the
+// middle of a write left a ".NAME.tmpN" file behind). Every write still
+// running, or started later, then waits for good instead of renaming or
+// failing: call it only when the program ends next. A write whose rename
+// has already happened is not undone.
 func RemoveTemps() {
 	live.Lock()
 	defer live.Unlock()

@@ -320,28 +320,41 @@ func TestTempNameCut(t *testing.T) {
 }
 
 // RemoveTemps, as on Ctrl-C in the middle of a write, removes the
-// temporary file being written, and no later write creates one: it left
-// ".NAME.tmpN" beside the output.
+// temporary file being written, and the write then neither lands nor fails
+// but waits for the program's end, as does a later write: it left
+// ".NAME.tmpN" beside the output, and a write that failed once the
+// temporary file was gone made the program exit 1 with "m.json: no such
+// file or directory" before its signal ended it.
 func TestRemoveTemps(t *testing.T) {
+	waited := make(chan string, 2)
+	defer func(w func()) { waitForStop = w }(waitForStop)
+	waitForStop = func() { waited <- "waiting"; select {} }
 	defer func() { live.Lock(); live.closed = false; live.Unlock() }()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "m.json")
-	err := Write(p, func(w io.Writer) error {
-		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-			t.Errorf("while writing the folder holds %v, want the temporary file", ents)
-		}
-		RemoveTemps()
-		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-			t.Errorf("after RemoveTemps the folder holds %v", ents)
-		}
-		_, err := io.WriteString(w, "half")
-		return err
-	})
-	if err == nil {
-		t.Error("the interrupted write succeeded")
+	returned := make(chan error, 2)
+	go func() {
+		returned <- Write(p, func(w io.Writer) error {
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Errorf("while writing the folder holds %v, want the temporary file", ents)
+			}
+			RemoveTemps()
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("after RemoveTemps the folder holds %v", ents)
+			}
+			_, err := io.WriteString(w, "half")
+			return err
+		})
+	}()
+	go func() { <-waited; returned <- WriteFile(filepath.Join(dir, "n.json"), []byte("x")) }()
+	// both writes reach waitForStop; neither returns
+	if w := <-waited; w != "waiting" {
+		t.Fatal(w)
 	}
-	if err := WriteFile(filepath.Join(dir, "n.json"), []byte("x")); err == nil || !strings.Contains(err.Error(), "stopping") {
-		t.Errorf("a write after RemoveTemps: %v, want refused", err)
+	select {
+	case err := <-returned:
+		t.Errorf("a write returned (%v) after RemoveTemps; want it waiting for the end", err)
+	default:
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Errorf("left %v", ents)
