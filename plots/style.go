@@ -512,6 +512,13 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 		return []plot.Tick{{Value: mid, Label: tickLabel(mid)}}
 	}
 	step := niceStep((max - min) / 6)
+	if !(step > 0) || math.IsInf(step, 0) || math.IsInf(min/step, 0) {
+		// a range wider than float64 holds (max - min overflows: the
+		// index times an infinite step is NaN) or of subnormal width
+		// (the step rounds to 0): the loop below never ended there
+		mid := min/2 + max/2
+		return []plot.Tick{{Value: mid, Label: tickLabel(mid)}}
+	}
 	var ts []plot.Tick
 	minor := step / 2
 	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 1 || m == 2 || m == 5 {
@@ -523,8 +530,8 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	first := math.Ceil(min/minor - 1e-9)
 	for i := 0.0; ; i++ {
 		v := (first + i) * minor
-		if v > max+minor*1e-9 {
-			break
+		if !(v <= max+minor*1e-9) || i > 1000 {
+			break // (not v > max: a NaN would never end it)
 		}
 		x := math.Round(v/minor) * minor
 		t := plot.Tick{Value: x}

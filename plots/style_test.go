@@ -221,6 +221,19 @@ func TestTicksNarrowRange(t *testing.T) {
 				t.Errorf("[1, 1%+g]: ticks %v, want one labelled 1 inside", hi-1, ts)
 			}
 		}
+		// ranges wider than float64 holds, or of subnormal width: the
+		// loop never ended there either (NaN ticks)
+		for _, r := range [][2]float64{{-1.5e308, 1.5e308}, {-1e308, 1.7e308}, {-5e-324, 5e-324}, {0, 1.7e308}} {
+			if ts := (niceTicks{}).Ticks(r[0], r[1]); len(ts) == 0 || len(ts) > 100 {
+				t.Errorf("[%g, %g]: %d ticks", r[0], r[1], len(ts))
+			} else {
+				for _, tk := range ts {
+					if math.IsNaN(tk.Value) || math.IsInf(tk.Value, 0) {
+						t.Errorf("[%g, %g]: a tick at %g", r[0], r[1], tk.Value)
+					}
+				}
+			}
+		}
 		if got := tickLabels(-3e-7, -3e-7+1e-17); len(got) != 1 {
 			t.Errorf("narrow negative range: labels %q, want one", got)
 		}
