@@ -408,20 +408,23 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if err != nil {
 			return mf, err
 		}
+		noGPUs := "" // why the pods' GPU limits give no count
 		if warn != "" {
 			// gpu, or auto on a pod given GPUs: torchrun starts one
 			// process per GPU the pod sees, which the pytorch
 			// containers' nvidia.com/gpu limits give
-			if g, how, ok := podGPUs(js, specsKey, j.Spec.PyTorch, role, j.Spec.NprocPerNode); ok {
+			if g, how, ok := podGPUs(js, specsKey, j.Spec.PyTorch, role, j.Spec.NprocPerNode, at); ok {
 				nproc, warn = g, ""
 				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s", at("spec", "nprocPerNode"), how))
+			} else if how != "" {
+				noGPUs = "; " + how
 			}
 		}
 		if warn != "" {
 			// a guess of one process per replica judged a job of 8
 			// GPUs a node at an eighth of its workers, and passed it
 			// (exit 0) with a warning a script does not read
-			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too): give --workers, the %s x the processes each runs", at("spec", "nprocPerNode"), warn, words.Count(w, "replica"))
+			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too)%s: give --workers, the %s x the processes each runs", at("spec", "nprocPerNode"), warn, noGPUs, words.Count(w, "replica"))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
 			// the operator's defaults: one bound given is both
@@ -504,10 +507,11 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 // Worker; role finds them in specs). ok is false for cpu, for auto without
 // GPUs (torchrun counts the node's CPUs, which the manifest does not
 // give), and when a role has no such limit or the roles' limits differ.
-// how says where the count came from. The templates are read leniently:
+// how says where the count came from, or else why there is none ("" when
+// the templates cannot be read). The templates are read leniently:
 // check judges replica counts, and a template it cannot read leaves the
 // count to --workers.
-func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func(map[string]replicaSpec, string) (replicaSpec, string, bool, error), raw json.RawMessage) (n int, how string, ok bool) {
+func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func(map[string]replicaSpec, string) (replicaSpec, string, bool, error), raw json.RawMessage, at func(...string) string) (n int, how string, ok bool) {
 	var mode string
 	if json.Unmarshal(raw, &mode) != nil || mode != "gpu" && mode != "auto" {
 		return 0, "", false
@@ -543,24 +547,35 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 			continue
 		}
 		keys = append(keys, key)
-		g := 0
+		g, why := 0, fmt.Sprintf("%s (%s) has no container named pytorch, the one the training operator runs", key, at("spec", specsKey, key))
 		for _, c := range roles[key].Template.Spec.Containers {
 			if c.Name != "pytorch" {
 				continue
 			}
 			var s string
 			switch v := c.Resources.Limits["nvidia.com/gpu"].(type) {
+			case nil:
+				why = fmt.Sprintf("the pytorch container of %s (%s) has no nvidia.com/gpu limit", key, at("spec", specsKey, key))
 			case string:
 				s = v
 			case float64:
 				s = strconv.FormatFloat(v, 'f', -1, 64)
+			default:
+				s = fmt.Sprint(v)
 			}
 			if x, err := strconv.Atoi(s); err == nil && x >= 1 && x <= maxCount {
 				g = x
+			} else if s != "" {
+				why = fmt.Sprintf("the pytorch container of %s (%s) has nvidia.com/gpu %q, not a whole number of GPUs from 1 to %d", key, at("spec", specsKey, key), s, maxCount)
 			}
 		}
-		if g == 0 || n != 0 && g != n {
-			return 0, "", false
+		switch {
+		case g == 0 && mode == "auto":
+			return 0, why + ": torchrun's auto then counts the node's CPUs", false
+		case g == 0:
+			return 0, why, false
+		case n != 0 && g != n:
+			return 0, fmt.Sprintf("the nvidia.com/gpu limits of the pytorch containers differ: %s %d, %s %d (%s)", keys[0], n, key, g, at("spec", specsKey, key)), false
 		}
 		n = g
 	}

@@ -293,7 +293,10 @@ func TestManifestNprocPerNode(t *testing.T) {
 	// with a warning, and passed): check needs --workers
 	for word, per := range map[string]string{"auto": "GPU (else CPU)", "cpu": "CPU", "gpu": "GPU"} {
 		mf, err := parseManifest("m.yaml", []byte(job("  nprocPerNode: "+word+"\n")))
-		want := `m.yaml:3:17: nprocPerNode "` + word + `": torchrun starts one process per ` + per + ` of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too): give --workers, the 4 replicas x the processes each runs`
+		// gpu and auto say why the pods' GPUs give no count either
+		why := map[string]string{"auto": "; Master (m.yaml:5:5) has no container named pytorch, the one the training operator runs: torchrun's auto then counts the node's CPUs",
+			"gpu": "; Master (m.yaml:5:5) has no container named pytorch, the one the training operator runs"}[word]
+		want := `m.yaml:3:17: nprocPerNode "` + word + `": torchrun starts one process per ` + per + ` of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too)` + why + `: give --workers, the 4 replicas x the processes each runs`
 		if err != nil || mf.NeedWorkers != want || len(mf.CountWarnings) != 0 {
 			t.Errorf("%s: %+v, %v; want NeedWorkers %q", word, mf, err, want)
 		}
@@ -323,12 +326,13 @@ func TestManifestNprocPerNodeGPUs(t *testing.T) {
 	}{
 		{"gpu, 8 a pod", job("gpu", pod("pytorch", "8"), pod("pytorch", `"8"`)), 32, "gpu"},
 		{"auto, 8 a pod", job("auto", pod("pytorch", `"8"`), pod("pytorch", "8")), 32, "auto"},
-		{"cpu", job("cpu", pod("pytorch", "8"), pod("pytorch", "8")), 0, ""},
-		{"gpu, no limit on the workers", job("gpu", pod("pytorch", "8"), pod("pytorch", "")), 0, ""},
-		{"gpu, limits differ", job("gpu", pod("pytorch", "4"), pod("pytorch", "8")), 0, ""},
-		{"gpu, another container's limit", job("gpu", pod("trainer", "8"), pod("trainer", "8")), 0, ""},
-		{"gpu, a fraction", job("gpu", pod("pytorch", "0.5"), pod("pytorch", "0.5")), 0, ""},
-		{"gpu, no templates", job("gpu", "", ""), 0, ""},
+		{"cpu", job("cpu", pod("pytorch", "8"), pod("pytorch", "8")), 0, "one process per CPU"},
+		{"gpu, no limit on the workers", job("gpu", pod("pytorch", "8"), pod("pytorch", "")), 0, "; the pytorch container of Worker (m.yaml:17:5) has no nvidia.com/gpu limit: give --workers"},
+		{"auto, no limits", job("auto", pod("pytorch", ""), pod("pytorch", "")), 0, "has no nvidia.com/gpu limit: torchrun's auto then counts the node's CPUs"},
+		{"gpu, limits differ", job("gpu", pod("pytorch", "4"), pod("pytorch", "8")), 0, "; the nvidia.com/gpu limits of the pytorch containers differ: Master 4, Worker 8 (m.yaml:"},
+		{"gpu, another container's limit", job("gpu", pod("trainer", "8"), pod("trainer", "8")), 0, "; Master (m.yaml:5:5) has no container named pytorch"},
+		{"gpu, a fraction", job("gpu", pod("pytorch", "0.5"), pod("pytorch", "0.5")), 0, `; the pytorch container of Master (m.yaml:5:5) has nvidia.com/gpu "0.5", not a whole number of GPUs from 1 to 1000000`},
+		{"gpu, no templates", job("gpu", "", ""), 0, "; Master (m.yaml:5:5) has no container named pytorch"},
 	} {
 		mf, err := parseManifest("m.yaml", []byte(c.doc))
 		if err != nil {
@@ -336,8 +340,8 @@ func TestManifestNprocPerNodeGPUs(t *testing.T) {
 			continue
 		}
 		if c.workers == 0 {
-			if mf.NeedWorkers == "" || len(mf.CountWarnings) != 0 {
-				t.Errorf("%s: %d workers, count warnings %q; want NeedWorkers", c.name, mf.Workers, mf.CountWarnings)
+			if !strings.Contains(mf.NeedWorkers, c.note) || len(mf.CountWarnings) != 0 {
+				t.Errorf("%s: %d workers, NeedWorkers %q, count warnings %q; want NeedWorkers saying %q", c.name, mf.Workers, mf.NeedWorkers, mf.CountWarnings, c.note)
 			}
 			continue
 		}
@@ -519,7 +523,7 @@ func TestCheckNprocAutoNeedsWorkers(t *testing.T) {
 	mp := fitModel(t, dir)
 	p := writeTestFile(t, dir, "pt.yaml", "kind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n    Workers:\n      replicas: 2\n")
 	code, stdout, stderr := runCmd(t, "check", "--model", mp, p)
-	want := "sgdplan: check: " + p + `:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too): give --workers, the 4 replicas x the processes each runs`
+	want := "sgdplan: check: " + p + `:3:17: nprocPerNode "auto": torchrun starts one process per GPU (else CPU) of each replica at launch, a count the manifest does not give (the training operator leaves it to torchrun too); Master (` + p + `:5:5) has no container named pytorch, the one the training operator runs: torchrun's auto then counts the node's CPUs: give --workers, the 4 replicas x the processes each runs`
 	if code != exitBadInput || stdout != "" || !strings.Contains(stderr, want) || !strings.Contains(stderr, `replica role "Workers" is not counted`) {
 		t.Errorf("without --workers: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
 	}
