@@ -193,3 +193,31 @@ func BenchmarkSimulateOverloadFIFO(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSimulateGreedy is the online simulator under greedy on 500
+// servers, as plan --policy greedy runs it on the Philly trace: a Poisson
+// stream at load 0.9 (exponential sizes of mean 3600 s, s(k) = k^0.8, no cap
+// but the servers), with ideal shares and with whole workers. Each event
+// hands out the 500 workers one at a time among the jobs present.
+func BenchmarkSimulateGreedy(b *testing.B) {
+	const n, mean = 500.0, 3600.0
+	jobs, err := Poisson{Rate: 0.9 * n / mean, Count: 2000, Sizes: Exponential{Mean: mean}, Curve: PowerLaw{P: 0.8}}.Jobs(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, integer := range []bool{false, true} {
+		b.Run(fmt.Sprintf("integer=%v", integer), func(b *testing.B) {
+			b.ReportAllocs()
+			var r Result
+			c0 := cpuTime()
+			for b.Loop() {
+				if r, err = Simulate(jobs, Greedy{}, Settings{Servers: n, Integer: integer}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, c0)
+			b.ReportMetric(r.MeanInSystem, "jobs-in-system")
+			b.ReportMetric(float64(r.Events), "events")
+		})
+	}
+}

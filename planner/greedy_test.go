@@ -128,3 +128,123 @@ func TestGreedyPrefillTinyExponent(t *testing.T) {
 		}
 	}
 }
+
+// greedyHeapRef is greedy as it was before it kept s(k+1) for the next step,
+// tables of power laws and a hand-sifted heap (2026-12-05): container/heap,
+// two curve evaluations per worker. greedy must reproduce it bit for bit,
+// the NaN report included.
+func greedyHeapRef(n float64, jobs []View, alloc []float64) (nan bool) {
+	h := make(gainHeap, 0, len(jobs))
+	left := n
+	for i := range jobs {
+		alloc[i] = 0
+	}
+	if n >= greedyPrefillMin {
+		left -= greedyPrefill(n, jobs, alloc)
+	}
+	for i := range jobs {
+		if v := jobs[i]; v.Cap > alloc[i] {
+			g := math.Inf(1)
+			if k := alloc[i]; k > 0 {
+				g = v.Job.weight() * (v.Remaining/v.Job.Curve.Speedup(k) - v.Remaining/v.Job.Curve.Speedup(k+1))
+				nan = nan || g != g
+			}
+			h = append(h, gainItem{i: i, gain: g, rem: v.Remaining})
+		}
+	}
+	heap.Init(&h)
+	for left > 0 && len(h) > 0 {
+		top := h[0]
+		v := jobs[top.i]
+		unit := math.Min(1, math.Min(left, v.Cap-alloc[top.i]))
+		if len(h) == 1 {
+			unit = math.Min(left, v.Cap-alloc[top.i]) // no rival
+		}
+		alloc[top.i] += unit
+		left -= unit
+		if alloc[top.i] >= v.Cap {
+			heap.Pop(&h)
+			continue
+		}
+		k, c, r := alloc[top.i], v.Job.Curve, v.Remaining
+		h[0].gain = v.Job.weight() * (r/c.Speedup(k) - r/c.Speedup(k+1))
+		nan = nan || h[0].gain != h[0].gain
+		heap.Fix(&h, 0)
+	}
+	return nan
+}
+
+// TestGreedySameAsHeapRef: on many random instances (power laws of a few
+// exponents, shared or not, and more exponents than greedy keeps tables
+// for; Amdahl-like and kinked curves; caps whole and fractional; weights;
+// servers whole and fractional, below and past greedyPrefillMin; ties of
+// remaining size; now and then an infinite remaining size, whose NaN gains
+// leave the heap's order partial), greedy gives bit for bit what
+// greedyHeapRef gives and reports NaN alike, call after call on the same
+// reused scratch.
+func TestGreedySameAsHeapRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 4))
+	shared := []float64{0.3, 0.5, 0.8, 0.8, 0.95, 1, 0}
+	for trial := range 6000 {
+		m := 1 + rng.IntN(40)
+		var n float64
+		switch trial % 10 {
+		case 0:
+			n = float64(greedyPrefillMin + rng.IntN(20000)) // the prefill
+		case 1:
+			n = 0.25 + 5*rng.Float64() // fractional, few
+		default:
+			n = float64(1 + rng.IntN(1500))
+		}
+		if trial%3 == 0 {
+			n += 0.5
+		}
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		for i := range jobs {
+			switch c := rng.IntN(10); {
+			case c < 6:
+				jobs[i].Curve = PowerLaw{P: shared[rng.IntN(len(shared))]}
+			case c < 8:
+				jobs[i].Curve = PowerLaw{P: 0.2 + 0.8*rng.Float64()} // many exponents
+			case c < 9:
+				jobs[i].Curve = amdahl{F: []float64{0.99, 0.95, 0.95, 0.8}[rng.IntN(4)]} // numeric_test.go
+			default:
+				jobs[i].Curve = kinked{}
+			}
+			if rng.IntN(3) == 0 {
+				jobs[i].MaxWorkers = 1 + rng.IntN(300)
+			}
+			if rng.IntN(4) == 0 {
+				jobs[i].Weight = []float64{0.5, 2, 3, 1e-3}[rng.IntN(4)]
+			}
+			rem[i] = float64(100 * (1 + rng.IntN(4))) // ties on purpose
+			if rng.IntN(3) == 0 {
+				rem[i] = 3600 * rng.Float64()
+			}
+			if trial%50 == 7 && i == 0 {
+				rem[i] = math.Inf(1)
+			}
+		}
+		vs := views(n, jobs, rem)
+		for i := range vs {
+			if rng.IntN(8) == 0 {
+				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5) // fractional caps
+			}
+		}
+		got, want := make([]float64, m), make([]float64, m)
+		for i := range got {
+			got[i] = -1 // greedy must clear what it does not give
+		}
+		gotNaN := greedy(n, vs, got)
+		wantNaN := greedyHeapRef(n, vs, want)
+		if gotNaN != wantNaN {
+			t.Fatalf("trial %d: NaN %v, reference %v", trial, gotNaN, wantNaN)
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %v, reference %v\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
+			}
+		}
+	}
+}

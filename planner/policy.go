@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"slices"
@@ -410,8 +409,21 @@ func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
 
 // greedy is Greedy's allocation; it reports whether a gain was NaN (the
 // heap's order is then not total).
+//
+// It is the heap of gainItems that container/heap would keep, sifted by
+// hand on the concrete slice (gainHeap.down, the same swaps), and each step
+// evaluates the curve once, not twice: a job's s(k+1) from its last gain is
+// its s(k) at the next (the same float k+1, so the same value). Power laws
+// read s(k) at whole k from tables that outlive the call (greedyScratch):
+// the same math.Pow of the same arguments, computed once.
 func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
-	h := make(gainHeap, 0, len(jobs))
+	g := greedyPool.Get().(*greedyScratch)
+	defer greedyPool.Put(g)
+	h := g.h[:0]
+	if cap(g.aux) < len(jobs) {
+		g.aux = make([]greedyAux, len(jobs))
+	}
+	aux := g.aux[:len(jobs)]
 	left := n
 	for i := range jobs {
 		alloc[i] = 0
@@ -423,34 +435,136 @@ func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
 	}
 	for i := range jobs {
 		if v := jobs[i]; v.Cap > alloc[i] {
-			g := math.Inf(1)
+			a := &aux[i]
+			*a = greedyAux{c: v.Job.Curve, w: v.Job.weight(), t: g.table(v.Job.Curve, n)}
+			gn := math.Inf(1)
 			if k := alloc[i]; k > 0 {
-				g = v.Job.weight() * (v.Remaining/v.Job.Curve.Speedup(k) - v.Remaining/v.Job.Curve.Speedup(k+1))
-				nan = nan || g != g
+				sk, sk1 := g.speedup(a, k), g.speedup(a, k+1)
+				gn = a.w * (v.Remaining/sk - v.Remaining/sk1)
+				a.next, a.known = sk1, true
+				nan = nan || gn != gn
 			}
-			h = append(h, gainItem{i: i, gain: g, rem: v.Remaining})
+			h = append(h, gainItem{i: i, gain: gn, rem: v.Remaining})
 		}
 	}
-	heap.Init(&h)
+	for i := len(h)/2 - 1; i >= 0; i-- { // heap.Init
+		h.down(i, len(h))
+	}
 	for left > 0 && len(h) > 0 {
-		top := h[0]
-		v := jobs[top.i]
-		unit := math.Min(1, math.Min(left, v.Cap-alloc[top.i]))
+		i := h[0].i
+		v := &jobs[i]
+		// the builtin min is math.Min (NaN first, -0 below +0), inlined
+		unit := min(1, min(left, v.Cap-alloc[i]))
 		if len(h) == 1 {
-			unit = math.Min(left, v.Cap-alloc[top.i]) // no rival
+			unit = min(left, v.Cap-alloc[i]) // no rival
 		}
-		alloc[top.i] += unit
+		alloc[i] += unit
 		left -= unit
-		if alloc[top.i] >= v.Cap {
-			heap.Pop(&h)
+		if alloc[i] >= v.Cap { // heap.Pop
+			last := len(h) - 1
+			h[0], h[last] = h[last], h[0]
+			h.down(0, last)
+			h = h[:last]
 			continue
 		}
-		k, c, r := alloc[top.i], v.Job.Curve, v.Remaining
-		h[0].gain = v.Job.weight() * (r/c.Speedup(k) - r/c.Speedup(k+1))
-		nan = nan || h[0].gain != h[0].gain
-		heap.Fix(&h, 0)
+		a := &aux[i]
+		k, r := alloc[i], v.Remaining
+		var sk float64
+		if unit == 1 && a.known {
+			sk = a.next // s(old k + 1), and k is old k + 1
+		} else {
+			sk = g.speedup(a, k)
+		}
+		sk1 := g.speedup(a, k+1)
+		a.next, a.known = sk1, true
+		gn := a.w * (r/sk - r/sk1)
+		h[0].gain = gn
+		nan = nan || gn != gn
+		h.down(0, len(h)) // heap.Fix(&h, 0): the root never moves up
 	}
+	g.h = h[:0]
 	return nan
+}
+
+// greedyScratch is what greedy keeps between calls (greedyPool): its heap,
+// its per-job state, and for up to greedyTables power-law exponents a table
+// of s(k) at whole k from 0 to greedyTableMax (NaN until computed).
+type greedyScratch struct {
+	h    gainHeap
+	aux  []greedyAux // by job index
+	tabs []powTable
+}
+
+// greedyAux is a job's state in greedy: its curve, weight and table (-1:
+// none), and s(k+1) for its k workers when known.
+type greedyAux struct {
+	c     Speedup
+	w     float64
+	t     int
+	next  float64
+	known bool
+}
+
+type powTable struct {
+	bits uint64 // of the exponent
+	s    []float64
+}
+
+var greedyPool = sync.Pool{New: func() any { return new(greedyScratch) }}
+
+const (
+	greedyTables   = 16
+	greedyTableMax = greedyPrefillMin + 1
+)
+
+// table is the index of c's table in g.tabs, long enough for the k+1 of n
+// servers (up to greedyTableMax), made if there is room; -1 when c is not a
+// power law or there is no room.
+func (g *greedyScratch) table(c Speedup, n float64) int {
+	pl, ok := c.(PowerLaw)
+	if !ok {
+		return -1
+	}
+	b := math.Float64bits(pl.P)
+	t := -1
+	for j := range g.tabs {
+		if g.tabs[j].bits == b {
+			t = j
+			break
+		}
+	}
+	if t < 0 {
+		if len(g.tabs) == greedyTables {
+			return -1
+		}
+		g.tabs = append(g.tabs, powTable{bits: b})
+		t = len(g.tabs) - 1
+	}
+	want := int(math.Min(n, greedyTableMax-1)) + 2
+	if s := g.tabs[t].s; len(s) < want {
+		for range want - len(s) {
+			s = append(s, math.NaN())
+		}
+		g.tabs[t].s = s
+	}
+	return t
+}
+
+// speedup is a.c.Speedup(k), from a's table when it has one and k is whole
+// and in it.
+func (g *greedyScratch) speedup(a *greedyAux, k float64) float64 {
+	if a.t >= 0 {
+		s := g.tabs[a.t].s
+		if k >= 0 && k < float64(len(s)) && k == math.Floor(k) {
+			if v := s[int(k)]; v == v {
+				return v
+			}
+			v := a.c.Speedup(k)
+			s[int(k)] = v
+			return v
+		}
+	}
+	return a.c.Speedup(k)
 }
 
 // greedyPrefillMin is the fewest servers from which Greedy prefills: below
@@ -589,6 +703,27 @@ func (h *gainHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// down is container/heap's down on the concrete slice: the same
+// comparisons and swaps without an interface call.
+func (h gainHeap) down(i0, n int) {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 {
+			break
+		}
+		j := j1
+		if j2 := j1 + 1; j2 < n && h.Less(j2, j1) {
+			j = j2
+		}
+		if !h.Less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }
 
 // FCFSRigid runs multi-server jobs that each hold a fixed number of workers
