@@ -212,11 +212,7 @@ func createTemp(path, target string) (*os.File, error) {
 		tmp *os.File
 		err error
 	)
-	live.Lock()
-	if live.closed {
-		live.Unlock()
-		waitForStop()
-	}
+	lockLive()
 	defer live.Unlock()
 	for range 10000 {
 		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(uint64(rand.Uint32()), 10))
@@ -259,13 +255,19 @@ func forget(names []string) {
 // end instead of failing ("m.json: no such file or directory", exit 1,
 // where the program was about to die of its signal).
 func rename(tmp, target string) error {
+	lockLive()
+	defer live.Unlock()
+	return os.Rename(tmp, target)
+}
+
+// lockLive locks live, unless the program is stopping (RemoveTemps): it
+// then waits for the end (waitForStop).
+func lockLive() {
 	live.Lock()
 	if live.closed {
 		live.Unlock()
 		waitForStop()
 	}
-	defer live.Unlock()
-	return os.Rename(tmp, target)
 }
 
 // waitForStop blocks the calling goroutine for good: the program is
