@@ -775,6 +775,7 @@ func isDirective(line []byte) bool {
 func yamlDirectives(path string, b []byte) ([]byte, error) {
 	lines := bytes.Split(b, []byte("\n"))
 	content, changed := false, false
+	seen := 0 // the line of the prologue's %YAML directive, 0 none
 	for i, line := range lines {
 		l := strings.TrimRight(string(line), " \t\r")
 		switch {
@@ -782,6 +783,7 @@ func yamlDirectives(path string, b []byte) ([]byte, error) {
 			// a document starts (directives stand before it) or ends
 			// (directives may follow)
 			content = l[0] == '-'
+			seen = 0
 			continue
 		case strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#"):
 			continue
@@ -790,8 +792,20 @@ func yamlDirectives(path string, b []byte) ([]byte, error) {
 			continue
 		}
 		f := strings.Fields(l)
+		if strings.HasPrefix(f[0], "%YAML") && f[0] != "%YAML" {
+			return nil, fmt.Errorf("check: %s:%d:6: %%YAML directive %q: expected a space before the version (%%YAML 1.2)", path, i+1, f[0])
+		}
 		if f[0] != "%YAML" {
 			continue // %TAG and reserved directives the library reads
+		}
+		if seen > 0 {
+			// YAML: "more than one YAML directive for the same
+			// document" is an error
+			return nil, fmt.Errorf("check: %s:%d:1: a second %%YAML directive for one document (line %d has one): expected one", path, i+1, seen)
+		}
+		seen = i + 1
+		if len(f) > 2 && !strings.HasPrefix(f[2], "#") {
+			return nil, fmt.Errorf("check: %s:%d:%d: %%YAML directive: %q after the version: expected the version alone (%%YAML 1.2)", path, i+1, strings.Index(l, f[2])+1, f[2])
 		}
 		if len(f) < 2 || !yamlVersionRE.MatchString(f[1]) {
 			col := len(f[0]) + 2

@@ -545,6 +545,8 @@ func TestManifestYAMLDirective(t *testing.T) {
 		"1.1, a comment":       "# made by hand\n%YAML 1.1\n---\n" + job,
 		"CRLF":                 strings.ReplaceAll("%YAML 1.2\n---\n"+job, "\n", "\r\n"),
 		"after a document end": "kind: Service\n...\n%YAML 1.2\n---\n" + job,
+		"a comment after":      "%YAML 1.2 # the version\n---\n" + job,
+		"one per document":     "%YAML 1.2\n---\nkind: Service\n...\n%YAML 1.2\n---\n" + job,
 	} {
 		if mf, err := parseManifest("m.yaml", []byte(doc)); err != nil || mf.Workers != 6 || mf.PS != 2 {
 			t.Errorf("%s: %+v, %v; want 6 workers, 2 PS", name, mf, err)
@@ -554,6 +556,12 @@ func TestManifestYAMLDirective(t *testing.T) {
 		"fault at its line": {"%YAML 1.2\n---\n" + strings.Replace(job, "replicas: 6", "replicas: -6", 1), "check: m.yaml:9:17: Worker.replicas = -6, want >= 0"},
 		"version 2":         {"%YAML 2.0\n---\n" + job, "check: m.yaml:1:7: %YAML directive with version 2.0: expected YAML 1.1 or 1.2 (%YAML 1.2)"},
 		"directive alone":   {"%YAML 1.2\n", "check: m.yaml: no YAML document (only comments, directives or ---): expected a Kubeflow TFJob or PyTorchJob manifest"},
+		// YAML forbids two %YAML directives for one document, and
+		// takes the version alone; without its space the library's
+		// message had no position
+		"two directives": {"%YAML 1.2\n%YAML 1.1\n---\n" + job, "check: m.yaml:2:1: a second %YAML directive for one document (line 1 has one): expected one"},
+		"a word after":   {"%YAML 1.2 extra\n---\n" + job, `check: m.yaml:1:11: %YAML directive: "extra" after the version: expected the version alone (%YAML 1.2)`},
+		"no space":       {"%YAML1.2\n---\n" + job, `check: m.yaml:1:6: %YAML directive "%YAML1.2": expected a space before the version (%YAML 1.2)`},
 	} {
 		if mf, err := parseManifest("m.yaml", []byte(c.doc)); err == nil || err.Error() != c.want {
 			t.Errorf("%s: %+v, %v; want %q", name, mf, err, c.want)
