@@ -68,6 +68,10 @@ func (e *speedupEnd) Speedup(k float64) float64 {
 type planEnds struct {
 	models []*fit.Model
 	ids    []string
+	// known keeps the plans (ideal shares) made at the low and the high
+	// ends by policy name, for numeric's search at each end (planReplay):
+	// it replayed every heuristic there again
+	known [2]map[string]planner.Result
 }
 
 // planFindEnds collects the fitted models behind jobs' curves (none: a
@@ -83,6 +87,9 @@ func planFindEnds(jobs []planner.Job) planEnds {
 		if !slices.Contains(e.models, m) {
 			e.models = append(e.models, m)
 		}
+	}
+	if len(e.models) > 0 {
+		e.known = [2]map[string]planner.Result{{}, {}}
 	}
 	return e
 }
@@ -126,13 +133,19 @@ func (e planEnds) levelText() string {
 }
 
 // planReplay runs policy name (numeric: searched again, its warnings
-// left to the plan on the fitted curves) on jobs with ideal shares.
-func planReplay(jobs []planner.Job, n float64, name string, alpha float64) (planner.Result, error) {
-	pol, _, err := planPolicyFor(jobs, n, name, alpha, nil)
+// left to the plan on the fitted curves) on jobs with ideal shares. known
+// (nil: none) keeps the heuristics' plans of these jobs for numeric, as in
+// planRun.
+func planReplay(jobs []planner.Job, n float64, name string, alpha float64, known map[string]planner.Result) (planner.Result, error) {
+	pol, _, err := planPolicyFor(jobs, n, name, alpha, known)
 	if err != nil {
 		return planner.Result{}, err
 	}
-	return planner.Simulate(jobs, pol, planner.Settings{Servers: n})
+	r, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n})
+	if err == nil && known != nil && name != "numeric" {
+		known[name] = r
+	}
+	return r, err
 }
 
 // planRanges fills p's ranges: policy p.Policy made again (ideal shares)
@@ -148,7 +161,7 @@ func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds)
 	var res [2]planner.Result
 	for i, js := range [][]planner.Job{low, high} {
 		var err error
-		if res[i], err = planReplay(js, n, p.Policy, alpha); err != nil {
+		if res[i], err = planReplay(js, n, p.Policy, alpha, e.known[i]); err != nil {
 			return fmt.Errorf("%s: no range: with the fitted curves at the %s ends of their intervals: %w", p.Policy, [2]string{"low", "high"}[i], err)
 		}
 	}
