@@ -108,7 +108,7 @@ func runCheck(c *cli.Context) error {
 	var mf manifest
 	var early []string // warnings found before the verdict
 	if len(args) == 1 {
-		if args[0] == "-" && isCharDevice(c.App.Reader) {
+		if args[0] == "-" && isTerminal(c.App.Reader) {
 			// "check -" typed at a terminal waited without a word
 			fmt.Fprintln(c.App.ErrWriter, "sgdplan: check: reading the manifest from standard input (end it with Ctrl-D, or pipe it: kubectl get tfjob NAME -o yaml | sgdplan check --model model.json -)")
 		}

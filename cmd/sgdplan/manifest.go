@@ -1370,13 +1370,18 @@ func flowKeyValue(text string, open int, key string) int {
 	}
 }
 
-// isCharDevice reports whether r is a file that is a character device: a
-// terminal (or /dev/null, where a hint does no harm).
-func isCharDevice(r io.Reader) bool {
+// isTerminal reports whether r is a terminal: a file that is a character
+// device and, where the system can tell (isTTY), one that takes terminal
+// settings; /dev/null, a character device too, got the hint.
+func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	tty, known := isTTY(f)
+	return tty || !known
 }
