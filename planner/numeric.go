@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"sort"
@@ -26,7 +25,12 @@ func (p Priority) Name() string {
 	return p.Label
 }
 
-// Allocate implements Policy.
+// Allocate implements Policy. Each slice evaluates the curve once: the
+// s(k + u) of a job's last gain is its s(k) when the slice it got was a
+// whole u (the same float k, so the same value), and the heap is sifted on
+// its concrete slice (gainHeap.down, container/heap's swaps): a fitted
+// curve at a fractional k is a model evaluation, and numeric's search
+// replays thousands of simulations (64 jobs took a minute).
 func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
 	units := p.Units
 	if units <= 0 {
@@ -34,27 +38,43 @@ func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
 	}
 	u := n / float64(units)
 	h := make(gainHeap, 0, len(jobs))
+	// at[i], sAt[i]: the point of job i's last gain past its allocation,
+	// and the curve there
+	at, sAt := make([]float64, len(jobs)), make([]float64, len(jobs))
 	for i, v := range jobs {
 		alloc[i] = 0
 		c := v.Job.Curve
-		h = append(h, gainItem{i: i, gain: p.V[v.Index] * (c.Speedup(math.Min(u, v.Cap)) - c.Speedup(0)), rem: v.Remaining})
+		at[i] = math.Min(u, v.Cap)
+		sAt[i] = c.Speedup(at[i])
+		h = append(h, gainItem{i: i, gain: p.V[v.Index] * (sAt[i] - c.Speedup(0)), rem: v.Remaining})
 	}
-	heap.Init(&h)
+	for i := len(h)/2 - 1; i >= 0; i-- { // heap.Init
+		h.down(i, len(h))
+	}
 	left := n
 	for left > 1e-12*n && len(h) > 0 {
-		top := h[0]
-		v := jobs[top.i]
-		add := math.Min(u, math.Min(left, v.Cap-alloc[top.i]))
-		alloc[top.i] += add
+		i := h[0].i
+		v := &jobs[i]
+		add := math.Min(u, math.Min(left, v.Cap-alloc[i]))
+		alloc[i] += add
 		left -= add
-		if alloc[top.i] >= v.Cap*(1-1e-12) {
-			heap.Pop(&h)
+		if alloc[i] >= v.Cap*(1-1e-12) { // heap.Pop
+			last := len(h) - 1
+			h[0], h[last] = h[last], h[0]
+			h.down(0, last)
+			h = h[:last]
 			continue
 		}
-		k := alloc[top.i]
+		k := alloc[i]
 		c := v.Job.Curve
-		h[0].gain = p.V[v.Index] * (c.Speedup(math.Min(k+u, v.Cap)) - c.Speedup(k))
-		heap.Fix(&h, 0)
+		sk := sAt[i]
+		if k != at[i] {
+			sk = c.Speedup(k)
+		}
+		at[i] = math.Min(k+u, v.Cap)
+		sAt[i] = c.Speedup(at[i])
+		h[0].gain = p.V[v.Index] * (sAt[i] - sk)
+		h.down(0, len(h)) // heap.Fix(&h, 0): the root never moves up
 	}
 }
 

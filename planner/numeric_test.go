@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"container/heap"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -152,5 +154,114 @@ func TestOptimizeKnown(t *testing.T) {
 		if err != nil || o.Start != "fifo" || o.Heuristics["fifo"] != 1e-9 {
 			t.Errorf("%d jobs: a doctored fifo result: start %s, %v; want fifo read from Known", m, o.Start, err)
 		}
+	}
+}
+
+// priorityRef is Priority.Allocate as it was (two curve evaluations a
+// slice, container/heap), the reference TestPrioritySameAsRef holds the
+// new one to.
+func priorityRef(p Priority, n float64, jobs []View, alloc []float64) {
+	units := p.Units
+	if units <= 0 {
+		units = 256
+	}
+	u := n / float64(units)
+	h := make(gainHeap, 0, len(jobs))
+	for i, v := range jobs {
+		alloc[i] = 0
+		c := v.Job.Curve
+		h = append(h, gainItem{i: i, gain: p.V[v.Index] * (c.Speedup(math.Min(u, v.Cap)) - c.Speedup(0)), rem: v.Remaining})
+	}
+	heap.Init(&h)
+	left := n
+	for left > 1e-12*n && len(h) > 0 {
+		top := h[0]
+		v := jobs[top.i]
+		add := math.Min(u, math.Min(left, v.Cap-alloc[top.i]))
+		alloc[top.i] += add
+		left -= add
+		if alloc[top.i] >= v.Cap*(1-1e-12) {
+			heap.Pop(&h)
+			continue
+		}
+		k := alloc[top.i]
+		c := v.Job.Curve
+		h[0].gain = p.V[v.Index] * (c.Speedup(math.Min(k+u, v.Cap)) - c.Speedup(k))
+		heap.Fix(&h, 0)
+	}
+}
+
+// Priority evaluates each curve once a slice (the s(k+u) of the last gain
+// is the next s(k)) and sifts its heap by hand, with the same allocation to
+// the last bit as the code before (priorityRef) on random jobs: power laws,
+// Amdahl and humped curves, memoized fitted-like curves at fractional
+// counts, fractional caps and servers, equal priorities and remaining work.
+func TestPrioritySameAsRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	memos := map[Speedup]Speedup{}
+	for trial := range 3000 {
+		m := 1 + rng.IntN(12)
+		n := float64(1 + rng.IntN(40))
+		if trial%3 == 0 {
+			n += rng.Float64()
+		}
+		jobs := make([]Job, m)
+		views := make([]View, m)
+		p := Priority{V: make([]float64, m), Units: []int{0, 7, 64}[trial%3]}
+		for i := range jobs {
+			var c Speedup
+			switch rng.IntN(4) {
+			case 0:
+				c = PowerLaw{P: 0.2 + 0.8*rng.Float64()}
+			case 1:
+				c = amdahl{F: 0.5 + 0.49*rng.Float64()}
+			case 2:
+				c = hump{k0: 1 + 6*rng.Float64()}
+			default:
+				c = memoize(hump{k0: 3}, n, memos)
+			}
+			jobs[i] = Job{ID: fmt.Sprint(i), Size: 10, Curve: c}
+			cp := n
+			if rng.IntN(2) == 0 {
+				cp = math.Min(n, 0.5+8*rng.Float64())
+			}
+			views[i] = View{Job: &jobs[i], Index: i, Remaining: float64(1 + rng.IntN(3)), Cap: cp}
+			p.V[i] = float64(1 + rng.IntN(4))
+		}
+		got, want := make([]float64, m), make([]float64, m)
+		p.Allocate(n, views, got)
+		priorityRef(p, n, views, want)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d: job %d gets %v, the code before %v (servers %v)", trial, i, got[i], want[i], n)
+			}
+		}
+	}
+}
+
+// A memoized curve keeps fractional counts too, giving the values the
+// curve gives, and keeps at most memoFrac of them; a NaN count is passed
+// through, not kept.
+func TestMemoCurveFractions(t *testing.T) {
+	c := hump{k0: 3}
+	m := memoize(c, 8, map[Speedup]Speedup{}).(*memoCurve)
+	for range 2 {
+		for _, k := range []float64{0.0625, 1.5, 2.25, 7.75, 3} {
+			if got, want := m.Speedup(k), c.Speedup(k); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("s(%v) = %v, want %v", k, got, want)
+			}
+		}
+	}
+	if len(m.frac) != 4 {
+		t.Errorf("%d fractional counts kept, want 4", len(m.frac))
+	}
+	for i := range memoFrac + 10 {
+		m.Speedup(float64(i) + 0.5)
+	}
+	if v := m.Speedup(math.NaN()); v == v {
+		t.Errorf("s(NaN) = %v", v)
+	}
+	if len(m.frac) != memoFrac {
+		t.Errorf("%d fractional counts kept, want at most %d", len(m.frac), memoFrac)
 	}
 }

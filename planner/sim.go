@@ -532,7 +532,16 @@ func rankBySize(bySize, active []int, jobs []Job, attained []float64, rank []int
 type memoCurve struct {
 	c   Speedup
 	tab []float64 // NaN until computed
+	// frac holds the curve at fractional counts, up to memoFrac of them:
+	// numeric's Priority hands out slices of servers/256, the same
+	// fractional counts at every event, each a model evaluation (64 jobs
+	// on a fitted curve took 40 s)
+	frac map[float64]float64
 }
+
+// memoFrac bounds the fractional counts a memoCurve keeps: policies whose
+// shares change at every event (hesrpt) would fill it for nothing.
+const memoFrac = 1 << 14
 
 func (m *memoCurve) Speedup(k float64) float64 {
 	if k >= 0 && k < float64(len(m.tab)) && k == math.Floor(k) {
@@ -544,7 +553,17 @@ func (m *memoCurve) Speedup(k float64) float64 {
 		m.tab[i] = v
 		return v
 	}
-	return m.c.Speedup(k)
+	if v, ok := m.frac[k]; ok {
+		return v
+	}
+	v := m.c.Speedup(k)
+	if k == k && len(m.frac) < memoFrac { // not NaN: a NaN key is never found
+		if m.frac == nil {
+			m.frac = map[float64]float64{}
+		}
+		m.frac[k] = v
+	}
+	return v
 }
 
 // memoize wraps curves other than PowerLaw in a memoCurve for up to n
