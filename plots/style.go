@@ -503,19 +503,14 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || !isFinite(min) || !isFinite(max) {
 		return plot.DefaultTicks{}.Ticks(min, max)
 	}
-	if max-min <= narrowRange*math.Max(math.Abs(min), math.Abs(max)) {
-		// a line flat but for rounding noise (values a few units in the
-		// last place apart): ticks a seventh of the range apart are below
-		// float64's resolution, and the loop below never ended (v += minor
-		// left v as it was); one tick in the middle says the value
-		mid := min + (max-min)/2
-		return []plot.Tick{{Value: mid, Label: tickLabel(mid)}}
-	}
 	step := niceStep((max - min) / 6)
-	if !(step > 0) || math.IsInf(step, 0) || math.IsInf(min/step, 0) {
-		// a range wider than float64 holds (max - min overflows: the
-		// index times an infinite step is NaN) or of subnormal width
-		// (the step rounds to 0): the loop below never ended there
+	if max-min <= narrowRange*math.Max(math.Abs(min), math.Abs(max)) || !(step > 0) || math.IsInf(step, 0) || math.IsInf(min/step, 0) {
+		// One tick in the middle where the loop below never ended: a line
+		// flat but for rounding noise (values a few units in the last
+		// place apart: v += minor left v as it was), a range wider than
+		// float64 holds (max - min overflows, and the index times an
+		// infinite step is NaN) or of subnormal width (the step rounds
+		// to 0). min/2 + max/2 does not overflow.
 		mid := min/2 + max/2
 		return []plot.Tick{{Value: mid, Label: tickLabel(mid)}}
 	}
