@@ -42,15 +42,7 @@ func tfTestAlloc(t *testing.T, r io.Reader) (alloc uint64, warnings []error, err
 func TestReadTFRecordsClaimBeyondFile(t *testing.T) {
 	good := AppendTFRecord(nil, tfTestEvent(5, 1, "brain.Event:2"))
 	body := append(append(bytes.Clone(good), tfTestHeader(1<<30)...), bytes.Repeat([]byte{7}, 4<<20)...)
-	p := filepath.Join(t.TempDir(), "events")
-	if err := os.WriteFile(p, body, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := tfTestOpen(t, body)
 	alloc, warns, err := tfTestAlloc(t, f)
 	if err != nil || len(warns) != 1 {
 		t.Fatalf("%v %v, want one warning", err, warns)
@@ -81,15 +73,7 @@ func TestReadTFRecordsClaimBeyondFile(t *testing.T) {
 // doubled as the data came, allocating about twice the record.
 func TestReadTFRecordsFileRecordOnce(t *testing.T) {
 	data := bytes.Repeat([]byte{3}, 8<<20)
-	p := filepath.Join(t.TempDir(), "events")
-	if err := os.WriteFile(p, AppendTFRecord(nil, data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := tfTestOpen(t, AppendTFRecord(nil, data))
 	alloc, warns, err := tfTestAlloc(t, f)
 	if err != nil || len(warns) != 0 {
 		t.Fatalf("%v %v", err, warns)
@@ -129,4 +113,20 @@ func TestReadTFRecordsStreamClaim(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "record 1 at byte 0: data CRC mismatch") {
 		t.Errorf("%v, want a data CRC mismatch", err)
 	}
+}
+
+// tfTestOpen writes b to a file of its own and opens it, closed when the
+// test ends: ReadTFRecords reads a regular file by its size.
+func tfTestOpen(t *testing.T, b []byte) *os.File {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "events")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }

@@ -361,11 +361,7 @@ func TestManifestDocuments(t *testing.T) {
 	svc := "apiVersion: v1\nkind: Service\nmetadata:\n  name: ps\nspec:\n  ports:\n    - port: 2222\n"
 	tf := "apiVersion: kubeflow.org/v1\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS:\n      replicas: 2\n    Worker:\n      replicas: 6\n"
 	pt := "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n"
-	cases := []struct {
-		name, doc   string
-		workers, ps int    // 0 workers: an error
-		err         string // the whole error
-	}{
+	cases := []manifestCase{
 		{"service, job", svc + "---\n" + tf, 6, 2, ""},
 		{"job, service, markers around", "---\n" + tf + "---\n" + svc + "---\n", 6, 2, ""},
 		{"CRLF", strings.ReplaceAll(svc+"---\n"+tf, "\n", "\r\n"), 6, 2, ""},
@@ -380,18 +376,7 @@ func TestManifestDocuments(t *testing.T) {
 		{"service not YAML", "kind: Service\nspec: [\n---\n" + tf, 0, 0, "check: m.yaml:2: not a Kubeflow job manifest: invalid YAML: did not find expected node content"},
 		{"a list", "- a\n---\n" + tf, 0, 0, "check: m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
 	}
-	for _, c := range cases {
-		mf, err := parseManifest("m.yaml", []byte(c.doc))
-		if c.workers == 0 {
-			if err == nil || err.Error() != c.err {
-				t.Errorf("%s: %+v, %v; want the error %q", c.name, mf, err, c.err)
-			}
-			continue
-		}
-		if err != nil || mf.Workers != c.workers || mf.PS != c.ps {
-			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
-		}
-	}
+	checkManifestCases(t, cases)
 }
 
 // Files that are no manifest say what they are: a folder ("read d: is a
@@ -638,11 +623,7 @@ func TestManifestList(t *testing.T) {
     "kind": "List"
 }
 `
-	cases := []struct {
-		name, doc   string
-		workers, ps int    // 0 workers: an error
-		err         string // the whole error
-	}{
+	cases := []manifestCase{
 		{"service, job", list(svc + tf), 6, 2, ""},
 		{"job alone, indented items", "apiVersion: v1\nkind: List\nitems:\n  - kind: TFJob\n    spec:\n      tfReplicaSpecs:\n        Worker:\n          replicas: 3\n", 3, 0, ""},
 		{"CRLF, a comment", strings.ReplaceAll("# kubectl get\n"+list(svc+"\n# the job\n"+tf), "\n", "\r\n"), 6, 2, ""},
@@ -662,6 +643,20 @@ func TestManifestList(t *testing.T) {
 		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a scalar {\"kind\":\"TFJob\"} where a list was expected"},
 		{"an alias", "kind: List\nx: &j {kind: TFJob}\nitems: [*j]\n", 0, 0, "check: m.yaml:3:9: a List item that refers to an anchor outside it (unknown anchor 'j' referenced): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)"},
 	}
+	checkManifestCases(t, cases)
+}
+
+// manifestCase is a manifest text and what parseManifest makes of it.
+type manifestCase struct {
+	name, doc   string
+	workers, ps int    // 0 workers: an error
+	err         string // the whole error
+}
+
+// checkManifestCases parses each case's doc as m.yaml and checks its
+// counts, or its whole error.
+func checkManifestCases(t *testing.T, cases []manifestCase) {
+	t.Helper()
 	for _, c := range cases {
 		mf, err := parseManifest("m.yaml", []byte(c.doc))
 		if c.workers == 0 {
