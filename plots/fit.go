@@ -329,6 +329,7 @@ func FitFigure(d FitData) (*Figure, error) {
 	}
 	r.X.Min, r.X.Max = p.X.Min, p.X.Max
 	r.Y.Min, r.Y.Max = -lim*1.15, lim*1.15
+	r.Y.Tick.Marker = niceTicks{strip: true}
 
 	return &Figure{W: Width, H: TallHeight, draw: func(c draw.Canvas) {
 		stack(margin(c), []*plot.Plot{p, r}, []float64{3, 1})

@@ -496,14 +496,21 @@ func tickLabelDigits(v float64, digits int) string {
 const narrowRange = 1e-9
 
 // niceTicks puts 4 to 8 labelled ticks at multiples of 1, 2, 2.5 or 5 times a
-// power of ten, with unlabelled minor ticks between them.
-type niceTicks struct{}
+// power of ten, with unlabelled minor ticks between them. A strip (a panel
+// a quarter of a figure's height, such as the fit's residuals) takes 2 to 5
+// labelled ticks and one minor tick between two: the full count there drew
+// a minor tick every few pixels (33 on the demo's residual strip).
+type niceTicks struct{ strip bool }
 
-func (niceTicks) Ticks(min, max float64) []plot.Tick {
+func (nt niceTicks) Ticks(min, max float64) []plot.Tick {
 	if !(max > min) || !isFinite(min) || !isFinite(max) {
 		return plot.DefaultTicks{}.Ticks(min, max)
 	}
-	step := niceStep((max - min) / 6)
+	intervals := 6.0
+	if nt.strip {
+		intervals = 4
+	}
+	step := niceStep((max - min) / intervals)
 	if max-min <= narrowRange*math.Max(math.Abs(min), math.Abs(max)) || !(step > 0) || math.IsInf(step, 0) || math.IsInf(min/step, 0) {
 		// One tick in the middle where the loop below never ended: a line
 		// flat but for rounding noise (values a few units in the last
@@ -516,7 +523,7 @@ func (niceTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	var ts []plot.Tick
 	minor := step / 2
-	if m := step / math.Pow(10, math.Floor(math.Log10(step))); m == 1 || m == 2 || m == 5 {
+	if m := step / math.Pow(10, math.Floor(math.Log10(step))); !nt.strip && (m == 1 || m == 2 || m == 5) {
 		minor = step / 5
 		if m == 2 {
 			minor = step / 4

@@ -258,3 +258,35 @@ func TestTicksNarrowRange(t *testing.T) {
 		t.Fatal("ticks of a narrow range did not end within a minute")
 	}
 }
+
+// A strip (the fit's residual panel, a quarter of the figure) gets 2 to 5
+// labelled ticks and one minor tick between two: it had the full axis's
+// ticks, a minor one every unit on the demo's ±13.8% (27 in a strip 1.4
+// inches high).
+func TestNiceTicksStrip(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+		ticks  int
+	}{
+		{-13.8, 13.8, "-10 0 10", 5}, // the demo's residuals, ±12% (x 1.15)
+		{-1.15, 1.15, "-1 0 1", 5},   // the strip's least range
+		{-57.5, 57.5, "-50 0 50", 5}, // raw step 28.75 -> 50
+		{-23.1, 23.1, "-20 0 20", 5}, // raw 11.55 -> 20: two intervals, the fewest
+		{-4.9, 4.9, "-2.5 0 2.5", 7}, // raw 2.45 -> 2.5, minor ticks 1.25 apart
+	} {
+		var labels []string
+		ts := (niceTicks{strip: true}).Ticks(c.lo, c.hi)
+		for _, tk := range ts {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, " "); got != c.want || len(ts) != c.ticks {
+			t.Errorf("strip [%g, %g]: labels %q of %d ticks, want %q of %d", c.lo, c.hi, got, len(ts), c.want, c.ticks)
+		}
+	}
+	if n := len((niceTicks{}).Ticks(-13.8, 13.8)); n != 27 {
+		t.Errorf("full axis [-13.8, 13.8]: %d ticks, want 27 (a minor tick a unit)", n)
+	}
+}
