@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -46,7 +47,7 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 		if !fi.IsDir() {
 			k, ok := kindOf(base(p))
 			if !ok {
-				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)"}
+				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)" + fileConvertHint(base(p))}
 			}
 			files = append(files, File{Kind: k, Path: p, fsys: fsys})
 			continue
@@ -69,7 +70,7 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 			}
 		}
 		if len(files) == n {
-			return nil, &ParseError{File: p, Msg: "folder holds no canonical trace file (expected " + strings.Join(kindFiles[:], ", ") + ")"}
+			return nil, &ParseError{File: p, Msg: "folder holds no canonical trace file (expected " + strings.Join(kindFiles[:], ", ") + ")" + convertHint(fsys, p)}
 		}
 	}
 	// a file named twice (as itself and through its folder) is read once
@@ -192,4 +193,64 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 	}
 	defer fh.Close()
 	return read(fh)
+}
+
+// convertHint is what to run on a folder of raw data that convert reads: a
+// public dataset's folder (named as the dataset), the data root holding such
+// folders, or a folder of TensorBoard event files. "" when it sees none.
+func convertHint(fsys fs.FS, dir string) string {
+	readDir, base, join := os.ReadDir, filepath.Base, filepath.Join
+	if fsys != nil {
+		readDir = func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
+		base, join = path.Base, path.Join
+	}
+	if _, ok := datasetLoaders[base(dir)]; ok {
+		return fmt.Sprintf("; it is the public dataset %s: convert it first (sgdplan convert --from %s %s --out DIR, then read DIR)", base(dir), base(dir), dir)
+	}
+	entries, err := readDir(dir)
+	if err != nil {
+		return ""
+	}
+	var sets, traces []string
+	events := false
+	for _, e := range entries {
+		if _, ok := datasetLoaders[e.Name()]; ok && e.IsDir() {
+			sets = append(sets, e.Name())
+		}
+		events = events || !e.IsDir() && strings.Contains(e.Name(), "tfevents")
+		if e.IsDir() && len(traces) < 4 {
+			if sub, err := readDir(join(dir, e.Name())); err == nil && slices.ContainsFunc(sub, func(f fs.DirEntry) bool {
+				name := strings.TrimSuffix(f.Name(), ".gz")
+				return !f.IsDir() && slices.Contains(kindFiles[:], name)
+			}) {
+				traces = append(traces, join(dir, e.Name()))
+			}
+		}
+	}
+	switch {
+	case len(sets) > 0:
+		what := "the public dataset"
+		if len(sets) > 1 {
+			what += "s"
+		}
+		return fmt.Sprintf("; it holds %s %s: convert one first (sgdplan convert --from %s %s --out DIR, then read DIR)", what, strings.Join(sets, ", "), sets[0], dir)
+	case events:
+		return fmt.Sprintf("; it holds TensorBoard event files: convert them first (sgdplan convert --from tfevents %s --out DIR, then read DIR)", dir)
+	case len(traces) > 0:
+		return fmt.Sprintf("; folders inside it hold traces: name them (%s)", strings.Join(traces, ", "))
+	}
+	return ""
+}
+
+// fileConvertHint is what to run on a file convert reads, told by its name
+// (TensorBoard event files, Chrome trace JSON): "" for other names.
+func fileConvertHint(name string) string {
+	low := strings.ToLower(name)
+	switch {
+	case strings.Contains(low, "tfevents"):
+		return "; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents FILE --out DIR, then read DIR)"
+	case strings.HasSuffix(low, ".json") || strings.HasSuffix(low, ".json.gz"):
+		return "; if it is a Chrome trace (TensorFlow timeline, PyTorch profiler, Horovod timeline), convert it first (sgdplan convert --from chrome FILE --out DIR, then read DIR)"
+	}
+	return ""
 }

@@ -1,0 +1,78 @@
+package traces
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// A folder or file of raw data that convert reads gets, beside "no
+// canonical trace file", the convert command to run: a user who pointed
+// inspect or fit at ../shared/data/pollux-osdi21 or at a TensorBoard log
+// folder was told only which file names were expected. A folder whose
+// subfolders hold traces names them; other folders get no hint.
+func TestConvertHints(t *testing.T) {
+	root := t.TempDir()
+	mk := func(rel string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	mk("data/pollux-osdi21/README.md")
+	mk("data/dl2-mxnet-ps-speed/speed.csv")
+	mk("data/notes.txt")
+	mk("logs/events.out.tfevents.1700000000.host")
+	mk("runs/a/steps.csv")
+	mk("runs/b/evals.csv.gz")
+	mk("runs/c/other.csv")
+	mk("empty/x.txt")
+	ev := mk("timeline.json")
+	for _, c := range []struct {
+		path string
+		want string // "" : no hint
+	}{
+		{filepath.Join(root, "data/pollux-osdi21"), "; it is the public dataset pollux-osdi21: convert it first (sgdplan convert --from pollux-osdi21 " + filepath.Join(root, "data/pollux-osdi21") + " --out DIR"},
+		{filepath.Join(root, "data"), "; it holds the public datasets dl2-mxnet-ps-speed, pollux-osdi21: convert one first (sgdplan convert --from dl2-mxnet-ps-speed " + filepath.Join(root, "data") + " --out DIR"},
+		{filepath.Join(root, "logs"), "; it holds TensorBoard event files: convert them first (sgdplan convert --from tfevents " + filepath.Join(root, "logs") + " --out DIR"},
+		{filepath.Join(root, "runs"), "; folders inside it hold traces: name them (" + filepath.Join(root, "runs/a") + ", " + filepath.Join(root, "runs/b") + ")"},
+		{filepath.Join(root, "logs/events.out.tfevents.1700000000.host"), "; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents FILE"},
+		{ev, "; if it is a Chrome trace"},
+		{filepath.Join(root, "empty"), ""},
+		{filepath.Join(root, "data/notes.txt"), ""},
+	} {
+		_, err := Files(c.path)
+		if err == nil {
+			t.Fatalf("%s: no error", c.path)
+		}
+		msg := err.Error()
+		if c.want == "" {
+			if strings.Contains(msg, ";") {
+				t.Errorf("%s: a hint where none applies: %s", c.path, msg)
+			}
+			continue
+		}
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("%s:\n got %s\nwant it to hold %q", c.path, msg, c.want)
+		}
+	}
+	// the same on a file system given as fs.FS (slash paths)
+	fsys := fstest.MapFS{
+		"d/gavel-osdi20/x.csv": {},
+		"t/run1/runs.csv":      {},
+	}
+	for path, want := range map[string]string{
+		"d": "; it holds the public dataset gavel-osdi20: convert one first (sgdplan convert --from gavel-osdi20 d --out DIR",
+		"t": "; folders inside it hold traces: name them (t/run1)",
+	} {
+		if _, err := FilesFS(fsys, path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("fs %s: error %v, want it to hold %q", path, err, want)
+		}
+	}
+}
