@@ -217,7 +217,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
 	}
 	if err := json.Unmarshal(js, &j); err != nil {
-		if e := badReplicaType(path, b, js); e != nil {
+		if e := badReplicas(path, b, js); e != nil {
 			return manifest{}, e
 		}
 		// in the manifest's words, at the value's position: it said
@@ -225,12 +225,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// of type main.replicaSpec"
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
+			// (a role whose spec is not a mapping is badReplicas')
 			field := strings.TrimPrefix(te.Field, ".")
-			if te.Type == reflect.TypeFor[replicaSpec]() {
-				// the role whose spec is not a mapping (the error names
-				// the mapping of roles only)
-				field += badRole(js)
-			}
 			where := path
 			if p := yamlValuePos(b, strings.Split(field, ".")); p != "" && field != "" {
 				where += ":" + p
@@ -979,25 +975,6 @@ func keysOf(ls []yamlLevel) []string {
 	return out
 }
 
-// badRole is ".ROLE" of the first replica role (sorted by spec key and
-// role) whose spec is neither a mapping nor null, "" when none is.
-func badRole(js []byte) string {
-	var doc struct {
-		Spec map[string]map[string]json.RawMessage `json:"spec"`
-	}
-	if json.Unmarshal(js, &doc) != nil {
-		return ""
-	}
-	for _, k := range slices.Sorted(maps.Keys(doc.Spec)) {
-		for _, role := range slices.Sorted(maps.Keys(doc.Spec[k])) {
-			if v := bytes.TrimSpace(doc.Spec[k][role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
-				return "." + role
-			}
-		}
-	}
-	return ""
-}
-
 // manifestType names what a manifest field of Go type t holds, for
 // people: a replica role is a mapping with replicas, spec a mapping.
 func manifestType(t reflect.Type) string {
@@ -1022,29 +999,62 @@ func manifestType(t reflect.Type) string {
 	return t.Kind().String()
 }
 
-// badReplicaType finds, in the JSON form js of manifest b, a role whose
-// replicas is not a whole number, and says so at its line and column
-// (block style by yamlValuePos, flow style by flowValuePos), in one wording
-// for both: "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole
-// number of replicas >= 0" (block style said "expected a whole number >=
-// 0", flow style "want a whole number of replicas"); nil when every
-// replicas is a number.
-func badReplicaType(path string, b, js []byte) error {
+// badReplicas finds, in the JSON form js of manifest b, the replica
+// roles (of tfReplicaSpecs and pytorchReplicaSpecs) whose spec is not a
+// mapping, or whose replicas is not a whole number, and says so of the
+// first in the file (by line and column: a user fixes a file from the
+// top; it named the first by sorted role names) at its line and column
+// (block style by yamlValuePos, flow style by flowPathPos or
+// flowValuePos), in one wording for both styles:
+// "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
+// replicas >= 0" (block style said "expected a whole number >= 0", flow
+// style "want a whole number of replicas"); nil when every role is a
+// mapping and every replicas a number.
+func badReplicas(path string, b, js []byte) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
 	}
 	if json.Unmarshal(js, &doc) != nil {
 		return nil
 	}
+	var first error
+	firstAt := ""
+	// fault keeps err, at pos ("LINE:COL", "" when not found), when it
+	// stands before the first so far (ties and unplaced ones: sorted
+	// order)
+	fault := func(pos string, err error) {
+		if first == nil || posBefore(pos, firstAt) {
+			first, firstAt = err, pos
+		}
+	}
 	for _, specsKey := range slices.Sorted(maps.Keys(doc.Spec)) {
-		var roles map[string]json.RawMessage
-		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+		// the keys the decoder reads (in any case, as encoding/json
+		// matches them)
+		if !strings.EqualFold(specsKey, "tfReplicaSpecs") && !strings.EqualFold(specsKey, "pytorchReplicaSpecs") {
 			continue
 		}
+		var roles map[string]json.RawMessage
+		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+			continue // not a mapping: the decoder's error says so
+		}
 		for _, role := range slices.Sorted(maps.Keys(roles)) {
+			if v := bytes.TrimSpace(roles[role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
+				// the role's spec is not a mapping
+				pos := valuePos(b, []string{"spec", specsKey, role})
+				where := path
+				if pos != "" {
+					where += ":" + pos
+				}
+				got := map[byte]string{'[': "list", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
+				if got == "" {
+					got = "number"
+				}
+				fault(pos, fmt.Errorf("check: %s: not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", where, specsKey, role, got, manifestType(reflect.TypeFor[replicaSpec]())))
+				continue
+			}
 			var spec map[string]json.RawMessage
 			if json.Unmarshal(roles[role], &spec) != nil {
-				continue // not a mapping: the decoder's error says so
+				continue
 			}
 			raw, ok := spec["replicas"]
 			if !ok {
@@ -1054,15 +1064,21 @@ func badReplicaType(path string, b, js []byte) error {
 			if json.Unmarshal(raw, &n) == nil || string(raw) == "null" {
 				continue
 			}
+			pos := yamlValuePos(b, []string{"spec", specsKey, role, "replicas"})
+			if pos == "" {
+				pos = flowPathPos(b, []string{"spec", specsKey, role, "replicas"})
+			}
+			if pos == "" {
+				pos = flowValuePos(b, role, raw)
+			}
 			where := path
-			if p := yamlValuePos(b, []string{"spec", specsKey, role, "replicas"}); p != "" {
-				where += ":" + p
-			} else if p := flowValuePos(b, role, raw); p != "" {
-				where += ":" + p
+			if pos != "" {
+				where += ":" + pos
 			}
 			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
 				// whole, beyond an int: too large, not "not whole"
-				return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount)
+				fault(pos, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount))
+				continue
 			}
 			hint := ""
 			var str string
@@ -1073,10 +1089,94 @@ func badReplicaType(path string, b, js []byte) error {
 					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
 				}
 			}
-			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint)
+			fault(pos, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint))
 		}
 	}
-	return nil
+	return first
+}
+
+// posBefore reports whether the position a ("LINE:COL") stands before b
+// in the file; a position not found ("") stands after every other.
+func posBefore(a, b string) bool {
+	la, ca, okA := linecol(a)
+	lb, cb, okB := linecol(b)
+	switch {
+	case !okA:
+		return false
+	case !okB:
+		return true
+	}
+	return la < lb || la == lb && ca < cb
+}
+
+// linecol is the line and column of "LINE:COL"; ok is false for "".
+func linecol(p string) (line, col int, ok bool) {
+	l, c, found := strings.Cut(p, ":")
+	line, err1 := strconv.Atoi(l)
+	col, err2 := strconv.Atoi(c)
+	return line, col, found && err1 == nil && err2 == nil
+}
+
+// valuePos is "LINE:COL" of the value of the key path keys in b, in block
+// style (yamlValuePos) or flow style (flowPathPos); "" when not found.
+func valuePos(b []byte, keys []string) string {
+	if p := yamlValuePos(b, keys); p != "" {
+		return p
+	}
+	return flowPathPos(b, keys)
+}
+
+// flowPathPos is "LINE:COL" of the value of the key path keys in b where
+// the path enters a flow mapping ("Worker: {replicas: x}", "spec:
+// {tfReplicaSpecs: ...}", a JSON document): the longest head of keys that
+// yamlValuePos places in block style, or the document itself when it is a
+// flow mapping, followed key by key through the flow mappings
+// (flowKeyValue); "" when not found.
+func flowPathPos(b []byte, keys []string) string {
+	text := string(b)
+	for i := len(keys) - 1; i >= 0; i-- {
+		open := -1
+		if i == 0 {
+			l, c, _ := linecol(firstContent(b))
+			open = lineColOffset(text, l, c)
+		} else if l, c, ok := linecol(yamlValuePos(b, keys[:i])); ok {
+			open = lineColOffset(text, l, c)
+		}
+		if open < 0 || open >= len(text) || text[open] != '{' {
+			continue
+		}
+		v := -1
+		for _, k := range keys[i:] {
+			if open < 0 || open >= len(text) || text[open] != '{' {
+				v = -1
+				break
+			}
+			v = flowKeyValue(text, open, k)
+			open = v
+		}
+		if v < 0 || v >= len(text) {
+			return ""
+		}
+		return fmt.Sprintf("%d:%d", strings.Count(text[:v], "\n")+1, v-strings.LastIndex(text[:v], "\n"))
+	}
+	return ""
+}
+
+// lineColOffset is the byte offset in text of line and column (1-based,
+// bytes); -1 when out of range.
+func lineColOffset(text string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	if col < 1 || off+col-1 > len(text) {
+		return -1
+	}
+	return off + col - 1
 }
 
 // flowValuePos is "LINE:COL" of a flow-style replicas value raw (its JSON

@@ -576,6 +576,28 @@ func TestManifestReplicasStringOneWording(t *testing.T) {
 	}
 }
 
+// With several roles in fault (a replicas not a whole number, a role that
+// is not a mapping), the error names the first in the file, at its line
+// and column: it named the first by sorted role names (PS before Worker),
+// so a user fixing the file from the top was sent below.
+func TestManifestFirstFaultInFileOrder(t *testing.T) {
+	const head = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n"
+	cases := []manifestCase{
+		{"two fractions", head + "    Worker:\n      replicas: 2.5\n    PS:\n      replicas: 1.5\n", 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is 2.5: want a whole number of replicas >= 0"},
+		{"two words", head + "    Worker:\n      replicas: x\n    PS:\n      replicas: \"y\"\n", 0, 0, `check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"the first in the file is PS", head + "    PS:\n      replicas: z\n    Worker:\n      replicas: 2.5\n", 0, 0, `check: m.yaml:5:17: spec.tfReplicaSpecs.PS.replicas is "z": want a whole number of replicas >= 0`},
+		{"flow", "{kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 2.5}, PS: {replicas: x}}}}\n", 0, 0, "check: m.yaml:1:58: spec.tfReplicaSpecs.Worker.replicas is 2.5: want a whole number of replicas >= 0"},
+		{"JSON", "{\"kind\": \"TFJob\", \"spec\": {\"tfReplicaSpecs\": {\n  \"Worker\": {\"replicas\": \"x\"},\n  \"PS\": {\"replicas\": 0.5}}}}\n", 0, 0, `check: m.yaml:2:26: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"roles not mappings", head + "    Worker: 3\n    PS: [1]\n", 0, 0, "check: m.yaml:4:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
+		// a role that is not a mapping above a replicas that is not a
+		// number: the role (the replicas came first, whatever the order)
+		{"a role, then a replicas", head + "    Worker: \"3\"\n    PS:\n      replicas: 1.5\n", 0, 0, "check: m.yaml:4:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a string where a replica spec (a mapping with replicas and template) was expected"},
+		{"a replicas, then a role", head + "    Worker:\n      replicas: 1.5\n    PS: true\n", 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is 1.5: want a whole number of replicas >= 0"},
+		{"flow roles", "{kind: TFJob, spec: {tfReplicaSpecs: {Worker: 3, PS: [1]}}}\n", 0, 0, "check: m.yaml:1:47: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
+	}
+	checkManifestCases(t, cases)
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode or elasticPolicy (Kubeflow's
 // TFJobSpec has neither: runPolicy, successPolicy, tfReplicaSpecs,
 // enableDynamicWorker) was judged without a word: each replica is one
