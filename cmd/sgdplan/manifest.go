@@ -216,10 +216,44 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if t := bytes.TrimSpace(js); len(t) > 0 && t[0] != '{' && string(t) != "null" {
 		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
 	}
-	if err := json.Unmarshal(js, &j); err != nil {
-		if e := badReplicas(path, b, js); e != nil {
-			return manifest{}, e
+	// the kind first, then the fields of its spec alone: a TFJob's
+	// elasticPolicy (a PyTorchJob's field, which the TFJob has not) made
+	// check fail on its contents
+	var head struct {
+		APIVersion string                     `json:"apiVersion"`
+		Kind       string                     `json:"kind"`
+		Spec       map[string]json.RawMessage `json:"spec"`
+	}
+	err = json.Unmarshal(js, &head)
+	if err == nil {
+		j.APIVersion, j.Kind = head.APIVersion, head.Kind
+		switch j.Kind {
+		case "TFJob":
+			var t struct {
+				Spec struct {
+					TF map[string]replicaSpec `json:"tfReplicaSpecs"`
+				} `json:"spec"`
+			}
+			err = json.Unmarshal(js, &t)
+			j.Spec.TF = t.Spec.TF
+		case "PyTorchJob":
+			var pt struct {
+				Spec struct {
+					PyTorch       map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+					NprocPerNode  json.RawMessage        `json:"nprocPerNode"`
+					ElasticPolicy *elasticPolicy         `json:"elasticPolicy"`
+				} `json:"spec"`
+			}
+			err = json.Unmarshal(js, &pt)
+			j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
 		}
+		if err != nil {
+			if e := badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind]); e != nil {
+				return manifest{}, e
+			}
+		}
+	}
+	if err != nil {
 		// in the manifest's words, at the value's position: it said
 		// "cannot unmarshal number into Go struct field .spec.tfReplicaSpecs
 		// of type main.replicaSpec"
@@ -370,18 +404,13 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 		// a PyTorchJob's fields in a TFJob were read without a word
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
-		// tfReplicaSpecs, enableDynamicWorker)
-		for _, f := range []struct {
-			key   string
-			given bool
-		}{
-			{"nprocPerNode", given(j.Spec.NprocPerNode)},
-			{"elasticPolicy", j.Spec.ElasticPolicy != nil},
-		} {
-			if f.given {
-				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: spec.%s: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know", at("spec", f.key), f.key))
-			}
-		}
+		// tfReplicaSpecs, enableDynamicWorker), and an elasticPolicy's
+		// contents were type-checked: they are not read
+		mf.Warnings = append(mf.Warnings, otherKindFields(head.Spec, at, "TFJob", "PyTorchJob", "runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker", map[string]string{
+			"nprocPerNode":        "each TFJob replica is one worker",
+			"elasticPolicy":       "each TFJob replica is one worker",
+			"pytorchReplicaSpecs": "check counts the roles of tfReplicaSpecs",
+		})...)
 	case "PyTorchJob":
 		// Kubeflow's training operator refuses a Master whose replicas is
 		// not 1 ("There must be only 1 master replica"; its webhook:
@@ -450,6 +479,14 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			mf.ProcessesKey = "elasticPolicy.nProcPerNode"
 		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
+		// and a TFJob's fields in a PyTorchJob (Kubeflow's
+		// PyTorchJobSpec: runPolicy, elasticPolicy, pytorchReplicaSpecs,
+		// nprocPerNode)
+		mf.Warnings = append(mf.Warnings, otherKindFields(head.Spec, at, "PyTorchJob", "TFJob", "runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode", map[string]string{
+			"tfReplicaSpecs":      "check counts the roles of pytorchReplicaSpecs",
+			"successPolicy":       "the job ends as its runPolicy says",
+			"enableDynamicWorker": "the workers are pytorchReplicaSpecs' replicas",
+		})...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))
 	default:
@@ -579,6 +616,24 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 		return 0, "", false
 	}
 	return n, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch container of %s)", mode, n, strings.Join(keys, " and ")), true
+}
+
+// otherKindFields warns about the fields of the spec of a job of kind
+// kind that are the other kind's (other; the kind's own spec holds
+// fields): check does not read them, nor check their contents (a TFJob's
+// elasticPolicy was type-checked, and a fault in it failed check). how
+// maps each such field to what check does instead. Keys match in any
+// case, as the decoder matches them; at places a key path in the file.
+func otherKindFields(spec map[string]json.RawMessage, at func(...string) string, kind, other, fields string, how map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(spec)) {
+		for _, f := range slices.Sorted(maps.Keys(how)) {
+			if strings.EqualFold(k, f) && given(spec[k]) {
+				out = append(out, fmt.Sprintf("%s: spec.%s: a %s has no such field (it is a %s's; a %s's spec holds %s): not used, %s; the API server drops or refuses a field it does not know", at("spec", k), k, kind, other, kind, fields, how[f]))
+			}
+		}
+	}
+	return out
 }
 
 // given reports whether a raw JSON field holds a value (not absent or
@@ -1000,7 +1055,7 @@ func manifestType(t reflect.Type) string {
 }
 
 // badReplicas finds, in the JSON form js of manifest b, the replica
-// roles (of tfReplicaSpecs and pytorchReplicaSpecs) whose spec is not a
+// roles (of spec.specsKey, the job's kind's) whose spec is not a
 // mapping, or whose replicas is not a whole number, and says so of the
 // first in the file (by line and column: a user fixes a file from the
 // top; it named the first by sorted role names) at its line and column
@@ -1010,7 +1065,7 @@ func manifestType(t reflect.Type) string {
 // replicas >= 0" (block style said "expected a whole number >= 0", flow
 // style "want a whole number of replicas"); nil when every role is a
 // mapping and every replicas a number.
-func badReplicas(path string, b, js []byte) error {
+func badReplicas(path string, b, js []byte, specsKey string) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
 	}
@@ -1027,12 +1082,13 @@ func badReplicas(path string, b, js []byte) error {
 			first, firstAt = err, pos
 		}
 	}
-	for _, specsKey := range slices.Sorted(maps.Keys(doc.Spec)) {
-		// the keys the decoder reads (in any case, as encoding/json
-		// matches them)
-		if !strings.EqualFold(specsKey, "tfReplicaSpecs") && !strings.EqualFold(specsKey, "pytorchReplicaSpecs") {
+	for _, key := range slices.Sorted(maps.Keys(doc.Spec)) {
+		// the key the decoder reads (in any case, as encoding/json
+		// matches it)
+		if !strings.EqualFold(key, specsKey) {
 			continue
 		}
+		specsKey := key
 		var roles map[string]json.RawMessage
 		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
 			continue // not a mapping: the decoder's error says so

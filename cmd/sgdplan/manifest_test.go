@@ -598,16 +598,24 @@ func TestManifestFirstFaultInFileOrder(t *testing.T) {
 	checkManifestCases(t, cases)
 }
 
-// A TFJob with a PyTorchJob's nprocPerNode or elasticPolicy (Kubeflow's
-// TFJobSpec has neither: runPolicy, successPolicy, tfReplicaSpecs,
-// enableDynamicWorker) was judged without a word: each replica is one
-// worker, and a warning at the field says it is not used.
+// A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
+// pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
+// successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
+// word: each replica is one worker, and a warning at the field says it is
+// not used. Its contents are not checked (a malformed elasticPolicy failed
+// check), nor those of a TFJob's field in a PyTorchJob.
 func TestManifestTFJobPyTorchFields(t *testing.T) {
 	job := "kind: TFJob\nspec:\n%s  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n"
 	cases := []struct{ name, spec, want string }{
 		{"nprocPerNode", "  nprocPerNode: \"4\"\n", `m.yaml:3:17: spec.nprocPerNode: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
 		{"elasticPolicy", "  elasticPolicy:\n    nProcPerNode: 4\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field`},
 		{"flow", "", `m.yaml: spec.nprocPerNode: a TFJob has no such field`},
+		// its contents are not read: a malformed elasticPolicy failed
+		// check ("spec.elasticPolicy.maxReplicas holds a string where a
+		// whole number was expected")
+		{"elasticPolicy malformed", "  elasticPolicy:\n    maxReplicas: six\n    minReplicas: [1]\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
+		{"elasticPolicy a number", "  elasticPolicy: 5\n", `m.yaml:3:18: spec.elasticPolicy: a TFJob has no such field`},
+		{"pytorchReplicaSpecs", "  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2.5\n", `m.yaml:3:3: spec.pytorchReplicaSpecs: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, check counts the roles of tfReplicaSpecs;`},
 	}
 	for _, c := range cases {
 		doc := fmt.Sprintf(job, c.spec)
@@ -618,6 +626,12 @@ func TestManifestTFJobPyTorchFields(t *testing.T) {
 		if err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || !strings.HasPrefix(mf.Warnings[0], c.want) || len(mf.CountWarnings) != 0 {
 			t.Errorf("%s: %+v, %v; want 3 workers and the warning %q", c.name, mf, err, c.want)
 		}
+	}
+	// and a TFJob's fields in a PyTorchJob, its tfReplicaSpecs malformed
+	pt := "kind: PyTorchJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: x\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	want := `m.yaml:3:3: spec.tfReplicaSpecs: a PyTorchJob has no such field (it is a TFJob's; a PyTorchJob's spec holds runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode): not used, check counts the roles of pytorchReplicaSpecs; the API server drops or refuses a field it does not know`
+	if mf, err := parseManifest("m.yaml", []byte(pt)); err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || mf.Warnings[0] != want {
+		t.Errorf("PyTorchJob with tfReplicaSpecs: %+v, %v; want 3 workers and the warning %q", mf, err, want)
 	}
 }
 
