@@ -753,7 +753,9 @@ func yamlValuePos(b []byte, keys []string) string {
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") {
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") || isDirective([]byte(line)) {
+			// (a directive, "%TAG !e! tag:example.com,2000:", is no
+			// key: a List item below it was not placed)
 			continue
 		}
 		indent := len(line) - len(t)
@@ -887,14 +889,19 @@ var yamlVersionRE = regexp.MustCompile(`^1\.[0-9]+$`)
 // document that is not YAML are errors naming the documents or items.
 func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	lines := strings.Split(string(b), "\n")
-	only := func(d [2]int) []byte {
+	only := func(d [2]int, dirs []int) []byte {
 		// the lines after it dropped: a parser's "end of file" is its end
 		out := make([]string, d[1])
 		for i := d[0]; i < d[1]; i++ {
 			out[i] = lines[i]
-			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && (l == "---" || strings.HasPrefix(l, "--- ")) {
+			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && len(dirs) == 0 && (l == "---" || strings.HasPrefix(l, "--- ")) {
 				out[i] = "   " + out[i][3:]
 			}
+		}
+		// its directives, and its "---" kept above: YAML takes
+		// directives before a "---" only
+		for _, i := range dirs {
+			out[i] = lines[i]
 		}
 		return []byte(strings.Join(out, "\n"))
 	}
@@ -940,7 +947,11 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	}
 	listAt := ""
 	for _, d := range docs {
-		doc := only(d)
+		dirs, err := prologue(path, lines, d[0])
+		if err != nil {
+			return nil, err
+		}
+		doc := only(d, dirs)
 		kind, where, items, err := kindOf(doc)
 		if err != nil {
 			return nil, err
@@ -966,6 +977,19 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		ds, err := listItems(path, doc, len(raw))
 		if err != nil {
 			return nil, err
+		}
+		if l := strings.TrimSpace(lines[d[0]]); len(dirs) > 0 && (l == "---" || strings.HasPrefix(l, "--- #")) {
+			// each item keeps the List's directives and its "---"
+			// (bare: a "--- kind: List" line is the List's)
+			for k, item := range ds {
+				out := strings.Split(string(item), "\n")
+				for _, i := range append(dirs, d[0]) {
+					if i < len(out) {
+						out[i] = lines[i]
+					}
+				}
+				ds[k] = []byte(strings.Join(out, "\n"))
+			}
 		}
 		for _, item := range ds {
 			if _, err := yaml.YAMLToJSON(item); err != nil && strings.Contains(err.Error(), "unknown anchor") {
@@ -996,6 +1020,41 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		return nil, fmt.Errorf("check: %s: its List (kind at %s) holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, listAt, len(jobs), strings.Join(jobs, ", "))
 	}
 	return nil, fmt.Errorf("check: %s: holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, len(jobs), strings.Join(jobs, ", "))
+}
+
+// prologue is the lines (indexes into lines) of the directives of the
+// document whose first line is first (its "---"), as YAML 1.2 reads them:
+// the directive lines between the start of the stream, or a "..." that
+// ends the document above, and the document's "---". They apply to that
+// document alone: jobDocument kept the document from its "---" down, so a
+// %TAG directive before a job that was not the first document was dropped
+// ("found undefined tag handle" where the job used it). A directive with
+// the content of the document above, or its "---", above it and no "..."
+// between is in that document, where YAML 1.2 has no directive: an error
+// at its line.
+func prologue(path string, lines []string, first int) ([]int, error) {
+	if l := strings.TrimRight(lines[first], " \t\r"); l != "---" && !strings.HasPrefix(l, "--- ") {
+		return nil, nil // no "---": directives above would stand in it
+	}
+	var dirs []int
+	for i := first - 1; i >= 0; i-- {
+		l := strings.TrimRight(lines[i], " \t\r")
+		switch t := strings.TrimSpace(l); {
+		case t == "" || strings.HasPrefix(t, "#"):
+			continue
+		case isDirective([]byte(l)):
+			dirs = append(dirs, i)
+			continue
+		case l == "..." || strings.HasPrefix(l, "... "):
+			return dirs, nil
+		}
+		if len(dirs) > 0 {
+			top := dirs[len(dirs)-1]
+			return nil, fmt.Errorf("check: %s:%d:1: %s directive inside the document above it (line %d; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it", path, top+1, strings.Fields(lines[top])[0], i+1)
+		}
+		return nil, nil
+	}
+	return dirs, nil
 }
 
 // isList reports whether the one document b is a List (isListKind).

@@ -554,6 +554,44 @@ func TestManifestYAMLDirective(t *testing.T) {
 	}
 }
 
+// A %TAG directive before a job that is not the first document of the
+// stream (after the ... that ends the one above, as YAML 1.2 has it) was
+// dropped with the lines above the job: a tag of its handle in the job
+// ("!e!int", the handle e naming YAML's own tags) failed ("found undefined
+// tag handle"), as it did for a job that was the first of several
+// documents, or in a List. The directive applies to its document alone,
+// and a directive inside the document above (no ... before it) is an error
+// at its line: YAML 1.2 has none there.
+func TestManifestTagDirective(t *testing.T) {
+	const tag = "%TAG !e! tag:yaml.org,2002:\n"
+	job := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: !e!int 4\n"
+	list := "apiVersion: v1\nkind: List\nitems:\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: !e!int 4\n"
+	for _, c := range []struct{ name, doc, at string }{
+		{"first, alone", tag + "---\n" + job, "m.yaml:7:17"},
+		{"first of two", tag + "---\n" + job + "---\nkind: Service\n", "m.yaml:7:17"},
+		{"second", "kind: Service\n...\n" + tag + "---\n" + job, "m.yaml:9:17"},
+		{"second, %YAML and a comment", "kind: Service\n...\n# the job\n%YAML 1.2\n" + tag + "---\n" + job, "m.yaml:11:17"},
+		{"second, CRLF", strings.ReplaceAll("kind: Service\n...\n"+tag+"---\n"+job, "\n", "\r\n"), "m.yaml:9:17"},
+		{"a List", tag + "---\n" + list, "m.yaml:10:19"},
+		{"a List, second", "kind: Service\n... # end\n" + tag + "--- # the jobs\n" + list, "m.yaml:12:19"},
+	} {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if err != nil || mf.Workers != 4 || mf.WorkersAt != c.at {
+			t.Errorf("%s: %+v, %v; want 4 workers at %s", c.name, mf, err, c.at)
+		}
+	}
+	checkManifestCases(t, []manifestCase{
+		// the job's faults at their lines, as when it is first
+		{"a fault, second", "kind: Service\n...\n" + tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1), 0, 0, "check: m.yaml:9:17: Worker.replicas = -4, want >= 0"},
+		{"a fault, first", tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1) + "---\nkind: Service\n", 0, 0, "check: m.yaml:7:17: Worker.replicas = -4, want >= 0"},
+		// the directive is the Service's, not the job's (the line is
+		// the YAML library's, one above the tag's)
+		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:8: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
+		{"inside the document above", "kind: Service\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:2:1: %TAG directive inside the document above it (line 1; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
+		{"after ---", "kind: Service\n---\n# tags\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:4:1: %TAG directive inside the document above it (line 2; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
+	})
+}
+
 // A replicas that is not a whole number gets one wording in block and flow
 // style, at its line and column (block style said "...replicas: "4":
 // expected a whole number >= 0", flow style "...replicas is "4": want a
