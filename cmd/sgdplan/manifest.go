@@ -216,21 +216,51 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if t := bytes.TrimSpace(js); len(t) > 0 && t[0] != '{' && string(t) != "null" {
 		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
 	}
-	if err := json.Unmarshal(js, &j); err != nil {
-		if e := badReplicaType(path, b, js); e != nil {
-			return manifest{}, e
+	// the kind first, then the fields of its spec alone: a TFJob's
+	// elasticPolicy (a PyTorchJob's field, which the TFJob has not) made
+	// check fail on its contents
+	var head struct {
+		APIVersion string                     `json:"apiVersion"`
+		Kind       string                     `json:"kind"`
+		Spec       map[string]json.RawMessage `json:"spec"`
+	}
+	err = json.Unmarshal(js, &head)
+	if err == nil {
+		j.APIVersion, j.Kind = head.APIVersion, head.Kind
+		switch j.Kind {
+		case "TFJob":
+			var t struct {
+				Spec struct {
+					TF map[string]replicaSpec `json:"tfReplicaSpecs"`
+				} `json:"spec"`
+			}
+			err = json.Unmarshal(js, &t)
+			j.Spec.TF = t.Spec.TF
+		case "PyTorchJob":
+			var pt struct {
+				Spec struct {
+					PyTorch       map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+					NprocPerNode  json.RawMessage        `json:"nprocPerNode"`
+					ElasticPolicy *elasticPolicy         `json:"elasticPolicy"`
+				} `json:"spec"`
+			}
+			err = json.Unmarshal(js, &pt)
+			j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
 		}
+		if err != nil {
+			if e := badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind]); e != nil {
+				return manifest{}, e
+			}
+		}
+	}
+	if err != nil {
 		// in the manifest's words, at the value's position: it said
 		// "cannot unmarshal number into Go struct field .spec.tfReplicaSpecs
 		// of type main.replicaSpec"
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
+			// (a role whose spec is not a mapping is badReplicas')
 			field := strings.TrimPrefix(te.Field, ".")
-			if te.Type == reflect.TypeFor[replicaSpec]() {
-				// the role whose spec is not a mapping (the error names
-				// the mapping of roles only)
-				field += badRole(js)
-			}
 			where := path
 			if p := yamlValuePos(b, strings.Split(field, ".")); p != "" && field != "" {
 				where += ":" + p
@@ -374,18 +404,13 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 		// a PyTorchJob's fields in a TFJob were read without a word
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
-		// tfReplicaSpecs, enableDynamicWorker)
-		for _, f := range []struct {
-			key   string
-			given bool
-		}{
-			{"nprocPerNode", given(j.Spec.NprocPerNode)},
-			{"elasticPolicy", j.Spec.ElasticPolicy != nil},
-		} {
-			if f.given {
-				mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: spec.%s: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know", at("spec", f.key), f.key))
-			}
-		}
+		// tfReplicaSpecs, enableDynamicWorker), and an elasticPolicy's
+		// contents were type-checked: they are not read
+		mf.Warnings = append(mf.Warnings, otherKindFields(head.Spec, at, "TFJob", "PyTorchJob", "runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker", map[string]string{
+			"nprocPerNode":        "each TFJob replica is one worker",
+			"elasticPolicy":       "each TFJob replica is one worker",
+			"pytorchReplicaSpecs": "check counts the roles of tfReplicaSpecs",
+		})...)
 	case "PyTorchJob":
 		// Kubeflow's training operator refuses a Master whose replicas is
 		// not 1 ("There must be only 1 master replica"; its webhook:
@@ -454,6 +479,14 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			mf.ProcessesKey = "elasticPolicy.nProcPerNode"
 		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
+		// and a TFJob's fields in a PyTorchJob (Kubeflow's
+		// PyTorchJobSpec: runPolicy, elasticPolicy, pytorchReplicaSpecs,
+		// nprocPerNode)
+		mf.Warnings = append(mf.Warnings, otherKindFields(head.Spec, at, "PyTorchJob", "TFJob", "runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode", map[string]string{
+			"tfReplicaSpecs":      "check counts the roles of pytorchReplicaSpecs",
+			"successPolicy":       "the job ends as its runPolicy says",
+			"enableDynamicWorker": "the workers are pytorchReplicaSpecs' replicas",
+		})...)
 	case "":
 		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))
 	default:
@@ -585,6 +618,24 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 	return n, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch container of %s)", mode, n, strings.Join(keys, " and ")), true
 }
 
+// otherKindFields warns about the fields of the spec of a job of kind
+// kind that are the other kind's (other; the kind's own spec holds
+// fields): check does not read them, nor check their contents (a TFJob's
+// elasticPolicy was type-checked, and a fault in it failed check). how
+// maps each such field to what check does instead. Keys match in any
+// case, as the decoder matches them; at places a key path in the file.
+func otherKindFields(spec map[string]json.RawMessage, at func(...string) string, kind, other, fields string, how map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(spec)) {
+		for _, f := range slices.Sorted(maps.Keys(how)) {
+			if strings.EqualFold(k, f) && given(spec[k]) {
+				out = append(out, fmt.Sprintf("%s: spec.%s: a %s has no such field (it is a %s's; a %s's spec holds %s): not used, %s; the API server drops or refuses a field it does not know", at("spec", k), k, kind, other, kind, fields, how[f]))
+			}
+		}
+	}
+	return out
+}
+
 // given reports whether a raw JSON field holds a value (not absent or
 // null).
 func given(raw json.RawMessage) bool {
@@ -702,7 +753,9 @@ func yamlValuePos(b []byte, keys []string) string {
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") {
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") || isDirective([]byte(line)) {
+			// (a directive, "%TAG !e! tag:example.com,2000:", is no
+			// key: a List item below it was not placed)
 			continue
 		}
 		indent := len(line) - len(t)
@@ -836,14 +889,19 @@ var yamlVersionRE = regexp.MustCompile(`^1\.[0-9]+$`)
 // document that is not YAML are errors naming the documents or items.
 func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	lines := strings.Split(string(b), "\n")
-	only := func(d [2]int) []byte {
+	only := func(d [2]int, dirs []int) []byte {
 		// the lines after it dropped: a parser's "end of file" is its end
 		out := make([]string, d[1])
 		for i := d[0]; i < d[1]; i++ {
 			out[i] = lines[i]
-			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && (l == "---" || strings.HasPrefix(l, "--- ")) {
+			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && len(dirs) == 0 && (l == "---" || strings.HasPrefix(l, "--- ")) {
 				out[i] = "   " + out[i][3:]
 			}
+		}
+		// its directives, and its "---" kept above: YAML takes
+		// directives before a "---" only
+		for _, i := range dirs {
+			out[i] = lines[i]
 		}
 		return []byte(strings.Join(out, "\n"))
 	}
@@ -889,7 +947,11 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	}
 	listAt := ""
 	for _, d := range docs {
-		doc := only(d)
+		dirs, err := prologue(path, lines, d[0])
+		if err != nil {
+			return nil, err
+		}
+		doc := only(d, dirs)
 		kind, where, items, err := kindOf(doc)
 		if err != nil {
 			return nil, err
@@ -915,6 +977,19 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		ds, err := listItems(path, doc, len(raw))
 		if err != nil {
 			return nil, err
+		}
+		if l := strings.TrimSpace(lines[d[0]]); len(dirs) > 0 && (l == "---" || strings.HasPrefix(l, "--- #")) {
+			// each item keeps the List's directives and its "---"
+			// (bare: a "--- kind: List" line is the List's)
+			for k, item := range ds {
+				out := strings.Split(string(item), "\n")
+				for _, i := range append(dirs, d[0]) {
+					if i < len(out) {
+						out[i] = lines[i]
+					}
+				}
+				ds[k] = []byte(strings.Join(out, "\n"))
+			}
 		}
 		for _, item := range ds {
 			if _, err := yaml.YAMLToJSON(item); err != nil && strings.Contains(err.Error(), "unknown anchor") {
@@ -945,6 +1020,41 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		return nil, fmt.Errorf("check: %s: its List (kind at %s) holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, listAt, len(jobs), strings.Join(jobs, ", "))
 	}
 	return nil, fmt.Errorf("check: %s: holds %d Kubeflow jobs (%s): give a file with one (check judges one job)", path, len(jobs), strings.Join(jobs, ", "))
+}
+
+// prologue is the lines (indexes into lines) of the directives of the
+// document whose first line is first (its "---"), as YAML 1.2 reads them:
+// the directive lines between the start of the stream, or a "..." that
+// ends the document above, and the document's "---". They apply to that
+// document alone: jobDocument kept the document from its "---" down, so a
+// %TAG directive before a job that was not the first document was dropped
+// ("found undefined tag handle" where the job used it). A directive with
+// the content of the document above, or its "---", above it and no "..."
+// between is in that document, where YAML 1.2 has no directive: an error
+// at its line.
+func prologue(path string, lines []string, first int) ([]int, error) {
+	if l := strings.TrimRight(lines[first], " \t\r"); l != "---" && !strings.HasPrefix(l, "--- ") {
+		return nil, nil // no "---": directives above would stand in it
+	}
+	var dirs []int
+	for i := first - 1; i >= 0; i-- {
+		l := strings.TrimRight(lines[i], " \t\r")
+		switch t := strings.TrimSpace(l); {
+		case t == "" || strings.HasPrefix(t, "#"):
+			continue
+		case isDirective([]byte(l)):
+			dirs = append(dirs, i)
+			continue
+		case l == "..." || strings.HasPrefix(l, "... "):
+			return dirs, nil
+		}
+		if len(dirs) > 0 {
+			top := dirs[len(dirs)-1]
+			return nil, fmt.Errorf("check: %s:%d:1: %s directive inside the document above it (line %d; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it", path, top+1, strings.Fields(lines[top])[0], i+1)
+		}
+		return nil, nil
+	}
+	return dirs, nil
 }
 
 // isList reports whether the one document b is a List (isListKind).
@@ -979,25 +1089,6 @@ func keysOf(ls []yamlLevel) []string {
 	return out
 }
 
-// badRole is ".ROLE" of the first replica role (sorted by spec key and
-// role) whose spec is neither a mapping nor null, "" when none is.
-func badRole(js []byte) string {
-	var doc struct {
-		Spec map[string]map[string]json.RawMessage `json:"spec"`
-	}
-	if json.Unmarshal(js, &doc) != nil {
-		return ""
-	}
-	for _, k := range slices.Sorted(maps.Keys(doc.Spec)) {
-		for _, role := range slices.Sorted(maps.Keys(doc.Spec[k])) {
-			if v := bytes.TrimSpace(doc.Spec[k][role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
-				return "." + role
-			}
-		}
-	}
-	return ""
-}
-
 // manifestType names what a manifest field of Go type t holds, for
 // people: a replica role is a mapping with replicas, spec a mapping.
 func manifestType(t reflect.Type) string {
@@ -1022,29 +1113,63 @@ func manifestType(t reflect.Type) string {
 	return t.Kind().String()
 }
 
-// badReplicaType finds, in the JSON form js of manifest b, a role whose
-// replicas is not a whole number, and says so at its line and column
-// (block style by yamlValuePos, flow style by flowValuePos), in one wording
-// for both: "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole
-// number of replicas >= 0" (block style said "expected a whole number >=
-// 0", flow style "want a whole number of replicas"); nil when every
-// replicas is a number.
-func badReplicaType(path string, b, js []byte) error {
+// badReplicas finds, in the JSON form js of manifest b, the replica
+// roles (of spec.specsKey, the job's kind's) whose spec is not a
+// mapping, or whose replicas is not a whole number, and says so of the
+// first in the file (by line and column: a user fixes a file from the
+// top; it named the first by sorted role names) at its line and column
+// (block style by yamlValuePos, flow style by flowPathPos or
+// flowValuePos), in one wording for both styles:
+// "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
+// replicas >= 0" (block style said "expected a whole number >= 0", flow
+// style "want a whole number of replicas"); nil when every role is a
+// mapping and every replicas a number.
+func badReplicas(path string, b, js []byte, specsKey string) error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
 	}
 	if json.Unmarshal(js, &doc) != nil {
 		return nil
 	}
-	for _, specsKey := range slices.Sorted(maps.Keys(doc.Spec)) {
-		var roles map[string]json.RawMessage
-		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+	var first error
+	firstAt := ""
+	// fault keeps err, at pos ("LINE:COL", "" when not found), when it
+	// stands before the first so far (ties and unplaced ones: sorted
+	// order)
+	fault := func(pos string, err error) {
+		if first == nil || posBefore(pos, firstAt) {
+			first, firstAt = err, pos
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(doc.Spec)) {
+		// the key the decoder reads (in any case, as encoding/json
+		// matches it)
+		if !strings.EqualFold(key, specsKey) {
 			continue
 		}
+		specsKey := key
+		var roles map[string]json.RawMessage
+		if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+			continue // not a mapping: the decoder's error says so
+		}
 		for _, role := range slices.Sorted(maps.Keys(roles)) {
+			if v := bytes.TrimSpace(roles[role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
+				// the role's spec is not a mapping
+				pos := valuePos(b, []string{"spec", specsKey, role})
+				where := path
+				if pos != "" {
+					where += ":" + pos
+				}
+				got := map[byte]string{'[': "list", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
+				if got == "" {
+					got = "number"
+				}
+				fault(pos, fmt.Errorf("check: %s: not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", where, specsKey, role, got, manifestType(reflect.TypeFor[replicaSpec]())))
+				continue
+			}
 			var spec map[string]json.RawMessage
 			if json.Unmarshal(roles[role], &spec) != nil {
-				continue // not a mapping: the decoder's error says so
+				continue
 			}
 			raw, ok := spec["replicas"]
 			if !ok {
@@ -1054,15 +1179,21 @@ func badReplicaType(path string, b, js []byte) error {
 			if json.Unmarshal(raw, &n) == nil || string(raw) == "null" {
 				continue
 			}
+			pos := yamlValuePos(b, []string{"spec", specsKey, role, "replicas"})
+			if pos == "" {
+				pos = flowPathPos(b, []string{"spec", specsKey, role, "replicas"})
+			}
+			if pos == "" {
+				pos = flowValuePos(b, role, raw)
+			}
 			where := path
-			if p := yamlValuePos(b, []string{"spec", specsKey, role, "replicas"}); p != "" {
-				where += ":" + p
-			} else if p := flowValuePos(b, role, raw); p != "" {
-				where += ":" + p
+			if pos != "" {
+				where += ":" + pos
 			}
 			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
 				// whole, beyond an int: too large, not "not whole"
-				return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount)
+				fault(pos, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount))
+				continue
 			}
 			hint := ""
 			var str string
@@ -1073,10 +1204,94 @@ func badReplicaType(path string, b, js []byte) error {
 					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
 				}
 			}
-			return fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint)
+			fault(pos, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint))
 		}
 	}
-	return nil
+	return first
+}
+
+// posBefore reports whether the position a ("LINE:COL") stands before b
+// in the file; a position not found ("") stands after every other.
+func posBefore(a, b string) bool {
+	la, ca, okA := linecol(a)
+	lb, cb, okB := linecol(b)
+	switch {
+	case !okA:
+		return false
+	case !okB:
+		return true
+	}
+	return la < lb || la == lb && ca < cb
+}
+
+// linecol is the line and column of "LINE:COL"; ok is false for "".
+func linecol(p string) (line, col int, ok bool) {
+	l, c, found := strings.Cut(p, ":")
+	line, err1 := strconv.Atoi(l)
+	col, err2 := strconv.Atoi(c)
+	return line, col, found && err1 == nil && err2 == nil
+}
+
+// valuePos is "LINE:COL" of the value of the key path keys in b, in block
+// style (yamlValuePos) or flow style (flowPathPos); "" when not found.
+func valuePos(b []byte, keys []string) string {
+	if p := yamlValuePos(b, keys); p != "" {
+		return p
+	}
+	return flowPathPos(b, keys)
+}
+
+// flowPathPos is "LINE:COL" of the value of the key path keys in b where
+// the path enters a flow mapping ("Worker: {replicas: x}", "spec:
+// {tfReplicaSpecs: ...}", a JSON document): the longest head of keys that
+// yamlValuePos places in block style, or the document itself when it is a
+// flow mapping, followed key by key through the flow mappings
+// (flowKeyValue); "" when not found.
+func flowPathPos(b []byte, keys []string) string {
+	text := string(b)
+	for i := len(keys) - 1; i >= 0; i-- {
+		open := -1
+		if i == 0 {
+			l, c, _ := linecol(firstContent(b))
+			open = lineColOffset(text, l, c)
+		} else if l, c, ok := linecol(yamlValuePos(b, keys[:i])); ok {
+			open = lineColOffset(text, l, c)
+		}
+		if open < 0 || open >= len(text) || text[open] != '{' {
+			continue
+		}
+		v := -1
+		for _, k := range keys[i:] {
+			if open < 0 || open >= len(text) || text[open] != '{' {
+				v = -1
+				break
+			}
+			v = flowKeyValue(text, open, k)
+			open = v
+		}
+		if v < 0 || v >= len(text) {
+			return ""
+		}
+		return fmt.Sprintf("%d:%d", strings.Count(text[:v], "\n")+1, v-strings.LastIndex(text[:v], "\n"))
+	}
+	return ""
+}
+
+// lineColOffset is the byte offset in text of line and column (1-based,
+// bytes); -1 when out of range.
+func lineColOffset(text string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
+	}
+	if col < 1 || off+col-1 > len(text) {
+		return -1
+	}
+	return off + col - 1
 }
 
 // flowValuePos is "LINE:COL" of a flow-style replicas value raw (its JSON

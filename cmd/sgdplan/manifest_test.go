@@ -554,6 +554,44 @@ func TestManifestYAMLDirective(t *testing.T) {
 	}
 }
 
+// A %TAG directive before a job that is not the first document of the
+// stream (after the ... that ends the one above, as YAML 1.2 has it) was
+// dropped with the lines above the job: a tag of its handle in the job
+// ("!e!int", the handle e naming YAML's own tags) failed ("found undefined
+// tag handle"), as it did for a job that was the first of several
+// documents, or in a List. The directive applies to its document alone,
+// and a directive inside the document above (no ... before it) is an error
+// at its line: YAML 1.2 has none there.
+func TestManifestTagDirective(t *testing.T) {
+	const tag = "%TAG !e! tag:yaml.org,2002:\n"
+	job := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: !e!int 4\n"
+	list := "apiVersion: v1\nkind: List\nitems:\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: !e!int 4\n"
+	for _, c := range []struct{ name, doc, at string }{
+		{"first, alone", tag + "---\n" + job, "m.yaml:7:17"},
+		{"first of two", tag + "---\n" + job + "---\nkind: Service\n", "m.yaml:7:17"},
+		{"second", "kind: Service\n...\n" + tag + "---\n" + job, "m.yaml:9:17"},
+		{"second, %YAML and a comment", "kind: Service\n...\n# the job\n%YAML 1.2\n" + tag + "---\n" + job, "m.yaml:11:17"},
+		{"second, CRLF", strings.ReplaceAll("kind: Service\n...\n"+tag+"---\n"+job, "\n", "\r\n"), "m.yaml:9:17"},
+		{"a List", tag + "---\n" + list, "m.yaml:10:19"},
+		{"a List, second", "kind: Service\n... # end\n" + tag + "--- # the jobs\n" + list, "m.yaml:12:19"},
+	} {
+		mf, err := parseManifest("m.yaml", []byte(c.doc))
+		if err != nil || mf.Workers != 4 || mf.WorkersAt != c.at {
+			t.Errorf("%s: %+v, %v; want 4 workers at %s", c.name, mf, err, c.at)
+		}
+	}
+	checkManifestCases(t, []manifestCase{
+		// the job's faults at their lines, as when it is first
+		{"a fault, second", "kind: Service\n...\n" + tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1), 0, 0, "check: m.yaml:9:17: Worker.replicas = -4, want >= 0"},
+		{"a fault, first", tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1) + "---\nkind: Service\n", 0, 0, "check: m.yaml:7:17: Worker.replicas = -4, want >= 0"},
+		// the directive is the Service's, not the job's (the line is
+		// the YAML library's, one above the tag's)
+		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:8: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
+		{"inside the document above", "kind: Service\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:2:1: %TAG directive inside the document above it (line 1; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
+		{"after ---", "kind: Service\n---\n# tags\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:4:1: %TAG directive inside the document above it (line 2; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
+	})
+}
+
 // A replicas that is not a whole number gets one wording in block and flow
 // style, at its line and column (block style said "...replicas: "4":
 // expected a whole number >= 0", flow style "...replicas is "4": want a
@@ -576,16 +614,46 @@ func TestManifestReplicasStringOneWording(t *testing.T) {
 	}
 }
 
-// A TFJob with a PyTorchJob's nprocPerNode or elasticPolicy (Kubeflow's
-// TFJobSpec has neither: runPolicy, successPolicy, tfReplicaSpecs,
-// enableDynamicWorker) was judged without a word: each replica is one
-// worker, and a warning at the field says it is not used.
+// With several roles in fault (a replicas not a whole number, a role that
+// is not a mapping), the error names the first in the file, at its line
+// and column: it named the first by sorted role names (PS before Worker),
+// so a user fixing the file from the top was sent below.
+func TestManifestFirstFaultInFileOrder(t *testing.T) {
+	const head = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n"
+	cases := []manifestCase{
+		{"two fractions", head + "    Worker:\n      replicas: 2.5\n    PS:\n      replicas: 1.5\n", 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is 2.5: want a whole number of replicas >= 0"},
+		{"two words", head + "    Worker:\n      replicas: x\n    PS:\n      replicas: \"y\"\n", 0, 0, `check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"the first in the file is PS", head + "    PS:\n      replicas: z\n    Worker:\n      replicas: 2.5\n", 0, 0, `check: m.yaml:5:17: spec.tfReplicaSpecs.PS.replicas is "z": want a whole number of replicas >= 0`},
+		{"flow", "{kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 2.5}, PS: {replicas: x}}}}\n", 0, 0, "check: m.yaml:1:58: spec.tfReplicaSpecs.Worker.replicas is 2.5: want a whole number of replicas >= 0"},
+		{"JSON", "{\"kind\": \"TFJob\", \"spec\": {\"tfReplicaSpecs\": {\n  \"Worker\": {\"replicas\": \"x\"},\n  \"PS\": {\"replicas\": 0.5}}}}\n", 0, 0, `check: m.yaml:2:26: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"roles not mappings", head + "    Worker: 3\n    PS: [1]\n", 0, 0, "check: m.yaml:4:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
+		// a role that is not a mapping above a replicas that is not a
+		// number: the role (the replicas came first, whatever the order)
+		{"a role, then a replicas", head + "    Worker: \"3\"\n    PS:\n      replicas: 1.5\n", 0, 0, "check: m.yaml:4:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a string where a replica spec (a mapping with replicas and template) was expected"},
+		{"a replicas, then a role", head + "    Worker:\n      replicas: 1.5\n    PS: true\n", 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is 1.5: want a whole number of replicas >= 0"},
+		{"flow roles", "{kind: TFJob, spec: {tfReplicaSpecs: {Worker: 3, PS: [1]}}}\n", 0, 0, "check: m.yaml:1:47: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
+	}
+	checkManifestCases(t, cases)
+}
+
+// A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
+// pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
+// successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
+// word: each replica is one worker, and a warning at the field says it is
+// not used. Its contents are not checked (a malformed elasticPolicy failed
+// check), nor those of a TFJob's field in a PyTorchJob.
 func TestManifestTFJobPyTorchFields(t *testing.T) {
 	job := "kind: TFJob\nspec:\n%s  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n"
 	cases := []struct{ name, spec, want string }{
 		{"nprocPerNode", "  nprocPerNode: \"4\"\n", `m.yaml:3:17: spec.nprocPerNode: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
 		{"elasticPolicy", "  elasticPolicy:\n    nProcPerNode: 4\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field`},
 		{"flow", "", `m.yaml: spec.nprocPerNode: a TFJob has no such field`},
+		// its contents are not read: a malformed elasticPolicy failed
+		// check ("spec.elasticPolicy.maxReplicas holds a string where a
+		// whole number was expected")
+		{"elasticPolicy malformed", "  elasticPolicy:\n    maxReplicas: six\n    minReplicas: [1]\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
+		{"elasticPolicy a number", "  elasticPolicy: 5\n", `m.yaml:3:18: spec.elasticPolicy: a TFJob has no such field`},
+		{"pytorchReplicaSpecs", "  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2.5\n", `m.yaml:3:3: spec.pytorchReplicaSpecs: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, check counts the roles of tfReplicaSpecs;`},
 	}
 	for _, c := range cases {
 		doc := fmt.Sprintf(job, c.spec)
@@ -596,6 +664,12 @@ func TestManifestTFJobPyTorchFields(t *testing.T) {
 		if err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || !strings.HasPrefix(mf.Warnings[0], c.want) || len(mf.CountWarnings) != 0 {
 			t.Errorf("%s: %+v, %v; want 3 workers and the warning %q", c.name, mf, err, c.want)
 		}
+	}
+	// and a TFJob's fields in a PyTorchJob, its tfReplicaSpecs malformed
+	pt := "kind: PyTorchJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: x\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	want := `m.yaml:3:3: spec.tfReplicaSpecs: a PyTorchJob has no such field (it is a TFJob's; a PyTorchJob's spec holds runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode): not used, check counts the roles of pytorchReplicaSpecs; the API server drops or refuses a field it does not know`
+	if mf, err := parseManifest("m.yaml", []byte(pt)); err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || mf.Warnings[0] != want {
+		t.Errorf("PyTorchJob with tfReplicaSpecs: %+v, %v; want 3 workers and the warning %q", mf, err, want)
 	}
 }
 
