@@ -3,7 +3,9 @@ package planner
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
 )
 
 // Priority allocates by fixed per-job priorities: at every event it gives the
@@ -93,6 +95,10 @@ type OptimizeSettings struct {
 	// them instead of replaying those heuristics. plan --policy all runs
 	// every heuristic before numeric, which replayed them all again.
 	Known map[string]Result
+	// Parallel is the most replays of the local search run at once; 0
+	// means runtime.GOMAXPROCS(0), 1 one at a time. The outcome is the
+	// same whatever it is, bit for bit (TestOptimizeParallelSame).
+	Parallel int
 }
 
 // Optimized is the outcome of Optimize.
@@ -195,34 +201,55 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 		// (W^q - prev^q)^(1-p) computed as W (1 - (prev/W)^q)^(1-p)
 		V[j] = W * math.Pow(1-math.Pow(prev/W, q), 1-p)
 	}
-	eval := func(V []float64) (float64, Result, error) {
-		out.Evaluations++
+	sim := func(V []float64) (float64, Result, error) {
 		r, err := Simulate(jobs, Priority{V: V}, Settings{Servers: servers})
 		if err != nil {
 			return 0, r, err
 		}
 		return value(r), r, nil
 	}
-	cur, curR, err := eval(V)
+	out.Evaluations++
+	cur, curR, err := sim(V)
 	if err != nil {
 		return out, err
 	}
+	par := s.Parallel
+	if par <= 0 {
+		par = runtime.GOMAXPROCS(0)
+	}
+	// A sweep tries, for i = 0, 1, ..., V_i times step, then V_i over it,
+	// each a replay, and keeps the first that lowers the objective (then
+	// goes on to i+1 from the new V). Until one does, every candidate of
+	// the sweep is a change of one V_i of the same V: the next par of them
+	// are replayed at once (spec), in order of the sweep the first that
+	// improves is kept, and those after it are dropped, not counted in
+	// Evaluations. The evaluations, the V and the result are those of one
+	// replay at a time, bit for bit. A sweep ends (the bound on the
+	// evaluations is read between sweeps) before the next is known.
+	spec := newSpeculation(par, len(V))
 	step := 4.0
 	for step > 1.001 && out.Evaluations < s.MaxEvaluations {
 		improved := false
-		for i := range V {
-			for _, f := range []float64{step, 1 / step} {
-				old := V[i]
-				V[i] = old * f
-				v, r, err := eval(V)
-				if err != nil {
-					return out, err
+		fs := [2]float64{step, 1 / step}
+		for c := 0; c < 2*len(V); {
+			batch := spec.run(V, c, 2*len(V), fs, sim)
+			accepted := false
+			for _, e := range batch {
+				out.Evaluations++
+				if e.err != nil {
+					return out, e.err
 				}
-				if v < cur*(1-1e-12) {
-					cur, curR, improved = v, r, true
+				if e.v < cur*(1-1e-12) {
+					i := e.c / 2
+					V[i] = V[i] * fs[e.c%2]
+					cur, curR, improved = e.v, e.r, true
+					c = 2 * (i + 1) // the next coordinate
+					accepted = true
 					break
 				}
-				V[i] = old
+			}
+			if !accepted {
+				c += len(batch)
 			}
 		}
 		if !improved {
@@ -235,4 +262,53 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 		out.Result.Policy = "numeric"
 	}
 	return out, nil
+}
+
+// speculation replays candidates of numeric's sweep at once: candidate c
+// is V with V[c/2] times fs[c%2].
+type speculation struct {
+	vs  [][]float64 // a V for each replay at once
+	out []candidate
+}
+
+// candidate is one replay of a sweep.
+type candidate struct {
+	c   int
+	v   float64
+	r   Result
+	err error
+}
+
+func newSpeculation(par, n int) *speculation {
+	par = max(1, min(par, 2*n))
+	s := &speculation{vs: make([][]float64, par), out: make([]candidate, par)}
+	for k := range s.vs {
+		s.vs[k] = make([]float64, n)
+	}
+	return s
+}
+
+// run replays candidates c, c+1, ... (below end, as many as s replays at
+// once) on V, each on its own copy of V, and returns them in that order.
+func (s *speculation) run(V []float64, c, end int, fs [2]float64, sim func([]float64) (float64, Result, error)) []candidate {
+	k := min(len(s.vs), end-c)
+	one := func(j int) {
+		w := s.vs[j]
+		copy(w, V)
+		i := (c + j) / 2
+		w[i] = V[i] * fs[(c+j)%2]
+		v, r, err := sim(w)
+		s.out[j] = candidate{c: c + j, v: v, r: r, err: err}
+	}
+	if k == 1 {
+		one(0)
+		return s.out[:1]
+	}
+	var wg sync.WaitGroup
+	for j := 1; j < k; j++ {
+		wg.Go(func() { one(j) })
+	}
+	one(0)
+	wg.Wait()
+	return s.out[:k]
 }

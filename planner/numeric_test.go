@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -264,4 +265,218 @@ func TestMemoCurveFractions(t *testing.T) {
 	if len(m.frac) != memoFrac {
 		t.Errorf("%d fractional counts kept, want at most %d", len(m.frac), memoFrac)
 	}
+}
+
+// parallelJobs draws an instance for TestOptimizeParallelSame: 1 to 12
+// jobs on power laws, Amdahl's law (by value, and one pointer shared by
+// several jobs), a hump, a plateau, a kink and a function (a curve type
+// the simulator cannot key its memo on); arrivals together or spread;
+// weights and caps on some.
+func parallelJobs(rng *rand.Rand) []Job {
+	m := 1 + rng.IntN(12)
+	shared := &amdahl{F: 0.5 + 0.49*rng.Float64()}
+	jobs := make([]Job, m)
+	t := 0.0
+	spread := rng.IntN(3) // 0: all at 0
+	for i := range jobs {
+		if spread > 0 {
+			t += 5 * float64(spread) * rng.ExpFloat64()
+		}
+		jobs[i] = Job{ID: fmt.Sprint("j", i), Arrival: t, Size: 0.5 + 20*rng.Float64()}
+		switch rng.IntN(7) {
+		case 0, 1:
+			jobs[i].Curve = PowerLaw{P: 0.1 + 0.9*rng.Float64()}
+		case 2:
+			jobs[i].Curve = amdahl{F: 0.5 + 0.49*rng.Float64()}
+		case 3:
+			jobs[i].Curve = shared
+		case 4:
+			jobs[i].Curve = hump{k0: 2 + 10*rng.Float64()}
+		case 5:
+			jobs[i].Curve = []Speedup{plateau{}, kinked{}}[rng.IntN(2)]
+		default:
+			p := 0.3 + 0.6*rng.Float64()
+			jobs[i].Curve = curveFunc(func(k float64) float64 {
+				if k <= 0 {
+					return 0
+				}
+				return math.Log1p(k) / math.Log(2) * math.Pow(k, p/4)
+			})
+		}
+		if rng.IntN(3) == 0 {
+			jobs[i].Weight = 0.2 + 3*rng.Float64()
+		}
+		if rng.IntN(4) == 0 {
+			jobs[i].MaxWorkers = 1 + rng.IntN(8)
+		}
+	}
+	return jobs
+}
+
+// Optimize's replays at once (Parallel) change nothing: on random
+// instances (mixed curves, arrivals, weights, both objectives, bounds on
+// the evaluations that a sweep runs past) its outcome with 1 replay at a
+// time and with 2, 3, 4 or 7 at once is that of the search as it was
+// (optimizeRef), bit for bit: the objective, the evaluations, the
+// priorities, the Result.
+func TestOptimizeParallelSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	trials := 100
+	if testing.Short() {
+		trials = 30
+	}
+	show := func(o Optimized) string {
+		return fmt.Sprintf("%#v\n%#v\n%#v\n%#v %#v %#v %#v %v", o.Policy, o.Result, o.Objective, o.Start, o.Heuristics, o.Evaluations, o.Warnings, o.Objective)
+	}
+	searched := 0
+	for trial := range trials {
+		jobs := parallelJobs(rng)
+		n := float64(1+rng.IntN(20)) + []float64{0, 0.5}[rng.IntN(2)]
+		obj := []Objective{FlowTime, Slowdown}[rng.IntN(2)]
+		maxEv := 1 + rng.IntN(6*len(jobs)+2)
+		if trial%50 == 0 {
+			jobs = jobs[:min(len(jobs), 3)]
+			maxEv = 0 // the default, 3000: to the smallest step
+		}
+		want, errRef := optimizeRef(jobs, n, obj, &OptimizeSettings{MaxEvaluations: maxEv})
+		if want.Evaluations > 1 {
+			searched++
+		}
+		for _, par := range []int{1, []int{2, 3, 4, 7}[trial%4]} {
+			got, err := Optimize(jobs, n, obj, &OptimizeSettings{MaxEvaluations: maxEv, Parallel: par})
+			if fmt.Sprint(err) != fmt.Sprint(errRef) {
+				t.Fatalf("trial %d, %d at once: error %v, want %v", trial, par, err, errRef)
+			}
+			if a, b := show(got), show(want); a != b {
+				t.Fatalf("trial %d (%d jobs, %g servers, %v, at most %d evaluations), %d at once:\n%s\nwant\n%s", trial, len(jobs), n, obj, maxEv, par, a, b)
+			}
+		}
+	}
+	if searched < trials/2 {
+		t.Errorf("the search ran on %d of %d instances only", searched, trials)
+	}
+}
+
+// optimizeRef is Optimize as it was before its replays ran at once
+// (8786129): one replay at a time.
+func optimizeRef(jobs []Job, servers float64, obj Objective, set *OptimizeSettings) (Optimized, error) {
+	s := OptimizeSettings{}
+	if set != nil {
+		s = *set
+	}
+	if s.MaxJobs == 0 {
+		s.MaxJobs = 64
+	}
+	if s.MaxEvaluations == 0 {
+		s.MaxEvaluations = 3000
+	}
+	value := func(r Result) float64 {
+		if obj == Slowdown {
+			sum := 0.0
+			for i, j := range r.Jobs {
+				sum += jobs[i].weight() * j.Slowdown
+			}
+			return sum
+		}
+		return r.WeightedFlow
+	}
+	out := Optimized{Objective: math.Inf(1), Heuristics: map[string]float64{}}
+	for _, name := range PolicyNames {
+		if name == "fcfs-rigid" {
+			// a rigid job wider than the cluster: fcfs-rigid cannot place
+			// it, and is no starting point (the whole optimisation failed)
+			if why := RigidTooWide(jobs, servers); why != "" {
+				out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: fcfs-rigid left out: %s", why))
+				continue
+			}
+		}
+		pol, err := NewPolicy(name, s.KneeAlpha)
+		if err != nil {
+			return out, err
+		}
+		r, ok := s.Known[name]
+		if !ok {
+			if r, err = Simulate(jobs, pol, Settings{Servers: servers}); err != nil {
+				return out, fmt.Errorf("planner: optimize: %s: %w", name, err)
+			}
+		}
+		v := value(r)
+		out.Heuristics[name] = v
+		if v < out.Objective {
+			out.Objective, out.Policy, out.Result, out.Start = v, pol, r, name
+		}
+	}
+	if out.Policy == nil {
+		return out, fmt.Errorf("planner: optimize: no policy gives a finite objective (sizes or arrivals so large that the times overflow)")
+	}
+	if len(jobs) > s.MaxJobs {
+		out.Warnings = append(out.Warnings, fmt.Errorf("planner: optimize: %d jobs > %d: best heuristic (%s) returned without local search", len(jobs), s.MaxJobs, out.Start))
+		return out, nil
+	}
+	// heSRPT's priorities at the median exponent.
+	ps := make([]float64, len(jobs))
+	for i := range jobs {
+		ps[i] = exponentOf(jobs[i].Curve, servers)
+	}
+	sort.Float64s(ps)
+	p := math.Min(ps[len(ps)/2], 0.999)
+	x := make([]float64, len(jobs))
+	wt := make([]float64, len(jobs))
+	for i := range jobs {
+		x[i] = jobs[i].Size
+		wt[i] = jobs[i].weight()
+		if obj == Slowdown {
+			wt[i] /= x[i]
+		}
+	}
+	idx := sortLargestFirst(x)
+	V := make([]float64, len(jobs))
+	q := 1 / (1 - p)
+	W := 0.0
+	for _, j := range idx {
+		prev := W
+		W += wt[j]
+		// (W^q - prev^q)^(1-p) computed as W (1 - (prev/W)^q)^(1-p)
+		V[j] = W * math.Pow(1-math.Pow(prev/W, q), 1-p)
+	}
+	eval := func(V []float64) (float64, Result, error) {
+		out.Evaluations++
+		r, err := Simulate(jobs, Priority{V: V}, Settings{Servers: servers})
+		if err != nil {
+			return 0, r, err
+		}
+		return value(r), r, nil
+	}
+	cur, curR, err := eval(V)
+	if err != nil {
+		return out, err
+	}
+	step := 4.0
+	for step > 1.001 && out.Evaluations < s.MaxEvaluations {
+		improved := false
+		for i := range V {
+			for _, f := range []float64{step, 1 / step} {
+				old := V[i]
+				V[i] = old * f
+				v, r, err := eval(V)
+				if err != nil {
+					return out, err
+				}
+				if v < cur*(1-1e-12) {
+					cur, curR, improved = v, r, true
+					break
+				}
+				V[i] = old
+			}
+		}
+		if !improved {
+			step = math.Sqrt(step)
+		}
+	}
+	if cur < out.Objective {
+		out.Objective, out.Result = cur, curR
+		out.Policy = Priority{V: append([]float64(nil), V...)}
+		out.Result.Policy = "numeric"
+	}
+	return out, nil
 }

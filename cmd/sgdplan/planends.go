@@ -158,10 +158,20 @@ func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds)
 		return nil
 	}
 	low, high := e.jobs(jobs)
+	// The two ends at once: each has its own curves (speedupEnd, its
+	// memo under a lock), its own known map and its own simulations; the
+	// fitted models they share are safe for concurrent use (fit's sweep
+	// memo is locked). The low end's error is the one told, as when they
+	// ran one after the other.
 	var res [2]planner.Result
+	var errs [2]error
+	var wg sync.WaitGroup
 	for i, js := range [][]planner.Job{low, high} {
-		var err error
-		if res[i], err = planReplay(js, n, p.Policy, alpha, e.known[i]); err != nil {
+		wg.Go(func() { res[i], errs[i] = planReplay(js, n, p.Policy, alpha, e.known[i]) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
 			return fmt.Errorf("%s: no range: with the fitted curves at the %s ends of their intervals: %w", p.Policy, [2]string{"low", "high"}[i], err)
 		}
 	}

@@ -251,3 +251,69 @@ func TestReportPlanNoteRangesShown(t *testing.T) {
 		}
 	}
 }
+
+// planRanges makes the plans at the two ends at once (and numeric's
+// search runs its replays at once): the ranges are those of the two
+// plans made one after the other, without the heuristics' plans kept
+// for numeric (planEnds.known), bit for bit. Run with -race, it checks
+// that the ends, the fitted model (an mva model: fit's sweep memo) and
+// the simulations share nothing unlocked.
+func TestPlanRangesEndsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	m, err := fit.LoadModel(reportModel(t, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jobs []planner.Job
+	for i := range 7 {
+		j := planner.Job{ID: fmt.Sprint("j", i), Arrival: float64(40 * i), Size: float64(300 + 170*(i%4)), MaxWorkers: 8}
+		if i%2 == 0 {
+			j.Curve = m
+		} else {
+			j.Curve = planner.PowerLaw{P: 0.6 + 0.05*float64(i)}
+		}
+		jobs = append(jobs, j)
+	}
+	const n = 12.0
+	ends := planFindEnds(jobs)
+	known := map[string]planner.Result{}
+	for _, name := range []string{"hesrpt", "greedy", "knee", "numeric"} {
+		p, err := planRun(jobs, n, name, 0, false, known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p
+		want.Jobs = append([]planJob(nil), p.Jobs...)
+		if err := planRanges(&p, jobs, n, 0, ends); err != nil {
+			t.Fatal(err)
+		}
+		// one end after the other, nothing known
+		low, high := ends.jobs(jobs)
+		want.MeanFlowRange = &[2]float64{want.MeanFlowTime, want.MeanFlowTime}
+		for k := range want.Jobs {
+			c := want.Jobs[k].Completion
+			want.Jobs[k].CompletionRange = &[2]float64{c, c}
+		}
+		for _, js := range [][]planner.Job{low, high} {
+			r, err := planReplay(js, n, name, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			widenRange(want.MeanFlowRange, r.MeanResponse)
+			for k, j := range r.Jobs {
+				widenRange(want.Jobs[k].CompletionRange, j.Completion)
+			}
+		}
+		if p.MeanFlowRange[0] == p.MeanFlowRange[1] {
+			t.Errorf("%s: mean flow range %v: want one of some width", name, *p.MeanFlowRange)
+		}
+		got, exp := fmt.Sprintf("%#v", *p.MeanFlowRange), fmt.Sprintf("%#v", *want.MeanFlowRange)
+		for k := range p.Jobs {
+			got += fmt.Sprintf(" %#v", *p.Jobs[k].CompletionRange)
+			exp += fmt.Sprintf(" %#v", *want.Jobs[k].CompletionRange)
+		}
+		if got != exp {
+			t.Errorf("%s: ranges\n%s\nwant, the ends one after the other,\n%s", name, got, exp)
+		}
+	}
+}
