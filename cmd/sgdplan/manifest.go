@@ -781,7 +781,8 @@ func yamlValuePos(b []byte, keys []string) string {
 
 // yamlDocuments is the documents of a YAML stream that hold anything but
 // comments, each as the lines [from, to) of b (a document's "---" line
-// is its first): sigs.k8s.io/yaml reads the first alone, so a file of a
+// is its first, its "..." line its last; after a "..." a document may
+// start bare): sigs.k8s.io/yaml reads the first alone, so a file of a
 // Service and a job would be judged on the Service.
 func yamlDocuments(b []byte) [][2]int {
 	var docs [][2]int
@@ -801,7 +802,18 @@ func yamlDocuments(b []byte) [][2]int {
 			}
 			continue
 		}
-		if t != "" && !strings.HasPrefix(t, "#") && t != "..." && (content || !isDirective(line)) {
+		if l := strings.TrimRight(string(line), " \t\r"); l == "..." || strings.HasPrefix(l, "... ") {
+			// a document's end: what follows is the next document, with
+			// a "---" or bare (YAML 1.2: "kind: Service", "...", then
+			// "kind: TFJob" are two documents; the job was read as part
+			// of the Service's, and check judged the Service)
+			if content {
+				docs = append(docs, [2]int{from, i + 1})
+			}
+			from, content = i+1, false
+			continue
+		}
+		if t != "" && !strings.HasPrefix(t, "#") && (content || !isDirective(line)) {
 			content = true
 		}
 	}

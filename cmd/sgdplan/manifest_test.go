@@ -375,6 +375,15 @@ func TestManifestDocuments(t *testing.T) {
 		// the end of the document: line 2, not the file's 11)
 		{"service not YAML", "kind: Service\nspec: [\n---\n" + tf, 0, 0, "check: m.yaml:2: not a Kubeflow job manifest: invalid YAML: did not find expected node content"},
 		{"a list", "- a\n---\n" + tf, 0, 0, "check: m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
+		// a "..." ends a document, and the next may start bare (YAML
+		// 1.2): the job after the Service's "..." was read as part of
+		// the Service's document, and check judged the Service (kind
+		// "Service": expected TFJob or PyTorchJob)
+		{"service ..., bare job", svc + "...\n" + tf, 6, 2, ""},
+		{"job ..., bare service", tf + "... # end\n" + svc, 6, 2, ""},
+		{"service ..., bare bad job", svc + "...\n" + strings.Replace(tf, "replicas: 6", "replicas: six", 1), 0, 0, "check: m.yaml:16:17: spec.tfReplicaSpecs.Worker.replicas is \"six\": want a whole number of replicas >= 0"},
+		{"service ..., --- job ...", svc + "...\n---\n" + tf + "...\n", 6, 2, ""},
+		{"two jobs apart by ...", tf + "...\n" + pt, 0, 0, "check: m.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 10:7): give a file with one (check judges one job)"},
 	}
 	checkManifestCases(t, cases)
 }
