@@ -159,17 +159,110 @@ func (d FitData) validate() error {
 	return nil
 }
 
+// LogSpan is the ratio of the largest worker count the fit figure draws to
+// the smallest from which its workers axis is logarithmic (base 2): on the
+// public traces (1 to 64 workers, the curve drawn to 128) a linear axis put
+// the small configurations, where a fit is trained, into the left tenth.
+const LogSpan = 16
+
+// workers returns the smallest and the largest worker count drawn (of the
+// measured points and the curve).
+func (d FitData) workers() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, c := range d.Curve {
+		lo, hi = math.Min(lo, c.X), math.Max(hi, c.X)
+	}
+	for _, m := range d.Measured {
+		lo, hi = math.Min(lo, m.X), math.Max(hi, m.X)
+	}
+	return lo, hi
+}
+
+// LogWorkers says whether FitFigure draws the workers on a logarithmic axis:
+// when every worker count drawn is positive and the largest is at least
+// LogSpan times the smallest.
+func (d FitData) LogWorkers() bool {
+	_, _, log := d.workersAxis()
+	return log
+}
+
+// workersAxis returns the workers axis's range and whether it is
+// logarithmic. A linear axis starts at 0 and ends 3% past the largest count;
+// a logarithmic one reaches 3% of its width past the smallest and the
+// largest count on both sides, and starts above 0.
+func (d FitData) workersAxis() (min, max float64, log bool) {
+	lo, hi := d.workers()
+	if lo > 0 && hi/lo >= LogSpan && !math.IsInf(hi/lo, 0) {
+		pad := 0.03 * math.Log2(hi/lo)
+		min, max = math.Exp2(math.Log2(lo)-pad), math.Exp2(math.Log2(hi)+pad)
+		if min > 0 && !math.IsInf(max, 0) {
+			return min, max, true
+		}
+	}
+	return 0, hi * 1.03, false
+}
+
+// along returns n+1 points from a to b on the straight line through them,
+// spaced evenly as the x axis draws them: in x, or in log x when logX
+// (there the line's points bunch at the left when spaced evenly in x).
+func along(a, b plotter.XY, n int, logX bool) plotter.XYs {
+	out := make(plotter.XYs, n+1)
+	for k := 0; k <= n; k++ {
+		t := float64(k) / float64(n)
+		x := a.X + t*(b.X-a.X)
+		if logX {
+			x = a.X * math.Pow(b.X/a.X, t)
+		}
+		if k == n {
+			x = b.X
+		}
+		y := a.Y
+		if b.X != a.X {
+			y = a.Y + (x-a.X)/(b.X-a.X)*(b.Y-a.Y)
+		}
+		out[k] = plotter.XY{X: x, Y: y}
+	}
+	return out
+}
+
+// xys returns xys as XY, for panel.see.
+func xys(p plotter.XYs) []XY {
+	out := make([]XY, len(p))
+	for i, q := range p {
+		out[i] = XY{q.X, q.Y}
+	}
+	return out
+}
+
 // FitFigure returns the fit figure: measured throughput with error bars, the fitted
 // curve with its confidence band, both asymptotic bounds and the knee, and
-// beneath them a panel of relative residuals.
+// beneath them a panel of relative residuals. The workers axis is
+// logarithmic (base 2, labelled at the powers of two) when d.LogWorkers().
 func FitFigure(d FitData) (*Figure, error) {
-	if err := d.validate(); err != nil {
-		return nil, err
-	}
-	res, err := d.Residuals()
+	p, r, err := fitPlots(d)
 	if err != nil {
 		return nil, err
 	}
+	return fitFigure(p, r), nil
+}
+
+// fitFigure stacks the fit panel p above the residual strip r.
+func fitFigure(p, r *plot.Plot) *Figure {
+	return &Figure{W: Width, H: TallHeight, draw: func(c draw.Canvas) {
+		stack(margin(c), []*plot.Plot{p, r}, []float64{3, 1})
+	}}
+}
+
+// fitPlots returns FitFigure's two panels: the fit and the residuals.
+func fitPlots(d FitData) (p, r *plot.Plot, err error) {
+	if err := d.validate(); err != nil {
+		return nil, nil, err
+	}
+	res, err := d.Residuals()
+	if err != nil {
+		return nil, nil, err
+	}
+	xlo, xhi, logX := d.workersAxis()
 	title := d.Title
 	if title == "" {
 		title = "Throughput vs workers"
@@ -186,7 +279,7 @@ func FitFigure(d FitData) (*Figure, error) {
 	measColor := OkabeIto[3]
 
 	f := &panel{p: newPlot(title, "", ylabel)}
-	p := f.p
+	p = f.p
 	// Confidence band.
 	var band plotter.XYs
 	var lower plotter.XYs
@@ -203,7 +296,7 @@ func FitFigure(d FitData) (*Figure, error) {
 	if len(band) >= 2 && len(lower) >= 2 {
 		poly, err := plotter.NewPolygon(append(band, lower...))
 		if err != nil {
-			return nil, fmt.Errorf("plots: fit: %w", err)
+			return nil, nil, fmt.Errorf("plots: fit: %w", err)
 		}
 		poly.Color = fade(fitColor, 0.18)
 		poly.LineStyle.Width = 0
@@ -220,18 +313,36 @@ func FitFigure(d FitData) (*Figure, error) {
 		knee := d.Knee()
 		top := d.Bound(math.Inf(1))
 		lightEnd := math.Min(xmax, 1.2*knee)
-		light := plotter.XYs{{X: 0, Y: 0}, {X: lightEnd, Y: d.scale() * lightEnd / (d.Z + d.SumD)}}
-		heavy := plotter.XYs{{X: 0, Y: top}, {X: xmax, Y: top}}
-		ll, _ := plotter.NewLine(light)
-		ll.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		lightAt := func(x float64) plotter.XY { return plotter.XY{X: x, Y: d.scale() * x / (d.Z + d.SumD)} }
+		// Both bounds start at the axis's left end: at 0 on a linear
+		// axis, above 0 on a log one (which cannot place 0). There the
+		// line N/(Z+ΣD) is a curve, drawn through 64 points.
+		var light plotter.XYs
+		switch {
+		case !logX:
+			light = plotter.XYs{lightAt(0), lightAt(lightEnd)}
+		case lightEnd > xlo:
+			light = along(lightAt(xlo), lightAt(lightEnd), 64, true)
+		}
+		heavy := plotter.XYs{{X: xlo, Y: top}, {X: xmax, Y: top}}
 		hl, _ := plotter.NewLine(heavy)
 		hl.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(1.5), vg.Points(2.5)}}
-		p.Add(ll, hl)
-		f.legend("bound N/(Z+ΣD)", ll)
+		if len(light) > 0 {
+			ll, _ := plotter.NewLine(light)
+			ll.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+			p.Add(ll)
+			f.legend("bound N/(Z+ΣD)", ll)
+		}
+		p.Add(hl)
 		f.legend("bound 1/max D", hl)
-		f.see(densify(light, 20)...)
-		f.see(densify(heavy, 20)...)
-		if knee <= xmax {
+		if logX {
+			f.see(xys(light)...)
+			f.see(xys(along(heavy[0], heavy[1], 40, true))...)
+		} else {
+			f.see(densify(light, 20)...)
+			f.see(densify(heavy, 20)...)
+		}
+		if knee <= xmax && knee >= xlo {
 			kl, _ := plotter.NewLine(plotter.XYs{{X: knee, Y: 0}, {X: knee, Y: top}})
 			kl.LineStyle = draw.LineStyle{Color: fade(Ink, 0.6), Width: vg.Points(0.8)}
 			p.Add(kl)
@@ -244,7 +355,16 @@ func FitFigure(d FitData) (*Figure, error) {
 				lab.TextStyle[0].Color = Ink
 				p.Add(lab)
 			}
-			f.see(XY{knee, top * 0.04}, XY{knee * 1.15, top * 0.04})
+			if logX {
+				// the label's width as a share of the axis's (legendBox's
+				// estimate of a character), spread in log x
+				n := len([]rune(" knee N*≈" + num(knee)))
+				frac := float64(vg.Points(tickSize*0.55*float64(n))) / float64(Width*0.8)
+				end := knee * math.Pow(xhi/xlo, frac)
+				f.see(xys(along(plotter.XY{X: knee, Y: top * 0.04}, plotter.XY{X: end, Y: top * 0.04}, 8, true))...)
+			} else {
+				f.see(XY{knee, top * 0.04}, XY{knee * 1.15, top * 0.04})
+			}
 		}
 	}
 	// Fitted curve.
@@ -273,7 +393,7 @@ func FitFigure(d FitData) (*Figure, error) {
 	if len(errs) > 0 {
 		eb, err := plotter.NewYErrorBars(errBars{errs, yerr})
 		if err != nil {
-			return nil, fmt.Errorf("plots: fit: %w", err)
+			return nil, nil, fmt.Errorf("plots: fit: %w", err)
 		}
 		eb.LineStyle = draw.LineStyle{Color: measColor, Width: vg.Points(1.2)}
 		eb.CapWidth = vg.Points(5)
@@ -299,15 +419,19 @@ func FitFigure(d FitData) (*Figure, error) {
 		p.Add(hs)
 		f.legend("measured, held out", hs)
 	}
-	p.X.Min = 0
+	xlabel := "workers N"
+	p.X.Min, p.X.Max = xlo, xhi
 	p.Y.Min = 0
-	p.X.Max = xmax * 1.03
+	if logX {
+		xlabel = "workers N (log scale)"
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, log2Ticks{}
+	}
 	hideTickLabels(&p.X)
 	f.placeLegend(Width, TallHeight*0.75)
 
 	// Residuals.
-	r := newPlot("", "workers N", "residual (%)")
-	zero, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: xmax * 1.03, Y: 0}})
+	r = newPlot("", xlabel, "residual (%)")
+	zero, _ := plotter.NewLine(plotter.XYs{{X: xlo, Y: 0}, {X: xhi, Y: 0}})
 	zero.LineStyle = draw.LineStyle{Color: fitColor, Width: vg.Points(1.2)}
 	r.Add(zero)
 	rxy := make(plotter.XYs, len(res))
@@ -328,12 +452,10 @@ func FitFigure(d FitData) (*Figure, error) {
 		r.Add(rh)
 	}
 	r.X.Min, r.X.Max = p.X.Min, p.X.Max
+	r.X.Scale, r.X.Tick.Marker = p.X.Scale, p.X.Tick.Marker
 	r.Y.Min, r.Y.Max = -lim*1.15, lim*1.15
 	r.Y.Tick.Marker = niceTicks{strip: true}
-
-	return &Figure{W: Width, H: TallHeight, draw: func(c draw.Canvas) {
-		stack(margin(c), []*plot.Plot{p, r}, []float64{3, 1})
-	}}, nil
+	return p, r, nil
 }
 
 // splitHeld splits xys, one per measured point, into the points the fit

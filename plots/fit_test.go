@@ -3,9 +3,11 @@ package plots
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -189,4 +191,244 @@ func TestFitSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	smoke(t, fig, "fit-plain")
+}
+
+// mvaFit is fitExample's job measured at the worker counts meas, with the
+// curve drawn at the integers from lo to hi.
+func mvaFit(lo, hi int, meas ...int) FitData {
+	d := fitExample()
+	d.Curve, d.Measured = nil, nil
+	z, dd := 0.1, []float64{0.01, 0.01, 0.005}
+	for n := lo; n <= hi; n++ {
+		y := mva(n, z, dd)
+		d.Curve = append(d.Curve, Band{X: float64(n), Y: y, Lo: 0.95 * y, Hi: 1.05 * y})
+	}
+	for _, n := range meas {
+		y := mva(n, z, dd) * 1.02
+		d.Measured = append(d.Measured, Repeats(float64(n), []float64{0.97 * y, y, 1.03 * y}))
+	}
+	return d
+}
+
+// recordX is an x scale that remembers every x it places.
+type recordX struct {
+	plot.Normalizer
+	xs *[]float64
+}
+
+func (s recordX) Normalize(min, max, x float64) float64 {
+	*s.xs = append(*s.xs, x)
+	return s.Normalizer.Normalize(min, max, x)
+}
+
+// The workers axis is logarithmic (base 2, labelled at the powers of two,
+// in both panels) when the largest count drawn is at least 16 times the
+// smallest, and linear below; on a log axis nothing is placed at x <= 0
+// (gonum's LogScale panics there) nor outside the axis, whose bounds start
+// at its left end; every figure renders.
+func TestFitLogAxis(t *testing.T) {
+	pow2 := func(d FitData) FitData {
+		d.Measured = nil
+		for n := 1; n <= 64; n *= 2 {
+			y := mva(n, 0.1, []float64{0.01, 0.01, 0.005})
+			d.Measured = append(d.Measured, Obs{X: float64(n), Y: y, Lo: math.NaN(), Hi: math.NaN(), HeldOut: n > 8})
+		}
+		return d
+	}
+	earlyKnee := mvaFit(1, 128, 1, 8, 64) // knee 0.3: left of the axis
+	earlyKnee.Z, earlyKnee.SumD, earlyKnee.MaxD = 0.002, 0.001, 0.01
+	zero := mvaFit(1, 64, 1, 64) // a curve from 0 workers: no log axis
+	zero.Curve = append([]Band{{X: 0, Y: 0, Lo: 0, Hi: 0}}, zero.Curve...)
+	plain := fitExample()
+	plain.Z, plain.SumD, plain.MaxD = 0, 0, 0
+	cases := []struct {
+		name   string
+		d      FitData
+		log    bool
+		labels string // the tick labels of a log axis
+	}{
+		{"1-64 drawn to 128", pow2(mvaFit(1, 128)), true, "1 2 4 8 16 32 64 128"},
+		{"2-64 drawn to 128", mvaFit(2, 128, 2, 3, 4, 6, 8, 16, 32, 64), true, "2 4 8 16 32 64 128"},
+		{"one point", mvaFit(1, 64, 12), true, "1 2 4 8 16 32 64"},
+		{"one point, one worker", mvaFit(1, 16, 1), true, "1 2 4 8 16"},
+		{"fitExample 1-32", fitExample(), true, "1 2 4 8 16 32"},
+		{"no bounds", plain, true, "1 2 4 8 16 32"},
+		{"knee left of the axis", earlyKnee, true, "1 2 4 8 16 32 64 128"},
+		{"curve from 0", zero, false, ""},
+		{"demo 1-8", mvaFit(1, 8, 1, 2), false, ""},
+		{"1-15", mvaFit(1, 15, 1, 2, 4, 8), false, ""},
+		{"4-63", mvaFit(4, 63, 4, 8, 16, 32), false, ""},
+	}
+	for _, c := range cases {
+		if got := c.d.LogWorkers(); got != c.log {
+			t.Errorf("%s: LogWorkers() = %v, want %v", c.name, got, c.log)
+		}
+		p, r, err := fitPlots(c.d)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, plog := p.X.Scale.(plot.LogScale)
+		_, rlog := r.X.Scale.(plot.LogScale)
+		if plog != c.log || rlog != c.log {
+			t.Errorf("%s: log x axis %v (fit), %v (residuals), want %v", c.name, plog, rlog, c.log)
+		}
+		if strings.Contains(r.X.Label.Text, "log") != c.log {
+			t.Errorf("%s: x label %q, want one that says log scale only on a log axis", c.name, r.X.Label.Text)
+		}
+		if r.X.Min != p.X.Min || r.X.Max != p.X.Max {
+			t.Errorf("%s: residuals x [%g, %g], fit x [%g, %g]: want the same", c.name, r.X.Min, r.X.Max, p.X.Min, p.X.Max)
+		}
+		if !c.log {
+			if p.X.Min != 0 {
+				t.Errorf("%s: linear axis starts at %g, want 0", c.name, p.X.Min)
+			}
+			fig := fitFigure(p, r)
+			var buf bytes.Buffer
+			if err := fig.WritePNG(&buf); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if !(p.X.Min > 0) || p.X.Min > c.d.Curve[0].X || p.X.Max < c.d.Curve[len(c.d.Curve)-1].X {
+			t.Errorf("%s: log axis [%g, %g], want it positive and holding the curve", c.name, p.X.Min, p.X.Max)
+		}
+		var labels []string
+		for _, tk := range r.X.Tick.Marker.Ticks(r.X.Min, r.X.Max) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, " "); got != c.labels {
+			t.Errorf("%s: tick labels %q, want %q", c.name, got, c.labels)
+		}
+		var xs []float64
+		min, max := p.X.Min, p.X.Max
+		p.X.Scale = recordX{p.X.Scale, &xs}
+		r.X.Scale = recordX{r.X.Scale, &xs}
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					t.Errorf("%s: panic: %v", c.name, e)
+				}
+			}()
+			var buf bytes.Buffer
+			if err := fitFigure(p, r).WritePNG(&buf); err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		}()
+		if len(xs) == 0 {
+			t.Errorf("%s: nothing placed on the x axis", c.name)
+		}
+		for _, x := range xs {
+			if !(x > 0) || x < min*(1-1e-12) || x > max*(1+1e-12) {
+				t.Errorf("%s: x = %g placed on the log axis [%g, %g]", c.name, x, min, max)
+				break
+			}
+		}
+	}
+}
+
+// On a log axis the bound N/(Z+ΣD) is drawn through many points from the
+// axis's left end, and the knee's label is judged where it is drawn.
+func TestFitLogBounds(t *testing.T) {
+	d := mvaFit(1, 128, 1, 2, 4, 8, 16, 32, 64)
+	p, _, err := fitPlots(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	min, _, _ := d.workersAxis()
+	if min != p.X.Min {
+		t.Errorf("workersAxis min %g, plot's %g", min, p.X.Min)
+	}
+	pts := along(plotter.XY{X: min, Y: min / 0.125}, plotter.XY{X: 15, Y: 15 / 0.125}, 64, true)
+	if len(pts) != 65 || pts[0].X != min || pts[64].X != 15 {
+		t.Fatalf("along: %d points from %g to %g, want 65 from %g to 15", len(pts), pts[0].X, pts[64].X, min)
+	}
+	for i, q := range pts {
+		if !within(q.Y, q.X/0.125, 1e-9) {
+			t.Errorf("point %d (%g, %g) is off the line N/0.125", i, q.X, q.Y)
+		}
+		if i > 0 && !within(q.X/pts[i-1].X, math.Pow(15/min, 1.0/64), 1e-9) {
+			t.Errorf("points %d and %d are not evenly spaced in log x", i-1, i)
+		}
+	}
+	fig := func(d FitData) *Figure {
+		f, err := FitFigure(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if s := svgText(t, fig(d)); !strings.Contains(s, "knee N*≈12.5") || !strings.Contains(s, "bound N/(Z+ΣD)") {
+		t.Errorf("log figure lacks the knee label or the light-load bound's legend")
+	}
+	// a knee left of the axis: no knee, no light-load bound, no panic
+	d.Z, d.SumD, d.MaxD = 0.002, 0.001, 0.01
+	if s := svgText(t, fig(d)); strings.Contains(s, "knee") || strings.Contains(s, "N/(Z+ΣD)") || !strings.Contains(s, "1/max D") {
+		t.Errorf("a knee at 0.3 on an axis from 1: want neither the knee nor N/(Z+ΣD), and 1/max D")
+	}
+}
+
+// placeLegend judges the corners on a log x axis where the points are
+// drawn: points at the top at 1 to 4 and 48 to 80 workers, on an axis from 1
+// to 128, fill both top corners there (at x they leave the top right empty).
+func TestPlaceLegendLogX(t *testing.T) {
+	var pts []XY
+	for _, x := range []float64{1, 1.5, 2, 3, 4, 48, 56, 64, 72, 80} {
+		pts = append(pts, XY{x, 9.5})
+	}
+	for _, log := range []bool{false, true} {
+		p := plot.New()
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 128, 0, 10
+		if log {
+			p.X.Scale = plot.LogScale{}
+		}
+		placeLegend(p, pts, 2, 10, Width, Height)
+		if log && (p.Legend.Top || !p.Legend.Left) {
+			t.Errorf("log x: legend top %v, left %v, want bottom left", p.Legend.Top, p.Legend.Left)
+		}
+		if !log && (!p.Legend.Top || p.Legend.Left) {
+			t.Errorf("linear x: legend top %v, left %v, want top right", p.Legend.Top, p.Legend.Left)
+		}
+	}
+}
+
+func TestLog2Ticks(t *testing.T) {
+	for _, c := range []struct {
+		min, max float64
+		want     string
+	}{
+		{0.87, 148, "1 2 4 8 16 32 64 128"},
+		{1.8, 140, "2 4 8 16 32 64 128"},
+		{0.2, 3, "0.25 0.5 1 2"},
+		{1, math.Exp2(40), "1 32 1024 32768 1.049e+06 3.355e+07 1.074e+09 3.436e+10 1.1e+12"}, // every 5th power,
+	} {
+		var labels []string
+		for _, tk := range (log2Ticks{}).Ticks(c.min, c.max) {
+			if !(tk.Value > 0) || tk.Value < c.min || tk.Value > c.max {
+				t.Errorf("[%g, %g]: tick at %g", c.min, c.max, tk.Value)
+			}
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if got := strings.Join(labels, " "); got != c.want {
+			t.Errorf("[%g, %g]: labels %q, want %q", c.min, c.max, got, c.want)
+		}
+	}
+	// minor ticks at 3, 6, 12, ... when every power is labelled
+	var minor []float64
+	for _, tk := range (log2Ticks{}).Ticks(0.87, 148) {
+		if tk.Label == "" {
+			minor = append(minor, tk.Value)
+		}
+	}
+	if !slices.Equal(minor, []float64{1.5, 3, 6, 12, 24, 48, 96}) {
+		t.Errorf("minor ticks %v, want 1.5 3 6 ... 96", minor)
+	}
+	for _, r := range [][2]float64{{0, 10}, {-1, 10}, {5, 5}, {1, math.Inf(1)}, {math.NaN(), 2}} {
+		if ts := (log2Ticks{}).Ticks(r[0], r[1]); len(ts) != 0 {
+			t.Errorf("[%g, %g]: ticks %v, want none", r[0], r[1], ts)
+		}
+	}
 }

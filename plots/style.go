@@ -287,20 +287,35 @@ type XY struct{ X, Y float64 }
 // no data (pts are the points drawn, densified along lines by the caller);
 // when every corner holds data it raises the top of the y axis until the
 // legend fits above the data. w and h are the size of the plot's canvas.
+// On a logarithmic x axis (plot.LogScale, positive range) the corners are
+// judged where the points are drawn, at log x: judged at x itself, a legend
+// at the left of an axis from 1 to 128 workers saw the points from 1 to 16
+// in its first tenth, where they cover half the width.
 func placeLegend(p *plot.Plot, pts []XY, rows, longest int, w, h vg.Length) {
 	if rows == 0 {
 		return
 	}
 	p.X.Min, p.X.Max = finiteRange(p.X.Min, p.X.Max)
 	p.Y.Min, p.Y.Max = finiteRange(p.Y.Min, p.Y.Max)
+	xmin, xmax := p.X.Min, p.X.Max
+	if _, ok := p.X.Scale.(plot.LogScale); ok && xmin > 0 {
+		xmin, xmax = math.Log(xmin), math.Log(xmax)
+		lp := make([]XY, 0, len(pts))
+		for _, q := range pts {
+			if q.X > 0 { // (nothing is drawn there)
+				lp = append(lp, XY{math.Log(q.X), q.Y})
+			}
+		}
+		pts = lp
+	}
 	// The data area is the canvas less axes and title: about 80% by 75%.
 	fw, fh := legendBox(rows, longest, w*0.8, h*0.75)
-	c, n := legendCorner(p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, pts, fw, fh)
+	c, n := legendCorner(xmin, xmax, p.Y.Min, p.Y.Max, pts, fw, fh)
 	if n > 0 {
 		// Make room at the top: the data must end below 1-fh of the axis.
 		span := p.Y.Max - p.Y.Min
 		p.Y.Max = p.Y.Min + span/math.Max(1-fh-0.03, 0.3)
-		c, _ = legendCorner(p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, pts, fw, fh)
+		c, _ = legendCorner(xmin, xmax, p.Y.Min, p.Y.Max, pts, fw, fh)
 	}
 	p.Legend.Top = c == TopLeft || c == TopRight
 	p.Legend.Left = c == TopLeft || c == BottomLeft
@@ -541,6 +556,42 @@ func (nt niceTicks) Ticks(min, max float64) []plot.Tick {
 			t.Label = tickLabelDigits(x, stepDigits(x, step))
 		}
 		ts = append(ts, t)
+	}
+	return ts
+}
+
+// log2Ticks labels a logarithmic axis at the powers of two (1 2 4 8 ... ;
+// every k-th power when there would be more than 10 labels), with
+// unlabelled minor ticks at 1.5 times each power (3 6 12 ...) when every
+// power is labelled. Every tick is positive and within [min, max]: a log
+// scale cannot place 0. An axis without a positive range gets no ticks.
+type log2Ticks struct{}
+
+func (log2Ticks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) || math.IsInf(max, 0) {
+		return nil
+	}
+	in := func(v float64) bool { return v > 0 && v >= min*(1-1e-12) && v <= max*(1+1e-12) }
+	a := math.Ceil(math.Log2(min) - 1e-9)
+	b := math.Floor(math.Log2(max) + 1e-9)
+	step := math.Max(1, math.Ceil((b-a+1)/10))
+	var ts []plot.Tick
+	if step == 1 && in(0.75*math.Exp2(a)) {
+		ts = append(ts, plot.Tick{Value: 0.75 * math.Exp2(a)})
+	}
+	for e := a; e <= b; e++ { // at most about 2100 powers of two in float64
+		v := math.Exp2(e)
+		if !in(v) {
+			continue
+		}
+		t := plot.Tick{Value: v}
+		if math.Mod(e, step) == 0 {
+			t.Label = tickLabel(v)
+		}
+		ts = append(ts, t)
+		if m := 1.5 * v; step == 1 && in(m) {
+			ts = append(ts, plot.Tick{Value: m})
+		}
 	}
 	return ts
 }
