@@ -201,8 +201,14 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 		// (W^q - prev^q)^(1-p) computed as W (1 - (prev/W)^q)^(1-p)
 		V[j] = W * math.Pow(1-math.Pow(prev/W, q), 1-p)
 	}
+	// every replay of the search asks the curves other than power laws for
+	// the same counts: the replays share their evaluations (sharedCurve),
+	// the values those of the curves, bit for bit. (The heuristics' shares
+	// change at every event: their fractional counts would fill the
+	// shared tables for nothing.)
+	shared := shareCurves(jobs, servers)
 	sim := func(V []float64) (float64, Result, error) {
-		r, err := Simulate(jobs, Priority{V: V}, Settings{Servers: servers})
+		r, err := Simulate(shared, Priority{V: V}, Settings{Servers: servers})
 		if err != nil {
 			return 0, r, err
 		}

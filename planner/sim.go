@@ -4,11 +4,14 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Settings of a simulation. The zero value of each field is its default.
@@ -475,6 +478,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		res.Energy = busy
 		res.FlowPlusEnergy = res.MeanResponse*float64(M) + busy
 	}
+	for _, c := range memos {
+		if m, ok := c.(*memoCurve); ok && m.shared != nil {
+			m.shared.merge(m)
+		}
+	}
 	return res, nil
 }
 
@@ -537,6 +545,11 @@ type memoCurve struct {
 	// fractional counts at every event, each a model evaluation (64 jobs
 	// on a fitted curve took 40 s)
 	frac map[float64]float64
+	// shared, when the curve came as a sharedCurve: the counts other
+	// replays of the same Optimize call kept, snap (read only) and the
+	// first tab, and where this replay's are merged when it ends
+	shared *sharedCurve
+	snap   map[float64]float64
 }
 
 // memoFrac bounds the fractional counts a memoCurve keeps: policies whose
@@ -551,6 +564,10 @@ func (m *memoCurve) Speedup(k float64) float64 {
 		}
 		v := m.c.Speedup(k)
 		m.tab[i] = v
+		return v
+	}
+	// a fractional k is never a zero: keys equal as floats have the same bits
+	if v, ok := m.snap[k]; ok {
 		return v
 	}
 	if v, ok := m.frac[k]; ok {
@@ -568,7 +585,7 @@ func (m *memoCurve) Speedup(k float64) float64 {
 
 // memoize wraps curves other than PowerLaw in a memoCurve for up to n
 // workers, one per distinct curve (jobs that share a fitted model share its
-// cache).
+// cache). A sharedCurve's memoCurve starts from what the sharedCurve holds.
 func memoize(c Speedup, n float64, seen map[Speedup]Speedup) Speedup {
 	if _, ok := c.(PowerLaw); ok || c == nil {
 		return c
@@ -579,15 +596,146 @@ func memoize(c Speedup, n float64, seen map[Speedup]Speedup) Speedup {
 			return m
 		}
 	}
-	tab := make([]float64, int(math.Min(n, 1<<16))+2)
-	for i := range tab {
-		tab[i] = math.NaN()
+	var m *memoCurve
+	if sc, ok := c.(*sharedCurve); ok {
+		m = sc.memo(n)
+	} else {
+		tab := make([]float64, int(math.Min(n, 1<<16))+2)
+		for i := range tab {
+			tab[i] = math.NaN()
+		}
+		m = &memoCurve{c: c, tab: tab}
 	}
-	m := &memoCurve{c: c, tab: tab}
 	if comparable {
 		seen[c] = m
 	}
 	return m
+}
+
+// sharedCurve is a curve whose evaluations the replays of numeric's
+// search (Optimize) share, some of them running at once
+// (OptimizeSettings.Parallel): each replay's memoCurve starts from the
+// counts that the replays which ended before it kept (its whole counts but
+// 0, and snap), and adds its own to them when it ends. The curve is then
+// evaluated once per count, not once per count and replay (more only for
+// replays at once), and a replay seldom adds to its own map (the inserts
+// cost more than a cheap curve: BenchmarkOptimize64 took half the time).
+// The values are those the curve gave at the same k, bit for bit: a
+// fractional key is never a zero, so keys equal as floats have the same
+// bits; a whole count of 0 (or -0) is evaluated in each replay, as its
+// first comes. Its own Speedup is the curve's, uncached.
+type sharedCurve struct {
+	c    Speedup
+	n    float64 // the servers
+	mu   sync.Mutex
+	tab  atomic.Pointer[[]float64]           // whole counts, NaN until known; read only
+	snap atomic.Pointer[map[float64]float64] // at most memoFrac fractional counts; read only
+}
+
+func (s *sharedCurve) Speedup(k float64) float64 { return s.c.Speedup(k) }
+
+// shareCurves returns a copy of jobs whose curves, other than PowerLaw
+// (cheap, and tabled by the policies that need one) and nil, are
+// sharedCurves for n servers, one per distinct curve as memoize keys them:
+// the jobs that share a curve share one memoCurve in a replay, as before.
+func shareCurves(jobs []Job, n float64) []Job {
+	out := slices.Clone(jobs)
+	seen := map[Speedup]*sharedCurve{}
+	for i := range out {
+		c := out[i].Curve
+		if _, ok := c.(PowerLaw); ok || c == nil {
+			continue
+		}
+		comparable := reflect.TypeOf(c).Comparable()
+		if comparable {
+			if sc, ok := seen[c]; ok {
+				out[i].Curve = sc
+				continue
+			}
+		}
+		sc := &sharedCurve{c: c, n: n}
+		if comparable {
+			seen[c] = sc
+		}
+		out[i].Curve = sc
+	}
+	return out
+}
+
+// memo is a replay's memoCurve of s on n servers.
+func (s *sharedCurve) memo(n float64) *memoCurve {
+	size := int(math.Min(n, 1<<16)) + 2
+	var tab []float64
+	if t := s.tab.Load(); t != nil && len(*t) == size && n == s.n {
+		tab = slices.Clone(*t)
+	} else {
+		tab = make([]float64, size)
+		for i := range tab {
+			tab[i] = math.NaN()
+		}
+	}
+	tab[0] = math.NaN() // a 0 or a -0, as the replay asks first
+	m := &memoCurve{c: s.c, tab: tab, shared: s}
+	if n == s.n {
+		if p := s.snap.Load(); p != nil {
+			m.snap = *p
+		}
+	}
+	return m
+}
+
+// merge adds to s what replay m kept that s lacks, in new tables (a
+// replay may be reading the old ones), at most memoFrac fractional counts.
+func (s *sharedCurve) merge(m *memoCurve) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.tab.Load(); t == nil || len(*t) == len(m.tab) {
+		var tab []float64
+		for i := 1; i < len(m.tab); i++ {
+			if v := m.tab[i]; v == v && (t == nil || (*t)[i] != (*t)[i]) {
+				if tab == nil {
+					if t != nil {
+						tab = slices.Clone(*t)
+					} else {
+						tab = make([]float64, len(m.tab))
+						for j := range tab {
+							tab[j] = math.NaN()
+						}
+					}
+				}
+				tab[i] = v
+			}
+		}
+		if tab != nil {
+			s.tab.Store(&tab)
+		}
+	}
+	var snap map[float64]float64
+	old := map[float64]float64(nil)
+	if p := s.snap.Load(); p != nil {
+		old = *p
+	}
+	for k, v := range m.frac {
+		if _, ok := old[k]; ok {
+			continue
+		}
+		if snap == nil {
+			if len(old) >= memoFrac {
+				return
+			}
+			snap = maps.Clone(old)
+			if snap == nil {
+				snap = make(map[float64]float64, len(m.frac))
+			}
+		}
+		if len(snap) >= memoFrac {
+			break
+		}
+		snap[k] = v
+	}
+	if snap != nil {
+		s.snap.Store(&snap)
+	}
 }
 
 // peakScan is the most worker counts FastestWorkers tries.

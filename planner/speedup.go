@@ -20,11 +20,14 @@ type FittedFrom interface {
 	FewestWorkers() int
 }
 
-// fewestFitted is c's FewestWorkers (through a memoCurve), 1 for a curve
-// that does not say.
+// fewestFitted is c's FewestWorkers (through a memoCurve or a
+// sharedCurve), 1 for a curve that does not say.
 func fewestFitted(c Speedup) float64 {
 	if m, ok := c.(*memoCurve); ok {
 		c = m.c
+	}
+	if s, ok := c.(*sharedCurve); ok {
+		c = s.c
 	}
 	if f, ok := c.(FittedFrom); ok {
 		return math.Max(1, float64(f.FewestWorkers()))
