@@ -62,6 +62,11 @@ func TestConvertHints(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant it to hold %q", c.path, msg, c.want)
 		}
 	}
+	// "." inside the dataset's folder (its name is the folder's)
+	t.Chdir(filepath.Join(root, "data/pollux-osdi21"))
+	if _, err := Files("."); err == nil || !strings.Contains(err.Error(), "; it is the public dataset pollux-osdi21: convert it first (sgdplan convert --from pollux-osdi21 . --out DIR") {
+		t.Errorf(".: error %v, want the dataset's hint", err)
+	}
 	// the same on a file system given as fs.FS (slash paths)
 	fsys := fstest.MapFS{
 		"d/gavel-osdi20/x.csv": {},

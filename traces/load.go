@@ -204,8 +204,15 @@ func convertHint(fsys fs.FS, dir string) string {
 		readDir = func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
 		base, join = path.Base, path.Join
 	}
-	if _, ok := datasetLoaders[base(dir)]; ok {
-		return fmt.Sprintf("; it is the public dataset %s: convert it first (sgdplan convert --from %s %s --out DIR, then read DIR)", base(dir), base(dir), dir)
+	name := base(dir)
+	if fsys == nil {
+		// "." inside the dataset's folder has the folder's name
+		if abs, err := filepath.Abs(dir); err == nil {
+			name = filepath.Base(abs)
+		}
+	}
+	if _, ok := datasetLoaders[name]; ok {
+		return fmt.Sprintf("; it is the public dataset %s: convert it first (sgdplan convert --from %s %s --out DIR, then read DIR)", name, name, dir)
 	}
 	entries, err := readDir(dir)
 	if err != nil {
