@@ -625,15 +625,46 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 // maps each such field to what check does instead. Keys match in any
 // case, as the decoder matches them; at places a key path in the file.
 func otherKindFields(spec map[string]json.RawMessage, at func(...string) string, kind, other, fields string, how map[string]string) []string {
-	var out []string
+	type warning struct{ pos, msg string }
+	var ws []warning
 	for _, k := range slices.Sorted(maps.Keys(spec)) {
 		for _, f := range slices.Sorted(maps.Keys(how)) {
 			if strings.EqualFold(k, f) && given(spec[k]) {
-				out = append(out, fmt.Sprintf("%s: spec.%s: a %s has no such field (it is a %s's; a %s's spec holds %s): not used, %s; the API server drops or refuses a field it does not know", at("spec", k), k, kind, other, kind, fields, how[f]))
+				w := at("spec", k)
+				ws = append(ws, warning{tailPos(w), fmt.Sprintf("%s: spec.%s: a %s has no such field (it is a %s's; a %s's spec holds %s): not used, %s; the API server drops or refuses a field it does not know", w, k, kind, other, kind, fields, how[f])})
 			}
 		}
 	}
+	// in file order, as the faults are told (sorted keys where a field
+	// has no position)
+	slices.SortStableFunc(ws, func(a, b warning) int {
+		switch {
+		case posBefore(a.pos, b.pos):
+			return -1
+		case posBefore(b.pos, a.pos):
+			return 1
+		}
+		return 0
+	})
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.msg
+	}
 	return out
+}
+
+// tailPos is the "LINE:COL" that ends a place "FILE:LINE:COL", "" when it
+// has none.
+func tailPos(where string) string {
+	f := strings.Split(where, ":")
+	if len(f) < 3 {
+		return ""
+	}
+	p := f[len(f)-2] + ":" + f[len(f)-1]
+	if _, _, ok := linecol(p); !ok {
+		return ""
+	}
+	return p
 }
 
 // given reports whether a raw JSON field holds a value (not absent or

@@ -680,6 +680,13 @@ func TestManifestTFJobPyTorchFields(t *testing.T) {
 	if mf, err := parseManifest("m.yaml", []byte(pt)); err != nil || mf.Workers != 3 || len(mf.Warnings) != 1 || mf.Warnings[0] != want {
 		t.Errorf("PyTorchJob with tfReplicaSpecs: %+v, %v; want 3 workers and the warning %q", mf, err, want)
 	}
+	// several such fields are warned of in file order (they came in the
+	// keys' sorted order: successPolicy at line 4 before tfReplicaSpecs
+	// at line 3)
+	pt2 := "kind: PyTorchJob\nspec:\n  tfReplicaSpecs: {}\n  successPolicy: AllWorkers\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+	if mf, err := parseManifest("m.yaml", []byte(pt2)); err != nil || len(mf.Warnings) != 2 || !strings.HasPrefix(mf.Warnings[0], "m.yaml:3:") || !strings.HasPrefix(mf.Warnings[1], "m.yaml:4:") {
+		t.Errorf("PyTorchJob with tfReplicaSpecs and successPolicy: %q, %v; want the warnings at lines 3 then 4", mf.Warnings, err)
+	}
 }
 
 // A List, as "kubectl get tfjobs,services -o yaml" prints one (apiVersion
