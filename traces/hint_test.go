@@ -42,8 +42,8 @@ func TestConvertHints(t *testing.T) {
 		{filepath.Join(root, "data"), "; it holds the public datasets dl2-mxnet-ps-speed, pollux-osdi21: convert one first (sgdplan convert --from dl2-mxnet-ps-speed " + filepath.Join(root, "data") + " --out DIR"},
 		{filepath.Join(root, "logs"), "; it holds TensorBoard event files: convert them first (sgdplan convert --from tfevents " + filepath.Join(root, "logs") + " --out DIR"},
 		{filepath.Join(root, "runs"), "; folders inside it hold traces: name them (" + filepath.Join(root, "runs/a") + ", " + filepath.Join(root, "runs/b") + ")"},
-		{filepath.Join(root, "logs/events.out.tfevents.1700000000.host"), "; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents FILE"},
-		{ev, "; if it is a Chrome trace"},
+		{filepath.Join(root, "logs/events.out.tfevents.1700000000.host"), "; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents " + filepath.Join(root, "logs/events.out.tfevents.1700000000.host") + " --out DIR"},
+		{ev, "; if it is a Chrome trace (TensorFlow timeline, PyTorch profiler, Horovod timeline), convert it first (sgdplan convert --from chrome " + ev + " --out DIR"},
 		{filepath.Join(root, "empty"), ""},
 		{filepath.Join(root, "data/notes.txt"), ""},
 	} {

@@ -47,7 +47,7 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 		if !fi.IsDir() {
 			k, ok := kindOf(base(p))
 			if !ok {
-				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)" + fileConvertHint(base(p))}
+				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)" + fileConvertHint(p, base(p))}
 			}
 			files = append(files, File{Kind: k, Path: p, fsys: fsys})
 			continue
@@ -249,15 +249,16 @@ func convertHint(fsys fs.FS, dir string) string {
 	return ""
 }
 
-// fileConvertHint is what to run on a file convert reads, told by its name
-// (TensorBoard event files, Chrome trace JSON): "" for other names.
-func fileConvertHint(name string) string {
-	low := strings.ToLower(name)
+// fileConvertHint is what to run on the file p (base its name) that
+// convert reads, told by its name (TensorBoard event files, Chrome trace
+// JSON): "" for other names.
+func fileConvertHint(p, base string) string {
+	low := strings.ToLower(base)
 	switch {
 	case strings.Contains(low, "tfevents"):
-		return "; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents FILE --out DIR, then read DIR)"
+		return fmt.Sprintf("; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents %s --out DIR, then read DIR)", p)
 	case strings.HasSuffix(low, ".json") || strings.HasSuffix(low, ".json.gz"):
-		return "; if it is a Chrome trace (TensorFlow timeline, PyTorch profiler, Horovod timeline), convert it first (sgdplan convert --from chrome FILE --out DIR, then read DIR)"
+		return fmt.Sprintf("; if it is a Chrome trace (TensorFlow timeline, PyTorch profiler, Horovod timeline), convert it first (sgdplan convert --from chrome %s --out DIR, then read DIR)", p)
 	}
 	return ""
 }
