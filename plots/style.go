@@ -514,7 +514,7 @@ const narrowRange = 1e-9
 // power of ten, with unlabelled minor ticks between them. A strip (a panel
 // a quarter of a figure's height, such as the fit's residuals) takes 2 to 5
 // labelled ticks and one minor tick between two: the full count there drew
-// a minor tick every few pixels (33 on the demo's residual strip).
+// a minor tick every few pixels (27 on the demo's residual strip).
 type niceTicks struct{ strip bool }
 
 func (nt niceTicks) Ticks(min, max float64) []plot.Tick {

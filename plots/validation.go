@@ -27,7 +27,7 @@ type ValidationData struct {
 }
 
 // ValidationFigure draws grouped bars: per dataset, the mean MAPE of each
-// method, on a log scale when the errors span more than a factor of 50.
+// method, on a linear axis that stops at d.Cap when one is given.
 func ValidationFigure(d ValidationData) (*Figure, error) {
 	p, width, err := validationPlot(d)
 	if err != nil {
