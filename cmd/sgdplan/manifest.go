@@ -56,6 +56,9 @@ type replicaSpec struct {
 	Replicas *int `json:"replicas"`
 }
 
+// kubeflowJob is what check reads of a job. parseManifest fills it by kind
+// (a TFJob's spec fields only for a TFJob, a PyTorchJob's for a
+// PyTorchJob), not by decoding into it: the tags name the fields read.
 type kubeflowJob struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
