@@ -7,7 +7,6 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"slices"
 )
 
 // TFRecord framing, as TensorFlow writes event files and TFRecord datasets:
@@ -141,7 +140,13 @@ func tfrecordData(r io.Reader, buf []byte, length int, known bool) (out []byte, 
 		if !known {
 			chunk = min(chunk, max(tfrecordChunk, len(buf)))
 		}
-		buf = slices.Grow(buf, chunk)
+		if cap(buf)-len(buf) < chunk {
+			// make and copy, not slices.Grow: under the race detector
+			// Grow's append(make) allocates the new bytes twice
+			grown := make([]byte, len(buf), len(buf)+chunk)
+			copy(grown, buf)
+			buf = grown
+		}
 		k, err := io.ReadFull(r, buf[len(buf):len(buf)+chunk])
 		buf = buf[:len(buf)+k]
 		if err == io.EOF {
