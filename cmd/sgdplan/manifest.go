@@ -334,12 +334,22 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		return nil
 	}
-	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string, error) {
+	// faults gathers the faults of the replica counts (and of the
+	// other values check reads), each said at its place, so that the
+	// error names the first in the file: they came in a fixed order of
+	// roles (the leaders, then Worker, Chief and Master, then PS), so a
+	// PS above a Worker was told after it
+	var faults []error
+	// count is the replicas of the roles names of specs (found: any
+	// given) and where the first is; a role given twice or a count
+	// check refuses goes to faults
+	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string) {
 		total, found, where := 0, false, path
 		for _, cn := range names {
 			s, n, ok, err := role(specs, cn)
 			if err != nil {
-				return 0, false, "", err
+				faults = append(faults, err)
+				continue
 			}
 			if !ok {
 				continue
@@ -353,17 +363,18 @@ func parseManifest(path string, b []byte) (manifest, error) {
 					where = at("spec", specsKey, n)
 				}
 			}
-			rAt := func() string { return replicasAt(n, r) }
-			if r < 0 {
-				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", rAt(), n, r)
-			}
-			if r > maxCount {
-				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", rAt(), n, r, maxCount)
+			switch {
+			case r < 0:
+				faults = append(faults, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", replicasAt(n, r), n, r))
+				continue
+			case r > maxCount:
+				faults = append(faults, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", replicasAt(n, r), n, r, maxCount))
+				continue
 			}
 			total += r
 			found = true
 		}
-		return total, found, where, nil
+		return total, found, where
 	}
 	mf := manifest{Kind: j.Kind}
 	if merged {
@@ -376,34 +387,32 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// never run.
 		_, chief, hasChief, err := role(j.Spec.TF, "Chief")
 		if err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
 		_, master, hasMaster, err := role(j.Spec.TF, "Master")
 		if err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
 		if hasChief && hasMaster {
-			return mf, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master)
+			faults = append(faults, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master))
 		}
 		// The chief/master is one task: Kubeflow's TFJob schema bounds
 		// Chief.replicas to 1 and TensorFlow refuses a cluster with more
 		// than one chief; replicas 0 leaves the chief to worker 0.
 		for _, n := range []string{chief, master} {
 			if err := leader(j.Spec.TF, n, false, "a TFJob has one chief/master task (Kubeflow's TFJob schema bounds Chief.replicas to 1; TensorFlow allows at most one chief): put the other replicas under Worker"); err != nil {
-				return mf, err
+				faults = append(faults, err)
 			}
 		}
-		w, ok, wAt, err := count(j.Spec.TF, "Worker", "Chief", "Master")
-		if err != nil {
+		w, ok, wAt := count(j.Spec.TF, "Worker", "Chief", "Master")
+		mf.PS, mf.HasPS, mf.PSAt = count(j.Spec.TF, "PS")
+		if err := firstFault(path, faults); err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
-		if mf.PS, mf.HasPS, mf.PSAt, err = count(j.Spec.TF, "PS"); err != nil {
-			return mf, err
-		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 		// a PyTorchJob's fields in a TFJob were read without a word
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
@@ -420,13 +429,13 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// Master.replicas "must be 1").
 		_, master, _, err := role(j.Spec.PyTorch, "Master")
 		if err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
 		if err := leader(j.Spec.PyTorch, master, true, "Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"); err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
-		w, ok, wAt, err := count(j.Spec.PyTorch, "Master", "Worker")
-		if err != nil {
+		w, ok, wAt := count(j.Spec.PyTorch, "Master", "Worker")
+		if err := firstFault(path, faults); err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
@@ -1254,6 +1263,35 @@ func badReplicas(path string, b, js []byte, specsKey string) error {
 		}
 	}
 	return first
+}
+
+// firstFault is the fault of faults that stands first in the file path,
+// by the "LINE:COL" its message names after the path (ties, and faults
+// that name no place, in the order given); nil when there is none.
+func firstFault(path string, faults []error) error {
+	var first error
+	firstAt := ""
+	for _, e := range faults {
+		if p := errPos(path, e); first == nil || posBefore(p, firstAt) {
+			first, firstAt = e, p
+		}
+	}
+	return first
+}
+
+// errPos is the "LINE:COL" that a fault of check's ("check: FILE:LINE:COL:
+// ...") names in the file path, "" when it names none.
+func errPos(path string, err error) string {
+	rest, ok := strings.CutPrefix(err.Error(), "check: "+path+":")
+	if !ok {
+		return ""
+	}
+	l, rest, _ := strings.Cut(rest, ":")
+	c, _, _ := strings.Cut(rest, ":")
+	if _, _, ok := linecol(l + ":" + c); !ok {
+		return ""
+	}
+	return l + ":" + c
 }
 
 // posBefore reports whether the position a ("LINE:COL") stands before b

@@ -645,6 +645,26 @@ func TestManifestFirstFaultInFileOrder(t *testing.T) {
 	checkManifestCases(t, cases)
 }
 
+// A replica count check refuses (negative, too large, a leader above 1)
+// is told at the first in the file too: they came in a fixed order of
+// roles (Chief/Master, then Worker, Chief and Master, then PS), so a PS
+// at line 5 was told after a Worker at line 7.
+func TestManifestFirstCountFaultInFileOrder(t *testing.T) {
+	const tf, pt = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n"
+	checkManifestCases(t, []manifestCase{
+		// (it said "m.yaml:7:17: Worker.replicas = 100000000: too large")
+		{"PS negative, then Worker too large", tf + "    PS:\n      replicas: -1\n    Worker:\n      replicas: 100000000\n", 0, 0, "check: m.yaml:5:17: PS.replicas = -1, want >= 0"},
+		{"Worker too large, then PS negative", tf + "    Worker:\n      replicas: 100000000\n    PS:\n      replicas: -1\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = 100000000: too large, want at most 1000000"},
+		// (it said the Chief's, at line 7)
+		{"Worker negative, then Chief 2", tf + "    Worker:\n      replicas: -3\n    Chief:\n      replicas: 2\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -3, want >= 0"},
+		{"flow, PS then Master", tf + "    PS: {replicas: -2}\n    Master: {replicas: 3}\n    Worker: {replicas: 1}\n", 0, 0, "check: m.yaml:4:20: PS.replicas = -2, want >= 0"},
+		// a role given twice below a bad count: the count
+		{"PS negative, then Worker twice", tf + "    PS:\n      replicas: -1\n    Worker:\n      replicas: 2\n    worker:\n      replicas: 2\n", 0, 0, "check: m.yaml:5:17: PS.replicas = -1, want >= 0"},
+		{"PyTorchJob Worker negative, then Master 2", pt + "    Worker:\n      replicas: -1\n    Master:\n      replicas: 2\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"PyTorchJob Master 2, then Worker negative", pt + "    Master:\n      replicas: 2\n    Worker:\n      replicas: -1\n", 0, 0, "check: m.yaml:5:17: Master.replicas = 2, want exactly 1: Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
