@@ -665,6 +665,41 @@ func TestManifestFirstCountFaultInFileOrder(t *testing.T) {
 	})
 }
 
+// A field check reads that holds the wrong type is told at the first in
+// the file too, beside a replicas that is not a whole number and the
+// faults of the values read (nprocPerNode, a negative replicas): the
+// decoder named the first in the sorted keys of the JSON form (kind
+// before spec, maxReplicas before minReplicas), and a bad replicas came
+// before any other.
+func TestManifestFirstTypeFaultInFileOrder(t *testing.T) {
+	const pt = "kind: PyTorchJob\nspec:\n"
+	const roles = "  pytorchReplicaSpecs:\n    Worker:\n      replicas: %s\n"
+	elastic := "  elasticPolicy:\n    minReplicas: x\n"
+	const roleMapping = "a mapping of replica roles (Worker, PS, ...) to their specs"
+	checkManifestCases(t, []manifestCase{
+		// (it said "m.yaml:2:7: ... kind holds a list")
+		{"spec, then kind", "spec: 5\nkind: [TFJob]\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: spec holds a number where a mapping was expected"},
+		{"kind, then apiVersion", "kind: [TFJob]\napiVersion: [v1]\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: kind holds a list where a string was expected"},
+		// (it said the Worker's replicas, at line 7)
+		{"elasticPolicy, then replicas", pt + elastic + fmt.Sprintf(roles, "z"), 0, 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds a string where a whole number was expected"},
+		{"replicas, then elasticPolicy", pt + fmt.Sprintf(roles, "z") + elastic, 0, 0, `check: m.yaml:5:17: spec.pytorchReplicaSpecs.Worker.replicas is "z": want a whole number of replicas >= 0`},
+		// (it said maxReplicas, at line 5)
+		{"minReplicas, then maxReplicas", pt + "  elasticPolicy:\n    minReplicas: [1]\n    maxReplicas: 2.5\n" + fmt.Sprintf(roles, "1"), 0, 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds a list where a whole number was expected"},
+		// (as the decoder said it)
+		{"maxReplicas beyond an int", pt + "  elasticPolicy:\n    maxReplicas: 1e30\n" + fmt.Sprintf(roles, "1"), 0, 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.maxReplicas holds a number 1e+30 where a whole number was expected"},
+		// a fault of a value read above a type fault (it said the
+		// replicas, at line 6), and a negative replicas above a fault
+		// of either kind (it said the elasticPolicy, at line 7; the
+		// nprocPerNode came after the replicas already)
+		{"nprocPerNode, then replicas", pt + "  nprocPerNode: \"0\"\n" + fmt.Sprintf(roles, "z"), 0, 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"replicas negative, then nprocPerNode", pt + fmt.Sprintf(roles, "-1") + "  nprocPerNode: \"0\"\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"replicas negative, then elasticPolicy", pt + fmt.Sprintf(roles, "-1") + elastic, 0, 0, "check: m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"elasticPolicy bounds, then replicas", pt + "  elasticPolicy:\n    minReplicas: 4\n    maxReplicas: 2\n" + fmt.Sprintf(roles, "-1"), 0, 0, "check: m.yaml:4:18: elasticPolicy minReplicas 4 is above maxReplicas 2: want minReplicas <= maxReplicas"},
+		// flow style, at its column (it said apiVersion, without one)
+		{"flow", "{spec: {tfReplicaSpecs: 5}, kind: TFJob, apiVersion: 3}\n", 0, 0, "check: m.yaml:1:25: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a number where " + roleMapping + " was expected"},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
