@@ -731,9 +731,38 @@ func yamlError(path string, b []byte, err error) error {
 		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, keyAt(b, m[1], m[2]), m[2])
 	}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, m[1], strings.TrimSpace(m[2]))
+		line := m[1]
+		if n, err := strconv.Atoi(line); err == nil && yamlParserProblem(m[2]) {
+			// (at most the last line: the end of the stream, where an
+			// unclosed "[" is told, is the line after a final line
+			// break)
+			line = strconv.Itoa(min(n+1, strings.Count(strings.TrimSuffix(string(b), "\n"), "\n")+1))
+		}
+		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, line, strings.TrimSpace(m[2]))
+	}
+	if yamlParserProblem(msg) {
+		return fmt.Errorf("check: %s:1: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
 	}
 	return fmt.Errorf("check: %s: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+}
+
+// yamlParserProblem reports whether msg is one of the problems of the YAML
+// library's parser (go.yaml.in/yaml/v2, parserc.go), as against its
+// scanner's: the library names a parser problem's line counted from 0
+// (parser.fail adds 1 to a scanner problem's line alone), one above the
+// line in fault ("found undefined tag handle" at line 8 for a tag at line
+// 9), and no line for line 1, where that count is 0.
+func yamlParserProblem(msg string) bool {
+	switch strings.TrimSpace(msg) {
+	case "did not find expected <stream-start>", "did not find expected <document start>",
+		"found undefined tag handle", "did not find expected node content",
+		"did not find expected '-' indicator", "did not find expected key",
+		"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"found duplicate %YAML directive", "found incompatible YAML document",
+		"found duplicate %TAG directive":
+		return true
+	}
+	return false
 }
 
 // keyAt is "LINE:COL" of key at the start of the line the YAML library

@@ -28,7 +28,7 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
 		{"no kind", strings.Replace(job, "kind: TFJob\n", "", 1), "m.yaml:4:1: no kind"},
 		{"list", "- a\n- b\n", "m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
-		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:5: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
+		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:6: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
 		// wrong types in the manifest's words at their values (they named Go
 		// types: "of type main.replicaSpec")
 		{"role a number", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 1}\n    Worker: 3\n", "m.yaml:5:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
@@ -593,9 +593,9 @@ func TestManifestTagDirective(t *testing.T) {
 		// the job's faults at their lines, as when it is first
 		{"a fault, second", "kind: Service\n...\n" + tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1), 0, 0, "check: m.yaml:9:17: Worker.replicas = -4, want >= 0"},
 		{"a fault, first", tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1) + "---\nkind: Service\n", 0, 0, "check: m.yaml:7:17: Worker.replicas = -4, want >= 0"},
-		// the directive is the Service's, not the job's (the line is
-		// the YAML library's, one above the tag's)
-		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:8: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
+		// the directive is the Service's, not the job's (at the tag's
+		// line: the YAML library names the one above)
+		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:9: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
 		{"inside the document above", "kind: Service\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:2:1: %TAG directive inside the document above it (line 1; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
 		{"after ---", "kind: Service\n---\n# tags\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:4:1: %TAG directive inside the document above it (line 2; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
 	})
@@ -697,6 +697,25 @@ func TestManifestFirstTypeFaultInFileOrder(t *testing.T) {
 		{"elasticPolicy bounds, then replicas", pt + "  elasticPolicy:\n    minReplicas: 4\n    maxReplicas: 2\n" + fmt.Sprintf(roles, "-1"), 0, 0, "check: m.yaml:4:18: elasticPolicy minReplicas 4 is above maxReplicas 2: want minReplicas <= maxReplicas"},
 		// flow style, at its column (it said apiVersion, without one)
 		{"flow", "{spec: {tfReplicaSpecs: 5}, kind: TFJob, apiVersion: 3}\n", 0, 0, "check: m.yaml:1:25: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a number where " + roleMapping + " was expected"},
+	})
+}
+
+// The YAML library names a parser problem's line counted from 0, one
+// above the line in fault, and none on line 1 (a scanner problem's line is
+// right): check names the line in fault.
+func TestManifestYAMLParserErrorLine(t *testing.T) {
+	const bad = ": not a Kubeflow job manifest: invalid YAML: "
+	checkManifestCases(t, []manifestCase{
+		// (it said line 1)
+		{"a tag", "kind: TFJob\nspec: !e!int 4\n", 0, 0, "check: m.yaml:2" + bad + "found undefined tag handle"},
+		// (it said no line)
+		{"a tag on line 1", "kind: !e!int 4\n", 0, 0, "check: m.yaml:1" + bad + "found undefined tag handle"},
+		// (it said line 3)
+		{"a key in a list", "kind: TFJob\nspec:\n  - 1\n  x: 2\n", 0, 0, "check: m.yaml:4" + bad + "did not find expected '-' indicator"},
+		// the end of the stream, past the final line break: the last line
+		{"an unclosed list", "kind: TFJob\nspec: [\n", 0, 0, "check: m.yaml:2" + bad + "did not find expected node content"},
+		// a scanner's problem, as the library says it
+		{"a tab", "kind: TFJob\n\tspec: 1\n", 0, 0, "check: m.yaml:2" + bad + "found a tab character that violates indentation"},
 	})
 }
 
