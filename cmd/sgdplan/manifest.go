@@ -227,45 +227,55 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		Kind       string                     `json:"kind"`
 		Spec       map[string]json.RawMessage `json:"spec"`
 	}
-	err = json.Unmarshal(js, &head)
-	if err == nil {
-		j.APIVersion, j.Kind = head.APIVersion, head.Kind
-		switch j.Kind {
-		case "TFJob":
-			var t struct {
-				Spec struct {
-					TF map[string]replicaSpec `json:"tfReplicaSpecs"`
-				} `json:"spec"`
-			}
-			err = json.Unmarshal(js, &t)
-			j.Spec.TF = t.Spec.TF
-		case "PyTorchJob":
-			var pt struct {
-				Spec struct {
-					PyTorch       map[string]replicaSpec `json:"pytorchReplicaSpecs"`
-					NprocPerNode  json.RawMessage        `json:"nprocPerNode"`
-					ElasticPolicy *elasticPolicy         `json:"elasticPolicy"`
-				} `json:"spec"`
-			}
-			err = json.Unmarshal(js, &pt)
-			j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
-		}
-		if err != nil {
-			if e := badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind]); e != nil {
-				return manifest{}, e
-			}
-		}
+	var tf struct {
+		Spec struct {
+			TF map[string]replicaSpec `json:"tfReplicaSpecs"`
+		} `json:"spec"`
 	}
-	if err != nil {
-		// in the manifest's words, at the value's position: it said
-		// "cannot unmarshal number into Go struct field .spec.tfReplicaSpecs
-		// of type main.replicaSpec"
+	var pt struct {
+		Spec struct {
+			PyTorch       map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+			NprocPerNode  json.RawMessage        `json:"nprocPerNode"`
+			ElasticPolicy *elasticPolicy         `json:"elasticPolicy"`
+		} `json:"spec"`
+	}
+	// The decoder reads what it can and names one field it cannot, the
+	// first in the sorted keys of the JSON form (kind: [TFJob] was told
+	// before a spec: 5 above it): typeFaults and badReplicas find each
+	// such field, and faults gathers them with the faults of the values
+	// read (below), so that the error names the first in the file.
+	err = json.Unmarshal(js, &head)
+	j.APIVersion, j.Kind = head.APIVersion, head.Kind
+	faults := typeFaults(path, b, js, reflect.TypeOf(head), nil, nil)
+	var fields any // the kind's fields, nil for another kind
+	switch j.Kind {
+	case "TFJob":
+		fields = &tf
+	case "PyTorchJob":
+		fields = &pt
+	}
+	if fields != nil {
+		if e := json.Unmarshal(js, fields); err == nil {
+			err = e
+		}
+		if head.Spec != nil {
+			// (a spec that is not a mapping is told once, above)
+			faults = typeFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
+		}
+		faults = append(faults, badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind])...)
+		j.Spec.TF = tf.Spec.TF
+		j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
+	}
+	if err != nil && len(faults) == 0 {
+		// (the decoder's, should typeFaults not find it) in the
+		// manifest's words, at the value's position: it said "cannot
+		// unmarshal number into Go struct field .spec.tfReplicaSpecs of
+		// type main.replicaSpec"
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			// (a role whose spec is not a mapping is badReplicas')
 			field := strings.TrimPrefix(te.Field, ".")
 			where := path
-			if p := yamlValuePos(b, strings.Split(field, ".")); p != "" && field != "" {
+			if p := valuePos(b, strings.Split(field, ".")); p != "" && field != "" {
 				where += ":" + p
 			}
 			if field == "" {
@@ -278,6 +288,10 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds a %s where %s was expected", where, field, got, manifestType(te.Type))
 		}
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
+	}
+	if fields == nil && len(faults) > 0 {
+		// (kind: [TFJob] is no kind, and no other kind: its fault)
+		return manifest{}, firstFault(path, faults)
 	}
 	at := func(keys ...string) string {
 		if p := yamlValuePos(b, keys); p != "" {
@@ -334,12 +348,21 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		return nil
 	}
-	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string, error) {
+	// the faults of the replica counts (and of the other values check
+	// reads) join faults, each said at its place, so that the error
+	// names the first in the file: they came in a fixed order of roles
+	// (the leaders, then Worker, Chief and Master, then PS), so a PS
+	// above a Worker was told after it
+	// count is the replicas of the roles names of specs (found: any
+	// given) and where the first is; a role given twice or a count
+	// check refuses goes to faults
+	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string) {
 		total, found, where := 0, false, path
 		for _, cn := range names {
 			s, n, ok, err := role(specs, cn)
 			if err != nil {
-				return 0, false, "", err
+				faults = append(faults, err)
+				continue
 			}
 			if !ok {
 				continue
@@ -353,17 +376,18 @@ func parseManifest(path string, b []byte) (manifest, error) {
 					where = at("spec", specsKey, n)
 				}
 			}
-			rAt := func() string { return replicasAt(n, r) }
-			if r < 0 {
-				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", rAt(), n, r)
-			}
-			if r > maxCount {
-				return 0, false, "", fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", rAt(), n, r, maxCount)
+			switch {
+			case r < 0:
+				faults = append(faults, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", replicasAt(n, r), n, r))
+				continue
+			case r > maxCount:
+				faults = append(faults, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", replicasAt(n, r), n, r, maxCount))
+				continue
 			}
 			total += r
 			found = true
 		}
-		return total, found, where, nil
+		return total, found, where
 	}
 	mf := manifest{Kind: j.Kind}
 	if merged {
@@ -376,34 +400,32 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// never run.
 		_, chief, hasChief, err := role(j.Spec.TF, "Chief")
 		if err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
 		_, master, hasMaster, err := role(j.Spec.TF, "Master")
 		if err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
 		if hasChief && hasMaster {
-			return mf, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master)
+			faults = append(faults, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master))
 		}
 		// The chief/master is one task: Kubeflow's TFJob schema bounds
 		// Chief.replicas to 1 and TensorFlow refuses a cluster with more
 		// than one chief; replicas 0 leaves the chief to worker 0.
 		for _, n := range []string{chief, master} {
 			if err := leader(j.Spec.TF, n, false, "a TFJob has one chief/master task (Kubeflow's TFJob schema bounds Chief.replicas to 1; TensorFlow allows at most one chief): put the other replicas under Worker"); err != nil {
-				return mf, err
+				faults = append(faults, err)
 			}
 		}
-		w, ok, wAt, err := count(j.Spec.TF, "Worker", "Chief", "Master")
-		if err != nil {
+		w, ok, wAt := count(j.Spec.TF, "Worker", "Chief", "Master")
+		mf.PS, mf.HasPS, mf.PSAt = count(j.Spec.TF, "PS")
+		if err := firstFault(path, faults); err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
-		if mf.PS, mf.HasPS, mf.PSAt, err = count(j.Spec.TF, "PS"); err != nil {
-			return mf, err
-		}
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 		// a PyTorchJob's fields in a TFJob were read without a word
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
@@ -420,21 +442,25 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// Master.replicas "must be 1").
 		_, master, _, err := role(j.Spec.PyTorch, "Master")
 		if err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
 		if err := leader(j.Spec.PyTorch, master, true, "Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"); err != nil {
-			return mf, err
+			faults = append(faults, err)
 		}
-		w, ok, wAt, err := count(j.Spec.PyTorch, "Master", "Worker")
+		w, ok, wAt := count(j.Spec.PyTorch, "Master", "Worker")
+		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at)
 		if err != nil {
+			faults = append(faults, err)
+		}
+		// (one bound given is both, as the operator defaults it)
+		if e := j.Spec.ElasticPolicy; e != nil && e.MinReplicas != nil && e.MaxReplicas != nil && *e.MinReplicas > *e.MaxReplicas {
+			faults = append(faults, fmt.Errorf("check: %s: elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", at("spec", "elasticPolicy", "minReplicas"), *e.MinReplicas, *e.MaxReplicas))
+		}
+		if err := firstFault(path, faults); err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
 			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
-		}
-		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at)
-		if err != nil {
-			return mf, err
 		}
 		noGPUs := "" // why the pods' GPU limits give no count
 		if warn != "" {
@@ -462,9 +488,6 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			}
 			if hi == nil {
 				hi = lo
-			}
-			if *lo > *hi {
-				return mf, fmt.Errorf("check: %s: elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", at("spec", "elasticPolicy", "minReplicas"), *lo, *hi)
 			}
 			how := fmt.Sprintf("%d to %d replicas as nodes come and go", *lo, *hi)
 			if *lo == *hi {
@@ -708,9 +731,38 @@ func yamlError(path string, b []byte, err error) error {
 		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, keyAt(b, m[1], m[2]), m[2])
 	}
 	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, m[1], strings.TrimSpace(m[2]))
+		line := m[1]
+		if n, err := strconv.Atoi(line); err == nil && yamlParserProblem(m[2]) {
+			// (at most the last line: the end of the stream, where an
+			// unclosed "[" is told, is the line after a final line
+			// break)
+			line = strconv.Itoa(min(n+1, strings.Count(strings.TrimSuffix(string(b), "\n"), "\n")+1))
+		}
+		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, line, strings.TrimSpace(m[2]))
+	}
+	if yamlParserProblem(msg) {
+		return fmt.Errorf("check: %s:1: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
 	}
 	return fmt.Errorf("check: %s: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+}
+
+// yamlParserProblem reports whether msg is one of the problems of the YAML
+// library's parser (go.yaml.in/yaml/v2, parserc.go), as against its
+// scanner's: the library names a parser problem's line counted from 0
+// (parser.fail adds 1 to a scanner problem's line alone), one above the
+// line in fault ("found undefined tag handle" at line 8 for a tag at line
+// 9), and no line for line 1, where that count is 0.
+func yamlParserProblem(msg string) bool {
+	switch strings.TrimSpace(msg) {
+	case "did not find expected <stream-start>", "did not find expected <document start>",
+		"found undefined tag handle", "did not find expected node content",
+		"did not find expected '-' indicator", "did not find expected key",
+		"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"found duplicate %YAML directive", "found incompatible YAML document",
+		"found duplicate %TAG directive":
+		return true
+	}
+	return false
 }
 
 // keyAt is "LINE:COL" of key at the start of the line the YAML library
@@ -1159,34 +1211,105 @@ func manifestType(t reflect.Type) string {
 	return t.Kind().String()
 }
 
+// typeFaults appends to faults a fault for each value, in v (the JSON
+// form of manifest b, at the key path keys), that a field of type t
+// check reads cannot hold, said at its line and column in b: kind:
+// [TFJob] is "kind holds a list where a string was expected". Keys match
+// fields in any case, as the decoder matches them; fields check does not
+// read are not looked at, nor the roles of a map of replica specs
+// (badReplicas says what is wrong in one).
+func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
+	v = bytes.TrimSpace(v)
+	if !given(v) || t == reflect.TypeFor[json.RawMessage]() {
+		return faults
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	got := map[byte]string{'[': "list", '{': "mapping", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
+	if got == "" {
+		got = "number"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		if v[0] != '{' {
+			break
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) != nil || t == reflect.TypeFor[map[string]replicaSpec]() {
+			return faults
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if ft, ok := fieldType(t, k); ok {
+				faults = typeFaults(path, b, m[k], ft, append(slices.Clip(keys), k), faults)
+			}
+		}
+		return faults
+	case reflect.String:
+		if v[0] == '"' {
+			return faults
+		}
+	case reflect.Int:
+		var n int
+		if json.Unmarshal(v, &n) == nil {
+			return faults
+		}
+		if got == "number" {
+			got += " " + string(v) // 2.5, or beyond an int
+		}
+	default:
+		return faults
+	}
+	where := path
+	if p := valuePos(b, keys); p != "" {
+		where += ":" + p
+	}
+	field := strings.Join(keys, ".")
+	if field == "" {
+		field = "the document"
+	}
+	return append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds a %s where %s was expected", where, field, got, manifestType(t)))
+}
+
+// fieldType is the type of the field of the struct or map type t that
+// the decoder fills from the key k: a struct's field by its JSON name, an
+// exact match first, else one in any case; false when none.
+func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
+	if t.Kind() == reflect.Map {
+		return t.Elem(), true
+	}
+	var fold reflect.Type
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == k:
+			return f.Type, true
+		case fold == nil && strings.EqualFold(name, k):
+			fold = f.Type
+		}
+	}
+	return fold, fold != nil
+}
+
 // badReplicas finds, in the JSON form js of manifest b, the replica
 // roles (of spec.specsKey, the job's kind's) whose spec is not a
-// mapping, or whose replicas is not a whole number, and says so of the
-// first in the file (by line and column: a user fixes a file from the
-// top; it named the first by sorted role names) at its line and column
-// (block style by yamlValuePos, flow style by flowPathPos or
+// mapping, or whose replicas is not a whole number, and says so of each
+// (parseManifest tells the first in the file: a user fixes a file from
+// the top; it named the first by sorted role names) at its line and
+// column (block style by yamlValuePos, flow style by flowPathPos or
 // flowValuePos), in one wording for both styles:
 // "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
 // replicas >= 0" (block style said "expected a whole number >= 0", flow
-// style "want a whole number of replicas"); nil when every role is a
+// style "want a whole number of replicas"); none when every role is a
 // mapping and every replicas a number.
-func badReplicas(path string, b, js []byte, specsKey string) error {
+func badReplicas(path string, b, js []byte, specsKey string) []error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
 	}
 	if json.Unmarshal(js, &doc) != nil {
 		return nil
 	}
-	var first error
-	firstAt := ""
-	// fault keeps err, at pos ("LINE:COL", "" when not found), when it
-	// stands before the first so far (ties and unplaced ones: sorted
-	// order)
-	fault := func(pos string, err error) {
-		if first == nil || posBefore(pos, firstAt) {
-			first, firstAt = err, pos
-		}
-	}
+	var faults []error
 	for _, key := range slices.Sorted(maps.Keys(doc.Spec)) {
 		// the key the decoder reads (in any case, as encoding/json
 		// matches it)
@@ -1210,7 +1333,7 @@ func badReplicas(path string, b, js []byte, specsKey string) error {
 				if got == "" {
 					got = "number"
 				}
-				fault(pos, fmt.Errorf("check: %s: not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", where, specsKey, role, got, manifestType(reflect.TypeFor[replicaSpec]())))
+				faults = append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", where, specsKey, role, got, manifestType(reflect.TypeFor[replicaSpec]())))
 				continue
 			}
 			var spec map[string]json.RawMessage
@@ -1238,7 +1361,7 @@ func badReplicas(path string, b, js []byte, specsKey string) error {
 			}
 			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
 				// whole, beyond an int: too large, not "not whole"
-				fault(pos, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount))
+				faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount))
 				continue
 			}
 			hint := ""
@@ -1250,10 +1373,39 @@ func badReplicas(path string, b, js []byte, specsKey string) error {
 					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
 				}
 			}
-			fault(pos, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint))
+			faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint))
+		}
+	}
+	return faults
+}
+
+// firstFault is the fault of faults that stands first in the file path,
+// by the "LINE:COL" its message names after the path (ties, and faults
+// that name no place, in the order given); nil when there is none.
+func firstFault(path string, faults []error) error {
+	var first error
+	firstAt := ""
+	for _, e := range faults {
+		if p := errPos(path, e); first == nil || posBefore(p, firstAt) {
+			first, firstAt = e, p
 		}
 	}
 	return first
+}
+
+// errPos is the "LINE:COL" that a fault of check's ("check: FILE:LINE:COL:
+// ...") names in the file path, "" when it names none.
+func errPos(path string, err error) string {
+	rest, ok := strings.CutPrefix(err.Error(), "check: "+path+":")
+	if !ok {
+		return ""
+	}
+	l, rest, _ := strings.Cut(rest, ":")
+	c, _, _ := strings.Cut(rest, ":")
+	if _, _, ok := linecol(l + ":" + c); !ok {
+		return ""
+	}
+	return l + ":" + c
 }
 
 // posBefore reports whether the position a ("LINE:COL") stands before b

@@ -28,7 +28,7 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
 		{"no kind", strings.Replace(job, "kind: TFJob\n", "", 1), "m.yaml:4:1: no kind"},
 		{"list", "- a\n- b\n", "m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
-		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:5: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
+		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:6: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
 		// wrong types in the manifest's words at their values (they named Go
 		// types: "of type main.replicaSpec")
 		{"role a number", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 1}\n    Worker: 3\n", "m.yaml:5:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
@@ -593,9 +593,9 @@ func TestManifestTagDirective(t *testing.T) {
 		// the job's faults at their lines, as when it is first
 		{"a fault, second", "kind: Service\n...\n" + tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1), 0, 0, "check: m.yaml:9:17: Worker.replicas = -4, want >= 0"},
 		{"a fault, first", tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1) + "---\nkind: Service\n", 0, 0, "check: m.yaml:7:17: Worker.replicas = -4, want >= 0"},
-		// the directive is the Service's, not the job's (the line is
-		// the YAML library's, one above the tag's)
-		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:8: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
+		// the directive is the Service's, not the job's (at the tag's
+		// line: the YAML library names the one above)
+		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:9: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
 		{"inside the document above", "kind: Service\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:2:1: %TAG directive inside the document above it (line 1; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
 		{"after ---", "kind: Service\n---\n# tags\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:4:1: %TAG directive inside the document above it (line 2; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
 	})
@@ -643,6 +643,80 @@ func TestManifestFirstFaultInFileOrder(t *testing.T) {
 		{"flow roles", "{kind: TFJob, spec: {tfReplicaSpecs: {Worker: 3, PS: [1]}}}\n", 0, 0, "check: m.yaml:1:47: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
 	}
 	checkManifestCases(t, cases)
+}
+
+// A replica count check refuses (negative, too large, a leader above 1)
+// is told at the first in the file too: they came in a fixed order of
+// roles (Chief/Master, then Worker, Chief and Master, then PS), so a PS
+// at line 5 was told after a Worker at line 7.
+func TestManifestFirstCountFaultInFileOrder(t *testing.T) {
+	const tf, pt = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n"
+	checkManifestCases(t, []manifestCase{
+		// (it said "m.yaml:7:17: Worker.replicas = 100000000: too large")
+		{"PS negative, then Worker too large", tf + "    PS:\n      replicas: -1\n    Worker:\n      replicas: 100000000\n", 0, 0, "check: m.yaml:5:17: PS.replicas = -1, want >= 0"},
+		{"Worker too large, then PS negative", tf + "    Worker:\n      replicas: 100000000\n    PS:\n      replicas: -1\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = 100000000: too large, want at most 1000000"},
+		// (it said the Chief's, at line 7)
+		{"Worker negative, then Chief 2", tf + "    Worker:\n      replicas: -3\n    Chief:\n      replicas: 2\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -3, want >= 0"},
+		{"flow, PS then Master", tf + "    PS: {replicas: -2}\n    Master: {replicas: 3}\n    Worker: {replicas: 1}\n", 0, 0, "check: m.yaml:4:20: PS.replicas = -2, want >= 0"},
+		// a role given twice below a bad count: the count
+		{"PS negative, then Worker twice", tf + "    PS:\n      replicas: -1\n    Worker:\n      replicas: 2\n    worker:\n      replicas: 2\n", 0, 0, "check: m.yaml:5:17: PS.replicas = -1, want >= 0"},
+		{"PyTorchJob Worker negative, then Master 2", pt + "    Worker:\n      replicas: -1\n    Master:\n      replicas: 2\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"PyTorchJob Master 2, then Worker negative", pt + "    Master:\n      replicas: 2\n    Worker:\n      replicas: -1\n", 0, 0, "check: m.yaml:5:17: Master.replicas = 2, want exactly 1: Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"},
+	})
+}
+
+// A field check reads that holds the wrong type is told at the first in
+// the file too, beside a replicas that is not a whole number and the
+// faults of the values read (nprocPerNode, a negative replicas): the
+// decoder named the first in the sorted keys of the JSON form (kind
+// before spec, maxReplicas before minReplicas), and a bad replicas came
+// before any other.
+func TestManifestFirstTypeFaultInFileOrder(t *testing.T) {
+	const pt = "kind: PyTorchJob\nspec:\n"
+	const roles = "  pytorchReplicaSpecs:\n    Worker:\n      replicas: %s\n"
+	elastic := "  elasticPolicy:\n    minReplicas: x\n"
+	const roleMapping = "a mapping of replica roles (Worker, PS, ...) to their specs"
+	checkManifestCases(t, []manifestCase{
+		// (it said "m.yaml:2:7: ... kind holds a list")
+		{"spec, then kind", "spec: 5\nkind: [TFJob]\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: spec holds a number where a mapping was expected"},
+		{"kind, then apiVersion", "kind: [TFJob]\napiVersion: [v1]\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: kind holds a list where a string was expected"},
+		// (it said the Worker's replicas, at line 7)
+		{"elasticPolicy, then replicas", pt + elastic + fmt.Sprintf(roles, "z"), 0, 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds a string where a whole number was expected"},
+		{"replicas, then elasticPolicy", pt + fmt.Sprintf(roles, "z") + elastic, 0, 0, `check: m.yaml:5:17: spec.pytorchReplicaSpecs.Worker.replicas is "z": want a whole number of replicas >= 0`},
+		// (it said maxReplicas, at line 5)
+		{"minReplicas, then maxReplicas", pt + "  elasticPolicy:\n    minReplicas: [1]\n    maxReplicas: 2.5\n" + fmt.Sprintf(roles, "1"), 0, 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds a list where a whole number was expected"},
+		// (as the decoder said it)
+		{"maxReplicas beyond an int", pt + "  elasticPolicy:\n    maxReplicas: 1e30\n" + fmt.Sprintf(roles, "1"), 0, 0, "check: m.yaml:4:18: not a Kubeflow job manifest: spec.elasticPolicy.maxReplicas holds a number 1e+30 where a whole number was expected"},
+		// a fault of a value read above a type fault (it said the
+		// replicas, at line 6), and a negative replicas above a fault
+		// of either kind (it said the elasticPolicy, at line 7; the
+		// nprocPerNode came after the replicas already)
+		{"nprocPerNode, then replicas", pt + "  nprocPerNode: \"0\"\n" + fmt.Sprintf(roles, "z"), 0, 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"replicas negative, then nprocPerNode", pt + fmt.Sprintf(roles, "-1") + "  nprocPerNode: \"0\"\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"replicas negative, then elasticPolicy", pt + fmt.Sprintf(roles, "-1") + elastic, 0, 0, "check: m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"elasticPolicy bounds, then replicas", pt + "  elasticPolicy:\n    minReplicas: 4\n    maxReplicas: 2\n" + fmt.Sprintf(roles, "-1"), 0, 0, "check: m.yaml:4:18: elasticPolicy minReplicas 4 is above maxReplicas 2: want minReplicas <= maxReplicas"},
+		// flow style, at its column (it said apiVersion, without one)
+		{"flow", "{spec: {tfReplicaSpecs: 5}, kind: TFJob, apiVersion: 3}\n", 0, 0, "check: m.yaml:1:25: not a Kubeflow job manifest: spec.tfReplicaSpecs holds a number where " + roleMapping + " was expected"},
+	})
+}
+
+// The YAML library names a parser problem's line counted from 0, one
+// above the line in fault, and none on line 1 (a scanner problem's line is
+// right): check names the line in fault.
+func TestManifestYAMLParserErrorLine(t *testing.T) {
+	const bad = ": not a Kubeflow job manifest: invalid YAML: "
+	checkManifestCases(t, []manifestCase{
+		// (it said line 1)
+		{"a tag", "kind: TFJob\nspec: !e!int 4\n", 0, 0, "check: m.yaml:2" + bad + "found undefined tag handle"},
+		// (it said no line)
+		{"a tag on line 1", "kind: !e!int 4\n", 0, 0, "check: m.yaml:1" + bad + "found undefined tag handle"},
+		// (it said line 3)
+		{"a key in a list", "kind: TFJob\nspec:\n  - 1\n  x: 2\n", 0, 0, "check: m.yaml:4" + bad + "did not find expected '-' indicator"},
+		// the end of the stream, past the final line break: the last line
+		{"an unclosed list", "kind: TFJob\nspec: [\n", 0, 0, "check: m.yaml:2" + bad + "did not find expected node content"},
+		// a scanner's problem, as the library says it
+		{"a tab", "kind: TFJob\n\tspec: 1\n", 0, 0, "check: m.yaml:2" + bad + "found a tab character that violates indentation"},
+	})
 }
 
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
