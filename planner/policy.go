@@ -169,14 +169,43 @@ type Equi struct{}
 func (Equi) Name() string { return "equi" }
 
 // Allocate implements Policy.
+//
+// It hands out the shares by increasing cap (ties in arrival order). When
+// the caps already rise in arrival order (one cap for every job, as on a
+// trace without max_workers) that order is the jobs' own, and it skips the
+// sort: a stable sort of a sorted list moves nothing.
 func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
+	inOrder := true
+	for i := 1; i < m; i++ {
+		if !(jobs[i-1].Cap <= jobs[i].Cap) { // a fall, or a NaN: sort
+			inOrder = false
+			break
+		}
+	}
+	left := n
+	if inOrder {
+		for i := range jobs {
+			share, c := left/float64(m-i), jobs[i].Cap
+			// math.Min(share, c), inlined where it is plain (it is
+			// not inlined, and min differs on NaN's bits)
+			switch {
+			case share < c:
+				alloc[i] = share
+			case c < share:
+				alloc[i] = c
+			default: // equal (0 and -0), or a NaN
+				alloc[i] = math.Min(share, c)
+			}
+			left -= alloc[i]
+		}
+		return
+	}
 	idx := make([]int, m)
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
-	left := n
 	for r, i := range idx {
 		share := left / float64(m-r)
 		alloc[i] = math.Min(share, jobs[i].Cap)
