@@ -125,3 +125,53 @@ func everyJobSettings(n float64) []Settings {
 	}
 	return out
 }
+
+// hiddenPower is a power law that the simulator does not know for one: it
+// evaluates every rate through the curve (memoized, the same values), as
+// it did before it kept the last power law's rate.
+type hiddenPower struct{ p PowerLaw }
+
+func (h hiddenPower) Speedup(k float64) float64 { return h.p.Speedup(k) }
+
+// TestPowerLawRatesSameResults: the simulator's rates of power laws, each
+// the last one's when the exponent and the workers are the same (lastPow),
+// give the same Result (%#v, every float to its last bit) as the curve
+// evaluated at every job, under the policies that do not look at a curve's
+// type (equi, srpt, fifo and sjf shown every job), on everyJobWorkloads with
+// every everyJobSettings; and lastPow gives PowerLaw's value, bit for bit,
+// on sequences of repeated and changing exponents and counts (0, -0, NaN
+// and infinities among them).
+func TestPowerLawRatesSameResults(t *testing.T) {
+	for name, w := range everyJobWorkloads(t) {
+		hidden := slices.Clone(w.jobs)
+		for i := range hidden {
+			if pl, ok := hidden[i].Curve.(PowerLaw); ok {
+				hidden[i].Curve = hiddenPower{pl}
+			}
+		}
+		for _, pol := range []Policy{Equi{}, SRPT{}, hideQueueing(FIFO{}), hideQueueing(SJF{})} {
+			for _, s := range everyJobSettings(w.servers) {
+				got, gerr := Simulate(w.jobs, pol, s)
+				want, werr := Simulate(hidden, pol, s)
+				if gerr != nil || werr != nil {
+					t.Errorf("%s, %s, %+v: error %v, curves hidden %v", name, pol.Name(), s, gerr, werr)
+				}
+				if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+					t.Errorf("%s, %s, %+v: results differ with the curves hidden (mean response %v vs %v)", name, pol.Name(), s, got.MeanResponse, want.MeanResponse)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(19, 7))
+	ps := []float64{0.8, 0.8, 0.5, 1, 0, math.Copysign(0, -1), math.NaN(), 0.3}
+	ks := []float64{1, 2, 2.5, 500, 0, math.Copysign(0, -1), math.NaN(), math.Inf(1), 166.66666666666666}
+	var memo lastPow
+	for range 20000 {
+		pl := PowerLaw{P: ps[rng.IntN(len(ps))]}
+		k := ks[rng.IntN(len(ks))]
+		got, want := memo.speedup(pl, k), pl.Speedup(k)
+		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+			t.Fatalf("k^%v at k = %v: %v, PowerLaw gives %v", pl.P, k, got, want)
+		}
+	}
+}
