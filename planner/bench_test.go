@@ -240,3 +240,37 @@ func BenchmarkOptimize64(b *testing.B) {
 	}
 	reportCPU(b, c0)
 }
+
+// BenchmarkSimulateEveryJob is the online simulator under the policies that
+// see every job in the system at every event (hell, equi, hesrpt, srpt,
+// knee), on BenchmarkSimulateGreedy's stream (500 servers, load 0.9 counted
+// as if work scaled linearly, s(k) = k^0.8, no cap but the servers), with
+// ideal shares and with whole workers, as plan runs them on the Philly trace.
+func BenchmarkSimulateEveryJob(b *testing.B) {
+	const n, mean = 500.0, 3600.0
+	jobs, err := Poisson{Rate: 0.9 * n / mean, Count: 2000, Sizes: Exponential{Mean: mean}, Curve: PowerLaw{P: 0.8}}.Jobs(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"hell", "equi", "hesrpt", "srpt", "knee"} {
+		pol, err := NewPolicy(name, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, integer := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/integer=%v", name, integer), func(b *testing.B) {
+				b.ReportAllocs()
+				var r Result
+				c0 := cpuTime()
+				for b.Loop() {
+					if r, err = Simulate(jobs, pol, Settings{Servers: n, Integer: integer}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCPU(b, c0)
+				b.ReportMetric(r.MeanInSystem, "jobs-in-system")
+				b.ReportMetric(float64(r.Events), "events")
+			})
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -32,22 +33,32 @@ func (p Priority) Name() string {
 // whole u (the same float k, so the same value), and the heap is sifted on
 // its concrete slice (gainHeap.down, container/heap's swaps): a fitted
 // curve at a fractional k is a model evaluation, and numeric's search
-// replays thousands of simulations (64 jobs took a minute).
+// replays thousands of simulations (64 jobs took a minute). A power law's
+// s(k) at the counts u, u+u, ... comes from a table kept between calls
+// (priorityScratch): the same math.Pow of the same k, computed once.
 func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
 	units := p.Units
 	if units <= 0 {
 		units = 256
 	}
 	u := n / float64(units)
-	h := make(gainHeap, 0, len(jobs))
+	sc := priorityPool.Get().(*priorityScratch)
+	defer priorityPool.Put(sc)
+	sc.begin(u, units)
+	m := len(jobs)
+	h := slices.Grow(sc.h[:0], m)
 	// at[i], sAt[i]: the point of job i's last gain past its allocation,
-	// and the curve there
-	at, sAt := make([]float64, len(jobs)), make([]float64, len(jobs))
+	// and the curve there; tab[i]: its power law's table, or -1
+	at, sAt, tab := grow(sc.at, m), grow(sc.sAt, m), growInt(sc.tab, m)
 	for i, v := range jobs {
 		alloc[i] = 0
 		c := v.Job.Curve
+		tab[i] = -1
+		if pl, ok := c.(PowerLaw); ok {
+			tab[i] = sc.table(pl.P)
+		}
 		at[i] = math.Min(u, v.Cap)
-		sAt[i] = c.Speedup(at[i])
+		sAt[i] = sc.speedup(c, tab[i], at[i])
 		h = append(h, gainItem{i: i, gain: p.V[v.Index] * (sAt[i] - c.Speedup(0)), rem: v.Remaining})
 	}
 	for i := len(h)/2 - 1; i >= 0; i-- { // heap.Init
@@ -71,13 +82,92 @@ func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
 		c := v.Job.Curve
 		sk := sAt[i]
 		if k != at[i] {
-			sk = c.Speedup(k)
+			sk = sc.speedup(c, tab[i], k)
 		}
 		at[i] = math.Min(k+u, v.Cap)
-		sAt[i] = c.Speedup(at[i])
+		sAt[i] = sc.speedup(c, tab[i], at[i])
 		h[0].gain = p.V[v.Index] * (sAt[i] - sk)
 		h.down(0, len(h)) // heap.Fix(&h, 0): the root never moves up
 	}
+	sc.h, sc.at, sc.sAt, sc.tab = h[:0], at, sAt, tab
+}
+
+// priorityScratch is what Priority.Allocate keeps between calls
+// (priorityPool; each replay of numeric's search that runs at once takes
+// its own): its heap and per-job state, and the power laws' s(k) at the
+// counts a job reaches by whole slices u, for up to priorityTables
+// exponents (numeric's search replays the same slices, event after event).
+type priorityScratch struct {
+	h       gainHeap
+	at, sAt []float64
+	tab     []int
+	u       float64 // the slice the tables are for
+	units   int
+	tabs    []priorityTable
+}
+
+// priorityTable is one exponent's s at the counts k[j]: k[0] = 0, k[j] =
+// k[j-1] + u, as a job's allocation grows slice by slice (the same
+// additions, so the same floats); s[j] is NaN until computed.
+type priorityTable struct {
+	p    float64
+	k, s []float64
+}
+
+// priorityTables bounds the exponents a priorityScratch keeps tables for.
+const priorityTables = 16
+
+var priorityPool = sync.Pool{New: func() any { return new(priorityScratch) }}
+
+// begin drops the tables unless they are for slices of u out of units.
+func (sc *priorityScratch) begin(u float64, units int) {
+	if math.Float64bits(u) != math.Float64bits(sc.u) || units != sc.units {
+		sc.u, sc.units, sc.tabs = u, units, sc.tabs[:0]
+	}
+}
+
+// table returns the index of exponent p's table, made if there is room,
+// or -1.
+func (sc *priorityScratch) table(p float64) int {
+	for t := range sc.tabs {
+		if math.Float64bits(sc.tabs[t].p) == math.Float64bits(p) {
+			return t
+		}
+	}
+	if len(sc.tabs) == priorityTables {
+		return -1
+	}
+	size := sc.units + 2 // a cap's rounding may leave a last slice
+	tb := priorityTable{p: p, k: make([]float64, size), s: make([]float64, size)}
+	for j := range tb.k {
+		if j > 0 {
+			tb.k[j] = tb.k[j-1] + sc.u
+		}
+		tb.s[j] = math.NaN()
+	}
+	sc.tabs = append(sc.tabs, tb)
+	return len(sc.tabs) - 1
+}
+
+// speedup is c.Speedup(k), from table t (c's exponent's, or -1 for none)
+// when k is one of its counts: k == k[j] > 0 has k[j]'s bits, so the value
+// is the one PowerLaw gives at k.
+func (sc *priorityScratch) speedup(c Speedup, t int, k float64) float64 {
+	if t < 0 {
+		return c.Speedup(k)
+	}
+	tb := &sc.tabs[t]
+	if x := k / sc.u; x >= 0.5 && x < float64(len(tb.k)) {
+		if j := int(x + 0.5); j < len(tb.k) && tb.k[j] == k {
+			if s := tb.s[j]; s == s {
+				return s
+			}
+			s := c.Speedup(k)
+			tb.s[j] = s
+			return s
+		}
+	}
+	return c.Speedup(k)
 }
 
 // OptimizeSettings tune Optimize. A nil *OptimizeSettings means defaults.

@@ -169,14 +169,43 @@ type Equi struct{}
 func (Equi) Name() string { return "equi" }
 
 // Allocate implements Policy.
+//
+// It hands out the shares by increasing cap (ties in arrival order). When
+// the caps already rise in arrival order (one cap for every job, as on a
+// trace without max_workers) that order is the jobs' own, and it skips the
+// sort: a stable sort of a sorted list moves nothing.
 func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
+	inOrder := true
+	for i := 1; i < m; i++ {
+		if !(jobs[i-1].Cap <= jobs[i].Cap) { // a fall, or a NaN: sort
+			inOrder = false
+			break
+		}
+	}
+	left := n
+	if inOrder {
+		for i := range jobs {
+			share, c := left/float64(m-i), jobs[i].Cap
+			// math.Min(share, c), inlined where it is plain (it is
+			// not inlined, and min differs on NaN's bits)
+			switch {
+			case share < c:
+				alloc[i] = share
+			case c < share:
+				alloc[i] = c
+			default: // equal (0 and -0), or a NaN
+				alloc[i] = math.Min(share, c)
+			}
+			left -= alloc[i]
+		}
+		return
+	}
 	idx := make([]int, m)
 	for i := range idx {
 		idx[i] = i
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
-	left := n
 	for r, i := range idx {
 		share := left / float64(m-r)
 		alloc[i] = math.Min(share, jobs[i].Cap)
@@ -324,10 +353,24 @@ type Hell struct{}
 func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
+//
+// At an event most jobs ask hellBest for the same s(k): one exponent (a
+// trace converted with --p) and a cap at or above the free workers, so the
+// same k. Each power law's s(k) is the last one's when its exponent and k
+// are (lastPow: the same math.Pow of the same arguments), and the scratch
+// comes from a pool: a call on such jobs evaluates the curve once and
+// allocates nothing.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
-	done := make([]bool, m)
-	var order []int
+	h := hellPool.Get().(*hellScratch)
+	defer hellPool.Put(h)
+	if cap(h.done) < m {
+		h.done = make([]bool, m)
+	}
+	done := h.done[:m]
+	clear(done)
+	order := h.order[:0]
+	var memo lastPow
 	left := n
 	for left >= 1 && len(order) < m {
 		best, bestK, bestV := -1, 0.0, math.Inf(-1)
@@ -335,7 +378,7 @@ func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 			if done[i] {
 				continue
 			}
-			k, val := hellBest(v, math.Min(v.Cap, math.Floor(left)))
+			k, val := hellBestMemo(v, math.Min(v.Cap, math.Floor(left)), &memo)
 			val *= v.Job.weight()
 			if val > bestV {
 				best, bestK, bestV = i, k, val
@@ -356,11 +399,44 @@ func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 		}
 	}
 	spill(left, jobs, alloc, order)
+	h.order = order
+}
+
+// hellScratch is what Hell.Allocate keeps between calls (hellPool).
+type hellScratch struct {
+	done  []bool
+	order []int
+}
+
+var hellPool = sync.Pool{New: func() any { return new(hellScratch) }}
+
+// lastPow remembers the last power law's s(k) it gave.
+type lastPow struct {
+	p, k, s float64
+	ok      bool
+}
+
+// speedup is pl.Speedup(k), bit for bit: floats equal as floats have the
+// same bits but for 0 and -0, and k^0 = k^-0 = 1 (k <= 0 gives 0 for any
+// exponent); a NaN is never equal, so it is evaluated again.
+func (c *lastPow) speedup(pl PowerLaw, k float64) float64 {
+	if c.ok && c.p == pl.P && c.k == k {
+		return c.s
+	}
+	s := pl.Speedup(k)
+	*c = lastPow{p: pl.P, k: k, s: s, ok: true}
+	return s
 }
 
 // hellBest returns the whole k in [1, limit] maximising s(k)^2/(k r), and
 // that value.
 func hellBest(v View, limit float64) (float64, float64) {
+	var memo lastPow
+	return hellBestMemo(v, limit, &memo)
+}
+
+// hellBestMemo is hellBest, a power law's s(k) through memo.
+func hellBestMemo(v View, limit float64, memo *lastPow) (float64, float64) {
 	if limit < 1 {
 		return 0, math.Inf(-1)
 	}
@@ -372,7 +448,8 @@ func hellBest(v View, limit float64) (float64, float64) {
 		if pl.P > 0.5 {
 			k = math.Floor(limit)
 		}
-		return k, val(k)
+		s := memo.speedup(pl, k)
+		return k, s * s / (k * v.Remaining)
 	}
 	// s(k)^2/k rises while the curve's elasticity k s'/s is above 1/2 and
 	// falls after: climb until it falls (unimodal for concave curves whose

@@ -208,8 +208,9 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		started  = make([]bool, M)                         // job has held workers (its Start is set)
 		rate     = make([]float64, M)                      // rate at prev[i] workers
 		rates    []float64
-		shown    []int // the jobs the policy sees at this event, in arrival order
-		inSystem int   // jobs in the system
+		pows     lastPow // the last power law's rate: the same math.Pow for the same exponent and workers
+		shown    []int   // the jobs the policy sees at this event, in arrival order
+		inSystem int     // jobs in the system
 		t        float64
 		first    = math.Inf(1)
 		busy     float64 // integral of workers in use
@@ -377,7 +378,12 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			case alloc[r] == prev[i] && vs[r].Started:
 				rates[r] = rate[i] // same workers, same rate: skip the curve
 			default:
-				rates[r] = curve(i).Speedup(alloc[r])
+				// equal shares (equi's) are one k^P for many jobs
+				if pl, ok := curves[i].(PowerLaw); ok {
+					rates[r] = pows.speedup(pl, alloc[r])
+				} else {
+					rates[r] = curves[i].Speedup(alloc[r])
+				}
 				if math.IsNaN(rates[r]) || math.IsInf(rates[r], 0) {
 					// an infinite rate finishes the job in no time at
 					// every event and NaN work never completes: the

@@ -1,0 +1,177 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// equiRef is Equi as it was before it skipped the sort of caps already in
+// order: the reference TestEquiSameAsRef holds Equi to.
+type equiRef struct{}
+
+func (equiRef) Name() string { return "equi" }
+func (equiRef) ignoresRank() {}
+
+func (equiRef) Allocate(n float64, jobs []View, alloc []float64) {
+	m := len(jobs)
+	idx := make([]int, m)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
+	left := n
+	for r, i := range idx {
+		share := left / float64(m-r)
+		alloc[i] = math.Min(share, jobs[i].Cap)
+		left -= alloc[i]
+	}
+}
+
+// TestEquiSameAsRef: Equi gives bit for bit what equiRef gives on random
+// caps (one for all, rising, falling, mixed, fractional, infinite, now and
+// then NaN or -0) and servers (whole, fractional, 0), and Simulate under
+// Equi gives the same Result (%#v) as under equiRef on queueingWorkloads
+// and on a Poisson stream on 500 servers.
+func TestEquiSameAsRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 5))
+	for trial := range 4000 {
+		m := rng.IntN(40)
+		n := float64(rng.IntN(600))
+		if trial%3 == 0 {
+			n += rng.Float64()
+		}
+		vs := make([]View, m)
+		for i := range vs {
+			switch trial % 5 {
+			case 0:
+				vs[i].Cap = 500
+			case 1:
+				vs[i].Cap = float64(1 + i + rng.IntN(2)) // rising, ties
+			case 2:
+				vs[i].Cap = float64(100 - i)
+			default:
+				vs[i].Cap = float64(1+rng.IntN(50)) + 0.5*float64(rng.IntN(2))
+			}
+			switch rng.IntN(60) {
+			case 0:
+				vs[i].Cap = math.NaN()
+			case 1:
+				vs[i].Cap = math.Inf(1)
+			case 2:
+				vs[i].Cap = math.Copysign(0, -1)
+			}
+		}
+		got, want := make([]float64, m), make([]float64, m)
+		Equi{}.Allocate(n, vs, got)
+		equiRef{}.Allocate(n, vs, want)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %v, reference %v\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
+			}
+		}
+	}
+	for name, w := range everyJobWorkloads(t) {
+		for _, s := range everyJobSettings(w.servers) {
+			got, gerr := Simulate(w.jobs, Equi{}, s)
+			want, werr := Simulate(w.jobs, equiRef{}, s)
+			if gerr != nil || werr != nil {
+				t.Errorf("%s, %+v: error %v, reference %v", name, s, gerr, werr)
+			}
+			if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+				t.Errorf("%s, %+v: results differ from the reference (mean response %v vs %v)", name, s, got.MeanResponse, want.MeanResponse)
+			}
+		}
+	}
+}
+
+// everyJobWorkloads are queueingWorkloads and a Poisson stream at load 0.9
+// on 500 servers, s(k) = k^0.8 and no cap but the servers (as a Philly trace
+// converted with --p 0.8).
+func everyJobWorkloads(t *testing.T) map[string]struct {
+	jobs    []Job
+	servers float64
+} {
+	work := queueingWorkloads()
+	pois, err := Poisson{Rate: 0.9 * 500 / 3600, Count: 600, Sizes: Exponential{Mean: 3600}, Curve: PowerLaw{P: 0.8}}.Jobs(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work["poisson500"] = struct {
+		jobs    []Job
+		servers float64
+	}{pois, 500}
+	return work
+}
+
+// everyJobSettings are ideal and whole shares, early stops, energy
+// accounting and recorded segments on n servers (whole shares only when n
+// is whole).
+func everyJobSettings(n float64) []Settings {
+	var out []Settings
+	for _, s := range []Settings{
+		{Servers: n},
+		{Servers: n, Integer: true},
+		{Servers: n, EarlyStop: 0.4, Seed: 3},
+		{Servers: n, Integer: true, EarlyStop: 0.4, Seed: 5},
+		{Servers: n, EnergyAlpha: 2},
+		{Servers: n, Integer: true, Record: true},
+	} {
+		if !s.Integer || n == math.Floor(n) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hiddenPower is a power law that the simulator does not know for one: it
+// evaluates every rate through the curve (memoized, the same values), as
+// it did before it kept the last power law's rate.
+type hiddenPower struct{ p PowerLaw }
+
+func (h hiddenPower) Speedup(k float64) float64 { return h.p.Speedup(k) }
+
+// TestPowerLawRatesSameResults: the simulator's rates of power laws, each
+// the last one's when the exponent and the workers are the same (lastPow),
+// give the same Result (%#v, every float to its last bit) as the curve
+// evaluated at every job, under the policies that do not look at a curve's
+// type (equi, srpt, fifo and sjf shown every job), on everyJobWorkloads with
+// every everyJobSettings; and lastPow gives PowerLaw's value, bit for bit,
+// on sequences of repeated and changing exponents and counts (0, -0, NaN
+// and infinities among them).
+func TestPowerLawRatesSameResults(t *testing.T) {
+	for name, w := range everyJobWorkloads(t) {
+		hidden := slices.Clone(w.jobs)
+		for i := range hidden {
+			if pl, ok := hidden[i].Curve.(PowerLaw); ok {
+				hidden[i].Curve = hiddenPower{pl}
+			}
+		}
+		for _, pol := range []Policy{Equi{}, SRPT{}, hideQueueing(FIFO{}), hideQueueing(SJF{})} {
+			for _, s := range everyJobSettings(w.servers) {
+				got, gerr := Simulate(w.jobs, pol, s)
+				want, werr := Simulate(hidden, pol, s)
+				if gerr != nil || werr != nil {
+					t.Errorf("%s, %s, %+v: error %v, curves hidden %v", name, pol.Name(), s, gerr, werr)
+				}
+				if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+					t.Errorf("%s, %s, %+v: results differ with the curves hidden (mean response %v vs %v)", name, pol.Name(), s, got.MeanResponse, want.MeanResponse)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(19, 7))
+	ps := []float64{0.8, 0.8, 0.5, 1, 0, math.Copysign(0, -1), math.NaN(), 0.3}
+	ks := []float64{1, 2, 2.5, 500, 0, math.Copysign(0, -1), math.NaN(), math.Inf(1), 166.66666666666666}
+	var memo lastPow
+	for range 20000 {
+		pl := PowerLaw{P: ps[rng.IntN(len(ps))]}
+		k := ks[rng.IntN(len(ks))]
+		got, want := memo.speedup(pl, k), pl.Speedup(k)
+		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
+			t.Fatalf("k^%v at k = %v: %v, PowerLaw gives %v", pl.P, k, got, want)
+		}
+	}
+}
