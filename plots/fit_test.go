@@ -541,3 +541,39 @@ func TestFitLegendKeepsHeight(t *testing.T) {
 		}
 	}
 }
+
+// The light-load bound N/(Z+ΣD) is drawn past the knee to show where it
+// crosses the saturation bound, but not far above everything else: drawn to
+// 1.2 times the knee it always ended 20% above the saturation bound, and set
+// the y axis there. On the demo's fit, the saturation bound (and the band's
+// top) at 14.6, it ends at 1.08 * 14.6 = 15.77, at 15.77 * 0.2397 = 3.78
+// workers (1.086 times the knee 3.48), and so does the y axis; where the data
+// are higher (points above the bound, which real runs beat with shards) it
+// ends at 1.2 times the knee as before.
+func TestFitLightBoundEnd(t *testing.T) {
+	demo := demoTrainFit() // the report's fit.png: fitted on 1-2, curve to 8
+	demo.Measured, demo.Curve = demo.Measured[:2], demo.Curve[:8]
+	high := demoTrainFit()
+	high.Measured = append(high.Measured, Obs{X: 8, Y: 30, Lo: nan, Hi: nan, HeldOut: true})
+	for _, c := range []struct {
+		name      string
+		d         FitData
+		end, ymax float64 // where the light-load bound ends, the axis's top
+	}{
+		{"demo, linear", demo, 1.08 * 14.6 * 0.2397, 1.08 * 14.6},
+		{"demo training, log", demoTrainFit(), 1.08 * 14.6 * 0.2397, 1.08 * 14.6},
+		{"a point at 30", high, 1.2 * 0.2397 / 0.06889, 30},
+	} {
+		p, _, err := fitPlots(c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, xmax := c.d.workers()
+		if end := c.d.lightEnd(xmax); !within(end, c.end, 1e-3) {
+			t.Errorf("%s: the light-load bound ends at %g workers, want %g", c.name, end, c.end)
+		}
+		if !within(p.Y.Max, c.ymax, 1e-3) {
+			t.Errorf("%s: y axis to %g, want %g", c.name, p.Y.Max, c.ymax)
+		}
+	}
+}
