@@ -497,19 +497,18 @@ func margin(dc draw.Canvas) draw.Canvas {
 	return draw.Crop(dc, m, -m, m, -m)
 }
 
-// panel is a plot being built: it remembers the legend's size and the points
-// drawn, so that the legend can be placed where it covers no data.
+// panel is a plot being built: it remembers the points drawn, so that the
+// legend can be placed where it covers no data, and the legend's longest
+// entry (in characters), for a legend beside the plot.
 type panel struct {
 	p       *plot.Plot
 	pts     []XY
-	rows    int
 	longest int
 }
 
 // legend adds a legend entry.
 func (f *panel) legend(name string, t ...plot.Thumbnailer) {
 	f.p.Legend.Add(name, t...)
-	f.rows++
 	f.longest = max(f.longest, len([]rune(name)))
 }
 
