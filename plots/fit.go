@@ -159,6 +159,47 @@ func (d FitData) validate() error {
 	return nil
 }
 
+// lightOver is how far the fit figure's light-load bound N/(Z+ΣD) may
+// rise above the rest of the panel (FitData.dataTop), as a multiple of it.
+const lightOver = 1.08
+
+// lightEnd returns the worker count where the fit figure's light-load bound
+// ends, on an axis whose counts end at xmax: past the knee, to show where
+// it crosses the saturation bound, to 1.2 times the knee, but no higher
+// than lightOver times the data's top. Drawn to 1.2 times the knee it
+// always rose to 1.2 times the saturation bound, and the y axis with it,
+// 20% above everything else. NaN without bounds.
+func (d FitData) lightEnd(xmax float64) float64 {
+	if !d.HasBounds() {
+		return math.NaN()
+	}
+	end := math.Min(xmax, 1.2*d.Knee())
+	return math.Min(end, lightOver*d.dataTop()*(d.Z+d.SumD)/d.scale())
+}
+
+// dataTop returns the highest value the fit panel draws but the light-load
+// bound: of the measured points and their intervals, the curve and its band,
+// and the saturation bound.
+func (d FitData) dataTop() float64 {
+	top := math.Inf(-1)
+	for _, m := range d.Measured {
+		top = math.Max(top, m.Y)
+		if !math.IsNaN(m.Hi) {
+			top = math.Max(top, m.Hi)
+		}
+	}
+	for _, c := range d.Curve {
+		top = math.Max(top, c.Y)
+		if !math.IsNaN(c.Hi) {
+			top = math.Max(top, c.Hi)
+		}
+	}
+	if d.HasBounds() {
+		top = math.Max(top, d.Bound(math.Inf(1)))
+	}
+	return top
+}
+
 // LogSpan is the ratio of the largest worker count the fit figure draws to
 // the smallest from which its workers axis is logarithmic (base 2): on the
 // public traces (1 to 64 workers, the curve drawn to 128) a linear axis put
@@ -312,7 +353,7 @@ func fitPlots(d FitData) (p, r *plot.Plot, err error) {
 	if d.HasBounds() {
 		knee := d.Knee()
 		top := d.Bound(math.Inf(1))
-		lightEnd := math.Min(xmax, 1.2*knee)
+		lightEnd := d.lightEnd(xmax)
 		lightAt := func(x float64) plotter.XY { return plotter.XY{X: x, Y: d.scale() * x / (d.Z + d.SumD)} }
 		// Both bounds start at the axis's left end: at 0 on a linear
 		// axis, above 0 on a log one (which cannot place 0). There the

@@ -9,6 +9,9 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 )
 
 // mva is exact Mean Value Analysis of a closed network with delay z and
@@ -383,7 +386,10 @@ func TestPlaceLegendLogX(t *testing.T) {
 		if log {
 			p.X.Scale = plot.LogScale{}
 		}
-		placeLegend(p, pts, 2, 10, Width, Height)
+		l, _ := plotter.NewLine(plotter.XYs{{X: 1, Y: 0}, {X: 2, Y: 1}})
+		p.Legend.Add("ten chars.", l) // two entries of 10 characters
+		p.Legend.Add("ten chars!", l)
+		placeLegend(p, pts, Width, Height)
 		if log && (p.Legend.Top || !p.Legend.Left) {
 			t.Errorf("log x: legend top %v, left %v, want bottom left", p.Legend.Top, p.Legend.Left)
 		}
@@ -429,6 +435,145 @@ func TestLog2Ticks(t *testing.T) {
 	for _, r := range [][2]float64{{0, 10}, {-1, 10}, {5, 5}, {1, math.Inf(1)}, {math.NaN(), 2}} {
 		if ts := (log2Ticks{}).Ticks(r[0], r[1]); len(ts) != 0 {
 			t.Errorf("[%g, %g]: ticks %v, want none", r[0], r[1], ts)
+		}
+	}
+}
+
+// demoTrainFit is the figure of docs/models.md's `sgdplan fit --plot`: the
+// demo's traces (testdata/asgd) fitted on 1-2 workers, the held-out runs
+// at 3-8 workers, the curve drawn to 16 (values rounded from the fit).
+// Z+ΣD = 0.1018+0.1379 = 0.2397 s and max D = 0.06889 s: the bounds are
+// N/0.2397 and 14.52 updates/s, the knee 3.48 workers.
+func demoTrainFit() FitData {
+	meas := []Obs{{1, 4.157, nan, nan, false}, {2, 8.022, nan, nan, false}, {3, 9.734, nan, nan, true},
+		{4, 9.821, nan, nan, true}, {6, 11.34, nan, nan, true}, {8, 10.67, nan, nan, true}}
+	curve := []Band{{1, 4.171, 4.159, 4.184}, {2, 7.160, 5.687, 9.015}, {3, 9.168, 6.364, 13.21},
+		{4, 10.47, 6.606, 14.60}, {5, 11.32, 6.630, 14.60}, {6, 11.89, 6.554, 14.60}, {7, 12.29, 6.437, 14.60},
+		{8, 12.59, 6.306, 14.60}, {9, 12.81, 6.173, 14.60}, {10, 12.99, 6.044, 14.60}, {11, 13.14, 5.921, 14.60},
+		{12, 13.26, 5.805, 14.60}, {13, 13.36, 5.695, 14.60}, {14, 13.44, 5.592, 14.60}, {15, 13.52, 5.496, 14.60},
+		{16, 13.58, 5.405, 14.60}}
+	return FitData{Label: "mva", Title: "sgdplan fit: mva\nat 1 shard, 3e+06 B/s, batch 32 a worker\nnot shown: 6 fitted, 12 held-out points at other shards or link rates",
+		YLabel: "throughput (steps/s)", Level: 0.9, Measured: meas, Curve: curve, Z: 0.1018, SumD: 0.1379, MaxD: 0.06889}
+}
+
+var nan = math.NaN()
+
+// fitDrawn returns where FitFigure draws the fit panel p (stacked above
+// the residual strip r) and its legend's rectangle, as stack lays them out.
+func fitDrawn(p, r *plot.Plot) (draw.Canvas, vg.Rectangle) {
+	dc := margin(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: Width, Y: TallHeight}}})
+	top := dc
+	top.Min.Y = dc.Max.Y - (dc.Max.Y-dc.Min.Y)*3/4
+	bottom := dc
+	bottom.Max.Y = top.Min.Y
+	dp, dr := p.DataCanvas(top), r.DataCanvas(bottom)
+	left := max(dp.Min.X-top.Min.X, dr.Min.X-bottom.Min.X)
+	right := max(top.Max.X-dp.Max.X, bottom.Max.X-dr.Max.X)
+	c := draw.Crop(top, left-(dp.Min.X-top.Min.X), -(right - (top.Max.X - dp.Max.X)), 0, 0)
+	d := p.DataCanvas(c)
+	lr := p.Legend.Rectangle(d)
+	size := lr.Size()
+	// Rectangle puts a legend on the left at the right edge, and the
+	// reverse (its Draw starts from the other edge): place it as Draw does.
+	lr.Min.X = d.Min.X + p.Legend.XOffs
+	if !p.Legend.Left {
+		lr.Min.X = d.Max.X + p.Legend.XOffs - size.X
+	}
+	lr.Min.Y = d.Min.Y + p.Legend.YOffs
+	if p.Legend.Top {
+		lr.Min.Y = d.Max.Y + p.Legend.YOffs - size.Y
+	}
+	lr.Max = lr.Min.Add(size)
+	return d, lr
+}
+
+// The fit panel's legend covers no point of the data, the curve, its band
+// or the saturation bound, and leaves them most of the height: the legend
+// of `fit --plot` on the demo raised the y axis to 28 for data reaching
+// 14.6 (the saturation bound and the band), the light-load bound drawn to
+// 17.4 at 1.2 times the knee; the same on a linear axis (the curve to 12).
+func TestFitLegendKeepsHeight(t *testing.T) {
+	linear := demoTrainFit()
+	linear.Curve = linear.Curve[:12]
+	for _, c := range []struct {
+		name string
+		d    FitData
+	}{{"log, curve to 16", demoTrainFit()}, {"linear, curve to 12", linear}} {
+		p, r, err := fitPlots(c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pts []plotter.XY
+		for _, m := range c.d.Measured {
+			pts = append(pts, plotter.XY{X: m.X, Y: m.Y})
+		}
+		for i, b := range c.d.Curve {
+			pts = append(pts, plotter.XY{X: b.X, Y: b.Y}, plotter.XY{X: b.X, Y: b.Lo}, plotter.XY{X: b.X, Y: b.Hi})
+			if i > 0 { // between the curve's points too
+				a := c.d.Curve[i-1]
+				for _, f := range []float64{0.25, 0.5, 0.75} {
+					x := a.X + f*(b.X-a.X)
+					pts = append(pts, plotter.XY{X: x, Y: a.Y + f*(b.Y-a.Y)}, plotter.XY{X: x, Y: a.Lo + f*(b.Lo-a.Lo)}, plotter.XY{X: x, Y: a.Hi + f*(b.Hi-a.Hi)})
+				}
+			}
+		}
+		top := c.d.Bound(math.Inf(1)) // 14.52
+		for x := p.X.Min; x <= c.d.Curve[len(c.d.Curve)-1].X; x += (p.X.Max - p.X.Min) / 100 {
+			pts = append(pts, plotter.XY{X: x, Y: top})
+		}
+		high := 0.0
+		for _, q := range pts {
+			high = math.Max(high, q.Y)
+		}
+		// 14.6 of at least 0.8: the y axis ends below 18.25
+		if p.Y.Max > high/0.8 {
+			t.Errorf("%s: y axis [%g, %g] for data to %g: the data keep %.0f%% of the height, want 80%% or more",
+				c.name, p.Y.Min, p.Y.Max, high, 100*high/p.Y.Max)
+		}
+		d, lr := fitDrawn(p, r)
+		x, y := p.Transforms(&d)
+		for _, q := range pts {
+			at := vg.Point{X: x(q.X), Y: y(q.Y)}
+			// a measured point's glyph is 3.2 pt in radius
+			if at.X > lr.Min.X-vg.Points(3.2) && at.X < lr.Max.X+vg.Points(3.2) && at.Y > lr.Min.Y-vg.Points(3.2) && at.Y < lr.Max.Y+vg.Points(3.2) {
+				t.Errorf("%s: the legend (top %v, left %v) covers (%g, %g)", c.name, p.Legend.Top, p.Legend.Left, q.X, q.Y)
+			}
+		}
+	}
+}
+
+// The light-load bound N/(Z+ΣD) is drawn past the knee to show where it
+// crosses the saturation bound, but not far above everything else: drawn to
+// 1.2 times the knee it always ended 20% above the saturation bound, and set
+// the y axis there. On the demo's fit, the saturation bound (and the band's
+// top) at 14.6, it ends at 1.08 * 14.6 = 15.77, at 15.77 * 0.2397 = 3.78
+// workers (1.086 times the knee 3.48), and so does the y axis; where the data
+// are higher (points above the bound, which real runs beat with shards) it
+// ends at 1.2 times the knee as before.
+func TestFitLightBoundEnd(t *testing.T) {
+	demo := demoTrainFit() // the report's fit.png: fitted on 1-2, curve to 8
+	demo.Measured, demo.Curve = demo.Measured[:2], demo.Curve[:8]
+	high := demoTrainFit()
+	high.Measured = append(high.Measured, Obs{X: 8, Y: 30, Lo: nan, Hi: nan, HeldOut: true})
+	for _, c := range []struct {
+		name      string
+		d         FitData
+		end, ymax float64 // where the light-load bound ends, the axis's top
+	}{
+		{"demo, linear", demo, 1.08 * 14.6 * 0.2397, 1.08 * 14.6},
+		{"demo training, log", demoTrainFit(), 1.08 * 14.6 * 0.2397, 1.08 * 14.6},
+		{"a point at 30", high, 1.2 * 0.2397 / 0.06889, 30},
+	} {
+		p, _, err := fitPlots(c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, xmax := c.d.workers()
+		if end := c.d.lightEnd(xmax); !within(end, c.end, 1e-3) {
+			t.Errorf("%s: the light-load bound ends at %g workers, want %g", c.name, end, c.end)
+		}
+		if !within(p.Y.Max, c.ymax, 1e-3) {
+			t.Errorf("%s: y axis to %g, want %g", c.name, p.Y.Max, c.ymax)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -224,13 +225,30 @@ func newPlot(title, xlabel, ylabel string) *plot.Plot {
 	return p
 }
 
-// legendBox is the fraction of the data area (width, height) that a legend
-// of rows entries is expected to cover, for a data area of the given size.
-func legendBox(rows int, longest int, w, h vg.Length) (fw, fh float64) {
-	rowH := vg.Points(legendSize * 1.25)
-	textW := vg.Points(legendSize * 0.55 * float64(longest))
-	fw = float64(textW+vg.Points(30)) / float64(w)
-	fh = float64(rowH*vg.Length(rows)+vg.Points(8)) / float64(h)
+// legendOffset is the legend's distance from the axes it sits against;
+// legendGap the least room left between it and the data (a glyph's radius:
+// a point's centre outside the legend's box leaves its mark outside too).
+const (
+	legendOffset = 6 // points
+	legendGap    = 4 // points
+)
+
+// legendBox is the fraction of p's data area (width, height) that its legend
+// covers, with its offset from the axes and a gap to the data, when p is drawn
+// on a w by h canvas. The legend is measured as it will be drawn: the
+// estimate by characters and rows it replaced took a 6-entry legend for
+// 129 by 79 points, where it is 102 by 57, and raised the fit figure's y
+// axis to make room for the difference.
+func legendBox(p *plot.Plot, w, h vg.Length) (fw, fh float64) {
+	c := margin(draw.Canvas{Canvas: &recorder.Canvas{}, Rectangle: vg.Rectangle{Max: vg.Point{X: w, Y: h}}})
+	area := p.DataCanvas(c).Size()
+	size := p.Legend.Rectangle(c).Size()
+	pad := vg.Points(legendOffset + legendGap)
+	if area.X <= 0 || area.Y <= 0 {
+		return 1, 1
+	}
+	fw = float64(size.X+pad) / float64(area.X)
+	fh = float64(size.Y+pad) / float64(area.Y)
 	return math.Min(fw, 1), math.Min(fh, 1)
 }
 
@@ -247,15 +265,15 @@ const (
 
 // legendCorner returns the corner whose box of fraction (fw, fh) of the axis
 // ranges holds the fewest points (first of TopLeft, TopRight, BottomLeft,
-// BottomRight on ties), and how many points it holds.
+// BottomRight on ties), and how many points it holds. Points outside the
+// axis ranges are not drawn and count for no corner.
 func legendCorner(xmin, xmax, ymin, ymax float64, pts []XY, fw, fh float64) (Corner, int) {
 	count := [4]int{}
 	for _, q := range pts {
-		if math.IsNaN(q.X) || math.IsNaN(q.Y) {
+		fx, fy, ok := inAxes(xmin, xmax, ymin, ymax, q)
+		if !ok {
 			continue
 		}
-		fx := (q.X - xmin) / (xmax - xmin)
-		fy := (q.Y - ymin) / (ymax - ymin)
 		left, right := fx <= fw, fx >= 1-fw
 		top, bottom := fy >= 1-fh, fy <= fh
 		if top && left {
@@ -280,19 +298,54 @@ func legendCorner(xmin, xmax, ymin, ymax float64, pts []XY, fw, fh float64) (Cor
 	return best, count[best]
 }
 
+// inAxes returns where q is drawn as fractions of the axis ranges, and
+// whether it is drawn (inside them, up to rounding).
+func inAxes(xmin, xmax, ymin, ymax float64, q XY) (fx, fy float64, ok bool) {
+	if math.IsNaN(q.X) || math.IsNaN(q.Y) {
+		return 0, 0, false
+	}
+	fx = (q.X - xmin) / (xmax - xmin)
+	fy = (q.Y - ymin) / (ymax - ymin)
+	const eps = 1e-9
+	return fx, fy, fx >= -eps && fx <= 1+eps && fy >= -eps && fy <= 1+eps
+}
+
+// roomAtTop returns the least top of the y axis that frees a top corner of
+// the legend's box (fw, fh): the data under that corner must end below 1-fh
+// of the axis (less a margin), so the corner whose side holds the lower data
+// needs the least. The axis grows at most 3.3 times.
+func roomAtTop(xmin, xmax, ymin, ymax float64, pts []XY, fw, fh float64) float64 {
+	high := [2]float64{ymin, ymin} // left, right
+	for _, q := range pts {
+		fx, _, ok := inAxes(xmin, xmax, ymin, ymax, q)
+		if !ok {
+			continue
+		}
+		if fx <= fw {
+			high[0] = math.Max(high[0], q.Y)
+		}
+		if fx >= 1-fw {
+			high[1] = math.Max(high[1], q.Y)
+		}
+	}
+	return math.Max(ymax, ymin+(math.Min(high[0], high[1])-ymin)/math.Max(1-fh-0.03, 0.3))
+}
+
 // XY is one point of a series.
 type XY struct{ X, Y float64 }
 
 // placeLegend puts p's legend in the corner of its data area where it covers
 // no data (pts are the points drawn, densified along lines by the caller);
 // when every corner holds data it raises the top of the y axis until the
-// legend fits above the data. w and h are the size of the plot's canvas.
+// legend fits above the data in one of the top corners: the one with the
+// lower data beneath it. w and h are the size of the plot's canvas; the
+// legend is measured as drawn there (legendBox).
 // On a logarithmic x axis (plot.LogScale, positive range) the corners are
 // judged where the points are drawn, at log x: judged at x itself, a legend
 // at the left of an axis from 1 to 128 workers saw the points from 1 to 16
 // in its first tenth, where they cover half the width.
-func placeLegend(p *plot.Plot, pts []XY, rows, longest int, w, h vg.Length) {
-	if rows == 0 {
+func placeLegend(p *plot.Plot, pts []XY, w, h vg.Length) {
+	if p.Legend.Rectangle(draw.Canvas{}).Size().Y <= 0 { // no entries
 		return
 	}
 	p.X.Min, p.X.Max = finiteRange(p.X.Min, p.X.Max)
@@ -308,18 +361,15 @@ func placeLegend(p *plot.Plot, pts []XY, rows, longest int, w, h vg.Length) {
 		}
 		pts = lp
 	}
-	// The data area is the canvas less axes and title: about 80% by 75%.
-	fw, fh := legendBox(rows, longest, w*0.8, h*0.75)
+	fw, fh := legendBox(p, w, h)
 	c, n := legendCorner(xmin, xmax, p.Y.Min, p.Y.Max, pts, fw, fh)
 	if n > 0 {
-		// Make room at the top: the data must end below 1-fh of the axis.
-		span := p.Y.Max - p.Y.Min
-		p.Y.Max = p.Y.Min + span/math.Max(1-fh-0.03, 0.3)
+		p.Y.Max = roomAtTop(xmin, xmax, p.Y.Min, p.Y.Max, pts, fw, fh)
 		c, _ = legendCorner(xmin, xmax, p.Y.Min, p.Y.Max, pts, fw, fh)
 	}
 	p.Legend.Top = c == TopLeft || c == TopRight
 	p.Legend.Left = c == TopLeft || c == BottomLeft
-	off := vg.Points(6)
+	off := vg.Points(legendOffset)
 	if p.Legend.Left {
 		p.Legend.XOffs = off
 	} else {
@@ -447,19 +497,18 @@ func margin(dc draw.Canvas) draw.Canvas {
 	return draw.Crop(dc, m, -m, m, -m)
 }
 
-// panel is a plot being built: it remembers the legend's size and the points
-// drawn, so that the legend can be placed where it covers no data.
+// panel is a plot being built: it remembers the points drawn, so that the
+// legend can be placed where it covers no data, and the legend's longest
+// entry (in characters), for a legend beside the plot.
 type panel struct {
 	p       *plot.Plot
 	pts     []XY
-	rows    int
 	longest int
 }
 
 // legend adds a legend entry.
 func (f *panel) legend(name string, t ...plot.Thumbnailer) {
 	f.p.Legend.Add(name, t...)
-	f.rows++
 	f.longest = max(f.longest, len([]rune(name)))
 }
 
@@ -475,7 +524,7 @@ func (f *panel) seeXYs(xys plotter.XYs) {
 
 // placeLegend places the legend for a plot drawn on a w by h canvas.
 func (f *panel) placeLegend(w, h vg.Length) {
-	placeLegend(f.p, f.pts, f.rows, f.longest, w, h)
+	placeLegend(f.p, f.pts, w, h)
 }
 
 // hideTickLabels keeps an axis's tick marks (and so the grid) and hides

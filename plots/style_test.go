@@ -127,6 +127,31 @@ func TestLegendCorner(t *testing.T) {
 	}
 }
 
+// When every corner holds data the y axis grows until one top corner is
+// free, the one with the lower data beneath it: axes [0, 10] x [0, 10],
+// legend box 30% x 20%, the data reaching 10 on the left and 9 on the
+// right, both bottom corners taken. The top right is freed when 9 ends
+// below 1-0.2-0.03 = 0.77 of the axis: at 9/0.77 = 11.688; the left would
+// need 10/0.77 = 12.987, to which the axis grew before (from its top,
+// wherever the data were highest).
+func TestRoomAtTop(t *testing.T) {
+	pts := []XY{{1, 10}, {2, 6}, {9, 9}, {5, 3}, {1, 0.5}, {9, 0.5}}
+	if c, n := legendCorner(0, 10, 0, 10, pts, 0.3, 0.2); n == 0 {
+		t.Fatalf("corner %d is free, want every corner taken", c)
+	}
+	top := roomAtTop(0, 10, 0, 10, pts, 0.3, 0.2)
+	if !within(top, 9/0.77, 1e-12) {
+		t.Errorf("y axis grows to %g, want 9/0.77 = %g", top, 9/0.77)
+	}
+	if c, n := legendCorner(0, 10, 0, top, pts, 0.3, 0.2); c != TopRight || n != 0 {
+		t.Errorf("after growing: corner %d (%d points), want TopRight with none", c, n)
+	}
+	// Points outside the axes are not drawn: they take no corner.
+	if c, n := legendCorner(0, 10, 0, 10, []XY{{1, 12}, {9, -1}, {11, 5}}, 0.3, 0.2); c != TopLeft || n != 0 {
+		t.Errorf("points outside the axes: corner %d (%d points), want TopLeft with none", c, n)
+	}
+}
+
 func TestNiceTicks(t *testing.T) {
 	// [0, 28.6]: raw step 28.6/6 = 4.77 → 5; labels 0, 5, ..., 25.
 	var labels []string
