@@ -170,27 +170,8 @@ func TestHellSameAsRef(t *testing.T) {
 		}
 	}
 
-	work := queueingWorkloads()
-	pois, err := Poisson{Rate: 0.9 * 500 / 3600, Count: 600, Sizes: Exponential{Mean: 3600}, Curve: PowerLaw{P: 0.8}}.Jobs(4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	work["poisson500"] = struct {
-		jobs    []Job
-		servers float64
-	}{pois, 500}
-	for name, w := range work {
-		for _, s := range []Settings{
-			{Servers: w.servers},
-			{Servers: w.servers, Integer: true},
-			{Servers: w.servers, EarlyStop: 0.4, Seed: 3},
-			{Servers: w.servers, Integer: true, EarlyStop: 0.4, Seed: 5},
-			{Servers: w.servers, EnergyAlpha: 2},
-			{Servers: w.servers, Integer: true, Record: true},
-		} {
-			if s.Integer && w.servers != math.Floor(w.servers) {
-				continue
-			}
+	for name, w := range everyJobWorkloads(t) {
+		for _, s := range everyJobSettings(w.servers) {
 			got, gerr := Simulate(w.jobs, Hell{}, s)
 			want, werr := Simulate(w.jobs, hellRef{}, s)
 			if gerr != nil || werr != nil {
