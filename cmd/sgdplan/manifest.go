@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 
@@ -717,33 +718,185 @@ func otherRoles(path string, specs map[string]replicaSpec, kind, how string, kno
 // yamlMergeRE finds a YAML merge key ("<<:" as a key, in block or flow
 // style), not any "<<" in the text (a heredoc in an annotation turned the
 // duplicate-key check off).
-var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)<<[ \t]*:`)
+var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)(<<)[ \t]*:`)
+
+// yamlBinaryRE finds a !!binary tag where a token starts.
+var yamlBinaryRE = regexp.MustCompile(`(?m)(?:^|[\s\[{,])(!!binary)(?:$|[\s,\]}])`)
 
 // yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
 // "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given
-// twice as such, at its column in b.
+// twice as such, at its column in b. Every problem names its line: the
+// library names none on line 1 (its count of a parser problem's line
+// starts at 0, and a scanner problem's line 0 is left out), none for a
+// byte it cannot read (named here at its line and column), and none for
+// an alias to an unknown anchor (named at the alias). A block mapping's
+// ':' where none may stand ("a: b: c") is named at its column too, where
+// the library, read up to that ':', stops there.
 func yamlError(path string, b []byte, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	msg = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:")), "")
+	line, msg := yamlProblem(err)
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, keyAt(b, m[1], m[2]), m[2])
 	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line := m[1]
-		if n, err := strconv.Atoi(line); err == nil && yamlParserProblem(m[2]) {
-			// (at most the last line: the end of the stream, where an
-			// unclosed "[" is told, is the line after a final line
-			// break)
-			line = strconv.Itoa(min(n+1, strings.Count(strings.TrimSuffix(string(b), "\n"), "\n")+1))
+	lines := strings.Count(strings.TrimSuffix(string(b), "\n"), "\n") + 1
+	switch {
+	case line > 0 && yamlParserProblem(msg):
+		line++
+	case line == 0 && (yamlParserProblem(msg) || yamlScannerProblem(msg)):
+		line = 1
+	}
+	// (at most the last line: the end of the stream, where an unclosed
+	// "[" is told, is the line after a final line break)
+	line = min(line, lines)
+	where := ""
+	switch {
+	case line > 0:
+		where = ":" + strconv.Itoa(line)
+		if msg == "mapping values are not allowed in this context" {
+			if c := yamlColonCol(b, line, msg); c > 0 {
+				where += ":" + strconv.Itoa(c)
+				if l := strings.Split(string(b), "\n")[line-1]; strings.Contains(l[:c-1], ": ") {
+					// "a: b: c": a second value on the line
+					msg += ": expected one key: value on a line (quote a value that holds \": \")"
+				}
+			}
 		}
-		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, line, strings.TrimSpace(m[2]))
+	case yamlReaderProblem(msg):
+		if p := badByteAt(b); p != "" {
+			where = ":" + p
+		}
+	case yamlAnchorRE.MatchString(msg):
+		m := yamlAnchorRE.FindStringSubmatch(msg)
+		if p := aliasAt(b, m[1]+m[2]); p != "" {
+			where = ":" + p
+		}
+	case strings.HasPrefix(msg, "!!binary "):
+		where = onlyMatchAt(b, yamlBinaryRE)
+	case strings.HasPrefix(msg, "map merge "):
+		where = onlyMatchAt(b, yamlMergeRE)
 	}
-	if yamlParserProblem(msg) {
-		return fmt.Errorf("check: %s:1: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+	return fmt.Errorf("check: %s%s: not a Kubeflow job manifest: invalid YAML: %s", path, where, msg)
+}
+
+// yamlProblem is the problem of a YAML error of sigs.k8s.io/yaml, without
+// the library's prefixes, and the line it names (0 when none).
+func yamlProblem(err error) (line int, msg string) {
+	msg = err.Error()
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:"))
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil && !yamlDupRE.MatchString(msg) {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return n, strings.TrimSpace(m[2])
+		}
 	}
-	return fmt.Errorf("check: %s: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+	return 0, msg
+}
+
+// yamlColonCol is the column of the ':' on line (1-based) of b where the
+// YAML library stops with the problem msg ("mapping values are not
+// allowed in this context"): the first ':' of the line such that b read up
+// to it, the lines below left out, draws msg at that line; 0 when none
+// does (or the line holds too many to try).
+func yamlColonCol(b []byte, line int, msg string) int {
+	lines := strings.SplitAfter(string(b), "\n")
+	if line < 1 || line > len(lines) {
+		return 0
+	}
+	head, l := strings.Join(lines[:line-1], ""), lines[line-1]
+	for i, tries := 0, 0; i < len(l) && tries < 64; i++ {
+		if l[i] != ':' {
+			continue
+		}
+		tries++
+		_, err := yaml.YAMLToJSON([]byte(head + l[:i+1] + "\n"))
+		if err == nil {
+			continue
+		}
+		if n, m := yamlProblem(err); m == msg && max(n, 1) == line {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// yamlScannerProblem reports whether msg is one of the problems of the
+// YAML library's scanner (go.yaml.in/yaml/v2, scannerc.go): it names
+// their line from 1, and none on line 1.
+func yamlScannerProblem(msg string) bool {
+	switch msg {
+	case "mapping values are not allowed in this context", "mapping keys are not allowed in this context",
+		"block sequence entries are not allowed in this context",
+		"found character that cannot start any token", "found unknown escape character",
+		"found unknown directive name", "found unexpected non-alphabetical character",
+		"found unexpected end of stream", "found unexpected document indicator",
+		"found invalid Unicode character escape code", "found extremely long version number",
+		"found a tab character where an indentation space is expected",
+		"found a tab character that violates indentation", "found an indentation indicator equal to 0",
+		"did not find the expected '>'", "did not find expected whitespace",
+		"did not find expected whitespace or line break", "did not find expected comment or line break",
+		"did not find expected version number", "did not find expected hexdecimal number",
+		"did not find expected digit or '.' character", "did not find expected alphabetic or numeric character",
+		"could not find expected directive name", "could not find expected ':'":
+		return true
+	}
+	return strings.HasPrefix(msg, "exceeded max depth of ")
+}
+
+// yamlReaderProblem reports whether msg is one of the problems of the YAML
+// library's reader (readerc.go), which names no line: a byte that is not
+// UTF-8, or a character YAML does not allow.
+func yamlReaderProblem(msg string) bool {
+	switch msg {
+	case "control characters are not allowed", "invalid Unicode character",
+		"invalid leading UTF-8 octet", "invalid trailing UTF-8 octet",
+		"incomplete UTF-8 octet sequence", "invalid length of a UTF-8 sequence":
+		return true
+	}
+	return false
+}
+
+// badByteAt is "LINE:COL" (columns in bytes) of the first byte of b that
+// the YAML library's reader refuses: one that is not UTF-8, or a character
+// outside YAML's set (a control character other than tab and line breaks,
+// a surrogate, U+FFFE or U+FFFF); "" when there is none.
+func badByteAt(b []byte) string {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		ok := r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+			r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
+		if r == utf8.RuneError && n == 1 || !ok {
+			line := bytes.Count(b[:i], []byte("\n")) + 1
+			return fmt.Sprintf("%d:%d", line, i-bytes.LastIndexByte(b[:i], '\n'))
+		}
+		i += n
+	}
+	return ""
+}
+
+// onlyMatchAt is ":LINE:COL" of the one match of re in b (of its last
+// group): the place of a problem the YAML library names no line for, when
+// only one thing in the file can be it; "" when re matches none or more
+// than one.
+func onlyMatchAt(b []byte, re *regexp.Regexp) string {
+	m := re.FindAllSubmatchIndex(b, 2)
+	if len(m) != 1 {
+		return ""
+	}
+	i := m[0][len(m[0])-2]
+	return fmt.Sprintf(":%d:%d", bytes.Count(b[:i], []byte("\n"))+1, i-bytes.LastIndexByte(b[:i], '\n'))
+}
+
+// aliasAt is "LINE:COL" of the first alias to the anchor name in b
+// ("*name" where a token starts: at a line's start, after white space or
+// a flow indicator); "" when there is none.
+func aliasAt(b []byte, name string) string {
+	re := regexp.MustCompile(`(?m)(?:^|[\s\[{,])(\*` + regexp.QuoteMeta(name) + `)(?:$|[^\w-])`)
+	m := re.FindSubmatchIndex(b)
+	if m == nil {
+		return ""
+	}
+	i := m[2]
+	return fmt.Sprintf("%d:%d", bytes.Count(b[:i], []byte("\n"))+1, i-bytes.LastIndexByte(b[:i], '\n'))
 }
 
 // yamlParserProblem reports whether msg is one of the problems of the YAML
@@ -803,6 +956,8 @@ func keyAt(b []byte, line, key string) string {
 var (
 	yamlDupRE  = regexp.MustCompile(`line (\d+): key "?([^"]*?)"? already set in map`)
 	yamlLineRE = regexp.MustCompile(`^line (\d+): (.*)`)
+	// an alias to no anchor, or to the node it stands in
+	yamlAnchorRE = regexp.MustCompile(`^(?:unknown anchor '(.*)' referenced|anchor '(.*)' value contains itself)$`)
 )
 
 // yamlKindOf names the kind of a JSON value that is not an object.

@@ -719,6 +719,38 @@ func TestManifestYAMLParserErrorLine(t *testing.T) {
 	})
 }
 
+// Every YAML problem names its line: the library names none for a scanner
+// problem on line 1, a byte it cannot read, or an alias to no anchor. A
+// ':' where a block mapping allows none is named at its column (the first
+// ':' of the line that, read up to it, draws the problem).
+func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
+	const bad = ": not a Kubeflow job manifest: invalid YAML: "
+	const values = "mapping values are not allowed in this context"
+	const twice = values + ": expected one key: value on a line (quote a value that holds \": \")"
+	checkManifestCases(t, []manifestCase{
+		// (they said no line)
+		{"a: b: c", "a: b: c\n", 0, 0, "check: m.yaml:1:5" + bad + twice},
+		{"a quoted key", "\"a\": b: c\nkind: TFJob\n", 0, 0, "check: m.yaml:1:7" + bad + twice},
+		{"a ': ' in quotes", "x: \"a: b\": c\n", 0, 0, "check: m.yaml:1:10" + bad + twice},
+		{"a token", "@kind: TFJob\n", 0, 0, "check: m.yaml:1" + bad + "found character that cannot start any token"},
+		{"an escape", "kind: \"TF\\qJob\"\n", 0, 0, "check: m.yaml:1" + bad + "found unknown escape character"},
+		{"a control character", "kind: TFJob\nspec:\n  \x01x: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "control characters are not allowed"},
+		{"not UTF-8", "kind: TFJob\nspec:\n  x: \xff\n", 0, 0, "check: m.yaml:3:6" + bad + "invalid leading UTF-8 octet"},
+		{"an unknown anchor", "kind: TFJob\nspec:\n  tfReplicaSpecs: *specs\n", 0, 0, "check: m.yaml:3:19" + bad + "unknown anchor 'specs' referenced"},
+		{"an anchor in itself", "kind: TFJob\nspec: &s\n  x: [*s]\n", 0, 0, "check: m.yaml:3:7" + bad + "anchor 's' value contains itself"},
+		{"a merge of a number", "kind: TFJob\nspec:\n  <<: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "map merge requires map or sequence of maps as the value"},
+		{"binary", "kind: TFJob\nspec:\n  x: !!binary '@@'\n", 0, 0, "check: m.yaml:3:6" + bad + "!!binary value contains invalid base64 data"},
+		// (line 2: it said the line after the last line break)
+		{"an unclosed quote", "kind: 'TFJob\n", 0, 0, "check: m.yaml:1" + bad + "found unexpected end of stream"},
+		// on a later line the line was right: now the column too
+		{"on line 5", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2: 3\n", 0, 0, "check: m.yaml:5:18" + bad + twice},
+		// an indentation fault: the ':' at its column, without the hint
+		{"indented", "kind: TFJob\nspec: x\n  tfReplicaSpecs: 1\n", 0, 0, "check: m.yaml:3:17" + bad + values},
+		// a job after a Service: its line in the file
+		{"second document", "kind: Service\n---\nkind: TFJob\nspec: a: b\n", 0, 0, "check: m.yaml:4:8" + bad + twice},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
