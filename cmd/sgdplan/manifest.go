@@ -294,8 +294,12 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// (kind: [TFJob] is no kind, and no other kind: its fault)
 		return manifest{}, firstFault(path, faults)
 	}
+	// at is where the key path keys is in the file: in block style, or
+	// in flow style ("spec: {tfReplicaSpecs: {...}}"), where the faults
+	// found by it (a role given twice, nprocPerNode, elasticPolicy) had
+	// no place, and were told after those that had
 	at := func(keys ...string) string {
-		if p := yamlValuePos(b, keys); p != "" {
+		if p := valuePos(b, keys); p != "" {
 			return path + ":" + p
 		}
 		return path

@@ -751,6 +751,35 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 	})
 }
 
+// In flow style a role given twice, a TFJob's Chief beside a Master, and
+// the nprocPerNode and elasticPolicy faults had no place (found in block
+// style alone), and were told after the faults that had one, below them
+// in the file: each is told at its place, the first in the file first.
+func TestManifestFlowFaultsPlaced(t *testing.T) {
+	pt := func(spec string) string { return "kind: PyTorchJob\nspec: {" + spec + "}\n" }
+	checkManifestCases(t, []manifestCase{
+		{"role twice", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: 1}}}\n", 0, 0,
+			`check: m.yaml:2:56: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+		{"chief and master", "kind: TFJob\nspec: {tfReplicaSpecs: {Chief: {}, Master: {}, Worker: {}}}\n", 0, 0,
+			"check: m.yaml:2:44: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
+		{"nprocPerNode", pt(`nprocPerNode: "0", pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			`check: m.yaml:2:22: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"nprocPerNode a number", pt(`nprocPerNode: 4, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			`check: m.yaml:2:22: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
+		{"elastic nProcPerNode", pt(`elasticPolicy: {nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			"check: m.yaml:2:38: elasticPolicy.nProcPerNode = 0, want a whole number of processes per replica from 1 to 1000000"},
+		{"both nproc keys", pt(`nprocPerNode: "2", elasticPolicy: {nProcPerNode: 2}, pytorchReplicaSpecs: {Worker: {}}`), 0, 0,
+			"check: m.yaml:2:57: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)"},
+		{"elastic bounds", pt(`elasticPolicy: {minReplicas: 3, maxReplicas: 2}, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			"check: m.yaml:2:37: elasticPolicy minReplicas 3 is above maxReplicas 2: want minReplicas <= maxReplicas"},
+		// above a block-style fault: told first (the Worker's was)
+		{"flow above block", "kind: PyTorchJob\nspec:\n  elasticPolicy: {minReplicas: 3, maxReplicas: 2}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -1\n", 0, 0,
+			"check: m.yaml:3:32: elasticPolicy minReplicas 3 is above maxReplicas 2: want minReplicas <= maxReplicas"},
+		{"twice above block", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs: {Worker: {}, worker: {}}\n  nprocPerNode: \"0\"\n", 0, 0,
+			`check: m.yaml:3:45: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
@@ -762,7 +791,8 @@ func TestManifestTFJobPyTorchFields(t *testing.T) {
 	cases := []struct{ name, spec, want string }{
 		{"nprocPerNode", "  nprocPerNode: \"4\"\n", `m.yaml:3:17: spec.nprocPerNode: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
 		{"elasticPolicy", "  elasticPolicy:\n    nProcPerNode: 4\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field`},
-		{"flow", "", `m.yaml: spec.nprocPerNode: a TFJob has no such field`},
+		// (it had no place in flow style)
+		{"flow", "", `m.yaml:1:36: spec.nprocPerNode: a TFJob has no such field`},
 		// its contents are not read: a malformed elasticPolicy failed
 		// check ("spec.elasticPolicy.maxReplicas holds a string where a
 		// whole number was expected")
