@@ -453,7 +453,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = append(faults, err)
 		}
 		w, ok, wAt := count(j.Spec.PyTorch, "Master", "Worker")
-		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at)
+		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at, b)
 		if err != nil {
 			faults = append(faults, err)
 		}
@@ -532,8 +532,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 // deprecated spec.elasticPolicy.nProcPerNode; 1 when neither is given. With
 // auto, cpu or gpu the count is torchrun's at launch (one per GPU or CPU):
 // 1 then, and warn says why the manifest gives no count. at places a key
-// path in the file.
-func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string) (n int, warn string, err error) {
+// path in the file b.
+func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string, b []byte) (n int, warn string, err error) {
 	raw = bytes.TrimSpace(raw)
 	given := given(raw)
 	if e != nil && e.NProcPerNode != nil {
@@ -550,7 +550,8 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", at("spec", "nprocPerNode"), raw)
+		w := at("spec", "nprocPerNode")
+		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", w, yamlShown(b, tailPos(w), raw))
 	}
 	switch s {
 	case "auto", "cpu", "gpu":
@@ -1420,14 +1421,19 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 		return faults
 	}
 	where := path
-	if p := valuePos(b, keys); p != "" {
+	p := valuePos(b, keys)
+	if p != "" {
 		where += ":" + p
 	}
 	field := strings.Join(keys, ".")
 	if field == "" {
 		field = "the document"
 	}
-	return append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds a %s where %s was expected", where, field, got, manifestType(t)))
+	what := "a " + got
+	if w := yamlShown(b, p, v); w != string(v) {
+		what = w // "yes (read as a YAML boolean)"
+	}
+	return append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds %s where %s was expected", where, field, what, manifestType(t)))
 }
 
 // fieldType is the type of the field of the struct or map type t that
@@ -1532,10 +1538,41 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
 				}
 			}
-			faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint))
+			faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, yamlShown(b, pos, raw), hint))
 		}
 	}
 	return faults
+}
+
+// yamlShown is how a message shows the value raw (its JSON form) found at
+// pos ("LINE:COL") in b: as written, where the YAML library read a word
+// as a boolean (YAML 1.1: y, yes, on, n, no, off in any of their cases),
+// "y (read as a YAML boolean)" (the JSON form said "true", which the file
+// does not); else raw.
+func yamlShown(b []byte, pos string, raw json.RawMessage) string {
+	if r := string(bytes.TrimSpace(raw)); r != "true" && r != "false" {
+		return string(raw)
+	}
+	l, c, ok := linecol(pos)
+	if !ok {
+		return string(raw)
+	}
+	text := string(b)
+	i := lineColOffset(text, l, c)
+	if i < 0 {
+		return string(raw)
+	}
+	end := i
+	for end < len(text) && !strings.ContainsRune("\n\r,]}#", rune(text[end])) {
+		end++
+	}
+	w := strings.TrimRight(text[i:end], " \t")
+	switch w {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON",
+		"n", "N", "no", "No", "NO", "off", "Off", "OFF":
+		return w + " (read as a YAML boolean)"
+	}
+	return string(raw)
 }
 
 // firstFault is the fault of faults that stands first in the file path,

@@ -780,6 +780,24 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 	})
 }
 
+// The YAML 1.1 library reads y, yes, on, n, no and off (in any of their
+// cases) as booleans: replicas: y was told as "is true", which the file
+// does not say. The value is told as written, and what was expected.
+func TestManifestYAMLBooleanWords(t *testing.T) {
+	tf := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: %s\n"
+	pt := "kind: PyTorchJob\nspec:\n  %s\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"
+	checkManifestCases(t, []manifestCase{
+		{"y", fmt.Sprintf(tf, "y"), 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is y (read as a YAML boolean): want a whole number of replicas >= 0"},
+		{"yes, a comment", fmt.Sprintf(tf, "yes  # all"), 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is yes (read as a YAML boolean): want a whole number of replicas >= 0"},
+		{"Off in flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: Off}}}\n", 0, 0, "check: m.yaml:2:44: spec.tfReplicaSpecs.Worker.replicas is Off (read as a YAML boolean): want a whole number of replicas >= 0"},
+		// true is as written
+		{"true", fmt.Sprintf(tf, "true"), 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is true: want a whole number of replicas >= 0"},
+		{"nprocPerNode", fmt.Sprintf(pt, "nprocPerNode: on"), 0, 0, `check: m.yaml:3:17: nprocPerNode is on (read as a YAML boolean), not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
+		{"minReplicas", fmt.Sprintf(pt, "elasticPolicy: {minReplicas: N}"), 0, 0, "check: m.yaml:3:32: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds N (read as a YAML boolean) where a whole number was expected"},
+		{"kind", "kind: no\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: kind holds no (read as a YAML boolean) where a string was expected"},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
