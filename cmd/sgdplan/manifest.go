@@ -457,8 +457,28 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if err != nil {
 			faults = append(faults, err)
 		}
+		// the bounds of an elasticPolicy, as the replicas are bounded:
+		// they were not checked (minReplicas: -1 passed, and was told
+		// as the count's range)
+		inRange := true
+		if e := j.Spec.ElasticPolicy; e != nil {
+			for _, bound := range []struct {
+				key string
+				v   *int
+			}{{"minReplicas", e.MinReplicas}, {"maxReplicas", e.MaxReplicas}} {
+				switch {
+				case bound.v == nil:
+				case *bound.v < 0:
+					faults = append(faults, fmt.Errorf("check: %s: elasticPolicy.%s = %d, want a whole number of replicas >= 0", at("spec", "elasticPolicy", bound.key), bound.key, *bound.v))
+					inRange = false
+				case *bound.v > maxCount:
+					faults = append(faults, fmt.Errorf("check: %s: elasticPolicy.%s = %d: too large, want at most %d", at("spec", "elasticPolicy", bound.key), bound.key, *bound.v, maxCount))
+					inRange = false
+				}
+			}
+		}
 		// (one bound given is both, as the operator defaults it)
-		if e := j.Spec.ElasticPolicy; e != nil && e.MinReplicas != nil && e.MaxReplicas != nil && *e.MinReplicas > *e.MaxReplicas {
+		if e := j.Spec.ElasticPolicy; inRange && e != nil && e.MinReplicas != nil && e.MaxReplicas != nil && *e.MinReplicas > *e.MaxReplicas {
 			faults = append(faults, fmt.Errorf("check: %s: elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", at("spec", "elasticPolicy", "minReplicas"), *e.MinReplicas, *e.MaxReplicas))
 		}
 		if err := firstFault(path, faults); err != nil {

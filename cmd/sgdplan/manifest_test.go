@@ -798,6 +798,28 @@ func TestManifestYAMLBooleanWords(t *testing.T) {
 	})
 }
 
+// An elasticPolicy's minReplicas and maxReplicas were not checked: a
+// negative or too large bound passed (and was told as the count's
+// range). They are bounded as the replicas are, and told in file order
+// with the other faults.
+func TestManifestElasticBounds(t *testing.T) {
+	pt := "kind: PyTorchJob\nspec:\n  elasticPolicy:\n%s  pytorchReplicaSpecs:\n    Worker:\n      replicas: %s\n"
+	checkManifestCases(t, []manifestCase{
+		{"min negative", fmt.Sprintf(pt, "    minReplicas: -1\n    maxReplicas: 4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 0"},
+		{"max negative", fmt.Sprintf(pt, "    maxReplicas: -4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -4, want a whole number of replicas >= 0"},
+		{"max too large", fmt.Sprintf(pt, "    minReplicas: 1\n    maxReplicas: 1000001\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = 1000001: too large, want at most 1000000"},
+		{"min too large, flow", "kind: PyTorchJob\nspec: {elasticPolicy: {minReplicas: 2000000}, pytorchReplicaSpecs: {Worker: {}}}\n", 0, 0, "check: m.yaml:2:37: elasticPolicy.minReplicas = 2000000: too large, want at most 1000000"},
+		// a bound out of range is told, not "above maxReplicas"
+		{"min above a negative max", fmt.Sprintf(pt, "    minReplicas: 2\n    maxReplicas: -1\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 0"},
+		// in file order: above the replicas' fault, and below it
+		{"above replicas", fmt.Sprintf(pt, "    maxReplicas: -1\n", "-2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 0"},
+		{"below replicas", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -2\n  elasticPolicy:\n    maxReplicas: -1\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -2, want >= 0"},
+		{"above nprocPerNode", fmt.Sprintf(pt, "    minReplicas: -1\n", "2") + "  nprocPerNode: \"0\"\n", 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 0"},
+		// in range: as before
+		{"in range", fmt.Sprintf(pt, "    minReplicas: 0\n    maxReplicas: 1000000\n", "2"), 2, 0, ""},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
