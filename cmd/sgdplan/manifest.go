@@ -820,16 +820,18 @@ func yamlProblem(err error) (line int, msg string) {
 // yamlColonCol is the column of the ':' on line (1-based) of b where the
 // YAML library stops with the problem msg ("mapping values are not
 // allowed in this context"): the first ':' of the line such that b read up
-// to it, the lines below left out, draws msg at that line; 0 when none
-// does (or the line holds too many to try).
+// to it, the lines below left out, draws msg at that line (each try reads
+// the lines above again: at most 16 are tried); 0 when none does.
 func yamlColonCol(b []byte, line int, msg string) int {
 	lines := strings.SplitAfter(string(b), "\n")
 	if line < 1 || line > len(lines) {
 		return 0
 	}
 	head, l := strings.Join(lines[:line-1], ""), lines[line-1]
-	for i, tries := 0, 0; i < len(l) && tries < 64; i++ {
-		if l[i] != ':' {
+	for i, tries := 0, 0; i < len(l) && tries < 16; i++ {
+		// a value indicator: a ':' before white space or the line's
+		// end, or after a quoted key ("a":b)
+		if l[i] != ':' || i+1 < len(l) && !strings.ContainsRune(" \t\r\n", rune(l[i+1])) && (i == 0 || l[i-1] != '"' && l[i-1] != '\'') {
 			continue
 		}
 		tries++
