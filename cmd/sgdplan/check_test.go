@@ -167,6 +167,15 @@ func FuzzReadManifest(f *testing.F) {
 	f.Add([]byte("kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n"))
 	f.Add([]byte(`{"kind": "List", "items": [{"kind": "PyTorchJob", "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": "2"}}}}]}`))
 	f.Add([]byte("%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
+	// YAML errors the library names no line for (line 1, an unreadable
+	// byte, an unknown anchor), flow-style faults, YAML 1.1 boolean words,
+	// and elasticPolicy bounds
+	f.Add([]byte("a: b: c\n"))
+	f.Add([]byte("kind: TFJob\nspec:\n  x: \"a: b\": c\n"))
+	f.Add([]byte("kind: TFJob\nspec:\n  \x01x: \xff\n"))
+	f.Add([]byte("kind: TFJob\nspec: &s\n  tfReplicaSpecs: [*s, *t]\n  x: !!binary '@@'\n"))
+	f.Add([]byte("kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: y}, Chief: {}, Master: {}}}\n"))
+	f.Add([]byte("kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: Off}}}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseManifest("m.yaml", b)
 		if err == nil && m.Workers < 1 {

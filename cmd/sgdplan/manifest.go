@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 
@@ -293,8 +294,12 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// (kind: [TFJob] is no kind, and no other kind: its fault)
 		return manifest{}, firstFault(path, faults)
 	}
+	// at is where the key path keys is in the file: in block style, or
+	// in flow style ("spec: {tfReplicaSpecs: {...}}"), where the faults
+	// found by it (a role given twice, nprocPerNode, elasticPolicy) had
+	// no place, and were told after those that had
 	at := func(keys ...string) string {
-		if p := yamlValuePos(b, keys); p != "" {
+		if p := valuePos(b, keys); p != "" {
 			return path + ":" + p
 		}
 		return path
@@ -448,12 +453,32 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = append(faults, err)
 		}
 		w, ok, wAt := count(j.Spec.PyTorch, "Master", "Worker")
-		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at)
+		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at, b)
 		if err != nil {
 			faults = append(faults, err)
 		}
+		// the bounds of an elasticPolicy, as the replicas are bounded:
+		// they were not checked (minReplicas: -1 passed, and was told
+		// as the count's range)
+		inRange := true
+		if e := j.Spec.ElasticPolicy; e != nil {
+			for _, bound := range []struct {
+				key string
+				v   *int
+			}{{"minReplicas", e.MinReplicas}, {"maxReplicas", e.MaxReplicas}} {
+				switch {
+				case bound.v == nil:
+				case *bound.v < 0:
+					faults = append(faults, fmt.Errorf("check: %s: elasticPolicy.%s = %d, want a whole number of replicas >= 0", at("spec", "elasticPolicy", bound.key), bound.key, *bound.v))
+					inRange = false
+				case *bound.v > maxCount:
+					faults = append(faults, fmt.Errorf("check: %s: elasticPolicy.%s = %d: too large, want at most %d", at("spec", "elasticPolicy", bound.key), bound.key, *bound.v, maxCount))
+					inRange = false
+				}
+			}
+		}
 		// (one bound given is both, as the operator defaults it)
-		if e := j.Spec.ElasticPolicy; e != nil && e.MinReplicas != nil && e.MaxReplicas != nil && *e.MinReplicas > *e.MaxReplicas {
+		if e := j.Spec.ElasticPolicy; inRange && e != nil && e.MinReplicas != nil && e.MaxReplicas != nil && *e.MinReplicas > *e.MaxReplicas {
 			faults = append(faults, fmt.Errorf("check: %s: elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", at("spec", "elasticPolicy", "minReplicas"), *e.MinReplicas, *e.MaxReplicas))
 		}
 		if err := firstFault(path, faults); err != nil {
@@ -527,8 +552,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 // deprecated spec.elasticPolicy.nProcPerNode; 1 when neither is given. With
 // auto, cpu or gpu the count is torchrun's at launch (one per GPU or CPU):
 // 1 then, and warn says why the manifest gives no count. at places a key
-// path in the file.
-func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string) (n int, warn string, err error) {
+// path in the file b.
+func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string, b []byte) (n int, warn string, err error) {
 	raw = bytes.TrimSpace(raw)
 	given := given(raw)
 	if e != nil && e.NProcPerNode != nil {
@@ -545,7 +570,8 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", at("spec", "nprocPerNode"), raw)
+		w := at("spec", "nprocPerNode")
+		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", w, yamlShown(b, tailPos(w), raw))
 	}
 	switch s {
 	case "auto", "cpu", "gpu":
@@ -717,33 +743,187 @@ func otherRoles(path string, specs map[string]replicaSpec, kind, how string, kno
 // yamlMergeRE finds a YAML merge key ("<<:" as a key, in block or flow
 // style), not any "<<" in the text (a heredoc in an annotation turned the
 // duplicate-key check off).
-var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)<<[ \t]*:`)
+var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)(<<)[ \t]*:`)
+
+// yamlBinaryRE finds a !!binary tag where a token starts.
+var yamlBinaryRE = regexp.MustCompile(`(?m)(?:^|[\s\[{,])(!!binary)(?:$|[\s,\]}])`)
 
 // yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
 // "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given
-// twice as such, at its column in b.
+// twice as such, at its column in b. Every problem names its line: the
+// library names none on line 1 (its count of a parser problem's line
+// starts at 0, and a scanner problem's line 0 is left out), none for a
+// byte it cannot read (named here at its line and column), and none for
+// an alias to an unknown anchor (named at the alias). A block mapping's
+// ':' where none may stand ("a: b: c") is named at its column too, where
+// the library, read up to that ':', stops there.
 func yamlError(path string, b []byte, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	msg = strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:")), "")
+	line, msg := yamlProblem(err)
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, keyAt(b, m[1], m[2]), m[2])
 	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line := m[1]
-		if n, err := strconv.Atoi(line); err == nil && yamlParserProblem(m[2]) {
-			// (at most the last line: the end of the stream, where an
-			// unclosed "[" is told, is the line after a final line
-			// break)
-			line = strconv.Itoa(min(n+1, strings.Count(strings.TrimSuffix(string(b), "\n"), "\n")+1))
+	lines := strings.Count(strings.TrimSuffix(string(b), "\n"), "\n") + 1
+	switch {
+	case line > 0 && yamlParserProblem(msg):
+		line++
+	case line == 0 && (yamlParserProblem(msg) || yamlScannerProblem(msg)):
+		line = 1
+	}
+	// (at most the last line: the end of the stream, where an unclosed
+	// "[" is told, is the line after a final line break)
+	line = min(line, lines)
+	where := ""
+	switch {
+	case line > 0:
+		where = ":" + strconv.Itoa(line)
+		if msg == "mapping values are not allowed in this context" {
+			if c := yamlColonCol(b, line, msg); c > 0 {
+				where += ":" + strconv.Itoa(c)
+				if l := strings.Split(string(b), "\n")[line-1]; strings.Contains(l[:c-1], ": ") {
+					// "a: b: c": a second value on the line
+					msg += ": expected one key: value on a line (quote a value that holds \": \")"
+				}
+			}
 		}
-		return fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: invalid YAML: %s", path, line, strings.TrimSpace(m[2]))
+	case yamlReaderProblem(msg):
+		if p := badByteAt(b); p != "" {
+			where = ":" + p
+		}
+	case yamlAnchorRE.MatchString(msg):
+		m := yamlAnchorRE.FindStringSubmatch(msg)
+		if p := aliasAt(b, m[1]+m[2]); p != "" {
+			where = ":" + p
+		}
+	case strings.HasPrefix(msg, "!!binary "):
+		where = onlyMatchAt(b, yamlBinaryRE)
+	case strings.HasPrefix(msg, "map merge "):
+		where = onlyMatchAt(b, yamlMergeRE)
 	}
-	if yamlParserProblem(msg) {
-		return fmt.Errorf("check: %s:1: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+	return fmt.Errorf("check: %s%s: not a Kubeflow job manifest: invalid YAML: %s", path, where, msg)
+}
+
+// yamlProblem is the problem of a YAML error of sigs.k8s.io/yaml, without
+// the library's prefixes, and the line it names (0 when none).
+func yamlProblem(err error) (line int, msg string) {
+	msg = err.Error()
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:"))
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil && !yamlDupRE.MatchString(msg) {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			return n, strings.TrimSpace(m[2])
+		}
 	}
-	return fmt.Errorf("check: %s: not a Kubeflow job manifest: invalid YAML: %s", path, msg)
+	return 0, msg
+}
+
+// yamlColonCol is the column of the ':' on line (1-based) of b where the
+// YAML library stops with the problem msg ("mapping values are not
+// allowed in this context"): the first ':' of the line such that b read up
+// to it, the lines below left out, draws msg at that line (each try reads
+// the lines above again: at most 16 are tried); 0 when none does.
+func yamlColonCol(b []byte, line int, msg string) int {
+	lines := strings.SplitAfter(string(b), "\n")
+	if line < 1 || line > len(lines) {
+		return 0
+	}
+	head, l := strings.Join(lines[:line-1], ""), lines[line-1]
+	for i, tries := 0, 0; i < len(l) && tries < 16; i++ {
+		// a value indicator: a ':' before white space or the line's
+		// end, or after a quoted key ("a":b)
+		if l[i] != ':' || i+1 < len(l) && !strings.ContainsRune(" \t\r\n", rune(l[i+1])) && (i == 0 || l[i-1] != '"' && l[i-1] != '\'') {
+			continue
+		}
+		tries++
+		_, err := yaml.YAMLToJSON([]byte(head + l[:i+1] + "\n"))
+		if err == nil {
+			continue
+		}
+		if n, m := yamlProblem(err); m == msg && max(n, 1) == line {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// yamlScannerProblem reports whether msg is one of the problems of the
+// YAML library's scanner (go.yaml.in/yaml/v2, scannerc.go): it names
+// their line from 1, and none on line 1.
+func yamlScannerProblem(msg string) bool {
+	switch msg {
+	case "mapping values are not allowed in this context", "mapping keys are not allowed in this context",
+		"block sequence entries are not allowed in this context",
+		"found character that cannot start any token", "found unknown escape character",
+		"found unknown directive name", "found unexpected non-alphabetical character",
+		"found unexpected end of stream", "found unexpected document indicator",
+		"found invalid Unicode character escape code", "found extremely long version number",
+		"found a tab character where an indentation space is expected",
+		"found a tab character that violates indentation", "found an indentation indicator equal to 0",
+		"did not find the expected '>'", "did not find expected whitespace",
+		"did not find expected whitespace or line break", "did not find expected comment or line break",
+		"did not find expected version number", "did not find expected hexdecimal number",
+		"did not find expected digit or '.' character", "did not find expected alphabetic or numeric character",
+		"could not find expected directive name", "could not find expected ':'":
+		return true
+	}
+	return strings.HasPrefix(msg, "exceeded max depth of ")
+}
+
+// yamlReaderProblem reports whether msg is one of the problems of the YAML
+// library's reader (readerc.go), which names no line: a byte that is not
+// UTF-8, or a character YAML does not allow.
+func yamlReaderProblem(msg string) bool {
+	switch msg {
+	case "control characters are not allowed", "invalid Unicode character",
+		"invalid leading UTF-8 octet", "invalid trailing UTF-8 octet",
+		"incomplete UTF-8 octet sequence", "invalid length of a UTF-8 sequence":
+		return true
+	}
+	return false
+}
+
+// badByteAt is "LINE:COL" (columns in bytes) of the first byte of b that
+// the YAML library's reader refuses: one that is not UTF-8, or a character
+// outside YAML's set (a control character other than tab and line breaks,
+// a surrogate, U+FFFE or U+FFFF); "" when there is none.
+func badByteAt(b []byte) string {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		ok := r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+			r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
+		if r == utf8.RuneError && n == 1 || !ok {
+			line := bytes.Count(b[:i], []byte("\n")) + 1
+			return fmt.Sprintf("%d:%d", line, i-bytes.LastIndexByte(b[:i], '\n'))
+		}
+		i += n
+	}
+	return ""
+}
+
+// onlyMatchAt is ":LINE:COL" of the one match of re in b (of its last
+// group): the place of a problem the YAML library names no line for, when
+// only one thing in the file can be it; "" when re matches none or more
+// than one.
+func onlyMatchAt(b []byte, re *regexp.Regexp) string {
+	m := re.FindAllSubmatchIndex(b, 2)
+	if len(m) != 1 {
+		return ""
+	}
+	i := m[0][len(m[0])-2]
+	return fmt.Sprintf(":%d:%d", bytes.Count(b[:i], []byte("\n"))+1, i-bytes.LastIndexByte(b[:i], '\n'))
+}
+
+// aliasAt is "LINE:COL" of the first alias to the anchor name in b
+// ("*name" where a token starts: at a line's start, after white space or
+// a flow indicator); "" when there is none.
+func aliasAt(b []byte, name string) string {
+	re := regexp.MustCompile(`(?m)(?:^|[\s\[{,])(\*` + regexp.QuoteMeta(name) + `)(?:$|[^\w-])`)
+	m := re.FindSubmatchIndex(b)
+	if m == nil {
+		return ""
+	}
+	i := m[2]
+	return fmt.Sprintf("%d:%d", bytes.Count(b[:i], []byte("\n"))+1, i-bytes.LastIndexByte(b[:i], '\n'))
 }
 
 // yamlParserProblem reports whether msg is one of the problems of the YAML
@@ -803,6 +983,8 @@ func keyAt(b []byte, line, key string) string {
 var (
 	yamlDupRE  = regexp.MustCompile(`line (\d+): key "?([^"]*?)"? already set in map`)
 	yamlLineRE = regexp.MustCompile(`^line (\d+): (.*)`)
+	// an alias to no anchor, or to the node it stands in
+	yamlAnchorRE = regexp.MustCompile(`^(?:unknown anchor '(.*)' referenced|anchor '(.*)' value contains itself)$`)
 )
 
 // yamlKindOf names the kind of a JSON value that is not an object.
@@ -1261,14 +1443,19 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 		return faults
 	}
 	where := path
-	if p := valuePos(b, keys); p != "" {
+	p := valuePos(b, keys)
+	if p != "" {
 		where += ":" + p
 	}
 	field := strings.Join(keys, ".")
 	if field == "" {
 		field = "the document"
 	}
-	return append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds a %s where %s was expected", where, field, got, manifestType(t)))
+	what := "a " + got
+	if w := yamlShown(b, p, v); w != string(v) {
+		what = w // "yes (read as a YAML boolean)"
+	}
+	return append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds %s where %s was expected", where, field, what, manifestType(t)))
 }
 
 // fieldType is the type of the field of the struct or map type t that
@@ -1373,10 +1560,41 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
 				}
 			}
-			faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, raw, hint))
+			faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, yamlShown(b, pos, raw), hint))
 		}
 	}
 	return faults
+}
+
+// yamlShown is how a message shows the value raw (its JSON form) found at
+// pos ("LINE:COL") in b: as written, where the YAML library read a word
+// as a boolean (YAML 1.1: y, yes, on, n, no, off in any of their cases),
+// "y (read as a YAML boolean)" (the JSON form said "true", which the file
+// does not); else raw.
+func yamlShown(b []byte, pos string, raw json.RawMessage) string {
+	if r := string(bytes.TrimSpace(raw)); r != "true" && r != "false" {
+		return string(raw)
+	}
+	l, c, ok := linecol(pos)
+	if !ok {
+		return string(raw)
+	}
+	text := string(b)
+	i := lineColOffset(text, l, c)
+	if i < 0 {
+		return string(raw)
+	}
+	end := i
+	for end < len(text) && !strings.ContainsRune("\n\r,]}#", rune(text[end])) {
+		end++
+	}
+	w := strings.TrimRight(text[i:end], " \t")
+	switch w {
+	case "y", "Y", "yes", "Yes", "YES", "on", "On", "ON",
+		"n", "N", "no", "No", "NO", "off", "Off", "OFF":
+		return w + " (read as a YAML boolean)"
+	}
+	return string(raw)
 }
 
 // firstFault is the fault of faults that stands first in the file path,

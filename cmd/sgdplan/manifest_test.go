@@ -719,6 +719,107 @@ func TestManifestYAMLParserErrorLine(t *testing.T) {
 	})
 }
 
+// Every YAML problem names its line: the library names none for a scanner
+// problem on line 1, a byte it cannot read, or an alias to no anchor. A
+// ':' where a block mapping allows none is named at its column (the first
+// ':' of the line that, read up to it, draws the problem).
+func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
+	const bad = ": not a Kubeflow job manifest: invalid YAML: "
+	const values = "mapping values are not allowed in this context"
+	const twice = values + ": expected one key: value on a line (quote a value that holds \": \")"
+	checkManifestCases(t, []manifestCase{
+		// (they said no line)
+		{"a: b: c", "a: b: c\n", 0, 0, "check: m.yaml:1:5" + bad + twice},
+		{"a quoted key", "\"a\": b: c\nkind: TFJob\n", 0, 0, "check: m.yaml:1:7" + bad + twice},
+		{"a ': ' in quotes", "x: \"a: b\": c\n", 0, 0, "check: m.yaml:1:10" + bad + twice},
+		{"a token", "@kind: TFJob\n", 0, 0, "check: m.yaml:1" + bad + "found character that cannot start any token"},
+		{"an escape", "kind: \"TF\\qJob\"\n", 0, 0, "check: m.yaml:1" + bad + "found unknown escape character"},
+		{"a control character", "kind: TFJob\nspec:\n  \x01x: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "control characters are not allowed"},
+		{"not UTF-8", "kind: TFJob\nspec:\n  x: \xff\n", 0, 0, "check: m.yaml:3:6" + bad + "invalid leading UTF-8 octet"},
+		{"an unknown anchor", "kind: TFJob\nspec:\n  tfReplicaSpecs: *specs\n", 0, 0, "check: m.yaml:3:19" + bad + "unknown anchor 'specs' referenced"},
+		{"an anchor in itself", "kind: TFJob\nspec: &s\n  x: [*s]\n", 0, 0, "check: m.yaml:3:7" + bad + "anchor 's' value contains itself"},
+		{"a merge of a number", "kind: TFJob\nspec:\n  <<: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "map merge requires map or sequence of maps as the value"},
+		{"binary", "kind: TFJob\nspec:\n  x: !!binary '@@'\n", 0, 0, "check: m.yaml:3:6" + bad + "!!binary value contains invalid base64 data"},
+		// (line 2: it said the line after the last line break)
+		{"an unclosed quote", "kind: 'TFJob\n", 0, 0, "check: m.yaml:1" + bad + "found unexpected end of stream"},
+		// on a later line the line was right: now the column too
+		{"on line 5", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2: 3\n", 0, 0, "check: m.yaml:5:18" + bad + twice},
+		// an indentation fault: the ':' at its column, without the hint
+		{"indented", "kind: TFJob\nspec: x\n  tfReplicaSpecs: 1\n", 0, 0, "check: m.yaml:3:17" + bad + values},
+		// a job after a Service: its line in the file
+		{"second document", "kind: Service\n---\nkind: TFJob\nspec: a: b\n", 0, 0, "check: m.yaml:4:8" + bad + twice},
+	})
+}
+
+// In flow style a role given twice, a TFJob's Chief beside a Master, and
+// the nprocPerNode and elasticPolicy faults had no place (found in block
+// style alone), and were told after the faults that had one, below them
+// in the file: each is told at its place, the first in the file first.
+func TestManifestFlowFaultsPlaced(t *testing.T) {
+	pt := func(spec string) string { return "kind: PyTorchJob\nspec: {" + spec + "}\n" }
+	checkManifestCases(t, []manifestCase{
+		{"role twice", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: 1}}}\n", 0, 0,
+			`check: m.yaml:2:56: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+		{"chief and master", "kind: TFJob\nspec: {tfReplicaSpecs: {Chief: {}, Master: {}, Worker: {}}}\n", 0, 0,
+			"check: m.yaml:2:44: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
+		{"nprocPerNode", pt(`nprocPerNode: "0", pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			`check: m.yaml:2:22: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
+		{"nprocPerNode a number", pt(`nprocPerNode: 4, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			`check: m.yaml:2:22: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
+		{"elastic nProcPerNode", pt(`elasticPolicy: {nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			"check: m.yaml:2:38: elasticPolicy.nProcPerNode = 0, want a whole number of processes per replica from 1 to 1000000"},
+		{"both nproc keys", pt(`nprocPerNode: "2", elasticPolicy: {nProcPerNode: 2}, pytorchReplicaSpecs: {Worker: {}}`), 0, 0,
+			"check: m.yaml:2:57: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)"},
+		{"elastic bounds", pt(`elasticPolicy: {minReplicas: 3, maxReplicas: 2}, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
+			"check: m.yaml:2:37: elasticPolicy minReplicas 3 is above maxReplicas 2: want minReplicas <= maxReplicas"},
+		// above a block-style fault: told first (the Worker's was)
+		{"flow above block", "kind: PyTorchJob\nspec:\n  elasticPolicy: {minReplicas: 3, maxReplicas: 2}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -1\n", 0, 0,
+			"check: m.yaml:3:32: elasticPolicy minReplicas 3 is above maxReplicas 2: want minReplicas <= maxReplicas"},
+		{"twice above block", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs: {Worker: {}, worker: {}}\n  nprocPerNode: \"0\"\n", 0, 0,
+			`check: m.yaml:3:45: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+	})
+}
+
+// The YAML 1.1 library reads y, yes, on, n, no and off (in any of their
+// cases) as booleans: replicas: y was told as "is true", which the file
+// does not say. The value is told as written, and what was expected.
+func TestManifestYAMLBooleanWords(t *testing.T) {
+	tf := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: %s\n"
+	pt := "kind: PyTorchJob\nspec:\n  %s\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"
+	checkManifestCases(t, []manifestCase{
+		{"y", fmt.Sprintf(tf, "y"), 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is y (read as a YAML boolean): want a whole number of replicas >= 0"},
+		{"yes, a comment", fmt.Sprintf(tf, "yes  # all"), 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is yes (read as a YAML boolean): want a whole number of replicas >= 0"},
+		{"Off in flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: Off}}}\n", 0, 0, "check: m.yaml:2:44: spec.tfReplicaSpecs.Worker.replicas is Off (read as a YAML boolean): want a whole number of replicas >= 0"},
+		// true is as written
+		{"true", fmt.Sprintf(tf, "true"), 0, 0, "check: m.yaml:5:17: spec.tfReplicaSpecs.Worker.replicas is true: want a whole number of replicas >= 0"},
+		{"nprocPerNode", fmt.Sprintf(pt, "nprocPerNode: on"), 0, 0, `check: m.yaml:3:17: nprocPerNode is on (read as a YAML boolean), not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
+		{"minReplicas", fmt.Sprintf(pt, "elasticPolicy: {minReplicas: N}"), 0, 0, "check: m.yaml:3:32: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds N (read as a YAML boolean) where a whole number was expected"},
+		{"kind", "kind: no\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: kind holds no (read as a YAML boolean) where a string was expected"},
+	})
+}
+
+// An elasticPolicy's minReplicas and maxReplicas were not checked: a
+// negative or too large bound passed (and was told as the count's
+// range). They are bounded as the replicas are, and told in file order
+// with the other faults.
+func TestManifestElasticBounds(t *testing.T) {
+	pt := "kind: PyTorchJob\nspec:\n  elasticPolicy:\n%s  pytorchReplicaSpecs:\n    Worker:\n      replicas: %s\n"
+	checkManifestCases(t, []manifestCase{
+		{"min negative", fmt.Sprintf(pt, "    minReplicas: -1\n    maxReplicas: 4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 0"},
+		{"max negative", fmt.Sprintf(pt, "    maxReplicas: -4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -4, want a whole number of replicas >= 0"},
+		{"max too large", fmt.Sprintf(pt, "    minReplicas: 1\n    maxReplicas: 1000001\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = 1000001: too large, want at most 1000000"},
+		{"min too large, flow", "kind: PyTorchJob\nspec: {elasticPolicy: {minReplicas: 2000000}, pytorchReplicaSpecs: {Worker: {}}}\n", 0, 0, "check: m.yaml:2:37: elasticPolicy.minReplicas = 2000000: too large, want at most 1000000"},
+		// a bound out of range is told, not "above maxReplicas"
+		{"min above a negative max", fmt.Sprintf(pt, "    minReplicas: 2\n    maxReplicas: -1\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 0"},
+		// in file order: above the replicas' fault, and below it
+		{"above replicas", fmt.Sprintf(pt, "    maxReplicas: -1\n", "-2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 0"},
+		{"below replicas", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -2\n  elasticPolicy:\n    maxReplicas: -1\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -2, want >= 0"},
+		{"above nprocPerNode", fmt.Sprintf(pt, "    minReplicas: -1\n", "2") + "  nprocPerNode: \"0\"\n", 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 0"},
+		// in range: as before
+		{"in range", fmt.Sprintf(pt, "    minReplicas: 0\n    maxReplicas: 1000000\n", "2"), 2, 0, ""},
+	})
+}
+
 // A TFJob with a PyTorchJob's nprocPerNode, elasticPolicy or
 // pytorchReplicaSpecs (Kubeflow's TFJobSpec has none: runPolicy,
 // successPolicy, tfReplicaSpecs, enableDynamicWorker) was judged without a
@@ -730,7 +831,8 @@ func TestManifestTFJobPyTorchFields(t *testing.T) {
 	cases := []struct{ name, spec, want string }{
 		{"nprocPerNode", "  nprocPerNode: \"4\"\n", `m.yaml:3:17: spec.nprocPerNode: a TFJob has no such field (it is a PyTorchJob's; a TFJob's spec holds runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker): not used, each TFJob replica is one worker; the API server drops or refuses a field it does not know`},
 		{"elasticPolicy", "  elasticPolicy:\n    nProcPerNode: 4\n", `m.yaml:3:3: spec.elasticPolicy: a TFJob has no such field`},
-		{"flow", "", `m.yaml: spec.nprocPerNode: a TFJob has no such field`},
+		// (it had no place in flow style)
+		{"flow", "", `m.yaml:1:36: spec.nprocPerNode: a TFJob has no such field`},
 		// its contents are not read: a malformed elasticPolicy failed
 		// check ("spec.elasticPolicy.maxReplicas holds a string where a
 		// whole number was expected")
