@@ -213,8 +213,10 @@ type ThroughputFit struct {
 	// Samples are the bootstrap parameter vectors (nil without bootstrap).
 	Samples [][]float64
 	// IntervalScale widens the samples' prediction intervals (in log
-	// space): sqrt(n/(n-p)) for p identified parameters fitted to n
-	// resampled configurations (intervalScale); 0 or 1: not widened.
+	// space): sqrt(n/(n-p))·t/z for p identified parameters fitted to n
+	// resampled configurations, t and z Student's (n-p degrees of
+	// freedom) and the normal quantiles at Settings.Level
+	// (intervalScale); 0 or 1: not widened.
 	IntervalScale float64
 	// RMSLE is the root mean squared log error on the fitted points.
 	RMSLE float64

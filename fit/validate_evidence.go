@@ -65,6 +65,9 @@ func CountCoverage(test []Point, iv func(model.Config) Interval) Coverage {
 // test points inside tf.PredictInterval(c, level), the interval predict
 // prints.
 func CoverageAuto(s Series, settings Settings, level float64) Coverage {
+	if settings.Level == 0 {
+		settings.Level = level // the widening of the intervals depends on it
+	}
 	tf, _, err := FitThroughput(s.Train, "auto", &settings)
 	if err != nil {
 		return Coverage{Err: err.Error(), Points: len(s.Test)}

@@ -25,7 +25,7 @@ func predictCommand() *cli.Command {
 		Usage: "predict throughput, staleness, speedup and time to target for worker and shard counts",
 		Description: `Evaluates a fitted model.json at every (workers, ps) pair. Intervals (<field>_lo,
 <field>_hi) are the model's bootstrap percentile intervals (90% unless the model says;
-for a table fit widened by sqrt(n/(n-p)), model.json interval_scale), stretched to hold the other fits that match the data as well (model.json rivals) and,
+for a table fit widened by sqrt(n/(n-p))·t/z, model.json interval_scale), stretched to hold the other fits that match the data as well (model.json rivals) and,
 beyond the data, widened by the model's extrapolation error (model.json extrapolation;
 docs/fitting.md "Uncertainty"); a queueing network's throughput interval stays below its capacity.
 They are the fitted curve's: a single run lies about it as the fitted data do, by the fit's
