@@ -114,6 +114,7 @@ func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 	tf.Lo, tf.Hi = paramIntervals(tf.Samples, len(tf.Theta), s.Level)
 	n, p := len(keys), effectiveParams(tf.Family, pts, tf.Theta)
 	tf.IntervalScale = intervalScale(n, p, s.Level)
+	tf.scaleN, tf.scaleP = n, p
 	if df := float64(n) - p; df > 0 && df <= 2 {
 		of := "of the " + words.Count(len(tf.Theta), "parameter")
 		if len(tf.Family.Members) > 0 {
@@ -181,7 +182,12 @@ type Interval struct {
 // hold the predictions of tf's rivals (fits the data cannot tell apart) and,
 // beyond the data, the measured extrapolation error (Extrapolation).
 func (tf *ThroughputFit) PredictInterval(c model.Config, level float64) Interval {
-	iv := widen(nil, predictInterval(nil, tf.Family, tf.Theta, tf.Samples, tf.IntervalScale, c, level), tf.Rivals, c)
+	scale := tf.IntervalScale
+	if tf.scaleN > 0 {
+		// t/z at the level asked, not the fit's
+		scale = intervalScale(tf.scaleN, tf.scaleP, level)
+	}
+	iv := widen(nil, predictInterval(nil, tf.Family, tf.Theta, tf.Samples, scale, c, level), tf.Rivals, c)
 	return widenBy(iv, tf.Extrapolation.Factor(c, level))
 }
 

@@ -245,3 +245,33 @@ func TestPredictionCoverageOneDegreeOfFreedom(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictIntervalLevel: a table fit's interval asked at another level
+// than the fit's takes Student's t at that level: the same as the fit made
+// at it (the resamples do not depend on the level). It took the fit's
+// t/z, 0.9's, for a 99% interval: at 8 workers (2 degrees of freedom)
+// its upper half was 38% shorter than the fit's at 99%.
+func TestPredictIntervalLevel(t *testing.T) {
+	pts := synth("amdahl", coverageThetas["amdahl"], []int{1, 2, 4, 8}, []int{0}, 32, false, 0.05, 7)
+	fits := map[float64]*ThroughputFit{}
+	for _, level := range []float64{0.9, 0.99} {
+		tf, _, err := FitThroughput(pts, "amdahl", &Settings{Bootstrap: 200, Seed: 3, Level: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tf.IntervalScale <= 1 {
+			t.Fatalf("level %g: interval scale %g, want a widened fit (2 degrees of freedom)", level, tf.IntervalScale)
+		}
+		fits[level] = tf
+	}
+	for _, w := range []int{3, 8} {
+		c := model.Config{Workers: w, Batch: 32}
+		got, want := fits[0.9].PredictInterval(c, 0.99), fits[0.99].PredictInterval(c, 0.99)
+		if math.Abs(got.Lo/want.Lo-1) > 1e-12 || math.Abs(got.Hi/want.Hi-1) > 1e-12 {
+			t.Errorf("%d workers: fitted at 90%%, asked at 99%%: %+v; fitted at 99%%: %+v", w, got, want)
+		}
+		if narrow := fits[0.99].PredictInterval(c, 0.9); !(narrow.Hi < want.Hi && narrow.Lo > want.Lo) {
+			t.Errorf("%d workers: the 90%% interval %+v is not inside the 99%% one %+v", w, narrow, want)
+		}
+	}
+}

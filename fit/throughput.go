@@ -218,6 +218,11 @@ type ThroughputFit struct {
 	// freedom) and the normal quantiles at Settings.Level
 	// (intervalScale); 0 or 1: not widened.
 	IntervalScale float64
+	// scaleN and scaleP are the n and p of IntervalScale, so that
+	// PredictInterval at another level takes t/z at that level (0: not
+	// known; IntervalScale as it is).
+	scaleN int
+	scaleP float64
 	// RMSLE is the root mean squared log error on the fitted points.
 	RMSLE float64
 	// CVError is the leave-one-configuration-out MAPE in % (NaN when
