@@ -223,8 +223,16 @@ func (SRPT) Name() string { return "srpt" }
 
 // Allocate implements Policy.
 func (SRPT) Allocate(n float64, jobs []View, alloc []float64) {
-	fillInOrder(n, jobs, alloc, smallestFirst(jobs, nil))
+	buf := orderPool.Get().(*[]int)
+	*buf = smallestFirst(jobs, *buf)
+	fillInOrder(n, jobs, alloc, *buf)
+	orderPool.Put(buf)
 }
+
+// orderPool keeps the order SRPT and Knee sort the jobs in from one call
+// to the next: a simulation calls them at every event (a new slice each
+// time was 11 MiB per run of BenchmarkSimulateEveryJob's srpt).
+var orderPool = sync.Pool{New: func() any { return new([]int) }}
 
 // FIFO gives all the workers to the earliest job (up to its cap, then to the
 // next).
@@ -288,22 +296,53 @@ func (Knee) Name() string { return "knee" }
 
 // Allocate implements Policy.
 func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
-	order := smallestFirst(jobs, nil)
+	buf := orderPool.Get().(*[]int)
+	defer orderPool.Put(buf)
+	order := smallestFirst(jobs, *buf)
+	*buf = order
 	left := n
 	// with Alpha in (0, 1) a knee is a number >= 1, never NaN: once no
 	// workers are left the jobs get 0 whatever their knees, and the knees
 	// (several curve evaluations each) of a long queue need not be found
 	sure := k.Alpha > 0 && k.Alpha < 1
+	// a power law's knee depends on its exponent and cap alone (and
+	// Alpha): jobs of one exponent and cap (a trace converted with --p)
+	// share the last one's
+	var memo kneeMemo
 	for _, i := range order {
 		if left == 0 && sure && jobs[i].Cap > 0 {
 			alloc[i] = 0
 			continue
 		}
-		a := math.Min(math.Min(kneeOf(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
+		a := math.Min(math.Min(memo.knee(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
 		alloc[i] = a
 		left -= a
 	}
 	spill(left, jobs, alloc, order)
+}
+
+// kneeMemo remembers the last power law's knee.
+type kneeMemo struct {
+	p, limit uint64 // bits of the exponent and of the limit
+	k        float64
+	ok       bool
+}
+
+// knee is kneeOf(c, alpha, limit), for one alpha: for a power law the last
+// one's when the exponent and the limit have the same bits (kneeOf of a
+// power law reads nothing else).
+func (m *kneeMemo) knee(c Speedup, alpha, limit float64) float64 {
+	pl, ok := c.(PowerLaw)
+	if !ok {
+		return kneeOf(c, alpha, limit)
+	}
+	p, l := math.Float64bits(pl.P), math.Float64bits(limit)
+	if m.ok && m.p == p && m.limit == l {
+		return m.k
+	}
+	k := kneeOf(c, alpha, limit)
+	*m = kneeMemo{p: p, limit: l, k: k, ok: true}
+	return k
 }
 
 // Workers is the knee of curve c on at most limit workers (kneeOf): the

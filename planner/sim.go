@@ -174,6 +174,14 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 		caps[i] = p
 	}
+	// whole-worker caps, as roundWorkers takes them
+	var intCap []int
+	if s.Integer {
+		intCap = make([]int, M)
+		for i := range intCap {
+			intCap[i] = int(math.Floor(caps[i] + 1e-9))
+		}
+	}
 	// Views carry *Job; under energy accounting give the policy the energy
 	// curve too.
 	views := make([]Job, M)
@@ -209,8 +217,9 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		rate     = make([]float64, M)                      // rate at prev[i] workers
 		rates    []float64
 		pows     lastPow // the last power law's rate: the same math.Pow for the same exponent and workers
-		shown    []int   // the jobs the policy sees at this event, in arrival order
-		inSystem int     // jobs in the system
+		whole    wholePow
+		shown    []int // the jobs the policy sees at this event, in arrival order
+		inSystem int   // jobs in the system
 		t        float64
 		first    = math.Inf(1)
 		busy     float64 // integral of workers in use
@@ -278,7 +287,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			ev.ints = growInt(ev.ints, m)
 			ev.intCaps = growInt(ev.intCaps, m)
 			for r, i := range shown {
-				ev.intCaps[r] = int(math.Floor(caps[i] + 1e-9))
+				ev.intCaps[r] = intCap[i]
 			}
 			var spare int // workers left for jobs with a share of 0
 			ev.fracs, spare = roundWorkers(alloc, ev.intCaps, int(n), !isRigid, ev.ints, ev.fracs)
@@ -380,7 +389,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			default:
 				// equal shares (equi's) are one k^P for many jobs
 				if pl, ok := curves[i].(PowerLaw); ok {
-					rates[r] = pows.speedup(pl, alloc[r])
+					rates[r] = whole.speedup(&pows, pl, alloc[r])
 				} else {
 					rates[r] = curves[i].Speedup(alloc[r])
 				}
@@ -431,7 +440,12 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			kept = holders[:0]
 		}
 		for r, i := range shown {
-			attained[i] += rates[r] * dt
+			// a job at rate 0 (most of a queue) attains nothing: x + 0*dt
+			// is x for a dt that is not NaN and any x but -0, which attained,
+			// from +0 and sums, never is
+			if rates[r] != 0 || dt != dt {
+				attained[i] += rates[r] * dt
+			}
 			if rates[r] > 0 && work[i]-attained[i] <= 1e-12*work[i]+rates[r]*dt*1e-12 {
 				j := &res.Jobs[i]
 				j.Completion = t
@@ -490,6 +504,44 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// wholePow holds one power law's rates at whole worker counts, 1 up to
+// wholePowMax, as the simulator computes them (the same math.Pow of the same
+// arguments, made once): with whole workers the jobs' counts change at
+// most events under hesrpt and equi, and the last rate (lastPow) misses.
+// The table is for the first exponent met; other exponents and other
+// counts go through lastPow.
+type wholePow struct {
+	bits uint64    // of the exponent
+	s    []float64 // s[k], NaN until known
+	used bool
+}
+
+const wholePowMax = 1 << 16
+
+// speedup is pl.Speedup(k), bit for bit.
+func (w *wholePow) speedup(last *lastPow, pl PowerLaw, k float64) float64 {
+	if !(k >= 1 && k <= wholePowMax && k == math.Floor(k)) {
+		return last.speedup(pl, k)
+	}
+	b := math.Float64bits(pl.P)
+	if !w.used {
+		w.bits, w.used = b, true
+	}
+	if b != w.bits {
+		return last.speedup(pl, k)
+	}
+	i := int(k)
+	for len(w.s) <= i {
+		w.s = append(w.s, math.NaN())
+	}
+	if v := w.s[i]; v == v {
+		return v
+	}
+	v := pl.Speedup(k)
+	w.s[i] = v
+	return v
 }
 
 // rankBySize updates bySize, the jobs of active by increasing remaining

@@ -1,0 +1,141 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// kneeRef is Knee as it was before it remembered the last power law's knee
+// and took its order from a pool: the reference TestKneeSameAsRef holds Knee
+// to.
+type kneeRef struct{ Knee }
+
+func (k kneeRef) Allocate(n float64, jobs []View, alloc []float64) {
+	order := smallestFirst(jobs, nil)
+	left := n
+	sure := k.Alpha > 0 && k.Alpha < 1
+	for _, i := range order {
+		if left == 0 && sure && jobs[i].Cap > 0 {
+			alloc[i] = 0
+			continue
+		}
+		a := math.Min(math.Min(kneeOf(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
+		alloc[i] = a
+		left -= a
+	}
+	spill(left, jobs, alloc, order)
+}
+
+// srptRef is SRPT as it was before it took its order from a pool.
+type srptRef struct{ SRPT }
+
+func (srptRef) Allocate(n float64, jobs []View, alloc []float64) {
+	fillInOrder(n, jobs, alloc, smallestFirst(jobs, nil))
+}
+
+// TestKneeSameAsRef: Knee and SRPT give bit for bit what kneeRef and
+// srptRef give, call after call (the pooled order left from a longer or a
+// shorter call), on random instances: power laws of a few shared exponents
+// (1 and 0.5 among them) and of many, Amdahl, humped and kinked curves;
+// caps whole, fractional, infinite (but for alpha 0), NaN, 0 and -0; remaining sizes with
+// ties; ranks right, wrong and -1; servers whole, fractional and below one;
+// alpha in (0, 1) and outside. Simulate under Knee and SRPT gives the same
+// Result (%#v, every float to its last bit) as under the references on
+// everyJobWorkloads with every everyJobSettings.
+func TestKneeSameAsRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 11))
+	shared := []float64{0.3, 0.5, 0.8, 0.8, 0.95, 1}
+	alphas := []float64{0.05, 0.05, 0.2, 0.01, 0, 1, 1.5}
+	for trial := range 6000 {
+		m := rng.IntN(40)
+		n := float64(rng.IntN(600))
+		switch trial % 4 {
+		case 0:
+			n += 0.5
+		case 1:
+			n = 3 * rng.Float64()
+		}
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		for i := range jobs {
+			switch c := rng.IntN(10); {
+			case c < 6:
+				jobs[i].Curve = PowerLaw{P: shared[rng.IntN(len(shared))]}
+			case c < 7:
+				jobs[i].Curve = PowerLaw{P: 0.2 + 0.8*rng.Float64()}
+			case c < 8:
+				jobs[i].Curve = amdahl{F: []float64{0.99, 0.95, 0.8}[rng.IntN(3)]}
+			case c < 9:
+				jobs[i].Curve = hump{k0: float64(1 + rng.IntN(20))}
+			default:
+				jobs[i].Curve = kinked{}
+			}
+			if rng.IntN(3) == 0 {
+				jobs[i].MaxWorkers = 1 + rng.IntN(300)
+			}
+			rem[i] = float64(100 * (1 + rng.IntN(4)))
+			if rng.IntN(3) == 0 {
+				rem[i] = 3600 * rng.Float64()
+			}
+		}
+		vs := views(n, jobs, rem)
+		for i := range vs {
+			switch rng.IntN(40) {
+			case 0:
+				vs[i].Cap = math.NaN()
+			case 1:
+				vs[i].Cap = math.Inf(1) // (alpha 0 below: never, kneeOf would climb for ever)
+			case 2:
+				vs[i].Cap = 0
+			case 3:
+				vs[i].Cap = math.Copysign(0, -1)
+			case 4, 5, 6:
+				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5)
+			}
+		}
+		if trial%3 == 0 { // ranks right
+			for r, i := range smallestFirst(vs, nil) {
+				vs[i].Rank = r
+			}
+		}
+		if trial%7 == 1 && m > 1 { // ranks wrong
+			for i := range vs {
+				vs[i].Rank = (i + 1) % m
+			}
+		}
+		alpha := alphas[rng.IntN(len(alphas))]
+		if alpha <= 0 {
+			for i := range vs {
+				if math.IsInf(vs[i].Cap, 1) {
+					vs[i].Cap = n
+				}
+			}
+		}
+		for _, pols := range [][2]Policy{{Knee{Alpha: alpha}, kneeRef{Knee{Alpha: alpha}}}, {SRPT{}, srptRef{}}} {
+			got, want := make([]float64, m), make([]float64, m)
+			pols[0].Allocate(n, vs, got)
+			pols[1].Allocate(n, vs, want)
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("trial %d, %s (n %g, %d jobs, alpha %g): job %d gets %v, reference %v\n got %v\nwant %v", trial, pols[0].Name(), n, m, alpha, i, got[i], want[i], got, want)
+				}
+			}
+		}
+	}
+	for name, w := range everyJobWorkloads(t) {
+		for _, s := range everyJobSettings(w.servers) {
+			for _, pols := range [][2]Policy{{Knee{Alpha: DefaultKneeAlpha}, kneeRef{Knee{Alpha: DefaultKneeAlpha}}}, {SRPT{}, srptRef{}}} {
+				got, gerr := Simulate(w.jobs, pols[0], s)
+				want, werr := Simulate(w.jobs, pols[1], s)
+				if gerr != nil || werr != nil {
+					t.Errorf("%s, %s, %+v: error %v, reference %v", name, pols[0].Name(), s, gerr, werr)
+				}
+				if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+					t.Errorf("%s, %s, %+v: results differ from the reference (mean response %v vs %v)", name, pols[0].Name(), s, got.MeanResponse, want.MeanResponse)
+				}
+			}
+		}
+	}
+}
