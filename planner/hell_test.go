@@ -128,18 +128,7 @@ func TestHellSameAsRef(t *testing.T) {
 		jobs := make([]Job, m)
 		rem := make([]float64, m)
 		for i := range jobs {
-			switch c := rng.IntN(10); {
-			case c < 6:
-				jobs[i].Curve = PowerLaw{P: shared[rng.IntN(len(shared))]}
-			case c < 7:
-				jobs[i].Curve = PowerLaw{P: 0.2 + 0.8*rng.Float64()}
-			case c < 8:
-				jobs[i].Curve = amdahl{F: []float64{0.99, 0.95, 0.8}[rng.IntN(3)]}
-			case c < 9:
-				jobs[i].Curve = hump{k0: float64(1 + rng.IntN(20))}
-			default:
-				jobs[i].Curve = kinked{}
-			}
+			jobs[i].Curve = randomCurve(rng, shared)
 			if rng.IntN(3) == 0 {
 				jobs[i].MaxWorkers = 1 + rng.IntN(300)
 			}
@@ -181,5 +170,24 @@ func TestHellSameAsRef(t *testing.T) {
 				t.Errorf("%s, %+v: results differ from the reference (mean response %v vs %v)", name, s, got.MeanResponse, want.MeanResponse)
 			}
 		}
+	}
+}
+
+// randomCurve draws a speedup curve for the policies' same-as-reference
+// tests: a power law of one of the shared exponents (6 in 10), of any
+// exponent in [0.2, 1), an Amdahl, a humped or a kinked curve (1 in 10
+// each).
+func randomCurve(rng *rand.Rand, shared []float64) Speedup {
+	switch c := rng.IntN(10); {
+	case c < 6:
+		return PowerLaw{P: shared[rng.IntN(len(shared))]}
+	case c < 7:
+		return PowerLaw{P: 0.2 + 0.8*rng.Float64()}
+	case c < 8:
+		return amdahl{F: []float64{0.99, 0.95, 0.8}[rng.IntN(3)]}
+	case c < 9:
+		return hump{k0: float64(1 + rng.IntN(20))}
+	default:
+		return kinked{}
 	}
 }

@@ -60,18 +60,7 @@ func TestKneeSameAsRef(t *testing.T) {
 		jobs := make([]Job, m)
 		rem := make([]float64, m)
 		for i := range jobs {
-			switch c := rng.IntN(10); {
-			case c < 6:
-				jobs[i].Curve = PowerLaw{P: shared[rng.IntN(len(shared))]}
-			case c < 7:
-				jobs[i].Curve = PowerLaw{P: 0.2 + 0.8*rng.Float64()}
-			case c < 8:
-				jobs[i].Curve = amdahl{F: []float64{0.99, 0.95, 0.8}[rng.IntN(3)]}
-			case c < 9:
-				jobs[i].Curve = hump{k0: float64(1 + rng.IntN(20))}
-			default:
-				jobs[i].Curve = kinked{}
-			}
+			jobs[i].Curve = randomCurve(rng, shared)
 			if rng.IntN(3) == 0 {
 				jobs[i].MaxWorkers = 1 + rng.IntN(300)
 			}
