@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // kneeRef is Knee as it was before it remembered the last power law's knee
@@ -75,7 +76,7 @@ func TestKneeSameAsRef(t *testing.T) {
 			case 0:
 				vs[i].Cap = math.NaN()
 			case 1:
-				vs[i].Cap = math.Inf(1) // (alpha 0 below: never, kneeOf would climb for ever)
+				vs[i].Cap = math.Inf(1) // (never with alpha 0 below: kneeRef climbs for ever there; TestKneeUnboundedEnds)
 			case 2:
 				vs[i].Cap = 0
 			case 3:
@@ -126,5 +127,33 @@ func TestKneeSameAsRef(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKneeUnboundedEnds: with alpha 0 (outside NewPolicy's range, open to
+// the Knee type) a curve that grows for ever on a view without a cap never
+// flattens: Knee gives it the free workers. kneeOf climbed one worker at a
+// time toward the infinite cap and never returned.
+func TestKneeUnboundedEnds(t *testing.T) {
+	jobs := []Job{{Curve: amdahl{F: 0.95}}, {Curve: hump{k0: 5}}}
+	vs := views(8, jobs, []float64{100, 200})
+	vs[0].Cap, vs[1].Cap = math.Inf(1), math.Inf(1)
+	alloc := make([]float64, 2)
+	done := make(chan struct{})
+	go func() {
+		Knee{Alpha: 0}.Allocate(8, vs, alloc)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute): // a hang, not a speed target
+		t.Fatal("Knee{Alpha: 0} on an uncapped Amdahl curve did not return")
+	}
+	if alloc[0] != 8 || alloc[1] != 0 {
+		t.Errorf("allocation %v, want all 8 workers to the smaller job (its knee is unbounded)", alloc)
+	}
+	// the humped curve's knee is its peak, found as before
+	if k := kneeOf(hump{k0: 5}, 0, math.Inf(1)); k != kneeOf(hump{k0: 5}, 0, 1000) || math.IsInf(k, 0) {
+		t.Errorf("hump's knee at alpha 0: %v without a limit, %v under 1000", k, kneeOf(hump{k0: 5}, 0, 1000))
 	}
 }

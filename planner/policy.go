@@ -375,10 +375,19 @@ func kneeOf(c Speedup, alpha, limit float64) float64 {
 	}
 	k := math.Max(1, math.Min(fewestFitted(c), limit))
 	for k < limit && 1-c.Speedup(k)/c.Speedup(k+1) >= alpha {
+		if k >= kneeSearchMost && math.IsInf(limit, 1) {
+			// no limit and still gaining (alpha <= 0 and a curve that
+			// grows for ever): it climbed one worker at a time for ever
+			return limit
+		}
 		k++
 	}
 	return k
 }
+
+// kneeSearchMost is how far kneeOf climbs toward an infinite limit before
+// it takes the curve for one that never flattens.
+const kneeSearchMost = 1 << 20
 
 // Hell uses the efficiency e(k) = s(k)/k: it repeatedly picks, among the jobs
 // without workers, the one with the highest efficiency per second of
