@@ -956,6 +956,14 @@ func keyAt(b []byte, line, key string) string {
 	if err != nil || key == "" {
 		return line
 	}
+	// an explicit key ("? a") the library names on the line below it:
+	// past the last line when it is there (the line the final line break
+	// ends is none)
+	last := len(lines)
+	if last > 1 && strings.TrimRight(lines[last-1], "\r") == "" {
+		last--
+	}
+	n = min(n, last)
 	// the named line, then the nearest line above it that is neither
 	// blank nor a comment
 	cands := []int{n}
@@ -971,8 +979,13 @@ func keyAt(b []byte, line, key string) string {
 		}
 		text := strings.TrimRight(lines[l-1], "\r")
 		rest := strings.TrimLeft(text, " \t-")
+		explicit := strings.HasPrefix(rest, "? ")
+		if explicit {
+			rest = strings.TrimLeft(rest[2:], " \t")
+		}
 		for _, k := range []string{key, `"` + key + `"`, "'" + key + "'"} {
-			if strings.HasPrefix(rest, k) && strings.HasPrefix(strings.TrimLeft(rest[len(k):], " \t"), ":") {
+			after := strings.TrimLeft(strings.TrimPrefix(rest, k), " \t")
+			if strings.HasPrefix(rest, k) && (strings.HasPrefix(after, ":") || explicit && (after == "" || strings.HasPrefix(after, "#"))) {
 				return fmt.Sprintf("%d:%d", l, len(text)-len(rest)+1)
 			}
 		}

@@ -23,6 +23,10 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"replicas twice", strings.Replace(job, "replicas: 4\n", "replicas: 4\n      replicas: 64\n", 1), `m.yaml:20:7: key "replicas" appears twice in its mapping`},
 		{"quoted key twice", strings.Replace(job, "replicas: 4\n", "replicas: 4\n      \"replicas\": 64\n", 1), `m.yaml:20:7: key "replicas" appears twice in its mapping`},
 		{"Worker twice", job + "    Worker:\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
+		// an explicit key ("? a"): the library named the line below it,
+		// here line 3 of a file of two
+		{"explicit key twice", "? a\n? a\n", `m.yaml:2:3: key "a" appears twice in its mapping`},
+		{"explicit key twice, a value", "kind: TFJob\n? kind\n: TFJob\n", `m.yaml:2:3: key "kind" appears twice in its mapping`},
 		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
 		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
