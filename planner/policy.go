@@ -578,7 +578,8 @@ func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
 	for left > 0 && len(h) > 0 {
 		i := h[0].i
 		v := &jobs[i]
-		// the builtin min is math.Min (NaN first, -0 below +0), inlined
+		// the builtin min: like math.Min (a NaN wins, -0 below +0) but for
+		// which NaN's bits it returns, and inlined
 		unit := min(1, min(left, v.Cap-alloc[i]))
 		if len(h) == 1 {
 			unit = min(left, v.Cap-alloc[i]) // no rival

@@ -148,7 +148,6 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			curves[i] = PowerLaw{P: 1 / s.EnergyAlpha}
 		}
 	}
-	curve := func(i int) Speedup { return curves[i] }
 	// each job's cap: its max_workers and the servers, and (but for rigid
 	// policies, whose jobs hold what they ask) where its curve is fastest
 	caps := make([]float64, M)
@@ -187,7 +186,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	views := make([]Job, M)
 	copy(views, jobs)
 	for i := range views {
-		views[i].Curve = curve(i)
+		views[i].Curve = curves[i]
 	}
 	ah := &arrivals{jobs: jobs, h: make(arrivalHeap, M)}
 	for i := range ah.h {

@@ -397,8 +397,9 @@ func fitPlots(d FitData) (p, r *plot.Plot, err error) {
 				p.Add(lab)
 			}
 			if logX {
-				// the label's width as a share of the axis's (legendBox's
-				// estimate of a character), spread in log x
+				// the label's width as a share of the axis's (0.55 of the
+				// font size a character, as legendWidth; the data area
+				// taken as 80% of the width), spread in log x
 				n := len([]rune(" knee N*≈" + num(knee)))
 				frac := float64(vg.Points(tickSize*0.55*float64(n))) / float64(Width*0.8)
 				end := knee * math.Pow(xhi/xlo, frac)
