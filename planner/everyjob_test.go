@@ -137,12 +137,21 @@ func (h hiddenPower) Speedup(k float64) float64 { return h.p.Speedup(k) }
 // the last one's when the exponent and the workers are the same (lastPow),
 // give the same Result (%#v, every float to its last bit) as the curve
 // evaluated at every job, under the policies that do not look at a curve's
-// type (equi, srpt, fifo and sjf shown every job), on everyJobWorkloads with
-// every everyJobSettings; and lastPow gives PowerLaw's value, bit for bit,
+// type (equi, srpt, fifo and sjf shown every job), on everyJobWorkloads and
+// a stream of five exponents with every everyJobSettings; and lastPow gives PowerLaw's value, bit for bit,
 // on sequences of repeated and changing exponents and counts (0, -0, NaN
 // and infinities among them).
 func TestPowerLawRatesSameResults(t *testing.T) {
-	for name, w := range everyJobWorkloads(t) {
+	work := everyJobWorkloads(t)
+	// several exponents side by side: the table of whole counts keeps the
+	// first, the others go through lastPow
+	mixed := work["poisson500"]
+	mixed.jobs = slices.Clone(mixed.jobs)
+	for i := range mixed.jobs {
+		mixed.jobs[i].Curve = PowerLaw{P: []float64{0.8, 0.5, 0.95, 1, 0.3}[i%5]}
+	}
+	work["mixed500"] = mixed
+	for name, w := range work {
 		hidden := slices.Clone(w.jobs)
 		for i := range hidden {
 			if pl, ok := hidden[i].Curve.(PowerLaw); ok {
