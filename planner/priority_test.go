@@ -7,54 +7,13 @@ import (
 	"testing"
 )
 
-// priorityPowRef is Priority as it was before it kept power laws' s(k) in
-// tables between calls: the reference TestPriorityTablesSameAsRef holds
-// Priority to.
+// priorityPowRef is Priority evaluating every curve as it goes
+// (priorityRef, which TestPrioritySameAsRef holds Priority to): the
+// reference TestPriorityTablesSameAsRef holds Priority to, as a Policy.
 type priorityPowRef struct{ Priority }
 
 func (p priorityPowRef) Allocate(n float64, jobs []View, alloc []float64) {
-	units := p.Units
-	if units <= 0 {
-		units = 256
-	}
-	u := n / float64(units)
-	h := make(gainHeap, 0, len(jobs))
-	at, sAt := make([]float64, len(jobs)), make([]float64, len(jobs))
-	for i, v := range jobs {
-		alloc[i] = 0
-		c := v.Job.Curve
-		at[i] = math.Min(u, v.Cap)
-		sAt[i] = c.Speedup(at[i])
-		h = append(h, gainItem{i: i, gain: p.V[v.Index] * (sAt[i] - c.Speedup(0)), rem: v.Remaining})
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i, len(h))
-	}
-	left := n
-	for left > 1e-12*n && len(h) > 0 {
-		i := h[0].i
-		v := &jobs[i]
-		add := math.Min(u, math.Min(left, v.Cap-alloc[i]))
-		alloc[i] += add
-		left -= add
-		if alloc[i] >= v.Cap*(1-1e-12) {
-			last := len(h) - 1
-			h[0], h[last] = h[last], h[0]
-			h.down(0, last)
-			h = h[:last]
-			continue
-		}
-		k := alloc[i]
-		c := v.Job.Curve
-		sk := sAt[i]
-		if k != at[i] {
-			sk = c.Speedup(k)
-		}
-		at[i] = math.Min(k+u, v.Cap)
-		sAt[i] = c.Speedup(at[i])
-		h[0].gain = p.V[v.Index] * (sAt[i] - sk)
-		h.down(0, len(h))
-	}
+	priorityRef(p.Priority, n, jobs, alloc)
 }
 
 // TestPriorityTablesSameAsRef: Priority, its power laws' s(k) from tables
