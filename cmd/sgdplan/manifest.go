@@ -1030,6 +1030,16 @@ func firstContent(b []byte) string {
 // style): the column of the value after "key:", or of the key when the
 // value is a nested block.
 func yamlValuePos(b []byte, keys []string) string {
+	// the keys as written, else in any case, as encoding/json matches
+	// them (a role given twice, "Worker" and "worker", is each at its own)
+	if p := yamlValuePosBy(b, keys, func(a, b string) bool { return a == b }); p != "" {
+		return p
+	}
+	return yamlValuePosBy(b, keys, strings.EqualFold)
+}
+
+// yamlValuePosBy is yamlValuePos with keys compared by eq.
+func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) string {
 	var stack []yamlLevel
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := strings.TrimRight(raw, " \t\r")
@@ -1049,7 +1059,7 @@ func yamlValuePos(b []byte, keys []string) string {
 		}
 		k := strings.Trim(strings.TrimSpace(key), `"'`)
 		stack = append(stack, yamlLevel{indent, k})
-		if !slices.Equal(keysOf(stack), keys) {
+		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
@@ -1540,8 +1550,14 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 			if json.Unmarshal(roles[role], &spec) != nil {
 				continue
 			}
-			raw, ok := spec["replicas"]
-			if !ok {
+			// "replicas" in any case, as the decoder reads it
+			var raw json.RawMessage
+			for _, k := range slices.Sorted(maps.Keys(spec)) {
+				if strings.EqualFold(k, "replicas") && (raw == nil || k == "replicas") {
+					raw = spec[k]
+				}
+			}
+			if raw == nil {
 				continue
 			}
 			var n int
@@ -1973,6 +1989,15 @@ func flowElements(text string, open int) ([][2]int, bool) {
 // flowKeyValue is the index in text of the value of key in the flow
 // mapping whose "{" is at open (-1 when it has none).
 func flowKeyValue(text string, open int, key string) int {
+	// the key as written, else in any case, as encoding/json matches it
+	if v := flowKeyValueBy(text, open, key, func(a, b string) bool { return a == b }); v >= 0 {
+		return v
+	}
+	return flowKeyValueBy(text, open, key, strings.EqualFold)
+}
+
+// flowKeyValueBy is flowKeyValue with keys compared by eq.
+func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool) int {
 	for i := open + 1; ; {
 		i = flowSkip(text, i)
 		if i >= len(text) || text[i] == '}' {
@@ -2003,7 +2028,7 @@ func flowKeyValue(text string, open int, key string) int {
 			return -1
 		}
 		v := flowSkip(text, i+1)
-		if k == key {
+		if eq(k, key) {
 			return v
 		}
 		e := flowEnd(text, v)

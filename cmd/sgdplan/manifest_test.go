@@ -27,6 +27,13 @@ func TestManifestAuditErrors(t *testing.T) {
 		// here line 3 of a file of two
 		{"explicit key twice", "? a\n? a\n", `m.yaml:2:3: key "a" appears twice in its mapping`},
 		{"explicit key twice, a value", "kind: TFJob\n? kind\n: TFJob\n", `m.yaml:2:3: key "kind" appears twice in its mapping`},
+		// keys in another case, which the decoder reads (encoding/json
+		// matches them in any case): told at their place, and the role
+		// named (they had no line; the flow one came from the decoder,
+		// without the role)
+		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:17: Worker.replicas = -1, want >= 0"},
+		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number`},
+		{"MinReplicas capitalised", "kind: PyTorchJob\nspec:\n  elasticPolicy: {MinReplicas: -1}\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 2\n", "m.yaml:3:32: elasticPolicy.minReplicas = -1"},
 		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
 		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
