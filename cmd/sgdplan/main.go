@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,6 +68,38 @@ func commands() []*cli.Command {
 	}
 }
 
+// version is what --version prints: the module's version when the binary
+// was installed at one (go install ...@v1.2.3); else the commit it was built
+// from, as go build stamps it in a clone ("+dirty" when the tree had
+// changes); else "devel" (go run and go test stamp neither).
+func version(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "+dirty"
+	}
+	return "devel " + rev
+}
+
 // run is the whole program, testable in-process: it parses args, runs the
 // command and returns the exit code. Machine output goes to stdout; warnings
 // and errors to stderr.
@@ -74,6 +107,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := &cli.App{
 		Name:            "sgdplan",
 		Usage:           "turn distributed-training traces into decisions",
+		Version:         version(debug.ReadBuildInfo()),
 		Reader:          stdin,
 		Writer:          stdout,
 		ErrWriter:       stderr,

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -128,4 +130,33 @@ func writeTestFile(t *testing.T, dir, name, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// version names the release, else the commit, else says devel; --version
+// prints it and exits 0.
+func TestVersion(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs.revision", Value: "ed62cbd0123456789abcdef"}}
+	dirty := append(slices.Clone(rev), debug.BuildSetting{Key: "vcs.modified", Value: "true"})
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: rev}, true, "v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "devel"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, true, "devel ed62cbd01234"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: dirty}, true, "devel ed62cbd01234+dirty"},
+	} {
+		if got := version(c.info, c.ok); got != c.want {
+			t.Errorf("version(%+v) = %q, want %q", c.info, got, c.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"sgdplan", "--version"}, strings.NewReader(""), &out, &errb); code != exitOK {
+		t.Fatalf("--version: exit %d, stderr %q", code, errb.String())
+	}
+	if want := "sgdplan version " + version(debug.ReadBuildInfo()) + "\n"; out.String() != want {
+		t.Errorf("--version printed %q, want %q", out.String(), want)
+	}
 }
