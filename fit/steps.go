@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
 )
@@ -653,7 +654,11 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		}
 	}
 	if len(train) == 0 {
-		return nil, errorf("no run has a worker count in --train-workers %v", o.TrainWorkers)
+		have := make([]int, len(stats))
+		for i, r := range stats {
+			have[i] = r.Workers
+		}
+		return nil, errorf("no run has a worker count in --train-workers %v: the runs have %s workers", o.TrainWorkers, words.Either(have))
 	}
 	async := true
 	for _, r := range train {

@@ -242,7 +242,11 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 			}
 		}
 		if len(keep) == 0 {
-			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: no throughput row has a worker count in --train-workers %v", train))
+			have := make([]int, len(rows))
+			for i, r := range rows {
+				have[i] = r.Workers
+			}
+			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: no throughput row has a worker count in --train-workers %v: the rows have %s workers", train, words.Either(have)))
 		}
 		rows = keep
 	}

@@ -15,3 +15,16 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestEither(t *testing.T) {
+	for _, c := range []struct {
+		xs   []int
+		want string
+	}{
+		{nil, ""}, {[]int{4}, "4"}, {[]int{2, 1, 2}, "1 or 2"}, {[]int{8, 1, 2, 1}, "1, 2 or 8"},
+	} {
+		if got := Either(c.xs); got != c.want {
+			t.Errorf("Either(%v) = %q, want %q", c.xs, got, c.want)
+		}
+	}
+}
