@@ -970,16 +970,30 @@ var (
 	yamlAnchorRE = regexp.MustCompile(`^(?:unknown anchor '(.*)' referenced|anchor '(.*)' value contains itself)$`)
 )
 
-// yamlKindOf names the kind of a JSON value that is not an object.
-func yamlKindOf(js []byte) string {
-	switch js[0] {
+// jsonKind names the kind of the JSON value v (trimmed, not null) in a
+// manifest's words: list, mapping, string, true or false, or number.
+func jsonKind(v []byte) string {
+	switch v[0] {
 	case '[':
-		return "a list"
+		return "list"
+	case '{':
+		return "mapping"
 	case '"':
-		return "a string"
-	default:
-		return "a scalar " + string(js)
+		return "string"
+	case 't', 'f':
+		return "true or false"
 	}
+	return "number"
+}
+
+// yamlKindOf names the kind of the JSON value js (trimmed, not null), a
+// scalar with its value: "a list", "a scalar 5".
+func yamlKindOf(js []byte) string {
+	switch k := jsonKind(js); k {
+	case "list", "mapping", "string":
+		return "a " + k
+	}
+	return "a scalar " + string(js)
 }
 
 // firstContent is the place of the first character of b that is not
@@ -1396,10 +1410,7 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	got := map[byte]string{'[': "list", '{': "mapping", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
-	if got == "" {
-		got = "number"
-	}
+	got := jsonKind(v)
 	switch t.Kind() {
 	case reflect.Struct, reflect.Map:
 		if v[0] != '{' {
@@ -1496,11 +1507,7 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 			if v := bytes.TrimSpace(roles[role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
 				// the role's spec is not a mapping
 				p := valuePos(b, []string{"spec", specsKey, role})
-				got := map[byte]string{'[': "list", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
-				if got == "" {
-					got = "number"
-				}
-				faults = append(faults, faultf(path, p, "not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", specsKey, role, got, manifestType(reflect.TypeFor[replicaSpec]())))
+				faults = append(faults, faultf(path, p, "not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", specsKey, role, jsonKind(v), manifestType(reflect.TypeFor[replicaSpec]())))
 				continue
 			}
 			var spec map[string]json.RawMessage

@@ -917,7 +917,7 @@ func TestManifestList(t *testing.T) {
 		{"two jobs", list(tf + strings.Replace(svc, "kind: Service", "kind: PyTorchJob", 1)), 0, 0, "check: m.yaml: its List (kind at 22:7) holds 2 Kubeflow jobs (TFJob at 4:9, PyTorchJob at 16:9): give a file with one (check judges one job)"},
 		{"no items", "apiVersion: v1\nkind: List\nitems: []\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
 		{"items absent", "apiVersion: v1\nkind: List\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
-		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a scalar {\"kind\":\"TFJob\"} where a list was expected"},
+		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a mapping where a list was expected"},
 		{"an alias", "kind: List\nx: &j {kind: TFJob}\nitems: [*j]\n", 0, 0, "check: m.yaml:3:9: a List item that refers to an anchor outside it (unknown anchor 'j' referenced): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)"},
 	}
 	checkManifestCases(t, cases)
