@@ -1400,8 +1400,10 @@ func manifestType(t reflect.Type) string {
 // check reads cannot hold, said at its line and column in b: kind:
 // [TFJob] is "kind holds a list where a string was expected". Keys match
 // fields in any case, as the decoder matches them; fields check does not
-// read are not looked at, nor the roles of a map of replica specs
-// (badReplicas says what is wrong in one).
+// read are not looked at, nor the inside of a replica spec (badReplicas
+// says what is wrong with its replicas). A replica spec that is not a
+// mapping is told by its kind alone ("a true or false", as before the
+// two were one, not "yes (read as a YAML boolean)").
 func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
 	v = bytes.TrimSpace(v)
 	if !given(v) || t == reflect.TypeFor[json.RawMessage]() {
@@ -1417,7 +1419,7 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 			break
 		}
 		var m map[string]json.RawMessage
-		if json.Unmarshal(v, &m) != nil || t == reflect.TypeFor[map[string]replicaSpec]() {
+		if json.Unmarshal(v, &m) != nil || t == reflect.TypeFor[replicaSpec]() {
 			return faults
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -1447,7 +1449,7 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 		field = "the document"
 	}
 	what := "a " + got
-	if w := yamlShown(b, p, v); w != string(v) {
+	if w := yamlShown(b, p, v); w != string(v) && t != reflect.TypeFor[replicaSpec]() {
 		what = w // "yes (read as a YAML boolean)"
 	}
 	return append(faults, faultf(path, p, "not a Kubeflow job manifest: %s holds %s where %s was expected", field, what, manifestType(t)))
@@ -1474,8 +1476,9 @@ func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
 }
 
 // badReplicas finds, in the JSON form js of manifest b, the replica
-// roles (of spec.specsKey, the job's kind's) whose spec is not a
-// mapping, or whose replicas is not a whole number, and says so of each
+// roles (of spec.specsKey, the job's kind's) whose replicas is not a
+// whole number (typeFaults tells a spec that is not a mapping), and says
+// so of each
 // (parseManifest tells the first in the file: a user fixes a file from
 // the top; it named the first by sorted role names) at its line and
 // column (block style by yamlValuePos, flow style by flowPathPos or
@@ -1483,7 +1486,7 @@ func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
 // "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
 // replicas >= 0" (block style said "expected a whole number >= 0", flow
 // style "want a whole number of replicas"); none when every role is a
-// mapping and every replicas a number.
+// replicas a number.
 func badReplicas(path string, b, js []byte, specsKey string) []error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
@@ -1504,12 +1507,6 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 			continue // not a mapping: the decoder's error says so
 		}
 		for _, role := range slices.Sorted(maps.Keys(roles)) {
-			if v := bytes.TrimSpace(roles[role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
-				// the role's spec is not a mapping
-				p := valuePos(b, []string{"spec", specsKey, role})
-				faults = append(faults, faultf(path, p, "not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", specsKey, role, jsonKind(v), manifestType(reflect.TypeFor[replicaSpec]())))
-				continue
-			}
 			var spec map[string]json.RawMessage
 			if json.Unmarshal(roles[role], &spec) != nil {
 				continue
