@@ -372,12 +372,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 					where = at("spec", specsKey, n)
 				}
 			}
-			switch {
-			case r < 0:
-				faults = append(faults, faultf(path, replicasAt(n, r), "%s.replicas = %d, want >= 0", n, r))
-				continue
-			case r > maxCount:
-				faults = append(faults, faultf(path, replicasAt(n, r), "%s.replicas = %d: too large, want at most %d", n, r, maxCount))
+			if err := countFault(path, replicasAt(n, r), n+".replicas", r, ">= 0"); err != nil {
+				faults = append(faults, err)
 				continue
 			}
 			total += r
@@ -457,13 +453,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				key string
 				v   *int
 			}{{"minReplicas", e.MinReplicas}, {"maxReplicas", e.MaxReplicas}} {
-				switch {
-				case bound.v == nil:
-				case *bound.v < 0:
-					faults = append(faults, faultf(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy.%s = %d, want a whole number of replicas >= 0", bound.key, *bound.v))
-					inRange = false
-				case *bound.v > maxCount:
-					faults = append(faults, faultf(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy.%s = %d: too large, want at most %d", bound.key, *bound.v, maxCount))
+				if bound.v == nil {
+					continue
+				}
+				if err := countFault(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy."+bound.key, *bound.v, "a whole number of replicas >= 0"); err != nil {
+					faults = append(faults, err)
 					inRange = false
 				}
 			}
@@ -535,6 +529,19 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return mf, faultf(path, at("kind"), "kind %q: expected TFJob or PyTorchJob", j.Kind)
 	}
 	return mf, nil
+}
+
+// countFault is the fault of a count of replicas v, of the field name at
+// p, that is negative (the fault says it wants neg) or above maxCount; nil
+// when in range.
+func countFault(path string, p pos, name string, v int, neg string) error {
+	switch {
+	case v < 0:
+		return faultf(path, p, "%s = %d, want %s", name, v, neg)
+	case v > maxCount:
+		return faultf(path, p, "%s = %d: too large, want at most %d", name, v, maxCount)
+	}
+	return nil
 }
 
 // nprocPerNode is the processes each replica of a PyTorchJob runs, as the
