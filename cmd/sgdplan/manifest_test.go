@@ -791,6 +791,20 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 	})
 }
 
+// Replicas that neither yamlValuePos nor flowPathPos places (a flow
+// mapping behind an anchor or a tag, an explicit "? replicas" key) are
+// found by flowValuePos, by their value after the role's name: a bad
+// count (replicasAt) and a value that is no whole number (badReplicas).
+func TestManifestReplicasPlacedByValue(t *testing.T) {
+	tf := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: %s\n"
+	checkManifestCases(t, []manifestCase{
+		{"anchor, negative", fmt.Sprintf(tf, "&w {replicas: -3}"), 0, 0, "check: m.yaml:4:27: Worker.replicas = -3, want >= 0"},
+		{"tag, too large", fmt.Sprintf(tf, "!!map {replicas: 2000000}"), 0, 0, "check: m.yaml:4:30: Worker.replicas = 2000000: too large, want at most 1000000"},
+		{"anchor, a word", fmt.Sprintf(tf, "&w {replicas: 'x'}"), 0, 0, `check: m.yaml:4:27: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"explicit key", fmt.Sprintf(tf, "\n      ? replicas\n      : -3"), 0, 0, "check: m.yaml:6:9: Worker.replicas = -3, want >= 0"},
+	})
+}
+
 // The YAML 1.1 library reads y, yes, on, n, no and off (in any of their
 // cases) as booleans: replicas: y was told as "is true", which the file
 // does not say. The value is told as written, and what was expected.
