@@ -302,6 +302,17 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if j.Kind == "PyTorchJob" {
 		specsKey = "pytorchReplicaSpecs"
 	}
+	// specsAt is where the job's replica roles are, or would be: its
+	// replica specs, else its spec, else the document's start (a job
+	// without workers named the file alone)
+	specsAt := func() pos {
+		for _, keys := range [][]string{{"spec", specsKey}, {"spec"}} {
+			if p := at(keys...); p.line > 0 {
+				return p
+			}
+		}
+		return firstContent(b)
+	}
 	// Kubeflow's training operator reads role names in any case ("ps"
 	// is PS, "worker" Worker: setTypeNamesToCamelCase), so a role is found
 	// under any spelling of its name (n is the canonical name, key the
@@ -415,7 +426,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if !ok || w == 0 {
-			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
+			return mf, faultf(path, specsAt(), "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)")
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
@@ -470,7 +481,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if !ok || w == 0 {
-			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
+			return mf, faultf(path, specsAt(), "PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)")
 		}
 		noGPUs := "" // why the pods' GPU limits give no count
 		if warn != "" {

@@ -805,6 +805,23 @@ func TestManifestReplicasPlacedByValue(t *testing.T) {
 	})
 }
 
+// A job without workers was told at the file alone: it is told at its
+// replica specs, else at its spec, else at the document's start.
+func TestManifestNoWorkersPlaced(t *testing.T) {
+	nw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "no-workers.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tf, pt = "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", "PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)"
+	checkManifestCases(t, []manifestCase{
+		{"only PS", string(nw), 0, 0, "check: m.yaml:7:3: " + tf},
+		{"Worker replicas 0", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 0\n", 0, 0, "check: m.yaml:3:3: " + tf},
+		{"flow, in any case", "kind: PyTorchJob\nspec: {PyTorchReplicaSpecs: {}}\n", 0, 0, "check: m.yaml:2:29: " + pt},
+		{"no replica specs", "kind: PyTorchJob\nspec:\n  nprocPerNode: \"2\"\n", 0, 0, "check: m.yaml:2:1: " + pt},
+		{"no spec", "# a job\n\n  kind: TFJob\n", 0, 0, "check: m.yaml:3:3: " + tf},
+	})
+}
+
 // The YAML 1.1 library reads y, yes, on, n, no and off (in any of their
 // cases) as booleans: replicas: y was told as "is true", which the file
 // does not say. The value is told as written, and what was expected.
