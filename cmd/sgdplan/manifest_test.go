@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -977,4 +981,59 @@ func checkManifestCases(t *testing.T, cases []manifestCase) {
 			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
 		}
 	}
+}
+
+// FuzzManifestFaults: every error of parseManifest names the file first
+// ("check: m.yaml"), and the place it names after it is in the input: a
+// line from 1 to the input's last (one past its last line break, for a
+// final line without one), a column from 1, the same place a fault
+// carries; an accepted manifest has a worker and names where its count is
+// in the same bounds. (FuzzReadManifest asks only for no panic.)
+func FuzzManifestFaults(f *testing.F) {
+	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, s := range []string{
+		"? a\n? a\n", "a: b: c\n", "kind: TFJob\nspec:\n  \x01x: \xff\n", "a: [\n\r",
+		"kind: TFJob\nspec: &s\n  tfReplicaSpecs: [*s, *t]\n  x: !!binary '@@'\n",
+		"%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n",
+		"kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n",
+		"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: y}, Chief: {}, Master: {}}}\n",
+		"kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: &w {replicas: Off}}}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	place := regexp.MustCompile(`^check: m\.yaml(?::(\d+)(?::(\d+))?)?: `)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines := bytes.Count(b, []byte("\n")) + 1
+		inBounds := func(what, msg string) (line, col int) {
+			m := place.FindStringSubmatch(msg)
+			if m == nil {
+				t.Fatalf("%s %q does not start with the file and a place", what, msg)
+			}
+			line, _ = strconv.Atoi(m[1])
+			col, _ = strconv.Atoi(m[2])
+			if m[1] != "" && (line < 1 || line > lines) || m[2] != "" && col < 1 {
+				t.Fatalf("%s %q: line %s, column %s outside the input of %d lines", what, msg, m[1], m[2], lines)
+			}
+			return line, col
+		}
+		m, err := parseManifest("m.yaml", b)
+		if err == nil {
+			if m.Workers < 1 {
+				t.Errorf("accepted a manifest with %d workers", m.Workers)
+			}
+			inBounds("the workers' place", "check: "+m.WorkersAt+": ")
+			return
+		}
+		line, col := inBounds("error", err.Error())
+		var ft *fault
+		if errors.As(err, &ft) && (ft.at.line != line || ft.at.line > 0 && ft.at.col != col) {
+			t.Fatalf("error %q: its fault is at %v", err, ft.at)
+		}
+	})
 }
