@@ -218,7 +218,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		return manifest{}, yamlError(path, b, err)
 	}
 	if t := bytes.TrimSpace(js); len(t) > 0 && t[0] != '{' && string(t) != "null" {
-		return manifest{}, fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", path, firstContent(b), yamlKindOf(t))
+		return manifest{}, faultf(path, firstContent(b), "not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got %s", yamlKindOf(t))
 	}
 	// the kind first, then the fields of its spec alone: a TFJob's
 	// elasticPolicy (a PyTorchJob's field, which the TFJob has not) made
@@ -275,38 +275,43 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			field := strings.TrimPrefix(te.Field, ".")
-			where := path
-			if p := valuePos(b, strings.Split(field, ".")); p != "" && field != "" {
-				where += ":" + p
-			}
-			if field == "" {
+			var p pos
+			if field != "" {
+				p = valuePos(b, strings.Split(field, "."))
+			} else {
 				field = "the document"
 			}
 			got := map[string]string{"array": "list", "object": "mapping", "bool": "true or false"}[te.Value]
 			if got == "" {
 				got = te.Value
 			}
-			return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds a %s where %s was expected", where, field, got, manifestType(te.Type))
+			return manifest{}, faultf(path, p, "not a Kubeflow job manifest: %s holds a %s where %s was expected", field, got, manifestType(te.Type))
 		}
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
 	}
 	if fields == nil && len(faults) > 0 {
 		// (kind: [TFJob] is no kind, and no other kind: its fault)
-		return manifest{}, firstFault(path, faults)
+		return manifest{}, firstFault(faults)
 	}
 	// at is where the key path keys is in the file: in block style, or
 	// in flow style ("spec: {tfReplicaSpecs: {...}}"), where the faults
 	// found by it (a role given twice, nprocPerNode, elasticPolicy) had
 	// no place, and were told after those that had
-	at := func(keys ...string) string {
-		if p := valuePos(b, keys); p != "" {
-			return path + ":" + p
-		}
-		return path
-	}
+	at := func(keys ...string) pos { return valuePos(b, keys) }
 	specsKey := "tfReplicaSpecs"
 	if j.Kind == "PyTorchJob" {
 		specsKey = "pytorchReplicaSpecs"
+	}
+	// specsAt is where the job's replica roles are, or would be: its
+	// replica specs, else its spec, else the document's start (a job
+	// without workers named the file alone)
+	specsAt := func() pos {
+		for _, keys := range [][]string{{"spec", specsKey}, {"spec"}} {
+			if p := at(keys...); p.line > 0 {
+				return p
+			}
+		}
+		return firstContent(b)
 	}
 	// Kubeflow's training operator reads role names in any case ("ps"
 	// is PS, "worker" Worker: setTypeNamesToCamelCase), so a role is found
@@ -319,7 +324,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				continue
 			}
 			if key != "" {
-				return replicaSpec{}, "", false, fmt.Errorf("check: %s: replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", at("spec", specsKey, k), n, key, k)
+				return replicaSpec{}, "", false, faultf(path, at("spec", specsKey, k), "replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", n, key, k)
 			}
 			key = k
 		}
@@ -327,14 +332,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	}
 	// replicasAt is where role key n's replicas value r is, in block or
 	// flow style ({replicas: 3})
-	replicasAt := func(n string, r int) string {
-		w := at("spec", specsKey, n, "replicas")
-		if w == path {
-			if p := flowValuePos(b, n, json.RawMessage(strconv.Itoa(r))); p != "" {
-				w = path + ":" + p
-			}
+	replicasAt := func(n string, r int) pos {
+		if p := at("spec", specsKey, n, "replicas"); p.line > 0 {
+			return p
 		}
-		return w
+		return flowValuePos(b, n, json.RawMessage(strconv.Itoa(r)))
 	}
 	// leader refuses a leader role (key n of specs, "" when absent) whose
 	// replicas the training operator refuses: above 1, or, when exact,
@@ -347,9 +349,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		r := *specs[n].Replicas
 		switch {
 		case exact && r >= 0 && r != 1:
-			return fmt.Errorf("check: %s: %s.replicas = %d, want exactly 1: %s", replicasAt(n, r), n, r, why)
+			return faultf(path, replicasAt(n, r), "%s.replicas = %d, want exactly 1: %s", n, r, why)
 		case r > 1:
-			return fmt.Errorf("check: %s: %s.replicas = %d, want at most 1: %s", replicasAt(n, r), n, r, why)
+			return faultf(path, replicasAt(n, r), "%s.replicas = %d, want at most 1: %s", n, r, why)
 		}
 		return nil
 	}
@@ -362,7 +364,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	// given) and where the first is; a role given twice or a count
 	// check refuses goes to faults
 	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string) {
-		total, found, where := 0, false, path
+		total, found, where := 0, false, pos{}
 		for _, cn := range names {
 			s, n, ok, err := role(specs, cn)
 			if err != nil {
@@ -377,22 +379,18 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				r = *s.Replicas
 			}
 			if !found {
-				if where = at("spec", specsKey, n, "replicas"); where == path {
+				if where = at("spec", specsKey, n, "replicas"); where.line == 0 {
 					where = at("spec", specsKey, n)
 				}
 			}
-			switch {
-			case r < 0:
-				faults = append(faults, fmt.Errorf("check: %s: %s.replicas = %d, want >= 0", replicasAt(n, r), n, r))
-				continue
-			case r > maxCount:
-				faults = append(faults, fmt.Errorf("check: %s: %s.replicas = %d: too large, want at most %d", replicasAt(n, r), n, r, maxCount))
+			if err := countFault(path, replicasAt(n, r), n+".replicas", r, ">= 0"); err != nil {
+				faults = append(faults, err)
 				continue
 			}
 			total += r
 			found = true
 		}
-		return total, found, where
+		return total, found, where.in(path)
 	}
 	mf := manifest{Kind: j.Kind}
 	if merged {
@@ -412,7 +410,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = append(faults, err)
 		}
 		if hasChief && hasMaster {
-			faults = append(faults, fmt.Errorf("check: %s: TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", at("spec", specsKey, master), chief, master))
+			faults = append(faults, faultf(path, at("spec", specsKey, master), "TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", chief, master))
 		}
 		// The chief/master is one task: Kubeflow's TFJob schema bounds
 		// Chief.replicas to 1 and TensorFlow refuses a cluster with more
@@ -424,11 +422,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		w, ok, wAt := count(j.Spec.TF, "Worker", "Chief", "Master")
 		mf.PS, mf.HasPS, mf.PSAt = count(j.Spec.TF, "PS")
-		if err := firstFault(path, faults); err != nil {
+		if err := firstFault(faults); err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
-			return mf, fmt.Errorf("check: %s: TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", path)
+			return mf, faultf(path, specsAt(), "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)")
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
@@ -436,7 +434,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
 		// tfReplicaSpecs, enableDynamicWorker), and an elasticPolicy's
 		// contents were type-checked: they are not read
-		mf.Warnings = append(mf.Warnings, otherKindFields(head.Spec, at, "TFJob", "PyTorchJob", "runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker", map[string]string{
+		mf.Warnings = append(mf.Warnings, otherKindFields(path, head.Spec, at, "TFJob", "PyTorchJob", "runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker", map[string]string{
 			"nprocPerNode":        "each TFJob replica is one worker",
 			"elasticPolicy":       "each TFJob replica is one worker",
 			"pytorchReplicaSpecs": "check counts the roles of tfReplicaSpecs",
@@ -453,7 +451,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = append(faults, err)
 		}
 		w, ok, wAt := count(j.Spec.PyTorch, "Master", "Worker")
-		nproc, warn, err := nprocPerNode(j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at, b)
+		nproc, warn, err := nprocPerNode(path, j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at, b)
 		if err != nil {
 			faults = append(faults, err)
 		}
@@ -466,35 +464,33 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				key string
 				v   *int
 			}{{"minReplicas", e.MinReplicas}, {"maxReplicas", e.MaxReplicas}} {
-				switch {
-				case bound.v == nil:
-				case *bound.v < 0:
-					faults = append(faults, fmt.Errorf("check: %s: elasticPolicy.%s = %d, want a whole number of replicas >= 0", at("spec", "elasticPolicy", bound.key), bound.key, *bound.v))
-					inRange = false
-				case *bound.v > maxCount:
-					faults = append(faults, fmt.Errorf("check: %s: elasticPolicy.%s = %d: too large, want at most %d", at("spec", "elasticPolicy", bound.key), bound.key, *bound.v, maxCount))
+				if bound.v == nil {
+					continue
+				}
+				if err := countFault(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy."+bound.key, *bound.v, "a whole number of replicas >= 0"); err != nil {
+					faults = append(faults, err)
 					inRange = false
 				}
 			}
 		}
 		// (one bound given is both, as the operator defaults it)
 		if e := j.Spec.ElasticPolicy; inRange && e != nil && e.MinReplicas != nil && e.MaxReplicas != nil && *e.MinReplicas > *e.MaxReplicas {
-			faults = append(faults, fmt.Errorf("check: %s: elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", at("spec", "elasticPolicy", "minReplicas"), *e.MinReplicas, *e.MaxReplicas))
+			faults = append(faults, faultf(path, at("spec", "elasticPolicy", "minReplicas"), "elasticPolicy minReplicas %d is above maxReplicas %d: want minReplicas <= maxReplicas", *e.MinReplicas, *e.MaxReplicas))
 		}
-		if err := firstFault(path, faults); err != nil {
+		if err := firstFault(faults); err != nil {
 			return mf, err
 		}
 		if !ok || w == 0 {
-			return mf, fmt.Errorf("check: %s: PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)", path)
+			return mf, faultf(path, specsAt(), "PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)")
 		}
 		noGPUs := "" // why the pods' GPU limits give no count
 		if warn != "" {
 			// gpu, or auto on a pod given GPUs: torchrun starts one
 			// process per GPU the pod sees, which the pytorch
 			// containers' nvidia.com/gpu limits give
-			if g, how, ok := podGPUs(js, specsKey, j.Spec.PyTorch, role, j.Spec.NprocPerNode, at); ok {
+			if g, how, ok := podGPUs(path, js, specsKey, j.Spec.PyTorch, role, j.Spec.NprocPerNode, at); ok {
 				nproc, warn = g, ""
-				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s", at("spec", "nprocPerNode"), how))
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s", at("spec", "nprocPerNode").in(path), how))
 			} else if how != "" {
 				noGPUs = "; " + how
 			}
@@ -503,7 +499,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// a guess of one process per replica judged a job of 8
 			// GPUs a node at an eighth of its workers, and passed it
 			// (exit 0) with a warning a script does not read
-			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too)%s: give --workers, the %s x the processes each runs", at("spec", "nprocPerNode"), warn, noGPUs, words.Count(w, "replica"))
+			mf.NeedWorkers = fmt.Sprintf("%s: %s (the training operator leaves it to torchrun too)%s: give --workers, the %s x the processes each runs", at("spec", "nprocPerNode").in(path), warn, noGPUs, words.Count(w, "replica"))
 		}
 		if e := j.Spec.ElasticPolicy; e != nil && (e.MinReplicas != nil || e.MaxReplicas != nil) {
 			// the operator's defaults: one bound given is both
@@ -519,7 +515,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)
 			}
 			if *lo != *hi || *lo != w {
-				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy"), how, w))
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy").in(path), how, w))
 			}
 		}
 		// the training operator's world size: every replica runs
@@ -533,17 +529,30 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// and a TFJob's fields in a PyTorchJob (Kubeflow's
 		// PyTorchJobSpec: runPolicy, elasticPolicy, pytorchReplicaSpecs,
 		// nprocPerNode)
-		mf.Warnings = append(mf.Warnings, otherKindFields(head.Spec, at, "PyTorchJob", "TFJob", "runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode", map[string]string{
+		mf.Warnings = append(mf.Warnings, otherKindFields(path, head.Spec, at, "PyTorchJob", "TFJob", "runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode", map[string]string{
 			"tfReplicaSpecs":      "check counts the roles of pytorchReplicaSpecs",
 			"successPolicy":       "the job ends as its runPolicy says",
 			"enableDynamicWorker": "the workers are pytorchReplicaSpecs' replicas",
 		})...)
 	case "":
-		return mf, fmt.Errorf("check: %s:%s: no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)", path, firstContent(b))
+		return mf, faultf(path, firstContent(b), "no kind: expected a Kubeflow TFJob or PyTorchJob (kind: TFJob)")
 	default:
-		return mf, fmt.Errorf("check: %s: kind %q: expected TFJob or PyTorchJob", at("kind"), j.Kind)
+		return mf, faultf(path, at("kind"), "kind %q: expected TFJob or PyTorchJob", j.Kind)
 	}
 	return mf, nil
+}
+
+// countFault is the fault of a count of replicas v, of the field name at
+// p, that is negative (the fault says it wants neg) or above maxCount; nil
+// when in range.
+func countFault(path string, p pos, name string, v int, neg string) error {
+	switch {
+	case v < 0:
+		return faultf(path, p, "%s = %d, want %s", name, v, neg)
+	case v > maxCount:
+		return faultf(path, p, "%s = %d: too large, want at most %d", name, v, maxCount)
+	}
+	return nil
 }
 
 // nprocPerNode is the processes each replica of a PyTorchJob runs, as the
@@ -553,15 +562,15 @@ func parseManifest(path string, b []byte) (manifest, error) {
 // auto, cpu or gpu the count is torchrun's at launch (one per GPU or CPU):
 // 1 then, and warn says why the manifest gives no count. at places a key
 // path in the file b.
-func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) string, b []byte) (n int, warn string, err error) {
+func nprocPerNode(path string, raw json.RawMessage, e *elasticPolicy, at func(...string) pos, b []byte) (n int, warn string, err error) {
 	raw = bytes.TrimSpace(raw)
 	given := given(raw)
 	if e != nil && e.NProcPerNode != nil {
 		if given {
-			return 0, "", fmt.Errorf("check: %s: PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)", at("spec", "elasticPolicy", "nProcPerNode"))
+			return 0, "", faultf(path, at("spec", "elasticPolicy", "nProcPerNode"), "PyTorchJob with both spec.nprocPerNode and spec.elasticPolicy.nProcPerNode: Kubeflow's training operator refuses the deprecated elasticPolicy.nProcPerNode beside nprocPerNode (want nprocPerNode alone)")
 		}
 		if v := *e.NProcPerNode; v < 1 || v > maxCount {
-			return 0, "", fmt.Errorf("check: %s: elasticPolicy.nProcPerNode = %d, want a whole number of processes per replica from 1 to %d", at("spec", "elasticPolicy", "nProcPerNode"), v, maxCount)
+			return 0, "", faultf(path, at("spec", "elasticPolicy", "nProcPerNode"), "elasticPolicy.nProcPerNode = %d, want a whole number of processes per replica from 1 to %d", v, maxCount)
 		}
 		return *e.NProcPerNode, "", nil
 	}
@@ -571,7 +580,7 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		w := at("spec", "nprocPerNode")
-		return 0, "", fmt.Errorf("check: %s: nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", w, yamlShown(b, tailPos(w), raw))
+		return 0, "", faultf(path, w, "nprocPerNode is %s, not a string: Kubeflow's PyTorchJob takes a quoted number (\"4\"), auto, cpu or gpu", yamlShown(b, w, raw))
 	}
 	switch s {
 	case "auto", "cpu", "gpu":
@@ -579,7 +588,7 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 	}
 	v, perr := strconv.Atoi(s)
 	if perr != nil || v < 1 || v > maxCount {
-		return 0, "", fmt.Errorf("check: %s: nprocPerNode %q: want a whole number of processes per replica from 1 to %d, or auto, cpu or gpu", at("spec", "nprocPerNode"), s, maxCount)
+		return 0, "", faultf(path, at("spec", "nprocPerNode"), "nprocPerNode %q: want a whole number of processes per replica from 1 to %d, or auto, cpu or gpu", s, maxCount)
 	}
 	return v, "", nil
 }
@@ -596,7 +605,7 @@ func nprocPerNode(raw json.RawMessage, e *elasticPolicy, at func(...string) stri
 // the templates cannot be read). The templates are read leniently:
 // check judges replica counts, and a template it cannot read leaves the
 // count to --workers.
-func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func(map[string]replicaSpec, string) (replicaSpec, string, bool, error), raw json.RawMessage, at func(...string) string) (n int, how string, ok bool) {
+func podGPUs(path string, js []byte, specsKey string, specs map[string]replicaSpec, role func(map[string]replicaSpec, string) (replicaSpec, string, bool, error), raw json.RawMessage, at func(...string) pos) (n int, how string, ok bool) {
 	var mode string
 	if json.Unmarshal(raw, &mode) != nil || mode != "gpu" && mode != "auto" {
 		return 0, "", false
@@ -632,7 +641,7 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 			continue
 		}
 		keys = append(keys, key)
-		g, why := 0, fmt.Sprintf("%s (%s) has no container named pytorch, the one the training operator runs", key, at("spec", specsKey, key))
+		g, why := 0, fmt.Sprintf("%s (%s) has no container named pytorch, the one the training operator runs", key, at("spec", specsKey, key).in(path))
 		for _, c := range roles[key].Template.Spec.Containers {
 			if c.Name != "pytorch" {
 				continue
@@ -640,7 +649,7 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 			var s string
 			switch v := c.Resources.Limits["nvidia.com/gpu"].(type) {
 			case nil:
-				why = fmt.Sprintf("the pytorch container of %s (%s) has no nvidia.com/gpu limit", key, at("spec", specsKey, key))
+				why = fmt.Sprintf("the pytorch container of %s (%s) has no nvidia.com/gpu limit", key, at("spec", specsKey, key).in(path))
 			case string:
 				s = v
 			case float64:
@@ -651,7 +660,7 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 			if x, err := strconv.Atoi(s); err == nil && x >= 1 && x <= maxCount {
 				g = x
 			} else if s != "" {
-				why = fmt.Sprintf("the pytorch container of %s (%s) has nvidia.com/gpu %q, not a whole number of GPUs from 1 to %d", key, at("spec", specsKey, key), s, maxCount)
+				why = fmt.Sprintf("the pytorch container of %s (%s) has nvidia.com/gpu %q, not a whole number of GPUs from 1 to %d", key, at("spec", specsKey, key).in(path), s, maxCount)
 			}
 		}
 		switch {
@@ -660,7 +669,7 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 		case g == 0:
 			return 0, why, false
 		case n != 0 && g != n:
-			return 0, fmt.Sprintf("the nvidia.com/gpu limits of the pytorch containers differ: %s %d, %s %d (%s)", keys[0], n, key, g, at("spec", specsKey, key)), false
+			return 0, fmt.Sprintf("the nvidia.com/gpu limits of the pytorch containers differ: %s %d, %s %d (%s)", keys[0], n, key, g, at("spec", specsKey, key).in(path)), false
 		}
 		n = g
 	}
@@ -676,14 +685,17 @@ func podGPUs(js []byte, specsKey string, specs map[string]replicaSpec, role func
 // elasticPolicy was type-checked, and a fault in it failed check). how
 // maps each such field to what check does instead. Keys match in any
 // case, as the decoder matches them; at places a key path in the file.
-func otherKindFields(spec map[string]json.RawMessage, at func(...string) string, kind, other, fields string, how map[string]string) []string {
-	type warning struct{ pos, msg string }
+func otherKindFields(path string, spec map[string]json.RawMessage, at func(...string) pos, kind, other, fields string, how map[string]string) []string {
+	type warning struct {
+		at  pos
+		msg string
+	}
 	var ws []warning
 	for _, k := range slices.Sorted(maps.Keys(spec)) {
 		for _, f := range slices.Sorted(maps.Keys(how)) {
 			if strings.EqualFold(k, f) && given(spec[k]) {
 				w := at("spec", k)
-				ws = append(ws, warning{tailPos(w), fmt.Sprintf("%s: spec.%s: a %s has no such field (it is a %s's; a %s's spec holds %s): not used, %s; the API server drops or refuses a field it does not know", w, k, kind, other, kind, fields, how[f])})
+				ws = append(ws, warning{w, fmt.Sprintf("%s: spec.%s: a %s has no such field (it is a %s's; a %s's spec holds %s): not used, %s; the API server drops or refuses a field it does not know", w.in(path), k, kind, other, kind, fields, how[f])})
 			}
 		}
 	}
@@ -691,9 +703,9 @@ func otherKindFields(spec map[string]json.RawMessage, at func(...string) string,
 	// has no position)
 	slices.SortStableFunc(ws, func(a, b warning) int {
 		switch {
-		case posBefore(a.pos, b.pos):
+		case a.at.before(b.at):
 			return -1
-		case posBefore(b.pos, a.pos):
+		case b.at.before(a.at):
 			return 1
 		}
 		return 0
@@ -703,20 +715,6 @@ func otherKindFields(spec map[string]json.RawMessage, at func(...string) string,
 		out[i] = w.msg
 	}
 	return out
-}
-
-// tailPos is the "LINE:COL" that ends a place "FILE:LINE:COL", "" when it
-// has none.
-func tailPos(where string) string {
-	f := strings.Split(where, ":")
-	if len(f) < 3 {
-		return ""
-	}
-	p := f[len(f)-2] + ":" + f[len(f)-1]
-	if _, _, ok := linecol(p); !ok {
-		return ""
-	}
-	return p
 }
 
 // given reports whether a raw JSON field holds a value (not absent or
@@ -760,9 +758,8 @@ var yamlBinaryRE = regexp.MustCompile(`(?m)(?:^|[\s\[{,])(!!binary)(?:$|[\s,\]}]
 func yamlError(path string, b []byte, err error) error {
 	line, msg := yamlProblem(err)
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("check: %s:%s: key %q appears twice in its mapping: want each key once (which one holds?)", path, keyAt(b, m[1], m[2]), m[2])
+		return faultf(path, keyAt(b, m[1], m[2]), "key %q appears twice in its mapping: want each key once (which one holds?)", m[2])
 	}
-	lines := strings.Count(strings.TrimSuffix(string(b), "\n"), "\n") + 1
 	switch {
 	case line > 0 && yamlParserProblem(msg):
 		line++
@@ -771,14 +768,14 @@ func yamlError(path string, b []byte, err error) error {
 	}
 	// (at most the last line: the end of the stream, where an unclosed
 	// "[" is told, is the line after a final line break)
-	line = min(line, lines)
-	where := ""
+	line = min(line, lastLine(string(b)))
+	var where pos
 	switch {
 	case line > 0:
-		where = ":" + strconv.Itoa(line)
+		where.line = line
 		if msg == "mapping values are not allowed in this context" {
 			if c := yamlColonCol(b, line, msg); c > 0 {
-				where += ":" + strconv.Itoa(c)
+				where.col = c
 				if l := strings.Split(string(b), "\n")[line-1]; strings.Contains(l[:c-1], ": ") {
 					// "a: b: c": a second value on the line
 					msg += ": expected one key: value on a line (quote a value that holds \": \")"
@@ -786,20 +783,16 @@ func yamlError(path string, b []byte, err error) error {
 			}
 		}
 	case yamlReaderProblem(msg):
-		if p := badByteAt(b); p != "" {
-			where = ":" + p
-		}
+		where = badByteAt(b)
 	case yamlAnchorRE.MatchString(msg):
 		m := yamlAnchorRE.FindStringSubmatch(msg)
-		if p := aliasAt(b, m[1]+m[2]); p != "" {
-			where = ":" + p
-		}
+		where = aliasAt(b, m[1]+m[2])
 	case strings.HasPrefix(msg, "!!binary "):
 		where = onlyMatchAt(b, yamlBinaryRE)
 	case strings.HasPrefix(msg, "map merge "):
 		where = onlyMatchAt(b, yamlMergeRE)
 	}
-	return fmt.Errorf("check: %s%s: not a Kubeflow job manifest: invalid YAML: %s", path, where, msg)
+	return faultf(path, where, "not a Kubeflow job manifest: invalid YAML: %s", msg)
 }
 
 // yamlProblem is the problem of a YAML error of sigs.k8s.io/yaml, without
@@ -882,48 +875,45 @@ func yamlReaderProblem(msg string) bool {
 	return false
 }
 
-// badByteAt is "LINE:COL" (columns in bytes) of the first byte of b that
-// the YAML library's reader refuses: one that is not UTF-8, or a character
-// outside YAML's set (a control character other than tab and line breaks,
-// a surrogate, U+FFFE or U+FFFF); "" when there is none.
-func badByteAt(b []byte) string {
+// badByteAt is the place of the first byte of b that the YAML library's
+// reader refuses: one that is not UTF-8, or a character outside YAML's set
+// (a control character other than tab and line breaks, a surrogate, U+FFFE
+// or U+FFFF); no place when there is none.
+func badByteAt(b []byte) pos {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
 		ok := r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
 			r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
 		if r == utf8.RuneError && n == 1 || !ok {
-			line := bytes.Count(b[:i], []byte("\n")) + 1
-			return fmt.Sprintf("%d:%d", line, i-bytes.LastIndexByte(b[:i], '\n'))
+			return posAt(string(b), i)
 		}
 		i += n
 	}
-	return ""
+	return pos{}
 }
 
-// onlyMatchAt is ":LINE:COL" of the one match of re in b (of its last
+// onlyMatchAt is the place of the one match of re in b (of its last
 // group): the place of a problem the YAML library names no line for, when
-// only one thing in the file can be it; "" when re matches none or more
-// than one.
-func onlyMatchAt(b []byte, re *regexp.Regexp) string {
+// only one thing in the file can be it; no place when re matches none or
+// more than one.
+func onlyMatchAt(b []byte, re *regexp.Regexp) pos {
 	m := re.FindAllSubmatchIndex(b, 2)
 	if len(m) != 1 {
-		return ""
+		return pos{}
 	}
-	i := m[0][len(m[0])-2]
-	return fmt.Sprintf(":%d:%d", bytes.Count(b[:i], []byte("\n"))+1, i-bytes.LastIndexByte(b[:i], '\n'))
+	return posAt(string(b), m[0][len(m[0])-2])
 }
 
-// aliasAt is "LINE:COL" of the first alias to the anchor name in b
-// ("*name" where a token starts: at a line's start, after white space or
-// a flow indicator); "" when there is none.
-func aliasAt(b []byte, name string) string {
+// aliasAt is the place of the first alias to the anchor name in b ("*name"
+// where a token starts: at a line's start, after white space or a flow
+// indicator); no place when there is none.
+func aliasAt(b []byte, name string) pos {
 	re := regexp.MustCompile(`(?m)(?:^|[\s\[{,])(\*` + regexp.QuoteMeta(name) + `)(?:$|[^\w-])`)
 	m := re.FindSubmatchIndex(b)
 	if m == nil {
-		return ""
+		return pos{}
 	}
-	i := m[2]
-	return fmt.Sprintf("%d:%d", bytes.Count(b[:i], []byte("\n"))+1, i-bytes.LastIndexByte(b[:i], '\n'))
+	return posAt(string(b), m[2])
 }
 
 // yamlParserProblem reports whether msg is one of the problems of the YAML
@@ -945,25 +935,23 @@ func yamlParserProblem(msg string) bool {
 	return false
 }
 
-// keyAt is "LINE:COL" of key at the start of the line the YAML library
+// keyAt is the place of key at the start of the line the YAML library
 // named (1-based, as a string) or of the nearest line above it that is not
 // blank or a comment (the library names the line of a nested mapping's
-// first key, below its own key), quoted or not; line alone when key is on
-// neither.
-func keyAt(b []byte, line, key string) string {
+// first key, below its own key), quoted or not; the line alone when key is
+// on neither.
+func keyAt(b []byte, line, key string) pos {
 	n, err := strconv.Atoi(line)
-	lines := strings.Split(string(b), "\n")
-	if err != nil || key == "" {
-		return line
+	if err != nil {
+		return pos{}
 	}
 	// an explicit key ("? a") the library names on the line below it:
-	// past the last line when it is there (the line the final line break
-	// ends is none)
-	last := len(lines)
-	if last > 1 && strings.TrimRight(lines[last-1], "\r") == "" {
-		last--
+	// past the last line when it is there
+	n = min(n, lastLine(string(b)))
+	lines := strings.Split(string(b), "\n")
+	if key == "" {
+		return pos{n, 0}
 	}
-	n = min(n, last)
 	// the named line, then the nearest line above it that is neither
 	// blank nor a comment
 	cands := []int{n}
@@ -986,11 +974,11 @@ func keyAt(b []byte, line, key string) string {
 		for _, k := range []string{key, `"` + key + `"`, "'" + key + "'"} {
 			after := strings.TrimLeft(strings.TrimPrefix(rest, k), " \t")
 			if strings.HasPrefix(rest, k) && (strings.HasPrefix(after, ":") || explicit && (after == "" || strings.HasPrefix(after, "#"))) {
-				return fmt.Sprintf("%d:%d", l, len(text)-len(rest)+1)
+				return pos{l, len(text) - len(rest) + 1}
 			}
 		}
 	}
-	return line
+	return pos{n, 0}
 }
 
 var (
@@ -1000,46 +988,60 @@ var (
 	yamlAnchorRE = regexp.MustCompile(`^(?:unknown anchor '(.*)' referenced|anchor '(.*)' value contains itself)$`)
 )
 
-// yamlKindOf names the kind of a JSON value that is not an object.
-func yamlKindOf(js []byte) string {
-	switch js[0] {
+// jsonKind names the kind of the JSON value v (trimmed, not null) in a
+// manifest's words: list, mapping, string, true or false, or number.
+func jsonKind(v []byte) string {
+	switch v[0] {
 	case '[':
-		return "a list"
+		return "list"
+	case '{':
+		return "mapping"
 	case '"':
-		return "a string"
-	default:
-		return "a scalar " + string(js)
+		return "string"
+	case 't', 'f':
+		return "true or false"
 	}
+	return "number"
 }
 
-// firstContent is "line:col" of the first character of b that is not
+// yamlKindOf names the kind of the JSON value js (trimmed, not null), a
+// scalar with its value: "a list", "a scalar 5".
+func yamlKindOf(js []byte) string {
+	switch k := jsonKind(js); k {
+	case "list", "mapping", "string":
+		return "a " + k
+	}
+	return "a scalar " + string(js)
+}
+
+// firstContent is the place of the first character of b that is not
 // white space or a comment (1:1 when there is none).
-func firstContent(b []byte) string {
+func firstContent(b []byte) pos {
 	for i, raw := range strings.Split(string(b), "\n") {
 		t := strings.TrimLeft(raw, " \t")
 		if t == "" || strings.HasPrefix(t, "#") || strings.TrimSpace(t) == "---" || strings.TrimSpace(t) == "" {
 			continue
 		}
-		return fmt.Sprintf("%d:%d", i+1, len(raw)-len(t)+1)
+		return pos{i + 1, len(raw) - len(t) + 1}
 	}
-	return "1:1"
+	return pos{1, 1}
 }
 
-// yamlValuePos is "line:col" of the value of the key path keys in a
-// block-style YAML document ("" when it is not found there, as in flow
-// style): the column of the value after "key:", or of the key when the
+// yamlValuePos is the place of the value of the key path keys in a
+// block-style YAML document (no place when it is not found there, as in
+// flow style): the column of the value after "key:", or of the key when the
 // value is a nested block.
-func yamlValuePos(b []byte, keys []string) string {
+func yamlValuePos(b []byte, keys []string) pos {
 	// the keys as written, else in any case, as encoding/json matches
 	// them (a role given twice, "Worker" and "worker", is each at its own)
-	if p := yamlValuePosBy(b, keys, func(a, b string) bool { return a == b }); p != "" {
+	if p := yamlValuePosBy(b, keys, func(a, b string) bool { return a == b }); p.line > 0 {
 		return p
 	}
 	return yamlValuePosBy(b, keys, strings.EqualFold)
 }
 
 // yamlValuePosBy is yamlValuePos with keys compared by eq.
-func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) string {
+func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 	var stack []yamlLevel
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := strings.TrimRight(raw, " \t\r")
@@ -1063,11 +1065,11 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) string {
 			continue
 		}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
-			return fmt.Sprintf("%d:%d", i+1, indent+len(key)+1+len(val)-len(v)+1)
+			return pos{i + 1, indent + len(key) + 1 + len(val) - len(v) + 1}
 		}
-		return fmt.Sprintf("%d:%d", i+1, indent+1)
+		return pos{i + 1, indent + 1}
 	}
-	return ""
+	return pos{}
 }
 
 // yamlDocuments is the documents of a YAML stream that hold anything but
@@ -1149,7 +1151,7 @@ func yamlDirectives(path string, b []byte) ([]byte, error) {
 		}
 		f := strings.Fields(l)
 		if strings.HasPrefix(f[0], "%YAML") && f[0] != "%YAML" {
-			return nil, fmt.Errorf("check: %s:%d:6: %%YAML directive %q: expected a space before the version (%%YAML 1.2)", path, i+1, f[0])
+			return nil, faultf(path, pos{i + 1, 6}, "%%YAML directive %q: expected a space before the version (%%YAML 1.2)", f[0])
 		}
 		if f[0] != "%YAML" {
 			continue // %TAG and reserved directives the library reads
@@ -1157,11 +1159,11 @@ func yamlDirectives(path string, b []byte) ([]byte, error) {
 		if seen > 0 {
 			// YAML: "more than one YAML directive for the same
 			// document" is an error
-			return nil, fmt.Errorf("check: %s:%d:1: a second %%YAML directive for one document (line %d has one): expected one", path, i+1, seen)
+			return nil, faultf(path, pos{i + 1, 1}, "a second %%YAML directive for one document (line %d has one): expected one", seen)
 		}
 		seen = i + 1
 		if len(f) > 2 && !strings.HasPrefix(f[2], "#") {
-			return nil, fmt.Errorf("check: %s:%d:%d: %%YAML directive: %q after the version: expected the version alone (%%YAML 1.2)", path, i+1, strings.Index(l, f[2])+1, f[2])
+			return nil, faultf(path, pos{i + 1, strings.Index(l, f[2]) + 1}, "%%YAML directive: %q after the version: expected the version alone (%%YAML 1.2)", f[2])
 		}
 		if len(f) < 2 || !yamlVersionRE.MatchString(f[1]) {
 			col := len(f[0]) + 2
@@ -1170,7 +1172,7 @@ func yamlDirectives(path string, b []byte) ([]byte, error) {
 				col = strings.Index(l, f[1]) + 1
 				what = "version " + f[1]
 			}
-			return nil, fmt.Errorf("check: %s:%d:%d: %%YAML directive with %s: expected YAML 1.1 or 1.2 (%%YAML 1.2)", path, i+1, col, what)
+			return nil, faultf(path, pos{i + 1, col}, "%%YAML directive with %s: expected YAML 1.1 or 1.2 (%%YAML 1.2)", what)
 		}
 		lines[i] = bytes.Repeat([]byte(" "), len(line))
 		changed = true
@@ -1212,43 +1214,42 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	var job []byte
 	lists, objects := 0, 0
 	// kindOf is the kind of the document or item doc and where it is
-	kindOf := func(doc []byte) (kind, where string, items json.RawMessage, err error) {
+	kindOf := func(doc []byte) (kind string, where pos, items json.RawMessage, err error) {
 		var k struct {
 			Kind  any             `json:"kind"`
 			Items json.RawMessage `json:"items"`
 		}
 		js, err := yaml.YAMLToJSON(doc)
 		if err != nil {
-			return "", "", nil, yamlError(path, doc, err) // at its line in the file
+			return "", pos{}, nil, yamlError(path, doc, err) // at its line in the file
 		}
 		if json.Unmarshal(js, &k) != nil {
 			// not a mapping: said at its line
 			_, err := parseManifest(path, doc)
 			if err == nil {
-				err = fmt.Errorf("check: %s:%s: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec", path, firstContent(doc))
+				err = faultf(path, firstContent(doc), "not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec")
 			}
-			return "", "", nil, err
+			return "", pos{}, nil, err
 		}
 		kind, _ = k.Kind.(string)
-		where = firstContent(doc)
-		if p := yamlValuePos(doc, []string{"kind"}); p != "" {
-			where = p
+		if where = yamlValuePos(doc, []string{"kind"}); where.line == 0 {
+			where = firstContent(doc)
 		}
 		return kind, where, k.Items, nil
 	}
-	add := func(kind, where string, doc []byte) {
+	add := func(kind string, where pos, doc []byte) {
 		objects++
 		switch {
 		case kind == "TFJob" || kind == "PyTorchJob":
 			jobs = append(jobs, fmt.Sprintf("%s at %s", kind, where))
 			job = doc
 		case kind == "":
-			others = append(others, "no kind at "+where)
+			others = append(others, fmt.Sprintf("no kind at %s", where))
 		default:
 			others = append(others, fmt.Sprintf("%s at %s", kind, where))
 		}
 	}
-	listAt := ""
+	var listAt pos
 	for _, d := range docs {
 		dirs, err := prologue(path, lines, d[0])
 		if err != nil {
@@ -1268,11 +1269,7 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		listAt = where
 		var raw []json.RawMessage
 		if given(items) && json.Unmarshal(items, &raw) != nil {
-			at := path
-			if p := yamlValuePos(doc, []string{"items"}); p != "" {
-				at += ":" + p
-			}
-			return nil, fmt.Errorf("check: %s: not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", at, kind, yamlKindOf(bytes.TrimSpace(items)))
+			return nil, faultf(path, yamlValuePos(doc, []string{"items"}), "not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", kind, yamlKindOf(bytes.TrimSpace(items)))
 		}
 		if len(raw) == 0 {
 			continue
@@ -1296,7 +1293,7 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		}
 		for _, item := range ds {
 			if _, err := yaml.YAMLToJSON(item); err != nil && strings.Contains(err.Error(), "unknown anchor") {
-				return nil, fmt.Errorf("check: %s:%s: a List item that refers to an anchor outside it (%s): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)", path, firstContent(item), strings.TrimPrefix(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "), "yaml: "))
+				return nil, faultf(path, firstContent(item), "a List item that refers to an anchor outside it (%s): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)", strings.TrimPrefix(strings.TrimPrefix(err.Error(), "error converting YAML to JSON: "), "yaml: "))
 			}
 			kind, where, _, err := kindOf(item)
 			if err != nil {
@@ -1313,7 +1310,7 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		case lists == 0:
 			return nil, fmt.Errorf("check: %s: none of its %d YAML documents is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, len(docs), strings.Join(others, ", "))
 		case objects == 0:
-			return nil, fmt.Errorf("check: %s:%s: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them", path, listAt)
+			return nil, faultf(path, listAt, "a List of no items: expected a Kubeflow TFJob or PyTorchJob among them")
 		case len(docs) == 1:
 			return nil, fmt.Errorf("check: %s: none of the %d items of its List (kind at %s) is a TFJob or PyTorchJob (%s): expected one Kubeflow job", path, objects, listAt, strings.Join(others, ", "))
 		}
@@ -1353,7 +1350,7 @@ func prologue(path string, lines []string, first int) ([]int, error) {
 		}
 		if len(dirs) > 0 {
 			top := dirs[len(dirs)-1]
-			return nil, fmt.Errorf("check: %s:%d:1: %s directive inside the document above it (line %d; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it", path, top+1, strings.Fields(lines[top])[0], i+1)
+			return nil, faultf(path, pos{top + 1, 1}, "%s directive inside the document above it (line %d; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it", strings.Fields(lines[top])[0], i+1)
 		}
 		return nil, nil
 	}
@@ -1421,8 +1418,10 @@ func manifestType(t reflect.Type) string {
 // check reads cannot hold, said at its line and column in b: kind:
 // [TFJob] is "kind holds a list where a string was expected". Keys match
 // fields in any case, as the decoder matches them; fields check does not
-// read are not looked at, nor the roles of a map of replica specs
-// (badReplicas says what is wrong in one).
+// read are not looked at, nor the inside of a replica spec (badReplicas
+// says what is wrong with its replicas). A replica spec that is not a
+// mapping is told by its kind alone ("a true or false", as before the
+// two were one, not "yes (read as a YAML boolean)").
 func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
 	v = bytes.TrimSpace(v)
 	if !given(v) || t == reflect.TypeFor[json.RawMessage]() {
@@ -1431,17 +1430,14 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	got := map[byte]string{'[': "list", '{': "mapping", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
-	if got == "" {
-		got = "number"
-	}
+	got := jsonKind(v)
 	switch t.Kind() {
 	case reflect.Struct, reflect.Map:
 		if v[0] != '{' {
 			break
 		}
 		var m map[string]json.RawMessage
-		if json.Unmarshal(v, &m) != nil || t == reflect.TypeFor[map[string]replicaSpec]() {
+		if json.Unmarshal(v, &m) != nil || t == reflect.TypeFor[replicaSpec]() {
 			return faults
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -1465,20 +1461,16 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 	default:
 		return faults
 	}
-	where := path
 	p := valuePos(b, keys)
-	if p != "" {
-		where += ":" + p
-	}
 	field := strings.Join(keys, ".")
 	if field == "" {
 		field = "the document"
 	}
 	what := "a " + got
-	if w := yamlShown(b, p, v); w != string(v) {
+	if w := yamlShown(b, p, v); w != string(v) && t != reflect.TypeFor[replicaSpec]() {
 		what = w // "yes (read as a YAML boolean)"
 	}
-	return append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: %s holds %s where %s was expected", where, field, what, manifestType(t)))
+	return append(faults, faultf(path, p, "not a Kubeflow job manifest: %s holds %s where %s was expected", field, what, manifestType(t)))
 }
 
 // fieldType is the type of the field of the struct or map type t that
@@ -1502,8 +1494,9 @@ func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
 }
 
 // badReplicas finds, in the JSON form js of manifest b, the replica
-// roles (of spec.specsKey, the job's kind's) whose spec is not a
-// mapping, or whose replicas is not a whole number, and says so of each
+// roles (of spec.specsKey, the job's kind's) whose replicas is not a
+// whole number (typeFaults tells a spec that is not a mapping), and says
+// so of each
 // (parseManifest tells the first in the file: a user fixes a file from
 // the top; it named the first by sorted role names) at its line and
 // column (block style by yamlValuePos, flow style by flowPathPos or
@@ -1511,7 +1504,7 @@ func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
 // "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
 // replicas >= 0" (block style said "expected a whole number >= 0", flow
 // style "want a whole number of replicas"); none when every role is a
-// mapping and every replicas a number.
+// replicas a number.
 func badReplicas(path string, b, js []byte, specsKey string) []error {
 	var doc struct {
 		Spec map[string]json.RawMessage `json:"spec"`
@@ -1532,20 +1525,6 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 			continue // not a mapping: the decoder's error says so
 		}
 		for _, role := range slices.Sorted(maps.Keys(roles)) {
-			if v := bytes.TrimSpace(roles[role]); len(v) > 0 && v[0] != '{' && string(v) != "null" {
-				// the role's spec is not a mapping
-				pos := valuePos(b, []string{"spec", specsKey, role})
-				where := path
-				if pos != "" {
-					where += ":" + pos
-				}
-				got := map[byte]string{'[': "list", '"': "string", 't': "true or false", 'f': "true or false"}[v[0]]
-				if got == "" {
-					got = "number"
-				}
-				faults = append(faults, fmt.Errorf("check: %s: not a Kubeflow job manifest: spec.%s.%s holds a %s where %s was expected", where, specsKey, role, got, manifestType(reflect.TypeFor[replicaSpec]())))
-				continue
-			}
 			var spec map[string]json.RawMessage
 			if json.Unmarshal(roles[role], &spec) != nil {
 				continue
@@ -1564,20 +1543,13 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 			if json.Unmarshal(raw, &n) == nil || string(raw) == "null" {
 				continue
 			}
-			pos := yamlValuePos(b, []string{"spec", specsKey, role, "replicas"})
-			if pos == "" {
-				pos = flowPathPos(b, []string{"spec", specsKey, role, "replicas"})
-			}
-			if pos == "" {
-				pos = flowValuePos(b, role, raw)
-			}
-			where := path
-			if pos != "" {
-				where += ":" + pos
+			p := valuePos(b, []string{"spec", specsKey, role, "replicas"})
+			if p.line == 0 {
+				p = flowValuePos(b, role, raw)
 			}
 			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
 				// whole, beyond an int: too large, not "not whole"
-				faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: too large, want at most %d", where, specsKey, role, raw, maxCount))
+				faults = append(faults, faultf(path, p, "spec.%s.%s.replicas is %s: too large, want at most %d", specsKey, role, raw, maxCount))
 				continue
 			}
 			hint := ""
@@ -1589,27 +1561,23 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
 				}
 			}
-			faults = append(faults, fmt.Errorf("check: %s: spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", where, specsKey, role, yamlShown(b, pos, raw), hint))
+			faults = append(faults, faultf(path, p, "spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", specsKey, role, yamlShown(b, p, raw), hint))
 		}
 	}
 	return faults
 }
 
 // yamlShown is how a message shows the value raw (its JSON form) found at
-// pos ("LINE:COL") in b: as written, where the YAML library read a word
+// p in b: as written, where the YAML library read a word
 // as a boolean (YAML 1.1: y, yes, on, n, no, off in any of their cases),
 // "y (read as a YAML boolean)" (the JSON form said "true", which the file
 // does not); else raw.
-func yamlShown(b []byte, pos string, raw json.RawMessage) string {
+func yamlShown(b []byte, p pos, raw json.RawMessage) string {
 	if r := string(bytes.TrimSpace(raw)); r != "true" && r != "false" {
 		return string(raw)
 	}
-	l, c, ok := linecol(pos)
-	if !ok {
-		return string(raw)
-	}
 	text := string(b)
-	i := lineColOffset(text, l, c)
+	i := p.offset(text)
 	if i < 0 {
 		return string(raw)
 	}
@@ -1626,81 +1594,29 @@ func yamlShown(b []byte, pos string, raw json.RawMessage) string {
 	return string(raw)
 }
 
-// firstFault is the fault of faults that stands first in the file path,
-// by the "LINE:COL" its message names after the path (ties, and faults
-// that name no place, in the order given); nil when there is none.
-func firstFault(path string, faults []error) error {
-	var first error
-	firstAt := ""
-	for _, e := range faults {
-		if p := errPos(path, e); first == nil || posBefore(p, firstAt) {
-			first, firstAt = e, p
-		}
-	}
-	return first
-}
-
-// errPos is the "LINE:COL" that a fault of check's ("check: FILE:LINE:COL:
-// ...") names in the file path, "" when it names none.
-func errPos(path string, err error) string {
-	rest, ok := strings.CutPrefix(err.Error(), "check: "+path+":")
-	if !ok {
-		return ""
-	}
-	l, rest, _ := strings.Cut(rest, ":")
-	c, _, _ := strings.Cut(rest, ":")
-	if _, _, ok := linecol(l + ":" + c); !ok {
-		return ""
-	}
-	return l + ":" + c
-}
-
-// posBefore reports whether the position a ("LINE:COL") stands before b
-// in the file; a position not found ("") stands after every other.
-func posBefore(a, b string) bool {
-	la, ca, okA := linecol(a)
-	lb, cb, okB := linecol(b)
-	switch {
-	case !okA:
-		return false
-	case !okB:
-		return true
-	}
-	return la < lb || la == lb && ca < cb
-}
-
-// linecol is the line and column of "LINE:COL"; ok is false for "".
-func linecol(p string) (line, col int, ok bool) {
-	l, c, found := strings.Cut(p, ":")
-	line, err1 := strconv.Atoi(l)
-	col, err2 := strconv.Atoi(c)
-	return line, col, found && err1 == nil && err2 == nil
-}
-
-// valuePos is "LINE:COL" of the value of the key path keys in b, in block
-// style (yamlValuePos) or flow style (flowPathPos); "" when not found.
-func valuePos(b []byte, keys []string) string {
-	if p := yamlValuePos(b, keys); p != "" {
+// valuePos is the place of the value of the key path keys in b, in block
+// style (yamlValuePos) or flow style (flowPathPos); no place when not found.
+func valuePos(b []byte, keys []string) pos {
+	if p := yamlValuePos(b, keys); p.line > 0 {
 		return p
 	}
 	return flowPathPos(b, keys)
 }
 
-// flowPathPos is "LINE:COL" of the value of the key path keys in b where
+// flowPathPos is the place of the value of the key path keys in b where
 // the path enters a flow mapping ("Worker: {replicas: x}", "spec:
 // {tfReplicaSpecs: ...}", a JSON document): the longest head of keys that
 // yamlValuePos places in block style, or the document itself when it is a
 // flow mapping, followed key by key through the flow mappings
-// (flowKeyValue); "" when not found.
-func flowPathPos(b []byte, keys []string) string {
+// (flowKeyValue); no place when not found.
+func flowPathPos(b []byte, keys []string) pos {
 	text := string(b)
 	for i := len(keys) - 1; i >= 0; i-- {
 		open := -1
 		if i == 0 {
-			l, c, _ := linecol(firstContent(b))
-			open = lineColOffset(text, l, c)
-		} else if l, c, ok := linecol(yamlValuePos(b, keys[:i])); ok {
-			open = lineColOffset(text, l, c)
+			open = firstContent(b).offset(text)
+		} else if p := yamlValuePos(b, keys[:i]); p.line > 0 {
+			open = p.offset(text)
 		}
 		if open < 0 || open >= len(text) || text[open] != '{' {
 			continue
@@ -1715,38 +1631,21 @@ func flowPathPos(b []byte, keys []string) string {
 			open = v
 		}
 		if v < 0 || v >= len(text) {
-			return ""
+			return pos{}
 		}
-		return fmt.Sprintf("%d:%d", strings.Count(text[:v], "\n")+1, v-strings.LastIndex(text[:v], "\n"))
+		return posAt(text, v)
 	}
-	return ""
+	return pos{}
 }
 
-// lineColOffset is the byte offset in text of line and column (1-based,
-// bytes); -1 when out of range.
-func lineColOffset(text string, line, col int) int {
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return -1
-		}
-		off += i + 1
-	}
-	if col < 1 || off+col-1 > len(text) {
-		return -1
-	}
-	return off + col - 1
-}
-
-// flowValuePos is "LINE:COL" of a flow-style replicas value raw (its JSON
+// flowValuePos is the place of a flow-style replicas value raw (its JSON
 // form; the YAML may write a string without quotes) after the first
-// mention of role in b; "" when not found.
-func flowValuePos(b []byte, role string, raw json.RawMessage) string {
+// mention of role in b; no place when not found.
+func flowValuePos(b []byte, role string, raw json.RawMessage) pos {
 	text := string(b)
 	from := strings.Index(text, role)
 	if from < 0 {
-		return ""
+		return pos{}
 	}
 	forms := []string{regexp.QuoteMeta(string(raw))}
 	var str string
@@ -1759,13 +1658,10 @@ func flowValuePos(b []byte, role string, raw json.RawMessage) string {
 	for _, f := range forms {
 		re := regexp.MustCompile(`"?replicas"?\s*:\s*(` + f + `)`)
 		if m := re.FindStringSubmatchIndex(text[from:]); m != nil {
-			at := from + m[2]
-			line := strings.Count(text[:at], "\n") + 1
-			col := at - strings.LastIndex(text[:at], "\n")
-			return fmt.Sprintf("%d:%d", line, col)
+			return posAt(text, from+m[2])
 		}
 	}
-	return ""
+	return pos{}
 }
 
 // isListKind reports whether a document of kind kind and items items is a
@@ -1787,11 +1683,7 @@ func listItems(path string, doc []byte, n int) ([][]byte, error) {
 	text := string(doc)
 	lines := strings.Split(text, "\n")
 	cannot := func() error {
-		at := path
-		if p := yamlValuePos(doc, []string{"items"}); p != "" {
-			at += ":" + p
-		}
-		return fmt.Errorf("check: %s: a List whose %d items check cannot place in the file (an alias, or an unusual layout): give the job alone (kubectl get tfjob NAME -o yaml)", at, n)
+		return faultf(path, yamlValuePos(doc, []string{"items"}), "a List whose %d items check cannot place in the file (an alias, or an unusual layout): give the job alone (kubectl get tfjob NAME -o yaml)", n)
 	}
 	blank := func(from, to int) []byte {
 		out := []byte(text)
@@ -1804,9 +1696,7 @@ func listItems(path string, doc []byte, n int) ([][]byte, error) {
 	}
 	// the value of the top-level key items: its byte offset
 	val, block := -1, false
-	_, col, _ := strings.Cut(firstContent(doc), ":")
-	topIndent, _ := strconv.Atoi(col)
-	topIndent--
+	topIndent := firstContent(doc).col - 1
 	off := 0
 	for li, raw := range lines {
 		line := strings.TrimRight(raw, "\r")

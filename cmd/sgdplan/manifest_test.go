@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -791,6 +795,37 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 	})
 }
 
+// Replicas that neither yamlValuePos nor flowPathPos places (a flow
+// mapping behind an anchor or a tag, an explicit "? replicas" key) are
+// found by flowValuePos, by their value after the role's name: a bad
+// count (replicasAt) and a value that is no whole number (badReplicas).
+func TestManifestReplicasPlacedByValue(t *testing.T) {
+	tf := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: %s\n"
+	checkManifestCases(t, []manifestCase{
+		{"anchor, negative", fmt.Sprintf(tf, "&w {replicas: -3}"), 0, 0, "check: m.yaml:4:27: Worker.replicas = -3, want >= 0"},
+		{"tag, too large", fmt.Sprintf(tf, "!!map {replicas: 2000000}"), 0, 0, "check: m.yaml:4:30: Worker.replicas = 2000000: too large, want at most 1000000"},
+		{"anchor, a word", fmt.Sprintf(tf, "&w {replicas: 'x'}"), 0, 0, `check: m.yaml:4:27: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"explicit key", fmt.Sprintf(tf, "\n      ? replicas\n      : -3"), 0, 0, "check: m.yaml:6:9: Worker.replicas = -3, want >= 0"},
+	})
+}
+
+// A job without workers was told at the file alone: it is told at its
+// replica specs, else at its spec, else at the document's start.
+func TestManifestNoWorkersPlaced(t *testing.T) {
+	nw, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "no-workers.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tf, pt = "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)", "PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)"
+	checkManifestCases(t, []manifestCase{
+		{"only PS", string(nw), 0, 0, "check: m.yaml:7:3: " + tf},
+		{"Worker replicas 0", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 0\n", 0, 0, "check: m.yaml:3:3: " + tf},
+		{"flow, in any case", "kind: PyTorchJob\nspec: {PyTorchReplicaSpecs: {}}\n", 0, 0, "check: m.yaml:2:29: " + pt},
+		{"no replica specs", "kind: PyTorchJob\nspec:\n  nprocPerNode: \"2\"\n", 0, 0, "check: m.yaml:2:1: " + pt},
+		{"no spec", "# a job\n\n  kind: TFJob\n", 0, 0, "check: m.yaml:3:3: " + tf},
+	})
+}
+
 // The YAML 1.1 library reads y, yes, on, n, no and off (in any of their
 // cases) as booleans: replicas: y was told as "is true", which the file
 // does not say. The value is told as written, and what was expected.
@@ -917,7 +952,7 @@ func TestManifestList(t *testing.T) {
 		{"two jobs", list(tf + strings.Replace(svc, "kind: Service", "kind: PyTorchJob", 1)), 0, 0, "check: m.yaml: its List (kind at 22:7) holds 2 Kubeflow jobs (TFJob at 4:9, PyTorchJob at 16:9): give a file with one (check judges one job)"},
 		{"no items", "apiVersion: v1\nkind: List\nitems: []\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
 		{"items absent", "apiVersion: v1\nkind: List\n", 0, 0, "check: m.yaml:2:7: a List of no items: expected a Kubeflow TFJob or PyTorchJob among them"},
-		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a scalar {\"kind\":\"TFJob\"} where a list was expected"},
+		{"items a mapping", "kind: List\nitems:\n  kind: TFJob\n", 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: the items of a List hold a mapping where a list was expected"},
 		{"an alias", "kind: List\nx: &j {kind: TFJob}\nitems: [*j]\n", 0, 0, "check: m.yaml:3:9: a List item that refers to an anchor outside it (unknown anchor 'j' referenced): check reads each item alone; give the job alone (kubectl get tfjob NAME -o yaml)"},
 	}
 	checkManifestCases(t, cases)
@@ -946,4 +981,59 @@ func checkManifestCases(t *testing.T, cases []manifestCase) {
 			t.Errorf("%s: %d workers, %d ps, %v; want %d and %d", c.name, mf.Workers, mf.PS, err, c.workers, c.ps)
 		}
 	}
+}
+
+// FuzzManifestFaults: every error of parseManifest names the file first
+// ("check: m.yaml"), and the place it names after it is in the input: a
+// line from 1 to the input's last (one past its last line break, for a
+// final line without one), a column from 1, the same place a fault
+// carries; an accepted manifest has a worker and names where its count is
+// in the same bounds. (FuzzReadManifest asks only for no panic.)
+func FuzzManifestFaults(f *testing.F) {
+	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, s := range []string{
+		"? a\n? a\n", "a: b: c\n", "kind: TFJob\nspec:\n  \x01x: \xff\n", "a: [\n\r",
+		"kind: TFJob\nspec: &s\n  tfReplicaSpecs: [*s, *t]\n  x: !!binary '@@'\n",
+		"%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n",
+		"kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n",
+		"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: y}, Chief: {}, Master: {}}}\n",
+		"kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: &w {replicas: Off}}}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	place := regexp.MustCompile(`^check: m\.yaml(?::(\d+)(?::(\d+))?)?: `)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines := bytes.Count(b, []byte("\n")) + 1
+		inBounds := func(what, msg string) (line, col int) {
+			m := place.FindStringSubmatch(msg)
+			if m == nil {
+				t.Fatalf("%s %q does not start with the file and a place", what, msg)
+			}
+			line, _ = strconv.Atoi(m[1])
+			col, _ = strconv.Atoi(m[2])
+			if m[1] != "" && (line < 1 || line > lines) || m[2] != "" && col < 1 {
+				t.Fatalf("%s %q: line %s, column %s outside the input of %d lines", what, msg, m[1], m[2], lines)
+			}
+			return line, col
+		}
+		m, err := parseManifest("m.yaml", b)
+		if err == nil {
+			if m.Workers < 1 {
+				t.Errorf("accepted a manifest with %d workers", m.Workers)
+			}
+			inBounds("the workers' place", "check: "+m.WorkersAt+": ")
+			return
+		}
+		line, col := inBounds("error", err.Error())
+		var ft *fault
+		if errors.As(err, &ft) && (ft.at.line != line || ft.at.line > 0 && ft.at.col != col) {
+			t.Fatalf("error %q: its fault is at %v", err, ft.at)
+		}
+	})
 }
