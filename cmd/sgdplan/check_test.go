@@ -148,42 +148,6 @@ func TestCheckBadInput(t *testing.T) {
 	}
 }
 
-// FuzzReadManifest: any bytes give a manifest or an error, never a panic,
-// and an accepted manifest has at least one worker.
-func FuzzReadManifest(f *testing.F) {
-	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Add([]byte("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {}\n"))
-	// several documents, and a PyTorchJob's processes per replica
-	f.Add([]byte("kind: Service\n---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n---\n"))
-	f.Add([]byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"4\"\n  elasticPolicy: {minReplicas: 1, maxReplicas: 4}\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
-	// a List (block, flow, JSON), a %YAML directive, nprocPerNode auto
-	f.Add([]byte("apiVersion: v1\nitems:\n- kind: Service\n  spec:\n    ports:\n    - port: 1\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: 2\nkind: List\n"))
-	f.Add([]byte("kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n"))
-	f.Add([]byte(`{"kind": "List", "items": [{"kind": "PyTorchJob", "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": "2"}}}}]}`))
-	f.Add([]byte("%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n"))
-	// YAML errors the library names no line for (line 1, an unreadable
-	// byte, an unknown anchor), flow-style faults, YAML 1.1 boolean words,
-	// and elasticPolicy bounds
-	f.Add([]byte("a: b: c\n"))
-	f.Add([]byte("kind: TFJob\nspec:\n  x: \"a: b\": c\n"))
-	f.Add([]byte("kind: TFJob\nspec:\n  \x01x: \xff\n"))
-	f.Add([]byte("kind: TFJob\nspec: &s\n  tfReplicaSpecs: [*s, *t]\n  x: !!binary '@@'\n"))
-	f.Add([]byte("kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: y}, Chief: {}, Master: {}}}\n"))
-	f.Add([]byte("kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: Off}}}\n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := parseManifest("m.yaml", b)
-		if err == nil && m.Workers < 1 {
-			t.Errorf("accepted a manifest with %d workers", m.Workers)
-		}
-	})
-}
-
 // busiest reads the shard stations of the model's own network: with the
 // fixture's parameters the link (0.0105 s) is busier than the shard CPU
 // (0.002 s); with the apply time raised to 0.05 s the CPU is.

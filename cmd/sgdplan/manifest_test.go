@@ -983,13 +983,13 @@ func checkManifestCases(t *testing.T, cases []manifestCase) {
 	}
 }
 
-// FuzzManifestFaults: every error of parseManifest names the file first
+// FuzzReadManifest: every error of parseManifest names the file first
 // ("check: m.yaml"), and the place it names after it is in the input: a
 // line from 1 to the input's last (one past its last line break, for a
 // final line without one), a column from 1, the same place a fault
 // carries; an accepted manifest has a worker and names where its count is
-// in the same bounds. (FuzzReadManifest asks only for no panic.)
-func FuzzManifestFaults(f *testing.F) {
+// in the same bounds.
+func FuzzReadManifest(f *testing.F) {
 	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
 		if err != nil {
@@ -1004,6 +1004,13 @@ func FuzzManifestFaults(f *testing.F) {
 		"kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n",
 		"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: y}, Chief: {}, Master: {}}}\n",
 		"kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: &w {replicas: Off}}}\n",
+		"kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {}\n",
+		"kind: Service\n---\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n---\n",
+		"kind: PyTorchJob\nspec:\n  nprocPerNode: \"4\"\n  elasticPolicy: {minReplicas: 1, maxReplicas: 4}\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n",
+		"apiVersion: v1\nitems:\n- kind: Service\n  spec:\n    ports:\n    - port: 1\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: 2\nkind: List\n",
+		`{"kind": "List", "items": [{"kind": "PyTorchJob", "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": "2"}}}}]}`,
+		"kind: TFJob\nspec:\n  x: \"a: b\": c\n",
+		"kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: Off}}}\n",
 	} {
 		f.Add([]byte(s))
 	}
