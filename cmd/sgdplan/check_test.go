@@ -565,14 +565,8 @@ func (zeros) Read(p []byte) (int, error) {
 func TestCheckReplicaNote(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "pytorchjob.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	two := filepath.Join(dir, "two.yaml") // 1 Master + 7 Workers x 2 = 16 workers
-	if err := os.WriteFile(two, []byte(strings.Replace(string(src), "\nspec:\n", "\nspec:\n  nprocPerNode: \"2\"\n", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// 1 Master + 7 Workers x 2 = 16 workers (docs/fitting.md quotes its note)
+	two := filepath.Join("..", "..", "testdata", "manifests", "pytorchjob-nproc.yaml")
 	_, stdout, stderr := runCmd(t, "check", "--model", mp, "--format", "json", two)
 	var got checkJSON
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
