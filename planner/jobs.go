@@ -13,6 +13,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/internal/decimal"
 	"github.com/sgdplan/sgdplan/internal/limits"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // Job is one training job to be scheduled.
@@ -358,7 +359,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, fieldErr("rigid_workers", "rigid_workers: %d is above max_workers %d", j.RigidWorkers, j.MaxWorkers)
 		}
 		if o.Servers > 0 && j.RigidWorkers > o.Servers {
-			return nil, nil, fieldErr("rigid_workers", "rigid_workers: job %q needs %d rigid workers, more than the %d servers", j.ID, j.RigidWorkers, o.Servers)
+			return nil, nil, fieldErr("rigid_workers", "rigid_workers: job %q needs %d rigid workers, more than the %s", j.ID, j.RigidWorkers, words.Count(o.Servers, "server"))
 		}
 		v, _, ok, err = num("weight")
 		if err != nil {

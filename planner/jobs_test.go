@@ -165,6 +165,10 @@ func TestReadJobsRigidAboveServers(t *testing.T) {
 	if _, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Servers: 1000}); err != nil {
 		t.Errorf("1000 servers: %v", err)
 	}
+	_, _, err = ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Servers: 1})
+	if want := `planner: jobs.csv:2:9: rigid_workers: job "a" needs 4 rigid workers, more than the 1 server`; err == nil || err.Error() != want {
+		t.Errorf("1 server: err %v, want %s", err, want)
+	}
 }
 
 func exampleDir(t testing.TB) string {

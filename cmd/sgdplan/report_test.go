@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -529,6 +530,18 @@ func TestReportGrowingQueue(t *testing.T) {
 	if !growingQueue(run(func(i int) float64 { return float64(10 * i) })) || growingQueue(run(func(i int) float64 { return 5 + float64(i%3) })) {
 		t.Errorf("growingQueue: a linear growth not flagged, or a steady run flagged")
 	}
+	// srpt overloaded: the small jobs go at once, every 4th (large) waits
+	// to the end: the mean response by half barely moves (248 and 243),
+	// the jobs in the system at an arrival grow (2.5 then 7.5 on average)
+	starve := func(i int) float64 {
+		if i%4 == 0 {
+			return 1000 - float64(i)
+		}
+		return 0.5
+	}
+	if !growingQueue(run(starve)) {
+		t.Errorf("growingQueue: large jobs starving while the small go at once not flagged")
+	}
 	tmp := t.TempDir()
 	m := reportModel(t, tmp)
 	jobs := filepath.Join(tmp, "one.csv")
@@ -856,5 +869,35 @@ func TestReportCaptionNumbers(t *testing.T) {
 	const past = "Loss against global updates per worker count (points: evals.csv, when the traces have it; lines: the fitted curve), and the predicted time to the target loss 0.0001235 against workers (95% band): still falling at N = 1, all the cluster's 1 server, 200000 s (the curve, drawn to the fitted worker counts, is fastest at N = 2 beyond it, 123500 s)."
 	if got, _ := convergenceCaption(d, 1, 0.95); got != past {
 		t.Errorf("caption on 1 server\n%s\nwant\n%s", got, past)
+	}
+}
+
+// The report's simulation runs on whole workers: on one server with jobs of
+// one size every policy serves one job at a time, and none can beat SRPT.
+// With ideal shares EQUI's fractions of the one server ran at k^0.5 > k,
+// 2.5 times faster than SRPT at load 0.85.
+func TestReportSimulateWholeWorkers(t *testing.T) {
+	c := cli.NewContext(&cli.App{ErrWriter: io.Discard}, nil, nil)
+	o := reportOptions{servers: 1, seeds: 3, simJobs: 200, loads: []float64{0.85}, alpha: 0.05}
+	jobs := []planner.Job{{ID: "solo", Size: 3600, Curve: planner.PowerLaw{P: 0.5}}}
+	d, tab, _, err := reportSimulate(c, o, jobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(tab.Title, "whole workers") {
+		t.Errorf("table title %q does not say whole workers", tab.Title)
+	}
+	mean := map[string]float64{}
+	for _, p := range d.Loads {
+		mean[p.Policy] = p.Mean
+	}
+	srpt, ok := mean["srpt"]
+	if !ok || !(srpt > 3600) {
+		t.Fatalf("srpt mean %v, want above the job's 3600 s", srpt)
+	}
+	for name, m := range mean {
+		if m < srpt*(1-1e-9) {
+			t.Errorf("%s: mean response %.6g below srpt's %.6g on one server", name, m, srpt)
+		}
 	}
 }

@@ -83,18 +83,22 @@ type simJob struct {
 // simPolicy is one policy's simulation in the json output; means are over
 // seeds, and CI95 holds their 95% intervals when there are several.
 type simPolicy struct {
-	Policy         string                `json:"policy"`
-	Seeds          int                   `json:"seeds"`
-	MeanFlowTime   float64               `json:"mean_flow_time"`
-	MeanSlowdown   float64               `json:"mean_slowdown"`
-	P50Response    float64               `json:"p50_response"`
-	P99Response    float64               `json:"p99_response"`
-	Utilization    float64               `json:"utilization"`
-	Reallocations  float64               `json:"reallocations"`
-	QueuedFraction float64               `json:"queued_fraction"`
-	Energy         float64               `json:"energy,omitempty"`
-	FlowPlusEnergy float64               `json:"flow_plus_energy,omitempty"`
-	CI95           map[string][2]float64 `json:"ci95,omitempty"`
+	Policy       string  `json:"policy"`
+	Seeds        int     `json:"seeds"`
+	Workers      string  `json:"workers"` // "whole", or "fractional" (ideal shares, --fractional)
+	MeanFlowTime float64 `json:"mean_flow_time"`
+	// MeanWeightedFlow is sum w T / sum w when a job of the jobs file
+	// has a weight other than 1 (plan's mean_weighted_flow_time).
+	MeanWeightedFlow float64               `json:"mean_weighted_flow_time,omitempty"`
+	MeanSlowdown     float64               `json:"mean_slowdown"`
+	P50Response      float64               `json:"p50_response"`
+	P99Response      float64               `json:"p99_response"`
+	Utilization      float64               `json:"utilization"`
+	Reallocations    float64               `json:"reallocations"`
+	QueuedFraction   float64               `json:"queued_fraction"`
+	Energy           float64               `json:"energy,omitempty"`
+	FlowPlusEnergy   float64               `json:"flow_plus_energy,omitempty"`
+	CI95             map[string][2]float64 `json:"ci95,omitempty"`
 	// MeanFlowRange is the least and most mean flow time of the
 	// simulation and of it run again with the jobs' fitted speedups at
 	// the low and at the high ends of their 90% intervals (a jobs file
@@ -209,6 +213,9 @@ func simulateAction(c *cli.Context) error {
 		// a job on a fitted model otherwise ran at linear speedup
 		// with no word (planner.Settings.EnergyAlpha)
 		what := fmt.Sprintf("the curves of all %s (their p or model) are not used; max_workers still caps them", words.Count(len(fixed), "job"))
+		if len(fixed) == 1 {
+			what = "the job's curve (its p or model) is not used; max_workers still caps it"
+		}
 		if fixed == nil {
 			what = "--p is not used"
 			if !c.IsSet("p") {
@@ -238,6 +245,17 @@ func simulateAction(c *cli.Context) error {
 	}
 	var out []simPolicy
 	var resp []plots.ResponseTimes
+	var growing []string // policies whose queue grows through most seeds' runs
+	sumW := 0.0          // the jobs' weights summed when one is not 1, else 0
+	if fixed != nil {
+		if sw, weighted := planWeights(fixed); weighted {
+			sumW = sw
+		}
+	}
+	workersKind := "whole"
+	if c.Bool("fractional") {
+		workersKind = "fractional"
+	}
 	// A bar on stderr when it is a terminal (many jobs and seeds take a
 	// while); nothing otherwise.
 	bar := progress.New(c.App.ErrWriter, "simulate", int64(len(names)*seeds*(1+len(endJobs))), nil)
@@ -270,7 +288,19 @@ func simulateAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		sp := simSummarize(name, runs)
+		sp := simSummarize(name, runs, sumW)
+		sp.Workers = workersKind
+		if fixed == nil {
+			grows := 0
+			for _, r := range runs {
+				if growingQueue(r) {
+					grows++
+				}
+			}
+			if 2*grows > len(runs) {
+				growing = append(growing, name)
+			}
+		}
 		for i, js := range endJobs {
 			er, err := run(js)
 			if err != nil {
@@ -282,14 +312,21 @@ func simulateAction(c *cli.Context) error {
 			if sp.MeanFlowRange == nil {
 				sp.MeanFlowRange = &[2]float64{sp.MeanFlowTime, sp.MeanFlowTime}
 			}
-			widenRange(sp.MeanFlowRange, simSummarize(name, er).MeanFlowTime)
+			widenRange(sp.MeanFlowRange, simSummarize(name, er, sumW).MeanFlowTime)
 		}
 		out = append(out, sp)
-		times := make([]float64, len(runs[0].Jobs))
-		for i, j := range runs[0].Jobs {
-			times[i] = j.Response
+		// every seed's responses: the figure is their distribution, as
+		// the table's means are over every seed (it drew the first)
+		var times []float64
+		for _, r := range runs {
+			for _, j := range r.Jobs {
+				times = append(times, j.Response)
+			}
 		}
 		resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
+	}
+	if len(growing) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the queue grows through the run under %s (in most seeds the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system): their means are not steady-state values and grow with --count; the offered load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1\n", strings.Join(growing, ", "))
 	}
 	if seeds == 1 && (es > 0 || fixed == nil) {
 		fmt.Fprintln(c.App.ErrWriter, "sgdplan: warning: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
@@ -378,7 +415,10 @@ func simClamp(key string, lo, hi float64) (float64, float64) {
 // Every quantity is >= 0 (utilization and the queued fraction also <= 1),
 // so the Student-t interval is cut to those values: the true mean lies
 // there, so the cut interval covers it as often as the whole one.
-func simSummarize(name string, runs []planner.Result) simPolicy {
+//
+// sumW is the jobs' weights summed when one is not 1 (then the weighted
+// mean flow time is given), else 0.
+func simSummarize(name string, runs []planner.Result, sumW float64) simPolicy {
 	p := simPolicy{Policy: name, Seeds: len(runs)}
 	fields := []struct {
 		key string
@@ -394,6 +434,7 @@ func simSummarize(name string, runs []planner.Result) simPolicy {
 		{"queued_fraction", &p.QueuedFraction, func(r planner.Result) float64 { return r.QueuedFraction }},
 		{"energy", &p.Energy, func(r planner.Result) float64 { return r.Energy }},
 		{"flow_plus_energy", &p.FlowPlusEnergy, func(r planner.Result) float64 { return r.FlowPlusEnergy }},
+		{"mean_weighted_flow_time", &p.MeanWeightedFlow, func(r planner.Result) float64 { return r.WeightedFlow / sumW }},
 	}
 	// without --energy-alpha no run accounts energy: no energy fields
 	energy := false
@@ -402,7 +443,7 @@ func simSummarize(name string, runs []planner.Result) simPolicy {
 	}
 	x := make([]float64, len(runs))
 	for _, f := range fields {
-		if !energy && (f.key == "energy" || f.key == "flow_plus_energy") {
+		if !energy && (f.key == "energy" || f.key == "flow_plus_energy") || sumW == 0 && f.key == "mean_weighted_flow_time" {
 			continue
 		}
 		for i, r := range runs {
@@ -434,19 +475,26 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 		return fmt.Sprintf("%.4g", v)
 	}
 	ranges := simHasRanges(out)
+	weighted := len(out) > 0 && out[0].MeanWeightedFlow > 0
 	head := "policy\tmean response (s)\t"
 	if ranges {
 		head += "range\t"
 	}
+	if weighted {
+		head += "weighted mean response (s)\t"
+	}
 	head += "p50 (s)\tp99 (s)\tmean slowdown\tutilization\treallocations\tqueued"
 	if energy {
-		head += "\tenergy\tflow+energy"
+		head += "\tenergy\ttotal flow+energy"
 	}
 	fmt.Fprintln(tw, head+"\t")
 	for _, p := range out {
 		rng := ""
 		if ranges {
 			rng = planRangeText(p.MeanFlowRange) + "\t"
+		}
+		if weighted {
+			rng += ci(p, "mean_weighted_flow_time", p.MeanWeightedFlow) + "\t"
 		}
 		line := fmt.Sprintf("%s\t%s\t%s%s\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), rng, ci(p, "p50_response", p.P50Response),
 			ci(p, "p99_response", p.P99Response), ci(p, "mean_slowdown", p.MeanSlowdown), p.Utilization, p.Reallocations, p.QueuedFraction)
@@ -458,8 +506,17 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	kind := "whole workers"
+	if len(out) > 0 && out[0].Workers == "fractional" {
+		kind = "ideal fractional shares (--fractional)"
+	}
 	if len(out) > 0 && out[0].Seeds > 1 {
-		fmt.Fprintf(w, "means over %d seeds with 95%% intervals (Student t)\n", out[0].Seeds)
+		fmt.Fprintf(w, "%s; means over %d seeds with 95%% intervals (Student t)\n", kind, out[0].Seeds)
+	} else {
+		fmt.Fprintln(w, kind)
+	}
+	if energy {
+		fmt.Fprintln(w, "total flow+energy: the sum of every job's response time plus the energy (Vaze and Nair's objective), beside the mean response")
 	}
 	return nil
 }

@@ -130,7 +130,7 @@ func TestSimSummarizeIntervalBounds(t *testing.T) {
 		{MeanResponse: 1, Utilization: 1},
 		{MeanResponse: 100, Utilization: 0.97},
 	}
-	p := simSummarize("x", runs)
+	p := simSummarize("x", runs, 0)
 	for _, c := range []struct {
 		key    string
 		lo, hi float64
@@ -256,7 +256,7 @@ func TestSimulateOverloadWarning(t *testing.T) {
 			t.Errorf("%s: exit %d: %s", c.name, code, stderr)
 			continue
 		}
-		if got := strings.Contains(stderr, "overloaded"); got != (c.want != "") || !strings.Contains(stderr, c.want) {
+		if got := strings.Contains(stderr, "overloaded: offered load"); got != (c.want != "") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: stderr %q, want %q", c.name, stderr, c.want)
 		}
 		if c.want != "" && !strings.Contains(stderr, "grow with the simulated horizon") {
@@ -355,5 +355,62 @@ func TestSimulateEnergyReplacesCurves(t *testing.T) {
 	code, _, stderr = runCmd(t, "simulate", "--servers", "4", "--arrival-rate", "0.01", "--count", "20", "--mean-size", "10", "--p", "0.8", "--policy", "equi", "--energy-alpha", "2")
 	if code != 0 || !strings.Contains(stderr, "k^0.5: --p is not used") {
 		t.Errorf("Poisson with --p: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A queue that grows through the run below load 1 is said, per policy: on
+// 4 servers at load 0.9 (counted at linear speedup) srpt runs one job on
+// all 4 at 4^0.5 = 2 workers' speed against 3.6 offered, and starves the
+// large jobs; equi, one worker a job, keeps up. The load warning cannot
+// see it (0.9 < 1).
+func TestSimulateGrowingQueueWarning(t *testing.T) {
+	for _, c := range []struct {
+		policy string
+		grows  bool
+	}{{"srpt", true}, {"equi", false}} {
+		code, stdout, stderr := runCmd(t, "simulate", "--servers", "4", "--arrival-rate", "0.001", "--count", "1000", "--seeds", "2", "--policy", c.policy)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.policy, code, stderr)
+		}
+		said := strings.Contains(stderr, "the queue grows through the run under "+c.policy)
+		if said != c.grows || strings.Contains(stderr, "overloaded: offered load") {
+			t.Errorf("%s: stderr %q; want the growing queue said: %v, and no load warning", c.policy, stderr, c.grows)
+		}
+		if !strings.Contains(stdout, "whole workers; means over 2 seeds") {
+			t.Errorf("%s: stdout %q does not say whole workers", c.policy, stdout)
+		}
+	}
+}
+
+// simulate gives the weighted mean response when a job's weight is not 1,
+// as plan does: sum w T / sum w over the jobs, from the jobs' own responses.
+func TestSimulateWeightedMean(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "w.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,p,weight\na,0,100,0.5,3\nb,10,50,0.5,1\nc,20,400,0.5,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--policy", "hesrpt-slowdown", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var p simPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	w := map[string]float64{"a": 3, "b": 1, "c": 1}
+	sum := 0.0
+	for _, j := range p.Jobs {
+		sum += w[j.Job] * j.Response
+	}
+	if want := sum / 5; len(p.Jobs) != 3 || math.Abs(p.MeanWeightedFlow-want) > 1e-9*want {
+		t.Errorf("mean_weighted_flow_time %v, want %v (jobs %+v)", p.MeanWeightedFlow, want, p.Jobs)
+	}
+	if p.Workers != "whole" {
+		t.Errorf("workers %q, want whole", p.Workers)
+	}
+	_, table, _ := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--policy", "hesrpt-slowdown")
+	if !strings.Contains(table, "weighted mean response (s)") {
+		t.Errorf("table %q has no weighted mean column", table)
 	}
 }
