@@ -94,6 +94,11 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // job-trace converters of package traces write no more (limits.MaxTime).
 const MaxTime = limits.MaxTime
 
+// MinSize bounds a job's size below, s (limits.MinSize): a size of 1e-300
+// made the job's slowdown +Inf, and plan and simulate --format json failed
+// with "json: unsupported value: +Inf", naming no job.
+const MinSize = limits.MinSize
+
 // ErrNoCurve is the kind of the ParseError for a job with neither a speedup
 // exponent nor a model (and no ReadOptions.DefaultP), and for a header with
 // neither a p nor a model column.
@@ -310,9 +315,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		if err != nil {
 			return nil, nil, err
 		}
-		if !ok || v <= 0 || v > MaxTime {
+		if !ok || v < MinSize || v > MaxTime {
 			s, _, _ := cell("size")
-			return nil, nil, fieldErr("size", "size: want seconds on one worker > 0 and at most %g, got %q", MaxTime, s)
+			return nil, nil, fieldErr("size", "size: want seconds on one worker from %g to %g, got %q", MinSize, MaxTime, s)
 		}
 		j.Size = v
 		p, pc, hasP, err := num("p")

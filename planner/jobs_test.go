@@ -65,9 +65,10 @@ func TestReadJobsErrors(t *testing.T) {
 		// header faults and the public tables' missing columns
 		{"no size, blank lines first", "\n\njob,p\na,0.5\n", "jobs.csv:3: missing column \"size\""},
 		{"no curve, a blank line first", "\njob,size\na,1\n", "jobs.csv:2: missing column \"p\" or \"model\""},
-		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"-1\""},
+		{"negative size", "job,size,p\na,-1,0.5\n", "jobs.csv:2:3: size: want seconds on one worker from 1e-06 to 1e+12, got \"-1\""},
 		{"gzip", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03job,size\n", "jobs.csv:1:1: a gzip file: plan and simulate read plain CSV"},
-		{"huge size", "job,size,p\na,1e308,0.5\nb,1e308,0.5\n", "jobs.csv:2:3: size: want seconds on one worker > 0 and at most 1e+12, got \"1e308\""},
+		{"huge size", "job,size,p\na,1e308,0.5\nb,1e308,0.5\n", "jobs.csv:2:3: size: want seconds on one worker from 1e-06 to 1e+12, got \"1e308\""},
+		{"tiny size", "job,size,p\na,1,0.5\nb,1e-300,0.5\n", "jobs.csv:3:3: size: want seconds on one worker from 1e-06 to 1e+12, got \"1e-300\""},
 		{"huge arrival", "job,arrival,size,p\na,1.7e308,1,0.5\n", "jobs.csv:2:3: arrival: want a time from 0 to 1e+12 s, got 1.7e+308"},
 		{"zero size", "job,size,p\na,0,0.5\n", "jobs.csv:2:3: size"},
 		{"size text", "job,size,p\na,big,0.5\n", "jobs.csv:2:3: size: want a finite decimal number (such as 3600, 0.5 or 1.5e3), got \"big\""},

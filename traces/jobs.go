@@ -167,6 +167,9 @@ func sortJobs(path string, jobs []Job, warns []error) ([]Job, []error, error) {
 		if !(j.Size <= maxJobTime) {
 			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: size %v s is beyond %g s (expected a size at most %g s, what plan and simulate read)", j.Name, j.Size, maxJobTime, maxJobTime)}
 		}
+		if j.Size < limits.MinSize {
+			return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: size %v s is below %g s (expected a size of at least %g s, what plan and simulate read)", j.Name, j.Size, limits.MinSize, limits.MinSize)}
+		}
 		if !(j.Arrival-e.Arrival <= maxJobTime) {
 			if j.at.line == 0 {
 				return nil, warns, &ParseError{File: path, Msg: fmt.Sprintf("job %q: arrival %v s is more than %g s after the earliest job's, %q at %v s (expected arrivals within %g s of the earliest, what plan and simulate read)", j.Name, j.Arrival, maxJobTime, e.Name, e.Arrival, maxJobTime)}
@@ -230,6 +233,9 @@ func readGPUJobs(t *pubTable, acol, dcol, gcol string, start func() (name string
 		j.RigidWorkers = g
 		if !(j.Size <= maxJobTime) {
 			return t.errAt(dcol, "column %s: %s s x %s = %s GPU-seconds is beyond %g s (expected a job size, duration x GPUs, of at most %g s: what plan and simulate read)", dcol, t.str(dcol), t.str(gcol), fmtFloat(j.Size), maxJobTime, maxJobTime)
+		}
+		if j.Size < limits.MinSize {
+			return t.errAt(dcol, "column %s: %s s x %s = %s GPU-seconds is below %g s (expected a job size, duration x GPUs, of at least %g s: what plan and simulate read)", dcol, t.str(dcol), t.str(gcol), fmtFloat(j.Size), limits.MinSize, limits.MinSize)
 		}
 		j.arrivalAt(t, acol)
 		jobs = append(jobs, j)
@@ -412,6 +418,9 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 		j.RigidWorkers = g
 		if !(j.Size <= maxJobTime) {
 			return t.errAt("total_steps", "column total_steps: %s steps at %g steps/s (%s alone on one V100) is %s s, beyond %g s (expected a job size of at most %g s: what plan and simulate read)", t.str("total_steps"), r, jt, fmtFloat(j.Size), maxJobTime, maxJobTime)
+		}
+		if j.Size < limits.MinSize {
+			return t.errAt("total_steps", "column total_steps: %s steps at %g steps/s (%s alone on one V100) is %s s, below %g s (expected a job size of at least %g s: what plan and simulate read)", t.str("total_steps"), r, jt, fmtFloat(j.Size), limits.MinSize, limits.MinSize)
 		}
 		j.arrivalAt(t, "arrival_time_s")
 		jobs = append(jobs, j)

@@ -124,7 +124,7 @@ func TestPlanSimulateBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"plan", "--jobs", neg, "--servers", "4"}, "neg.csv:2:3: size: want seconds on one worker > 0"},
+		{[]string{"plan", "--jobs", neg, "--servers", "4"}, "neg.csv:2:3: size: want seconds on one worker from 1e-06"},
 		{[]string{"plan", "--jobs", badP, "--servers", "4"}, "p.csv:2:5: p: want a speedup exponent in (0, 1]"},
 		{[]string{"plan", "--jobs", good, "--servers", "4", "--policy", "lottery"}, "unknown policy \"lottery\""},
 		{[]string{"plan", "--jobs", good, "--servers", "0"}, "--servers 0: want a number of workers > 0"},
@@ -138,7 +138,7 @@ func TestPlanSimulateBadInput(t *testing.T) {
 		{[]string{"plan", "--servers", "4"}, "plan: missing --jobs jobs.csv"},
 		{[]string{"plan", "--jobs", good}, "plan: missing --servers N"},
 		{[]string{"simulate", "--jobs", good}, "simulate: missing --servers N"},
-		{[]string{"simulate", "--jobs", neg, "--servers", "4"}, "size: want seconds on one worker > 0"},
+		{[]string{"simulate", "--jobs", neg, "--servers", "4"}, "size: want seconds on one worker from 1e-06"},
 		{[]string{"simulate", "--jobs", good, "--servers", "-3"}, "--servers -3"},
 		{[]string{"simulate", "--jobs", good, "--servers", "4", "--policy", "numeric"}, "unknown policy \"numeric\""},
 		{[]string{"simulate", "--jobs", good, "--servers", "4", "--early-stop", "1.5"}, "--early-stop 1.5"},

@@ -7,3 +7,10 @@ package limits
 // planner's jobs.csv reader (planner.MaxTime) and the job-trace
 // converters (traces) refuse what lies beyond it.
 const MaxTime = 1e12
+
+// MinSize bounds a job's size below, s: a microsecond of work on one
+// worker, far below any training job's. A size of 1e-300 made the job's
+// slowdown (response / size) +Inf, which plan and simulate could not write
+// as JSON. The planner's jobs.csv reader (planner.MinSize) and the
+// job-trace converters refuse what lies below it.
+const MinSize = 1e-6
