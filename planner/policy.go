@@ -561,7 +561,7 @@ func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
 	for i := range jobs {
 		if v := jobs[i]; v.Cap > alloc[i] {
 			a := &aux[i]
-			*a = greedyAux{c: v.Job.Curve, w: v.Job.weight(), t: g.table(v.Job.Curve, n)}
+			*a = greedyAux{c: v.Job.Curve, w: v.Job.weight(), t: g.table(v.Job.Curve)}
 			gn := math.Inf(1)
 			if k := alloc[i]; k > 0 {
 				sk, sk1 := g.speedup(a, k), g.speedup(a, k+1)
@@ -631,11 +631,6 @@ type greedyAux struct {
 	known bool
 }
 
-type powTable struct {
-	bits uint64 // of the exponent
-	s    []float64
-}
-
 var greedyPool = sync.Pool{New: func() any { return new(greedyScratch) }}
 
 const (
@@ -643,50 +638,32 @@ const (
 	greedyTableMax = greedyPrefillMin + 1
 )
 
-// table is the index of c's table in g.tabs, long enough for the k+1 of n
-// servers (up to greedyTableMax), made if there is room; -1 when c is not a
-// power law or there is no room.
-func (g *greedyScratch) table(c Speedup, n float64) int {
+// table is the index of c's table in g.tabs (k from 0 to greedyTableMax,
+// the k+1 of greedyPrefillMin servers), made if there is room; -1 when c is
+// not a power law or there is no room.
+func (g *greedyScratch) table(c Speedup) int {
 	pl, ok := c.(PowerLaw)
 	if !ok {
 		return -1
 	}
 	b := math.Float64bits(pl.P)
-	t := -1
 	for j := range g.tabs {
 		if g.tabs[j].bits == b {
-			t = j
-			break
+			return j
 		}
 	}
-	if t < 0 {
-		if len(g.tabs) == greedyTables {
-			return -1
-		}
-		g.tabs = append(g.tabs, powTable{bits: b})
-		t = len(g.tabs) - 1
+	if len(g.tabs) == greedyTables {
+		return -1
 	}
-	want := int(math.Min(n, greedyTableMax-1)) + 2
-	if s := g.tabs[t].s; len(s) < want {
-		for range want - len(s) {
-			s = append(s, math.NaN())
-		}
-		g.tabs[t].s = s
-	}
-	return t
+	g.tabs = append(g.tabs, newPowTable(pl.P, greedyTableMax))
+	return len(g.tabs) - 1
 }
 
 // speedup is a.c.Speedup(k), from a's table when it has one and k is whole
 // and in it.
 func (g *greedyScratch) speedup(a *greedyAux, k float64) float64 {
 	if a.t >= 0 {
-		s := g.tabs[a.t].s
-		if k >= 0 && k < float64(len(s)) && k == math.Floor(k) {
-			if v := s[int(k)]; v == v {
-				return v
-			}
-			v := a.c.Speedup(k)
-			s[int(k)] = v
+		if v, ok := g.tabs[a.t].speedup(k); ok {
 			return v
 		}
 	}
