@@ -184,3 +184,20 @@ func TestPowerLawRatesSameResults(t *testing.T) {
 		}
 	}
 }
+
+// TestEquiSortAllocatesNothing: Equi's order by cap, when the caps do not
+// rise in arrival order, is orderPool's slice, not a new one at every call
+// (it was make([]int, m) at every event).
+func TestEquiSortAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	vs := make([]View, 50)
+	for i := range vs {
+		vs[i].Cap = float64(100 - i) // falling: sorted
+	}
+	alloc := make([]float64, len(vs))
+	if a := testing.AllocsPerRun(100, func() { Equi{}.Allocate(500, vs, alloc) }); a != 0 {
+		t.Errorf("Equi on falling caps: %v allocations a call, want 0", a)
+	}
+}

@@ -173,42 +173,45 @@ func (Equi) Name() string { return "equi" }
 // It hands out the shares by increasing cap (ties in arrival order). When
 // the caps already rise in arrival order (one cap for every job, as on a
 // trace without max_workers) that order is the jobs' own, and it skips the
-// sort: a stable sort of a sorted list moves nothing.
+// sort: a stable sort of a sorted list moves nothing. The order it sorts
+// otherwise is orderPool's.
 func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
-	inOrder := true
+	sorted := true
 	for i := 1; i < m; i++ {
 		if !(jobs[i-1].Cap <= jobs[i].Cap) { // a fall, or a NaN: sort
-			inOrder = false
+			sorted = false
 			break
 		}
 	}
-	left := n
-	if inOrder {
-		for i := range jobs {
-			share, c := left/float64(m-i), jobs[i].Cap
-			// math.Min(share, c), inlined where it is plain (it is
-			// not inlined, and min differs on NaN's bits)
-			switch {
-			case share < c:
-				alloc[i] = share
-			case c < share:
-				alloc[i] = c
-			default: // equal (0 and -0), or a NaN
-				alloc[i] = math.Min(share, c)
-			}
-			left -= alloc[i]
+	var idx []int // the order by cap; nil: arrival order
+	if !sorted {
+		buf := orderPool.Get().(*[]int)
+		defer orderPool.Put(buf)
+		idx = slices.Grow((*buf)[:0], m)[:m]
+		*buf = idx
+		for j := range idx {
+			idx[j] = j
 		}
-		return
+		slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
 	}
-	idx := make([]int, m)
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
-	for r, i := range idx {
-		share := left / float64(m-r)
-		alloc[i] = math.Min(share, jobs[i].Cap)
+	left := n
+	for r := range m {
+		i := r
+		if idx != nil {
+			i = idx[r]
+		}
+		share, c := left/float64(m-r), jobs[i].Cap
+		// math.Min(share, c), inlined where it is plain (it is not
+		// inlined, and min differs on NaN's bits)
+		switch {
+		case share < c:
+			alloc[i] = share
+		case c < share:
+			alloc[i] = c
+		default: // equal (0 and -0), or a NaN
+			alloc[i] = math.Min(share, c)
+		}
 		left -= alloc[i]
 	}
 }
