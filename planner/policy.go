@@ -405,7 +405,7 @@ func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
 //
-// At an event most jobs ask hellBest for the same s(k): one exponent (a
+// At an event most jobs ask hellBestMemo for the same s(k): one exponent (a
 // trace converted with --p) and a cap at or above the free workers, so the
 // same k. Each power law's s(k) is the last one's when its exponent and k
 // are (lastPow: the same math.Pow of the same arguments), and the scratch
@@ -479,14 +479,8 @@ func (c *lastPow) speedup(pl PowerLaw, k float64) float64 {
 	return s
 }
 
-// hellBest returns the whole k in [1, limit] maximising s(k)^2/(k r), and
-// that value.
-func hellBest(v View, limit float64) (float64, float64) {
-	var memo lastPow
-	return hellBestMemo(v, limit, &memo)
-}
-
-// hellBestMemo is hellBest, a power law's s(k) through memo.
+// hellBestMemo returns the whole k in [1, limit] maximising s(k)^2/(k r), and
+// that value; a power law's s(k) comes through memo.
 func hellBestMemo(v View, limit float64, memo *lastPow) (float64, float64) {
 	if limit < 1 {
 		return 0, math.Inf(-1)
