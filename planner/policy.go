@@ -358,7 +358,9 @@ func (k Knee) Workers(c Speedup, limit int) int {
 
 // kneeOf returns the smallest whole k >= 1 (>= the fewest workers a fitted
 // curve was fitted on: fewestFitted), at most limit, with
-// 1 - s(k)/s(k+1) < alpha.
+// 1 - s(k)/s(k+1) < alpha. A curve other than a power law still gaining at
+// kneeSearchMost workers, with no limit or at alpha <= 0, never flattens:
+// its knee is limit.
 func kneeOf(c Speedup, alpha, limit float64) float64 {
 	if pl, ok := c.(PowerLaw); ok {
 		// 1 - (k/(k+1))^p < alpha  <=>  k > r/(1-r), r = (1-alpha)^(1/p).
@@ -377,19 +379,22 @@ func kneeOf(c Speedup, alpha, limit float64) float64 {
 		return math.Max(1, math.Min(k, math.Max(limit, 1)))
 	}
 	k := math.Max(1, math.Min(fewestFitted(c), limit))
+	// with no limit, or alpha <= 0 (every step that does not lose
+	// counts as a gain), a curve that grows for ever climbs one worker at
+	// a time toward the limit: a huge finite one is as good as none
+	unbounded := math.IsInf(limit, 1) || alpha <= 0
 	for k < limit && 1-c.Speedup(k)/c.Speedup(k+1) >= alpha {
-		if k >= kneeSearchMost && math.IsInf(limit, 1) {
-			// no limit and still gaining (alpha <= 0 and a curve that
-			// grows for ever): it climbed one worker at a time for ever
-			return limit
+		if k >= kneeSearchMost && unbounded {
+			return limit // still gaining: it never flattens
 		}
 		k++
 	}
 	return k
 }
 
-// kneeSearchMost is how far kneeOf climbs toward an infinite limit before
-// it takes the curve for one that never flattens.
+// kneeSearchMost is how far kneeOf climbs toward an infinite limit, or at
+// alpha <= 0 toward any limit, before it takes the curve for one that never
+// flattens.
 const kneeSearchMost = 1 << 20
 
 // Hell uses the efficiency e(k) = s(k)/k: it repeatedly picks, among the jobs
