@@ -134,13 +134,16 @@ type hiddenPower struct{ p PowerLaw }
 func (h hiddenPower) Speedup(k float64) float64 { return h.p.Speedup(k) }
 
 // TestPowerLawRatesSameResults: the simulator's rates of power laws, each
-// the last one's when the exponent and the workers are the same (lastPow),
-// give the same Result (%#v, every float to its last bit) as the curve
-// evaluated at every job, under the policies that do not look at a curve's
-// type (equi, srpt, fifo and sjf shown every job), on everyJobWorkloads and
-// a stream of five exponents with every everyJobSettings; and lastPow gives PowerLaw's value, bit for bit,
-// on sequences of repeated and changing exponents and counts (0, -0, NaN
-// and infinities among them).
+// the last one's when the exponent and the workers are the same (lastPow)
+// or from the table of whole counts (wholeRate), give the same Result (%#v,
+// every float to its last bit) as the curve evaluated at every job, under
+// the policies that do not look at a curve's type (equi, srpt, fifo and sjf
+// shown every job), on everyJobWorkloads and a stream of five exponents
+// with every everyJobSettings and energy accounting on whole workers (under
+// EnergyAlpha, which makes every curve k^(1/alpha) whatever it was, against
+// that law hidden); and lastPow gives PowerLaw's value, bit for bit, on
+// sequences of repeated and changing exponents and counts (0, -0, NaN and
+// infinities among them).
 func TestPowerLawRatesSameResults(t *testing.T) {
 	work := everyJobWorkloads(t)
 	// several exponents side by side: the table of whole counts keeps the
@@ -159,9 +162,31 @@ func TestPowerLawRatesSameResults(t *testing.T) {
 			}
 		}
 		for _, pol := range []Policy{Equi{}, SRPT{}, hideQueueing(FIFO{}), hideQueueing(SJF{})} {
-			for _, s := range everyJobSettings(w.servers) {
+			settings := everyJobSettings(w.servers)
+			if w.servers == math.Floor(w.servers) {
+				settings = append(settings, Settings{Servers: w.servers, Integer: true, EnergyAlpha: 3})
+			}
+			for _, s := range settings {
+				ref, refSet := hidden, s
+				if s.EnergyAlpha > 0 {
+					// EnergyAlpha makes every curve, hidden or not, the
+					// power law k^(1/alpha): the curves evaluated at every
+					// job are that law hidden, without EnergyAlpha, and the
+					// energy, which that run does not count, is left out
+					ref = slices.Clone(w.jobs)
+					for i := range ref {
+						ref[i].Curve = hiddenPower{PowerLaw{P: 1 / s.EnergyAlpha}}
+					}
+					refSet.EnergyAlpha = 0
+				}
 				got, gerr := Simulate(w.jobs, pol, s)
-				want, werr := Simulate(hidden, pol, s)
+				want, werr := Simulate(ref, pol, refSet)
+				if s.EnergyAlpha > 0 {
+					if !(got.Energy > 0) || got.FlowPlusEnergy != got.MeanResponse*float64(len(w.jobs))+got.Energy {
+						t.Errorf("%s, %s, %+v: energy %v, flow plus energy %v", name, pol.Name(), s, got.Energy, got.FlowPlusEnergy)
+					}
+					got.Energy, got.FlowPlusEnergy = 0, 0
+				}
 				if gerr != nil || werr != nil {
 					t.Errorf("%s, %s, %+v: error %v, curves hidden %v", name, pol.Name(), s, gerr, werr)
 				}
@@ -182,5 +207,22 @@ func TestPowerLawRatesSameResults(t *testing.T) {
 		if math.Float64bits(got) != math.Float64bits(want) && !(got != got && want != want) {
 			t.Fatalf("k^%v at k = %v: %v, PowerLaw gives %v", pl.P, k, got, want)
 		}
+	}
+}
+
+// TestEquiSortAllocatesNothing: Equi's order by cap, when the caps do not
+// rise in arrival order, is orderPool's slice, not a new one at every call
+// (it was make([]int, m) at every event).
+func TestEquiSortAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	vs := make([]View, 50)
+	for i := range vs {
+		vs[i].Cap = float64(100 - i) // falling: sorted
+	}
+	alloc := make([]float64, len(vs))
+	if a := testing.AllocsPerRun(100, func() { Equi{}.Allocate(500, vs, alloc) }); a != 0 {
+		t.Errorf("Equi on falling caps: %v allocations a call, want 0", a)
 	}
 }

@@ -157,3 +157,66 @@ func TestKneeUnboundedEnds(t *testing.T) {
 		t.Errorf("hump's knee at alpha 0: %v without a limit, %v under 1000", k, kneeOf(hump{k0: 5}, 0, 1000))
 	}
 }
+
+// TestKneeHugeCapEnds: at alpha <= 0 (open to the Knee type and to
+// kneeOf's callers, not to NewPolicy) a huge finite cap is as good as none:
+// a curve still gaining at kneeSearchMost workers never flattens, and its
+// knee is the cap, at once (kneeOf climbed one worker at a time toward
+// 1e15). Under a cap its knee is the knee without one, capped, and caps
+// within kneeSearchMost give what they gave.
+func TestKneeHugeCapEnds(t *testing.T) {
+	type call struct {
+		c            Speedup
+		alpha, limit float64
+	}
+	calls := []call{
+		{amdahl{F: 0.95}, 0, 1e15},
+		{amdahl{F: 0.95}, -0.5, 1e15},
+		{amdahl{F: 0.95}, math.Copysign(0, -1), 1e12},
+		{plateau{}, 0, 1e15}, // flat from 5: no step loses
+		{hump{k0: 5}, 0, 1e15},
+		{hump{k0: 5}, -0.01, 1e15},
+	}
+	got := make([]float64, len(calls))
+	done := make(chan struct{})
+	go func() {
+		for i, c := range calls {
+			got[i] = kneeOf(c.c, c.alpha, c.limit)
+		}
+		vs := views(8, []Job{{Curve: amdahl{F: 0.95}}}, []float64{100})
+		vs[0].Cap = 1e15
+		alloc := make([]float64, 1)
+		Knee{Alpha: 0}.Allocate(8, vs, alloc)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute): // a hang, not a speed target
+		t.Fatal("kneeOf at alpha <= 0 under a cap of 1e15 did not return")
+	}
+	for i, c := range calls {
+		want := math.Min(kneeOf(c.c, c.alpha, math.Inf(1)), c.limit)
+		if got[i] != want {
+			t.Errorf("kneeOf(%T, %v, %g) = %v, want %v (the knee without a cap, capped)", c.c, c.alpha, c.limit, got[i], want)
+		}
+	}
+	if got[0] != 1e15 || got[4] == 1e15 {
+		t.Errorf("knees %v: want the cap for the curve that grows for ever, the peak for the humped one", got)
+	}
+	// within kneeSearchMost nothing changes: the climb ends where it did
+	for _, c := range []call{{amdahl{F: 0.95}, 0, 1000}, {plateau{}, 0, kneeSearchMost}, {hump{k0: 5}, 0, 1e15}, {hump{k0: 5}, 0, 3}} {
+		if k, want := kneeOf(c.c, c.alpha, c.limit), kneeClimb(c.c, c.alpha, c.limit); k != want {
+			t.Errorf("kneeOf(%T, %v, %g) = %v, climbing one by one gives %v", c.c, c.alpha, c.limit, k, want)
+		}
+	}
+}
+
+// kneeClimb is kneeOf's climb for curves other than power laws, one worker
+// at a time to the limit, without a bound.
+func kneeClimb(c Speedup, alpha, limit float64) float64 {
+	k := math.Max(1, math.Min(fewestFitted(c), limit))
+	for k < limit && 1-c.Speedup(k)/c.Speedup(k+1) >= alpha {
+		k++
+	}
+	return k
+}

@@ -103,15 +103,18 @@ type priorityScratch struct {
 	tab     []int
 	u       float64 // the slice the tables are for
 	units   int
-	tabs    []priorityTable
+	// k is the counts every table is for: k[0] = 0, k[j] = k[j-1] + u, as
+	// a job's allocation grows slice by slice (the same additions, so the
+	// same floats); empty until a table is made
+	k    []float64
+	tabs []priorityTable
 }
 
-// priorityTable is one exponent's s at the counts k[j]: k[0] = 0, k[j] =
-// k[j-1] + u, as a job's allocation grows slice by slice (the same
-// additions, so the same floats); s[j] is NaN until computed.
+// priorityTable is one exponent's s at the counts k[j] of its scratch; s[j]
+// is NaN until computed.
 type priorityTable struct {
-	p    float64
-	k, s []float64
+	p float64
+	s []float64
 }
 
 // priorityTables bounds the exponents a priorityScratch keeps tables for.
@@ -122,7 +125,7 @@ var priorityPool = sync.Pool{New: func() any { return new(priorityScratch) }}
 // begin drops the tables unless they are for slices of u out of units.
 func (sc *priorityScratch) begin(u float64, units int) {
 	if math.Float64bits(u) != math.Float64bits(sc.u) || units != sc.units {
-		sc.u, sc.units, sc.tabs = u, units, sc.tabs[:0]
+		sc.u, sc.units, sc.k, sc.tabs = u, units, sc.k[:0], sc.tabs[:0]
 	}
 }
 
@@ -138,11 +141,15 @@ func (sc *priorityScratch) table(p float64) int {
 		return -1
 	}
 	size := sc.units + 2 // a cap's rounding may leave a last slice
-	tb := priorityTable{p: p, k: make([]float64, size), s: make([]float64, size)}
-	for j := range tb.k {
-		if j > 0 {
-			tb.k[j] = tb.k[j-1] + sc.u
+	if len(sc.k) != size {
+		sc.k = slices.Grow(sc.k[:0], size)[:size]
+		sc.k[0] = 0
+		for j := 1; j < size; j++ {
+			sc.k[j] = sc.k[j-1] + sc.u
 		}
+	}
+	tb := priorityTable{p: p, s: make([]float64, size)}
+	for j := range tb.s {
 		tb.s[j] = math.NaN()
 	}
 	sc.tabs = append(sc.tabs, tb)
@@ -157,8 +164,8 @@ func (sc *priorityScratch) speedup(c Speedup, t int, k float64) float64 {
 		return c.Speedup(k)
 	}
 	tb := &sc.tabs[t]
-	if x := k / sc.u; x >= 0.5 && x < float64(len(tb.k)) {
-		if j := int(x + 0.5); j < len(tb.k) && tb.k[j] == k {
+	if x := k / sc.u; x >= 0.5 && x < float64(len(sc.k)) {
+		if j := int(x + 0.5); j < len(sc.k) && sc.k[j] == k {
 			if s := tb.s[j]; s == s {
 				return s
 			}

@@ -173,42 +173,45 @@ func (Equi) Name() string { return "equi" }
 // It hands out the shares by increasing cap (ties in arrival order). When
 // the caps already rise in arrival order (one cap for every job, as on a
 // trace without max_workers) that order is the jobs' own, and it skips the
-// sort: a stable sort of a sorted list moves nothing.
+// sort: a stable sort of a sorted list moves nothing. The order it sorts
+// otherwise is orderPool's.
 func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
-	inOrder := true
+	sorted := true
 	for i := 1; i < m; i++ {
 		if !(jobs[i-1].Cap <= jobs[i].Cap) { // a fall, or a NaN: sort
-			inOrder = false
+			sorted = false
 			break
 		}
 	}
-	left := n
-	if inOrder {
-		for i := range jobs {
-			share, c := left/float64(m-i), jobs[i].Cap
-			// math.Min(share, c), inlined where it is plain (it is
-			// not inlined, and min differs on NaN's bits)
-			switch {
-			case share < c:
-				alloc[i] = share
-			case c < share:
-				alloc[i] = c
-			default: // equal (0 and -0), or a NaN
-				alloc[i] = math.Min(share, c)
-			}
-			left -= alloc[i]
+	var idx []int // the order by cap; nil: arrival order
+	if !sorted {
+		buf := orderPool.Get().(*[]int)
+		defer orderPool.Put(buf)
+		idx = slices.Grow((*buf)[:0], m)[:m]
+		*buf = idx
+		for j := range idx {
+			idx[j] = j
 		}
-		return
+		slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
 	}
-	idx := make([]int, m)
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return -cmpDesc(jobs[a].Cap, jobs[b].Cap) })
-	for r, i := range idx {
-		share := left / float64(m-r)
-		alloc[i] = math.Min(share, jobs[i].Cap)
+	left := n
+	for r := range m {
+		i := r
+		if idx != nil {
+			i = idx[r]
+		}
+		share, c := left/float64(m-r), jobs[i].Cap
+		// math.Min(share, c), inlined where it is plain (it is not
+		// inlined, and min differs on NaN's bits)
+		switch {
+		case share < c:
+			alloc[i] = share
+		case c < share:
+			alloc[i] = c
+		default: // equal (0 and -0), or a NaN
+			alloc[i] = math.Min(share, c)
+		}
 		left -= alloc[i]
 	}
 }
@@ -355,7 +358,9 @@ func (k Knee) Workers(c Speedup, limit int) int {
 
 // kneeOf returns the smallest whole k >= 1 (>= the fewest workers a fitted
 // curve was fitted on: fewestFitted), at most limit, with
-// 1 - s(k)/s(k+1) < alpha.
+// 1 - s(k)/s(k+1) < alpha. A curve other than a power law still gaining at
+// kneeSearchMost workers, with no limit or at alpha <= 0, never flattens:
+// its knee is limit.
 func kneeOf(c Speedup, alpha, limit float64) float64 {
 	if pl, ok := c.(PowerLaw); ok {
 		// 1 - (k/(k+1))^p < alpha  <=>  k > r/(1-r), r = (1-alpha)^(1/p).
@@ -374,19 +379,22 @@ func kneeOf(c Speedup, alpha, limit float64) float64 {
 		return math.Max(1, math.Min(k, math.Max(limit, 1)))
 	}
 	k := math.Max(1, math.Min(fewestFitted(c), limit))
+	// with no limit, or alpha <= 0 (every step that does not lose
+	// counts as a gain), a curve that grows for ever climbs one worker at
+	// a time toward the limit: a huge finite one is as good as none
+	unbounded := math.IsInf(limit, 1) || alpha <= 0
 	for k < limit && 1-c.Speedup(k)/c.Speedup(k+1) >= alpha {
-		if k >= kneeSearchMost && math.IsInf(limit, 1) {
-			// no limit and still gaining (alpha <= 0 and a curve that
-			// grows for ever): it climbed one worker at a time for ever
-			return limit
+		if k >= kneeSearchMost && unbounded {
+			return limit // still gaining: it never flattens
 		}
 		k++
 	}
 	return k
 }
 
-// kneeSearchMost is how far kneeOf climbs toward an infinite limit before
-// it takes the curve for one that never flattens.
+// kneeSearchMost is how far kneeOf climbs toward an infinite limit, or at
+// alpha <= 0 toward any limit, before it takes the curve for one that never
+// flattens.
 const kneeSearchMost = 1 << 20
 
 // Hell uses the efficiency e(k) = s(k)/k: it repeatedly picks, among the jobs
@@ -402,7 +410,7 @@ func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
 //
-// At an event most jobs ask hellBest for the same s(k): one exponent (a
+// At an event most jobs ask hellBestMemo for the same s(k): one exponent (a
 // trace converted with --p) and a cap at or above the free workers, so the
 // same k. Each power law's s(k) is the last one's when its exponent and k
 // are (lastPow: the same math.Pow of the same arguments), and the scratch
@@ -476,14 +484,8 @@ func (c *lastPow) speedup(pl PowerLaw, k float64) float64 {
 	return s
 }
 
-// hellBest returns the whole k in [1, limit] maximising s(k)^2/(k r), and
-// that value.
-func hellBest(v View, limit float64) (float64, float64) {
-	var memo lastPow
-	return hellBestMemo(v, limit, &memo)
-}
-
-// hellBestMemo is hellBest, a power law's s(k) through memo.
+// hellBestMemo returns the whole k in [1, limit] maximising s(k)^2/(k r), and
+// that value; a power law's s(k) comes through memo.
 func hellBestMemo(v View, limit float64, memo *lastPow) (float64, float64) {
 	if limit < 1 {
 		return 0, math.Inf(-1)
@@ -561,7 +563,7 @@ func greedy(n float64, jobs []View, alloc []float64) (nan bool) {
 	for i := range jobs {
 		if v := jobs[i]; v.Cap > alloc[i] {
 			a := &aux[i]
-			*a = greedyAux{c: v.Job.Curve, w: v.Job.weight(), t: g.table(v.Job.Curve, n)}
+			*a = greedyAux{c: v.Job.Curve, w: v.Job.weight(), t: g.table(v.Job.Curve)}
 			gn := math.Inf(1)
 			if k := alloc[i]; k > 0 {
 				sk, sk1 := g.speedup(a, k), g.speedup(a, k+1)
@@ -631,11 +633,6 @@ type greedyAux struct {
 	known bool
 }
 
-type powTable struct {
-	bits uint64 // of the exponent
-	s    []float64
-}
-
 var greedyPool = sync.Pool{New: func() any { return new(greedyScratch) }}
 
 const (
@@ -643,50 +640,32 @@ const (
 	greedyTableMax = greedyPrefillMin + 1
 )
 
-// table is the index of c's table in g.tabs, long enough for the k+1 of n
-// servers (up to greedyTableMax), made if there is room; -1 when c is not a
-// power law or there is no room.
-func (g *greedyScratch) table(c Speedup, n float64) int {
+// table is the index of c's table in g.tabs (k from 0 to greedyTableMax,
+// the k+1 of greedyPrefillMin servers), made if there is room; -1 when c is
+// not a power law or there is no room.
+func (g *greedyScratch) table(c Speedup) int {
 	pl, ok := c.(PowerLaw)
 	if !ok {
 		return -1
 	}
 	b := math.Float64bits(pl.P)
-	t := -1
 	for j := range g.tabs {
 		if g.tabs[j].bits == b {
-			t = j
-			break
+			return j
 		}
 	}
-	if t < 0 {
-		if len(g.tabs) == greedyTables {
-			return -1
-		}
-		g.tabs = append(g.tabs, powTable{bits: b})
-		t = len(g.tabs) - 1
+	if len(g.tabs) == greedyTables {
+		return -1
 	}
-	want := int(math.Min(n, greedyTableMax-1)) + 2
-	if s := g.tabs[t].s; len(s) < want {
-		for range want - len(s) {
-			s = append(s, math.NaN())
-		}
-		g.tabs[t].s = s
-	}
-	return t
+	g.tabs = append(g.tabs, newPowTable(pl.P, greedyTableMax))
+	return len(g.tabs) - 1
 }
 
 // speedup is a.c.Speedup(k), from a's table when it has one and k is whole
 // and in it.
 func (g *greedyScratch) speedup(a *greedyAux, k float64) float64 {
 	if a.t >= 0 {
-		s := g.tabs[a.t].s
-		if k >= 0 && k < float64(len(s)) && k == math.Floor(k) {
-			if v := s[int(k)]; v == v {
-				return v
-			}
-			v := a.c.Speedup(k)
-			s[int(k)] = v
+		if v, ok := g.tabs[a.t].speedup(k); ok {
 			return v
 		}
 	}

@@ -215,10 +215,10 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		started  = make([]bool, M)                         // job has held workers (its Start is set)
 		rate     = make([]float64, M)                      // rate at prev[i] workers
 		rates    []float64
-		pows     lastPow // the last power law's rate: the same math.Pow for the same exponent and workers
-		whole    wholePow
-		shown    []int // the jobs the policy sees at this event, in arrival order
-		inSystem int   // jobs in the system
+		pows     lastPow  // the last power law's rate: the same math.Pow for the same exponent and workers
+		whole    powTable // the first power law's rates at whole workers (wholeRate)
+		shown    []int    // the jobs the policy sees at this event, in arrival order
+		inSystem int      // jobs in the system
 		t        float64
 		first    = math.Inf(1)
 		busy     float64 // integral of workers in use
@@ -388,7 +388,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			default:
 				// equal shares (equi's) are one k^P for many jobs
 				if pl, ok := curves[i].(PowerLaw); ok {
-					rates[r] = whole.speedup(&pows, pl, alloc[r])
+					rates[r] = wholeRate(&whole, &pows, pl, alloc[r])
 				} else {
 					rates[r] = curves[i].Speedup(alloc[r])
 				}
@@ -505,43 +505,24 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	return res, nil
 }
 
-// wholePow holds one power law's rates at whole worker counts, 1 up to
-// wholePowMax, as the simulator computes them (the same math.Pow of the same
-// arguments, made once): with whole workers the jobs' counts change at
-// most events under hesrpt and equi, and the last rate (lastPow) misses.
-// The table is for the first exponent met; other exponents and other
-// counts go through lastPow.
-type wholePow struct {
-	bits uint64    // of the exponent
-	s    []float64 // s[k], NaN until known
-	used bool
+// wholeRate is pl.Speedup(k), bit for bit. With whole workers the jobs'
+// counts change at most events under hesrpt and equi, and the last rate
+// (lastPow) misses: whole holds the rates of the first exponent met at
+// whole counts up to wholePowMax (a zero powTable: none met yet). Other
+// exponents and other counts go through last.
+func wholeRate(whole *powTable, last *lastPow, pl PowerLaw, k float64) float64 {
+	if whole.most == 0 {
+		*whole = newPowTable(pl.P, wholePowMax)
+	}
+	if whole.bits == math.Float64bits(pl.P) {
+		if v, ok := whole.speedup(k); ok {
+			return v
+		}
+	}
+	return last.speedup(pl, k)
 }
 
 const wholePowMax = 1 << 16
-
-// speedup is pl.Speedup(k), bit for bit.
-func (w *wholePow) speedup(last *lastPow, pl PowerLaw, k float64) float64 {
-	if !(k >= 1 && k <= wholePowMax && k == math.Floor(k)) {
-		return last.speedup(pl, k)
-	}
-	b := math.Float64bits(pl.P)
-	if !w.used {
-		w.bits, w.used = b, true
-	}
-	if b != w.bits {
-		return last.speedup(pl, k)
-	}
-	i := int(k)
-	for len(w.s) <= i {
-		w.s = append(w.s, math.NaN())
-	}
-	if v := w.s[i]; v == v {
-		return v
-	}
-	v := pl.Speedup(k)
-	w.s[i] = v
-	return v
-}
 
 // rankBySize updates bySize, the jobs of active by increasing remaining
 // requested size (ties: lower index first), and rank[i], each job's place in
