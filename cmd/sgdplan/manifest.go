@@ -1419,9 +1419,8 @@ func manifestType(t reflect.Type) string {
 // [TFJob] is "kind holds a list where a string was expected". Keys match
 // fields in any case, as the decoder matches them; fields check does not
 // read are not looked at, nor the inside of a replica spec (badReplicas
-// says what is wrong with its replicas). A replica spec that is not a
-// mapping is told by its kind alone ("a true or false", as before the
-// two were one, not "yes (read as a YAML boolean)").
+// says what is wrong with its replicas). A YAML boolean word is told as
+// written: "yes (read as a YAML boolean)".
 func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
 	v = bytes.TrimSpace(v)
 	if !given(v) || t == reflect.TypeFor[json.RawMessage]() {
@@ -1467,7 +1466,7 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 		field = "the document"
 	}
 	what := "a " + got
-	if w := yamlShown(b, p, v); w != string(v) && t != reflect.TypeFor[replicaSpec]() {
+	if w := yamlShown(b, p, v); w != string(v) {
 		what = w // "yes (read as a YAML boolean)"
 	}
 	return append(faults, faultf(path, p, "not a Kubeflow job manifest: %s holds %s where %s was expected", field, what, manifestType(t)))

@@ -841,6 +841,8 @@ func TestManifestYAMLBooleanWords(t *testing.T) {
 		{"nprocPerNode", fmt.Sprintf(pt, "nprocPerNode: on"), 0, 0, `check: m.yaml:3:17: nprocPerNode is on (read as a YAML boolean), not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
 		{"minReplicas", fmt.Sprintf(pt, "elasticPolicy: {minReplicas: N}"), 0, 0, "check: m.yaml:3:32: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds N (read as a YAML boolean) where a whole number was expected"},
 		{"kind", "kind: no\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: kind holds no (read as a YAML boolean) where a string was expected"},
+		// a role too (it said "a true or false")
+		{"role", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: yes\n", 0, 0, "check: m.yaml:4:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds yes (read as a YAML boolean) where a replica spec (a mapping with replicas and template) was expected"},
 	})
 }
 
