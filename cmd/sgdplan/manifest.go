@@ -1528,39 +1528,35 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 			if json.Unmarshal(roles[role], &spec) != nil {
 				continue
 			}
-			// "replicas" in any case, as the decoder reads it
-			var raw json.RawMessage
+			// "replicas" in any case, as the decoder reads it: each
+			// (beside replicas: 2, a Replicas: [1] was the decoder's
+			// error, told without the role or a place)
 			for _, k := range slices.Sorted(maps.Keys(spec)) {
-				if strings.EqualFold(k, "replicas") && (raw == nil || k == "replicas") {
-					raw = spec[k]
+				raw := spec[k]
+				var n int
+				if !strings.EqualFold(k, "replicas") || json.Unmarshal(raw, &n) == nil || string(raw) == "null" {
+					continue
 				}
-			}
-			if raw == nil {
-				continue
-			}
-			var n int
-			if json.Unmarshal(raw, &n) == nil || string(raw) == "null" {
-				continue
-			}
-			p := valuePos(b, []string{"spec", specsKey, role, "replicas"})
-			if p.line == 0 {
-				p = flowValuePos(b, role, raw)
-			}
-			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
-				// whole, beyond an int: too large, not "not whole"
-				faults = append(faults, faultf(path, p, "spec.%s.%s.replicas is %s: too large, want at most %d", specsKey, role, raw, maxCount))
-				continue
-			}
-			hint := ""
-			var str string
-			if json.Unmarshal(raw, &str) == nil {
-				if v, err := strconv.Atoi(strings.TrimSpace(str)); err == nil && v >= 0 {
-					// Kubernetes takes replicas as an integer: "4" is
-					// refused there too
-					hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
+				p := valuePos(b, []string{"spec", specsKey, role, k})
+				if p.line == 0 {
+					p = flowValuePos(b, role, raw)
 				}
+				if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
+					// whole, beyond an int: too large, not "not whole"
+					faults = append(faults, faultf(path, p, "spec.%s.%s.replicas is %s: too large, want at most %d", specsKey, role, raw, maxCount))
+					continue
+				}
+				hint := ""
+				var str string
+				if json.Unmarshal(raw, &str) == nil {
+					if v, err := strconv.Atoi(strings.TrimSpace(str)); err == nil && v >= 0 {
+						// Kubernetes takes replicas as an integer: "4" is
+						// refused there too
+						hint = fmt.Sprintf(", not a string (write replicas: %d, without quotes)", v)
+					}
+				}
+				faults = append(faults, faultf(path, p, "spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", specsKey, role, yamlShown(b, p, raw), hint))
 			}
-			faults = append(faults, faultf(path, p, "spec.%s.%s.replicas is %s: want a whole number of replicas >= 0%s", specsKey, role, yamlShown(b, p, raw), hint))
 		}
 	}
 	return faults

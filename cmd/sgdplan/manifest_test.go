@@ -37,6 +37,9 @@ func TestManifestAuditErrors(t *testing.T) {
 		// without the role)
 		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:17: Worker.replicas = -1, want >= 0"},
 		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number`},
+		// (a second replicas in another case: the decoder's error, of
+		// "spec.tfReplicaSpecs.replicas" without the role, at no place)
+		{"Replicas beside replicas", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      Replicas: [1]\n", "m.yaml:6:17: spec.tfReplicaSpecs.Worker.replicas is [1]: want a whole number of replicas >= 0"},
 		{"MinReplicas capitalised", "kind: PyTorchJob\nspec:\n  elasticPolicy: {MinReplicas: -1}\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 2\n", "m.yaml:3:32: elasticPolicy.minReplicas = -1"},
 		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
