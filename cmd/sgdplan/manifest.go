@@ -268,25 +268,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
 	}
 	if err != nil && len(faults) == 0 {
-		// (the decoder's, should typeFaults not find it) in the
-		// manifest's words, at the value's position: it said "cannot
-		// unmarshal number into Go struct field .spec.tfReplicaSpecs of
-		// type main.replicaSpec"
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			field := strings.TrimPrefix(te.Field, ".")
-			var p pos
-			if field != "" {
-				p = valuePos(b, strings.Split(field, "."))
-			} else {
-				field = "the document"
-			}
-			got := map[string]string{"array": "list", "object": "mapping", "bool": "true or false"}[te.Value]
-			if got == "" {
-				got = te.Value
-			}
-			return manifest{}, faultf(path, p, "not a Kubeflow job manifest: %s holds a %s where %s was expected", field, got, manifestType(te.Type))
-		}
+		// (no input is known to come here: typeFaults and badReplicas
+		// find each field the decoder cannot read; a panic probe here
+		// was reached by none of the tests nor 375k fuzzed inputs, so
+		// the rewording of the decoder's type error is gone: should a
+		// field be missed, the decoder's own words)
 		return manifest{}, fmt.Errorf("check: %s: not a Kubeflow job manifest: %v", path, err)
 	}
 	if fields == nil && len(faults) > 0 {
