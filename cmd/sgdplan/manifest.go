@@ -316,13 +316,14 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		}
 		return specs[key], key, key != "", nil
 	}
-	// replicasAt is where role key n's replicas value r is, in block or
-	// flow style ({replicas: 3})
-	replicasAt := func(n string, r int) pos {
+	// replicasAt is where role key n's replicas is, in block or flow
+	// style, also behind an anchor or a tag or under an explicit key;
+	// else the role (absent replicas: Kubeflow's default of 1)
+	replicasAt := func(n string) pos {
 		if p := at("spec", specsKey, n, "replicas"); p.line > 0 {
 			return p
 		}
-		return flowValuePos(b, n, json.RawMessage(strconv.Itoa(r)))
+		return at("spec", specsKey, n)
 	}
 	// leader refuses a leader role (key n of specs, "" when absent) whose
 	// replicas the training operator refuses: above 1, or, when exact,
@@ -335,9 +336,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		r := *specs[n].Replicas
 		switch {
 		case exact && r >= 0 && r != 1:
-			return faultf(path, replicasAt(n, r), "%s.replicas = %d, want exactly 1: %s", n, r, why)
+			return faultf(path, replicasAt(n), "%s.replicas = %d, want exactly 1: %s", n, r, why)
 		case r > 1:
-			return faultf(path, replicasAt(n, r), "%s.replicas = %d, want at most 1: %s", n, r, why)
+			return faultf(path, replicasAt(n), "%s.replicas = %d, want at most 1: %s", n, r, why)
 		}
 		return nil
 	}
@@ -365,11 +366,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				r = *s.Replicas
 			}
 			if !found {
-				if where = at("spec", specsKey, n, "replicas"); where.line == 0 {
-					where = at("spec", specsKey, n)
-				}
+				where = replicasAt(n)
 			}
-			if err := countFault(path, replicasAt(n, r), n+".replicas", r, ">= 0"); err != nil {
+			if err := countFault(path, replicasAt(n), n+".replicas", r, ">= 0"); err != nil {
 				faults = append(faults, err)
 				continue
 			}
@@ -1015,8 +1014,9 @@ func firstContent(b []byte) pos {
 
 // yamlValuePos is the place of the value of the key path keys in a
 // block-style YAML document (no place when it is not found there, as in
-// flow style): the column of the value after "key:", or of the key when the
-// value is a nested block.
+// flow style): the column of the value after "key:" (or on the ": value"
+// line below an explicit key, "? key"), or of the key when the value is a
+// nested block.
 func yamlValuePos(b []byte, keys []string) pos {
 	// the keys as written, else in any case, as encoding/json matches
 	// them (a role given twice, "Worker" and "worker", is each at its own)
@@ -1029,6 +1029,7 @@ func yamlValuePos(b []byte, keys []string) pos {
 // yamlValuePosBy is yamlValuePos with keys compared by eq.
 func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 	var stack []yamlLevel
+	explicit := pos{} // keys' explicit key, its value on the line below
 	for i, raw := range strings.Split(string(b), "\n") {
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
@@ -1038,8 +1039,20 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 			continue
 		}
 		indent := len(line) - len(t)
+		if explicit.line > 0 {
+			// ": value" at the key's indentation
+			if v := strings.TrimLeft(t[1:], " "); t[0] == ':' && indent == stack[len(stack)-1].indent && v != "" && !strings.HasPrefix(v, "#") {
+				return pos{i + 1, len(line) - len(v) + 1}
+			}
+			return explicit
+		}
 		key, val, ok := strings.Cut(t, ":")
-		if !ok || strings.ContainsAny(key, "{}[],") {
+		q := "" // an explicit key's text: "? key", its value on a ": value" line
+		if t == "?" || strings.HasPrefix(t, "? ") {
+			q = strings.TrimLeft(t[1:], " ")
+			key, val, ok = strings.Split(q, " #")[0], "", true
+		}
+		if !ok || t[0] == ':' || strings.ContainsAny(key, "{}[],") {
 			continue
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
@@ -1050,12 +1063,16 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
+		if t[0] == '?' {
+			explicit = pos{i + 1, len(line) - len(q) + 1}
+			continue
+		}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
 			return pos{i + 1, indent + len(key) + 1 + len(val) - len(v) + 1}
 		}
 		return pos{i + 1, indent + 1}
 	}
-	return pos{}
+	return explicit
 }
 
 // yamlDocuments is the documents of a YAML stream that hold anything but
@@ -1484,8 +1501,8 @@ func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
 // so of each
 // (parseManifest tells the first in the file: a user fixes a file from
 // the top; it named the first by sorted role names) at its line and
-// column (block style by yamlValuePos, flow style by flowPathPos or
-// flowValuePos), in one wording for both styles:
+// column (block style by yamlValuePos, flow style by flowPathPos), in
+// one wording for both styles:
 // "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
 // replicas >= 0" (block style said "expected a whole number >= 0", flow
 // style "want a whole number of replicas"); none when every role is a
@@ -1525,7 +1542,7 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 				}
 				p := valuePos(b, []string{"spec", specsKey, role, k})
 				if p.line == 0 {
-					p = flowValuePos(b, role, raw)
+					p = valuePos(b, []string{"spec", specsKey, role})
 				}
 				if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && f > maxCount {
 					// whole, beyond an int: too large, not "not whole"
@@ -1586,7 +1603,8 @@ func valuePos(b []byte, keys []string) pos {
 
 // flowPathPos is the place of the value of the key path keys in b where
 // the path enters a flow mapping ("Worker: {replicas: x}", "spec:
-// {tfReplicaSpecs: ...}", a JSON document): the longest head of keys that
+// {tfReplicaSpecs: ...}", a JSON document), an anchor or a tag before its
+// "{" ("Worker: &w {...}", "!!map {...}"): the longest head of keys that
 // yamlValuePos places in block style, or the document itself when it is a
 // flow mapping, followed key by key through the flow mappings
 // (flowKeyValue); no place when not found.
@@ -1599,50 +1617,37 @@ func flowPathPos(b []byte, keys []string) pos {
 		} else if p := yamlValuePos(b, keys[:i]); p.line > 0 {
 			open = p.offset(text)
 		}
-		if open < 0 || open >= len(text) || text[open] != '{' {
+		if flowMapAt(text, open) < 0 {
 			continue
 		}
-		v := -1
 		for _, k := range keys[i:] {
-			if open < 0 || open >= len(text) || text[open] != '{' {
-				v = -1
-				break
+			if open = flowMapAt(text, open); open < 0 {
+				return pos{}
 			}
-			v = flowKeyValue(text, open, k)
-			open = v
+			open = flowKeyValue(text, open, k)
 		}
-		if v < 0 || v >= len(text) {
+		if open < 0 || open >= len(text) {
 			return pos{}
 		}
-		return posAt(text, v)
+		return posAt(text, open)
 	}
 	return pos{}
 }
 
-// flowValuePos is the place of a flow-style replicas value raw (its JSON
-// form; the YAML may write a string without quotes) after the first
-// mention of role in b; no place when not found.
-func flowValuePos(b []byte, role string, raw json.RawMessage) pos {
-	text := string(b)
-	from := strings.Index(text, role)
-	if from < 0 {
-		return pos{}
-	}
-	forms := []string{regexp.QuoteMeta(string(raw))}
-	var str string
-	if json.Unmarshal(raw, &str) == nil {
-		forms = append(forms, `'`+regexp.QuoteMeta(str)+`'`, regexp.QuoteMeta(str))
-	}
-	// last, any value: YAML to JSON rewrites some numbers
-	// (99999999999999999999 becomes 100000000000000000000)
-	forms = append(forms, `[^,}\s]+`)
-	for _, f := range forms {
-		re := regexp.MustCompile(`"?replicas"?\s*:\s*(` + f + `)`)
-		if m := re.FindStringSubmatchIndex(text[from:]); m != nil {
-			return posAt(text, from+m[2])
+// flowMapAt is the index of the "{" of the flow mapping of the node at i
+// of text, past its anchor (&name) and tag (!tag, !!tag), in either order;
+// -1 when it is no flow mapping.
+func flowMapAt(text string, i int) int {
+	for i >= 0 && i < len(text) && (text[i] == '&' || text[i] == '!') {
+		for i < len(text) && !strings.ContainsRune(" \t\r\n,[]{}", rune(text[i])) {
+			i++
 		}
+		i = flowSkip(text, i)
 	}
-	return pos{}
+	if i < 0 || i >= len(text) || text[i] != '{' {
+		return -1
+	}
+	return i
 }
 
 // isListKind reports whether a document of kind kind and items items is a
@@ -1871,6 +1876,9 @@ func flowKeyValue(text string, open int, key string) int {
 func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool) int {
 	for i := open + 1; ; {
 		i = flowSkip(text, i)
+		if i+1 < len(text) && text[i] == '?' && strings.IndexByte(" \t\r\n", text[i+1]) >= 0 {
+			i = flowSkip(text, i+1) // an explicit key, "? key: value"
+		}
 		if i >= len(text) || text[i] == '}' {
 			return -1
 		}

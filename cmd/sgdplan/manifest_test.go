@@ -798,18 +798,30 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 	})
 }
 
-// Replicas that neither yamlValuePos nor flowPathPos places (a flow
-// mapping behind an anchor or a tag, an explicit "? replicas" key) are
-// found by flowValuePos, by their value after the role's name: a bad
-// count (replicasAt) and a value that is no whole number (badReplicas).
+// Replicas behind an anchor or a tag (a flow mapping's "&w {", "!!map {")
+// or under an explicit "? replicas" key are placed by the structure, as
+// any other: they were found by their value after the first mention of
+// the role's name anywhere in the text (a comment, a label), which could
+// be another place: a bad count (replicasAt), a value that is no whole
+// number (badReplicas), and an accepted job's worker count (WorkersAt,
+// which was the role's key).
 func TestManifestReplicasPlacedByValue(t *testing.T) {
 	tf := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: %s\n"
 	checkManifestCases(t, []manifestCase{
 		{"anchor, negative", fmt.Sprintf(tf, "&w {replicas: -3}"), 0, 0, "check: m.yaml:4:27: Worker.replicas = -3, want >= 0"},
 		{"tag, too large", fmt.Sprintf(tf, "!!map {replicas: 2000000}"), 0, 0, "check: m.yaml:4:30: Worker.replicas = 2000000: too large, want at most 1000000"},
 		{"anchor, a word", fmt.Sprintf(tf, "&w {replicas: 'x'}"), 0, 0, `check: m.yaml:4:27: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"tag and anchor", fmt.Sprintf(tf, "!!map &w {replicas: -3}"), 0, 0, "check: m.yaml:4:33: Worker.replicas = -3, want >= 0"},
 		{"explicit key", fmt.Sprintf(tf, "\n      ? replicas\n      : -3"), 0, 0, "check: m.yaml:6:9: Worker.replicas = -3, want >= 0"},
+		{"explicit key, flow", fmt.Sprintf(tf, "{? replicas : -3}"), 0, 0, "check: m.yaml:4:27: Worker.replicas = -3, want >= 0"},
+		// (it said 1:20, the comment's "replicas: 4")
+		{"the role in a comment", "# Worker replicas: 4 for a small run\n" + fmt.Sprintf(tf, "&w {replicas: 99999999999999999999}"), 0, 0, "check: m.yaml:5:27: spec.tfReplicaSpecs.Worker.replicas is 100000000000000000000: too large, want at most 1000000"},
+		// (it said the Worker's -3 at the PS's, after the label)
+		{"the role in a label", "kind: TFJob\nmetadata:\n  labels: {role: Worker}\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: -3}\n    Worker: &w {replicas: -3}\n", 0, 0, "check: m.yaml:6:20: PS.replicas = -3, want >= 0"},
 	})
+	if mf, err := parseManifest("m.yaml", []byte(fmt.Sprintf(tf, "&w {replicas: 3}"))); err != nil || mf.Workers != 3 || mf.WorkersAt != "m.yaml:4:27" {
+		t.Errorf("anchored Worker: %+v, %v; want 3 workers at m.yaml:4:27", mf, err)
+	}
 }
 
 // A job without workers was told at the file alone: it is told at its
