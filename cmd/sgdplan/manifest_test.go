@@ -1002,10 +1002,12 @@ func checkManifestCases(t *testing.T, cases []manifestCase) {
 
 // FuzzReadManifest: every error of parseManifest names the file first
 // ("check: m.yaml"), and the place it names after it is in the input: a
-// line from 1 to the input's last (one past its last line break, for a
-// final line without one), a column from 1, the same place a fault
-// carries; an accepted manifest has a worker and names where its count is
-// in the same bounds.
+// line from 1 to the last line with a byte in it (the number of line
+// breaks, one more for a final line without one; the YAML library names
+// the end of the stream, where an unclosed quote or "[" is told, on the
+// line after a final line break, and yamlError names the last line), a
+// column from 1, the same place a fault carries; an accepted manifest has
+// a worker and names where its count is in the same bounds.
 func FuzzReadManifest(f *testing.F) {
 	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
@@ -1015,7 +1017,7 @@ func FuzzReadManifest(f *testing.F) {
 		f.Add(b)
 	}
 	for _, s := range []string{
-		"? a\n? a\n", "a: b: c\n", "kind: TFJob\nspec:\n  \x01x: \xff\n", "a: [\n\r",
+		"? a\n? a\n", "a: b: c\n", "kind: 'TFJob\n", "kind: TFJob\nspec:\n  \x01x: \xff\n", "a: [\n\r",
 		"kind: TFJob\nspec: &s\n  tfReplicaSpecs: [*s, *t]\n  x: !!binary '@@'\n",
 		"%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n",
 		"kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n",
@@ -1033,7 +1035,14 @@ func FuzzReadManifest(f *testing.F) {
 	}
 	place := regexp.MustCompile(`^check: m\.yaml(?::(\d+)(?::(\d+))?)?: `)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		lines := bytes.Count(b, []byte("\n")) + 1
+		text, err := manifestText("m.yaml", b) // (UTF-16 decoded)
+		if err != nil {
+			text = b
+		}
+		lines := bytes.Count(text, []byte("\n"))
+		if !bytes.HasSuffix(text, []byte("\n")) {
+			lines++
+		}
 		inBounds := func(what, msg string) (line, col int) {
 			m := place.FindStringSubmatch(msg)
 			if m == nil {
