@@ -891,14 +891,34 @@ func onlyMatchAt(b []byte, re *regexp.Regexp) pos {
 
 // aliasAt is the place of the first alias to the anchor name in b ("*name"
 // where a token starts: at a line's start, after white space or a flow
-// indicator); no place when there is none.
+// indicator, and not before a name's byte), outside quoted strings and
+// comments (a "*name" there was taken); no place when there is none.
 func aliasAt(b []byte, name string) pos {
-	re := regexp.MustCompile(`(?m)(?:^|[\s\[{,])(\*` + regexp.QuoteMeta(name) + `)(?:$|[^\w-])`)
-	m := re.FindSubmatchIndex(b)
-	if m == nil {
-		return pos{}
+	text, alias := string(b), "*"+name
+	prev := byte('\n')
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch end := i + len(alias); {
+		case !strings.ContainsRune(",[{:?- \t\r\n", rune(prev)):
+		case c == '"' || c == '\'':
+			// to the closing quote ('' in a single-quoted string
+			// closes and opens it again)
+			for i++; i < len(text) && text[i] != c; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#':
+			for ; i < len(text) && text[i] != '\n'; i++ {
+			}
+		case strings.HasPrefix(text[i:], alias) && (end == len(text) || !strings.ContainsRune("_-0123456789", rune(text[end])) && !('a' <= text[end]|32 && text[end]|32 <= 'z')):
+			return posAt(text, i)
+		}
+		if i < len(text) {
+			prev = text[i]
+		}
 	}
-	return posAt(string(b), m[2])
+	return pos{}
 }
 
 // yamlParserProblem reports whether msg is one of the problems of the YAML

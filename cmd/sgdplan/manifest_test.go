@@ -755,6 +755,8 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 		{"a control character", "kind: TFJob\nspec:\n  \x01x: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "control characters are not allowed"},
 		{"not UTF-8", "kind: TFJob\nspec:\n  x: \xff\n", 0, 0, "check: m.yaml:3:6" + bad + "invalid leading UTF-8 octet"},
 		{"an unknown anchor", "kind: TFJob\nspec:\n  tfReplicaSpecs: *specs\n", 0, 0, "check: m.yaml:3:19" + bad + "unknown anchor 'specs' referenced"},
+		// (it said 2:12, in a quoted string; a comment too could be taken)
+		{"an alias's name quoted", "kind: TFJob\nx: \"see 'a *specs' below\"\ny: 'a *specs'\n# *specs\nspec: {tfReplicaSpecs: *specs}\n", 0, 0, "check: m.yaml:5:24" + bad + "unknown anchor 'specs' referenced"},
 		{"an anchor in itself", "kind: TFJob\nspec: &s\n  x: [*s]\n", 0, 0, "check: m.yaml:3:7" + bad + "anchor 's' value contains itself"},
 		{"a merge of a number", "kind: TFJob\nspec:\n  <<: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "map merge requires map or sequence of maps as the value"},
 		{"binary", "kind: TFJob\nspec:\n  x: !!binary '@@'\n", 0, 0, "check: m.yaml:3:6" + bad + "!!binary value contains invalid base64 data"},
