@@ -37,6 +37,9 @@ func TestManifestAuditErrors(t *testing.T) {
 		// without the role)
 		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:17: Worker.replicas = -1, want >= 0"},
 		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number`},
+		// (a second replicas in another case: the decoder's error, of
+		// "spec.tfReplicaSpecs.replicas" without the role, at no place)
+		{"Replicas beside replicas", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      Replicas: [1]\n", "m.yaml:6:17: spec.tfReplicaSpecs.Worker.replicas is [1]: want a whole number of replicas >= 0"},
 		{"MinReplicas capitalised", "kind: PyTorchJob\nspec:\n  elasticPolicy: {MinReplicas: -1}\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 2\n", "m.yaml:3:32: elasticPolicy.minReplicas = -1"},
 		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
@@ -752,6 +755,8 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 		{"a control character", "kind: TFJob\nspec:\n  \x01x: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "control characters are not allowed"},
 		{"not UTF-8", "kind: TFJob\nspec:\n  x: \xff\n", 0, 0, "check: m.yaml:3:6" + bad + "invalid leading UTF-8 octet"},
 		{"an unknown anchor", "kind: TFJob\nspec:\n  tfReplicaSpecs: *specs\n", 0, 0, "check: m.yaml:3:19" + bad + "unknown anchor 'specs' referenced"},
+		// (it said 2:12, in a quoted string; a comment too could be taken)
+		{"an alias's name quoted", "kind: TFJob\nx: \"see 'a *specs' below\"\ny: 'a *specs'\n# *specs\nspec: {tfReplicaSpecs: *specs}\n", 0, 0, "check: m.yaml:5:24" + bad + "unknown anchor 'specs' referenced"},
 		{"an anchor in itself", "kind: TFJob\nspec: &s\n  x: [*s]\n", 0, 0, "check: m.yaml:3:7" + bad + "anchor 's' value contains itself"},
 		{"a merge of a number", "kind: TFJob\nspec:\n  <<: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "map merge requires map or sequence of maps as the value"},
 		{"binary", "kind: TFJob\nspec:\n  x: !!binary '@@'\n", 0, 0, "check: m.yaml:3:6" + bad + "!!binary value contains invalid base64 data"},
@@ -795,18 +800,30 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 	})
 }
 
-// Replicas that neither yamlValuePos nor flowPathPos places (a flow
-// mapping behind an anchor or a tag, an explicit "? replicas" key) are
-// found by flowValuePos, by their value after the role's name: a bad
-// count (replicasAt) and a value that is no whole number (badReplicas).
+// Replicas behind an anchor or a tag (a flow mapping's "&w {", "!!map {")
+// or under an explicit "? replicas" key are placed by the structure, as
+// any other: they were found by their value after the first mention of
+// the role's name anywhere in the text (a comment, a label), which could
+// be another place: a bad count (replicasAt), a value that is no whole
+// number (badReplicas), and an accepted job's worker count (WorkersAt,
+// which was the role's key).
 func TestManifestReplicasPlacedByValue(t *testing.T) {
 	tf := "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: %s\n"
 	checkManifestCases(t, []manifestCase{
 		{"anchor, negative", fmt.Sprintf(tf, "&w {replicas: -3}"), 0, 0, "check: m.yaml:4:27: Worker.replicas = -3, want >= 0"},
 		{"tag, too large", fmt.Sprintf(tf, "!!map {replicas: 2000000}"), 0, 0, "check: m.yaml:4:30: Worker.replicas = 2000000: too large, want at most 1000000"},
 		{"anchor, a word", fmt.Sprintf(tf, "&w {replicas: 'x'}"), 0, 0, `check: m.yaml:4:27: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number of replicas >= 0`},
+		{"tag and anchor", fmt.Sprintf(tf, "!!map &w {replicas: -3}"), 0, 0, "check: m.yaml:4:33: Worker.replicas = -3, want >= 0"},
 		{"explicit key", fmt.Sprintf(tf, "\n      ? replicas\n      : -3"), 0, 0, "check: m.yaml:6:9: Worker.replicas = -3, want >= 0"},
+		{"explicit key, flow", fmt.Sprintf(tf, "{? replicas : -3}"), 0, 0, "check: m.yaml:4:27: Worker.replicas = -3, want >= 0"},
+		// (it said 1:20, the comment's "replicas: 4")
+		{"the role in a comment", "# Worker replicas: 4 for a small run\n" + fmt.Sprintf(tf, "&w {replicas: 99999999999999999999}"), 0, 0, "check: m.yaml:5:27: spec.tfReplicaSpecs.Worker.replicas is 100000000000000000000: too large, want at most 1000000"},
+		// (it said the Worker's -3 at the PS's, after the label)
+		{"the role in a label", "kind: TFJob\nmetadata:\n  labels: {role: Worker}\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: -3}\n    Worker: &w {replicas: -3}\n", 0, 0, "check: m.yaml:6:20: PS.replicas = -3, want >= 0"},
 	})
+	if mf, err := parseManifest("m.yaml", []byte(fmt.Sprintf(tf, "&w {replicas: 3}"))); err != nil || mf.Workers != 3 || mf.WorkersAt != "m.yaml:4:27" {
+		t.Errorf("anchored Worker: %+v, %v; want 3 workers at m.yaml:4:27", mf, err)
+	}
 }
 
 // A job without workers was told at the file alone: it is told at its
@@ -841,6 +858,8 @@ func TestManifestYAMLBooleanWords(t *testing.T) {
 		{"nprocPerNode", fmt.Sprintf(pt, "nprocPerNode: on"), 0, 0, `check: m.yaml:3:17: nprocPerNode is on (read as a YAML boolean), not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
 		{"minReplicas", fmt.Sprintf(pt, "elasticPolicy: {minReplicas: N}"), 0, 0, "check: m.yaml:3:32: not a Kubeflow job manifest: spec.elasticPolicy.minReplicas holds N (read as a YAML boolean) where a whole number was expected"},
 		{"kind", "kind: no\n", 0, 0, "check: m.yaml:1:7: not a Kubeflow job manifest: kind holds no (read as a YAML boolean) where a string was expected"},
+		// a role too (it said "a true or false")
+		{"role", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: yes\n", 0, 0, "check: m.yaml:4:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds yes (read as a YAML boolean) where a replica spec (a mapping with replicas and template) was expected"},
 	})
 }
 
@@ -985,10 +1004,12 @@ func checkManifestCases(t *testing.T, cases []manifestCase) {
 
 // FuzzReadManifest: every error of parseManifest names the file first
 // ("check: m.yaml"), and the place it names after it is in the input: a
-// line from 1 to the input's last (one past its last line break, for a
-// final line without one), a column from 1, the same place a fault
-// carries; an accepted manifest has a worker and names where its count is
-// in the same bounds.
+// line from 1 to the last line with a byte in it (the number of line
+// breaks, one more for a final line without one; the YAML library names
+// the end of the stream, where an unclosed quote or "[" is told, on the
+// line after a final line break, and yamlError names the last line), a
+// column from 1, the same place a fault carries; an accepted manifest has
+// a worker and names where its count is in the same bounds.
 func FuzzReadManifest(f *testing.F) {
 	for _, n := range []string{"tfjob.yaml", "pytorchjob.yaml", "no-workers.yaml"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", n))
@@ -998,7 +1019,7 @@ func FuzzReadManifest(f *testing.F) {
 		f.Add(b)
 	}
 	for _, s := range []string{
-		"? a\n? a\n", "a: b: c\n", "kind: TFJob\nspec:\n  \x01x: \xff\n", "a: [\n\r",
+		"? a\n? a\n", "a: b: c\n", "kind: 'TFJob\n", "kind: TFJob\nspec:\n  \x01x: \xff\n", "a: [\n\r",
 		"kind: TFJob\nspec: &s\n  tfReplicaSpecs: [*s, *t]\n  x: !!binary '@@'\n",
 		"%YAML 1.2\n---\nkind: PyTorchJob\nspec:\n  nprocPerNode: auto\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n",
 		"kind: List\nitems: [{kind: Service}, {kind: TFJob, spec: {tfReplicaSpecs: {Worker: {replicas: 3}}}}]\n",
@@ -1016,7 +1037,14 @@ func FuzzReadManifest(f *testing.F) {
 	}
 	place := regexp.MustCompile(`^check: m\.yaml(?::(\d+)(?::(\d+))?)?: `)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		lines := bytes.Count(b, []byte("\n")) + 1
+		text, err := manifestText("m.yaml", b) // (UTF-16 decoded)
+		if err != nil {
+			text = b
+		}
+		lines := bytes.Count(text, []byte("\n"))
+		if !bytes.HasSuffix(text, []byte("\n")) {
+			lines++
+		}
 		inBounds := func(what, msg string) (line, col int) {
 			m := place.FindStringSubmatch(msg)
 			if m == nil {
