@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -530,5 +531,57 @@ func TestPlanPlansKeepRows(t *testing.T) {
 				t.Errorf("%s: %s keeps %d rows of %d jobs, want them kept: %v", c.name, p.Policy, len(p.Jobs), len(jobs), want)
 			}
 		}
+	}
+}
+
+// A max_workers below the servers refuses heSRPT's closed form only where
+// it binds: sizes 20 and 5 at p = 0.4 on 4 servers give the small job at
+// most 4 (1 - 0.5^(1/0.6)) = 2.74 workers, under its cap of 3 (the plan is
+// the uncapped one, and so is the optimum); a cap of 2 binds.
+func TestPlanClosedFormCapThatDoesNotBind(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		cap    string
+		closed bool
+	}{{"3", true}, {"2", false}} {
+		f := filepath.Join(dir, "cap"+c.cap+".csv")
+		os.WriteFile(f, []byte("job,arrival,size,p,max_workers\nbig,0,20,0.4,\nsmall,0,5,0.4,"+c.cap+"\n"), 0o644)
+		code, stdout, stderr := runCmd(t, "plan", "--jobs", f, "--servers", "4")
+		if code != 0 || strings.Contains(stdout, "the replay agrees within 1e-9") != c.closed || strings.Contains(stderr, "max_workers caps cut") == c.closed {
+			t.Errorf("cap %s: exit %d, closed form want %v\n%s\n%s", c.cap, code, c.closed, stdout, stderr)
+		}
+	}
+}
+
+// numeric's guarantee is on ideal shares; its whole-worker row is that
+// plan rounded, and on 2 servers hesrpt's rounded plan is 13% better: a
+// warning says so and names it.
+func TestPlanNumericWholeBeaten(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "num.csv")
+	os.WriteFile(f, []byte("job,arrival,size,p\nj0,0,12.66,0.68\nj1,0,43.15,0.73\nj2,0,18.7,0.2\nj3,0,24.29,0.81\nj4,0,83.82,0.85\nj5,16.5,78.03,0.72\n"), 0o644)
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", f, "--servers", "2", "--policy", "all", "--format", "json")
+	var out []planPolicy
+	if err := json.Unmarshal([]byte(stdout), &out); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	best, num := planPolicy{}, planPolicy{}
+	for _, p := range out {
+		if p.Policy == "numeric" {
+			num = p
+		} else if best.Policy == "" || p.Integer.MeanFlowTime < best.Integer.MeanFlowTime {
+			best = p
+		}
+	}
+	if !(best.Integer.MeanFlowTime < num.Integer.MeanFlowTime) {
+		t.Fatalf("no heuristic beats numeric on whole workers here (best %s %g, numeric %g): the case is void", best.Policy, best.Integer.MeanFlowTime, num.Integer.MeanFlowTime)
+	}
+	want := fmt.Sprintf("numeric: on whole workers %s's plan has the lower mean flow time, %.4g s against numeric's %.4g s", best.Policy, best.Integer.MeanFlowTime, num.Integer.MeanFlowTime)
+	if !strings.Contains(stderr, want) || !slices.ContainsFunc(num.Warnings, func(w string) bool { return strings.HasPrefix("numeric: "+w, want) }) {
+		t.Errorf("stderr %q and numeric's warnings %q; want %q", stderr, num.Warnings, want)
+	}
+	// the worked example: numeric's rounded plan is as good as any, no warning
+	_, _, stderr = runCmd(t, "plan", "--jobs", filepath.Join("..", "..", "testdata", "jobs-example", "worked.csv"), "--servers", "1", "--policy", "all")
+	if strings.Contains(stderr, "numeric: on whole workers") {
+		t.Errorf("worked example: %q", stderr)
 	}
 }
