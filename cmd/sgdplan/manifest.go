@@ -248,6 +248,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	err = json.Unmarshal(js, &head)
 	j.APIVersion, j.Kind = head.APIVersion, head.Kind
 	faults := typeFaults(path, b, js, reflect.TypeOf(head), nil, nil)
+	faults = caseTwiceFaults(path, b, js, reflect.TypeOf(head), nil, faults)
 	var fields any // the kind's fields, nil for another kind
 	switch j.Kind {
 	case "TFJob":
@@ -263,6 +264,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// (a spec that is not a mapping is told once, above)
 			faults = typeFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		}
+		// (spec given twice is told by both walks, at one place)
+		faults = caseTwiceFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		faults = append(faults, badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind])...)
 		j.Spec.TF = tf.Spec.TF
 		j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
@@ -1038,16 +1041,31 @@ func firstContent(b []byte) pos {
 // line below an explicit key, "? key"), or of the key when the value is a
 // nested block.
 func yamlValuePos(b []byte, keys []string) pos {
-	// the keys as written, else in any case, as encoding/json matches
-	// them (a role given twice, "Worker" and "worker", is each at its own)
-	if p := yamlValuePosBy(b, keys, func(a, b string) bool { return a == b }); p.line > 0 {
-		return p
-	}
-	return yamlValuePosBy(b, keys, strings.EqualFold)
+	_, v := yamlPlace(b, keys)
+	return v
 }
 
-// yamlValuePosBy is yamlValuePos with keys compared by eq.
-func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
+// yamlKeyPos is the place of the last key of the key path keys in a
+// block-style YAML document (after "? " for an explicit key); no place
+// when it is not found there.
+func yamlKeyPos(b []byte, keys []string) pos {
+	k, _ := yamlPlace(b, keys)
+	return k
+}
+
+// yamlPlace is the places of the last key of keys and of its value
+// (yamlValuePos) in a block-style YAML document.
+func yamlPlace(b []byte, keys []string) (key, value pos) {
+	// the keys as written, else in any case, as encoding/json matches
+	// them (a role given twice, "Worker" and "worker", is each at its own)
+	if k, v := yamlPlaceBy(b, keys, func(a, b string) bool { return a == b }); v.line > 0 {
+		return k, v
+	}
+	return yamlPlaceBy(b, keys, strings.EqualFold)
+}
+
+// yamlPlaceBy is yamlPlace with keys compared by eq.
+func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value pos) {
 	var stack []yamlLevel
 	explicit := pos{} // keys' explicit key, its value on the line below
 	for i, raw := range strings.Split(string(b), "\n") {
@@ -1062,24 +1080,23 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 		if explicit.line > 0 {
 			// ": value" at the key's indentation
 			if v := strings.TrimLeft(t[1:], " "); t[0] == ':' && indent == stack[len(stack)-1].indent && v != "" && !strings.HasPrefix(v, "#") {
-				return pos{i + 1, len(line) - len(v) + 1}
+				return explicit, pos{i + 1, len(line) - len(v) + 1}
 			}
-			return explicit
+			return explicit, explicit
 		}
-		key, val, ok := strings.Cut(t, ":")
+		k, val, ok := strings.Cut(t, ":")
 		q := "" // an explicit key's text: "? key", its value on a ": value" line
 		if t == "?" || strings.HasPrefix(t, "? ") {
 			q = strings.TrimLeft(t[1:], " ")
-			key, val, ok = strings.Split(q, " #")[0], "", true
+			k, val, ok = strings.Split(q, " #")[0], "", true
 		}
-		if !ok || t[0] == ':' || strings.ContainsAny(key, "{}[],") {
+		if !ok || t[0] == ':' || strings.ContainsAny(k, "{}[],") {
 			continue
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
-		k := strings.Trim(strings.TrimSpace(key), `"'`)
-		stack = append(stack, yamlLevel{indent, k})
+		stack = append(stack, yamlLevel{indent, strings.Trim(strings.TrimSpace(k), `"'`)})
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
@@ -1087,12 +1104,13 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 			explicit = pos{i + 1, len(line) - len(q) + 1}
 			continue
 		}
+		key = pos{i + 1, indent + 1}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
-			return pos{i + 1, indent + len(key) + 1 + len(val) - len(v) + 1}
+			return key, pos{i + 1, indent + len(k) + 1 + len(val) - len(v) + 1}
 		}
-		return pos{i + 1, indent + 1}
+		return key, key
 	}
-	return explicit
+	return explicit, explicit
 }
 
 // yamlDocuments is the documents of a YAML stream that hold anything but
@@ -1495,6 +1513,94 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 	return append(faults, faultf(path, p, "not a Kubeflow job manifest: %s holds %s where %s was expected", field, what, manifestType(t)))
 }
 
+// caseTwiceFaults appends to faults a fault for each key of a mapping
+// that check decodes into a struct (type t, at the key path keys of v,
+// the JSON form of manifest b) given twice in different cases
+// ("replicas: 2" and "Replicas: 3"): the decoder reads a struct's keys in
+// any case, so it read whichever came last and dropped the other without
+// a word. Each is told at the second in the file, naming both (the YAML
+// library refuses a key given twice in one case). It walks the structs
+// and maps (the replica roles) check reads; a map's own keys are exact
+// (two spellings of a role are refused where the role is read).
+func caseTwiceFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '{' || t.Kind() != reflect.Struct && t.Kind() != reflect.Map {
+		return faults
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v, &m) != nil {
+		return faults
+	}
+	ks := slices.Sorted(maps.Keys(m))
+	if t.Kind() == reflect.Struct {
+		told := map[string]bool{}
+		for i, k := range ks {
+			name := fieldName(t, k)
+			if told[k] || name == "" {
+				continue
+			}
+			same := []string{k}
+			for _, k2 := range ks[i+1:] {
+				if strings.EqualFold(k, k2) {
+					same, told[k2] = append(same, k2), true
+				}
+			}
+			if len(same) < 2 {
+				continue
+			}
+			// in file order, those at no place last
+			type spelling struct {
+				key string
+				at  pos
+			}
+			sp := make([]spelling, len(same))
+			for j, k := range same {
+				sp[j] = spelling{k, keyPos(b, append(slices.Clip(keys), k))}
+			}
+			slices.SortStableFunc(sp, func(a, b spelling) int {
+				switch {
+				case a.at.before(b.at):
+					return -1
+				case b.at.before(a.at):
+					return 1
+				}
+				return 0
+			})
+			at := sp[1].at
+			if at.line < 1 {
+				at = sp[0].at
+			}
+			field := strings.Join(append(slices.Clip(keys), name), ".")
+			faults = append(faults, faultf(path, at, "%s given twice, as %q and %q: keys are read in any case, so one would be dropped without a word; want it once", field, sp[0].key, sp[1].key))
+		}
+	}
+	for _, k := range ks {
+		if ft, ok := fieldType(t, k); ok {
+			faults = caseTwiceFaults(path, b, m[k], ft, append(slices.Clip(keys), k), faults)
+		}
+	}
+	return faults
+}
+
+// fieldName is the JSON name of the field of the struct type t that the
+// decoder fills from the key k (fieldType); "" when none.
+func fieldName(t reflect.Type, k string) string {
+	var fold string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == k:
+			return name
+		case fold == "" && strings.EqualFold(name, k):
+			fold = name
+		}
+	}
+	return fold
+}
+
 // fieldType is the type of the field of the struct or map type t that
 // the decoder fills from the key k: a struct's field by its JSON name, an
 // exact match first, else one in any case; false when none.
@@ -1621,6 +1727,17 @@ func valuePos(b []byte, keys []string) pos {
 	return flowPathPos(b, keys)
 }
 
+// keyPos is the place of the last key of the key path keys in b, in block
+// style (yamlKeyPos) or flow style (flowPathPlace); no place when not
+// found.
+func keyPos(b []byte, keys []string) pos {
+	if p := yamlKeyPos(b, keys); p.line > 0 {
+		return p
+	}
+	k, _ := flowPathPlace(b, keys)
+	return k
+}
+
 // flowPathPos is the place of the value of the key path keys in b where
 // the path enters a flow mapping ("Worker: {replicas: x}", "spec:
 // {tfReplicaSpecs: ...}", a JSON document), an anchor or a tag before its
@@ -1629,6 +1746,13 @@ func valuePos(b []byte, keys []string) pos {
 // flow mapping, followed key by key through the flow mappings
 // (flowKeyValue); no place when not found.
 func flowPathPos(b []byte, keys []string) pos {
+	_, v := flowPathPlace(b, keys)
+	return v
+}
+
+// flowPathPlace is the places of the last key of keys and of its value
+// (flowPathPos) where the path enters a flow mapping.
+func flowPathPlace(b []byte, keys []string) (key, value pos) {
 	text := string(b)
 	for i := len(keys) - 1; i >= 0; i-- {
 		open := -1
@@ -1640,18 +1764,19 @@ func flowPathPos(b []byte, keys []string) pos {
 		if flowMapAt(text, open) < 0 {
 			continue
 		}
-		for _, k := range keys[i:] {
+		k := -1
+		for _, name := range keys[i:] {
 			if open = flowMapAt(text, open); open < 0 {
-				return pos{}
+				return pos{}, pos{}
 			}
-			open = flowKeyValue(text, open, k)
+			k, open = flowKeyValue(text, open, name)
 		}
-		if open < 0 || open >= len(text) {
-			return pos{}
+		if open < 0 || open >= len(text) || k < 0 || k >= len(text) {
+			return pos{}, pos{}
 		}
-		return posAt(text, open)
+		return posAt(text, k), posAt(text, open)
 	}
-	return pos{}
+	return pos{}, pos{}
 }
 
 // flowMapAt is the index of the "{" of the flow mapping of the node at i
@@ -1709,7 +1834,7 @@ func listItems(path string, doc []byte, n int) ([][]byte, error) {
 		t := strings.TrimLeft(line, " ")
 		if t != "" && !strings.HasPrefix(t, "#") && len(line)-len(t) == topIndent && strings.HasPrefix(t, "{") {
 			// a flow mapping: its key items at depth 1
-			val = flowKeyValue(text, off+topIndent, "items")
+			_, val = flowKeyValue(text, off+topIndent, "items")
 			break
 		}
 		if len(line)-len(t) == topIndent {
@@ -1882,26 +2007,28 @@ func flowElements(text string, open int) ([][2]int, bool) {
 	}
 }
 
-// flowKeyValue is the index in text of the value of key in the flow
-// mapping whose "{" is at open (-1 when it has none).
-func flowKeyValue(text string, open int, key string) int {
+// flowKeyValue is the indexes in text of key (its first byte, a quote of
+// a quoted key) and of its value in the flow mapping whose "{" is at open
+// (-1, -1 when it has none).
+func flowKeyValue(text string, open int, key string) (k, v int) {
 	// the key as written, else in any case, as encoding/json matches it
-	if v := flowKeyValueBy(text, open, key, func(a, b string) bool { return a == b }); v >= 0 {
-		return v
+	if k, v := flowKeyValueBy(text, open, key, func(a, b string) bool { return a == b }); v >= 0 {
+		return k, v
 	}
 	return flowKeyValueBy(text, open, key, strings.EqualFold)
 }
 
 // flowKeyValueBy is flowKeyValue with keys compared by eq.
-func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool) int {
+func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool) (int, int) {
 	for i := open + 1; ; {
 		i = flowSkip(text, i)
 		if i+1 < len(text) && text[i] == '?' && strings.IndexByte(" \t\r\n", text[i+1]) >= 0 {
 			i = flowSkip(text, i+1) // an explicit key, "? key: value"
 		}
 		if i >= len(text) || text[i] == '}' {
-			return -1
+			return -1, -1
 		}
+		at := i // the key's first byte
 		var k string
 		if q := text[i]; q == '"' || q == '\'' {
 			j := i + 1
@@ -1912,7 +2039,7 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 				j++
 			}
 			if j >= len(text) {
-				return -1
+				return -1, -1
 			}
 			k, i = text[i+1:j], j+1
 		} else {
@@ -1924,15 +2051,15 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 		}
 		i = flowSkip(text, i)
 		if i >= len(text) || text[i] != ':' {
-			return -1
+			return -1, -1
 		}
 		v := flowSkip(text, i+1)
 		if eq(k, key) {
-			return v
+			return at, v
 		}
 		e := flowEnd(text, v)
 		if e >= len(text) || text[e] != ',' {
-			return -1
+			return -1, -1
 		}
 		i = e + 1
 	}

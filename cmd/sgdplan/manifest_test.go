@@ -38,8 +38,9 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:17: Worker.replicas = -1, want >= 0"},
 		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number`},
 		// (a second replicas in another case: the decoder's error, of
-		// "spec.tfReplicaSpecs.replicas" without the role, at no place)
-		{"Replicas beside replicas", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      Replicas: [1]\n", "m.yaml:6:17: spec.tfReplicaSpecs.Worker.replicas is [1]: want a whole number of replicas >= 0"},
+		// "spec.tfReplicaSpecs.replicas" without the role, at no place;
+		// now a key given twice, at the second, before its value)
+		{"Replicas beside replicas", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      Replicas: [1]\n", `m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given twice, as "replicas" and "Replicas"`},
 		{"MinReplicas capitalised", "kind: PyTorchJob\nspec:\n  elasticPolicy: {MinReplicas: -1}\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 2\n", "m.yaml:3:32: elasticPolicy.minReplicas = -1"},
 		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
@@ -168,6 +169,32 @@ func TestManifestRoleCase(t *testing.T) {
 	if _, err := parseManifest("m.yaml", []byte(dup)); err == nil || !strings.Contains(err.Error(), `m.yaml:6:5: replica role Worker given twice, as "Worker" and "worker"`) {
 		t.Errorf("two spellings of Worker: %v", err)
 	}
+}
+
+// A key check reads given twice in different cases ("replicas: 2" and
+// "Replicas: 3", both numbers) was read as whichever the decoder took
+// last, the other dropped without a word: it is refused as a role given
+// twice is, at the second in the file, naming both, for every key of the
+// structs check decodes (the decoder reads their keys in any case).
+func TestManifestKeyCaseTwice(t *testing.T) {
+	const tf = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n"
+	const pt = "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n"
+	const tail = ": keys are read in any case, so one would be dropped without a word; want it once"
+	checkManifestCases(t, []manifestCase{
+		{"replicas, Replicas", tf + "      replicas: 2\n      Replicas: 3\n", 0, 0, `check: m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given twice, as "replicas" and "Replicas"` + tail},
+		// the second in the file, whatever the sorted order
+		{"Replicas, replicas", tf + "      Replicas: 3\n      replicas: 2\n", 0, 0, `check: m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given twice, as "Replicas" and "replicas"` + tail},
+		{"flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2, REPLICAS: 3}}}\n", 0, 0, `check: m.yaml:2:47: spec.tfReplicaSpecs.Worker.replicas given twice, as "replicas" and "REPLICAS"` + tail},
+		{"minReplicas", pt + "  elasticPolicy:\n    minReplicas: 1\n    MinReplicas: 2\n", 0, 0, `check: m.yaml:8:5: spec.elasticPolicy.minReplicas given twice, as "minReplicas" and "MinReplicas"` + tail},
+		{"maxReplicas, flow", pt + "  elasticPolicy: {MaxReplicas: 4, maxreplicas: 3}\n", 0, 0, `check: m.yaml:6:35: spec.elasticPolicy.maxReplicas given twice, as "MaxReplicas" and "maxreplicas"` + tail},
+		{"nProcPerNode", pt + "  elasticPolicy:\n    nProcPerNode: 1\n    nprocPerNode: 2\n", 0, 0, `check: m.yaml:8:5: spec.elasticPolicy.nProcPerNode given twice, as "nProcPerNode" and "nprocPerNode"` + tail},
+		{"nprocPerNode", pt + "  nprocPerNode: \"2\"\n  NprocPerNode: \"4\"\n", 0, 0, `check: m.yaml:7:3: spec.nprocPerNode given twice, as "nprocPerNode" and "NprocPerNode"` + tail},
+		{"kind", "Kind: PyTorchJob\n" + tf + "      replicas: 2\n", 0, 0, `check: m.yaml:2:1: kind given twice, as "Kind" and "kind"` + tail},
+		{"spec", tf + "      replicas: 2\nSpec: {}\n", 0, 0, `check: m.yaml:6:1: spec given twice, as "spec" and "Spec"` + tail},
+		{"tfReplicaSpecs", tf + "      replicas: 2\n  TFReplicaSpecs: {}\n", 0, 0, `check: m.yaml:6:3: spec.tfReplicaSpecs given twice, as "tfReplicaSpecs" and "TFReplicaSpecs"` + tail},
+		// keys check does not read are left alone, as are keys in one case
+		{"other keys", tf + "      replicas: 2\n      Template: {}\n      template: {}\nmetadata: {Name: a, name: b}\n", 2, 0, ""},
+	})
 }
 
 // A replicas that is not a number in flow style is named at its line and
