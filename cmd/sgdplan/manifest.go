@@ -748,6 +748,18 @@ func yamlError(path string, b []byte, err error) error {
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
 		return faultf(path, keyAt(b, m[1], m[2]), "key %q appears twice in its mapping: want each key once (which one holds?)", m[2])
 	}
+	if kind, ok := strings.CutPrefix(msg, "invalid map key: "); ok {
+		// a flow mapping or list, or a block one under "? ", as a key:
+		// the library named no line, and the key in Go's syntax
+		// ("map[interface {}]interface {}{\"a\":1}")
+		kind = map[bool]string{true: "list", false: "mapping"}[strings.HasPrefix(kind, "[]")]
+		return faultf(path, mapKeyAt(b, kind), "not a Kubeflow job manifest: a %s used as a key (expected a plain key such as replicas)", kind)
+	}
+	if strings.HasPrefix(msg, "unsupported map key of type: %!s(<nil>)") {
+		// ~, null, !!null or an empty explicit key: the library's
+		// message was broken ("%!s(<nil>)") and named no line
+		return faultf(path, mapKeyAt(b, "null"), "not a Kubeflow job manifest: a null key (expected a plain key such as replicas; quote a key that is the word null)")
+	}
 	switch {
 	case line > 0 && yamlParserProblem(msg):
 		line++
@@ -781,6 +793,198 @@ func yamlError(path string, b []byte, err error) error {
 		where = onlyMatchAt(b, yamlMergeRE)
 	}
 	return faultf(path, where, "not a Kubeflow job manifest: invalid YAML: %s", msg)
+}
+
+// mapKeyAt is the place of the first key in b that is of kind kind, as
+// the YAML library refuses them: "mapping" or "list", a flow mapping or
+// list used as a key ("{a: 1}: x", "[a]: x", behind an anchor or a tag
+// too) or one under an explicit key ("? {a: 1}", "? - a", "? a: 1"), or
+// "null", a null key ("~: x", "null: x", "!!null : x", "? ~", an empty
+// "?"). Quoted strings and comments are skipped. Else the first complex
+// key of either kind, else the first alias used as a key (it may stand for
+// one); no place when there is none.
+func mapKeyAt(b []byte, kind string) pos {
+	text := string(b)
+	found := map[string]int{}
+	first := func(k string, at int) {
+		if _, ok := found[k]; !ok {
+			found[k] = at
+		}
+	}
+	prev := byte('\n')
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case strings.IndexByte(",[{:?- \t\r\n", prev) < 0:
+		case c == '"' || c == '\'':
+			for i++; i < len(text) && text[i] != c; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#':
+			for ; i < len(text) && text[i] != '\n'; i++ {
+			}
+		case c == '{' || c == '[':
+			if e := flowClose(text, i); e > 0 && valueIndicatorAt(text, e+1, false) {
+				first(map[byte]string{'{': "mapping", '[': "list"}[c], i)
+			}
+		case c == '?' && (i+1 == len(text) || strings.IndexByte(" \t\r\n", text[i+1]) >= 0):
+			if k, at := explicitKeyKind(text, i); k != "" {
+				first(k, at)
+			}
+		case c == '*':
+			j := i
+			for j < len(text) && strings.IndexByte(" \t\r\n,[]{}", text[j]) < 0 {
+				j++
+			}
+			if valueIndicatorAt(text, j, true) {
+				first("alias", i)
+			}
+		default:
+			if j := nullWordEnd(text, i); j > 0 && valueIndicatorAt(text, j, true) {
+				first("null", i)
+			}
+		}
+		if i < len(text) {
+			prev = text[i]
+		}
+	}
+	order := []string{kind, "alias"}
+	if kind != "null" {
+		order = []string{kind, "mapping", "list", "alias"}
+	}
+	for _, k := range order {
+		if at, ok := found[k]; ok {
+			return posAt(text, at)
+		}
+	}
+	return pos{}
+}
+
+// flowClose is the index of the bracket that closes the flow collection
+// whose "{" or "[" is at open in text (quoted strings and comments
+// skipped); -1 when it does not close.
+func flowClose(text string, open int) int {
+	depth := 0
+	prev := byte(' ')
+	for i := open; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case (c == '"' || c == '\'') && strings.IndexByte(",[{:? \t\r\n", prev) >= 0:
+			for i++; i < len(text) && text[i] != c; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#' && strings.IndexByte(" \t\r\n", prev) >= 0:
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			c = '\n'
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+		if i < len(text) {
+			prev = text[i]
+		}
+	}
+	return -1
+}
+
+// valueIndicatorAt reports whether a key's ":" stands at i of text, after
+// spaces on the line: after a plain key (plain) before white space, the
+// end, or a flow indicator; after a flow collection anywhere.
+func valueIndicatorAt(text string, i int, plain bool) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i >= len(text) || text[i] != ':' {
+		return false
+	}
+	return !plain || i+1 == len(text) || strings.IndexByte(" \t\r\n,]}", text[i+1]) >= 0
+}
+
+// nullWordEnd is the index after a null scalar starting at i of text (~,
+// null, Null, NULL, or a !!null tag and the scalar after it on the line);
+// -1 when none starts there.
+func nullWordEnd(text string, i int) int {
+	if strings.HasPrefix(text[i:], "!!null") {
+		j := i + len("!!null")
+		if j < len(text) && strings.IndexByte(" \t\r\n:", text[j]) < 0 {
+			return -1
+		}
+		for j < len(text) && text[j] != ':' && text[j] != '\n' {
+			j++
+		}
+		return j
+	}
+	for _, w := range []string{"~", "null", "Null", "NULL"} {
+		if j := i + len(w); strings.HasPrefix(text[i:], w) && (j == len(text) || strings.IndexByte(" \t\r\n:", text[j]) >= 0) {
+			return j
+		}
+	}
+	return -1
+}
+
+// explicitKeyKind is the kind of the key of the explicit key whose "?" is
+// at q of text ("mapping", "list" or "null"; "" for another scalar) and
+// the index of the key (of the "?" when the key is empty or on the lines
+// below).
+func explicitKeyKind(text string, q int) (string, int) {
+	eol := strings.IndexByte(text[q:], '\n')
+	if eol < 0 {
+		eol = len(text) - q
+	}
+	at := q + 1
+	for at < q+eol && (text[at] == ' ' || text[at] == '\t') {
+		at++
+	}
+	rest := strings.TrimRight(text[at:q+eol], " \t\r")
+	if strings.HasPrefix(rest, "#") {
+		rest = ""
+	}
+	nullTag := false
+	for strings.HasPrefix(rest, "&") || strings.HasPrefix(rest, "!") {
+		// an anchor or a tag before the key
+		tag, after, _ := strings.Cut(rest, " ")
+		nullTag = nullTag || tag == "!!null"
+		rest = strings.TrimLeft(after, " \t")
+	}
+	switch {
+	case nullTag:
+		return "null", q
+	case rest == "":
+		// the key on the lines below, indented past the "?"; else none
+		col := q - strings.LastIndexByte(text[:q], '\n') - 1
+		for _, l := range strings.Split(text[min(q+eol+1, len(text)):], "\n") {
+			t := strings.TrimLeft(l, " ")
+			if strings.TrimSpace(t) == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			switch {
+			case len(l)-len(t) <= col:
+				return "null", q
+			case t == "-" || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "["):
+				return "list", q
+			case strings.HasPrefix(t, "{") || strings.Contains(t, ": ") || strings.HasSuffix(strings.TrimRight(t, " \t\r"), ":"):
+				return "mapping", q
+			}
+			return "", q
+		}
+		return "null", q
+	case rest[0] == ':' || rest == "~" || rest == "null" || rest == "Null" || rest == "NULL":
+		return "null", q
+	case rest[0] == '[' || rest == "-" || strings.HasPrefix(rest, "- "):
+		return "list", q + strings.Index(text[q:], rest)
+	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")):
+		return "mapping", q + strings.Index(text[q:], rest)
+	}
+	return "", q
 }
 
 // yamlProblem is the problem of a YAML error of sigs.k8s.io/yaml, without

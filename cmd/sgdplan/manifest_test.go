@@ -197,6 +197,38 @@ func TestManifestKeyCaseTwice(t *testing.T) {
 	})
 }
 
+// A flow mapping or list used as a key, or one under an explicit key,
+// was the YAML library's "invalid map key: map[interface {}]interface
+// {}{\"a\":1}", in Go's syntax and at no line; a null key its broken
+// "unsupported map key of type: %!s(<nil>)": each is told at the key in
+// the manifest's words.
+func TestManifestComplexKeys(t *testing.T) {
+	const mapping = ": not a Kubeflow job manifest: a mapping used as a key (expected a plain key such as replicas)"
+	const list = ": not a Kubeflow job manifest: a list used as a key (expected a plain key such as replicas)"
+	const null = ": not a Kubeflow job manifest: a null key (expected a plain key such as replicas; quote a key that is the word null)"
+	const tf = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n"
+	checkManifestCases(t, []manifestCase{
+		{"flow mapping", "{a: 1}: x\n", 0, 0, "check: m.yaml:1:1" + mapping},
+		{"flow list", "kind: TFJob\nspec:\n  [a]: x\n", 0, 0, "check: m.yaml:3:3" + list},
+		{"in a role", tf + "      replicas: 2\n      {x: 1}: y\n", 0, 0, "check: m.yaml:6:7" + mapping},
+		{"in flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {[r]: 2}}}\n", 0, 0, "check: m.yaml:2:34" + list},
+		{"an anchor before it", "kind: TFJob\nspec:\n  &a [x]: y\n", 0, 0, "check: m.yaml:3:6" + list},
+		// a quoted one and a value are no keys: the key below them
+		{"after a value and a string", "kind: TFJob\nmetadata: {labels: {a: '[b]: c'}, x: [y]}\nspec:\n  {a: 1} : x\n", 0, 0, "check: m.yaml:4:3" + mapping},
+		{"explicit mapping", "kind: TFJob\n? {a: 1}\n: x\n", 0, 0, "check: m.yaml:2:3" + mapping},
+		{"explicit block list", "kind: TFJob\n? - a\n: x\n", 0, 0, "check: m.yaml:2:3" + list},
+		{"explicit block mapping", "kind: TFJob\n? a: 1\n: x\n", 0, 0, "check: m.yaml:2:3" + mapping},
+		{"explicit, below", "kind: TFJob\n?\n  - a\n: x\n", 0, 0, "check: m.yaml:2:1" + list},
+		{"tilde", "kind: TFJob\nspec:\n  ~: x\n", 0, 0, "check: m.yaml:3:3" + null},
+		{"null", tf + "      null: 2\n", 0, 0, "check: m.yaml:5:7" + null},
+		{"NULL in flow", "kind: TFJob\nspec: {tfReplicaSpecs: {NULL: 1}}\n", 0, 0, "check: m.yaml:2:25" + null},
+		{"!!null", "kind: TFJob\n!!null '': x\n", 0, 0, "check: m.yaml:2:1" + null},
+		{"empty explicit key", "kind: TFJob\nspec:\n  ?\n  : x\n", 0, 0, "check: m.yaml:3:3" + null},
+		// a word that holds null is a key
+		{"nullable", "kind: TFJob\nnullable: 1\nspec:\n  ? ~\n  : x\n", 0, 0, "check: m.yaml:4:3" + null},
+	})
+}
+
 // A replicas that is not a number in flow style is named at its line and
 // column in the project's words (it got encoding/json's, naming a Go
 // struct, and no position).
@@ -1058,6 +1090,8 @@ func FuzzReadManifest(f *testing.F) {
 		"apiVersion: v1\nitems:\n- kind: Service\n  spec:\n    ports:\n    - port: 1\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: 2\nkind: List\n",
 		`{"kind": "List", "items": [{"kind": "PyTorchJob", "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": "2"}}}}]}`,
 		"kind: TFJob\nspec:\n  x: \"a: b\": c\n",
+		"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {[r]: 2, replicas: 1, Replicas: 2}}}\n? - a\n: x\n",
+		"kind: TFJob\nspec:\n  ?\n  : x\n  null: y\n  &a {b: 1} : c\n",
 		"kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: Off}}}\n",
 	} {
 		f.Add([]byte(s))
