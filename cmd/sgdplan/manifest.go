@@ -287,6 +287,10 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	// found by it (a role given twice, nprocPerNode, elasticPolicy) had
 	// no place, and were told after those that had
 	at := func(keys ...string) pos { return valuePos(b, keys) }
+	// atKey is where the last key of keys is: a role given twice, or a
+	// Chief beside a Master, is told at its key in both styles (in flow
+	// style it was told at its value)
+	atKey := func(keys ...string) pos { return keyPos(b, keys) }
 	specsKey := "tfReplicaSpecs"
 	if j.Kind == "PyTorchJob" {
 		specsKey = "pytorchReplicaSpecs"
@@ -313,7 +317,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				continue
 			}
 			if key != "" {
-				return replicaSpec{}, "", false, faultf(path, at("spec", specsKey, k), "replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", n, key, k)
+				return replicaSpec{}, "", false, faultf(path, atKey("spec", specsKey, k), "replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", n, key, k)
 			}
 			key = k
 		}
@@ -398,7 +402,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = append(faults, err)
 		}
 		if hasChief && hasMaster {
-			faults = append(faults, faultf(path, at("spec", specsKey, master), "TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", chief, master))
+			faults = append(faults, faultf(path, atKey("spec", specsKey, master), "TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", chief, master))
 		}
 		// The chief/master is one task: Kubeflow's TFJob schema bounds
 		// Chief.replicas to 1 and TensorFlow refuses a cluster with more

@@ -833,14 +833,16 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 // In flow style a role given twice, a TFJob's Chief beside a Master, and
 // the nprocPerNode and elasticPolicy faults had no place (found in block
 // style alone), and were told after the faults that had one, below them
-// in the file: each is told at its place, the first in the file first.
+// in the file: each is told at its place, the first in the file first. A
+// role given twice and a Chief beside a Master are told at the key, as in
+// block style (they were told at the role's value, its "{").
 func TestManifestFlowFaultsPlaced(t *testing.T) {
 	pt := func(spec string) string { return "kind: PyTorchJob\nspec: {" + spec + "}\n" }
 	checkManifestCases(t, []manifestCase{
 		{"role twice", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: 1}}}\n", 0, 0,
-			`check: m.yaml:2:56: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+			`check: m.yaml:2:48: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
 		{"chief and master", "kind: TFJob\nspec: {tfReplicaSpecs: {Chief: {}, Master: {}, Worker: {}}}\n", 0, 0,
-			"check: m.yaml:2:44: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
+			"check: m.yaml:2:36: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
 		{"nprocPerNode", pt(`nprocPerNode: "0", pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
 			`check: m.yaml:2:22: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
 		{"nprocPerNode a number", pt(`nprocPerNode: 4, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
@@ -855,7 +857,12 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 		{"flow above block", "kind: PyTorchJob\nspec:\n  elasticPolicy: {minReplicas: 3, maxReplicas: 2}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -1\n", 0, 0,
 			"check: m.yaml:3:32: elasticPolicy minReplicas 3 is above maxReplicas 2: want minReplicas <= maxReplicas"},
 		{"twice above block", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs: {Worker: {}, worker: {}}\n  nprocPerNode: \"0\"\n", 0, 0,
-			`check: m.yaml:3:45: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+			`check: m.yaml:3:37: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+		// block style, a role's value in flow style: at the key too
+		{"twice, block keys", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: 2}\n    worker: {replicas: 1}\n", 0, 0,
+			`check: m.yaml:5:5: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+		{"chief and master, block keys", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief: {}\n    Master: {replicas: 1}\n    Worker: {}\n", 0, 0,
+			"check: m.yaml:5:5: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
 	})
 }
 
