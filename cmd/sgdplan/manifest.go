@@ -248,6 +248,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	err = json.Unmarshal(js, &head)
 	j.APIVersion, j.Kind = head.APIVersion, head.Kind
 	faults := typeFaults(path, b, js, reflect.TypeOf(head), nil, nil)
+	faults = caseTwiceFaults(path, b, js, reflect.TypeOf(head), nil, faults)
 	var fields any // the kind's fields, nil for another kind
 	switch j.Kind {
 	case "TFJob":
@@ -263,6 +264,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// (a spec that is not a mapping is told once, above)
 			faults = typeFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		}
+		// (spec given twice is told by both walks, at one place)
+		faults = caseTwiceFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		faults = append(faults, badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind])...)
 		j.Spec.TF = tf.Spec.TF
 		j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
@@ -284,6 +287,10 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	// found by it (a role given twice, nprocPerNode, elasticPolicy) had
 	// no place, and were told after those that had
 	at := func(keys ...string) pos { return valuePos(b, keys) }
+	// atKey is where the last key of keys is: a role given twice, or a
+	// Chief beside a Master, is told at its key in both styles (in flow
+	// style it was told at its value)
+	atKey := func(keys ...string) pos { return keyPos(b, keys) }
 	specsKey := "tfReplicaSpecs"
 	if j.Kind == "PyTorchJob" {
 		specsKey = "pytorchReplicaSpecs"
@@ -310,7 +317,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				continue
 			}
 			if key != "" {
-				return replicaSpec{}, "", false, faultf(path, at("spec", specsKey, k), "replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", n, key, k)
+				return replicaSpec{}, "", false, faultf(path, atKey("spec", specsKey, k), "replica role %s given twice, as %q and %q: Kubeflow reads role names in any case; want it once", n, key, k)
 			}
 			key = k
 		}
@@ -395,7 +402,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = append(faults, err)
 		}
 		if hasChief && hasMaster {
-			faults = append(faults, faultf(path, at("spec", specsKey, master), "TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", chief, master))
+			faults = append(faults, faultf(path, atKey("spec", specsKey, master), "TFJob with both %s and %s replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)", chief, master))
 		}
 		// The chief/master is one task: Kubeflow's TFJob schema bounds
 		// Chief.replicas to 1 and TensorFlow refuses a cluster with more
@@ -745,6 +752,18 @@ func yamlError(path string, b []byte, err error) error {
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
 		return faultf(path, keyAt(b, m[1], m[2]), "key %q appears twice in its mapping: want each key once (which one holds?)", m[2])
 	}
+	if kind, ok := strings.CutPrefix(msg, "invalid map key: "); ok {
+		// a flow mapping or list, or a block one under "? ", as a key:
+		// the library named no line, and the key in Go's syntax
+		// ("map[interface {}]interface {}{\"a\":1}")
+		kind = map[bool]string{true: "list", false: "mapping"}[strings.HasPrefix(kind, "[]")]
+		return faultf(path, mapKeyAt(b, kind), "not a Kubeflow job manifest: a %s used as a key (expected a plain key such as replicas)", kind)
+	}
+	if strings.HasPrefix(msg, "unsupported map key of type: %!s(<nil>)") {
+		// ~, null, !!null or an empty explicit key: the library's
+		// message was broken ("%!s(<nil>)") and named no line
+		return faultf(path, mapKeyAt(b, "null"), "not a Kubeflow job manifest: a null key (expected a plain key such as replicas; quote a key that is the word null)")
+	}
 	switch {
 	case line > 0 && yamlParserProblem(msg):
 		line++
@@ -778,6 +797,198 @@ func yamlError(path string, b []byte, err error) error {
 		where = onlyMatchAt(b, yamlMergeRE)
 	}
 	return faultf(path, where, "not a Kubeflow job manifest: invalid YAML: %s", msg)
+}
+
+// mapKeyAt is the place of the first key in b that is of kind kind, as
+// the YAML library refuses them: "mapping" or "list", a flow mapping or
+// list used as a key ("{a: 1}: x", "[a]: x", behind an anchor or a tag
+// too) or one under an explicit key ("? {a: 1}", "? - a", "? a: 1"), or
+// "null", a null key ("~: x", "null: x", "!!null : x", "? ~", an empty
+// "?"). Quoted strings and comments are skipped. Else the first complex
+// key of either kind, else the first alias used as a key (it may stand for
+// one); no place when there is none.
+func mapKeyAt(b []byte, kind string) pos {
+	text := string(b)
+	found := map[string]int{}
+	first := func(k string, at int) {
+		if _, ok := found[k]; !ok {
+			found[k] = at
+		}
+	}
+	prev := byte('\n')
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case strings.IndexByte(",[{:?- \t\r\n", prev) < 0:
+		case c == '"' || c == '\'':
+			for i++; i < len(text) && text[i] != c; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#':
+			for ; i < len(text) && text[i] != '\n'; i++ {
+			}
+		case c == '{' || c == '[':
+			if e := flowClose(text, i); e > 0 && valueIndicatorAt(text, e+1, false) {
+				first(map[byte]string{'{': "mapping", '[': "list"}[c], i)
+			}
+		case c == '?' && (i+1 == len(text) || strings.IndexByte(" \t\r\n", text[i+1]) >= 0):
+			if k, at := explicitKeyKind(text, i); k != "" {
+				first(k, at)
+			}
+		case c == '*':
+			j := i
+			for j < len(text) && strings.IndexByte(" \t\r\n,[]{}", text[j]) < 0 {
+				j++
+			}
+			if valueIndicatorAt(text, j, true) {
+				first("alias", i)
+			}
+		default:
+			if j := nullWordEnd(text, i); j > 0 && valueIndicatorAt(text, j, true) {
+				first("null", i)
+			}
+		}
+		if i < len(text) {
+			prev = text[i]
+		}
+	}
+	order := []string{kind, "alias"}
+	if kind != "null" {
+		order = []string{kind, "mapping", "list", "alias"}
+	}
+	for _, k := range order {
+		if at, ok := found[k]; ok {
+			return posAt(text, at)
+		}
+	}
+	return pos{}
+}
+
+// flowClose is the index of the bracket that closes the flow collection
+// whose "{" or "[" is at open in text (quoted strings and comments
+// skipped); -1 when it does not close.
+func flowClose(text string, open int) int {
+	depth := 0
+	prev := byte(' ')
+	for i := open; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case (c == '"' || c == '\'') && strings.IndexByte(",[{:? \t\r\n", prev) >= 0:
+			for i++; i < len(text) && text[i] != c; i++ {
+				if c == '"' && text[i] == '\\' {
+					i++
+				}
+			}
+		case c == '#' && strings.IndexByte(" \t\r\n", prev) >= 0:
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			c = '\n'
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+		if i < len(text) {
+			prev = text[i]
+		}
+	}
+	return -1
+}
+
+// valueIndicatorAt reports whether a key's ":" stands at i of text, after
+// spaces on the line: after a plain key (plain) before white space, the
+// end, or a flow indicator; after a flow collection anywhere.
+func valueIndicatorAt(text string, i int, plain bool) bool {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if i >= len(text) || text[i] != ':' {
+		return false
+	}
+	return !plain || i+1 == len(text) || strings.IndexByte(" \t\r\n,]}", text[i+1]) >= 0
+}
+
+// nullWordEnd is the index after a null scalar starting at i of text (~,
+// null, Null, NULL, or a !!null tag and the scalar after it on the line);
+// -1 when none starts there.
+func nullWordEnd(text string, i int) int {
+	if strings.HasPrefix(text[i:], "!!null") {
+		j := i + len("!!null")
+		if j < len(text) && strings.IndexByte(" \t\r\n:", text[j]) < 0 {
+			return -1
+		}
+		for j < len(text) && text[j] != ':' && text[j] != '\n' {
+			j++
+		}
+		return j
+	}
+	for _, w := range []string{"~", "null", "Null", "NULL"} {
+		if j := i + len(w); strings.HasPrefix(text[i:], w) && (j == len(text) || strings.IndexByte(" \t\r\n:", text[j]) >= 0) {
+			return j
+		}
+	}
+	return -1
+}
+
+// explicitKeyKind is the kind of the key of the explicit key whose "?" is
+// at q of text ("mapping", "list" or "null"; "" for another scalar) and
+// the index of the key (of the "?" when the key is empty or on the lines
+// below).
+func explicitKeyKind(text string, q int) (string, int) {
+	eol := strings.IndexByte(text[q:], '\n')
+	if eol < 0 {
+		eol = len(text) - q
+	}
+	at := q + 1
+	for at < q+eol && (text[at] == ' ' || text[at] == '\t') {
+		at++
+	}
+	rest := strings.TrimRight(text[at:q+eol], " \t\r")
+	if strings.HasPrefix(rest, "#") {
+		rest = ""
+	}
+	nullTag := false
+	for strings.HasPrefix(rest, "&") || strings.HasPrefix(rest, "!") {
+		// an anchor or a tag before the key
+		tag, after, _ := strings.Cut(rest, " ")
+		nullTag = nullTag || tag == "!!null"
+		rest = strings.TrimLeft(after, " \t")
+	}
+	switch {
+	case nullTag:
+		return "null", q
+	case rest == "":
+		// the key on the lines below, indented past the "?"; else none
+		col := q - strings.LastIndexByte(text[:q], '\n') - 1
+		for _, l := range strings.Split(text[min(q+eol+1, len(text)):], "\n") {
+			t := strings.TrimLeft(l, " ")
+			if strings.TrimSpace(t) == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			switch {
+			case len(l)-len(t) <= col:
+				return "null", q
+			case t == "-" || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "["):
+				return "list", q
+			case strings.HasPrefix(t, "{") || strings.Contains(t, ": ") || strings.HasSuffix(strings.TrimRight(t, " \t\r"), ":"):
+				return "mapping", q
+			}
+			return "", q
+		}
+		return "null", q
+	case rest[0] == ':' || rest == "~" || rest == "null" || rest == "Null" || rest == "NULL":
+		return "null", q
+	case rest[0] == '[' || rest == "-" || strings.HasPrefix(rest, "- "):
+		return "list", q + strings.Index(text[q:], rest)
+	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")):
+		return "mapping", q + strings.Index(text[q:], rest)
+	}
+	return "", q
 }
 
 // yamlProblem is the problem of a YAML error of sigs.k8s.io/yaml, without
@@ -1038,16 +1249,31 @@ func firstContent(b []byte) pos {
 // line below an explicit key, "? key"), or of the key when the value is a
 // nested block.
 func yamlValuePos(b []byte, keys []string) pos {
-	// the keys as written, else in any case, as encoding/json matches
-	// them (a role given twice, "Worker" and "worker", is each at its own)
-	if p := yamlValuePosBy(b, keys, func(a, b string) bool { return a == b }); p.line > 0 {
-		return p
-	}
-	return yamlValuePosBy(b, keys, strings.EqualFold)
+	_, v := yamlPlace(b, keys)
+	return v
 }
 
-// yamlValuePosBy is yamlValuePos with keys compared by eq.
-func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
+// yamlKeyPos is the place of the last key of the key path keys in a
+// block-style YAML document (after "? " for an explicit key); no place
+// when it is not found there.
+func yamlKeyPos(b []byte, keys []string) pos {
+	k, _ := yamlPlace(b, keys)
+	return k
+}
+
+// yamlPlace is the places of the last key of keys and of its value
+// (yamlValuePos) in a block-style YAML document.
+func yamlPlace(b []byte, keys []string) (key, value pos) {
+	// the keys as written, else in any case, as encoding/json matches
+	// them (a role given twice, "Worker" and "worker", is each at its own)
+	if k, v := yamlPlaceBy(b, keys, func(a, b string) bool { return a == b }); v.line > 0 {
+		return k, v
+	}
+	return yamlPlaceBy(b, keys, strings.EqualFold)
+}
+
+// yamlPlaceBy is yamlPlace with keys compared by eq.
+func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value pos) {
 	var stack []yamlLevel
 	explicit := pos{} // keys' explicit key, its value on the line below
 	for i, raw := range strings.Split(string(b), "\n") {
@@ -1062,24 +1288,23 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 		if explicit.line > 0 {
 			// ": value" at the key's indentation
 			if v := strings.TrimLeft(t[1:], " "); t[0] == ':' && indent == stack[len(stack)-1].indent && v != "" && !strings.HasPrefix(v, "#") {
-				return pos{i + 1, len(line) - len(v) + 1}
+				return explicit, pos{i + 1, len(line) - len(v) + 1}
 			}
-			return explicit
+			return explicit, explicit
 		}
-		key, val, ok := strings.Cut(t, ":")
+		k, val, ok := strings.Cut(t, ":")
 		q := "" // an explicit key's text: "? key", its value on a ": value" line
 		if t == "?" || strings.HasPrefix(t, "? ") {
 			q = strings.TrimLeft(t[1:], " ")
-			key, val, ok = strings.Split(q, " #")[0], "", true
+			k, val, ok = strings.Split(q, " #")[0], "", true
 		}
-		if !ok || t[0] == ':' || strings.ContainsAny(key, "{}[],") {
+		if !ok || t[0] == ':' || strings.ContainsAny(k, "{}[],") {
 			continue
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
-		k := strings.Trim(strings.TrimSpace(key), `"'`)
-		stack = append(stack, yamlLevel{indent, k})
+		stack = append(stack, yamlLevel{indent, strings.Trim(strings.TrimSpace(k), `"'`)})
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
@@ -1087,12 +1312,13 @@ func yamlValuePosBy(b []byte, keys []string, eq func(a, b string) bool) pos {
 			explicit = pos{i + 1, len(line) - len(q) + 1}
 			continue
 		}
+		key = pos{i + 1, indent + 1}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
-			return pos{i + 1, indent + len(key) + 1 + len(val) - len(v) + 1}
+			return key, pos{i + 1, indent + len(k) + 1 + len(val) - len(v) + 1}
 		}
-		return pos{i + 1, indent + 1}
+		return key, key
 	}
-	return explicit
+	return explicit, explicit
 }
 
 // yamlDocuments is the documents of a YAML stream that hold anything but
@@ -1495,6 +1721,94 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 	return append(faults, faultf(path, p, "not a Kubeflow job manifest: %s holds %s where %s was expected", field, what, manifestType(t)))
 }
 
+// caseTwiceFaults appends to faults a fault for each key of a mapping
+// that check decodes into a struct (type t, at the key path keys of v,
+// the JSON form of manifest b) given twice in different cases
+// ("replicas: 2" and "Replicas: 3"): the decoder reads a struct's keys in
+// any case, so it read whichever came last and dropped the other without
+// a word. Each is told at the second in the file, naming both (the YAML
+// library refuses a key given twice in one case). It walks the structs
+// and maps (the replica roles) check reads; a map's own keys are exact
+// (two spellings of a role are refused where the role is read).
+func caseTwiceFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || v[0] != '{' || t.Kind() != reflect.Struct && t.Kind() != reflect.Map {
+		return faults
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v, &m) != nil {
+		return faults
+	}
+	ks := slices.Sorted(maps.Keys(m))
+	if t.Kind() == reflect.Struct {
+		told := map[string]bool{}
+		for i, k := range ks {
+			name := fieldName(t, k)
+			if told[k] || name == "" {
+				continue
+			}
+			same := []string{k}
+			for _, k2 := range ks[i+1:] {
+				if strings.EqualFold(k, k2) {
+					same, told[k2] = append(same, k2), true
+				}
+			}
+			if len(same) < 2 {
+				continue
+			}
+			// in file order, those at no place last
+			type spelling struct {
+				key string
+				at  pos
+			}
+			sp := make([]spelling, len(same))
+			for j, k := range same {
+				sp[j] = spelling{k, keyPos(b, append(slices.Clip(keys), k))}
+			}
+			slices.SortStableFunc(sp, func(a, b spelling) int {
+				switch {
+				case a.at.before(b.at):
+					return -1
+				case b.at.before(a.at):
+					return 1
+				}
+				return 0
+			})
+			at := sp[1].at
+			if at.line < 1 {
+				at = sp[0].at
+			}
+			field := strings.Join(append(slices.Clip(keys), name), ".")
+			faults = append(faults, faultf(path, at, "%s given twice, as %q and %q: keys are read in any case, so one would be dropped without a word; want it once", field, sp[0].key, sp[1].key))
+		}
+	}
+	for _, k := range ks {
+		if ft, ok := fieldType(t, k); ok {
+			faults = caseTwiceFaults(path, b, m[k], ft, append(slices.Clip(keys), k), faults)
+		}
+	}
+	return faults
+}
+
+// fieldName is the JSON name of the field of the struct type t that the
+// decoder fills from the key k (fieldType); "" when none.
+func fieldName(t reflect.Type, k string) string {
+	var fold string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case name == k:
+			return name
+		case fold == "" && strings.EqualFold(name, k):
+			fold = name
+		}
+	}
+	return fold
+}
+
 // fieldType is the type of the field of the struct or map type t that
 // the decoder fills from the key k: a struct's field by its JSON name, an
 // exact match first, else one in any case; false when none.
@@ -1621,6 +1935,17 @@ func valuePos(b []byte, keys []string) pos {
 	return flowPathPos(b, keys)
 }
 
+// keyPos is the place of the last key of the key path keys in b, in block
+// style (yamlKeyPos) or flow style (flowPathPlace); no place when not
+// found.
+func keyPos(b []byte, keys []string) pos {
+	if p := yamlKeyPos(b, keys); p.line > 0 {
+		return p
+	}
+	k, _ := flowPathPlace(b, keys)
+	return k
+}
+
 // flowPathPos is the place of the value of the key path keys in b where
 // the path enters a flow mapping ("Worker: {replicas: x}", "spec:
 // {tfReplicaSpecs: ...}", a JSON document), an anchor or a tag before its
@@ -1629,6 +1954,13 @@ func valuePos(b []byte, keys []string) pos {
 // flow mapping, followed key by key through the flow mappings
 // (flowKeyValue); no place when not found.
 func flowPathPos(b []byte, keys []string) pos {
+	_, v := flowPathPlace(b, keys)
+	return v
+}
+
+// flowPathPlace is the places of the last key of keys and of its value
+// (flowPathPos) where the path enters a flow mapping.
+func flowPathPlace(b []byte, keys []string) (key, value pos) {
 	text := string(b)
 	for i := len(keys) - 1; i >= 0; i-- {
 		open := -1
@@ -1640,18 +1972,19 @@ func flowPathPos(b []byte, keys []string) pos {
 		if flowMapAt(text, open) < 0 {
 			continue
 		}
-		for _, k := range keys[i:] {
+		k := -1
+		for _, name := range keys[i:] {
 			if open = flowMapAt(text, open); open < 0 {
-				return pos{}
+				return pos{}, pos{}
 			}
-			open = flowKeyValue(text, open, k)
+			k, open = flowKeyValue(text, open, name)
 		}
-		if open < 0 || open >= len(text) {
-			return pos{}
+		if open < 0 || open >= len(text) || k < 0 || k >= len(text) {
+			return pos{}, pos{}
 		}
-		return posAt(text, open)
+		return posAt(text, k), posAt(text, open)
 	}
-	return pos{}
+	return pos{}, pos{}
 }
 
 // flowMapAt is the index of the "{" of the flow mapping of the node at i
@@ -1709,7 +2042,7 @@ func listItems(path string, doc []byte, n int) ([][]byte, error) {
 		t := strings.TrimLeft(line, " ")
 		if t != "" && !strings.HasPrefix(t, "#") && len(line)-len(t) == topIndent && strings.HasPrefix(t, "{") {
 			// a flow mapping: its key items at depth 1
-			val = flowKeyValue(text, off+topIndent, "items")
+			_, val = flowKeyValue(text, off+topIndent, "items")
 			break
 		}
 		if len(line)-len(t) == topIndent {
@@ -1882,26 +2215,28 @@ func flowElements(text string, open int) ([][2]int, bool) {
 	}
 }
 
-// flowKeyValue is the index in text of the value of key in the flow
-// mapping whose "{" is at open (-1 when it has none).
-func flowKeyValue(text string, open int, key string) int {
+// flowKeyValue is the indexes in text of key (its first byte, a quote of
+// a quoted key) and of its value in the flow mapping whose "{" is at open
+// (-1, -1 when it has none).
+func flowKeyValue(text string, open int, key string) (k, v int) {
 	// the key as written, else in any case, as encoding/json matches it
-	if v := flowKeyValueBy(text, open, key, func(a, b string) bool { return a == b }); v >= 0 {
-		return v
+	if k, v := flowKeyValueBy(text, open, key, func(a, b string) bool { return a == b }); v >= 0 {
+		return k, v
 	}
 	return flowKeyValueBy(text, open, key, strings.EqualFold)
 }
 
 // flowKeyValueBy is flowKeyValue with keys compared by eq.
-func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool) int {
+func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool) (int, int) {
 	for i := open + 1; ; {
 		i = flowSkip(text, i)
 		if i+1 < len(text) && text[i] == '?' && strings.IndexByte(" \t\r\n", text[i+1]) >= 0 {
 			i = flowSkip(text, i+1) // an explicit key, "? key: value"
 		}
 		if i >= len(text) || text[i] == '}' {
-			return -1
+			return -1, -1
 		}
+		at := i // the key's first byte
 		var k string
 		if q := text[i]; q == '"' || q == '\'' {
 			j := i + 1
@@ -1912,7 +2247,7 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 				j++
 			}
 			if j >= len(text) {
-				return -1
+				return -1, -1
 			}
 			k, i = text[i+1:j], j+1
 		} else {
@@ -1924,15 +2259,15 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 		}
 		i = flowSkip(text, i)
 		if i >= len(text) || text[i] != ':' {
-			return -1
+			return -1, -1
 		}
 		v := flowSkip(text, i+1)
 		if eq(k, key) {
-			return v
+			return at, v
 		}
 		e := flowEnd(text, v)
 		if e >= len(text) || text[e] != ',' {
-			return -1
+			return -1, -1
 		}
 		i = e + 1
 	}

@@ -38,8 +38,9 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:17: Worker.replicas = -1, want >= 0"},
 		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number`},
 		// (a second replicas in another case: the decoder's error, of
-		// "spec.tfReplicaSpecs.replicas" without the role, at no place)
-		{"Replicas beside replicas", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      Replicas: [1]\n", "m.yaml:6:17: spec.tfReplicaSpecs.Worker.replicas is [1]: want a whole number of replicas >= 0"},
+		// "spec.tfReplicaSpecs.replicas" without the role, at no place;
+		// now a key given twice, at the second, before its value)
+		{"Replicas beside replicas", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      Replicas: [1]\n", `m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given twice, as "replicas" and "Replicas"`},
 		{"MinReplicas capitalised", "kind: PyTorchJob\nspec:\n  elasticPolicy: {MinReplicas: -1}\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 2\n", "m.yaml:3:32: elasticPolicy.minReplicas = -1"},
 		{"Worker twice, a comment below", job + "    Worker:\n      # the big one\n\n      replicas: 64\n", `m.yaml:26:5: key "Worker" appears twice`},
 		{"negative", strings.Replace(job, "replicas: 4", "replicas: -4", 1), "m.yaml:19:17: Worker.replicas = -4, want >= 0"},
@@ -168,6 +169,64 @@ func TestManifestRoleCase(t *testing.T) {
 	if _, err := parseManifest("m.yaml", []byte(dup)); err == nil || !strings.Contains(err.Error(), `m.yaml:6:5: replica role Worker given twice, as "Worker" and "worker"`) {
 		t.Errorf("two spellings of Worker: %v", err)
 	}
+}
+
+// A key check reads given twice in different cases ("replicas: 2" and
+// "Replicas: 3", both numbers) was read as whichever the decoder took
+// last, the other dropped without a word: it is refused as a role given
+// twice is, at the second in the file, naming both, for every key of the
+// structs check decodes (the decoder reads their keys in any case).
+func TestManifestKeyCaseTwice(t *testing.T) {
+	const tf = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n"
+	const pt = "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n"
+	const tail = ": keys are read in any case, so one would be dropped without a word; want it once"
+	checkManifestCases(t, []manifestCase{
+		{"replicas, Replicas", tf + "      replicas: 2\n      Replicas: 3\n", 0, 0, `check: m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given twice, as "replicas" and "Replicas"` + tail},
+		// the second in the file, whatever the sorted order
+		{"Replicas, replicas", tf + "      Replicas: 3\n      replicas: 2\n", 0, 0, `check: m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given twice, as "Replicas" and "replicas"` + tail},
+		{"flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2, REPLICAS: 3}}}\n", 0, 0, `check: m.yaml:2:47: spec.tfReplicaSpecs.Worker.replicas given twice, as "replicas" and "REPLICAS"` + tail},
+		{"minReplicas", pt + "  elasticPolicy:\n    minReplicas: 1\n    MinReplicas: 2\n", 0, 0, `check: m.yaml:8:5: spec.elasticPolicy.minReplicas given twice, as "minReplicas" and "MinReplicas"` + tail},
+		{"maxReplicas, flow", pt + "  elasticPolicy: {MaxReplicas: 4, maxreplicas: 3}\n", 0, 0, `check: m.yaml:6:35: spec.elasticPolicy.maxReplicas given twice, as "MaxReplicas" and "maxreplicas"` + tail},
+		{"nProcPerNode", pt + "  elasticPolicy:\n    nProcPerNode: 1\n    nprocPerNode: 2\n", 0, 0, `check: m.yaml:8:5: spec.elasticPolicy.nProcPerNode given twice, as "nProcPerNode" and "nprocPerNode"` + tail},
+		{"nprocPerNode", pt + "  nprocPerNode: \"2\"\n  NprocPerNode: \"4\"\n", 0, 0, `check: m.yaml:7:3: spec.nprocPerNode given twice, as "nprocPerNode" and "NprocPerNode"` + tail},
+		{"kind", "Kind: PyTorchJob\n" + tf + "      replicas: 2\n", 0, 0, `check: m.yaml:2:1: kind given twice, as "Kind" and "kind"` + tail},
+		{"spec", tf + "      replicas: 2\nSpec: {}\n", 0, 0, `check: m.yaml:6:1: spec given twice, as "spec" and "Spec"` + tail},
+		{"tfReplicaSpecs", tf + "      replicas: 2\n  TFReplicaSpecs: {}\n", 0, 0, `check: m.yaml:6:3: spec.tfReplicaSpecs given twice, as "tfReplicaSpecs" and "TFReplicaSpecs"` + tail},
+		// keys check does not read are left alone, as are keys in one case
+		{"other keys", tf + "      replicas: 2\n      Template: {}\n      template: {}\nmetadata: {Name: a, name: b}\n", 2, 0, ""},
+	})
+}
+
+// A flow mapping or list used as a key, or one under an explicit key,
+// was the YAML library's "invalid map key: map[interface {}]interface
+// {}{\"a\":1}", in Go's syntax and at no line; a null key its broken
+// "unsupported map key of type: %!s(<nil>)": each is told at the key in
+// the manifest's words.
+func TestManifestComplexKeys(t *testing.T) {
+	const mapping = ": not a Kubeflow job manifest: a mapping used as a key (expected a plain key such as replicas)"
+	const list = ": not a Kubeflow job manifest: a list used as a key (expected a plain key such as replicas)"
+	const null = ": not a Kubeflow job manifest: a null key (expected a plain key such as replicas; quote a key that is the word null)"
+	const tf = "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n"
+	checkManifestCases(t, []manifestCase{
+		{"flow mapping", "{a: 1}: x\n", 0, 0, "check: m.yaml:1:1" + mapping},
+		{"flow list", "kind: TFJob\nspec:\n  [a]: x\n", 0, 0, "check: m.yaml:3:3" + list},
+		{"in a role", tf + "      replicas: 2\n      {x: 1}: y\n", 0, 0, "check: m.yaml:6:7" + mapping},
+		{"in flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {[r]: 2}}}\n", 0, 0, "check: m.yaml:2:34" + list},
+		{"an anchor before it", "kind: TFJob\nspec:\n  &a [x]: y\n", 0, 0, "check: m.yaml:3:6" + list},
+		// a quoted one and a value are no keys: the key below them
+		{"after a value and a string", "kind: TFJob\nmetadata: {labels: {a: '[b]: c'}, x: [y]}\nspec:\n  {a: 1} : x\n", 0, 0, "check: m.yaml:4:3" + mapping},
+		{"explicit mapping", "kind: TFJob\n? {a: 1}\n: x\n", 0, 0, "check: m.yaml:2:3" + mapping},
+		{"explicit block list", "kind: TFJob\n? - a\n: x\n", 0, 0, "check: m.yaml:2:3" + list},
+		{"explicit block mapping", "kind: TFJob\n? a: 1\n: x\n", 0, 0, "check: m.yaml:2:3" + mapping},
+		{"explicit, below", "kind: TFJob\n?\n  - a\n: x\n", 0, 0, "check: m.yaml:2:1" + list},
+		{"tilde", "kind: TFJob\nspec:\n  ~: x\n", 0, 0, "check: m.yaml:3:3" + null},
+		{"null", tf + "      null: 2\n", 0, 0, "check: m.yaml:5:7" + null},
+		{"NULL in flow", "kind: TFJob\nspec: {tfReplicaSpecs: {NULL: 1}}\n", 0, 0, "check: m.yaml:2:25" + null},
+		{"!!null", "kind: TFJob\n!!null '': x\n", 0, 0, "check: m.yaml:2:1" + null},
+		{"empty explicit key", "kind: TFJob\nspec:\n  ?\n  : x\n", 0, 0, "check: m.yaml:3:3" + null},
+		// a word that holds null is a key
+		{"nullable", "kind: TFJob\nnullable: 1\nspec:\n  ? ~\n  : x\n", 0, 0, "check: m.yaml:4:3" + null},
+	})
 }
 
 // A replicas that is not a number in flow style is named at its line and
@@ -774,14 +833,16 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 // In flow style a role given twice, a TFJob's Chief beside a Master, and
 // the nprocPerNode and elasticPolicy faults had no place (found in block
 // style alone), and were told after the faults that had one, below them
-// in the file: each is told at its place, the first in the file first.
+// in the file: each is told at its place, the first in the file first. A
+// role given twice and a Chief beside a Master are told at the key, as in
+// block style (they were told at the role's value, its "{").
 func TestManifestFlowFaultsPlaced(t *testing.T) {
 	pt := func(spec string) string { return "kind: PyTorchJob\nspec: {" + spec + "}\n" }
 	checkManifestCases(t, []manifestCase{
 		{"role twice", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, worker: {replicas: 1}}}\n", 0, 0,
-			`check: m.yaml:2:56: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+			`check: m.yaml:2:48: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
 		{"chief and master", "kind: TFJob\nspec: {tfReplicaSpecs: {Chief: {}, Master: {}, Worker: {}}}\n", 0, 0,
-			"check: m.yaml:2:44: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
+			"check: m.yaml:2:36: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
 		{"nprocPerNode", pt(`nprocPerNode: "0", pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
 			`check: m.yaml:2:22: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
 		{"nprocPerNode a number", pt(`nprocPerNode: 4, pytorchReplicaSpecs: {Worker: {replicas: 2}}`), 0, 0,
@@ -796,7 +857,12 @@ func TestManifestFlowFaultsPlaced(t *testing.T) {
 		{"flow above block", "kind: PyTorchJob\nspec:\n  elasticPolicy: {minReplicas: 3, maxReplicas: 2}\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -1\n", 0, 0,
 			"check: m.yaml:3:32: elasticPolicy minReplicas 3 is above maxReplicas 2: want minReplicas <= maxReplicas"},
 		{"twice above block", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs: {Worker: {}, worker: {}}\n  nprocPerNode: \"0\"\n", 0, 0,
-			`check: m.yaml:3:45: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+			`check: m.yaml:3:37: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+		// block style, a role's value in flow style: at the key too
+		{"twice, block keys", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {replicas: 2}\n    worker: {replicas: 1}\n", 0, 0,
+			`check: m.yaml:5:5: replica role Worker given twice, as "Worker" and "worker": Kubeflow reads role names in any case; want it once`},
+		{"chief and master, block keys", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief: {}\n    Master: {replicas: 1}\n    Worker: {}\n", 0, 0,
+			"check: m.yaml:5:5: TFJob with both Chief and Master replicas: Kubeflow's training operator refuses more than one chief/master role (want one of them)"},
 	})
 }
 
@@ -1031,6 +1097,8 @@ func FuzzReadManifest(f *testing.F) {
 		"apiVersion: v1\nitems:\n- kind: Service\n  spec:\n    ports:\n    - port: 1\n- kind: TFJob\n  spec:\n    tfReplicaSpecs:\n      Worker:\n        replicas: 2\nkind: List\n",
 		`{"kind": "List", "items": [{"kind": "PyTorchJob", "spec": {"pytorchReplicaSpecs": {"Worker": {"replicas": "2"}}}}]}`,
 		"kind: TFJob\nspec:\n  x: \"a: b\": c\n",
+		"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {[r]: 2, replicas: 1, Replicas: 2}}}\n? - a\n: x\n",
+		"kind: TFJob\nspec:\n  ?\n  : x\n  null: y\n  &a {b: 1} : c\n",
 		"kind: PyTorchJob\nspec: {nprocPerNode: on, elasticPolicy: {minReplicas: -1, maxReplicas: 2000000, nProcPerNode: 0}, pytorchReplicaSpecs: {Worker: {replicas: Off}}}\n",
 	} {
 		f.Add([]byte(s))
