@@ -184,7 +184,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	isSteps := func(k Kind) bool { return k == KindSteps }
 	// the first pass also finds a step that two files hold
 	x := newCrossFiles(files)
-	if err := pass(Handlers{stepAt: func(st Step, line int) error { s.scanAt(&st, file, line); return nil }}, isSteps, x); err != nil {
+	if err := pass(Handlers{stepAt: func(st Step, line int) error { return s.scanAt(&st, file, line) }}, isSteps, x); err != nil {
 		return nil, warnings, err
 	}
 	x.frozen = true // the second pass checks the updates against the runs of steps.csv
@@ -224,13 +224,19 @@ type runAcc struct {
 	pullPush CoAccumulator
 	stSteps  map[int]int64 // staleness histogram from steps.csv
 	stUpd    map[int]int64 // from updates.csv
-	perWk    map[int]int64 // iterations in the window per worker
-	lossSum  [lossBins]float64
-	lossN    [lossBins]int64
-	endsIn   [lossBins]int64 // iterations ending in each loss bin
-	evals    []LossPoint
-	hasSteps bool
-	mixed    bool
+	// updates.csv rows of a run with steps outside its window: how many,
+	// and their first and last time
+	updOut               int64
+	updOutMin, updOutMax float64
+	perWk                map[int]int64 // iterations in the window per worker
+	lossSum              [lossBins]float64
+	lossN                [lossBins]int64
+	endsIn               [lossBins]int64 // iterations ending in each loss bin
+	evals                []LossPoint
+	hasSteps             bool
+	mixed                bool
+	cfgFile              string // where the run's configuration was first read ("" in memory)
+	cfgLine              int
 	// iterations in the window whose pull + compute + push exceed
 	// end - start, and the largest excess, s
 	overlong  int64
@@ -273,15 +279,27 @@ func (s *summarizer) run(name string) *runAcc {
 }
 
 // scan is the first pass over steps: configuration and wall time.
-func (s *summarizer) scan(st *Step) { s.scanAt(st, "", 0) }
+func (s *summarizer) scan(st *Step) { _ = s.scanAt(st, "", 0) }
 
-// scanAt is scan of the row at file:line ("" and 0 when unknown).
-func (s *summarizer) scanAt(st *Step, file string, line int) {
+// scanAt is scan of the row at file:line ("" and 0 when unknown). A run
+// whose rows in another file give another configuration is an error at the
+// row (a run is one configuration, as one steps.csv already requires): the
+// summary used the last file's, so the rate (scaled by the workers) and
+// the configuration depended on the order of the paths. In memory (no
+// file) it is a warning, as before.
+func (s *summarizer) scanAt(st *Step, file string, line int) error {
 	a := s.run(st.Run)
 	if a.hasSteps && (a.sum.Workers != st.Workers || a.sum.PS != st.PS || a.sum.Batch != st.Batch) && !a.mixed {
+		if file != "" && a.cfgFile != "" {
+			return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("run %q: workers, ps, batch = %d, %d, %d, but %d, %d, %d in %s on line %d (expected one configuration per run in every file: give each configuration its own run name)",
+				st.Run, st.Workers, st.PS, st.Batch, a.sum.Workers, a.sum.PS, a.sum.Batch, a.cfgFile, a.cfgLine)}
+		}
 		a.mixed = true
 		a.sum.Warnings = append(a.sum.Warnings, fmt.Errorf("traces: run %q: rows with workers, ps, batch = %d, %d, %d and %d, %d, %d (several files?); the summary uses the last",
 			st.Run, a.sum.Workers, a.sum.PS, a.sum.Batch, st.Workers, st.PS, st.Batch))
+	}
+	if !a.hasSteps {
+		a.cfgFile, a.cfgLine = file, line
 	}
 	a.hasSteps = true
 	a.sum.Workers, a.sum.PS, a.sum.Batch = st.Workers, st.PS, st.Batch
@@ -289,6 +307,7 @@ func (s *summarizer) scanAt(st *Step, file string, line int) {
 	a.ov.add(st, file, line)
 	a.sum.Start = math.Min(a.sum.Start, st.Start)
 	a.sum.End = math.Max(a.sum.End, st.End)
+	return nil
 }
 
 // openWindows fixes each run's steady-state window after the first pass.
@@ -356,6 +375,13 @@ func (s *summarizer) step(st *Step, file string, line int) {
 func (s *summarizer) update(u *Update) {
 	a := s.run(u.Run)
 	if a.hasSteps && !a.inWindow(u.Time) {
+		if a.updOut == 0 || u.Time < a.updOutMin {
+			a.updOutMin = u.Time
+		}
+		if a.updOut == 0 || u.Time > a.updOutMax {
+			a.updOutMax = u.Time
+		}
+		a.updOut++
 		return
 	}
 	if a.stUpd == nil {
@@ -437,6 +463,19 @@ func (a *runAcc) result() RunSummary {
 			warn("wall time is zero: no steady-state window")
 		case r.WindowSteps == 0:
 			warn("no iteration ends in the steady-state window [%.4g, %.4g] s", r.WindowStart, r.WindowEnd)
+		}
+		if a.updOut > 0 && a.stUpd == nil && length > 0 {
+			// all of them: a few outside are the window doing its work
+			// (another clock, or times in other units than steps.csv's,
+			// left the staleness unknown without a word)
+			from := "unknown"
+			if len(a.stSteps) > 0 {
+				from = "from steps.csv's staleness column instead"
+			}
+			warn("all %d of its updates.csv rows (times %.4g to %.4g s) fall outside the steady-state window [%.4g, %.4g] s of its steps: staleness %s (are updates.csv's times on the clock, and in the units, of steps.csv?)", a.updOut, a.updOutMin, a.updOutMax, r.WindowStart, r.WindowEnd, from)
+		}
+		switch {
+		case length <= 0 || r.WindowSteps == 0:
 		default:
 			r.UpdatesPerS = float64(r.WindowSteps) / length
 			r.SamplesPerS = float64(r.Batch) * r.UpdatesPerS

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -499,5 +500,71 @@ func TestPullPushCovariance(t *testing.T) {
 	// 0.02 var(f), with pull's variance 0.01 var(f)
 	if wantCov := 2 * s[0].Pull.Var; pp.N != s[0].WindowSteps || math.Abs(pp.Cov-wantCov) > 1e-12 || !(pp.Cov > 0) {
 		t.Errorf("pull/push covariance %+v over %d window steps, want %g", pp, s[0].WindowSteps, wantCov)
+	}
+}
+
+// A run whose rows in two files give two configurations is an error at the
+// later file's row, naming the other, whatever the order of the paths (the
+// summary took the last file's configuration: 40.47 or 30.35 updates/s for
+// one set of files). The same configuration in two files is one run.
+func TestSummarizePathsRunConfigAcrossFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		d := filepath.Join(dir, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "steps.csv"), []byte("run,workers,ps,batch,worker,step,start,end\n"+body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	rows := func(w, workers int) string {
+		s := ""
+		for i := range 40 {
+			s += fmt.Sprintf("x,%d,1,8,%d,%d,%g,%g\n", workers, w, i, 0.1*float64(i), 0.1*float64(i+1))
+		}
+		return s
+	}
+	a, b, c := write("a", rows(0, 2)), write("b", rows(1, 2)), write("c", rows(2, 4))
+	for _, order := range [][]string{{a, b, c}, {c, a, b}} {
+		_, _, err := SummarizePaths(order...)
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(err.Error(), "expected one configuration per run in every file") || !strings.Contains(err.Error(), filepath.Join(order[0], "steps.csv")+" on line 2") {
+			t.Errorf("paths %v: err %v, want a configuration error at line 2 naming %s", order, err, order[0])
+		}
+	}
+	sums, _, err := SummarizePaths(a, b)
+	if err != nil || len(sums) != 1 || sums[0].Workers != 2 {
+		t.Errorf("one configuration in two files: %v, %+v", err, sums)
+	}
+}
+
+// updates.csv rows that all fall outside the run's steady-state window
+// (another clock, or other units) are said, with their times; the
+// staleness was left unknown without a word. Rows inside leave no warning.
+func TestSummarizeUpdatesOutsideWindow(t *testing.T) {
+	for _, c := range []struct {
+		offset float64
+		warn   bool
+	}{{1000, true}, {0, false}} {
+		dir := t.TempDir()
+		steps, upd := "run,workers,ps,batch,worker,step,start,end\n", "run,shard,worker,time,version,staleness\n"
+		for i := range 100 {
+			steps += fmt.Sprintf("x,1,1,8,0,%d,%g,%g\n", i, 0.1*float64(i), 0.1*float64(i+1))
+			upd += fmt.Sprintf("x,0,0,%g,%d,0\n", c.offset+0.1*float64(i+1), i+1)
+		}
+		os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(steps), 0o644)
+		os.WriteFile(filepath.Join(dir, "updates.csv"), []byte(upd), 0o644)
+		sums, _, err := SummarizePaths(dir)
+		if err != nil || len(sums) != 1 {
+			t.Fatalf("offset %g: %v", c.offset, err)
+		}
+		said := slices.ContainsFunc(sums[0].Warnings, func(e error) bool {
+			return strings.Contains(e.Error(), "all 100 of its updates.csv rows (times 1000 to 1010 s) fall outside the steady-state window")
+		})
+		if said != c.warn {
+			t.Errorf("offset %g: warnings %v, want the updates outside said: %v", c.offset, sums[0].Warnings, c.warn)
+		}
 	}
 }
