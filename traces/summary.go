@@ -241,6 +241,9 @@ type runAcc struct {
 	// end - start, and the largest excess, s
 	overlong  int64
 	maxExcess float64
+	// iterations in the window with all three phases whose sum is under
+	// end - start / underlongFactor
+	underlong int64
 }
 
 // nz0 is v, or 0 for an absent (NaN) phase time.
@@ -261,6 +264,12 @@ func nz0(v float64) float64 {
 const (
 	overlongFactor = 3
 	overlongShare  = 0.01
+	// underlongFactor: all three phases adding up to under 1/100 of end -
+	// start are in other units than start and end (seconds against
+	// milliseconds gives 1/1000), not an iteration that waits 99% of its
+	// time; only the upward check existed, and start and end in ms with
+	// phases in s gave a rate 1000 times too low without a word.
+	underlongFactor = 100
 )
 
 func newSummarizer() *summarizer { return &summarizer{runs: map[string]*runAcc{}} }
@@ -366,6 +375,8 @@ func (s *summarizer) step(st *Step, file string, line int) {
 	if sum, wall := nz0(st.Pull)+nz0(st.Compute)+nz0(st.Push), st.End-st.Start; sum > wall*overlongFactor+1e-6 {
 		a.overlong++
 		a.maxExcess = max(a.maxExcess, sum-wall)
+	} else if !math.IsNaN(st.Pull) && !math.IsNaN(st.Compute) && !math.IsNaN(st.Push) && sum*underlongFactor < wall {
+		a.underlong++
 	}
 	if st.Staleness >= 0 {
 		a.stSteps[st.Staleness]++
@@ -490,6 +501,9 @@ func (a *runAcc) result() RunSummary {
 			}
 			if a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {
 				warn("%d of %d iterations in the steady-state window have pull + compute + push more than %d times end - start (by up to %.4g s): start and end are not the iteration's, or the phases are in other units (trace-format.md); the phase means and the iteration time disagree", a.overlong, r.WindowSteps, overlongFactor, a.maxExcess)
+			}
+			if a.underlong > 0 && float64(a.underlong) >= overlongShare*float64(r.WindowSteps) {
+				warn("%d of %d iterations in the steady-state window have pull + compute + push under 1/%d of end - start: the phases are in other units than start and end (seconds against milliseconds gives 1/1000; then the rate, from start and end, is off by as much), or the iteration mostly waits; the phase means and the iteration time disagree", a.underlong, r.WindowSteps, underlongFactor)
 			}
 			if missing := len(a.ov.workers) - len(a.perWk); missing > 0 {
 				warn("%d of %d workers finish no iteration in the steady-state window", missing, r.Workers)

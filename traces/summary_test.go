@@ -568,3 +568,34 @@ func TestSummarizeUpdatesOutsideWindow(t *testing.T) {
 		}
 	}
 }
+
+// Phases adding up to under 1/100 of end - start are in other units (start
+// and end in ms, phases in s: the rate came out 1000 times too low without
+// a word); phases that fill the iteration, or a run without all three
+// phases, give no warning.
+func TestSummarizePhasesFarUnderIteration(t *testing.T) {
+	for _, c := range []struct {
+		name, header string
+		row          func(i int) string
+		warn         bool
+	}{
+		{"ms against s", "pull,compute,push", func(i int) string { return fmt.Sprintf("%d,%d,0.01,0.08,0.01", 100*i, 100*(i+1)) }, true},
+		{"seconds", "pull,compute,push", func(i int) string { return fmt.Sprintf("%g,%g,0.01,0.08,0.01", 0.1*float64(i), 0.1*float64(i+1)) }, false},
+		{"compute only", "compute", func(i int) string { return fmt.Sprintf("%d,%d,0.08", 100*i, 100*(i+1)) }, false},
+	} {
+		dir := t.TempDir()
+		steps := "run,workers,ps,batch,worker,step,start,end," + c.header + "\n"
+		for i := range 100 {
+			steps += fmt.Sprintf("x,1,1,8,0,%d,%s\n", i, c.row(i))
+		}
+		os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(steps), 0o644)
+		sums, _, err := SummarizePaths(dir)
+		if err != nil || len(sums) != 1 {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		said := slices.ContainsFunc(sums[0].Warnings, func(e error) bool { return strings.Contains(e.Error(), "pull + compute + push under 1/100 of end - start") })
+		if said != c.warn {
+			t.Errorf("%s: warnings %v, want the phases' units said: %v", c.name, sums[0].Warnings, c.warn)
+		}
+	}
+}
