@@ -593,7 +593,9 @@ func TestSummarizePhasesFarUnderIteration(t *testing.T) {
 		if err != nil || len(sums) != 1 {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		said := slices.ContainsFunc(sums[0].Warnings, func(e error) bool { return strings.Contains(e.Error(), "pull + compute + push under 1/100 of end - start") })
+		said := slices.ContainsFunc(sums[0].Warnings, func(e error) bool {
+			return strings.Contains(e.Error(), "pull + compute + push under 1/100 of end - start")
+		})
 		if said != c.warn {
 			t.Errorf("%s: warnings %v, want the phases' units said: %v", c.name, sums[0].Warnings, c.warn)
 		}
