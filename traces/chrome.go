@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,7 +218,32 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 		return nil, warns, doc.errAt(hiAt, "event ends at %v us, and the event at line %d, column %d starts at %v us: the span overflows (expected times within 1e12 s of each other)", hi, line, col, lo)
 	}
 	tr, w, err := chromeSteps(doc, ivs, info, opts)
+	if err == nil && tr != nil {
+		if m := chromeMedianStep(tr.Steps); m < chromeShortStep {
+			w = append(w, &ParseError{File: file, Msg: fmt.Sprintf("the median step lasts %.3g s (%.3g us as written): ts and dur are microseconds in the Chrome trace format; were they written in seconds? (then every time here is a million times too short)", m, m*1e6)})
+		}
+	}
 	return tr, append(warns, w...), err
+}
+
+// chromeShortStep is the median step length (s) under which a Chrome
+// trace's times are taken to be in other units than microseconds: a
+// training step of 1 us is a million times shorter than a real one, and
+// seconds written as microseconds give exactly that (only the upper bound,
+// 1e12 s, was checked).
+const chromeShortStep = 1e-6
+
+// chromeMedianStep is the median end - start of steps; +Inf for none.
+func chromeMedianStep(steps []Step) float64 {
+	if len(steps) == 0 {
+		return math.Inf(1)
+	}
+	d := make([]float64, len(steps))
+	for i, st := range steps {
+		d[i] = st.End - st.Start
+	}
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 // chromeReadAll reads r whole, gunzipping it when it starts with the gzip

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -285,5 +286,27 @@ func TestChromeArrayThenComma(t *testing.T) {
 	_, warns, err := ReadChromeTrace(strings.NewReader(doc), "t.json", ConvertOptions{})
 	if err == nil || strings.Contains(fmt.Sprint(warns), "read up to the comma") {
 		t.Errorf("error %v, warnings %v", err, warns)
+	}
+}
+
+// A trace whose ts and dur were written in seconds, not microseconds, has
+// steps a million times too short: a median step under 1 us is warned of.
+// The samples (steps of milliseconds) are not.
+func TestReadChromeTraceSecondsWarned(t *testing.T) {
+	const inS = `{"traceEvents": [
+{"name": "ProfilerStep#1", "ph": "X", "ts": 0.0, "dur": 0.1, "pid": 1, "tid": 1},
+{"name": "aten::conv2d", "ph": "X", "ts": 0.01, "dur": 0.08, "pid": 1, "tid": 1},
+{"name": "ProfilerStep#2", "ph": "X", "ts": 0.1, "dur": 0.1, "pid": 1, "tid": 1},
+{"name": "aten::conv2d", "ph": "X", "ts": 0.11, "dur": 0.08, "pid": 1, "tid": 1}]}`
+	tr, warns, err := ReadChromeTrace(strings.NewReader(inS), "s.json", ConvertOptions{})
+	if err != nil || tr == nil || len(tr.Steps) != 2 {
+		t.Fatalf("err %v, trace %+v", err, tr)
+	}
+	if !slices.ContainsFunc(warns, func(e error) bool { return strings.Contains(e.Error(), "were they written in seconds?") }) {
+		t.Errorf("warnings %v: want the units questioned", warns)
+	}
+	_, warns, err = ReadChromeTrace(bytes.NewReader(chromeFile(t, "ps_begin_end.json")), "x.json", ConvertOptions{})
+	if err != nil || slices.ContainsFunc(warns, func(e error) bool { return strings.Contains(e.Error(), "written in seconds") }) {
+		t.Errorf("a sample: err %v, warnings %v", err, warns)
 	}
 }
