@@ -1346,6 +1346,9 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case r.Batch > 0 && r.GlobalBatch > 0:
 		// (the global batch was used and the batch ignored, silently)
 		return errorf("%s: reference: both batch (%g a worker) and global_batch (%g): want one, batch for a fixed batch per worker, global_batch for one split among the workers", at("reference.global_batch"), r.Batch, r.GlobalBatch)
+	case m.Family == "mva" && r.PS < 1:
+		// (predict printed "ps 0" and computed one shard, silently)
+		return errorf("%s: reference.ps = %d for the mva family, whose network has parameter-server shards: want >= 1", at("reference.ps"), r.PS)
 	case m.Mode == "allreduce" && r.PS > 0:
 		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
 	}

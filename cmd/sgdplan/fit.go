@@ -576,7 +576,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		if m.Diagnostics.CVError != nil {
 			cv = fmt.Sprintf("%.4g%% on the training runs besides the profile (out of sample: the network is measured on the profile alone)", *m.Diagnostics.CVError)
 		}
-		fmt.Fprintf(w, "fit error: RMSLE %.4g, MAPE %s\n", m.Diagnostics.RMSLE, cv)
+		fmt.Fprintf(w, "fit error: RMSLE %.4g on every training run, MAPE %s\n", m.Diagnostics.RMSLE, cv)
 	} else {
 		fmt.Fprintf(w, "fit error: RMSLE %.4g, leave-one-configuration-out MAPE %s\n", m.Diagnostics.RMSLE, cv)
 	}

@@ -214,6 +214,11 @@ func TestSyncGNSFitPredict(t *testing.T) {
 	if r := rows[0]; *r.UpdatesToTargetLo != *r.UpdatesToTargetHi {
 		t.Errorf("2 workers: interval [%g, %g], want a point", *r.UpdatesToTargetLo, *r.UpdatesToTargetHi)
 	}
+	// and stderr says the point understates it (the loss curve's own
+	// uncertainty is not in it)
+	if !strings.Contains(stderr, "the updates to target at 2 workers have an interval of no width") || !strings.Contains(stderr, "the gradient noise scale's uncertainty only, not the loss curve's") {
+		t.Errorf("no warning of the point interval at 2 workers:\n%s", stderr)
+	}
 	// 128 workers (batch 8192) is beyond the fitted batches: a warning.
 	if !strings.Contains(stderr, "a step takes 8192 samples") {
 		t.Errorf("no extrapolation warning for batch 8192:\n%s", stderr)

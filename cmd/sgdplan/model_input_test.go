@@ -155,3 +155,18 @@ func TestPredictNonFiniteRefused(t *testing.T) {
 		t.Errorf("check with lambda 1e308: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// An mva model (a network of parameter-server shards) with reference.ps 0
+// is refused at the value: predict printed "ps 0" and computed one shard.
+func TestPredictRefusesMVAWithoutShards(t *testing.T) {
+	dir := t.TempDir()
+	p, text := editedModel(t, fitModel(t, dir), dir, "ps0.json", func(m map[string]any) {
+		m["reference"].(map[string]any)["ps"] = 0
+	})
+	code, stdout, stderr := runCmd(t, "predict", "--model", p, "--workers", "1,2")
+	ref := strings.Index(text, `"reference": {`)
+	want := "ps0.json:" + posOf(t, text[:ref]+strings.Replace(text[ref:], `"ps": `, `"PS": `, 1), `"PS": `) + ": reference.ps = 0 for the mva family"
+	if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
+	}
+}

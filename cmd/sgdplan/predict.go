@@ -302,6 +302,9 @@ func runPredict(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
+	if w := flatUpdates(m, rows); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if w := underOneUpdate(rows); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
@@ -590,4 +593,36 @@ func noBootstrap(m *fit.Model, flat bool) string {
 		return "the model was fitted on one configuration, which the bootstrap cannot resample, so it holds no bootstrap samples: its steps/s interval has no width where nothing widens it (at the fitted configuration) and says nothing of the uncertainty there (measure a second configuration for intervals)"
 	}
 	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
+}
+
+// flatUpdates says when a row's updates to target have an interval of no
+// width: the interval holds the uncertainty of the staleness cost (or of a
+// synchronous model's noise scale) only, not the loss curve's, whose
+// parameters carry none, so where the staleness is 0 (1 worker) or the
+// batch is the law's reference it has no width, and said nothing of it
+// (65.43 [65.43, 65.43] updates on a curve fitted to 3 evaluations a run).
+// "" when every row's interval has a width, or none has updates.
+func flatUpdates(m *fit.Model, rows []predictRow) string {
+	var at []string
+	for _, r := range rows {
+		if r.UpdatesToTarget != nil && *r.UpdatesToTargetLo == *r.UpdatesToTargetHi {
+			w := words.Count(r.Workers, "worker")
+			if r.PS > 0 {
+				w += ", " + words.Count(r.PS, "shard")
+			}
+			at = append(at, w)
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	of := "the staleness cost's (lambda's)"
+	if m.Efficiency != nil && m.Efficiency.GNS != nil {
+		of = "the gradient noise scale's"
+	}
+	where := at[0]
+	if len(at) > 1 {
+		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
+	}
+	return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds %s uncertainty only, not the loss curve's, whose parameters carry none; the true uncertainty is wider", where, of)
 }
