@@ -893,11 +893,13 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	k := len(res.X)
 	var flat []string
 	var seen []int // columns of the parameters with an effect
+	norms := make([]float64, k)
 	for j := 0; j < k; j++ {
 		norm := 0.0
 		for i := 0; i < len(pts); i++ {
 			norm += J.At(i, j) * J.At(i, j)
 		}
+		norms[j] = math.Sqrt(norm)
 		if math.Sqrt(norm) < 1e-6 {
 			if !res.AtBound[j] {
 				flat = append(flat, f.Params[j].Name)
@@ -919,11 +921,39 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	if len(seen) > 1 && len(pts) >= k && svd.Factorize(columns(J, seen), mat.SVDThin) {
 		sv := svd.Values(nil)
 		if sv[0] > 0 && sv[len(sv)-1]/sv[0] < 1e-6 {
-			w = append(w, fmt.Sprintf("%s: the fit is flat along a combination of parameters (condition %.3g): their separate values are not identified, predictions far from the data are uncertain", f.Name, sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
+			w = append(w, fmt.Sprintf("%s: the fit is flat along a combination of parameters%s (condition %.3g): their separate values are not identified, and their intervals do not show it (the bootstrap refits stay where the fit started along it), predictions far from the data are uncertain", f.Name, flatNames(f, &svd, seen, norms), sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
 		}
 	}
 	if len(pts) < k {
 		w = append(w, fmt.Sprintf("%s: %d parameters from %d points: not all are identified", f.Name, k, len(pts)))
 	}
 	return w
+}
+
+// flatNames names the parameters of the flat combination the thin SVD svd
+// of the columns seen found (its last right singular vector): each whose
+// share of it, |v_j| times its column's norm (norms), is at least a tenth
+// of the largest (", fixed and per_sample"); "" when fewer than two are.
+// At one per-worker batch the overhead form's fixed and per_sample time
+// trade one for the other, and the table printed each with a 1% interval.
+func flatNames(f Family, svd *mat.SVD, seen []int, norms []float64) string {
+	var v mat.Dense
+	svd.VTo(&v)
+	_, c := v.Dims()
+	share := make([]float64, len(seen))
+	most := 0.0
+	for i, j := range seen {
+		share[i] = math.Abs(v.At(i, c-1)) * norms[j]
+		most = math.Max(most, share[i])
+	}
+	var names []string
+	for i, j := range seen {
+		if share[i] >= 0.1*most {
+			names = append(names, f.Params[j].Name)
+		}
+	}
+	if len(names) < 2 {
+		return ""
+	}
+	return ", " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
