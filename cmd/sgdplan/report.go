@@ -449,7 +449,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	} else {
 		r.Tables = append(r.Tables, tab)
 		if len(growing) > 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("simulation: the queue grows through the run for %s (marked * in the table): the second half of the jobs waits more than twice as long as the first, or finds more than twice as many jobs in the system, so those means are not steady-state values and grow with --sim-jobs; the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1",
+			r.Warnings = append(r.Warnings, fmt.Sprintf("simulation: the queue grows through the run for %s (marked * in the table): the second half of the jobs waits more than twice as long as the first, or finds more than twice as many jobs in the system, so those means are not steady-state values and grow with --sim-jobs: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger --sim-jobs gives the steady state)",
 				strings.Join(growing, ", ")))
 		}
 		if fig, err := plots.SimulationFigure(sim); err != nil {

@@ -329,7 +329,7 @@ func simulateAction(c *cli.Context) error {
 		resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
 	}
 	if len(growing) > 0 && !overloaded {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the queue grows through the run under %s (in most seeds the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system): their means are not steady-state values and grow with --count; the offered load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1\n", strings.Join(growing, ", "))
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the queue grows through the run under %s (in most seeds the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system): their means are not steady-state values and grow with --count: either the policy cannot serve the load (the offered load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the run is too short for the queue to fill from empty (then a larger --count gives the steady state)\n", strings.Join(growing, ", "))
 	}
 	if seeds == 1 && (es > 0 || fixed == nil) {
 		fmt.Fprintln(c.App.ErrWriter, "sgdplan: warning: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
