@@ -821,11 +821,7 @@ func mapKeyAt(b []byte, kind string) pos {
 		switch {
 		case strings.IndexByte(",[{:?- \t\r\n", prev) < 0:
 		case c == '"' || c == '\'':
-			for i++; i < len(text) && text[i] != c; i++ {
-				if c == '"' && text[i] == '\\' {
-					i++
-				}
-			}
+			i = quoteEnd(text, i)
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
 			}
@@ -876,11 +872,7 @@ func flowClose(text string, open int) int {
 		c := text[i]
 		switch {
 		case (c == '"' || c == '\'') && strings.IndexByte(",[{:? \t\r\n", prev) >= 0:
-			for i++; i < len(text) && text[i] != c; i++ {
-				if c == '"' && text[i] == '\\' {
-					i++
-				}
-			}
+			i = quoteEnd(text, i)
 		case c == '#' && strings.IndexByte(" \t\r\n", prev) >= 0:
 			for i < len(text) && text[i] != '\n' {
 				i++
@@ -1112,13 +1104,7 @@ func aliasAt(b []byte, name string) pos {
 		switch end := i + len(alias); {
 		case !strings.ContainsRune(",[{:?- \t\r\n", rune(prev)):
 		case c == '"' || c == '\'':
-			// to the closing quote ('' in a single-quoted string
-			// closes and opens it again)
-			for i++; i < len(text) && text[i] != c; i++ {
-				if c == '"' && text[i] == '\\' {
-					i++
-				}
-			}
+			i = quoteEnd(text, i)
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
 			}
@@ -2145,6 +2131,27 @@ func flowSkip(text string, i int) int {
 	return i
 }
 
+// quoteEnd is the index of the quote that closes the quoted string whose
+// opening quote is at i in text (len(text) when it does not close): a
+// backslash escapes the next byte in a double-quoted string, and two
+// single quotes are one quote inside a single-quoted string (so "x: 'it",
+// two quotes, "s *a'" is one string: three of the four scanners took the
+// first of the two quotes as its end, and placed an alias or a key in it).
+func quoteEnd(text string, i int) int {
+	q := text[i]
+	for i++; i < len(text); i++ {
+		switch {
+		case q == '"' && text[i] == '\\':
+			i++
+		case text[i] == q && q == '\'' && i+1 < len(text) && text[i+1] == '\'':
+			i++
+		case text[i] == q:
+			return i
+		}
+	}
+	return len(text)
+}
+
 // flowEnd is the index of the ',' or closing bracket that ends the flow
 // value starting at i of text (len(text) when none): brackets nest, and
 // quoted strings and comments are skipped.
@@ -2155,19 +2162,7 @@ func flowEnd(text string, i int) int {
 		c := text[i]
 		switch {
 		case (c == '"' || c == '\'') && strings.IndexByte(",[{:? \t\r\n", prev) >= 0:
-			for i++; i < len(text); i++ {
-				if c == '"' && text[i] == '\\' {
-					i++
-					continue
-				}
-				if text[i] == c {
-					if c == '\'' && i+1 < len(text) && text[i+1] == '\'' {
-						i++
-						continue
-					}
-					break
-				}
-			}
+			i = quoteEnd(text, i)
 		case c == '#' && strings.IndexByte(" \t\r\n", prev) >= 0:
 			for i < len(text) && text[i] != '\n' {
 				i++

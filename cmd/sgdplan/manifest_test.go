@@ -1140,3 +1140,19 @@ func FuzzReadManifest(f *testing.F) {
 		}
 	})
 }
+
+// Two single quotes are one quote inside a single-quoted string: an alias
+// or a complex key written inside such a string is no alias or key, and
+// the fault is placed at the real one below (1:11, inside the string,
+// before quoteEnd).
+func TestManifestDoubledSingleQuote(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"alias", "x: 'it''s *a'\ny: *a\n", "check: m.yaml:2:4"},
+		{"mapping key", "x: 'it''s {a: 1}: z'\n{b: 1}: y\n", "check: m.yaml:2:1"},
+	} {
+		_, err := parseManifest("m.yaml", []byte(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want+":") {
+			t.Errorf("%s: %v, want it at %s", c.name, err, c.want)
+		}
+	}
+}
