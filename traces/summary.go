@@ -485,9 +485,7 @@ func (a *runAcc) result() RunSummary {
 			}
 			warn("all %d of its updates.csv rows (times %.4g to %.4g s) fall outside the steady-state window [%.4g, %.4g] s of its steps: staleness %s (are updates.csv's times on the clock, and in the units, of steps.csv?)", a.updOut, a.updOutMin, a.updOutMax, r.WindowStart, r.WindowEnd, from)
 		}
-		switch {
-		case length <= 0 || r.WindowSteps == 0:
-		default:
+		if length > 0 && r.WindowSteps > 0 {
 			r.UpdatesPerS = float64(r.WindowSteps) / length
 			r.SamplesPerS = float64(r.Batch) * r.UpdatesPerS
 			var m welford

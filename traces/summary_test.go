@@ -554,8 +554,11 @@ func TestSummarizeUpdatesOutsideWindow(t *testing.T) {
 			steps += fmt.Sprintf("x,1,1,8,0,%d,%g,%g\n", i, 0.1*float64(i), 0.1*float64(i+1))
 			upd += fmt.Sprintf("x,0,0,%g,%d,0\n", c.offset+0.1*float64(i+1), i+1)
 		}
-		os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(steps), 0o644)
-		os.WriteFile(filepath.Join(dir, "updates.csv"), []byte(upd), 0o644)
+		for name, body := range map[string]string{"steps.csv": steps, "updates.csv": upd} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		sums, _, err := SummarizePaths(dir)
 		if err != nil || len(sums) != 1 {
 			t.Fatalf("offset %g: %v", c.offset, err)
@@ -588,7 +591,9 @@ func TestSummarizePhasesFarUnderIteration(t *testing.T) {
 		for i := range 100 {
 			steps += fmt.Sprintf("x,1,1,8,0,%d,%s\n", i, c.row(i))
 		}
-		os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(steps), 0o644)
+		if err := os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(steps), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		sums, _, err := SummarizePaths(dir)
 		if err != nil || len(sums) != 1 {
 			t.Fatalf("%s: %v", c.name, err)

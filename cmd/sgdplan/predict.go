@@ -302,7 +302,7 @@ func runPredict(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
-	if w := flatUpdates(m, rows); w != "" {
+	if w := flatUpdates(m, rows); w != "" && epochs == 0 { // --epochs fixes the updates: no interval meant
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if w := underOneUpdate(rows); w != "" {

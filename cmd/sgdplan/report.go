@@ -1099,7 +1099,7 @@ func growingQueue(r planner.Result) bool {
 	var first, second, qFirst, qSecond float64
 	done := 0
 	for i, j := range js {
-		for done < n && ends[done] <= j.Arrival {
+		for done < n && ends[done] < j.Arrival { // (<=: a job done at once counted itself out)
 			done++
 		}
 		q := float64(i - done) // the jobs in the system as j arrives

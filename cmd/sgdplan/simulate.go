@@ -153,7 +153,9 @@ func simulateAction(c *cli.Context) error {
 	}
 	var fixed []planner.Job
 	var poisson planner.Poisson
-	overloaded := false // the offered load is past what any policy can serve (said once)
+	// the offered load is past what any policy (or fcfs-rigid) can serve,
+	// said once: the growing queues below need no word more
+	overloaded, rigidOverloaded := false, false
 	if c.String("jobs") != "" {
 		var set []string
 		for _, f := range simPoissonFlags {
@@ -205,10 +207,10 @@ func simulateAction(c *cli.Context) error {
 		if ea > 0 {
 			pe = 1 / ea
 		}
-		for _, w := range simOverload(poisson, mean, pe, n, c.Bool("fractional"), names) {
+		var ws []string
+		ws, overloaded, rigidOverloaded = simOverload(poisson, mean, pe, n, c.Bool("fractional"), names)
+		for _, w := range ws {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-			// every policy: the growing queues below need no word more
-			overloaded = overloaded || strings.HasPrefix(w, "overloaded:")
 		}
 	}
 	if ea > 0 {
@@ -300,7 +302,7 @@ func simulateAction(c *cli.Context) error {
 					grows++
 				}
 			}
-			if 2*grows > len(runs) {
+			if 2*grows > len(runs) && !(name == "fcfs-rigid" && rigidOverloaded) {
 				growing = append(growing, name)
 			}
 		}
@@ -318,15 +320,18 @@ func simulateAction(c *cli.Context) error {
 			widenRange(sp.MeanFlowRange, simSummarize(name, er, sumW).MeanFlowTime)
 		}
 		out = append(out, sp)
-		// every seed's responses: the figure is their distribution, as
-		// the table's means are over every seed (it drew the first)
-		var times []float64
-		for _, r := range runs {
-			for _, j := range r.Jobs {
-				times = append(times, j.Response)
+		// every seed's responses, for the figure alone: their
+		// distribution, as the table's means are over every seed (it
+		// drew the first)
+		if c.String("plot") != "" {
+			var times []float64
+			for _, r := range runs {
+				for _, j := range r.Jobs {
+					times = append(times, j.Response)
+				}
 			}
+			resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
 		}
-		resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
 	}
 	if len(growing) > 0 && !overloaded {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the queue grows through the run under %s (in most seeds the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system): their means are not steady-state values and grow with --count: either the policy cannot serve the load (the offered load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the run is too short for the queue to fill from empty (then a larger --count gives the steady state)\n", strings.Join(growing, ", "))
@@ -379,11 +384,13 @@ func simHasRanges(out []simPolicy) bool {
 // size / r^p, a load of rate x mean x r^(1-p) / n. With fractional shares and
 // p < 1 a share below one worker runs faster than its share (k^p > k), so the
 // bound does not hold and only fcfs-rigid (always whole workers) is checked.
-func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, names []string) []string {
+//
+// all says the load is past every policy's reach, rigid fcfs-rigid's.
+func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, names []string) (out []string, all, rigid bool) {
 	const advice = "the queue grows without bound, so the response times grow with the simulated horizon (--count) and are not steady-state values; lower --arrival-rate or raise --servers"
-	var out []string
 	load := pw.Rate * mean / float64(n)
 	if load >= 1 && (!fractional || p == 1) {
+		all = true
 		out = append(out, fmt.Sprintf("overloaded: offered load %.3g (arrival rate %g/s x mean size %g s / %s) >= 1, more work than the servers can do under any policy: %s",
 			load, pw.Rate, mean, words.Count(n, "server"), advice))
 	}
@@ -393,11 +400,12 @@ func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, na
 			r = min(pw.MaxWorkers, n)
 		}
 		if rl := load * math.Pow(float64(r), 1-p); rl >= 1 {
+			rigid = true
 			out = append(out, fmt.Sprintf("fcfs-rigid overloaded: offered load %.3g (arrival rate %g/s x mean size %g s x %d^(1-%g) / %s; each job holds %s) >= 1: %s",
 				rl, pw.Rate, mean, r, p, words.Count(n, "server"), words.Count(r, "rigid worker"), advice))
 		}
 	}
-	return out
+	return out, all, rigid
 }
 
 // simBounds are the values the quantities of simSummarize can take.
