@@ -68,36 +68,16 @@ func commands() []*cli.Command {
 	}
 }
 
-// version is what --version prints: the module's version when the binary
-// was installed at one (go install ...@v1.2.3); else the commit it was built
-// from, as go build stamps it in a clone ("+dirty" when the tree had
-// changes); else "devel" (go run and go test stamp neither).
+// version is what --version prints: the module's version as the build
+// stamped it, a release (go install ...@v1.2.3) or, for go build in a
+// clone, a pseudo-version naming the commit (v0.0.0-DATE-COMMIT, "+dirty"
+// when the tree had changes); "devel" when it stamped none (go run, go
+// test, -buildvcs=false).
 func version(info *debug.BuildInfo, ok bool) string {
-	if !ok || info == nil {
+	if !ok || info == nil || info.Main.Version == "" || info.Main.Version == "(devel)" {
 		return "devel"
 	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	rev, dirty := "", false
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "devel"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if dirty {
-		rev += "+dirty"
-	}
-	return "devel " + rev
+	return info.Main.Version
 }
 
 // run is the whole program, testable in-process: it parses args, runs the
