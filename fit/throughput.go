@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
 )
@@ -955,5 +956,5 @@ func flatNames(f Family, svd *mat.SVD, seen []int, norms []float64) string {
 	if len(names) < 2 {
 		return ""
 	}
-	return ", " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return ", " + words.And(names)
 }

@@ -553,10 +553,10 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 		what := "the traces " + modelPath + " was fitted on are not found"
 		if len(l.paths) > 0 {
 			// (it said "the traces ... are not found" of them all)
-			what = fmt.Sprintf("%d of the %d traces %s was fitted on are not found, %s", len(l.missing), len(l.stored), modelPath, andList(l.missing))
+			what = fmt.Sprintf("%d of the %d traces %s was fitted on are not found, %s", len(l.missing), len(l.stored), modelPath, words.And(l.missing))
 		}
 		return nil, fmt.Sprintf("%s (tried %s): the phases and staleness figures are left out; run report from the folder fit ran in, or put the traces at one of the paths tried",
-			what, andList(l.tried)), ""
+			what, words.And(l.tried)), ""
 	}
 	t, _, err := traces.Load(l.paths...)
 	if err != nil {
@@ -566,14 +566,6 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 		return nil, "", fmt.Sprintf("the traces of %s have no steps.csv", strings.Join(l.paths, ", "))
 	}
 	return t, "", ""
-}
-
-// andList is "a", "a and b", "a, b and c".
-func andList(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // reportTraceFigures adds the phases figure (measured phase means per

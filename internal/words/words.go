@@ -24,8 +24,16 @@ func Either(xs []int) string {
 	for i, x := range xs {
 		s[i] = strconv.Itoa(x)
 	}
+	return join(s, " or ")
+}
+
+// And writes a list: "a", "a and b", "a, b and c"; "" for none.
+func And(s []string) string { return join(s, " and ") }
+
+// join is s with ", " between its items and last before the last.
+func join(s []string, last string) string {
 	if len(s) < 2 {
 		return strings.Join(s, "")
 	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return strings.Join(s[:len(s)-1], ", ") + last + s[len(s)-1]
 }

@@ -28,3 +28,16 @@ func TestEither(t *testing.T) {
 		}
 	}
 }
+
+func TestAnd(t *testing.T) {
+	for _, c := range []struct {
+		s    []string
+		want string
+	}{
+		{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a and b"}, {[]string{"a", "b", "c"}, "a, b and c"},
+	} {
+		if got := And(c.s); got != c.want {
+			t.Errorf("And(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
