@@ -650,13 +650,14 @@ func planPlans(jobs []planner.Job, s planSetup, plot bool, ends planEnds, stderr
 		for _, w := range p.Warnings {
 			fmt.Fprintf(stderr, "sgdplan: warning: %s: %s\n", p.Policy, w)
 		}
-		if name == "numeric" {
-			if w := numericWholeBeaten(p, out); w != "" {
-				fmt.Fprintf(stderr, "sgdplan: warning: %s: %s\n", p.Policy, w)
-				p.Warnings = append(p.Warnings, w)
-			}
-		}
 		out = append(out, planKeep(p, s.format, len(s.names), k == 0 && plot))
+	}
+	// numeric against every other policy made, wherever it stands
+	if i := slices.IndexFunc(out, func(p planPolicy) bool { return p.Policy == "numeric" }); i >= 0 {
+		if w := numericWholeBeaten(out[i], slices.Delete(slices.Clone(out), i, i+1)); w != "" {
+			fmt.Fprintf(stderr, "sgdplan: warning: numeric: %s\n", w)
+			out[i].Warnings = append(out[i].Warnings, w)
+		}
 	}
 	return out, nil
 }
@@ -801,6 +802,12 @@ func planWeights(jobs []planner.Job) (sum float64, weighted bool) {
 	return sum, weighted
 }
 
+// closedFormAgree is how far apart (relative) the replay of heSRPT's
+// shares and the closed form's completions may be and still agree: the
+// table says "agrees within" it, and a max_workers cap that leaves them
+// this close never bound.
+const closedFormAgree = 1e-9
+
 // planClosed returns heSRPT's closed form when it applies (all jobs present at once,
 // one power law, no caps), or why not.
 func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result) (*planClosedForm, string) {
@@ -851,7 +858,7 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 	// reaches it; the replay (which caps) then parts from the closed form
 	// (which does not). Refused outright, a cap of 3 on a job whose
 	// largest share is 2.74 of 4 servers lost the optimum for nothing.
-	if capped && !(cf.MaxRelDiff <= 1e-9) {
+	if capped && !(cf.MaxRelDiff <= closedFormAgree) {
 		return nil, "max_workers caps cut heSRPT's shares: the closed form does not apply"
 	}
 	return cf, ""
@@ -890,8 +897,8 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 	}
 	for _, p := range out {
 		if p.ClosedForm != nil {
-			agree := "the replay agrees within 1e-9 (relative)"
-			if d := p.ClosedForm.MaxRelDiff; d > 1e-9 {
+			agree := "the replay agrees within 1e-9 (relative)" // closedFormAgree
+			if d := p.ClosedForm.MaxRelDiff; d > closedFormAgree {
 				agree = fmt.Sprintf("the replay differs by %.1e (relative)", d)
 			}
 			// the optimum is a sum over the jobs (weighted), not a mean
