@@ -67,11 +67,7 @@ func TestEquiSameAsRef(t *testing.T) {
 		got, want := make([]float64, m), make([]float64, m)
 		Equi{}.Allocate(n, vs, got)
 		equiRef{}.Allocate(n, vs, want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %v, reference %v\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
-			}
-		}
+		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
 	}
 	for name, w := range everyJobWorkloads(t) {
 		for _, s := range everyJobSettings(w.servers) {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"container/heap"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -241,10 +242,6 @@ func TestGreedySameAsHeapRef(t *testing.T) {
 		if gotNaN != wantNaN {
 			t.Fatalf("trial %d: NaN %v, reference %v", trial, gotNaN, wantNaN)
 		}
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %v, reference %v\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
-			}
-		}
+		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
 	}
 }

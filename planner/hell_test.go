@@ -118,30 +118,14 @@ func TestHellSameAsRef(t *testing.T) {
 	shared := []float64{0.3, 0.5, 0.8, 0.8, 0.95, 1}
 	for trial := range 4000 {
 		m := 1 + rng.IntN(30)
-		n := float64(rng.IntN(600))
-		switch trial % 4 {
-		case 0:
-			n += 0.5
-		case 1:
-			n = 3 * rng.Float64()
-		}
-		jobs := make([]Job, m)
-		rem := make([]float64, m)
-		for i := range jobs {
-			jobs[i].Curve = randomCurve(rng, shared)
-			if rng.IntN(3) == 0 {
-				jobs[i].MaxWorkers = 1 + rng.IntN(300)
-			}
+		n := randomServers(rng, trial)
+		jobs, rem := randomJobs(rng, m, shared, func(j *Job) {
 			if rng.IntN(4) == 0 {
-				jobs[i].Weight = []float64{0.5, 2, 3, 1e-3}[rng.IntN(4)]
+				j.Weight = []float64{0.5, 2, 3, 1e-3}[rng.IntN(4)]
 			}
-			rem[i] = float64(100 * (1 + rng.IntN(4)))
-			if rng.IntN(3) == 0 {
-				rem[i] = 3600 * rng.Float64()
-			}
-			if trial%40 == 7 && i == 0 {
-				rem[i] = math.Inf(1)
-			}
+		})
+		if trial%40 == 7 {
+			rem[0] = math.Inf(1)
 		}
 		vs := views(n, jobs, rem)
 		for i := range vs {
@@ -152,11 +136,7 @@ func TestHellSameAsRef(t *testing.T) {
 		got, want := make([]float64, m), make([]float64, m)
 		Hell{}.Allocate(n, vs, got)
 		hellRef{}.Allocate(n, vs, want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d (n %g, %d jobs): job %d gets %v, reference %v\n got %v\nwant %v", trial, n, m, i, got[i], want[i], got, want)
-			}
-		}
+		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
 	}
 
 	for name, w := range everyJobWorkloads(t) {

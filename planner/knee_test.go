@@ -51,25 +51,8 @@ func TestKneeSameAsRef(t *testing.T) {
 	alphas := []float64{0.05, 0.05, 0.2, 0.01, 0, 1, 1.5}
 	for trial := range 6000 {
 		m := rng.IntN(40)
-		n := float64(rng.IntN(600))
-		switch trial % 4 {
-		case 0:
-			n += 0.5
-		case 1:
-			n = 3 * rng.Float64()
-		}
-		jobs := make([]Job, m)
-		rem := make([]float64, m)
-		for i := range jobs {
-			jobs[i].Curve = randomCurve(rng, shared)
-			if rng.IntN(3) == 0 {
-				jobs[i].MaxWorkers = 1 + rng.IntN(300)
-			}
-			rem[i] = float64(100 * (1 + rng.IntN(4)))
-			if rng.IntN(3) == 0 {
-				rem[i] = 3600 * rng.Float64()
-			}
-		}
+		n := randomServers(rng, trial)
+		jobs, rem := randomJobs(rng, m, shared, nil)
 		vs := views(n, jobs, rem)
 		for i := range vs {
 			switch rng.IntN(40) {
@@ -107,11 +90,7 @@ func TestKneeSameAsRef(t *testing.T) {
 			got, want := make([]float64, m), make([]float64, m)
 			pols[0].Allocate(n, vs, got)
 			pols[1].Allocate(n, vs, want)
-			for i := range got {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("trial %d, %s (n %g, %d jobs, alpha %g): job %d gets %v, reference %v\n got %v\nwant %v", trial, pols[0].Name(), n, m, alpha, i, got[i], want[i], got, want)
-				}
-			}
+			sameAllocBits(t, fmt.Sprintf("trial %d, %s (n %g, %d jobs, alpha %g)", trial, pols[0].Name(), n, m, alpha), got, want)
 		}
 	}
 	for name, w := range everyJobWorkloads(t) {
@@ -139,16 +118,9 @@ func TestKneeUnboundedEnds(t *testing.T) {
 	vs := views(8, jobs, []float64{100, 200})
 	vs[0].Cap, vs[1].Cap = math.Inf(1), math.Inf(1)
 	alloc := make([]float64, 2)
-	done := make(chan struct{})
-	go func() {
+	returnsWithin(t, 2*time.Minute, "Knee{Alpha: 0} on an uncapped Amdahl curve did not return", func() {
 		Knee{Alpha: 0}.Allocate(8, vs, alloc)
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Minute): // a hang, not a speed target
-		t.Fatal("Knee{Alpha: 0} on an uncapped Amdahl curve did not return")
-	}
+	})
 	if alloc[0] != 8 || alloc[1] != 0 {
 		t.Errorf("allocation %v, want all 8 workers to the smaller job (its knee is unbounded)", alloc)
 	}
@@ -178,8 +150,7 @@ func TestKneeHugeCapEnds(t *testing.T) {
 		{hump{k0: 5}, -0.01, 1e15},
 	}
 	got := make([]float64, len(calls))
-	done := make(chan struct{})
-	go func() {
+	returnsWithin(t, 2*time.Minute, "kneeOf at alpha <= 0 under a cap of 1e15 did not return", func() {
 		for i, c := range calls {
 			got[i] = kneeOf(c.c, c.alpha, c.limit)
 		}
@@ -187,13 +158,7 @@ func TestKneeHugeCapEnds(t *testing.T) {
 		vs[0].Cap = 1e15
 		alloc := make([]float64, 1)
 		Knee{Alpha: 0}.Allocate(8, vs, alloc)
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Minute): // a hang, not a speed target
-		t.Fatal("kneeOf at alpha <= 0 under a cap of 1e15 did not return")
-	}
+	})
 	for i, c := range calls {
 		want := math.Min(kneeOf(c.c, c.alpha, math.Inf(1)), c.limit)
 		if got[i] != want {
@@ -219,4 +184,20 @@ func kneeClimb(c Speedup, alpha, limit float64) float64 {
 		k++
 	}
 	return k
+}
+
+// returnsWithin fails t with msg unless f returns within d: a hang, not a
+// speed target.
+func returnsWithin(t *testing.T, d time.Duration, msg string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		f()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatal(msg)
+	}
 }

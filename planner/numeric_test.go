@@ -232,11 +232,7 @@ func TestPrioritySameAsRef(t *testing.T) {
 		got, want := make([]float64, m), make([]float64, m)
 		p.Allocate(n, views, got)
 		priorityRef(p, n, views, want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d: job %d gets %v, the code before %v (servers %v)", trial, i, got[i], want[i], n)
-			}
-		}
+		sameAllocBits(t, fmt.Sprintf("trial %d (servers %v)", trial, n), got, want)
 	}
 }
 

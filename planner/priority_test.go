@@ -70,11 +70,7 @@ func TestPriorityTablesSameAsRef(t *testing.T) {
 		got, want := make([]float64, m), make([]float64, m)
 		p.Allocate(n, views, got)
 		priorityPowRef{p}.Allocate(n, views, want)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("trial %d: job %d gets %v, the code before %v (servers %v, %d slices)", trial, i, got[i], want[i], n, p.Units)
-			}
-		}
+		sameAllocBits(t, fmt.Sprintf("trial %d (servers %v, %d slices)", trial, n, p.Units), got, want)
 	}
 	for name, w := range everyJobWorkloads(t) {
 		jobs := append([]Job(nil), w.jobs...)
