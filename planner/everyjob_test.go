@@ -70,16 +70,7 @@ func TestEquiSameAsRef(t *testing.T) {
 		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
 	}
 	for name, w := range everyJobWorkloads(t) {
-		for _, s := range everyJobSettings(w.servers) {
-			got, gerr := Simulate(w.jobs, Equi{}, s)
-			want, werr := Simulate(w.jobs, equiRef{}, s)
-			if gerr != nil || werr != nil {
-				t.Errorf("%s, %+v: error %v, reference %v", name, s, gerr, werr)
-			}
-			if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
-				t.Errorf("%s, %+v: results differ from the reference (mean response %v vs %v)", name, s, got.MeanResponse, want.MeanResponse)
-			}
-		}
+		sameSimulations(t, name, w.jobs, w.servers, Equi{}, equiRef{})
 	}
 }
 

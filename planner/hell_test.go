@@ -140,16 +140,7 @@ func TestHellSameAsRef(t *testing.T) {
 	}
 
 	for name, w := range everyJobWorkloads(t) {
-		for _, s := range everyJobSettings(w.servers) {
-			got, gerr := Simulate(w.jobs, Hell{}, s)
-			want, werr := Simulate(w.jobs, hellRef{}, s)
-			if gerr != nil || werr != nil {
-				t.Errorf("%s, %+v: error %v, reference %v", name, s, gerr, werr)
-			}
-			if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
-				t.Errorf("%s, %+v: results differ from the reference (mean response %v vs %v)", name, s, got.MeanResponse, want.MeanResponse)
-			}
-		}
+		sameSimulations(t, name, w.jobs, w.servers, Hell{}, hellRef{})
 	}
 }
 

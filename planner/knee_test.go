@@ -94,17 +94,8 @@ func TestKneeSameAsRef(t *testing.T) {
 		}
 	}
 	for name, w := range everyJobWorkloads(t) {
-		for _, s := range everyJobSettings(w.servers) {
-			for _, pols := range [][2]Policy{{Knee{Alpha: DefaultKneeAlpha}, kneeRef{Knee{Alpha: DefaultKneeAlpha}}}, {SRPT{}, srptRef{}}} {
-				got, gerr := Simulate(w.jobs, pols[0], s)
-				want, werr := Simulate(w.jobs, pols[1], s)
-				if gerr != nil || werr != nil {
-					t.Errorf("%s, %s, %+v: error %v, reference %v", name, pols[0].Name(), s, gerr, werr)
-				}
-				if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
-					t.Errorf("%s, %s, %+v: results differ from the reference (mean response %v vs %v)", name, pols[0].Name(), s, got.MeanResponse, want.MeanResponse)
-				}
-			}
+		for _, pols := range [][2]Policy{{Knee{Alpha: DefaultKneeAlpha}, kneeRef{Knee{Alpha: DefaultKneeAlpha}}}, {SRPT{}, srptRef{}}} {
+			sameSimulations(t, name+", "+pols[0].Name(), w.jobs, w.servers, pols[0], pols[1])
 		}
 	}
 }

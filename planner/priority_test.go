@@ -81,15 +81,6 @@ func TestPriorityTablesSameAsRef(t *testing.T) {
 				jobs[i].Curve = PowerLaw{P: 0.7}
 			}
 		}
-		for _, s := range everyJobSettings(w.servers) {
-			got, gerr := Simulate(jobs, p, s)
-			want, werr := Simulate(jobs, priorityPowRef{p}, s)
-			if gerr != nil || werr != nil {
-				t.Errorf("%s, %+v: error %v, reference %v", name, s, gerr, werr)
-			}
-			if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
-				t.Errorf("%s, %+v: results differ from the reference (mean response %v vs %v)", name, s, got.MeanResponse, want.MeanResponse)
-			}
-		}
+		sameSimulations(t, name, jobs, w.servers, p, priorityPowRef{p})
 	}
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -52,4 +53,21 @@ func randomJobs(rng *rand.Rand, m int, shared []float64, extra func(j *Job)) ([]
 		}
 	}
 	return jobs, rem
+}
+
+// sameSimulations fails t unless Simulate gives the same Result (%#v) under
+// pol and under its reference ref for jobs at every everyJobSettings of
+// servers; where names the workload in the messages.
+func sameSimulations(t *testing.T, where string, jobs []Job, servers float64, pol, ref Policy) {
+	t.Helper()
+	for _, s := range everyJobSettings(servers) {
+		got, gerr := Simulate(jobs, pol, s)
+		want, werr := Simulate(jobs, ref, s)
+		if gerr != nil || werr != nil {
+			t.Errorf("%s, %+v: error %v, reference %v", where, s, gerr, werr)
+		}
+		if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+			t.Errorf("%s, %+v: results differ from the reference (mean response %v vs %v)", where, s, got.MeanResponse, want.MeanResponse)
+		}
+	}
 }
