@@ -45,10 +45,30 @@ func bootstrapParallel(n, B int, seed uint64, newFit func() func(idx []int) ([]f
 	if n <= 0 || B <= 0 {
 		return Bootstrap(n, B, seed, newFit())
 	}
+	return stratifiedParallel([]int{n}, B, seed, newFit)
+}
+
+// stratifiedParallel is bootstrapParallel over strata: the items are
+// numbered stratum after stratum (sizes[0] items, then sizes[1], ...) and
+// each resample draws as many of each stratum as it has, with
+// replacement, from that stratum alone (one stratum of n items is
+// bootstrapParallel's resample, draw for draw).
+func stratifiedParallel(sizes []int, B int, seed uint64, newFit func() func(idx []int) ([]float64, bool)) [][]float64 {
+	n := 0
+	for _, k := range sizes {
+		n += k
+	}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	idx := make([]int, n*B)
-	for i := range idx {
-		idx[i] = rng.IntN(n)
+	for i := 0; i < len(idx); {
+		start := 0
+		for _, k := range sizes {
+			for range k {
+				idx[i] = start + rng.IntN(k)
+				i++
+			}
+			start += k
+		}
 	}
 	res := make([][]float64, B)
 	ok := make([]bool, B)
@@ -73,7 +93,8 @@ func bootstrapParallel(n, B int, seed uint64, newFit func() func(idx []int) ([]f
 }
 
 // Percentile returns the q-quantile (0..1) of xs by linear interpolation
-// between order statistics (xs is not modified). NaN for no data.
+// between order statistics (xs is not modified; +Inf may be among them).
+// NaN for no data.
 func Percentile(xs []float64, q float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
@@ -85,7 +106,16 @@ func Percentile(xs []float64, q float64) float64 {
 	if i >= len(xs)-1 {
 		return xs[len(xs)-1]
 	}
-	return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+	// (an order statistic at +Inf: the interpolation toward it is +Inf,
+	// an exact rank its own value; 0·Inf was NaN)
+	switch f := h - float64(i); {
+	case f == 0:
+		return xs[i]
+	case math.IsInf(xs[i+1], 1):
+		return xs[i+1]
+	default:
+		return xs[i] + f*(xs[i+1]-xs[i])
+	}
 }
 
 // bootstrapFit fills tf.Samples, Lo and Hi by resampling the

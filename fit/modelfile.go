@@ -174,6 +174,16 @@ type Efficiency struct {
 	// says nothing of it.
 	LambdaFixed        bool    `json:"lambda_fixed,omitempty"`
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
+	// CurveSamples are bootstrap samples of the loss curve, each
+	// (b0, b1, b2, lambda), refitted to each run's points resampled
+	// (CurveSamples): the updates to target at their percentiles bound
+	// the curve's part of the updates' interval. None in files written
+	// before 2026-12-06, fitted with --bootstrap 0, or with a batch law.
+	CurveSamples [][]float64 `json:"curve_samples,omitempty"`
+	// CurveScale widens the samples' interval as IntervalScale does the
+	// throughput's: sqrt(n/(n-p))·t/z for n loss points and p curve
+	// parameters (intervalScale); 0 or 1: not widened.
+	CurveScale float64 `json:"curve_interval_scale,omitempty"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64 `json:"target_loss,omitempty"`
 	// LowestLoss is the lowest loss the fitted curve gives at the end of
@@ -321,18 +331,18 @@ func (m *Model) updatesAt(c model.Config, target, lambda, noise float64) float64
 	if !(target > e.B2) {
 		return math.NaN()
 	}
-	u := (1/(target-e.B2) - e.B1) / m.curveRate(c, lambda)
+	u := (1/(target-e.B2) - e.B1) / m.curveRate(c, e.B0, lambda)
 	return math.Max(u, 0)
 }
 
-// curveRate is the rate b0 of the loss curve at c (completed), in updates
-// of c's samples per update, with the staleness cost lambda: B0/(1 +
-// lambda·staleness), times c's samples per update over Efficiency.Batch
-// (the same samples to a loss at every batch) when the model has no batch
-// law.
-func (m *Model) curveRate(c model.Config, lambda float64) float64 {
+// curveRate is the rate of the loss curve of rate b0 at zero staleness at
+// c (completed), in updates of c's samples per update, with the staleness
+// cost lambda: b0/(1 + lambda·staleness), times c's samples per update
+// over Efficiency.Batch (the same samples to a loss at every batch) when
+// the model has no batch law.
+func (m *Model) curveRate(c model.Config, b0, lambda float64) float64 {
 	e := m.Efficiency
-	b0 := e.B0 / (1 + lambda*m.Staleness(float64(c.Workers)))
+	b0 /= 1 + lambda*m.Staleness(float64(c.Workers))
 	if b := m.samplesPerStep(c); e.Batch > 0 && b > 0 && m.gns() == nil {
 		b0 *= b / e.Batch
 	}
@@ -360,7 +370,7 @@ func (m *Model) LossCurve(n int) model.LossCurve {
 		}
 		return curve
 	}
-	return model.LossCurve{B0: m.curveRate(c, e.Lambda), B1: e.B1, B2: e.B2}
+	return model.LossCurve{B0: m.curveRate(c, e.B0, e.Lambda), B1: e.B1, B2: e.B2}
 }
 
 // EfficiencyBatchWarning says, in one line, when a query of cs runs at
@@ -1248,6 +1258,12 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		case e.LowestLoss > 0 && e.TargetLoss > 0 && e.LowestLoss > e.TargetLoss:
 			return nil, errorf("%s: efficiency: lowest_loss = %g is above target_loss = %g: want the lowest loss a fitted run reached, at most the loss every run reached", at("efficiency.lowest_loss"), e.LowestLoss, e.TargetLoss)
 		}
+		if e.CurveScale != 0 && !(e.CurveScale >= 1 && e.CurveScale <= maxIntervalScale) {
+			return nil, errorf("%s: efficiency: curve_interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the loss curve's bootstrap interval), or none", at("efficiency.curve_interval_scale"), e.CurveScale, float64(maxIntervalScale))
+		}
+		if err := checkCurveSamples(e, at); err != nil {
+			return nil, err
+		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
@@ -1620,6 +1636,36 @@ func lineCol(b []byte, off int64) (line, col int) {
 	return line, col
 }
 
+// checkCurveSamples checks efficiency.curve_samples: four values each,
+// (b0 > 0, b1 >= 0, b2 >= 0, lambda >= 0) finite, lambda 0 where the
+// model's is fixed, and none beside a batch law (whose updates they do
+// not give).
+func checkCurveSamples(e *Efficiency, at func(string) string) error {
+	if len(e.CurveSamples) > 0 && e.GNS != nil {
+		return errorf("%s: efficiency: curve_samples beside a batch law (gns): want none (the batch law's updates do not come from them)", at("efficiency.curve_samples"))
+	}
+	names := [4]string{"b0", "b1", "b2", "lambda"}
+	for i, s := range e.CurveSamples {
+		if len(s) != 4 {
+			return errorf("%s: efficiency: curve sample %d has %d values, want 4 (b0, b1, b2, lambda)", at(fmt.Sprintf("efficiency.curve_samples[%d]", i)), i+1, len(s))
+		}
+		for j, v := range s {
+			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 0 && v == 0) || (j == 3 && e.LambdaFixed && v != 0)
+			if bad {
+				want := ">= 0 and finite"
+				switch {
+				case j == 0:
+					want = "> 0 and finite (the curve's rate)"
+				case j == 3 && e.LambdaFixed:
+					want = "0 (lambda_fixed: the model holds lambda at 0)"
+				}
+				return errorf("%s: efficiency: curve sample %d: %s = %g: want %s", at(fmt.Sprintf("efficiency.curve_samples[%d][%d]", i, j)), i+1, names[j], v, want)
+			}
+		}
+	}
+	return nil
+}
+
 // Prediction is everything predict prints for one configuration.
 type Prediction struct {
 	Workers         int      `json:"workers"`
@@ -1732,17 +1778,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		if math.IsNaN(target) && m.Efficiency != nil {
 			target = m.Efficiency.TargetLoss
 		}
-		u = math.NaN()
-		if e := m.Efficiency; e != nil {
-			u = m.updatesAt(c, target, lambda, noise)
-		}
-		// The law is monotone in lambda and in the noise scale: the
-		// updates at the ends of their interval bound it.
-		uLo, uHi = u, u
-		for _, end := range ends {
-			v := m.updatesAt(c, target, end[0], end[1])
-			uLo, uHi = math.Min(uLo, v), math.Max(uHi, v)
-		}
+		u, uLo, uHi = m.updatesInterval(c, target, lambda, noise, ends)
 	}
 	nan := math.NaN()
 	p.UpdatesToTarget = Interval{nan, nan, nan}
@@ -1811,6 +1847,50 @@ func (m *Model) Saturation(c model.Config) float64 {
 		return math.Inf(1)
 	}
 	return sat
+}
+
+// updatesInterval is the updates to target at c (completed) with the
+// staleness cost lambda and noise scale noise, and their interval: the
+// updates at the ends of the efficiency law's interval (ends; the law is
+// monotone in lambda and in the noise scale), joined with the percentile
+// interval over the loss curve's bootstrap samples (curveInterval). NaN
+// without a loss curve.
+func (m *Model) updatesInterval(c model.Config, target, lambda, noise float64, ends [][2]float64) (u, lo, hi float64) {
+	if m.Efficiency == nil {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	u = m.updatesAt(c, target, lambda, noise)
+	lo, hi = u, u
+	for _, end := range ends {
+		v := m.updatesAt(c, target, end[0], end[1])
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if clo, chi, ok := m.curveInterval(c, target); ok && u > 0 {
+		lo, hi = math.Min(lo, clo), math.Max(hi, chi)
+	}
+	return u, lo, hi
+}
+
+// curveInterval is the percentile interval at m.Level of the updates to
+// target at c (completed) over the loss curve's bootstrap samples
+// (Efficiency.CurveSamples), each with its own lambda, each end moved away
+// from the fitted curve's updates by Efficiency.CurveScale in log space
+// (sampleInterval); a sample whose floor b2 is at or below the target
+// gives +Inf (the target never reached). ok is false without samples or
+// with a batch law.
+func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, ok bool) {
+	e := m.Efficiency
+	if e == nil || len(e.CurveSamples) == 0 || m.gns() != nil || math.IsNaN(target) {
+		return 0, 0, false
+	}
+	at := func(s []float64) float64 {
+		if !(target > s[2]) {
+			return math.Inf(1)
+		}
+		return math.Max((1/(target-s[2])-s[1])/m.curveRate(c, s[0], s[3]), 0)
+	}
+	iv := sampleInterval(at, []float64{e.B0, e.B1, e.B2, e.Lambda}, e.CurveSamples, e.CurveScale, m.Level)
+	return iv.Lo, iv.Hi, true
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the

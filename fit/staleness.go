@@ -217,6 +217,72 @@ func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) 
 	return f, nil
 }
 
+// CurveSamples are bootstrap samples of the joint loss-curve fit f of runs,
+// each (B0, B1, B2, Lambda) refitted from f's values: every run keeps its
+// staleness and its number of points, drawn with replacement from its own
+// points (boot resamples, seed; nil when boot <= 0 or no resample could be
+// fitted). They measure what the scatter of the points leaves uncertain in
+// the curve, which resampling whole runs cannot do on a profile of two or
+// three runs (every resample that keeps both staleness levels is the data
+// itself); not the error of the curve's form where it is extrapolated
+// past the points. Lambda is free where f's is (Levels >= 2), else held 0.
+func CurveSamples(runs []StalenessRun, f StalenessFit, boot int, seed uint64) [][]float64 {
+	if boot <= 0 || len(runs) == 0 {
+		return nil
+	}
+	runs = slices.Clone(runs)
+	slices.SortStableFunc(runs, func(a, b StalenessRun) int { return strings.Compare(a.Run, b.Run) })
+	sizes := make([]int, len(runs))
+	for i, r := range runs {
+		sizes[i] = len(r.K)
+	}
+	start := []float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, f.Lambda}
+	return stratifiedParallel(sizes, boot, seed, func() func([]int) ([]float64, bool) {
+		buf := make([]StalenessRun, len(runs))
+		return func(idx []int) ([]float64, bool) {
+			at := 0
+			for i, r := range runs {
+				b := &buf[i]
+				*b = StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: r.Staleness, K: b.K[:0], Loss: b.Loss[:0], W: b.W[:0]}
+				first := at
+				for _, j := range idx[at : at+len(r.K)] {
+					j -= first
+					b.K = append(b.K, r.K[j])
+					b.Loss = append(b.Loss, r.Loss[j])
+					if j < len(r.W) {
+						b.W = append(b.W, r.W[j])
+					}
+				}
+				at += len(r.K)
+			}
+			g, err := fitStalenessOnce(buf, start)
+			if err != nil {
+				return nil, false
+			}
+			return []float64{g.Curve.B0, g.Curve.B1, g.Curve.B2, g.Lambda}, true
+		}
+	})
+}
+
+// curveUncertainty is what a model keeps of the loss curve's uncertainty:
+// its bootstrap samples (CurveSamples, s.Bootstrap resamples of s.Seed)
+// and the factor that widens their interval at s.Level for the runs'
+// points and the curve's free parameters (4, or 3 with lambda held at 0).
+func curveUncertainty(runs []StalenessRun, sf StalenessFit, s Settings) (samples [][]float64, scale float64) {
+	samples = CurveSamples(runs, sf, s.Bootstrap, s.Seed)
+	if len(samples) == 0 {
+		return nil, 0
+	}
+	n, p := 0, 4.0
+	for _, r := range runs {
+		n += len(r.K)
+	}
+	if sf.Levels < 2 {
+		p = 3
+	}
+	return samples, intervalScale(n, p, s.Level)
+}
+
 // StalenessScore is the protocol's test of the staleness law across worker
 // counts (shared docs/validation-protocol.md, Efficiency): fitted on the
 // runs with few workers, it predicts the updates each other run needs to

@@ -125,11 +125,24 @@ func TestStalenessLawOnASGD(t *testing.T) {
 		t.Fatal(err)
 	}
 	curves, _ := curvesFromTrace(tr)
-	e := fitEfficiency(curves, 0, st, nil)
+	e := fitEfficiency(curves, 0, st, nil, (&Settings{}).withDefaults())
 	if e == nil || !(e.LambdaLo > 1e-3 && e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi) {
 		t.Fatalf("efficiency %+v, want lambda > 0 with an interval above 0", e)
 	}
 	t.Logf("lambda %.4g [%.4g, %.4g], target loss %.3g", e.Lambda, e.LambdaLo, e.LambdaHi, e.TargetLoss)
+	// fit's --level reaches lambda's interval (it was 90% whatever the
+	// level) and the curve's samples follow --bootstrap
+	wide := fitEfficiency(curves, 0, st, nil, (&Settings{Level: 0.99, Bootstrap: 30}).withDefaults())
+	if wide.Lambda != e.Lambda || !(wide.LambdaLo <= e.LambdaLo && wide.LambdaHi > e.LambdaHi) {
+		t.Errorf("at 99%%: lambda %.4g [%.4g, %.4g], want the 90%% interval [%.4g, %.4g] inside", wide.Lambda, wide.LambdaLo, wide.LambdaHi, e.LambdaLo, e.LambdaHi)
+	}
+	if len(e.CurveSamples) < 150 || len(wide.CurveSamples) > 30 || len(wide.CurveSamples) < 20 || !(wide.CurveScale > 1) {
+		t.Errorf("curve samples: %d at 200 resamples, %d at 30 (scale %g)", len(e.CurveSamples), len(wide.CurveSamples), wide.CurveScale)
+	}
+	none := fitEfficiency(curves, 0, st, nil, (&Settings{Bootstrap: -1}).withDefaults())
+	if none.CurveSamples != nil || none.CurveScale != 0 || none.LambdaHi != e.LambdaHi {
+		t.Errorf("--bootstrap 0: %d curve samples, scale %g, lambda's interval [%g, %g]", len(none.CurveSamples), none.CurveScale, none.LambdaLo, none.LambdaHi)
+	}
 }
 
 // Per-step losses are binned in wall time (traces.Summarize): a bin of a

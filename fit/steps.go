@@ -788,7 +788,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, perr.Error())
 	}
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, res.Warnings...)
-	if eff := fitEfficiency(curves, nanLoss, stats, o.TrainWorkers); eff != nil {
+	if eff := fitEfficiency(curves, nanLoss, stats, o.TrainWorkers, s); eff != nil {
 		m.Efficiency = eff
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, eff.Warnings...)
 	} else {
@@ -1031,8 +1031,11 @@ func addCurve(curves map[string][]lossPoint, r traces.RunSummary) int {
 }
 
 // fitEfficiency fits the loss curve of each run and the staleness law
-// across runs. It returns nil when there is no loss at all.
-func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats, trainWorkers []int) *Efficiency {
+// across runs, lambda's interval at s.Level (200 resamples of whole runs,
+// s.Seed) and the curve's samples by s.Bootstrap resamples of each run's
+// points (CurveSamples; none when s.Bootstrap <= 0). It returns nil when
+// there is no loss at all.
+func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats, trainWorkers []int, s Settings) *Efficiency {
 	type lp = lossPoint
 	eff := &Efficiency{}
 	if nanLoss > 0 {
@@ -1070,7 +1073,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	// One curve for every run, its rate divided by 1 + lambda s at the
 	// run's mean staleness s (FitStalenessLaw: shared initial loss and
 	// floor, bootstrap over runs for lambda's interval).
-	sf, err := FitStalenessLaw(runs, 200, 1, 0.9)
+	sf, err := FitStalenessLaw(runs, 200, s.Seed, s.Level)
 	if err != nil {
 		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
 		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
@@ -1085,6 +1088,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
 	eff.Batch = batch
 	eff.Lambda, eff.LambdaLo, eff.LambdaHi = sf.Lambda, sf.LambdaLo, sf.LambdaHi
+	eff.CurveSamples, eff.CurveScale = curveUncertainty(runs, sf, s)
 	for i, r := range runs {
 		l := sf.CurveAt(r.Staleness).Loss(r.K[len(r.K)-1])
 		eff.TargetLoss = math.Max(eff.TargetLoss, l)
@@ -1097,7 +1101,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.LambdaFixed = true
 		eff.Warnings = append(eff.Warnings, "loss curves at one staleness only: the staleness cost (lambda) is not identified and taken as 0")
 	case !(sf.LambdaLo > 0):
-		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, 90%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, %.3g%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, 100*s.Level, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
 }

@@ -57,28 +57,33 @@ Examples:
 
 // predictRow is one (workers, ps) of predict's output.
 type predictRow struct {
-	Workers            int      `json:"workers"`
-	PS                 int      `json:"ps"`
-	StepsPerS          float64  `json:"steps_per_s"`
-	StepsPerSLo        float64  `json:"steps_per_s_lo"`
-	StepsPerSHi        float64  `json:"steps_per_s_hi"`
-	SamplesPerS        float64  `json:"samples_per_s"`
-	SamplesPerSLo      float64  `json:"samples_per_s_lo"`
-	SamplesPerSHi      float64  `json:"samples_per_s_hi"`
-	Staleness          float64  `json:"staleness"`
-	Speedup            float64  `json:"speedup"`
-	SpeedupLo          float64  `json:"speedup_lo"`
-	SpeedupHi          float64  `json:"speedup_hi"`
-	Efficiency         float64  `json:"efficiency"`
-	EfficiencyLo       float64  `json:"efficiency_lo"`
-	EfficiencyHi       float64  `json:"efficiency_hi"`
-	UpdatesToTarget    *float64 `json:"updates_to_target,omitempty"`
-	UpdatesToTargetLo  *float64 `json:"updates_to_target_lo,omitempty"`
-	UpdatesToTargetHi  *float64 `json:"updates_to_target_hi,omitempty"`
-	TimeToTargetS      *float64 `json:"time_to_target_s,omitempty"`
-	TimeToTargetSLo    *float64 `json:"time_to_target_s_lo,omitempty"`
-	TimeToTargetSHi    *float64 `json:"time_to_target_s_hi,omitempty"`
-	BeyondFittedWorker bool     `json:"extrapolated"` // workers outside those fitted, or more shards
+	Workers           int      `json:"workers"`
+	PS                int      `json:"ps"`
+	StepsPerS         float64  `json:"steps_per_s"`
+	StepsPerSLo       float64  `json:"steps_per_s_lo"`
+	StepsPerSHi       float64  `json:"steps_per_s_hi"`
+	SamplesPerS       float64  `json:"samples_per_s"`
+	SamplesPerSLo     float64  `json:"samples_per_s_lo"`
+	SamplesPerSHi     float64  `json:"samples_per_s_hi"`
+	Staleness         float64  `json:"staleness"`
+	Speedup           float64  `json:"speedup"`
+	SpeedupLo         float64  `json:"speedup_lo"`
+	SpeedupHi         float64  `json:"speedup_hi"`
+	Efficiency        float64  `json:"efficiency"`
+	EfficiencyLo      float64  `json:"efficiency_lo"`
+	EfficiencyHi      float64  `json:"efficiency_hi"`
+	UpdatesToTarget   *float64 `json:"updates_to_target,omitempty"`
+	UpdatesToTargetLo *float64 `json:"updates_to_target_lo,omitempty"`
+	UpdatesToTargetHi *float64 `json:"updates_to_target_hi,omitempty"`
+	TimeToTargetS     *float64 `json:"time_to_target_s,omitempty"`
+	TimeToTargetSLo   *float64 `json:"time_to_target_s_lo,omitempty"`
+	TimeToTargetSHi   *float64 `json:"time_to_target_s_hi,omitempty"`
+	// TargetMaybeNever: the upper ends of the updates and the time to
+	// target are unbounded (absent above): within the interval the loss
+	// curve's floor reaches the target, which may then never be reached
+	// (a file cannot hold +Inf; the table prints inf). Absent otherwise.
+	TargetMaybeNever   bool `json:"target_may_never_be_reached,omitempty"`
+	BeyondFittedWorker bool `json:"extrapolated"` // workers outside those fitted, or more shards
 	// TargetBeyondData: the target loss lies below the lowest loss the
 	// fitted curve gives at the end of a fitted run, so the updates to it
 	// extrapolate the loss curve; absent (nil) when the row has no target
@@ -194,7 +199,11 @@ func runPredict(c *cli.Context) error {
 	targetBeyond := false
 	if e := m.Efficiency; e != nil && e.LowestLoss > 0 && target < e.LowestLoss {
 		targetBeyond = true
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below %.4g, the lowest loss the fitted curve gives at the end of a fitted run (each at its updates and staleness): the updates to it extrapolate the loss curve past its data, and their interval holds lambda's uncertainty only, not the curve's (no width where the staleness is 0)\n", target, e.LowestLoss)
+		held := "their interval holds lambda's uncertainty only, not the curve's (no width where the staleness is 0)"
+		if len(e.CurveSamples) > 0 {
+			held = "their interval holds the curve's fitting uncertainty (its points resampled), not the error of its form so far past its points"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below %.4g, the lowest loss the fitted curve gives at the end of a fitted run (each at its updates and staleness): the updates to it extrapolate the loss curve past its data, and %s\n", target, e.LowestLoss, held)
 	}
 	epochs := 0.0
 	if c.IsSet("epochs") {
@@ -243,10 +252,12 @@ func runPredict(c *cli.Context) error {
 				r.TargetBeyondData = &targetBeyond
 				r.UpdatesToTarget = ptr(pr.UpdatesToTarget.Value)
 				r.UpdatesToTargetLo = ptr(pr.UpdatesToTarget.Lo)
-				r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
 				r.TimeToTargetS = ptr(pr.TimeToTarget.Value)
 				r.TimeToTargetSLo = ptr(pr.TimeToTarget.Lo)
-				r.TimeToTargetSHi = ptr(pr.TimeToTarget.Hi)
+				if r.TargetMaybeNever = math.IsInf(pr.UpdatesToTarget.Hi, 1); !r.TargetMaybeNever {
+					r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
+					r.TimeToTargetSHi = ptr(pr.TimeToTarget.Hi)
+				}
 			}
 			rows = append(rows, r)
 		}
@@ -305,6 +316,9 @@ func runPredict(c *cli.Context) error {
 	if w := flatUpdates(m, rows); w != "" && epochs == 0 { // --epochs fixes the updates: no interval meant
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := maybeNever(m, rows, target); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if w := underOneUpdate(rows); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
@@ -351,7 +365,7 @@ func finiteRows(path string, rows []predictRow) error {
 		if !finite(vs...) || !(r.StepsPerS > 0) {
 			ttt := ""
 			if r.TimeToTargetS != nil {
-				ttt = fmt.Sprintf(", time to target %s s [%s, %s]", g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
+				ttt = fmt.Sprintf(", time to target %s s [%s, %s]", g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), hiOrInf(r.TimeToTargetSHi))
 			}
 			return badInput(fmt.Errorf("predict: %s: at %s, %d ps the model predicts %s steps/s [%s, %s], speedup %s [%s, %s]%s: not all finite numbers, so the model cannot predict there (check its parameters)",
 				path, workersWord(r.Workers), r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), ttt))
@@ -361,6 +375,14 @@ func finiteRows(path string, rows []predictRow) error {
 }
 
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// hiOrInf is an upper end to 4 digits, "inf" where it is unbounded (nil).
+func hiOrInf(p *float64) string {
+	if p == nil {
+		return "inf"
+	}
+	return g4(*p)
+}
 
 // writePredictCSV writes rows to 10 significant digits, as plan and
 // simulate write theirs (it wrote 4, the table's: a CSV is for programs).
@@ -375,6 +397,12 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 		}
 		return g4(*p)
 	}
+	hi := func(p *float64, never bool) string {
+		if never {
+			return "inf"
+		}
+		return opt(p)
+	}
 	optBool := func(p *bool) string {
 		if p == nil {
 			return ""
@@ -384,7 +412,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), opt(r.UpdatesToTargetHi), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), opt(r.TimeToTargetSHi), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -416,7 +444,7 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 			g4(r.SamplesPerS), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), g4(r.Efficiency))
 		switch {
 		case timed && r.TimeToTargetS != nil:
-			fmt.Fprintf(tw, "%s\t[%s, %s]\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), g4(*r.UpdatesToTargetHi), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), g4(*r.TimeToTargetSHi))
+			fmt.Fprintf(tw, "%s\t[%s, %s]\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), hiOrInf(r.UpdatesToTargetHi), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), hiOrInf(r.TimeToTargetSHi))
 		case timed: // no target reached at this count (the others have one)
 			fmt.Fprint(tw, "n/a\t\tn/a\t\t")
 		}
@@ -595,17 +623,41 @@ func noBootstrap(m *fit.Model, flat bool) string {
 	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
 }
 
+// maybeNever says when rows' updates and time to target have no upper end
+// (inf): the loss curve's bootstrap samples put its floor at or above the
+// target often enough to reach the interval's upper percentile. "" when
+// none has.
+func maybeNever(m *fit.Model, rows []predictRow, target float64) string {
+	var at []string
+	for _, r := range rows {
+		if r.TargetMaybeNever {
+			at = append(at, workersWord(r.Workers))
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	if math.IsNaN(target) {
+		target = m.Efficiency.TargetLoss
+	}
+	where := at[0]
+	if len(at) > 1 {
+		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
+	}
+	return fmt.Sprintf("the updates and time to target at %s have no upper end (inf): in %.0f%% or more of the loss curve's bootstrap resamples its floor is at or above the target loss %.4g, which the job may then never reach", where, 50*(1-m.Level), target)
+}
+
 // flatUpdates says when a row's updates to target have an interval of no
-// width: the interval holds the uncertainty of the staleness cost (or of a
-// synchronous model's noise scale) only, not the loss curve's, whose
-// parameters carry none, so where the staleness is 0 (1 worker) or the
-// batch is the law's reference it has no width, and said nothing of it
-// (65.43 [65.43, 65.43] updates on a curve fitted to 3 evaluations a run).
+// width: without the loss curve's bootstrap samples the interval holds the
+// uncertainty of the staleness cost (or of a synchronous model's noise
+// scale) only, so where the staleness is 0 (1 worker) or the batch is the
+// law's reference it has no width, and said nothing of it (65.43 [65.43,
+// 65.43] updates on a curve fitted to 3 evaluations a run).
 // "" when every row's interval has a width, or none has updates.
 func flatUpdates(m *fit.Model, rows []predictRow) string {
 	var at []string
 	for _, r := range rows {
-		if r.UpdatesToTarget != nil && *r.UpdatesToTargetLo == *r.UpdatesToTargetHi {
+		if r.UpdatesToTargetHi != nil && *r.UpdatesToTargetLo == *r.UpdatesToTargetHi {
 			w := words.Count(r.Workers, "worker")
 			if r.PS > 0 {
 				w += ", " + words.Count(r.PS, "shard")
@@ -624,5 +676,9 @@ func flatUpdates(m *fit.Model, rows []predictRow) string {
 	if len(at) > 1 {
 		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
 	}
-	return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds %s uncertainty only, not the loss curve's, whose parameters carry none; the true uncertainty is wider", where, of)
+	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, or written before 2026-12-06: refit)"
+	if m.Efficiency != nil && m.Efficiency.GNS != nil {
+		why = "a curve fitted with the gradient noise scale carries no bootstrap samples"
+	}
+	return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds %s uncertainty only, not the loss curve's: %s; the true uncertainty is wider", where, of, why)
 }

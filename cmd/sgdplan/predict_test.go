@@ -516,3 +516,88 @@ func TestPredictFitRMSLE(t *testing.T) {
 		}
 	}
 }
+
+// The updates to target carry the loss curve's own uncertainty (its
+// bootstrap samples in model.json): at 1 worker, where the staleness cost
+// moves nothing, the interval has a width; a model without the samples
+// has none there and is warned of; where the samples' floors reach the
+// target often enough, the upper ends are unbounded: "inf" in the table
+// and the CSV, absent in JSON with target_may_never_be_reached, and a
+// warning (+Inf made predict refuse the model as "not all finite").
+func TestPredictUpdatesCurveUncertainty(t *testing.T) {
+	dir := t.TempDir()
+	mp := asgdModel(t, dir)
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	eff := raw["efficiency"].(map[string]any)
+	samples, _ := eff["curve_samples"].([]any)
+	if len(samples) < 10 {
+		t.Fatalf("%d curve samples in the model", len(samples))
+	}
+	row := func(model string, args ...string) (map[string]any, string) {
+		t.Helper()
+		code, stdout, stderr := runCmd(t, append([]string{"predict", "--model", model, "--workers", "1", "--format", "json"}, args...)...)
+		var rows []map[string]any
+		if code != 0 || json.Unmarshal([]byte(stdout), &rows) != nil || len(rows) != 1 {
+			t.Fatalf("predict: exit %d: %s\n%s", code, stderr, stdout)
+		}
+		return rows[0], stderr
+	}
+	const flat = "the updates to target at 1 worker, 1 shard have an interval of no width"
+	r, stderr := row(mp)
+	if !(r["updates_to_target_lo"].(float64) < r["updates_to_target_hi"].(float64)) || strings.Contains(stderr, flat) {
+		t.Errorf("with the curve's samples, 1 worker: [%v, %v]; %s", r["updates_to_target_lo"], r["updates_to_target_hi"], stderr)
+	}
+	value := r["updates_to_target"].(float64)
+	write := func(name string) string {
+		t.Helper()
+		out, err := json.Marshal(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	delete(eff, "curve_samples")
+	r, stderr = row(write("bare.json"))
+	if r["updates_to_target_lo"] != r["updates_to_target_hi"] || r["updates_to_target"] != value || !strings.Contains(stderr, flat) || !strings.Contains(stderr, "the model holds no bootstrap samples of the curve") {
+		t.Errorf("without the curve's samples, 1 worker: %v [%v, %v]; %s", r["updates_to_target"], r["updates_to_target_lo"], r["updates_to_target_hi"], stderr)
+	}
+	// a fifth of the samples with their floor at the target
+	target := eff["target_loss"].(float64)
+	for i, s := range samples {
+		if i%5 == 0 {
+			s.([]any)[2] = target
+		}
+	}
+	eff["curve_samples"] = samples
+	never := write("never.json")
+	r, stderr = row(never)
+	const warn = "have no upper end (inf): in 5% or more of the loss curve's bootstrap resamples its floor is at or above the target loss"
+	if r["target_may_never_be_reached"] != true || r["updates_to_target_hi"] != nil || r["time_to_target_s_hi"] != nil || r["updates_to_target"] != value || !strings.Contains(stderr, warn) {
+		t.Errorf("floors at the target: %v; %s", r, stderr)
+	}
+	code, stdout, _ := runCmd(t, "predict", "--model", never, "--workers", "1")
+	if code != 0 || !regexp.MustCompile(`\[[0-9.e+]+, inf\]\s+\S+\s+\[[0-9.e+]+, inf\]`).MatchString(stdout) {
+		t.Errorf("table: exit %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCmd(t, "predict", "--model", never, "--workers", "1", "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if code != 0 || err != nil || len(recs) != 2 {
+		t.Fatalf("csv: exit %d, %v:\n%s", code, err, stdout)
+	}
+	for _, col := range []string{"updates_to_target_hi", "time_to_target_s_hi"} {
+		if i := slices.Index(recs[0], col); i < 0 || recs[1][i] != "inf" {
+			t.Errorf("csv %s:\n%s", col, stdout)
+		}
+	}
+}

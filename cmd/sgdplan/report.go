@@ -888,7 +888,9 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 		}
 		never = 0
 		lo, hi := t.Lo, t.Hi
-		if !(lo <= t.Value && t.Value <= hi) {
+		if !(lo <= t.Value && t.Value <= hi) || math.IsInf(hi, 1) {
+			// (an upper end at +Inf, a loss curve's sample whose floor
+			// reaches the target, is no band to draw)
 			lo, hi = math.NaN(), math.NaN()
 		}
 		d.TimePredicted = append(d.TimePredicted, plots.Band{X: float64(w), Y: t.Value, Lo: lo, Hi: hi})

@@ -1,0 +1,217 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// curveModel is a model of the staleness law sf with the loss curve's
+// bootstrap samples of runs (boot resamples, seed): what fit writes for
+// the efficiency of an asynchronous trace, at level 0.9.
+func curveModel(runs []StalenessRun, sf StalenessFit, boot int, seed uint64) *Model {
+	e := &Efficiency{
+		B0: sf.Curve.B0, B1: sf.Curve.B1, B2: sf.Curve.B2,
+		Lambda: sf.Lambda, LambdaLo: sf.LambdaLo, LambdaHi: sf.LambdaHi,
+		StalenessPerWorker: 0.9,
+	}
+	e.CurveSamples, e.CurveScale = curveUncertainty(runs, sf, Settings{Bootstrap: boot, Seed: seed, Level: 0.9})
+	return &Model{Mode: "async", Level: 0.9, Efficiency: e}
+}
+
+// The updates to target get the loss curve's uncertainty: on curves
+// simulated by the law (a profile of 1 and 2 workers, Gaussian noise),
+// the 90% interval of the updates to a loss the runs reached holds the
+// true updates in most seeds, at one worker (inside the data) and at 4
+// (staleness extrapolated); without the curve's samples, at one worker
+// the interval has no width and holds the truth in none.
+func TestCurveSamplesCoverUpdates(t *testing.T) {
+	const lambda, target = 0.08, 0.6
+	truth := model.LossCurve{B0: 0.004, B1: 0.45, B2: 0.1}
+	want := func(w int) float64 {
+		u, err := model.StalenessLaw{Lambda: lambda}.Apply(truth, 0.9*float64(w-1)).UpdatesTo(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	seeds := 60
+	var hit1, hit4, hitNone, width int
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		runs := simulatedStaleness(lambda, 0.01, []int{1, 2}, seed)
+		sf, err := FitStalenessLaw(runs, 200, seed, 0.9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := curveModel(runs, sf, 200, seed)
+		if n := len(m.Efficiency.CurveSamples); n < 150 {
+			t.Fatalf("seed %d: %d curve samples of 200", seed, n)
+		}
+		ends := m.efficiencyEnds(sf.Lambda, 0)
+		for _, w := range []int{1, 4} {
+			c := model.Config{Workers: w, PS: 1}
+			u, lo, hi := m.updatesInterval(c, target, sf.Lambda, 0, ends)
+			if !(lo <= u && u <= hi) {
+				t.Fatalf("seed %d, %d workers: %g outside [%g, %g]", seed, w, u, lo, hi)
+			}
+			in := lo <= want(w) && want(w) <= hi
+			switch {
+			case w == 1 && in:
+				hit1++
+			case w == 4 && in:
+				hit4++
+			}
+			if w == 1 && hi > lo {
+				width++
+			}
+		}
+		bare := *m.Efficiency
+		bare.CurveSamples = nil
+		mb := &Model{Mode: "async", Level: 0.9, Efficiency: &bare}
+		_, lo, hi := mb.updatesInterval(model.Config{Workers: 1, PS: 1}, target, sf.Lambda, 0, ends)
+		if lo <= want(1) && want(1) <= hi {
+			hitNone++
+		}
+	}
+	t.Logf("90%% intervals of the updates to %g held the truth at 1 worker in %d of %d seeds, at 4 workers in %d; without the curve's samples at 1 worker in %d", target, hit1, seeds, hit4, hitNone)
+	if width != seeds {
+		t.Errorf("the interval at 1 worker had a width in %d of %d seeds, want all", width, seeds)
+	}
+	if hit1 < seeds*3/4 || hit4 < seeds*3/4 {
+		t.Errorf("coverage at 1 worker %d, at 4 workers %d of %d seeds: want at least 75%%", hit1, hit4, seeds)
+	}
+	if hitNone > seeds/10 {
+		t.Errorf("without curve samples the interval held the truth at 1 worker in %d of %d seeds: the test cannot tell the samples' effect", hitNone, seeds)
+	}
+}
+
+// model.json's curve samples and their scale are checked at their place:
+// four finite values, b0 > 0, none negative, lambda 0 where the model
+// holds it there, none beside a batch law.
+func TestParseModelCurveSamples(t *testing.T) {
+	m := fittedModel(t)
+	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.5, LowestLoss: 0.3,
+		CurveSamples: [][]float64{{0.0101357, 1.01357, 0.101357, 0.0102357}, {0.0097357, 0.98357, 0.097357, 0.0098357}}, CurveScale: 1.05}
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := string(good)
+	back, err := ParseModel("m.json", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := back.Efficiency; len(e.CurveSamples) != 2 || e.CurveSamples[1][3] != 0.0098357 || e.CurveScale != 1.05 {
+		t.Fatalf("read back %v, scale %g", e.CurveSamples, e.CurveScale)
+	}
+	for _, c := range []struct{ old, new, want string }{
+		{"0.0097357", "-1", "curve sample 2: b0 = -1: want > 0 and finite"},
+		{"0.0097357", "0", "curve sample 2: b0 = 0: want > 0 and finite"},
+		{"0.98357", "-0.5", "curve sample 2: b1 = -0.5: want >= 0 and finite"},
+		{"0.101357", "-2", "curve sample 1: b2 = -2: want >= 0"},
+		{"0.0102357", "-3", "curve sample 1: lambda = -3: want >= 0"},
+		{"0.0098357", "0.0098357, 7", "curve sample 2 has 5 values, want 4"},
+		{"1.05", "0.5", "curve_interval_scale = 0.5: want 1 to 1e+06"},
+		{`"lambda": 0,`, `"lambda": 0, "lambda_fixed": true,`, "curve sample 1: lambda = 0.0102357: want 0 (lambda_fixed"},
+		{`"target_loss": 0.5`, `"target_loss": 0.5, "gns": {"noise_batch": 320, "noise_batch_lo": 160, "noise_batch_hi": 640, "ref_batch": 32, "steps_ref": 1000, "target_loss": 0.5, "min_batch": 32, "max_batch": 256}`, "curve_samples beside a batch law"},
+	} {
+		i := strings.Index(g, c.old)
+		if i < 0 {
+			t.Fatalf("%q not in the model", c.old)
+		}
+		doc := g[:i] + c.new + g[i+len(c.old):]
+		_, err := ParseModel("m.json", []byte(doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s -> %s: %v, want %q", c.old, c.new, err, c.want)
+			continue
+		}
+		// placed at the value (or the samples' list, for a batch law)
+		at := i
+		switch {
+		case strings.HasPrefix(c.want, "curve sample 1: lambda = 0.0102357"):
+			at = strings.Index(doc, "0.0102357")
+		case strings.Contains(c.want, "batch law"):
+			at = strings.Index(doc, `"curve_samples": `) + len(`"curve_samples": `)
+		case strings.Contains(c.want, "5 values"):
+			at = strings.LastIndex(doc[:strings.Index(doc, "0.0097357")], "[")
+		}
+		line, col := lineCol([]byte(doc), int64(at))
+		if want := fmt.Sprintf("m.json:%d:%d: ", line, col); !strings.Contains(err.Error(), want) {
+			t.Errorf("%s -> %s: %v, want it at %s", c.old, c.new, err, want)
+		}
+	}
+}
+
+// Percentile takes +Inf among its values: at an exact rank it is the
+// value there, toward +Inf it is +Inf (0·Inf gave NaN).
+func TestPercentileInf(t *testing.T) {
+	inf := math.Inf(1)
+	xs := []float64{3, 1, inf, 2, inf}
+	for _, c := range []struct{ q, want float64 }{{0, 1}, {0.25, 2}, {0.5, 3}, {0.6, inf}, {0.75, inf}, {1, inf}} {
+		if got := Percentile(xs, c.q); got != c.want {
+			t.Errorf("q %g: %g, want %g", c.q, got, c.want)
+		}
+	}
+	if got := Percentile([]float64{1, 2}, 0.5); got != 1.5 {
+		t.Errorf("finite interpolation %g, want 1.5", got)
+	}
+}
+
+// stratifiedParallel draws each stratum's items from that stratum only,
+// as many as it has; one stratum is bootstrapParallel's resample.
+func TestStratifiedDraws(t *testing.T) {
+	sizes := []int{3, 1, 5}
+	seen := map[int]bool{}
+	got := stratifiedParallel(sizes, 50, 7, func() func([]int) ([]float64, bool) {
+		return func(idx []int) ([]float64, bool) {
+			v := make([]float64, len(idx))
+			for i, j := range idx {
+				v[i] = float64(j)
+			}
+			return v, true
+		}
+	})
+	if len(got) != 50 {
+		t.Fatalf("%d resamples, want 50", len(got))
+	}
+	for _, v := range got {
+		for i, x := range v {
+			j := int(x)
+			seen[j] = true
+			var ok bool
+			switch {
+			case i < 3:
+				ok = j < 3
+			case i == 3:
+				ok = j == 3
+			default:
+				ok = j >= 4 && j < 9
+			}
+			if !ok {
+				t.Fatalf("position %d drew item %d from another stratum: %v", i, j, v)
+			}
+		}
+	}
+	if len(seen) != 9 {
+		t.Errorf("drew %d distinct items of 9 in 50 resamples", len(seen))
+	}
+	one := func() func([]int) ([]float64, bool) {
+		return func(idx []int) ([]float64, bool) {
+			v := make([]float64, len(idx))
+			for i, j := range idx {
+				v[i] = float64(j)
+			}
+			return v, true
+		}
+	}
+	a, b := stratifiedParallel([]int{6}, 20, 3, one), Bootstrap(6, 20, 3, func(idx []int) ([]float64, bool) { return one()(idx) })
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Fatalf("resample %d: stratified %v, Bootstrap %v", i, a[i], b[i])
+		}
+	}
+}
