@@ -184,13 +184,18 @@ type OptimizeSettings struct {
 	MaxJobs int
 	// MaxEvaluations bounds the replays of the local search. 0 means 3000.
 	MaxEvaluations int
+	// MaxWholeEvaluations bounds the replays of OptimizeWhole's search on
+	// whole workers. 0 means 500; < 0, no search.
+	MaxWholeEvaluations int
 	// KneeAlpha is knee's threshold among the heuristics; 0 means the default.
 	KneeAlpha float64
 	// Known holds, by policy name, Results the caller already has of
 	// Simulate(jobs, NewPolicy(name, KneeAlpha), Settings{Servers:
 	// servers}) (Record may be set: segments are not read): Optimize takes
 	// them instead of replaying those heuristics. plan --policy all runs
-	// every heuristic before numeric, which replayed them all again.
+	// every heuristic before numeric, which replayed them all again. Under
+	// WholeKnown(name), the Result on whole workers (Integer: true), for
+	// OptimizeWhole.
 	Known map[string]Result
 	// Parallel is the most replays of the local search run at once; 0
 	// means runtime.GOMAXPROCS(0), 1 one at a time. The outcome is the
