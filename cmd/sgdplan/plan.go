@@ -706,7 +706,7 @@ func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64, kn
 
 // planOptimize is numeric's search for jobs on n servers
 // (planner.Optimize, given known) and its warnings.
-func planOptimize(jobs []planner.Job, n float64, alpha float64, known map[string]planner.Result) (planner.Optimized, []string, error) {
+func planOptimize(jobs []planner.Job, n, alpha float64, known map[string]planner.Result) (planner.Optimized, []string, error) {
 	o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha, Known: known})
 	if err != nil {
 		return o, nil, err
