@@ -184,13 +184,18 @@ type OptimizeSettings struct {
 	MaxJobs int
 	// MaxEvaluations bounds the replays of the local search. 0 means 3000.
 	MaxEvaluations int
+	// MaxWholeEvaluations bounds the replays of OptimizeWhole's search on
+	// whole workers. 0 means 500; < 0, no search.
+	MaxWholeEvaluations int
 	// KneeAlpha is knee's threshold among the heuristics; 0 means the default.
 	KneeAlpha float64
 	// Known holds, by policy name, Results the caller already has of
 	// Simulate(jobs, NewPolicy(name, KneeAlpha), Settings{Servers:
 	// servers}) (Record may be set: segments are not read): Optimize takes
 	// them instead of replaying those heuristics. plan --policy all runs
-	// every heuristic before numeric, which replayed them all again.
+	// every heuristic before numeric, which replayed them all again. Under
+	// WholeKnown(name), the Result on whole workers (Integer: true), for
+	// OptimizeWhole.
 	Known map[string]Result
 	// Parallel is the most replays of the local search run at once; 0
 	// means runtime.GOMAXPROCS(0), 1 one at a time. The outcome is the
@@ -229,16 +234,7 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 	if s.MaxEvaluations == 0 {
 		s.MaxEvaluations = 3000
 	}
-	value := func(r Result) float64 {
-		if obj == Slowdown {
-			sum := 0.0
-			for i, j := range r.Jobs {
-				sum += jobs[i].weight() * j.Slowdown
-			}
-			return sum
-		}
-		return r.WeightedFlow
-	}
+	value := func(r Result) float64 { return objectiveValue(jobs, obj, r) }
 	out := Optimized{Objective: math.Inf(1), Heuristics: map[string]float64{}}
 	for _, name := range PolicyNames {
 		if name == "fcfs-rigid" {
@@ -320,6 +316,24 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 	if par <= 0 {
 		par = runtime.GOMAXPROCS(0)
 	}
+	cur, curR, out.Evaluations, err = descend(V, cur, curR, sim, par, out.Evaluations, s.MaxEvaluations)
+	if err != nil {
+		return out, err
+	}
+	if cur < out.Objective {
+		out.Objective, out.Result = cur, curR
+		out.Policy = Priority{V: append([]float64(nil), V...)}
+		out.Result.Policy = "numeric"
+	}
+	return out, nil
+}
+
+// descend is numeric's coordinate descent on V (changed in place) from
+// cur, the value of V's replay curR, with replays by sim, par of them at
+// once; evals counts them on (it returns the count), and the search stops
+// at the first sweep that begins with maxEvals or more. It returns the
+// least value found and its replay.
+func descend(V []float64, cur float64, curR Result, sim func([]float64) (float64, Result, error), par, evals, maxEvals int) (float64, Result, int, error) {
 	// A sweep tries, for i = 0, 1, ..., V_i times step, then V_i over it,
 	// each a replay, and keeps the first that lowers the objective (then
 	// goes on to i+1 from the new V). Until one does, every candidate of
@@ -331,16 +345,16 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 	// evaluations is read between sweeps) before the next is known.
 	spec := newSpeculation(par, len(V))
 	step := 4.0
-	for step > 1.001 && out.Evaluations < s.MaxEvaluations {
+	for step > 1.001 && evals < maxEvals {
 		improved := false
 		fs := [2]float64{step, 1 / step}
 		for c := 0; c < 2*len(V); {
 			batch := spec.run(V, c, 2*len(V), fs, sim)
 			accepted := false
 			for _, e := range batch {
-				out.Evaluations++
+				evals++
 				if e.err != nil {
-					return out, e.err
+					return cur, curR, evals, e.err
 				}
 				if e.v < cur*(1-1e-12) {
 					i := e.c / 2
@@ -359,12 +373,21 @@ func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings)
 			step = math.Sqrt(step)
 		}
 	}
-	if cur < out.Objective {
-		out.Objective, out.Result = cur, curR
-		out.Policy = Priority{V: append([]float64(nil), V...)}
-		out.Result.Policy = "numeric"
+	return cur, curR, evals, nil
+}
+
+// objectiveValue is obj's value for r, a replay of jobs, as Optimize
+// minimises it: the weighted total flow time, or the weighted total
+// slowdown.
+func objectiveValue(jobs []Job, obj Objective, r Result) float64 {
+	if obj == Slowdown {
+		sum := 0.0
+		for i, j := range r.Jobs {
+			sum += jobs[i].weight() * j.Slowdown
+		}
+		return sum
 	}
-	return out, nil
+	return r.WeightedFlow
 }
 
 // speculation replays candidates of numeric's sweep at once: candidate c

@@ -43,8 +43,9 @@ workers (largest-remainder rounding, never above max_workers).
 --policy all compares hesrpt, hesrpt-slowdown, equi, srpt, fifo, sjf, knee, hell,
 greedy, fcfs-rigid and numeric (the best of them improved by local search; with ideal
 shares at least as good as each on mean flow time, weighted by the weight column when a job
-has one: the table then adds that weighted mean; its whole-worker row is that plan rounded,
-and a warning names a policy whose whole-worker plan is better). With all jobs present at once, one power law and
+has one: the table then adds that weighted mean; on whole workers it keeps the best of its
+plan rounded, its priorities searched again on whole workers and every other policy's
+whole-worker plan, so it is at least as good as each there too, and says which it kept). With all jobs present at once, one power law and
 weights that do not grow with size, the heSRPT rows also carry the closed-form optimum.
 
 Rows with neither p nor model (as sgdplan convert writes a job trace without --p)
@@ -554,6 +555,14 @@ type planSummary struct {
 	Makespan     float64 `json:"makespan"`
 	// MeanWeightedFlow is as planPolicy's, on whole workers.
 	MeanWeightedFlow float64 `json:"mean_weighted_flow_time,omitempty"`
+	// Plan is, for numeric, whose whole-worker plan this is: "rounded"
+	// (its plan of ideal shares, rounded), "searched" (its priorities
+	// searched again on whole workers) or the heuristic whose plan was
+	// best (planner.OptimizeWhole keeps the best of them all).
+	Plan string `json:"plan,omitempty"`
+	// Rounded is, for numeric, its plan rounded by its objective: the
+	// weighted mean flow time when the jobs have weights, else the mean.
+	Rounded float64 `json:"rounded_objective,omitempty"`
 }
 
 // planClosedForm is heSRPT's closed form beside the replay.
@@ -617,6 +626,11 @@ func planAction(c *cli.Context) error {
 	case "json":
 		return planWriteJSON(w, out)
 	case "csv":
+		for _, p := range out { // the table's note, which csv has no place for
+			if note := planWholeNote(p); note != "" {
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: note: %s\n", note)
+			}
+		}
 		return planCSV(w, out)
 	}
 	if err := planTable(w, out, float64(n)); err != nil {
@@ -652,45 +666,7 @@ func planPlans(jobs []planner.Job, s planSetup, plot bool, ends planEnds, stderr
 		}
 		out = append(out, planKeep(p, s.format, len(s.names), k == 0 && plot))
 	}
-	// numeric against every other policy made, wherever it stands
-	if i := slices.IndexFunc(out, func(p planPolicy) bool { return p.Policy == "numeric" }); i >= 0 {
-		if w := numericWholeBeaten(out[i], slices.Delete(slices.Clone(out), i, i+1)); w != "" {
-			fmt.Fprintf(stderr, "sgdplan: warning: numeric: %s\n", w)
-			out[i].Warnings = append(out[i].Warnings, w)
-		}
-	}
 	return out, nil
-}
-
-// numericWholeBeaten says when a policy of others has a whole-worker plan
-// better than numeric's p by numeric's objective (the weighted mean flow
-// time when the jobs have weights): numeric searches ideal shares, and its
-// whole-worker plan is that plan rounded, which on a few servers lost to
-// hesrpt's rounded plan by 15% (in 19 of 60 small random inputs some
-// heuristic's was better). "" when none is.
-func numericWholeBeaten(p planPolicy, others []planPolicy) string {
-	obj := func(q planPolicy) float64 {
-		if q.Integer.MeanWeightedFlow > 0 {
-			return q.Integer.MeanWeightedFlow
-		}
-		return q.Integer.MeanFlowTime
-	}
-	best := -1
-	for i, q := range others {
-		if obj(q) < obj(p)*(1-1e-9) && (best < 0 || obj(q) < obj(others[best])) {
-			best = i
-		}
-	}
-	if best < 0 {
-		return ""
-	}
-	what := "mean flow time"
-	if p.Integer.MeanWeightedFlow > 0 {
-		what = "weighted mean flow time"
-	}
-	b := others[best]
-	return fmt.Sprintf("on whole workers %s's plan has the lower %s, %.4g s against numeric's %.4g s (%.1f%% less): numeric searches ideal shares, and its whole-worker row is that plan rounded; for whole workers take %s's",
-		b.Policy, what, obj(b), obj(p), 100*(1-obj(b)/obj(p)), b.Policy)
 }
 
 // planKeep is what plan keeps of policy p's plan until it writes its
@@ -721,9 +697,19 @@ func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64, kn
 		pol, err := planner.NewPolicy(name, alpha)
 		return pol, nil, err
 	}
-	o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha, Known: known})
+	o, warns, err := planOptimize(jobs, n, alpha, known)
 	if err != nil {
 		return nil, nil, err
+	}
+	return o.Policy, warns, nil
+}
+
+// planOptimize is numeric's search for jobs on n servers
+// (planner.Optimize, given known) and its warnings.
+func planOptimize(jobs []planner.Job, n, alpha float64, known map[string]planner.Result) (planner.Optimized, []string, error) {
+	o, err := planner.Optimize(jobs, n, planner.FlowTime, &planner.OptimizeSettings{KneeAlpha: alpha, Known: known})
+	if err != nil {
+		return o, nil, err
 	}
 	var warns []string
 	for _, w := range o.Warnings {
@@ -732,14 +718,26 @@ func planPolicyFor(jobs []planner.Job, n float64, name string, alpha float64, kn
 	if o.Policy.Name() != "numeric" && o.Evaluations > 0 { // (above MaxJobs it does not search, and says so)
 		warns = append(warns, fmt.Sprintf("local search found nothing better than %s", o.Start))
 	}
-	return o.Policy, warns, nil
+	return o, warns, nil
 }
 
 // planRun replays jobs under one policy, ideal and whole workers. known,
-// when not nil, keeps the ideal plan of each heuristic by name, and gives
-// numeric those already made (it replayed every heuristic again).
+// when not nil, keeps the plans of each heuristic by name (whole workers
+// under planner.WholeKnown), and gives numeric those already made (it
+// replayed every heuristic again). numeric's whole-worker plan is the best
+// of its plan rounded, its priorities searched on whole workers and every
+// heuristic's (planner.OptimizeWhole).
 func planRun(jobs []planner.Job, n float64, name string, alpha float64, record bool, known map[string]planner.Result) (planPolicy, error) {
-	pol, warns, err := planPolicyFor(jobs, n, name, alpha, known)
+	var o planner.Optimized // numeric's search
+	var pol planner.Policy
+	var warns []string
+	var err error
+	if name == "numeric" {
+		o, warns, err = planOptimize(jobs, n, alpha, known)
+		pol = o.Policy
+	} else {
+		pol, warns, err = planPolicyFor(jobs, n, name, alpha, known)
+	}
 	if err != nil {
 		return planPolicy{}, err
 	}
@@ -747,12 +745,18 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 	if err != nil {
 		return planPolicy{}, err
 	}
-	if known != nil && name != "numeric" {
-		known[name] = ideal
+	var w planner.OptimizedWhole
+	if name == "numeric" {
+		w, err = planner.OptimizeWhole(jobs, n, planner.FlowTime, o, &planner.OptimizeSettings{KneeAlpha: alpha, Known: known})
+	} else {
+		w.Result, err = planner.Simulate(jobs, pol, planner.Settings{Servers: n, Integer: true})
 	}
-	whole, err := planner.Simulate(jobs, pol, planner.Settings{Servers: n, Integer: true})
 	if err != nil {
 		return planPolicy{}, err
+	}
+	whole := w.Result
+	if known != nil && name != "numeric" {
+		known[name], known[planner.WholeKnown(name)] = ideal, whole
 	}
 	p := planPolicy{
 		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
@@ -760,9 +764,19 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		Integer:  planSummary{MeanFlowTime: whole.MeanResponse, MeanSlowdown: whole.MeanSlowdown, P99FlowTime: whole.P99Response, Makespan: lastCompletion(whole)},
 		Warnings: warns, segments: ideal.Segments,
 	}
-	if sw, weighted := planWeights(jobs); weighted {
+	sw, weighted := planWeights(jobs)
+	if weighted {
 		p.MeanWeightedFlow = ideal.WeightedFlow / sw
 		p.Integer.MeanWeightedFlow = whole.WeightedFlow / sw
+	}
+	if name == "numeric" {
+		p.Integer.Plan, p.Integer.Rounded = w.From, w.Rounded/sw
+		if w.From == "" {
+			p.Integer.Plan = "rounded"
+			if w.Searched {
+				p.Integer.Plan = "searched"
+			}
+		}
 	}
 	for i, j := range ideal.Jobs {
 		wj := whole.Jobs[i]
@@ -913,9 +927,18 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 				p.Policy, strings.ReplaceAll(p.ClosedForm.Objective, " ", "-"), p.ClosedForm.Optimum, p.ClosedForm.MeanFlowTime, p.ClosedForm.MeanSlowdown, agree)
 		}
 	}
+	for _, p := range out {
+		if note := planWholeNote(p); note != "" {
+			fmt.Fprintln(w, note)
+		}
+	}
 	if len(out) == 1 {
 		p := out[0]
-		fmt.Fprintf(w, "\njobs under %s on %s (ideal shares, then whole workers):\n", p.Policy, words.Count(int(n), "worker"))
+		whole := "whole workers"
+		if from := planWholeFrom(p); from != "" {
+			whole += ": " + from
+		}
+		fmt.Fprintf(w, "\njobs under %s on %s (ideal shares, then %s):\n", p.Policy, words.Count(int(n), "worker"), whole)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		band := ""
 		if ranges {
@@ -931,6 +954,35 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 		return tw.Flush()
 	}
 	return nil
+}
+
+// planWholeFrom is whose whole-worker plan numeric's row p shows when it
+// is not its own plan rounded, in words; "" when it is (or p is another
+// policy's).
+func planWholeFrom(p planPolicy) string {
+	switch p.Integer.Plan {
+	case "", "rounded":
+		return ""
+	case "searched":
+		return "its priorities searched again with whole-worker replays"
+	}
+	return p.Integer.Plan + "'s plan"
+}
+
+// planWholeNote says whose whole-worker plan numeric's row p shows
+// (planWholeFrom) and how far it is below numeric's plan rounded; "" when
+// it is that plan.
+func planWholeNote(p planPolicy) string {
+	from := planWholeFrom(p)
+	if from == "" {
+		return ""
+	}
+	what, v := "mean flow", p.Integer.MeanFlowTime
+	if p.Integer.MeanWeightedFlow > 0 {
+		what, v = "weighted mean flow", p.Integer.MeanWeightedFlow
+	}
+	return fmt.Sprintf("%s on whole workers: %s, %s %.4g s, %.3g%% below its plan rounded (%.4g s) (it keeps the best whole-worker plan of its plan rounded, its priorities searched again with whole-worker replays and every heuristic's)",
+		p.Policy, from, what, v, 100*(1-v/p.Integer.Rounded), p.Integer.Rounded)
 }
 
 func planCSV(w io.Writer, out []planPolicy) error {
