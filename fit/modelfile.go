@@ -154,6 +154,11 @@ type Diagnostics struct {
 	CVError      *float64      `json:"cv_mape_pct"` // nil when not computed
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	Warnings     []string      `json:"warnings"`
+	// FlatParameters are the parameters a warning says the fit is flat
+	// along a combination of (FlatParameters): not identified
+	// separately, whatever their intervals. Set by the fit command;
+	// absent: none.
+	FlatParameters []string `json:"flat_parameters,omitempty"`
 }
 
 // Efficiency is the statistical efficiency fitted from loss curves: the

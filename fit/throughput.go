@@ -922,13 +922,55 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	if len(seen) > 1 && len(pts) >= k && svd.Factorize(columns(J, seen), mat.SVDThin) {
 		sv := svd.Values(nil)
 		if sv[0] > 0 && sv[len(sv)-1]/sv[0] < 1e-6 {
-			w = append(w, fmt.Sprintf("%s: the fit is flat along a combination of parameters%s (condition %.3g): their separate values are not identified, and their intervals do not show it (the bootstrap refits stay where the fit started along it), predictions far from the data are uncertain", f.Name, flatNames(f, &svd, seen, norms), sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
+			w = append(w, fmt.Sprintf("%s"+flatWarning+"%s"+flatCondition+"%.3g): their separate values are not identified, and their intervals do not show it (the bootstrap refits stay where the fit started along it), predictions far from the data are uncertain", f.Name, flatNames(f, &svd, seen, norms), sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
 		}
 	}
 	if len(pts) < k {
 		w = append(w, fmt.Sprintf("%s: %d parameters from %d points: not all are identified", f.Name, k, len(pts)))
 	}
 	return w
+}
+
+// flatWarning and flatCondition enclose the parameters (flatNames) in
+// identification's warning of a flat combination, after the family's
+// name: FlatParameters finds them by them.
+const (
+	flatWarning   = ": the fit is flat along a combination of parameters"
+	flatCondition = " (condition "
+)
+
+// FlatParameters names the parameters of m, as m.Parameters does, that
+// its warnings say the fit is flat along a combination of (identification,
+// flatNames): their separate values are not identified, and their
+// bootstrap intervals, often narrow, do not show it. nil when none. Only
+// the warnings of m's family, or of its members (a member's parameter is
+// member.name), count.
+func FlatParameters(m *Model) []string {
+	f := m.FamilyForm()
+	var out []string
+	for _, w := range m.Diagnostics.Warnings {
+		fam, rest, ok := strings.Cut(w, flatWarning+", ")
+		list, _, ok2 := strings.Cut(rest, flatCondition)
+		if !ok || !ok2 {
+			continue
+		}
+		prefix := ""
+		switch {
+		case len(f.Members) == 0 && fam == m.Family:
+		case slices.ContainsFunc(f.Members, func(g Family) bool { return g.Name == fam }):
+			prefix = fam + "."
+		default:
+			continue
+		}
+		// words.And's "a, b and c"
+		for _, n := range strings.Split(strings.ReplaceAll(list, " and ", ", "), ", ") {
+			n = prefix + n
+			if !slices.Contains(out, n) && slices.ContainsFunc(m.Parameters, func(p ParamValue) bool { return p.Name == n }) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // flatNames names the parameters of the flat combination the thin SVD svd

@@ -218,11 +218,6 @@ func ReadChromeTrace(r io.Reader, file string, opts ConvertOptions) (*Trace, []e
 		return nil, warns, doc.errAt(hiAt, "event ends at %v us, and the event at line %d, column %d starts at %v us: the span overflows (expected times within 1e12 s of each other)", hi, line, col, lo)
 	}
 	tr, w, err := chromeSteps(doc, ivs, info, opts)
-	if err == nil && tr != nil {
-		if m := chromeMedianStep(tr.Steps); m < chromeShortStep {
-			w = append(w, &ParseError{File: file, Msg: fmt.Sprintf("the median step lasts %.3g s (%.3g us as written): ts and dur are microseconds in the Chrome trace format; were they written in seconds? (then every time here is a million times too short)", m, m*1e6)})
-		}
-	}
 	return tr, append(warns, w...), err
 }
 
@@ -717,6 +712,9 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 	})
 	tr := &Trace{}
 	seen := map[[2]int64]bool{}
+	// the first event in the file of a step under chromeShortStep, and its
+	// length (s), where a median step that short is told
+	shortAt, short := int64(-1), 0.0
 	for _, s := range steps {
 		k := [2]int64{int64(s.worker), s.num}
 		if seen[k] {
@@ -756,7 +754,15 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 				}
 			}
 		}
+		if l := row.End - row.Start; l < chromeShortStep && (shortAt < 0 || s.off < shortAt) {
+			shortAt, short = s.off, l
+		}
 		tr.Steps = append(tr.Steps, row)
+	}
+	if m := chromeMedianStep(tr.Steps); m < chromeShortStep {
+		// at the first event in the file of a step that short (at least
+		// half the steps are): the file alone was named
+		warns = append(warns, d.errAt(shortAt, "the median step lasts %.3g s (%.3g us as written), and this step, the first in the file under 1 us, %.3g us: ts and dur are microseconds in the Chrome trace format; were they written in seconds? (then every time here is a million times too short)", m, m*1e6, short*1e6))
 	}
 	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
 		Framework: "Chrome trace-event JSON", Notes: "converted by sgdplan convert --from chrome" + opts.sourceNote()})

@@ -305,6 +305,19 @@ func TestReadChromeTraceSecondsWarned(t *testing.T) {
 	if !slices.ContainsFunc(warns, func(e error) bool { return strings.Contains(e.Error(), "were they written in seconds?") }) {
 		t.Errorf("warnings %v: want the units questioned", warns)
 	}
+	// the warning is at the first event in the file of a step under 1 us
+	// (it named the file alone): here the second step's, the first lasting
+	// 5 us
+	const later = `{"traceEvents": [
+{"name": "ProfilerStep#1", "ph": "X", "ts": 0.0, "dur": 5, "pid": 1, "tid": 1},
+{"name": "ProfilerStep#3", "ph": "X", "ts": 5.2, "dur": 0.1, "pid": 1, "tid": 1},
+  {"name": "ProfilerStep#2", "ph": "X", "ts": 5.1, "dur": 0.1, "pid": 1, "tid": 1}]}`
+	_, warns, err = ReadChromeTrace(strings.NewReader(later), "s.json", ConvertOptions{})
+	i := slices.IndexFunc(warns, func(e error) bool { return strings.Contains(e.Error(), "were they written in seconds?") })
+	var pe *ParseError
+	if err != nil || i < 0 || !errors.As(warns[i], &pe) || pe.Line != 3 || pe.Column != 1 || !strings.Contains(pe.Msg, "this step, the first in the file under 1 us, 0.1 us") {
+		t.Errorf("err %v, warnings %v: want the units questioned at line 3, column 1", err, warns)
+	}
 	_, warns, err = ReadChromeTrace(bytes.NewReader(chromeFile(t, "ps_begin_end.json")), "x.json", ConvertOptions{})
 	if err != nil || slices.ContainsFunc(warns, func(e error) bool { return strings.Contains(e.Error(), "written in seconds") }) {
 		t.Errorf("a sample: err %v, warnings %v", err, warns)

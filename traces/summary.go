@@ -295,12 +295,21 @@ func (s *summarizer) scan(st *Step) { _ = s.scanAt(st, "", 0) }
 // row (a run is one configuration, as one steps.csv already requires): the
 // summary used the last file's, so the rate (scaled by the workers) and
 // the configuration depended on the order of the paths. In memory (no
-// file) it is a warning, as before.
+// file) it is a warning, as before. The error is a *rowFault at the first
+// field of the three that differs, which the reader of the row places at
+// its line and column (nothing is kept per row for it).
 func (s *summarizer) scanAt(st *Step, file string, line int) error {
 	a := s.run(st.Run)
 	if a.hasSteps && (a.sum.Workers != st.Workers || a.sum.PS != st.PS || a.sum.Batch != st.Batch) && !a.mixed {
 		if file != "" && a.cfgFile != "" {
-			return &ParseError{File: file, Line: line, Msg: fmt.Sprintf("run %q: workers, ps, batch = %d, %d, %d, but %d, %d, %d in %s on line %d (expected one configuration per run in every file: give each configuration its own run name)",
+			col := "batch"
+			switch {
+			case a.sum.Workers != st.Workers:
+				col = "workers"
+			case a.sum.PS != st.PS:
+				col = "ps"
+			}
+			return &rowFault{column: col, msg: fmt.Sprintf("run %q: workers, ps, batch = %d, %d, %d, but %d, %d, %d in %s on line %d (expected one configuration per run in every file: give each configuration its own run name)",
 				st.Run, st.Workers, st.PS, st.Batch, a.sum.Workers, a.sum.PS, a.sum.Batch, a.cfgFile, a.cfgLine)}
 		}
 		a.mixed = true

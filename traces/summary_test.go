@@ -527,11 +527,24 @@ func TestSummarizePathsRunConfigAcrossFiles(t *testing.T) {
 		return s
 	}
 	a, b, c := write("a", rows(0, 2)), write("b", rows(1, 2)), write("c", rows(2, 4))
-	for _, order := range [][]string{{a, b, c}, {c, a, b}} {
-		_, _, err := SummarizePaths(order...)
+	// the batch alone differs, in a file with the columns in another order
+	d := filepath.Join(dir, "d")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "steps.csv"), []byte("run,worker,step,start,end,workers,ps,batch\nx,1,0,0,0.1,2,1,16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// the error is at the later row's first field that differs: its
+	// column too (it named the line alone)
+	for _, c := range []struct {
+		order []string
+		col   int
+	}{{[]string{a, b, c}, 3}, {[]string{c, a, b}, 3}, {[]string{a, d}, 17}} {
+		_, _, err := SummarizePaths(c.order...)
 		var pe *ParseError
-		if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(err.Error(), "expected one configuration per run in every file") || !strings.Contains(err.Error(), filepath.Join(order[0], "steps.csv")+" on line 2") {
-			t.Errorf("paths %v: err %v, want a configuration error at line 2 naming %s", order, err, order[0])
+		if !errors.As(err, &pe) || pe.Line != 2 || pe.Column != c.col || !strings.Contains(err.Error(), "expected one configuration per run in every file") || !strings.Contains(err.Error(), filepath.Join(c.order[0], "steps.csv")+" on line 2") {
+			t.Errorf("paths %v: err %v, want a configuration error at line 2, column %d, naming %s", c.order, err, c.col, c.order[0])
 		}
 	}
 	sums, _, err := SummarizePaths(a, b)

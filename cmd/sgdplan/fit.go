@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -134,6 +135,9 @@ func runFit(c *cli.Context) error {
 	for _, w := range warns {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	// the parameters of a flat combination a warning names, for the
+	// json (and model.json) and the table's marks
+	m.Diagnostics.FlatParameters = fit.FlatParameters(m)
 	m.Data.PathsFromModel = pathsFrom(filepath.Dir(c.String("out")), paths)
 	if err := fit.WriteModel(c.String("out"), m); err != nil {
 		return withCode(exitFailure, err)
@@ -586,7 +590,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "parameter\tvalue\t%.0f%% interval\tunit\n", 100*m.Level)
-	priors := 0
+	priors, flat := 0, 0
 	marks := paramMarks(m)
 	for i, p := range m.Parameters {
 		unit := p.Unit
@@ -603,11 +607,20 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		case markAtBound:
 			iv += fmt.Sprintf(" (at the form's bound %.4g in every refit: no uncertainty measured)", p.Value)
 		}
+		// a flat combination's narrow intervals read as certainty: marked
+		// ("*" is the prior's, in the unit column)
+		if marks[i] != markUnidentified && slices.Contains(m.Diagnostics.FlatParameters, p.Name) {
+			iv += " **"
+			flat++
+		}
 		fmt.Fprintf(tw, "%s\t%.4g\t%s\t%s\n", p.Name, p.Value, iv, unit)
 	}
 	tw.Flush()
 	if priors > 0 {
 		fmt.Fprintf(w, "* set by the form's prior, not by the data (which leave it free; the warnings say how)\n")
+	}
+	if flat > 0 {
+		fmt.Fprintf(w, "** not identified separately: the fit is flat along a combination of them (a warning names it), and their intervals do not show it\n")
 	}
 	if q := m.Queueing; q != nil {
 		fmt.Fprintf(w, "network: %s MVA (model.AsyncPS); SCV of a transfer %.3g, of an apply %.3g, of compute %.3g", q.Variant, q.SCVLink, q.SCVApply, q.SCVCompute)

@@ -537,7 +537,7 @@ func TestFitTableUnidentified(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(b.String()), 0o644)
 	code, out, stderr = runCmd(t, "fit", dir, "--family", "overhead", "--out", filepath.Join(dir, "m2.json"), "--bootstrap", "20")
-	if code != 0 || strings.Contains(out, "not identified") || strings.Count(out, "(exact fit: no measurement to spare") != 3 {
+	if code != 0 || strings.Contains(out, "] not identified") || strings.Count(out, "(exact fit: no measurement to spare") != 3 {
 		t.Errorf("overhead, 3 on 3: exit %d:\n%s%s", code, out, stderr)
 	}
 }
@@ -578,5 +578,56 @@ func TestFitTableMissesItsData(t *testing.T) {
 	_, out, stderr = runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd", "cpu"), "--train-workers", "1", "--shared-cores", "2", "--out", filepath.Join(dir, "cpu.json"))
 	if !strings.Contains(out, "compute shares 2 cores per machine, 1 machine\n") {
 		t.Errorf("shared cores on one machine:\n%s%s", out, stderr)
+	}
+}
+
+// When a warning says the fit is flat along a combination of parameters,
+// the table marks those parameters' intervals "**" with a footnote (their
+// narrow bootstrap intervals went unmarked), and the json lists them in
+// diagnostics.flat_parameters: a mean family's members each (member.name),
+// one family's by name, and none where no warning says so.
+func TestFitFlatParametersMarked(t *testing.T) {
+	dir := t.TempDir()
+	const foot = "** not identified separately: the fit is flat along a combination of them"
+	code, out, stderr := runCmd(t, "fit", fitAsync, "--out", filepath.Join(dir, "m.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{"overhead-async.fixed", "overhead-async.per_sample", "shardlink-async.fixed", "shardlink-async.per_sample"} {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(p) + ` .*\] \*\* `).MatchString(out) {
+			t.Errorf("%s is not marked:\n%s", p, out)
+		}
+	}
+	if n := strings.Count(out, "] **"); n != 4 || !strings.Contains(out, foot) {
+		t.Errorf("%d intervals marked, want 4, and the footnote:\n%s", n, out)
+	}
+	code, js, stderr := runCmd(t, "fit", fitAsync, "--out", filepath.Join(dir, "m.json"), "--format", "json")
+	var m struct {
+		Diagnostics struct {
+			Flat *[]string `json:"flat_parameters"`
+		} `json:"diagnostics"`
+	}
+	if code != 0 || json.Unmarshal([]byte(js), &m) != nil || m.Diagnostics.Flat == nil ||
+		!slices.Equal(*m.Diagnostics.Flat, []string{"overhead-async.fixed", "overhead-async.per_sample", "shardlink-async.fixed", "shardlink-async.per_sample"}) {
+		t.Errorf("exit %d, %s: flat_parameters %v", code, stderr, m.Diagnostics.Flat)
+	}
+	// one family: the overhead form exactly, at one per-worker batch,
+	// where fixed and per_sample trade one for the other
+	var b strings.Builder
+	b.WriteString("workers,ps,batch,steps_per_s,mode\n")
+	for _, w := range []int{4, 8, 16} {
+		fmt.Fprintf(&b, "%d,0,32,%.10g,allreduce\n", w, 1/(0.01+0.002*32+0.003*float64(w)))
+	}
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(b.String()), 0o644)
+	code, js, stderr = runCmd(t, "fit", dir, "--family", "overhead", "--out", filepath.Join(dir, "m2.json"), "--bootstrap", "20", "--format", "json")
+	m.Diagnostics.Flat = nil
+	if code != 0 || json.Unmarshal([]byte(js), &m) != nil || m.Diagnostics.Flat == nil || !slices.Equal(*m.Diagnostics.Flat, []string{"fixed", "per_sample"}) {
+		t.Errorf("overhead: exit %d, %s: flat_parameters %v, want fixed and per_sample", code, stderr, m.Diagnostics.Flat)
+	}
+	// no flat combination: no marks, no list
+	code, out, _ = runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", filepath.Join(dir, "t.json"))
+	_, js, _ = runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", filepath.Join(dir, "t.json"), "--format", "json")
+	if code != 0 || strings.Contains(out, "**") || strings.Contains(js, "flat_parameters") {
+		t.Errorf("fit-table: exit %d, marks or a list where no warning says the fit is flat:\n%s\n%s", code, out, js)
 	}
 }

@@ -223,23 +223,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	// the kind first, then the fields of its spec alone: a TFJob's
 	// elasticPolicy (a PyTorchJob's field, which the TFJob has not) made
 	// check fail on its contents
-	var head struct {
-		APIVersion string                     `json:"apiVersion"`
-		Kind       string                     `json:"kind"`
-		Spec       map[string]json.RawMessage `json:"spec"`
-	}
-	var tf struct {
-		Spec struct {
-			TF map[string]replicaSpec `json:"tfReplicaSpecs"`
-		} `json:"spec"`
-	}
-	var pt struct {
-		Spec struct {
-			PyTorch       map[string]replicaSpec `json:"pytorchReplicaSpecs"`
-			NprocPerNode  json.RawMessage        `json:"nprocPerNode"`
-			ElasticPolicy *elasticPolicy         `json:"elasticPolicy"`
-		} `json:"spec"`
-	}
+	var head manifestHead
+	var tf tfFields
+	var pt ptFields
 	// The decoder reads what it can and names one field it cannot, the
 	// first in the sorted keys of the JSON form (kind: [TFJob] was told
 	// before a spec: 5 above it): typeFaults and badReplicas find each
@@ -248,7 +234,6 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	err = json.Unmarshal(js, &head)
 	j.APIVersion, j.Kind = head.APIVersion, head.Kind
 	faults := typeFaults(path, b, js, reflect.TypeOf(head), nil, nil)
-	faults = caseTwiceFaults(path, b, js, reflect.TypeOf(head), nil, faults)
 	var fields any // the kind's fields, nil for another kind
 	switch j.Kind {
 	case "TFJob":
@@ -256,6 +241,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	case "PyTorchJob":
 		fields = &pt
 	}
+	// one walk of the head and the kind's fields together (two walks
+	// told a spec given twice twice)
+	faults = caseTwiceFaults(path, b, js, caseTwiceType(fields), nil, faults)
 	if fields != nil {
 		if e := json.Unmarshal(js, fields); err == nil {
 			err = e
@@ -264,8 +252,6 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// (a spec that is not a mapping is told once, above)
 			faults = typeFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		}
-		// (spec given twice is told by both walks, at one place)
-		faults = caseTwiceFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		faults = append(faults, badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind])...)
 		j.Spec.TF = tf.Spec.TF
 		j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
@@ -1707,15 +1693,63 @@ func typeFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys [
 	return append(faults, faultf(path, p, "not a Kubeflow job manifest: %s holds %s where %s was expected", field, what, manifestType(t)))
 }
 
+// manifestHead is what check reads of every manifest first: the kind, and
+// its spec as a mapping of anything; then the kind's fields alone
+// (tfFields, ptFields: parseManifest).
+type manifestHead struct {
+	APIVersion string                     `json:"apiVersion"`
+	Kind       string                     `json:"kind"`
+	Spec       map[string]json.RawMessage `json:"spec"`
+}
+
+// tfFields are the fields check reads of a TFJob.
+type tfFields struct {
+	Spec struct {
+		TF map[string]replicaSpec `json:"tfReplicaSpecs"`
+	} `json:"spec"`
+}
+
+// ptFields are the fields check reads of a PyTorchJob.
+type ptFields struct {
+	Spec struct {
+		PyTorch       map[string]replicaSpec `json:"pytorchReplicaSpecs"`
+		NprocPerNode  json.RawMessage        `json:"nprocPerNode"`
+		ElasticPolicy *elasticPolicy         `json:"elasticPolicy"`
+	} `json:"spec"`
+}
+
+// caseTwiceType is the one type caseTwiceFaults walks for a manifest of
+// the kind whose fields (a pointer to tfFields or ptFields) check reads:
+// manifestHead with the kind's spec in place of the mapping; manifestHead
+// itself for another kind (fields nil). Walking the head and the fields
+// apart told a key of both (spec) twice.
+func caseTwiceType(fields any) reflect.Type {
+	h := reflect.TypeFor[manifestHead]()
+	if fields == nil {
+		return h
+	}
+	spec, _ := reflect.TypeOf(fields).Elem().FieldByName("Spec")
+	fs := make([]reflect.StructField, 0, h.NumField())
+	for f := range h.Fields() {
+		if f.Name == spec.Name {
+			f = spec
+		}
+		f.Index, f.Offset = nil, 0
+		fs = append(fs, f)
+	}
+	return reflect.StructOf(fs)
+}
+
 // caseTwiceFaults appends to faults a fault for each key of a mapping
 // that check decodes into a struct (type t, at the key path keys of v,
 // the JSON form of manifest b) given twice in different cases
 // ("replicas: 2" and "Replicas: 3"): the decoder reads a struct's keys in
 // any case, so it read whichever came last and dropped the other without
-// a word. Each is told at the second in the file, naming both (the YAML
-// library refuses a key given twice in one case). It walks the structs
-// and maps (the replica roles) check reads; a map's own keys are exact
-// (two spellings of a role are refused where the role is read).
+// a word. Each is told at the second in the file, naming every spelling
+// in file order (the YAML library refuses a key given twice in one case).
+// It walks the structs and maps (the replica roles) check reads; a map's
+// own keys are exact (two spellings of a role are refused where the role
+// is read).
 func caseTwiceFaults(path string, b []byte, v json.RawMessage, t reflect.Type, keys []string, faults []error) []error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -1768,7 +1802,15 @@ func caseTwiceFaults(path string, b []byte, v json.RawMessage, t reflect.Type, k
 				at = sp[0].at
 			}
 			field := strings.Join(append(slices.Clip(keys), name), ".")
-			faults = append(faults, faultf(path, at, "%s given twice, as %q and %q: keys are read in any case, so one would be dropped without a word; want it once", field, sp[0].key, sp[1].key))
+			// every spelling named: three named the first two
+			times, dropped, quoted := "twice", "one", make([]string, len(sp))
+			if len(sp) > 2 {
+				times, dropped = fmt.Sprintf("%d times", len(sp)), "all but one"
+			}
+			for j, x := range sp {
+				quoted[j] = strconv.Quote(x.key)
+			}
+			faults = append(faults, faultf(path, at, "%s given %s, as %s: keys are read in any case, so %s would be dropped without a word; want it once", field, times, words.And(quoted), dropped))
 		}
 	}
 	for _, k := range ks {

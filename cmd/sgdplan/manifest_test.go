@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 )
 
 // Manifests the audit found misread: a key given twice was judged at its
@@ -192,9 +194,39 @@ func TestManifestKeyCaseTwice(t *testing.T) {
 		{"kind", "Kind: PyTorchJob\n" + tf + "      replicas: 2\n", 0, 0, `check: m.yaml:2:1: kind given twice, as "Kind" and "kind"` + tail},
 		{"spec", tf + "      replicas: 2\nSpec: {}\n", 0, 0, `check: m.yaml:6:1: spec given twice, as "spec" and "Spec"` + tail},
 		{"tfReplicaSpecs", tf + "      replicas: 2\n  TFReplicaSpecs: {}\n", 0, 0, `check: m.yaml:6:3: spec.tfReplicaSpecs given twice, as "tfReplicaSpecs" and "TFReplicaSpecs"` + tail},
+		// three spellings are all named, in file order, at the second
+		{"three", tf + "      REPLICAS: 4\n      replicas: 2\n      Replicas: 3\n", 0, 0,
+			`check: m.yaml:6:7: spec.tfReplicaSpecs.Worker.replicas given 3 times, as "REPLICAS", "replicas" and "Replicas": keys are read in any case, so all but one would be dropped without a word; want it once`},
+		{"three, flow", "kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2, REPLICAS: 3, Replicas: 4}}}\n", 0, 0,
+			`check: m.yaml:2:47: spec.tfReplicaSpecs.Worker.replicas given 3 times, as "replicas", "REPLICAS" and "Replicas": keys are read in any case, so all but one would be dropped without a word; want it once`},
 		// keys check does not read are left alone, as are keys in one case
 		{"other keys", tf + "      replicas: 2\n      Template: {}\n      template: {}\nmetadata: {Name: a, name: b}\n", 2, 0, ""},
 	})
+}
+
+// The keys given in two cases are found in one walk of the manifest, the
+// head (apiVersion, kind, spec) and the kind's fields together: a spec
+// given twice was told once by the walk of the head and again by the walk
+// of the kind's fields (the first shown, the second never).
+func TestManifestCaseTwiceOnce(t *testing.T) {
+	for _, c := range []struct {
+		kind   string
+		fields any
+	}{{"TFJob", &tfFields{}}, {"PyTorchJob", &ptFields{}}, {"MXJob", nil}} {
+		doc := "Kind: " + c.kind + "\nkind: " + c.kind + "\nspec: {}\nSpec: {}\napiVersion: v1\nAPIVersion: v1\n"
+		js, err := yaml.YAMLToJSON([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		faults := caseTwiceFaults("m.yaml", []byte(doc), js, caseTwiceType(c.fields), nil, nil)
+		var got []string
+		for _, f := range faults {
+			got = append(got, f.Error())
+		}
+		if len(got) != 3 || !strings.Contains(got[0]+got[1]+got[2], "m.yaml:4:1: spec given twice") {
+			t.Errorf("%s: %d faults, want 3 (apiVersion, kind and spec, once each):\n%s", c.kind, len(got), strings.Join(got, "\n"))
+		}
+	}
 }
 
 // A flow mapping or list used as a key, or one under an explicit key,

@@ -358,7 +358,7 @@ func simulateAction(c *cli.Context) error {
 	case "csv":
 		return simCSV(w, out)
 	}
-	if err := simTable(w, out, ea > 0); err != nil {
+	if err := simWriteTable(w, out, simLayout{energy: ea > 0, weighted: sumW > 0, fractional: c.Bool("fractional"), seeds: seeds}); err != nil {
 		return err
 	}
 	if len(endJobs) > 0 && simHasRanges(out) {
@@ -477,7 +477,18 @@ func simSummarize(name string, runs []planner.Result, sumW float64) simPolicy {
 	return p
 }
 
-func simTable(w io.Writer, out []simPolicy, energy bool) error {
+// simLayout is what the simulate table shows besides its rows, as
+// simulateAction knows it from the flags and the jobs: not read from the
+// rows, which may be none.
+type simLayout struct {
+	energy     bool // --energy-alpha: the energy columns
+	weighted   bool // a job's weight is not 1: the weighted mean column
+	fractional bool // --fractional: ideal fractional shares, not whole workers
+	seeds      int  // runs per policy; > 1: means with 95% intervals
+}
+
+func simWriteTable(w io.Writer, out []simPolicy, l simLayout) error {
+	energy := l.energy
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	ci := func(p simPolicy, key string, v float64) string {
 		if r, ok := p.CI95[key]; ok {
@@ -486,7 +497,7 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 		return fmt.Sprintf("%.4g", v)
 	}
 	ranges := simHasRanges(out)
-	weighted := len(out) > 0 && out[0].MeanWeightedFlow > 0
+	weighted := l.weighted
 	head := "policy\tmean response (s)\t"
 	if ranges {
 		head += "range\t"
@@ -518,11 +529,11 @@ func simTable(w io.Writer, out []simPolicy, energy bool) error {
 		return err
 	}
 	kind := "whole workers"
-	if len(out) > 0 && out[0].Workers == "fractional" {
+	if l.fractional {
 		kind = "ideal fractional shares (--fractional)"
 	}
-	if len(out) > 0 && out[0].Seeds > 1 {
-		fmt.Fprintf(w, "%s; means over %d seeds with 95%% intervals (Student t)\n", kind, out[0].Seeds)
+	if l.seeds > 1 {
+		fmt.Fprintf(w, "%s; means over %d seeds with 95%% intervals (Student t)\n", kind, l.seeds)
 	} else {
 		fmt.Fprintln(w, kind)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -415,5 +416,39 @@ func TestSimulateWeightedMean(t *testing.T) {
 	_, table, _ := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--policy", "hesrpt-slowdown")
 	if !strings.Contains(table, "weighted mean response (s)") {
 		t.Errorf("table %q has no weighted mean column", table)
+	}
+}
+
+// simTable is simWriteTable as planends_test.go calls it (one seed, whole
+// workers, no weights): its rows alone then fix the table.
+func simTable(w io.Writer, out []simPolicy, energy bool) error {
+	return simWriteTable(w, out, simLayout{energy: energy, seeds: 1})
+}
+
+// The simulate table's header and footer come from the layout it is given,
+// not from its first row: with no rows, or a first row that lacks the
+// weighted mean or says other workers or seeds, the table still has the
+// weighted column and names the fractional shares and the seeds.
+func TestSimWriteTableLayout(t *testing.T) {
+	l := simLayout{weighted: true, fractional: true, seeds: 3}
+	rows := []simPolicy{{Policy: "fcfs", Seeds: 1, Workers: "whole", MeanFlowTime: 10}, {Policy: "equi", Seeds: 3, Workers: "fractional", MeanFlowTime: 8, MeanWeightedFlow: 7}}
+	for _, out := range [][]simPolicy{nil, rows} {
+		var b strings.Builder
+		if err := simWriteTable(&b, out, l); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		for _, want := range []string{"weighted mean response (s)", "ideal fractional shares (--fractional); means over 3 seeds"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%d rows: %q not in the table:\n%s", len(out), want, s)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := simWriteTable(&b, []simPolicy{{Policy: "fcfs", Seeds: 3, Workers: "fractional", MeanWeightedFlow: 7}}, simLayout{seeds: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if s := b.String(); strings.Contains(s, "weighted") || strings.Contains(s, "fractional") || strings.Contains(s, "seeds") || !strings.Contains(s, "whole workers\n") {
+		t.Errorf("one seed, whole workers, no weights: the table says otherwise:\n%s", s)
 	}
 }
