@@ -215,3 +215,30 @@ func TestStratifiedDraws(t *testing.T) {
 		}
 	}
 }
+
+// model.json's diagnostics.flat_parameters name the model's parameters: a
+// name that is not one is refused at its place.
+func TestParseModelFlatParameters(t *testing.T) {
+	m := fittedModel(t)
+	m.Diagnostics.FlatParameters = []string{m.Parameters[0].Name, m.Parameters[1].Name}
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseModel("m.json", good)
+	if err != nil || !slices.Equal(back.Diagnostics.FlatParameters, m.Diagnostics.FlatParameters) {
+		t.Fatalf("read back %v: %v", back.Diagnostics.FlatParameters, err)
+	}
+	g := string(good)
+	old := fmt.Sprintf("%q\n    ]", m.Parameters[1].Name)
+	i := strings.Index(g, old)
+	if i < 0 {
+		t.Fatalf("%s not in\n%s", old, g)
+	}
+	doc := g[:i] + `"nosuch"` + g[i+len(fmt.Sprintf("%q", m.Parameters[1].Name)):]
+	line, col := lineCol([]byte(doc), int64(i))
+	_, err = ParseModel("m.json", []byte(doc))
+	if want := fmt.Sprintf("m.json:%d:%d: diagnostics: flat_parameters 2 \"nosuch\": want the name of one of the model's parameters", line, col); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("%v, want %q", err, want)
+	}
+}

@@ -228,7 +228,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	slices.SortFunc(members, func(a, b *ThroughputFit) int { return strings.Compare(a.Family.Name, b.Family.Name) })
 	fams := make([]Family, len(members))
 	var theta []float64
-	var warnings []string
+	var warnings, flat []string
 	for i, m := range members {
 		fams[i] = m.Family
 		theta = append(theta, m.Theta...)
@@ -239,6 +239,9 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 				warnings = append(warnings, w)
 			}
 		}
+		for _, n := range m.Flat {
+			flat = append(flat, m.Family.Name+"."+n)
+		}
 	}
 	fam, err := meanFamily(fams)
 	if err != nil {
@@ -246,7 +249,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	}
 	tf := newThroughputFit(fam, theta, pts)
 	tf.members = members
-	tf.Warnings = warnings
+	tf.Warnings, tf.Flat = warnings, flat
 	tf.CVError, tf.cvErrs, tf.cvNote = looCVErrs(fam, pts)
 	return tf
 }

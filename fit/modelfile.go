@@ -155,9 +155,9 @@ type Diagnostics struct {
 	Alternatives []Alternative `json:"alternatives,omitempty"`
 	Warnings     []string      `json:"warnings"`
 	// FlatParameters are the parameters a warning says the fit is flat
-	// along a combination of (FlatParameters): not identified
-	// separately, whatever their intervals. Set by the fit command;
-	// absent: none.
+	// along a combination of: not identified separately, whatever their
+	// intervals (ThroughputFit.Flat). Absent: none, or a file written
+	// before 2026-12-06.
 	FlatParameters []string `json:"flat_parameters,omitempty"`
 }
 
@@ -465,6 +465,7 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 		m.Diagnostics.Alternatives = append(m.Diagnostics.Alternatives, a)
 	}
 	m.Diagnostics.Warnings = append([]string{}, tf.Warnings...)
+	m.Diagnostics.FlatParameters = slices.Clone(tf.Flat)
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, m.replicateWarnings()...)
 	m.dropDegenerate()
 	if w := m.missWarning(); w != "" {
@@ -1161,6 +1162,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
 		}
 	}
+	for i, n := range m.Diagnostics.FlatParameters {
+		if !slices.ContainsFunc(m.Parameters, func(p ParamValue) bool { return p.Name == n }) {
+			return nil, errorf("%s: diagnostics: flat_parameters %d %q: want the name of one of the model's parameters", at(fmt.Sprintf("diagnostics.flat_parameters[%d]", i)), i+1, n)
+		}
+	}
 	if m.IntervalScale != 0 && !(m.IntervalScale >= 1 && m.IntervalScale <= maxIntervalScale) {
 		return nil, errorf("%s: interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the bootstrap's prediction intervals), or none", at("interval_scale"), m.IntervalScale, float64(maxIntervalScale))
 	}
@@ -1639,6 +1645,20 @@ func lineCol(b []byte, off int64) (line, col int) {
 		col = int(off) + 1
 	}
 	return line, col
+}
+
+// CurveIntervals are the percentile intervals at level of b0, b1 and b2
+// over the loss curve's bootstrap samples, each holding its fitted value;
+// ok is false without samples.
+func (e *Efficiency) CurveIntervals(level float64) (lo, hi [3]float64, ok bool) {
+	if e == nil || len(e.CurveSamples) == 0 {
+		return lo, hi, false
+	}
+	l, h := paramIntervals(e.CurveSamples, 3, level)
+	for j, v := range []float64{e.B0, e.B1, e.B2} {
+		lo[j], hi[j] = math.Min(l[j], v), math.Max(h[j], v)
+	}
+	return lo, hi, true
 }
 
 // checkCurveSamples checks efficiency.curve_samples: four values each,

@@ -232,6 +232,9 @@ type ThroughputFit struct {
 	// Residuals are log(predicted/measured) per point, in input order.
 	Residuals []float64
 	Warnings  []string
+	// Flat names the parameters a warning says the fit is flat along a
+	// combination of (identification), as Model.Parameters names them.
+	Flat []string
 	// PriorSet marks the parameters the family's Prior set, not the data
 	// (nil when none).
 	PriorSet []bool
@@ -570,7 +573,7 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 		return nil, err
 	}
 	tf := newThroughputFit(f, res.X, pts)
-	tf.Warnings = identification(f, pts, res)
+	tf.Warnings, tf.Flat = identification(f, pts, res)
 	if !s.NoCV || cv {
 		switch s.CV {
 		case "largest":
@@ -861,23 +864,27 @@ func columns(J *mat.Dense, cols []int) *mat.Dense {
 // identification warns about parameters the data do not pin down: one
 // worker or shard count, parameters stuck at a bound, and directions of
 // the parameter space along which the fit is flat (tiny singular values
-// of the column-scaled Jacobian).
-func identification(f Family, pts []Point, res LMResult) []string {
+// of the column-scaled Jacobian); flat names the parameters of such a
+// combination (flatNames), as Model.Parameters names them (a mean's
+// member's as member.name).
+func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 	if len(f.Members) > 0 {
 		// a mean is identified where each member is: its members'
 		// warnings, each said once
-		var w []string
 		xs, bound := splitMembers(f, res.X), splitMembers(f, res.AtBound)
 		for i, m := range f.Members {
-			for _, s := range identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]}) {
+			mw, mflat := identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]})
+			for _, s := range mw {
 				if !slices.Contains(w, s) {
 					w = append(w, s)
 				}
 			}
+			for _, n := range mflat {
+				flat = append(flat, m.Name+"."+n)
+			}
 		}
-		return w
+		return w, flat
 	}
-	var w []string
 	ws := map[int]bool{}
 	ps := map[int]bool{}
 	for _, p := range pts {
@@ -892,7 +899,7 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	}
 	J := scaledLogJacobian(f, pts, res.X)
 	k := len(res.X)
-	var flat []string
+	var noEffect []string
 	var seen []int // columns of the parameters with an effect
 	norms := make([]float64, k)
 	for j := 0; j < k; j++ {
@@ -903,14 +910,14 @@ func identification(f Family, pts []Point, res LMResult) []string {
 		norms[j] = math.Sqrt(norm)
 		if math.Sqrt(norm) < 1e-6 {
 			if !res.AtBound[j] {
-				flat = append(flat, f.Params[j].Name)
+				noEffect = append(noEffect, f.Params[j].Name)
 			}
 			continue
 		}
 		seen = append(seen, j)
 	}
-	if len(flat) > 0 {
-		msg := fmt.Sprintf("%s: parameters with no effect on the fitted points (not identified): %v", f.Name, flat)
+	if len(noEffect) > 0 {
+		msg := fmt.Sprintf("%s: parameters with no effect on the fitted points (not identified): %v", f.Name, noEffect)
 		if f.PriorDoc != "" {
 			msg += "; " + f.PriorDoc
 		}
@@ -922,64 +929,27 @@ func identification(f Family, pts []Point, res LMResult) []string {
 	if len(seen) > 1 && len(pts) >= k && svd.Factorize(columns(J, seen), mat.SVDThin) {
 		sv := svd.Values(nil)
 		if sv[0] > 0 && sv[len(sv)-1]/sv[0] < 1e-6 {
-			w = append(w, fmt.Sprintf("%s"+flatWarning+"%s"+flatCondition+"%.3g): their separate values are not identified, and their intervals do not show it (the bootstrap refits stay where the fit started along it), predictions far from the data are uncertain", f.Name, flatNames(f, &svd, seen, norms), sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
+			flat = flatNames(f, &svd, seen, norms)
+			named := ""
+			if len(flat) > 0 {
+				named = ", " + words.And(flat)
+			}
+			w = append(w, fmt.Sprintf("%s: the fit is flat along a combination of parameters%s (condition %.3g): their separate values are not identified, and their intervals do not show it (the bootstrap refits stay where the fit started along it), predictions far from the data are uncertain", f.Name, named, sv[0]/math.Max(sv[len(sv)-1], 1e-300)))
 		}
 	}
 	if len(pts) < k {
 		w = append(w, fmt.Sprintf("%s: %d parameters from %d points: not all are identified", f.Name, k, len(pts)))
 	}
-	return w
-}
-
-// flatWarning and flatCondition enclose the parameters (flatNames) in
-// identification's warning of a flat combination, after the family's
-// name: FlatParameters finds them by them.
-const (
-	flatWarning   = ": the fit is flat along a combination of parameters"
-	flatCondition = " (condition "
-)
-
-// FlatParameters names the parameters of m, as m.Parameters does, that
-// its warnings say the fit is flat along a combination of (identification,
-// flatNames): their separate values are not identified, and their
-// bootstrap intervals, often narrow, do not show it. nil when none. Only
-// the warnings of m's family, or of its members (a member's parameter is
-// member.name), count.
-func FlatParameters(m *Model) []string {
-	f := m.FamilyForm()
-	var out []string
-	for _, w := range m.Diagnostics.Warnings {
-		fam, rest, ok := strings.Cut(w, flatWarning+", ")
-		list, _, ok2 := strings.Cut(rest, flatCondition)
-		if !ok || !ok2 {
-			continue
-		}
-		prefix := ""
-		switch {
-		case len(f.Members) == 0 && fam == m.Family:
-		case slices.ContainsFunc(f.Members, func(g Family) bool { return g.Name == fam }):
-			prefix = fam + "."
-		default:
-			continue
-		}
-		// words.And's "a, b and c"
-		for _, n := range strings.Split(strings.ReplaceAll(list, " and ", ", "), ", ") {
-			n = prefix + n
-			if !slices.Contains(out, n) && slices.ContainsFunc(m.Parameters, func(p ParamValue) bool { return p.Name == n }) {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
+	return w, flat
 }
 
 // flatNames names the parameters of the flat combination the thin SVD svd
 // of the columns seen found (its last right singular vector): each whose
 // share of it, |v_j| times its column's norm (norms), is at least a tenth
-// of the largest (", fixed and per_sample"); "" when fewer than two are.
+// of the largest (fixed and per_sample); nil when fewer than two are.
 // At one per-worker batch the overhead form's fixed and per_sample time
 // trade one for the other, and the table printed each with a 1% interval.
-func flatNames(f Family, svd *mat.SVD, seen []int, norms []float64) string {
+func flatNames(f Family, svd *mat.SVD, seen []int, norms []float64) []string {
 	var v mat.Dense
 	svd.VTo(&v)
 	_, c := v.Dims()
@@ -996,7 +966,7 @@ func flatNames(f Family, svd *mat.SVD, seen []int, norms []float64) string {
 		}
 	}
 	if len(names) < 2 {
-		return ""
+		return nil
 	}
-	return ", " + words.And(names)
+	return names
 }

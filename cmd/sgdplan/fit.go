@@ -135,9 +135,6 @@ func runFit(c *cli.Context) error {
 	for _, w := range warns {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	// the parameters of a flat combination a warning names, for the
-	// json (and model.json) and the table's marks
-	m.Diagnostics.FlatParameters = fit.FlatParameters(m)
 	m.Data.PathsFromModel = pathsFrom(filepath.Dir(c.String("out")), paths)
 	if err := fit.WriteModel(c.String("out"), m); err != nil {
 		return withCode(exitFailure, err)
@@ -705,6 +702,9 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 			lambda = fmt.Sprintf("%.4g (not identified: loss curves at one staleness level; taken as 0, so the updates to target ignore staleness)", e.Lambda)
 		}
 		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, e.TargetLoss)
+		if lo, hi, ok := e.CurveIntervals(m.Level); ok {
+			fmt.Fprintf(w, "loss curve's %.0f%% intervals (%d resamples of each run's loss points): b0 [%.4g, %.4g], b1 [%.4g, %.4g], b2 [%.4g, %.4g]\n", 100*m.Level, len(e.CurveSamples), lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
+		}
 	}
 	if len(m.Diagnostics.Warnings) > 0 {
 		n := len(m.Diagnostics.Warnings)
