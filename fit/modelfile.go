@@ -179,6 +179,10 @@ type Efficiency struct {
 	// says nothing of it.
 	LambdaFixed        bool    `json:"lambda_fixed,omitempty"`
 	StalenessPerWorker float64 `json:"staleness_per_worker"`
+	// StalenessAssumed says that no fitted run with 2 or more workers
+	// measured its staleness: StalenessPerWorker is then 1 by assumption
+	// (N - 1), not fitted. False in files written before 2026-12-06.
+	StalenessAssumed bool `json:"staleness_assumed,omitempty"`
 	// CurveSamples are bootstrap samples of the loss curve, each
 	// (b0, b1, b2, lambda), refitted to each run's points resampled
 	// (CurveSamples): the updates to target at their percentiles bound

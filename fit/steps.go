@@ -1045,7 +1045,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		if nanLoss > 0 {
 			eff.Warnings = append(eff.Warnings, "no finite loss: the loss curve and the staleness cost are not fitted (speedup = throughput ratio)")
 			eff.B0, eff.B1, eff.B2 = 0, 0, 0
-			return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: 1}
+			return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: 1, StalenessAssumed: true}
 		}
 		return nil
 	}
@@ -1057,13 +1057,13 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		return law
 	}
 	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
-	eff.StalenessPerWorker = 1
+	eff.StalenessPerWorker, eff.StalenessAssumed = 1, true
 	if stalDen > 0 {
-		eff.StalenessPerWorker = stalNum / stalDen
+		eff.StalenessPerWorker, eff.StalenessAssumed = stalNum/stalDen, false
 	}
 	if len(runs) == 0 {
 		eff.Warnings = append(eff.Warnings, "no run has 3 or more finite losses: no loss curve")
-		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
+		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed}
 	}
 	batch, pooled := curveBatch(runs, stats)
 	if pooled != "" {
@@ -1076,7 +1076,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	sf, err := FitStalenessLaw(runs, 200, s.Seed, s.Level)
 	if err != nil {
 		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
-		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker}
+		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed}
 	}
 	total := 0
 	for _, r := range runs {

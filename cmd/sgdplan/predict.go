@@ -271,7 +271,7 @@ func runPredict(c *cli.Context) error {
 			if m.Mode == "async" {
 				// the staleness column has no interval: say how far off
 				// its law was where it could be checked
-				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: staleness is predicted as %.4g x (N-1), linear in N, and carries no interval: on the project's real traces (testdata/asgd, fitted on 1-2 workers) this law was 8.3%% off on average at 3-8 workers, and 3-25%% high on two shards (docs/fitting.md)\n", m.Staleness(2))
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", stalenessLawWarning(m))
 			}
 			break
 		}
@@ -621,6 +621,18 @@ func noBootstrap(m *fit.Model, flat bool) string {
 		return "the model was fitted on one configuration, which the bootstrap cannot resample, so it holds no bootstrap samples: its steps/s interval has no width where nothing widens it (at the fitted configuration) and says nothing of the uncertainty there (measure a second configuration for intervals)"
 	}
 	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
+}
+
+// stalenessLawWarning is predict's word on the staleness column beyond the
+// fitted workers: the law it follows, fitted or assumed, and how far off it
+// was where it could be checked.
+func stalenessLawWarning(m *fit.Model) string {
+	checked := "on the project's real traces (testdata/asgd, fitted on 1-2 workers) this law was 8.3% off on average at 3-8 workers, and 3-25% high on two shards (docs/fitting.md)"
+	if e := m.Efficiency; e == nil || e.StalenessAssumed {
+		// (a model with no loss curve keeps no staleness law: N - 1)
+		return fmt.Sprintf("staleness is taken as %.4g x (N-1), an assumption: no fitted run with 2 or more workers measured it (a staleness column in steps.csv, or updates.csv), so the staleness column, and the staleness cost's effect on the updates to target, rest on it; fitted where measured, %s", m.Staleness(2), checked)
+	}
+	return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval: %s", m.Staleness(2), checked)
 }
 
 // maybeNever says when rows' updates and time to target have no upper end

@@ -601,3 +601,34 @@ func TestPredictUpdatesCurveUncertainty(t *testing.T) {
 		}
 	}
 }
+
+// A model fitted on runs that measured no staleness (1 worker only) takes
+// staleness as N - 1 by assumption: model.json says so and predict's
+// warning says it is assumed, where it said "predicted as ... on the
+// project's real traces this law was 8.3% off" as for a fitted law.
+func TestPredictStalenessAssumed(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		train, want string
+		assumed     bool
+	}{
+		{"1", "staleness is taken as 1 x (N-1), an assumption: no fitted run with 2 or more workers measured it", true},
+		{"1,2", "staleness is predicted as 0.9157 x (N-1), linear in N", false},
+	} {
+		mp := filepath.Join(dir, "m"+c.train+".json")
+		if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--train-workers", c.train, "--bootstrap", "20", "--out", mp); code != 0 {
+			t.Fatalf("fit: %s", stderr)
+		}
+		m, err := fit.LoadModel(mp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Efficiency == nil || m.Efficiency.StalenessAssumed != c.assumed {
+			t.Errorf("--train-workers %s: efficiency %+v, want staleness_assumed %v", c.train, m.Efficiency, c.assumed)
+		}
+		code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "4")
+		if code != 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "an assumption") != c.assumed {
+			t.Errorf("--train-workers %s: exit %d, want %q:\n%s", c.train, code, c.want, stderr)
+		}
+	}
+}
