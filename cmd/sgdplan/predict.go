@@ -311,6 +311,8 @@ func runPredict(c *cli.Context) error {
 	if batchSet(c) {
 		if w := m.BatchRangeWarning(cfgs); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		} else if w := speedupBaseBatch(m, cfgs); w != "" {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
 	if w := flatUpdates(m, rows); w != "" && epochs == 0 { // --epochs fixes the updates: no interval meant
@@ -621,6 +623,26 @@ func noBootstrap(m *fit.Model, flat bool) string {
 		return "the model was fitted on one configuration, which the bootstrap cannot resample, so it holds no bootstrap samples: its steps/s interval has no width where nothing widens it (at the fitted configuration) and says nothing of the uncertainty there (measure a second configuration for intervals)"
 	}
 	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
+}
+
+// speedupBaseBatch says when the rows cfgs are inside the fitted batches
+// but their speedup's base is not: one worker at the same global batch
+// (--global-batch) takes the whole batch in one step, and its speed there
+// is the form's guess, so the speedup and the efficiency of every row
+// rest on it (8 workers at 256 printed speedup 0.377 with no word, against
+// one worker at batch 256 where only 32 was measured). "" otherwise.
+func speedupBaseBatch(m *fit.Model, cfgs []model.Config) string {
+	var base []model.Config
+	for _, c := range cfgs {
+		if c.Workers != 1 {
+			base = append(base, model.Config{Workers: 1, PS: c.PS, Nodes: 1})
+		}
+	}
+	w := m.BatchRangeWarning(base)
+	if w == "" {
+		return ""
+	}
+	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)"
 }
 
 // stalenessLawWarning is predict's word on the staleness column beyond the

@@ -632,3 +632,26 @@ func TestPredictStalenessAssumed(t *testing.T) {
 		}
 	}
 }
+
+// --global-batch at the fitted per-worker batch: the rows are inside the
+// data, but their speedup's base, 1 worker taking the whole global batch,
+// is not; a warning says the speedups rest on the form's guess there
+// (speedup 0.377 at 8 workers and 256 came with no word). With 1 worker
+// in the list, or a global batch 1 worker was fitted at, none.
+func TestPredictSpeedupBaseBatch(t *testing.T) {
+	mp := asgdModel(t, t.TempDir())
+	const warn = "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches"
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"--workers", "8", "--global-batch", "256"}, true},
+		{[]string{"--workers", "1", "--global-batch", "32"}, false},
+		{[]string{"--workers", "8", "--batch", "32"}, false},
+	} {
+		code, _, stderr := runCmd(t, append([]string{"predict", "--model", mp}, c.args...)...)
+		if code != 0 || strings.Contains(stderr, warn) != c.want {
+			t.Errorf("%v: exit %d, warned %v, want %v:\n%s", c.args, code, !c.want, c.want, stderr)
+		}
+	}
+}
