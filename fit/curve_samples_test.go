@@ -95,7 +95,7 @@ func TestCurveSamplesCoverUpdates(t *testing.T) {
 func TestParseModelCurveSamples(t *testing.T) {
 	m := fittedModel(t)
 	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.5, LowestLoss: 0.3,
-		CurveSamples: [][]float64{{0.0101357, 1.01357, 0.101357, 0.0102357}, {0.0097357, 0.98357, 0.097357, 0.0098357}}, CurveScale: 1.05}
+		CurveSamples: [][]float64{{0.0101357, 1.01357, 0.101357, 0.0102357}, {0.0097357, 0.98357, 0.097357, 0.0098357}}, CurveScale: 1.05, RunScatter: 0.1537}
 	good, err := m.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ func TestParseModelCurveSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := back.Efficiency; len(e.CurveSamples) != 2 || e.CurveSamples[1][3] != 0.0098357 || e.CurveScale != 1.05 {
+	if e := back.Efficiency; len(e.CurveSamples) != 2 || e.CurveSamples[1][3] != 0.0098357 || e.CurveScale != 1.05 || e.RunScatter != 0.1537 {
 		t.Fatalf("read back %v, scale %g", e.CurveSamples, e.CurveScale)
 	}
 	for _, c := range []struct{ old, new, want string }{
@@ -116,6 +116,8 @@ func TestParseModelCurveSamples(t *testing.T) {
 		{"0.0102357", "-3", "curve sample 1: lambda = -3: want >= 0"},
 		{"0.0098357", "0.0098357, 7", "curve sample 2 has 5 values, want 4"},
 		{"1.05", "0.5", "curve_interval_scale = 0.5: want 1 to 1e+06"},
+		{"0.1537", "-0.1537", "run_scatter = -0.1537: want 0 to 5"},
+		{"0.1537", "7", "run_scatter = 7: want 0 to 5"},
 		{`"lambda": 0,`, `"lambda": 0, "lambda_fixed": true,`, "curve sample 1: lambda = 0.0102357: want 0 (lambda_fixed"},
 		{`"target_loss": 0.5`, `"target_loss": 0.5, "gns": {"noise_batch": 320, "noise_batch_lo": 160, "noise_batch_hi": 640, "ref_batch": 32, "steps_ref": 1000, "target_loss": 0.5, "min_batch": 32, "max_batch": 256}`, "curve_samples beside a batch law"},
 	} {

@@ -193,6 +193,14 @@ type Efficiency struct {
 	// throughput's: sqrt(n/(n-p))·t/z for n loss points and p curve
 	// parameters (intervalScale); 0 or 1: not widened.
 	CurveScale float64 `json:"curve_interval_scale,omitempty"`
+	// RunScatter is the root mean square of log(measured / fitted) updates
+	// to the highest last loss of the fitted runs, over those runs: how
+	// far one run's own loss trajectory lies from the curve. The updates'
+	// interval is widened by z·RunScatter each way in log space, so that
+	// it is one run's (docs/validation.md: on testdata/asgd fitted on 1-2
+	// workers the curve's interval held 8 of 16 held-out runs, widened 15).
+	// 0: not known (files written before 2026-12-06, one run).
+	RunScatter float64 `json:"run_scatter,omitempty"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64 `json:"target_loss,omitempty"`
 	// LowestLoss is the lowest loss the fitted curve gives at the end of
@@ -1276,6 +1284,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		if e.CurveScale != 0 && !(e.CurveScale >= 1 && e.CurveScale <= maxIntervalScale) {
 			return nil, errorf("%s: efficiency: curve_interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the loss curve's bootstrap interval), or none", at("efficiency.curve_interval_scale"), e.CurveScale, float64(maxIntervalScale))
 		}
+		if !(e.RunScatter >= 0 && e.RunScatter <= maxRunScatter) {
+			return nil, errorf("%s: efficiency: run_scatter = %g: want 0 to %g (the root mean square of log(measured/fitted) updates to target over the fitted runs)", at("efficiency.run_scatter"), e.RunScatter, float64(maxRunScatter))
+		}
 		if err := checkCurveSamples(e, at); err != nil {
 			return nil, err
 		}
@@ -1897,8 +1908,17 @@ func (m *Model) updatesInterval(c model.Config, target, lambda, noise float64, e
 	if clo, chi, ok := m.curveInterval(c, target); ok && u > 0 {
 		lo, hi = math.Min(lo, clo), math.Max(hi, chi)
 	}
+	if e := m.Efficiency; e.RunScatter > 0 && e.GNS == nil {
+		// one run's: its own trajectory about the curve
+		w := math.Exp(zQuantile(m.Level) * e.RunScatter)
+		lo, hi = lo/w, hi*w
+	}
 	return u, lo, hi
 }
+
+// maxRunScatter bounds model.json's run_scatter: a run 150 times off the
+// curve (e^5) in log units' root mean square.
+const maxRunScatter = 5
 
 // curveInterval is the percentile interval at m.Level of the updates to
 // target at c (completed) over the loss curve's bootstrap samples

@@ -297,6 +297,19 @@ type StalenessScore struct {
 	Measured, Predicted  []float64
 	NoStaleness          []float64 // predicted with Lambda = 0 (the throughput ratio alone)
 	MAPE, Worst, MAPENo0 float64   // %, and the MAPE with Lambda = 0
+	// Lo and Hi are per test run the 90% interval of the prediction, as
+	// predict makes it (curveUpdatesInterval): the loss curve's bootstrap
+	// samples joined with lambda's ends; Covered counts the measured
+	// counts inside it.
+	Lo, Hi  []float64
+	Covered int
+	// Scatter is the root mean square of log(measured/predicted) of the
+	// updates to the target over the training runs: how far one run's
+	// own loss trajectory lies from the fitted curve; CoveredRun counts
+	// the test runs inside the interval widened by z·Scatter each way in
+	// log space (a single run's interval, z the normal quantile).
+	Scatter    float64
+	CoveredRun int
 }
 
 // ScoreStalenessLaw fits the law on train and scores the updates to the
@@ -317,16 +330,23 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 		return s, errorf("%s: the training runs have one staleness level: lambda is not identified", name)
 	}
 	s.Fit = f
-	for _, r := range train {
-		if len(r.Loss) > 0 {
-			s.Target = math.Max(s.Target, r.Loss[len(r.Loss)-1])
-		}
-	}
+	s.Target = highestLastLoss(train)
+	samples, scale := curveUncertainty(train, f, Settings{Bootstrap: 200, Seed: 1, Level: 0.9})
+	s.Scatter = updatesScatter(train, f, s.Target)
+	widen := math.Exp(zQuantile(0.9) * s.Scatter)
 	var sum, sum0 float64
 	for _, r := range test {
 		meas := firstAtOrBelow(r.K, r.Loss, s.Target)
 		if !(meas > 0) {
 			continue
+		}
+		iv := curveUpdatesInterval(&r, f, samples, scale, 0.9, s.Target)
+		s.Lo, s.Hi = append(s.Lo, iv.Lo), append(s.Hi, iv.Hi)
+		if iv.Lo <= meas && meas <= iv.Hi {
+			s.Covered++
+		}
+		if iv.Lo/widen <= meas && meas <= iv.Hi*widen {
+			s.CoveredRun++
 		}
 		pred, err1 := firstPredicted(&r, f.CurveAt(r.Staleness), s.Target)
 		pred0, err2 := firstPredicted(&r, f.Curve, s.Target)
@@ -349,6 +369,64 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 	s.MAPE = sum / float64(len(s.Measured))
 	s.MAPENo0 = sum0 / float64(len(s.Measured))
 	return s, nil
+}
+
+// highestLastLoss is the highest last loss of runs: a loss every run
+// reached.
+func highestLastLoss(runs []StalenessRun) float64 {
+	h := 0.0
+	for _, r := range runs {
+		if len(r.Loss) > 0 {
+			h = math.Max(h, r.Loss[len(r.Loss)-1])
+		}
+	}
+	return h
+}
+
+// updatesScatter is the root mean square over runs of log(measured /
+// predicted) updates to target under f (firstAtOrBelow, firstPredicted);
+// runs that never reach it are left out, 0 when none reaches it.
+func updatesScatter(runs []StalenessRun, f StalenessFit, target float64) float64 {
+	var ss float64
+	n := 0
+	for i := range runs {
+		r := &runs[i]
+		meas := firstAtOrBelow(r.K, r.Loss, target)
+		pred, err := firstPredicted(r, f.CurveAt(r.Staleness), target)
+		if !(meas > 0) || err != nil || !(pred > 0) {
+			continue
+		}
+		ss += math.Pow(math.Log(meas/pred), 2)
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return math.Sqrt(ss / float64(n))
+}
+
+// curveUpdatesInterval is the interval at level of the updates run r needs
+// to reach target under the staleness law f, counted as r's measurement
+// counts them (firstPredicted), as predict builds it (Model.updatesInterval):
+// the percentile interval over the curve's bootstrap samples (each (b0,
+// b1, b2, lambda) at r's staleness; +Inf where a sample never reaches
+// the target), widened by scale in log space, joined with the counts at
+// lambda's ends.
+func curveUpdatesInterval(r *StalenessRun, f StalenessFit, samples [][]float64, scale, level, target float64) Interval {
+	at := func(p []float64) float64 {
+		c := model.StalenessLaw{Lambda: p[3]}.Apply(model.LossCurve{B0: p[0], B1: p[1], B2: p[2]}, r.Staleness)
+		u, err := firstPredicted(r, c, target)
+		if err != nil {
+			return math.Inf(1)
+		}
+		return u
+	}
+	theta := []float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, f.Lambda}
+	iv := sampleInterval(at, theta, samples, scale, level)
+	for _, lam := range []float64{f.LambdaLo, f.LambdaHi} {
+		iv = stretch(iv, at([]float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, lam}))
+	}
+	return iv
 }
 
 // firstPredicted is the updates at which curve c reaches target, counted

@@ -129,7 +129,11 @@ func TestStalenessLawOnASGD(t *testing.T) {
 	if e == nil || !(e.LambdaLo > 1e-3 && e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi) {
 		t.Fatalf("efficiency %+v, want lambda > 0 with an interval above 0", e)
 	}
-	t.Logf("lambda %.4g [%.4g, %.4g], target loss %.3g", e.Lambda, e.LambdaLo, e.LambdaHi, e.TargetLoss)
+	t.Logf("lambda %.4g [%.4g, %.4g], target loss %.3g, run scatter %.3g", e.Lambda, e.LambdaLo, e.LambdaHi, e.TargetLoss, e.RunScatter)
+	// the runs' own trajectories lie off the curve: some 10-20% in updates
+	if !(e.RunScatter > 0.05 && e.RunScatter < 0.3) {
+		t.Errorf("run scatter %g, want a few tenths of a log unit at most", e.RunScatter)
+	}
 	// fit's --level reaches lambda's interval (it was 90% whatever the
 	// level) and the curve's samples follow --bootstrap
 	wide := fitEfficiency(curves, 0, st, nil, (&Settings{Level: 0.99, Bootstrap: 30}).withDefaults())

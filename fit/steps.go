@@ -1089,6 +1089,9 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	eff.Batch = batch
 	eff.Lambda, eff.LambdaLo, eff.LambdaHi = sf.Lambda, sf.LambdaLo, sf.LambdaHi
 	eff.CurveSamples, eff.CurveScale = curveUncertainty(runs, sf, s)
+	if len(runs) > 1 {
+		eff.RunScatter = updatesScatter(runs, sf, highestLastLoss(runs))
+	}
 	for i, r := range runs {
 		l := sf.CurveAt(r.Staleness).Loss(r.K[len(r.K)-1])
 		eff.TargetLoss = math.Max(eff.TargetLoss, l)

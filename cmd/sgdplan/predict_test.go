@@ -518,9 +518,10 @@ func TestPredictFitRMSLE(t *testing.T) {
 }
 
 // The updates to target carry the loss curve's own uncertainty (its
-// bootstrap samples in model.json): at 1 worker, where the staleness cost
-// moves nothing, the interval has a width; a model without the samples
-// has none there and is warned of; where the samples' floors reach the
+// bootstrap samples in model.json) and one run's scatter about it
+// (run_scatter, a factor e^(z s) each way): at 1 worker, where the
+// staleness cost moves nothing, the interval has a width; a model without
+// either has none there and is warned of; where the samples' floors reach the
 // target often enough, the upper ends are unbounded: "inf" in the table
 // and the CSV, absent in JSON with target_may_never_be_reached, and a
 // warning (+Inf made predict refuse the model as "not all finite").
@@ -567,7 +568,17 @@ func TestPredictUpdatesCurveUncertainty(t *testing.T) {
 		}
 		return p
 	}
+	// the run scatter alone: u e^(-z s) to u e^(z s), z at 90%
+	scatter, _ := eff["run_scatter"].(float64)
+	if !(scatter > 0.01 && scatter < 1) {
+		t.Fatalf("run_scatter %v", eff["run_scatter"])
+	}
 	delete(eff, "curve_samples")
+	r, _ = row(write("scatter.json"))
+	if w := math.Exp(1.6448536269514722 * scatter); math.Abs(r["updates_to_target_lo"].(float64)*w/value-1) > 1e-9 || math.Abs(r["updates_to_target_hi"].(float64)/w/value-1) > 1e-9 {
+		t.Errorf("run scatter %g alone, 1 worker: %v [%v, %v], want %g times e^(-+1.645 s)", scatter, value, r["updates_to_target_lo"], r["updates_to_target_hi"], value)
+	}
+	delete(eff, "run_scatter")
 	r, stderr = row(write("bare.json"))
 	if r["updates_to_target_lo"] != r["updates_to_target_hi"] || r["updates_to_target"] != value || !strings.Contains(stderr, flat) || !strings.Contains(stderr, "the model holds no bootstrap samples of the curve") {
 		t.Errorf("without the curve's samples, 1 worker: %v [%v, %v]; %s", r["updates_to_target"], r["updates_to_target_lo"], r["updates_to_target_hi"], stderr)
@@ -580,6 +591,7 @@ func TestPredictUpdatesCurveUncertainty(t *testing.T) {
 		}
 	}
 	eff["curve_samples"] = samples
+	eff["run_scatter"] = scatter
 	never := write("never.json")
 	r, stderr = row(never)
 	const warn = "have no upper end (inf): in 5% or more of the loss curve's bootstrap resamples its floor is at or above the target loss"

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -94,17 +95,23 @@ func (v *validation) stalenessMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "of the training runs (a loss they all reached, so the curve is not extrapolated in loss); the\n")
 	fmt.Fprintf(b, "measured count is the first evaluation at or below it. The loss per update depends on staleness,\n")
 	fmt.Fprintf(b, "not on the link rate or the shards, so all runs of a trace form one series. \"lambda = 0\" is the\n")
-	fmt.Fprintf(b, "same curve without a staleness cost (the throughput ratio alone).\n\n")
+	fmt.Fprintf(b, "same curve without a staleness cost (the throughput ratio alone). \"Inside the 90%% interval\" counts the\n")
+	fmt.Fprintf(b, "measured counts inside the curve's interval of the updates to target: its bootstrap samples (200\n")
+	fmt.Fprintf(b, "resamples of each training run's points) joined with lambda's ends. Each run's own loss trajectory\n")
+	fmt.Fprintf(b, "lies off the curve by more: the training runs' scatter is the root mean square of log(measured /\n")
+	fmt.Fprintf(b, "fitted) updates to the target over them (shown as e^rms - 1), and the last column counts the test\n")
+	fmt.Fprintf(b, "runs inside the curve's interval widened by z times it each way in log space: one run's interval,\n")
+	fmt.Fprintf(b, "the one predict gives (model.json's efficiency.run_scatter).\n\n")
 	for _, r := range v.staleness {
 		fmt.Fprintf(b, "**%s** (%d runs). On every run: %s.\n\n", r.path, r.runs, r.all)
-		fmt.Fprintf(b, "| fitted on | lambda [90%%] | target loss | runs scored | MAPE (%%) | worst (%%) | MAPE with lambda = 0 (%%) |\n|---|---|---|---|---|---|---|\n")
+		fmt.Fprintf(b, "| fitted on | lambda [90%%] | target loss | runs scored | MAPE (%%) | worst (%%) | MAPE with lambda = 0 (%%) | inside the 90%% interval | training runs' scatter (%%) | inside it widened by their scatter |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		row := func(what string, sc fit.StalenessScore) {
-			fmt.Fprintf(b, "| %s | %.3g [%.3g, %.3g] | %.3g | %d | %.1f | %.1f | %.1f |\n", what, sc.Fit.Lambda, sc.Fit.LambdaLo, sc.Fit.LambdaHi, sc.Target, len(sc.Measured), sc.MAPE, sc.Worst, sc.MAPENo0)
+			fmt.Fprintf(b, "| %s | %.3g [%.3g, %.3g] | %.3g | %d | %.1f | %.1f | %.1f | %d of %d | %.1f | %d of %d |\n", what, sc.Fit.Lambda, sc.Fit.LambdaLo, sc.Fit.LambdaHi, sc.Target, len(sc.Measured), sc.MAPE, sc.Worst, sc.MAPENo0, sc.Covered, len(sc.Measured), 100*(math.Exp(sc.Scatter)-1), sc.CoveredRun, len(sc.Measured))
 		}
 		if r.smallE == "" {
 			row("workers <= 2 (the protocol)", r.small)
 		} else {
-			fmt.Fprintf(b, "| workers <= 2 (the protocol) | not scored: %s | | | | | |\n", r.smallE)
+			fmt.Fprintf(b, "| workers <= 2 (the protocol) | not scored: %s | | | | | | | | | |\n", r.smallE)
 		}
 		var all, all0 []float64
 		for _, sc := range r.lowo {
@@ -113,7 +120,7 @@ func (v *validation) stalenessMarkdown(b *bytes.Buffer) {
 			all0 = append(all0, sc.MAPENo0)
 		}
 		for _, e := range r.lowoE {
-			fmt.Fprintf(b, "| not scored: %s | | | | | | |\n", e)
+			fmt.Fprintf(b, "| not scored: %s | | | | | | | | | |\n", e)
 		}
 		fmt.Fprintln(b)
 		if len(all) > 0 {
