@@ -631,3 +631,26 @@ func TestFitFlatParametersMarked(t *testing.T) {
 		t.Errorf("fit-table: exit %d, marks or a list where no warning says the fit is flat:\n%s\n%s", code, out, js)
 	}
 }
+
+// A file that is not a model.json, given as --model or in a jobs file's
+// model column, is placed at its offending byte: a jobs.csv's j at 1:1 (it
+// was 1:2, one column past it).
+func TestModelSyntaxErrorColumn(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p\na,0,100,0.5\n")
+	outer := writeTestFile(t, dir, "outer.csv", "job,arrival,size,model\nb,0,100,jobs.csv\n")
+	bad := writeTestFile(t, dir, "bad.json", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": 12345\n}\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--model", jobs, "--workers", "4"}, jobs + ":1:1: not a model.json: invalid character 'j' looking for beginning of value"},
+		{[]string{"plan", "--jobs", outer, "--servers", "4"}, outer + `:2:9: model: job "b": ` + jobs + ":1:1: not a model.json: invalid character 'j' looking for beginning of value"},
+		{[]string{"predict", "--model", bad, "--workers", "4"}, bad + ":3:13: field family: expected a string, got JSON number"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, stdout, stderr, exitBadInput, c.want)
+		}
+	}
+}
