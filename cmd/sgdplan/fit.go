@@ -149,6 +149,10 @@ func runFit(c *cli.Context) error {
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
+		// stdout holds the model: say on stderr that it was written to
+		// --out too, as the table does (./model.json by default, which
+		// it overwrote silently)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: note: model written to %s\n", c.String("out"))
 		_, err = c.App.Writer.Write(b)
 		return err
 	}

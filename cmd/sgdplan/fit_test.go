@@ -132,9 +132,18 @@ func TestFitBadInput(t *testing.T) {
 func TestFitJSONAndPlot(t *testing.T) {
 	dir := t.TempDir()
 	png1 := filepath.Join(dir, "fit.png")
-	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--out", filepath.Join(dir, "m.json"), "--plot", png1, "--format", "json")
+	out := filepath.Join(dir, "m.json")
+	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--out", out, "--plot", png1, "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// the model went to --out as well as stdout: said on stderr, as the
+	// table says it (it was silent, overwriting ./model.json by default)
+	if note := "sgdplan: note: model written to " + out + "\n"; !strings.Contains(stderr, note) {
+		t.Errorf("stderr %q, want %q", stderr, note)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("--out: %v", err)
 	}
 	var m struct {
 		Schema     string `json:"schema"`
