@@ -1094,21 +1094,25 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			line, col := lineCol(b, se.Offset)
+			line, col := lineCol(b, syntaxErrorOffset(b, se))
 			return nil, errorf("%s:%d:%d: not a model.json: %v", name, line, col, se)
 		case errors.As(err, &te):
-			line, col := lineCol(b, te.Offset)
 			if te.Field == "" {
+				// the document itself: where it starts
+				line, col := lineCol(b, valueStart(b, 0))
 				return nil, errorf("%s:%d:%d: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON %s", name, line, col, te.Value)
 			}
+			// te.Offset is where the value ends (just past the first
+			// byte of an array or object), and inside an array of
+			// objects with their own UnmarshalJSON (parameters) it is
+			// counted from the element, with a path without the index:
+			// find the value by its path, where it starts
 			field := te.Field
-			// a value inside an array of objects with their own
-			// UnmarshalJSON (parameters) has an offset counted from its
-			// element and a path without the index: find it by its path
-			if path, off, ok := typeErrorAt(b, te); ok {
-				field = path
-				line, col = lineCol(b, off)
+			off := valueBefore(b, te.Offset)
+			if path, at, ok := typeErrorAt(b, te); ok {
+				field, off = path, at
 			}
+			line, col := lineCol(b, off)
 			want := jsonKind(te.Type)
 			if strings.HasPrefix(te.Value, "number") && (want == "a number" || want == "a whole number") {
 				want += " within the range of its type" // 1e400, 2^64
@@ -1604,7 +1608,7 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 	best, bestOff := "", int64(-1)
 	for path, off := range pos {
 		bare := strings.Split(arrayIndexRE.ReplaceAllString(path, ""), ".")
-		if len(bare) < 2 || !strings.EqualFold(bare[0], first) || !strings.EqualFold(bare[len(bare)-1], last) {
+		if len(bare) < min(len(parts), 2) || !strings.EqualFold(bare[0], first) || !strings.EqualFold(bare[len(bare)-1], last) {
 			continue
 		}
 		if bestOff >= 0 && off >= bestOff {
@@ -1619,6 +1623,32 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 		}
 	}
 	return best, bestOff, bestOff >= 0
+}
+
+// syntaxErrorOffset is the offset of the byte a syntax error of
+// encoding/json is about, placed as the Chrome-trace reader places one
+// (traces/chrome.go, jsonErr): se.Offset counts the bytes read, the
+// offending one included ({"a": x} gave column 8 for the x at 7). Input
+// that ends in the middle of a value is placed at its end.
+func syntaxErrorOffset(b []byte, se *json.SyntaxError) int64 {
+	if se.Error() == "unexpected end of JSON input" {
+		return int64(len(b))
+	}
+	return min(max(se.Offset-1, 0), int64(len(b)))
+}
+
+// valueBefore is the offset where the last value of b that starts before
+// off starts: the value a type error of encoding/json whose Offset is off
+// is about (Offset is where a number, string or literal ends, or just past
+// the [ or { of an array or object). b is a document that parses.
+func valueBefore(b []byte, off int64) int64 {
+	best := valueStart(b, 0)
+	for _, at := range jsonPositions(b) {
+		if at < off && at > best {
+			best = at
+		}
+	}
+	return best
 }
 
 // valueStart skips the white space, colon and comma after off.

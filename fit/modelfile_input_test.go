@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -166,6 +167,54 @@ func TestParseModelTypeErrorInArray(t *testing.T) {
 		_, err := ParseModel("m.json", []byte(doc))
 		if want := "m.json:" + posAfter(doc, c.key) + ": " + c.want; err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", c.new, err, want)
+		}
+	}
+}
+
+// Syntax and type errors point at the offending byte or at the start of
+// the value at fault, as the Chrome-trace reader does: encoding/json's
+// Offset counts the bytes read, past them ({"a": x} was placed at 1:8, a
+// jobs.csv given as a model at 1:2 for its j at 1:1, "family": 12345 at its
+// last byte and past it).
+func TestParseModelErrorColumns(t *testing.T) {
+	for _, c := range []struct{ name, doc, want string }{
+		{"syntax", `{"a": x}`, "m.json:1:7: not a model.json: invalid character 'x' looking for beginning of value"},
+		{"jobs.csv", "job,arrival,size,model\na,0,10,m1.json\n", "m.json:1:1: not a model.json: invalid character 'j' looking for beginning of value"},
+		{"after object key", `{"a" 1}`, "m.json:1:6: not a model.json: invalid character '1' after object key"},
+		{"after top-level value", `{"a": 1}}`, "m.json:1:9: not a model.json: invalid character '}' after top-level value"},
+		{"second line", "{\n  \"schema\": ,\n}", "m.json:2:13: not a model.json: invalid character ','"},
+		{"truncated", `{"a": `, "m.json:1:7: not a model.json: unexpected end of JSON input"},
+		{"empty", ``, "m.json:1:1: not a model.json: unexpected end of JSON input"},
+		{"number", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": 3\n}", "m.json:3:13: field family: expected a string, got JSON number"},
+		{"longer number", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": 12345\n}", "m.json:3:13: field family: expected a string, got JSON number"},
+		{"string", `{"schema": "sgdplan/model/v1", "mode": "sync", "bootstrap_samples": "xyz"}`, "m.json:1:69: field bootstrap_samples: expected an array of arrays of numbers, got JSON string"},
+		{"array for an object", `{"efficiency": [1, 2]}`, "m.json:1:16: field efficiency: expected an object, got JSON array"},
+		{"nested", `{"efficiency": {"gns": "x"}}`, "m.json:1:24: field efficiency.gns: expected an object, got JSON string"},
+		{"document", `  [1, 2]`, "m.json:1:3: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
+		{"document string", `"model"`, "m.json:1:1: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON string"},
+	} {
+		_, err := ParseModel("m.json", []byte(c.doc))
+		if err == nil || !strings.HasPrefix(err.Error(), "fit: "+c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// valueBefore finds the value a type error's Offset (its end, or just past
+// an array's first byte) is about.
+func TestValueBefore(t *testing.T) {
+	doc := []byte(`{"a": 12345, "b": [1, {"c": "xy"}]}`)
+	for _, c := range []struct {
+		after string // the text the offset follows
+		want  string // the value found starts with this
+	}{
+		{`{"a": 12345`, `12345`},
+		{`{"a": 12345, "b": [`, `[1`},
+		{`{"a": 12345, "b": [1, {"c": "xy"`, `"xy"`},
+	} {
+		at := valueBefore(doc, int64(len(c.after)))
+		if !bytes.HasPrefix(doc[at:], []byte(c.want)) {
+			t.Errorf("after %s: %q, want %q", c.after, doc[at:], c.want)
 		}
 	}
 }

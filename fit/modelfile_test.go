@@ -85,7 +85,7 @@ func TestLoadModelErrors(t *testing.T) {
 		{"type", `{"schema": 3}`, "field schema: expected a string"},
 		{"nested type", `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "bootstrap_samples": "x"}`, "field bootstrap_samples: expected an array of arrays of numbers, got JSON string"},
 		{"curve batch", strings.Replace(string(good), `"mode": "sync",`, `"mode": "sync", "efficiency": {"b0": 1, "b1": 1, "b2": 0, "lambda": 0, "lambda_lo": 0, "lambda_hi": 0, "staleness_per_worker": 1, "batch": -3},`, 1), "efficiency: batch -3"},
-		{"array", `[1, 2]`, "array.json:1:2: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
+		{"array", `[1, 2]`, "array.json:1:1: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
 		{"nomode", strings.Replace(string(good), `"mode": "sync"`, `"mode": ""`, 1), `missing field "mode"`},
 		// contradictions that were read silently
 		{"two batches", `{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32, "global_batch": 256}}`, `two batches.json:1:200: reference: both batch (32 a worker) and global_batch (256): want one`},

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -171,6 +172,11 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	br := bufio.NewReader(r)
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		return nil, nil, &ParseError{File: file, Line: 1, Column: 1, Msg: "a gzip file: plan and simulate read plain CSV (gunzip it first)"}
+	}
+	if line, col, ok := jsonStart(br); ok {
+		// it read as a header of unknown columns ("{", "[1") and then
+		// missed the column job
+		return nil, nil, &ParseError{File: file, Line: line, Column: col, Msg: "a JSON file, not a jobs.csv: want a CSV file with a header row (job, arrival, size, p or model); a model.json that sgdplan fit wrote goes in a job's model column, as its path (a header job,arrival,size,model and rows such as a,0,3600,model.json)"}
 	}
 	lim := &limits.Reader{R: br, Rec: limits.NewRecord(MaxLineBytes), Over: tooLong(file)}
 	cr := csv.NewReader(lim)
@@ -422,4 +428,18 @@ func tooLong(file string) func(*limits.Record) error {
 		}
 		return &ParseError{File: file, Line: r.Line, Msg: fmt.Sprintf("line longer than %d bytes: want one job per line", MaxLineBytes)}
 	}
+}
+
+// jsonStart reports whether the first byte of br that is not white space
+// (after a UTF-8 byte-order mark) opens a JSON object or array, with its
+// line and column, without consuming it. Only the buffered start is looked
+// at.
+func jsonStart(br *bufio.Reader) (line, col int, ok bool) {
+	head, _ := br.Peek(br.Size())
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	i := bytes.IndexFunc(head, func(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' })
+	if i < 0 || (head[i] != '{' && head[i] != '[') {
+		return 0, 0, false
+	}
+	return bytes.Count(head[:i], []byte{'\n'}) + 1, i - bytes.LastIndexByte(head[:i], '\n'), true
 }

@@ -350,3 +350,28 @@ func TestReadJobsHashName(t *testing.T) {
 		t.Errorf("jobs %+v, want #A and B", jobs)
 	}
 }
+
+// A JSON file given as the jobs file (a model.json, most likely) is named
+// as one at its first byte, with where a model.json goes: it read as a
+// header of unknown columns ("{") and then missed the column job.
+func TestReadJobsJSONFile(t *testing.T) {
+	const rest = ": a JSON file, not a jobs.csv: want a CSV file with a header row (job, arrival, size, p or model); a model.json that sgdplan fit wrote goes in a job's model column, as its path (a header job,arrival,size,model and rows such as a,0,3600,model.json)"
+	for _, c := range []struct{ in, at string }{
+		{"{\n  \"schema\": \"sgdplan/model/v1\"\n}\n", "1:1"},
+		{"\xef\xbb\xbf\n  [1, 2]", "2:3"},
+	} {
+		var warns []string
+		_, _, err := ReadJobsWith(strings.NewReader(c.in), "m1.json", &ReadOptions{Warn: func(e error) { warns = append(warns, e.Error()) }})
+		var pe *ParseError
+		if want := "planner: m1.json:" + c.at + rest; err == nil || err.Error() != want || !errors.As(err, &pe) {
+			t.Errorf("%q: %v, want %q", c.in, err, want)
+		}
+		if len(warns) > 0 {
+			t.Errorf("%q: warnings %q, want none", c.in, warns)
+		}
+	}
+	// a CSV whose values hold braces still reads
+	if jobs, err := ReadJobs(strings.NewReader("job,size,p\n{a},1,0.5\n"), "jobs.csv", nil); err != nil || len(jobs) != 1 {
+		t.Errorf("braces in a row: %v, %v", jobs, err)
+	}
+}

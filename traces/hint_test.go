@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,43 @@ func TestConvertHints(t *testing.T) {
 		if _, err := FilesFS(fsys, path); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("fs %s: error %v, want it to hold %q", path, err, want)
 		}
+	}
+}
+
+// A model.json that sgdplan fit wrote, given where a trace is wanted, is
+// named as one, at its schema's value, with where it goes (fit m1.json
+// advised converting it as a Chrome trace). Other JSON keeps the Chrome
+// hint.
+func TestModelFileNotATrace(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	m1 := write("m1.json", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": \"amdahl\"\n}\n")
+	// schema after other fields, a byte-order mark (not counted)
+	m2 := write("m2.json", "\xef\xbb\xbf{\"x\": [1, {\"a\": 2}], \"schema\": \"sgdplan/model/v2\"}")
+	for _, c := range []struct{ path, want string }{
+		{m1, "traces: " + m1 + `:2:13: a model.json written by sgdplan fit (schema "sgdplan/model/v1"), not a trace: give it to predict, check or report with --model ` + m1 + "; a trace is a folder, or a file named steps.csv, updates.csv, runs.csv, evals.csv, throughput.csv, optionally .gz"},
+		{m2, "traces: " + m2 + `:1:32: a model.json written by sgdplan fit (schema "sgdplan/model/v2"), not a trace`},
+		{write("other.json", `{"schema": "other/v1"}`), "convert --from chrome"},
+		{write("trace.json", `[{"name": "a", "ph": "X"}]`), "convert --from chrome"},
+		{write("cut.json", `{"traceEvents": [`), "convert --from chrome"},
+	} {
+		_, err := Files(c.path)
+		if err == nil || !strings.HasPrefix(err.Error(), "traces: ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", filepath.Base(c.path), err, c.want)
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %T, want a *ParseError", filepath.Base(c.path), err)
+		}
+	}
+	fsys := fstest.MapFS{"d/m.json": {Data: []byte(`{"schema": "sgdplan/model/v1"}`)}}
+	if _, err := FilesFS(fsys, "d/m.json"); err == nil || !strings.Contains(err.Error(), "d/m.json:1:12: a model.json written by sgdplan fit") {
+		t.Errorf("fs: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package traces
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -47,6 +49,9 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 		if !fi.IsDir() {
 			k, ok := kindOf(base(p))
 			if !ok {
+				if e := modelFileError(fsys, p); e != nil {
+					return nil, e
+				}
 				return nil, &ParseError{File: p, Msg: "not a canonical trace file (expected a folder, or a file named " + strings.Join(kindFiles[:], ", ") + ", optionally .gz)" + fileConvertHint(p, base(p))}
 			}
 			files = append(files, File{Kind: k, Path: p, fsys: fsys})
@@ -261,4 +266,58 @@ func fileConvertHint(p, base string) string {
 		return fmt.Sprintf("; if it is a Chrome trace (TensorFlow timeline, PyTorch profiler, Horovod timeline), convert it first (sgdplan convert --from chrome %s --out DIR, then read DIR)", p)
 	}
 	return ""
+}
+
+// modelFileError is the error for p when it is a model.json that sgdplan
+// fit wrote (its "schema" is "sgdplan/model/..."), given where a trace is
+// wanted, placed at the schema's value; nil when it is not one (or cannot
+// be read: the caller's message stands). Without it, fit m1.json advised
+// converting m1.json as a Chrome trace.
+func modelFileError(fsys fs.FS, p string) *ParseError {
+	var f io.ReadCloser
+	var err error
+	if fsys == nil {
+		f, err = os.Open(p)
+	} else {
+		f, err = fsys.Open(p)
+	}
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	// "schema" comes first in the files fit writes: the start suffices
+	b, _ := io.ReadAll(io.LimitReader(f, 64<<10))
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key != "schema" {
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return nil
+			}
+			continue
+		}
+		// placed as the Chrome-trace reader places its values
+		d := &chromeDoc{file: p, data: b}
+		off := d.skipSpace(dec.InputOffset())
+		v, err := dec.Token()
+		schema, _ := v.(string)
+		if err != nil || !strings.HasPrefix(schema, "sgdplan/model/") {
+			return nil
+		}
+		for i, c := range b[:off] {
+			if c == '\n' {
+				d.lines = append(d.lines, i)
+			}
+		}
+		return d.errAt(off, "a model.json written by sgdplan fit (schema %q), not a trace: give it to predict, check or report with --model %s; a trace is a folder, or a file named %s, optionally .gz", schema, p, strings.Join(kindFiles[:], ", "))
+	}
+	return nil
 }

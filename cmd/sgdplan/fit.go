@@ -125,7 +125,7 @@ func runFit(c *cli.Context) error {
 	paths := args
 	m, stats, pts, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, NNLS: c.Bool("nnls"), TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
 	if err != nil {
-		return err
+		return withLinkRatesHow(err, paths, train)
 	}
 	if w := noBootstrapFit(m, boot); w != "" {
 		// in model.json too, so that predict, check and report carry it
@@ -149,11 +149,122 @@ func runFit(c *cli.Context) error {
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
+		// stdout holds the model: say on stderr that it was written to
+		// --out too, as the table does (./model.json by default, which
+		// it overwrote silently)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: note: model written to %s\n", c.String("out"))
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
 	writeFitTable(c.App.Writer, m, stats, c.String("out"))
 	return nil
+}
+
+// linkRatesRefusal is in the fit package's refusal to pool configurations
+// measured at several link rates, whose advice ("fit each rate on its own")
+// fit has no flag for: withLinkRatesHow says how.
+const linkRatesRefusal = "link rates (runs.csv bandwidth)"
+
+// withLinkRatesHow adds to fit's refusal of several link rates how to do
+// what it advises, for the step traces at paths: the folder of one rate's
+// runs (named, by rate), and, when --train-workers (train) left out the
+// trace's 1-worker runs, the list with 1 in it, whose two-node profile
+// scales the link demand with the rate. Other errors pass unchanged.
+func withLinkRatesHow(err error, paths []string, train []int) error {
+	var ee *exitError
+	if !strings.Contains(err.Error(), linkRatesRefusal) || !errors.As(err, &ee) {
+		return err
+	}
+	files, ferr := traces.Files(paths...)
+	if ferr != nil {
+		return err
+	}
+	workers := map[string]int{}
+	var runs []string // in the order of steps.csv
+	rate := map[string]float64{}
+	for _, f := range files {
+		var h traces.Handlers
+		switch f.Kind {
+		case traces.KindSteps:
+			h.Step = func(s traces.Step) error {
+				if _, ok := workers[s.Run]; !ok {
+					runs = append(runs, s.Run)
+				}
+				workers[s.Run] = s.Workers
+				return nil
+			}
+		case traces.KindRuns:
+			h.Run = func(r traces.RunInfo) error {
+				rate[r.Run] = r.Bandwidth
+				return nil
+			}
+		default:
+			continue
+		}
+		if _, rerr := traces.ForEach(f, h); rerr != nil {
+			return err
+		}
+	}
+	byRate := map[string][]string{}
+	var rates []float64
+	for _, r := range runs {
+		bw, ok := rate[r]
+		key := "without a bandwidth in runs.csv"
+		if ok && bw > 0 && !math.IsInf(bw, 0) {
+			key = fmt.Sprintf("at %g B/s", bw)
+			if len(byRate[key]) == 0 {
+				rates = append(rates, bw)
+			}
+		}
+		byRate[key] = append(byRate[key], r)
+	}
+	if len(byRate) < 2 {
+		return err
+	}
+	sort.Float64s(rates)
+	keys := make([]string, 0, len(byRate))
+	for _, bw := range rates {
+		keys = append(keys, fmt.Sprintf("at %g B/s", bw))
+	}
+	if _, ok := byRate["without a bandwidth in runs.csv"]; ok {
+		keys = append(keys, "without a bandwidth in runs.csv")
+	}
+	var groups []string
+	for _, k := range keys {
+		groups = append(groups, fmt.Sprintf("%s: %s", k, someRuns(byRate[k])))
+	}
+	how := fmt.Sprintf("; to fit one rate on its own, give fit a folder that holds its runs alone: their rows of steps.csv (and of runs.csv, updates.csv and evals.csv), found by the run column, each file with its header (the runs %s)", strings.Join(groups, "; "))
+	if train != nil && !slices.Contains(train, 1) {
+		var ones []string
+		for _, r := range runs {
+			if workers[r] == 1 {
+				ones = append(ones, r)
+			}
+		}
+		if len(ones) > 0 {
+			with := slices.Sorted(slices.Values(append(slices.Clone(train), 1)))
+			how += fmt.Sprintf("; or keep the 1-worker runs: --train-workers %s (%s)", intList(with), someRuns(ones))
+		}
+	}
+	ee.err = fmt.Errorf("%w%s", ee.err, how)
+	return err
+}
+
+// someRuns names the first three of runs and counts the rest.
+func someRuns(runs []string) string {
+	if len(runs) <= 3 {
+		return words.And(runs)
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(runs[:3], ", "), len(runs)-3)
+}
+
+// intList writes xs as --train-workers takes them: 1,3,4.
+func intList(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
 }
 
 // fitPaths loads the traces and fits them: a step-level fit when there are

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -132,9 +134,18 @@ func TestFitBadInput(t *testing.T) {
 func TestFitJSONAndPlot(t *testing.T) {
 	dir := t.TempDir()
 	png1 := filepath.Join(dir, "fit.png")
-	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--out", filepath.Join(dir, "m.json"), "--plot", png1, "--format", "json")
+	out := filepath.Join(dir, "m.json")
+	code, stdout, stderr := runCmd(t, "fit", fitAsync, "--out", out, "--plot", png1, "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// the model went to --out as well as stdout: said on stderr, as the
+	// table says it (it was silent, overwriting ./model.json by default)
+	if note := "sgdplan: note: model written to " + out + "\n"; !strings.Contains(stderr, note) {
+		t.Errorf("stderr %q, want %q", stderr, note)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("--out: %v", err)
 	}
 	var m struct {
 		Schema     string `json:"schema"`
@@ -629,5 +640,86 @@ func TestFitFlatParametersMarked(t *testing.T) {
 	_, js, _ = runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--out", filepath.Join(dir, "t.json"), "--format", "json")
 	if code != 0 || strings.Contains(out, "**") || strings.Contains(js, "flat_parameters") {
 		t.Errorf("fit-table: exit %d, marks or a list where no warning says the fit is flat:\n%s\n%s", code, out, js)
+	}
+}
+
+// A file that is not a model.json, given as --model or in a jobs file's
+// model column, is placed at its offending byte: a jobs.csv's j at 1:1 (it
+// was 1:2, one column past it).
+func TestModelSyntaxErrorColumn(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p\na,0,100,0.5\n")
+	outer := writeTestFile(t, dir, "outer.csv", "job,arrival,size,model\nb,0,100,jobs.csv\n")
+	bad := writeTestFile(t, dir, "bad.json", "{\n  \"schema\": \"sgdplan/model/v1\",\n  \"family\": 12345\n}\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "--model", jobs, "--workers", "4"}, jobs + ":1:1: not a model.json: invalid character 'j' looking for beginning of value"},
+		{[]string{"plan", "--jobs", outer, "--servers", "4"}, outer + `:2:9: model: job "b": ` + jobs + ":1:1: not a model.json: invalid character 'j' looking for beginning of value"},
+		{[]string{"predict", "--model", bad, "--workers", "4"}, bad + ":3:13: field family: expected a string, got JSON number"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, stdout, stderr, exitBadInput, c.want)
+		}
+	}
+}
+
+// fit's refusal of two link rates advised "fit each rate on its own",
+// which fit has no flag for: it now says how, and both ways it names work
+// on testdata/asgd (a folder of one rate's runs; --train-workers with 1).
+func TestFitLinkRatesHow(t *testing.T) {
+	asgd := filepath.Join("..", "..", "testdata", "asgd")
+	if _, err := os.Stat(filepath.Join(asgd, "runs.csv")); err != nil {
+		t.Skipf("no testdata/asgd: %v", err)
+	}
+	dir := t.TempDir()
+	code, stdout, stderr := runCmd(t, "fit", asgd, "--train-workers", "3,4", "--out", filepath.Join(dir, "x.json"), "--bootstrap", "0")
+	for _, want := range []string{
+		"measured at 2 link rates (runs.csv bandwidth)",
+		"; to fit one rate on its own, give fit a folder that holds its runs alone: their rows of steps.csv (and of runs.csv, updates.csv and evals.csv), found by the run column, each file with its header (the runs at 3e+06 B/s: r3000k-p1-n1, r3000k-p1-n2, r3000k-p1-n3 and 9 more; at 6e+06 B/s: r6000k-p1-n1, r6000k-p1-n2, r6000k-p1-n3 and 9 more)",
+		"; or keep the 1-worker runs: --train-workers 1,3,4 (r3000k-p1-n1, r3000k-p2-n1, r6000k-p1-n1 and 1 more)\n",
+	} {
+		if code != exitBadInput || stdout != "" || !strings.Contains(stderr, want) {
+			t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, exitBadInput, want)
+		}
+	}
+	// the folder of the 3 MB/s runs: every file's rows of r3000k-*
+	// (the run column comes first in each)
+	one := filepath.Join(dir, "r3000k")
+	if err := os.Mkdir(one, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"steps.csv.gz", "updates.csv.gz", "runs.csv", "evals.csv"} {
+		f, err := os.Open(filepath.Join(asgd, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r io.Reader = f
+		if strings.HasSuffix(name, ".gz") {
+			if r, err = gzip.NewReader(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := io.ReadAll(r)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		keep := lines[:1]
+		for _, l := range lines[1:] {
+			if strings.HasPrefix(l, "r3000k-") {
+				keep = append(keep, l)
+			}
+		}
+		writeTestFile(t, one, strings.TrimSuffix(name, ".gz"), strings.Join(keep, ""))
+	}
+	if code, stdout, stderr := runCmd(t, "fit", one, "--train-workers", "3,4", "--out", filepath.Join(dir, "r3.json"), "--bootstrap", "0"); code != 0 || !strings.Contains(stdout, "fitted on 4 configurations") {
+		t.Errorf("fit of the 3 MB/s folder: exit %d, %s%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr := runCmd(t, "fit", asgd, "--train-workers", "1,3,4", "--out", filepath.Join(dir, "a.json"), "--bootstrap", "0"); code != 0 || !strings.Contains(stdout, "family mva (async), fitted on 12 configurations") {
+		t.Errorf("fit --train-workers 1,3,4: exit %d, %s%s", code, stdout, stderr)
 	}
 }

@@ -251,3 +251,29 @@ func TestSuperlinearJobsCounts(t *testing.T) {
 		}
 	}
 }
+
+// A model.json given where a trace or a jobs file is wanted is named as
+// one, at its line and column, with where it goes; exit 2. fit m1.json
+// advised converting it as a Chrome trace; plan --jobs m1.json warned of an
+// unknown column "{" and then missed the column job.
+func TestModelGivenForTraceOrJobs(t *testing.T) {
+	dir := t.TempDir()
+	m := fitModel(t, dir, "--bootstrap", "0")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", m}, "sgdplan: traces: " + m + `:2:13: a model.json written by sgdplan fit (schema "sgdplan/model/v1"), not a trace: give it to predict, check or report with --model ` + m},
+		{[]string{"inspect", m}, m + ":2:13: a model.json written by sgdplan fit"},
+		{[]string{"plan", "--jobs", m, "--servers", "8"}, "sgdplan: planner: " + m + ":1:1: a JSON file, not a jobs.csv: want a CSV file with a header row (job, arrival, size, p or model); a model.json that sgdplan fit wrote goes in a job's model column, as its path"},
+		{[]string{"simulate", "--jobs", m, "--servers", "8"}, m + ":1:1: a JSON file, not a jobs.csv"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, stdout, stderr, exitBadInput, c.want)
+		}
+		if strings.Contains(stderr, "convert") || strings.Contains(stderr, "unknown column") {
+			t.Errorf("%v: %s", c.args, stderr)
+		}
+	}
+}
