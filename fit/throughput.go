@@ -204,6 +204,15 @@ func (s *Settings) withDefaults() Settings {
 	return o
 }
 
+// ErrLinkRates is in the error of a throughput fit refused for
+// configurations measured at several link rates (errors.Is), so that a
+// caller can say how to fit each rate on its own. It adds no text.
+var ErrLinkRates = errLinkRates{}
+
+type errLinkRates struct{}
+
+func (errLinkRates) Error() string { return "" }
+
 // ThroughputFit is a family fitted to points.
 type ThroughputFit struct {
 	Family Family
@@ -348,7 +357,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		for _, p := range pts {
 			rates[p.Config.Bandwidth] = true
 		}
-		return nil, nil, errorf("the configurations were measured at %d link rates (runs.csv bandwidth): no throughput family takes the rate as a covariate, and pooling them would treat different links as one configuration; fit each rate on its own, or fit step traces that include a 1-worker run (the two-node profile's mva family scales the link demand with the rate)", len(rates))
+		return nil, nil, fmt.Errorf("fit: the configurations were measured at %d link rates (runs.csv bandwidth): no throughput family takes the rate as a covariate, and pooling them would treat different links as one configuration; fit each rate on its own, or fit step traces that include a 1-worker run (the two-node profile's mva family scales the link demand with the rate)%w", len(rates), ErrLinkRates)
 	}
 	var cands []Family
 	var notCands []Alternative // families auto left out, with why

@@ -160,19 +160,15 @@ func runFit(c *cli.Context) error {
 	return nil
 }
 
-// linkRatesRefusal is in the fit package's refusal to pool configurations
-// measured at several link rates, whose advice ("fit each rate on its own")
-// fit has no flag for: withLinkRatesHow says how.
-const linkRatesRefusal = "link rates (runs.csv bandwidth)"
-
-// withLinkRatesHow adds to fit's refusal of several link rates how to do
-// what it advises, for the step traces at paths: the folder of one rate's
+// withLinkRatesHow adds to fit's refusal of several link rates
+// (fit.ErrLinkRates), whose advice ("fit each rate on its own") fit has no
+// flag for, how to do what it advises, for the step traces at paths: the folder of one rate's
 // runs (named, by rate), and, when --train-workers (train) left out the
 // trace's 1-worker runs, the list with 1 in it, whose two-node profile
 // scales the link demand with the rate. Other errors pass unchanged.
 func withLinkRatesHow(err error, paths []string, train []int) error {
 	var ee *exitError
-	if !strings.Contains(err.Error(), linkRatesRefusal) || !errors.As(err, &ee) {
+	if !errors.Is(err, fit.ErrLinkRates) || !errors.As(err, &ee) {
 		return err
 	}
 	files, ferr := traces.Files(paths...)
