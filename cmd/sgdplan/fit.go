@@ -156,7 +156,7 @@ func runFit(c *cli.Context) error {
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	writeFitTable(c.App.Writer, m, stats, c.String("out"))
+	writeFitTable(c.App.Writer, m, stats, train, c.String("out"))
 	return nil
 }
 
@@ -656,7 +656,7 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 	}
 }
 
-func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) {
+func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, train []int, out string) {
 	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, m.FittedOn(), out)
 	if f := m.FamilyForm(); len(f.Members) > 0 {
 		fmt.Fprintf(w, "(%s)\n", f.Doc)
@@ -767,17 +767,26 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 		for _, r := range stats {
 			rates = rates || r.Bandwidth > 0
 		}
+		// --train-workers: which runs the fit saw, and how far off it is
+		// on the others (all runs were listed alike)
+		heldOut := func(r fit.RunStats) bool { return train != nil && !slices.Contains(train, r.Workers) }
+		head := "  run\tworkers\tps\t"
 		if rates {
-			fmt.Fprintln(tw, "  run\tworkers\tps\tlink B/s\tmeasured steps/s\tfitted steps/s")
-		} else {
-			fmt.Fprintln(tw, "  run\tworkers\tps\tmeasured steps/s\tfitted steps/s")
+			head += "link B/s\t"
 		}
+		head += "measured steps/s\tfitted steps/s"
+		if train != nil {
+			head += "\tin the fit"
+		}
+		fmt.Fprintln(tw, head)
+		var errs []float64
 		for _, r := range stats {
 			c := model.Config{Workers: r.Workers, PS: r.PS}
 			if r.Bandwidth > 0 {
 				c.Bandwidth = r.Bandwidth
 			}
 			pred := m.StepsPerSecond(c)
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t", r.Run, r.Workers, r.PS)
 			if rates {
 				// a run without its rate in runs.csv is predicted at
 				// the model's (it printed NaN)
@@ -785,12 +794,28 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, out string) 
 				if !(r.Bandwidth > 0) {
 					bw = fmt.Sprintf("%.4g (none: the model's)", m.Config(c).Bandwidth)
 				}
-				fmt.Fprintf(tw, "  %s\t%d\t%d\t%s\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, bw, r.StepsPerS, pred)
-			} else {
-				fmt.Fprintf(tw, "  %s\t%d\t%d\t%.4g\t%.4g\n", r.Run, r.Workers, r.PS, r.StepsPerS, pred)
+				fmt.Fprintf(tw, "%s\t", bw)
 			}
+			fmt.Fprintf(tw, "%.4g\t%.4g", r.StepsPerS, pred)
+			switch {
+			case heldOut(r):
+				fmt.Fprint(tw, "\theld out")
+				if r.StepsPerS > 0 && pred > 0 {
+					errs = append(errs, 100*math.Abs(pred-r.StepsPerS)/r.StepsPerS)
+				}
+			case train != nil:
+				fmt.Fprint(tw, "\tfitted")
+			}
+			fmt.Fprintln(tw)
 		}
 		tw.Flush()
+		if len(errs) > 0 {
+			sum := 0.0
+			for _, e := range errs {
+				sum += e
+			}
+			fmt.Fprintf(w, "held out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", words.Count(len(errs), "run"), sum/float64(len(errs)), slices.Max(errs))
+		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		g := e.GNS
