@@ -250,7 +250,7 @@ func TestFitASGDRates(t *testing.T) {
 			t.Errorf("fit output lacks %q:\n%s", s, stdout)
 		}
 	}
-	if !regexp.MustCompile(`r6000k-p1-n1\s+1\s+1\s+6e\+06\s+5\.718\s+5\.853\n`).MatchString(stdout) {
+	if !regexp.MustCompile(`r6000k-p1-n1\s+1\s+1\s+6e\+06\s+5\.718\s+5\.853\s+fitted\n`).MatchString(stdout) {
 		t.Errorf("no row r6000k-p1-n1 at 6e+06 B/s, measured 5.718, fitted 5.853:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "different link rates") || strings.Count(stdout, "  mva ") > 1 {
