@@ -1714,7 +1714,7 @@ func (m *Model) stepsInterval(c model.Config) (iv Interval, capped bool) {
 // stepsIntervalScaled is stepsInterval with the samples' interval widened
 // by scale in place of m.IntervalScale.
 func (m *Model) stepsIntervalScaled(c model.Config, scale float64) (iv Interval, capped bool) {
-	iv = widen(m.sweeps, predictInterval(m.sweeps, m.fam, m.theta(), m.Samples, scale, c, m.Level), m.Rivals, c)
+	iv = widen(m.sweeps, m.stepsSamples(scale, c), m.Rivals, c)
 	iv = widenBy(iv, m.Extrapolation.Factor(c, m.Level))
 	// The widening knows nothing of capacity: no more than the busiest
 	// station can carry (and the speedup stops with it).
@@ -1757,7 +1757,8 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	// rel is the statistical cost at c over that at one worker.
 	rel := m.cost(c, lambda, noise) / m.cost(c1, lambda, noise)
 	speedupOf := func(f Family, t []float64) float64 {
-		return m.sweeps.predict(f, t, c) * sps / rel / (m.sweeps.predict(f, t, c1) * m.samplesPerStep(c1))
+		q := m.stepsOf(f)
+		return m.sweeps.predictStep(f, q, t, c) * sps / rel / (m.sweeps.predictStep(f, q, t, c1) * m.samplesPerStep(c1))
 	}
 	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.IntervalScale, m.Level)
 	for _, r := range m.Rivals {

@@ -33,7 +33,33 @@ type sweepMemo struct {
 	primed map[sweepKey]primedRun
 	// primedHeld is the throughputs primed holds (at most primeBudget).
 	primedHeld int
+	// cursors hold, per key and queueing settings, the exact recursion
+	// where the last count above sweepMax left it (model.Stepper), for
+	// the "mva" family of the model itself (predictStep): ascending counts
+	// there cost one step each, where each count unprimed cost a recursion
+	// from 1 (predict --workers 1-100000 solved the counts of the one
+	// bootstrap sample past primeBudget alone: 4 minutes, O(N^2); with
+	// --ps 1,2,4, two thirds of its vectors). At most cursorMax, a few
+	// hundred bytes each; emptied when a new one would pass that.
+	cursors map[cursorKey]*cursor
 }
+
+// cursorKey is a sweepKey with the queueing settings whose network the
+// cursor solves.
+type cursorKey struct {
+	sweepKey
+	q Queueing
+}
+
+// cursor is a recursion at some count; mu guards it (the memo's lock is
+// not held while it steps).
+type cursor struct {
+	mu sync.Mutex
+	st *model.Stepper
+}
+
+// cursorMax bounds the cursors a memo holds.
+const cursorMax = 1 << 14
 
 // primedRun is the throughput xs[i] at ns[i] workers.
 type primedRun struct {
@@ -67,16 +93,33 @@ func newSweepMemo() *sweepMemo {
 
 // predict is f.Predict(th, c), from a sweep when f has one and s is not nil.
 func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
+	return s.predictStep(f, nil, th, c)
+}
+
+// predictStep is predict where f is mvaFamily(*q) when q is not nil: a
+// count above sweepMax that Prime left out (up to model.ExactLimit) is then
+// reached by stepping the key's cursor on from where it stands, not by a
+// recursion from 1 each time; a count below where the cursor stands is
+// solved alone (f.Predict), the cursor left for the ascending queries
+// that follow. The same numbers (model.AsyncPS.Stepper is StepsPerSecond
+// to the bit, tested).
+func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Config) float64 {
 	n := c.Workers
 	if s == nil || f.Sweep == nil || len(th) > sweepParams || n < 1 {
 		return f.Predict(th, c)
 	}
 	if n > sweepMax {
+		k := keyOf(f, th, c)
 		s.mu.Lock()
-		pr, ok := s.primed[keyOf(f, th, c)]
+		pr, ok := s.primed[k]
 		s.mu.Unlock()
 		if i, found := slices.BinarySearch(pr.ns, n); ok && found {
 			return pr.xs[i]
+		}
+		if q != nil && n <= model.ExactLimit {
+			if x, ok := s.step(cursorKey{k, *q}, th, c); ok {
+				return x
+			}
 		}
 		return f.Predict(th, c)
 	}
@@ -104,6 +147,36 @@ func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
 	s.runs[k] = grown
 	s.held += size - len(xs)
 	return grown[n-1]
+}
+
+// step is the throughput at c.Workers from k's cursor (made when it has
+// none), moved on to there; ok is false when the cursor stands past
+// c.Workers (it is left there: ascending queries go on from it) or the
+// network has no stepper.
+func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, ok bool) {
+	s.mu.Lock()
+	cur := s.cursors[k]
+	if cur == nil {
+		if s.cursors == nil || len(s.cursors) >= cursorMax {
+			s.cursors = map[cursorKey]*cursor{}
+		}
+		cur = &cursor{}
+		s.cursors[k] = cur
+	}
+	s.mu.Unlock()
+	cur.mu.Lock()
+	defer cur.mu.Unlock()
+	if cur.st == nil {
+		st, ok := k.q.AsyncPS(th).Stepper(k.q.config(c))
+		if !ok {
+			return 0, false
+		}
+		cur.st = st
+	}
+	if cur.st.N() > c.Workers {
+		return 0, false
+	}
+	return cur.st.Advance(c.Workers), true
 }
 
 func keyOf(f Family, th []float64, c model.Config) sweepKey {
@@ -201,4 +274,24 @@ func (m *Model) Prime(cs []model.Config) {
 			buf = m.sweeps.prime(r.fam, r.Theta, c, ns, buf)
 		}
 	}
+}
+
+// stepsOf is the queueing settings to step f with (predictStep): m's own,
+// when f is the "mva" family and m an "mva" model (an mva model's family,
+// mvaFamily(m.queueing()); its rivals are of other families), else nil.
+func (m *Model) stepsOf(f Family) *Queueing {
+	if m.Family != "mva" || f.Name != "mva" || f.Sweep == nil {
+		return nil
+	}
+	q := m.queueing()
+	return &q
+}
+
+// stepsSamples is the steps/s at c (completed) over the fit and its
+// bootstrap samples, each end widened by scale (sampleInterval): the
+// predictInterval of m's own family, counts above sweepMax stepped on
+// (predictStep).
+func (m *Model) stepsSamples(scale float64, c model.Config) Interval {
+	q := m.stepsOf(m.fam)
+	return sampleInterval(func(t []float64) float64 { return m.sweeps.predictStep(m.fam, q, t, c) }, m.theta(), m.Samples, scale, m.Level)
 }
