@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -106,6 +107,10 @@ func TestPredictRangeBitForBit(t *testing.T) {
 						if a, b := fresh.Saturation(c), ref.Saturation(c); math.Float64bits(a) != math.Float64bits(b) {
 							t.Fatalf("%s, %d workers, %d shards: saturation %v, without the memo %v", name, w, ps, a, b)
 						}
+						// copies sharing the memo with other vectors
+						if a, b := fresh.Resampled(1).Saturation(c), ref.Resampled(1).Saturation(c); math.Float64bits(a) != math.Float64bits(b) {
+							t.Fatalf("%s, %d workers, %d shards: a sample's saturation %v, without the memo %v", name, w, ps, a, b)
+						}
 						rows++
 					}
 				}
@@ -156,5 +161,28 @@ func TestPredictRangeConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestSaturationMemoVectors: a copy of a model sharing its memo, with the
+// same fit and number of samples but one sample changed, gets its own
+// saturation, not the memo's of the model.
+func TestSaturationMemoVectors(t *testing.T) {
+	m := sweepModel(t)
+	c := model.Config{Workers: 7, PS: 2}
+	before := m.Saturation(c)
+	other := *m
+	other.Samples = slices.Clone(m.Samples)
+	other.Samples[3] = slices.Clone(m.Samples[3])
+	for j := range other.Samples[3] {
+		other.Samples[3][j] *= 1e-3 // a far faster job: a higher bound
+	}
+	bare := other
+	bare.sweeps = nil
+	if got, want := other.Saturation(c), bare.Saturation(c); math.Float64bits(got) != math.Float64bits(want) || got == before {
+		t.Errorf("changed sample: saturation %v (the model's %v), want %v", got, before, want)
+	}
+	if again := m.Saturation(c); again != before {
+		t.Errorf("the model's saturation went from %v to %v", before, again)
 	}
 }

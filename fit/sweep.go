@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -42,6 +43,93 @@ type sweepMemo struct {
 	// --ps 1,2,4, two thirds of its vectors). At most cursorMax, a few
 	// hundred bytes each; emptied when a new one would pass that.
 	cursors map[cursorKey]*cursor
+	// caps holds, per configuration (Model.Saturation's key), the bounds
+	// of the network's stations per parameter vector; at most capsMax.
+	caps map[capsKey]capsEntry
+}
+
+// stationCap is what Model.Saturation takes from one network: most, the
+// least over its queueing stations of servers/D (a link at least the
+// payload bound), and compute, the delay Z plus the compute stations'
+// demands (N/compute bounds N workers).
+type stationCap struct {
+	most, compute float64
+}
+
+// stationsCap is nw's stationCap with the payload bound payload (-Inf:
+// none) for its links.
+func stationsCap(nw model.Network, payload float64) stationCap {
+	most := math.Inf(1)
+	compute := nw.Z
+	for _, st := range nw.Stations {
+		if st.Kind == model.ComputeStation {
+			compute += st.D
+		}
+		if st.Delay || !(st.D > 0) {
+			continue
+		}
+		x := float64(max(st.Servers, 1)) / st.D
+		if st.Kind == model.LinkStation {
+			x = math.Max(x, payload)
+		}
+		most = math.Min(most, x)
+	}
+	return stationCap{most, compute}
+}
+
+// capsKey is a configuration but its worker count and machines, the
+// queueing settings, the payload bound, and the first parameter vector
+// and the number of them (capsEntry holds them all, compared on lookup).
+type capsKey struct {
+	c       model.Config
+	q       Queueing
+	payload float64
+	theta   [sweepParams]float64
+	n       int
+}
+
+type capsEntry struct {
+	vecs [][]float64
+	caps []stationCap
+}
+
+// sameBits reports whether a and b hold the same numbers to the bit.
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+}
+
+// capsMax bounds the configurations whose caps a memo holds.
+const capsMax = 1 << 10
+
+// stationCaps is the stationCap of each of vecs at c (whose network does
+// not depend on its workers or machines), from the memo when it holds the
+// same vectors there, else from compute (kept). compute's result is not
+// changed after.
+func (s *sweepMemo) stationCaps(c model.Config, q Queueing, payload float64, vecs [][]float64, compute func() []stationCap) []stationCap {
+	if s == nil || len(vecs[0]) > sweepParams {
+		return compute()
+	}
+	k := capsKey{c: c, q: q, payload: payload, n: len(vecs)}
+	k.c.Workers, k.c.Nodes = 0, 0
+	copy(k.theta[:], vecs[0])
+	s.mu.Lock()
+	e, ok := s.caps[k]
+	s.mu.Unlock()
+	if ok && slices.EqualFunc(e.vecs, vecs, sameBits) {
+		return e.caps
+	}
+	caps := compute()
+	held := make([][]float64, len(vecs))
+	for i, v := range vecs {
+		held[i] = slices.Clone(v)
+	}
+	s.mu.Lock()
+	if s.caps == nil || len(s.caps) >= capsMax {
+		s.caps = map[capsKey]capsEntry{}
+	}
+	s.caps[k] = capsEntry{held, caps}
+	s.mu.Unlock()
+	return caps
 }
 
 // cursorKey is a sweepKey with the queueing settings whose network the
