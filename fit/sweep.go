@@ -169,9 +169,13 @@ const (
 	sweepParams = 8
 )
 
+// sweepKey is a family, its parameters' bits (hashed as a block, where
+// float64 keys cost a float hash each: a third of predict --workers
+// 1-10000 went to hashing keys; and -0 is not 0 here) and a configuration
+// but its workers and machines.
 type sweepKey struct {
 	family string
-	theta  [sweepParams]float64
+	theta  [sweepParams]uint64
 	c      model.Config
 }
 
@@ -269,7 +273,9 @@ func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, 
 
 func keyOf(f Family, th []float64, c model.Config) sweepKey {
 	k := sweepKey{family: f.Name, c: c}
-	copy(k.theta[:], th)
+	for i, v := range th {
+		k.theta[i] = math.Float64bits(v)
+	}
 	k.c.Workers, k.c.Nodes = 0, 0
 	return k
 }
