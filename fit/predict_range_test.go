@@ -146,7 +146,7 @@ func TestPredictRangeConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range n {
 				w := sweepMax + 1 + i
-				if g%3 == 2 { // one in three goes down: solved alone
+				if g%3 == 2 { // one in three goes down: its cursor starts again each time
 					w = sweepMax + n - i
 				}
 				c := model.Config{Workers: w, PS: 1 + g%2}

@@ -191,10 +191,9 @@ func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
 // predictStep is predict where f is mvaFamily(*q) when q is not nil: a
 // count above sweepMax that Prime left out (up to model.ExactLimit) is then
 // reached by stepping the key's cursor on from where it stands, not by a
-// recursion from 1 each time; a count below where the cursor stands is
-// solved alone (f.Predict), the cursor left for the ascending queries
-// that follow. The same numbers (model.AsyncPS.Stepper is StepsPerSecond
-// to the bit, tested).
+// recursion from 1 each time; a count below where the cursor stands
+// starts it again from 1 (what solving the count alone costs). The same
+// numbers (model.AsyncPS.Stepper is StepsPerSecond to the bit, tested).
 func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Config) float64 {
 	n := c.Workers
 	if s == nil || f.Sweep == nil || len(th) > sweepParams || n < 1 {
@@ -241,10 +240,9 @@ func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Con
 	return grown[n-1]
 }
 
-// step is the throughput at c.Workers from k's cursor (made when it has
-// none), moved on to there; ok is false when the cursor stands past
-// c.Workers (it is left there: ascending queries go on from it) or the
-// network has no stepper.
+// step is the throughput at c.Workers from k's cursor moved on to there,
+// made again from 0 customers when it has none or stands past c.Workers;
+// ok is false when the network has no stepper.
 func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, ok bool) {
 	s.mu.Lock()
 	cur := s.cursors[k]
@@ -258,15 +256,14 @@ func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, 
 	s.mu.Unlock()
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
-	if cur.st == nil {
+	if cur.st == nil || cur.st.N() > c.Workers {
+		// (from 1 again: what solving the count alone costs, and the
+		// counts after it, a second pass over a range, go on from here)
 		st, ok := k.q.AsyncPS(th).Stepper(k.q.config(c))
 		if !ok {
 			return 0, false
 		}
 		cur.st = st
-	}
-	if cur.st.N() > c.Workers {
-		return 0, false
 	}
 	return cur.st.Advance(c.Workers), true
 }
