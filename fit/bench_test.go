@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -180,6 +181,36 @@ func BenchmarkPredictAboveSweepMax(b *testing.B) {
 				}
 				for _, x := range cs {
 					c.Predict(x, 0.5, 0)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkPredictRange: Model.Predict at 1..N workers, one shard, of the
+// demo's model (testdata/asgd fitted on 1-2 workers with 200 bootstrap
+// samples and loss curves, as sgdplan fit --train-workers 1,2 writes it),
+// after Model.Prime as sgdplan predict --workers 1-N does; a fresh memo
+// per op. cpu-s/op is the CPU time per op (steadier than wall time on a
+// shared machine).
+func BenchmarkPredictRange(b *testing.B) {
+	sf, _, err := FitStepsPaths([]string{filepath.Join(repoRoot(b), "testdata", "asgd")}, StepOptions{TrainWorkers: []int{1, 2}})
+	if err != nil {
+		b.Skipf("no real async traces: %v", err)
+	}
+	m := sf.Model
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			cs := make([]model.Config, n)
+			for i := range cs {
+				cs[i] = model.Config{Workers: i + 1, PS: 1}
+			}
+			loopCPU(b, func() {
+				c := *m
+				c.sweeps = newSweepMemo()
+				c.Prime(cs)
+				for _, x := range cs {
+					c.Predict(x, math.NaN(), 0)
 				}
 			})
 		})

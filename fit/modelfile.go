@@ -1759,7 +1759,7 @@ func (m *Model) stepsInterval(c model.Config) (iv Interval, capped bool) {
 // stepsIntervalScaled is stepsInterval with the samples' interval widened
 // by scale in place of m.IntervalScale.
 func (m *Model) stepsIntervalScaled(c model.Config, scale float64) (iv Interval, capped bool) {
-	iv = widen(m.sweeps, predictInterval(m.sweeps, m.fam, m.theta(), m.Samples, scale, c, m.Level), m.Rivals, c)
+	iv = widen(m.sweeps, m.stepsSamples(scale, c), m.Rivals, c)
 	iv = widenBy(iv, m.Extrapolation.Factor(c, m.Level))
 	// The widening knows nothing of capacity: no more than the busiest
 	// station can carry (and the speedup stops with it).
@@ -1802,7 +1802,8 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	// rel is the statistical cost at c over that at one worker.
 	rel := m.cost(c, lambda, noise) / m.cost(c1, lambda, noise)
 	speedupOf := func(f Family, t []float64) float64 {
-		return m.sweeps.predict(f, t, c) * sps / rel / (m.sweeps.predict(f, t, c1) * m.samplesPerStep(c1))
+		q := m.stepsOf(f)
+		return m.sweeps.predictStep(f, q, t, c) * sps / rel / (m.sweeps.predictStep(f, q, t, c1) * m.samplesPerStep(c1))
 	}
 	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.IntervalScale, m.Level)
 	for _, r := range m.Rivals {
@@ -1890,26 +1891,28 @@ func (m *Model) Saturation(c model.Config) float64 {
 	if c.Bandwidth > 0 && m.Reference.ParamBytes > 0 {
 		payload = float64(max(c.PS, 1)) * c.Bandwidth / float64(m.Reference.ParamBytes)
 	}
-	sat := 0.0
-	for _, th := range append([][]float64{m.theta()}, m.Samples...) {
-		nw := q.AsyncPS(th).Network(q.config(c))
-		most := math.Inf(1)
-		compute := nw.Z
-		for _, st := range nw.Stations {
-			if st.Kind == model.ComputeStation {
-				compute += st.D
-			}
-			if st.Delay || !(st.D > 0) {
-				continue
-			}
-			x := float64(max(st.Servers, 1)) / st.D
-			if st.Kind == model.LinkStation {
-				x = math.Max(x, payload)
-			}
-			most = math.Min(most, x)
+	vecs := append([][]float64{m.theta()}, m.Samples...)
+	capsOf := func() []stationCap {
+		caps := make([]stationCap, len(vecs))
+		for i, th := range vecs {
+			caps[i] = stationsCap(q.AsyncPS(th).Network(q.config(c)), payload)
 		}
-		if compute > 0 && c.Workers > 0 {
-			most = math.Min(most, float64(c.Workers)/compute)
+		return caps
+	}
+	var caps []stationCap
+	if q.SharedCores == 0 {
+		// the network does not change with the workers: its stations'
+		// bounds are the memo's, per configuration (they cost a network
+		// per vector and row, a quarter of predict --workers 1-40000)
+		caps = m.sweeps.stationCaps(c, q, payload, vecs, capsOf)
+	} else {
+		caps = capsOf()
+	}
+	sat := 0.0
+	for _, cp := range caps {
+		most := cp.most
+		if cp.compute > 0 && c.Workers > 0 {
+			most = math.Min(most, float64(c.Workers)/cp.compute)
 		}
 		sat = math.Max(sat, most)
 	}

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"math"
 	"slices"
 	"sync"
 
@@ -33,7 +34,120 @@ type sweepMemo struct {
 	primed map[sweepKey]primedRun
 	// primedHeld is the throughputs primed holds (at most primeBudget).
 	primedHeld int
+	// cursors hold, per key and queueing settings, the exact recursion
+	// where the last count above sweepMax left it (model.Stepper), for
+	// the "mva" family of the model itself (predictStep): ascending counts
+	// there cost one step each, where each count unprimed cost a recursion
+	// from 1 (predict --workers 1-100000 solved the counts of the one
+	// bootstrap sample past primeBudget alone: 4 minutes, O(N^2); with
+	// --ps 1,2,4, two thirds of its vectors). At most cursorMax, a few
+	// hundred bytes each; emptied when a new one would pass that.
+	cursors map[cursorKey]*cursor
+	// caps holds, per configuration (Model.Saturation's key), the bounds
+	// of the network's stations per parameter vector; at most capsMax.
+	caps map[capsKey]capsEntry
 }
+
+// stationCap is what Model.Saturation takes from one network: most, the
+// least over its queueing stations of servers/D (a link at least the
+// payload bound), and compute, the delay Z plus the compute stations'
+// demands (N/compute bounds N workers).
+type stationCap struct {
+	most, compute float64
+}
+
+// stationsCap is nw's stationCap with the payload bound payload (-Inf:
+// none) for its links.
+func stationsCap(nw model.Network, payload float64) stationCap {
+	most := math.Inf(1)
+	compute := nw.Z
+	for _, st := range nw.Stations {
+		if st.Kind == model.ComputeStation {
+			compute += st.D
+		}
+		if st.Delay || !(st.D > 0) {
+			continue
+		}
+		x := float64(max(st.Servers, 1)) / st.D
+		if st.Kind == model.LinkStation {
+			x = math.Max(x, payload)
+		}
+		most = math.Min(most, x)
+	}
+	return stationCap{most, compute}
+}
+
+// capsKey is a configuration but its worker count and machines, the
+// queueing settings, the payload bound, and the first parameter vector
+// and the number of them (capsEntry holds them all, compared on lookup).
+type capsKey struct {
+	c       model.Config
+	q       Queueing
+	payload float64
+	theta   [sweepParams]float64
+	n       int
+}
+
+type capsEntry struct {
+	vecs [][]float64
+	caps []stationCap
+}
+
+// sameBits reports whether a and b hold the same numbers to the bit.
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+}
+
+// capsMax bounds the configurations whose caps a memo holds.
+const capsMax = 1 << 10
+
+// stationCaps is the stationCap of each of vecs at c (whose network does
+// not depend on its workers or machines), from the memo when it holds the
+// same vectors there, else from compute (kept). compute's result is not
+// changed after.
+func (s *sweepMemo) stationCaps(c model.Config, q Queueing, payload float64, vecs [][]float64, compute func() []stationCap) []stationCap {
+	if s == nil || len(vecs[0]) > sweepParams {
+		return compute()
+	}
+	k := capsKey{c: c, q: q, payload: payload, n: len(vecs)}
+	k.c.Workers, k.c.Nodes = 0, 0
+	copy(k.theta[:], vecs[0])
+	s.mu.Lock()
+	e, ok := s.caps[k]
+	s.mu.Unlock()
+	if ok && slices.EqualFunc(e.vecs, vecs, sameBits) {
+		return e.caps
+	}
+	caps := compute()
+	held := make([][]float64, len(vecs))
+	for i, v := range vecs {
+		held[i] = slices.Clone(v)
+	}
+	s.mu.Lock()
+	if s.caps == nil || len(s.caps) >= capsMax {
+		s.caps = map[capsKey]capsEntry{}
+	}
+	s.caps[k] = capsEntry{held, caps}
+	s.mu.Unlock()
+	return caps
+}
+
+// cursorKey is a sweepKey with the queueing settings whose network the
+// cursor solves.
+type cursorKey struct {
+	sweepKey
+	q Queueing
+}
+
+// cursor is a recursion at some count; mu guards it (the memo's lock is
+// not held while it steps).
+type cursor struct {
+	mu sync.Mutex
+	st *model.Stepper
+}
+
+// cursorMax bounds the cursors a memo holds.
+const cursorMax = 1 << 14
 
 // primedRun is the throughput xs[i] at ns[i] workers.
 type primedRun struct {
@@ -55,9 +169,13 @@ const (
 	sweepParams = 8
 )
 
+// sweepKey is a family, its parameters' bits (hashed as a block, where
+// float64 keys cost a float hash each: a third of predict --workers
+// 1-10000 went to hashing keys; and -0 is not 0 here) and a configuration
+// but its workers and machines.
 type sweepKey struct {
 	family string
-	theta  [sweepParams]float64
+	theta  [sweepParams]uint64
 	c      model.Config
 }
 
@@ -67,16 +185,32 @@ func newSweepMemo() *sweepMemo {
 
 // predict is f.Predict(th, c), from a sweep when f has one and s is not nil.
 func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
+	return s.predictStep(f, nil, th, c)
+}
+
+// predictStep is predict where f is mvaFamily(*q) when q is not nil: a
+// count above sweepMax that Prime left out (up to model.ExactLimit) is then
+// reached by stepping the key's cursor on from where it stands, not by a
+// recursion from 1 each time; a count below where the cursor stands
+// starts it again from 1 (what solving the count alone costs). The same
+// numbers (model.AsyncPS.Stepper is StepsPerSecond to the bit, tested).
+func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Config) float64 {
 	n := c.Workers
 	if s == nil || f.Sweep == nil || len(th) > sweepParams || n < 1 {
 		return f.Predict(th, c)
 	}
 	if n > sweepMax {
+		k := keyOf(f, th, c)
 		s.mu.Lock()
-		pr, ok := s.primed[keyOf(f, th, c)]
+		pr, ok := s.primed[k]
 		s.mu.Unlock()
 		if i, found := slices.BinarySearch(pr.ns, n); ok && found {
 			return pr.xs[i]
+		}
+		if q != nil && n <= model.ExactLimit {
+			if x, ok := s.step(cursorKey{k, *q}, th, c); ok {
+				return x
+			}
 		}
 		return f.Predict(th, c)
 	}
@@ -106,9 +240,39 @@ func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
 	return grown[n-1]
 }
 
+// step is the throughput at c.Workers from k's cursor moved on to there,
+// made again from 0 customers when it has none or stands past c.Workers;
+// ok is false when the network has no stepper.
+func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, ok bool) {
+	s.mu.Lock()
+	cur := s.cursors[k]
+	if cur == nil {
+		if s.cursors == nil || len(s.cursors) >= cursorMax {
+			s.cursors = map[cursorKey]*cursor{}
+		}
+		cur = &cursor{}
+		s.cursors[k] = cur
+	}
+	s.mu.Unlock()
+	cur.mu.Lock()
+	defer cur.mu.Unlock()
+	if cur.st == nil || cur.st.N() > c.Workers {
+		// (from 1 again: what solving the count alone costs, and the
+		// counts after it, a second pass over a range, go on from here)
+		st, ok := k.q.AsyncPS(th).Stepper(k.q.config(c))
+		if !ok {
+			return 0, false
+		}
+		cur.st = st
+	}
+	return cur.st.Advance(c.Workers), true
+}
+
 func keyOf(f Family, th []float64, c model.Config) sweepKey {
 	k := sweepKey{family: f.Name, c: c}
-	copy(k.theta[:], th)
+	for i, v := range th {
+		k.theta[i] = math.Float64bits(v)
+	}
 	k.c.Workers, k.c.Nodes = 0, 0
 	return k
 }
@@ -201,4 +365,24 @@ func (m *Model) Prime(cs []model.Config) {
 			buf = m.sweeps.prime(r.fam, r.Theta, c, ns, buf)
 		}
 	}
+}
+
+// stepsOf is the queueing settings to step f with (predictStep): m's own,
+// when f is the "mva" family and m an "mva" model (an mva model's family,
+// mvaFamily(m.queueing()); its rivals are of other families), else nil.
+func (m *Model) stepsOf(f Family) *Queueing {
+	if m.Family != "mva" || f.Name != "mva" || f.Sweep == nil {
+		return nil
+	}
+	q := m.queueing()
+	return &q
+}
+
+// stepsSamples is the steps/s at c (completed) over the fit and its
+// bootstrap samples, each end widened by scale (sampleInterval): the
+// predictInterval of m's own family, counts above sweepMax stepped on
+// (predictStep).
+func (m *Model) stepsSamples(scale float64, c model.Config) Interval {
+	q := m.stepsOf(m.fam)
+	return sampleInterval(func(t []float64) float64 { return m.sweeps.predictStep(m.fam, q, t, c) }, m.theta(), m.Samples, scale, m.Level)
 }

@@ -309,6 +309,18 @@ func (a AsyncPS) Sweep(c Config, xs []float64) {
 	}
 }
 
+// Stepper is the exact recursion of the network at c (c.Workers is
+// ignored), resumable one worker count at a time (MVA.Stepper): its X at
+// n <= ExactLimit workers is StepsPerSecond's at Workers = n to the bit.
+// Above ExactLimit StepsPerSecond solves the fixed point instead: ask it.
+// ok is false with SharedCores, whose network changes with the workers.
+func (a AsyncPS) Stepper(c Config) (s *Stepper, ok bool) {
+	if a.SharedCores > 0 {
+		return nil, false
+	}
+	return a.solver(1).Stepper(a.Network(c)), true
+}
+
 // Bounds returns the two asymptotic upper bounds on the throughput at c,
 // updates/s: light load N/(Z + sum D) and saturation 1/max D (+Inf when
 // there is no queueing demand). The throughput never exceeds the smaller.

@@ -143,6 +143,44 @@ func (m MVA) Sweep(n Network, xs []float64) {
 	}
 }
 
+// Stepper is the exact recursion on one network, resumable: it stands at
+// N customers with throughput X, and Advance moves it on to more. Moved
+// from 0 to n, one customer at a time, its X is Solve's and Sweep's at n to
+// the bit (the same steps in the same order), so that a caller asking for
+// ascending counts pays O(n) in all and holds O(stations) numbers, where
+// Sweep holds one number per count and Solve starts again from 0 each
+// time. Not safe for concurrent use.
+type Stepper struct {
+	s *mvaState
+}
+
+// Stepper starts the exact recursion on n at 0 customers (Approximate is
+// ignored: the fixed point has no recursion over N). It panics if n is
+// invalid, as Solve does.
+func (m MVA) Stepper(n Network) *Stepper {
+	mustValid(n, 0)
+	m.Correction = m.Correction || m.Flow
+	m.Approximate = false
+	K := len(n.Stations)
+	buf := make([]float64, 2*K)
+	return &Stepper{s: m.newState(n, buf[:K:K], buf[K:2*K:2*K])}
+}
+
+// N is the customers the recursion stands at.
+func (s *Stepper) N() int { return s.s.n }
+
+// X is the throughput at N customers (0 at 0).
+func (s *Stepper) X() float64 { return s.s.x }
+
+// Advance moves the recursion on to n customers and returns X there; it
+// stays where it is when n <= N.
+func (s *Stepper) Advance(n int) float64 {
+	for i := s.s.n + 1; i <= n; i++ {
+		s.s.advance(i)
+	}
+	return s.s.x
+}
+
 // mvaState is the exact recursion on one network. For each multi-server
 // station it keeps the marginal probabilities p(j|n), j < m, and the
 // recursion on the complement network (the same network without that

@@ -1,0 +1,69 @@
+package model
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestStepperEqualsSolve: on random networks (multi-server, delay and
+// fork-join stations) and every exact variant, a Stepper advanced in
+// uneven jumps gives Solve's throughput at every count it stands at, to
+// the bit, and Sweep's.
+func TestStepperEqualsSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 60 {
+		n := randomNetwork(rng)
+		for _, m := range []MVA{{}, {Correction: true}, {Flow: true}} {
+			const top = 90
+			xs := make([]float64, top)
+			m.Sweep(n, xs)
+			s := m.Stepper(n)
+			if s.N() != 0 || s.X() != 0 {
+				t.Fatalf("network %d: a new stepper at N=%d, X=%g", i, s.N(), s.X())
+			}
+			for k := 1; k <= top; k += 1 + rng.IntN(4) {
+				x := s.Advance(k)
+				want := m.Solve(n, k).X
+				if math.Float64bits(x) != math.Float64bits(want) || x != xs[k-1] || s.N() != k || s.X() != x {
+					t.Fatalf("network %d, %+v, N=%d: stepper %v, Solve %v, Sweep %v", i, m, k, x, want, xs[k-1])
+				}
+				if again := s.Advance(k - 1); again != x || s.N() != k {
+					t.Fatalf("network %d: Advance back to %d moved the stepper", i, k-1)
+				}
+			}
+		}
+	}
+}
+
+// TestAsyncPSStepper: the job's stepper is StepsPerSecond at every count,
+// to the bit; with shared cores there is none.
+func TestAsyncPSStepper(t *testing.T) {
+	seq := job
+	seq.Sharding = Sequential
+	corr := job
+	corr.Correction = true
+	flow := job
+	flow.Flow = true
+	for _, tc := range []struct {
+		a AsyncPS
+		c Config
+	}{{job, Config{PS: 4}}, {seq, Config{PS: 3}}, {corr, Config{PS: 2, Batch: 50}}, {flow, Config{PS: 2, Bandwidth: 1e8}}} {
+		s, ok := tc.a.Stepper(tc.c)
+		if !ok {
+			t.Fatal("no stepper")
+		}
+		for n := 1; n <= 200; n++ {
+			c := tc.c
+			c.Workers = n
+			if x, want := s.Advance(n), tc.a.StepsPerSecond(c); math.Float64bits(x) != math.Float64bits(want) {
+				t.Fatalf("%+v at %d workers: stepper %v, StepsPerSecond %v", tc.c, n, x, want)
+			}
+		}
+	}
+	shared := job
+	shared.SharedCores = 2
+	if _, ok := shared.Stepper(Config{PS: 2}); ok {
+		t.Error("shared cores: a stepper, but the network changes with the workers")
+	}
+}
