@@ -244,3 +244,46 @@ func TestParseModelFlatParameters(t *testing.T) {
 		t.Errorf("%v, want %q", err, want)
 	}
 }
+
+// oneRun adds the run scatter to each end's distance from the value in log
+// space as independent errors (root of the sum of squares); ends at 0 or
+// +Inf stay, and no scatter changes nothing.
+func TestOneRun(t *testing.T) {
+	z := zQuantile(0.9)
+	lo, hi := oneRun(100, 100*math.Exp(-0.3), 100*math.Exp(0.4), 0.3/z, 0.9)
+	if want := 100 * math.Exp(-math.Sqrt(0.18)); math.Abs(lo/want-1) > 1e-12 {
+		t.Errorf("lo %g, want %g", lo, want)
+	}
+	if want := 100 * math.Exp(0.5); math.Abs(hi/want-1) > 1e-12 {
+		t.Errorf("hi %g, want %g (0.4 and 0.3 make 0.5)", hi, want)
+	}
+	if lo, hi := oneRun(100, 0, math.Inf(1), 0.2, 0.9); lo != 0 || !math.IsInf(hi, 1) {
+		t.Errorf("ends at 0 and +Inf moved: %g, %g", lo, hi)
+	}
+	if lo, hi := oneRun(100, 90, 120, 0, 0.9); lo != 90 || hi != 120 {
+		t.Errorf("no scatter moved the ends: %g, %g", lo, hi)
+	}
+	if lo, hi := oneRun(100, 100, 100, 0.1, 0.9); math.Abs(lo*math.Exp(z*0.1)-100) > 1e-9 || math.Abs(hi/math.Exp(z*0.1)-100) > 1e-9 {
+		t.Errorf("a point interval: %g, %g, want 100 e^(-+z 0.1)", lo, hi)
+	}
+}
+
+// An exact loss-curve fit (3 points, 3 parameters) keeps no bootstrap
+// samples: resampling its points gave an interval (75 [73.2, 80.3]) that
+// said nothing, and hid the warning of one of no width.
+func TestCurveUncertaintyExactFit(t *testing.T) {
+	runs := simulatedStaleness(0, 0.01, []int{3}, 1)
+	r := runs[0]
+	runs[0] = StalenessRun{Run: r.Run, Workers: r.Workers, Staleness: r.Staleness, K: r.K[:3], Loss: r.Loss[:3]}
+	sf, err := FitStalenessLaw(runs, 0, 1, 0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, scale := curveUncertainty(runs, sf, Settings{Bootstrap: 50, Seed: 1, Level: 0.9}); s != nil || scale != 0 {
+		t.Errorf("exact fit: %d samples, scale %g", len(s), scale)
+	}
+	runs[0].K, runs[0].Loss = r.K[:5], r.Loss[:5]
+	if s, _ := curveUncertainty(runs, sf, Settings{Bootstrap: 50, Seed: 1, Level: 0.9}); len(s) < 40 {
+		t.Errorf("5 points: %d samples of 50", len(s))
+	}
+}

@@ -195,11 +195,13 @@ type Efficiency struct {
 	CurveScale float64 `json:"curve_interval_scale,omitempty"`
 	// RunScatter is the root mean square of log(measured / fitted) updates
 	// to the highest last loss of the fitted runs, over those runs: how
-	// far one run's own loss trajectory lies from the curve. The updates'
-	// interval is widened by z·RunScatter each way in log space, so that
-	// it is one run's (docs/validation.md: on testdata/asgd fitted on 1-2
-	// workers the curve's interval held 8 of 16 held-out runs, widened 15).
-	// 0: not known (files written before 2026-12-06, one run).
+	// far the runs' measured updates lie from the curve there (the form's
+	// misfit at that loss and the runs' own scatter; measured at that one
+	// loss, applied at every target). The updates' interval is widened by
+	// it (oneRun), so that it is one run's (docs/validation.md: on
+	// testdata/asgd fitted on 1-2 workers the curve's interval held 8 of
+	// 16 held-out runs). 0: not known (files written before 2026-12-06,
+	// one run).
 	RunScatter float64 `json:"run_scatter,omitempty"`
 	// TargetLoss is the loss the data reached (the default target).
 	TargetLoss float64 `json:"target_loss,omitempty"`
@@ -1942,11 +1944,29 @@ func (m *Model) updatesInterval(c model.Config, target, lambda, noise float64, e
 		lo, hi = math.Min(lo, clo), math.Max(hi, chi)
 	}
 	if e := m.Efficiency; e.RunScatter > 0 && e.GNS == nil {
-		// one run's: its own trajectory about the curve
-		w := math.Exp(zQuantile(m.Level) * e.RunScatter)
-		lo, hi = lo/w, hi*w
+		lo, hi = oneRun(u, lo, hi, e.RunScatter, m.Level)
 	}
 	return u, lo, hi
+}
+
+// oneRun widens lo and hi, the curve's interval of the updates to target u,
+// to one run's by the fitted runs' scatter s about the curve (run_scatter,
+// log units) at level: each end's distance from u in log space and z·s
+// are added as independent errors, root of the sum of squares (adding the
+// distances counted the points' noise twice: once in the curve's samples,
+// once in the scatter). An end at 0 or +Inf stays there.
+func oneRun(u, lo, hi, s, level float64) (float64, float64) {
+	if !(u > 0) || math.IsInf(u, 0) || !(s > 0) {
+		return lo, hi
+	}
+	zs := zQuantile(level) * s
+	if lo > 0 {
+		lo = u * math.Exp(-math.Hypot(math.Log(u/math.Min(lo, u)), zs))
+	}
+	if !math.IsInf(hi, 1) {
+		hi = u * math.Exp(math.Hypot(math.Log(math.Max(hi, u)/u), zs))
+	}
+	return lo, hi
 }
 
 // maxRunScatter bounds model.json's run_scatter: a run 150 times off the

@@ -267,18 +267,26 @@ func CurveSamples(runs []StalenessRun, f StalenessFit, boot int, seed uint64) []
 // curveUncertainty is what a model keeps of the loss curve's uncertainty:
 // its bootstrap samples (CurveSamples, s.Bootstrap resamples of s.Seed)
 // and the factor that widens their interval at s.Level for the runs'
-// points and the curve's free parameters (4, or 3 with lambda held at 0).
+// points and the curve's free parameters (4, or 3 with lambda held at 0);
+// none for an exact fit (no more points than parameters).
 func curveUncertainty(runs []StalenessRun, sf StalenessFit, s Settings) (samples [][]float64, scale float64) {
-	samples = CurveSamples(runs, sf, s.Bootstrap, s.Seed)
-	if len(samples) == 0 {
-		return nil, 0
-	}
 	n, p := 0, 4.0
 	for _, r := range runs {
 		n += len(r.K)
 	}
 	if sf.Levels < 2 {
 		p = 3
+	}
+	if float64(n) <= p {
+		// an exact fit (3 points, 3 parameters): resampling its points
+		// refits curves that say nothing of its uncertainty (8 distinct
+		// rates in 200 resamples), and predict warns of an interval of
+		// no width instead
+		return nil, 0
+	}
+	samples = CurveSamples(runs, sf, s.Bootstrap, s.Seed)
+	if len(samples) == 0 {
+		return nil, 0
 	}
 	return samples, intervalScale(n, p, s.Level)
 }
@@ -297,17 +305,14 @@ type StalenessScore struct {
 	Measured, Predicted  []float64
 	NoStaleness          []float64 // predicted with Lambda = 0 (the throughput ratio alone)
 	MAPE, Worst, MAPENo0 float64   // %, and the MAPE with Lambda = 0
-	// Lo and Hi are per test run the 90% interval of the prediction, as
-	// predict makes it (curveUpdatesInterval): the loss curve's bootstrap
-	// samples joined with lambda's ends; Covered counts the measured
-	// counts inside it.
-	Lo, Hi  []float64
+	// Covered counts the test runs whose measured count is inside the
+	// curve's 90% interval of the prediction (curveUpdatesInterval: the
+	// loss curve's bootstrap samples joined with lambda's ends).
 	Covered int
 	// Scatter is the root mean square of log(measured/predicted) of the
-	// updates to the target over the training runs: how far one run's
-	// own loss trajectory lies from the fitted curve; CoveredRun counts
-	// the test runs inside the interval widened by z·Scatter each way in
-	// log space (a single run's interval, z the normal quantile).
+	// updates to the target over the training runs (updatesScatter);
+	// CoveredRun counts the test runs inside the curve's interval widened
+	// by it to one run's (oneRun), the interval predict gives.
 	Scatter    float64
 	CoveredRun int
 }
@@ -333,7 +338,6 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 	s.Target = highestLastLoss(train)
 	samples, scale := curveUncertainty(train, f, Settings{Bootstrap: 200, Seed: 1, Level: 0.9})
 	s.Scatter = updatesScatter(train, f, s.Target)
-	widen := math.Exp(zQuantile(0.9) * s.Scatter)
 	var sum, sum0 float64
 	for _, r := range test {
 		meas := firstAtOrBelow(r.K, r.Loss, s.Target)
@@ -341,11 +345,10 @@ func ScoreStalenessLaw(name string, train, test []StalenessRun) (StalenessScore,
 			continue
 		}
 		iv := curveUpdatesInterval(&r, f, samples, scale, 0.9, s.Target)
-		s.Lo, s.Hi = append(s.Lo, iv.Lo), append(s.Hi, iv.Hi)
 		if iv.Lo <= meas && meas <= iv.Hi {
 			s.Covered++
 		}
-		if iv.Lo/widen <= meas && meas <= iv.Hi*widen {
+		if lo, hi := oneRun(iv.Value, iv.Lo, iv.Hi, s.Scatter, 0.9); lo <= meas && meas <= hi {
 			s.CoveredRun++
 		}
 		pred, err1 := firstPredicted(&r, f.CurveAt(r.Staleness), s.Target)

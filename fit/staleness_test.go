@@ -130,11 +130,35 @@ func TestStalenessLawOnASGD(t *testing.T) {
 		t.Fatalf("efficiency %+v, want lambda > 0 with an interval above 0", e)
 	}
 	t.Logf("lambda %.4g [%.4g, %.4g], target loss %.3g, run scatter %.3g", e.Lambda, e.LambdaLo, e.LambdaHi, e.TargetLoss, e.RunScatter)
-	// the runs' own trajectories lie off the curve: some 10-20% in updates
+	// the runs' measured updates lie off the curve: some 10-20%
 	if !(e.RunScatter > 0.05 && e.RunScatter < 0.3) {
 		t.Errorf("run scatter %g, want a few tenths of a log unit at most", e.RunScatter)
 	}
-	// fit's --level reaches lambda's interval (it was 90% whatever the
+	// the protocol's split: fitted on 1-2 workers, the held-out runs'
+	// measured updates inside the curve's interval and one run's
+	// (validate's staleness section prints these counts)
+	runs, err := StalenessRunsOf(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var train, test []StalenessRun
+	for _, r := range runs {
+		if r.Workers <= 2 {
+			train = append(train, r)
+		} else {
+			test = append(test, r)
+		}
+	}
+	sc, err := ScoreStalenessLaw("asgd", train, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(sc.Measured)
+	t.Logf("held out: %d runs; inside the curve's interval %d, one run's %d; scatter %.3g", n, sc.Covered, sc.CoveredRun, sc.Scatter)
+	if n != 16 || sc.Covered > sc.CoveredRun || sc.CoveredRun < 14 || !(sc.Scatter > 0.05 && sc.Scatter < 0.3) {
+		t.Errorf("%d runs scored, %d inside the curve's interval, %d inside one run's (want 16, at most as many, at least 14), scatter %g", n, sc.Covered, sc.CoveredRun, sc.Scatter)
+	}
+	// the fit's level (Settings.Level) reaches lambda's interval (it was 90% whatever the
 	// level) and the curve's samples follow --bootstrap
 	wide := fitEfficiency(curves, 0, st, nil, (&Settings{Level: 0.99, Bootstrap: 30}).withDefaults())
 	if wide.Lambda != e.Lambda || !(wide.LambdaLo <= e.LambdaLo && wide.LambdaHi > e.LambdaHi) {

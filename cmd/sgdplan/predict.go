@@ -678,7 +678,7 @@ func maybeNever(m *fit.Model, rows []predictRow, target float64) string {
 	if len(at) > 1 {
 		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
 	}
-	return fmt.Sprintf("the updates and time to target at %s have no upper end (inf): in %.0f%% or more of the loss curve's bootstrap resamples its floor is at or above the target loss %.4g, which the job may then never reach", where, 50*(1-m.Level), target)
+	return fmt.Sprintf("the updates and time to target at %s have no upper end (inf): in %.3g%% or more of the loss curve's bootstrap resamples its floor is at or above the target loss %.4g, which the job may then never reach", where, 50*(1-m.Level), target)
 }
 
 // flatUpdates says when a row's updates to target have an interval of no
@@ -710,7 +710,7 @@ func flatUpdates(m *fit.Model, rows []predictRow) string {
 	if len(at) > 1 {
 		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
 	}
-	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, or written before 2026-12-06: refit)"
+	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, on no more loss points than the curve has parameters, or written before 2026-12-06)"
 	if m.Efficiency != nil && m.Efficiency.GNS != nil {
 		why = "a curve fitted with the gradient noise scale carries no bootstrap samples"
 	}
