@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/progress"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
@@ -230,8 +231,15 @@ func runPredict(c *cli.Context) error {
 	for _, d := range m.Data.Configurations {
 		mostPS = max(mostPS, d.PS)
 	}
+	// a long range (100,000 counts take some seconds a shard count, a
+	// million minutes) shows it is alive on a terminal
+	var bar *progress.Bar
+	if n := len(ps) * len(ws); n >= predictBarRows {
+		bar = progress.New(c.App.ErrWriter, "predict", int64(n), nil)
+	}
 	for _, p := range ps {
 		for _, w := range ws {
+			bar.Add(1)
 			cfg := model.Config{Workers: w, PS: p}
 			u := 0.0
 			if epochs > 0 {
@@ -262,6 +270,7 @@ func runPredict(c *cli.Context) error {
 			rows = append(rows, r)
 		}
 	}
+	bar.Done()
 	if err := finiteRows(c.String("model"), rows); err != nil {
 		return err
 	}
@@ -644,6 +653,10 @@ func speedupBaseBatch(m *fit.Model, cfgs []model.Config) string {
 	}
 	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)"
 }
+
+// predictBarRows is the least number of rows for which predict draws a
+// progress bar (on a terminal only).
+const predictBarRows = 10000
 
 // stalenessLawWarning is predict's word on the staleness column beyond the
 // fitted workers: the law it follows, fitted or assumed, and how far off it
