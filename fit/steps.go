@@ -1082,8 +1082,13 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	for _, r := range runs {
 		total += len(r.K)
 	}
-	if total <= 4 {
-		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curve through %d points (4 parameters with lambda): an exact fit that nothing checks", total))
+	// as curveUncertainty counts them: lambda is a parameter where the
+	// runs have two staleness levels, else held at 0
+	if p, with := 4, "b0, b1, b2 and lambda"; total <= 3 || (sf.Levels >= 2 && total <= p) {
+		if sf.Levels < 2 {
+			p, with = 3, "b0, b1 and b2, lambda held at 0"
+		}
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curve through %d points (%d parameters: %s): an exact fit that nothing checks, and no interval of its own", total, p, with))
 	}
 	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
 	eff.Batch = batch

@@ -667,16 +667,3 @@ func TestPredictSpeedupBaseBatch(t *testing.T) {
 		}
 	}
 }
-
-// A long range draws a progress bar on a terminal only: on a pipe stderr
-// holds the warnings and no bar (and the 10,000 rows all come out).
-func TestPredictLongRangeNoBarOnPipe(t *testing.T) {
-	mp := fitModel(t, t.TempDir())
-	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", fmt.Sprintf("1-%d", predictBarRows), "--format", "csv")
-	if code != 0 || strings.Count(stdout, "\n") != predictBarRows+1 {
-		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
-	}
-	if strings.Contains(stderr, "predict ") && strings.Contains(stderr, "\r") {
-		t.Errorf("a progress bar on a pipe:\n%q", stderr)
-	}
-}
