@@ -833,7 +833,11 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, train []int,
 		if e.LambdaFixed {
 			lambda = fmt.Sprintf("%.4g (not identified: loss curves at one staleness level; taken as 0, so the updates to target ignore staleness)", e.Lambda)
 		}
-		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1); target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, e.TargetLoss)
+		assumed := ""
+		if e.StalenessAssumed && m.Mode == "async" {
+			assumed = " (assumed: no fitted run with 2 or more workers measured it)"
+		}
+		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1)%s; target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, assumed, e.TargetLoss)
 		if lo, hi, ok := e.CurveIntervals(m.Level); ok {
 			fmt.Fprintf(w, "loss curve's %.0f%% intervals (%d resamples of each run's loss points): b0 [%.4g, %.4g], b1 [%.4g, %.4g], b2 [%.4g, %.4g]\n", 100*m.Level, len(e.CurveSamples), lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
 		}

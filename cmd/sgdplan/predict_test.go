@@ -628,8 +628,12 @@ func TestPredictStalenessAssumed(t *testing.T) {
 		{"1,2", "staleness is predicted as 0.9157 x (N-1), linear in N", false},
 	} {
 		mp := filepath.Join(dir, "m"+c.train+".json")
-		if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--train-workers", c.train, "--bootstrap", "20", "--out", mp); code != 0 {
+		code, out, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--train-workers", c.train, "--bootstrap", "20", "--out", mp)
+		if code != 0 {
 			t.Fatalf("fit: %s", stderr)
+		}
+		if strings.Contains(out, "x (N-1) (assumed: no fitted run with 2 or more workers measured it)") != c.assumed {
+			t.Errorf("--train-workers %s: fit's table, want assumed %v:\n%s", c.train, c.assumed, out)
 		}
 		m, err := fit.LoadModel(mp)
 		if err != nil {
@@ -638,7 +642,7 @@ func TestPredictStalenessAssumed(t *testing.T) {
 		if m.Efficiency == nil || m.Efficiency.StalenessAssumed != c.assumed {
 			t.Errorf("--train-workers %s: efficiency %+v, want staleness_assumed %v", c.train, m.Efficiency, c.assumed)
 		}
-		code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "4")
+		code, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "4")
 		if code != 0 || !strings.Contains(stderr, c.want) || strings.Contains(stderr, "an assumption") != c.assumed {
 			t.Errorf("--train-workers %s: exit %d, want %q:\n%s", c.train, code, c.want, stderr)
 		}
