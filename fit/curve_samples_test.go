@@ -257,6 +257,9 @@ func TestOneRun(t *testing.T) {
 	if want := 100 * math.Exp(0.5); math.Abs(hi/want-1) > 1e-12 {
 		t.Errorf("hi %g, want %g (0.4 and 0.3 make 0.5)", hi, want)
 	}
+	if lo, hi := oneRun(math.Inf(1), 50, math.Inf(1), 0.2, 0.9); math.Abs(lo*math.Exp(z*0.2)-50) > 1e-9 || !math.IsInf(hi, 1) {
+		t.Errorf("value +Inf: [%g, %g], want the lower end 50 e^(-z 0.2)", lo, hi)
+	}
 	if lo, hi := oneRun(100, 0, math.Inf(1), 0.2, 0.9); lo != 0 || !math.IsInf(hi, 1) {
 		t.Errorf("ends at 0 and +Inf moved: %g, %g", lo, hi)
 	}

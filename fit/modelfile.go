@@ -1956,10 +1956,17 @@ func (m *Model) updatesInterval(c model.Config, target, lambda, noise float64, e
 // distances counted the points' noise twice: once in the curve's samples,
 // once in the scatter). An end at 0 or +Inf stays there.
 func oneRun(u, lo, hi, s, level float64) (float64, float64) {
-	if !(u > 0) || math.IsInf(u, 0) || !(s > 0) {
+	if !(u > 0) || !(s > 0) {
 		return lo, hi
 	}
 	zs := zQuantile(level) * s
+	if math.IsInf(u, 1) {
+		// no distance to add to: the scatter alone moves a finite lower end
+		if lo > 0 && !math.IsInf(lo, 1) {
+			lo *= math.Exp(-zs)
+		}
+		return lo, hi
+	}
 	if lo > 0 {
 		lo = u * math.Exp(-math.Hypot(math.Log(u/math.Min(lo, u)), zs))
 	}
