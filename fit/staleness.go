@@ -270,14 +270,8 @@ func CurveSamples(runs []StalenessRun, f StalenessFit, boot int, seed uint64) []
 // points and the curve's free parameters (4, or 3 with lambda held at 0);
 // none for an exact fit (no more points than parameters).
 func curveUncertainty(runs []StalenessRun, sf StalenessFit, s Settings) (samples [][]float64, scale float64) {
-	n, p := 0, 4.0
-	for _, r := range runs {
-		n += len(r.K)
-	}
-	if sf.Levels < 2 {
-		p = 3
-	}
-	if float64(n) <= p {
+	n, p := curvePoints(runs), curveParams(sf)
+	if n <= p {
 		// an exact fit (3 points, 3 parameters): resampling its points
 		// refits curves that say nothing of its uncertainty (8 distinct
 		// rates in 200 resamples), and predict warns of an interval of
@@ -288,7 +282,26 @@ func curveUncertainty(runs []StalenessRun, sf StalenessFit, s Settings) (samples
 	if len(samples) == 0 {
 		return nil, 0
 	}
-	return samples, intervalScale(n, p, s.Level)
+	return samples, intervalScale(n, float64(p), s.Level)
+}
+
+// curvePoints is the number of loss points of runs.
+func curvePoints(runs []StalenessRun) int {
+	n := 0
+	for _, r := range runs {
+		n += len(r.K)
+	}
+	return n
+}
+
+// curveParams is the number of free parameters of the joint loss-curve fit
+// f: b0, b1, b2 and lambda where the runs have two staleness levels or
+// more, else 3 (lambda held at 0).
+func curveParams(f StalenessFit) int {
+	if f.Levels < 2 {
+		return 3
+	}
+	return 4
 }
 
 // StalenessScore is the protocol's test of the staleness law across worker

@@ -1078,15 +1078,11 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
 		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed}
 	}
-	total := 0
-	for _, r := range runs {
-		total += len(r.K)
-	}
-	// as curveUncertainty counts them: lambda is a parameter where the
-	// runs have two staleness levels, else held at 0
-	if p, with := 4, "b0, b1, b2 and lambda"; total <= 3 || (sf.Levels >= 2 && total <= p) {
-		if sf.Levels < 2 {
-			p, with = 3, "b0, b1 and b2, lambda held at 0"
+	// an exact fit, as curveUncertainty counts it (it keeps no samples)
+	if total, p := curvePoints(runs), curveParams(sf); total <= p {
+		with := "b0, b1, b2 and lambda"
+		if p == 3 {
+			with = "b0, b1 and b2, lambda held at 0"
 		}
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curve through %d points (%d parameters: %s): an exact fit that nothing checks, and no interval of its own", total, p, with))
 	}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/words"
@@ -810,11 +811,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, train []int,
 		}
 		tw.Flush()
 		if len(errs) > 0 {
-			sum := 0.0
-			for _, e := range errs {
-				sum += e
-			}
-			fmt.Fprintf(w, "held out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", words.Count(len(errs), "run"), sum/float64(len(errs)), slices.Max(errs))
+			fmt.Fprintf(w, "held out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", words.Count(len(errs), "run"), stat.Mean(errs, nil), slices.Max(errs))
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {

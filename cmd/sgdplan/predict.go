@@ -687,10 +687,7 @@ func maybeNever(m *fit.Model, rows []predictRow, target float64) string {
 	if math.IsNaN(target) {
 		target = m.Efficiency.TargetLoss
 	}
-	where := at[0]
-	if len(at) > 1 {
-		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
-	}
+	where := planNameList(at, 1)
 	return fmt.Sprintf("the updates and time to target at %s have no upper end (inf): in %.3g%% or more of the loss curve's bootstrap resamples its floor is at or above the target loss %.4g, which the job may then never reach", where, 50*(1-m.Level), target)
 }
 
@@ -719,10 +716,7 @@ func flatUpdates(m *fit.Model, rows []predictRow) string {
 	if m.Efficiency != nil && m.Efficiency.GNS != nil {
 		of = "the gradient noise scale's"
 	}
-	where := at[0]
-	if len(at) > 1 {
-		where = fmt.Sprintf("%s and %d more", at[0], len(at)-1)
-	}
+	where := planNameList(at, 1)
 	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, on no more loss points than the curve has parameters, or written before 2026-12-06)"
 	if m.Efficiency != nil && m.Efficiency.GNS != nil {
 		why = "a curve fitted with the gradient noise scale carries no bootstrap samples"

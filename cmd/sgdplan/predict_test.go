@@ -635,6 +635,12 @@ func TestPredictStalenessAssumed(t *testing.T) {
 		if strings.Contains(out, "x (N-1) (assumed: no fitted run with 2 or more workers measured it)") != c.assumed {
 			t.Errorf("--train-workers %s: fit's table, want assumed %v:\n%s", c.train, c.assumed, out)
 		}
+		// one run of 3 evaluations: an exact fit of the curve's 3
+		// parameters (lambda held), as the interval counts it
+		const exact = "loss curve through 3 points (3 parameters: b0, b1 and b2, lambda held at 0): an exact fit"
+		if strings.Contains(stderr, exact) != c.assumed {
+			t.Errorf("--train-workers %s: exact-fit warning %v, want %v:\n%s", c.train, !c.assumed, c.assumed, stderr)
+		}
 		m, err := fit.LoadModel(mp)
 		if err != nil {
 			t.Fatal(err)
