@@ -378,9 +378,9 @@ func TestStalenessPredictionOnASGD(t *testing.T) {
 	}
 	q := m.queueing()
 	var b strings.Builder
-	b.WriteString("| run | measured | linear a (N - 1) | network (exact) | network (flow) |\n|---|---|---|---|---|\n")
+	b.WriteString("| run | measured | linear a (N - 1) | network (exact) | network (flow) | predict's 90% interval |\n|---|---|---|---|---|---|\n")
 	var mape [3]float64
-	n := 0
+	n, inside := 0, 0
 	lo2, hi2 := math.Inf(1), math.Inf(-1) // the linear law's errors on two shards, %
 	for _, r := range st {
 		if r.Workers <= 2 {
@@ -402,14 +402,22 @@ func TestStalenessPredictionOnASGD(t *testing.T) {
 			mape[j] += math.Abs(e)
 			fmt.Fprintf(&b, " %.2f (%+.0f%%) |", p, 100*e)
 		}
-		b.WriteString("\n")
+		iv := m.StalenessInterval(model.Config{Workers: r.Workers, PS: r.PS, Bandwidth: r.Bandwidth})
+		mark := ""
+		if iv.Lo <= r.Staleness.Mean && r.Staleness.Mean <= iv.Hi {
+			inside++
+		} else {
+			mark = " **out**"
+		}
+		fmt.Fprintf(&b, " [%.2f, %.2f]%s |\n", iv.Lo, iv.Hi, mark)
 		n++
 	}
 	for j := range mape {
 		mape[j] *= 100 / float64(n)
 	}
-	fmt.Fprintf(&b, "| **MAPE** | | **%.1f%%** | **%.1f%%** | **%.1f%%** |\n", mape[0], mape[1], mape[2])
-	t.Logf("staleness per worker a = %.4g\n%s", m.Efficiency.StalenessPerWorker, b.String())
+	fmt.Fprintf(&b, "| **MAPE** | | **%.1f%%** | **%.1f%%** | **%.1f%%** | **%d of %d inside** |\n", mape[0], mape[1], mape[2], inside, n)
+	e := m.Efficiency
+	t.Logf("staleness per worker a = %.4g [%.4g, %.4g], runs' scatter %.3g (log)\n%s", e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, b.String())
 	if n != 16 {
 		t.Fatalf("%d runs above 2 workers, want 16", n)
 	}

@@ -51,9 +51,9 @@ func TestCurveSamplesCoverUpdates(t *testing.T) {
 		if n := len(m.Efficiency.CurveSamples); n < 150 {
 			t.Fatalf("seed %d: %d curve samples of 200", seed, n)
 		}
-		ends := m.efficiencyEnds(sf.Lambda, 0)
 		for _, w := range []int{1, 4} {
 			c := model.Config{Workers: w, PS: 1}
+			ends := m.efficiencyEnds(c, sf.Lambda, 0)
 			u, lo, hi := m.updatesInterval(c, target, sf.Lambda, 0, ends)
 			if !(lo <= u && u <= hi) {
 				t.Fatalf("seed %d, %d workers: %g outside [%g, %g]", seed, w, u, lo, hi)
@@ -72,7 +72,8 @@ func TestCurveSamplesCoverUpdates(t *testing.T) {
 		bare := *m.Efficiency
 		bare.CurveSamples = nil
 		mb := &Model{Mode: "async", Level: 0.9, Efficiency: &bare}
-		_, lo, hi := mb.updatesInterval(model.Config{Workers: 1, PS: 1}, target, sf.Lambda, 0, ends)
+		c1 := model.Config{Workers: 1, PS: 1}
+		_, lo, hi := mb.updatesInterval(c1, target, sf.Lambda, 0, mb.efficiencyEnds(c1, sf.Lambda, 0))
 		if lo <= want(1) && want(1) <= hi {
 			hitNone++
 		}

@@ -183,6 +183,18 @@ type Efficiency struct {
 	// measured its staleness: StalenessPerWorker is then 1 by assumption
 	// (N - 1), not fitted. False in files written before 2026-12-06.
 	StalenessAssumed bool `json:"staleness_assumed,omitempty"`
+	// StalenessLo and StalenessHi are StalenessPerWorker's bootstrap
+	// interval (200 resamples of the runs that measured their staleness
+	// with 2 or more workers, at the fit's level, each end moved from the
+	// point by intervalScale in log space); both 0 when there is none (an
+	// assumed law, one such run, files written before 2026-12-06).
+	StalenessLo float64 `json:"staleness_per_worker_lo,omitempty"`
+	StalenessHi float64 `json:"staleness_per_worker_hi,omitempty"`
+	// StalenessScatter is the standard deviation of log(measured / law)
+	// staleness over those runs (n - 1 degrees of freedom): how far one
+	// run lies from the law at the counts it was fitted on. Model.
+	// StalenessInterval joins it to the ends as oneRun does run_scatter.
+	StalenessScatter float64 `json:"staleness_scatter,omitempty"`
 	// CurveSamples are bootstrap samples of the loss curve, each
 	// (b0, b1, b2, lambda), refitted to each run's points resampled
 	// (CurveSamples): the updates to target at their percentiles bound
@@ -293,6 +305,38 @@ func (m *Model) Staleness(n float64) float64 {
 		k = m.Efficiency.StalenessPerWorker
 	}
 	return k * math.Max(n-1, 0)
+}
+
+// StalenessInterval is the mean staleness at c (completed by Config) with
+// its interval at m.Level: the law's per-worker staleness at the ends of
+// its bootstrap interval (StalenessLo, StalenessHi), widened to one run's
+// by StalenessScatter as the updates' are by run_scatter (oneRun), times
+// N - 1, and stretched to hold the queueing network's own staleness (an
+// "mva" model: model.AsyncPS.Staleness by the arrival theorem), a rival
+// form as the steps/s interval holds the rival families': the linear law
+// keeps the share of the cycle between a worker's read and its apply that
+// the fitted runs measured, and the network lets it shrink as the links
+// queue (with exponential transfers, which queue more than real ones).
+// [0, 0] for one worker and for synchronous models; NaN ends where the
+// model has no interval for its law (assumed, measured on one run, or a
+// file written before 2026-12-06).
+func (m *Model) StalenessInterval(c model.Config) Interval {
+	c = m.Config(c)
+	v := m.Staleness(float64(c.Workers))
+	e := m.Efficiency
+	switch {
+	case m.Mode != "async" || c.Workers <= 1:
+		return Interval{v, v, v}
+	case e == nil || e.StalenessAssumed || !(e.StalenessHi > 0) || !(e.StalenessPerWorker > 0):
+		return Interval{v, math.NaN(), math.NaN()}
+	}
+	lo, hi := oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, m.Level)
+	x := float64(c.Workers - 1)
+	iv := Interval{v, lo * x, hi * x}
+	if m.Family == "mva" && m.Queueing != nil {
+		iv = stretch(iv, m.sweeps.staleness(m.queueing(), m.theta(), c))
+	}
+	return iv
 }
 
 // UpdatesToTarget is the number of global updates to reach loss target at
@@ -1296,6 +1340,12 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		if err := checkCurveSamples(e, at); err != nil {
 			return nil, err
 		}
+		if (e.StalenessLo != 0 || e.StalenessHi != 0) && !(e.StalenessLo >= 0 && e.StalenessLo <= e.StalenessPerWorker && e.StalenessPerWorker <= e.StalenessHi && !math.IsInf(e.StalenessHi, 0)) {
+			return nil, errorf("%s: efficiency: staleness_per_worker %g is outside its interval [%g, %g]: want 0 <= lo <= staleness_per_worker <= hi, finite (or neither end)", at("efficiency.staleness_per_worker_lo"), e.StalenessPerWorker, e.StalenessLo, e.StalenessHi)
+		}
+		if !(e.StalenessScatter >= 0 && e.StalenessScatter <= maxRunScatter) {
+			return nil, errorf("%s: efficiency: staleness_scatter = %g: want 0 to %g (the standard deviation of log(measured/law) staleness over the fitted runs)", at("efficiency.staleness_scatter"), e.StalenessScatter, float64(maxRunScatter))
+		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
@@ -1740,11 +1790,13 @@ func checkCurveSamples(e *Efficiency, at func(string) string) error {
 
 // Prediction is everything predict prints for one configuration.
 type Prediction struct {
-	Workers         int      `json:"workers"`
-	PS              int      `json:"ps"`
-	StepsPerS       Interval `json:"-"`
-	SamplesPerS     Interval `json:"-"`
-	Staleness       float64  `json:"staleness"`
+	Workers     int      `json:"workers"`
+	PS          int      `json:"ps"`
+	StepsPerS   Interval `json:"-"`
+	SamplesPerS Interval `json:"-"`
+	// Staleness is StalenessInterval: NaN ends where the model has no
+	// interval for its staleness law.
+	Staleness       Interval `json:"-"`
 	Speedup         Interval `json:"-"`
 	Efficiency      Interval `json:"-"`
 	UpdatesToTarget Interval `json:"-"`
@@ -1780,7 +1832,7 @@ func (m *Model) stepsIntervalScaled(c model.Config, scale float64) (iv Interval,
 func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	c = m.Config(c)
 	th := m.theta()
-	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.Staleness(float64(c.Workers))}
+	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.StalenessInterval(c)}
 	// The steps/s interval is not cut at n X(1) (a worker does no more
 	// among others than alone): X(1) here is the model's, and its error
 	// at an unmeasured configuration is not in X(1)'s interval; cut there,
@@ -1820,7 +1872,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	}
 	// The efficiency law's own interval (the staleness cost lambda, or
 	// the batch law's noise scale): the speedup moves with it.
-	ends := m.efficiencyEnds(lambda, noise)
+	ends := m.efficiencyEnds(c, lambda, noise)
 	if rel > 0 {
 		for _, end := range ends {
 			a := m.cost(c, end[0], end[1]) / m.cost(c1, end[0], end[1])
@@ -2003,10 +2055,14 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
-// statistical efficiency's interval, the other held at its value (lambda,
-// noise): the batch law's noise scale for a synchronous model that has
-// one, else lambda; none without a loss curve.
-func (m *Model) efficiencyEnds(lambda, noise float64) [][2]float64 {
+// statistical efficiency's interval at c (completed), the other held at
+// its value (lambda, noise): the batch law's noise scale for a synchronous
+// model that has one, else lambda; none without a loss curve. Where the
+// staleness at c has an interval (StalenessInterval), lambda's ends are
+// scaled by the staleness's ends over its value: the cost 1 + lambda s
+// rises with both, so (lambda's low end, staleness's low end) and (high,
+// high) are the cost's ends over the two intervals together.
+func (m *Model) efficiencyEnds(c model.Config, lambda, noise float64) [][2]float64 {
 	e := m.Efficiency
 	switch {
 	case e == nil:
@@ -2014,9 +2070,13 @@ func (m *Model) efficiencyEnds(lambda, noise float64) [][2]float64 {
 	case m.gns() != nil:
 		g := m.gns()
 		return [][2]float64{{lambda, g.NoiseBatchLo}, {lambda, g.NoiseBatchHi}}
-	default:
-		return [][2]float64{{e.LambdaLo, noise}, {e.LambdaHi, noise}}
 	}
+	lo, hi := e.LambdaLo, e.LambdaHi
+	if st := m.StalenessInterval(c); st.Value > 0 && st.Lo >= 0 && st.Hi >= st.Value && !math.IsInf(st.Hi, 0) {
+		lo *= st.Lo / st.Value
+		hi *= st.Hi / st.Value
+	}
+	return [][2]float64{{lo, noise}, {hi, noise}}
 }
 
 // EfficiencyEnds returns copies of m with its statistical efficiency law at

@@ -153,6 +153,7 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "bootstrap_samples": [[0.1, 0.01], [-1, 0]]}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mean(amdahl,overhead)", "mode": "sync", "parameters": [{"name": "amdahl.serial", "value": 0.1}, {"name": "amdahl.per_sample", "value": 0.01}, {"name": "overhead.fixed", "value": 0.1}, {"name": "overhead.per_sample", "value": 0.01}, {"name": "overhead.per_worker", "value": 0.003}], "reference": {"batch": 32}, "rivals": [{"family": "mean(amdahl,overhead)", "parameters": [0.1, 0.01, 0.05, 0.01, 0.004], "why": "start"}]}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "reference": {"batch": 32, "ps": 1}, "efficiency": {"b0": 0.01, "b1": 0.4, "b2": 0.1, "lambda": 0.03, "lambda_lo": 0.01, "lambda_hi": 0.05, "staleness_per_worker": 0.9, "target_loss": 0.6, "lowest_loss": 0.3, "batch": 32, "curve_samples": [[0.011, 0.39, 0.1, 0.02], [0.009, 0.41, 0.59, 0.04]], "curve_interval_scale": 1.05, "run_scatter": 0.15}}`))
+	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "reference": {"batch": 32, "ps": 1}, "efficiency": {"b0": 0.01, "b1": 0.4, "b2": 0.1, "lambda": 0.03, "lambda_lo": 0.01, "lambda_hi": 0.05, "staleness_per_worker": 0.9, "staleness_per_worker_lo": 0.85, "staleness_per_worker_hi": 0.96, "staleness_scatter": 0.04, "target_loss": 0.6}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseModel("fuzz.json", b)
 		if err != nil {
@@ -177,6 +178,9 @@ func FuzzParseModel(f *testing.F) {
 				p := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 				if u := p.UpdatesToTarget; u.Value > 0 && !math.IsInf(u.Value, 0) && !(u.Lo <= u.Value && u.Value <= u.Hi) {
 					t.Errorf("%d workers: updates to target %g outside its interval [%g, %g]", w, u.Value, u.Lo, u.Hi)
+				}
+				if s := p.Staleness; !math.IsNaN(s.Lo) && !(s.Lo <= s.Value && s.Value <= s.Hi) {
+					t.Errorf("%d workers: staleness %g outside its interval [%g, %g]", w, s.Value, s.Lo, s.Hi)
 				}
 			}
 		}

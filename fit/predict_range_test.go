@@ -15,8 +15,8 @@ import (
 // predictionBits is every number of p, as bits (NaN payloads and signed
 // zeros included).
 func predictionBits(p Prediction) []uint64 {
-	out := []uint64{uint64(p.Workers), uint64(p.PS), math.Float64bits(p.Staleness)}
-	for _, iv := range []Interval{p.StepsPerS, p.SamplesPerS, p.Speedup, p.Efficiency, p.UpdatesToTarget, p.TimeToTarget} {
+	out := []uint64{uint64(p.Workers), uint64(p.PS)}
+	for _, iv := range []Interval{p.Staleness, p.StepsPerS, p.SamplesPerS, p.Speedup, p.Efficiency, p.UpdatesToTarget, p.TimeToTarget} {
 		out = append(out, math.Float64bits(iv.Value), math.Float64bits(iv.Lo), math.Float64bits(iv.Hi))
 	}
 	return out

@@ -485,13 +485,14 @@ func StalenessRunsOf(t *traces.Trace) ([]StalenessRun, error) {
 // its mean staleness, and fits the staleness per worker, sum / den, by
 // least squares of the measured mean staleness on N - 1.
 func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWorkers []int) (runs []StalenessRun, stalNum, stalDen float64) {
+	xs, ss := stalenessPoints(stats, trainWorkers)
+	for i, x := range xs {
+		stalNum += ss[i] * x
+		stalDen += x * x
+	}
 	for _, r := range stats {
 		if trainWorkers != nil && !slices.Contains(trainWorkers, r.Workers) {
 			continue
-		}
-		if r.Staleness.N > 0 && r.Workers > 1 {
-			stalNum += r.Staleness.Mean * float64(r.Workers-1)
-			stalDen += float64((r.Workers - 1) * (r.Workers - 1))
 		}
 		pts := curves[r.Run]
 		if len(pts) < 3 {
@@ -601,4 +602,67 @@ func profileLambda(runs []StalenessRun, f StalenessFit, level float64) (lo, hi f
 		lo = edge(f.Lambda, 0)
 	}
 	return lo, hi, true
+}
+
+// stalenessPoints are the runs of stats (those with a worker count in
+// trainWorkers, all when nil) that measured their staleness with 2 or more
+// workers: xs their workers - 1, ss their mean staleness. The staleness
+// law s = a (N - 1) is fitted on them by least squares through 0.
+func stalenessPoints(stats []RunStats, trainWorkers []int) (xs, ss []float64) {
+	for _, r := range stats {
+		if trainWorkers != nil && !slices.Contains(trainWorkers, r.Workers) {
+			continue
+		}
+		if r.Staleness.N > 0 && r.Workers > 1 {
+			xs = append(xs, float64(r.Workers-1))
+			ss = append(ss, r.Staleness.Mean)
+		}
+	}
+	return xs, ss
+}
+
+// stalenessUncertainty is the uncertainty of the staleness law
+// s = a (N - 1) fitted on xs, ss (stalenessPoints): a's percentile interval
+// at level over boot resamples of the runs (seed), each end moved from a by
+// intervalScale(n, 1, level) in log space, and the standard deviation of
+// log(ss/(a xs)) over the runs with a positive staleness (n - 1 degrees of
+// freedom): how far one run lies from the law where it was measured. All 0
+// with fewer than 2 runs or a not positive: nothing to resample.
+func stalenessUncertainty(xs, ss []float64, a float64, boot int, seed uint64, level float64) (lo, hi, scatter float64) {
+	n := len(xs)
+	if n < 2 || !(a > 0) || boot <= 0 {
+		return 0, 0, 0
+	}
+	var sum2 float64
+	used := 0
+	for i, x := range xs {
+		if ss[i] > 0 {
+			d := math.Log(ss[i] / (a * x))
+			sum2 += d * d
+			used++
+		}
+	}
+	if used >= 2 {
+		scatter = math.Sqrt(sum2 / float64(used-1))
+	}
+	samples := Bootstrap(n, boot, seed, func(idx []int) ([]float64, bool) {
+		var num, den float64
+		for _, j := range idx {
+			num += ss[j] * xs[j]
+			den += xs[j] * xs[j]
+		}
+		return []float64{num / den}, den > 0
+	})
+	if len(samples) < 10 {
+		return 0, 0, scatter
+	}
+	l, h := paramIntervals(samples, 1, level)
+	lo, hi = math.Min(l[0], a), math.Max(h[0], a)
+	if scale := intervalScale(n, 1, level); scale > 1 {
+		if lo > 0 {
+			lo = a * math.Pow(lo/a, scale)
+		}
+		hi = a * math.Pow(hi/a, scale)
+	}
+	return lo, hi, math.Min(scatter, maxRunScatter)
 }

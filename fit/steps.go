@@ -1060,10 +1060,17 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	eff.StalenessPerWorker, eff.StalenessAssumed = 1, true
 	if stalDen > 0 {
 		eff.StalenessPerWorker, eff.StalenessAssumed = stalNum/stalDen, false
+		xs, ss := stalenessPoints(stats, trainWorkers)
+		eff.StalenessLo, eff.StalenessHi, eff.StalenessScatter = stalenessUncertainty(xs, ss, eff.StalenessPerWorker, 200, s.Seed, s.Level)
+	}
+	// the staleness law alone, when there is no loss curve to fit
+	stalenessOnly := func() *Efficiency {
+		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed,
+			StalenessLo: eff.StalenessLo, StalenessHi: eff.StalenessHi, StalenessScatter: eff.StalenessScatter}
 	}
 	if len(runs) == 0 {
 		eff.Warnings = append(eff.Warnings, "no run has 3 or more finite losses: no loss curve")
-		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed}
+		return stalenessOnly()
 	}
 	batch, pooled := curveBatch(runs, stats)
 	if pooled != "" {
@@ -1076,7 +1083,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	sf, err := FitStalenessLaw(runs, 200, s.Seed, s.Level)
 	if err != nil {
 		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
-		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed}
+		return stalenessOnly()
 	}
 	// an exact fit, as curveUncertainty counts it (it keeps no samples)
 	if total, p := curvePoints(runs), curveParams(sf); total <= p {

@@ -43,6 +43,10 @@ type sweepMemo struct {
 	// --ps 1,2,4, two thirds of its vectors). At most cursorMax, a few
 	// hundred bytes each; emptied when a new one would pass that.
 	cursors map[cursorKey]*cursor
+	// stal holds, per key and queueing settings, the network's staleness
+	// recursion where the last count left it (model.StalenessStepper), for
+	// Model.StalenessInterval: at most cursorMax, emptied as cursors are.
+	stal map[cursorKey]*stalCursor
 	// caps holds, per configuration (Model.Saturation's key), the bounds
 	// of the network's stations per parameter vector; at most capsMax.
 	caps map[capsKey]capsEntry
@@ -144,6 +148,47 @@ type cursorKey struct {
 type cursor struct {
 	mu sync.Mutex
 	st *model.Stepper
+}
+
+// stalCursor is a staleness recursion; mu guards it.
+type stalCursor struct {
+	mu sync.Mutex
+	st *model.StalenessStepper
+}
+
+// staleness is the mean staleness of the queueing network q.AsyncPS(th)
+// at c by the arrival theorem (model.AsyncPS.Staleness with Flow off),
+// from the key's recursion moved on from where it stands (a count below
+// it starts it again), so that ascending counts cost O(N) in all; solved
+// alone when the network has no stepper (shared cores).
+func (s *sweepMemo) staleness(q Queueing, th []float64, c model.Config) float64 {
+	a := q.AsyncPS(th)
+	a.Flow = false
+	cq := q.config(c)
+	if s == nil || len(th) > sweepParams {
+		return a.Staleness(cq)
+	}
+	k := cursorKey{keyOf(Family{Name: "staleness"}, th, c), q}
+	s.mu.Lock()
+	cur := s.stal[k]
+	if cur == nil {
+		if s.stal == nil || len(s.stal) >= cursorMax {
+			s.stal = map[cursorKey]*stalCursor{}
+		}
+		cur = &stalCursor{}
+		s.stal[k] = cur
+	}
+	s.mu.Unlock()
+	cur.mu.Lock()
+	defer cur.mu.Unlock()
+	if cur.st == nil {
+		st, ok := a.StalenessStepper(cq)
+		if !ok {
+			return a.Staleness(cq)
+		}
+		cur.st = st
+	}
+	return cur.st.At(c.Workers)
 }
 
 // cursorMax bounds the cursors a memo holds.

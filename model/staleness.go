@@ -167,3 +167,53 @@ func (a AsyncPS) Staleness(c Config) float64 {
 	}
 	return s / float64(len(pairs))
 }
+
+// StalenessStepper is Staleness by the arrival theorem (Flow ignored) at
+// one configuration, for worker counts asked in ascending order: it keeps
+// the exact recursion where the last count left it (Stepper), so that a
+// range of counts costs O(N) in all where Staleness costs O(N) each. The
+// numbers are Staleness's, with Flow off, to the bit (tested). Not safe for
+// concurrent use.
+type StalenessStepper struct {
+	a     AsyncPS
+	c     Config
+	n     Network
+	pairs [][2]int
+	st    *Stepper
+}
+
+// StalenessStepper starts a StalenessStepper at c (c.Workers is ignored);
+// ok is false with SharedCores, whose network changes with the workers.
+func (a AsyncPS) StalenessStepper(c Config) (s *StalenessStepper, ok bool) {
+	if a.SharedCores > 0 {
+		return nil, false
+	}
+	a.Flow = false
+	n := a.Network(c)
+	return &StalenessStepper{a: a, c: c, n: n, pairs: a.readApply(n)}, true
+}
+
+// At is the mean staleness at workers: the recursion moved on to
+// workers-1 customers, or made again from 0 when it stands past them.
+// Above largeN+1 workers it is Staleness's fixed point, solved afresh.
+func (s *StalenessStepper) At(workers int) float64 {
+	if workers <= 1 {
+		return 0
+	}
+	N1 := workers - 1
+	if N1 > largeN {
+		c := s.c
+		c.Workers = workers
+		return s.a.Staleness(c)
+	}
+	if s.st == nil || s.st.N() > N1 {
+		s.st = s.a.solver(1).Stepper(s.n)
+	}
+	s.st.Advance(N1)
+	prev := Result{N: N1, X: s.st.X(), Q: s.st.s.q}
+	var sum float64
+	for _, p := range s.pairs {
+		sum += WindowStaleness(s.n, prev, p[0], p[1])
+	}
+	return sum / float64(len(s.pairs))
+}

@@ -67,3 +67,40 @@ func TestAsyncPSStepper(t *testing.T) {
 		t.Error("shared cores: a stepper, but the network changes with the workers")
 	}
 }
+
+// TestStalenessStepper: the stepper's staleness is Staleness's (Flow off)
+// at every count, to the bit, asked ascending, repeated and descending,
+// for parallel and sequential shards; with shared cores there is none.
+func TestStalenessStepper(t *testing.T) {
+	seq := job
+	seq.Sharding = Sequential
+	flow := job
+	flow.Flow = true
+	for _, a := range []AsyncPS{job, seq, flow} {
+		for _, ps := range []int{1, 3} {
+			c := Config{PS: ps, Batch: 32}
+			s, ok := a.StalenessStepper(c)
+			if !ok {
+				t.Fatal("no stepper without shared cores")
+			}
+			exact := a
+			exact.Flow = false
+			for _, w := range []int{1, 2, 3, 7, 7, 40, 5, 90, 91, 2, 60} {
+				c.Workers = w
+				got, want := s.At(w), exact.Staleness(c)
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("%+v, %d shards, %d workers: stepper %v, Staleness %v", a.Sharding, ps, w, got, want)
+				}
+			}
+			c.Workers = 40
+			if a.Flow && s.At(40) == a.Staleness(c) {
+				t.Errorf("the flow form's staleness equals the arrival theorem's at 40 workers: the test cannot tell them apart")
+			}
+		}
+	}
+	shared := job
+	shared.SharedCores = 2
+	if _, ok := shared.StalenessStepper(Config{PS: 1, Nodes: 1}); ok {
+		t.Error("a stepper with shared cores")
+	}
+}

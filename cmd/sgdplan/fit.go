@@ -831,8 +831,13 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, train []int,
 			lambda = fmt.Sprintf("%.4g (not identified: loss curves at one staleness level; taken as 0, so the updates to target ignore staleness)", e.Lambda)
 		}
 		assumed := ""
-		if e.StalenessAssumed && m.Mode == "async" {
+		switch {
+		case e.StalenessAssumed && m.Mode == "async":
 			assumed = " (assumed: no fitted run with 2 or more workers measured it)"
+		case e.StalenessHi > 0 && m.Mode == "async":
+			// the per-worker staleness's own interval, and how far a run
+			// lies from the law (predict joins the two)
+			assumed = fmt.Sprintf(" [%.4g, %.4g], runs %.2g%% about it", e.StalenessLo, e.StalenessHi, 100*(math.Exp(e.StalenessScatter)-1))
 		}
 		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1)%s; target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, assumed, e.TargetLoss)
 		if lo, hi, ok := e.CurveIntervals(m.Level); ok {

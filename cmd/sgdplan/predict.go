@@ -67,6 +67,8 @@ type predictRow struct {
 	SamplesPerSLo     float64  `json:"samples_per_s_lo"`
 	SamplesPerSHi     float64  `json:"samples_per_s_hi"`
 	Staleness         float64  `json:"staleness"`
+	StalenessLo       *float64 `json:"staleness_lo,omitempty"` // absent: no interval for the staleness law
+	StalenessHi       *float64 `json:"staleness_hi,omitempty"`
 	Speedup           float64  `json:"speedup"`
 	SpeedupLo         float64  `json:"speedup_lo"`
 	SpeedupHi         float64  `json:"speedup_hi"`
@@ -250,11 +252,14 @@ func runPredict(c *cli.Context) error {
 				Workers: pr.Workers, PS: pr.PS,
 				StepsPerS: pr.StepsPerS.Value, StepsPerSLo: pr.StepsPerS.Lo, StepsPerSHi: pr.StepsPerS.Hi,
 				SamplesPerS: pr.SamplesPerS.Value, SamplesPerSLo: pr.SamplesPerS.Lo, SamplesPerSHi: pr.SamplesPerS.Hi,
-				Staleness: pr.Staleness,
+				Staleness: pr.Staleness.Value,
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
 				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond,
 				FitRMSLE:           m.Diagnostics.RMSLE,
+			}
+			if !math.IsNaN(pr.Staleness.Lo) {
+				r.StalenessLo, r.StalenessHi = ptr(pr.Staleness.Lo), ptr(pr.Staleness.Hi)
 			}
 			if !math.IsNaN(pr.TimeToTarget.Value) {
 				r.TargetBeyondData = &targetBeyond
@@ -278,8 +283,8 @@ func runPredict(c *cli.Context) error {
 		if r.Workers > m.Reference.MaxWorkers {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %s (the largest fitted) are extrapolations\n", words.Count(m.Reference.MaxWorkers, "worker"))
 			if m.Mode == "async" {
-				// the staleness column has no interval: say how far off
-				// its law was where it could be checked
+				// the staleness law is linear in N: say how far off it
+				// was where it could be checked
 				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", stalenessLawWarning(m))
 			}
 			break
@@ -368,7 +373,7 @@ func finiteRows(path string, rows []predictRow) error {
 	for _, r := range rows {
 		vs := []float64{r.StepsPerS, r.StepsPerSLo, r.StepsPerSHi, r.SamplesPerS, r.SamplesPerSLo, r.SamplesPerSHi, r.Staleness,
 			r.Speedup, r.SpeedupLo, r.SpeedupHi, r.Efficiency, r.EfficiencyLo, r.EfficiencyHi}
-		for _, p := range []*float64{r.UpdatesToTarget, r.UpdatesToTargetLo, r.UpdatesToTargetHi, r.TimeToTargetS, r.TimeToTargetSLo, r.TimeToTargetSHi} {
+		for _, p := range []*float64{r.StalenessLo, r.StalenessHi, r.UpdatesToTarget, r.UpdatesToTargetLo, r.UpdatesToTargetHi, r.TimeToTargetS, r.TimeToTargetSLo, r.TimeToTargetSHi} {
 			if p != nil {
 				vs = append(vs, *p)
 			}
@@ -400,7 +405,7 @@ func hiOrInf(p *float64) string {
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	g4 := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -422,7 +427,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	}
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
-			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
+			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), opt(r.StalenessLo), opt(r.StalenessHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
 			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE)})
 	}
 	cw.Flush()
@@ -445,14 +450,27 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 	for _, r := range rows {
 		timed = timed || r.TimeToTargetS != nil
 	}
-	fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\tspeedup\t[lo, hi]\tefficiency\t")
+	// the staleness's interval where it can have one (asynchronous SGD)
+	stale := m.Mode == "async"
+	if stale {
+		fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\t[lo, hi]\tspeedup\t[lo, hi]\tefficiency\t")
+	} else {
+		fmt.Fprint(tw, "workers\tps\tsteps/s\t[lo, hi]\tsamples/s\tstaleness\tspeedup\t[lo, hi]\tefficiency\t")
+	}
 	if timed {
 		fmt.Fprint(tw, "updates to target\t[lo, hi]\ttime to target (s)\t[lo, hi]\t")
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%d\t%s\t[%s, %s]\t%s\t%s\t%s\t[%s, %s]\t%s\t", r.Workers, r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
-			g4(r.SamplesPerS), g4(r.Staleness), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), g4(r.Efficiency))
+		fmt.Fprintf(tw, "%d\t%d\t%s\t[%s, %s]\t%s\t%s\t", r.Workers, r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
+			g4(r.SamplesPerS), g4(r.Staleness))
+		switch {
+		case stale && r.StalenessLo != nil:
+			fmt.Fprintf(tw, "[%s, %s]\t", g4(*r.StalenessLo), g4(*r.StalenessHi))
+		case stale:
+			fmt.Fprint(tw, "n/a\t")
+		}
+		fmt.Fprintf(tw, "%s\t[%s, %s]\t%s\t", g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), g4(r.Efficiency))
 		switch {
 		case timed && r.TimeToTargetS != nil:
 			fmt.Fprintf(tw, "%s\t[%s, %s]\t%s\t[%s, %s]\t", g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), hiOrInf(r.UpdatesToTargetHi), g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), hiOrInf(r.TimeToTargetSHi))
@@ -667,7 +685,14 @@ func stalenessLawWarning(m *fit.Model) string {
 		// (a model with no loss curve keeps no staleness law: N - 1)
 		return fmt.Sprintf("staleness is taken as %.4g x (N-1), an assumption: no fitted run with 2 or more workers measured it (a staleness column in steps.csv, or updates.csv), so the staleness column, and the staleness cost's effect on the updates to target, rest on it; fitted where measured, %s", m.Staleness(2), checked)
 	}
-	return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval: %s", m.Staleness(2), checked)
+	if !(m.Efficiency.StalenessHi > 0) {
+		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (one fitted run measured it, or model.json was written before 2026-12-06): %s", m.Staleness(2), checked)
+	}
+	network := ""
+	if m.Family == "mva" {
+		network = ", stretched to hold the queueing network's own staleness (lower once the links queue)"
+	}
+	return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N; its interval is the law's bootstrap widened by the fitted runs' scatter about it%s: %s; the mva model's interval held all 16 of those runs", m.Staleness(2), network, checked)
 }
 
 // maybeNever says when rows' updates and time to target have no upper end

@@ -1,0 +1,179 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// The staleness law's interval on runs simulated from the law with a known
+// per-worker staleness a and a known log-normal scatter between runs: a's
+// bootstrap interval holds the true a, and a's interval widened by the
+// runs' scatter (oneRun, what predict prints) holds a new run's staleness,
+// each in about 90% of the seeds.
+func TestStalenessIntervalCoverage(t *testing.T) {
+	const a, sigma, seeds = 0.9, 0.05, 400
+	for _, ws := range [][]int{{2, 2, 2, 2, 2, 2, 2, 2}, {2, 3, 4, 2, 3, 4}} {
+		var hitA, hitRun, hitFar int
+		for seed := uint64(1); seed <= seeds; seed++ {
+			rng := rand.New(rand.NewPCG(seed, 77))
+			draw := func(w int) float64 { return a * float64(w-1) * math.Exp(sigma*rng.NormFloat64()) }
+			var xs, ss []float64
+			var sn, sd float64
+			for _, w := range ws {
+				x := float64(w - 1)
+				s := draw(w)
+				xs, ss = append(xs, x), append(ss, s)
+				sn += s * x
+				sd += x * x
+			}
+			est := sn / sd
+			lo, hi, scatter := stalenessUncertainty(xs, ss, est, 200, seed, 0.9)
+			if !(lo > 0 && lo <= est && est <= hi) || !(scatter > 0) {
+				t.Fatalf("workers %v, seed %d: a %g, interval [%g, %g], scatter %g", ws, seed, est, lo, hi, scatter)
+			}
+			if lo <= a && a <= hi {
+				hitA++
+			}
+			rlo, rhi := oneRun(est, lo, hi, scatter, 0.9)
+			if s := draw(2); rlo <= s && s <= rhi {
+				hitRun++
+			}
+			if s := draw(9) / 8; rlo <= s && s <= rhi { // per worker, far beyond the data
+				hitFar++
+			}
+		}
+		t.Logf("workers %v: a's 90%% interval held a in %d of %d seeds; one run's held a new run at 2 workers in %d, at 9 in %d", ws, hitA, seeds, hitRun, hitFar)
+		for what, hit := range map[string]int{"a": hitA, "a run at 2 workers": hitRun, "a run at 9 workers": hitFar} {
+			if f := float64(hit) / seeds; f < 0.84 || f > 0.97 {
+				t.Errorf("workers %v: the 90%% interval held %s in %.1f%% of the seeds", ws, what, 100*f)
+			}
+		}
+	}
+	// Nothing to resample: one run, or an assumed law
+	if lo, hi, s := stalenessUncertainty([]float64{1}, []float64{0.9}, 0.9, 200, 1, 0.9); lo != 0 || hi != 0 || s != 0 {
+		t.Errorf("one run: [%g, %g], scatter %g, want none", lo, hi, s)
+	}
+}
+
+// StalenessInterval on the real traces fitted on 1-2 workers: [0, 0] at
+// one worker, the point inside, the network's staleness inside; the
+// sweep memo's stepper gives what the network solved alone does, counts
+// asked up and down; NaN ends where the law has no interval; the
+// staleness's ends widen the updates to target and the speedup.
+func TestStalenessIntervalCases(t *testing.T) {
+	m := asgdFit12(t).Model
+	e := m.Efficiency
+	if !(e.StalenessLo > 0 && e.StalenessHi > e.StalenessLo && e.StalenessScatter > 0) {
+		t.Fatalf("no staleness interval: %+v", e)
+	}
+	if iv := m.StalenessInterval(model.Config{Workers: 1, PS: 1}); iv != (Interval{0, 0, 0}) {
+		t.Errorf("1 worker: %+v", iv)
+	}
+	bare := *m
+	bare.sweeps = nil
+	q := m.queueing()
+	for _, w := range []int{2, 3, 8, 40, 5, 300, 299, 2} {
+		for _, ps := range []int{1, 2} {
+			c := model.Config{Workers: w, PS: ps}
+			iv := m.StalenessInterval(c)
+			if !(iv.Lo <= iv.Value && iv.Value <= iv.Hi) || iv.Value != m.Staleness(float64(w)) {
+				t.Errorf("%d workers, %d ps: %+v around %g", w, ps, iv, m.Staleness(float64(w)))
+			}
+			a := q.AsyncPS(m.theta())
+			a.Flow = false
+			if net := a.Staleness(q.config(m.Config(c))); !(iv.Lo <= net && net <= iv.Hi) {
+				t.Errorf("%d workers, %d ps: the network's staleness %g outside %+v", w, ps, net, iv)
+			}
+			if alone := bare.StalenessInterval(c); alone != iv {
+				t.Errorf("%d workers, %d ps: %+v from the memo, %+v alone", w, ps, iv, alone)
+			}
+		}
+	}
+	c8 := model.Config{Workers: 8, PS: 1}
+	for name, edit := range map[string]func(*Efficiency){
+		"assumed":   func(e *Efficiency) { e.StalenessAssumed = true },
+		"one run":   func(e *Efficiency) { e.StalenessLo, e.StalenessHi, e.StalenessScatter = 0, 0, 0 },
+		"no spread": func(e *Efficiency) { e.StalenessHi = 0 },
+	} {
+		cp, ec := *m, *e
+		edit(&ec)
+		cp.Efficiency = &ec
+		iv := cp.StalenessInterval(c8)
+		if !math.IsNaN(iv.Lo) || !math.IsNaN(iv.Hi) || iv.Value != m.Staleness(8) {
+			t.Errorf("%s: %+v, want NaN ends around %g", name, iv, m.Staleness(8))
+		}
+		// without the staleness's ends, the updates and the speedup
+		// are no wider than with them
+		with, without := m.Predict(c8, math.NaN(), 0), cp.Predict(c8, math.NaN(), 0)
+		if without.UpdatesToTarget.Hi > with.UpdatesToTarget.Hi || without.Speedup.Hi > with.Speedup.Hi || without.UpdatesToTarget.Value != with.UpdatesToTarget.Value {
+			t.Errorf("%s: updates %+v and speedup %+v without the staleness's ends, %+v and %+v with", name, without.UpdatesToTarget, without.Speedup, with.UpdatesToTarget, with.Speedup)
+		}
+	}
+	// the staleness's low end raises the speedup's high end where lambda > 0
+	if e.LambdaHi > 0 {
+		cp, ec := *m, *e
+		ec.StalenessLo, ec.StalenessHi, ec.StalenessScatter = 0, 0, 0
+		cp.Efficiency = &ec
+		c := model.Config{Workers: 40, PS: 1}
+		if with, without := m.Predict(c, math.NaN(), 0), cp.Predict(c, math.NaN(), 0); !(with.UpdatesToTarget.Hi > without.UpdatesToTarget.Hi) {
+			t.Errorf("40 workers: updates' high end %g with the staleness's interval, %g without: want wider", with.UpdatesToTarget.Hi, without.UpdatesToTarget.Hi)
+		}
+	}
+	sync := *m
+	sync.Mode = "sync"
+	if iv := sync.StalenessInterval(c8); iv != (Interval{0, 0, 0}) {
+		t.Errorf("a synchronous model: %+v", iv)
+	}
+}
+
+// model.json's staleness interval: read back, and each bad value refused
+// at its place.
+func TestParseModelStalenessInterval(t *testing.T) {
+	m := fittedModel(t)
+	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 0.9017, TargetLoss: 0.5, LowestLoss: 0.3,
+		StalenessLo: 0.8513, StalenessHi: 0.9611, StalenessScatter: 0.0437}
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseModel("m.json", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := back.Efficiency; e.StalenessLo != 0.8513 || e.StalenessHi != 0.9611 || e.StalenessScatter != 0.0437 {
+		t.Fatalf("read back %+v", e)
+	}
+	g := string(good)
+	for _, c := range []struct{ old, new, want, at string }{
+		{"0.8513", "0.95", "staleness_per_worker 0.9017 is outside its interval [0.95, 0.9611]", ""},
+		// (placed at the interval's low end, where the pair starts)
+		{"0.9611", "0.9", "staleness_per_worker 0.9017 is outside its interval [0.8513, 0.9]", "0.8513"},
+		{"0.8513", "-0.1", "outside its interval [-0.1, 0.9611]", ""},
+		{"0.0437", "-0.0437", "staleness_scatter = -0.0437: want 0 to 5", ""},
+		{"0.0437", "6", "staleness_scatter = 6: want 0 to 5", ""},
+	} {
+		i := strings.Index(g, c.old)
+		if i < 0 {
+			t.Fatalf("%q not in the model", c.old)
+		}
+		doc := g[:i] + c.new + g[i+len(c.old):]
+		_, err := ParseModel("m.json", []byte(doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s -> %s: %v, want %q", c.old, c.new, err, c.want)
+			continue
+		}
+		at := i
+		if c.at != "" {
+			at = strings.Index(doc, c.at)
+		}
+		line, col := lineCol([]byte(doc), int64(at))
+		if want := fmt.Sprintf("m.json:%d:%d: ", line, col); !strings.Contains(err.Error(), want) {
+			t.Errorf("%s -> %s: %v, want it at %s", c.old, c.new, err, want)
+		}
+	}
+}
