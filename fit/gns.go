@@ -27,9 +27,18 @@ type GNSFit struct {
 	// NoiseLo and NoiseHi are Noise's bootstrap percentile interval
 	// (resampling runs); equal to Noise without a bootstrap.
 	NoiseLo, NoiseHi float64
-	RefBatch         float64 // samples, the smallest fitted batch
-	StepsRef         float64 // fitted steps to Target at RefBatch
-	Target           float64 // the loss every run reaches
+	// Samples are the bootstrap's joint refits (StepsRef, Noise), one per
+	// resample that could be fitted (whole runs resampled, RefBatch held):
+	// the two parameters move together. None without a bootstrap or when
+	// fewer than 10 resamples could be fitted.
+	Samples [][]float64
+	// Scale widens the samples' interval and the runs' scatter (RMSLE)
+	// for the few runs that pin the law down: sqrt(n/(n-2))·t/z at level,
+	// n runs and 2 parameters (intervalScale); 0 without a bootstrap.
+	Scale    float64
+	RefBatch float64 // samples, the smallest fitted batch
+	StepsRef float64 // fitted steps to Target at RefBatch
+	Target   float64 // the loss every run reaches
 	// Batches and Measured are the fitted runs' global batches (ascending)
 	// and their measured steps to Target.
 	Batches, Measured []float64
@@ -125,6 +134,7 @@ func fitGNS(runs []GNSRun, target float64, boot int, seed uint64, level float64)
 	f.StepsRef, f.Noise, f.RMSLE = s0, noise, rmsle
 	f.NoiseLo, f.NoiseHi = noise, noise
 	if boot > 0 {
+		f.Scale = intervalScale(len(rs), 2, level)
 		bs := make([]float64, len(rs))
 		ss := make([]float64, len(rs))
 		samples := Bootstrap(len(rs), boot, seed, func(idx []int) ([]float64, bool) {
@@ -136,15 +146,16 @@ func fitGNS(runs []GNSRun, target float64, boot int, seed uint64, level float64)
 			if len(seen) < 3 {
 				return nil, false
 			}
-			_, n, _, err := gnsLaw(bs, ss, f.RefBatch)
+			s0, n, _, err := gnsLaw(bs, ss, f.RefBatch)
 			if err != nil {
 				return nil, false
 			}
-			return []float64{n}, true
+			return []float64{s0, n}, true
 		})
 		if len(samples) >= 10 {
-			lo, hi := paramIntervals(samples, 1, level)
-			f.NoiseLo, f.NoiseHi = math.Min(lo[0], noise), math.Max(hi[0], noise)
+			lo, hi := paramIntervals(samples, 2, level)
+			f.NoiseLo, f.NoiseHi = math.Min(lo[1], noise), math.Max(hi[1], noise)
+			f.Samples = samples
 		} else {
 			f.Warnings = append(f.Warnings, fmt.Sprintf("gradient noise scale: %d of %d bootstrap resamples could be fitted: no interval", len(samples), boot))
 		}
@@ -237,7 +248,8 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		eff.StalenessPerWorker = stalNum / stalDen
 	}
 	eff.GNS = &GNSLaw{NoiseBatch: f.Noise, NoiseBatchLo: f.NoiseLo, NoiseBatchHi: f.NoiseHi, RefBatch: f.RefBatch,
-		StepsRef: f.StepsRef, TargetLoss: f.Target, MinBatch: f.Batches[0], MaxBatch: f.Batches[len(f.Batches)-1]}
+		StepsRef: f.StepsRef, TargetLoss: f.Target, MinBatch: f.Batches[0], MaxBatch: f.Batches[len(f.Batches)-1],
+		Samples: f.Samples, IntervalScale: f.Scale, RunScatter: f.RMSLE}
 	law := f.Law()
 	for i := range runs {
 		r := &runs[i]

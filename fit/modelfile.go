@@ -258,6 +258,28 @@ type GNSLaw struct {
 	// beyond it the law is extrapolated.
 	MinBatch float64 `json:"min_batch"`
 	MaxBatch float64 `json:"max_batch"`
+	// Samples are the bootstrap's joint refits (steps_ref, noise_batch)
+	// of the law, whole runs resampled (FitGNS): the updates to target at
+	// their percentiles bound the law's part of the updates' interval,
+	// at the reference batch too (where the noise scale's ends alone give
+	// no width). None in files written before 2026-12-06 or when fewer
+	// than 10 resamples could be fitted.
+	Samples [][]float64 `json:"samples,omitempty"`
+	// IntervalScale widens the samples' interval as curve_interval_scale
+	// does the loss curve's, and run_scatter with it: sqrt(n/(n-2))·t/z
+	// for n fitted runs and the law's 2 parameters (a t prediction
+	// interval's factor); 0 or 1: not widened.
+	IntervalScale float64 `json:"interval_scale,omitempty"`
+	// RunScatter is the root mean square of log(measured / law's) steps
+	// to target_loss over the fitted runs (FitGNS's RMSLE): how far one
+	// run lies from the law. The updates' interval is widened by it,
+	// times interval_scale (oneRun), to one run's, as
+	// efficiency.run_scatter widens the loss curve's: on pollux-osdi21's
+	// six jobs, each run but the smallest batch's left out and predicted
+	// from the rest, the 90% interval held 30 of 34 (the samples' alone
+	// 23, the noise scale's ends alone 13). 0: not known (files written
+	// before 2026-12-06).
+	RunScatter float64 `json:"run_scatter,omitempty"`
 }
 
 // law is the model.GNS at noise scale noise.
@@ -291,8 +313,35 @@ func (g *GNSLaw) check() error {
 	if g.MinBatch > g.MaxBatch {
 		return errorf("efficiency.gns: min_batch %g > max_batch %g", g.MinBatch, g.MaxBatch)
 	}
+	if g.IntervalScale != 0 && !(g.IntervalScale >= 1 && g.IntervalScale <= maxIntervalScale) {
+		return gnsFieldError{"efficiency.gns.interval_scale", fmt.Sprintf("efficiency.gns.interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-2))·t/z that widens the samples' interval), or none", g.IntervalScale, float64(maxIntervalScale))}
+	}
+	if !(g.RunScatter >= 0 && g.RunScatter <= maxRunScatter) {
+		return gnsFieldError{"efficiency.gns.run_scatter", fmt.Sprintf("efficiency.gns.run_scatter = %g: want 0 to %g (the root mean square of log(measured/law's) steps to target over the fitted runs)", g.RunScatter, float64(maxRunScatter))}
+	}
+	names := [2]string{"steps_ref", "noise_batch"}
+	for i, s := range g.Samples {
+		if len(s) != 2 {
+			return gnsFieldError{fmt.Sprintf("efficiency.gns.samples[%d]", i), fmt.Sprintf("efficiency.gns: sample %d has %d values, want 2 (steps_ref, noise_batch)", i+1, len(s))}
+		}
+		for j, v := range s {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 0 && v == 0) {
+				want := ">= 0 and finite (a noise scale, samples)"
+				if j == 0 {
+					want = "> 0 and finite (steps to target_loss at ref_batch)"
+				}
+				return gnsFieldError{fmt.Sprintf("efficiency.gns.samples[%d][%d]", i, j), fmt.Sprintf("efficiency.gns: sample %d: %s = %g: want %s", i+1, names[j], v, want)}
+			}
+		}
+	}
 	return nil
 }
+
+// gnsFieldError is an error of GNSLaw.check at a field below
+// efficiency.gns (path, for the position ParseModel gives it).
+type gnsFieldError struct{ path, msg string }
+
+func (e gnsFieldError) Error() string { return e.msg }
 
 // Staleness is the mean staleness at n workers (n-1 for asynchronous SGD
 // unless fitted otherwise; 0 for synchronous modes).
@@ -376,26 +425,48 @@ func (m *Model) updatesAt(c model.Config, target, lambda, noise float64) float64
 		return math.NaN()
 	}
 	if g := m.gns(); g != nil {
-		u := g.StepsRef
-		if target != g.TargetLoss {
-			if !(target > e.B2) || !(e.B0 > 0) {
-				return math.NaN()
-			}
-			curve := model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
-			ut, err1 := curve.UpdatesTo(target)
-			u0, err2 := curve.UpdatesTo(g.TargetLoss)
-			if err1 != nil || err2 != nil || !(u0 > 0) {
-				return math.NaN()
-			}
-			u *= ut / u0
-		}
-		return math.Max(u*g.law(noise).StepsRatio(m.samplesPerStep(c)), 0)
+		return m.gnsUpdates(c, g.StepsRef, noise, m.gnsTargetRatio(target))
 	}
 	if !(target > e.B2) {
 		return math.NaN()
 	}
 	u := (1/(target-e.B2) - e.B1) / m.curveRate(c, e.B0, lambda)
 	return math.Max(u, 0)
+}
+
+// gnsTargetRatio is the batch law's factor for target: 1 at the law's
+// target loss, else the loss curve's updates to target over those to the
+// law's; NaN where the curve cannot say (no curve, a target at or below
+// its floor).
+func (m *Model) gnsTargetRatio(target float64) float64 {
+	e, g := m.Efficiency, m.gns()
+	if target == g.TargetLoss {
+		return 1
+	}
+	if !(target > e.B2) || !(e.B0 > 0) {
+		return math.NaN()
+	}
+	curve := model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
+	ut, err1 := curve.UpdatesTo(target)
+	u0, err2 := curve.UpdatesTo(g.TargetLoss)
+	if err1 != nil || err2 != nil || !(u0 > 0) {
+		return math.NaN()
+	}
+	return ut / u0
+}
+
+// gnsUpdates is the batch law's updates to target at c (completed) with
+// steps_ref stepsRef and noise scale noise, ratio the target's
+// (gnsTargetRatio).
+func (m *Model) gnsUpdates(c model.Config, stepsRef, noise, ratio float64) float64 {
+	if math.IsNaN(ratio) {
+		return math.NaN()
+	}
+	u := stepsRef
+	if ratio != 1 {
+		u *= ratio
+	}
+	return math.Max(u*m.gns().law(noise).StepsRatio(m.samplesPerStep(c)), 0)
 }
 
 // curveRate is the rate of the loss curve of rate b0 at zero staleness at
@@ -1352,7 +1423,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async", at("efficiency.gns"))
 		}
 		if err := e.GNS.check(); err != nil {
-			return nil, errorf("%s: %v", at("efficiency.gns"), strings.TrimPrefix(err.Error(), "fit: "))
+			where := "efficiency.gns"
+			if fe, ok := err.(gnsFieldError); ok {
+				where = fe.path
+			}
+			return nil, errorf("%s: %v", at(where), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	switch {
@@ -1998,6 +2073,15 @@ func (m *Model) updatesInterval(c model.Config, target, lambda, noise float64, e
 	if e := m.Efficiency; e.RunScatter > 0 && e.GNS == nil {
 		lo, hi = oneRun(u, lo, hi, e.RunScatter, m.Level)
 	}
+	if g := m.gns(); g != nil && g.RunScatter > 0 {
+		// the runs' scatter about the law, measured with 2 of the runs'
+		// degrees of freedom spent on it: widened as the samples are
+		s := g.RunScatter
+		if g.IntervalScale > 1 {
+			s *= g.IntervalScale
+		}
+		lo, hi = oneRun(u, lo, hi, s, m.Level)
+	}
 	return u, lo, hi
 }
 
@@ -2041,6 +2125,14 @@ const maxRunScatter = 5
 // with a batch law.
 func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, ok bool) {
 	e := m.Efficiency
+	if g := m.gns(); g != nil && len(g.Samples) > 0 && !math.IsNaN(target) {
+		// the batch law's joint samples (steps_ref, noise_batch), each
+		// scaled to target as the point is
+		ratio := m.gnsTargetRatio(target)
+		at := func(s []float64) float64 { return m.gnsUpdates(c, s[0], s[1], ratio) }
+		iv := sampleInterval(at, []float64{g.StepsRef, g.NoiseBatch}, g.Samples, g.IntervalScale, m.Level)
+		return iv.Lo, iv.Hi, true
+	}
 	if e == nil || len(e.CurveSamples) == 0 || m.gns() != nil || math.IsNaN(target) {
 		return 0, 0, false
 	}

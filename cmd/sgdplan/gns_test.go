@@ -209,15 +209,53 @@ func TestSyncGNSFitPredict(t *testing.T) {
 		}
 		prev = *r.UpdatesToTarget
 	}
-	// At 2 workers (the reference batch) the interval is a point: the law
-	// is anchored there.
-	if r := rows[0]; *r.UpdatesToTargetLo != *r.UpdatesToTargetHi {
-		t.Errorf("2 workers: interval [%g, %g], want a point", *r.UpdatesToTargetLo, *r.UpdatesToTargetHi)
+	// At 2 workers (the reference batch) the noise scale's ends give the
+	// interval no width; the law's joint samples (steps_ref, noise_batch)
+	// and one run's scatter about it do (it was a point, with a warning).
+	if r := rows[0]; !(*r.UpdatesToTargetLo < *r.UpdatesToTarget && *r.UpdatesToTarget < *r.UpdatesToTargetHi) {
+		t.Errorf("2 workers: interval [%g, %g] around %g, want a width", *r.UpdatesToTargetLo, *r.UpdatesToTargetHi, *r.UpdatesToTarget)
 	}
-	// and stderr says the point understates it (the loss curve's own
-	// uncertainty is not in it)
-	if !strings.Contains(stderr, "the updates to target at 2 workers have an interval of no width") || !strings.Contains(stderr, "the gradient noise scale's uncertainty only, not the loss curve's") {
-		t.Errorf("no warning of the point interval at 2 workers:\n%s", stderr)
+	const flat = "have an interval of no width"
+	if strings.Contains(stderr, flat) {
+		t.Errorf("a warning of an interval of no width:\n%s", stderr)
+	}
+	// A model.json without them (written before 2026-12-06) still has the
+	// point, and the warning says why.
+	old := filepath.Join(dir, "old.json")
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	gns := doc["efficiency"].(map[string]any)["gns"].(map[string]any)
+	for _, k := range []string{"samples", "interval_scale", "run_scatter"} {
+		if _, ok := gns[k]; !ok {
+			t.Errorf("model.json's efficiency.gns has no %s", k)
+		}
+		delete(gns, k)
+	}
+	if b, err = json.Marshal(doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, oldOut, oldErr := runCmd(t, "predict", "--model", old, "--workers", "2,4", "--format", "json")
+	if code != 0 {
+		t.Fatalf("predict on the old model: exit %d: %s", code, oldErr)
+	}
+	var oldRows []predictRow
+	if err := json.Unmarshal([]byte(oldOut), &oldRows); err != nil {
+		t.Fatal(err)
+	}
+	if r := oldRows[0]; *r.UpdatesToTargetLo != *r.UpdatesToTargetHi || *r.UpdatesToTarget != *rows[0].UpdatesToTarget {
+		t.Errorf("old model, 2 workers: %g [%g, %g], want the point %g", *r.UpdatesToTarget, *r.UpdatesToTargetLo, *r.UpdatesToTargetHi, *rows[0].UpdatesToTarget)
+	}
+	if !strings.Contains(oldErr, "the updates to target at 2 workers "+flat) || !strings.Contains(oldErr, "the batch law holds no bootstrap samples and no run scatter") {
+		t.Errorf("old model: no warning of the point interval at 2 workers:\n%s", oldErr)
 	}
 	// 128 workers (batch 8192) is beyond the fitted batches: a warning.
 	if !strings.Contains(stderr, "a step takes 8192 samples") {

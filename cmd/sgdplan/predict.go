@@ -718,10 +718,11 @@ func maybeNever(m *fit.Model, rows []predictRow, target float64) string {
 
 // flatUpdates says when a row's updates to target have an interval of no
 // width: without the loss curve's bootstrap samples the interval holds the
-// uncertainty of the staleness cost (or of a synchronous model's noise
-// scale) only, so where the staleness is 0 (1 worker) or the batch is the
-// law's reference it has no width, and said nothing of it (65.43 [65.43,
-// 65.43] updates on a curve fitted to 3 evaluations a run).
+// uncertainty of the staleness cost only (or, for a batch law without its
+// samples and run scatter, of the noise scale only), so where the
+// staleness is 0 (1 worker) or the batch is the law's reference it has no
+// width, and said nothing of it (65.43 [65.43, 65.43] updates on a curve
+// fitted to 3 evaluations a run).
 // "" when every row's interval has a width, or none has updates.
 func flatUpdates(m *fit.Model, rows []predictRow) string {
 	var at []string
@@ -737,14 +738,13 @@ func flatUpdates(m *fit.Model, rows []predictRow) string {
 	if len(at) == 0 {
 		return ""
 	}
-	of := "the staleness cost's (lambda's)"
-	if m.Efficiency != nil && m.Efficiency.GNS != nil {
-		of = "the gradient noise scale's"
-	}
 	where := planNameList(at, 1)
-	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, on no more loss points than the curve has parameters, or written before 2026-12-06)"
 	if m.Efficiency != nil && m.Efficiency.GNS != nil {
-		why = "a curve fitted with the gradient noise scale carries no bootstrap samples"
+		// a batch law fitted since 2026-12-06 keeps joint samples of
+		// (steps_ref, noise_batch) and the runs' scatter about it,
+		// which give the reference batch a width too
+		return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds the gradient noise scale's uncertainty only, not that of the law's steps at its reference batch nor one run's scatter about the law: the batch law holds no bootstrap samples and no run scatter (efficiency.gns.samples, run_scatter: a model.json written before 2026-12-06, or fewer than 10 of the resamples of the runs could be fitted); the true uncertainty is wider", where)
 	}
-	return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds %s uncertainty only, not the loss curve's: %s; the true uncertainty is wider", where, of, why)
+	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, on no more loss points than the curve has parameters, or written before 2026-12-06)"
+	return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds the staleness cost's (lambda's) uncertainty only, not the loss curve's: %s; the true uncertainty is wider", where, why)
 }
