@@ -491,7 +491,7 @@ func wrapModel[T model.Family[T]](name string, base T, params []Param, applies f
 	if len(params) != len(base.ParamNames()) {
 		panic("fit: wrapModel " + name + ": parameter count differs from the model's")
 	}
-	return Family{
+	f := Family{
 		Name:   name,
 		Doc:    "package model's " + base.Family() + " family",
 		Params: params,
@@ -504,6 +504,22 @@ func wrapModel[T model.Family[T]](name string, base T, params []Param, applies f
 		Applies: applies,
 		Guess:   func(pts []Point) [][]float64 { return timeGuesses(pts, guess) },
 	}
+	// A model that sweeps the worker counts in one pass (the closed
+	// network's MVA recursion: model.AsyncPS.Sweep, the same numbers as
+	// StepsPerSecond) gives the family its Sweep, so that a Model's
+	// predictions over a range cost O(N) per parameter vector, not O(N^2):
+	// predict --workers 1-8000 on an asyncps fit of testdata/asgd/cpu took
+	// 235 s without it. Not with shared cores, whose network changes with
+	// the machines (Family.Sweep's contract).
+	if a, ok := any(base).(model.AsyncPS); ok && a.SharedCores == 0 {
+		f.Sweep = func(th []float64, c model.Config, xs []float64) {
+			if c.Batch <= 0 {
+				c.Batch = 1
+			}
+			any(base.WithParams(th)).(model.AsyncPS).Sweep(c, xs)
+		}
+	}
+	return f
 }
 
 func init() {

@@ -3,6 +3,7 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -183,5 +184,46 @@ func TestPrimeMatchesPerCount(t *testing.T) {
 	}
 	if x := m.StepsPerSecond(model.Config{Workers: sweepMax + 1, PS: 1}); x != 12345 {
 		t.Errorf("StepsPerSecond at %d workers = %g: the primed table is not read", sweepMax+1, x)
+	}
+}
+
+// TestWrappedFamilySweeps: the asyncps family (package model's AsyncPS
+// through its parameter vector) sweeps, and its sweep is its Predict at
+// every count to the bit, whatever the machines; a fitted asyncps model
+// predicts the same with its memo as without.
+func TestWrappedFamilySweeps(t *testing.T) {
+	f, ok := families["asyncps"]
+	if !ok || f.Sweep == nil {
+		t.Fatal("the asyncps family has no sweep")
+	}
+	th := []float64{0.05, 1e-3, 0.02, 0.01}
+	for _, ps := range []int{1, 3} {
+		c := model.Config{PS: ps, Batch: 16}
+		xs := make([]float64, 200)
+		f.Sweep(th, c, xs)
+		for w := 1; w <= len(xs); w++ {
+			c.Workers = w
+			for _, nodes := range []int{0, 1, w} {
+				c.Nodes = nodes
+				if got := f.Predict(th, c); math.Float64bits(got) != math.Float64bits(xs[w-1]) {
+					t.Fatalf("%d ps, %d workers on %d machines: Predict %v, Sweep %v", ps, w, nodes, got, xs[w-1])
+				}
+			}
+		}
+	}
+	m, err := ParseModel("m.json", []byte(`{"schema": "sgdplan/model/v1", "family": "asyncps", "mode": "async", "parameters": [{"name": "compute0", "value": 0.05}, {"name": "compute1", "value": 0.001}, {"name": "latency", "value": 0.02}, {"name": "apply", "value": 0.01}], "reference": {"batch": 16, "ps": 2}, "bootstrap_samples": [[0.06, 0.001, 0.018, 0.011], [0.045, 0.0012, 0.022, 0.009]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *m
+	bare.sweeps = nil
+	for _, w := range []int{1, 5, 64, 3, 400, 399, 20000, 17000, 2} {
+		c := model.Config{Workers: w, PS: 2}
+		if a, b := predictionBits(m.Predict(c, math.NaN(), 0)), predictionBits(bare.Predict(c, math.NaN(), 0)); !slices.Equal(a, b) {
+			t.Fatalf("%d workers: the memo's prediction differs from the one solved alone", w)
+		}
+	}
+	if f := families["syncps"]; f.Sweep != nil {
+		t.Error("syncps sweeps: its model has no sweep")
 	}
 }
