@@ -651,3 +651,39 @@ func TestFigureLegendNumbers(t *testing.T) {
 		t.Errorf("fit figure lacks the label \"knee N*≈14.84\"")
 	}
 }
+
+// The staleness figure draws the predicted mean's interval as a bar where
+// it is a real interval about the mean, and leaves it out where it is not
+// (NaN ends, no width, the mean outside): those figures equal the one with
+// no interval at all.
+func TestStalenessInterval(t *testing.T) {
+	png := func(d StalenessData) []byte {
+		t.Helper()
+		f, err := StalenessFigure(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := f.WritePNG(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	d := stalenessExample()
+	d.Predicted = func(n int) float64 { return 0.9 * float64(n-1) }
+	bare := png(d)
+	for name, iv := range map[string]func(int) (float64, float64){
+		"NaN":      func(n int) (float64, float64) { return math.NaN(), math.NaN() },
+		"no width": func(n int) (float64, float64) { v := 0.9 * float64(n-1); return v, v },
+		"outside":  func(n int) (float64, float64) { v := 0.9 * float64(n-1); return v + 1, v + 2 },
+	} {
+		d.Interval = iv
+		if !bytes.Equal(png(d), bare) {
+			t.Errorf("%s: an interval was drawn", name)
+		}
+	}
+	d.Interval = func(n int) (float64, float64) { v := 0.9 * float64(n-1); return 0.7 * v, 1.1 * v }
+	if bytes.Equal(png(d), bare) {
+		t.Error("a real interval was not drawn")
+	}
+}

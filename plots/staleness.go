@@ -26,6 +26,11 @@ type StalenessData struct {
 	// Predicted is the model's mean staleness at a worker count (NaN or
 	// absent: not drawn); nil means N-1, the round-robin expectation.
 	Predicted func(workers int) float64
+	// Interval is the predicted mean's interval at a worker count, drawn
+	// as an error bar on the dash (NaN ends or absent: none); Level is
+	// its coverage for the legend (0: 0.9).
+	Interval func(workers int) (lo, hi float64)
+	Level    float64
 }
 
 // BoxSummary is the five-number summary drawn as one box: the quartiles by
@@ -115,7 +120,8 @@ func StalenessFigure(d StalenessData) (*Figure, error) {
 	}
 	boxColor := OkabeIto[0]
 	var ticks []plot.Tick
-	var means, preds plotter.XYs
+	var means, preds, bars plotter.XYs
+	var barErr plotter.YErrors
 	var top float64
 	for i, s := range sums {
 		x := float64(i)
@@ -140,6 +146,15 @@ func StalenessFigure(d StalenessData) (*Figure, error) {
 			preds = append(preds, plotter.XY{X: x, Y: v})
 			f.see(XY{x, v})
 			top = max(top, v)
+			if d.Interval != nil && d.Predicted != nil {
+				if lo, hi := d.Interval(s.Workers); isFinite(lo) && isFinite(hi) && lo <= v && v <= hi && hi > lo {
+					// beside the box, whose whiskers it would hide
+					bars = append(bars, plotter.XY{X: x + barOffset, Y: v})
+					barErr = append(barErr, struct{ Low, High float64 }{v - lo, hi - v})
+					f.see(XY{x + barOffset, lo}, XY{x + barOffset, hi})
+					top = max(top, hi)
+				}
+			}
 		}
 	}
 	ms, _ := plotter.NewScatter(means)
@@ -156,6 +171,20 @@ func StalenessFigure(d StalenessData) (*Figure, error) {
 			f.legend("predicted mean", ps)
 		}
 	}
+	if len(bars) > 0 {
+		eb, err := plotter.NewYErrorBars(errBars{bars, barErr})
+		if err != nil {
+			return nil, fmt.Errorf("plots: staleness: %w", err)
+		}
+		eb.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(1.2)}
+		eb.CapWidth = vg.Points(6)
+		p.Add(eb)
+		level := d.Level
+		if !(level > 0 && level < 1) {
+			level = 0.9
+		}
+		f.legend(fmt.Sprintf("predicted %.0f%% interval", 100*level), errorBarThumb{})
+	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.X.Min, p.X.Max = -0.6, float64(len(sums)-1)+0.6
 	p.Y.Min, p.Y.Max = 0, math.Max(top*1.05, 1)
@@ -163,9 +192,25 @@ func StalenessFigure(d StalenessData) (*Figure, error) {
 	return NewFigure(p, Width, Height), nil
 }
 
+// barOffset is how far right of its box (in worker-count slots) the
+// predicted interval's bar is drawn.
+const barOffset = 0.25
+
 // dashGlyph is a horizontal dash as wide as twice the radius.
 type dashGlyph struct{}
 
 func (dashGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.StrokeLine2(draw.LineStyle{Color: sty.Color, Width: vg.Points(2)}, pt.X-sty.Radius, pt.Y, pt.X+sty.Radius, pt.Y)
+}
+
+// errorBarThumb is an error bar's legend entry: a vertical line with caps.
+type errorBarThumb struct{}
+
+func (errorBarThumb) Thumbnail(c *draw.Canvas) {
+	sty := draw.LineStyle{Color: Ink, Width: vg.Points(1.2)}
+	x := (c.Min.X + c.Max.X) / 2
+	w := vg.Points(3)
+	c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(sty, x-w, c.Min.Y, x+w, c.Min.Y)
+	c.StrokeLine2(sty, x-w, c.Max.Y, x+w, c.Max.Y)
 }

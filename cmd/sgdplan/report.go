@@ -685,7 +685,35 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		r.Notes = append(r.Notes, "No staleness figure: "+why+".")
 		return
 	}
-	sd := plots.StalenessData{Predicted: func(n int) float64 { return m.Staleness(float64(n)) }}
+	// the interval at a worker count spans those of every (shards, link
+	// rate) the pooled runs were measured at (the network's part of it
+	// depends on them; the law does not)
+	type psbw struct {
+		ps int
+		bw float64
+	}
+	var cfgs []psbw
+	for _, s := range stats {
+		c := psbw{s.PS, s.Bandwidth}
+		if math.IsNaN(c.bw) {
+			c.bw = 0
+		}
+		if !slices.Contains(cfgs, c) {
+			cfgs = append(cfgs, c)
+		}
+	}
+	sd := plots.StalenessData{Predicted: func(n int) float64 { return m.Staleness(float64(n)) }, Level: m.Level,
+		Interval: func(n int) (lo, hi float64) {
+			lo, hi = math.Inf(1), math.Inf(-1)
+			for _, c := range cfgs {
+				iv := m.StalenessInterval(model.Config{Workers: n, PS: c.ps, Bandwidth: c.bw})
+				if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+					return math.NaN(), math.NaN()
+				}
+				lo, hi = math.Min(lo, iv.Lo), math.Max(hi, iv.Hi)
+			}
+			return lo, hi
+		}}
 	for w, v := range st {
 		sd.Samples = append(sd.Samples, plots.StalenessSample{Workers: w, Values: v})
 	}
@@ -694,7 +722,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		r.Warnings = append(r.Warnings, "staleness figure left out: "+err.Error())
 	} else {
 		r.Figures = append(r.Figures, plots.FigureRef{File: "staleness.png", Title: "Staleness",
-			Caption: "Staleness of the applied gradients (from " + src + ") per worker count, every run at that count pooled whatever its shards and link rate (as the fitted law, staleness per extra worker times N - 1, is): quartile boxes, whiskers to 1.5 IQR, the mean (triangle) and the model's mean staleness (dash).",
+			Caption: "Staleness of the applied gradients (from " + src + ") per worker count, every run at that count pooled whatever its shards and link rate (as the fitted law, staleness per extra worker times N - 1, is): quartile boxes, whiskers to 1.5 IQR, the mean (triangle) and the model's mean staleness (dash), with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " interval (bar; where the model has one) over the shards and link rates of the runs: the law's bootstrap widened by the runs' scatter about it and stretched to the queueing network's own staleness.",
 			Figure:  fig})
 	}
 }
