@@ -56,6 +56,11 @@ type Family struct {
 	// such a family must not depend on c.Nodes. Model predictions over
 	// many worker counts reuse it (sweepMemo); the fit does not.
 	Sweep func(theta []float64, c model.Config, xs []float64)
+	// Network, when not nil, is the closed network of asynchronous SGD the
+	// family solves at theta and c, and the configuration to solve it at
+	// (the mva and asyncps families): Model.StalenessInterval holds its
+	// staleness.
+	Network func(theta []float64, c model.Config) (model.AsyncPS, model.Config)
 	// Estimate, when not nil, replaces the bounded LM in log space of
 	// every fit of the family (fitFree) with another estimator, which
 	// ignores any starting point: the "/nnls" variants (nnlsFamily). The
@@ -511,6 +516,14 @@ func wrapModel[T model.Family[T]](name string, base T, params []Param, applies f
 	// predict --workers 1-8000 on an asyncps fit of testdata/asgd/cpu took
 	// 235 s without it. Not with shared cores, whose network changes with
 	// the machines (Family.Sweep's contract).
+	if _, ok := any(base).(model.AsyncPS); ok {
+		f.Network = func(th []float64, c model.Config) (model.AsyncPS, model.Config) {
+			if c.Batch <= 0 {
+				c.Batch = 1
+			}
+			return any(base.WithParams(th)).(model.AsyncPS), c
+		}
+	}
 	if a, ok := any(base).(model.AsyncPS); ok && a.SharedCores == 0 {
 		f.Sweep = func(th []float64, c model.Config, xs []float64) {
 			if c.Batch <= 0 {

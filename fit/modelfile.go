@@ -361,7 +361,8 @@ func (m *Model) Staleness(n float64) float64 {
 // its bootstrap interval (StalenessLo, StalenessHi), widened to one run's
 // by StalenessScatter as the updates' are by run_scatter (oneRun), times
 // N - 1, and stretched to hold the queueing network's own staleness (an
-// "mva" model: model.AsyncPS.Staleness by the arrival theorem), a rival
+// "mva" or "asyncps" model, Family.Network: model.AsyncPS.Staleness by the
+// arrival theorem), a rival
 // form as the steps/s interval holds the rival families': the linear law
 // keeps the share of the cycle between a worker's read and its apply that
 // the fitted runs measured, and the network lets it shrink as the links
@@ -382,11 +383,15 @@ func (m *Model) StalenessInterval(c model.Config) Interval {
 	lo, hi := oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, m.Level)
 	x := float64(c.Workers - 1)
 	iv := Interval{v, lo * x, hi * x}
-	if m.Family == "mva" && m.Queueing != nil {
-		iv = stretch(iv, m.sweeps.staleness(m.queueing(), m.theta(), c))
+	if m.fam.Network != nil {
+		iv = stretch(iv, m.sweeps.staleness(m.fam, m.queueing(), m.theta(), c))
 	}
 	return iv
 }
+
+// HasNetwork says whether m's family is a closed network of asynchronous
+// SGD (mva, asyncps), whose own staleness StalenessInterval holds.
+func (m *Model) HasNetwork() bool { return m.fam.Network != nil }
 
 // UpdatesToTarget is the number of global updates to reach loss target at
 // n workers, NaN when the model has no loss curve or the target is below

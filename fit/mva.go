@@ -145,6 +145,9 @@ func mvaFamily(q Queueing) Family {
 			})
 		},
 	}
+	f.Network = func(th []float64, c model.Config) (model.AsyncPS, model.Config) {
+		return q.AsyncPS(th), q.config(c)
+	}
 	// With shared cores the network changes with the worker count (and the
 	// machines): no sweep.
 	if q.SharedCores == 0 {

@@ -177,3 +177,28 @@ func TestParseModelStalenessInterval(t *testing.T) {
 		}
 	}
 }
+
+// An asyncps model (package model's network fitted through its parameter
+// vector) stretches its staleness's interval to its network's staleness
+// too: at 300 workers, far past the saturation of its links, the
+// network's staleness is the low end, with the memo and without.
+func TestStalenessIntervalAsyncPS(t *testing.T) {
+	m, err := ParseModel("m.json", []byte(`{"schema": "sgdplan/model/v1", "family": "asyncps", "mode": "async", "parameters": [{"name": "compute0", "value": 0.05}, {"name": "compute1", "value": 0.001}, {"name": "latency", "value": 0.02}, {"name": "apply", "value": 0.01}], "reference": {"batch": 16, "ps": 1}, "efficiency": {"b0": 0.01, "b1": 0.4, "b2": 0.1, "lambda": 0.03, "lambda_lo": 0.01, "lambda_hi": 0.05, "staleness_per_worker": 0.9, "staleness_per_worker_lo": 0.85, "staleness_per_worker_hi": 0.96, "staleness_scatter": 0.04, "target_loss": 0.6}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := *m
+	bare.sweeps = nil
+	a := model.AsyncPS{Batch: 1, Correction: true}.WithParams(m.theta())
+	for _, w := range []int{2, 300, 40} {
+		c := model.Config{Workers: w, PS: 1, Batch: 16}
+		net := a.Staleness(c)
+		iv := m.StalenessInterval(c)
+		if !(iv.Lo <= net && net <= iv.Hi) || bare.StalenessInterval(c) != iv {
+			t.Errorf("%d workers: %+v (alone %+v), the network's staleness %g", w, iv, bare.StalenessInterval(c), net)
+		}
+		if w == 300 && iv.Lo != net {
+			t.Errorf("300 workers: low end %g, want the network's %g (the law's own end is %g)", iv.Lo, net, 0.85*299)
+		}
+	}
+}

@@ -156,19 +156,19 @@ type stalCursor struct {
 	st *model.StalenessStepper
 }
 
-// staleness is the mean staleness of the queueing network q.AsyncPS(th)
-// at c by the arrival theorem (model.AsyncPS.Staleness with Flow off),
+// staleness is the mean staleness of f's queueing network (f.Network) at
+// th and c by the arrival theorem (model.AsyncPS.Staleness with Flow off),
 // from the key's recursion moved on from where it stands (a count below
 // it starts it again), so that ascending counts cost O(N) in all; solved
-// alone when the network has no stepper (shared cores).
-func (s *sweepMemo) staleness(q Queueing, th []float64, c model.Config) float64 {
-	a := q.AsyncPS(th)
+// alone when the network has no stepper (shared cores). q is the model's
+// queueing settings, part of the key.
+func (s *sweepMemo) staleness(f Family, q Queueing, th []float64, c model.Config) float64 {
+	a, cq := f.Network(th, c)
 	a.Flow = false
-	cq := q.config(c)
 	if s == nil || len(th) > sweepParams {
 		return a.Staleness(cq)
 	}
-	k := cursorKey{keyOf(Family{Name: "staleness"}, th, c), q}
+	k := cursorKey{keyOf(Family{Name: "staleness/" + f.Name}, th, c), q}
 	s.mu.Lock()
 	cur := s.stal[k]
 	if cur == nil {

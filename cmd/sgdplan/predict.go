@@ -689,7 +689,7 @@ func stalenessLawWarning(m *fit.Model) string {
 		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (one fitted run measured it, or model.json was written before 2026-12-06): %s", m.Staleness(2), checked)
 	}
 	network := ""
-	if m.Family == "mva" {
+	if m.HasNetwork() {
 		network = ", stretched to hold the queueing network's own staleness (lower once the links queue)"
 	}
 	return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N; its interval is the law's bootstrap widened by the fitted runs' scatter about it%s: %s; the mva model's interval held all 16 of those runs", m.Staleness(2), network, checked)
