@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -296,5 +297,37 @@ func TestSyncStepsPerSecond(t *testing.T) {
 		if got, want := samplesPerStep(r), float64(r.Batch*r.Workers); got != want {
 			t.Errorf("run %s: samples per step %g, want %g", r.Run, got, want)
 		}
+	}
+}
+
+// The batch law's bootstrap follows the fit's seed and level (it ran at
+// seed 1 and 90% whatever fit was asked): another seed resamples other
+// runs, another level gives another interval, and the defaults are those.
+func TestBatchLawSeedAndLevel(t *testing.T) {
+	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "sync-gns"))
+	if err != nil {
+		t.Skip(err)
+	}
+	law := func(o StepOptions) *GNSLaw {
+		t.Helper()
+		o.Bootstrap = -1
+		sf, err := FitSteps(tr, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sf.Model.Efficiency == nil || sf.Model.Efficiency.GNS == nil {
+			t.Fatal("no batch law")
+		}
+		return sf.Model.Efficiency.GNS
+	}
+	def, one, seven, wide := law(StepOptions{}), law(StepOptions{Seed: 1, Level: 0.9}), law(StepOptions{Seed: 7}), law(StepOptions{Level: 0.99})
+	if def.NoiseBatchLo != one.NoiseBatchLo || def.NoiseBatchHi != one.NoiseBatchHi {
+		t.Errorf("defaults [%g, %g], seed 1 at 90%% [%g, %g]", def.NoiseBatchLo, def.NoiseBatchHi, one.NoiseBatchLo, one.NoiseBatchHi)
+	}
+	if slices.EqualFunc(seven.Samples, def.Samples, slices.Equal) {
+		t.Error("seed 7 drew the same bootstrap samples as seed 1")
+	}
+	if !(wide.NoiseBatchHi-wide.NoiseBatchLo > def.NoiseBatchHi-def.NoiseBatchLo) {
+		t.Errorf("99%%: [%g, %g], 90%%: [%g, %g]: want wider", wide.NoiseBatchLo, wide.NoiseBatchHi, def.NoiseBatchLo, def.NoiseBatchHi)
 	}
 }

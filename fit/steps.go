@@ -1050,7 +1050,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		return nil
 	}
 	// Synchronous runs at 3 or more global batches: the batch law.
-	law, warn, ok := fitBatchLaw(curves, stats, trainWorkers)
+	law, warn, ok := fitBatchLaw(curves, stats, trainWorkers, s)
 	eff.Warnings = append(eff.Warnings, warn...)
 	if ok {
 		law.Warnings = append(eff.Warnings, law.Warnings...)
