@@ -256,22 +256,28 @@ func runCheck(c *cli.Context) error {
 			out.Warnings = append(out.Warnings, w)
 		}
 	}
+	// a verdict that could not be printed is no verdict: the write's
+	// error (exit 1) comes before its code
+	stdout := &stickyWriter{w: c.App.Writer}
 	if format == "json" {
 		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
-		fmt.Fprintf(c.App.Writer, "%s\n", b)
+		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
-		fmt.Fprintf(c.App.Writer, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
+		fmt.Fprintf(stdout, "%s: %s\n", v.word, v.reason)
+		fmt.Fprintf(stdout, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
 			workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
 		for _, l := range lines {
-			fmt.Fprintln(c.App.Writer, l)
+			fmt.Fprintln(stdout, l)
 		}
 	}
 	for _, w := range out.Warnings[len(early):] { // the early ones are said
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if stdout.err != nil {
+		return stdout.err
 	}
 	if v.code != exitOK {
 		return withCode(v.code, nil)

@@ -878,7 +878,10 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 	return cf, ""
 }
 
-func planTable(w io.Writer, out []planPolicy, n float64) error {
+// planTable prints plan's table; it returns the first error writing to
+// stdout (the lines after the first table dropped theirs).
+func planTable(stdout io.Writer, out []planPolicy, n float64) error {
+	w := &stickyWriter{w: stdout}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	weighted := out[0].MeanWeightedFlow > 0
 	head := "policy\tmean flow (s)\t"
@@ -951,9 +954,9 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 			}
 			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%s%.6g\t%.4g\t%d\t%.6g\t\n", cellText(j.Job), j.Arrival, j.Size, j.Workers, j.Completion, band, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
 		}
-		return tw.Flush()
+		tw.Flush()
 	}
-	return nil
+	return w.err
 }
 
 // planWholeFrom is whose whole-worker plan numeric's row p shows when it

@@ -349,8 +349,7 @@ func runPredict(c *cli.Context) error {
 	case "csv":
 		return writePredictCSV(c.App.Writer, rows)
 	}
-	writePredictTable(c.App.Writer, m, rows)
-	return nil
+	return writePredictTable(c.App.Writer, m, rows)
 }
 
 func ptr(v float64) *float64 { return &v }
@@ -434,7 +433,10 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	return cw.Error()
 }
 
-func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
+// writePredictTable prints rows as predict's table; it returns the first
+// error writing to w.
+func writePredictTable(out io.Writer, m *fit.Model, rows []predictRow) error {
+	w := &stickyWriter{w: out}
 	fmt.Fprintf(w, "%s; intervals %.0f%%", m, 100*m.Level)
 	if r := m.Diagnostics.RMSLE; r > 0.005 && !math.IsInf(r, 0) {
 		// the intervals are the curve's; a run measured at a configuration
@@ -480,6 +482,7 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	return w.err
 }
 
 // beyondNodes warns, once, when some of the worker counts ws land on more

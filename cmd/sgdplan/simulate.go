@@ -487,7 +487,10 @@ type simLayout struct {
 	seeds      int  // runs per policy; > 1: means with 95% intervals
 }
 
-func simWriteTable(w io.Writer, out []simPolicy, l simLayout) error {
+// simWriteTable prints simulate's table; it returns the first error
+// writing to stdout (the lines after the table dropped theirs).
+func simWriteTable(stdout io.Writer, out []simPolicy, l simLayout) error {
+	w := &stickyWriter{w: stdout}
 	energy := l.energy
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	ci := func(p simPolicy, key string, v float64) string {
@@ -540,7 +543,7 @@ func simWriteTable(w io.Writer, out []simPolicy, l simLayout) error {
 	if energy {
 		fmt.Fprintln(w, "total flow+energy: the sum of every job's response time plus the energy (Vaze and Nair's objective), beside the mean response")
 	}
-	return nil
+	return w.err
 }
 
 func simCSV(w io.Writer, out []simPolicy) error {
