@@ -571,23 +571,43 @@ func TestManifestEncodings(t *testing.T) {
 }
 
 // Too many workers from a PyTorchJob's replicas times nprocPerNode say
-// both: the position is that of the first replicas (6:17, the Master's
-// "replicas: 1"), which alone read as 1 replica making 20000 workers.
+// both, placed at the Worker's replicas (8:17), the role giving the most:
+// they were placed at the first role's, the Master's "replicas: 1" (6:17),
+// which alone read as 1 replica making 20000 workers.
 func TestCheckNprocTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
 	p := filepath.Join(dir, "pt.yaml")
 	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"5000\"\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
 	code, _, stderr := runCmd(t, "check", "--model", mp, p)
-	want := "check: " + p + ":6:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
+	want := "check: " + p + ":8:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
 	if code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	// the reviewer's case: testdata's PyTorchJob with 6000 Workers
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "pytorchjob-nproc.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "bigp.yaml")
+	os.WriteFile(big, []byte(strings.Replace(string(b), "replicas: 7", "replicas: 6000", 1)), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, big)
+	want = "check: " + big + ":19:17: 12002 workers (6001 replicas x nprocPerNode 2): too large"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("6000 Workers: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	// a Master alone is placed at its own replicas
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"20000\"\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, p)
+	want = "check: " + p + ":6:17: 20000 workers"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("a Master alone: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 	// the deprecated key named as given (it said nprocPerNode of a file
 	// without one)
 	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    nProcPerNode: 5000\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
 	code, _, stderr = runCmd(t, "check", "--model", mp, p)
-	want = "check: " + p + ":7:17: 20000 workers (4 replicas x elasticPolicy.nProcPerNode 5000): too large: at most 10000"
+	want = "check: " + p + ":9:17: 20000 workers (4 replicas x elasticPolicy.nProcPerNode 5000): too large: at most 10000"
 	if code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("elasticPolicy.nProcPerNode: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
