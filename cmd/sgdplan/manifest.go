@@ -728,7 +728,8 @@ var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)(<<)[ \t
 var yamlBinaryRE = regexp.MustCompile(`(?m)(?:^|[\s\[{,])(!!binary)(?:$|[\s,\]}])`)
 
 // yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
-// "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given
+// "FILE:LINE:COLUMN: not a Kubeflow job manifest: invalid YAML: ..." (column
+// 1 where the library names only the line), a key given
 // twice as such, at its column in b. Every problem names its line: the
 // library names none on line 1 (its count of a parser problem's line
 // starts at 0, and a scanner problem's line 0 is left out), none for a
@@ -765,7 +766,12 @@ func yamlError(path string, b []byte, err error) error {
 	var where pos
 	switch {
 	case line > 0:
-		where.line = line
+		// The library's message names the line alone (go.yaml.in/yaml/v2
+		// keeps the problem's column in its parser and prints only
+		// "line N: "): column 1 of that line, so that every manifest
+		// error reads FILE:LINE:COLUMN (a caret-less "m.yaml:2:" stood
+		// out among them). The line is the library's.
+		where.line, where.col = line, 1
 		if msg == "mapping values are not allowed in this context" {
 			if c := yamlColonCol(b, line, msg); c > 0 {
 				where.col = c
