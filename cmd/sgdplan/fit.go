@@ -106,6 +106,12 @@ func runFit(c *cli.Context) error {
 	if boot == 0 {
 		boot = -1
 	}
+	if err := emptyPath(c, "out", "fit writes model.json"); err != nil {
+		return err
+	}
+	if err := emptyPath(c, "plot", "no figure is drawn"); err != nil {
+		return err
+	}
 	if p := c.String("plot"); p != "" && sameFile(p, c.String("out")) {
 		return badInput(fmt.Errorf("fit: --plot %s is the --out path: the figure would overwrite the model; give them different paths", p))
 	}

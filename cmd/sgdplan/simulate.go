@@ -238,6 +238,10 @@ func simulateAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
 		seeds = 1
 	}
+	if fixed != nil && es == 0 && c.IsSet("seed") {
+		// (it was taken without a word)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seed %d: with --jobs and no --early-stop nothing is random, so the seed changes nothing\n", c.Uint64("seed"))
+	}
 	// the jobs file's fitted curves at the ends of their intervals
 	// (speed scaling replaces every curve: none then)
 	var ends planEnds
