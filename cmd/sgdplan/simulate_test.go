@@ -480,8 +480,8 @@ func TestIgnoredFlagsWarn(t *testing.T) {
 }
 
 // An empty path flag is bad input before any work, as report's and
-// convert's --out are: plan's and simulate's --plot ” drew no figure and
-// exited 0, fit's --plot ” the same, and fit's --out ” failed (exit 1)
+// convert's --out are: plan's and simulate's --plot "" drew no figure and
+// exited 0, fit's --plot "" the same, and fit's --out "" failed (exit 1)
 // after the whole fit.
 func TestEmptyPathFlagsRefused(t *testing.T) {
 	jobs := filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
