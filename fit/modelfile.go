@@ -1487,14 +1487,19 @@ func modeFits(fam Family, mode string) bool {
 	return false
 }
 
+// MaxBatch is the largest batch, per worker or global, a model takes: the
+// largest whole number a float64 holds exactly (above it every float64 is
+// "whole", and a batch of 1e300 samples gave steps/s of 5e-299 without a
+// word). model.json's reference batches are checked against it on load,
+// predict's and check's --batch and --global-batch when given.
+const MaxBatch = 1 << 53
+
 // checkReferenceFields refuses reference fields out of their range, each
 // at its line and column.
 func (m *Model) checkReferenceFields(at func(string) string) error {
 	r := &m.Reference
-	// whole: an integer, and one a float64 holds exactly (above 2^53
-	// every float64 is "whole", and a batch of 1e300 samples gave steps/s
-	// of 5e-299 without a word)
-	whole := func(v float64) bool { return v == math.Trunc(v) && v <= 1<<53 }
+	// whole: an integer, and one a float64 holds exactly (MaxBatch)
+	whole := func(v float64) bool { return v == math.Trunc(v) && v <= MaxBatch }
 	switch {
 	case r.PS < 0:
 		return errorf("%s: reference.ps = %d: want the shards, >= 0 (0: all-reduce)", at("reference.ps"), r.PS)

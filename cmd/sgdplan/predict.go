@@ -613,6 +613,10 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 	if !(b+g >= 1) || math.IsInf(b+g, 0) || b+g != math.Trunc(b+g) {
 		return nil, badInput(fmt.Errorf("%s: %s %g: want a whole number of samples, at least 1", cmd, name, b+g))
 	}
+	if b+g > fit.MaxBatch {
+		// (check --batch 1e300 printed 1.861e-297 steps/s)
+		return nil, badInput(fmt.Errorf("%s: %s %g: too large: want at most 2^53 = %d samples, the largest whole number a float64 holds exactly (model.json's reference batch has the same limit)", cmd, name, b+g, int64(fit.MaxBatch)))
+	}
 	out, err := m.WithBatch(b, g)
 	if err != nil {
 		return nil, badInput(fmt.Errorf("%s: %v", cmd, err))
