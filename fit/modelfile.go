@@ -1530,10 +1530,19 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case m.Mode == "allreduce" && r.PS > 0:
 		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
 	}
-	if r.MaxWorkers == 0 { // not recorded: the data's largest count
-		for _, c := range m.Data.Configurations {
-			r.MaxWorkers = max(r.MaxWorkers, c.Workers)
-		}
+	// data.configurations records every fitted configuration, and fit
+	// writes max_workers as their largest worker count: one that
+	// disagrees was edited (100000 over data of 64 workers hid check's and
+	// predict's warning that 128 workers extrapolate)
+	most := 0
+	for _, c := range m.Data.Configurations {
+		most = max(most, c.Workers)
+	}
+	switch {
+	case r.MaxWorkers == 0: // not recorded: the data's largest count
+		r.MaxWorkers = most
+	case most > 0 && r.MaxWorkers != most:
+		return errorf("%s: reference.max_workers = %d, but the largest worker count of data.configurations (the fitted data) is %d: want %d (or 0, which reads it from them)", at("reference.max_workers"), r.MaxWorkers, most, most)
 	}
 	return nil
 }
