@@ -57,9 +57,12 @@ pytorch container; cpu, or auto without it, needs --workers (torchrun counts at 
 --workers and --ps override the manifest.
 Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
 or of progress to the target when the model's statistical efficiency varies), 4 past
-saturation (a PS station at least 90% busy, or one more worker makes the job slower) or past
-the best time to target (the last worker's staleness, or a synchronous job's larger global
-batch, costs more than its speed adds), 2 bad input.
+saturation (a PS station at least 90% busy, or the job more than 1% slower than at the
+fastest smaller count) or past the best time to target (more than 1% longer to the target
+than at the fastest count: the last workers' staleness, or a synchronous job's larger global
+batch, costs more than their speed adds), 2 bad input, 1 another error (one writing the
+verdict out included: no verdict then). A loss within 1% is flat: the knee judges it (3 or
+0), not 4.
 
 Examples:
    sgdplan check --model model.json --workers 8 --ps 2
