@@ -1492,14 +1492,19 @@ func modeFits(fam Family, mode string) bool {
 	return false
 }
 
+// MaxBatch is the largest batch, per worker or global, a model takes: the
+// largest whole number a float64 holds exactly (above it every float64 is
+// "whole", and a batch of 1e300 samples gave steps/s of 5e-299 without a
+// word). model.json's reference batches are checked against it on load,
+// predict's and check's --batch and --global-batch when given.
+const MaxBatch = 1 << 53
+
 // checkReferenceFields refuses reference fields out of their range, each
 // at its line and column.
 func (m *Model) checkReferenceFields(at func(string) string) error {
 	r := &m.Reference
-	// whole: an integer, and one a float64 holds exactly (above 2^53
-	// every float64 is "whole", and a batch of 1e300 samples gave steps/s
-	// of 5e-299 without a word)
-	whole := func(v float64) bool { return v == math.Trunc(v) && v <= 1<<53 }
+	// whole: an integer, and one a float64 holds exactly (MaxBatch)
+	whole := func(v float64) bool { return v == math.Trunc(v) && v <= MaxBatch }
 	switch {
 	case r.PS < 0:
 		return errorf("%s: reference.ps = %d: want the shards, >= 0 (0: all-reduce)", at("reference.ps"), r.PS)
@@ -1530,10 +1535,19 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case m.Mode == "allreduce" && r.PS > 0:
 		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
 	}
-	if r.MaxWorkers == 0 { // not recorded: the data's largest count
-		for _, c := range m.Data.Configurations {
-			r.MaxWorkers = max(r.MaxWorkers, c.Workers)
-		}
+	// data.configurations records every fitted configuration, and fit
+	// writes max_workers as their largest worker count: one that
+	// disagrees was edited (100000 over data of 64 workers hid check's and
+	// predict's warning that 128 workers extrapolate)
+	most := 0
+	for _, c := range m.Data.Configurations {
+		most = max(most, c.Workers)
+	}
+	switch {
+	case r.MaxWorkers == 0: // not recorded: the data's largest count
+		r.MaxWorkers = most
+	case most > 0 && r.MaxWorkers != most:
+		return errorf("%s: reference.max_workers = %d, but the largest worker count of data.configurations (the fitted data) is %d: want %d (or 0, which reads it from them)", at("reference.max_workers"), r.MaxWorkers, most, most)
 	}
 	return nil
 }

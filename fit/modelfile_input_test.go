@@ -72,6 +72,12 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"batch": 32`, `"batch": 32.5`, `"batch": `, "reference.batch = 32.5: want the samples per worker and step, a whole number"},
 		{`"batch": 32`, `"batch": 0`, `"batch": `, "reference.batch = 0: want"},
 		{`"max_workers": 8`, `"max_workers": -2`, `"max_workers": `, "reference.max_workers = -2"},
+		// data.configurations records the fitted worker counts: a
+		// max_workers beyond them hid the warning that a count
+		// extrapolates (a smaller one would warn inside the data)
+		{`"max_workers": 8`, `"max_workers": 100000`, `"max_workers": `, "reference.max_workers = 100000, but the largest worker count of data.configurations (the fitted data) is 8: want 8 (or 0"},
+		{`"max_workers": 8`, `"max_workers": 4`, `"max_workers": `, "reference.max_workers = 4, but the largest worker count of data.configurations (the fitted data) is 8"},
+		{`"max_workers": 8`, `"max_workers": 0`, `"max_workers": `, ""},
 		{`"b0": 0.01`, `"b0": 0`, `"b0": `, "b0 = 0: want the loss curve's rate, > 0"},
 		{`"target_loss": 0.5`, `"target_loss": -1`, `"target_loss": `, "target_loss = -1"},
 		{`"staleness_per_worker": 1`, `"staleness_per_worker": -1`, `"staleness_per_worker": `, "staleness_per_worker = -1"},
@@ -117,6 +123,35 @@ func TestParseModelValueRanges(t *testing.T) {
 		if _, err := ParseModel("m.json", []byte(c.doc)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want %q", err, c.want)
 		}
+	}
+}
+
+// reference.max_workers is checked against the fitted data's record,
+// data.configurations: 0 reads their largest count, and without a record
+// (a hand-written model) any count >= 1 is taken as given.
+func TestParseModelMaxWorkersAgainstData(t *testing.T) {
+	m := fittedModel(t)
+	m.Reference.MaxWorkers = 0
+	b, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ParseModel("m.json", b); err != nil || back.Reference.MaxWorkers != 8 {
+		t.Errorf("max_workers 0: %v, read as %v; want 8, the data's largest", err, back)
+	}
+	m.Reference.MaxWorkers = 100000
+	if b, err = m.Marshal(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseModel("m.json", b); err == nil || !strings.Contains(err.Error(), "reference.max_workers = 100000, but") {
+		t.Errorf("max_workers 100000 over data of 8: %v", err)
+	}
+	m.Data.Configurations = nil
+	if b, err = m.Marshal(); err != nil {
+		t.Fatal(err)
+	}
+	if back, err := ParseModel("m.json", b); err != nil || back.Reference.MaxWorkers != 100000 {
+		t.Errorf("no data.configurations: %v; want max_workers 100000 as given", err)
 	}
 }
 

@@ -46,6 +46,18 @@ func outFolder(cmd, flag, path string) error {
 	return nil
 }
 
+// emptyPath refuses the path flag of c given as "" (bad input, before any
+// work): an empty --plot drew no figure and exited 0 without a word, and
+// fit's empty --out failed (exit 1) after the whole fit; report's and
+// convert's --out and check's --model are refused so when empty. without
+// says what leaving the flag out does.
+func emptyPath(c *cli.Context, flag, without string) error {
+	if c.IsSet(flag) && c.String(flag) == "" {
+		return badInput(fmt.Errorf("%s: --%s is empty: want a file path (without --%s, %s)", c.Command.Name, flag, flag, without))
+	}
+	return nil
+}
+
 // plotName warns on c's stderr when the --plot path of the command cmd
 // does not end in .png: the figure is a PNG whatever the name (out.txt was
 // written as one without a word).

@@ -57,9 +57,12 @@ pytorch container; cpu, or auto without it, needs --workers (torchrun counts at 
 --workers and --ps override the manifest.
 Exit codes: 0 fine, 3 past the knee (one more worker adds less than half a worker's speed,
 or of progress to the target when the model's statistical efficiency varies), 4 past
-saturation (a PS station at least 90% busy, or one more worker makes the job slower) or past
-the best time to target (the last worker's staleness, or a synchronous job's larger global
-batch, costs more than its speed adds), 2 bad input.
+saturation (a PS station at least 90% busy, or the job more than 1% slower than at the
+fastest smaller count) or past the best time to target (more than 1% longer to the target
+than at the fastest count: the last workers' staleness, or a synchronous job's larger global
+batch, costs more than their speed adds), 2 bad input, 1 another error (one writing the
+verdict out included: no verdict then). A loss within 1% is flat: the knee judges it (3 or
+0), not 4.
 
 Examples:
    sgdplan check --model model.json --workers 8 --ps 2
@@ -256,22 +259,28 @@ func runCheck(c *cli.Context) error {
 			out.Warnings = append(out.Warnings, w)
 		}
 	}
+	// a verdict that could not be printed is no verdict: the write's
+	// error (exit 1) comes before its code
+	stdout := &stickyWriter{w: c.App.Writer}
 	if format == "json" {
 		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
-		fmt.Fprintf(c.App.Writer, "%s\n", b)
+		fmt.Fprintf(stdout, "%s\n", b)
 	} else {
-		fmt.Fprintf(c.App.Writer, "%s: %s\n", v.word, v.reason)
-		fmt.Fprintf(c.App.Writer, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
+		fmt.Fprintf(stdout, "%s: %s\n", v.word, v.reason)
+		fmt.Fprintf(stdout, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
 			workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
 		for _, l := range lines {
-			fmt.Fprintln(c.App.Writer, l)
+			fmt.Fprintln(stdout, l)
 		}
 	}
 	for _, w := range out.Warnings[len(early):] { // the early ones are said
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
+	if stdout.err != nil {
+		return stdout.err
 	}
 	if v.code != exitOK {
 		return withCode(v.code, nil)

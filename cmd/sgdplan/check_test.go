@@ -588,3 +588,16 @@ func TestCheckReplicaNote(t *testing.T) {
 		}
 	}
 }
+
+// check --help says that "slower" (exit 4) is a loss above flatTol, and
+// that a smaller one is judged by the knee; it said "one more worker makes
+// the job slower", which a 0.5% loss does without exit 4.
+func TestCheckHelpSaysFlatTol(t *testing.T) {
+	pct := fmt.Sprintf("%g%%", 100*flatTol)
+	desc := checkCommand().Description
+	for _, want := range []string{"more than " + pct + " slower", "more than " + pct + " longer to the target", "A loss within " + pct + " is flat: the knee judges it"} {
+		if !strings.Contains(strings.Join(strings.Fields(desc), " "), want) {
+			t.Errorf("check's description lacks %q", want)
+		}
+	}
+}

@@ -252,11 +252,11 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		if err := writeFileAtomic(p, buf.Bytes()); err != nil {
 			return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 		}
-		fmt.Fprintf(stdout, "wrote %s (%s)\n", p, words.Count(len(res.Jobs), "job"))
+		_, err := fmt.Fprintf(stdout, "wrote %s (%s)\n", p, words.Count(len(res.Jobs), "job"))
 		if opts.P == 0 {
 			fmt.Fprintf(stderr, "sgdplan: note: the p column is empty: give plan and simulate --p P, convert again with --p, or fill the column\n")
 		}
-		return nil
+		return err // writing to stdout (the file is written)
 	}
 	// a file this conversion writes beside its gzipped twin (or the
 	// reverse) makes a folder no reader accepts: refused before writing
@@ -277,9 +277,10 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
 	}
 	written := map[string]bool{}
+	w := &stickyWriter{w: stdout}
 	for _, f := range res.Trace.Files() {
 		written[f.Name] = true
-		fmt.Fprintf(stdout, "wrote %s (%s)\n", filepath.Join(out, f.Name), words.Count(f.Rows, "row"))
+		fmt.Fprintf(w, "wrote %s (%s)\n", filepath.Join(out, f.Name), words.Count(f.Rows, "row"))
 	}
 	// canonical files of an earlier conversion into the same folder are
 	// read with these by fit and inspect, as one trace
@@ -294,7 +295,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if len(stale) > 0 {
 		fmt.Fprintf(stderr, "sgdplan: warning: %s also holds %s, which this conversion did not write (from an earlier one?): fit and inspect read them with the new files as one trace; remove them, or convert into an empty folder\n", out, strings.Join(stale, ", "))
 	}
-	return nil
+	return w.err // writing to stdout (the files are written)
 }
 
 // convertInputs lists the files convert reads for format from in: in when

@@ -106,6 +106,12 @@ func runFit(c *cli.Context) error {
 	if boot == 0 {
 		boot = -1
 	}
+	if err := emptyPath(c, "out", "fit writes model.json"); err != nil {
+		return err
+	}
+	if err := emptyPath(c, "plot", "no figure is drawn"); err != nil {
+		return err
+	}
 	if p := c.String("plot"); p != "" && sameFile(p, c.String("out")) {
 		return badInput(fmt.Errorf("fit: --plot %s is the --out path: the figure would overwrite the model; give them different paths", p))
 	}
@@ -157,8 +163,7 @@ func runFit(c *cli.Context) error {
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	writeFitTable(c.App.Writer, m, stats, train, c.String("out"))
-	return nil
+	return writeFitTable(c.App.Writer, m, stats, train, c.String("out"))
 }
 
 // withLinkRatesHow adds to fit's refusal of several link rates
@@ -657,7 +662,10 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 	}
 }
 
-func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, train []int, out string) {
+// writeFitTable prints fit's table; it returns the first error writing to
+// stdout.
+func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train []int, out string) error {
+	w := &stickyWriter{w: stdout}
 	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, m.FittedOn(), out)
 	if f := m.FamilyForm(); len(f.Members) > 0 {
 		fmt.Fprintf(w, "(%s)\n", f.Doc)
@@ -852,6 +860,7 @@ func writeFitTable(w io.Writer, m *fit.Model, stats []fit.RunStats, train []int,
 		}
 		fmt.Fprintf(w, "\n%d %s (also on stderr)\n", n, word)
 	}
+	return w.err
 }
 
 // interspersed returns the positional arguments of c, setting the flags

@@ -26,6 +26,12 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"check", "--model", mp, "--workers", "2", "--global-batch", "Inf"}, "--global-batch +Inf: want a finite number"},
 		{[]string{"predict", "--model", mp, "--batch", "1.5"}, "--batch 1.5: want a whole number of samples"},
 		{[]string{"check", "--model", mp, "--workers", "2", "--batch", "32.5"}, "--batch 32.5: want a whole number of samples"},
+		// above 2^53, model.json's cap on its reference batch (check
+		// --batch 1e300 printed 1.861e-297 steps/s)
+		{[]string{"check", "--model", mp, "--workers", "2", "--batch", "1e300"}, "check: --batch 1e+300: too large: want at most 2^53 = 9007199254740992 samples"},
+		{[]string{"check", "--model", mp, "--workers", "2", "--global-batch", "1e17"}, "check: --global-batch 1e+17: too large: want at most 2^53"},
+		{[]string{"predict", "--model", mp, "--batch", "1e300"}, "predict: --batch 1e+300: too large: want at most 2^53"},
+		{[]string{"predict", "--model", mp, "--global-batch", "9007199254740994"}, "predict: --global-batch 9.007199254740994e+15: too large: want at most 2^53"},
 		{[]string{"predict", "--model", mp, "extra.json"}, `unexpected argument "extra.json"`},
 		{[]string{"check", "--model", mp, "a.yaml", "b.yaml"}, "one manifest at most, got 2"},
 		{[]string{"check", "--model", mp, "--workers", "1e18"}, `--workers "1e18": too large: at most 10000 workers`},
@@ -55,5 +61,9 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 	// a whole batch written as a float is a batch
 	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1-2", "--batch", "64.0"); code != 0 {
 		t.Errorf("--batch 64.0: exit %d: %s", code, stderr)
+	}
+	// 2^53 itself is taken
+	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1-2", "--batch", "9007199254740992"); code != 0 {
+		t.Errorf("--batch 2^53: exit %d: %s", code, stderr)
 	}
 }

@@ -31,8 +31,9 @@ type manifest struct {
 	PS      int
 	HasPS   bool
 	// WorkersAt and PSAt are where the counts come from: the file and the
-	// line and column of the first role's replicas (or of the role, when
-	// replicas is absent: Kubeflow's default of 1), for check's messages.
+	// line and column of the replicas of the role that gives the most
+	// (the worker role's on a tie; the role's own place when replicas is
+	// absent: Kubeflow's default of 1), for check's messages.
 	WorkersAt, PSAt string
 	// Processes is a PyTorchJob's processes per replica (nprocPerNode;
 	// 1 otherwise): Workers is its replicas times Processes. ProcessesKey
@@ -341,10 +342,12 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	// (the leaders, then Worker, Chief and Master, then PS), so a PS
 	// above a Worker was told after it
 	// count is the replicas of the roles names of specs (found: any
-	// given) and where the first is; a role given twice or a count
-	// check refuses goes to faults
+	// given) and where those of the role giving the most are (ties: the
+	// first of names, the worker role: the first given was a
+	// PyTorchJob's Master, one replica, named for 6001 replicas too
+	// many); a role given twice or a count check refuses goes to faults
 	count := func(specs map[string]replicaSpec, names ...string) (int, bool, string) {
-		total, found, where := 0, false, pos{}
+		total, found, where, most := 0, false, pos{}, -1
 		for _, cn := range names {
 			s, n, ok, err := role(specs, cn)
 			if err != nil {
@@ -358,8 +361,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			if s.Replicas != nil {
 				r = *s.Replicas
 			}
-			if !found {
-				where = replicasAt(n)
+			if r > most {
+				where, most = replicasAt(n), r
 			}
 			if err := countFault(path, replicasAt(n), n+".replicas", r, ">= 0"); err != nil {
 				faults = append(faults, err)
@@ -428,7 +431,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if err := leader(j.Spec.PyTorch, master, true, "Kubeflow's training operator refuses a PyTorchJob whose Master is not one replica (put the other replicas under Worker)"); err != nil {
 			faults = append(faults, err)
 		}
-		w, ok, wAt := count(j.Spec.PyTorch, "Master", "Worker")
+		w, ok, wAt := count(j.Spec.PyTorch, "Worker", "Master")
 		nproc, warn, err := nprocPerNode(path, j.Spec.NprocPerNode, j.Spec.ElasticPolicy, at, b)
 		if err != nil {
 			faults = append(faults, err)
@@ -725,7 +728,8 @@ var yamlMergeRE = regexp.MustCompile(`(?m)(^[ \t]*(-[ \t]+)?|[{,][ \t]*)(<<)[ \t
 var yamlBinaryRE = regexp.MustCompile(`(?m)(?:^|[\s\[{,])(!!binary)(?:$|[\s,\]}])`)
 
 // yamlError says a YAML error of sigs.k8s.io/yaml in the project's words:
-// "FILE:LINE: not a Kubeflow job manifest: invalid YAML: ...", a key given
+// "FILE:LINE:COLUMN: not a Kubeflow job manifest: invalid YAML: ..." (column
+// 1 where the library names only the line), a key given
 // twice as such, at its column in b. Every problem names its line: the
 // library names none on line 1 (its count of a parser problem's line
 // starts at 0, and a scanner problem's line 0 is left out), none for a
@@ -762,7 +766,12 @@ func yamlError(path string, b []byte, err error) error {
 	var where pos
 	switch {
 	case line > 0:
-		where.line = line
+		// The library's message names the line alone (go.yaml.in/yaml/v2
+		// keeps the problem's column in its parser and prints only
+		// "line N: "): column 1 of that line, so that every manifest
+		// error reads FILE:LINE:COLUMN (a caret-less "m.yaml:2:" stood
+		// out among them). The line is the library's.
+		where.line, where.col = line, 1
 		if msg == "mapping values are not allowed in this context" {
 			if c := yamlColonCol(b, line, msg); c > 0 {
 				where.col = c

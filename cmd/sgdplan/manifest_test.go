@@ -49,7 +49,7 @@ func TestManifestAuditErrors(t *testing.T) {
 		{"kind", strings.Replace(job, "kind: TFJob", "kind: Deployment", 1), `m.yaml:5:7: kind "Deployment": expected TFJob or PyTorchJob`},
 		{"no kind", strings.Replace(job, "kind: TFJob\n", "", 1), "m.yaml:4:1: no kind"},
 		{"list", "- a\n- b\n", "m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
-		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:6: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
+		{"syntax", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n   bad: [\n", "m.yaml:6:1: not a Kubeflow job manifest: invalid YAML: did not find expected key"},
 		// wrong types in the manifest's words at their values (they named Go
 		// types: "of type main.replicaSpec")
 		{"role a number", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    PS: {replicas: 1}\n    Worker: 3\n", "m.yaml:5:13: not a Kubeflow job manifest: spec.tfReplicaSpecs.Worker holds a number where a replica spec (a mapping with replicas and template) was expected"},
@@ -482,7 +482,7 @@ func TestManifestDocuments(t *testing.T) {
 		{"two jobs", tf + "---\n" + svc + "---\n" + pt, 0, 0, "check: m.yaml: holds 2 Kubeflow jobs (TFJob at 2:7, PyTorchJob at 18:7): give a file with one (check judges one job)"},
 		// a document that is not YAML, at its own line (the parser runs to
 		// the end of the document: line 2, not the file's 11)
-		{"service not YAML", "kind: Service\nspec: [\n---\n" + tf, 0, 0, "check: m.yaml:2: not a Kubeflow job manifest: invalid YAML: did not find expected node content"},
+		{"service not YAML", "kind: Service\nspec: [\n---\n" + tf, 0, 0, "check: m.yaml:2:1: not a Kubeflow job manifest: invalid YAML: did not find expected node content"},
 		{"a list", "- a\n---\n" + tf, 0, 0, "check: m.yaml:1:1: not a Kubeflow job manifest: expected a mapping of apiVersion, kind and spec, got a list"},
 		// a "..." ends a document, and the next may start bare (YAML
 		// 1.2): the job after the Service's "..." was read as part of
@@ -571,23 +571,43 @@ func TestManifestEncodings(t *testing.T) {
 }
 
 // Too many workers from a PyTorchJob's replicas times nprocPerNode say
-// both: the position is that of the first replicas (6:17, the Master's
-// "replicas: 1"), which alone read as 1 replica making 20000 workers.
+// both, placed at the Worker's replicas (8:17), the role giving the most:
+// they were placed at the first role's, the Master's "replicas: 1" (6:17),
+// which alone read as 1 replica making 20000 workers.
 func TestCheckNprocTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
 	p := filepath.Join(dir, "pt.yaml")
 	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"5000\"\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
 	code, _, stderr := runCmd(t, "check", "--model", mp, p)
-	want := "check: " + p + ":6:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
+	want := "check: " + p + ":8:17: 20000 workers (4 replicas x nprocPerNode 5000): too large: at most 10000"
 	if code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	// the reviewer's case: testdata's PyTorchJob with 6000 Workers
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "manifests", "pytorchjob-nproc.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "bigp.yaml")
+	os.WriteFile(big, []byte(strings.Replace(string(b), "replicas: 7", "replicas: 6000", 1)), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, big)
+	want = "check: " + big + ":19:17: 12002 workers (6001 replicas x nprocPerNode 2): too large"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("6000 Workers: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	// a Master alone is placed at its own replicas
+	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  nprocPerNode: \"20000\"\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n"), 0o644)
+	code, _, stderr = runCmd(t, "check", "--model", mp, p)
+	want = "check: " + p + ":6:17: 20000 workers"
+	if code != exitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("a Master alone: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
 	// the deprecated key named as given (it said nprocPerNode of a file
 	// without one)
 	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    nProcPerNode: 5000\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
 	code, _, stderr = runCmd(t, "check", "--model", mp, p)
-	want = "check: " + p + ":7:17: 20000 workers (4 replicas x elasticPolicy.nProcPerNode 5000): too large: at most 10000"
+	want = "check: " + p + ":9:17: 20000 workers (4 replicas x elasticPolicy.nProcPerNode 5000): too large: at most 10000"
 	if code != exitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("elasticPolicy.nProcPerNode: exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
 	}
@@ -704,7 +724,7 @@ func TestManifestTagDirective(t *testing.T) {
 		{"a fault, first", tag + "---\n" + strings.Replace(job, "int 4", "int -4", 1) + "---\nkind: Service\n", 0, 0, "check: m.yaml:7:17: Worker.replicas = -4, want >= 0"},
 		// the directive is the Service's, not the job's (at the tag's
 		// line: the YAML library names the one above)
-		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:9: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
+		{"the document above's", tag + "---\nkind: Service\n---\n" + job, 0, 0, "check: m.yaml:9:1: not a Kubeflow job manifest: invalid YAML: found undefined tag handle"},
 		{"inside the document above", "kind: Service\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:2:1: %TAG directive inside the document above it (line 1; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
 		{"after ---", "kind: Service\n---\n# tags\n" + tag + "---\n" + job, 0, 0, "check: m.yaml:4:1: %TAG directive inside the document above it (line 2; no ... ends that document before the directive): YAML 1.2 takes a document's directives only at the start of the stream or after a ... line: expected a ... line above it"},
 	})
@@ -811,20 +831,21 @@ func TestManifestFirstTypeFaultInFileOrder(t *testing.T) {
 
 // The YAML library names a parser problem's line counted from 0, one
 // above the line in fault, and none on line 1 (a scanner problem's line is
-// right): check names the line in fault.
+// right): check names the line in fault, at column 1 (the library names no
+// column; every other manifest error has one).
 func TestManifestYAMLParserErrorLine(t *testing.T) {
 	const bad = ": not a Kubeflow job manifest: invalid YAML: "
 	checkManifestCases(t, []manifestCase{
 		// (it said line 1)
-		{"a tag", "kind: TFJob\nspec: !e!int 4\n", 0, 0, "check: m.yaml:2" + bad + "found undefined tag handle"},
+		{"a tag", "kind: TFJob\nspec: !e!int 4\n", 0, 0, "check: m.yaml:2:1" + bad + "found undefined tag handle"},
 		// (it said no line)
-		{"a tag on line 1", "kind: !e!int 4\n", 0, 0, "check: m.yaml:1" + bad + "found undefined tag handle"},
+		{"a tag on line 1", "kind: !e!int 4\n", 0, 0, "check: m.yaml:1:1" + bad + "found undefined tag handle"},
 		// (it said line 3)
-		{"a key in a list", "kind: TFJob\nspec:\n  - 1\n  x: 2\n", 0, 0, "check: m.yaml:4" + bad + "did not find expected '-' indicator"},
+		{"a key in a list", "kind: TFJob\nspec:\n  - 1\n  x: 2\n", 0, 0, "check: m.yaml:4:1" + bad + "did not find expected '-' indicator"},
 		// the end of the stream, past the final line break: the last line
-		{"an unclosed list", "kind: TFJob\nspec: [\n", 0, 0, "check: m.yaml:2" + bad + "did not find expected node content"},
+		{"an unclosed list", "kind: TFJob\nspec: [\n", 0, 0, "check: m.yaml:2:1" + bad + "did not find expected node content"},
 		// a scanner's problem, as the library says it
-		{"a tab", "kind: TFJob\n\tspec: 1\n", 0, 0, "check: m.yaml:2" + bad + "found a tab character that violates indentation"},
+		{"a tab", "kind: TFJob\n\tspec: 1\n", 0, 0, "check: m.yaml:2:1" + bad + "found a tab character that violates indentation"},
 	})
 }
 
@@ -841,8 +862,8 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 		{"a: b: c", "a: b: c\n", 0, 0, "check: m.yaml:1:5" + bad + twice},
 		{"a quoted key", "\"a\": b: c\nkind: TFJob\n", 0, 0, "check: m.yaml:1:7" + bad + twice},
 		{"a ': ' in quotes", "x: \"a: b\": c\n", 0, 0, "check: m.yaml:1:10" + bad + twice},
-		{"a token", "@kind: TFJob\n", 0, 0, "check: m.yaml:1" + bad + "found character that cannot start any token"},
-		{"an escape", "kind: \"TF\\qJob\"\n", 0, 0, "check: m.yaml:1" + bad + "found unknown escape character"},
+		{"a token", "@kind: TFJob\n", 0, 0, "check: m.yaml:1:1" + bad + "found character that cannot start any token"},
+		{"an escape", "kind: \"TF\\qJob\"\n", 0, 0, "check: m.yaml:1:1" + bad + "found unknown escape character"},
 		{"a control character", "kind: TFJob\nspec:\n  \x01x: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "control characters are not allowed"},
 		{"not UTF-8", "kind: TFJob\nspec:\n  x: \xff\n", 0, 0, "check: m.yaml:3:6" + bad + "invalid leading UTF-8 octet"},
 		{"an unknown anchor", "kind: TFJob\nspec:\n  tfReplicaSpecs: *specs\n", 0, 0, "check: m.yaml:3:19" + bad + "unknown anchor 'specs' referenced"},
@@ -852,7 +873,7 @@ func TestManifestYAMLErrorAlwaysLine(t *testing.T) {
 		{"a merge of a number", "kind: TFJob\nspec:\n  <<: 1\n", 0, 0, "check: m.yaml:3:3" + bad + "map merge requires map or sequence of maps as the value"},
 		{"binary", "kind: TFJob\nspec:\n  x: !!binary '@@'\n", 0, 0, "check: m.yaml:3:6" + bad + "!!binary value contains invalid base64 data"},
 		// (line 2: it said the line after the last line break)
-		{"an unclosed quote", "kind: 'TFJob\n", 0, 0, "check: m.yaml:1" + bad + "found unexpected end of stream"},
+		{"an unclosed quote", "kind: 'TFJob\n", 0, 0, "check: m.yaml:1:1" + bad + "found unexpected end of stream"},
 		// on a later line the line was right: now the column too
 		{"on line 5", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2: 3\n", 0, 0, "check: m.yaml:5:18" + bad + twice},
 		// an indentation fault: the ':' at its column, without the hint

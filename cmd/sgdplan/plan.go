@@ -221,6 +221,9 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	if !(s.alpha > 0 && s.alpha < 1) {
 		return s, badInput(fmt.Errorf("%s: --knee-alpha %g: want 0 < alpha < 1", c.Command.Name, s.alpha))
 	}
+	if err := emptyPath(c, "plot", "no figure is drawn"); err != nil {
+		return s, err
+	}
 	// --plot (plan's and simulate's) must not replace the jobs file
 	if plot, jobs := c.String("plot"), c.String("jobs"); plot != "" && jobs != "" {
 		if err := notAnInput(c.Command.Name, "plot", plot, nil, []input{namedInput(jobs, "--jobs")}); err != nil {
@@ -230,6 +233,15 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	var err error
 	if s.names, err = planPolicies(c.String("policy"), s.alpha, allowNumeric); err != nil {
 		return s, badInput(err)
+	}
+	if pol := c.String("policy"); c.IsSet("knee-alpha") && pol != "knee" && pol != "all" && pol != "numeric" {
+		// (it was taken without a word; numeric starts from every
+		// heuristic's plan, knee's among them)
+		users := "knee and all use it"
+		if allowNumeric {
+			users = "knee, numeric and all use it"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --knee-alpha %g: --policy %s does not use it (%s), so it changes nothing\n", s.alpha, pol, users)
 	}
 	return s, nil
 }
@@ -878,7 +890,10 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 	return cf, ""
 }
 
-func planTable(w io.Writer, out []planPolicy, n float64) error {
+// planTable prints plan's table; it returns the first error writing to
+// stdout (the lines after the first table dropped theirs).
+func planTable(stdout io.Writer, out []planPolicy, n float64) error {
+	w := &stickyWriter{w: stdout}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	weighted := out[0].MeanWeightedFlow > 0
 	head := "policy\tmean flow (s)\t"
@@ -951,9 +966,9 @@ func planTable(w io.Writer, out []planPolicy, n float64) error {
 			}
 			fmt.Fprintf(tw, "%s\t%.4g\t%.4g\t%.4g\t%.6g\t%s%.6g\t%.4g\t%d\t%.6g\t\n", cellText(j.Job), j.Arrival, j.Size, j.Workers, j.Completion, band, j.FlowTime, j.Slowdown, j.WorkersInteger, j.CompletionInteger)
 		}
-		return tw.Flush()
+		tw.Flush()
 	}
-	return nil
+	return w.err
 }
 
 // planWholeFrom is whose whole-worker plan numeric's row p shows when it

@@ -349,8 +349,7 @@ func runPredict(c *cli.Context) error {
 	case "csv":
 		return writePredictCSV(c.App.Writer, rows)
 	}
-	writePredictTable(c.App.Writer, m, rows)
-	return nil
+	return writePredictTable(c.App.Writer, m, rows)
 }
 
 func ptr(v float64) *float64 { return &v }
@@ -434,7 +433,10 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	return cw.Error()
 }
 
-func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
+// writePredictTable prints rows as predict's table; it returns the first
+// error writing to w.
+func writePredictTable(out io.Writer, m *fit.Model, rows []predictRow) error {
+	w := &stickyWriter{w: out}
 	fmt.Fprintf(w, "%s; intervals %.0f%%", m, 100*m.Level)
 	if r := m.Diagnostics.RMSLE; r > 0.005 && !math.IsInf(r, 0) {
 		// the intervals are the curve's; a run measured at a configuration
@@ -480,6 +482,7 @@ func writePredictTable(w io.Writer, m *fit.Model, rows []predictRow) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	return w.err
 }
 
 // beyondNodes warns, once, when some of the worker counts ws land on more
@@ -609,6 +612,10 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 	}
 	if !(b+g >= 1) || math.IsInf(b+g, 0) || b+g != math.Trunc(b+g) {
 		return nil, badInput(fmt.Errorf("%s: %s %g: want a whole number of samples, at least 1", cmd, name, b+g))
+	}
+	if b+g > fit.MaxBatch {
+		// (check --batch 1e300 printed 1.861e-297 steps/s)
+		return nil, badInput(fmt.Errorf("%s: %s %g: too large: want at most 2^53 = %d samples, the largest whole number a float64 holds exactly (model.json's reference batch has the same limit)", cmd, name, b+g, int64(fit.MaxBatch)))
 	}
 	out, err := m.WithBatch(b, g)
 	if err != nil {

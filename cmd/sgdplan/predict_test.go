@@ -288,12 +288,13 @@ func TestPredictBeyondShards(t *testing.T) {
 
 // A batch so large that the target falls within one update is warned about
 // (it printed 3.3e-15 updates with no word on what that means); a batch
-// inside the data is not.
+// inside the data is not. (2^53 is the largest batch taken: 1e18 is
+// refused.)
 func TestPredictWarnsUnderOneUpdate(t *testing.T) {
 	mp := fitModel(t, t.TempDir())
-	code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--batch", "1000000000000000000")
+	code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--batch", "9007199254740992")
 	if code != 0 || !strings.Contains(stderr, "less than one: the batch is so far beyond") {
-		t.Errorf("batch 1e18: exit %d, stderr %q", code, stderr)
+		t.Errorf("batch 2^53: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "2")
 	if code != 0 || strings.Contains(stderr, "less than one") {

@@ -227,15 +227,16 @@ func runReport(c *cli.Context, o reportOptions) error {
 	for _, w := range printed {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	w := &stickyWriter{w: c.App.Writer}
 	if len(removed) > 0 {
 		for i, f := range removed {
 			removed[i] = filepath.Join(o.out, f)
 		}
-		fmt.Fprintf(c.App.Writer, "removed the earlier report's figures this one does not draw: %s\n", strings.Join(removed, ", "))
+		fmt.Fprintf(w, "removed the earlier report's figures this one does not draw: %s\n", strings.Join(removed, ", "))
 	}
-	fmt.Fprintf(c.App.Writer, "report written to %s (open it in a browser; summary in %s)\n",
+	fmt.Fprintf(w, "report written to %s (open it in a browser; summary in %s)\n",
 		filepath.Join(o.out, "index.html"), filepath.Join(o.out, "summary.md"))
-	return nil
+	return w.err // writing to stdout (the report is written)
 }
 
 // buildReport computes every number and figure of the report.

@@ -238,6 +238,10 @@ func simulateAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
 		seeds = 1
 	}
+	if fixed != nil && es == 0 && c.IsSet("seed") {
+		// (it was taken without a word)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seed %d: with --jobs and no --early-stop nothing is random, so the seed changes nothing\n", c.Uint64("seed"))
+	}
 	// the jobs file's fitted curves at the ends of their intervals
 	// (speed scaling replaces every curve: none then)
 	var ends planEnds
@@ -487,7 +491,10 @@ type simLayout struct {
 	seeds      int  // runs per policy; > 1: means with 95% intervals
 }
 
-func simWriteTable(w io.Writer, out []simPolicy, l simLayout) error {
+// simWriteTable prints simulate's table; it returns the first error
+// writing to stdout (the lines after the table dropped theirs).
+func simWriteTable(stdout io.Writer, out []simPolicy, l simLayout) error {
+	w := &stickyWriter{w: stdout}
 	energy := l.energy
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	ci := func(p simPolicy, key string, v float64) string {
@@ -540,7 +547,7 @@ func simWriteTable(w io.Writer, out []simPolicy, l simLayout) error {
 	if energy {
 		fmt.Fprintln(w, "total flow+energy: the sum of every job's response time plus the energy (Vaze and Nair's objective), beside the mean response")
 	}
-	return nil
+	return w.err
 }
 
 func simCSV(w io.Writer, out []simPolicy) error {

@@ -452,3 +452,52 @@ func TestSimWriteTableLayout(t *testing.T) {
 		t.Errorf("one seed, whole workers, no weights: the table says otherwise:\n%s", s)
 	}
 }
+
+// Flags that change nothing say so: --knee-alpha under a policy that does
+// not use it (plan and simulate), and simulate's --seed with a jobs file
+// and no --early-stop (nothing random); both were taken without a word.
+// Where they count, no warning.
+func TestIgnoredFlagsWarn(t *testing.T) {
+	jobs := filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
+	for _, c := range []struct {
+		args []string
+		want string // "" for no warning
+	}{
+		{[]string{"plan", "--policy", "equi", "--knee-alpha", "0.2"}, "sgdplan: warning: --knee-alpha 0.2: --policy equi does not use it (knee, numeric and all use it), so it changes nothing\n"},
+		{[]string{"simulate", "--policy", "hesrpt", "--knee-alpha", "0.2"}, "sgdplan: warning: --knee-alpha 0.2: --policy hesrpt does not use it (knee and all use it), so it changes nothing\n"},
+		{[]string{"plan", "--policy", "knee", "--knee-alpha", "0.2"}, ""},
+		{[]string{"plan", "--policy", "all", "--knee-alpha", "0.2"}, ""},
+		{[]string{"simulate", "--policy", "knee", "--knee-alpha", "0.2"}, ""},
+		{[]string{"simulate", "--policy", "equi", "--seed", "7"}, "sgdplan: warning: --seed 7: with --jobs and no --early-stop nothing is random, so the seed changes nothing\n"},
+		{[]string{"simulate", "--policy", "equi", "--seed", "7", "--early-stop", "0.3"}, ""},
+	} {
+		code, _, stderr := runCmd(t, append(c.args, "--jobs", jobs, "--servers", "16", "--format", "json")...)
+		warned := strings.Contains(stderr, "changes nothing")
+		if code != 0 || c.want == "" && warned || c.want != "" && !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 0 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// An empty path flag is bad input before any work, as report's and
+// convert's --out are: plan's and simulate's --plot "" drew no figure and
+// exited 0, fit's --plot "" the same, and fit's --out "" failed (exit 1)
+// after the whole fit.
+func TestEmptyPathFlagsRefused(t *testing.T) {
+	jobs := filepath.Join("..", "..", "testdata", "jobs-example", "jobs.csv")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--jobs", jobs, "--servers", "4", "--plot", ""}, "sgdplan: plan: --plot is empty: want a file path (without --plot, no figure is drawn)\n"},
+		{[]string{"plan", "--jobs", jobs, "--servers", "4", "--plot="}, "sgdplan: plan: --plot is empty"},
+		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--plot", ""}, "sgdplan: simulate: --plot is empty"},
+		{[]string{"fit", fitAsync, "--out", filepath.Join(t.TempDir(), "m.json"), "--plot", ""}, "sgdplan: fit: --plot is empty"},
+		{[]string{"fit", fitAsync, "--out", ""}, "sgdplan: fit: --out is empty: want a file path (without --out, fit writes model.json)\n"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}

@@ -118,7 +118,7 @@ func runValidate(c *cli.Context) error {
 	if err := writeFileAtomic(out, []byte(md)); err != nil {
 		return withCode(exitFailure, err)
 	}
-	w := c.App.Writer
+	w := &stickyWriter{w: c.App.Writer}
 	for _, d := range rep.datasets {
 		fmt.Fprintf(w, "%-24s", d.name)
 		for i, m := range rep.methods {
@@ -127,7 +127,7 @@ func runValidate(c *cli.Context) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "wrote %s and %s\n", out, imgPath)
-	return nil
+	return w.err // writing to stdout (the files are written)
 }
 
 type datasetResult struct {
