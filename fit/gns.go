@@ -273,6 +273,10 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		return eff, nil, true
 	}
 	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
+	// the curve's own samples (each run's points resampled, lambda held at
+	// 0): the updates to a target other than the law's scale by the
+	// curve's ratio of the two, whose uncertainty they give
+	eff.CurveSamples, eff.CurveScale = curveUncertainty(runs, sf, s)
 	eff.Warnings = append(eff.Warnings, fmt.Sprintf("synchronous runs at %d global batches (%g to %g samples per step): the updates to target follow the batch law, gradient noise scale %.4g samples [%.4g, %.4g], %.4g steps to loss %.4g at %g; the staleness law is not fitted (synchronous)",
 		len(f.Batches), f.Batches[0], f.Batches[len(f.Batches)-1], f.Noise, f.NoiseLo, f.NoiseHi, f.StepsRef, f.Target, f.RefBatch))
 	return eff, nil, true

@@ -274,3 +274,53 @@ func polluxRun(t *testing.T, path string, b float64, toLoss func(float64) float6
 	}
 	return r
 }
+
+// Beside the batch law, the loss curve in steps at the reference batch
+// keeps its own samples (lambda 0): the updates to a target other than the
+// law's scale by the curve's ratio of the two, and that ratio's
+// uncertainty widens their interval; at the law's own target (ratio 1)
+// nothing changes, and the farther the target the wider.
+func TestGNSCurveRatioInterval(t *testing.T) {
+	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "sync-gns"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf, err := FitSteps(tr, []string{"powerlaw"}, StepOptions{Bootstrap: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	e, g := m.Efficiency, m.Efficiency.GNS
+	if len(e.CurveSamples) < 40 || !(e.CurveScale >= 1) {
+		t.Fatalf("curve samples %d, scale %g: want the curve's samples beside the batch law", len(e.CurveSamples), e.CurveScale)
+	}
+	for i, s := range e.CurveSamples {
+		if s[3] != 0 {
+			t.Fatalf("curve sample %d has lambda %g beside a batch law", i, s[3])
+		}
+	}
+	bare := *m
+	be := *e
+	be.CurveSamples, be.CurveScale = nil, 0
+	bare.Efficiency = &be
+	width := func(m *Model, target float64) (Interval, float64) {
+		u := m.Predict(model.Config{Workers: 8}, target, 0).UpdatesToTarget
+		return u, math.Log(u.Hi / u.Lo)
+	}
+	at, atBare := width(m, g.TargetLoss)
+	if u, _ := width(&bare, g.TargetLoss); u != at {
+		t.Errorf("at the law's target: %+v with the curve's samples, %+v without", at, u)
+	}
+	prev := 0.0
+	for _, target := range []float64{0.07, 0.1, 0.2} {
+		u, w := width(m, target)
+		ub, wb := width(&bare, target)
+		if u.Value != ub.Value || !(u.Lo <= u.Value && u.Value <= u.Hi) || !(w > wb) {
+			t.Errorf("target %g: %+v (log width %.3g) with the curve's samples, %+v (%.3g) without: want the same point, a wider interval", target, u, w, ub, wb)
+		}
+		if w <= prev || w <= atBare {
+			t.Errorf("target %g: log width %.3g, want wider than at targets nearer the law's %g (%.3g)", target, w, g.TargetLoss, math.Max(prev, atBare))
+		}
+		prev = w
+	}
+}

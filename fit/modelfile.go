@@ -460,6 +460,36 @@ func (m *Model) gnsTargetRatio(target float64) float64 {
 	return ut / u0
 }
 
+// gnsRatioInterval is the interval at m.Level of gnsTargetRatio(target)
+// over the loss curve's samples (Efficiency.CurveSamples, widened by
+// CurveScale): how well the curve knows the updates to target relative to
+// those to the law's target. ok is false at the law's own target (the
+// ratio is 1), without samples, or where an end is not a positive finite
+// number (a sample's floor at or above a loss).
+func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
+	e, g := m.Efficiency, m.gns()
+	if g == nil || target == g.TargetLoss || len(e.CurveSamples) == 0 {
+		return iv, false
+	}
+	ratio := func(s []float64) float64 {
+		curve := model.LossCurve{B0: s[0], B1: s[1], B2: s[2]}
+		ut, err1 := curve.UpdatesTo(target)
+		u0, err2 := curve.UpdatesTo(g.TargetLoss)
+		switch {
+		case err1 != nil || !(ut >= 0):
+			return math.Inf(1) // the sample's floor keeps target out of reach
+		case err2 != nil || !(u0 > 0):
+			return 0 // nor can it say how far the law's target is
+		}
+		return ut / u0
+	}
+	iv = sampleInterval(ratio, []float64{e.B0, e.B1, e.B2, 0}, e.CurveSamples, e.CurveScale, m.Level)
+	if !(iv.Lo > 0 && iv.Value > 0) || math.IsNaN(iv.Hi) {
+		return iv, false
+	}
+	return iv, true
+}
+
 // gnsUpdates is the batch law's updates to target at c (completed) with
 // steps_ref stepsRef and noise scale noise, ratio the target's
 // (gnsTargetRatio).
@@ -1854,19 +1884,16 @@ func (e *Efficiency) CurveIntervals(level float64) (lo, hi [3]float64, ok bool) 
 
 // checkCurveSamples checks efficiency.curve_samples: four values each,
 // (b0 > 0, b1 >= 0, b2 >= 0, lambda >= 0) finite, lambda 0 where the
-// model's is fixed, and none beside a batch law (whose updates they do
-// not give).
+// model's is fixed or beside a batch law (whose curve counts steps at
+// its reference batch, with no staleness).
 func checkCurveSamples(e *Efficiency, at func(string) string) error {
-	if len(e.CurveSamples) > 0 && e.GNS != nil {
-		return errorf("%s: efficiency: curve_samples beside a batch law (gns): want none (the batch law's updates do not come from them)", at("efficiency.curve_samples"))
-	}
 	names := [4]string{"b0", "b1", "b2", "lambda"}
 	for i, s := range e.CurveSamples {
 		if len(s) != 4 {
 			return errorf("%s: efficiency: curve sample %d has %d values, want 4 (b0, b1, b2, lambda)", at(fmt.Sprintf("efficiency.curve_samples[%d]", i)), i+1, len(s))
 		}
 		for j, v := range s {
-			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 0 && v == 0) || (j == 3 && e.LambdaFixed && v != 0)
+			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 0 && v == 0) || (j == 3 && (e.LambdaFixed || e.GNS != nil) && v != 0)
 			if bad {
 				want := ">= 0 and finite"
 				switch {
@@ -1874,6 +1901,8 @@ func checkCurveSamples(e *Efficiency, at func(string) string) error {
 					want = "> 0 and finite (the curve's rate)"
 				case j == 3 && e.LambdaFixed:
 					want = "0 (lambda_fixed: the model holds lambda at 0)"
+				case j == 3 && e.GNS != nil:
+					want = "0 (beside a batch law the curve counts steps at its reference batch, with no staleness)"
 				}
 				return errorf("%s: efficiency: curve sample %d: %s = %g: want %s", at(fmt.Sprintf("efficiency.curve_samples[%d][%d]", i, j)), i+1, names[j], v, want)
 			}
@@ -2150,6 +2179,19 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 		ratio := m.gnsTargetRatio(target)
 		at := func(s []float64) float64 { return m.gnsUpdates(c, s[0], s[1], ratio) }
 		iv := sampleInterval(at, []float64{g.StepsRef, g.NoiseBatch}, g.Samples, g.IntervalScale, m.Level)
+		if r, ok := m.gnsRatioInterval(target); ok && iv.Value > 0 {
+			// the curve's ratio, independent of the law's samples (other
+			// resamples): log distances joined as independent errors
+			if iv.Lo > 0 {
+				iv.Lo = iv.Value * math.Exp(-math.Hypot(math.Log(iv.Value/iv.Lo), math.Log(r.Value/r.Lo)))
+			}
+			switch {
+			case math.IsInf(r.Hi, 1):
+				iv.Hi = r.Hi // within the interval the target may never be reached
+			case !math.IsInf(iv.Hi, 0):
+				iv.Hi = iv.Value * math.Exp(math.Hypot(math.Log(iv.Hi/iv.Value), math.Log(r.Hi/r.Value)))
+			}
+		}
 		return iv.Lo, iv.Hi, true
 	}
 	if e == nil || len(e.CurveSamples) == 0 || m.gns() != nil || math.IsNaN(target) {

@@ -828,6 +828,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			g.TargetLoss, g.StepsRef, g.NoiseBatch, g.NoiseBatch, g.RefBatch, g.NoiseBatch, 100*m.Level, g.NoiseBatchLo, g.NoiseBatchHi, g.MinBatch, g.MaxBatch)
 		if e.B0 > 0 {
 			fmt.Fprintf(w, "loss curve l(k) = 1/(%.4g k + %.4g) + %.4g in steps at global batch %.4g (other targets scale its updates)\n", e.B0, e.B1, e.B2, g.RefBatch)
+			if lo, hi, ok := e.CurveIntervals(m.Level); ok {
+				fmt.Fprintf(w, "loss curve's %.0f%% intervals (%d resamples of each run's loss points; they widen the updates to targets other than %.4g): b0 [%.4g, %.4g], b1 [%.4g, %.4g], b2 [%.4g, %.4g]\n", 100*m.Level, len(e.CurveSamples), g.TargetLoss, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
+			}
 		}
 	} else if e := m.Efficiency; e != nil && e.B0 > 0 {
 		per := ""
