@@ -1446,8 +1446,17 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		if err := checkCurveSamples(e, at); err != nil {
 			return nil, err
 		}
-		if (e.StalenessLo != 0 || e.StalenessHi != 0) && !(e.StalenessLo >= 0 && e.StalenessLo <= e.StalenessPerWorker && e.StalenessPerWorker <= e.StalenessHi && !math.IsInf(e.StalenessHi, 0)) {
-			return nil, errorf("%s: efficiency: staleness_per_worker %g is outside its interval [%g, %g]: want 0 <= lo <= staleness_per_worker <= hi, finite (or neither end)", at("efficiency.staleness_per_worker_lo"), e.StalenessPerWorker, e.StalenessLo, e.StalenessHi)
+		if e.StalenessLo != 0 || e.StalenessHi != 0 {
+			// placed at the end that is wrong (lo where both are)
+			place := "efficiency.staleness_per_worker_lo"
+			if e.StalenessLo >= 0 && e.StalenessLo <= e.StalenessPerWorker {
+				place = "efficiency.staleness_per_worker_hi"
+			}
+			// hi at most e^maxRunScatter times the point: hi x (N - 1)
+			// overflowed to +Inf at 64 workers from 1e307
+			if !(e.StalenessLo >= 0 && e.StalenessLo <= e.StalenessPerWorker && e.StalenessPerWorker <= e.StalenessHi && e.StalenessHi <= e.StalenessPerWorker*math.Exp(maxRunScatter)) {
+				return nil, errorf("%s: efficiency: staleness_per_worker %g is outside its interval [%g, %g]: want 0 <= lo <= staleness_per_worker <= hi <= %.4g (e^%d times it), or neither end", at(place), e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessPerWorker*math.Exp(maxRunScatter), maxRunScatter)
+			}
 		}
 		if !(e.StalenessScatter >= 0 && e.StalenessScatter <= maxRunScatter) {
 			return nil, errorf("%s: efficiency: staleness_scatter = %g: want 0 to %g (the standard deviation of log(measured/law) staleness over the fitted runs)", at("efficiency.staleness_scatter"), e.StalenessScatter, float64(maxRunScatter))

@@ -151,8 +151,8 @@ func TestParseModelStalenessInterval(t *testing.T) {
 	g := string(good)
 	for _, c := range []struct{ old, new, want, at string }{
 		{"0.8513", "0.95", "staleness_per_worker 0.9017 is outside its interval [0.95, 0.9611]", ""},
-		// (placed at the interval's low end, where the pair starts)
-		{"0.9611", "0.9", "staleness_per_worker 0.9017 is outside its interval [0.8513, 0.9]", "0.8513"},
+		{"0.9611", "0.9", "staleness_per_worker 0.9017 is outside its interval [0.8513, 0.9]", ""},
+		{"0.9611", "1e307", "staleness_per_worker 0.9017 is outside its interval [0.8513, 1e+307]: want 0 <= lo <= staleness_per_worker <= hi <= 133.8", ""},
 		{"0.8513", "-0.1", "outside its interval [-0.1, 0.9611]", ""},
 		{"0.0437", "-0.0437", "staleness_scatter = -0.0437: want 0 to 5", ""},
 		{"0.0437", "6", "staleness_scatter = 6: want 0 to 5", ""},
@@ -175,6 +175,19 @@ func TestParseModelStalenessInterval(t *testing.T) {
 		if want := fmt.Sprintf("m.json:%d:%d: ", line, col); !strings.Contains(err.Error(), want) {
 			t.Errorf("%s -> %s: %v, want it at %s", c.old, c.new, err, want)
 		}
+	}
+	// with no low end, a high end below the point is placed at itself (it
+	// was placed at the efficiency object, the missing low end's parent)
+	m.Efficiency.StalenessLo, m.Efficiency.StalenessHi = 0, 0.5
+	doc, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ParseModel("m.json", doc)
+	key := `"staleness_per_worker_hi": `
+	line, col := lineCol(doc, int64(strings.Index(string(doc), key)+len(key)))
+	if want := fmt.Sprintf("m.json:%d:%d: efficiency: staleness_per_worker 0.9017 is outside its interval [0, 0.5]", line, col); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("no low end, high end 0.5: %v, want %q", err, want)
 	}
 }
 

@@ -678,3 +678,30 @@ func TestPredictSpeedupBaseBatch(t *testing.T) {
 		}
 	}
 }
+
+// predict's staleness warning says what the interval holds: the queueing
+// network's staleness for an mva model (and the 16 of 16 real runs it held,
+// which were its check), the law's alone for a family with no network.
+func TestPredictStalenessIntervalWarning(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		family string
+		net    bool
+	}{{"mva", true}, {"overhead-async", false}} {
+		mp := filepath.Join(dir, c.family+".json")
+		code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--family", c.family, "--bootstrap", "20", "--out", mp)
+		if code != 0 {
+			t.Fatalf("fit --family %s: %s", c.family, stderr)
+		}
+		code, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "8")
+		if code != 0 {
+			t.Fatalf("predict: %s", stderr)
+		}
+		if got := strings.Contains(stderr, "stretched to hold the queueing network's own staleness") && strings.Contains(stderr, "held all 16 of those runs"); got != c.net {
+			t.Errorf("%s: the network's part and the 16 runs said %v, want %v:\n%s", c.family, got, c.net, stderr)
+		}
+		if !c.net && !strings.Contains(stderr, "knows nothing of the links' queueing") {
+			t.Errorf("%s: no word that the interval is the law's alone:\n%s", c.family, stderr)
+		}
+	}
+}

@@ -687,26 +687,29 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 		return
 	}
 	// the interval at a worker count spans those of every (shards, link
-	// rate) the pooled runs were measured at (the network's part of it
-	// depends on them; the law does not)
+	// rate) the runs pooled at that count were measured at (the network's
+	// part of it depends on them; the law does not)
 	type psbw struct {
 		ps int
 		bw float64
 	}
-	var cfgs []psbw
+	cfgs := map[int][]psbw{}
 	for _, s := range stats {
 		c := psbw{s.PS, s.Bandwidth}
 		if math.IsNaN(c.bw) {
 			c.bw = 0
 		}
-		if !slices.Contains(cfgs, c) {
-			cfgs = append(cfgs, c)
+		if !slices.Contains(cfgs[s.Workers], c) {
+			cfgs[s.Workers] = append(cfgs[s.Workers], c)
 		}
 	}
 	sd := plots.StalenessData{Predicted: func(n int) float64 { return m.Staleness(float64(n)) }, Level: m.Level,
 		Interval: func(n int) (lo, hi float64) {
-			lo, hi = math.Inf(1), math.Inf(-1)
-			for _, c := range cfgs {
+			lo, hi = math.NaN(), math.NaN()
+			for i, c := range cfgs[n] {
+				if i == 0 {
+					lo, hi = math.Inf(1), math.Inf(-1)
+				}
 				iv := m.StalenessInterval(model.Config{Workers: n, PS: c.ps, Bandwidth: c.bw})
 				if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
 					return math.NaN(), math.NaN()
