@@ -380,7 +380,7 @@ func (m *Model) StalenessInterval(c model.Config) Interval {
 	case e == nil || e.StalenessAssumed || !(e.StalenessHi > 0) || !(e.StalenessPerWorker > 0):
 		return Interval{v, math.NaN(), math.NaN()}
 	}
-	lo, hi := oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, m.Level)
+	lo, hi, _ := m.StalenessPerWorkerEnds()
 	x := float64(c.Workers - 1)
 	iv := Interval{v, lo * x, hi * x}
 	if m.fam.Network != nil {
@@ -2243,7 +2243,9 @@ func (m *Model) efficiencyEnds(c model.Config, lambda, noise float64) [][2]float
 
 // EfficiencyEnds returns copies of m with its statistical efficiency law at
 // the two ends of its interval, the throughput at its fit: the staleness
-// cost lambda at LambdaLo and LambdaHi, or for a synchronous model with a
+// cost lambda at LambdaLo and LambdaHi (each with the per-worker
+// staleness at the same end of its interval, StalenessPerWorkerEnds, where
+// it has one), or for a synchronous model with a
 // batch law the noise scale at its ends; name says which ("lambda" or
 // "noise scale") and vals are the two values. None (nil) without a loss
 // curve, with lambda not identified (fixed at 0), or with an interval of
@@ -2273,14 +2275,36 @@ func (m *Model) EfficiencyEnds() (ends []*Model, name string, vals [2]float64) {
 		return nil, "", vals
 	}
 	vals = [2]float64{e.LambdaLo, e.LambdaHi}
-	for _, v := range vals {
+	kLo, kHi, withStaleness := m.StalenessPerWorkerEnds()
+	for i, v := range vals {
 		c, ec := *m, *e
 		ec.Lambda = v
+		if withStaleness {
+			// the cost 1 + lambda s rises with both: low with low, high
+			// with high (the copies keep the law's point as their own)
+			ec.StalenessPerWorker = [2]float64{kLo, kHi}[i]
+			ec.StalenessLo, ec.StalenessHi, ec.StalenessScatter = 0, 0, 0
+		}
 		c.Efficiency = &ec
 		c.Samples, c.Rivals = nil, nil
 		ends = append(ends, &c)
 	}
 	return ends, "lambda", vals
+}
+
+// StalenessPerWorkerEnds are the ends of the staleness law's per-worker
+// staleness, widened to one run's (its bootstrap interval joined with the
+// runs' scatter, oneRun): StalenessInterval's, less the queueing network's
+// staleness, which depends on the worker count. ok is false where the law
+// has no interval (StalenessInterval's NaN ends) or the model is not
+// asynchronous.
+func (m *Model) StalenessPerWorkerEnds() (lo, hi float64, ok bool) {
+	e := m.Efficiency
+	if m.Mode != "async" || e == nil || e.StalenessAssumed || !(e.StalenessHi > 0) || !(e.StalenessPerWorker > 0) {
+		return 0, 0, false
+	}
+	lo, hi = oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, m.Level)
+	return lo, hi, true
 }
 
 // stretch widens iv to hold v when v is a positive finite number.

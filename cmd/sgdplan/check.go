@@ -522,10 +522,19 @@ func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
 	}
 	var ends []checkEnd
 	var parts []string
+	_, _, staleEnds := m.StalenessPerWorkerEnds()
 	for i, em := range models {
 		w := verdict(em, n, p).word
-		ends = append(ends, checkEnd{Value: vals[i], Verdict: w})
-		parts = append(parts, fmt.Sprintf("%s %.3g %s", name, vals[i], w))
+		end := checkEnd{Value: vals[i], Verdict: w}
+		part := fmt.Sprintf("%s %.3g %s", name, vals[i], w)
+		if staleEnds {
+			// the staleness at the same end (the cost rises with both)
+			k := em.Efficiency.StalenessPerWorker
+			end.StalenessPerWorker = &k
+			part = fmt.Sprintf("%s %.3g with staleness %.3g x (N-1) %s", name, vals[i], k, w)
+		}
+		ends = append(ends, end)
+		parts = append(parts, part)
 	}
 	agree := "the same verdict"
 	if ends[0].Verdict != ends[1].Verdict {
@@ -546,6 +555,10 @@ func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
 type checkEnd struct {
 	Value   float64 `json:"value"`
 	Verdict string  `json:"verdict"`
+	// StalenessPerWorker is the per-worker staleness taken with lambda at
+	// this end (the same end of its one-run interval); absent where the
+	// staleness law has none.
+	StalenessPerWorker *float64 `json:"staleness_per_worker,omitempty"`
 }
 
 // rivalVerdicts gives the verdict on n workers and p shards of each of the

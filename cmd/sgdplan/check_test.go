@@ -400,8 +400,9 @@ func TestCheckAtGlobalBatchLimit(t *testing.T) {
 // The bootstrap refits hold lambda at its fit: at 2 workers on
 // testdata/synthetic/async-ps they all said fail, while predict's speedup
 // interval, [0.84, 1.02], reached above 1 at lambda's lower end. check now
-// gives the verdict at each end of lambda's interval, and each agrees with
-// check on the same model.json with lambda set to that end.
+// gives the verdict at each end of lambda's interval (with the per-worker
+// staleness at the same end of its own), and each agrees with check on the
+// same model.json with lambda and the staleness set to that end.
 func TestCheckEfficiencyEnds(t *testing.T) {
 	dir := t.TempDir()
 	mp := filepath.Join(dir, "m.json")
@@ -425,10 +426,18 @@ func TestCheckEfficiencyEnds(t *testing.T) {
 		t.Errorf("verdict %s, refits %v, ends %+v: want fail everywhere but at lambda's lower end", out.Verdict, out.BootstrapShares, out.EfficiencyEnds)
 	}
 	b, _ := os.ReadFile(mp)
+	// the staleness law's interval is gone from the copies, its per-worker
+	// staleness at the end's
+	b = regexp.MustCompile(`\s*"(staleness_per_worker_lo|staleness_per_worker_hi|staleness_scatter)": [0-9.e+-]+,`).ReplaceAll(b, nil)
 	for _, end := range out.EfficiencyEnds {
+		if end.StalenessPerWorker == nil {
+			t.Fatalf("end %+v: no staleness with lambda's end", end)
+		}
 		re := regexp.MustCompile(`"lambda": [0-9.e+-]+`)
 		alt := filepath.Join(dir, "end.json")
-		os.WriteFile(alt, re.ReplaceAll(b, []byte(`"lambda": `+strconv.FormatFloat(end.Value, 'g', -1, 64))), 0o644)
+		eb := re.ReplaceAll(b, []byte(`"lambda": `+strconv.FormatFloat(end.Value, 'g', -1, 64)))
+		eb = regexp.MustCompile(`"staleness_per_worker": [0-9.e+-]+`).ReplaceAll(eb, []byte(`"staleness_per_worker": `+strconv.FormatFloat(*end.StalenessPerWorker, 'g', -1, 64)))
+		os.WriteFile(alt, eb, 0o644)
 		_, got, stderr := runCmd(t, "check", "--model", alt, "--workers", "2", "--format", "json")
 		var o checkJSON
 		if err := json.Unmarshal([]byte(got), &o); err != nil {
@@ -439,7 +448,7 @@ func TestCheckEfficiencyEnds(t *testing.T) {
 		}
 	}
 	_, text, _ := runCmd(t, "check", "--model", mp, "--workers", "2")
-	if !strings.Contains(text, "at the ends of lambda's 90% interval (the bootstrap refits hold it at its fit): lambda 0.976 warn, lambda 1.42 fail (the verdict turns within it)") {
+	if !strings.Contains(text, "at the ends of lambda's 90% interval (the bootstrap refits hold it at its fit): lambda 0.976 with staleness 0.883 x (N-1) warn, lambda 1.42 with staleness 0.973 x (N-1) fail (the verdict turns within it)") {
 		t.Errorf("no line for lambda's ends:\n%s", text)
 	}
 }
