@@ -1775,14 +1775,33 @@ func jsonName(f reflect.StructField) string {
 	return name
 }
 
+// jsonKindOf is the kind of the JSON value raw as encoding/json's type
+// errors name it (UnmarshalTypeError.Value): "string", "array", "object",
+// "bool", "null" or "number".
+func jsonKindOf(raw json.RawMessage) string {
+	switch raw[0] {
+	case '"':
+		return "string"
+	case '[':
+		return "array"
+	case '{':
+		return "object"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
 // arrayIndexRE matches the indices of a JSON path ("[0]").
 var arrayIndexRE = regexp.MustCompile(`\[\d+\]`)
 
 // typeErrorAt finds the value te is about: the first value, in document
 // order, whose path without its indices ("parameters[0].value" ->
 // "parameters.value") is te.Field (less the names of embedded structs, such
-// as "plain") and that does not decode into te.Type. It returns its path
-// and offset.
+// as "plain"), that is of the JSON kind te.Value names and that does not
+// decode into te.Type. It returns its path and offset.
 func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 	if te.Type == nil {
 		return "", 0, false
@@ -1801,6 +1820,12 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 		}
 		var raw json.RawMessage
 		if json.NewDecoder(bytes.NewReader(b[off:])).Decode(&raw) != nil {
+			continue
+		}
+		// of the JSON kind the error names: an array whose element is
+		// at fault fails as a whole too ("x" inside curve_samples'
+		// [[1, "x"]] was placed at the outer [)
+		if !strings.HasPrefix(te.Value, jsonKindOf(raw)) {
 			continue
 		}
 		if json.Unmarshal(raw, reflect.New(te.Type).Interface()) != nil {

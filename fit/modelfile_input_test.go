@@ -225,6 +225,10 @@ func TestParseModelErrorColumns(t *testing.T) {
 		{"string", `{"schema": "sgdplan/model/v1", "mode": "sync", "bootstrap_samples": "xyz"}`, "m.json:1:69: field bootstrap_samples: expected an array of arrays of numbers, got JSON string"},
 		{"array for an object", `{"efficiency": [1, 2]}`, "m.json:1:16: field efficiency: expected an object, got JSON array"},
 		{"nested", `{"efficiency": {"gns": "x"}}`, "m.json:1:24: field efficiency.gns: expected an object, got JSON string"},
+		// an element at fault, not its array (placed at the outer [ before)
+		{"element of an array of arrays", `{"efficiency": {"curve_samples": [[1, 2, 3, 4], [1, "x", 3, 4]]}}`, "m.json:1:53: field efficiency.curve_samples[1][1]: expected a number, got JSON string"},
+		{"array of an array of arrays", `{"efficiency": {"curve_samples": [[1, 2, 3, 4], "x"]}}`, "m.json:1:49: field efficiency.curve_samples[1]: expected an array of numbers, got JSON string"},
+		{"array for a number", `{"efficiency": {"b0": [1, 2]}}`, "m.json:1:23: field efficiency.b0: expected a number, got JSON array"},
 		{"document", `  [1, 2]`, "m.json:1:3: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
 		{"document string", `"model"`, "m.json:1:1: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON string"},
 	} {
