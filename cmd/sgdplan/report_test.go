@@ -548,7 +548,9 @@ func TestReportGrowingQueue(t *testing.T) {
 	os.WriteFile(jobs, []byte("job,arrival,size,p\nsolo,0,3600,0.3\n"), 0o644)
 	out := filepath.Join(tmp, "r")
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "60", "--loads", "0.3")
-	if code != 0 || !strings.Contains(stderr, "the queue grows through the run for srpt at load 0.3") {
+	// srpt with one job type of speedup k^0.3 at load 0.3 is overloaded:
+	// it still grows over 4 times the jobs
+	if code != 0 || !strings.Contains(stderr, "simulation: for srpt at load 0.3") || !strings.Contains(stderr, "(marked * in the table) the queue grows through runs of 60 jobs and still through runs 4 times as long") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
@@ -899,5 +901,23 @@ func TestReportSimulateWholeWorkers(t *testing.T) {
 		if m < srpt*(1-1e-9) {
 			t.Errorf("%s: mean response %.6g below srpt's %.6g on one server", name, m, srpt)
 		}
+	}
+}
+
+// The growing-queue warning tells the two kinds apart: cells whose queue
+// still grows over runs 4 times as long (an overload, "*") and cells whose
+// longer runs settle ("†": runs too short), each said once.
+func TestReportGrowingWarning(t *testing.T) {
+	w := reportGrowingWarning([]string{"srpt at load 0.7", "fifo at load 0.5 (settles over 400 jobs)", "hell at load 0.85"}, 100)
+	for _, want := range []string{
+		"simulation: for srpt at load 0.7, hell at load 0.85 (marked * in the table) the queue grows through runs of 100 jobs and still through runs 4 times as long",
+		"; for fifo at load 0.5 (marked † in the table) the queue grows through runs of 100 jobs but not through runs of 400 in most seeds",
+	} {
+		if !strings.Contains(w, want) {
+			t.Errorf("want %q in:\n%s", want, w)
+		}
+	}
+	if w := reportGrowingWarning([]string{"srpt at load 0.7"}, 100); strings.Contains(w, "†") || strings.Contains(w, "settle") {
+		t.Errorf("an overload alone: %s", w)
 	}
 }
