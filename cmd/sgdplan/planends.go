@@ -116,7 +116,7 @@ func (e planEnds) note(what string) string {
 	if len(e.ids) > 1 {
 		whose = fmt.Sprintf("the fitted speedups of %d jobs (%s) at the low, then the high ends of their", len(e.ids), planNameList(e.ids, 8))
 	}
-	return "ranges: " + what + " with " + whose + " " + e.levelText() + " interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations); the least and most of the three, scenarios rather than a probability; the jobs' p are taken as exact"
+	return "ranges: " + what + " with " + whose + " " + e.levelText() + " interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations, the efficiency law's and the staleness's intervals); the least and most of the three, scenarios rather than a probability; the jobs' p are taken as exact"
 }
 
 // levelText is the coverage of the models' intervals, as predict prints it
