@@ -450,7 +450,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	} else {
 		r.Tables = append(r.Tables, tab)
 		if len(growing) > 0 {
-			r.Warnings = append(r.Warnings, reportGrowingWarning(growing, o.simJobs))
+			r.Warnings = append(r.Warnings, "simulation: "+growingWarning(growing, o.simJobs, "--sim-jobs", true))
 		}
 		if fig, err := plots.SimulationFigure(sim); err != nil {
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
@@ -1037,7 +1037,7 @@ func reportWorkload(jobs []planner.Job, servers float64, load float64, count int
 //
 // growing names the (policy, load) cells whose queue grows through the run
 // in most seeds (growingQueue): their means are no steady state.
-func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plots.SimulationData, tab plots.Table, growing []string, err error) {
+func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plots.SimulationData, tab plots.Table, growing []growCell, err error) {
 	n := float64(o.servers)
 	cdfLoad := o.loads[len(o.loads)/2]
 	tab = plots.Table{Title: "Simulated mean response time (s), whole workers, 95% interval over seeds", Columns: []string{"policy"}}
@@ -1089,26 +1089,24 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 			cell := fmt.Sprintf("%s [%s, %s]", reportNum(ob.Y), reportNum(ob.Lo), reportNum(ob.Hi))
 			if 2*grows > o.seeds {
 				// overload or a short run? The same seeds over 4 times
-				// the jobs: an overloaded queue still grows through them,
-				// one that was filling from empty settles
-				longer, still := min(4*o.simJobs, planner.MaxPoissonJobs), 0
-				for s := 0; s < o.seeds && longer > o.simJobs; s++ {
-					w := reportWorkload(jobs, n, l, longer, uint64(s+1))
-					res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
-					if err != nil {
-						return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, longer, err)
+				// the jobs (growCell)
+				g := growCell{what: name + " at load " + plots.Num(l)}
+				if g.longer = longerRun(o.simJobs); g.longer > 0 {
+					still := 0
+					for s := 0; s < o.seeds; s++ {
+						w := reportWorkload(jobs, n, l, g.longer, uint64(s+1))
+						res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
+						if err != nil {
+							return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, g.longer, err)
+						}
+						if growingQueue(res) {
+							still++
+						}
 					}
-					if growingQueue(res) {
-						still++
-					}
+					g.settles = 2*still <= o.seeds
 				}
-				mark, what := " *", name+" at load "+plots.Num(l)
-				if longer > o.simJobs && 2*still <= o.seeds {
-					mark = " †" // (not **: markdown's bold)
-					what += " (settles over " + strconv.Itoa(longer) + " jobs)"
-				}
-				cell += mark
-				growing = append(growing, what)
+				cell += g.mark()
+				growing = append(growing, g)
 			}
 			row = append(row, cell)
 		}
@@ -1119,28 +1117,71 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 	return d, tab, growing, nil
 }
 
-// reportGrowingWarning says which simulated cells had a growing queue
-// (reportSimulate's growing: "NAME at load L", with " (settles over N
-// jobs)" where runs 4 times as long settled) and what each kind means.
-func reportGrowingWarning(growing []string, simJobs int) string {
-	var over, short []string
-	longer := ""
-	for _, g := range growing {
-		if i := strings.Index(g, " (settles over "); i >= 0 {
-			short = append(short, g[:i])
-			longer = strings.TrimSuffix(strings.TrimPrefix(g[i:], " (settles over "), " jobs)")
-			continue
+// growCell is a simulated cell (a policy, at a load for report) whose
+// queue grows through most seeds' runs (growingQueue). longer > 0: the same
+// seeds were run again over that many jobs (longerRun), and settles says
+// whether the queue then stopped growing in most of them: an overloaded
+// queue grows through any run, one that was filling from empty settles.
+type growCell struct {
+	what    string
+	longer  int
+	settles bool
+}
+
+// mark is the cell's mark in report's table: * grows (or not checked), †
+// settles over the longer runs (not **: markdown's bold).
+func (g growCell) mark() string {
+	if g.settles {
+		return " †"
+	}
+	return " *"
+}
+
+// longerRun is the jobs of the runs that check a growing queue of runs of
+// jobs jobs: 4 times as many, 0 (no check) where that passes 40,000 (the
+// check would cost more than the simulation it checks, several times over)
+// or planner.MaxPoissonJobs.
+func longerRun(jobs int) int {
+	if l := 4 * jobs; l <= min(40000, planner.MaxPoissonJobs) {
+		return l
+	}
+	return 0
+}
+
+// growingWarning says which cells had a growing queue and what each kind
+// means: jobs is the runs' length, flag the flag that sets it, marked
+// whether a table marks the cells (report's).
+func growingWarning(cells []growCell, jobs int, flag string, marked bool) string {
+	var over, short, unchecked []string
+	longer := 0
+	for _, g := range cells {
+		switch {
+		case g.longer == 0:
+			unchecked = append(unchecked, g.what)
+		case g.settles:
+			short = append(short, g.what)
+			longer = g.longer
+		default:
+			over = append(over, g.what)
 		}
-		over = append(over, g)
+	}
+	mark := func(m string) string {
+		if !marked {
+			return ""
+		}
+		return " (marked " + m + " in the table)"
 	}
 	var parts []string
 	if len(over) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s (marked * in the table) the queue grows through runs of %d jobs and still through runs 4 times as long (or as long as a run may be): the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1), and those means grow with the run's length, not steady-state values", strings.Join(over, ", "), simJobs))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs and still through runs 4 times as long: the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1), and those means grow with the run's length, not steady-state values", strings.Join(over, ", "), mark("*"), jobs))
 	}
 	if len(short) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s (marked † in the table) the queue grows through runs of %d jobs but not through runs of %s in most seeds: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger --sim-jobs shows whether they settle; near overload it takes many jobs)", strings.Join(short, ", "), simJobs, longer))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs but not through runs of %d in most seeds: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger %s shows whether they settle; near overload it takes many jobs)", strings.Join(short, ", "), mark("†"), jobs, longer, flag))
 	}
-	return "simulation: " + strings.Join(parts, "; ") + " (a growing queue: the second half of the jobs waits more than twice as long as the first, or finds more than twice as many jobs in the system)"
+	if len(unchecked) > 0 {
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs, so those means are not steady-state values: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger %s gives the steady state; runs 4 times as long were not tried above 10,000 jobs)", strings.Join(unchecked, ", "), mark("*"), jobs, flag))
+	}
+	return strings.Join(parts, "; ") + " (a growing queue: in most seeds the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system)"
 }
 
 // growingQueue reports whether a simulated run's queue grows through it:

@@ -904,20 +904,30 @@ func TestReportSimulateWholeWorkers(t *testing.T) {
 	}
 }
 
-// The growing-queue warning tells the two kinds apart: cells whose queue
-// still grows over runs 4 times as long (an overload, "*") and cells whose
-// longer runs settle ("†": runs too short), each said once.
-func TestReportGrowingWarning(t *testing.T) {
-	w := reportGrowingWarning([]string{"srpt at load 0.7", "fifo at load 0.5 (settles over 400 jobs)", "hell at load 0.85"}, 100)
+// The growing-queue warning tells the kinds apart: cells whose queue
+// still grows over runs 4 times as long (an overload, "*"), cells whose
+// longer runs settle ("†": runs too short), and cells not checked (runs
+// too long to run 4 times over), each said once.
+func TestGrowingWarning(t *testing.T) {
+	cells := []growCell{{what: "srpt at load 0.7", longer: 400}, {what: "fifo at load 0.5", longer: 400, settles: true}, {what: "hell at load 0.85", longer: 400}}
+	w := growingWarning(cells, 100, "--sim-jobs", true)
 	for _, want := range []string{
-		"simulation: for srpt at load 0.7, hell at load 0.85 (marked * in the table) the queue grows through runs of 100 jobs and still through runs 4 times as long",
+		"for srpt at load 0.7, hell at load 0.85 (marked * in the table) the queue grows through runs of 100 jobs and still through runs 4 times as long",
 		"; for fifo at load 0.5 (marked † in the table) the queue grows through runs of 100 jobs but not through runs of 400 in most seeds",
+		"(a larger --sim-jobs shows whether they settle",
 	} {
 		if !strings.Contains(w, want) {
 			t.Errorf("want %q in:\n%s", want, w)
 		}
 	}
-	if w := reportGrowingWarning([]string{"srpt at load 0.7"}, 100); strings.Contains(w, "†") || strings.Contains(w, "settle") {
+	if w := growingWarning(cells[:1], 100, "--sim-jobs", true); strings.Contains(w, "†") || strings.Contains(w, "settle") {
 		t.Errorf("an overload alone: %s", w)
+	}
+	w = growingWarning([]growCell{{what: "srpt"}}, 20000, "--count", false)
+	if !strings.Contains(w, "for srpt the queue grows through runs of 20000 jobs, so those means are not steady-state values: either") || strings.Contains(w, "marked") {
+		t.Errorf("unchecked, no table: %s", w)
+	}
+	if longerRun(100) != 400 || longerRun(10000) != 40000 || longerRun(10001) != 0 {
+		t.Errorf("longerRun: %d, %d, %d", longerRun(100), longerRun(10000), longerRun(10001))
 	}
 }
