@@ -255,7 +255,7 @@ func simulateAction(c *cli.Context) error {
 	var out []simPolicy
 	var resp []plots.ResponseTimes
 	var growing []growCell // policies whose queue grows through most seeds' runs
-	sumW := 0.0          // the jobs' weights summed when one is not 1, else 0
+	sumW := 0.0            // the jobs' weights summed when one is not 1, else 0
 	if fixed != nil {
 		if sw, weighted := planWeights(fixed); weighted {
 			sumW = sw
