@@ -168,17 +168,7 @@ func (s *sweepMemo) staleness(f Family, q Queueing, th []float64, c model.Config
 	if s == nil || len(th) > sweepParams {
 		return a.Staleness(cq)
 	}
-	k := cursorKey{keyOf(Family{Name: "staleness/" + f.Name}, th, c), q}
-	s.mu.Lock()
-	cur := s.stal[k]
-	if cur == nil {
-		if s.stal == nil || len(s.stal) >= cursorMax {
-			s.stal = map[cursorKey]*stalCursor{}
-		}
-		cur = &stalCursor{}
-		s.stal[k] = cur
-	}
-	s.mu.Unlock()
+	cur := cursorIn(&s.mu, &s.stal, cursorKey{keyOf(Family{Name: "staleness/" + f.Name}, th, c), q})
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
 	if cur.st == nil {
@@ -189,6 +179,23 @@ func (s *sweepMemo) staleness(f Family, q Queueing, th []float64, c model.Config
 		cur.st = st
 	}
 	return cur.st.At(c.Workers)
+}
+
+// cursorIn is k's entry of *m under mu, made when it has none (*m emptied
+// first when it holds cursorMax): the recursion cursors' lookup, for the
+// throughput's and the staleness's.
+func cursorIn[T any](mu *sync.Mutex, m *map[cursorKey]*T, k cursorKey) *T {
+	mu.Lock()
+	defer mu.Unlock()
+	cur := (*m)[k]
+	if cur == nil {
+		if *m == nil || len(*m) >= cursorMax {
+			*m = map[cursorKey]*T{}
+		}
+		cur = new(T)
+		(*m)[k] = cur
+	}
+	return cur
 }
 
 // cursorMax bounds the cursors a memo holds.
@@ -289,16 +296,7 @@ func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Con
 // made again from 0 customers when it has none or stands past c.Workers;
 // ok is false when the network has no stepper.
 func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, ok bool) {
-	s.mu.Lock()
-	cur := s.cursors[k]
-	if cur == nil {
-		if s.cursors == nil || len(s.cursors) >= cursorMax {
-			s.cursors = map[cursorKey]*cursor{}
-		}
-		cur = &cursor{}
-		s.cursors[k] = cur
-	}
-	s.mu.Unlock()
+	cur := cursorIn(&s.mu, &s.cursors, k)
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
 	if cur.st == nil || cur.st.N() > c.Workers {
