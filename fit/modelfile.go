@@ -1424,8 +1424,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: efficiency: b2 = %g: want the loss curve's floor, >= 0", at("efficiency.b2"), e.B2)
 		case e.TargetLoss < 0:
 			return nil, errorf("%s: efficiency: target_loss = %g: want a loss >= 0 (or absent)", at("efficiency.target_loss"), e.TargetLoss)
-		case e.StalenessPerWorker < 0:
-			return nil, errorf("%s: efficiency: staleness_per_worker = %g: want >= 0 (updates of staleness per extra worker)", at("efficiency.staleness_per_worker"), e.StalenessPerWorker)
+		case e.StalenessPerWorker < 0 || e.StalenessPerWorker > maxStalenessPerWorker:
+			// (above it the interval's ends overflowed in check's JSON)
+			return nil, errorf("%s: efficiency: staleness_per_worker = %g: want 0 to %g (updates of staleness per extra worker: about 1)", at("efficiency.staleness_per_worker"), e.StalenessPerWorker, float64(maxStalenessPerWorker))
 		case e.B1 < 0:
 			// (-5 made a curve that starts below 0 with a pole at k = 417:
 			// predict printed updates to target anyway)
@@ -1809,28 +1810,55 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 	parts := strings.Split(te.Field, ".")
 	first, last := parts[0], parts[len(parts)-1]
 	pos := jsonPositions(b)
-	best, bestOff := "", int64(-1)
+	type cand struct {
+		path  string
+		off   int64
+		depth int // array indices in the path
+		fails bool
+	}
+	var cands []cand
+	okDepth := map[int]bool{} // depths at which some value decodes into te.Type
 	for path, off := range pos {
 		bare := strings.Split(arrayIndexRE.ReplaceAllString(path, ""), ".")
 		if len(bare) < min(len(parts), 2) || !strings.EqualFold(bare[0], first) || !strings.EqualFold(bare[len(bare)-1], last) {
-			continue
-		}
-		if bestOff >= 0 && off >= bestOff {
 			continue
 		}
 		var raw json.RawMessage
 		if json.NewDecoder(bytes.NewReader(b[off:])).Decode(&raw) != nil {
 			continue
 		}
+		depth := len(arrayIndexRE.FindAllString(path, -1))
+		if json.Unmarshal(raw, reflect.New(te.Type).Interface()) == nil {
+			okDepth[depth] = true
+			continue
+		}
 		// of the JSON kind the error names: an array whose element is
 		// at fault fails as a whole too ("x" inside curve_samples'
 		// [[1, "x"]] was placed at the outer [)
-		if !strings.HasPrefix(te.Value, jsonKindOf(raw)) {
-			continue
+		if strings.HasPrefix(te.Value, jsonKindOf(raw)) {
+			cands = append(cands, cand{path, off, depth, true})
 		}
-		if json.Unmarshal(raw, reflect.New(te.Type).Interface()) != nil {
-			best, bestOff = path, off
+	}
+	// At the depth where te.Type's values are (where its siblings decode):
+	// a number where an inner array belongs (bootstrap_samples[3] = 1) is
+	// of the kind the error names, and so is every number a level below
+	// it, which fails to decode into an array too. Any depth when none
+	// does.
+	pick := func(atOK bool) (string, int64) {
+		best, bestOff := "", int64(-1)
+		for _, c := range cands {
+			if atOK && !okDepth[c.depth] {
+				continue
+			}
+			if bestOff < 0 || c.off < bestOff {
+				best, bestOff = c.path, c.off
+			}
 		}
+		return best, bestOff
+	}
+	best, bestOff := pick(true)
+	if bestOff < 0 {
+		best, bestOff = pick(false)
 	}
 	return best, bestOff, bestOff >= 0
 }
@@ -2194,6 +2222,10 @@ func oneRun(u, lo, hi, s, level float64) (float64, float64) {
 	return lo, hi
 }
 
+// maxStalenessPerWorker bounds model.json's staleness_per_worker: each
+// extra worker adds about one update of staleness; a million is no law.
+const maxStalenessPerWorker = 1e6
+
 // maxRunScatter bounds model.json's run_scatter: a run 150 times off the
 // curve (e^5) in log units' root mean square.
 const maxRunScatter = 5
@@ -2307,7 +2339,9 @@ func (m *Model) EfficiencyEnds() (ends []*Model, name string, vals [2]float64) {
 		if withStaleness {
 			// the cost 1 + lambda s rises with both: low with low, high
 			// with high (the copies keep the law's point as their own)
-			ec.StalenessPerWorker = [2]float64{kLo, kHi}[i]
+			// (a low end of 0 held as the least positive number:
+			// Staleness reads 0 as "not fitted", 1 per worker)
+			ec.StalenessPerWorker = math.Max([2]float64{kLo, kHi}[i], math.SmallestNonzeroFloat64)
 			ec.StalenessLo, ec.StalenessHi, ec.StalenessScatter = 0, 0, 0
 		}
 		c.Efficiency = &ec

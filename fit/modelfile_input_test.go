@@ -229,6 +229,10 @@ func TestParseModelErrorColumns(t *testing.T) {
 		{"element of an array of arrays", `{"efficiency": {"curve_samples": [[1, 2, 3, 4], [1, "x", 3, 4]]}}`, "m.json:1:53: field efficiency.curve_samples[1][1]: expected a number, got JSON string"},
 		{"array of an array of arrays", `{"efficiency": {"curve_samples": [[1, 2, 3, 4], "x"]}}`, "m.json:1:49: field efficiency.curve_samples[1]: expected an array of numbers, got JSON string"},
 		{"array for a number", `{"efficiency": {"b0": [1, 2]}}`, "m.json:1:23: field efficiency.b0: expected a number, got JSON array"},
+		// a number where an inner array belongs: not at the numbers a
+		// level below, which fail to decode into an array too
+		{"number for an inner array", `{"schema": "sgdplan/model/v1", "mode": "sync", "bootstrap_samples": [[1, 2], [3, 4], 5]}`, "m.json:1:86: field bootstrap_samples[2]: expected an array of numbers, got JSON number"},
+		{"number for a curve sample", `{"efficiency": {"curve_samples": [[1, 2, 3, 4], 7]}}`, "m.json:1:49: field efficiency.curve_samples[1]: expected an array of numbers, got JSON number"},
 		{"document", `  [1, 2]`, "m.json:1:3: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
 		{"document string", `"model"`, "m.json:1:1: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON string"},
 	} {

@@ -124,6 +124,15 @@ func TestStalenessIntervalCases(t *testing.T) {
 			t.Errorf("40 workers: updates' high end %g with the staleness's interval, %g without: want wider", with.UpdatesToTarget.Hi, without.UpdatesToTarget.Hi)
 		}
 	}
+	// check's ends: lambda's with the staleness's, the low end at 0 held
+	// as 0 (Staleness reads a per-worker 0 as 1: the low end gave 3 at 4
+	// workers where the point gives 2.7)
+	lo0, e0 := *m, *e
+	e0.StalenessLo = 0
+	lo0.Efficiency = &e0
+	if ends, _, _ := lo0.EfficiencyEnds(); len(ends) != 2 || !(ends[0].Staleness(4) < 1e-6) || !(ends[1].Staleness(4) > lo0.Staleness(4)) {
+		t.Errorf("ends' staleness at 4 workers: want about 0 and above %g", lo0.Staleness(4))
+	}
 	sync := *m
 	sync.Mode = "sync"
 	if iv := sync.StalenessInterval(c8); iv != (Interval{0, 0, 0}) {
@@ -155,6 +164,7 @@ func TestParseModelStalenessInterval(t *testing.T) {
 		{"0.9611", "1e307", "staleness_per_worker 0.9017 is outside its interval [0.8513, 1e+307]: want 0 <= lo <= staleness_per_worker <= hi <= 133.8", ""},
 		{"0.8513", "-0.1", "outside its interval [-0.1, 0.9611]", ""},
 		{"0.0437", "-0.0437", "staleness_scatter = -0.0437: want 0 to 5", ""},
+		{"0.9017", "2e6", "staleness_per_worker = 2e+06: want 0 to 1e+06", ""},
 		{"0.0437", "6", "staleness_scatter = 6: want 0 to 5", ""},
 	} {
 		i := strings.Index(g, c.old)

@@ -530,6 +530,9 @@ func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
 		if staleEnds {
 			// the staleness at the same end (the cost rises with both)
 			k := em.Efficiency.StalenessPerWorker
+			if k == math.SmallestNonzeroFloat64 {
+				k = 0 // (held so by EfficiencyEnds: 0 there reads as 1)
+			}
 			end.StalenessPerWorker = &k
 			part = fmt.Sprintf("%s %.3g with staleness %.3g x (N-1) %s", name, vals[i], k, w)
 		}

@@ -927,7 +927,7 @@ func TestGrowingWarning(t *testing.T) {
 	if !strings.Contains(w, "for srpt the queue grows through runs of 20000 jobs, so those means are not steady-state values: either") || strings.Contains(w, "marked") {
 		t.Errorf("unchecked, no table: %s", w)
 	}
-	if longerRun(100) != 400 || longerRun(10000) != 40000 || longerRun(10001) != 0 {
+	if longerRun(100) != 400 || longerRun(1000) != 4000 || longerRun(1001) != 0 {
 		t.Errorf("longerRun: %d, %d, %d", longerRun(100), longerRun(10000), longerRun(10001))
 	}
 }

@@ -310,7 +310,9 @@ func simulateAction(c *cli.Context) error {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
 				g := growCell{what: name}
-				if g.longer = longerRun(poisson.Count); g.longer > 0 {
+				// (not past load 1: the overload warning has said it, and
+				// this one is not printed)
+				if g.longer = longerRun(poisson.Count); g.longer > 0 && !overloaded {
 					lp := poisson
 					lp.Count = g.longer
 					still := 0
