@@ -53,7 +53,7 @@ func TestCurveSamplesCoverUpdates(t *testing.T) {
 		}
 		for _, w := range []int{1, 4} {
 			c := model.Config{Workers: w, PS: 1}
-			ends := m.efficiencyEnds(c, sf.Lambda, 0)
+			ends := m.efficiencyEnds(m.StalenessInterval(c), sf.Lambda, 0)
 			u, lo, hi := m.updatesInterval(c, target, sf.Lambda, 0, ends)
 			if !(lo <= u && u <= hi) {
 				t.Fatalf("seed %d, %d workers: %g outside [%g, %g]", seed, w, u, lo, hi)
@@ -73,7 +73,7 @@ func TestCurveSamplesCoverUpdates(t *testing.T) {
 		bare.CurveSamples = nil
 		mb := &Model{Mode: "async", Level: 0.9, Efficiency: &bare}
 		c1 := model.Config{Workers: 1, PS: 1}
-		_, lo, hi := mb.updatesInterval(c1, target, sf.Lambda, 0, mb.efficiencyEnds(c1, sf.Lambda, 0))
+		_, lo, hi := mb.updatesInterval(c1, target, sf.Lambda, 0, mb.efficiencyEnds(mb.StalenessInterval(c1), sf.Lambda, 0))
 		if lo <= want(1) && want(1) <= hi {
 			hitNone++
 		}

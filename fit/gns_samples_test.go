@@ -31,7 +31,7 @@ func gnsModel(f GNSFit) *Model {
 func gnsUpdatesInterval(m *Model, b float64) (u, lo, hi float64) {
 	g := m.Efficiency.GNS
 	c := model.Config{Workers: 1, Batch: b}
-	return m.updatesInterval(c, g.TargetLoss, 0, g.NoiseBatch, m.efficiencyEnds(c, 0, g.NoiseBatch))
+	return m.updatesInterval(c, g.TargetLoss, 0, g.NoiseBatch, m.efficiencyEnds(m.StalenessInterval(c), 0, g.NoiseBatch))
 }
 
 // The batch law's updates to target get the law's own uncertainty: on

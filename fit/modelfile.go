@@ -2057,7 +2057,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	}
 	// The efficiency law's own interval (the staleness cost lambda, or
 	// the batch law's noise scale): the speedup moves with it.
-	ends := m.efficiencyEnds(c, lambda, noise)
+	ends := m.efficiencyEnds(p.Staleness, lambda, noise)
 	if rel > 0 {
 		for _, end := range ends {
 			a := m.cost(c, end[0], end[1]) / m.cost(c1, end[0], end[1])
@@ -2274,14 +2274,14 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
-// statistical efficiency's interval at c (completed), the other held at
-// its value (lambda, noise): the batch law's noise scale for a synchronous
-// model that has one, else lambda; none without a loss curve. Where the
-// staleness at c has an interval (StalenessInterval), lambda's ends are
-// scaled by the staleness's ends over its value: the cost 1 + lambda s
-// rises with both, so (lambda's low end, staleness's low end) and (high,
-// high) are the cost's ends over the two intervals together.
-func (m *Model) efficiencyEnds(c model.Config, lambda, noise float64) [][2]float64 {
+// statistical efficiency's interval at a configuration whose staleness is
+// st (StalenessInterval), the other held at its value (lambda, noise): the
+// batch law's noise scale for a synchronous model that has one, else
+// lambda; none without a loss curve. Where st has an interval, lambda's
+// ends are scaled by its ends over its value: the cost 1 + lambda s rises
+// with both, so (lambda's low end, staleness's low end) and (high, high)
+// are the cost's ends over the two intervals together.
+func (m *Model) efficiencyEnds(st Interval, lambda, noise float64) [][2]float64 {
 	e := m.Efficiency
 	switch {
 	case e == nil:
@@ -2291,7 +2291,7 @@ func (m *Model) efficiencyEnds(c model.Config, lambda, noise float64) [][2]float
 		return [][2]float64{{lambda, g.NoiseBatchLo}, {lambda, g.NoiseBatchHi}}
 	}
 	lo, hi := e.LambdaLo, e.LambdaHi
-	if st := m.StalenessInterval(c); st.Value > 0 && st.Lo >= 0 && st.Hi >= st.Value && !math.IsInf(st.Hi, 0) {
+	if st.Value > 0 && st.Lo >= 0 && st.Hi >= st.Value && !math.IsInf(st.Hi, 0) {
 		lo *= st.Lo / st.Value
 		hi *= st.Hi / st.Value
 	}
