@@ -1093,12 +1093,14 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				g := growCell{what: name + " at load " + plots.Num(l)}
 				if g.longer = longerRun(o.simJobs); g.longer > 0 {
 					still := 0
+					bar.Grow(int64(o.seeds))
 					for s := 0; s < o.seeds; s++ {
 						w := reportWorkload(jobs, n, l, g.longer, uint64(s+1))
 						res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 						if err != nil {
 							return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, g.longer, err)
 						}
+						bar.Add(1)
 						if growingQueue(res) {
 							still++
 						}

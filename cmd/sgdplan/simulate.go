@@ -316,6 +316,7 @@ func simulateAction(c *cli.Context) error {
 					lp := poisson
 					lp.Count = g.longer
 					still := 0
+					bar.Grow(int64(seeds))
 					for k := 0; k < seeds; k++ {
 						seed := c.Uint64("seed") + uint64(k)
 						jobs, err := lp.Jobs(seed)
@@ -327,6 +328,7 @@ func simulateAction(c *cli.Context) error {
 						if err != nil {
 							return withCode(exitFailure, err)
 						}
+						bar.Add(1)
 						if growingQueue(r) {
 							still++
 						}

@@ -99,6 +99,18 @@ func (b *Bar) Add(n int64) {
 	}
 }
 
+// Grow adds n units to the work to do, found on the way (work the bar's
+// total did not know of: reruns): the bar no longer sits full while it is
+// done. Safe for concurrent use.
+func (b *Bar) Grow(n int64) {
+	if b == nil || n <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.total += n
+}
+
 // Done draws the full bar and ends its line.
 func (b *Bar) Done() {
 	if b == nil {

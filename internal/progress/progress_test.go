@@ -98,3 +98,23 @@ func TestConcurrentAdd(t *testing.T) {
 		t.Errorf("final draw missing: %q", buf.String())
 	}
 }
+
+// Grow adds work found on the way: a full bar falls back to its share of
+// the new total, and a nil bar takes it as it takes Add.
+func TestGrow(t *testing.T) {
+	var buf bytes.Buffer
+	clock := time.Unix(0, 0)
+	b := New(&buf, "sim", 4, &Options{Force: true, Width: 8, Every: -1})
+	b.now = func() time.Time { return clock }
+	b.start = clock
+	b.Add(4)
+	buf.Reset()
+	b.Grow(4)
+	b.Add(2)
+	if got, want := buf.String(), "\rsim [======> ]  75% 6/8 0s"; got != want {
+		t.Errorf("after growing by 4 and 2 more: %q, want %q", got, want)
+	}
+	var none *Bar
+	none.Grow(3)
+	none.Add(1)
+}
