@@ -450,7 +450,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	} else {
 		r.Tables = append(r.Tables, tab)
 		if len(growing) > 0 {
-			r.Warnings = append(r.Warnings, "simulation: "+growingWarning(growing, o.simJobs, "--sim-jobs", true))
+			r.Warnings = append(r.Warnings, "simulation: "+growingWarning(growing, o.simJobs, o.seeds, "--sim-jobs", true))
 		}
 		if fig, err := plots.SimulationFigure(sim); err != nil {
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
@@ -1152,9 +1152,13 @@ func longerRun(jobs int) int {
 }
 
 // growingWarning says which cells had a growing queue and what each kind
-// means: jobs is the runs' length, flag the flag that sets it, marked
-// whether a table marks the cells (report's).
-func growingWarning(cells []growCell, jobs int, flag string, marked bool) string {
+// means: jobs is the runs' length, seeds their number, flag the flag that
+// sets the length, marked whether a table marks the cells (report's).
+func growingWarning(cells []growCell, jobs, seeds int, flag string, marked bool) string {
+	most := "in most seeds"
+	if seeds == 1 {
+		most = "in its one seed"
+	}
 	var over, short, unchecked []string
 	longer := 0
 	for _, g := range cells {
@@ -1179,12 +1183,12 @@ func growingWarning(cells []growCell, jobs int, flag string, marked bool) string
 		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs and still through runs 4 times as long: the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1), and those means grow with the run's length, not steady-state values", strings.Join(over, ", "), mark("*"), jobs))
 	}
 	if len(short) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs but not through runs of %d in most seeds: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger %s shows whether they settle; near overload it takes many jobs)", strings.Join(short, ", "), mark("†"), jobs, longer, flag))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs but not through runs of %d %s: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger %s shows whether they settle; near overload it takes many jobs)", strings.Join(short, ", "), mark("†"), jobs, longer, most, flag))
 	}
 	if len(unchecked) > 0 {
 		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs, so those means are not steady-state values: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger %s gives the steady state; runs 4 times as long are tried up to 1,000 jobs only)", strings.Join(unchecked, ", "), mark("*"), jobs, flag))
 	}
-	return strings.Join(parts, "; ") + " (a growing queue: in most seeds the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system)"
+	return strings.Join(parts, "; ") + " (a growing queue: " + most + " the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system)"
 }
 
 // growingQueue reports whether a simulated run's queue grows through it:

@@ -910,7 +910,7 @@ func TestReportSimulateWholeWorkers(t *testing.T) {
 // too long to run 4 times over), each said once.
 func TestGrowingWarning(t *testing.T) {
 	cells := []growCell{{what: "srpt at load 0.7", longer: 400}, {what: "fifo at load 0.5", longer: 400, settles: true}, {what: "hell at load 0.85", longer: 400}}
-	w := growingWarning(cells, 100, "--sim-jobs", true)
+	w := growingWarning(cells, 100, 5, "--sim-jobs", true)
 	for _, want := range []string{
 		"for srpt at load 0.7, hell at load 0.85 (marked * in the table) the queue grows through runs of 100 jobs and still through runs 4 times as long",
 		"; for fifo at load 0.5 (marked † in the table) the queue grows through runs of 100 jobs but not through runs of 400 in most seeds",
@@ -920,12 +920,16 @@ func TestGrowingWarning(t *testing.T) {
 			t.Errorf("want %q in:\n%s", want, w)
 		}
 	}
-	if w := growingWarning(cells[:1], 100, "--sim-jobs", true); strings.Contains(w, "†") || strings.Contains(w, "settle") {
+	if w := growingWarning(cells[:1], 100, 5, "--sim-jobs", true); strings.Contains(w, "†") || strings.Contains(w, "settle") {
 		t.Errorf("an overload alone: %s", w)
 	}
-	w = growingWarning([]growCell{{what: "srpt"}}, 20000, "--count", false)
+	w = growingWarning([]growCell{{what: "srpt"}}, 20000, 1, "--count", false)
 	if !strings.Contains(w, "for srpt the queue grows through runs of 20000 jobs, so those means are not steady-state values: either") || strings.Contains(w, "marked") {
 		t.Errorf("unchecked, no table: %s", w)
+	}
+	// one seed is not "most seeds"
+	if !strings.Contains(w, "(a growing queue: in its one seed the later half") || strings.Contains(w, "most seeds") {
+		t.Errorf("one seed: %s", w)
 	}
 	if longerRun(100) != 400 || longerRun(1000) != 4000 || longerRun(1001) != 0 {
 		t.Errorf("longerRun: %d, %d, %d", longerRun(100), longerRun(10000), longerRun(10001))

@@ -366,7 +366,7 @@ func simulateAction(c *cli.Context) error {
 		}
 	}
 	if len(growing) > 0 && !overloaded {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", growingWarning(growing, poisson.Count, "--count", false))
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", growingWarning(growing, poisson.Count, seeds, "--count", false))
 	}
 	if seeds == 1 && (es > 0 || fixed == nil) {
 		fmt.Fprintln(c.App.ErrWriter, "sgdplan: warning: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
