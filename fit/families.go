@@ -509,27 +509,27 @@ func wrapModel[T model.Family[T]](name string, base T, params []Param, applies f
 		Applies: applies,
 		Guess:   func(pts []Point) [][]float64 { return timeGuesses(pts, guess) },
 	}
-	// A model that sweeps the worker counts in one pass (the closed
-	// network's MVA recursion: model.AsyncPS.Sweep, the same numbers as
-	// StepsPerSecond) gives the family its Sweep, so that a Model's
-	// predictions over a range cost O(N) per parameter vector, not O(N^2):
-	// predict --workers 1-8000 on an asyncps fit of testdata/asgd/cpu took
-	// 235 s without it. Not with shared cores, whose network changes with
-	// the machines (Family.Sweep's contract).
-	if _, ok := any(base).(model.AsyncPS); ok {
-		f.Network = func(th []float64, c model.Config) (model.AsyncPS, model.Config) {
-			if c.Batch <= 0 {
-				c.Batch = 1
-			}
-			return any(base.WithParams(th)).(model.AsyncPS), c
-		}
+	a, ok := any(base).(model.AsyncPS)
+	if !ok {
+		return f
 	}
-	if a, ok := any(base).(model.AsyncPS); ok && a.SharedCores == 0 {
+	// the closed network at th and c, for the staleness's interval
+	f.Network = func(th []float64, c model.Config) (model.AsyncPS, model.Config) {
+		if c.Batch <= 0 {
+			c.Batch = 1
+		}
+		return any(base.WithParams(th)).(model.AsyncPS), c
+	}
+	// The network sweeps the worker counts in one pass (its MVA recursion:
+	// model.AsyncPS.Sweep, the same numbers as StepsPerSecond), so that a
+	// Model's predictions over a range cost O(N) per parameter vector, not
+	// O(N^2): predict --workers 1-8000 on an asyncps fit of
+	// testdata/asgd/cpu took 235 s without it. Not with shared cores, whose
+	// network changes with the machines (Family.Sweep's contract).
+	if a.SharedCores == 0 {
 		f.Sweep = func(th []float64, c model.Config, xs []float64) {
-			if c.Batch <= 0 {
-				c.Batch = 1
-			}
-			any(base.WithParams(th)).(model.AsyncPS).Sweep(c, xs)
+			a, c := f.Network(th, c)
+			a.Sweep(c, xs)
 		}
 	}
 	return f

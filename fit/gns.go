@@ -210,7 +210,7 @@ func gnsLaw(batches, steps []float64, ref float64) (s0, noise, rmsle float64, er
 // when the trace is not such a trace, or the law cannot be fitted (the
 // reason is then in warn): the caller fits as before.
 func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers []int, s Settings) (eff *Efficiency, warn []string, ok bool) {
-	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
+	runs := stalenessRunsFrom(stats, curves, trainWorkers)
 	batch := map[string]float64{}
 	for _, r := range stats {
 		if trainWorkers != nil && !slices.Contains(trainWorkers, r.Workers) {
@@ -244,8 +244,8 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		return nil, []string{"batch law: " + strings.TrimPrefix(err.Error(), "fit: ") + "; the loss curves are fitted without it"}, false
 	}
 	eff = &Efficiency{StalenessPerWorker: 1, TargetLoss: f.Target, Warnings: f.Warnings}
-	if stalDen > 0 {
-		eff.StalenessPerWorker = stalNum / stalDen
+	if a, ok := stalenessLaw(stalenessPoints(stats, trainWorkers)); ok {
+		eff.StalenessPerWorker = a
 	}
 	eff.GNS = &GNSLaw{NoiseBatch: f.Noise, NoiseBatchLo: f.NoiseLo, NoiseBatchHi: f.NoiseHi, RefBatch: f.RefBatch,
 		StepsRef: f.StepsRef, TargetLoss: f.Target, MinBatch: f.Batches[0], MaxBatch: f.Batches[len(f.Batches)-1],

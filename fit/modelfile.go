@@ -373,14 +373,13 @@ func (m *Model) Staleness(n float64) float64 {
 func (m *Model) StalenessInterval(c model.Config) Interval {
 	c = m.Config(c)
 	v := m.Staleness(float64(c.Workers))
-	e := m.Efficiency
-	switch {
-	case m.Mode != "async" || c.Workers <= 1:
+	if m.Mode != "async" || c.Workers <= 1 {
 		return Interval{v, v, v}
-	case e == nil || e.StalenessAssumed || !(e.StalenessHi > 0) || !(e.StalenessPerWorker > 0):
+	}
+	lo, hi, ok := m.StalenessPerWorkerEnds()
+	if !ok {
 		return Interval{v, math.NaN(), math.NaN()}
 	}
-	lo, hi, _ := m.StalenessPerWorkerEnds()
 	x := float64(c.Workers - 1)
 	iv := Interval{v, lo * x, hi * x}
 	if m.fam.Network != nil {
@@ -451,13 +450,19 @@ func (m *Model) gnsTargetRatio(target float64) float64 {
 	if !(target > e.B2) || !(e.B0 > 0) {
 		return math.NaN()
 	}
-	curve := model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
-	ut, err1 := curve.UpdatesTo(target)
-	u0, err2 := curve.UpdatesTo(g.TargetLoss)
+	ut, u0, err1, err2 := updatesToBoth(model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}, target, g.TargetLoss)
 	if err1 != nil || err2 != nil || !(u0 > 0) {
 		return math.NaN()
 	}
 	return ut / u0
+}
+
+// updatesToBoth is the updates curve needs to reach target and to reach
+// ref (the batch law's target), each with its error.
+func updatesToBoth(curve model.LossCurve, target, ref float64) (ut, u0 float64, err1, err2 error) {
+	ut, err1 = curve.UpdatesTo(target)
+	u0, err2 = curve.UpdatesTo(ref)
+	return ut, u0, err1, err2
 }
 
 // gnsRatioInterval is the interval at m.Level of gnsTargetRatio(target)
@@ -472,9 +477,7 @@ func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
 		return iv, false
 	}
 	ratio := func(s []float64) float64 {
-		curve := model.LossCurve{B0: s[0], B1: s[1], B2: s[2]}
-		ut, err1 := curve.UpdatesTo(target)
-		u0, err2 := curve.UpdatesTo(g.TargetLoss)
+		ut, u0, err1, err2 := updatesToBoth(model.LossCurve{B0: s[0], B1: s[1], B2: s[2]}, target, g.TargetLoss)
 		switch {
 		case err1 != nil || !(ut >= 0):
 			return math.Inf(1) // the sample's floor keeps target out of reach
@@ -1810,11 +1813,10 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 	parts := strings.Split(te.Field, ".")
 	first, last := parts[0], parts[len(parts)-1]
 	pos := jsonPositions(b)
-	type cand struct {
+	type cand struct { // a value that fails to decode into te.Type
 		path  string
 		off   int64
 		depth int // array indices in the path
-		fails bool
 	}
 	var cands []cand
 	okDepth := map[int]bool{} // depths at which some value decodes into te.Type
@@ -1836,7 +1838,7 @@ func typeErrorAt(b []byte, te *json.UnmarshalTypeError) (string, int64, bool) {
 		// at fault fails as a whole too ("x" inside curve_samples'
 		// [[1, "x"]] was placed at the outer [)
 		if strings.HasPrefix(te.Value, jsonKindOf(raw)) {
-			cands = append(cands, cand{path, off, depth, true})
+			cands = append(cands, cand{path, off, depth})
 		}
 	}
 	// At the depth where te.Type's values are (where its siblings decode):
@@ -2213,11 +2215,19 @@ func oneRun(u, lo, hi, s, level float64) (float64, float64) {
 		}
 		return lo, hi
 	}
+	return joinLog(u, lo, hi, zs, zs)
+}
+
+// joinLog moves lo and hi, an interval about v > 0 (finite), away from v
+// by dlo and dhi in log space, joined to each end's own log distance from
+// v as an independent error (root of the sum of squares). An end at 0 or
+// +Inf stays there.
+func joinLog(v, lo, hi, dlo, dhi float64) (float64, float64) {
 	if lo > 0 {
-		lo = u * math.Exp(-math.Hypot(math.Log(u/math.Min(lo, u)), zs))
+		lo = v * math.Exp(-math.Hypot(math.Log(v/math.Min(lo, v)), dlo))
 	}
 	if !math.IsInf(hi, 1) {
-		hi = u * math.Exp(math.Hypot(math.Log(math.Max(hi, u)/u), zs))
+		hi = v * math.Exp(math.Hypot(math.Log(math.Max(hi, v)/v), dhi))
 	}
 	return lo, hi
 }
@@ -2248,15 +2258,10 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 		if r, ok := m.gnsRatioInterval(target); ok && iv.Value > 0 {
 			// the curve's ratio, independent of the law's samples (other
 			// resamples): log distances joined as independent errors
-			if iv.Lo > 0 {
-				iv.Lo = iv.Value * math.Exp(-math.Hypot(math.Log(iv.Value/iv.Lo), math.Log(r.Value/r.Lo)))
-			}
-			switch {
-			case math.IsInf(r.Hi, 1):
+			if math.IsInf(r.Hi, 1) {
 				iv.Hi = r.Hi // within the interval the target may never be reached
-			case !math.IsInf(iv.Hi, 0):
-				iv.Hi = iv.Value * math.Exp(math.Hypot(math.Log(iv.Hi/iv.Value), math.Log(r.Hi/r.Value)))
 			}
+			iv.Lo, iv.Hi = joinLog(iv.Value, iv.Lo, iv.Hi, math.Log(r.Value/r.Lo), math.Log(r.Hi/r.Value))
 		}
 		return iv.Lo, iv.Hi, true
 	}

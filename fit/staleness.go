@@ -476,20 +476,13 @@ func StalenessRunsOf(t *traces.Trace) ([]StalenessRun, error) {
 		return nil, err
 	}
 	curves, _ := curvesFromTrace(t)
-	runs, _, _ := stalenessRunsFrom(stats, curves, nil)
-	return runs, nil
+	return stalenessRunsFrom(stats, curves, nil), nil
 }
 
 // stalenessRunsFrom pairs each run of stats (with a worker count in
 // trainWorkers, or any when nil) that has 3 or more losses in curves with
-// its mean staleness, and fits the staleness per worker, sum / den, by
-// least squares of the measured mean staleness on N - 1.
-func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWorkers []int) (runs []StalenessRun, stalNum, stalDen float64) {
-	xs, ss := stalenessPoints(stats, trainWorkers)
-	for i, x := range xs {
-		stalNum += ss[i] * x
-		stalDen += x * x
-	}
+// its mean staleness.
+func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWorkers []int) (runs []StalenessRun) {
 	for _, r := range stats {
 		if trainWorkers != nil && !slices.Contains(trainWorkers, r.Workers) {
 			continue
@@ -546,7 +539,7 @@ func stalenessRunsFrom(stats []RunStats, curves map[string][]lossPoint, trainWor
 		}
 		runs = append(runs, sr)
 	}
-	return runs, stalNum, stalDen
+	return runs
 }
 
 // maxCurvePoints caps the points of one run's loss curve in the staleness
@@ -619,6 +612,18 @@ func stalenessPoints(stats []RunStats, trainWorkers []int) (xs, ss []float64) {
 		}
 	}
 	return xs, ss
+}
+
+// stalenessLaw is the per-worker staleness a of s = a (N - 1) fitted on
+// xs, ss (stalenessPoints) by least squares through 0; ok is false
+// without a point.
+func stalenessLaw(xs, ss []float64) (a float64, ok bool) {
+	var num, den float64
+	for i, x := range xs {
+		num += ss[i] * x
+		den += x * x
+	}
+	return num / den, den > 0
 }
 
 // stalenessUncertainty is the uncertainty of the staleness law

@@ -1056,11 +1056,11 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		law.Warnings = append(eff.Warnings, law.Warnings...)
 		return law
 	}
-	runs, stalNum, stalDen := stalenessRunsFrom(stats, curves, trainWorkers)
+	runs := stalenessRunsFrom(stats, curves, trainWorkers)
 	eff.StalenessPerWorker, eff.StalenessAssumed = 1, true
-	if stalDen > 0 {
-		eff.StalenessPerWorker, eff.StalenessAssumed = stalNum/stalDen, false
-		xs, ss := stalenessPoints(stats, trainWorkers)
+	xs, ss := stalenessPoints(stats, trainWorkers)
+	if a, ok := stalenessLaw(xs, ss); ok {
+		eff.StalenessPerWorker, eff.StalenessAssumed = a, false
 		eff.StalenessLo, eff.StalenessHi, eff.StalenessScatter = stalenessUncertainty(xs, ss, eff.StalenessPerWorker, 200, s.Seed, s.Level)
 	}
 	// the staleness law alone, when there is no loss curve to fit

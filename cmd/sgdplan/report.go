@@ -1092,20 +1092,17 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				// the jobs (growCell)
 				g := growCell{what: name + " at load " + plots.Num(l)}
 				if g.longer = longerRun(o.simJobs); g.longer > 0 {
-					still := 0
-					bar.Grow(int64(o.seeds))
-					for s := 0; s < o.seeds; s++ {
+					g.settles, err = settlesOver(o.seeds, bar, func(s int) (planner.Result, error) {
 						w := reportWorkload(jobs, n, l, g.longer, uint64(s+1))
 						res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 						if err != nil {
-							return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, g.longer, err)
+							err = fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, g.longer, err)
 						}
-						bar.Add(1)
-						if growingQueue(res) {
-							still++
-						}
+						return res, err
+					})
+					if err != nil {
+						return d, tab, nil, err
 					}
-					g.settles = 2*still <= o.seeds
 				}
 				cell += g.mark()
 				growing = append(growing, g)
@@ -1149,6 +1146,26 @@ func longerRun(jobs int) int {
 		return l
 	}
 	return 0
+}
+
+// settlesOver runs seeds runs (run(k), k = 0..seeds-1: the longer runs of
+// a growCell), counting them on bar, and says whether the queue grows
+// through at most half of them (growingQueue): it settles. The first
+// error ends it.
+func settlesOver(seeds int, bar *progress.Bar, run func(k int) (planner.Result, error)) (bool, error) {
+	bar.Grow(int64(seeds))
+	still := 0
+	for k := 0; k < seeds; k++ {
+		r, err := run(k)
+		if err != nil {
+			return false, err
+		}
+		bar.Add(1)
+		if growingQueue(r) {
+			still++
+		}
+	}
+	return 2*still <= seeds, nil
 }
 
 // growingWarning says which cells had a growing queue and what each kind

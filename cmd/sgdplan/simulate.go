@@ -269,6 +269,10 @@ func simulateAction(c *cli.Context) error {
 	// while); nothing otherwise.
 	bar := progress.New(c.App.ErrWriter, "simulate", int64(len(names)*seeds*(1+len(endJobs))), nil)
 	defer bar.Done()
+	// the simulator's settings of every run (the growing-queue reruns too)
+	settings := func(seed uint64) planner.Settings {
+		return planner.Settings{Servers: float64(n), Integer: !c.Bool("fractional"), EarlyStop: es, Seed: seed, EnergyAlpha: ea}
+	}
 	for _, name := range names {
 		pol, _ := planner.NewPolicy(name, alpha)
 		// run simulates seeds on the jobs file's jobs js (nil: the
@@ -283,8 +287,7 @@ func simulateAction(c *cli.Context) error {
 						return nil, badInput(err)
 					}
 				}
-				r, err := planner.Simulate(jobs, pol, planner.Settings{Servers: float64(n), Integer: !c.Bool("fractional"),
-					EarlyStop: es, Seed: seed, EnergyAlpha: ea})
+				r, err := planner.Simulate(jobs, pol, settings(seed))
 				if err != nil {
 					return nil, withCode(exitFailure, err)
 				}
@@ -315,25 +318,21 @@ func simulateAction(c *cli.Context) error {
 				if g.longer = longerRun(poisson.Count); g.longer > 0 && !overloaded {
 					lp := poisson
 					lp.Count = g.longer
-					still := 0
-					bar.Grow(int64(seeds))
-					for k := 0; k < seeds; k++ {
+					g.settles, err = settlesOver(seeds, bar, func(k int) (planner.Result, error) {
 						seed := c.Uint64("seed") + uint64(k)
 						jobs, err := lp.Jobs(seed)
 						if err != nil {
-							return badInput(err)
+							return planner.Result{}, badInput(err)
 						}
-						r, err := planner.Simulate(jobs, pol, planner.Settings{Servers: float64(n), Integer: !c.Bool("fractional"),
-							EarlyStop: es, Seed: seed, EnergyAlpha: ea})
+						r, err := planner.Simulate(jobs, pol, settings(seed))
 						if err != nil {
-							return withCode(exitFailure, err)
+							err = withCode(exitFailure, err)
 						}
-						bar.Add(1)
-						if growingQueue(r) {
-							still++
-						}
+						return r, err
+					})
+					if err != nil {
+						return err
 					}
-					g.settles = 2*still <= seeds
 				}
 				growing = append(growing, g)
 			}
