@@ -466,7 +466,7 @@ func asgdFit12(t *testing.T) *StepFit {
 	if err != nil {
 		t.Skipf("no real async traces: %v", err)
 	}
-	sf, err := FitSteps(tr, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: -1})
+	sf, err := FitSteps(tr, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 200})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -204,9 +204,10 @@ func gnsLaw(batches, steps []float64, ref float64) (s0, noise, rmsle float64, er
 // fitBatchLaw fits the batch law of a synchronous trace (every training
 // run's mode sync or allreduce) whose runs with 3 or more losses have 3 or
 // more distinct global batches (per-worker batch x workers): FitGNS on
-// their loss curves (200 resamples at s.Seed and s.Level), and one loss curve in
-// steps at the reference batch (each run's steps divided by the law's
-// StepsRatio at its batch) for targets other than the law's. ok is false
+// their loss curves (s.Bootstrap resamples at s.Seed and s.Level; no
+// interval when s.Bootstrap <= 0), and one loss curve in steps at the
+// reference batch (each run's steps divided by the law's StepsRatio at its
+// batch) for targets other than the law's. ok is false
 // when the trace is not such a trace, or the law cannot be fitted (the
 // reason is then in warn): the caller fits as before.
 func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers []int, s Settings) (eff *Efficiency, warn []string, ok bool) {
@@ -239,7 +240,7 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 	if distinctBatches(gr) < 3 {
 		return nil, nil, false
 	}
-	f, err := FitGNS(gr, 200, s.Seed, s.Level)
+	f, err := FitGNS(gr, s.Bootstrap, s.Seed, s.Level)
 	if err != nil {
 		return nil, []string{"batch law: " + strings.TrimPrefix(err.Error(), "fit: ") + "; the loss curves are fitted without it"}, false
 	}

@@ -102,7 +102,7 @@ func TestGNSIntervalAtReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sf, err := FitSteps(tr, []string{"powerlaw"}, StepOptions{Bootstrap: 20})
+	sf, err := FitSteps(tr, []string{"powerlaw"}, StepOptions{Bootstrap: 200})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -300,9 +300,11 @@ func TestSyncStepsPerSecond(t *testing.T) {
 	}
 }
 
-// The batch law's bootstrap follows the fit's seed and level (it ran at
-// seed 1 and 90% whatever fit was asked): another seed resamples other
-// runs, another level gives another interval, and the defaults are those.
+// The batch law's bootstrap follows the fit's seed, level and resample
+// count (it ran 200 resamples at seed 1 and 90% whatever fit was asked):
+// another seed resamples other runs, another level gives another
+// interval, the defaults are those, --bootstrap N draws N and --bootstrap
+// 0 none (the law then has no interval).
 func TestBatchLawSeedAndLevel(t *testing.T) {
 	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "sync-gns"))
 	if err != nil {
@@ -310,8 +312,7 @@ func TestBatchLawSeedAndLevel(t *testing.T) {
 	}
 	law := func(o StepOptions) *GNSLaw {
 		t.Helper()
-		o.Bootstrap = -1
-		sf, err := FitSteps(tr, nil, o)
+		sf, err := FitSteps(tr, []string{"powerlaw"}, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -329,5 +330,14 @@ func TestBatchLawSeedAndLevel(t *testing.T) {
 	}
 	if !(wide.NoiseBatchHi-wide.NoiseBatchLo > def.NoiseBatchHi-def.NoiseBatchLo) {
 		t.Errorf("99%%: [%g, %g], 90%%: [%g, %g]: want wider", wide.NoiseBatchLo, wide.NoiseBatchHi, def.NoiseBatchLo, def.NoiseBatchHi)
+	}
+	if len(def.Samples) < 150 || len(def.Samples) > 200 {
+		t.Errorf("%d samples by default, want 150 to 200", len(def.Samples))
+	}
+	if few := law(StepOptions{Bootstrap: 40}); len(few.Samples) < 30 || len(few.Samples) > 40 || few.NoiseBatch != def.NoiseBatch {
+		t.Errorf("--bootstrap 40: %d samples, noise %g (default %g): want 30 to 40 and the same point", len(few.Samples), few.NoiseBatch, def.NoiseBatch)
+	}
+	if none := law(StepOptions{Bootstrap: -1}); none.Samples != nil || none.NoiseBatchLo != none.NoiseBatch || none.NoiseBatchHi != none.NoiseBatch || none.NoiseBatch != def.NoiseBatch {
+		t.Errorf("--bootstrap 0: %d samples, noise %g [%g, %g]: want none, no interval and the default's point %g", len(none.Samples), none.NoiseBatch, none.NoiseBatchLo, none.NoiseBatchHi, def.NoiseBatch)
 	}
 }

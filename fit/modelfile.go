@@ -184,10 +184,11 @@ type Efficiency struct {
 	// (N - 1), not fitted. False in files written before 2026-12-06.
 	StalenessAssumed bool `json:"staleness_assumed,omitempty"`
 	// StalenessLo and StalenessHi are StalenessPerWorker's bootstrap
-	// interval (200 resamples of the runs that measured their staleness
-	// with 2 or more workers, at the fit's level, each end moved from the
-	// point by intervalScale in log space); both 0 when there is none (an
-	// assumed law, one such run, files written before 2026-12-06).
+	// interval (fit --bootstrap resamples of the runs that measured their
+	// staleness with 2 or more workers, at the fit's level, each end moved
+	// from the point by intervalScale in log space); both 0 when there is
+	// none (an assumed law, one such run, --bootstrap 0, files written
+	// before 2026-12-06).
 	StalenessLo float64 `json:"staleness_per_worker_lo,omitempty"`
 	StalenessHi float64 `json:"staleness_per_worker_hi,omitempty"`
 	// StalenessScatter is the standard deviation of log(measured / law)

@@ -155,9 +155,11 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 }
 
 // FitStalenessLaw fits the staleness law jointly on runs (see StalenessFit)
-// with a bootstrap over runs (boot resamples, seed, level coverage; boot <=
-// 0: none). Resamples with a single staleness level cannot tell Lambda and
-// are left out of the interval.
+// and gives Lambda an interval at level coverage where the runs have 2 or
+// more staleness levels: the union of the profile likelihood's and a
+// bootstrap's over runs (boot resamples, seed; boot <= 0: the profile
+// likelihood's alone, nothing is resampled). Resamples with a single
+// staleness level cannot tell Lambda and are left out of the interval.
 func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) (StalenessFit, error) {
 	// The resamples draw runs by index: in the order of their names, so
 	// that the interval does not depend on the caller's order (fit, by
@@ -166,7 +168,7 @@ func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) 
 	runs = slices.Clone(runs)
 	slices.SortStableFunc(runs, func(a, b StalenessRun) int { return strings.Compare(a.Run, b.Run) })
 	f, err := fitStalenessOnce(runs, nil)
-	if err != nil || boot <= 0 || f.Levels < 2 {
+	if err != nil || f.Levels < 2 {
 		return f, err
 	}
 	// The profile-likelihood interval (below) runs beside the bootstrap.
@@ -178,7 +180,7 @@ func FitStalenessLaw(runs []StalenessRun, boot int, seed uint64, level float64) 
 		plo, phi, pok = profileLambda(runs, f, level)
 	}(f)
 	start := []float64{f.Curve.B0, f.Curve.B1, f.Curve.B2, f.Lambda}
-	samples := bootstrapParallel(len(runs), boot, seed, func() func([]int) ([]float64, bool) {
+	samples := bootstrapParallel(len(runs), max(boot, 0), seed, func() func([]int) ([]float64, bool) {
 		buf := make([]StalenessRun, len(runs))
 		return func(idx []int) ([]float64, bool) {
 			for i, j := range idx {

@@ -167,9 +167,25 @@ func TestStalenessLawOnASGD(t *testing.T) {
 	if len(e.CurveSamples) < 150 || len(wide.CurveSamples) > 30 || len(wide.CurveSamples) < 20 || !(wide.CurveScale > 1) {
 		t.Errorf("curve samples: %d at 200 resamples, %d at 30 (scale %g)", len(e.CurveSamples), len(wide.CurveSamples), wide.CurveScale)
 	}
+	// --bootstrap 0 resamples nothing: no curve samples, no staleness
+	// interval, and lambda keeps the profile likelihood's interval, inside
+	// the default's (which joins it with the bootstrap's); it had 200
+	// resamples whatever --bootstrap said
 	none := fitEfficiency(curves, 0, st, nil, (&Settings{Bootstrap: -1}).withDefaults())
-	if none.CurveSamples != nil || none.CurveScale != 0 || none.LambdaHi != e.LambdaHi {
-		t.Errorf("--bootstrap 0: %d curve samples, scale %g, lambda's interval [%g, %g]", len(none.CurveSamples), none.CurveScale, none.LambdaLo, none.LambdaHi)
+	if none.CurveSamples != nil || none.CurveScale != 0 || none.Lambda != e.Lambda ||
+		!(none.LambdaLo < none.Lambda && none.LambdaHi > none.Lambda) || none.LambdaLo < e.LambdaLo || none.LambdaHi > e.LambdaHi ||
+		none.StalenessLo != 0 || none.StalenessHi != 0 || none.StalenessScatter != 0 || none.StalenessPerWorker != e.StalenessPerWorker {
+		t.Errorf("--bootstrap 0: %d curve samples, scale %g, lambda %g [%g, %g], staleness %g [%g, %g] scatter %g; default: lambda %g [%g, %g], staleness %g",
+			len(none.CurveSamples), none.CurveScale, none.Lambda, none.LambdaLo, none.LambdaHi, none.StalenessPerWorker, none.StalenessLo, none.StalenessHi, none.StalenessScatter, e.Lambda, e.LambdaLo, e.LambdaHi, e.StalenessPerWorker)
+	}
+	if !(e.StalenessHi > e.StalenessLo && e.StalenessLo > 0) {
+		t.Errorf("default: staleness interval [%g, %g]", e.StalenessLo, e.StalenessHi)
+	}
+	// and --bootstrap 30 resamples 30 times: other intervals than 200's
+	// at the same seed and level
+	thirty := fitEfficiency(curves, 0, st, nil, (&Settings{Bootstrap: 30}).withDefaults())
+	if (thirty.StalenessLo == e.StalenessLo && thirty.StalenessHi == e.StalenessHi) || (thirty.LambdaLo == e.LambdaLo && thirty.LambdaHi == e.LambdaHi) {
+		t.Errorf("--bootstrap 30: staleness [%g, %g], lambda [%g, %g]: the default's", thirty.StalenessLo, thirty.StalenessHi, thirty.LambdaLo, thirty.LambdaHi)
 	}
 }
 

@@ -1031,10 +1031,13 @@ func addCurve(curves map[string][]lossPoint, r traces.RunSummary) int {
 }
 
 // fitEfficiency fits the loss curve of each run and the staleness law
-// across runs, lambda's interval at s.Level (200 resamples of whole runs,
-// s.Seed) and the curve's samples by s.Bootstrap resamples of each run's
-// points (CurveSamples; none when s.Bootstrap <= 0). It returns nil when
-// there is no loss at all.
+// across runs, lambda's interval at s.Level (the profile likelihood's,
+// joined with s.Bootstrap resamples of whole runs, s.Seed), the staleness
+// law's interval (s.Bootstrap resamples of its runs) and the curve's
+// samples by s.Bootstrap resamples of each run's points (CurveSamples).
+// With s.Bootstrap <= 0 nothing is resampled: lambda keeps the profile
+// likelihood's interval, the staleness and the curve have none. It
+// returns nil when there is no loss at all.
 func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats, trainWorkers []int, s Settings) *Efficiency {
 	type lp = lossPoint
 	eff := &Efficiency{}
@@ -1061,7 +1064,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	xs, ss := stalenessPoints(stats, trainWorkers)
 	if a, ok := stalenessLaw(xs, ss); ok {
 		eff.StalenessPerWorker, eff.StalenessAssumed = a, false
-		eff.StalenessLo, eff.StalenessHi, eff.StalenessScatter = stalenessUncertainty(xs, ss, eff.StalenessPerWorker, 200, s.Seed, s.Level)
+		eff.StalenessLo, eff.StalenessHi, eff.StalenessScatter = stalenessUncertainty(xs, ss, eff.StalenessPerWorker, s.Bootstrap, s.Seed, s.Level)
 	}
 	// the staleness law alone, when there is no loss curve to fit
 	stalenessOnly := func() *Efficiency {
@@ -1080,7 +1083,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	// One curve for every run, its rate divided by 1 + lambda s at the
 	// run's mean staleness s (FitStalenessLaw: shared initial loss and
 	// floor, bootstrap over runs for lambda's interval).
-	sf, err := FitStalenessLaw(runs, 200, s.Seed, s.Level)
+	sf, err := FitStalenessLaw(runs, s.Bootstrap, s.Seed, s.Level)
 	if err != nil {
 		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
 		return stalenessOnly()

@@ -465,8 +465,12 @@ func TestCheckPredictWithoutBootstrap(t *testing.T) {
 	// intervals have no width either, a profile's do
 	const fitNone = "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width"
 	const flatParams = "the parameters' intervals are their fitted values, of no width, too"
-	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--out", m); code != 0 || !strings.Contains(stderr, fitNone) || strings.Contains(stderr, flatParams) {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
+	// nor does the loss curve's and the staleness's (they drew 200
+	// resamples whatever --bootstrap said), which fit and predict say
+	const effNone = "the loss curve's and the staleness's uncertainty are left out too (lambda keeps its profile likelihood's interval"
+	if code, stdout, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--out", m); code != 0 || !strings.Contains(stderr, fitNone) || strings.Contains(stderr, flatParams) ||
+		!strings.Contains(stderr, effNone) || !strings.Contains(stdout, "x (N-1) (no interval)") {
+		t.Fatalf("fit: exit %d: %s%s", code, stdout, stderr)
 	}
 	if b, err := os.ReadFile(m); err != nil || !strings.Contains(string(b), fitNone) {
 		t.Errorf("model.json lacks the warning: %v", err)
@@ -491,7 +495,7 @@ func TestCheckPredictWithoutBootstrap(t *testing.T) {
 	if _, ok := out["bootstrap_samples"]; ok || out["efficiency_ends"] == nil {
 		t.Errorf("check json: exit %d: %s", code, stdout)
 	}
-	if code, _, stderr := runCmd(t, "predict", "--model", m, "--workers", "1,8"); code != 0 || !strings.Contains(stderr, none) {
+	if code, _, stderr := runCmd(t, "predict", "--model", m, "--workers", "1,8"); code != 0 || !strings.Contains(stderr, none) || !strings.Contains(stderr, "carries no interval (one fitted run measured it, fit --bootstrap 0,") {
 		t.Errorf("predict: exit %d: %s", code, stderr)
 	}
 	// one configuration fitted with the default --bootstrap: the warning

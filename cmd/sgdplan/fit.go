@@ -824,8 +824,13 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		g := e.GNS
-		fmt.Fprintf(w, "\nbatch law (gradient noise scale, McCandlish et al. 2018): steps to loss %.4g at global batch B = %.4g (1 + %.4g/B)/(1 + %.4g/%.4g); noise scale %.4g samples, %.0f%% interval [%.4g, %.4g]; fitted on global batches %.4g to %.4g\n",
-			g.TargetLoss, g.StepsRef, g.NoiseBatch, g.NoiseBatch, g.RefBatch, g.NoiseBatch, 100*m.Level, g.NoiseBatchLo, g.NoiseBatchHi, g.MinBatch, g.MaxBatch)
+		noise := fmt.Sprintf("%.0f%% interval [%.4g, %.4g]", 100*m.Level, g.NoiseBatchLo, g.NoiseBatchHi)
+		if len(g.Samples) == 0 && g.NoiseBatchLo == g.NoiseBatchHi {
+			// --bootstrap 0, or too few resamples fitted (a warning says)
+			noise = "no interval (no bootstrap resamples)"
+		}
+		fmt.Fprintf(w, "\nbatch law (gradient noise scale, McCandlish et al. 2018): steps to loss %.4g at global batch B = %.4g (1 + %.4g/B)/(1 + %.4g/%.4g); noise scale %.4g samples, %s; fitted on global batches %.4g to %.4g\n",
+			g.TargetLoss, g.StepsRef, g.NoiseBatch, g.NoiseBatch, g.RefBatch, g.NoiseBatch, noise, g.MinBatch, g.MaxBatch)
 		if e.B0 > 0 {
 			fmt.Fprintf(w, "loss curve l(k) = 1/(%.4g k + %.4g) + %.4g in steps at global batch %.4g (other targets scale its updates)\n", e.B0, e.B1, e.B2, g.RefBatch)
 			if lo, hi, ok := e.CurveIntervals(m.Level); ok {
@@ -849,6 +854,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			// the per-worker staleness's own interval, and how far a run
 			// lies from the law (predict joins the two)
 			assumed = fmt.Sprintf(" [%.4g, %.4g], runs %.2g%% about it", e.StalenessLo, e.StalenessHi, 100*(math.Exp(e.StalenessScatter)-1))
+		case m.Mode == "async":
+			// one run measured it, or --bootstrap 0
+			assumed = " (no interval)"
 		}
 		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1)%s; target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, assumed, e.TargetLoss)
 		if lo, hi, ok := e.CurveIntervals(m.Level); ok {
@@ -1001,7 +1009,18 @@ func noBootstrapFit(m *fit.Model, boot int) string {
 			break
 		}
 	}
-	return "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width where nothing widens them and say nothing of the uncertainty" + params + " (leave out --bootstrap for 200 resamples)"
+	eff := ""
+	if e := m.Efficiency; e != nil {
+		switch {
+		case e.GNS != nil:
+			eff = "; the batch law's noise scale has no interval, and the updates to target only the runs' scatter about the law"
+		case e.B0 > 0 && !e.LambdaFixed:
+			eff = "; the loss curve's and the staleness's uncertainty are left out too (lambda keeps its profile likelihood's interval, which resamples nothing)"
+		case e.B0 > 0:
+			eff = "; the loss curve's and the staleness's uncertainty are left out too"
+		}
+	}
+	return "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width where nothing widens them and say nothing of the uncertainty" + params + eff + " (leave out --bootstrap for 200 resamples)"
 }
 
 // pathsFrom is paths relative to the folder dir (model.json's data

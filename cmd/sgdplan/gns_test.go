@@ -167,8 +167,15 @@ func TestSyncGNSFitPredict(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "batch law") {
-		t.Errorf("fit does not print the batch law:\n%s", stdout)
+	if !strings.Contains(stdout, "batch law") || !strings.Contains(stdout, "samples, 90% interval [") {
+		t.Errorf("fit does not print the batch law with its interval:\n%s", stdout)
+	}
+	// --bootstrap 0 resamples nothing (the law drew 200 resamples
+	// whatever it said): the noise scale has no interval, and fit says so
+	// rather than print [x, x]
+	if code, out, e := runCmd(t, "fit", syncGNS, "--bootstrap", "0", "--out", filepath.Join(dir, "none.json")); code != 0 ||
+		!strings.Contains(out, "samples, no interval (no bootstrap resamples)") || !strings.Contains(e, "the batch law's noise scale has no interval") {
+		t.Errorf("fit --bootstrap 0: exit %d:\n%s%s", code, out, e)
 	}
 	m, err := fit.LoadModel(mp)
 	if err != nil {

@@ -697,7 +697,7 @@ func stalenessLawWarning(m *fit.Model) string {
 		return fmt.Sprintf("staleness is taken as %.4g x (N-1), an assumption: no fitted run with 2 or more workers measured it (a staleness column in steps.csv, or updates.csv), so the staleness column, and the staleness cost's effect on the updates to target, rest on it; fitted where measured, %s", m.Staleness(2), checked)
 	}
 	if !(m.Efficiency.StalenessHi > 0) {
-		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (one fitted run measured it, or model.json was written before 2026-12-06): %s", m.Staleness(2), checked)
+		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (one fitted run measured it, fit --bootstrap 0, or model.json was written before 2026-12-06): %s", m.Staleness(2), checked)
 	}
 	if m.HasNetwork() {
 		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N; its interval is the law's bootstrap widened by the fitted runs' scatter about it, stretched to hold the queueing network's own staleness (lower once the links queue): %s; the mva model's interval held all 16 of those runs", m.Staleness(2), checked)
@@ -755,7 +755,7 @@ func flatUpdates(m *fit.Model, rows []predictRow) string {
 		// a batch law fitted since 2026-12-06 keeps joint samples of
 		// (steps_ref, noise_batch) and the runs' scatter about it,
 		// which give the reference batch a width too
-		return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds the gradient noise scale's uncertainty only, not that of the law's steps at its reference batch nor one run's scatter about the law: the batch law holds no bootstrap samples and no run scatter (efficiency.gns.samples, run_scatter: a model.json written before 2026-12-06, or fewer than 10 of the resamples of the runs could be fitted); the true uncertainty is wider", where)
+		return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds the gradient noise scale's uncertainty only, not that of the law's steps at its reference batch nor one run's scatter about the law: the batch law holds no bootstrap samples and no run scatter (efficiency.gns.samples, run_scatter: fitted with --bootstrap 0, a model.json written before 2026-12-06, or fewer than 10 of the resamples of the runs could be fitted); the true uncertainty is wider", where)
 	}
 	why := "the model holds no bootstrap samples of the curve (fitted with --bootstrap 0, on no more loss points than the curve has parameters, or written before 2026-12-06)"
 	return fmt.Sprintf("the updates to target at %s have an interval of no width (and the time to target only the throughput's): it holds the staleness cost's (lambda's) uncertainty only, not the loss curve's: %s; the true uncertainty is wider", where, why)
