@@ -233,6 +233,11 @@ func TestParseModelErrorColumns(t *testing.T) {
 		// level below, which fail to decode into an array too
 		{"number for an inner array", `{"schema": "sgdplan/model/v1", "mode": "sync", "bootstrap_samples": [[1, 2], [3, 4], 5]}`, "m.json:1:86: field bootstrap_samples[2]: expected an array of numbers, got JSON number"},
 		{"number for a curve sample", `{"efficiency": {"curve_samples": [[1, 2, 3, 4], 7]}}`, "m.json:1:49: field efficiency.curve_samples[1]: expected an array of numbers, got JSON number"},
+		// an array inside an array of objects: the second rival's own
+		// parameters, not the first's numbers (placed at rivals[0].parameters[0]
+		// before 2026-12-06)
+		{"number for a rival's parameters", `{"mode": "sync", "rivals": [{"family": "a", "parameters": [1, 2]}, {"family": "b", "parameters": 5}]}`, "m.json:1:98: field rivals[1].parameters: expected an array of numbers, got JSON number"},
+		{"element of a rival's parameters", `{"mode": "sync", "rivals": [{"family": "a", "parameters": [1, 2]}, {"family": "b", "parameters": [1, "x"]}]}`, "m.json:1:102: field rivals[1].parameters[1]: expected a number, got JSON string"},
 		{"document", `  [1, 2]`, "m.json:1:3: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON array"},
 		{"document string", `"model"`, "m.json:1:1: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON string"},
 	} {
