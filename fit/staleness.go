@@ -107,21 +107,7 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 	if !math.IsNaN(fixLam) {
 		lamLo, lamHi = fixLam, fixLam
 	}
-	prob := Problem{
-		M: m,
-		Residuals: func(dst, p []float64) {
-			i := 0
-			for _, r := range runs {
-				c := model.LossCurve{B0: p[0] / (1 + p[3]*r.Staleness), B1: p[1], B2: p[2]}
-				for j := range r.K {
-					dst[i] = r.curveAt(c, j) - r.Loss[j]
-					i++
-				}
-			}
-		},
-		Lower: []float64{0, 1e-12, 0, lamLo},
-		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1), lamHi},
-	}
+	prob := stalenessProblem(runs, m, lamLo, lamHi)
 	var starts [][]float64
 	if start != nil {
 		starts = [][]float64{{start[0], start[1], start[2], math.Min(math.Max(start[3], lamLo), lamHi)}}
@@ -152,6 +138,28 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 		RMSE:   math.Sqrt(2 * best.Cost / float64(m)),
 		Levels: levels,
 	}, best.Cost, nil
+}
+
+// stalenessProblem is the joint loss-curve fit of runs (m points in all)
+// as least squares over (B0, B1, B2, Lambda), Lambda in [lamLo, lamHi]:
+// each run's points against the curve whose rate B0 is divided by 1 +
+// Lambda s at the run's staleness s.
+func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem {
+	return Problem{
+		M: m,
+		Residuals: func(dst, p []float64) {
+			i := 0
+			for _, r := range runs {
+				c := model.LossCurve{B0: p[0] / (1 + p[3]*r.Staleness), B1: p[1], B2: p[2]}
+				for j := range r.K {
+					dst[i] = r.curveAt(c, j) - r.Loss[j]
+					i++
+				}
+			}
+		},
+		Lower: []float64{0, 1e-12, 0, lamLo},
+		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1), lamHi},
+	}
 }
 
 // FitStalenessLaw fits the staleness law jointly on runs (see StalenessFit)
