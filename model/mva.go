@@ -48,14 +48,16 @@ import (
 // of workers is carried around the cycle, as in Whitt's Queueing Network
 // Analyzer (1983): the think station, with Network.ZSCV, sends on
 // c^2 = ZSCV + (1 - ZSCV) c_in^2 (exponential compute makes the flow
-// Poisson, deterministic compute passes it on); a single-server station
+// Poisson, deterministic compute passes it on; ZSCV above 1 counts as 1,
+// passFlow); a single-server station
 // with utilisation U(n-1) sends on c_d^2 = U^2 SCV + (1 - U^2) c_a^2; and its
 // waiting time (the queued work plus the residual service) is scaled by
 // (c_a^2 + SCV)/(1 + SCV), the Kingman / Allen-Cunneen factor, which is 1
 // for a Poisson flow. Behind a deterministic bottleneck the flow is smooth
 // and the next stations of equal demand barely queue, which plain and
 // corrected MVA both miss. It reduces to Correction when every SCV is 1.
-// Where the heuristic would let X(n) fall below X(n-1), X is held.
+// Where either heuristic (Correction or Flow, in the exact recursion) would
+// let X(n) fall below X(n-1), X is held.
 type MVA struct {
 	Correction  bool // residual-service correction with Station.SCV
 	Flow        bool // also carry the flow's SCV around the cycle (implies Correction; exact recursion only)
@@ -361,7 +363,7 @@ func (s *mvaState) advance(n int) {
 			s.multi[i].comp.advance(n)
 		}
 		mi := 0
-		cin := s.zscv + (1-s.zscv)*s.cLast // flow leaving the think station
+		cin := passFlow(s.zscv, s.cLast) // flow leaving the think station
 		for k, dk := range d {
 			var rk float64
 			switch s.kind[k] {
@@ -382,7 +384,7 @@ func (s *mvaState) advance(n int) {
 			case kindDelay:
 				rk = dk
 				if s.m.Flow {
-					cin = s.scv[k] + (1-s.scv[k])*cin
+					cin = passFlow(s.scv[k], cin)
 				}
 			default:
 				if !s.m.Flow {
@@ -410,11 +412,15 @@ func (s *mvaState) advance(n int) {
 	if s.m.Correction && s.kb >= 0 && x*s.dmax > 1 {
 		x = s.m.cap(s.nw, n, r, s.dmax, s.kb)
 	}
-	if s.m.Flow && x < xp && sum > s.nw.Z {
+	if s.m.Correction && x < xp && sum > s.nw.Z {
 		// The flow heuristic can dip (up to 3% on random networks) where
-		// the flow's variability changes fast with N; a closed network's
-		// throughput does not fall with N, so hold X(n) = X(n-1) and
-		// stretch the residence times to keep Z X + sum Q = n.
+		// the flow's variability changes fast with N, and the residual
+		// correction where an SCV is above 1 (its term then adds
+		// residence: one queue of D 0.5 and SCV 2 gave X(2) = 1.6 below
+		// X(1) = 2, the whole time busy); a closed network's throughput
+		// does not fall with N, so hold X(n) = X(n-1) and shrink the
+		// residence times (by g < 1) to keep Z X + sum Q = n (a residence
+		// time can then fall below its demand).
 		g := (float64(n)/xp - s.nw.Z) / (sum - s.nw.Z)
 		for k := range r {
 			r[k] *= g
@@ -436,6 +442,19 @@ func (s *mvaState) advance(n int) {
 		mu.p[0] = p0
 	}
 	s.x, s.n = x, n
+}
+
+// passFlow is the SCV of the flow leaving a delay (infinite-server)
+// station of service SCV scv that receives a flow of SCV cin: scv + (1 -
+// scv) cin, exponential service making the flow Poisson and deterministic
+// service passing it on. Service more variable than exponential (scv > 1)
+// counts as exponential: the line's extrapolation past 1 went negative for
+// a variable enough flow (X -146 at 31 workers on a random network with
+// SCVs up to 4), and an M/G/inf station's output is Poisson whatever its
+// service.
+func passFlow(scv, cin float64) float64 {
+	w := math.Min(scv, 1)
+	return w + (1-w)*cin
 }
 
 // cap handles a corrected solution whose throughput passed the saturation
