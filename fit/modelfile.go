@@ -1009,9 +1009,29 @@ func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	if !(bw > 0) || math.IsInf(bw, 0) {
 		return nil, errorf("bandwidth %g B/s: want a positive number", bw)
 	}
+	if err := m.linkRateErr(bw); err != nil {
+		return nil, err
+	}
 	c := *m
 	c.Reference.Bandwidth = bw
 	return &c, nil
+}
+
+// maxRateRatio bounds how far below the rate a model's link demand was
+// measured at (queueing.bandwidth) it is asked at: the demand grows as
+// their ratio, and at 1e-310 B/s it was +Inf and predict and check
+// panicked. A trillion times below the measured rate is past any real
+// link already.
+const maxRateRatio = 1e12
+
+// linkRateErr refuses a link rate bw that makes a queueing model's link
+// demand the measured one times more than maxRateRatio; nil for other
+// models and for bw 0 (the measured rate).
+func (m *Model) linkRateErr(bw float64) error {
+	if m.Queueing == nil || !(m.Queueing.Bandwidth > 0) || !(bw > 0) || m.Queueing.Bandwidth/bw <= maxRateRatio {
+		return nil
+	}
+	return errorf("bandwidth %g B/s: more than %g times below the rate the link demand was measured at (%g B/s), which scales it as that ratio: want a rate of at least %g B/s", bw, maxRateRatio, m.Queueing.Bandwidth, m.Queueing.Bandwidth/maxRateRatio)
 }
 
 // BandwidthWarning says, when the model's link rate (set by WithBandwidth)
@@ -1387,6 +1407,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	if err := m.checkReferenceFields(at); err != nil {
 		return nil, err
+	}
+	if err := m.linkRateErr(m.Reference.Bandwidth); err != nil {
+		return nil, errorf("%s: reference.%v", at("reference.bandwidth"), strings.TrimPrefix(err.Error(), "fit: "))
 	}
 	if d := m.Data; d.PathsFromModel != nil {
 		if len(d.PathsFromModel) != len(d.Paths) {

@@ -3,9 +3,12 @@ package fit
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 // A key given twice in any object of model.json is refused at the repeat
@@ -264,5 +267,44 @@ func TestValueBefore(t *testing.T) {
 		if !bytes.HasPrefix(doc[at:], []byte(c.want)) {
 			t.Errorf("after %s: %q, want %q", c.after, doc[at:], c.want)
 		}
+	}
+}
+
+// A link rate so far below the one the link demand was measured at that
+// the demand is not finite: model.json's reference.bandwidth is refused
+// at its place and WithBandwidth returns an error (both panicked: +Inf
+// demand in the network); a trillion times below is the limit.
+func TestLinkRateRatio(t *testing.T) {
+	tr, _, err := traces.Load(filepath.Join(repoRoot(t), "testdata", "asgd"))
+	if err != nil {
+		t.Skip(err)
+	}
+	sf, err := FitSteps(tr, []string{"mva"}, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	measured := m.Queueing.Bandwidth
+	if _, err := m.WithBandwidth(measured / 1e12); err != nil {
+		t.Errorf("a trillion times below: %v", err)
+	}
+	if _, err := m.WithBandwidth(1e-310); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times below the rate the link demand was measured at") {
+		t.Errorf("1e-310 B/s: %v", err)
+	}
+	good, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := string(good)
+	ref := strings.Index(g, `"reference": {`)
+	loc := regexp.MustCompile(`"bandwidth": [0-9.e+]+`).FindStringIndex(g[ref:])
+	if ref < 0 || loc == nil {
+		t.Fatalf("no reference.bandwidth in\n%s", g)
+	}
+	doc := g[:ref+loc[0]] + `"bandwidth": 1e-20` + g[ref+loc[1]:]
+	line, col := lineCol([]byte(doc), int64(ref+loc[0]+len(`"bandwidth": `)))
+	want := fmt.Sprintf("m.json:%d:%d: reference.bandwidth 1e-20 B/s: more than 1e+12 times below", line, col)
+	if _, err := ParseModel("m.json", []byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("reference.bandwidth 1e-20: %v, want %q", err, want)
 	}
 }
