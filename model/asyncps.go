@@ -277,6 +277,11 @@ func (a AsyncPS) StepsPerSecond(c Config) float64 {
 	return a.solver(c.Workers).Solve(a.Network(c), c.Workers).X
 }
 
+// SamplesPerStep returns the per-worker mini-batch of an update:
+// Config.Batch, or Batch (Sweep and Evaluate read it for samples/s and
+// epochs; without it they reported 0 samples/s and refused an epoch goal).
+func (a AsyncPS) SamplesPerStep(c Config) float64 { return batch(c, a.Batch) }
+
 // Sweep fills xs[i] with StepsPerSecond at Workers = i+1 and the shards,
 // batch and machines of c (c.Workers is ignored), in one pass of the MVA
 // recursion: cost O(len(xs)) instead of O(len(xs)^2), and the same numbers

@@ -377,3 +377,21 @@ func TestAsyncPSStationKinds(t *testing.T) {
 		}
 	}
 }
+
+// AsyncPS says its samples per update (the per-worker batch), so a goal in
+// epochs and samples/s work through Goal as for OptimusAsync: an epoch goal
+// was refused ("set the batch") and samples/s read 0.
+func TestAsyncPSSamplesPerStep(t *testing.T) {
+	a := AsyncPS{Compute0: 0.05, ParamBytes: 1e6, Bandwidth: 1e8, Apply: 0.001, Batch: 64}
+	c := Config{Workers: 4, PS: 1}
+	if b := SamplesPerStep(a, c, 0); b != 64 {
+		t.Errorf("samples per step %g, want the batch 64", b)
+	}
+	if b := SamplesPerStep(a, Config{Workers: 4, PS: 1, Batch: 32}, 0); b != 32 {
+		t.Errorf("samples per step at Config.Batch 32: %g", b)
+	}
+	u, err := Goal{Epochs: 2, Dataset: 64000}.Updates(a, c)
+	if err != nil || u != 2000 {
+		t.Errorf("2 epochs of 64,000 samples at 64 an update: %g updates, %v; want 2000", u, err)
+	}
+}
