@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -27,11 +26,12 @@ import (
 // row whose workers, ps or batch differ from the earlier rows of its run, a
 // worker index outside 0..workers-1, and a duplicate (run, worker, step).
 //
-// The duplicate check keeps, per run and worker, the set of steps seen as a
-// list of disjoint intervals: when a worker's steps come in increasing order
-// with no gaps (as every writer of the project emits them) that is one
-// interval per worker, so memory is bounded by runs x workers; rows out of
-// order cost one interval per gap until the gap fills. The lines of the steps
+// The duplicate check keeps, per run and worker, the set of steps seen as
+// disjoint intervals of consecutive steps (stepSet): when a worker's steps
+// come in increasing order with no gaps (as every writer of the project
+// emits them) that is one interval per worker, so memory is bounded by runs
+// x workers; steps with gaps cost one interval per gap, in any order, until
+// the gap fills, and each row O(log n) for n intervals. The lines of the steps
 // are not kept: when r is an io.Seeker (a file), the error of a duplicate
 // names the line of the first row with its key, found by reading r again
 // from where the read began up to it.
@@ -1143,55 +1143,4 @@ func (k *stepChecker) has(s *Step) bool {
 	}
 	set := st.steps[s.Worker]
 	return set != nil && set.contains(s.Step)
-}
-
-// stepSet is a set of integers kept as sorted disjoint closed intervals.
-type stepSet struct{ iv [][2]int64 }
-
-// contains reports whether v is in the set.
-func (s *stepSet) contains(v int64) bool {
-	i := sort.Search(len(s.iv), func(i int) bool { return s.iv[i][0] > v })
-	return i > 0 && v <= s.iv[i-1][1]
-}
-
-// add inserts v and reports whether it was new.
-func (s *stepSet) add(v int64) bool {
-	n := len(s.iv)
-	if n > 0 {
-		last := &s.iv[n-1]
-		// v > last[1] first: last[1]+1 overflows at the largest int64
-		// (a duplicate of step 9223372036854775807 went unseen)
-		if v > last[1] {
-			if v-1 == last[1] {
-				last[1] = v
-			} else {
-				s.iv = append(s.iv, [2]int64{v, v})
-			}
-			return true
-		}
-	} else {
-		s.iv = append(s.iv, [2]int64{v, v})
-		return true
-	}
-	// i: first interval starting after v
-	i := sort.Search(n, func(i int) bool { return s.iv[i][0] > v })
-	if i > 0 && v <= s.iv[i-1][1] {
-		return false
-	}
-	joinPrev := i > 0 && v-1 == s.iv[i-1][1] // v > s.iv[i-1][1] here
-	joinNext := i < n && s.iv[i][0]-1 == v
-	switch {
-	case joinPrev && joinNext:
-		s.iv[i-1][1] = s.iv[i][1]
-		s.iv = append(s.iv[:i], s.iv[i+1:]...)
-	case joinPrev:
-		s.iv[i-1][1] = v
-	case joinNext:
-		s.iv[i][0] = v
-	default:
-		s.iv = append(s.iv, [2]int64{})
-		copy(s.iv[i+1:], s.iv[i:])
-		s.iv[i] = [2]int64{v, v}
-	}
-	return true
 }
