@@ -230,13 +230,16 @@ func (c *csvReader) read() ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(b) == 0 {
-			continue
-		}
 		if c.line == 1 {
+			// before the blank test: a byte-order mark alone on line 1
+			// is a blank line (it was a record of one empty field, a
+			// header with an empty column name)
 			n := len(b)
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 			c.bom = n - len(b)
+		}
+		if len(b) == 0 {
+			continue
 		}
 		if bytes.IndexByte(b, '"') < 0 {
 			c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))

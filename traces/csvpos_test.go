@@ -220,3 +220,32 @@ func TestPublicRatesInRange(t *testing.T) {
 		}
 	}
 }
+
+// A byte-order mark alone on line 1, then a blank line's end (LF or CRLF),
+// is a blank line, which the reader skips (the docs say so of both): it was
+// a record of one empty field, "steps.csv:1:1: empty column name in the
+// header". The header is then on line 2, and its positions count no mark.
+func TestBOMThenBlankLine(t *testing.T) {
+	for _, nl := range []string{"\n", "\r\n"} {
+		in := "\xef\xbb\xbf" + nl + "run,workers,ps,batch,worker,step,start,end" + nl + "a,1,1,1,0,0,0,1" + nl
+		rows := 0
+		w, err := ReadSteps(strings.NewReader(in), "steps.csv", func(Step) error { rows++; return nil })
+		if err != nil || len(w) != 0 || rows != 1 {
+			t.Errorf("%q: %d rows, warnings %v, error %v; want 1 row", nl, rows, w, err)
+		}
+		// an unknown column at byte 44 of line 2; end before start at
+		// byte 15 of line 3 ("a,1,1,1,0,0,2," is 14 bytes)
+		in = "\xef\xbb\xbf" + nl + "run,workers,ps,batch,worker,step,start,end,host" + nl + "a,1,1,1,0,0,2,1,x" + nl
+		w, err = ReadSteps(strings.NewReader(in), "steps.csv", func(Step) error { return nil })
+		if len(w) != 1 || w[0].Error() != `traces: steps.csv:2:44: unknown column "host" ignored` {
+			t.Errorf("%q: warnings %v", nl, w)
+		}
+		if err == nil || err.Error() != "traces: steps.csv:3:15: end: 1 is before start 2" {
+			t.Errorf("%q: error %v", nl, err)
+		}
+		_, err = ReadSteps(strings.NewReader("\xef\xbb\xbf"+nl+"run,workers,ps,batch,worker,step,start,end"+nl), "steps.csv", func(Step) error { return nil })
+		if err == nil || err.Error() != "traces: steps.csv:2: header only: no data rows after line 2" {
+			t.Errorf("%q: header only: %v", nl, err)
+		}
+	}
+}
