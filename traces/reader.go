@@ -514,7 +514,7 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					Model:       r.str(c.model, false),
 					Run:         r.str(c.run, false),
 					Repeats:     int(r.integer(c.repeats, false, throughputInts.repeats)),
-					Std:         r.duration(c.std),
+					Std:         r.std(c.std),
 					at:          throughputAt(file, r.c, c.mode),
 				}
 				if r.err != nil {
@@ -847,6 +847,16 @@ func (r *row) clock(col int, required bool) float64 {
 func (r *row) duration(col int) float64 {
 	v := r.number(col, false, durationWhat)
 	if m := durationFault(v); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
+	}
+	return v
+}
+
+// std parses throughput.csv's optional std, the standard deviation of the
+// rate (NaN when empty; see stdFault).
+func (r *row) std(col int) float64 {
+	v := r.number(col, false, stdWhat)
+	if m := stdFault(v); m != "" {
 		r.fail(col, "%s: %s", r.h.names[col], m)
 	}
 	return v
