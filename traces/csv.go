@@ -422,7 +422,7 @@ func (h *header) col(name string, required bool, errp *error) int {
 	i, ok := h.index[name]
 	if !ok {
 		if required && *errp == nil {
-			*errp = &ParseError{File: h.file, Line: h.line, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names))}
+			*errp = &ParseError{File: h.file, Line: h.line, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names, h.line))}
 		}
 		return -1
 	}
@@ -430,14 +430,20 @@ func (h *header) col(name string, required bool, errp *error) int {
 	return i
 }
 
-// headerText describes a header row for an error message: "header has
-// a,b,c" when it is printable text, cut at 200 bytes; else the first 32 bytes
-// quoted with Go escapes (%q), so that a binary file given by mistake does
-// not print raw bytes to the terminal.
-func headerText(names []string) string {
+// headerText describes the header row on line line for an error message:
+// "header has a,b,c" when it is printable text, cut at 200 bytes; quoted
+// with a question when it holds tabs (a tab-separated file, which reads as
+// one column); else "line N is not text" and the first 32 bytes quoted with
+// Go escapes (%q), so that a binary file given by mistake does not print
+// raw bytes to the terminal. (A tab is text: a tab-separated header was
+// called "not text", and the line was always 1, even after blank lines.)
+func headerText(names []string, line int) string {
 	s := strings.Join(names, ",")
-	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		return "line 1 is not text: not a CSV file? It starts " + quoteCut(s, 32)
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return r != '\t' && !unicode.IsPrint(r) }) >= 0 {
+		return fmt.Sprintf("line %d is not text: not a CSV file? It starts %s", line, quoteCut(s, 32))
+	}
+	if strings.IndexByte(s, '\t') >= 0 {
+		return fmt.Sprintf("header has %s: tab-separated? expected columns separated by commas", quoteCut(s, 200))
 	}
 	if len(s) > 200 {
 		return "header has " + quoteCut(s, 200)

@@ -249,3 +249,26 @@ func TestBOMThenBlankLine(t *testing.T) {
 		}
 	}
 }
+
+// The missing-column error describes the header: a tab-separated one is
+// text (it was called "not text: not a CSV file?") and gets a question; a
+// binary one is named by its line, which blank lines move (it always said
+// line 1). The public tables' reader's are in TestLoadDatasetMalformed.
+func TestHeaderTextTabsAndLine(t *testing.T) {
+	read := func(in string) error {
+		_, err := ReadSteps(strings.NewReader(in), "steps.csv", func(Step) error { return nil })
+		return err
+	}
+	cases := []struct{ in, want string }{
+		{"run\tworkers\tps\n", `traces: steps.csv:1: missing required column "run" (header has "run\tworkers\tps": tab-separated? expected columns separated by commas)`},
+		{"\n\nRun\tWorkers\n", `traces: steps.csv:3: missing required column "run" (header has "run\tworkers": tab-separated? expected columns separated by commas)`},
+		{"\n\x00\x01,x\n", `traces: steps.csv:2: missing required column "run" (line 2 is not text: not a CSV file? It starts "\x00\x01,x")`},
+		{"\x00\tx\n", `traces: steps.csv:1: missing required column "run" (line 1 is not text: not a CSV file? It starts "\x00\tx")`},
+		{"a,b\n", `traces: steps.csv:1: missing required column "run" (header has a,b)`},
+	}
+	for _, c := range cases {
+		if err := read(c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%q: %v\nwant %s", c.in, err, c.want)
+		}
+	}
+}
