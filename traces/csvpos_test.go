@@ -272,3 +272,31 @@ func TestHeaderTextTabsAndLine(t *testing.T) {
 		}
 	}
 }
+
+// Column names that are not UTF-8 keep their bytes: strings.ToLower made
+// each invalid byte U+FFFD, so "\xff" and "\xfe" were one name ("column
+// "\ufffd" repeats column 9", a refusal) and the warnings named neither.
+// Letters still match without regard to case, invalid bytes or not.
+func TestHeaderNamesNotUTF8(t *testing.T) {
+	const h = "run,workers,ps,batch,worker,step,start,end" // 42 bytes: a 9th column at byte 44
+	read := func(header, row string) ([]error, error) {
+		return ReadSteps(strings.NewReader(header+"\na,1,1,1,0,0,0,1"+row+"\n"), "steps.csv", func(Step) error { return nil })
+	}
+	w, err := read(h+",\xff,\xfe", ",x,y")
+	if err != nil || len(w) != 2 || w[0].Error() != `traces: steps.csv:1:44: unknown column "\xff" ignored` || w[1].Error() != `traces: steps.csv:1:46: unknown column "\xfe" ignored` {
+		t.Errorf("two invalid names: warnings %v, error %v", w, err)
+	}
+	_, err = read(h+",\xff,\xff", ",x,y")
+	if err == nil || err.Error() != `traces: steps.csv:1:46: column "\xff" repeats column 9` {
+		t.Errorf("a repeated invalid name: %v", err)
+	}
+	_, err = read(h+",HOST\xff,host\xff", ",x,y")
+	if err == nil || err.Error() != `traces: steps.csv:1:50: column "host\xff" repeats column 9` {
+		t.Errorf("names that differ in case: %v", err)
+	}
+	// a valid name lowercases as before
+	w, err = read(h+",Ünit", ",x")
+	if err != nil || len(w) != 1 || w[0].Error() != `traces: steps.csv:1:44: unknown column "ünit" ignored` {
+		t.Errorf("valid UTF-8: warnings %v, error %v", w, err)
+	}
+}
