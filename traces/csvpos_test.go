@@ -300,3 +300,26 @@ func TestHeaderNamesNotUTF8(t *testing.T) {
 		t.Errorf("valid UTF-8: warnings %v, error %v", w, err)
 	}
 }
+
+// Spaces inside a quoted field's quotes are trimmed; outside them they are
+// errors at the field, as in encoding/csv (trace-format.md's examples).
+func TestSpacesAroundQuotes(t *testing.T) {
+	const h = "run,workers,ps,batch,worker,step,start,end\n"
+	var runs []string
+	_, err := ReadSteps(strings.NewReader(h+`" a ",1,1,1,0,0,0,1`+"\n"), "steps.csv", func(s Step) error { runs = append(runs, s.Run); return nil })
+	if err != nil || len(runs) != 1 || runs[0] != "a" {
+		t.Errorf(`" a ": runs %q, %v; want "a"`, runs, err)
+	}
+	for in, want := range map[string]string{
+		` "a",1,1,1,0,0,0,1`:    "traces: steps.csv:2:1: bare quote in an unquoted field; quote the whole field and double the quote",
+		`"a" ,1,1,1,0,0,0,1`:    "traces: steps.csv:2:1: unexpected ' ' after a closing quote; expected ',' or the end of the line",
+		`a,1,1,1,0, "0",0,1`:    "traces: steps.csv:2:11: bare quote in an unquoted field; quote the whole field and double the quote",
+		`a,1,1,1,0,"0"  ,0,1`:   "traces: steps.csv:2:11: unexpected ' ' after a closing quote; expected ',' or the end of the line",
+		"a,1,1,1,0,\"0\"\t,0,1": "traces: steps.csv:2:11: unexpected '\\t' after a closing quote; expected ',' or the end of the line",
+	} {
+		_, err := ReadSteps(strings.NewReader(h+in+"\n"), "steps.csv", func(Step) error { return nil })
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v\nwant %s", in, err, want)
+		}
+	}
+}
