@@ -279,7 +279,9 @@ func TestWorkersAbsent(t *testing.T) {
 // is placed at the field in conflict, as trace-format.md says (it said the
 // run field, and the code placed them here): a step at step, an update at
 // version, a configuration at the first of workers, ps, batch that
-// differs; a runs.csv row and an evaluation at run.
+// differs; a runs.csv row and an evaluation at run. Load refuses a run
+// whose configuration differs between steps files as SummarizePaths does
+// (it returned the run's steps with workers 1 and 2, and report read them).
 func TestCrossFilePlacement(t *testing.T) {
 	const h = "run,workers,ps,batch,worker,step,start,end\n"
 	root := t.TempDir()
@@ -309,9 +311,9 @@ func TestCrossFilePlacement(t *testing.T) {
 		{[]string{x1, sub(x2, "updates.csv")}, sub(x2, "updates.csv") + `:2:9: version: (run "a", shard 0, version 1) is also in ` + sub(x1, "updates.csv"), "LS"},
 		{[]string{x1, sub(x2, "runs.csv")}, sub(x2, "runs.csv") + `:2:1: run "a" is described again, differently, after ` + sub(x1, "runs.csv"), "LS"},
 		{[]string{x1, sub(x2, "evals.csv")}, sub(x2, "evals.csv") + `:2:1: the evaluation of run "a" at 1 updates is also in ` + sub(x1, "evals.csv"), "LS"},
-		{[]string{x1, y}, sub(y, "steps.csv") + `:2:3: run "a": workers, ps, batch = 2, 1, 1, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "S"},
-		{[]string{x1, yp}, sub(yp, "steps.csv") + `:2:5: run "a": workers, ps, batch = 1, 2, 1, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "S"},
-		{[]string{x1, yb}, sub(yb, "steps.csv") + `:2:7: run "a": workers, ps, batch = 1, 1, 8, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "S"},
+		{[]string{x1, y}, sub(y, "steps.csv") + `:2:3: run "a": workers, ps, batch = 2, 1, 1, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "LS"},
+		{[]string{x1, yp}, sub(yp, "steps.csv") + `:2:5: run "a": workers, ps, batch = 1, 2, 1, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "LS"},
+		{[]string{x1, yb}, sub(yb, "steps.csv") + `:2:7: run "a": workers, ps, batch = 1, 1, 8, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "LS"},
 	}
 	for _, c := range cases {
 		for name, call := range map[string]func(...string) error{

@@ -41,7 +41,8 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 
 // readSteps is ReadSteps, giving fn each row's line too; a non-nil dups also
 // rejects a step (run, worker, step) that a steps file read earlier with the
-// same dups holds, and keeps this file's steps for the files read after it.
+// same dups holds, and a row whose run has another configuration there
+// (configFault), and keeps this file's steps for the files read after it.
 func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles) (warnings []error, err error) {
 	rewind := rewinder(r)
 	var dup *Step // the row of a duplicate (run, worker, step)
@@ -102,6 +103,11 @@ func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, du
 			}
 			runs := newStepChecker()
 			prior := dups.add(file, runs)
+			// the run's state in the first file before this one that
+			// holds it (its configuration), for the last run looked up
+			var cfgRun string
+			var cfg *runState
+			var cfgFile string
 			return func(r *row) error {
 				s := Step{
 					Run:       r.key(c.run, true),
@@ -137,9 +143,44 @@ func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, du
 						return r.fail(c.step, "step: (run %q, worker %d, step %d) is also in %s (a step is in one file only: the same trace given twice?)", s.Run, s.Worker, s.Step, p.file)
 					}
 				}
+				if len(prior) > 0 {
+					if cfgRun != s.Run || cfgRun == "" {
+						cfgRun, cfg, cfgFile = s.Run, nil, ""
+						for _, p := range prior {
+							if st := p.k.runs[s.Run]; st != nil {
+								cfg, cfgFile = st, p.file
+								break
+							}
+						}
+					}
+					if f := configFault(&s, cfg, cfgFile); f != nil {
+						return f
+					}
+				}
 				return fn(s, r.c.line)
 			}, nil
 		})
+}
+
+// configFault is the fault of a step whose run has another configuration
+// (workers, ps, batch) in the steps file from, read before (st: the run's
+// state there; nil when that file does not hold the run), at the first of
+// the three that differs. Load took such a run as it came (steps of one run
+// with workers 1 and 2), which only the summary refused (it kept the last
+// file's, so the rate depended on the order of the paths).
+func configFault(s *Step, st *runState, from string) *rowFault {
+	if st == nil || s.Workers == st.workers && s.PS == st.ps && s.Batch == st.batch {
+		return nil
+	}
+	col := "batch"
+	switch {
+	case s.Workers != st.workers:
+		col = "workers"
+	case s.PS != st.ps:
+		col = "ps"
+	}
+	return &rowFault{column: col, msg: fmt.Sprintf("run %q: workers, ps, batch = %d, %d, %d, but %d, %d, %d in %s on line %d (expected one configuration per run in every file: give each configuration its own run name)",
+		s.Run, s.Workers, s.PS, s.Batch, st.workers, st.ps, st.batch, from, st.line)}
 }
 
 // stepFault is the fault of a step row whatever the other rows: an end
