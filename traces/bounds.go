@@ -60,6 +60,7 @@ const (
 	epochsWhat    = "epochs"
 	stepsWhat     = "steps per second"
 	samplesWhat   = "samples per second"
+	stdWhat       = "the standard deviation of the rate (steps_per_s, else samples_per_s), in its units, >= 0"
 )
 
 // notFiniteMsg is the fault of NaN or an infinity, text as written.
@@ -97,6 +98,20 @@ func durationMsg(v float64) string {
 		return fmt.Sprintf("%s is negative (expected %s)", fmtFloat(v), durationWhat)
 	case v > limits.MaxTime:
 		return fmt.Sprintf("%s s is beyond %g s (expected a duration in seconds; are the times in seconds?)", fmtFloat(v), limits.MaxTime)
+	}
+	return ""
+}
+
+// stdFault is the fault of throughput.csv's std, the standard deviation of
+// the row's rate (steps_per_s, or samples_per_s without it), in its units:
+// below 0, or above limits.MaxTime, the rates' bound. (It was read as a
+// duration, and its errors asked for seconds.)
+func stdFault(v float64) string {
+	switch {
+	case v < 0:
+		return fmt.Sprintf("%s is negative (expected %s)", fmtFloat(v), stdWhat)
+	case v > limits.MaxTime:
+		return fmt.Sprintf("%s is beyond %g, the bound of the rates (expected %s)", fmtFloat(v), limits.MaxTime, stdWhat)
 	}
 	return ""
 }

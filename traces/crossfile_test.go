@@ -274,3 +274,58 @@ func TestWorkersAbsent(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossFilePlacement: a row that repeats or contradicts another file's
+// is placed at the field in conflict, as trace-format.md says (it said the
+// run field, and the code placed them here): a step at step, an update at
+// version, a configuration at the first of workers, ps, batch that
+// differs; a runs.csv row and an evaluation at run. Load refuses a run
+// whose configuration differs between steps files as SummarizePaths does
+// (it returned the run's steps with workers 1 and 2, and report read them).
+func TestCrossFilePlacement(t *testing.T) {
+	const h = "run,workers,ps,batch,worker,step,start,end\n"
+	root := t.TempDir()
+	x1, x2, y := filepath.Join(root, "x1"), filepath.Join(root, "x2"), filepath.Join(root, "y")
+	writeTestFile(t, x1, "steps.csv", h+"a,1,1,1,0,0,0,1\n")
+	writeTestFile(t, x1, "updates.csv", "run,shard,worker,time,version,staleness\na,0,0,1,1,0\n")
+	writeTestFile(t, x1, "runs.csv", "run,mode\na,async\n")
+	writeTestFile(t, x1, "evals.csv", "run,updates,loss\na,1,2\n")
+	// "a,1,1,1,0," is 10 bytes: step at 11
+	writeTestFile(t, x2, "steps.csv", h+"a,1,1,1,0,0,0,1\n")
+	// "a,0,0,1," is 8 bytes: version at 9
+	writeTestFile(t, x2, "updates.csv", "run,shard,worker,time,version,staleness\na,0,0,1,1,0\n")
+	writeTestFile(t, x2, "runs.csv", "run,mode\na,sync\n")
+	writeTestFile(t, x2, "evals.csv", "run,updates,loss\na,1,2\n")
+	// workers at 3, ps at 5, batch at 7
+	writeTestFile(t, y, "steps.csv", h+"a,2,1,1,0,5,0,1\n")
+	yp, yb := filepath.Join(root, "yp"), filepath.Join(root, "yb")
+	writeTestFile(t, yp, "steps.csv", h+"a,1,2,1,0,5,0,1\n")
+	writeTestFile(t, yb, "steps.csv", h+"a,1,1,8,0,5,0,1\n")
+	sub := func(d, f string) string { return filepath.Join(d, f) }
+	cases := []struct {
+		paths []string
+		want  string
+		calls string // which readers check it: L Load, S SummarizePaths
+	}{
+		{[]string{x1, sub(x2, "steps.csv")}, sub(x2, "steps.csv") + `:2:11: step: (run "a", worker 0, step 0) is also in ` + sub(x1, "steps.csv"), "LS"},
+		{[]string{x1, sub(x2, "updates.csv")}, sub(x2, "updates.csv") + `:2:9: version: (run "a", shard 0, version 1) is also in ` + sub(x1, "updates.csv"), "LS"},
+		{[]string{x1, sub(x2, "runs.csv")}, sub(x2, "runs.csv") + `:2:1: run "a" is described again, differently, after ` + sub(x1, "runs.csv"), "LS"},
+		{[]string{x1, sub(x2, "evals.csv")}, sub(x2, "evals.csv") + `:2:1: the evaluation of run "a" at 1 updates is also in ` + sub(x1, "evals.csv"), "LS"},
+		{[]string{x1, y}, sub(y, "steps.csv") + `:2:3: run "a": workers, ps, batch = 2, 1, 1, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "LS"},
+		{[]string{x1, yp}, sub(yp, "steps.csv") + `:2:5: run "a": workers, ps, batch = 1, 2, 1, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "LS"},
+		{[]string{x1, yb}, sub(yb, "steps.csv") + `:2:7: run "a": workers, ps, batch = 1, 1, 8, but 1, 1, 1 in ` + sub(x1, "steps.csv") + " on line 2", "LS"},
+	}
+	for _, c := range cases {
+		for name, call := range map[string]func(...string) error{
+			"L": func(p ...string) error { _, _, err := Load(p...); return err },
+			"S": func(p ...string) error { _, _, err := SummarizePaths(p...); return err },
+		} {
+			if !strings.Contains(c.calls, name) {
+				continue
+			}
+			if err := call(c.paths...); err == nil || !strings.HasPrefix(err.Error(), "traces: "+c.want) {
+				t.Errorf("%s %v: %v\nwant traces: %s...", name, c.paths, err, c.want)
+			}
+		}
+	}
+}

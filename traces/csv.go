@@ -230,13 +230,16 @@ func (c *csvReader) read() ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(b) == 0 {
-			continue
-		}
 		if c.line == 1 {
+			// before the blank test: a byte-order mark alone on line 1
+			// is a blank line (it was a record of one empty field, a
+			// header with an empty column name)
 			n := len(b)
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // UTF-8 byte-order mark
 			c.bom = n - len(b)
+		}
+		if len(b) == 0 {
+			continue
 		}
 		if bytes.IndexByte(b, '"') < 0 {
 			c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))
@@ -378,7 +381,7 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	}
 	h := &header{file: c.file, line: c.line, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
 	for i, name := range rec {
-		name = strings.Clone(strings.ToLower(strings.TrimSpace(name)))
+		name = strings.Clone(lowerName(strings.TrimSpace(name)))
 		if name == "" {
 			return nil, c.errorf(i, "empty column name in the header")
 		}
@@ -390,6 +393,27 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 		h.pos = append(h.pos, c.fieldPos(i))
 	}
 	return h, nil
+}
+
+// lowerName is a column name in lower case, for matching without regard to
+// case: strings.ToLower, except that bytes that are not UTF-8 are kept as
+// they are (ToLower made each U+FFFD, so that "\xff" and "\xfe" were one
+// name, a repeated column, and the warnings printed neither).
+func lowerName(s string) string {
+	if utf8.ValidString(s) {
+		return strings.ToLower(s)
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[i])
+		} else {
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+		i += n
+	}
+	return string(b)
 }
 
 // loneCRMsg says what a carriage return inside a record means.
@@ -419,7 +443,7 @@ func (h *header) col(name string, required bool, errp *error) int {
 	i, ok := h.index[name]
 	if !ok {
 		if required && *errp == nil {
-			*errp = &ParseError{File: h.file, Line: h.line, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names))}
+			*errp = &ParseError{File: h.file, Line: h.line, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(h.names, h.line))}
 		}
 		return -1
 	}
@@ -427,14 +451,20 @@ func (h *header) col(name string, required bool, errp *error) int {
 	return i
 }
 
-// headerText describes a header row for an error message: "header has
-// a,b,c" when it is printable text, cut at 200 bytes; else the first 32 bytes
-// quoted with Go escapes (%q), so that a binary file given by mistake does
-// not print raw bytes to the terminal.
-func headerText(names []string) string {
+// headerText describes the header row on line line for an error message:
+// "header has a,b,c" when it is printable text, cut at 200 bytes; quoted
+// with a question when it holds tabs (a tab-separated file, which reads as
+// one column); else "line N is not text" and the first 32 bytes quoted with
+// Go escapes (%q), so that a binary file given by mistake does not print
+// raw bytes to the terminal. (A tab is text: a tab-separated header was
+// called "not text", and the line was always 1, even after blank lines.)
+func headerText(names []string, line int) string {
 	s := strings.Join(names, ",")
-	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-		return "line 1 is not text: not a CSV file? It starts " + quoteCut(s, 32)
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return r != '\t' && !unicode.IsPrint(r) }) >= 0 {
+		return fmt.Sprintf("line %d is not text: not a CSV file? It starts %s", line, quoteCut(s, 32))
+	}
+	if strings.IndexByte(s, '\t') >= 0 {
+		return fmt.Sprintf("header has %s: tab-separated? expected columns separated by commas", quoteCut(s, 200))
 	}
 	if len(s) > 200 {
 		return "header has " + quoteCut(s, 200)

@@ -220,3 +220,106 @@ func TestPublicRatesInRange(t *testing.T) {
 		}
 	}
 }
+
+// A byte-order mark alone on line 1, then a blank line's end (LF or CRLF),
+// is a blank line, which the reader skips (the docs say so of both): it was
+// a record of one empty field, "steps.csv:1:1: empty column name in the
+// header". The header is then on line 2, and its positions count no mark.
+func TestBOMThenBlankLine(t *testing.T) {
+	for _, nl := range []string{"\n", "\r\n"} {
+		in := "\xef\xbb\xbf" + nl + "run,workers,ps,batch,worker,step,start,end" + nl + "a,1,1,1,0,0,0,1" + nl
+		rows := 0
+		w, err := ReadSteps(strings.NewReader(in), "steps.csv", func(Step) error { rows++; return nil })
+		if err != nil || len(w) != 0 || rows != 1 {
+			t.Errorf("%q: %d rows, warnings %v, error %v; want 1 row", nl, rows, w, err)
+		}
+		// an unknown column at byte 44 of line 2; end before start at
+		// byte 15 of line 3 ("a,1,1,1,0,0,2," is 14 bytes)
+		in = "\xef\xbb\xbf" + nl + "run,workers,ps,batch,worker,step,start,end,host" + nl + "a,1,1,1,0,0,2,1,x" + nl
+		w, err = ReadSteps(strings.NewReader(in), "steps.csv", func(Step) error { return nil })
+		if len(w) != 1 || w[0].Error() != `traces: steps.csv:2:44: unknown column "host" ignored` {
+			t.Errorf("%q: warnings %v", nl, w)
+		}
+		if err == nil || err.Error() != "traces: steps.csv:3:15: end: 1 is before start 2" {
+			t.Errorf("%q: error %v", nl, err)
+		}
+		_, err = ReadSteps(strings.NewReader("\xef\xbb\xbf"+nl+"run,workers,ps,batch,worker,step,start,end"+nl), "steps.csv", func(Step) error { return nil })
+		if err == nil || err.Error() != "traces: steps.csv:2: header only: no data rows after line 2" {
+			t.Errorf("%q: header only: %v", nl, err)
+		}
+	}
+}
+
+// The missing-column error describes the header: a tab-separated one is
+// text (it was called "not text: not a CSV file?") and gets a question; a
+// binary one is named by its line, which blank lines move (it always said
+// line 1). The public tables' reader's are in TestLoadDatasetMalformed.
+func TestHeaderTextTabsAndLine(t *testing.T) {
+	read := func(in string) error {
+		_, err := ReadSteps(strings.NewReader(in), "steps.csv", func(Step) error { return nil })
+		return err
+	}
+	cases := []struct{ in, want string }{
+		{"run\tworkers\tps\n", `traces: steps.csv:1: missing required column "run" (header has "run\tworkers\tps": tab-separated? expected columns separated by commas)`},
+		{"\n\nRun\tWorkers\n", `traces: steps.csv:3: missing required column "run" (header has "run\tworkers": tab-separated? expected columns separated by commas)`},
+		{"\n\x00\x01,x\n", `traces: steps.csv:2: missing required column "run" (line 2 is not text: not a CSV file? It starts "\x00\x01,x")`},
+		{"\x00\tx\n", `traces: steps.csv:1: missing required column "run" (line 1 is not text: not a CSV file? It starts "\x00\tx")`},
+		{"a,b\n", `traces: steps.csv:1: missing required column "run" (header has a,b)`},
+	}
+	for _, c := range cases {
+		if err := read(c.in); err == nil || err.Error() != c.want {
+			t.Errorf("%q: %v\nwant %s", c.in, err, c.want)
+		}
+	}
+}
+
+// Column names that are not UTF-8 keep their bytes: strings.ToLower made
+// each invalid byte U+FFFD, so "\xff" and "\xfe" were one name ("column
+// "\ufffd" repeats column 9", a refusal) and the warnings named neither.
+// Letters still match without regard to case, invalid bytes or not.
+func TestHeaderNamesNotUTF8(t *testing.T) {
+	const h = "run,workers,ps,batch,worker,step,start,end" // 42 bytes: a 9th column at byte 44
+	read := func(header, row string) ([]error, error) {
+		return ReadSteps(strings.NewReader(header+"\na,1,1,1,0,0,0,1"+row+"\n"), "steps.csv", func(Step) error { return nil })
+	}
+	w, err := read(h+",\xff,\xfe", ",x,y")
+	if err != nil || len(w) != 2 || w[0].Error() != `traces: steps.csv:1:44: unknown column "\xff" ignored` || w[1].Error() != `traces: steps.csv:1:46: unknown column "\xfe" ignored` {
+		t.Errorf("two invalid names: warnings %v, error %v", w, err)
+	}
+	_, err = read(h+",\xff,\xff", ",x,y")
+	if err == nil || err.Error() != `traces: steps.csv:1:46: column "\xff" repeats column 9` {
+		t.Errorf("a repeated invalid name: %v", err)
+	}
+	_, err = read(h+",HOST\xff,host\xff", ",x,y")
+	if err == nil || err.Error() != `traces: steps.csv:1:50: column "host\xff" repeats column 9` {
+		t.Errorf("names that differ in case: %v", err)
+	}
+	// a valid name lowercases as before
+	w, err = read(h+",Ünit", ",x")
+	if err != nil || len(w) != 1 || w[0].Error() != `traces: steps.csv:1:44: unknown column "ünit" ignored` {
+		t.Errorf("valid UTF-8: warnings %v, error %v", w, err)
+	}
+}
+
+// Spaces inside a quoted field's quotes are trimmed; outside them they are
+// errors at the field, as in encoding/csv (trace-format.md's examples).
+func TestSpacesAroundQuotes(t *testing.T) {
+	const h = "run,workers,ps,batch,worker,step,start,end\n"
+	var runs []string
+	_, err := ReadSteps(strings.NewReader(h+`" a ",1,1,1,0,0,0,1`+"\n"), "steps.csv", func(s Step) error { runs = append(runs, s.Run); return nil })
+	if err != nil || len(runs) != 1 || runs[0] != "a" {
+		t.Errorf(`" a ": runs %q, %v; want "a"`, runs, err)
+	}
+	for in, want := range map[string]string{
+		` "a",1,1,1,0,0,0,1`:    "traces: steps.csv:2:1: bare quote in an unquoted field; quote the whole field and double the quote",
+		`"a" ,1,1,1,0,0,0,1`:    "traces: steps.csv:2:1: unexpected ' ' after a closing quote; expected ',' or the end of the line",
+		`a,1,1,1,0, "0",0,1`:    "traces: steps.csv:2:11: bare quote in an unquoted field; quote the whole field and double the quote",
+		`a,1,1,1,0,"0"  ,0,1`:   "traces: steps.csv:2:11: unexpected ' ' after a closing quote; expected ',' or the end of the line",
+		"a,1,1,1,0,\"0\"\t,0,1": "traces: steps.csv:2:11: unexpected '\\t' after a closing quote; expected ',' or the end of the line",
+	} {
+		_, err := ReadSteps(strings.NewReader(h+in+"\n"), "steps.csv", func(Step) error { return nil })
+		if err == nil || err.Error() != want {
+			t.Errorf("%q: %v\nwant %s", in, err, want)
+		}
+	}
+}

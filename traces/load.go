@@ -110,6 +110,11 @@ func kindOf(base string) (Kind, bool) {
 // Load reads every canonical file the paths name (see Files) into one Trace.
 // Rows of several files of one kind are appended in the order of paths.
 // Warnings (unknown columns, ...) do not stop the read; the first error does.
+// Besides each file's checks, rows are checked across files: a step or an
+// update that two files hold, a run whose configuration (workers, ps,
+// batch) differs between steps files, updates and runs.csv modes against
+// the runs of the steps files, a run described again differently in
+// another runs.csv, an evaluation that two evals.csv hold.
 func Load(paths ...string) (*Trace, []error, error) { return LoadFS(nil, paths...) }
 
 // LoadFS is Load on the file system fsys (nil: the operating system's).

@@ -273,3 +273,27 @@ func TestWholeText(t *testing.T) {
 		t.Errorf("wholeText of %d bytes: %v allocations, want 0", len(long), n)
 	}
 }
+
+// throughput.csv's std is the standard deviation of the row's rate, in its
+// units (tfevents' converter writes the steady-state rate's): its errors
+// called it "a duration in seconds" and asked whether the times were in
+// seconds.
+func TestThroughputStdMessages(t *testing.T) {
+	const what = "(expected the standard deviation of the rate (steps_per_s, else samples_per_s), in its units, >= 0)"
+	cases := []struct{ std, want string }{
+		// "1,1,32,10," is 10 bytes: std starts at byte 11
+		{"-1", "traces: throughput.csv:2:11: std: -1 is negative " + what},
+		{"2e12", "traces: throughput.csv:2:11: std: 2e+12 is beyond 1e+12, the bound of the rates " + what},
+		{"abc", `traces: throughput.csv:2:11: std: "abc" is not a number ` + what},
+		{"inf", "traces: throughput.csv:2:11: std: inf is not allowed (expected a finite number: the standard deviation of the rate (steps_per_s, else samples_per_s), in its units, >= 0; leave the field empty when unknown)"},
+		{"0", ""},
+		{"1e12", ""},
+	}
+	for _, c := range cases {
+		in := "workers,ps,batch,steps_per_s,std\n1,1,32,10," + c.std + "\n"
+		_, err := ReadThroughput(strings.NewReader(in), "throughput.csv", func(Throughput) error { return nil })
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && got != c.want {
+			t.Errorf("std %s: %v\nwant %s", c.std, err, c.want)
+		}
+	}
+}

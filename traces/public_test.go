@@ -329,6 +329,13 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"dl2 binary", "dl2-mxnet-ps-speed", map[string]string{
 			"ps_worker_speed.csv": "\x7fELF\x02\x01\x01\x00\x00\x00\x1b[31m\n",
 		}, `ps_worker_speed.csv:1: missing required column "model" (line 1 is not text: not a CSV file? It starts "\x7fELF\x02\x01\x01\x00\x00\x00\x1b[31m")`},
+		// a tab is text; the line is the header's (it always said line 1)
+		{"dl2 binary after a blank line", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "\n\x7fELF\x02\n",
+		}, `ps_worker_speed.csv:2: missing required column "model" (line 2 is not text: not a CSV file? It starts "\x7fELF\x02")`},
+		{"dl2 tab-separated", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model\tps\n",
+		}, `ps_worker_speed.csv:1: missing required column "model" (header has "model\tps": tab-separated? expected columns separated by commas)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -64,7 +64,7 @@ func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, err
 	}
 	for _, name := range required {
 		if _, ok := t.col[name]; !ok {
-			return nil, &ParseError{File: file, Line: hl, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head))}
+			return nil, &ParseError{File: file, Line: hl, Msg: fmt.Sprintf("missing required column %q (%s)", name, headerText(t.head, hl))}
 		}
 	}
 	return t, nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -27,11 +26,12 @@ import (
 // row whose workers, ps or batch differ from the earlier rows of its run, a
 // worker index outside 0..workers-1, and a duplicate (run, worker, step).
 //
-// The duplicate check keeps, per run and worker, the set of steps seen as a
-// list of disjoint intervals: when a worker's steps come in increasing order
-// with no gaps (as every writer of the project emits them) that is one
-// interval per worker, so memory is bounded by runs x workers; rows out of
-// order cost one interval per gap until the gap fills. The lines of the steps
+// The duplicate check keeps, per run and worker, the set of steps seen as
+// disjoint intervals of consecutive steps (stepSet): when a worker's steps
+// come in increasing order with no gaps (as every writer of the project
+// emits them) that is one interval per worker, so memory is bounded by runs
+// x workers; steps with gaps cost one interval per gap, in any order, until
+// the gap fills, and each row O(log n) for n intervals. The lines of the steps
 // are not kept: when r is an io.Seeker (a file), the error of a duplicate
 // names the line of the first row with its key, found by reading r again
 // from where the read began up to it.
@@ -41,7 +41,8 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 
 // readSteps is ReadSteps, giving fn each row's line too; a non-nil dups also
 // rejects a step (run, worker, step) that a steps file read earlier with the
-// same dups holds, and keeps this file's steps for the files read after it.
+// same dups holds, and a row whose run has another configuration there
+// (configFault), and keeps this file's steps for the files read after it.
 func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles) (warnings []error, err error) {
 	rewind := rewinder(r)
 	var dup *Step // the row of a duplicate (run, worker, step)
@@ -102,6 +103,11 @@ func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, du
 			}
 			runs := newStepChecker()
 			prior := dups.add(file, runs)
+			// the run's state in the first file before this one that
+			// holds it (its configuration), for the last run looked up
+			var cfgRun string
+			var cfg *runState
+			var cfgFile string
 			return func(r *row) error {
 				s := Step{
 					Run:       r.key(c.run, true),
@@ -137,9 +143,44 @@ func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, du
 						return r.fail(c.step, "step: (run %q, worker %d, step %d) is also in %s (a step is in one file only: the same trace given twice?)", s.Run, s.Worker, s.Step, p.file)
 					}
 				}
+				if len(prior) > 0 {
+					if cfgRun != s.Run || cfgRun == "" {
+						cfgRun, cfg, cfgFile = s.Run, nil, ""
+						for _, p := range prior {
+							if st := p.k.runs[s.Run]; st != nil {
+								cfg, cfgFile = st, p.file
+								break
+							}
+						}
+					}
+					if f := configFault(&s, cfg, cfgFile); f != nil {
+						return f
+					}
+				}
 				return fn(s, r.c.line)
 			}, nil
 		})
+}
+
+// configFault is the fault of a step whose run has another configuration
+// (workers, ps, batch) in the steps file from, read before (st: the run's
+// state there; nil when that file does not hold the run), at the first of
+// the three that differs. Load took such a run as it came (steps of one run
+// with workers 1 and 2), which only the summary refused (it kept the last
+// file's, so the rate depended on the order of the paths).
+func configFault(s *Step, st *runState, from string) *rowFault {
+	if st == nil || s.Workers == st.workers && s.PS == st.ps && s.Batch == st.batch {
+		return nil
+	}
+	col := "batch"
+	switch {
+	case s.Workers != st.workers:
+		col = "workers"
+	case s.PS != st.ps:
+		col = "ps"
+	}
+	return &rowFault{column: col, msg: fmt.Sprintf("run %q: workers, ps, batch = %d, %d, %d, but %d, %d, %d in %s on line %d (expected one configuration per run in every file: give each configuration its own run name)",
+		s.Run, s.Workers, s.PS, s.Batch, st.workers, st.ps, st.batch, from, st.line)}
 }
 
 // stepFault is the fault of a step row whatever the other rows: an end
@@ -514,7 +555,7 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					Model:       r.str(c.model, false),
 					Run:         r.str(c.run, false),
 					Repeats:     int(r.integer(c.repeats, false, throughputInts.repeats)),
-					Std:         r.duration(c.std),
+					Std:         r.std(c.std),
 					at:          throughputAt(file, r.c, c.mode),
 				}
 				if r.err != nil {
@@ -852,6 +893,16 @@ func (r *row) duration(col int) float64 {
 	return v
 }
 
+// std parses throughput.csv's optional std, the standard deviation of the
+// rate (NaN when empty; see stdFault).
+func (r *row) std(col int) float64 {
+	v := r.number(col, false, stdWhat)
+	if m := stdFault(v); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
+	}
+	return v
+}
+
 // positive parses an optional value > 0 (NaN when empty).
 func (r *row) positive(col int, what string) float64 {
 	v := r.number(col, false, positiveWhat(what))
@@ -1143,55 +1194,4 @@ func (k *stepChecker) has(s *Step) bool {
 	}
 	set := st.steps[s.Worker]
 	return set != nil && set.contains(s.Step)
-}
-
-// stepSet is a set of integers kept as sorted disjoint closed intervals.
-type stepSet struct{ iv [][2]int64 }
-
-// contains reports whether v is in the set.
-func (s *stepSet) contains(v int64) bool {
-	i := sort.Search(len(s.iv), func(i int) bool { return s.iv[i][0] > v })
-	return i > 0 && v <= s.iv[i-1][1]
-}
-
-// add inserts v and reports whether it was new.
-func (s *stepSet) add(v int64) bool {
-	n := len(s.iv)
-	if n > 0 {
-		last := &s.iv[n-1]
-		// v > last[1] first: last[1]+1 overflows at the largest int64
-		// (a duplicate of step 9223372036854775807 went unseen)
-		if v > last[1] {
-			if v-1 == last[1] {
-				last[1] = v
-			} else {
-				s.iv = append(s.iv, [2]int64{v, v})
-			}
-			return true
-		}
-	} else {
-		s.iv = append(s.iv, [2]int64{v, v})
-		return true
-	}
-	// i: first interval starting after v
-	i := sort.Search(n, func(i int) bool { return s.iv[i][0] > v })
-	if i > 0 && v <= s.iv[i-1][1] {
-		return false
-	}
-	joinPrev := i > 0 && v-1 == s.iv[i-1][1] // v > s.iv[i-1][1] here
-	joinNext := i < n && s.iv[i][0]-1 == v
-	switch {
-	case joinPrev && joinNext:
-		s.iv[i-1][1] = s.iv[i][1]
-		s.iv = append(s.iv[:i], s.iv[i+1:]...)
-	case joinPrev:
-		s.iv[i-1][1] = v
-	case joinNext:
-		s.iv[i][0] = v
-	default:
-		s.iv = append(s.iv, [2]int64{})
-		copy(s.iv[i+1:], s.iv[i:])
-		s.iv[i] = [2]int64{v, v}
-	}
-	return true
 }

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sgdplan/sgdplan/internal/decimal"
 )
@@ -435,24 +436,190 @@ func TestStepSet(t *testing.T) {
 			t.Fatalf("%d reported as duplicate", v)
 		}
 	}
-	if len(s.iv) != 2 || s.iv[0] != [2]int64{0, 2} || s.iv[1] != [2]int64{4, 10} {
-		t.Fatalf("intervals %v, want [[0 2] [4 10]]", s.iv)
+	if iv := s.intervals(); len(iv) != 2 || iv[0] != [2]int64{0, 2} || iv[1] != [2]int64{4, 10} {
+		t.Fatalf("intervals %v, want [[0 2] [4 10]]", iv)
 	}
 	for _, v := range []int64{0, 2, 4, 7, 10} {
 		if s.add(v) {
 			t.Errorf("%d not reported as duplicate", v)
 		}
 	}
-	if !s.add(3) || len(s.iv) != 1 || s.iv[0] != [2]int64{0, 10} {
-		t.Errorf("after 3: %v, want [[0 10]]", s.iv)
+	if !s.add(3) || len(s.intervals()) != 1 || s.intervals()[0] != [2]int64{0, 10} {
+		t.Errorf("after 3: %v, want [[0 10]]", s.intervals())
 	}
 	// the largest int64, twice: last+1 overflowed and the duplicate was new
 	if !s.add(math.MaxInt64) || s.add(math.MaxInt64) || !s.add(math.MaxInt64-1) || s.add(math.MaxInt64-1) {
-		t.Errorf("math.MaxInt64: %v", s.iv)
+		t.Errorf("math.MaxInt64: %v", s.intervals())
 	}
-	if len(s.iv) != 2 || s.iv[1] != [2]int64{math.MaxInt64 - 1, math.MaxInt64} {
-		t.Errorf("intervals %v, want [0 10] [max-1 max]", s.iv)
+	if iv := s.intervals(); len(iv) != 2 || iv[1] != [2]int64{math.MaxInt64 - 1, math.MaxInt64} {
+		t.Errorf("intervals %v, want [0 10] [max-1 max]", iv)
 	}
+	// the smallest int64 (a step is >= 0, but the set takes any)
+	if !s.add(math.MinInt64) || s.add(math.MinInt64) || !s.add(math.MinInt64+1) || len(s.intervals()) != 3 {
+		t.Errorf("math.MinInt64: %v", s.intervals())
+	}
+}
+
+// TestReadStepsOutOfOrder: 200,000 steps of a worker in decreasing order,
+// every 10th (the gaps of a profiler's schedule), then a duplicate. The
+// set of steps was a sorted slice whose insertions at the front copied it:
+// 15 s, quadratic; now well under a second (the bound, 10 s, leaves room
+// for a loaded machine and -race). The duplicate's error is as before: the
+// row's step field, naming the first row's line. The same for updates.csv.
+func TestReadStepsOutOfOrder(t *testing.T) {
+	const n = 200_000
+	var b bytes.Buffer
+	b.WriteString("run,workers,ps,batch,worker,step,start,end\n")
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "a,1,1,1,0,%d,%d,%d.5\n", 10*i, i, i)
+	}
+	// step 1,234,560 is on line 2 + (n-1-123456) = 76,545
+	b.WriteString("a,1,1,1,0,1234560,1,1.5\n") // line n+2 = 200,002
+	start := time.Now()
+	rows := 0
+	_, err := ReadSteps(bytes.NewReader(b.Bytes()), "steps.csv", func(Step) error { rows++; return nil })
+	want := `traces: steps.csv:200002:11: step: duplicate (run "a", worker 0, step 1234560), first on line 76545`
+	if err == nil || err.Error() != want || rows != n {
+		t.Errorf("%d rows, error %v; want %d rows and %s", rows, err, n, want)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("%d steps in decreasing order took %v (quadratic?)", n, d)
+	}
+	b.Reset()
+	b.WriteString("run,shard,worker,time,version,staleness\n")
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&b, "a,0,0,%d,%d,0\n", i, 10*i)
+	}
+	b.WriteString("a,0,0,1,1234560,0\n")
+	start = time.Now()
+	_, err = ReadUpdates(bytes.NewReader(b.Bytes()), "updates.csv", func(Update) error { return nil })
+	want = `traces: updates.csv:200002:9: version: duplicate (run "a", shard 0, version 1234560), first on line 76545: a shard reaches each model version once`
+	if err == nil || err.Error() != want {
+		t.Errorf("updates: error %v; want %s", err, want)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("%d updates in decreasing order took %v (quadratic?)", n, d)
+	}
+}
+
+// TestStepSetOrders: in any order (increasing, decreasing, random, with and
+// without gaps, with repeats) the set agrees with a map, its intervals are
+// disjoint, increasing and not adjacent (the tree's before the tail's), and
+// its tree is balanced (AVL:
+// heights as stored, subtrees differing by at most 1); the nodes are no
+// more than the intervals ever held at once.
+func TestStepSetOrders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	orders := map[string]func(n int) []int64{
+		"increasing": func(n int) []int64 { return seq(n, func(i int) int64 { return int64(i) }) },
+		"gaps":       func(n int) []int64 { return seq(n, func(i int) int64 { return int64(10 * i) }) },
+		"reverse":    func(n int) []int64 { return seq(n, func(i int) int64 { return int64(n - 1 - i) }) },
+		"reverse gaps": func(n int) []int64 {
+			return seq(n, func(i int) int64 { return int64(10 * (n - 1 - i)) })
+		},
+		"random": func(n int) []int64 {
+			v := seq(n, func(i int) int64 { return int64(i) })
+			rng.Shuffle(n, func(i, j int) { v[i], v[j] = v[j], v[i] })
+			return v
+		},
+		"random repeats": func(n int) []int64 {
+			return seq(n, func(int) int64 { return rng.Int64N(int64(n)) })
+		},
+		"random gaps": func(n int) []int64 {
+			v := seq(n, func(i int) int64 { return int64(10 * i) })
+			rng.Shuffle(n, func(i, j int) { v[i], v[j] = v[j], v[i] })
+			return v
+		},
+		"evens then odds": func(n int) []int64 { // the odds fill the gaps
+			return seq(n, func(i int) int64 {
+				if i < (n+1)/2 {
+					return int64(2 * i)
+				}
+				return int64(2*(i-(n+1)/2) + 1)
+			})
+		},
+		"blocks": func(n int) []int64 { // runs of 5 in increasing order, the runs in decreasing
+			return seq(n, func(i int) int64 { return int64(6*((n-1)/5-i/5) + i%5) })
+		},
+		"interleaved": func(n int) []int64 { // 0, n-1, 1, n-2, ...
+			return seq(n, func(i int) int64 {
+				if i%2 == 0 {
+					return int64(i / 2)
+				}
+				return int64(n - 1 - i/2)
+			})
+		},
+	}
+	for name, order := range orders {
+		for _, n := range []int{1, 2, 3, 10, 100, 2000} {
+			var s stepSet
+			seen := map[int64]bool{}
+			most := 0
+			for i, v := range order(n) {
+				if got, want := s.add(v), !seen[v]; got != want {
+					t.Fatalf("%s n=%d: add(%d) at %d = %v, want %v", name, n, v, i, got, want)
+				}
+				seen[v] = true
+				most = max(most, len(s.intervals()))
+				if i%97 == 0 || i == n-1 {
+					checkStepSet(t, &s, seen, fmt.Sprintf("%s n=%d after %d", name, n, i))
+				}
+			}
+			if len(s.nodes) > most {
+				t.Errorf("%s n=%d: %d nodes for at most %d intervals at once", name, n, len(s.nodes), most)
+			}
+		}
+	}
+}
+
+func seq(n int, f func(i int) int64) []int64 {
+	v := make([]int64, n)
+	for i := range v {
+		v[i] = f(i)
+	}
+	return v
+}
+
+// checkStepSet checks s against the values of seen (see TestStepSetOrders).
+func checkStepSet(t *testing.T, s *stepSet, seen map[int64]bool, what string) {
+	t.Helper()
+	iv := s.intervals()
+	total := 0
+	for i, x := range iv {
+		if x[0] > x[1] || i > 0 && x[0] <= iv[i-1][1]+1 {
+			t.Fatalf("%s: intervals %v not disjoint, increasing and apart", what, iv)
+		}
+		total += int(x[1] - x[0] + 1)
+	}
+	if total != len(seen) {
+		t.Fatalf("%s: intervals hold %d values, want %d", what, total, len(seen))
+	}
+	for v := range seen {
+		if !s.contains(v) {
+			t.Fatalf("%s: contains(%d) false", what, v)
+		}
+		for _, w := range []int64{v - 1, v + 1} {
+			if s.contains(w) != seen[w] {
+				t.Fatalf("%s: contains(%d) = %v", what, w, !seen[w])
+			}
+		}
+	}
+	if len(s.tail) == 0 { // intervals' order checks the tree's before the tail's
+		t.Fatalf("%s: an empty tail", what)
+	}
+	var height func(int32) int32
+	height = func(i int32) int32 {
+		if i == 0 {
+			return 0
+		}
+		n := s.at(i)
+		l, r := height(n.left), height(n.right)
+		if l-r > 1 || r-l > 1 || n.height != 1+max(l, r) {
+			t.Fatalf("%s: node [%d, %d] heights %d, %d, stored %d", what, n.lo, n.hi, l, r, n.height)
+		}
+		return n.height
+	}
+	height(s.root)
 }
 
 // TestParseFloatFastPath: the fast path gives the same float64 as strconv.

@@ -184,7 +184,7 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	isSteps := func(k Kind) bool { return k == KindSteps }
 	// the first pass also finds a step that two files hold
 	x := newCrossFiles(files)
-	if err := pass(Handlers{stepAt: func(st Step, line int) error { return s.scanAt(&st, file, line) }}, isSteps, x); err != nil {
+	if err := pass(Handlers{stepAt: func(st Step, line int) error { s.scanAt(&st, file, line); return nil }}, isSteps, x); err != nil {
 		return nil, warnings, err
 	}
 	x.frozen = true // the second pass checks the updates against the runs of steps.csv
@@ -235,8 +235,6 @@ type runAcc struct {
 	evals                []LossPoint
 	hasSteps             bool
 	mixed                bool
-	cfgFile              string // where the run's configuration was first read ("" in memory)
-	cfgLine              int
 	// iterations in the window whose pull + compute + push exceed
 	// end - start, and the largest excess, s
 	overlong  int64
@@ -288,36 +286,19 @@ func (s *summarizer) run(name string) *runAcc {
 }
 
 // scan is the first pass over steps: configuration and wall time.
-func (s *summarizer) scan(st *Step) { _ = s.scanAt(st, "", 0) }
+func (s *summarizer) scan(st *Step) { s.scanAt(st, "", 0) }
 
 // scanAt is scan of the row at file:line ("" and 0 when unknown). A run
-// whose rows in another file give another configuration is an error at the
-// row (a run is one configuration, as one steps.csv already requires): the
-// summary used the last file's, so the rate (scaled by the workers) and
-// the configuration depended on the order of the paths. In memory (no
-// file) it is a warning, as before. The error is a *rowFault at the first
-// field of the three that differs, which the reader of the row places at
-// its line and column (nothing is kept per row for it).
-func (s *summarizer) scanAt(st *Step, file string, line int) error {
+// whose rows give two configurations is a warning here, in memory (the
+// summary takes the last); from files it is the steps reader's error
+// (configFault: a run is one configuration, in every file), before the row
+// comes here.
+func (s *summarizer) scanAt(st *Step, file string, line int) {
 	a := s.run(st.Run)
 	if a.hasSteps && (a.sum.Workers != st.Workers || a.sum.PS != st.PS || a.sum.Batch != st.Batch) && !a.mixed {
-		if file != "" && a.cfgFile != "" {
-			col := "batch"
-			switch {
-			case a.sum.Workers != st.Workers:
-				col = "workers"
-			case a.sum.PS != st.PS:
-				col = "ps"
-			}
-			return &rowFault{column: col, msg: fmt.Sprintf("run %q: workers, ps, batch = %d, %d, %d, but %d, %d, %d in %s on line %d (expected one configuration per run in every file: give each configuration its own run name)",
-				st.Run, st.Workers, st.PS, st.Batch, a.sum.Workers, a.sum.PS, a.sum.Batch, a.cfgFile, a.cfgLine)}
-		}
 		a.mixed = true
 		a.sum.Warnings = append(a.sum.Warnings, fmt.Errorf("traces: run %q: rows with workers, ps, batch = %d, %d, %d and %d, %d, %d (several files?); the summary uses the last",
 			st.Run, a.sum.Workers, a.sum.PS, a.sum.Batch, st.Workers, st.PS, st.Batch))
-	}
-	if !a.hasSteps {
-		a.cfgFile, a.cfgLine = file, line
 	}
 	a.hasSteps = true
 	a.sum.Workers, a.sum.PS, a.sum.Batch = st.Workers, st.PS, st.Batch
@@ -325,7 +306,6 @@ func (s *summarizer) scanAt(st *Step, file string, line int) error {
 	a.ov.add(st, file, line)
 	a.sum.Start = math.Min(a.sum.Start, st.Start)
 	a.sum.End = math.Max(a.sum.End, st.End)
-	return nil
 }
 
 // openWindows fixes each run's steady-state window after the first pass.

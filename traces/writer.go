@@ -323,7 +323,7 @@ func intCol[T any](name string, required bool, b intBound, get func(*T) int64) c
 }
 
 // A floatKind is how the reader reads a float column: row.number, clock,
-// duration, positive or rate.
+// duration, positive, rate or std.
 type floatKind int
 
 const (
@@ -332,6 +332,7 @@ const (
 	durationKind
 	positiveKind
 	rateKind
+	stdKind // throughput.csv's std
 )
 
 // floatCol is a float column read as kind k (what as the reader says it);
@@ -364,6 +365,8 @@ func floatFault(v float64, required bool, k floatKind, what string) string {
 		return durationFault(v)
 	case positiveKind:
 		return positiveFault(v, what)
+	case stdKind:
+		return stdFault(v)
 	case rateKind:
 		if m := positiveFault(v, what); m != "" {
 			return m
@@ -556,7 +559,7 @@ var throughputFile = fileSpec[Throughput]{
 		textCol("model", false, func(t *Throughput) string { return t.Model }),
 		textCol("run", false, func(t *Throughput) string { return t.Run }),
 		intCol("repeats", false, throughputInts.repeats, func(t *Throughput) int64 { return int64(t.Repeats) }),
-		floatCol("std", false, durationKind, durationWhat, func(t *Throughput) float64 { return t.Std }),
+		floatCol("std", false, stdKind, stdWhat, func(t *Throughput) float64 { return t.Std }),
 	},
 	run: func(t *Throughput) string { return t.Run },
 	rowCheck: func(*crossFiles) func([]Throughput, int) *rowFault {

@@ -269,6 +269,12 @@ func intList(xs []int) string {
 	return strings.Join(s, ",")
 }
 
+// throughputIgnored is fit's warning for the throughput.csv at path of a
+// trace that has steps.csv: the step fit reads the step traces only.
+func throughputIgnored(path string) string {
+	return fmt.Sprintf("%s is ignored, not read: the trace has steps.csv, and fit reads the step traces (throughput.csv is fitted in a trace without them: give it alone to fit its rows)", path)
+}
+
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
 func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
@@ -292,7 +298,17 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 		if err != nil {
 			return nil, nil, nil, warns, badInput(err)
 		}
-		return sf.Model, sf.Stats, sf.Points, append(warns, sf.Warnings...), nil
+		warns = append(warns, sf.Warnings...)
+		// throughput.csv beside steps.csv is not read: say so, in
+		// model.json too (it was ignored without a word, even broken)
+		for _, f := range files {
+			if f.Kind == traces.KindThroughput {
+				w := throughputIgnored(f.Path)
+				sf.Model.Diagnostics.Warnings = append(sf.Model.Diagnostics.Warnings, w)
+				warns = append(warns, w)
+			}
+		}
+		return sf.Model, sf.Stats, sf.Points, warns, nil
 	}
 	tr, tw, err := traces.Load(paths...)
 	if err != nil {

@@ -760,3 +760,51 @@ func TestFitTableHeldOut(t *testing.T) {
 		t.Errorf("without --train-workers:\n%s", out)
 	}
 }
+
+// A throughput.csv beside steps.csv is not read by fit (the step fit reads
+// the step traces): it was ignored without a word, even a broken one. fit
+// now warns, on stderr and in model.json, and fits the same model.
+func TestFitWarnsThroughputIgnored(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "mix")
+	if err := os.CopyFS(trace, os.DirFS(fitAsync)); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "m.json")
+	fitJSON := func() (string, string) {
+		t.Helper()
+		code, stdout, stderr := runCmd(t, "fit", trace, "--bootstrap", "0", "--out", out, "--format", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return stdout, stderr
+	}
+	before, _ := fitJSON()
+	tp := filepath.Join(trace, "throughput.csv")
+	// broken: "abc" is not a number (inspect refuses it; fit does not read it)
+	if err := os.WriteFile(tp, []byte("workers,ps,batch,steps_per_s\n1,1,32,abc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, stderr := fitJSON()
+	want := tp + " is ignored, not read: the trace has steps.csv, and fit reads the step traces (throughput.csv is fitted in a trace without them: give it alone to fit its rows)"
+	if strings.Count(stderr, "sgdplan: warning: "+want+"\n") != 1 {
+		t.Errorf("stderr lacks the warning %q once:\n%s", want, stderr)
+	}
+	var m struct {
+		Diagnostics struct {
+			Warnings []string `json:"warnings"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(after), &m); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(m.Diagnostics.Warnings, want) {
+		t.Errorf("model.json's warnings %q lack %q", m.Diagnostics.Warnings, want)
+	}
+	// the same fit: the model differs by the warning alone (before the
+	// warning of --bootstrap 0, which fit adds after the step fit's)
+	q, _ := json.Marshal(want)
+	if got := strings.Replace(after, "      "+string(q)+",\n", "", 1); got != before {
+		t.Errorf("the model changed beyond the warning:\n%s\nwant:\n%s", got, before)
+	}
+}

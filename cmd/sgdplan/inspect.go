@@ -126,6 +126,8 @@ func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughput
 	if err != nil {
 		return nil, err
 	}
+	// with steps.csv, fit reads the steps and not throughput.csv
+	steps := slices.ContainsFunc(files, func(f traces.File) bool { return f.Kind == traces.KindSteps })
 	var out []throughputSeries
 	for _, f := range files {
 		if f.Kind != traces.KindThroughput {
@@ -150,10 +152,16 @@ func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughput
 		if err != nil {
 			return nil, err
 		}
-		if listed {
-			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, words.Count(n, "run-level throughput row"))
-		} else {
-			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only (fit reads these)\n", f.Path, words.Count(n, "run-level throughput row"))
+		rows := words.Count(n, "run-level throughput row")
+		switch {
+		case steps:
+			// fit reads the step traces and ignores this file (it
+			// warns so), as inspect's runs do
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only, and fit, given steps.csv, reads those and ignores this file (give it alone to fit its rows)\n", f.Path, rows)
+		case listed:
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, rows)
+		default:
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only (fit reads these)\n", f.Path, rows)
 		}
 	}
 	return out, nil

@@ -164,6 +164,28 @@ func TestInspectThroughputOnly(t *testing.T) {
 	}
 }
 
+// inspect's note on a throughput.csv beside steps.csv said "fit reads
+// these", but fit reads the step traces then and ignores the file (it
+// warns so now): the note says what fit does.
+func TestInspectThroughputBesideSteps(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "mix")
+	if err := os.CopyFS(trace, os.DirFS(fitAsync)); err != nil {
+		t.Fatal(err)
+	}
+	tp := filepath.Join(trace, "throughput.csv")
+	if err := os.WriteFile(tp, []byte("workers,ps,batch,steps_per_s\n1,1,32,10\n2,1,32,18\n4,1,32,30\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "sgdplan: note: " + tp + " holds 3 run-level throughput rows; inspect summarizes step traces only, and fit, given steps.csv, reads those and ignores this file (give it alone to fit its rows)\n"
+	for _, format := range []string{"table", "json"} {
+		code, _, stderr := runCmd(t, "inspect", "--format", format, trace)
+		if code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "fit reads these") {
+			t.Errorf("--format %s: exit %d, stderr:\n%s\nwant the note %q", format, code, stderr, want)
+		}
+	}
+}
+
 // A converted TensorBoard log is evals.csv, runs.csv and throughput.csv, no
 // steps: inspect listed its run at 0 workers, 0 ps, batch 0 and hid the
 // throughput row, the folder's one measurement. Now the row's range comes
