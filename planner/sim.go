@@ -432,7 +432,17 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			res.Segments = append(res.Segments, seg)
 		}
 		inSys += float64(inSystem) * dt
-		t += dt
+		// The clock: when the next arrival is this event (dt is its
+		// arrival - t) or the clock reaches it, that arrival exactly, not
+		// t + (arrival - t), which can land an ulp either side of it (a job
+		// arriving at an idle server started an ulp late and counted as
+		// queued). A departure that reaches the arrival had dt <= arrival
+		// - t, so it passes the arrival by rounding only.
+		if ah.Len() > 0 && (dt == jobs[ah.h[0]].Arrival-t || t+dt >= jobs[ah.h[0]].Arrival) {
+			t = jobs[ah.h[0]].Arrival
+		} else {
+			t += dt
+		}
 		dts = append(dts, dt)
 		kept := shown[:0] // on the fast path, shown is a buffer of its own
 		if fast {

@@ -321,3 +321,41 @@ func TestSimulateRefusesUnsortedArrivals(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A job that arrives while a worker is idle starts at its arrival, not an
+// ulp later: the clock went t + (arrival - t), 3.902 + 8.664 =
+// 12.566000000000003 for an arrival at 12.566, and C counted as queued
+// (a third of the jobs) with a response of 1.0000000000000018.
+//
+// Two servers, p = 1: A (3.902 s) and B (1000 s) start at 0 on one worker
+// each (fcfs-rigid, whole workers) or half the cluster each (equi,
+// fractional: 1 worker each too); A leaves at 3.902, and C arrives at
+// 12.566 to the idle worker: start 12.566, response 1 s, not queued.
+func TestSimulateArrivalAtIdleNotQueued(t *testing.T) {
+	jobs := []Job{
+		{ID: "A", Arrival: 0, Size: 3.902, Curve: PowerLaw{P: 1}},
+		{ID: "B", Arrival: 0, Size: 1000, Curve: PowerLaw{P: 1}},
+		{ID: "C", Arrival: 12.566, Size: 1, Curve: PowerLaw{P: 1}},
+	}
+	for _, c := range []struct {
+		pol     Policy
+		integer bool
+	}{
+		{FCFSRigid{}, true},
+		{hideQueueing(FCFSRigid{}), true}, // the general path
+		{Equi{}, false},
+	} {
+		r, err := Simulate(jobs, c.pol, Settings{Servers: 2, Integer: c.integer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := r.Jobs[2]
+		if j.Start != 12.566 || j.Queued || j.Response != 1 {
+			t.Errorf("%s integer=%v: C starts at %v (queued %v), response %v; want 12.566 (not queued), 1",
+				c.pol.Name(), c.integer, j.Start, j.Queued, j.Response)
+		}
+		if r.QueuedFraction != 0 {
+			t.Errorf("%s integer=%v: queued fraction %g, want 0", c.pol.Name(), c.integer, r.QueuedFraction)
+		}
+	}
+}
