@@ -84,6 +84,18 @@ type Result struct {
 // arrival is due, so no job could ever finish.
 var ErrStuck = errors.New("planner: the policy gives no job any worker and no arrival is due")
 
+// ErrNoProgress reports a simulation whose clock cannot advance: a job's
+// work left, at its rate, takes no time (a subnormal size, 1e-310 s, whose
+// last bit of work divided by the rate rounds to 0 s), yet it is not done,
+// so every event repeats the last one.
+var ErrNoProgress = errors.New("planner: the simulation makes no progress: a job's work left takes no time at its rate, yet it is not done")
+
+// maxStalls is how many events in a row may take no time with no job
+// arriving or leaving: such an event changes at most the allocation (the
+// policy sees the jobs' new workers), and a deterministic policy then
+// repeats itself, so a few in a row are a simulation that cannot end.
+const maxStalls = 4
+
 // arrivalHeap orders pending arrivals by time, then input order.
 type arrivalHeap []int
 
@@ -313,7 +325,9 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			rank[i] = -1 // never read: see View.Rank
 		}
 	}
+	stalls := 0 // events in a row that took no time and saw no job arrive or leave
 	for done < M {
+		events := res.Events
 		// admit every arrival due now (or the next one if idle)
 		if inSystem == 0 && ah.Len() > 0 {
 			t = math.Max(t, jobs[ah.h[0]].Arrival)
@@ -478,6 +492,12 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		} else {
 			active = kept
 		}
+		if dt > 0 || res.Events != events {
+			stalls = 0
+		} else if stalls++; stalls >= maxStalls {
+			responses()
+			return res, noProgress(jobs, work, attained, rate, present, pol.Name(), t)
+		}
 	}
 	responses()
 	res.Span = t - first
@@ -513,6 +533,30 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// noProgress is the ErrNoProgress of a simulation stalled at t, naming a
+// job in the system that runs (rate > 0) with work left that takes it no
+// time (the first such; with none, the first job in the system).
+func noProgress(jobs []Job, work, attained, rate []float64, present []bool, policy string, t float64) error {
+	at := -1
+	for i := range jobs {
+		if !present[i] {
+			continue
+		}
+		if at < 0 {
+			at = i
+		}
+		if left := work[i] - attained[i]; rate[i] > 0 && !(left/rate[i] > 0) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return fmt.Errorf("%w (policy %s, t = %g s)", ErrNoProgress, policy, t)
+	}
+	return fmt.Errorf("%w (policy %s, t = %g s): job %q: size %g s, %g s of work left at rate %g; want sizes far above 1e-300 s (jobs.csv takes %g s or more)",
+		ErrNoProgress, policy, t, jobs[at].ID, jobs[at].Size, work[at]-attained[at], rate[at], MinSize)
 }
 
 // wholeRate is pl.Speedup(k), bit for bit. With whole workers the jobs'

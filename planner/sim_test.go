@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -356,6 +357,53 @@ func TestSimulateArrivalAtIdleNotQueued(t *testing.T) {
 		}
 		if r.QueuedFraction != 0 {
 			t.Errorf("%s integer=%v: queued fraction %g, want 0", c.pol.Name(), c.integer, r.QueuedFraction)
+		}
+	}
+}
+
+// A job of subnormal size can leave work that takes no time at its rate:
+// 5e-324 s (the least float above 0) at rate 4^0.5 = 2 runs for
+// 5e-324 / 2 = 2.5e-324 s, which rounds to 0, so the work attained stays
+// 0 and every event repeats the last. Simulate returns ErrNoProgress,
+// naming the job, where it never returned; so does the review's Poisson
+// workload (mean size 1e-310 s, equi on 4 servers).
+func TestSimulateNoProgressIsError(t *testing.T) {
+	tiny := []Job{
+		{ID: "tiny", Size: 5e-324, Curve: PowerLaw{P: 0.5}},
+		{ID: "b", Arrival: 1, Size: 1, Curve: PowerLaw{P: 0.5}},
+	}
+	poisson, err := Poisson{Rate: 1, Count: 50, Sizes: Exponential{Mean: 1e-310}, Curve: PowerLaw{P: 0.5}}.Jobs(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		jobs []Job
+		pol  Policy
+		want string // in the error
+	}{
+		{"tiny/equi", tiny, Equi{}, `job "tiny": size 5e-324 s, 5e-324 s of work left at rate 2`},
+		{"tiny/fifo", tiny, FIFO{}, `job "tiny"`},
+		{"tiny/fifo-general", tiny, hideQueueing(FIFO{}), `job "tiny"`},
+		{"poisson/equi", poisson, Equi{}, "policy equi"},
+	} {
+		for _, integer := range []bool{false, true} {
+			done := make(chan error, 1)
+			go func() {
+				_, err := Simulate(c.jobs, c.pol, Settings{Servers: 4, Integer: integer})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrNoProgress) || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("%s integer=%v: err = %v, want ErrNoProgress with %q", c.name, integer, err, c.want)
+				}
+			case <-time.After(20 * time.Second):
+				// as in TestSimulateRefusesNonFiniteSpeedup: end the
+				// binary, the stuck loop would spin on
+				debug.SetTraceback("all")
+				panic(fmt.Sprintf("%s integer=%v: Simulate did not return in 20 s", c.name, integer))
+			}
 		}
 	}
 }
