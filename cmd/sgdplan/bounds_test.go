@@ -36,6 +36,10 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 		{append(poisson, "--size-sigma", "50"), "simulate: --size-sigma 50: want at most 5: a lognormal's median"},
 		{append(poisson, "--mean-size", "Inf"), "simulate: --mean-size +Inf: want a finite number"},
 		{append(poisson, "--mean-size", "1e308"), "simulate: --mean-size 1e+308: want at most 1e+12 s"},
+		// subnormal sizes stalled the clock: simulate never returned
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--count", "50", "--mean-size", "1e-310", "--policy", "equi"}, "simulate: --mean-size 1e-310: want at least 1e-06 s"},
+		{append(poisson, "--mean-size", "9e-7"), "simulate: --mean-size 9e-07: want at least 1e-06 s"},
+		{append(poisson, "--mean-size", "0"), "simulate: --mean-size 0: want at least 1e-06 s"},
 		{append(poisson, "--energy-alpha", "Inf"), "simulate: --energy-alpha +Inf: want a finite number"},
 		{append(poisson, "--arrival-rate", "Inf"), "simulate: --arrival-rate +Inf: want a finite number"},
 		{append(poisson, "--early-stop", "NaN"), "simulate: --early-stop NaN: want a finite number"},

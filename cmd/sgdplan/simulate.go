@@ -57,7 +57,7 @@ Example:
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
 			&cli.Float64Flag{Name: "arrival-rate", Usage: "Poisson arrivals, jobs/s (without --jobs)", DefaultText: "none"},
 			&cli.IntFlag{Name: "count", Value: 1000, Usage: fmt.Sprintf("Poisson jobs, 1 to %s", planThousands(planner.MaxPoissonJobs))},
-			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, at most %g", simMaxMeanSize)},
+			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, %g to %g", planner.MinSize, simMaxMeanSize)},
 			&cli.Float64Flag{Name: "size-sigma", Usage: fmt.Sprintf("0: exponential sizes; > 0: lognormal sizes with this sigma (same mean), at most %g", simMaxSigma), DefaultText: "0"},
 			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "speedup exponent, (0, 1]: of the Poisson jobs; with --jobs, of the rows with neither p nor model (only when given)"},
 			&cli.IntFlag{Name: "max-workers", Usage: "Poisson jobs' cap; 0: none", DefaultText: "0, none"},
@@ -181,8 +181,11 @@ func simulateAction(c *cli.Context) error {
 			return badInput(fmt.Errorf("simulate: give --jobs jobs.csv, or --arrival-rate > 0 for a Poisson workload"))
 		case !(p > 0 && p <= 1):
 			return badInput(fmt.Errorf("%s: --p %g: want a speedup exponent in (0, 1]", c.Command.Name, p))
-		case !(mean > 0):
-			return badInput(fmt.Errorf("%s: --mean-size %g: want seconds > 0", c.Command.Name, mean))
+		case !(mean >= planner.MinSize):
+			// as jobs.csv's sizes: at 1e-310 the sizes are subnormal, a
+			// job's last work takes no time at its rate, and the
+			// simulation made no progress (it never returned)
+			return badInput(fmt.Errorf("simulate: --mean-size %g: want at least %g s (a microsecond on one worker, the least size jobs.csv takes; far smaller sizes stall the simulation's clock)", mean, planner.MinSize))
 		case mean > simMaxMeanSize:
 			return badInput(fmt.Errorf("simulate: --mean-size %g: want at most %g s (some 30,000 years on one worker; far larger sizes overflow)", mean, float64(simMaxMeanSize)))
 		case count < 1:
