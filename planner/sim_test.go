@@ -407,3 +407,57 @@ func TestSimulateNoProgressIsError(t *testing.T) {
 		}
 	}
 }
+
+// The span (and the utilization, arrival rate and mean number in the
+// system that divide by it) is summed as the responses are, not read off
+// the clock: at 1e12 s the clock resolves 1.2e-4 s, and two jobs of 1e-6
+// and 2e-6 s arriving there had a span of 0 and a utilization of 0 under
+// every policy, their servers busy.
+//
+// Two servers, p = 0.5 (1 worker: rate 1; 2 workers: rate sqrt 2):
+//   - fcfs-rigid, both at 1e12 on 1 worker each: a leaves after 1e-6 s, b
+//     after 2e-6 s. Span 2e-6; busy 2 x 1e-6 + 1 x 1e-6 = 3e-6
+//     worker-s, utilization 3e-6 / (2 x 2e-6) = 0.75; jobs in system
+//     3e-6 / 2e-6 = 1.5; arrival rate 2 / 2e-6 = 1e6/s.
+//   - equi, fractional: 1 worker each until a leaves at 1e-6; b's last
+//     1e-6 s of work on 2 workers takes 1e-6 / sqrt 2 = 7.0711e-7 s. Span
+//     1.70711e-6, utilization 1, in system (2e-6 + 7.0711e-7) /
+//     1.70711e-6 = 1.58579, arrival rate 2 / 1.70711e-6 = 1.17157e6/s.
+//   - fcfs-rigid, a at 1e12 and c at 1e12 + 0.5 (an idle gap): span
+//     0.5 + 1e-6 = 0.500001 (the clock lost a's 1e-6 s, and said 0.5);
+//     busy 2e-6, utilization 2e-6 / (2 x 0.500001) = 1.999996e-6; in
+//     system 2e-6 / 0.500001 = 3.999992e-6; arrival rate 2 / 0.500001.
+func TestSimulateSpanAtLargeClock(t *testing.T) {
+	p := PowerLaw{P: 0.5}
+	both := []Job{{ID: "a", Arrival: 1e12, Size: 1e-6, Curve: p}, {ID: "b", Arrival: 1e12, Size: 2e-6, Curve: p}}
+	gap := []Job{{ID: "a", Arrival: 1e12, Size: 1e-6, Curve: p}, {ID: "c", Arrival: 1e12 + 0.5, Size: 1e-6, Curve: p}}
+	for _, c := range []struct {
+		name                      string
+		jobs                      []Job
+		pol                       Policy
+		integer                   bool
+		span, util, inSys, lambda float64
+	}{
+		{"both/fcfs-rigid", both, FCFSRigid{}, true, 2e-6, 0.75, 1.5, 1e6},
+		{"both/fcfs-rigid-general", both, hideQueueing(FCFSRigid{}), true, 2e-6, 0.75, 1.5, 1e6},
+		{"both/equi", both, Equi{}, false, 1e-6 + 1e-6/math.Sqrt2, 1, (2e-6 + 1e-6/math.Sqrt2) / (1e-6 + 1e-6/math.Sqrt2), 2 / (1e-6 + 1e-6/math.Sqrt2)},
+		{"gap/fcfs-rigid", gap, FCFSRigid{}, true, 0.500001, 2e-6 / (2 * 0.500001), 2e-6 / 0.500001, 2 / 0.500001},
+	} {
+		r, err := Simulate(c.jobs, c.pol, Settings{Servers: 2, Integer: c.integer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []struct {
+			what      string
+			got, want float64
+		}{{"span", r.Span, c.span}, {"utilization", r.Utilization, c.util}, {"in system", r.MeanInSystem, c.inSys}, {"arrival rate", r.ArrivalRate, c.lambda}} {
+			if relErr(q.got, q.want) > 1e-9 {
+				t.Errorf("%s: %s %.6g, want %.6g", c.name, q.what, q.got, q.want)
+			}
+		}
+		// Little's law holds as it does at a fine clock
+		if e := relErr(r.MeanInSystem, r.ArrivalRate*r.MeanResponse); e > 1e-9 {
+			t.Errorf("%s: L = %g, lambda W = %g", c.name, r.MeanInSystem, r.ArrivalRate*r.MeanResponse)
+		}
+	}
+}
