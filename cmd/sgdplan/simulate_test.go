@@ -411,8 +411,8 @@ func TestSimulateGrowingRerunWithinMaxTime(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", c.args, code, stderr)
 			continue
 		}
-		if !strings.Contains(stderr, c.want) {
-			t.Errorf("%v: stderr %q, want %q", c.args, stderr, c.want)
+		if !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "only where their arrivals end by 1e12 s") {
+			t.Errorf("%v: stderr %q, want %q and why no longer runs", c.args, stderr, c.want)
 		}
 	}
 }
