@@ -398,7 +398,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.RangeLabel = "range (fitted curves' ends)"
 	}
 	for _, w := range chosen.Warnings {
-		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+w)
+		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+planWarning(w))
 	}
 	for i, j := range chosen.Jobs {
 		lo, hi := lohi(j.CompletionRange)
@@ -432,7 +432,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 				// numeric's own (above 64 jobs it does not search, and
 				// says so); fcfs-rigid left out is said once, above
 				if name == "numeric" && !strings.Contains(w, "fcfs-rigid left out") {
-					r.Warnings = append(r.Warnings, "policy numeric: "+strings.TrimPrefix(w, "planner: "))
+					r.Warnings = append(r.Warnings, "policy numeric: "+planWarning(w))
 				}
 			}
 			ranged(&p)
