@@ -32,9 +32,12 @@ exponent of the rows with neither p nor model (otherwise an error), as in plan.
 --early-stop F kills each job with probability F at a uniform random fraction of its
 requested size (policies know only the requested size). --energy-alpha A gives jobs
 the speed-scaling curve speed = power^(1/A) and reports flow time + energy.
---seeds K repeats the run with seeds S..S+K-1 and reports 95% intervals (Student t)
-of the means over seeds, cut to the values a quantity can take (>= 0; <= 1 for
-utilization and the queued fraction).
+--seeds K repeats the run with seeds S..S+K-1 and reports the means over seeds with
+95% intervals (Student t), cut to the values a quantity can take (>= 0; <= 1 for
+utilization and the queued fraction). The table gives the intervals of the response
+times, the slowdown and the totals (weighted mean response, flow+energy), and the means
+alone of utilization, reallocations, queued and energy; --format json has every
+interval (ci95).
 
 --policy takes the policies of plan that react to arrivals (all runs every one of
 them), not numeric: numeric tunes one priority per job by replaying the whole job
