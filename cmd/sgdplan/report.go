@@ -1212,12 +1212,11 @@ func growingWarning(cells []growCell, jobs, seeds int, flag string, marked bool)
 // the jobs of its second half (by arrival) have a mean response time
 // (waiting plus service) more than twice that of its first half, or find
 // more than twice as many jobs in the system when they arrive (at least 3
-// on average). A stable queue's
-// mean response and length are the same in both halves up to noise; an
-// overloaded one's grow with the jobs that came before. The length catches
-// what the responses miss: srpt, overloaded, finishes the small jobs at
-// once and starves the large ones, whose count grows while the mean
-// response by arrival half barely moves.
+// on average). A stable queue's mean response and length are the same in
+// both halves up to noise; an overloaded one's grow with the jobs that
+// came before. The length catches what the responses miss: srpt,
+// overloaded, finishes the small jobs at once and starves the large ones,
+// whose count grows while the mean response by arrival half barely moves.
 func growingQueue(r planner.Result) bool {
 	n := len(r.Jobs)
 	if n < 20 {
