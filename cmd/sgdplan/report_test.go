@@ -665,7 +665,7 @@ func TestReportNumericWarning(t *testing.T) {
 	os.WriteFile(jobs, []byte(b.String()), 0o644)
 	out := filepath.Join(tmp, "r")
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "40", "--loads", "0.3")
-	want := "policy numeric: optimize: 70 jobs > 64"
+	want := "policy numeric: 70 jobs > 64" // not "numeric: optimize:" (planWarning)
 	if code != 0 || !strings.Contains(stderr, want) {
 		t.Fatalf("exit %d, stderr lacks %q:\n%s", code, want, stderr)
 	}
