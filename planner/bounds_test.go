@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -60,6 +61,33 @@ func TestPoissonRefuses(t *testing.T) {
 		jobs, err := c.p.Jobs(1)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %d jobs, err %v; want %q", c.p, len(jobs), err, c.want)
+		}
+	}
+}
+
+// Poisson refuses arrivals past MaxTime, the latest arrival jobs.csv
+// takes: at 1e-308 jobs/s the first arrival, ExpFloat64() / 1e-308, was
+// +Inf, returned as it was (Simulate then refused "arrival +Inf"); at
+// 1e-300 jobs/s the arrivals, some 1e300 s, ran with a utilization of
+// 1.6e-297. Count / MaxTime jobs/s has the last arrival at MaxTime on
+// average: 10 jobs at 1e-12 jobs/s arrive by 1e13 s, past it; at 1e-10
+// jobs/s by 1e11 s on average (the sum of 10 exponentials passes 10 times
+// its mean with a probability of about 1e-31).
+func TestPoissonLateArrival(t *testing.T) {
+	for _, rate := range []float64{1e-308, 1e-300, 1e-12} {
+		p := Poisson{Rate: rate, Count: 10, Sizes: Exponential{Mean: 1}, Curve: PowerLaw{P: 0.5}}
+		jobs, err := p.Jobs(1)
+		if !errors.Is(err, ErrLateArrival) || !strings.Contains(err.Error(), "want a rate well above Count / MaxTime = 1e-11 jobs/s") {
+			t.Errorf("rate %g: %d jobs, err %v; want ErrLateArrival and the rate wanted", rate, len(jobs), err)
+		}
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		jobs, err := Poisson{Rate: 1e-10, Count: 10, Sizes: Exponential{Mean: 1}, Curve: PowerLaw{P: 0.5}}.Jobs(seed)
+		if err != nil {
+			t.Fatalf("rate 1e-10, seed %d: %v", seed, err)
+		}
+		if last := jobs[len(jobs)-1].Arrival; !(last <= MaxTime) {
+			t.Errorf("rate 1e-10, seed %d: last arrival %g", seed, last)
 		}
 	}
 }

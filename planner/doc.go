@@ -61,8 +61,11 @@
 // jobs files a *ParseError with file, line and column and what was
 // expected; errors.Is(err, ErrNoCurve) tells a job without a speedup curve
 // (the command suggests --p). ErrNotOrdered says the heSRPT closed form does
-// not apply to the given weights, and ErrStuck that a policy left every job
-// without a worker with no arrival due; a policy that breaks the allocation
+// not apply to the given weights, ErrStuck that a policy left every job
+// without a worker with no arrival due, ErrNoProgress that the clock
+// cannot advance (a subnormal size, whose last work takes no time at its
+// rate, made Simulate loop forever), and ErrLateArrival that a Poisson
+// workload's arrivals pass MaxTime; a policy that breaks the allocation
 // rules is reported as an error, not a wrong answer. Violated preconditions
 // of the caller (slices of different lengths to HeSRPT, a DefaultP outside
 // (0, 1]) are programmer errors and panic.

@@ -71,7 +71,7 @@ type Result struct {
 	Utilization    float64   // worker-seconds in use / (servers x span)
 	MeanInSystem   float64   // time-average number of jobs in the system
 	ArrivalRate    float64   // jobs / span, for Little's law
-	Span           float64   // s from the first arrival to the last completion
+	Span           float64   // s from the first arrival to the last completion (summed as time passes where the clock is coarse, as Response)
 	Reallocations  int       // times a job that had started had its allocation changed at an event (a first start is not one)
 	QueuedFraction float64   // fraction of jobs that waited before they started
 	Energy         float64   // worker-seconds (power x time) when EnergyAlpha > 0
@@ -83,6 +83,18 @@ type Result struct {
 // ErrStuck reports a policy that leaves every job without workers while no
 // arrival is due, so no job could ever finish.
 var ErrStuck = errors.New("planner: the policy gives no job any worker and no arrival is due")
+
+// ErrNoProgress reports a simulation whose clock cannot advance: a job's
+// work left, at its rate, takes no time (a subnormal size, 1e-310 s, whose
+// last bit of work divided by the rate rounds to 0 s), yet it is not done,
+// so every event repeats the last one.
+var ErrNoProgress = errors.New("planner: the simulation makes no progress: a job's work left takes no time at its rate, yet it is not done")
+
+// maxStalls is how many events in a row may take no time with no job
+// arriving or leaving: such an event changes at most the allocation (the
+// policy sees the jobs' new workers), and a deterministic policy then
+// repeats itself, so a few in a row are a simulation that cannot end.
+const maxStalls = 4
 
 // arrivalHeap orders pending arrivals by time, then input order.
 type arrivalHeap []int
@@ -221,6 +233,7 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		inSystem int      // jobs in the system
 		t        float64
 		first    = math.Inf(1)
+		span     float64 // s since the first arrival: the last arrival the clock was set to, less first, plus the intervals since
 		busy     float64 // integral of workers in use
 		inSys    float64 // integral of jobs in system
 		done     int
@@ -313,10 +326,17 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			rank[i] = -1 // never read: see View.Rank
 		}
 	}
+	stalls := 0 // events in a row that took no time and saw no job arrive or leave
 	for done < M {
+		events := res.Events
 		// admit every arrival due now (or the next one if idle)
 		if inSystem == 0 && ah.Len() > 0 {
-			t = math.Max(t, jobs[ah.h[0]].Arrival)
+			if a := jobs[ah.h[0]].Arrival; a > t {
+				t = a
+				if first <= a {
+					span = a - first // after an idle gap: arrivals are exact
+				}
+			}
 		}
 		for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= t {
 			i := heap.Pop(ah).(int)
@@ -432,7 +452,24 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			res.Segments = append(res.Segments, seg)
 		}
 		inSys += float64(inSystem) * dt
-		t += dt
+		// The clock: when the next arrival is this event (dt is its
+		// arrival - t) or the clock reaches it, that arrival exactly, not
+		// t + (arrival - t), which can land an ulp either side of it (a job
+		// arriving at an idle server started an ulp late and counted as
+		// queued). A departure that reaches the arrival had dt <= arrival
+		// - t, so it passes the arrival by rounding only.
+		// The span likewise restarts at each arrival the clock is set to
+		// (arrival - first, both exact) and sums the intervals since: a
+		// clock at 1e12 s drops a departure 1e-6 s on, so the interval
+		// from it to the next arrival, arrival - t, holds that 1e-6 s
+		// again, and a sum across arrivals would count it twice.
+		if ah.Len() > 0 && (dt == jobs[ah.h[0]].Arrival-t || t+dt >= jobs[ah.h[0]].Arrival) {
+			t = jobs[ah.h[0]].Arrival
+			span = t - first
+		} else {
+			t += dt
+			span += dt
+		}
 		dts = append(dts, dt)
 		kept := shown[:0] // on the fast path, shown is a buffer of its own
 		if fast {
@@ -468,9 +505,25 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		} else {
 			active = kept
 		}
+		if dt > 0 || res.Events != events {
+			stalls = 0
+		} else if stalls++; stalls >= maxStalls {
+			responses()
+			return res, noProgress(jobs, work, attained, rate, present, pol.Name(), t)
+		}
 	}
 	responses()
+	// The span: t - first on the clock, unless the clock is too coarse
+	// for it, then the intervals summed as the responses are. At t = 1e12
+	// s the clock resolves 1e-4 s, and a run of 3e-6 s there had a span
+	// of 0, so a utilization of 0 with its servers busy. Where the clock
+	// is fine enough the two agree to a few ulps, and the clock's is kept
+	// (the results are those of before); 1e-9 apart, relative, the clock
+	// has lost the span's digits.
 	res.Span = t - first
+	if math.Abs(res.Span-span) > 1e-9*span {
+		res.Span = span
+	}
 	resp := make([]float64, M)
 	queued := 0
 	for i, j := range res.Jobs {
@@ -503,6 +556,30 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// noProgress is the ErrNoProgress of a simulation stalled at t, naming a
+// job in the system that runs (rate > 0) with work left that takes it no
+// time (the first such; with none, the first job in the system).
+func noProgress(jobs []Job, work, attained, rate []float64, present []bool, policy string, t float64) error {
+	at := -1
+	for i := range jobs {
+		if !present[i] {
+			continue
+		}
+		if at < 0 {
+			at = i
+		}
+		if left := work[i] - attained[i]; rate[i] > 0 && !(left/rate[i] > 0) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return fmt.Errorf("%w (policy %s, t = %g s)", ErrNoProgress, policy, t)
+	}
+	return fmt.Errorf("%w (policy %s, t = %g s): job %q: size %g s, %g s of work left at rate %g; want sizes far above 1e-300 s (jobs.csv takes %g s or more)",
+		ErrNoProgress, policy, t, jobs[at].ID, jobs[at].Size, work[at]-attained[at], rate[at], MinSize)
 }
 
 // wholeRate is pl.Speedup(k), bit for bit. With whole workers the jobs'

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -319,5 +320,144 @@ func TestSimulateRefusesUnsortedArrivals(t *testing.T) {
 	jobs[1].Arrival = 1 // equal arrivals: any order
 	if _, err := Simulate(jobs, FIFO{}, Settings{Servers: 7}); err != nil {
 		t.Error(err)
+	}
+}
+
+// A job that arrives while a worker is idle starts at its arrival, not an
+// ulp later: the clock went t + (arrival - t), 3.902 + 8.664 =
+// 12.566000000000003 for an arrival at 12.566, and C counted as queued
+// (a third of the jobs) with a response of 1.0000000000000018.
+//
+// Two servers, p = 1: A (3.902 s) and B (1000 s) start at 0 on one worker
+// each (fcfs-rigid, whole workers) or half the cluster each (equi,
+// fractional: 1 worker each too); A leaves at 3.902, and C arrives at
+// 12.566 to the idle worker: start 12.566, response 1 s, not queued.
+func TestSimulateArrivalAtIdleNotQueued(t *testing.T) {
+	jobs := []Job{
+		{ID: "A", Arrival: 0, Size: 3.902, Curve: PowerLaw{P: 1}},
+		{ID: "B", Arrival: 0, Size: 1000, Curve: PowerLaw{P: 1}},
+		{ID: "C", Arrival: 12.566, Size: 1, Curve: PowerLaw{P: 1}},
+	}
+	for _, c := range []struct {
+		pol     Policy
+		integer bool
+	}{
+		{FCFSRigid{}, true},
+		{hideQueueing(FCFSRigid{}), true}, // the general path
+		{Equi{}, false},
+	} {
+		r, err := Simulate(jobs, c.pol, Settings{Servers: 2, Integer: c.integer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := r.Jobs[2]
+		if j.Start != 12.566 || j.Queued || j.Response != 1 {
+			t.Errorf("%s integer=%v: C starts at %v (queued %v), response %v; want 12.566 (not queued), 1",
+				c.pol.Name(), c.integer, j.Start, j.Queued, j.Response)
+		}
+		if r.QueuedFraction != 0 {
+			t.Errorf("%s integer=%v: queued fraction %g, want 0", c.pol.Name(), c.integer, r.QueuedFraction)
+		}
+	}
+}
+
+// A job of subnormal size can leave work that takes no time at its rate:
+// 5e-324 s (the least float above 0) at rate 4^0.5 = 2 runs for
+// 5e-324 / 2 = 2.5e-324 s, which rounds to 0, so the work attained stays
+// 0 and every event repeats the last. Simulate returns ErrNoProgress,
+// naming the job, where it never returned; so does the review's Poisson
+// workload (mean size 1e-310 s, equi on 4 servers).
+func TestSimulateNoProgressIsError(t *testing.T) {
+	tiny := []Job{
+		{ID: "tiny", Size: 5e-324, Curve: PowerLaw{P: 0.5}},
+		{ID: "b", Arrival: 1, Size: 1, Curve: PowerLaw{P: 0.5}},
+	}
+	poisson, err := Poisson{Rate: 1, Count: 50, Sizes: Exponential{Mean: 1e-310}, Curve: PowerLaw{P: 0.5}}.Jobs(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		jobs []Job
+		pol  Policy
+		want string // in the error
+	}{
+		{"tiny/equi", tiny, Equi{}, `job "tiny": size 5e-324 s, 5e-324 s of work left at rate 2`},
+		{"tiny/fifo", tiny, FIFO{}, `job "tiny"`},
+		{"tiny/fifo-general", tiny, hideQueueing(FIFO{}), `job "tiny"`},
+		{"poisson/equi", poisson, Equi{}, "policy equi"},
+	} {
+		for _, integer := range []bool{false, true} {
+			done := make(chan error, 1)
+			go func() {
+				_, err := Simulate(c.jobs, c.pol, Settings{Servers: 4, Integer: integer})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrNoProgress) || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("%s integer=%v: err = %v, want ErrNoProgress with %q", c.name, integer, err, c.want)
+				}
+			case <-time.After(20 * time.Second):
+				// as in TestSimulateRefusesNonFiniteSpeedup: end the
+				// binary, the stuck loop would spin on
+				debug.SetTraceback("all")
+				panic(fmt.Sprintf("%s integer=%v: Simulate did not return in 20 s", c.name, integer))
+			}
+		}
+	}
+}
+
+// The span (and the utilization, arrival rate and mean number in the
+// system that divide by it) is summed as the responses are, not read off
+// the clock: at 1e12 s the clock resolves 1.2e-4 s, and two jobs of 1e-6
+// and 2e-6 s arriving there had a span of 0 and a utilization of 0 under
+// every policy, their servers busy.
+//
+// Two servers, p = 0.5 (1 worker: rate 1; 2 workers: rate sqrt 2):
+//   - fcfs-rigid, both at 1e12 on 1 worker each: a leaves after 1e-6 s, b
+//     after 2e-6 s. Span 2e-6; busy 2 x 1e-6 + 1 x 1e-6 = 3e-6
+//     worker-s, utilization 3e-6 / (2 x 2e-6) = 0.75; jobs in system
+//     3e-6 / 2e-6 = 1.5; arrival rate 2 / 2e-6 = 1e6/s.
+//   - equi, fractional: 1 worker each until a leaves at 1e-6; b's last
+//     1e-6 s of work on 2 workers takes 1e-6 / sqrt 2 = 7.0711e-7 s. Span
+//     1.70711e-6, utilization 1, in system (2e-6 + 7.0711e-7) /
+//     1.70711e-6 = 1.58579, arrival rate 2 / 1.70711e-6 = 1.17157e6/s.
+//   - fcfs-rigid, a at 1e12 and c at 1e12 + 0.5 (an idle gap): span
+//     0.5 + 1e-6 = 0.500001 (the clock lost a's 1e-6 s, and said 0.5);
+//     busy 2e-6, utilization 2e-6 / (2 x 0.500001) = 1.999996e-6; in
+//     system 2e-6 / 0.500001 = 3.999992e-6; arrival rate 2 / 0.500001.
+func TestSimulateSpanAtLargeClock(t *testing.T) {
+	p := PowerLaw{P: 0.5}
+	both := []Job{{ID: "a", Arrival: 1e12, Size: 1e-6, Curve: p}, {ID: "b", Arrival: 1e12, Size: 2e-6, Curve: p}}
+	gap := []Job{{ID: "a", Arrival: 1e12, Size: 1e-6, Curve: p}, {ID: "c", Arrival: 1e12 + 0.5, Size: 1e-6, Curve: p}}
+	for _, c := range []struct {
+		name                      string
+		jobs                      []Job
+		pol                       Policy
+		integer                   bool
+		span, util, inSys, lambda float64
+	}{
+		{"both/fcfs-rigid", both, FCFSRigid{}, true, 2e-6, 0.75, 1.5, 1e6},
+		{"both/fcfs-rigid-general", both, hideQueueing(FCFSRigid{}), true, 2e-6, 0.75, 1.5, 1e6},
+		{"both/equi", both, Equi{}, false, 1e-6 + 1e-6/math.Sqrt2, 1, (2e-6 + 1e-6/math.Sqrt2) / (1e-6 + 1e-6/math.Sqrt2), 2 / (1e-6 + 1e-6/math.Sqrt2)},
+		{"gap/fcfs-rigid", gap, FCFSRigid{}, true, 0.500001, 2e-6 / (2 * 0.500001), 2e-6 / 0.500001, 2 / 0.500001},
+	} {
+		r, err := Simulate(c.jobs, c.pol, Settings{Servers: 2, Integer: c.integer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []struct {
+			what      string
+			got, want float64
+		}{{"span", r.Span, c.span}, {"utilization", r.Utilization, c.util}, {"in system", r.MeanInSystem, c.inSys}, {"arrival rate", r.ArrivalRate, c.lambda}} {
+			if relErr(q.got, q.want) > 1e-9 {
+				t.Errorf("%s: %s %.6g, want %.6g", c.name, q.what, q.got, q.want)
+			}
+		}
+		// Little's law holds as it does at a fine clock
+		if e := relErr(r.MeanInSystem, r.ArrivalRate*r.MeanResponse); e > 1e-9 {
+			t.Errorf("%s: L = %g, lambda W = %g", c.name, r.MeanInSystem, r.ArrivalRate*r.MeanResponse)
+		}
 	}
 }

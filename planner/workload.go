@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -43,15 +44,23 @@ const maxSizeDraws = 1000
 // Poisson describes a stream of Count jobs arriving as a Poisson process of
 // Rate jobs per second, with sizes from Sizes and the speedup curve Curve.
 type Poisson struct {
-	Rate       float64 // jobs/s, > 0 and finite
+	Rate       float64 // jobs/s, > 0 and finite; below Count / MaxTime the arrivals pass MaxTime
 	Count      int     // 1..MaxPoissonJobs
 	Sizes      SizeDist
 	Curve      Speedup
 	MaxWorkers int // 0: no cap
 }
 
-// Jobs draws the jobs, repeatably for a seed. A size that is not finite, or
-// a distribution that yields no size > 0 in 1000 draws, is an error.
+// ErrLateArrival reports a Poisson workload whose arrivals run past
+// MaxTime, the latest arrival jobs.csv takes: a rate too low for its Count
+// jobs (at 1e-308 jobs/s the arrivals were +Inf, and Simulate refused the
+// first as "arrival +Inf, want >= 0").
+var ErrLateArrival = errors.New("planner: poisson workload: an arrival past MaxTime")
+
+// Jobs draws the jobs, repeatably for a seed. A size that is not finite, a
+// distribution that yields no size > 0 in 1000 draws, or an arrival past
+// MaxTime (ErrLateArrival; a rate of Count / MaxTime jobs/s has the last
+// arrival there on average) is an error.
 func (p Poisson) Jobs(seed uint64) ([]Job, error) {
 	if !(p.Rate > 0) || math.IsInf(p.Rate, 0) || p.Count <= 0 || p.Sizes == nil || p.Curve == nil {
 		return nil, fmt.Errorf("planner: poisson workload: want a finite rate > 0, count > 0, sizes and a curve; got rate %g, count %d", p.Rate, p.Count)
@@ -63,7 +72,10 @@ func (p Poisson) Jobs(seed uint64) ([]Job, error) {
 	jobs := make([]Job, p.Count)
 	t := 0.0
 	for i := range jobs {
-		t += rng.ExpFloat64() / p.Rate
+		if t += rng.ExpFloat64() / p.Rate; !(t <= MaxTime) {
+			return nil, fmt.Errorf("%w (%g s): job \"j%d\" (%d of %d) arrives at %.4g s at %g jobs/s: want a rate well above Count / MaxTime = %g jobs/s, which has the last arrival at MaxTime on average",
+				ErrLateArrival, float64(MaxTime), i, i+1, p.Count, t, p.Rate, float64(p.Count)/MaxTime)
+		}
 		x := p.Sizes.Rand(rng)
 		for d := 1; !(x > 0); d++ {
 			if d == maxSizeDraws {

@@ -36,8 +36,21 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 		{append(poisson, "--size-sigma", "50"), "simulate: --size-sigma 50: want at most 5: a lognormal's median"},
 		{append(poisson, "--mean-size", "Inf"), "simulate: --mean-size +Inf: want a finite number"},
 		{append(poisson, "--mean-size", "1e308"), "simulate: --mean-size 1e+308: want at most 1e+12 s"},
+		// subnormal sizes stalled the clock: simulate never returned
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--count", "50", "--mean-size", "1e-310", "--policy", "equi"}, "simulate: --mean-size 1e-310: want at least 1e-06 s"},
+		{append(poisson, "--mean-size", "9e-7"), "simulate: --mean-size 9e-07: want at least 1e-06 s"},
+		{append(poisson, "--mean-size", "0"), "simulate: --mean-size 0: want at least 1e-06 s"},
 		{append(poisson, "--energy-alpha", "Inf"), "simulate: --energy-alpha +Inf: want a finite number"},
 		{append(poisson, "--arrival-rate", "Inf"), "simulate: --arrival-rate +Inf: want a finite number"},
+		// --count arrivals past 1e12 s, jobs.csv's latest: at 1e-308
+		// jobs/s they were +Inf ("planner: job \"j1\": arrival +Inf, want
+		// >= 0", exit 1); at 1e-300 they ran (utilization 1.6e-297)
+		{[]string{"simulate", "--arrival-rate", "1e-308", "--servers", "2", "--count", "10"}, "simulate: --arrival-rate 1e-308: want at least --count / 1e+12 s = 1e-11 jobs/s"},
+		{[]string{"simulate", "--arrival-rate", "1e-300", "--servers", "2", "--count", "10"}, "simulate: --arrival-rate 1e-300: want at least --count / 1e+12 s = 1e-11 jobs/s"},
+		{append(poisson, "--arrival-rate", "2.9e-12"), "simulate: --arrival-rate 2.9e-12: want at least --count / 1e+12 s = 3e-12 jobs/s"},
+		// above --count / 1e12 s the arrivals pass 1e12 s in some seeds:
+		// seed 1's 8th of 10 arrives at 1.14e12 s at 1.1e-11 jobs/s
+		{[]string{"simulate", "--arrival-rate", "1.1e-11", "--servers", "2", "--count", "10"}, `simulate: --arrival-rate 1.1e-11, --count 10, seed 1: planner: poisson workload: an arrival past MaxTime (1e+12 s): job "j7" (8 of 10) arrives at 1.14e+12 s`},
 		{append(poisson, "--early-stop", "NaN"), "simulate: --early-stop NaN: want a finite number"},
 		{[]string{"plan", "--jobs", jobs, "--servers", "4", "--p", "Inf"}, "plan: --p +Inf: want a finite number"},
 		{append(rep, "--servers", "16", "--knee-alpha", "-Inf"), "report: --knee-alpha -Inf: want a finite number"},

@@ -48,6 +48,11 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--seed", "0xffffffffffffffff"}, `simulate: --seed "0xffffffffffffffff": want a whole number in decimal digits`},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "99999999999999999999"}, `plan: --servers "99999999999999999999": out of range for the flag`},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", `2"5`}, `plan: --servers "2\"5": want a whole number`},
+		// a number with a space about it is said as "4 " is, without the
+		// flag's usage that " 4" added (it went to the flag package)
+		{[]string{"plan", "--jobs", "x.csv", "--servers", " 4"}, `plan: --servers " 4": ` + wantDecimal + "\n"},
+		{[]string{"plan", "--jobs", "x.csv", "--servers", "4 "}, `plan: --servers "4 ": ` + wantDecimal + "\n"},
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--count", "\t10"}, `simulate: --count "\t10": ` + wantDecimal + "\n"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCmd(t, c.args...)

@@ -228,7 +228,10 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 			i++
 			val = args[i]
 		}
-		if decimalRE.MatchString(val) || !numberStartRE.MatchString(val) {
+		// (a number with spaces about it, " 4", is a number not in
+		// decimal digits, as "4 " is: it went to the flag package, whose
+		// error flagValueError gave the flag's usage too)
+		if decimalRE.MatchString(val) || !numberStartRE.MatchString(strings.TrimSpace(val)) {
 			continue // decimal, or not a number at all: the flag package's error, reworded by flagValueError
 		}
 		return fmt.Errorf("%s: --%s %q: %s", cmd.Name, name, val, wantDecimal)

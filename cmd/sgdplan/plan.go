@@ -674,11 +674,19 @@ func planPlans(jobs []planner.Job, s planSetup, plot bool, ends planEnds, stderr
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", err)
 		}
 		for _, w := range p.Warnings {
-			fmt.Fprintf(stderr, "sgdplan: warning: %s: %s\n", p.Policy, w)
+			fmt.Fprintf(stderr, "sgdplan: warning: %s: %s\n", p.Policy, planWarning(w))
 		}
 		out = append(out, planKeep(p, s.format, len(s.names), k == 0 && plot))
 	}
 	return out, nil
+}
+
+// planWarning is a policy's warning w as said after the policy's name
+// (stderr, the report's page): numeric's from planner.Optimize lose their
+// "planner: optimize: ", which said "numeric: planner: optimize:
+// fcfs-rigid left out: ...". The json keeps w whole, its policy beside it.
+func planWarning(w string) string {
+	return strings.TrimPrefix(w, "planner: optimize: ")
 }
 
 // planKeep is what plan keeps of policy p's plan until it writes its

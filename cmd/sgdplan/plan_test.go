@@ -374,6 +374,23 @@ func TestPlanAllLeavesRigidOut(t *testing.T) {
 	}
 }
 
+// numeric's warnings from planner.Optimize follow "numeric: " on stderr
+// without their own "planner: optimize: " ("numeric: planner: optimize:
+// fcfs-rigid left out: ..."); the json keeps them whole, in numeric's
+// entry.
+func TestPlanNumericWarningPrefix(t *testing.T) {
+	jobs := writeTestFile(t, t.TempDir(), "rig.csv", "job,size,p,rigid_workers\na,5,0.5,3\nb,5,0.5,1\n")
+	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "2", "--policy", "numeric")
+	want := `sgdplan: warning: numeric: fcfs-rigid left out: job "a" needs 3 rigid workers, more than the 2 servers` + "\n"
+	if code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "planner:") {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
+	}
+	code, stdout, _ := runCmd(t, "plan", "--jobs", jobs, "--servers", "2", "--policy", "numeric", "--format", "json")
+	if code != 0 || !strings.Contains(stdout, `"planner: optimize: fcfs-rigid left out: job \"a\" needs 3 rigid workers`) {
+		t.Errorf("json: exit %d:\n%.600s", code, stdout)
+	}
+}
+
 // A --plot path not ending in .png is written as a PNG with a warning
 // (silently before).
 func TestPlotNameWarning(t *testing.T) {

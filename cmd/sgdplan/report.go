@@ -398,7 +398,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.RangeLabel = "range (fitted curves' ends)"
 	}
 	for _, w := range chosen.Warnings {
-		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+w)
+		r.Warnings = append(r.Warnings, "plan ("+o.policy+"): "+planWarning(w))
 	}
 	for i, j := range chosen.Jobs {
 		lo, hi := lohi(j.CompletionRange)
@@ -432,7 +432,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 				// numeric's own (above 64 jobs it does not search, and
 				// says so); fcfs-rigid left out is said once, above
 				if name == "numeric" && !strings.Contains(w, "fcfs-rigid left out") {
-					r.Warnings = append(r.Warnings, "policy numeric: "+strings.TrimPrefix(w, "planner: "))
+					r.Warnings = append(r.Warnings, "policy numeric: "+planWarning(w))
 				}
 			}
 			ranged(&p)
@@ -1203,20 +1203,20 @@ func growingWarning(cells []growCell, jobs, seeds int, flag string, marked bool)
 		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs but not through runs of %d %s: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger %s shows whether they settle; near overload it takes many jobs)", strings.Join(short, ", "), mark("†"), jobs, longer, most, flag))
 	}
 	if len(unchecked) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs, so those means are not steady-state values: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger %s gives the steady state; runs 4 times as long are tried up to 1,000 jobs only)", strings.Join(unchecked, ", "), mark("*"), jobs, flag))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs, so those means are not steady-state values: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger %s gives the steady state; runs 4 times as long are tried up to 1,000 jobs only, and only where their arrivals end by 1e12 s)", strings.Join(unchecked, ", "), mark("*"), jobs, flag))
 	}
-	return strings.Join(parts, "; ") + " (a growing queue: " + most + " the later half of the jobs, by arrival, waits more than twice as long as the earlier half, or finds more than twice as many jobs in the system)"
+	return strings.Join(parts, "; ") + " (a growing queue: " + most + " the later half of the jobs, by arrival, has a mean response time (waiting plus service) more than twice the earlier half's, or finds more than twice as many jobs in the system)"
 }
 
 // growingQueue reports whether a simulated run's queue grows through it:
-// the jobs of its second half (by arrival) wait more than twice as long on
-// average as those of its first half, or find more than twice as many jobs
-// in the system when they arrive (at least 3 on average). A stable queue's
-// mean response and length are the same in both halves up to noise; an
-// overloaded one's grow with the jobs that came before. The length catches
-// what the responses miss: srpt, overloaded, finishes the small jobs at
-// once and starves the large ones, whose count grows while the mean
-// response by arrival half barely moves.
+// the jobs of its second half (by arrival) have a mean response time
+// (waiting plus service) more than twice that of its first half, or find
+// more than twice as many jobs in the system when they arrive (at least 3
+// on average). A stable queue's mean response and length are the same in
+// both halves up to noise; an overloaded one's grow with the jobs that
+// came before. The length catches what the responses miss: srpt,
+// overloaded, finishes the small jobs at once and starves the large ones,
+// whose count grows while the mean response by arrival half barely moves.
 func growingQueue(r planner.Result) bool {
 	n := len(r.Jobs)
 	if n < 20 {

@@ -513,8 +513,8 @@ func TestReportFitDataFamilyIgnoresShards(t *testing.T) {
 	}
 }
 
-// A simulated run whose later jobs wait more than twice as long as its
-// earlier ones is a growing queue (no steady state); a steady one is not.
+// A simulated run whose later jobs have a mean response time more than
+// twice its earlier ones' is a growing queue (no steady state); a steady one is not.
 // With one kind of job of speedup k^0.3 on 16 servers, srpt gives each job
 // the whole cluster at a speedup of 2.3, so load 0.3 (counted at linear
 // speedup) is 2.1 for it: the report marks and names it; equi, which
@@ -665,7 +665,7 @@ func TestReportNumericWarning(t *testing.T) {
 	os.WriteFile(jobs, []byte(b.String()), 0o644)
 	out := filepath.Join(tmp, "r")
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "40", "--loads", "0.3")
-	want := "policy numeric: optimize: 70 jobs > 64"
+	want := "policy numeric: 70 jobs > 64" // not "numeric: optimize:" (planWarning)
 	if code != 0 || !strings.Contains(stderr, want) {
 		t.Fatalf("exit %d, stderr lacks %q:\n%s", code, want, stderr)
 	}
@@ -930,6 +930,11 @@ func TestGrowingWarning(t *testing.T) {
 	// one seed is not "most seeds"
 	if !strings.Contains(w, "(a growing queue: in its one seed the later half") || strings.Contains(w, "most seeds") {
 		t.Errorf("one seed: %s", w)
+	}
+	// growingQueue compares the halves' response times, waiting plus
+	// service: the warning said "waits more than twice as long"
+	if !strings.Contains(w, "has a mean response time (waiting plus service) more than twice the earlier half's") || strings.Contains(w, "waits") {
+		t.Errorf("what is measured: %s", w)
 	}
 	if longerRun(100) != 400 || longerRun(1000) != 4000 || longerRun(1001) != 0 {
 		t.Errorf("longerRun: %d, %d, %d", longerRun(100), longerRun(10000), longerRun(10001))

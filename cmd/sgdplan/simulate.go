@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -31,9 +32,12 @@ exponent of the rows with neither p nor model (otherwise an error), as in plan.
 --early-stop F kills each job with probability F at a uniform random fraction of its
 requested size (policies know only the requested size). --energy-alpha A gives jobs
 the speed-scaling curve speed = power^(1/A) and reports flow time + energy.
---seeds K repeats the run with seeds S..S+K-1 and reports 95% intervals (Student t)
-of the means over seeds, cut to the values a quantity can take (>= 0; <= 1 for
-utilization and the queued fraction).
+--seeds K repeats the run with seeds S..S+K-1 and reports the means over seeds with
+95% intervals (Student t), cut to the values a quantity can take (>= 0; <= 1 for
+utilization and the queued fraction). The table gives the intervals of the response
+times, the slowdown and the totals (weighted mean response, flow+energy), and the means
+alone of utilization, reallocations, queued and energy; --format json has every
+interval (ci95).
 
 --policy takes the policies of plan that react to arrivals (all runs every one of
 them), not numeric: numeric tunes one priority per job by replaying the whole job
@@ -55,9 +59,9 @@ Example:
 			&cli.Float64Flag{Name: "energy-alpha", Usage: "speed = power^(1/alpha), alpha >= 1; 0: off", DefaultText: "0, off"},
 			&cli.BoolFlag{Name: "fractional", Usage: "ideal fractional shares instead of whole workers"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
-			&cli.Float64Flag{Name: "arrival-rate", Usage: "Poisson arrivals, jobs/s (without --jobs)", DefaultText: "none"},
+			&cli.Float64Flag{Name: "arrival-rate", Usage: fmt.Sprintf("Poisson arrivals, jobs/s (without --jobs), at least --count / %g s", float64(planner.MaxTime)), DefaultText: "none"},
 			&cli.IntFlag{Name: "count", Value: 1000, Usage: fmt.Sprintf("Poisson jobs, 1 to %s", planThousands(planner.MaxPoissonJobs))},
-			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, at most %g", simMaxMeanSize)},
+			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, %g to %g", planner.MinSize, simMaxMeanSize)},
 			&cli.Float64Flag{Name: "size-sigma", Usage: fmt.Sprintf("0: exponential sizes; > 0: lognormal sizes with this sigma (same mean), at most %g", simMaxSigma), DefaultText: "0"},
 			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "speedup exponent, (0, 1]: of the Poisson jobs; with --jobs, of the rows with neither p nor model (only when given)"},
 			&cli.IntFlag{Name: "max-workers", Usage: "Poisson jobs' cap; 0: none", DefaultText: "0, none"},
@@ -181,14 +185,22 @@ func simulateAction(c *cli.Context) error {
 			return badInput(fmt.Errorf("simulate: give --jobs jobs.csv, or --arrival-rate > 0 for a Poisson workload"))
 		case !(p > 0 && p <= 1):
 			return badInput(fmt.Errorf("%s: --p %g: want a speedup exponent in (0, 1]", c.Command.Name, p))
-		case !(mean > 0):
-			return badInput(fmt.Errorf("%s: --mean-size %g: want seconds > 0", c.Command.Name, mean))
+		case !(mean >= planner.MinSize):
+			// as jobs.csv's sizes: at 1e-310 the sizes are subnormal, a
+			// job's last work takes no time at its rate, and the
+			// simulation made no progress (it never returned)
+			return badInput(fmt.Errorf("simulate: --mean-size %g: want at least %g s (a microsecond on one worker, the least size jobs.csv takes; far smaller sizes stall the simulation's clock)", mean, planner.MinSize))
 		case mean > simMaxMeanSize:
 			return badInput(fmt.Errorf("simulate: --mean-size %g: want at most %g s (some 30,000 years on one worker; far larger sizes overflow)", mean, float64(simMaxMeanSize)))
 		case count < 1:
 			return badInput(fmt.Errorf("%s: --count %d: want >= 1", c.Command.Name, count))
 		case count > planner.MaxPoissonJobs:
 			return badInput(fmt.Errorf("simulate: --count %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", count, planThousands(planner.MaxPoissonJobs)))
+		case float64(count)/rate > planner.MaxTime:
+			// at 1e-308 jobs/s the arrivals overflowed to +Inf (exit 1,
+			// "arrival +Inf"); at 1e-300 they ran, some 1e300 s apart
+			return badInput(fmt.Errorf("simulate: --arrival-rate %g: want at least --count / %g s = %g jobs/s: slower, the last arrival (of %d) comes after %g s on average (some 30,000 years, the latest arrival jobs.csv takes)",
+				rate, float64(planner.MaxTime), float64(count)/planner.MaxTime, count, float64(planner.MaxTime)))
 		case c.Int("max-workers") < 0:
 			return badInput(fmt.Errorf("%s: --max-workers %d: want >= 0", c.Command.Name, c.Int("max-workers")))
 		case !(c.Float64("size-sigma") >= 0):
@@ -284,7 +296,7 @@ func simulateAction(c *cli.Context) error {
 				jobs := js
 				if jobs == nil {
 					if jobs, err = poisson.Jobs(seed); err != nil {
-						return nil, badInput(err)
+						return nil, badInput(simPoissonErr(err, poisson, seed))
 					}
 				}
 				r, err := planner.Simulate(jobs, pol, settings(seed))
@@ -315,7 +327,14 @@ func simulateAction(c *cli.Context) error {
 				g := growCell{what: name}
 				// (not past load 1: the overload warning has said it, and
 				// this one is not printed)
-				if g.longer = longerRun(poisson.Count); g.longer > 0 && !overloaded {
+				// (nor where the longer runs' arrivals would pass
+				// planner.MaxTime, which --arrival-rate is held to for
+				// --count jobs, not 4 times as many)
+				g.longer = longerRun(poisson.Count)
+				if float64(g.longer)/poisson.Rate > planner.MaxTime {
+					g.longer = 0
+				}
+				if g.longer > 0 && !overloaded {
 					lp := poisson
 					lp.Count = g.longer
 					g.settles, err = settlesOver(seeds, bar, func(k int) (planner.Result, error) {
@@ -330,6 +349,11 @@ func simulateAction(c *cli.Context) error {
 						}
 						return r, err
 					})
+					if errors.Is(err, planner.ErrLateArrival) {
+						// a seed's longer run passed it all the same:
+						// not checked
+						g.longer, g.settles, err = 0, false, nil
+					}
 					if err != nil {
 						return err
 					}
@@ -398,6 +422,16 @@ func simulateAction(c *cli.Context) error {
 		return err
 	}
 	return nil
+}
+
+// simPoissonErr is the error of drawing the Poisson workload pw of seed,
+// naming --arrival-rate where a seed's arrivals pass planner.MaxTime (a
+// rate held to --count / MaxTime has its last arrival there on average).
+func simPoissonErr(err error, pw planner.Poisson, seed uint64) error {
+	if errors.Is(err, planner.ErrLateArrival) {
+		return fmt.Errorf("simulate: --arrival-rate %g, --count %d, seed %d: %w", pw.Rate, pw.Count, seed, err)
+	}
+	return err
 }
 
 // simHasRanges reports whether a policy of out has a range (one whose
