@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sgdplan/sgdplan/internal/csvtext"
 	"github.com/sgdplan/sgdplan/internal/decimal"
 	"github.com/sgdplan/sgdplan/internal/limits"
 	"github.com/sgdplan/sgdplan/internal/words"
@@ -178,6 +179,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		// missed the column job
 		return nil, nil, &ParseError{File: file, Line: line, Column: col, Msg: "a JSON file, not a jobs.csv: want a CSV file with a header row (job, arrival, size, p or model); a model.json that sgdplan fit wrote goes in a job's model column, as its path (a header job,arrival,size,model and rows such as a,0,3600,model.json)"}
 	}
+	csvtext.DropBOMBeforeLineEnd(br)
 	lim := &limits.Reader{R: br, Rec: limits.NewRecord(MaxLineBytes), Over: tooLong(file)}
 	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
@@ -199,7 +201,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	}
 	col := map[string]int{}
 	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
+		h = csvtext.LowerName(strings.TrimSpace(h))
 		if i == 0 {
 			h = strings.TrimPrefix(h, "\ufeff")
 		}

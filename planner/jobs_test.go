@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -348,6 +349,29 @@ func TestReadJobsHashName(t *testing.T) {
 	}
 	if len(jobs) != 2 || jobs[0].ID != "#A" || jobs[0].Size != 1 {
 		t.Errorf("jobs %+v, want #A and B", jobs)
+	}
+}
+
+// A byte-order mark alone on the first line is a blank line (it read as a
+// header of one empty column: "missing column job"), and column names that
+// are not UTF-8 keep their bytes (strings.ToLower made both U+FFFD: a
+// repeated column, and warnings that named neither).
+func TestReadJobsBOMLineAndBytes(t *testing.T) {
+	for _, in := range []string{"\xef\xbb\xbf\njob,size,p\na,10,0.5\n", "\xef\xbb\xbf\r\njob,size,p\r\na,10,0.5\r\n"} {
+		var warns []string
+		jobs, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Warn: func(e error) { warns = append(warns, e.Error()) }})
+		if err != nil || len(jobs) != 1 || jobs[0].ID != "a" || len(warns) > 0 {
+			t.Errorf("%q: %v, %v, warnings %q", in, jobs, err, warns)
+		}
+	}
+	var warns []string
+	_, _, err := ReadJobsWith(strings.NewReader("job,size,p,\xff,\xfe\na,10,0.5,1,2\n"), "jobs.csv", &ReadOptions{Warn: func(e error) { warns = append(warns, e.Error()) }})
+	want := []string{
+		`planner: jobs.csv:1:12: unknown column "\xff" ignored (the columns: job, arrival, size, p, model, max_workers, weight, rigid_workers)`,
+		`planner: jobs.csv:1:14: unknown column "\xfe" ignored (the columns: job, arrival, size, p, model, max_workers, weight, rigid_workers)`,
+	}
+	if err != nil || !slices.Equal(warns, want) {
+		t.Errorf("%v, warnings %q, want %q", err, warns, want)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/sgdplan/sgdplan/internal/csvtext"
 	"github.com/sgdplan/sgdplan/internal/decimal"
 )
 
@@ -381,7 +382,7 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	}
 	h := &header{file: c.file, line: c.line, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
 	for i, name := range rec {
-		name = strings.Clone(lowerName(strings.TrimSpace(name)))
+		name = strings.Clone(csvtext.LowerName(strings.TrimSpace(name)))
 		if name == "" {
 			return nil, c.errorf(i, "empty column name in the header")
 		}
@@ -393,27 +394,6 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 		h.pos = append(h.pos, c.fieldPos(i))
 	}
 	return h, nil
-}
-
-// lowerName is a column name in lower case, for matching without regard to
-// case: strings.ToLower, except that bytes that are not UTF-8 are kept as
-// they are (ToLower made each U+FFFD, so that "\xff" and "\xfe" were one
-// name, a repeated column, and the warnings printed neither).
-func lowerName(s string) string {
-	if utf8.ValidString(s) {
-		return strings.ToLower(s)
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b = append(b, s[i])
-		} else {
-			b = utf8.AppendRune(b, unicode.ToLower(r))
-		}
-		i += n
-	}
-	return string(b)
 }
 
 // loneCRMsg says what a carriage return inside a record means.

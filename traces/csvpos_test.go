@@ -182,6 +182,10 @@ func TestPublicHeaderAfterBlankLines(t *testing.T) {
 	}{
 		{"\n\nx, x\n1,2\n", nil, `traces: t.csv:3:3: column "x" repeats field 1 of the header: expected each column once`},
 		{"\n\nx,n\n1,2\n", []string{"y"}, `traces: t.csv:3: missing required column "y" (header has x,n)`},
+		// a byte-order mark alone on the first line: a blank line (it read
+		// as a header of one empty column)
+		{"\xef\xbb\xbf\nx,n\n1,2\n", []string{"y"}, `traces: t.csv:2: missing required column "y" (header has x,n)`},
+		{"\xef\xbb\xbf\r\nx, x\r\n1,2\r\n", nil, `traces: t.csv:2:3: column "x" repeats field 1 of the header: expected each column once`},
 	} {
 		if _, err := readTableFrom("t.csv", strings.NewReader(c.in), c.cols, none); err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sgdplan/sgdplan/internal/csvtext"
 	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
@@ -32,7 +34,9 @@ type pubTable struct {
 // pubOpenReader starts reading a table from r; file names the input in errors.
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
-	lim := &limits.Reader{R: r, Rec: limits.NewRecord(pubMaxLine), Over: pubTooLong(file)}
+	br := bufio.NewReader(r)
+	csvtext.DropBOMBeforeLineEnd(br)
+	lim := &limits.Reader{R: br, Rec: limits.NewRecord(pubMaxLine), Over: pubTooLong(file)}
 	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true

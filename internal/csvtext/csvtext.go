@@ -1,0 +1,48 @@
+// Package csvtext holds what the CSV readers (traces, planner) share about
+// the text of a file: a UTF-8 byte-order mark at its start and the case of
+// its column names.
+package csvtext
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// mark is the UTF-8 byte-order mark.
+var mark = []byte("\xef\xbb\xbf")
+
+// DropBOMBeforeLineEnd discards a byte-order mark at the start of br when
+// a line end (LF or CRLF) follows it: the first line is then blank, and
+// encoding/csv, which skips blank lines, read the mark alone as a header
+// of one empty column instead. A mark before text is left to the caller,
+// whose positions count its bytes.
+func DropBOMBeforeLineEnd(br *bufio.Reader) {
+	head, _ := br.Peek(len(mark) + 2)
+	if rest, ok := bytes.CutPrefix(head, mark); ok && (bytes.HasPrefix(rest, []byte("\n")) || bytes.HasPrefix(rest, []byte("\r\n"))) {
+		br.Discard(len(mark))
+	}
+}
+
+// LowerName is a column name in lower case, for matching without regard
+// to case: strings.ToLower, except that bytes that are not UTF-8 are kept
+// as they are (ToLower made each U+FFFD, so that "\xff" and "\xfe" were
+// one name, a repeated column, and the warnings printed neither).
+func LowerName(s string) string {
+	if utf8.ValidString(s) {
+		return strings.ToLower(s)
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[i])
+		} else {
+			b = utf8.AppendRune(b, unicode.ToLower(r))
+		}
+		i += n
+	}
+	return string(b)
+}

@@ -1,0 +1,43 @@
+package csvtext
+
+import (
+	"bufio"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestDropBOMBeforeLineEnd(t *testing.T) {
+	for in, want := range map[string]string{
+		"\xef\xbb\xbf\na,b\n":   "\na,b\n",
+		"\xef\xbb\xbf\r\na,b\n": "\r\na,b\n",
+		"\xef\xbb\xbfa,b\n":     "\xef\xbb\xbfa,b\n", // before text: kept
+		"\xef\xbb\xbf":          "\xef\xbb\xbf",
+		"\xef\xbb\xbf\r":        "\xef\xbb\xbf\r", // a lone CR is not a line end here
+		"a,b\n":                 "a,b\n",
+		"":                      "",
+	} {
+		br := bufio.NewReader(strings.NewReader(in))
+		DropBOMBeforeLineEnd(br)
+		got, _ := io.ReadAll(br)
+		if string(got) != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestLowerName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Job":         "job",
+		"\xff":        "\xff",
+		"\xfe":        "\xfe",
+		"A\xffÉ":      "a\xffé",
+		"Size_GPU":    "size_gpu",
+		"":            "",
+		"ÀRRIVAL\xc3": "àrrival\xc3", // a cut sequence kept as it is
+	} {
+		if got := LowerName(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
+	}
+}
