@@ -121,6 +121,15 @@ func TestValidateASGD(t *testing.T) {
 			t.Errorf("no %q in the report", s)
 		}
 	}
+	// the two-node profile is the 1-worker, 1-shard run of each rate (the
+	// protocol): it predicts the 5 other 1-shard runs and all 6 2-shard
+	// runs (a 2-shard series was profiled on its own 1-worker run, 5)
+	prof := md[strings.Index(md, "Two-node profile alone"):]
+	for _, row := range []string{`ps=1 3e\+06 B/s \| 5 \|`, `ps=2 3e\+06 B/s \| 6 \|`, `ps=1 6e\+06 B/s \| 5 \|`, `ps=2 6e\+06 B/s \| 6 \|`} {
+		if !regexp.MustCompile(row).MatchString(prof) {
+			t.Errorf("profile table: no row %s in\n%s", row, prof[:min(len(prof), 1200)])
+		}
+	}
 }
 
 // checkEvidence checks the evidence sections of a report on the public
