@@ -687,3 +687,69 @@ func TestStalenessInterval(t *testing.T) {
 		t.Error("a real interval was not drawn")
 	}
 }
+
+// The load panel shifts each policy's points a little along the load axis
+// (their intervals hid each other at one x) and fades the means that are
+// no steady state, which the legend names.
+func TestSimulationLoadSeries(t *testing.T) {
+	nan := math.NaN()
+	d := SimulationData{
+		Responses: []ResponseTimes{{Policy: "equi", Times: []float64{1, 2}}},
+		Loads: []LoadPoint{
+			{Policy: "equi", Load: 0.7, Mean: 30, Lo: 25, Hi: 35},
+			{Policy: "equi", Load: 0.5, Mean: 20, Lo: nan, Hi: nan},
+			{Policy: "srpt", Load: 0.5, Mean: 18, Lo: 17, Hi: 19},
+			{Policy: "srpt", Load: 0.7, Mean: 400, Lo: 100, Hi: 700, NotSteady: "*"},
+			{Policy: "fifo", Load: 0.5, Mean: 50, Lo: 40, Hi: 60, NotSteady: "†"},
+			{Policy: "fifo", Load: 0.7, Mean: 900, Lo: 500, Hi: 1300, NotSteady: "*"},
+		},
+	}
+	// loads 0.5 and 0.7: the gap 0.2, the spread 0.4 x 0.2 = 0.08 over
+	// three policies, so shifts -0.04, 0, +0.04 in order of appearance
+	want := []struct {
+		policy    string
+		xs        []float64
+		notSteady []bool
+	}{
+		{"equi", []float64{0.46, 0.66}, []bool{false, false}},
+		{"srpt", []float64{0.5, 0.7}, []bool{false, true}},
+		{"fifo", []float64{0.54, 0.74}, []bool{true, true}},
+	}
+	got := d.loadSeries()
+	if len(got) != len(want) {
+		t.Fatalf("%d series, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.policy != w.policy || len(g.points) != 2 || !slices.Equal(g.notSteady, w.notSteady) {
+			t.Errorf("series %d: %s %v not steady %v, want %s %v", i, g.policy, g.points, g.notSteady, w.policy, w.notSteady)
+			continue
+		}
+		for j, x := range w.xs {
+			if math.Abs(g.points[j].X-x) > 1e-12 {
+				t.Errorf("%s point %d at load %g, want %g", w.policy, j, g.points[j].X, x)
+			}
+		}
+	}
+	// the load axis holds the shifted points with a margin: [0.46 - 0.028,
+	// 0.74 + 0.028] (a tenth of 0.74 - 0.46 each side)
+	if lo, hi := d.loadRange(); math.Abs(lo-0.432) > 1e-12 || math.Abs(hi-0.768) > 1e-12 {
+		t.Errorf("load axis [%g, %g], want [0.432, 0.768]", lo, hi)
+	}
+	f, err := SimulationFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, notSteadyLegend) {
+		t.Errorf("faded points, no legend entry %q", notSteadyLegend)
+	}
+	for i := range d.Loads {
+		d.Loads[i].NotSteady = ""
+	}
+	if f, err = SimulationFigure(d); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); strings.Contains(s, notSteadyLegend) {
+		t.Errorf("no faded point, yet the legend names them")
+	}
+}

@@ -456,11 +456,27 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "simulation.png", Title: "Simulation",
-				Caption: fmt.Sprintf("Left: distribution of response times at load %s (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds.", plots.Num(o.loads[len(o.loads)/2]), o.seeds, o.simJobs),
+				Caption: simulationCaption(o, growing),
 				Figure:  fig})
 		}
 	}
 	return r, nil
+}
+
+// simulationCaption is the simulation figure's caption; growing are the
+// cells whose means are no steady state, faded in the figure.
+func simulationCaption(o reportOptions, growing []growCell) string {
+	c := fmt.Sprintf("Left: distribution of response times at load %s (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds",
+		plots.Num(o.loads[len(o.loads)/2]), o.seeds, o.simJobs)
+	if len(o.loads) > 1 {
+		c += "; each policy's points are shifted a little along the load axis, so that their intervals do not hide each other"
+	}
+	c += "."
+	if len(growing) > 0 {
+		c += fmt.Sprintf(" Faded points (%s marked * or † in the table) are no steady-state values: the queue still grew at the runs' end (*: the policy cannot serve the load; †: probably runs too short), so those means grow with the run's length.",
+			words.Count(len(growing), "cell"))
+	}
+	return c
 }
 
 // traceLookup is where report found the traces a model was fitted on.
@@ -1105,6 +1121,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 					}
 				}
 				cell += g.mark()
+				pts[len(pts)-1].NotSteady = strings.TrimSpace(g.mark())
 				growing = append(growing, g)
 			}
 			row = append(row, cell)

@@ -557,6 +557,11 @@ func TestReportGrowingQueue(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\| srpt \| [^|]* \* \|`).Match(md) || regexp.MustCompile(`(?m)^\| equi \| [^|]* \* \|`).Match(md) {
 		t.Errorf("srpt not marked, or equi marked:\n%s", md)
 	}
+	// the figure fades those cells, and its caption says so (it drew
+	// them as ordinary means)
+	if !strings.Contains(string(md), "marked * or † in the table) are no steady-state values") {
+		t.Errorf("the simulation caption does not say which points are no steady state:\n%s", md)
+	}
 }
 
 // The count note says what the recommended count is when it is not the
