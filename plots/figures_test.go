@@ -692,7 +692,6 @@ func TestStalenessInterval(t *testing.T) {
 // (their intervals hid each other at one x) and fades the means that are
 // no steady state, which the legend names.
 func TestSimulationLoadSeries(t *testing.T) {
-	nan := math.NaN()
 	d := SimulationData{
 		Responses: []ResponseTimes{{Policy: "equi", Times: []float64{1, 2}}},
 		Loads: []LoadPoint{

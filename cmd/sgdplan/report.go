@@ -315,6 +315,13 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		if fd.HasBounds() {
 			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers below weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
 		}
+		for _, o := range fd.Off() {
+			what := "The band"
+			if o.What == "fit" {
+				what = "The fitted curve"
+			}
+			cap += fmt.Sprintf(" %s rises off the axis, to %s at %s (extrapolated away from the measured workers): the y axis ends at 1.5 times the highest drawn within them.", what, plots.Num(o.Y), words.Count(int(o.X), "worker"))
+		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "fit.png", Title: "Throughput fit", Caption: cap, Figure: fig})
 	}
 
