@@ -752,3 +752,40 @@ func TestSimulationLoadSeries(t *testing.T) {
 		t.Errorf("no faded point, yet the legend names them")
 	}
 }
+
+// Loads are labelled with the digits that tell them apart, and a load
+// below 1 never reads "1"; one load gets the axis [0, 1] (gonum's default
+// for a range of no width was [load - 1, load + 1]); ticks stand at the
+// loads when they are far enough apart to read.
+func TestLoadLabels(t *testing.T) {
+	for _, c := range []struct {
+		loads []float64
+		want  []string
+	}{
+		{[]float64{0.3, 0.5, 0.7, 0.85}, []string{"0.3", "0.5", "0.7", "0.85"}},
+		{[]float64{0.5, 0.50001}, []string{"0.5", "0.50001"}},         // 4 digits: "0.5" twice
+		{[]float64{0.9999999}, []string{"0.9999999"}},                 // 4 to 6 digits: "1"
+		{[]float64{0.12341, 0.12344}, []string{"0.12341", "0.12344"}}, // 4 digits: "0.1234" twice
+	} {
+		if got := LoadLabels(c.loads); !slices.Equal(got, c.want) {
+			t.Errorf("LoadLabels(%v) = %q, want %q", c.loads, got, c.want)
+		}
+	}
+	one := SimulationData{Loads: []LoadPoint{{Policy: "equi", Load: 0.5, Mean: 10, Lo: nan, Hi: nan}}}
+	if lo, hi := one.loadRange(); lo != 0 || hi != 1 {
+		t.Errorf("one load: axis [%g, %g], want [0, 1]", lo, hi)
+	}
+	d := simulationExample() // loads 0.3, 0.5, 0.7, 0.8, 0.9
+	lo, hi := d.loadRange()
+	var got []string
+	for _, tk := range d.loadTicks(lo, hi) {
+		got = append(got, fmt.Sprintf("%g:%s", tk.Value, tk.Label))
+	}
+	if want := []string{"0.3:0.3", "0.5:0.5", "0.7:0.7", "0.8:0.8", "0.9:0.9"}; !slices.Equal(got, want) {
+		t.Errorf("ticks %q, want %q", got, want)
+	}
+	close := SimulationData{Loads: []LoadPoint{{Policy: "a", Load: 0.5, Mean: 1, Lo: nan, Hi: nan}, {Policy: "a", Load: 0.52, Mean: 1, Lo: nan, Hi: nan}, {Policy: "a", Load: 0.9, Mean: 1, Lo: nan, Hi: nan}}}
+	if lo, hi := close.loadRange(); close.loadTicks(lo, hi) != nil {
+		t.Errorf("loads 0.02 apart on an axis 0.4 wide: ticks at each, whose labels overlap")
+	}
+}

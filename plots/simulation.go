@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -199,6 +200,53 @@ func (d SimulationData) loadWidth() float64 {
 	return loadSpread * gap
 }
 
+// LoadLabels returns the labels of loads, each written as Num writes it (4
+// significant digits) or with the fewest more digits that tell every two
+// apart and write no load below 1 as "1" or more: 0.5 and 0.50001 read
+// "0.5" and "0.50001", not "0.5" twice; 0.9999999 reads "0.9999999", not
+// "1" (a load the report refuses).
+func LoadLabels(loads []float64) []string {
+	out := make([]string, len(loads))
+	for d := 4; d <= 17; d++ {
+		ok := true
+		seen := map[string]float64{}
+		for i, l := range loads {
+			out[i] = tickLabelDigits(roundSig(l, d), d)
+			if prev, dup := seen[out[i]]; dup && prev != l {
+				ok = false
+			}
+			seen[out[i]] = l
+			if v, err := strconv.ParseFloat(out[i], 64); err == nil && l < 1 && v >= 1 {
+				ok = false
+			}
+		}
+		if ok {
+			break
+		}
+	}
+	return out
+}
+
+// loadTicks returns the load axis's ticks: one at each load, labelled
+// with LoadLabels, when there are 2 to 12 loads at least 7% of the axis
+// (lo to hi) apart; nil (the axis's own ticks) otherwise.
+func (d SimulationData) loadTicks(lo, hi float64) []plot.Tick {
+	loads := d.loads()
+	if len(loads) < 2 || len(loads) > 12 {
+		return nil
+	}
+	for i := 1; i < len(loads); i++ {
+		if loads[i]-loads[i-1] < 0.07*(hi-lo) {
+			return nil
+		}
+	}
+	var ts []plot.Tick
+	for i, l := range LoadLabels(loads) {
+		ts = append(ts, plot.Tick{Value: loads[i], Label: l})
+	}
+	return ts
+}
+
 // loads returns the distinct loads of d.Loads, increasing.
 func (d SimulationData) loads() []float64 {
 	var v []float64
@@ -339,6 +387,9 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 		longest = max(longest, len(notSteadyLegend))
 	}
 	q.X.Min, q.X.Max = d.loadRange()
+	if ts := d.loadTicks(q.X.Min, q.X.Max); ts != nil {
+		q.X.Tick.Marker = plot.ConstantTicks(ts)
+	}
 	q.Y.Min = 0
 	strip = legendStrip(longest)
 	return &Figure{W: w + strip, H: PanelHeight, draw: func(c draw.Canvas) {

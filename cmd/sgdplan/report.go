@@ -474,7 +474,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 // cells whose means are no steady state, faded in the figure.
 func simulationCaption(o reportOptions, growing []growCell) string {
 	c := fmt.Sprintf("Left: distribution of response times at load %s (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds",
-		plots.Num(o.loads[len(o.loads)/2]), o.seeds, o.simJobs)
+		plots.LoadLabels(o.loads)[len(o.loads)/2], o.seeds, o.simJobs)
 	if len(o.loads) > 1 {
 		c += "; each policy's points are shifted a little along the load axis, so that their intervals do not hide each other"
 	}
@@ -1064,8 +1064,10 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 	n := float64(o.servers)
 	cdfLoad := o.loads[len(o.loads)/2]
 	tab = plots.Table{Title: "Simulated mean response time (s), whole workers, 95% interval over seeds", Columns: []string{"policy"}}
-	for _, l := range o.loads {
-		tab.Columns = append(tab.Columns, "load "+plots.Num(l))
+	// (labels that tell the loads apart, and a load below 1 never "1")
+	labels := plots.LoadLabels(o.loads)
+	for _, l := range labels {
+		tab.Columns = append(tab.Columns, "load "+l)
 	}
 	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
 	defer bar.Done()
@@ -1080,7 +1082,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 		row := []string{name}
 		var cdf []float64
 		var pts []plots.LoadPoint
-		for _, l := range o.loads {
+		for li, l := range o.loads {
 			var means []float64
 			grows := 0
 			for s := 0; s < o.seeds; s++ {
@@ -1092,7 +1094,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 				bar.Add(1)
 				if err != nil {
-					return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d: %w", name, l, s+1, err)
+					return d, tab, nil, fmt.Errorf("%s at load %s, seed %d: %w", name, labels[li], s+1, err)
 				}
 				means = append(means, res.MeanResponse)
 				if growingQueue(res) {
@@ -1113,13 +1115,13 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 			if 2*grows > o.seeds {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
-				g := growCell{what: name + " at load " + plots.Num(l)}
+				g := growCell{what: name + " at load " + labels[li]}
 				if g.longer = longerRun(o.simJobs); g.longer > 0 {
 					g.settles, err = settlesOver(o.seeds, bar, func(s int) (planner.Result, error) {
 						w := reportWorkload(jobs, n, l, g.longer, uint64(s+1))
 						res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 						if err != nil {
-							err = fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, g.longer, err)
+							err = fmt.Errorf("%s at load %s, seed %d, %d jobs: %w", name, labels[li], s+1, g.longer, err)
 						}
 						return res, err
 					})

@@ -962,3 +962,27 @@ func TestReportFitBandOffAxis(t *testing.T) {
 		t.Errorf("the fit caption does not say the band is cut:\n%s", md)
 	}
 }
+
+// The simulation table's headers and the caption tell loads apart and
+// never write a load below 1 as "1": --loads 0.5,0.50001 read "load 0.5 |
+// load 0.5", and --loads 0.9999999 "load 1", the value --loads refuses.
+func TestReportLoadLabels(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "one.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\nsolo,0,3600,0.9\n"), 0o644)
+	for i, c := range []struct{ loads, header, cdf string }{
+		{"0.5,0.50001", "| policy | load 0.5 | load 0.50001 |", "at load 0.50001 ("},
+		{"0.9999999", "| policy | load 0.9999999 |", "at load 0.9999999 ("},
+	} {
+		out := filepath.Join(tmp, strconv.Itoa(i))
+		code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", c.loads)
+		if code != 0 {
+			t.Fatalf("--loads %s: exit %d: %s", c.loads, code, stderr)
+		}
+		md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+		if !strings.Contains(string(md), c.header) || !strings.Contains(string(md), c.cdf) {
+			t.Errorf("--loads %s: no %q or %q in\n%s", c.loads, c.header, c.cdf, md)
+		}
+	}
+}
