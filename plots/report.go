@@ -500,7 +500,7 @@ func (r Report) HTML() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-var reportHTML = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+var reportHTML = template.Must(template.New("index").Funcs(template.FuncMap{"inline": inlineHTML}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -530,7 +530,7 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 <h1>{{.Title}}</h1>
 {{if .Command}}<p class="muted">Made by <code>{{.Command}}</code></p>{{end}}
 {{if .Inputs}}<p class="muted">Inputs: {{range $i, $f := .Inputs}}{{if $i}}, {{end}}<code>{{$f}}</code>{{end}}</p>{{end}}
-{{if .Warnings}}<div class="warn"><strong>Warnings</strong><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{if .Warnings}}<div class="warn"><strong>Warnings</strong><ul>{{range .Warnings}}<li>{{inline .}}</li>{{end}}</ul></div>{{end}}
 {{if .Params}}
 <h2>Fitted model{{if .Model}}: {{.Model}}{{end}}</h2>
 <table class="params"><tr>{{range .ParamCols}}<th>{{.}}</th>{{end}}</tr>
@@ -560,13 +560,38 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 {{range .Figures}}
 <figure id="{{.File}}">
 <img src="{{.File}}" alt="{{.Title}}">
-<figcaption><strong>{{.Title}}.</strong> {{.Caption}}</figcaption>
+<figcaption><strong>{{.Title}}.</strong> {{inline .Caption}}</figcaption>
 </figure>
 {{end}}
-{{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{inline .}}</li>{{end}}</ul>{{end}}
 </body>
 </html>
 `))
+
+// inlineHTML is s, a note, warning or caption written for summary.md, as
+// HTML: escaped, with each `code span` (a pair of backticks on one line)
+// as <code>; a backtick without its pair stays as it is. The page showed
+// the backticks.
+func inlineHTML(s string) template.HTML {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 || strings.ContainsRune(s[i+1:i+1+j], '\n') {
+			b.WriteString(template.HTMLEscapeString(s[:i+1]))
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(s[:i]))
+		b.WriteString("<code>" + template.HTMLEscapeString(s[i+1:i+1+j]) + "</code>")
+		s = s[i+1+j+1:]
+	}
+	b.WriteString(template.HTMLEscapeString(s))
+	return template.HTML(b.String())
+}
 
 // Markdown returns summary.md: the same numbers as index.html, with the
 // figures linked.

@@ -283,3 +283,30 @@ func TestNumKeepsFourDigits(t *testing.T) {
 		}
 	}
 }
+
+// A code span of a note, warning or caption (written for summary.md) is
+// <code> on the page, escaped like the rest; the page showed the
+// backticks. A backtick without its pair stays.
+func TestReportInlineCode(t *testing.T) {
+	r := exampleReport(t)
+	r.Notes = []string{"`sgdplan check --workers 8` on its model says warn: a <b> b"}
+	r.Warnings = []string{"run `a` then `b` and a lone ` here"}
+	r.Figures[0].Caption = "as `fit --plot` draws it"
+	html, err := r.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<li><code>sgdplan check --workers 8</code> on its model says warn: a &lt;b&gt; b</li>",
+		"<li>run <code>a</code> then <code>b</code> and a lone ` here</li>",
+		"as <code>fit --plot</code> draws it</figcaption>",
+	} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	// summary.md keeps the code spans as they are
+	if md := string(r.Markdown()); !strings.Contains(md, "- `sgdplan check --workers 8` on its model says warn") {
+		t.Errorf("summary.md changed the note:\n%s", md)
+	}
+}

@@ -313,7 +313,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	} else {
 		cap := "Measured job updates per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
 		if fd.HasBounds() {
-			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers below weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
+			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers in the plan table above weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
 		}
 		for _, o := range fd.Off() {
 			what := "The band"
@@ -1284,9 +1284,9 @@ func reportPlanNote(jobsFile string, ends planEnds, jobs []plots.JobRow, pols []
 	shown := slices.ContainsFunc(jobs, func(j plots.JobRow) bool { return !math.IsNaN(j.CompletionLo) && !math.IsNaN(j.CompletionHi) }) ||
 		slices.ContainsFunc(pols, func(p plots.PolicyRow) bool { return !math.IsNaN(p.MeanFlowLo) && !math.IsNaN(p.MeanFlowHi) })
 	if len(ends.models) > 0 && shown {
-		return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation below repeats random workloads over seeds, on whole workers, and gives 95% intervals."
+		return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation (its table and figure above) repeats random workloads over seeds, on whole workers, and gives 95% intervals."
 	}
-	return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds, on whole workers, and gives 95% intervals."
+	return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares); they carry no interval. The simulation (its table and figure above) repeats random workloads over seeds, on whole workers, and gives 95% intervals."
 }
 
 // reportNum formats a time for a table: whole seconds from 1000 s to

@@ -986,3 +986,33 @@ func TestReportLoadLabels(t *testing.T) {
 		}
 	}
 }
+
+// The page's words match its order (tables, then figures, then notes):
+// the notes said "the simulation below" after it, and the fit caption
+// "the recommended workers below" under the plan's table; the notes' code
+// spans are <code>, not backticks.
+func TestReportPageOrder(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p,model\nbig,0,20000,0.9,\nfitted,0,5000,,model.json\n"), 0o644)
+	out := filepath.Join(tmp, "r")
+	quickReport(t, m, jobs, "8", out)
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	plan, sim, figs, notes := strings.Index(html, "<h2>Plan"), strings.Index(html, "<h2>Simulated"), strings.Index(html, "<h2>Figures"), strings.Index(html, "<h2>Notes")
+	if !(plan >= 0 && plan < sim && sim < figs && figs < notes) {
+		t.Fatalf("page order: plan %d, simulation %d, figures %d, notes %d", plan, sim, figs, notes)
+	}
+	for _, want := range []string{"The simulation (its table and figure above) repeats", "the recommended workers in the plan table above weigh", "<code>sgdplan check --workers "} {
+		if !strings.Contains(html, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if n := html[notes:]; strings.Contains(n, "`") || strings.Contains(n, "simulation below") {
+		t.Errorf("the notes show backticks or point below:\n%s", n)
+	}
+}
