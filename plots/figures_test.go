@@ -789,3 +789,59 @@ func TestLoadLabels(t *testing.T) {
 		t.Errorf("loads 0.02 apart on an axis 0.4 wide: ticks at each, whose labels overlap")
 	}
 }
+
+// Past the cluster the figure marks the best the cluster holds beside the
+// curve's (the caption named N = 1 on one server first, the figure only
+// N = 2), on an axis of the counts drawn with ticks at whole counts (it ran
+// from 0, half of it empty, with ticks at 0.5 and 1.5); fitted lines that
+// coincide are told apart from lines that differ.
+func TestConvergenceCluster(t *testing.T) {
+	d := lossExample()
+	d.TimeMeasured = nil
+	d.TimePredicted = []Band{{X: 1, Y: 24.93, Lo: 19.25, Hi: 32.28}, {X: 2, Y: 14.53, Lo: 8.934, Hi: 23.63}}
+	if _, _, ok := d.ClusterBest(); ok {
+		t.Errorf("no Servers, yet a cluster's best")
+	}
+	d.Servers = 1
+	if w, s, ok := d.ClusterBest(); !ok || w != 1 || s != 24.93 {
+		t.Errorf("ClusterBest = %g, %g, %v; want 1, 24.93", w, s, ok)
+	}
+	// counts 1 and 2: 0 would leave half the panel empty; 5% of the span
+	// each side, [0.95, 2.05], ticks at 1 and 2
+	if lo, hi := d.workersRange(); !within(lo, 0.95, 1e-12) || !within(hi, 2.05, 1e-12) {
+		t.Errorf("workers axis [%g, %g], want [0.95, 2.05]", lo, hi)
+	}
+	var ticks []string
+	for _, tk := range wholeTicks(0.95, 2.05) {
+		ticks = append(ticks, tk.Label)
+	}
+	if !slices.Equal(ticks, []string{"1", "2"}) {
+		t.Errorf("ticks %q, want 1 and 2", ticks)
+	}
+	f, err := ConvergenceFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := svgText(t, f)
+	for _, want := range []string{"best on 1 server: N=1, 24.93 s", "still falling: N=2, 14.53 s"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the legend lacks %q", want)
+		}
+	}
+	// 1 to 16 workers: from 0, as before
+	if lo, _ := lossExample().workersRange(); lo != 0 {
+		t.Errorf("1 to 16 workers: axis from %g, want 0", lo)
+	}
+	// lossExample's b0 falls with N: its lines differ; with one b0 for
+	// every N (a staleness cost of 0) they coincide
+	if lossExample().FitsCoincide() {
+		t.Errorf("lines of different b0 coincide")
+	}
+	same := lossExample()
+	for i := range same.Curves {
+		same.Curves[i].FitLoss = slices.Clone(same.Curves[0].FitLoss)
+	}
+	if !same.FitsCoincide() {
+		t.Errorf("identical fitted lines do not coincide")
+	}
+}

@@ -865,7 +865,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 	if e == nil || !(e.TargetLoss > e.B2) {
 		return plots.ConvergenceData{}, false
 	}
-	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
+	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level, Servers: servers}
 	top := max(servers, m.Reference.MaxWorkers, 2)
 	// Measured losses by worker count, from evals.csv.
 	measured := map[int][][2]float64{}
@@ -975,18 +975,19 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 	if cd.StillFalling() {
 		cap = head + fmt.Sprintf("still falling at N = %d, the largest drawn, %s s.", int(bw), plots.Num(bt))
 	}
-	if int(bw) > servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(servers) {
+	cd.Servers = servers
+	if iw, it, ok := cd.ClusterBest(); ok {
 		// the curve runs past the cluster to the fitted counts: say
-		// the best the cluster holds first (it named N = 63 of 16)
-		in := plots.ConvergenceData{}
+		// the best the cluster holds first (it named N = 63 of 16); the
+		// figure marks both
+		last := 0.0
 		for _, b := range cd.TimePredicted {
 			if b.X <= float64(servers) {
-				in.TimePredicted = append(in.TimePredicted, b)
+				last = b.X
 			}
 		}
-		iw, it := in.Best()
 		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %s s", int(iw), words.Count(servers, "server"), plots.Num(it))
-		if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
+		if iw == last {
 			// the cluster's end, and the curve falls on past it
 			what := "all the cluster's " + words.Count(servers, "server")
 			if int(iw) < servers {
@@ -1003,6 +1004,10 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 	}
 	if never > 0 {
 		cap += fmt.Sprintf(" The predicted time to the target is infinite from N = %d on (infinite updates to reach it): those N are not drawn.", never)
+	}
+	if cd.FitsCoincide() {
+		// (lambda 0: the legend listed every N, and one line showed)
+		cap += fmt.Sprintf(" The fitted lines of every N coincide (the fitted loss per update does not depend on the workers: no staleness cost), so the line of N = %d, drawn last, hides the others.", cd.Curves[len(cd.Curves)-1].Workers)
 	}
 	return cap, bw
 }

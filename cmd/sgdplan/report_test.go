@@ -1016,3 +1016,27 @@ func TestReportPageOrder(t *testing.T) {
 		t.Errorf("the notes show backticks or point below:\n%s", n)
 	}
 }
+
+// The convergence caption says when the fitted lines of every worker count
+// coincide (no staleness cost: the legend listed each N, and one line
+// showed), and not when they differ.
+func TestReportConvergenceCoincide(t *testing.T) {
+	line := func(n int, b0 float64) plots.LossCurve {
+		c := plots.LossCurve{Workers: n}
+		for k := 0.0; k <= 1000; k += 100 {
+			c.FitUpdates = append(c.FitUpdates, k)
+			c.FitLoss = append(c.FitLoss, 1/(b0*k+0.5))
+		}
+		return c
+	}
+	d := plots.ConvergenceData{Target: 0.5, TimePredicted: []plots.Band{{X: 1, Y: 30}, {X: 2, Y: 20}, {X: 3, Y: 25}},
+		Curves: []plots.LossCurve{line(1, 0.01), line(2, 0.01), line(16, 0.01)}}
+	const want = " The fitted lines of every N coincide (the fitted loss per update does not depend on the workers: no staleness cost), so the line of N = 16, drawn last, hides the others."
+	if got, _ := convergenceCaption(d, 8, 0.9); !strings.HasSuffix(got, want) {
+		t.Errorf("caption\n%s\nwant it to end\n%s", got, want)
+	}
+	d.Curves[1] = line(2, 0.008)
+	if got, _ := convergenceCaption(d, 8, 0.9); strings.Contains(got, "coincide") {
+		t.Errorf("lines that differ: %s", got)
+	}
+}
