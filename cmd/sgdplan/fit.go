@@ -448,7 +448,7 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 
 // fitPlotData is fitPlot's figure data.
 func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitData {
-	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
+	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: fitYLabel(m), Label: m.Family, Level: m.Level}
 	maxW := 1
 	var hidden offCurve
 	for _, p := range pts {

@@ -277,13 +277,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if w := belowFitted(m, []int{1}); w != "" {
 		r.Warnings = append(r.Warnings, "speedup: "+w)
 	}
-	cv := "leave-one-configuration-out error not computed"
-	if m.Diagnostics.CVError != nil {
-		cv = "leave-one-configuration-out error " + plots.Num(*m.Diagnostics.CVError) + "%"
-		if m.Family == "mva" && m.Queueing != nil {
-			cv = "error " + plots.Num(*m.Diagnostics.CVError) + "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)"
-		}
-	}
+	cv := reportCV(m)
 	how := "bootstrap percentile intervals"
 	switch {
 	case m.Family == "mva" && m.Queueing != nil:
@@ -311,7 +305,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if fig, err := plots.FitFigure(fd); err != nil {
 		r.Warnings = append(r.Warnings, "fit figure left out: "+err.Error())
 	} else {
-		cap := "Measured job updates per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
+		cap := "Measured job " + rateUnit(m) + " per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
 		if fd.HasBounds() {
 			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers in the plan table above weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
 		}
@@ -804,15 +798,55 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 	return notes
 }
 
+// reportCV is what the report says of m's out-of-sample error: its value,
+// or why there is none, as fit's table says it (the report said "not
+// computed" where fit said "no training run besides the profile").
+func reportCV(m *fit.Model) string {
+	if m.Family == "mva" && m.Queueing != nil {
+		if m.Diagnostics.CVError == nil {
+			return "no out-of-sample error: no training run besides the 1-worker profile"
+		}
+		return "error " + plots.Num(*m.Diagnostics.CVError) + "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)"
+	}
+	if m.Diagnostics.CVError != nil {
+		return "leave-one-configuration-out error " + plots.Num(*m.Diagnostics.CVError) + "%"
+	}
+	why := "fewer than 3 configurations"
+	if _, configs := m.Measured(); configs >= 3 {
+		why = "not scored"
+		for _, a := range m.Diagnostics.Alternatives {
+			if a.Family == m.Family && a.Note != "" {
+				why = "not scored: " + strings.TrimPrefix(a.Note, "not scored: ")
+				break
+			}
+		}
+	}
+	return "leave-one-configuration-out error n/a (" + why + ")"
+}
+
+// fitYLabel is the fit figure's y label, in report and fit --plot alike:
+// an asynchronous job's rate is of updates (each one worker's batch), a
+// synchronous job's of steps (fit --plot said steps/s where report said
+// updates/s of one model).
+func fitYLabel(m *fit.Model) string {
+	return "throughput (" + rateUnit(m) + "/s)"
+}
+
+// rateUnit is what m's rate counts: "updates" for asynchronous SGD,
+// "steps" for synchronous.
+func rateUnit(m *fit.Model) string {
+	if m.Mode == "async" {
+		return "updates"
+	}
+	return "steps"
+}
+
 // reportFitData is the fit figure's input from a model file: the measured
 // rates at the reference shards and link rate (repeats of one worker count
 // averaged with a t interval), the fitted curve with the model's band, and for the mva
 // family the closed network's bounds.
 func reportFitData(m *fit.Model) (plots.FitData, error) {
-	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: "throughput (updates/s)", Label: m.Family + " fit", Level: m.Level}
-	if m.Mode != "async" {
-		d.YLabel = "throughput (steps/s)"
-	}
+	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: fitYLabel(m), Label: m.Family + " fit", Level: m.Level}
 	byW := map[int][]float64{}
 	maxW := 1
 	var hidden offCurve

@@ -1040,3 +1040,57 @@ func TestReportConvergenceCoincide(t *testing.T) {
 		t.Errorf("lines that differ: %s", got)
 	}
 }
+
+// fit --plot and report label one model's fit figure alike: updates/s for
+// asynchronous SGD, steps/s for synchronous (fit --plot said steps/s where
+// report said updates/s), and the report's caption counts the same.
+func TestFitFigureYLabel(t *testing.T) {
+	tmp := t.TempDir()
+	sync := filepath.Join(tmp, "gns.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--out", sync, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	for _, c := range []struct{ path, want string }{
+		{asgdModel(t, tmp), "throughput (updates/s)"},
+		{sync, "throughput (steps/s)"},
+	} {
+		m, err := fit.LoadModel(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := reportFitData(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fd := fitPlotData(m, nil, nil); fd.YLabel != c.want || rd.YLabel != c.want {
+			t.Errorf("%s (%s): fit --plot %q, report %q, want %q", filepath.Base(c.path), m.Mode, fd.YLabel, rd.YLabel, c.want)
+		}
+	}
+}
+
+// A model fitted on its profile alone: the report says why there is no
+// out-of-sample error, as fit does ("no training run besides the
+// profile"), where it said "leave-one-configuration-out error not
+// computed".
+func TestReportCVWording(t *testing.T) {
+	tmp := t.TempDir()
+	one := filepath.Join(tmp, "one.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--family", "mva", "--train-workers", "1", "--out", one, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	m, err := fit.LoadModel(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := reportCV(m), "no out-of-sample error: no training run besides the 1-worker profile"; got != want {
+		t.Errorf("one configuration: %q, want %q", got, want)
+	}
+	// with other training runs: the profile's error on them, as before
+	two, err := fit.LoadModel(reportModel(t, tmp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := reportCV(two); !strings.HasPrefix(got, "error ") || !strings.HasSuffix(got, "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)") {
+		t.Errorf("three configurations: %q", got)
+	}
+}
