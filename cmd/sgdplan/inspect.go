@@ -410,7 +410,9 @@ func g(v float64) string {
 
 func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\tworkers\tps\tbatch\tmode\tsteps\twindow s\tupdates/s\t95% interval\tsamples/s\t"+
+	// iterations: steps.csv's rows, one a worker's iteration (the column
+	// said "steps", and a 2-worker sync run of 20 steps showed 40)
+	fmt.Fprintln(tw, "run\tworkers\tps\tbatch\tmode\titerations\twindow s\tupdates/s\t95% interval\tsamples/s\t"+
 		"pull s (SCV)\tcompute s (SCV)\tpush s (SCV)\titeration s (SCV)\tstaleness mean\tp50/p90/p99/max\tloss first->last\t")
 	for _, s := range sums {
 		interval := "-"
@@ -441,7 +443,7 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 	}
 	for _, s := range sums {
 		if s.Mode != "" && s.Mode != "async" && s.Steps > 0 {
-			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker and one update, so their updates/s are steps/s (what fit uses) = iterations/s / workers; samples/s = batch x iterations/s.")
+			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker and one update, so their updates/s are steps/s (what fit uses) = iterations/s / workers, and their steps are iterations / workers; samples/s = batch x iterations/s.")
 			break
 		}
 	}
@@ -463,7 +465,23 @@ func phase(m traces.Moments) string {
 	if m.N == 0 {
 		return "-"
 	}
+	m = exact(m)
 	return g(m.Mean) + " (" + g(m.SCV) + ")"
+}
+
+// flatSCV is the squared coefficient of variation below which a phase's
+// times are taken as constant: a spread of a billionth of the mean, below
+// what float64 timestamps resolve (end - start of identical iterations
+// varies in its last bits: constant iterations printed SCV 9.269e-31).
+const flatSCV = 1e-18
+
+// exact returns m with its variance and SCV 0 when the SCV is below
+// flatSCV: rounding noise, not spread.
+func exact(m traces.Moments) traces.Moments {
+	if math.Abs(m.SCV) < flatSCV {
+		m.Var, m.SCV = 0, 0
+	}
+	return m
 }
 
 // num is a float64 that marshals NaN as null.
@@ -525,6 +543,7 @@ type jsonLoss struct {
 }
 
 func moments(m traces.Moments) jsonMoments {
+	m = exact(m)
 	return jsonMoments{N: m.N, Mean: num(m.Mean), Var: num(m.Var), SCV: num(m.SCV)}
 }
 
@@ -608,6 +627,7 @@ func inspectCSV(w io.Writer, sums []traces.RunSummary) error {
 			f(s.Start), f(s.End), f(s.WindowStart), f(s.WindowEnd), i(s.WindowSteps),
 			f(s.UpdatesPerS), f(s.UpdatesPerSLo), f(s.UpdatesPerSHi), f(s.SamplesPerS)}
 		for _, m := range []traces.Moments{s.Pull, s.Compute, s.Push, s.Iteration} {
+			m = exact(m)
 			rec = append(rec, f(m.Mean), f(m.Var), f(m.SCV))
 		}
 		st := s.Staleness

@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -438,5 +440,44 @@ func TestFitWindowTooShort(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("model.json written")
+	}
+}
+
+// The table's count column is of iterations (steps.csv rows), which the
+// sync footnote relates to steps: it was headed "steps" and a 2-worker
+// sync run of 20 steps showed 40. Iterations of one length have SCV 0 in
+// every format, not the rounding noise of end - start (9.233e-30 here).
+func TestInspectIterationsAndFlatSCV(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("run,workers,ps,batch,worker,step,start,end,pull,compute,push\n")
+	for k := range 60 {
+		// starts 0.3, 0.4, ... written as decimals: end - start is 0.1
+		// give or take the last bits
+		s := math.Round((0.1*float64(k)+0.3)*1e10) / 1e10
+		fmt.Fprintf(&b, "r,1,1,8,0,%d,%g,%g,0.01,0.07,0.02\n", k, s, math.Round((s+0.1)*1e10)/1e10)
+	}
+	writeTestFile(t, dir, "steps.csv", b.String())
+	code, stdout, stderr := runCmd(t, "inspect", dir)
+	lines := strings.Split(stdout, "\n")
+	if f := strings.Fields(lines[0]); code != 0 || len(f) < 6 || f[5] != "iterations" {
+		t.Fatalf("exit %d, header %q: %s", code, lines[0], stderr)
+	}
+	if f := strings.Fields(lines[1]); len(f) < 19 || f[5] != "60" || strings.Join(f[17:19], " ") != "0.1 (0)" {
+		t.Errorf("row %q: want 60 iterations and iteration s 0.1 (0)", lines[1])
+	}
+	_, js, _ := runCmd(t, "inspect", "--format", "json", dir)
+	var got []struct {
+		Iteration struct {
+			Var float64 `json:"var_s2"`
+			SCV float64 `json:"scv"`
+		} `json:"iteration"`
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil || len(got) != 1 || got[0].Iteration.SCV != 0 || got[0].Iteration.Var != 0 {
+		t.Errorf("json: %v %+v", err, got)
+	}
+	_, cs, _ := runCmd(t, "inspect", "--format", "csv", dir)
+	if strings.Contains(cs, "e-") {
+		t.Errorf("csv keeps the rounding noise:\n%s", cs)
 	}
 }
