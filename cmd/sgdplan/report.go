@@ -246,7 +246,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	n := float64(o.servers)
 	r := plots.Report{
 		Title:   "sgdplan report",
-		Inputs:  []string{o.model, o.jobs},
+		Inputs:  []plots.Input{{Path: o.model}, {Path: o.jobs}},
 		Command: fmt.Sprintf("sgdplan report --model %s --jobs %s --servers %d --out %s", o.model, o.jobs, o.servers, o.out),
 		Model:   m.Family + " (" + m.Mode + ")",
 		Level:   m.Level,
@@ -541,19 +541,20 @@ func findTraces(modelPath string, m *fit.Model) traceLookup {
 // read, or the stored path marked as not found. When one is not found none
 // is read (reportTraces), and those found are marked so (they were listed
 // as read).
-func (l traceLookup) inputs() []string {
-	var ins []string
+func (l traceLookup) inputs() []plots.Input {
+	var ins []plots.Input
 	for _, p := range l.stored {
 		if slices.Contains(l.missing, p) {
-			ins = append(ins, p+" (not found: no phases or staleness figure)")
+			ins = append(ins, plots.Input{Path: p, Note: "not found: no phases or staleness figure"})
 		}
 	}
-	if len(ins) == 0 {
-		return l.paths
-	}
-	var found []string
+	var found []plots.Input
 	for _, p := range l.paths {
-		found = append(found, p+" (found, not read: another trace of the model is not found)")
+		in := plots.Input{Path: p}
+		if len(ins) > 0 {
+			in.Note = "found, not read: another trace of the model is not found"
+		}
+		found = append(found, in)
 	}
 	return append(found, ins...)
 }
