@@ -38,6 +38,97 @@ type ConvergenceData struct {
 	// 0 when none is. With it, the time does not fall on past the last
 	// count drawn: StillFalling is false.
 	InfiniteFrom float64
+	// Servers is the cluster's size: where TimePredicted runs past it to
+	// a Best beyond it, the least time within it (ClusterBest) is marked
+	// too. 0: no cluster, Best alone is marked.
+	Servers int
+}
+
+// ClusterBest returns the worker count with the least predicted time to
+// target among those up to Servers, and that time, when the figure marks
+// it beside Best: Servers is set, Best lies beyond it and some count drawn
+// is within it. ok is false otherwise.
+func (d ConvergenceData) ClusterBest() (workers, seconds float64, ok bool) {
+	bw, _ := d.Best()
+	if d.Servers <= 0 || !(bw > float64(d.Servers)) {
+		return math.NaN(), math.NaN(), false
+	}
+	var in ConvergenceData
+	for _, b := range d.TimePredicted {
+		if b.X <= float64(d.Servers) {
+			in.TimePredicted = append(in.TimePredicted, b)
+		}
+	}
+	if len(in.TimePredicted) == 0 {
+		return math.NaN(), math.NaN(), false
+	}
+	workers, seconds = in.Best()
+	return workers, seconds, true
+}
+
+// FitsCoincide reports whether two or more curves have fitted lines and
+// they all coincide (within 1e-9, relative, where they overlap): the loss
+// per update does not depend on the workers (a staleness cost of 0), and
+// the line drawn last hides the others.
+func (d ConvergenceData) FitsCoincide() bool {
+	var fits []LossCurve
+	for _, c := range d.Curves {
+		if len(c.FitUpdates) >= 2 {
+			fits = append(fits, c)
+		}
+	}
+	if len(fits) < 2 {
+		return false
+	}
+	ref := fits[0]
+	for _, c := range fits[1:] {
+		for j, u := range c.FitUpdates {
+			v, ok := interp(ref.FitUpdates, ref.FitLoss, u)
+			if ok && math.Abs(v-c.FitLoss[j]) > 1e-9*math.Max(math.Abs(v), math.Abs(c.FitLoss[j])) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// workersRange returns the time panel's workers axis: from 0, or, where 0
+// would leave more than a quarter of the panel empty left of the least
+// count drawn, from 5% of the counts' span below it (half a worker for one
+// count), to the largest count (room for the ring at the right edge).
+func (d ConvergenceData) workersRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, b := range d.TimePredicted {
+		lo, hi = math.Min(lo, b.X), math.Max(hi, b.X)
+	}
+	for _, o := range d.TimeMeasured {
+		lo, hi = math.Min(lo, o.X), math.Max(hi, o.X)
+	}
+	if math.IsInf(lo, 0) {
+		return 0, 1
+	}
+	if hi == lo {
+		return math.Max(0, lo-0.5), hi + 0.5
+	}
+	if lo > 0.25*hi {
+		pad := 0.05 * (hi - lo)
+		return lo - pad, hi + pad
+	}
+	return 0, hi * 1.04
+}
+
+// wholeTicks are ticks at each whole number from lo to hi, labelled, for an
+// axis of worker counts at most 12 wide (niceTicks put ticks at 0.5, 1.5
+// on one from 0 to 2); nil (the axis's own ticks) on a wider one.
+func wholeTicks(lo, hi float64) []plot.Tick {
+	if hi-lo > 12 {
+		return nil
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo); v <= hi; v++ {
+		ts = append(ts, plot.Tick{Value: v, Label: tickLabel(v)})
+	}
+	return ts
 }
 
 // Best returns the worker count with the least predicted time to target and
@@ -217,7 +308,10 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 				poly.LineStyle.Width = 0
 				q.Add(poly)
 				g.legend(bandLabel(d.Level), poly)
-				g.seeXYs(append(hi, lo...))
+				// its edges, not only their corners: on 1 to 2
+				// workers the legend covered the band between them
+				g.see(densify(hi, 10)...)
+				g.see(densify(lo, 10)...)
 			}
 		}
 		l, _ := plotter.NewLine(line)
@@ -229,6 +323,15 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		bs, _ := plotter.NewScatter(plotter.XYs{{X: bw, Y: bt}})
 		bs.GlyphStyle = draw.GlyphStyle{Color: OkabeIto[2], Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 		q.Add(bs)
+		if cw, ct, ok := d.ClusterBest(); ok {
+			// the least time the cluster holds, which the caption names
+			// first (it marked only the curve's, past the cluster)
+			cs, _ := plotter.NewScatter(plotter.XYs{{X: cw, Y: ct}})
+			cs.GlyphStyle = draw.GlyphStyle{Color: OkabeIto[4], Radius: vg.Points(5), Shape: draw.SquareGlyph{}}
+			q.Add(cs)
+			g.legend("best on "+serversText(float64(d.Servers))+": N="+num(cw)+", "+num(ct)+" s", cs)
+			g.see(XY{cw, ct})
+		}
 		if d.StillFalling() {
 			// not the fastest: the least drawn, the curve still falls
 			g.legend("still falling: N="+num(bw)+", "+num(bt)+" s", bs)
@@ -263,10 +366,14 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		q.Add(sc)
 		g.legend("measured", sc)
 	}
-	q.X.Min, q.Y.Min = 0, 0
+	q.Y.Min = 0
+	q.X.Min, q.X.Max = d.workersRange()
 	if fastest >= q.X.Max {
 		// room for the ring at the right edge (half of it lay past the axis)
 		q.X.Max = fastest * 1.04
+	}
+	if ts := wholeTicks(q.X.Min, q.X.Max); ts != nil {
+		q.X.Tick.Marker = plot.ConstantTicks(ts)
 	}
 	g.placeLegend(w/2, PanelHeight)
 	return &Figure{W: w, H: PanelHeight, draw: func(c draw.Canvas) {

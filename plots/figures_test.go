@@ -687,3 +687,161 @@ func TestStalenessInterval(t *testing.T) {
 		t.Error("a real interval was not drawn")
 	}
 }
+
+// The load panel shifts each policy's points a little along the load axis
+// (their intervals hid each other at one x) and fades the means that are
+// no steady state, which the legend names.
+func TestSimulationLoadSeries(t *testing.T) {
+	d := SimulationData{
+		Responses: []ResponseTimes{{Policy: "equi", Times: []float64{1, 2}}},
+		Loads: []LoadPoint{
+			{Policy: "equi", Load: 0.7, Mean: 30, Lo: 25, Hi: 35},
+			{Policy: "equi", Load: 0.5, Mean: 20, Lo: nan, Hi: nan},
+			{Policy: "srpt", Load: 0.5, Mean: 18, Lo: 17, Hi: 19},
+			{Policy: "srpt", Load: 0.7, Mean: 400, Lo: 100, Hi: 700, NotSteady: "*"},
+			{Policy: "fifo", Load: 0.5, Mean: 50, Lo: 40, Hi: 60, NotSteady: "†"},
+			{Policy: "fifo", Load: 0.7, Mean: 900, Lo: 500, Hi: 1300, NotSteady: "*"},
+		},
+	}
+	// loads 0.5 and 0.7: the gap 0.2, the spread 0.4 x 0.2 = 0.08 over
+	// three policies, so shifts -0.04, 0, +0.04 in order of appearance
+	want := []struct {
+		policy    string
+		xs        []float64
+		notSteady []bool
+	}{
+		{"equi", []float64{0.46, 0.66}, []bool{false, false}},
+		{"srpt", []float64{0.5, 0.7}, []bool{false, true}},
+		{"fifo", []float64{0.54, 0.74}, []bool{true, true}},
+	}
+	got := d.loadSeries()
+	if len(got) != len(want) {
+		t.Fatalf("%d series, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.policy != w.policy || len(g.points) != 2 || !slices.Equal(g.notSteady, w.notSteady) {
+			t.Errorf("series %d: %s %v not steady %v, want %s %v", i, g.policy, g.points, g.notSteady, w.policy, w.notSteady)
+			continue
+		}
+		for j, x := range w.xs {
+			if math.Abs(g.points[j].X-x) > 1e-12 {
+				t.Errorf("%s point %d at load %g, want %g", w.policy, j, g.points[j].X, x)
+			}
+		}
+	}
+	// the load axis holds the shifted points with a margin: [0.46 - 0.028,
+	// 0.74 + 0.028] (a tenth of 0.74 - 0.46 each side)
+	if lo, hi := d.loadRange(); math.Abs(lo-0.432) > 1e-12 || math.Abs(hi-0.768) > 1e-12 {
+		t.Errorf("load axis [%g, %g], want [0.432, 0.768]", lo, hi)
+	}
+	f, err := SimulationFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, notSteadyLegend) {
+		t.Errorf("faded points, no legend entry %q", notSteadyLegend)
+	}
+	for i := range d.Loads {
+		d.Loads[i].NotSteady = ""
+	}
+	if f, err = SimulationFigure(d); err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); strings.Contains(s, notSteadyLegend) {
+		t.Errorf("no faded point, yet the legend names them")
+	}
+}
+
+// Loads are labelled with the digits that tell them apart, and a load
+// below 1 never reads "1"; one load gets the axis [0, 1] (gonum's default
+// for a range of no width was [load - 1, load + 1]); ticks stand at the
+// loads when they are far enough apart to read.
+func TestLoadLabels(t *testing.T) {
+	for _, c := range []struct {
+		loads []float64
+		want  []string
+	}{
+		{[]float64{0.3, 0.5, 0.7, 0.85}, []string{"0.3", "0.5", "0.7", "0.85"}},
+		{[]float64{0.5, 0.50001}, []string{"0.5", "0.50001"}},         // 4 digits: "0.5" twice
+		{[]float64{0.9999999}, []string{"0.9999999"}},                 // 4 to 6 digits: "1"
+		{[]float64{0.12341, 0.12344}, []string{"0.12341", "0.12344"}}, // 4 digits: "0.1234" twice
+	} {
+		if got := LoadLabels(c.loads); !slices.Equal(got, c.want) {
+			t.Errorf("LoadLabels(%v) = %q, want %q", c.loads, got, c.want)
+		}
+	}
+	one := SimulationData{Loads: []LoadPoint{{Policy: "equi", Load: 0.5, Mean: 10, Lo: nan, Hi: nan}}}
+	if lo, hi := one.loadRange(); lo != 0 || hi != 1 {
+		t.Errorf("one load: axis [%g, %g], want [0, 1]", lo, hi)
+	}
+	d := simulationExample() // loads 0.3, 0.5, 0.7, 0.8, 0.9
+	lo, hi := d.loadRange()
+	var got []string
+	for _, tk := range d.loadTicks(lo, hi) {
+		got = append(got, fmt.Sprintf("%g:%s", tk.Value, tk.Label))
+	}
+	if want := []string{"0.3:0.3", "0.5:0.5", "0.7:0.7", "0.8:0.8", "0.9:0.9"}; !slices.Equal(got, want) {
+		t.Errorf("ticks %q, want %q", got, want)
+	}
+	close := SimulationData{Loads: []LoadPoint{{Policy: "a", Load: 0.5, Mean: 1, Lo: nan, Hi: nan}, {Policy: "a", Load: 0.52, Mean: 1, Lo: nan, Hi: nan}, {Policy: "a", Load: 0.9, Mean: 1, Lo: nan, Hi: nan}}}
+	if lo, hi := close.loadRange(); close.loadTicks(lo, hi) != nil {
+		t.Errorf("loads 0.02 apart on an axis 0.4 wide: ticks at each, whose labels overlap")
+	}
+}
+
+// Past the cluster the figure marks the best the cluster holds beside the
+// curve's (the caption named N = 1 on one server first, the figure only
+// N = 2), on an axis of the counts drawn with ticks at whole counts (it ran
+// from 0, half of it empty, with ticks at 0.5 and 1.5); fitted lines that
+// coincide are told apart from lines that differ.
+func TestConvergenceCluster(t *testing.T) {
+	d := lossExample()
+	d.TimeMeasured = nil
+	d.TimePredicted = []Band{{X: 1, Y: 24.93, Lo: 19.25, Hi: 32.28}, {X: 2, Y: 14.53, Lo: 8.934, Hi: 23.63}}
+	if _, _, ok := d.ClusterBest(); ok {
+		t.Errorf("no Servers, yet a cluster's best")
+	}
+	d.Servers = 1
+	if w, s, ok := d.ClusterBest(); !ok || w != 1 || s != 24.93 {
+		t.Errorf("ClusterBest = %g, %g, %v; want 1, 24.93", w, s, ok)
+	}
+	// counts 1 and 2: 0 would leave half the panel empty; 5% of the span
+	// each side, [0.95, 2.05], ticks at 1 and 2
+	if lo, hi := d.workersRange(); !within(lo, 0.95, 1e-12) || !within(hi, 2.05, 1e-12) {
+		t.Errorf("workers axis [%g, %g], want [0.95, 2.05]", lo, hi)
+	}
+	var ticks []string
+	for _, tk := range wholeTicks(0.95, 2.05) {
+		ticks = append(ticks, tk.Label)
+	}
+	if !slices.Equal(ticks, []string{"1", "2"}) {
+		t.Errorf("ticks %q, want 1 and 2", ticks)
+	}
+	f, err := ConvergenceFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := svgText(t, f)
+	for _, want := range []string{"best on 1 server: N=1, 24.93 s", "still falling: N=2, 14.53 s"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the legend lacks %q", want)
+		}
+	}
+	// 1 to 16 workers: from 0, as before
+	if lo, _ := lossExample().workersRange(); lo != 0 {
+		t.Errorf("1 to 16 workers: axis from %g, want 0", lo)
+	}
+	// lossExample's b0 falls with N: its lines differ; with one b0 for
+	// every N (a staleness cost of 0) they coincide
+	if lossExample().FitsCoincide() {
+		t.Errorf("lines of different b0 coincide")
+	}
+	same := lossExample()
+	for i := range same.Curves {
+		same.Curves[i].FitLoss = slices.Clone(same.Curves[0].FitLoss)
+	}
+	if !same.FitsCoincide() {
+		t.Errorf("identical fitted lines do not coincide")
+	}
+}

@@ -177,10 +177,47 @@ func (d FitData) lightEnd(xmax float64) float64 {
 	return math.Min(end, lightOver*d.dataTop()*(d.Z+d.SumD)/d.scale())
 }
 
-// dataTop returns the highest value the fit panel draws but the light-load
-// bound: of the measured points and their intervals, the curve and its band,
-// and the saturation bound.
-func (d FitData) dataTop() float64 {
+// fitYCap is how far the fit panel's y axis may rise above what it shows
+// within the measured workers (FitData.inRangeTop), as a multiple of it: a
+// band extrapolated far from the data (the sync-gns fit's, on 2 to 64
+// workers, reached 496.7 steps/s at one worker) set the axis, and the
+// measured points, at most 16.2, sat in its bottom 4%. What rises above
+// is cut at the axis's top, and the legend says how far it goes
+// (FitData.Off).
+const fitYCap = 1.5
+
+// inRangeTop returns the highest value the fit panel draws within the
+// measured workers: the measured points and their intervals, the curve and
+// its band at the worker counts from the least measured to the most, and
+// the saturation bound.
+func (d FitData) inRangeTop() float64 {
+	top := math.Inf(-1)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, m := range d.Measured {
+		top = math.Max(top, m.Y)
+		if !math.IsNaN(m.Hi) {
+			top = math.Max(top, m.Hi)
+		}
+		lo, hi = math.Min(lo, m.X), math.Max(hi, m.X)
+	}
+	for _, c := range d.Curve {
+		if c.X < lo || c.X > hi {
+			continue
+		}
+		top = math.Max(top, c.Y)
+		if !math.IsNaN(c.Hi) {
+			top = math.Max(top, c.Hi)
+		}
+	}
+	if d.HasBounds() {
+		top = math.Max(top, d.Bound(math.Inf(1)))
+	}
+	return top
+}
+
+// allTop returns the highest value of the measured points and their
+// intervals, the curve and its band, and the saturation bound.
+func (d FitData) allTop() float64 {
 	top := math.Inf(-1)
 	for _, m := range d.Measured {
 		top = math.Max(top, m.Y)
@@ -198,6 +235,58 @@ func (d FitData) dataTop() float64 {
 		top = math.Max(top, d.Bound(math.Inf(1)))
 	}
 	return top
+}
+
+// dataTop returns the highest value the fit panel draws but the light-load
+// bound: of the measured points and their intervals, the curve and its band,
+// and the saturation bound; no higher than fitYCap times inRangeTop.
+func (d FitData) dataTop() float64 {
+	top := d.allTop()
+	if limit := fitYCap * d.inRangeTop(); limit > 0 && top > limit {
+		return limit
+	}
+	return top
+}
+
+// OffAxis is a part of the fit panel cut at the y axis's top: the curve or
+// its band (What: "fit" or "band") reaches Y at X workers, its highest.
+type OffAxis struct {
+	What string
+	X, Y float64
+}
+
+// Off returns what the fit panel cuts at its y axis's top (dataTop): the
+// band's highest end and the curve's highest point, each when it rises
+// above; none when nothing does.
+func (d FitData) Off() []OffAxis {
+	top := d.dataTop()
+	var band, curve OffAxis
+	for _, c := range d.Curve {
+		if c.Y > top && c.Y > curve.Y {
+			curve = OffAxis{What: "fit", X: c.X, Y: c.Y}
+		}
+		if !math.IsNaN(c.Hi) && c.Hi > top && c.Hi > band.Y {
+			band = OffAxis{What: "band", X: c.X, Y: c.Hi}
+		}
+	}
+	var out []OffAxis
+	for _, o := range []OffAxis{band, curve} {
+		if o.What != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// offNote is the legend's note on the part what ("fit", "band") of off,
+// cut at the axis's top: how far it goes; "" when it is not cut.
+func offNote(off []OffAxis, what string) string {
+	for _, o := range off {
+		if o.What == what {
+			return fmt.Sprintf(", continues to %s at N=%s", num(o.Y), num(o.X))
+		}
+	}
+	return ""
 }
 
 // LogSpan is the ratio of the largest worker count the fit figure draws to
@@ -318,6 +407,7 @@ func fitPlots(d FitData) (p, r *plot.Plot, err error) {
 	}
 	fitColor := OkabeIto[0]
 	measColor := OkabeIto[3]
+	top, off := d.dataTop(), d.Off()
 
 	f := &panel{p: newPlot(title, "", ylabel)}
 	p = f.p
@@ -342,8 +432,12 @@ func fitPlots(d FitData) (p, r *plot.Plot, err error) {
 		poly.Color = fade(fitColor, 0.18)
 		poly.LineStyle.Width = 0
 		p.Add(poly)
-		f.legend(bandLabel(d.Level), poly)
-		f.seeXYs(append(band, lower...))
+		f.legend(bandLabel(d.Level)+offNote(off, "band"), poly)
+		// (as drawn: cut at the axis's top)
+		for _, q := range densify(band, 10) {
+			f.see(XY{q.X, math.Min(q.Y, top)})
+		}
+		f.seeXYs(lower)
 	}
 	// Bounds and knee.
 	xmax := d.Curve[len(d.Curve)-1].X
@@ -417,8 +511,10 @@ func fitPlots(d FitData) (p, r *plot.Plot, err error) {
 	cl, _ := plotter.NewLine(cxy)
 	cl.LineStyle = draw.LineStyle{Color: fitColor, Width: vg.Points(2)}
 	p.Add(cl)
-	f.legend(label, cl)
-	f.see(densify(cxy, 10)...)
+	f.legend(label+offNote(off, "fit"), cl)
+	for _, q := range densify(cxy, 10) {
+		f.see(XY{q.X, math.Min(q.Y, top)})
+	}
 	// Measured points with error bars.
 	mxy := make(plotter.XYs, len(d.Measured))
 	var errs plotter.XYs
@@ -464,6 +560,16 @@ func fitPlots(d FitData) (p, r *plot.Plot, err error) {
 	xlabel := "workers N"
 	p.X.Min, p.X.Max = xlo, xhi
 	p.Y.Min = 0
+	if len(off) > 0 {
+		// the axis ends at the capped top, or the light-load bound's end
+		// above it; what rises higher is cut there (gonum clips lines and
+		// polygons to the data area)
+		p.Y.Max = top
+		if d.HasBounds() {
+			_, xmax := d.workers()
+			p.Y.Max = math.Max(top, d.scale()*d.lightEnd(xmax)/(d.Z+d.SumD))
+		}
+	}
 	if logX {
 		xlabel = "workers N (log scale)"
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, log2Ticks{}

@@ -577,3 +577,60 @@ func TestFitLightBoundEnd(t *testing.T) {
 		}
 	}
 }
+
+// The y axis ends at fitYCap times the highest thing drawn within the
+// measured workers, not at a band extrapolated far below them (the
+// sync-gns fit, on 2 to 64 workers, reached 496.7 steps/s at one worker and
+// squeezed the points, at most 16.2, into the axis's bottom 4%); what rises
+// above is cut, and the legend says how far it goes.
+func TestFitYAxisCap(t *testing.T) {
+	d := FitData{
+		Level: 0.9,
+		Measured: []Obs{
+			{X: 2, Y: 16.2, Lo: nan, Hi: nan}, {X: 4, Y: 14.6, Lo: nan, Hi: nan}, {X: 8, Y: 6.2, Lo: nan, Hi: nan},
+		},
+		Curve: []Band{
+			{X: 1, Y: 30, Lo: 5, Hi: 500},
+			{X: 2, Y: 16, Lo: 10, Hi: 28},
+			{X: 4, Y: 11, Lo: 6, Hi: 16},
+			{X: 8, Y: 8, Lo: 5, Hi: 11},
+		},
+	}
+	// within the measured 2 to 8 workers the highest is the band's 28 at
+	// N=2: the axis ends at 1.5 x 28 = 42; the band's 500 at N=1 is cut,
+	// the curve's 30 there is not
+	if got := d.inRangeTop(); got != 28 {
+		t.Errorf("in-range top %g, want 28", got)
+	}
+	off := d.Off()
+	if len(off) != 1 || off[0] != (OffAxis{What: "band", X: 1, Y: 500}) {
+		t.Errorf("cut at the axis: %+v, want the band's 500 at N=1", off)
+	}
+	p, _, err := fitPlots(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !within(p.Y.Max, 42, 1e-12) {
+		t.Errorf("y axis to %g, want 42", p.Y.Max)
+	}
+	f, err := FitFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "90% band, continues to 500 at N=1") {
+		t.Errorf("the legend does not say where the band goes")
+	}
+	// the curve itself cut too: its own note
+	d.Curve[0].Y = 60
+	if off := d.Off(); len(off) != 2 || off[1] != (OffAxis{What: "fit", X: 1, Y: 60}) {
+		t.Errorf("curve at 60 above 42: cut %+v", off)
+	}
+	// a band within 1.5 times the in-range top is drawn whole, as before
+	d.Curve[0].Y, d.Curve[0].Hi = 30, 40
+	if off := d.Off(); len(off) != 0 {
+		t.Errorf("nothing above 42, yet cut: %+v", off)
+	}
+	if p, _, _ = fitPlots(d); !within(p.Y.Max, 40, 1e-12) {
+		t.Errorf("uncut: y axis to %g, want the band's 40", p.Y.Max)
+	}
+}

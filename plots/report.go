@@ -175,10 +175,10 @@ type Table struct {
 // Report is the content of a report folder: index.html (self-contained:
 // inline CSS, images by relative links) and summary.md beside the figures.
 type Report struct {
-	Title   string   // "" means "sgdplan report"
-	Inputs  []string // the files the report was made from
-	Command string   // the command line that made it, shown for rerunning
-	Model   string   // the fitted model family, e.g. "mva"
+	Title   string  // "" means "sgdplan report"
+	Inputs  []Input // the files the report was made from
+	Command string  // the command line that made it, shown for rerunning
+	Model   string  // the fitted model family, e.g. "mva"
 	Params  []Param
 	Level   float64 // coverage of the parameters' intervals; 0 means 0.95
 	Servers float64
@@ -192,6 +192,13 @@ type Report struct {
 	Figures    []FigureRef
 	Warnings   []string
 	Notes      []string
+}
+
+// Input is a file a report was made from: its path, shown as code, and a
+// note after it ("" for none), shown as text: "(not found: ...)" sat
+// inside the path's backticks.
+type Input struct {
+	Path, Note string
 }
 
 // BestPolicy returns the policy with the least mean flow time, weighted
@@ -388,7 +395,8 @@ type view struct {
 	Title, Command, Model, Servers, Policy, Best string
 	BestWhat                                     string
 	ParamCols, JobCols, PolicyCols               []string
-	Inputs, Warnings, Notes                      []string
+	Warnings, Notes                              []string
+	Inputs                                       []Input
 	Params                                       [][]string
 	Jobs                                         [][]string
 	Policies                                     []policyView
@@ -500,7 +508,7 @@ func (r Report) HTML() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-var reportHTML = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+var reportHTML = template.Must(template.New("index").Funcs(template.FuncMap{"inline": inlineHTML}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -529,8 +537,8 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 <body>
 <h1>{{.Title}}</h1>
 {{if .Command}}<p class="muted">Made by <code>{{.Command}}</code></p>{{end}}
-{{if .Inputs}}<p class="muted">Inputs: {{range $i, $f := .Inputs}}{{if $i}}, {{end}}<code>{{$f}}</code>{{end}}</p>{{end}}
-{{if .Warnings}}<div class="warn"><strong>Warnings</strong><ul>{{range .Warnings}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{if .Inputs}}<p class="muted">Inputs: {{range $i, $f := .Inputs}}{{if $i}}, {{end}}<code>{{$f.Path}}</code>{{if $f.Note}} ({{$f.Note}}){{end}}{{end}}</p>{{end}}
+{{if .Warnings}}<div class="warn"><strong>Warnings</strong><ul>{{range .Warnings}}<li>{{inline .}}</li>{{end}}</ul></div>{{end}}
 {{if .Params}}
 <h2>Fitted model{{if .Model}}: {{.Model}}{{end}}</h2>
 <table class="params"><tr>{{range .ParamCols}}<th>{{.}}</th>{{end}}</tr>
@@ -560,34 +568,63 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 {{range .Figures}}
 <figure id="{{.File}}">
 <img src="{{.File}}" alt="{{.Title}}">
-<figcaption><strong>{{.Title}}.</strong> {{.Caption}}</figcaption>
+<figcaption><strong>{{.Title}}.</strong> {{inline .Caption}}</figcaption>
 </figure>
 {{end}}
-{{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{if .Notes}}<h2>Notes</h2><ul>{{range .Notes}}<li>{{inline .}}</li>{{end}}</ul>{{end}}
 </body>
 </html>
 `))
+
+// inlineHTML is s, a note, warning or caption written for summary.md, as
+// HTML: escaped, with each `code span` (a pair of backticks on one line)
+// as <code>; a backtick without its pair stays as it is. The page showed
+// the backticks.
+func inlineHTML(s string) template.HTML {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 || strings.ContainsRune(s[i+1:i+1+j], '\n') {
+			b.WriteString(template.HTMLEscapeString(s[:i+1]))
+			s = s[i+1:]
+			continue
+		}
+		b.WriteString(template.HTMLEscapeString(s[:i]))
+		b.WriteString("<code>" + template.HTMLEscapeString(s[i+1:i+1+j]) + "</code>")
+		s = s[i+1+j+1:]
+	}
+	b.WriteString(template.HTMLEscapeString(s))
+	return template.HTML(b.String())
+}
 
 // Markdown returns summary.md: the same numbers as index.html, with the
 // figures linked.
 func (r Report) Markdown() []byte {
 	var b strings.Builder
 	v := r.view()
-	fmt.Fprintf(&b, "# %s\n\n", v.Title)
+	fmt.Fprintf(&b, "# %s\n\n", mdText(v.Title))
 	if v.Command != "" {
 		fmt.Fprintf(&b, "Made by `%s`.\n\n", v.Command)
 	}
 	if len(v.Inputs) > 0 {
 		b.WriteString("Inputs:\n\n")
 		for _, f := range v.Inputs {
-			fmt.Fprintf(&b, "- `%s`\n", f)
+			fmt.Fprintf(&b, "- `%s`", f.Path)
+			if f.Note != "" {
+				fmt.Fprintf(&b, " (%s)", mdText(f.Note))
+			}
+			b.WriteString("\n")
 		}
 		b.WriteString("\n")
 	}
 	if len(v.Warnings) > 0 {
 		b.WriteString("**Warnings**\n\n")
 		for _, w := range v.Warnings {
-			fmt.Fprintf(&b, "- %s\n", w)
+			fmt.Fprintf(&b, "- %s\n", mdText(w))
 		}
 		b.WriteString("\n")
 	}
@@ -613,12 +650,12 @@ func (r Report) Markdown() []byte {
 		for _, p := range v.Policies {
 			row := append([]string(nil), p.Cells...)
 			if p.Best {
-				row[0] = "**" + row[0] + "**"
+				row[0] = "**" + row[0] + "**" // (mdTable escapes the name)
 			}
 			rows = append(rows, row)
 		}
 		mdTable(&b, "Policy comparison", v.PolicyCols, rows)
-		fmt.Fprintf(&b, "%s: **%s**.\n\n", v.BestWhat, v.Best)
+		fmt.Fprintf(&b, "%s: **%s**.\n\n", mdText(v.BestWhat), mdText(v.Best))
 	}
 	for _, t := range v.Tables {
 		mdTable(&b, t.Title, t.Columns, t.Rows)
@@ -626,21 +663,52 @@ func (r Report) Markdown() []byte {
 	if len(v.Figures) > 0 {
 		b.WriteString("## Figures\n\n")
 		for _, f := range v.Figures {
-			fmt.Fprintf(&b, "![%s](%s)\n\n**%s.** %s\n\n", f.Title, f.File, f.Title, f.Caption)
+			fmt.Fprintf(&b, "![%s](%s)\n\n**%s.** %s\n\n", mdText(f.Title), f.File, mdText(f.Title), mdText(f.Caption))
 		}
 	}
 	if len(v.Notes) > 0 {
 		b.WriteString("## Notes\n\n")
 		for _, n := range v.Notes {
-			fmt.Fprintf(&b, "- %s\n", n)
+			fmt.Fprintf(&b, "- %s\n", mdText(n))
 		}
 		b.WriteString("\n")
 	}
 	return []byte(b.String())
 }
 
+// mdText is s for summary.md: & and < outside code spans written as HTML
+// entities, so that a job named <i>x</i> reads as its name and not as
+// markup (index.html escapes it; summary.md rendered it in italics); > is
+// no markup without <, and "70 jobs > 64" stays as it reads. Code spans
+// stay as they are: Markdown shows their text literally.
+func mdText(s string) string {
+	var b strings.Builder
+	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;")
+	for {
+		i := strings.IndexByte(s, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		b.WriteString(esc.Replace(s[:i]))
+		b.WriteString(s[i : i+1+j+1])
+		s = s[i+1+j+1:]
+	}
+	b.WriteString(esc.Replace(s))
+	return b.String()
+}
+
+// mdTable writes a table of summary.md, its text through mdText and its
+// cells' | escaped.
 func mdTable(b *strings.Builder, title string, cols []string, rows [][]string) {
-	fmt.Fprintf(b, "## %s\n\n| %s |\n|", title, strings.Join(cols, " | "))
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = mdText(c)
+	}
+	fmt.Fprintf(b, "## %s\n\n| %s |\n|", mdText(title), strings.Join(heads, " | "))
 	for i := range cols {
 		if i == 0 {
 			b.WriteString("---|")
@@ -652,7 +720,7 @@ func mdTable(b *strings.Builder, title string, cols []string, rows [][]string) {
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = strings.ReplaceAll(c, "|", `\|`)
+			cells[i] = strings.ReplaceAll(mdText(c), "|", `\|`)
 		}
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}

@@ -28,7 +28,7 @@ func exampleReport(t *testing.T) Report {
 	nan := math.NaN()
 	return Report{
 		Title:   "Example <report>",
-		Inputs:  []string{"testdata/README.md", "jobs.csv"},
+		Inputs:  []Input{{Path: "testdata/README.md"}, {Path: "jobs.csv"}},
 		Command: "sgdplan report --model model.json --jobs jobs.csv --servers 16 --out out",
 		Model:   "mva",
 		Level:   0.9,
@@ -281,5 +281,78 @@ func TestNumKeepsFourDigits(t *testing.T) {
 		if got := num(c.v); got != c.want {
 			t.Errorf("num(%g) = %q, want %q", c.v, got, c.want)
 		}
+	}
+}
+
+// A code span of a note, warning or caption (written for summary.md) is
+// <code> on the page, escaped like the rest; the page showed the
+// backticks. A backtick without its pair stays.
+func TestReportInlineCode(t *testing.T) {
+	r := exampleReport(t)
+	r.Notes = []string{"`sgdplan check --workers 8` on its model says warn: a <b> b"}
+	r.Warnings = []string{"run `a` then `b` and a lone ` here"}
+	r.Figures[0].Caption = "as `fit --plot` draws it"
+	html, err := r.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<li><code>sgdplan check --workers 8</code> on its model says warn: a &lt;b&gt; b</li>",
+		"<li>run <code>a</code> then <code>b</code> and a lone ` here</li>",
+		"as <code>fit --plot</code> draws it</figcaption>",
+	} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	// summary.md keeps the code spans as they are
+	if md := string(r.Markdown()); !strings.Contains(md, "- `sgdplan check --workers 8` on its model says warn") {
+		t.Errorf("summary.md changed the note:\n%s", md)
+	}
+}
+
+// summary.md writes a job named <i>x</i> as its name, not as markup
+// (index.html escaped it; summary.md rendered it in italics), in tables,
+// notes, warnings and captions; code spans stay literal.
+func TestReportMarkdownEscapes(t *testing.T) {
+	r := exampleReport(t)
+	r.Jobs[0].Job = "<i>x</i>"
+	r.Policies[1].Policy = "a&b"
+	r.Notes = []string{"<i>x</i> runs on a fitted model; `sgdplan check <i>` says so"}
+	r.Warnings = []string{"job <i>x</i>: max_workers > 8"}
+	r.Figures[0].Caption = "the knee of <i>x</i>"
+	md := string(r.Markdown())
+	for _, want := range []string{
+		"# Example &lt;report>",
+		"| &lt;i>x&lt;/i> | 64 |",
+		"| **a&amp;b** |",
+		"Least mean flow time: **a&amp;b**.",
+		"- &lt;i>x&lt;/i> runs on a fitted model; `sgdplan check <i>` says so",
+		"- job &lt;i>x&lt;/i>: max_workers > 8",
+		"the knee of &lt;i>x&lt;/i>",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "<i>x</i> runs") || strings.Contains(md, "| <i>") {
+		t.Errorf("summary.md keeps the markup:\n%s", md)
+	}
+}
+
+// An input's note follows its path outside the code span, on the page and
+// in summary.md ("(not found: ...)" sat inside the backticks).
+func TestReportInputNotes(t *testing.T) {
+	r := exampleReport(t)
+	r.Inputs = append(r.Inputs, Input{Path: "run/input/traces", Note: "not found: no phases or staleness figure"})
+	html, err := r.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), "<code>jobs.csv</code>, <code>run/input/traces</code> (not found: no phases or staleness figure)</p>") {
+		t.Errorf("index.html inputs:\n%s", html)
+	}
+	if md := string(r.Markdown()); !strings.Contains(md, "- `jobs.csv`\n- `run/input/traces` (not found: no phases or staleness figure)\n") {
+		t.Errorf("summary.md inputs:\n%s", md)
 	}
 }

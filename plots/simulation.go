@@ -2,7 +2,9 @@ package plots
 
 import (
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -23,6 +25,10 @@ type ResponseTimes struct {
 type LoadPoint struct {
 	Policy             string
 	Load, Mean, Lo, Hi float64
+	// NotSteady is "" for a steady-state mean; otherwise the mark of a
+	// mean that is none, the queue still growing at the run's end (report's
+	// "*": overloaded, "†": likely a run too short), drawn faded.
+	NotSteady string
 }
 
 // SimulationData is the input of the simulation figure.
@@ -109,6 +115,166 @@ func (d SimulationData) validate() error {
 	return nil
 }
 
+// notSteadyAlpha is the opacity of a load point that is no steady state
+// (LoadPoint.NotSteady), and notSteadyLegend its legend entry.
+const (
+	notSteadyAlpha  = 0.3
+	notSteadyLegend = "faded: no steady state"
+)
+
+// loadSeriesOf is one policy's points in the load panel as drawn: X is
+// the load shifted by the policy's offset (loadOffsets), Y the mean, lo
+// and hi its interval (NaN: none), notSteady whether the mean is no
+// steady state; in increasing load.
+type loadSeriesOf struct {
+	policy    string
+	points    plotter.XYs
+	lo, hi    []float64
+	notSteady []bool
+}
+
+// loadSeries returns the load panel's series, one per policy in the
+// order of first appearance in d.Loads.
+func (d SimulationData) loadSeries() []loadSeriesOf {
+	by := map[string][]LoadPoint{}
+	var order []string
+	for _, l := range d.Loads {
+		if _, ok := by[l.Policy]; !ok {
+			order = append(order, l.Policy)
+		}
+		by[l.Policy] = append(by[l.Policy], l)
+	}
+	off := d.loadOffsets(order)
+	var out []loadSeriesOf
+	for _, name := range order {
+		ls := slices.Clone(by[name])
+		sort.SliceStable(ls, func(i, j int) bool { return ls[i].Load < ls[j].Load })
+		s := loadSeriesOf{policy: name}
+		for _, l := range ls {
+			s.points = append(s.points, plotter.XY{X: l.Load + off[name], Y: l.Mean})
+			s.lo, s.hi = append(s.lo, l.Lo), append(s.hi, l.Hi)
+			s.notSteady = append(s.notSteady, l.NotSteady != "")
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// loadSpread is the width, as a fraction of the smallest gap between two
+// loads, over which the policies' points at one load are spread, so that
+// their intervals do not hide each other; loadSpreadOne is that width on
+// the axis of one load.
+const (
+	loadSpread    = 0.4
+	loadSpreadOne = 0.06
+)
+
+// loadOffsets returns each policy's shift along the load axis: evenly
+// spaced, in order, over loadSpread of the smallest gap between loads,
+// centred on 0.
+func (d SimulationData) loadOffsets(order []string) map[string]float64 {
+	width := d.loadWidth()
+	off := map[string]float64{}
+	for i, name := range order {
+		if len(order) > 1 {
+			off[name] = width * (float64(i)/float64(len(order)-1) - 0.5)
+		} else {
+			off[name] = 0
+		}
+	}
+	return off
+}
+
+// loadWidth is the width over which the policies' points at one load are
+// spread: loadSpread times the smallest gap between loads, or
+// loadSpreadOne for one load.
+func (d SimulationData) loadWidth() float64 {
+	loads := d.loads()
+	if len(loads) < 2 {
+		return loadSpreadOne
+	}
+	gap := math.Inf(1)
+	for i := 1; i < len(loads); i++ {
+		gap = math.Min(gap, loads[i]-loads[i-1])
+	}
+	return loadSpread * gap
+}
+
+// LoadLabels returns the labels of loads, each written as Num writes it (4
+// significant digits) or with the fewest more digits that tell every two
+// apart and write no load below 1 as "1" or more: 0.5 and 0.50001 read
+// "0.5" and "0.50001", not "0.5" twice; 0.9999999 reads "0.9999999", not
+// "1" (a load the report refuses).
+func LoadLabels(loads []float64) []string {
+	out := make([]string, len(loads))
+	for d := 4; d <= 17; d++ {
+		ok := true
+		seen := map[string]float64{}
+		for i, l := range loads {
+			out[i] = tickLabelDigits(roundSig(l, d), d)
+			if prev, dup := seen[out[i]]; dup && prev != l {
+				ok = false
+			}
+			seen[out[i]] = l
+			if v, err := strconv.ParseFloat(out[i], 64); err == nil && l < 1 && v >= 1 {
+				ok = false
+			}
+		}
+		if ok {
+			break
+		}
+	}
+	return out
+}
+
+// loadTicks returns the load axis's ticks: one at each load, labelled
+// with LoadLabels, when there are 2 to 12 loads at least 7% of the axis
+// (lo to hi) apart; nil (the axis's own ticks) otherwise.
+func (d SimulationData) loadTicks(lo, hi float64) []plot.Tick {
+	loads := d.loads()
+	if len(loads) < 2 || len(loads) > 12 {
+		return nil
+	}
+	for i := 1; i < len(loads); i++ {
+		if loads[i]-loads[i-1] < 0.07*(hi-lo) {
+			return nil
+		}
+	}
+	var ts []plot.Tick
+	for i, l := range LoadLabels(loads) {
+		ts = append(ts, plot.Tick{Value: loads[i], Label: l})
+	}
+	return ts
+}
+
+// loads returns the distinct loads of d.Loads, increasing.
+func (d SimulationData) loads() []float64 {
+	var v []float64
+	for _, l := range d.Loads {
+		v = append(v, l.Load)
+	}
+	slices.Sort(v)
+	return slices.Compact(v)
+}
+
+// loadRange returns the load axis' range: the loads, the policies' shifts
+// about them and a margin of a tenth of their span on each side, not below
+// 0 unless a shifted point is; for one load, [0, 1] (or [0, 1.2 load] for
+// a load of 1 or more), where gonum's default for a range of zero width
+// was [load - 1, load + 1].
+func (d SimulationData) loadRange() (lo, hi float64) {
+	loads := d.loads()
+	if len(loads) == 0 {
+		return 0, 1
+	}
+	if len(loads) == 1 {
+		return 0, math.Max(1, 1.2*loads[0])
+	}
+	first, last := loads[0]-d.loadWidth()/2, loads[len(loads)-1]+d.loadWidth()/2
+	pad := 0.1 * (last - first)
+	return math.Max(first-pad, math.Min(0, first)), last + pad
+}
+
 // SimulationFigure returns the response-time CDF per policy (log time axis
 // when every time is positive) and, beside it when Loads is set, the mean
 // response time against load per policy with intervals.
@@ -173,42 +339,56 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	}
 
 	q := newPlot("Mean response time vs load", "load (offered work / capacity)", "mean response time (s)")
-	by := map[string][]LoadPoint{}
-	var order []string
-	for _, l := range d.Loads {
-		if _, ok := by[l.Policy]; !ok {
-			order = append(order, l.Policy)
-		}
-		by[l.Policy] = append(by[l.Policy], l)
-	}
-	for _, name := range order {
-		ls := by[name]
-		sort.Slice(ls, func(i, j int) bool { return ls[i].Load < ls[j].Load })
-		var xy, exy plotter.XYs
-		var ye plotter.YErrors
-		for _, l := range ls {
-			xy = append(xy, plotter.XY{X: l.Load, Y: l.Mean})
-			if !math.IsNaN(l.Lo) {
-				exy = append(exy, plotter.XY{X: l.Load, Y: l.Mean})
-				ye = append(ye, struct{ Low, High float64 }{l.Mean - l.Lo, l.Hi - l.Mean})
-			}
-		}
-		line, pts, _ := plotter.NewLinePoints(xy)
+	faded := false
+	for _, sr := range d.loadSeries() {
+		name := sr.policy
+		col, dim := pal.Color(name), fade(pal.Color(name), notSteadyAlpha)
+		line, pts, _ := plotter.NewLinePoints(sr.points)
 		line.LineStyle = pal.line(name)
 		pts.GlyphStyle = pal.glyph(name)
-		q.Add(line, pts)
-		if len(exy) > 0 {
-			eb, err := plotter.NewYErrorBars(errBars{exy, ye})
-			if err == nil {
-				eb.LineStyle = draw.LineStyle{Color: pal.Color(name), Width: vg.Points(1)}
-				eb.CapWidth = vg.Points(4)
-				q.Add(eb)
+		// each segment and point on its own, so that those touching a
+		// mean that is no steady state are faded
+		for i, pt := range sr.points {
+			if i > 0 {
+				seg, _ := plotter.NewLine(plotter.XYs{sr.points[i-1], pt})
+				seg.LineStyle = pal.line(name)
+				if sr.notSteady[i-1] || sr.notSteady[i] {
+					seg.LineStyle.Color = dim
+				}
+				q.Add(seg)
+			}
+			g := pal.glyph(name)
+			c := col
+			if sr.notSteady[i] {
+				g.Color, c = dim, dim
+				faded = true
+			}
+			one, _ := plotter.NewScatter(plotter.XYs{pt})
+			one.GlyphStyle = g
+			q.Add(one)
+			if !math.IsNaN(sr.lo[i]) {
+				eb, err := plotter.NewYErrorBars(errBars{plotter.XYs{pt}, plotter.YErrors{{Low: pt.Y - sr.lo[i], High: sr.hi[i] - pt.Y}}})
+				if err == nil {
+					eb.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(1)}
+					eb.CapWidth = vg.Points(4)
+					q.Add(eb)
+				}
 			}
 		}
 		if !inCDF[name] {
 			leg.Add(name, line, pts)
 			longest = max(longest, len(name))
 		}
+	}
+	if faded {
+		g, _ := plotter.NewScatter(plotter.XYs{{}})
+		g.GlyphStyle = draw.GlyphStyle{Color: fade(Ink, notSteadyAlpha), Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		leg.Add(notSteadyLegend, g)
+		longest = max(longest, len(notSteadyLegend))
+	}
+	q.X.Min, q.X.Max = d.loadRange()
+	if ts := d.loadTicks(q.X.Min, q.X.Max); ts != nil {
+		q.X.Tick.Marker = plot.ConstantTicks(ts)
 	}
 	q.Y.Min = 0
 	strip = legendStrip(longest)

@@ -38,7 +38,9 @@ as a user would, every step of sgdplan on them, printing each command before its
    report     figures, DIR/index.html and DIR/summary.md
 
 Everything it writes goes under DIR (default ./sgdplan-demo); the transcript is
-DIR/demo.txt. A check verdict other than "fine" is part of the demo, not a failure.`,
+DIR/demo.txt. A check verdict other than "fine" is part of the demo, not a failure.
+A DIR that holds a file the demo writes (model.json, jobs.csv, a figure, its input
+traces) that no earlier demo wrote is refused (exit 2) before anything is written.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "sgdplan-demo", Usage: "folder for the report"},
 		},
@@ -81,11 +83,15 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 	if err := notAFile("demo", out); err != nil {
 		return err
 	}
-	if err := demoOutputs(out); err != nil {
+	if err := demoOutputs(out, traceDir); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return badInput(fmt.Errorf("demo: --out %s: %v", out, err))
+	}
+	marker := filepath.Join(out, demoMarker)
+	if err := writeFileAtomic(marker, []byte(demoMarkerText)); err != nil {
+		return err
 	}
 	if err := copyEmbedded(traceDir, filepath.Join(in, "traces")); err != nil {
 		return err
@@ -114,7 +120,7 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 
 	var transcript bytes.Buffer
 	w := io.MultiWriter(stdout, &transcript)
-	fmt.Fprintf(w, "sgdplan demo on %s\n", what)
+	fmt.Fprintf(w, "%s%s\n", demoTranscriptHead, what)
 	for _, s := range steps {
 		fmt.Fprintf(w, "\n$ sgdplan %s\n", strings.Join(s.args, " "))
 		code := run(append([]string{"sgdplan"}, s.args...), strings.NewReader(""), w, stderr)
@@ -126,7 +132,10 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(w, "\nreport: %s (and summary.md, the figures, demo.txt)\n", filepath.Join(out, "index.html"))
-	return writeFileAtomic(filepath.Join(out, "demo.txt"), transcript.Bytes())
+	if err := writeFileAtomic(filepath.Join(out, "demo.txt"), transcript.Bytes()); err != nil {
+		return err
+	}
+	return os.Remove(marker)
 }
 
 // demoJobs is the example job list plus one job whose speedup curve is the
@@ -175,23 +184,109 @@ func demoJobs() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// demoMarker is written into the demo's folder before anything else and
+// removed once demo.txt is written: a demo cut short (a step that failed,
+// a kill) leaves it beside its outputs, and it marks the folder as an
+// earlier demo's for the next run.
+const (
+	demoMarker     = ".sgdplan-demo-in-progress"
+	demoMarkerText = "sgdplan demo in progress\n" +
+		"This folder holds the outputs of an sgdplan demo that began and did not finish (it removes\n" +
+		"this file once demo.txt is written). A rerun of sgdplan demo into it replaces its files.\n"
+	// demoTranscriptHead is how every demo.txt begins.
+	demoTranscriptHead = "sgdplan demo on "
+)
+
+// earlierDemo says whether out holds an earlier demo's outputs: a demo.txt
+// that a demo wrote, or the demoMarker of one cut short.
+func earlierDemo(out string) bool {
+	for name, head := range map[string]string{"demo.txt": demoTranscriptHead, demoMarker: "sgdplan demo in progress\n"} {
+		f, err := os.Open(filepath.Join(out, name))
+		if err != nil {
+			continue
+		}
+		b := make([]byte, len(head))
+		n, _ := io.ReadFull(f, b)
+		f.Close()
+		if string(b[:n]) == head {
+			return true
+		}
+	}
+	return false
+}
+
+// demoFiles lists the files the demo writes under out besides the
+// report's (slash-separated, relative to out) and the folders it creates
+// for its input traces, copied from the embedded traceDir.
+func demoFiles(traceDir string) (files, dirs []string) {
+	files = []string{"jobs.csv", "model.json", "fit-train.png", "demo.txt", demoMarker}
+	dirs = []string{"input"}
+	fs.WalkDir(sgdplan.TestData, traceDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		rel := path.Join("input", "traces", strings.TrimPrefix(strings.TrimPrefix(p, traceDir), "/"))
+		switch {
+		case d.IsDir():
+			dirs = append(dirs, rel)
+		case path.Ext(p) != ".md":
+			files = append(files, rel)
+		}
+		return nil
+	})
+	return files, dirs
+}
+
 // demoOutputs refuses, before anything is written, an output folder where
 // a file the demo writes is a folder or another non-regular file, or where
-// its input folder is a file: the demo would stop half-way and leave part
-// of its outputs behind.
-func demoOutputs(out string) error {
-	names := append([]string{"jobs.csv", "model.json", "fit-train.png", "demo.txt"}, plots.ReportFiles()...)
-	if name, err := atomicfile.CheckFiles(out, names...); err != nil {
+// a folder it writes into is a file: the demo would stop half-way and
+// leave part of its outputs behind. It refuses as well a folder that holds
+// a file the demo would replace (its model, jobs, transcript, input traces)
+// unless an earlier demo wrote them (earlierDemo): they are the user's;
+// the report's own files follow the report's rule (plots.CheckOthersFiles).
+func demoOutputs(out, traceDir string) error {
+	files, dirs := demoFiles(traceDir)
+	for _, d := range dirs {
+		p := filepath.Join(out, filepath.FromSlash(d))
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return badInput(fmt.Errorf("demo: --out %s: %s is a file: the demo copies its input traces into that folder", out, p))
+		}
+	}
+	var top, theirs []string
+	for _, f := range files {
+		p := filepath.Join(out, filepath.FromSlash(f))
+		if !strings.Contains(f, "/") {
+			top = append(top, f)
+		} else if fi, err := os.Stat(p); err == nil && !fi.Mode().IsRegular() {
+			what := "a folder"
+			if !fi.IsDir() {
+				what = "not a regular file"
+			}
+			return badInput(fmt.Errorf("demo: --out %s: %s is %s (the demo writes an input trace there)", out, p, what))
+		}
+		if _, err := os.Lstat(p); err == nil {
+			theirs = append(theirs, filepath.FromSlash(f))
+		}
+	}
+	if name, err := atomicfile.CheckFiles(out, append(top, plots.ReportFiles()...)...); err != nil {
 		return badInput(fmt.Errorf("demo: --out %s: %w (the demo writes %s there)", out, err, name))
+	}
+	if len(theirs) > 0 && !earlierDemo(out) {
+		it := "it"
+		if len(theirs) > 1 {
+			it = "them"
+		}
+		shown := theirs
+		if len(shown) > 4 {
+			shown = append(slices.Clip(shown[:3]), fmt.Sprintf("and %d more", len(theirs)-3))
+		}
+		return badInput(fmt.Errorf("demo: --out %s holds %s but no earlier sgdplan demo (a demo.txt that sgdplan demo wrote): the demo would overwrite %s; move %s away or give --out another folder",
+			out, strings.Join(shown, ", "), it, it))
 	}
 	// (the user's own fit.png or index.html, in a folder without an
 	// earlier report: report would refuse it after the demo's first steps)
 	if err := plots.CheckOthersFiles(out); err != nil {
 		return badInput(fmt.Errorf("demo: --out %s: %s", out, strings.TrimPrefix(err.Error(), "plots: report: ")))
-	}
-	in := filepath.Join(out, "input")
-	if fi, err := os.Stat(in); err == nil && !fi.IsDir() {
-		return badInput(fmt.Errorf("demo: --out %s: %s is a file: the demo copies its input traces into that folder", out, in))
 	}
 	return nil
 }

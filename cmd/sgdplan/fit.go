@@ -49,7 +49,7 @@ Examples:
 			&cli.StringFlag{Name: "series", Usage: "fit only the throughput.csv rows of this model (the model column), when it holds several"},
 			&cli.StringFlag{Name: "train-workers", Usage: "fit only on runs with these worker counts, e.g. 1,2 or 1-4"},
 			&cli.StringFlag{Name: "out", Value: "model.json", Usage: "where to write the model"},
-			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here"},
+			&cli.StringFlag{Name: "plot", Usage: "write the fit figure (PNG) here; the path must end in .png"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
 			&cli.StringFlag{Name: "combine", Value: "mean", Usage: "what --family auto keeps: mean (the geometric mean of the families it cannot tell apart), one (the simplest of them) or all (the mean of every family it could score)"},
 			&cli.BoolFlag{Name: "nnls", Usage: "--family auto also tries each family whose step time is linear in its parameters fitted by NNLS on the step time (the peers' estimator; named FAMILY/nnls, e.g. ernest/nnls, which --family also takes); validate's held-out data did not make it the default"},
@@ -124,8 +124,10 @@ func runFit(c *cli.Context) error {
 			if err := outFolder("fit", f, p); err != nil {
 				return err
 			}
-			if f == "plot" {
-				plotName(c, p)
+			if f == "plot" && !strings.HasSuffix(strings.ToLower(p), ".png") {
+				// refused, as an empty --plot is: the figure is a PNG
+				// whatever the name, and p.svg was one without a word
+				return badInput(fmt.Errorf("fit: --plot %s: want a path ending in .png (the fit figure is a PNG; no other format is drawn)", p))
 			}
 		}
 	}
@@ -446,7 +448,7 @@ func fitPlot(path string, m *fit.Model, pts []fit.Point, stats []fit.RunStats) e
 
 // fitPlotData is fitPlot's figure data.
 func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitData {
-	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: "throughput (steps/s)", Label: m.Family, Level: m.Level}
+	d := plots.FitData{Title: "sgdplan fit: " + m.Family, YLabel: fitYLabel(m), Label: m.Family, Level: m.Level}
 	maxW := 1
 	var hidden offCurve
 	for _, p := range pts {

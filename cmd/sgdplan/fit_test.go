@@ -808,3 +808,28 @@ func TestFitWarnsThroughputIgnored(t *testing.T) {
 		t.Errorf("the model changed beyond the warning:\n%s\nwant:\n%s", got, before)
 	}
 }
+
+// fit --plot refuses a path that does not end in .png, before the fit, as
+// it refuses an empty one: the figure is a PNG whatever the name, and
+// p.svg (or .pdf) was written as one with exit 0. .PNG is a PNG's name.
+func TestFitPlotNotPNG(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join("testdata", "fit-table")
+	for _, name := range []string{"p.svg", "p.pdf", "p"} {
+		out, plot := filepath.Join(dir, name+".json"), filepath.Join(dir, name)
+		code, _, stderr := runCmd(t, "fit", table, "--out", out, "--plot", plot)
+		if code != exitBadInput || !strings.Contains(stderr, "fit: --plot "+plot+": want a path ending in .png") {
+			t.Errorf("--plot %s: exit %d, stderr %q", name, code, stderr)
+		}
+		for _, p := range []string{out, plot} {
+			if _, err := os.Stat(p); err == nil {
+				t.Errorf("--plot %s: %s was written", name, p)
+			}
+		}
+	}
+	plot := filepath.Join(dir, "p.PNG")
+	if code, _, stderr := runCmd(t, "fit", table, "--out", filepath.Join(dir, "m.json"), "--plot", plot); code != 0 || strings.Contains(stderr, "--plot") {
+		t.Errorf("--plot p.PNG: exit %d, stderr %q", code, stderr)
+	}
+	checkPNG(t, plot)
+}

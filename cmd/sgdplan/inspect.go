@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
@@ -28,6 +30,10 @@ summary per run: configuration, steady-state job throughput with a 95%
 interval, per-phase mean and squared coefficient of variation, staleness
 distribution and loss curve. The steady-state window drops the first 10% and
 the last 5% of each run's wall time (docs/trace-format.md).
+
+Inputs with no step trace, only run-level rows of throughput.csv, are listed:
+their ranges by file and model in the table, one record a row in csv, and
+{"throughput": [...], "runs": [...]} in json (docs/trace-format.md).
 
 Files are streamed twice; memory does not grow with the number of steps.
 Warnings go to stderr; malformed input exits 2 with file:line:column.
@@ -98,11 +104,25 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 	// throughput rows' ranges first (a converted TensorBoard log's
 	// evals.csv beside its throughput.csv hid its one measurement)
 	stepless := !slices.ContainsFunc(sums, func(s traces.RunSummary) bool { return s.Steps > 0 })
-	series, err := noteThroughput(paths, stderr, stepless && format == "table")
+	listed := ""
+	if stepless {
+		listed = format
+	}
+	series, err := noteThroughput(paths, stderr, listed)
 	if err != nil {
 		return badInput(err)
 	}
-	if stepless && len(series) > 0 && format == "table" {
+	if stepless && len(series) > 0 {
+		// the rows are the data: json and csv printed an empty list
+		switch format {
+		case "json":
+			return throughputJSON(stdout, series, sums)
+		case "csv":
+			if len(sums) > 0 {
+				fmt.Fprintf(stderr, "sgdplan: note: csv lists the throughput rows only; --format json and table list %s without step rows too (loss curves)\n", words.Count(len(sums), "run"))
+			}
+			return throughputCSV(stdout, series)
+		}
 		if err := throughputTable(stdout, series); err != nil || len(sums) == 0 {
 			return err
 		}
@@ -119,9 +139,10 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 
 // noteThroughput says on stderr how many run-level rows throughput.csv
 // files hold: they are not per-run traces, so inspect does not summarize
-// them as runs. It returns the rows grouped by file and model, for the
-// table inspect prints when there is no step trace at all.
-func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughputSeries, error) {
+// them as runs. It returns the rows grouped by file and model, for what
+// inspect prints when there is no step trace at all; listed is the format
+// it prints them in then ("" when it does not: there are steps).
+func noteThroughput(paths []string, stderr io.Writer, listed string) ([]throughputSeries, error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
 		return nil, err
@@ -143,7 +164,7 @@ func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughput
 				idx[r.Model] = i
 				out = append(out, throughputSeries{file: f.Path, model: r.Model})
 			}
-			out[i].add(r)
+			out[i].add(f.Path, r)
 			return nil
 		}})
 		for _, w := range w {
@@ -158,8 +179,10 @@ func noteThroughput(paths []string, stderr io.Writer, listed bool) ([]throughput
 			// fit reads the step traces and ignores this file (it
 			// warns so), as inspect's runs do
 			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only, and fit, given steps.csv, reads those and ignores this file (give it alone to fit its rows)\n", f.Path, rows)
-		case listed:
+		case listed == "table":
 			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists their ranges by model (fit reads them)\n", f.Path, rows)
+		case listed != "":
+			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s, no step trace: inspect lists them, one record a row (fit reads them)\n", f.Path, rows)
 		default:
 			fmt.Fprintf(stderr, "sgdplan: note: %s holds %s; inspect summarizes step traces only (fit reads these)\n", f.Path, rows)
 		}
@@ -176,9 +199,39 @@ type throughputSeries struct {
 	steps, samples     [2]float64 // NaN when no row has it
 	modes              []string
 	global             bool // some row gives global_batch, not batch
+	derived            bool // some row's steps/s is its samples/s over its samples per step
+	recs               []throughputRec
 }
 
-func (s *throughputSeries) add(r traces.Throughput) {
+// throughputRec is one row of a throughput.csv, for inspect's json and
+// csv: StepsPerS is the row's steps_per_s, or (From "samples_per_s") its
+// samples/s divided by its samples per step as fit divides them
+// (fit.PointsFromThroughput: for async one worker's batch, a global batch
+// split among the workers; for sync the global batch, or the batch times
+// the workers); NaN when neither.
+type throughputRec struct {
+	file string
+	line int
+	r    traces.Throughput
+	sps  float64
+	from string
+}
+
+// stepsPerS is r's steps/s as fit reads it, and where it comes from:
+// "steps_per_s", "samples_per_s" (divided by the samples per step), or
+// NaN and "" when the row has neither with a batch.
+func stepsPerS(r traces.Throughput) (float64, string) {
+	if r.StepsPerS > 0 {
+		return r.StepsPerS, "steps_per_s"
+	}
+	pts, err := fit.PointsFromThroughput([]traces.Throughput{r})
+	if err != nil || len(pts) != 1 {
+		return math.NaN(), ""
+	}
+	return pts[0].StepsPerS, "samples_per_s"
+}
+
+func (s *throughputSeries) add(file string, r traces.Throughput) {
 	widen := func(x *[2]float64, v float64) {
 		if math.IsNaN(v) {
 			return
@@ -200,8 +253,12 @@ func (s *throughputSeries) add(r traces.Throughput) {
 	widen(&s.workers, float64(r.Workers))
 	widen(&s.ps, float64(r.PS))
 	widen(&s.batch, b)
-	widen(&s.steps, r.StepsPerS)
+	sps, from := stepsPerS(r)
+	widen(&s.steps, sps)
 	widen(&s.samples, r.SamplesPerS)
+	s.derived = s.derived || from == "samples_per_s"
+	_, line, _ := r.Pos()
+	s.recs = append(s.recs, throughputRec{file: file, line: line, r: r, sps: sps, from: from})
 	mode := r.Mode
 	if mode == "" {
 		mode = "async"
@@ -241,7 +298,106 @@ func throughputTable(w io.Writer, series []throughputSeries) error {
 		return err
 	}
 	_, err := fmt.Fprintln(w, "\nRun-level throughput rows (no step trace): ranges per file and model; batch is per worker, or the global batch where marked; fit reads them (a file with several models needs --series).")
+	if err == nil && slices.ContainsFunc(series, func(s throughputSeries) bool { return s.derived }) {
+		_, err = fmt.Fprintln(w, "steps/s: the row's steps_per_s, or its samples/s divided by the samples of one step, as fit divides them: for async one worker's batch (an update's; a global batch split among the workers), for sync and allreduce the global batch or the batch times the workers.")
+	}
 	return err
+}
+
+// throughputFields are the columns of inspect --format csv, and the keys
+// of --format json, for throughput rows.
+var throughputFields = strings.Split("file,line,model,run,workers,ps,nodes,batch,global_batch,mode,steps_per_s,steps_per_s_from,samples_per_s,repeats", ",")
+
+// values returns rec's fields in throughputFields' order: nil when absent,
+// int, float64 or string.
+func (rec throughputRec) values() []any {
+	r := rec.r
+	opt := func(v int) any {
+		if v == 0 {
+			return nil
+		}
+		return v
+	}
+	fl := func(v float64) any {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return v
+	}
+	mode := r.Mode
+	if mode == "" {
+		mode = "async"
+	}
+	line := opt(rec.line)
+	from := any(rec.from)
+	if rec.from == "" {
+		from = nil
+	}
+	return []any{rec.file, line, r.Model, r.Run, r.Workers, r.PS, opt(r.Nodes), opt(r.Batch), opt(r.GlobalBatch), mode,
+		fl(rec.sps), from, fl(r.SamplesPerS), opt(r.Repeats)}
+}
+
+// throughputJSON prints the throughput rows, one object a row, and the
+// runs without step rows (loss curves from evals.csv): {"throughput":
+// [...], "runs": [...]}, where inspect prints an array of runs when there
+// are step traces.
+func throughputJSON(w io.Writer, series []throughputSeries, sums []traces.RunSummary) error {
+	out := struct {
+		Throughput []json.RawMessage `json:"throughput"`
+		Runs       []jsonSummary     `json:"runs"`
+	}{Throughput: []json.RawMessage{}, Runs: []jsonSummary{}}
+	for _, s := range series {
+		for _, rec := range s.recs {
+			// an object with the keys in throughputFields' order
+			var b bytes.Buffer
+			b.WriteByte('{')
+			for i, v := range rec.values() {
+				k, _ := json.Marshal(throughputFields[i])
+				x, err := json.Marshal(v)
+				if err != nil {
+					return err
+				}
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.Write(k)
+				b.WriteByte(':')
+				b.Write(x)
+			}
+			b.WriteByte('}')
+			out.Throughput = append(out.Throughput, b.Bytes())
+		}
+	}
+	for _, s := range sums {
+		out.Runs = append(out.Runs, toJSON(s))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// throughputCSV prints the throughput rows, one record a row.
+func throughputCSV(w io.Writer, series []throughputSeries) error {
+	cw := csv.NewWriter(w)
+	cw.Write(throughputFields)
+	for _, s := range series {
+		for _, rec := range s.recs {
+			var row []string
+			for _, v := range rec.values() {
+				switch v := v.(type) {
+				case nil:
+					row = append(row, "")
+				case float64:
+					row = append(row, strconv.FormatFloat(v, 'g', -1, 64))
+				default:
+					row = append(row, fmt.Sprint(v))
+				}
+			}
+			cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // g formats a number with 4 significant digits, "-" when unknown.
@@ -254,7 +410,9 @@ func g(v float64) string {
 
 func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "run\tworkers\tps\tbatch\tmode\tsteps\twindow s\tupdates/s\t95% interval\tsamples/s\t"+
+	// iterations: steps.csv's rows, one a worker's iteration (the column
+	// said "steps", and a 2-worker sync run of 20 steps showed 40)
+	fmt.Fprintln(tw, "run\tworkers\tps\tbatch\tmode\titerations\twindow s\tupdates/s\t95% interval\tsamples/s\t"+
 		"pull s (SCV)\tcompute s (SCV)\tpush s (SCV)\titeration s (SCV)\tstaleness mean\tp50/p90/p99/max\tloss first->last\t")
 	for _, s := range sums {
 		interval := "-"
@@ -285,7 +443,7 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 	}
 	for _, s := range sums {
 		if s.Mode != "" && s.Mode != "async" && s.Steps > 0 {
-			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker and one update, so their updates/s are steps/s (what fit uses) = iterations/s / workers; samples/s = batch x iterations/s.")
+			_, err = fmt.Fprintln(w, "Synchronous runs (sync, allreduce): a step is one iteration of every worker and one update, so their updates/s are steps/s (what fit uses) = iterations/s / workers, and their steps are iterations / workers; samples/s = batch x iterations/s.")
 			break
 		}
 	}
@@ -307,7 +465,23 @@ func phase(m traces.Moments) string {
 	if m.N == 0 {
 		return "-"
 	}
+	m = exact(m)
 	return g(m.Mean) + " (" + g(m.SCV) + ")"
+}
+
+// flatSCV is the squared coefficient of variation below which a phase's
+// times are taken as constant: a spread of a billionth of the mean, below
+// what float64 timestamps resolve (end - start of identical iterations
+// varies in its last bits: constant iterations printed SCV 9.269e-31).
+const flatSCV = 1e-18
+
+// exact returns m with its variance and SCV 0 when the SCV is below
+// flatSCV: rounding noise, not spread.
+func exact(m traces.Moments) traces.Moments {
+	if math.Abs(m.SCV) < flatSCV {
+		m.Var, m.SCV = 0, 0
+	}
+	return m
 }
 
 // num is a float64 that marshals NaN as null.
@@ -369,6 +543,7 @@ type jsonLoss struct {
 }
 
 func moments(m traces.Moments) jsonMoments {
+	m = exact(m)
 	return jsonMoments{N: m.N, Mean: num(m.Mean), Var: num(m.Var), SCV: num(m.SCV)}
 }
 
@@ -452,6 +627,7 @@ func inspectCSV(w io.Writer, sums []traces.RunSummary) error {
 			f(s.Start), f(s.End), f(s.WindowStart), f(s.WindowEnd), i(s.WindowSteps),
 			f(s.UpdatesPerS), f(s.UpdatesPerSLo), f(s.UpdatesPerSHi), f(s.SamplesPerS)}
 		for _, m := range []traces.Moments{s.Pull, s.Compute, s.Push, s.Iteration} {
+			m = exact(m)
 			rec = append(rec, f(m.Mean), f(m.Var), f(m.SCV))
 		}
 		st := s.Staleness

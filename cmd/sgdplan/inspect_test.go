@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -130,12 +132,19 @@ func inspectNear(got, want float64) bool {
 	return got == want || (got-want)/want < 1e-12 && (want-got)/want < 1e-12
 }
 
-// TestInspectThroughputOnly: throughput.csv is counted, not summarized.
+// TestInspectThroughputOnly: throughput.csv is listed, not summarized as
+// runs: its rows in json and csv (which printed [] and a bare header),
+// their ranges in the table.
 func TestInspectThroughputOnly(t *testing.T) {
 	path := filepath.Join("..", "..", "traces", "testdata", "canonical", "throughput.csv")
 	code, stdout, stderr := runCmd(t, "inspect", "--format", "json", path)
-	if code != 0 || strings.TrimSpace(stdout) != "[]" || !strings.Contains(stderr, "holds 4 run-level throughput rows") {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	var doc struct {
+		Throughput []map[string]any `json:"throughput"`
+		Runs       []any            `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || len(doc.Throughput) != 4 || len(doc.Runs) != 0 ||
+		!strings.Contains(stderr, "holds 4 run-level throughput rows, no step trace: inspect lists them, one record a row") {
+		t.Errorf("exit %d, %v, stdout %q, stderr %q", code, err, stdout, stderr)
 	}
 	// the table, which was an empty header of step columns, gives the
 	// rows' ranges by file and model
@@ -145,8 +154,11 @@ func TestInspectThroughputOnly(t *testing.T) {
 	code, stdout, stderr = runCmd(t, "inspect", mixed)
 	lines := strings.Split(stdout, "\n")
 	if code != 0 || len(lines) < 3 || !strings.HasPrefix(lines[0], "file") ||
-		strings.Join(strings.Fields(lines[1])[1:], " ") != "a 2 1-4 1 64 async - 100-300" ||
-		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async - 50" ||
+		// async: steps/s (updates/s) = samples/s / batch: 100/64 = 1.5625,
+		// 300/64 = 4.6875; 50/32 = 1.5625
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "a 2 1-4 1 64 async 1.562-4.688 100-300" ||
+		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async 1.562 50" ||
+		!strings.Contains(stdout, "steps/s: the row's steps_per_s, or its samples/s divided by the samples of one step") ||
 		!strings.Contains(stderr, "holds 3 run-level throughput rows, no step trace: inspect lists their ranges by model") {
 		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
 	}
@@ -158,8 +170,11 @@ func TestInspectThroughputOnly(t *testing.T) {
 	code, stdout, stderr = runCmd(t, "inspect", global)
 	lines = strings.Split(stdout, "\n")
 	if code != 0 || len(lines) < 3 ||
-		strings.Join(strings.Fields(lines[1])[1:], " ") != "g 2 1-4 1 256 (global) async - 100-300" ||
-		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async - 50" {
+		// async: an update is one worker's share of the global batch,
+		// as fit reads it: 100/256 = 0.3906 on 1 worker, 300/64 = 4.688
+		// on 4
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "g 2 1-4 1 256 (global) async 0.3906-4.688 100-300" ||
+		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async 1.562 50" {
 		t.Errorf("global batch: exit %d:\n%s%s", code, stdout, stderr)
 	}
 }
@@ -218,19 +233,63 @@ func TestInspectStepless(t *testing.T) {
 	if !strings.Contains(stderr, "holds 1 run-level throughput row, no step trace") || strings.Contains(stderr, "in steps.csv") {
 		t.Errorf("stderr %q", stderr)
 	}
+	// json: the throughput row and the run (its loss curve), whose
+	// counts are unknown (null)
 	code, stdout, _ = runCmd(t, "inspect", "--format", "json", dir)
-	var got []map[string]any
-	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil || len(got) != 1 {
+	var doc struct {
+		Throughput []map[string]any `json:"throughput"`
+		Runs       []map[string]any `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || len(doc.Runs) != 1 || len(doc.Throughput) != 1 {
 		t.Fatalf("json: exit %d, %v:\n%s", code, err, stdout)
 	}
 	for _, k := range []string{"workers", "ps", "batch"} {
-		if v, ok := got[0][k]; !ok || v != nil {
+		if v, ok := doc.Runs[0][k]; !ok || v != nil {
 			t.Errorf("json %s = %v, want null", k, v)
 		}
 	}
-	code, stdout, _ = runCmd(t, "inspect", "--format", "csv", dir)
-	if rows := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(rows) != 2 || !strings.HasPrefix(rows[1], "r1,,,,allreduce,") {
-		t.Errorf("csv: exit %d:\n%s", code, stdout)
+	if tp := doc.Throughput[0]; tp["steps_per_s"] != 5.5 || tp["steps_per_s_from"] != "steps_per_s" || tp["run"] != "r1" {
+		t.Errorf("json throughput row %v", tp)
+	}
+	// csv: the throughput row; the run is said to be in json and table
+	code, stdout, stderr = runCmd(t, "inspect", "--format", "csv", dir)
+	if rows := strings.Split(strings.TrimSpace(stdout), "\n"); code != 0 || len(rows) != 2 || rows[1] != filepath.Join(dir, "throughput.csv")+",2,,r1,1,0,,1,,allreduce,5.5,steps_per_s,," ||
+		!strings.Contains(stderr, "csv lists the throughput rows only; --format json and table list 1 run without step rows too") {
+		t.Errorf("csv: exit %d:\n%s%s", code, stdout, stderr)
+	}
+}
+
+// The fit-table folder (TensorFlow benchmarks, samples/s at batch 64 per
+// worker, sync) in every format: json and csv give each row with its
+// steps/s, samples/s / (64 x workers); the table its range, where it
+// printed "-".
+func TestInspectThroughputFormats(t *testing.T) {
+	dir := filepath.Join("testdata", "fit-table")
+	code, stdout, stderr := runCmd(t, "inspect", "--format", "csv", dir)
+	// 52.4 / 64 = 0.81875; 2744 / (64 x 64) = 0.669921875
+	rows := strings.Split(strings.TrimSpace(stdout), "\n")
+	tp := filepath.Join(dir, "throughput.csv")
+	if code != 0 || len(rows) != 6 ||
+		rows[0] != "file,line,model,run,workers,ps,nodes,batch,global_batch,mode,steps_per_s,steps_per_s_from,samples_per_s,repeats" ||
+		rows[1] != tp+",2,ResNet-50,,1,1,1,64,,sync,0.81875,samples_per_s,52.4,5" ||
+		rows[5] != tp+",6,ResNet-50,,64,8,8,64,,sync,0.669921875,samples_per_s,2744,5" {
+		t.Errorf("csv: exit %d:\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, "inspect", "--format", "json", dir)
+	var doc struct {
+		Throughput []struct {
+			Workers     int     `json:"workers"`
+			StepsPerS   float64 `json:"steps_per_s"`
+			SamplesPerS float64 `json:"samples_per_s"`
+		} `json:"throughput"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); code != 0 || err != nil || len(doc.Throughput) != 5 ||
+		doc.Throughput[1].Workers != 8 || !inspectNear(doc.Throughput[1].StepsPerS, 378.0/512) {
+		t.Errorf("json: exit %d, %v:\n%s", code, err, stdout)
+	}
+	code, stdout, _ = runCmd(t, "inspect", dir)
+	if f := strings.Fields(strings.Split(stdout, "\n")[1]); code != 0 || len(f) < 9 || f[7] != "0.6699-0.8187" {
+		t.Errorf("table: exit %d:\n%s", code, stdout)
 	}
 }
 
@@ -381,5 +440,44 @@ func TestFitWindowTooShort(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("model.json written")
+	}
+}
+
+// The table's count column is of iterations (steps.csv rows), which the
+// sync footnote relates to steps: it was headed "steps" and a 2-worker
+// sync run of 20 steps showed 40. Iterations of one length have SCV 0 in
+// every format, not the rounding noise of end - start (9.233e-30 here).
+func TestInspectIterationsAndFlatSCV(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("run,workers,ps,batch,worker,step,start,end,pull,compute,push\n")
+	for k := range 60 {
+		// starts 0.3, 0.4, ... written as decimals: end - start is 0.1
+		// give or take the last bits
+		s := math.Round((0.1*float64(k)+0.3)*1e10) / 1e10
+		fmt.Fprintf(&b, "r,1,1,8,0,%d,%g,%g,0.01,0.07,0.02\n", k, s, math.Round((s+0.1)*1e10)/1e10)
+	}
+	writeTestFile(t, dir, "steps.csv", b.String())
+	code, stdout, stderr := runCmd(t, "inspect", dir)
+	lines := strings.Split(stdout, "\n")
+	if f := strings.Fields(lines[0]); code != 0 || len(f) < 6 || f[5] != "iterations" {
+		t.Fatalf("exit %d, header %q: %s", code, lines[0], stderr)
+	}
+	if f := strings.Fields(lines[1]); len(f) < 19 || f[5] != "60" || strings.Join(f[17:19], " ") != "0.1 (0)" {
+		t.Errorf("row %q: want 60 iterations and iteration s 0.1 (0)", lines[1])
+	}
+	_, js, _ := runCmd(t, "inspect", "--format", "json", dir)
+	var got []struct {
+		Iteration struct {
+			Var float64 `json:"var_s2"`
+			SCV float64 `json:"scv"`
+		} `json:"iteration"`
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil || len(got) != 1 || got[0].Iteration.SCV != 0 || got[0].Iteration.Var != 0 {
+		t.Errorf("json: %v %+v", err, got)
+	}
+	_, cs, _ := runCmd(t, "inspect", "--format", "csv", dir)
+	if strings.Contains(cs, "e-") {
+		t.Errorf("csv keeps the rounding noise:\n%s", cs)
 	}
 }

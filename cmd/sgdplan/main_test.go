@@ -52,6 +52,13 @@ func TestDemoRunsWholePipeline(t *testing.T) {
 	if summary, _ := os.ReadFile(filepath.Join(dir, "summary.md")); strings.Contains(string(summary), "No job of") {
 		t.Errorf("the demo's report says no job names its model")
 	}
+	// a finished demo removes its marker, and a rerun replaces its outputs
+	if _, err := os.Lstat(filepath.Join(dir, ".sgdplan-demo-in-progress")); err == nil {
+		t.Errorf("the demo left its in-progress marker")
+	}
+	if code, _, stderr := runCmd(t, "demo", "--out", dir); code != 0 {
+		t.Errorf("demo rerun into its folder: exit %d, stderr:\n%s", code, stderr)
+	}
 }
 
 func TestUnknownFlagIsBadInput(t *testing.T) {
@@ -88,6 +95,67 @@ func TestDemoOutputsCheckedFirst(t *testing.T) {
 		}
 		if ents, _ := os.ReadDir(out); len(ents) != 1 {
 			t.Errorf("%s a folder: the demo wrote %v", name, ents)
+		}
+	}
+}
+
+// A folder holding a file the demo would write, that no earlier demo
+// wrote, is the user's: bad input, nothing written, the file unchanged
+// (the demo replaced model.json, jobs.csv, fit-train.png, demo.txt and
+// its input traces without a word; only the report's names were checked).
+func TestDemoRefusesOthersFiles(t *testing.T) {
+	for _, name := range []string{"model.json", "jobs.csv", "fit-train.png", "demo.txt",
+		filepath.Join("input", "traces", "runs.csv"), filepath.Join("input", "traces", "cpu", "evals.csv")} {
+		out := t.TempDir()
+		p := filepath.Join(out, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("hi\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCmd(t, "demo", "--out", out)
+		if code != exitBadInput || !strings.Contains(stderr, "demo: --out "+out+" holds "+name+" but no earlier sgdplan demo") {
+			t.Errorf("%s: exit %d, stderr %.300q", name, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("%s: the demo ran: %.200q", name, stdout)
+		}
+		if b, _ := os.ReadFile(p); string(b) != "hi\n" {
+			t.Errorf("%s: changed to %.40q", name, b)
+		}
+		var written []string
+		filepath.WalkDir(out, func(q string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && q != p {
+				written = append(written, q)
+			}
+			return nil
+		})
+		if len(written) > 0 {
+			t.Errorf("%s: the demo wrote %v", name, written)
+		}
+	}
+}
+
+// An earlier demo's folder, finished (its demo.txt) or cut short (its
+// marker), is the demo's to replace; a demo.txt or marker that the demo did
+// not write does not make the folder an earlier demo's.
+func TestDemoOutputsEarlierDemo(t *testing.T) {
+	for _, c := range []struct {
+		name, file, text string
+		ok               bool
+	}{
+		{"finished", "demo.txt", demoTranscriptHead + "real asynchronous-SGD traces\n", true},
+		{"cut short", demoMarker, demoMarkerText, true},
+		{"user's demo.txt", "demo.txt", "my notes on the demo\n", false},
+		{"user's marker name", demoMarker, "x", false},
+	} {
+		out := t.TempDir()
+		os.WriteFile(filepath.Join(out, c.file), []byte(c.text), 0o644)
+		os.WriteFile(filepath.Join(out, "model.json"), []byte("{}"), 0o644)
+		err := demoOutputs(out, demoTraces[0].dir)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: demoOutputs = %v, want ok %v", c.name, err, c.ok)
 		}
 	}
 }

@@ -230,8 +230,8 @@ func TestReportPlanNoteRangesShown(t *testing.T) {
 	ends := planEnds{models: []*fit.Model{{Level: 0.9}}, ids: []string{"fit"}}
 	none := []plots.PolicyRow{{Policy: "fcfs", MeanFlow: 10, MeanFlowLo: nan, MeanFlowHi: nan}, {Policy: "equi", MeanFlow: 8, MeanFlowLo: nan, MeanFlowHi: nan}}
 	jobsNone := []plots.JobRow{{Job: "fit", Completion: 10, CompletionLo: nan, CompletionHi: nan}}
-	const noInterval = "The plan and the policy comparison replay the jobs of j.csv exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds, on whole workers, and gives 95% intervals."
-	withRanges := "The plan and the policy comparison replay the jobs of j.csv exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation below repeats random workloads over seeds, on whole workers, and gives 95% intervals."
+	const noInterval = "The plan and the policy comparison replay the jobs of j.csv exactly (ideal fractional shares); they carry no interval. The simulation (its table and figure above) repeats random workloads over seeds, on whole workers, and gives 95% intervals."
+	withRanges := "The plan and the policy comparison replay the jobs of j.csv exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation (its table and figure above) repeats random workloads over seeds, on whole workers, and gives 95% intervals."
 	oneJob := []plots.JobRow{{Job: "fit", Completion: 10, CompletionLo: 9, CompletionHi: 12}}
 	onePolicy := []plots.PolicyRow{none[0], {Policy: "equi", MeanFlow: 8, MeanFlowLo: 7, MeanFlowHi: 9.5}}
 	for _, c := range []struct {

@@ -246,7 +246,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	n := float64(o.servers)
 	r := plots.Report{
 		Title:   "sgdplan report",
-		Inputs:  []string{o.model, o.jobs},
+		Inputs:  []plots.Input{{Path: o.model}, {Path: o.jobs}},
 		Command: fmt.Sprintf("sgdplan report --model %s --jobs %s --servers %d --out %s", o.model, o.jobs, o.servers, o.out),
 		Model:   m.Family + " (" + m.Mode + ")",
 		Level:   m.Level,
@@ -277,13 +277,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if w := belowFitted(m, []int{1}); w != "" {
 		r.Warnings = append(r.Warnings, "speedup: "+w)
 	}
-	cv := "leave-one-configuration-out error not computed"
-	if m.Diagnostics.CVError != nil {
-		cv = "leave-one-configuration-out error " + plots.Num(*m.Diagnostics.CVError) + "%"
-		if m.Family == "mva" && m.Queueing != nil {
-			cv = "error " + plots.Num(*m.Diagnostics.CVError) + "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)"
-		}
-	}
+	cv := reportCV(m)
 	how := "bootstrap percentile intervals"
 	switch {
 	case m.Family == "mva" && m.Queueing != nil:
@@ -311,9 +305,16 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	if fig, err := plots.FitFigure(fd); err != nil {
 		r.Warnings = append(r.Warnings, "fit figure left out: "+err.Error())
 	} else {
-		cap := "Measured job updates per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
+		cap := "Measured job " + rateUnit(m) + " per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
 		if fd.HasBounds() {
-			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers below weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
+			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers in the plan table above weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
+		}
+		for _, o := range fd.Off() {
+			what := "The band"
+			if o.What == "fit" {
+				what = "The fitted curve"
+			}
+			cap += fmt.Sprintf(" %s rises off the axis, to %s at %s (extrapolated away from the measured workers): the y axis ends at 1.5 times the highest drawn within them.", what, plots.Num(o.Y), words.Count(int(o.X), "worker"))
 		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "fit.png", Title: "Throughput fit", Caption: cap, Figure: fig})
 	}
@@ -456,11 +457,27 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "simulation.png", Title: "Simulation",
-				Caption: fmt.Sprintf("Left: distribution of response times at load %s (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds.", plots.Num(o.loads[len(o.loads)/2]), o.seeds, o.simJobs),
+				Caption: simulationCaption(o, growing),
 				Figure:  fig})
 		}
 	}
 	return r, nil
+}
+
+// simulationCaption is the simulation figure's caption; growing are the
+// cells whose means are no steady state, faded in the figure.
+func simulationCaption(o reportOptions, growing []growCell) string {
+	c := fmt.Sprintf("Left: distribution of response times at load %s (%d seeds of %d jobs resampled from the jobs file, Poisson arrivals). Right: mean response time against load with 95%% intervals over seeds",
+		plots.LoadLabels(o.loads)[len(o.loads)/2], o.seeds, o.simJobs)
+	if len(o.loads) > 1 {
+		c += "; each policy's points are shifted a little along the load axis, so that their intervals do not hide each other"
+	}
+	c += "."
+	if len(growing) > 0 {
+		c += fmt.Sprintf(" Faded points (%s marked * or † in the table) are no steady-state values: the queue still grew at the runs' end (*: the policy cannot serve the load; †: probably runs too short), so those means grow with the run's length.",
+			words.Count(len(growing), "cell"))
+	}
+	return c
 }
 
 // traceLookup is where report found the traces a model was fitted on.
@@ -524,19 +541,20 @@ func findTraces(modelPath string, m *fit.Model) traceLookup {
 // read, or the stored path marked as not found. When one is not found none
 // is read (reportTraces), and those found are marked so (they were listed
 // as read).
-func (l traceLookup) inputs() []string {
-	var ins []string
+func (l traceLookup) inputs() []plots.Input {
+	var ins []plots.Input
 	for _, p := range l.stored {
 		if slices.Contains(l.missing, p) {
-			ins = append(ins, p+" (not found: no phases or staleness figure)")
+			ins = append(ins, plots.Input{Path: p, Note: "not found: no phases or staleness figure"})
 		}
 	}
-	if len(ins) == 0 {
-		return l.paths
-	}
-	var found []string
+	var found []plots.Input
 	for _, p := range l.paths {
-		found = append(found, p+" (found, not read: another trace of the model is not found)")
+		in := plots.Input{Path: p}
+		if len(ins) > 0 {
+			in.Note = "found, not read: another trace of the model is not found"
+		}
+		found = append(found, in)
 	}
 	return append(found, ins...)
 }
@@ -781,15 +799,55 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 	return notes
 }
 
+// reportCV is what the report says of m's out-of-sample error: its value,
+// or why there is none, as fit's table says it (the report said "not
+// computed" where fit said "no training run besides the profile").
+func reportCV(m *fit.Model) string {
+	if m.Family == "mva" && m.Queueing != nil {
+		if m.Diagnostics.CVError == nil {
+			return "no out-of-sample error: no training run besides the 1-worker profile"
+		}
+		return "error " + plots.Num(*m.Diagnostics.CVError) + "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)"
+	}
+	if m.Diagnostics.CVError != nil {
+		return "leave-one-configuration-out error " + plots.Num(*m.Diagnostics.CVError) + "%"
+	}
+	why := "fewer than 3 configurations"
+	if _, configs := m.Measured(); configs >= 3 {
+		why = "not scored"
+		for _, a := range m.Diagnostics.Alternatives {
+			if a.Family == m.Family && a.Note != "" {
+				why = "not scored: " + strings.TrimPrefix(a.Note, "not scored: ")
+				break
+			}
+		}
+	}
+	return "leave-one-configuration-out error n/a (" + why + ")"
+}
+
+// fitYLabel is the fit figure's y label, in report and fit --plot alike:
+// an asynchronous job's rate is of updates (each one worker's batch), a
+// synchronous job's of steps (fit --plot said steps/s where report said
+// updates/s of one model).
+func fitYLabel(m *fit.Model) string {
+	return "throughput (" + rateUnit(m) + "/s)"
+}
+
+// rateUnit is what m's rate counts: "updates" for asynchronous SGD,
+// "steps" for synchronous.
+func rateUnit(m *fit.Model) string {
+	if m.Mode == "async" {
+		return "updates"
+	}
+	return "steps"
+}
+
 // reportFitData is the fit figure's input from a model file: the measured
 // rates at the reference shards and link rate (repeats of one worker count
 // averaged with a t interval), the fitted curve with the model's band, and for the mva
 // family the closed network's bounds.
 func reportFitData(m *fit.Model) (plots.FitData, error) {
-	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: "throughput (updates/s)", Label: m.Family + " fit", Level: m.Level}
-	if m.Mode != "async" {
-		d.YLabel = "throughput (steps/s)"
-	}
+	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: fitYLabel(m), Label: m.Family + " fit", Level: m.Level}
 	byW := map[int][]float64{}
 	maxW := 1
 	var hidden offCurve
@@ -842,7 +900,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 	if e == nil || !(e.TargetLoss > e.B2) {
 		return plots.ConvergenceData{}, false
 	}
-	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level}
+	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level, Servers: servers}
 	top := max(servers, m.Reference.MaxWorkers, 2)
 	// Measured losses by worker count, from evals.csv.
 	measured := map[int][][2]float64{}
@@ -952,18 +1010,19 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 	if cd.StillFalling() {
 		cap = head + fmt.Sprintf("still falling at N = %d, the largest drawn, %s s.", int(bw), plots.Num(bt))
 	}
-	if int(bw) > servers && len(cd.TimePredicted) > 0 && cd.TimePredicted[0].X <= float64(servers) {
+	cd.Servers = servers
+	if iw, it, ok := cd.ClusterBest(); ok {
 		// the curve runs past the cluster to the fitted counts: say
-		// the best the cluster holds first (it named N = 63 of 16)
-		in := plots.ConvergenceData{}
+		// the best the cluster holds first (it named N = 63 of 16); the
+		// figure marks both
+		last := 0.0
 		for _, b := range cd.TimePredicted {
 			if b.X <= float64(servers) {
-				in.TimePredicted = append(in.TimePredicted, b)
+				last = b.X
 			}
 		}
-		iw, it := in.Best()
 		cap = head + fmt.Sprintf("fastest at N = %d on the cluster's %s, %s s", int(iw), words.Count(servers, "server"), plots.Num(it))
-		if iw == in.TimePredicted[len(in.TimePredicted)-1].X {
+		if iw == last {
 			// the cluster's end, and the curve falls on past it
 			what := "all the cluster's " + words.Count(servers, "server")
 			if int(iw) < servers {
@@ -980,6 +1039,10 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 	}
 	if never > 0 {
 		cap += fmt.Sprintf(" The predicted time to the target is infinite from N = %d on (infinite updates to reach it): those N are not drawn.", never)
+	}
+	if cd.FitsCoincide() {
+		// (lambda 0: the legend listed every N, and one line showed)
+		cap += fmt.Sprintf(" The fitted lines of every N coincide (the fitted loss per update does not depend on the workers: no staleness cost), so the line of N = %d, drawn last, hides the others.", cd.Curves[len(cd.Curves)-1].Workers)
 	}
 	return cap, bw
 }
@@ -1041,8 +1104,10 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 	n := float64(o.servers)
 	cdfLoad := o.loads[len(o.loads)/2]
 	tab = plots.Table{Title: "Simulated mean response time (s), whole workers, 95% interval over seeds", Columns: []string{"policy"}}
-	for _, l := range o.loads {
-		tab.Columns = append(tab.Columns, "load "+plots.Num(l))
+	// (labels that tell the loads apart, and a load below 1 never "1")
+	labels := plots.LoadLabels(o.loads)
+	for _, l := range labels {
+		tab.Columns = append(tab.Columns, "load "+l)
 	}
 	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
 	defer bar.Done()
@@ -1057,7 +1122,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 		row := []string{name}
 		var cdf []float64
 		var pts []plots.LoadPoint
-		for _, l := range o.loads {
+		for li, l := range o.loads {
 			var means []float64
 			grows := 0
 			for s := 0; s < o.seeds; s++ {
@@ -1069,7 +1134,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 				bar.Add(1)
 				if err != nil {
-					return d, tab, nil, fmt.Errorf("%s at load %.3g, seed %d: %w", name, l, s+1, err)
+					return d, tab, nil, fmt.Errorf("%s at load %s, seed %d: %w", name, labels[li], s+1, err)
 				}
 				means = append(means, res.MeanResponse)
 				if growingQueue(res) {
@@ -1090,13 +1155,13 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 			if 2*grows > o.seeds {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
-				g := growCell{what: name + " at load " + plots.Num(l)}
+				g := growCell{what: name + " at load " + labels[li]}
 				if g.longer = longerRun(o.simJobs); g.longer > 0 {
 					g.settles, err = settlesOver(o.seeds, bar, func(s int) (planner.Result, error) {
 						w := reportWorkload(jobs, n, l, g.longer, uint64(s+1))
 						res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 						if err != nil {
-							err = fmt.Errorf("%s at load %.3g, seed %d, %d jobs: %w", name, l, s+1, g.longer, err)
+							err = fmt.Errorf("%s at load %s, seed %d, %d jobs: %w", name, labels[li], s+1, g.longer, err)
 						}
 						return res, err
 					})
@@ -1105,6 +1170,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 					}
 				}
 				cell += g.mark()
+				pts[len(pts)-1].NotSteady = strings.TrimSpace(g.mark())
 				growing = append(growing, g)
 			}
 			row = append(row, cell)
@@ -1258,9 +1324,9 @@ func reportPlanNote(jobsFile string, ends planEnds, jobs []plots.JobRow, pols []
 	shown := slices.ContainsFunc(jobs, func(j plots.JobRow) bool { return !math.IsNaN(j.CompletionLo) && !math.IsNaN(j.CompletionHi) }) ||
 		slices.ContainsFunc(pols, func(p plots.PolicyRow) bool { return !math.IsNaN(p.MeanFlowLo) && !math.IsNaN(p.MeanFlowHi) })
 	if len(ends.models) > 0 && shown {
-		return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation below repeats random workloads over seeds, on whole workers, and gives 95% intervals."
+		return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares). Ranges: " + strings.TrimPrefix(ends.note("the plan made again"), "ranges: ") + ". The simulation (its table and figure above) repeats random workloads over seeds, on whole workers, and gives 95% intervals."
 	}
-	return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares); they carry no interval. The simulation below repeats random workloads over seeds, on whole workers, and gives 95% intervals."
+	return "The plan and the policy comparison replay the jobs of " + jobsFile + " exactly (ideal fractional shares); they carry no interval. The simulation (its table and figure above) repeats random workloads over seeds, on whole workers, and gives 95% intervals."
 }
 
 // reportNum formats a time for a table: whole seconds from 1000 s to

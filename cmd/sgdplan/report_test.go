@@ -557,6 +557,11 @@ func TestReportGrowingQueue(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^\| srpt \| [^|]* \* \|`).Match(md) || regexp.MustCompile(`(?m)^\| equi \| [^|]* \* \|`).Match(md) {
 		t.Errorf("srpt not marked, or equi marked:\n%s", md)
 	}
+	// the figure fades those cells, and its caption says so (it drew
+	// them as ordinary means)
+	if !strings.Contains(string(md), "marked * or † in the table) are no steady-state values") {
+		t.Errorf("the simulation caption does not say which points are no steady state:\n%s", md)
+	}
 }
 
 // The count note says what the recommended count is when it is not the
@@ -938,5 +943,154 @@ func TestGrowingWarning(t *testing.T) {
 	}
 	if longerRun(100) != 400 || longerRun(1000) != 4000 || longerRun(1001) != 0 {
 		t.Errorf("longerRun: %d, %d, %d", longerRun(100), longerRun(10000), longerRun(10001))
+	}
+}
+
+// The fit figure of a model fitted on 2 workers and more cuts the band
+// extrapolated to one worker (496.7 steps/s, where the points reach 16.2)
+// at its y axis, and the caption says so.
+func TestReportFitBandOffAxis(t *testing.T) {
+	tmp := t.TempDir()
+	m := filepath.Join(tmp, "gns.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--out", m); code != 0 {
+		t.Fatalf("fit exit %d: %s", code, stderr)
+	}
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p,model\nj,0,3600,,gns.json\n"), 0o644)
+	md := quickReport(t, m, jobs, "8", filepath.Join(tmp, "r"))
+	if !strings.Contains(md, "The band rises off the axis, to 496.7 at 1 worker (extrapolated away from the measured workers): the y axis ends at 1.5 times the highest drawn within them.") {
+		t.Errorf("the fit caption does not say the band is cut:\n%s", md)
+	}
+}
+
+// The simulation table's headers and the caption tell loads apart and
+// never write a load below 1 as "1": --loads 0.5,0.50001 read "load 0.5 |
+// load 0.5", and --loads 0.9999999 "load 1", the value --loads refuses.
+func TestReportLoadLabels(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "one.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p\nsolo,0,3600,0.9\n"), 0o644)
+	for i, c := range []struct{ loads, header, cdf string }{
+		{"0.5,0.50001", "| policy | load 0.5 | load 0.50001 |", "at load 0.50001 ("},
+		{"0.9999999", "| policy | load 0.9999999 |", "at load 0.9999999 ("},
+	} {
+		out := filepath.Join(tmp, strconv.Itoa(i))
+		code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", c.loads)
+		if code != 0 {
+			t.Fatalf("--loads %s: exit %d: %s", c.loads, code, stderr)
+		}
+		md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+		if !strings.Contains(string(md), c.header) || !strings.Contains(string(md), c.cdf) {
+			t.Errorf("--loads %s: no %q or %q in\n%s", c.loads, c.header, c.cdf, md)
+		}
+	}
+}
+
+// The page's words match its order (tables, then figures, then notes):
+// the notes said "the simulation below" after it, and the fit caption
+// "the recommended workers below" under the plan's table; the notes' code
+// spans are <code>, not backticks.
+func TestReportPageOrder(t *testing.T) {
+	tmp := t.TempDir()
+	m := reportModel(t, tmp)
+	jobs := filepath.Join(tmp, "jobs.csv")
+	os.WriteFile(jobs, []byte("job,arrival,size,p,model\nbig,0,20000,0.9,\nfitted,0,5000,,model.json\n"), 0o644)
+	out := filepath.Join(tmp, "r")
+	quickReport(t, m, jobs, "8", out)
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	plan, sim, figs, notes := strings.Index(html, "<h2>Plan"), strings.Index(html, "<h2>Simulated"), strings.Index(html, "<h2>Figures"), strings.Index(html, "<h2>Notes")
+	if !(plan >= 0 && plan < sim && sim < figs && figs < notes) {
+		t.Fatalf("page order: plan %d, simulation %d, figures %d, notes %d", plan, sim, figs, notes)
+	}
+	for _, want := range []string{"The simulation (its table and figure above) repeats", "the recommended workers in the plan table above weigh", "<code>sgdplan check --workers "} {
+		if !strings.Contains(html, want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if n := html[notes:]; strings.Contains(n, "`") || strings.Contains(n, "simulation below") {
+		t.Errorf("the notes show backticks or point below:\n%s", n)
+	}
+}
+
+// The convergence caption says when the fitted lines of every worker count
+// coincide (no staleness cost: the legend listed each N, and one line
+// showed), and not when they differ.
+func TestReportConvergenceCoincide(t *testing.T) {
+	line := func(n int, b0 float64) plots.LossCurve {
+		c := plots.LossCurve{Workers: n}
+		for k := 0.0; k <= 1000; k += 100 {
+			c.FitUpdates = append(c.FitUpdates, k)
+			c.FitLoss = append(c.FitLoss, 1/(b0*k+0.5))
+		}
+		return c
+	}
+	d := plots.ConvergenceData{Target: 0.5, TimePredicted: []plots.Band{{X: 1, Y: 30}, {X: 2, Y: 20}, {X: 3, Y: 25}},
+		Curves: []plots.LossCurve{line(1, 0.01), line(2, 0.01), line(16, 0.01)}}
+	const want = " The fitted lines of every N coincide (the fitted loss per update does not depend on the workers: no staleness cost), so the line of N = 16, drawn last, hides the others."
+	if got, _ := convergenceCaption(d, 8, 0.9); !strings.HasSuffix(got, want) {
+		t.Errorf("caption\n%s\nwant it to end\n%s", got, want)
+	}
+	d.Curves[1] = line(2, 0.008)
+	if got, _ := convergenceCaption(d, 8, 0.9); strings.Contains(got, "coincide") {
+		t.Errorf("lines that differ: %s", got)
+	}
+}
+
+// fit --plot and report label one model's fit figure alike: updates/s for
+// asynchronous SGD, steps/s for synchronous (fit --plot said steps/s where
+// report said updates/s), and the report's caption counts the same.
+func TestFitFigureYLabel(t *testing.T) {
+	tmp := t.TempDir()
+	sync := filepath.Join(tmp, "gns.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--out", sync, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	for _, c := range []struct{ path, want string }{
+		{asgdModel(t, tmp), "throughput (updates/s)"},
+		{sync, "throughput (steps/s)"},
+	} {
+		m, err := fit.LoadModel(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := reportFitData(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fd := fitPlotData(m, nil, nil); fd.YLabel != c.want || rd.YLabel != c.want {
+			t.Errorf("%s (%s): fit --plot %q, report %q, want %q", filepath.Base(c.path), m.Mode, fd.YLabel, rd.YLabel, c.want)
+		}
+	}
+}
+
+// A model fitted on its profile alone: the report says why there is no
+// out-of-sample error, as fit does ("no training run besides the
+// profile"), where it said "leave-one-configuration-out error not
+// computed".
+func TestReportCVWording(t *testing.T) {
+	tmp := t.TempDir()
+	one := filepath.Join(tmp, "one.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--family", "mva", "--train-workers", "1", "--out", one, "--bootstrap", "20"); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	m, err := fit.LoadModel(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := reportCV(m), "no out-of-sample error: no training run besides the 1-worker profile"; got != want {
+		t.Errorf("one configuration: %q, want %q", got, want)
+	}
+	// with other training runs: the profile's error on them, as before
+	two, err := fit.LoadModel(reportModel(t, tmp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := reportCV(two); !strings.HasPrefix(got, "error ") || !strings.HasSuffix(got, "% on the training runs besides the 1-worker profile (out of sample: nothing is refitted)") {
+		t.Errorf("three configurations: %q", got)
 	}
 }

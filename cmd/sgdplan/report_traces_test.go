@@ -102,8 +102,13 @@ func TestReportTracesFromAnotherFolder(t *testing.T) {
 			t.Errorf("older model from another folder: %s drawn", f)
 		}
 	}
-	if !strings.Contains(html, "<code>"+filepath.Join("run", "input", "traces")+" (not found: no phases or staleness figure)</code>") {
+	// the note follows the path, outside its code span (it sat inside
+	// the backticks)
+	if !strings.Contains(html, "<code>"+filepath.Join("run", "input", "traces")+"</code> (not found: no phases or staleness figure)") {
 		t.Errorf("the page's inputs do not mark the traces not found:\n%s", html)
+	}
+	if md, _ := os.ReadFile(filepath.Join("old", "summary.md")); !strings.Contains(string(md), "- `"+filepath.Join("run", "input", "traces")+"` (not found: no phases or staleness figure)\n") {
+		t.Errorf("summary.md's inputs do not mark the traces not found outside the path:\n%s", md)
 	}
 	if !strings.Contains(html, "<li>the traces old.json was fitted on are not found") {
 		t.Errorf("the page's warnings do not say the traces are not found")
@@ -173,7 +178,7 @@ func TestReportOneTraceMissing(t *testing.T) {
 		t.Errorf("stderr\n%s\nwant\n%s", stderr, want)
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "index.html"))
-	if !strings.Contains(string(html), "<code>"+found+" (found, not read: another trace of the model is not found)</code>") || strings.Contains(string(html), "<code>"+found+"</code>") {
+	if !strings.Contains(string(html), "<code>"+found+"</code> (found, not read: another trace of the model is not found)") || strings.Contains(string(html), "<code>"+found+"</code>, ") {
 		t.Errorf("the page lists %s as read:\n%s", found, html)
 	}
 	for _, f := range []string{"phases.png", "staleness.png"} {
