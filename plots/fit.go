@@ -190,42 +190,32 @@ const fitYCap = 1.5
 // measured workers: the measured points and their intervals, the curve and
 // its band at the worker counts from the least measured to the most, and
 // the saturation bound.
-func (d FitData) inRangeTop() float64 {
+func (d FitData) inRangeTop() float64 { return d.top(true) }
+
+// allTop returns the highest value of the measured points and their
+// intervals, the curve and its band, and the saturation bound.
+func (d FitData) allTop() float64 { return d.top(false) }
+
+// top is inRangeTop (inRange) or allTop.
+func (d FitData) top(inRange bool) float64 {
 	top := math.Inf(-1)
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi := math.Inf(-1), math.Inf(1)
+	if inRange {
+		lo, hi = math.Inf(1), math.Inf(-1)
+	}
 	for _, m := range d.Measured {
 		top = math.Max(top, m.Y)
 		if !math.IsNaN(m.Hi) {
 			top = math.Max(top, m.Hi)
 		}
-		lo, hi = math.Min(lo, m.X), math.Max(hi, m.X)
+		if inRange {
+			lo, hi = math.Min(lo, m.X), math.Max(hi, m.X)
+		}
 	}
 	for _, c := range d.Curve {
 		if c.X < lo || c.X > hi {
 			continue
 		}
-		top = math.Max(top, c.Y)
-		if !math.IsNaN(c.Hi) {
-			top = math.Max(top, c.Hi)
-		}
-	}
-	if d.HasBounds() {
-		top = math.Max(top, d.Bound(math.Inf(1)))
-	}
-	return top
-}
-
-// allTop returns the highest value of the measured points and their
-// intervals, the curve and its band, and the saturation bound.
-func (d FitData) allTop() float64 {
-	top := math.Inf(-1)
-	for _, m := range d.Measured {
-		top = math.Max(top, m.Y)
-		if !math.IsNaN(m.Hi) {
-			top = math.Max(top, m.Hi)
-		}
-	}
-	for _, c := range d.Curve {
 		top = math.Max(top, c.Y)
 		if !math.IsNaN(c.Hi) {
 			top = math.Max(top, c.Hi)
