@@ -438,8 +438,20 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			return res, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, pol.Name(), t, inSystem)
 		}
 		busy += sum * dt
+		// The clock: when the next arrival is this event (dt is its
+		// arrival - t) or the clock reaches it, that arrival exactly, not
+		// t + (arrival - t), which can land an ulp either side of it (a job
+		// arriving at an idle server started an ulp late and counted as
+		// queued). A departure that reaches the arrival had dt <= arrival
+		// - t, so it passes the arrival by rounding only. The segment
+		// recorded ends there too (it ended at t + dt, an ulp past the
+		// next one's start, and plan --plot refused the overlap).
+		next, atArrival := t+dt, false
+		if ah.Len() > 0 && (dt == jobs[ah.h[0]].Arrival-t || t+dt >= jobs[ah.h[0]].Arrival) {
+			next, atArrival = jobs[ah.h[0]].Arrival, true
+		}
 		if s.Record && dt > 0 {
-			seg := Segment{Start: t, End: t + dt, Jobs: append([]int(nil), shown...)}
+			seg := Segment{Start: t, End: next, Jobs: append([]int(nil), shown...)}
 			if fast {
 				// every job in the system; those not shown hold none
 				seg.Jobs = append(seg.Jobs, idle.h...)
@@ -452,22 +464,15 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 			res.Segments = append(res.Segments, seg)
 		}
 		inSys += float64(inSystem) * dt
-		// The clock: when the next arrival is this event (dt is its
-		// arrival - t) or the clock reaches it, that arrival exactly, not
-		// t + (arrival - t), which can land an ulp either side of it (a job
-		// arriving at an idle server started an ulp late and counted as
-		// queued). A departure that reaches the arrival had dt <= arrival
-		// - t, so it passes the arrival by rounding only.
-		// The span likewise restarts at each arrival the clock is set to
-		// (arrival - first, both exact) and sums the intervals since: a
-		// clock at 1e12 s drops a departure 1e-6 s on, so the interval
-		// from it to the next arrival, arrival - t, holds that 1e-6 s
-		// again, and a sum across arrivals would count it twice.
-		if ah.Len() > 0 && (dt == jobs[ah.h[0]].Arrival-t || t+dt >= jobs[ah.h[0]].Arrival) {
-			t = jobs[ah.h[0]].Arrival
+		// The span restarts at each arrival the clock is set to (arrival
+		// - first, both exact) and sums the intervals since: a clock at
+		// 1e12 s drops a departure 1e-6 s on, so the interval from it to
+		// the next arrival, arrival - t, holds that 1e-6 s again, and a sum
+		// across arrivals would count it twice.
+		t = next
+		if atArrival {
 			span = t - first
 		} else {
-			t += dt
 			span += dt
 		}
 		dts = append(dts, dt)

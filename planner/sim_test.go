@@ -346,9 +346,16 @@ func TestSimulateArrivalAtIdleNotQueued(t *testing.T) {
 		{hideQueueing(FCFSRigid{}), true}, // the general path
 		{Equi{}, false},
 	} {
-		r, err := Simulate(jobs, c.pol, Settings{Servers: 2, Integer: c.integer})
+		r, err := Simulate(jobs, c.pol, Settings{Servers: 2, Integer: c.integer, Record: true})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// the recorded segments end where the next starts (the one before
+		// C's arrival ended an ulp past it, and plan --plot refused that)
+		for i := 1; i < len(r.Segments); i++ {
+			if r.Segments[i].Start < r.Segments[i-1].End {
+				t.Errorf("%s integer=%v: segment %d starts at %v, before segment %d ends (%v)", c.pol.Name(), c.integer, i, r.Segments[i].Start, i-1, r.Segments[i-1].End)
+			}
 		}
 		j := r.Jobs[2]
 		if j.Start != 12.566 || j.Queued || j.Response != 1 {

@@ -735,6 +735,18 @@ func TestSimulationLoadSeries(t *testing.T) {
 	if lo, hi := d.loadRange(); math.Abs(lo-0.432) > 1e-12 || math.Abs(hi-0.768) > 1e-12 {
 		t.Errorf("load axis [%g, %g], want [0.432, 0.768]", lo, hi)
 	}
+	// loads 0.1 and 0.9: the spread is 0.4 x the least load, 0.04, not
+	// 0.4 x the gap, 0.32, which shifted a point to load -0.06
+	far := SimulationData{Responses: d.Responses, Loads: []LoadPoint{
+		{Policy: "equi", Load: 0.1, Mean: 1, Lo: nan, Hi: nan}, {Policy: "srpt", Load: 0.1, Mean: 1, Lo: nan, Hi: nan},
+		{Policy: "equi", Load: 0.9, Mean: 2, Lo: nan, Hi: nan}, {Policy: "srpt", Load: 0.9, Mean: 2, Lo: nan, Hi: nan},
+	}}
+	if s := far.loadSeries(); math.Abs(s[0].points[0].X-0.08) > 1e-12 || math.Abs(s[1].points[0].X-0.12) > 1e-12 {
+		t.Errorf("loads 0.1 and 0.9: the points at 0.1 shifted to %g and %g, want 0.08 and 0.12", s[0].points[0].X, s[1].points[0].X)
+	}
+	if lo, _ := far.loadRange(); !(lo >= 0 && lo < 0.08) {
+		t.Errorf("loads 0.1 and 0.9: the axis starts at %g, want in [0, 0.08)", lo)
+	}
 	f, err := SimulationFigure(d)
 	if err != nil {
 		t.Fatal(err)

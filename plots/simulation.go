@@ -186,8 +186,8 @@ func (d SimulationData) loadOffsets(order []string) map[string]float64 {
 }
 
 // loadWidth is the width over which the policies' points at one load are
-// spread: loadSpread times the smallest gap between loads, or
-// loadSpreadOne for one load.
+// spread: loadSpread times the smallest gap between loads or the least
+// load, whichever is smaller, or loadSpreadOne for one load.
 func (d SimulationData) loadWidth() float64 {
 	loads := d.loads()
 	if len(loads) < 2 {
@@ -197,7 +197,10 @@ func (d SimulationData) loadWidth() float64 {
 	for i := 1; i < len(loads); i++ {
 		gap = math.Min(gap, loads[i]-loads[i-1])
 	}
-	return loadSpread * gap
+	// and no wider than loadSpread of the least load, so that no point
+	// is shifted to a load of 0 or below (--loads 0.1,0.9 drew them from
+	// -0.06, cut at the axis)
+	return loadSpread * math.Min(gap, loads[0])
 }
 
 // LoadLabels returns the labels of loads, each written as Num writes it (4

@@ -58,13 +58,15 @@ func emptyPath(c *cli.Context, flag, without string) error {
 	return nil
 }
 
-// plotName warns on c's stderr when the --plot path of the command cmd
-// does not end in .png: the figure is a PNG whatever the name (out.txt was
-// written as one without a word).
-func plotName(c *cli.Context, path string) {
+// plotName refuses a --plot path of the command cmd that does not end in
+// .png (any case), as an empty one is refused: the figure is a PNG
+// whatever the name (out.txt, then p.svg, were written as one, with a
+// warning at most).
+func plotName(cmd, path string) error {
 	if !strings.HasSuffix(strings.ToLower(path), ".png") {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --plot %s: the figure is written as a PNG whatever the name (it does not end in .png)\n", path)
+		return badInput(fmt.Errorf("%s: --plot %s: want a path ending in .png (the figure is a PNG; no other format is drawn)", cmd, path))
 	}
+	return nil
 }
 
 // sameFile reports whether paths a and b name the same file: by identity

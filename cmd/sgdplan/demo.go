@@ -280,7 +280,7 @@ func demoOutputs(out, traceDir string) error {
 		if len(shown) > 4 {
 			shown = append(slices.Clip(shown[:3]), fmt.Sprintf("and %d more", len(theirs)-3))
 		}
-		return badInput(fmt.Errorf("demo: --out %s holds %s but no earlier sgdplan demo (a demo.txt that sgdplan demo wrote): the demo would overwrite %s; move %s away or give --out another folder",
+		return badInput(fmt.Errorf("demo: --out %s holds %s but no earlier sgdplan demo (a demo.txt that sgdplan demo wrote, or the .sgdplan-demo-in-progress marker of one cut short): the demo would overwrite %s; move %s away or give --out another folder",
 			out, strings.Join(shown, ", "), it, it))
 	}
 	// (the user's own fit.png or index.html, in a folder without an

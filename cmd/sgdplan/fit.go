@@ -124,10 +124,10 @@ func runFit(c *cli.Context) error {
 			if err := outFolder("fit", f, p); err != nil {
 				return err
 			}
-			if f == "plot" && !strings.HasSuffix(strings.ToLower(p), ".png") {
-				// refused, as an empty --plot is: the figure is a PNG
-				// whatever the name, and p.svg was one without a word
-				return badInput(fmt.Errorf("fit: --plot %s: want a path ending in .png (the fit figure is a PNG; no other format is drawn)", p))
+			if f == "plot" {
+				if err := plotName("fit", p); err != nil {
+					return err
+				}
 			}
 		}
 	}

@@ -616,11 +616,16 @@ func planAction(c *cli.Context) error {
 		if err := outFolder("plan", "plot", p); err != nil {
 			return err
 		}
-		plotName(c, p)
 	}
 	jobs, err := planLoadJobs(c, &s)
 	if err != nil {
 		return err
+	}
+	// after the jobs: a --plot that names one of the inputs says so first
+	if p := c.String("plot"); p != "" {
+		if err := plotName("plan", p); err != nil {
+			return err
+		}
 	}
 	n := s.servers
 	ends := planFindEnds(jobs)

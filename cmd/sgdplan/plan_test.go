@@ -391,20 +391,28 @@ func TestPlanNumericWarningPrefix(t *testing.T) {
 	}
 }
 
-// A --plot path not ending in .png is written as a PNG with a warning
-// (silently before).
-func TestPlotNameWarning(t *testing.T) {
+// A --plot path not ending in .png is refused (exit 2, nothing written),
+// by plan and simulate as by fit: it was written as a PNG with a warning
+// (silently before that).
+func TestPlotNameRefused(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.txt")
-	code, _, stderr := runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "4", "--plot", out)
-	if code != 0 || !strings.Contains(stderr, "plan: warning: --plot "+out+": the figure is written as a PNG whatever the name") {
-		t.Errorf("exit %d: %s", code, stderr)
+	worked := filepath.Join(jobsExample, "worked.csv")
+	for _, args := range [][]string{{"plan", "--jobs", worked, "--servers", "4"}, {"simulate", "--jobs", worked, "--servers", "4", "--policy", "equi"}} {
+		code, _, stderr := runCmd(t, append(args, "--plot", out)...)
+		if code != exitBadInput || !strings.Contains(stderr, args[0]+": --plot "+out+": want a path ending in .png") {
+			t.Errorf("%s: exit %d: %s", args[0], code, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: %s was written", args[0], out)
+		}
 	}
-	checkPNG(t, out)
-	code, _, stderr = runCmd(t, "plan", "--jobs", filepath.Join(jobsExample, "worked.csv"), "--servers", "4", "--plot", filepath.Join(dir, "a.PNG"))
-	if code != 0 || strings.Contains(stderr, "whatever the name") {
+	png := filepath.Join(dir, "a.PNG")
+	code, _, stderr := runCmd(t, "plan", "--jobs", worked, "--servers", "4", "--plot", png)
+	if code != 0 || strings.Contains(stderr, "--plot") {
 		t.Errorf(".PNG: exit %d: %s", code, stderr)
 	}
+	checkPNG(t, png)
 }
 
 // With weights the closed form's optimum is the weighted total, for
@@ -428,7 +436,7 @@ func TestPlanSimulateWarningPrefix(t *testing.T) {
 	dir := t.TempDir()
 	jobs := writeTestFile(t, dir, "jobs.csv", "job,size,p,rigid_workers,max_worker\na,40,0.5,9,\nb,20,,,\n")
 	for _, args := range [][]string{
-		{"plan", "--policy", "all", "--p", "0.7", "--plot", filepath.Join(dir, "plan.img")},
+		{"plan", "--policy", "all", "--p", "0.7", "--plot", filepath.Join(dir, "plan.png")},
 		{"simulate", "--policy", "all", "--p", "0.7", "--seeds", "3"},
 	} {
 		code, _, stderr := runCmd(t, append(args, "--jobs", jobs, "--servers", "4")...)

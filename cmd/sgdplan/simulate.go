@@ -145,7 +145,9 @@ func simulateAction(c *cli.Context) error {
 		if err := outFolder("simulate", "plot", p); err != nil {
 			return err
 		}
-		plotName(c, p)
+		if err := plotName(c.Command.Name, p); err != nil {
+			return err
+		}
 	}
 	es := c.Float64("early-stop")
 	if !(es >= 0 && es <= 1) {

@@ -940,7 +940,9 @@ func (d *datasetResult) profileMarkdown(b *bytes.Buffer) {
 		worst = math.Max(worst, sc.Worst)
 		n++
 	}
-	fmt.Fprintf(b, "| **mean** | | **%s** | %s |\n", pct(sum/float64(n)), pct(worst))
+	if n > 0 {
+		fmt.Fprintf(b, "| **mean** | | **%s** | %s |\n", pct(sum/float64(n)), pct(worst))
+	}
 	if len(d.variants) > 0 {
 		var c, f float64
 		for _, v := range d.variants {
