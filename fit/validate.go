@@ -373,16 +373,10 @@ func AsyncSeries(name string, t *traces.Trace) ([]Series, error) {
 	if err != nil {
 		return nil, err
 	}
-	type key struct {
-		ps    int
-		bw    float64
-		batch int
-		bytes int64
-	}
-	idx := map[key]int{}
+	idx := map[asyncKey]int{}
 	var out []Series
 	for _, r := range stats {
-		k := key{r.PS, nz(r.Bandwidth), r.Batch, r.ParamBytes}
+		k := asyncKeyOf(r)
 		i, ok := idx[k]
 		if !ok {
 			i = len(out)
@@ -411,6 +405,39 @@ func AsyncSeries(name string, t *traces.Trace) ([]Series, error) {
 		}
 	}
 	return out, nil
+}
+
+// asyncKey is what the runs of one AsyncSeries share: the shards, the link
+// rate, the batch and the model size.
+type asyncKey struct {
+	ps    int
+	bw    float64
+	batch int
+	bytes int64
+}
+
+func asyncKeyOf(r RunStats) asyncKey { return asyncKey{r.PS, nz(r.Bandwidth), r.Batch, r.ParamBytes} }
+
+// OneShardRuns returns, for each of AsyncSeries' series ss, the runs of the
+// series of 1 shard at its link rate, batch and model size (itself for a
+// series of 1 shard): where the protocol's two-node profile, 1 worker and
+// 1 shard, comes from; nil where there is none.
+func OneShardRuns(ss []Series) [][]RunStats {
+	one := map[asyncKey][]RunStats{}
+	for _, s := range ss {
+		if len(s.Runs) > 0 && s.Runs[0].PS == 1 {
+			one[asyncKeyOf(s.Runs[0])] = s.Runs
+		}
+	}
+	out := make([][]RunStats, len(ss))
+	for i, s := range ss {
+		if len(s.Runs) > 0 {
+			k := asyncKeyOf(s.Runs[0])
+			k.ps = 1
+			out[i] = one[k]
+		}
+	}
+	return out
 }
 
 // ProfileMethod is sgdplan on a step trace's runs: FitSteps with --family

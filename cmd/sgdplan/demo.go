@@ -221,20 +221,31 @@ func earlierDemo(out string) bool {
 func demoFiles(traceDir string) (files, dirs []string) {
 	files = []string{"jobs.csv", "model.json", "fit-train.png", "demo.txt", demoMarker}
 	dirs = []string{"input"}
-	fs.WalkDir(sgdplan.TestData, traceDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		rel := path.Join("input", "traces", strings.TrimPrefix(strings.TrimPrefix(p, traceDir), "/"))
-		switch {
-		case d.IsDir():
+	walkEmbedded(traceDir, func(p, rel string, dir bool) error {
+		if rel = path.Join("input", "traces", rel); dir {
 			dirs = append(dirs, rel)
-		case path.Ext(p) != ".md":
+		} else {
 			files = append(files, rel)
 		}
 		return nil
 	})
 	return files, dirs
+}
+
+// walkEmbedded calls fn on every folder and file of the embedded folder
+// src but its .md files, with its path p and its path rel relative to src
+// (slash-separated; "" for src): what copyEmbedded writes and demoFiles
+// lists.
+func walkEmbedded(src string, fn func(p, rel string, dir bool) error) error {
+	return fs.WalkDir(sgdplan.TestData, src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && path.Ext(p) == ".md" {
+			return nil
+		}
+		return fn(p, strings.TrimPrefix(strings.TrimPrefix(p, src), "/"), d.IsDir())
+	})
 }
 
 // demoOutputs refuses, before anything is written, an output folder where
@@ -293,17 +304,10 @@ func demoOutputs(out, traceDir string) error {
 
 // copyEmbedded writes the embedded folder src into dst.
 func copyEmbedded(src, dst string) error {
-	return fs.WalkDir(sgdplan.TestData, src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, src), "/")
+	return walkEmbedded(src, func(p, rel string, dir bool) error {
 		target := filepath.Join(dst, filepath.FromSlash(rel))
-		if d.IsDir() {
+		if dir {
 			return os.MkdirAll(target, 0o755)
-		}
-		if path.Ext(p) == ".md" {
-			return nil
 		}
 		b, err := fs.ReadFile(sgdplan.TestData, p)
 		if err != nil {

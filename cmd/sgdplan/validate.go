@@ -373,13 +373,8 @@ func asyncDataset(name string, paths []asyncInput, ms []fit.Method) (datasetResu
 		// the two-node profile is the 1-worker, 1-shard run at the
 		// series' link rate, batch and model size (the protocol), also
 		// for a series of 2 shards, whose 1-worker run it predicts
-		oneShard := map[profileKey][]fit.RunStats{}
-		for _, s := range ss {
-			if k, ok := profileKeyOf(s); ok && k.ps == 1 {
-				oneShard[k] = s.Runs
-			}
-		}
-		for _, s := range ss {
+		oneShard := fit.OneShardRuns(ss)
+		for si, s := range ss {
 			if len(s.Train) == 0 || len(s.Test) == 0 {
 				d.skipped = append(d.skipped, fmt.Sprintf("%s (%d runs with <= 2 workers, %d with >= 3)", s.Name, len(s.Train), len(s.Test)))
 				continue
@@ -397,9 +392,7 @@ func asyncDataset(name string, paths []asyncInput, ms []fit.Method) (datasetResu
 					all.Test = append(all.Test, q)
 				}
 			}
-			k, _ := profileKeyOf(s)
-			k.ps = 1
-			if runs := oneShard[k]; runs != nil {
+			if runs := oneShard[si]; runs != nil {
 				d.profile = append(d.profile, fit.ScoreSeries(all, []fit.Method{fit.ProfileMethod("profile", runs, []int{1}, "exact")})[0])
 				d.profileN = append(d.profileN, len(all.Test))
 			} else {
@@ -415,26 +408,6 @@ func asyncDataset(name string, paths []asyncInput, ms []fit.Method) (datasetResu
 		d.summarize(len(ms))
 	}
 	return d, nil
-}
-
-// profileKey is what a two-node profile and the runs it predicts share:
-// the link rate, the batch and the model size (and the shards it was run
-// on).
-type profileKey struct {
-	ps    int
-	bw    float64
-	batch int
-	bytes int64
-}
-
-// profileKeyOf is the key of the series s (AsyncSeries: one key a series);
-// false for a series without runs.
-func profileKeyOf(s fit.Series) (profileKey, bool) {
-	if len(s.Runs) == 0 {
-		return profileKey{}, false
-	}
-	r := s.Runs[0]
-	return profileKey{r.PS, r.Bandwidth, r.Batch, r.ParamBytes}, true
 }
 
 // polluxLoss turns each pollux-osdi21 job's validation metric into a loss
