@@ -185,14 +185,16 @@ func AutoMethodCV(name string, s Settings) Method {
 // workers. Where a series pools several batches, the largest training
 // configuration is that of the predicted configuration's own batch (the
 // global batch of synchronous data, the per-worker batch of asynchronous
-// data), the largest of all when its batch was not trained on.
+// data); on synchronous data without one, that of its per-worker batch
+// (the weak-scaling baseline: the per-worker rate kept); the largest of
+// all when neither batch was trained on.
 func BaselineMethods() []Method {
 	// larger: more workers, then the faster
 	larger := func(p, than *Point) bool {
 		return than == nil || p.Config.Workers > than.Config.Workers || (p.Config.Workers == than.Config.Workers && p.StepsPerS > than.StepsPerS)
 	}
 	largest := func(train []Point, c model.Config) Point {
-		var b, bAll *Point
+		var b, bWorker, bAll *Point
 		for i := range train {
 			p := &train[i]
 			if larger(p, bAll) {
@@ -201,11 +203,17 @@ func BaselineMethods() []Method {
 			if sameBatch(p, c) && larger(p, b) {
 				b = p
 			}
+			if sameWorkerBatch(p, c) && larger(p, bWorker) {
+				bWorker = p
+			}
 		}
-		if b == nil {
-			return *bAll
+		switch {
+		case b != nil:
+			return *b
+		case bWorker != nil:
+			return *bWorker
 		}
-		return *b
+		return *bAll
 	}
 	return []Method{
 		{Name: "constant", Fit: func(train []Point) (func(model.Config) float64, string, error) {
@@ -234,6 +242,13 @@ func sameBatch(p *Point, c model.Config) bool {
 		a *= float64(p.Config.Workers)
 		b *= float64(c.Workers)
 	}
+	return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// sameWorkerBatch reports whether c runs at p's per-worker batch, within
+// 1e-9 relative.
+func sameWorkerBatch(p *Point, c model.Config) bool {
+	a, b := p.Config.Batch, c.Batch
 	return math.Abs(a-b) <= 1e-9*math.Max(math.Abs(a), math.Abs(b))
 }
 

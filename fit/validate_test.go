@@ -37,8 +37,8 @@ func TestProtocolSeriesElasticFlowPerModel(t *testing.T) {
 
 // The constant and linear baselines start from the largest training
 // configuration at the predicted configuration's own batch (global batch
-// on synchronous data), and from the largest of all when that batch was
-// not trained on.
+// on synchronous data), then at its per-worker batch (the weak-scaling
+// baseline), and from the largest of all when neither was trained on.
 func TestBaselinesMatchTheBatch(t *testing.T) {
 	pt := func(w int, gb, stepsPerS float64) Point {
 		return Point{Config: model.Config{Workers: w, Batch: gb / float64(w)}, StepsPerS: stepsPerS, SamplesPerStep: gb}
@@ -54,7 +54,8 @@ func TestBaselinesMatchTheBatch(t *testing.T) {
 	}{
 		{16, 64, 20, 40},   // from (8, 64): 20 steps/s, 2x the workers
 		{16, 128, 9, 36},   // from (4, 128): 9 steps/s, 4x
-		{16, 256, 30, 7.5}, // 256 not trained on: the largest of all, (8, 32): 960 samples/s, 2x the workers, over 256 samples a step
+		{16, 512, 9, 9},    // 512 not trained on, its per-worker 32 is: from (4, 128), the per-worker rate kept
+		{16, 256, 30, 7.5}, // neither 256 nor 16 a worker trained on: the largest of all, (8, 32): 960 samples/s, 2x the workers, over 256 samples a step
 	} {
 		cfg := model.Config{Workers: c.w, Batch: c.gb / float64(c.w)}
 		if got := constant(cfg); math.Abs(got-c.cons) > 1e-12 {
