@@ -110,8 +110,8 @@ func TestParseModelCurveSamples(t *testing.T) {
 		t.Fatalf("read back %v, scale %g", e.CurveSamples, e.CurveScale)
 	}
 	for _, c := range []struct{ old, new, want string }{
-		{"0.0097357", "-1", "curve sample 2: b0 = -1: want > 0 and finite"},
-		{"0.0097357", "0", "curve sample 2: b0 = 0: want > 0 and finite"},
+		{"0.0097357", "-1", "curve sample 2: b0 = -1: want >= 0 and finite"},
+		{"0.0097357", "NaN", "invalid character"},
 		{"0.98357", "-0.5", "curve sample 2: b1 = -0.5: want >= 0 and finite"},
 		{"0.101357", "-2", "curve sample 1: b2 = -2: want >= 0"},
 		{"0.0102357", "-3", "curve sample 1: lambda = -3: want >= 0"},
@@ -146,6 +146,78 @@ func TestParseModelCurveSamples(t *testing.T) {
 		if want := fmt.Sprintf("m.json:%d:%d: ", line, col); !strings.Contains(err.Error(), want) {
 			t.Errorf("%s -> %s: %v, want it at %s", c.old, c.new, err, want)
 		}
+	}
+}
+
+// A curve sample whose rate b0 is 0 (a resample through which the loss
+// does not fall) is a curve that never reaches a target below its start:
+// model.json takes it (fit wrote such samples, then refused its own model
+// and wrote none), and the updates to target count it as +Inf, so that
+// enough of them leave the interval without an upper end.
+func TestCurveSamplesZeroRate(t *testing.T) {
+	mk := func(zeros int) *Model {
+		m := fittedModel(t)
+		var samples [][]float64
+		for i := range 40 {
+			b0 := 0.01 * (1 + 0.005*float64(i-20))
+			if i < zeros {
+				b0 = 0
+			}
+			samples = append(samples, []float64{b0, 1, 0.1, 0})
+		}
+		m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.5, LowestLoss: 0.3, CurveSamples: samples}
+		doc, err := m.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseModel("m.json", doc)
+		if err != nil {
+			t.Fatalf("%d zero rates: %v", zeros, err)
+		}
+		return back
+	}
+	c := model.Config{Workers: 1, PS: 1}
+	// at loss 0.5: 1/(0.5-0.1) - 1 = 1.5 over b0 = 0.01, 150 updates
+	lo, hi, ok := mk(1).curveInterval(c, 0.5)
+	if !ok || !(lo > 100 && hi < 1000) || math.IsInf(hi, 0) {
+		t.Errorf("one zero rate in 40: [%g, %g] (%v), want finite ends near 150 (the zero past the 95th percentile's reach)", lo, hi, ok)
+	}
+	if _, hi, _ := mk(10).curveInterval(c, 0.5); !math.IsInf(hi, 1) {
+		t.Errorf("10 zero rates in 40: upper end %g, want +Inf (the target never reached in a quarter of the resamples)", hi)
+	}
+	if lo, _, _ := mk(10).curveInterval(c, 5); lo != 0 {
+		t.Errorf("a target above the start (1.1): lower end %g, want 0 (reached before any update, zero rate or not)", lo)
+	}
+}
+
+// An efficiency with b0, b1 and b2 all 0 is the staleness law alone (no
+// loss curve could be fitted): model.json takes it, which fit's own check
+// refused, so that a trace with 2 losses a run, or a loss that does not
+// fall, wrote no model at all. b0 = 0 with a curve beside it is refused.
+func TestParseModelNoCurve(t *testing.T) {
+	m := fittedModel(t)
+	m.Efficiency = &Efficiency{StalenessPerWorker: 1, StalenessAssumed: true}
+	doc, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseModel("m.json", doc)
+	if err != nil {
+		t.Fatalf("staleness law alone: %v", err)
+	}
+	if e := back.Efficiency; e == nil || e.B0 != 0 || e.StalenessPerWorker != 1 {
+		t.Fatalf("read back %+v", back.Efficiency)
+	}
+	if u := back.UpdatesToTarget(2, 0.5); !math.IsNaN(u) && !math.IsInf(u, 1) {
+		t.Errorf("updates to target without a curve: %g, want none", u)
+	}
+	m.Efficiency = &Efficiency{B1: 1, B2: 0.1, StalenessPerWorker: 1}
+	doc, err = m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseModel("m.json", doc); err == nil || !strings.Contains(err.Error(), "b0 = 0: want the loss curve's rate, > 0 (or b0, b1 and b2 all 0") {
+		t.Errorf("b0 = 0 beside b1 and b2: %v", err)
 	}
 }
 

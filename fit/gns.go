@@ -269,6 +269,10 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		r.K, r.Staleness = k, 0
 	}
 	sf, err := FitStalenessLaw(runs, 0, 1, 0.9)
+	if err == nil && !(sf.Curve.B0 > 0) {
+		// model.json takes b0 = 0 beside a batch law as no curve
+		err = errorf("the fitted rate b0 is 0: the loss does not fall measurably beside its noise")
+	}
 	if err != nil {
 		eff.Warnings = append(eff.Warnings, "loss curve at the reference batch: "+strings.TrimPrefix(err.Error(), "fit: ")+": only the target loss the law was fitted at can be predicted")
 		return eff, nil, true

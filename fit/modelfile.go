@@ -1445,8 +1445,10 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: efficiency: batch %g: want the samples per update of the loss curve, > 0 (or absent)", at("efficiency.batch"), e.Batch)
 		}
 		switch {
-		case e.B0 < 0 || (e.B0 == 0 && e.GNS == nil):
-			return nil, errorf("%s: efficiency: b0 = %g: want the loss curve's rate, > 0", at("efficiency.b0"), e.B0)
+		case e.B0 < 0 || (e.B0 == 0 && e.GNS == nil && (e.B1 != 0 || e.B2 != 0 || len(e.CurveSamples) > 0)):
+			// b0, b1 and b2 all 0 is no loss curve (the staleness law
+			// alone: fit writes it when no curve could be fitted)
+			return nil, errorf("%s: efficiency: b0 = %g: want the loss curve's rate, > 0 (or b0, b1 and b2 all 0 with no curve_samples: no loss curve)", at("efficiency.b0"), e.B0)
 		case e.B2 < 0:
 			return nil, errorf("%s: efficiency: b2 = %g: want the loss curve's floor, >= 0", at("efficiency.b2"), e.B2)
 		case e.TargetLoss < 0:
@@ -1971,7 +1973,7 @@ func (e *Efficiency) CurveIntervals(level float64) (lo, hi [3]float64, ok bool) 
 }
 
 // checkCurveSamples checks efficiency.curve_samples: four values each,
-// (b0 > 0, b1 >= 0, b2 >= 0, lambda >= 0) finite, lambda 0 where the
+// (b0, b1, b2, lambda >= 0) finite, lambda 0 where the
 // model's is fixed or beside a batch law (whose curve counts steps at
 // its reference batch, with no staleness).
 func checkCurveSamples(e *Efficiency, at func(string) string) error {
@@ -1981,12 +1983,12 @@ func checkCurveSamples(e *Efficiency, at func(string) string) error {
 			return errorf("%s: efficiency: curve sample %d has %d values, want 4 (b0, b1, b2, lambda)", at(fmt.Sprintf("efficiency.curve_samples[%d]", i)), i+1, len(s))
 		}
 		for j, v := range s {
-			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 0 && v == 0) || (j == 3 && (e.LambdaFixed || e.GNS != nil) && v != 0)
+			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 3 && (e.LambdaFixed || e.GNS != nil) && v != 0)
 			if bad {
 				want := ">= 0 and finite"
 				switch {
 				case j == 0:
-					want = "> 0 and finite (the curve's rate)"
+					want = ">= 0 and finite (the curve's rate; 0: a resample whose loss does not fall, its targets never reached)"
 				case j == 3 && e.LambdaFixed:
 					want = "0 (lambda_fixed: the model holds lambda at 0)"
 				case j == 3 && e.GNS != nil:
@@ -2296,7 +2298,15 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 		if !(target > s[2]) {
 			return math.Inf(1)
 		}
-		return math.Max((1/(target-s[2])-s[1])/m.curveRate(c, s[0], s[3]), 0)
+		k := 1/(target-s[2]) - s[1]
+		if !(k > 0) {
+			return 0 // reached at the start
+		}
+		r := m.curveRate(c, s[0], s[3])
+		if !(r > 0) {
+			return math.Inf(1) // a resample whose loss does not fall (b0 = 0)
+		}
+		return k / r
 	}
 	iv := sampleInterval(at, []float64{e.B0, e.B1, e.B2, e.Lambda}, e.CurveSamples, e.CurveScale, m.Level)
 	return iv.Lo, iv.Hi, true

@@ -1088,6 +1088,13 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, "loss curves: "+strings.TrimPrefix(err.Error(), "fit: "))
 		return stalenessOnly()
 	}
+	if !(sf.Curve.B0 > 0) {
+		// the rate at its bound 0: a curve that never falls, through
+		// which every target below the start is never reached; model.json
+		// refuses it, and the fit failed whole, the throughput model too
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curves: the fitted rate b0 is 0 (initial loss %.4g, floor %.4g): over %d points the loss does not fall measurably beside its noise, so no loss curve is kept and the updates to a target are not predicted", 1/sf.Curve.B1+sf.Curve.B2, sf.Curve.B2, curvePoints(runs)))
+		return stalenessOnly()
+	}
 	// an exact fit, as curveUncertainty counts it (it keeps no samples)
 	if total, p := curvePoints(runs), curveParams(sf); total <= p {
 		with := "b0, b1, b2 and lambda"

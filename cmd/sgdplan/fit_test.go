@@ -833,3 +833,53 @@ func TestFitPlotNotPNG(t *testing.T) {
 	}
 	checkPNG(t, plot)
 }
+
+// A loss curve that cannot be fitted leaves the model without one, not
+// without a model: fit refused its own model.json (exit 1, nothing
+// written) when the fitted rate b0 was 0 (a loss that does not fall
+// measurably beside its noise: fit-flatloss), when no run had 3 losses
+// (the staleness law alone: fit-fewlosses), and when one of the curve's
+// bootstrap resamples had b0 = 0 (fit-flatsample: a falling, noisy loss).
+func TestFitUnfittableCurve(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		data, warn string
+		curve      bool
+	}{
+		{"fit-flatloss", "loss curves: the fitted rate b0 is 0", false},
+		{"fit-fewlosses", "no run has 3 or more finite losses: no loss curve", false},
+		{"fit-flatsample", "", true},
+	} {
+		out := filepath.Join(dir, c.data+".json")
+		code, _, stderr := runCmd(t, "fit", filepath.Join("testdata", c.data), "--out", out)
+		if code != 0 || !strings.Contains(stderr, c.warn) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 0 and %q", c.data, code, stderr, c.warn)
+			continue
+		}
+		m, err := fit.LoadModel(out)
+		if err != nil {
+			t.Fatalf("%s: %v", c.data, err)
+		}
+		e := m.Efficiency
+		if e == nil || (e.B0 > 0) != c.curve {
+			t.Errorf("%s: efficiency %+v, want a loss curve: %v", c.data, e, c.curve)
+			continue
+		}
+		code, stdout, stderr := runCmd(t, "predict", "--model", out, "--workers", "1,2", "--target-loss", "0.6")
+		if !c.curve {
+			if code != exitBadInput || !strings.Contains(stderr, "the model has no loss curve") {
+				t.Errorf("%s: predict --target-loss: exit %d, stderr %q; want exit 2, no loss curve", c.data, code, stderr)
+			}
+			continue
+		}
+		zero := 0
+		for _, s := range e.CurveSamples {
+			if s[0] == 0 {
+				zero++
+			}
+		}
+		if zero == 0 || code != 0 || !strings.Contains(stdout, "updates to target") {
+			t.Errorf("%s: %d curve samples with b0 = 0 (want some: the case under test); predict exit %d, stdout %q", c.data, zero, code, stdout)
+		}
+	}
+}
