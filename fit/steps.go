@@ -733,10 +733,10 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		tf.CVError = profileCV(prof, res.Points, stats, s, o.Queueing)
 		// What the intervals cover: with other training runs to check
 		// the profile on, the network's own error beyond it too.
-		e, w := profileExtrapolation(tf, prof, res.Points, s.Level)
-		if s.Bootstrap > 0 {
-			tf.Extrapolation = e
-		}
+		// (kept under --bootstrap 0 too: it resamples nothing, and its
+		// warning was printed while the model left it out)
+		var w string
+		tf.Extrapolation, w = profileExtrapolation(tf, prof, res.Points, s.Level)
 		tf.Warnings = append(tf.Warnings, w)
 		if prof.Bandwidth > 0 && prof.ParamBytes > 0 {
 			ref.ParamBytes, ref.Bandwidth = prof.ParamBytes, prof.Bandwidth

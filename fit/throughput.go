@@ -145,6 +145,11 @@ type Settings struct {
 	Level float64
 	// NoCV skips the cross-validation of the chosen family (CVError NaN).
 	NoCV bool
+	// PointOnly skips all that only the intervals and warnings use: the
+	// extrapolation's widening and the rival forms (validate's fits, which
+	// score the point). A negative Bootstrap alone keeps them: they
+	// resample nothing.
+	PointOnly bool
 	// CV is how auto scores a family: "loo" (default) leaves each
 	// configuration out in turn; "largest" leaves out the configurations
 	// with the most workers and predicts them from the others (the
@@ -457,6 +462,11 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 	alts = append(alts, notCands...)
 	if s.Bootstrap > 0 {
 		bootstrapFit(best, pts, s)
+	}
+	if !s.PointOnly {
+		// neither resamples: --bootstrap 0 (Bootstrap -1) keeps them
+		// (until 2026-12-06 it dropped them, while the widening's warning
+		// was printed)
 		best.Rivals = append(formRivals(low, best, fits), startRivals(best, pts, s.Seed)...)
 		if w := rivalWarning(best.Rivals); w != "" {
 			best.Warnings = append(best.Warnings, w)

@@ -51,7 +51,7 @@ func familyFor(train []Point, syncFamily, asyncFamily string) string {
 // returns the fit and the family's name.
 func fitFamilyFor(train []Point, syncFamily, asyncFamily string) (*ThroughputFit, string, error) {
 	name := familyFor(train, syncFamily, asyncFamily)
-	tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true})
+	tf, _, err := FitThroughput(train, name, &Settings{Bootstrap: -1, NoCV: true, PointOnly: true})
 	return tf, name, err
 }
 
@@ -171,7 +171,7 @@ func AutoMethod() Method { return AutoMethodCV("sgdplan", Settings{}) }
 // comparisons).
 func AutoMethodCV(name string, s Settings) Method {
 	return Method{Name: name, Fit: func(train []Point) (func(model.Config) float64, string, error) {
-		s.Bootstrap = -1
+		s.Bootstrap, s.PointOnly = -1, true
 		tf, _, err := FitThroughput(train, "auto", &s)
 		if err != nil {
 			return nil, "", err

@@ -883,3 +883,48 @@ func TestFitUnfittableCurve(t *testing.T) {
 		}
 	}
 }
+
+// --bootstrap 0 drops the resamples only: the widening beyond the data
+// (one refit, or the profile's prior drift) and the rival forms resample
+// nothing and are kept. They were dropped, while fit still warned that
+// the intervals widen per doubling, so predict gave 12.59 [12.59, 12.59]
+// at 8 workers of a profile fitted on 1-2.
+func TestFitNoBootstrapKeepsExtrapolation(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		at   []string
+	}{
+		{"table", []string{filepath.Join("testdata", "fit-table")}, []string{"--workers", "512"}},
+		{"profile", []string{filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2"}, []string{"--workers", "8", "--ps", "1", "--bandwidth", "3e6"}},
+	} {
+		out := filepath.Join(dir, c.name+".json")
+		code, _, stderr := runCmd(t, append(append([]string{"fit"}, c.args...), "--bootstrap", "0", "--out", out)...)
+		if code != 0 || !strings.Contains(stderr, "intervals widen by") {
+			t.Fatalf("%s: exit %d, stderr %q; want exit 0 and the widening's warning", c.name, code, stderr)
+		}
+		m, err := fit.LoadModel(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Extrapolation == nil || len(m.Samples) > 0 {
+			t.Errorf("%s: extrapolation %v, %d samples; want a widening and no samples", c.name, m.Extrapolation, len(m.Samples))
+		}
+		code, stdout, stderr := runCmd(t, append([]string{"predict", "--model", out, "--format", "json"}, c.at...)...)
+		if code != 0 {
+			t.Fatalf("%s: predict exit %d: %s", c.name, code, stderr)
+		}
+		var rows []struct {
+			Value float64 `json:"steps_per_s"`
+			Lo    float64 `json:"steps_per_s_lo"`
+			Hi    float64 `json:"steps_per_s_hi"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("%s: %v: %s", c.name, err, stdout)
+		}
+		if r := rows[0]; !(r.Lo < 0.9*r.Value && r.Hi > 1.05*r.Value) {
+			t.Errorf("%s: steps/s %+v beyond the data: want an interval widened past the point", c.name, r)
+		}
+	}
+}
