@@ -77,6 +77,9 @@ Examples:
 func convertFlagsAfterArgs(c *cli.Context) ([]string, error) {
 	var pos []string
 	args := c.Args().Slice()
+	if afterDashDash(args) {
+		return args, nil
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

@@ -905,6 +905,9 @@ func interspersed(c *cli.Context) ([]string, error) {
 	}
 	var pos []string
 	args := c.Args().Slice()
+	if afterDashDash(args) {
+		return args, nil
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
@@ -918,7 +921,7 @@ func interspersed(c *cli.Context) ([]string, error) {
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		takes, ok := known[name]
 		if !ok {
-			return nil, fmt.Errorf("flag provided but not defined: %s", a)
+			return nil, fmt.Errorf("unknown flag --%s (sgdplan %s --help lists its flags; a path that starts with - goes after --)", strings.TrimLeft(name, "-"), c.Command.Name)
 		}
 		if !hasVal {
 			if takes {
@@ -936,6 +939,18 @@ func interspersed(c *cli.Context) ([]string, error) {
 		}
 	}
 	return pos, nil
+}
+
+// afterDashDash reports whether the flag parser stopped at a "--" before
+// args: it stops at the first argument that is not a flag, and one that
+// starts with "-" (other than "-" itself) it parses as a flag, or refuses,
+// unless a "--" ends the flags just before it and is consumed. Then every
+// argument is positional ("sgdplan inspect -- -x" names a path -x, as
+// inspect's own error tells). A "--" followed by a path that does not start
+// with "-" cannot be told apart from no "--": flags after that path are
+// still read as flags.
+func afterDashDash(args []string) bool {
+	return len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-"
 }
 
 // maxCount bounds the worker and shard counts of a query: the MVA solves

@@ -72,3 +72,46 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		t.Errorf("--batch 2^53: exit %d: %s", code, stderr)
 	}
 }
+
+// A path that starts with "-" goes after "--", as inspect's error says:
+// the flag parser consumed a "--" before the first path, and fit, check,
+// convert and inspect then read "-x" as a flag ("inspect: unknown flag
+// -x ... goes after --"). An unknown flag is named with its command and
+// two dashes (it was the flag package's "flag provided but not defined:
+// -bogus", with no command).
+func TestDashDashAndUnknownFlags(t *testing.T) {
+	dir := t.TempDir()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(wd, "..", "..", "testdata", "synthetic", "async-ps")
+	if err := os.Symlink(src, filepath.Join(dir, "-x")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, stdout, stderr := runCmd(t, "inspect", "--", "-x")
+	if code != 0 || !strings.Contains(stdout, "w4") {
+		t.Errorf("inspect -- -x: exit %d: %s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runCmd(t, "fit", "--out", "m.json", "--", "-x"); code != 0 {
+		t.Errorf("fit --out m.json -- -x: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--out", "conv", "--", "-x"); code != exitBadInput || strings.Contains(stderr, "unknown flag") || !strings.Contains(stderr, "-x") {
+		t.Errorf("convert -- -x (a folder, not a chrome trace): exit %d: %s; want the input refused as a path", code, stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"inspect", "--bogus", "1"}, "sgdplan: inspect: unknown flag --bogus (sgdplan inspect --help lists its flags"},
+		{[]string{"fit", "-x"}, "sgdplan: fit: unknown flag --x (sgdplan fit --help lists its flags; a path that starts with - goes after --)"},
+		{[]string{"fit", "conv", "--bogus"}, "sgdplan: fit: unknown flag --bogus"},
+		{[]string{"check", "--model", "m.json", "--per-node", "2"}, "sgdplan: check: unknown flag --per-node"},
+		{[]string{"--bogus"}, "sgdplan: unknown flag --bogus (sgdplan --help lists the commands and their flags)"},
+	} {
+		if code, _, stderr := runCmd(t, c.args...); code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}

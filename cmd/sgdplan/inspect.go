@@ -57,6 +57,9 @@ Example:
 // trailingFormat takes a --format given after the paths (the command line
 // of docs/design.md puts it there; the flag parser stops at the first path).
 func trailingFormat(args []string, format string) (paths []string, _ string, err error) {
+	if afterDashDash(args) {
+		return args, format, nil
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {

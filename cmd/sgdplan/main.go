@@ -138,6 +138,13 @@ var flagValueRE = regexp.MustCompile(`^invalid value "(.*)" for flag -([\w-]+): 
 // workers in the cluster, ..."
 // instead of the flag package's "parse error". Other errors pass as they are.
 func flagValueError(c *cli.Context, err error) error {
+	if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok && c != nil && c.Command != nil {
+		// the flag package's words, with one dash and no command
+		if cmd := c.Command.Name; cmd != "" && (c.App == nil || cmd != c.App.Name) {
+			return fmt.Errorf("%s: unknown flag --%s (sgdplan %s --help lists its flags; a path that starts with - goes after --)", cmd, name, cmd)
+		}
+		return fmt.Errorf("unknown flag --%s (sgdplan --help lists the commands and their flags)", name)
+	}
 	m := flagValueRE.FindStringSubmatch(err.Error())
 	if m == nil || c == nil || c.Command == nil {
 		return err
