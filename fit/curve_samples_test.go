@@ -363,3 +363,34 @@ func TestCurveUncertaintyExactFit(t *testing.T) {
 		t.Errorf("5 points: %d samples of 50", len(s))
 	}
 }
+
+// A measured staleness of 0 per worker is 0 at every count (it was read
+// back as the default 1 x (N - 1)); only a model.json without the field
+// gets the default, as assumed.
+func TestStalenessZeroReadBack(t *testing.T) {
+	m := synthModel(t, "optimus-async", []float64{1e-3, 0.05, 0.01, 0.002, 0.005}, []int{1, 2, 4, 8}, []int{1, 2}, true, 0.01, 6, 30, "async", Reference{PS: 1, Batch: 32})
+	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, TargetLoss: 0.5, LambdaFixed: true}
+	doc, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseModel("m.json", doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Staleness(3); got != 0 || back.Efficiency.StalenessAssumed {
+		t.Errorf("staleness_per_worker 0: staleness at 3 workers %g (assumed %v), want 0 as measured", got, back.Efficiency.StalenessAssumed)
+	}
+	g := string(doc)
+	i := strings.Index(g, `"staleness_per_worker": 0,`)
+	if i < 0 {
+		t.Fatalf("no staleness_per_worker in %s", g)
+	}
+	back, err = ParseModel("m.json", []byte(g[:i]+g[i+len(`"staleness_per_worker": 0,`):]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Staleness(3); got != 2 || !back.Efficiency.StalenessAssumed {
+		t.Errorf("no staleness_per_worker: staleness at 3 workers %g (assumed %v), want the default 2, assumed", got, back.Efficiency.StalenessAssumed)
+	}
+}

@@ -345,14 +345,15 @@ type gnsFieldError struct{ path, msg string }
 func (e gnsFieldError) Error() string { return e.msg }
 
 // Staleness is the mean staleness at n workers (n-1 for asynchronous SGD
-// unless fitted otherwise; 0 for synchronous modes).
+// unless fitted otherwise, a measured 0 included; 0 for synchronous
+// modes).
 func (m *Model) Staleness(n float64) float64 {
 	if m.Mode != "async" {
 		return 0
 	}
 	k := 1.0
-	if m.Efficiency != nil && m.Efficiency.StalenessPerWorker > 0 {
-		k = m.Efficiency.StalenessPerWorker
+	if m.Efficiency != nil {
+		k = m.Efficiency.StalenessPerWorker // (ParseModel: 1 when absent)
 	}
 	return k * math.Max(n-1, 0)
 }
@@ -1296,6 +1297,18 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s:%d:%d: field %s: expected %s, got JSON %s", name, line, col, field, want, te.Value)
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
+	}
+	if e := m.Efficiency; e != nil {
+		// a measured staleness of 0 is 0; only an absent field is the
+		// default, 1 x (N - 1), assumed (0 was read back as 1)
+		var probe struct {
+			Efficiency struct {
+				StalenessPerWorker *float64 `json:"staleness_per_worker"`
+			} `json:"efficiency"`
+		}
+		if json.Unmarshal(b, &probe) == nil && probe.Efficiency.StalenessPerWorker == nil {
+			e.StalenessPerWorker, e.StalenessAssumed = 1, true
+		}
 	}
 	// Semantic errors name the line and column of the value at fault (or
 	// of the object that lacks a field).
