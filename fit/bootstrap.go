@@ -124,7 +124,12 @@ func Percentile(xs []float64, q float64) float64 {
 func bootstrapFit(tf *ThroughputFit, pts []Point, s Settings) {
 	keys, groups := configKeys(pts)
 	if len(keys) < 2 {
-		tf.Warnings = append(tf.Warnings, "one configuration only: no bootstrap interval (the intervals are the point estimate)")
+		w := "one configuration only: no bootstrap interval (the intervals are the point estimate)"
+		if len(pts) > 1 {
+			// rows at several batches (Point.Key leaves the batch out)
+			w = fmt.Sprintf("one configuration of workers and shards only (%d rows: the bootstrap resamples configurations, not batches or repeats): no bootstrap interval (the intervals are the point estimate)", len(pts))
+		}
+		tf.Warnings = append(tf.Warnings, w)
 		return
 	}
 	buf := make([]Point, 0, 2*len(pts))

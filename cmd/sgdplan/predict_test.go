@@ -705,3 +705,23 @@ func TestPredictStalenessIntervalWarning(t *testing.T) {
 		}
 	}
 }
+
+// Rows at one worker count and several batches are one configuration to
+// the bootstrap (fit.Point.Key): fit says so, and predict names that
+// cause, not --bootstrap 0 (the model was fitted with 200).
+func TestPredictOneConfigurationManyBatches(t *testing.T) {
+	dir := t.TempDir()
+	tab := "workers,ps,batch,steps_per_s,mode\n4,0,32,10,allreduce\n4,0,64,6,allreduce\n4,0,128,3.4,allreduce\n4,0,256,1.8,allreduce\n"
+	if err := os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(tab), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := filepath.Join(dir, "m.json")
+	code, _, stderr := runCmd(t, "fit", dir, "--out", m)
+	if code != 0 || !strings.Contains(stderr, "one configuration of workers and shards only (4 rows") {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "predict", "--model", m, "--workers", "4")
+	if code != 0 || !strings.Contains(stderr, "one configuration of workers and shards (at 4 batches") || strings.Contains(stderr, "--bootstrap 0") {
+		t.Errorf("predict: exit %d: %s", code, stderr)
+	}
+}
