@@ -133,8 +133,10 @@ func fitGNS(runs []GNSRun, target float64, boot int, seed uint64, level float64)
 	}
 	f.StepsRef, f.Noise, f.RMSLE = s0, noise, rmsle
 	f.NoiseLo, f.NoiseHi = noise, noise
+	// the scatter's widening depends on the runs and the level only: kept
+	// under --bootstrap 0 too (it narrowed the run-scatter allowance)
+	f.Scale = intervalScale(len(rs), 2, level)
 	if boot > 0 {
-		f.Scale = intervalScale(len(rs), 2, level)
 		bs := make([]float64, len(rs))
 		ss := make([]float64, len(rs))
 		samples := Bootstrap(len(rs), boot, seed, func(idx []int) ([]float64, bool) {

@@ -340,4 +340,9 @@ func TestBatchLawSeedAndLevel(t *testing.T) {
 	if none := law(StepOptions{Bootstrap: -1}); none.Samples != nil || none.NoiseBatchLo != none.NoiseBatch || none.NoiseBatchHi != none.NoiseBatch || none.NoiseBatch != def.NoiseBatch {
 		t.Errorf("--bootstrap 0: %d samples, noise %g [%g, %g]: want none, no interval and the default's point %g", len(none.Samples), none.NoiseBatch, none.NoiseBatchLo, none.NoiseBatchHi, def.NoiseBatch)
 	}
+	// the run scatter's widening resamples nothing: kept under
+	// --bootstrap 0 (it was dropped, narrowing one run's interval)
+	if none := law(StepOptions{Bootstrap: -1}); !(def.IntervalScale > 1) || none.IntervalScale != def.IntervalScale || none.RunScatter != def.RunScatter {
+		t.Errorf("--bootstrap 0: interval_scale %g, run_scatter %g; default %g, %g: want the same", none.IntervalScale, none.RunScatter, def.IntervalScale, def.RunScatter)
+	}
 }
