@@ -1520,8 +1520,16 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	switch {
 	case m.Level == 0: // absent
 		m.Level = 0.9
-	case !(m.Level > 0 && m.Level < 1):
-		return nil, errorf("%s: level = %g: want the intervals' coverage, between 0 and 1 exclusive (0.9 = 90%%)", at("level"), m.Level)
+	case !(m.Level >= 0.5 && m.Level < 1):
+		// (1e-300 printed "intervals 0%": ends at the point)
+		return nil, errorf("%s: level = %g: want the intervals' coverage, from 0.5 to 1 exclusive (0.9 = 90%%)", at("level"), m.Level)
+	}
+	if d := m.Diagnostics.RMSLE; !(d >= 0 && d <= maxRMSLE) {
+		// (1e308 printed "the fitted data lie about it by +Inf%")
+		return nil, errorf("%s: diagnostics.rmsle = %g: want the fit's root mean square log error on its data, 0 to %g", at("diagnostics.rmsle"), d, float64(maxRMSLE))
+	}
+	if err := m.extrapolationAgainstData(); err != nil {
+		return nil, errorf("%s: %v", at(fieldOf("extrapolation", err)), strings.TrimPrefix(err.Error(), "fit: "))
 	}
 	m.fam = fam
 	m.sweeps = newSweepMemo()
@@ -1630,6 +1638,39 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 		r.MaxWorkers = most
 	case most > 0 && r.MaxWorkers != most:
 		return errorf("%s: reference.max_workers = %d, but the largest worker count of data.configurations (the fitted data) is %d: want %d (or 0, which reads it from them)", at("reference.max_workers"), r.MaxWorkers, most, most)
+	}
+	return nil
+}
+
+// maxRMSLE bounds model.json's diagnostics.rmsle: a fit e^50-fold off its
+// own data is a corrupted file.
+const maxRMSLE = 50
+
+// extrapolationAgainstData checks the extrapolation's fitted counts against
+// data.configurations, the fitted data's record (none: taken as given):
+// max_workers and max_ps at most theirs, min_workers at least theirs. fit
+// writes them from those data (a two-node profile's max_workers is its 1
+// worker); edited beyond them (2^62) they hid the widening, or made every
+// interval span a millionth to a million times the point.
+func (m *Model) extrapolationAgainstData() error {
+	e := m.Extrapolation
+	if e == nil || len(m.Data.Configurations) == 0 {
+		return nil
+	}
+	least, most, mostPS := 0, 0, 0
+	for _, c := range m.Data.Configurations {
+		if c.Workers > 0 && (least == 0 || c.Workers < least) {
+			least = c.Workers
+		}
+		most, mostPS = max(most, c.Workers), max(mostPS, c.PS)
+	}
+	switch {
+	case most > 0 && e.MaxWorkers > most:
+		return fieldErr{"max_workers", errorf("extrapolation: max_workers %d, but the largest worker count of data.configurations (the fitted data) is %d: want at most %d", e.MaxWorkers, most, most)}
+	case e.MinWorkers > 0 && least > 0 && e.MinWorkers < least:
+		return fieldErr{"min_workers", errorf("extrapolation: min_workers %d, but the fewest workers of data.configurations (the fitted data) is %d: want at least %d (or 0: no widening below)", e.MinWorkers, least, least)}
+	case e.MaxPS > mostPS && mostPS > 0:
+		return fieldErr{"max_ps", errorf("extrapolation: max_ps %d, but the most shards of data.configurations (the fitted data) is %d: want at most %d", e.MaxPS, mostPS, mostPS)}
 	}
 	return nil
 }

@@ -91,6 +91,13 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, `mode "async", but family optimus-sync predicts synchronous steps`},
 		{`"rate": [-0-9.e+]+`, `"rate": 1e6`, `"rate": `, "extrapolation: rate 1e+06, want a finite number from 0 to 100"},
 		{`"max_ps": [0-9]+`, `"max_ps": -1`, `"max_ps": `, "extrapolation: max_ps -1, want the largest fitted count, >= 0"},
+		// checked against the fitted data's record (2^62: every interval
+		// from a millionth to a million times the point)
+		{`"max_ps": [0-9]+`, `"max_ps": 3`, `"max_ps": `, "extrapolation: max_ps 3, but the most shards of data.configurations (the fitted data) is 2"},
+		{`"min_workers": 1`, `"min_workers": 0`, `"min_workers": `, ""},
+		{`"level": 0.9`, `"level": 1e-300`, `"level": `, "level = 1e-300: want the intervals' coverage, from 0.5"},
+		{`"rmsle": [0-9.e+-]+`, `"rmsle": 1e308`, `"rmsle": `, "diagnostics.rmsle = 1e+308: want the fit's root mean square log error on its data, 0 to 50"},
+		{`"rmsle": [0-9.e+-]+`, `"rmsle": -1`, `"rmsle": `, "diagnostics.rmsle = -1"},
 		{`"batch": 32`, `"batch": 1e300`, `"batch": `, "reference.batch = 1e+300: want the samples per worker and step, a whole number from 1 to 2^53"},
 		{`"schema": "sgdplan/model/v1",`, `"schema": "sgdplan/model/v1", "efficency": {},`, `"efficency": `, `unknown field "efficency"`},
 		// a typo below the top level: encoding/json would ignore it
@@ -116,6 +123,20 @@ func TestParseModelValueRanges(t *testing.T) {
 		if want := at(doc, c.key); err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q at %q", c.new, err, c.want, want)
 		}
+	}
+	// extrapolation.max_workers beyond the fitted data, at its place (the
+	// second "max_workers" of the file)
+	const huge = `"max_workers": 4611686018427387904`
+	doc := strings.Replace(g, `"max_workers": 8,
+    "min_workers"`, huge+`,
+    "min_workers"`, 1)
+	i := strings.Index(doc, huge)
+	if i < 0 {
+		t.Fatal("no extrapolation.max_workers in the model")
+	}
+	line, col := lineCol([]byte(doc), int64(i+len(`"max_workers": `)))
+	if _, err := ParseModel("m.json", []byte(doc)); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("m.json:%d:%d: extrapolation: max_workers 4611686018427387904, but the largest worker count of data.configurations (the fitted data) is 8", line, col)) {
+		t.Errorf("extrapolation.max_workers 2^62: %v", err)
 	}
 	// reference.bandwidth and dataset, an async family with mode sync
 	for _, c := range []struct{ doc, want string }{
@@ -306,5 +327,25 @@ func TestLinkRateRatio(t *testing.T) {
 	want := fmt.Sprintf("m.json:%d:%d: reference.bandwidth 1e-20 B/s: more than 1e+12 times below", line, col)
 	if _, err := ParseModel("m.json", []byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("reference.bandwidth 1e-20: %v, want %q", err, want)
+	}
+}
+
+// model.json's queueing SCVs are bounded at 1e6 (a standard deviation
+// 1000 times the mean): 1e300 with variant flow left the throughput flat
+// at one worker's, silently.
+func TestParseModelQueueingSCV(t *testing.T) {
+	const doc = `{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "queueing": {"variant": "flow", "scv_link": SCV, "scv_apply": 0.1, "scv_compute": 0.01, "bandwidth": 3e6}, "reference": {"batch": 32, "ps": 2, "bandwidth": 3e6}}`
+	for _, c := range []struct{ scv, want string }{{"4", ""}, {"1e6", ""}, {"1e300", "queueing: scv_link = 1e+300, want a squared coefficient of variation from 0 to 1e+06"}, {"2e6", "scv_link = 2e+06"}} {
+		d := strings.Replace(doc, "SCV", c.scv, 1)
+		_, err := ParseModel("m.json", []byte(d))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("scv_link %s: %v", c.scv, err)
+		case c.want != "":
+			at := fmt.Sprintf("m.json:1:%d: ", strings.Index(d, `"scv_link": `)+len(`"scv_link": `)+1)
+			if err == nil || !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("scv_link %s: %v, want %q at %s", c.scv, err, c.want, at)
+			}
+		}
 	}
 }

@@ -35,6 +35,9 @@ type Queueing struct {
 	SharedCores int `json:"shared_cores,omitempty"`
 }
 
+// maxSCV bounds model.json's queueing SCVs.
+const maxSCV = 1e6
+
 // QueueingVariants lists the values of Queueing.Variant.
 var QueueingVariants = []string{"exact", "correction", "flow"}
 
@@ -51,6 +54,11 @@ func (q Queueing) check() error {
 	}{{"scv_link", q.SCVLink}, {"scv_apply", q.SCVApply}, {"scv_compute", q.SCVCompute}, {"bandwidth", q.Bandwidth}} {
 		if !(f.v >= 0) || f.v > 1e300 {
 			return fieldErr{f.n, errorf("queueing: %s = %g, want a finite value >= 0", f.n, f.v)}
+		}
+		if f.n != "bandwidth" && f.v > maxSCV {
+			// (1e300 with variant flow: the throughput flat at one
+			// worker's, silently)
+			return fieldErr{f.n, errorf("queueing: %s = %g, want a squared coefficient of variation from 0 to %g (a standard deviation 1000 times the mean; the profile's phases measure 0.001 to 4)", f.n, f.v, float64(maxSCV))}
 		}
 	}
 	if q.SharedCores < 0 || q.SharedCores > model.MaxSharedCores {
