@@ -28,7 +28,8 @@ func TestPredictCheckFitCountsBounded(t *testing.T) {
 		{[]string{"predict", "--model", mp, "--workers", "99999999999999999999"}, `"99999999999999999999": too large: at most 1000000`},
 		{[]string{"predict", "--model", mp, "--workers", "1e18"}, `"1e18": too large: at most 1000000`},
 		{[]string{"predict", "--model", mp, "--workers", "1-4", "--ps", "2000000"}, `"2000000": too large`},
-		{[]string{"fit", fitAsync, "--bootstrap", "100000000", "--out", filepath.Join(dir, "x.json")}, "--bootstrap 100000000: want 0 (no intervals) to 100000"},
+		{[]string{"fit", fitAsync, "--bootstrap", "100000000", "--out", filepath.Join(dir, "x.json")}, "--bootstrap 100000000: want 0 (no intervals) or 10 to 100000"},
+		{[]string{"fit", fitAsync, "--bootstrap", "3", "--out", filepath.Join(dir, "x.json")}, "--bootstrap 3: want 0 (no intervals) or 10 to 100000 resamples"},
 	}
 	for _, c := range cases {
 		start := time.Now()

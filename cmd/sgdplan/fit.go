@@ -53,7 +53,7 @@ Examples:
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json (the model) on stdout"},
 			&cli.StringFlag{Name: "combine", Value: "mean", Usage: "what --family auto keeps: mean (the geometric mean of the families it cannot tell apart), one (the simplest of them) or all (the mean of every family it could score)"},
 			&cli.BoolFlag{Name: "nnls", Usage: "--family auto also tries each family whose step time is linear in its parameters fitted by NNLS on the step time (the peers' estimator; named FAMILY/nnls, e.g. ernest/nnls, which --family also takes); validate's held-out data did not make it the default"},
-			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals (0: none)"},
+			&cli.IntFlag{Name: "bootstrap", Value: 200, Usage: "bootstrap resamples for the intervals, 10 to 100000 (0: none)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap"},
 			&cli.IntFlag{Name: "shared-cores", Usage: "cores per machine that the workers' compute shares (compute grows with the workers, e.g. testdata/asgd/cpu: 2); 0: each worker has its own device", DefaultText: "0"},
 			&cli.StringFlag{Name: "queueing", Value: "exact", Usage: "how the two-node profile's network is solved: exact (MVA, exponential service), correction (residual service with the measured SCVs) or flow"},
@@ -100,8 +100,10 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --shared-cores %d: want 0 (each worker computes on its own device) to %d cores per machine", cores, model.MaxSharedCores))
 	}
 	boot := c.Int("bootstrap")
-	if boot < 0 || boot > maxBootstrap {
-		return badInput(fmt.Errorf("fit: --bootstrap %d: want 0 (no intervals) to %d resamples (each refits the model; the default is 200)", boot, maxBootstrap))
+	if boot < 0 || boot > maxBootstrap || (boot > 0 && boot < minBootstrap) {
+		// (3 resamples gave the throughput's and the curve's 90%
+		// intervals from 3 values, while the laws kept none below 10)
+		return badInput(fmt.Errorf("fit: --bootstrap %d: want 0 (no intervals) or %d to %d resamples (each refits the model; fewer than %d give no percentile interval worth the name; the default is 200)", boot, minBootstrap, maxBootstrap, minBootstrap))
 	}
 	if boot == 0 {
 		boot = -1
@@ -962,6 +964,12 @@ const maxCount = 1_000_000
 // maxBootstrap bounds fit --bootstrap: each resample refits the model, and
 // beyond 100,000 the percentiles do not change (the default is 200).
 const maxBootstrap = 100_000
+
+// minBootstrap is the fewest resamples fit --bootstrap takes besides 0: the
+// efficiency's laws give no interval from fewer than 10 fitted resamples
+// (the staleness law, lambda, the batch law), and the throughput's and the
+// loss curve's intervals now ask as many.
+const minBootstrap = 10
 
 // countError says why s is not a count at most most: too large (also when
 // written 1e18, or past the int range), or not a whole number at all.

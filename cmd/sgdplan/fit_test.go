@@ -111,7 +111,7 @@ func TestFitBadInput(t *testing.T) {
 		{"format", []string{fitAsync, "--format", "xml"}, `--format "xml"`},
 		{"queueing", []string{fitAsync, "--queueing", "magic"}, `--queueing "magic"`},
 		{"shared cores", []string{fitAsync, "--shared-cores", "-1"}, "--shared-cores -1"},
-		{"bootstrap", []string{fitAsync, "--bootstrap", "-1"}, "--bootstrap -1: want 0 (no intervals) to 100000"},
+		{"bootstrap", []string{fitAsync, "--bootstrap", "-1"}, "--bootstrap -1: want 0 (no intervals) or 10 to 100000"},
 		{"family for other data", []string{fitAsync, "--family", "optimus-sync"}, "does not apply to these data (asynchronous updates"},
 		{"combine", []string{fitAsync, "--combine", "median"}, `--combine "median": want mean, one or all`},
 		{"mean of one", []string{fitAsync, "--family", "mean(overhead-async)"}, "mean(a,b,...) of two or more"},
