@@ -431,7 +431,7 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 			loss = g(s.Loss[0].Loss) + "->" + g(s.Loss[n-1].Loss)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n",
-			cellText(s.Run), known(s, s.Workers), known(s, s.PS), known(s, s.Batch), cellText(s.Mode), s.Steps, g(s.WindowEnd-s.WindowStart),
+			cellText(s.Run), known(s, s.Workers), known(s, s.PS), known(s, s.Batch), cellText(knownMode(s, "-")), s.Steps, g(s.WindowEnd-s.WindowStart),
 			g(s.UpdatesPerS), interval, g(s.SamplesPerS),
 			phase(s.Pull), phase(s.Compute), phase(s.Push), phase(s.Iteration),
 			g(s.Staleness.Mean), quant, loss)
@@ -457,6 +457,17 @@ func inspectTable(w io.Writer, sums []traces.RunSummary) error {
 // step rows: they come from steps.csv, and such a run (an evals.csv or
 // runs.csv row alone) has none to give them (it printed 0 workers, 0 ps,
 // batch 0).
+// knownMode is a run's mode, none (unknown) for a run with no step rows
+// and no mode in runs.csv: its mode would come from its shards, which it
+// has none to give (it printed allreduce beside ps "-", against runs.csv's
+// default, async).
+func knownMode(s traces.RunSummary, none string) string {
+	if s.Steps == 0 && (s.Info == nil || s.Info.Mode == "") {
+		return none
+	}
+	return s.Mode
+}
+
 func known(s traces.RunSummary, v int) string {
 	if s.Steps == 0 && v == 0 {
 		return "-"
@@ -509,7 +520,7 @@ type jsonSummary struct {
 	Workers       *int        `json:"workers"` // null: no step rows give it
 	PS            *int        `json:"ps"`
 	Batch         *int        `json:"batch"`
-	Mode          string      `json:"mode"`
+	Mode          *string     `json:"mode"` // null: unknown (knownMode)
 	Model         string      `json:"model,omitempty"`
 	Steps         int64       `json:"steps"`
 	Start         num         `json:"start_s"`
@@ -559,7 +570,7 @@ func knownInt(s traces.RunSummary, v int) *int {
 }
 
 func toJSON(s traces.RunSummary) jsonSummary {
-	j := jsonSummary{Run: s.Run, Workers: knownInt(s, s.Workers), PS: knownInt(s, s.PS), Batch: knownInt(s, s.Batch), Mode: s.Mode, Steps: s.Steps,
+	j := jsonSummary{Run: s.Run, Workers: knownInt(s, s.Workers), PS: knownInt(s, s.PS), Batch: knownInt(s, s.Batch), Steps: s.Steps,
 		Start: num(s.Start), End: num(s.End), WindowStart: num(s.WindowStart), WindowEnd: num(s.WindowEnd),
 		WindowSteps: s.WindowSteps, UpdatesPerS: num(s.UpdatesPerS), UpdatesPerSLo: num(s.UpdatesPerSLo),
 		UpdatesPerSHi: num(s.UpdatesPerSHi), SamplesPerS: num(s.SamplesPerS),
@@ -567,6 +578,9 @@ func toJSON(s traces.RunSummary) jsonSummary {
 		LossSource: s.LossSource, Loss: []jsonLoss{}, Warnings: []string{}}
 	if s.Info != nil {
 		j.Model = s.Info.Model
+	}
+	if m := knownMode(s, ""); m != "" {
+		j.Mode = &m
 	}
 	j.Staleness.Source, j.Staleness.N, j.Staleness.Mean = s.Staleness.Source, s.Staleness.N, num(s.Staleness.Mean)
 	if s.Staleness.N > 0 {
@@ -626,7 +640,7 @@ func inspectCSV(w io.Writer, sums []traces.RunSummary) error {
 			}
 			return i(int64(v))
 		}
-		rec := []string{s.Run, k(s.Workers), k(s.PS), k(s.Batch), s.Mode, model, i(s.Steps),
+		rec := []string{s.Run, k(s.Workers), k(s.PS), k(s.Batch), knownMode(s, ""), model, i(s.Steps),
 			f(s.Start), f(s.End), f(s.WindowStart), f(s.WindowEnd), i(s.WindowSteps),
 			f(s.UpdatesPerS), f(s.UpdatesPerSLo), f(s.UpdatesPerSHi), f(s.SamplesPerS)}
 		for _, m := range []traces.Moments{s.Pull, s.Compute, s.Push, s.Iteration} {

@@ -481,3 +481,48 @@ func TestInspectIterationsAndFlatSCV(t *testing.T) {
 		t.Errorf("csv keeps the rounding noise:\n%s", cs)
 	}
 }
+
+// A run with no step rows and no mode in runs.csv has an unknown mode
+// ("-", null, empty), as its counts: it printed allreduce beside ps "-"
+// (the mode of 0 shards), against runs.csv's default, async. A mode
+// runs.csv gives is printed.
+func TestInspectSteplessMode(t *testing.T) {
+	for _, c := range []struct{ runs, table, csv string }{
+		{"", "-", ""},
+		{"run,model\nr1,x\n", "-", ""},
+		{"run,mode\nr1,async\n", "async", "async"},
+	} {
+		dir := t.TempDir()
+		files := map[string]string{"evals.csv": "run,time,updates,loss\nr1,0,0,2\nr1,1,10,1.5\nr1,2,20,1.2\n"}
+		if c.runs != "" {
+			files["runs.csv"] = c.runs
+		}
+		for name, body := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, stdout, _ := runCmd(t, "inspect", dir)
+		var run []string
+		for _, l := range strings.Split(stdout, "\n") {
+			if f := strings.Fields(l); len(f) > 4 && f[0] == "r1" {
+				run = f
+			}
+		}
+		if len(run) < 5 || run[4] != c.table {
+			t.Errorf("runs.csv %q: table row %q, want mode %q", c.runs, run, c.table)
+		}
+		_, stdout, _ = runCmd(t, "inspect", "--format", "json", dir)
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("json: %v: %s", err, stdout)
+		}
+		if m, ok := rows[0]["mode"]; !ok || (c.csv == "" && m != nil) || (c.csv != "" && m != c.csv) {
+			t.Errorf("runs.csv %q: json mode %v, want %q (null when empty)", c.runs, m, c.csv)
+		}
+		_, stdout, _ = runCmd(t, "inspect", "--format", "csv", dir)
+		if rows := strings.Split(strings.TrimSpace(stdout), "\n"); len(rows) != 2 || strings.Split(rows[1], ",")[4] != c.csv {
+			t.Errorf("runs.csv %q: csv %q, want mode %q", c.runs, stdout, c.csv)
+		}
+	}
+}
