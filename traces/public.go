@@ -96,6 +96,10 @@ func LoadDataset(name, dir string) ([]Throughput, []error, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("traces: unknown dataset %q (known: %s)", name, strings.Join(Datasets(), ", "))
 	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		// (it failed as "FILE/NAME.csv: not a directory")
+		return nil, nil, fmt.Errorf("traces: %s: a file: the %s dataset is read from its folder (%s) or from the data root that holds that folder, not from one of its files", dir, name, filepath.Dir(dir))
+	}
 	if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.IsDir() {
 		dir = filepath.Join(dir, name)
 	}

@@ -39,6 +39,15 @@ func TestDatasetsLists(t *testing.T) {
 	if _, _, err := LoadDataset("no-such", t.TempDir()); err == nil || !strings.Contains(err.Error(), "pollux-osdi21") {
 		t.Errorf("unknown dataset: err %v, want one listing the known names", err)
 	}
+	// one of the dataset's files instead of its folder (it failed as
+	// "FILE/tf_cnn_benchmarks_may2017.csv: not a directory")
+	f := filepath.Join(t.TempDir(), "tf_cnn_benchmarks_may2017.csv")
+	if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadDataset("tf-cnn-benchmarks-2017", f); err == nil || !strings.Contains(err.Error(), f+": a file: the tf-cnn-benchmarks-2017 dataset is read from its folder ("+filepath.Dir(f)+")") {
+		t.Errorf("a file of the dataset: err %v", err)
+	}
 }
 
 // TestLoadDatasetShared reads each real dataset and checks its row count and
