@@ -546,9 +546,13 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		return nil, warns, err
 	}
 	var small []string // updates.csv: the shards' apply times
+	var stepFiles []string
 	for _, f := range files {
 		if f.Kind == traces.KindUpdates {
 			small = append(small, f.Path)
+		}
+		if f.Kind == traces.KindSteps {
+			stepFiles = append(stepFiles, f.Path)
 		}
 	}
 	var updates []traces.Update
@@ -589,7 +593,16 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 			st.Dataset, st.Epochs = info.Dataset, info.Epochs
 		}
 		if st.Steps == 0 {
-			return nil, warns, errorf("run %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)%s", r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail, overlapNote(st.Overlap))
+			// (named the run alone: with several paths, in which file?)
+			in := ""
+			switch len(stepFiles) {
+			case 0:
+			case 1:
+				in = stepFiles[0] + ": "
+			default:
+				in = "in " + strings.Join(stepFiles, ", ") + ": "
+			}
+			return nil, warns, errorf("%srun %s: no steps end in the steady window [%.6g, %.6g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped)%s", in, r.Run, r.WindowStart, r.WindowEnd, 100*SteadyHead, 100*SteadyTail, overlapNote(st.Overlap))
 		}
 		infLoss += addCurve(curves, r)
 		idx[r.Run] = len(stats)

@@ -101,7 +101,7 @@ func TestFitBadInput(t *testing.T) {
 		want string
 	}{
 		{"nan loss", []string{filepath.Join("testdata", "fit-nanloss")}, "steps.csv:2:62: loss: NaN is not allowed"},
-		{"no steady steps", []string{filepath.Join("testdata", "fit-nosteady")}, "run w1: no steps end in the steady window [1, 9.5] s"},
+		{"no steady steps", []string{filepath.Join("testdata", "fit-nosteady")}, filepath.Join("testdata", "fit-nosteady", "steps.csv") + ": run w1: no steps end in the steady window [1, 9.5] s"},
 		{"no path", nil, "no trace given"},
 		{"absent", []string{filepath.Join(dir, "absent")}, "absent"},
 		{"family", []string{fitAsync, "--family", "nope"}, `--family "nope"`},
