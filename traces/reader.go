@@ -35,6 +35,11 @@ import (
 // are not kept: when r is an io.Seeker (a file), the error of a duplicate
 // names the line of the first row with its key, found by reading r again
 // from where the read began up to it.
+//
+// ReadSteps reads and parses on goroutines of its own, a few thousand rows
+// ahead of fn (steps_pipe.go), and calls fn on the caller's goroutine, in
+// file order; it returns once those goroutines have stopped, so r is not
+// read after it returns.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
 	return readSteps(r, file, func(s Step, _ int) error { return fn(s) }, nil)
 }

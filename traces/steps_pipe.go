@@ -15,12 +15,16 @@ import (
 // steps.csv goes to cutting its lines into fields and parsing the numbers,
 // which need no other row; the checks that do (a run's configuration, the
 // duplicate steps, the files read before) and fn are a small part. So
-// readStepsPipelined reads in batches of rows: one goroutine reads the lines
-// and copies their fields into a batch (csvReader), goroutines beside it
-// parse the batches into Steps (stepCols.parse, stepFault), and the calling
-// goroutine takes the batches in file order and runs the ordered part
-// (stepChecks: the checks, then fn). A fixed number of batches circulates,
-// so memory does not grow with the file.
+// readStepsPipelined reads in batches of rows: one goroutine reads the
+// records (csvReader.readRecord) and copies them into a batch, a line
+// without quotes as it is and a quoted record's fields unquoted; goroutines
+// beside it (as many as GOMAXPROCS, at most maxStepParsers) cut the lines at
+// commas and parse the batches into Steps (stepCols.parse, stepFault); and
+// the calling goroutine takes the batches in file order and runs the ordered
+// part (stepChecks: the checks, then fn, always on the caller's goroutine).
+// A fixed number of batches circulates, so memory does not grow with the
+// file. (Cutting the lines in the parsers, not in the reading goroutine,
+// balances the two cores: reading the lines is the smaller part.)
 //
 // The result is the sequential reader's (readRows), error for error: a
 // batch is parsed up to its first fault, which the caller reports only after
