@@ -225,11 +225,29 @@ func (c *csvReader) readError(err error) error {
 // read returns the fields of the next non-blank record, reusing the slice. It
 // returns io.EOF at the end of the input.
 func (c *csvReader) read() ([]string, error) {
+	b, fields, err := c.readRecord()
+	if b == nil {
+		return fields, err
+	}
+	c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))
+	if bytes.IndexByte(b, '\r') >= 0 {
+		// a line end, whatever the field count (see loneCR)
+		return nil, c.loneCR(c.fields)
+	}
+	return c.fields, nil
+}
+
+// readRecord reads the next non-blank record. A line without quotes comes
+// back as it is, in plain (valid until the next read), for the caller to
+// cut at commas and to refuse with a carriage return, as read does; a record
+// with quotes comes back cut into fields (plain is nil). It returns io.EOF
+// at the end of the input.
+func (c *csvReader) readRecord() (plain []byte, fields []string, err error) {
 	for {
 		c.line = c.next
 		b, err := c.readLine()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if c.line == 1 {
 			// before the blank test: a byte-order mark alone on line 1
@@ -243,14 +261,10 @@ func (c *csvReader) read() ([]string, error) {
 			continue
 		}
 		if bytes.IndexByte(b, '"') < 0 {
-			c.fields = splitComma(c.fields[:0], unsafe.String(unsafe.SliceData(b), len(b)))
-			if bytes.IndexByte(b, '\r') >= 0 {
-				// a line end, whatever the field count (see loneCR)
-				return nil, c.loneCR(c.fields)
-			}
-			return c.fields, nil
+			return b, nil, nil
 		}
-		return c.readQuoted(b)
+		fields, err := c.readQuoted(b)
+		return nil, fields, err
 	}
 }
 

@@ -35,6 +35,11 @@ import (
 // are not kept: when r is an io.Seeker (a file), the error of a duplicate
 // names the line of the first row with its key, found by reading r again
 // from where the read began up to it.
+//
+// ReadSteps reads and parses on goroutines of its own, a few thousand rows
+// ahead of fn (steps_pipe.go), and calls fn on the caller's goroutine, in
+// file order; it returns once those goroutines have stopped, so r is not
+// read after it returns.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
 	return readSteps(r, file, func(s Step, _ int) error { return fn(s) }, nil)
 }
@@ -44,9 +49,14 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 // same dups holds, and a row whose run has another configuration there
 // (configFault), and keeps this file's steps for the files read after it.
 func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles) (warnings []error, err error) {
+	return readStepsWith(r, file, fn, dups, stepsRead{})
+}
+
+// readStepsWith is readSteps, read as o says.
+func readStepsWith(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles, o stepsRead) (warnings []error, err error) {
 	rewind := rewinder(r)
 	var dup *Step // the row of a duplicate (run, worker, step)
-	warnings, err = readStepsOnce(r, file, fn, dups, &dup)
+	warnings, err = readStepsOnce(r, file, fn, dups, &dup, o)
 	if dup != nil && rewind != nil && rewind() {
 		first := 0
 		readStepsOnce(r, file, func(s Step, line int) error {
@@ -55,7 +65,7 @@ func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *
 				return errFirstFound
 			}
 			return nil
-		}, nil, nil)
+		}, nil, nil, o)
 		var pe *ParseError
 		if first > 0 && errors.As(err, &pe) {
 			pe.Msg = stepDupMsg(dup, first)
@@ -85,81 +95,128 @@ func rewinder(r io.Reader) func() bool {
 	}
 }
 
+// stepsExpect is the header steps.csv should have, for the error of an
+// empty file.
+const stepsExpect = "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]"
+
 // readStepsOnce is readSteps without naming a duplicate's first line: the
-// row of a duplicate is left in *dup (nil: none kept).
-func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles, dup **Step) (warnings []error, err error) {
-	return readRows(r, file, "run,workers,ps,batch,worker,step,start,end[,pull,compute,push,staleness,loss]",
+// row of a duplicate is left in *dup (nil: none kept). It reads on several
+// goroutines (readStepsPipelined); o.sequential reads on the caller's alone,
+// as before the pipeline (readRows), for the tests that compare the two.
+func readStepsOnce(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles, dup **Step, o stepsRead) (warnings []error, err error) {
+	if !o.sequential {
+		return readStepsPipelined(r, file, fn, dups, dup, o)
+	}
+	return readRows(r, file, stepsExpect,
 		func(h *header) (func(*row) error, error) {
-			var err error
-			c := struct{ run, workers, ps, batch, worker, step, start, end, pull, compute, push, staleness, loss int }{
-				h.col("run", true, &err), h.col("workers", true, &err), h.col("ps", true, &err),
-				h.col("batch", true, &err), h.col("worker", true, &err), h.col("step", true, &err),
-				h.col("start", true, &err), h.col("end", true, &err), h.col("pull", false, &err),
-				h.col("compute", false, &err), h.col("push", false, &err),
-				h.col("staleness", false, &err), h.col("loss", false, &err),
-			}
+			c, err := stepColumns(h)
 			if err != nil {
 				return nil, err
 			}
-			runs := newStepChecker()
-			prior := dups.add(file, runs)
-			// the run's state in the first file before this one that
-			// holds it (its configuration), for the last run looked up
-			var cfgRun string
-			var cfg *runState
-			var cfgFile string
+			check := stepChecks(file, fn, dups, dup)
 			return func(r *row) error {
-				s := Step{
-					Run:       r.key(c.run, true),
-					Workers:   int(r.integer(c.workers, true, stepInts.workers)),
-					PS:        int(r.integer(c.ps, true, stepInts.ps)),
-					Batch:     int(r.integer(c.batch, true, stepInts.batch)),
-					Worker:    int(r.integer(c.worker, true, stepInts.worker)),
-					Step:      r.integer(c.step, true, stepInts.step),
-					Start:     r.clock(c.start, true),
-					End:       r.clock(c.end, true),
-					Pull:      r.duration(c.pull),
-					Compute:   r.duration(c.compute),
-					Push:      r.duration(c.push),
-					Staleness: int(r.integer(c.staleness, false, stepInts.staleness)),
-					Loss:      r.number(c.loss, false, lossWhat),
+				s, err := c.parse(r)
+				if err != nil {
+					return err
 				}
-				if r.err != nil {
-					return r.err
-				}
-				if f := stepFault(&s); f != nil {
-					return f
-				}
-				s.Run = runs.intern(s.Run)
-				if f := runs.check(r.c.line, &s); f != nil {
-					if runs.dup && dup != nil {
-						d := s // (a copy: s stays on the stack)
-						*dup = &d
-					}
-					return f
-				}
-				for _, p := range prior {
-					if p.k.has(&s) {
-						return r.fail(c.step, "step: (run %q, worker %d, step %d) is also in %s (a step is in one file only: the same trace given twice?)", s.Run, s.Worker, s.Step, p.file)
-					}
-				}
-				if len(prior) > 0 {
-					if cfgRun != s.Run || cfgRun == "" {
-						cfgRun, cfg, cfgFile = s.Run, nil, ""
-						for _, p := range prior {
-							if st := p.k.runs[s.Run]; st != nil {
-								cfg, cfgFile = st, p.file
-								break
-							}
-						}
-					}
-					if f := configFault(&s, cfg, cfgFile); f != nil {
-						return f
-					}
-				}
-				return fn(s, r.c.line)
+				return check(&s, r.c.line)
 			}, nil
 		})
+}
+
+// stepCols holds the positions of the columns of steps.csv (-1: absent).
+type stepCols struct {
+	run, workers, ps, batch, worker, step, start, end, pull, compute, push, staleness, loss int
+}
+
+// stepColumns finds the columns of steps.csv in h.
+func stepColumns(h *header) (*stepCols, error) {
+	var err error
+	c := &stepCols{
+		h.col("run", true, &err), h.col("workers", true, &err), h.col("ps", true, &err),
+		h.col("batch", true, &err), h.col("worker", true, &err), h.col("step", true, &err),
+		h.col("start", true, &err), h.col("end", true, &err), h.col("pull", false, &err),
+		h.col("compute", false, &err), h.col("push", false, &err),
+		h.col("staleness", false, &err), h.col("loss", false, &err),
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// parse is the part of reading a step row that needs no other row: its
+// values, and stepFault. The error is r's *ParseError or stepFault's
+// *rowFault. The run name aliases r's fields: check interns it.
+func (c *stepCols) parse(r *row) (Step, error) {
+	s := Step{
+		Run:       r.key(c.run, true),
+		Workers:   int(r.integer(c.workers, true, stepInts.workers)),
+		PS:        int(r.integer(c.ps, true, stepInts.ps)),
+		Batch:     int(r.integer(c.batch, true, stepInts.batch)),
+		Worker:    int(r.integer(c.worker, true, stepInts.worker)),
+		Step:      r.integer(c.step, true, stepInts.step),
+		Start:     r.clock(c.start, true),
+		End:       r.clock(c.end, true),
+		Pull:      r.duration(c.pull),
+		Compute:   r.duration(c.compute),
+		Push:      r.duration(c.push),
+		Staleness: int(r.integer(c.staleness, false, stepInts.staleness)),
+		Loss:      r.number(c.loss, false, lossWhat),
+	}
+	if r.err != nil {
+		return s, r.err
+	}
+	if f := stepFault(&s); f != nil {
+		return s, f
+	}
+	return s, nil
+}
+
+// stepChecks returns the part of reading a step row that depends on the
+// rows before it, to run on each parsed row (on line) in file order: it
+// interns the run name, refuses a row of another configuration than its
+// run's or a duplicate (run, worker, step) (keeping the row of a duplicate
+// in *dup when dup is not nil), checks the row against the steps files read
+// before with the same dups, and calls fn. A fault is a *rowFault.
+func stepChecks(file string, fn func(s Step, line int) error, dups *crossFiles, dup **Step) func(s *Step, line int) error {
+	runs := newStepChecker()
+	prior := dups.add(file, runs)
+	// the run's state in the first file before this one that
+	// holds it (its configuration), for the last run looked up
+	var cfgRun string
+	var cfg *runState
+	var cfgFile string
+	return func(s *Step, line int) error {
+		s.Run = runs.intern(s.Run)
+		if f := runs.check(line, s); f != nil {
+			if runs.dup && dup != nil {
+				d := *s // (a copy: s is the caller's)
+				*dup = &d
+			}
+			return f
+		}
+		for _, p := range prior {
+			if p.k.has(s) {
+				return &rowFault{column: "step", msg: fmt.Sprintf("step: (run %q, worker %d, step %d) is also in %s (a step is in one file only: the same trace given twice?)", s.Run, s.Worker, s.Step, p.file)}
+			}
+		}
+		if len(prior) > 0 {
+			if cfgRun != s.Run || cfgRun == "" {
+				cfgRun, cfg, cfgFile = s.Run, nil, ""
+				for _, p := range prior {
+					if st := p.k.runs[s.Run]; st != nil {
+						cfg, cfgFile = st, p.file
+						break
+					}
+				}
+			}
+			if f := configFault(s, cfg, cfgFile); f != nil {
+				return f
+			}
+		}
+		return fn(*s, line)
+	}
 }
 
 // configFault is the fault of a step whose run has another configuration
@@ -670,23 +727,11 @@ func readRows(rd io.Reader, file, expect string, bind func(*header) (func(*row) 
 			return warnings, err
 		}
 		if len(f) != len(h.names) {
-			if err := c.loneCR(f); err != nil {
-				return warnings, err
-			}
-			if len(f) < len(h.names) {
-				// just past the end of the line, where the missing field
-				// would start, as the public tables say it
-				return warnings, c.errorf(len(f), "row ends after %d of the header's %d fields: column %q missing", len(f), len(h.names), h.names[len(f)])
-			}
-			return warnings, c.errorf(len(h.names), "%d fields, expected %d as in the header", len(f), len(h.names))
+			return warnings, fieldCountError(c, h, f)
 		}
 		r.f, r.err = f, nil
 		if err := parse(r); err != nil {
-			var rf *rowFault
-			if errors.As(err, &rf) {
-				return warnings, c.errorf(rf.at(h), "%s", rf.msg)
-			}
-			return warnings, err
+			return warnings, rowError(c, h, err)
 		}
 		n++
 	}

@@ -157,3 +157,37 @@ func BenchmarkReadStepsOrder(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadStepsPipeline reads a generated steps.csv (as
+// BenchmarkReadSteps writes it) from memory, on the pipeline that
+// ReadSteps uses and on the sequential reader it replaced (one goroutine),
+// for a file of 10 rows (the pipeline's goroutines do not start) and one of
+// 1,000,000. cpu-ns/row is the process's CPU time per row (both cores).
+//
+//	go test ./traces -run '^$' -bench ReadStepsPipeline -count 6
+func BenchmarkReadStepsPipeline(b *testing.B) {
+	dir := b.TempDir()
+	for _, n := range []int{10, 1_000_000} {
+		path := filepath.Join(dir, fmt.Sprintf("steps-%d.csv", n))
+		writeBenchSteps(b, path, n)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []string{"sequential", "pipeline"} {
+			o := stepsRead{sequential: mode == "sequential"}
+			b.Run(fmt.Sprintf("rows=%d/%s", n, mode), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				cpu0 := cpuSeconds()
+				for b.Loop() {
+					rows := 0
+					_, err := readStepsWith(bytes.NewReader(data), "steps.csv", func(Step, int) error { rows++; return nil }, nil, o)
+					if err != nil || rows != n {
+						b.Fatalf("%d rows, %v", rows, err)
+					}
+				}
+				b.ReportMetric((cpuSeconds()-cpu0)*1e9/(float64(n)*float64(b.N)), "cpu-ns/row")
+			})
+		}
+	}
+}

@@ -15,7 +15,8 @@ import (
 // *ParseError naming the file, with a position that is not negative, and
 // reading stops there; a read that succeeds gives rows that write and read
 // back equal (so the reader's checks and the writer agree, and no row keeps a
-// reference to the read buffer). Seeds: traces/testdata/canonical, the
+// reference to the read buffer); FuzzReadSteps also compares the pipelined
+// steps reader with the sequential one (steps_pipe_test.go). Seeds: traces/testdata/canonical, the
 // malformed-input table, and a gzipped file.
 
 func addSeeds(f *testing.F, name string, extra ...string) {
@@ -87,7 +88,21 @@ func FuzzReadSteps(f *testing.F) {
 		stepsHeader+"a,1,1,1,0,0,0,1,,,,,\na,1,1,1,0,0,1,2,,,,,\n",
 		"run,workers,ps,batch,worker,step,start,end\n\"x \"\"y\"\"\nz\",4.0,1,1e1,3,5,0,1\n",
 		stepsHeader+"a,2,1,32,0,0,NaN,1,,,,,\n")
-	f.Fuzz(func(t *testing.T, in []byte) { fuzzRead(t, in, "steps.csv", ReadSteps, WriteSteps) })
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fuzzRead(t, in, "steps.csv", ReadSteps, WriteSteps)
+		// the pipeline (ReadSteps) reads as the sequential reader did:
+		// the same steps, lines, warnings and error, in batches of
+		// the default size and of two rows (a boundary every other
+		// row), with fn stopping the read or not
+		for _, stop := range []int{0, 2} {
+			want := stepsOutcome(in, stepsRead{sequential: true}, true, stop, nil, "steps.csv")
+			for _, o := range []stepsRead{{}, {batchRows: 2, parsers: 2}} {
+				if got := stepsOutcome(in, o, true, stop, nil, "steps.csv"); got != want {
+					t.Fatalf("%+v, fn stops at row %d: the pipeline differs from the sequential read:\n got %s\nwant %s", o, stop, got, want)
+				}
+			}
+		}
+	})
 }
 
 func FuzzReadUpdates(f *testing.F) {
