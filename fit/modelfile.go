@@ -1215,18 +1215,29 @@ func (m *Model) Marshal() ([]byte, error) {
 // WriteModel writes m to path atomically (a temporary file in the same
 // folder, then a rename): a reader never sees half a model.
 func WriteModel(path string, m *Model) error {
-	b, err := m.Marshal()
+	b, err := EncodeModel(path, m)
 	if err != nil {
 		return err
-	}
-	// never write a model that predict, check and plan would refuse
-	if _, err := ParseModel(path, b); err != nil {
-		return errorf("the fitted model fails its own checks, not written: %v", err)
 	}
 	if err := atomicfile.WriteFile(path, b); err != nil {
 		return errorf("%v", err)
 	}
 	return nil
+}
+
+// EncodeModel is the model.json text of m that WriteModel writes to path,
+// read back as predict would: an error, naming path, when the model fails
+// its own checks (never write a model that predict, check and plan would
+// refuse).
+func EncodeModel(path string, m *Model) ([]byte, error) {
+	b, err := m.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ParseModel(path, b); err != nil {
+		return nil, errorf("the fitted model fails its own checks, not written: %v", err)
+	}
+	return b, nil
 }
 
 // LoadModel reads a model.json written by WriteModel. Errors name the file

@@ -368,6 +368,12 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
 			v.code, v.word = exitFail, "fail"
 			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, workersWord(n), words.Count(p, "shard"), p+1, 100*gain)
+			if gain < 0.05 && 2*p <= maxCount {
+				// one more of many shards adds little ("1001 shards:
+				// +0% speed" read as advice not to)
+				gain2 := m.SamplesPerSecond(model.Config{Workers: n, PS: 2 * p})/speed(n) - 1
+				v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add shards (%d shards: %+.0f%% speed; one more: %+.2g%%)", station, 100*u, workersWord(n), words.Count(p, "shard"), 2*p, 100*gain2, 100*gain)
+			}
 			return v
 		}
 	}
@@ -439,6 +445,10 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 		where = "at" // the next one would be past it
 	}
 	v.reason = fmt.Sprintf("%s is %s the knee: the %s would add %s %s, %s of one worker's", workersWord(n), where, ordinal(n+1), pctText(100*(sp(n+1)/sp(n)-1)), what, workerShare(sp(n+1)-sp(n)))
+	if sp(n+1) < sp(n) {
+		// ("would add -25% speed, -0.89 of one worker's")
+		v.reason = fmt.Sprintf("%s is %s the knee: a %s would lower the %s by %s, %s of one worker's", workersWord(n), where, ordinal(n+1), what, pctText(100*(1-sp(n+1)/sp(n))), workerShare(sp(n)-sp(n+1)))
+	}
 	return v
 }
 

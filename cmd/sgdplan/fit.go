@@ -147,13 +147,20 @@ func runFit(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	m.Data.PathsFromModel = pathsFrom(filepath.Dir(c.String("out")), paths)
-	if err := fit.WriteModel(c.String("out"), m); err != nil {
+	// the model checked, then the figure, then the model written: a
+	// figure that cannot be drawn or written leaves the old model.json as
+	// it was (it was replaced, then fit exited 1)
+	doc, err := fit.EncodeModel(c.String("out"), m)
+	if err != nil {
 		return withCode(exitFailure, err)
 	}
 	if p := c.String("plot"); p != "" {
 		if err := fitPlot(p, m, pts, stats); err != nil {
 			return withCode(exitFailure, err)
 		}
+	}
+	if err := writeFileAtomic(c.String("out"), doc); err != nil {
+		return withCode(exitFailure, fmt.Errorf("fit: %v", err))
 	}
 	if format == "json" {
 		b, err := m.Marshal()
