@@ -52,6 +52,9 @@ func TestCheckVerdicts(t *testing.T) {
 		{"more shards fine", []string{"--workers", "16", "--ps", "4"}, exitOK, "fine"},
 		{"tfjob", []string{filepath.Join(man, "tfjob.yaml")}, exitOK, "at 4 workers, 1 ps"},
 		{"tfjob override", []string{filepath.Join(man, "tfjob.yaml"), "--workers", "64"}, exitFail, "add a shard"},
+		// one more of many shards adds little: twice as many quoted
+		// (it read "1001 shards: +0% speed", as if advising against)
+		{"many shards", []string{"--workers", "10000", "--ps", "1000"}, exitFail, "with 1000 shards: add shards (2000 shards: +"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCmd(t, append([]string{"check", "--model", mp}, c.args...)...)
@@ -619,5 +622,19 @@ func TestCheckHelpSaysFlatTol(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(desc), " "), want) {
 			t.Errorf("check's description lacks %q", want)
 		}
+	}
+}
+
+// At the best count of a strongly scaled job, a next worker that slows
+// the progress is said to lower it (it read "the 2nd would add -16%
+// progress to the target, -0.16 of one worker's").
+func TestCheckNextWorkerLowers(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--bootstrap", "0", "--out", m); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "check", "--model", m, "--workers", "1", "--global-batch", "8")
+	if code != exitOK || !strings.Contains(stdout, "fine: 1 worker is at the knee: a 2nd would lower the progress to the target by 16%, 0.16 of one worker's") || strings.Contains(stdout, "add -") {
+		t.Errorf("exit %d: %s%s", code, stdout, stderr)
 	}
 }
