@@ -184,6 +184,10 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if err := notAFile("convert", out); err != nil {
 		return err
 	}
+	if c.IsSet("run") && strings.TrimSpace(c.String("run")) == "" {
+		// (it fell back to the input's name, silently)
+		return badInput(fmt.Errorf("convert: --run is empty: want a run name (without --run, the input's base name)"))
+	}
 	for _, w := range convertIgnored(c, format) {
 		fmt.Fprintf(stderr, "sgdplan: warning: convert: %s\n", w)
 	}

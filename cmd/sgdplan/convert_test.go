@@ -223,6 +223,12 @@ func TestConvertRefusesAnUnwritableRow(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("--out made: %v", err)
 	}
+	// an empty --run fell back to the input's name, silently
+	for _, run := range []string{"", " "} {
+		if code, _, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", run, "--out", out, in); code != exitBadInput || !strings.Contains(stderr, "convert: --run is empty: want a run name") {
+			t.Errorf("--run %q: exit %d, %s", run, code, stderr)
+		}
+	}
 	if code, _, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", "r", "--out", out, in); code != 0 {
 		t.Errorf("--run r: exit %d, %s", code, stderr)
 	}

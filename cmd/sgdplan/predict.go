@@ -563,7 +563,7 @@ func splitBatch(m *fit.Model, ws []int, cmd string, flagSet bool) error {
 	}
 	for _, w := range ws {
 		if g > 0 && g/float64(w) < 1 {
-			return badInput(fmt.Errorf("%s: %s split among %d workers leaves each %.3g samples: want at least one sample per worker (at most %d workers)", cmd, what, w, g/float64(w), int(g)))
+			return badInput(fmt.Errorf("%s: %s split among %d workers leaves each %.3g samples: want at least one sample per worker (at most %s)", cmd, what, w, g/float64(w), words.Count(int(g), "worker")))
 		}
 	}
 	return nil
