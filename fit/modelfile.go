@@ -1636,6 +1636,15 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case m.Mode == "allreduce" && r.PS > 0:
 		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
 	}
+	if r.PS < 1 {
+		// fitted on shards, predicted at none (predict printed "ps 0" rows
+		// of a parameter-server form, silently)
+		for _, c := range m.Data.Configurations {
+			if c.PS > 0 {
+				return errorf("%s: reference.ps = %d, but the fitted data (data.configurations) have parameter-server shards (%d): want the shards to predict at by default, >= 1", at("reference.ps"), r.PS, c.PS)
+			}
+		}
+	}
 	// data.configurations records every fitted configuration, and fit
 	// writes max_workers as their largest worker count: one that
 	// disagrees was edited (100000 over data of 64 workers hid check's and

@@ -72,6 +72,8 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"interval_scale": [0-9.e+]+`, `"interval_scale": 0.5`, `"interval_scale": `, "interval_scale = 0.5: want 1 to 1e+06"},
 		{`"interval_scale": [0-9.e+]+`, `"interval_scale": 1e300`, `"interval_scale": `, "interval_scale = 1e+300: want 1 to 1e+06"},
 		{`"ps": 2`, `"ps": -1`, `"ps": `, "reference.ps = -1"},
+		// fitted on shards, predicted at none by default
+		{`"ps": 2`, `"ps": 0`, `"ps": `, "reference.ps = 0, but the fitted data (data.configurations) have parameter-server shards"},
 		{`"batch": 32`, `"batch": 32.5`, `"batch": `, "reference.batch = 32.5: want the samples per worker and step, a whole number"},
 		{`"batch": 32`, `"batch": 0`, `"batch": `, "reference.batch = 0: want"},
 		{`"max_workers": 8`, `"max_workers": -2`, `"max_workers": `, "reference.max_workers = -2"},
