@@ -36,10 +36,12 @@ import (
 // names the line of the first row with its key, found by reading r again
 // from where the read began up to it.
 //
-// ReadSteps reads and parses on goroutines of its own, a few thousand rows
-// ahead of fn (steps_pipe.go), and calls fn on the caller's goroutine, in
-// file order; it returns once those goroutines have stopped, so r is not
-// read after it returns.
+// When r can seek (a file), ReadSteps reads and parses on goroutines of its
+// own, a few thousand rows ahead of fn (steps_pipe.go), and calls fn on the
+// caller's goroutine, in file order; it returns once those goroutines have
+// stopped, so r is not read after it returns (a panic in r's Read then
+// ends the program rather than reaching the caller). A stream that cannot
+// seek is read on the caller's goroutine alone.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
 	return readSteps(r, file, func(s Step, _ int) error { return fn(s) }, nil)
 }
@@ -49,7 +51,12 @@ func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error,
 // same dups holds, and a row whose run has another configuration there
 // (configFault), and keeps this file's steps for the files read after it.
 func readSteps(r io.Reader, file string, fn func(s Step, line int) error, dups *crossFiles) (warnings []error, err error) {
-	return readStepsWith(r, file, fn, dups, stepsRead{})
+	// A stream (a pipe, a socket, standard input) is read on the caller's
+	// goroutine: the pipeline's reader may sit in a Read that a stalled
+	// writer never returns from, and a stop waited for it (the
+	// sequential reader returned at once), and fn lagged a slow stream by
+	// a batch. Files, which seek, are read by the pipeline.
+	return readStepsWith(r, file, fn, dups, stepsRead{sequential: rewinder(r) == nil})
 }
 
 // readStepsWith is readSteps, read as o says.

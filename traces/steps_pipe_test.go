@@ -300,3 +300,40 @@ func noLeak(t *testing.T, g int) {
 	buf := make([]byte, 1<<16)
 	t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), g, buf[:runtime.Stack(buf, true)])
 }
+
+// A stream that cannot seek is read on the caller's goroutine: stopped by
+// fn while its writer stalls (no more data, no close), ReadSteps returns at
+// once. Through the pipeline it waited for the reading goroutine, held in
+// a Read that never returned (a review, 2026-12-06).
+func TestReadStepsStalledStream(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("run,workers,ps,batch,worker,step,start,end\n")
+	for i := range 5000 {
+		fmt.Fprintf(&b, "a,1,1,32,0,%d,%d,%d.5\n", i, i, i)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go pw.Write([]byte(b.String())) // all rows, then the writer stalls
+	stop := errors.New("stop")
+	done := make(chan error, 1)
+	go func() {
+		n := 0
+		_, err := ReadSteps(pr, "steps.csv", func(Step) error {
+			if n++; n == 3000 {
+				return stop
+			}
+			return nil
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, stop) {
+			t.Errorf("ReadSteps: %v, want fn's error", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("ReadSteps did not return 5 s after fn stopped it (the stream's writer stalled)")
+		pw.Close()
+		<-done
+	}
+}
