@@ -847,6 +847,18 @@ func (m *Model) replicates() [][]ConfigData {
 	return out
 }
 
+// BootstrapUnits is the number of configurations the model's data give the
+// bootstrap to resample (Point.Key's: workers, shards, nodes and link rate,
+// the batch left out) and of distinct per-worker batches among the data.
+func (m *Model) BootstrapUnits() (configurations, batches int) {
+	keys, bs := map[string]bool{}, map[float64]bool{}
+	for _, d := range m.Data.Configurations {
+		keys[Point{Config: model.Config{Workers: d.Workers, PS: d.PS, Nodes: d.Nodes, Bandwidth: d.Bandwidth}}.Key()] = true
+		bs[d.Batch] = true
+	}
+	return len(keys), len(bs)
+}
+
 // Measured is the number of measurements the model was fitted on and of
 // distinct configurations among them.
 func (m *Model) Measured() (measurements, configurations int) {

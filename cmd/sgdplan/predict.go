@@ -649,22 +649,14 @@ func noBootstrap(m *fit.Model, flat bool) string {
 	if len(m.Samples) > 0 || !flat {
 		return ""
 	}
-	// the bootstrap's unit, fit.Point.Key: the batch is not part of it,
-	// so rows at one worker count and several batches are one
-	// configuration to resample (predict blamed --bootstrap 0)
-	type key struct {
-		workers, ps, nodes int
-		bw                 float64
-	}
-	configs, batches := map[key]bool{}, map[float64]bool{}
-	for _, d := range m.Data.Configurations {
-		configs[key{d.Workers, d.PS, d.Nodes, d.Bandwidth}] = true
-		batches[d.Batch] = true
-	}
-	if len(configs) == 1 {
+	// the bootstrap's unit leaves the batch out: rows at one worker count
+	// and several batches are one configuration to resample (predict
+	// blamed --bootstrap 0)
+	configs, batches := m.BootstrapUnits()
+	if configs == 1 {
 		one := "one configuration"
-		if len(batches) > 1 {
-			one = fmt.Sprintf("one configuration of workers and shards (at %d batches: the bootstrap resamples the configurations, not the batches)", len(batches))
+		if batches > 1 {
+			one = fmt.Sprintf("one configuration of workers and shards (at %d batches: the bootstrap resamples the configurations, not the batches)", batches)
 		}
 		return "the model was fitted on " + one + ", which the bootstrap cannot resample, so it holds no bootstrap samples: its steps/s interval has no width where nothing widens it (at the fitted configuration) and says nothing of the uncertainty there (measure a second configuration for intervals)"
 	}
