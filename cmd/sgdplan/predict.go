@@ -197,6 +197,13 @@ func runPredict(c *cli.Context) error {
 			}
 		}
 	}
+	// the model's own target at or above its curve's start: the curve
+	// says 0 updates, and the time to target columns went without a word
+	if e := m.Efficiency; e != nil && !c.IsSet("target-loss") && !c.IsSet("epochs") && e.GNS == nil && e.B0 > 0 && e.B1 > 0 && e.TargetLoss > 0 {
+		if start := 1/e.B1 + e.B2; e.TargetLoss >= start {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the model's target loss %.4g (efficiency.target_loss) is at or above its loss curve's start, %.4g: the curve says it is reached before any update, so no updates or time to target are printed; pass --target-loss between the floor %.4g and %.4g\n", e.TargetLoss, start, e.B2, start)
+		}
+	}
 	// a target below every fitted run's last loss extrapolates the loss
 	// curve: 1e-9 gave 8.3e10 updates [8.3e10, 8.3e10] with no word
 	targetBeyond := false

@@ -725,3 +725,50 @@ func TestPredictOneConfigurationManyBatches(t *testing.T) {
 		t.Errorf("predict: exit %d: %s", code, stderr)
 	}
 }
+
+// A model whose own target loss is at or above its loss curve's start
+// (efficiency.b1 large: the curve starts below the target) has 0 updates
+// to target: predict printed no time to target and said nothing.
+func TestPredictModelTargetAtCurveStart(t *testing.T) {
+	dir := t.TempDir()
+	mp := asgdModel(t, dir)
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	eff := raw["efficiency"].(map[string]any)
+	target, b2 := eff["target_loss"].(float64), eff["b2"].(float64)
+	const warn = "is at or above its loss curve's start"
+	for _, c := range []struct {
+		b1   float64 // 0: the fitted one
+		warn bool
+	}{{0, false}, {2 / (target - b2), true}, {1e308, true}} {
+		mc := mp
+		if c.b1 > 0 {
+			eff["b1"] = c.b1
+			nb, err := json.Marshal(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc = filepath.Join(dir, "edited.json")
+			if err := os.WriteFile(mc, nb, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, stderr := runCmd(t, "predict", "--model", mc, "--workers", "1,2", "--format", "json")
+		var rows []map[string]any
+		if code != 0 || json.Unmarshal([]byte(stdout), &rows) != nil || len(rows) != 2 {
+			t.Fatalf("b1 %g: exit %d: %s\n%s", c.b1, code, stderr, stdout)
+		}
+		if got := strings.Contains(stderr, warn); got != c.warn {
+			t.Errorf("b1 %g: warned %v, want %v: %s", c.b1, got, c.warn, stderr)
+		}
+		if _, has := rows[0]["updates_to_target"]; has == c.warn {
+			t.Errorf("b1 %g: updates_to_target present %v, want %v", c.b1, has, !c.warn)
+		}
+	}
+}
