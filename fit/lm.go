@@ -238,9 +238,26 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 		// at 0, was rounding noise in the residuals, so a parameter at
 		// its bound 0 saw a noisy or zero derivative there.
 		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-4)
-		// Step inward when the forward point would leave the box.
+		// Step inward when the forward point would leave the box, and
+		// no further than the box: a parameter held fixed (lower ==
+		// upper) has no derivative to take, and stepping out of the box
+		// evaluated the residuals where they may not exist (a rate
+		// below 0).
 		if p.Upper != nil && x[j]+h > p.Upper[j] {
 			h = -h
+			if p.Lower != nil && x[j]+h < p.Lower[j] {
+				// the larger of the room above and below
+				h = p.Upper[j] - x[j]
+				if below := p.Lower[j] - x[j]; -below > h {
+					h = below
+				}
+			}
+		}
+		if h == 0 {
+			for i := range tmp {
+				J.Set(i, j, 0)
+			}
+			continue
 		}
 		xh[j] = x[j] + h
 		p.Residuals(tmp, xh)

@@ -233,3 +233,31 @@ func TestLMLeavesZeroBound(t *testing.T) {
 		t.Errorf("x = %v after %d iterations, want [100 2]", res.X, res.Iter)
 	}
 }
+
+// The forward differences stay in the box: a parameter held fixed (lower
+// == upper) gets a zero column, not a step out of the box where the
+// residuals do not exist (sqrt of a negative rate), and one in a box
+// narrower than the step steps to the far side of the box.
+func TestNumericJacobianStaysInBox(t *testing.T) {
+	p := Problem{
+		M: 2,
+		Residuals: func(r, x []float64) {
+			r[0] = math.Sqrt(x[0]) + x[1]
+			r[1] = math.Sqrt(x[1]) - 2*x[0]
+		},
+		Lower: []float64{0, 1},
+		Upper: []float64{0, 1 + 1e-9},
+	}
+	for _, x1 := range []float64{1, 1 + 1e-9} {
+		J := NumericJacobian(p, []float64{0, x1})
+		for i := 0; i < 2; i++ {
+			if v := J.At(i, 0); v != 0 {
+				t.Errorf("x1 %g: J[%d][0] = %g, want 0 (x0 is fixed at 0)", x1, i, v)
+			}
+		}
+		// d r0 / d x1 = 1, d r1 / d x1 = 1/(2 sqrt(x1)) = 0.5
+		if a, b := J.At(0, 1), J.At(1, 1); math.Abs(a-1) > 1e-5 || math.Abs(b-0.5) > 1e-5 {
+			t.Errorf("x1 %g: column 1 = (%g, %g), want (1, 0.5)", x1, a, b)
+		}
+	}
+}
