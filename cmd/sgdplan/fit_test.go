@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -926,5 +927,52 @@ func TestFitNoBootstrapKeepsExtrapolation(t *testing.T) {
 		if r := rows[0]; !(r.Lo < 0.9*r.Value && r.Hi > 1.05*r.Value) {
 			t.Errorf("%s: steps/s %+v beyond the data: want an interval widened past the point", c.name, r)
 		}
+	}
+}
+
+// A converted TensorBoard log (evals.csv and throughput.csv) feeds the
+// loss-curve fit, as docs/instrumenting.md says: fit ignored its losses
+// without a word, and predict then refused --target-loss for "no loss
+// curve" beside the evals.csv it had.
+func TestFitTableWithEvals(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run")
+	if code, _, stderr := runCmd(t, "convert", "--from", "tfevents", "--workers", "2", "--ps", "1", "--batch", "32", "--out", out, "../../traces/testdata/tfevents/events.out.tfevents.1000.sample"); code != 0 {
+		t.Fatalf("convert: exit %d: %s", code, stderr)
+	}
+	mp := filepath.Join(dir, "model.json")
+	code, _, stderr := runCmd(t, "fit", out, "--out", mp, "--bootstrap", "20")
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Efficiency *struct {
+			B0, B1, B2 float64
+			TargetLoss float64 `json:"target_loss"`
+			Assumed    bool    `json:"staleness_assumed"`
+		} `json:"efficiency"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Efficiency == nil || !(m.Efficiency.B0 > 0) || !m.Efficiency.Assumed {
+		t.Fatalf("model.json efficiency %+v: want a loss curve, staleness assumed; fit said:\n%s", m.Efficiency, stderr)
+	}
+	if !strings.Contains(stderr, "taken as N - 1") {
+		t.Errorf("fit: want the assumed staleness said:\n%s", stderr)
+	}
+	start := 1/m.Efficiency.B1 + m.Efficiency.B2
+	target := strconv.FormatFloat((start+m.Efficiency.TargetLoss)/2, 'g', -1, 64)
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--target-loss", target, "--format", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &rows) != nil || len(rows) != 1 {
+		t.Fatalf("predict: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	if u, _ := rows[0]["updates_to_target"].(float64); !(u > 0) {
+		t.Errorf("predict --target-loss %s: updates_to_target %v, want > 0", target, rows[0]["updates_to_target"])
 	}
 }

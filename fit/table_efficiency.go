@@ -1,0 +1,109 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/words"
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// TableEfficiency fits the statistical efficiency of a throughput-table fit
+// from the loss curves beside the table: evals.csv (a converted TensorBoard
+// log writes one), each run's configuration (workers, shards, batch, mode)
+// from the rows of the table with its name in the run column, and runs.csv
+// where it has the run (mode, dataset). rows are the table's rows being
+// fitted (one series, the training worker counts); t.Throughput is the
+// whole table. No step measures a run's staleness, so an asynchronous run
+// with several workers is taken at N - 1 (fitEfficiency warns of it). It
+// returns nil when no fitted row's run has losses; the warnings say what
+// was left out (the losses of a run that no row of the table names, or
+// one it names at several configurations) and what the fit could not do.
+func TableEfficiency(t *traces.Trace, rows []traces.Throughput, s *Settings) (*Efficiency, []string) {
+	if len(t.Evals) == 0 {
+		return nil, nil
+	}
+	type conf struct {
+		workers, ps, batch int
+		mode               string
+	}
+	confOf := func(r traces.Throughput) conf {
+		c := conf{r.Workers, r.PS, r.Batch, r.Mode}
+		if c.batch == 0 && r.GlobalBatch > 0 && r.Workers > 0 {
+			c.batch = max(1, int(math.Round(float64(r.GlobalBatch)/float64(r.Workers))))
+		}
+		if c.mode == "" {
+			c.mode = "async"
+		}
+		return c
+	}
+	named := map[string]bool{} // runs named by any row of the table
+	for _, r := range t.Throughput {
+		if r.Run != "" {
+			named[r.Run] = true
+		}
+	}
+	confs := map[string]conf{}
+	several := map[string]bool{}
+	for _, r := range rows {
+		if r.Run == "" {
+			continue
+		}
+		c := confOf(r)
+		if o, ok := confs[r.Run]; ok && o != c {
+			several[r.Run] = true
+		}
+		confs[r.Run] = c
+	}
+	var stats []RunStats
+	var unnamed, ambiguous []string
+	curves := map[string][]lossPoint{}
+	nanLoss := 0
+	for _, r := range traces.Summarize(t) {
+		if len(r.Loss) == 0 {
+			continue
+		}
+		c, ok := confs[r.Run]
+		switch {
+		case several[r.Run]:
+			ambiguous = append(ambiguous, fmt.Sprintf("%q", r.Run))
+			continue
+		case !ok:
+			if !named[r.Run] { // (another series' run is not ours to fit)
+				unnamed = append(unnamed, fmt.Sprintf("%q", r.Run))
+			}
+			continue
+		}
+		rs := RunStats{Run: r.Run, Mode: c.mode, Workers: c.workers, PS: c.ps, Batch: c.batch,
+			Bandwidth: math.NaN(), Epochs: math.NaN(), Staleness: Moments{Mean: math.NaN(), SCV: math.NaN()}}
+		if in := r.Info; in != nil {
+			if in.Mode != "" {
+				rs.Mode = in.Mode
+			}
+			rs.ParamBytes, rs.Bandwidth, rs.Nodes = in.ParamBytes, in.Bandwidth, in.Nodes
+			rs.Dataset, rs.Epochs = in.Dataset, in.Epochs
+		}
+		nanLoss += addCurve(curves, r)
+		stats = append(stats, rs)
+	}
+	var warns []string
+	if len(unnamed) > 0 {
+		sort.Strings(unnamed)
+		warns = append(warns, fmt.Sprintf("evals.csv: the losses of %s (%s) are not fitted: no row of throughput.csv names the run (its run column), so its workers, shards and batch are unknown", words.Count(len(unnamed), "run"), strings.Join(unnamed, ", ")))
+	}
+	if len(ambiguous) > 0 {
+		sort.Strings(ambiguous)
+		warns = append(warns, fmt.Sprintf("evals.csv: the losses of %s (%s) are not fitted: throughput.csv names the run at several configurations, and a loss curve is one configuration's (give each its own run name)", words.Count(len(ambiguous), "run"), strings.Join(ambiguous, ", ")))
+	}
+	if len(stats) == 0 {
+		return nil, warns
+	}
+	eff := fitEfficiency(curves, nanLoss, stats, nil, s.withDefaults())
+	if eff == nil {
+		return nil, warns
+	}
+	eff.Warnings = append(warns, eff.Warnings...)
+	return eff, eff.Warnings
+}

@@ -1,0 +1,71 @@
+package fit
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// A throughput table with the loss curves of its runs beside it (evals.csv,
+// the configuration from the table's run column): the loss curve and the
+// staleness cost are fitted as from steps, staleness taken as N - 1. The
+// curves are made by the law itself, l(k) = 1/(b0/(1 + lambda (N-1)) k +
+// b1) + b2, so the fit must give back its parameters.
+func TestTableEfficiencyRecoversTheLaw(t *testing.T) {
+	const b0, b1, b2, lambda = 0.004, 0.5, 0.1, 0.2
+	tr := &traces.Trace{}
+	var rows []traces.Throughput
+	for _, n := range []int{1, 2, 4, 8} {
+		run := fmt.Sprintf("w%d", n)
+		rows = append(rows, traces.Throughput{Workers: n, PS: 1, Batch: 32, StepsPerS: 10 * float64(n), SamplesPerS: math.NaN(), Run: run, Std: math.NaN()})
+		rate := b0 / (1 + lambda*float64(n-1))
+		for k := int64(0); k <= 4000; k += 200 {
+			l := 1/(rate*float64(k)+b1) + b2
+			tr.Evals = append(tr.Evals, traces.Eval{Run: run, Time: float64(k) / 10, Updates: k, Loss: l, Accuracy: math.NaN()})
+		}
+	}
+	// a run the table does not name, and one of another series' rows
+	tr.Evals = append(tr.Evals, traces.Eval{Run: "lost", Time: 0, Updates: 0, Loss: 1, Accuracy: math.NaN()})
+	tr.Throughput = append(rows, traces.Throughput{Workers: 2, PS: 1, Batch: 32, StepsPerS: 5, Model: "other", Run: "theirs", SamplesPerS: math.NaN(), Std: math.NaN()})
+	tr.Evals = append(tr.Evals, traces.Eval{Run: "theirs", Time: 0, Updates: 0, Loss: 1, Accuracy: math.NaN()})
+
+	eff, warns := TableEfficiency(tr, rows, &Settings{Bootstrap: 20, Seed: 1})
+	if eff == nil {
+		t.Fatalf("no efficiency: %v", warns)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"b0", eff.B0, b0}, {"b1", eff.B1, b1}, {"b2", eff.B2, b2}, {"lambda", eff.Lambda, lambda}} {
+		if math.Abs(c.got-c.want) > 1e-3*c.want {
+			t.Errorf("%s = %.6g, want %g", c.name, c.got, c.want)
+		}
+	}
+	if !eff.StalenessAssumed || eff.StalenessPerWorker != 1 || eff.Batch != 32 {
+		t.Errorf("staleness %g assumed %v, batch %g: want 1 x (N-1), assumed, batch 32", eff.StalenessPerWorker, eff.StalenessAssumed, eff.Batch)
+	}
+	all := strings.Join(warns, "\n")
+	if !strings.Contains(all, `the losses of 1 run ("lost") are not fitted: no row of throughput.csv names the run`) || strings.Contains(all, "theirs") {
+		t.Errorf("warnings: want the unnamed run said, the other series' run not:\n%s", all)
+	}
+	if !strings.Contains(all, "taken as N - 1") {
+		t.Errorf("warnings: want the assumed staleness said:\n%s", all)
+	}
+
+	// a run named at two configurations is not fitted, and said so
+	rows2 := append([]traces.Throughput(nil), rows...)
+	rows2 = append(rows2, traces.Throughput{Workers: 3, PS: 1, Batch: 32, StepsPerS: 30, Run: "w8", SamplesPerS: math.NaN(), Std: math.NaN()})
+	tr.Throughput = rows2
+	eff, warns = TableEfficiency(tr, rows2, &Settings{Bootstrap: 0})
+	if eff == nil || !strings.Contains(strings.Join(warns, "\n"), `the losses of 1 run ("w8") are not fitted: throughput.csv names the run at several configurations`) {
+		t.Errorf("w8 at 3 and 8 workers: efficiency %v, warnings %v", eff != nil, warns)
+	}
+
+	// no losses: nothing, and nothing said
+	if eff, warns := TableEfficiency(&traces.Trace{Throughput: rows}, rows, &Settings{}); eff != nil || warns != nil {
+		t.Errorf("no evals: %v %v", eff, warns)
+	}
+}
