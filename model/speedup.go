@@ -107,6 +107,11 @@ func Evaluate(m Throughput, g Goal, c Config) (Point, error) {
 		if err != nil {
 			return Point{}, err
 		}
+		if !(u > 0) {
+			// a target at or above the curve's start: 0 updates, a time
+			// of 0 and speedups 0/0 (NaN) with no error
+			return Point{}, fmt.Errorf("model: Goal at %+v: %g updates to the target: a target loss at or above the loss at the start is reached before any update, and no time or speedup follows", c, u)
+		}
 		p.Timed, p.Updates, p.Time = true, u, u/x
 	}
 	return p, nil

@@ -192,6 +192,8 @@ func TestSweepErrors(t *testing.T) {
 		{"duplicate", asyncGoal, []int{2, 2}, "ascending"},
 		{"zero workers", asyncGoal, []int{0, 2}, ">= 1"},
 		{"unreachable loss", Goal{TargetLoss: 0.05, Curve: asyncGoal.Curve}, []int{1, 2}, "asymptote"},
+		// reached at k = 0: speedups were 0/0 (NaN) with no error
+		{"loss met at the start", Goal{TargetLoss: 1/asyncGoal.Curve.B1 + asyncGoal.Curve.B2 + 1, Curve: asyncGoal.Curve}, []int{1, 2}, "reached before any update"},
 		{"epochs without batch", Goal{Epochs: 1, Dataset: 100}, []int{1}, "samples per step"},
 		{"epochs without dataset", Goal{Epochs: 1, Batch: 10}, []int{1}, "dataset size"},
 		{"GNS without batch", Goal{TargetLoss: 0.6, Curve: asyncGoal.Curve, GNS: GNS{Noise: 1, RefBatch: 1}}, []int{1}, "batch-size efficiency"},
