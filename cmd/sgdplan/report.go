@@ -43,6 +43,9 @@ model was fitted on (found beside model.json, or as fit was given them), the pha
 and staleness figures. --out is a new folder or an earlier report's (one cut short
 too), whose figures it replaces; a folder of other files with a report's names
 (fit.png, index.html, ...) is refused. Warnings go to stderr and onto the page.
+The fitted job enters the plan through a jobs.csv row whose model column names the
+model.json (its speedup curve stands for p, which the row leaves empty); without one the plan is of the
+jobs file alone, with a warning (sgdplan demo adds such a row).
 
 Example:
    sgdplan fit testdata/synthetic/async-ps --out model.json
