@@ -526,3 +526,41 @@ func TestInspectSteplessMode(t *testing.T) {
 		}
 	}
 }
+
+// inspect checks a one-worker run's transfer against S/B from runs.csv as
+// fit does: the synthetic trace's 10 ms transfers at S/B = 10 ms pass; the
+// same runs.csv with a link 1000 times faster (times read 1000 times too
+// long, as a trace in milliseconds) or 100 times slower (faster than the
+// link can carry) are named. inspect said nothing where fit warned.
+func TestInspectLinkPlausible(t *testing.T) {
+	for _, c := range []struct {
+		bandwidth string
+		want      string
+	}{
+		{"4e+08", ""},
+		{"4e+11", "times S/B from runs.csv (1e-05 s: 4000000 B at 4e+11 B/s): latency dominates the link, or the times are not in seconds"},
+		{"4e+06", "of S/B from runs.csv (1 s: 4000000 B at 4e+06 B/s), faster than the link can carry it"},
+	} {
+		dir := t.TempDir()
+		copyDir(t, filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), dir)
+		runs := filepath.Join(dir, "runs.csv")
+		b, err := os.ReadFile(runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(runs, []byte(strings.ReplaceAll(string(b), ",4e+08,", ","+c.bandwidth+",")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCmd(t, "inspect", dir)
+		if code != 0 {
+			t.Fatalf("bandwidth %s: exit %d: %s", c.bandwidth, code, stderr)
+		}
+		got := strings.Contains(stderr, "run w1: its measured transfer of the model")
+		if got != (c.want != "") || (c.want != "" && !strings.Contains(stderr, c.want)) {
+			t.Errorf("bandwidth %s: stderr %q, want %q", c.bandwidth, stderr, c.want)
+		}
+		if strings.Contains(stderr, "run w2: its measured transfer") {
+			t.Errorf("bandwidth %s: a 2-worker run checked (its transfers queue): %s", c.bandwidth, stderr)
+		}
+	}
+}
