@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -69,6 +70,7 @@ const (
 	FTolReached                // cost no longer decreases
 	XTolReached                // step too small
 	GTolReached                // gradient (projected on the box) vanished
+	NoFiniteStep               // no damping gave a trial point with finite residuals
 )
 
 func (s Status) String() string {
@@ -79,6 +81,8 @@ func (s Status) String() string {
 		return "step converged"
 	case GTolReached:
 		return "gradient converged"
+	case NoFiniteStep:
+		return "no finite step"
 	}
 	return "iteration limit"
 }
@@ -155,7 +159,7 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 		for j := 0; j < n; j++ {
 			maxd = math.Max(maxd, JtJ.At(j, j))
 		}
-		accepted := false
+		accepted, finite := false, false
 		for tries := 0; tries < 30; tries++ {
 			A.Copy(&JtJ)
 			for j := 0; j < n; j++ {
@@ -185,6 +189,8 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 			p.Residuals(rTrial, xTrial)
 			evals++
 			c := halfSumSq(rTrial)
+			// (a step damped down to nothing lands on x itself)
+			finite = finite || (!(math.IsNaN(c) || math.IsInf(c, 0)) && !slices.Equal(xTrial, x))
 			if !math.IsNaN(c) && c < cost {
 				step := relStep(x, xTrial)
 				dec := (cost - c) / math.Max(cost, 1e-300)
@@ -205,8 +211,12 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 		}
 		if !accepted {
 			// No damping lowers the cost: we are at a (local) minimum to
-			// the precision of the arithmetic.
+			// the precision of the arithmetic, unless no trial point had
+			// finite residuals (it said "cost converged" then too).
 			status = FTolReached
+			if !finite {
+				status = NoFiniteStep
+			}
 			break
 		}
 		if status != NotConverged {

@@ -261,3 +261,26 @@ func TestNumericJacobianStaysInBox(t *testing.T) {
 		}
 	}
 }
+
+// A problem whose residuals are finite at the start only (NaN at every
+// other point): the solver stops where it started and says that no step
+// was finite, not that the cost converged.
+func TestLMNoFiniteStep(t *testing.T) {
+	p := Problem{
+		M: 1,
+		Residuals: func(r, x []float64) {
+			r[0] = x[0] - 3
+			if x[0] != 1 {
+				r[0] = math.NaN()
+			}
+		},
+		Jacobian: func(J *mat.Dense, x []float64) { J.Set(0, 0, 1) },
+	}
+	res, err := LevenbergMarquardt(p, []float64{1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != NoFiniteStep || res.Status.String() != "no finite step" || res.X[0] != 1 {
+		t.Errorf("status %v, x %v: want no finite step at 1", res.Status, res.X)
+	}
+}
