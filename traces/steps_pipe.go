@@ -130,6 +130,25 @@ func (b *stepBatch) fill(c *csvReader, rows int, stop *atomic.Bool) {
 	}
 }
 
+// readPanic ends a batch whose read panicked on the reading goroutine
+// (a reader's Read that panics): the caller panics again with v, after the
+// rows before it, as the sequential reader panicked on the caller's
+// goroutine, where a recover can see it (on the reading goroutine it ended
+// the program).
+type readPanic struct{ v any }
+
+func (r *readPanic) Error() string { return fmt.Sprint("traces: panic reading steps: ", r.v) }
+
+// fillOrPanic is fill, a panic in it ending the batch with a readPanic.
+func (b *stepBatch) fillOrPanic(c *csvReader, rows int, stop *atomic.Bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			b.end = &readPanic{v}
+		}
+	}()
+	b.fill(c, rows, stop)
+}
+
 // record sets c to row i of b as the csvReader that read the row was just
 // after reading it (its line, its fields, and where they start when
 // quoted), and returns the fields, appended to dst; c.errorf then positions
@@ -258,7 +277,7 @@ func startStepPipe(c *csvReader, rows, parsers, batches int, newParser func() *s
 			case <-p.done:
 				return
 			}
-			b.fill(c, rows, &p.stop)
+			b.fillOrPanic(c, rows, &p.stop)
 			if p.stop.Load() {
 				return
 			}
@@ -341,6 +360,9 @@ func readStepsPipelined(rd io.Reader, file string, fn func(s Step, line int) err
 		}
 		if b.end == io.EOF {
 			break
+		}
+		if rp, ok := b.end.(*readPanic); ok {
+			panic(rp.v) // (the deferred close stops the goroutines)
 		}
 		if b.end != nil {
 			return warnings, b.end

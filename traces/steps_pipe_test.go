@@ -337,3 +337,51 @@ func TestReadStepsStalledStream(t *testing.T) {
 		<-done
 	}
 }
+
+// panicReader is a seekable input whose Read panics once past n bytes.
+type panicReader struct {
+	*bytes.Reader
+	n int64
+}
+
+func (p *panicReader) Read(b []byte) (int, error) {
+	pos, _ := p.Seek(0, io.SeekCurrent)
+	if pos >= p.n {
+		panic("the disk went away")
+	}
+	return p.Reader.Read(b[:min(int64(len(b)), p.n-pos)])
+}
+
+// A Read that panics after the first batch panicked on the pipeline's
+// reading goroutine, which ended the program; it now reaches the caller,
+// after fn has had the rows before it, as the sequential reader's did.
+func TestStepsPipelineReadPanic(t *testing.T) {
+	g := runtime.NumGoroutine()
+	var in strings.Builder
+	in.WriteString(stepsHeader)
+	for i := range 40 {
+		in.WriteString(stepRowText(i))
+	}
+	text := in.String()
+	cut := int64(strings.Index(text, stepRowText(30))) // rows 0-29 readable
+	for _, o := range []stepsRead{{sequential: true}, {batchRows: 4, parsers: 2}, {batchRows: 7, parsers: 1}} {
+		rows := 0
+		func() {
+			defer func() {
+				if v := recover(); v != "the disk went away" {
+					t.Errorf("%+v: recovered %v, want the reader's panic", o, v)
+				}
+			}()
+			readStepsWith(&panicReader{bytes.NewReader([]byte(text)), cut}, "steps.csv", func(s Step, line int) error {
+				rows++
+				return nil
+			}, nil, o)
+		}()
+		// the sequential reader reads ahead in its buffer; the rows fn
+		// saw are those before the panic, at most the 30 readable
+		if rows > 30 || (o.batchRows > 0 && rows < 30-2*o.batchRows) {
+			t.Errorf("%+v: fn saw %d rows before the panic, want up to 30", o, rows)
+		}
+	}
+	noLeak(t, g)
+}
