@@ -144,6 +144,16 @@ func TestLMBounds(t *testing.T) {
 	if !res.AtBound[0] || res.AtBound[1] {
 		t.Errorf("AtBound = %v, want [true false]", res.AtBound)
 	}
+	// and the upper bound: x0 - 7 has its minimum at 7, beyond [0, 5]:
+	// x0 -> 5 (bound), cost (5-7)²/2 = 2
+	p.Residuals = func(dst, x []float64) { dst[0] = x[0] - 7; dst[1] = x[1] - 3 }
+	res, err = LevenbergMarquardt(p, []float64{1, 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.X[0] != 5 || relErr(res.X[1], 3) > 1e-8 || relErr(res.Cost, 2) > 1e-8 || !res.AtBound[0] || res.AtBound[1] {
+		t.Errorf("upper bound: x = %v cost %g AtBound %v, want (5, 3) cost 2 [true false]", res.X, res.Cost, res.AtBound)
+	}
 }
 
 // Recovers known parameters of y = a x / (1 + b x) + c from noisy data in
