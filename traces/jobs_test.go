@@ -521,3 +521,22 @@ func TestLoadGavelVCTraceBeforeRates(t *testing.T) {
 		t.Errorf("unknown format: error %v", err)
 	}
 }
+
+// ReadJobsCSV refuses values the planner cannot take, at their column: a
+// speedup exponent outside (0, 1] (p = 1 is linear speedup, above it
+// superlinear), a negative arrival.
+func TestReadJobsCSVRefuses(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"job,size,p\na,1,1.5\n", "jobs.csv:2:5: column p: expected a speedup exponent in (0, 1], got 1.5"},
+		{"job,size,p\na,1,0\n", "jobs.csv:2:5: column p: expected a speedup exponent in (0, 1], got 0"},
+		{"job,size,arrival\na,1,-2\n", "jobs.csv:2:5: column arrival: expected seconds >= 0, got -2"},
+	} {
+		_, err := ReadJobsCSV("jobs.csv", strings.NewReader(c.in))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+	if jobs, err := ReadJobsCSV("jobs.csv", strings.NewReader("job,size,p\na,1,1\n")); err != nil || len(jobs) != 1 || jobs[0].P != 1 {
+		t.Errorf("p = 1: %v %v", jobs, err)
+	}
+}

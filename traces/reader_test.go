@@ -163,6 +163,8 @@ func TestMalformed(t *testing.T) {
 			"traces: steps.csv:2:10: worker: 2 is out of range (expected 0..1 for workers=2)", 2, 10},
 		{"configuration changes within a run", "steps", stepsHeader + okRow + "a,4,1,32,1,0,0,1,,,,,\n",
 			`traces: steps.csv:3:3: workers: 4 differs from 2 on line 2 for run "a" (a run is one configuration)`, 3, 3},
+		{"shards change within a run", "steps", stepsHeader + okRow + "a,2,2,32,1,0,0,1,,,,,\n",
+			`traces: steps.csv:3:5: ps: 2 differs from 1 on line 2 for run "a" (a run is one configuration)`, 3, 5},
 		{"negative staleness", "steps", stepsHeader + "a,2,1,32,0,0,0,1,,,,-1,\n",
 			"traces: steps.csv:2:21: staleness: -1 is below 0 (expected an integer >= 0)", 2, 21},
 		{"missing run", "steps", stepsHeader + ",2,1,32,0,0,0,1,,,,,\n",
