@@ -387,6 +387,11 @@ func TestArgmaxFrom(t *testing.T) {
 	if a, b := argmax(f, 1, 4), argmax(f, 2, 4); a != 1 || b != 3 {
 		t.Errorf("argmax from 1: %d, from 2: %d; want 1 and 3", a, b)
 	}
+	// the largest at the upper end, n itself; ties to the smallest k
+	g := func(k int) float64 { return []float64{0, 1, 2, 3, 9, 9}[k] }
+	if a, b := argmax(g, 1, 4), argmax(g, 1, 5); a != 4 || b != 4 {
+		t.Errorf("argmax of 0,1,2,3,9,9 up to 4: %d, up to 5: %d; want 4 and 4", a, b)
+	}
 }
 
 // At as many workers as the global batch has samples, the next worker
@@ -636,5 +641,66 @@ func TestCheckNextWorkerLowers(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "check", "--model", m, "--workers", "1", "--global-batch", "8")
 	if code != exitOK || !strings.Contains(stdout, "fine: 1 worker is at the knee: a 2nd would lower the progress to the target by 16%, 0.16 of one worker's") || strings.Contains(stdout, "add -") {
 		t.Errorf("exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// The knee on a throughput table that follows s(k) = k^0.7 exactly: by
+// hand, s(3) - s(2) = 3^0.7 - 2^0.7 = 0.533 (more than half a worker) and
+// s(4) - s(3) = 4^0.7 - 3^0.7 = 0.481 (less): the knee is at 3 workers.
+// check says fine at 3, "past the knee at 3" at 4 (the count just past
+// it, which no test held: the loop's last step was unchecked), and predict
+// marks a count below the fitted ones as extrapolated, with speedup
+// intervals about their value beyond the data.
+func TestCheckKneeOnPowerLaw(t *testing.T) {
+	dir := t.TempDir()
+	var tab strings.Builder
+	tab.WriteString("workers,ps,batch,steps_per_s,mode\n")
+	for _, k := range []int{1, 2, 4, 8, 16} {
+		fmt.Fprintf(&tab, "%d,1,32,%s,async\n", k, strconv.FormatFloat(10*math.Pow(float64(k), 0.7), 'g', -1, 64))
+	}
+	tp := filepath.Join(dir, "throughput.csv")
+	if err := os.WriteFile(tp, []byte(tab.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mp := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", tp, "--family", "powerlaw-async", "--out", mp); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		workers string
+		code    int
+		want    string
+	}{
+		{"3", exitOK, "fine: 3 workers is at the knee: the 4th would add 22% speed, 0.48 of one worker's"},
+		{"4", exitWarn, "warn: past the knee at 3 workers: the 4th adds 22% speed, 0.48 of one worker's (less than half)"},
+		{"2", exitOK, "fine: 2 workers is before the knee: the 3rd would add 33% speed, 0.53 of one worker's"},
+	} {
+		code, stdout, stderr := runCmd(t, "check", "--model", mp, "--workers", c.workers)
+		if code != c.code || !strings.Contains(stdout, c.want) {
+			t.Errorf("--workers %s: exit %d, want %d and %q:\n%s%s", c.workers, code, c.code, c.want, stdout, stderr)
+		}
+	}
+
+	// fitted on 2-16 workers: 1 worker is below the data
+	m2 := filepath.Join(dir, "m2.json")
+	if code, _, stderr := runCmd(t, "fit", tp, "--family", "powerlaw-async", "--train-workers", "2-16", "--out", m2); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", m2, "--workers", "1,4,64", "--format", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &rows) != nil || len(rows) != 3 {
+		t.Fatalf("predict: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	for i, want := range []bool{true, false, true} {
+		if rows[i]["extrapolated"] != want {
+			t.Errorf("%v workers: extrapolated %v, want %v", rows[i]["workers"], rows[i]["extrapolated"], want)
+		}
+	}
+	// beyond the data (64 workers) the interval widens about the value:
+	// 64^0.7 = 18.38 by hand
+	r := rows[2]
+	lo, v, hi := r["speedup_lo"].(float64), r["speedup"].(float64), r["speedup_hi"].(float64)
+	if !(lo < v && v < hi) || math.Abs(v-math.Pow(64, 0.7)) > 1e-6*v {
+		t.Errorf("64 workers: speedup %g [%g, %g], want %g strictly inside its interval", v, lo, hi, math.Pow(64, 0.7))
 	}
 }
