@@ -109,6 +109,15 @@ func TestCheckPyTorchJob(t *testing.T) {
 	if code == exitBadInput || !strings.Contains(stdout, "at 8 workers") {
 		t.Errorf("exit %d stdout %q stderr %q", code, stdout, stderr)
 	}
+	// 1 master + 7 workers judge as --workers 8 does: the same verdict,
+	// exit code and lines; the manifest's missing PS replicas are said
+	flagCode, flagOut, _ := runCmd(t, "check", "--model", table, "--workers", "8")
+	if code != flagCode || stdout != flagOut {
+		t.Errorf("manifest: exit %d\n%s\n--workers 8: exit %d\n%s", code, stdout, flagCode, flagOut)
+	}
+	if !strings.Contains(stderr, "has no PS replicas (a PyTorchJob trains without parameter servers), but the model (sync) has them: judged at its 1 shard") {
+		t.Errorf("no word of the missing PS replicas: %s", stderr)
+	}
 }
 
 func TestCheckBadInput(t *testing.T) {
