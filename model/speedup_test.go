@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -314,5 +315,48 @@ func TestSweepUsesQueueingStaleness(t *testing.T) {
 	}
 	if pts[2].Staleness <= pts[1].Staleness || pts[1].Staleness <= 0 {
 		t.Errorf("staleness does not grow with N: %g, %g, %g", pts[0].Staleness, pts[1].Staleness, pts[2].Staleness)
+	}
+}
+
+// BestTime and BestCost break ties toward the smallest N, whatever the
+// order of the points.
+//
+//	linear, N = 1, 2, 4, s = 1, 2, 4: N/s = 1, 1, 1, a three-way tie in
+//	worker-seconds: BestCost is N = 1 (its doc: N = 1 when the speedup is
+//	never superlinear); BestTime is 4, the one highest speedup.
+//	flat, N = 1, 2, 4, s = 1, 2, 2: the highest speedup, 2, at N = 2 and
+//	4: BestTime is 2; N/s = 1, 1, 2, a tie of N = 1 and 2: BestCost is 1.
+//
+// Each table is given ascending and reversed, so that a tie left to the
+// order of the points (MinFunc keeps the first) fails too.
+func TestBestTies(t *testing.T) {
+	table := func(s ...float64) []Point {
+		pts := make([]Point, len(s))
+		for i, v := range s {
+			n := 1 << i
+			pts[i] = Point{Config: Config{Workers: n}, Speedup: v, Efficiency: v / float64(n)}
+		}
+		return pts
+	}
+	for _, c := range []struct {
+		name       string
+		pts        []Point
+		time, cost int
+	}{
+		{"linear", table(1, 2, 4), 4, 1},
+		{"flat", table(1, 2, 2), 2, 1},
+	} {
+		for _, order := range []string{"ascending", "descending"} {
+			pts := slices.Clone(c.pts)
+			if order == "descending" {
+				slices.Reverse(pts)
+			}
+			if p := BestTime(pts); p.Workers != c.time {
+				t.Errorf("%s, %s: BestTime = %d, want %d", c.name, order, p.Workers, c.time)
+			}
+			if p := BestCost(pts); p.Workers != c.cost {
+				t.Errorf("%s, %s: BestCost = %d, want %d", c.name, order, p.Workers, c.cost)
+			}
+		}
 	}
 }

@@ -320,3 +320,62 @@ func TestKneeLinear(t *testing.T) {
 		t.Errorf("knee of k by the loop: %d, want 20", k)
 	}
 }
+
+// SJF is non-preemptive shortest job first: a started job keeps its workers,
+// and when it ends the smallest waiting job goes next. One server, p = 1:
+// A (size 3) at t = 0 starts at once; B (size 5) at 0.5 and C (size 1) at 1
+// wait behind it. A ends at 3; C, the smaller waiting job, runs 3..4; B
+// runs 4..9. Responses 3, 8.5, 3. Through the queueing fast path and the
+// general one (hideQueueing), ideal and whole shares.
+func TestSJFSmallestWaitingFirst(t *testing.T) {
+	jobs := []Job{
+		{ID: "A", Size: 3, Curve: PowerLaw{1}},
+		{ID: "B", Arrival: 0.5, Size: 5, Curve: PowerLaw{1}},
+		{ID: "C", Arrival: 1, Size: 1, Curve: PowerLaw{1}},
+	}
+	want := []struct{ start, end float64 }{{0, 3}, {4, 9}, {3, 4}}
+	for _, pol := range []Policy{SJF{}, hideQueueing(SJF{})} {
+		for _, integer := range []bool{false, true} {
+			r, err := Simulate(jobs, pol, Settings{Servers: 1, Integer: integer})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, w := range want {
+				if j := r.Jobs[i]; relErr(j.Start, w.start) > 1e-12 || relErr(j.Completion, w.end) > 1e-12 {
+					t.Errorf("%T integer=%v: job %s start %g end %g, want %g %g", pol, integer, j.ID, j.Start, j.Completion, w.start, w.end)
+				}
+			}
+		}
+	}
+}
+
+// Hell weighs each job's value s(k)^2/(k r) by its weight. One server, two
+// jobs with 4 s left on p = 0.5 curves: the one free worker gives either
+// the value s(1)^2/(1 x 4) = 1/4; B's weight 5 makes its 5/4 against A's
+// 1/4, so B gets the server (unweighted, the tie would go to A, the first).
+// Through the simulator, both of size 4 at t = 0: B runs 0..4, A 4..8
+// (alone, each at s(1) = 1).
+func TestHellWeighsValue(t *testing.T) {
+	jobs := []Job{
+		{ID: "A", Size: 4, Curve: PowerLaw{0.5}},
+		{ID: "B", Size: 4, Curve: PowerLaw{0.5}, Weight: 5},
+	}
+	alloc := make([]float64, 2)
+	Hell{}.Allocate(1, views(1, jobs, []float64{4, 4}), alloc)
+	if alloc[0] != 0 || alloc[1] != 1 {
+		t.Errorf("allocation %v, want [0 1]", alloc)
+	}
+	for _, integer := range []bool{false, true} {
+		r, err := Simulate(jobs, Hell{}, Settings{Servers: 1, Integer: integer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := r.Jobs[0].Completion, r.Jobs[1].Completion; relErr(a, 8) > 1e-12 || relErr(b, 4) > 1e-12 {
+			t.Errorf("integer=%v: completions A %g, B %g, want 8, 4", integer, a, b)
+		}
+		// weighted flow: 1 x 8 + 5 x 4 = 28
+		if relErr(r.WeightedFlow, 28) > 1e-12 {
+			t.Errorf("integer=%v: weighted flow %g, want 28", integer, r.WeightedFlow)
+		}
+	}
+}

@@ -468,3 +468,112 @@ func TestSimulateSpanAtLargeClock(t *testing.T) {
 		}
 	}
 }
+
+// The slowdown of a job is its response over the work it did (its size
+// when it runs to the end). One server, p = 1, jobs 10 s apart with sizes
+// at most 5 s: each runs alone at rate 1, so its response is its work and
+// its slowdown exactly 1, early stop or not. With EarlyStop = 1 every job
+// stops after a fraction (0, 1] of its size: the response is then the work,
+// not the size, and Response/Size would fall below 1. On a loaded stream
+// (load 0.9, early stops) Slowdown is still Response/Work job by job.
+func TestSlowdownIsResponseOverWork(t *testing.T) {
+	var alone []Job
+	for i := range 20 {
+		alone = append(alone, Job{ID: fmt.Sprint(i), Arrival: 10 * float64(i), Size: 1 + float64(i%5), Curve: PowerLaw{1}})
+	}
+	for _, stop := range []float64{0, 1} {
+		r, err := Simulate(alone, FIFO{}, Settings{Servers: 1, EarlyStop: stop, Seed: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped := 0
+		for _, j := range r.Jobs {
+			if j.Work < j.Size*(1-1e-9) {
+				stopped++
+			}
+			if relErr(j.Response, j.Work) > 1e-12 || relErr(j.Slowdown, 1) > 1e-12 {
+				t.Errorf("early stop %g: job %s alone, size %g, work %g: response %g, slowdown %g, want %g and 1",
+					stop, j.ID, j.Size, j.Work, j.Response, j.Slowdown, j.Work)
+			}
+		}
+		if stop == 1 && stopped < len(alone)/2 {
+			t.Fatalf("early stop 1: %d of %d jobs stopped early: the case tests nothing", stopped, len(alone))
+		}
+		if relErr(r.MeanSlowdown, 1) > 1e-12 {
+			t.Errorf("early stop %g: mean slowdown %g, want 1", stop, r.MeanSlowdown)
+		}
+	}
+
+	jobs, err := Poisson{Rate: 0.9, Count: 2000, Sizes: Exponential{Mean: 1}, Curve: PowerLaw{1}}.Jobs(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pol := range []Policy{FIFO{}, SRPT{}, Equi{}} {
+		r, err := Simulate(jobs, pol, Settings{Servers: 1, EarlyStop: 0.5, Seed: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stopped, wrong, mean := 0, 0, 0.0
+		for _, j := range r.Jobs {
+			if j.Work < j.Size*(1-1e-9) {
+				stopped++
+			}
+			if relErr(j.Slowdown, j.Response/j.Work) > 1e-12 {
+				if wrong++; wrong == 1 {
+					t.Errorf("%s: job %s: slowdown %g, want response %g / work %g = %g (size %g)",
+						pol.Name(), j.ID, j.Slowdown, j.Response, j.Work, j.Response/j.Work, j.Size)
+				}
+			}
+			mean += j.Response / j.Work
+		}
+		if wrong > 1 {
+			t.Errorf("%s: %d of %d jobs with a slowdown other than response/work", pol.Name(), wrong, len(jobs))
+		}
+		if stopped == 0 {
+			t.Fatalf("%s: no job stopped early: the case tests nothing", pol.Name())
+		}
+		if mean /= float64(len(jobs)); relErr(r.MeanSlowdown, mean) > 1e-9 {
+			t.Errorf("%s: mean slowdown %g, want the mean of response/work %g", pol.Name(), r.MeanSlowdown, mean)
+		}
+	}
+}
+
+// P50 and P99 of the responses are quantiles by linear interpolation, type
+// 7 (quantile in sim.go): for n sorted values x[0..n-1], h = q (n - 1) and
+// Q = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]). One server,
+// p = 1, 100 jobs of sizes 1..100 (in the shuffled order 37 i mod 101)
+// arriving 200 s apart: each runs alone, so the responses are exactly
+// 1, 2, ..., 100 (x[i] = i + 1).
+//
+//	P50: h = 0.5 x 99 = 49.5:  x[49] + 0.5 (x[50] - x[49]) = 50 + 0.5 = 50.5
+//	P99: h = 0.99 x 99 = 98.01: x[98] + 0.01 (x[99] - x[98]) = 99 + 0.01 = 99.01
+//	mean: (1 + 100)/2 = 50.5
+//
+// (A P99 taken at 0.9 would be h = 89.1: 90.1.)
+func TestResponseQuantiles(t *testing.T) {
+	var jobs []Job
+	for i := 1; i <= 100; i++ {
+		jobs = append(jobs, Job{ID: fmt.Sprint(i), Arrival: 200 * float64(i), Size: float64(37 * i % 101), Curve: PowerLaw{1}})
+	}
+	r, err := Simulate(jobs, FIFO{}, Settings{Servers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range r.Jobs {
+		if j.Response != j.Size {
+			t.Fatalf("job %s alone: response %g, want its size %g", j.ID, j.Response, j.Size)
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"P50", r.P50Response, 50.5},
+		{"P99", r.P99Response, 99.01},
+		{"mean", r.MeanResponse, 50.5},
+	} {
+		if relErr(c.got, c.want) > 1e-12 {
+			t.Errorf("%s response %.15g, want %g", c.name, c.got, c.want)
+		}
+	}
+}
