@@ -228,9 +228,16 @@ const (
 )
 
 type mvaMulti struct {
-	k    int       // station
-	c    int       // servers
-	p    []float64 // p(j|n), j = 0..c-1
+	k int       // station
+	c int       // servers
+	p []float64 // p(j|n), j = 0..c-1
+	// hi is the largest j with p(j|n) != 0: above the few customers ever
+	// at the station the marginals underflow to 0, and the loops stop
+	// there, O(hi) a step instead of O(c) (the same numbers: they only
+	// skip terms that are 0). With c growing with N (shared cores on a
+	// machine per few workers) the recursion cost O(N^2): 56 s for one
+	// predict at 10,000 workers.
+	hi   int
 	comp *mvaState
 }
 
@@ -375,7 +382,7 @@ func (s *mvaState) advance(n int) {
 				mu := s.multi[mi]
 				mi++
 				w := 1 + q[k]
-				for j := 0; j <= mu.c-2; j++ {
+				for j := 0; j <= min(mu.c-2, mu.hi); j++ {
 					w += float64(mu.c-j-1) * mu.p[j]
 				}
 				rk = dk / float64(mu.c) * w
@@ -441,9 +448,12 @@ func (s *mvaState) advance(n int) {
 	for k := range q {
 		q[k] = x * r[k]
 	}
-	for _, mu := range s.multi {
+	for i := range s.multi {
+		mu := &s.multi[i]
 		a := d[mu.k] * x
-		for j := mu.c - 1; j >= 1; j-- {
+		// p(j|n) for j > hi+1 stays 0 (from p(j-1|n-1) = 0)
+		top := min(mu.hi+1, mu.c-1)
+		for j := top; j >= 1; j-- {
 			mu.p[j] = a * mu.p[j-1] / float64(j)
 		}
 		p0 := mu.p[0] * x / mu.comp.x
@@ -451,6 +461,10 @@ func (s *mvaState) advance(n int) {
 			p0 = 0
 		}
 		mu.p[0] = p0
+		for top > 0 && mu.p[top] == 0 {
+			top--
+		}
+		mu.hi = top
 	}
 	s.x, s.n = x, n
 }

@@ -84,3 +84,17 @@ func BenchmarkSweep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkManyServers: a compute station whose servers grow with the
+// workers (shared cores, one machine per few workers: c = N/2) and a
+// shard link, at N = 4,000. The marginals of the multi-server station are
+// 0 above the few customers ever at it, and the recursion skips them:
+// O(N) instead of O(N c) (docs/performance.md).
+func BenchmarkManyServers(b *testing.B) {
+	const N = 4000
+	nw := Network{Z: 0.01, Stations: []Station{{Name: "compute", D: 0.1, Servers: N / 2}, {Name: "link", D: 0.05}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		ExactMVA(nw, N)
+	}
+}

@@ -418,3 +418,26 @@ func TestFlowSaturatesWithVariableTransfers(t *testing.T) {
 		}
 	}
 }
+
+// A multi-server station with at least as many servers as customers is a
+// delay: nobody waits, R = D (the exact recursion skips its marginals
+// above the few customers there, which underflow to 0; a station of 5,000
+// servers took O(N x 5,000) before). Against the same network with the
+// station a delay, solved by the single-server recursion alone, and
+// against a station of fewer servers than customers, which must queue.
+func TestManyServersIsDelay(t *testing.T) {
+	for _, n := range []int{1, 50, 3000} {
+		multi := Network{Z: 0.3, Stations: []Station{{Name: "compute", D: 0.5, Servers: 5000}, {Name: "link", D: 0.01}}}
+		delay := Network{Z: 0.3, Stations: []Station{{Name: "compute", D: 0.5, Delay: true}, {Name: "link", D: 0.01}}}
+		a, b := ExactMVA(multi, n), ExactMVA(delay, n)
+		if math.Abs(a.X/b.X-1) > 1e-12 || math.Abs(a.R[0]/0.5-1) > 1e-12 {
+			t.Errorf("N %d: X %.15g with 5,000 servers, %.15g as a delay; compute residence %.15g, want 0.5", n, a.X, b.X, a.R[0])
+		}
+	}
+	// 20 servers and 3,000 customers: the link (D 0.01, 100/s) and the
+	// compute (20/0.5 = 40/s) bound X at 40/s, and the compute queues
+	few := Network{Z: 0.3, Stations: []Station{{Name: "compute", D: 0.5, Servers: 20}, {Name: "link", D: 0.01}}}
+	if r := ExactMVA(few, 3000); math.Abs(r.X/40-1) > 1e-9 || !(r.R[0] > 0.5) {
+		t.Errorf("20 servers, 3,000 customers: X %.12g, want 40; compute residence %g, want above 0.5", r.X, r.R[0])
+	}
+}
