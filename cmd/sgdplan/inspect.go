@@ -206,6 +206,7 @@ type throughputSeries struct {
 	modes              []string
 	global             bool // some row gives global_batch, not batch
 	derived            bool // some row's steps/s is its samples/s over its samples per step
+	derivedSamples     bool // some row's samples/s is its steps/s times its samples per step
 	recs               []throughputRec
 }
 
@@ -261,7 +262,16 @@ func (s *throughputSeries) add(file string, r traces.Throughput) {
 	widen(&s.batch, b)
 	sps, from := stepsPerS(r)
 	widen(&s.steps, sps)
-	widen(&s.samples, r.SamplesPerS)
+	samples := r.SamplesPerS
+	if !(samples > 0) && from == "steps_per_s" {
+		// the other way round, as fit multiplies them (a converted
+		// TensorBoard log has steps/s only: its samples/s read "-")
+		if pts, err := fit.PointsFromThroughput([]traces.Throughput{r}); err == nil && len(pts) == 1 && pts[0].SamplesPerStep > 0 {
+			samples = sps * pts[0].SamplesPerStep
+			s.derivedSamples = true
+		}
+	}
+	widen(&s.samples, samples)
 	s.derived = s.derived || from == "samples_per_s"
 	_, line, _ := r.Pos()
 	s.recs = append(s.recs, throughputRec{file: file, line: line, r: r, sps: sps, from: from})
@@ -306,6 +316,9 @@ func throughputTable(w io.Writer, series []throughputSeries) error {
 	_, err := fmt.Fprintln(w, "\nRun-level throughput rows (no step trace): ranges per file and model; batch is per worker, or the global batch where marked; fit reads them (a file with several models needs --series).")
 	if err == nil && slices.ContainsFunc(series, func(s throughputSeries) bool { return s.derived }) {
 		_, err = fmt.Fprintln(w, "steps/s: the row's steps_per_s, or its samples/s divided by the samples of one step, as fit divides them: for async one worker's batch (an update's; a global batch split among the workers), for sync and allreduce the global batch or the batch times the workers.")
+	}
+	if err == nil && slices.ContainsFunc(series, func(s throughputSeries) bool { return s.derivedSamples }) {
+		_, err = fmt.Fprintln(w, "samples/s: the row's samples_per_s, or, where it gives none, its steps/s times the samples of one step (for async one worker's batch, for sync and allreduce the global batch or the batch times the workers).")
 	}
 	return err
 }

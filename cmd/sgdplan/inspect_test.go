@@ -177,6 +177,20 @@ func TestInspectThroughputOnly(t *testing.T) {
 		strings.Join(strings.Fields(lines[2])[1:], " ") != "b 1 2 2 32 async 1.562 50" {
 		t.Errorf("global batch: exit %d:\n%s%s", code, stdout, stderr)
 	}
+	// steps/s alone (a converted TensorBoard log): samples/s is steps/s
+	// times the samples of a step, as fit multiplies them: async 2 x 32 =
+	// 64, sync 4 workers x 16 = 64 samples a step: 128; it read "-"
+	steps := filepath.Join(dir, "steps", "throughput.csv")
+	os.MkdirAll(filepath.Dir(steps), 0o755)
+	os.WriteFile(steps, []byte("workers,ps,batch,steps_per_s,mode,model\n4,1,32,2,async,a\n4,1,16,2,sync,s\n"), 0o644)
+	code, stdout, stderr = runCmd(t, "inspect", steps)
+	lines = strings.Split(stdout, "\n")
+	if code != 0 || len(lines) < 3 ||
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "a 1 4 1 32 async 2 64" ||
+		strings.Join(strings.Fields(lines[2])[1:], " ") != "s 1 4 1 16 sync 2 128" ||
+		!strings.Contains(stdout, "samples/s: the row's samples_per_s, or, where it gives none, its steps/s times the samples of one step") {
+		t.Errorf("steps/s alone: exit %d:\n%s%s", code, stdout, stderr)
+	}
 }
 
 // inspect's note on a throughput.csv beside steps.csv said "fit reads
@@ -226,7 +240,8 @@ func TestInspectStepless(t *testing.T) {
 		}
 	}
 	if code != 0 || len(lines) < 2 || !strings.HasPrefix(lines[0], "file") ||
-		strings.Join(strings.Fields(lines[1])[1:], " ") != "- 1 1 0 1 allreduce 5.5 -" ||
+		// samples/s = 5.5 steps/s x 1 worker x batch 1 (it read "-")
+		strings.Join(strings.Fields(lines[1])[1:], " ") != "- 1 1 0 1 allreduce 5.5 5.5" ||
 		strings.Join(run[:4], " ") != "r1 - - -" {
 		t.Errorf("table: exit %d:\n%s", code, stdout)
 	}
