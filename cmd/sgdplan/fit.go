@@ -427,6 +427,15 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 			ref.Nodes = 0
 		}
 	}
+	// the dataset size (for --epochs) from runs.csv, as a step fit reads
+	// it: the first run the fitted rows name that gives one
+	for _, r := range rows {
+		for _, info := range tr.Runs {
+			if ref.Dataset == 0 && r.Run != "" && info.Run == r.Run && info.Dataset > 0 {
+				ref.Dataset = info.Dataset
+			}
+		}
+	}
 	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	// the loss curves beside the table (evals.csv with runs.csv, as a
 	// converted TensorBoard log has them) were ignored without a word

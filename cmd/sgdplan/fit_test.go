@@ -976,3 +976,35 @@ func TestFitTableWithEvals(t *testing.T) {
 		t.Errorf("predict --target-loss %s: updates_to_target %v, want > 0", target, rows[0]["updates_to_target"])
 	}
 }
+
+// A table fit reads the dataset size from runs.csv for the runs its rows
+// name, as a step fit does: predict --epochs refused it ("needs the
+// dataset size") beside a runs.csv that gave it. By hand: one epoch of
+// 50,000 samples at 32 samples an update is 1,562.5 updates; the table
+// follows 10 k^0.7 updates/s exactly, so 2 workers take 1,562.5/(10 x
+// 2^0.7) s.
+func TestFitTableDataset(t *testing.T) {
+	dir := t.TempDir()
+	var tab strings.Builder
+	tab.WriteString("workers,ps,batch,steps_per_s,mode,run\n")
+	for _, k := range []int{1, 2, 4, 8} {
+		fmt.Fprintf(&tab, "%d,1,32,%s,async,r%d\n", k, strconv.FormatFloat(10*math.Pow(float64(k), 0.7), 'g', -1, 64), k)
+	}
+	os.WriteFile(filepath.Join(dir, "throughput.csv"), []byte(tab.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "runs.csv"), []byte("run,dataset\nr1,50000\nr2,50000\n"), 0o644)
+	mp := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", dir, "--family", "powerlaw-async", "--out", mp); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--epochs", "1", "--format", "json")
+	var rows []map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &rows) != nil || len(rows) != 1 {
+		t.Fatalf("predict --epochs 1: exit %d: %s\n%s", code, stderr, stdout)
+	}
+	u, _ := rows[0]["updates_to_target"].(float64)
+	tt, _ := rows[0]["time_to_target_s"].(float64)
+	want := 1562.5 / (10 * math.Pow(2, 0.7))
+	if math.Abs(u-1562.5) > 1e-9 || math.Abs(tt/want-1) > 1e-9 {
+		t.Errorf("updates %v, time %v s: want 1562.5 and %g", rows[0]["updates_to_target"], rows[0]["time_to_target_s"], want)
+	}
+}
