@@ -395,3 +395,24 @@ func TestAsyncPSSamplesPerStep(t *testing.T) {
 		t.Errorf("2 epochs of 64,000 samples at 64 an update: %g updates, %v; want 2000", u, err)
 	}
 }
+
+// Across the switch from the exact recursion to the fixed point (above
+// ExactLimit workers) the corrected staleness of a link-bound job moves by
+// one update per worker, as below it: the fixed point gave the whole
+// excess queue to the first of the two equal links (push), splitting the
+// queue 56/44 where the exact recursion splits it evenly (by symmetry), and
+// the staleness jumped 12% (50,000.7 to 56,125.9 at 100,001 -> 100,002).
+func TestCorrectedStalenessAcrossSwitch(t *testing.T) {
+	a := AsyncPS{Compute0: 0.1, Batch: 32, ParamBytes: 210040, Bandwidth: 3e6, Apply: 0.0001234,
+		SCVPush: 0.001, SCVPull: 0.001, SCVApply: 0.09, SCVCompute: 0.0008, Correction: true}
+	for _, P := range []int{1, 4} {
+		below := a.Staleness(Config{Workers: ExactLimit, PS: P})
+		above := a.Staleness(Config{Workers: ExactLimit + 2, PS: P})
+		// at saturation the extra workers queue, half at each link:
+		// 0.5 updates of staleness a worker below the switch (50,000
+		// at 100,000), so about 1 for two more
+		if d := above - below; !(d > 0 && d < 2) {
+			t.Errorf("P %d: staleness %.6g at %d workers, %.6g at %d: want a step of 0 to 2 updates", P, below, ExactLimit, above, ExactLimit+2)
+		}
+	}
+}

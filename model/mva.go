@@ -499,6 +499,50 @@ func (m MVA) cap(nw Network, n int, r []float64, dmax float64, kb int) float64 {
 	return x
 }
 
+// capShared is cap for the fixed point: the customers not accounted for
+// elsewhere queue at the stations of the largest demand, shared among them
+// in proportion to their residence times (cap gives them all to the first:
+// iterated to a fixed point, two equal links, push and pull, split the
+// queue 56/44 where the exact recursion splits it evenly, and the staleness
+// jumped by 12% at the switch from one to the other, 100,001 workers).
+func (m MVA) capShared(nw Network, n int, r []float64, dmax float64) float64 {
+	x := 1 / dmax
+	rest := float64(n)/x - nw.Z
+	var tied float64
+	top := func(k int) bool {
+		s := nw.Stations[k]
+		return !s.Delay && s.D/float64(s.servers()) == dmax
+	}
+	for k := range r {
+		if top(k) {
+			tied += r[k]
+		} else {
+			rest -= r[k]
+		}
+	}
+	for k := range r {
+		if top(k) {
+			share := rest / float64(countTrue(len(r), top))
+			if tied > 0 {
+				share = rest * r[k] / tied
+			}
+			r[k] = math.Max(share, nw.Stations[k].D)
+		}
+	}
+	return x
+}
+
+// countTrue is the number of k < n with f(k).
+func countTrue(n int, f func(int) bool) int {
+	c := 0
+	for k := range n {
+		if f(k) {
+			c++
+		}
+	}
+	return c
+}
+
 // schweitzer runs the fixed point at N customers from the queue lengths in
 // q (zero or a previous solution) and returns X; r and q hold R and Q on
 // return.
@@ -557,7 +601,7 @@ func (m MVA) schweitzer(nw Network, N int, r, q []float64) float64 {
 		}
 		xn := nf / sum
 		if m.Correction && kb >= 0 && xn*dmax > 1 {
-			xn = m.cap(nw, N, r, dmax, kb)
+			xn = m.capShared(nw, N, r, dmax)
 		}
 		var diff float64
 		for k := range nw.Stations {
