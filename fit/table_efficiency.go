@@ -13,8 +13,9 @@ import (
 // TableEfficiency fits the statistical efficiency of a throughput-table fit
 // from the loss curves beside the table: evals.csv (a converted TensorBoard
 // log writes one), each run's configuration (workers, shards, batch, mode)
-// from the rows of the table with its name in the run column, and runs.csv
-// where it has the run (mode, dataset). rows are the table's rows being
+// from the rows of the table with its name in the run column (the mode as
+// the throughput fit reads it), and runs.csv where it has the run (dataset,
+// link). rows are the table's rows being
 // fitted (one series, the training worker counts); t.Throughput is the
 // whole table. No step measures a run's staleness, so an asynchronous run
 // with several workers is taken at N - 1 (fitEfficiency warns of it). It
@@ -71,17 +72,16 @@ func TableEfficiency(t *traces.Trace, rows []traces.Throughput, s *Settings) (*E
 			ambiguous = append(ambiguous, fmt.Sprintf("%q", r.Run))
 			continue
 		case !ok:
-			if !named[r.Run] { // (another series' run is not ours to fit)
+			if !named[r.Run] { // (a run of another series, or outside the training workers, is not this fit's)
 				unnamed = append(unnamed, fmt.Sprintf("%q", r.Run))
 			}
 			continue
 		}
 		rs := RunStats{Run: r.Run, Mode: c.mode, Workers: c.workers, PS: c.ps, Batch: c.batch,
 			Bandwidth: math.NaN(), Epochs: math.NaN(), Staleness: Moments{Mean: math.NaN(), SCV: math.NaN()}}
+		// the mode is the row's, as the throughput fit read it (not
+		// runs.csv's, which could say otherwise)
 		if in := r.Info; in != nil {
-			if in.Mode != "" {
-				rs.Mode = in.Mode
-			}
 			rs.ParamBytes, rs.Bandwidth, rs.Nodes = in.ParamBytes, in.Bandwidth, in.Nodes
 			rs.Dataset, rs.Epochs = in.Dataset, in.Epochs
 		}
