@@ -276,6 +276,12 @@ func TestSaturationCapHoldsOnRealRuns(t *testing.T) {
 			}
 			if p.StepsPerS.Hi >= sat*(1-1e-12) {
 				bound = true
+				// the speedup is X(n) over X(1): cut where X(n) is, its
+				// upper end no further above its value than the cap
+				// leaves X(n)'s (Hi/Value at most sat/X(n))
+				if lim := p.Speedup.Value * p.StepsPerS.Hi / p.StepsPerS.Value; p.Speedup.Hi > lim*(1+1e-9) {
+					t.Errorf("train %v: %s speedup %+v above %.4g, where the cap %.4g cut X(n) to %+v", train, r.Run, p.Speedup, lim, sat, p.StepsPerS)
+				}
 			}
 		}
 		if !bound {

@@ -91,4 +91,10 @@ func TestExtrapolationBelowTheData(t *testing.T) {
 	if _, err := ParseModel("m.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), "min_workers 9, want the fewest fitted workers") {
 		t.Errorf("min_workers above max_workers: %v", err)
 	}
+	// below the fewest fitted workers (2, in data.configurations) it would
+	// hide the widening at 1 worker: refused at its field
+	bad = strings.Replace(string(b), `"min_workers": 2`, `"min_workers": 1`, 1)
+	if _, err := ParseModel("m.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), "min_workers 1, but the fewest workers of data.configurations (the fitted data) is 2") {
+		t.Errorf("min_workers below the fitted data's fewest: %v", err)
+	}
 }

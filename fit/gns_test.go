@@ -72,6 +72,37 @@ func TestFitGNSExact(t *testing.T) {
 	}
 }
 
+// TestFitGNSRunScatter: RMSLE is the root mean squared log residual of
+// the steps. Two runs at each of three batches, at the law's steps times
+// e^+u and e^-u: a pair's squared log residuals at a fitted f are
+// (f-m-u)² + (f-m+u)² = 2(f-m)² + 2u², m the law's log steps, least at
+// f = m, so the fit is the law and every residual is ±u: RMSLE = u.
+func TestFitGNSRunScatter(t *testing.T) {
+	const u = 0.1
+	g := model.GNS{Noise: 1000, RefBatch: 128}
+	var runs []GNSRun
+	for i, b := range []float64{128, 512, 2048} {
+		for _, sign := range []float64{1, -1} {
+			st := 5000 * g.StepsRatio(b) * math.Exp(sign*u)
+			last := 0.4
+			if i == 0 && sign == 1 {
+				last = 0.5 // the worst best loss: the target 0.5
+			}
+			runs = append(runs, GNSRun{Batch: b, Steps: []float64{0, st, 2 * st}, Loss: []float64{1, 0.5, last}})
+		}
+	}
+	f, err := FitGNS(runs, 0, 1, 0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if relErr(f.Noise, 1000) > 1e-4 || relErr(f.StepsRef, 5000) > 1e-5 || f.Target != 0.5 {
+		t.Errorf("noise %g, %g steps at 128, target %g; want the law: 1000, 5000, 0.5", f.Noise, f.StepsRef, f.Target)
+	}
+	if relErr(f.RMSLE, u) > 1e-4 {
+		t.Errorf("RMSLE %.6g, want u = %g", f.RMSLE, u)
+	}
+}
+
 func TestFitGNSNeedsThreeBatches(t *testing.T) {
 	rs := gnsRuns([]float64{128, 256, 256, 128}, 1000, 5000, 0, nil)
 	_, err := FitGNS(rs, 0, 1, 0.9)

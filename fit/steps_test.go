@@ -250,6 +250,28 @@ func TestScoreBatchSizeExact(t *testing.T) {
 	}
 }
 
+// TestScoreBatchSizeMAPEByHand: the score is the mean over the test
+// batches only. The law S(B) = 1000 (1 + 256/B) fitted exactly on B = 32,
+// 64, 128 predicts 2000, 1500 and 1250 steps at 256, 512, 1024; measured
+// 1.1, 1 and 0.8 times that, the errors |p - m|/m are 0.1/1.1 = 9.0909%,
+// 0 and 0.2/0.8 = 25%: MAPE (9.0909 + 0 + 25)/3 = 11.364%, worst 25%.
+func TestScoreBatchSizeMAPEByHand(t *testing.T) {
+	var cs []BatchCurve
+	for i, b := range []float64{32, 64, 128, 256, 512, 1024} {
+		s := 1000 * (1 + 256/b) * []float64{1, 1, 1, 1.1, 1, 0.8}[i]
+		cs = append(cs, BatchCurve{Batch: b, Steps: []float64{0, s, 2 * s}, Loss: []float64{1, 0.5, 0.4}})
+	}
+	cs[0].Loss[2] = 0.5 // the target is 0.5
+	s, err := ScoreBatchSize("by hand", cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (100*0.1/1.1 + 0 + 25) / 3
+	if math.Abs(s.MAPE-want) > 1e-3 || math.Abs(s.Worst-25) > 1e-3 || len(s.Test) != 3 {
+		t.Errorf("MAPE %.5g, worst %.5g over %v; want %.5g, 25 over 256, 512, 1024", s.MAPE, s.Worst, s.Test, want)
+	}
+}
+
 // S/B scaling of the profile's link demand: 0.01 s for 4e6 B at 4e8 B/s;
 // at 1e8 B/s it is 4 x 0.01 = 0.04 s; a model of 8e6 B doubles that: 0.08 s.
 func TestProfileScale(t *testing.T) {

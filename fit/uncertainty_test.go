@@ -59,6 +59,33 @@ func TestExtrapolationRateByHand(t *testing.T) {
 	}
 }
 
+// TestExtrapolationRateMeanOverLargest: with several configurations at the
+// largest worker count the rate is the mean of their absolute log errors,
+// over ln(w_max/w_next). As in TestExtrapolationRateByHand, Amdahl fitted
+// on w = 1 and 2 (global batch 64) interpolates them exactly; at w = 4 two
+// configurations, per-worker batch 16 (global 64) and 32 (global 128),
+// whose step times a + c·b + k·3 it misses by |ln(X̂ T)| each: the rate
+// is their sum over 2, over ln(4/2).
+func TestExtrapolationRateMeanOverLargest(t *testing.T) {
+	a, c, k, B := 0.05, 0.004, 0.03, 64.0
+	pts := strongPoints([]int{1, 2, 4}, a, c, k, B)
+	T32 := a + c*32 + k*3
+	pts = append(pts, Point{Config: model.Config{Workers: 4, Batch: 32}, StepsPerS: 1 / T32, SamplesPerStep: 128})
+	T1, T2, T16 := 1/pts[0].StepsPerS, 1/pts[1].StepsPerS, 1/pts[2].StepsPerS
+	th1 := 2 * (T1 - T2) / B
+	th0 := T1 - th1*B
+	e16 := math.Abs(math.Log(T16 / (th0 + th1*16)))
+	e32 := math.Abs(math.Log(T32 / (th0 + th1*32)))
+	want := (e16 + e32) / 2 / math.Log(2)
+	e, msg := extrapolation(families["amdahl"], pts, 0.9)
+	if e == nil || e.Assumed {
+		t.Fatalf("no measured extrapolation: %+v %s", e, msg)
+	}
+	if relErr(e.Rate, want) > 1e-6 {
+		t.Errorf("rate %.8g, want %.8g (errors %.4g and %.4g at 4 workers)", e.Rate, want, e16, e32)
+	}
+}
+
 func TestExtrapolationDistance(t *testing.T) {
 	e := &Extrapolation{Rate: 0.2, MaxWorkers: 8, MaxPS: 2, MaxNodes: 1}
 	cases := []struct {

@@ -36,6 +36,16 @@ func TestCountCoverageHandCount(t *testing.T) {
 	if c.Inside != 0 {
 		t.Errorf("NaN interval: inside %d, want 0", c.Inside)
 	}
+	// The lower end counts as the upper does ("ends included"): measured
+	// 9 in [9, 11] and 9 in [9, 9] (a point interval) are inside, 8.999
+	// is not: 2 of 3.
+	ends := []Point{{StepsPerS: 9}, {StepsPerS: 9}, {StepsPerS: 8.999}}
+	ivs := []Interval{{Value: 10, Lo: 9, Hi: 11}, {Value: 9, Lo: 9, Hi: 9}, {Value: 10, Lo: 9, Hi: 11}}
+	i := 0
+	c = CountCoverage(ends, func(model.Config) Interval { i++; return ivs[i-1] })
+	if c.Points != 3 || c.Inside != 2 {
+		t.Errorf("at the lower end: %d of %d inside, want 2 of 3", c.Inside, c.Points)
+	}
 }
 
 // CoverageAuto counts against the very interval predict prints: a recount

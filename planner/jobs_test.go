@@ -399,3 +399,23 @@ func TestReadJobsJSONFile(t *testing.T) {
 		t.Errorf("braces in a row: %v, %v", jobs, err)
 	}
 }
+
+// TestReadJobsRigidAtItsBounds: rigid_workers may equal max_workers and the
+// server count (a job that holds all it may hold, or the whole cluster);
+// only one more is refused. Job a holds 4 of at most 4, on 4 servers; on
+// 3 the error is at rigid_workers, line 2, column 14 (after "a,3600,0.5,4,",
+// 13 characters).
+func TestReadJobsRigidAtItsBounds(t *testing.T) {
+	in := "job,size,p,max_workers,rigid_workers\na,3600,0.5,4,4\n"
+	jobs, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Servers: 4})
+	if err != nil {
+		t.Fatalf("rigid_workers 4 with max_workers 4 on 4 servers: %v", err)
+	}
+	if j := jobs[0]; j.RigidWorkers != 4 || j.MaxWorkers != 4 || j.rigid(4) != 4 {
+		t.Errorf("job a: %+v, want 4 rigid workers of at most 4", j)
+	}
+	_, _, err = ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Servers: 3})
+	if want := `planner: jobs.csv:2:14: rigid_workers: job "a" needs 4 rigid workers, more than the 3 servers`; err == nil || err.Error() != want {
+		t.Errorf("4 rigid workers on 3 servers: %v, want %s", err, want)
+	}
+}

@@ -280,3 +280,32 @@ func FuzzMLPerfEvals(f *testing.F) {
 		}
 	})
 }
+
+// TestReadMLPerfRunsTrainSamples: train_samples_logged is the samples of an
+// epoch, a count > 0; anything else is NaN, not a count. Line 2 of
+// mlperf_training_v0.7_runs.csv (DellEMC 2xC4140 resnet run 0) logs
+// 1281167, the images of ImageNet-1k's training set; a 0 or a negative
+// count (no such row in the tables) would make every epoch of the run 0
+// samples or fewer in fit's throughput series, so it is unknown.
+func TestReadMLPerfRunsTrainSamples(t *testing.T) {
+	in := mlperfHeader +
+		"v0.7,DellEMC,2xC4140,resnet,0,closed,Nvidia Tesla V100-SXM2-32GB,,4,0,\"NGC MXNet 20.06 , NGC PyTorch 20.06\",1664,,1281167,success,76.5798,0.76114,40,,10\n" +
+		"v0.7,A,s,resnet,1,closed,x,1,8,8,fw,1664,,0,success,1,0.5,40,,1\n" +
+		"v0.7,A,s,resnet,2,closed,x,1,8,8,fw,1664,,-1281167,success,1,0.5,40,,1\n" +
+		"v0.7,A,s,resnet,3,closed,x,1,8,8,fw,1664,,,success,1,0.5,40,,1\n"
+	runs, err := ReadMLPerfRunsFrom("in.csv", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 4 {
+		t.Fatalf("%d runs, want 4", len(runs))
+	}
+	if r := runs[0]; r.TrainSamples != 1281167 || r.Accelerators != 0 || r.Nodes != 0 || r.GlobalBatch != 1664 || r.EpochsToTarget != 40 {
+		t.Errorf("line 2: %+v, want 1281167 samples per epoch, batch 1664, 40 epochs, no node or accelerator count", r)
+	}
+	for i, what := range []string{"0", "-1281167", "empty"} {
+		if r := runs[i+1]; !math.IsNaN(r.TrainSamples) {
+			t.Errorf("train_samples_logged %s: %v samples per epoch, want NaN (unknown)", what, r.TrainSamples)
+		}
+	}
+}

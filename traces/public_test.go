@@ -77,6 +77,12 @@ func TestLoadDatasetShared(t *testing.T) {
 				{"cifar10", "placement=1224 bsz=32", 9, 0, 4, 32, 288, 1 / 0.16589028835296632, 288 / 0.16589028835296632, "allreduce"},
 				// imagenet/scalability.csv:2 "6,6,20,0.3874239444732666": global 120.
 				{"imagenet", "nodes=6 replicas=6 bsz=20", 6, 0, 6, 20, 120, 1 / 0.3874239444732666, 120 / 0.3874239444732666, "allreduce"},
+				// imagenet/scalability.csv:34 "16,20,20,0.5527561902999878": 16
+				// nodes, 20 replicas (the row above has as many of each, and
+				// reading num_nodes as the replicas went unseen): global
+				// 20*20 = 400, 1/0.55276 = 1.8091 steps/s, 400/0.55276 =
+				// 723.6 samples/s.
+				{"imagenet", "nodes=16 replicas=20 bsz=20", 20, 0, 16, 20, 400, 1 / 0.5527561902999878, 400 / 0.5527561902999878, "allreduce"},
 			},
 		},
 		{
@@ -98,6 +104,12 @@ func TestLoadDatasetShared(t *testing.T) {
 				{"resnet50", "gpus=8 global_batch=64", 8, 0, 1, 0, 64, 21.265357623184627, 64 * 21.265357623184627, "allreduce"},
 				// same line, 64 GPUs: 20.969147690424624 it/s, ceil(64/8) = 8 nodes.
 				{"resnet50", "gpus=64 global_batch=64", 64, 0, 8, 0, 64, 20.969147690424624, 64 * 20.969147690424624, "allreduce"},
+				// same line, 1 and 4 GPUs: 6.8429775823889685 and
+				// 18.298925886403232 it/s, on ceil(1/8) = ceil(4/8) = 1 node
+				// (8 and 64 GPUs fill their nodes: 8/8 gave as many as
+				// ceil(8/8) there, and none here).
+				{"resnet50", "gpus=1 global_batch=64", 1, 0, 1, 0, 64, 6.8429775823889685, 64 * 6.8429775823889685, "allreduce"},
+				{"resnet50", "gpus=4 global_batch=64", 4, 0, 1, 0, 64, 18.298925886403232, 64 * 18.298925886403232, "allreduce"},
 			},
 		},
 		{

@@ -994,3 +994,30 @@ func TestReadTFEventsNoValueWarning(t *testing.T) {
 		t.Errorf("one value: warnings %q", warns)
 	}
 }
+
+// TestSteadyMeanWindow: the throughput of an event file is the mean of the
+// rate logged inside the steady-state window, the logged wall time less its
+// first 10% and last 5% (docs/validation-protocol.md, as Summarize's).
+// Values equal to their wall times 0, 1, ..., 20 s: the window is
+// [0 + 0.10*20, 20 - 0.05*20] = [2, 19], 18 values 2..19, mean
+// (2+19)/2 = 10.5 and sample standard deviation sqrt(18*19/12) =
+// sqrt(28.5) (consecutive integers: variance n(n+1)/12). With under 3
+// values inside, all of them: 4, 7, 13 at 0, 10, 20 s (only 10 s inside)
+// give mean 24/3 = 8 and deviation sqrt((16+1+25)/2) = sqrt(21).
+func TestSteadyMeanWindow(t *testing.T) {
+	var s []TFScalar
+	for i := 0; i <= 20; i++ {
+		s = append(s, TFScalar{WallTime: 1.7e9 + float64(i), Step: int64(i), Tag: "global_step/sec", Value: float64(i)})
+	}
+	// out of order: the window is over wall times, not the file's order
+	s[3], s[17] = s[17], s[3]
+	mean, std, n := steadyMean(s)
+	if n != 18 || math.Abs(mean-10.5) > 1e-12 || math.Abs(std-math.Sqrt(28.5)) > 1e-12 {
+		t.Errorf("0..20 s: mean %v, std %v over %d values; want 10.5, %v over 18 (window [2, 19] s)", mean, std, n, math.Sqrt(28.5))
+	}
+	few := []TFScalar{{1.7e9, 0, "x", 4}, {1.7e9 + 10, 1, "x", 7}, {1.7e9 + 20, 2, "x", 13}}
+	mean, std, n = steadyMean(few)
+	if n != 3 || math.Abs(mean-8) > 1e-12 || math.Abs(std-math.Sqrt(21)) > 1e-12 {
+		t.Errorf("one value in the window: mean %v, std %v over %d; want all 3: 8, %v", mean, std, n, math.Sqrt(21))
+	}
+}
