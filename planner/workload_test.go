@@ -32,3 +32,32 @@ func TestEmpiricalUniform(t *testing.T) {
 		t.Errorf("one size: drew %g, want 42", v)
 	}
 }
+
+// TestPoissonGapsAndSizes: Poisson arrivals at rate r have exponential
+// gaps of mean 1/r (standard deviation 1/r too), so the mean of n gaps is
+// 1/r ± 1/(r sqrt(n)); with Exponential sizes of mean m, the mean size is
+// m ± m/sqrt(n). Of 20,000 jobs at 4 jobs/s with mean size 30 s: the mean
+// gap 0.25 s within 5 standard errors (0.0088 s), the mean size 30 s
+// within 5 (1.06 s); arrivals increasing from the first gap.
+func TestPoissonGapsAndSizes(t *testing.T) {
+	const n, rate, mean = 20000, 4.0, 30.0
+	jobs, err := Poisson{Rate: rate, Count: n, Sizes: Exponential{Mean: mean}, Curve: PowerLaw{P: 0.5}}.Jobs(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, sizes := 0.0, 0.0
+	for _, j := range jobs {
+		if !(j.Arrival > prev) {
+			t.Fatalf("job %s arrives at %g, not after %g", j.ID, j.Arrival, prev)
+		}
+		prev = j.Arrival
+		sizes += j.Size
+	}
+	gap := jobs[n-1].Arrival / n // the sum of the n gaps from 0
+	if se := 1 / (rate * math.Sqrt(n)); math.Abs(gap-1/rate) > 5*se {
+		t.Errorf("mean gap %.5g s, want %g ± %.3g", gap, 1/rate, 5*se)
+	}
+	if se := mean / math.Sqrt(n); math.Abs(sizes/n-mean) > 5*se {
+		t.Errorf("mean size %.5g s, want %g ± %.3g", sizes/n, mean, 5*se)
+	}
+}
