@@ -307,15 +307,28 @@ func heavyTails(r RunStats) []string {
 // where S/B was 0.02 s, without a word; the fit cannot tell that from a
 // link whose latency dwarfs its payload, so it only warns.
 func linkPlausible(p Profile) string {
-	if p.ParamBytes <= 0 || !(p.Bandwidth > 0) || !(p.Link > 0) {
+	return LinkPlausible(p.FromRun, p.Link, "", p.ParamBytes, p.Bandwidth)
+}
+
+// LinkPlausible is the check of linkPlausible on run's measured transfer
+// of the whole model, link seconds (how says how it was measured, "" for
+// nothing), against S/B of paramBytes at bandwidth (runs.csv): "" when it
+// is plausible or cannot be checked. inspect runs it on its one-worker
+// runs.
+func LinkPlausible(run string, link float64, how string, paramBytes int64, bandwidth float64) string {
+	if paramBytes <= 0 || !(bandwidth > 0) || !(link > 0) {
 		return ""
 	}
-	sb := float64(p.ParamBytes) / p.Bandwidth
-	switch r := p.Link / sb; {
+	at := fmt.Sprintf("%.4g s", link)
+	if how != "" {
+		at += ": " + how
+	}
+	sb := float64(paramBytes) / bandwidth
+	switch r := link / sb; {
 	case r < 0.5:
-		return fmt.Sprintf("run %s: the measured transfer of the model (%.4g s) is %.2g of S/B from runs.csv (%.4g s: %d B at %.4g B/s), faster than the link can carry it: are param_bytes and bandwidth this run's, and the times in seconds?", p.FromRun, p.Link, r, sb, p.ParamBytes, p.Bandwidth)
+		return fmt.Sprintf("run %s: the measured transfer of the model (%s) is %.2g of S/B from runs.csv (%.4g s: %d B at %.4g B/s), faster than the link can carry it: are param_bytes and bandwidth this run's, and the times in seconds?", run, at, r, sb, paramBytes, bandwidth)
 	case r > 100:
-		return fmt.Sprintf("run %s: the measured transfer of the model (%.4g s) is %.0f times S/B from runs.csv (%.4g s: %d B at %.4g B/s): latency dominates the link, or the times are not in seconds (milliseconds read 1000 times too long)", p.FromRun, p.Link, r, sb, p.ParamBytes, p.Bandwidth)
+		return fmt.Sprintf("run %s: the measured transfer of the model (%s) is %.0f times S/B from runs.csv (%.4g s: %d B at %.4g B/s): latency dominates the link, or the times are not in seconds (milliseconds read 1000 times too long)", run, at, r, sb, paramBytes, bandwidth)
 	}
 	return ""
 }

@@ -680,28 +680,16 @@ func inspectCSV(w io.Writer, sums []traces.RunSummary) error {
 	return cw.Error()
 }
 
-// linkPlausible compares the transfer of the whole model that a run with
-// one worker measures (the shards times the mean of its pull and push)
-// with S/B from runs.csv, as fit checks its two-node profile: a transfer
-// faster than the link can carry it, or more than 100 times slower (a
-// trace in milliseconds read as seconds), is named; "" otherwise, or
-// without S, B or phases. (inspect printed a millisecond trace's rates
-// 1000 times too low without a word, where fit warned.)
+// linkPlausible is fit's check of a measured transfer against S/B
+// (fit.LinkPlausible) on a run with one worker: the shards times the mean
+// of its pull and push; "" without S, B or phases. (inspect printed a
+// millisecond trace's rates 1000 times too low without a word, where fit
+// warned.)
 func linkPlausible(s traces.RunSummary) string {
 	in := s.Info
-	if in == nil || in.ParamBytes <= 0 || !(in.Bandwidth > 0) || s.Workers != 1 || s.PS < 1 || s.Pull.N == 0 || s.Push.N == 0 {
+	if in == nil || s.Workers != 1 || s.PS < 1 || s.Pull.N == 0 || s.Push.N == 0 {
 		return ""
 	}
 	link := float64(s.PS) * (s.Pull.Mean + s.Push.Mean) / 2
-	sb := float64(in.ParamBytes) / in.Bandwidth
-	if !(link > 0) {
-		return ""
-	}
-	switch r := link / sb; {
-	case r < 0.5:
-		return fmt.Sprintf("run %s: its measured transfer of the model (%.4g s: %s x the mean of pull and push) is %.2g of S/B from runs.csv (%.4g s: %d B at %.4g B/s), faster than the link can carry it: are param_bytes and bandwidth this run's, and the times in seconds?", s.Run, link, words.Count(s.PS, "shard"), r, sb, in.ParamBytes, in.Bandwidth)
-	case r > 100:
-		return fmt.Sprintf("run %s: its measured transfer of the model (%.4g s: %s x the mean of pull and push) is %.0f times S/B from runs.csv (%.4g s: %d B at %.4g B/s): latency dominates the link, or the times are not in seconds (milliseconds read 1000 times too long)", s.Run, link, words.Count(s.PS, "shard"), r, sb, in.ParamBytes, in.Bandwidth)
-	}
-	return ""
+	return fit.LinkPlausible(s.Run, link, words.Count(s.PS, "shard")+" x the mean of pull and push", in.ParamBytes, in.Bandwidth)
 }

@@ -570,11 +570,11 @@ func TestInspectLinkPlausible(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("bandwidth %s: exit %d: %s", c.bandwidth, code, stderr)
 		}
-		got := strings.Contains(stderr, "run w1: its measured transfer of the model")
+		got := strings.Contains(stderr, "run w1: the measured transfer of the model")
 		if got != (c.want != "") || (c.want != "" && !strings.Contains(stderr, c.want)) {
 			t.Errorf("bandwidth %s: stderr %q, want %q", c.bandwidth, stderr, c.want)
 		}
-		if strings.Contains(stderr, "run w2: its measured transfer") {
+		if strings.Contains(stderr, "run w2: the measured transfer") {
 			t.Errorf("bandwidth %s: a 2-worker run checked (its transfers queue): %s", c.bandwidth, stderr)
 		}
 	}
