@@ -509,6 +509,7 @@ func (m MVA) capShared(nw Network, n int, r []float64, dmax float64) float64 {
 	x := 1 / dmax
 	rest := float64(n)/x - nw.Z
 	var tied float64
+	ties := 0
 	top := func(k int) bool {
 		s := nw.Stations[k]
 		return !s.Delay && s.D/float64(s.servers()) == dmax
@@ -516,13 +517,14 @@ func (m MVA) capShared(nw Network, n int, r []float64, dmax float64) float64 {
 	for k := range r {
 		if top(k) {
 			tied += r[k]
+			ties++
 		} else {
 			rest -= r[k]
 		}
 	}
 	for k := range r {
 		if top(k) {
-			share := rest / float64(countTrue(len(r), top))
+			share := rest / float64(ties)
 			if tied > 0 {
 				share = rest * r[k] / tied
 			}
@@ -530,17 +532,6 @@ func (m MVA) capShared(nw Network, n int, r []float64, dmax float64) float64 {
 		}
 	}
 	return x
-}
-
-// countTrue is the number of k < n with f(k).
-func countTrue(n int, f func(int) bool) int {
-	c := 0
-	for k := range n {
-		if f(k) {
-			c++
-		}
-	}
-	return c
 }
 
 // schweitzer runs the fixed point at N customers from the queue lengths in
