@@ -222,7 +222,7 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		if r.Mode == "async" {
 			return nil, nil, false
 		}
-		batch[r.Run] = float64(r.Batch) * float64(r.Workers)
+		batch[r.Run] = samplesPerStep(r) // the global batch
 	}
 	var gr []GNSRun
 	for _, r := range stats {

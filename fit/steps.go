@@ -36,6 +36,10 @@ type RunStats struct {
 	Nodes      int
 	Dataset    int64
 	Epochs     float64
+	// PerStep, when > 0, is the samples of one step (update) as a
+	// throughput row gives them (a global batch that the workers do not
+	// divide: Batch cannot hold its share); 0: from Batch (samplesPerStep).
+	PerStep    float64
 	HasPhases  bool // pull, compute and push all measured
 	TotalSteps int  // rows of the run
 	// WorkersSeen is the number of workers with rows; below Workers,
@@ -1324,6 +1328,9 @@ func profileLargest(tf *ThroughputFit, pts []Point) float64 {
 // samplesPerStep is the per-worker batch of an asynchronous update, or the
 // global batch (batch x workers) of a synchronous step.
 func samplesPerStep(r RunStats) float64 {
+	if r.PerStep > 0 {
+		return r.PerStep
+	}
 	if r.Mode == "async" || r.Mode == "" {
 		return float64(r.Batch)
 	}

@@ -17,8 +17,9 @@ import (
 // the throughput fit reads it), and runs.csv where it has the run (dataset,
 // link). rows are the table's rows being
 // fitted (one series, the training worker counts); t.Throughput is the
-// whole table. No step measures a run's staleness, so an asynchronous run
-// with several workers is taken at N - 1 (fitEfficiency warns of it). It
+// whole table. A run's staleness is updates.csv's where it measures it;
+// else an asynchronous run with several workers is taken at N - 1
+// (fitEfficiency warns of it). It
 // returns nil when no fitted row's run has losses; the warnings say what
 // was left out (the losses of a run that no row of the table names, or
 // one it names at several configurations) and what the fit could not do.
@@ -28,35 +29,42 @@ func TableEfficiency(t *traces.Trace, rows []traces.Throughput, s *Settings) (*E
 	}
 	type conf struct {
 		workers, ps, batch int
+		perStep            float64 // samples of one step, as the throughput fit reads the row
 		mode               string
 	}
 	confOf := func(r traces.Throughput) conf {
-		c := conf{r.Workers, r.PS, r.Batch, r.Mode}
-		if c.batch == 0 && r.GlobalBatch > 0 && r.Workers > 0 {
-			c.batch = max(1, int(math.Round(float64(r.GlobalBatch)/float64(r.Workers))))
-		}
+		c := conf{workers: r.Workers, ps: r.PS, batch: r.Batch, mode: r.Mode}
 		if c.mode == "" {
 			c.mode = "async"
 		}
+		// the samples of a step exactly as the throughput fit takes them
+		// (a global batch of 256 on 3 workers is 256 a sync step, 85.33
+		// an async update: rounding the share to 85 made a table of one
+		// global batch look like four, 255 to 258, and fit a batch law)
+		if pts, err := PointsFromThroughput([]traces.Throughput{r}); err == nil && len(pts) == 1 && pts[0].SamplesPerStep > 0 {
+			c.perStep = pts[0].SamplesPerStep
+		}
 		return c
 	}
-	named := map[string]bool{} // runs named by any row of the table
-	for _, r := range t.Throughput {
-		if r.Run != "" {
-			named[r.Run] = true
-		}
-	}
-	confs := map[string]conf{}
+	// a run named at two configurations anywhere in the table, not only
+	// among the rows fitted (--series, --train-workers hid the other)
+	named := map[string]conf{}
 	several := map[string]bool{}
-	for _, r := range rows {
+	for _, r := range t.Throughput {
 		if r.Run == "" {
 			continue
 		}
 		c := confOf(r)
-		if o, ok := confs[r.Run]; ok && o != c {
+		if o, ok := named[r.Run]; ok && o != c {
 			several[r.Run] = true
 		}
-		confs[r.Run] = c
+		named[r.Run] = c
+	}
+	confs := map[string]conf{}
+	for _, r := range rows {
+		if r.Run != "" {
+			confs[r.Run] = confOf(r)
+		}
 	}
 	var stats []RunStats
 	var unnamed, ambiguous []string
@@ -72,13 +80,18 @@ func TableEfficiency(t *traces.Trace, rows []traces.Throughput, s *Settings) (*E
 			ambiguous = append(ambiguous, fmt.Sprintf("%q", r.Run))
 			continue
 		case !ok:
-			if !named[r.Run] { // (a run of another series, or outside the training workers, is not this fit's)
+			if _, in := named[r.Run]; !in { // (a run of another series, or outside the training workers, is not this fit's)
 				unnamed = append(unnamed, fmt.Sprintf("%q", r.Run))
 			}
 			continue
 		}
-		rs := RunStats{Run: r.Run, Mode: c.mode, Workers: c.workers, PS: c.ps, Batch: c.batch,
+		rs := RunStats{Run: r.Run, Mode: c.mode, Workers: c.workers, PS: c.ps, Batch: c.batch, PerStep: c.perStep,
 			Bandwidth: math.NaN(), Epochs: math.NaN(), Staleness: Moments{Mean: math.NaN(), SCV: math.NaN()}}
+		// the staleness updates.csv (or steps.csv) measured, as a step
+		// fit reads it (it was taken as N - 1 beside a measured one)
+		if st := r.Staleness; st.N > 0 {
+			rs.Staleness = Moments{N: int(st.N), Mean: st.Mean, SCV: math.NaN()}
+		}
 		// the mode is the row's, as the throughput fit read it (not
 		// runs.csv's, which could say otherwise)
 		if in := r.Info; in != nil {

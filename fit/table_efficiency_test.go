@@ -69,3 +69,59 @@ func TestTableEfficiencyRecoversTheLaw(t *testing.T) {
 		t.Errorf("no evals: %v %v", eff, warns)
 	}
 }
+
+// The review of the table path: a staleness that updates.csv measures is
+// used (it was taken as N - 1, with a warning that no updates.csv was
+// there); a global batch the workers do not divide keeps its samples per
+// step (256 on 3 and 6 workers was rounded to 255 and 258, and four
+// "global batches" fitted a batch law); a run named at two configurations
+// is left out even when the fitted rows show only one of them.
+func TestTableEfficiencyReview(t *testing.T) {
+	const b0, b1 = 0.004, 0.5
+	curve := func(tr *traces.Trace, run string, rate float64) {
+		for k := int64(0); k <= 4000; k += 200 {
+			tr.Evals = append(tr.Evals, traces.Eval{Run: run, Time: float64(k), Updates: k, Loss: 1/(rate*float64(k)+b1) + 0.1, Accuracy: math.NaN()})
+		}
+	}
+	row := func(run string, n int, mode string, batch, global int) traces.Throughput {
+		return traces.Throughput{Workers: n, PS: 1, Batch: batch, GlobalBatch: global, StepsPerS: float64(n), SamplesPerS: math.NaN(), Mode: mode, Run: run, Std: math.NaN()}
+	}
+
+	// async, staleness measured at half of N - 1: 0.5 per worker
+	tr := &traces.Trace{}
+	for _, n := range []int{1, 3, 5} {
+		run := fmt.Sprintf("w%d", n)
+		tr.Throughput = append(tr.Throughput, row(run, n, "async", 32, 0))
+		curve(tr, run, b0/(1+0.2*0.5*float64(n-1)))
+		for v := range 40 {
+			tr.Updates = append(tr.Updates, traces.Update{Run: run, Worker: v % n, Time: float64(v), Version: int64(v), Staleness: (n - 1) / 2, Apply: math.NaN()})
+		}
+	}
+	eff, warns := TableEfficiency(tr, tr.Throughput, &Settings{Bootstrap: 0})
+	if eff == nil || eff.StalenessAssumed || math.Abs(eff.StalenessPerWorker-0.5) > 1e-9 || math.Abs(eff.Lambda-0.2) > 1e-3 {
+		t.Errorf("measured staleness 0.5 (N-1): efficiency %+v, warnings %v; want 0.5 per worker measured, lambda 0.2", eff, warns)
+	}
+
+	// sync, one global batch of 256 on 1, 2, 3 and 6 workers: one curve
+	// in steps of 256 samples, no batch law
+	tr = &traces.Trace{}
+	for _, n := range []int{1, 2, 3, 6} {
+		run := fmt.Sprintf("g%d", n)
+		tr.Throughput = append(tr.Throughput, row(run, n, "allreduce", 0, 256))
+		curve(tr, run, b0)
+	}
+	eff, warns = TableEfficiency(tr, tr.Throughput, &Settings{Bootstrap: 0})
+	if eff == nil || eff.GNS != nil || eff.Batch != 256 {
+		t.Errorf("one global batch 256: efficiency %+v, warnings %v; want a curve at batch 256 and no batch law", eff, warns)
+	}
+
+	// r1 at 1 worker and at 8: left out, said, whatever rows are fitted
+	tr = &traces.Trace{}
+	tr.Throughput = []traces.Throughput{row("r1", 1, "async", 32, 0), row("r2", 2, "async", 32, 0), row("r1", 8, "async", 32, 0)}
+	curve(tr, "r1", b0)
+	curve(tr, "r2", b0)
+	_, warns = TableEfficiency(tr, tr.Throughput[:2], &Settings{Bootstrap: 0})
+	if !strings.Contains(strings.Join(warns, "\n"), `the losses of 1 run ("r1") are not fitted: throughput.csv names the run at several configurations`) {
+		t.Errorf("r1 named at 1 and 8 workers, rows fitted at 1 and 2: warnings %v", warns)
+	}
+}
