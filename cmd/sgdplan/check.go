@@ -63,7 +63,7 @@ than at the fastest count: the last workers' staleness, or a synchronous job's l
 batch, costs more than their speed adds), 2 bad input, 1 another error (one writing the
 verdict out included: no verdict then). A loss within 1% is flat: the knee judges it (3 or
 0), not 4. The speedup printed is T(1)/T(N): the time to the target loss when the model
-has a loss curve (with a staleness cost or a batch law, it is then below the steps/s ratio),
+has a loss curve (with a staleness cost or a batch law, it is then below the samples/s ratio),
 else the samples/s ratio.
 
 Examples:

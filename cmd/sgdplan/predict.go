@@ -32,7 +32,7 @@ docs/fitting.md "Uncertainty"); a queueing network's throughput interval stays b
 They are the fitted curve's: a single run lies about it as the fitted data do, by the fit's
 RMSLE (the table's first line; fit_rmsle in every JSON and CSV row).
 speedup is T(1)/T(N): the time to the target loss when the model has a loss curve (with
-a staleness cost or a batch law, it is then below the steps/s ratio), else the samples/s
+a staleness cost or a batch law, it is then below the samples/s ratio), else the samples/s
 ratio; efficiency is speedup/N.
 Time to target is printed when a target is known: --target-loss, --epochs (with the
 dataset size from runs.csv), or the loss the model was fitted to reach. The batch is the
