@@ -12,17 +12,16 @@ import (
 
 // TableEfficiency fits the statistical efficiency of a throughput-table fit
 // from the loss curves beside the table: evals.csv (a converted TensorBoard
-// log writes one), each run's configuration (workers, shards, batch, mode)
-// from the rows of the table with its name in the run column (the mode as
-// the throughput fit reads it), and runs.csv where it has the run (dataset,
-// link). rows are the table's rows being
-// fitted (one series, the training worker counts); t.Throughput is the
-// whole table. A run's staleness is updates.csv's where it measures it;
-// else an asynchronous run with several workers is taken at N - 1
-// (fitEfficiency warns of it). It
-// returns nil when no fitted row's run has losses; the warnings say what
-// was left out (the losses of a run that no row of the table names, or
-// one it names at several configurations) and what the fit could not do.
+// log writes one), each run's configuration (workers, shards, batch, mode,
+// as the throughput fit reads them) from the rows of the table that name
+// it in their run column, and runs.csv where it has the run (dataset,
+// link). rows are the rows being fitted (one series, the training worker
+// counts); t.Throughput is the whole table. A run's staleness is
+// updates.csv's where it measures it; else an asynchronous run with several
+// workers is taken at N - 1 (fitEfficiency warns of it). It returns nil
+// when no fitted row's run has losses; the warnings say what was left out
+// (the losses of a run that no row of the table names, or that it names at
+// several configurations) and what the fit could not do.
 func TableEfficiency(t *traces.Trace, rows []traces.Throughput, s *Settings) (*Efficiency, []string) {
 	if len(t.Evals) == 0 {
 		return nil, nil

@@ -39,9 +39,9 @@ import (
 // When r can seek (a file), ReadSteps reads and parses on goroutines of its
 // own, a few thousand rows ahead of fn (steps_pipe.go), and calls fn on the
 // caller's goroutine, in file order; it returns once those goroutines have
-// stopped, so r is not read after it returns (a panic in r's Read then
-// ends the program rather than reaching the caller). A stream that cannot
-// seek is read on the caller's goroutine alone.
+// stopped, so r is not read after it returns (a panic in r's Read
+// reaches the caller, after fn has had the rows before it). A stream that
+// cannot seek is read on the caller's goroutine alone.
 func ReadSteps(r io.Reader, file string, fn func(Step) error) (warnings []error, err error) {
 	return readSteps(r, file, func(s Step, _ int) error { return fn(s) }, nil)
 }

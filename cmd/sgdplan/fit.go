@@ -439,7 +439,7 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	// the loss curves beside the table (evals.csv with runs.csv, as a
 	// converted TensorBoard log has them) were ignored without a word
-	eff, ew := fit.TableEfficiency(tr, rows, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: 0.9})
+	eff, ew := fit.TableEfficiency(tr, rows, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: m.Level})
 	m.Efficiency = eff
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, ew...)
 	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil

@@ -529,14 +529,7 @@ func TestPredictFitRMSLE(t *testing.T) {
 func TestPredictUpdatesCurveUncertainty(t *testing.T) {
 	dir := t.TempDir()
 	mp := asgdModel(t, dir)
-	b, err := os.ReadFile(mp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		t.Fatal(err)
-	}
+	raw := readModelDoc(t, mp)
 	eff := raw["efficiency"].(map[string]any)
 	samples, _ := eff["curve_samples"].([]any)
 	if len(samples) < 10 {
@@ -732,14 +725,7 @@ func TestPredictOneConfigurationManyBatches(t *testing.T) {
 func TestPredictModelTargetAtCurveStart(t *testing.T) {
 	dir := t.TempDir()
 	mp := asgdModel(t, dir)
-	b, err := os.ReadFile(mp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]any
-	if err := json.Unmarshal(b, &raw); err != nil {
-		t.Fatal(err)
-	}
+	raw := readModelDoc(t, mp)
 	eff := raw["efficiency"].(map[string]any)
 	target, b2 := eff["target_loss"].(float64), eff["b2"].(float64)
 	const warn = "is at or above its loss curve's start"
@@ -750,14 +736,8 @@ func TestPredictModelTargetAtCurveStart(t *testing.T) {
 		mc := mp
 		if c.b1 > 0 {
 			eff["b1"] = c.b1
-			nb, err := json.Marshal(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
 			mc = filepath.Join(dir, "edited.json")
-			if err := os.WriteFile(mc, nb, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeModelDoc(t, mc, raw)
 		}
 		code, stdout, stderr := runCmd(t, "predict", "--model", mc, "--workers", "1,2", "--format", "json")
 		var rows []map[string]any
