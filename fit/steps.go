@@ -1150,11 +1150,30 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	switch {
 	case sf.Levels < 2:
 		eff.LambdaFixed = true
-		eff.Warnings = append(eff.Warnings, "loss curves at one staleness only: the staleness cost (lambda) is not identified and taken as 0")
+		// a synchronous job has no staleness: lambda is not wanted, and
+		// saying it is not identified would only be noise
+		if anyAsync(runs, stats) {
+			eff.Warnings = append(eff.Warnings, "loss curves at one staleness only: the staleness cost (lambda) is not identified and taken as 0")
+		}
 	case !(sf.LambdaLo > 0):
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, %.3g%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, 100*s.Level, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
+}
+
+// anyAsync says whether one of runs is asynchronous (or of no stated
+// mode, which the readers take as asynchronous) by its stats.
+func anyAsync(runs []StalenessRun, stats []RunStats) bool {
+	mode := map[string]string{}
+	for _, r := range stats {
+		mode[r.Run] = r.Mode
+	}
+	for _, r := range runs {
+		if m := mode[r.Run]; m == "async" || m == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // curveWarnings says what the staleness fit of runs takes on trust: an

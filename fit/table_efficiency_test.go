@@ -125,3 +125,40 @@ func TestTableEfficiencyReview(t *testing.T) {
 		t.Errorf("r1 named at 1 and 8 workers, rows fitted at 1 and 2: warnings %v", warns)
 	}
 }
+
+// A synchronous table's loss curves are at one staleness level (none) by
+// the nature of the job: lambda is held at 0 without a word, while an
+// asynchronous table at one worker count, where the staleness cost is
+// wanted and cannot be measured, is told so.
+func TestTableEfficiencySyncNoLambdaNoise(t *testing.T) {
+	const b0, b1, b2 = 0.004, 0.5, 0.1
+	table := func(mode string, workers []int) (*traces.Trace, []traces.Throughput) {
+		tr := &traces.Trace{}
+		var rows []traces.Throughput
+		for i, n := range workers {
+			run := fmt.Sprintf("r%d", i)
+			rows = append(rows, traces.Throughput{Workers: n, PS: 1, Batch: 32, Mode: mode, StepsPerS: 10, SamplesPerS: math.NaN(), Run: run, Std: math.NaN()})
+			for k := int64(0); k <= 4000; k += 200 {
+				tr.Evals = append(tr.Evals, traces.Eval{Run: run, Time: float64(k) / 10, Updates: k, Loss: 1/(b0*float64(k)+b1) + b2 + 1e-4*float64(i), Accuracy: math.NaN()})
+			}
+		}
+		tr.Throughput = rows
+		return tr, rows
+	}
+	tr, rows := table("sync", []int{2, 4})
+	eff, warns := TableEfficiency(tr, rows, &Settings{Bootstrap: 0})
+	if eff == nil || !eff.LambdaFixed || eff.Lambda != 0 {
+		t.Fatalf("sync: efficiency %+v, want lambda held at 0", eff)
+	}
+	if all := strings.Join(warns, "\n"); strings.Contains(all, "lambda") {
+		t.Errorf("sync: a warning about lambda, which a synchronous job does not have:\n%s", all)
+	}
+	tr, rows = table("async", []int{4, 4})
+	eff, warns = TableEfficiency(tr, rows, &Settings{Bootstrap: 0})
+	if eff == nil || !eff.LambdaFixed {
+		t.Fatalf("async at one worker count: efficiency %+v, want lambda_fixed", eff)
+	}
+	if all := strings.Join(warns, "\n"); !strings.Contains(all, "the staleness cost (lambda) is not identified") {
+		t.Errorf("async at one staleness: want lambda's warning:\n%s", all)
+	}
+}

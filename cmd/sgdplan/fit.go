@@ -899,7 +899,12 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			// one run measured it, or --bootstrap 0
 			assumed = " (no interval)"
 		}
-		fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1)%s; target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, assumed, e.TargetLoss)
+		if m.Mode == "async" {
+			fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g at zero staleness%s; staleness cost lambda %s (rate / (1 + lambda staleness)); staleness %.4g x (N-1)%s; target loss %.4g\n", e.B0, e.B1, e.B2, per, lambda, e.StalenessPerWorker, assumed, e.TargetLoss)
+		} else {
+			// a synchronous job's updates see no staleness: no lambda
+			fmt.Fprintf(w, "\nloss curve l(k) = 1/(%.4g k + %.4g) + %.4g%s (synchronous: its updates see no staleness, so no staleness cost); target loss %.4g\n", e.B0, e.B1, e.B2, per, e.TargetLoss)
+		}
 		if lo, hi, ok := e.CurveIntervals(m.Level); ok {
 			fmt.Fprintf(w, "loss curve's %.0f%% intervals (%d resamples of each run's loss points): b0 [%.4g, %.4g], b1 [%.4g, %.4g], b2 [%.4g, %.4g]\n", 100*m.Level, len(e.CurveSamples), lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
 		}

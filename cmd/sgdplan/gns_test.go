@@ -374,3 +374,20 @@ func TestBelowTheFittedWorkers(t *testing.T) {
 		t.Errorf("check at 1 worker: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// The synchronous runs of testdata/sync-gns at two global batches (no batch
+// law): fit prints the loss curve without a staleness cost, and says
+// nothing of lambda, which a synchronous job does not have.
+func TestFitSyncCurveHasNoLambda(t *testing.T) {
+	mp := filepath.Join(t.TempDir(), "m.json")
+	code, stdout, stderr := runCmd(t, "fit", syncGNS, "--train-workers", "2,4", "--bootstrap", "0", "--out", mp)
+	if code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "(synchronous: its updates see no staleness, so no staleness cost)") {
+		t.Errorf("stdout: want the curve said to be synchronous:\n%s", stdout)
+	}
+	if strings.Contains(stdout+stderr, "lambda") || strings.Contains(stdout, "x (N-1)") {
+		t.Errorf("fit of a synchronous job speaks of staleness:\n%s\n%s", stdout, stderr)
+	}
+}

@@ -204,7 +204,7 @@ func runPredict(c *cli.Context) error {
 	// says 0 updates, and the time to target columns went without a word
 	if e := m.Efficiency; e != nil && !c.IsSet("target-loss") && !c.IsSet("epochs") && e.GNS == nil && e.B0 > 0 && e.B1 > 0 && e.TargetLoss > 0 {
 		if start := 1/e.B1 + e.B2; e.TargetLoss >= start {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the model's target loss %.4g (efficiency.target_loss) is at or above its loss curve's start, %.4g: the curve says it is reached before any update, so no updates or time to target are printed; pass --target-loss between the floor %.4g and %.4g\n", e.TargetLoss, start, e.B2, start)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the model's target loss %.4g (efficiency.target_loss) is at or above its loss curve's start, %.4g: the curve says it is reached before any update, so no updates or time to target are printed (the speedup column stands: the staleness cost scales the updates to every target alike); pass --target-loss between the floor %.4g and %.4g\n", e.TargetLoss, start, e.B2, start)
 		}
 	}
 	// a target below every fitted run's last loss extrapolates the loss

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -729,6 +730,7 @@ func TestPredictModelTargetAtCurveStart(t *testing.T) {
 	eff := raw["efficiency"].(map[string]any)
 	target, b2 := eff["target_loss"].(float64), eff["b2"].(float64)
 	const warn = "is at or above its loss curve's start"
+	var speedup2 any
 	for _, c := range []struct {
 		b1   float64 // 0: the fitted one
 		warn bool
@@ -749,6 +751,16 @@ func TestPredictModelTargetAtCurveStart(t *testing.T) {
 		}
 		if _, has := rows[0]["updates_to_target"]; has == c.warn {
 			t.Errorf("b1 %g: updates_to_target present %v, want %v", c.b1, has, !c.warn)
+		}
+		// the speedup is the ratio of times to any target the curve
+		// reaches: (1 + lambda s) scales every target's updates, so the
+		// edited target leaves it as the fitted model's
+		if c.b1 == 0 {
+			if speedup2 = rows[1]["speedup"]; speedup2 == nil {
+				t.Fatalf("no speedup at 2 workers: %s", stdout)
+			}
+		} else if !reflect.DeepEqual(rows[1]["speedup"], speedup2) {
+			t.Errorf("b1 %g: speedup at 2 workers %v, want the fitted model's %v", c.b1, rows[1]["speedup"], speedup2)
 		}
 	}
 }
