@@ -313,7 +313,7 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	}
 	if positive {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = log10Ticks{}
 	}
 	for _, r := range d.Responses {
 		xy := stepXYs(thinCDF(CDF(r.Times), maxCDFPoints))

@@ -699,3 +699,56 @@ func sideLegend(dc draw.Canvas, plots []*plot.Plot, leg plot.Legend, w vg.Length
 	strip := draw.Crop(dc, dc.Max.X-dc.Min.X-w+vg.Points(10), 0, 0, -vg.Points(28))
 	leg.Draw(strip)
 }
+
+// log10Ticks labels a logarithmic axis at the powers of ten, as
+// plot.LogTicks does, with unlabelled minor ticks at their multiples 2..9;
+// on an axis that holds fewer than two powers of ten (a response-time CDF
+// from 300 s to 4,000 s had one label, 1000) it labels 1, 2 and 5 times
+// each power, and when that too gives fewer than two labels (210 s to
+// 480 s), every multiple; within the gap between two multiples, the
+// linear axis's ticks. Every tick is positive and within [min, max]; an
+// axis without a positive range gets no ticks.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) || math.IsInf(max, 0) {
+		return nil
+	}
+	in := func(v float64) bool { return v >= min*(1-1e-12) && v <= max*(1+1e-12) }
+	lo := math.Floor(math.Log10(min))
+	hi := math.Floor(math.Log10(max))
+	// the multiples m·10^e in range, labelled where label(m) says
+	ticks := func(label func(m int) bool) ([]plot.Tick, int) {
+		var ts []plot.Tick
+		n := 0
+		for e := lo; e <= hi; e++ { // at most about 630 decades in float64
+			p := math.Pow(10, e)
+			for m := 1; m <= 9; m++ {
+				v := float64(m) * p
+				if !in(v) {
+					continue
+				}
+				t := plot.Tick{Value: v}
+				if label(m) {
+					t.Label = tickLabel(v)
+					n++
+				}
+				ts = append(ts, t)
+			}
+		}
+		return ts, n
+	}
+	for _, label := range []func(int) bool{
+		func(m int) bool { return m == 1 },
+		func(m int) bool { return m == 1 || m == 2 || m == 5 },
+		func(int) bool { return true },
+	} {
+		if ts, n := ticks(label); n >= 2 {
+			return ts
+		}
+	}
+	// within one multiple's gap (320 to 380): a linear axis's ticks,
+	// which are positive there (on so narrow a range the scale is
+	// nearly linear)
+	return niceTicks{}.Ticks(min, max)
+}
