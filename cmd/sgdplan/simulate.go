@@ -269,6 +269,7 @@ func simulateAction(c *cli.Context) error {
 	var out []simPolicy
 	var resp []plots.ResponseTimes
 	var growing []growCell // policies whose queue grows through most seeds' runs
+	var drifting []string  // policies whose mean moves over runs 4 times as long (simDrift)
 	sumW := 0.0            // the jobs' weights summed when one is not 1, else 0
 	if fixed != nil {
 		if sw, weighted := planWeights(fixed); weighted {
@@ -361,6 +362,16 @@ func simulateAction(c *cli.Context) error {
 					}
 				}
 				growing = append(growing, g)
+			} else if d, ok, err := simDrift(sp, runs, poisson, overloaded || name == "fcfs-rigid" && rigidOverloaded, bar, func(seed uint64, jobs []planner.Job) (planner.Result, error) {
+				r, err := planner.Simulate(jobs, pol, settings(seed))
+				if err != nil {
+					err = withCode(exitFailure, err)
+				}
+				return r, err
+			}, c.Uint64("seed")); err != nil {
+				return err
+			} else if ok {
+				drifting = append(drifting, d)
 			}
 		}
 		for i, js := range endJobs {
@@ -392,6 +403,14 @@ func simulateAction(c *cli.Context) error {
 	}
 	if len(growing) > 0 && !overloaded {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", growingWarning(growing, poisson.Count, seeds, "--count", false))
+	}
+	if len(drifting) > 0 {
+		those, settle := "those means are", "they settle"
+		if len(drifting) == 1 {
+			those, settle = "that mean is", "it settles"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: over runs 4 times as long (%d jobs, the same seeds) the mean response time moves: %s; the runs of %d jobs are too short for a steady state (a queue that starts empty and fills slowly near what the policy can serve, or large jobs that a policy starves for longer in a longer run), so %s not a steady-state value: raise --count to see where %s\n",
+			longerRun(poisson.Count), strings.Join(drifting, "; "), poisson.Count, those, settle)
 	}
 	if seeds == 1 && (es > 0 || fixed == nil) {
 		fmt.Fprintln(c.App.ErrWriter, "sgdplan: warning: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
@@ -624,4 +643,60 @@ func simCSV(w io.Writer, out []simPolicy) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// simDriftOneSeed is how far, with one seed (no interval), the mean
+// response over a run 4 times as long may lie from the run's before
+// simDrift says it moved.
+const simDriftOneSeed = 0.25
+
+// simDrift runs a policy's Poisson seeds again over 4 times the jobs (where
+// longerRun allows it and the workload is not overloaded: the overload
+// warnings say it there) and says, as "policy: mean m [lo, hi] -> m4", when
+// their mean response lies outside the runs' 95% interval (with one seed:
+// more than simDriftOneSeed from the run's mean). A queue that starts
+// empty is below its steady state early in a run; far from what the
+// policy can serve it settles within the runs and the longer runs' mean
+// falls inside the interval, near it (hesrpt at load 0.8 of 16 servers,
+// p 0.5: 3432 [2478, 4385] over 1,000 jobs, 3777 over 4,000), while
+// hesrpt-slowdown's grew past it (6777 [4070, 9484], then 10,260, 13,700
+// at 16,000 jobs), which growingQueue's halves did not see. sp is the
+// policy's summary of runs; run simulates a seed's jobs.
+func simDrift(sp simPolicy, runs []planner.Result, pw planner.Poisson, overloaded bool, bar *progress.Bar, run func(seed uint64, jobs []planner.Job) (planner.Result, error), seed0 uint64) (string, bool, error) {
+	longer := longerRun(pw.Count)
+	if longer == 0 || overloaded || len(runs) == 0 || float64(longer)/pw.Rate > planner.MaxTime {
+		return "", false, nil
+	}
+	lp := pw
+	lp.Count = longer
+	bar.Grow(int64(len(runs)))
+	sum := 0.0
+	for k := range runs {
+		seed := seed0 + uint64(k)
+		jobs, err := lp.Jobs(seed)
+		if errors.Is(err, planner.ErrLateArrival) {
+			return "", false, nil // a seed's longer run passes it: not checked
+		}
+		if err != nil {
+			return "", false, badInput(err)
+		}
+		r, err := run(seed, jobs)
+		if err != nil {
+			return "", false, err
+		}
+		bar.Add(1)
+		sum += r.MeanResponse
+	}
+	m4 := sum / float64(len(runs))
+	m := sp.MeanFlowTime
+	if iv, ok := sp.CI95["mean_flow_time"]; ok && len(runs) > 1 {
+		if m4 >= iv[0] && m4 <= iv[1] {
+			return "", false, nil
+		}
+		return fmt.Sprintf("%s %.4g s [%.4g, %.4g] -> %.4g s", sp.Policy, m, iv[0], iv[1], m4), true, nil
+	}
+	if math.Abs(m4-m) <= simDriftOneSeed*m {
+		return "", false, nil
+	}
+	return fmt.Sprintf("%s %.4g s -> %.4g s (%+.0f%%; one seed: no interval)", sp.Policy, m, m4, 100*(m4/m-1)), true, nil
 }
