@@ -99,3 +99,40 @@ func TestCheckExitCodesAsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// Past saturation: a synchronous job whose step grows with the workers
+// (overhead family, T = θ0 + θ1 b + θ2 (w-1)) at a fixed global batch G
+// splits G ever thinner while the overhead grows, so its samples/s, G/T,
+// peak and then fall: check fails it (exit 4, docs/fitting.md's "fail,
+// exit 4 (past saturation)"). With θ0 = 0.1 s, θ1 = 0.01 s/sample,
+// θ2 = 0.01 s and G = 400: T(w) = 0.09 + 4/w + 0.01 w, least at
+// w = sqrt(4/0.01) = 20 (T = 0.49 s; T(19) = 0.4905, T(21) = 0.4905), and
+// at 80 workers T = 0.09 + 0.05 + 0.8 = 0.94 s: 1 - 0.49/0.94 = 47.9%
+// slower than 20 workers.
+func TestCheckPastSaturation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "overhead.json")
+	if code, _, e := runCmd(t, "fit", filepath.Join("testdata", "fit-table"), "--family", "overhead", "--out", path); code != 0 {
+		t.Fatal(e)
+	}
+	doc := readModelDoc(t, path)
+	want := map[string]float64{"fixed": 0.1, "per_sample": 0.01, "per_worker": 0.01}
+	params := doc["parameters"].([]any)
+	for _, p := range params {
+		p := p.(map[string]any)
+		v, ok := want[p["name"].(string)]
+		if !ok {
+			t.Fatalf("overhead parameter %v: the test sets fixed, per_sample and per_worker", p["name"])
+		}
+		p["value"], p["lo"], p["hi"] = v, v, v
+	}
+	if len(params) != len(want) {
+		t.Fatalf("overhead parameters %v, want %d", params, len(want))
+	}
+	delete(doc, "samples") // the bootstrap refits are of the fitted values
+	writeModelDoc(t, path, doc)
+	code, stdout, stderr := runCmd(t, "check", "--model", path, "--workers", "80", "--global-batch", "400")
+	line := "fail: past saturation: 80 workers are 47.9% slower than 20 workers, the fastest"
+	if code != 4 || !strings.HasPrefix(stdout, line) {
+		t.Errorf("check --workers 80 --global-batch 400: exit %d, stdout %q, stderr %q; want exit 4 and %q", code, stdout, stderr, line)
+	}
+}
