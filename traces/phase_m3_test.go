@@ -1,0 +1,63 @@
+package traces
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// chromePhase follows ReadChromeTrace's documented word lists (see its
+// "# Phases"): push words (negotiate among them: Horovod's NEGOTIATE_*
+// waits for the other ranks) are tested before pull words, those before
+// compute words.
+func TestChromePhaseDocumentedWords(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want int // 0 none, 1 pull, 2 compute, 3 push
+	}{
+		{"ncclAllReduce", 3}, // the doc's own example: push first
+		{"NEGOTIATE_BROADCAST", 3},
+		{"Horovod negotiate", 3},
+		{"reduce_scatter", 3},
+		{"SendRecv", 3}, // send (push) before recv (pull)
+		{"ncclBroadcast", 1},
+		{"all_gather", 1},
+		{"aten::backward", 2},
+		{"Optimizer.step#SGD.step", 2},
+		{"cudaMemcpyAsync", 0},
+	} {
+		if got := chromePhase(c.name); got != c.want {
+			t.Errorf("chromePhase(%q) = %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// The loss tag is chosen by TFEventsTrace's documented rank: a bare loss,
+// then a train tag, then a tag naming neither validation nor test, then the
+// rest. Of "test_loss" and "total_loss" the test loss is the held-out one:
+// "total_loss" (rank 2) is taken over "test_loss" (rank 3) although it
+// sorts after it.
+func TestTFEventsLossTagSkipsTest(t *testing.T) {
+	var sc []TFScalar
+	for step := int64(0); step < 3; step++ {
+		w := 100 + float64(step)
+		sc = append(sc, TFScalar{WallTime: w, Step: step, Tag: "test_loss", Value: 5 + float64(step)},
+			TFScalar{WallTime: w, Step: step, Tag: "total_loss", Value: 1 + float64(step)})
+	}
+	tr, warns := TFEventsTrace(sc, math.NaN(), ConvertOptions{Run: "r"})
+	if len(tr.Evals) != 3 {
+		t.Fatalf("%d eval rows, want 3: %v", len(tr.Evals), tr.Evals)
+	}
+	for i, e := range tr.Evals {
+		if want := 1 + float64(i); e.Loss != want {
+			t.Errorf("step %d: loss %g, want %g (total_loss's)", e.Updates, e.Loss, want)
+		}
+	}
+	found := false
+	for _, w := range warns {
+		found = found || strings.Contains(w.Error(), `loss from tag "total_loss"; ignored test_loss`)
+	}
+	if !found {
+		t.Errorf("warnings %v, want one naming total_loss taken and test_loss ignored", warns)
+	}
+}
