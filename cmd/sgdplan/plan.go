@@ -315,7 +315,58 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	if w := superlinearJobs(jobs, float64(s.servers)); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	for _, w := range planBeyondFitWarnings(jobs, float64(s.servers)) {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	return jobs, nil
+}
+
+// planBeyondFitWarnings names, per fitted model, the jobs that can get more
+// workers than the model was fitted on (up to their max_workers, the
+// servers n, or the count where their curve is fastest, whichever is
+// least): their speedups there are extrapolated, as predict warns at those
+// counts. A job of a model fitted on 1 and 2 workers got 32 of 32 servers
+// without a word (a review, 2026-12-06). One line per model.
+func planBeyondFitWarnings(jobs []planner.Job, n float64) []string {
+	type group struct {
+		m    *fit.Model
+		ids  []string
+		most float64
+	}
+	var groups []*group
+	byModel := map[*fit.Model]*group{}
+	for _, j := range jobs {
+		m, ok := j.Curve.(*fit.Model)
+		if !ok {
+			continue
+		}
+		limit := n
+		if j.MaxWorkers > 0 && float64(j.MaxWorkers) < n {
+			limit = float64(j.MaxWorkers)
+		}
+		limit = math.Min(limit, planner.FastestWorkers(m, limit))
+		if !(limit > float64(m.Reference.MaxWorkers)) {
+			continue
+		}
+		g := byModel[m]
+		if g == nil {
+			g = &group{m: m}
+			byModel[m] = g
+			groups = append(groups, g)
+		}
+		g.ids = append(g.ids, j.ID)
+		g.most = math.Max(g.most, limit)
+	}
+	var out []string
+	for _, g := range groups {
+		what, it, its := "job "+g.ids[0]+" can", "it runs", "its speedup"
+		if len(g.ids) > 1 {
+			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), planNameList(g.ids, 8)), "they run", "their speedup"
+		}
+		out = append(out, fmt.Sprintf("%s get up to %s, and the model %s on was fitted on %d to %s: %s past %s is extrapolated (predict warns the same), so the shares and completion times that use it rest on the fitted form beyond the data; the ranges carry predict's intervals, which widen there",
+			what, workersWord(int(g.most)), it, g.m.FewestWorkers(), workersWord(g.m.Reference.MaxWorkers), its, workersWord(g.m.Reference.MaxWorkers)))
+	}
+	return out
 }
 
 // nextCount is the worker count superlinearJobs tries after k: every one
@@ -605,6 +656,7 @@ type planPolicy struct {
 	Warnings              []string        `json:"warnings,omitempty"`
 	Jobs                  []planJob       `json:"jobs"`
 	segments              []planner.Segment
+	backlog               bool // the queue grows through the plan (growingQueue, ideal shares)
 }
 
 func planAction(c *cli.Context) error {
@@ -632,6 +684,15 @@ func planAction(c *cli.Context) error {
 	out, err := planPlans(jobs, s, c.String("plot") != "", ends, c.App.ErrWriter)
 	if err != nil {
 		return err
+	}
+	var backlog []string
+	for _, p := range out {
+		if p.backlog {
+			backlog = append(backlog, p.Policy)
+		}
+	}
+	if len(backlog) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", backlogWarning(backlog, c.String("jobs"), n))
 	}
 	if path := c.String("plot"); path != "" {
 		if err := planPlot(path, out[0], jobs, float64(n)); err != nil {
@@ -787,7 +848,7 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
 		P99FlowTime: ideal.P99Response, Makespan: lastCompletion(ideal),
 		Integer:  planSummary{MeanFlowTime: whole.MeanResponse, MeanSlowdown: whole.MeanSlowdown, P99FlowTime: whole.P99Response, Makespan: lastCompletion(whole)},
-		Warnings: warns, segments: ideal.Segments,
+		Warnings: warns, segments: ideal.Segments, backlog: growingQueue(ideal),
 	}
 	sw, weighted := planWeights(jobs)
 	if weighted {
@@ -847,6 +908,12 @@ func planWeights(jobs []planner.Job) (sum float64, weighted bool) {
 // this close never bound.
 const closedFormAgree = 1e-9
 
+// notPowerLaw says whether j's curve is not a planner.PowerLaw.
+func notPowerLaw(j planner.Job) bool {
+	_, ok := j.Curve.(planner.PowerLaw)
+	return !ok
+}
+
 // planClosed returns heSRPT's closed form when it applies (all jobs present at once,
 // one power law, no caps), or why not.
 func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result) (*planClosedForm, string) {
@@ -859,8 +926,12 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 		switch {
 		case !ok && len(jobs) == 1:
 			return nil, "" // one job: every worker up to its cap, the best there is
-		case !ok || (i > 0 && pl.P != p):
-			return nil, "heSRPT is optimal only when every job has the same power-law curve; here it uses the median exponent as a heuristic (see numeric)"
+		case !ok:
+			// (jobs that share one fitted model share a curve, but not a
+			// power law: "the same power-law curve" read as if they had)
+			return nil, fmt.Sprintf("heSRPT is optimal only when every job has the same power-law curve k^p; job %s's curve is a fitted model, not a power law, so it uses the median exponent (log s(n)/log n at n servers) as a heuristic (see numeric)", j.ID)
+		case i > 0 && pl.P != p && !slices.ContainsFunc(jobs[i:], notPowerLaw):
+			return nil, "heSRPT is optimal only when every job has the same power-law curve; here the exponents differ, so it uses the median exponent as a heuristic (see numeric)"
 		case j.Arrival != jobs[0].Arrival:
 			return nil, "jobs arrive over time: heSRPT is recomputed at each arrival (optimal only for jobs all present at once)"
 		}

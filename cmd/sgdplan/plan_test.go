@@ -631,3 +631,65 @@ func TestPlanNumericWhole(t *testing.T) {
 		t.Errorf("worked example:\n%s", stdout)
 	}
 }
+
+// A job on a model fitted on 1 and 2 workers that can get more (its
+// max_workers, else the servers) is said to run on an extrapolated speedup,
+// with the counts read from model.json's own data; capped at the largest
+// fitted count, or on a cluster no larger, it is not (a review found a job
+// given 32 workers on such a model without a word).
+func TestPlanWarnsBeyondFittedWorkers(t *testing.T) {
+	dir := t.TempDir()
+	mp := asgdModel(t, dir)
+	most := 0
+	for _, c := range readModelDoc(t, mp)["data"].(map[string]any)["configurations"].([]any) {
+		most = max(most, int(c.(map[string]any)["workers"].(float64)))
+	}
+	if most != 2 {
+		t.Fatalf("the fixture's model was fitted up to %d workers, want 2", most)
+	}
+	for _, c := range []struct {
+		maxWorkers, servers string
+		want                string // "": no warning
+	}{
+		{"", "32", "job x can get up to 32 workers, and the model it runs on was fitted on 1 to 2 workers: its speedup past 2 workers is extrapolated"},
+		{"6", "32", "job x can get up to 6 workers"},
+		{"2", "32", ""},
+		{"", "2", ""},
+	} {
+		jobs := filepath.Join(dir, "jobs.csv")
+		if err := os.WriteFile(jobs, []byte("job,arrival,size,model,max_workers\nx,0,1800,asgd.json,"+c.maxWorkers+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", c.servers)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		said := strings.Contains(stderr, "is extrapolated (predict warns the same)")
+		if c.want == "" && said || c.want != "" && !strings.Contains(stderr, c.want) {
+			t.Errorf("max_workers %q, %s servers: stderr %q, want %q", c.maxWorkers, c.servers, stderr, c.want)
+		}
+	}
+}
+
+// heSRPT's warning says why its closed form does not apply: jobs that share
+// one fitted model share a curve, but not a power law (it said "the same
+// power-law curve" as if that were what they lacked); power laws of
+// different exponents are told as such.
+func TestPlanHeSRPTWarningSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	asgdModel(t, dir)
+	for _, c := range []struct{ rows, want string }{
+		{"a,0,1800,,asgd.json\nb,0,900,,asgd.json\n", "job a's curve is a fitted model, not a power law"},
+		{"a,0,1800,0.5,\nb,0,900,0.7,\n", "here the exponents differ"},
+		{"a,0,1800,0.5,\nb,0,900,,asgd.json\n", "job b's curve is a fitted model, not a power law"},
+	} {
+		jobs := filepath.Join(dir, "jobs.csv")
+		if err := os.WriteFile(jobs, []byte("job,arrival,size,p,model\n"+c.rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4")
+		if code != 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, stderr %q, want %q", c.rows, code, stderr, c.want)
+		}
+	}
+}

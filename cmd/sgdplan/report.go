@@ -209,7 +209,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if traceNote != "" {
 		r.Notes = append(r.Notes, "No phase or staleness figure: "+traceNote)
 	}
-	r.Warnings = append(append(warns, planPeakWarnings(jobs, float64(o.servers))...), r.Warnings...)
+	r.Warnings = append(append(append(warns, planPeakWarnings(jobs, float64(o.servers))...), planBeyondFitWarnings(jobs, float64(o.servers))...), r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
 		r.Warnings = append(r.Warnings, fmt.Sprintf("no job of %s names the model %s: the plan leaves it out", o.jobs, o.model))
@@ -797,7 +797,11 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 			j.Job, rec, starts, o.policy, start, v.word, v.reason))
 	}
 	if len(rest) > 0 {
-		notes = append(notes, fmt.Sprintf("No such note for %s, also on fitted models (three are described): the jobs table gives their recommended workers, knees and starts, and `sgdplan check` judges a start on each one's model.", strings.Join(rest, ", ")))
+		what := "job " + rest[0] + ", also on a fitted model"
+		if len(rest) > 1 {
+			what = fmt.Sprintf("%d more jobs on fitted models (%s)", len(rest), strings.Join(rest, ", "))
+		}
+		notes = append(notes, fmt.Sprintf("No such note for %s: the notes above describe the first three jobs on fitted models only; the jobs table gives every job's recommended workers, knee and start, and `sgdplan check` judges a start on each one's model.", what))
 	}
 	return notes
 }

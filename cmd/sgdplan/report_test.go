@@ -686,8 +686,13 @@ func TestReportCountNotesRest(t *testing.T) {
 	if n := strings.Count(s, "runs on a fitted model. Recommended if alone"); n != 3 {
 		t.Errorf("%d full count notes, want 3", n)
 	}
-	if !strings.Contains(s, "No such note for f4, f5, also on fitted models") {
+	if !strings.Contains(s, "No such note for 2 more jobs on fitted models (f4, f5): the notes above describe the first three") {
 		t.Errorf("the other fitted jobs are not named:\n%s", s)
+	}
+	// one left over is one job, not "(three are described)" beside it
+	s = asgdReport(t, "job,arrival,size,model\nf1,0,5000,asgd.json\nf2,0,6000,asgd.json\nf3,0,7000,asgd.json\nf4,0,8000,asgd.json\n", "16")
+	if !strings.Contains(s, "No such note for job f4, also on a fitted model: the notes above") {
+		t.Errorf("the one other fitted job is not named:\n%s", s)
 	}
 }
 
