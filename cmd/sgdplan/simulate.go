@@ -45,7 +45,12 @@ list, every future arrival and size known in advance, so it is plan only.
 The Poisson flags (--arrival-rate, --count, --mean-size, --size-sigma, --max-workers)
 do not apply with --jobs and are refused there. When a Poisson workload offers at
 least as much work as the servers can do, stderr says so: the queue then grows
-without bound and the response times grow with --count.
+without bound and the response times grow with --count. Below that, stderr names the
+policies whose queue grows through the run (the later half of the jobs, by arrival,
+has twice the earlier half's mean response or finds twice as many jobs), and, with --count at most 1,000, those whose mean response over
+runs 4 times as long leaves the printed 95% interval (one seed: moves by more than
+25%): their means are not steady-state values yet. With --jobs it names the policies
+whose queue grows through the file's replay.
 
 Example:
    sgdplan simulate --jobs testdata/jobs-example/jobs.csv --servers 16 --policy all --early-stop 0.3 --seeds 5`,
