@@ -176,6 +176,9 @@ func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds)
 		}
 	}
 	p.MeanFlowRange = &[2]float64{p.MeanFlowTime, p.MeanFlowTime}
+	p.MeanSlowdownRange = &[2]float64{p.MeanSlowdown, p.MeanSlowdown}
+	p.P99FlowRange = &[2]float64{p.P99FlowTime, p.P99FlowTime}
+	p.MakespanRange = &[2]float64{p.Makespan, p.Makespan}
 	if p.MeanWeightedFlow > 0 {
 		p.MeanWeightedFlowRange = &[2]float64{p.MeanWeightedFlow, p.MeanWeightedFlow}
 	}
@@ -186,6 +189,9 @@ func planRanges(p *planPolicy, jobs []planner.Job, n, alpha float64, e planEnds)
 	sw, _ := planWeights(jobs)
 	for _, r := range res {
 		widenRange(p.MeanFlowRange, r.MeanResponse)
+		widenRange(p.MeanSlowdownRange, r.MeanSlowdown)
+		widenRange(p.P99FlowRange, r.P99Response)
+		widenRange(p.MakespanRange, lastCompletion(r))
 		if p.MeanWeightedFlowRange != nil {
 			widenRange(p.MeanWeightedFlowRange, r.WeightedFlow/sw)
 		}

@@ -63,6 +63,17 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	if r := p.MeanFlowRange; r == nil || *r != *j.CompletionRange {
 		t.Errorf("mean flow range %v: want the lone job's %v", r, j.CompletionRange)
 	}
+	// a lone job at time 0: its completion is the makespan and the p99,
+	// and its slowdown the completion over its size, at each end
+	if r := p.MakespanRange; r == nil || !near(r[0], size/hi) || !near(r[1], size/lo) {
+		t.Errorf("makespan range %v: want [%g, %g]", r, size/hi, size/lo)
+	}
+	if r := p.P99FlowRange; r == nil || !near(r[0], size/hi) || !near(r[1], size/lo) {
+		t.Errorf("p99 range %v: want [%g, %g]", r, size/hi, size/lo)
+	}
+	if r := p.MeanSlowdownRange; r == nil || !near(r[0], 1/hi) || !near(r[1], 1/lo) {
+		t.Errorf("mean slowdown range %v: want [%g, %g]", r, 1/hi, 1/lo)
+	}
 
 	// simulate (whole workers, the lone job's too) gives the same range
 	code, stdout, stderr = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi", "--format", "json")
@@ -88,7 +99,7 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	// plan's table and simulate's alike (simulate's followed the table's
 	// last line directly)
 	code, stdout, _ = runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "equi")
-	if code != 0 || !strings.Contains(stdout, "\n\nranges: the plan made again with") || !strings.HasSuffix(stdout, "are taken as exact\n") {
+	if code != 0 || !strings.Contains(stdout, "\n\nranges: the plan made again with") || !strings.HasSuffix(stdout, "are taken as exact; --format json also gives the ranges of the mean slowdown, the p99 flow time and the makespan\n") {
 		t.Errorf("plan: exit %d, want a blank line, then the ranges' note, last:\n%s", code, stdout)
 	}
 	code, stdout, _ = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi")
