@@ -649,19 +649,19 @@ type planPolicy struct {
 	Makespan         float64 `json:"makespan"`
 	// MeanFlowRange and MeanWeightedFlowRange are as planJob's
 	// CompletionRange.
-	MeanFlowRange         *[2]float64     `json:"mean_flow_time_range,omitempty"`
-	MeanWeightedFlowRange *[2]float64     `json:"mean_weighted_flow_time_range,omitempty"`
+	MeanFlowRange         *[2]float64 `json:"mean_flow_time_range,omitempty"`
+	MeanWeightedFlowRange *[2]float64 `json:"mean_weighted_flow_time_range,omitempty"`
 	// MeanSlowdownRange, P99FlowRange and MakespanRange are the same
 	// replays' (ideal shares), in the JSON alone: the table has no room.
-	MeanSlowdownRange *[2]float64 `json:"mean_slowdown_range,omitempty"`
-	P99FlowRange      *[2]float64 `json:"p99_flow_time_range,omitempty"`
-	MakespanRange     *[2]float64 `json:"makespan_range,omitempty"`
-	Integer               planSummary     `json:"integer"`
-	ClosedForm            *planClosedForm `json:"closed_form,omitempty"`
-	Warnings              []string        `json:"warnings,omitempty"`
-	Jobs                  []planJob       `json:"jobs"`
-	segments              []planner.Segment
-	backlog               bool // the queue grows through the plan (growingQueue, ideal shares)
+	MeanSlowdownRange *[2]float64     `json:"mean_slowdown_range,omitempty"`
+	P99FlowRange      *[2]float64     `json:"p99_flow_time_range,omitempty"`
+	MakespanRange     *[2]float64     `json:"makespan_range,omitempty"`
+	Integer           planSummary     `json:"integer"`
+	ClosedForm        *planClosedForm `json:"closed_form,omitempty"`
+	Warnings          []string        `json:"warnings,omitempty"`
+	Jobs              []planJob       `json:"jobs"`
+	segments          []planner.Segment
+	backlog           bool // the queue grows through the plan (growingQueue, ideal shares)
 }
 
 func planAction(c *cli.Context) error {
