@@ -45,13 +45,21 @@ func (o ConvertOptions) withDefaults() ConvertOptions {
 // conversion: async and sync are parameter-server modes and need PS >= 1,
 // allreduce has no PS (an error otherwise). With neither Mode nor PS the run
 // is written as allreduce, with a warning: ps 0 means no parameter server
-// (DefaultMode, the mode a run at ps 0 without one gets when it is read).
+// (DefaultMode, the mode a run at ps 0 without one gets when it is read);
+// with PS and no Mode, as async (DefaultMode again), with a warning too.
 // Warnings and the error come back as Convert's do.
 func (o ConvertOptions) psMode() (ConvertOptions, []error, error) {
 	switch {
 	case o.Mode == "" && o.PS == 0:
 		o.Mode = "allreduce"
 		return o, []error{fmt.Errorf("traces: %s: no --ps and no --mode: written as mode allreduce with ps 0 (no parameter server); for a parameter-server run give --ps P (and --mode async or sync)", o.source)}, nil
+	case o.Mode == "" && o.PS > 0:
+		// written as the readers take an empty mode beside shards, and
+		// said: a synchronous parameter-server job converted with --ps
+		// alone (docs/instrumenting.md's examples) was read as async
+		// without a word, its samples/s a factor of the workers low
+		o.Mode = DefaultMode(o.PS)
+		return o, []error{fmt.Errorf("traces: %s: --ps %d and no --mode: written as mode %s (the default with parameter servers); a synchronous parameter-server job needs --mode sync", o.source, o.PS, o.Mode)}, nil
 	case (o.Mode == "async" || o.Mode == "sync") && o.PS == 0:
 		return o, nil, fmt.Errorf("traces: mode %s with ps 0: %s is a parameter-server mode and needs the shard count (--ps P >= 1); a run without parameter servers is --mode allreduce", o.Mode, o.Mode)
 	case o.Mode == "allreduce" && o.PS > 0:

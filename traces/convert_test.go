@@ -20,7 +20,10 @@ func TestConvertModeAgreesWithPS(t *testing.T) {
 	}{
 		{"chrome neither", "chrome", chrome, ConvertOptions{Batch: 32}, "allreduce", "no --ps and no --mode: written as mode allreduce", ""},
 		{"tfevents neither", "tfevents", tfev, ConvertOptions{Batch: 32}, "allreduce", "no --ps and no --mode", ""},
-		{"chrome ps only", "chrome", chrome, ConvertOptions{Batch: 32, PS: 2}, "", "", ""},
+		// --ps alone: async, as an empty mode is read beside shards, and
+		// said (a sync job converted so was read as async without a word)
+		{"chrome ps only", "chrome", chrome, ConvertOptions{Batch: 32, PS: 2}, "async", "--ps 2 and no --mode: written as mode async", ""},
+		{"tfevents ps only", "tfevents", tfev, ConvertOptions{Batch: 32, PS: 2}, "async", "a synchronous parameter-server job needs --mode sync", ""},
 		{"chrome allreduce", "chrome", chrome, ConvertOptions{Batch: 32, Mode: "allreduce"}, "allreduce", "", ""},
 		{"tfevents sync with ps", "tfevents", tfev, ConvertOptions{Batch: 32, Mode: "sync", PS: 1}, "sync", "", ""},
 		{"chrome async without ps", "chrome", chrome, ConvertOptions{Batch: 32, Mode: "async"}, "", "", "mode async with ps 0"},

@@ -105,6 +105,15 @@ func TestRunsAndEvalsInTwoFiles(t *testing.T) {
 	if tr, _, err := Load(a, e); err != nil || len(tr.Runs) != 1 {
 		t.Errorf("a run described twice, once with its default mode: %v", err)
 	}
+	// notes that differ (convert --from chrome notes each worker's file)
+	// describe the same run; the first file's row is kept
+	n := filepath.Join(root, "n")
+	writeTestFile(t, a, "runs.csv", "run,mode,bandwidth,notes\na,async,1e8,from trace-0.json\n")
+	writeTestFile(t, n, "runs.csv", "run,mode,bandwidth,notes\na,async,1e8,from trace-1.json\n")
+	if tr, _, err := Load(a, n); err != nil || len(tr.Runs) != 1 || tr.Runs[0].Notes != "from trace-0.json" {
+		t.Errorf("a run described twice with other notes: %v, runs %+v", err, tr)
+	}
+	writeTestFile(t, a, "runs.csv", "run,mode,bandwidth\na,async,1e8\n")
 	writeTestFile(t, c, "runs.csv", "run,mode,bandwidth\na,sync,1e8\n") // differs
 	writeTestFile(t, c, "evals.csv", "run,updates,loss\na,2,2.0\n")     // a repeat
 	d := filepath.Join(root, "d")

@@ -1146,11 +1146,15 @@ func (d *crossFiles) evalHandler(file string, fn func(Eval) error) func(Eval) er
 	}
 }
 
-// sameRunInfo reports whether a and b say the same (NaN equal to NaN).
+// sameRunInfo reports whether a and b say the same (NaN equal to NaN),
+// notes aside: free text says nothing of the run (convert --from chrome
+// notes the file each worker's trace came from, and the runs.csv of a
+// run's workers, converted one by one, could not be read together).
 func sameRunInfo(a, b RunInfo) bool {
 	eq := func(x, y float64) bool { return x == y || (math.IsNaN(x) && math.IsNaN(y)) }
 	fa, fb := a, b
 	fa.Bandwidth, fb.Bandwidth, fa.Epochs, fb.Epochs = 0, 0, 0, 0
+	fa.Notes, fb.Notes = "", ""
 	return fa == fb && eq(a.Bandwidth, b.Bandwidth) && eq(a.Epochs, b.Epochs)
 }
 

@@ -693,13 +693,14 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 // trace:
 //
 //   - Loss: tags whose name contains "loss" (loss, train_loss, loss/train,
-//     epoch_loss, ...). One tag is used per run, chosen in this order: the tag
+//     epoch_loss, ...), not "scale" (loss_scale is mixed precision's). One tag is used per run, chosen in this order: the tag
 //     "loss"; a tag naming train; a tag not naming val, eval or test; the
 //     first in sorted order. The others are reported in a warning. Each
 //     value becomes an evals.csv row with updates = step and time = wall
 //     time - firstWall (the first event of the files; the first scalar's when
 //     firstWall is NaN).
-//   - Accuracy: tags containing "acc" (accuracy, acc, top1_acc, ...), chosen
+//   - Accuracy: tags containing "acc" (accuracy, acc, top1_acc, ...), not
+//     "accum" (gradient accumulation's steps), chosen
 //     the same way; values in [0, 1] fill the accuracy of the eval row of the
 //     same step (a row of their own when no loss was logged at that step);
 //     a tag whose largest value (at most 100) is above 1.5 is in percent:
@@ -729,7 +730,8 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 // A runs.csv row records where the run came from.
 func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {
 	opts = opts.withDefaults()
-	if opts.Workers == 0 {
+	workersUnknown := opts.Workers == 0
+	if workersUnknown {
 		opts.Workers = 1
 	}
 	var warns []error
@@ -768,9 +770,12 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			stepTags = append(stepTags, tag)
 		case tfIsRate(low, tfSampleRateTags):
 			sampleTags = append(sampleTags, tag)
-		case strings.Contains(low, "loss"):
+		case strings.Contains(low, "loss") && !strings.Contains(low, "scale"):
+			// (loss_scale, loss-scale: mixed precision's scale, 65536,
+			// not a loss; a DeepSpeed log's train_loss lost to it)
 			lossTags = append(lossTags, tag)
-		case strings.Contains(low, "acc"):
+		case strings.Contains(low, "acc") && !strings.Contains(low, "accum"):
+			// (accumulated_steps, grad_accum: not an accuracy)
 			accTags = append(accTags, tag)
 		default:
 			other = append(other, tag)
@@ -913,12 +918,26 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
 
 	if stepTag != "" || sampleTag != "" {
+		if workersUnknown {
+			// (a log of 8 workers was written as 1, its samples/s 8
+			// times too low for a sync job, without a word)
+			warns = append(warns, fmt.Errorf("traces: %s: worker count unknown: throughput.csv gets 1 worker (give --workers)", opts.Run))
+		}
 		if opts.Batch == 0 {
 			opts.Batch = 1
 			warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: throughput.csv gets batch 1 (give --batch)", opts.Run))
 		}
 		t := Throughput{Workers: opts.Workers, PS: opts.PS, Batch: opts.Batch, Mode: opts.Mode, Run: opts.Run,
 			StepsPerS: math.NaN(), SamplesPerS: math.NaN(), Std: math.NaN()}
+		for _, tag := range []string{stepTag, sampleTag} {
+			if tag == "" {
+				continue
+			}
+			if in, whole := steadyValues(byTag[tag]); whole {
+				warns = append(warns, fmt.Errorf("traces: %s: fewer than 3 of the %d values of %q lie in the steady window (10%% to 95%% of the wall time they span): all %d are averaged, warm-up included (a restart's gap, or the logs of several runs in one folder, leave the window nearly empty: convert each run's folder alone)",
+					opts.Run, len(in), tag, len(in)))
+			}
+		}
 		if stepTag != "" {
 			t.StepsPerS, t.Std, t.Repeats = steadyMean(byTag[stepTag])
 		}
@@ -938,9 +957,17 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 		if !math.IsNaN(t.StepsPerS) && !math.IsNaN(t.SamplesPerS) {
 			// two tags averaged apart seldom agree to 1e-6, and ReadThroughput
-			// refuses a row whose rates contradict its batch: keep steps/s
-			if per, what, ok := ratesAgree(&t); !ok {
-				warns = append(warns, fmt.Errorf("traces: %s: samples/s %.4g is not steps/s %.4g x %g samples (%s): written as steps/s alone (the ratio is %.4g samples a step; give --batch)",
+			// refuses a row whose rates contradict its batch: keep steps/s.
+			// The check is by the mode the row is read with (an empty
+			// one is DefaultMode's: async with shards): it was by the
+			// synchronous rule, which refused a sync log's rates on
+			// writing and dropped an async log's right ones
+			chk := t
+			if chk.Mode == "" {
+				chk.Mode = DefaultMode(chk.PS)
+			}
+			if per, what, ok := ratesAgree(&chk); !ok {
+				warns = append(warns, fmt.Errorf("traces: %s: samples/s %.4g is not steps/s %.4g x %g samples (%s): written as steps/s alone (the ratio is %.4g samples a step; give --batch, --workers and --mode as the job ran)",
 					opts.Run, t.SamplesPerS, t.StepsPerS, per, what, t.SamplesPerS/t.StepsPerS))
 				t.SamplesPerS = math.NaN()
 			}
@@ -954,6 +981,32 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
 		Framework: "TensorBoard event file", Notes: "converted by sgdplan convert --from tfevents" + opts.sourceNote()})
 	return tr, warns
+}
+
+// steadyValues are the values of s that steadyMean averages: those logged
+// from 10% to 95% of the wall time s spans, or all of them when fewer than
+// 3 lie there; whole says the second (with more values than the window
+// held: a restart's hour-long gap, or two runs' logs in one folder, leave
+// few values inside it, and the warm-up is then averaged in).
+func steadyValues(s []TFScalar) (in []float64, whole bool) {
+	lo, hi := s[0].WallTime, s[0].WallTime
+	for _, x := range s {
+		lo, hi = math.Min(lo, x.WallTime), math.Max(hi, x.WallTime)
+	}
+	a, b := lo+0.10*(hi-lo), hi-0.05*(hi-lo)
+	for _, x := range s {
+		if x.WallTime >= a && x.WallTime <= b {
+			in = append(in, x.Value)
+		}
+	}
+	if len(in) < 3 {
+		whole = len(s) > len(in)
+		in = in[:0]
+		for _, x := range s {
+			in = append(in, x.Value)
+		}
+	}
+	return in, whole
 }
 
 // tfLatest keeps, of the values s holds at one step, the one logged last:
@@ -1056,23 +1109,7 @@ func tfTagRank(tag string) int {
 // the steady-state window (first 10% and last 5% of the logged wall time
 // dropped), or of all values when fewer than 3 fall inside.
 func steadyMean(s []TFScalar) (mean, std float64, n int) {
-	lo, hi := s[0].WallTime, s[0].WallTime
-	for _, x := range s {
-		lo, hi = math.Min(lo, x.WallTime), math.Max(hi, x.WallTime)
-	}
-	a, b := lo+0.10*(hi-lo), hi-0.05*(hi-lo)
-	var in []float64
-	for _, x := range s {
-		if x.WallTime >= a && x.WallTime <= b {
-			in = append(in, x.Value)
-		}
-	}
-	if len(in) < 3 {
-		in = in[:0]
-		for _, x := range s {
-			in = append(in, x.Value)
-		}
-	}
+	in, _ := steadyValues(s)
 	for _, v := range in {
 		mean += v
 	}
