@@ -56,7 +56,8 @@ import (
 //	pull:    pull, recv, broadcast, allgather, all_gather
 //	compute: forward, backward, optimizer
 //
-// push is tested first (so "ncclAllReduce" is push). The phase time is the
+// push is tested first (so "ncclAllReduce" is push); local ops named like
+// a phase (aten::broadcast_tensors, broadcast_to) are none. The phase time is the
 // length of the union of its intervals clipped to the step, so nested or
 // overlapping events count once; a phase with no interval is absent (NaN).
 // When one worker marks steps, every interval of the file (GPU streams
@@ -74,9 +75,19 @@ var (
 	chromeComputeWords = []string{"forward", "backward", "optimizer"}
 )
 
+// chromeLocalOps are names that hold a phase word but move no data between
+// nodes: aten::broadcast_tensors (shape broadcasting, a local op) counted
+// as pull, 1 ms a step on an all-reduce job's trace.
+var chromeLocalOps = []string{"broadcast_tensors", "broadcast_to", "broadcast_shapes"}
+
 // chromePhase classifies an event name: 0 none, 1 pull, 2 compute, 3 push.
 func chromePhase(name string) int {
 	low := strings.ToLower(name)
+	for _, w := range chromeLocalOps {
+		if strings.Contains(low, w) {
+			return 0
+		}
+	}
 	for _, w := range chromePushWords {
 		if strings.Contains(low, w) {
 			return 3

@@ -61,3 +61,17 @@ func TestTFEventsLossTagSkipsTest(t *testing.T) {
 		t.Errorf("warnings %v, want one naming total_loss taken and test_loss ignored", warns)
 	}
 }
+
+// Shape broadcasting is a local op, not a pull: aten::broadcast_tensors
+// gave an all-reduce job's trace 1 ms of pull a step (a convert-path
+// review); a real broadcast still is one.
+func TestChromeLocalBroadcastIsNoPhase(t *testing.T) {
+	for name, want := range map[string]int{
+		"aten::broadcast_tensors": 0, "aten::broadcast_to": 0, "torch.broadcast_shapes": 0,
+		"ncclBroadcast": 1, "BROADCAST": 1, "ps.broadcast_params": 1,
+	} {
+		if got := chromePhase(name); got != want {
+			t.Errorf("chromePhase(%q) = %d, want %d", name, got, want)
+		}
+	}
+}

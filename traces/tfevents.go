@@ -837,6 +837,14 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 		return kept
 	}
+	for _, tag := range []string{lossTag, accTag} {
+		// Keras logs epoch_loss, epoch_accuracy at the epoch number: the
+		// step is no update count (a loss curve in epochs fitted as one in
+		// updates, without a word)
+		if low := strings.ToLower(tag); strings.HasPrefix(low, "epoch_") || strings.Contains(low, "/epoch_") {
+			warns = append(warns, fmt.Errorf("traces: %s: tag %q is logged per epoch (Keras' epoch_ tags): its steps are epoch numbers, written as evals.csv's updates, so the loss curve counts epochs, not updates (log per batch, or multiply the updates by the steps per epoch)", opts.Run, tag))
+		}
+	}
 	if lossTag != "" {
 		for _, s := range latest("loss", lossTag) {
 			if s.Step < 0 {
@@ -916,6 +924,17 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		warns = append(warns, fmt.Errorf("traces: %s: %d loss or accuracy values at a negative step skipped (evals.csv's updates count from 0)", opts.Run, negative))
 	}
 	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
+	// a value logged before the files' first event (the clock stepped
+	// back) gets a negative time: said, as it was not
+	if early := slices.IndexFunc(tr.Evals, func(e Eval) bool { return e.Time < 0 }); early >= 0 {
+		n := 0
+		for _, e := range tr.Evals {
+			if e.Time < 0 {
+				n++
+			}
+		}
+		warns = append(warns, fmt.Errorf("traces: %s: %d evaluations logged before the first event of the files (the first at step %d, %.4g s before it: did the clock step back?): their evals.csv times are negative", opts.Run, n, tr.Evals[early].Updates, -tr.Evals[early].Time))
+	}
 
 	if stepTag != "" || sampleTag != "" {
 		if workersUnknown {

@@ -94,3 +94,28 @@ func TestTFEventsSaysWhatItAssumed(t *testing.T) {
 		t.Errorf("one session, --workers 8: %s", all)
 	}
 }
+
+// Keras' epoch_loss is logged at the epoch number, which evals.csv would
+// take as updates: said. A value logged before the files' first event (the
+// clock stepped back 30 s) has a negative time: said too.
+func TestTFEventsEpochTagsAndClock(t *testing.T) {
+	sc := scalarsOf("epoch_loss", 5, 100, func(i int) float64 { return 1 / float64(i+1) })
+	_, warns := TFEventsTrace(sc, math.NaN(), ConvertOptions{Run: "r", Mode: "allreduce"})
+	if all := joinErrs(warns); !strings.Contains(all, `tag "epoch_loss" is logged per epoch`) {
+		t.Errorf("epoch_loss: %s", all)
+	}
+	// first event at 100 s, steps 0-40 at 100-104 s, then the clock
+	// steps back 35 s: steps 50-90 at 70-74 s, 30 to 26 s before it
+	sc = scalarsOf("loss", 10, 100, func(i int) float64 { return 1 / float64(i+1) })
+	for i := 5; i < 10; i++ {
+		sc[i].WallTime -= 35
+	}
+	tr, warns := TFEventsTrace(sc, 100, ConvertOptions{Run: "r", Mode: "allreduce"})
+	all := joinErrs(warns)
+	if tr.Evals[5].Time != -30 || !strings.Contains(all, "5 evaluations logged before the first event of the files (the first at step 50, 30 s before it") {
+		t.Errorf("time %g: %s", tr.Evals[5].Time, all)
+	}
+	if strings.Contains(all, "per epoch") {
+		t.Errorf("loss is not an epoch tag: %s", all)
+	}
+}
