@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/limits"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // Chrome trace-event JSON (TensorFlow timeline, PyTorch profiler, Horovod
@@ -74,6 +75,14 @@ var (
 	chromePullWords    = []string{"pull", "recv", "broadcast", "allgather", "all_gather"}
 	chromeComputeWords = []string{"forward", "backward", "optimizer"}
 )
+
+// processes is "1 process" or "n processes".
+func processes(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return fmt.Sprintf("%d processes", n)
+}
 
 // chromeLocalOps are names that hold a phase word but move no data between
 // nodes: aten::broadcast_tensors (shape broadcasting, a local op) counted
@@ -727,15 +736,46 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		}
 		return steps[i].start < steps[j].start
 	})
+	// with several workers a phase interval counts on its step's own pid
+	// only: those on a pid that marks no step (a merged trace's GPU
+	// streams) are lost, and were without a word
+	if !onePid {
+		marks := map[string]bool{}
+		for _, s := range steps {
+			marks[s.pid] = true
+		}
+		lost := 0
+		var pids []string
+		for pid, ph := range phase {
+			if marks[pid] {
+				continue
+			}
+			pids = append(pids, pid)
+			for _, segs := range ph {
+				lost += len(segs)
+			}
+		}
+		if lost > 0 {
+			sort.Strings(pids)
+			warns = append(warns, fmt.Errorf("traces: %s: %s (after merging overlaps) on %s marking no step (pid %s: GPU streams?) not counted: with several workers' steps in one file only a step's own pid counts, since which worker a stream serves is not in the trace (convert each worker's trace alone: then every pid counts)",
+				opts.Run, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
+		}
+	}
 	tr := &Trace{}
 	seen := map[[2]int64]bool{}
+	twice, twiceFirst := 0, [2]int64{}
 	// the first event in the file of a step under chromeShortStep, and its
 	// length (s), where a median step that short is told
 	shortAt, short := int64(-1), 0.0
 	for _, s := range steps {
 		k := [2]int64{int64(s.worker), s.num}
 		if seen[k] {
-			warns = append(warns, fmt.Errorf("traces: %s: worker %d step %d marked twice; the later one ignored", opts.Run, s.worker, s.num))
+			// one warning for them all (40 lines for a trace whose two
+			// threads both mark every step)
+			if twice == 0 {
+				twiceFirst = k
+			}
+			twice++
 			continue
 		}
 		seen[k] = true
@@ -775,6 +815,10 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 			shortAt, short = s.off, l
 		}
 		tr.Steps = append(tr.Steps, row)
+	}
+	if twice > 0 {
+		warns = append(warns, fmt.Errorf("traces: %s: %s marked twice (the first, worker %d step %d); each later marker ignored: two threads of one process marking steps (their phases are merged into one worker's), or a step marker inside another (a record_function(\"train_step\") within ProfilerStep#N)?",
+			opts.Run, words.Count(twice, "step"), twiceFirst[0], twiceFirst[1]))
 	}
 	if m := chromeMedianStep(tr.Steps); m < chromeShortStep {
 		// at the first event in the file of a step that short (at least

@@ -201,7 +201,7 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"object cut after a comma", []byte(`{"traceEvents": [{"name": "step 1", "ph": "X", "ts": 0, "dur": 5},`), "the file ends in the middle of a value", ""},
 		{"end without begin", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n {\"ph\": \"E\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:2: end event \"\" on pid 1 tid 1 has no begin"},
 		{"begin without end", []byte("[{\"name\": \"step 1\", \"ph\": \"X\", \"ts\": 0, \"dur\": 5},\n{\"name\": \"x\", \"ph\": \"B\", \"ts\": 4, \"pid\": 1, \"tid\": 1}]"), "", "t.json:2:1: begin event \"x\" has no end"},
-		{"duplicate step", []byte(`[{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}, {"name": "step 1", "ph": "X", "ts": 5, "dur": 5}]`), "", "worker 0 step 1 marked twice"},
+		{"duplicate step", []byte(`[{"name": "step 1", "ph": "X", "ts": 0, "dur": 5}, {"name": "step 1", "ph": "X", "ts": 5, "dur": 5}]`), "", "1 step marked twice (the first, worker 0 step 1)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -75,3 +75,33 @@ func TestChromeLocalBroadcastIsNoPhase(t *testing.T) {
 		}
 	}
 }
+
+// Two workers' steps in one file (pids 1 and 2) beside a GPU stream (pid 0)
+// whose all-reduce kernels match no step's pid: the push they hold is not
+// counted, as documented, and now said (it was lost without a word); with
+// one worker marking steps every pid counts and nothing is said.
+func TestChromeUnmatchedStreamsSaid(t *testing.T) {
+	two := `[{"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 100, "pid": 1, "tid": 1},
+{"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 100, "pid": 2, "tid": 1},
+{"name": "ncclAllReduce", "ph": "X", "ts": 50, "dur": 30, "pid": 0, "tid": 7},
+{"name": "ncclAllReduce", "ph": "X", "ts": 60, "dur": 30, "pid": 0, "tid": 8}]`
+	tr, warns, err := ReadChromeTrace(strings.NewReader(two), "t.json", ConvertOptions{Batch: 8, Mode: "allreduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := joinErrs(warns)
+	if !strings.Contains(all, "1 phase interval (after merging overlaps) on 1 process marking no step (pid 0: GPU streams?) not counted") {
+		t.Errorf("warnings:\n%s", all)
+	}
+	for _, s := range tr.Steps {
+		if !math.IsNaN(s.Push) {
+			t.Errorf("step %+v: push %g, want none (the stream's pid marks no step)", s, s.Push)
+		}
+	}
+	one := `[{"name": "ProfilerStep#1", "ph": "X", "ts": 0, "dur": 100, "pid": 1, "tid": 1},
+{"name": "ncclAllReduce", "ph": "X", "ts": 50, "dur": 30, "pid": 0, "tid": 7}]`
+	tr, warns, err = ReadChromeTrace(strings.NewReader(one), "t.json", ConvertOptions{Batch: 8, Mode: "allreduce"})
+	if err != nil || strings.Contains(joinErrs(warns), "marking no step") || len(tr.Steps) != 1 || tr.Steps[0].Push != 30e-6 {
+		t.Errorf("one worker: %v, steps %+v, warnings %s", err, tr.Steps, joinErrs(warns))
+	}
+}
