@@ -276,6 +276,15 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 			return badInput(fmt.Errorf("convert: --out %s holds %s, from an earlier conversion: the %s this one writes beside it would make a folder that fit and inspect refuse (a file both plain and gzipped); remove it, or convert into another folder", out, twin, f.Name))
 		}
 	}
+	// files of an earlier conversion this one replaces: said, since
+	// converting a run's workers one by one into one folder kept the last
+	// worker's steps alone, without a word
+	var replaced []string
+	for _, f := range res.Trace.Files() {
+		if _, err := os.Stat(filepath.Join(out, f.Name)); err == nil {
+			replaced = append(replaced, f.Name)
+		}
+	}
 	if err := traces.WriteDir(out, res.Trace); err != nil {
 		var pe *traces.ParseError
 		if errors.As(err, &pe) {
@@ -288,6 +297,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	for _, f := range res.Trace.Files() {
 		written[f.Name] = true
 		fmt.Fprintf(w, "wrote %s (%s)\n", filepath.Join(out, f.Name), words.Count(f.Rows, "row"))
+	}
+	if len(replaced) > 0 {
+		fmt.Fprintf(stderr, "sgdplan: warning: convert: replaced %s in %s, written before (an earlier conversion?): to read several traces together (a run's workers converted one by one), convert each into a folder of its own and give fit or inspect all the folders\n", strings.Join(replaced, ", "), out)
 	}
 	// canonical files of an earlier conversion into the same folder are
 	// read with these by fit and inspect, as one trace

@@ -448,3 +448,21 @@ func TestConvertJobTraceSkippedRows(t *testing.T) {
 		t.Errorf("jobs.csv\n%s\nwant\n%s", got, w)
 	}
 }
+
+// Converting into a folder that holds an earlier conversion's files says
+// which it replaced (a run's workers converted one by one into one folder
+// kept the last worker's steps alone, without a word); a fresh folder does
+// not.
+func TestConvertSaysWhatItReplaced(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c")
+	args := []string{"convert", "--from", "chrome", "--batch", "32", "--mode", "allreduce", "../../traces/testdata/chrome/pytorch_profiler.json", "--out", out}
+	for i, want := range []bool{false, true} {
+		code, _, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+		if got := strings.Contains(stderr, "convert: replaced steps.csv, runs.csv in "+out+", written before"); got != want {
+			t.Errorf("run %d: said %v, want %v: %s", i, got, want, stderr)
+		}
+	}
+}
