@@ -47,10 +47,11 @@ do not apply with --jobs and are refused there. When a Poisson workload offers a
 least as much work as the servers can do, stderr says so: the queue then grows
 without bound and the response times grow with --count. Below that, stderr names the
 policies whose queue grows through the run (the later half of the jobs, by arrival,
-has twice the earlier half's mean response or finds twice as many jobs), and, with --count at most 1,000, those whose mean response over
-runs 4 times as long leaves the printed 95% interval (one seed: moves by more than
-25%): their means are not steady-state values yet. With --jobs it names the policies
-whose queue grows through the file's replay.
+has twice the earlier half's mean response or finds twice as many jobs) and, with
+--count at most 1,000, those whose mean response over runs 4 times as long leaves
+the printed 95% interval (one seed: moves by more than 25%): their means are not
+steady-state values yet. With --jobs it names the policies whose queue grows
+through the file's replay.
 
 Example:
    sgdplan simulate --jobs testdata/jobs-example/jobs.csv --servers 16 --policy all --early-stop 0.3 --seeds 5`,
@@ -327,13 +328,7 @@ func simulateAction(c *cli.Context) error {
 			backlog = append(backlog, name)
 		}
 		if fixed == nil {
-			grows := 0
-			for _, r := range runs {
-				if growingQueue(r) {
-					grows++
-				}
-			}
-			if 2*grows > len(runs) && !(name == "fcfs-rigid" && rigidOverloaded) {
+			if growsInMost(runs) && !(name == "fcfs-rigid" && rigidOverloaded) {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
 				g := growCell{what: name}
