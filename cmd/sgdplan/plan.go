@@ -333,8 +333,13 @@ func planBeyondFitWarnings(jobs []planner.Job, n float64) []string {
 		ids  []string
 		most float64
 	}
+	type key struct {
+		m     *fit.Model
+		limit float64
+	}
 	var groups []*group
 	byModel := map[*fit.Model]*group{}
+	fastest := map[key]float64{} // jobs of one model share its curve (as planPeakWarnings)
 	for _, j := range jobs {
 		m, ok := j.Curve.(*fit.Model)
 		if !ok {
@@ -344,7 +349,13 @@ func planBeyondFitWarnings(jobs []planner.Job, n float64) []string {
 		if j.MaxWorkers > 0 && float64(j.MaxWorkers) < n {
 			limit = float64(j.MaxWorkers)
 		}
-		limit = math.Min(limit, planner.FastestWorkers(m, limit))
+		k := key{m, limit}
+		f, seen := fastest[k]
+		if !seen {
+			f = planner.FastestWorkers(m, limit)
+			fastest[k] = f
+		}
+		limit = math.Min(limit, f)
 		if !(limit > float64(m.Reference.MaxWorkers)) {
 			continue
 		}
