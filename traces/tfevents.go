@@ -693,8 +693,9 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 // trace:
 //
 //   - Loss: tags whose name contains "loss" (loss, train_loss, loss/train,
-//     epoch_loss, ...), not "scale" (loss_scale is mixed precision's). One tag is used per run, chosen in this order: the tag
-//     "loss"; a tag naming train; a tag not naming val, eval or test; the
+//     epoch_loss, ...), not "scale" (loss_scale is mixed precision's).
+//     One tag is used per run, chosen in this order: the tag "loss"; a tag
+//     naming train; a tag not naming val, eval or test; the
 //     first in sorted order. The others are reported in a warning. Each
 //     value becomes an evals.csv row with updates = step and time = wall
 //     time - firstWall (the first event of the files; the first scalar's when
