@@ -279,11 +279,12 @@ func convertTFEventsPath(path string, opts ConvertOptions) (*Trace, []error, err
 	if kept, w := tfPurge(all, starts); w != nil {
 		all, warns = kept, append(warns, w)
 	}
-	tr, w := TFEventsTrace(all, first, opts.withDefaults())
-	warns = append(warns, w...)
 	if len(all) == 0 {
+		// (TFEventsTrace's warning said the same of the run, beside this)
 		return nil, warns, fmt.Errorf("traces: %s: no scalar summaries to convert", path)
 	}
+	tr, w := TFEventsTrace(all, first, opts.withDefaults())
+	warns = append(warns, w...)
 	if len(tr.Evals) == 0 && len(tr.Throughput) == 0 {
 		// runs.csv alone says nothing: every value was skipped or of no known tag
 		return nil, warns, fmt.Errorf("traces: %s: nothing to convert: no loss, accuracy or throughput scalar with a finite value and wall time (expected tags of docs/formats.md)", path)

@@ -2,6 +2,8 @@ package traces
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -117,5 +119,23 @@ func TestTFEventsEpochTagsAndClock(t *testing.T) {
 	}
 	if strings.Contains(all, "per epoch") {
 		t.Errorf("loss is not an epoch tag: %s", all)
+	}
+}
+
+// An event file with no scalar (its file_version event alone) is an error
+// naming the file, with no warning beside it saying the same of the run
+// (both were printed).
+func TestTFEventsNoScalarsOneMessage(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "events.out.tfevents.1.host")
+	if err := os.WriteFile(p, AppendTFRecord(nil, tfTestEvent(1000, 0, "brain.Event:2")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, warns, err := Convert("tfevents", p, ConvertOptions{Mode: "allreduce"})
+	if err == nil || !strings.Contains(err.Error(), p+": no scalar summaries to convert") {
+		t.Fatalf("error %v: want the file named", err)
+	}
+	if all := joinErrs(warns); strings.Contains(all, "no scalar summaries") {
+		t.Errorf("a warning says it too: %s", all)
 	}
 }
