@@ -642,7 +642,13 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end, name: iv.name, off: iv.off, endOff: iv.endOff})
 	}
 	if len(steps) == 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step", opts.Run))
+		hint := ""
+		if slices.ContainsFunc(ivs, func(iv chromeInterval) bool { return strings.HasPrefix(strings.ToUpper(iv.name), "NEGOTIATE_") }) {
+			// (a Horovod timeline gave one row over its whole span, its
+			// phases right but no iteration to fit: a review)
+			hint = " (a Horovod timeline marks none: its cycles are the background thread's, not training steps; mark each step in the training loop, e.g. with torch.profiler's ProfilerStep or a record_function(\"step N\"), to get one row a step)"
+		}
+		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step%s", opts.Run, hint))
 		// the step is named, and placed, by the interval that ends last
 		// (it starts at the earliest event, where times start)
 		lo, hi, last := math.Inf(1), math.Inf(-1), chromeInterval{}

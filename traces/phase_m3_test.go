@@ -105,3 +105,22 @@ func TestChromeUnmatchedStreamsSaid(t *testing.T) {
 		t.Errorf("one worker: %v, steps %+v, warnings %s", err, tr.Steps, joinErrs(warns))
 	}
 }
+
+// A Horovod timeline (NEGOTIATE_ALLREDUCE, ALLREDUCE; no step marker) is
+// read as one step, and the warning says why and what to add.
+func TestChromeHorovodTimelineHint(t *testing.T) {
+	hvd := `[{"name": "NEGOTIATE_ALLREDUCE", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1},
+{"name": "ALLREDUCE", "ph": "X", "ts": 10, "dur": 40, "pid": 1, "tid": 1}]`
+	tr, warns, err := ReadChromeTrace(strings.NewReader(hvd), "t.json", ConvertOptions{Batch: 8, Mode: "allreduce"})
+	if err != nil || len(tr.Steps) != 1 {
+		t.Fatalf("%v, %d steps", err, len(tr.Steps))
+	}
+	if all := joinErrs(warns); !strings.Contains(all, "the whole trace is read as one step (a Horovod timeline marks none") {
+		t.Errorf("warnings: %s", all)
+	}
+	plain := `[{"name": "forward", "ph": "X", "ts": 0, "dur": 10, "pid": 1, "tid": 1}]`
+	_, warns, _ = ReadChromeTrace(strings.NewReader(plain), "t.json", ConvertOptions{Batch: 8, Mode: "allreduce"})
+	if all := joinErrs(warns); !strings.Contains(all, "read as one step") || strings.Contains(all, "Horovod") {
+		t.Errorf("no Horovod events: %s", all)
+	}
+}
