@@ -67,6 +67,42 @@ import (
 //
 // start and end are seconds from the earliest event of the file.
 
+// chromeNestedMarkers are the indexes in ivs of the step markers that lie
+// within another step marker of their pid (its start at or after the
+// other's, its end at or before; of two equal intervals the later in ivs):
+// a record_function("train_step") inside each ProfilerStep#N took the next
+// step number and collided with the next ProfilerStep, and the rows were
+// the inner intervals (a review). GPU intervals are no markers.
+func chromeNestedMarkers(ivs []chromeInterval) map[int]bool {
+	byPid := map[string][]int{}
+	for i, iv := range ivs {
+		if !iv.gpu && chromeStepName.MatchString(iv.name) {
+			byPid[iv.pid] = append(byPid[iv.pid], i)
+		}
+	}
+	nested := map[int]bool{}
+	for _, idx := range byPid {
+		// by start, the longer first at one start, then by position:
+		// an outer marker comes before what it holds
+		sort.SliceStable(idx, func(a, b int) bool {
+			x, y := ivs[idx[a]], ivs[idx[b]]
+			if x.start != y.start {
+				return x.start < y.start
+			}
+			return x.end > y.end
+		})
+		end := math.Inf(-1) // the end of the last outer marker
+		for _, i := range idx {
+			if ivs[i].end <= end {
+				nested[i] = true
+				continue
+			}
+			end = ivs[i].end
+		}
+	}
+	return nested
+}
+
 // chromeStepName matches step markers; group 2 is the step number.
 var chromeStepName = regexp.MustCompile(`(?i)^(profilerstep|step|train_step|iteration|iter)\s*[#:_ ]?\s*(\d+)?$`)
 
@@ -620,9 +656,10 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 	var steps []step
 	workerOf := map[string]int{}
 	next := map[string]int64{}
-	for _, iv := range ivs {
+	nested := chromeNestedMarkers(ivs)
+	for i, iv := range ivs {
 		m := chromeStepName.FindStringSubmatch(iv.name)
-		if m == nil || iv.gpu {
+		if m == nil || iv.gpu || nested[i] {
 			continue
 		}
 		w, ok := workerOf[iv.pid]
@@ -640,6 +677,9 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		}
 		next[iv.pid] = n + 1
 		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end, name: iv.name, off: iv.off, endOff: iv.endOff})
+	}
+	if n := len(nested); n > 0 {
+		warns = append(warns, fmt.Errorf("traces: %s: %s inside another step marker of its process (a record_function(\"train_step\") within ProfilerStep#N?) ignored: the outer marker is the step", opts.Run, words.Count(n, "step marker")))
 	}
 	if len(steps) == 0 {
 		hint := ""

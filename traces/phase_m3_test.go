@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -122,5 +123,39 @@ func TestChromeHorovodTimelineHint(t *testing.T) {
 	_, warns, _ = ReadChromeTrace(strings.NewReader(plain), "t.json", ConvertOptions{Batch: 8, Mode: "allreduce"})
 	if all := joinErrs(warns); !strings.Contains(all, "read as one step") || strings.Contains(all, "Horovod") {
 		t.Errorf("no Horovod events: %s", all)
+	}
+}
+
+// A step marker inside another of its process (record_function("train_step")
+// within each ProfilerStep#N) is no step of its own: the outer markers are
+// the steps, numbered as they say, and one warning counts the inner ones
+// (the inner took the next number, collided with the next ProfilerStep and
+// gave the rows their shorter intervals).
+func TestChromeNestedStepMarkers(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for n := 1; n <= 3; n++ {
+		ts := 100 * (n - 1)
+		fmt.Fprintf(&b, `{"name": "ProfilerStep#%d", "ph": "X", "ts": %d, "dur": 100, "pid": 1, "tid": 1},`, n, ts)
+		fmt.Fprintf(&b, `{"name": "train_step", "ph": "X", "ts": %d, "dur": 98, "pid": 1, "tid": 1},`, ts+1)
+		fmt.Fprintf(&b, `{"name": "forward", "ph": "X", "ts": %d, "dur": 50, "pid": 1, "tid": 1}`, ts+2)
+		if n < 3 {
+			b.WriteString(",")
+		}
+	}
+	b.WriteString("]")
+	tr, warns, err := ReadChromeTrace(strings.NewReader(b.String()), "t.json", ConvertOptions{Batch: 8, Mode: "allreduce"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := joinErrs(warns)
+	if len(tr.Steps) != 3 || strings.Contains(all, "marked twice") || !strings.Contains(all, "3 step markers inside another step marker of its process") {
+		t.Fatalf("%d steps, warnings:\n%s", len(tr.Steps), all)
+	}
+	for i, s := range tr.Steps {
+		// ProfilerStep#i+1: 100 us from 100 i us, forward 50 us inside
+		if s.Step != int64(i+1) || math.Abs(s.Start-1e-4*float64(i)) > 1e-12 || math.Abs(s.End-s.Start-1e-4) > 1e-12 || math.Abs(s.Compute-5e-5) > 1e-12 {
+			t.Errorf("step %d: %+v, want ProfilerStep#%d's 100 us from %g s, compute 50 us", i, s, i+1, 1e-4*float64(i))
+		}
 	}
 }
