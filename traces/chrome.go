@@ -863,7 +863,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		tr.Steps = append(tr.Steps, row)
 	}
 	if twice > 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: %s marked twice (the first, worker %d step %d); each later marker ignored: two threads of one process marking steps (their phases are merged into one worker's), or a step marker inside another (a record_function(\"train_step\") within ProfilerStep#N)?",
+		warns = append(warns, fmt.Errorf("traces: %s: %s marked twice (the first, worker %d step %d); each later marker ignored: two threads of one process marking steps (their phases are merged into one worker's)?",
 			opts.Run, words.Count(twice, "step"), twiceFirst[0], twiceFirst[1]))
 	}
 	if m := chromeMedianStep(tr.Steps); m < chromeShortStep {
