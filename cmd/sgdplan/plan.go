@@ -316,6 +316,9 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	for _, w := range planBeyondFitWarnings(jobs, float64(s.servers)) {
+		if !capped {
+			break // (fcfs-rigid alone holds rigid_workers; speed scaling drops the curves)
+		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	return jobs, nil
@@ -374,8 +377,16 @@ func planBeyondFitWarnings(jobs []planner.Job, n float64) []string {
 		if len(g.ids) > 1 {
 			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), planNameList(g.ids, 8)), "they run", "their speedup"
 		}
-		out = append(out, fmt.Sprintf("%s get up to %s, and the model %s on was fitted on %d to %s: %s past %s is extrapolated (predict warns the same), so the shares and completion times that use it rest on the fitted form beyond the data; the ranges carry predict's intervals, which widen there",
-			what, workersWord(int(g.most)), it, g.m.FewestWorkers(), workersWord(g.m.Reference.MaxWorkers), its, workersWord(g.m.Reference.MaxWorkers)))
+		on := fmt.Sprintf("%d to %s", g.m.FewestWorkers(), workersWord(g.m.Reference.MaxWorkers))
+		if g.m.FewestWorkers() >= g.m.Reference.MaxWorkers {
+			on = workersWord(g.m.Reference.MaxWorkers) + " only"
+		}
+		upTo := "up to " + workersWord(int(g.most))
+		if len(g.ids) > 1 {
+			upTo += " (the most any of them can)"
+		}
+		out = append(out, fmt.Sprintf("%s get %s, and the model %s on was fitted on %s: %s past %s is extrapolated (predict warns the same), so the shares and completion times that use it rest on the fitted form beyond the data; the ranges carry predict's intervals, which widen there",
+			what, upTo, it, on, its, workersWord(g.m.Reference.MaxWorkers)))
 	}
 	return out
 }
@@ -866,7 +877,7 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
 		P99FlowTime: ideal.P99Response, Makespan: lastCompletion(ideal),
 		Integer:  planSummary{MeanFlowTime: whole.MeanResponse, MeanSlowdown: whole.MeanSlowdown, P99FlowTime: whole.P99Response, Makespan: lastCompletion(whole)},
-		Warnings: warns, segments: ideal.Segments, backlog: growingQueue(ideal),
+		Warnings: warns, segments: ideal.Segments, backlog: backlogged(ideal),
 	}
 	sw, weighted := planWeights(jobs)
 	if weighted {

@@ -693,3 +693,32 @@ func TestPlanHeSRPTWarningSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// The beyond-fit warning is given where the curves decide the shares: not
+// for fcfs-rigid alone (each job holds its rigid_workers) nor under
+// simulate's --energy-alpha (speed scaling replaces the curves); a review
+// found it printed beside the line saying the curves were not used.
+func TestBeyondFitWarningGated(t *testing.T) {
+	dir := t.TempDir()
+	asgdModel(t, dir)
+	jobs := filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,model\nx,0,1800,asgd.json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"plan", "--jobs", jobs, "--servers", "32", "--policy", "fcfs-rigid"}, false},
+		{[]string{"simulate", "--jobs", jobs, "--servers", "32", "--energy-alpha", "2"}, false},
+		{[]string{"simulate", "--jobs", jobs, "--servers", "32"}, true},
+	} {
+		code, _, stderr := runCmd(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if got := strings.Contains(stderr, "is extrapolated (predict warns the same)"); got != c.want {
+			t.Errorf("%v: warned %v, want %v: %s", c.args, got, c.want, stderr)
+		}
+	}
+}
