@@ -693,7 +693,8 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 // trace:
 //
 //   - Loss: tags whose name contains "loss" (loss, train_loss, loss/train,
-//     epoch_loss, ...), not "scale" (loss_scale is mixed precision's).
+//     epoch_loss, ...), not a loss scale (loss_scale, loss-scale: mixed
+//     precision's).
 //     One tag is used per run, chosen in this order: the tag "loss"; a tag
 //     naming train; a tag not naming val, eval or test; the
 //     first in sorted order. The others are reported in a warning. Each
@@ -771,7 +772,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			stepTags = append(stepTags, tag)
 		case tfIsRate(low, tfSampleRateTags):
 			sampleTags = append(sampleTags, tag)
-		case strings.Contains(low, "loss") && !strings.Contains(low, "scale"):
+		case strings.Contains(low, "loss") && !tfLossScale(low):
 			// (loss_scale, loss-scale: mixed precision's scale, 65536,
 			// not a loss; a DeepSpeed log's train_loss lost to it)
 			lossTags = append(lossTags, tag)
@@ -843,7 +844,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		// step is no update count (a loss curve in epochs fitted as one in
 		// updates, without a word)
 		if low := strings.ToLower(tag); strings.HasPrefix(low, "epoch_") || strings.Contains(low, "/epoch_") {
-			warns = append(warns, fmt.Errorf("traces: %s: tag %q is logged per epoch (Keras' epoch_ tags): its steps are epoch numbers, written as evals.csv's updates, so the loss curve counts epochs, not updates (log per batch, or multiply the updates by the steps per epoch)", opts.Run, tag))
+			warns = append(warns, fmt.Errorf("traces: %s: tag %q is logged per epoch (Keras' epoch_ tags): its steps are epoch numbers, written as evals.csv's updates, so its values are placed at epochs, not updates (log per batch, or multiply the updates by the steps per epoch)", opts.Run, tag))
 		}
 	}
 	if lossTag != "" {
@@ -953,7 +954,9 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			if tag == "" {
 				continue
 			}
-			if in, whole := steadyValues(byTag[tag]); whole {
+			// (2 to 5 values, evenly logged, leave fewer than 3 inside
+			// the window as a matter of course: not said)
+			if in, whole := steadyValues(byTag[tag]); whole && len(in) >= 6 {
 				warns = append(warns, fmt.Errorf("traces: %s: fewer than 3 of the %d values of %q lie in the steady window (10%% to 95%% of the wall time they span): all %d are averaged, warm-up included (a restart's gap, or the logs of several runs in one folder, leave the window nearly empty: convert each run's folder alone)",
 					opts.Run, len(in), tag, len(in)))
 			}
@@ -1104,6 +1107,18 @@ var (
 func tfIsRate(low string, names []string) bool {
 	for _, n := range names {
 		if low == n || strings.HasSuffix(low, "/"+n) {
+			return true
+		}
+	}
+	return false
+}
+
+// tfLossScale says whether the lower-case tag names mixed precision's loss
+// scale (loss_scale, loss-scale, lossscale, "loss scale"), not a loss: an
+// unscaled_loss is a loss.
+func tfLossScale(low string) bool {
+	for _, w := range []string{"loss_scale", "loss-scale", "lossscale", "loss scale", "loss/scale"} {
+		if strings.Contains(low, w) {
 			return true
 		}
 	}

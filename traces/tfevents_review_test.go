@@ -139,3 +139,21 @@ func TestTFEventsNoScalarsOneMessage(t *testing.T) {
 		t.Errorf("a warning says it too: %s", all)
 	}
 }
+
+// Only a loss scale is no loss: train/unscaled_loss is one (a first
+// version of the rule dropped every tag with "scale"). A short log of 4
+// evenly logged rates leaves 2 inside the steady window as a matter of
+// course: averaged whole, without the thin-window warning.
+func TestTFEventsUnscaledLossAndShortLogs(t *testing.T) {
+	sc := append(scalarsOf("train/unscaled_loss", 5, 0, func(i int) float64 { return 2 - 0.1*float64(i) }),
+		scalarsOf("train/loss_scale", 5, 0, func(int) float64 { return 1024 })...)
+	sc = append(sc, scalarsOf("global_step/sec", 4, 0, func(int) float64 { return 5 })...)
+	tr, warns := TFEventsTrace(sc, math.NaN(), ConvertOptions{Run: "r", Workers: 2, Batch: 8, Mode: "allreduce"})
+	all := joinErrs(warns)
+	if len(tr.Evals) != 5 || tr.Evals[0].Loss != 2 {
+		t.Errorf("evals %+v: want unscaled_loss's 5 values from 2\n%s", tr.Evals, all)
+	}
+	if strings.Contains(all, "steady window") || len(tr.Throughput) != 1 || tr.Throughput[0].Repeats != 4 {
+		t.Errorf("throughput %+v: want the 4 rates averaged without the window warning\n%s", tr.Throughput, all)
+	}
+}

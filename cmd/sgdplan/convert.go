@@ -299,7 +299,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(w, "wrote %s (%s)\n", filepath.Join(out, f.Name), words.Count(f.Rows, "row"))
 	}
 	if len(replaced) > 0 {
-		fmt.Fprintf(stderr, "sgdplan: warning: convert: replaced %s in %s, written before (an earlier conversion?): to read several traces together (a run's workers converted one by one), convert each into a folder of its own and give fit or inspect all the folders\n", strings.Join(replaced, ", "), out)
+		fmt.Fprintf(stderr, "sgdplan: warning: convert: replaced %s in %s, written before (an earlier conversion?): to read several traces together, convert each into a folder of its own and give fit or inspect all the folders (a run's workers so: each file's distributedInfo rank numbers its worker; files without one are all worker 0, and fit refuses their steps as repeats)\n", strings.Join(replaced, ", "), out)
 	}
 	// canonical files of an earlier conversion into the same folder are
 	// read with these by fit and inspect, as one trace
