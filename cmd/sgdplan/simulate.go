@@ -324,11 +324,11 @@ func simulateAction(c *cli.Context) error {
 		}
 		sp := simSummarize(name, runs, sumW)
 		sp.Workers = workersKind
-		if fixed != nil && backloggedInMost(runs) {
+		if fixed != nil && inMost(runs, backlogged) {
 			backlog = append(backlog, name)
 		}
 		if fixed == nil {
-			if growsInMost(runs) && !(name == "fcfs-rigid" && rigidOverloaded) {
+			if inMost(runs, growingQueue) && !(name == "fcfs-rigid" && rigidOverloaded) {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
 				g := growCell{what: name}
@@ -706,24 +706,13 @@ func simDrift(sp simPolicy, runs []planner.Result, pw planner.Poisson, overloade
 	return fmt.Sprintf("%s %.4g s [%.4g, %.4g] -> %.4g s (%+.0f%%)", sp.Policy, m, iv[0], iv[1], m4, 100*(m4/m-1)), true, nil
 }
 
-// growsInMost says whether the queue grows (growingQueue) through most of
-// runs.
-func growsInMost(runs []planner.Result) bool {
-	grows := 0
-	for _, r := range runs {
-		if growingQueue(r) {
-			grows++
-		}
-	}
-	return 2*grows > len(runs)
-}
-
-// backloggedInMost says whether most of runs (replays of a jobs file) fell
-// behind their arrivals (backlogged).
-func backloggedInMost(runs []planner.Result) bool {
+// inMost says whether ok holds for most of runs (growingQueue: the queue
+// grows through most seeds' runs; backlogged: most replays of a jobs file
+// fell behind).
+func inMost(runs []planner.Result, ok func(planner.Result) bool) bool {
 	n := 0
 	for _, r := range runs {
-		if backlogged(r) {
+		if ok(r) {
 			n++
 		}
 	}
