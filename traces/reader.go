@@ -691,12 +691,18 @@ func throughputAt(file string, c *csvReader, mode int) throughputPos {
 // ratesAgree reports whether t's samples_per_s is its steps_per_s times the
 // samples of one step (per, described by what), to throughputRelTol: the
 // per-worker batch for async updates, the global batch for synchronous
-// steps, as fit reads them.
+// steps, as fit reads them. An empty mode is the one the row is read with,
+// DefaultMode of its ps (the synchronous rule it fell to refused a
+// converted sync log's rates and dropped an async log's right ones).
 func ratesAgree(t *Throughput) (per float64, what string, ok bool) {
+	mode := t.Mode
+	if mode == "" {
+		mode = DefaultMode(t.PS)
+	}
 	switch {
-	case t.Mode == "async" && t.Batch > 0:
+	case mode == "async" && t.Batch > 0:
 		per, what = float64(t.Batch), "batch, one worker's mini-batch per async update"
-	case t.Mode == "async":
+	case mode == "async":
 		per, what = float64(t.GlobalBatch)/float64(t.Workers), "global_batch / workers, one worker's mini-batch per async update"
 	case t.GlobalBatch > 0:
 		per, what = float64(t.GlobalBatch), "global_batch per synchronous step"

@@ -980,16 +980,9 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 		if !math.IsNaN(t.StepsPerS) && !math.IsNaN(t.SamplesPerS) {
 			// two tags averaged apart seldom agree to 1e-6, and ReadThroughput
-			// refuses a row whose rates contradict its batch: keep steps/s.
-			// The check is by the mode the row is read with (an empty
-			// one is DefaultMode's: async with shards): it was by the
-			// synchronous rule, which refused a sync log's rates on
-			// writing and dropped an async log's right ones
-			chk := t
-			if chk.Mode == "" {
-				chk.Mode = DefaultMode(chk.PS)
-			}
-			if per, what, ok := ratesAgree(&chk); !ok {
+			// refuses a row whose rates contradict its batch: keep steps/s
+			// (checked by the mode the row is read with: ratesAgree)
+			if per, what, ok := ratesAgree(&t); !ok {
 				warns = append(warns, fmt.Errorf("traces: %s: samples/s %.4g is not steps/s %.4g x %g samples (%s): written as steps/s alone (the ratio is %.4g samples a step; give --batch, --workers and --mode as the job ran)",
 					opts.Run, t.SamplesPerS, t.StepsPerS, per, what, t.SamplesPerS/t.StepsPerS))
 				t.SamplesPerS = math.NaN()
