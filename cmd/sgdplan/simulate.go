@@ -297,6 +297,15 @@ func simulateAction(c *cli.Context) error {
 	}
 	for _, name := range names {
 		pol, _ := planner.NewPolicy(name, alpha)
+		// simOne simulates one seed's jobs under the policy (every run:
+		// the seeds', the growing-queue and moving-mean reruns')
+		simOne := func(seed uint64, jobs []planner.Job) (planner.Result, error) {
+			r, err := planner.Simulate(jobs, pol, settings(seed))
+			if err != nil {
+				err = withCode(exitFailure, err)
+			}
+			return r, err
+		}
 		// run simulates seeds on the jobs file's jobs js (nil: the
 		// Poisson workload's)
 		run := func(js []planner.Job) ([]planner.Result, error) {
@@ -309,9 +318,9 @@ func simulateAction(c *cli.Context) error {
 						return nil, badInput(simPoissonErr(err, poisson, seed))
 					}
 				}
-				r, err := planner.Simulate(jobs, pol, settings(seed))
+				r, err := simOne(seed, jobs)
 				if err != nil {
-					return nil, withCode(exitFailure, err)
+					return nil, err
 				}
 				runs = append(runs, r)
 				bar.Add(1)
@@ -350,11 +359,7 @@ func simulateAction(c *cli.Context) error {
 						if err != nil {
 							return planner.Result{}, badInput(err)
 						}
-						r, err := planner.Simulate(jobs, pol, settings(seed))
-						if err != nil {
-							err = withCode(exitFailure, err)
-						}
-						return r, err
+						return simOne(seed, jobs)
 					})
 					if errors.Is(err, planner.ErrLateArrival) {
 						// a seed's longer run passed it all the same:
@@ -366,13 +371,7 @@ func simulateAction(c *cli.Context) error {
 					}
 				}
 				growing = append(growing, g)
-			} else if d, ok, err := simDrift(sp, runs, poisson, overloaded || name == "fcfs-rigid" && rigidOverloaded, bar, func(seed uint64, jobs []planner.Job) (planner.Result, error) {
-				r, err := planner.Simulate(jobs, pol, settings(seed))
-				if err != nil {
-					err = withCode(exitFailure, err)
-				}
-				return r, err
-			}, c.Uint64("seed")); err != nil {
+			} else if d, ok, err := simDrift(sp, runs, poisson, overloaded || name == "fcfs-rigid" && rigidOverloaded, bar, simOne, c.Uint64("seed")); err != nil {
 				return err
 			} else if ok {
 				drifting = append(drifting, d)
