@@ -306,7 +306,8 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	if c.IsSet("energy-alpha") && c.Float64("energy-alpha") > 0 {
 		capped = false
 	}
-	for _, w := range planPeakWarnings(jobs, float64(s.servers)) {
+	peaks := planJobPeaks(jobs, float64(s.servers))
+	for _, w := range planPeakWarnings(jobs, peaks) {
 		if !capped {
 			break
 		}
@@ -315,7 +316,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	if w := superlinearJobs(jobs, float64(s.servers)); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	for _, w := range planBeyondFitWarnings(jobs, float64(s.servers)) {
+	for _, w := range planBeyondFitWarnings(jobs, peaks) {
 		if !capped {
 			break // (fcfs-rigid alone holds rigid_workers; speed scaling drops the curves)
 		}
@@ -326,39 +327,24 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 
 // planBeyondFitWarnings names, per fitted model, the jobs that can get more
 // workers than the model was fitted on (up to their max_workers, the
-// servers n, or the count where their curve is fastest, whichever is
-// least): their speedups there are extrapolated, as predict warns at those
+// servers, or the count where their curve is fastest, whichever is least:
+// peaks, of planJobPeaks): their speedups there are extrapolated, as predict warns at those
 // counts. A job of a model fitted on 1 and 2 workers got 32 of 32 servers
 // without a word (a review, 2026-12-06). One line per model.
-func planBeyondFitWarnings(jobs []planner.Job, n float64) []string {
+func planBeyondFitWarnings(jobs []planner.Job, peaks []jobPeak) []string {
 	type group struct {
 		m    *fit.Model
 		ids  []string
 		most float64
 	}
-	type key struct {
-		m     *fit.Model
-		limit float64
-	}
 	var groups []*group
 	byModel := map[*fit.Model]*group{}
-	fastest := map[key]float64{} // jobs of one model share its curve (as planPeakWarnings)
-	for _, j := range jobs {
+	for i, j := range jobs {
 		m, ok := j.Curve.(*fit.Model)
 		if !ok {
 			continue
 		}
-		limit := n
-		if j.MaxWorkers > 0 && float64(j.MaxWorkers) < n {
-			limit = float64(j.MaxWorkers)
-		}
-		k := key{m, limit}
-		f, seen := fastest[k]
-		if !seen {
-			f = planner.FastestWorkers(m, limit)
-			fastest[k] = f
-		}
-		limit = math.Min(limit, f)
+		limit := math.Min(peaks[i].limit, peaks[i].peak)
 		if !(limit > float64(m.Reference.MaxWorkers)) {
 			continue
 		}
@@ -444,29 +430,32 @@ func superlinearJobs(jobs []planner.Job, n float64) string {
 	return what + " superlinear (more than k times one worker's speed at k workers): the policies take a speedup of at most the workers, so their shares and completion times rest on a curve the data or what they count made (see fit's warning)"
 }
 
-// planPeakWarnings names the jobs the planner caps below their max_workers
-// and the servers n because their curve is fastest there (peakCause says
-// why): every policy but
-// fcfs-rigid gives them no more, and the workers they would waste go to
-// other jobs or idle. One line per worker count.
-func planPeakWarnings(jobs []planner.Job, n float64) []string {
+// jobPeak is a job's worker limit (its max_workers, else the servers) and,
+// for a curve that is not a power law (fitted: power laws never fall), the
+// count in 1..limit where it is fastest (planner.FastestWorkers).
+type jobPeak struct {
+	limit, peak float64
+	fitted      bool
+}
+
+// planJobPeaks is each job's jobPeak on n servers, the search made once per
+// curve and limit (jobs of one model share its curve): the peak warnings
+// and the beyond-fit warnings read them both (each searched on its own).
+func planJobPeaks(jobs []planner.Job, n float64) []jobPeak {
 	type key struct {
 		c     planner.Speedup
 		limit float64
 	}
-	type line struct {
-		k     float64
-		cause string
-	}
-	byPeak := map[line][]string{}
-	memo := map[key]float64{} // jobs of one model share its curve
-	for _, j := range jobs {
-		if _, ok := j.Curve.(planner.PowerLaw); ok || j.Curve == nil {
-			continue
-		}
+	memo := map[key]float64{}
+	out := make([]jobPeak, len(jobs))
+	for i, j := range jobs {
 		limit := n
 		if j.MaxWorkers > 0 && float64(j.MaxWorkers) < n {
 			limit = float64(j.MaxWorkers)
+		}
+		out[i] = jobPeak{limit: limit, peak: limit}
+		if _, ok := j.Curve.(planner.PowerLaw); ok || j.Curve == nil {
+			continue
 		}
 		k := key{j.Curve, limit}
 		comparable := reflect.TypeOf(j.Curve).Comparable()
@@ -480,8 +469,25 @@ func planPeakWarnings(jobs []planner.Job, n float64) []string {
 				memo[k] = peak
 			}
 		}
-		if peak < limit {
-			l := line{peak, peakCause(j.Curve, peak)}
+		out[i].peak, out[i].fitted = peak, true
+	}
+	return out
+}
+
+// planPeakWarnings names the jobs the planner caps below their max_workers
+// and the servers because their curve is fastest there (peaks, of
+// planJobPeaks; peakCause says why): every policy but
+// fcfs-rigid gives them no more, and the workers they would waste go to
+// other jobs or idle. One line per worker count.
+func planPeakWarnings(jobs []planner.Job, peaks []jobPeak) []string {
+	type line struct {
+		k     float64
+		cause string
+	}
+	byPeak := map[line][]string{}
+	for i, j := range jobs {
+		if p := peaks[i]; p.fitted && p.peak < p.limit {
+			l := line{p.peak, peakCause(j.Curve, p.peak)}
 			byPeak[l] = append(byPeak[l], j.ID)
 		}
 	}

@@ -209,7 +209,8 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if traceNote != "" {
 		r.Notes = append(r.Notes, "No phase or staleness figure: "+traceNote)
 	}
-	r.Warnings = append(append(append(warns, planPeakWarnings(jobs, float64(o.servers))...), planBeyondFitWarnings(jobs, float64(o.servers))...), r.Warnings...)
+	peaks := planJobPeaks(jobs, float64(o.servers))
+	r.Warnings = append(append(append(warns, planPeakWarnings(jobs, peaks)...), planBeyondFitWarnings(jobs, peaks)...), r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
 		r.Warnings = append(r.Warnings, fmt.Sprintf("no job of %s names the model %s: the plan leaves it out", o.jobs, o.model))
