@@ -146,13 +146,15 @@ type JobRow struct {
 // PolicyRow is one policy's result on the jobs: mean flow (response) time
 // with an interval over seeds (NaN: unknown), mean slowdown, and the 99th
 // percentile of flow time (NaN: unknown). MeanWeightedFlow, when the jobs
-// have weights, is sum w T / sum w (0: the jobs are unweighted).
+// have weights, is sum w T / sum w (0: the jobs are unweighted). Each Lo..Hi
+// is its value's interval or range (NaN, or both zero: none).
 type PolicyRow struct {
-	Policy                           string
-	MeanFlow, MeanFlowLo, MeanFlowHi float64 // s
-	MeanWeightedFlow                 float64 // s; 0: no weights
-	MeanSlowdown                     float64
-	P99                              float64 // s
+	Policy                                       string
+	MeanFlow, MeanFlowLo, MeanFlowHi             float64 // s
+	MeanWeightedFlow                             float64 // s; 0: no weights
+	MeanWeightedFlowLo, MeanWeightedFlowHi       float64 // s
+	MeanSlowdown, MeanSlowdownLo, MeanSlowdownHi float64
+	P99, P99Lo, P99Hi                            float64 // s
 }
 
 // FigureRef is one figure of a report: the PNG file name written in the
@@ -376,6 +378,16 @@ func roundSig(v float64, n int) float64 {
 }
 
 // interval formats [lo, hi], or "" when unknown.
+// rangeCell is interval for the fields whose zero value means none
+// (PolicyRow's ranges past the mean flow's, which older callers leave
+// unset).
+func rangeCell(lo, hi float64) string {
+	if lo == 0 && hi == 0 {
+		return ""
+	}
+	return interval(lo, hi)
+}
+
 func interval(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return ""
@@ -427,14 +439,17 @@ func (r Report) view() view {
 		v.Params = append(v.Params, []string{p.Name, num(p.Value), interval(p.Lo, p.Hi), p.Unit, p.Note})
 	}
 	// Optional columns appear only when some row has a value.
-	var jobCI, jobWhole, polCI, polP99 bool
+	var jobCI, jobWhole, polCI, polWCI, polSCI, polP99, polP99CI bool
 	for _, j := range r.Jobs {
 		jobCI = jobCI || interval(j.CompletionLo, j.CompletionHi) != ""
 		jobWhole = jobWhole || !math.IsNaN(j.CompletionWhole)
 	}
 	for _, p := range r.Policies {
 		polCI = polCI || interval(p.MeanFlowLo, p.MeanFlowHi) != ""
+		polWCI = polWCI || rangeCell(p.MeanWeightedFlowLo, p.MeanWeightedFlowHi) != ""
+		polSCI = polSCI || rangeCell(p.MeanSlowdownLo, p.MeanSlowdownHi) != ""
 		polP99 = polP99 || !math.IsNaN(p.P99)
+		polP99CI = polP99CI || rangeCell(p.P99Lo, p.P99Hi) != ""
 	}
 	var jobStart bool
 	for _, j := range r.Jobs {
@@ -475,12 +490,23 @@ func (r Report) view() view {
 		v.PolicyCols = append(v.PolicyCols, rangeLabel)
 	}
 	weighted := r.weighted()
+	polWCI = polWCI && weighted
+	polP99CI = polP99CI && polP99
 	if weighted {
 		v.PolicyCols = append(v.PolicyCols, "mean weighted flow time (s)")
+		if polWCI {
+			v.PolicyCols = append(v.PolicyCols, "range")
+		}
 	}
 	v.PolicyCols = append(v.PolicyCols, "mean slowdown")
+	if polSCI {
+		v.PolicyCols = append(v.PolicyCols, "range")
+	}
 	if polP99 {
 		v.PolicyCols = append(v.PolicyCols, "p99 flow time (s)")
+		if polP99CI {
+			v.PolicyCols = append(v.PolicyCols, "range")
+		}
 	}
 	for _, p := range r.Policies {
 		row := []string{p.Policy, num(p.MeanFlow)}
@@ -489,10 +515,19 @@ func (r Report) view() view {
 		}
 		if weighted {
 			row = append(row, num(p.MeanWeightedFlow))
+			if polWCI {
+				row = append(row, rangeCell(p.MeanWeightedFlowLo, p.MeanWeightedFlowHi))
+			}
 		}
 		row = append(row, num(p.MeanSlowdown))
+		if polSCI {
+			row = append(row, rangeCell(p.MeanSlowdownLo, p.MeanSlowdownHi))
+		}
 		if polP99 {
 			row = append(row, num(p.P99))
+			if polP99CI {
+				row = append(row, rangeCell(p.P99Lo, p.P99Hi))
+			}
 		}
 		v.Policies = append(v.Policies, policyView{Cells: row, Best: p.Policy == v.Best})
 	}

@@ -748,9 +748,7 @@ func planAction(c *cli.Context) error {
 		return err
 	}
 	if len(ends.models) > 0 && planHasRanges(out) {
-		// (the table's ranges are the mean flow's and the completions';
-		// the JSON has more)
-		_, err := fmt.Fprintf(w, "\n%s; --format json also gives the ranges of the mean slowdown, the p99 flow time and the makespan\n", ends.note("the plan made again"))
+		_, err := fmt.Fprintf(w, "\n%s\n", ends.note("the plan made again"))
 		return err
 	}
 	return nil
@@ -1026,19 +1024,29 @@ func planTable(stdout io.Writer, out []planPolicy, n float64) error {
 			head += "weighted mean flow (s)\trange\t"
 		}
 	}
-	fmt.Fprintf(tw, "%smean slowdown\tp99 flow (s)\tmakespan (s)\twhole workers: mean flow (s)\tmean slowdown\t\n", head)
+	if ranges {
+		head += "mean slowdown\trange\tp99 flow (s)\trange\tmakespan (s)\trange\t"
+	} else {
+		head += "mean slowdown\tp99 flow (s)\tmakespan (s)\t"
+	}
+	fmt.Fprintf(tw, "%swhole workers: mean flow (s)\tmean slowdown\t\n", head)
 	for _, p := range out {
-		row := fmt.Sprintf("%s\t%.4g\t", p.Policy, p.MeanFlowTime)
-		if ranges {
-			row += planRangeText(p.MeanFlowRange) + "\t"
-		}
-		if weighted {
-			row += fmt.Sprintf("%.4g\t", p.MeanWeightedFlow)
+		// each value, then its range when the table has them
+		row := p.Policy + "\t"
+		cell := func(v float64, r *[2]float64) {
+			row += fmt.Sprintf("%.4g\t", v)
 			if ranges {
-				row += planRangeText(p.MeanWeightedFlowRange) + "\t"
+				row += planRangeText(r) + "\t"
 			}
 		}
-		fmt.Fprintf(tw, "%s%.4g\t%.4g\t%.4g\t%.4g\t%.4g\t\n", row, p.MeanSlowdown, p.P99FlowTime, p.Makespan, p.Integer.MeanFlowTime, p.Integer.MeanSlowdown)
+		cell(p.MeanFlowTime, p.MeanFlowRange)
+		if weighted {
+			cell(p.MeanWeightedFlow, p.MeanWeightedFlowRange)
+		}
+		cell(p.MeanSlowdown, p.MeanSlowdownRange)
+		cell(p.P99FlowTime, p.P99FlowRange)
+		cell(p.Makespan, p.MakespanRange)
+		fmt.Fprintf(tw, "%s%.4g\t%.4g\t\n", row, p.Integer.MeanFlowTime, p.Integer.MeanSlowdown)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -95,11 +95,31 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "range") || !strings.Contains(stdout, "ranges: the plan made again with the fitted speedup of job m at the low") {
 		t.Errorf("table: exit %d, want the range column and its note:\n%s", code, stdout)
 	}
+	// the table gives each of the four columns its range, the one json
+	// gives (the slowdown, p99 and makespan ranges had been json's alone)
+	code, stdout, _ = runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "equi")
+	if code != 0 {
+		t.Fatalf("plan --policy equi: exit %d", code)
+	}
+	head, row, _ := strings.Cut(stdout, "\n")
+	row, _, _ = strings.Cut(row, "\n")
+	if n := strings.Count(head, "range"); n != 4 {
+		t.Errorf("table head %q: %d range columns, want 4 (mean flow, mean slowdown, p99, makespan)", head, n)
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+		r    *[2]float64
+	}{{"mean flow", p.MeanFlowTime, p.MeanFlowRange}, {"mean slowdown", p.MeanSlowdown, p.MeanSlowdownRange}, {"p99 flow", p.P99FlowTime, p.P99FlowRange}, {"makespan", p.Makespan, p.MakespanRange}} {
+		if want := fmt.Sprintf("%.4g  %s", c.v, planRangeText(c.r)); c.r == nil || !strings.Contains(row, want) {
+			t.Errorf("table row %q: want %s as %q", row, c.name, want)
+		}
+	}
 	// the note stands apart from the table, a blank line before it, in
 	// plan's table and simulate's alike (simulate's followed the table's
 	// last line directly)
 	code, stdout, _ = runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "equi")
-	if code != 0 || !strings.Contains(stdout, "\n\nranges: the plan made again with") || !strings.HasSuffix(stdout, "are taken as exact; --format json also gives the ranges of the mean slowdown, the p99 flow time and the makespan\n") {
+	if code != 0 || !strings.Contains(stdout, "\n\nranges: the plan made again with") || !strings.HasSuffix(stdout, "are taken as exact\n") {
 		t.Errorf("plan: exit %d, want a blank line, then the ranges' note, last:\n%s", code, stdout)
 	}
 	code, stdout, _ = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi")
@@ -138,7 +158,10 @@ func TestReportPlanRanges(t *testing.T) {
 	}{
 		{jobs, []string{"range (fitted curves' ends)", "Ranges: the plan made again with the fitted speedup of job fit",
 			fmt.Sprintf("| %s | %s |", num4(p.MeanFlowTime), planRangeText(p.MeanFlowRange)),
-			fmt.Sprintf("| %s | %s |", num4(p.Jobs[0].Completion), planRangeText(p.Jobs[0].CompletionRange))}, "carry no interval"},
+			fmt.Sprintf("| %s | %s |", num4(p.Jobs[0].Completion), planRangeText(p.Jobs[0].CompletionRange)),
+			// the slowdown's and the p99's ranges beside them, as plan's
+			fmt.Sprintf("| %s | %s |", num4(p.MeanSlowdown), planRangeText(p.MeanSlowdownRange)),
+			fmt.Sprintf("| %s | %s |", num4(p.P99FlowTime), planRangeText(p.P99FlowRange))}, "carry no interval"},
 		{writeTestFile(t, dir, "pow.csv", "job,arrival,size,p\npow,0,900,0.5\nq,0,100,0.7\n"), []string{"they carry no interval"}, "range (fitted"},
 	} {
 		out := filepath.Join(t.TempDir(), "r")

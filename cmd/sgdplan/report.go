@@ -442,9 +442,12 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			}
 			ranged(&p)
 		}
-		lo, hi := lohi(p.MeanFlowRange)
-		r.Policies = append(r.Policies, plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanFlowLo: lo, MeanFlowHi: hi,
-			MeanWeightedFlow: p.MeanWeightedFlow, MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime})
+		row := plots.PolicyRow{Policy: name, MeanFlow: p.MeanFlowTime, MeanWeightedFlow: p.MeanWeightedFlow, MeanSlowdown: p.MeanSlowdown, P99: p.P99FlowTime}
+		row.MeanFlowLo, row.MeanFlowHi = lohi(p.MeanFlowRange)
+		row.MeanWeightedFlowLo, row.MeanWeightedFlowHi = lohi(p.MeanWeightedFlowRange)
+		row.MeanSlowdownLo, row.MeanSlowdownHi = lohi(p.MeanSlowdownRange)
+		row.P99Lo, row.P99Hi = lohi(p.P99FlowRange)
+		r.Policies = append(r.Policies, row)
 	}
 	r.Notes = append(r.Notes, reportPlanNote(o.jobs, ends, r.Jobs, r.Policies))
 

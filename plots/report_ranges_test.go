@@ -1,0 +1,40 @@
+package plots
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// A policy's weighted mean flow, mean slowdown and p99 get a range column
+// each when some policy has one, beside their values, as the mean flow's
+// does; a policy without one (its fields left zero, as before these
+// fields) leaves the cell empty, and a report with none has no such
+// column.
+func TestReportPolicyRanges(t *testing.T) {
+	nan := math.NaN()
+	r := Report{Servers: 8, Policy: "equi", RangeLabel: "range (fitted curves' ends)",
+		Policies: []PolicyRow{
+			{Policy: "equi", MeanFlow: 10, MeanFlowLo: 8, MeanFlowHi: 13, MeanWeightedFlow: 9, MeanWeightedFlowLo: 7, MeanWeightedFlowHi: 12,
+				MeanSlowdown: 0.5, MeanSlowdownLo: 0.4, MeanSlowdownHi: 0.7, P99: 20, P99Lo: 16, P99Hi: 26},
+			{Policy: "fifo", MeanFlow: 11, MeanFlowLo: nan, MeanFlowHi: nan, MeanWeightedFlow: 10, MeanSlowdown: 0.6, P99: 21},
+		}}
+	md := string(r.Markdown())
+	for _, want := range []string{
+		"| policy | mean flow time (s) | range (fitted curves' ends) | mean weighted flow time (s) | range | mean slowdown | range | p99 flow time (s) | range |",
+		"| **equi** | 10 | [8, 13] | 9 | [7, 12] | 0.5 | [0.4, 0.7] | 20 | [16, 26] |",
+		"| fifo | 11 |  | 10 |  | 0.6 |  | 21 |  |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	for i := range r.Policies {
+		p := &r.Policies[i]
+		p.MeanWeightedFlowLo, p.MeanWeightedFlowHi, p.MeanSlowdownLo, p.MeanSlowdownHi, p.P99Lo, p.P99Hi = 0, 0, 0, 0, 0, 0
+	}
+	md = string(r.Markdown())
+	if want := "| policy | mean flow time (s) | range (fitted curves' ends) | mean weighted flow time (s) | mean slowdown | p99 flow time (s) |"; !strings.Contains(md, want) {
+		t.Errorf("without the other ranges, summary.md lacks %q:\n%s", want, md)
+	}
+}
