@@ -86,6 +86,21 @@ func TestPlanRangesFromPredictIntervals(t *testing.T) {
 	if r := sp.MeanFlowRange; r == nil || !near(sp.MeanFlowTime, size/best) || !near(r[0], size/hi) || !near(r[1], size/lo) {
 		t.Errorf("simulate: mean flow %g, range %v: want %g in [%g, %g]", sp.MeanFlowTime, r, size/best, size/hi, size/lo)
 	}
+	// the lone job's response is its p99 too, and its slowdown that over
+	// its size, at each end (whole workers: all 8, as at the fitted curve)
+	if r := sp.P99Range; r == nil || !near(r[0], size/hi) || !near(r[1], size/lo) {
+		t.Errorf("simulate: p99 range %v: want [%g, %g]", r, size/hi, size/lo)
+	}
+	if r := sp.MeanSlowdownRange; r == nil || !near(r[0], 1/hi) || !near(r[1], 1/lo) {
+		t.Errorf("simulate: mean slowdown range %v: want [%g, %g]", r, 1/hi, 1/lo)
+	}
+	if sp.MeanWeightedFlowRange != nil {
+		t.Errorf("simulate: a weighted range %v for jobs without weights", sp.MeanWeightedFlowRange)
+	}
+	code, stdout, _ = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi")
+	if head, _, _ := strings.Cut(stdout, "\n"); code != 0 || strings.Count(head, "range") != 3 {
+		t.Errorf("simulate table: exit %d, head %q: want 3 range columns (mean response, p99, mean slowdown)", code, head)
+	}
 	code, stdout, _ = runCmd(t, "simulate", "--jobs", jobs, "--servers", "8", "--policy", "equi", "--energy-alpha", "2", "--format", "json")
 	if code != 0 || strings.Contains(stdout, "range") {
 		t.Errorf("simulate --energy-alpha: exit %d, want no range (speed scaling replaces the fitted curve):\n%s", code, stdout)

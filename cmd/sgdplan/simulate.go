@@ -114,7 +114,31 @@ type simPolicy struct {
 	// the low and at the high ends of their 90% intervals (a jobs file
 	// with a job on a fitted model, without --energy-alpha).
 	MeanFlowRange *[2]float64 `json:"mean_flow_time_range,omitempty"`
-	Jobs          []simJob    `json:"jobs"`
+	// MeanWeightedFlowRange (weighted jobs), MeanSlowdownRange and
+	// P99Range are the same runs' least and most of their values.
+	MeanWeightedFlowRange *[2]float64 `json:"mean_weighted_flow_time_range,omitempty"`
+	MeanSlowdownRange     *[2]float64 `json:"mean_slowdown_range,omitempty"`
+	P99Range              *[2]float64 `json:"p99_response_range,omitempty"`
+	Jobs                  []simJob    `json:"jobs"`
+}
+
+// widenRanges widens p's ranges to hold e's values (a run at an end of
+// the fitted curves), first setting each to p's own value.
+func (p *simPolicy) widenRanges(e simPolicy) {
+	if p.MeanFlowRange == nil {
+		p.MeanFlowRange = &[2]float64{p.MeanFlowTime, p.MeanFlowTime}
+		p.MeanSlowdownRange = &[2]float64{p.MeanSlowdown, p.MeanSlowdown}
+		p.P99Range = &[2]float64{p.P99Response, p.P99Response}
+		if p.MeanWeightedFlow > 0 {
+			p.MeanWeightedFlowRange = &[2]float64{p.MeanWeightedFlow, p.MeanWeightedFlow}
+		}
+	}
+	widenRange(p.MeanFlowRange, e.MeanFlowTime)
+	widenRange(p.MeanSlowdownRange, e.MeanSlowdown)
+	widenRange(p.P99Range, e.P99Response)
+	if p.MeanWeightedFlowRange != nil {
+		widenRange(p.MeanWeightedFlowRange, e.MeanWeightedFlow)
+	}
 }
 
 // simPoissonFlags describe the Poisson workload; a jobs file replaces them.
@@ -382,13 +406,10 @@ func simulateAction(c *cli.Context) error {
 			if err != nil {
 				// the fitted curves' results stand; only the range is lost
 				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s: no range: with the fitted curves at the %s ends of their intervals: %v\n", name, [2]string{"low", "high"}[i], err)
-				sp.MeanFlowRange = nil
+				sp.MeanFlowRange, sp.MeanWeightedFlowRange, sp.MeanSlowdownRange, sp.P99Range = nil, nil, nil, nil
 				break
 			}
-			if sp.MeanFlowRange == nil {
-				sp.MeanFlowRange = &[2]float64{sp.MeanFlowTime, sp.MeanFlowTime}
-			}
-			widenRange(sp.MeanFlowRange, simSummarize(name, er, sumW).MeanFlowTime)
+			sp.widenRanges(simSummarize(name, er, sumW))
 		}
 		out = append(out, sp)
 		// every seed's responses, for the figure alone: their
@@ -593,28 +614,37 @@ func simWriteTable(stdout io.Writer, out []simPolicy, l simLayout) error {
 	}
 	ranges := simHasRanges(out)
 	weighted := l.weighted
-	head := "policy\tmean response (s)\t"
+	rng := "" // the range column after each value that has one
 	if ranges {
-		head += "range\t"
+		rng = "range\t"
 	}
+	head := "policy\tmean response (s)\t" + rng
 	if weighted {
-		head += "weighted mean response (s)\t"
+		head += "weighted mean response (s)\t" + rng
 	}
-	head += "p50 (s)\tp99 (s)\tmean slowdown\tutilization\treallocations\tqueued"
+	head += "p50 (s)\tp99 (s)\t" + rng + "mean slowdown\t" + rng + "utilization\treallocations\tqueued"
 	if energy {
 		head += "\tenergy\ttotal flow+energy"
 	}
 	fmt.Fprintln(tw, head+"\t")
 	for _, p := range out {
-		rng := ""
-		if ranges {
-			rng = planRangeText(p.MeanFlowRange) + "\t"
+		// each value (with its interval over seeds), then its range when
+		// the table has them
+		line := p.Policy + "\t"
+		cell := func(key string, v float64, r *[2]float64, ranged bool) {
+			line += ci(p, key, v) + "\t"
+			if ranged {
+				line += planRangeText(r) + "\t"
+			}
 		}
+		cell("mean_flow_time", p.MeanFlowTime, p.MeanFlowRange, ranges)
 		if weighted {
-			rng += ci(p, "mean_weighted_flow_time", p.MeanWeightedFlow) + "\t"
+			cell("mean_weighted_flow_time", p.MeanWeightedFlow, p.MeanWeightedFlowRange, ranges)
 		}
-		line := fmt.Sprintf("%s\t%s\t%s%s\t%s\t%s\t%.3f\t%.4g\t%.3f", p.Policy, ci(p, "mean_flow_time", p.MeanFlowTime), rng, ci(p, "p50_response", p.P50Response),
-			ci(p, "p99_response", p.P99Response), ci(p, "mean_slowdown", p.MeanSlowdown), p.Utilization, p.Reallocations, p.QueuedFraction)
+		cell("p50_response", p.P50Response, nil, false)
+		cell("p99_response", p.P99Response, p.P99Range, ranges)
+		cell("mean_slowdown", p.MeanSlowdown, p.MeanSlowdownRange, ranges)
+		line += fmt.Sprintf("%.3f\t%.4g\t%.3f", p.Utilization, p.Reallocations, p.QueuedFraction)
 		if energy {
 			line += fmt.Sprintf("\t%.4g\t%s", p.Energy, ci(p, "flow_plus_energy", p.FlowPlusEnergy))
 		}
