@@ -251,6 +251,11 @@ func runCheck(c *cli.Context) error {
 	if w := noBootstrap(m, v.pred.StepsPerS.Lo == v.pred.StepsPerS.Hi); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
+	if stalenessUnknown(m, workers) {
+		// predict says it too; a verdict of "fine" here would not see a
+		// staleness cost that makes the count slower to the target
+		out.Warnings = append(out.Warnings, stalenessUnknownText+": the verdict judges the speed alone, and more workers may take longer to the target than it says (fit loss curves at two or more worker counts to measure it)")
+	}
 	for _, w := range []string{beyondNodes(m, []int{workers}), belowFitted(m, []int{workers}), beyondShards(m, []int{ps}), m.BandwidthWarning()} {
 		if w != "" {
 			out.Warnings = append(out.Warnings, w)
@@ -288,6 +293,18 @@ func runCheck(c *cli.Context) error {
 		return withCode(v.code, nil)
 	}
 	return nil
+}
+
+// stalenessUnknownText says an async model's staleness cost was not
+// measured: predict's and check's warnings begin with it.
+const stalenessUnknownText = "the staleness cost is not identified (the loss curves are at one staleness level) and is taken as 0"
+
+// stalenessUnknown reports whether m is asynchronous, has a loss curve
+// whose staleness cost the data did not identify (taken as 0), and is asked
+// about more than 1 worker (most: the largest count asked).
+func stalenessUnknown(m *fit.Model, most int) bool {
+	e := m.Efficiency
+	return e != nil && e.LambdaFixed && m.Mode == "async" && most > 1
 }
 
 // checkJSON is check's answer as --format json prints it.
@@ -364,29 +381,9 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			v = badVerdict(v, bad)
 		}
 	}()
-	if m.Family == "mva" && p > 0 {
-		u, station := busiest(m, n, p)
-		if u >= saturated {
-			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
-			v.code, v.word = exitFail, "fail"
-			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, workersWord(n), words.Count(p, "shard"), p+1, 100*gain)
-			if gain < 0.05 && 2*p <= maxCount {
-				// one more of many shards adds little ("1001 shards:
-				// +0% speed" read as advice not to)
-				gain2 := m.SamplesPerSecond(model.Config{Workers: n, PS: 2 * p})/speed(n) - 1
-				v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add shards (%d shards: %+.0f%% speed; one more: %+.2g%%)", station, 100*u, workersWord(n), words.Count(p, "shard"), 2*p, 100*gain2, 100*gain)
-			}
-			return v
-		}
-	}
 	// counts are compared from the fewest fitted: below them the curve
 	// is extrapolated (as the knee below)
 	from := min(max(m.FewestWorkers(), 1), n)
-	if k := argmax(speed, from, n); speed(n) < speed(k)*(1-flatTol) {
-		v.code, v.word = exitFail, "fail"
-		v.reason = fmt.Sprintf("past saturation: %s are %.1f%% slower than %s, the fastest", workersWord(n), 100*(1-speed(n)/speed(k)), workersWord(k))
-		return v
-	}
 	// Progress towards the target: samples/s discounted by the
 	// statistical efficiency's cost (the staleness cost of an async model,
 	// the batch law of a sync one: the speedup predict prints); without
@@ -399,6 +396,31 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			bad = fmt.Sprintf("a speedup of %s at %s", g4(x), workersWord(k))
 		}
 		return x
+	}
+	if m.Family == "mva" && p > 0 {
+		u, station := busiest(m, n, p)
+		if u >= saturated {
+			gain := m.SamplesPerSecond(model.Config{Workers: n, PS: p + 1})/speed(n) - 1
+			v.code, v.word = exitFail, "fail"
+			v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add a shard (%d shards: %+.0f%% speed)", station, 100*u, workersWord(n), words.Count(p, "shard"), p+1, 100*gain)
+			if gain < 0.05 && 2*p <= maxCount {
+				// one more of many shards adds little ("1001 shards:
+				// +0% speed" read as advice not to)
+				gain2 := m.SamplesPerSecond(model.Config{Workers: n, PS: 2 * p})/speed(n) - 1
+				v.reason = fmt.Sprintf("PS %s saturated: %.0f%% busy at %s with %s: add shards (%d shards: %+.0f%% speed; one more: %+.2g%%)", station, 100*u, workersWord(n), words.Count(p, "shard"), 2*p, 100*gain2, 100*gain)
+			}
+			// a shard helps the speed; fewer workers may help the time to
+			// target more, and the advice alone would hide it
+			if k := argmax(sp, from, n); varies && sp(n) < sp(k)*(1-flatTol) {
+				v.reason += fmt.Sprintf("; and past the best time to target with %s: %s take %s longer to the target than %s, the fastest", words.Count(p, "shard"), workersWord(n), pctText(100*(sp(k)/sp(n)-1)), workersWord(k))
+			}
+			return v
+		}
+	}
+	if k := argmax(speed, from, n); speed(n) < speed(k)*(1-flatTol) {
+		v.code, v.word = exitFail, "fail"
+		v.reason = fmt.Sprintf("past saturation: %s are %.1f%% slower than %s, the fastest", workersWord(n), 100*(1-speed(n)/speed(k)), workersWord(k))
+		return v
 	}
 	what := "speed"
 	if varies {

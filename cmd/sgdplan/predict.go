@@ -322,8 +322,8 @@ func runPredict(c *cli.Context) error {
 	if epochs > 0 && m.EfficiencyVaries() && slices.Max(ws) > 1 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --epochs %g: the time is for that many passes over the data, which no staleness cost or batch law changes; the speedup column counts them (it is to a target loss), so the ratio of the times differs from it\n", epochs)
 	}
-	if e := m.Efficiency; e != nil && e.LambdaFixed && m.Mode == "async" && slices.Max(ws) > 1 && len(rows) > 0 && rows[0].UpdatesToTarget != nil {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the staleness cost is not identified (the loss curves are at one staleness level) and is taken as 0: the updates to target past 1 worker, and their intervals, leave staleness out\n")
+	if len(rows) > 0 && rows[0].UpdatesToTarget != nil && stalenessUnknown(m, slices.Max(ws)) {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s: the updates to target past 1 worker, and their intervals, leave staleness out\n", stalenessUnknownText)
 	}
 	cfgs := want
 	if w := m.BatchWarning(cfgs); w != "" {
