@@ -256,7 +256,8 @@ func runCheck(c *cli.Context) error {
 		// staleness cost that makes the count slower to the target
 		out.Warnings = append(out.Warnings, stalenessUnknownText+": the verdict judges the speed alone, and more workers may take longer to the target than it says (fit loss curves at two or more worker counts to measure it)")
 	}
-	for _, w := range []string{beyondNodes(m, []int{workers}), belowFitted(m, []int{workers}), beyondShards(m, []int{ps}), m.BandwidthWarning()} {
+	at := []predictRow{{Workers: v.pred.Workers, PS: v.pred.PS, StepsPerS: v.pred.StepsPerS.Value, StepsPerSHi: v.pred.StepsPerS.Hi}}
+	for _, w := range []string{beyondNodes(m, []int{workers}), belowFitted(m, []int{workers}), beyondShards(m, []int{ps}), m.BandwidthWarning(), linkBoundWarning(m, at)} {
 		if w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}

@@ -316,6 +316,9 @@ func runPredict(c *cli.Context) error {
 	if w := beyondShards(m, ps); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := linkBoundWarning(m, rows); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if bwWarn != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", bwWarn)
 	}
@@ -549,12 +552,20 @@ func beyondShards(m *fit.Model, ps []int) string {
 	if most < 1 {
 		return ""
 	}
+	var beyond []int
 	for _, p := range ps {
 		if p > most {
-			return fmt.Sprintf("%d PS shards is beyond the %d fitted: the prediction extrapolates the %s form in the shards (its interval widens with the distance, but the form itself may be wrong there)", p, most, m.Family)
+			beyond = append(beyond, p)
 		}
 	}
-	return ""
+	if len(beyond) == 0 {
+		return ""
+	}
+	what := fmt.Sprintf("%d PS shards is", beyond[0])
+	if len(beyond) > 1 { // the farthest, as the workers' warning names the bound
+		what = fmt.Sprintf("%d to %d PS shards are", slices.Min(beyond), slices.Max(beyond))
+	}
+	return fmt.Sprintf("%s beyond the %d fitted: the prediction extrapolates the %s form in the shards (its interval widens with the distance, but the form itself may be wrong there)", what, most, m.Family)
 }
 
 // batchSet reports whether the command asks for a batch of its own: the

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/words"
+)
+
+// linkBound is the capacity of an asynchronous parameter-server job's
+// links, P B / S updates per second on P shards (each update moves the
+// model's S bytes through the P shards' links at B bytes/s each way), for
+// a model of a fitted form that does not model the links: every family
+// but mva, whose network holds the bound itself (fit.Model.Saturation).
+// ok is false where no bound applies: not async, mva, runs.csv without
+// param_bytes or bandwidth, or fitted data that themselves pass the bound
+// (then runs.csv's figures are not the links' capacity).
+func linkBound(m *fit.Model, ps int) (bound float64, ok bool) {
+	s, b := float64(m.Reference.ParamBytes), m.Reference.Bandwidth
+	if m.Family == "mva" || m.Mode != "async" || !(s > 0) || !(b > 0) || ps < 1 {
+		return 0, false
+	}
+	for _, d := range m.Data.Configurations {
+		bd := b
+		if d.Bandwidth > 0 {
+			bd = d.Bandwidth
+		}
+		if d.PS >= 1 && d.StepsPerS > float64(d.PS)*bd/s*(1+1e-9) {
+			return 0, false
+		}
+	}
+	return float64(ps) * b / s, true
+}
+
+// linkBoundWarning warns at the first of rows (workers, shards, steps/s
+// and its upper end) whose steps/s, or else whose upper end, is above the
+// links' capacity (linkBound); "" when none is.
+func linkBoundWarning(m *fit.Model, rows []predictRow) string {
+	hiOnly := -1
+	for i, r := range rows {
+		bound, ok := linkBound(m, r.PS)
+		if !ok {
+			continue
+		}
+		if r.StepsPerS > bound*(1+1e-9) {
+			return linkBoundText(m, r, bound, fmt.Sprintf("predicts %.4g steps/s", r.StepsPerS))
+		}
+		if hiOnly < 0 && r.StepsPerSHi > bound*(1+1e-9) {
+			hiOnly = i
+		}
+	}
+	if hiOnly >= 0 {
+		r := rows[hiOnly]
+		bound, _ := linkBound(m, r.PS)
+		return linkBoundText(m, r, bound, fmt.Sprintf("gives an interval up to %.4g steps/s", r.StepsPerSHi))
+	}
+	return ""
+}
+
+func linkBoundText(m *fit.Model, r predictRow, bound float64, what string) string {
+	return fmt.Sprintf("at %s and %s the %s form %s, above the %.4g updates/s the links can carry (P B / S: %s x %.4g B/s / %d B, runs.csv's bandwidth and param_bytes): the form does not model the links, so beyond the data nothing holds it under their capacity (the mva family does: --family mva)",
+		workersWord(r.Workers), words.Count(r.PS, "shard"), m.Family, what, bound, words.Count(r.PS, "shard"), m.Reference.Bandwidth, m.Reference.ParamBytes)
+}
