@@ -89,7 +89,7 @@ type predictRow struct {
 	// curve's floor reaches the target, which may then never be reached
 	// (a file cannot hold +Inf; the table prints inf). Absent otherwise.
 	TargetMaybeNever   bool `json:"target_may_never_be_reached,omitempty"`
-	BeyondFittedWorker bool `json:"extrapolated"` // workers outside those fitted, or more shards
+	BeyondFittedWorker bool `json:"extrapolated"` // workers outside those fitted, more shards, a link rate or (asked) a batch outside the fitted
 	// TargetBeyondData: the target loss lies below the lowest loss the
 	// fitted curve gives at the end of a fitted run, so the updates to it
 	// extrapolate the loss curve; absent (nil) when the row has no target
@@ -258,6 +258,9 @@ func runPredict(c *cli.Context) error {
 				u = epochs * float64(m.Reference.Dataset) / m.SamplesPerStep(cfg)
 			}
 			pr := m.Predict(cfg, target, u)
+			// a --batch or --global-batch that puts a worker's batch
+			// outside the fitted ones is an extrapolation too
+			batchBeyond := batchSet(c) && m.BatchRangeWarning([]model.Config{cfg}) != ""
 			r := predictRow{
 				Workers: pr.Workers, PS: pr.PS,
 				StepsPerS: pr.StepsPerS.Value, StepsPerSLo: pr.StepsPerS.Lo, StepsPerSHi: pr.StepsPerS.Hi,
@@ -265,7 +268,7 @@ func runPredict(c *cli.Context) error {
 				Staleness: pr.Staleness.Value,
 				Speedup:   pr.Speedup.Value, SpeedupLo: pr.Speedup.Lo, SpeedupHi: pr.Speedup.Hi,
 				Efficiency: pr.Efficiency.Value, EfficiencyLo: pr.Efficiency.Lo, EfficiencyHi: pr.Efficiency.Hi,
-				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond,
+				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond || batchBeyond,
 				FitRMSLE:           m.Diagnostics.RMSLE,
 			}
 			if !math.IsNaN(pr.Staleness.Lo) {

@@ -207,6 +207,16 @@ func TestPredictBatch(t *testing.T) {
 				if math.Abs(r.StepsPerS-want) > 1e-9*want {
 					t.Errorf("strong %v, %s %g, %d workers: %g steps/s, the model at batch %g: %g", strong, c.flag, c.v, r.Workers, r.StepsPerS, b, want)
 				}
+				// extrapolated: a count outside the fitted, or a worker's
+				// batch outside the fitted batches
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, d := range m.Data.Configurations {
+					lo, hi = min(lo, d.Batch), max(hi, d.Batch)
+				}
+				beyond := r.Workers > m.Reference.MaxWorkers || r.Workers < m.FewestWorkers() || b < lo || b > hi
+				if r.BeyondFittedWorker != beyond {
+					t.Errorf("strong %v, %s %g, %d workers (batch %g, fitted %g to %g): extrapolated %v, want %v", strong, c.flag, c.v, r.Workers, b, lo, hi, r.BeyondFittedWorker, beyond)
+				}
 			}
 			if got := strings.Contains(stderr, "outside them"); got != c.warn {
 				t.Errorf("strong %v, %s %g: batch warning %v, want %v:\n%s", strong, c.flag, c.v, got, c.warn, stderr)
