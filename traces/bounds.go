@@ -17,7 +17,21 @@ import (
 // intBound is the range of an integer column: values >= min. An empty field
 // of an optional column reads as absent (0 for counts that start at 1, -1
 // where 0 is a value; param_bytes reads an empty field as 0, a value).
-type intBound struct{ min, absent int64 }
+type intBound struct {
+	min, absent int64
+	// max, when > 0, is the largest value, and why is why (a clause:
+	// "no job has more workers...").
+	max int64
+	why string
+}
+
+// aboveMsg is the fault of v > b.max (b.max > 0).
+func (b intBound) aboveMsg(v int64) string {
+	return fmt.Sprintf("%d is above %d (expected an integer from %d to %d: %s)", v, b.max, b.min, b.max, b.why)
+}
+
+// maxCountWhy says why the worker and shard counts stop at limits.MaxCount.
+const maxCountWhy = "predict stops there, and a figure's curve past it takes hours"
 
 // belowMsg is the fault of v < b.min; orAbsent adds the absent value to what
 // is expected (the writer's message, where a row holds the absent value
@@ -32,21 +46,21 @@ func (b intBound) belowMsg(v int64, orAbsent bool) string {
 // The integer columns of each file.
 var (
 	stepInts = struct{ workers, ps, batch, worker, step, staleness intBound }{
-		workers: intBound{1, 0}, ps: intBound{0, 0}, batch: intBound{1, 0},
-		worker: intBound{0, 0}, step: intBound{0, 0}, staleness: intBound{0, -1},
+		workers: intBound{1, 0, limits.MaxCount, maxCountWhy}, ps: intBound{0, 0, limits.MaxCount, maxCountWhy}, batch: intBound{min: 1},
+		worker: intBound{min: 0}, step: intBound{min: 0}, staleness: intBound{min: 0, absent: -1},
 	}
 	updateInts = struct{ shard, worker, version, staleness intBound }{
-		shard: intBound{0, 0}, worker: intBound{0, 0}, version: intBound{0, 0}, staleness: intBound{0, 0},
+		shard: intBound{min: 0, absent: 0}, worker: intBound{min: 0, absent: 0}, version: intBound{min: 0, absent: 0}, staleness: intBound{min: 0, absent: 0},
 	}
 	runInts = struct{ paramBytes, nodes, dataset intBound }{
-		paramBytes: intBound{0, 0}, nodes: intBound{1, 0}, dataset: intBound{1, 0},
+		paramBytes: intBound{min: 0, absent: 0}, nodes: intBound{min: 1, absent: 0}, dataset: intBound{min: 1, absent: 0},
 	}
 	evalInts = struct{ updates intBound }{
-		updates: intBound{0, -1},
+		updates: intBound{min: 0, absent: -1},
 	}
 	throughputInts = struct{ workers, ps, batch, globalBatch, nodes, repeats intBound }{
-		workers: intBound{1, 0}, ps: intBound{0, 0}, batch: intBound{1, 0},
-		globalBatch: intBound{1, 0}, nodes: intBound{1, 0}, repeats: intBound{1, 0},
+		workers: intBound{1, 0, limits.MaxCount, maxCountWhy}, ps: intBound{0, 0, limits.MaxCount, maxCountWhy}, batch: intBound{min: 1},
+		globalBatch: intBound{min: 1}, nodes: intBound{min: 1}, repeats: intBound{min: 1},
 	}
 )
 

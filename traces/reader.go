@@ -861,6 +861,10 @@ func (r *row) integer(col int, required bool, b intBound) int64 {
 		r.fail(col, "%s: %s", r.h.names[col], b.belowMsg(v, false))
 		return absent
 	}
+	if b.max > 0 && v > b.max {
+		r.fail(col, "%s: %s", r.h.names[col], b.aboveMsg(v))
+		return absent
+	}
 	return v
 }
 

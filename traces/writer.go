@@ -314,7 +314,13 @@ func intCol[T any](name string, required bool, b intBound, get func(*T) int64) c
 		put: func(buf []byte, r *T) []byte { return putInt(buf, get(r)) },
 		check: func(r *T) string {
 			v := get(r)
-			if !required && v == b.absent || v >= b.min {
+			if !required && v == b.absent {
+				return ""
+			}
+			if b.max > 0 && v > b.max {
+				return b.aboveMsg(v)
+			}
+			if v >= b.min {
 				return ""
 			}
 			return b.belowMsg(v, !required && b.absent < b.min)

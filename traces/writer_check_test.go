@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/sgdplan/sgdplan/internal/limits"
 	"io"
 	"io/fs"
 	"math"
@@ -92,6 +93,7 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"steps pull", KindSteps, s(func(x *Step) { x.Pull = below0 }), "pull", "-5e-324 is negative", s(func(x *Step) { x.Pull = 0 })},
 		{"steps compute", KindSteps, s(func(x *Step) { x.Compute = above1e12 }), "compute", "1.0000000000000001e+12 s is beyond 1e+12 s", s(func(x *Step) { x.Compute = 1e12 })},
 		{"steps push", KindSteps, s(func(x *Step) { x.Push = math.Inf(1) }), "push", "+Inf is not allowed", s(func(x *Step) { x.Push = math.NaN() })},
+		{"steps workers above", KindSteps, s(func(x *Step) { x.Workers = limits.MaxCount + 1 }), "workers", "1000001 is above 1000000 (expected an integer from 1 to 1000000", nil},
 		{"steps staleness", KindSteps, s(func(x *Step) { x.Staleness = -2 }), "staleness", "-2 is below 0 (expected an integer >= 0, or -1 when absent)", s(func(x *Step) { x.Staleness = -1 })},
 		{"steps loss", KindSteps, s(func(x *Step) { x.Loss = math.Inf(-1) }), "loss", "-Inf is not allowed", s(func(x *Step) { x.Loss = -math.MaxFloat64 })},
 		{"steps config", KindSteps, s(func(x *Step) { x.Batch = 9 }), "batch", "9 differs from 8 on line 2", nil},
@@ -139,6 +141,8 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"throughput ps 0 by default", KindThroughput, p(func(x *Throughput) { x.PS, x.Mode = 0, "" }), "ps", "ps: 0 with mode async, the default when mode is empty", nil},
 		{"throughput global_batch contradicts", KindThroughput, p(func(x *Throughput) { x.GlobalBatch = 17 }), "global_batch", "17 contradicts batch 8 x workers 2", nil},
 		{"throughput rates contradict", KindThroughput, p(func(x *Throughput) { x.SamplesPerS = 161 }), "samples_per_s", "161 contradicts steps_per_s 20", p(func(x *Throughput) { x.SamplesPerS = 160 * (1 + 1e-7) })},
+		{"throughput workers above", KindThroughput, p(func(x *Throughput) { x.Workers, x.GlobalBatch = limits.MaxCount+1, 0 }), "workers", "1000001 is above 1000000 (expected an integer from 1 to 1000000", p(func(x *Throughput) { x.Workers, x.GlobalBatch = limits.MaxCount, 0 })},
+		{"throughput ps above", KindThroughput, p(func(x *Throughput) { x.PS = limits.MaxCount + 1 }), "ps", "1000001 is above 1000000 (expected an integer from 0 to 1000000", p(func(x *Throughput) { x.PS = limits.MaxCount })},
 		{"throughput no batch", KindThroughput, p(func(x *Throughput) { x.Batch, x.GlobalBatch = 0, 0 }), "batch", "batch, global_batch: both empty", nil},
 	}
 	for _, c := range cases {

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/limits"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/plots"
@@ -506,7 +507,7 @@ func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitD
 	}
 	d.Title += note
 	top := max(2*maxW, 8)
-	for w := 1; w <= top; w++ {
+	for _, w := range reportWorkers(top) { // every count, then 1% steps
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
 	}
@@ -985,7 +986,7 @@ func afterDashDash(args []string) bool {
 // every count up to the largest one, and check walks them one by one, so an
 // absurd count (10^9) would hang the command; no trace measures a job of
 // more than a million workers.
-const maxCount = 1_000_000
+const maxCount = limits.MaxCount
 
 // maxBootstrap bounds fit --bootstrap: each resample refits the model, and
 // beyond 100,000 the percentiles do not change (the default is 200).

@@ -894,7 +894,7 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	if k := d.Knee(); !math.IsNaN(k) && k < 256 {
 		top = max(top, int(math.Ceil(1.5*k)))
 	}
-	for w := 1; w <= top; w++ {
+	for _, w := range reportWorkers(top) { // every count, then 1% steps
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
 	}

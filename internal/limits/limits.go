@@ -14,3 +14,9 @@ const MaxTime = 1e12
 // as JSON. The planner's jobs.csv reader (planner.MinSize) and the
 // job-trace converters refuse what lies below it.
 const MinSize = 1e-6
+
+// MaxCount bounds a worker or shard count in the trace files (steps.csv,
+// throughput.csv) and on predict's command line: no job has a million
+// workers, and a figure that draws a fitted curve past the data walks the
+// counts (a table of 1e8 workers made fit --plot run for hours).
+const MaxCount = 1_000_000
