@@ -99,6 +99,22 @@ func runValidate(c *cli.Context) error {
 	if err := validateNotInput(out, dataDir, append(slices.Clone(asyncPaths), otherAsync...)); err != nil {
 		return err
 	}
+	// a folder without the datasets (one level off, or SGDPLAN_DATA
+	// wrong) gave a page of the project's async traces alone, exit 0,
+	// over docs/validation.md by default; with --async the traces named
+	// are what is asked, and a warning says what is not there
+	var absent []string
+	for _, ds := range protocolDatasets {
+		if _, err := os.Stat(filepath.Join(dataDir, ds)); err != nil {
+			absent = append(absent, ds)
+		}
+	}
+	if len(absent) == len(protocolDatasets) && !c.IsSet("async") {
+		return badInput(fmt.Errorf("validate: --data %s: none of the public datasets is there (want the folder that holds %s, ...: ../shared/data, see its INDEX.md; or name traces with --async to score them alone); nothing written", dataDir, strings.Join(protocolDatasets[:2], "/, ")+"/"))
+	}
+	if len(absent) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: validate: --data %s lacks %s: not scored (the page says so)\n", dataDir, strings.Join(absent, ", "))
+	}
 	rep, err := validateAll(dataDir, asyncPaths, otherAsync)
 	if err != nil {
 		return err
