@@ -559,6 +559,8 @@ pre { padding: 0.6em; overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.6em 0; }
 th, td { padding: 0.3em 0.8em; border-bottom: 1px solid #e4e4e4; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
+td { white-space: nowrap; } /* an interval "[2034, 2334]" on one line */
+table.params td:nth-child(5) { white-space: normal; }
 th { background: #f4f4f4; font-weight: 600; }
 tr.best td { font-weight: 700; background: #eef6fb; }
 .warn { background: #fff6e0; border-left: 4px solid #E69F00; padding: 0.5em 0.8em; }
