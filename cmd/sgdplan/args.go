@@ -13,7 +13,7 @@ import (
 func noArgs(cmd string, c *cli.Context) error {
 	args, err := interspersed(c)
 	if err != nil {
-		return badInput(fmt.Errorf("%s: %v", cmd, err))
+		return interspersedError(c, cmd, err)
 	}
 	if len(args) > 0 {
 		more := ""

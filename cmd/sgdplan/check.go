@@ -85,7 +85,7 @@ Examples:
 func runCheck(c *cli.Context) error {
 	args, err := interspersed(c)
 	if err != nil {
-		return badInput(fmt.Errorf("check: %v", err))
+		return interspersedError(c, "check", err)
 	}
 	if len(args) > 1 {
 		return badInput(fmt.Errorf("check: one manifest at most, got %d", len(args)))

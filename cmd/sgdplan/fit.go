@@ -66,7 +66,7 @@ Examples:
 func runFit(c *cli.Context) error {
 	args, err := interspersed(c)
 	if err != nil {
-		return badInput(fmt.Errorf("fit: %v", err))
+		return interspersedError(c, "fit", err)
 	}
 	if len(args) == 0 {
 		return badInput(errors.New("fit: no trace given (usage: sgdplan fit PATH... [--out model.json])"))
@@ -921,6 +921,16 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 	return w.err
 }
 
+// interspersedError is the error of interspersed(c) for command cmd: a
+// flag value that does not parse says what the flag wants (flagValueError,
+// which names the command), any other names cmd.
+func interspersedError(c *cli.Context, cmd string, err error) error {
+	if fe := flagValueError(c, err); fe != err {
+		return badInput(fe)
+	}
+	return badInput(fmt.Errorf("%s: %v", cmd, err))
+}
+
 // interspersed returns the positional arguments of c, setting the flags
 // that follow them (urfave/cli stops at the first positional argument, but
 // users write "sgdplan fit DIR --out m.json").
@@ -964,7 +974,9 @@ func interspersed(c *cli.Context) ([]string, error) {
 			}
 		}
 		if err := c.Set(name, val); err != nil {
-			return nil, fmt.Errorf("invalid value %q for flag %s: %v", val, a, err)
+			// the flag package's words (one dash), which flagValueError
+			// reads to say what the flag wants
+			return nil, fmt.Errorf("invalid value %q for flag -%s: %v", val, name, err)
 		}
 	}
 	return pos, nil

@@ -163,6 +163,10 @@ func flagValueError(c *cli.Context, err error) error {
 		switch _, isFloat := f.(*cli.Float64Flag); {
 		case isIntFlag(f):
 			want = strings.TrimPrefix(wantDecimal, "want ")
+			if isUintFlag(f) && strings.HasPrefix(m[1], "-") {
+				// a decimal, but below 0 ("-5" is decimal digits)
+				want = "a whole number >= 0"
+			}
 		case isFloat:
 			want = "a number"
 		default:
@@ -247,6 +251,15 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 }
 
 // isIntFlag reports whether f takes a whole number.
+// isUintFlag reports whether f takes a whole number >= 0 only.
+func isUintFlag(f cli.Flag) bool {
+	switch f.(type) {
+	case *cli.UintFlag, *cli.Uint64Flag:
+		return true
+	}
+	return false
+}
+
 func isIntFlag(f cli.Flag) bool {
 	switch f.(type) {
 	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
