@@ -510,6 +510,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 	var warns []error
 	err = t.each(func() error {
 		var err error
+		// a row not kept is read and checked all the same (garbage in
+		// it went through without a word), then left out
+		drop := false
 		if keep != "" {
 			k, err := t.integer(keep, 0)
 			if err != nil {
@@ -518,9 +521,7 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 			if k > 1 {
 				return t.errAt(keep, "column %s: expected 0 or 1, got %d", keep, k)
 			}
-			if k == 0 {
-				return nil
-			}
+			drop = k == 0
 		}
 		r := newThroughput()
 		gpu, job := t.str("gpu_type"), t.str("job_type")
@@ -549,7 +550,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 		}
 		v, skip, err := t.measured("isolated_steps_per_sec", "steps/s", "read as not measured")
 		if err != nil || skip != nil {
-			warns = appendNonNil(warns, skip)
+			if !drop {
+				warns = appendNonNil(warns, skip)
+			}
 			return err
 		}
 		// Gavel's steps/s of a multi-GPU job is the sum of its workers'
@@ -567,7 +570,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 		r.Mode = "allreduce"
 		r.Model = job + "/" + gpu
 		r.Run = fmt.Sprintf("gpus=%d", r.Workers)
-		out = append(out, r)
+		if !drop {
+			out = append(out, r)
+		}
 		return nil
 	})
 	if err != nil {

@@ -277,6 +277,15 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"shockwave bad flag", "shockwave-nsdi23", map[string]string{
 			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,1,3,2\n",
 		}, "tacc_throughputs_isolated.csv:2:19: column differs_from_gavel_physical_cluster_throughputs: expected 0 or 1, got 2"},
+		// a row the converter leaves out (differs_from_gavel... 0) is still
+		// checked: garbage in it went through, exit 0. "v100,1,A,A,16,1,"
+		// is 16 bytes: the rate starts at 17.
+		{"shockwave garbage in a row left out", "shockwave-nsdi23", map[string]string{
+			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,1,3,1\nv100,1,A,A,16,1,banana,0\n",
+		}, "tacc_throughputs_isolated.csv:3:17: column isolated_steps_per_sec: expected a finite number"},
+		{"shockwave negative in a row left out", "shockwave-nsdi23", map[string]string{
+			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,1,3,1\nv100,1,A,A,16,1,-5,0\n",
+		}, "tacc_throughputs_isolated.csv:3:17: column isolated_steps_per_sec: expected steps/s >= 0"},
 		{"shockwave no flag", "shockwave-nsdi23", map[string]string{
 			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nv100,1,A,A,16,1,3\n",
 		}, "differs_from_gavel_physical_cluster_throughputs"},
