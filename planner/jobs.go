@@ -298,6 +298,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		if id == "" {
 			return nil, nil, fieldErr("job", "job: empty job name")
 		}
+		if f := words.NameFault(id); f != "" {
+			return nil, nil, fieldErr("job", "job: %q %s", id, f)
+		}
 		if first, dup := seen[id]; dup {
 			return nil, nil, fieldErr("job", "job: %q already defined on line %d", id, first)
 		}

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // The streaming readers of the five canonical files. Each reads its file by
@@ -157,7 +159,7 @@ func stepColumns(h *header) (*stepCols, error) {
 // *rowFault. The run name aliases r's fields: check interns it.
 func (c *stepCols) parse(r *row) (Step, error) {
 	s := Step{
-		Run:       r.key(c.run, true),
+		Run:       r.name(c.run, true),
 		Workers:   int(r.integer(c.workers, true, stepInts.workers)),
 		PS:        int(r.integer(c.ps, true, stepInts.ps)),
 		Batch:     int(r.integer(c.batch, true, stepInts.batch)),
@@ -323,7 +325,7 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 			prior := x.addUpdates(file, seen)
 			return func(r *row) error {
 				u := Update{
-					Run:       r.key(c.run, true),
+					Run:       r.name(c.run, true),
 					Shard:     int(r.integer(c.shard, true, updateInts.shard)),
 					Worker:    int(r.integer(c.worker, true, updateInts.worker)),
 					Time:      r.clock(c.time, true),
@@ -421,7 +423,7 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 			seen := runsSeen{}
 			return func(r *row) error {
 				ri := RunInfo{
-					Run:        r.str(c.run, true),
+					Run:        strings.Clone(r.name(c.run, true)),
 					Model:      r.str(c.model, false),
 					Mode:       r.mode(c.mode),
 					ParamBytes: r.integer(c.paramBytes, false, runInts.paramBytes),
@@ -493,7 +495,7 @@ func ReadEvals(r io.Reader, file string, fn func(Eval) error) (warnings []error,
 			seen := evalsSeen{}
 			return func(r *row) error {
 				e := Eval{
-					Run:      r.key(c.run, true),
+					Run:      r.name(c.run, true),
 					Time:     r.clock(c.time, false),
 					Updates:  r.integer(c.updates, false, evalInts.updates),
 					Loss:     r.number(c.loss, false, lossWhat),
@@ -617,7 +619,7 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					Mode:        r.mode(c.mode),
 					Nodes:       int(r.integer(c.nodes, false, throughputInts.nodes)),
 					Model:       r.str(c.model, false),
-					Run:         r.str(c.run, false),
+					Run:         strings.Clone(r.name(c.run, false)),
 					Repeats:     int(r.integer(c.repeats, false, throughputInts.repeats)),
 					Std:         r.std(c.std),
 					at:          throughputAt(file, r.c, c.mode),
@@ -810,6 +812,16 @@ func (r *row) key(col int, required bool) string {
 	s := r.field(col)
 	if s == "" && required && col >= 0 {
 		r.fail(col, "%s: %s", r.h.names[col], missingMsg)
+	}
+	return s
+}
+
+// name is key for a name column (run): text that is no name (not UTF-8,
+// a control character: words.NameFault) is a fault at its column.
+func (r *row) name(col int, required bool) string {
+	s := r.key(col, required)
+	if f := words.NameFault(s); f != "" {
+		r.fail(col, "%s: %q %s", r.h.names[col], s, f)
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package traces
 import (
 	"bufio"
 	"fmt"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"io"
 	"math"
 	"os"
@@ -392,6 +393,23 @@ func textCol[T any](name string, required bool, get func(*T) string) column[T] {
 	}
 }
 
+// nameCol is a text column of names (run): textCol, and a name the
+// reader refuses (words.NameFault) is refused too.
+func nameCol[T any](name string, required bool, get func(*T) string) column[T] {
+	c := textCol(name, required, get)
+	c.check = func(r *T) string {
+		s := get(r)
+		if f := textFault(s, required); f != "" {
+			return f
+		}
+		if f := words.NameFault(s); f != "" {
+			return quoteCut(s, 64) + " " + f
+		}
+		return ""
+	}
+	return c
+}
+
 // textFault is the fault of a text that would not read back as it is. The
 // reader's trimming is trimField, shared; the CR LF is the CSV layer's
 // (csvReader.readLine cuts a line's LF or CR LF, and readQuoted joins the
@@ -435,7 +453,7 @@ func modeCol[T any](get func(*T) string) column[T] {
 var stepsFile = fileSpec[Step]{
 	name: "steps.csv",
 	cols: []column[Step]{
-		textCol("run", true, func(s *Step) string { return s.Run }),
+		nameCol("run", true, func(s *Step) string { return s.Run }),
 		intCol("workers", true, stepInts.workers, func(s *Step) int64 { return int64(s.Workers) }),
 		intCol("ps", true, stepInts.ps, func(s *Step) int64 { return int64(s.PS) }),
 		intCol("batch", true, stepInts.batch, func(s *Step) int64 { return int64(s.Batch) }),
@@ -472,7 +490,7 @@ var stepsFile = fileSpec[Step]{
 var updatesFile = fileSpec[Update]{
 	name: "updates.csv",
 	cols: []column[Update]{
-		textCol("run", true, func(u *Update) string { return u.Run }),
+		nameCol("run", true, func(u *Update) string { return u.Run }),
 		intCol("shard", true, updateInts.shard, func(u *Update) int64 { return int64(u.Shard) }),
 		intCol("worker", true, updateInts.worker, func(u *Update) int64 { return int64(u.Worker) }),
 		floatCol("time", true, clockKind, secondsWhat, func(u *Update) float64 { return u.Time }),
@@ -504,7 +522,7 @@ var updatesFile = fileSpec[Update]{
 var runsFile = fileSpec[RunInfo]{
 	name: "runs.csv",
 	cols: []column[RunInfo]{
-		textCol("run", true, func(r *RunInfo) string { return r.Run }),
+		nameCol("run", true, func(r *RunInfo) string { return r.Run }),
 		textCol("model", false, func(r *RunInfo) string { return r.Model }),
 		modeCol(func(r *RunInfo) string { return r.Mode }),
 		intCol("param_bytes", false, runInts.paramBytes, func(r *RunInfo) int64 { return r.ParamBytes }),
@@ -533,7 +551,7 @@ var runsFile = fileSpec[RunInfo]{
 var evalsFile = fileSpec[Eval]{
 	name: "evals.csv",
 	cols: []column[Eval]{
-		textCol("run", true, func(e *Eval) string { return e.Run }),
+		nameCol("run", true, func(e *Eval) string { return e.Run }),
 		floatCol("time", false, clockKind, secondsWhat, func(e *Eval) float64 { return e.Time }),
 		intCol("updates", false, evalInts.updates, func(e *Eval) int64 { return e.Updates }),
 		floatCol("loss", false, numberKind, lossWhat, func(e *Eval) float64 { return e.Loss }),
@@ -563,7 +581,7 @@ var throughputFile = fileSpec[Throughput]{
 		modeCol(func(t *Throughput) string { return t.Mode }),
 		intCol("nodes", false, throughputInts.nodes, func(t *Throughput) int64 { return int64(t.Nodes) }),
 		textCol("model", false, func(t *Throughput) string { return t.Model }),
-		textCol("run", false, func(t *Throughput) string { return t.Run }),
+		nameCol("run", false, func(t *Throughput) string { return t.Run }),
 		intCol("repeats", false, throughputInts.repeats, func(t *Throughput) int64 { return int64(t.Repeats) }),
 		floatCol("std", false, stdKind, stdWhat, func(t *Throughput) float64 { return t.Std }),
 	},

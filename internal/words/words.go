@@ -2,9 +2,12 @@
 package words
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Count writes n with what, plural unless n is 1: "1 job", "0 jobs",
@@ -36,4 +39,32 @@ func join(s []string, last string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + last + s[len(s)-1]
+}
+
+// NameFault says what is wrong with s as a name (a run's, a job's): not
+// valid UTF-8 (it went into model.json as U+FFFD, another name), or a
+// control character other than the tab, LF and CR a quoted CSV field may
+// hold and read back (NUL, ESC, DEL, the C1 controls); "" when s is fine.
+func NameFault(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ { // the common case, per row of a trace
+		if b := s[i]; b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f {
+			ascii = false
+			break
+		} else if b >= 0x80 {
+			ascii = false
+		}
+	}
+	if ascii {
+		return ""
+	}
+	if !utf8.ValidString(s) {
+		return "is not valid UTF-8 (expected a name in UTF-8 text)"
+	}
+	for i, r := range s {
+		if unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			return fmt.Sprintf("holds the control character %U at byte %d (expected a name without control characters; a tab or a line break in a quoted field is read)", r, i+1)
+		}
+	}
+	return ""
 }
