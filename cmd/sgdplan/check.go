@@ -241,6 +241,10 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
+	if note := strongScalingPriorNote(m, workers); note != "" {
+		out.Notes = append(out.Notes, note)
+		lines = append(lines, note)
+	}
 	if rivals, line := rivalVerdicts(m, workers, ps, v.word); line != "" {
 		out.Rivals = rivals
 		lines = append(lines, line)
@@ -294,6 +298,28 @@ func runCheck(c *cli.Context) error {
 		return withCode(v.code, nil)
 	}
 	return nil
+}
+
+// strongScalingPriorNote says, under strong scaling (one global batch
+// split among the workers), that the verdict compares worker counts at
+// per-worker batches whose effect on the step time rests on parameters the
+// form's prior set, not the data (one batch measured): a "past saturation"
+// from the compute not shrinking with the batch is the prior's ("" when
+// the batch is the data's at every count up to n, or nothing is set so).
+func strongScalingPriorNote(m *fit.Model, n int) string {
+	if !(m.Reference.GlobalBatch > 0) || m.BatchRangeWarning([]model.Config{{Workers: 1}, {Workers: n}}) == "" {
+		return ""
+	}
+	var set []string
+	for _, p := range m.Parameters {
+		if p.Prior {
+			set = append(set, fmt.Sprintf("%s = %.4g", p.Name, p.Value))
+		}
+	}
+	if len(set) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("under the global batch of %.4g samples a worker's batch shrinks with the workers, to batches the data do not hold, and how the step time follows it rests on %s, set by the form's prior, not by the data: so does this verdict", m.Reference.GlobalBatch, strings.Join(set, ", "))
 }
 
 // stalenessUnknownText says an async model's staleness cost was not
