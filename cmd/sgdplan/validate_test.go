@@ -591,12 +591,16 @@ func TestValidateDefaultAsyncFromAnyFolder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fits the async traces (about 10 s)")
 	}
+	// one small dataset (the repository's excerpt): a data folder with
+	// none is refused (TestValidateNoDatasets)
+	tfcnn, err := filepath.Abs(filepath.Join("..", "..", "testdata", "public", "tf-cnn-benchmarks-2017", "tf_cnn_benchmarks_may2017.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	t.Chdir(dir) // no testdata/ here
 	data := filepath.Join(dir, "data")
-	if err := os.Mkdir(data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyTestFiles(t, filepath.Join(data, "tf-cnn-benchmarks-2017"), tfcnn)
 	_, md := validatePage(t, filepath.Join(dir, "v.md"), "--data", data)
 	for _, want := range []string{
 		"| async traces | 4 |", "## async traces", "## other async traces",
