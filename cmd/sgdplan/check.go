@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -272,27 +273,30 @@ func runCheck(c *cli.Context) error {
 		}
 	}
 	// a verdict that could not be printed is no verdict: the write's
-	// error (exit 1) comes before its code
-	stdout := &stickyWriter{w: c.App.Writer}
+	// error (exit 1) comes before its code. The answer goes out in one
+	// write: in four, "check ... | head -1" died of SIGPIPE (exit 141)
+	// or gave its verdict, as the reader's exit raced the later writes.
+	var buf bytes.Buffer
 	if format == "json" {
 		b, err := json.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
-		fmt.Fprintf(stdout, "%s\n", b)
+		fmt.Fprintf(&buf, "%s\n", b)
 	} else {
-		fmt.Fprintf(stdout, "%s: %s\n", v.word, v.reason)
-		fmt.Fprintf(stdout, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
+		fmt.Fprintf(&buf, "%s: %s\n", v.word, v.reason)
+		fmt.Fprintf(&buf, "at %s, %d ps: %.4g steps/s [%.4g, %.4g], speedup %.4g, efficiency %.4g\n",
 			workersWord(workers), ps, v.pred.StepsPerS.Value, v.pred.StepsPerS.Lo, v.pred.StepsPerS.Hi, v.pred.Speedup.Value, v.pred.Efficiency.Value)
 		for _, l := range lines {
-			fmt.Fprintln(stdout, l)
+			fmt.Fprintln(&buf, l)
 		}
 	}
+	_, werr := c.App.Writer.Write(buf.Bytes())
 	for _, w := range out.Warnings[len(early):] { // the early ones are said
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if stdout.err != nil {
-		return stdout.err
+	if werr != nil {
+		return werr
 	}
 	if v.code != exitOK {
 		return withCode(v.code, nil)
