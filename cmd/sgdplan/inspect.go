@@ -532,18 +532,21 @@ type jsonMoments struct {
 }
 
 type jsonSummary struct {
-	Run           string      `json:"run"`
-	Workers       *int        `json:"workers"` // null: no step rows give it
-	PS            *int        `json:"ps"`
-	Batch         *int        `json:"batch"`
-	Mode          *string     `json:"mode"` // null: unknown (knownMode)
-	Model         string      `json:"model,omitempty"`
-	Steps         int64       `json:"steps"`
+	Run     string  `json:"run"`
+	Workers *int    `json:"workers"` // null: no step rows give it
+	PS      *int    `json:"ps"`
+	Batch   *int    `json:"batch"`
+	Mode    *string `json:"mode"` // null: unknown (knownMode)
+	Model   string  `json:"model,omitempty"`
+	// Iterations and WindowIterations count steps.csv's rows, a worker's
+	// iteration each (named "steps" and "window_steps" until 2026-12-06,
+	// where a 2-worker sync run of 20 steps gave 40)
+	Steps         int64       `json:"iterations"`
 	Start         num         `json:"start_s"`
 	End           num         `json:"end_s"`
 	WindowStart   num         `json:"window_start_s"`
 	WindowEnd     num         `json:"window_end_s"`
-	WindowSteps   int64       `json:"window_steps"`
+	WindowSteps   int64       `json:"window_iterations"`
 	UpdatesPerS   num         `json:"updates_per_s"`
 	UpdatesPerSLo num         `json:"updates_per_s_lo"`
 	UpdatesPerSHi num         `json:"updates_per_s_hi"`
@@ -628,7 +631,7 @@ func inspectJSON(w io.Writer, sums []traces.RunSummary) error {
 }
 
 // csvHeader lists the columns of inspect --format csv (units in the names).
-var csvHeader = strings.Split("run,workers,ps,batch,mode,model,steps,start_s,end_s,window_start_s,window_end_s,window_steps,"+
+var csvHeader = strings.Split("run,workers,ps,batch,mode,model,iterations,start_s,end_s,window_start_s,window_end_s,window_iterations,"+
 	"updates_per_s,updates_per_s_lo,updates_per_s_hi,samples_per_s,"+
 	"pull_mean_s,pull_var_s2,pull_scv,compute_mean_s,compute_var_s2,compute_scv,push_mean_s,push_var_s2,push_scv,"+
 	"iteration_mean_s,iteration_var_s2,iteration_scv,"+

@@ -59,7 +59,7 @@ func TestInspectNumbers(t *testing.T) {
 		Run         string
 		Mode        string
 		Model       string
-		WindowSteps int64    `json:"window_steps"`
+		WindowSteps int64    `json:"window_iterations"`
 		UpdatesPerS *float64 `json:"updates_per_s"`
 		SamplesPerS *float64 `json:"samples_per_s"`
 		Warnings    []string
@@ -105,9 +105,9 @@ func TestInspectWindowTooShort(t *testing.T) {
 			if recs[1][i] != "" {
 				t.Errorf("csv %s = %q, want empty (unknown)", col, recs[1][i])
 			}
-		case "window_steps":
+		case "window_iterations":
 			if recs[1][i] != "3" {
-				t.Errorf("csv window_steps = %q, want 3", recs[1][i])
+				t.Errorf("csv window_iterations = %q, want 3", recs[1][i])
 			}
 		}
 	}
