@@ -590,7 +590,7 @@ func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
 	_, _, staleEnds := m.StalenessPerWorkerEnds()
 	for i, em := range models {
 		w := verdict(em, n, p).word
-		end := checkEnd{Value: vals[i], Verdict: w}
+		end := checkEnd{Law: strings.ReplaceAll(name, " ", "_"), Value: vals[i], Verdict: w}
 		part := fmt.Sprintf("%s %.3g %s", name, vals[i], w)
 		if staleEnds {
 			// the staleness at the same end (the cost rises with both)
@@ -621,6 +621,11 @@ func efficiencyVerdicts(m *fit.Model, n, p int) ([]checkEnd, string) {
 
 // checkEnd is the verdict at one end of the efficiency law's interval.
 type checkEnd struct {
+	// Law names what Value is: "lambda" (the staleness cost, an async
+	// model's) or "noise_scale" (the batch law's gradient noise scale, in
+	// samples): a script read a noise scale of 3178 as the ends of the
+	// efficiency beside it.
+	Law     string  `json:"law"`
 	Value   float64 `json:"value"`
 	Verdict string  `json:"verdict"`
 	// StalenessPerWorker is the per-worker staleness taken with lambda at

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -35,5 +36,26 @@ func TestCheckStrongScalingPriorNote(t *testing.T) {
 	}
 	if _, stdout, _ = runCmd(t, "check", "--model", m, "--workers", "8"); strings.Contains(stdout, "set by the form's prior") {
 		t.Errorf("check at the model's batch: a prior note:\n%s", stdout)
+	}
+}
+
+// A synchronous batch-law model's efficiency_ends are the noise scale's
+// ends, in samples, and say so (law "noise_scale"): they sat unnamed
+// beside the efficiency (speedup / N), whose ends they are not.
+func TestCheckEfficiencyEndsNameTheLaw(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "gns.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--bootstrap", "20", "--out", m); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	g := readModelDoc(t, m)["efficiency"].(map[string]any)["gns"].(map[string]any)
+	code, stdout, stderr := runCmd(t, "check", "--model", m, "--workers", "64", "--format", "json")
+	var out checkJSON
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("check exit %d: %v: %s", code, err, stderr)
+	}
+	if len(out.EfficiencyEnds) != 2 || out.EfficiencyEnds[0].Law != "noise_scale" || out.EfficiencyEnds[1].Law != "noise_scale" ||
+		out.EfficiencyEnds[0].Value != g["noise_batch_lo"] || out.EfficiencyEnds[1].Value != g["noise_batch_hi"] {
+		t.Errorf("efficiency_ends %+v: want law noise_scale at the model's noise_batch_lo %v and _hi %v", out.EfficiencyEnds, g["noise_batch_lo"], g["noise_batch_hi"])
 	}
 }

@@ -436,7 +436,7 @@ func TestCheckEfficiencyEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := m.Efficiency
-	if len(out.EfficiencyEnds) != 2 || out.EfficiencyEnds[0].Value != e.LambdaLo || out.EfficiencyEnds[1].Value != e.LambdaHi {
+	if len(out.EfficiencyEnds) != 2 || out.EfficiencyEnds[0].Value != e.LambdaLo || out.EfficiencyEnds[1].Value != e.LambdaHi || out.EfficiencyEnds[0].Law != "lambda" {
 		t.Fatalf("efficiency_ends %+v, want lambda's ends %g and %g", out.EfficiencyEnds, e.LambdaLo, e.LambdaHi)
 	}
 	if out.Verdict != "fail" || out.BootstrapShares["fail"] != 1 || out.EfficiencyEnds[0].Verdict == "fail" {
