@@ -316,7 +316,7 @@ func strongScalingPriorNote(m *fit.Model, n int) string {
 	}
 	var set []string
 	for _, p := range m.Parameters {
-		if p.Prior {
+		if p.Prior && batchParams[p.Name] {
 			set = append(set, fmt.Sprintf("%s = %.4g", p.Name, p.Value))
 		}
 	}
@@ -325,6 +325,13 @@ func strongScalingPriorNote(m *fit.Model, n int) string {
 	}
 	return fmt.Sprintf("under the global batch of %.4g samples a worker's batch shrinks with the workers, to batches the data do not hold, and how the step time follows it rests on %s, set by the form's prior, not by the data: so does this verdict", m.Reference.GlobalBatch, strings.Join(set, ", "))
 }
+
+// batchParams are the families' parameters of the step time's cost per
+// sample, the one a batch changes: mva's z1, the Optimus forms'
+// compute_per_sample, Ernest's and Amdahl's per_sample, Pollux's alpha_c and beta_c (one batch splits them by the prior)
+// (a prior-set network parameter, Pollux's alpha_n, has nothing to do
+// with the batch).
+var batchParams = map[string]bool{"z1": true, "compute_per_sample": true, "per_sample": true, "alpha_c": true, "beta_c": true}
 
 // stalenessUnknownText says an async model's staleness cost was not
 // measured: predict's and check's warnings begin with it.
@@ -442,7 +449,10 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			}
 			// a shard helps the speed; fewer workers may help the time to
 			// target more, and the advice alone would hide it
-			if k := argmax(sp, from, n); varies && sp(n) < sp(k)*(1-flatTol) {
+			if !varies {
+				return v // (sp would walk every count for nothing)
+			}
+			if k := argmax(sp, from, n); sp(n) < sp(k)*(1-flatTol) {
 				v.reason += fmt.Sprintf("; and past the best time to target with %s: %s take %s longer to the target than %s, the fastest", words.Count(p, "shard"), workersWord(n), pctText(100*(sp(k)/sp(n)-1)), workersWord(k))
 			}
 			return v

@@ -37,6 +37,26 @@ func TestCheckStrongScalingPriorNote(t *testing.T) {
 	if _, stdout, _ = runCmd(t, "check", "--model", m, "--workers", "8"); strings.Contains(stdout, "set by the form's prior") {
 		t.Errorf("check at the model's batch: a prior note:\n%s", stdout)
 	}
+	// a Pollux fit on two global batches measures the batch's effect; its
+	// prior sets the network between machines (alpha_n, beta_n), which the
+	// note named as what the batch's effect rests on
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,global_batch,steps_per_s,mode,nodes\n1,0,128,7.24638,allreduce,1\n2,0,128,10.6383,allreduce,1\n4,0,128,15.1515,allreduce,1\n1,0,256,3.7594,allreduce,1\n2,0,256,6.32911,allreduce,1\n4,0,256,10.2041,allreduce,1\n")
+	px := filepath.Join(dir, "px.json")
+	if code, _, stderr := runCmd(t, "fit", dir, "--family", "pollux", "--bootstrap", "20", "--out", px); code != 0 {
+		t.Fatalf("fit pollux: %s", stderr)
+	}
+	net := false
+	for _, p := range readModelDoc(t, px)["parameters"].([]any) {
+		q := p.(map[string]any)
+		net = net || q["set_by_prior"] == true && strings.HasSuffix(q["name"].(string), "_n")
+	}
+	if !net {
+		t.Fatalf("the pollux fit's prior sets no network parameter: the case under test is gone")
+	}
+	if _, stdout, _ = runCmd(t, "check", "--model", px, "--workers", "16"); strings.Contains(stdout, "set by the form's prior") {
+		t.Errorf("pollux on two batches: a prior note naming network parameters:\n%s", stdout)
+	}
 }
 
 // A synchronous batch-law model's efficiency_ends are the noise scale's
