@@ -377,7 +377,6 @@ func roundSig(v float64, n int) float64 {
 	return r
 }
 
-// interval formats [lo, hi], or "" when unknown.
 // rangeCell is interval for the fields whose zero value means none
 // (PolicyRow's ranges past the mean flow's, which older callers leave
 // unset).
@@ -388,6 +387,7 @@ func rangeCell(lo, hi float64) string {
 	return interval(lo, hi)
 }
 
+// interval formats [lo, hi], or "" when unknown.
 func interval(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return ""

@@ -317,6 +317,10 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 			return "", 0, err
 		}
 		name := t.str("job_id")
+		if f := words.NameFault(name); f != "" {
+			// plan refuses such a name in the jobs.csv written
+			return "", 0, t.errAt("job_id", "column job_id: %q %s", name, f)
+		}
 		given := name == ""
 		if given {
 			name = fmt.Sprintf("itp-%d", t.line())
@@ -388,6 +392,9 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 	var warns []error
 	err = t.each(func() error {
 		jt := t.str("job_type")
+		if f := words.NameFault(jt); f != "" { // (in the job's name)
+			return t.errAt("job_type", "column job_type: %q %s", jt, f)
+		}
 		r, known := rate[jt]
 		if !known {
 			return t.errAt("job_type", "column job_type: %q has no 1-GPU V100 throughput in simulation_throughputs_isolated.csv", jt)
@@ -501,6 +508,9 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		var err error
 		j := newJob()
 		j.Name = t.str("job")
+		if f := words.NameFault(j.Name); f != "" {
+			return t.errAt("job", "column job: %q %s", j.Name, f)
+		}
 		j.Model = t.str("model")
 		if j.Size, err = t.positive("size"); err != nil {
 			return err

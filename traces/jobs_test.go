@@ -174,6 +174,9 @@ func TestLoadJobTraceMalformed(t *testing.T) {
 		{"text in number", "itp", "job_id,submission_time,duration,num_gpu\na,1,abc,1\n", "t.csv:2:5: column duration: expected a finite number, got \"abc\""},
 		{"negative duration", "itp", "job_id,submission_time,duration,num_gpu\na,1,-5,1\n", "t.csv:2:5: column duration: negative duration"},
 		{"zero gpus", "itp", "job_id,submission_time,duration,num_gpu\na,1,5,0\n", "t.csv:2:7: column num_gpu: expected an integer >= 1"},
+		// a name plan refuses in the jobs.csv convert writes
+		{"job_id control character", "itp", "job_id,submission_time,duration,num_gpu\nj\x1b1,0,100,2\n", `t.csv:2:1: column job_id: "j\x1b1" holds the control character U+001B`},
+		{"job_id not UTF-8", "itp", "job_id,submission_time,duration,num_gpu\nj\xe92,0,100,2\n", `t.csv:2:1: column job_id: "j\xe92" is not valid UTF-8`},
 		{"NaN arrival", "itp", "job_id,submission_time,duration,num_gpu\na,NaN,5,1\n", "t.csv:2:3: column submission_time: expected a finite number"},
 		{"bad timestamp", "philly-pollux", "timestamp,duration,num_gpus\n2017-13-01 00:00:00,5,1\n", "t.csv:2:1: column timestamp: expected a time like"},
 		{"bad quote", "philly-pollux", "timestamp,duration,num_gpus\n\"2017,5,1\n", "t.csv:2:"},

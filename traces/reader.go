@@ -424,7 +424,7 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 			return func(r *row) error {
 				ri := RunInfo{
 					Run:        strings.Clone(r.name(c.run, true)),
-					Model:      r.str(c.model, false),
+					Model:      strings.Clone(r.name(c.model, false)),
 					Mode:       r.mode(c.mode),
 					ParamBytes: r.integer(c.paramBytes, false, runInts.paramBytes),
 					Nodes:      int(r.integer(c.nodes, false, runInts.nodes)),
@@ -618,7 +618,7 @@ func ReadThroughput(r io.Reader, file string, fn func(Throughput) error) (warnin
 					SamplesPerS: r.rate(c.samples, samplesWhat),
 					Mode:        r.mode(c.mode),
 					Nodes:       int(r.integer(c.nodes, false, throughputInts.nodes)),
-					Model:       r.str(c.model, false),
+					Model:       strings.Clone(r.name(c.model, false)),
 					Run:         strings.Clone(r.name(c.run, false)),
 					Repeats:     int(r.integer(c.repeats, false, throughputInts.repeats)),
 					Std:         r.std(c.std),
@@ -816,7 +816,7 @@ func (r *row) key(col int, required bool) string {
 	return s
 }
 
-// name is key for a name column (run): text that is no name (not UTF-8,
+// name is key for a name column (run, model): text that is no name (not UTF-8,
 // a control character: words.NameFault) is a fault at its column.
 func (r *row) name(col int, required bool) string {
 	s := r.key(col, required)

@@ -3,7 +3,6 @@ package traces
 import (
 	"bufio"
 	"fmt"
-	"github.com/sgdplan/sgdplan/internal/words"
 	"io"
 	"math"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // The writers emit the canonical files of docs/trace-format.md. Required
@@ -393,7 +393,7 @@ func textCol[T any](name string, required bool, get func(*T) string) column[T] {
 	}
 }
 
-// nameCol is a text column of names (run): textCol, and a name the
+// nameCol is a text column of names (run, model): textCol, and a name the
 // reader refuses (words.NameFault) is refused too.
 func nameCol[T any](name string, required bool, get func(*T) string) column[T] {
 	c := textCol(name, required, get)
@@ -523,7 +523,7 @@ var runsFile = fileSpec[RunInfo]{
 	name: "runs.csv",
 	cols: []column[RunInfo]{
 		nameCol("run", true, func(r *RunInfo) string { return r.Run }),
-		textCol("model", false, func(r *RunInfo) string { return r.Model }),
+		nameCol("model", false, func(r *RunInfo) string { return r.Model }),
 		modeCol(func(r *RunInfo) string { return r.Mode }),
 		intCol("param_bytes", false, runInts.paramBytes, func(r *RunInfo) int64 { return r.ParamBytes }),
 		intCol("nodes", false, runInts.nodes, func(r *RunInfo) int64 { return int64(r.Nodes) }),
@@ -580,7 +580,7 @@ var throughputFile = fileSpec[Throughput]{
 		floatCol("samples_per_s", false, rateKind, samplesWhat, func(t *Throughput) float64 { return t.SamplesPerS }),
 		modeCol(func(t *Throughput) string { return t.Mode }),
 		intCol("nodes", false, throughputInts.nodes, func(t *Throughput) int64 { return int64(t.Nodes) }),
-		textCol("model", false, func(t *Throughput) string { return t.Model }),
+		nameCol("model", false, func(t *Throughput) string { return t.Model }),
 		nameCol("run", false, func(t *Throughput) string { return t.Run }),
 		intCol("repeats", false, throughputInts.repeats, func(t *Throughput) int64 { return int64(t.Repeats) }),
 		floatCol("std", false, stdKind, stdWhat, func(t *Throughput) float64 { return t.Std }),

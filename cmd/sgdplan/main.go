@@ -250,7 +250,6 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 	return nil
 }
 
-// isIntFlag reports whether f takes a whole number.
 // isUintFlag reports whether f takes a whole number >= 0 only.
 func isUintFlag(f cli.Flag) bool {
 	switch f.(type) {
@@ -260,6 +259,7 @@ func isUintFlag(f cli.Flag) bool {
 	return false
 }
 
+// isIntFlag reports whether f takes a whole number.
 func isIntFlag(f cli.Flag) bool {
 	switch f.(type) {
 	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:

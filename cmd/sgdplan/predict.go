@@ -564,9 +564,18 @@ func beyondShards(m *fit.Model, ps []int) string {
 	if len(beyond) == 0 {
 		return ""
 	}
+	slices.Sort(beyond)
+	beyond = slices.Compact(beyond)
 	what := fmt.Sprintf("%d PS shards is", beyond[0])
-	if len(beyond) > 1 { // the farthest, as the workers' warning names the bound
-		what = fmt.Sprintf("%d to %d PS shards are", slices.Min(beyond), slices.Max(beyond))
+	switch {
+	case len(beyond) > 4: // a span, as of --ps 1-64
+		what = fmt.Sprintf("%d to %d PS shards (%d counts) are", beyond[0], beyond[len(beyond)-1], len(beyond))
+	case len(beyond) > 1: // each (it named the first alone: 3 of --ps 3,1000)
+		var cs []string
+		for _, p := range beyond {
+			cs = append(cs, strconv.Itoa(p))
+		}
+		what = words.And(cs) + " PS shards are"
 	}
 	return fmt.Sprintf("%s beyond the %d fitted: the prediction extrapolates the %s form in the shards (its interval widens with the distance, but the form itself may be wrong there)", what, most, m.Family)
 }

@@ -275,8 +275,11 @@ func TestPredictBeyondShards(t *testing.T) {
 	}
 	// several counts beyond: the warning spans them (it named the first
 	// alone, 3, for --ps 3,1000)
-	if _, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--ps", "1,1000,3"); !strings.Contains(stderr, "3 to 1000 PS shards are beyond the 2 fitted") {
-		t.Errorf("--ps 1,1000,3: want the span of the counts beyond:\n%s", stderr)
+	if _, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--ps", "1,1000,3"); !strings.Contains(stderr, "3 and 1000 PS shards are beyond the 2 fitted") {
+		t.Errorf("--ps 1,1000,3: want the counts beyond:\n%s", stderr)
+	}
+	if _, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "2", "--ps", "1-8"); !strings.Contains(stderr, "3 to 8 PS shards (6 counts) are beyond the 2 fitted") {
+		t.Errorf("--ps 1-8: want the span of the counts beyond:\n%s", stderr)
 	}
 	var rows []predictRow
 	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
