@@ -103,13 +103,14 @@ func runValidate(c *cli.Context) error {
 	// wrong) gave a page of the project's async traces alone, exit 0,
 	// over docs/validation.md by default; with --async the traces named
 	// are what is asked, and a warning says what is not there
-	var absent []string
-	for _, ds := range protocolDatasets {
-		if _, err := os.Stat(filepath.Join(dataDir, ds)); err != nil {
-			absent = append(absent, ds)
-		}
+	absent := absentDatasets(dataDir, protocolDatasets)
+	// the other datasets validate scores: a folder of those alone is
+	// scored, not refused
+	others := []string{mlperfDataset}
+	for _, h := range heldOutSets {
+		others = append(others, h.dataset)
 	}
-	if len(absent) == len(protocolDatasets) && !c.IsSet("async") {
+	if len(absent) == len(protocolDatasets) && len(absentDatasets(dataDir, others)) == len(others) && !c.IsSet("async") {
 		return badInput(fmt.Errorf("validate: --data %s: none of the public datasets is there (want the folder that holds %s, ...: ../shared/data, see its INDEX.md; or name traces with --async to score them alone); nothing written", dataDir, strings.Join(protocolDatasets[:2], "/, ")+"/"))
 	}
 	if len(absent) > 0 {
@@ -298,15 +299,26 @@ func validateNotInput(out, dataDir string, asyncPaths []asyncInput) error {
 	return notAnInput("validate", "out", out, []string{out, filepath.Join(filepath.Dir(out), validationImg)}, ins)
 }
 
+// absentDatasets lists the datasets of names that dataDir does not hold.
+func absentDatasets(dataDir string, names []string) []string {
+	var out []string
+	for _, ds := range names {
+		if _, err := os.Stat(filepath.Join(dataDir, ds)); err != nil {
+			out = append(out, ds)
+		}
+	}
+	return out
+}
+
 func validateAll(dataDir string, asyncPaths, otherAsync []asyncInput) (*validation, error) {
 	v := &validation{dataDir: dataDir}
 	ms := methodsFor()
 	for _, m := range ms {
 		v.methods = append(v.methods, m.Name)
 	}
+	v.absent = absentDatasets(dataDir, protocolDatasets)
 	for _, ds := range protocolDatasets {
-		if _, err := os.Stat(filepath.Join(dataDir, ds)); err != nil {
-			v.absent = append(v.absent, ds)
+		if slices.Contains(v.absent, ds) {
 			continue
 		}
 		rows, _, err := traces.LoadDataset(ds, dataDir)

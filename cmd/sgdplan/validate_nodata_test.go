@@ -28,4 +28,16 @@ func TestValidateNoDatasets(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, want) {
 		t.Errorf("--async: exit %d stderr %q, want 0 and %q", code, stderr, want)
 	}
+	// a folder of another dataset validate scores (mlperf-training here,
+	// empty) is scored, not refused
+	if testing.Short() {
+		return
+	}
+	ml := t.TempDir()
+	if err := os.Mkdir(filepath.Join(ml, "mlperf-training"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr = runCmd(t, "validate", "--data", ml, "--out", filepath.Join(ml, "v.md")); code != 0 {
+		t.Errorf("a folder with mlperf-training alone: exit %d: %s", code, stderr)
+	}
 }
