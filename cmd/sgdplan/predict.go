@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -59,6 +60,32 @@ Examples:
 	}
 }
 
+// MarshalJSON writes r as its fields say, with updates_to_target_hi and
+// time_to_target_s_hi null where the target may never be reached: a
+// script reading design.md's <field>_hi beside <field>_lo got no key
+// (KeyError) where the upper end is unbounded.
+func (r predictRow) MarshalJSON() ([]byte, error) {
+	type plain predictRow // (no MarshalJSON: no recursion)
+	b, err := json.Marshal(plain(r))
+	if err != nil || !r.TargetMaybeNever {
+		return b, err
+	}
+	for _, k := range []string{"updates_to_target", "time_to_target_s"} {
+		// after the _lo's number, which json writes without spaces
+		lo := []byte(`"` + k + `_lo":`)
+		i := bytes.Index(b, lo)
+		if i < 0 {
+			continue
+		}
+		j := i + len(lo)
+		for j < len(b) && b[j] != ',' && b[j] != '}' {
+			j++
+		}
+		b = slices.Insert(b, j, []byte(`,"`+k+`_hi":null`)...)
+	}
+	return b, nil
+}
+
 // predictRow is one (workers, ps) of predict's output.
 type predictRow struct {
 	Workers           int      `json:"workers"`
@@ -85,9 +112,10 @@ type predictRow struct {
 	TimeToTargetSLo   *float64 `json:"time_to_target_s_lo,omitempty"`
 	TimeToTargetSHi   *float64 `json:"time_to_target_s_hi,omitempty"`
 	// TargetMaybeNever: the upper ends of the updates and the time to
-	// target are unbounded (absent above): within the interval the loss
-	// curve's floor reaches the target, which may then never be reached
-	// (a file cannot hold +Inf; the table prints inf). Absent otherwise.
+	// target are unbounded (null above: MarshalJSON): within the interval
+	// the loss curve's floor reaches the target, which may then never be
+	// reached (a file cannot hold +Inf; the table prints inf). Absent
+	// otherwise.
 	TargetMaybeNever   bool `json:"target_may_never_be_reached,omitempty"`
 	BeyondFittedWorker bool `json:"extrapolated"` // workers outside those fitted, more shards, a link rate or (asked) a batch outside the fitted
 	// TargetBeyondData: the target loss lies below the lowest loss the

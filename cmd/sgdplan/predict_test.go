@@ -543,7 +543,7 @@ func TestPredictFitRMSLE(t *testing.T) {
 // staleness cost moves nothing, the interval has a width; a model without
 // either has none there and is warned of; where the samples' floors reach the
 // target often enough, the upper ends are unbounded: "inf" in the table
-// and the CSV, absent in JSON with target_may_never_be_reached, and a
+// and the CSV, null in JSON with target_may_never_be_reached, and a
 // warning (+Inf made predict refuse the model as "not all finite").
 func TestPredictUpdatesCurveUncertainty(t *testing.T) {
 	dir := t.TempDir()
@@ -610,6 +610,13 @@ func TestPredictUpdatesCurveUncertainty(t *testing.T) {
 	const warn = "have no upper end (inf): in 5% or more of the loss curve's bootstrap resamples its floor is at or above the target loss"
 	if r["target_may_never_be_reached"] != true || r["updates_to_target_hi"] != nil || r["time_to_target_s_hi"] != nil || r["updates_to_target"] != value || !strings.Contains(stderr, warn) {
 		t.Errorf("floors at the target: %v; %s", r, stderr)
+	}
+	// the keys are there, null (design.md's <field>_hi beside <field>_lo;
+	// they were left out, a KeyError for a script)
+	for _, k := range []string{"updates_to_target_hi", "time_to_target_s_hi"} {
+		if v, ok := r[k]; !ok || v != nil {
+			t.Errorf("%s: %v (present %v), want null", k, v, ok)
+		}
 	}
 	code, stdout, _ := runCmd(t, "predict", "--model", never, "--workers", "1")
 	if code != 0 || !regexp.MustCompile(`\[[0-9.e+]+, inf\]\s+\S+\s+\[[0-9.e+]+, inf\]`).MatchString(stdout) {
