@@ -328,9 +328,9 @@ func strongScalingPriorNote(m *fit.Model, n int) string {
 
 // batchParams are the families' parameters of the step time's cost per
 // sample, the one a batch changes: mva's z1, the Optimus forms'
-// compute_per_sample, Ernest's and Amdahl's per_sample, Pollux's alpha_c and beta_c (one batch splits them by the prior)
-// (a prior-set network parameter, Pollux's alpha_n, has nothing to do
-// with the batch).
+// compute_per_sample, Ernest's and Amdahl's per_sample, Pollux's alpha_c
+// and beta_c (one batch splits them by the prior). A prior-set network
+// parameter, Pollux's alpha_n, has nothing to do with the batch.
 var batchParams = map[string]bool{"z1": true, "compute_per_sample": true, "per_sample": true, "alpha_c": true, "beta_c": true}
 
 // stalenessUnknownText says an async model's staleness cost was not

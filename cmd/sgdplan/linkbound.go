@@ -7,17 +7,18 @@ import (
 	"github.com/sgdplan/sgdplan/internal/words"
 )
 
-// linkBound is the capacity of an asynchronous parameter-server job's
-// links, P B / S updates per second on P shards (each update moves the
-// model's S bytes through the P shards' links at B bytes/s each way), for
-// a model of a fitted form that does not model the links: every family
-// but mva, whose network holds the bound itself (fit.Model.Saturation).
-// ok is false where no bound applies: not async, mva, runs.csv without
-// param_bytes or bandwidth, or fitted data that themselves pass the bound
-// (then runs.csv's figures are not the links' capacity).
-func linkBound(m *fit.Model, ps int) (bound float64, ok bool) {
+// linkCapacity is the capacity of one shard's links in an asynchronous
+// parameter-server job, B / S updates per second (each update moves the
+// model's S bytes through every shard's link at B bytes/s each way: P
+// shards carry P B / S), for a model of a fitted form that does not model
+// the links: every family but mva, whose network holds the bound itself
+// (fit.Model.Saturation). ok is false where no bound applies: not async,
+// mva, runs.csv without param_bytes or bandwidth, or fitted data that
+// themselves pass the bound (then runs.csv's figures are not the links'
+// capacity).
+func linkCapacity(m *fit.Model) (perShard float64, ok bool) {
 	s, b := float64(m.Reference.ParamBytes), m.Reference.Bandwidth
-	if m.Family == "mva" || m.Mode != "async" || !(s > 0) || !(b > 0) || ps < 1 {
+	if m.Family == "mva" || m.Mode != "async" || !(s > 0) || !(b > 0) {
 		return 0, false
 	}
 	for _, d := range m.Data.Configurations {
@@ -29,17 +30,21 @@ func linkBound(m *fit.Model, ps int) (bound float64, ok bool) {
 			return 0, false
 		}
 	}
-	return float64(ps) * b / s, true
+	return b / s, true
 }
 
 // linkBoundWarning warns at the first of rows (workers, shards, steps/s
 // and its upper end) whose steps/s, or else whose upper end, is above the
-// links' capacity (linkBound); "" when none is.
+// links' capacity (linkCapacity times the row's shards); "" when none is.
 func linkBoundWarning(m *fit.Model, rows []predictRow) string {
+	perShard, ok := linkCapacity(m)
+	if !ok {
+		return ""
+	}
 	hiOnly := -1
 	for i, r := range rows {
-		bound, ok := linkBound(m, r.PS)
-		if !ok {
+		bound := float64(r.PS) * perShard
+		if r.PS < 1 {
 			continue
 		}
 		if r.StepsPerS > bound*(1+1e-9) {
@@ -51,8 +56,7 @@ func linkBoundWarning(m *fit.Model, rows []predictRow) string {
 	}
 	if hiOnly >= 0 {
 		r := rows[hiOnly]
-		bound, _ := linkBound(m, r.PS)
-		return linkBoundText(m, r, bound, fmt.Sprintf("gives an interval up to %.4g steps/s", r.StepsPerSHi))
+		return linkBoundText(m, r, float64(r.PS)*perShard, fmt.Sprintf("gives an interval up to %.4g steps/s", r.StepsPerSHi))
 	}
 	return ""
 }
