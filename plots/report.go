@@ -225,6 +225,54 @@ func (r Report) weighted() bool {
 	return slices.ContainsFunc(r.Policies, func(p PolicyRow) bool { return p.MeanWeightedFlow > 0 })
 }
 
+// bestPolicies returns the policies tied at the least mean flow time
+// (weighted when the jobs have weights; within a billionth: the same
+// plan), in the table's order, and that least value.
+func (r Report) bestPolicies() ([]string, float64) {
+	best := r.BestPolicy()
+	v := math.NaN()
+	for _, p := range r.Policies {
+		if p.Policy == best {
+			v = r.flowOf(p)
+		}
+	}
+	var tied []string
+	for _, p := range r.Policies {
+		if x := r.flowOf(p); math.Abs(x-v) <= 1e-9*math.Abs(v) {
+			tied = append(tied, p.Policy)
+		}
+	}
+	return tied, v
+}
+
+// flowOf is the flow time BestPolicy compares of p.
+func (r Report) flowOf(p PolicyRow) float64 {
+	if r.weighted() {
+		return p.MeanWeightedFlow
+	}
+	return p.MeanFlow
+}
+
+// bestNote follows the best policies' names: a tie said as one, and, when
+// the plan shown (r.Policy) is not among them, how much more its mean is
+// and how to see theirs (the demo named numeric best beside hesrpt's plan
+// alone).
+func (r Report) bestNote(tied []string, v float64) string {
+	note := ""
+	if len(tied) > 1 {
+		note = fmt.Sprintf(" (a tie, %s s)", num(v))
+	}
+	if r.Policy == "" || slices.Contains(tied, r.Policy) {
+		return note
+	}
+	for _, p := range r.Policies {
+		if p.Policy == r.Policy && v > 0 {
+			note += fmt.Sprintf("; the plan above is %s's, %.1f%% more (sgdplan report --policy %s shows %s's)", r.Policy, 100*(r.flowOf(p)/v-1), tied[0], tied[0])
+		}
+	}
+	return note
+}
+
 // bestWhat names what BestPolicy minimises.
 func (r Report) bestWhat() string {
 	if r.weighted() {
@@ -405,7 +453,8 @@ func (r Report) title() string {
 // view is what the templates see: every number already formatted.
 type view struct {
 	Title, Command, Model, Servers, Policy, Best string
-	BestWhat                                     string
+	BestWhat, BestNote                           string
+	bestSet                                      []string
 	ParamCols, JobCols, PolicyCols               []string
 	Warnings, Notes                              []string
 	Inputs                                       []Input
@@ -425,7 +474,10 @@ func (r Report) view() view {
 	v := view{
 		Title: r.title(), Command: r.Command, Model: r.Model, Policy: r.Policy,
 		Inputs: r.Inputs, Warnings: r.Warnings, Notes: r.Notes, Tables: r.Tables, Figures: r.Figures,
-		Best: r.BestPolicy(), BestWhat: r.bestWhat(),
+		BestWhat: r.bestWhat(),
+	}
+	if tied, best := r.bestPolicies(); len(tied) > 0 {
+		v.bestSet, v.Best, v.BestNote = tied, andList(tied), r.bestNote(tied, best)
 	}
 	if r.Servers > 0 {
 		v.Servers = serversText(r.Servers)
@@ -459,7 +511,7 @@ func (r Report) view() view {
 	if jobStart {
 		v.JobCols = append(v.JobCols, "workers at start (the plan)")
 	}
-	v.JobCols = append(v.JobCols, "predicted completion (s)")
+	v.JobCols = append(v.JobCols, "predicted completion (s from time 0)")
 	rangeLabel := cmp.Or(r.RangeLabel, "95% interval")
 	if jobCI {
 		v.JobCols = append(v.JobCols, rangeLabel)
@@ -529,7 +581,7 @@ func (r Report) view() view {
 				row = append(row, rangeCell(p.P99Lo, p.P99Hi))
 			}
 		}
-		v.Policies = append(v.Policies, policyView{Cells: row, Best: p.Policy == v.Best})
+		v.Policies = append(v.Policies, policyView{Cells: row, Best: slices.Contains(v.bestSet, p.Policy)})
 	}
 	return v
 }
@@ -593,7 +645,7 @@ table.params td:nth-child(4), table.params td:nth-child(5), table.params th:nth-
 <table><tr>{{range .PolicyCols}}<th>{{.}}</th>{{end}}</tr>
 {{range .Policies}}<tr{{if .Best}} class="best"{{end}}>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
-{{if .Best}}<p>{{.BestWhat}}: <strong>{{.Best}}</strong>.</p>{{end}}
+{{if .Best}}<p>{{.BestWhat}}: <strong>{{.Best}}</strong>{{.BestNote}}.</p>{{end}}
 {{end}}
 {{range .Tables}}
 <h2>{{.Title}}</h2>
@@ -692,7 +744,7 @@ func (r Report) Markdown() []byte {
 			rows = append(rows, row)
 		}
 		mdTable(&b, "Policy comparison", v.PolicyCols, rows)
-		fmt.Fprintf(&b, "%s: **%s**.\n\n", mdText(v.BestWhat), mdText(v.Best))
+		fmt.Fprintf(&b, "%s: **%s**%s.\n\n", mdText(v.BestWhat), mdText(v.Best), mdText(v.BestNote))
 	}
 	for _, t := range v.Tables {
 		mdTable(&b, t.Title, t.Columns, t.Rows)
@@ -762,4 +814,12 @@ func mdTable(b *strings.Builder, title string, cols []string, rows [][]string) {
 		fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 	}
 	b.WriteString("\n")
+}
+
+// andList joins names as prose: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -38,3 +38,25 @@ func TestReportPolicyRanges(t *testing.T) {
 		t.Errorf("without the other ranges, summary.md lacks %q:\n%s", want, md)
 	}
 }
+
+// The best policy's line says a tie as one (six policies at one mean were
+// "Least mean flow time: hesrpt"), bolds every tied row, and, when the plan
+// shown is another policy's, how much more its mean is and how to see the
+// best's (the demo named numeric best beside hesrpt's plan alone).
+func TestReportBestSaysTiesAndThePlanShown(t *testing.T) {
+	r := Report{Servers: 8, Policy: "hesrpt", Policies: []PolicyRow{
+		{Policy: "hesrpt", MeanFlow: 110, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(), MeanSlowdown: 1, P99: math.NaN()},
+		{Policy: "equi", MeanFlow: 100, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(), MeanSlowdown: 1, P99: math.NaN()},
+		{Policy: "numeric", MeanFlow: 100, MeanFlowLo: math.NaN(), MeanFlowHi: math.NaN(), MeanSlowdown: 1, P99: math.NaN()},
+	}}
+	md := string(r.Markdown())
+	// 110 / 100 - 1 = 10.0% more
+	want := "Least mean flow time: **equi and numeric** (a tie, 100 s); the plan above is hesrpt's, 10.0% more (sgdplan report --policy equi shows equi's)."
+	if !strings.Contains(md, want) || !strings.Contains(md, "| **equi** |") || !strings.Contains(md, "| **numeric** |") || strings.Contains(md, "| **hesrpt** |") {
+		t.Errorf("summary.md lacks %q or the tied rows' bold:\n%s", want, md)
+	}
+	r.Policies[0].MeanFlow = 90 // the plan shown is the best: no note
+	if md = string(r.Markdown()); !strings.Contains(md, "Least mean flow time: **hesrpt**.") {
+		t.Errorf("the plan shown is the best: want the plain line:\n%s", md)
+	}
+}

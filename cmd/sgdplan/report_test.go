@@ -78,7 +78,7 @@ func TestReport(t *testing.T) {
 	for _, want := range []string{"## Fitted model: mva (async)", "| z0 |", "## Plan on 16 servers (hesrpt)", "| resnet50 |", "## Policy comparison", "| fcfs-rigid |", "load 0.8",
 		// numeric starts from the best heuristic and improves on it: the
 		// comparison holds it and names it (it named hesrpt without it)
-		"| **numeric** |", "Least mean weighted flow time: **numeric**.", // the jobs have weights
+		"| **numeric** |", "Least mean weighted flow time: **numeric**; the plan above is hesrpt's", // the jobs have weights
 		"| policy | mean flow time (s) | mean weighted flow time (s) | mean slowdown |",
 		// the jobs file does not name the model: the report says the plan leaves it out
 		"No job of " + reportJobs + " names " + m} {
