@@ -281,6 +281,9 @@ func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
 		if r.Model == "" {
 			return t.errAt("model", "column model: expected a model name, got an empty field")
 		}
+		if err := t.names("model"); err != nil {
+			return err
+		}
 		if r.PS, err = t.integer("num_ps", 1); err != nil {
 			return err
 		}
@@ -442,6 +445,10 @@ func loadTFCNN(dir pubFiles) ([]Throughput, []error, error) {
 			return err
 		}
 		r.Repeats = 5
+		// (the series' model name holds them)
+		if err := t.names("platform", "model", "data", "variable_update", "local_parameter_device"); err != nil {
+			return err
+		}
 		platform, model, data := t.str("platform"), t.str("model"), t.str("data")
 		vu := t.str("variable_update")
 		r.Nodes = 1
@@ -527,6 +534,9 @@ func gavelTable(dir pubFiles, file, keep string) ([]Throughput, []error, error) 
 		gpu, job := t.str("gpu_type"), t.str("job_type")
 		if gpu == "" || job == "" {
 			return t.errAt("job_type", "expected a gpu_type and a job_type, got %q and %q", gpu, job)
+		}
+		if err := t.names("gpu_type", "job_type"); err != nil { // (the model's name)
+			return err
 		}
 		if r.Workers, err = t.integer("scale_factor", 1); err != nil {
 			return err

@@ -311,6 +311,12 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		{"shockwave job rate under 1e-12", "shockwave-nsdi23", map[string]string{
 			"tacc_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec,differs_from_gavel_physical_cluster_throughputs\nv100,1,A,A,16,2,1e-12,1\n",
 		}, "tacc_throughputs_isolated.csv:2:17: column isolated_steps_per_sec: 1e-12 steps/s summed over 2 GPUs is 5e-13 job steps/s"},
+		// the series' model name is made of gpu_type and job_type: a byte
+		// that is no UTF-8 there came out of convert for its writer to
+		// refuse, unpositioned (found by FuzzPublicTables)
+		{"gavel gpu_type not UTF-8", "gavel-osdi20", map[string]string{
+			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\n\x82,0,A3C,A3C,,1,3\n",
+		}, `simulation_throughputs_isolated.csv:2:1: column gpu_type: "\x82" is not valid UTF-8`},
 		{"gavel consolidated 7", "gavel-osdi20", map[string]string{
 			"simulation_throughputs_isolated.csv": "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\nk80,7,A3C,A3C,,1,3\n",
 		}, "simulation_throughputs_isolated.csv:2:5: column consolidated: expected 1 (one server) or 0 (spread over servers), got 7"},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/internal/csvtext"
 	"github.com/sgdplan/sgdplan/internal/limits"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // pubTable reads a CSV file with a header row by column name, for the
@@ -206,6 +207,20 @@ func (t *pubTable) str(name string) string {
 		return ""
 	}
 	return strings.TrimSpace(t.rec[i])
+}
+
+// names refuses, at its column, the first of cols whose text is no name
+// (words.NameFault): the converters build the series' model names of
+// them, which the throughput writer refuses.
+func (t *pubTable) names(cols ...string) error {
+	for _, c := range cols {
+		if s := t.str(c); s != "" {
+			if f := words.NameFault(s); f != "" {
+				return t.errAt(c, "column %s: %q %s", c, s, f)
+			}
+		}
+	}
+	return nil
 }
 
 // float parses column name as a finite number; empty is an error.
