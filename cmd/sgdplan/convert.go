@@ -188,6 +188,10 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		// (it fell back to the input's name, silently)
 		return badInput(fmt.Errorf("convert: --run is empty: want a run name (without --run, the input's base name)"))
 	}
+	if f := words.NameFault(c.String("run")); f != "" {
+		// (the writer refused it after the whole conversion)
+		return badInput(fmt.Errorf("convert: --run %q %s", c.String("run"), f))
+	}
 	for _, w := range convertIgnored(c, format) {
 		fmt.Fprintf(stderr, "sgdplan: warning: convert: %s\n", w)
 	}

@@ -229,6 +229,11 @@ func TestConvertRefusesAnUnwritableRow(t *testing.T) {
 			t.Errorf("--run %q: exit %d, %s", run, code, stderr)
 		}
 	}
+	// a run name with a control character: refused before the
+	// conversion, naming the flag (the writer refused it after)
+	if code, _, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", "a\x1bb", "--out", out, in); code != exitBadInput || !strings.Contains(stderr, `convert: --run "a\x1bb" holds the control character U+001B`) {
+		t.Errorf("--run with ESC: exit %d, %s", code, stderr)
+	}
 	if code, _, stderr := runCmd(t, "convert", "--from", "tfevents", "--run", "r", "--out", out, in); code != 0 {
 		t.Errorf("--run r: exit %d, %s", code, stderr)
 	}
