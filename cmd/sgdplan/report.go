@@ -271,6 +271,16 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		case marks[i] == markAtBound:
 			note = "at the form's bound in every refit: no uncertainty measured"
 		}
+		// fit's "**": the report's note column had nothing, and the
+		// narrow intervals read as certainty
+		if marks[i] != markUnidentified && slices.Contains(m.Diagnostics.FlatParameters, p.Name) {
+			flat := "not identified separately: the fit is flat along a combination of parameters (a warning names it), and this interval does not show it"
+			if note != "" {
+				note += "; " + flat
+			} else {
+				note = flat
+			}
+		}
 		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit, Note: note})
 	}
 	for _, w := range m.Diagnostics.Warnings {

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The report's parameter table notes the parameters fit marks "**" (the
+// fit is flat along a combination of them, and their narrow intervals do
+// not show it), as fit's table does; the note column was empty for them.
+func TestReportNotesFlatParameters(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "synthetic", "async-ps"), "--bootstrap", "20", "--out", m); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	flat, _ := readModelDoc(t, m)["diagnostics"].(map[string]any)["flat_parameters"].([]any)
+	if len(flat) == 0 {
+		t.Fatalf("the fit has no flat parameters: the case under test is gone")
+	}
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p,model,max_workers\na,0,1800,,m.json,8\nb,0,900,0.5,,8\n")
+	md := quickReport(t, m, jobs, "8", filepath.Join(dir, "r"))
+	for _, p := range flat {
+		row := "| " + p.(string) + " |"
+		i := strings.Index(md, row)
+		if i < 0 {
+			t.Errorf("summary.md has no row for %s", p)
+			continue
+		}
+		line, _, _ := strings.Cut(md[i:], "\n")
+		if !strings.Contains(line, "not identified separately: the fit is flat along a combination of parameters") {
+			t.Errorf("row %q: want the flat note", line)
+		}
+	}
+}
