@@ -283,6 +283,23 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		}
 		r.Params = append(r.Params, plots.Param{Name: p.Name, Value: p.Value, Lo: p.Lo, Hi: p.Hi, Unit: p.Unit, Note: note})
 	}
+	// the statistical efficiency's law beside the throughput's
+	// parameters: the plan's counts rest on it (a report put two jobs at
+	// 1 worker for a staleness cost of 1.16 that it never showed)
+	if e := m.Efficiency; e != nil {
+		switch {
+		case e.GNS != nil:
+			g := e.GNS
+			r.Params = append(r.Params, plots.Param{Name: "noise_batch", Value: g.NoiseBatch, Lo: g.NoiseBatchLo, Hi: g.NoiseBatchHi, Unit: "samples",
+				Note: "gradient noise scale: a step of a global batch B does 1 / (1 + noise_batch / B) of the progress of an ideal one"})
+		case m.Mode == "async":
+			note := "staleness cost: an update's progress divided by 1 + lambda x its staleness"
+			if e.LambdaFixed {
+				note = "staleness cost not identified (the loss curves are at one staleness level): taken as 0"
+			}
+			r.Params = append(r.Params, plots.Param{Name: "lambda", Value: e.Lambda, Lo: e.LambdaLo, Hi: e.LambdaHi, Unit: "", Note: note})
+		}
+	}
 	for _, w := range m.Diagnostics.Warnings {
 		r.Warnings = append(r.Warnings, "fit: "+strings.TrimPrefix(w, "fit: "))
 	}

@@ -34,3 +34,34 @@ func TestReportNotesFlatParameters(t *testing.T) {
 		}
 	}
 }
+
+// The parameter table gives the efficiency law beside the throughput's
+// parameters, with its interval from model.json: an async model's lambda,
+// a synchronous batch law's noise scale. A report put two jobs at 1 worker
+// for a staleness cost of 1.16 it never showed.
+func TestReportShowsTheEfficiencyLaw(t *testing.T) {
+	dir := t.TempDir()
+	gns := filepath.Join(dir, "gns.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--bootstrap", "20", "--out", gns); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	for _, c := range []struct {
+		model, name string
+		val         func(e map[string]any) []any
+	}{
+		{asgdModel(t, dir), "lambda", func(e map[string]any) []any { return []any{e["lambda"], e["lambda_lo"], e["lambda_hi"]} }},
+		{gns, "noise_batch", func(e map[string]any) []any {
+			g := e["gns"].(map[string]any)
+			return []any{g["noise_batch"], g["noise_batch_lo"], g["noise_batch_hi"]}
+		}},
+	} {
+		e := readModelDoc(t, c.model)["efficiency"].(map[string]any)
+		v := c.val(e)
+		jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p,model,max_workers\na,0,1800,,"+filepath.Base(c.model)+",8\n")
+		md := quickReport(t, c.model, jobs, "8", filepath.Join(dir, "r-"+c.name))
+		want := "| " + c.name + " | " + num4(v[0].(float64)) + " | [" + num4(v[1].(float64)) + ", " + num4(v[2].(float64)) + "] |"
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q", want)
+		}
+	}
+}
