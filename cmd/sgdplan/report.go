@@ -476,7 +476,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		row.P99Lo, row.P99Hi = lohi(p.P99FlowRange)
 		r.Policies = append(r.Policies, row)
 	}
-	r.Notes = append(r.Notes, reportPlanNote(o.jobs, ends, r.Jobs, r.Policies))
+	r.Notes = append(r.Notes, reportPlanNote(o.jobs, ends, r.Jobs, r.Policies), reportTerms(o.alpha))
 
 	// Simulation at several loads.
 	sim, tab, growing, err := reportSimulate(c, o, jobs)
@@ -1107,6 +1107,20 @@ func reportWorkers(top int) []int {
 		ws = append(ws, top)
 	}
 	return ws
+}
+
+// reportTerms says what the tables' words mean, for a reader who did not
+// run the tool (flow time, slowdown, p99 and the policies' names were used
+// on the page and defined nowhere on it); alpha is --knee-alpha.
+func reportTerms(alpha float64) string {
+	return "Terms: a job's flow time (the simulation's response time) runs from its arrival to its completion; " +
+		"its slowdown is the flow time over its size (its time alone on 1 worker), below 1 when more workers speed it up; " +
+		"p99 is the 99th percentile of the flow times (with few jobs, near the largest). " +
+		"Policies: hesrpt (heSRPT, Berg, Vesilo and Harchol-Balter: the optimal shares for mean flow time when every job has one power-law speedup, a heuristic otherwise), " +
+		"hesrpt-slowdown (the same for mean slowdown), equi (equal shares), srpt (all to the smallest remaining job), fifo (all to the earliest), " +
+		"sjf (shortest first, not preempted), knee (smallest first, each up to its knee: the last worker that cuts its time by at least " + strconv.FormatFloat(100*alpha, 'g', 4, 64) + "%), " +
+		"hell (by speedup squared over workers and remaining size), greedy (each worker to the job it helps most, as Optimus), " +
+		"fcfs-rigid (each job its rigid_workers, first come first served) and numeric (a search for the least mean flow time, starting from the best of the others); docs/planner.md gives each rule."
 }
 
 // reportWorkload draws count jobs resampled from jobs (size, curve, caps,

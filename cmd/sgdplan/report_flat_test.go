@@ -2,8 +2,11 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/planner"
 )
 
 // The report's parameter table notes the parameters fit marks "**" (the
@@ -63,5 +66,28 @@ func TestReportShowsTheEfficiencyLaw(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary.md lacks %q", want)
 		}
+	}
+}
+
+// The report's notes say what its words mean: every policy the comparison
+// lists (planner.PolicyNames and numeric) and the knee at --knee-alpha;
+// the demo's page used them and defined none.
+func TestReportTermsNameEveryPolicy(t *testing.T) {
+	s := reportTerms(0.1)
+	for _, name := range append(slices.Clone(planner.PolicyNames), "numeric") {
+		if !strings.Contains(s, " "+name+" (") {
+			t.Errorf("terms lack %q:\n%s", name, s)
+		}
+	}
+	for _, want := range []string{"flow time", "slowdown", "p99", "by at least 10%"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("terms lack %q:\n%s", want, s)
+		}
+	}
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p\na,0,100,0.5\nb,0,200,0.7\n")
+	m := asgdModel(t, dir)
+	if md := quickReport(t, m, jobs, "4", filepath.Join(dir, "r")); !strings.Contains(md, "- Terms: a job's flow time") {
+		t.Errorf("summary.md has no terms note:\n%s", md)
 	}
 }
