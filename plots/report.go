@@ -141,6 +141,10 @@ type JobRow struct {
 	Completion                 float64 // s, ideal (fractional) shares
 	CompletionLo, CompletionHi float64 // s; NaN: unknown
 	CompletionWhole            float64 // s, whole workers; NaN: unknown
+	// StartWorkersWhole is what the plan on whole workers gives the job
+	// when it starts (0: unknown), beside CompletionWhole: the times
+	// came without the counts behind them.
+	StartWorkersWhole float64
 }
 
 // PolicyRow is one policy's result on the jobs: mean flow (response) time
@@ -516,6 +520,13 @@ func (r Report) view() view {
 	if jobCI {
 		v.JobCols = append(v.JobCols, rangeLabel)
 	}
+	var jobStartWhole bool
+	for _, j := range r.Jobs {
+		jobStartWhole = jobStartWhole || j.StartWorkersWhole > 0
+	}
+	if jobWhole && jobStartWhole {
+		v.JobCols = append(v.JobCols, "whole workers at start")
+	}
 	if jobWhole {
 		v.JobCols = append(v.JobCols, "with whole workers (s)")
 	}
@@ -531,6 +542,13 @@ func (r Report) view() view {
 		row = append(row, num(j.Completion))
 		if jobCI {
 			row = append(row, interval(j.CompletionLo, j.CompletionHi))
+		}
+		if jobWhole && jobStartWhole {
+			w := math.NaN() // 0: unknown
+			if j.StartWorkersWhole > 0 {
+				w = j.StartWorkersWhole
+			}
+			row = append(row, num(w))
 		}
 		if jobWhole {
 			row = append(row, num(j.CompletionWhole))

@@ -435,7 +435,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	for i, j := range chosen.Jobs {
 		lo, hi := lohi(j.CompletionRange)
 		r.Jobs = append(r.Jobs, plots.JobRow{Job: j.Job, Size: j.Size, Workers: recs[i], Knee: knees[i], StartWorkers: j.Workers,
-			Completion: j.Completion, CompletionLo: lo, CompletionHi: hi, CompletionWhole: j.CompletionInteger})
+			Completion: j.Completion, CompletionLo: lo, CompletionHi: hi, CompletionWhole: j.CompletionInteger, StartWorkersWhole: float64(j.WorkersInteger)})
 	}
 	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, knees, o)...)
 	if fig, err := plots.PlanFigure(planFigureData(chosen, names, n, pal)); err != nil {

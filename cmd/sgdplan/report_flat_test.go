@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -89,5 +91,33 @@ func TestReportTermsNameEveryPolicy(t *testing.T) {
 	m := asgdModel(t, dir)
 	if md := quickReport(t, m, jobs, "4", filepath.Join(dir, "r")); !strings.Contains(md, "- Terms: a job's flow time") {
 		t.Errorf("summary.md has no terms note:\n%s", md)
+	}
+}
+
+// The report's plan table gives the whole-worker counts at start beside
+// the whole-worker completions, as plan's table does (the times came
+// without the counts behind them): the same numbers plan --format json
+// gives.
+func TestReportWholeWorkersAtStart(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p\na,0,7200,0.8\nb,0,14400,0.6\nc,60,900,0.3\n")
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "hesrpt", "--format", "json")
+	var p planPolicy
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatalf("plan exit %d: %v: %s", code, err, stderr)
+	}
+	md := quickReport(t, asgdModel(t, dir), jobs, "16", filepath.Join(dir, "r"))
+	if !strings.Contains(md, "| whole workers at start | with whole workers (s) |") {
+		t.Fatalf("summary.md has no whole-workers column:\n%s", md)
+	}
+	for _, j := range p.Jobs {
+		i := strings.Index(md, "| "+j.Job+" |")
+		if i < 0 {
+			t.Fatalf("summary.md has no row for %s", j.Job)
+		}
+		line, _, _ := strings.Cut(md[i:], "\n")
+		if want := fmt.Sprintf("| %d | %s |", j.WorkersInteger, num4(j.CompletionInteger)); !strings.HasSuffix(line, want) {
+			t.Errorf("row %q: want it to end %q (plan's whole workers and completion)", line, want)
+		}
 	}
 }
