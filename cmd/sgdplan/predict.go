@@ -128,6 +128,13 @@ type predictRow struct {
 	// the intervals, the curve's, are narrower; the table's first line
 	// says it in percent
 	FitRMSLE float64 `json:"fit_rmsle"`
+	// Batch is the per-worker batch the row is at (the model's, or
+	// --batch, or --global-batch split among the workers), and Bandwidth
+	// the link rate, B/s, of a queueing-network model with one (the rate
+	// fitted at, or --bandwidth; absent otherwise): a script keeping rows
+	// of several queries could not tell them apart.
+	Batch     float64 `json:"batch"`
+	Bandwidth float64 `json:"bandwidth,omitempty"`
 }
 
 // loadModel reads the model.json of --model for the command cmd: a
@@ -299,6 +306,11 @@ func runPredict(c *cli.Context) error {
 				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond || batchBeyond,
 				FitRMSLE:           m.Diagnostics.RMSLE,
 			}
+			full := m.Config(cfg)
+			r.Batch = full.Batch
+			if m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0 {
+				r.Bandwidth = full.Bandwidth
+			}
 			if !math.IsNaN(pr.Staleness.Lo) {
 				r.StalenessLo, r.StalenessHi = ptr(pr.Staleness.Lo), ptr(pr.Staleness.Hi)
 			}
@@ -452,7 +464,7 @@ func hiOrInf(p *float64) string {
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	g4 := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle", "batch", "bandwidth"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -475,10 +487,18 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), opt(r.StalenessLo), opt(r.StalenessHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE), g4(r.Batch), optRate(r.Bandwidth)})
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// optRate is a link rate for the csv, "" when there is none (0).
+func optRate(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return g4(v)
 }
 
 // writePredictTable prints rows as predict's table; it returns the first

@@ -213,6 +213,11 @@ func TestPredictBatch(t *testing.T) {
 				for _, d := range m.Data.Configurations {
 					lo, hi = min(lo, d.Batch), max(hi, d.Batch)
 				}
+				// the row says the batch it is at (rows of several
+				// queries could not be told apart)
+				if math.Abs(r.Batch-b) > 1e-9*b {
+					t.Errorf("strong %v, %s %g, %d workers: batch %g in the row, want %g", strong, c.flag, c.v, r.Workers, r.Batch, b)
+				}
 				beyond := r.Workers > m.Reference.MaxWorkers || r.Workers < m.FewestWorkers() || b < lo || b > hi
 				if r.BeyondFittedWorker != beyond {
 					t.Errorf("strong %v, %s %g, %d workers (batch %g, fitted %g to %g): extrapolated %v, want %v", strong, c.flag, c.v, r.Workers, b, lo, hi, r.BeyondFittedWorker, beyond)
