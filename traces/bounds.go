@@ -43,10 +43,17 @@ func (b intBound) belowMsg(v int64, orAbsent bool) string {
 	return fmt.Sprintf("%d is below %d (expected an integer >= %d)", v, b.min, b.min)
 }
 
+// workersBound and psBound are the worker and shard counts' bounds, alike
+// in steps.csv and throughput.csv.
+var (
+	workersBound = intBound{min: 1, max: limits.MaxCount, why: maxCountWhy}
+	psBound      = intBound{min: 0, max: limits.MaxCount, why: maxCountWhy}
+)
+
 // The integer columns of each file.
 var (
 	stepInts = struct{ workers, ps, batch, worker, step, staleness intBound }{
-		workers: intBound{1, 0, limits.MaxCount, maxCountWhy}, ps: intBound{0, 0, limits.MaxCount, maxCountWhy}, batch: intBound{min: 1},
+		workers: workersBound, ps: psBound, batch: intBound{min: 1},
 		worker: intBound{min: 0}, step: intBound{min: 0}, staleness: intBound{min: 0, absent: -1},
 	}
 	updateInts = struct{ shard, worker, version, staleness intBound }{
@@ -59,7 +66,7 @@ var (
 		updates: intBound{min: 0, absent: -1},
 	}
 	throughputInts = struct{ workers, ps, batch, globalBatch, nodes, repeats intBound }{
-		workers: intBound{1, 0, limits.MaxCount, maxCountWhy}, ps: intBound{0, 0, limits.MaxCount, maxCountWhy}, batch: intBound{min: 1},
+		workers: workersBound, ps: psBound, batch: intBound{min: 1},
 		globalBatch: intBound{min: 1}, nodes: intBound{min: 1}, repeats: intBound{min: 1},
 	}
 )

@@ -317,9 +317,8 @@ func loadITP(r io.Reader, file string) ([]Job, []error, error) {
 			return "", 0, err
 		}
 		name := t.str("job_id")
-		if f := words.NameFault(name); f != "" {
-			// plan refuses such a name in the jobs.csv written
-			return "", 0, t.errAt("job_id", "column job_id: %q %s", name, f)
+		if err := t.names("job_id"); err != nil {
+			return "", 0, err // (plan refuses it in the jobs.csv written)
 		}
 		given := name == ""
 		if given {
@@ -392,8 +391,8 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 	var warns []error
 	err = t.each(func() error {
 		jt := t.str("job_type")
-		if f := words.NameFault(jt); f != "" { // (in the job's name)
-			return t.errAt("job_type", "column job_type: %q %s", jt, f)
+		if err := t.names("job_type"); err != nil { // (in the job's name)
+			return err
 		}
 		r, known := rate[jt]
 		if !known {
@@ -508,8 +507,8 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		var err error
 		j := newJob()
 		j.Name = t.str("job")
-		if f := words.NameFault(j.Name); f != "" {
-			return t.errAt("job", "column job: %q %s", j.Name, f)
+		if err := t.names("job"); err != nil {
+			return err
 		}
 		j.Model = t.str("model")
 		if j.Size, err = t.positive("size"); err != nil {

@@ -553,6 +553,13 @@ const (
 // exactRMSLE is the largest log residual of a fit called exact.
 const exactRMSLE = 1e-6
 
+// flatMarked reports whether parameter i of m (marks: paramMarks(m)) is
+// one the fit is flat along a combination of, and not marked unidentified
+// already: fit's table marks it "**", report's note says so.
+func flatMarked(m *fit.Model, marks []paramMark, i int) bool {
+	return marks[i] != markUnidentified && slices.Contains(m.Diagnostics.FlatParameters, m.Parameters[i].Name)
+}
+
 // paramMarks marks each of m's parameters (in m.Parameters order): a
 // family with more free parameters than the configurations it was fitted
 // on is not identified (every refit passes through the points as the fit
@@ -764,7 +771,7 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 		}
 		// a flat combination's narrow intervals read as certainty: marked
 		// ("*" is the prior's, in the unit column)
-		if marks[i] != markUnidentified && slices.Contains(m.Diagnostics.FlatParameters, p.Name) {
+		if flatMarked(m, marks, i) {
 			iv += " **"
 			flat++
 		}

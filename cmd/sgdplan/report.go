@@ -273,7 +273,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		}
 		// fit's "**": the report's note column had nothing, and the
 		// narrow intervals read as certainty
-		if marks[i] != markUnidentified && slices.Contains(m.Diagnostics.FlatParameters, p.Name) {
+		if flatMarked(m, marks, i) {
 			flat := "not identified separately: the fit is flat along a combination of parameters (a warning names it), and this interval does not show it"
 			if note != "" {
 				note += "; " + flat
@@ -295,7 +295,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		case m.Mode == "async":
 			note := "staleness cost: an update's progress divided by 1 + lambda x its staleness"
 			if e.LambdaFixed {
-				note = "staleness cost not identified (the loss curves are at one staleness level): taken as 0"
+				note = stalenessUnknownText
 			}
 			r.Params = append(r.Params, plots.Param{Name: "lambda", Value: e.Lambda, Lo: e.LambdaLo, Hi: e.LambdaHi, Unit: "", Note: note})
 		}
