@@ -364,35 +364,9 @@ func simulateAction(c *cli.Context) error {
 			if inMost(runs, growingQueue) && !(name == "fcfs-rigid" && rigidOverloaded) {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
-				g := growCell{what: name}
-				// (not past load 1: the overload warning has said it, and
-				// this one is not printed)
-				// (nor where the longer runs' arrivals would pass
-				// planner.MaxTime, which --arrival-rate is held to for
-				// --count jobs, not 4 times as many)
-				g.longer = longerRun(poisson.Count)
-				if float64(g.longer)/poisson.Rate > planner.MaxTime {
-					g.longer = 0
-				}
-				if g.longer > 0 && !overloaded {
-					lp := poisson
-					lp.Count = g.longer
-					g.settles, err = settlesOver(seeds, bar, func(k int) (planner.Result, error) {
-						seed := c.Uint64("seed") + uint64(k)
-						jobs, err := lp.Jobs(seed)
-						if err != nil {
-							return planner.Result{}, badInput(err)
-						}
-						return simOne(seed, jobs)
-					})
-					if errors.Is(err, planner.ErrLateArrival) {
-						// a seed's longer run passed it all the same:
-						// not checked
-						g.longer, g.settles, err = 0, false, nil
-					}
-					if err != nil {
-						return err
-					}
+				g, err := simGrowing(name, poisson, seeds, overloaded, bar, simOne, c.Uint64("seed"))
+				if err != nil {
+					return err
 				}
 				growing = append(growing, g)
 			} else if d, ok, err := simDrift(sp, runs, poisson, overloaded || name == "fcfs-rigid" && rigidOverloaded, bar, simOne, c.Uint64("seed")); err != nil {
@@ -686,6 +660,39 @@ func simCSV(w io.Writer, out []simPolicy) error {
 // 100 seeds the interval shrank onto a start-up bias of 1.3% (hell, 3019
 // [2988, 3051] -> 3057), a move of no consequence.
 const simDriftMin = 0.10
+
+// simGrowing checks whether policy name's growing queue (in most of the
+// seeds' runs of pw's jobs) is an overload or a short run: the same seeds
+// seed0..seed0+seeds-1, through run, over longerRun's jobs (growCell).
+// Not past load 1 (overloaded: the overload warning has said it, and this
+// one is not printed), nor where the longer runs' arrivals would pass
+// planner.MaxTime, which --arrival-rate is held to for --count jobs, not
+// 4 times as many: those cells are left unchecked (longer 0).
+func simGrowing(name string, pw planner.Poisson, seeds int, overloaded bool, bar *progress.Bar, run func(seed uint64, jobs []planner.Job) (planner.Result, error), seed0 uint64) (growCell, error) {
+	g := growCell{what: name, longer: longerRun(pw.Count)}
+	if float64(g.longer)/pw.Rate > planner.MaxTime {
+		g.longer = 0
+	}
+	if g.longer == 0 || overloaded {
+		return g, nil
+	}
+	lp := pw
+	lp.Count = g.longer
+	var err error
+	g.settles, err = settlesOver(seeds, bar, func(k int) (planner.Result, error) {
+		seed := seed0 + uint64(k)
+		jobs, err := lp.Jobs(seed)
+		if err != nil {
+			return planner.Result{}, badInput(err)
+		}
+		return run(seed, jobs)
+	})
+	if errors.Is(err, planner.ErrLateArrival) {
+		// a seed's longer run passed it all the same: not checked
+		return growCell{what: name}, nil
+	}
+	return g, err
+}
 
 // simDrift runs a policy's Poisson seeds again over 4 times the jobs (where
 // longerRun allows it, the workload is not overloaded: the overload
