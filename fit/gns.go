@@ -154,11 +154,18 @@ func fitGNS(runs []GNSRun, target float64, boot int, seed uint64, level float64)
 			}
 			return []float64{s0, n}, true
 		})
-		if len(samples) >= 10 {
+		switch {
+		case len(rs) == 3:
+			// 3 runs: the resamples the law can be fitted to (3 distinct
+			// batches) are the runs reordered, every refit was the fit
+			// itself, and the interval had no width, given as 90%
+			// without a word
+			f.Warnings = append(f.Warnings, "gradient noise scale: 3 runs leave the law (2 parameters) 1 degree of freedom, and every resample it can be fitted to holds the 3 runs themselves: no interval (measure a batch more, or repeat one)")
+		case len(samples) >= 10:
 			lo, hi := paramIntervals(samples, 2, level)
 			f.NoiseLo, f.NoiseHi = math.Min(lo[1], noise), math.Max(hi[1], noise)
 			f.Samples = samples
-		} else {
+		default:
 			f.Warnings = append(f.Warnings, fmt.Sprintf("gradient noise scale: %d of %d bootstrap resamples could be fitted: no interval", len(samples), boot))
 		}
 	}
@@ -284,8 +291,12 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 	// 0): the updates to a target other than the law's scale by the
 	// curve's ratio of the two, whose uncertainty they give
 	eff.CurveSamples, eff.CurveScale = curveUncertainty(runs, sf, s)
-	eff.Warnings = append(eff.Warnings, fmt.Sprintf("synchronous runs at %d global batches (%g to %g samples per step): the updates to target follow the batch law, gradient noise scale %.4g samples [%.4g, %.4g], %.4g steps to loss %.4g at %g; the staleness law is not fitted (synchronous)",
-		len(f.Batches), f.Batches[0], f.Batches[len(f.Batches)-1], f.Noise, f.NoiseLo, f.NoiseHi, f.StepsRef, f.Target, f.RefBatch))
+	iv := fmt.Sprintf("[%.4g, %.4g]", f.NoiseLo, f.NoiseHi)
+	if f.Samples == nil {
+		iv = "(no interval)"
+	}
+	eff.Warnings = append(eff.Warnings, fmt.Sprintf("synchronous runs at %d global batches (%g to %g samples per step): the updates to target follow the batch law, gradient noise scale %.4g samples %s, %.4g steps to loss %.4g at %g; the staleness law is not fitted (synchronous)",
+		len(f.Batches), f.Batches[0], f.Batches[len(f.Batches)-1], f.Noise, iv, f.StepsRef, f.Target, f.RefBatch))
 	return eff, nil, true
 }
 
