@@ -515,6 +515,15 @@ type BatchScore struct {
 	Noise         float64   // fitted gradient noise scale, samples
 	Measured, Est []float64 // steps to target on the test batches
 	MAPE, Worst   float64   // %
+	// NoiseLo and NoiseHi are the fitted noise scales with one fitted
+	// batch's step count moved by -1% or +1% (the least and the most of
+	// those refits): how firmly the fitted counts pin it.
+	NoiseLo, NoiseHi float64
+	// AtLast is how many curves (of every batch size) first reach the
+	// target at their last evaluation, and Evals the fewest evaluations
+	// of a curve: where every curve reaches it last, its counts are the
+	// runs' lengths rather than a measure of convergence.
+	AtLast, Evals int
 }
 
 // ScoreBatchSize fits the gradient-noise-scale law S(B) = S(B0) (1 +
@@ -542,7 +551,25 @@ func ScoreBatchSize(name string, curves []BatchCurve) (BatchScore, error) {
 	if err != nil {
 		return BatchScore{}, errorf("%s: %v", name, strings.TrimPrefix(err.Error(), "fit: "))
 	}
-	s := BatchScore{Name: name, Target: target, Noise: f.Noise}
+	s := BatchScore{Name: name, Target: target, Noise: f.Noise, NoiseLo: f.Noise, NoiseHi: f.Noise, Evals: len(cs[0].Loss)}
+	for _, c := range cs {
+		s.Evals = min(s.Evals, len(c.Loss))
+		if j := slices.IndexFunc(c.Loss, func(l float64) bool { return l <= target }); j == len(c.Loss)-1 {
+			s.AtLast++
+		}
+	}
+	for i := range half {
+		for _, by := range []float64{0.99, 1.01} {
+			moved := append([]BatchCurve(nil), cs[:half]...)
+			moved[i].Steps = make([]float64, len(cs[i].Steps))
+			for j, k := range cs[i].Steps {
+				moved[i].Steps[j] = k * by
+			}
+			if g, err := fitGNS(moved, target, 0, 0, 0); err == nil {
+				s.NoiseLo, s.NoiseHi = math.Min(s.NoiseLo, g.Noise), math.Max(s.NoiseHi, g.Noise)
+			}
+		}
+	}
 	sum := 0.0
 	for i, c := range cs {
 		if i < half {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"io"
 	"io/fs"
 	"math"
@@ -1027,13 +1028,27 @@ func (v *validation) batchMarkdown(b *bytes.Buffer) {
 	fmt.Fprintf(b, "predicted ones' curves included: the held-out curves choose the loss they are scored at (not\n")
 	fmt.Fprintf(b, "their counts, which stay unseen; a target from the fitted half alone could lie where a larger\n")
 	fmt.Fprintf(b, "batch's curve never goes).\n\n")
-	fmt.Fprintf(b, "| job | target loss | fitted on B | predicted B | fitted Bnoise | MAPE (%%) | worst (%%) |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "| job | target loss | fitted on B | predicted B | fitted Bnoise | Bnoise, a fitted count ±1%% | MAPE (%%) | worst (%%) |\n|---|---|---|---|---|---|---|---|\n")
 	sum := 0.0
+	var last []string // jobs whose every curve reaches the target at its last evaluation
 	for _, s := range v.batches {
-		fmt.Fprintf(b, "| %s | %.4g | %s | %s | %.4g | %s | %s |\n", s.Name, s.Target, joinF(s.Train), joinF(s.Test), s.Noise, pct(s.MAPE), pct(s.Worst))
+		fmt.Fprintf(b, "| %s | %.4g | %s | %s | %.4g | %.4g to %.4g | %s | %s |\n", s.Name, s.Target, joinF(s.Train), joinF(s.Test), s.Noise, s.NoiseLo, s.NoiseHi, pct(s.MAPE), pct(s.Worst))
 		sum += s.MAPE
+		if s.AtLast == len(s.Train)+len(s.Test) {
+			last = append(last, fmt.Sprintf("%s (%s a curve)", s.Name, words.Count(s.Evals, "evaluation")))
+		}
 	}
-	fmt.Fprintf(b, "| **mean** | | | | | **%s** | |\n\n", pct(sum/float64(len(v.batches))))
+	fmt.Fprintf(b, "| **mean** | | | | | | **%s** | |\n\n", pct(sum/float64(len(v.batches))))
+	fmt.Fprintf(b, "Fitted on 3 batch sizes the law's 2 parameters keep 1 degree of freedom, and Bnoise rests on\n")
+	fmt.Fprintf(b, "differences of a few percent between the counts: the ±1%% column refits it with one fitted\n")
+	fmt.Fprintf(b, "count moved by 1%% (the least and the most over each count and sign). Two jobs' values alike\n")
+	fmt.Fprintf(b, "(different models, data and batches) are no sign of a common scale.\n")
+	if len(last) > 0 {
+		fmt.Fprintf(b, "On %s every batch size first reaches the target at its last evaluation: the counts\n", words.And(last))
+		fmt.Fprintf(b, "are how long each run was trained, not when its loss got there, and its row measures no\n")
+		fmt.Fprintf(b, "convergence.\n")
+	}
+	fmt.Fprintln(b)
 	fmt.Fprintf(b, "A fitted Bnoise of 1e+09 sits on its upper bound: in the fitted half the steps still halve when the\n")
 	fmt.Fprintf(b, "batch doubles (every sample counts), so the law predicts perfect scaling beyond it; where the\n")
 	fmt.Fprintf(b, "larger batches do lose efficiency (deepspeech2, yolov3) the prediction is too optimistic.\n\n")
