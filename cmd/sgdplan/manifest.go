@@ -254,6 +254,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			faults = typeFaults(path, b, js, reflect.TypeOf(fields).Elem(), nil, faults)
 		}
 		faults = append(faults, badReplicas(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind])...)
+		faults = append(faults, unknownReplicaKeys(path, b, js, map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[j.Kind])...)
 		j.Spec.TF = tf.Spec.TF
 		j.Spec.PyTorch, j.Spec.NprocPerNode, j.Spec.ElasticPolicy = pt.Spec.PyTorch, pt.Spec.NprocPerNode, pt.Spec.ElasticPolicy
 	}
@@ -1934,6 +1935,86 @@ func badReplicas(path string, b, js []byte, specsKey string) []error {
 		}
 	}
 	return faults
+}
+
+// replicaSpecKeys are the fields of Kubeflow's ReplicaSpec, the spec of
+// one replica role.
+var replicaSpecKeys = []string{"replicas", "template", "restartPolicy"}
+
+// unknownReplicaKeys refuses a key of a replica role's spec (under
+// spec.specsKey) that is not one of replicaSpecKeys as written: Kubernetes
+// reads keys in their case and refuses an unknown field (kubectl's strict
+// validation) or drops it, when the role runs its default of 1 replica. A
+// "replica: 8" was read as no count, and a CI gate said fine at 1 worker.
+// A key that is a field in another case (Replicas) is told by the faults
+// of the field given twice, or else here.
+func unknownReplicaKeys(path string, b, js []byte, specsKey string) []error {
+	var doc struct {
+		Spec map[string]json.RawMessage `json:"spec"`
+	}
+	if json.Unmarshal(js, &doc) != nil {
+		return nil
+	}
+	var roles map[string]json.RawMessage
+	if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+		return nil
+	}
+	var faults []error
+	for _, role := range slices.Sorted(maps.Keys(roles)) {
+		var spec map[string]json.RawMessage
+		if json.Unmarshal(roles[role], &spec) != nil {
+			continue
+		}
+		for _, k := range slices.Sorted(maps.Keys(spec)) {
+			if slices.Contains(replicaSpecKeys, k) || slices.ContainsFunc(slices.Collect(maps.Keys(spec)), func(o string) bool { return o != k && strings.EqualFold(o, k) }) {
+				// (a field given twice in two cases is told as such)
+				continue
+			}
+			hint := ""
+			if near := nearestKey(k, replicaSpecKeys); near != "" {
+				hint = fmt.Sprintf(": did you mean %s?", near)
+			}
+			p := keyPos(b, []string{"spec", specsKey, role, k})
+			faults = append(faults, faultf(path, p, "spec.%s.%s.%s: not a field of a replica role (Kubeflow's are replicas, template and restartPolicy, in that case; Kubernetes refuses another key or drops it, and the role runs 1 replica)%s", specsKey, role, k, hint))
+		}
+	}
+	return faults
+}
+
+// nearestKey is the key of keys that k is a misspelling of (the same in
+// another case, or at most 2 edits away), "" when none is.
+func nearestKey(k string, keys []string) string {
+	best, bestD := "", 3
+	for _, c := range keys {
+		if strings.EqualFold(k, c) {
+			return c
+		}
+		if d := editDistance(strings.ToLower(k), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // yamlShown is how a message shows the value raw (its JSON form) found at

@@ -37,8 +37,9 @@ func TestManifestAuditErrors(t *testing.T) {
 		// matches them in any case): told at their place, and the role
 		// named (they had no line; the flow one came from the decoder,
 		// without the role)
-		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:17: Worker.replicas = -1, want >= 0"},
-		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:24: spec.tfReplicaSpecs.Worker.replicas is "x": want a whole number`},
+		// (Kubernetes reads keys in their case: Replicas is no field)
+		{"Replicas capitalised", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      Replicas: -1\n", "m.yaml:5:7: spec.tfReplicaSpecs.Worker.Replicas: not a field of a replica role"},
+		{"Replicas capitalised, flow", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker: {Replicas: x}\n", `m.yaml:4:14: spec.tfReplicaSpecs.Worker.Replicas: not a field of a replica role`},
 		// (a second replicas in another case: the decoder's error, of
 		// "spec.tfReplicaSpecs.replicas" without the role, at no place;
 		// now a key given twice, at the second, before its value)
