@@ -160,6 +160,21 @@ func runCheck(c *cli.Context) error {
 			return badInput(fmt.Errorf("check: %v", err))
 		}
 	}
+	if len(args) == 1 {
+		// a --workers left in a CI script judged every manifest at its
+		// count, without a word
+		var over []string
+		if c.IsSet("workers") && workers != mf.Workers {
+			over = append(over, fmt.Sprintf("--workers %d overrides the %s (at %s): judged at %d", workers, words.Count(mf.Workers, "worker")+" the manifest gives", orName(mf.WorkersAt, args[0]), workers))
+		}
+		if c.IsSet("ps") && mf.HasPS && ps != mf.PS {
+			over = append(over, fmt.Sprintf("--ps %d overrides the %s (at %s): judged at %d", ps, words.Count(mf.PS, "PS shard")+" the manifest gives", orName(mf.PSAt, args[0]), ps))
+		}
+		for _, w := range over {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
+		early = append(early, over...)
+	}
 	// where a count came from: the manifest's line unless a flag overrode it
 	from := func(flag string) string {
 		if len(args) == 0 || c.IsSet(flag) {
@@ -209,7 +224,8 @@ func runCheck(c *cli.Context) error {
 	}
 	out := checkJSON{Verdict: v.word, ExitCode: v.code, Reason: v.reason, Workers: workers, PS: ps,
 		StepsPerS: v.pred.StepsPerS.Value, StepsPerSLo: v.pred.StepsPerS.Lo, StepsPerSHi: v.pred.StepsPerS.Hi,
-		Speedup: v.pred.Speedup.Value, Efficiency: v.pred.Efficiency.Value, Warnings: early}
+		Speedup: v.pred.Speedup.Value, Efficiency: v.pred.Efficiency.Value, Warnings: early,
+		WorkersFrom: countSource(c, args, "workers", mf.WorkersAt, true), PSFrom: countSource(c, args, "ps", mf.PSAt, mf.HasPS)}
 	var lines []string
 	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
 		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
@@ -347,11 +363,16 @@ func stalenessUnknown(m *fit.Model, most int) bool {
 
 // checkJSON is check's answer as --format json prints it.
 type checkJSON struct {
-	Verdict     string  `json:"verdict"` // fine, warn or fail
-	ExitCode    int     `json:"exit_code"`
-	Reason      string  `json:"reason"`
-	Workers     int     `json:"workers"`
-	PS          int     `json:"ps"`
+	Verdict  string `json:"verdict"` // fine, warn or fail
+	ExitCode int    `json:"exit_code"`
+	Reason   string `json:"reason"`
+	Workers  int    `json:"workers"`
+	PS       int    `json:"ps"`
+	// WorkersFrom and PSFrom say where the counts came from: "--workers"
+	// (or "--ps"), the manifest's file:line:column, or, for the shards,
+	// "model" (the model's own, where neither gives them).
+	WorkersFrom string  `json:"workers_from"`
+	PSFrom      string  `json:"ps_from"`
 	StepsPerS   float64 `json:"steps_per_s"`
 	StepsPerSLo float64 `json:"steps_per_s_lo"`
 	StepsPerSHi float64 `json:"steps_per_s_hi"`
@@ -785,4 +806,25 @@ func workerCounts(m *fit.Model) int {
 		seen[d.Workers] = true
 	}
 	return len(seen)
+}
+
+// orName is at, or the manifest argument's name where at is "".
+func orName(at, arg string) string {
+	if at == "" {
+		return manifestName(arg)
+	}
+	return at
+}
+
+// countSource is where check's count of flag (workers or ps) came from:
+// the flag, the manifest's place at (given says the manifest gives the
+// count), else the model's own.
+func countSource(c *cli.Context, args []string, flag, at string, given bool) string {
+	switch {
+	case c.IsSet(flag):
+		return "--" + flag
+	case len(args) == 1 && given:
+		return orName(at, args[0])
+	}
+	return "model"
 }
