@@ -477,6 +477,18 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				noGPUs = "; " + how
 			}
 		}
+		if e := j.Spec.ElasticPolicy; !given(bytes.TrimSpace(j.Spec.NprocPerNode)) && (e == nil || e.NProcPerNode == nil) {
+			// no nprocPerNode: Kubeflow's training operator (v1.7 on)
+			// sets auto, and torchrun then starts one process per GPU a
+			// pod sees: a PyTorchJob of 2 replicas of 8 GPUs was judged
+			// at 2 workers, not 16. Without GPU limits, one a replica,
+			// as before (auto would count the node's CPUs, and a plain
+			// "python train.py" pod is one process).
+			if g, _, ok := podGPUs(path, js, specsKey, j.Spec.PyTorch, role, json.RawMessage(`"auto"`), at); ok && g > 1 {
+				nproc = g
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: no nprocPerNode: Kubeflow's training operator (v1.7 on) sets it to auto, and torchrun then starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch containers): judged at %d workers; pods not started by torchrun, or an older operator, run one process a replica: check that with --workers %d", specsAt().in(path), g, w*g, w))
+			}
+		}
 		if warn != "" {
 			// a guess of one process per replica judged a job of 8
 			// GPUs a node at an eighth of its workers, and passed it
