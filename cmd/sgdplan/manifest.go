@@ -378,6 +378,11 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if merged {
 		mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: YAML merge keys (<<) override merged keys as YAML says; a key given twice in one mapping is not detected in this file", path))
 	}
+	if g, _, _ := strings.Cut(j.APIVersion, "/"); (j.Kind == "TFJob" || j.Kind == "PyTorchJob") && j.APIVersion != "" && g != "kubeflow.org" {
+		// (apiVersion: batch/v1 beside kind: TFJob was read without a
+		// word: no Kubeflow operator would run it)
+		mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: apiVersion %s: a %s is Kubeflow's, kubeflow.org/v1: judged as one all the same; is this file the job Kubeflow will run?", at("apiVersion").in(path), j.APIVersion, j.Kind))
+	}
 	switch j.Kind {
 	case "TFJob":
 		// Kubeflow's training operator refuses a TFJob with both a Chief
@@ -752,6 +757,11 @@ var yamlBinaryRE = regexp.MustCompile(`(?m)(?:^|[\s\[{,])(!!binary)(?:$|[\s,\]}]
 // the library, read up to that ':', stops there.
 func yamlError(path string, b []byte, err error) error {
 	line, msg := yamlProblem(err)
+	if i := templateAt(b, line); i >= 0 && (line > 0 || strings.HasPrefix(msg, "invalid map key: ")) {
+		// a Helm or Go template not rendered: "{{ .Values.workers }}"
+		// was "a mapping used as a key", at no place
+		return faultf(path, posAt(string(b), i), "not a Kubeflow job manifest: an unrendered template ({{ ... }}): render it first (helm template, or the tool that fills it) and check what it writes")
+	}
 	if m := yamlDupRE.FindStringSubmatch(msg); m != nil {
 		return faultf(path, keyAt(b, m[1], m[2]), "key %q appears twice in its mapping: want each key once (which one holds?)", m[2])
 	}
@@ -785,6 +795,13 @@ func yamlError(path string, b []byte, err error) error {
 		// error reads FILE:LINE:COLUMN (a caret-less "m.yaml:2:" stood
 		// out among them). The line is the library's.
 		where.line, where.col = line, 1
+		l := strings.Split(string(b), "\n")[line-1]
+		if lead := l[:len(l)-len(strings.TrimLeft(l, " \t"))]; strings.Contains(lead, "\t") && strings.Contains(msg, "cannot start any token") {
+			// "found character that cannot start any token" said
+			// nothing of the tab it was
+			where.col = strings.IndexByte(lead, '\t') + 1
+			msg += ": a tab in the indentation (YAML indents with spaces only)"
+		}
 		if msg == "mapping values are not allowed in this context" {
 			if c := yamlColonCol(b, line, msg); c > 0 {
 				where.col = c
@@ -805,6 +822,21 @@ func yamlError(path string, b []byte, err error) error {
 		where = onlyMatchAt(b, yamlMergeRE)
 	}
 	return faultf(path, where, "not a Kubeflow job manifest: invalid YAML: %s", msg)
+}
+
+// templateAt is the offset in b of the first unquoted "{{" of a template
+// (Helm's, Go's) on the lines about line, the YAML library's line of a fault (0:
+// anywhere), -1 when none is there.
+func templateAt(b []byte, line int) int {
+	start := 0
+	for n, l := range strings.SplitAfter(string(b), "\n") {
+		// (not in quotes: a quoted "{{x}}" is a string YAML reads)
+		if i := strings.Index(l, "{{"); i >= 0 && strings.Count(l[:i], `"`)%2 == 0 && strings.Count(l[:i], "'")%2 == 0 && (line == 0 || n+1 >= line-1 && n+1 <= line+1) {
+			return start + i
+		}
+		start += len(l)
+	}
+	return -1
 }
 
 // mapKeyAt is the place of the first key in b that is of kind kind, as
