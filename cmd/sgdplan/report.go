@@ -136,6 +136,46 @@ func defaultReportOptions() reportOptions {
 	return reportOptions{policy: "hesrpt", alpha: planner.DefaultKneeAlpha, loads: []float64{0.3, 0.5, 0.7, 0.85}, seeds: 5, simJobs: 100}
 }
 
+// command is the report command line that makes this report: every
+// option that is not report's default, each value quoted for a POSIX shell
+// where it needs it (the page's "Made by" line left --policy, --seeds,
+// --loads, --sim-jobs and --knee-alpha out, and a path with a space
+// unquoted, so that rerunning it made another report or failed).
+func (o reportOptions) command() string {
+	d := defaultReportOptions()
+	args := []string{"sgdplan", "report", "--model", shellQuote(o.model), "--jobs", shellQuote(o.jobs), "--servers", strconv.Itoa(o.servers), "--out", shellQuote(o.out)}
+	if o.policy != d.policy {
+		args = append(args, "--policy", shellQuote(o.policy))
+	}
+	if o.alpha != d.alpha {
+		args = append(args, "--knee-alpha", strconv.FormatFloat(o.alpha, 'g', -1, 64))
+	}
+	if !slices.Equal(o.loads, d.loads) {
+		ls := make([]string, len(o.loads))
+		for i, l := range o.loads {
+			ls[i] = strconv.FormatFloat(l, 'g', -1, 64)
+		}
+		args = append(args, "--loads", strings.Join(ls, ","))
+	}
+	if o.seeds != d.seeds {
+		args = append(args, "--seeds", strconv.Itoa(o.seeds))
+	}
+	if o.simJobs != d.simJobs {
+		args = append(args, "--sim-jobs", strconv.Itoa(o.simJobs))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote is s as one word of a POSIX shell: as it is when it holds
+// only characters no shell treats specially, else in single quotes (a
+// single quote inside ends them, is escaped, and opens them again).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func reportAction(c *cli.Context) error {
 	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
@@ -251,7 +291,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	r := plots.Report{
 		Title:   "sgdplan report",
 		Inputs:  []plots.Input{{Path: o.model}, {Path: o.jobs}},
-		Command: fmt.Sprintf("sgdplan report --model %s --jobs %s --servers %d --out %s", o.model, o.jobs, o.servers, o.out),
+		Command: o.command(),
 		Model:   m.Family + " (" + m.Mode + ")",
 		Level:   m.Level,
 		Servers: n,
@@ -617,7 +657,33 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 	if len(t.Steps) == 0 {
 		return nil, "", fmt.Sprintf("the traces of %s have no steps.csv", strings.Join(l.paths, ", "))
 	}
+	if c, ok := unfoundConfig(m, t); !ok {
+		// a folder of the stored relative name in the working folder,
+		// another run's traces, was drawn as the model's, silently
+		return nil, fmt.Sprintf("the traces found at %s are not those %s was fitted on: none of their runs is its %s (another run's traces?): the phases and staleness figures are left out; run report from the folder fit ran in, or beside the model's traces", words.And(l.paths), modelPath, c), ""
+	}
 	return t, "", ""
+}
+
+// unfoundConfig checks that the step traces t hold the runs m was fitted
+// on: each configuration of m.Data a run of the same workers and shards
+// at its measured rate (within 0.5%: fit.Stats measures it as fit did).
+// It returns the first configuration no run matches, in words, and false;
+// true when every one is matched, or when t's runs cannot be measured
+// (the figures then say why).
+func unfoundConfig(m *fit.Model, t *traces.Trace) (string, bool) {
+	stats, err := fit.Stats(t)
+	if err != nil {
+		return "", true
+	}
+	for _, c := range m.Data.Configurations {
+		if !slices.ContainsFunc(stats, func(s fit.RunStats) bool {
+			return s.Workers == c.Workers && s.PS == c.PS && math.Abs(s.StepsPerS-c.StepsPerS) <= 0.005*c.StepsPerS
+		}) {
+			return fmt.Sprintf("run of %s and %s at %.4g steps/s", words.Count(c.Workers, "worker"), words.Count(c.PS, "shard"), c.StepsPerS), false
+		}
+	}
+	return "", true
 }
 
 // reportTraceFigures adds the phases figure (measured phase means per
