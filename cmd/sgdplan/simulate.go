@@ -93,8 +93,11 @@ type simJob struct {
 // simPolicy is one policy's simulation in the json output; means are over
 // seeds, and CI95 holds their 95% intervals when there are several.
 type simPolicy struct {
-	Policy       string  `json:"policy"`
-	Seeds        int     `json:"seeds"`
+	Policy string `json:"policy"`
+	Seeds  int    `json:"seeds"`
+	// Seed is the first of the seeds, seed..seed+seeds-1 (absent where
+	// nothing is random: a jobs file without --early-stop)
+	Seed         *uint64 `json:"seed,omitempty"`
 	Workers      string  `json:"workers"` // "whole", or "fractional" (ideal shares, --fractional)
 	MeanFlowTime float64 `json:"mean_flow_time"`
 	// MeanWeightedFlow is sum w T / sum w when a job of the jobs file
@@ -357,6 +360,10 @@ func simulateAction(c *cli.Context) error {
 		}
 		sp := simSummarize(name, runs, sumW)
 		sp.Workers = workersKind
+		if fixed == nil || es > 0 {
+			seed := c.Uint64("seed")
+			sp.Seed = &seed
+		}
 		if fixed != nil && inMost(runs, backlogged) {
 			backlog = append(backlog, name)
 		}
