@@ -133,7 +133,12 @@ type DataInfo struct {
 	// folder, one per path (since 2026-12-05; absent in older files, and
 	// when fit could not relate them), so that a reader run from another
 	// folder finds them beside the model (sgdplan report).
-	PathsFromModel []string     `json:"paths_from_model,omitempty"`
+	PathsFromModel []string `json:"paths_from_model,omitempty"`
+	// Command is the fit command line that made the model, every option
+	// that changes it (not --out, --plot, --format) quoted for a shell,
+	// so that its bootstrap can be repeated (since 2026-12-06; absent in
+	// older files and in the demo's)
+	Command        string       `json:"command,omitempty"`
 	Configurations []ConfigData `json:"configurations"`
 }
 
