@@ -132,7 +132,12 @@ func runValidate(c *cli.Context) error {
 	if err := fig.Save(imgPath); err != nil {
 		return withCode(exitFailure, err)
 	}
-	md := rep.markdown(fmt.Sprintf("--data %s --out %s", filepath.ToSlash(dataDir), filepath.ToSlash(out)), filepath.ToSlash(validationImg))
+	runArgs := fmt.Sprintf("--data %s --out %s", shellQuote(filepath.ToSlash(dataDir)), shellQuote(filepath.ToSlash(out)))
+	for _, p := range c.StringSlice("async") {
+		// (the line left them out: the async tables' traces unsaid)
+		runArgs += " --async " + shellQuote(p)
+	}
+	md := rep.markdown(runArgs, filepath.ToSlash(validationImg))
 	if err := writeFileAtomic(out, []byte(md)); err != nil {
 		return withCode(exitFailure, err)
 	}

@@ -33,6 +33,10 @@ func TestValidateWritesReport(t *testing.T) {
 	if !strings.Contains(stdout, "wrote "+out) {
 		t.Errorf("stdout %q", stdout)
 	}
+	// the page's own command line names every option it ran with
+	if want := "(this run: `sgdplan validate --data " + shellQuote(data) + " --out " + shellQuote(out) + " --async " + shellQuote(fitAsync) + "`)"; !strings.Contains(md, want) {
+		t.Errorf("no %q on the page", want)
+	}
 	for _, ds := range []string{"pollux-osdi21", "dl2-mxnet-ps-speed", "elasticflow-asplos23", "tf-cnn-benchmarks-2017", "async traces"} {
 		if !strings.Contains(md, "## "+ds) {
 			t.Errorf("no section for %s", ds)
