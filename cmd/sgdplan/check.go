@@ -79,8 +79,56 @@ Examples:
 			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)", DefaultText: "none"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table (lines of text) or json (one object: verdict, exit_code, reason, the prediction, the bootstrap's and the other fits' verdicts, notes, warnings)"},
 		},
-		Action: runCheck,
+		Action: func(c *cli.Context) error {
+			err := runCheck(c)
+			if err != nil && c.String("format") == "json" {
+				writeCheckError(c, err)
+			}
+			return err
+		},
 	}
+}
+
+// inputErr is an error of check's input what (model or manifest).
+type inputErr struct {
+	what string
+	err  error
+}
+
+func (e *inputErr) Error() string { return e.err.Error() }
+func (e *inputErr) Unwrap() error { return e.err }
+
+// checkErrorJSON is check's answer under --format json when it gives no
+// verdict: a script reading stdout had nothing to read.
+type checkErrorJSON struct {
+	Verdict  string `json:"verdict"` // "error"
+	ExitCode int    `json:"exit_code"`
+	Error    string `json:"error"`
+	// Input is the file at fault, "model" or "manifest" (absent: a
+	// flag, or no file in particular), so that a gate can tell a
+	// manifest to mend from a model.json of its own to mend.
+	Input string `json:"input,omitempty"`
+}
+
+// writeCheckError writes err, which ends check without a verdict, as a
+// checkErrorJSON on stdout (nothing for an exit code that carries a
+// verdict, which has been written).
+func writeCheckError(c *cli.Context, err error) {
+	var ee *exitError
+	code := exitFailure
+	if errors.As(err, &ee) {
+		if ee.err == nil {
+			return
+		}
+		code = ee.code
+	}
+	out := checkErrorJSON{Verdict: "error", ExitCode: code, Error: err.Error()}
+	var ie *inputErr
+	if errors.As(err, &ie) {
+		out.Input = ie.what
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	c.App.Writer.Write(append(b, '\n'))
 }
 
 func runCheck(c *cli.Context) error {
@@ -100,7 +148,7 @@ func runCheck(c *cli.Context) error {
 	}
 	m, err := loadModel("check", c.String("model"))
 	if err != nil {
-		return err
+		return &inputErr{"model", err}
 	}
 	if c.IsSet("bandwidth") {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
@@ -120,14 +168,14 @@ func runCheck(c *cli.Context) error {
 		}
 		mf, err = readManifestArg(args[0], c.App.Reader)
 		if err != nil {
-			return badInput(err)
+			return &inputErr{"manifest", badInput(err)}
 		}
 		if mf.NeedWorkers != "" && !c.IsSet("workers") {
 			// no count to judge: said with the manifest's own warnings
 			for _, w := range mf.Warnings {
 				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 			}
-			return badInput(fmt.Errorf("check: %s", mf.NeedWorkers))
+			return &inputErr{"manifest", badInput(fmt.Errorf("check: %s", mf.NeedWorkers))}
 		}
 		if !c.IsSet("workers") {
 			// "judged at 2 workers; give --workers" said of a verdict
@@ -220,7 +268,7 @@ func runCheck(c *cli.Context) error {
 	}
 	v := verdict(m, workers, ps)
 	if v.bad != "" {
-		return badInput(fmt.Errorf("check: %s: the model predicts %s: not a finite positive number, so it cannot judge the job (check its parameters)", c.String("model"), v.bad))
+		return &inputErr{"model", badInput(fmt.Errorf("check: %s: the model predicts %s: not a finite positive number, so it cannot judge the job (check its parameters)", c.String("model"), v.bad))}
 	}
 	out := checkJSON{Verdict: v.word, ExitCode: v.code, Reason: v.reason, Workers: workers, PS: ps,
 		StepsPerS: v.pred.StepsPerS.Value, StepsPerSLo: v.pred.StepsPerS.Lo, StepsPerSHi: v.pred.StepsPerS.Hi,
