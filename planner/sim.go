@@ -96,9 +96,11 @@ var ErrNoProgress = errors.New("planner: the simulation makes no progress: a job
 // repeats itself, so a few in a row are a simulation that cannot end.
 const maxStalls = 4
 
-// arrivalHeap orders pending arrivals by time, then input order.
+// arrivalHeap holds the indices of the pending arrivals.
 type arrivalHeap []int
 
+// arrivals is the heap of the pending arrivals, ordered by time, then
+// input order.
 type arrivals struct {
 	h    arrivalHeap
 	jobs []Job
@@ -266,9 +268,6 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		}
 		idle.push(i, a, b)
 	}
-	// allocate asks the policy for its allocation to the jobs of shown (the
-	// fast path's front ends at shown[last]) and rounds it to whole workers
-	// in ints when s.Integer; it reports what allocateFront reports.
 	// the event's allocation, its buffers kept from event to event (in a
 	// struct: the closure below would otherwise move every one of them to
 	// the heap, and the loops that read them would pay)
@@ -277,8 +276,11 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 		alloc   []float64   // by place in vs
 		ints    []int       // alloc in whole workers
 		intCaps []int       // whole-worker caps, by place in vs
-		fracs   []remainder // RoundWorkers' buffer
+		fracs   []remainder // roundWorkers' buffer
 	}
+	// allocate asks the policy for its allocation to the jobs of shown (the
+	// fast path's front ends at shown[last]) and rounds it to whole workers
+	// in ints when s.Integer; it reports what allocateFront reports.
 	allocate := func(last int) (settled bool) {
 		m := len(shown)
 		vs := ev.vs[:0]

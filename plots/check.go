@@ -14,7 +14,7 @@ func inputError(fig, format string, args ...any) error {
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// interval checks an optional interval: both ends NaN (absent) or both finite
+// checkInterval checks an optional interval: both ends NaN (absent) or both finite
 // with lo <= y <= hi.
 func checkInterval(fig, what string, i int, y, lo, hi float64) error {
 	if math.IsNaN(lo) && math.IsNaN(hi) {
@@ -42,14 +42,4 @@ func interp(xs, ys []float64, x float64) (float64, bool) {
 	}
 	t := (x - xs[i-1]) / (xs[i] - xs[i-1])
 	return ys[i-1] + t*(ys[i]-ys[i-1]), true
-}
-
-func maxOf(vs ...float64) float64 {
-	m := math.Inf(-1)
-	for _, v := range vs {
-		if isFinite(v) && v > m {
-			m = v
-		}
-	}
-	return m
 }

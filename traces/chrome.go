@@ -348,7 +348,7 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 	br := bufio.NewReader(bytes.NewReader(raw))
 	zr, err := gzip.NewReader(br)
 	if err != nil {
-		return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error()}
+		return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error() + " (expected a gzip file, by its first two bytes 1f 8b, or plain text)"}
 	}
 	zr.Multistream(false)
 	data, err := io.ReadAll(&gzipMembers{br: br, zr: zr})
@@ -358,7 +358,7 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, &ParseError{File: file, Offset: int64(len(raw)), Msg: fmt.Sprintf("truncated gzip stream (the compressed data ends early, after %d bytes decompressed)", len(data))}
 	case err != nil:
-		return nil, &ParseError{File: file, Msg: "corrupt gzip stream: " + err.Error()}
+		return nil, &ParseError{File: file, Msg: "corrupt gzip stream: " + err.Error() + " (expected a whole gzip file: cut short, or damaged?)"}
 	}
 	return data, nil
 }
@@ -432,10 +432,10 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 					return d.errAt(off, "complete event %q: missing dur (microseconds)", ev.Name)
 				}
 				if *ev.Dur < 0 {
-					return d.errAt(off, "complete event %q: negative dur %v", ev.Name, *ev.Dur)
+					return d.errAt(off, "complete event %q: negative dur %v (expected a duration >= 0 microseconds)", ev.Name, *ev.Dur)
 				}
 				if math.IsInf(*ev.Ts+*ev.Dur, 0) {
-					return d.errAt(off, "complete event %q: ts %v + dur %v out of range", ev.Name, *ev.Ts, *ev.Dur)
+					return d.errAt(off, "complete event %q: ts %v + dur %v out of range (expected an end ts + dur below 1.8e308 microseconds)", ev.Name, *ev.Ts, *ev.Dur)
 				}
 				ivs = append(ivs, chromeInterval{ev.Name, pid, *ev.Ts, *ev.Ts + *ev.Dur, chromeGPUCat(ev.Cat), off, off})
 			case "B":

@@ -160,8 +160,8 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"ts is text", []byte("[\n  {\"name\": \"a\", \"ph\": \"X\", \"ts\": \"1\", \"dur\": 2}]"), "t.json:2:3: invalid trace event: field \"ts\"", ""},
 		{"missing ts", []byte("[\n  {\"name\": \"a\", \"ph\": \"X\", \"dur\": 2}]"), "t.json:2:3: event \"a\" (ph X): missing ts", ""},
 		{"missing dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2}]"), "t.json:1:2: complete event \"a\": missing dur", ""},
-		{"negative dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2, \"dur\": -1}]"), "t.json:1:2: complete event \"a\": negative dur -1", ""},
-		{"dur overflows", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1e308, \"dur\": 1e308}]"), "t.json:1:2: complete event \"a\": ts 1e+308 + dur 1e+308 out of range", ""},
+		{"negative dur", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 2, \"dur\": -1}]"), "t.json:1:2: complete event \"a\": negative dur -1 (expected a duration >= 0 microseconds)", ""},
+		{"dur overflows", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": 1e308, \"dur\": 1e308}]"), "t.json:1:2: complete event \"a\": ts 1e+308 + dur 1e+308 out of range (expected an end ts + dur below 1.8e308 microseconds)", ""},
 		{"span overflows", []byte(`[{"name": "a", "ph": "X", "ts": -1e308, "dur": 1}, {"name": "b", "ph": "X", "ts": 1e308, "dur": 1}]`), "t.json:1:52: event ends at 1e+308 us, and the event at line 1, column 2 starts at -1e+308 us: the span overflows", ""},
 		// of a B/E pair, at the E, which gives the end (it was at the B)
 		{"span overflows at an end event", []byte("[{\"name\": \"a\", \"ph\": \"X\", \"ts\": -1e308, \"dur\": 1},\n{\"name\": \"b\", \"ph\": \"B\", \"ts\": 0, \"pid\": 1, \"tid\": 1},\n{\"ph\": \"E\", \"ts\": 1e308, \"pid\": 1, \"tid\": 1}]"),
@@ -188,7 +188,7 @@ func TestReadChromeTraceMalformed(t *testing.T) {
 		{"traceEvents not array", []byte(`{"traceEvents": 3}`), "t.json:1:17: traceEvents: expected an array", ""},
 		{"no events", []byte(`[]`), "t.json: no complete (X) or begin/end (B/E) events", ""},
 		{"truncated gzip", gz(good)[:60], "t.json: truncated gzip stream", ""},
-		{"bad gzip header", []byte{0x1f, 0x8b, 0, 0}, "t.json: bad gzip header", ""},
+		{"bad gzip header", []byte{0x1f, 0x8b, 0, 0}, "t.json: bad gzip header: unexpected EOF (expected a gzip file, by its first two bytes 1f 8b, or plain text)", ""},
 		{"gzip ok", gz(good), "", "batch size unknown"},
 		{"no closing bracket", []byte(strings.TrimSuffix(strings.TrimSpace(good), "]")), "", "no closing ]"},
 		// cut off after an event's comma, as a trace written while profiling is

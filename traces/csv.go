@@ -47,7 +47,6 @@ type csvReader struct {
 	ending int // bytes of the line ending readLine cut off (0, 1 or 2)
 	long   []byte
 	fields []string
-	eof    bool
 
 	// Positions, for errors only (nothing on the unquoted path): bom is the
 	// bytes of the byte-order mark cut off line 1 (0 or 3; columns count
@@ -77,7 +76,7 @@ func newCSVReader(r io.Reader, file string) (*csvReader, error) {
 	if bytes.Equal(head, gzipMagic) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error()}
+			return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error() + " (expected a gzip file, by its first two bytes 1f 8b, or plain text)"}
 		}
 		zr.Multistream(false)
 		br = bufio.NewReaderSize(&gzipMembers{br: br, zr: zr}, readBufferBytes)
@@ -217,7 +216,7 @@ func (c *csvReader) readError(err error) error {
 	case c.gz && errors.Is(err, io.ErrUnexpectedEOF):
 		return &ParseError{File: c.file, Line: c.next, Msg: "truncated gzip stream (the compressed data ends early)"}
 	case c.gz: // gzip.ErrChecksum, gzip.ErrHeader, flate.CorruptInputError
-		return &ParseError{File: c.file, Line: c.next, Msg: "corrupt gzip stream: " + err.Error()}
+		return &ParseError{File: c.file, Line: c.next, Msg: "corrupt gzip stream: " + err.Error() + " (expected a whole gzip file: cut short, or damaged?)"}
 	}
 	return &ParseError{File: c.file, Line: c.next, Msg: err.Error()}
 }

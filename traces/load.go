@@ -138,7 +138,7 @@ func LoadFS(fsys fs.FS, paths ...string) (*Trace, []error, error) {
 	return t, warnings, nil
 }
 
-// ReadFile streams one canonical file into t.
+// readFile streams one canonical file into t.
 func readFile(f File, t *Trace, dups *crossFiles) ([]error, error) {
 	return forEach(f, Handlers{
 		Step:       func(s Step) error { t.Steps = append(t.Steps, s); return nil },

@@ -28,8 +28,9 @@ const (
 // seconds at the bound for a queueing-network model; a billion hung).
 const maxCheckWorkers = 10_000
 
-// kneeAlpha is the marginal-gain rule of the knee (model.Knee): past the
-// knee, one more worker adds less than half a worker's speed.
+// kneeAlpha is check's marginal-gain rule of the knee (the rule
+// model.Knee states; check applies its own, in verdict): past the knee,
+// one more worker adds less than half a worker's speed.
 const kneeAlpha = 0.5
 
 // flatTol is the loss below which N workers' harm is flat, not a failure:
