@@ -81,6 +81,17 @@ func (d FitData) scale() float64 {
 	return d.Scale
 }
 
+// HeldOut is the number of measured points the fit did not see.
+func (d FitData) HeldOut() int {
+	n := 0
+	for _, o := range d.Measured {
+		if o.HeldOut {
+			n++
+		}
+	}
+	return n
+}
+
 // HasBounds says whether the bounds and the knee are drawn.
 func (d FitData) HasBounds() bool {
 	return d.Z+d.SumD > 0 && d.MaxD > 0 && isFinite(d.Z+d.SumD) && isFinite(d.MaxD)

@@ -17,6 +17,9 @@ import (
 type ResponseTimes struct {
 	Policy string
 	Times  []float64
+	// NotSteady fades the policy's curve: its queue grew through the
+	// runs, so the times are of a run's length, not the policy's.
+	NotSteady bool
 }
 
 // LoadPoint is a policy's mean response time (s) at one load (the offered
@@ -36,6 +39,9 @@ type SimulationData struct {
 	Responses []ResponseTimes // the CDF panel; at least one policy
 	Loads     []LoadPoint     // the load panel; may be empty
 	Palette   *Palette        // nil: built from the policy names
+	// CDFTitle titles the distribution panel: the load, runs and workers
+	// it is of ("": "Response-time distribution").
+	CDFTitle string
 }
 
 // CDF returns the empirical distribution function of times as the corners
@@ -302,7 +308,12 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	}
 	leg := newLegend()
 	longest := 0
-	p := newPlot("Response-time distribution", "response time (s)", "fraction of jobs done")
+	title := d.CDFTitle
+	if title == "" {
+		title = "Response-time distribution"
+	}
+	p := newPlot(title, "response time (s)", "fraction of jobs done")
+	faded := false
 	positive := true
 	tmin, tmax := math.Inf(1), 0.0
 	for _, r := range d.Responses {
@@ -319,8 +330,15 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 		xy := stepXYs(thinCDF(CDF(r.Times), maxCDFPoints))
 		l, _ := plotter.NewLine(xy)
 		l.LineStyle = pal.line(r.Policy)
+		key := *l // the legend's: the policy's own colour, as the load panel's
+		if r.NotSteady {
+			// (drawn as the others: six of ten curves of a run's length
+			// read as the policies')
+			l.LineStyle.Color = fade(l.LineStyle.Color, notSteadyAlpha)
+			faded = true
+		}
 		p.Add(l)
-		leg.Add(r.Policy, l)
+		leg.Add(r.Policy, &key)
 		longest = max(longest, len(r.Policy))
 	}
 	p.Y.Min, p.Y.Max = 0, 1
@@ -334,6 +352,12 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	for _, r := range d.Responses {
 		inCDF[r.Policy] = true
 	}
+	if faded && len(d.Loads) == 0 {
+		g, _ := plotter.NewScatter(plotter.XYs{{}})
+		g.GlyphStyle = draw.GlyphStyle{Color: fade(Ink, notSteadyAlpha), Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		leg.Add(notSteadyLegend, g)
+		longest = max(longest, len(notSteadyLegend))
+	}
 	strip := legendStrip(longest)
 	if len(d.Loads) == 0 {
 		return &Figure{W: w + strip, H: PanelHeight, draw: func(c draw.Canvas) {
@@ -342,7 +366,6 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	}
 
 	q := newPlot("Mean response time vs load", "load (offered work / capacity)", "mean response time (s)")
-	faded := false
 	for _, sr := range d.loadSeries() {
 		name := sr.policy
 		col, dim := pal.Color(name), fade(pal.Color(name), notSteadyAlpha)

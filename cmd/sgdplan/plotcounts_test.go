@@ -19,7 +19,7 @@ func TestFitCurveCountsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := reportFitData(m)
+	rd, err := reportFitData(m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

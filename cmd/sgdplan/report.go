@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -369,7 +370,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	pal := plots.NewPalette(names...)
 
 	// Fit figure.
-	fd, err := reportFitData(m)
+	var stats []fit.RunStats // the traces' runs, for the held-out points
+	if tr != nil {
+		stats, _ = fit.Stats(tr)
+	}
+	fd, err := reportFitData(m, stats)
 	if err != nil {
 		return r, err
 	}
@@ -377,6 +382,9 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Warnings = append(r.Warnings, "fit figure left out: "+err.Error())
 	} else {
 		cap := "Measured job " + rateUnit(m) + " per second against workers, the fitted curve with its " + fmt.Sprintf("%.0f%%", 100*m.Level) + " band, and residuals in percent beneath."
+		if n := fd.HeldOut(); n > 0 {
+			cap += fmt.Sprintf(" Hollow points are the traces' runs at %s the fit did not see (held out: how the curve extrapolates; a mean with its 95%% interval where a count has several runs).", words.Count(n, "worker count"))
+		}
 		if fd.HasBounds() {
 			cap += fmt.Sprintf(" Dashed and dotted lines are the asymptotic bounds N/(Z+ΣD) and 1/max D; they cross at N* ≈ %s, where the network saturates (a property of the throughput alone, not a recommendation: the recommended workers in the plan table above weigh what one more worker buys, and check judges a worker count by half a worker). They bound the fitted curve, not its band: the band also holds other fits as good on the data and the error of extrapolating, and real runs with nearly constant transfers beat N/(Z+ΣD), whose demands hold the exponential fork-join wait of the shards; the band stops at what the busiest station can carry.", plots.Num(fd.Knee()))
 		}
@@ -548,7 +556,7 @@ func simulationCaption(o reportOptions, growing []growCell) string {
 	}
 	c += "."
 	if len(growing) > 0 {
-		c += fmt.Sprintf(" Faded points (%s marked * or † in the table) are no steady-state values: the queue still grew at the runs' end (*: the policy cannot serve the load; †: probably runs too short), so those means grow with the run's length.",
+		c += fmt.Sprintf(" Faded points (%s marked * or † in the table), and the faded curves on the left (the policies so marked at its load), are no steady-state values: the queue still grew at the runs' end (*: the policy cannot serve the load; †: probably runs too short), so those means and times grow with the run's length.",
 			words.Count(len(growing), "cell"))
 	}
 	return c
@@ -950,7 +958,7 @@ func rateUnit(m *fit.Model) string {
 // rates at the reference shards and link rate (repeats of one worker count
 // averaged with a t interval), the fitted curve with the model's band, and for the mva
 // family the closed network's bounds.
-func reportFitData(m *fit.Model) (plots.FitData, error) {
+func reportFitData(m *fit.Model, stats []fit.RunStats) (plots.FitData, error) {
 	d := plots.FitData{Title: "Throughput fit: " + m.Family, YLabel: fitYLabel(m), Label: m.Family + " fit", Level: m.Level}
 	byW := map[int][]float64{}
 	maxW := 1
@@ -977,6 +985,26 @@ func reportFitData(m *fit.Model) (plots.FitData, error) {
 	sort.Ints(ws)
 	for _, w := range ws {
 		d.Measured = append(d.Measured, plots.Repeats(float64(w), byW[w]))
+	}
+	// the traces' runs at worker counts the fit did not see, where the
+	// curve is (hollow: a test of the extrapolation; the figure showed
+	// the 2 fitted counts beside a curve drawn to 8)
+	trained := map[int]bool{}
+	for _, c := range m.Data.Configurations {
+		trained[c.Workers] = true
+	}
+	held := map[int][]float64{}
+	for _, s := range stats {
+		if trained[s.Workers] || !(s.StepsPerS > 0) || !onCurve(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth) {
+			continue
+		}
+		held[s.Workers] = append(held[s.Workers], s.StepsPerS)
+		maxW = max(maxW, s.Workers)
+	}
+	for _, w := range slices.Sorted(maps.Keys(held)) {
+		o := plots.Repeats(float64(w), held[w])
+		o.HeldOut = true
+		d.Measured = append(d.Measured, o)
 	}
 	setFitBounds(&d, m)
 	// Draw the curve past the knee, so that the saturation shows.
@@ -1227,6 +1255,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 	for _, l := range labels {
 		tab.Columns = append(tab.Columns, "load "+l)
 	}
+	d.CDFTitle = fmt.Sprintf("Response times at load %s (%d seeds x %d jobs)", labels[len(o.loads)/2], o.seeds, o.simJobs)
 	bar := progress.New(c.App.ErrWriter, "report: simulating", int64(len(planner.PolicyNames)*len(o.loads)*o.seeds), nil)
 	defer bar.Done()
 	for _, name := range planner.PolicyNames {
@@ -1239,6 +1268,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 		}
 		row := []string{name}
 		var cdf []float64
+		cdfFaded := false // the CDF's load had no steady state
 		var pts []plots.LoadPoint
 		for li, l := range o.loads {
 			var means []float64
@@ -1289,11 +1319,12 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				}
 				cell += g.mark()
 				pts[len(pts)-1].NotSteady = strings.TrimSpace(g.mark())
+				cdfFaded = cdfFaded || l == cdfLoad
 				growing = append(growing, g)
 			}
 			row = append(row, cell)
 		}
-		d.Responses = append(d.Responses, plots.ResponseTimes{Policy: name, Times: cdf})
+		d.Responses = append(d.Responses, plots.ResponseTimes{Policy: name, Times: cdf, NotSteady: cdfFaded})
 		d.Loads = append(d.Loads, pts...)
 		tab.Rows = append(tab.Rows, row)
 	}

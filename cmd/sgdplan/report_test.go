@@ -244,7 +244,7 @@ func TestReportFitDataOneLinkRate(t *testing.T) {
 	if len(rates) < 2 {
 		t.Fatalf("model.json configurations record link rates %v, want the two of the traces", rates)
 	}
-	d, err := reportFitData(m)
+	d, err := reportFitData(m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -559,7 +559,7 @@ func TestReportGrowingQueue(t *testing.T) {
 	}
 	// the figure fades those cells, and its caption says so (it drew
 	// them as ordinary means)
-	if !strings.Contains(string(md), "marked * or † in the table) are no steady-state values") {
+	if !strings.Contains(string(md), "marked * or † in the table), and the faded curves on the left (the policies so marked at its load), are no steady-state values") {
 		t.Errorf("the simulation caption does not say which points are no steady state:\n%s", md)
 	}
 }
@@ -734,7 +734,7 @@ func fitDataOf(t *testing.T, mp string) (*fit.Model, plots.FitData) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := reportFitData(m)
+	d, err := reportFitData(m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1063,7 +1063,7 @@ func TestFitFigureYLabel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd, err := reportFitData(m)
+		rd, err := reportFitData(m, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -403,7 +404,8 @@ func simulateAction(c *cli.Context) error {
 					times = append(times, j.Response)
 				}
 			}
-			resp = append(resp, plots.ResponseTimes{Policy: name, Times: times})
+			grows := slices.ContainsFunc(growing, func(g growCell) bool { return g.what == name })
+			resp = append(resp, plots.ResponseTimes{Policy: name, Times: times, NotSteady: grows})
 		}
 	}
 	if len(growing) > 0 && !overloaded {
@@ -427,7 +429,16 @@ func simulateAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the csv rows are each job's under the first seed (%d) alone; the means over the %d seeds and their 95%% intervals are in --format table or json\n", c.Uint64("seed"), seeds)
 	}
 	if path := c.String("plot"); path != "" {
-		f, err := plots.SimulationFigure(plots.SimulationData{Responses: resp})
+		// what the times are of (the title said "Response-time
+		// distribution" alone)
+		title := fmt.Sprintf("Response times: %s, %s", filepath.Base(c.String("jobs")), words.Count(n, "server"))
+		if fixed == nil {
+			title = fmt.Sprintf("Response times: %d jobs at %.3g/s, %s", poisson.Count, poisson.Rate, words.Count(n, "server"))
+		}
+		if seeds > 1 {
+			title += fmt.Sprintf(", %d seeds", seeds)
+		}
+		f, err := plots.SimulationFigure(plots.SimulationData{Responses: resp, CDFTitle: title})
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
