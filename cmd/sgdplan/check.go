@@ -284,6 +284,13 @@ func runCheck(c *cli.Context) error {
 		out.EfficiencyEnds = ends
 		lines = append(lines, line)
 	}
+	if ends, line := elasticVerdicts(m, mf, ps); line != "" && !c.IsSet("workers") {
+		// an elastic job runs anywhere in its bounds: the verdict at
+		// the replicas given said nothing of them (a gate passed a job
+		// below its own minReplicas)
+		out.ElasticEnds = ends
+		lines = append(lines, line)
+	}
 	if g := mf.Processes; g > 1 && !c.IsSet("workers") && workers%g == 0 {
 		// the job grows and shrinks by replicas, not workers: the verdict
 		// speaks of the next worker, a step it cannot take
@@ -437,8 +444,11 @@ type checkJSON struct {
 	// EfficiencyEnds are the verdicts with the efficiency law (lambda or
 	// the noise scale) at the two ends of its interval (absent without).
 	EfficiencyEnds []checkEnd `json:"efficiency_ends,omitempty"`
-	Notes          []string   `json:"notes,omitempty"`
-	Warnings       []string   `json:"warnings,omitempty"` // also on stderr
+	// ElasticEnds are the verdicts at an elastic PyTorchJob's bounds of
+	// replicas (absent for another job, or with --workers).
+	ElasticEnds []checkElastic `json:"elastic_ends,omitempty"`
+	Notes       []string       `json:"notes,omitempty"`
+	Warnings    []string       `json:"warnings,omitempty"` // also on stderr
 }
 
 type checkRival struct {
@@ -876,4 +886,44 @@ func countSource(c *cli.Context, args []string, flag, at string, given bool) str
 		return orName(at, args[0])
 	}
 	return "model"
+}
+
+// checkElastic is the verdict at one bound of an elastic job's replicas.
+type checkElastic struct {
+	Bound    string `json:"bound"` // minReplicas or maxReplicas
+	Replicas int    `json:"replicas"`
+	Workers  int    `json:"workers"`
+	Verdict  string `json:"verdict"`
+	ExitCode int    `json:"exit_code"`
+	Reason   string `json:"reason"`
+}
+
+// elasticVerdicts are the verdicts at the bounds of mf's elastic replicas
+// (times its processes a replica) and the line that gives them; none, and
+// "", for a job without such bounds. A bound of 0 replicas, or past
+// maxCheckWorkers, is said without a verdict.
+func elasticVerdicts(m *fit.Model, mf manifest, ps int) ([]checkElastic, string) {
+	if mf.ElasticHi == 0 {
+		return nil, ""
+	}
+	g := max(mf.Processes, 1)
+	var ends []checkElastic
+	var parts []string
+	for _, b := range []struct {
+		name string
+		r    int
+	}{{"minReplicas", mf.ElasticLo}, {"maxReplicas", mf.ElasticHi}} {
+		w := b.r * g
+		if b.r < 1 || w > maxCheckWorkers {
+			parts = append(parts, fmt.Sprintf("%s %d: no verdict (%s)", b.name, b.r, map[bool]string{true: "no workers", false: fmt.Sprintf("past %d workers", maxCheckWorkers)}[b.r < 1]))
+			continue
+		}
+		v := verdict(m, w, ps)
+		if v.bad != "" {
+			continue
+		}
+		ends = append(ends, checkElastic{Bound: b.name, Replicas: b.r, Workers: w, Verdict: v.word, ExitCode: v.code, Reason: v.reason})
+		parts = append(parts, fmt.Sprintf("%s %d (%s) %s", b.name, b.r, words.Count(w, "worker"), v.word))
+	}
+	return ends, "at its elasticPolicy's bounds (the job runs anywhere between): " + strings.Join(parts, ", ")
 }

@@ -47,6 +47,11 @@ type manifest struct {
 	// it open (an elasticPolicy range): moot when --workers gives the
 	// count.
 	CountWarnings []string
+	// ElasticLo and ElasticHi are an elastic PyTorchJob's bounds of
+	// replicas (elasticPolicy minReplicas and maxReplicas, one given
+	// being both, as the operator defaults it), where they differ from
+	// the replicas given; 0 and 0 otherwise.
+	ElasticLo, ElasticHi int
 	// NeedWorkers, when not "", says why the manifest gives no worker
 	// count (nprocPerNode auto, cpu or gpu: torchrun counts the processes
 	// at launch): check refuses to judge it unless --workers gives the
@@ -514,7 +519,8 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				how = fmt.Sprintf("%d replicas (its elasticPolicy's bounds)", *lo)
 			}
 			if *lo != *hi || *lo != w {
-				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %d replicas given; check the others with --workers", at("spec", "elasticPolicy").in(path), how, w))
+				mf.ElasticLo, mf.ElasticHi = *lo, *hi
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %s given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the given count's)", at("spec", "elasticPolicy").in(path), how, words.Count(w, "replica")))
 			}
 		}
 		// the training operator's world size: every replica runs
