@@ -239,6 +239,10 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 	f := &panel{p: newPlot(lossTitle, "global updates", "loss")}
 	p := f.p
 	xmax := 0.0
+	// one fitted curve for every worker count (no staleness cost): each
+	// N's line hid under the last, whose legend entry (N=16, a count
+	// with no runs) named the curve of them all
+	one := coincidentFits(d.Curves)
 	for _, c := range d.Curves {
 		name := workersName(c.Workers)
 		xy := make(plotter.XYs, len(c.Updates))
@@ -257,6 +261,12 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 			f.seeXYs(xy)
 			thumbs = append(thumbs, sc)
 		}
+		if one >= 0 {
+			if len(thumbs) > 0 {
+				f.legend(fmt.Sprintf("N=%d", c.Workers), thumbs...)
+			}
+			continue
+		}
 		if len(c.FitUpdates) >= 2 {
 			fxy := make(plotter.XYs, len(c.FitUpdates))
 			for j := range c.FitUpdates {
@@ -270,6 +280,19 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 			f.see(densify(fxy, 4)...)
 		}
 		f.legend(fmt.Sprintf("N=%d", c.Workers), thumbs...)
+	}
+	if one >= 0 {
+		c := d.Curves[one]
+		fxy := make(plotter.XYs, len(c.FitUpdates))
+		for j := range c.FitUpdates {
+			fxy[j] = plotter.XY{X: c.FitUpdates[j], Y: c.FitLoss[j]}
+			xmax = max(xmax, c.FitUpdates[j])
+		}
+		l, _ := plotter.NewLine(fxy)
+		l.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(2)}
+		p.Add(l)
+		f.see(densify(fxy, 4)...)
+		f.legend("fitted, every N alike", l)
 	}
 	if isFinite(d.Target) && d.Target != 0 {
 		tl, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: d.Target}, {X: xmax, Y: d.Target}})
@@ -379,4 +402,46 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 	return &Figure{W: w, H: PanelHeight, draw: func(c draw.Canvas) {
 		side(margin(c), []*plot.Plot{p, q})
 	}}, nil
+}
+
+// coincidentFits is the index of the curve of curves whose fitted loss
+// reaches furthest, when every curve with a fit (two or more) has the same
+// fitted loss, within 0.5%, wherever two share an update count: one line
+// then stands for them all. -1 otherwise.
+func coincidentFits(curves []LossCurve) int {
+	best, n := -1, 0
+	for i, c := range curves {
+		if len(c.FitUpdates) < 2 {
+			continue
+		}
+		n++
+		if best < 0 || c.FitUpdates[len(c.FitUpdates)-1] > curves[best].FitUpdates[len(curves[best].FitUpdates)-1] {
+			best = i
+		}
+	}
+	if n < 2 {
+		return -1
+	}
+	ref := curves[best]
+	at := map[float64]float64{}
+	for j, u := range ref.FitUpdates {
+		at[u] = ref.FitLoss[j]
+	}
+	for _, c := range curves {
+		shared := 0
+		for j, u := range c.FitUpdates {
+			l, ok := at[u]
+			if !ok {
+				continue
+			}
+			shared++
+			if math.Abs(c.FitLoss[j]-l) > 0.005*math.Abs(l) {
+				return -1
+			}
+		}
+		if len(c.FitUpdates) >= 2 && shared < 2 {
+			return -1
+		}
+	}
+	return best
 }

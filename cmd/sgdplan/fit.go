@@ -506,6 +506,9 @@ func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitD
 	if note == "" && m.Reference.Bandwidth > 0 {
 		note = fmt.Sprintf(" (%s, %.4g B/s)", words.Count(m.Reference.PS, "shard"), m.Reference.Bandwidth)
 	}
+	if note == "" {
+		note = syncStepNote(m)
+	}
 	d.Title += note
 	top := max(2*maxW, 8)
 	for _, w := range reportWorkers(top) { // every count, then 1% steps
@@ -695,6 +698,23 @@ func curveNote(m *fit.Model, o offCurve) string {
 		n = fmt.Sprintf("%d fitted, %d held-out points", o.fitted, o.heldOut)
 	}
 	return fmt.Sprintf("\nat %s\nnot shown: %s at other %s", strings.Join(at, ", "), n, strings.Join(what, " or "))
+}
+
+// syncStepNote is the fit figure's second title line for a synchronous
+// model, whose steps grow with the workers under weak scaling ("" for
+// another): the steps/s of testdata/sync-gns fell from 16 to 3.3 as the
+// global batch grew from 128 to 4096, which the figure read as "more
+// workers, slower".
+func syncStepNote(m *fit.Model) string {
+	switch {
+	case m.Mode == "async":
+		return ""
+	case m.Reference.GlobalBatch > 0:
+		return fmt.Sprintf("\nsteps of global batch %.4g, split among the N workers", m.Reference.GlobalBatch)
+	case m.Reference.Batch > 0:
+		return fmt.Sprintf("\nsteps of %.4g samples a worker: a step of N workers is %.4g N samples", m.Reference.Batch, m.Reference.Batch)
+	}
+	return ""
 }
 
 // setFitBounds gives the fit figure the delay and demands of the model's

@@ -977,7 +977,11 @@ func reportFitData(m *fit.Model, stats []fit.RunStats) (plots.FitData, error) {
 	if len(byW) == 0 {
 		return d, fmt.Errorf("report: %s: no fitted configuration at the reference %d shards, batch and placement", m.Family, m.Reference.PS)
 	}
-	d.Title += curveNote(m, hidden)
+	if note := curveNote(m, hidden); note != "" {
+		d.Title += note
+	} else {
+		d.Title += syncStepNote(m)
+	}
 	ws := make([]int, 0, len(byW))
 	for w := range byW {
 		ws = append(ws, w)
