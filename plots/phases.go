@@ -26,6 +26,9 @@ type PhasesData struct {
 	Title     string // "" means "Iteration time by phase"
 	Measured  []PhaseTimes
 	Predicted []PhaseTimes
+	// PredictedLabel names the predicted bars in the legend ("":
+	// "predicted (light)"), e.g. how the model splits its cycle.
+	PredictedLabel string
 }
 
 // Phases are the phase names in stacking order, bottom up.
@@ -170,7 +173,11 @@ func PhasesFigure(d PhasesData) (*Figure, error) {
 		f.legend(Phases[k]+" (measured)", sw)
 	}
 	if predicted {
-		f.legend("predicted (light)", swatch{fill: fade(Ink, 0.25), line: Ink})
+		label := d.PredictedLabel
+		if label == "" {
+			label = "predicted (light)"
+		}
+		f.legend(label, swatch{fill: fade(Ink, 0.25), line: Ink})
 	}
 	cats := d.workers()
 	var ticks []plot.Tick

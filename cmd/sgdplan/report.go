@@ -763,6 +763,9 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 				comm := (rest - a) / 2
 				pd.Predicted = append(pd.Predicted, plots.PhaseTimes{Workers: w, Pull: comm, Compute: z, Push: comm + a})
 			}
+			// (a reader took the equal pull and push for a split the
+			// model had measured, and its push for wrong)
+			pd.PredictedLabel = "predicted (light; pull = push)"
 		}
 		if fig, err := plots.PhasesFigure(pd); err != nil {
 			r.Warnings = append(r.Warnings, "phases figure left out: "+err.Error())
@@ -773,7 +776,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
 			}
 			cap += "."
 			if len(pd.Predicted) > 0 {
-				cap += " Right bars: the model's cycle N/X(N), with compute the fitted Z and pull and push sharing the rest equally."
+				cap += " Right bars: the model's cycle N/X(N), with compute the fitted Z and pull and push sharing the rest equally (the push with the shard's apply): the model's links are symmetric, one demand each way, so where the measured pull and push differ the model does not split them, and only the bars' totals compare."
 			}
 			r.Figures = append(r.Figures, plots.FigureRef{File: "phases.png", Title: "Phases", Caption: cap, Figure: fig})
 		}
