@@ -97,7 +97,7 @@ func (d StalenessData) validate() error {
 }
 
 // StalenessFigure returns the staleness figure: one box per worker count
-// (quartiles, whiskers at 1.5 IQR, outliers), the mean as a diamond and the
+// (quartiles, whiskers at 1.5 IQR, outliers), the mean as a triangle and the
 // predicted mean (N-1 by default) as a dash.
 func StalenessFigure(d StalenessData) (*Figure, error) {
 	sums, err := d.Summaries()
@@ -136,7 +136,12 @@ func StalenessFigure(d StalenessData) (*Figure, error) {
 		b.GlyphStyle = draw.GlyphStyle{Color: fade(boxColor, 0.6), Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
 		p.Add(b)
 		if i == 0 {
-			f.legend("quartiles, 1.5 IQR", swatch{fill: fade(boxColor, 0.25), line: boxColor})
+			// (box and whiskers were one entry, and the dots, darker
+			// where several iterations share a value, none)
+			f.legend("box: quartiles; whiskers: 1.5 IQR", swatch{fill: fade(boxColor, 0.25), line: boxColor})
+			dot, _ := plotter.NewScatter(plotter.XYs{{}})
+			dot.GlyphStyle = b.GlyphStyle
+			f.legend("beyond (darker: several)", dot)
 		}
 		ticks = append(ticks, plot.Tick{Value: x, Label: strconv.Itoa(s.Workers)})
 		means = append(means, plotter.XY{X: x, Y: s.Mean})
