@@ -1545,8 +1545,12 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, errorf("%s: %v", at(where), strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
+	var levelProbe struct {
+		Level *float64 `json:"level"`
+	}
 	switch {
-	case m.Level == 0: // absent
+	case m.Level == 0 && json.Unmarshal(b, &levelProbe) == nil && levelProbe.Level == nil: // absent
+		// (only absent: "level": 0 was read as absent, and 90%)
 		m.Level = 0.9
 	case !(m.Level >= 0.5 && m.Level < 1):
 		// (1e-300 printed "intervals 0%": ends at the point)

@@ -98,6 +98,8 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"max_ps": [0-9]+`, `"max_ps": 3`, `"max_ps": `, "extrapolation: max_ps 3, but the most shards of data.configurations (the fitted data) is 2"},
 		{`"min_workers": 1`, `"min_workers": 0`, `"min_workers": `, ""},
 		{`"level": 0.9`, `"level": 1e-300`, `"level": `, "level = 1e-300: want the intervals' coverage, from 0.5"},
+		// 0 is a value, not an absent level (read as 90% until 2026-12-06)
+		{`"level": 0.9`, `"level": 0`, `"level": `, "level = 0: want the intervals' coverage, from 0.5"},
 		{`"rmsle": [0-9.e+-]+`, `"rmsle": 1e308`, `"rmsle": `, "diagnostics.rmsle = 1e+308: want the fit's root mean square log error on its data, 0 to 50"},
 		{`"rmsle": [0-9.e+-]+`, `"rmsle": -1`, `"rmsle": `, "diagnostics.rmsle = -1"},
 		{`"batch": 32`, `"batch": 1e300`, `"batch": `, "reference.batch = 1e+300: want the samples per worker and step, a whole number from 1 to 2^53"},

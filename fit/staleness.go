@@ -114,7 +114,16 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 	} else {
 		c0, ok := fitLossCurve(func(i int) (float64, float64) { return base.K[i], base.Loss[i] }, len(base.K))
 		if !ok {
-			return StalenessFit{}, 0, errorf("run %s: its loss curve could not be fitted", base.Run)
+			// (said without a value: a loss of 1e308 at one evaluation
+			// was not found in the file)
+			lo, hi, at := math.Inf(1), math.Inf(-1), 0.0
+			for i, l := range base.Loss {
+				lo = math.Min(lo, l)
+				if l > hi {
+					hi, at = l, base.K[i]
+				}
+			}
+			return StalenessFit{}, 0, errorf("run %s: its loss curve could not be fitted (its %d losses run from %.4g to %.4g, the largest at update %.6g)", base.Run, len(base.Loss), lo, hi, at)
 		}
 		for _, lam := range []float64{0, 0.03, 0.3, 3} {
 			lam = math.Min(math.Max(lam, lamLo), lamHi)
