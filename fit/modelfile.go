@@ -1043,13 +1043,21 @@ func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 const maxRateRatio = 1e12
 
 // linkRateErr refuses a link rate bw that makes a queueing model's link
-// demand the measured one times more than maxRateRatio; nil for other
-// models and for bw 0 (the measured rate).
+// demand the measured one times more than maxRateRatio, or less than its
+// inverse; nil for other models and for bw 0 (the measured rate).
 func (m *Model) linkRateErr(bw float64) error {
-	if m.Queueing == nil || !(m.Queueing.Bandwidth > 0) || !(bw > 0) || m.Queueing.Bandwidth/bw <= maxRateRatio {
+	if m.Queueing == nil || !(m.Queueing.Bandwidth > 0) || !(bw > 0) {
 		return nil
 	}
-	return errorf("bandwidth %g B/s: more than %g times below the rate the link demand was measured at (%g B/s), which scales it as that ratio: want a rate of at least %g B/s", bw, maxRateRatio, m.Queueing.Bandwidth, m.Queueing.Bandwidth/maxRateRatio)
+	if m.Queueing.Bandwidth/bw > maxRateRatio {
+		return errorf("bandwidth %g B/s: more than %g times below the rate the link demand was measured at (%g B/s), which scales it as that ratio: want a rate of at least %g B/s", bw, maxRateRatio, m.Queueing.Bandwidth, m.Queueing.Bandwidth/maxRateRatio)
+	}
+	if bw/m.Queueing.Bandwidth > maxRateRatio {
+		// (1e308 B/s was taken, and the link demand read as 0: no link
+		// is that fast, and a typo of the exponent passed)
+		return errorf("bandwidth %g B/s: more than %g times above the rate the link demand was measured at (%g B/s), where the links' demand is nothing: want a rate of at most %g B/s", bw, maxRateRatio, m.Queueing.Bandwidth, m.Queueing.Bandwidth*maxRateRatio)
+	}
+	return nil
 }
 
 // BandwidthWarning says, when the model's link rate (set by WithBandwidth)

@@ -316,6 +316,13 @@ func TestLinkRateRatio(t *testing.T) {
 	if _, err := m.WithBandwidth(1e-310); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times below the rate the link demand was measured at") {
 		t.Errorf("1e-310 B/s: %v", err)
 	}
+	// and a trillion times above (1e308 B/s read the links' demand as 0)
+	if _, err := m.WithBandwidth(measured * 1e12); err != nil {
+		t.Errorf("a trillion times above: %v", err)
+	}
+	if _, err := m.WithBandwidth(1e308); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times above the rate the link demand was measured at (3e+06 B/s), where the links' demand is nothing: want a rate of at most 3e+18 B/s") {
+		t.Errorf("1e308 B/s: %v", err)
+	}
 	good, err := m.Marshal()
 	if err != nil {
 		t.Fatal(err)
