@@ -242,8 +242,8 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err := plots.CheckOthersFiles(o.out); err != nil {
 		return badInput(fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
-	tr, traceWarn, traceNote := reportTraces(o.model, m, found)
-	r, err := buildReport(c, o, m, jobs, tr, found)
+	mt, traceWarn, traceNote := reportTraces(o.model, m, found)
+	r, err := buildReport(c, o, m, jobs, mt, found)
 	if err != nil {
 		return withCode(exitFailure, err)
 	}
@@ -285,9 +285,9 @@ func runReport(c *cli.Context, o reportOptions) error {
 }
 
 // buildReport computes every number and figure of the report.
-// tr are the traces the model was fitted on (nil: none found or read);
+// mt are the traces the model was fitted on (nil: none found or read);
 // found says where they were looked for.
-func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.Job, tr *traces.Trace, found traceLookup) (plots.Report, error) {
+func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.Job, mt *measuredTraces, found traceLookup) (plots.Report, error) {
 	n := float64(o.servers)
 	r := plots.Report{
 		Title:   "sgdplan report",
@@ -371,8 +371,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 
 	// Fit figure.
 	var stats []fit.RunStats // the traces' runs, for the held-out points
-	if tr != nil {
-		stats, _ = fit.Stats(tr)
+	if mt != nil && mt.err == nil {
+		stats = mt.stats
 	}
 	fd, err := reportFitData(m, stats)
 	if err != nil {
@@ -399,11 +399,15 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 
 	// Phases and staleness, from the traces the model was fitted on.
-	if tr != nil {
-		reportTraceFigures(&r, m, tr)
+	if mt != nil {
+		reportTraceFigures(&r, m, mt)
 	}
 
 	// Convergence figure, when the model has a loss curve.
+	var tr *traces.Trace
+	if mt != nil {
+		tr = mt.t
+	}
 	if cd, ok := reportConvergence(m, o.servers, tr); ok {
 		if fig, err := plots.ConvergenceFigure(cd); err != nil {
 			r.Warnings = append(r.Warnings, "convergence figure left out: "+err.Error())
@@ -645,7 +649,7 @@ func (l traceLookup) inputs() []plots.Input {
 // fitted on. warn says why there are none when the model names traces that
 // cannot be found or read, what a user can fix (stderr and the page's
 // warnings); note, when it names none or they have no steps.csv.
-func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trace, warn, note string) {
+func reportTraces(modelPath string, m *fit.Model, l traceLookup) (mt *measuredTraces, warn, note string) {
 	if len(m.Data.Paths) == 0 {
 		return nil, "", "the model names no trace"
 	}
@@ -665,12 +669,22 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 	if len(t.Steps) == 0 {
 		return nil, "", fmt.Sprintf("the traces of %s have no steps.csv", strings.Join(l.paths, ", "))
 	}
-	if c, ok := unfoundConfig(m, t); !ok {
+	mt = &measuredTraces{t: t}
+	mt.stats, mt.err = fit.Stats(t) // once: the check, the fit figure and the trace figures read them
+	if c, ok := unfoundConfig(m, mt); !ok {
 		// a folder of the stored relative name in the working folder,
 		// another run's traces, was drawn as the model's, silently
 		return nil, fmt.Sprintf("the traces found at %s are not those %s was fitted on: none of their runs is its %s (another run's traces?): the phases and staleness figures are left out; run report from the folder fit ran in, or beside the model's traces", words.And(l.paths), modelPath, c), ""
 	}
-	return t, "", ""
+	return mt, "", ""
+}
+
+// measuredTraces are the traces a model was fitted on and their runs'
+// statistics (fit.Stats; err its error).
+type measuredTraces struct {
+	t     *traces.Trace
+	stats []fit.RunStats
+	err   error
 }
 
 // unfoundConfig checks that the step traces t hold the runs m was fitted
@@ -679,13 +693,12 @@ func reportTraces(modelPath string, m *fit.Model, l traceLookup) (t *traces.Trac
 // It returns the first configuration no run matches, in words, and false;
 // true when every one is matched, or when t's runs cannot be measured
 // (the figures then say why).
-func unfoundConfig(m *fit.Model, t *traces.Trace) (string, bool) {
-	stats, err := fit.Stats(t)
-	if err != nil {
+func unfoundConfig(m *fit.Model, mt *measuredTraces) (string, bool) {
+	if mt.err != nil {
 		return "", true
 	}
 	for _, c := range m.Data.Configurations {
-		if !slices.ContainsFunc(stats, func(s fit.RunStats) bool {
+		if !slices.ContainsFunc(mt.stats, func(s fit.RunStats) bool {
 			return s.Workers == c.Workers && s.PS == c.PS && math.Abs(s.StepsPerS-c.StepsPerS) <= 0.005*c.StepsPerS
 		}) {
 			return fmt.Sprintf("run of %s and %s at %.4g steps/s", words.Count(c.Workers, "worker"), words.Count(c.PS, "shard"), c.StepsPerS), false
@@ -697,8 +710,8 @@ func unfoundConfig(m *fit.Model, t *traces.Trace) (string, bool) {
 // reportTraceFigures adds the phases figure (measured phase means per
 // worker count beside the model's) and the staleness figure when the traces
 // have them.
-func reportTraceFigures(r *plots.Report, m *fit.Model, t *traces.Trace) {
-	stats, err := fit.Stats(t)
+func reportTraceFigures(r *plots.Report, m *fit.Model, mt *measuredTraces) {
+	t, stats, err := mt.t, mt.stats, mt.err
 	if err != nil {
 		r.Notes = append(r.Notes, "No phase or staleness figure: "+err.Error())
 		return
