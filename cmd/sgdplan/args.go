@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -38,4 +40,41 @@ func finiteFlags(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// commandLine is the command line of c: "sgdplan", the command, every flag
+// set (but those named in leave, which change no result), in the order the
+// command lists its flags, and the positional arguments pos (interspersed's,
+// without the flags among them), each value quoted for a shell.
+func commandLine(c *cli.Context, pos []string, leave ...string) string {
+	args := []string{"sgdplan", c.Command.Name}
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		if !c.IsSet(name) || slices.Contains(leave, name) {
+			continue
+		}
+		if _, ok := f.(*cli.BoolFlag); ok {
+			if c.Bool(name) {
+				args = append(args, "--"+name)
+			} else {
+				args = append(args, "--"+name+"=false")
+			}
+			continue
+		}
+		args = append(args, "--"+name, shellQuote(fmt.Sprint(c.Value(name))))
+	}
+	for _, a := range pos {
+		args = append(args, shellQuote(a))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellQuote is s as one word of a POSIX shell: as it is when it holds
+// only characters no shell treats specially, else in single quotes (a
+// single quote inside ends them, is escaped, and opens them again).
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1152,30 +1152,3 @@ func pathsFrom(dir string, paths []string) []string {
 	}
 	return rel
 }
-
-// commandLine is the command line of c: "sgdplan", the command, every flag
-// set (but those named in leave, which change no result), in the order the
-// command lists its flags, and the positional arguments pos (interspersed's,
-// without the flags among them), each value quoted for a shell.
-func commandLine(c *cli.Context, pos []string, leave ...string) string {
-	args := []string{"sgdplan", c.Command.Name}
-	for _, f := range c.Command.Flags {
-		name := f.Names()[0]
-		if !c.IsSet(name) || slices.Contains(leave, name) {
-			continue
-		}
-		if _, ok := f.(*cli.BoolFlag); ok {
-			if c.Bool(name) {
-				args = append(args, "--"+name)
-			} else {
-				args = append(args, "--"+name+"=false")
-			}
-			continue
-		}
-		args = append(args, "--"+name, shellQuote(fmt.Sprint(c.Value(name))))
-	}
-	for _, a := range pos {
-		args = append(args, shellQuote(a))
-	}
-	return strings.Join(args, " ")
-}

@@ -167,16 +167,6 @@ func (o reportOptions) command() string {
 	return strings.Join(args, " ")
 }
 
-// shellQuote is s as one word of a POSIX shell: as it is when it holds
-// only characters no shell treats specially, else in single quotes (a
-// single quote inside ends them, is escaped, and opens them again).
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 func reportAction(c *cli.Context) error {
 	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
