@@ -121,8 +121,7 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 		ef.p.Add(el)
 		sf.see(densify(s, 3)...)
 		ef.see(densify(e, 3)...)
-		leg.Add(g.label, sl)
-		longest = max(longest, len(g.label))
+		thumbs := []plot.Thumbnailer{sl}
 		if c.marked() {
 			if v, ok := c.at(c.Knee); ok {
 				knees = true
@@ -134,18 +133,23 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 				ke, _ := plotter.NewScatter(plotter.XYs{{X: c.Knee, Y: v / c.Knee}})
 				ke.GlyphStyle = g
 				ef.p.Add(ke)
+				// the job's entry shows its knee's marker: one hollow
+				// "knee" ring beside seven shapes told none of them
+				thumbs = append(thumbs, ks)
 			}
 		}
+		leg.Add(g.label, thumbs...)
+		longest = max(longest, len(g.label))
 	}
 	leg.Add("ideal", il)
 	if knees {
 		ks, _ := plotter.NewScatter(plotter.XYs{{X: 0, Y: 0}})
 		ks.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
-		leg.Add("knee", ks)
+		leg.Add("knee: the job's marker", ks)
 	}
 	sf.p.X.Min, sf.p.Y.Min, ef.p.X.Min, ef.p.Y.Min = 0, 0, 0, 0
 	ef.p.Y.Max = math.Max(ef.p.Y.Max, 1.05)
-	strip := legendStrip(max(longest, 5))
+	strip := legendStrip(max(longest, len("knee: the job's marker")))
 	return &Figure{W: WideWidth + strip, H: PanelHeight, draw: func(c draw.Canvas) {
 		sideLegend(c, []*plot.Plot{sf.p, ef.p}, leg, strip)
 	}}, nil
