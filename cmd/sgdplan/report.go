@@ -1220,6 +1220,9 @@ func reportTerms(alpha float64) string {
 	return "Terms: a job's flow time (the simulation's response time) runs from its arrival to its completion; " +
 		"its slowdown is the flow time over its size (its time alone on 1 worker), below 1 when more workers speed it up; " +
 		"p99 is the 99th percentile of the flow times (with few jobs, near the largest). " +
+		"Knee names three rules on this page: the plan's recommended workers and the knee policy's, the last worker that cuts a job's run time by at least " + strconv.FormatFloat(100*alpha, 'g', 4, 64) + "%; " +
+		"the fit figure's N*, where the throughput's two bounds cross and the network saturates (a property of the speed, no recommendation); " +
+		"and sgdplan check's, past which one more worker adds less than half a worker's speed. " +
 		"Policies: hesrpt (heSRPT, Berg, Vesilo and Harchol-Balter: the optimal shares for mean flow time when every job has one power-law speedup, a heuristic otherwise), " +
 		"hesrpt-slowdown (the same for mean slowdown), equi (equal shares), srpt (all to the smallest remaining job), fifo (all to the earliest), " +
 		"sjf (shortest first, not preempted), knee (smallest first, each up to its knee: the last worker that cuts its time by at least " + strconv.FormatFloat(100*alpha, 'g', 4, 64) + "%), " +

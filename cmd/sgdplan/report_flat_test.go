@@ -81,7 +81,8 @@ func TestReportTermsNameEveryPolicy(t *testing.T) {
 			t.Errorf("terms lack %q:\n%s", name, s)
 		}
 	}
-	for _, want := range []string{"flow time", "slowdown", "p99", "by at least 10%"} {
+	// and the three rules the page calls a knee, each apart
+	for _, want := range []string{"flow time", "slowdown", "p99", "by at least 10%", "Knee names three rules on this page", "the fit figure's N*, where the throughput's two bounds cross", "sgdplan check's, past which one more worker adds less than half a worker's speed"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("terms lack %q:\n%s", want, s)
 		}
