@@ -734,7 +734,7 @@ func planAction(c *cli.Context) error {
 		if len(out) > 1 {
 			// (the figure of --policy all was hesrpt's, beside a table
 			// whose best policy may be another, without a word)
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: note: %s draws the plan of %s, the first policy of %d (give --policy NAME for another's)\n", path, out[0].Policy, len(out))
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s draws the plan of %s alone, the first policy of %d (give --policy NAME for another's)\n", path, out[0].Policy, len(out))
 		}
 	}
 	w := c.App.Writer

@@ -14,7 +14,7 @@ func TestPlanPlotNamesItsPolicy(t *testing.T) {
 	jobs := filepath.Join(jobsExample, "jobs.csv")
 	png := filepath.Join(dir, "p.png")
 	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "all", "--plot", png)
-	if code != 0 || !strings.Contains(stderr, "sgdplan: note: "+png+" draws the plan of hesrpt, the first policy of ") || !strings.Contains(stderr, "(give --policy NAME for another's)") {
+	if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+png+" draws the plan of hesrpt alone, the first policy of ") || !strings.Contains(stderr, "(give --policy NAME for another's)") {
 		t.Errorf("--policy all: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "equi", "--plot", png)
