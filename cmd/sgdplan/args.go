@@ -43,15 +43,23 @@ func finiteFlags(c *cli.Context) error {
 }
 
 // commandLine is the command line of c: "sgdplan", the command, every flag
-// set (but those named in leave, which change no result), in the order the
-// command lists its flags, and the positional arguments pos (interspersed's,
-// without the flags among them), each value quoted for a shell.
+// set or with a default value (not "", 0 or false), but those named in
+// leave, which change no result, in the order the command lists its flags,
+// and the positional arguments pos (interspersed's, without the flags
+// among them), each value quoted for a shell.
 func commandLine(c *cli.Context, pos []string, leave ...string) string {
 	args := []string{"sgdplan", c.Command.Name}
 	for _, f := range c.Command.Flags {
 		name := f.Names()[0]
-		if !c.IsSet(name) || slices.Contains(leave, name) {
+		if slices.Contains(leave, name) {
 			continue
+		}
+		if !c.IsSet(name) {
+			// a default that is a value is written out: a later
+			// release's other default would make the line another fit
+			if v := fmt.Sprint(c.Value(name)); v == "" || v == "0" || v == "false" || v == "[]" {
+				continue
+			}
 		}
 		if _, ok := f.(*cli.BoolFlag); ok {
 			if c.Bool(name) {

@@ -149,6 +149,9 @@ func runCheck(c *cli.Context) error {
 	}
 	m, err := loadModel("check", c.String("model"))
 	if err != nil {
+		if c.String("model") == "" {
+			return err // a flag not given: no file at fault
+		}
 		return &inputErr{"model", err}
 	}
 	if c.IsSet("bandwidth") {
@@ -213,7 +216,9 @@ func runCheck(c *cli.Context) error {
 		// a --workers left in a CI script judged every manifest at its
 		// count, without a word
 		var over []string
-		if c.IsSet("workers") && workers != mf.Workers {
+		// (not where the manifest gives no count and asked for
+		// --workers: its Workers are the replicas alone)
+		if c.IsSet("workers") && workers != mf.Workers && mf.NeedWorkers == "" {
 			over = append(over, fmt.Sprintf("--workers %d overrides the %s (at %s): judged at %d", workers, words.Count(mf.Workers, "worker")+" the manifest gives", orName(mf.WorkersAt, args[0]), workers))
 		}
 		if c.IsSet("ps") && mf.HasPS && ps != mf.PS {

@@ -896,8 +896,13 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 		g := e.GNS
 		noise := fmt.Sprintf("%.0f%% interval [%.4g, %.4g]", 100*m.Level, g.NoiseBatchLo, g.NoiseBatchHi)
 		if len(g.Samples) == 0 && g.NoiseBatchLo == g.NoiseBatchHi {
-			// --bootstrap 0, or too few resamples fitted (a warning says)
+			// --bootstrap 0, or too few resamples fitted, or 3 runs (a
+			// warning says which)
 			noise = "no interval (no bootstrap resamples)"
+			if slices.ContainsFunc(e.Warnings, func(w string) bool { return strings.Contains(w, "3 runs leave the law") }) {
+				// (it said "no bootstrap resamples" after 200 had run)
+				noise = "no interval (3 runs: every resample is the runs themselves)"
+			}
 		}
 		fmt.Fprintf(w, "\nbatch law (gradient noise scale, McCandlish et al. 2018): steps to loss %.4g at global batch B = %.4g (1 + %.4g/B)/(1 + %.4g/%.4g); noise scale %.4g samples, %s; fitted on global batches %.4g to %.4g\n",
 			g.TargetLoss, g.StepsRef, g.NoiseBatch, g.NoiseBatch, g.RefBatch, g.NoiseBatch, noise, g.MinBatch, g.MaxBatch)

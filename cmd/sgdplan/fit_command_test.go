@@ -22,7 +22,10 @@ func TestFitCommandRepeatsTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "sgdplan fit --train-workers 1,2 --bootstrap 20 --seed 3 " + asgd
+	// the defaults that are values written out too (--family auto,
+	// --combine mean, --queueing exact): another release's defaults would
+	// make the line another fit
+	want := "sgdplan fit --family auto --train-workers 1,2 --combine mean --bootstrap 20 --seed 3 --queueing exact " + asgd
 	if m.Data.Command != want {
 		t.Fatalf("command %q, want %q", m.Data.Command, want)
 	}

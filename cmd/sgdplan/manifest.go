@@ -494,9 +494,21 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// at 2 workers, not 16. Without GPU limits, one a replica,
 			// as before (auto would count the node's CPUs, and a plain
 			// "python train.py" pod is one process).
-			if g, _, ok := podGPUs(path, js, specsKey, j.Spec.PyTorch, role, json.RawMessage(`"auto"`), at); ok && g > 1 {
+			g, how, ok := podGPUs(path, js, specsKey, j.Spec.PyTorch, role, json.RawMessage(`"auto"`), at)
+			run, gpus := pytorchLaunch(js, specsKey)
+			switch {
+			case ok && g > 1 && run != "":
+				// a pod that runs "python train.py" is one process, with
+				// its GPUs (the operator's WORLD_SIZE counts auto as 1)
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: no nprocPerNode, and the pytorch containers run %q, not torchrun: judged at one process a replica, each with its %d GPUs; if the program starts one process per GPU, check with --workers %d", specsAt().in(path), run, g, w*g))
+			case ok && g > 1:
 				nproc = g
 				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: no nprocPerNode: Kubeflow's training operator (v1.7 on) sets it to auto, and torchrun then starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch containers): judged at %d workers; pods not started by torchrun, or an older operator, run one process a replica: check that with --workers %d", specsAt().in(path), g, w*g, w))
+			case !ok && gpus && run == "":
+				// GPU limits that give no one count (they differ, or a
+				// role has none): as an explicit auto, no count (it was
+				// judged at one process a replica without a word)
+				mf.NeedWorkers = fmt.Sprintf("%s: no nprocPerNode: Kubeflow's training operator (v1.7 on) sets it to auto, and torchrun starts one process per GPU a replica sees, a count the manifest does not give: %s: give --workers, the %s x the processes each runs", specsAt().in(path), how, words.Count(w, "replica"))
 			}
 		}
 		if warn != "" {
@@ -684,6 +696,56 @@ func podGPUs(path string, js []byte, specsKey string, specs map[string]replicaSp
 	return n, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch container of %s)", mode, n, strings.Join(keys, " and ")), true
 }
 
+// pytorchLaunch reads the pytorch containers of a PyTorchJob's training
+// roles (its replica specs under spec.specsKey in js): run is the first
+// command line given (command then args) that names no torch launcher
+// (torchrun, torch.distributed.run or torch.distributed.launch), "" when
+// every one given names one or none is given (the image's own entry point,
+// unknown here); gpus says whether any has an nvidia.com/gpu limit.
+func pytorchLaunch(js []byte, specsKey string) (run string, gpus bool) {
+	var doc struct {
+		Spec map[string]json.RawMessage `json:"spec"`
+	}
+	if json.Unmarshal(js, &doc) != nil {
+		return "", false
+	}
+	var roles map[string]struct {
+		Template struct {
+			Spec struct {
+				Containers []struct {
+					Name      string   `json:"name"`
+					Command   []string `json:"command"`
+					Args      []string `json:"args"`
+					Resources struct {
+						Limits map[string]any `json:"limits"`
+					} `json:"resources"`
+				} `json:"containers"`
+			} `json:"spec"`
+		} `json:"template"`
+	}
+	if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+		return "", false
+	}
+	for _, k := range slices.Sorted(maps.Keys(roles)) {
+		if !strings.EqualFold(k, "Master") && !strings.EqualFold(k, "Worker") {
+			continue
+		}
+		for _, c := range roles[k].Template.Spec.Containers {
+			if c.Name != "pytorch" {
+				continue
+			}
+			if _, ok := c.Resources.Limits["nvidia.com/gpu"]; ok {
+				gpus = true
+			}
+			line := strings.Join(append(slices.Clone(c.Command), c.Args...), " ")
+			if line != "" && run == "" && !strings.Contains(line, "torchrun") && !strings.Contains(line, "torch.distributed.run") && !strings.Contains(line, "torch.distributed.launch") {
+				run = line
+			}
+		}
+	}
+	return run, gpus
+}
+
 // otherKindFields warns about the fields of the spec of a job of kind
 // kind that are the other kind's (other; the kind's own spec holds
 // fields): check does not read them, nor check their contents (a TFJob's
@@ -834,13 +896,30 @@ func yamlError(path string, b []byte, err error) error {
 // (Helm's, Go's) on the lines about line, the YAML library's line of a fault (0:
 // anywhere), -1 when none is there.
 func templateAt(b []byte, line int) int {
-	start := 0
-	for n, l := range strings.SplitAfter(string(b), "\n") {
-		// (not in quotes: a quoted "{{x}}" is a string YAML reads)
-		if i := strings.Index(l, "{{"); i >= 0 && strings.Count(l[:i], `"`)%2 == 0 && strings.Count(l[:i], "'")%2 == 0 && (line == 0 || n+1 >= line-1 && n+1 <= line+1) {
-			return start + i
+	lines := strings.SplitAfter(string(b), "\n")
+	starts := make([]int, len(lines))
+	for n := 1; n < len(lines); n++ {
+		starts[n] = starts[n-1] + len(lines[n-1])
+	}
+	// the fault's own line first, then the one before and after; any
+	// line when the fault has none
+	order := []int{line, line - 1, line + 1}
+	if line == 0 {
+		order = order[:0]
+		for n := range lines {
+			order = append(order, n+1)
 		}
-		start += len(l)
+	}
+	for _, n := range order {
+		if n < 1 || n > len(lines) {
+			continue
+		}
+		l := lines[n-1]
+		// (not in quotes: a quoted "{{x}}" is a string YAML reads; nor
+		// in a comment)
+		if i := strings.Index(l, "{{"); i >= 0 && strings.Count(l[:i], `"`)%2 == 0 && strings.Count(l[:i], "'")%2 == 0 && !strings.Contains(l[:i], "#") {
+			return starts[n-1] + i
+		}
 	}
 	return -1
 }
@@ -2020,12 +2099,17 @@ func unknownReplicaKeys(path string, b, js []byte, specsKey string) []error {
 				// (a field given twice in two cases is told as such)
 				continue
 			}
-			hint := ""
-			if near := nearestKey(k, replicaSpecKeys); near != "" {
+			hint, drops := "", "drops it"
+			near := nearestKey(k, replicaSpecKeys)
+			if near != "" {
 				hint = fmt.Sprintf(": did you mean %s?", near)
 			}
+			if _, given := spec["replicas"]; !given {
+				// (said beside a replicas given too, of a restartpolicy)
+				drops = "drops it, and the role runs 1 replica"
+			}
 			p := keyPos(b, []string{"spec", specsKey, role, k})
-			faults = append(faults, faultf(path, p, "spec.%s.%s.%s: not a field of a replica role (Kubeflow's are replicas, template and restartPolicy, in that case; Kubernetes refuses another key or drops it, and the role runs 1 replica)%s", specsKey, role, k, hint))
+			faults = append(faults, faultf(path, p, "spec.%s.%s.%s: not a field of a replica role (Kubeflow's are replicas, template and restartPolicy, in that case; Kubernetes refuses another key or %s)%s", specsKey, role, k, drops, hint))
 		}
 	}
 	return faults

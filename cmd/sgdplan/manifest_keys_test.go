@@ -15,7 +15,7 @@ func TestManifestUnknownReplicaKeys(t *testing.T) {
 		{"replica", tf + "      replica: 8\n", `m.yaml:8:7: spec.tfReplicaSpecs.Worker.replica: not a field of a replica role (Kubeflow's are replicas, template and restartPolicy, in that case; Kubernetes refuses another key or drops it, and the role runs 1 replica): did you mean replicas?`},
 		{"replicaz", tf + "      replicas: 2\n      replicaz: 9\n", "m.yaml:9:7: spec.tfReplicaSpecs.Worker.replicaz: not a field of a replica role"},
 		{"restartpolicy", tf + "      replicas: 2\n      restartpolicy: Never\n", "did you mean restartPolicy?"},
-		{"far from any", tf + "      replicas: 2\n      bogus: {a: 1}\n", "Worker.bogus: not a field of a replica role (Kubeflow's are replicas, template and restartPolicy, in that case; Kubernetes refuses another key or drops it, and the role runs 1 replica)\n"},
+		{"far from any", tf + "      replicas: 2\n      bogus: {a: 1}\n", "Worker.bogus: not a field of a replica role (Kubeflow's are replicas, template and restartPolicy, in that case; Kubernetes refuses another key or drops it)\n"},
 		{"flow", "kind: PyTorchJob\nspec: {pytorchReplicaSpecs: {Master: {replicas: 1}, Worker: {replcas: 4}}}\n", "m.yaml:2:62: spec.pytorchReplicaSpecs.Worker.replcas: not a field of a replica role"},
 	}
 	for _, c := range cases {

@@ -1044,8 +1044,8 @@ func (v *validation) batchMarkdown(b *bytes.Buffer) {
 		}
 	}
 	fmt.Fprintf(b, "| **mean** | | | | | | **%s** | |\n\n", pct(sum/float64(len(v.batches))))
-	fmt.Fprintf(b, "Fitted on 3 batch sizes the law's 2 parameters keep 1 degree of freedom, and Bnoise rests on\n")
-	fmt.Fprintf(b, "differences of a few percent between the counts: the ±1%% column refits it with one fitted\n")
+	fmt.Fprintf(b, "Fitted on 3 or 4 batch sizes the law's 2 parameters keep 1 or 2 degrees of freedom, and Bnoise rests\n")
+	fmt.Fprintf(b, "on differences of a few percent between the counts: the ±1%% column refits it with one fitted\n")
 	fmt.Fprintf(b, "count moved by 1%% (the least and the most over each count and sign). Two jobs' values alike\n")
 	fmt.Fprintf(b, "(different models, data and batches) are no sign of a common scale.\n")
 	if len(last) > 0 {
