@@ -418,7 +418,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if !ok || w == 0 {
-			return mf, faultf(path, specsAt(), "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)")
+			return mf, faultf(path, specsAt(), "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)%s%s", misspeltSpecs(head.Spec, "TFJob"), misspeltRole(j.Spec.TF, "tfReplicaSpecs", "Worker", "Chief", "Master", "PS", "Evaluator"))
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
 		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
@@ -426,6 +426,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
 		// tfReplicaSpecs, enableDynamicWorker), and an elasticPolicy's
 		// contents were type-checked: they are not read
+		mf.Warnings = append(mf.Warnings, unknownSpecKeys(path, head.Spec, at, "TFJob")...)
 		mf.Warnings = append(mf.Warnings, otherKindFields(path, head.Spec, at, "TFJob", "PyTorchJob", "runPolicy, successPolicy, tfReplicaSpecs and enableDynamicWorker", map[string]string{
 			"nprocPerNode":        "each TFJob replica is one worker",
 			"elasticPolicy":       "each TFJob replica is one worker",
@@ -473,7 +474,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, err
 		}
 		if !ok || w == 0 {
-			return mf, faultf(path, specsAt(), "PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)")
+			return mf, faultf(path, specsAt(), "PyTorchJob without worker replicas (expected spec.pytorchReplicaSpecs.Worker or Master replicas)%s%s", misspeltSpecs(head.Spec, "PyTorchJob"), misspeltRole(j.Spec.PyTorch, "pytorchReplicaSpecs", "Worker", "Master"))
 		}
 		noGPUs := "" // why the pods' GPU limits give no count
 		if warn != "" {
@@ -546,6 +547,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// and a TFJob's fields in a PyTorchJob (Kubeflow's
 		// PyTorchJobSpec: runPolicy, elasticPolicy, pytorchReplicaSpecs,
 		// nprocPerNode)
+		mf.Warnings = append(mf.Warnings, unknownSpecKeys(path, head.Spec, at, "PyTorchJob")...)
 		mf.Warnings = append(mf.Warnings, otherKindFields(path, head.Spec, at, "PyTorchJob", "TFJob", "runPolicy, elasticPolicy, pytorchReplicaSpecs and nprocPerNode", map[string]string{
 			"tfReplicaSpecs":      "check counts the roles of pytorchReplicaSpecs",
 			"successPolicy":       "the job ends as its runPolicy says",
@@ -744,6 +746,61 @@ func pytorchLaunch(js []byte, specsKey string) (run string, gpus bool) {
 		}
 	}
 	return run, gpus
+}
+
+// specKeys are the fields of a TFJob's and a PyTorchJob's spec (Kubeflow's
+// v1), each kind's own and the other's (which otherKindFields warns of),
+// and the run policy's fields that older versions held in the spec itself.
+var specKeys = map[string][]string{
+	"TFJob":      {"runPolicy", "successPolicy", "tfReplicaSpecs", "enableDynamicWorker"},
+	"PyTorchJob": {"runPolicy", "elasticPolicy", "pytorchReplicaSpecs", "nprocPerNode"},
+	"legacy":     {"cleanPodPolicy", "ttlSecondsAfterFinished", "activeDeadlineSeconds", "backoffLimit", "schedulingPolicy", "suspend", "managedBy"},
+}
+
+// unknownSpecKeys warns of the keys of a job's spec that no kind has (a
+// spec.foo was read without a word), with the field each misspells.
+func unknownSpecKeys(path string, spec map[string]json.RawMessage, at func(...string) pos, kind string) []string {
+	all := slices.Concat(specKeys["TFJob"], specKeys["PyTorchJob"], specKeys["legacy"])
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(spec)) {
+		if slices.ContainsFunc(all, func(f string) bool { return strings.EqualFold(f, k) }) {
+			continue
+		}
+		hint := ""
+		if near := nearestKey(k, specKeys[kind]); near != "" {
+			hint = fmt.Sprintf(": did you mean %s?", near)
+		}
+		out = append(out, fmt.Sprintf("%s: spec.%s: not a field of a %s's spec (it holds %s): not used; the API server drops or refuses a field it does not know%s", at("spec", k).in(path), k, kind, words.And(specKeys[kind]), hint))
+	}
+	return out
+}
+
+// misspeltRole is, for a job without worker replicas, the role of specs
+// (under spec.specsKey) that misspells one of the kind's roles (" (Workers:
+// did you mean Worker?)"), "" when none does.
+func misspeltRole(specs map[string]replicaSpec, specsKey string, roles ...string) string {
+	for _, k := range slices.Sorted(maps.Keys(specs)) {
+		if slices.ContainsFunc(roles, func(r string) bool { return strings.EqualFold(r, k) }) {
+			continue
+		}
+		if near := nearestKey(k, roles); near != "" {
+			return fmt.Sprintf(" (spec.%s.%s: did you mean %s?)", specsKey, k, near)
+		}
+	}
+	return ""
+}
+
+// misspeltSpecs is, for a job without worker replicas, the key of its spec
+// that misspells the kind's replica specs (" (spec.tfReplicaSpec: did you
+// mean tfReplicaSpecs?)"), "" when none does.
+func misspeltSpecs(spec map[string]json.RawMessage, kind string) string {
+	want := map[string]string{"TFJob": "tfReplicaSpecs", "PyTorchJob": "pytorchReplicaSpecs"}[kind]
+	for _, k := range slices.Sorted(maps.Keys(spec)) {
+		if !strings.EqualFold(k, want) && nearestKey(k, []string{want}) != "" {
+			return fmt.Sprintf(" (spec.%s: did you mean %s?)", k, want)
+		}
+	}
+	return ""
 }
 
 // otherKindFields warns about the fields of the spec of a job of kind
