@@ -951,8 +951,12 @@ func yamlError(path string, b []byte, err error) error {
 
 // templateAt is the offset in b of the first unquoted "{{" of a template
 // (Helm's, Go's) on the lines about line, the YAML library's line of a fault (0:
-// anywhere), -1 when none is there.
+// anywhere), -1 when none is there. A comment's "{{" is none: "replicas: 2
+// # {{ a }}" above an unclosed "[" was told as a template to render.
 func templateAt(b []byte, line int) int {
+	unquoted := func(l string, i int) bool {
+		return strings.Count(l[:i], `"`)%2 == 0 && strings.Count(l[:i], "'")%2 == 0
+	}
 	lines := strings.SplitAfter(string(b), "\n")
 	starts := make([]int, len(lines))
 	for n := 1; n < len(lines); n++ {
@@ -972,9 +976,15 @@ func templateAt(b []byte, line int) int {
 			continue
 		}
 		l := lines[n-1]
-		// (not in quotes: a quoted "{{x}}" is a string YAML reads; nor
-		// in a comment)
-		if i := strings.Index(l, "{{"); i >= 0 && strings.Count(l[:i], `"`)%2 == 0 && strings.Count(l[:i], "'")%2 == 0 && !strings.Contains(l[:i], "#") {
+		code := l // the line up to its comment: a '#' first or after a space, unquoted
+		for j := range len(l) {
+			if l[j] == '#' && (j == 0 || l[j-1] == ' ' || l[j-1] == '\t') && unquoted(l, j) {
+				code = l[:j]
+				break
+			}
+		}
+		// (not in quotes: a quoted "{{x}}" is a string YAML reads)
+		if i := strings.Index(code, "{{"); i >= 0 && unquoted(l, i) {
 			return starts[n-1] + i
 		}
 	}
