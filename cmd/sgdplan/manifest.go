@@ -629,25 +629,8 @@ func podGPUs(path string, js []byte, specsKey string, specs map[string]replicaSp
 	if json.Unmarshal(raw, &mode) != nil || mode != "gpu" && mode != "auto" {
 		return 0, "", false
 	}
-	var doc struct {
-		Spec map[string]json.RawMessage `json:"spec"`
-	}
-	if json.Unmarshal(js, &doc) != nil {
-		return 0, "", false
-	}
-	var roles map[string]struct {
-		Template struct {
-			Spec struct {
-				Containers []struct {
-					Name      string `json:"name"`
-					Resources struct {
-						Limits map[string]any `json:"limits"`
-					} `json:"resources"`
-				} `json:"containers"`
-			} `json:"spec"`
-		} `json:"template"`
-	}
-	if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+	roles, ok := readRoleTemplates(js, specsKey)
+	if !ok {
 		return 0, "", false
 	}
 	var keys []string
@@ -698,6 +681,36 @@ func podGPUs(path string, js []byte, specsKey string, specs map[string]replicaSp
 	return n, fmt.Sprintf("nprocPerNode %q: torchrun starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch container of %s)", mode, n, strings.Join(keys, " and ")), true
 }
 
+// roleTemplates are what check reads of the pod templates of a job's
+// replica roles: each container's name, command, args and limits.
+type roleTemplates map[string]struct {
+	Template struct {
+		Spec struct {
+			Containers []struct {
+				Name      string   `json:"name"`
+				Command   []string `json:"command"`
+				Args      []string `json:"args"`
+				Resources struct {
+					Limits map[string]any `json:"limits"`
+				} `json:"resources"`
+			} `json:"containers"`
+		} `json:"spec"`
+	} `json:"template"`
+}
+
+// readRoleTemplates reads the templates of the replica roles under
+// spec.specsKey of the job js; ok is false when they cannot be read
+// (leniently: check judges replica counts, not templates).
+func readRoleTemplates(js []byte, specsKey string) (roles roleTemplates, ok bool) {
+	var doc struct {
+		Spec map[string]json.RawMessage `json:"spec"`
+	}
+	if json.Unmarshal(js, &doc) != nil || json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+		return nil, false
+	}
+	return roles, true
+}
+
 // pytorchLaunch reads the pytorch containers of a PyTorchJob's training
 // roles (its replica specs under spec.specsKey in js): run is the first
 // command line given (command then args) that names no torch launcher
@@ -705,27 +718,8 @@ func podGPUs(path string, js []byte, specsKey string, specs map[string]replicaSp
 // every one given names one or none is given (the image's own entry point,
 // unknown here); gpus says whether any has an nvidia.com/gpu limit.
 func pytorchLaunch(js []byte, specsKey string) (run string, gpus bool) {
-	var doc struct {
-		Spec map[string]json.RawMessage `json:"spec"`
-	}
-	if json.Unmarshal(js, &doc) != nil {
-		return "", false
-	}
-	var roles map[string]struct {
-		Template struct {
-			Spec struct {
-				Containers []struct {
-					Name      string   `json:"name"`
-					Command   []string `json:"command"`
-					Args      []string `json:"args"`
-					Resources struct {
-						Limits map[string]any `json:"limits"`
-					} `json:"resources"`
-				} `json:"containers"`
-			} `json:"spec"`
-		} `json:"template"`
-	}
-	if json.Unmarshal(doc.Spec[specsKey], &roles) != nil {
+	roles, ok := readRoleTemplates(js, specsKey)
+	if !ok {
 		return "", false
 	}
 	for _, k := range slices.Sorted(maps.Keys(roles)) {
