@@ -60,6 +60,7 @@ Example:
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
 			&cli.StringFlag{Name: "loads", Value: "0.3,0.5,0.7,0.85", Usage: "offered loads of the simulation, each in (0, 1)"},
 			&cli.IntFlag{Name: "seeds", Value: 5, Usage: "seeds per load (>= 2, for the intervals)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "the simulation's first seed (seeds seed..seed+K-1)"},
 			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: fmt.Sprintf("jobs per simulated run, 2 to %s", planThousands(planner.MaxPoissonJobs))},
 		},
 		Action: reportAction,
@@ -72,6 +73,7 @@ type reportOptions struct {
 	servers, seeds, simJobs  int
 	alpha                    float64
 	loads                    []float64
+	seed                     uint64 // the simulation's first seed: seed..seed+seeds-1
 }
 
 // reportMaxServers bounds report's --servers: its policy comparison and
@@ -84,6 +86,7 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	o := reportOptions{
 		model: c.String("model"), jobs: c.String("jobs"), out: c.String("out"), policy: c.String("policy"),
 		servers: c.Int("servers"), seeds: c.Int("seeds"), simJobs: c.Int("sim-jobs"), alpha: c.Float64("knee-alpha"),
+		seed: c.Uint64("seed"),
 	}
 	for _, f := range []struct{ name, v string }{{"model", o.model}, {"jobs", o.jobs}, {"out", o.out}} {
 		if f.v == "" {
@@ -134,7 +137,7 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 // defaultReportOptions are report's defaults for everything but the
 // model, jobs, servers and output folder (for callers such as demo).
 func defaultReportOptions() reportOptions {
-	return reportOptions{policy: "hesrpt", alpha: planner.DefaultKneeAlpha, loads: []float64{0.3, 0.5, 0.7, 0.85}, seeds: 5, simJobs: 100}
+	return reportOptions{policy: "hesrpt", alpha: planner.DefaultKneeAlpha, loads: []float64{0.3, 0.5, 0.7, 0.85}, seeds: 5, simJobs: 100, seed: 1}
 }
 
 // command is the report command line that makes this report: every
@@ -160,6 +163,9 @@ func (o reportOptions) command() string {
 	}
 	if o.seeds != d.seeds {
 		args = append(args, "--seeds", strconv.Itoa(o.seeds))
+	}
+	if o.seed != d.seed {
+		args = append(args, "--seed", strconv.FormatUint(o.seed, 10))
 	}
 	if o.simJobs != d.simJobs {
 		args = append(args, "--sim-jobs", strconv.Itoa(o.simJobs))
@@ -1287,7 +1293,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 			var means []float64
 			grows := 0
 			for s := 0; s < o.seeds; s++ {
-				w := reportWorkload(jobs, n, l, o.simJobs, uint64(s+1))
+				w := reportWorkload(jobs, n, l, o.simJobs, o.seed+uint64(s))
 				// whole workers, as simulate runs by default: with
 				// ideal shares a fraction of a worker runs at k^p > k,
 				// and on a small cluster EQUI beat SRPT 2.5 times over
@@ -1295,7 +1301,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 				bar.Add(1)
 				if err != nil {
-					return d, tab, nil, fmt.Errorf("%s at load %s, seed %d: %w", name, labels[li], s+1, err)
+					return d, tab, nil, fmt.Errorf("%s at load %s, seed %d: %w", name, labels[li], o.seed+uint64(s), err)
 				}
 				means = append(means, res.MeanResponse)
 				if growingQueue(res) {
@@ -1319,10 +1325,10 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 				g := growCell{what: name + " at load " + labels[li]}
 				if g.longer = longerRun(o.simJobs); g.longer > 0 {
 					g.settles, err = settlesOver(o.seeds, bar, func(s int) (planner.Result, error) {
-						w := reportWorkload(jobs, n, l, g.longer, uint64(s+1))
+						w := reportWorkload(jobs, n, l, g.longer, o.seed+uint64(s))
 						res, err := planner.Simulate(w, pol, planner.Settings{Servers: n, Integer: true})
 						if err != nil {
-							err = fmt.Errorf("%s at load %s, seed %d, %d jobs: %w", name, labels[li], s+1, g.longer, err)
+							err = fmt.Errorf("%s at load %s, seed %d, %d jobs: %w", name, labels[li], o.seed+uint64(s), g.longer, err)
 						}
 						return res, err
 					})

@@ -14,7 +14,7 @@ import (
 // † in the table): they are a run's length, not the policy's.
 func TestReportSimulateCDFTitleAndFaded(t *testing.T) {
 	c := cli.NewContext(&cli.App{ErrWriter: io.Discard}, nil, nil)
-	o := reportOptions{servers: 16, seeds: 3, simJobs: 100, loads: []float64{0.3, 0.7, 0.85}, alpha: 0.05}
+	o := reportOptions{servers: 16, seeds: 3, simJobs: 100, loads: []float64{0.3, 0.7, 0.85}, alpha: 0.05, seed: 1}
 	jobs, _, err := planReadJobsUsing(filepath.Join(jobsExample, "jobs.csv"), planReadOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -890,7 +890,7 @@ func TestReportCaptionNumbers(t *testing.T) {
 // 2.5 times faster than SRPT at load 0.85.
 func TestReportSimulateWholeWorkers(t *testing.T) {
 	c := cli.NewContext(&cli.App{ErrWriter: io.Discard}, nil, nil)
-	o := reportOptions{servers: 1, seeds: 3, simJobs: 200, loads: []float64{0.85}, alpha: 0.05}
+	o := reportOptions{servers: 1, seeds: 3, simJobs: 200, loads: []float64{0.85}, alpha: 0.05, seed: 1}
 	jobs := []planner.Job{{ID: "solo", Size: 3600, Curve: planner.PowerLaw{P: 0.5}}}
 	d, tab, _, err := reportSimulate(c, o, jobs)
 	if err != nil {
