@@ -414,6 +414,12 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 				// where the figure points at one of them
 				cap += fmt.Sprintf(" From N = %d a shard's station is at least %.0f%% busy at %s: check fails those counts and advises another shard, which would make them faster still.", k, 100*saturated, words.Count(m.Reference.PS, "shard"))
 			}
+			if x, ok := flatFloor(cd.TimePredicted); ok {
+				if _, net := m.Network(model.Config{Workers: 1}); net {
+					// (the flat edge read as a drawing fault)
+					cap += fmt.Sprintf(" The band's lower edge is flat from N = %s: the throughput's upper end has reached what the busiest station can carry (1/max D), so no count of workers brings the time below it.", plots.Num(x))
+				}
+			}
 			r.Figures = append(r.Figures, plots.FigureRef{File: "convergence.png", Title: "Convergence",
 				Caption: cap,
 				Figure:  fig})
@@ -1560,4 +1566,26 @@ func saturatedFrom(m *fit.Model, n, p int) int {
 		}
 	}
 	return 0
+}
+
+// flatFloor is the least worker count of band from which its lower edge
+// stays within 0.5% of its last value, over at least 3 counts and while
+// the point itself moves more; ok is false when it does not.
+func flatFloor(band []plots.Band) (float64, bool) {
+	n := len(band)
+	if n < 3 {
+		return 0, false
+	}
+	last := band[n-1].Lo
+	if !(last > 0) {
+		return 0, false
+	}
+	i := n - 1
+	for i > 0 && math.Abs(band[i-1].Lo-last) <= 0.005*last {
+		i--
+	}
+	if n-i < 3 || math.Abs(band[i].Y-band[n-1].Y) <= 0.005*band[n-1].Y {
+		return 0, false
+	}
+	return band[i].X, true
 }
