@@ -238,10 +238,7 @@ func runCheck(c *cli.Context) error {
 		if flag == "ps" {
 			at = mf.PSAt
 		}
-		if at == "" {
-			at = manifestName(args[0])
-		}
-		return at + ": "
+		return orName(at, args[0]) + ": "
 	}
 	if workers > maxCheckWorkers {
 		// a PyTorchJob's workers are its replicas times its processes per
@@ -289,12 +286,14 @@ func runCheck(c *cli.Context) error {
 		out.EfficiencyEnds = ends
 		lines = append(lines, line)
 	}
-	if ends, line := elasticVerdicts(m, mf, ps); line != "" && !c.IsSet("workers") {
+	if !c.IsSet("workers") {
 		// an elastic job runs anywhere in its bounds: the verdict at
 		// the replicas given said nothing of them (a gate passed a job
-		// below its own minReplicas)
-		out.ElasticEnds = ends
-		lines = append(lines, line)
+		// below its own minReplicas); --workers sets the count
+		if ends, line := elasticVerdicts(m, mf, ps); line != "" {
+			out.ElasticEnds = ends
+			lines = append(lines, line)
+		}
 	}
 	if g := mf.Processes; g > 1 && !c.IsSet("workers") && workers%g == 0 {
 		// the job grows and shrinks by replicas, not workers: the verdict
