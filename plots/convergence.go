@@ -268,10 +268,9 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 			continue
 		}
 		if len(c.FitUpdates) >= 2 {
-			fxy := make(plotter.XYs, len(c.FitUpdates))
-			for j := range c.FitUpdates {
-				fxy[j] = plotter.XY{X: c.FitUpdates[j], Y: c.FitLoss[j]}
-				xmax = max(xmax, c.FitUpdates[j])
+			fxy := c.fitXYs()
+			for _, q := range fxy {
+				xmax = max(xmax, q.X)
 			}
 			l, _ := plotter.NewLine(fxy)
 			l.LineStyle = pal.line(name)
@@ -283,10 +282,9 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 	}
 	if one >= 0 {
 		c := d.Curves[one]
-		fxy := make(plotter.XYs, len(c.FitUpdates))
-		for j := range c.FitUpdates {
-			fxy[j] = plotter.XY{X: c.FitUpdates[j], Y: c.FitLoss[j]}
-			xmax = max(xmax, c.FitUpdates[j])
+		fxy := c.fitXYs()
+		for _, q := range fxy {
+			xmax = max(xmax, q.X)
 		}
 		l, _ := plotter.NewLine(fxy)
 		l.LineStyle = draw.LineStyle{Color: Ink, Width: vg.Points(2)}
@@ -444,4 +442,13 @@ func coincidentFits(curves []LossCurve) int {
 		}
 	}
 	return best
+}
+
+// fitXYs is the curve's fitted loss against its updates.
+func (c LossCurve) fitXYs() plotter.XYs {
+	fxy := make(plotter.XYs, len(c.FitUpdates))
+	for j := range c.FitUpdates {
+		fxy[j] = plotter.XY{X: c.FitUpdates[j], Y: c.FitLoss[j]}
+	}
+	return fxy
 }
