@@ -15,20 +15,7 @@ func TestReportSeed(t *testing.T) {
 	m := asgdModel(t, dir)
 	jobs := filepath.Join(jobsExample, "jobs.csv")
 	table := func(out string, extra ...string) string {
-		args := append([]string{"report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "30", "--loads", "0.5"}, extra...)
-		if code, _, stderr := runCmd(t, args...); code != 0 {
-			t.Fatalf("exit %d: %s", code, stderr)
-		}
-		md, err := os.ReadFile(filepath.Join(out, "summary.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := string(md)
-		i := strings.Index(s, "Simulated mean response time")
-		if i < 0 {
-			t.Fatalf("no simulation table:\n%s", s)
-		}
-		return s[i:]
+		return reportSimTable(t, out, append([]string{"--model", m, "--jobs", jobs, "--servers", "16", "--seeds", "2", "--sim-jobs", "30", "--loads", "0.5"}, extra...)...)
 	}
 	def := table(filepath.Join(dir, "a"))
 	one := table(filepath.Join(dir, "b"), "--seed", "1")
@@ -43,4 +30,23 @@ func TestReportSeed(t *testing.T) {
 	if !strings.Contains(string(md), " --seeds 2 --seed 7 ") {
 		t.Errorf("the Made by line lacks --seed 7:\n%.400s", md)
 	}
+}
+
+// reportSimTable runs report with args into out, which must exit 0, and
+// returns summary.md from its simulation table on.
+func reportSimTable(t *testing.T, out string, args ...string) string {
+	t.Helper()
+	if code, _, stderr := runCmd(t, append([]string{"report", "--out", out}, args...)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(md)
+	i := strings.Index(s, "Simulated mean response time")
+	if i < 0 {
+		t.Fatalf("no simulation table:\n%s", s)
+	}
+	return s[i:]
 }
