@@ -293,6 +293,13 @@ func runCheck(c *cli.Context) error {
 		if ends, line := elasticVerdicts(m, mf, ps); line != "" {
 			out.ElasticEnds = ends
 			lines = append(lines, line)
+			// a gate reads the exit code: the job runs anywhere in its
+			// range, so the code is the worst of it (a range whose top
+			// failed passed at the replicas given, exit 0)
+			if e, ok := worstElastic(ends, v.code); ok {
+				out.ExitCode, out.ExitFrom = e.ExitCode, e.Bound
+				lines = append(lines, fmt.Sprintf("exit %d (%s) from %s %d (%s), the worst of the job's range; at the %s given it is %s", e.ExitCode, e.Verdict, e.Bound, e.Replicas, words.Count(e.Workers, "worker"), words.Count(workers, "worker"), v.word))
+			}
 		}
 	}
 	if g := mf.Processes; g > 1 && !c.IsSet("workers") && workers%g == 0 {
@@ -374,8 +381,8 @@ func runCheck(c *cli.Context) error {
 	if werr != nil {
 		return werr
 	}
-	if v.code != exitOK {
-		return withCode(v.code, nil)
+	if out.ExitCode != exitOK {
+		return withCode(out.ExitCode, nil)
 	}
 	return nil
 }
@@ -451,8 +458,12 @@ type checkJSON struct {
 	// ElasticEnds are the verdicts at an elastic PyTorchJob's bounds of
 	// replicas (absent for another job, or with --workers).
 	ElasticEnds []checkElastic `json:"elastic_ends,omitempty"`
-	Notes       []string       `json:"notes,omitempty"`
-	Warnings    []string       `json:"warnings,omitempty"` // also on stderr
+	// ExitFrom names the elastic bound whose verdict gave the exit code
+	// where it is worse than the verdict's at the count given (absent
+	// otherwise: the exit code is the verdict's).
+	ExitFrom string   `json:"exit_from,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
+	Warnings []string `json:"warnings,omitempty"` // also on stderr
 }
 
 type checkRival struct {
@@ -900,6 +911,21 @@ type checkElastic struct {
 	Verdict  string `json:"verdict"`
 	ExitCode int    `json:"exit_code"`
 	Reason   string `json:"reason"`
+}
+
+// worstElastic is the bound of ends whose exit code is the highest, where
+// it is above code (the verdict's at the count given; ok false otherwise).
+// The codes rank the verdicts: fine 0 < warn 3 < fail 4; of two bounds
+// alike, the first (minReplicas).
+func worstElastic(ends []checkElastic, code int) (checkElastic, bool) {
+	var worst checkElastic
+	ok := false
+	for _, e := range ends {
+		if e.ExitCode > code {
+			worst, code, ok = e, e.ExitCode, true
+		}
+	}
+	return worst, ok
 }
 
 // elasticVerdicts are the verdicts at the bounds of mf's elastic replicas

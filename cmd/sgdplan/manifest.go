@@ -533,7 +533,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			}
 			if *lo != *hi || *lo != w {
 				mf.ElasticLo, mf.ElasticHi = *lo, *hi
-				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %s given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the given count's)", at("spec", "elasticPolicy").in(path), how, words.Count(w, "replica")))
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %s given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)", at("spec", "elasticPolicy").in(path), how, words.Count(w, "replica")))
 			}
 		}
 		// the training operator's world size: every replica runs

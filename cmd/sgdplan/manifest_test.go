@@ -367,10 +367,10 @@ func TestManifestNprocPerNode(t *testing.T) {
 		{"string", "  nprocPerNode: \"4\"\n", 16, ""},
 		// the deprecated form, read when nprocPerNode is absent: 4 x 2
 		{"elastic nProcPerNode", "  elasticPolicy:\n    nProcPerNode: 2\n", 8, ""},
-		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the given count's)"},
+		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)"},
 		// one bound given is both, as the operator defaults it (it said
 		// "2 to ? replicas")
-		{"elastic min alone", "  elasticPolicy:\n    minReplicas: 2\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 replicas (its elasticPolicy's bounds): judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the given count's)"},
+		{"elastic min alone", "  elasticPolicy:\n    minReplicas: 2\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 replicas (its elasticPolicy's bounds): judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)"},
 		{"elastic bounds at the replicas", "  elasticPolicy:\n    maxReplicas: 4\n", 4, ""},
 		{"a number", "  nprocPerNode: 4\n", 0, `check: m.yaml:3:17: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
 		{"zero", "  nprocPerNode: \"0\"\n", 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
@@ -625,7 +625,7 @@ func TestCheckWorkersFlagDropsCountWarnings(t *testing.T) {
 	mp := fitModel(t, dir)
 	p := filepath.Join(dir, "pt.yaml")
 	os.WriteFile(p, []byte("kind: PyTorchJob\nspec:\n  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n"), 0o644)
-	const elastic = "judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the given count's)"
+	const elastic = "judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)"
 	_, stdout, stderr := runCmd(t, "check", "--model", mp, p)
 	if !strings.Contains(stderr, elastic) || !strings.Contains(stdout, "at 4 workers") {
 		t.Errorf("without --workers: stdout %q, stderr %q; want the verdict at 4 workers and the warning", stdout, stderr)
