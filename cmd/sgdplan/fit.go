@@ -147,8 +147,11 @@ func runFit(c *cli.Context) error {
 	for _, w := range warns {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	// the paths as one spelling: "./x/" and "x" wrote other bytes for
+	// the same data
+	m.Data.Paths = storedPaths(paths)
 	m.Data.PathsFromModel = pathsFrom(filepath.Dir(c.String("out")), paths)
-	m.Data.Command = commandLine(c, paths, "out", "plot", "format")
+	m.Data.Command = commandLine(c, m.Data.Paths, "out", "plot", "format")
 	// the model checked, then the figure, then the model written: a
 	// figure that cannot be drawn or written leaves the old model.json as
 	// it was (it was replaced, then fit exited 1)
@@ -1138,6 +1141,21 @@ func noBootstrapFit(m *fit.Model, boot int) string {
 
 // pathsFrom is paths relative to the folder dir (model.json's data
 // paths_from_model), or nil when one of them cannot be put so.
+// storedPaths are paths as model.json keeps them: each lexically clean
+// ("./x/" is "x", "a//b" is "a/b"), but as typed where it has a ".."
+// element, which names another folder than its cleaned form after a
+// symbolic link.
+func storedPaths(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if p != "" && !slices.Contains(strings.Split(filepath.ToSlash(p), "/"), "..") {
+			out[i] = filepath.Clean(p)
+		}
+	}
+	return out
+}
+
 func pathsFrom(dir string, paths []string) []string {
 	base, err := filepath.Abs(dir)
 	if err != nil {
