@@ -17,6 +17,15 @@ const (
 	Slowdown
 )
 
+// check refuses an Objective other than FlowTime and Slowdown (Objective(7)
+// was minimised as the flow time without a word).
+func (o Objective) check(who string) error {
+	if o != FlowTime && o != Slowdown {
+		return fmt.Errorf("planner: %s: objective %d, want FlowTime (0) or Slowdown (1)", who, int(o))
+	}
+	return nil
+}
+
 // String returns the name used in output.
 func (o Objective) String() string {
 	if o == Slowdown {
@@ -77,6 +86,9 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	}
 	if !(n > 0) || math.IsInf(n, 0) {
 		return Offline{}, fmt.Errorf("planner: heSRPT: servers = %g, want > 0", n)
+	}
+	if err := obj.check("heSRPT"); err != nil {
+		return Offline{}, err
 	}
 	if w != nil && len(w) != m {
 		panic("planner: HeSRPT: len(w) != len(x)")

@@ -20,6 +20,27 @@ type Priority struct {
 	Label string    // name; empty means "numeric"
 }
 
+// jobsChecker is a policy that can tell, before a simulation, that it
+// cannot allocate to m jobs.
+type jobsChecker interface {
+	checkJobs(m int) error
+}
+
+// checkJobs refuses priorities that do not give each of m jobs one finite
+// V > 0: a zero Priority indexed its empty V at the first event and
+// panicked.
+func (p Priority) checkJobs(m int) error {
+	if len(p.V) < m {
+		return fmt.Errorf("planner: policy %s: %d priorities (V) for %d jobs: want one per job", p.Name(), len(p.V), m)
+	}
+	for i, v := range p.V[:m] {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("planner: policy %s: job %d: priority %g, want a finite V > 0", p.Name(), i, v)
+		}
+	}
+	return nil
+}
+
 // Name implements Policy: the name the command line uses.
 func (p Priority) Name() string {
 	if p.Label == "" {
@@ -224,6 +245,9 @@ type Optimized struct {
 // priorities. It returns whichever is best. It guarantees nothing beyond
 // that: the optimum over all allocations may be lower still.
 func Optimize(jobs []Job, servers float64, obj Objective, set *OptimizeSettings) (Optimized, error) {
+	if err := obj.check("optimize"); err != nil {
+		return Optimized{}, err
+	}
 	s := OptimizeSettings{}
 	if set != nil {
 		s = *set

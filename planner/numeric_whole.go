@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 )
@@ -37,6 +38,12 @@ type OptimizedWhole struct {
 // all by obj, numeric's own on a tie: on whole workers never worse than
 // any heuristic, by construction.
 func OptimizeWhole(jobs []Job, servers float64, obj Objective, o Optimized, set *OptimizeSettings) (OptimizedWhole, error) {
+	if err := obj.check("optimize on whole workers"); err != nil {
+		return OptimizedWhole{}, err
+	}
+	if o.Policy == nil {
+		return OptimizedWhole{}, errors.New("planner: optimize on whole workers: o has no policy: want Optimize's outcome for the same jobs")
+	}
 	s := OptimizeSettings{}
 	if set != nil {
 		s = *set

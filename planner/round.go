@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -11,8 +12,19 @@ import (
 // the largest fractional remainders (ties: the larger share, then the earlier
 // job), never above a cap. When conserve is true, workers still left go to
 // jobs below their caps, largest share first, so that no worker idles while a
-// job could use it. alloc is not modified. servers < 0 counts as 0.
+// job could use it. alloc is not modified. servers < 0 counts as 0. caps
+// nil is no cap but the servers; caps of another length than alloc, or an
+// out shorter than alloc, is a programmer error and panics.
 func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int) {
+	if caps == nil {
+		caps = make([]int, len(alloc))
+		for i := range caps {
+			caps[i] = max(servers, 0)
+		}
+	}
+	if len(caps) != len(alloc) || len(out) < len(alloc) {
+		panic(fmt.Sprintf("planner: RoundWorkers: %d caps and %d outs for %d allocations", len(caps), len(out), len(alloc)))
+	}
 	roundWorkers(alloc, caps, servers, conserve, out, nil)
 }
 

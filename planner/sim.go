@@ -130,6 +130,14 @@ func (a *arrivals) Pop() any {
 // order policies serve them in (ReadJobs refuses a file out of order). It
 // does not modify jobs.
 func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
+	if pol == nil {
+		return Result{}, errors.New("planner: no policy (nil)")
+	}
+	if c, ok := pol.(jobsChecker); ok {
+		if err := c.checkJobs(len(jobs)); err != nil {
+			return Result{}, err
+		}
+	}
 	_, isRigid := pol.(rigidPolicy)
 	_, rankless := pol.(ranklessPolicy)
 	if err := checkJobs(jobs, s.Servers, isRigid); err != nil {

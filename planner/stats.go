@@ -8,8 +8,8 @@ import (
 
 // MeanCI returns the mean of x and the two-sided confidence interval at level
 // (e.g. 0.95) of the mean from Student's t with len(x)-1 degrees of freedom:
-// the interval over seeds that docs/planner.md reports. With one value the
-// interval is NaN.
+// the interval over seeds that docs/planner.md reports. With one value, or
+// a level outside (0, 1), the interval is NaN (a level of 2 panicked).
 func MeanCI(x []float64, level float64) (mean, lo, hi float64) {
 	n := float64(len(x))
 	if n == 0 {
@@ -19,7 +19,7 @@ func MeanCI(x []float64, level float64) (mean, lo, hi float64) {
 		mean += v
 	}
 	mean /= n
-	if n < 2 {
+	if n < 2 || !(level > 0 && level < 1) {
 		return mean, math.NaN(), math.NaN()
 	}
 	ss := 0.0

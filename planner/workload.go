@@ -27,8 +27,14 @@ func (l LogNormal) Rand(rng *rand.Rand) float64 { return math.Exp(l.Mu + l.Sigma
 // Empirical resamples the given sizes uniformly (sizes of a real trace).
 type Empirical []float64
 
-// Rand implements SizeDist.
-func (e Empirical) Rand(rng *rand.Rand) float64 { return e[rng.IntN(len(e))] }
+// Rand implements SizeDist: NaN for no sizes, which Poisson.Jobs refuses
+// (an empty Empirical panicked in rand.IntN).
+func (e Empirical) Rand(rng *rand.Rand) float64 {
+	if len(e) == 0 {
+		return math.NaN()
+	}
+	return e[rng.IntN(len(e))]
+}
 
 // MaxPoissonJobs is the most jobs Poisson.Jobs draws: a stream of 10
 // million jobs is far past what a simulation needs for steady-state means
