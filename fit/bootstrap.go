@@ -94,9 +94,9 @@ func stratifiedParallel(sizes []int, B int, seed uint64, newFit func() func(idx 
 
 // Percentile returns the q-quantile (0..1) of xs by linear interpolation
 // between order statistics (xs is not modified; +Inf may be among them).
-// NaN for no data.
+// NaN for no data, or a q outside [0, 1] (NaN indexed the data at -2^63).
 func Percentile(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
+	if len(xs) == 0 || !(q >= 0 && q <= 1) {
 		return math.NaN()
 	}
 	xs = append([]float64(nil), xs...)

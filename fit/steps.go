@@ -93,6 +93,9 @@ const (
 // appearance. A run with no step ending in its steady window is an error
 // naming the run and the window.
 func Stats(t *traces.Trace) ([]RunStats, error) {
+	if t == nil {
+		return nil, errorf("no trace (nil)")
+	}
 	type span struct {
 		i          int
 		start, end float64
@@ -542,6 +545,9 @@ type StepFit struct {
 // two-node profile of the network where there is one, and the loss curves
 // and staleness law where evals and several worker counts allow.
 func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) {
+	if t == nil {
+		return nil, errorf("no trace (nil)")
+	}
 	stats, err := Stats(t)
 	if err != nil {
 		return nil, err
@@ -666,6 +672,9 @@ type lossPoint struct{ k, l, w float64 }
 func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, paths []string, o StepOptions) (*StepFit, error) {
 	if len(stats) == 0 {
 		return nil, errorf("no steps in the trace (steps.csv is needed for a step-level fit)")
+	}
+	if err := checkLevel(&Settings{Level: o.Level}); err != nil {
+		return nil, err
 	}
 	if o.SharedCores < 0 || o.SharedCores > model.MaxSharedCores {
 		return nil, errorf("shared cores %d: want 0 (each worker computes on its own device) to %d cores per machine", o.SharedCores, model.MaxSharedCores)

@@ -141,7 +141,8 @@ type Settings struct {
 	Bootstrap int
 	// Seed seeds the bootstrap; 0 means 1.
 	Seed uint64
-	// Level is the coverage of the intervals; 0 means 0.9.
+	// Level is the coverage of the intervals, in (0, 1); 0 means 0.9
+	// (another value outside (0, 1), NaN included, is an error).
 	Level float64
 	// NoCV skips the cross-validation of the chosen family (CVError NaN).
 	NoCV bool
@@ -207,6 +208,44 @@ func (s *Settings) withDefaults() Settings {
 		o.Level = 0.9
 	}
 	return o
+}
+
+// checkLevel refuses a Settings.Level that is neither 0 (the default) nor
+// in (0, 1): 2 was taken as 0.9 without a word, and NaN passed through to
+// NaN intervals.
+func checkLevel(s *Settings) error {
+	if s == nil || s.Level == 0 || s.Level > 0 && s.Level < 1 {
+		return nil
+	}
+	return errorf("level %g: want a coverage in (0, 1), or 0 for 0.9", s.Level)
+}
+
+// checkPoints refuses points no command makes (the trace readers refuse
+// them at their line) but a library caller can: a NaN or negative rate
+// was fitted, its parameters NaN or 0, with no error.
+func checkPoints(pts []Point) error {
+	for i, p := range pts {
+		c := p.Config
+		bad := ""
+		switch {
+		case !(p.StepsPerS > 0) || math.IsInf(p.StepsPerS, 0):
+			bad = fmt.Sprintf("steps_per_s %g, want a finite rate > 0", p.StepsPerS)
+		case c.Workers < 1:
+			bad = fmt.Sprintf("workers %d, want >= 1", c.Workers)
+		case c.PS < 0:
+			bad = fmt.Sprintf("ps %d, want >= 0", c.PS)
+		case c.Nodes < 0:
+			bad = fmt.Sprintf("nodes %d, want >= 0 (0: unknown)", c.Nodes)
+		case !(c.Batch >= 0) || math.IsInf(c.Batch, 0):
+			bad = fmt.Sprintf("batch %g, want a finite batch >= 0 (0: unknown)", c.Batch)
+		case !(c.Bandwidth >= 0) || math.IsInf(c.Bandwidth, 0):
+			bad = fmt.Sprintf("bandwidth %g, want a finite rate >= 0 B/s (0: unknown)", c.Bandwidth)
+		}
+		if bad != "" {
+			return errorf("point %d (%s): %s", i, p.Key(), bad)
+		}
+	}
+	return nil
 }
 
 // ErrLinkRates is in the error of a throughput fit refused for
@@ -347,9 +386,15 @@ func logResidual(v, logY float64) float64 {
 // says) to pts. The second result lists every family tried (and the mean,
 // when kept) with its CV error, best first.
 func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputFit, []Alternative, error) {
+	if err := checkLevel(settings); err != nil {
+		return nil, nil, err
+	}
 	s := settings.withDefaults()
 	if len(pts) == 0 {
 		return nil, nil, errors.New("fit: no data points")
+	}
+	if err := checkPoints(pts); err != nil {
+		return nil, nil, err
 	}
 	switch s.Combine {
 	case "", "mean", "one", "all":
