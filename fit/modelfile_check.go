@@ -1,0 +1,302 @@
+package fit
+
+// This file holds the checks ParseModel makes of model.json's fields beyond
+// their JSON types (the batch law, reference, extrapolation, loss curve
+// samples, link rate, step rate at the reference) and the bounds they
+// check against.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// check reports fields that are missing, not finite or inconsistent.
+func (g *GNSLaw) check() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+		pos  bool
+	}{
+		{"noise_batch", g.NoiseBatch, false}, {"noise_batch_lo", g.NoiseBatchLo, false}, {"noise_batch_hi", g.NoiseBatchHi, false},
+		{"ref_batch", g.RefBatch, true}, {"steps_ref", g.StepsRef, true}, {"target_loss", g.TargetLoss, false},
+		{"min_batch", g.MinBatch, true}, {"max_batch", g.MaxBatch, true},
+	} {
+		switch {
+		case math.IsNaN(f.v) || math.IsInf(f.v, 0):
+			return errorf("efficiency.gns.%s = %g, want a finite number", f.name, f.v)
+		case f.pos && !(f.v > 0):
+			return errorf("efficiency.gns.%s = %g, want > 0", f.name, f.v)
+		case !f.pos && f.name != "target_loss" && f.v < 0:
+			return errorf("efficiency.gns.%s = %g, want >= 0", f.name, f.v)
+		}
+	}
+	if !(g.NoiseBatchLo <= g.NoiseBatch && g.NoiseBatch <= g.NoiseBatchHi) {
+		return errorf("efficiency.gns: noise_batch %g is outside its interval [%g, %g]", g.NoiseBatch, g.NoiseBatchLo, g.NoiseBatchHi)
+	}
+	if g.MinBatch > g.MaxBatch {
+		return errorf("efficiency.gns: min_batch %g > max_batch %g", g.MinBatch, g.MaxBatch)
+	}
+	if g.IntervalScale != 0 && !(g.IntervalScale >= 1 && g.IntervalScale <= maxIntervalScale) {
+		return gnsFieldError{"efficiency.gns.interval_scale", fmt.Sprintf("efficiency.gns.interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-2))·t/z that widens the samples' interval), or none", g.IntervalScale, float64(maxIntervalScale))}
+	}
+	if !(g.RunScatter >= 0 && g.RunScatter <= maxRunScatter) {
+		return gnsFieldError{"efficiency.gns.run_scatter", fmt.Sprintf("efficiency.gns.run_scatter = %g: want 0 to %g (the root mean square of log(measured/law's) steps to target over the fitted runs)", g.RunScatter, float64(maxRunScatter))}
+	}
+	names := [2]string{"steps_ref", "noise_batch"}
+	for i, s := range g.Samples {
+		if len(s) != 2 {
+			return gnsFieldError{fmt.Sprintf("efficiency.gns.samples[%d]", i), fmt.Sprintf("efficiency.gns: sample %d has %d values, want 2 (steps_ref, noise_batch)", i+1, len(s))}
+		}
+		for j, v := range s {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 0 && v == 0) {
+				want := ">= 0 and finite (a noise scale, samples)"
+				if j == 0 {
+					want = "> 0 and finite (steps to target_loss at ref_batch)"
+				}
+				return gnsFieldError{fmt.Sprintf("efficiency.gns.samples[%d][%d]", i, j), fmt.Sprintf("efficiency.gns: sample %d: %s = %g: want %s", i+1, names[j], v, want)}
+			}
+		}
+	}
+	return nil
+}
+
+// gnsFieldError is an error of GNSLaw.check at a field below
+// efficiency.gns (path, for the position ParseModel gives it).
+type gnsFieldError struct{ path, msg string }
+
+func (e gnsFieldError) Error() string { return e.msg }
+
+// refSpeeds returns m's reference configuration at one worker and the
+// steps/s there of the point fit, of each bootstrap sample and of each
+// rival (solved alone: nothing is memoised).
+func (m *Model) refSpeeds() (c model.Config, point float64, samples, rivals []float64) {
+	c = m.Config(model.Config{Workers: 1})
+	bare := *m
+	bare.sweeps = nil
+	point = bare.StepsPerSecond(c)
+	for i := range m.Samples {
+		samples = append(samples, bare.Resampled(i).StepsPerSecond(c))
+	}
+	for i := range m.Rivals {
+		rivals = append(rivals, bare.AsRival(i).StepsPerSecond(c))
+	}
+	return c, point, samples, rivals
+}
+
+// speedOK reports whether a step rate is finite and positive.
+func speedOK(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
+
+// maxRateRatio bounds how far below the rate a model's link demand was
+// measured at (queueing.bandwidth) it is asked at: the demand grows as
+// their ratio, and at 1e-310 B/s it was +Inf and predict and check
+// panicked. A trillion times below the measured rate is past any real
+// link already.
+const maxRateRatio = 1e12
+
+// linkRateErr refuses a link rate bw that makes a queueing model's link
+// demand the measured one times more than maxRateRatio, or less than its
+// inverse; nil for other models and for bw 0 (the measured rate).
+func (m *Model) linkRateErr(bw float64) error {
+	if m.Queueing == nil || !(m.Queueing.Bandwidth > 0) || !(bw > 0) {
+		return nil
+	}
+	if m.Queueing.Bandwidth/bw > maxRateRatio {
+		return errorf("bandwidth %g B/s: more than %g times below the rate the link demand was measured at (%g B/s), which scales it as that ratio: want a rate of at least %g B/s", bw, maxRateRatio, m.Queueing.Bandwidth, m.Queueing.Bandwidth/maxRateRatio)
+	}
+	if bw/m.Queueing.Bandwidth > maxRateRatio {
+		// (1e308 B/s was taken, and the link demand read as 0: no link
+		// is that fast, and a typo of the exponent passed)
+		return errorf("bandwidth %g B/s: more than %g times above the rate the link demand was measured at (%g B/s), where the links' demand is nothing: want a rate of at most %g B/s", bw, maxRateRatio, m.Queueing.Bandwidth, m.Queueing.Bandwidth*maxRateRatio)
+	}
+	return nil
+}
+
+// checkReference refuses a model whose step time at its reference
+// configuration (one worker, the reference shards, batch and link rate) is
+// not a finite positive number, for the fitted parameters, each bootstrap
+// sample and each rival: every speedup, verdict and time to target is
+// relative to it (parameters all 0 gave NaN verdicts and a predict table
+// that crashed). at gives the position of a path.
+func (m *Model) checkReference(at func(string) string) error {
+	c, point, sx, rx := m.refSpeeds()
+	where := fmt.Sprintf("1 worker, %d ps, batch %.4g", c.PS, c.Batch)
+	if !speedOK(point) {
+		return errorf("%s: the parameters predict %g steps/s at the reference configuration (%s), a step time of %g s: want a finite positive step time (are the parameters all 0?)", at("parameters"), point, where, 1/point)
+	}
+	for i, x := range sx {
+		if !speedOK(x) {
+			return errorf("%s: bootstrap sample %d predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, x, where)
+		}
+	}
+	for i, x := range rx {
+		if !speedOK(x) {
+			return errorf("%s: rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("rivals[%d]", i)), i+1, m.Rivals[i].Family, x, where)
+		}
+	}
+	return nil
+}
+
+// modelFields are the top-level fields of a model.json.
+// modeFits reports whether fam models data of mode: some kind of data of
+// that mode (with or without shards, at a fixed global batch or not) that
+// fam applies to.
+func modeFits(fam Family, mode string) bool {
+	if fam.Applies == nil {
+		return true
+	}
+	for _, ps := range []bool{false, true} {
+		for _, strong := range []bool{false, true} {
+			if fam.Applies(DataKind{Async: mode == "async", PS: ps, Strong: strong}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MaxBatch is the largest batch, per worker or global, a model takes: the
+// largest whole number a float64 holds exactly (above it every float64 is
+// "whole", and a batch of 1e300 samples gave steps/s of 5e-299 without a
+// word). model.json's reference batches are checked against it on load,
+// predict's and check's --batch and --global-batch when given.
+const MaxBatch = 1 << 53
+
+// checkReferenceFields refuses reference fields out of their range, each
+// at its line and column.
+func (m *Model) checkReferenceFields(at func(string) string) error {
+	r := &m.Reference
+	// whole: an integer, and one a float64 holds exactly (MaxBatch)
+	whole := func(v float64) bool { return v == math.Trunc(v) && v <= MaxBatch }
+	switch {
+	case r.PS < 0:
+		return errorf("%s: reference.ps = %d: want the shards, >= 0 (0: all-reduce)", at("reference.ps"), r.PS)
+	case r.Nodes < 0:
+		return errorf("%s: reference.nodes = %d: want the machines, >= 0 (0: one per worker)", at("reference.nodes"), r.Nodes)
+	case r.PerNode < 0:
+		return errorf("%s: reference.per_node = %d: want workers per machine, >= 0 (0: absent)", at("reference.per_node"), r.PerNode)
+	case r.MaxWorkers < 0:
+		return errorf("%s: reference.max_workers = %d: want the largest fitted worker count, >= 1 (or 0: the largest of data.configurations)", at("reference.max_workers"), r.MaxWorkers)
+	case r.ParamBytes < 0:
+		return errorf("%s: reference.param_bytes = %d: want the model size in bytes, > 0 (or absent)", at("reference.param_bytes"), r.ParamBytes)
+	case r.Bandwidth < 0:
+		return errorf("%s: reference.bandwidth = %g: want a link rate in B/s, > 0 (or absent)", at("reference.bandwidth"), r.Bandwidth)
+	case r.Dataset < 0:
+		return errorf("%s: reference.dataset = %d: want the samples per epoch, > 0 (or absent)", at("reference.dataset"), r.Dataset)
+	case r.Batch < 0 || !whole(r.Batch) || (r.Batch == 0 && r.GlobalBatch == 0 && at("reference.batch") != at("reference")):
+		return errorf("%s: reference.batch = %g: want the samples per worker and step, a whole number from 1 to 2^53", at("reference.batch"), r.Batch)
+	case r.GlobalBatch < 0 || !whole(r.GlobalBatch):
+		return errorf("%s: reference.global_batch = %g: want the samples per step, a whole number from 1 to 2^53 (or absent)", at("reference.global_batch"), r.GlobalBatch)
+	case r.Batch == 0 && r.GlobalBatch == 0:
+		return errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
+	case r.Batch > 0 && r.GlobalBatch > 0:
+		// (the global batch was used and the batch ignored, silently)
+		return errorf("%s: reference: both batch (%g a worker) and global_batch (%g): want one, batch for a fixed batch per worker, global_batch for one split among the workers", at("reference.global_batch"), r.Batch, r.GlobalBatch)
+	case m.Family == "mva" && r.PS < 1:
+		// (predict printed "ps 0" and computed one shard, silently)
+		return errorf("%s: reference.ps = %d for the mva family, whose network has parameter-server shards: want >= 1", at("reference.ps"), r.PS)
+	case m.Mode == "allreduce" && r.PS > 0:
+		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
+	}
+	if r.PS < 1 {
+		// fitted on shards, predicted at none (predict printed "ps 0" rows
+		// of a parameter-server form, silently)
+		for _, c := range m.Data.Configurations {
+			if c.PS > 0 {
+				return errorf("%s: reference.ps = %d, but the fitted data (data.configurations) have parameter-server shards (%d): want the shards to predict at by default, >= 1", at("reference.ps"), r.PS, c.PS)
+			}
+		}
+	}
+	// data.configurations records every fitted configuration, and fit
+	// writes max_workers as their largest worker count: one that
+	// disagrees was edited (100000 over data of 64 workers hid check's and
+	// predict's warning that 128 workers extrapolate)
+	most := 0
+	for _, c := range m.Data.Configurations {
+		most = max(most, c.Workers)
+	}
+	switch {
+	case r.MaxWorkers == 0: // not recorded: the data's largest count
+		r.MaxWorkers = most
+	case most > 0 && r.MaxWorkers != most:
+		return errorf("%s: reference.max_workers = %d, but the largest worker count of data.configurations (the fitted data) is %d: want %d (or 0, which reads it from them)", at("reference.max_workers"), r.MaxWorkers, most, most)
+	}
+	return nil
+}
+
+// maxRMSLE bounds model.json's diagnostics.rmsle: a fit e^50-fold off its
+// own data is a corrupted file.
+const maxRMSLE = 50
+
+// extrapolationAgainstData checks the extrapolation's fitted counts against
+// data.configurations, the fitted data's record (none: taken as given):
+// max_workers and max_ps at most theirs, min_workers at least theirs. fit
+// writes them from those data (a two-node profile's max_workers is its 1
+// worker); edited beyond them (2^62) they hid the widening, or made every
+// interval span a millionth to a million times the point.
+func (m *Model) extrapolationAgainstData() error {
+	e := m.Extrapolation
+	if e == nil || len(m.Data.Configurations) == 0 {
+		return nil
+	}
+	least, most, mostPS := 0, 0, 0
+	for _, c := range m.Data.Configurations {
+		if c.Workers > 0 && (least == 0 || c.Workers < least) {
+			least = c.Workers
+		}
+		most, mostPS = max(most, c.Workers), max(mostPS, c.PS)
+	}
+	switch {
+	case most > 0 && e.MaxWorkers > most:
+		return fieldErr{"max_workers", errorf("extrapolation: max_workers %d, but the largest worker count of data.configurations (the fitted data) is %d: want at most %d", e.MaxWorkers, most, most)}
+	case e.MinWorkers > 0 && least > 0 && e.MinWorkers < least:
+		return fieldErr{"min_workers", errorf("extrapolation: min_workers %d, but the fewest workers of data.configurations (the fitted data) is %d: want at least %d (or 0: no widening below)", e.MinWorkers, least, least)}
+	case e.MaxPS > mostPS && mostPS > 0:
+		return fieldErr{"max_ps", errorf("extrapolation: max_ps %d, but the most shards of data.configurations (the fitted data) is %d: want at most %d", e.MaxPS, mostPS, mostPS)}
+	}
+	return nil
+}
+
+// checkCurveSamples checks efficiency.curve_samples: four values each,
+// (b0, b1, b2, lambda >= 0) finite, lambda 0 where the
+// model's is fixed or beside a batch law (whose curve counts steps at
+// its reference batch, with no staleness).
+func checkCurveSamples(e *Efficiency, at func(string) string) error {
+	names := [4]string{"b0", "b1", "b2", "lambda"}
+	for i, s := range e.CurveSamples {
+		if len(s) != 4 {
+			return errorf("%s: efficiency: curve sample %d has %d values, want 4 (b0, b1, b2, lambda)", at(fmt.Sprintf("efficiency.curve_samples[%d]", i)), i+1, len(s))
+		}
+		for j, v := range s {
+			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 3 && (e.LambdaFixed || e.GNS != nil) && v != 0)
+			if bad {
+				want := ">= 0 and finite"
+				switch {
+				case j == 0:
+					want = ">= 0 and finite (the curve's rate; 0: a resample whose loss does not fall, its targets never reached)"
+				case j == 3 && e.LambdaFixed:
+					want = "0 (lambda_fixed: the model holds lambda at 0)"
+				case j == 3 && e.GNS != nil:
+					want = "0 (beside a batch law the curve counts steps at its reference batch, with no staleness)"
+				}
+				return errorf("%s: efficiency: curve sample %d: %s = %g: want %s", at(fmt.Sprintf("efficiency.curve_samples[%d][%d]", i, j)), i+1, names[j], v, want)
+			}
+		}
+	}
+	return nil
+}
+
+// maxStalenessPerWorker bounds model.json's staleness_per_worker: each
+// extra worker adds about one update of staleness; a million is no law.
+const maxStalenessPerWorker = 1e6
+
+// maxRunScatter bounds model.json's run_scatter: a run 150 times off the
+// curve (e^5) in log units' root mean square.
+const maxRunScatter = 5
+
+// maxIntervalScale bounds model.json's interval_scale: sqrt(n/(n-p))·t/z
+// with one degree of freedom left is 7.7 at 4 configurations and 90%,
+// 2,470 at 10,000 configurations and 99%, 163,600 at 10,000 and 99.99%
+// (100 before 2026-12-06, when the factor was sqrt(n/(n-p)) alone).
+const maxIntervalScale = 1e6

@@ -1,0 +1,853 @@
+package fit
+
+// This file holds the model's predictions: a query's configuration
+// completed from the reference, steps and samples per second, staleness,
+// the statistical efficiency (loss curve, batch law) and updates to target,
+// the speedup, and Predict with its intervals.
+
+import (
+	"math"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// law is the model.GNS at noise scale noise.
+func (g *GNSLaw) law(noise float64) model.GNS {
+	return model.GNS{Noise: noise, RefBatch: g.RefBatch}
+}
+
+// Staleness is the mean staleness at n workers (n-1 for asynchronous SGD
+// unless fitted otherwise, a measured 0 included; 0 for synchronous
+// modes).
+func (m *Model) Staleness(n float64) float64 {
+	if m.Mode != "async" {
+		return 0
+	}
+	k := 1.0
+	if m.Efficiency != nil {
+		k = m.Efficiency.StalenessPerWorker // (ParseModel: 1 when absent)
+	}
+	return k * math.Max(n-1, 0)
+}
+
+// StalenessInterval is the mean staleness at c (completed by Config) with
+// its interval at m.Level: the law's per-worker staleness at the ends of
+// its bootstrap interval (StalenessLo, StalenessHi), widened to one run's
+// by StalenessScatter as the updates' are by run_scatter (oneRun), times
+// N - 1, and stretched to hold the queueing network's own staleness (an
+// "mva" or "asyncps" model, Family.Network: model.AsyncPS.Staleness by the
+// arrival theorem), a rival
+// form as the steps/s interval holds the rival families': the linear law
+// keeps the share of the cycle between a worker's read and its apply that
+// the fitted runs measured, and the network lets it shrink as the links
+// queue (with exponential transfers, which queue more than real ones).
+// [0, 0] for one worker and for synchronous models; NaN ends where the
+// model has no interval for its law (assumed, measured on one run, or a
+// file written before 2026-12-06).
+func (m *Model) StalenessInterval(c model.Config) Interval {
+	c = m.Config(c)
+	v := m.Staleness(float64(c.Workers))
+	if m.Mode != "async" || c.Workers <= 1 {
+		return Interval{v, v, v}
+	}
+	lo, hi, ok := m.StalenessPerWorkerEnds()
+	if !ok {
+		return Interval{v, math.NaN(), math.NaN()}
+	}
+	x := float64(c.Workers - 1)
+	iv := Interval{v, lo * x, hi * x}
+	if m.fam.Network != nil {
+		iv = stretch(iv, m.sweeps.staleness(m.fam, m.queueing(), m.theta(), c))
+	}
+	return iv
+}
+
+// HasNetwork says whether m's family is a closed network of asynchronous
+// SGD (mva, asyncps), whose own staleness StalenessInterval holds.
+func (m *Model) HasNetwork() bool { return m.fam.Network != nil }
+
+// UpdatesToTarget is the number of global updates to reach loss target at
+// n workers, NaN when the model has no loss curve or the target is below
+// the curve's floor. For a synchronous model with a batch law (Efficiency.GNS)
+// the updates follow the global batch of n workers (SamplesPerStep).
+func (m *Model) UpdatesToTarget(n, target float64) float64 {
+	e := m.Efficiency
+	if e == nil {
+		return math.NaN()
+	}
+	c := m.Config(model.Config{Workers: max(int(math.Round(n)), 1)})
+	noise := 0.0
+	if g := m.gns(); g != nil {
+		noise = g.NoiseBatch
+	}
+	return m.updatesAt(c, target, e.Lambda, noise)
+}
+
+// gns is the batch law of a synchronous model, nil for asynchronous models
+// and for models without one.
+func (m *Model) gns() *GNSLaw {
+	if m.Mode == "async" || m.Efficiency == nil {
+		return nil
+	}
+	return m.Efficiency.GNS
+}
+
+// updatesAt is UpdatesToTarget at c (completed) with the staleness cost
+// lambda and, for a model with a batch law, the noise scale noise: the
+// law's steps at its reference batch (StepsRef at its target loss, scaled
+// by the loss curve's updates for another target) times
+// StepsRatio(global batch).
+func (m *Model) updatesAt(c model.Config, target, lambda, noise float64) float64 {
+	e := m.Efficiency
+	if e == nil {
+		return math.NaN()
+	}
+	if g := m.gns(); g != nil {
+		return m.gnsUpdates(c, g.StepsRef, noise, m.gnsTargetRatio(target))
+	}
+	if !(target > e.B2) {
+		return math.NaN()
+	}
+	u := (1/(target-e.B2) - e.B1) / m.curveRate(c, e.B0, lambda)
+	return math.Max(u, 0)
+}
+
+// gnsTargetRatio is the batch law's factor for target: 1 at the law's
+// target loss, else the loss curve's updates to target over those to the
+// law's; NaN where the curve cannot say (no curve, a target at or below
+// its floor).
+func (m *Model) gnsTargetRatio(target float64) float64 {
+	e, g := m.Efficiency, m.gns()
+	if target == g.TargetLoss {
+		return 1
+	}
+	if !(target > e.B2) || !(e.B0 > 0) {
+		return math.NaN()
+	}
+	ut, u0, err1, err2 := updatesToBoth(model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}, target, g.TargetLoss)
+	if err1 != nil || err2 != nil || !(u0 > 0) {
+		return math.NaN()
+	}
+	return ut / u0
+}
+
+// updatesToBoth is the updates curve needs to reach target and to reach
+// ref (the batch law's target), each with its error.
+func updatesToBoth(curve model.LossCurve, target, ref float64) (ut, u0 float64, err1, err2 error) {
+	ut, err1 = curve.UpdatesTo(target)
+	u0, err2 = curve.UpdatesTo(ref)
+	return ut, u0, err1, err2
+}
+
+// gnsRatioInterval is the interval at m.Level of gnsTargetRatio(target)
+// over the loss curve's samples (Efficiency.CurveSamples, widened by
+// CurveScale): how well the curve knows the updates to target relative to
+// those to the law's target. ok is false at the law's own target (the
+// ratio is 1), without samples, or where an end is not a positive finite
+// number (a sample's floor at or above a loss).
+func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
+	e, g := m.Efficiency, m.gns()
+	if g == nil || target == g.TargetLoss || len(e.CurveSamples) == 0 {
+		return iv, false
+	}
+	ratio := func(s []float64) float64 {
+		ut, u0, err1, err2 := updatesToBoth(model.LossCurve{B0: s[0], B1: s[1], B2: s[2]}, target, g.TargetLoss)
+		switch {
+		case err1 != nil || !(ut >= 0):
+			return math.Inf(1) // the sample's floor keeps target out of reach
+		case err2 != nil || !(u0 > 0):
+			return 0 // nor can it say how far the law's target is
+		}
+		return ut / u0
+	}
+	iv = sampleInterval(ratio, []float64{e.B0, e.B1, e.B2, 0}, e.CurveSamples, e.CurveScale, m.Level)
+	if !(iv.Lo > 0 && iv.Value > 0) || math.IsNaN(iv.Hi) {
+		return iv, false
+	}
+	return iv, true
+}
+
+// gnsUpdates is the batch law's updates to target at c (completed) with
+// steps_ref stepsRef and noise scale noise, ratio the target's
+// (gnsTargetRatio).
+func (m *Model) gnsUpdates(c model.Config, stepsRef, noise, ratio float64) float64 {
+	if math.IsNaN(ratio) {
+		return math.NaN()
+	}
+	u := stepsRef
+	if ratio != 1 {
+		u *= ratio
+	}
+	return math.Max(u*m.gns().law(noise).StepsRatio(m.samplesPerStep(c)), 0)
+}
+
+// curveRate is the rate of the loss curve of rate b0 at zero staleness at
+// c (completed), in updates of c's samples per update, with the staleness
+// cost lambda: b0/(1 + lambda·staleness), times c's samples per update
+// over Efficiency.Batch (the same samples to a loss at every batch) when
+// the model has no batch law.
+func (m *Model) curveRate(c model.Config, b0, lambda float64) float64 {
+	e := m.Efficiency
+	b0 /= 1 + lambda*m.Staleness(float64(c.Workers))
+	if b := m.samplesPerStep(c); e.Batch > 0 && b > 0 && m.gns() == nil {
+		b0 *= b / e.Batch
+	}
+	return b0
+}
+
+// LossCurve is the fitted loss curve at n workers over their updates
+// (completed by Config; staleness cost and batch as UpdatesToTarget uses
+// them); the zero curve when the model has none.
+func (m *Model) LossCurve(n int) model.LossCurve {
+	e := m.Efficiency
+	if e == nil || !(e.B0 > 0) {
+		return model.LossCurve{}
+	}
+	c := m.Config(model.Config{Workers: max(n, 1)})
+	if g := m.gns(); g != nil {
+		// the curve counts steps at the law's reference batch; rescaled
+		// so that it reaches the law's target in the updates updatesAt
+		// gives at c's global batch
+		curve := model.LossCurve{B0: e.B0, B1: e.B1, B2: e.B2}
+		if u0, err := curve.UpdatesTo(g.TargetLoss); err == nil && u0 > 0 {
+			if u := m.updatesAt(c, g.TargetLoss, e.Lambda, g.NoiseBatch); u > 0 {
+				curve.B0 = e.B0 * u0 / u
+			}
+		}
+		return curve
+	}
+	return model.LossCurve{B0: m.curveRate(c, e.B0, e.Lambda), B1: e.B1, B2: e.B2}
+}
+
+// cost is the factor by which the statistical efficiency divides the
+// samples per second at c (completed), relative to the reference: 1 +
+// lambda staleness for asynchronous models, (noise + B)/(noise + RefBatch)
+// at the global batch B for synchronous models with a batch law (1 over
+// the law's efficiency), 1 otherwise.
+func (m *Model) cost(c model.Config, lambda, noise float64) float64 {
+	if g := m.gns(); g != nil {
+		return 1 / g.law(noise).Efficiency(m.samplesPerStep(c))
+	}
+	if m.Efficiency != nil {
+		return 1 + lambda*m.Staleness(float64(c.Workers))
+	}
+	return 1
+}
+
+// Config completes c with the model's reference: shards, nodes and the
+// per-worker batch where c leaves them zero.
+func (m *Model) Config(c model.Config) model.Config {
+	if c.Workers < 1 {
+		c.Workers = 1
+	}
+	if c.PS == 0 {
+		c.PS = m.Reference.PS
+	}
+	if c.Nodes == 0 {
+		switch {
+		case m.Reference.PerNode > 0:
+			c.Nodes = (c.Workers + m.Reference.PerNode - 1) / m.Reference.PerNode
+		case m.Reference.Nodes > 0:
+			c.Nodes = m.Reference.Nodes
+			if c.Nodes > c.Workers {
+				c.Nodes = c.Workers
+			}
+		}
+	}
+	if c.Bandwidth == 0 {
+		c.Bandwidth = m.Reference.Bandwidth
+	}
+	if c.Batch == 0 {
+		if m.Reference.GlobalBatch > 0 {
+			c.Batch = m.Reference.GlobalBatch / float64(c.Workers)
+		} else {
+			c.Batch = m.Reference.Batch
+		}
+	}
+	return c
+}
+
+// StepsPerSecond is the predicted job-wide steps (updates) per second at c,
+// completed by Config. It makes *Model a model.Throughput.
+func (m *Model) StepsPerSecond(c model.Config) float64 {
+	return m.sweeps.predict(m.fam, m.theta(), m.Config(c))
+}
+
+// WithBandwidth returns a copy of m that predicts, by default, for links
+// of bw B/s: its link demand scales as S/B from the rate it was fitted at.
+// It needs an "mva" model fitted with runs.csv bandwidth and param_bytes.
+func (m *Model) WithBandwidth(bw float64) (*Model, error) {
+	if m.Family != "mva" || m.Queueing == nil || !(m.Queueing.Bandwidth > 0) {
+		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted on step traces with runs.csv bandwidth and param_bytes; this model is %s without a link rate", m.Family)
+	}
+	if !(bw > 0) || math.IsInf(bw, 0) {
+		return nil, errorf("bandwidth %g B/s: want a positive number", bw)
+	}
+	if err := m.linkRateErr(bw); err != nil {
+		return nil, err
+	}
+	c := *m
+	c.Reference.Bandwidth = bw
+	return &c, nil
+}
+
+// WithBatch returns a copy of m whose queries run at another batch: a
+// per-worker batch of perWorker samples (weak scaling) when it is > 0, or
+// a global batch of global samples split among the workers (strong
+// scaling). Exactly one of the two is > 0.
+func (m *Model) WithBatch(perWorker, global float64) (*Model, error) {
+	ok := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+	if ok(perWorker) == ok(global) || perWorker < 0 || global < 0 || math.IsNaN(perWorker+global) {
+		return nil, errorf("batch: give one of a per-worker batch and a global batch, each a positive number of samples (got %g and %g)", perWorker, global)
+	}
+	c := *m
+	c.Reference.Batch, c.Reference.GlobalBatch = perWorker, global // one of them 0
+	return &c, nil
+}
+
+// LinkDemand is the demand of one transfer to one shard of an "mva" model
+// at c (completed by Config), s; NaN for other families.
+func (m *Model) LinkDemand(c model.Config) float64 {
+	if m.Family != "mva" {
+		return math.NaN()
+	}
+	return m.queueing().LinkDemand(m.theta(), m.Config(c))
+}
+
+// Network is the closed queueing network that an "mva" model solves at c
+// (completed by Config): its delay Z, stations and demands, from which the
+// bounds and the knee follow (model.NetworkBounds, model.NetworkKnee). ok is
+// false for the other families, which have no network.
+func (m *Model) Network(c model.Config) (n model.Network, ok bool) {
+	if m.Family != "mva" {
+		return model.Network{}, false
+	}
+	q := m.queueing()
+	return q.AsyncPS(m.theta()).Network(q.config(m.Config(c))), true
+}
+
+func (m *Model) queueing() Queueing {
+	if m.Queueing == nil {
+		return Queueing{}
+	}
+	return *m.Queueing
+}
+
+// SamplesPerStep is the samples of one step at c (completed by Config):
+// b for asynchronous updates, b·w for synchronous steps.
+func (m *Model) SamplesPerStep(c model.Config) float64 { return m.samplesPerStep(m.Config(c)) }
+
+// samplesPerStep is b for async updates, b·w for synchronous steps.
+func (m *Model) samplesPerStep(c model.Config) float64 {
+	if m.Mode == "async" {
+		return c.Batch
+	}
+	return c.Batch * float64(c.Workers)
+}
+
+// SamplesPerSecond is the predicted samples per second at c.
+func (m *Model) SamplesPerSecond(c model.Config) float64 {
+	c = m.Config(c)
+	return m.sweeps.predict(m.fam, m.theta(), c) * m.samplesPerStep(c)
+}
+
+// rate is the training progress per second at n workers: samples/s
+// discounted by the staleness cost (updates to a target grow by
+// 1 + lambda·staleness) or, for a synchronous model with a batch law, by
+// the law's efficiency at the global batch.
+func (m *Model) rate(n int, ps int) float64 {
+	c := m.Config(model.Config{Workers: n, PS: ps})
+	r := m.SamplesPerSecond(c)
+	if e := m.Efficiency; e != nil {
+		noise := 0.0
+		if g := m.gns(); g != nil {
+			noise = g.NoiseBatch
+		}
+		r /= m.cost(c, e.Lambda, noise)
+	}
+	return r
+}
+
+// Progress is the training progress per second at n workers and ps shards
+// (0: the reference): samples per second divided by the statistical
+// efficiency's cost there (1 + lambda staleness for asynchronous models;
+// the batch law's extra steps at the global batch for synchronous ones).
+// Ratios of it are time-to-target speedups.
+func (m *Model) Progress(n, ps int) float64 { return m.rate(n, ps) }
+
+// EfficiencyVaries reports whether the statistical efficiency changes with
+// the workers: a staleness cost above 0, or a batch law of a synchronous
+// model.
+func (m *Model) EfficiencyVaries() bool {
+	return m.Efficiency != nil && (m.Efficiency.Lambda > 0 || m.gns() != nil)
+}
+
+// Speedup is s(k) = T(1)/T(k), the time to target on one worker over the
+// time on k workers, at the reference shards; k is real and the curve is
+// interpolated linearly between whole worker counts. k < 1 gives k (a
+// fraction of one worker).
+func (m *Model) Speedup(k float64) float64 {
+	if !(k > 0) {
+		return 0
+	}
+	r1 := m.rate(1, 0)
+	if k <= 1 {
+		return k
+	}
+	lo := math.Floor(k)
+	s := m.rate(int(lo), 0) / r1
+	if k == lo {
+		return s
+	}
+	s2 := m.rate(int(lo)+1, 0) / r1
+	return s + (k-lo)*(s2-s)
+}
+
+// CurveIntervals are the percentile intervals at level of b0, b1 and b2
+// over the loss curve's bootstrap samples, each holding its fitted value;
+// ok is false without samples.
+func (e *Efficiency) CurveIntervals(level float64) (lo, hi [3]float64, ok bool) {
+	if e == nil || len(e.CurveSamples) == 0 {
+		return lo, hi, false
+	}
+	l, h := paramIntervals(e.CurveSamples, 3, level)
+	for j, v := range []float64{e.B0, e.B1, e.B2} {
+		lo[j], hi[j] = math.Min(l[j], v), math.Max(h[j], v)
+	}
+	return lo, hi, true
+}
+
+// Prediction is everything predict prints for one configuration.
+type Prediction struct {
+	Workers     int      `json:"workers"`
+	PS          int      `json:"ps"`
+	StepsPerS   Interval `json:"-"`
+	SamplesPerS Interval `json:"-"`
+	// Staleness is StalenessInterval: NaN ends where the model has no
+	// interval for its staleness law.
+	Staleness       Interval `json:"-"`
+	Speedup         Interval `json:"-"`
+	Efficiency      Interval `json:"-"`
+	UpdatesToTarget Interval `json:"-"`
+	TimeToTarget    Interval `json:"-"`
+}
+
+// stepsInterval is the steps/s interval at c (completed): the bootstrap
+// and the rivals, widened by the extrapolation drift, its upper end no
+// more than the busiest station can carry (capped: it was cut there).
+func (m *Model) stepsInterval(c model.Config) (iv Interval, capped bool) {
+	return m.stepsIntervalScaled(c, m.IntervalScale)
+}
+
+// stepsIntervalScaled is stepsInterval with the samples' interval widened
+// by scale in place of m.IntervalScale.
+func (m *Model) stepsIntervalScaled(c model.Config, scale float64) (iv Interval, capped bool) {
+	iv = widen(m.sweeps, m.stepsSamples(scale, c), m.Rivals, c)
+	iv = widenBy(iv, m.Extrapolation.Factor(c, m.Level))
+	// The widening knows nothing of capacity: no more than the busiest
+	// station can carry (and the speedup stops with it).
+	if sat := m.Saturation(c); iv.Hi > sat {
+		iv.Hi = math.Max(sat, iv.Value)
+		capped = true
+	}
+	return iv, capped
+}
+
+// Predict evaluates the model at c (completed by Config) with intervals
+// from the bootstrap samples, widened to hold the rivals' predictions.
+// target is the loss to reach (NaN: the model's own target when it has
+// one); updates, when > 0, fixes the updates to target instead (from
+// --epochs).
+func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
+	c = m.Config(c)
+	th := m.theta()
+	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.StalenessInterval(c)}
+	// The steps/s interval is not cut at n X(1) (a worker does no more
+	// among others than alone): X(1) here is the model's, and its error
+	// at an unmeasured configuration is not in X(1)'s interval; cut there,
+	// the intervals held 15 of the 16 held-out async runs instead of 16
+	// (2026-12-04). The speedup's own interval, a ratio, is cut below.
+	var capped bool
+	p.StepsPerS, capped = m.stepsInterval(c)
+	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1})
+	sps := m.samplesPerStep(c)
+	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
+	// Speedup and efficiency per bootstrap sample, so that the interval
+	// accounts for the correlation of X(1) and X(n).
+	lambda, noise := 0.0, 0.0
+	if e := m.Efficiency; e != nil {
+		lambda = e.Lambda
+	}
+	g := m.gns()
+	if g != nil {
+		noise = g.NoiseBatch
+	}
+	// rel is the statistical cost at c over that at one worker.
+	rel := m.cost(c, lambda, noise) / m.cost(c1, lambda, noise)
+	speedupOf := func(f Family, t []float64) float64 {
+		q := m.stepsOf(f)
+		return m.sweeps.predictStep(f, q, t, c) * sps / rel / (m.sweeps.predictStep(f, q, t, c1) * m.samplesPerStep(c1))
+	}
+	p.Speedup = sampleInterval(func(t []float64) float64 { return speedupOf(m.fam, t) }, th, m.Samples, m.IntervalScale, m.Level)
+	for _, r := range m.Rivals {
+		p.Speedup = stretch(p.Speedup, speedupOf(r.fam, r.Theta))
+	}
+	// The speedup drifts as X(n) does beyond X(1)'s own distance from the
+	// data (at one worker it is 1, whatever the shards), and stops where
+	// X(n) does.
+	p.Speedup = widenBy(p.Speedup, m.Extrapolation.FactorFrom(c1, c, m.Level))
+	if capped {
+		p.Speedup.Hi = math.Max(p.Speedup.Value, math.Min(p.Speedup.Hi, p.Speedup.Value*p.StepsPerS.Hi/p.StepsPerS.Value))
+	}
+	// The efficiency law's own interval (the staleness cost lambda, or
+	// the batch law's noise scale): the speedup moves with it.
+	ends := m.efficiencyEnds(p.Staleness, lambda, noise)
+	if rel > 0 {
+		for _, end := range ends {
+			a := m.cost(c, end[0], end[1]) / m.cost(c1, end[0], end[1])
+			p.Speedup = stretch(p.Speedup, p.Speedup.Value*rel/a)
+		}
+	}
+	if rel > 0 && c.Batch == c1.Batch {
+		// At one per-worker batch a worker does no more alone than
+		// among others (an asynchronous worker's cycle is no shorter, a
+		// synchronous step no faster): X(n) <= n X(1) in updates, X(n)
+		// <= X(1) in synchronous steps, so the speedup is at most n over
+		// the lowest statistical cost in the interval. The interval's
+		// widening (rivals, drift) knows nothing of it; a fitted form
+		// that itself predicts more keeps its value.
+		relMin := rel
+		for _, end := range ends {
+			relMin = math.Min(relMin, m.cost(c, end[0], end[1])/m.cost(c1, end[0], end[1]))
+		}
+		if lim := float64(c.Workers) / relMin; p.Speedup.Hi > lim {
+			p.Speedup.Hi = math.Max(lim, p.Speedup.Value)
+		}
+	}
+	n := float64(c.Workers)
+	p.Efficiency = Interval{p.Speedup.Value / n, p.Speedup.Lo / n, p.Speedup.Hi / n}
+	u := updates
+	uLo, uHi := u, u
+	if !(u > 0) {
+		if math.IsNaN(target) && m.Efficiency != nil {
+			target = m.Efficiency.TargetLoss
+		}
+		u, uLo, uHi = m.updatesInterval(c, target, lambda, noise, ends)
+	}
+	nan := math.NaN()
+	p.UpdatesToTarget = Interval{nan, nan, nan}
+	p.TimeToTarget = Interval{nan, nan, nan}
+	if u > 0 {
+		p.UpdatesToTarget = Interval{u, uLo, uHi}
+		// Faster steps give a shorter time: the interval flips.
+		p.TimeToTarget = Interval{u / p.StepsPerS.Value, uLo / p.StepsPerS.Hi, uHi / p.StepsPerS.Lo}
+	}
+	return p
+}
+
+// Saturation is the most updates per second the queueing network of an
+// "mva" model can carry at c (completed by Config), +Inf for the other
+// families: the least over its queueing stations of servers/D (a shard
+// link moves one transfer per D seconds at best, and so do the apply and a
+// shared machine's cores), and N/Z, N workers whose cycle holds at least
+// their compute Z; the largest over the fit and its bootstrap samples. A
+// link, when the model knows its size and link rate, carries no less than
+// the payload bound P*B/S (each update moves S/P bytes through each shard
+// link of rate B), in case the measured transfer time holds latency that
+// does not occupy the link: that bound replaces the links' own, never the
+// cores' or the compute's (it once overrode the 2 shared cores of
+// testdata/asgd/cpu, 14.3 updates/s where they carry 11.2). Model.Predict
+// caps the upper end of its interval here: the widening for rivals and for
+// extrapolation knows nothing of capacity (it printed 30.3 updates/s for 1
+// worker computing 0.1 s a step). Not the light-load bound N/(Z + sum D):
+// it holds the fork-join wait of the shards, which exact MVA computes for
+// exponential transfers, and real runs with nearly deterministic transfers
+// beat it (testdata/asgd, 3 workers, 2 shards, 6 MB/s: 19.8 updates/s
+// against a bound of 19.6).
+func (m *Model) Saturation(c model.Config) float64 {
+	if m.Family != "mva" {
+		return math.Inf(1)
+	}
+	c = m.Config(c)
+	q := m.queueing()
+	payload := math.Inf(-1)
+	if c.Bandwidth > 0 && m.Reference.ParamBytes > 0 {
+		payload = float64(max(c.PS, 1)) * c.Bandwidth / float64(m.Reference.ParamBytes)
+	}
+	vecs := append([][]float64{m.theta()}, m.Samples...)
+	capsOf := func() []stationCap {
+		caps := make([]stationCap, len(vecs))
+		for i, th := range vecs {
+			caps[i] = stationsCap(q.AsyncPS(th).Network(q.config(c)), payload)
+		}
+		return caps
+	}
+	var caps []stationCap
+	if q.SharedCores == 0 {
+		// the network does not change with the workers: its stations'
+		// bounds are the memo's, per configuration (they cost a network
+		// per vector and row, a quarter of predict --workers 1-40000)
+		caps = m.sweeps.stationCaps(c, q, payload, vecs, capsOf)
+	} else {
+		caps = capsOf()
+	}
+	sat := 0.0
+	for _, cp := range caps {
+		most := cp.most
+		if cp.compute > 0 && c.Workers > 0 {
+			most = math.Min(most, float64(c.Workers)/cp.compute)
+		}
+		sat = math.Max(sat, most)
+	}
+	if !(sat > 0) {
+		return math.Inf(1)
+	}
+	return sat
+}
+
+// updatesInterval is the updates to target at c (completed) with the
+// staleness cost lambda and noise scale noise, and their interval: the
+// updates at the ends of the efficiency law's interval (ends; the law is
+// monotone in lambda and in the noise scale), joined with the percentile
+// interval over the loss curve's bootstrap samples (curveInterval). NaN
+// without a loss curve.
+func (m *Model) updatesInterval(c model.Config, target, lambda, noise float64, ends [][2]float64) (u, lo, hi float64) {
+	if m.Efficiency == nil {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	u = m.updatesAt(c, target, lambda, noise)
+	lo, hi = u, u
+	for _, end := range ends {
+		v := m.updatesAt(c, target, end[0], end[1])
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if clo, chi, ok := m.curveInterval(c, target); ok && u > 0 {
+		lo, hi = math.Min(lo, clo), math.Max(hi, chi)
+	}
+	if e := m.Efficiency; e.RunScatter > 0 && e.GNS == nil {
+		lo, hi = oneRun(u, lo, hi, e.RunScatter, m.Level)
+	}
+	if g := m.gns(); g != nil && g.RunScatter > 0 {
+		// the runs' scatter about the law, measured with 2 of the runs'
+		// degrees of freedom spent on it: widened as the samples are
+		s := g.RunScatter
+		if g.IntervalScale > 1 {
+			s *= g.IntervalScale
+		}
+		lo, hi = oneRun(u, lo, hi, s, m.Level)
+	}
+	return u, lo, hi
+}
+
+// oneRun widens lo and hi, the curve's interval of the updates to target u,
+// to one run's by the fitted runs' scatter s about the curve (run_scatter,
+// log units) at level: each end's distance from u in log space and z·s
+// are added as independent errors, root of the sum of squares (adding the
+// distances counted the points' noise twice: once in the curve's samples,
+// once in the scatter). An end at 0 or +Inf stays there.
+func oneRun(u, lo, hi, s, level float64) (float64, float64) {
+	if !(u > 0) || !(s > 0) {
+		return lo, hi
+	}
+	zs := zQuantile(level) * s
+	if math.IsInf(u, 1) {
+		// no distance to add to: the scatter alone moves a finite lower end
+		if lo > 0 && !math.IsInf(lo, 1) {
+			lo *= math.Exp(-zs)
+		}
+		return lo, hi
+	}
+	return joinLog(u, lo, hi, zs, zs)
+}
+
+// joinLog moves lo and hi, an interval about v > 0 (finite), away from v
+// by dlo and dhi in log space, joined to each end's own log distance from
+// v as an independent error (root of the sum of squares). An end at 0 or
+// +Inf stays there.
+func joinLog(v, lo, hi, dlo, dhi float64) (float64, float64) {
+	if lo > 0 {
+		lo = v * math.Exp(-math.Hypot(math.Log(v/math.Min(lo, v)), dlo))
+	}
+	if !math.IsInf(hi, 1) {
+		hi = v * math.Exp(math.Hypot(math.Log(math.Max(hi, v)/v), dhi))
+	}
+	return lo, hi
+}
+
+// curveInterval is the percentile interval at m.Level of the updates to
+// target at c (completed) over the loss curve's bootstrap samples
+// (Efficiency.CurveSamples), each with its own lambda, each end moved away
+// from the fitted curve's updates by Efficiency.CurveScale in log space
+// (sampleInterval); a sample whose floor b2 is at or below the target
+// gives +Inf (the target never reached). ok is false without samples or
+// with a batch law.
+func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, ok bool) {
+	e := m.Efficiency
+	if g := m.gns(); g != nil && len(g.Samples) > 0 && !math.IsNaN(target) {
+		// the batch law's joint samples (steps_ref, noise_batch), each
+		// scaled to target as the point is
+		ratio := m.gnsTargetRatio(target)
+		at := func(s []float64) float64 { return m.gnsUpdates(c, s[0], s[1], ratio) }
+		iv := sampleInterval(at, []float64{g.StepsRef, g.NoiseBatch}, g.Samples, g.IntervalScale, m.Level)
+		if r, ok := m.gnsRatioInterval(target); ok && iv.Value > 0 {
+			// the curve's ratio, independent of the law's samples (other
+			// resamples): log distances joined as independent errors
+			if math.IsInf(r.Hi, 1) {
+				iv.Hi = r.Hi // within the interval the target may never be reached
+			}
+			iv.Lo, iv.Hi = joinLog(iv.Value, iv.Lo, iv.Hi, math.Log(r.Value/r.Lo), math.Log(r.Hi/r.Value))
+		}
+		return iv.Lo, iv.Hi, true
+	}
+	if e == nil || len(e.CurveSamples) == 0 || m.gns() != nil || math.IsNaN(target) {
+		return 0, 0, false
+	}
+	at := func(s []float64) float64 {
+		if !(target > s[2]) {
+			return math.Inf(1)
+		}
+		k := 1/(target-s[2]) - s[1]
+		if !(k > 0) {
+			return 0 // reached at the start
+		}
+		r := m.curveRate(c, s[0], s[3])
+		if !(r > 0) {
+			return math.Inf(1) // a resample whose loss does not fall (b0 = 0)
+		}
+		return k / r
+	}
+	iv := sampleInterval(at, []float64{e.B0, e.B1, e.B2, e.Lambda}, e.CurveSamples, e.CurveScale, m.Level)
+	return iv.Lo, iv.Hi, true
+}
+
+// efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
+// statistical efficiency's interval at a configuration whose staleness is
+// st (StalenessInterval), the other held at its value (lambda, noise): the
+// batch law's noise scale for a synchronous model that has one, else
+// lambda; none without a loss curve. Where st has an interval, lambda's
+// ends are scaled by its ends over its value: the cost 1 + lambda s rises
+// with both, so (lambda's low end, staleness's low end) and (high, high)
+// are the cost's ends over the two intervals together.
+func (m *Model) efficiencyEnds(st Interval, lambda, noise float64) [][2]float64 {
+	e := m.Efficiency
+	switch {
+	case e == nil:
+		return nil
+	case m.gns() != nil:
+		g := m.gns()
+		return [][2]float64{{lambda, g.NoiseBatchLo}, {lambda, g.NoiseBatchHi}}
+	}
+	lo, hi := e.LambdaLo, e.LambdaHi
+	if st.Value > 0 && st.Lo >= 0 && st.Hi >= st.Value && !math.IsInf(st.Hi, 0) {
+		lo *= st.Lo / st.Value
+		hi *= st.Hi / st.Value
+	}
+	return [][2]float64{{lo, noise}, {hi, noise}}
+}
+
+// EfficiencyEnds returns copies of m with its statistical efficiency law at
+// the two ends of its interval, the throughput at its fit: the staleness
+// cost lambda at LambdaLo and LambdaHi (each with the per-worker
+// staleness at the same end of its interval, StalenessPerWorkerEnds, where
+// it has one), or for a synchronous model with a
+// batch law the noise scale at its ends; name says which ("lambda" or
+// "noise scale") and vals are the two values. None (nil) without a loss
+// curve, with lambda not identified (fixed at 0), or with an interval of
+// no width. The bootstrap samples refit the throughput alone and hold the
+// law at its value: a verdict over them leaves this interval out.
+func (m *Model) EfficiencyEnds() (ends []*Model, name string, vals [2]float64) {
+	e := m.Efficiency
+	if e == nil {
+		return nil, "", vals
+	}
+	if g := m.gns(); g != nil {
+		if !(g.NoiseBatchHi > g.NoiseBatchLo) {
+			return nil, "", vals
+		}
+		vals = [2]float64{g.NoiseBatchLo, g.NoiseBatchHi}
+		for _, v := range vals {
+			c, ec, gc := *m, *e, *g
+			gc.NoiseBatch = v
+			ec.GNS = &gc
+			c.Efficiency = &ec
+			c.Samples, c.Rivals = nil, nil
+			ends = append(ends, &c)
+		}
+		return ends, "noise scale", vals
+	}
+	if e.LambdaFixed || !(e.LambdaHi > e.LambdaLo) {
+		return nil, "", vals
+	}
+	vals = [2]float64{e.LambdaLo, e.LambdaHi}
+	kLo, kHi, withStaleness := m.StalenessPerWorkerEnds()
+	for i, v := range vals {
+		c, ec := *m, *e
+		ec.Lambda = v
+		if withStaleness {
+			// the cost 1 + lambda s rises with both: low with low, high
+			// with high (the copies keep the law's point as their own)
+			// (a low end of 0 held as the least positive number:
+			// Staleness reads 0 as "not fitted", 1 per worker)
+			ec.StalenessPerWorker = math.Max([2]float64{kLo, kHi}[i], math.SmallestNonzeroFloat64)
+			ec.StalenessLo, ec.StalenessHi, ec.StalenessScatter = 0, 0, 0
+		}
+		c.Efficiency = &ec
+		c.Samples, c.Rivals = nil, nil
+		ends = append(ends, &c)
+	}
+	return ends, "lambda", vals
+}
+
+// StalenessPerWorkerEnds are the ends of the staleness law's per-worker
+// staleness, widened to one run's (its bootstrap interval joined with the
+// runs' scatter, oneRun): StalenessInterval's, less the queueing network's
+// staleness, which depends on the worker count. ok is false where the law
+// has no interval (StalenessInterval's NaN ends) or the model is not
+// asynchronous.
+func (m *Model) StalenessPerWorkerEnds() (lo, hi float64, ok bool) {
+	e := m.Efficiency
+	if m.Mode != "async" || e == nil || e.StalenessAssumed || !(e.StalenessHi > 0) || !(e.StalenessPerWorker > 0) {
+		return 0, 0, false
+	}
+	lo, hi = oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, m.Level)
+	return lo, hi, true
+}
+
+// stretch widens iv to hold v when v is a positive finite number.
+func stretch(iv Interval, v float64) Interval {
+	if v > 0 && !math.IsInf(v, 0) {
+		iv.Lo = math.Min(iv.Lo, v)
+		iv.Hi = math.Max(iv.Hi, v)
+	}
+	return iv
+}
+
+// sampleInterval is f at theta with the percentile interval of f over the
+// samples, each end moved away from the value by the factor scale (> 1:
+// the fit's IntervalScale) in log space, where the fits weigh their
+// residuals; the interval always holds the value.
+func sampleInterval(f func([]float64) float64, theta []float64, samples [][]float64, scale, level float64) Interval {
+	v := f(theta)
+	if len(samples) == 0 {
+		return Interval{v, v, v}
+	}
+	ys := make([]float64, len(samples))
+	for i, s := range samples {
+		ys[i] = f(s)
+	}
+	a := (1 - level) / 2
+	// (a hand-edited value outside its samples would be printed outside
+	// its own interval: 9.808 [4.153, 4.187])
+	iv := stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
+	if scale > 1 && v > 0 {
+		// each end on its own: a lower end at 0 stays there, and the
+		// upper end still widens
+		if iv.Lo > 0 {
+			iv.Lo = v * math.Pow(iv.Lo/v, scale)
+		}
+		if !math.IsInf(iv.Hi, 0) {
+			iv.Hi = v * math.Pow(iv.Hi/v, scale)
+		}
+	}
+	return iv
+}
