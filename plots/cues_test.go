@@ -68,3 +68,50 @@ func TestScalingMarks(t *testing.T) {
 		}
 	}
 }
+
+// The load panel's axis follows the steady means and their intervals:
+// a faded mean far above them (the demo's fifo at 15,687 s over steady
+// means below 4,500 s) is drawn as an arrow at the axis's top, named in
+// the legend, not squeezing the rest into the bottom.
+func TestSimulationLoadAxisFollowsSteady(t *testing.T) {
+	d := SimulationData{Loads: []LoadPoint{
+		{Policy: "hesrpt", Load: 0.5, Mean: 2000, Lo: 1800, Hi: 2200},
+		{Policy: "hesrpt", Load: 0.85, Mean: 4300, Lo: 3300, Hi: 5000},
+		{Policy: "fifo", Load: 0.5, Mean: 5200, Lo: 3000, Hi: 7700, NotSteady: "†"},
+		{Policy: "fifo", Load: 0.85, Mean: 15687, Lo: 11000, Hi: 20300, NotSteady: "*"},
+		{Policy: "srpt", Load: 0.85, Mean: 5400, Lo: 4000, Hi: 7000, NotSteady: "*"},
+	}}
+	top, above := d.LoadAxis()
+	if !within(top, 5500, 1e-9) { // 1.1 x the steady top, hesrpt's 5,000
+		t.Errorf("axis top %g, want 5500", top)
+	}
+	var got []string
+	for _, l := range above {
+		got = append(got, fmt.Sprintf("%s %g", l.Policy, l.Load))
+	}
+	// srpt's 5,400 is under the top (its interval is cut there); fifo's
+	// 5,200 at 0.5 too
+	if want := []string{"fifo 0.85"}; !slices.Equal(got, want) {
+		t.Errorf("above the axis %v, want %v", got, want)
+	}
+	if got, want := aboveLegend(above), "faded, above the axis: to 15,687 s"; got != want {
+		t.Errorf("legend %q, want %q", got, want)
+	}
+	// faded means within 1.25 times the steady top: the axis fits all
+	d.Loads[2].Hi = 6000
+	d.Loads[3].Mean, d.Loads[3].Lo, d.Loads[3].Hi = 5800, 5000, 6200
+	d.Loads[4].Hi = 6100
+	if top, above := d.LoadAxis(); !math.IsNaN(top) || above != nil {
+		t.Errorf("faded within reach: top %g, above %v; want NaN, none", top, above)
+	}
+	// no steady mean: nothing to follow
+	for i := range d.Loads {
+		d.Loads[i].NotSteady = "*"
+	}
+	if top, _ := d.LoadAxis(); !math.IsNaN(top) {
+		t.Errorf("no steady mean: top %g, want NaN", top)
+	}
+	if _, err := SimulationFigure(SimulationData{Responses: []ResponseTimes{{Policy: "fifo", Times: []float64{1, 2}}}, Loads: d.Loads}); err != nil {
+		t.Error(err)
+	}
+}
