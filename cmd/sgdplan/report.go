@@ -492,11 +492,16 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			Completion: j.Completion, CompletionLo: lo, CompletionHi: hi, CompletionWhole: j.CompletionInteger, StartWorkersWhole: float64(j.WorkersInteger)})
 	}
 	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, knees, o)...)
-	if fig, err := plots.PlanFigure(planFigureData(chosen, names, n, pal)); err != nil {
+	pd := planFigureData(chosen, names, n, pal)
+	if fig, err := plots.PlanFigure(pd); err != nil {
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
+		axis := ""
+		if pd.SqrtTime() {
+			axis = " The time axis is a square-root scale, labelled in seconds, since most changes of the allocation come early."
+		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
-			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions.", o.policy, words.Count(o.servers, "worker")),
+			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions, a row higher where they would cover each other.%s", o.policy, words.Count(o.servers, "worker"), axis),
 			Figure:  fig})
 	}
 	// numeric too: the offline optimum the others are judged against
