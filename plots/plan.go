@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -153,18 +154,41 @@ const MaxDrawnSegments = 300
 // time-average over the bin, so the area (worker-seconds) of every job is
 // kept. Gaps between segments count as no workers.
 func (d PlanData) Binned(n int) []PlanSegment {
+	return d.binned(n, false)
+}
+
+// binned is Binned, with bins of equal width on a square-root time axis
+// (sqrtTime: the i-th of n ends at t0 + (t1 - t0) (i/n)^2) when sqrt.
+func (d PlanData) binned(n int, sqrt bool) []PlanSegment {
 	if len(d.Segments) == 0 || n <= 0 {
 		return nil
 	}
 	t0, t1 := d.Segments[0].Start, d.Segments[len(d.Segments)-1].End
-	w := (t1 - t0) / float64(n)
+	edge := func(i int) float64 {
+		f := float64(i) / float64(n)
+		if sqrt {
+			f *= f
+		}
+		return t0 + (t1-t0)*f
+	}
 	out := make([]PlanSegment, n)
 	for i := range out {
-		out[i] = PlanSegment{Start: t0 + float64(i)*w, End: t0 + float64(i+1)*w, Alloc: map[string]float64{}}
+		out[i] = PlanSegment{Start: edge(i), End: edge(i + 1), Alloc: map[string]float64{}}
 	}
 	out[n-1].End = t1
+	// the bin holding t
+	bin := func(t float64) int {
+		f := (t - t0) / (t1 - t0)
+		if sqrt {
+			f = math.Sqrt(math.Max(f, 0))
+		}
+		return max(0, min(n-1, int(f*float64(n))))
+	}
 	for _, s := range d.Segments {
-		first := max(0, min(n-1, int((s.Start-t0)/w)))
+		first := bin(s.Start)
+		for first > 0 && out[first].Start > s.Start {
+			first-- // (rounding)
+		}
 		for i := first; i < n && out[i].Start < s.End; i++ {
 			lo, hi := math.Max(s.Start, out[i].Start), math.Min(s.End, out[i].End)
 			if hi <= lo {
@@ -213,8 +237,13 @@ func PlanFigure(d PlanData) (*Figure, error) {
 			drawn.Segments[i] = PlanSegment{Start: tm.at(s.Start), End: tm.at(s.End), Alloc: s.Alloc}
 		}
 	}
+	// Where most of the allocation's changes crowd into the start of the
+	// plan (the demo's eight arrivals and first four completions in the
+	// first tenth of its 7,297 s), a square-root time axis (never with
+	// gaps shortened: tm is then the identity).
+	sqrt := d.SqrtTime()
 	if len(drawn.Segments) > MaxDrawnSegments {
-		drawn.Segments = drawn.Binned(MaxDrawnSegments)
+		drawn.Segments = drawn.binned(MaxDrawnSegments, sqrt)
 	}
 	areas, err := drawn.Areas()
 	if err != nil {
@@ -234,6 +263,9 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	xlabel := "time (s)"
 	if tm.compressed() {
 		xlabel = "time (s; idle gaps shortened, shaded)"
+	}
+	if sqrt {
+		xlabel = "time (s, square-root scale)"
 	}
 	f := &panel{p: newPlot(title, xlabel, "workers")}
 	p := f.p
@@ -283,22 +315,24 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		p.Add(sl)
 		f.legend(serversText(d.Servers), sl)
 	}
-	// Completion marks above the stack.
+	// Completion marks above the stack, on rows where they fall close.
 	mark := top * 1.04
-	for _, a := range areas {
-		c, ok := d.Completions[a.Job]
-		if !ok {
-			continue
-		}
-		c = tm.at(c)
-		ml, _ := plotter.NewLine(plotter.XYs{{X: c, Y: 0}, {X: c, Y: mark}})
-		ml.LineStyle = draw.LineStyle{Color: pal.Color(a.Job), Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
-		p.Add(ml)
-		ms, _ := plotter.NewScatter(plotter.XYs{{X: c, Y: mark}})
-		ms.GlyphStyle = draw.GlyphStyle{Color: pal.Color(a.Job), Radius: vg.Points(4), Shape: invertedTriangle{}}
-		p.Add(ms)
-		t1 = max(t1, c)
+	marks := d.completionMarks(tm, sqrt)
+	for _, m := range marks {
+		t1 = max(t1, m.X)
 	}
+	markTop := mark
+	for _, m := range marks {
+		y := mark + float64(m.Level)*top*markRowStep
+		markTop = max(markTop, y)
+		ml, _ := plotter.NewLine(plotter.XYs{{X: m.X, Y: 0}, {X: m.X, Y: y}})
+		ml.LineStyle = draw.LineStyle{Color: pal.Color(m.Job), Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}
+		p.Add(ml)
+		ms, _ := plotter.NewScatter(plotter.XYs{{X: m.X, Y: y}})
+		ms.GlyphStyle = draw.GlyphStyle{Color: pal.Color(m.Job), Radius: vg.Points(4), Shape: invertedTriangle{}}
+		p.Add(ms)
+	}
+	mark = markTop
 	if tm.compressed() {
 		// the shortened gaps, shaded, and an axis labelled in true time
 		for _, g := range tm.gaps {
@@ -310,6 +344,10 @@ func PlanFigure(d PlanData) (*Figure, error) {
 			}
 		}
 		p.X.Tick.Marker = tm
+	}
+	if sqrt {
+		p.X.Scale = sqrtScale{origin: t0}
+		p.X.Tick.Marker = sqrtTicks{origin: t0}
 	}
 	// The legend sits outside the stack: to its right.
 	p.X.Min, p.X.Max = t0, t1+(t1-t0)*0.02
@@ -324,6 +362,194 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		p.Legend.YOffs = -vg.Points(18)
 		p.Draw(plotC)
 	}}, nil
+}
+
+// markRowStep is the height of a row of completion marks, as a fraction of
+// the stack's top, and markGap the least distance, as a fraction of the
+// time axis, between two marks on one row (a mark is 8 points wide, about
+// a fiftieth of the axis).
+const (
+	markRowStep = 0.065
+	markGap     = 0.025
+)
+
+// PlanMark is a completion mark as the plan figure draws it: at X on the
+// drawn time axis (true time but for shortened idle gaps), on row Level
+// above the stack (0: the lowest).
+type PlanMark struct {
+	Job   string
+	X     float64
+	Level int
+}
+
+// CompletionMarks returns the completion marks of the plan figure, in the
+// order of their times: each on the lowest row where no mark within
+// markGap of the axis's width stands (vgg16 and resnet50 of the demo,
+// done at 2,918 and 2,969 s, hid one triangle under the other).
+func (d PlanData) CompletionMarks() []PlanMark {
+	if len(d.Segments) == 0 {
+		return nil
+	}
+	tm := newTimeMap(d.Segments)
+	return d.completionMarks(tm, d.SqrtTime())
+}
+
+func (d PlanData) completionMarks(tm timeMap, sqrt bool) []PlanMark {
+	var out []PlanMark
+	for _, j := range d.Jobs() {
+		if c, ok := d.Completions[j]; ok {
+			out = append(out, PlanMark{Job: j, X: tm.at(c)})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].X < out[b].X })
+	// where each mark falls along the axis, 0 to 1, as drawn
+	t0 := tm.at(d.Segments[0].Start)
+	t1 := max(tm.at(d.Segments[len(d.Segments)-1].End), out[len(out)-1].X)
+	t1 += (t1 - t0) * 0.02
+	frac := func(x float64) float64 { return (x - t0) / (t1 - t0) }
+	if sqrt {
+		frac = func(x float64) float64 { return sqrtScale{origin: t0}.Normalize(t0, t1, x) }
+	}
+	var rows [][]float64 // the marks' places on each row
+	for i := range out {
+		f := frac(out[i].X)
+		level := 0
+		for ; level < len(rows); level++ {
+			free := true
+			for _, g := range rows[level] {
+				if math.Abs(f-g) < markGap {
+					free = false
+					break
+				}
+			}
+			if free {
+				break
+			}
+		}
+		if level == len(rows) {
+			rows = append(rows, nil)
+		}
+		rows[level] = append(rows[level], f)
+		out[i].Level = level
+	}
+	return out
+}
+
+// sqrtCrowd is how early in a plan the middle one of the allocation's
+// changes must come for a square-root time axis: within this fraction of
+// the plan's span from its start.
+const sqrtCrowd = 0.15
+
+// SqrtTime says whether the plan figure draws time on a square-root axis:
+// when the allocation's changes (the segments' ends and the completions)
+// crowd into the start, the middle one of them within sqrtCrowd of the
+// span (in the demo, at 600 s of 7,297 s: its first 700 s, eight arrivals
+// and four completions, were a tenth of a linear axis). Plans with idle
+// gaps shortened keep a linear axis (true time within each busy stretch).
+func (d PlanData) SqrtTime() bool {
+	if len(d.Segments) == 0 || newTimeMap(d.Segments).compressed() {
+		return false
+	}
+	t0, t1 := d.Segments[0].Start, d.Segments[len(d.Segments)-1].End
+	var ts []float64
+	for _, s := range d.Segments {
+		ts = append(ts, s.End)
+	}
+	for _, c := range d.Completions {
+		ts = append(ts, c)
+		t1 = max(t1, c)
+	}
+	sort.Float64s(ts)
+	ts = slices.Compact(ts)
+	if len(ts) < 4 || !(t1 > t0) {
+		return false
+	}
+	return (ts[(len(ts)-1)/2]-t0)/(t1-t0) < sqrtCrowd
+}
+
+// sqrtScale draws an axis at the square root of the time since origin
+// (times before it at origin).
+type sqrtScale struct{ origin float64 }
+
+func (s sqrtScale) Normalize(min, max, x float64) float64 {
+	f := func(v float64) float64 { return math.Sqrt(math.Max(v-s.origin, 0)) }
+	lo, hi := f(min), f(max)
+	if !(hi > lo) {
+		return 0
+	}
+	return (f(x) - lo) / (hi - lo)
+}
+
+// sqrtTicks labels a square-root time axis (sqrtScale) in true time: the
+// linear axis's ticks first, then the powers of ten and 5 and 2 times
+// them, each kept where it stands at least sqrtTickGap of the axis from
+// every label kept before it; those too close stay as unlabelled ticks
+// where no tick stands within a quarter of that.
+// On an axis whose origin is not 0 the origin is labelled as it is and
+// the others as the time since it ("+500").
+type sqrtTicks struct{ origin float64 }
+
+// sqrtTickGap is the least distance between two labels of sqrtTicks, as a
+// fraction of the axis.
+const sqrtTickGap = 0.08
+
+func (st sqrtTicks) Ticks(min, max float64) []plot.Tick {
+	span := max - st.origin
+	if !(span > 0) || math.IsInf(span, 0) {
+		return nil
+	}
+	sc := sqrtScale{origin: st.origin}
+	var cands []float64 // times since the origin, in order of preference
+	for _, t := range (niceTicks{}).Ticks(0, span) {
+		if t.Label != "" {
+			cands = append(cands, t.Value)
+		}
+	}
+	for _, m := range []float64{1, 5, 2} {
+		for e := math.Floor(math.Log10(span)); e >= math.Floor(math.Log10(span))-6; e-- {
+			cands = append(cands, m*math.Pow(10, e))
+		}
+	}
+	var kept []float64 // the labelled ticks' places on the axis
+	var all []float64  // every tick's
+	var ts []plot.Tick
+	seen := map[float64]bool{}
+	for _, v := range cands {
+		t := st.origin + v
+		if seen[v] || v < 0 || t < min || t > max {
+			continue
+		}
+		seen[v] = true
+		f := sc.Normalize(min, max, t)
+		label := true
+		for _, g := range kept {
+			if math.Abs(f-g) < sqrtTickGap {
+				label = false
+				break
+			}
+		}
+		tick := plot.Tick{Value: t}
+		if label {
+			kept = append(kept, f)
+			switch {
+			case st.origin == 0:
+				tick.Label = tickLabel(v)
+			case v == 0:
+				tick.Label = tickLabel(st.origin)
+			default:
+				tick.Label = "+" + tickLabel(v)
+			}
+		} else if slices.ContainsFunc(all, func(g float64) bool { return math.Abs(f-g) < sqrtTickGap/4 }) {
+			continue // (the small powers of ten crowd the origin)
+		}
+		all = append(all, f)
+		ts = append(ts, tick)
+	}
+	sort.Slice(ts, func(a, b int) bool { return ts[a].Value < ts[b].Value })
+	return ts
 }
 
 // maxLegendJobs is the most jobs the plan figure's legend names: with the

@@ -68,8 +68,10 @@ func (d ScalingData) validate() error {
 }
 
 // ScalingFigure returns the speedup (left, with the ideal s(N) = N) and
-// efficiency s(N)/N (right) of several jobs, one colour per job, knees
-// marked. Jobs whose curves and knees are the same (jobs on one model) are
+// efficiency s(N)/N (right) of several jobs, one colour and one marker
+// shape per job (the shape repeated along the line, so that the jobs are
+// told apart without colour), knees marked by the job's marker drawn
+// large. Jobs whose curves and knees are the same (jobs on one model) are
 // drawn once, in the first one's style, and named together in the legend.
 func ScalingFigure(d ScalingData) (*Figure, error) {
 	if err := d.validate(); err != nil {
@@ -104,7 +106,8 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 	var knees bool
 	leg := newLegend()
 	longest := 0
-	for _, g := range sameCurves(d.Jobs) {
+	groups := sameCurves(d.Jobs)
+	for k, g := range groups {
 		c := g.ScalingCurve
 		s := make(plotter.XYs, len(c.Workers))
 		e := make(plotter.XYs, len(c.Workers))
@@ -121,21 +124,38 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 		ef.p.Add(el)
 		sf.see(densify(s, 3)...)
 		ef.see(densify(e, 3)...)
+		// the second cue beside the colour: the job's marker shape along
+		// its line in both panels (nine series told apart by colour alone
+		// merged in greyscale and for a colour-blind reader)
+		mark := draw.GlyphStyle{Color: pal.Color(c.Job), Radius: vg.Points(2.6), Shape: seriesGlyph(pal, c.Job)}
+		var ms, me plotter.XYs
+		for _, x := range scalingMarks(c, k, len(groups)) {
+			if v, ok := c.at(x); ok {
+				ms = append(ms, plotter.XY{X: x, Y: v})
+				me = append(me, plotter.XY{X: x, Y: v / x})
+			}
+		}
 		thumbs := []plot.Thumbnailer{sl}
+		if len(ms) > 0 {
+			ss, _ := plotter.NewScatter(ms)
+			ss.GlyphStyle = mark
+			sf.p.Add(ss)
+			se, _ := plotter.NewScatter(me)
+			se.GlyphStyle = mark
+			ef.p.Add(se)
+			thumbs = append(thumbs, ss)
+		}
 		if c.marked() {
 			if v, ok := c.at(c.Knee); ok {
 				knees = true
-				g := pal.glyph(c.Job)
-				g.Radius = vg.Points(4)
+				g := mark
+				g.Radius = kneeRadius
 				ks, _ := plotter.NewScatter(plotter.XYs{{X: c.Knee, Y: v}})
 				ks.GlyphStyle = g
 				sf.p.Add(ks)
 				ke, _ := plotter.NewScatter(plotter.XYs{{X: c.Knee, Y: v / c.Knee}})
 				ke.GlyphStyle = g
 				ef.p.Add(ke)
-				// the job's entry shows its knee's marker: one hollow
-				// "knee" ring beside seven shapes told none of them
-				thumbs = append(thumbs, ks)
 			}
 		}
 		leg.Add(g.label, thumbs...)
@@ -144,15 +164,79 @@ func ScalingFigure(d ScalingData) (*Figure, error) {
 	leg.Add("ideal", il)
 	if knees {
 		ks, _ := plotter.NewScatter(plotter.XYs{{X: 0, Y: 0}})
-		ks.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
-		leg.Add("knee: the job's marker", ks)
+		ks.GlyphStyle = draw.GlyphStyle{Color: Ink, Radius: kneeRadius, Shape: draw.RingGlyph{}}
+		leg.Add(kneeLegend, ks)
 	}
 	sf.p.X.Min, sf.p.Y.Min, ef.p.X.Min, ef.p.Y.Min = 0, 0, 0, 0
 	ef.p.Y.Max = math.Max(ef.p.Y.Max, 1.05)
-	strip := legendStrip(max(longest, len("knee: the job's marker")))
+	strip := legendStrip(max(longest, len(kneeLegend)))
 	return &Figure{W: WideWidth + strip, H: PanelHeight, draw: func(c draw.Canvas) {
 		sideLegend(c, []*plot.Plot{sf.p, ef.p}, leg, strip)
 	}}, nil
+}
+
+// kneeRadius is the size of a knee's marker, and kneeLegend its legend
+// entry: the job's marker, larger than the ones along its line.
+const (
+	kneeRadius = vg.Length(4.8) // points
+	kneeLegend = "knee: the job's marker, large"
+)
+
+// scalingMarksPerCurve is how many markers each curve of the scaling
+// figure carries along its line (besides its knee's).
+const scalingMarksPerCurve = 4
+
+// scalingMarks returns the worker counts at which the k-th of n curves
+// carries its marker: scalingMarksPerCurve evenly spaced over the curve's
+// workers, each curve's shifted by k/n of the spacing, so that curves
+// that run close together do not put their markers one over another.
+func scalingMarks(c ScalingCurve, k, n int) []float64 {
+	lo, hi := c.Workers[0], c.Workers[len(c.Workers)-1]
+	step := (hi - lo) / scalingMarksPerCurve
+	if !(step > 0) || n <= 0 {
+		return nil
+	}
+	out := make([]float64, scalingMarksPerCurve)
+	for j := range out {
+		out[j] = lo + step*(float64(j)+(float64(k%n)+0.5)/float64(n))
+	}
+	return out
+}
+
+// seriesGlyph returns the marker shape of name in a figure that tells its
+// series apart by shape as well as colour: one of seriesShapes by the
+// palette slot, turned one shape further every eight slots, so that two
+// names of one colour (slots eight apart) differ in shape, and with the
+// dash pattern (which changes every eight slots) the shape and dashes
+// alone tell apart as many series as the colour and dashes do (Glyph's
+// seven shapes gave the first and the eighth job both a filled circle,
+// both solid).
+func seriesGlyph(p *Palette, name string) draw.GlyphDrawer {
+	s := p.Slot(name)
+	return seriesShapes[(s+s/len(OkabeIto))%len(seriesShapes)]
+}
+
+// seriesShapes are the eight marker shapes of seriesGlyph, one per colour
+// of OkabeIto: Glyph's seven and a diamond.
+var seriesShapes = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+	draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{},
+	diamondGlyph{},
+}
+
+// diamondGlyph is a filled square standing on a corner.
+type diamondGlyph struct{}
+
+func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius * 1.25
+	p := vg.Path{}
+	p.Move(vg.Point{X: pt.X, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Close()
+	c.SetColor(sty.Color)
+	c.Fill(p)
 }
 
 // curveGroup is the curve of one or more jobs with one label.

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -127,6 +128,127 @@ const (
 	notSteadyAlpha  = 0.3
 	notSteadyLegend = "faded: no steady state"
 )
+
+// arrowAlpha is the opacity of the arrow drawn for a mean above the load
+// panel's axis: more than a faded point's, which it always is, so that
+// the arrow shows.
+const arrowAlpha = 0.6
+
+// loadAxisSlack is how far the load panel's axis may reach above the
+// steady means and their intervals before it is cut: when a faded mean or
+// interval reaches further than loadAxisSlack times their top, the axis
+// ends loadAxisHead times above it.
+const (
+	loadAxisSlack = 1.25
+	loadAxisHead  = 1.1
+)
+
+// LoadAxis returns the top of the load panel's mean axis and the load
+// points drawn above it, as arrows at its edge, in d.Loads's order. The
+// axis follows the steady means and their intervals (LoadPoint.NotSteady
+// ""): when the faded ones reach more than loadAxisSlack times as high
+// (the demo's fifo at 15,687 s, its interval to 20,000 s, over steady
+// means below 4,500 s squeezed into the bottom quarter), it ends
+// loadAxisHead times above the steady top, and the faded means above that
+// are drawn as arrows there, their lines and intervals cut at the edge.
+// top is NaN (the axis fits everything drawn) otherwise, or when no mean
+// is steady.
+func (d SimulationData) LoadAxis() (top float64, above []LoadPoint) {
+	steady, all := math.Inf(-1), math.Inf(-1)
+	for _, l := range d.Loads {
+		hi := l.Mean
+		if isFinite(l.Hi) {
+			hi = math.Max(hi, l.Hi)
+		}
+		all = math.Max(all, hi)
+		if l.NotSteady == "" {
+			steady = math.Max(steady, hi)
+		}
+	}
+	if !(steady > 0) || all <= loadAxisSlack*steady {
+		return math.NaN(), nil
+	}
+	top = loadAxisHead * steady
+	for _, l := range d.Loads {
+		if l.Mean > top {
+			above = append(above, l)
+		}
+	}
+	return top, above
+}
+
+// aboveLegend is the legend entry of the arrows of the means above the
+// load panel's axis: how far the highest goes.
+func aboveLegend(above []LoadPoint) string {
+	hi := 0.0
+	for _, l := range above {
+		hi = math.Max(hi, l.Mean)
+	}
+	return "faded, above the axis: to " + secondsText(hi)
+}
+
+// secondsText writes a time in seconds as the report's captions do, with
+// thousands grouped: "15,687 s".
+func secondsText(v float64) string {
+	if !isFinite(v) || math.Abs(v) >= 1e6 || math.Abs(v) < 1000 {
+		return num(v) + " s"
+	}
+	n := int64(math.Round(v))
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	return fmt.Sprintf("%s%d,%03d s", sign, n/1000, n%1000)
+}
+
+// cutBar is an interval from lo to hi at x with a cap at each end inside
+// the axis: an end past the axis's edge is cut there, without a cap, so
+// the bar reads as going on.
+type cutBar struct {
+	x, lo, hi float64
+	style     draw.LineStyle
+	cap       vg.Length
+}
+
+func (b cutBar) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	lo, hi := math.Max(b.lo, plt.Y.Min), math.Min(b.hi, plt.Y.Max)
+	if !(hi >= lo) {
+		return
+	}
+	x := trX(b.x)
+	c.StrokeLine2(b.style, x, trY(lo), x, trY(hi))
+	for _, e := range []float64{b.lo, b.hi} {
+		if e >= plt.Y.Min && e <= plt.Y.Max {
+			y := trY(e)
+			c.StrokeLine2(b.style, x-b.cap/2, y, x+b.cap/2, y)
+		}
+	}
+}
+
+// DataRange makes the axes hold the whole interval, as YErrorBars did.
+func (b cutBar) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return b.x, b.x, b.lo, b.hi
+}
+
+// upArrow is an arrow pointing up, its head at the point (centred on it
+// when centred: the legend's): a mean above the axis.
+type upArrow struct{ centred bool }
+
+func (a upArrow) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	r := sty.Radius
+	if a.centred {
+		pt.Y += r * 1.3
+	}
+	head := vg.Path{}
+	head.Move(pt)
+	head.Line(vg.Point{X: pt.X - r*0.8, Y: pt.Y - r*1.2})
+	head.Line(vg.Point{X: pt.X + r*0.8, Y: pt.Y - r*1.2})
+	head.Close()
+	c.SetColor(sty.Color)
+	c.Fill(head)
+	c.StrokeLine2(draw.LineStyle{Color: sty.Color, Width: r * 0.4}, pt.X, pt.Y-r, pt.X, pt.Y-r*2.6)
+}
 
 // loadSeriesOf is one policy's points in the load panel as drawn: X is
 // the load shifted by the policy's offset (loadOffsets), Y the mean, lo
@@ -366,6 +488,8 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 	}
 
 	q := newPlot("Mean response time vs load", "load (offered work / capacity)", "mean response time (s)")
+	top, above := d.LoadAxis()
+	cut := !math.IsNaN(top)
 	for _, sr := range d.loadSeries() {
 		name := sr.policy
 		col, dim := pal.Color(name), fade(pal.Color(name), notSteadyAlpha)
@@ -376,6 +500,8 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 		// mean that is no steady state are faded
 		for i, pt := range sr.points {
 			if i > 0 {
+				// (a line is cut at the axis's edge: one to a mean above
+				// it runs out at the top towards that mean's arrow)
 				seg, _ := plotter.NewLine(plotter.XYs{sr.points[i-1], pt})
 				seg.LineStyle = pal.line(name)
 				if sr.notSteady[i-1] || sr.notSteady[i] {
@@ -391,14 +517,14 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 			}
 			one, _ := plotter.NewScatter(plotter.XYs{pt})
 			one.GlyphStyle = g
+			if cut && pt.Y > top {
+				// above the axis: an arrow at its top edge, pointing up
+				one, _ = plotter.NewScatter(plotter.XYs{{X: pt.X, Y: top}})
+				one.GlyphStyle = draw.GlyphStyle{Color: fade(col, arrowAlpha), Radius: vg.Points(4), Shape: upArrow{}}
+			}
 			q.Add(one)
 			if !math.IsNaN(sr.lo[i]) {
-				eb, err := plotter.NewYErrorBars(errBars{plotter.XYs{pt}, plotter.YErrors{{Low: pt.Y - sr.lo[i], High: sr.hi[i] - pt.Y}}})
-				if err == nil {
-					eb.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(1)}
-					eb.CapWidth = vg.Points(4)
-					q.Add(eb)
-				}
+				q.Add(cutBar{x: pt.X, lo: sr.lo[i], hi: sr.hi[i], style: draw.LineStyle{Color: c, Width: vg.Points(1)}, cap: vg.Points(4)})
 			}
 		}
 		if !inCDF[name] {
@@ -411,6 +537,16 @@ func SimulationFigure(d SimulationData) (*Figure, error) {
 		g.GlyphStyle = draw.GlyphStyle{Color: fade(Ink, notSteadyAlpha), Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 		leg.Add(notSteadyLegend, g)
 		longest = max(longest, len(notSteadyLegend))
+	}
+	if len(above) > 0 {
+		g, _ := plotter.NewScatter(plotter.XYs{{}})
+		g.GlyphStyle = draw.GlyphStyle{Color: fade(Ink, arrowAlpha), Radius: vg.Points(4), Shape: upArrow{centred: true}}
+		text := aboveLegend(above)
+		leg.Add(text, g)
+		longest = max(longest, len(text))
+	}
+	if cut {
+		q.Y.Max = top
 	}
 	q.X.Min, q.X.Max = d.loadRange()
 	if ts := d.loadTicks(q.X.Min, q.X.Max); ts != nil {

@@ -492,11 +492,16 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			Completion: j.Completion, CompletionLo: lo, CompletionHi: hi, CompletionWhole: j.CompletionInteger, StartWorkersWhole: float64(j.WorkersInteger)})
 	}
 	r.Notes = append(r.Notes, countNotes(jobs, chosen.Jobs, recs, knees, o)...)
-	if fig, err := plots.PlanFigure(planFigureData(chosen, names, n, pal)); err != nil {
+	pd := planFigureData(chosen, names, n, pal)
+	if fig, err := plots.PlanFigure(pd); err != nil {
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
+		axis := ""
+		if pd.SqrtTime() {
+			axis = " The time axis is a square-root scale, labelled in seconds, since most changes of the allocation come early."
+		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
-			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions.", o.policy, words.Count(o.servers, "worker")),
+			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions, a row higher where they would cover each other.%s", o.policy, words.Count(o.servers, "worker"), axis),
 			Figure:  fig})
 	}
 	// numeric too: the offline optimum the others are judged against
@@ -545,7 +550,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			r.Warnings = append(r.Warnings, "simulation figure left out: "+err.Error())
 		} else {
 			r.Figures = append(r.Figures, plots.FigureRef{File: "simulation.png", Title: "Simulation",
-				Caption: simulationCaption(o, growing),
+				Caption: simulationCaption(o, growing) + simulationAboveNote(sim, o.loads),
 				Figure:  fig})
 		}
 	}
@@ -566,6 +571,45 @@ func simulationCaption(o reportOptions, growing []growCell) string {
 			words.Count(len(growing), "cell"))
 	}
 	return c
+}
+
+// simulationAboveNote ends the simulation figure's caption when its load
+// panel's axis stops below some faded means (plots.SimulationData.LoadAxis):
+// where it ends and each mean above it; "" when none is.
+func simulationAboveNote(sim plots.SimulationData, loads []float64) string {
+	top, above := sim.LoadAxis()
+	if len(above) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" The right panel's axis ends at %s s, above the steady means and their intervals; the faded means above it are drawn as arrows at its top, their lines and intervals cut there: %s.",
+		planThousands(int(math.Round(top))), aboveCells(above, loads))
+}
+
+// aboveCells names the load points drawn above the simulation figure's
+// axis, by policy in their order: "fifo 11,802 s at load 0.7 and 15,687 s
+// at load 0.85; srpt 9,269 s at load 0.85".
+func aboveCells(above []plots.LoadPoint, loads []float64) string {
+	label := map[float64]string{}
+	for i, l := range plots.LoadLabels(loads) {
+		label[loads[i]] = l
+	}
+	var order []string
+	by := map[string][]string{}
+	for _, l := range above {
+		if _, ok := by[l.Policy]; !ok {
+			order = append(order, l.Policy)
+		}
+		ll, ok := label[l.Load]
+		if !ok {
+			ll = plots.Num(l.Load)
+		}
+		by[l.Policy] = append(by[l.Policy], fmt.Sprintf("%s s at load %s", planThousands(int(math.Round(l.Mean))), ll))
+	}
+	var parts []string
+	for _, p := range order {
+		parts = append(parts, p+" "+words.And(by[p]))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // traceLookup is where report found the traces a model was fitted on.
