@@ -64,3 +64,43 @@ func TestFitLibraryInputs(t *testing.T) {
 		t.Errorf("Percentile q 0.5 = %g, want 2", v)
 	}
 }
+
+// A query the model cannot answer (a negative count, a NaN or negative
+// batch or link rate) is refused by CheckConfig, and Predict gives NaN
+// for it: a bandwidth of -5 or NaN was answered at the model's own rate,
+// as if it were the reference. Workers 0 stays the reference's one worker.
+func TestPredictBadConfig(t *testing.T) {
+	sf, _, err := FitStepsPaths([]string{"../testdata/asgd"}, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	one := m.Predict(model.Config{Workers: 1}, math.NaN(), 0).StepsPerS.Value
+	if v := m.Predict(model.Config{}, math.NaN(), 0).StepsPerS.Value; v != one || m.CheckConfig(model.Config{}) != nil {
+		t.Errorf("workers 0: %g steps/s, want the one worker's %g", v, one)
+	}
+	for _, c := range []struct {
+		c    model.Config
+		want string
+	}{
+		{model.Config{Workers: -1}, "workers -1"},
+		{model.Config{Workers: 4, PS: -1}, "ps -1"},
+		{model.Config{Workers: 4, Nodes: -2}, "nodes -2"},
+		{model.Config{Workers: 4, Batch: math.NaN()}, "batch NaN"},
+		{model.Config{Workers: 4, Bandwidth: -5}, "bandwidth -5"},
+		{model.Config{Workers: 4, Bandwidth: math.Inf(1)}, "bandwidth +Inf"},
+	} {
+		if err := m.CheckConfig(c.c); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.c, err, c.want)
+		}
+		p := m.Predict(c.c, math.NaN(), 0)
+		for name, iv := range map[string]Interval{"steps": p.StepsPerS, "speedup": p.Speedup, "time": p.TimeToTarget} {
+			if !math.IsNaN(iv.Value) || !math.IsNaN(iv.Lo) || !math.IsNaN(iv.Hi) {
+				t.Errorf("%+v: %s %+v, want NaN", c.c, name, iv)
+			}
+		}
+	}
+	if p := m.Predict(model.Config{Workers: 4, Bandwidth: 6e6}, math.NaN(), 0); !(p.StepsPerS.Value > 0) {
+		t.Errorf("4 workers at 6e6 B/s: %+v, want a rate", p.StepsPerS)
+	}
+}

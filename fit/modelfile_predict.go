@@ -235,7 +235,8 @@ func (m *Model) cost(c model.Config, lambda, noise float64) float64 {
 }
 
 // Config completes c with the model's reference: shards, nodes and the
-// per-worker batch where c leaves them zero.
+// per-worker batch where c leaves them zero; workers below 1 are taken as
+// 1 (0 is the reference's one worker; Predict refuses a negative count).
 func (m *Model) Config(c model.Config) model.Config {
 	if c.Workers < 1 {
 		c.Workers = 1
@@ -453,12 +454,37 @@ func (m *Model) stepsIntervalScaled(c model.Config, scale float64) (iv Interval,
 	return iv, capped
 }
 
+// CheckConfig says what is wrong with c as a query of the model: a
+// negative count of workers, shards or nodes, or a batch or link rate that
+// is negative, NaN or infinite (zero fields are the model's reference,
+// which Config fills in). nil for a configuration Predict can answer.
+func (m *Model) CheckConfig(c model.Config) error {
+	switch {
+	case c.Workers < 0:
+		return errorf("workers %d: want >= 1 (0: one worker)", c.Workers)
+	case c.PS < 0:
+		return errorf("ps %d: want >= 0 (0: the model's shards)", c.PS)
+	case c.Nodes < 0:
+		return errorf("nodes %d: want >= 0 (0: the model's rule)", c.Nodes)
+	case !(c.Batch >= 0) || math.IsInf(c.Batch, 0):
+		return errorf("batch %g: want a finite batch >= 0 samples (0: the model's)", c.Batch)
+	case !(c.Bandwidth >= 0) || math.IsInf(c.Bandwidth, 0):
+		return errorf("bandwidth %g: want a finite link rate >= 0 B/s (0: the model's)", c.Bandwidth)
+	}
+	return nil
+}
+
 // Predict evaluates the model at c (completed by Config) with intervals
 // from the bootstrap samples, widened to hold the rivals' predictions.
 // target is the loss to reach (NaN: the model's own target when it has
 // one); updates, when > 0, fixes the updates to target instead (from
-// --epochs).
+// --epochs). A c that CheckConfig refuses gives NaN in every interval (a
+// bandwidth of -5 or NaN was answered at the model's own link rate).
 func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
+	if m.CheckConfig(c) != nil {
+		nan := Interval{math.NaN(), math.NaN(), math.NaN()}
+		return Prediction{Workers: c.Workers, PS: c.PS, StepsPerS: nan, SamplesPerS: nan, Staleness: nan, Speedup: nan, Efficiency: nan, UpdatesToTarget: nan, TimeToTarget: nan}
+	}
 	c = m.Config(c)
 	th := m.theta()
 	p := Prediction{Workers: c.Workers, PS: c.PS, Staleness: m.StalenessInterval(c)}
