@@ -386,7 +386,11 @@ func (m *Model) EfficiencyVaries() bool {
 // Speedup is s(k) = T(1)/T(k), the time to target on one worker over the
 // time on k workers, at the reference shards; k is real and the curve is
 // interpolated linearly between whole worker counts. k < 1 gives k (a
-// fraction of one worker).
+// fraction of one worker), and k NaN or <= 0 gives 0. It is a speedup of
+// the time to target, not of the throughput: where staleness or a batch
+// law makes each update worth less with more workers it peaks and then
+// falls (a planner.Speedup is such a curve), while the steps per second
+// keep rising (StepsPerSecond).
 func (m *Model) Speedup(k float64) float64 {
 	if !(k > 0) {
 		return 0
@@ -418,7 +422,13 @@ func (e *Efficiency) CurveIntervals(level float64) (lo, hi [3]float64, ok bool) 
 	return lo, hi, true
 }
 
-// Prediction is everything predict prints for one configuration.
+// Prediction is everything predict prints for one configuration, each an
+// Interval at the model's level (Value, Lo, Hi; NaN where the model cannot
+// say): StepsPerS in job-wide updates (synchronous steps) per second,
+// SamplesPerS in samples per second, Staleness in updates, Speedup and
+// Efficiency as ratios (time to target on one worker over that on
+// Workers; Speedup over Workers), UpdatesToTarget in updates and
+// TimeToTarget in seconds (NaN without a target).
 type Prediction struct {
 	Workers     int      `json:"workers"`
 	PS          int      `json:"ps"`
@@ -444,7 +454,7 @@ func (m *Model) stepsInterval(c model.Config) (iv Interval, capped bool) {
 // by scale in place of m.IntervalScale.
 func (m *Model) stepsIntervalScaled(c model.Config, scale float64) (iv Interval, capped bool) {
 	iv = widen(m.sweeps, m.stepsSamples(scale, c), m.Rivals, c)
-	iv = widenBy(iv, m.Extrapolation.Factor(c, m.Level))
+	iv = widenBy(iv, m.Extrapolation.Factor(c, m.Level)*m.linkFactor(c))
 	// The widening knows nothing of capacity: no more than the busiest
 	// station can carry (and the speedup stops with it).
 	if sat := m.Saturation(c); iv.Hi > sat {
@@ -472,6 +482,36 @@ func (m *Model) CheckConfig(c model.Config) error {
 		return errorf("bandwidth %g: want a finite link rate >= 0 B/s (0: the model's)", c.Bandwidth)
 	}
 	return nil
+}
+
+// linkDistance is the log distance of c's link rate (completed by Config)
+// outside the rates of the fitted configurations, ln⁺(B/B_max) +
+// ln⁺(B_min/B); 0 inside them, or where the data hold no rate.
+func (m *Model) linkDistance(c model.Config) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, d := range m.Data.Configurations {
+		if d.Bandwidth > 0 {
+			lo, hi = math.Min(lo, d.Bandwidth), math.Max(hi, d.Bandwidth)
+		}
+	}
+	b := c.Bandwidth
+	if hi == 0 || !(b > 0) {
+		return 0
+	}
+	return math.Max(math.Log(b/hi), 0) + math.Max(math.Log(lo/b), 0)
+}
+
+// linkFactor widens the steps/s interval at a link rate outside the
+// fitted ones as Extrapolation widens it beyond the fitted workers: the
+// same spread per unit of log distance (a doubling of the link rate taken
+// to drift as a doubling of the workers does, an assumption: nothing in
+// the data measures it). The S/B scaling of the link demand was
+// extrapolated with no widening at all (a 1-worker interval 0.6% wide at
+// ten times the fitted rate). 1 inside the rates, and for a model without
+// an extrapolation record. A speedup over one worker at the same rate
+// shares the distance, which cancels.
+func (m *Model) linkFactor(c model.Config) float64 {
+	return math.Exp(m.Extrapolation.Spread(m.Level) * m.linkDistance(c))
 }
 
 // Predict evaluates the model at c (completed by Config) with intervals

@@ -323,7 +323,11 @@ func (m *Model) BandwidthWarning() string {
 	if hi > lo {
 		fitted = fmt.Sprintf("%.4g to %.4g B/s", lo, hi)
 	}
-	return fmt.Sprintf("link rate %.4g B/s is outside the rates fitted (%s): the link demand is scaled as S/B to it, an extrapolation (latency, protocol and CPU costs need not scale so) that the intervals do not widen for", bw, fitted)
+	widen := "that the intervals do not widen for"
+	if m.Extrapolation != nil {
+		widen = fmt.Sprintf("for which the steps/s and time intervals widen as for workers beyond the data, %.3g%% per doubling of the rate away from them (an assumption: the data do not measure it)", 100*(math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2)-1))
+	}
+	return fmt.Sprintf("link rate %.4g B/s is outside the rates fitted (%s): the link demand is scaled as S/B to it, an extrapolation (latency, protocol and CPU costs need not scale so) %s", bw, fitted, widen)
 }
 
 // BatchRangeWarning says, in one line, when a query of cs runs at a
