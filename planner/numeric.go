@@ -228,7 +228,7 @@ type OptimizeSettings struct {
 type Optimized struct {
 	Policy      Policy  // replays to Result
 	Result      Result  // its simulation, continuous shares
-	Objective   float64 // its objective value
+	Objective   float64 // its objective value: the sum over jobs of weight x flow time (s), or of weight x slowdown
 	Start       string  // the heuristic the search started from
 	Heuristics  map[string]float64
 	Evaluations int // replays of the local search (0: it did not run)
