@@ -440,12 +440,14 @@ func EncodeModel(path string, m *Model) ([]byte, error) {
 }
 
 // LoadModel reads a model.json written by WriteModel. Errors name the file
-// and what is wrong: unreadable, not JSON (with line and column), an unknown
-// schema version, an unknown family, missing or mismatched parameters.
+// and what is wrong: unreadable (wrapping the os error: errors.Is(err,
+// fs.ErrNotExist)), not JSON (with line and column), an unknown schema
+// version, an unknown family, missing or mismatched parameters; those with
+// a place in the file are a *ModelError (errors.As).
 func LoadModel(path string) (*Model, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, errorf("%v", err)
+		return nil, fmt.Errorf("fit: %w", err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -455,7 +457,7 @@ func LoadModel(path string) (*Model, error) {
 	// ends) read until memory ran out.
 	b, err := io.ReadAll(io.LimitReader(f, maxModelBytes+1))
 	if err != nil {
-		return nil, errorf("%v", err)
+		return nil, fmt.Errorf("fit: %w", err)
 	}
 	if int64(len(b)) > maxModelBytes {
 		return nil, errorf("%s: more than %d MiB: not a model.json (sgdplan fit writes a few kB to a few MB)", path, maxModelBytes>>20)
@@ -466,8 +468,50 @@ func LoadModel(path string) (*Model, error) {
 // maxModelBytes bounds what LoadModel reads (a variable for tests).
 var maxModelBytes int64 = 256 << 20
 
-// ParseModel is LoadModel on bytes; name is used in errors.
+// ModelError is a fault of a model.json at a place in it: the file, the
+// line and column (from 1, of the value at fault or of the object that
+// lacks a field) and what is wrong. Its text is "fit: file:line:column:
+// msg", as the command prints it.
+type ModelError struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("fit: %s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+}
+
+// ParseModel is LoadModel on bytes; name is used in errors, those with a
+// place in b a *ModelError.
 func ParseModel(name string, b []byte) (*Model, error) {
+	m, err := parseModel(name, b)
+	if err != nil {
+		return nil, placed(name, err)
+	}
+	return m, nil
+}
+
+// placed is err as a *ModelError where its text places it in the file
+// name ("fit: name:line:column: msg", as every check of parseModel writes
+// it), else err itself.
+func placed(name string, err error) error {
+	rest, ok := strings.CutPrefix(err.Error(), "fit: "+name+":")
+	if !ok {
+		return err
+	}
+	var line, col int
+	var msg string
+	if i := strings.Index(rest, ": "); i > 0 {
+		if n, e := fmt.Sscanf(rest[:i], "%d:%d", &line, &col); n == 2 && e == nil && line > 0 && col > 0 && rest[:i] == fmt.Sprintf("%d:%d", line, col) {
+			msg = rest[i+2:]
+			return &ModelError{File: name, Line: line, Column: col, Msg: msg}
+		}
+	}
+	return err
+}
+
+func parseModel(name string, b []byte) (*Model, error) {
 	// A UTF-8 byte-order mark (some Windows editors write one) is not
 	// JSON, but the text after it is: read it as the CSV readers do.
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
