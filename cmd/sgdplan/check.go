@@ -336,7 +336,7 @@ func runCheck(c *cli.Context) error {
 	if workers > m.Reference.MaxWorkers {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%s is beyond the %d fitted: the verdict extrapolates the %s model", workersWord(workers), m.Reference.MaxWorkers, m.Family))
 	}
-	if w := noBootstrap(m, v.pred.StepsPerS.Lo == v.pred.StepsPerS.Hi); w != "" {
+	if w := m.NoBootstrapWarning(v.pred.StepsPerS.Lo == v.pred.StepsPerS.Hi); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
 	if stalenessUnknown(m, workers) {
@@ -345,7 +345,7 @@ func runCheck(c *cli.Context) error {
 		out.Warnings = append(out.Warnings, stalenessUnknownText+": the verdict judges the speed alone, and more workers may take longer to the target than it says (fit loss curves at two or more worker counts to measure it)")
 	}
 	at := []predictRow{{Workers: v.pred.Workers, PS: v.pred.PS, StepsPerS: v.pred.StepsPerS.Value, StepsPerSHi: v.pred.StepsPerS.Hi}}
-	for _, w := range []string{beyondNodes(m, []int{workers}), belowFitted(m, []int{workers}), beyondShards(m, []int{ps}), m.BandwidthWarning(), linkBoundWarning(m, at)} {
+	for _, w := range []string{m.BeyondNodesWarning([]int{workers}), m.BelowFittedWarning([]int{workers}), m.BeyondShardsWarning([]int{ps}), m.BandwidthWarning(), linkBoundWarning(m, at)} {
 		if w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}

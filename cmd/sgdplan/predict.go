@@ -334,11 +334,11 @@ func runPredict(c *cli.Context) error {
 	}
 	for _, r := range rows {
 		if r.Workers > m.Reference.MaxWorkers {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: predictions beyond %s (the largest fitted) are extrapolations\n", words.Count(m.Reference.MaxWorkers, "worker"))
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", m.BeyondWorkersWarning([]int{r.Workers}))
 			if m.Mode == "async" {
 				// the staleness law is linear in N: say how far off it
 				// was where it could be checked
-				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", stalenessLawWarning(m))
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", m.StalenessLawWarning())
 			}
 			break
 		}
@@ -347,16 +347,16 @@ func runPredict(c *cli.Context) error {
 	for _, r := range rows {
 		flat = flat || r.StepsPerSLo == r.StepsPerSHi
 	}
-	if w := noBootstrap(m, flat); w != "" {
+	if w := m.NoBootstrapWarning(flat); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if w := belowFitted(m, ws); w != "" {
+	if w := m.BelowFittedWarning(ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if w := beyondNodes(m, ws); w != "" {
+	if w := m.BeyondNodesWarning(ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if w := beyondShards(m, ps); w != "" {
+	if w := m.BeyondShardsWarning(ps); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if w := linkBoundWarning(m, rows); w != "" {
@@ -381,7 +381,7 @@ func runPredict(c *cli.Context) error {
 	if batchSet(c) {
 		if w := m.BatchRangeWarning(cfgs); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-		} else if w := speedupBaseBatch(m, cfgs); w != "" {
+		} else if w := m.SpeedupBaseBatchWarning(cfgs); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
@@ -553,81 +553,6 @@ func writePredictTable(out io.Writer, m *fit.Model, rows []predictRow) error {
 	return w.err
 }
 
-// beyondNodes warns, once, when some of the worker counts ws land on more
-// machines than any fitted configuration: the network between machines
-// then carries traffic the data never measured (the public datasets'
-// largest errors are there: docs/validation.md). "" when not.
-func beyondNodes(m *fit.Model, ws []int) string {
-	e := m.Extrapolation
-	if e == nil || e.MaxNodes < 1 {
-		return ""
-	}
-	for _, w := range ws {
-		n := m.Config(model.Config{Workers: w}).Nodes
-		if n < 1 {
-			n = w // no placement given: one machine per worker
-		}
-		if n > e.MaxNodes {
-			what := "the network between machines is not in the data"
-			if e.MaxNodes > 1 {
-				what = fmt.Sprintf("the network among more than %d machines is not in the data", e.MaxNodes)
-			}
-			return fmt.Sprintf("%d workers run on %d machines, the data on at most %d: %s, and the prediction extrapolates the form across it (its interval widens with the distance, but the form itself may be wrong there); a profile run on %d machines would measure it", w, n, e.MaxNodes, what, min(n, 2*e.MaxNodes))
-		}
-	}
-	return ""
-}
-
-// belowFitted warns when the data start above one worker: every speedup
-// is over one worker, which they do not have, and counts in ws below the
-// fitted ones are extrapolated down ("" when the data have one worker).
-func belowFitted(m *fit.Model, ws []int) string {
-	least := m.FewestWorkers()
-	if least <= 1 {
-		return ""
-	}
-	below := ""
-	if slices.Min(ws) < least {
-		below = fmt.Sprintf("; predictions at fewer than %s are extrapolated down", words.Count(least, "worker"))
-	}
-	return fmt.Sprintf("the model was fitted on %s and more: one worker, the base of every speedup and efficiency, is extrapolated below the data%s", words.Count(least, "worker"), below)
-}
-
-// beyondShards warns, once, when a shard count of ps lies beyond those
-// the model was fitted on ("" when none does).
-func beyondShards(m *fit.Model, ps []int) string {
-	most := 0
-	for _, d := range m.Data.Configurations {
-		most = max(most, d.PS)
-	}
-	if most < 1 {
-		return ""
-	}
-	var beyond []int
-	for _, p := range ps {
-		if p > most {
-			beyond = append(beyond, p)
-		}
-	}
-	if len(beyond) == 0 {
-		return ""
-	}
-	slices.Sort(beyond)
-	beyond = slices.Compact(beyond)
-	what := fmt.Sprintf("%d PS shards is", beyond[0])
-	switch {
-	case len(beyond) > 4: // a span, as of --ps 1-64
-		what = fmt.Sprintf("%d to %d PS shards (%d counts) are", beyond[0], beyond[len(beyond)-1], len(beyond))
-	case len(beyond) > 1: // each (it named the first alone: 3 of --ps 3,1000)
-		var cs []string
-		for _, p := range beyond {
-			cs = append(cs, strconv.Itoa(p))
-		}
-		what = words.And(cs) + " PS shards are"
-	}
-	return fmt.Sprintf("%s beyond the %d fitted: the prediction extrapolates the %s form in the shards (its interval widens with the distance, but the form itself may be wrong there)", what, most, m.Family)
-}
-
 // batchSet reports whether the command asks for a batch of its own: the
 // batch-range warning is for that (under strong scaling the per-worker
 // batch leaves the fitted range with the workers, which the extrapolation
@@ -721,72 +646,9 @@ func underOneUpdate(rows []predictRow) string {
 	return ""
 }
 
-// noBootstrap says that the model holds no bootstrap samples when an
-// interval shown has no width (flat): such bounds measure nothing, and were
-// printed as intervals without a word. The cause is one configuration
-// fitted (fit cannot resample it, whatever --bootstrap says) or fit
-// --bootstrap 0. "" else.
-func noBootstrap(m *fit.Model, flat bool) string {
-	if len(m.Samples) > 0 || !flat {
-		return ""
-	}
-	// the bootstrap's unit leaves the batch out: rows at one worker count
-	// and several batches are one configuration to resample (predict
-	// blamed --bootstrap 0)
-	configs, batches := m.BootstrapUnits()
-	if configs == 1 {
-		one := "one configuration"
-		if batches > 1 {
-			one = fmt.Sprintf("one configuration of workers and shards (at %d batches: the bootstrap resamples the configurations, not the batches)", batches)
-		}
-		return "the model was fitted on " + one + ", which the bootstrap cannot resample, so it holds no bootstrap samples: its steps/s interval has no width where nothing widens it (at the fitted configuration) and says nothing of the uncertainty there (measure a second configuration for intervals)"
-	}
-	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
-}
-
-// speedupBaseBatch says when the rows cfgs are inside the fitted batches
-// but their speedup's base is not: one worker at the same global batch
-// (--global-batch) takes the whole batch in one step, and its speed there
-// is the form's guess, so the speedup and the efficiency of every row
-// rest on it (8 workers at 256 printed speedup 0.377 with no word, against
-// one worker at batch 256 where only 32 was measured). "" otherwise.
-func speedupBaseBatch(m *fit.Model, cfgs []model.Config) string {
-	var base []model.Config
-	for _, c := range cfgs {
-		if c.Workers != 1 {
-			base = append(base, model.Config{Workers: 1, PS: c.PS, Nodes: 1})
-		}
-	}
-	w := m.BatchRangeWarning(base)
-	if w == "" {
-		return ""
-	}
-	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)"
-}
-
 // predictBarRows is the least number of rows for which predict draws a
 // progress bar (on a terminal only).
 const predictBarRows = 10000
-
-// stalenessLawWarning is predict's word on the staleness column beyond the
-// fitted workers: the law it follows, fitted or assumed, and how far off it
-// was where it could be checked.
-func stalenessLawWarning(m *fit.Model) string {
-	checked := "on the project's real traces (testdata/asgd, fitted on 1-2 workers) this law was 8.3% off on average at 3-8 workers, and 3-25% high on two shards (docs/fitting.md)"
-	if e := m.Efficiency; e == nil || e.StalenessAssumed {
-		// (a model with no loss curve keeps no staleness law: N - 1)
-		return fmt.Sprintf("staleness is taken as %.4g x (N-1), an assumption: no fitted run with 2 or more workers measured it (a staleness column in steps.csv, or updates.csv), so the staleness column, and the staleness cost's effect on the updates to target, rest on it; fitted where measured, %s", m.Staleness(2), checked)
-	}
-	if !(m.Efficiency.StalenessHi > 0) {
-		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (one fitted run measured it, fit --bootstrap 0, or model.json was written before 2026-12-06): %s", m.Staleness(2), checked)
-	}
-	if m.HasNetwork() {
-		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N; its interval is the law's bootstrap widened by the fitted runs' scatter about it, stretched to hold the queueing network's own staleness (lower once the links queue): %s; the mva model's interval held all 16 of those runs", m.Staleness(2), checked)
-	}
-	// no network to stretch to: the law's interval alone, which the
-	// two-shard runs' 3-25% would pass
-	return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N; its interval is the law's bootstrap widened by the fitted runs' scatter about it, and knows nothing of the links' queueing (a %s model has no queueing network): %s", m.Staleness(2), m.Family, checked)
-}
 
 // maybeNever says when rows' updates and time to target have no upper end
 // (inf): the loss curve's bootstrap samples put its floor at or above the

@@ -342,7 +342,7 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 	// the speedups and knees below start at one worker, as predict's do:
 	// its warning when the data do not
-	if w := belowFitted(m, []int{1}); w != "" {
+	if w := m.BelowFittedWarning([]int{1}); w != "" {
 		r.Warnings = append(r.Warnings, "speedup: "+w)
 	}
 	cv := reportCV(m)

@@ -1,0 +1,52 @@
+package fit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/model"
+)
+
+// Caveats gives a library caller the warnings predict prints beside the
+// same configurations: none inside the data; beyond the fitted workers the
+// extrapolation and (async) the staleness law's record; beyond the fitted
+// shards; a link rate outside the fitted ones; a per-worker batch set
+// outside the fitted one.
+func TestCaveats(t *testing.T) {
+	sf, _, err := FitStepsPaths([]string{"../testdata/asgd"}, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	if got := m.Caveats([]model.Config{{Workers: 1}, {Workers: 2, PS: 2}}); len(got) != 0 {
+		t.Errorf("inside the data: %q, want none", got)
+	}
+	has := func(ws []string, sub string) bool {
+		for _, w := range ws {
+			if strings.Contains(w, sub) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct {
+		name string
+		cs   []model.Config
+		want []string
+	}{
+		{"8 workers", []model.Config{{Workers: 8}}, []string{"predictions beyond 2 workers (the largest fitted) are extrapolations", "staleness is predicted as"}},
+		{"4 shards", []model.Config{{Workers: 2, PS: 4}}, []string{"4 PS shards is beyond the 2 fitted"}},
+		{"link rate", []model.Config{{Workers: 2, Bandwidth: 3e7}}, []string{"link rate 3e+07 B/s is outside the rates fitted (3e+06 to 6e+06 B/s)"}},
+		{"batch", []model.Config{{Workers: 2, Batch: 128}}, []string{"the model was fitted at one per-worker batch (32 samples)"}},
+	} {
+		got := m.Caveats(c.cs)
+		for _, w := range c.want {
+			if !has(got, w) {
+				t.Errorf("%s: %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+	if got := m.Caveats([]model.Config{{Workers: 2, PS: 4}}); has(got, "extrapolations") {
+		t.Errorf("2 workers: %q names workers beyond the data", got)
+	}
+}
