@@ -138,7 +138,6 @@ func (m *Model) checkReference(at func(string) string) error {
 	return nil
 }
 
-// modelFields are the top-level fields of a model.json.
 // modeFits reports whether fam models data of mode: some kind of data of
 // that mode (with or without shards, at a fixed global batch or not) that
 // fam applies to.
