@@ -20,7 +20,7 @@ func TestLibraryInputsNoPanic(t *testing.T) {
 	}{
 		{"Simulate nil policy", func() error { _, err := Simulate(jobs, nil, set); return err }, "planner: no policy (nil)"},
 		{"Simulate zero Priority", func() error { _, err := Simulate(jobs, Priority{}, set); return err }, "planner: policy numeric: 0 priorities (V) for 2 jobs: want one per job"},
-		{"Simulate Priority NaN", func() error { _, err := Simulate(jobs, Priority{V: []float64{1, math.NaN()}}, set); return err }, "planner: policy numeric: job 1: priority NaN, want a finite V > 0"},
+		{"Simulate Priority NaN", func() error { _, err := Simulate(jobs, Priority{V: []float64{1, math.NaN()}}, set); return err }, "planner: policy numeric: job 1: priority NaN, want a finite V >= 0"},
 		{"OptimizeWhole zero Optimized", func() error {
 			_, err := OptimizeWhole(jobs, 4, FlowTime, Optimized{}, nil)
 			return err
@@ -59,5 +59,23 @@ func TestLibraryInputsNoPanic(t *testing.T) {
 	RoundWorkers([]float64{2.6, 1.4, 0}, nil, 4, false, out)
 	if out[0] != 3 || out[1] != 1 || out[2] != 0 {
 		t.Errorf("RoundWorkers nil caps: %v, want [3 1 0]", out)
+	}
+}
+
+// A priority of 0 is a job served last, not a fault: Optimize's own start
+// gives one to a job whose weight vanishes beside another's (1 beside
+// 1e17: W(1 - (prev/W)^q) is 0 in floating point), and numeric refused
+// its own start ("priority 0, want a finite V > 0").
+func TestOptimizeVanishingWeight(t *testing.T) {
+	jobs := []Job{{ID: "a", Size: 1000, Curve: PowerLaw{P: 0.5}, Weight: 1e17}, {ID: "b", Size: 10, Curve: PowerLaw{P: 0.5}, Weight: 1}}
+	o, err := Optimize(jobs, 4, FlowTime, nil)
+	if err != nil {
+		t.Fatalf("Optimize: %v", err)
+	}
+	if len(o.Result.Jobs) != 2 || !(o.Result.Jobs[0].Response > 0) || !(o.Result.Jobs[1].Response > 0) {
+		t.Errorf("result %+v: want both jobs done", o.Result.Jobs)
+	}
+	if _, err := Simulate(jobs, Priority{V: []float64{1, 0}}, Settings{Servers: 4}); err != nil {
+		t.Errorf("V = [1, 0]: %v", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // curves, up to one slice). heSRPT is of this form: with s(k) = k^p its shares
 // are those of V_i = (W_i^q - W_{i-1}^q)^(1-p), the same in every phase.
 type Priority struct {
-	V     []float64 // by job index (View.Index), > 0
+	V     []float64 // by job index (View.Index), >= 0 and finite
 	Units int       // slices of the servers; 0 means 256
 	Label string    // name; empty means "numeric"
 }
@@ -27,15 +27,16 @@ type jobsChecker interface {
 }
 
 // checkJobs refuses priorities that do not give each of m jobs one finite
-// V > 0: a zero Priority indexed its empty V at the first event and
-// panicked.
+// V >= 0: a zero Priority indexed its empty V at the first event and
+// panicked. A V of 0 is a job served last: Optimize's own start gives one
+// to a job whose weight vanishes beside the others' (1 beside 1e17).
 func (p Priority) checkJobs(m int) error {
 	if len(p.V) < m {
 		return fmt.Errorf("planner: policy %s: %d priorities (V) for %d jobs: want one per job", p.Name(), len(p.V), m)
 	}
 	for i, v := range p.V[:m] {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("planner: policy %s: job %d: priority %g, want a finite V > 0", p.Name(), i, v)
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("planner: policy %s: job %d: priority %g, want a finite V >= 0", p.Name(), i, v)
 		}
 	}
 	return nil
