@@ -298,7 +298,11 @@ func runCheck(c *cli.Context) error {
 			// failed passed at the replicas given, exit 0)
 			if e, ok := worstElastic(ends, v.code); ok {
 				out.ExitCode, out.ExitFrom = e.ExitCode, e.Bound
-				lines = append(lines, fmt.Sprintf("exit %d (%s) from %s %d (%s), the worst of the job's range; at the %s given it is %s", e.ExitCode, e.Verdict, e.Bound, e.Replicas, words.Count(e.Workers, "worker"), words.Count(workers, "worker"), v.word))
+				what := e.Verdict
+				if e.ExitCode == exitBadInput {
+					what = "no verdict"
+				}
+				lines = append(lines, fmt.Sprintf("exit %d (%s) from %s %d (%s), the worst of the job's range; at the %s given it is %s", e.ExitCode, what, e.Bound, e.Replicas, words.Count(e.Workers, "worker"), words.Count(workers, "worker"), v.word))
 			}
 		}
 	}
@@ -930,8 +934,11 @@ func worstElastic(ends []checkElastic, code int) (checkElastic, bool) {
 
 // elasticVerdicts are the verdicts at the bounds of mf's elastic replicas
 // (times its processes a replica) and the line that gives them; none, and
-// "", for a job without such bounds. A bound of 0 replicas, or past
-// maxCheckWorkers, is said without a verdict.
+// "", for a job without such bounds. A bound of 0 replicas is said without
+// a verdict (the job does nothing there); one past maxCheckWorkers, or
+// where the model's prediction is not finite, has none either, an end of
+// verdict "n/a" and exit code 2: a gate must not pass a range whose top
+// check cannot judge (it passed 1 to 20,000 replicas at exit 0).
 func elasticVerdicts(m *fit.Model, mf manifest, ps int) ([]checkElastic, string) {
 	if mf.ElasticHi == 0 {
 		return nil, ""
@@ -944,16 +951,22 @@ func elasticVerdicts(m *fit.Model, mf manifest, ps int) ([]checkElastic, string)
 		r    int
 	}{{"minReplicas", mf.ElasticLo}, {"maxReplicas", mf.ElasticHi}} {
 		w := b.r * g
-		if b.r < 1 || w > maxCheckWorkers {
-			parts = append(parts, fmt.Sprintf("%s %d: no verdict (%s)", b.name, b.r, map[bool]string{true: "no workers", false: fmt.Sprintf("past %d workers", maxCheckWorkers)}[b.r < 1]))
+		if b.r < 1 {
+			parts = append(parts, fmt.Sprintf("%s %d: no verdict (no workers)", b.name, b.r))
 			continue
 		}
-		v := verdict(m, w, ps)
-		if v.bad != "" {
+		why := ""
+		if w > maxCheckWorkers {
+			why = fmt.Sprintf("past %d workers, the most check weighs", maxCheckWorkers)
+		} else if v := verdict(m, w, ps); v.bad != "" {
+			why = "the model predicts " + v.bad + ", not a finite positive number"
+		} else {
+			ends = append(ends, checkElastic{Bound: b.name, Replicas: b.r, Workers: w, Verdict: v.word, ExitCode: v.code, Reason: v.reason})
+			parts = append(parts, fmt.Sprintf("%s %d (%s) %s", b.name, b.r, words.Count(w, "worker"), v.word))
 			continue
 		}
-		ends = append(ends, checkElastic{Bound: b.name, Replicas: b.r, Workers: w, Verdict: v.word, ExitCode: v.code, Reason: v.reason})
-		parts = append(parts, fmt.Sprintf("%s %d (%s) %s", b.name, b.r, words.Count(w, "worker"), v.word))
+		ends = append(ends, checkElastic{Bound: b.name, Replicas: b.r, Workers: w, Verdict: "n/a", ExitCode: exitBadInput, Reason: "no verdict: " + why})
+		parts = append(parts, fmt.Sprintf("%s %d (%s): no verdict (%s)", b.name, b.r, words.Count(w, "worker"), why))
 	}
 	return ends, "at its elasticPolicy's bounds (the job runs anywhere between): " + strings.Join(parts, ", ")
 }

@@ -121,3 +121,25 @@ func TestWorstElastic(t *testing.T) {
 		t.Error("no ends: want none")
 	}
 }
+
+// A bound check cannot judge (past the most workers it weighs) is no pass:
+// it is an end of verdict "n/a" and exit code 2, which sets the exit code
+// where the rest of the range passes (1 to 20,000 replicas passed at exit
+// 0, the top said as "no verdict" on a line alone).
+func TestCheckElasticUnjudgedBound(t *testing.T) {
+	dir := t.TempDir()
+	mp := asgdModel(t, dir)
+	pt := writeTestFile(t, dir, "big.yaml", "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec:\n  elasticPolicy:\n    minReplicas: 1\n    maxReplicas: 20000\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n")
+	code, out, _ := runCmd(t, "check", "--model", mp, pt)
+	if code != exitBadInput || !strings.Contains(out, "maxReplicas 20000 (20000 workers): no verdict (past 10000 workers, the most check weighs)") || !strings.Contains(out, "\nexit 2 (no verdict) from maxReplicas 20000 (20000 workers), the worst of the job's range; at the 2 workers given it is fine\n") {
+		t.Errorf("exit %d, stdout %q; want exit 2 and the bound without a verdict", code, out)
+	}
+	_, out, _ = runCmd(t, "check", "--model", mp, pt, "--format", "json")
+	var j checkJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.ExitCode != exitBadInput || j.ExitFrom != "maxReplicas" || len(j.ElasticEnds) != 2 || j.ElasticEnds[1].Verdict != "n/a" || j.ElasticEnds[1].ExitCode != exitBadInput {
+		t.Errorf("json: exit_code %d, exit_from %q, ends %+v; want 2 from maxReplicas, its end n/a", j.ExitCode, j.ExitFrom, j.ElasticEnds)
+	}
+}
