@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -21,8 +22,9 @@ import (
 // law's record for an asynchronous model), below them, on more machines or
 // shards than fitted, a link rate outside the fitted ones, a per-worker
 // batch a configuration sets outside the fitted batches (or the speedup's
-// base there), and intervals without bootstrap samples. None for
-// configurations inside the data.
+// base there), and intervals without bootstrap samples; first, a
+// configuration CheckConfig refuses, which Predict answers with NaN. None
+// for configurations inside the data.
 func (m *Model) Caveats(cs []model.Config) []string {
 	if len(cs) == 0 {
 		return nil
@@ -37,13 +39,23 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	var set []model.Config // those that set their batch
 	flat := false
 	for _, c := range cs {
+		if err := m.CheckConfig(c); err != nil {
+			add(strings.TrimPrefix(err.Error(), "fit: ") + ": Predict answers NaN")
+			continue
+		}
 		cc := m.Config(c)
 		ws, ps = append(ws, cc.Workers), append(ps, cc.PS)
 		if c.Batch > 0 {
 			set = append(set, c)
 		}
-		iv := m.Predict(c, math.NaN(), 0).StepsPerS
-		flat = flat || iv.Lo == iv.Hi
+		if len(m.Samples) == 0 && !flat {
+			// (with samples NoBootstrapWarning has nothing to say)
+			iv := m.Predict(c, math.NaN(), 0).StepsPerS
+			flat = iv.Lo == iv.Hi
+		}
+	}
+	if len(ws) == 0 {
+		return out
 	}
 	if w := m.BeyondWorkersWarning(ws); w != "" {
 		add(w)
@@ -59,7 +71,7 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	seen := map[float64]bool{}
 	for _, c := range cs {
 		r := m.Config(c).Bandwidth
-		if seen[r] || !(r > 0) {
+		if !m.ScalesLink() || m.CheckConfig(c) != nil || seen[r] || !(r > 0) {
 			continue
 		}
 		seen[r] = true

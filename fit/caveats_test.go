@@ -50,3 +50,33 @@ func TestCaveats(t *testing.T) {
 		t.Errorf("2 workers: %q names workers beyond the data", got)
 	}
 }
+
+// A configuration CheckConfig refuses comes first in Caveats (Predict
+// answers it with NaN), and a model whose prediction does not follow the
+// link rate (no queueing record: what WithBandwidth refuses) neither
+// widens for a rate nor warns of one.
+func TestCaveatsRefusedAndNoLink(t *testing.T) {
+	sf, _, err := FitStepsPaths([]string{"../testdata/asgd"}, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	got := m.Caveats([]model.Config{{Workers: -1}, {Workers: 2}})
+	if len(got) == 0 || got[0] != "workers -1: want >= 1 (0: one worker): Predict answers NaN" {
+		t.Errorf("workers -1: %q", got)
+	}
+	flat := *m
+	flat.Queueing = nil
+	if flat.ScalesLink() {
+		t.Fatal("a model without its queueing record scales the link")
+	}
+	far := model.Config{Workers: 2, PS: 1, Bandwidth: 3e7}
+	if d := flat.linkDistance(far); d != 0 {
+		t.Errorf("link distance without the queueing record: %g, want 0", d)
+	}
+	for _, w := range flat.Caveats([]model.Config{far}) {
+		if strings.Contains(w, "link rate") {
+			t.Errorf("without the queueing record: %q", w)
+		}
+	}
+}

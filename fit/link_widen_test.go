@@ -64,3 +64,27 @@ func TestLinkRateWidens(t *testing.T) {
 		t.Errorf("warning: %q", w)
 	}
 }
+
+// A library caller who puts the link rate in Config.Bandwidth gets the
+// speedup over one worker at that rate, as WithBandwidth gives it (it was
+// over one worker at the model's own rate: 4.11 at 2 workers of 3e7 B/s,
+// an efficiency above 2).
+func TestPredictSpeedupAtConfigRate(t *testing.T) {
+	sf, _, err := FitStepsPaths([]string{"../testdata/asgd"}, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sf.Model
+	w, err := m.WithBandwidth(3e7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := m.Predict(model.Config{Workers: 2, PS: 1, Bandwidth: 3e7}, math.NaN(), 0)
+	b := w.Predict(model.Config{Workers: 2, PS: 1}, math.NaN(), 0)
+	if a.Speedup != b.Speedup || a.StepsPerS != b.StepsPerS {
+		t.Errorf("Config.Bandwidth: speedup %+v, steps %+v; WithBandwidth: %+v, %+v", a.Speedup, a.StepsPerS, b.Speedup, b.StepsPerS)
+	}
+	if !(a.Speedup.Value <= 2) {
+		t.Errorf("speedup %g at 2 workers: want at most 2", a.Speedup.Value)
+	}
+}

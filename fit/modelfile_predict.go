@@ -274,11 +274,18 @@ func (m *Model) StepsPerSecond(c model.Config) float64 {
 	return m.sweeps.predict(m.fam, m.theta(), m.Config(c))
 }
 
+// ScalesLink reports whether m's predictions follow the link rate: an mva
+// model fitted from a two-node profile with runs.csv's link rate (its link
+// demand scales as S/B). WithBandwidth needs it.
+func (m *Model) ScalesLink() bool {
+	return m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0
+}
+
 // WithBandwidth returns a copy of m that predicts, by default, for links
 // of bw B/s: its link demand scales as S/B from the rate it was fitted at.
 // It needs an "mva" model fitted with runs.csv bandwidth and param_bytes.
 func (m *Model) WithBandwidth(bw float64) (*Model, error) {
-	if m.Family != "mva" || m.Queueing == nil || !(m.Queueing.Bandwidth > 0) {
+	if !m.ScalesLink() {
 		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted on step traces with runs.csv bandwidth and param_bytes; this model is %s without a link rate", m.Family)
 	}
 	if !(bw > 0) || math.IsInf(bw, 0) {
@@ -486,8 +493,13 @@ func (m *Model) CheckConfig(c model.Config) error {
 
 // linkDistance is the log distance of c's link rate (completed by Config)
 // outside the rates of the fitted configurations, ln⁺(B/B_max) +
-// ln⁺(B_min/B); 0 inside them, or where the data hold no rate.
+// ln⁺(B_min/B); 0 inside them, where the data hold no rate, and for a
+// model whose prediction does not follow the rate (the table families,
+// an mva model without a measured link rate: what WithBandwidth refuses).
 func (m *Model) linkDistance(c model.Config) float64 {
+	if !m.ScalesLink() {
+		return 0
+	}
 	lo, hi := math.Inf(1), 0.0
 	for _, d := range m.Data.Configurations {
 		if d.Bandwidth > 0 {
@@ -535,7 +547,10 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	// (2026-12-04). The speedup's own interval, a ratio, is cut below.
 	var capped bool
 	p.StepsPerS, capped = m.stepsInterval(c)
-	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1})
+	// one worker at c's link rate (a Config.Bandwidth set by a library
+	// caller was not carried: the speedup at 2 workers of 3e7 B/s was
+	// over one worker at the model's own rate, 4.11)
+	c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1, Bandwidth: c.Bandwidth})
 	sps := m.samplesPerStep(c)
 	p.SamplesPerS = Interval{p.StepsPerS.Value * sps, p.StepsPerS.Lo * sps, p.StepsPerS.Hi * sps}
 	// Speedup and efficiency per bootstrap sample, so that the interval

@@ -302,9 +302,10 @@ func (m *Model) dropDegenerate() {
 
 // BandwidthWarning says, when the model's link rate (set by WithBandwidth)
 // lies outside the rates of the fitted data, that the prediction scales the
-// link demand as S/B beyond them, an extrapolation the intervals do not
-// widen for (predict --bandwidth 1.25e9 on traces at 3 and 6 MB/s printed
-// 9.777 [9.742, 9.818] at 1 worker, without a word); "" inside them.
+// link demand as S/B beyond them, an extrapolation (predict --bandwidth
+// 1.25e9 on traces at 3 and 6 MB/s printed 9.777 [9.742, 9.818] at 1
+// worker, without a word), and how the intervals widen for it (linkFactor;
+// not at all for a model without an extrapolation record); "" inside them.
 func (m *Model) BandwidthWarning() string {
 	bw := m.Reference.Bandwidth
 	if !(bw > 0) {

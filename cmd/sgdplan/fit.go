@@ -1139,8 +1139,6 @@ func noBootstrapFit(m *fit.Model, boot int) string {
 	return "no bootstrap (--bootstrap 0): the model holds no resamples, so the predictions' steps/s intervals have no width where nothing widens them and say nothing of the uncertainty" + params + eff + " (leave out --bootstrap for 200 resamples)"
 }
 
-// pathsFrom is paths relative to the folder dir (model.json's data
-// paths_from_model), or nil when one of them cannot be put so.
 // storedPaths are paths as model.json keeps them: each lexically clean
 // ("./x/" is "x", "a//b" is "a/b"), but as typed where it has a ".."
 // element, which names another folder than its cleaned form after a
@@ -1156,6 +1154,8 @@ func storedPaths(paths []string) []string {
 	return out
 }
 
+// pathsFrom is paths relative to the folder dir (model.json's data
+// paths_from_model), or nil when one of them cannot be put so.
 func pathsFrom(dir string, paths []string) []string {
 	base, err := filepath.Abs(dir)
 	if err != nil {
