@@ -420,6 +420,25 @@ func num(v float64) string {
 // infinity. The report's captions use it too.
 func Num(v float64) string { return num(v) }
 
+// Rate formats a link rate in bytes per second with a decimal SI prefix,
+// as Num writes the number: "3 MB/s", "1.25 GB/s", "512 B/s" (a figure's
+// "3e+06 B/s" had to be counted); Num's form with "B/s" outside 1 B/s to
+// under 1000 PB/s, and for NaN or infinity.
+func Rate(bps float64) string {
+	units := []string{"B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"}
+	if !(bps >= 1) || math.IsInf(bps, 0) {
+		return num(bps) + " B/s"
+	}
+	v, i := roundSig(bps, 4), 0
+	for v >= 1000 && i < len(units)-1 {
+		v, i = roundSig(v/1000, 4), i+1
+	}
+	if v >= 1000 {
+		return num(bps) + " B/s"
+	}
+	return num(v) + " " + units[i]
+}
+
 func roundSig(v float64, n int) float64 {
 	if v == 0 {
 		return 0

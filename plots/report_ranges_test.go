@@ -60,3 +60,15 @@ func TestReportBestSaysTiesAndThePlanShown(t *testing.T) {
 		t.Errorf("the plan shown is the best: want the plain line:\n%s", md)
 	}
 }
+
+// Rate writes a link rate with a decimal SI prefix, 4 significant digits.
+func TestRate(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{{3e6, "3 MB/s"}, {6e6, "6 MB/s"}, {1.25e9, "1.25 GB/s"}, {512, "512 B/s"}, {999_999, "1 MB/s"}, {123_456, "123.5 kB/s"}, {1e18, "1e+18 B/s"}, {9.99e17, "999 PB/s"}, {1e21, "1e+21 B/s"}, {0.5, "0.5 B/s"}} {
+		if got := Rate(c.in); got != c.want {
+			t.Errorf("Rate(%g) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

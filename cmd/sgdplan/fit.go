@@ -680,12 +680,12 @@ func curveNote(m *fit.Model, o offCurve) string {
 		at = append(at, words.Count(m.Reference.PS, "shard"))
 	}
 	if m.Reference.Bandwidth > 0 {
-		at = append(at, fmt.Sprintf("%.4g B/s", m.Reference.Bandwidth))
+		at = append(at, plots.Rate(m.Reference.Bandwidth))
 	}
 	if m.Reference.GlobalBatch > 0 {
 		at = append(at, fmt.Sprintf("global batch %.4g", m.Reference.GlobalBatch))
 	} else {
-		at = append(at, fmt.Sprintf("batch %.4g a worker", m.Reference.Batch))
+		at = append(at, fmt.Sprintf("batch %.4g per worker", m.Reference.Batch))
 	}
 	var what []string
 	for _, w := range []struct {
@@ -715,7 +715,7 @@ func syncStepNote(m *fit.Model) string {
 	case m.Reference.GlobalBatch > 0:
 		return fmt.Sprintf("\nsteps of global batch %.4g, split among the N workers", m.Reference.GlobalBatch)
 	case m.Reference.Batch > 0:
-		return fmt.Sprintf("\nsteps of %.4g samples a worker: a step of N workers is %.4g N samples", m.Reference.Batch, m.Reference.Batch)
+		return fmt.Sprintf("\nsteps of %.4g samples per worker: a step of N workers is %.4g N samples", m.Reference.Batch, m.Reference.Batch)
 	}
 	return ""
 }

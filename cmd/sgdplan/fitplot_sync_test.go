@@ -16,7 +16,7 @@ func TestSyncStepNote(t *testing.T) {
 		m    fit.Model
 		want string
 	}{
-		{fit.Model{Mode: "sync", Reference: fit.Reference{Batch: 64}}, "\nsteps of 64 samples a worker: a step of N workers is 64 N samples"},
+		{fit.Model{Mode: "sync", Reference: fit.Reference{Batch: 64}}, "\nsteps of 64 samples per worker: a step of N workers is 64 N samples"},
 		{fit.Model{Mode: "allreduce", Reference: fit.Reference{Batch: 8, GlobalBatch: 256}}, "\nsteps of global batch 256, split among the N workers"},
 		{fit.Model{Mode: "async", Reference: fit.Reference{Batch: 32}}, ""},
 	} {
@@ -36,7 +36,7 @@ func TestSyncStepNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(d.Title, "\nsteps of 64 samples a worker: a step of N workers is 64 N samples") {
+	if !strings.HasSuffix(d.Title, "\nsteps of 64 samples per worker: a step of N workers is 64 N samples") {
 		t.Errorf("report's title %q", d.Title)
 	}
 }

@@ -831,7 +831,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, mt *measuredTraces) {
 		} else {
 			cap := fmt.Sprintf("Mean time of each phase of a worker iteration in the steady window, per worker count (left bars), for the runs at the model's %d shard(s)", max(m.Reference.PS, 1))
 			if m.Reference.Bandwidth > 0 {
-				cap += " and link rate " + plots.Num(m.Reference.Bandwidth) + " B/s"
+				cap += " and link rate " + plots.Rate(m.Reference.Bandwidth)
 			}
 			cap += "."
 			if len(pd.Predicted) > 0 {
@@ -845,7 +845,7 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, mt *measuredTraces) {
 		if phased {
 			why = fmt.Sprintf("no run with phase times is at the model's %s", words.Count(max(m.Reference.PS, 1), "shard"))
 			if m.Reference.Bandwidth > 0 {
-				why += " and link rate " + plots.Num(m.Reference.Bandwidth) + " B/s"
+				why += " and link rate " + plots.Rate(m.Reference.Bandwidth)
 			}
 		}
 		r.Notes = append(r.Notes, "No phases figure: "+why+".")

@@ -751,7 +751,7 @@ func TestFitPlotTitleSaysWhatIsLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := fitPlotData(m, pts, stats)
-	want := "sgdplan fit: mva\nat 1 shard, 3e+06 B/s, batch 32 a worker\nnot shown: 6 fitted, 12 held-out points at other shards or link rates"
+	want := "sgdplan fit: mva\nat 1 shard, 3 MB/s, batch 32 per worker\nnot shown: 6 fitted, 12 held-out points at other shards or link rates"
 	if d.Title != want {
 		t.Errorf("title\n%q\nwant\n%q", d.Title, want)
 	}
