@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// Priority.checkJobs wants one finite V > 0 for each job: one V short, a
-// zero, a negative or an infinite priority is refused before the first
-// event, naming the count or the job (a zero or +Inf V ranks a job first
-// or last for ever, which no search of Optimize produces).
+// Priority.checkJobs wants one finite V >= 0 for each job: one V short, a
+// negative or an infinite priority is refused before the first event,
+// naming the count or the job; a zero is a job served last (Optimize's
+// start gives one to a weight that vanishes beside another's), accepted.
 func TestPriorityCheckJobsM7(t *testing.T) {
 	jobs := []Job{{ID: "a", Size: 100, Curve: PowerLaw{P: 0.5}}, {ID: "b", Arrival: 1, Size: 50, Curve: PowerLaw{P: 0.5}}}
 	set := Settings{Servers: 4}
@@ -18,13 +18,15 @@ func TestPriorityCheckJobsM7(t *testing.T) {
 		want string
 	}{
 		{[]float64{1}, "1 priorities (V) for 2 jobs"},
-		{[]float64{1, 0}, "job 1: priority 0, want a finite V > 0"},
 		{[]float64{-2, 1}, "job 0: priority -2"},
 		{[]float64{1, math.Inf(1)}, "job 1: priority +Inf"},
 	} {
 		if _, err := Simulate(jobs, Priority{V: c.v}, set); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("V %v: error %v, want %q", c.v, err, c.want)
 		}
+	}
+	if _, err := Simulate(jobs, Priority{V: []float64{1, 0}}, set); err != nil {
+		t.Errorf("V [1 0]: %v, want a job served last", err)
 	}
 	// one V a job, finite and > 0, and a spare one past the jobs: simulated
 	if _, err := Simulate(jobs, Priority{V: []float64{2, 1, math.NaN()}}, set); err != nil {
