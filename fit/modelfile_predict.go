@@ -286,7 +286,13 @@ func (m *Model) ScalesLink() bool {
 // It needs an "mva" model fitted with runs.csv bandwidth and param_bytes.
 func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	if !m.ScalesLink() {
-		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted on step traces with runs.csv bandwidth and param_bytes; this model is %s without a link rate", m.Family)
+		refit := ""
+		if m.Family != "mva" && m.Reference.ParamBytes > 0 && m.Reference.Bandwidth > 0 {
+			// step traces of one link rate, where auto kept a table
+			// family: the same data fit the network too
+			refit = " (its data have a link rate and a model size: sgdplan fit --family mva fits the queueing network, whose link demand scales as S/B)"
+		}
+		return nil, errorf("--bandwidth needs a queueing-network model (family mva) fitted on step traces with runs.csv bandwidth and param_bytes; this model is %s without a link rate%s", m.Family, refit)
 	}
 	if !(bw > 0) || math.IsInf(bw, 0) {
 		return nil, errorf("bandwidth %g B/s: want a positive number", bw)
