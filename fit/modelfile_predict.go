@@ -529,7 +529,11 @@ func (m *Model) linkDistance(c model.Config) float64 {
 // an extrapolation record. A speedup over one worker at the same rate
 // shares the distance, which cancels.
 func (m *Model) linkFactor(c model.Config) float64 {
-	return math.Exp(m.Extrapolation.Spread(m.Level) * m.linkDistance(c))
+	d := m.linkDistance(c)
+	if d == 0 {
+		return 1 // (Spread's t quantile is a fifth of a Predict's cost)
+	}
+	return math.Exp(m.Extrapolation.Spread(m.Level) * d)
 }
 
 // Predict evaluates the model at c (completed by Config) with intervals
