@@ -96,15 +96,7 @@ func otherKindFields(path string, spec map[string]json.RawMessage, at func(...st
 	}
 	// in file order, as the faults are told (sorted keys where a field
 	// has no position)
-	slices.SortStableFunc(ws, func(a, b warning) int {
-		switch {
-		case a.at.before(b.at):
-			return -1
-		case b.at.before(a.at):
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(ws, func(a, b warning) int { return a.at.cmp(b.at) })
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.msg
@@ -312,15 +304,7 @@ func caseTwiceFaults(path string, b []byte, v json.RawMessage, t reflect.Type, k
 			for j, k := range same {
 				sp[j] = spelling{k, keyPos(b, append(slices.Clip(keys), k))}
 			}
-			slices.SortStableFunc(sp, func(a, b spelling) int {
-				switch {
-				case a.at.before(b.at):
-					return -1
-				case b.at.before(a.at):
-					return 1
-				}
-				return 0
-			})
+			slices.SortStableFunc(sp, func(a, b spelling) int { return a.at.cmp(b.at) })
 			at := sp[1].at
 			if at.line < 1 {
 				at = sp[0].at

@@ -49,6 +49,18 @@ func (p pos) before(q pos) bool {
 	return p.line < q.line || p.line == q.line && p.col < q.col
 }
 
+// cmp orders p and q as before does, for slices.SortStableFunc: -1 when p
+// is before q, 1 when q is before p, 0 otherwise.
+func (p pos) cmp(q pos) int {
+	switch {
+	case p.before(q):
+		return -1
+	case q.before(p):
+		return 1
+	}
+	return 0
+}
+
 // offset is the byte offset of p in text; -1 when out of range.
 func (p pos) offset(text string) int {
 	off := 0
