@@ -118,43 +118,16 @@ func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string,
 		return nil, nil, err
 	}
 	defer f.Close()
-	dir := filepath.Dir(path)
-	cache := map[string]planner.Speedup{}
+	load := fit.ModelResolver(filepath.Dir(path), used)
 	resolve := func(p string) (planner.Speedup, error) {
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		if s, ok := cache[p]; ok {
-			return s, nil
-		}
-		if used != nil {
-			used(p) // once per model file
-		}
-		m, err := fit.LoadModel(p)
+		s, err := load(p)
 		if err != nil {
 			// said as plan's, not as the fit command's
 			return nil, errors.New(strings.TrimPrefix(err.Error(), "fit: "))
 		}
-		if err := planCheckCurve(p, m); err != nil {
-			return nil, err
-		}
-		cache[p] = m
-		return m, nil
+		return s, nil
 	}
 	return planner.ReadJobsWith(f, path, &planner.ReadOptions{Resolve: resolve, DefaultP: o.p, Servers: o.servers, Warn: o.warn})
-}
-
-// planCheckCurve refuses a speedup curve (of the model file path) that is
-// not finite and > 0 at 2, 4, ..., 1024 workers: the policies would give its
-// job no worker (the run then failed with "the policy gives no job any
-// worker", naming neither job nor file).
-func planCheckCurve(path string, c planner.Speedup) error {
-	for k := 2; k <= 1024; k *= 2 {
-		if v := c.Speedup(float64(k)); !(v > 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s: the model's speedup at %d workers is %g: want a finite speedup > 0 (are its parameters degenerate?)", path, k, v)
-		}
-	}
-	return nil
 }
 
 // planWarn returns a warn function for planReadOptions that prints each

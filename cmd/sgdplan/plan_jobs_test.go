@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/planner"
 )
 
@@ -108,10 +109,10 @@ func (zeroAt64) Speedup(k float64) float64 {
 // A model's curve that is not finite and > 0 where the policies use it is
 // refused when read, naming the model file.
 func TestPlanCheckCurve(t *testing.T) {
-	if err := planCheckCurve("m.json", nanCurve{}); err == nil || err.Error() != "m.json: the model's speedup at 2 workers is NaN: want a finite speedup > 0 (are its parameters degenerate?)" {
+	if err := fit.CheckSpeedup("m.json", nanCurve{}); err == nil || err.Error() != "fit: m.json: the model's speedup at 2 workers is NaN: want a finite speedup > 0 (are its parameters degenerate?)" {
 		t.Errorf("NaN curve: %v", err)
 	}
-	if err := planCheckCurve("m.json", zeroAt64{}); err == nil || !strings.Contains(err.Error(), "m.json: the model's speedup at 64 workers is 0") {
+	if err := fit.CheckSpeedup("m.json", zeroAt64{}); err == nil || !strings.Contains(err.Error(), "m.json: the model's speedup at 64 workers is 0") {
 		t.Errorf("zero at 64: %v", err)
 	}
 }
