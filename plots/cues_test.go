@@ -242,3 +242,35 @@ func TestPlanBinnedSqrt(t *testing.T) {
 		t.Errorf("bins %+v", got)
 	}
 }
+
+// A long plan whose changes crowd into its start is drawn on the
+// square-root axis and binned evenly as drawn there: PlanFigure's segments
+// are binned(MaxDrawnSegments, true), whose bins grow as (i/n)^2 (the
+// mutant that binned linearly on the square-root axis survived every test
+// of binned itself).
+func TestPlanDrawnSegmentsSqrtBinned(t *testing.T) {
+	var segs []PlanSegment
+	// MaxDrawnSegments+100 short segments in the first second, then one
+	// long one to 1000 s: the changes crowd into the start
+	n := MaxDrawnSegments + 100
+	for i := 0; i < n; i++ {
+		segs = append(segs, PlanSegment{Start: float64(i) / float64(n), End: float64(i+1) / float64(n), Alloc: map[string]float64{"a": 1 + float64(i%2)}})
+	}
+	segs = append(segs, PlanSegment{Start: 1, End: 1000, Alloc: map[string]float64{"a": 1}})
+	d := PlanData{Segments: segs, Completions: map[string]float64{"a": 1000}}
+	drawn, _, sqrt := d.drawnSegments()
+	if !sqrt {
+		t.Fatal("changes crowd into the first 0.1%: want the square-root axis")
+	}
+	if len(drawn.Segments) != MaxDrawnSegments {
+		t.Fatalf("%d drawn segments, want %d bins", len(drawn.Segments), MaxDrawnSegments)
+	}
+	// the i-th bin ends at 1000 (i/n)^2: the first at 1000/n^2
+	m := float64(MaxDrawnSegments)
+	if got, want := drawn.Segments[0].End, 1000/(m*m); !within(got, want, 1e-9) {
+		t.Errorf("first bin ends at %g, want %g (square-root spacing)", got, want)
+	}
+	if got, want := drawn.Segments[MaxDrawnSegments/2-1].End, 250.0; !within(got, want, 1e-9) {
+		t.Errorf("middle bin ends at %g, want %g", got, want)
+	}
+}

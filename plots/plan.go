@@ -218,6 +218,30 @@ func planHatch(a PlanArea, pal *Palette) hatchPlotter {
 	return h
 }
 
+// drawnSegments are d's segments as PlanFigure draws them: on the time
+// axis tm (idle gaps much longer than the work drawn short: arrivals at 0,
+// 1e6 and 1e9 s left an empty panel, every job a hairline), a square-root
+// axis when sqrt (where most of the allocation's changes crowd into the
+// start of the plan: the demo's eight arrivals and first four completions
+// in the first tenth of its 7,297 s; never with gaps shortened, tm then
+// the identity), binned past MaxDrawnSegments evenly as drawn (on the
+// square-root axis too).
+func (d PlanData) drawnSegments() (drawn PlanData, tm timeMap, sqrt bool) {
+	tm = newTimeMap(d.Segments)
+	drawn = d
+	if tm.compressed() {
+		drawn.Segments = make([]PlanSegment, len(d.Segments))
+		for i, s := range d.Segments {
+			drawn.Segments[i] = PlanSegment{Start: tm.at(s.Start), End: tm.at(s.End), Alloc: s.Alloc}
+		}
+	}
+	sqrt = d.SqrtTime()
+	if len(drawn.Segments) > MaxDrawnSegments {
+		drawn.Segments = drawn.binned(MaxDrawnSegments, sqrt)
+	}
+	return drawn, tm, sqrt
+}
+
 // PlanFigure returns the plan figure: each job's workers over time as
 // stacked piecewise-constant areas (striped for a job past the eighth, whose
 // colour repeats another's), the servers as a line, and each job's
@@ -229,22 +253,7 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	// Idle gaps much longer than the work are drawn short (arrivals at
 	// 0, 1e6 and 1e9 s left an empty panel: every job a hairline), on a
 	// time axis that stays true within each busy stretch.
-	tm := newTimeMap(d.Segments)
-	drawn := d
-	if tm.compressed() {
-		drawn.Segments = make([]PlanSegment, len(d.Segments))
-		for i, s := range d.Segments {
-			drawn.Segments[i] = PlanSegment{Start: tm.at(s.Start), End: tm.at(s.End), Alloc: s.Alloc}
-		}
-	}
-	// Where most of the allocation's changes crowd into the start of the
-	// plan (the demo's eight arrivals and first four completions in the
-	// first tenth of its 7,297 s), a square-root time axis (never with
-	// gaps shortened: tm is then the identity).
-	sqrt := d.SqrtTime()
-	if len(drawn.Segments) > MaxDrawnSegments {
-		drawn.Segments = drawn.binned(MaxDrawnSegments, sqrt)
-	}
+	drawn, tm, sqrt := d.drawnSegments()
 	areas, err := drawn.Areas()
 	if err != nil {
 		return nil, err
