@@ -1,12 +1,12 @@
 package plots
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 
+	"github.com/sgdplan/sgdplan/internal/words"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -193,12 +193,7 @@ func secondsText(v float64) string {
 	if !isFinite(v) || math.Abs(v) >= 1e6 || math.Abs(v) < 1000 {
 		return num(v) + " s"
 	}
-	n := int64(math.Round(v))
-	sign := ""
-	if n < 0 {
-		sign, n = "-", -n
-	}
-	return fmt.Sprintf("%s%d,%03d s", sign, n/1000, n%1000)
+	return words.Thousands(int(math.Round(v))) + " s"
 }
 
 // cutBar is an interval from lo to hi at x with a cap at each end inside

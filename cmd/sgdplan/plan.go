@@ -147,7 +147,7 @@ type planSetup struct {
 }
 
 // planServersUsage is the help of --servers in plan, simulate and report.
-var planServersUsage = fmt.Sprintf("workers in the cluster, 1 to %s (required)", planThousands(planner.MaxServers))
+var planServersUsage = fmt.Sprintf("workers in the cluster, 1 to %s (required)", words.Thousands(planner.MaxServers))
 
 // planCheckServers refuses a --servers count of the command cmd outside
 // 1..planner.MaxServers.
@@ -157,18 +157,9 @@ func planCheckServers(cmd string, n int) error {
 	}
 	if n > planner.MaxServers {
 		return fmt.Errorf("%s: --servers %d: want at most %s workers (a generous cluster: the policies' work grows with the workers, so far more would run for minutes)",
-			cmd, n, planThousands(planner.MaxServers))
+			cmd, n, words.Thousands(planner.MaxServers))
 	}
 	return nil
-}
-
-// planThousands writes n >= 0 with commas between groups of three digits.
-func planThousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // planParse checks the arguments (none), --format, --jobs (when needJobs),

@@ -54,14 +54,14 @@ Example:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "model", Usage: "model.json from sgdplan fit (required)"},
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
-			&cli.IntFlag{Name: "servers", Usage: fmt.Sprintf("workers in the cluster, 1 to %s (required)", planThousands(reportMaxServers)), DefaultText: "none"},
+			&cli.IntFlag{Name: "servers", Usage: fmt.Sprintf("workers in the cluster, 1 to %s (required)", words.Thousands(reportMaxServers)), DefaultText: "none"},
 			&cli.StringFlag{Name: "out", Usage: "folder to write the report into (required; created if needed)"},
 			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: "the policy of the plan: " + strings.Join(planner.PolicyNames, "|")},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
 			&cli.StringFlag{Name: "loads", Value: "0.3,0.5,0.7,0.85", Usage: "offered loads of the simulation, each in (0, 1)"},
 			&cli.IntFlag{Name: "seeds", Value: 5, Usage: "seeds per load (>= 2, for the intervals)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "the simulation's first seed (seeds seed..seed+K-1)"},
-			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: fmt.Sprintf("jobs per simulated run, 2 to %s", planThousands(planner.MaxPoissonJobs))},
+			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: fmt.Sprintf("jobs per simulated run, 2 to %s", words.Thousands(planner.MaxPoissonJobs))},
 		},
 		Action: reportAction,
 	}
@@ -98,7 +98,7 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	}
 	if o.servers > reportMaxServers {
 		return o, fmt.Errorf("report: --servers %d: want at most %s workers: the report simulates every policy at %d loads, %d seeds each, which past that takes minutes (plan and simulate go to %s)",
-			o.servers, planThousands(reportMaxServers), len(defaultReportOptions().loads), o.seeds, planThousands(planner.MaxServers))
+			o.servers, words.Thousands(reportMaxServers), len(defaultReportOptions().loads), o.seeds, words.Thousands(planner.MaxServers))
 	}
 	if err := planCheckServers("report", o.servers); err != nil {
 		return o, err
@@ -116,7 +116,7 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 		return o, fmt.Errorf("report: --sim-jobs %d: want >= 2", o.simJobs)
 	}
 	if o.simJobs > planner.MaxPoissonJobs {
-		return o, fmt.Errorf("report: --sim-jobs %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", o.simJobs, planThousands(planner.MaxPoissonJobs))
+		return o, fmt.Errorf("report: --sim-jobs %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", o.simJobs, words.Thousands(planner.MaxPoissonJobs))
 	}
 	for i, s := range strings.Split(c.String("loads"), ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -582,7 +582,7 @@ func simulationAboveNote(sim plots.SimulationData, loads []float64) string {
 		return ""
 	}
 	return fmt.Sprintf(" The right panel's axis ends at %s s, above the steady means and their intervals; the faded means above it are drawn as arrows at its top, their lines and intervals cut there: %s.",
-		planThousands(int(math.Round(top))), aboveCells(above, loads))
+		words.Thousands(int(math.Round(top))), aboveCells(above, loads))
 }
 
 // aboveCells names the load points drawn above the simulation figure's
@@ -603,7 +603,7 @@ func aboveCells(above []plots.LoadPoint, loads []float64) string {
 		if !ok {
 			ll = plots.Num(l.Load)
 		}
-		by[l.Policy] = append(by[l.Policy], fmt.Sprintf("%s s at load %s", planThousands(int(math.Round(l.Mean))), ll))
+		by[l.Policy] = append(by[l.Policy], fmt.Sprintf("%s s at load %s", words.Thousands(int(math.Round(l.Mean))), ll))
 	}
 	var parts []string
 	for _, p := range order {

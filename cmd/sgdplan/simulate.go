@@ -67,7 +67,7 @@ Example:
 			&cli.BoolFlag{Name: "fractional", Usage: "ideal fractional shares instead of whole workers"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
 			&cli.Float64Flag{Name: "arrival-rate", Usage: fmt.Sprintf("Poisson arrivals, jobs/s (without --jobs), at least --count / %g s", float64(planner.MaxTime)), DefaultText: "none"},
-			&cli.IntFlag{Name: "count", Value: 1000, Usage: fmt.Sprintf("Poisson jobs, 1 to %s", planThousands(planner.MaxPoissonJobs))},
+			&cli.IntFlag{Name: "count", Value: 1000, Usage: fmt.Sprintf("Poisson jobs, 1 to %s", words.Thousands(planner.MaxPoissonJobs))},
 			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, %g to %g", planner.MinSize, simMaxMeanSize)},
 			&cli.Float64Flag{Name: "size-sigma", Usage: fmt.Sprintf("0: exponential sizes; > 0: lognormal sizes with this sigma (same mean), at most %g", simMaxSigma), DefaultText: "0"},
 			&cli.Float64Flag{Name: "p", Value: 0.5, Usage: "speedup exponent, (0, 1]: of the Poisson jobs; with --jobs, of the rows with neither p nor model (only when given)"},
@@ -231,7 +231,7 @@ func simulateAction(c *cli.Context) error {
 		case count < 1:
 			return badInput(fmt.Errorf("%s: --count %d: want >= 1", c.Command.Name, count))
 		case count > planner.MaxPoissonJobs:
-			return badInput(fmt.Errorf("simulate: --count %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", count, planThousands(planner.MaxPoissonJobs)))
+			return badInput(fmt.Errorf("simulate: --count %d: want at most %s jobs (steady-state means need far fewer; the benchmarks use 100,000)", count, words.Thousands(planner.MaxPoissonJobs)))
 		case float64(count)/rate > planner.MaxTime:
 			// at 1e-308 jobs/s the arrivals overflowed to +Inf (exit 1,
 			// "arrival +Inf"); at 1e-300 they ran, some 1e300 s apart

@@ -68,3 +68,17 @@ func NameFault(s string) string {
 	}
 	return ""
 }
+
+// Thousands writes n with commas between groups of three digits:
+// "15,687", "-1,200", "999".
+func Thousands(n int) string {
+	sign := ""
+	if n < 0 {
+		sign, n = "-", -n
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return sign + s
+}
