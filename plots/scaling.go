@@ -218,11 +218,7 @@ func seriesGlyph(p *Palette, name string) draw.GlyphDrawer {
 
 // seriesShapes are the eight marker shapes of seriesGlyph, one per colour
 // of OkabeIto: Glyph's seven and a diamond.
-var seriesShapes = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
-	draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{},
-	diamondGlyph{},
-}
+var seriesShapes = glyphShapes
 
 // diamondGlyph is a filled square standing on a corner.
 type diamondGlyph struct{}

@@ -157,11 +157,16 @@ func (p *Palette) Dashes(name string) []vg.Length {
 
 // Glyph returns the glyph shape of name.
 func (p *Palette) Glyph(name string) draw.GlyphDrawer {
-	shapes := []draw.GlyphDrawer{
-		draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
-		draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{},
-	}
+	shapes := glyphShapes[:7]
 	return shapes[p.Slot(name)%len(shapes)]
+}
+
+// glyphShapes are the marker shapes: Glyph's seven, then the diamond that
+// seriesGlyph adds for one shape per colour of OkabeIto.
+var glyphShapes = []draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
+	draw.PyramidGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{},
+	diamondGlyph{},
 }
 
 // line returns the line style of name.
