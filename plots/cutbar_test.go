@@ -49,3 +49,21 @@ func TestCutBarClipsAtTheAxis(t *testing.T) {
 		t.Errorf("bar 12 to 20, all above the axis: %d strokes, want none", len(got))
 	}
 }
+
+// SqrtTime's middle change of an even count is the lower of the two: ends
+// at 1, 2, 50 and 100 s put the lower middle (2 s) within the first 15% of
+// the span and the upper (50 s) past it, so the axis is square-root (round
+// 7's Q14 took the upper one and survived; the doc said "the middle one").
+func TestSqrtTimeLowerMiddle(t *testing.T) {
+	seg := func(a, b float64) PlanSegment {
+		return PlanSegment{Start: a, End: b, Alloc: map[string]float64{"a": 1}}
+	}
+	d := PlanData{Segments: []PlanSegment{seg(0, 1), seg(1, 2), seg(2, 50), seg(50, 100)}}
+	if !d.SqrtTime() {
+		t.Error("ends 1, 2, 50, 100 s: want the square-root axis (lower middle 2 s at 2% of the span)")
+	}
+	d = PlanData{Segments: []PlanSegment{seg(0, 1), seg(1, 20), seg(20, 50), seg(50, 100)}}
+	if d.SqrtTime() {
+		t.Error("ends 1, 20, 50, 100 s: want a linear axis (lower middle 20 s at 20% of the span)")
+	}
+}

@@ -454,8 +454,9 @@ const sqrtCrowd = 0.15
 
 // SqrtTime says whether the plan figure draws time on a square-root axis:
 // when the allocation's changes (the segments' ends and the completions)
-// crowd into the start, the middle one of them within sqrtCrowd of the
-// span (in the demo, at 600 s of 7,297 s: its first 700 s, eight arrivals
+// crowd into the start, the middle one of them (the lower of the two
+// middle ones of an even count, distinct times counted once) within
+// sqrtCrowd of the span (in the demo, at 600 s of 7,297 s: its first 700 s, eight arrivals
 // and four completions, were a tenth of a linear axis). Plans with idle
 // gaps shortened keep a linear axis (true time within each busy stretch).
 func (d PlanData) SqrtTime() bool {
