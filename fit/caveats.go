@@ -67,17 +67,14 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	add(m.BelowFittedWarning(ws))
 	add(m.BeyondNodesWarning(ws))
 	add(m.BeyondShardsWarning(ps))
-	// each link rate asked, as WithBandwidth sets it
+	// each link rate asked, as WithBandwidth sets it (only a model that
+	// follows the rate predicts anything of it)
 	seen := map[float64]bool{}
 	for _, c := range cs {
-		r := m.Config(c).Bandwidth
-		if !m.ScalesLink() || m.CheckConfig(c) != nil || seen[r] || !(r > 0) {
-			continue
+		if r := m.Config(c).Bandwidth; m.ScalesLink() && m.CheckConfig(c) == nil && !seen[r] {
+			seen[r] = true
+			add(m.linkRateWarning(r))
 		}
-		seen[r] = true
-		q := *m
-		q.Reference.Bandwidth = r
-		add(q.BandwidthWarning())
 	}
 	if len(set) > 0 {
 		if w := m.BatchRangeWarning(set); w != "" {

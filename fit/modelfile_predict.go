@@ -506,12 +506,7 @@ func (m *Model) linkDistance(c model.Config) float64 {
 	if !m.ScalesLink() {
 		return 0
 	}
-	lo, hi := math.Inf(1), 0.0
-	for _, d := range m.Data.Configurations {
-		if d.Bandwidth > 0 {
-			lo, hi = math.Min(lo, d.Bandwidth), math.Max(hi, d.Bandwidth)
-		}
-	}
+	lo, hi := m.fittedRates()
 	b := c.Bandwidth
 	if hi == 0 || !(b > 0) {
 		return 0

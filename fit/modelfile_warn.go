@@ -306,17 +306,26 @@ func (m *Model) dropDegenerate() {
 // 1.25e9 on traces at 3 and 6 MB/s printed 9.777 [9.742, 9.818] at 1
 // worker, without a word), and how the intervals widen for it (linkFactor;
 // not at all for a model without an extrapolation record); "" inside them.
-func (m *Model) BandwidthWarning() string {
-	bw := m.Reference.Bandwidth
-	if !(bw > 0) {
-		return ""
-	}
-	lo, hi := math.Inf(1), 0.0
+func (m *Model) BandwidthWarning() string { return m.linkRateWarning(m.Reference.Bandwidth) }
+
+// fittedRates are the least and the most link rate of the fitted
+// configurations; hi is 0 where none records one.
+func (m *Model) fittedRates() (lo, hi float64) {
+	lo = math.Inf(1)
 	for _, d := range m.Data.Configurations {
 		if d.Bandwidth > 0 {
 			lo, hi = math.Min(lo, d.Bandwidth), math.Max(hi, d.Bandwidth)
 		}
 	}
+	return lo, hi
+}
+
+// linkRateWarning is BandwidthWarning at the link rate bw.
+func (m *Model) linkRateWarning(bw float64) string {
+	if !(bw > 0) {
+		return ""
+	}
+	lo, hi := m.fittedRates()
 	if hi == 0 || (bw >= lo*(1-1e-9) && bw <= hi*(1+1e-9)) {
 		return ""
 	}
