@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -500,15 +501,14 @@ func placed(name string, err error) error {
 	if !ok {
 		return err
 	}
-	var line, col int
-	var msg string
-	if i := strings.Index(rest, ": "); i > 0 {
-		if n, e := fmt.Sscanf(rest[:i], "%d:%d", &line, &col); n == 2 && e == nil && line > 0 && col > 0 && rest[:i] == fmt.Sprintf("%d:%d", line, col) {
-			msg = rest[i+2:]
-			return &ModelError{File: name, Line: line, Column: col, Msg: msg}
-		}
+	at, msg, ok := strings.Cut(rest, ": ")
+	l, c, ok2 := strings.Cut(at, ":")
+	line, e1 := strconv.Atoi(l)
+	col, e2 := strconv.Atoi(c)
+	if !ok || !ok2 || e1 != nil || e2 != nil || line < 1 || col < 1 || strconv.Itoa(line) != l || strconv.Itoa(col) != c {
+		return err
 	}
-	return err
+	return &ModelError{File: name, Line: line, Column: col, Msg: msg}
 }
 
 func parseModel(name string, b []byte) (*Model, error) {
