@@ -235,7 +235,7 @@ func (d PlanData) drawnSegments() (drawn PlanData, tm timeMap, sqrt bool) {
 			drawn.Segments[i] = PlanSegment{Start: tm.at(s.Start), End: tm.at(s.End), Alloc: s.Alloc}
 		}
 	}
-	sqrt = d.SqrtTime()
+	sqrt = d.sqrtTime(tm)
 	if len(drawn.Segments) > MaxDrawnSegments {
 		drawn.Segments = drawn.binned(MaxDrawnSegments, sqrt)
 	}
@@ -400,7 +400,7 @@ func (d PlanData) CompletionMarks() []PlanMark {
 		return nil
 	}
 	tm := newTimeMap(d.Segments)
-	return d.completionMarks(tm, d.SqrtTime())
+	return d.completionMarks(tm, d.sqrtTime(tm))
 }
 
 func (d PlanData) completionMarks(tm timeMap, sqrt bool) []PlanMark {
@@ -460,7 +460,16 @@ const sqrtCrowd = 0.15
 // and four completions, were a tenth of a linear axis). Plans with idle
 // gaps shortened keep a linear axis (true time within each busy stretch).
 func (d PlanData) SqrtTime() bool {
-	if len(d.Segments) == 0 || newTimeMap(d.Segments).compressed() {
+	if len(d.Segments) == 0 {
+		return false
+	}
+	return d.sqrtTime(newTimeMap(d.Segments))
+}
+
+// sqrtTime is SqrtTime with d's time map tm, which the figure has built
+// already.
+func (d PlanData) sqrtTime(tm timeMap) bool {
+	if len(d.Segments) == 0 || tm.compressed() {
 		return false
 	}
 	t0, t1 := d.Segments[0].Start, d.Segments[len(d.Segments)-1].End
