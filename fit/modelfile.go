@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
@@ -486,38 +485,14 @@ func (e *ModelError) Error() string {
 // ParseModel is LoadModel on bytes; name is used in errors, those with a
 // place in b a *ModelError.
 func ParseModel(name string, b []byte) (*Model, error) {
-	m, err := parseModel(name, b)
-	if err != nil {
-		return nil, placed(name, err)
-	}
-	return m, nil
-}
-
-// placed is err as a *ModelError where its text places it in the file
-// name ("fit: name:line:column: msg", as every check of parseModel writes
-// it), else err itself.
-func placed(name string, err error) error {
-	rest, ok := strings.CutPrefix(err.Error(), "fit: "+name+":")
-	if !ok {
-		return err
-	}
-	at, msg, ok := strings.Cut(rest, ": ")
-	l, c, ok2 := strings.Cut(at, ":")
-	line, e1 := strconv.Atoi(l)
-	col, e2 := strconv.Atoi(c)
-	if !ok || !ok2 || e1 != nil || e2 != nil || line < 1 || col < 1 || strconv.Itoa(line) != l || strconv.Itoa(col) != c {
-		return err
-	}
-	return &ModelError{File: name, Line: line, Column: col, Msg: msg}
-}
-
-func parseModel(name string, b []byte) (*Model, error) {
 	// A UTF-8 byte-order mark (some Windows editors write one) is not
 	// JSON, but the text after it is: read it as the CSV readers do.
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	// Errors name the line and column of the value at fault (or of the
+	// object that lacks a field): a *ModelError.
+	at := &placer{name: name, b: b}
 	if key, off, _, ok := badKey(b, nil); ok {
-		line, col := lineCol(b, off)
-		return nil, errorf("%s:%d:%d: field %q appears twice in its object: want each field once (which one holds?)", name, line, col, key)
+		return nil, at.errorAt(off, "field %q appears twice in its object: want each field once (which one holds?)", key)
 	}
 	var m Model
 	if err := json.Unmarshal(b, &m); err != nil {
@@ -525,13 +500,11 @@ func parseModel(name string, b []byte) (*Model, error) {
 		var te *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &se):
-			line, col := lineCol(b, syntaxErrorOffset(b, se))
-			return nil, errorf("%s:%d:%d: not a model.json: %v", name, line, col, se)
+			return nil, at.errorAt(syntaxErrorOffset(b, se), "not a model.json: %v", se)
 		case errors.As(err, &te):
 			if te.Field == "" {
 				// the document itself: where it starts
-				line, col := lineCol(b, valueStart(b, 0))
-				return nil, errorf("%s:%d:%d: not a model.json: expected a JSON object (as sgdplan fit writes), got JSON %s", name, line, col, te.Value)
+				return nil, at.errorAt(valueStart(b, 0), "not a model.json: expected a JSON object (as sgdplan fit writes), got JSON %s", te.Value)
 			}
 			// te.Offset is where the value ends (just past the first
 			// byte of an array or object), and inside an array of
@@ -540,15 +513,14 @@ func parseModel(name string, b []byte) (*Model, error) {
 			// find the value by its path, where it starts
 			field := te.Field
 			off := valueBefore(b, te.Offset)
-			if path, at, ok := typeErrorAt(b, te); ok {
-				field, off = path, at
+			if path, start, ok := typeErrorAt(b, te); ok {
+				field, off = path, start
 			}
-			line, col := lineCol(b, off)
 			want := jsonKind(te.Type)
 			if strings.HasPrefix(te.Value, "number") && (want == "a number" || want == "a whole number") {
 				want += " within the range of its type" // 1e400, 2^64
 			}
-			return nil, errorf("%s:%d:%d: field %s: expected %s, got JSON %s", name, line, col, field, want, te.Value)
+			return nil, at.errorAt(off, "field %s: expected %s, got JSON %s", field, want, te.Value)
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
 	}
@@ -564,78 +536,68 @@ func parseModel(name string, b []byte) (*Model, error) {
 			e.StalenessPerWorker, e.StalenessAssumed = 1, true
 		}
 	}
-	// Semantic errors name the line and column of the value at fault (or
-	// of the object that lacks a field).
-	var pos map[string]int64
-	at := func(path string) string {
-		if pos == nil {
-			pos = jsonPositions(b)
-		}
-		line, col := lineCol(b, positionOf(pos, path))
-		return fmt.Sprintf("%s:%d:%d", name, line, col)
-	}
 	if m.Schema == "" {
-		return nil, errorf("%s: missing field \"schema\" (want %q)", at("schema"), Schema)
+		return nil, at.errorf("schema", "missing field \"schema\" (want %q)", Schema)
 	}
 	if m.Schema != Schema {
-		return nil, errorf("%s: unknown schema version %q (this sgdplan reads %q)", at("schema"), m.Schema, Schema)
+		return nil, at.errorf("schema", "unknown schema version %q (this sgdplan reads %q)", m.Schema, Schema)
 	}
 	if key, _, fields, ok := badKey(b, reflect.TypeFor[Model]()); ok {
 		if !strings.ContainsAny(key, ".[") {
-			return nil, errorf("%s: unknown field %q: a %s file has %s (a field of another version would come with another schema; a typo would be ignored)", at(key), key, Schema, strings.Join(fields, ", "))
+			return nil, at.errorf(key, "unknown field %q: a %s file has %s (a field of another version would come with another schema; a typo would be ignored)", key, Schema, strings.Join(fields, ", "))
 		}
-		return nil, errorf("%s: unknown field %q: its object has %s (a typo would be ignored)", at(key), key, strings.Join(fields, ", "))
+		return nil, at.errorf(key, "unknown field %q: its object has %s (a typo would be ignored)", key, strings.Join(fields, ", "))
 	}
 	if m.Family == "" {
-		return nil, errorf("%s: missing field \"family\"", at("family"))
+		return nil, at.errorf("family", "missing field \"family\"")
 	}
 	fam, ok := LookupFamily(m.Family)
 	if !ok {
-		return nil, errorf("%s: unknown family %q (known: %s)", at("family"), m.Family, strings.Join(FamilyNames(), ", "))
+		return nil, at.errorf("family", "unknown family %q (known: %s)", m.Family, strings.Join(FamilyNames(), ", "))
 	}
 	if m.Queueing != nil {
 		if m.Family != "mva" {
-			return nil, errorf("%s: field \"queueing\" belongs to family mva, not %s", at("queueing"), m.Family)
+			return nil, at.errorf("queueing", "field \"queueing\" belongs to family mva, not %s", m.Family)
 		}
 		if err := m.Queueing.check(); err != nil {
-			return nil, errorf("%s: %v", at(fieldOf("queueing", err)), strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, at.errorf(fieldOf("queueing", err), "%v", strings.TrimPrefix(err.Error(), "fit: "))
 		}
 		fam = mvaFamily(*m.Queueing)
 	}
 	if len(m.Parameters) != len(fam.Params) {
-		return nil, errorf("%s: family %s has %d parameters, the file has %d", at("parameters"), m.Family, len(fam.Params), len(m.Parameters))
+		return nil, at.errorf("parameters", "family %s has %d parameters, the file has %d", m.Family, len(fam.Params), len(m.Parameters))
 	}
 	for j, p := range m.Parameters {
 		if p.Name != fam.Params[j].Name {
-			return nil, errorf("%s: parameter %d is %q, want %q", at(fmt.Sprintf("parameters[%d].name", j)), j+1, p.Name, fam.Params[j].Name)
+			return nil, at.errorf(fmt.Sprintf("parameters[%d].name", j), "parameter %d is %q, want %q", j+1, p.Name, fam.Params[j].Name)
 		}
 		if p.noValue {
-			return nil, errorf("%s: parameter %s has no value (absent or null): want a number in [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, fam.Params[j].Lo, fam.Params[j].Hi)
+			return nil, at.errorf(fmt.Sprintf("parameters[%d].value", j), "parameter %s has no value (absent or null): want a number in [%g, %g]", p.Name, fam.Params[j].Lo, fam.Params[j].Hi)
 		}
 		if !(p.Lo <= p.Hi) {
 			// (the value may lie outside [lo, hi]: a bootstrap percentile
 			// interval need not hold the fit's own estimate)
-			return nil, errorf("%s: parameter %s: interval [%g, %g]: want lo <= hi", at(fmt.Sprintf("parameters[%d].lo", j)), p.Name, p.Lo, p.Hi)
+			return nil, at.errorf(fmt.Sprintf("parameters[%d].lo", j), "parameter %s: interval [%g, %g]: want lo <= hi", p.Name, p.Lo, p.Hi)
 		}
 		if math.IsNaN(p.Value) || math.IsInf(p.Value, 0) || p.Value < fam.Params[j].Lo || p.Value > fam.Params[j].Hi {
-			return nil, errorf("%s: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("parameters[%d].value", j)), p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
+			return nil, at.errorf(fmt.Sprintf("parameters[%d].value", j), "parameter %s = %g is outside [%g, %g]", p.Name, p.Value, fam.Params[j].Lo, fam.Params[j].Hi)
 		}
 	}
 	for i, n := range m.Diagnostics.FlatParameters {
 		if !slices.ContainsFunc(m.Parameters, func(p ParamValue) bool { return p.Name == n }) {
-			return nil, errorf("%s: diagnostics: flat_parameters %d %q: want the name of one of the model's parameters", at(fmt.Sprintf("diagnostics.flat_parameters[%d]", i)), i+1, n)
+			return nil, at.errorf(fmt.Sprintf("diagnostics.flat_parameters[%d]", i), "diagnostics: flat_parameters %d %q: want the name of one of the model's parameters", i+1, n)
 		}
 	}
 	if m.IntervalScale != 0 && !(m.IntervalScale >= 1 && m.IntervalScale <= maxIntervalScale) {
-		return nil, errorf("%s: interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the bootstrap's prediction intervals), or none", at("interval_scale"), m.IntervalScale, float64(maxIntervalScale))
+		return nil, at.errorf("interval_scale", "interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the bootstrap's prediction intervals), or none", m.IntervalScale, float64(maxIntervalScale))
 	}
 	for i, s := range m.Samples {
 		if len(s) != len(fam.Params) {
-			return nil, errorf("%s: bootstrap sample %d has %d values, want %d", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, len(s), len(fam.Params))
+			return nil, at.errorf(fmt.Sprintf("bootstrap_samples[%d]", i), "bootstrap sample %d has %d values, want %d", i+1, len(s), len(fam.Params))
 		}
 		for j, v := range s {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < fam.Params[j].Lo || v > fam.Params[j].Hi {
-				return nil, errorf("%s: bootstrap sample %d: parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("bootstrap_samples[%d][%d]", i, j)), i+1, fam.Params[j].Name, v, fam.Params[j].Lo, fam.Params[j].Hi)
+				return nil, at.errorf(fmt.Sprintf("bootstrap_samples[%d][%d]", i, j), "bootstrap sample %d: parameter %s = %g is outside [%g, %g]", i+1, fam.Params[j].Name, v, fam.Params[j].Lo, fam.Params[j].Hi)
 			}
 		}
 	}
@@ -648,56 +610,56 @@ func parseModel(name string, b []byte) (*Model, error) {
 		// for it), so one there would need queueing settings it has not.
 		rf, ok := LookupFamily(r.Family)
 		if !ok || (r.Family == "mva" && m.Family == "mva") {
-			return nil, errorf("%s: rival %d: family %q is not one a rival can have (known: %s; an mva model's rivals are of other families)", at(fmt.Sprintf("rivals[%d].family", i)), i+1, r.Family, strings.Join(FamilyNames(), ", "))
+			return nil, at.errorf(fmt.Sprintf("rivals[%d].family", i), "rival %d: family %q is not one a rival can have (known: %s; an mva model's rivals are of other families)", i+1, r.Family, strings.Join(FamilyNames(), ", "))
 		}
 		if len(r.Theta) != len(rf.Params) {
-			return nil, errorf("%s: rival %d (%s) has %d parameters, want %d", at(fmt.Sprintf("rivals[%d].parameters", i)), i+1, r.Family, len(r.Theta), len(rf.Params))
+			return nil, at.errorf(fmt.Sprintf("rivals[%d].parameters", i), "rival %d (%s) has %d parameters, want %d", i+1, r.Family, len(r.Theta), len(rf.Params))
 		}
 		for j, v := range r.Theta {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < rf.Params[j].Lo || v > rf.Params[j].Hi {
-				return nil, errorf("%s: rival %d (%s): parameter %s = %g is outside [%g, %g]", at(fmt.Sprintf("rivals[%d].parameters[%d]", i, j)), i+1, r.Family, rf.Params[j].Name, v, rf.Params[j].Lo, rf.Params[j].Hi)
+				return nil, at.errorf(fmt.Sprintf("rivals[%d].parameters[%d]", i, j), "rival %d (%s): parameter %s = %g is outside [%g, %g]", i+1, r.Family, rf.Params[j].Name, v, rf.Params[j].Lo, rf.Params[j].Hi)
 			}
 		}
 		r.fam = rf
 	}
 	if m.Extrapolation != nil {
 		if err := m.Extrapolation.check(); err != nil {
-			return nil, errorf("%s: %v", at(fieldOf("extrapolation", err)), strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, at.errorf(fieldOf("extrapolation", err), "%v", strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	switch m.Mode {
 	case "async", "sync", "allreduce":
 	case "":
-		return nil, errorf("%s: missing field \"mode\" (async, sync or allreduce)", at("mode"))
+		return nil, at.errorf("mode", "missing field \"mode\" (async, sync or allreduce)")
 	default:
-		return nil, errorf("%s: mode %q, want async, sync or allreduce", at("mode"), m.Mode)
+		return nil, at.errorf("mode", "mode %q, want async, sync or allreduce", m.Mode)
 	}
 	if err := m.checkReferenceFields(at); err != nil {
 		return nil, err
 	}
 	if err := m.linkRateErr(m.Reference.Bandwidth); err != nil {
-		return nil, errorf("%s: reference.%v", at("reference.bandwidth"), strings.TrimPrefix(err.Error(), "fit: "))
+		return nil, at.errorf("reference.bandwidth", "reference.%v", strings.TrimPrefix(err.Error(), "fit: "))
 	}
 	if d := m.Data; d.PathsFromModel != nil {
 		if len(d.PathsFromModel) != len(d.Paths) {
-			return nil, errorf("%s: data: %d paths_from_model for %d paths: want one per path (or none)", at("data.paths_from_model"), len(d.PathsFromModel), len(d.Paths))
+			return nil, at.errorf("data.paths_from_model", "data: %d paths_from_model for %d paths: want one per path (or none)", len(d.PathsFromModel), len(d.Paths))
 		}
 		for i, p := range d.PathsFromModel {
 			if p == "" || filepath.IsAbs(p) {
-				return nil, errorf("%s: data: paths_from_model %d %q: want path %d relative to the model file's folder", at(fmt.Sprintf("data.paths_from_model[%d]", i)), i+1, p, i+1)
+				return nil, at.errorf(fmt.Sprintf("data.paths_from_model[%d]", i), "data: paths_from_model %d %q: want path %d relative to the model file's folder", i+1, p, i+1)
 			}
 		}
 	}
 	if !modeFits(fam, m.Mode) {
 		if m.Mode == "async" {
-			return nil, errorf("%s: mode \"async\", but family %s predicts synchronous steps: want mode sync or allreduce (or an async family)", at("mode"), m.Family)
+			return nil, at.errorf("mode", "mode \"async\", but family %s predicts synchronous steps: want mode sync or allreduce (or an async family)", m.Family)
 		}
-		return nil, errorf("%s: mode %q, but family %s predicts asynchronous updates: want mode async", at("mode"), m.Mode, m.Family)
+		return nil, at.errorf("mode", "mode %q, but family %s predicts asynchronous updates: want mode async", m.Mode, m.Family)
 	}
 	if e := m.Efficiency; e != nil {
 		for _, v := range []float64{e.Lambda, e.LambdaLo, e.LambdaHi} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return nil, errorf("%s: efficiency: lambda %g [%g, %g]: want finite numbers >= 0", at("efficiency.lambda"), e.Lambda, e.LambdaLo, e.LambdaHi)
+				return nil, at.errorf("efficiency.lambda", "efficiency: lambda %g [%g, %g]: want finite numbers >= 0", e.Lambda, e.LambdaLo, e.LambdaHi)
 			}
 		}
 		switch {
@@ -706,39 +668,39 @@ func parseModel(name string, b []byte) (*Model, error) {
 			// kept): no interval, not [0, 0] around a positive lambda
 			e.LambdaLo, e.LambdaHi = e.Lambda, e.Lambda
 		case !(e.LambdaLo <= e.Lambda && e.Lambda <= e.LambdaHi):
-			return nil, errorf("%s: efficiency: lambda %g is outside its interval [%g, %g]", at("efficiency.lambda"), e.Lambda, e.LambdaLo, e.LambdaHi)
+			return nil, at.errorf("efficiency.lambda", "efficiency: lambda %g is outside its interval [%g, %g]", e.Lambda, e.LambdaLo, e.LambdaHi)
 		}
 		if e.Batch < 0 {
-			return nil, errorf("%s: efficiency: batch %g: want the samples per update of the loss curve, > 0 (or absent)", at("efficiency.batch"), e.Batch)
+			return nil, at.errorf("efficiency.batch", "efficiency: batch %g: want the samples per update of the loss curve, > 0 (or absent)", e.Batch)
 		}
 		switch {
 		case e.B0 < 0 || (e.B0 == 0 && e.GNS == nil && (e.B1 != 0 || e.B2 != 0 || len(e.CurveSamples) > 0)):
 			// b0, b1 and b2 all 0 is no loss curve (the staleness law
 			// alone: fit writes it when no curve could be fitted)
-			return nil, errorf("%s: efficiency: b0 = %g: want the loss curve's rate, > 0 (or b0, b1 and b2 all 0 with no curve_samples: no loss curve)", at("efficiency.b0"), e.B0)
+			return nil, at.errorf("efficiency.b0", "efficiency: b0 = %g: want the loss curve's rate, > 0 (or b0, b1 and b2 all 0 with no curve_samples: no loss curve)", e.B0)
 		case e.B2 < 0:
-			return nil, errorf("%s: efficiency: b2 = %g: want the loss curve's floor, >= 0", at("efficiency.b2"), e.B2)
+			return nil, at.errorf("efficiency.b2", "efficiency: b2 = %g: want the loss curve's floor, >= 0", e.B2)
 		case e.TargetLoss < 0:
-			return nil, errorf("%s: efficiency: target_loss = %g: want a loss >= 0 (or absent)", at("efficiency.target_loss"), e.TargetLoss)
+			return nil, at.errorf("efficiency.target_loss", "efficiency: target_loss = %g: want a loss >= 0 (or absent)", e.TargetLoss)
 		case e.StalenessPerWorker < 0 || e.StalenessPerWorker > maxStalenessPerWorker:
 			// (above it the interval's ends overflowed in check's JSON)
-			return nil, errorf("%s: efficiency: staleness_per_worker = %g: want 0 to %g (updates of staleness per extra worker: about 1)", at("efficiency.staleness_per_worker"), e.StalenessPerWorker, float64(maxStalenessPerWorker))
+			return nil, at.errorf("efficiency.staleness_per_worker", "efficiency: staleness_per_worker = %g: want 0 to %g (updates of staleness per extra worker: about 1)", e.StalenessPerWorker, float64(maxStalenessPerWorker))
 		case e.B1 < 0:
 			// (-5 made a curve that starts below 0 with a pole at k = 417:
 			// predict printed updates to target anyway)
-			return nil, errorf("%s: efficiency: b1 = %g: want 1/(the loss at the start above the floor), >= 0", at("efficiency.b1"), e.B1)
+			return nil, at.errorf("efficiency.b1", "efficiency: b1 = %g: want 1/(the loss at the start above the floor), >= 0", e.B1)
 		case e.GNS == nil && e.B0 > 0 && e.TargetLoss > 0 && e.TargetLoss <= e.B2:
-			return nil, errorf("%s: efficiency: target_loss = %g is at or below the curve's floor b2 = %g: never reached", at("efficiency.target_loss"), e.TargetLoss, e.B2)
+			return nil, at.errorf("efficiency.target_loss", "efficiency: target_loss = %g is at or below the curve's floor b2 = %g: never reached", e.TargetLoss, e.B2)
 		case e.LowestLoss < 0:
-			return nil, errorf("%s: efficiency: lowest_loss = %g: want a loss >= 0 (or absent)", at("efficiency.lowest_loss"), e.LowestLoss)
+			return nil, at.errorf("efficiency.lowest_loss", "efficiency: lowest_loss = %g: want a loss >= 0 (or absent)", e.LowestLoss)
 		case e.LowestLoss > 0 && e.TargetLoss > 0 && e.LowestLoss > e.TargetLoss:
-			return nil, errorf("%s: efficiency: lowest_loss = %g is above target_loss = %g: want the lowest loss a fitted run reached, at most the loss every run reached", at("efficiency.lowest_loss"), e.LowestLoss, e.TargetLoss)
+			return nil, at.errorf("efficiency.lowest_loss", "efficiency: lowest_loss = %g is above target_loss = %g: want the lowest loss a fitted run reached, at most the loss every run reached", e.LowestLoss, e.TargetLoss)
 		}
 		if e.CurveScale != 0 && !(e.CurveScale >= 1 && e.CurveScale <= maxIntervalScale) {
-			return nil, errorf("%s: efficiency: curve_interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the loss curve's bootstrap interval), or none", at("efficiency.curve_interval_scale"), e.CurveScale, float64(maxIntervalScale))
+			return nil, at.errorf("efficiency.curve_interval_scale", "efficiency: curve_interval_scale = %g: want 1 to %g (the factor sqrt(n/(n-p))·t/z that widens the loss curve's bootstrap interval), or none", e.CurveScale, float64(maxIntervalScale))
 		}
 		if !(e.RunScatter >= 0 && e.RunScatter <= maxRunScatter) {
-			return nil, errorf("%s: efficiency: run_scatter = %g: want 0 to %g (the root mean square of log(measured/fitted) updates to target over the fitted runs)", at("efficiency.run_scatter"), e.RunScatter, float64(maxRunScatter))
+			return nil, at.errorf("efficiency.run_scatter", "efficiency: run_scatter = %g: want 0 to %g (the root mean square of log(measured/fitted) updates to target over the fitted runs)", e.RunScatter, float64(maxRunScatter))
 		}
 		if err := checkCurveSamples(e, at); err != nil {
 			return nil, err
@@ -752,23 +714,23 @@ func parseModel(name string, b []byte) (*Model, error) {
 			// hi at most e^maxRunScatter times the point: hi x (N - 1)
 			// overflowed to +Inf at 64 workers from 1e307
 			if !(e.StalenessLo >= 0 && e.StalenessLo <= e.StalenessPerWorker && e.StalenessPerWorker <= e.StalenessHi && e.StalenessHi <= e.StalenessPerWorker*math.Exp(maxRunScatter)) {
-				return nil, errorf("%s: efficiency: staleness_per_worker %g is outside its interval [%g, %g]: want 0 <= lo <= staleness_per_worker <= hi <= %.4g (e^%d times it), or neither end", at(place), e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessPerWorker*math.Exp(maxRunScatter), maxRunScatter)
+				return nil, at.errorf(place, "efficiency: staleness_per_worker %g is outside its interval [%g, %g]: want 0 <= lo <= staleness_per_worker <= hi <= %.4g (e^%d times it), or neither end", e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessPerWorker*math.Exp(maxRunScatter), maxRunScatter)
 			}
 		}
 		if !(e.StalenessScatter >= 0 && e.StalenessScatter <= maxRunScatter) {
-			return nil, errorf("%s: efficiency: staleness_scatter = %g: want 0 to %g (the standard deviation of log(measured/law) staleness over the fitted runs)", at("efficiency.staleness_scatter"), e.StalenessScatter, float64(maxRunScatter))
+			return nil, at.errorf("efficiency.staleness_scatter", "efficiency: staleness_scatter = %g: want 0 to %g (the standard deviation of log(measured/law) staleness over the fitted runs)", e.StalenessScatter, float64(maxRunScatter))
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		if m.Mode == "async" {
-			return nil, errorf("%s: field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async", at("efficiency.gns"))
+			return nil, at.errorf("efficiency.gns", "field \"efficiency.gns\" (the batch law) belongs to synchronous models (sync, allreduce), not async")
 		}
 		if err := e.GNS.check(); err != nil {
 			where := "efficiency.gns"
 			if fe, ok := err.(gnsFieldError); ok {
 				where = fe.path
 			}
-			return nil, errorf("%s: %v", at(where), strings.TrimPrefix(err.Error(), "fit: "))
+			return nil, at.errorf(where, "%v", strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	var levelProbe struct {
@@ -780,14 +742,14 @@ func parseModel(name string, b []byte) (*Model, error) {
 		m.Level = 0.9
 	case !(m.Level >= 0.5 && m.Level < 1):
 		// (1e-300 printed "intervals 0%": ends at the point)
-		return nil, errorf("%s: level = %g: want the intervals' coverage, from 0.5 to 1 exclusive (0.9 = 90%%)", at("level"), m.Level)
+		return nil, at.errorf("level", "level = %g: want the intervals' coverage, from 0.5 to 1 exclusive (0.9 = 90%%)", m.Level)
 	}
 	if d := m.Diagnostics.RMSLE; !(d >= 0 && d <= maxRMSLE) {
 		// (1e308 printed "the fitted data lie about it by +Inf%")
-		return nil, errorf("%s: diagnostics.rmsle = %g: want the fit's root mean square log error on its data, 0 to %g", at("diagnostics.rmsle"), d, float64(maxRMSLE))
+		return nil, at.errorf("diagnostics.rmsle", "diagnostics.rmsle = %g: want the fit's root mean square log error on its data, 0 to %g", d, float64(maxRMSLE))
 	}
 	if err := m.extrapolationAgainstData(); err != nil {
-		return nil, errorf("%s: %v", at(fieldOf("extrapolation", err)), strings.TrimPrefix(err.Error(), "fit: "))
+		return nil, at.errorf(fieldOf("extrapolation", err), "%v", strings.TrimPrefix(err.Error(), "fit: "))
 	}
 	m.fam = fam
 	m.sweeps = newSweepMemo()

@@ -119,20 +119,20 @@ func (m *Model) linkRateErr(bw float64) error {
 // sample and each rival: every speedup, verdict and time to target is
 // relative to it (parameters all 0 gave NaN verdicts and a predict table
 // that crashed). at gives the position of a path.
-func (m *Model) checkReference(at func(string) string) error {
+func (m *Model) checkReference(at *placer) error {
 	c, point, sx, rx := m.refSpeeds()
 	where := fmt.Sprintf("1 worker, %d ps, batch %.4g", c.PS, c.Batch)
 	if !speedOK(point) {
-		return errorf("%s: the parameters predict %g steps/s at the reference configuration (%s), a step time of %g s: want a finite positive step time (are the parameters all 0?)", at("parameters"), point, where, 1/point)
+		return at.errorf("parameters", "the parameters predict %g steps/s at the reference configuration (%s), a step time of %g s: want a finite positive step time (are the parameters all 0?)", point, where, 1/point)
 	}
 	for i, x := range sx {
 		if !speedOK(x) {
-			return errorf("%s: bootstrap sample %d predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("bootstrap_samples[%d]", i)), i+1, x, where)
+			return at.errorf(fmt.Sprintf("bootstrap_samples[%d]", i), "bootstrap sample %d predicts %g steps/s at the reference configuration (%s): want a finite positive step time", i+1, x, where)
 		}
 	}
 	for i, x := range rx {
 		if !speedOK(x) {
-			return errorf("%s: rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", at(fmt.Sprintf("rivals[%d]", i)), i+1, m.Rivals[i].Family, x, where)
+			return at.errorf(fmt.Sprintf("rivals[%d]", i), "rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", i+1, m.Rivals[i].Family, x, where)
 		}
 	}
 	return nil
@@ -164,46 +164,46 @@ const MaxBatch = 1 << 53
 
 // checkReferenceFields refuses reference fields out of their range, each
 // at its line and column.
-func (m *Model) checkReferenceFields(at func(string) string) error {
+func (m *Model) checkReferenceFields(at *placer) error {
 	r := &m.Reference
 	// whole: an integer, and one a float64 holds exactly (MaxBatch)
 	whole := func(v float64) bool { return v == math.Trunc(v) && v <= MaxBatch }
 	switch {
 	case r.PS < 0:
-		return errorf("%s: reference.ps = %d: want the shards, >= 0 (0: all-reduce)", at("reference.ps"), r.PS)
+		return at.errorf("reference.ps", "reference.ps = %d: want the shards, >= 0 (0: all-reduce)", r.PS)
 	case r.Nodes < 0:
-		return errorf("%s: reference.nodes = %d: want the machines, >= 0 (0: one per worker)", at("reference.nodes"), r.Nodes)
+		return at.errorf("reference.nodes", "reference.nodes = %d: want the machines, >= 0 (0: one per worker)", r.Nodes)
 	case r.PerNode < 0:
-		return errorf("%s: reference.per_node = %d: want workers per machine, >= 0 (0: absent)", at("reference.per_node"), r.PerNode)
+		return at.errorf("reference.per_node", "reference.per_node = %d: want workers per machine, >= 0 (0: absent)", r.PerNode)
 	case r.MaxWorkers < 0:
-		return errorf("%s: reference.max_workers = %d: want the largest fitted worker count, >= 1 (or 0: the largest of data.configurations)", at("reference.max_workers"), r.MaxWorkers)
+		return at.errorf("reference.max_workers", "reference.max_workers = %d: want the largest fitted worker count, >= 1 (or 0: the largest of data.configurations)", r.MaxWorkers)
 	case r.ParamBytes < 0:
-		return errorf("%s: reference.param_bytes = %d: want the model size in bytes, > 0 (or absent)", at("reference.param_bytes"), r.ParamBytes)
+		return at.errorf("reference.param_bytes", "reference.param_bytes = %d: want the model size in bytes, > 0 (or absent)", r.ParamBytes)
 	case r.Bandwidth < 0:
-		return errorf("%s: reference.bandwidth = %g: want a link rate in B/s, > 0 (or absent)", at("reference.bandwidth"), r.Bandwidth)
+		return at.errorf("reference.bandwidth", "reference.bandwidth = %g: want a link rate in B/s, > 0 (or absent)", r.Bandwidth)
 	case r.Dataset < 0:
-		return errorf("%s: reference.dataset = %d: want the samples per epoch, > 0 (or absent)", at("reference.dataset"), r.Dataset)
-	case r.Batch < 0 || !whole(r.Batch) || (r.Batch == 0 && r.GlobalBatch == 0 && at("reference.batch") != at("reference")):
-		return errorf("%s: reference.batch = %g: want the samples per worker and step, a whole number from 1 to 2^53", at("reference.batch"), r.Batch)
+		return at.errorf("reference.dataset", "reference.dataset = %d: want the samples per epoch, > 0 (or absent)", r.Dataset)
+	case r.Batch < 0 || !whole(r.Batch) || (r.Batch == 0 && r.GlobalBatch == 0 && at.offset("reference.batch") != at.offset("reference")):
+		return at.errorf("reference.batch", "reference.batch = %g: want the samples per worker and step, a whole number from 1 to 2^53", r.Batch)
 	case r.GlobalBatch < 0 || !whole(r.GlobalBatch):
-		return errorf("%s: reference.global_batch = %g: want the samples per step, a whole number from 1 to 2^53 (or absent)", at("reference.global_batch"), r.GlobalBatch)
+		return at.errorf("reference.global_batch", "reference.global_batch = %g: want the samples per step, a whole number from 1 to 2^53 (or absent)", r.GlobalBatch)
 	case r.Batch == 0 && r.GlobalBatch == 0:
-		return errorf("%s: reference: missing \"batch\" or \"global_batch\"", at("reference"))
+		return at.errorf("reference", "reference: missing \"batch\" or \"global_batch\"")
 	case r.Batch > 0 && r.GlobalBatch > 0:
 		// (the global batch was used and the batch ignored, silently)
-		return errorf("%s: reference: both batch (%g a worker) and global_batch (%g): want one, batch for a fixed batch per worker, global_batch for one split among the workers", at("reference.global_batch"), r.Batch, r.GlobalBatch)
+		return at.errorf("reference.global_batch", "reference: both batch (%g a worker) and global_batch (%g): want one, batch for a fixed batch per worker, global_batch for one split among the workers", r.Batch, r.GlobalBatch)
 	case m.Family == "mva" && r.PS < 1:
 		// (predict printed "ps 0" and computed one shard, silently)
-		return errorf("%s: reference.ps = %d for the mva family, whose network has parameter-server shards: want >= 1", at("reference.ps"), r.PS)
+		return at.errorf("reference.ps", "reference.ps = %d for the mva family, whose network has parameter-server shards: want >= 1", r.PS)
 	case m.Mode == "allreduce" && r.PS > 0:
-		return errorf("%s: reference.ps = %d for mode allreduce, which has no parameter servers: want 0", at("reference.ps"), r.PS)
+		return at.errorf("reference.ps", "reference.ps = %d for mode allreduce, which has no parameter servers: want 0", r.PS)
 	}
 	if r.PS < 1 {
 		// fitted on shards, predicted at none (predict printed "ps 0" rows
 		// of a parameter-server form, silently)
 		for _, c := range m.Data.Configurations {
 			if c.PS > 0 {
-				return errorf("%s: reference.ps = %d, but the fitted data (data.configurations) have parameter-server shards (%d): want the shards to predict at by default, >= 1", at("reference.ps"), r.PS, c.PS)
+				return at.errorf("reference.ps", "reference.ps = %d, but the fitted data (data.configurations) have parameter-server shards (%d): want the shards to predict at by default, >= 1", r.PS, c.PS)
 			}
 		}
 	}
@@ -219,7 +219,7 @@ func (m *Model) checkReferenceFields(at func(string) string) error {
 	case r.MaxWorkers == 0: // not recorded: the data's largest count
 		r.MaxWorkers = most
 	case most > 0 && r.MaxWorkers != most:
-		return errorf("%s: reference.max_workers = %d, but the largest worker count of data.configurations (the fitted data) is %d: want %d (or 0, which reads it from them)", at("reference.max_workers"), r.MaxWorkers, most, most)
+		return at.errorf("reference.max_workers", "reference.max_workers = %d, but the largest worker count of data.configurations (the fitted data) is %d: want %d (or 0, which reads it from them)", r.MaxWorkers, most, most)
 	}
 	return nil
 }
@@ -261,11 +261,11 @@ func (m *Model) extrapolationAgainstData() error {
 // (b0, b1, b2, lambda >= 0) finite, lambda 0 where the
 // model's is fixed or beside a batch law (whose curve counts steps at
 // its reference batch, with no staleness).
-func checkCurveSamples(e *Efficiency, at func(string) string) error {
+func checkCurveSamples(e *Efficiency, at *placer) error {
 	names := [4]string{"b0", "b1", "b2", "lambda"}
 	for i, s := range e.CurveSamples {
 		if len(s) != 4 {
-			return errorf("%s: efficiency: curve sample %d has %d values, want 4 (b0, b1, b2, lambda)", at(fmt.Sprintf("efficiency.curve_samples[%d]", i)), i+1, len(s))
+			return at.errorf(fmt.Sprintf("efficiency.curve_samples[%d]", i), "efficiency: curve sample %d has %d values, want 4 (b0, b1, b2, lambda)", i+1, len(s))
 		}
 		for j, v := range s {
 			bad := math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || (j == 3 && (e.LambdaFixed || e.GNS != nil) && v != 0)
@@ -279,7 +279,7 @@ func checkCurveSamples(e *Efficiency, at func(string) string) error {
 				case j == 3 && e.GNS != nil:
 					want = "0 (beside a batch law the curve counts steps at its reference batch, with no staleness)"
 				}
-				return errorf("%s: efficiency: curve sample %d: %s = %g: want %s", at(fmt.Sprintf("efficiency.curve_samples[%d][%d]", i, j)), i+1, names[j], v, want)
+				return at.errorf(fmt.Sprintf("efficiency.curve_samples[%d][%d]", i, j), "efficiency: curve sample %d: %s = %g: want %s", i+1, names[j], v, want)
 			}
 		}
 	}

@@ -349,3 +349,32 @@ func lineCol(b []byte, off int64) (line, col int) {
 	}
 	return line, col
 }
+
+// placer places ParseModel's faults in the file: its name, its bytes and
+// the offsets of its values by path (jsonPositions, found on first use).
+type placer struct {
+	name string
+	b    []byte
+	pos  map[string]int64
+}
+
+// offset is where the value at path starts, or the nearest enclosing
+// value that is there (positionOf).
+func (p *placer) offset(path string) int64 {
+	if p.pos == nil {
+		p.pos = jsonPositions(p.b)
+	}
+	return positionOf(p.pos, path)
+}
+
+// errorf is a *ModelError at the value at path (or at the object that
+// lacks it).
+func (p *placer) errorf(path, format string, args ...any) error {
+	return p.errorAt(p.offset(path), format, args...)
+}
+
+// errorAt is a *ModelError at the byte offset off.
+func (p *placer) errorAt(off int64, format string, args ...any) error {
+	line, col := lineCol(p.b, off)
+	return &ModelError{File: p.name, Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}

@@ -2,6 +2,7 @@ package fit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -159,6 +160,20 @@ func FuzzParseModel(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fit: fuzz.json") {
 				t.Errorf("error does not name the file first: %v", err)
+			}
+			// an error that names a line and column is a *ModelError of
+			// them (a check that wrote its place in the text alone would
+			// not be one)
+			var me *ModelError
+			var line, col int
+			var rest string
+			placedText := false
+			if at, ok := strings.CutPrefix(err.Error(), "fit: fuzz.json:"); ok {
+				n, _ := fmt.Sscanf(at, "%d:%d:%s", &line, &col, &rest)
+				placedText = n == 3
+			}
+			if isME := errors.As(err, &me); isME != placedText || (isME && (me.File != "fuzz.json" || me.Line != line || me.Column != col)) {
+				t.Errorf("%v: a *ModelError %v (%+v), its text placed %v at %d:%d", err, isME, me, placedText, line, col)
 			}
 			return
 		}
