@@ -269,9 +269,16 @@ func (r Report) bestNote(tied []string, v float64) string {
 	if r.Policy == "" || slices.Contains(tied, r.Policy) {
 		return note
 	}
+	// how to see the best's plan: report --policy takes every policy but
+	// numeric, which plan alone runs (the demo's note named "report
+	// --policy numeric", which report refuses)
+	see := "sgdplan plan --policy numeric, on the same jobs and servers, shows numeric's"
+	if i := slices.IndexFunc(tied, func(p string) bool { return p != "numeric" }); i >= 0 {
+		see = fmt.Sprintf("sgdplan report --policy %s shows %s's", tied[i], tied[i])
+	}
 	for _, p := range r.Policies {
 		if p.Policy == r.Policy && v > 0 {
-			note += fmt.Sprintf("; the plan above is %s's, %.1f%% more (sgdplan report --policy %s shows %s's)", r.Policy, 100*(r.flowOf(p)/v-1), tied[0], tied[0])
+			note += fmt.Sprintf("; the plan above is %s's, %.1f%% more (%s)", r.Policy, 100*(r.flowOf(p)/v-1), see)
 		}
 	}
 	return note

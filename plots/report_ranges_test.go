@@ -55,6 +55,13 @@ func TestReportBestSaysTiesAndThePlanShown(t *testing.T) {
 	if !strings.Contains(md, want) || !strings.Contains(md, "| **equi** |") || !strings.Contains(md, "| **numeric** |") || strings.Contains(md, "| **hesrpt** |") {
 		t.Errorf("summary.md lacks %q or the tied rows' bold:\n%s", want, md)
 	}
+	// numeric alone the best: report --policy refuses numeric, so the
+	// note names plan (it said "sgdplan report --policy numeric")
+	r.Policies[1].MeanFlow = 105
+	want = "Least mean flow time: **numeric**; the plan above is hesrpt's, 10.0% more (sgdplan plan --policy numeric, on the same jobs and servers, shows numeric's)."
+	if md = string(r.Markdown()); !strings.Contains(md, want) {
+		t.Errorf("numeric the best: summary.md lacks %q:\n%s", want, md)
+	}
 	r.Policies[0].MeanFlow = 90 // the plan shown is the best: no note
 	if md = string(r.Markdown()); !strings.Contains(md, "Least mean flow time: **hesrpt**.") {
 		t.Errorf("the plan shown is the best: want the plain line:\n%s", md)
