@@ -20,9 +20,11 @@ import (
 // its rows: a target never reached, less than one update, a link near
 // saturation): worker counts beyond the fitted ones (with the staleness
 // law's record for an asynchronous model), below them, on more machines or
-// shards than fitted, a link rate outside the fitted ones, a per-worker
-// batch a configuration sets outside the fitted batches (or the speedup's
-// base there), and intervals without bootstrap samples; first, a
+// shards than fitted, a link rate outside the fitted ones, a global batch
+// outside the batch law's fitted batches, samples per update other than
+// the loss curve's (no batch law), a per-worker batch a configuration sets
+// outside the fitted batches (or the speedup's base there), and intervals
+// without bootstrap samples; first, a
 // configuration CheckConfig refuses, which Predict answers with NaN. None
 // for configurations inside the data.
 func (m *Model) Caveats(cs []model.Config) []string {
@@ -76,6 +78,17 @@ func (m *Model) Caveats(cs []model.Config) []string {
 			add(m.linkRateWarning(r))
 		}
 	}
+	// the batch law's fitted batches, and the loss curve's samples per
+	// update where there is no batch law (predict printed them; Caveats
+	// did not)
+	var ok []model.Config
+	for _, c := range cs {
+		if m.CheckConfig(c) == nil {
+			ok = append(ok, c)
+		}
+	}
+	add(m.BatchWarning(ok))
+	add(m.EfficiencyBatchWarning(ok))
 	if len(set) > 0 {
 		if w := m.BatchRangeWarning(set); w != "" {
 			add(w)
@@ -87,10 +100,15 @@ func (m *Model) Caveats(cs []model.Config) []string {
 }
 
 // BeyondWorkersWarning says when a worker count of ws is beyond the
-// largest fitted ("" when none is).
+// largest fitted ("" when none is), or that the model does not say which
+// were fitted (a model.json written by hand without data.configurations
+// or reference.max_workers: "beyond 0 workers (the largest fitted)").
 func (m *Model) BeyondWorkersWarning(ws []int) string {
 	if len(ws) == 0 || slices.Max(ws) <= m.Reference.MaxWorkers {
 		return ""
+	}
+	if m.Reference.MaxWorkers < 1 {
+		return "the model does not record the worker counts it was fitted on (no data.configurations or reference.max_workers): any prediction may be an extrapolation"
 	}
 	return fmt.Sprintf("predictions beyond %s (the largest fitted) are extrapolations", words.Count(m.Reference.MaxWorkers, "worker"))
 }

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestCaveats(t *testing.T) {
 		{"8 workers", []model.Config{{Workers: 8}}, []string{"predictions beyond 2 workers (the largest fitted) are extrapolations", "staleness is predicted as"}},
 		{"4 shards", []model.Config{{Workers: 2, PS: 4}}, []string{"4 PS shards is beyond the 2 fitted"}},
 		{"link rate", []model.Config{{Workers: 2, Bandwidth: 3e7}}, []string{"link rate 3e+07 B/s is outside the rates fitted (3e+06 to 6e+06 B/s)"}},
-		{"batch", []model.Config{{Workers: 2, Batch: 128}}, []string{"the model was fitted at one per-worker batch (32 samples)"}},
+		{"batch", []model.Config{{Workers: 2, Batch: 128}}, []string{"the model was fitted at one per-worker batch (32 samples)", "the loss curve counts updates of 32 samples; at 2 workers an update has 128"}},
 	} {
 		got := m.Caveats(c.cs)
 		for _, w := range c.want {
@@ -78,5 +79,35 @@ func TestCaveatsRefusedAndNoLink(t *testing.T) {
 		if strings.Contains(w, "link rate") {
 			t.Errorf("without the queueing record: %q", w)
 		}
+	}
+}
+
+// Caveats says when a configuration's global batch lies outside the batch
+// law's fitted batches (predict printed it; Caveats did not): the law of
+// gnsModelJSON is fitted on 32 to 256 samples a step, so 8 workers of 32
+// (256) are inside and 9 (288) outside.
+func TestCaveatsBatchLaw(t *testing.T) {
+	m, err := ParseModel("gns.json", []byte(gnsModelJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	law := func(ws []string) bool {
+		for _, w := range ws {
+			if strings.HasPrefix(w, "the batch law (gradient noise scale 320 samples) is fitted on global batches 32 to 256") {
+				return true
+			}
+		}
+		return false
+	}
+	if got := m.Caveats([]model.Config{{Workers: 8}}); law(got) {
+		t.Errorf("8 workers (256 samples): %q warns of the batch law", got)
+	}
+	got := m.Caveats([]model.Config{{Workers: 9}})
+	if !law(got) {
+		t.Errorf("9 workers (288 samples): %q lacks the batch law's range", got)
+	}
+	// the file records no fitted worker counts: no "beyond 0 workers"
+	if !slices.Contains(got, "the model does not record the worker counts it was fitted on (no data.configurations or reference.max_workers): any prediction may be an extrapolation") {
+		t.Errorf("no fitted worker counts recorded: %q", got)
 	}
 }

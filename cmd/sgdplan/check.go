@@ -276,7 +276,15 @@ func runCheck(c *cli.Context) error {
 	out := checkJSON{Verdict: v.word, ExitCode: v.code, Reason: v.reason, Workers: workers, PS: ps,
 		StepsPerS: v.pred.StepsPerS.Value, StepsPerSLo: v.pred.StepsPerS.Lo, StepsPerSHi: v.pred.StepsPerS.Hi,
 		Speedup: v.pred.Speedup.Value, Efficiency: v.pred.Efficiency.Value, Warnings: early,
-		WorkersFrom: countSource(c, args, "workers", mf.WorkersAt, true), PSFrom: countSource(c, args, "ps", mf.PSAt, mf.HasPS)}
+		WorkersFrom: countSource(c, args, "workers", mf.WorkersAt, true), PSFrom: countSource(c, args, "ps", mf.PSAt, mf.HasPS),
+		KneeWorkers: v.knee, FastestWorkers: v.fastest}
+	// what the verdict is at, as predict's rows say it (a script could
+	// not tell a --batch or --bandwidth check from another)
+	full := m.Config(model.Config{Workers: workers, PS: ps})
+	out.Batch = full.Batch
+	if m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0 {
+		out.Bandwidth = full.Bandwidth
+	}
 	var lines []string
 	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
 		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
@@ -338,7 +346,15 @@ func runCheck(c *cli.Context) error {
 		lines = append(lines, line)
 	}
 	if workers > m.Reference.MaxWorkers {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%s is beyond the %d fitted: the verdict extrapolates the %s model", workersWord(workers), m.Reference.MaxWorkers, m.Family))
+		beyond := fmt.Sprintf("%s is beyond the %d fitted: the verdict extrapolates the %s model", workersWord(workers), m.Reference.MaxWorkers, m.Family)
+		if m.Reference.MaxWorkers < 1 {
+			beyond = m.BeyondWorkersWarning([]int{workers}) // ("beyond the 0 fitted")
+		}
+		out.Warnings = append(out.Warnings, beyond)
+		if m.Mode == "async" {
+			// predict's word on the staleness law there (check had none)
+			out.Warnings = append(out.Warnings, m.StalenessLawWarning())
+		}
 	}
 	if w := m.NoBootstrapWarning(v.pred.StepsPerS.Lo == v.pred.StepsPerS.Hi); w != "" {
 		out.Warnings = append(out.Warnings, w)
@@ -354,8 +370,20 @@ func runCheck(c *cli.Context) error {
 			out.Warnings = append(out.Warnings, w)
 		}
 	}
+	// the batch warnings predict prints beside the same configuration: a
+	// verdict on the time to target past the batch law's fitted batches,
+	// or at samples per update the loss curve was not measured at, came
+	// with no word (exit 4 and a warnings list without it)
+	cfg := []model.Config{{Workers: workers, PS: ps}}
+	for _, w := range []string{m.BatchWarning(cfg), m.EfficiencyBatchWarning(cfg)} {
+		if w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
+	}
 	if batchSet(c) {
-		if w := m.BatchRangeWarning([]model.Config{{Workers: workers, PS: ps}}); w != "" {
+		if w := m.BatchRangeWarning(cfg); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		} else if w := m.SpeedupBaseBatchWarning(cfg); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
 	}
@@ -449,6 +477,17 @@ type checkJSON struct {
 	StepsPerSHi float64 `json:"steps_per_s_hi"`
 	Speedup     float64 `json:"speedup"`
 	Efficiency  float64 `json:"efficiency"`
+	// Batch and Bandwidth are what the verdict is at, as in predict's
+	// rows: the per-worker batch, and the link rate (B/s) of a
+	// queueing-network model with one (absent otherwise).
+	Batch     float64 `json:"batch"`
+	Bandwidth float64 `json:"bandwidth,omitempty"`
+	// KneeWorkers is the knee of a warn verdict (the count from which one
+	// more worker adds less than half a worker's), FastestWorkers the
+	// fastest count of a fail past saturation or past the best time to
+	// target; absent otherwise (the reason says them in words).
+	KneeWorkers    int `json:"knee_workers,omitempty"`
+	FastestWorkers int `json:"fastest_workers,omitempty"`
 	// BootstrapShares is the share of the model's bootstrap refits that
 	// give each verdict (absent without samples).
 	BootstrapSamples int                `json:"bootstrap_samples,omitempty"`
@@ -481,6 +520,9 @@ type checkVerdict struct {
 	word   string
 	reason string
 	pred   fit.Prediction
+	// knee is the knee of a warn, fastest the fastest count of a fail
+	// below n (0 otherwise)
+	knee, fastest int
 	// bad, when not "", says which number the verdict met that is not
 	// finite and positive: the model cannot judge the job, and the verdict
 	// is not one (word "n/a").
@@ -552,13 +594,14 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 				return v // (sp would walk every count for nothing)
 			}
 			if k := argmax(sp, from, n); sp(n) < sp(k)*(1-flatTol) {
+				v.fastest = k
 				v.reason += fmt.Sprintf("; and past the best time to target with %s: %s take %s longer to the target than %s, the fastest", words.Count(p, "shard"), workersWord(n), pctText(100*(sp(k)/sp(n)-1)), workersWord(k))
 			}
 			return v
 		}
 	}
 	if k := argmax(speed, from, n); speed(n) < speed(k)*(1-flatTol) {
-		v.code, v.word = exitFail, "fail"
+		v.code, v.word, v.fastest = exitFail, "fail", k
 		v.reason = fmt.Sprintf("past saturation: %s are %.1f%% slower than %s, the fastest", workersWord(n), 100*(1-speed(n)/speed(k)), workersWord(k))
 		return v
 	}
@@ -572,7 +615,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			} else {
 				why = fmt.Sprintf("the staleness costs more (lambda %.3g, staleness %.3g updates)", e.Lambda, m.Staleness(float64(n)))
 			}
-			v.code, v.word = exitFail, "fail"
+			v.code, v.word, v.fastest = exitFail, "fail", k
 			faster := fmt.Sprintf("%s give %s more speed than %s, but", workersWord(n), pctText(100*(speed(n)/speed(k)-1)), workersWord(k))
 			if speed(n) <= speed(k) {
 				faster = fmt.Sprintf("%s give no more speed than %s, and", workersWord(n), workersWord(k))
@@ -589,7 +632,7 @@ func verdict(m *fit.Model, n, p int) (v checkVerdict) {
 			if k == from && from > 1 {
 				below = " (the fewest fitted; below, the curve is extrapolated)"
 			}
-			v.code, v.word = exitWarn, "warn"
+			v.code, v.word, v.knee = exitWarn, "warn", k
 			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %s %s, %s of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), pctText(100*(sp(k+1)/sp(k)-1)), what, workerShare(sp(k+1)-sp(k)), n, sp(n), n)
 			return v
 		}

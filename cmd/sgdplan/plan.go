@@ -286,7 +286,42 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if !c.IsSet("energy-alpha") || !(c.Float64("energy-alpha") > 0) {
+		for _, w := range planBelowFitWarnings(jobs) {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
+	}
 	return jobs, nil
+}
+
+// planBelowFitWarnings names, per fitted model whose data start above one
+// worker, the jobs that run on it: a job's size is its time on one worker,
+// and its speedup at k workers is over one worker, which the model
+// extrapolates below its data (predict, check and report warned; plan and
+// simulate did not: the review of 2026-12-07). One line per model.
+func planBelowFitWarnings(jobs []planner.Job) []string {
+	var models []*fit.Model
+	ids := map[*fit.Model][]string{}
+	for _, j := range jobs {
+		m, ok := j.Curve.(*fit.Model)
+		if !ok || m.FewestWorkers() <= 1 {
+			continue
+		}
+		if ids[m] == nil {
+			models = append(models, m)
+		}
+		ids[m] = append(ids[m], j.ID)
+	}
+	var out []string
+	for _, m := range models {
+		what := "job " + ids[m][0] + " runs"
+		if n := len(ids[m]); n > 1 {
+			what = fmt.Sprintf("%d jobs (%s) run", n, planNameList(ids[m], 8))
+		}
+		out = append(out, fmt.Sprintf("%s on a model fitted on %s and more: its size is its time on one worker, and the speedups that divide it are over one worker, which the model extrapolates below its data (predict warns the same), so the completion times rest on that extrapolation",
+			what, workersWord(m.FewestWorkers())))
+	}
+	return out
 }
 
 // planBeyondFitWarnings names, per fitted model, the jobs that can get more

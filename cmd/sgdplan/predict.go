@@ -135,6 +135,13 @@ type predictRow struct {
 	// of several queries could not tell them apart.
 	Batch     float64 `json:"batch"`
 	Bandwidth float64 `json:"bandwidth,omitempty"`
+	// Busiest is the utilisation of the busiest shard station of a
+	// queueing-network model (its link or its CPU, BusiestStation), what
+	// check's "PS link saturated" verdict judges, at 0.9 or more; absent
+	// for a model without the network (json only: a gate could not tell
+	// check's saturation from predict's numbers).
+	Busiest        float64 `json:"busiest_utilization,omitempty"`
+	BusiestStation string  `json:"busiest_station,omitempty"`
 }
 
 // loadModel reads the model.json of --model for the command cmd: a
@@ -308,6 +315,9 @@ func runPredict(c *cli.Context) error {
 			}
 			full := m.Config(cfg)
 			r.Batch = full.Batch
+			if format == "json" && m.Family == "mva" && p > 0 {
+				r.Busiest, r.BusiestStation = busiest(m, w, p)
+			}
 			if m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0 {
 				r.Bandwidth = full.Bandwidth
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -62,6 +63,7 @@ Example:
 			&cli.IntFlag{Name: "seeds", Value: 5, Usage: "seeds per load (>= 2, for the intervals)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "the simulation's first seed (seeds seed..seed+K-1)"},
 			&cli.IntFlag{Name: "sim-jobs", Value: 100, Usage: fmt.Sprintf("jobs per simulated run, 2 to %s", words.Thousands(planner.MaxPoissonJobs))},
+			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] for the jobs with neither p nor model, as plan's", DefaultText: "such jobs are an error"},
 		},
 		Action: reportAction,
 	}
@@ -72,6 +74,7 @@ type reportOptions struct {
 	model, jobs, out, policy string
 	servers, seeds, simJobs  int
 	alpha                    float64
+	p                        float64 // -p: the exponent of the jobs with neither p nor model (0: none)
 	loads                    []float64
 	seed                     uint64 // the simulation's first seed: seed..seed+seeds-1
 }
@@ -105,6 +108,12 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return o, fmt.Errorf("report: --knee-alpha %g: want 0 < alpha < 1", o.alpha)
+	}
+	if c.IsSet("p") {
+		// (a jobs file plan --p took was refused here, naming no flag)
+		if o.p = c.Float64("p"); !(o.p > 0 && o.p <= 1) {
+			return o, fmt.Errorf("report: --p %g: want a speedup exponent in (0, 1]", o.p)
+		}
 	}
 	if _, err := planner.NewPolicy(o.policy, o.alpha); err != nil {
 		return o, fmt.Errorf("report: --policy: %w", err)
@@ -170,6 +179,9 @@ func (o reportOptions) command() string {
 	if o.simJobs != d.simJobs {
 		args = append(args, "--sim-jobs", strconv.Itoa(o.simJobs))
 	}
+	if o.p != d.p {
+		args = append(args, "--p", strconv.FormatFloat(o.p, 'g', -1, 64))
+	}
 	return strings.Join(args, " ")
 }
 
@@ -221,7 +233,8 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if o.policy == "fcfs-rigid" {
 		servers = o.servers
 	}
-	jobs, _, err := planReadJobsUsing(o.jobs, planReadOptions{
+	jobs, def, err := planReadJobsUsing(o.jobs, planReadOptions{
+		p:       o.p,
 		servers: servers, // (the comparison and the simulation leave fcfs-rigid out otherwise: planner.RigidTooWide)
 		used: func(p string) {
 			named = named || sameFile(p, o.model)
@@ -229,8 +242,16 @@ func runReport(c *cli.Context, o reportOptions) error {
 		},
 		warn: func(err error) { warns = append(warns, strings.TrimPrefix(err.Error(), "planner: ")) },
 	})
+	if errors.Is(err, planner.ErrNoCurve) {
+		return badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
+	}
 	if err != nil {
 		return badInput(err)
+	}
+	if len(def) > 0 {
+		warns = append(warns, fmt.Sprintf("--p %g for %d of %d jobs, which have neither p nor model: %s", o.p, len(def), len(jobs), planNameList(def, 8)))
+	} else if o.p > 0 {
+		warns = append(warns, fmt.Sprintf("--p %g applies to no job: every row of %s has p or model, which --p does not replace", o.p, o.jobs))
 	}
 	if err := reportNotInput(o, models); err != nil {
 		return err

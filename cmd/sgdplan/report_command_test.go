@@ -35,7 +35,7 @@ func TestReportOptionsCommand(t *testing.T) {
 // demo's report has no command line of its own).
 func TestReportCommandHasEveryFlag(t *testing.T) {
 	other := map[string]string{"model": "m.json", "jobs": "j.csv", "servers": "8", "out": "o",
-		"policy": "equi", "knee-alpha": "0.2", "loads": "0.4,0.6", "seeds": "3", "seed": "7", "sim-jobs": "50"}
+		"policy": "equi", "knee-alpha": "0.2", "loads": "0.4,0.6", "seeds": "3", "seed": "7", "sim-jobs": "50", "p": "0.5"}
 	cmd := reportCommand()
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]

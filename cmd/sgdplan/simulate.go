@@ -211,6 +211,9 @@ func simulateAction(c *cli.Context) error {
 			return err
 		}
 		names = s.names // (fcfs-rigid may have been left out)
+		if w := simHeSRPTNote(fixed, names); w != "" && !(c.Float64("energy-alpha") > 0) {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
 	} else {
 		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
 		switch {
@@ -786,4 +789,36 @@ func backlogWarning(names []string, path string, n int) string {
 	}
 	return fmt.Sprintf("for %s the queue grows through the replay of %s (the later half of its jobs, by arrival, has a mean response time more than twice the earlier half's, or finds more than twice as many jobs in the system, and the mean response is longer than the span of the arrivals): on %s %s %s behind the trace's arrivals, or its load rises over time (the halves cannot tell the two apart), and the means are of a backlog that grows with the trace's length",
 		strings.Join(names, ", "), path, words.Count(n, "server"), these, fall)
+}
+
+// simHeSRPTNote says, when heSRPT is among the policies, that it is a
+// heuristic on the jobs' curves: they are not one power law (a job on a
+// fitted model, or exponents that differ), so it allocates at the median
+// exponent, as plan says of it (simulate said nothing: the review of
+// 2026-12-07). "" for one job or one power law.
+func simHeSRPTNote(jobs []planner.Job, names []string) string {
+	var pols []string
+	for _, n := range names {
+		if n == "hesrpt" || n == "hesrpt-slowdown" {
+			pols = append(pols, n)
+		}
+	}
+	if len(pols) == 0 || len(jobs) < 2 {
+		return ""
+	}
+	why := ""
+	for _, j := range jobs {
+		pl, ok := j.Curve.(planner.PowerLaw)
+		if !ok {
+			why = fmt.Sprintf("job %s's curve is a fitted model, not a power law", j.ID)
+			break
+		}
+		if p0, ok0 := jobs[0].Curve.(planner.PowerLaw); ok0 && pl.P != p0.P && why == "" {
+			why = "the exponents differ"
+		}
+	}
+	if why == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s: heSRPT is optimal only when every job has the same power-law curve k^p; here %s, so it allocates at the median exponent (log s(n)/log n at n servers for a fitted curve), a heuristic", strings.Join(pols, ", "), why)
 }
