@@ -130,404 +130,524 @@ func (a *arrivals) Pop() any {
 // order policies serve them in (ReadJobs refuses a file out of order). It
 // does not modify jobs.
 func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
+	isRigid, err := checkSimulation(jobs, pol, s)
+	if err != nil {
+		return Result{}, err
+	}
+	st := newSim(jobs, pol, s, isRigid)
+	for st.done < len(jobs) {
+		if err := st.event(); err != nil {
+			st.responses()
+			return st.res, err
+		}
+	}
+	return st.result(), nil
+}
+
+// checkSimulation refuses a simulation Simulate cannot run: no policy, jobs
+// the policy or the cluster cannot take, and settings out of range. It
+// reports whether the policy is rigid (its jobs hold what they ask).
+func checkSimulation(jobs []Job, pol Policy, s Settings) (isRigid bool, err error) {
 	if pol == nil {
-		return Result{}, errors.New("planner: no policy (nil)")
+		return false, errors.New("planner: no policy (nil)")
 	}
 	if c, ok := pol.(jobsChecker); ok {
 		if err := c.checkJobs(len(jobs)); err != nil {
-			return Result{}, err
+			return false, err
 		}
 	}
-	_, isRigid := pol.(rigidPolicy)
-	_, rankless := pol.(ranklessPolicy)
+	_, isRigid = pol.(rigidPolicy)
 	if err := checkJobs(jobs, s.Servers, isRigid); err != nil {
-		return Result{}, err
+		return false, err
 	}
 	if !(s.EarlyStop >= 0 && s.EarlyStop <= 1) {
-		return Result{}, fmt.Errorf("planner: early-stop probability %g, want 0..1", s.EarlyStop)
+		return false, fmt.Errorf("planner: early-stop probability %g, want 0..1", s.EarlyStop)
 	}
 	if s.EnergyAlpha != 0 && !(s.EnergyAlpha >= 1) {
-		return Result{}, fmt.Errorf("planner: energy alpha %g, want >= 1 (speed = power^(1/alpha))", s.EnergyAlpha)
+		return false, fmt.Errorf("planner: energy alpha %g, want >= 1 (speed = power^(1/alpha))", s.EnergyAlpha)
 	}
-	n := s.Servers
-	if s.Integer && n != math.Floor(n) {
-		return Result{}, fmt.Errorf("planner: %g servers cannot be split into whole workers", n)
+	if s.Integer && s.Servers != math.Floor(s.Servers) {
+		return false, fmt.Errorf("planner: %g servers cannot be split into whole workers", s.Servers)
 	}
-	rng := rand.New(rand.NewPCG(s.Seed, 0x5eed))
-	M := len(jobs)
-	work := make([]float64, M) // actual work each job does
-	for i := range jobs {
-		work[i] = jobs[i].Size
-		if s.EarlyStop > 0 && rng.Float64() < s.EarlyStop {
-			work[i] = jobs[i].Size * (1 - rng.Float64()) // in (0, 1]
-		}
-	}
-	memos := map[Speedup]Speedup{}
-	curves := make([]Speedup, M)
-	for i := range jobs {
-		curves[i] = memoize(jobs[i].Curve, n, memos)
-		if s.EnergyAlpha > 0 {
-			curves[i] = PowerLaw{P: 1 / s.EnergyAlpha}
-		}
-	}
-	// each job's cap: its max_workers and the servers, and (but for rigid
-	// policies, whose jobs hold what they ask) where its curve is fastest
-	caps := make([]float64, M)
-	type peakKey struct {
-		c     Speedup
-		limit float64
-	}
-	peaks := map[peakKey]float64{}
-	for i := range jobs {
-		caps[i] = capOf(&jobs[i], n)
-		if isRigid || s.EnergyAlpha > 0 || curves[i] == nil {
-			continue
-		}
-		k := peakKey{curves[i], caps[i]}
-		if !reflect.TypeOf(k.c).Comparable() {
-			caps[i] = FastestWorkers(k.c, caps[i])
-			continue
-		}
-		p, ok := peaks[k]
-		if !ok {
-			p = FastestWorkers(k.c, caps[i])
-			peaks[k] = p
-		}
-		caps[i] = p
-	}
-	// whole-worker caps, as roundWorkers takes them
-	var intCap []int
-	if s.Integer {
-		intCap = make([]int, M)
-		for i := range intCap {
-			intCap[i] = int(math.Floor(caps[i] + 1e-9))
-		}
-	}
-	// Views carry *Job; under energy accounting give the policy the energy
-	// curve too.
-	views := make([]Job, M)
-	copy(views, jobs)
-	for i := range views {
-		views[i].Curve = curves[i]
-	}
-	ah := &arrivals{jobs: jobs, h: make(arrivalHeap, M)}
-	for i := range ah.h {
-		ah.h[i] = i
-	}
-	heap.Init(ah)
+	return isRigid, nil
+}
 
-	res := Result{Policy: pol.Name(), Jobs: make([]JobResult, M)}
-	for i := range jobs {
-		res.Jobs[i] = JobResult{ID: jobs[i].ID, Arrival: jobs[i].Arrival, Start: math.NaN(), Size: jobs[i].Size, Work: work[i]}
-	}
-	queue, fast := pol.(queueingPolicy)
-	fast = fast && queue.queues(n)
-	var (
-		active   []int                // job indices in the system, in arrival order (not on the fast path)
-		attained []float64            = make([]float64, M)
-		age                           = make([]float64, M) // t - arrival when the job arrived, s (see responses)
-		admitted                      = make([]int, M)     // len(dts) when the job arrived
-		left                          = make([]int, M)     // len(dts) when it left
-		gone     []int                                     // the jobs that left, in that order
-		dts      []float64                                 // the length of every interval between events, s
-		prev     = make([]float64, M)                      // allocation before the event, by job
-		bySize   []int                                     // active job indices by remaining size
-		rank     = make([]int, M)                          // place of a job in bySize
-		present  = make([]bool, M)                         // job is in the system
-		started  = make([]bool, M)                         // job has held workers (its Start is set)
-		rate     = make([]float64, M)                      // rate at prev[i] workers
-		rates    []float64
-		pows     lastPow  // the last power law's rate: the same math.Pow for the same exponent and workers
-		whole    powTable // the first power law's rates at whole workers (wholeRate)
-		shown    []int    // the jobs the policy sees at this event, in arrival order
-		inSystem int      // jobs in the system
-		t        float64
-		first    = math.Inf(1)
-		span     float64 // s since the first arrival: the last arrival the clock was set to, less first, plus the intervals since
-		busy     float64 // integral of workers in use
-		inSys    float64 // integral of jobs in system
-		done     int
-	)
+// sim is one simulation under way: the jobs as Simulate prepared them for
+// the policy, the jobs in the system, the clock and the running sums, kept
+// from event to event.
+type sim struct {
+	jobs     []Job
+	pol      Policy
+	s        Settings
+	n        float64 // s.Servers
+	isRigid  bool    // the policy's jobs hold the workers they ask
+	rankless bool    // the policy never reads View.Rank
+	queue    queueingPolicy
+	fast     bool // the fast path, for a queueingPolicy (see below)
+
+	work   []float64           // actual work each job does
+	curves []Speedup           // each job's curve (the energy curve under EnergyAlpha)
+	memos  map[Speedup]Speedup // the memoized curves, by the job's curve
+	caps   []float64           // each job's cap (see capJobs)
+	intCap []int               // caps in whole workers, as roundWorkers takes them (when s.Integer)
+	views  []Job               // the jobs as the policy sees them (Curve: curves)
+	ah     *arrivals           // the pending arrivals
+	res    Result
+
+	active   []int     // job indices in the system, in arrival order (not on the fast path)
+	attained []float64 // work each job has done, s on one worker
+	age      []float64 // t - arrival when the job arrived, s (see responses)
+	admitted []int     // len(dts) when the job arrived
+	left     []int     // len(dts) when it left
+	gone     []int     // the jobs that left, in that order
+	dts      []float64 // the length of every interval between events, s
+	prev     []float64 // allocation before the event, by job
+	bySize   []int     // active job indices by remaining size
+	rank     []int     // place of a job in bySize
+	present  []bool    // job is in the system
+	started  []bool    // job has held workers (its Start is set)
+	rate     []float64 // rate at prev[i] workers
+	rates    []float64 // the event's rates, by place in shown
+	pows     lastPow   // the last power law's rate: the same math.Pow for the same exponent and workers
+	whole    powTable  // the first power law's rates at whole workers (wholeRate)
+	shown    []int     // the jobs the policy sees at this event, in arrival order
+	inSystem int       // jobs in the system
+	t        float64
+	first    float64 // the first arrival
+	span     float64 // s since the first arrival: the last arrival the clock was set to, less first, plus the intervals since
+	busy     float64 // integral of workers in use
+	inSys    float64 // integral of jobs in system
+	done     int
+	stalls   int // events in a row that took no time and saw no job arrive or leave
+
 	// The fast path, for a queueingPolicy: the jobs in the system are the
 	// holders (prev > 0) and the idle jobs (prev == 0) in the policy's idle
 	// order. A policy sees the holders and a front of the idle jobs, grown
 	// until it reports its allocation settled; a job it does not see holds
 	// no workers before and after the event, so nothing of it changes but
 	// its age, which is summed from dts when it leaves.
-	var (
-		holders   []int    // jobs in the system holding workers, in arrival order
-		idle      idleJobs // the other jobs in the system
-		front     []int    // idle jobs shown, in the idle order
-		byIndex   []int    // front in arrival order
-		frontSize = 1      // idle jobs the last event showed
-		unordered bool     // a NaN idle key: show every idle job
-	)
-	if fast {
-		idle.a, idle.b = make([]float64, M), make([]float64, M)
-	}
-	view := func(i int) View {
-		return View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
-			Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]}
-	}
-	toIdle := func(i int) {
-		a, b := queue.idleKey(view(i))
-		if a != a || b != b {
-			unordered = true // the heap's order is not total: show them all
-		}
-		idle.push(i, a, b)
-	}
-	// the event's allocation, its buffers kept from event to event (in a
-	// struct: the closure below would otherwise move every one of them to
-	// the heap, and the loops that read them would pay)
-	var ev struct {
+	holders   []int    // jobs in the system holding workers, in arrival order
+	idle      idleJobs // the other jobs in the system
+	front     []int    // idle jobs shown, in the idle order
+	byIndex   []int    // front in arrival order
+	frontSize int      // idle jobs the last event showed
+	unordered bool     // a NaN idle key: show every idle job
+
+	// the event's allocation, its buffers kept from event to event
+	ev struct {
 		vs      []View      // the jobs shown
 		alloc   []float64   // by place in vs
 		ints    []int       // alloc in whole workers
 		intCaps []int       // whole-worker caps, by place in vs
 		fracs   []remainder // roundWorkers' buffer
 	}
-	// allocate asks the policy for its allocation to the jobs of shown (the
-	// fast path's front ends at shown[last]) and rounds it to whole workers
-	// in ints when s.Integer; it reports what allocateFront reports.
-	allocate := func(last int) (settled bool) {
-		m := len(shown)
-		vs := ev.vs[:0]
-		for _, i := range shown {
-			vs = append(vs, View{Job: &views[i], Index: i, Remaining: jobs[i].Size - attained[i],
-				Cap: caps[i], Started: started[i], Workers: prev[i], Rank: rank[i]})
+}
+
+// newSim prepares a simulation of jobs that checkSimulation accepted: it
+// draws the early stops, gives each job its curve and its cap, and makes
+// the heap of arrivals, the result with every job not yet started, and the
+// state of an empty cluster at t = 0.
+func newSim(jobs []Job, pol Policy, s Settings, isRigid bool) *sim {
+	M := len(jobs)
+	st := &sim{jobs: jobs, pol: pol, s: s, n: s.Servers, isRigid: isRigid}
+	_, st.rankless = pol.(ranklessPolicy)
+	rng := rand.New(rand.NewPCG(s.Seed, 0x5eed))
+	st.work = make([]float64, M)
+	for i := range jobs {
+		st.work[i] = jobs[i].Size
+		if s.EarlyStop > 0 && rng.Float64() < s.EarlyStop {
+			st.work[i] = jobs[i].Size * (1 - rng.Float64()) // in (0, 1]
 		}
-		alloc := grow(ev.alloc, m)
-		clear(alloc) // a policy sees zeros, not the last event's shares
-		ev.vs, ev.alloc = vs, alloc
-		settled = true
-		if fast {
-			settled = queue.allocateFront(n, vs, alloc, last)
+	}
+	st.memos = map[Speedup]Speedup{}
+	st.curves = make([]Speedup, M)
+	for i := range jobs {
+		st.curves[i] = memoize(jobs[i].Curve, st.n, st.memos)
+		if s.EnergyAlpha > 0 {
+			st.curves[i] = PowerLaw{P: 1 / s.EnergyAlpha}
+		}
+	}
+	st.capJobs()
+	// Views carry *Job; under energy accounting give the policy the energy
+	// curve too.
+	st.views = make([]Job, M)
+	copy(st.views, jobs)
+	for i := range st.views {
+		st.views[i].Curve = st.curves[i]
+	}
+	st.ah = &arrivals{jobs: jobs, h: make(arrivalHeap, M)}
+	for i := range st.ah.h {
+		st.ah.h[i] = i
+	}
+	heap.Init(st.ah)
+
+	st.res = Result{Policy: pol.Name(), Jobs: make([]JobResult, M)}
+	for i := range jobs {
+		st.res.Jobs[i] = JobResult{ID: jobs[i].ID, Arrival: jobs[i].Arrival, Start: math.NaN(), Size: jobs[i].Size, Work: st.work[i]}
+	}
+	st.queue, st.fast = pol.(queueingPolicy)
+	st.fast = st.fast && st.queue.queues(st.n)
+	st.attained = make([]float64, M)
+	st.age = make([]float64, M)
+	st.admitted = make([]int, M)
+	st.left = make([]int, M)
+	st.prev = make([]float64, M)
+	st.rank = make([]int, M)
+	st.present = make([]bool, M)
+	st.started = make([]bool, M)
+	st.rate = make([]float64, M)
+	st.first = math.Inf(1)
+	st.frontSize = 1
+	if st.fast {
+		st.idle.a, st.idle.b = make([]float64, M), make([]float64, M)
+	}
+	if st.rankless {
+		for i := range st.rank {
+			st.rank[i] = -1 // never read: see View.Rank
+		}
+	}
+	return st
+}
+
+// capJobs sets each job's cap: its max_workers and the servers, and (but
+// for rigid policies, whose jobs hold what they ask) where its curve is
+// fastest; with whole workers, intCap too.
+func (st *sim) capJobs() {
+	jobs, M := st.jobs, len(st.jobs)
+	st.caps = make([]float64, M)
+	type peakKey struct {
+		c     Speedup
+		limit float64
+	}
+	peaks := map[peakKey]float64{}
+	for i := range jobs {
+		st.caps[i] = capOf(&jobs[i], st.n)
+		if st.isRigid || st.s.EnergyAlpha > 0 || st.curves[i] == nil {
+			continue
+		}
+		k := peakKey{st.curves[i], st.caps[i]}
+		if !reflect.TypeOf(k.c).Comparable() {
+			st.caps[i] = FastestWorkers(k.c, st.caps[i])
+			continue
+		}
+		p, ok := peaks[k]
+		if !ok {
+			p = FastestWorkers(k.c, st.caps[i])
+			peaks[k] = p
+		}
+		st.caps[i] = p
+	}
+	if st.s.Integer {
+		st.intCap = make([]int, M)
+		for i := range st.intCap {
+			st.intCap[i] = int(math.Floor(st.caps[i] + 1e-9))
+		}
+	}
+}
+
+// view is job i as the policy sees it now.
+func (st *sim) view(i int) View {
+	return View{Job: &st.views[i], Index: i, Remaining: st.jobs[i].Size - st.attained[i],
+		Cap: st.caps[i], Started: st.started[i], Workers: st.prev[i], Rank: st.rank[i]}
+}
+
+// toIdle puts job i, in the system and holding no workers, among the idle
+// jobs of the fast path.
+func (st *sim) toIdle(i int) {
+	a, b := st.queue.idleKey(st.view(i))
+	if a != a || b != b {
+		st.unordered = true // the heap's order is not total: show them all
+	}
+	st.idle.push(i, a, b)
+}
+
+// event processes one event: it admits the arrivals due, asks the policy
+// for its allocation, runs every job at its rate to the next arrival or
+// departure and lets the jobs that are done leave. Its error ends the
+// simulation (the responses of the jobs that left are still to be set).
+func (st *sim) event() error {
+	events := st.res.Events
+	st.admit()
+	st.reallocate()
+	dt, sum, err := st.rateJobs()
+	if err != nil {
+		return err
+	}
+	st.advance(dt, sum)
+	st.depart(dt)
+	if dt > 0 || st.res.Events != events {
+		st.stalls = 0
+	} else if st.stalls++; st.stalls >= maxStalls {
+		return noProgress(st.jobs, st.work, st.attained, st.rate, st.present, st.pol.Name(), st.t)
+	}
+	return nil
+}
+
+// admit admits every arrival due now, after setting the clock to the next
+// arrival if the cluster is empty.
+func (st *sim) admit() {
+	jobs, ah := st.jobs, st.ah
+	if st.inSystem == 0 && ah.Len() > 0 {
+		if a := jobs[ah.h[0]].Arrival; a > st.t {
+			st.t = a
+			if st.first <= a {
+				st.span = a - st.first // after an idle gap: arrivals are exact
+			}
+		}
+	}
+	for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= st.t {
+		i := heap.Pop(ah).(int)
+		st.present[i] = true
+		st.age[i] = st.t - jobs[i].Arrival
+		st.admitted[i] = len(st.dts)
+		st.inSystem++
+		if st.fast {
+			st.toIdle(i)
 		} else {
-			pol.Allocate(n, vs, alloc)
+			st.active = insertSorted(st.active, i)
 		}
-		if s.Integer {
-			ev.ints = growInt(ev.ints, m)
-			ev.intCaps = growInt(ev.intCaps, m)
-			for r, i := range shown {
-				ev.intCaps[r] = intCap[i]
-			}
-			var spare int // workers left for jobs with a share of 0
-			ev.fracs, spare = roundWorkers(alloc, ev.intCaps, int(n), !isRigid, ev.ints, ev.fracs)
-			if !isRigid && spare > 0 {
-				settled = false // they would go to jobs not shown too
-			}
-		}
-		return settled
+		st.first = math.Min(st.first, jobs[i].Arrival)
+		st.res.Events++
 	}
-	// responses sets the response and slowdown of the jobs that left: the
-	// time in the system summed as it passed, interval by interval, not t -
-	// arrival: at t = 1e12 s the clock resolves 1e-4 s, and a job of 1e-5 s
-	// arriving there had a response of 0. The sum is the one an addition at
-	// every event would give, in the same order, but made once per job.
-	responses := func() {
-		sumIntervals(dts, gone, age, admitted, left)
-		for _, i := range gone {
-			res.Jobs[i].Response = age[i]
-			res.Jobs[i].Slowdown = age[i] / work[i]
+}
+
+// reallocate chooses the jobs the policy sees at this event, in shown, and
+// asks it for their allocation (in ev): every job in the system, or, on the
+// fast path, the holders and the first idle jobs, twice as many each time
+// until the allocation is settled.
+func (st *sim) reallocate() {
+	if !st.fast {
+		if !st.rankless {
+			st.bySize = rankBySize(st.bySize, st.active, st.jobs, st.attained, st.rank, st.present)
+		}
+		st.shown = st.active
+		st.allocate(-1)
+		return
+	}
+	st.front = st.front[:0]
+	for k := st.frontSize; ; k *= 2 {
+		for (len(st.front) < k || st.unordered) && len(st.idle.h) > 0 {
+			st.front = append(st.front, st.idle.pop())
+		}
+		st.byIndex = append(st.byIndex[:0], st.front...)
+		slices.Sort(st.byIndex)
+		var last int
+		st.shown, last = mergeIndices(st.shown[:0], st.holders, st.byIndex, st.front)
+		if st.allocate(last) || len(st.idle.h) == 0 {
+			break
 		}
 	}
-	if rankless {
-		for i := range rank {
-			rank[i] = -1 // never read: see View.Rank
+	st.frontSize = max(1, len(st.front))
+}
+
+// allocate asks the policy for its allocation to the jobs of shown (the
+// fast path's front ends at shown[last]) and rounds it to whole workers
+// in ev.ints when s.Integer; it reports what allocateFront reports.
+func (st *sim) allocate(last int) (settled bool) {
+	ev := &st.ev
+	m := len(st.shown)
+	vs := ev.vs[:0]
+	for _, i := range st.shown {
+		vs = append(vs, st.view(i))
+	}
+	alloc := grow(ev.alloc, m)
+	clear(alloc) // a policy sees zeros, not the last event's shares
+	ev.vs, ev.alloc = vs, alloc
+	settled = true
+	if st.fast {
+		settled = st.queue.allocateFront(st.n, vs, alloc, last)
+	} else {
+		st.pol.Allocate(st.n, vs, alloc)
+	}
+	if st.s.Integer {
+		ev.ints = growInt(ev.ints, m)
+		ev.intCaps = growInt(ev.intCaps, m)
+		for r, i := range st.shown {
+			ev.intCaps[r] = st.intCap[i]
+		}
+		var spare int // workers left for jobs with a share of 0
+		ev.fracs, spare = roundWorkers(alloc, ev.intCaps, int(st.n), !st.isRigid, ev.ints, ev.fracs)
+		if !st.isRigid && spare > 0 {
+			settled = false // they would go to jobs not shown too
 		}
 	}
-	stalls := 0 // events in a row that took no time and saw no job arrive or leave
-	for done < M {
-		events := res.Events
-		// admit every arrival due now (or the next one if idle)
-		if inSystem == 0 && ah.Len() > 0 {
-			if a := jobs[ah.h[0]].Arrival; a > t {
-				t = a
-				if first <= a {
-					span = a - first // after an idle gap: arrivals are exact
-				}
-			}
+	return settled
+}
+
+// rateJobs checks the event's allocation and gives it to the jobs shown:
+// it marks their starts and counts the reallocations, sets each job's rate
+// at its workers and reports the time to the next event, dt, and the
+// workers in use, sum.
+func (st *sim) rateJobs() (dt, sum float64, err error) {
+	n, jobs, shown := st.n, st.jobs, st.shown
+	m := len(shown)
+	vs, alloc := st.ev.vs, st.ev.alloc
+	if err := checkAlloc(st.pol.Name(), n, vs, alloc); err != nil {
+		return 0, 0, err
+	}
+	if st.s.Integer {
+		for r := range alloc {
+			alloc[r] = float64(st.ev.ints[r])
 		}
-		for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= t {
-			i := heap.Pop(ah).(int)
-			present[i] = true
-			age[i] = t - jobs[i].Arrival
-			admitted[i] = len(dts)
-			inSystem++
-			if fast {
-				toIdle(i)
+	}
+	st.rates = grow(st.rates, m)
+	rates, prev, rate, started := st.rates, st.prev, st.rate, st.started
+	work, attained, curves := st.work, st.attained, st.curves
+	dt = math.Inf(1)
+	for r, i := range shown {
+		if !started[i] && alloc[r] > 0 {
+			started[i] = true
+			st.res.Jobs[i].Start = st.t
+			st.res.Jobs[i].Workers = alloc[r]
+		}
+		if vs[r].Started && alloc[r] != prev[i] && math.Abs(alloc[r]-prev[i]) > 1e-9*n {
+			st.res.Reallocations++
+		}
+		sum += alloc[r]
+		switch {
+		case alloc[r] <= 0:
+			rates[r] = 0
+		case alloc[r] == prev[i] && vs[r].Started:
+			rates[r] = rate[i] // same workers, same rate: skip the curve
+		default:
+			// equal shares (equi's) are one k^P for many jobs
+			if pl, ok := curves[i].(PowerLaw); ok {
+				rates[r] = wholeRate(&st.whole, &st.pows, pl, alloc[r])
 			} else {
-				active = insertSorted(active, i)
+				rates[r] = curves[i].Speedup(alloc[r])
 			}
-			first = math.Min(first, jobs[i].Arrival)
-			res.Events++
-		}
-		if !fast {
-			if !rankless {
-				bySize = rankBySize(bySize, active, jobs, attained, rank, present)
-			}
-			shown = active
-			allocate(-1)
-		} else {
-			// show the holders and the first idle jobs, twice as many
-			// each time until the allocation is settled
-			front = front[:0]
-			for k := frontSize; ; k *= 2 {
-				for (len(front) < k || unordered) && len(idle.h) > 0 {
-					front = append(front, idle.pop())
-				}
-				byIndex = append(byIndex[:0], front...)
-				slices.Sort(byIndex)
-				var last int
-				shown, last = mergeIndices(shown[:0], holders, byIndex, front)
-				if allocate(last) || len(idle.h) == 0 {
-					break
-				}
-			}
-			frontSize = max(1, len(front))
-		}
-		m := len(shown)
-		vs, alloc := ev.vs, ev.alloc
-		if err := checkAlloc(pol.Name(), n, vs, alloc); err != nil {
-			responses()
-			return res, err
-		}
-		if s.Integer {
-			for r := range alloc {
-				alloc[r] = float64(ev.ints[r])
+			if math.IsNaN(rates[r]) || math.IsInf(rates[r], 0) {
+				// an infinite rate finishes the job in no time at
+				// every event and NaN work never completes: the
+				// simulation would never end
+				return 0, 0, fmt.Errorf("planner: job %q: speedup at %g workers is %g, want a finite number", jobs[i].ID, alloc[r], rates[r])
 			}
 		}
-		rates = grow(rates, m)
-		dt := math.Inf(1)
-		sum := 0.0
-		for r, i := range shown {
-			if !started[i] && alloc[r] > 0 {
-				started[i] = true
-				res.Jobs[i].Start = t
-				res.Jobs[i].Workers = alloc[r]
+		prev[i] = alloc[r]
+		rate[i] = rates[r]
+		if rates[r] > 0 {
+			// math.Min(dt, x) for an x that is never -0, inlined: it
+			// runs at every job of every event
+			if x := (work[i] - attained[i]) / rates[r]; x < dt || x != x {
+				dt = x
 			}
-			if vs[r].Started && alloc[r] != prev[i] && math.Abs(alloc[r]-prev[i]) > 1e-9*n {
-				res.Reallocations++
-			}
-			sum += alloc[r]
-			switch {
-			case alloc[r] <= 0:
-				rates[r] = 0
-			case alloc[r] == prev[i] && vs[r].Started:
-				rates[r] = rate[i] // same workers, same rate: skip the curve
-			default:
-				// equal shares (equi's) are one k^P for many jobs
-				if pl, ok := curves[i].(PowerLaw); ok {
-					rates[r] = wholeRate(&whole, &pows, pl, alloc[r])
-				} else {
-					rates[r] = curves[i].Speedup(alloc[r])
-				}
-				if math.IsNaN(rates[r]) || math.IsInf(rates[r], 0) {
-					// an infinite rate finishes the job in no time at
-					// every event and NaN work never completes: the
-					// simulation would never end
-					responses()
-					return res, fmt.Errorf("planner: job %q: speedup at %g workers is %g, want a finite number", jobs[i].ID, alloc[r], rates[r])
-				}
-			}
-			prev[i] = alloc[r]
-			rate[i] = rates[r]
-			if rates[r] > 0 {
-				// math.Min(dt, x) for an x that is never -0, inlined: it
-				// runs at every job of every event
-				if x := (work[i] - attained[i]) / rates[r]; x < dt || x != x {
-					dt = x
-				}
-			}
-		}
-		if ah.Len() > 0 {
-			dt = math.Min(dt, jobs[ah.h[0]].Arrival-t)
-		}
-		if math.IsInf(dt, 1) {
-			responses()
-			return res, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, pol.Name(), t, inSystem)
-		}
-		busy += sum * dt
-		// The clock: when the next arrival is this event (dt is its
-		// arrival - t) or the clock reaches it, that arrival exactly, not
-		// t + (arrival - t), which can land an ulp either side of it (a job
-		// arriving at an idle server started an ulp late and counted as
-		// queued). A departure that reaches the arrival had dt <= arrival
-		// - t, so it passes the arrival by rounding only. The segment
-		// recorded ends there too (it ended at t + dt, an ulp past the
-		// next one's start, and plan --plot refused the overlap).
-		next, atArrival := t+dt, false
-		if ah.Len() > 0 && (dt == jobs[ah.h[0]].Arrival-t || t+dt >= jobs[ah.h[0]].Arrival) {
-			next, atArrival = jobs[ah.h[0]].Arrival, true
-		}
-		if s.Record && dt > 0 {
-			seg := Segment{Start: t, End: next, Jobs: append([]int(nil), shown...)}
-			if fast {
-				// every job in the system; those not shown hold none
-				seg.Jobs = append(seg.Jobs, idle.h...)
-				slices.Sort(seg.Jobs)
-			}
-			seg.Workers = make([]float64, len(seg.Jobs))
-			for r, i := range seg.Jobs {
-				seg.Workers[r] = prev[i]
-			}
-			res.Segments = append(res.Segments, seg)
-		}
-		inSys += float64(inSystem) * dt
-		// The span restarts at each arrival the clock is set to (arrival
-		// - first, both exact) and sums the intervals since: a clock at
-		// 1e12 s drops a departure 1e-6 s on, so the interval from it to
-		// the next arrival, arrival - t, holds that 1e-6 s again, and a sum
-		// across arrivals would count it twice.
-		t = next
-		if atArrival {
-			span = t - first
-		} else {
-			span += dt
-		}
-		dts = append(dts, dt)
-		kept := shown[:0] // on the fast path, shown is a buffer of its own
-		if fast {
-			kept = holders[:0]
-		}
-		for r, i := range shown {
-			// a job at rate 0 (most of a queue) attains nothing: x + 0*dt
-			// is x for a dt that is not NaN and any x but -0, which attained,
-			// from +0 and sums, never is
-			if rates[r] != 0 || dt != dt {
-				attained[i] += rates[r] * dt
-			}
-			if rates[r] > 0 && work[i]-attained[i] <= 1e-12*work[i]+rates[r]*dt*1e-12 {
-				j := &res.Jobs[i]
-				j.Completion = t
-				j.Queued = j.Start > jobs[i].Arrival
-				left[i] = len(dts)
-				gone = append(gone, i)
-				present[i] = false
-				inSystem--
-				done++
-				res.Events++
-				continue
-			}
-			if fast && prev[i] == 0 {
-				toIdle(i)
-				continue
-			}
-			kept = append(kept, i)
-		}
-		if fast {
-			holders = kept
-		} else {
-			active = kept
-		}
-		if dt > 0 || res.Events != events {
-			stalls = 0
-		} else if stalls++; stalls >= maxStalls {
-			responses()
-			return res, noProgress(jobs, work, attained, rate, present, pol.Name(), t)
 		}
 	}
-	responses()
+	if st.ah.Len() > 0 {
+		dt = math.Min(dt, jobs[st.ah.h[0]].Arrival-st.t)
+	}
+	if math.IsInf(dt, 1) {
+		return 0, 0, fmt.Errorf("%w (policy %s, t = %g s, %d jobs waiting)", ErrStuck, st.pol.Name(), st.t, st.inSystem)
+	}
+	return dt, sum, nil
+}
+
+// advance moves the clock dt on, to the next event, with sum workers in
+// use, adding to the integrals of the workers in use and of the jobs in
+// the system, and records the interval's allocation when s.Record.
+func (st *sim) advance(dt, sum float64) {
+	t, ah, jobs := st.t, st.ah, st.jobs
+	st.busy += sum * dt
+	// The clock: when the next arrival is this event (dt is its
+	// arrival - t) or the clock reaches it, that arrival exactly, not
+	// t + (arrival - t), which can land an ulp either side of it (a job
+	// arriving at an idle server started an ulp late and counted as
+	// queued). A departure that reaches the arrival had dt <= arrival
+	// - t, so it passes the arrival by rounding only. The segment
+	// recorded ends there too (it ended at t + dt, an ulp past the
+	// next one's start, and plan --plot refused the overlap).
+	next, atArrival := t+dt, false
+	if ah.Len() > 0 && (dt == jobs[ah.h[0]].Arrival-t || t+dt >= jobs[ah.h[0]].Arrival) {
+		next, atArrival = jobs[ah.h[0]].Arrival, true
+	}
+	if st.s.Record && dt > 0 {
+		seg := Segment{Start: t, End: next, Jobs: append([]int(nil), st.shown...)}
+		if st.fast {
+			// every job in the system; those not shown hold none
+			seg.Jobs = append(seg.Jobs, st.idle.h...)
+			slices.Sort(seg.Jobs)
+		}
+		seg.Workers = make([]float64, len(seg.Jobs))
+		for r, i := range seg.Jobs {
+			seg.Workers[r] = st.prev[i]
+		}
+		st.res.Segments = append(st.res.Segments, seg)
+	}
+	st.inSys += float64(st.inSystem) * dt
+	// The span restarts at each arrival the clock is set to (arrival
+	// - first, both exact) and sums the intervals since: a clock at
+	// 1e12 s drops a departure 1e-6 s on, so the interval from it to
+	// the next arrival, arrival - t, holds that 1e-6 s again, and a sum
+	// across arrivals would count it twice.
+	st.t = next
+	if atArrival {
+		st.span = st.t - st.first
+	} else {
+		st.span += dt
+	}
+	st.dts = append(st.dts, dt)
+}
+
+// depart adds the work each job shown did in the interval of dt just
+// past, and lets the jobs that are done leave at the clock's time; on the
+// fast path, a job left with no workers goes back to the idle jobs.
+func (st *sim) depart(dt float64) {
+	jobs, shown, rates, work, attained := st.jobs, st.shown, st.rates, st.work, st.attained
+	kept := shown[:0] // on the fast path, shown is a buffer of its own
+	if st.fast {
+		kept = st.holders[:0]
+	}
+	for r, i := range shown {
+		// a job at rate 0 (most of a queue) attains nothing: x + 0*dt
+		// is x for a dt that is not NaN and any x but -0, which attained,
+		// from +0 and sums, never is
+		if rates[r] != 0 || dt != dt {
+			attained[i] += rates[r] * dt
+		}
+		if rates[r] > 0 && work[i]-attained[i] <= 1e-12*work[i]+rates[r]*dt*1e-12 {
+			j := &st.res.Jobs[i]
+			j.Completion = st.t
+			j.Queued = j.Start > jobs[i].Arrival
+			st.left[i] = len(st.dts)
+			st.gone = append(st.gone, i)
+			st.present[i] = false
+			st.inSystem--
+			st.done++
+			st.res.Events++
+			continue
+		}
+		if st.fast && st.prev[i] == 0 {
+			st.toIdle(i)
+			continue
+		}
+		kept = append(kept, i)
+	}
+	if st.fast {
+		st.holders = kept
+	} else {
+		st.active = kept
+	}
+}
+
+// responses sets the response and slowdown of the jobs that left: the
+// time in the system summed as it passed, interval by interval, not t -
+// arrival: at t = 1e12 s the clock resolves 1e-4 s, and a job of 1e-5 s
+// arriving there had a response of 0. The sum is the one an addition at
+// every event would give, in the same order, but made once per job.
+func (st *sim) responses() {
+	sumIntervals(st.dts, st.gone, st.age, st.admitted, st.left)
+	for _, i := range st.gone {
+		st.res.Jobs[i].Response = st.age[i]
+		st.res.Jobs[i].Slowdown = st.age[i] / st.work[i]
+	}
+}
+
+// result completes the result of a simulation that ran to its end: the
+// responses, the span and the means, quantiles and totals over the jobs;
+// it gives the shared curves what their memos learned.
+func (st *sim) result() Result {
+	st.responses()
+	res, jobs, M := st.res, st.jobs, len(st.jobs)
 	// The span: t - first on the clock, unless the clock is too coarse
 	// for it, then the intervals summed as the responses are. At t = 1e12
 	// s the clock resolves 1e-4 s, and a run of 3e-6 s there had a span
@@ -535,9 +655,9 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	// is fine enough the two agree to a few ulps, and the clock's is kept
 	// (the results are those of before); 1e-9 apart, relative, the clock
 	// has lost the span's digits.
-	res.Span = t - first
-	if math.Abs(res.Span-span) > 1e-9*span {
-		res.Span = span
+	res.Span = st.t - st.first
+	if math.Abs(res.Span-st.span) > 1e-9*st.span {
+		res.Span = st.span
 	}
 	resp := make([]float64, M)
 	queued := 0
@@ -557,20 +677,20 @@ func Simulate(jobs []Job, pol Policy, s Settings) (Result, error) {
 	res.P50Response = quantile(resp, 0.5)
 	res.P99Response = quantile(resp, 0.99)
 	if res.Span > 0 {
-		res.Utilization = busy / (n * res.Span)
-		res.MeanInSystem = inSys / res.Span
+		res.Utilization = st.busy / (st.n * res.Span)
+		res.MeanInSystem = st.inSys / res.Span
 		res.ArrivalRate = float64(M) / res.Span
 	}
-	if s.EnergyAlpha > 0 {
-		res.Energy = busy
-		res.FlowPlusEnergy = res.MeanResponse*float64(M) + busy
+	if st.s.EnergyAlpha > 0 {
+		res.Energy = st.busy
+		res.FlowPlusEnergy = res.MeanResponse*float64(M) + st.busy
 	}
-	for _, c := range memos {
+	for _, c := range st.memos {
 		if m, ok := c.(*memoCurve); ok && m.shared != nil {
 			m.shared.merge(m)
 		}
 	}
-	return res, nil
+	return res
 }
 
 // noProgress is the ErrNoProgress of a simulation stalled at t, naming a

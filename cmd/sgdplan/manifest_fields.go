@@ -371,7 +371,7 @@ func fieldType(t reflect.Type, k string) (reflect.Type, bool) {
 // so of each
 // (parseManifest tells the first in the file: a user fixes a file from
 // the top; it named the first by sorted role names) at its line and
-// column (block style by yamlValuePos, flow style by flowPathPos), in
+// column (block style by yamlValuePos, flow style by flowPathPlace), in
 // one wording for both styles:
 // "spec.tfReplicaSpecs.Worker.replicas is "four": want a whole number of
 // replicas >= 0" (block style said "expected a whole number >= 0", flow

@@ -424,12 +424,14 @@ func keysOf(ls []yamlLevel) []string {
 }
 
 // valuePos is the place of the value of the key path keys in b, in block
-// style (yamlValuePos) or flow style (flowPathPos); no place when not found.
+// style (yamlValuePos) or flow style (flowPathPlace); no place when not
+// found.
 func valuePos(b []byte, keys []string) pos {
 	if p := yamlValuePos(b, keys); p.line > 0 {
 		return p
 	}
-	return flowPathPos(b, keys)
+	_, v := flowPathPlace(b, keys)
+	return v
 }
 
 // keyPos is the place of the last key of the key path keys in b, in block
@@ -443,20 +445,13 @@ func keyPos(b []byte, keys []string) pos {
 	return k
 }
 
-// flowPathPos is the place of the value of the key path keys in b where
-// the path enters a flow mapping ("Worker: {replicas: x}", "spec:
-// {tfReplicaSpecs: ...}", a JSON document), an anchor or a tag before its
-// "{" ("Worker: &w {...}", "!!map {...}"): the longest head of keys that
-// yamlValuePos places in block style, or the document itself when it is a
-// flow mapping, followed key by key through the flow mappings
-// (flowKeyValue); no place when not found.
-func flowPathPos(b []byte, keys []string) pos {
-	_, v := flowPathPlace(b, keys)
-	return v
-}
-
-// flowPathPlace is the places of the last key of keys and of its value
-// (flowPathPos) where the path enters a flow mapping.
+// flowPathPlace is the places of the last key of the key path keys in b
+// and of its value where the path enters a flow mapping ("Worker:
+// {replicas: x}", "spec: {tfReplicaSpecs: ...}", a JSON document), an
+// anchor or a tag before its "{" ("Worker: &w {...}", "!!map {...}"): the
+// longest head of keys that yamlValuePos places in block style, or the
+// document itself when it is a flow mapping, followed key by key through
+// the flow mappings (flowKeyValue); no places when not found.
 func flowPathPlace(b []byte, keys []string) (key, value pos) {
 	text := string(b)
 	for i := len(keys) - 1; i >= 0; i-- {
@@ -692,6 +687,24 @@ func flowEnd(text string, i int) int {
 		prev = c
 	}
 	return len(text)
+}
+
+// flowClose is the index of the bracket that closes the flow collection
+// whose "{" or "[" is at open in text (quoted strings and comments
+// skipped); -1 when it does not close. It is flowEnd's scan, resumed past
+// every "," of the collection: the bracket at open reads as the "," that
+// flowEnd starts after.
+func flowClose(text string, open int) int {
+	for i := open + 1; ; {
+		e := flowEnd(text, i)
+		if e >= len(text) {
+			return -1
+		}
+		if text[e] != ',' {
+			return e
+		}
+		i = e + 1
+	}
 }
 
 // flowElements is the spans [from, to) of the elements of the flow

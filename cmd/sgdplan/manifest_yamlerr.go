@@ -205,36 +205,6 @@ func mapKeyAt(b []byte, kind string) pos {
 	return pos{}
 }
 
-// flowClose is the index of the bracket that closes the flow collection
-// whose "{" or "[" is at open in text (quoted strings and comments
-// skipped); -1 when it does not close.
-func flowClose(text string, open int) int {
-	depth := 0
-	prev := byte(' ')
-	for i := open; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case (c == '"' || c == '\'') && strings.IndexByte(",[{:? \t\r\n", prev) >= 0:
-			i = quoteEnd(text, i)
-		case c == '#' && strings.IndexByte(" \t\r\n", prev) >= 0:
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-			c = '\n'
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-		if i < len(text) {
-			prev = text[i]
-		}
-	}
-	return -1
-}
-
 // valueIndicatorAt reports whether a key's ":" stands at i of text, after
 // spaces on the line: after a plain key (plain) before white space, the
 // end, or a flow indicator; after a flow collection anywhere.
