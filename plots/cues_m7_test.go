@@ -80,7 +80,7 @@ func TestLoadAxisSlackEdgeM7(t *testing.T) {
 }
 
 // The legend gives the highest of the means above the axis, whichever
-// comes first; secondsText groups the thousands with three digits after
+// comes first; Seconds groups the thousands with three digits after
 // the comma ("15,087 s", not "15,87 s"), from 1,000 s.
 func TestAboveLegendHighestM7(t *testing.T) {
 	above := []LoadPoint{{Policy: "fifo", Load: 0.85, Mean: 15687}, {Policy: "srpt", Load: 0.85, Mean: 9000}}
@@ -91,8 +91,8 @@ func TestAboveLegendHighestM7(t *testing.T) {
 		v    float64
 		want string
 	}{{15087, "15,087 s"}, {1000, "1,000 s"}, {2005.4, "2,005 s"}, {-3040, "-3,040 s"}} {
-		if got := secondsText(c.v); got != c.want {
-			t.Errorf("secondsText(%g) = %q, want %q", c.v, got, c.want)
+		if got := Seconds(c.v); got != c.want {
+			t.Errorf("Seconds(%g) = %q, want %q", c.v, got, c.want)
 		}
 	}
 }

@@ -184,12 +184,14 @@ func aboveLegend(above []LoadPoint) string {
 	for _, l := range above {
 		hi = math.Max(hi, l.Mean)
 	}
-	return "faded, above the axis: to " + secondsText(hi)
+	return "faded, above the axis: to " + Seconds(hi)
 }
 
-// secondsText writes a time in seconds as the report's captions do, with
-// thousands grouped: "15,687 s".
-func secondsText(v float64) string {
+// Seconds writes a time in seconds as the simulation figure's legend and
+// the report's caption both give it: thousands grouped from 1,000 to
+// 999,999 s ("15,687 s"), else 4 significant digits ("842.3 s",
+// "1.235e+06 s"; the caption wrote "842 s" and "1,234,567 s" beside them).
+func Seconds(v float64) string {
 	if !isFinite(v) || math.Abs(v) >= 1e6 || math.Abs(v) < 1000 {
 		return num(v) + " s"
 	}

@@ -602,8 +602,8 @@ func simulationAboveNote(sim plots.SimulationData, loads []float64) string {
 	if len(above) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" The right panel's axis ends at %s s, above the steady means and their intervals; the faded means above it are drawn as arrows at its top, their lines and intervals cut there: %s.",
-		words.Thousands(int(math.Round(top))), aboveCells(above, loads))
+	return fmt.Sprintf(" The right panel's axis ends at %s, above the steady means and their intervals; the faded means above it are drawn as arrows at its top, their lines and intervals cut there: %s.",
+		plots.Seconds(top), aboveCells(above, loads))
 }
 
 // aboveCells names the load points drawn above the simulation figure's
@@ -624,7 +624,7 @@ func aboveCells(above []plots.LoadPoint, loads []float64) string {
 		if !ok {
 			ll = plots.Num(l.Load)
 		}
-		by[l.Policy] = append(by[l.Policy], fmt.Sprintf("%s s at load %s", words.Thousands(int(math.Round(l.Mean))), ll))
+		by[l.Policy] = append(by[l.Policy], fmt.Sprintf("%s at load %s", plots.Seconds(l.Mean), ll))
 	}
 	var parts []string
 	for _, p := range order {

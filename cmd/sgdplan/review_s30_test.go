@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/plots"
 )
 
 // check's warnings hold the model's words predict prints beside the same
@@ -236,5 +238,34 @@ func TestPredictJSONGivesTheBusiestStation(t *testing.T) {
 	_, stdout, _ = runCmd(t, "predict", "--model", table, "--workers", "2", "--format", "json")
 	if !strings.Contains(stdout, `"workers": 2`) || strings.Contains(stdout, "busiest") {
 		t.Errorf("a model without a network: %s", stdout)
+	}
+}
+
+// The report's caption of the simulation figure writes the times of the
+// means above the load axis as the figure's legend does (plots.Seconds):
+// below 1,000 s with a decimal and from 10^6 s with an exponent, where
+// it wrote "842 s" and "1,234,567 s" beside the legend's "842.3 s" and
+// "1.235e+06 s".
+func TestSimulationAboveNoteWritesTheLegendsSeconds(t *testing.T) {
+	for _, c := range []struct {
+		steady, faded float64
+		want          string
+	}{
+		{50, 842.3, "fifo 842.3 s at load 0.5"},
+		{1000, 1234567, "fifo 1.235e+06 s at load 0.5"},
+		{1000, 15687, "fifo 15,687 s at load 0.5"},
+	} {
+		sim := plots.SimulationData{Loads: []plots.LoadPoint{
+			{Policy: "equi", Load: 0.5, Mean: c.steady, Lo: c.steady, Hi: c.steady},
+			{Policy: "fifo", Load: 0.5, Mean: c.faded, Lo: c.faded, Hi: c.faded, NotSteady: "*"},
+		}}
+		top, above := sim.LoadAxis()
+		if len(above) != 1 {
+			t.Fatalf("steady %g, faded %g: %d means above the axis, want 1: the case under test is gone", c.steady, c.faded, len(above))
+		}
+		note := simulationAboveNote(sim, []float64{0.5})
+		if !strings.Contains(note, c.want) || !strings.Contains(note, "axis ends at "+plots.Seconds(top)+",") {
+			t.Errorf("faded %g: %q lacks %q or the axis top %s", c.faded, note, c.want, plots.Seconds(top))
+		}
 	}
 }
