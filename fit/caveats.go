@@ -23,7 +23,9 @@ import (
 // shards than fitted, a link rate outside the fitted ones, a global batch
 // outside the batch law's fitted batches, samples per update other than
 // the loss curve's (no batch law), a per-worker batch a configuration sets
-// outside the fitted batches (or the speedup's base there), and intervals
+// outside the fitted batches (or the speedup's base there), or one whose
+// intervals widen for it (the model's own batch from WithBatch), each with
+// how the intervals widen, and intervals
 // without bootstrap samples; first, a
 // configuration CheckConfig refuses, which Predict answers with NaN. None
 // for configurations inside the data.
@@ -47,7 +49,11 @@ func (m *Model) Caveats(cs []model.Config) []string {
 		}
 		cc := m.Config(c)
 		ws, ps = append(ws, cc.Workers), append(ps, cc.PS)
-		if c.Batch > 0 {
+		// a batch the configuration sets, or one whose intervals widen
+		// for the batch (the model's own, set by WithBatch: it widened
+		// without a word): its steps/s, or its speedup's 1-worker base
+		c1 := m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1, Bandwidth: c.Bandwidth})
+		if c.Batch > 0 || m.batchOffset(cc) != 0 || m.batchOffset(c1) != 0 {
 			set = append(set, c)
 		}
 		if len(m.Samples) == 0 && !flat {
@@ -216,7 +222,8 @@ func (m *Model) NoBootstrapWarning(flat bool) string {
 // (--global-batch) takes the whole batch in one step, and its speed there
 // is the form's guess, so the speedup and the efficiency of every row
 // rest on it (8 workers at 256 printed speedup 0.377 with no word, against
-// one worker at batch 256 where only 32 was measured). "" otherwise.
+// one worker at batch 256 where only 32 was measured), and their intervals
+// widen by its distance (batchFactorFrom). "" otherwise.
 func (m *Model) SpeedupBaseBatchWarning(cfgs []model.Config) string {
 	var base []model.Config
 	for _, c := range cfgs {
@@ -224,11 +231,18 @@ func (m *Model) SpeedupBaseBatchWarning(cfgs []model.Config) string {
 			base = append(base, model.Config{Workers: 1, PS: c.PS, Nodes: 1})
 		}
 	}
-	w := m.BatchRangeWarning(base)
+	w, c1 := m.batchRangeText(base)
 	if w == "" {
 		return ""
 	}
-	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)"
+	widen := ""
+	switch {
+	case m.Extrapolation == nil:
+		widen = "; their intervals do not widen for it (the model has no record of its extrapolation error)"
+	case m.batchDistance(c1) > 0: // (none on strongly scaled data's global batches: batchOffset)
+		widen = fmt.Sprintf(", and their intervals widen by its distance from the fitted batches, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", 100*(math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2)-1))
+	}
+	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)" + widen
 }
 
 // StalenessLawWarning is predict's word on the staleness column beyond the

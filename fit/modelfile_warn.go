@@ -343,26 +343,50 @@ func (m *Model) linkRateWarning(bw float64) string {
 // BatchRangeWarning says, in one line, when a query of cs runs at a
 // per-worker batch outside those the throughput was fitted on ("" when
 // all are inside): the model's speed there is extrapolated in the batch,
-// and not identified at all when it saw one batch.
+// and not identified at all when it saw one batch; and how the intervals
+// widen for it (batchFactor), as linkRateWarning says for a link rate.
 func (m *Model) BatchRangeWarning(cs []model.Config) string {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, d := range m.Data.Configurations {
-		if d.Batch > 0 {
-			lo, hi = math.Min(lo, d.Batch), math.Max(hi, d.Batch)
-		}
-	}
-	if math.IsInf(lo, 1) {
+	w, c := m.batchRangeText(cs)
+	if w == "" {
 		return ""
 	}
+	return w + m.batchWidenText(c)
+}
+
+// batchRangeText is BatchRangeWarning without its word on the intervals,
+// and the first configuration of cs (completed by Config) outside the
+// fitted batches, of which it speaks.
+func (m *Model) batchRangeText(cs []model.Config) (string, model.Config) {
+	lo, hi, _, _ := m.fittedBatches()
+	if hi == 0 {
+		return "", model.Config{}
+	}
 	for _, c := range cs {
-		b := m.Config(c).Batch
+		c = m.Config(c)
+		b := c.Batch
 		if !(b < lo*(1-1e-9) || b > hi*(1+1e-9)) {
 			continue
 		}
 		if lo == hi {
-			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %s a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, words.Count(c.Workers, "worker"), b, m.Family)
+			return fmt.Sprintf("the model was fitted at one per-worker batch (%.4g samples): at %s a worker's batch is %.4g, and how the step time changes with the batch is not in the data (the %s form's guess)", lo, words.Count(c.Workers, "worker"), b, m.Family), c
 		}
-		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %s a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, words.Count(c.Workers, "worker"), b)
+		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %s a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, words.Count(c.Workers, "worker"), b), c
 	}
-	return ""
+	return "", model.Config{}
+}
+
+// batchWidenText says how the intervals at c (completed), whose
+// per-worker batch is outside the fitted ones, widen for it: by the
+// workers' drift per doubling of the batch (batchFactor), an assumption;
+// not at all without an extrapolation record; not for the batch where c
+// is on the fitted global batches of strongly scaled data (batchOffset),
+// whose workers' drift covers it.
+func (m *Model) batchWidenText(c model.Config) string {
+	switch {
+	case m.Extrapolation == nil:
+		return "; the intervals do not widen for it (the model has no record of its extrapolation error)"
+	case m.batchDistance(c) == 0:
+		return "; at the fitted global batches a worker's batch moves with the workers as in the data, and the intervals widen for the workers beyond them alone (their drift was measured along that path)"
+	}
+	return fmt.Sprintf("; the steps/s and time intervals widen for it as for workers beyond the data, %.3g%% per doubling of the batch away from the fitted ones (an assumption: the data measure the drift across workers, not batches), and the speedup's by the part of that distance its 1-worker base does not share (none at one per-worker batch)", 100*(math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2)-1))
 }
