@@ -78,6 +78,7 @@ Examples:
 			&cli.Float64Flag{Name: "bandwidth", Usage: "planned link rate per shard link and direction, B/s (an mva model fitted with runs.csv bandwidth)", DefaultText: "the rate it was fitted at"},
 			&cli.Float64Flag{Name: "batch", Usage: "planned samples per worker and step", DefaultText: "the model's reference batch"},
 			&cli.Float64Flag{Name: "global-batch", Usage: "planned samples per step split among the workers (strong scaling; excludes --batch)", DefaultText: "none"},
+			&cli.IntFlag{Name: "per-node", Usage: "planned workers per machine (models whose cost depends on placement)", DefaultText: "the model's placement"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table (lines of text) or json (one object: verdict, exit_code, reason, the prediction, the bootstrap's and the other fits' verdicts, notes, warnings)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -158,6 +159,9 @@ func runCheck(c *cli.Context) error {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
 			return badInput(asCmd("check", err))
 		}
+	}
+	if err := withPerNode(c, m, "check"); err != nil {
+		return err
 	}
 	if m, err = withBatchFlags(c, m, "check"); err != nil {
 		return err
@@ -257,6 +261,12 @@ func runCheck(c *cli.Context) error {
 			return badInput(errors.New("check: give --workers N or a manifest"))
 		}
 		return badInput(fmt.Errorf("check: %d workers: want >= 1", workers))
+	}
+	if c.IsSet("per-node") {
+		if w := placementIgnored(m, []int{workers}); w != "" {
+			early = append(early, w)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
 	}
 	if err := splitBatch(m, []int{workers}, "check", c.IsSet("global-batch")); err != nil {
 		return err

@@ -205,13 +205,8 @@ func runPredict(c *cli.Context) error {
 			return badInput(asCmd("predict", err))
 		}
 	}
-	if c.IsSet("per-node") {
-		g := c.Int("per-node")
-		if g < 1 {
-			return badInput(fmt.Errorf("predict: --per-node %d: want >= 1", g))
-		}
-		m.Reference.PerNode = g
-		m.Reference.Nodes = 0
+	if err := withPerNode(c, m, "predict"); err != nil {
+		return err
 	}
 	if m, err = withBatchFlags(c, m, "predict"); err != nil {
 		return err
@@ -582,6 +577,22 @@ func splitBatch(m *fit.Model, ws []int, cmd string, flagSet bool) error {
 			return badInput(fmt.Errorf("%s: %s split among %d workers leaves each %.3g samples: want at least one sample per worker (at most %s)", cmd, what, w, g/float64(w), words.Count(int(g), "worker")))
 		}
 	}
+	return nil
+}
+
+// withPerNode sets m's placement to --per-node's workers per machine when
+// the flag is set (predict and check): every count is then spread over
+// ceil(workers / per-node) machines.
+func withPerNode(c *cli.Context, m *fit.Model, cmd string) error {
+	if !c.IsSet("per-node") {
+		return nil
+	}
+	g := c.Int("per-node")
+	if g < 1 {
+		return badInput(fmt.Errorf("%s: --per-node %d: want >= 1", cmd, g))
+	}
+	m.Reference.PerNode = g
+	m.Reference.Nodes = 0
 	return nil
 }
 

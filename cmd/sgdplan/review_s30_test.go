@@ -269,3 +269,37 @@ func TestSimulationAboveNoteWritesTheLegendsSeconds(t *testing.T) {
 		}
 	}
 }
+
+// check takes --per-node as predict does: the verdict's interval is
+// predict's at the same placement (the cpu traces' model, fitted on one
+// machine, widens when 4 workers are spread over 4), and --per-node 0 is
+// refused naming the command.
+func TestCheckPerNodeAsPredict(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "cpu.json")
+	if code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd", "cpu"), "--shared-cores", "2", "--out", m); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	var widths []float64
+	for _, pn := range []string{"1", "4"} {
+		_, ps, _ := runCmd(t, "predict", "--model", m, "--workers", "4", "--per-node", pn, "--format", "json")
+		var rows []predictRow
+		if err := json.Unmarshal([]byte(ps), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("predict --per-node %s: %v", pn, err)
+		}
+		_, cs, stderr := runCmd(t, "check", "--model", m, "--workers", "4", "--per-node", pn, "--format", "json")
+		var out checkJSON
+		if err := json.Unmarshal([]byte(cs), &out); err != nil {
+			t.Fatalf("check --per-node %s: %v: %s", pn, err, stderr)
+		}
+		if out.StepsPerSLo != rows[0].StepsPerSLo || out.StepsPerSHi != rows[0].StepsPerSHi {
+			t.Errorf("--per-node %s: check [%g, %g], predict [%g, %g]", pn, out.StepsPerSLo, out.StepsPerSHi, rows[0].StepsPerSLo, rows[0].StepsPerSHi)
+		}
+		widths = append(widths, out.StepsPerSHi-out.StepsPerSLo)
+	}
+	if !(widths[0] > widths[1]) {
+		t.Errorf("interval widths %v: 4 machines (per-node 1) no wider than 1 (per-node 4): the case under test is gone", widths)
+	}
+	if code, _, stderr := runCmd(t, "check", "--model", m, "--workers", "4", "--per-node", "0"); code != 2 || !strings.Contains(stderr, "check: --per-node 0: want >= 1") {
+		t.Errorf("--per-node 0: exit %d: %s", code, stderr)
+	}
+}
