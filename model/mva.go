@@ -120,6 +120,9 @@ func (m MVA) Solve(n Network, N int) Result {
 		if s.Delay {
 			res.U[k] = res.X * s.D
 		}
+		if s.D == 0 {
+			res.U[k] = 0 // (not +Inf * 0 on a cycle of no time)
+		}
 	}
 	return res
 }
@@ -348,6 +351,15 @@ func (s *mvaState) advance(n int) {
 	}
 	r, q, d, a, h := s.r, s.q, s.d, s.a, s.h
 	r, q, a, h = r[:len(d)], q[:len(d)], a[:len(d)], h[:len(d)]
+	if math.IsInf(s.x, 1) {
+		// the cycle takes no time (the last step's sum was 0): it stays
+		// so, X = +Inf with nobody queued (its Inf * 0 made every later
+		// step NaN: X fell from +Inf at one customer to NaN at two)
+		clear(r)
+		clear(q)
+		s.n = n
+		return
+	}
 	sum := s.nw.Z
 	xp := s.x
 	switch {
@@ -447,6 +459,9 @@ func (s *mvaState) advance(n int) {
 	}
 	for k := range q {
 		q[k] = x * r[k]
+		if r[k] == 0 {
+			q[k] = 0 // nobody waits where no time is spent (not +Inf * 0)
+		}
 	}
 	for i := range s.multi {
 		mu := &s.multi[i]
@@ -589,6 +604,12 @@ func (m MVA) schweitzer(nw Network, N int, r, q []float64) float64 {
 			}
 			r[k] = rk
 			sum += rk
+		}
+		if sum == 0 {
+			// a cycle of no time: X = +Inf and nobody queued, the fixed
+			// point at once (Inf * 0 made the next iteration NaN)
+			clear(q)
+			return math.Inf(1)
 		}
 		xn := nf / sum
 		if m.Correction && kb >= 0 && xn*dmax > 1 {

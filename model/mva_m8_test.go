@@ -102,3 +102,39 @@ func TestZeroCycleThroughputIsPlusInf(t *testing.T) {
 		}
 	}
 }
+
+// A cycle of no time (Z = 0, every demand 0) has X = +Inf at every
+// population, with nobody queued and no station busy, in every solver: X
+// cannot fall with N. It was +Inf at one customer and NaN from two on
+// (Q = Inf * 0 fed the next step), and the zero AsyncPS swept [+Inf NaN
+// NaN] (mutation round 8's finding).
+func TestZeroCycleStaysPlusInf(t *testing.T) {
+	n := Network{Stations: []Station{{Name: "q", D: 0}, {Name: "d", D: 0, Delay: true}}}
+	for name, m := range map[string]MVA{"exact": {}, "corrected": {Correction: true}, "flow": {Flow: true}, "schweitzer": {Approximate: true}} {
+		for N := 1; N <= 4; N++ {
+			r := m.Solve(n, N)
+			if !math.IsInf(r.X, 1) {
+				t.Errorf("%s: X(%d) = %g, want +Inf", name, N, r.X)
+			}
+			for k := range n.Stations {
+				if r.Q[k] != 0 || r.U[k] != 0 || r.R[k] != 0 {
+					t.Errorf("%s, N = %d, station %d: R %g, Q %g, U %g; want 0 each", name, N, k, r.R[k], r.Q[k], r.U[k])
+				}
+			}
+		}
+		xs := make([]float64, 4)
+		m.Sweep(n, xs)
+		for i, x := range xs {
+			if !math.IsInf(x, 1) {
+				t.Errorf("%s: sweep X(%d) = %g, want +Inf", name, i+1, x)
+			}
+		}
+	}
+	var a AsyncPS
+	if err := a.Validate(); err != nil {
+		t.Fatalf("the zero AsyncPS: %v", err)
+	}
+	if x := a.StepsPerSecond(Config{Workers: 2}); !math.IsInf(x, 1) {
+		t.Errorf("the zero AsyncPS at 2 workers: %g steps/s, want +Inf", x)
+	}
+}
