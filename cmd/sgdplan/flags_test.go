@@ -107,7 +107,7 @@ func TestDashDashAndUnknownFlags(t *testing.T) {
 		{[]string{"inspect", "--bogus", "1"}, "sgdplan: inspect: unknown flag --bogus (sgdplan inspect --help lists its flags"},
 		{[]string{"fit", "-x"}, "sgdplan: fit: unknown flag --x (sgdplan fit --help lists its flags; a path that starts with - goes after --)"},
 		{[]string{"fit", "conv", "--bogus"}, "sgdplan: fit: unknown flag --bogus"},
-		{[]string{"check", "--model", "m.json", "--per-node", "2"}, "sgdplan: check: unknown flag --per-node"},
+		{[]string{"check", "--model", "m.json", "--target-loss", "2"}, "sgdplan: check: unknown flag --target-loss"},
 		{[]string{"--bogus"}, "sgdplan: unknown flag --bogus (sgdplan --help lists the commands and their flags)"},
 	} {
 		if code, _, stderr := runCmd(t, c.args...); code != exitBadInput || !strings.Contains(stderr, c.want) {
