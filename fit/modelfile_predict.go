@@ -565,8 +565,8 @@ func logOutside(b, lo, hi float64) float64 {
 // where none records a batch, and for a c without one. Its magnitude is
 // batchDistance.
 //
-// Data taken at fixed global batches (synchronous data whose global
-// batches span less than their per-worker ones: strong scaling) move
+// Data taken at fixed global batches (synchronous data that strongData,
+// fit's StrongScaling, calls strongly scaled) move
 // their per-worker batch with the workers, and the workers' drift
 // (Extrapolation) was measured along that path: at 64 workers on a global
 // batch fitted on 1-8, the per-worker batch is 8 times below the data's,
@@ -586,13 +586,53 @@ func (m *Model) batchOffset(c model.Config) float64 {
 		return 0
 	}
 	s := logOutside(c.Batch, lo, hi)
-	if s == 0 || m.Mode == "async" || !(ghi/glo < hi/lo) {
+	if s == 0 || m.Mode == "async" || !m.strongData() {
 		return s
 	}
 	if g := logOutside(c.Batch*float64(max(c.Workers, 1)), glo, ghi); math.Abs(g) < math.Abs(s) {
 		return g
 	}
 	return s
+}
+
+// strongData is StrongScaling of the fitted configurations (the rule fit
+// set the model's default global batch by), counted by groups in one pass
+// rather than over every pair: pairs at one per-worker batch and other
+// worker counts against pairs at one global batch and other worker counts.
+// (A span rule, the global batches spanning less than the per-worker
+// ones, called 1-8 workers at 128 plus one worker at 16 weak, which fit
+// calls strong, and widened the model's own global batch beyond the fitted
+// workers twice without a word.)
+func (m *Model) strongData() bool {
+	type at struct{ w, b float64 }
+	byB, byG := map[float64]int{}, map[float64]int{}
+	byWB, byWG := map[at]int{}, map[at]int{}
+	for _, d := range m.Data.Configurations {
+		if !(d.Batch > 0) {
+			continue
+		}
+		w := float64(d.Workers)
+		g := d.Batch * w
+		byB[d.Batch]++
+		byG[g]++
+		byWB[at{w, d.Batch}]++
+		byWG[at{w, g}]++
+	}
+	pairs := func(k int) int { return k * (k - 1) / 2 }
+	perWorker, global := 0, 0
+	for _, k := range byB {
+		perWorker += pairs(k)
+	}
+	for _, k := range byWB {
+		perWorker -= pairs(k) // (the same worker count: no pair)
+	}
+	for _, k := range byG {
+		global += pairs(k)
+	}
+	for _, k := range byWG {
+		global -= pairs(k)
+	}
+	return global > perWorker
 }
 
 // batchDistance is the log distance of c's per-worker batch (completed by

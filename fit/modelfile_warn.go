@@ -388,5 +388,10 @@ func (m *Model) batchWidenText(c model.Config) string {
 	case m.batchDistance(c) == 0:
 		return "; at the fitted global batches a worker's batch moves with the workers as in the data, and the intervals widen for the workers beyond them alone (their drift was measured along that path)"
 	}
-	return fmt.Sprintf("; the steps/s and time intervals widen for it as for workers beyond the data, %.3g%% per doubling of the batch away from the fitted ones (an assumption: the data measure the drift across workers, not batches), and the speedup's by the part of that distance its 1-worker base does not share (none at one per-worker batch)", 100*(math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2)-1))
+	d := m.batchDistance(c) / math.Ln2
+	unit := "doublings"
+	if fmt.Sprintf("%.2g", d) == "1" {
+		unit = "doubling"
+	}
+	return fmt.Sprintf("; the steps/s and time intervals widen for it as for workers beyond the data, %.3g%% per doubling of the batch away from the fitted ones (an assumption: the data measure the drift across workers, not batches), here %.2g %s at %s, and each speedup's by the difference between its row's doublings and its 1-worker base's", 100*(math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2)-1), d, unit, words.Count(c.Workers, "worker"))
 }

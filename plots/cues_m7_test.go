@@ -90,7 +90,10 @@ func TestAboveLegendHighestM7(t *testing.T) {
 	for _, c := range []struct {
 		v    float64
 		want string
-	}{{15087, "15,087 s"}, {1000, "1,000 s"}, {2005.4, "2,005 s"}, {-3040, "-3,040 s"}} {
+	}{{15087, "15,087 s"}, {1000, "1,000 s"}, {2005.4, "2,005 s"}, {-3040, "-3,040 s"},
+		// the format is chosen on the value as written (rounded): not
+		// "1000 s" beside "1,000 s", nor "1,000,000 s" beside "1e+06 s"
+		{999.96, "1,000 s"}, {999.4, "999.4 s"}, {999999.6, "1e+06 s"}, {999999.4, "999,999 s"}, {842.3, "842.3 s"}} {
 		if got := Seconds(c.v); got != c.want {
 			t.Errorf("Seconds(%g) = %q, want %q", c.v, got, c.want)
 		}

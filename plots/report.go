@@ -272,7 +272,7 @@ func (r Report) bestNote(tied []string, v float64) string {
 	// how to see the best's plan: report --policy takes every policy but
 	// numeric, which plan alone runs (the demo's note named "report
 	// --policy numeric", which report refuses)
-	see := "sgdplan plan --policy numeric, on the same jobs and servers, shows numeric's"
+	see := "sgdplan plan --policy numeric, with this report's --jobs, --servers and --p if given, shows numeric's"
 	if i := slices.IndexFunc(tied, func(p string) bool { return p != "numeric" }); i >= 0 {
 		see = fmt.Sprintf("sgdplan report --policy %s shows %s's", tied[i], tied[i])
 	}

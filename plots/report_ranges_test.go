@@ -58,7 +58,7 @@ func TestReportBestSaysTiesAndThePlanShown(t *testing.T) {
 	// numeric alone the best: report --policy refuses numeric, so the
 	// note names plan (it said "sgdplan report --policy numeric")
 	r.Policies[1].MeanFlow = 105
-	want = "Least mean flow time: **numeric**; the plan above is hesrpt's, 10.0% more (sgdplan plan --policy numeric, on the same jobs and servers, shows numeric's)."
+	want = "Least mean flow time: **numeric**; the plan above is hesrpt's, 10.0% more (sgdplan plan --policy numeric, with this report's --jobs, --servers and --p if given, shows numeric's)."
 	if md = string(r.Markdown()); !strings.Contains(md, want) {
 		t.Errorf("numeric the best: summary.md lacks %q:\n%s", want, md)
 	}

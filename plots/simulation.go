@@ -192,10 +192,12 @@ func aboveLegend(above []LoadPoint) string {
 // 999,999 s ("15,687 s"), else 4 significant digits ("842.3 s",
 // "1.235e+06 s"; the caption wrote "842 s" and "1,234,567 s" beside them).
 func Seconds(v float64) string {
-	if !isFinite(v) || math.Abs(v) >= 1e6 || math.Abs(v) < 1000 {
-		return num(v) + " s"
+	// the choice on the value as written: 999.96 is "1,000 s", not "1000 s"
+	// beside it, and 999,999.6 "1e+06 s", not "1,000,000 s"
+	if r := math.Round(v); isFinite(v) && math.Abs(v) >= 999.5 && math.Abs(r) < 1e6 {
+		return words.Thousands(int(r)) + " s"
 	}
-	return words.Thousands(int(math.Round(v))) + " s"
+	return num(v) + " s"
 }
 
 // cutBar is an interval from lo to hi at x with a cap at each end inside

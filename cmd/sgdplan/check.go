@@ -698,6 +698,7 @@ func workerShare(x float64) string {
 // finite and positive): no verdict.
 func badVerdict(v checkVerdict, what string) checkVerdict {
 	v.code, v.word, v.bad = exitBadInput, "n/a", what
+	v.knee, v.fastest = 0, 0 // (no verdict, no counts of one)
 	v.reason = "the model predicts " + what + ": not a finite positive number, so it cannot judge the job"
 	return v
 }

@@ -297,7 +297,8 @@ func runPredict(c *cli.Context) error {
 			pr := m.Predict(cfg, target, u)
 			// a --batch or --global-batch that puts a worker's batch
 			// outside the fitted ones is an extrapolation too
-			batchBeyond := batchSet(c) && m.BatchRangeWarning([]model.Config{cfg}) != ""
+			// (or the speedup's 1-worker base is, its interval widened for it)
+			batchBeyond := batchSet(c) && (m.BatchRangeWarning([]model.Config{cfg}) != "" || m.SpeedupBaseBatchWarning([]model.Config{cfg}) != "")
 			r := predictRow{
 				Workers: pr.Workers, PS: pr.PS,
 				StepsPerS: pr.StepsPerS.Value, StepsPerSLo: pr.StepsPerS.Lo, StepsPerSHi: pr.StepsPerS.Hi,

@@ -303,3 +303,27 @@ func TestCheckPerNodeAsPredict(t *testing.T) {
 		t.Errorf("--per-node 0: exit %d: %s", code, stderr)
 	}
 }
+
+// predict's json marks a row extrapolated when only its speedup's
+// 1-worker base is outside the fitted batches (--global-batch: 2 workers
+// at 64 run 32 each, inside the data; one worker takes all 64, outside),
+// since the speedup's interval widens for it; and an n/a verdict carries
+// no knee or fastest count.
+func TestExtrapolatedBaseAndNoCountsOnNA(t *testing.T) {
+	m := asgdModel(t, t.TempDir())
+	_, stdout, stderr := runCmd(t, "predict", "--model", m, "--workers", "2", "--ps", "1", "--global-batch", "64", "--format", "json")
+	var rows []predictRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("predict: %v: %s", err, stderr)
+	}
+	if !rows[0].BeyondFittedWorker || rows[0].Batch != 32 {
+		t.Errorf("2 workers at global batch 64 (32 each, the fitted batch): extrapolated %v at batch %g, want true (the base is at 64)", rows[0].BeyondFittedWorker, rows[0].Batch)
+	}
+	_, stdout, _ = runCmd(t, "predict", "--model", m, "--workers", "2", "--ps", "1", "--format", "json")
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || rows[0].BeyondFittedWorker {
+		t.Errorf("2 workers at the fitted batch: extrapolated %v (%v)", rows[0].BeyondFittedWorker, err)
+	}
+	if v := badVerdict(checkVerdict{knee: 3, fastest: 5}, "NaN steps/s"); v.knee != 0 || v.fastest != 0 || v.word != "n/a" {
+		t.Errorf("n/a verdict: %+v", v)
+	}
+}
