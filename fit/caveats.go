@@ -40,13 +40,14 @@ func (m *Model) Caveats(cs []model.Config) []string {
 		}
 	}
 	var ws, ps []int
-	var set []model.Config // those that set their batch
+	var ok, set []model.Config // those Predict answers; those that set their batch
 	flat := false
 	for _, c := range cs {
 		if err := m.CheckConfig(c); err != nil {
 			add(strings.TrimPrefix(err.Error(), "fit: ") + ": Predict answers NaN")
 			continue
 		}
+		ok = append(ok, c)
 		cc := m.Config(c)
 		ws, ps = append(ws, cc.Workers), append(ps, cc.PS)
 		// a batch the configuration sets, or one whose intervals widen
@@ -87,12 +88,6 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	// the batch law's fitted batches, and the loss curve's samples per
 	// update where there is no batch law (predict printed them; Caveats
 	// did not)
-	var ok []model.Config
-	for _, c := range cs {
-		if m.CheckConfig(c) == nil {
-			ok = append(ok, c)
-		}
-	}
 	add(m.BatchWarning(ok))
 	add(m.EfficiencyBatchWarning(ok))
 	if len(set) > 0 {
@@ -240,7 +235,7 @@ func (m *Model) SpeedupBaseBatchWarning(cfgs []model.Config) string {
 	case m.Extrapolation == nil:
 		widen = "; their intervals do not widen for it (the model has no record of its extrapolation error)"
 	case m.batchDistance(c1) > 0: // (none on strongly scaled data's global batches: batchOffset)
-		widen = fmt.Sprintf(", and their intervals widen by its distance from the fitted batches, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", 100*(math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2)-1))
+		widen = fmt.Sprintf(", and their intervals widen by its distance from the fitted batches, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", m.perDoubling())
 	}
 	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)" + widen
 }
