@@ -236,7 +236,7 @@ func TestBatchWarningSaysHowIntervalsWiden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = g.SpeedupBaseBatchWarning([]model.Config{{Workers: 8}})
-	if want := "their intervals widen by its distance from the fitted batches, " + pct; !strings.Contains(got, want) {
+	if want := "their intervals widen by the difference between its doublings from the fitted batches and each row's, " + pct; !strings.Contains(got, want) {
 		t.Errorf("global batch 256 at 8 workers: %q lacks %q", got, want)
 	}
 	bare := *m

@@ -218,7 +218,9 @@ func (m *Model) NoBootstrapWarning(flat bool) string {
 // is the form's guess, so the speedup and the efficiency of every row
 // rest on it (8 workers at 256 printed speedup 0.377 with no word, against
 // one worker at batch 256 where only 32 was measured), and their intervals
-// widen by its distance (batchFactorFrom). "" otherwise.
+// widen by the difference of its distance and the row's (batchFactorFrom;
+// "by its distance" was wrong where the row is off the batches too). ""
+// otherwise.
 func (m *Model) SpeedupBaseBatchWarning(cfgs []model.Config) string {
 	var base []model.Config
 	for _, c := range cfgs {
@@ -235,7 +237,7 @@ func (m *Model) SpeedupBaseBatchWarning(cfgs []model.Config) string {
 	case m.Extrapolation == nil:
 		widen = "; their intervals do not widen for it (the model has no record of its extrapolation error)"
 	case m.batchDistance(c1) > 0: // (none on strongly scaled data's global batches: batchOffset)
-		widen = fmt.Sprintf(", and their intervals widen by its distance from the fitted batches, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", m.perDoubling())
+		widen = fmt.Sprintf(", and their intervals widen by the difference between its doublings from the fitted batches and each row's, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", m.perDoubling())
 	}
 	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)" + widen
 }
