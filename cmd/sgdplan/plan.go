@@ -286,7 +286,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	if !c.IsSet("energy-alpha") || !(c.Float64("energy-alpha") > 0) {
+	if !(c.Float64("energy-alpha") > 0) { // (speed scaling replaces every curve)
 		for _, w := range planBelowFitWarnings(jobs) {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
