@@ -290,11 +290,7 @@ func runCheck(c *cli.Context) error {
 		KneeWorkers: v.knee, FastestWorkers: v.fastest}
 	// what the verdict is at, as predict's rows say it (a script could
 	// not tell a --batch or --bandwidth check from another)
-	full := m.Config(model.Config{Workers: workers, PS: ps})
-	out.Batch = full.Batch
-	if m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0 {
-		out.Bandwidth = full.Bandwidth
-	}
+	out.Batch, out.Bandwidth = shownAt(m, model.Config{Workers: workers, PS: ps})
 	var lines []string
 	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
 		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share

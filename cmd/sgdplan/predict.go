@@ -309,13 +309,9 @@ func runPredict(c *cli.Context) error {
 				BeyondFittedWorker: w > m.Reference.MaxWorkers || w < least || (mostPS >= 1 && p > mostPS) || bwBeyond || batchBeyond,
 				FitRMSLE:           m.Diagnostics.RMSLE,
 			}
-			full := m.Config(cfg)
-			r.Batch = full.Batch
+			r.Batch, r.Bandwidth = shownAt(m, cfg)
 			if format == "json" && m.Family == "mva" && p > 0 {
 				r.Busiest, r.BusiestStation = busiest(m, w, p)
-			}
-			if m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0 {
-				r.Bandwidth = full.Bandwidth
 			}
 			if !math.IsNaN(pr.Staleness.Lo) {
 				r.StalenessLo, r.StalenessHi = ptr(pr.Staleness.Lo), ptr(pr.Staleness.Hi)
@@ -579,6 +575,17 @@ func splitBatch(m *fit.Model, ws []int, cmd string, flagSet bool) error {
 		}
 	}
 	return nil
+}
+
+// shownAt is the per-worker batch a row at cfg is at (completed by the
+// model's Config) and the link rate, B/s, of a queueing-network model that
+// has one (0 otherwise): what predict's rows and check's json say.
+func shownAt(m *fit.Model, cfg model.Config) (batch, bandwidth float64) {
+	full := m.Config(cfg)
+	if m.Family == "mva" && m.Queueing != nil && m.Queueing.Bandwidth > 0 {
+		bandwidth = full.Bandwidth
+	}
+	return full.Batch, bandwidth
 }
 
 // withPerNode sets m's placement to --per-node's workers per machine when
