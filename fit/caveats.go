@@ -237,7 +237,7 @@ func (m *Model) SpeedupBaseBatchWarning(cfgs []model.Config) string {
 	case m.Extrapolation == nil:
 		widen = "; their intervals do not widen for it (the model has no record of its extrapolation error)"
 	case m.batchDistance(c1) > 0: // (none on strongly scaled data's global batches: batchOffset)
-		widen = fmt.Sprintf(", and their intervals widen by the difference between its doublings from the fitted batches and each row's, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", m.perDoubling())
+		widen = fmt.Sprintf(", and their intervals widen by the difference between its doublings from the fitted batches and each row's, %.3g%% per doubling (an assumption: the data measure the drift across workers, not batches)", m.Extrapolation.perDoubling(m.Level))
 	}
 	return "the speedup and efficiency compare each row with 1 worker at the same global batch, outside the fitted batches: " + w + "; the speedups rest on it (the steps/s of the rows do not)" + widen
 }

@@ -320,13 +320,6 @@ func (m *Model) fittedRates() (lo, hi float64) {
 	return lo, hi
 }
 
-// perDoubling is the widening of the intervals per doubling of the
-// distance from the data, in percent: exp(spread x ln 2) - 1, the rate the
-// link-rate and batch warnings quote (m.Extrapolation not nil).
-func (m *Model) perDoubling() float64 {
-	return 100 * (math.Exp(m.Extrapolation.Spread(m.Level)*math.Ln2) - 1)
-}
-
 // linkRateWarning is BandwidthWarning at the link rate bw.
 func (m *Model) linkRateWarning(bw float64) string {
 	if !(bw > 0) {
@@ -342,7 +335,7 @@ func (m *Model) linkRateWarning(bw float64) string {
 	}
 	widen := "that the intervals do not widen for"
 	if m.Extrapolation != nil {
-		widen = fmt.Sprintf("for which the steps/s and time intervals widen as for workers beyond the data, %.3g%% per doubling of the rate away from them (an assumption: the data do not measure it)", m.perDoubling())
+		widen = fmt.Sprintf("for which the steps/s and time intervals widen as for workers beyond the data, %.3g%% per doubling of the rate away from them (an assumption: the data do not measure it)", m.Extrapolation.perDoubling(m.Level))
 	}
 	return fmt.Sprintf("link rate %.4g B/s is outside the rates fitted (%s): the link demand is scaled as S/B to it, an extrapolation (latency, protocol and CPU costs need not scale so) %s", bw, fitted, widen)
 }
@@ -400,5 +393,5 @@ func (m *Model) batchWidenText(c model.Config) string {
 	if fmt.Sprintf("%.2g", d) == "1" {
 		unit = "doubling"
 	}
-	return fmt.Sprintf("; the steps/s and time intervals widen for it as for workers beyond the data, %.3g%% per doubling of the batch away from the fitted ones (an assumption: the data measure the drift across workers, not batches), here %.2g %s at %s, and each speedup's by the difference between its row's doublings and its 1-worker base's", m.perDoubling(), d, unit, words.Count(c.Workers, "worker"))
+	return fmt.Sprintf("; the steps/s and time intervals widen for it as for workers beyond the data, %.3g%% per doubling of the batch away from the fitted ones (an assumption: the data measure the drift across workers, not batches), here %.2g %s at %s, and each speedup's by the difference between its row's doublings and its 1-worker base's", m.Extrapolation.perDoubling(m.Level), d, unit, words.Count(c.Workers, "worker"))
 }
