@@ -3,6 +3,7 @@ package fit
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -146,9 +147,24 @@ func (e *Extrapolation) Spread(level float64) float64 {
 
 // tQuantile is the (1+level)/2 quantile of Student's t with nu degrees of
 // freedom: the half-width, in scales, of a two-sided interval of level.
+// Each (level, nu) is computed once (tQuantiles): Spread asks it for every
+// prediction off the data, up to three times a row (the workers', the link
+// rate's and the batch's widening), with one level and two nu per model,
+// and gonum's quantile is a fifth of a Predict.
 func tQuantile(level, nu float64) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(1 - (1-level)/2)
+	k := [2]float64{level, nu}
+	if q, ok := tQuantiles.Load(k); ok {
+		return q.(float64)
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(1 - (1-level)/2)
+	if level == level && nu == nu { // (a NaN key would never be found again)
+		tQuantiles.Store(k, q)
+	}
+	return q
 }
+
+// tQuantiles memoises tQuantile by (level, nu).
+var tQuantiles sync.Map
 
 // perDoubling is how much wider, in %, the interval of level grows per
 // doubling of workers.
