@@ -380,19 +380,7 @@ func runCheck(c *cli.Context) error {
 	// verdict on the time to target past the batch law's fitted batches,
 	// or at samples per update the loss curve was not measured at, came
 	// with no word (exit 4 and a warnings list without it)
-	cfg := []model.Config{{Workers: workers, PS: ps}}
-	for _, w := range []string{m.BatchWarning(cfg), m.EfficiencyBatchWarning(cfg)} {
-		if w != "" {
-			out.Warnings = append(out.Warnings, w)
-		}
-	}
-	if batchSet(c) {
-		if w := m.BatchRangeWarning(cfg); w != "" {
-			out.Warnings = append(out.Warnings, w)
-		} else if w := m.SpeedupBaseBatchWarning(cfg); w != "" {
-			out.Warnings = append(out.Warnings, w)
-		}
-	}
+	out.Warnings = append(out.Warnings, batchWarnings(m, []model.Config{{Workers: workers, PS: ps}}, batchSet(c))...)
 	// a verdict that could not be printed is no verdict: the write's
 	// error (exit 1) comes before its code. The answer goes out in one
 	// write: in four, "check ... | head -1" died of SIGPIPE (exit 141)

@@ -373,19 +373,8 @@ func runPredict(c *cli.Context) error {
 	if len(rows) > 0 && rows[0].UpdatesToTarget != nil && stalenessUnknown(m, slices.Max(ws)) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s: the updates to target past 1 worker, and their intervals, leave staleness out\n", stalenessUnknownText)
 	}
-	cfgs := want
-	if w := m.BatchWarning(cfgs); w != "" {
+	for _, w := range batchWarnings(m, want, batchSet(c)) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-	}
-	if w := m.EfficiencyBatchWarning(cfgs); w != "" {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-	}
-	if batchSet(c) {
-		if w := m.BatchRangeWarning(cfgs); w != "" {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-		} else if w := m.SpeedupBaseBatchWarning(cfgs); w != "" {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-		}
 	}
 	if w := flatUpdates(m, rows); w != "" && epochs == 0 { // --epochs fixes the updates: no interval meant
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
@@ -575,6 +564,23 @@ func splitBatch(m *fit.Model, ws []int, cmd string, flagSet bool) error {
 		}
 	}
 	return nil
+}
+
+// batchWarnings are the model's words on the batches of cfgs, as predict
+// and check give them: the batch law's fitted global batches, the loss
+// curve's samples per update, and, when a batch flag is set (set), the
+// per-worker batch outside the fitted ones or else the speedup's 1-worker
+// base there.
+func batchWarnings(m *fit.Model, cfgs []model.Config, set bool) []string {
+	ws := []string{m.BatchWarning(cfgs), m.EfficiencyBatchWarning(cfgs)}
+	if set {
+		w := m.BatchRangeWarning(cfgs)
+		if w == "" {
+			w = m.SpeedupBaseBatchWarning(cfgs)
+		}
+		ws = append(ws, w)
+	}
+	return slices.DeleteFunc(ws, func(w string) bool { return w == "" })
 }
 
 // shownAt is the per-worker batch a row at cfg is at (completed by the
