@@ -768,9 +768,7 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 	u := updates
 	uLo, uHi := u, u
 	if !(u > 0) {
-		if math.IsNaN(target) && m.Efficiency != nil {
-			target = m.Efficiency.TargetLoss
-		}
+		target = m.TargetLossFor(target)
 		u, uLo, uHi = m.updatesInterval(c, target, lambda, noise, ends)
 	}
 	nan := math.NaN()
@@ -782,6 +780,22 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 		p.TimeToTarget = Interval{u / p.StepsPerS.Value, uLo / p.StepsPerS.Hi, uHi / p.StepsPerS.Lo}
 	}
 	return p
+}
+
+// TargetLossFor is the loss Predict's updates and time to target aim at
+// when asked for target: target itself, or, when it is NaN, the model's
+// own (efficiency.target_loss, the loss every fitted run reached; NaN
+// for a model without statistical efficiency, 0 for one that records no
+// target). predict names it beside its time to target, which did not say
+// which loss it was for.
+func (m *Model) TargetLossFor(target float64) float64 {
+	if !math.IsNaN(target) {
+		return target
+	}
+	if m.Efficiency == nil {
+		return math.NaN()
+	}
+	return m.Efficiency.TargetLoss
 }
 
 // Saturation is the most updates per second the queueing network of an

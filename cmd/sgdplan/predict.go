@@ -36,7 +36,8 @@ speedup is T(1)/T(N): the time to the target loss when the model has a loss curv
 a staleness cost or a batch law, it is then below the samples/s ratio), else the samples/s
 ratio; efficiency is speedup/N.
 Time to target is printed when a target is known: --target-loss, --epochs (with the
-dataset size from runs.csv), or the loss the model was fitted to reach. The batch is the
+dataset size from runs.csv), or the loss the model was fitted to reach; the table's
+second line names it, and json and csv rows give target_loss or target_epochs. The batch is the
 model's reference batch (the one measured at the most worker counts) unless --batch (samples per worker) or
 --global-batch (samples per step, split among the workers) says otherwise; a batch outside
 the fitted ones gets a warning.
@@ -142,6 +143,16 @@ type predictRow struct {
 	// check's saturation from predict's numbers).
 	Busiest        float64 `json:"busiest_utilization,omitempty"`
 	BusiestStation string  `json:"busiest_station,omitempty"`
+	// TargetLoss is the loss the updates and the time to target are for
+	// (--target-loss, or the model's own: the loss every fitted run
+	// reached), TargetEpochs the passes over the dataset they are for
+	// instead (--epochs); each absent where the row has no time to target
+	// (a script, or a reader of the table, could not tell which target a
+	// time was to). targetFrom says where the target came from, for the
+	// table's line.
+	TargetLoss   *float64 `json:"target_loss,omitempty"`
+	TargetEpochs *float64 `json:"target_epochs,omitempty"`
+	targetFrom   string
 }
 
 // loadModel reads the model.json of --model for the command cmd: a
@@ -326,6 +337,7 @@ func runPredict(c *cli.Context) error {
 					r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
 					r.TimeToTargetSHi = ptr(pr.TimeToTarget.Hi)
 				}
+				r.TargetLoss, r.TargetEpochs, r.targetFrom = targetOf(c, m, target, epochs)
 			}
 			rows = append(rows, r)
 		}
@@ -401,6 +413,37 @@ func runPredict(c *cli.Context) error {
 
 func ptr(v float64) *float64 { return &v }
 
+// targetOf is the target a row's time to target is for: the loss (the
+// model's own unless --target-loss), or the passes over the dataset of
+// --epochs, which fix the updates whatever the loss; and, for the table's
+// line, where it came from.
+func targetOf(c *cli.Context, m *fit.Model, target, epochs float64) (loss, passes *float64, from string) {
+	switch {
+	case epochs > 0:
+		return nil, ptr(epochs), "--epochs"
+	case c.IsSet("target-loss"):
+		return ptr(target), nil, "--target-loss"
+	}
+	if l := m.TargetLossFor(target); l > 0 {
+		return ptr(l), nil, "the model's target: the loss every fitted run reached; --target-loss sets another"
+	}
+	return nil, nil, ""
+}
+
+// targetLine is the table's line naming the target of its time to target
+// ("" when no row has one): the rows share it.
+func targetLine(m *fit.Model, rows []predictRow) string {
+	for _, r := range rows {
+		switch {
+		case r.TargetEpochs != nil:
+			return fmt.Sprintf("updates and time to target: for %s %s, passes over the dataset of %s samples", r.targetFrom, g4(*r.TargetEpochs), words.Thousands(int(m.Reference.Dataset)))
+		case r.TargetLoss != nil:
+			return fmt.Sprintf("updates and time to target: to loss %s (%s)", g4(*r.TargetLoss), r.targetFrom)
+		}
+	}
+	return ""
+}
+
 // finite reports whether every value is a finite number.
 func finite(vs ...float64) bool {
 	for _, v := range vs {
@@ -455,7 +498,7 @@ func hiOrInf(p *float64) string {
 func writePredictCSV(w io.Writer, rows []predictRow) error {
 	g4 := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 	cw := csv.NewWriter(w)
-	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle", "batch", "bandwidth"}
+	head := []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle", "batch", "bandwidth", "target_loss", "target_epochs"}
 	cw.Write(head)
 	opt := func(p *float64) string {
 		if p == nil {
@@ -478,7 +521,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 	for _, r := range rows {
 		cw.Write([]string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 			g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), opt(r.StalenessLo), opt(r.StalenessHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE), g4(r.Batch), optRate(r.Bandwidth)})
+			g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE), g4(r.Batch), optRate(r.Bandwidth), opt(r.TargetLoss), opt(r.TargetEpochs)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -506,6 +549,9 @@ func writePredictTable(out io.Writer, m *fit.Model, rows []predictRow) error {
 		fmt.Fprintf(w, "; link rate %.4g B/s", m.Reference.Bandwidth)
 	}
 	fmt.Fprintln(w)
+	if t := targetLine(m, rows); t != "" {
+		fmt.Fprintln(w, t)
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	timed := false
 	for _, r := range rows {
