@@ -364,7 +364,7 @@ func (m *Model) batchRangeText(cs []model.Config) (string, model.Config) {
 	for _, c := range cs {
 		c = m.Config(c)
 		b := c.Batch
-		if !(b < lo*(1-1e-9) || b > hi*(1+1e-9)) {
+		if !outsideBatches(b, lo, hi) {
 			continue
 		}
 		if lo == hi {
@@ -373,6 +373,26 @@ func (m *Model) batchRangeText(cs []model.Config) (string, model.Config) {
 		return fmt.Sprintf("the model was fitted on per-worker batches %.4g to %.4g samples: at %s a worker's batch is %.4g, outside them, and the speed there is extrapolated in the batch", lo, hi, words.Count(c.Workers, "worker"), b), c
 	}
 	return "", model.Config{}
+}
+
+// outsideBatches reports whether the per-worker batch b lies outside the
+// fitted ones, lo to hi (to 1e-9, as logOutside, which widens for it).
+func outsideBatches(b, lo, hi float64) bool { return logOutside(b, lo, hi) != 0 }
+
+// BatchOutside reports whether c (completed by Config) runs a per-worker
+// batch outside the fitted ones, or its speedup's 1-worker base at the
+// same global batch does (past one worker): what BatchRangeWarning and
+// SpeedupBaseBatchWarning speak of, without their words, which predict
+// wrote for every row only to mark it extrapolated.
+func (m *Model) BatchOutside(c model.Config) bool {
+	lo, hi, _, _ := m.fittedBatches()
+	if hi == 0 {
+		return false
+	}
+	if outsideBatches(m.Config(c).Batch, lo, hi) {
+		return true
+	}
+	return c.Workers != 1 && outsideBatches(m.Config(model.Config{Workers: 1, PS: c.PS, Nodes: 1}).Batch, lo, hi)
 }
 
 // batchWidenText says how the intervals at c (completed), whose

@@ -309,7 +309,7 @@ func runPredict(c *cli.Context) error {
 			// a --batch or --global-batch that puts a worker's batch
 			// outside the fitted ones is an extrapolation too
 			// (or the speedup's 1-worker base is, its interval widened for it)
-			batchBeyond := batchSet(c) && (m.BatchRangeWarning([]model.Config{cfg}) != "" || m.SpeedupBaseBatchWarning([]model.Config{cfg}) != "")
+			batchBeyond := batchSet(c) && m.BatchOutside(cfg)
 			r := predictRow{
 				Workers: pr.Workers, PS: pr.PS,
 				StepsPerS: pr.StepsPerS.Value, StepsPerSLo: pr.StepsPerS.Lo, StepsPerSHi: pr.StepsPerS.Hi,
