@@ -268,7 +268,10 @@ func runReport(c *cli.Context, o reportOptions) error {
 		r.Notes = append(r.Notes, "No phase or staleness figure: "+traceNote)
 	}
 	peaks := planJobPeaks(jobs, float64(o.servers))
-	r.Warnings = append(append(append(warns, planPeakWarnings(jobs, peaks)...), planBeyondFitWarnings(jobs, peaks)...), r.Warnings...)
+	// plan's words on the jobs' models (their below-fit base: the
+	// report named its own --model's alone, in the fit section)
+	warns = append(append(append(warns, planPeakWarnings(jobs, peaks)...), planBeyondFitWarnings(jobs, peaks)...), planBelowFitWarnings(jobs)...)
+	r.Warnings = append(warns, r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
 		r.Warnings = append(r.Warnings, fmt.Sprintf("no job of %s names the model %s: the plan leaves it out", o.jobs, o.model))

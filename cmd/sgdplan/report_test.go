@@ -1087,3 +1087,34 @@ func TestReportCVWording(t *testing.T) {
 		t.Errorf("three configurations: %q", got)
 	}
 }
+
+// A job whose model (not --model) was fitted on 2 workers and more gets
+// plan's warning in the report too: its completion times rest on one
+// worker extrapolated below the data. The report named only its own
+// --model's below-fit base, in the fit section.
+func TestReportJobsBelowFit(t *testing.T) {
+	tmp := t.TempDir()
+	gns := filepath.Join(tmp, "gns.json")
+	if code, _, e := runCmd(t, "fit", syncGNS, "--out", gns); code != 0 {
+		t.Fatal(e)
+	}
+	own := asgdModel(t, tmp)
+	jobs := writeTestFile(t, tmp, "jobs.csv", "job,arrival,size,model\ncifar,0,5000,gns.json\nmine,0,4000,"+filepath.Base(own)+"\n")
+	code, _, planErr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16")
+	var want string
+	for _, l := range strings.Split(planErr, "\n") {
+		if strings.Contains(l, "on a model fitted on 2 workers and more") {
+			want = strings.TrimPrefix(l, "sgdplan: warning: ")
+		}
+	}
+	if code != 0 || !strings.HasPrefix(want, "job cifar runs on a model fitted on 2 workers and more") {
+		t.Fatalf("plan: exit %d, no below-fit warning for cifar alone:\n%s", code, planErr)
+	}
+	s := quickReport(t, own, jobs, "16", filepath.Join(tmp, "r"))
+	if !strings.Contains(s, want) {
+		t.Errorf("the report lacks plan's warning %q:\n%s", want, s)
+	}
+	if strings.Contains(s, "job mine runs on a model fitted on") {
+		t.Errorf("the report warns of a job on a model fitted from 1 worker:\n%s", s)
+	}
+}
