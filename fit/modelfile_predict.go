@@ -785,9 +785,10 @@ func (m *Model) Predict(c model.Config, target, updates float64) Prediction {
 // TargetLossFor is the loss Predict's updates and time to target aim at
 // when asked for target: target itself, or, when it is NaN, the model's
 // own (efficiency.target_loss, the loss every fitted run reached; NaN
-// for a model without statistical efficiency, 0 for one that records no
-// target). predict names it beside its time to target, which did not say
-// which loss it was for.
+// for a model without statistical efficiency). 0 is the model's where it
+// records none, which its loss curve never reaches (no time to target),
+// and a batch law's where every fitted run reached 0. predict names it
+// beside its time to target, which did not say which loss it was for.
 func (m *Model) TargetLossFor(target float64) float64 {
 	if !math.IsNaN(target) {
 		return target

@@ -36,8 +36,8 @@ speedup is T(1)/T(N): the time to the target loss when the model has a loss curv
 a staleness cost or a batch law, it is then below the samples/s ratio), else the samples/s
 ratio; efficiency is speedup/N.
 Time to target is printed when a target is known: --target-loss, --epochs (with the
-dataset size from runs.csv), or the loss the model was fitted to reach; the table's
-second line names it, and json and csv rows give target_loss or target_epochs. The batch is the
+dataset size from runs.csv), or the loss the model was fitted to reach; a line under
+the table names it, and json and csv rows give target_loss or target_epochs. The batch is the
 model's reference batch (the one measured at the most worker counts) unless --batch (samples per worker) or
 --global-batch (samples per step, split among the workers) says otherwise; a batch outside
 the fitted ones gets a warning.
@@ -413,10 +413,11 @@ func runPredict(c *cli.Context) error {
 
 func ptr(v float64) *float64 { return &v }
 
-// targetOf is the target a row's time to target is for: the loss (the
-// model's own unless --target-loss), or the passes over the dataset of
-// --epochs, which fix the updates whatever the loss; and, for the table's
-// line, where it came from.
+// targetOf is the target of a row with a time to target: the loss (the
+// model's own unless --target-loss; 0 is one, a batch law's whose runs
+// all reached 0), or the passes over the dataset of --epochs, which fix
+// the updates whatever the loss; and, for the table's line, where it came
+// from.
 func targetOf(c *cli.Context, m *fit.Model, target, epochs float64) (loss, passes *float64, from string) {
 	switch {
 	case epochs > 0:
@@ -424,19 +425,28 @@ func targetOf(c *cli.Context, m *fit.Model, target, epochs float64) (loss, passe
 	case c.IsSet("target-loss"):
 		return ptr(target), nil, "--target-loss"
 	}
-	if l := m.TargetLossFor(target); l > 0 {
+	if l := m.TargetLossFor(target); !math.IsNaN(l) {
 		return ptr(l), nil, "the model's target: the loss every fitted run reached; --target-loss sets another"
 	}
 	return nil, nil, ""
 }
 
 // targetLine is the table's line naming the target of its time to target
-// ("" when no row has one): the rows share it.
+// ("" when no row has one): the rows share it. A flag's value is written
+// as given (to 4 digits it quoted --epochs 0.1235 for 0.123456), the
+// model's own target to 4 digits, as the table's numbers.
 func targetLine(m *fit.Model, rows []predictRow) string {
+	given := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	for _, r := range rows {
 		switch {
 		case r.TargetEpochs != nil:
-			return fmt.Sprintf("updates and time to target: for %s %s, passes over the dataset of %s samples", r.targetFrom, g4(*r.TargetEpochs), words.Thousands(int(m.Reference.Dataset)))
+			passes := "passes"
+			if *r.TargetEpochs == 1 {
+				passes = "pass"
+			}
+			return fmt.Sprintf("updates and time to target: for %s %s (--epochs) over the dataset of %s samples", given(*r.TargetEpochs), passes, words.Thousands(int(m.Reference.Dataset)))
+		case r.TargetLoss != nil && r.targetFrom == "--target-loss":
+			return fmt.Sprintf("updates and time to target: to loss %s (--target-loss)", given(*r.TargetLoss))
 		case r.TargetLoss != nil:
 			return fmt.Sprintf("updates and time to target: to loss %s (%s)", g4(*r.TargetLoss), r.targetFrom)
 		}
@@ -549,9 +559,6 @@ func writePredictTable(out io.Writer, m *fit.Model, rows []predictRow) error {
 		fmt.Fprintf(w, "; link rate %.4g B/s", m.Reference.Bandwidth)
 	}
 	fmt.Fprintln(w)
-	if t := targetLine(m, rows); t != "" {
-		fmt.Fprintln(w, t)
-	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	timed := false
 	for _, r := range rows {
@@ -587,6 +594,11 @@ func writePredictTable(out io.Writer, m *fit.Model, rows []predictRow) error {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	// under the rows: the header stays the second line, where a script
+	// reading the table finds it
+	if t := targetLine(m, rows); t != "" {
+		fmt.Fprintln(w, t)
+	}
 	return w.err
 }
 

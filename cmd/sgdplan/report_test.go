@@ -1110,11 +1110,28 @@ func TestReportJobsBelowFit(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(want, "job cifar runs on a model fitted on 2 workers and more") {
 		t.Fatalf("plan: exit %d, no below-fit warning for cifar alone:\n%s", code, planErr)
 	}
-	s := quickReport(t, own, jobs, "16", filepath.Join(tmp, "r"))
-	if !strings.Contains(s, want) {
-		t.Errorf("the report lacks plan's warning %q:\n%s", want, s)
+	out := filepath.Join(tmp, "r")
+	code, _, stderr := runCmd(t, "report", "--model", own, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5")
+	if code != 0 {
+		t.Fatalf("report exit %d: %s", code, stderr)
 	}
-	if strings.Contains(s, "job mine runs on a model fitted on") {
-		t.Errorf("the report warns of a job on a model fitted from 1 worker:\n%s", s)
+	if !strings.Contains(stderr, "sgdplan: warning: "+want+"\n") {
+		t.Errorf("report's stderr lacks plan's warning %q:\n%s", want, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"summary.md": string(md), "index.html": string(page), "stderr": stderr} {
+		if name != "stderr" && !strings.Contains(s, want) {
+			t.Errorf("%s lacks plan's warning %q:\n%s", name, want, s)
+		}
+		if strings.Contains(s, "job mine runs on a model fitted on") {
+			t.Errorf("%s warns of a job on a model fitted from 1 worker:\n%s", name, s)
+		}
 	}
 }
