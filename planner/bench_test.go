@@ -274,3 +274,24 @@ func BenchmarkSimulateEveryJob(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHellMixed is one Hell allocation of 2,000 power-law jobs whose
+// five exponents interleave (a converted trace with several --p, or a jobs
+// file with a p per row) on 64 servers, caps 64: one remembered s(k) for
+// all exponents missed nearly always (powMemo keeps one per exponent).
+func BenchmarkHellMixed(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	jobs := make([]Job, 2000)
+	rem := make([]float64, len(jobs))
+	for i := range jobs {
+		jobs[i] = Job{Curve: PowerLaw{P: []float64{0.5, 0.6, 0.7, 0.8, 0.9}[rng.IntN(5)]}, MaxWorkers: 64}
+		rem[i] = 3600 * (1 + 99*rng.Float64())
+	}
+	vs := views(64, jobs, rem)
+	alloc := make([]float64, len(jobs))
+	c0 := cpuTime()
+	for b.Loop() {
+		Hell{}.Allocate(64, vs, alloc)
+	}
+	reportCPU(b, c0)
+}
