@@ -696,9 +696,16 @@ func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, st
 	if len(m.Samples) == 0 {
 		return nil, ""
 	}
+	// A verdict reads point predictions: the loss curve's and the batch
+	// law's samples, which only the updates' interval reads, are left out
+	// of every refit (each refit's prediction sorted all B of them, B
+	// times: 10 s at --bootstrap 8000; a scaling review, 2026-12-07).
+	e := pointEfficiency(m.Efficiency)
 	count := map[string]int{}
 	for i := range m.Samples {
-		count[verdict(m.Resampled(i), n, p).word]++
+		r := m.Resampled(i)
+		r.Efficiency = e
+		count[verdict(r, n, p).word]++
 	}
 	share := map[string]float64{}
 	for w, k := range count {
@@ -719,6 +726,22 @@ func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, st
 		parts = append(parts, fmt.Sprintf("%s %d%%", words[i], pct))
 	}
 	return share, fmt.Sprintf("verdict over %d bootstrap refits of the data: %s (they vary its measurement noise, not the model's error beyond it)", len(m.Samples), strings.Join(parts, ", "))
+}
+
+// pointEfficiency is a copy of e without the loss curve's and the batch
+// law's bootstrap samples (nil for nil): the same point predictions.
+func pointEfficiency(e *fit.Efficiency) *fit.Efficiency {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	c.CurveSamples = nil
+	if e.GNS != nil {
+		g := *e.GNS
+		g.Samples = nil
+		c.GNS = &g
+	}
+	return &c
 }
 
 // efficiencyVerdicts gives the verdict on n workers and p shards with the
