@@ -201,6 +201,21 @@ func SummarizeFS(fsys fs.FS, paths ...string) ([]RunSummary, []error, error) {
 	return s.finish(), warnings, nil
 }
 
+// RunWarning is a warning on one run of a summary: its text is
+// fmt.Sprintf(Format, Args...) after "traces: run %q: ". Format tells
+// warnings of one kind apart whatever their numbers (inspect gives the
+// first few of a kind and counts the rest: 1,000 short runs printed 1,000
+// lines).
+type RunWarning struct {
+	Run    string
+	Format string
+	Args   []any
+}
+
+func (w *RunWarning) Error() string {
+	return fmt.Sprintf("traces: run %q: "+w.Format, append([]any{w.Run}, w.Args...)...)
+}
+
 type summarizer struct {
 	runs map[string]*runAcc
 	last *runAcc
@@ -444,7 +459,7 @@ func (a *runAcc) result() RunSummary {
 	r.Pull, r.Compute, r.Push, r.Iteration = a.phases[0].moments(), a.phases[1].moments(), a.phases[2].moments(), a.phases[3].moments()
 	r.PullPush = a.pullPush.Covariance()
 	warn := func(format string, args ...any) {
-		r.Warnings = append(r.Warnings, fmt.Errorf("traces: run %q: "+format, append([]any{r.Run}, args...)...))
+		r.Warnings = append(r.Warnings, &RunWarning{Run: r.Run, Format: format, Args: args})
 	}
 	if w := a.ov.warning(r.Run); w != nil {
 		r.Warnings = append(r.Warnings, w)

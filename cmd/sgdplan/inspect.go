@@ -19,6 +19,10 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// runWarningsShown is how many warnings of one kind inspect prints on
+// stderr before it counts the rest in one line.
+const runWarningsShown = 3
+
 func inspectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "inspect",
@@ -98,13 +102,41 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput(err)
 	}
+	// the first runWarningsShown of a kind each, then one line for the
+	// rest of it (1,000 short runs printed 1,000 lines)
+	shown, rest := map[string]int{}, map[string][]string{}
+	first := map[string]*traces.RunWarning{}
+	var kinds []string
 	for _, s := range sums {
 		for _, w := range s.Warnings {
+			var rw *traces.RunWarning
+			if errors.As(w, &rw) {
+				if shown[rw.Format] == runWarningsShown {
+					if rest[rw.Format] == nil {
+						kinds = append(kinds, rw.Format)
+					}
+					rest[rw.Format] = append(rest[rw.Format], rw.Run)
+					continue
+				}
+				if shown[rw.Format]++; first[rw.Format] == nil {
+					first[rw.Format] = rw
+				}
+			}
 			fmt.Fprintf(stderr, "sgdplan: warning: %v\n", w)
 		}
 		if w := linkPlausible(s); w != "" {
 			fmt.Fprintf(stderr, "sgdplan: warning: %s\n", w)
 		}
+	}
+	for _, k := range kinds {
+		runs := rest[k]
+		what := "1 more run has"
+		if len(runs) > 1 {
+			what = words.Thousands(len(runs)) + " more runs have"
+		}
+		f := first[k]
+		text := strings.TrimPrefix(f.Error(), fmt.Sprintf("traces: run %q: ", f.Run))
+		fmt.Fprintf(stderr, "sgdplan: warning: traces: %s the warning given above for run %q (%s), each with its own numbers: %s (--format json lists every run's warnings)\n", what, f.Run, text, planNameList(runs, 8))
 	}
 	// with no step rows the runs' table has no rates: list the
 	// throughput rows' ranges first (a converted TensorBoard log's
