@@ -486,9 +486,9 @@ func TestPlanLegendCountsTheRest(t *testing.T) {
 		}
 		s := svgText(t, f)
 		named := strings.Count(s, "(done ")
-		more := fmt.Sprintf("and %d more jobs", n-maxLegendJobs)
+		more := fmt.Sprintf("other %d jobs", n-maxLegendJobs)
 		switch {
-		case n == maxLegendJobs+1 && (named != n || strings.Contains(s, "more jobs")):
+		case n == maxLegendJobs+1 && (named != n || strings.Contains(s, "other ")):
 			t.Errorf("%d jobs: %d named, want all and no count", n, named)
 		case n > maxLegendJobs+1 && (named != maxLegendJobs || !strings.Contains(s, more)):
 			t.Errorf("%d jobs: %d named, want %d and %q", n, named, maxLegendJobs, more)

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"sort"
@@ -126,15 +127,10 @@ func (d PlanData) stack(jobs []string, others int) (rest *PlanArea, areas []Plan
 		b.Lower = append(b.Lower, y, y)
 		b.Upper = append(b.Upper, y+a, y+a)
 	}
-	for k, j := range jobs {
+	add := func(j string, b *PlanArea) {
 		l, ok := lives[j]
-		var b *PlanArea
-		if k >= others {
-			areas = append(areas, PlanArea{Job: j})
-			b = &areas[len(areas)-1]
-		}
 		if !ok {
-			continue
+			return // (no workers ever: no band)
 		}
 		for i := l.first; i <= l.last; i++ {
 			a := d.Segments[i].Alloc[j]
@@ -143,23 +139,28 @@ func (d PlanData) stack(jobs []string, others int) (rest *PlanArea, areas []Plan
 			}
 			cum[i] += a
 		}
-		if k+1 == others {
-			// the others' band, from the first segment where they hold
-			// workers to the last
-			rest = &PlanArea{}
-			first, last := len(cum), -1
-			for i, y := range cum {
-				if y > 0 {
-					first, last = min(first, i), i
-				}
-			}
-			for i := first; i <= last; i++ {
-				band(rest, i, 0, cum[i])
+	}
+	for _, j := range jobs[:others] {
+		add(j, nil)
+	}
+	if others > 0 {
+		// the others' band, from the first segment where they hold
+		// workers to the last
+		rest = &PlanArea{}
+		first, last := len(cum), -1
+		for i, y := range cum {
+			if y > 0 {
+				first, last = min(first, i), i
 			}
 		}
+		for i := first; i <= last; i++ {
+			band(rest, i, 0, cum[i])
+		}
 	}
-	if others > 0 && rest == nil {
-		rest = &PlanArea{}
+	areas = make([]PlanArea, len(jobs)-others)
+	for k, j := range jobs[others:] {
+		areas[k].Job = j
+		add(j, &areas[k])
 	}
 	return rest, areas
 }
@@ -308,7 +309,13 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	// 0, 1e6 and 1e9 s left an empty panel: every job a hairline), on a
 	// time axis that stays true within each busy stretch.
 	drawn, tm, sqrt := d.drawnSegments()
-	_, areas := drawn.stack(drawn.Jobs(), 0)
+	// Past maxLegendJobs + 1 jobs, the legend's jobs (the top of the
+	// stack) are drawn as they are and the rest as one band: a polygon
+	// per job (82,000 in the Philly trace) cost minutes and gigabytes and
+	// showed no job one could tell apart.
+	jobs := drawn.Jobs()
+	others := otherJobs(len(jobs))
+	rest, areas := drawn.stack(jobs, others)
 	pal := d.Palette
 	if pal == nil {
 		pal = NewPalette(d.Jobs()...)
@@ -331,18 +338,23 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	p := f.p
 	t0, t1 := tm.at(d.Segments[0].Start), tm.at(d.Segments[len(d.Segments)-1].End)
 	var top float64
+	if rest != nil && len(rest.X) > 0 {
+		poly, err := plotter.NewPolygon(bandPoints(*rest))
+		if err != nil {
+			return nil, fmt.Errorf("plots: plan: %w", err)
+		}
+		poly.Color = fade(otherColor, 0.85)
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+		for _, y := range rest.Upper {
+			top = max(top, y)
+		}
+	}
 	for _, a := range areas {
 		if len(a.X) == 0 {
 			continue // (no workers ever)
 		}
-		var pts plotter.XYs
-		for i := range a.X {
-			pts = append(pts, plotter.XY{X: a.X[i], Y: a.Upper[i]})
-		}
-		for i := len(a.X) - 1; i >= 0; i-- {
-			pts = append(pts, plotter.XY{X: a.X[i], Y: a.Lower[i]})
-		}
-		poly, err := plotter.NewPolygon(pts)
+		poly, err := plotter.NewPolygon(bandPoints(a))
 		if err != nil {
 			return nil, fmt.Errorf("plots: plan: %w", err)
 		}
@@ -357,19 +369,18 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		}
 	}
 	// Legend top-down in the stack's order, top job first; past
-	// maxLegendJobs one line counts the rest (a legend taller than the
-	// panel was cut off, the servers line with it).
+	// maxLegendJobs one line names the band of the rest (a legend taller
+	// than the panel was cut off, the servers line with it).
 	for k := len(areas) - 1; k >= 0; k-- {
-		if shown := len(areas) - 1 - k; shown == maxLegendJobs && k > 0 {
-			f.legend(fmt.Sprintf("… and %d more jobs", k+1))
-			break
-		}
 		j := areas[k].Job
 		name := j
 		if c, ok := d.Completions[j]; ok {
 			name = j + " (done " + num(c) + " s)"
 		}
 		f.legend(name, swatch{fill: fade(pal.Color(j), 0.85), hatch: pal.Hatch(j)})
+	}
+	if rest != nil {
+		f.legend(fmt.Sprintf("other %d jobs (not marked)", others), swatch{fill: fade(otherColor, 0.85)})
 	}
 	if d.Servers > 0 {
 		top = max(top, d.Servers)
@@ -380,7 +391,10 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	}
 	// Completion marks above the stack, on rows where they fall close.
 	mark := top * 1.04
-	marks := d.completionMarks(tm, sqrt)
+	marks, left := d.completionMarks(tm, sqrt, jobs[others:])
+	if left > 0 {
+		f.legend(fmt.Sprintf("%d completions not marked (%d rows full)", left, maxMarkRows))
+	}
 	for _, m := range marks {
 		t1 = max(t1, m.X)
 	}
@@ -449,23 +463,62 @@ type PlanMark struct {
 // order of their times: each on the lowest row where no mark within
 // markGap of the axis's width stands (vgg16 and resnet50 of the demo,
 // done at 2,918 and 2,969 s, hid one triangle under the other).
+//
+// Only the legend's jobs are marked (past maxLegendJobs + 1 jobs, the rest
+// are one band), on at most maxMarkRows rows: a mark with no room on them
+// is left out (82,000 marks stacked into more than a thousand rows, the
+// axis at 300,000 workers on 500 servers).
 func (d PlanData) CompletionMarks() []PlanMark {
 	if len(d.Segments) == 0 {
 		return nil
 	}
 	tm := newTimeMap(d.Segments)
-	return d.completionMarks(tm, d.sqrtTime(tm))
+	jobs := d.Jobs()
+	marks, _ := d.completionMarks(tm, d.sqrtTime(tm), jobs[otherJobs(len(jobs)):])
+	return marks
 }
 
-func (d PlanData) completionMarks(tm timeMap, sqrt bool) []PlanMark {
+// otherJobs is how many of n jobs the plan figure draws as one band, the
+// bottom of the stack: none up to maxLegendJobs + 1 jobs (one more is
+// named rather than counted), else all but the top maxLegendJobs.
+func otherJobs(n int) int {
+	if n <= maxLegendJobs+1 {
+		return 0
+	}
+	return n - maxLegendJobs
+}
+
+// otherColor is the colour of the band of the jobs the legend does not
+// name: a grey that no job has.
+var otherColor color.Color = color.NRGBA{R: 0xA8, G: 0xA8, B: 0xA8, A: 0xFF}
+
+// maxMarkRows is the most rows of completion marks above the stack.
+const maxMarkRows = 5
+
+// bandPoints is a's outline: along its top, then back along its bottom.
+func bandPoints(a PlanArea) plotter.XYs {
+	pts := make(plotter.XYs, 0, 2*len(a.X))
+	for i := range a.X {
+		pts = append(pts, plotter.XY{X: a.X[i], Y: a.Upper[i]})
+	}
+	for i := len(a.X) - 1; i >= 0; i-- {
+		pts = append(pts, plotter.XY{X: a.X[i], Y: a.Lower[i]})
+	}
+	return pts
+}
+
+// completionMarks returns the marks of jobs (those with a completion) on
+// the time axis tm, and how many of them found no room on maxMarkRows rows
+// and were left out.
+func (d PlanData) completionMarks(tm timeMap, sqrt bool, jobs []string) (marks []PlanMark, left int) {
 	var out []PlanMark
-	for _, j := range d.Jobs() {
+	for _, j := range jobs {
 		if c, ok := d.Completions[j]; ok {
 			out = append(out, PlanMark{Job: j, X: tm.at(c)})
 		}
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, 0
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].X < out[b].X })
 	// where each mark falls along the axis, 0 to 1, as drawn
@@ -476,29 +529,29 @@ func (d PlanData) completionMarks(tm timeMap, sqrt bool) []PlanMark {
 	if sqrt {
 		frac = func(x float64) float64 { return sqrtScale{origin: t0}.Normalize(t0, t1, x) }
 	}
-	var rows [][]float64 // the marks' places on each row
-	for i := range out {
-		f := frac(out[i].X)
+	// the place of the last mark on each row: the marks come in the
+	// order of their places, so the last is the nearest (scanning every
+	// mark of every row was quadratic)
+	var rows []float64
+	marks = out[:0]
+	for _, m := range out {
+		f := frac(m.X)
 		level := 0
-		for ; level < len(rows); level++ {
-			free := true
-			for _, g := range rows[level] {
-				if math.Abs(f-g) < markGap {
-					free = false
-					break
-				}
-			}
-			if free {
-				break
-			}
+		for level < len(rows) && f-rows[level] < markGap {
+			level++
+		}
+		if level == maxMarkRows {
+			left++
+			continue
 		}
 		if level == len(rows) {
-			rows = append(rows, nil)
+			rows = append(rows, f)
 		}
-		rows[level] = append(rows[level], f)
-		out[i].Level = level
+		rows[level] = f
+		m.Level = level
+		marks = append(marks, m)
 	}
-	return out
+	return marks, left
 }
 
 // sqrtCrowd is how early in a plan the middle one of the allocation's
