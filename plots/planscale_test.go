@@ -1,8 +1,12 @@
 package plots
 
 import (
+	"bytes"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -136,6 +140,61 @@ func TestPlanFigureManyJobs(t *testing.T) {
 	for _, want := range []string{fmt.Sprintf("other %d jobs", others), fmt.Sprintf("%d completions not marked", left)} {
 		if !strings.Contains(s, want) {
 			t.Errorf("legend: no %q", want)
+		}
+	}
+}
+
+// Segments given as the planner's slices (Jobs indexing Names, Workers)
+// draw what the same allocation as maps draws, byte for byte, short (each
+// segment drawn) and long (binned); indices out of Names are an error.
+func TestPlanSegmentSlices(t *testing.T) {
+	for _, segs := range []int{50, 2 * MaxDrawnSegments} {
+		d := manyJobsPlan(200, segs, 512)
+		s := d
+		s.Names = d.Jobs()
+		index := map[string]int{}
+		for k, j := range s.Names {
+			index[j] = k
+		}
+		s.Segments = nil
+		for _, g := range d.Segments {
+			sg := PlanSegment{Start: g.Start, End: g.End}
+			for _, j := range slices.Sorted(maps.Keys(g.Alloc)) {
+				sg.Jobs = append(sg.Jobs, index[j])
+				sg.Workers = append(sg.Workers, g.Alloc[j])
+			}
+			s.Segments = append(s.Segments, sg)
+		}
+		want, err := d.Areas()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Areas()
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d segments: Areas from slices differ (%v)", segs, err)
+		}
+		png := func(d PlanData) []byte {
+			f, err := PlanFigure(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := f.WritePNG(&b); err != nil {
+				t.Fatal(err)
+			}
+			return b.Bytes()
+		}
+		if !bytes.Equal(png(s), png(d)) {
+			t.Errorf("%d segments: the figure from slices differs", segs)
+		}
+		if segs == 50 {
+			s.Segments[3].Jobs = append(slices.Clone(s.Segments[3].Jobs), len(s.Names))
+			s.Segments[3].Workers = append(slices.Clone(s.Segments[3].Workers), 0)
+			_, err = PlanFigure(s)
+			wantErr(t, "index", err, "plan", fmt.Sprintf("segment 3: job %d of %d names", len(s.Names), len(s.Names)))
+			s.Segments[3].Workers = s.Segments[3].Workers[:1]
+			_, err = PlanFigure(s)
+			wantErr(t, "lengths", err, "plan", "segment 3:")
 		}
 	}
 }
