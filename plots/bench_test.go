@@ -51,6 +51,24 @@ func BenchmarkPlanFigure(b *testing.B) {
 			}
 		})
 	}
+	// plans of many jobs (manyJobsPlan: four arrivals a segment on 512
+	// servers, binned to MaxDrawnSegments): bands and marks were one a
+	// job, O(jobs x bins)
+	for _, n := range []int{2000, 20000} {
+		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
+			d := manyJobsPlan(n, n/4, 512)
+			b.ReportAllocs()
+			for b.Loop() {
+				fig, err := PlanFigure(d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := fig.WritePNG(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
 
 func BenchmarkSimulationFigure(b *testing.B) {

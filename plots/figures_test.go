@@ -227,7 +227,8 @@ func scalingExample() ScalingData {
 func TestPlanAreas(t *testing.T) {
 	// heSRPT-like: 4 servers; [0, 2): a 1, b 3; [2, 5): b 4.
 	// Jobs by completion: a (2 s) at the bottom, b (5 s) above it.
-	// a: [0,2) 0..1, [2,5) 0..0; b: [0,2) 1..4, [2,5) 0..4.
+	// a: [0,2) 0..1 (its band ends with its workers); b: [0,2) 1..4,
+	// [2,5) 0..4.
 	d := PlanData{
 		Servers: 4,
 		Segments: []PlanSegment{
@@ -241,7 +242,7 @@ func TestPlanAreas(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []PlanArea{
-		{Job: "a", X: []float64{0, 2, 2, 5}, Lower: []float64{0, 0, 0, 0}, Upper: []float64{1, 1, 0, 0}},
+		{Job: "a", X: []float64{0, 2}, Lower: []float64{0, 0}, Upper: []float64{1, 1}},
 		{Job: "b", X: []float64{0, 2, 2, 5}, Lower: []float64{1, 1, 0, 0}, Upper: []float64{4, 4, 4, 4}},
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -485,9 +486,9 @@ func TestPlanLegendCountsTheRest(t *testing.T) {
 		}
 		s := svgText(t, f)
 		named := strings.Count(s, "(done ")
-		more := fmt.Sprintf("and %d more jobs", n-maxLegendJobs)
+		more := fmt.Sprintf("other %d jobs", n-maxLegendJobs)
 		switch {
-		case n == maxLegendJobs+1 && (named != n || strings.Contains(s, "more jobs")):
+		case n == maxLegendJobs+1 && (named != n || strings.Contains(s, "other ")):
 			t.Errorf("%d jobs: %d named, want all and no count", n, named)
 		case n > maxLegendJobs+1 && (named != maxLegendJobs || !strings.Contains(s, more)):
 			t.Errorf("%d jobs: %d named, want %d and %q", n, named, maxLegendJobs, more)

@@ -2,6 +2,8 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -17,6 +19,11 @@ import (
 type PlanSegment struct {
 	Start, End float64
 	Alloc      map[string]float64 // workers per job (fractional or whole)
+	// With Alloc nil, job PlanData.Names[Jobs[r]] holds Workers[r]: a
+	// planner's own slices can be shared (a map a segment cost 3.5 GB on
+	// the 160,000 segments of the Philly trace's plan).
+	Jobs    []int
+	Workers []float64
 }
 
 // PlanData is the input of the plan figure: a piecewise-constant allocation
@@ -28,6 +35,48 @@ type PlanData struct {
 	Segments    []PlanSegment      // in time order, not overlapping
 	Completions map[string]float64 // s; jobs without one are not marked
 	Palette     *Palette           // nil: built from the job names
+	Names       []string           // the jobs that segments' Jobs index
+}
+
+// alloc is each job of s and its workers.
+func (d PlanData) alloc(s PlanSegment) iter.Seq2[string, float64] {
+	return func(yield func(string, float64) bool) {
+		if s.Alloc != nil {
+			for j, a := range s.Alloc {
+				if !yield(j, a) {
+					return
+				}
+			}
+			return
+		}
+		for r, k := range s.Jobs {
+			if !yield(d.Names[k], s.Workers[r]) {
+				return
+			}
+		}
+	}
+}
+
+// mapped is d with every segment's allocation a map (Alloc).
+func (d PlanData) mapped() PlanData {
+	var segs []PlanSegment // a copy, once a segment needs one
+	for i, s := range d.Segments {
+		if s.Alloc != nil {
+			continue
+		}
+		if segs == nil {
+			segs = slices.Clone(d.Segments)
+		}
+		a := make(map[string]float64, len(s.Jobs))
+		for j, w := range d.alloc(s) {
+			a[j] = w
+		}
+		segs[i] = PlanSegment{Start: s.Start, End: s.End, Alloc: a}
+	}
+	if segs != nil {
+		d.Segments = segs
+	}
+	return d
 }
 
 // PlanArea is one job's band of the stacked-area figure: along X (segment
@@ -46,7 +95,7 @@ func (d PlanData) Jobs() []string {
 	seen := map[string]bool{}
 	var jobs []string
 	for _, s := range d.Segments {
-		for j := range s.Alloc {
+		for j := range d.alloc(s) {
 			if !seen[j] {
 				seen[j] = true
 				jobs = append(jobs, j)
@@ -76,38 +125,93 @@ func (d PlanData) Jobs() []string {
 }
 
 // Areas returns the stacked bands, one per job in Jobs order: in each
-// segment a job's band starts where the previous job's ends.
+// segment a job's band starts where the previous job's ends. A band runs
+// over its job's lifetime only, from the first segment where the job holds
+// workers to the last (a job that never holds any has an empty band):
+// bands over every segment, zero high where their job did not exist, cost
+// jobs x segments (9.4 GB for the 82,000 jobs of the Philly trace).
 func (d PlanData) Areas() ([]PlanArea, error) {
 	if err := d.validate(); err != nil {
 		return nil, err
 	}
-	jobs := d.Jobs()
-	out := make([]PlanArea, len(jobs))
-	for k, j := range jobs {
-		out[k].Job = j
-	}
+	_, out := d.mapped().stack(d.Jobs(), 0)
+	return out, nil
+}
+
+// stack returns the bands of jobs (in stacking order, bottom up), each over
+// its job's lifetime, its Lower the height of the bands below in each
+// segment (a running per-segment sum). The first others jobs are not drawn
+// one by one: rest is their band, the sum of their workers (nil when
+// others is 0), and areas the bands of the jobs after them. Every segment's
+// allocation is a map (mapped).
+func (d PlanData) stack(jobs []string, others int) (rest *PlanArea, areas []PlanArea) {
+	// each job's first and last segment with workers
+	type life struct{ first, last int }
+	lives := make(map[string]life, len(jobs))
 	for i, s := range d.Segments {
-		if i > 0 && s.Start > d.Segments[i-1].End {
-			// an idle gap: every band drops to nothing at the last
-			// segment's end and rises again at this one's start (joined
-			// end to start, a job that finished at 50 s sloped down to
-			// the next arrival at 1000 s, the cluster painted full)
-			for k := range jobs {
-				out[k].X = append(out[k].X, d.Segments[i-1].End, s.Start)
-				out[k].Lower = append(out[k].Lower, 0, 0)
-				out[k].Upper = append(out[k].Upper, 0, 0)
+		for j, a := range s.Alloc {
+			if a > 0 {
+				l, ok := lives[j]
+				if !ok {
+					l.first = i
+				}
+				l.last = i
+				lives[j] = l
 			}
 		}
-		var y float64
-		for k, j := range jobs {
-			a := s.Alloc[j]
-			out[k].X = append(out[k].X, s.Start, s.End)
-			out[k].Lower = append(out[k].Lower, y, y)
-			out[k].Upper = append(out[k].Upper, y+a, y+a)
-			y += a
+	}
+	cum := make([]float64, len(d.Segments)) // the height stacked so far
+	// band appends segment i to a: from y to y + a workers, after an idle
+	// gap's drop to nothing (joined end to start, a job that finished at
+	// 50 s sloped down to the next arrival at 1000 s, the cluster painted
+	// full) when the band already has a segment before it
+	band := func(b *PlanArea, i int, y, a float64) {
+		s := d.Segments[i]
+		if len(b.X) > 0 && s.Start > d.Segments[i-1].End {
+			b.X = append(b.X, d.Segments[i-1].End, s.Start)
+			b.Lower = append(b.Lower, 0, 0)
+			b.Upper = append(b.Upper, 0, 0)
+		}
+		b.X = append(b.X, s.Start, s.End)
+		b.Lower = append(b.Lower, y, y)
+		b.Upper = append(b.Upper, y+a, y+a)
+	}
+	add := func(j string, b *PlanArea) {
+		l, ok := lives[j]
+		if !ok {
+			return // (no workers ever: no band)
+		}
+		for i := l.first; i <= l.last; i++ {
+			a := d.Segments[i].Alloc[j]
+			if b != nil {
+				band(b, i, cum[i], a)
+			}
+			cum[i] += a
 		}
 	}
-	return out, nil
+	for _, j := range jobs[:others] {
+		add(j, nil)
+	}
+	if others > 0 {
+		// the others' band, from the first segment where they hold
+		// workers to the last
+		rest = &PlanArea{}
+		first, last := len(cum), -1
+		for i, y := range cum {
+			if y > 0 {
+				first, last = min(first, i), i
+			}
+		}
+		for i := first; i <= last; i++ {
+			band(rest, i, 0, cum[i])
+		}
+	}
+	areas = make([]PlanArea, len(jobs)-others)
+	for k, j := range jobs[others:] {
+		areas[k].Job = j
+		add(j, &areas[k])
+	}
+	return rest, areas
 }
 
 func (d PlanData) validate() error {
@@ -124,8 +228,18 @@ func (d PlanData) validate() error {
 		if i > 0 && s.Start < d.Segments[i-1].End {
 			return inputError("plan", "segment %d starts at %g s, before segment %d ends (%g s)", i, s.Start, i-1, d.Segments[i-1].End)
 		}
+		if s.Alloc == nil {
+			if len(s.Jobs) != len(s.Workers) {
+				return inputError("plan", "segment %d: %d jobs and %d worker counts", i, len(s.Jobs), len(s.Workers))
+			}
+			for _, k := range s.Jobs {
+				if k < 0 || k >= len(d.Names) {
+					return inputError("plan", "segment %d: job %d of %d names", i, k, len(d.Names))
+				}
+			}
+		}
 		var sum float64
-		for j, a := range s.Alloc {
+		for j, a := range d.alloc(s) {
 			if !isFinite(a) || a < 0 {
 				return inputError("plan", "segment %d: job %q has %g workers: want a finite count >= 0", i, j, a)
 			}
@@ -195,7 +309,7 @@ func (d PlanData) binned(n int, sqrt bool) []PlanSegment {
 				continue
 			}
 			frac := (hi - lo) / (out[i].End - out[i].Start)
-			for j, a := range s.Alloc {
+			for j, a := range d.alloc(s) {
 				out[i].Alloc[j] += a * frac
 			}
 		}
@@ -232,14 +346,15 @@ func (d PlanData) drawnSegments() (drawn PlanData, tm timeMap, sqrt bool) {
 	if tm.compressed() {
 		drawn.Segments = make([]PlanSegment, len(d.Segments))
 		for i, s := range d.Segments {
-			drawn.Segments[i] = PlanSegment{Start: tm.at(s.Start), End: tm.at(s.End), Alloc: s.Alloc}
+			s.Start, s.End = tm.at(s.Start), tm.at(s.End)
+			drawn.Segments[i] = s
 		}
 	}
 	sqrt = d.sqrtTime(tm)
 	if len(drawn.Segments) > MaxDrawnSegments {
 		drawn.Segments = drawn.binned(MaxDrawnSegments, sqrt)
 	}
-	return drawn, tm, sqrt
+	return drawn.mapped(), tm, sqrt
 }
 
 // PlanFigure returns the plan figure: each job's workers over time as
@@ -254,10 +369,13 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	// 0, 1e6 and 1e9 s left an empty panel: every job a hairline), on a
 	// time axis that stays true within each busy stretch.
 	drawn, tm, sqrt := d.drawnSegments()
-	areas, err := drawn.Areas()
-	if err != nil {
-		return nil, err
-	}
+	// Past maxLegendJobs + 1 jobs, the legend's jobs (the top of the
+	// stack) are drawn as they are and the rest as one band: a polygon
+	// per job (82,000 in the Philly trace) cost minutes and gigabytes and
+	// showed no job one could tell apart.
+	jobs := drawn.Jobs()
+	others := otherJobs(len(jobs))
+	rest, areas := drawn.stack(jobs, others)
 	pal := d.Palette
 	if pal == nil {
 		pal = NewPalette(d.Jobs()...)
@@ -280,15 +398,23 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	p := f.p
 	t0, t1 := tm.at(d.Segments[0].Start), tm.at(d.Segments[len(d.Segments)-1].End)
 	var top float64
+	if rest != nil && len(rest.X) > 0 {
+		poly, err := plotter.NewPolygon(bandPoints(*rest))
+		if err != nil {
+			return nil, fmt.Errorf("plots: plan: %w", err)
+		}
+		poly.Color = fade(otherColor, 0.85)
+		poly.LineStyle.Width = 0
+		p.Add(poly)
+		for _, y := range rest.Upper {
+			top = max(top, y)
+		}
+	}
 	for _, a := range areas {
-		var pts plotter.XYs
-		for i := range a.X {
-			pts = append(pts, plotter.XY{X: a.X[i], Y: a.Upper[i]})
+		if len(a.X) == 0 {
+			continue // (no workers ever)
 		}
-		for i := len(a.X) - 1; i >= 0; i-- {
-			pts = append(pts, plotter.XY{X: a.X[i], Y: a.Lower[i]})
-		}
-		poly, err := plotter.NewPolygon(pts)
+		poly, err := plotter.NewPolygon(bandPoints(a))
 		if err != nil {
 			return nil, fmt.Errorf("plots: plan: %w", err)
 		}
@@ -303,19 +429,18 @@ func PlanFigure(d PlanData) (*Figure, error) {
 		}
 	}
 	// Legend top-down in the stack's order, top job first; past
-	// maxLegendJobs one line counts the rest (a legend taller than the
-	// panel was cut off, the servers line with it).
+	// maxLegendJobs one line names the band of the rest (a legend taller
+	// than the panel was cut off, the servers line with it).
 	for k := len(areas) - 1; k >= 0; k-- {
-		if shown := len(areas) - 1 - k; shown == maxLegendJobs && k > 0 {
-			f.legend(fmt.Sprintf("… and %d more jobs", k+1))
-			break
-		}
 		j := areas[k].Job
 		name := j
 		if c, ok := d.Completions[j]; ok {
 			name = j + " (done " + num(c) + " s)"
 		}
 		f.legend(name, swatch{fill: fade(pal.Color(j), 0.85), hatch: pal.Hatch(j)})
+	}
+	if rest != nil {
+		f.legend(fmt.Sprintf("other %d jobs (not marked)", others), swatch{fill: fade(otherColor, 0.85)})
 	}
 	if d.Servers > 0 {
 		top = max(top, d.Servers)
@@ -326,7 +451,11 @@ func PlanFigure(d PlanData) (*Figure, error) {
 	}
 	// Completion marks above the stack, on rows where they fall close.
 	mark := top * 1.04
-	marks := d.completionMarks(tm, sqrt)
+	marks, left := d.completionMarks(tm, sqrt, jobs[others:])
+	if left > 0 {
+		// under the axis: the legend has no line to spare
+		p.X.Label.Text += fmt.Sprintf("; %d completions not marked (%d rows full)", left, maxMarkRows)
+	}
 	for _, m := range marks {
 		t1 = max(t1, m.X)
 	}
@@ -395,23 +524,62 @@ type PlanMark struct {
 // order of their times: each on the lowest row where no mark within
 // markGap of the axis's width stands (vgg16 and resnet50 of the demo,
 // done at 2,918 and 2,969 s, hid one triangle under the other).
+//
+// Only the legend's jobs are marked (past maxLegendJobs + 1 jobs, the rest
+// are one band), on at most maxMarkRows rows: a mark with no room on them
+// is left out (82,000 marks stacked into more than a thousand rows, the
+// axis at 300,000 workers on 500 servers).
 func (d PlanData) CompletionMarks() []PlanMark {
 	if len(d.Segments) == 0 {
 		return nil
 	}
 	tm := newTimeMap(d.Segments)
-	return d.completionMarks(tm, d.sqrtTime(tm))
+	jobs := d.Jobs()
+	marks, _ := d.completionMarks(tm, d.sqrtTime(tm), jobs[otherJobs(len(jobs)):])
+	return marks
 }
 
-func (d PlanData) completionMarks(tm timeMap, sqrt bool) []PlanMark {
+// otherJobs is how many of n jobs the plan figure draws as one band, the
+// bottom of the stack: none up to maxLegendJobs + 1 jobs (one more is
+// named rather than counted), else all but the top maxLegendJobs.
+func otherJobs(n int) int {
+	if n <= maxLegendJobs+1 {
+		return 0
+	}
+	return n - maxLegendJobs
+}
+
+// otherColor is the colour of the band of the jobs the legend does not
+// name: a grey that no job has.
+var otherColor color.Color = color.NRGBA{R: 0xA8, G: 0xA8, B: 0xA8, A: 0xFF}
+
+// maxMarkRows is the most rows of completion marks above the stack.
+const maxMarkRows = 5
+
+// bandPoints is a's outline: along its top, then back along its bottom.
+func bandPoints(a PlanArea) plotter.XYs {
+	pts := make(plotter.XYs, 0, 2*len(a.X))
+	for i := range a.X {
+		pts = append(pts, plotter.XY{X: a.X[i], Y: a.Upper[i]})
+	}
+	for i := len(a.X) - 1; i >= 0; i-- {
+		pts = append(pts, plotter.XY{X: a.X[i], Y: a.Lower[i]})
+	}
+	return pts
+}
+
+// completionMarks returns the marks of jobs (those with a completion) on
+// the time axis tm, and how many of them found no room on maxMarkRows rows
+// and were left out.
+func (d PlanData) completionMarks(tm timeMap, sqrt bool, jobs []string) (marks []PlanMark, left int) {
 	var out []PlanMark
-	for _, j := range d.Jobs() {
+	for _, j := range jobs {
 		if c, ok := d.Completions[j]; ok {
 			out = append(out, PlanMark{Job: j, X: tm.at(c)})
 		}
 	}
 	if len(out) == 0 {
-		return nil
+		return nil, 0
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].X < out[b].X })
 	// where each mark falls along the axis, 0 to 1, as drawn
@@ -422,29 +590,29 @@ func (d PlanData) completionMarks(tm timeMap, sqrt bool) []PlanMark {
 	if sqrt {
 		frac = func(x float64) float64 { return sqrtScale{origin: t0}.Normalize(t0, t1, x) }
 	}
-	var rows [][]float64 // the marks' places on each row
-	for i := range out {
-		f := frac(out[i].X)
+	// the place of the last mark on each row: the marks come in the
+	// order of their places, so the last is the nearest (scanning every
+	// mark of every row was quadratic)
+	var rows []float64
+	marks = out[:0]
+	for _, m := range out {
+		f := frac(m.X)
 		level := 0
-		for ; level < len(rows); level++ {
-			free := true
-			for _, g := range rows[level] {
-				if math.Abs(f-g) < markGap {
-					free = false
-					break
-				}
-			}
-			if free {
-				break
-			}
+		for level < len(rows) && f-rows[level] < markGap {
+			level++
+		}
+		if level == maxMarkRows {
+			left++
+			continue
 		}
 		if level == len(rows) {
-			rows = append(rows, nil)
+			rows = append(rows, f)
 		}
-		rows[level] = append(rows[level], f)
-		out[i].Level = level
+		rows[level] = f
+		m.Level = level
+		marks = append(marks, m)
 	}
-	return out
+	return marks, left
 }
 
 // sqrtCrowd is how early in a plan the middle one of the allocation's

@@ -111,15 +111,29 @@ func NewPalette(names ...string) *Palette {
 }
 
 // sortNames sorts names so that numeric names ("2" before "10") sort by value.
+// Each name is parsed once (parsing in every comparison cost seconds and
+// 180 MB of errors for the Philly trace's 82,000 jobs); the same
+// comparisons in the same order give the same order as before.
 func sortNames(names []string) {
-	sort.Slice(names, func(i, j int) bool {
-		a, ea := strconv.ParseFloat(names[i], 64)
-		b, eb := strconv.ParseFloat(names[j], 64)
-		if ea == nil && eb == nil && a != b {
-			return a < b
+	type name struct {
+		s   string
+		v   float64
+		num bool
+	}
+	ns := make([]name, len(names))
+	for i, s := range names {
+		v, err := strconv.ParseFloat(s, 64)
+		ns[i] = name{s, v, err == nil}
+	}
+	sort.Slice(ns, func(i, j int) bool {
+		if ns[i].num && ns[j].num && ns[i].v != ns[j].v {
+			return ns[i].v < ns[j].v
 		}
-		return names[i] < names[j]
+		return ns[i].s < ns[j].s
 	})
+	for i := range ns {
+		names[i] = ns[i].s
+	}
 }
 
 // Slot returns the style index of name; a name the palette was not built

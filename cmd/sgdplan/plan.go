@@ -1164,16 +1164,15 @@ func planPlot(path string, p planPolicy, jobs []planner.Job, n float64) error {
 // planFigureData is the plan figure's input from a recorded replay p of
 // the jobs named names on n servers (pal nil: the figure's own palette).
 func planFigureData(p planPolicy, names []string, n float64, pal *plots.Palette) plots.PlanData {
-	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}, Palette: pal}
+	d := plots.PlanData{Policy: p.Policy, Servers: n, Completions: map[string]float64{}, Palette: pal, Names: names}
 	for i, j := range p.Jobs {
 		d.Completions[names[i]] = j.Completion
 	}
+	// the plan's own slices, shared: a map a segment cost 3.5 GB on the
+	// Philly trace (160,000 segments of hundreds of jobs each)
+	d.Segments = make([]plots.PlanSegment, 0, len(p.segments))
 	for _, s := range p.segments {
-		a := map[string]float64{}
-		for r, j := range s.Jobs {
-			a[names[j]] = s.Workers[r]
-		}
-		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Alloc: a})
+		d.Segments = append(d.Segments, plots.PlanSegment{Start: s.Start, End: s.End, Jobs: s.Jobs, Workers: s.Workers})
 	}
 	sort.SliceStable(d.Segments, func(a, b int) bool { return d.Segments[a].Start < d.Segments[b].Start })
 	return d
