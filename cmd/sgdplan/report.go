@@ -521,8 +521,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
 		axis := ""
+		if k := pd.OtherJobs(); k > 0 {
+			axis = fmt.Sprintf(" The legend's %d jobs are drawn each; the other %d are one grey band at the bottom, without completion marks.", len(pd.Jobs())-k, k)
+		}
 		if pd.SqrtTime() {
-			axis = " The time axis is a square-root scale, labelled in seconds, since most changes of the allocation come early."
+			axis += " The time axis is a square-root scale, labelled in seconds, since most changes of the allocation come early."
 		}
 		r.Figures = append(r.Figures, plots.FigureRef{File: "plan.png", Title: "Plan (" + o.policy + ")",
 			Caption: fmt.Sprintf("Workers held by each job over time under %s on %s (ideal shares); triangles mark completions, a row higher where they would cover each other.%s", o.policy, words.Count(o.servers, "worker"), axis),

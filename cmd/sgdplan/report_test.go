@@ -1135,3 +1135,24 @@ func TestReportJobsBelowFit(t *testing.T) {
 		}
 	}
 }
+
+// The plan figure's caption says when the figure draws the jobs past the
+// legend's as one grey band (30 jobs: the legend's 22 and 8 in the band),
+// and says nothing of a band for a few jobs.
+func TestReportPlanCaptionBand(t *testing.T) {
+	tmp := t.TempDir()
+	var b strings.Builder
+	b.WriteString("job,arrival,size,p\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "j%02d,0,%d,0.8\n", i, 1000+100*i)
+	}
+	jobs := writeTestFile(t, tmp, "jobs.csv", b.String())
+	s := quickReport(t, asgdModel(t, tmp), jobs, "16", filepath.Join(tmp, "r"))
+	if !strings.Contains(s, "The legend's 22 jobs are drawn each; the other 8 are one grey band at the bottom, without completion marks.") {
+		t.Errorf("the caption does not say the plan figure's band:\n%s", s)
+	}
+	few := writeTestFile(t, tmp, "few.csv", "job,arrival,size,p\na,0,1000,0.8\nb,0,2000,0.8\n")
+	if s := quickReport(t, asgdModel(t, tmp), few, "16", filepath.Join(tmp, "r2")); strings.Contains(s, "grey band") {
+		t.Errorf("a caption speaks of a band for two jobs:\n%s", s)
+	}
+}
