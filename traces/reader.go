@@ -215,15 +215,7 @@ func stepChecks(file string, fn func(s Step, line int) error, dups *crossFiles, 
 			return fn(*s, line)
 		}
 		if cfgRun != s.Run || cfgRun == "" {
-			hs, ok := holders[s.Run]
-			if !ok {
-				for _, p := range prior {
-					if p.k.runs[s.Run] != nil {
-						hs = append(hs, p)
-					}
-				}
-				holders[s.Run] = hs
-			}
+			hs := holdersOf(holders, prior, s.Run, func(p fileSteps) bool { return p.k.runs[s.Run] != nil })
 			cfgRun, cur, cfg, cfgFile = s.Run, hs, nil, ""
 			if len(hs) > 0 {
 				cfg, cfgFile = hs[0].k.runs[s.Run], hs[0].file
@@ -239,6 +231,22 @@ func stepChecks(file string, fn func(s Step, line int) error, dups *crossFiles, 
 		}
 		return fn(*s, line)
 	}
+}
+
+// holdersOf is the files of prior that hold run (holds says whether one
+// does), in prior's order, found once per run and kept in memo: the files
+// before are read whole and do not change.
+func holdersOf[F any](memo map[string][]F, prior []F, run string, holds func(F) bool) []F {
+	hs, ok := memo[run]
+	if !ok {
+		for _, p := range prior {
+			if holds(p) {
+				hs = append(hs, p)
+			}
+		}
+		memo[run] = hs
+	}
+	return hs
 }
 
 // configFault is the fault of a step whose run has another configuration
@@ -339,7 +347,9 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 			// the updates files before this one that hold each run,
 			// found once per run (as stepChecks: rows x files before)
 			holders := map[string][]fileUpdates{}
-			var cur []fileUpdates
+			var cur []fileUpdates // those of curRun
+			var curRun string
+			var curSet bool
 			return func(r *row) error {
 				u := Update{
 					Run:       r.name(c.run, true),
@@ -365,17 +375,9 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 						}
 					}
 				}
-				if len(prior) > 0 {
-					hs, ok := holders[u.Run]
-					if !ok {
-						for _, p := range prior {
-							if p.k.runs[u.Run] != nil {
-								hs = append(hs, p)
-							}
-						}
-						holders[u.Run] = hs
-					}
-					cur = hs
+				if len(prior) > 0 && (!curSet || u.Run != curRun) {
+					run := u.Run
+					cur, curRun, curSet = holdersOf(holders, prior, run, func(p fileUpdates) bool { return p.k.runs[run] != nil }), run, true
 				}
 				for _, p := range cur {
 					if p.k.has(&u) {
