@@ -539,10 +539,14 @@ func (d PlanData) CompletionMarks() []PlanMark {
 	return marks
 }
 
-// OtherJobs is how many of d's jobs the plan figure draws as one grey
-// band, without completion marks (otherJobs): 0 up to maxLegendJobs + 1
-// jobs. A caption says so (report's said nothing of the band).
-func (d PlanData) OtherJobs() int { return otherJobs(len(d.Jobs())) }
+// OtherJobs is how many of d's jobs the plan figure draws one by one
+// (named) and how many as one grey band, without completion marks
+// (others, otherJobs): 0 up to maxLegendJobs + 1 jobs. A caption says so
+// (report's said nothing of the band).
+func (d PlanData) OtherJobs() (named, others int) {
+	n := len(d.Jobs())
+	return n - otherJobs(n), otherJobs(n)
+}
 
 // otherJobs is how many of n jobs the plan figure draws as one band, the
 // bottom of the stack: none up to maxLegendJobs + 1 jobs (one more is

@@ -212,9 +212,10 @@ type RunWarning struct {
 	Args   []any
 }
 
-func (w *RunWarning) Error() string {
-	return fmt.Sprintf("traces: run %q: "+w.Format, append([]any{w.Run}, w.Args...)...)
-}
+func (w *RunWarning) Error() string { return fmt.Sprintf("traces: run %q: %s", w.Run, w.Message()) }
+
+// Message is the warning without its run.
+func (w *RunWarning) Message() string { return fmt.Sprintf(w.Format, w.Args...) }
 
 type summarizer struct {
 	runs map[string]*runAcc

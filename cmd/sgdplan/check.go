@@ -420,7 +420,8 @@ func runCheck(c *cli.Context) error {
 // from the compute not shrinking with the batch is the prior's ("" when
 // the batch is the data's at every count up to n, or nothing is set so).
 func strongScalingPriorNote(m *fit.Model, n int) string {
-	if !(m.Reference.GlobalBatch > 0) || !m.BatchOutside(model.Config{Workers: 1}) && !m.BatchOutside(model.Config{Workers: n}) {
+	// (BatchOutside at n asks one worker too, the speedup's base)
+	if !(m.Reference.GlobalBatch > 0) || !m.BatchOutside(model.Config{Workers: n}) {
 		return ""
 	}
 	var set []string

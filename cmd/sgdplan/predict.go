@@ -297,6 +297,7 @@ func runPredict(c *cli.Context) error {
 	if n := len(ps) * len(ws); n >= predictBarRows {
 		bar = progress.New(c.App.ErrWriter, "predict", int64(n), nil)
 	}
+	tLoss, tEpochs, tFrom := targetOf(c, m, target, epochs) // (the rows share it)
 	for _, p := range ps {
 		for _, w := range ws {
 			bar.Add(1)
@@ -337,7 +338,7 @@ func runPredict(c *cli.Context) error {
 					r.UpdatesToTargetHi = ptr(pr.UpdatesToTarget.Hi)
 					r.TimeToTargetSHi = ptr(pr.TimeToTarget.Hi)
 				}
-				r.TargetLoss, r.TargetEpochs, r.targetFrom = targetOf(c, m, target, epochs)
+				r.TargetLoss, r.TargetEpochs, r.targetFrom = tLoss, tEpochs, tFrom
 			}
 			rows = append(rows, r)
 		}

@@ -521,8 +521,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 		r.Warnings = append(r.Warnings, "plan figure left out: "+err.Error())
 	} else {
 		axis := ""
-		if k := pd.OtherJobs(); k > 0 {
-			axis = fmt.Sprintf(" The legend's %d jobs are drawn each; the other %d are one grey band at the bottom, without completion marks.", len(pd.Jobs())-k, k)
+		if named, k := pd.OtherJobs(); k > 0 {
+			axis = fmt.Sprintf(" The legend's %d jobs are drawn each; the other %d are one grey band at the bottom, without completion marks.", named, k)
 		}
 		if pd.SqrtTime() {
 			axis += " The time axis is a square-root scale, labelled in seconds, since most changes of the allocation come early."
