@@ -204,17 +204,9 @@ func TestBackloggedNeedsMeanPastSpanM5(t *testing.T) {
 // inMost: most is more than half. 1 of 2 is not most; 2 of 3 is; none of
 // none is not.
 func TestInMostIsMoreThanHalfM5(t *testing.T) {
-	runs := func(n int) []planner.Result {
-		rs := make([]planner.Result, n)
-		for i := range rs {
-			rs[i].MeanResponse = float64(i)
-		}
-		return rs
-	}
-	first := func(r planner.Result) bool { return r.MeanResponse == 0 }
-	firstTwo := func(r planner.Result) bool { return r.MeanResponse <= 1 }
-	if inMost(runs(2), first) || !inMost(runs(3), firstTwo) || inMost(runs(4), firstTwo) || inMost(nil, first) {
+	oneOfTwo, twoOfThree, twoOfFour := []bool{true, false}, []bool{true, true, false}, []bool{true, true, false, false}
+	if inMost(oneOfTwo) || !inMost(twoOfThree) || inMost(twoOfFour) || inMost(nil) {
 		t.Errorf("inMost: 1 of 2 %v (want false), 2 of 3 %v (true), 2 of 4 %v (false), 0 of 0 %v (false)",
-			inMost(runs(2), first), inMost(runs(3), firstTwo), inMost(runs(4), firstTwo), inMost(nil, first))
+			inMost(oneOfTwo), inMost(twoOfThree), inMost(twoOfFour), inMost(nil))
 	}
 }
