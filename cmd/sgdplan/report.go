@@ -1399,7 +1399,7 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 			if 2*grows > o.seeds {
 				// overload or a short run? The same seeds over 4 times
 				// the jobs (growCell)
-				g := growCell{what: name + " at load " + labels[li]}
+				g := growCell{what: name + " at load " + labels[li], policy: name, load: labels[li], li: li}
 				if g.longer = longerRun(o.simJobs); g.longer > 0 {
 					g.settles, err = settlesOver(o.seeds, bar, func(s int) (planner.Result, error) {
 						w := reportWorkload(jobs, n, l, g.longer, o.seed+uint64(s))
@@ -1432,10 +1432,72 @@ func reportSimulate(c *cli.Context, o reportOptions, jobs []planner.Job) (d plot
 // seeds were run again over that many jobs (longerRun), and settles says
 // whether the queue then stopped growing in most of them: an overloaded
 // queue grows through any run, one that was filling from empty settles.
+//
+// what names the cell (simulate's: the policy). report's cells name their
+// policy and load apart too (load its label, li its place in the loads), so
+// that the warning can say "srpt at loads 0.7 to 0.95" where it listed
+// every pair (1,670 characters for 19 loads).
 type growCell struct {
 	what    string
 	longer  int
 	settles bool
+	policy  string
+	load    string
+	li      int
+}
+
+// growList names cells as the warning lists them: report's by policy, in
+// the order the policies first come, each with its loads, three or more
+// consecutive ones as a range ("srpt at loads 0.5 and 0.7 to 0.95, fifo at
+// load 0.6"); simulate's by what.
+func growList(cells []growCell) string {
+	var names []string
+	at := map[string]int{} // a policy's place in names
+	var loads [][]growCell // by place in names: the policy's cells
+	for _, g := range cells {
+		if g.policy == "" {
+			names = append(names, g.what)
+			loads = append(loads, nil)
+			continue
+		}
+		i, ok := at[g.policy]
+		if !ok {
+			i = len(names)
+			at[g.policy] = i
+			names = append(names, g.policy)
+			loads = append(loads, nil)
+		}
+		loads[i] = append(loads[i], g)
+	}
+	for i, gs := range loads {
+		if len(gs) == 0 {
+			continue
+		}
+		var ls []string
+		for a := 0; a < len(gs); {
+			b := a
+			for b+1 < len(gs) && gs[b+1].li == gs[b].li+1 {
+				b++
+			}
+			if b-a >= 2 {
+				ls = append(ls, gs[a].load+" to "+gs[b].load)
+			} else {
+				for _, g := range gs[a : b+1] {
+					ls = append(ls, g.load)
+				}
+			}
+			a = b + 1
+		}
+		word := " at load "
+		if len(gs) > 1 {
+			word = " at loads "
+		}
+		if n := len(ls); n > 1 {
+			ls = append(ls[:n-2], ls[n-2]+" and "+ls[n-1])
+		}
+		names[i] += word + strings.Join(ls, ", ")
+	}
+	return strings.Join(names, ", ")
 }
 
 // mark is the cell's mark in report's table: * grows (or not checked), †
@@ -1487,17 +1549,17 @@ func growingWarning(cells []growCell, jobs, seeds int, flag string, marked bool)
 	if seeds == 1 {
 		most = "in its one seed"
 	}
-	var over, short, unchecked []string
+	var over, short, unchecked []growCell
 	longer := 0
 	for _, g := range cells {
 		switch {
 		case g.longer == 0:
-			unchecked = append(unchecked, g.what)
+			unchecked = append(unchecked, g)
 		case g.settles:
-			short = append(short, g.what)
+			short = append(short, g)
 			longer = g.longer
 		default:
-			over = append(over, g.what)
+			over = append(over, g)
 		}
 	}
 	mark := func(m string) string {
@@ -1508,13 +1570,13 @@ func growingWarning(cells []growCell, jobs, seeds int, flag string, marked bool)
 	}
 	var parts []string
 	if len(over) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs and still through runs 4 times as long: the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1), and those means grow with the run's length, not steady-state values", strings.Join(over, ", "), mark("*"), jobs))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs and still through runs 4 times as long: the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1), and those means grow with the run's length, not steady-state values", growList(over), mark("*"), jobs))
 	}
 	if len(short) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs but not through runs of %d %s: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger %s shows whether they settle; near overload it takes many jobs)", strings.Join(short, ", "), mark("†"), jobs, longer, most, flag))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs but not through runs of %d %s: more likely runs too short for the queue to fill from empty than an overload, so those means are probably below the steady state (a larger %s shows whether they settle; near overload it takes many jobs)", growList(short), mark("†"), jobs, longer, most, flag))
 	}
 	if len(unchecked) > 0 {
-		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs, so those means are not steady-state values: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger %s gives the steady state; runs 4 times as long are tried up to 1,000 jobs only, and only where their arrivals end by 1e12 s)", strings.Join(unchecked, ", "), mark("*"), jobs, flag))
+		parts = append(parts, fmt.Sprintf("for %s%s the queue grows through runs of %d jobs, so those means are not steady-state values: either the policy cannot serve the load (the load counts each job's work at linear speedup, which a policy that gives one job many workers does not get, so it can be overloaded below load 1) or the runs are too short for the queue to fill from empty (then a larger %s gives the steady state; runs 4 times as long are tried up to 1,000 jobs only, and only where their arrivals end by 1e12 s)", growList(unchecked), mark("*"), jobs, flag))
 	}
 	return strings.Join(parts, "; ") + " (a growing queue: " + most + " the later half of the jobs, by arrival, has a mean response time (waiting plus service) more than twice the earlier half's, or finds more than twice as many jobs in the system)"
 }

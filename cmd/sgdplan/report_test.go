@@ -1156,3 +1156,31 @@ func TestReportPlanCaptionBand(t *testing.T) {
 		t.Errorf("a caption speaks of a band for two jobs:\n%s", s)
 	}
 }
+
+// report's growing-queue warning names each policy once with its loads,
+// three or more consecutive ones as a range: it listed every policy x load
+// pair (1,670 characters for 19 loads, a scaling review of 2026-12-07).
+func TestGrowingWarningGroupsLoads(t *testing.T) {
+	labels := []string{"0.5", "0.6", "0.7", "0.8", "0.9", "0.95"}
+	cell := func(pol string, li int, settles bool) growCell {
+		return growCell{what: pol + " at load " + labels[li], longer: 400, settles: settles, policy: pol, load: labels[li], li: li}
+	}
+	cells := []growCell{cell("srpt", 0, false), cell("srpt", 2, false), cell("srpt", 3, false), cell("srpt", 4, false), cell("srpt", 5, false),
+		cell("fifo", 1, false), cell("fifo", 2, true), cell("fifo", 3, false), cell("fifo", 4, false)}
+	w := growingWarning(cells, 100, 5, "--sim-jobs", true)
+	for _, want := range []string{
+		"for srpt at loads 0.5 and 0.7 to 0.95, fifo at loads 0.6, 0.8 and 0.9 (marked * in the table) the queue grows through runs of 100 jobs and still",
+		"; for fifo at load 0.7 (marked † in the table) the queue grows",
+	} {
+		if !strings.Contains(w, want) {
+			t.Errorf("want %q in:\n%s", want, w)
+		}
+	}
+	if strings.Contains(w, "srpt at load 0.8") {
+		t.Errorf("srpt's loads listed one by one:\n%s", w)
+	}
+	// simulate's cells (a policy each) are named as they are
+	if w := growingWarning([]growCell{{what: "srpt", longer: 400}, {what: "fifo", longer: 400}}, 100, 5, "--count", false); !strings.Contains(w, "for srpt, fifo the queue grows") {
+		t.Errorf("simulate's cells: %s", w)
+	}
+}
