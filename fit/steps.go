@@ -680,12 +680,13 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		return nil, errorf("shared cores %d: want 0 (each worker computes on its own device) to %d cores per machine", o.SharedCores, model.MaxSharedCores)
 	}
 	res := &StepFit{Stats: stats}
-	var overlaps []string // said first: the data contradict themselves
+	var ows []*traces.OverlapWarning
 	for _, r := range stats {
 		if r.Overlap != nil {
-			overlaps = append(overlaps, r.Overlap.Error())
+			ows = append(ows, r.Overlap)
 		}
 	}
+	overlaps := traces.GroupOverlaps(ows) // said first: the data contradict themselves
 	var train []RunStats
 	for _, r := range stats {
 		if o.TrainWorkers == nil || slices.Contains(o.TrainWorkers, r.Workers) {

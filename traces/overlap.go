@@ -6,6 +6,9 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // A worker runs its iterations one after another: an iteration of one
@@ -75,6 +78,59 @@ func (w *OverlapWarning) Detail() string {
 	}
 	return fmt.Sprintf("%s before the end of an earlier iteration of the worker (by more than 1 ms); worst: worker %d step %d starts %.4g s before step %d ends%s. A worker runs its iterations one after another: a clock that jumped, times in other units than seconds, or a row edited by hand? The run's wall time, steady-state window and rates take the times as written",
 		what, w.Worker, w.Step, w.By, w.PrevStep, at)
+}
+
+// OverlapsShown is how many runs' overlap warnings GroupOverlaps gives in
+// full before it sums the rest up in one.
+const OverlapsShown = 3
+
+// GroupOverlaps gives the warnings of runs ws in their order: the first
+// OverlapsShown each in full (Error), then one for the rest, with how many
+// runs and iterations, the worst of them and the runs' names (the first
+// 8). 300 runs of a clock that drifted the same way gave 300 lines of 424
+// characters on stderr, and as many warnings in model.json.
+func GroupOverlaps(ws []*OverlapWarning) []string {
+	var out []string
+	for i, w := range ws {
+		if i == OverlapsShown {
+			break
+		}
+		out = append(out, w.Error())
+	}
+	rest := ws[min(len(ws), OverlapsShown):]
+	if len(rest) == 0 {
+		return out
+	}
+	worst := rest[0]
+	var count int64
+	names := make([]string, 0, 8)
+	for _, w := range rest {
+		count += w.Count
+		if w.By > worst.By {
+			worst = w
+		}
+		if len(names) < 8 {
+			names = append(names, fmt.Sprintf("%q", w.Run))
+		}
+	}
+	list := strings.Join(names, ", ")
+	if len(rest) > len(names) {
+		list += fmt.Sprintf(" and %d more", len(rest)-len(names))
+	}
+	runs, have := "1 more run", "has"
+	if len(rest) > 1 {
+		runs, have = words.Thousands(len(rest))+" more runs", "have"
+	}
+	what := "1 iteration"
+	if count != 1 {
+		what = words.Thousands(int(count)) + " iterations"
+	}
+	at := ""
+	if worst.File != "" && worst.Line > 0 {
+		at = fmt.Sprintf(" (%s:%d)", worst.File, worst.Line)
+	}
+	return append(out, fmt.Sprintf("traces: %s %s iterations that start before the end of an earlier iteration of their worker (by more than 1 ms), as said above of run %q: %s in all; worst: run %q, worker %d step %d starts %.4g s before step %d ends%s; runs %s",
+		runs, have, ws[0].Run, what, worst.Run, worst.Worker, worst.Step, worst.By, worst.PrevStep, at, list))
 }
 
 // overlapHit is an iteration that starts before the end of an earlier

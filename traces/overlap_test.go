@@ -1,12 +1,14 @@
 package traces
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/internal/testenv"
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // overlapWarnings are the warnings of s that say iterations of one worker
@@ -139,5 +141,45 @@ func TestNoOverlapInFixtures(t *testing.T) {
 				t.Errorf("%s: %q", s.path, w)
 			}
 		}
+	}
+}
+
+// GroupOverlaps gives the first OverlapsShown runs' warnings in full and
+// one line for the rest: how many runs and iterations, the worst of them
+// (by its seconds, not the first) and at most 8 names.
+func TestGroupOverlaps(t *testing.T) {
+	var ws []*OverlapWarning
+	for i := range 13 {
+		ws = append(ws, &OverlapWarning{Run: fmt.Sprintf("r%d", i), Count: int64(100 + i), Worker: i % 2, Step: 10, PrevStep: 9, By: 0.01, File: "s.csv", Line: 10 + i})
+	}
+	ws[7].By, ws[7].Step, ws[7].PrevStep = 2.5, 40, 38
+	ws[1].By = 9 // among the shown: not the rest's worst
+	g := GroupOverlaps(ws)
+	if len(g) != OverlapsShown+1 {
+		t.Fatalf("%d warnings, want %d:\n%s", len(g), OverlapsShown+1, strings.Join(g, "\n"))
+	}
+	for i := range OverlapsShown {
+		if g[i] != ws[i].Error() {
+			t.Errorf("warning %d: %q, want the run's own %q", i, g[i], ws[i].Error())
+		}
+	}
+	count := 0
+	for _, w := range ws[OverlapsShown:] {
+		count += int(w.Count)
+	}
+	want := fmt.Sprintf(`traces: 10 more runs have iterations that start before the end of an earlier iteration of their worker (by more than 1 ms), as said above of run "r0": %s iterations in all; worst: run "r7", worker 1 step 40 starts 2.5 s before step 38 ends (s.csv:17); runs "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10" and 2 more`, words.Thousands(count))
+	if g[OverlapsShown] != want {
+		t.Errorf("the rest:\n%s\nwant\n%s", g[OverlapsShown], want)
+	}
+	// one more run: said so; up to OverlapsShown: each in full, no summary
+	g = GroupOverlaps(ws[:OverlapsShown+1])
+	if !strings.HasPrefix(g[OverlapsShown], `traces: 1 more run has iterations`) || !strings.Contains(g[OverlapsShown], `103 iterations in all; worst: run "r3"`) || !strings.HasSuffix(g[OverlapsShown], `runs "r3"`) {
+		t.Errorf("one more run: %s", g[OverlapsShown])
+	}
+	if g := GroupOverlaps(ws[:OverlapsShown]); len(g) != OverlapsShown {
+		t.Errorf("%d runs: %d warnings, want each in full", OverlapsShown, len(g))
+	}
+	if g := GroupOverlaps(nil); len(g) != 0 {
+		t.Errorf("none: %q", g)
 	}
 }

@@ -107,9 +107,16 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 	shown, rest := map[string]int{}, map[string][]string{}
 	first := map[string]*traces.RunWarning{}
 	var kinds []string
+	var overlaps []*traces.OverlapWarning // (the rest in one line: GroupOverlaps)
 	for _, s := range sums {
 		for _, w := range s.Warnings {
 			var rw *traces.RunWarning
+			var ow *traces.OverlapWarning
+			if errors.As(w, &ow) {
+				if overlaps = append(overlaps, ow); len(overlaps) > traces.OverlapsShown {
+					continue
+				}
+			}
 			if errors.As(w, &rw) {
 				if shown[rw.Format] == runWarningsShown {
 					if rest[rw.Format] == nil {
@@ -127,6 +134,10 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 		if w := linkPlausible(s); w != "" {
 			fmt.Fprintf(stderr, "sgdplan: warning: %s\n", w)
 		}
+	}
+	if len(overlaps) > traces.OverlapsShown {
+		g := traces.GroupOverlaps(overlaps)
+		fmt.Fprintf(stderr, "sgdplan: warning: %s (--format json lists every run's warnings)\n", g[len(g)-1])
 	}
 	for _, k := range kinds {
 		runs := rest[k]
