@@ -295,3 +295,44 @@ func BenchmarkHellMixed(b *testing.B) {
 	}
 	reportCPU(b, c0)
 }
+
+// BenchmarkSimulateOverloadSRPT is srpt and knee under overload, with ideal
+// shares and with whole workers: on overloadWorkload (2,000 jobs, about
+// 1,000 in the system) and on a stream as the scaling review's gen_jobs.py
+// draws it (5,000 Poisson arrivals at load 0.7 counted as linear on 64
+// servers, exponential sizes of mean 3600 s, exponents 0.5 to 0.9, caps of
+// 64), which srpt and knee overload: the queue grows through the run. They
+// ran on the general path (every job shown at every event) and now on the
+// queueing path (the holders and the head of the queue by remaining size).
+func BenchmarkSimulateOverloadSRPT(b *testing.B) {
+	pois, err := Poisson{Rate: 0.7 * 64 / 3600, Count: 5000, Sizes: Exponential{Mean: 3600}, Curve: PowerLaw{P: 0.5}, MaxWorkers: 64}.Jobs(7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range pois {
+		pois[i].Curve = PowerLaw{P: []float64{0.5, 0.6, 0.7, 0.8, 0.9}[rng.IntN(5)]}
+	}
+	work := []struct {
+		name string
+		jobs []Job
+	}{{"overload", overloadWorkload(2000)}, {"poisson", pois}}
+	for _, w := range work {
+		for _, pol := range []Policy{SRPT{}, Knee{Alpha: DefaultKneeAlpha}} {
+			for _, integer := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%s/%s/integer=%v", w.name, pol.Name(), integer), func(b *testing.B) {
+					b.ReportAllocs()
+					var r Result
+					c0 := cpuTime()
+					for b.Loop() {
+						if r, err = Simulate(w.jobs, pol, Settings{Servers: 64, Integer: integer}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					reportCPU(b, c0)
+					b.ReportMetric(r.MeanInSystem, "jobs-in-system")
+				})
+			}
+		}
+	}
+}

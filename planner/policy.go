@@ -21,8 +21,10 @@ type View struct {
 	// earlier job first), from 0; the simulator keeps it up to date so that
 	// policies need not sort. Policies check it and sort when it is wrong.
 	// It is -1 for this package's policies that never read it (fifo, sjf,
-	// equi, hell, greedy, fcfs-rigid, numeric): keeping it costs an
-	// insertion pass over every job in the system at every event.
+	// equi, hell, greedy, fcfs-rigid, numeric) and for srpt and knee, which
+	// sort the few jobs the simulator's queueing path shows them: keeping
+	// it costs an insertion pass over every job in the system at every
+	// event.
 	Rank int
 }
 
@@ -40,8 +42,9 @@ type Policy interface {
 // they are rounded to whole workers.
 type rigidPolicy interface{ rigid() bool }
 
-// ranklessPolicy marks policies that never read View.Rank, so that the
-// simulator need not keep the jobs ordered by remaining size for them.
+// ranklessPolicy marks policies for which the simulator need not keep the
+// jobs ordered by remaining size (View.Rank): they never read it, or (srpt
+// and knee, queueing policies shown a handful of jobs) sort when it is -1.
 type ranklessPolicy interface{ ignoresRank() }
 
 func (Equi) ignoresRank()      {}
@@ -51,6 +54,8 @@ func (Hell) ignoresRank()      {}
 func (Greedy) ignoresRank()    {}
 func (FCFSRigid) ignoresRank() {}
 func (Priority) ignoresRank()  {}
+func (SRPT) ignoresRank()      {}
+func (Knee) ignoresRank()      {}
 
 // PolicyNames lists the policies NewPolicy knows, in the order "all" runs them.
 var PolicyNames = []string{"hesrpt", "hesrpt-slowdown", "equi", "srpt", "fifo", "sjf", "knee", "hell", "greedy", "fcfs-rigid"}
@@ -299,6 +304,14 @@ func (Knee) Name() string { return "knee" }
 
 // Allocate implements Policy.
 func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
+	k.allocate(n, jobs, alloc, -1)
+}
+
+// allocate is Knee's allocation; it reports settled when Alpha is in (0, 1)
+// and no worker was left once jobs[last] had been given its knee (never
+// when last < 0): every job after it in the order with a cap above 0 then
+// gets none, and none are left to spill.
+func (k Knee) allocate(n float64, jobs []View, alloc []float64, last int) (settled bool) {
 	buf := orderPool.Get().(*[]int)
 	defer orderPool.Put(buf)
 	order := smallestFirst(jobs, *buf)
@@ -315,13 +328,17 @@ func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
 	for _, i := range order {
 		if left == 0 && sure && jobs[i].Cap > 0 {
 			alloc[i] = 0
-			continue
+		} else {
+			a := math.Min(math.Min(memo.knee(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
+			alloc[i] = a
+			left -= a
 		}
-		a := math.Min(math.Min(memo.knee(jobs[i].Job.Curve, k.Alpha, jobs[i].Cap), jobs[i].Cap), left)
-		alloc[i] = a
-		left -= a
+		if i == last {
+			settled = sure && left == 0
+		}
 	}
 	spill(left, jobs, alloc, order)
+	return settled
 }
 
 // kneeMemo remembers the last power law's knee.

@@ -88,6 +88,37 @@ func (Greedy) allocateFront(n float64, jobs []View, alloc []float64, last int) b
 	return !nan && last >= 0 && alloc[last] == 0
 }
 
+// SRPT serves the jobs by increasing remaining size, ties to the earlier
+// job (smallestFirst): an idle job's remaining size stays as it is while it
+// holds no workers, so its idle order is by remaining size, then index, the
+// same order. The jobs before the last idle job shown in that order are all
+// shown (the idle ones before it in the idle order, and the holders); once
+// no worker is left after it, every job after it gets none (fillFront).
+func (SRPT) queues(float64) bool { return true }
+
+func (SRPT) idleKey(v View) (a, b float64) { return v.Remaining, 0 }
+
+func (SRPT) allocateFront(n float64, jobs []View, alloc []float64, last int) bool {
+	buf := orderPool.Get().(*[]int)
+	defer orderPool.Put(buf)
+	*buf = smallestFirst(jobs, *buf)
+	return fillFront(n, jobs, alloc, *buf, last)
+}
+
+// Knee serves the jobs in SRPT's order, each up to its knee first (which
+// depends on the job's curve, cap and Alpha alone, not on what it holds):
+// SRPT's idle order. With Alpha in (0, 1), once no worker is left after the
+// last idle job shown, every job after it with a cap above 0 (in the
+// simulator, every job) gets none, and no worker is left to spill. With
+// Alpha outside, a knee need not be a number, and every job is shown.
+func (k Knee) queues(float64) bool { return k.Alpha > 0 && k.Alpha < 1 }
+
+func (Knee) idleKey(v View) (a, b float64) { return v.Remaining, 0 }
+
+func (k Knee) allocateFront(n float64, jobs []View, alloc []float64, last int) bool {
+	return k.allocate(n, jobs, alloc, last)
+}
+
 // idleJobs is a min-heap of the idle jobs (input indices) of a queueing
 // policy, by its idle order: key a, then key b, then index.
 type idleJobs struct {

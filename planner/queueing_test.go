@@ -89,14 +89,14 @@ func queueingWorkloads() map[string]struct {
 	return out
 }
 
-// TestQueueingSameResults: fifo, sjf, fcfs-rigid and greedy, shown only the jobs
+// TestQueueingSameResults: fifo, sjf, fcfs-rigid, greedy, srpt and knee, shown only the jobs
 // holding workers and the head of the queue (the queueingPolicy path), give
 // the same Result, every float to the last bit (%#v), as when the simulator
 // shows them every job, with ideal and whole shares, early stops, energy
 // accounting and recorded segments.
 func TestQueueingSameResults(t *testing.T) {
 	for name, w := range queueingWorkloads() {
-		for _, pol := range []Policy{FIFO{}, SJF{}, FCFSRigid{}, Greedy{}} {
+		for _, pol := range []Policy{FIFO{}, SJF{}, FCFSRigid{}, Greedy{}, SRPT{}, Knee{Alpha: DefaultKneeAlpha}} {
 			if _, ok := pol.(queueingPolicy); !ok {
 				t.Fatalf("%s is not a queueingPolicy", pol.Name())
 			}
