@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/planner"
@@ -208,5 +209,52 @@ func TestInMostIsMoreThanHalfM5(t *testing.T) {
 	if inMost(oneOfTwo) || !inMost(twoOfThree) || inMost(twoOfFour) || inMost(nil) {
 		t.Errorf("inMost: 1 of 2 %v (want false), 2 of 3 %v (true), 2 of 4 %v (false), 0 of 0 %v (false)",
 			inMost(oneOfTwo), inMost(twoOfThree), inMost(twoOfFour), inMost(nil))
+	}
+}
+
+// backlogged also holds, with the mean response under the arrivals'
+// span, where more than 1 in 20 jobs that arrived over a quarter of the
+// span before the last arrival are still in the system then (an old
+// backlog: srpt's 30,000 overloaded Poisson jobs, mean 8.8e5 s over a
+// span of 2.4e6 s, had no warning), and not for a burst of arrivals just
+// before the end (gavel-vc_0e4a51-150: 56 of 150 jobs in its last 200 s).
+// 100 jobs at 0..99 s (span 99 s), growing by the halves:
+//
+//	starved: jobs 50..55 (6 > 100/20) respond in 150 s, in the system at
+//	  99 s; mean about 10 s < 99 s -> true; 5 of them (not > 1 in 20) ->
+//	  false
+//	burst: jobs 80..99 respond in 30 s (in the system at 99 s, but none
+//	  arrived before 74.25 s) -> false
+func TestBackloggedOldJobsM5(t *testing.T) {
+	res := func(long []int, v float64) planner.Result {
+		var r planner.Result
+		sum := 0.0
+		for i := range 100 {
+			resp := 0.5
+			if i >= 50 {
+				resp = 2
+			}
+			if slices.Contains(long, i) {
+				resp = v
+			}
+			sum += resp
+			r.Jobs = append(r.Jobs, planner.JobResult{Arrival: float64(i), Response: resp})
+		}
+		r.MeanResponse = sum / 100
+		return r
+	}
+	starved, fewer := res([]int{50, 51, 52, 53, 54, 55}, 150), res([]int{50, 51, 52, 53, 54}, 150)
+	var late []int
+	for i := 80; i < 100; i++ {
+		late = append(late, i)
+	}
+	burst := res(late, 30)
+	for name, r := range map[string]planner.Result{"starved": starved, "fewer": fewer, "burst": burst} {
+		if !growingQueue(r) || r.MeanResponse >= 99 {
+			t.Fatalf("%s: growing %v, mean %g: want growing, mean under the span", name, growingQueue(r), r.MeanResponse)
+		}
+	}
+	if !backlogged(starved) || backlogged(fewer) || backlogged(burst) {
+		t.Errorf("backlogged: 6 old jobs left %v (want true), 5 %v (false), a late burst %v (false)", backlogged(starved), backlogged(fewer), backlogged(burst))
 	}
 }
