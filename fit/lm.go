@@ -19,6 +19,13 @@ type Problem struct {
 	// Jacobian, when not nil, writes dr_i/dx_j into dst (M x len(x)).
 	// When nil, the solver uses forward finite differences.
 	Jacobian func(dst *mat.Dense, x []float64)
+	// ForwardDiff, when not nil (and Jacobian is nil), takes those
+	// forward differences itself: it writes into dst (M x len(x)) what
+	// NumericJacobian gives at x, whose residuals are r, bit for bit, in
+	// fewer passes than len(x) calls of Residuals (see fdStep), so the
+	// iterates are those of the plain finite differences
+	// (TestStalenessForwardDiffExact).
+	ForwardDiff func(dst *mat.Dense, x, r []float64)
 	// Lower and Upper are the box bounds; nil means unbounded on that
 	// side, and an element may be ±Inf.
 	Lower, Upper []float64
@@ -139,12 +146,18 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 	needJ := true
 	for iter = 0; iter < s.MaxIter; iter++ {
 		if needJ {
-			if p.Jacobian != nil {
+			switch {
+			case p.Jacobian != nil:
 				p.Jacobian(J, x)
-			} else {
+				JtJ.Mul(J.T(), J)
+			case p.ForwardDiff != nil:
+				p.ForwardDiff(J, x, r)
+				evals += n
+				JtJ.Mul(J.T(), J)
+			default:
 				evals += numericJacobian(J, p, x, r, rTrial)
+				JtJ.Mul(J.T(), J)
 			}
-			JtJ.Mul(J.T(), J)
 			g.MulVec(J.T(), mat.NewVecDense(p.M, r))
 			needJ = false
 		}
@@ -243,26 +256,7 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 	xh := make([]float64, n)
 	copy(xh, x)
 	for j := 0; j < n; j++ {
-		// 1e-7 of the parameter, and at least 1e-11 (MINPACK's fdjac2
-		// steps sqrt(eps)|x|, or sqrt(eps) at 0): the old floor, 1e-15
-		// at 0, was rounding noise in the residuals, so a parameter at
-		// its bound 0 saw a noisy or zero derivative there.
-		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-4)
-		// Step inward when the forward point would leave the box, and
-		// no further than the box: a parameter held fixed (lower ==
-		// upper) has no derivative to take, and stepping out of the box
-		// evaluated the residuals where they may not exist (a rate
-		// below 0).
-		if p.Upper != nil && x[j]+h > p.Upper[j] {
-			h = -h
-			if p.Lower != nil && x[j]+h < p.Lower[j] {
-				// the larger of the room above and below
-				h = p.Upper[j] - x[j]
-				if below := p.Lower[j] - x[j]; -below > h {
-					h = below
-				}
-			}
-		}
+		h := fdStep(p, x, j)
 		if h == 0 {
 			for i := range tmp {
 				J.Set(i, j, 0)
@@ -277,6 +271,33 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 		xh[j] = x[j]
 	}
 	return n
+}
+
+// fdStep is the forward-difference step of parameter j at x: x[j] + h is
+// where the residuals are evaluated, and h is 0 when there is no room in
+// the box to step.
+func fdStep(p Problem, x []float64, j int) float64 {
+	// 1e-7 of the parameter, and at least 1e-11 (MINPACK's fdjac2
+	// steps sqrt(eps)|x|, or sqrt(eps) at 0): the old floor, 1e-15
+	// at 0, was rounding noise in the residuals, so a parameter at
+	// its bound 0 saw a noisy or zero derivative there.
+	h := 1e-7 * math.Max(math.Abs(x[j]), 1e-4)
+	// Step inward when the forward point would leave the box, and
+	// no further than the box: a parameter held fixed (lower ==
+	// upper) has no derivative to take, and stepping out of the box
+	// evaluated the residuals where they may not exist (a rate
+	// below 0).
+	if p.Upper != nil && x[j]+h > p.Upper[j] {
+		h = -h
+		if p.Lower != nil && x[j]+h < p.Lower[j] {
+			// the larger of the room above and below
+			h = p.Upper[j] - x[j]
+			if below := p.Lower[j] - x[j]; -below > h {
+				h = below
+			}
+		}
+	}
+	return h
 }
 
 // NumericJacobian returns the forward-difference Jacobian of p at x, the one
