@@ -2,6 +2,7 @@ package fit
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -79,6 +80,21 @@ func TestStalenessForwardDiffExact(t *testing.T) {
 				}
 			}
 		}
+		var a, b mat.Dense
+		jtj(&a, got)
+		b.Mul(want.T(), want)
+		if runtime.GOARCH == "amd64" && !mat.Equal(&a, &b) {
+			// (elsewhere gonum's pure-Go axpy may fuse its multiply
+			// and add: jtj may differ in the last bit there)
+			t.Errorf("x %v: jtj %v, gonum's Mul %v", c.x, mat.Formatted(&a), mat.Formatted(&b))
+		}
+		jtj(&a, got) // reused
+		if runtime.GOARCH == "amd64" && !mat.Equal(&a, &b) {
+			t.Errorf("x %v: jtj reused %v", c.x, mat.Formatted(&a))
+		}
+	}
+	if runtime.GOARCH != "amd64" {
+		return // the iterates below take jtj's sums
 	}
 	for _, lam := range [][2]float64{{0, 100}, {0, 0}, {0.05, 0.05}} {
 		prob := stalenessProblem(runs, m, lam[0], lam[1])
@@ -95,6 +111,45 @@ func TestStalenessForwardDiffExact(t *testing.T) {
 			}
 			if !same {
 				t.Errorf("lambda in %v from %v: %+v, plain finite differences %+v", lam, x0, a, b)
+			}
+		}
+	}
+}
+
+// jtj's sums are gonum's for any number of parameters, zeros skipped,
+// and with 4 where an element is infinite (the NaN of 0·Inf where dgemm
+// multiplies it) or its square overflows: jtj4 leaves these to the full
+// sums.
+func TestJtJGeneral(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skip("gonum's pure-Go axpy may fuse its multiply and add")
+	}
+	for _, c := range []struct {
+		n   int
+		odd float64 // J[3][1] when not 0
+	}{{1, 0}, {3, 0}, {4, 0}, {6, 0}, {4, math.Inf(1)}, {4, 1e200}, {4, math.NaN()}} {
+		n := c.n
+		J := mat.NewDense(7, n, nil)
+		for i := 0; i < 7; i++ {
+			for j := 0; j < n; j++ {
+				if (i+j)%5 != 0 {
+					J.Set(i, j, math.Sin(float64(1+i*n+j))*math.Pow(10, float64(i%4-j)))
+				}
+			}
+		}
+		if c.odd != 0 {
+			J.Set(3, 1, c.odd)
+			J.Set(3, 2, 0)
+		}
+		var a, b mat.Dense
+		jtj(&a, J)
+		b.Mul(J.T(), J)
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				if math.Float64bits(a.At(i, j)) != math.Float64bits(b.At(i, j)) {
+					t.Errorf("n %d, J[3][1] %v: jtj %v, gonum's Mul %v", n, c.odd, mat.Formatted(&a), mat.Formatted(&b))
+					i, j = n, n
+				}
 			}
 		}
 	}
