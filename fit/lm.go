@@ -19,6 +19,14 @@ type Problem struct {
 	// Jacobian, when not nil, writes dr_i/dx_j into dst (M x len(x)).
 	// When nil, the solver uses forward finite differences.
 	Jacobian func(dst *mat.Dense, x []float64)
+	// ForwardDiff, when not nil (and Jacobian is nil), takes those
+	// forward differences itself: it writes into dst (M x len(x)) what
+	// NumericJacobian gives at x, whose residuals are r, bit for bit, in
+	// fewer passes than len(x) calls of Residuals (see fdStep). The
+	// solver then forms JᵀJ in one pass over dst (jtj), with the sums
+	// gonum's Mul takes, so the iterates are those of the plain finite
+	// differences; TestStalenessForwardDiffExact checks both.
+	ForwardDiff func(dst *mat.Dense, x, r []float64)
 	// Lower and Upper are the box bounds; nil means unbounded on that
 	// side, and an element may be ±Inf.
 	Lower, Upper []float64
@@ -139,12 +147,18 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 	needJ := true
 	for iter = 0; iter < s.MaxIter; iter++ {
 		if needJ {
-			if p.Jacobian != nil {
+			switch {
+			case p.Jacobian != nil:
 				p.Jacobian(J, x)
-			} else {
+				JtJ.Mul(J.T(), J)
+			case p.ForwardDiff != nil:
+				p.ForwardDiff(J, x, r)
+				evals += n
+				jtj(&JtJ, J)
+			default:
 				evals += numericJacobian(J, p, x, r, rTrial)
+				JtJ.Mul(J.T(), J)
 			}
-			JtJ.Mul(J.T(), J)
 			g.MulVec(J.T(), mat.NewVecDense(p.M, r))
 			needJ = false
 		}
@@ -243,26 +257,7 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 	xh := make([]float64, n)
 	copy(xh, x)
 	for j := 0; j < n; j++ {
-		// 1e-7 of the parameter, and at least 1e-11 (MINPACK's fdjac2
-		// steps sqrt(eps)|x|, or sqrt(eps) at 0): the old floor, 1e-15
-		// at 0, was rounding noise in the residuals, so a parameter at
-		// its bound 0 saw a noisy or zero derivative there.
-		h := 1e-7 * math.Max(math.Abs(x[j]), 1e-4)
-		// Step inward when the forward point would leave the box, and
-		// no further than the box: a parameter held fixed (lower ==
-		// upper) has no derivative to take, and stepping out of the box
-		// evaluated the residuals where they may not exist (a rate
-		// below 0).
-		if p.Upper != nil && x[j]+h > p.Upper[j] {
-			h = -h
-			if p.Lower != nil && x[j]+h < p.Lower[j] {
-				// the larger of the room above and below
-				h = p.Upper[j] - x[j]
-				if below := p.Lower[j] - x[j]; -below > h {
-					h = below
-				}
-			}
-		}
+		h := fdStep(p, x, j)
 		if h == 0 {
 			for i := range tmp {
 				J.Set(i, j, 0)
@@ -277,6 +272,109 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 		xh[j] = x[j]
 	}
 	return n
+}
+
+// fdStep is the forward-difference step of parameter j at x: x[j] + h is
+// where the residuals are evaluated, and h is 0 when there is no room in
+// the box to step.
+func fdStep(p Problem, x []float64, j int) float64 {
+	// 1e-7 of the parameter, and at least 1e-11 (MINPACK's fdjac2
+	// steps sqrt(eps)|x|, or sqrt(eps) at 0): the old floor, 1e-15
+	// at 0, was rounding noise in the residuals, so a parameter at
+	// its bound 0 saw a noisy or zero derivative there.
+	h := 1e-7 * math.Max(math.Abs(x[j]), 1e-4)
+	// Step inward when the forward point would leave the box, and
+	// no further than the box: a parameter held fixed (lower ==
+	// upper) has no derivative to take, and stepping out of the box
+	// evaluated the residuals where they may not exist (a rate
+	// below 0).
+	if p.Upper != nil && x[j]+h > p.Upper[j] {
+		h = -h
+		if p.Lower != nil && x[j]+h < p.Lower[j] {
+			// the larger of the room above and below
+			h = p.Upper[j] - x[j]
+			if below := p.Lower[j] - x[j]; -below > h {
+				h = below
+			}
+		}
+	}
+	return h
+}
+
+// jtj sets dst to JᵀJ in one pass over J's rows: the products and sums,
+// in their order, of gonum's dgemm for J.T() times J (rows of J in turn,
+// each adding J[l][i] J[l][:] to row i where J[l][i] is not 0; amd64's
+// AxpyUnitary neither fuses the multiply and the add, nor may this:
+// float64(...) rounds the product), without its generic machinery, one
+// call per row and element, that cost as much as the residuals on a
+// problem of 4 parameters.
+func jtj(dst, J *mat.Dense) {
+	m, n := J.Dims()
+	if dst.IsEmpty() {
+		dst.ReuseAs(n, n)
+	} else if r, k := dst.Dims(); r != n || k != n {
+		panic(mat.ErrShape)
+	}
+	c := dst.RawMatrix()
+	for i := 0; i < n; i++ {
+		clear(c.Data[i*c.Stride : i*c.Stride+n])
+	}
+	a := J.RawMatrix()
+	if n == 4 && jtj4(c.Data, c.Stride, a.Data[:(m-1)*a.Stride+4], a.Stride) {
+		return
+	}
+	for l := 0; l < m; l++ {
+		row := a.Data[l*a.Stride : l*a.Stride+n]
+		for i, v := range row {
+			if v != 0 {
+				ci := c.Data[i*c.Stride : i*c.Stride+n]
+				for j, w := range row {
+					ci[j] += float64(v * w)
+				}
+			}
+		}
+	}
+}
+
+// jtj4 is jtj for 4 columns, its sums in registers and only the upper
+// triangle's: the product a_i a_j is a_j a_i, and the lower triangle's
+// sums differ from them only by the zeros that dgemm skips where the
+// other element is 0 (adding ±0 leaves a sum that never is -0 as it is),
+// unless an element is not finite, or its square overflows: ok is false
+// then (a diagonal is not finite), and jtj takes the full sums.
+func jtj4(c []float64, ldc int, a []float64, lda int) (ok bool) {
+	var c00, c01, c02, c03, c11, c12, c13, c22, c23, c33 float64
+	for l := 0; l+3 < len(a); l += lda {
+		a0, a1, a2, a3 := a[l], a[l+1], a[l+2], a[l+3]
+		if a0 != 0 {
+			c00 += float64(a0 * a0)
+			c01 += float64(a0 * a1)
+			c02 += float64(a0 * a2)
+			c03 += float64(a0 * a3)
+		}
+		if a1 != 0 {
+			c11 += float64(a1 * a1)
+			c12 += float64(a1 * a2)
+			c13 += float64(a1 * a3)
+		}
+		if a2 != 0 {
+			c22 += float64(a2 * a2)
+			c23 += float64(a2 * a3)
+		}
+		if a3 != 0 {
+			c33 += float64(a3 * a3)
+		}
+	}
+	for _, d := range []float64{c00, c11, c22, c33} {
+		if math.IsInf(d, 0) || math.IsNaN(d) {
+			return false
+		}
+	}
+	copy(c[0:4], []float64{c00, c01, c02, c03})
+	copy(c[ldc:ldc+4], []float64{c01, c11, c12, c13})
+	copy(c[2*ldc:2*ldc+4], []float64{c02, c12, c22, c23})
+	copy(c[3*ldc:3*ldc+4], []float64{c03, c13, c23, c33})
+	return true
 }
 
 // NumericJacobian returns the forward-difference Jacobian of p at x, the one

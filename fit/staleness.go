@@ -9,6 +9,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
+	"gonum.org/v1/gonum/mat"
 )
 
 // StalenessRun is one run's loss curve at its mean staleness: the loss
@@ -153,15 +154,34 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 // as least squares over (B0, B1, B2, Lambda), Lambda in [lamLo, lamHi]:
 // each run's points against the curve whose rate B0 is divided by 1 +
 // Lambda s at the run's staleness s.
+//
+// Its ForwardDiff takes the solver's forward differences in one pass over
+// the points, each perturbed curve's value computed as Residuals computes
+// it (excess + B2 - loss, bit for bit): the refits of the bootstrap and
+// CurveSamples stop at the iteration limit in a flat valley (docs/fitting.md),
+// where the 4 residual passes per iteration and gonum's JᵀJ were nearly
+// all of fit's time; an analytic Jacobian would be cheaper still, but it
+// takes another path down the valley and stops elsewhere (lambda 0.0319
+// instead of 0.0302 on testdata/asgd), which the frozen validation does
+// not allow.
 func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem {
-	return Problem{
+	p := Problem{
 		M: m,
 		Residuals: func(dst, p []float64) {
 			i := 0
-			for _, r := range runs {
+			for ri := range runs {
+				r := &runs[ri]
 				c := model.LossCurve{B0: p[0] / (1 + p[3]*r.Staleness), B1: p[1], B2: p[2]}
+				if len(r.W) == 0 {
+					// points: LossCurve.Loss, inline
+					for j, k := range r.K {
+						dst[i] = 1/(c.B0*k+c.B1) + c.B2 - r.Loss[j]
+						i++
+					}
+					continue
+				}
 				for j := range r.K {
-					dst[i] = r.curveAt(c, j) - r.Loss[j]
+					dst[i] = r.curveExcess(c, j) + c.B2 - r.Loss[j]
 					i++
 				}
 			}
@@ -169,6 +189,79 @@ func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem 
 		Lower: []float64{0, 1e-12, 0, lamLo},
 		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1), lamHi},
 	}
+	p.ForwardDiff = func(J *mat.Dense, x, res []float64) {
+		var h, xh [4]float64
+		for j := range h {
+			h[j] = fdStep(p, x, j)
+			xh[j] = x[j] + h[j]
+		}
+		raw := J.RawMatrix()
+		i := 0
+		for ri := range runs {
+			r := &runs[ri]
+			// the curve at x and with each parameter stepped, as
+			// Residuals builds it at x + h e_j
+			c := model.LossCurve{B0: x[0] / (1 + x[3]*r.Staleness), B1: x[1], B2: x[2]}
+			c0 := model.LossCurve{B0: xh[0] / (1 + x[3]*r.Staleness), B1: x[1], B2: x[2]}
+			c1 := model.LossCurve{B0: x[0] / (1 + x[3]*r.Staleness), B1: xh[1], B2: x[2]}
+			c3 := model.LossCurve{B0: x[0] / (1 + xh[3]*r.Staleness), B1: x[1], B2: x[2]}
+			if len(r.W) == 0 && h[0] != 0 && h[1] != 0 && h[2] != 0 && h[3] != 0 {
+				// points, every parameter free to step: curveExcess
+				// inline
+				for j, k := range r.K {
+					row := raw.Data[i*raw.Stride : i*raw.Stride+4]
+					l, ri := r.Loss[j], res[i]
+					row[0] = (1/(c0.B0*k+c0.B1) + c0.B2 - l - ri) / h[0]
+					row[1] = (1/(c1.B0*k+c1.B1) + c1.B2 - l - ri) / h[1]
+					row[2] = (1/(c.B0*k+c.B1) + xh[2] - l - ri) / h[2]
+					row[3] = (1/(c3.B0*k+c3.B1) + c3.B2 - l - ri) / h[3]
+					i++
+				}
+				continue
+			}
+			for j := range r.K {
+				row := raw.Data[i*raw.Stride : i*raw.Stride+4]
+				l, ri := r.Loss[j], res[i]
+				row[0], row[1], row[2], row[3] = 0, 0, 0, 0
+				if h[0] != 0 {
+					row[0] = (r.curveExcess(c0, j) + c0.B2 - l - ri) / h[0]
+				}
+				if h[1] != 0 {
+					row[1] = (r.curveExcess(c1, j) + c1.B2 - l - ri) / h[1]
+				}
+				if h[2] != 0 {
+					row[2] = (r.curveExcess(c, j) + xh[2] - l - ri) / h[2]
+				}
+				if h[3] != 0 {
+					row[3] = (r.curveExcess(c3, j) + c3.B2 - l - ri) / h[3]
+				}
+				i++
+			}
+		}
+	}
+	return p
+}
+
+// curveExcess is curveAt(c, j) less c.B2, such that curveExcess(c, j) +
+// c.B2 is curveAt(c, j) bit for bit (LossCurve.Loss and MeanLoss add B2
+// last): the value of a point, or the mean over its span, of 1/(B0 k + B1).
+func (r *StalenessRun) curveExcess(c model.LossCurve, j int) float64 {
+	if j >= len(r.W) || !(r.W[j] > 0) {
+		return 1 / (c.B0*r.K[j] + c.B1)
+	}
+	k, h := r.K[j], r.W[j]/2
+	a, b := math.Max(k-h, 0), k+h
+	// LossCurve.MeanLoss's steps
+	d := c.B0 * (b - a)
+	lo := c.B0*a + c.B1
+	if !(d > 0) || !(lo > 0) {
+		return 1 / (c.B0*a + c.B1)
+	}
+	x := d / lo
+	if x < 1e-8 {
+		return (1 - x/2 + x*x/3) / lo
+	}
+	return math.Log1p(x) / d
 }
 
 // FitStalenessLaw fits the staleness law jointly on runs (see StalenessFit)
