@@ -19,7 +19,7 @@ func TestReportSimulateCDFTitleAndFaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, tab, _, err := reportSimulate(c, o, jobs)
+	d, tab, _, _, err := reportSimulate(c, o, jobs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,14 +127,14 @@ func TestReportSimulateCDFTitleFourLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, _, err := reportSimulate(c, o, jobs)
+	d, _, _, _, err := reportSimulate(c, o, jobs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "Response times at load 0.7 (5 seeds x 100 jobs)"; d.CDFTitle != want {
 		t.Errorf("title %q, want %q", d.CDFTitle, want)
 	}
-	if cap := simulationCaption(o, nil); !strings.Contains(cap, "distribution of response times at load 0.7 ") {
+	if cap := simulationCaption(o, nil, 0); !strings.Contains(cap, "distribution of response times at load 0.7 ") {
 		t.Errorf("caption %q", cap)
 	}
 	for _, r := range d.Responses {

@@ -880,7 +880,7 @@ func TestReportSimulateWholeWorkers(t *testing.T) {
 	c := cli.NewContext(&cli.App{ErrWriter: io.Discard}, nil, nil)
 	o := reportOptions{servers: 1, seeds: 3, simJobs: 200, loads: []float64{0.85}, alpha: 0.05, seed: 1}
 	jobs := []planner.Job{{ID: "solo", Size: 3600, Curve: planner.PowerLaw{P: 0.5}}}
-	d, tab, _, err := reportSimulate(c, o, jobs)
+	d, tab, _, _, err := reportSimulate(c, o, jobs)
 	if err != nil {
 		t.Fatal(err)
 	}
