@@ -121,21 +121,39 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 	m := len(jobs)
 	b := heSRPTBuffers.Get().(*heSRPTBuffer)
 	defer heSRPTBuffers.Put(b)
-	rem := grow(b.rem, m)
 	wt := grow(b.wt, m)
 	ps := grow(b.ps, m)
 	sameWeight := true
 	for i := range jobs {
 		v := &jobs[i]
-		rem[i] = v.Remaining
-		wt[i] = v.Job.weight()
-		if h.Objective == Slowdown {
-			wt[i] /= v.Job.Size
-		}
+		wt[i] = h.weight(v.Job)
 		sameWeight = sameWeight && wt[i] == wt[0]
 		ps[i] = exponentOf(v.Job.Curve, n)
 	}
-	p := median(ps)
+	b.wt, b.ps = wt, ps
+	h.allocate(n, jobs, alloc, wt, sameWeight, median(ps), b)
+}
+
+// weight is job j's weight in the objective: its weight, divided by its
+// size for Slowdown.
+func (h HeSRPTPolicy) weight(j *Job) float64 {
+	w := j.weight()
+	if h.Objective == Slowdown {
+		w /= j.Size
+	}
+	return w
+}
+
+// allocate is Allocate once the jobs' weights in the objective, wt (by
+// place in jobs; sameWeight when they are all equal), and the median
+// exponent p are known: the simulator keeps them from event to event
+// (heSRPTState), Allocate finds them at every call.
+func (h HeSRPTPolicy) allocate(n float64, jobs []View, alloc, wt []float64, sameWeight bool, p float64, b *heSRPTBuffer) {
+	m := len(jobs)
+	rem := grow(b.rem, m)
+	for i := range jobs {
+		rem[i] = jobs[i].Remaining
+	}
 	asc := smallestFirst(jobs, b.asc)
 	// equal remaining work: the heavier finishes first (exchanging two
 	// equal jobs lowers the objective by the difference of their weights),
@@ -153,7 +171,7 @@ func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
 		alloc[i] *= n
 	}
 	capAndSpill(n, jobs, alloc, asc)
-	b.rem, b.wt, b.ps, b.asc, b.desc = rem, wt, ps, asc, desc
+	b.rem, b.asc, b.desc = rem, asc, desc
 }
 
 // heSRPTBuffer holds HeSRPTPolicy.Allocate's working slices from one call

@@ -183,7 +183,8 @@ type sim struct {
 	isRigid  bool    // the policy's jobs hold the workers they ask
 	rankless bool    // the policy never reads View.Rank
 	queue    queueingPolicy
-	fast     bool // the fast path, for a queueingPolicy (see below)
+	fast     bool         // the fast path, for a queueingPolicy (see below)
+	hes      *heSRPTState // for HeSRPTPolicy, its constants kept from event to event
 
 	work   []float64           // actual work each job does
 	curves []Speedup           // each job's curve (the energy curve under EnergyAlpha)
@@ -287,6 +288,9 @@ func newSim(jobs []Job, pol Policy, s Settings, isRigid bool) *sim {
 	}
 	st.queue, st.fast = pol.(queueingPolicy)
 	st.fast = st.fast && st.queue.queues(st.n)
+	if h, ok := pol.(HeSRPTPolicy); ok && !st.fast {
+		st.hes = newHeSRPTState(h, st.views, st.curves, st.n)
+	}
 	st.attained = make([]float64, M)
 	st.age = make([]float64, M)
 	st.admitted = make([]int, M)
@@ -398,6 +402,9 @@ func (st *sim) admit() {
 	for ah.Len() > 0 && jobs[ah.h[0]].Arrival <= st.t {
 		i := heap.Pop(ah).(int)
 		st.present[i] = true
+		if st.hes != nil {
+			st.hes.add(i, 1)
+		}
 		st.age[i] = st.t - jobs[i].Arrival
 		st.admitted[i] = len(st.dts)
 		st.inSystem++
@@ -454,9 +461,12 @@ func (st *sim) allocate(last int) (settled bool) {
 	clear(alloc) // a policy sees zeros, not the last event's shares
 	ev.vs, ev.alloc = vs, alloc
 	settled = true
-	if st.fast {
+	switch {
+	case st.fast:
 		settled = st.queue.allocateFront(st.n, vs, alloc, last)
-	} else {
+	case st.hes != nil:
+		st.hes.allocate(st.n, st.shown, vs, alloc)
+	default:
 		st.pol.Allocate(st.n, vs, alloc)
 	}
 	if st.s.Integer {
@@ -611,6 +621,9 @@ func (st *sim) depart(dt float64) {
 			st.left[i] = len(st.dts)
 			st.gone = append(st.gone, i)
 			st.present[i] = false
+			if st.hes != nil {
+				st.hes.add(i, -1)
+			}
 			st.inSystem--
 			st.done++
 			st.res.Events++
