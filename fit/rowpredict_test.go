@@ -86,7 +86,8 @@ func rowFamilies(t *testing.T) []Family {
 }
 
 // TestRowPredictorBits: the predictions of a rowPredictor, once per
-// distinct configuration, are Predict's at each row to the bit, for every family on
+// distinct configuration and from one sweep per configuration but its
+// workers, are Predict's at each row to the bit, for every family on
 // random parameters and rows with repeats and several worker counts.
 func TestRowPredictorBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 32))
@@ -115,14 +116,21 @@ func TestRowPredictorBits(t *testing.T) {
 }
 
 // TestRowPredictorGroups: rows that repeat a configuration share its
-// prediction.
+// prediction, and a family with a sweep solves the configurations that
+// differ only in workers by one sweep; past the exact recursion
+// (model.ExactLimit) each count is solved alone.
 func TestRowPredictorGroups(t *testing.T) {
 	c := func(w, ps int) model.Config { return model.Config{Workers: w, PS: ps, Batch: 32} }
 	cs := []model.Config{c(1, 1), c(4, 1), c(1, 1), c(8, 1), c(4, 2), c(4, 2), c(model.ExactLimit+1, 3), c(2, 3)}
 	f, _ := LookupFamily("overhead-async")
 	p := newRowPredictor(f, cs)
-	if len(p.uniq) != 6 || len(p.single) != 6 {
-		t.Errorf("overhead-async: %d distinct, %d alone; want 6, 6", len(p.uniq), len(p.single))
+	if len(p.uniq) != 6 || len(p.single) != 6 || len(p.sweeps) != 0 {
+		t.Errorf("overhead-async: %d distinct, %d alone, %d sweeps; want 6, 6, 0", len(p.uniq), len(p.single), len(p.sweeps))
+	}
+	f, _ = LookupFamily("asyncps")
+	p = newRowPredictor(f, cs)
+	if len(p.uniq) != 6 || len(p.single) != 3 || len(p.sweeps) != 1 || p.sweeps[0].top != 8 || len(p.buf) != 8 {
+		t.Errorf("asyncps: %d distinct, %d alone, sweeps %+v (buffer %d); want 6, 3 and one to 8", len(p.uniq), len(p.single), p.sweeps, len(p.buf))
 	}
 }
 
@@ -138,7 +146,8 @@ func countingFamily(f Family, predicts, sweeps *int) Family {
 
 // TestFitPredictsEachConfigurationOnce: a table fit predicts each
 // distinct configuration once per residual evaluation, however often the
-// table repeats it: Predict ran once per row per evaluation (6,000 rows of 6 configurations
+// table repeats it, and a queueing family sweeps its worker counts once:
+// Predict ran once per row per evaluation (6,000 rows of 6 configurations
 // took 76 s).
 func TestFitPredictsEachConfigurationOnce(t *testing.T) {
 	pts := repeatedPoints(20)
@@ -151,6 +160,15 @@ func TestFitPredictsEachConfigurationOnce(t *testing.T) {
 	}
 	if predicts != 6*res.Evals {
 		t.Errorf("overhead-async: %d predictions in %d evaluations of %d rows of 6 configurations, want %d", predicts, res.Evals, len(pts), 6*res.Evals)
+	}
+	predicts, sweeps = 0, 0
+	f, _ = LookupFamily("asyncps")
+	res, err = fitFree(countingFamily(f, &predicts, &sweeps), pts, f.Guess(pts)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if predicts != 0 || sweeps != res.Evals {
+		t.Errorf("asyncps: %d predictions and %d sweeps in %d evaluations, want 0 and %d", predicts, sweeps, res.Evals, res.Evals)
 	}
 }
 
@@ -169,7 +187,8 @@ func fitJSON(t *testing.T, pts []Point, family string, s *Settings) []byte {
 }
 
 // TestFitThroughputRowRule: fits whose residuals predict each distinct
-// configuration once write the same model.json, to the byte, as those that predicted every
+// configuration once (and sweep the queueing families' worker counts)
+// write the same model.json, to the byte, as those that predicted every
 // row on its own (rowByRow), on tables with repeated rows and several
 // worker counts, for auto and for the queueing families named.
 func TestFitThroughputRowRule(t *testing.T) {
