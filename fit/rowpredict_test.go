@@ -100,14 +100,37 @@ func TestRowPredictorBits(t *testing.T) {
 			maxW := []int{4, 40, 300}[trial%3]
 			cs := randomRows(rng, 5+rng.IntN(40), maxW)
 			th := randomTheta(rng, f)
+			if trial == 0 { // every parameter at its lower bound: predictions of 0, +Inf or NaN
+				for j := range th {
+					th[j] = f.Params[j].Lo
+				}
+			}
 			p := newRowPredictor(f, cs)
 			got := make([]float64, len(cs))
+			logY := make([]float64, len(cs))
+			for i := range logY {
+				logY[i] = 3 * rng.NormFloat64()
+			}
 			for range 2 { // twice: the workspace is reused
 				p.predict(got, th)
 				for i, c := range cs {
 					want := f.Predict(th, c)
 					if math.Float64bits(got[i]) != math.Float64bits(want) {
 						t.Fatalf("%s at %v, θ = %v: row predictor %v, Predict %v", f.Name, c, th, got[i], want)
+					}
+				}
+				p.logResiduals(got, th, logY)
+				for i, c := range cs {
+					want := logResidual(f.Predict(th, c), logY[i])
+					if math.Float64bits(got[i]) != math.Float64bits(want) {
+						t.Fatalf("%s at %v, θ = %v: log residual %v, per row %v", f.Name, c, th, got[i], want)
+					}
+				}
+				p.logPredict(got, th)
+				for i, c := range cs {
+					want := math.Log(math.Max(f.Predict(th, c), 1e-300))
+					if math.Float64bits(got[i]) != math.Float64bits(want) {
+						t.Fatalf("%s at %v, θ = %v: log prediction %v, per row %v", f.Name, c, th, got[i], want)
 					}
 				}
 			}

@@ -347,10 +347,7 @@ func fitFree(fam Family, pts []Point, start []float64) (LMResult, error) {
 	prob := Problem{
 		M: len(pts),
 		Residuals: func(dst, th []float64) {
-			rp.predict(dst, th)
-			for i := range dst {
-				dst[i] = logResidual(dst[i], logY[i])
-			}
+			rp.logResiduals(dst, th, logY)
 		},
 		Lower: lo, Upper: hi,
 	}
@@ -889,10 +886,7 @@ func splitLargest(pts []Point) (in, out []Point, maxW, next int) {
 func logPredictions(f Family, pts []Point) Problem {
 	rp := newRowPredictor(f, configsOf(pts))
 	return Problem{M: len(pts), Residuals: func(dst, th []float64) {
-		rp.predict(dst, th)
-		for i := range dst {
-			dst[i] = math.Log(math.Max(dst[i], 1e-300))
-		}
+		rp.logPredict(dst, th)
 	}}
 }
 
