@@ -340,12 +340,14 @@ func fitFree(fam Family, pts []Point, start []float64) (LMResult, error) {
 	for i, p := range pts {
 		logY[i] = math.Log(p.StepsPerS)
 	}
+	// each distinct configuration predicted once per evaluation (rows
+	// that repeat one, and for the queueing families one MVA sweep per
+	// configuration but its workers): the same numbers as Predict per row
+	rp := newRowPredictor(fam, configsOf(pts))
 	prob := Problem{
 		M: len(pts),
 		Residuals: func(dst, th []float64) {
-			for i, p := range pts {
-				dst[i] = logResidual(fam.Predict(th, p.Config), logY[i])
-			}
+			rp.logResiduals(dst, th, logY)
 		},
 		Lower: lo, Upper: hi,
 	}
@@ -882,10 +884,9 @@ func splitLargest(pts []Point) (in, out []Point, maxW, next int) {
 // of f at pts: its Jacobian is the sensitivity the identification checks
 // read.
 func logPredictions(f Family, pts []Point) Problem {
+	rp := newRowPredictor(f, configsOf(pts))
 	return Problem{M: len(pts), Residuals: func(dst, th []float64) {
-		for i, p := range pts {
-			dst[i] = math.Log(math.Max(f.Predict(th, p.Config), 1e-300))
-		}
+		rp.logPredict(dst, th)
 	}}
 }
 
