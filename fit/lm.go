@@ -25,7 +25,11 @@ type Problem struct {
 	// fewer passes than len(x) calls of Residuals (see fdStep). The
 	// solver then forms JᵀJ in one pass over dst (jtj), with the sums
 	// gonum's Mul takes, so the iterates are those of the plain finite
-	// differences; TestStalenessForwardDiffExact checks both.
+	// differences; TestStalenessForwardDiffExact checks both. (Bit for
+	// bit where gonum's AxpyUnitary is its amd64 assembly; where it is
+	// Go, on other architectures or under the noasm tag, the compiler
+	// may fuse its multiply and add, which jtj's float64 casts forbid,
+	// and JᵀJ may differ from Mul's in its last bits.)
 	ForwardDiff func(dst *mat.Dense, x, r []float64)
 	// Lower and Upper are the box bounds; nil means unbounded on that
 	// side, and an element may be ±Inf.

@@ -340,7 +340,7 @@ func simulateAction(c *cli.Context) error {
 		// run simulates seeds on the jobs file's jobs js (nil: the
 		// Poisson workload's). It keeps each run's summary and drops its
 		// jobs as it goes (every seed's whole result was kept to the
-		// end: 531 MB at --seeds 256 of 10,000 jobs): only the first
+		// end: 616 MB at --seeds 256 of 10,000 jobs): only the first
 		// seed's, where csv or json print them, stay. main is whether
 		// these are the runs the table, the queue checks and the figure
 		// read (not a rerun at the curves' ends): then grows says, per
@@ -806,7 +806,7 @@ func backlogWarning(names []string, path string, n int) string {
 	if len(names) > 1 {
 		these, fall = "these policies", "fall"
 	}
-	return fmt.Sprintf("for %s the queue grows through the replay of %s (the later half of its jobs, by arrival, has a mean response time more than twice the earlier half's, or finds more than twice as many jobs in the system, and the mean response is longer than the span of the arrivals or more than 1 in 20 of the jobs are still in the system at the last arrival that arrived over a quarter of the span before it): on %s %s %s behind the trace's arrivals, or its load rises over time (the halves cannot tell the two apart), and the means are of a backlog that grows with the trace's length",
+	return fmt.Sprintf("for %s the queue grows through the replay of %s (the later half of its jobs, by arrival, has a mean response time more than twice the earlier half's, or finds more than twice as many jobs in the system, and the mean response is longer than the span of the arrivals or more than 1 in 20 of the jobs are still in the system at the last arrival that arrived over a quarter of the span before it and have been in it longer than their size on one worker): on %s %s %s behind the trace's arrivals, or its load rises over time (the halves cannot tell the two apart), and the means are of a backlog that grows with the trace's length",
 		strings.Join(names, ", "), path, words.Count(n, "server"), these, fall)
 }
 

@@ -225,6 +225,8 @@ func TestInMostIsMoreThanHalfM5(t *testing.T) {
 //	  false
 //	burst: jobs 80..99 respond in 30 s (in the system at 99 s, but none
 //	  arrived before 74.25 s) -> false
+//	long: the starved jobs, each 200 s on one worker (in the system 44 to
+//	  49 s at 99 s, less than their size: not held up) -> false
 func TestBackloggedOldJobsM5(t *testing.T) {
 	res := func(long []int, v float64) planner.Result {
 		var r planner.Result
@@ -256,5 +258,15 @@ func TestBackloggedOldJobsM5(t *testing.T) {
 	}
 	if !backlogged(starved) || backlogged(fewer) || backlogged(burst) {
 		t.Errorf("backlogged: 6 old jobs left %v (want true), 5 %v (false), a late burst %v (false)", backlogged(starved), backlogged(fewer), backlogged(burst))
+	}
+	// the same 6 jobs, but each 200 s long on one worker: in the system
+	// 44 to 49 s at the last arrival, less than their size, they are
+	// long, not held up (an idle cluster's long jobs made a backlog)
+	long := res([]int{50, 51, 52, 53, 54, 55}, 150)
+	for i := 50; i <= 55; i++ {
+		long.Jobs[i].Size = 200
+	}
+	if !growingQueue(long) || backlogged(long) {
+		t.Errorf("6 long jobs, not held up: growing %v (want true), backlogged %v (want false)", growingQueue(long), backlogged(long))
 	}
 }
