@@ -233,6 +233,7 @@ func TestFitThroughputRowRule(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rowByRow = true
+			t.Cleanup(func() { rowByRow = false }) // (a fatal fitJSON left it set)
 			old := fitJSON(t, c.pts, c.family, c.s)
 			rowByRow = false
 			got := fitJSON(t, c.pts, c.family, c.s)

@@ -288,7 +288,7 @@ func newSim(jobs []Job, pol Policy, s Settings, isRigid bool) *sim {
 	}
 	st.queue, st.fast = pol.(queueingPolicy)
 	st.fast = st.fast && st.queue.queues(st.n)
-	if h, ok := pol.(HeSRPTPolicy); ok && !st.fast {
+	if h, ok := pol.(HeSRPTPolicy); ok { // (not a queueingPolicy)
 		st.hes = newHeSRPTState(h, st.views, st.curves, st.n)
 	}
 	st.attained = make([]float64, M)

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/sgdplan/sgdplan/internal/words"
 )
@@ -72,12 +72,17 @@ func (w *OverlapWarning) Detail() string {
 	if w.Count != 1 {
 		what = fmt.Sprintf("%d iterations start", w.Count)
 	}
-	at := ""
-	if w.File != "" && w.Line > 0 {
-		at = fmt.Sprintf(" (%s:%d)", w.File, w.Line)
-	}
 	return fmt.Sprintf("%s before the end of an earlier iteration of the worker (by more than 1 ms); worst: worker %d step %d starts %.4g s before step %d ends%s. A worker runs its iterations one after another: a clock that jumped, times in other units than seconds, or a row edited by hand? The run's wall time, steady-state window and rates take the times as written",
-		what, w.Worker, w.Step, w.By, w.PrevStep, at)
+		what, w.Worker, w.Step, w.By, w.PrevStep, w.at())
+}
+
+// at is where the worst iteration's row is, " (file:line)", or "" when it
+// was not read from a file.
+func (w *OverlapWarning) at() string {
+	if w.File == "" || w.Line <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s:%d)", w.File, w.Line)
 }
 
 // OverlapsShown is how many runs' overlap warnings GroupOverlaps gives in
@@ -103,19 +108,13 @@ func GroupOverlaps(ws []*OverlapWarning) []string {
 	}
 	worst := rest[0]
 	var count int64
-	names := make([]string, 0, 8)
-	for _, w := range rest {
+	names := make([]string, len(rest))
+	for i, w := range rest {
 		count += w.Count
 		if w.By > worst.By {
 			worst = w
 		}
-		if len(names) < 8 {
-			names = append(names, fmt.Sprintf("%q", w.Run))
-		}
-	}
-	list := strings.Join(names, ", ")
-	if len(rest) > len(names) {
-		list += fmt.Sprintf(" and %d more", len(rest)-len(names))
+		names[i] = strconv.Quote(w.Run)
 	}
 	runs, have := "1 more run", "has"
 	if len(rest) > 1 {
@@ -125,12 +124,8 @@ func GroupOverlaps(ws []*OverlapWarning) []string {
 	if count != 1 {
 		what = words.Thousands(int(count)) + " iterations"
 	}
-	at := ""
-	if worst.File != "" && worst.Line > 0 {
-		at = fmt.Sprintf(" (%s:%d)", worst.File, worst.Line)
-	}
 	return append(out, fmt.Sprintf("traces: %s %s iterations that start before the end of an earlier iteration of their worker (by more than 1 ms), as said above of run %q: %s in all; worst: run %q, worker %d step %d starts %.4g s before step %d ends%s; runs %s",
-		runs, have, ws[0].Run, what, worst.Run, worst.Worker, worst.Step, worst.By, worst.PrevStep, at, list))
+		runs, have, ws[0].Run, what, worst.Run, worst.Worker, worst.Step, worst.By, worst.PrevStep, worst.at(), words.FirstOf(names, 8)))
 }
 
 // overlapHit is an iteration that starts before the end of an earlier

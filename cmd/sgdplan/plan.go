@@ -257,7 +257,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	}
 	if len(def) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
-			p, len(def), len(jobs), planNameList(def, 8))
+			p, len(def), len(jobs), words.FirstOf(def, 8))
 	} else if c.IsSet("p") {
 		// --p fills in only: say it did nothing rather than let it
 		// read as an override
@@ -316,7 +316,7 @@ func planBelowFitWarnings(jobs []planner.Job) []string {
 	for _, m := range models {
 		what := "job " + ids[m][0] + " runs"
 		if n := len(ids[m]); n > 1 {
-			what = fmt.Sprintf("%d jobs (%s) run", n, planNameList(ids[m], 8))
+			what = fmt.Sprintf("%d jobs (%s) run", n, words.FirstOf(ids[m], 8))
 		}
 		out = append(out, fmt.Sprintf("%s on a model fitted on %s and more: its size is its time on one worker, and the speedups that divide it are over one worker, which the model extrapolates below its data (predict warns the same), so the completion times rest on that extrapolation",
 			what, workersWord(m.FewestWorkers())))
@@ -360,7 +360,7 @@ func planBeyondFitWarnings(jobs []planner.Job, peaks []jobPeak) []string {
 	for _, g := range groups {
 		what, it, its := "job "+g.ids[0]+" can", "it runs", "its speedup"
 		if len(g.ids) > 1 {
-			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), planNameList(g.ids, 8)), "they run", "their speedup"
+			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), words.FirstOf(g.ids, 8)), "they run", "their speedup"
 		}
 		on := fmt.Sprintf("%d to %s", g.m.FewestWorkers(), workersWord(g.m.Reference.MaxWorkers))
 		if g.m.FewestWorkers() >= g.m.Reference.MaxWorkers {
@@ -424,7 +424,7 @@ func superlinearJobs(jobs []planner.Job, n float64) string {
 	}
 	what := "job " + ids[0] + "'s fitted speedup is"
 	if len(ids) > 1 {
-		what = fmt.Sprintf("%d jobs' fitted speedups (%s) are", len(ids), planNameList(ids, 8))
+		what = fmt.Sprintf("%d jobs' fitted speedups (%s) are", len(ids), words.FirstOf(ids, 8))
 	}
 	return what + " superlinear (more than k times one worker's speed at k workers): the policies take a speedup of at most the workers, so their shares and completion times rest on a curve the data or what they count made (see fit's warning)"
 }
@@ -498,7 +498,7 @@ func planPeakWarnings(jobs []planner.Job, peaks []jobPeak) []string {
 		ids := byPeak[l]
 		what := "job " + ids[0] + " is"
 		if len(ids) > 1 {
-			what = fmt.Sprintf("%d jobs (%s) are", len(ids), planNameList(ids, 8))
+			what = fmt.Sprintf("%d jobs (%s) are", len(ids), words.FirstOf(ids, 8))
 		}
 		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup gains nothing or falls (%s), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(l.k)), l.cause))
 	}
@@ -536,15 +536,6 @@ func peakCause(c planner.Speedup, k float64) string {
 		return "the shape of the fitted curve"
 	}
 	return strings.Join(causes, "; ")
-}
-
-// planNameList joins the first most names with commas, then says how many
-// more there are.
-func planNameList(names []string, most int) string {
-	if len(names) <= most {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:most], ", "), len(names)-most)
 }
 
 // planWriteJSON writes out as indented json: the one object when there is

@@ -493,7 +493,7 @@ func runPredict(c *cli.Context) error {
 			_, err := json.MarshalIndent([]predictRow{row(at)}, "", "  ")
 			return withCode(exitFailure, err)
 		}
-		return predictRowsOut(c.App.Writer, spill, ends, ps, rank, "[\n  ", 4, "\n]\n")
+		return predictRowsOut(&stickyWriter{w: c.App.Writer}, spill, ends, ps, rank, "[\n  ", 4, "\n]\n")
 	case "csv":
 		out := &stickyWriter{w: c.App.Writer}
 		hw := csv.NewWriter(out)
@@ -1040,8 +1040,10 @@ func (s *rowSpill) Close() {
 // evaluated row ends in spill. The first row written starts with open in
 // place of its first skip bytes, and close follows the last. Rows that lie
 // one after the other in spill are written at once.
-func predictRowsOut(w io.Writer, spill *rowSpill, ends []int64, ps []int, rank []int32, open string, skip int64, close string) error {
-	w = &stickyWriter{w: w}
+func predictRowsOut(out io.Writer, spill *rowSpill, ends []int64, ps []int, rank []int32, open string, skip int64, close string) error {
+	// buffered: rows out of order are copied one at a time (20,000 write
+	// calls for 20,000 descending counts); bufio keeps the first error
+	w := bufio.NewWriterSize(out, 64<<10)
 	if _, err := io.WriteString(w, open); err != nil {
 		return err
 	}
@@ -1071,6 +1073,8 @@ func predictRowsOut(w io.Writer, spill *rowSpill, ends []int64, ps []int, rank [
 	if err := spill.copyTo(w, a, b); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, close)
-	return err
+	if _, err := io.WriteString(w, close); err != nil {
+		return err
+	}
+	return w.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strconv"
@@ -83,6 +84,8 @@ func inOrder(t *testing.T, format, sorted string, ws, ps []int) string {
 // rearranged, whichever way they are kept.
 func TestPredictRowsInAnyOrder(t *testing.T) {
 	m := fitModel(t, t.TempDir())
+	tmp := t.TempDir() // the spill's temporary files: none may be left
+	t.Setenv("TMPDIR", tmp)
 	ws := []int{16390, 7, 1, 16385, 3, 2, 17000, 12, 5, 4, 100}
 	given := "16390,7,1,16385,3,2,17000,12,5,4,1-2,100"
 	sorted := slices.Sorted(slices.Values(ws))
@@ -108,6 +111,9 @@ func TestPredictRowsInAnyOrder(t *testing.T) {
 					}
 					if w := inOrder(t, format, want, ws, ps); got != w {
 						t.Errorf("%s: rows not those of the ascending counts in the order given:\n%s\nwant\n%s", name, got, w)
+					}
+					if left, err := os.ReadDir(tmp); err != nil || len(left) > 0 {
+						t.Errorf("%s: %d files left in TMPDIR (%v)", name, len(left), err)
 					}
 				}()
 			}

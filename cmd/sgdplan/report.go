@@ -249,7 +249,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 		return badInput(err)
 	}
 	if len(def) > 0 {
-		warns = append(warns, fmt.Sprintf("--p %g for %d of %d jobs, which have neither p nor model: %s", o.p, len(def), len(jobs), planNameList(def, 8)))
+		warns = append(warns, fmt.Sprintf("--p %g for %d of %d jobs, which have neither p nor model: %s", o.p, len(def), len(jobs), words.FirstOf(def, 8)))
 	} else if o.p > 0 {
 		warns = append(warns, fmt.Sprintf("--p %g applies to no job: every row of %s has p or model, which --p does not replace", o.p, o.jobs))
 	}
@@ -1542,8 +1542,9 @@ type growCell struct {
 
 // growList names cells as the warning lists them: report's by policy, in
 // the order the policies first come, each with its loads, three or more
-// consecutive ones as a range ("srpt at loads 0.5 and 0.7 to 0.95, fifo at
-// load 0.6"); simulate's by what.
+// consecutive ones as a range, and policies at the same loads together
+// ("srpt at loads 0.5 and 0.7 to 0.95, fifo and sjf at load 0.6");
+// simulate's by what.
 func growList(cells []growCell) string {
 	var names []string
 	at := map[string]int{} // a policy's place in names
@@ -1563,6 +1564,7 @@ func growList(cells []growCell) string {
 		}
 		loads[i] = append(loads[i], g)
 	}
+	suffix := make([]string, len(names)) // a policy's " at loads ..."
 	for i, gs := range loads {
 		if len(gs) == 0 {
 			continue
@@ -1586,12 +1588,28 @@ func growList(cells []growCell) string {
 		if len(gs) > 1 {
 			word = " at loads "
 		}
-		if n := len(ls); n > 1 {
-			ls = append(ls[:n-2], ls[n-2]+" and "+ls[n-1])
-		}
-		names[i] += word + strings.Join(ls, ", ")
+		suffix[i] = word + words.And(ls)
 	}
-	return strings.Join(names, ", ")
+	// policies at the same loads are named together, where their loads
+	// are first said ("srpt, fifo and sjf at loads 0.7 and 0.85")
+	var out []string
+	said := map[string]bool{}
+	for i, name := range names {
+		switch {
+		case suffix[i] == "":
+			out = append(out, name)
+		case !said[suffix[i]]:
+			said[suffix[i]] = true
+			var same []string
+			for k := i; k < len(names); k++ {
+				if suffix[k] == suffix[i] {
+					same = append(same, names[k])
+				}
+			}
+			out = append(out, words.And(same)+suffix[i])
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // mark is the cell's mark in report's table: * grows (or not checked), †

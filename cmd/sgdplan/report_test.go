@@ -550,7 +550,9 @@ func TestReportGrowingQueue(t *testing.T) {
 	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "16", "--out", out, "--seeds", "2", "--sim-jobs", "60", "--loads", "0.3")
 	// srpt with one job type of speedup k^0.3 at load 0.3 is overloaded:
 	// it still grows over 4 times the jobs
-	if code != 0 || !strings.Contains(stderr, "simulation: for srpt at load 0.3") || !strings.Contains(stderr, "(marked * in the table) the queue grows through runs of 60 jobs and still through runs 4 times as long") {
+	// (named with the policies that grow at the same loads: "srpt, fifo
+	// and sjf at load 0.3")
+	if code != 0 || !regexp.MustCompile(`simulation: for (\w+, )*(\w+ and )?srpt( and \w+|, \w+)* at load 0\.3 \(`).MatchString(stderr) || !strings.Contains(stderr, "(marked * in the table) the queue grows through runs of 60 jobs and still through runs 4 times as long") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
@@ -1182,5 +1184,20 @@ func TestGrowingWarningGroupsLoads(t *testing.T) {
 	// simulate's cells (a policy each) are named as they are
 	if w := growingWarning([]growCell{{what: "srpt", longer: 400}, {what: "fifo", longer: 400}}, 100, 5, "--count", false); !strings.Contains(w, "for srpt, fifo the queue grows") {
 		t.Errorf("simulate's cells: %s", w)
+	}
+}
+
+// Policies whose queue grows at the same loads are named together, where
+// their loads are first said (the day's review: "srpt at loads 0.7 and
+// 0.85, fifo at loads 0.7 and 0.85, sjf at loads 0.7 and 0.85, ...").
+func TestGrowingWarningGroupsPolicies(t *testing.T) {
+	labels := []string{"0.5", "0.7", "0.85"}
+	cell := func(pol string, li int) growCell {
+		return growCell{what: pol + " at load " + labels[li], longer: 400, policy: pol, load: labels[li], li: li}
+	}
+	cells := []growCell{cell("srpt", 1), cell("srpt", 2), cell("fifo", 0), cell("fifo", 1), cell("fifo", 2), cell("sjf", 1), cell("sjf", 2), cell("hell", 2)}
+	w := growingWarning(cells, 100, 5, "--sim-jobs", true)
+	if want := "for srpt and sjf at loads 0.7 and 0.85, fifo at loads 0.5 to 0.85, hell at load 0.85 (marked * in the table)"; !strings.Contains(w, want) {
+		t.Errorf("want %q in\n%s", want, w)
 	}
 }

@@ -33,6 +33,16 @@ func Either(xs []int) string {
 // And writes a list: "a", "a and b", "a, b and c"; "" for none.
 func And(s []string) string { return join(s, " and ") }
 
+// FirstOf writes the first most items of s, ", " between them, and how
+// many more there are: "a, b and 5 more"; all of them when they are at most
+// most.
+func FirstOf(s []string, most int) string {
+	if len(s) <= most {
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(s[:most], ", "), len(s)-most)
+}
+
 // join is s with ", " between its items and last before the last.
 func join(s []string, last string) string {
 	if len(s) < 2 {

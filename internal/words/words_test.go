@@ -49,3 +49,16 @@ func TestThousands(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstOf(t *testing.T) {
+	s := []string{"a", "b", "c", "d"}
+	for _, c := range []struct {
+		s    []string
+		most int
+		want string
+	}{{nil, 2, ""}, {s[:1], 2, "a"}, {s[:2], 2, "a, b"}, {s, 2, "a, b and 2 more"}, {s, 3, "a, b, c and 1 more"}, {s, 4, "a, b, c, d"}} {
+		if got := FirstOf(c.s, c.most); got != c.want {
+			t.Errorf("FirstOf(%q, %d) = %q, want %q", c.s, c.most, got, c.want)
+		}
+	}
+}
