@@ -18,6 +18,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 	"github.com/sgdplan/sgdplan/internal/progress"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -973,7 +974,10 @@ func (s *rowSpill) Write(p []byte) (int, error) {
 		} else {
 			s.f = f
 			if os.Remove(f.Name()) != nil {
+				// (not unlinked while open: removed at Close, or by
+				// the interrupt handler on Ctrl-C)
 				s.name = f.Name()
+				atomicfile.Track(s.name)
 			}
 			s.bw = bufio.NewWriterSize(f, 1<<16)
 			n, err := s.bw.Write(s.mem)
@@ -1028,6 +1032,7 @@ func (s *rowSpill) Close() {
 		s.f.Close()
 		if s.name != "" {
 			os.Remove(s.name)
+			atomicfile.Untrack(s.name)
 		}
 		s.f = nil
 	}

@@ -275,6 +275,19 @@ func lockLive() {
 // error the program would report and exit on before its signal ends it.
 var waitForStop = func() { select {} }
 
+// Track registers name, a temporary file made outside Write that must not
+// outlive the program (predict's spill of rows, where the system cannot
+// unlink an open file), so that RemoveTemps removes it too; Untrack drops
+// it once it is removed.
+func Track(name string) {
+	lockLive()
+	defer live.Unlock()
+	live.names[name] = true
+}
+
+// Untrack drops name from the files RemoveTemps removes (Track).
+func Untrack(name string) { forget([]string{name}) }
+
 // RemoveTemps removes the temporary files of the writes in progress, for a
 // program that is about to end (an interrupt: without it Ctrl-C in the
 // middle of a write left a ".NAME.tmpN" file behind). Every write still

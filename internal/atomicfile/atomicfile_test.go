@@ -360,3 +360,26 @@ func TestRemoveTemps(t *testing.T) {
 		t.Errorf("left %v", ents)
 	}
 }
+
+// A file made outside Write and tracked (predict's spill, where the system
+// cannot unlink it while open) is removed by RemoveTemps; once untracked,
+// it is left to its owner.
+func TestTrackedRemovedByRemoveTemps(t *testing.T) {
+	defer func() { live.Lock(); live.closed = false; live.Unlock() }()
+	dir := t.TempDir()
+	kept, gone := filepath.Join(dir, "kept"), filepath.Join(dir, "gone")
+	for _, p := range []string{kept, gone} {
+		if err := os.WriteFile(p, []byte("rows"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		Track(p)
+	}
+	Untrack(kept)
+	RemoveTemps()
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("tracked file after RemoveTemps: %v, want it removed", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("untracked file after RemoveTemps: %v, want it kept", err)
+	}
+}
