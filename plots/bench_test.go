@@ -11,8 +11,14 @@ import (
 
 func BenchmarkFitFigure(b *testing.B) {
 	d := fitExample()
+	benchPNG(b, func() (*Figure, error) { return FitFigure(d) })
+}
+
+// benchPNG times making a figure with draw and writing it as PNG.
+func benchPNG(b *testing.B, draw func() (*Figure, error)) {
+	b.Helper()
 	for b.Loop() {
-		fig, err := FitFigure(d)
+		fig, err := draw()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -40,15 +46,7 @@ func BenchmarkPlanFigure(b *testing.B) {
 			for j := range 8 {
 				d.Completions[fmt.Sprintf("job%d", j)] = float64(segs) * float64(j+1) / 8
 			}
-			for b.Loop() {
-				fig, err := PlanFigure(d)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := fig.WritePNG(io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchPNG(b, func() (*Figure, error) { return PlanFigure(d) })
 		})
 	}
 	// plans of many jobs (manyJobsPlan: four arrivals a segment on 512
@@ -58,15 +56,7 @@ func BenchmarkPlanFigure(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", n), func(b *testing.B) {
 			d := manyJobsPlan(n, n/4, 512)
 			b.ReportAllocs()
-			for b.Loop() {
-				fig, err := PlanFigure(d)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := fig.WritePNG(io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchPNG(b, func() (*Figure, error) { return PlanFigure(d) })
 		})
 	}
 }
@@ -82,15 +72,7 @@ func BenchmarkSimulationFigure(b *testing.B) {
 					d.Responses[i].Times = append(d.Responses[i].Times, 1+100*rng.ExpFloat64())
 				}
 			}
-			for b.Loop() {
-				fig, err := SimulationFigure(d)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := fig.WritePNG(io.Discard); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchPNG(b, func() (*Figure, error) { return SimulationFigure(d) })
 		})
 	}
 }

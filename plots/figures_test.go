@@ -660,15 +660,7 @@ func TestFigureLegendNumbers(t *testing.T) {
 func TestStalenessInterval(t *testing.T) {
 	png := func(d StalenessData) []byte {
 		t.Helper()
-		f, err := StalenessFigure(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		if err := f.WritePNG(&b); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
+		return figurePNG(t, func() (*Figure, error) { return StalenessFigure(d) })
 	}
 	d := stalenessExample()
 	d.Predicted = func(n int) float64 { return 0.9 * float64(n-1) }

@@ -173,17 +173,7 @@ func TestPlanSegmentSlices(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%d segments: Areas from slices differ (%v)", segs, err)
 		}
-		png := func(d PlanData) []byte {
-			f, err := PlanFigure(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			if err := f.WritePNG(&b); err != nil {
-				t.Fatal(err)
-			}
-			return b.Bytes()
-		}
+		png := func(d PlanData) []byte { return figurePNG(t, func() (*Figure, error) { return PlanFigure(d) }) }
 		if !bytes.Equal(png(s), png(d)) {
 			t.Errorf("%d segments: the figure from slices differs", segs)
 		}

@@ -11,6 +11,20 @@ import (
 	"testing"
 )
 
+// figurePNG draws a figure and gives its PNG bytes.
+func figurePNG(t *testing.T, draw func() (*Figure, error)) []byte {
+	t.Helper()
+	f, err := draw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := f.WritePNG(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
 // smoke renders fig, decodes the PNG and checks its size (DPI times the
 // figure's inches) and that it is not blank (several distinct colours). When
 // PLOTS_KEEP names a folder the PNG is kept there as name.png for a look.
