@@ -47,10 +47,10 @@ func linkBoundWarning(m *fit.Model, rows []predictRow) string {
 		if r.PS < 1 {
 			continue
 		}
-		if r.StepsPerS > bound*(1+1e-9) {
+		if aboveLinks(r.StepsPerS, bound) {
 			return linkBoundText(m, r, bound, fmt.Sprintf("predicts %.4g steps/s", r.StepsPerS))
 		}
-		if hiOnly < 0 && r.StepsPerSHi > bound*(1+1e-9) {
+		if hiOnly < 0 && aboveLinks(r.StepsPerSHi, bound) {
 			hiOnly = i
 		}
 	}
@@ -65,3 +65,7 @@ func linkBoundText(m *fit.Model, r predictRow, bound float64, what string) strin
 	return fmt.Sprintf("at %s and %s the %s form %s, above the %.4g updates/s the links can carry (P B / S: %s x %.4g B/s / %d B, runs.csv's bandwidth and param_bytes): the form does not model the links, so beyond the data nothing holds it under their capacity (the mva family does: --family mva)",
 		workersWord(r.Workers), words.Count(r.PS, "shard"), m.Family, what, bound, words.Count(r.PS, "shard"), m.Reference.Bandwidth, m.Reference.ParamBytes)
 }
+
+// aboveLinks says whether v steps/s pass bound, the shards' links' most,
+// beyond rounding (predict's rows and their warning ask it alike).
+func aboveLinks(v, bound float64) bool { return v > bound*(1+1e-9) }

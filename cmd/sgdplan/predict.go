@@ -567,14 +567,7 @@ func finite(vs ...float64) bool {
 // and printing NaN or +Inf would read as a prediction.
 func finiteRows(path string, rows []predictRow) error {
 	for _, r := range rows {
-		vs := []float64{r.StepsPerS, r.StepsPerSLo, r.StepsPerSHi, r.SamplesPerS, r.SamplesPerSLo, r.SamplesPerSHi, r.Staleness,
-			r.Speedup, r.SpeedupLo, r.SpeedupHi, r.Efficiency, r.EfficiencyLo, r.EfficiencyHi}
-		for _, p := range []*float64{r.StalenessLo, r.StalenessHi, r.UpdatesToTarget, r.UpdatesToTargetLo, r.UpdatesToTargetHi, r.TimeToTargetS, r.TimeToTargetSLo, r.TimeToTargetSHi} {
-			if p != nil {
-				vs = append(vs, *p)
-			}
-		}
-		if !finite(vs...) || !(r.StepsPerS > 0) {
+		if !rowFinite(r) {
 			ttt := ""
 			if r.TimeToTargetS != nil {
 				ttt = fmt.Sprintf(", time to target %s s [%s, %s]", g4(*r.TimeToTargetS), g4(*r.TimeToTargetSLo), hiOrInf(r.TimeToTargetSHi))
@@ -588,6 +581,22 @@ func finiteRows(path string, rows []predictRow) error {
 		}
 	}
 	return nil
+}
+
+// rowFinite says whether every number of r is finite and its steps/s
+// above 0 (finiteRows' test; flagsOf asks it of every row, and built two
+// slices a row for it).
+func rowFinite(r predictRow) bool {
+	if !finite(r.StepsPerS, r.StepsPerSLo, r.StepsPerSHi, r.SamplesPerS, r.SamplesPerSLo, r.SamplesPerSHi, r.Staleness,
+		r.Speedup, r.SpeedupLo, r.SpeedupHi, r.Efficiency, r.EfficiencyLo, r.EfficiencyHi) || !(r.StepsPerS > 0) {
+		return false
+	}
+	for _, p := range [...]*float64{r.StalenessLo, r.StalenessHi, r.UpdatesToTarget, r.UpdatesToTargetLo, r.UpdatesToTargetHi, r.TimeToTargetS, r.TimeToTargetSLo, r.TimeToTargetSHi} {
+		if p != nil && !finite(*p) {
+			return false
+		}
+	}
+	return true
 }
 
 func g4(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
@@ -915,17 +924,17 @@ const (
 // linkCapacity's.
 func flagsOf(r predictRow, perShard float64, ok bool) rowFlags {
 	var f rowFlags
-	if finiteRows("", []predictRow{r}) != nil {
+	if !rowFinite(r) {
 		f |= rowNotFinite
 	}
 	if r.StepsPerSLo == r.StepsPerSHi {
 		f |= rowFlat
 	}
 	if bound := float64(r.PS) * perShard; ok && r.PS >= 1 {
-		if r.StepsPerS > bound*(1+1e-9) {
+		if aboveLinks(r.StepsPerS, bound) {
 			f |= rowAboveLinks
 		}
-		if r.StepsPerSHi > bound*(1+1e-9) {
+		if aboveLinks(r.StepsPerSHi, bound) {
 			f |= rowHiAboveLinks
 		}
 	}
