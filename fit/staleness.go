@@ -250,18 +250,7 @@ func (r *StalenessRun) curveExcess(c model.LossCurve, j int) float64 {
 		return 1 / (c.B0*r.K[j] + c.B1)
 	}
 	k, h := r.K[j], r.W[j]/2
-	a, b := math.Max(k-h, 0), k+h
-	// LossCurve.MeanLoss's steps
-	d := c.B0 * (b - a)
-	lo := c.B0*a + c.B1
-	if !(d > 0) || !(lo > 0) {
-		return 1 / (c.B0*a + c.B1)
-	}
-	x := d / lo
-	if x < 1e-8 {
-		return (1 - x/2 + x*x/3) / lo
-	}
-	return math.Log1p(x) / d
+	return c.MeanExcess(math.Max(k-h, 0), k+h)
 }
 
 // FitStalenessLaw fits the staleness law jointly on runs (see StalenessFit)

@@ -30,18 +30,23 @@ func (l LossCurve) Loss(k float64) float64 { return 1/(l.B0*k+l.B1) + l.B2 }
 // wide spans (runs whose bins cover many updates: more workers) as slow
 // progress. The closed form is B2 + ln((B0 b + B1)/(B0 a + B1)) / (B0 (b - a)),
 // evaluated with log1p; l(a) when b - a is 0 or B0 is 0.
-func (l LossCurve) MeanLoss(a, b float64) float64 {
+func (l LossCurve) MeanLoss(a, b float64) float64 { return l.MeanExcess(a, b) + l.B2 }
+
+// MeanExcess is MeanLoss less B2, the mean of 1/(B0 k + B1) over [a, b]:
+// MeanExcess(a, b) + B2 is MeanLoss(a, b) bit for bit (the staleness fit's
+// finite differences move B2 alone on it).
+func (l LossCurve) MeanExcess(a, b float64) float64 {
 	d := l.B0 * (b - a)
 	lo := l.B0*a + l.B1
 	if !(d > 0) || !(lo > 0) {
-		return l.Loss(a)
+		return 1 / (l.B0*a + l.B1)
 	}
 	x := d / lo
 	if x < 1e-8 {
 		// ln(1+x)/x = 1 - x/2 + x^2/3: the quotient loses digits
-		return (1-x/2+x*x/3)/lo + l.B2
+		return (1 - x/2 + x*x/3) / lo
 	}
-	return math.Log1p(x)/d + l.B2
+	return math.Log1p(x) / d
 }
 
 // UpdatesTo returns the global updates needed to bring the loss down to
