@@ -494,19 +494,25 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // their own message). It has a fast path for [-]digits[.digits] with at most
 // 15 digits: the digits m form an exact float64 and so does 10^k, so m / 10^k
 // is the correctly rounded value, the same float64 strconv returns
-// (Clinger's fast path). Longer plain decimals go to strconv directly, the
-// rest to strconv after the syntax check.
+// (Clinger's fast path). Up to 19 digits after the leading zeros (what
+// strconv.AppendFloat's shortest form writes: 17 digits), m is still exact
+// in a uint64 and eiselLemire64 converts it as strconv does, when it can
+// (see eisel.go). Longer plain decimals, and those, go to strconv directly,
+// the rest to strconv after the syntax check.
 func parseFloat(s string) (float64, error) {
 	i, neg := 0, false
 	if len(s) > 0 && s[0] == '-' {
 		i, neg = 1, true
 	}
 	var m uint64
-	digits, frac, dot := 0, 0, false
+	digits, zeros, frac, dot := 0, 0, 0, false
 	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= '0' && c <= '9':
+			if c == '0' && zeros == digits {
+				zeros++ // a leading zero
+			}
 			m = m*10 + uint64(c-'0')
 			digits++
 			if dot {
@@ -518,7 +524,17 @@ func parseFloat(s string) (float64, error) {
 			return parseFloatChecked(s)
 		}
 	}
-	if digits == 0 || digits > 15 { // [-]digits[.digits] or an error
+	if digits == 0 { // "", "-", ".": an error
+		return strconv.ParseFloat(s, 64)
+	}
+	if digits > 15 {
+		// m is the digits after the leading zeros: at most 19 of them
+		// have not wrapped it
+		if digits-zeros <= 19 && frac <= -eiselMinExp10 {
+			if v, ok := eiselLemire64(m, -frac, neg); ok {
+				return v, nil
+			}
+		}
 		return strconv.ParseFloat(s, 64)
 	}
 	v := float64(m) / pow10[frac]
