@@ -145,6 +145,7 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 	A := mat.NewDense(n, n, nil)
 	delta := mat.NewVecDense(n, nil)
 	xTrial := make([]float64, n)
+	var ls luSolver
 	lambda := s.Lambda0
 	status := NotConverged
 	iter := 0
@@ -187,7 +188,10 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 				}
 				A.Set(j, j, d*(1+lambda))
 			}
-			if err := delta.SolveVec(A, g); err != nil {
+			if ls.solve(A, g, delta) {
+				// solved as SolveVec solves it, the error aside, which
+				// is nil or a mat.Condition here (below)
+			} else if err := delta.SolveVec(A, g); err != nil {
 				// Such a column makes the damped system ill-conditioned
 				// at every damping, and treating that as a failure
 				// stalled the solver at its starting point. The solution
@@ -252,6 +256,116 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 		}
 	}
 	return res, nil
+}
+
+// luSolver solves the damped normal equations of LevenbergMarquardt as
+// mat's VecDense.SolveVec does, bit for bit: LU factorisation with partial
+// pivoting (lapack's Dgetf2, which Dgetrf runs for n <= 64), then the row
+// swaps and the two triangular solves (Dgetrs), every product and sum in
+// gonum's order, on amd64 with its assembly, which fuses no multiply and
+// add (nor may this: float64(...) rounds each product). What it leaves out
+// is SolveVec's estimate of the condition number (Dgecon), which cost more
+// than the solve and whose only use was the mat.Condition error that the
+// solver ignores. It declines (solve returns false, and the caller calls
+// SolveVec) where gonum takes another road: a zero pivot (SolveVec then
+// returns without writing its result), a pivot below the smallest normal
+// float64 (Dgetf2 divides instead of scaling), or an element of A or b
+// that is not finite. TestLUSolverMatchesSolveVec compares the two.
+type luSolver struct {
+	lu  []float64
+	piv []int
+}
+
+// solve sets x to the solution of a x = b and reports true, or reports
+// false, x untouched, where it declines (see luSolver).
+func (s *luSolver) solve(a *mat.Dense, b, x *mat.VecDense) bool {
+	n, c := a.Dims()
+	if n != c || n > 64 || b.Len() != n || x.Len() != n {
+		return false
+	}
+	xs := x.RawVector()
+	if xs.Inc != 1 {
+		return false
+	}
+	ra := a.RawMatrix()
+	s.lu = s.lu[:0]
+	for i := 0; i < n; i++ {
+		s.lu = append(s.lu, ra.Data[i*ra.Stride:i*ra.Stride+n]...)
+	}
+	if cap(s.piv) < n {
+		s.piv = make([]int, n)
+	}
+	lu, piv := s.lu, s.piv[:n]
+	for _, v := range lu {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	for i := 0; i < n; i++ {
+		if v := b.AtVec(i); math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	const sfmin = 0x1p-1022 // lapack's dlamchS
+	// Dgetf2
+	for j := 0; j < n; j++ {
+		jp, big := j, math.Abs(lu[j*n+j]) // Idamax: the first largest
+		for i := j + 1; i < n; i++ {
+			if v := math.Abs(lu[i*n+j]); v > big {
+				jp, big = i, v
+			}
+		}
+		piv[j] = jp
+		if !(big >= sfmin) {
+			return false
+		}
+		if jp != j { // Dswap
+			rj, rp := lu[j*n:j*n+n], lu[jp*n:jp*n+n]
+			for k := range rj {
+				rj[k], rp[k] = rp[k], rj[k]
+			}
+		}
+		if j < n-1 {
+			r := 1 / lu[j*n+j] // Dscal by 1/a_jj
+			for i := j + 1; i < n; i++ {
+				lu[i*n+j] *= r
+			}
+			// Dger, alpha -1: a_ik += (-1 a_ij) a_jk
+			for i := j + 1; i < n; i++ {
+				t := -1 * lu[i*n+j]
+				for k := j + 1; k < n; k++ {
+					lu[i*n+k] += float64(t * lu[j*n+k])
+				}
+			}
+		}
+	}
+	// Dgetrs: x = b, its rows swapped (Dlaswp), then L x = x (Dtrsm,
+	// lower, unit) and U x = x (Dtrsm, upper, non-unit)
+	v := xs.Data[:n]
+	for i := range v {
+		v[i] = b.AtVec(i)
+	}
+	for k := 0; k < n; k++ {
+		if p := piv[k]; p != k {
+			v[k], v[p] = v[p], v[k]
+		}
+	}
+	for i := 0; i < n; i++ {
+		for k, l := range lu[i*n : i*n+i] {
+			if l != 0 {
+				v[i] += float64(-l * v[k])
+			}
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		for k := i + 1; k < n; k++ {
+			if u := lu[i*n+k]; u != 0 {
+				v[i] += float64(-u * v[k])
+			}
+		}
+		v[i] *= 1 / lu[i*n+i]
+	}
+	return true
 }
 
 // numericJacobian fills J by forward differences around x, whose residuals
