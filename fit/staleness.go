@@ -165,6 +165,7 @@ func fitStalenessWith(runs []StalenessRun, start []float64, fixLam float64) (Sta
 // instead of 0.0302 on testdata/asgd), which the frozen validation does
 // not allow.
 func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem {
+	sp := newSpanPoints(runs, m)
 	p := Problem{
 		M: m,
 		Residuals: func(dst, p []float64) {
@@ -181,10 +182,11 @@ func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem 
 					continue
 				}
 				for j := range r.K {
-					dst[i] = r.curveExcess(c, j) + c.B2 - r.Loss[j]
+					dst[i] = sp.excess(sp.ex, i, r, c, j) + c.B2 - r.Loss[j]
 					i++
 				}
 			}
+			sp.exAt, sp.exOK = [4]float64(p), true
 		},
 		Lower: []float64{0, 1e-12, 0, lamLo},
 		Upper: []float64{math.Inf(1), math.Inf(1), math.Inf(1), lamHi},
@@ -195,6 +197,10 @@ func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem 
 			h[j] = fdStep(p, x, j)
 			xh[j] = x[j] + h[j]
 		}
+		// the excesses of the curve at x are those Residuals has just
+		// computed, when it was called last at x (the solver calls it
+		// there, and then ForwardDiff)
+		atX := sp.exOK && sameBits(sp.exAt[:], x) // (sweep.go's)
 		raw := J.RawMatrix()
 		i := 0
 		for ri := range runs {
@@ -224,22 +230,89 @@ func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem 
 				l, ri := r.Loss[j], res[i]
 				row[0], row[1], row[2], row[3] = 0, 0, 0, 0
 				if h[0] != 0 {
-					row[0] = (r.curveExcess(c0, j) + c0.B2 - l - ri) / h[0]
+					row[0] = (sp.excess(sp.e[0], i, r, c0, j) + c0.B2 - l - ri) / h[0]
 				}
 				if h[1] != 0 {
-					row[1] = (r.curveExcess(c1, j) + c1.B2 - l - ri) / h[1]
+					row[1] = (sp.excess(sp.e[1], i, r, c1, j) + c1.B2 - l - ri) / h[1]
 				}
 				if h[2] != 0 {
-					row[2] = (r.curveExcess(c, j) + xh[2] - l - ri) / h[2]
+					var e float64
+					if atX && len(r.W) > 0 { // (Residuals keeps the spans' excesses)
+						e = sp.ex[i]
+					} else {
+						e = sp.excess(sp.e[2], i, r, c, j)
+					}
+					row[2] = (e + xh[2] - l - ri) / h[2]
 				}
 				if h[3] != 0 {
-					row[3] = (r.curveExcess(c3, j) + c3.B2 - l - ri) / h[3]
+					row[3] = (sp.excess(sp.e[3], i, r, c3, j) + c3.B2 - l - ri) / h[3]
 				}
 				i++
 			}
 		}
 	}
 	return p
+}
+
+// spanPoints spares the staleness problem's passes work they did already:
+// the curve's mean over a span (curveExcess, a logarithm) is the same
+// float64 for every point of the same span and staleness under the same
+// curve, and a bootstrap resample repeats points (CurveSamples draws each
+// run's points with replacement) and whole runs (FitStalenessLaw draws
+// runs), a third of them or more; so each pass computes it for a span's
+// first point only (first) and copies it to the others. And the solver
+// takes its forward differences at the point where it has just evaluated
+// the residuals: Residuals keeps its excesses (ex, and exAt the parameters
+// they are at), which ForwardDiff reuses for the column whose curve is the
+// one at x. The values are those computed anew, bit for bit (the same
+// function of the same float64s). The buffers make the problem's
+// functions for one solver at a time.
+type spanPoints struct {
+	first []int32      // per point: the first point of its span and staleness (itself if none before)
+	ex    []float64    // Residuals' excesses, at exAt when exOK
+	e     [4][]float64 // ForwardDiff's, per stepped parameter (e[2]: at x)
+	exAt  [4]float64
+	exOK  bool
+}
+
+func newSpanPoints(runs []StalenessRun, m int) *spanPoints {
+	sp := &spanPoints{first: make([]int32, m), ex: make([]float64, m)}
+	for k := range sp.e {
+		sp.e[k] = make([]float64, m)
+	}
+	seen := map[[3]uint64]int32{}
+	i := int32(0)
+	for ri := range runs {
+		r := &runs[ri]
+		for j := range r.K {
+			sp.first[i] = i
+			if j < len(r.W) && r.W[j] > 0 {
+				key := [3]uint64{math.Float64bits(r.Staleness), math.Float64bits(r.K[j]), math.Float64bits(r.W[j])}
+				if f, ok := seen[key]; ok {
+					sp.first[i] = f
+				} else {
+					seen[key] = i
+				}
+			}
+			i++
+		}
+	}
+	return sp
+}
+
+// excess is r.curveExcess(c, j), point i of the problem, kept in buf[i]:
+// computed for the first point of its span, copied from buf for the others
+// (buf[first] was written earlier in the same pass, under the same curve:
+// c depends on the run's staleness and the parameters alone).
+func (sp *spanPoints) excess(buf []float64, i int, r *StalenessRun, c model.LossCurve, j int) float64 {
+	var e float64
+	if f := int(sp.first[i]); f != i {
+		e = buf[f]
+	} else {
+		e = r.curveExcess(c, j)
+	}
+	buf[i] = e
+	return e
 }
 
 // curveExcess is curveAt(c, j) less c.B2, such that curveExcess(c, j) +
