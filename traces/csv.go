@@ -504,32 +504,55 @@ func parseFloat(s string) (float64, error) {
 	if len(s) > 0 && s[0] == '-' {
 		i, neg = 1, true
 	}
+	// [-]digits[.digits]: m the digits (wrapped past 19 significant
+	// ones), frac those after the point
+	start := i
 	var m uint64
-	digits, zeros, frac, dot := 0, 0, 0, false
 	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			if c == '0' && zeros == digits {
-				zeros++ // a leading zero
-			}
-			m = m*10 + uint64(c-'0')
-			digits++
-			if dot {
-				frac++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return parseFloatChecked(s)
+		c := s[i] - '0'
+		if c > 9 {
+			break
 		}
+		m = m*10 + uint64(c)
 	}
-	if digits == 0 { // "", "-", ".": an error
+	digits, frac := i-start, 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		f := i
+		for ; len(s)-i >= 8; i += 8 {
+			v, ok := eightDigits(s[i : i+8])
+			if !ok {
+				break
+			}
+			m = m*100_000_000 + v
+		}
+		for ; i < len(s); i++ {
+			c := s[i] - '0'
+			if c > 9 {
+				break
+			}
+			m = m*10 + uint64(c)
+		}
+		frac = i - f
+		digits += frac
+	}
+	if i < len(s) {
+		return parseFloatChecked(s)
+	}
+	if digits == 0 { // "", "-", ".", "-.": an error
 		return strconv.ParseFloat(s, 64)
 	}
 	if digits > 15 {
 		// m is the digits after the leading zeros: at most 19 of them
 		// have not wrapped it
+		zeros := 0
+		for _, c := range []byte(s[start:]) {
+			if c == '0' {
+				zeros++
+			} else if c != '.' {
+				break
+			}
+		}
 		if digits-zeros <= 19 && frac <= -eiselMinExp10 {
 			if v, ok := eiselLemire64(m, -frac, neg); ok {
 				return v, nil
@@ -542,6 +565,23 @@ func parseFloat(s string) (float64, error) {
 		v = -v
 	}
 	return v, nil
+}
+
+// eightDigits is the value of s's 8 bytes when they are all decimal
+// digits, read at once (SWAR: simdjson's is_made_of_eight_digits_fast and
+// parse_eight_digits_unrolled, on the bytes as a little-endian word).
+func eightDigits(s string) (uint64, bool) {
+	_ = s[7]
+	v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	if (v&0xF0F0F0F0F0F0F0F0)|(((v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0)>>4) != 0x3333333333333333 {
+		return 0, false
+	}
+	v -= 0x3030303030303030
+	v = v*10 + v>>8 // pairs of digits
+	const mask, mul1, mul2 = 0x000000FF000000FF, 100 + 1000000<<32, 1 + 10000<<32
+	v = ((v&mask)*mul1 + (v>>16&mask)*mul2) >> 32
+	return uint64(uint32(v)), true
 }
 
 // parseFloatChecked is strconv.ParseFloat on a plain decimal number, inf or

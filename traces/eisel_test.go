@@ -147,3 +147,31 @@ func plainDecimal(s string) bool {
 	}
 	return digits > 0
 }
+
+// BenchmarkParseFloat: parseFloat on the numbers of a steps.csv as
+// WriteSteps writes them (strconv's shortest form: most of 16 and 17
+// digits), and on short decimals (6 digits after the point).
+func BenchmarkParseFloat(b *testing.B) {
+	rng := rand.New(rand.NewPCG(33, 6))
+	for _, c := range []struct {
+		name string
+		f    func(float64) string
+	}{
+		{"shortest", func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }},
+		{"fixed6", func(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }},
+	} {
+		ss := make([]string, 4096)
+		for i := range ss {
+			ss[i] = c.f((0.05 + 0.05*rng.ExpFloat64()) * math.Pow(10, float64(rng.IntN(4))))
+		}
+		b.Run(c.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if _, err := parseFloat(ss[i&4095]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
