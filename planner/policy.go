@@ -452,6 +452,12 @@ func (Hell) Name() string { return "hell" }
 // comes from a pool: a call on such jobs evaluates the curve once per
 // exponent and allocates nothing.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
+	hellFill(n, jobs, alloc)
+}
+
+// hellFill is Hell's allocation; it reports what allocateFront needs to
+// tell whether jobs not shown would change it (hellRun).
+func hellFill(n float64, jobs []View, alloc []float64) (run hellRun) {
 	m := len(jobs)
 	h := hellPool.Get().(*hellScratch)
 	defer hellPool.Put(h)
@@ -463,6 +469,7 @@ func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 	order := h.order[:0]
 	h.pows.last = h.pows.last[:0]
 	left := n
+	run.least = math.Inf(1)
 	for left >= 1 && len(order) < m {
 		best, bestK, bestV := -1, 0.0, math.Inf(-1)
 		for i, v := range jobs {
@@ -482,15 +489,32 @@ func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 		order = append(order, best)
 		alloc[best] = bestK
 		left -= bestK
+		run.least = math.Min(run.least, bestV)
 	}
+	run.short = left >= 1
+	picked := len(order)
 	for i := range jobs {
 		if !done[i] {
 			alloc[i] = 0
 			order = append(order, i)
 		}
 	}
-	spill(left, jobs, alloc, order)
+	// spill(left, jobs, alloc, order), the picked jobs first
+	left = spillLeft(left, jobs, alloc, order[:picked])
+	run.spare = left > 0
+	spill(left, jobs, alloc, order[picked:])
 	h.order = order
+	return run
+}
+
+// hellRun is what hellFill reports of its allocation: the least value
+// among the jobs it picked (+Inf: none), whether it stopped with a whole
+// worker still free (short: no job it was shown could take one), and
+// whether workers were still left once the picked jobs had taken what
+// they could of them (spare: the others, in arrival order, got them).
+type hellRun struct {
+	least        float64
+	short, spare bool
 }
 
 // hellScratch is what Hell.Allocate keeps between calls (hellPool).
@@ -1042,9 +1066,14 @@ func capAndSpill(n float64, jobs []View, alloc []float64, order []int) {
 
 // spill gives left workers to the jobs in order, each up to its cap.
 func spill(left float64, jobs []View, alloc []float64, order []int) {
+	spillLeft(left, jobs, alloc, order)
+}
+
+// spillLeft is spill, reporting the workers still left after it.
+func spillLeft(left float64, jobs []View, alloc []float64, order []int) float64 {
 	for _, i := range order {
 		if left <= 0 {
-			return
+			return left
 		}
 		add := math.Min(left, jobs[i].Cap-alloc[i])
 		if add > 0 {
@@ -1052,4 +1081,5 @@ func spill(left float64, jobs []View, alloc []float64, order []int) {
 			left -= add
 		}
 	}
+	return left
 }

@@ -29,6 +29,16 @@ type queueingPolicy interface {
 	allocateFront(n float64, jobs []View, alloc []float64, last int) (settled bool)
 }
 
+// varyingFront marks a queueingPolicy whose fronts (the idle jobs shown
+// until the allocation is settled) vary widely from event to event: the
+// simulator starts each event's front at a fraction of the last one's
+// (frontDecay), not at its length, which one event that needed a long
+// front would keep for every event after it.
+type varyingFront interface{ frontVaries() }
+
+// frontDecay divides the last front's length for a varyingFront.
+const frontDecay = 2
+
 // FIFO serves every job in arrival order, idle or not: once no worker is
 // left after the last idle job shown, the jobs after it get none.
 func (FIFO) queues(float64) bool { return true }

@@ -184,6 +184,7 @@ type sim struct {
 	rankless bool    // the policy never reads View.Rank
 	queue    queueingPolicy
 	fast     bool         // the fast path, for a queueingPolicy (see below)
+	varies   bool         // the queueingPolicy's fronts vary (varyingFront)
 	hes      *heSRPTState // for HeSRPTPolicy, its constants kept from event to event
 
 	work   []float64           // actual work each job does
@@ -288,6 +289,7 @@ func newSim(jobs []Job, pol Policy, s Settings, isRigid bool) *sim {
 	}
 	st.queue, st.fast = pol.(queueingPolicy)
 	st.fast = st.fast && st.queue.queues(st.n)
+	_, st.varies = pol.(varyingFront)
 	if h, ok := pol.(HeSRPTPolicy); ok { // (not a queueingPolicy)
 		st.hes = newHeSRPTState(h, st.views, st.curves, st.n)
 	}
@@ -445,6 +447,9 @@ func (st *sim) reallocate() {
 		}
 	}
 	st.frontSize = max(1, len(st.front))
+	if st.varies {
+		st.frontSize = max(1, len(st.front)/frontDecay)
+	}
 }
 
 // allocate asks the policy for its allocation to the jobs of shown (the

@@ -1,0 +1,206 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// hellWorkload is randomQueueWorkload with hell's hard cases mixed in:
+// exponents at and just above 1/2 (k^(2p-1) flat to the last bits) and
+// below it, weights that are not whole, sizes that tie.
+func hellWorkload(rng *rand.Rand, trial int) ([]Job, float64) {
+	jobs, n := randomQueueWorkload(rng, trial)
+	exps := []float64{0.3, 0.5, math.Nextafter(0.5, 1), 0.5 + 1e-15, 0.5 + 1e-9, 0.6, 0.8, 0.9}
+	for i := range jobs {
+		if trial%2 == 0 && rng.IntN(2) == 0 {
+			jobs[i].Curve = PowerLaw{P: exps[rng.IntN(len(exps))]}
+		}
+		if rng.IntN(6) == 0 {
+			jobs[i].Weight = []float64{0.3, 1.7, 1e-3, 5}[rng.IntN(4)]
+		}
+	}
+	return jobs, n
+}
+
+// TestHellQueueingSameResults: hell on the simulator's queueing path (shown
+// the jobs holding workers and the head of its idle order by ceiling)
+// gives the same Result, every float to its last bit (%#v), as hellRef,
+// Hell as it was, shown every job on the general path; on random
+// workloads (bursts of equal arrivals, ties in sizes, caps, exponents below,
+// at and just above 1/2, Amdahl and humped curves, weights, whole and
+// fractional servers, under one server too, light load and overload) with
+// ideal and whole shares, early stops, energy accounting and recorded
+// segments.
+func TestHellQueueingSameResults(t *testing.T) {
+	if q, ok := Policy(Hell{}).(queueingPolicy); !ok || !q.queues(64) {
+		t.Fatal("hell is not a queueingPolicy")
+	}
+	rng := rand.New(rand.NewPCG(33, 1))
+	trials := 80
+	if testing.Short() {
+		trials = 20
+	}
+	for trial := range trials {
+		jobs, n := hellWorkload(rng, trial)
+		for _, s := range []Settings{
+			{Servers: n},
+			{Servers: n, Integer: true},
+			{Servers: n, EarlyStop: 0.4, Seed: uint64(trial)},
+			{Servers: n, Integer: true, EarlyStop: 0.4, Seed: uint64(trial)},
+			{Servers: n, EnergyAlpha: 2},
+			{Servers: n, Integer: true, Record: true},
+			{Servers: n, Record: true},
+		} {
+			if s.Integer && n != math.Floor(n) {
+				continue
+			}
+			got, gerr := Simulate(jobs, Hell{}, s)
+			want, werr := Simulate(jobs, hellRef{}, s)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Errorf("trial %d, %+v: error %v, general path %v", trial, s, gerr, werr)
+			}
+			if g, w := fmt.Sprintf("%#v", got), fmt.Sprintf("%#v", want); g != w {
+				t.Fatalf("trial %d, %+v: results differ from hellRef's on the general path (mean response %v vs %v, %d vs %d reallocations)",
+					trial, s, got.MeanResponse, want.MeanResponse, got.Reallocations, want.Reallocations)
+			}
+		}
+	}
+}
+
+// TestHellFrontSettled: Hell.allocateFront on the jobs holding workers and
+// a front of the idle jobs in hell's idle order, whenever it reports
+// settled, gives those jobs what hellRef.Allocate gives them among every
+// job, bit for bit, and the jobs not shown nothing; on random instances
+// (mixed exponents, ties in remaining sizes, caps whole and fractional,
+// below one worker too, weights; 0, 1, a fraction and up to 64 servers
+// free) and fronts of every length.
+func TestHellFrontSettled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 2))
+	shared := []float64{0.3, 0.5, math.Nextafter(0.5, 1), 0.7, 0.8, 0.9, 1}
+	settled := 0
+	for trial := range 3000 {
+		m := 1 + rng.IntN(40)
+		n := []float64{0, 1, 0.5, 1.5, 2, 3, 8, 17, 64}[rng.IntN(9)]
+		jobs, rem := randomJobs(rng, m, shared, func(j *Job) {
+			if rng.IntN(4) == 0 {
+				j.Weight = []float64{0.5, 2, 3, 1e-3}[rng.IntN(4)]
+			}
+		})
+		for i := range rem {
+			if rng.IntN(3) == 0 {
+				rem[i] = []float64{100, 400, 1600}[rng.IntN(3)] // ties
+			}
+		}
+		vs := views(math.Max(n, 1), jobs, rem)
+		for i := range vs {
+			switch rng.IntN(10) {
+			case 0:
+				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5)
+			case 1:
+				vs[i].Cap = 0.5
+			}
+		}
+		want := make([]float64, m)
+		hellRef{}.Allocate(n, vs, want)
+		// a few holders (any jobs: hell reads no Workers), the rest
+		// idle, by hell's idle order
+		holders, idle := []int{}, []int{}
+		for i := range vs {
+			if rng.IntN(5) == 0 {
+				holders = append(holders, i)
+			} else {
+				idle = append(idle, i)
+			}
+		}
+		slices.SortFunc(idle, func(x, y int) int {
+			a, b := Hell{}.idleKey(vs[x])
+			c, d := Hell{}.idleKey(vs[y])
+			switch {
+			case a != c:
+				return cmpFloat(a, c)
+			case b != d:
+				return cmpFloat(b, d)
+			}
+			return x - y
+		})
+		unordered := false
+		for _, i := range idle {
+			if a, _ := (Hell{}).idleKey(vs[i]); a != a {
+				unordered = true
+			}
+		}
+		for f := min(1, len(idle)); f <= len(idle); f++ { // (the simulator shows one idle job at least, where there is one)
+			shown := slices.Concat(holders, idle[:f])
+			slices.Sort(shown)
+			last := -1
+			sv := make([]View, len(shown))
+			for r, i := range shown {
+				sv[r] = vs[i]
+				if f > 0 && i == idle[f-1] {
+					last = r
+				}
+			}
+			got := make([]float64, len(shown))
+			ok := Hell{}.allocateFront(n, sv, got, last)
+			if !ok || unordered && f < len(idle) {
+				continue
+			}
+			settled++
+			full := make([]float64, m)
+			for r, i := range shown {
+				full[i] = got[r]
+			}
+			sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs, front %d of %d)", trial, n, m, f, len(idle)), full, want)
+		}
+	}
+	if settled < 3000 {
+		t.Errorf("only %d settled fronts", settled)
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// TestHellShowsFewJobs: under overload (hundreds of jobs waiting on 64
+// servers, five exponents) the simulator shows hell the jobs holding
+// workers and the head of its queue, not every job in the system (hell ran
+// on the general path: quadratic in the jobs, 42 s of CPU for plan --policy
+// hell on 30,000 Poisson jobs).
+func TestHellShowsFewJobs(t *testing.T) {
+	jobs := overloadWorkload(1000)
+	rng := rand.New(rand.NewPCG(33, 3))
+	for i := range jobs {
+		jobs[i].Curve = PowerLaw{P: []float64{0.5, 0.6, 0.7, 0.8, 0.9}[rng.IntN(5)]}
+	}
+	for _, integer := range []bool{false, true} {
+		s := Settings{Servers: 64, Integer: integer}
+		isRigid, err := checkSimulation(jobs, Hell{}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := newSim(jobs, Hell{}, s, isRigid)
+		shown, inSystem, events := 0, 0, 0
+		for st.done < len(jobs) {
+			if err := st.event(); err != nil {
+				t.Fatal(err)
+			}
+			shown += len(st.shown)
+			inSystem += st.inSystem
+			events++
+		}
+		if shown*10 > inSystem {
+			t.Errorf("integer %v: %.1f jobs shown per event, %.1f in the system: want a tenth or fewer",
+				integer, float64(shown)/float64(events), float64(inSystem)/float64(events))
+		}
+	}
+}
