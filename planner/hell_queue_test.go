@@ -204,3 +204,46 @@ func TestHellShowsFewJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestHellGroupTies: Hell's rounds by groups (hell_fill.go) pick what
+// hellRef picks, bit for bit, where the jobs of a group have remaining
+// sizes a few ulps apart (values equal after rounding though the sizes
+// differ, the later size first in jobs), runs of equal sizes, several
+// exponents, caps and weights, and many rounds (caps below the servers).
+func TestHellGroupTies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 5))
+	ties := 0
+	for trial := range 3000 {
+		m := 2 + rng.IntN(40)
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		r0 := []float64{1000, 3, 1e-3, 7777.7, 1e6}[rng.IntN(5)]
+		for i := range jobs {
+			jobs[i].Curve = PowerLaw{P: []float64{0.4, 0.5, 0.7, math.Nextafter(0.5, 1), 1}[rng.IntN(5)]}
+			jobs[i].MaxWorkers = []int{0, 1, 2, 5}[rng.IntN(4)]
+			if rng.IntN(3) == 0 {
+				jobs[i].Weight = []float64{0.3, 3}[rng.IntN(2)]
+			}
+			r := r0
+			for range rng.IntN(4) {
+				r = math.Nextafter(r, math.Inf(1))
+			}
+			rem[i] = r
+		}
+		n := float64(1 + rng.IntN(30))
+		vs := views(n, jobs, rem)
+		got, want := make([]float64, m), make([]float64, m)
+		Hell{}.Allocate(n, vs, got)
+		hellRef{}.Allocate(n, vs, want)
+		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
+		for i := 1; i < m; i++ {
+			if rem[i] < rem[0] && vs[i].Cap == vs[0].Cap && jobs[i].Curve == jobs[0].Curve && jobs[i].Weight == jobs[0].Weight {
+				ties++ // a smaller size after the first job in its group
+				break
+			}
+		}
+	}
+	if ties < 100 {
+		t.Errorf("%d trials with a smaller size after the first job of its group", ties)
+	}
+}

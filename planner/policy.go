@@ -445,12 +445,15 @@ func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
 //
-// At an event most jobs ask hellBestMemo for the same s(k): one exponent (a
-// trace converted with --p) and a cap at or above the free workers, so the
-// same k. Each power law's s(k) is the last one's of its exponent when its
-// k is (powMemo: the same math.Pow of the same arguments), and the scratch
-// comes from a pool: a call on such jobs evaluates the curve once per
-// exponent and allocates nothing.
+// Its rounds go by groups of power laws (hellScratch.rounds): the jobs of
+// one exponent, whole cap and weight share k and s(k) in every round, and
+// the first of them by remaining size has the group's best value, so a
+// round evaluates each group's first jobs and the jobs in no group, not
+// every job. The jobs in no group ask hellBestMemo, whose power laws' s(k)
+// is the last one's of its exponent when its k is (powMemo: the same
+// math.Pow of the same arguments); the scratch comes from a pool. In the
+// simulator Hell is a queueingPolicy (hell_queue.go): it sees the jobs
+// holding workers and the head of its queue.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 	hellFill(n, jobs, alloc)
 }
@@ -468,29 +471,7 @@ func hellFill(n float64, jobs []View, alloc []float64) (run hellRun) {
 	clear(done)
 	order := h.order[:0]
 	h.pows.last = h.pows.last[:0]
-	left := n
-	run.least = math.Inf(1)
-	for left >= 1 && len(order) < m {
-		best, bestK, bestV := -1, 0.0, math.Inf(-1)
-		for i, v := range jobs {
-			if done[i] {
-				continue
-			}
-			k, val := hellBestMemo(v, math.Min(v.Cap, math.Floor(left)), &h.pows)
-			val *= v.Job.weight()
-			if val > bestV {
-				best, bestK, bestV = i, k, val
-			}
-		}
-		if best < 0 {
-			break
-		}
-		done[best] = true
-		order = append(order, best)
-		alloc[best] = bestK
-		left -= bestK
-		run.least = math.Min(run.least, bestV)
-	}
+	order, left := h.rounds(n, jobs, done, alloc, order, &run) // (hell_fill.go)
 	run.short = left >= 1
 	picked := len(order)
 	for i := range jobs {
@@ -521,7 +502,14 @@ type hellRun struct {
 type hellScratch struct {
 	done  []bool
 	order []int
-	pows  powMemo
+	pows  powMemo // for the jobs in no group
+	// the groups of hellScratch.rounds
+	gkeys          []hellKey       // the first hellScanGroups groups' keys
+	keys           map[hellKey]int // the other groups
+	groups         []hellGroup
+	others         []int // places of the jobs in no group
+	places, runEnd []int
+	gid            []int // by place: its group
 }
 
 var hellPool = sync.Pool{New: func() any { return new(hellScratch) }}
