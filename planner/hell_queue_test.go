@@ -247,3 +247,78 @@ func TestHellGroupTies(t *testing.T) {
 		t.Errorf("%d trials with a smaller size after the first job of its group", ties)
 	}
 }
+
+// TestHellFrontTieUnsettled: a pick valued exactly at the last idle job's
+// ceiling does not settle the front: a job not shown, of that ceiling and
+// value, placed before the pick in arrival order, would have been picked
+// in its place. Three jobs of s(k) = k^0.5 and the same size on 2
+// servers; job 1 idle and shown (the last in the front), job 3 idle and
+// not shown, job 5 holding workers: hell picks 1 then 3 among all of them,
+// 1 then 5 among those shown.
+func TestHellFrontTieUnsettled(t *testing.T) {
+	jobs := make([]Job, 6)
+	for i := range jobs {
+		jobs[i] = Job{ID: fmt.Sprint("j", i), Size: 100, Curve: PowerLaw{P: 0.5}}
+	}
+	all := views(2, jobs, []float64{100, 100, 100, 100, 100, 100})
+	shown := []View{all[1], all[5]}
+	alloc := make([]float64, 2)
+	if (Hell{}).allocateFront(2, shown, alloc, 0) {
+		t.Errorf("settled with %v for jobs 1 and 5: job 3, not shown, ties job 5 and comes first", alloc)
+	}
+	want := make([]float64, 6)
+	hellRef{}.Allocate(2, []View{all[1], all[3], all[5]}, want[:3])
+	if want[0] != 1 || want[1] != 1 || want[2] != 0 {
+		t.Fatalf("hell on jobs 1, 3, 5 gives %v, want [1 1 0]", want[:3])
+	}
+}
+
+// TestHellFrontMargin: a power law's value at fewer workers can exceed
+// its value at its cap, its ceiling, by an ulp or two (p just above 1/2:
+// k^(2p-1) is flat to the last bits; s(8)^2/8 > s(9)^2/9 at p =
+// 0.5000000000000001), so a pick valued above the last idle job's
+// ceiling, but not by hellMargin, does not settle the front. On 12
+// servers: job 0 (p = 1, cap 4, tiny) takes 4 workers; then job 3 (not
+// shown) and job 5 (holding workers), both at p = 0.5000000000000001 with
+// cap 9, are valued s(8)^2/8, above their ceiling s(9)^2/9, which job 1
+// (p = 1/2, the last idle job shown) has as its value and ceiling: among
+// all, hell picks job 3, among those shown job 5.
+func TestHellFrontMargin(t *testing.T) {
+	p := math.Nextafter(0.5, 1)
+	sq := func(k float64) float64 { s := math.Pow(k, p); return s * s / k }
+	if !(sq(8) > sq(9)) {
+		t.Skipf("s(8)^2/8 = %v, s(9)^2/9 = %v: no case on this machine's math.Pow", sq(8), sq(9))
+	}
+	ceil := sq(9)
+	r := 1 / ceil
+	for 1/r != ceil && r < 1 {
+		r = math.Nextafter(r, 2)
+	}
+	if 1/r != ceil {
+		t.Skipf("no size r with 1/r = %v", ceil)
+	}
+	jobs := []Job{
+		{ID: "j0", Size: 1e-3, Curve: PowerLaw{P: 1}, MaxWorkers: 4},
+		{ID: "j1", Size: r, Curve: PowerLaw{P: 0.5}, MaxWorkers: 9},
+		{ID: "j2", Size: 1e9, Curve: PowerLaw{P: 0.5}},
+		{ID: "j3", Size: 1, Curve: PowerLaw{P: p}, MaxWorkers: 9},
+		{ID: "j4", Size: 1e9, Curve: PowerLaw{P: 0.5}},
+		{ID: "j5", Size: 1, Curve: PowerLaw{P: p}, MaxWorkers: 9},
+	}
+	all := views(12, jobs, []float64{1e-3, r, 1e9, 1, 1e9, 1})
+	if a, _ := (Hell{}).idleKey(all[1]); a != -ceil {
+		t.Fatalf("job 1's ceiling %v, want %v", -a, ceil)
+	}
+	if a, _ := (Hell{}).idleKey(all[3]); a != -ceil {
+		t.Fatalf("job 3's ceiling %v, want %v", -a, ceil)
+	}
+	want := make([]float64, 4)
+	hellRef{}.Allocate(12, []View{all[0], all[1], all[3], all[5]}, want)
+	if want[2] != 8 || want[3] != 0 {
+		t.Fatalf("hell on jobs 0, 1, 3, 5 gives %v, want job 3 8 workers", want)
+	}
+	alloc := make([]float64, 3)
+	if (Hell{}).allocateFront(12, []View{all[0], all[1], all[5]}, alloc, 1) {
+		t.Errorf("settled with %v for jobs 0, 1 and 5: job 3, not shown, comes before job 5 at its value", alloc)
+	}
+}
