@@ -59,13 +59,12 @@ func hellGroupOf(v View) (key hellKey, pl PowerLaw, ok bool) {
 
 // rounds runs Hell's rounds on jobs from n free workers: it marks the
 // jobs picked in done, gives each its k in alloc, appends them to order
-// in the order picked and reports order, the workers left and, in run,
-// the least value picked (+Inf: none).
-func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float64, order []int, run *hellRun) ([]int, float64) {
+// in the order picked and reports order and the workers left; f, where
+// not nil, checks each pick.
+func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float64, order []int, f *hellFront) ([]int, float64) {
 	h.group(jobs)
 	places, runEnd, groups, others := h.places, h.runEnd, h.groups, h.others
 	left := n
-	run.least = math.Inf(1)
 	for left >= 1 && len(order) < len(jobs) {
 		L := math.Floor(left)
 		best, bestK, bestV := -1, 0.0, math.Inf(-1)
@@ -126,7 +125,9 @@ func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float6
 		order = append(order, best)
 		alloc[best] = bestK
 		left -= bestK
-		run.least = math.Min(run.least, bestV)
+		if f != nil {
+			f.pick(L, bestV)
+		}
 	}
 	return order, left
 }

@@ -322,3 +322,165 @@ func TestHellFrontMargin(t *testing.T) {
 		t.Errorf("settled with %v for jobs 0, 1 and 5: job 3, not shown, comes before job 5 at its value", alloc)
 	}
 }
+
+// TestHellGroupsSettled: Hell.allocateGroups on the jobs holding workers
+// and the first idle jobs of each of the simulator's queues (the main one
+// by ceiling, and a queue per group of power laws, by remaining size; up
+// to a few groups, the jobs of the others in the main queue), whenever it
+// reports settled, gives those jobs what hellRef.Allocate gives them
+// among every job, bit for bit, and the jobs not shown nothing; on random
+// instances with ties in remaining sizes (equal values within a group),
+// exponents at and around 1/2, caps whole, fractional and below one,
+// weights, 0 to 64 servers, and fronts of every length.
+func TestHellGroupsSettled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 6))
+	shared := []float64{0.3, 0.5, math.Nextafter(0.5, 1), 0.7, 0.8, 1}
+	settled, partial := 0, 0
+	for trial := range 3000 {
+		m := 1 + rng.IntN(40)
+		n := []float64{0, 1, 0.5, 1.5, 2, 3, 8, 17, 64}[rng.IntN(9)]
+		jobs, rem := randomJobs(rng, m, shared, func(j *Job) {
+			if rng.IntN(4) == 0 {
+				j.Weight = []float64{0.5, 2}[rng.IntN(2)]
+			}
+		})
+		for i := range rem {
+			if rng.IntN(2) == 0 {
+				rem[i] = []float64{100, 400}[rng.IntN(2)] // ties
+			}
+		}
+		vs := views(math.Max(n, 1), jobs, rem)
+		for i := range vs {
+			switch rng.IntN(10) {
+			case 0:
+				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5)
+			case 1:
+				vs[i].Cap = 0.5
+			}
+		}
+		want := make([]float64, m)
+		hellRef{}.Allocate(n, vs, want)
+		maxGroups := 1 + rng.IntN(3)
+		var holders []int
+		queues := [][]int{nil}
+		groupOf := map[idleGroupKey]int{}
+		keyA := make([]float64, m)
+		for i, v := range vs {
+			if rng.IntN(5) == 0 {
+				holders = append(holders, i)
+				continue
+			}
+			q := 0
+			if key, a, _, ok := (Hell{}).idleGroup(v); ok {
+				g, seen := groupOf[key]
+				if !seen && len(groupOf) < maxGroups {
+					g, seen = len(queues), true
+					groupOf[key] = g
+					queues = append(queues, nil)
+				}
+				if seen {
+					q, keyA[i] = g, a
+				}
+			}
+			if q == 0 {
+				keyA[i], _ = (Hell{}).idleKey(v)
+			}
+			queues[q] = append(queues[q], i)
+		}
+		unordered := false
+		for q := range queues {
+			slices.SortStableFunc(queues[q], func(x, y int) int { return cmpFloat(keyA[x], keyA[y]) })
+			for _, i := range queues[q] {
+				unordered = unordered || keyA[i] != keyA[i]
+			}
+		}
+		longest := 0
+		for _, q := range queues {
+			longest = max(longest, len(q))
+		}
+		for f := 1; f <= longest; f++ {
+			shown := slices.Clone(holders)
+			lastJob := make([]int, len(queues))
+			anyLeft := false
+			for q, jobsQ := range queues {
+				lastJob[q] = -1
+				shown = append(shown, jobsQ[:min(f, len(jobsQ))]...)
+				if f < len(jobsQ) {
+					lastJob[q] = jobsQ[f-1]
+					anyLeft = true
+				}
+			}
+			if unordered && anyLeft {
+				continue // the simulator shows every job
+			}
+			slices.Sort(shown)
+			lasts := make([]int, len(queues))
+			sv := make([]View, len(shown))
+			for q := range lasts {
+				lasts[q] = -1
+			}
+			for r, i := range shown {
+				sv[r] = vs[i]
+				for q := range queues {
+					if lastJob[q] == i {
+						lasts[q] = r
+					}
+				}
+			}
+			got := make([]float64, len(shown))
+			if !(Hell{}).allocateGroups(n, sv, got, lasts) {
+				continue
+			}
+			settled++
+			if anyLeft {
+				partial++
+			}
+			full := make([]float64, m)
+			for r, i := range shown {
+				full[i] = got[r]
+			}
+			sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs, %d queues, front %d)", trial, n, m, len(queues), f), full, want)
+		}
+	}
+	if settled < 2000 || partial < 500 {
+		t.Errorf("only %d settled fronts, %d with jobs left unshown", settled, partial)
+	}
+}
+
+// TestHellGroupsUnsettled: cases where jobs not shown change hell's
+// allocation, each unsettled through a group's queue and through the main
+// queue: (tie) three jobs of s(k) = k^0.5 and one size on 2 servers, job 1
+// idle and shown (the group's last shown), job 3 idle and not shown, job
+// 5 holding workers: hell picks 1 then 3 among all, 1 then 5 among those
+// shown, at the same value; (short) on 4 servers, job 1 (p = 1/2, cap 4)
+// shown alone: hell picks it, runs out of jobs with 3 workers free and
+// spills them to it; among all it picks job 3 (not shown) next.
+func TestHellGroupsUnsettled(t *testing.T) {
+	jobs := make([]Job, 6)
+	for i := range jobs {
+		jobs[i] = Job{ID: fmt.Sprint("j", i), Size: 100, Curve: PowerLaw{P: 0.5}, MaxWorkers: 4}
+	}
+	all := views(4, jobs, []float64{100, 100, 100, 100, 100, 100})
+	for _, c := range []struct {
+		name  string
+		n     float64
+		shown []View
+		lasts []int // place of job 1
+	}{
+		{"tie, group", 2, []View{all[1], all[5]}, []int{-1, 0}},
+		{"tie, main queue", 2, []View{all[1], all[5]}, []int{0}},
+		{"short, group", 4, []View{all[1]}, []int{-1, 0}},
+		{"short, main queue", 4, []View{all[1]}, []int{0}},
+		{"short, main queue and a group", 4, []View{all[1]}, []int{0, -1}},
+	} {
+		alloc := make([]float64, len(c.shown))
+		if (Hell{}).allocateGroups(c.n, c.shown, alloc, c.lasts) {
+			t.Errorf("%s: settled with %v: job 3, not shown, would be picked", c.name, alloc)
+		}
+	}
+	want := make([]float64, 3)
+	hellRef{}.Allocate(4, []View{all[1], all[3], all[5]}, want)
+	if want[1] == 0 {
+		t.Fatalf("hell on jobs 1, 3, 5 and 4 servers gives %v: job 3 nothing", want)
+	}
+}

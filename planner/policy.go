@@ -455,12 +455,13 @@ func (Hell) Name() string { return "hell" }
 // simulator Hell is a queueingPolicy (hell_queue.go): it sees the jobs
 // holding workers and the head of its queue.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
-	hellFill(n, jobs, alloc)
+	hellFill(n, jobs, alloc, nil)
 }
 
-// hellFill is Hell's allocation; it reports what allocateFront needs to
-// tell whether jobs not shown would change it (hellRun).
-func hellFill(n float64, jobs []View, alloc []float64) (run hellRun) {
+// hellFill is Hell's allocation; it reports what allocateGroups needs to
+// tell whether jobs not shown would change it (hellRun), each pick checked
+// against f where f is not nil.
+func hellFill(n float64, jobs []View, alloc []float64, f *hellFront) (run hellRun) {
 	m := len(jobs)
 	h := hellPool.Get().(*hellScratch)
 	defer hellPool.Put(h)
@@ -471,7 +472,7 @@ func hellFill(n float64, jobs []View, alloc []float64) (run hellRun) {
 	clear(done)
 	order := h.order[:0]
 	h.pows.last = h.pows.last[:0]
-	order, left := h.rounds(n, jobs, done, alloc, order, &run) // (hell_fill.go)
+	order, left := h.rounds(n, jobs, done, alloc, order, f) // (hell_fill.go)
 	run.short = left >= 1
 	picked := len(order)
 	for i := range jobs {
@@ -488,13 +489,12 @@ func hellFill(n float64, jobs []View, alloc []float64) (run hellRun) {
 	return run
 }
 
-// hellRun is what hellFill reports of its allocation: the least value
-// among the jobs it picked (+Inf: none), whether it stopped with a whole
-// worker still free (short: no job it was shown could take one), and
-// whether workers were still left once the picked jobs had taken what
-// they could of them (spare: the others, in arrival order, got them).
+// hellRun is what hellFill reports of its allocation: whether it stopped
+// with a whole worker still free (short: no job it was shown could take
+// one), and whether workers were still left once the picked jobs had
+// taken what they could of them (spare: the others, in arrival order, got
+// them).
 type hellRun struct {
-	least        float64
 	short, spare bool
 }
 
