@@ -445,13 +445,23 @@ func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
 //
-// At an event most jobs ask hellBestMemo for the same s(k): one exponent (a
-// trace converted with --p) and a cap at or above the free workers, so the
-// same k. Each power law's s(k) is the last one's of its exponent when its
-// k is (powMemo: the same math.Pow of the same arguments), and the scratch
-// comes from a pool: a call on such jobs evaluates the curve once per
-// exponent and allocates nothing.
+// Its rounds go by groups of power laws (hellScratch.rounds): the jobs of
+// one exponent, whole cap and weight share k and s(k) in every round, and
+// the first of them by remaining size has the group's best value, so a
+// round evaluates each group's first jobs and the jobs in no group, not
+// every job. The jobs in no group ask hellBestMemo, whose power laws' s(k)
+// is the last one's of its exponent when its k is (powMemo: the same
+// math.Pow of the same arguments); the scratch comes from a pool. In the
+// simulator Hell is a queueingPolicy (hell_queue.go): it sees the jobs
+// holding workers and the head of its queue.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
+	hellFill(n, jobs, alloc, nil)
+}
+
+// hellFill is Hell's allocation; it reports what allocateGroups needs to
+// tell whether jobs not shown would change it (hellRun), each pick checked
+// against f where f is not nil.
+func hellFill(n float64, jobs []View, alloc []float64, f *hellFront) (run hellRun) {
 	m := len(jobs)
 	h := hellPool.Get().(*hellScratch)
 	defer hellPool.Put(h)
@@ -462,42 +472,44 @@ func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
 	clear(done)
 	order := h.order[:0]
 	h.pows.last = h.pows.last[:0]
-	left := n
-	for left >= 1 && len(order) < m {
-		best, bestK, bestV := -1, 0.0, math.Inf(-1)
-		for i, v := range jobs {
-			if done[i] {
-				continue
-			}
-			k, val := hellBestMemo(v, math.Min(v.Cap, math.Floor(left)), &h.pows)
-			val *= v.Job.weight()
-			if val > bestV {
-				best, bestK, bestV = i, k, val
-			}
-		}
-		if best < 0 {
-			break
-		}
-		done[best] = true
-		order = append(order, best)
-		alloc[best] = bestK
-		left -= bestK
-	}
+	order, left := h.rounds(n, jobs, done, alloc, order, f) // (hell_fill.go)
+	run.short = left >= 1
+	picked := len(order)
 	for i := range jobs {
 		if !done[i] {
 			alloc[i] = 0
 			order = append(order, i)
 		}
 	}
-	spill(left, jobs, alloc, order)
+	// spill(left, jobs, alloc, order), the picked jobs first
+	left = spillLeft(left, jobs, alloc, order[:picked])
+	run.spare = left > 0
+	spill(left, jobs, alloc, order[picked:])
 	h.order = order
+	return run
+}
+
+// hellRun is what hellFill reports of its allocation: whether it stopped
+// with a whole worker still free (short: no job it was shown could take
+// one), and whether workers were still left once the picked jobs had
+// taken what they could of them (spare: the others, in arrival order, got
+// them).
+type hellRun struct {
+	short, spare bool
 }
 
 // hellScratch is what Hell.Allocate keeps between calls (hellPool).
 type hellScratch struct {
 	done  []bool
 	order []int
-	pows  powMemo
+	pows  powMemo // for the jobs in no group
+	// the groups of hellScratch.rounds
+	gkeys          []hellKey       // the first hellScanGroups groups' keys
+	keys           map[hellKey]int // the other groups
+	groups         []hellGroup
+	others         []int // places of the jobs in no group
+	places, runEnd []int
+	gid            []int // by place: its group
 }
 
 var hellPool = sync.Pool{New: func() any { return new(hellScratch) }}
@@ -1042,9 +1054,14 @@ func capAndSpill(n float64, jobs []View, alloc []float64, order []int) {
 
 // spill gives left workers to the jobs in order, each up to its cap.
 func spill(left float64, jobs []View, alloc []float64, order []int) {
+	spillLeft(left, jobs, alloc, order)
+}
+
+// spillLeft is spill, reporting the workers still left after it.
+func spillLeft(left float64, jobs []View, alloc []float64, order []int) float64 {
 	for _, i := range order {
 		if left <= 0 {
-			return
+			return left
 		}
 		add := math.Min(left, jobs[i].Cap-alloc[i])
 		if add > 0 {
@@ -1052,4 +1069,5 @@ func spill(left float64, jobs []View, alloc []float64, order []int) {
 			left -= add
 		}
 	}
+	return left
 }

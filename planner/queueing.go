@@ -29,6 +29,45 @@ type queueingPolicy interface {
 	allocateFront(n float64, jobs []View, alloc []float64, last int) (settled bool)
 }
 
+// groupedQueue is a queueingPolicy whose idle jobs also fall into groups,
+// each served in an order of its own while the groups interleave in a way
+// no one order gives (hell: its value of a job depends on the workers
+// free). The simulator keeps a queue for each group, up to maxIdleGroups
+// of them, besides the main queue (idleKey's order, for the other jobs)
+// and shows the head of each.
+type groupedQueue interface {
+	queueingPolicy
+	// idleGroup places an idle job in a group (key) and in the group's
+	// order (by a, then b, then index), or reports ok false: the main
+	// queue. It reads only what idleKey may.
+	idleGroup(v View) (key idleGroupKey, a, b float64, ok bool)
+	// allocateGroups is Allocate on jobs: the jobs holding workers and
+	// the first idle jobs of each queue, in arrival order. lasts[0] is the
+	// place in jobs of the main queue's last job shown, lasts[g] that of
+	// the g-th group's (g from 1, in the order the groups first came);
+	// -1 where a queue has no job left unshown. It reports settled when
+	// the jobs left unshown would get no worker and leave the allocation
+	// of jobs as it is.
+	allocateGroups(n float64, jobs []View, alloc []float64, lasts []int) (settled bool)
+}
+
+// idleGroupKey names a groupedQueue's group.
+type idleGroupKey [4]uint64
+
+// maxIdleGroups bounds the groups the simulator keeps a queue for; the
+// jobs of further groups go to the main queue.
+const maxIdleGroups = 16
+
+// varyingFront marks a queueingPolicy whose fronts (the idle jobs shown
+// until the allocation is settled) vary widely from event to event: the
+// simulator starts each event's front at a fraction of the last one's
+// (frontDecay), not at its length, which one event that needed a long
+// front would keep for every event after it.
+type varyingFront interface{ frontVaries() }
+
+// frontDecay divides the last front's length for a varyingFront.
+const frontDecay = 2
+
 // FIFO serves every job in arrival order, idle or not: once no worker is
 // left after the last idle job shown, the jobs after it get none.
 func (FIFO) queues(float64) bool { return true }

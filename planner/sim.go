@@ -184,6 +184,8 @@ type sim struct {
 	rankless bool    // the policy never reads View.Rank
 	queue    queueingPolicy
 	fast     bool         // the fast path, for a queueingPolicy (see below)
+	varies   bool         // the queueingPolicy's fronts vary (varyingFront)
+	grouped  groupedQueue // the queueingPolicy when it groups its idle jobs
 	hes      *heSRPTState // for HeSRPTPolicy, its constants kept from event to event
 
 	work   []float64           // actual work each job does
@@ -233,6 +235,17 @@ type sim struct {
 	byIndex   []int    // front in arrival order
 	frontSize int      // idle jobs the last event showed
 	unordered bool     // a NaN idle key: show every idle job
+
+	// A groupedQueue's groups, each a queue of its own beside idle (they
+	// share its keys): the group of a key, and by queue (idle first) the
+	// jobs it has in the front, its last one there, its last one's place
+	// in shown (-1: none left unshown); by job, its place in shown.
+	groups  []idleJobs
+	groupOf map[idleGroupKey]int
+	inFront []int
+	lastOf  []int
+	lasts   []int
+	placeOf []int
 
 	// the event's allocation, its buffers kept from event to event
 	ev struct {
@@ -288,6 +301,10 @@ func newSim(jobs []Job, pol Policy, s Settings, isRigid bool) *sim {
 	}
 	st.queue, st.fast = pol.(queueingPolicy)
 	st.fast = st.fast && st.queue.queues(st.n)
+	_, st.varies = pol.(varyingFront)
+	if g, ok := pol.(groupedQueue); ok && st.fast {
+		st.grouped = g
+	}
 	if h, ok := pol.(HeSRPTPolicy); ok { // (not a queueingPolicy)
 		st.hes = newHeSRPTState(h, st.views, st.curves, st.n)
 	}
@@ -358,11 +375,40 @@ func (st *sim) view(i int) View {
 // toIdle puts job i, in the system and holding no workers, among the idle
 // jobs of the fast path.
 func (st *sim) toIdle(i int) {
-	a, b := st.queue.idleKey(st.view(i))
+	v := st.view(i)
+	if st.grouped != nil {
+		if key, a, b, ok := st.grouped.idleGroup(v); ok {
+			g, seen := st.groupOf[key]
+			if !seen && len(st.groups) < maxIdleGroups {
+				if st.groupOf == nil {
+					st.groupOf = map[idleGroupKey]int{}
+				}
+				g, seen = len(st.groups), true
+				st.groupOf[key] = g
+				st.groups = append(st.groups, idleJobs{a: st.idle.a, b: st.idle.b})
+			}
+			if seen {
+				if a != a || b != b {
+					st.unordered = true
+				}
+				st.groups[g].push(i, a, b)
+				return
+			}
+		}
+	}
+	a, b := st.queue.idleKey(v)
 	if a != a || b != b {
 		st.unordered = true // the heap's order is not total: show them all
 	}
 	st.idle.push(i, a, b)
+}
+
+// queueAt is the fast path's idle queue q: idle, then the groups.
+func (st *sim) queueAt(q int) *idleJobs {
+	if q == 0 {
+		return &st.idle
+	}
+	return &st.groups[q-1]
 }
 
 // event processes one event: it admits the arrivals due, asks the policy
@@ -431,6 +477,10 @@ func (st *sim) reallocate() {
 		st.allocate(-1)
 		return
 	}
+	if st.grouped != nil {
+		st.reallocateGroups()
+		return
+	}
 	st.front = st.front[:0]
 	for k := st.frontSize; ; k *= 2 {
 		for (len(st.front) < k || st.unordered) && len(st.idle.h) > 0 {
@@ -445,6 +495,54 @@ func (st *sim) reallocate() {
 		}
 	}
 	st.frontSize = max(1, len(st.front))
+	if st.varies {
+		st.frontSize = max(1, len(st.front)/frontDecay)
+	}
+}
+
+// reallocateGroups is reallocate's fast path for a groupedQueue: the
+// holders and the first idle jobs of every queue, as many of each, twice
+// as many each time until the allocation is settled.
+func (st *sim) reallocateGroups() {
+	nq := 1 + len(st.groups)
+	st.inFront = growInt(st.inFront, nq)
+	st.lastOf = growInt(st.lastOf, nq)
+	st.lasts = growInt(st.lasts, nq)
+	clear(st.inFront)
+	if len(st.placeOf) < len(st.jobs) {
+		st.placeOf = make([]int, len(st.jobs))
+	}
+	st.front = st.front[:0]
+	k := st.frontSize
+	for ; ; k *= 2 {
+		left := false // jobs left unshown
+		for q := range nq {
+			idle := st.queueAt(q)
+			for (st.inFront[q] < k || st.unordered) && len(idle.h) > 0 {
+				i := idle.pop()
+				st.front = append(st.front, i)
+				st.inFront[q]++
+				st.lastOf[q] = i
+			}
+			left = left || len(idle.h) > 0
+		}
+		st.byIndex = append(st.byIndex[:0], st.front...)
+		slices.Sort(st.byIndex)
+		st.shown, _ = mergeIndices(st.shown[:0], st.holders, st.byIndex, nil)
+		for r, i := range st.shown {
+			st.placeOf[i] = r
+		}
+		for q := range nq {
+			st.lasts[q] = -1
+			if len(st.queueAt(q).h) > 0 {
+				st.lasts[q] = st.placeOf[st.lastOf[q]]
+			}
+		}
+		if st.allocate(-1) || !left {
+			break
+		}
+	}
+	st.frontSize = max(1, k/frontDecay)
 }
 
 // allocate asks the policy for its allocation to the jobs of shown (the
@@ -462,6 +560,8 @@ func (st *sim) allocate(last int) (settled bool) {
 	ev.vs, ev.alloc = vs, alloc
 	settled = true
 	switch {
+	case st.grouped != nil:
+		settled = st.grouped.allocateGroups(st.n, vs, alloc, st.lasts)
 	case st.fast:
 		settled = st.queue.allocateFront(st.n, vs, alloc, last)
 	case st.hes != nil:
@@ -575,6 +675,9 @@ func (st *sim) advance(dt, sum float64) {
 		if st.fast {
 			// every job in the system; those not shown hold none
 			seg.Jobs = append(seg.Jobs, st.idle.h...)
+			for q := range st.groups {
+				seg.Jobs = append(seg.Jobs, st.groups[q].h...)
+			}
 			slices.Sort(seg.Jobs)
 		}
 		seg.Workers = make([]float64, len(seg.Jobs))
