@@ -23,7 +23,7 @@ import (
 // solved one by one.
 type sweepMemo struct {
 	mu    sync.Mutex
-	runs  map[sweepKey][]float64
+	runs  map[sweepKey]sweepRun
 	held  int
 	limit int // sweepBudget; smaller in tests
 	// primed holds, per key, the throughputs at the worker counts above
@@ -47,6 +47,10 @@ type sweepMemo struct {
 	// recursion where the last count left it (model.StalenessStepper), for
 	// Model.StalenessInterval: at most cursorMax, emptied as cursors are.
 	stal map[cursorKey]*stalCursor
+	// stalPrimed holds, per staleness key (stal's), the staleness at the
+	// counts Model.Prime was told of out of ascending order, from one pass
+	// each (primeStaleness); counted in primedHeld.
+	stalPrimed map[cursorKey]primedRun
 	// caps holds, per configuration (Model.Saturation's key), the bounds
 	// of the network's stations per parameter vector; at most capsMax.
 	caps map[capsKey]capsEntry
@@ -168,7 +172,14 @@ func (s *sweepMemo) staleness(f Family, q Queueing, th []float64, c model.Config
 	if s == nil || len(th) > sweepParams {
 		return a.Staleness(cq)
 	}
-	cur := cursorIn(&s.mu, &s.stal, cursorKey{keyOf(Family{Name: "staleness/" + f.Name}, th, c), q})
+	k := cursorKey{keyOf(Family{Name: "staleness/" + f.Name}, th, c), q}
+	s.mu.Lock()
+	pr, ok := s.stalPrimed[k]
+	s.mu.Unlock()
+	if i, found := slices.BinarySearch(pr.ns, c.Workers); ok && found {
+		return pr.xs[i]
+	}
+	cur := cursorIn(&s.mu, &s.stal, k)
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
 	if cur.st == nil {
@@ -179,6 +190,56 @@ func (s *sweepMemo) staleness(f Family, q Queueing, th []float64, c model.Config
 		cur.st = st
 	}
 	return cur.st.At(c.Workers)
+}
+
+// primeStaleness keeps the network's staleness (staleness) of f at th
+// and c's configuration at the worker counts ns (ascending, no repeats),
+// from one pass of the recursion, for counts asked out of ascending
+// order, where the key's cursor would restart from 1 at each count below
+// the last one (a descending list of 20,000 counts: O(N^2)). Counts of 1
+// and below, and above model.ExactLimit+1 (a fixed point each, whatever
+// the order), are left out. Nothing when the key has its table, the
+// budget is spent or the network has no stepper.
+func (s *sweepMemo) primeStaleness(f Family, q Queueing, th []float64, c model.Config, ns []int) {
+	if s == nil || len(th) > sweepParams {
+		return
+	}
+	i, _ := slices.BinarySearch(ns, 2)
+	j, found := slices.BinarySearch(ns, model.ExactLimit+1)
+	if found {
+		j++
+	}
+	ns = ns[i:j]
+	if len(ns) == 0 {
+		return
+	}
+	k := cursorKey{keyOf(Family{Name: "staleness/" + f.Name}, th, c), q}
+	s.mu.Lock()
+	_, done := s.stalPrimed[k]
+	full := s.primedHeld+len(ns) > primeBudget
+	s.mu.Unlock()
+	if done || full {
+		return
+	}
+	a, cq := f.Network(th, c)
+	a.Flow = false
+	st, ok := a.StalenessStepper(cq)
+	if !ok {
+		return
+	}
+	xs := make([]float64, len(ns))
+	for i, n := range ns {
+		xs[i] = st.At(n)
+	}
+	s.mu.Lock()
+	if s.stalPrimed == nil {
+		s.stalPrimed = map[cursorKey]primedRun{}
+	}
+	if _, done := s.stalPrimed[k]; !done {
+		s.stalPrimed[k] = primedRun{ns: ns, xs: xs}
+		s.primedHeld += len(ns)
+	}
+	s.mu.Unlock()
 }
 
 // cursorIn is k's entry of *m under mu, made when it has none (*m emptied
@@ -200,6 +261,33 @@ func cursorIn[T any](mu *sync.Mutex, m *map[cursorKey]*T, k cursorKey) *T {
 
 // cursorMax bounds the cursors a memo holds.
 const cursorMax = 1 << 14
+
+// sweepRun is a key's sweep: the throughput xs[n-1] at n workers. step,
+// when not nil, marks a key whose counts Prime was told come in ascending
+// order, of the model's own mva family (mvaFamily(*step)): its counts past
+// xs (1 worker aside, the speedup's base) are stepped to by the key's
+// cursor (predictStep), where a sweep kept them all (up to sweepMax
+// numbers a parameter vector: 26 MB at 200 bootstrap samples, held until
+// the memo's budget was spent).
+type sweepRun struct {
+	xs   []float64
+	step *Queueing
+	cur  *cursor // the key's cursor, when step is not nil
+}
+
+// markStepped marks th's key at c (f's, f = mvaFamily(*q)) as stepped
+// (sweepRun.step) unless the memo holds its sweep already.
+func (s *sweepMemo) markStepped(f Family, q *Queueing, th []float64, c model.Config) {
+	if s == nil || len(th) > sweepParams {
+		return
+	}
+	k := keyOf(f, th, c)
+	s.mu.Lock()
+	if _, ok := s.runs[k]; !ok {
+		s.runs[k] = sweepRun{step: q, cur: new(cursor)}
+	}
+	s.mu.Unlock()
+}
 
 // primedRun is the throughput xs[i] at ns[i] workers.
 type primedRun struct {
@@ -232,7 +320,7 @@ type sweepKey struct {
 }
 
 func newSweepMemo() *sweepMemo {
-	return &sweepMemo{runs: map[sweepKey][]float64{}, limit: sweepBudget}
+	return &sweepMemo{runs: map[sweepKey]sweepRun{}, limit: sweepBudget}
 }
 
 // predict is f.Predict(th, c), from a sweep when f has one and s is not nil.
@@ -246,6 +334,8 @@ func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
 // recursion from 1 each time; a count below where the cursor stands
 // starts it again from 1 (what solving the count alone costs). The same
 // numbers (model.AsyncPS.Stepper is StepsPerSecond to the bit, tested).
+// A key Prime marked as stepped (sweepRun.step) is stepped so whatever q,
+// and below sweepMax too (1 worker aside).
 func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Config) float64 {
 	n := c.Workers
 	if s == nil || f.Sweep == nil || len(th) > sweepParams || n < 1 {
@@ -259,6 +349,16 @@ func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Con
 		if i, found := slices.BinarySearch(pr.ns, n); ok && found {
 			return pr.xs[i]
 		}
+		if n <= model.ExactLimit {
+			s.mu.Lock()
+			r := s.runs[k]
+			s.mu.Unlock()
+			if r.cur != nil {
+				if x, ok := stepOn(r.cur, *r.step, th, c); ok {
+					return x
+				}
+			}
+		}
 		if q != nil && n <= model.ExactLimit {
 			if x, ok := s.step(cursorKey{k, *q}, th, c); ok {
 				return x
@@ -268,11 +368,21 @@ func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Con
 	}
 	k := keyOf(f, th, c)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	xs := s.runs[k]
-	if n <= len(xs) {
-		return xs[n-1]
+	r := s.runs[k]
+	if n <= len(r.xs) {
+		x := r.xs[n-1]
+		s.mu.Unlock()
+		return x
 	}
+	if r.cur != nil && n > 1 {
+		s.mu.Unlock()
+		if x, ok := stepOn(r.cur, *r.step, th, c); ok {
+			return x
+		}
+		return f.Predict(th, c)
+	}
+	defer s.mu.Unlock()
+	xs := r.xs
 	size := n
 	if len(xs) > 0 {
 		size = min(max(n, 2*len(xs)), sweepMax)
@@ -287,7 +397,8 @@ func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Con
 		s.held = 0
 		xs = nil
 	}
-	s.runs[k] = grown
+	r.xs = grown
+	s.runs[k] = r
 	s.held += size - len(xs)
 	return grown[n-1]
 }
@@ -296,13 +407,17 @@ func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Con
 // made again from 0 customers when it has none or stands past c.Workers;
 // ok is false when the network has no stepper.
 func (s *sweepMemo) step(k cursorKey, th []float64, c model.Config) (x float64, ok bool) {
-	cur := cursorIn(&s.mu, &s.cursors, k)
+	return stepOn(cursorIn(&s.mu, &s.cursors, k), k.q, th, c)
+}
+
+// stepOn is step on the cursor cur of mvaFamily(q) at th and c.
+func stepOn(cur *cursor, q Queueing, th []float64, c model.Config) (x float64, ok bool) {
 	cur.mu.Lock()
 	defer cur.mu.Unlock()
 	if cur.st == nil || cur.st.N() > c.Workers {
 		// (from 1 again: what solving the count alone costs, and the
 		// counts after it, a second pass over a range, go on from here)
-		st, ok := k.q.AsyncPS(th).Stepper(k.q.config(c))
+		st, ok := q.AsyncPS(th).Stepper(q.config(c))
 		if !ok {
 			return 0, false
 		}
@@ -371,41 +486,85 @@ func (s *sweepMemo) prime(f Family, th []float64, c model.Config, ns []int, buf 
 	return buf
 }
 
-// Prime readies the model for predictions at cs (as Predict completes
-// them): for worker counts above those served from a memoised sweep
-// (sweepMax, 16,384), one sweep per parameter vector (the fit, its
-// bootstrap samples, its rivals) and configuration up to the largest
-// count, instead of one solution per count and vector. Predictions are
-// the same numbers (Family.Sweep is Family.Predict, tested); without
-// Prime they cost O(N) each.
+// Prime readies the model for predictions at cs, asked in cs's order (as
+// Predict completes them), so that any order of worker counts costs what
+// ascending order does: the counts of a configuration (its workers aside)
+// that come out of ascending order have the network's staleness (the
+// recursion's cursor restarted from 1 at each count below the last one)
+// and, above the counts served from a memoised sweep (sweepMax, 16,384),
+// the throughputs of every parameter vector (the fit, its bootstrap
+// samples, its rivals) solved in one pass to the largest count and kept.
+// Counts that come in ascending order keep no table, nor a sweep below
+// sweepMax, where a cursor steps on to them (the "mva" family of an mva
+// model; model.Stepper), while the memo holds all those cursors: predict
+// --workers 1-100000 kept 128 MiB and 26 MB it never needed. Other
+// families keep their table above sweepMax in any order (without Prime a
+// count there costs O(N)). Predictions are the same numbers (Family.Sweep is
+// Family.Predict and the steppers are the solutions alone, tested); a
+// Predict outside cs, or in another order, is solved as without Prime.
 func (m *Model) Prime(cs []model.Config) {
 	if m.sweeps == nil {
 		return
 	}
-	groups := map[sweepKey][]int{}
-	rep := map[sweepKey]model.Config{}
+	type group struct {
+		c      model.Config // the first configuration of the key
+		ns     []int        // its counts, in cs's order
+		sorted bool         // ns ascending (repeats allowed)
+	}
+	groups := map[sweepKey]*group{}
 	var order []sweepKey
 	for _, c := range cs {
 		c = m.Config(c)
-		if c.Workers <= sweepMax {
-			continue
-		}
 		k := keyOf(Family{}, nil, c)
-		if _, ok := rep[k]; !ok {
-			rep[k] = c
+		g := groups[k]
+		if g == nil {
+			g = &group{c: c, sorted: true}
+			groups[k] = g
 			order = append(order, k)
 		}
-		groups[k] = append(groups[k], c.Workers)
+		if n := len(g.ns); n > 0 && c.Workers < g.ns[n-1] {
+			g.sorted = false
+		}
+		g.ns = append(g.ns, c.Workers)
 	}
+	_, _, stale := m.StalenessPerWorkerEnds()
+	stale = stale && m.Mode == "async" && m.fam.Network != nil
+	// an ascending run of the model's own mva family is stepped on by its
+	// cursors (predictStep) and needs no table, where its network has a
+	// stepper (not with shared cores) and the cursors of all such runs fit
+	// in the memo (cursorMax; emptied, each would start again from 1)
+	stepped := 0
+	for _, g := range groups {
+		if g.sorted {
+			stepped++
+		}
+	}
+	q := m.stepsOf(m.fam)
+	step := q != nil && q.SharedCores == 0 && stepped*(len(m.Samples)+1) <= cursorMax
+	vecs := append([][]float64{m.theta()}, m.Samples...)
 	var buf []float64
 	for _, k := range order {
-		ns := slices.Compact(slices.Sorted(slices.Values(groups[k])))
-		c := rep[k]
-		for _, th := range append([][]float64{m.theta()}, m.Samples...) {
-			buf = m.sweeps.prime(m.fam, th, c, ns, buf)
+		g := groups[k]
+		ns := slices.Compact(slices.Sorted(slices.Values(g.ns)))
+		if stale && !g.sorted {
+			m.sweeps.primeStaleness(m.fam, m.queueing(), m.theta(), g.c, ns)
+		}
+		if step && g.sorted {
+			// (nor a sweep below it)
+			for _, th := range vecs {
+				m.sweeps.markStepped(m.fam, q, th, g.c)
+			}
+		}
+		if ns[len(ns)-1] <= sweepMax {
+			continue
+		}
+		if !g.sorted || !step {
+			for _, th := range vecs {
+				buf = m.sweeps.prime(m.fam, th, g.c, ns, buf)
+			}
 		}
 		for _, r := range m.Rivals {
-			buf = m.sweeps.prime(r.fam, r.Theta, c, ns, buf)
+			buf = m.sweeps.prime(r.fam, r.Theta, g.c, ns, buf)
 		}
 	}
 }

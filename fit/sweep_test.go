@@ -145,7 +145,9 @@ func TestModelPredictSweeps(t *testing.T) {
 
 // Prime serves the counts above sweepMax from one sweep per parameter
 // vector: the same numbers as solving each count alone, for the fit, its
-// bootstrap samples and its rivals.
+// bootstrap samples and its rivals. (The counts are given descending: an
+// mva model's ascending counts are stepped to, with no table;
+// TestPrimeAscendingNoTable.)
 func TestPrimeMatchesPerCount(t *testing.T) {
 	st := asgdStats(t)
 	sf, err := fitFromStats(st, nil, 0, nil, StepOptions{TrainWorkers: []int{1, 2}, Bootstrap: 20})
@@ -154,7 +156,7 @@ func TestPrimeMatchesPerCount(t *testing.T) {
 	}
 	m := sf.Model
 	var cs []model.Config
-	for _, w := range []int{sweepMax - 1, sweepMax + 1, sweepMax + 2, 20000, 20001, 30000, model.ExactLimit + 5} {
+	for _, w := range []int{model.ExactLimit + 5, 30000, 20001, 20000, sweepMax + 2, sweepMax + 1, sweepMax - 1} {
 		for _, p := range []int{1, 2} {
 			cs = append(cs, model.Config{Workers: w, PS: p})
 		}

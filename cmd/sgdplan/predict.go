@@ -342,45 +342,32 @@ func runPredict(c *cli.Context) error {
 		}
 		return r
 	}
-	// The rows are evaluated shard count by shard count in ascending
-	// worker counts (a count below the last one restarted the model's
-	// recursions from 1: a descending list of 20,000 counts took 6.6 s
-	// against 3.2 s ascending) and written in the order asked. csv and
-	// json rows are encoded as they come into a rowSpill (a temporary
-	// file past some megabytes), not kept: predict --workers 1-100000
-	// held every row until the end. What the warnings, printed before the
-	// rows, need of them is kept as a few bits a row (rowFlags); the few
-	// rows a message quotes are evaluated again (the same numbers).
+	// The rows are evaluated in the order asked (m.Prime readies the
+	// model for that order: a descending list costs what a range does).
+	// csv and json rows are encoded as they come into a rowSpill (a
+	// temporary file past some megabytes), not kept: predict --workers
+	// 1-100000 held every row until the end. What the warnings, printed
+	// before the rows, need of them is kept as a few bits a row
+	// (rowFlags); the few rows a message quotes are evaluated again (the
+	// same numbers).
 	nw := len(ws)
-	byCount := make([]int32, nw) // ws's indices by ascending count
-	for i := range byCount {
-		byCount[i] = int32(i)
-	}
-	slices.SortFunc(byCount, func(a, b int32) int { return ws[a] - ws[b] })
-	rank := make([]int32, nw) // rank[i]: ws[i]'s place among them
-	for k, i := range byCount {
-		rank[i] = int32(k)
-	}
 	flags := make([]rowFlags, len(ps)*nw) // by place in the output
-	var table []predictRow                // the table's rows, in the output's order (tabwriter needs them all)
+	var table []predictRow                // the table's rows (tabwriter needs them all)
 	var spill *rowSpill
-	var ends []int64 // ends[k]: where the k-th row evaluated ends in spill
 	if format == "table" {
 		table = make([]predictRow, len(ps)*nw)
 	} else {
 		spill = &rowSpill{}
 		defer spill.Close()
-		ends = make([]int64, len(ps)*nw)
 	}
 	linkCap, linkOK := linkCapacity(m)
 	var rec bytes.Buffer
 	cw := csv.NewWriter(&rec)
 	for pi, p := range ps {
-		for k, i := range byCount {
-			w := ws[i]
+		for i, w := range ws {
 			bar.Add(1)
 			r := rowAt(w, p)
-			at := pi*nw + int(i)
+			at := pi*nw + i
 			flags[at] = flagsOf(r, linkCap, linkOK)
 			switch format {
 			case "table":
@@ -403,7 +390,6 @@ func runPredict(c *cli.Context) error {
 				bar.Done()
 				return withCode(exitFailure, fmt.Errorf("predict: keeping the rows until they are written: %w", spill.err))
 			}
-			ends[pi*nw+k] = spill.size()
 		}
 	}
 	bar.Done()
@@ -494,7 +480,7 @@ func runPredict(c *cli.Context) error {
 			_, err := json.MarshalIndent([]predictRow{row(at)}, "", "  ")
 			return withCode(exitFailure, err)
 		}
-		return predictRowsOut(&stickyWriter{w: c.App.Writer}, spill, ends, ps, rank, "[\n  ", 4, "\n]\n")
+		return predictRowsOut(&stickyWriter{w: c.App.Writer}, spill, "[\n  ", 4, "\n]\n")
 	case "csv":
 		out := &stickyWriter{w: c.App.Writer}
 		hw := csv.NewWriter(out)
@@ -503,7 +489,7 @@ func runPredict(c *cli.Context) error {
 		if out.err != nil {
 			return out.err
 		}
-		return predictRowsOut(out, spill, ends, ps, rank, "", 0, "")
+		return predictRowsOut(out, spill, "", 0, "")
 	}
 	return writePredictTable(c.App.Writer, m, table)
 }
@@ -1047,45 +1033,18 @@ func (s *rowSpill) Close() {
 	}
 }
 
-// predictRowsOut writes the rows kept in spill to w in the order asked:
-// shard count by shard count (ps), worker count by worker count as given,
-// where the rows were evaluated by ascending worker counts (rank[i] is the
-// i-th given count's place among them) and ends[k] is where the k-th
-// evaluated row ends in spill. The first row written starts with open in
-// place of its first skip bytes, and close follows the last. Rows that lie
-// one after the other in spill are written at once.
-func predictRowsOut(out io.Writer, spill *rowSpill, ends []int64, ps []int, rank []int32, open string, skip int64, close string) error {
-	// buffered: rows out of order are copied one at a time (20,000 write
-	// calls for 20,000 descending counts); bufio keeps the first error
+// predictRowsOut writes the rows kept in spill to w, the first starting
+// with open in place of its first skip bytes, and close after the last.
+func predictRowsOut(out io.Writer, spill *rowSpill, open string, skip int64, close string) error {
+	// buffered: bufio keeps the first error
 	w := bufio.NewWriterSize(out, 64<<10)
 	if _, err := io.WriteString(w, open); err != nil {
 		return err
 	}
-	var a, b int64 // the bytes to write next
-	nw := len(rank)
-	first := true
-	for pi := range ps {
-		for _, k := range rank {
-			e := pi*nw + int(k)
-			from := int64(0)
-			if e > 0 {
-				from = ends[e-1]
-			}
-			if first {
-				from += skip
-				a, b, first = from, from, false
-			}
-			if from != b {
-				if err := spill.copyTo(w, a, b); err != nil {
-					return err
-				}
-				a = from
-			}
-			b = ends[e]
+	if n := spill.size(); n > 0 {
+		if err := spill.copyTo(w, skip, n); err != nil {
+			return err
 		}
-	}
-	if err := spill.copyTo(w, a, b); err != nil {
-		return err
 	}
 	if _, err := io.WriteString(w, close); err != nil {
 		return err

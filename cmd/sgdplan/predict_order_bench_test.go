@@ -11,7 +11,8 @@ import (
 // BenchmarkPredictOrder is predict --format csv over 20,000 worker counts
 // given ascending (a range) and descending (a comma list), on the model fit
 // gives testdata/asgd: each count below the last restarted the model's
-// recursions from 1 before predict evaluated the counts in ascending order.
+// recursions from 1 before predict evaluated the counts in ascending order,
+// which fit.Model.Prime now makes needless.
 //
 //	go test ./cmd/sgdplan/ -run '^$' -bench PredictOrder -benchtime 1x -count 5
 func BenchmarkPredictOrder(b *testing.B) {

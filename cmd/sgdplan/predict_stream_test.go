@@ -77,11 +77,11 @@ func inOrder(t *testing.T, format, sorted string, ws, ps []int) string {
 	return out.String()
 }
 
-// predict evaluates the worker counts in ascending order (a count below
-// the last restarted the model's recursions) and keeps the csv and json
-// rows in a temporary file past some megabytes: the rows still come out
-// in the order asked, byte for byte those of the ascending counts
-// rearranged, whichever way they are kept.
+// predict evaluates the worker counts in the order asked (fit.Model.Prime
+// readies the model for it) and keeps the csv and json rows in a temporary
+// file past some megabytes: the rows come out in the order asked, byte for
+// byte those of the ascending counts rearranged, whichever way they are
+// kept.
 func TestPredictRowsInAnyOrder(t *testing.T) {
 	m := fitModel(t, t.TempDir())
 	tmp := t.TempDir() // the spill's temporary files: none may be left
