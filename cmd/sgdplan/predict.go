@@ -445,7 +445,8 @@ func runPredict(c *cli.Context) error {
 	for _, w := range batchWarnings(m, want, batchSet(c)) {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
-	// the lists of rows name the first and count the rest (planNameList)
+	// the lists of rows name the first and count the rest, as
+	// words.FirstOf(names, 1) writes them, without a name for every row
 	flagged := func(f rowFlags, name func(workers, ps int) string) string {
 		at := first(f)
 		if at < 0 {
@@ -845,8 +846,8 @@ const predictBarRows = 10000
 // maybeNever says when rows' updates and time to target have no upper end
 // (inf): the loss curve's bootstrap samples put its floor at or above the
 // target often enough to reach the interval's upper percentile. where
-// names those rows (planNameList of their worker counts); "" when none
-// has.
+// names those rows (the first of their worker counts and how many more,
+// predict's flagged); "" when none has.
 func maybeNever(m *fit.Model, where string, target float64) string {
 	if where == "" {
 		return ""
@@ -864,7 +865,7 @@ func maybeNever(m *fit.Model, where string, target float64) string {
 // staleness is 0 (1 worker) or the batch is the law's reference it has no
 // width, and said nothing of it (65.43 [65.43, 65.43] updates on a curve
 // fitted to 3 evaluations a run).
-// where names those rows (planNameList of flatUpdatesName); "" when every
+// where names those rows (predict's flagged, by flatUpdatesName); "" when every
 // row's interval has a width, or none has updates.
 func flatUpdates(m *fit.Model, where string) string {
 	if where == "" {
