@@ -29,7 +29,10 @@ type Problem struct {
 	// bit where gonum's AxpyUnitary is its amd64 assembly; where it is
 	// Go, on other architectures or under the noasm tag, the compiler
 	// may fuse its multiply and add, which jtj's float64 casts forbid,
-	// and JᵀJ may differ from Mul's in its last bits.)
+	// and JᵀJ may differ from Mul's in its last bits.) It steps under the
+	// bounds of the Problem it was made for (stalenessProblem's reads that
+	// Problem's Lower and Upper): a copy given other bounds, or other
+	// Residuals, needs a ForwardDiff of its own, or nil.
 	ForwardDiff func(dst *mat.Dense, x, r []float64)
 	// Lower and Upper are the box bounds; nil means unbounded on that
 	// side, and an element may be ±Inf.
