@@ -126,7 +126,7 @@ func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float6
 		alloc[best] = bestK
 		left -= bestK
 		if f != nil {
-			f.pick(L, bestV)
+			f.pick(L, bestV, best)
 		}
 	}
 	return order, left

@@ -19,7 +19,9 @@ import "math"
 // The simulator shows the holders and the first idle jobs of every queue
 // (groupedQueue). Where every job Hell picks from them beats each queue's
 // bound at the workers free when it is picked (strictly, and the ceiling
-// by a margin for rounding, hellMargin), no job not shown would have been
+// by a margin for rounding, hellMargin; a tie with a group's last job
+// shown passes where that job comes after the pick, hellFront.pick), no
+// job not shown would have been
 // picked in its place, in any round; where also its picked jobs took
 // every worker left, no job not shown gets anything: the allocation is
 // settled. Otherwise the simulator shows more jobs, up to every one of
@@ -87,8 +89,10 @@ type hellFront struct {
 // has at most its value at L (the same k, s(k) and weight, a remaining
 // size as large); one after the last shown by ceiling, at most that
 // ceiling, with a margin for rounding (hellMargin), and none where the
-// ceiling is -Inf (a cap below one worker: never picked).
-func (f *hellFront) pick(L, v float64) {
+// ceiling is -Inf (a cap below one worker: never picked). best is the
+// pick's place in jobs: a tie with a group's last shown that comes after
+// it is no threat (those not shown come after that one, or are larger).
+func (f *hellFront) pick(L, v float64, best int) {
 	const least, most = 1e-290, 1e290 // normal floats, far from overflow
 	if q := f.lasts[0]; q >= 0 && !math.IsInf(f.ceil, -1) {
 		if !(f.ceil >= least && f.ceil <= most && v > f.ceil*(1+hellMargin)) {
@@ -96,9 +100,24 @@ func (f *hellFront) pick(L, v float64) {
 		}
 	}
 	for _, q := range f.lasts[1:] {
-		if q >= 0 && !(v > hellGroupValue(f.jobs[q], L)) {
-			f.beaten = true
+		if q < 0 {
+			continue
 		}
+		gv := hellGroupValue(f.jobs[q], L)
+		if v > gv {
+			continue
+		}
+		// a tie with the last shown: the jobs not shown of its size come
+		// after it in arrival order; those of larger sizes are valued at
+		// most as one of the next size up
+		if v == gv && best < q {
+			x := f.jobs[q]
+			x.Remaining = math.Nextafter(x.Remaining, math.Inf(1))
+			if hellGroupValue(x, L) < v {
+				continue
+			}
+		}
+		f.beaten = true
 	}
 }
 
