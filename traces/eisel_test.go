@@ -130,6 +130,28 @@ func FuzzParseFloatStrconv(f *testing.F) {
 	})
 }
 
+// FuzzParseFloatAny: on any string, parseFloat gives what
+// parseFloatChecked (the syntax check, then strconv.ParseFloat: the path
+// every string took before the fast paths) gives, its bits and its error's
+// text; FuzzParseFloatStrconv covers the plain decimals only (a review,
+// 2026-12-07).
+func FuzzParseFloatAny(f *testing.F) {
+	for _, s := range floatCases(rand.New(rand.NewPCG(33, 7)), 20) {
+		f.Add(s)
+	}
+	for _, s := range []string{"", "-", ".", "-.", ".5", "5.", "+5", "1e5", "1_000", "0x1p3", "inf", "-Infinity", "NaN",
+		"1.2.3", "12345678901234567890", "0.00000000000000000000000000001", "1e400", "4.9e-324", " 1", "1 ", "١"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gerr := parseFloat(s)
+		want, werr := parseFloatChecked(s)
+		if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("parseFloat(%q) = %v (%#x), %v; parseFloatChecked %v (%#x), %v", s, got, math.Float64bits(got), gerr, want, math.Float64bits(want), werr)
+		}
+	})
+}
+
 // plainDecimal reports whether s is [-]digits[.digits] (a point, and one
 // digit at least, anywhere), the strings parseFloat converts itself.
 func plainDecimal(s string) bool {
