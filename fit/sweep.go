@@ -335,7 +335,10 @@ func (s *sweepMemo) predict(f Family, th []float64, c model.Config) float64 {
 // starts it again from 1 (what solving the count alone costs). The same
 // numbers (model.AsyncPS.Stepper is StepsPerSecond to the bit, tested).
 // A key Prime marked as stepped (sweepRun.step) is stepped so whatever q,
-// and below sweepMax too (1 worker aside).
+// and below sweepMax too (1 worker aside): on the marked run's own
+// Queueing, which reads of c what keyOf keeps (not its Nodes: a model
+// whose speed depends on placement, --shared-cores, has no stepper and is
+// never marked).
 func (s *sweepMemo) predictStep(f Family, q *Queueing, th []float64, c model.Config) float64 {
 	n := c.Workers
 	if s == nil || f.Sweep == nil || len(th) > sweepParams || n < 1 {
