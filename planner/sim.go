@@ -1140,14 +1140,14 @@ func capOf(j *Job, n float64) float64 {
 	return n
 }
 
-// sumIntervals adds to age[i], for each job i of gone, the intervals
+// sumChains adds to age[i], for each job i of gone, the intervals
 // dts[from[i]:to[i]] one after the other in their order, as if each had
 // been added at its event (the rounding is that of the same additions). It
 // runs eight jobs side by side, each its own chain of additions: one chain
 // waits for every addition to finish (about 2 ns), eight keep the adder
 // busy. The jobs go by decreasing count of intervals, so that the eight of
 // a group have about as many.
-func sumIntervals(dts []float64, gone []int, age []float64, from, to []int) {
+func sumChains(dts []float64, gone []int, age []float64, from, to []int) {
 	order := slices.Clone(gone)
 	slices.SortFunc(order, func(a, b int) int { return (to[b] - from[b]) - (to[a] - from[a]) })
 	for ; len(order) >= 8; order = order[8:] {
