@@ -48,18 +48,7 @@ func TestHellQueueingSameResults(t *testing.T) {
 	}
 	for trial := range trials {
 		jobs, n := hellWorkload(rng, trial)
-		for _, s := range []Settings{
-			{Servers: n},
-			{Servers: n, Integer: true},
-			{Servers: n, EarlyStop: 0.4, Seed: uint64(trial)},
-			{Servers: n, Integer: true, EarlyStop: 0.4, Seed: uint64(trial)},
-			{Servers: n, EnergyAlpha: 2},
-			{Servers: n, Integer: true, Record: true},
-			{Servers: n, Record: true},
-		} {
-			if s.Integer && n != math.Floor(n) {
-				continue
-			}
+		for _, s := range pathSettings(n, uint64(trial), uint64(trial)) {
 			got, gerr := Simulate(jobs, Hell{}, s)
 			want, werr := Simulate(jobs, hellRef{}, s)
 			if fmt.Sprint(gerr) != fmt.Sprint(werr) {
@@ -97,15 +86,7 @@ func TestHellFrontSettled(t *testing.T) {
 				rem[i] = []float64{100, 400, 1600}[rng.IntN(3)] // ties
 			}
 		}
-		vs := views(math.Max(n, 1), jobs, rem)
-		for i := range vs {
-			switch rng.IntN(10) {
-			case 0:
-				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5)
-			case 1:
-				vs[i].Cap = 0.5
-			}
-		}
+		vs := capsVaried(rng, views(math.Max(n, 1), jobs, rem))
 		want := make([]float64, m)
 		hellRef{}.Allocate(n, vs, want)
 		// a few holders (any jobs: hell reads no Workers), the rest
@@ -371,15 +352,7 @@ func TestHellGroupsSettled(t *testing.T) {
 				rem[i] = []float64{100, 400}[rng.IntN(2)] // ties
 			}
 		}
-		vs := views(math.Max(n, 1), jobs, rem)
-		for i := range vs {
-			switch rng.IntN(10) {
-			case 0:
-				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5)
-			case 1:
-				vs[i].Cap = 0.5
-			}
-		}
+		vs := capsVaried(rng, views(math.Max(n, 1), jobs, rem))
 		want := make([]float64, m)
 		hellRef{}.Allocate(n, vs, want)
 		maxGroups := 1 + rng.IntN(3)
@@ -505,4 +478,18 @@ func TestHellGroupsUnsettled(t *testing.T) {
 	if want[1] == 0 {
 		t.Fatalf("hell on jobs 1, 3, 5 and 4 servers gives %v: job 3 nothing", want)
 	}
+}
+
+// capsVaried gives a tenth of vs a fractional cap below 40.5 (or their
+// own, if lower) and a tenth a cap of half a worker, and returns vs.
+func capsVaried(rng *rand.Rand, vs []View) []View {
+	for i := range vs {
+		switch rng.IntN(10) {
+		case 0:
+			vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(40))+0.5)
+		case 1:
+			vs[i].Cap = 0.5
+		}
+	}
+	return vs
 }

@@ -88,18 +88,7 @@ func TestSRPTKneeQueueingSameResults(t *testing.T) {
 	for trial := range trials {
 		jobs, n := randomQueueWorkload(rng, trial)
 		for _, pol := range append(pols, Knee{Alpha: 0}) {
-			for _, s := range []Settings{
-				{Servers: n},
-				{Servers: n, Integer: true},
-				{Servers: n, EarlyStop: 0.4, Seed: uint64(trial)},
-				{Servers: n, Integer: true, EarlyStop: 0.4, Seed: uint64(trial)},
-				{Servers: n, EnergyAlpha: 2},
-				{Servers: n, Integer: true, Record: true},
-				{Servers: n, Record: true},
-			} {
-				if s.Integer && n != math.Floor(n) {
-					continue
-				}
+			for _, s := range pathSettings(n, uint64(trial), uint64(trial)) {
 				got, gerr := Simulate(jobs, pol, s)
 				want, werr := Simulate(jobs, hideRankless(pol), s)
 				if fmt.Sprint(gerr) != fmt.Sprint(werr) {

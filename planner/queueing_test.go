@@ -3,6 +3,7 @@ package planner
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -100,18 +101,7 @@ func TestQueueingSameResults(t *testing.T) {
 			if _, ok := pol.(queueingPolicy); !ok {
 				t.Fatalf("%s is not a queueingPolicy", pol.Name())
 			}
-			for _, s := range []Settings{
-				{Servers: w.servers},
-				{Servers: w.servers, Integer: true},
-				{Servers: w.servers, EarlyStop: 0.4, Seed: 3},
-				{Servers: w.servers, Integer: true, EarlyStop: 0.4, Seed: 5},
-				{Servers: w.servers, EnergyAlpha: 2},
-				{Servers: w.servers, Integer: true, Record: true},
-				{Servers: w.servers, Record: true},
-			} {
-				if s.Integer && w.servers != float64(int(w.servers)) {
-					continue
-				}
+			for _, s := range pathSettings(w.servers, 3, 5) {
 				got, gerr := Simulate(w.jobs, pol, s)
 				want, werr := Simulate(w.jobs, hideQueueing(pol), s)
 				if gerr != nil || werr != nil {
@@ -152,4 +142,26 @@ func TestFillFrontSettled(t *testing.T) {
 			t.Fatalf("trial %d: %g servers, last %d: settled, but %v with the jobs after it, want %v", trial, n, last, fa, want)
 		}
 	}
+}
+
+// pathSettings are the settings the queueing path's tests compare the
+// general path's results on: on n servers, ideal and whole shares (whole
+// only when n is whole), early stops (seeds s1 for ideal, s2 for whole
+// shares), energy accounting and recorded segments.
+func pathSettings(n float64, s1, s2 uint64) []Settings {
+	var out []Settings
+	for _, s := range []Settings{
+		{Servers: n},
+		{Servers: n, Integer: true},
+		{Servers: n, EarlyStop: 0.4, Seed: s1},
+		{Servers: n, Integer: true, EarlyStop: 0.4, Seed: s2},
+		{Servers: n, EnergyAlpha: 2},
+		{Servers: n, Integer: true, Record: true},
+		{Servers: n, Record: true},
+	} {
+		if !s.Integer || n == math.Floor(n) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
