@@ -186,21 +186,7 @@ func TestHellShowsFewJobs(t *testing.T) {
 func hellShowsFew(t *testing.T, jobs []Job) {
 	t.Helper()
 	for _, integer := range []bool{false, true} {
-		s := Settings{Servers: 64, Integer: integer}
-		isRigid, err := checkSimulation(jobs, Hell{}, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := newSim(jobs, Hell{}, s, isRigid)
-		shown, inSystem, events := 0, 0, 0
-		for st.done < len(jobs) {
-			if err := st.event(); err != nil {
-				t.Fatal(err)
-			}
-			shown += len(st.shown)
-			inSystem += st.inSystem
-			events++
-		}
+		shown, inSystem, events := showCounts(t, jobs, Hell{}, Settings{Servers: 64, Integer: integer})
 		if shown*10 > inSystem {
 			t.Errorf("integer %v: %.1f jobs shown per event, %.1f in the system: want a tenth or fewer",
 				integer, float64(shown)/float64(events), float64(inSystem)/float64(events))

@@ -112,25 +112,32 @@ func TestSRPTKneeShowFewJobs(t *testing.T) {
 	jobs := overloadWorkload(1000)
 	for _, pol := range []Policy{SRPT{}, Knee{Alpha: DefaultKneeAlpha}} {
 		for _, integer := range []bool{false, true} {
-			s := Settings{Servers: 64, Integer: integer}
-			isRigid, err := checkSimulation(jobs, pol, s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st := newSim(jobs, pol, s, isRigid)
-			shown, inSystem, events := 0, 0, 0
-			for st.done < len(jobs) {
-				if err := st.event(); err != nil {
-					t.Fatal(err)
-				}
-				shown += len(st.shown)
-				inSystem += st.inSystem
-				events++
-			}
+			shown, inSystem, events := showCounts(t, jobs, pol, Settings{Servers: 64, Integer: integer})
 			if shown > 20*events || inSystem < 100*events {
 				t.Errorf("%s, integer %v: %.1f jobs shown per event, %.1f in the system: want a handful of hundreds",
 					pol.Name(), integer, float64(shown)/float64(events), float64(inSystem)/float64(events))
 			}
 		}
 	}
+}
+
+// showCounts simulates jobs under pol and s event by event and returns the
+// jobs the simulator showed the policy and those in the system, each
+// summed over the events, and the events.
+func showCounts(t *testing.T, jobs []Job, pol Policy, s Settings) (shown, inSystem, events int) {
+	t.Helper()
+	isRigid, err := checkSimulation(jobs, pol, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newSim(jobs, pol, s, isRigid)
+	for st.done < len(jobs) {
+		if err := st.event(); err != nil {
+			t.Fatal(err)
+		}
+		shown += len(st.shown)
+		inSystem += st.inSystem
+		events++
+	}
+	return shown, inSystem, events
 }
