@@ -471,7 +471,7 @@ func runPredict(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if at := first(rowUnderOne); at >= 0 {
-		if w := underOneUpdate([]predictRow{row(at)}); w != "" {
+		if w := underOneUpdate(row(at)); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
@@ -827,16 +827,21 @@ func withBatchFlags(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error
 	return out, nil
 }
 
-// underOneUpdate says when a row reaches the target in less than one
-// update: the loss curve, scaled to a batch far beyond its data, has no
-// meaning there (predict --batch 1e18 printed 3.3e-15 updates).
-func underOneUpdate(rows []predictRow) string {
-	for _, r := range rows {
-		if u := r.UpdatesToTarget; u != nil && *u < 1 {
-			return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: the batch is so far beyond the loss curve's data that its updates and time to target mean nothing there", words.Count(r.Workers, "worker"), r.PS, *u)
-		}
+// underOne reports whether r reaches the target in less than one update:
+// the loss curve, scaled to a batch far beyond its data, has no meaning
+// there (predict --batch 1e18 printed 3.3e-15 updates).
+func underOne(r predictRow) bool {
+	u := r.UpdatesToTarget
+	return u != nil && *u < 1
+}
+
+// underOneUpdate says so of r when it reaches the target in less than one
+// update (underOne); "" when it does not.
+func underOneUpdate(r predictRow) string {
+	if !underOne(r) {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: the batch is so far beyond the loss curve's data that its updates and time to target mean nothing there", words.Count(r.Workers, "worker"), r.PS, *r.UpdatesToTarget)
 }
 
 // predictBarRows is the least number of rows for which predict draws a
@@ -927,7 +932,7 @@ func flagsOf(r predictRow, perShard float64, ok bool) rowFlags {
 	}
 	if r.UpdatesToTarget != nil {
 		f |= rowUpdates
-		if *r.UpdatesToTarget < 1 {
+		if underOne(r) {
 			f |= rowUnderOne
 		}
 	}
