@@ -98,7 +98,7 @@ func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float6
 			}
 			s, w := gr.s, gr.w
 			i := places[q]
-			val := s * s / (k * jobs[i].Remaining) * w
+			val := hellValue(s, k, jobs[i].Remaining) * w
 			// the first in jobs among the group's jobs of that value: the
 			// first not picked of each run of equal r, while equal
 			for q = runEnd[q]; q < gr.hi; q = runEnd[q] {
@@ -109,7 +109,7 @@ func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float6
 					break
 				}
 				x := places[q]
-				if s*s/(k*jobs[x].Remaining)*w != val {
+				if hellValue(s, k, jobs[x].Remaining)*w != val {
 					break // below it, as every one after it
 				}
 				i = min(i, x)

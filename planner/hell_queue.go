@@ -130,7 +130,7 @@ func hellGroupValue(x View, L float64) float64 {
 		k = math.Min(math.Floor(x.Cap), L)
 	}
 	s := pl.Speedup(k)
-	return s * s / (k * x.Remaining) * x.Job.weight()
+	return hellValue(s, k, x.Remaining) * x.Job.weight()
 }
 
 // hellMargin is the relative margin by which a picked job's value must
@@ -188,11 +188,11 @@ func hellCeiling(v View) float64 {
 			k = math.Floor(limit)
 		}
 		s := pl.Speedup(k)
-		return s * s / (k * v.Remaining) * w
+		return hellValue(s, k, v.Remaining) * w
 	}
 	// hellBestMemo's climb, its value at every limit on the way: it only
 	// goes on while the value rises
-	val := func(k float64) float64 { s := c.Speedup(k); return s * s / (k * v.Remaining) }
+	val := func(k float64) float64 { return hellValue(c.Speedup(k), k, v.Remaining) }
 	bestV := val(1)
 	if bestV != bestV {
 		return math.NaN()

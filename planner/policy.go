@@ -557,6 +557,12 @@ func (m *powMemo) speedup(pl PowerLaw, k float64) float64 {
 	return pl.Speedup(k)
 }
 
+// hellValue is Hell's value of a job with r left at k workers, s = s(k),
+// before its weight: s^2/(k r). Every place that values a job for Hell
+// (its rounds, its groups' bounds, its ceiling) computes it here, so that
+// their values compare bit for bit; a weight multiplies the result.
+func hellValue(s, k, r float64) float64 { return s * s / (k * r) }
+
 // hellBestMemo returns the whole k in [1, limit] maximising s(k)^2/(k r), and
 // that value; a power law's s(k) comes through memo.
 func hellBestMemo(v View, limit float64, memo *powMemo) (float64, float64) {
@@ -564,7 +570,7 @@ func hellBestMemo(v View, limit float64, memo *powMemo) (float64, float64) {
 		return 0, math.Inf(-1)
 	}
 	c := v.Job.Curve
-	val := func(k float64) float64 { s := c.Speedup(k); return s * s / (k * v.Remaining) }
+	val := func(k float64) float64 { return hellValue(c.Speedup(k), k, v.Remaining) }
 	if pl, ok := c.(PowerLaw); ok {
 		// s(k)^2/k = k^(2p-1): increasing for p > 1/2, else k = 1 is best.
 		k := 1.0
@@ -572,7 +578,7 @@ func hellBestMemo(v View, limit float64, memo *powMemo) (float64, float64) {
 			k = math.Floor(limit)
 		}
 		s := memo.speedup(pl, k)
-		return k, s * s / (k * v.Remaining)
+		return k, hellValue(s, k, v.Remaining)
 	}
 	// s(k)^2/k rises while the curve's elasticity k s'/s is above 1/2 and
 	// falls after: climb until it falls (unimodal for concave curves whose
