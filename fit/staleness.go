@@ -208,9 +208,10 @@ func stalenessProblem(runs []StalenessRun, m int, lamLo, lamHi float64) Problem 
 			// the curve at x and with each parameter stepped, as
 			// Residuals builds it at x + h e_j
 			c := model.LossCurve{B0: x[0] / (1 + x[3]*r.Staleness), B1: x[1], B2: x[2]}
-			c0 := model.LossCurve{B0: xh[0] / (1 + x[3]*r.Staleness), B1: x[1], B2: x[2]}
-			c1 := model.LossCurve{B0: x[0] / (1 + x[3]*r.Staleness), B1: xh[1], B2: x[2]}
-			c3 := model.LossCurve{B0: x[0] / (1 + xh[3]*r.Staleness), B1: x[1], B2: x[2]}
+			c0, c1, c3 := c, c, c
+			c0.B0 = xh[0] / (1 + x[3]*r.Staleness)
+			c1.B1 = xh[1]
+			c3.B0 = x[0] / (1 + xh[3]*r.Staleness)
 			if len(r.W) == 0 && h[0] != 0 && h[1] != 0 && h[2] != 0 && h[3] != 0 {
 				// points, every parameter free to step: curveExcess
 				// inline
