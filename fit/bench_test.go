@@ -205,14 +205,18 @@ func BenchmarkPredictRange(b *testing.B) {
 			for i := range cs {
 				cs[i] = model.Config{Workers: i + 1, PS: 1}
 			}
-			loopCPU(b, func() {
-				c := *m
-				c.sweeps = newSweepMemo()
-				c.Prime(cs)
-				for _, x := range cs {
-					c.Predict(x, math.NaN(), 0)
-				}
-			})
+			loopCPU(b, func() { primeAndPredict(m, cs) })
 		})
+	}
+}
+
+// primeAndPredict is what sgdplan predict does with m at cs, on a copy of
+// m with a fresh memo: Prime, then Predict at each configuration in turn.
+func primeAndPredict(m *Model, cs []model.Config) {
+	c := *m
+	c.sweeps = newSweepMemo()
+	c.Prime(cs)
+	for _, x := range cs {
+		c.Predict(x, math.NaN(), 0)
 	}
 }

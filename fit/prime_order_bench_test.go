@@ -1,8 +1,8 @@
 package fit
 
 import (
-	"math"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/sgdplan/sgdplan/model"
@@ -37,19 +37,10 @@ func BenchmarkPrimeOrder(b *testing.B) {
 				cs = append(cs, model.Config{Workers: w, PS: 1})
 			}
 			if desc {
-				for i, j := 0, len(cs)-1; i < j; i, j = i+1, j-1 {
-					cs[i], cs[j] = cs[j], cs[i]
-				}
+				slices.Reverse(cs)
 			}
 			b.Run(name, func(b *testing.B) {
-				loopCPU(b, func() {
-					c := *m
-					c.sweeps = newSweepMemo()
-					c.Prime(cs)
-					for _, x := range cs {
-						c.Predict(x, math.NaN(), 0)
-					}
-				})
+				loopCPU(b, func() { primeAndPredict(m, cs) })
 			})
 		}
 	}
