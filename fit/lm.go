@@ -191,21 +191,9 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 				}
 				A.Set(j, j, d*(1+lambda))
 			}
-			if ls.solve(A, g, delta) {
-				// solved as SolveVec solves it, the error aside, which
-				// is nil or a mat.Condition here (below)
-			} else if err := delta.SolveVec(A, g); err != nil {
-				// Such a column makes the damped system ill-conditioned
-				// at every damping, and treating that as a failure
-				// stalled the solver at its starting point. The solution
-				// is still computed (mat.Condition is a warning) and the
-				// cost test below judges the step; any other error:
-				// damp more.
-				var ce mat.Condition
-				if !errors.As(err, &ce) {
-					lambda *= 10
-					continue
-				}
+			if !ls.solveDamped(A, g, delta) {
+				lambda *= 10
+				continue
 			}
 			for j := 0; j < n; j++ {
 				xTrial[j] = x[j] - delta.AtVec(j)
@@ -277,6 +265,35 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 type luSolver struct {
 	lu  []float64
 	piv []int
+}
+
+// solveDamped sets x to the solution of LevenbergMarquardt's damped
+// system a x = b and reports whether it found one: by solve, or where solve
+// declines by SolveVec. A column with no effect on the residuals makes the
+// damped system ill-conditioned at every damping, and treating that as a
+// failure stalled the solver at its starting point, so a mat.Condition
+// error still counts (SolveVec has written x; the cost test judges the
+// step). But SolveVec returns Condition(+Inf) for an exactly zero pivot
+// without writing x, which then held the previous iteration's step, tried
+// again at x: x is set to NaN first, and a solution with a NaN in it
+// reports false, as does any other error. False: damp more.
+func (s *luSolver) solveDamped(a *mat.Dense, b, x *mat.VecDense) bool {
+	if s.solve(a, b, x) {
+		return true
+	}
+	for i := 0; i < x.Len(); i++ {
+		x.SetVec(i, math.NaN())
+	}
+	var ce mat.Condition
+	if err := x.SolveVec(a, b); err != nil && !errors.As(err, &ce) {
+		return false
+	}
+	for i := 0; i < x.Len(); i++ {
+		if math.IsNaN(x.AtVec(i)) {
+			return false
+		}
+	}
+	return true
 }
 
 // solve sets x to the solution of a x = b and reports true, or reports

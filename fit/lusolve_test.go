@@ -122,6 +122,53 @@ func TestLUSolverMatchesSolveVec(t *testing.T) {
 	if x := mat.NewVecDense(2, []float64{7, 8}); ls.solve(a, b, x) {
 		t.Fatal("a singular matrix solved")
 	} else if err := x.SolveVec(a, b); err == nil || x.AtVec(0) != 7 || x.AtVec(1) != 8 {
-		t.Fatalf("SolveVec on a singular matrix: %v, x = %v (the solver relies on it leaving x)", err, x.RawVector().Data)
+		t.Fatalf("SolveVec on a singular matrix: %v, x = %v (why solveDamped sets x to NaN first)", err, x.RawVector().Data)
+	}
+}
+
+// TestSolveDampedNoStaleStep: where the damped system has an exactly zero
+// pivot, SolveVec returns Condition(+Inf) and writes nothing, so the step
+// vector still held the previous iteration's step, which the solver then
+// tried again. solveDamped reports that no solution was found (damp more);
+// an ill-conditioned system it still solves, and a regular one bit for bit
+// as SolveVec.
+func TestSolveDampedNoStaleStep(t *testing.T) {
+	var ls luSolver
+	singular := mat.NewDense(2, 2, []float64{1, 2, 2, 4})
+	x := mat.NewVecDense(2, []float64{7, 8}) // the previous step
+	if ls.solveDamped(singular, mat.NewVecDense(2, []float64{1, 1}), x) {
+		t.Fatalf("a zero pivot reported solved, x = %v", x.RawVector().Data)
+	}
+	// an element that is not finite: gonum's road, no usable step
+	inf := mat.NewDense(2, 2, []float64{math.Inf(1), 1, 1, 1})
+	x = mat.NewVecDense(2, []float64{7, 8})
+	if ls.solveDamped(inf, mat.NewVecDense(2, []float64{1, 1}), x) {
+		for i := 0; i < 2; i++ {
+			if v := x.AtVec(i); math.IsNaN(v) || v == []float64{7, 8}[i] {
+				t.Fatalf("an infinite element reported solved with x = %v", x.RawVector().Data)
+			}
+		}
+	}
+	// ill-conditioned (a parameter without effect): solved, SolveVec's error aside
+	ill := mat.NewDense(2, 2, []float64{1, 0, 0, 1e-310}) // a subnormal pivot: solve declines
+	b := mat.NewVecDense(2, []float64{1, 1e-310})
+	x = mat.NewVecDense(2, []float64{7, 8})
+	if ls.solve(ill, b, mat.NewVecDense(2, nil)) {
+		t.Fatal("solve took the subnormal pivot: the case no longer reaches SolveVec")
+	}
+	want := mat.NewVecDense(2, nil)
+	if err := want.SolveVec(ill, b); err == nil {
+		t.Fatal("the ill-conditioned case no longer gives SolveVec a Condition error: pick another")
+	}
+	if !ls.solveDamped(ill, b, x) || x.AtVec(0) != want.AtVec(0) || x.AtVec(1) != want.AtVec(1) {
+		t.Fatalf("ill-conditioned: x = %v, SolveVec %v", x.RawVector().Data, want.RawVector().Data)
+	}
+	regular := mat.NewDense(2, 2, []float64{4, 1, 1, 3})
+	b = mat.NewVecDense(2, []float64{1, 2})
+	if err := want.SolveVec(regular, b); err != nil {
+		t.Fatal(err)
+	}
+	if !ls.solveDamped(regular, b, x) || x.AtVec(0) != want.AtVec(0) || x.AtVec(1) != want.AtVec(1) {
+		t.Fatalf("regular: x = %v, SolveVec %v", x.RawVector().Data, want.RawVector().Data)
 	}
 }
