@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/urfave/cli/v2"
 )
 
@@ -98,4 +99,16 @@ func cellText(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
+}
+
+// nameList is words.FirstOf(names, most) with each name shown as cellText
+// shows it: a job or run name from the user's files may hold a newline (a
+// quoted CSV field keeps one), which printed raw in a warning began a line
+// that read as another "sgdplan: warning:".
+func nameList(names []string, most int) string {
+	shown := make([]string, len(names)) // (FirstOf counts the rest, unshown)
+	for i := range min(len(names), most) {
+		shown[i] = cellText(names[i])
+	}
+	return words.FirstOf(shown, most)
 }

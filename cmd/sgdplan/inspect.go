@@ -146,7 +146,7 @@ func runInspect(paths []string, format string, stdout, stderr io.Writer) error {
 			what = words.Thousands(len(runs)) + " more runs have"
 		}
 		f := first[k]
-		fmt.Fprintf(stderr, "sgdplan: warning: traces: %s the warning given above for run %q (%s), each with its own numbers: %s (--format json lists every run's warnings)\n", what, f.Run, f.Message(), words.FirstOf(runs, 8))
+		fmt.Fprintf(stderr, "sgdplan: warning: traces: %s the warning given above for run %q (%s), each with its own numbers: %s (--format json lists every run's warnings)\n", what, f.Run, f.Message(), nameList(runs, 8))
 	}
 	// with no step rows the runs' table has no rates: list the
 	// throughput rows' ranges first (a converted TensorBoard log's

@@ -257,7 +257,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	}
 	if len(def) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --p %g for %d of %d jobs, which have neither p nor model: %s\n",
-			p, len(def), len(jobs), words.FirstOf(def, 8))
+			p, len(def), len(jobs), nameList(def, 8))
 	} else if c.IsSet("p") {
 		// --p fills in only: say it did nothing rather than let it
 		// read as an override
@@ -314,9 +314,9 @@ func planBelowFitWarnings(jobs []planner.Job) []string {
 	}
 	var out []string
 	for _, m := range models {
-		what := "job " + ids[m][0] + " runs"
+		what := "job " + cellText(ids[m][0]) + " runs"
 		if n := len(ids[m]); n > 1 {
-			what = fmt.Sprintf("%d jobs (%s) run", n, words.FirstOf(ids[m], 8))
+			what = fmt.Sprintf("%d jobs (%s) run", n, nameList(ids[m], 8))
 		}
 		out = append(out, fmt.Sprintf("%s on a model fitted on %s and more: its size is its time on one worker, and the speedups that divide it are over one worker, which the model extrapolates below its data (predict warns the same), so the completion times rest on that extrapolation",
 			what, workersWord(m.FewestWorkers())))
@@ -360,7 +360,7 @@ func planBeyondFitWarnings(jobs []planner.Job, peaks []jobPeak) []string {
 	for _, g := range groups {
 		what, it, its := "job "+g.ids[0]+" can", "it runs", "its speedup"
 		if len(g.ids) > 1 {
-			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), words.FirstOf(g.ids, 8)), "they run", "their speedup"
+			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), nameList(g.ids, 8)), "they run", "their speedup"
 		}
 		on := fmt.Sprintf("%d to %s", g.m.FewestWorkers(), workersWord(g.m.Reference.MaxWorkers))
 		if g.m.FewestWorkers() >= g.m.Reference.MaxWorkers {
@@ -422,9 +422,9 @@ func superlinearJobs(jobs []planner.Job, n float64) string {
 	if len(ids) == 0 {
 		return ""
 	}
-	what := "job " + ids[0] + "'s fitted speedup is"
+	what := "job " + cellText(ids[0]) + "'s fitted speedup is"
 	if len(ids) > 1 {
-		what = fmt.Sprintf("%d jobs' fitted speedups (%s) are", len(ids), words.FirstOf(ids, 8))
+		what = fmt.Sprintf("%d jobs' fitted speedups (%s) are", len(ids), nameList(ids, 8))
 	}
 	return what + " superlinear (more than k times one worker's speed at k workers): the policies take a speedup of at most the workers, so their shares and completion times rest on a curve the data or what they count made (see fit's warning)"
 }
@@ -496,9 +496,9 @@ func planPeakWarnings(jobs []planner.Job, peaks []jobPeak) []string {
 	})
 	for _, l := range lines {
 		ids := byPeak[l]
-		what := "job " + ids[0] + " is"
+		what := "job " + cellText(ids[0]) + " is"
 		if len(ids) > 1 {
-			what = fmt.Sprintf("%d jobs (%s) are", len(ids), words.FirstOf(ids, 8))
+			what = fmt.Sprintf("%d jobs (%s) are", len(ids), nameList(ids, 8))
 		}
 		out = append(out, fmt.Sprintf("%s fastest at %s: past it the fitted speedup gains nothing or falls (%s), so every policy but fcfs-rigid gives no more and the other workers go to other jobs or idle", what, workersWord(int(l.k)), l.cause))
 	}
@@ -957,7 +957,7 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 		case !ok:
 			// (jobs that share one fitted model share a curve, but not a
 			// power law: "the same power-law curve" read as if they had)
-			return nil, fmt.Sprintf("heSRPT is optimal only when every job has the same power-law curve k^p; job %s's curve is a fitted model, not a power law, so it uses the median exponent (log s(n)/log n at n servers) as a heuristic (see numeric)", j.ID)
+			return nil, fmt.Sprintf("heSRPT is optimal only when every job has the same power-law curve k^p; job %s's curve is a fitted model, not a power law, so it uses the median exponent (log s(n)/log n at n servers) as a heuristic (see numeric)", cellText(j.ID))
 		case i > 0 && pl.P != p && !slices.ContainsFunc(jobs[i:], notPowerLaw):
 			return nil, "heSRPT is optimal only when every job has the same power-law curve; here the exponents differ, so it uses the median exponent as a heuristic (see numeric)"
 		case j.Arrival != jobs[0].Arrival:

@@ -278,3 +278,21 @@ func TestModelGivenForTraceOrJobs(t *testing.T) {
 		}
 	}
 }
+
+// A job name may hold a newline (a quoted CSV field keeps one). Printed raw
+// in a warning it began a line of its own, which could read as another
+// "sgdplan: warning:"; warnings quote such a name as the tables do.
+func TestPlanWarningQuotesJobNames(t *testing.T) {
+	dir := t.TempDir()
+	jobs := filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,p\n\"a\nsgdplan: warning: fake\",0,100,\nb,0,50,0.9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := `sgdplan: warning: --p 0.5 for 1 of 2 jobs, which have neither p nor model: "a\nsgdplan: warning: fake"` + "\n"
+	for _, cmd := range []string{"plan", "simulate"} {
+		code, _, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--p", "0.5")
+		if code != 0 || !strings.Contains(stderr, want) || strings.Contains(stderr, "\nsgdplan: warning: fake") {
+			t.Errorf("%s: exit %d, stderr %q; want 0 and the warning %q", cmd, code, stderr, want)
+		}
+	}
+}

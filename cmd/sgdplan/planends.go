@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/sgdplan/sgdplan/fit"
-	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
 )
@@ -113,9 +112,9 @@ func (e planEnds) jobs(jobs []planner.Job) (low, high []planner.Job) {
 // note is the line under plan's and simulate's tables that says what the
 // ranges are; what is what was made again ("the plan made again").
 func (e planEnds) note(what string) string {
-	whose := "the fitted speedup of job " + e.ids[0] + " at the low, then the high end of its"
+	whose := "the fitted speedup of job " + cellText(e.ids[0]) + " at the low, then the high end of its"
 	if len(e.ids) > 1 {
-		whose = fmt.Sprintf("the fitted speedups of %d jobs (%s) at the low, then the high ends of their", len(e.ids), words.FirstOf(e.ids, 8))
+		whose = fmt.Sprintf("the fitted speedups of %d jobs (%s) at the low, then the high ends of their", len(e.ids), nameList(e.ids, 8))
 	}
 	return "ranges: " + what + " with " + whose + " " + e.levelText() + " interval at every worker count (predict's: measurement noise, rival fits, drift beyond the fitted configurations, the efficiency law's and the staleness's intervals); the least and most of the three, scenarios rather than a probability; the jobs' p are taken as exact"
 }

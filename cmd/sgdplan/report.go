@@ -249,7 +249,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 		return badInput(err)
 	}
 	if len(def) > 0 {
-		warns = append(warns, fmt.Sprintf("--p %g for %d of %d jobs, which have neither p nor model: %s", o.p, len(def), len(jobs), words.FirstOf(def, 8)))
+		warns = append(warns, fmt.Sprintf("--p %g for %d of %d jobs, which have neither p nor model: %s", o.p, len(def), len(jobs), nameList(def, 8)))
 	} else if o.p > 0 {
 		warns = append(warns, fmt.Sprintf("--p %g applies to no job: every row of %s has p or model, which --p does not replace", o.p, o.jobs))
 	}

@@ -829,7 +829,7 @@ func simHeSRPTNote(jobs []planner.Job, names []string) string {
 	for _, j := range jobs {
 		pl, ok := j.Curve.(planner.PowerLaw)
 		if !ok {
-			why = fmt.Sprintf("job %s's curve is a fitted model, not a power law", j.ID)
+			why = fmt.Sprintf("job %s's curve is a fitted model, not a power law", cellText(j.ID))
 			break
 		}
 		if p0, ok0 := jobs[0].Curve.(planner.PowerLaw); ok0 && pl.P != p0.P && why == "" {
