@@ -170,3 +170,20 @@ func TestPredictRefusesMVAWithoutShards(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout, stderr, want)
 	}
 }
+
+// A --target-loss or --epochs whose updates overflow float64 is the flag's
+// fault, not the model's: the message named the model file and said "check
+// its parameters".
+func TestPredictTargetOutOfRangeNamesFlag(t *testing.T) {
+	m := asgdModel(t, t.TempDir())
+	for _, c := range []struct{ flag, value, want string }{
+		{"--target-loss", "5e-324", "give a larger --target-loss"},
+		{"--epochs", "1e308", "give fewer --epochs"},
+	} {
+		code, stdout, stderr := runCmd(t, "predict", "--model", m, "--workers", "2", c.flag, c.value)
+		if code != exitBadInput || !strings.Contains(stderr, "predict: "+c.flag+" ") || !strings.Contains(stderr, c.want) ||
+			strings.Contains(stderr, "check its parameters") || stdout != "" {
+			t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.flag, c.value, code, stdout, stderr, exitBadInput, c.want)
+		}
+	}
+}

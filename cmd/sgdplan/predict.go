@@ -471,7 +471,7 @@ func runPredict(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
 	if at := first(rowUnderOne); at >= 0 {
-		if w := underOneUpdate(row(at)); w != "" {
+		if w := underOneUpdate(row(at), batchSet(c)); w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
@@ -563,11 +563,43 @@ func finiteRows(path string, rows []predictRow) error {
 			if r.StalenessLo != nil {
 				stale = fmt.Sprintf(", staleness %s [%s, %s]", g4(r.Staleness), g4(*r.StalenessLo), g4(*r.StalenessHi))
 			}
+			if flag := targetFlag(r); flag != "" && rowFinite(withoutTarget(r)) {
+				// the throughput is fine (7.16 steps/s): the flag's
+				// target is what overflows (--target-loss 5e-324,
+				// --epochs 1e308)
+				nearer := "a larger --target-loss"
+				if r.TargetEpochs != nil {
+					nearer = "fewer --epochs"
+				}
+				return badInput(fmt.Errorf("predict: %s: at %s, %d ps the updates to the target are %s [%s, %s]%s: not finite numbers, the target is beyond float64's range on the model's loss curve (its steps/s, %s, are finite): give %s",
+					flag, workersWord(r.Workers), r.PS, g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), hiOrInf(r.UpdatesToTargetHi), ttt, g4(r.StepsPerS), nearer))
+			}
 			return badInput(fmt.Errorf("predict: %s: at %s, %d ps the model predicts %s steps/s [%s, %s], speedup %s [%s, %s]%s%s: not all finite numbers, so the model cannot predict there (check its parameters)",
 				path, workersWord(r.Workers), r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), stale, ttt))
 		}
 	}
 	return nil
+}
+
+// targetFlag is the flag and value that gave r its target ("--epochs 2",
+// "--target-loss 0.1"), "" when it has none or its target is the model's
+// own.
+func targetFlag(r predictRow) string {
+	given := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	switch {
+	case r.TargetEpochs != nil:
+		return "--epochs " + given(*r.TargetEpochs)
+	case r.TargetLoss != nil && r.targetFrom == "--target-loss":
+		return "--target-loss " + given(*r.TargetLoss)
+	}
+	return ""
+}
+
+// withoutTarget is r without its updates and time to target.
+func withoutTarget(r predictRow) predictRow {
+	r.UpdatesToTarget, r.UpdatesToTargetLo, r.UpdatesToTargetHi = nil, nil, nil
+	r.TimeToTargetS, r.TimeToTargetSLo, r.TimeToTargetSHi = nil, nil, nil
+	return r
 }
 
 // rowFinite says whether every number of r is finite and its steps/s
@@ -836,12 +868,23 @@ func underOne(r predictRow) bool {
 }
 
 // underOneUpdate says so of r when it reaches the target in less than one
-// update (underOne); "" when it does not.
-func underOneUpdate(r predictRow) string {
+// update (underOne), with the cause: --epochs fewer than one update's
+// samples, a batch asked for (batchGiven) far beyond the loss curve's data,
+// or else a loss curve that falls below the target within its first update
+// (a target loss at or above where the job starts, or a hand-edited curve);
+// "" when it does not. (It blamed the batch whatever the cause.)
+func underOneUpdate(r predictRow, batchGiven bool) string {
 	if !underOne(r) {
 		return ""
 	}
-	return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: the batch is so far beyond the loss curve's data that its updates and time to target mean nothing there", words.Count(r.Workers, "worker"), r.PS, *r.UpdatesToTarget)
+	why := "the loss curve falls below the target loss within its first update (a target this close to the loss the job starts from, or a loss curve not fitted on this job)"
+	switch {
+	case r.TargetEpochs != nil:
+		why = fmt.Sprintf("--epochs %s is less than one update's samples", strconv.FormatFloat(*r.TargetEpochs, 'g', -1, 64))
+	case batchGiven:
+		why = "the batch is so far beyond the loss curve's data"
+	}
+	return fmt.Sprintf("at %s and %d ps the target is reached in %.3g updates, less than one: %s, so its updates and time to target mean nothing there", words.Count(r.Workers, "worker"), r.PS, *r.UpdatesToTarget, why)
 }
 
 // predictBarRows is the least number of rows for which predict draws a

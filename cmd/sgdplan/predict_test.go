@@ -329,6 +329,11 @@ func TestPredictWarnsUnderOneUpdate(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, "less than one") {
 		t.Errorf("the fitted batch: exit %d, stderr %q", code, stderr)
 	}
+	// the cause is named: it blamed the batch whatever it was
+	code, _, stderr = runCmd(t, "predict", "--model", mp, "--workers", "2", "--epochs", "1e-9")
+	if code != 0 || !strings.Contains(stderr, "less than one: --epochs 1e-09 is less than one update's samples") || strings.Contains(stderr, "the batch is") {
+		t.Errorf("--epochs 1e-9: exit %d, stderr %q", code, stderr)
+	}
 }
 
 // extrapolated (json, csv) is also true for more shards than fitted, not
