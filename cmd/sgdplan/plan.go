@@ -906,7 +906,14 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		}
 	}
 	if gap := whole.MeanResponse/ideal.MeanResponse - 1; math.Abs(gap) > 0.05 {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("whole workers change the mean flow time by %+.1f%% from the ideal shares", 100*gap))
+		w := fmt.Sprintf("whole workers change the mean flow time by %+.1f%% from the ideal shares", 100*gap)
+		if at := slices.IndexFunc(ideal.Jobs, func(j planner.JobResult) bool { return j.Workers > 0 && j.Workers < 1 }); at >= 0 && gap > 0 {
+			// (the ideal shares read as an achievable optimum: on 1
+			// server they beat running the jobs one after the other)
+			j := ideal.Jobs[at]
+			w += fmt.Sprintf(": the ideal shares split workers (job %s starts on %.3g of one), each share k run at the curve's s(k) > k (k^p for p < 1), which no fraction of a machine gives; the whole-worker columns are what a cluster can run", cellText(j.ID), j.Workers)
+		}
+		p.Warnings = append(p.Warnings, w)
 	}
 	return p, nil
 }
