@@ -79,7 +79,7 @@ func (p Poisson) Jobs(seed uint64) ([]Job, error) {
 	t := 0.0
 	for i := range jobs {
 		if t += rng.ExpFloat64() / p.Rate; !(t <= MaxTime) {
-			return nil, fmt.Errorf("%w (%g s): job \"j%d\" (%d of %d) arrives at %.4g s at %g jobs/s: want a rate well above Count / MaxTime = %g jobs/s, which has the last arrival at MaxTime on average",
+			return nil, fmt.Errorf("%w (%g s): job \"j%d\" (%d of %d) arrives at %v s at %g jobs/s: want a rate well above Count / MaxTime = %g jobs/s, which has the last arrival at MaxTime on average",
 				ErrLateArrival, float64(MaxTime), i, i+1, p.Count, t, p.Rate, float64(p.Count)/MaxTime)
 		}
 		x := p.Sizes.Rand(rng)

@@ -1,8 +1,11 @@
 package planner
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"regexp"
+	"strconv"
 	"testing"
 )
 
@@ -59,5 +62,33 @@ func TestPoissonGapsAndSizes(t *testing.T) {
 	}
 	if se := mean / math.Sqrt(n); math.Abs(sizes/n-mean) > 5*se {
 		t.Errorf("mean size %.5g s, want %g ± %.3g", sizes/n, mean, 5*se)
+	}
+}
+
+// A late arrival's message quotes its time exactly: to 4 digits, an arrival
+// just past MaxTime read "arrives at 1e+12 s", which is not past it.
+func TestPoissonLateArrivalQuotesTime(t *testing.T) {
+	w := Poisson{Rate: 1e-9, Count: 1000, Sizes: Exponential{Mean: 1}, Curve: PowerLaw{P: 0.5}}
+	at := regexp.MustCompile(`arrives at (\S+) s`)
+	late := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		_, err := w.Jobs(seed)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, ErrLateArrival) {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		late++
+		m := at.FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Fatalf("seed %d: no time in %q", seed, err)
+		}
+		if v, perr := strconv.ParseFloat(m[1], 64); perr != nil || !(v > MaxTime) {
+			t.Errorf("seed %d: the time quoted, %s, is not past MaxTime: %q", seed, m[1], err)
+		}
+	}
+	if late == 0 {
+		t.Fatal("no seed of 20 passed MaxTime at Count / MaxTime: pick another rate")
 	}
 }

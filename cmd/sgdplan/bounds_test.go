@@ -50,7 +50,7 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 		{append(poisson, "--arrival-rate", "2.9e-12"), "simulate: --arrival-rate 2.9e-12: want at least --count / 1e+12 s = 3e-12 jobs/s"},
 		// above --count / 1e12 s the arrivals pass 1e12 s in some seeds:
 		// seed 1's 8th of 10 arrives at 1.14e12 s at 1.1e-11 jobs/s
-		{[]string{"simulate", "--arrival-rate", "1.1e-11", "--servers", "2", "--count", "10"}, `simulate: --arrival-rate 1.1e-11, --count 10, seed 1: planner: poisson workload: an arrival past MaxTime (1e+12 s): job "j7" (8 of 10) arrives at 1.14e+12 s`},
+		{[]string{"simulate", "--arrival-rate", "1.1e-11", "--servers", "2", "--count", "10"}, `simulate: --arrival-rate 1.1e-11, --count 10, seed 1: planner: poisson workload: an arrival past MaxTime (1e+12 s): job "j7" (8 of 10) arrives at 1.1398937487166677e+12 s`},
 		{append(poisson, "--early-stop", "NaN"), "simulate: --early-stop NaN: want a finite number"},
 		{[]string{"plan", "--jobs", jobs, "--servers", "4", "--p", "Inf"}, "plan: --p +Inf: want a finite number"},
 		{append(rep, "--servers", "16", "--knee-alpha", "-Inf"), "report: --knee-alpha -Inf: want a finite number"},

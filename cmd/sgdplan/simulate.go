@@ -66,7 +66,7 @@ Example:
 			&cli.Float64Flag{Name: "energy-alpha", Usage: "speed = power^(1/alpha), alpha >= 1; 0: off", DefaultText: "0, off"},
 			&cli.BoolFlag{Name: "fractional", Usage: "ideal fractional shares instead of whole workers"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold"},
-			&cli.Float64Flag{Name: "arrival-rate", Usage: fmt.Sprintf("Poisson arrivals, jobs/s (without --jobs), at least --count / %g s", float64(planner.MaxTime)), DefaultText: "none"},
+			&cli.Float64Flag{Name: "arrival-rate", Usage: fmt.Sprintf("Poisson arrivals, jobs/s (without --jobs), at least --count / %g s (near that rate a seed's last arrival may pass %g s: an error)", float64(planner.MaxTime), float64(planner.MaxTime)), DefaultText: "none"},
 			&cli.IntFlag{Name: "count", Value: 1000, Usage: fmt.Sprintf("Poisson jobs, 1 to %s", words.Thousands(planner.MaxPoissonJobs))},
 			&cli.Float64Flag{Name: "mean-size", Value: 3600, Usage: fmt.Sprintf("Poisson jobs' mean size, s on one worker, %g to %g", planner.MinSize, simMaxMeanSize)},
 			&cli.Float64Flag{Name: "size-sigma", Usage: fmt.Sprintf("0: exponential sizes; > 0: lognormal sizes with this sigma (same mean), at most %g", simMaxSigma), DefaultText: "0"},
