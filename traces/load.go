@@ -42,6 +42,9 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 	}
 	var files []File
 	for _, p := range paths {
+		if p == "" { // (stat said "stat : no such file or directory")
+			return nil, errors.New("traces: an empty path: expected a folder or steps.csv, updates.csv, runs.csv, evals.csv, throughput.csv")
+		}
 		fi, err := stat(p)
 		if err != nil {
 			return nil, fmt.Errorf("traces: %w", err)

@@ -204,6 +204,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		// elsewhere --p was warned about as ignored: it is not checked either
 		opts.P = c.Float64("p")
 	}
+	if in == "" { // (stat said "stat : no such file or directory")
+		return badInput(fmt.Errorf("convert: an empty input path: want the file or folder to convert"))
+	}
 	if _, err := os.Stat(in); err != nil {
 		return badInput(fmt.Errorf("convert: %w", err))
 	}

@@ -113,6 +113,9 @@ type planReadOptions struct {
 // needs p or model (or o.p). It returns the IDs of the jobs that got o.p.
 func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string, error) {
 	used := o.used
+	if path == "" { // (open said "open : no such file or directory")
+		return nil, nil, errors.New("--jobs is empty: want the path of a jobs.csv")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err

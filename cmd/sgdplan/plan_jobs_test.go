@@ -296,3 +296,22 @@ func TestPlanWarningQuotesJobNames(t *testing.T) {
 		}
 	}
 }
+
+// An empty input path is named as such: it was "open : no such file or
+// directory" (plan) or "stat : ..." (fit, inspect, convert).
+func TestEmptyInputPath(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--jobs", "", "--servers", "2"}, "--jobs is empty: want the path of a jobs.csv"},
+		{[]string{"fit", ""}, "traces: an empty path: expected a folder or steps.csv"},
+		{[]string{"inspect", ""}, "traces: an empty path: expected a folder or steps.csv"},
+		{[]string{"convert", "--from", "philly-pollux", "", "--out", filepath.Join(t.TempDir(), "jobs.csv")}, "convert: an empty input path"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, stdout, stderr, exitBadInput, c.want)
+		}
+	}
+}
