@@ -49,6 +49,20 @@ type RunStats struct {
 	// before the end of the worker's previous one: times that contradict
 	// each other, used as written (the fit warns of it).
 	Overlap *traces.OverlapWarning
+	// modeAt is where runs.csv gave the run's mode, "FILE:LINE:COL"; ""
+	// when the mode is the default of its ps (no runs.csv mode) or the
+	// run was not read from a file.
+	modeAt string
+}
+
+// modeAtOf is where info's mode was read (RunStats.modeAt): "" for an
+// empty mode or a row not read from a runs.csv.
+func modeAtOf(info *traces.RunInfo) string {
+	file, line, col := info.ModePos()
+	if info.Mode == "" || line == 0 || col == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }
 
 // Moments are the mean and squared coefficient of variation of a sample.
@@ -187,6 +201,7 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			r := &out[i]
 			if info.Mode != "" {
 				r.Mode = info.Mode
+				r.modeAt = modeAtOf(&info)
 			}
 			r.ParamBytes, r.Bandwidth, r.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
 			r.Dataset, r.Epochs = info.Dataset, info.Epochs
@@ -612,6 +627,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		// the summary's updates/s are the job's steps/s already (a sync
 		// step is one update)
 		if info := r.Info; info != nil {
+			st.modeAt = modeAtOf(info)
 			st.ParamBytes, st.Bandwidth, st.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
 			st.Dataset, st.Epochs = info.Dataset, info.Epochs
 		}
@@ -668,6 +684,49 @@ func moments(m traces.Moments) Moments {
 // centred on k (a bin of per-step losses; w = 0 for one measurement).
 type lossPoint struct{ k, l, w float64 }
 
+// oneMode refuses training runs of different modes (one model has one
+// mode: a sync run among async ones was fitted as async, its steps/s taken
+// for updates/s, or failed the model's own checks after the whole fit). The
+// odd run is the first whose mode is not the one most runs have (the first
+// run's among equals), named at its runs.csv mode field as the
+// throughput.csv reader names a row of another mode.
+func oneMode(train []RunStats) error {
+	count := map[string]int{}
+	for _, r := range train {
+		count[r.Mode]++
+	}
+	if len(count) < 2 {
+		return nil
+	}
+	want := train[0].Mode
+	for _, r := range train { // the first of the most common
+		if count[r.Mode] > count[want] {
+			want = r.Mode
+		}
+	}
+	var odd *RunStats
+	var same []string
+	for i, r := range train {
+		if r.Mode == want {
+			same = append(same, fmt.Sprintf("%q", r.Run))
+		} else if odd == nil {
+			odd = &train[i]
+		}
+	}
+	what := fmt.Sprintf("run %q (%s)", odd.Run, words.Count(odd.Workers, "worker"))
+	at := odd.modeAt
+	if at == "" {
+		at = fmt.Sprintf("%s: mode: %s, the default with ps %d (runs.csv gives it no mode)", what, odd.Mode, odd.PS)
+	} else {
+		at = fmt.Sprintf("%s: mode: %s, %s", at, odd.Mode, what)
+	}
+	runs := "run " + same[0] + " is"
+	if len(same) > 1 {
+		runs = "runs " + words.FirstOf(same, 4) + " are"
+	}
+	return errorf("%s, but the other training %s %s: want one mode among the runs fitted (fit each mode's runs apart: --train-workers, or a folder of each mode's runs)", at, runs, want)
+}
+
 // fitFromStats is the common part of FitSteps and FitStepsPaths.
 func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, paths []string, o StepOptions) (*StepFit, error) {
 	if len(stats) == 0 {
@@ -699,6 +758,9 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 			have[i] = r.Workers
 		}
 		return nil, errorf("no run has a worker count in --train-workers %v: the runs have %s workers", o.TrainWorkers, words.Either(have))
+	}
+	if err := oneMode(train); err != nil {
+		return nil, err
 	}
 	async := true
 	for _, r := range train {
