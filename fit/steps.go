@@ -103,6 +103,12 @@ const (
 	SteadyTail = 0.05
 )
 
+// MinSteadySteps is the fewest iterations in its steady window a run needs
+// to be fitted: one iteration gives a rate of one count over the window's
+// length (not its own time) and phase times without spread, whose
+// bootstrap intervals have no width.
+const MinSteadySteps = 2
+
 // Stats computes RunStats for every run of t's steps, in order of first
 // appearance. A run with no step ending in its steady window is an error
 // naming the run and the window.
@@ -764,6 +770,13 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 	}
 	async := true
 	for _, r := range train {
+		if r.Steps < MinSteadySteps {
+			return nil, errorf("run %s: only %s in its steady-state window [%.4g, %.4g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped): want at least %d to fit the run (one has no spread: its rate and phase times, and every interval through them, would rest on a single sample, and the fit would call them certain); record more steps, or leave the run out (--train-workers)",
+				r.Run, words.Count(r.Steps, "iteration"), r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail, MinSteadySteps)
+		}
+		if r.Steps < traces.FewInWindow {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("run %s: only %s in the steady-state window: its throughput is uncertain", r.Run, words.Count(r.Steps, "iteration")))
+		}
 		async = async && r.Mode == "async"
 		if r.Mode == "async" && r.WorkersSeen < r.Workers {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("run %s: steps of %d of its %d workers only: its throughput is theirs scaled by %d/%d, assuming the absent workers run at their mean rate (give every worker's steps to measure it)", r.Run, r.WorkersSeen, r.Workers, r.Workers, r.WorkersSeen))

@@ -96,3 +96,56 @@ func TestFitStepsRefusesMixedModes(t *testing.T) {
 		t.Errorf("--train-workers 1,2 (both async): %v", err)
 	}
 }
+
+// twoRows is the start of the simulated run w1: one iteration ends in the
+// steady window [0.033, 0.285] s; with the third row, two.
+const twoRows = `run,workers,ps,batch,worker,step,start,end,pull,compute,push,staleness,loss
+w1,1,1,32,0,0,0.003403,0.084157,0.010829,0.057102,0.012823,0,2.1744
+w1,1,1,32,0,1,0.084157,0.299731,0.010953,0.191831,0.01279,0,2.1711
+`
+
+const thirdRow = "w1,1,1,32,0,2,0.299731,0.426317,0.010587,0.103577,0.012422,0,2.1711\n"
+
+// A run with one iteration in its steady window was fitted: its rate of 1
+// count over the window (3.97 steps/s) and its one iteration's phases
+// (12.38 steps/s) disagreed, and the intervals through them had no width
+// (predict: 12.38 [12.38, 12.38]; check: fine 100%), with no warning. It is
+// refused; a run with 2 to 29 carries the summary's warning into the fit.
+func TestFitStepsFewSteadyIterations(t *testing.T) {
+	write := func(text string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	one := write(twoRows)
+	want := "run w1: only 1 iteration in its steady-state window [0.03304, 0.2849] s (the first 10% and last 5% of the run's wall time are dropped): want at least 2 to fit the run"
+	if _, _, err := FitStepsPaths([]string{one}, StepOptions{Bootstrap: 10}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("one iteration: FitStepsPaths error %v, want one with %q", err, want)
+	}
+	tr, _, err := traces.Load(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FitSteps(tr, []string{one}, StepOptions{Bootstrap: 10}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("one iteration: FitSteps error %v, want one with %q", err, want)
+	}
+	two := write(twoRows + thirdRow)
+	sf, _, err := FitStepsPaths([]string{two}, StepOptions{Bootstrap: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	few := "run w1: only 2 iterations in the steady-state window: its throughput is uncertain"
+	has := func(ws []string) bool {
+		for _, w := range ws {
+			if w == few {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(sf.Warnings) || !has(sf.Model.Diagnostics.Warnings) {
+		t.Errorf("two iterations: warnings %q, model.json's %q: want %q in both", sf.Warnings, sf.Model.Diagnostics.Warnings, few)
+	}
+}
