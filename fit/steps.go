@@ -1210,6 +1210,14 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curves: the fitted rate b0 is 0 (initial loss %.4g, floor %.4g): over %d points the loss does not fall measurably beside its noise, so no loss curve is kept and the updates to a target are not predicted", 1/sf.Curve.B1+sf.Curve.B2, sf.Curve.B2, curvePoints(runs)))
 		return stalenessOnly()
 	}
+	if fall, kmax := curveFall(sf.Curve, runs); !(fall > sf.RMSE) {
+		// b0 left near its start's floor (1e-12) by losses that do not
+		// move: a curve flat to rounding, written to model.json, whose
+		// updates to any target below it were 1e12 times the data's or
+		// whose run scatter failed the model's own checks (exit 1)
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curves: the fitted curve (rate b0 %.3g, initial loss %.4g, floor %.4g) falls by %.3g over the %.6g updates fitted, no more than its root mean square residual %.3g: over %d points the loss does not fall measurably beside its noise, so no loss curve is kept and the updates to a target are not predicted", sf.Curve.B0, 1/sf.Curve.B1+sf.Curve.B2, sf.Curve.B2, fall, kmax, sf.RMSE, curvePoints(runs)))
+		return stalenessOnly()
+	}
 	// an exact fit, as curveUncertainty counts it (it keeps no samples)
 	if total, p := curvePoints(runs), curveParams(sf); total <= p {
 		with := "b0, b1, b2 and lambda"
@@ -1244,6 +1252,17 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, %.3g%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, 100*s.Level, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
+}
+
+// curveFall is how much c (at staleness 0, its fastest) falls from update
+// 0 to the last update of runs' points, and that update.
+func curveFall(c model.LossCurve, runs []StalenessRun) (fall, kmax float64) {
+	for _, r := range runs {
+		for _, k := range r.K {
+			kmax = math.Max(kmax, k)
+		}
+	}
+	return c.Loss(0) - c.Loss(kmax), kmax
 }
 
 // anyAsync says whether one of runs is asynchronous (or of no stated

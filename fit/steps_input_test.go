@@ -149,3 +149,42 @@ func TestFitStepsFewSteadyIterations(t *testing.T) {
 		t.Errorf("two iterations: warnings %q, model.json's %q: want %q in both", sf.Warnings, sf.Model.Diagnostics.Warnings, few)
 	}
 }
+
+// Loss curves that do not fall at all (every loss 1.5, or 0) left b0 at the
+// start's floor 1e-12, not at 0: the fit then failed its own checks (run
+// scatter 35, exit 1), or wrote the curve 1/(1e-12 k + 1e9) and predict
+// gave a speedup of [0.0196, 2]. Such a curve is none: the throughput
+// model is written with a warning, and no updates to a target.
+func TestFitStepsFlatLoss(t *testing.T) {
+	for _, loss := range []string{"1.5", "0"} {
+		dir := asyncCopy(t, func(name, text string) string {
+			if name != "evals.csv" {
+				return text
+			}
+			lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+			for i := 1; i < len(lines); i++ {
+				f := strings.Split(lines[i], ",")
+				f[3] = loss // run,time,updates,loss
+				lines[i] = strings.Join(f, ",")
+			}
+			return strings.Join(lines, "\n") + "\n"
+		})
+		sf, _, err := FitStepsPaths([]string{dir}, StepOptions{Bootstrap: 20})
+		if err != nil {
+			t.Fatalf("loss %s: %v", loss, err)
+		}
+		if e := sf.Model.Efficiency; e != nil && e.B0 != 0 {
+			t.Errorf("loss %s: a loss curve b0 %g, b1 %g, b2 %g, want none", loss, e.B0, e.B1, e.B2)
+		}
+		found := false
+		for _, w := range sf.Warnings {
+			found = found || strings.Contains(w, "the loss does not fall measurably beside its noise, so no loss curve is kept")
+		}
+		if !found {
+			t.Errorf("loss %s: no warning that no curve is kept: %q", loss, sf.Warnings)
+		}
+		if _, err := EncodeModel(filepath.Join(dir, "model.json"), sf.Model); err != nil {
+			t.Errorf("loss %s: %v", loss, err)
+		}
+	}
+}
