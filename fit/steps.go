@@ -49,6 +49,20 @@ type RunStats struct {
 	// before the end of the worker's previous one: times that contradict
 	// each other, used as written (the fit warns of it).
 	Overlap *traces.OverlapWarning
+	// modeAt is where runs.csv gave the run's mode, "FILE:LINE:COL"; ""
+	// when the mode is the default of its ps (no runs.csv mode) or the
+	// run was not read from a file.
+	modeAt string
+}
+
+// modeAtOf is where info's mode was read (RunStats.modeAt): "" for an
+// empty mode or a row not read from a runs.csv.
+func modeAtOf(info *traces.RunInfo) string {
+	file, line, col := info.ModePos()
+	if info.Mode == "" || line == 0 || col == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", file, line, col)
 }
 
 // Moments are the mean and squared coefficient of variation of a sample.
@@ -88,6 +102,12 @@ const (
 	SteadyHead = 0.10
 	SteadyTail = 0.05
 )
+
+// MinSteadySteps is the fewest iterations in its steady window a run needs
+// to be fitted: one iteration gives a rate of one count over the window's
+// length (not its own time) and phase times without spread, whose
+// bootstrap intervals have no width.
+const MinSteadySteps = 2
 
 // Stats computes RunStats for every run of t's steps, in order of first
 // appearance. A run with no step ending in its steady window is an error
@@ -187,6 +207,7 @@ func Stats(t *traces.Trace) ([]RunStats, error) {
 			r := &out[i]
 			if info.Mode != "" {
 				r.Mode = info.Mode
+				r.modeAt = modeAtOf(&info)
 			}
 			r.ParamBytes, r.Bandwidth, r.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
 			r.Dataset, r.Epochs = info.Dataset, info.Epochs
@@ -612,6 +633,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		// the summary's updates/s are the job's steps/s already (a sync
 		// step is one update)
 		if info := r.Info; info != nil {
+			st.modeAt = modeAtOf(info)
 			st.ParamBytes, st.Bandwidth, st.Nodes = info.ParamBytes, info.Bandwidth, info.Nodes
 			st.Dataset, st.Epochs = info.Dataset, info.Epochs
 		}
@@ -668,6 +690,49 @@ func moments(m traces.Moments) Moments {
 // centred on k (a bin of per-step losses; w = 0 for one measurement).
 type lossPoint struct{ k, l, w float64 }
 
+// oneMode refuses training runs of different modes (one model has one
+// mode: a sync run among async ones was fitted as async, its steps/s taken
+// for updates/s, or failed the model's own checks after the whole fit). The
+// odd run is the first whose mode is not the one most runs have (the first
+// run's among equals), named at its runs.csv mode field as the
+// throughput.csv reader names a row of another mode.
+func oneMode(train []RunStats) error {
+	count := map[string]int{}
+	for _, r := range train {
+		count[r.Mode]++
+	}
+	if len(count) < 2 {
+		return nil
+	}
+	want := train[0].Mode
+	for _, r := range train { // the first of the most common
+		if count[r.Mode] > count[want] {
+			want = r.Mode
+		}
+	}
+	var odd *RunStats
+	var same []string
+	for i, r := range train {
+		if r.Mode == want {
+			same = append(same, fmt.Sprintf("%q", r.Run))
+		} else if odd == nil {
+			odd = &train[i]
+		}
+	}
+	what := fmt.Sprintf("run %q (%s)", odd.Run, words.Count(odd.Workers, "worker"))
+	at := odd.modeAt
+	if at == "" {
+		at = fmt.Sprintf("%s: mode: %s, the default with ps %d (runs.csv gives it no mode)", what, odd.Mode, odd.PS)
+	} else {
+		at = fmt.Sprintf("%s: mode: %s, %s", at, odd.Mode, what)
+	}
+	runs := "run " + same[0] + " is"
+	if len(same) > 1 {
+		runs = "runs " + words.FirstOf(same, 4) + " are"
+	}
+	return errorf("%s, but the other training %s %s: want one mode among the runs fitted (fit each mode's runs apart: --train-workers, or a folder of each mode's runs)", at, runs, want)
+}
+
 // fitFromStats is the common part of FitSteps and FitStepsPaths.
 func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, paths []string, o StepOptions) (*StepFit, error) {
 	if len(stats) == 0 {
@@ -700,8 +765,18 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		}
 		return nil, errorf("no run has a worker count in --train-workers %v: the runs have %s workers", o.TrainWorkers, words.Either(have))
 	}
+	if err := oneMode(train); err != nil {
+		return nil, err
+	}
 	async := true
 	for _, r := range train {
+		if r.Steps < MinSteadySteps {
+			return nil, errorf("run %s: only %s in its steady-state window [%.4g, %.4g] s (the first %.0f%% and last %.0f%% of the run's wall time are dropped): want at least %d to fit the run (one has no spread: its rate and phase times, and every interval through them, would rest on a single sample, and the fit would call them certain); record more steps, or leave the run out (--train-workers)",
+				r.Run, words.Count(r.Steps, "iteration"), r.Window[0], r.Window[1], 100*SteadyHead, 100*SteadyTail, MinSteadySteps)
+		}
+		if r.Steps < traces.FewInWindow {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("run %s: only %s in the steady-state window: its throughput is uncertain", r.Run, words.Count(r.Steps, "iteration")))
+		}
 		async = async && r.Mode == "async"
 		if r.Mode == "async" && r.WorkersSeen < r.Workers {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("run %s: steps of %d of its %d workers only: its throughput is theirs scaled by %d/%d, assuming the absent workers run at their mean rate (give every worker's steps to measure it)", r.Run, r.WorkersSeen, r.Workers, r.Workers, r.WorkersSeen))
@@ -1135,6 +1210,14 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curves: the fitted rate b0 is 0 (initial loss %.4g, floor %.4g): over %d points the loss does not fall measurably beside its noise, so no loss curve is kept and the updates to a target are not predicted", 1/sf.Curve.B1+sf.Curve.B2, sf.Curve.B2, curvePoints(runs)))
 		return stalenessOnly()
 	}
+	if fall, kmax := curveFall(sf.Curve, runs); !(fall > sf.RMSE) {
+		// b0 left near its start's floor (1e-12) by losses that do not
+		// move: a curve flat to rounding, written to model.json, whose
+		// updates to any target below it were 1e12 times the data's or
+		// whose run scatter failed the model's own checks (exit 1)
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("loss curves: the fitted curve (rate b0 %.3g, initial loss %.4g, floor %.4g) falls by %.3g over the %.6g updates fitted, no more than its root mean square residual %.3g: over %d points the loss does not fall measurably beside its noise, so no loss curve is kept and the updates to a target are not predicted", sf.Curve.B0, 1/sf.Curve.B1+sf.Curve.B2, sf.Curve.B2, fall, kmax, sf.RMSE, curvePoints(runs)))
+		return stalenessOnly()
+	}
 	// an exact fit, as curveUncertainty counts it (it keeps no samples)
 	if total, p := curvePoints(runs), curveParams(sf); total <= p {
 		with := "b0, b1, b2 and lambda"
@@ -1169,6 +1252,17 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, %.3g%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, 100*s.Level, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
+}
+
+// curveFall is how much c (at staleness 0, its fastest) falls from update
+// 0 to the last update of runs' points, and that update.
+func curveFall(c model.LossCurve, runs []StalenessRun) (fall, kmax float64) {
+	for _, r := range runs {
+		for _, k := range r.K {
+			kmax = math.Max(kmax, k)
+		}
+	}
+	return c.Loss(0) - c.Loss(kmax), kmax
 }
 
 // anyAsync says whether one of runs is asynchronous (or of no stated

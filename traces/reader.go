@@ -465,6 +465,7 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 					Framework:  r.str(c.framework, false),
 					Hardware:   r.str(c.hardware, false),
 					Notes:      r.str(c.notes, false),
+					at:         throughputAt(file, r.c, c.mode),
 				}
 				if r.err != nil {
 					return r.err
@@ -1208,6 +1209,7 @@ func sameRunInfo(a, b RunInfo) bool {
 	fa, fb := a, b
 	fa.Bandwidth, fb.Bandwidth, fa.Epochs, fb.Epochs = 0, 0, 0, 0
 	fa.Notes, fb.Notes = "", ""
+	fa.at, fb.at = throughputPos{}, throughputPos{} // where, not what
 	return fa == fb && eq(a.Bandwidth, b.Bandwidth) && eq(a.Epochs, b.Epochs)
 }
 

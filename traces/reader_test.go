@@ -661,9 +661,11 @@ func TestReadTables(t *testing.T) {
 		{"runs: all columns", "runs", "run,model,mode,param_bytes,nodes,bandwidth,dataset,epochs,framework,hardware,notes\n" +
 			"a,resnet,SYNC,102400000,2,1.25e9,50000,90,tf,k80,\"one, two\"\n",
 			[]RunInfo{{Run: "a", Model: "resnet", Mode: "sync", ParamBytes: 102400000, Nodes: 2, Bandwidth: 1.25e9,
-				Dataset: 50000, Epochs: 90, Framework: "tf", Hardware: "k80", Notes: "one, two"}}},
+				Dataset: 50000, Epochs: 90, Framework: "tf", Hardware: "k80", Notes: "one, two",
+				at: throughputPos{file: "runs.csv", line: 2, modeCol: 10}}}},
 		{"runs: run only", "runs", "run\nx\ny\n",
-			[]RunInfo{{Run: "x", Bandwidth: nan, Epochs: nan}, {Run: "y", Bandwidth: nan, Epochs: nan}}}, // mode absent: ""
+			[]RunInfo{{Run: "x", Bandwidth: nan, Epochs: nan, at: throughputPos{file: "runs.csv", line: 2}},
+				{Run: "y", Bandwidth: nan, Epochs: nan, at: throughputPos{file: "runs.csv", line: 3}}}}, // mode absent: "", modeCol 0
 		{"evals: time and loss", "evals", "run,time,loss\na,10,2.5\n",
 			[]Eval{{Run: "a", Time: 10, Updates: -1, Loss: 2.5, Accuracy: nan}}},
 		{"evals: updates and accuracy", "evals", "run,updates,accuracy\na,200,0.5\n",

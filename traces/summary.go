@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // RunSummary is what later steps need to know about one run: its
@@ -109,13 +111,18 @@ func (p LossPoint) Middle() float64 {
 	return float64(done) + float64(p.Span+1)/2
 }
 
+// FewInWindow is the count of iterations in a run's steady-state window
+// below which its summary warns that the throughput is uncertain (fit
+// repeats the warning for the runs it fits).
+const FewInWindow = 30
+
 const (
 	windowHead   = 0.10 // fraction of the wall time dropped at the start
 	windowTail   = 0.05 // and at the end
 	rateBatches  = 10   // sub-windows of the batch-means interval
 	t975df9      = 2.2621571627409915
 	lossBins     = 20
-	fewInWindow  = 30
+	fewInWindow  = FewInWindow
 	unknownValue = -1
 )
 
@@ -500,7 +507,7 @@ func (a *runAcc) result() RunSummary {
 			half := t975df9 * math.Sqrt(m.variance()/rateBatches)
 			r.UpdatesPerSLo, r.UpdatesPerSHi = math.Max(0, r.UpdatesPerS-half), r.UpdatesPerS+half
 			if r.WindowSteps < fewInWindow {
-				warn("only %d iterations in the steady-state window: throughput is uncertain", r.WindowSteps)
+				warn("only %s in the steady-state window: throughput is uncertain", words.Count(int(r.WindowSteps), "iteration"))
 			}
 			if a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {
 				warn("%d of %d iterations in the steady-state window have pull + compute + push more than %d times end - start (by up to %.4g s): start and end are not the iteration's, or the phases are in other units (trace-format.md); the phase means and the iteration time disagree", a.overlong, r.WindowSteps, overlongFactor, a.maxExcess)

@@ -336,7 +336,7 @@ func TestSummarizePathsMatches(t *testing.T) {
 		t.Fatalf("%d summaries, want %d", len(got), len(want))
 	}
 	for i := range got {
-		if got[i].Info == nil || want[i].Info == nil || fmt.Sprintf("%+v", *got[i].Info) != fmt.Sprintf("%+v", *want[i].Info) {
+		if got[i].Info == nil || want[i].Info == nil || rowText(*got[i].Info) != rowText(*want[i].Info) {
 			t.Errorf("run %d: info %+v, want %+v", i, got[i].Info, want[i].Info)
 		}
 		got[i].Info, want[i].Info = nil, nil

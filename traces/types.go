@@ -56,6 +56,18 @@ type RunInfo struct {
 	Framework  string
 	Hardware   string
 	Notes      string
+
+	// at is where ReadRuns read the row's mode field; zero for a row made
+	// otherwise (convert, tfevents, chrome). ModePos returns it.
+	at throughputPos
+}
+
+// ModePos is where ReadRuns read r's mode: its file, its line and the byte
+// column (from 1) where the mode field starts, as in a ParseError (0 when
+// the file has no mode column: the mode is then the default of the run's
+// ps). line is 0 for a row not read from a runs.csv.
+func (r RunInfo) ModePos() (file string, line, modeColumn int) {
+	return r.at.file, r.at.line, r.at.modeCol
 }
 
 // Eval is one convergence measurement (evals.csv).

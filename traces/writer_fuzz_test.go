@@ -108,6 +108,9 @@ func fileReadBack[T any](t *testing.T, file string, rows []T,
 	want := append([]T(nil), rows...)
 	for _, rs := range [][]T{got, want} {
 		for i := range rs {
+			if r, ok := any(&rs[i]).(*RunInfo); ok {
+				r.at = throughputPos{}
+			}
 			if p, ok := any(&rs[i]).(*Throughput); ok {
 				p.at = throughputPos{}
 				if p.Mode == "" {
