@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sgdplan/sgdplan/internal/limits"
 	"github.com/sgdplan/sgdplan/model"
 )
 
@@ -171,6 +172,10 @@ func (m *Model) checkReferenceFields(at *placer) error {
 	switch {
 	case r.PS < 0:
 		return at.errorf("reference.ps", "reference.ps = %d: want the shards, >= 0 (0: all-reduce)", r.PS)
+	case r.PS > limits.MaxCount:
+		// predict walked every count up to it (1e9: over 10 CPU-minutes),
+		// and check said "PS shards: too large" as if --ps were given
+		return at.errorf("reference.ps", "reference.ps = %d: too large: want the shards, from 0 (all-reduce) to %d (the limit of --ps)", r.PS, limits.MaxCount)
 	case r.Nodes < 0:
 		return at.errorf("reference.nodes", "reference.nodes = %d: want the machines, >= 0 (0: one per worker)", r.Nodes)
 	case r.PerNode < 0:

@@ -72,6 +72,9 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"interval_scale": [0-9.e+]+`, `"interval_scale": 0.5`, `"interval_scale": `, "interval_scale = 0.5: want 1 to 1e+06"},
 		{`"interval_scale": [0-9.e+]+`, `"interval_scale": 1e300`, `"interval_scale": `, "interval_scale = 1e+300: want 1 to 1e+06"},
 		{`"ps": 2`, `"ps": -1`, `"ps": `, "reference.ps = -1"},
+		// predict walked every count up to it (1e9: over 10 CPU-minutes)
+		{`"ps": 2`, `"ps": 1000000000`, `"ps": `, "reference.ps = 1000000000: too large: want the shards, from 0 (all-reduce) to 1000000 (the limit of --ps)"},
+		{`"ps": 2`, `"ps": 1000001`, `"ps": `, "reference.ps = 1000001: too large"},
 		// fitted on shards, predicted at none by default
 		{`"ps": 2`, `"ps": 0`, `"ps": `, "reference.ps = 0, but the fitted data (data.configurations) have parameter-server shards"},
 		{`"batch": 32`, `"batch": 32.5`, `"batch": `, "reference.batch = 32.5: want the samples per worker and step, a whole number"},

@@ -27,6 +27,12 @@ func TestThroughputContradictions(t *testing.T) {
 			"traces: throughput.csv:2:3: ps: 0 with mode async, the default when mode is empty: async is a parameter-server mode and needs the shard count (expected ps >= 1; a run without parameter servers is mode allreduce)"},
 		{"workers,ps,batch,steps_per_s,mode\n2,1,64,2,allreduce\n",
 			"traces: throughput.csv:2:3: ps: 1 with mode allreduce: all-reduce has no parameter servers (expected ps 0, or mode async or sync)"},
+		// fit fitted them, and predict refused the model at that
+		// configuration (less than a sample per worker)
+		{"workers,ps,global_batch,samples_per_s,mode\n1,1,64,219,sync\n128,1,64,840,sync\n",
+			"traces: throughput.csv:3:7: global_batch: 64 is below workers 128: each worker takes at least one sample a step (expected global_batch >= 128, or fewer workers)"},
+		{"workers,ps,batch,samples_per_s,mode,nodes,model\n1,1,64,219,sync,5,m\n",
+			"traces: throughput.csv:2:17: nodes: 5 is above workers 1: each machine runs at least one worker (expected nodes from 1 to 1, or empty: one machine per worker)"},
 	} {
 		if _, err := readKind("throughput", c.in); err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got %v\nwant %s", c.in, err, c.want)
@@ -37,7 +43,8 @@ func TestThroughputContradictions(t *testing.T) {
 		"workers,ps,batch,steps_per_s,samples_per_s\n2,1,64,2,128\n",
 		"workers,ps,batch,global_batch,steps_per_s,samples_per_s,mode\n2,1,64,128,2,256.0000001,sync\n",
 		"workers,ps,global_batch,steps_per_s,samples_per_s,mode\n3,0,100,0.3,30,allreduce\n",
-		"workers,ps,global_batch,steps_per_s,samples_per_s\n4,2,256,10,640\n", // async: 256/4 per update
+		"workers,ps,global_batch,steps_per_s,samples_per_s\n4,2,256,10,640\n",    // async: 256/4 per update
+		"workers,ps,global_batch,steps_per_s,mode,nodes\n4,0,4,10,allreduce,4\n", // at the bounds
 	} {
 		if n, err := readKind("throughput", in); err != nil || n != 1 {
 			t.Errorf("%q: %v", in, err)

@@ -675,7 +675,8 @@ const throughputRelTol = 1e-6
 // global_batch, neither rate, or a row that contradicts itself: a mode that
 // disagrees with ps (async and sync are parameter-server modes and need
 // ps >= 1, allreduce has none; the rule of convert's --mode and --ps),
-// global_batch other than workers x batch when both are given, and
+// global_batch other than workers x batch when both are given, a
+// global_batch below workers or nodes above them, and
 // samples_per_s other than steps_per_s x the samples of one step (the
 // per-worker batch for async updates, the global batch for synchronous
 // steps; as fit reads them) when both rates are given. modeEmpty: the mode
@@ -700,6 +701,16 @@ func throughputFault(t *Throughput, modeEmpty bool) *rowFault {
 	if t.Batch > 0 && t.GlobalBatch > 0 && int64(t.Batch)*int64(t.Workers) != int64(t.GlobalBatch) {
 		return &rowFault{column: "global_batch", msg: fmt.Sprintf("global_batch: %d contradicts batch %d x workers %d = %d (expected one of them, or values that agree)",
 			t.GlobalBatch, t.Batch, t.Workers, int64(t.Batch)*int64(t.Workers))}
+	}
+	// (fit fitted such a row, and predict then refused the model at that
+	// configuration: less than one sample per worker)
+	if t.GlobalBatch > 0 && t.GlobalBatch < t.Workers {
+		return &rowFault{column: "global_batch", msg: fmt.Sprintf("global_batch: %d is below workers %d: each worker takes at least one sample a step (expected global_batch >= %d, or fewer workers)",
+			t.GlobalBatch, t.Workers, t.Workers)}
+	}
+	if t.Nodes > t.Workers {
+		return &rowFault{column: "nodes", msg: fmt.Sprintf("nodes: %d is above workers %d: each machine runs at least one worker (expected nodes from 1 to %d, or empty: one machine per worker)",
+			t.Nodes, t.Workers, t.Workers)}
 	}
 	if math.IsNaN(t.StepsPerS) || math.IsNaN(t.SamplesPerS) {
 		return nil

@@ -126,7 +126,7 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"evals no loss", KindEvals, e(func(x *Eval) { x.Loss, x.Accuracy = math.NaN(), math.NaN() }), "loss", "loss, accuracy: both empty", e(func(x *Eval) { x.Loss = math.NaN() })},
 		{"evals duplicate", KindEvals, e(func(x *Eval) { x.Run, x.Time, x.Updates = "a", 1, 1 }), "updates", "given again, differently, after line 2", nil},
 		// throughput.csv
-		{"throughput workers", KindThroughput, p(func(x *Throughput) { x.Workers, x.GlobalBatch, x.SamplesPerS = 0, 0, math.NaN() }), "workers", "0 is below 1", p(func(x *Throughput) { x.Workers, x.GlobalBatch, x.SamplesPerS = 1, 0, math.NaN() })},
+		{"throughput workers", KindThroughput, p(func(x *Throughput) { x.Workers, x.GlobalBatch, x.SamplesPerS = 0, 0, math.NaN() }), "workers", "0 is below 1", p(func(x *Throughput) { x.Workers, x.GlobalBatch, x.SamplesPerS, x.Nodes = 1, 0, math.NaN(), 1 })},
 		{"throughput ps", KindThroughput, p(func(x *Throughput) { x.PS = -1 }), "ps", "-1 is below 0", p(func(x *Throughput) { x.PS, x.Mode, x.SamplesPerS = 0, "allreduce", math.NaN() })},
 		{"throughput batch", KindThroughput, p(func(x *Throughput) { x.Batch = -1 }), "batch", "-1 is below 1 (expected an integer >= 1, or 0 when absent)", p(func(x *Throughput) { x.Batch = 0 })},
 		{"throughput global_batch", KindThroughput, p(func(x *Throughput) { x.GlobalBatch = -1 }), "global_batch", "-1 is below 1", p(func(x *Throughput) { x.GlobalBatch = 0 })},
@@ -140,6 +140,8 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"throughput mode", KindThroughput, p(func(x *Throughput) { x.Mode = "ASYNC" }), "mode", `"ASYNC" reads back as async`, p(func(x *Throughput) { x.Mode = "" })},
 		{"throughput ps 0 by default", KindThroughput, p(func(x *Throughput) { x.PS, x.Mode = 0, "" }), "ps", "ps: 0 with mode async, the default when mode is empty", nil},
 		{"throughput global_batch contradicts", KindThroughput, p(func(x *Throughput) { x.GlobalBatch = 17 }), "global_batch", "17 contradicts batch 8 x workers 2", nil},
+		{"throughput global_batch below workers", KindThroughput, p(func(x *Throughput) { x.Batch, x.GlobalBatch, x.SamplesPerS = 0, 1, math.NaN() }), "global_batch", "1 is below workers 2", p(func(x *Throughput) { x.Batch, x.GlobalBatch, x.SamplesPerS = 0, 2, math.NaN() })},
+		{"throughput nodes above workers", KindThroughput, p(func(x *Throughput) { x.Nodes = 3 }), "nodes", "3 is above workers 2", p(func(x *Throughput) { x.Nodes = 2 })},
 		{"throughput rates contradict", KindThroughput, p(func(x *Throughput) { x.SamplesPerS = 161 }), "samples_per_s", "161 contradicts steps_per_s 20", p(func(x *Throughput) { x.SamplesPerS = 160 * (1 + 1e-7) })},
 		{"throughput workers above", KindThroughput, p(func(x *Throughput) { x.Workers, x.GlobalBatch = limits.MaxCount+1, 0 }), "workers", "1000001 is above 1000000 (expected an integer from 1 to 1000000", p(func(x *Throughput) { x.Workers, x.GlobalBatch = limits.MaxCount, 0 })},
 		{"throughput ps above", KindThroughput, p(func(x *Throughput) { x.PS = limits.MaxCount + 1 }), "ps", "1000001 is above 1000000 (expected an integer from 0 to 1000000", p(func(x *Throughput) { x.PS = limits.MaxCount })},

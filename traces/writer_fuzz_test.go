@@ -63,7 +63,7 @@ func fuzzTrace(run, text string, a, b, c, d int64, x, y, z, u, v float64) *Trace
 		},
 		Throughput: []Throughput{
 			{Workers: int(a), PS: int(b), Batch: int(c), StepsPerS: y, SamplesPerS: math.NaN(), Mode: mode, Nodes: int(c) - 1, Model: text, Run: run, Repeats: int(d), Std: z},
-			{Workers: int(a), PS: int(b), GlobalBatch: int(d), StepsPerS: math.NaN(), SamplesPerS: u, Mode: modes[(d%5+5)%5], Run: text, Repeats: int(c), Std: math.NaN()},
+			{Workers: int(a), PS: int(b), GlobalBatch: int(a * d), StepsPerS: math.NaN(), SamplesPerS: u, Mode: modes[(d%5+5)%5], Run: text, Repeats: int(c), Std: math.NaN()},
 		},
 	}
 }

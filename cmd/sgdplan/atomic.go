@@ -59,6 +59,18 @@ func emptyPath(c *cli.Context, flag, without string) error {
 	return nil
 }
 
+// emptyFolder is emptyPath for a flag that names a folder: validate's
+// empty --out ran for 23 s, wrote ./img/validation.png and failed (exit 1,
+// "sgdplan: : no such file or directory"); demo's failed on "mkdir ", and
+// convert's said --out was missing. what says what the folder is for, or
+// what leaving the flag out does.
+func emptyFolder(c *cli.Context, flag, what string) error {
+	if c.IsSet(flag) && c.String(flag) == "" {
+		return badInput(fmt.Errorf("%s: --%s is empty: want a folder path (%s)", c.Command.Name, flag, what))
+	}
+	return nil
+}
+
 // plotName refuses a --plot path of the command cmd that does not end in
 // .png (any case), as an empty one is refused: the figure is a PNG
 // whatever the name (out.txt, then p.svg, were written as one, with a

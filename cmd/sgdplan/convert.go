@@ -143,6 +143,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		return badInput(fmt.Errorf("convert: want exactly one input IN, got %d arguments", len(pos)))
 	}
 	in, out, format := pos[0], c.String("out"), c.String("from")
+	if err := emptyFolder(c, "out", "the folder the converted files go to: --out is required"); err != nil {
+		return err
+	}
 	if format == "" || out == "" {
 		return badInput(fmt.Errorf("convert: --from FORMAT and --out DIR are required"))
 	}

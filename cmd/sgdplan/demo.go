@@ -48,6 +48,9 @@ traces) that no earlier demo wrote is refused (exit 2) before anything is writte
 			if err := noArgs("demo", c); err != nil {
 				return err
 			}
+			if err := emptyFolder(c, "out", "without --out, demo writes into sgdplan-demo"); err != nil {
+				return err
+			}
 			return runDemo(c.String("out"), c.App.Writer, c.App.ErrWriter)
 		},
 	}

@@ -1065,8 +1065,18 @@ func countError(s string, most int, what string) error {
 func parseIntList(s string, least int) ([]int, error) {
 	var out []int
 	seen := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
+	like := fmt.Sprintf("whole numbers >= %d or ranges of them, separated by commas, like 1,2,4 or 1-4,8", least)
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("%q: an empty list (expected %s)", s, like)
+	}
+	parts := strings.Split(s, ",")
+	for i, part := range parts {
 		part = strings.TrimSpace(part)
+		if part == "" {
+			// (",1" was answered `"": expected a whole number`, which did
+			// not say the list has an empty item)
+			return nil, fmt.Errorf("%q: item %d of %d is empty (expected %s)", s, i+1, len(parts), like)
+		}
 		lo, hi, isRange := strings.Cut(part, "-")
 		if lo == "" && isRange {
 			return nil, fmt.Errorf("%q: expected whole numbers >= %d (no negative counts)", part, least)
@@ -1080,6 +1090,11 @@ func parseIntList(s string, least int) ([]int, error) {
 		}
 		b := a
 		if isRange {
+			if strings.HasPrefix(strings.TrimSpace(hi), "-") {
+				// ("1--3" was answered "a range runs from low to high
+				// (-3-1)", itself no valid range)
+				return nil, fmt.Errorf("%q: the range's high end %s is negative (expected whole numbers >= %d at each end, low-high, like %d-64)", part, strings.TrimSpace(hi), least, max(least, 1))
+			}
 			if b, err = strconv.Atoi(strings.TrimSpace(hi)); err != nil {
 				if e := countError(hi, maxCount, "(a count of workers or shards)"); e != nil {
 					return nil, e

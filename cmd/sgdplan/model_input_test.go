@@ -187,3 +187,32 @@ func TestPredictTargetOutOfRangeNamesFlag(t *testing.T) {
 		}
 	}
 }
+
+// A reference.ps beyond the --ps flag's limit is refused at the value by
+// every command that reads model.json, with the same message: predict
+// walked every count up to it (1e9: over 10 CPU-minutes), and check said
+// "10000000 PS shards: too large" as if --ps had been given.
+func TestReferencePSBounded(t *testing.T) {
+	dir := t.TempDir()
+	p, text := editedModel(t, fitModel(t, dir), dir, "ps.json", func(m map[string]any) {
+		m["reference"].(map[string]any)["ps"] = 10000000
+	})
+	ref := strings.Index(text, `"reference": {`)
+	want := "ps.json:" + posOf(t, text[:ref]+strings.Replace(text[ref:], `"ps": `, `"PS": `, 1), `"PS": `) +
+		": reference.ps = 10000000: too large: want the shards, from 0 (all-reduce) to 1000000 (the limit of --ps)"
+	jobs := filepath.Join(dir, "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,arrival,size,p,model\nj1,0,100,,ps.json\nj2,1,50,0.5,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"predict", "--model", p, "--workers", "2"},
+		{"check", "--model", p, "--workers", "2"},
+		{"report", "--model", p, "--jobs", jobs, "--servers", "4", "--out", filepath.Join(dir, "r")},
+		{"plan", "--jobs", jobs, "--servers", "4"},
+	} {
+		code, stdout, stderr := runCmd(t, cmd...)
+		if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" || strings.Contains(stderr, "PS shards") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", cmd[0], code, stdout, stderr, want)
+		}
+	}
+}

@@ -578,6 +578,40 @@ func TestEmptyPathFlagsRefused(t *testing.T) {
 	}
 }
 
+// An empty --out of the commands that write a folder or validate's page is
+// refused up front (exit 2), writing nothing: validate's ran for 23 s,
+// wrote ./img/validation.png into the working folder and exited 1 with
+// "sgdplan: : no such file or directory"; demo's said "mkdir : no such
+// file", convert's that --out was missing.
+func TestEmptyOutRefused(t *testing.T) {
+	tmp := t.TempDir()
+	tr := asyncTrace(t, tmp)
+	in, err := filepath.Abs(filepath.Join("..", "..", "testdata", "jobs", "philly-pollux-150.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--data", tmp, "--async", tr, "--out", ""}, "sgdplan: validate: --out is empty: want a file path (without --out, validate writes docs/validation.md)\n"},
+		{[]string{"validate", "--data", tmp, "--async", tr, "--out="}, "sgdplan: validate: --out is empty"},
+		{[]string{"demo", "--out", ""}, "sgdplan: demo: --out is empty: want a folder path (without --out, demo writes into sgdplan-demo)\n"},
+		{[]string{"convert", "--from", "philly-pollux", in, "--out", ""}, "sgdplan: convert: --out is empty: want a folder path (the folder the converted files go to: --out is required)\n"},
+		{[]string{"convert", "--from", "philly-pollux", "--out=", in}, "sgdplan: convert: --out is empty"},
+	} {
+		code, stdout, stderr := runCmd(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, stdout, stderr, c.want)
+		}
+		if es, err := os.ReadDir(cwd); err != nil || len(es) > 0 {
+			t.Fatalf("%q wrote into the working folder: %v %v", c.args, es, err)
+		}
+	}
+}
+
 // A mean that moves over runs 4 times as long is said, for each policy that
 // the growing-queue test did not flag, when it leaves the printed 95%
 // interval: here hesrpt-slowdown, whose mean grows with --count at load 0.8

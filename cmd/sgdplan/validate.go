@@ -72,6 +72,11 @@ func runValidate(c *cli.Context) error {
 	if err := noArgs("validate", c); err != nil {
 		return err
 	}
+	// refused before the datasets are scored: an empty --out ran for 23 s,
+	// wrote ./img/validation.png, then failed (exit 1)
+	if err := emptyPath(c, "out", "validate writes "+filepath.Join("docs", "validation.md")); err != nil {
+		return err
+	}
 	dataDir := c.String("data")
 	if dataDir == "" {
 		dataDir = os.Getenv("SGDPLAN_DATA")
