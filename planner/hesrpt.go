@@ -74,7 +74,7 @@ var ErrNotOrdered = errors.New("planner: heSRPT closed form needs jobs to finish
 // and never overflows however close p is to 1. Job i completes at
 // T_i = tau_M + ... + tau_i.
 //
-// Bad sizes, weights, p or n are errors; a w of another length than x is a
+// Bad sizes, weights (outside MinWeight to MaxWeight), p or n are errors; a w of another length than x is a
 // programmer error and panics.
 func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	m := len(x)
@@ -100,8 +100,8 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 		}
 		wt[i] = 1
 		if w != nil {
-			if !(w[i] > 0) {
-				return Offline{}, fmt.Errorf("planner: heSRPT: job %d: weight %g, want > 0", i, w[i])
+			if !(w[i] >= MinWeight && w[i] <= MaxWeight) {
+				return Offline{}, fmt.Errorf("planner: heSRPT: job %d: weight %g, want %g to %g", i, w[i], MinWeight, MaxWeight)
 			}
 			wt[i] = w[i]
 		}

@@ -26,7 +26,8 @@ type Job struct {
 	Curve   Speedup // speedup curve; rate on k workers is Curve.Speedup(k)
 	// MaxWorkers caps the workers the job can use; 0 means no cap.
 	MaxWorkers int
-	// Weight multiplies the job's flow time in weighted objectives; 0 means 1.
+	// Weight multiplies the job's flow time in weighted objectives; 0 means 1,
+	// else from MinWeight to MaxWeight.
 	Weight float64
 	// RigidWorkers is the fixed number of workers the job holds for its whole
 	// life under fcfs-rigid; 0 means MaxWorkers when that is set (at most the
@@ -100,6 +101,15 @@ const MaxTime = limits.MaxTime
 // made the job's slowdown +Inf, and plan and simulate --format json failed
 // with "json: unsupported value: +Inf", naming no job.
 const MinSize = limits.MinSize
+
+// MinWeight and MaxWeight bound a job's weight, when it has one (limits.MinWeight,
+// limits.MaxWeight): weights of 1e308 or 5e-324 overflowed or underflowed
+// heSRPT's sum of the weights and gave a job NaN workers, and one of 1e300
+// made the weighted flow time +Inf.
+const (
+	MinWeight = limits.MinWeight
+	MaxWeight = limits.MaxWeight
+)
 
 // ErrNoCurve is the kind of the ParseError for a job with neither a speedup
 // exponent nor a model (and no ReadOptions.DefaultP), and for a header with
@@ -314,6 +324,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			if v < 0 || v > MaxTime {
 				return nil, nil, fieldErr("arrival", "arrival: want a time from 0 to %g s, got %g", MaxTime, v)
 			}
+			if v == 0 {
+				v = 0 // -0 is read as 0: plan printed it back as "-0"
+			}
 			if v < prevArrival {
 				return nil, nil, fieldErr("arrival", "arrival: %g s is before the previous job's %g s: sort the jobs by arrival", v, prevArrival)
 			}
@@ -341,7 +354,8 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, fieldErr("model", "model: give p or model, not both")
 		case hasP:
 			if !(p > 0 && p <= 1) {
-				return nil, nil, fieldErr("p", "p: want a speedup exponent in (0, 1], got %g", p)
+				s, _, _ := cell("p")
+				return nil, nil, fieldErr("p", "p: want a speedup exponent in (0, 1], got %s", asWritten(s, p))
 			}
 			j.Curve = PowerLaw{P: p}
 		case mpath != "":
@@ -382,8 +396,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 			return nil, nil, err
 		}
 		if ok {
-			if v <= 0 {
-				return nil, nil, fieldErr("weight", "weight: want a weight > 0, got %g", v)
+			if !(v >= MinWeight && v <= MaxWeight) {
+				s, _, _ := cell("weight")
+				return nil, nil, fieldErr("weight", "weight: want a weight from %g to %g, got %s", MinWeight, MaxWeight, asWritten(s, v))
 			}
 			j.Weight = v
 		}
@@ -393,6 +408,24 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		return nil, nil, perr(0, 0, "no jobs: the file has a header and no rows")
 	}
 	return jobs, defaulted, nil
+}
+
+// asWritten is a number's text s, read as v, for an error: v as %g, or the
+// text as written, quoted, when v is a 0 that the text is not (a value
+// such as 1e-400 underflows to 0, and "got 0" did not say so).
+func asWritten(s string, v float64) string {
+	if v == 0 && strings.ContainsAny(mantissa(s), "123456789") {
+		return fmt.Sprintf("%q, which underflows to 0", s)
+	}
+	return fmt.Sprintf("%g", v)
+}
+
+// mantissa is a decimal's text before its exponent.
+func mantissa(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // headerList is the header's names, trimmed, joined with commas (cut past 8).

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,20 @@ func TestReadJobsErrors(t *testing.T) {
 		{"max workers", "job,size,p,max_workers\na,1,0.5,1.5\n", "jobs.csv:2:9: max_workers: want a whole number >= 1, got \"1.5\""},
 		{"max workers too large", "job,size,p,max_workers\na,1,0.5,99999999999999999999\n", "jobs.csv:2:9: max_workers: 99999999999999999999 is too large: want a whole number >= 1 (at most 9223372036854775807)"},
 		{"rigid above max", "job,size,p,max_workers,rigid_workers\na,1,0.5,2,4\n", "jobs.csv:2:11: rigid_workers: 4 is above max_workers 2"},
-		{"weight", "job,size,p,weight\na,1,0.5,-2\n", "jobs.csv:2:9: weight: want a weight > 0"},
+		{"weight", "job,size,p,weight\na,1,0.5,-2\n", "jobs.csv:2:9: weight: want a weight from 1e-06 to 1e+06, got -2"},
+		// weights outside 1e-6..1e6 overflowed or underflowed heSRPT's sum
+		// of the weights: NaN workers (a panic on whole workers), or a
+		// weighted flow time of +Inf printed as the optimum
+		{"weight zero", "job,size,p,weight\na,1,0.5,0\n", "jobs.csv:2:9: weight: want a weight from 1e-06 to 1e+06, got 0"},
+		{"weight huge", "job,size,p,weight\na,10,0.5,1e308\nb,20,0.5,1e308\n", "jobs.csv:2:10: weight: want a weight from 1e-06 to 1e+06, got 1e+308"},
+		{"weight 1e300", "job,size,p,weight\na,1e12,0.5,1e300\n", "jobs.csv:2:12: weight: want a weight from 1e-06 to 1e+06, got 1e+300"},
+		{"weight subnormal", "job,size,p,weight\na,10,0.5,5e-324\nb,20,0.5,1\n", "jobs.csv:2:10: weight: want a weight from 1e-06 to 1e+06, got 5e-324"},
+		{"weight above the bound", "job,size,p,weight\na,1,0.5,1000000.5\n", "jobs.csv:2:9: weight: want a weight from 1e-06 to 1e+06, got 1.0000005e+06"},
+		{"weight below the bound", "job,size,p,weight\na,1,0.5,9.9e-7\n", "jobs.csv:2:9: weight: want a weight from 1e-06 to 1e+06, got 9.9e-07"},
+		// a value that underflows to 0 is quoted as written ("got 0" hid it)
+		{"p underflows", "job,size,p\na,1,1e-400\n", `jobs.csv:2:5: p: want a speedup exponent in (0, 1], got "1e-400", which underflows to 0`},
+		{"weight underflows", "job,size,p,weight\na,1,0.5,0.1e-399\n", `jobs.csv:2:9: weight: want a weight from 1e-06 to 1e+06, got "0.1e-399", which underflows to 0`},
+		{"p zero in an exponent form", "job,size,p\na,1,0.0e-400\n", "jobs.csv:2:5: p: want a speedup exponent in (0, 1], got 0"},
 		{"quote", "job,size,p\n\"a,1,0.5\n", "jobs.csv:2:"},
 		{"header only", "job,size,p\n", "jobs.csv: no jobs"},
 		{"dup column", "job,size,size,p\n", "jobs.csv:1:10: column \"size\" appears twice"},
@@ -202,6 +216,7 @@ func FuzzReadJobs(f *testing.F) {
 	}
 	f.Add([]byte("job,size,model\na,1,m.json\n"))
 	f.Add([]byte("job,arrival,size,p\na,5,1,0.5\nb,3,1,0.5\n"))
+	f.Add([]byte("job,arrival,size,p,weight\na,-0,10,0.5,1e-6\nb,0,20,0.5,1e6\n"))
 	resolve := func(path string) (Speedup, error) {
 		if strings.HasPrefix(path, "ok") {
 			return PowerLaw{0.5}, nil
@@ -237,18 +252,52 @@ func FuzzReadJobs(f *testing.F) {
 		}
 		prev := 0.0
 		for _, j := range jobs {
-			if !(j.Size > 0) || j.Arrival < prev || j.Curve == nil || j.Weight < 0 {
+			if !(j.Size > 0) || j.Arrival < prev || j.Curve == nil || j.Weight < 0 ||
+				j.Weight != 0 && !(j.Weight >= MinWeight && j.Weight <= MaxWeight) || math.Signbit(j.Arrival) {
 				t.Fatalf("accepted an invalid job %+v", j)
 			}
 			prev = j.Arrival
 		}
-		// whatever is accepted simulates without error or panic
+		// whatever is accepted simulates without error or panic, under
+		// either objective (slowdown divides the weights by the sizes)
 		if len(jobs) <= 50 {
-			if _, err := Simulate(jobs, HeSRPTPolicy{}, Settings{Servers: 4, Integer: true}); err != nil && !strings.Contains(err.Error(), "rigid") {
-				t.Fatalf("accepted jobs fail to simulate: %v", err)
+			for _, obj := range []Objective{FlowTime, Slowdown} {
+				if _, err := Simulate(jobs, HeSRPTPolicy{obj}, Settings{Servers: 4, Integer: true}); err != nil && !strings.Contains(err.Error(), "rigid") {
+					t.Fatalf("accepted jobs fail to simulate (%v): %v", obj, err)
+				}
 			}
 		}
 	})
+}
+
+// Weights at the bounds read, the slowdown replay of the most extreme
+// in-range file is finite, and an arrival of -0 reads as 0: plan printed it
+// back as "-0" in its table, csv and json.
+func TestReadJobsWeightBoundsAndNegativeZero(t *testing.T) {
+	in := "job,arrival,size,p,weight\na,-0,1e12,0.5,1e6\nb,-0.0e5,1e-6,0.9,1e-6\nc,,10,0.5,1\n"
+	jobs, err := ReadJobs(strings.NewReader(in), "jobs.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if j.Arrival != 0 || math.Signbit(j.Arrival) {
+			t.Errorf("job %s: arrival %g, want 0 (not -0)", j.ID, j.Arrival)
+		}
+	}
+	if jobs[0].Weight != MaxWeight || jobs[1].Weight != MinWeight {
+		t.Errorf("weights %g, %g, want %g and %g", jobs[0].Weight, jobs[1].Weight, MaxWeight, MinWeight)
+	}
+	for _, obj := range []Objective{FlowTime, Slowdown} {
+		for _, integer := range []bool{false, true} {
+			r, err := Simulate(jobs, HeSRPTPolicy{obj}, Settings{Servers: 4, Integer: integer})
+			if err != nil {
+				t.Fatalf("%v, whole workers %v: %v", obj, integer, err)
+			}
+			if math.IsInf(r.WeightedFlow, 0) || math.IsNaN(r.WeightedFlow) || !(r.WeightedFlow > 0) {
+				t.Errorf("%v, whole workers %v: weighted flow %g", obj, integer, r.WeightedFlow)
+			}
+		}
+	}
 }
 
 // ReadJobsWith's DefaultP goes to the rows with neither p nor model, and only

@@ -63,11 +63,17 @@ func TestLibraryInputsNoPanic(t *testing.T) {
 }
 
 // A priority of 0 is a job served last, not a fault: Optimize's own start
-// gives one to a job whose weight vanishes beside another's (1 beside
+// gave one to a job whose weight vanished beside another's (1 beside
 // 1e17: W(1 - (prev/W)^q) is 0 in floating point), and numeric refused
-// its own start ("priority 0, want a finite V > 0").
+// its own start ("priority 0, want a finite V > 0"). Weights are now
+// bounded (MinWeight to MaxWeight), and 1e17 is refused; the widest ratio
+// in range, 1e6 beside 1e-6, and a priority of 0 still run.
 func TestOptimizeVanishingWeight(t *testing.T) {
 	jobs := []Job{{ID: "a", Size: 1000, Curve: PowerLaw{P: 0.5}, Weight: 1e17}, {ID: "b", Size: 10, Curve: PowerLaw{P: 0.5}, Weight: 1}}
+	if _, err := Optimize(jobs, 4, FlowTime, nil); err == nil || !strings.Contains(err.Error(), `job "a": weight 1e+17, want 1e-06 to 1e+06`) {
+		t.Errorf("Optimize, weight 1e17: %v, want it refused", err)
+	}
+	jobs[0].Weight, jobs[1].Weight = MaxWeight, MinWeight
 	o, err := Optimize(jobs, 4, FlowTime, nil)
 	if err != nil {
 		t.Fatalf("Optimize: %v", err)

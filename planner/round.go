@@ -49,7 +49,17 @@ func roundWorkers(alloc []float64, caps []int, servers int, conserve bool, out [
 	// rounding noise (quantized values keep the order total).
 	fr = fr[:0]
 	for i, a := range alloc {
-		k := int(math.Floor(a + 1e-9))
+		// the floor, compared as a float before it is an int: a share
+		// that is NaN (heSRPT's, of weights whose sum underflowed to 0)
+		// or negative gets no workers, +Inf its cap (int(NaN) is any int,
+		// and made this panic); the caller's checkAlloc names the share
+		fk, k := math.Floor(a+1e-9), 0
+		switch {
+		case fk >= float64(caps[i]):
+			k = caps[i]
+		case fk > 0:
+			k = int(fk)
+		}
 		if k > caps[i] {
 			k = caps[i]
 		}

@@ -1264,8 +1264,10 @@ func checkJobs(jobs []Job, n float64, rigid bool) error {
 			return fmt.Errorf("planner: job %q arrives at %g, before job %q (%g) listed before it: want jobs in order of arrival", j.ID, j.Arrival, jobs[i-1].ID, jobs[i-1].Arrival)
 		case j.Curve == nil:
 			return fmt.Errorf("planner: job %q: no speedup curve", j.ID)
-		case j.Weight < 0 || math.IsNaN(j.Weight):
-			return fmt.Errorf("planner: job %q: weight %g, want > 0", j.ID, j.Weight)
+		case j.Weight != 0 && !(j.Weight >= MinWeight && j.Weight <= MaxWeight):
+			// 0 is no weight (1); outside the range heSRPT's sums of the
+			// weights overflowed or underflowed (NaN workers)
+			return fmt.Errorf("planner: job %q: weight %g, want %g to %g (or 0, which is 1)", j.ID, j.Weight, MinWeight, MaxWeight)
 		case rigid && float64(j.rigid(n)) > n:
 			return fmt.Errorf("planner: job %q: needs %d rigid workers, the cluster has %g", j.ID, j.rigid(n), n)
 		}

@@ -523,8 +523,18 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		if j.Arrival < 0 {
 			return t.errAt("arrival", "column arrival: expected seconds >= 0, got %v", j.Arrival)
 		}
+		if j.Arrival == 0 {
+			j.Arrival = 0 // -0 is read as 0 (WriteJobsCSV wrote it back as "-0")
+		}
+		if !math.IsNaN(j.Weight) && !(j.Weight >= limits.MinWeight && j.Weight <= limits.MaxWeight) {
+			return t.errAt("weight", "column weight: expected a weight from %g to %g (what plan and simulate read), got %q", limits.MinWeight, limits.MaxWeight, t.str("weight"))
+		}
 		if j.P <= 0 || j.P > 1 {
-			return t.errAt("p", "column p: expected a speedup exponent in (0, 1], got %v", j.P)
+			got := fmt.Sprint(j.P)
+			if s := t.str("p"); underflows(s, j.P) {
+				got = fmt.Sprintf("%q, which underflows to 0", s) // 1e-400 said "got 0"
+			}
+			return t.errAt("p", "column p: expected a speedup exponent in (0, 1], got %s", got)
 		}
 		jobs = append(jobs, j)
 		return nil
@@ -533,4 +543,13 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		return nil, err
 	}
 	return jobs, nil
+}
+
+// underflows reports whether v, read from the decimal text s, is a 0 that s
+// is not: a nonzero digit before its exponent (1e-400).
+func underflows(s string, v float64) bool {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return v == 0 && strings.ContainsAny(s, "123456789")
 }

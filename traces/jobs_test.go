@@ -532,7 +532,14 @@ func TestReadJobsCSVRefuses(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"job,size,p\na,1,1.5\n", "jobs.csv:2:5: column p: expected a speedup exponent in (0, 1], got 1.5"},
 		{"job,size,p\na,1,0\n", "jobs.csv:2:5: column p: expected a speedup exponent in (0, 1], got 0"},
+		{"job,size,p\na,1,0e-400\n", "jobs.csv:2:5: column p: expected a speedup exponent in (0, 1], got 0"},
+		{"job,size,p\na,1,1E-400\n", `jobs.csv:2:5: column p: expected a speedup exponent in (0, 1], got "1E-400", which underflows to 0`},
 		{"job,size,arrival\na,1,-2\n", "jobs.csv:2:5: column arrival: expected seconds >= 0, got -2"},
+		// weights outside what plan and simulate read (1e-6 to 1e6)
+		{"job,size,weight\na,1,1e308\n", `jobs.csv:2:5: column weight: expected a weight from 1e-06 to 1e+06 (what plan and simulate read), got "1e308"`},
+		{"job,size,weight\na,1,5e-324\n", `jobs.csv:2:5: column weight: expected a weight from 1e-06 to 1e+06 (what plan and simulate read), got "5e-324"`},
+		{"job,size,weight\na,1,0\n", `jobs.csv:2:5: column weight: expected a weight from 1e-06 to 1e+06 (what plan and simulate read), got "0"`},
+		{"job,size,weight\na,1,-1\n", `jobs.csv:2:5: column weight: expected a weight from 1e-06 to 1e+06 (what plan and simulate read), got "-1"`},
 	} {
 		_, err := ReadJobsCSV("jobs.csv", strings.NewReader(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -541,5 +548,15 @@ func TestReadJobsCSVRefuses(t *testing.T) {
 	}
 	if jobs, err := ReadJobsCSV("jobs.csv", strings.NewReader("job,size,p\na,1,1\n")); err != nil || len(jobs) != 1 || jobs[0].P != 1 {
 		t.Errorf("p = 1: %v %v", jobs, err)
+	}
+	// the bounds read; an arrival of -0 reads as 0 and is written back so
+	// (it was written as "-0")
+	jobs, err := ReadJobsCSV("jobs.csv", strings.NewReader("job,arrival,size,weight\na,-0,1,1e-6\nb,-0.0,1,1e6\n"))
+	if err != nil || len(jobs) != 2 || jobs[0].Weight != 1e-6 || jobs[1].Weight != 1e6 || math.Signbit(jobs[0].Arrival) || math.Signbit(jobs[1].Arrival) {
+		t.Fatalf("weights at the bounds, arrivals -0: %+v %v", jobs, err)
+	}
+	var buf bytes.Buffer
+	if err := WriteJobsCSV(&buf, jobs); err != nil || strings.Contains(buf.String(), ",-0,") {
+		t.Errorf("written back: %q %v, want no -0", buf.String(), err)
 	}
 }

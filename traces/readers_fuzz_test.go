@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/sgdplan/sgdplan/internal/limits"
 )
 
 // The readers the other fuzz targets reach only with valid files: jobs.csv
@@ -18,6 +20,7 @@ func FuzzReadJobsCSV(f *testing.F) {
 	f.Add([]byte("job,arrival,size,p,max_workers,rigid_workers\na,0,10,0.5,4,2\nb,1.5,20,,,\n"))
 	f.Add([]byte("job,size\na,1e308\nb,-1\n"))
 	f.Add([]byte("\xef\xbb\xbfjob,size\r\n\"a\nb\",1\r\n"))
+	f.Add([]byte("job,arrival,size,weight\na,-0,1,1e-6\nb,1,2,1e308\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		jobs, err := ReadJobsCSV("jobs.csv", bytes.NewReader(data))
 		if err != nil {
@@ -25,7 +28,8 @@ func FuzzReadJobsCSV(f *testing.F) {
 			return
 		}
 		for i, j := range jobs {
-			if !(j.Size > 0) || math.IsInf(j.Size, 0) || math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) {
+			if !(j.Size > 0) || math.IsInf(j.Size, 0) || math.IsNaN(j.Arrival) || math.IsInf(j.Arrival, 0) || math.Signbit(j.Arrival) ||
+				!math.IsNaN(j.Weight) && !(j.Weight >= limits.MinWeight && j.Weight <= limits.MaxWeight) {
 				t.Fatalf("job %d: %+v", i, j)
 			}
 		}

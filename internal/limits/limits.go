@@ -20,3 +20,19 @@ const MinSize = 1e-6
 // workers, and a figure that draws a fitted curve past the data walks the
 // counts (a table of 1e8 workers made fit --plot run for hours).
 const MaxCount = 1_000_000
+
+// MinWeight and MaxWeight bound a job's weight (jobs.csv's weight column,
+// planner.Job.Weight when set): a millionth to a million, a range of 1e12
+// that no priority scheme needs more of. heSRPT sums the weights (divided by
+// the sizes for mean slowdown) and raises their ratios to a power: weights
+// of 1e308 overflowed that sum to +Inf, and one of 5e-324 over a size of 10
+// underflowed to 0, and both gave a job NaN workers (a panic when rounded
+// to whole workers); a weight of 1e300 made the weighted flow time +Inf. In
+// the range, weight / size lies within 1e-18 to 1e12 and the sums over a
+// million jobs stay finite. The planner's jobs.csv reader, its job
+// validation (Simulate, HeSRPT) and traces' jobs.csv reader refuse what
+// lies outside it.
+const (
+	MinWeight = 1e-6
+	MaxWeight = 1e6
+)
