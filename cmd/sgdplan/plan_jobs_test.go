@@ -298,8 +298,10 @@ func TestPlanWarningQuotesJobNames(t *testing.T) {
 }
 
 // An empty input path is named as such: it was "open : no such file or
-// directory" (plan) or "stat : ..." (fit, inspect, convert).
+// directory" (plan) or "stat : ..." (fit, inspect, convert); so is an
+// empty flag.
 func TestEmptyInputPath(t *testing.T) {
+	m := fitModel(t, t.TempDir())
 	for _, c := range []struct {
 		args []string
 		want string
@@ -308,6 +310,9 @@ func TestEmptyInputPath(t *testing.T) {
 		{[]string{"fit", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"inspect", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"convert", "--from", "philly-pollux", "", "--out", filepath.Join(t.TempDir(), "jobs.csv")}, "convert: an empty input path"},
+		// and flags given empty: report said "missing --out", predict took the model's shards
+		{[]string{"report", "--model", "m.json", "--jobs", "jobs.csv", "--servers", "2", "--out", ""}, "report: --out is empty: want a folder path"},
+		{[]string{"predict", "--model", m, "--workers", "2", "--ps", ""}, `predict: --ps: "": an empty list`},
 	} {
 		code, stdout, stderr := runCmd(t, c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {

@@ -198,7 +198,7 @@ func runPredict(c *cli.Context) error {
 		return badInput(fmt.Errorf("predict: --workers: %v", err))
 	}
 	ps := []int{m.Reference.PS}
-	if s := c.String("ps"); s != "" {
+	if s := c.String("ps"); c.IsSet("ps") { // (an empty --ps was the model's)
 		least := 1 // a PS model has at least one shard
 		if m.Reference.PS == 0 {
 			least = 0

@@ -92,6 +92,9 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 		seed: c.Uint64("seed"),
 	}
 	for _, f := range []struct{ name, v string }{{"model", o.model}, {"jobs", o.jobs}, {"out", o.out}} {
+		if f.v == "" && c.IsSet(f.name) {
+			return o, fmt.Errorf("report: --%s is empty: want a %s path", f.name, map[string]string{"model": "model.json", "jobs": "jobs.csv", "out": "folder"}[f.name])
+		}
 		if f.v == "" {
 			return o, fmt.Errorf("report: missing --%s", f.name)
 		}
