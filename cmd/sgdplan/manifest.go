@@ -28,6 +28,11 @@ import (
 )
 
 // manifest is what check reads from a Kubeflow job.
+// kubeflowVersions are the versions of kubeflow.org under which Kubeflow's
+// operators have served TFJob and PyTorchJob, whose replica specs check reads
+// alike.
+var kubeflowVersions = []string{"v1", "v1beta2", "v1beta1", "v1alpha2", "v1alpha1"}
+
 type manifest struct {
 	Kind    string // TFJob or PyTorchJob
 	Workers int
@@ -390,6 +395,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// (apiVersion: batch/v1 beside kind: TFJob was read without a
 		// word: no Kubeflow operator would run it)
 		mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: apiVersion %s: a %s is Kubeflow's, kubeflow.org/v1: judged as one all the same; is this file the job Kubeflow will run?", at("apiVersion").in(path), j.APIVersion, j.Kind))
+	} else if g, v, _ := strings.Cut(j.APIVersion, "/"); (j.Kind == "TFJob" || j.Kind == "PyTorchJob") && g == "kubeflow.org" && !slices.Contains(kubeflowVersions, v) {
+		// (kubeflow.org/v2 was read without a word)
+		mf.Warnings = append(mf.Warnings, fmt.Sprintf("%s: apiVersion %s: no Kubeflow release serves a %s at %s (%s do): judged as kubeflow.org/v1; is this file the job Kubeflow will run?", at("apiVersion").in(path), j.APIVersion, j.Kind, v, strings.Join(kubeflowVersions, ", ")))
 	}
 	switch j.Kind {
 	case "TFJob":

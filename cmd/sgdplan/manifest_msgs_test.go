@@ -26,6 +26,7 @@ func TestManifestTemplateTabAndGroup(t *testing.T) {
 		{"batch/v1", "m.yaml:1:13: apiVersion batch/v1: a TFJob is Kubeflow's, kubeflow.org/v1: judged as one all the same"},
 		{"kubeflow.org/v1", ""},
 		{"kubeflow.org/v1beta2", ""},
+		{"kubeflow.org/v2", "m.yaml:1:13: apiVersion kubeflow.org/v2: no Kubeflow release serves a TFJob at v2 (v1, v1beta2, v1beta1, v1alpha2, v1alpha1 do): judged as kubeflow.org/v1"},
 	} {
 		m, err := parseManifest("m.yaml", []byte("apiVersion: "+c.api+"\nkind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n"))
 		w := strings.Join(m.Warnings, "\n")
