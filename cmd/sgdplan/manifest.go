@@ -432,7 +432,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			return mf, faultf(path, specsAt(), "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)%s%s", misspeltSpecs(head.Spec, "TFJob"), misspeltRole(j.Spec.TF, "tfReplicaSpecs", "Worker", "Chief", "Master", "PS", "Evaluator"))
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
-		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
+		mf.Warnings = append(mf.Warnings, otherRoles(path, func(r string) pos { return atKey("spec", specsKey, r) }, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 		// a PyTorchJob's fields in a TFJob were read without a word
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
 		// tfReplicaSpecs, enableDynamicWorker), and an elasticPolicy's
@@ -554,7 +554,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if e := j.Spec.ElasticPolicy; e != nil && e.NProcPerNode != nil {
 			mf.ProcessesKey = "elasticPolicy.nProcPerNode"
 		}
-		mf.Warnings = append(mf.Warnings, otherRoles(path, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
+		mf.Warnings = append(mf.Warnings, otherRoles(path, func(r string) pos { return atKey("spec", specsKey, r) }, j.Spec.PyTorch, "PyTorchJob", "Master and Worker train", "Master", "Worker")...)
 		// and a TFJob's fields in a PyTorchJob (Kubeflow's
 		// PyTorchJobSpec: runPolicy, elasticPolicy, pytorchReplicaSpecs,
 		// nprocPerNode)

@@ -114,12 +114,13 @@ func given(raw json.RawMessage) bool {
 // otherRoles warns about the replica roles of specs that check does not
 // count (a PyTorchJob's PS, a typo such as "Workers"), naming each: before,
 // they were ignored without a word. known are the roles it reads (an
-// Evaluator, which does not train, is known and not counted).
-func otherRoles(path string, specs map[string]replicaSpec, kind, how string, known ...string) []string {
+// Evaluator, which does not train, is known and not counted); at is where
+// a role's key is (it was told at no place).
+func otherRoles(path string, at func(role string) pos, specs map[string]replicaSpec, kind, how string, known ...string) []string {
 	var out []string
 	for _, r := range slices.Sorted(maps.Keys(specs)) {
 		if !slices.ContainsFunc(known, func(k string) bool { return strings.EqualFold(k, r) }) {
-			out = append(out, fmt.Sprintf("%s: %s replica role %q is not counted (%s)", path, kind, r, how))
+			out = append(out, fmt.Sprintf("%s: %s replica role %q is not counted (%s)", at(r).in(path), kind, r, how))
 		}
 	}
 	return out

@@ -81,7 +81,8 @@ func TestManifestAuditErrors(t *testing.T) {
 	}
 	mp := fitModel(t, dir)
 	code, _, stderr := runCmd(t, "check", "--model", mp, p)
-	for _, role := range []string{`replica role "PS" is not counted`, `replica role "Workers" is not counted`} {
+	// each at its key (it was told at no place)
+	for _, role := range []string{`pt.yaml:8:5: PyTorchJob replica role "PS" is not counted`, `pt.yaml:6:5: PyTorchJob replica role "Workers" is not counted`} {
 		if !strings.Contains(stderr, role) || code == exitBadInput {
 			t.Errorf("check on a PyTorchJob with PS and Workers roles: exit %d, stderr %q; want a warning %q", code, stderr, role)
 		}
