@@ -74,8 +74,8 @@ var ErrNotOrdered = errors.New("planner: heSRPT closed form needs jobs to finish
 // and never overflows however close p is to 1. Job i completes at
 // T_i = tau_M + ... + tau_i.
 //
-// Bad sizes, weights (outside MinWeight to MaxWeight), p or n are errors; a w of another length than x is a
-// programmer error and panics.
+// Bad sizes, weights (outside MinWeight to MaxWeight), p or n are errors;
+// a w of another length than x is a programmer error and panics.
 func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	m := len(x)
 	if m == 0 {

@@ -414,18 +414,10 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 // text as written, quoted, when v is a 0 that the text is not (a value
 // such as 1e-400 underflows to 0, and "got 0" did not say so).
 func asWritten(s string, v float64) string {
-	if v == 0 && strings.ContainsAny(mantissa(s), "123456789") {
+	if decimal.Underflows(s, v) {
 		return fmt.Sprintf("%q, which underflows to 0", s)
 	}
 	return fmt.Sprintf("%g", v)
-}
-
-// mantissa is a decimal's text before its exponent.
-func mantissa(s string) string {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // headerList is the header's names, trimmed, joined with commas (cut past 8).

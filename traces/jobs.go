@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sgdplan/sgdplan/internal/decimal"
 	"github.com/sgdplan/sgdplan/internal/limits"
 	"github.com/sgdplan/sgdplan/internal/words"
 )
@@ -531,7 +532,7 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		}
 		if j.P <= 0 || j.P > 1 {
 			got := fmt.Sprint(j.P)
-			if s := t.str("p"); underflows(s, j.P) {
+			if s := t.str("p"); decimal.Underflows(s, j.P) {
 				got = fmt.Sprintf("%q, which underflows to 0", s) // 1e-400 said "got 0"
 			}
 			return t.errAt("p", "column p: expected a speedup exponent in (0, 1], got %s", got)
@@ -543,13 +544,4 @@ func ReadJobsCSV(file string, r io.Reader) ([]Job, error) {
 		return nil, err
 	}
 	return jobs, nil
-}
-
-// underflows reports whether v, read from the decimal text s, is a 0 that s
-// is not: a nonzero digit before its exponent (1e-400).
-func underflows(s string, v float64) bool {
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		s = s[:i]
-	}
-	return v == 0 && strings.ContainsAny(s, "123456789")
 }

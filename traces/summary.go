@@ -122,7 +122,6 @@ const (
 	rateBatches  = 10   // sub-windows of the batch-means interval
 	t975df9      = 2.2621571627409915
 	lossBins     = 20
-	fewInWindow  = FewInWindow
 	unknownValue = -1
 )
 
@@ -506,7 +505,7 @@ func (a *runAcc) result() RunSummary {
 			}
 			half := t975df9 * math.Sqrt(m.variance()/rateBatches)
 			r.UpdatesPerSLo, r.UpdatesPerSHi = math.Max(0, r.UpdatesPerS-half), r.UpdatesPerS+half
-			if r.WindowSteps < fewInWindow {
+			if r.WindowSteps < FewInWindow {
 				warn("only %s in the steady-state window: throughput is uncertain", words.Count(int(r.WindowSteps), "iteration"))
 			}
 			if a.overlong > 0 && float64(a.overlong) >= overlongShare*float64(r.WindowSteps) {

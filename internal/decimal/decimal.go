@@ -46,3 +46,15 @@ func Plain(s string) bool {
 	}
 	return true
 }
+
+// Underflows reports whether v, read from the decimal text s, is a 0 that
+// s is not: a nonzero digit before its exponent (1e-400, which a reader's
+// "got 0" did not explain).
+func Underflows(s string, v float64) bool {
+	for i := 0; i < len(s) && s[i] != 'e' && s[i] != 'E'; i++ {
+		if s[i] >= '1' && s[i] <= '9' {
+			return v == 0
+		}
+	}
+	return false
+}

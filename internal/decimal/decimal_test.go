@@ -34,3 +34,15 @@ func FuzzPlain(f *testing.F) {
 		}
 	})
 }
+
+func TestUnderflows(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		v    float64
+		want bool
+	}{{"1e-400", 0, true}, {"0.1e-399", 0, true}, {"-5E-999", 0, true}, {"0", 0, false}, {"0.000e5", 0, false}, {"-0", 0, false}, {"1e-5", 1e-5, false}, {"0e-400", 0, false}} {
+		if got := Underflows(c.s, c.v); got != c.want {
+			t.Errorf("Underflows(%q, %g) = %v, want %v", c.s, c.v, got, c.want)
+		}
+	}
+}
