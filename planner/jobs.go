@@ -230,7 +230,12 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	}
 	for _, need := range []string{"job", "size"} {
 		if _, ok := col[need]; !ok {
-			return nil, nil, perr(hline, 0, "missing column %q (columns: %s)", need, strings.Join(jobColumns, ", "))
+			sep := ""
+			if len(header) == 1 && strings.ContainsAny(header[0], ";\t") {
+				// (one field: "job;arrival;size;p" named no separator)
+				sep = fmt.Sprintf("; the header is one field, %q: separated by semicolons or tabs? expected commas", header[0])
+			}
+			return nil, nil, perr(hline, 0, "missing column %q (columns: %s)%s", need, strings.Join(jobColumns, ", "), sep)
 		}
 	}
 	_, hasP := col["p"]

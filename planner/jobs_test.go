@@ -122,6 +122,8 @@ func TestReadJobsErrors(t *testing.T) {
 		{"quote", "job,size,p\n\"a,1,0.5\n", "jobs.csv:2:"},
 		{"header only", "job,size,p\n", "jobs.csv: no jobs"},
 		{"dup column", "job,size,size,p\n", "jobs.csv:1:10: column \"size\" appears twice"},
+		// another separator: the missing column was all it said
+		{"semicolons", "job;arrival;size;p\na;0;10;0.5\n", `jobs.csv:1: missing column "job" (columns: job, arrival, size, p, model, max_workers, weight, rigid_workers); the header is one field, "job;arrival;size;p": separated by semicolons or tabs? expected commas`},
 	}
 	for _, c := range cases {
 		_, err := ReadJobs(strings.NewReader(c.in), "jobs.csv", nil)

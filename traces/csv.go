@@ -459,6 +459,10 @@ func headerText(names []string, line int) string {
 	if strings.IndexByte(s, '\t') >= 0 {
 		return fmt.Sprintf("header has %s: tab-separated? expected columns separated by commas", quoteCut(s, 200))
 	}
+	if len(names) == 1 && strings.IndexByte(s, ';') >= 0 {
+		// (a spreadsheet's export in a locale whose decimal mark is a comma)
+		return fmt.Sprintf("header has %s: separated by semicolons? expected columns separated by commas", quoteCut(s, 200))
+	}
 	if len(s) > 200 {
 		return "header has " + quoteCut(s, 200)
 	}

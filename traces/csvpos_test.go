@@ -265,6 +265,7 @@ func TestHeaderTextTabsAndLine(t *testing.T) {
 	}
 	cases := []struct{ in, want string }{
 		{"run\tworkers\tps\n", `traces: steps.csv:1: missing required column "run" (header has "run\tworkers\tps": tab-separated? expected columns separated by commas)`},
+		{"run;workers;ps\n", `traces: steps.csv:1: missing required column "run" (header has "run;workers;ps": separated by semicolons? expected columns separated by commas)`},
 		{"\n\nRun\tWorkers\n", `traces: steps.csv:3: missing required column "run" (header has "run\tworkers": tab-separated? expected columns separated by commas)`},
 		{"\n\x00\x01,x\n", `traces: steps.csv:2: missing required column "run" (line 2 is not text: not a CSV file? It starts "\x00\x01,x")`},
 		{"\x00\tx\n", `traces: steps.csv:1: missing required column "run" (line 1 is not text: not a CSV file? It starts "\x00\tx")`},
