@@ -188,3 +188,30 @@ func TestFitStepsFlatLoss(t *testing.T) {
 		}
 	}
 }
+
+// A loss curve that falls slowly beside a large noise is kept: the rule
+// above judges the fall against the noise of a mean of the points, not of
+// one point. testdata/slow-noisy-evals.csv (a review's) holds 288 points of
+// 2/(1 + 0.001 u) + 0.5 with normal noise of 0.3 on the steps of
+// testdata/synthetic/async-ps: the rule dropped its curve, 1/(0.000557 k +
+// 0.439) + 0.28 (a fall of 0.247 beside a residual of 0.285), whose fall a
+// line through the points puts at t = -4.2.
+func TestFitStepsSlowNoisyLossKept(t *testing.T) {
+	evals, err := os.ReadFile(filepath.Join("testdata", "slow-noisy-evals.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := asyncCopy(t, func(name, text string) string {
+		if name == "evals.csv" {
+			return string(evals)
+		}
+		return text
+	})
+	sf, _, err := FitStepsPaths([]string{dir}, StepOptions{TrainWorkers: []int{1, 2, 4}, Bootstrap: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := sf.Model.Efficiency; e == nil || !(e.B0 > 0) {
+		t.Errorf("a slowly falling, noisy loss: no curve kept; warnings %q", sf.Warnings)
+	}
+}
