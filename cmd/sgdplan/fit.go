@@ -84,7 +84,7 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --combine %q: want mean, one or all", combine))
 	}
 	var train []int
-	if s := c.String("train-workers"); s != "" {
+	if s := c.String("train-workers"); c.IsSet("train-workers") { // (an empty one fitted every run)
 		var err error
 		if train, err = parseIntList(s, 1); err != nil {
 			return badInput(fmt.Errorf("fit: --train-workers: %v", err))

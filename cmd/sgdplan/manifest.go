@@ -29,8 +29,8 @@ import (
 
 // manifest is what check reads from a Kubeflow job.
 // kubeflowVersions are the versions of kubeflow.org under which Kubeflow's
-// operators have served TFJob and PyTorchJob, whose replica specs check reads
-// alike.
+// operators have served TFJob and PyTorchJob: a manifest at another is
+// warned about (check reads every version by v1's fields).
 var kubeflowVersions = []string{"v1", "v1beta2", "v1beta1", "v1alpha2", "v1alpha1"}
 
 type manifest struct {

@@ -361,7 +361,7 @@ func planBeyondFitWarnings(jobs []planner.Job, peaks []jobPeak) []string {
 	}
 	var out []string
 	for _, g := range groups {
-		what, it, its := "job "+g.ids[0]+" can", "it runs", "its speedup"
+		what, it, its := "job "+cellText(g.ids[0])+" can", "it runs", "its speedup"
 		if len(g.ids) > 1 {
 			what, it, its = fmt.Sprintf("%d jobs (%s) can", len(g.ids), nameList(g.ids, 8)), "they run", "their speedup"
 		}
@@ -910,7 +910,17 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 	}
 	if gap := whole.MeanResponse/ideal.MeanResponse - 1; math.Abs(gap) > 0.05 {
 		w := fmt.Sprintf("whole workers change the mean flow time by %+.1f%% from the ideal shares", 100*gap)
-		if at := slices.IndexFunc(ideal.Jobs, func(j planner.JobResult) bool { return j.Workers > 0 && j.Workers < 1 }); at >= 0 && gap > 0 {
+		// a job on a share k < 1 whose curve gives s(k) > k (under p = 1
+		// a share runs at its size, and such a job was named all the
+		// same); ideal.Jobs are in the order of jobs
+		at := -1
+		for i, j := range ideal.Jobs {
+			if j.Workers > 0 && j.Workers < 1 && jobs[i].Curve.Speedup(j.Workers) > j.Workers {
+				at = i
+				break
+			}
+		}
+		if at >= 0 && gap > 0 {
 			// (the ideal shares read as an achievable optimum: on 1
 			// server they beat running the jobs one after the other)
 			j := ideal.Jobs[at]

@@ -295,6 +295,16 @@ func TestPlanWarningQuotesJobNames(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want 0 and the warning %q", cmd, code, stderr, want)
 		}
 	}
+	// a job on a fitted model, past its data: its one name was printed raw
+	asgdModel(t, dir)
+	onModel := filepath.Join(dir, "model-jobs.csv")
+	if err := os.WriteFile(onModel, []byte("job,arrival,size,model\n\"x\nsgdplan: warning: forged\",0,1e5,asgd.json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "plan", "--jobs", onModel, "--servers", "64")
+	if code != 0 || !strings.Contains(stderr, `sgdplan: warning: job "x\nsgdplan: warning: forged" can get up to 64 workers`) || strings.Contains(stderr, "\nsgdplan: warning: forged") {
+		t.Errorf("a job on a fitted model: exit %d, stderr %q", code, stderr)
+	}
 }
 
 // An empty input path is named as such: it was "open : no such file or
@@ -313,10 +323,25 @@ func TestEmptyInputPath(t *testing.T) {
 		// and flags given empty: report said "missing --out", predict took the model's shards
 		{[]string{"report", "--model", "m.json", "--jobs", "jobs.csv", "--servers", "2", "--out", ""}, "report: --out is empty: want a folder path"},
 		{[]string{"predict", "--model", m, "--workers", "2", "--ps", ""}, `predict: --ps: "": an empty list`},
+		{[]string{"fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "", "--out", filepath.Join(t.TempDir(), "m.json")}, `fit: --train-workers: "": an empty list`},
 	} {
 		code, stdout, stderr := runCmd(t, c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, code, stdout, stderr, exitBadInput, c.want)
 		}
+	}
+}
+
+// The whole-workers warning's reason names a job whose share k < 1 runs at
+// s(k) > k: under p = 1 a share runs at its size, and such a job (a) was
+// named all the same.
+func TestPlanIdealSharesReasonNamesSublinearJob(t *testing.T) {
+	jobs := filepath.Join(t.TempDir(), "jobs.csv")
+	if err := os.WriteFile(jobs, []byte("job,size,p\na,100,1\nb,100,1\nc,100,0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "1", "--policy", "numeric")
+	if code != 0 || !strings.Contains(stderr, "whole workers change the mean flow time by") || !strings.Contains(stderr, "(job c starts on") {
+		t.Errorf("exit %d, stderr %q; want the reason naming job c", code, stderr)
 	}
 }

@@ -567,12 +567,12 @@ func finiteRows(path string, rows []predictRow) error {
 				// the throughput is fine (7.16 steps/s): the flag's
 				// target is what overflows (--target-loss 5e-324,
 				// --epochs 1e308)
-				nearer := "a larger --target-loss"
+				nearer, where := "a larger --target-loss", "on the model's loss curve"
 				if r.TargetEpochs != nil {
-					nearer = "fewer --epochs"
+					nearer, where = "fewer --epochs", "the passes' samples divided by one update's"
 				}
-				return badInput(fmt.Errorf("predict: %s: at %s, %d ps the updates to the target are %s [%s, %s]%s: not finite numbers, the target is beyond float64's range on the model's loss curve (its steps/s, %s, are finite): give %s",
-					flag, workersWord(r.Workers), r.PS, g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), hiOrInf(r.UpdatesToTargetHi), ttt, g4(r.StepsPerS), nearer))
+				return badInput(fmt.Errorf("predict: %s: at %s, %d ps the updates to the target are %s [%s, %s]%s: not finite numbers, the target is beyond float64's range (%s; its steps/s, %s, are finite): give %s",
+					flag, workersWord(r.Workers), r.PS, g4(*r.UpdatesToTarget), g4(*r.UpdatesToTargetLo), hiOrInf(r.UpdatesToTargetHi), ttt, where, g4(r.StepsPerS), nearer))
 			}
 			return badInput(fmt.Errorf("predict: %s: at %s, %d ps the model predicts %s steps/s [%s, %s], speedup %s [%s, %s]%s%s: not all finite numbers, so the model cannot predict there (check its parameters)",
 				path, workersWord(r.Workers), r.PS, g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi), stale, ttt))

@@ -1060,12 +1060,12 @@ func countNotes(jobs []planner.Job, planned []planJob, recs, knees []float64, o 
 			rec = fmt.Sprintf("all %s (its knee lies beyond them: each worker up to %d cuts its run time by %s%% or more)", words.Count(o.servers, "server"), o.servers, plots.Num(100*o.alpha))
 		}
 		notes = append(notes, fmt.Sprintf("%s runs on a fitted model. Recommended if alone: %s. The plan starts it on %s: %s shares the cluster by the jobs' sizes and curves, not by knees. `sgdplan check --workers %d` on its model says %s: %s (check's knee is where one more worker adds less than half a worker's speed, a different rule).",
-			j.Job, rec, starts, o.policy, start, v.word, v.reason))
+			cellText(j.Job), rec, starts, o.policy, start, v.word, v.reason))
 	}
 	if len(rest) > 0 {
-		what := "job " + rest[0] + ", also on a fitted model"
+		what := "job " + cellText(rest[0]) + ", also on a fitted model"
 		if len(rest) > 1 {
-			what = fmt.Sprintf("%d more jobs on fitted models (%s)", len(rest), strings.Join(rest, ", "))
+			what = fmt.Sprintf("%d more jobs on fitted models (%s)", len(rest), nameList(rest, len(rest)))
 		}
 		notes = append(notes, fmt.Sprintf("No such note for %s: the notes above describe the first three jobs on fitted models only; the jobs table gives every job's recommended workers, knee and start, and `sgdplan check` judges a start on each one's model.", what))
 	}
