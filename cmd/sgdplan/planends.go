@@ -20,27 +20,36 @@ import (
 type speedupEnd struct {
 	m    *fit.Model
 	high bool
-	mu   sync.Mutex
-	memo map[int]float64
+	memo *endMemo
+}
+
+// endMemo holds both ends of a model's speedup interval by count: one
+// Predict gives both, and planEnds shares it between a model's two ends
+// and among the policies (each end, and each policy's replay, predicted
+// every count again: plan --policy all on 20,000 servers spent most of
+// its time there).
+type endMemo struct {
+	mu sync.Mutex
+	at map[int][2]float64
 }
 
 func newSpeedupEnd(m *fit.Model, high bool) *speedupEnd {
-	return &speedupEnd{m: m, high: high, memo: map[int]float64{}}
+	return &speedupEnd{m: m, high: high, memo: &endMemo{at: map[int][2]float64{}}}
 }
 
 func (e *speedupEnd) at(k int) float64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if v, ok := e.memo[k]; ok {
-		return v
+	e.memo.mu.Lock()
+	defer e.memo.mu.Unlock()
+	v, ok := e.memo.at[k]
+	if !ok {
+		iv := e.m.Predict(model.Config{Workers: k}, math.NaN(), 1).Speedup
+		v = [2]float64{iv.Lo, iv.Hi}
+		e.memo.at[k] = v
 	}
-	iv := e.m.Predict(model.Config{Workers: k}, math.NaN(), 1).Speedup
-	v := iv.Lo
 	if e.high {
-		v = iv.Hi
+		return v[1]
 	}
-	e.memo[k] = v
-	return v
+	return v[0]
 }
 
 // FewestWorkers is the model's (planner.FittedFrom): the knee policy looks
@@ -68,6 +77,9 @@ func (e *speedupEnd) Speedup(k float64) float64 {
 type planEnds struct {
 	models []*fit.Model
 	ids    []string
+	// ends are each model's low and high curves, made once: their memo
+	// serves every policy's replay
+	ends map[*fit.Model][2]*speedupEnd
 	// known keeps the plans (ideal shares) made at the low and the high
 	// ends by policy name, for numeric's search at each end (planReplay):
 	// it replayed every heuristic there again
@@ -90,6 +102,11 @@ func planFindEnds(jobs []planner.Job) planEnds {
 	}
 	if len(e.models) > 0 {
 		e.known = [2]map[string]planner.Result{{}, {}}
+		e.ends = map[*fit.Model][2]*speedupEnd{}
+		for _, m := range e.models {
+			l := newSpeedupEnd(m, false)
+			e.ends[m] = [2]*speedupEnd{l, {m: m, high: true, memo: l.memo}}
+		}
 	}
 	return e
 }
@@ -99,7 +116,7 @@ func planFindEnds(jobs []planner.Job) planEnds {
 func (e planEnds) jobs(jobs []planner.Job) (low, high []planner.Job) {
 	low, high = slices.Clone(jobs), slices.Clone(jobs)
 	for _, m := range e.models {
-		l, h := newSpeedupEnd(m, false), newSpeedupEnd(m, true)
+		l, h := e.ends[m][0], e.ends[m][1]
 		for k, j := range jobs {
 			if j.Curve == planner.Speedup(m) {
 				low[k].Curve, high[k].Curve = l, h
