@@ -59,6 +59,16 @@ func emptyPath(c *cli.Context, flag, without string) error {
 	return nil
 }
 
+// emptyInput refuses an input flag given empty (--model=): it read as the
+// flag left out ("missing --model", "give --jobs", or validate's default
+// data). want says what the flag takes.
+func emptyInput(c *cli.Context, flag, want string) error {
+	if c.IsSet(flag) && c.String(flag) == "" {
+		return badInput(fmt.Errorf("%s: --%s is empty: want %s", c.Command.Name, flag, want))
+	}
+	return nil
+}
+
 // emptyFolder is emptyPath for a flag that names a folder: validate's
 // empty --out ran for 23 s, wrote ./img/validation.png and failed (exit 1,
 // "sgdplan: : no such file or directory"); demo's failed on "mkdir ", and

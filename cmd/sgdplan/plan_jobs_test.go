@@ -324,6 +324,11 @@ func TestEmptyInputPath(t *testing.T) {
 		{[]string{"report", "--model", "m.json", "--jobs", "jobs.csv", "--servers", "2", "--out", ""}, "report: --out is empty: want a folder path"},
 		{[]string{"predict", "--model", m, "--workers", "2", "--ps", ""}, `predict: --ps: "": an empty list`},
 		{[]string{"fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "", "--out", filepath.Join(t.TempDir(), "m.json")}, `fit: --train-workers: "": an empty list`},
+		// an input flag given empty read as the flag left out
+		{[]string{"predict", "--model=", "--workers", "2"}, "predict: --model is empty: want the path of a model.json"},
+		{[]string{"check", "--model=", "--workers", "2"}, "check: --model is empty: want the path of a model.json"},
+		{[]string{"simulate", "--jobs=", "--servers", "2"}, "simulate: --jobs is empty: want the path of a jobs.csv"},
+		{[]string{"validate", "--data=", "--out", filepath.Join(t.TempDir(), "v.md")}, "validate: --data is empty: want the folder of the public datasets"},
 	} {
 		code, stdout, stderr := runCmd(t, c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
