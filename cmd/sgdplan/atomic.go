@@ -53,16 +53,14 @@ func outFolder(cmd, flag, path string) error {
 // convert's --out and check's --model are refused so when empty. without
 // says what leaving the flag out does.
 func emptyPath(c *cli.Context, flag, without string) error {
-	if c.IsSet(flag) && c.String(flag) == "" {
-		return badInput(fmt.Errorf("%s: --%s is empty: want a file path (without --%s, %s)", c.Command.Name, flag, flag, without))
-	}
-	return nil
+	return emptyFlag(c, flag, fmt.Sprintf("a file path (without --%s, %s)", flag, without))
 }
 
-// emptyInput refuses an input flag given empty (--model=): it read as the
-// flag left out ("missing --model", "give --jobs", or validate's default
-// data). want says what the flag takes.
-func emptyInput(c *cli.Context, flag, want string) error {
+// emptyFlag refuses the flag of c given as "" (bad input, before any work),
+// saying that it wants want: emptyPath's and emptyFolder's test, and that of
+// an input flag (--model=), which read as the flag left out ("missing
+// --model", "give --jobs", or validate's default data).
+func emptyFlag(c *cli.Context, flag, want string) error {
 	if c.IsSet(flag) && c.String(flag) == "" {
 		return badInput(fmt.Errorf("%s: --%s is empty: want %s", c.Command.Name, flag, want))
 	}
@@ -75,10 +73,7 @@ func emptyInput(c *cli.Context, flag, want string) error {
 // convert's said --out was missing. what says what the folder is for, or
 // what leaving the flag out does.
 func emptyFolder(c *cli.Context, flag, what string) error {
-	if c.IsSet(flag) && c.String(flag) == "" {
-		return badInput(fmt.Errorf("%s: --%s is empty: want a folder path (%s)", c.Command.Name, flag, what))
-	}
-	return nil
+	return emptyFlag(c, flag, "a folder path ("+what+")")
 }
 
 // plotName refuses a --plot path of the command cmd that does not end in

@@ -148,7 +148,7 @@ func runCheck(c *cli.Context) error {
 	if format != "table" && format != "json" {
 		return badInput(fmt.Errorf("check: --format %q: want table or json", format))
 	}
-	if err := emptyInput(c, "model", "the path of a model.json (written by sgdplan fit)"); err != nil {
+	if err := emptyFlag(c, "model", "the path of a model.json (written by sgdplan fit)"); err != nil {
 		return err
 	}
 	m, err := loadModel("check", c.String("model"))

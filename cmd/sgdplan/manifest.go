@@ -27,12 +27,12 @@ import (
 	"github.com/sgdplan/sgdplan/internal/words"
 )
 
-// manifest is what check reads from a Kubeflow job.
 // kubeflowVersions are the versions of kubeflow.org under which Kubeflow's
 // operators have served TFJob and PyTorchJob: a manifest at another is
 // warned about (check reads every version by v1's fields).
 var kubeflowVersions = []string{"v1", "v1beta2", "v1beta1", "v1alpha2", "v1alpha1"}
 
+// manifest is what check reads from a Kubeflow job.
 type manifest struct {
 	Kind    string // TFJob or PyTorchJob
 	Workers int

@@ -189,7 +189,7 @@ func runPredict(c *cli.Context) error {
 	if format != "table" && format != "json" && format != "csv" {
 		return badInput(fmt.Errorf("predict: --format %q: want table, json or csv", format))
 	}
-	if err := emptyInput(c, "model", "the path of a model.json (written by sgdplan fit)"); err != nil {
+	if err := emptyFlag(c, "model", "the path of a model.json (written by sgdplan fit)"); err != nil {
 		return err
 	}
 	m, err := loadModel("predict", c.String("model"))

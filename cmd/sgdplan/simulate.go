@@ -191,7 +191,7 @@ func simulateAction(c *cli.Context) error {
 	if ea != 0 && !(ea >= 1) {
 		return badInput(fmt.Errorf("%s: --energy-alpha %g: want >= 1 (or 0 for off)", c.Command.Name, ea))
 	}
-	if err := emptyInput(c, "jobs", "the path of a jobs.csv (or leave --jobs out for a Poisson workload: --arrival-rate)"); err != nil {
+	if err := emptyFlag(c, "jobs", "the path of a jobs.csv (or leave --jobs out for a Poisson workload: --arrival-rate)"); err != nil {
 		return err
 	}
 	var fixed []planner.Job

@@ -77,7 +77,7 @@ func runValidate(c *cli.Context) error {
 	if err := emptyPath(c, "out", "validate writes "+filepath.Join("docs", "validation.md")); err != nil {
 		return err
 	}
-	if err := emptyInput(c, "data", "the folder of the public datasets (left out: $SGDPLAN_DATA, else ../shared/data)"); err != nil {
+	if err := emptyFlag(c, "data", "the folder of the public datasets (left out: $SGDPLAN_DATA, else ../shared/data)"); err != nil {
 		return err
 	}
 	dataDir := c.String("data")
