@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/jsontext"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
@@ -404,7 +405,7 @@ func (m *Model) FamilyForm() Family { return m.fam }
 
 // Marshal returns the model as indented JSON.
 func (m *Model) Marshal() ([]byte, error) {
-	b, err := json.MarshalIndent(m, "", "  ")
+	b, err := jsontext.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, errorf("model.json: %v", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/jsontext"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 )
@@ -129,7 +129,7 @@ func writeCheckError(c *cli.Context, err error) {
 	if errors.As(err, &ie) {
 		out.Input = ie.what
 	}
-	b, _ := json.MarshalIndent(out, "", "  ")
+	b, _ := jsontext.MarshalIndent(out, "", "  ")
 	c.App.Writer.Write(append(b, '\n'))
 }
 
@@ -390,7 +390,7 @@ func runCheck(c *cli.Context) error {
 	// or gave its verdict, as the reader's exit raced the later writes.
 	var buf bytes.Buffer
 	if format == "json" {
-		b, err := json.MarshalIndent(out, "", "  ")
+		b, err := jsontext.MarshalIndent(out, "", "  ")
 		if err != nil {
 			return withCode(exitFailure, err)
 		}

@@ -30,7 +30,8 @@ func TestCheckJSONError(t *testing.T) {
 			t.Errorf("%s: stdout %q: %v", c.name, stdout, err)
 			continue
 		}
-		if code != exitBadInput || e.Verdict != "error" || e.ExitCode != code || e.Input != c.input || !strings.Contains(e.Error, c.msg) || !strings.Contains(stderr, c.msg) {
+		// the raw text reads as stderr does (">=", not json.Marshal's "\u003e=")
+		if code != exitBadInput || e.Verdict != "error" || e.ExitCode != code || e.Input != c.input || !strings.Contains(e.Error, c.msg) || !strings.Contains(stderr, c.msg) || !strings.Contains(stdout, c.msg) {
 			t.Errorf("%s: exit %d, %+v, stderr %q; want exit 2, input %q, %q", c.name, code, e, stderr, c.input, c.msg)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/jsontext"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/traces"
 	"github.com/urfave/cli/v2"
@@ -413,8 +414,8 @@ func throughputJSON(w io.Writer, series []throughputSeries, sums []traces.RunSum
 			var b bytes.Buffer
 			b.WriteByte('{')
 			for i, v := range rec.values() {
-				k, _ := json.Marshal(throughputFields[i])
-				x, err := json.Marshal(v)
+				k, _ := jsontext.Marshal(throughputFields[i])
+				x, err := jsontext.Marshal(v)
 				if err != nil {
 					return err
 				}
@@ -433,6 +434,7 @@ func throughputJSON(w io.Writer, series []throughputSeries, sums []traces.RunSum
 		out.Runs = append(out.Runs, toJSON(s))
 	}
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // as jsontext
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }
@@ -668,6 +670,7 @@ func inspectJSON(w io.Writer, sums []traces.RunSummary) error {
 		out = append(out, toJSON(s))
 	}
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // as jsontext
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }

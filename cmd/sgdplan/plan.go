@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/jsontext"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/planner"
@@ -543,7 +544,7 @@ func peakCause(c planner.Speedup, k float64) string {
 
 // planWriteJSON writes out as indented json: the one object when there is
 // one, else the list. The list is written one element at a time, as
-// json.MarshalIndent of the whole list writes it, byte for byte: that held
+// jsontext.MarshalIndent of the whole list writes it, byte for byte: that held
 // the whole text at once, in buffers grown by doubling and copied (plan
 // --policy all --format json on 82,247 jobs peaked at about 1 GB for 330 MB
 // of text). Every element is encoded once first, so that a value json
@@ -554,7 +555,7 @@ func planWriteJSON[T any](w io.Writer, out []T) error {
 		if len(out) == 1 {
 			v = out[0]
 		}
-		b, err := json.MarshalIndent(v, "", "  ")
+		b, err := jsontext.MarshalIndent(v, "", "  ")
 		if err != nil {
 			return withCode(exitFailure, err)
 		}
@@ -569,7 +570,7 @@ func planWriteJSON[T any](w io.Writer, out []T) error {
 	}
 	sep := "[\n  "
 	for _, v := range out {
-		b, err := json.MarshalIndent(v, "  ", "  ")
+		b, err := jsontext.MarshalIndent(v, "  ", "  ")
 		if err != nil {
 			return withCode(exitFailure, err)
 		}

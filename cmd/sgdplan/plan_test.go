@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sgdplan/sgdplan/internal/jsontext"
 )
 
 var jobsExample = filepath.Join("..", "..", "testdata", "jobs-example")
@@ -466,8 +468,8 @@ func (w *maxWrite) Write(b []byte) (int, error) {
 
 // planWriteJSON writes a list one element at a time (plan --policy all
 // --format json on 82,247 jobs held 330 MB of text in buffers grown by
-// doubling, about 1 GB at its peak), byte for byte as json.MarshalIndent of
-// the whole list, and still fails before it writes anything when an element
+// doubling, about 1 GB at its peak), byte for byte as jsontext.MarshalIndent
+// of the whole list, and still fails before it writes anything when an element
 // cannot be written.
 func TestPlanWriteJSONStreams(t *testing.T) {
 	policy := func(name string, jobs int) planPolicy {
@@ -489,7 +491,7 @@ func TestPlanWriteJSONStreams(t *testing.T) {
 		if n == 1 {
 			v = out[0]
 		}
-		want, err := json.MarshalIndent(v, "", "  ")
+		want, err := jsontext.MarshalIndent(v, "", "  ") // <, > and & as themselves
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -499,7 +501,7 @@ func TestPlanWriteJSONStreams(t *testing.T) {
 			t.Fatalf("%d policies: %v", n, err)
 		}
 		if !bytes.Equal(w.Bytes(), want) {
-			t.Errorf("%d policies: wrote\n%s\nwant json.MarshalIndent's\n%s", n, w.Bytes(), want)
+			t.Errorf("%d policies: wrote\n%s\nwant jsontext.MarshalIndent's\n%s", n, w.Bytes(), want)
 		}
 		if n == 3 && w.most > len(want)/2 {
 			t.Errorf("3 policies: one write of %d of the %d bytes: the list is written at once, not one policy at a time", w.most, len(want))

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/jsontext"
 	"github.com/sgdplan/sgdplan/internal/progress"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -70,7 +70,7 @@ Examples:
 // (KeyError) where the upper end is unbounded.
 func (r predictRow) MarshalJSON() ([]byte, error) {
 	type plain predictRow // (no MarshalJSON: no recursion)
-	b, err := json.Marshal(plain(r))
+	b, err := jsontext.Marshal(plain(r))
 	if err != nil || !r.TargetMaybeNever {
 		return b, err
 	}
@@ -377,7 +377,7 @@ func runPredict(c *cli.Context) error {
 				table[at] = r
 				continue
 			case "json":
-				b, err := json.MarshalIndent(r, "  ", "  ")
+				b, err := jsontext.MarshalIndent(r, "  ", "  ")
 				if err != nil {
 					flags[at] |= rowNoJSON // (said, as json.MarshalIndent of the rows said it, after the warnings)
 				}
@@ -481,7 +481,7 @@ func runPredict(c *cli.Context) error {
 	switch format {
 	case "json":
 		if at := first(rowNoJSON); at >= 0 {
-			_, err := json.MarshalIndent([]predictRow{row(at)}, "", "  ")
+			_, err := jsontext.MarshalIndent([]predictRow{row(at)}, "", "  ")
 			return withCode(exitFailure, err)
 		}
 		return predictRowsOut(&stickyWriter{w: c.App.Writer}, spill, "[\n  ", 4, "\n]\n")
