@@ -1138,11 +1138,6 @@ func reportFitData(m *fit.Model, stats []fit.RunStats) (plots.FitData, error) {
 	if len(byW) == 0 {
 		return d, fmt.Errorf("report: %s: no fitted configuration at the reference %d shards, batch and placement", m.Family, m.Reference.PS)
 	}
-	if note := curveNote(m, hidden); note != "" {
-		d.Title += note
-	} else {
-		d.Title += syncStepNote(m)
-	}
 	ws := make([]int, 0, len(byW))
 	for w := range byW {
 		ws = append(ws, w)
@@ -1160,7 +1155,13 @@ func reportFitData(m *fit.Model, stats []fit.RunStats) (plots.FitData, error) {
 	}
 	held := map[int][]float64{}
 	for _, s := range stats {
-		if trained[s.Workers] || !(s.StepsPerS > 0) || !onCurve(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth) {
+		if trained[s.Workers] || !(s.StepsPerS > 0) {
+			continue
+		}
+		if !onCurve(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth) {
+			// counted as fit --plot counts them (the title said "6
+			// points" not shown where 6 fitted and 12 held-out were not)
+			hidden.add(m, s.Workers, s.PS, s.Nodes, float64(s.Batch), s.Bandwidth, true)
 			continue
 		}
 		held[s.Workers] = append(held[s.Workers], s.StepsPerS)
@@ -1170,6 +1171,11 @@ func reportFitData(m *fit.Model, stats []fit.RunStats) (plots.FitData, error) {
 		o := plots.Repeats(float64(w), held[w])
 		o.HeldOut = true
 		d.Measured = append(d.Measured, o)
+	}
+	if note := curveNote(m, hidden); note != "" {
+		d.Title += note
+	} else {
+		d.Title += syncStepNote(m)
 	}
 	setFitBounds(&d, m)
 	// Draw the curve past the knee, so that the saturation shows.
@@ -1338,8 +1344,8 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 		cap += fmt.Sprintf(" The predicted time to the target is infinite from N = %d on (infinite updates to reach it): those N are not drawn.", never)
 	}
 	if cd.FitsCoincide() {
-		// (lambda 0: the legend listed every N, and one line showed)
-		cap += fmt.Sprintf(" The fitted lines of every N coincide (the fitted loss per update does not depend on the workers: no staleness cost), so the line of N = %d, drawn last, hides the others.", cd.Curves[len(cd.Curves)-1].Workers)
+		// (the figure's rule: one line, and its legend entry, for them all)
+		cap += " The fitted lines of every N agree within 0.5% (the fitted loss per update hardly depends on the workers: no staleness cost, or a small one), so one line stands for them all, \"fitted, every N alike\"."
 	}
 	return cap, bw
 }
