@@ -231,9 +231,9 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 	for _, need := range []string{"job", "size"} {
 		if _, ok := col[need]; !ok {
 			sep := ""
-			if len(header) == 1 && strings.ContainsAny(header[0], ";\t") {
+			if other := csvtext.OtherSeparator(header); other != "" {
 				// (one field: "job;arrival;size;p" named no separator)
-				sep = fmt.Sprintf("; the header is one field, %q: separated by semicolons or tabs? expected commas", header[0])
+				sep = fmt.Sprintf("; the header reads %q: separated by %s? expected commas", strings.Join(header, ","), other)
 			}
 			return nil, nil, perr(hline, 0, "missing column %q (columns: %s)%s", need, strings.Join(jobColumns, ", "), sep)
 		}

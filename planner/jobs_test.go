@@ -123,7 +123,11 @@ func TestReadJobsErrors(t *testing.T) {
 		{"header only", "job,size,p\n", "jobs.csv: no jobs"},
 		{"dup column", "job,size,size,p\n", "jobs.csv:1:10: column \"size\" appears twice"},
 		// another separator: the missing column was all it said
-		{"semicolons", "job;arrival;size;p\na;0;10;0.5\n", `jobs.csv:1: missing column "job" (columns: job, arrival, size, p, model, max_workers, weight, rigid_workers); the header is one field, "job;arrival;size;p": separated by semicolons or tabs? expected commas`},
+		// (named as the trace readers name it: internal/csvtext.OtherSeparator)
+		{"semicolons", "job;arrival;size;p\na;0;10;0.5\n", `jobs.csv:1: missing column "job" (columns: job, arrival, size, p, model, max_workers, weight, rigid_workers); the header reads "job;arrival;size;p": separated by semicolons? expected commas`},
+		{"tabs", "job\tarrival\tsize\n", `; the header reads "job\tarrival\tsize": separated by tabs? expected commas`},
+		// a tab in one field of several (a header typed by hand) said nothing
+		{"a tab among commas", "job\tarrival,size,p\n", `; the header reads "job\tarrival,size,p": separated by tabs? expected commas`},
 	}
 	for _, c := range cases {
 		_, err := ReadJobs(strings.NewReader(c.in), "jobs.csv", nil)

@@ -456,11 +456,10 @@ func headerText(names []string, line int) string {
 	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return r != '\t' && !unicode.IsPrint(r) }) >= 0 {
 		return fmt.Sprintf("line %d is not text: not a CSV file? It starts %s", line, quoteCut(s, 32))
 	}
-	if strings.IndexByte(s, '\t') >= 0 {
+	switch csvtext.OtherSeparator(names) {
+	case "tabs":
 		return fmt.Sprintf("header has %s: tab-separated? expected columns separated by commas", quoteCut(s, 200))
-	}
-	if len(names) == 1 && strings.IndexByte(s, ';') >= 0 {
-		// (a spreadsheet's export in a locale whose decimal mark is a comma)
+	case "semicolons":
 		return fmt.Sprintf("header has %s: separated by semicolons? expected columns separated by commas", quoteCut(s, 200))
 	}
 	if len(s) > 200 {

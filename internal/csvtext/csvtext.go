@@ -46,3 +46,20 @@ func LowerName(s string) string {
 	}
 	return string(b)
 }
+
+// OtherSeparator names the separator a header row seems to use instead of
+// commas, for the readers' missing-column errors: "tabs" when a field holds
+// a tab (a tab-separated file reads as one column), "semicolons" when the
+// row is one field holding a semicolon (a spreadsheet's export in a locale
+// whose decimal mark is a comma); "" otherwise.
+func OtherSeparator(header []string) string {
+	for _, f := range header {
+		if strings.IndexByte(f, '\t') >= 0 {
+			return "tabs"
+		}
+	}
+	if len(header) == 1 && strings.IndexByte(header[0], ';') >= 0 {
+		return "semicolons"
+	}
+	return ""
+}

@@ -41,3 +41,23 @@ func TestLowerName(t *testing.T) {
 		}
 	}
 }
+
+func TestOtherSeparator(t *testing.T) {
+	for _, c := range []struct {
+		header []string
+		want   string
+	}{
+		{[]string{"run;workers;ps"}, "semicolons"},
+		{[]string{"run\tworkers"}, "tabs"},
+		{[]string{"run\tworkers;ps"}, "tabs"},
+		{[]string{"run", "workers\tps"}, "tabs"},
+		{[]string{"run;x", "workers"}, ""}, // commas do separate it
+		{[]string{"run"}, ""},
+		{[]string{"run", "workers"}, ""},
+		{nil, ""},
+	} {
+		if got := OtherSeparator(c.header); got != c.want {
+			t.Errorf("%q: %q, want %q", c.header, got, c.want)
+		}
+	}
+}
