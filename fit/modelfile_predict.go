@@ -305,6 +305,33 @@ func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	return &c, nil
 }
 
+// RatesWithQueueing is the steps/s of an "mva" model m at each of cs
+// (completed by Config), solved by another MVA variant (exact, correction
+// or flow: QueueingVariants) from the same measured demands and SCVs: the
+// point predictions fit --queueing variant writes from the same traces.
+// (Not their intervals: fit widens them by what it measures of the
+// variant's own misfit.) fit compares the variants on the runs
+// --train-workers holds out with it.
+func (m *Model) RatesWithQueueing(variant string, cs []model.Config) ([]float64, error) {
+	if m.Family != "mva" || m.Queueing == nil {
+		return nil, errorf("queueing variant %q: the model is %s, not a queueing network fitted from a two-node profile", variant, m.Family)
+	}
+	q := *m.Queueing
+	q.Variant = variant
+	if err := q.check(); err != nil {
+		return nil, err
+	}
+	c := *m
+	c.Queueing = &q
+	c.fam = mvaFamily(q)
+	c.sweeps = newSweepMemo() // (the memo holds the variant's own rates)
+	out := make([]float64, len(cs))
+	for i, x := range cs {
+		out[i] = c.StepsPerSecond(x)
+	}
+	return out, nil
+}
+
 // WithBatch returns a copy of m whose queries run at another batch: a
 // per-worker batch of perWorker samples (weak scaling) when it is > 0, or
 // a global batch of global samples split among the workers (strong

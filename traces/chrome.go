@@ -871,7 +871,11 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		// half the steps are): the file alone was named
 		warns = append(warns, d.errAt(shortAt, "the median step lasts %.3g s (%.3g us as written), and this step, the first in the file under 1 us, %.3g us: ts and dur are microseconds in the Chrome trace format; were they written in seconds? (then every time here is a million times too short)", m, m*1e6, short*1e6))
 	}
-	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, Bandwidth: math.NaN(), Epochs: math.NaN(),
+	bw := math.NaN()
+	if opts.Bandwidth > 0 {
+		bw = opts.Bandwidth
+	}
+	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, ParamBytes: opts.ParamBytes, Bandwidth: bw, Epochs: math.NaN(),
 		Framework: "Chrome trace-event JSON", Notes: "converted by sgdplan convert --from chrome" + opts.sourceNote()})
 	return tr, warns, nil
 }

@@ -19,6 +19,12 @@ type ConvertOptions struct {
 	Mode    string  // async, sync or allreduce; "" means absent
 	P       float64 // speedup exponent written into jobs.csv for job traces; 0 leaves p empty
 
+	// chrome only: runs.csv's param_bytes (bytes sent per pull and per
+	// push) and bandwidth (B/s per shard link and direction), with which
+	// fit scales the two-node profile's link demand as S/B; 0: absent
+	ParamBytes int64
+	Bandwidth  float64
+
 	source string // the input, for the runs.csv note
 }
 

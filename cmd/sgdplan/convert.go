@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,12 +48,15 @@ func convertCommand() *cli.Command {
 
 For tfevents and chrome, --mode async or sync needs --ps (shards >= 1) and
 --mode allreduce takes no --ps; with neither, the run is written as allreduce.
+For chrome, --param-bytes and --bandwidth go into runs.csv: with both, fit
+scales the two-node profile's link demand to other link rates and model sizes.
 
 The mapping rules are in docs/formats.md. Warnings go to stderr; bad input
 exits 2 with the file, line and column.
 
 Examples:
   sgdplan convert --from chrome --batch 32 trace.json.gz --out run1/
+  sgdplan convert --from chrome --batch 32 --ps 1 --mode async --param-bytes 25000000 --bandwidth 5e8 trace-0.json --out w1/
   sgdplan convert --from pollux-osdi21 ../shared/data --out pollux/
   sgdplan convert --from itp --p 0.8 cluster10.csv --out jobs/`,
 		Flags: []cli.Flag{
@@ -63,6 +67,8 @@ Examples:
 			&cli.IntFlag{Name: "ps", Usage: "parameter-server shards of the run", DefaultText: "none"},
 			&cli.IntFlag{Name: "batch", Usage: "per-worker mini-batch of the run", DefaultText: "none"},
 			&cli.StringFlag{Name: "mode", Usage: "async, sync or allreduce"},
+			&cli.Int64Flag{Name: "param-bytes", Usage: "chrome: bytes sent per pull and per push (runs.csv param_bytes; with --bandwidth, fit scales the link demand as S/B to other rates and model sizes)", DefaultText: "none"},
+			&cli.Float64Flag{Name: "bandwidth", Usage: "chrome: link bandwidth per shard and direction, B/s (runs.csv bandwidth)", DefaultText: "none"},
 			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] written into jobs.csv (job traces); empty: plan and simulate then take --p", DefaultText: "empty"},
 		},
 		Action: func(c *cli.Context) error {
@@ -128,6 +134,11 @@ func convertIgnored(c *cli.Context, format string) []string {
 			out = append(out, fmt.Sprintf("--%s is read for tfevents and chrome only: ignored for %s, whose rows give it", f, format))
 		}
 	}
+	for _, f := range []string{"param-bytes", "bandwidth"} {
+		if c.IsSet(f) && format != "chrome" {
+			out = append(out, fmt.Sprintf("--%s is read for chrome only (a step trace, whose two-node profile it scales): ignored for %s", f, format))
+		}
+	}
 	if c.IsSet("p") && !slices.Contains(traces.JobFormats(), format) {
 		out = append(out, fmt.Sprintf("--p is read for the job traces (%s) only: ignored for %s", strings.Join(traces.JobFormats(), ", "), format))
 	}
@@ -176,6 +187,14 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 			return badInput(fmt.Errorf("convert: --mode %q: want async, sync or allreduce", m))
 		}
 	}
+	if format == "chrome" {
+		if c.IsSet("param-bytes") && c.Int64("param-bytes") < 1 {
+			return badInput(fmt.Errorf("convert: --param-bytes %d: want the bytes sent per pull and per push, >= 1 (leave the flag out when unknown)", c.Int64("param-bytes")))
+		}
+		if bw := c.Float64("bandwidth"); c.IsSet("bandwidth") && !(bw > 0 && bw <= math.MaxFloat64) {
+			return badInput(fmt.Errorf("convert: --bandwidth %g: want the link rate in bytes per second, a positive number (leave the flag out when unknown)", bw))
+		}
+	}
 	isJobs := slices.Contains(traces.JobFormats(), format)
 	// as plan and simulate do: a --p given must be an exponent (0 was read
 	// as the options' "no p" and wrote the p column empty without a word)
@@ -202,6 +221,9 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if isTrace {
 		opts = traces.ConvertOptions{Run: c.String("run"), Workers: c.Int("workers"), PS: c.Int("ps"),
 			Batch: c.Int("batch"), Mode: c.String("mode")}
+	}
+	if format == "chrome" {
+		opts.ParamBytes, opts.Bandwidth = c.Int64("param-bytes"), c.Float64("bandwidth")
 	}
 	if isJobs {
 		// elsewhere --p was warned about as ignored: it is not checked either

@@ -471,3 +471,55 @@ func TestConvertSaysWhatItReplaced(t *testing.T) {
 		}
 	}
 }
+
+// convert --from chrome writes --param-bytes and --bandwidth into runs.csv,
+// so that fit's two-node profile scales to other link rates (a converted
+// trace had no way to carry them: runs.csv was edited by hand, or predict
+// --bandwidth refused the model); bad values are refused, and other
+// formats warn that they ignore them.
+func TestConvertChromeLinkRate(t *testing.T) {
+	in := filepath.Join("..", "..", "traces", "testdata", "chrome", "pytorch_profiler.json")
+	out := t.TempDir()
+	code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--ps", "1", "--mode", "async", "--param-bytes", "25000000", "--bandwidth", "5e8", in, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(filepath.Join(out, "runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var runs []traces.RunInfo
+	if _, err := traces.ReadRuns(f, "runs.csv", func(r traces.RunInfo) error { runs = append(runs, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].ParamBytes != 25000000 || runs[0].Bandwidth != 5e8 {
+		t.Errorf("runs.csv %+v, want param_bytes 25000000 and bandwidth 5e8", runs)
+	}
+	// without them the columns stay empty, as before
+	out2 := t.TempDir()
+	if code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", in, "--out", out2); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out2, "runs.csv")); strings.Contains(string(b), "param_bytes") || strings.Contains(string(b), "bandwidth") {
+		t.Errorf("runs.csv without the flags:\n%s", b)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param-bytes", "0"}, "--param-bytes 0: want the bytes sent per pull and per push, >= 1"},
+		{[]string{"--bandwidth", "-1"}, "--bandwidth -1: want the link rate in bytes per second"},
+		{[]string{"--bandwidth", "inf"}, "--bandwidth +Inf: want the link rate"},
+	} {
+		code, _, stderr := runCmd(t, append(append([]string{"convert", "--from", "chrome"}, c.args...), in, "--out", t.TempDir())...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+	itp := filepath.Join("..", "..", "testdata", "public", "microsoft-itp-elasticflow-traces", "raw", "cluster10.csv")
+	code, _, stderr = runCmd(t, "convert", "--from", "itp", itp, "--p", "0.8", "--bandwidth", "5e8", "--out", t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "--bandwidth is read for chrome only") {
+		t.Errorf("itp with --bandwidth: exit %d, %q", code, stderr)
+	}
+}

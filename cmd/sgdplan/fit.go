@@ -640,6 +640,34 @@ func onCurve(m *fit.Model, workers, ps, nodes int, batch, bw float64) bool {
 	return x > 0 && y > 0 && math.Abs(x-y) <= 1e-9*y
 }
 
+// variantErrors is the line under an mva model's held-out error: the same
+// profile's error on those runs (configurations cs, rates measured) under
+// the other --queueing variants, so that a user whose links the fitted
+// variant suits less sees it ("" for other families). No variant is
+// chosen for them: on testdata/asgd exact did best, on links with nearly
+// constant transfers the corrections can (docs/models.md).
+func variantErrors(m *fit.Model, cs []model.Config, measured []float64) string {
+	if m.Family != "mva" || m.Queueing == nil || len(cs) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, v := range fit.QueueingVariants {
+		if v == m.Queueing.Variant || (v == "exact" && m.Queueing.Variant == "") {
+			continue
+		}
+		rates, err := m.RatesWithQueueing(v, cs)
+		if err != nil {
+			return ""
+		}
+		errs := make([]float64, len(rates))
+		for i, r := range rates {
+			errs[i] = 100 * math.Abs(r-measured[i]) / measured[i]
+		}
+		parts = append(parts, fmt.Sprintf("%s %.3g%% (worst %.3g%%)", v, stat.Mean(errs, nil), slices.Max(errs)))
+	}
+	return fmt.Sprintf("  the same profile under the other --queueing variants, on these runs: %s (a refit with --queueing V writes that variant; docs/models.md says which links each suits)", strings.Join(parts, ", "))
+}
+
 // offCurve counts the measured points a fit figure leaves out because they
 // are not at the curve's reference (onCurve), and what of theirs differs.
 type offCurve struct {
@@ -812,6 +840,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 		fmt.Fprintf(w, "network: %s MVA (model.AsyncPS); SCV of a transfer %.3g, of an apply %.3g, of compute %.3g", q.Variant, q.SCVLink, q.SCVApply, q.SCVCompute)
 		if q.Bandwidth > 0 {
 			fmt.Fprintf(w, "; link demand measured at %.4g B/s, scaled as S/B to other rates", q.Bandwidth)
+		} else {
+			// (predict --bandwidth refused the model later, the first word of it)
+			fmt.Fprint(w, "; no link rate (runs.csv bandwidth and param_bytes; convert --bandwidth, --param-bytes): the link demand holds at the profile's own rate and model size, and predict --bandwidth cannot scale it")
 		}
 		if q.SharedCores > 0 {
 			fmt.Fprintf(w, "; compute shares %d cores per machine, %s", q.SharedCores, words.Count(max(m.Reference.Nodes, 1), "machine"))
@@ -861,7 +892,8 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			head += "\tin the fit"
 		}
 		fmt.Fprintln(tw, head)
-		var errs []float64
+		var errs, measured []float64
+		var heldCs []model.Config
 		for _, r := range stats {
 			c := model.Config{Workers: r.Workers, PS: r.PS}
 			if r.Bandwidth > 0 {
@@ -884,6 +916,7 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 				fmt.Fprint(tw, "\theld out")
 				if r.StepsPerS > 0 && pred > 0 {
 					errs = append(errs, 100*math.Abs(pred-r.StepsPerS)/r.StepsPerS)
+					measured, heldCs = append(measured, r.StepsPerS), append(heldCs, c)
 				}
 			case train != nil:
 				fmt.Fprint(tw, "\tfitted")
@@ -893,6 +926,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 		tw.Flush()
 		if len(errs) > 0 {
 			fmt.Fprintf(w, "held out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", words.Count(len(errs), "run"), stat.Mean(errs, nil), slices.Max(errs))
+			if others := variantErrors(m, heldCs, measured); others != "" {
+				fmt.Fprintln(w, others)
+			}
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {

@@ -762,6 +762,50 @@ func TestFitTableHeldOut(t *testing.T) {
 	}
 }
 
+// Under the held-out error of an mva fit, the same profile's error on those
+// runs under the other --queueing variants: each the error a refit with
+// that variant prints as its own (a user whose links suit another variant
+// had to refit with each to find out).
+func TestFitHeldOutOtherVariants(t *testing.T) {
+	dir := t.TempDir()
+	own := regexp.MustCompile(`held out by --train-workers: 16 runs, predicted ([0-9.]+% off on average \(worst [0-9.]+%\))`)
+	other := regexp.MustCompile(`the same profile under the other --queueing variants, on these runs: (\w+) ([0-9.]+%) \(worst ([0-9.]+%)\), (\w+) ([0-9.]+%) \(worst ([0-9.]+%)\)`)
+	said := map[string]map[string]string{} // variant -> what each other fit said of it
+	for _, v := range []string{"exact", "correction", "flow"} {
+		code, out, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--queueing", v, "--out", filepath.Join(dir, v+".json"))
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", v, code, stderr)
+		}
+		m, o := own.FindStringSubmatch(out), other.FindStringSubmatch(out)
+		if m == nil || o == nil {
+			t.Fatalf("%s: no held-out lines:\n%s", v, out)
+		}
+		if said[v] == nil {
+			said[v] = map[string]string{}
+		}
+		said[v][v] = strings.Replace(m[1], "% off on average (worst ", "% (worst ", 1)
+		for _, i := range []int{1, 4} {
+			if o[i] == v {
+				t.Errorf("%s lists itself among the others: %s", v, o[0])
+			}
+			if said[o[i]] == nil {
+				said[o[i]] = map[string]string{}
+			}
+			said[o[i]][v] = o[i+1] + " (worst " + o[i+2] + ")"
+		}
+	}
+	for v, by := range said {
+		if len(by) != 3 {
+			t.Errorf("%s: said by %d fits, want 3: %v", v, len(by), by)
+		}
+		for from, s := range by {
+			if s != by[v] {
+				t.Errorf("%s: the %s fit says %s, its own fit %s", v, from, s, by[v])
+			}
+		}
+	}
+}
+
 // A throughput.csv beside steps.csv is not read by fit (the step fit reads
 // the step traces): it was ignored without a word, even a broken one. fit
 // now warns, on stderr and in model.json, and fits the same model.
@@ -1006,5 +1050,28 @@ func TestFitTableDataset(t *testing.T) {
 	want := 1562.5 / (10 * math.Pow(2, 0.7))
 	if math.Abs(u-1562.5) > 1e-9 || math.Abs(tt/want-1) > 1e-9 {
 		t.Errorf("updates %v, time %v s: want 1562.5 and %g", rows[0]["updates_to_target"], rows[0]["time_to_target_s"], want)
+	}
+}
+
+// fit says when an mva model has no link rate to scale from (runs.csv
+// without bandwidth and param_bytes): predict --bandwidth refused it later,
+// the first word of it; with them, it says the demand scales as S/B.
+func TestFitSaysNoLinkRate(t *testing.T) {
+	src := filepath.Join("..", "..", "testdata", "synthetic", "async-ps")
+	dir := t.TempDir()
+	steps, err := os.ReadFile(filepath.Join(src, "steps.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, dir, "steps.csv", string(steps))
+	writeTestFile(t, dir, "runs.csv", "run,mode\nw1,async\nw2,async\n")
+	const note = "no link rate (runs.csv bandwidth and param_bytes; convert --bandwidth, --param-bytes)"
+	code, out, stderr := runCmd(t, "fit", dir, "--family", "mva", "--out", filepath.Join(dir, "m.json"))
+	if code != 0 || !strings.Contains(out, note) {
+		t.Errorf("without a link rate: exit %d, %s%s", code, out, stderr)
+	}
+	code, out, stderr = runCmd(t, "fit", src, "--family", "mva", "--out", filepath.Join(dir, "m2.json"))
+	if code != 0 || strings.Contains(out, "no link rate") || !strings.Contains(out, "scaled as S/B to other rates") {
+		t.Errorf("with a link rate: exit %d, %s%s", code, out, stderr)
 	}
 }
