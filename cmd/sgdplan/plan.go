@@ -531,7 +531,13 @@ func peakCause(c planner.Speedup, k float64) string {
 	}
 	if m.EfficiencyVaries() {
 		if m.Mode == "async" {
-			causes = append(causes, "the staleness cost")
+			cost := "the staleness cost"
+			if e := m.Efficiency; e != nil && e.LambdaLo == 0 && e.Lambda > 0 {
+				// (fit said lambda's interval reaches 0, and this said
+				// the cap as a fact)
+				cost += fmt.Sprintf(": lambda %.4g, whose %.0f%% interval [0, %.4g] reaches 0, so with no cost the job may scale further", e.Lambda, 100*m.Level, e.LambdaHi)
+			}
+			causes = append(causes, cost)
 		} else {
 			causes = append(causes, "the larger global batch's extra steps")
 		}
@@ -1102,7 +1108,10 @@ func planTable(stdout io.Writer, out []planPolicy, n float64) error {
 		if ranges {
 			band = "range\t"
 		}
-		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers\tcompletion (s)\t%sflow (s)\tslowdown\twhole workers\tcompletion (s)\t\n", band)
+		// "at start": the share a job held when it started, which later
+		// events change (a job at 1.3 workers that finished in a tenth of
+		// its size read as a contradiction)
+		fmt.Fprintf(tw, "job\tarrival (s)\tsize (s)\tworkers at start\tcompletion (s)\t%sflow (s)\tslowdown\twhole workers at start\tcompletion (s)\t\n", band)
 		for _, j := range p.Jobs {
 			if ranges {
 				band = planRangeText(j.CompletionRange) + "\t"

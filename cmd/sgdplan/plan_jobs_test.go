@@ -199,8 +199,17 @@ func TestPeakWarningCause(t *testing.T) {
 	if code, _, stderr := runCmd(t, "fit", flat, "--out", fp); code != 0 {
 		t.Fatalf("fit flat: %s", stderr)
 	}
+	// a staleness cost whose interval reaches 0: the cap is hedged (fit
+	// said it "cannot tell it from 0", and this stated the cap as a fact)
+	zp := filepath.Join(dir, "zero-lo.json")
+	doc := readModelDoc(t, mp)
+	eff := doc["efficiency"].(map[string]any)
+	eff["lambda_lo"] = 0.0
+	writeModelDoc(t, zp, doc)
 	for _, c := range []struct{ model, want, not string }{
 		{mp, "job m is fastest at 1 worker: past it the fitted speedup gains nothing or falls (the staleness cost)", "global batch"},
+		{zp, "(the staleness cost: lambda ", "global batch"},
+		{zp, "interval [0, ", "global batch"},
 		{fp, "job m is fastest at 1 worker: past it the fitted speedup gains nothing or falls (its throughput peaks there in the fitted ", "staleness"},
 	} {
 		jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,model\nm,0,1800,"+c.model+"\n")
