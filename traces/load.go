@@ -77,6 +77,9 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 				}
 			}
 		}
+		if e := misnamedFiles(fsys, p, files[n:]); e != nil {
+			return nil, e
+		}
 		if len(files) == n {
 			return nil, &ParseError{File: p, Msg: "folder holds no canonical trace file (expected " + strings.Join(kindFiles[:], ", ") + ")" + convertHint(fsys, p)}
 		}
@@ -211,6 +214,48 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 // convertHint is what to run on a folder of raw data that convert reads: a
 // public dataset's folder (named as the dataset), the data root holding such
 // folders, or a folder of TensorBoard event files. "" when it sees none.
+// misnamedFiles is the error for a folder holding files named like one
+// of the canonical files but not it ("steps-0.csv", "steps_rank1.csv.gz")
+// where the canonical one is absent (found: the folder's canonical files):
+// a folder's files are read by their names, so a trace written one file a
+// process was read without its steps, and inspect printed a row of
+// dashes. nil when there is none, or the folder cannot be listed.
+func misnamedFiles(fsys fs.FS, dir string, found []File) error {
+	readDir := os.ReadDir
+	if fsys != nil {
+		readDir = func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
+	}
+	entries, err := readDir(dir)
+	if err != nil {
+		return nil
+	}
+	for k, canon := range kindFiles {
+		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == Kind(k) }) {
+			continue
+		}
+		stem := strings.TrimSuffix(canon, ".csv")
+		var like []string
+		for _, e := range entries {
+			name := strings.ToLower(strings.TrimSuffix(e.Name(), ".gz"))
+			if e.IsDir() || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) || name == canon {
+				continue
+			}
+			if r := name[len(stem)]; r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' {
+				like = append(like, e.Name())
+			}
+		}
+		if len(like) > 0 {
+			shown := like[:min(len(like), 3)]
+			more := ""
+			if len(like) > 3 {
+				more = fmt.Sprintf(" and %d more", len(like)-3)
+			}
+			return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names, so these would be left out; write each process's file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), more, canon, canon)}
+		}
+	}
+	return nil
+}
+
 func convertHint(fsys fs.FS, dir string) string {
 	readDir, base, join := os.ReadDir, filepath.Base, filepath.Join
 	if fsys != nil {

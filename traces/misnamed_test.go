@@ -1,0 +1,41 @@
+package traces
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// A folder holding files named like a canonical file but not it, without
+// the canonical one, is refused with what to do: a trace written one file
+// a process (steps-0.csv, steps-1.csv, as docs/instrumenting.md's example
+// once did) was read without its steps, and inspect printed dashes.
+func TestFolderWithMisnamedFiles(t *testing.T) {
+	row := "run,workers,ps,batch,worker,step,start,end\nr,1,1,32,0,0,0,1\n"
+	for _, c := range []struct {
+		name  string
+		files []string
+		want  string // "" reads
+	}{
+		{"one file a rank", []string{"steps-0.csv", "steps-1.csv", "runs.csv"}, "t: folder holds steps-0.csv, steps-1.csv but no steps.csv: a folder's files are read by their names"},
+		{"underscore, gzip, case", []string{"Steps_rank1.csv.gz"}, "folder holds Steps_rank1.csv.gz but no steps.csv"},
+		{"many", []string{"steps0.csv", "steps1.csv", "steps2.csv", "steps3.csv", "steps4.csv"}, "folder holds steps0.csv, steps1.csv, steps2.csv and 2 more but no steps.csv"},
+		{"runs too", []string{"steps.csv", "runs-w1.csv"}, "folder holds runs-w1.csv but no runs.csv"},
+		// the canonical file is there: a copy beside it is not read, as before
+		{"a backup beside it", []string{"steps.csv", "steps-old.csv"}, ""},
+		// other names that begin alike
+		{"other words", []string{"steps.csv", "stepsize.csv", "throughputs_A100.csv", "runs.txt"}, ""},
+	} {
+		fsys := fstest.MapFS{}
+		for _, f := range c.files {
+			fsys["t/"+f] = &fstest.MapFile{Data: []byte(row)}
+		}
+		_, err := FilesFS(fsys, "t")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
