@@ -263,6 +263,16 @@ func FuzzMLPerfEvals(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	// the table's first 20 lines: the whole 20 KB file as a seed stalled
+	// the fuzzer (8 runs in 26 s on one worker), each new input found from
+	// it minimized byte by byte first
+	if n := bytes.Count(b, []byte("\n")); n > 20 {
+		cut := 0
+		for range 20 {
+			cut += bytes.IndexByte(b[cut:], '\n') + 1
+		}
+		b = b[:cut]
+	}
 	f.Add(b)
 	f.Add([]byte(mlperfEvalHeader))
 	f.Add([]byte(mlperfEvalHeader + "v2.0,A,s,bert,0,448,150080,,88.5,0.37\n"))
