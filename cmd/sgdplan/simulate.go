@@ -670,15 +670,18 @@ func simWriteTable(stdout io.Writer, out []simPolicy, l simLayout) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	kind := "whole workers"
+	// (the line said "whole workers" alone, which read as a stray word,
+	// and the last two columns were explained nowhere on the page)
+	kind := "allocations in whole workers"
 	if l.fractional {
-		kind = "ideal fractional shares (--fractional)"
+		kind = "allocations in ideal fractional shares (--fractional)"
 	}
 	if l.seeds > 1 {
 		fmt.Fprintf(w, "%s; means over %d seeds with 95%% intervals (Student t)\n", kind, l.seeds)
 	} else {
 		fmt.Fprintln(w, kind)
 	}
+	fmt.Fprintln(w, "reallocations: times a job that held workers had them changed; queued: the fraction of jobs that waited with no workers after arriving")
 	if energy {
 		fmt.Fprintln(w, "total flow+energy: the sum of every job's response time plus the energy (Vaze and Nair's objective), beside the mean response")
 	}

@@ -524,8 +524,12 @@ func TestSimWriteTableLayout(t *testing.T) {
 	if err := simWriteTable(&b, []simPolicy{{Policy: "fcfs", Seeds: 3, Workers: "fractional", MeanWeightedFlow: 7}}, simLayout{seeds: 1}); err != nil {
 		t.Fatal(err)
 	}
-	if s := b.String(); strings.Contains(s, "weighted") || strings.Contains(s, "fractional") || strings.Contains(s, "seeds") || !strings.Contains(s, "whole workers\n") {
+	if s := b.String(); strings.Contains(s, "weighted") || strings.Contains(s, "fractional") || strings.Contains(s, "seeds") || !strings.Contains(s, "allocations in whole workers\n") {
 		t.Errorf("one seed, whole workers, no weights: the table says otherwise:\n%s", s)
+	}
+	// the last two columns are explained under the table (nowhere before)
+	if s := b.String(); !strings.Contains(s, "reallocations: times a job that held workers had them changed; queued: the fraction of jobs that waited with no workers after arriving") {
+		t.Errorf("reallocations and queued not explained:\n%s", s)
 	}
 }
 
