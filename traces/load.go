@@ -211,15 +211,15 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 	return read(fh)
 }
 
-// convertHint is what to run on a folder of raw data that convert reads: a
-// public dataset's folder (named as the dataset), the data root holding such
-// folders, or a folder of TensorBoard event files. "" when it sees none.
-// misnamedFiles is the error for a folder holding files named like one
-// of the canonical files but not it ("steps-0.csv", "steps_rank1.csv.gz")
-// where the canonical one is absent (found: the folder's canonical files):
-// a folder's files are read by their names, so a trace written one file a
-// process was read without its steps, and inspect printed a row of
-// dashes. nil when there is none, or the folder cannot be listed.
+// misnamedFiles is the error for a folder holding files named like
+// steps.csv or updates.csv but not it ("steps-0.csv", "steps_rank1.csv.gz",
+// "Steps.csv") where that file is absent (found: the folder's canonical
+// files): a folder's files are read by their names, so a trace written one
+// file a process (or a shard) was read without its steps, and inspect
+// printed a row of dashes. Only those two kinds, which are written one file
+// a process: an evals_2.csv or throughput_A100.csv beside the trace is a
+// file of the user's. nil when there is none, or the folder cannot be
+// listed.
 func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 	readDir := os.ReadDir
 	if fsys != nil {
@@ -229,18 +229,20 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 	if err != nil {
 		return nil
 	}
-	for k, canon := range kindFiles {
-		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == Kind(k) }) {
+	for _, k := range []Kind{KindSteps, KindUpdates} {
+		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == k }) {
 			continue
 		}
+		canon := kindFiles[k]
 		stem := strings.TrimSuffix(canon, ".csv")
 		var like []string
 		for _, e := range entries {
-			name := strings.ToLower(strings.TrimSuffix(e.Name(), ".gz"))
-			if e.IsDir() || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) || name == canon {
+			name := strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
+			if e.IsDir() || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
 				continue
 			}
-			if r := name[len(stem)]; r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' {
+			if r := name[len(stem)]; name == canon || r == '-' || r == '_' || r >= '0' && r <= '9' || r == '.' && name != canon {
+				// (name == canon here: another case, "Steps.csv")
 				like = append(like, e.Name())
 			}
 		}
@@ -250,12 +252,19 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 			if len(like) > 3 {
 				more = fmt.Sprintf(" and %d more", len(like)-3)
 			}
-			return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names, so these would be left out; write each process's file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), more, canon, canon)}
+			who := "process's"
+			if k == KindUpdates {
+				who = "shard's"
+			}
+			return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names (in lower case), so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), more, canon, who, canon)}
 		}
 	}
 	return nil
 }
 
+// convertHint is what to run on a folder of raw data that convert reads: a
+// public dataset's folder (named as the dataset), the data root holding such
+// folders, or a folder of TensorBoard event files. "" when it sees none.
 func convertHint(fsys fs.FS, dir string) string {
 	readDir, base, join := os.ReadDir, filepath.Base, filepath.Join
 	if fsys != nil {

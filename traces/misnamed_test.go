@@ -20,7 +20,12 @@ func TestFolderWithMisnamedFiles(t *testing.T) {
 		{"one file a rank", []string{"steps-0.csv", "steps-1.csv", "runs.csv"}, "t: folder holds steps-0.csv, steps-1.csv but no steps.csv: a folder's files are read by their names"},
 		{"underscore, gzip, case", []string{"Steps_rank1.csv.gz"}, "folder holds Steps_rank1.csv.gz but no steps.csv"},
 		{"many", []string{"steps0.csv", "steps1.csv", "steps2.csv", "steps3.csv", "steps4.csv"}, "folder holds steps0.csv, steps1.csv, steps2.csv and 2 more but no steps.csv"},
-		{"runs too", []string{"steps.csv", "runs-w1.csv"}, "folder holds runs-w1.csv but no runs.csv"},
+		{"updates one file a shard", []string{"steps.csv", "updates-0.csv", "updates-1.csv"}, "folder holds updates-0.csv, updates-1.csv but no updates.csv: a folder's files are read by their names (in lower case), so these would be left out; write each shard's file as updates.csv"},
+		// another case is another name: Steps.csv was read as no steps
+		{"another case", []string{"Steps.csv", "runs.csv"}, "folder holds Steps.csv but no steps.csv"},
+		// the other kinds are not written one file a process: a file of
+		// the user's beside the trace is left alone
+		{"evals and tables of the user's", []string{"steps.csv", "evals_2.csv", "throughput_A100.csv", "runs-w1.csv"}, ""},
 		// the canonical file is there: a copy beside it is not read, as before
 		{"a backup beside it", []string{"steps.csv", "steps-old.csv"}, ""},
 		// other names that begin alike
