@@ -68,9 +68,11 @@ func (d ConvergenceData) ClusterBest() (workers, seconds float64, ok bool) {
 
 // FitsCoincide reports whether the figure draws one fitted line for every
 // worker count, "fitted, every N alike": two or more curves have fitted
-// lines and they agree within 0.5% wherever two share an update count (the
-// loss per update hardly depends on the workers: no staleness cost, or a
-// small one). A caption says so from this, the figure's own rule.
+// lines and each agrees within 0.5% with the one that reaches furthest,
+// wherever they share an update count (two of them may differ by twice
+// that; the loss per update hardly depends on the workers: no staleness
+// cost, or a small one). A caption says so from this, the figure's own
+// rule.
 func (d ConvergenceData) FitsCoincide() bool {
 	return coincidentFits(d.Curves) >= 0
 }

@@ -224,6 +224,13 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	}
 	if format == "chrome" {
 		opts.ParamBytes, opts.Bandwidth = c.Int64("param-bytes"), c.Float64("bandwidth")
+		if c.IsSet("param-bytes") != c.IsSet("bandwidth") {
+			given, other := "--param-bytes", "--bandwidth"
+			if c.IsSet("bandwidth") {
+				given, other = other, given
+			}
+			fmt.Fprintf(stderr, "sgdplan: warning: convert: %s without %s: fit scales the link demand with both (runs.csv gets the one given)\n", given, other)
+		}
 	}
 	if isJobs {
 		// elsewhere --p was warned about as ignored: it is not checked either

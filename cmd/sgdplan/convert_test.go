@@ -517,6 +517,11 @@ func TestConvertChromeLinkRate(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, stderr, c.want)
 		}
 	}
+	// one without the other is written, with a warning
+	code, _, stderr = runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--bandwidth", "5e8", in, "--out", t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "--bandwidth without --param-bytes: fit scales the link demand with both") {
+		t.Errorf("--bandwidth alone: exit %d, %q", code, stderr)
+	}
 	itp := filepath.Join("..", "..", "testdata", "public", "microsoft-itp-elasticflow-traces", "raw", "cluster10.csv")
 	code, _, stderr = runCmd(t, "convert", "--from", "itp", itp, "--p", "0.8", "--bandwidth", "5e8", "--out", t.TempDir())
 	if code != 0 || !strings.Contains(stderr, "--bandwidth is read for chrome only") {

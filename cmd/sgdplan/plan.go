@@ -254,6 +254,23 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
+	if slices.Contains(s.names, "fcfs-rigid") && s.servers > 1 {
+		// (the default was in planner.md alone: a large job without
+		// either column ran on 1 worker, and fcfs-rigid read as absurd)
+		var one []string
+		for _, j := range jobs {
+			if j.RigidWorkers == 0 && j.MaxWorkers == 0 {
+				one = append(one, j.ID)
+			}
+		}
+		if len(one) > 0 {
+			have := "jobs have"
+			if len(one) == 1 {
+				have = "job has"
+			}
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: fcfs-rigid: %d %s neither rigid_workers nor max_workers, so each holds 1 worker under it (%s)\n", len(one), have, nameList(one, 8))
+		}
+	}
 	if plot != "" {
 		if err := notAnInput(c.Command.Name, "plot", plot, nil, models); err != nil {
 			return nil, err
@@ -522,7 +539,8 @@ func peakCause(c planner.Speedup, k float64) string {
 	n := int(k)
 	var causes []string
 	at := func(w int) float64 { return m.SamplesPerSecond(m.Config(model.Config{Workers: w})) }
-	if at(n+1) <= at(n)*(1+1e-9) {
+	peaks := at(n+1) <= at(n)*(1+1e-9)
+	if peaks {
 		if m.Queueing != nil {
 			causes = append(causes, "its throughput peaks: a saturated link or shard")
 		} else {
@@ -532,9 +550,10 @@ func peakCause(c planner.Speedup, k float64) string {
 	if m.EfficiencyVaries() {
 		if m.Mode == "async" {
 			cost := "the staleness cost"
-			if e := m.Efficiency; e != nil && e.LambdaLo == 0 && e.Lambda > 0 {
+			if e := m.Efficiency; e != nil && e.LambdaLo == 0 && e.Lambda > 0 && !peaks {
 				// (fit said lambda's interval reaches 0, and this said
-				// the cap as a fact)
+				// the cap as a fact; not where the throughput peaks
+				// there too, which holds it with no cost as well)
 				cost += fmt.Sprintf(": lambda %.4g, whose %.0f%% interval [0, %.4g] reaches 0, so with no cost the job may scale further", e.Lambda, 100*m.Level, e.LambdaHi)
 			}
 			causes = append(causes, cost)

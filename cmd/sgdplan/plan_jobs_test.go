@@ -206,10 +206,23 @@ func TestPeakWarningCause(t *testing.T) {
 	eff := doc["efficiency"].(map[string]any)
 	eff["lambda_lo"] = 0.0
 	writeModelDoc(t, zp, doc)
+	// and a throughput that peaks there too: no hedge (with no cost the
+	// job would still stop there)
+	async := filepath.Join(dir, "flat-async")
+	os.MkdirAll(async, 0o755)
+	os.WriteFile(filepath.Join(async, "throughput.csv"), []byte("workers,ps,batch,samples_per_s,mode\n1,1,64,100,async\n2,1,64,100,async\n4,1,64,100,async\n"), 0o644)
+	ap := filepath.Join(async, "m.json")
+	if code, _, stderr := runCmd(t, "fit", async, "--out", ap); code != 0 {
+		t.Fatalf("fit flat async: %s", stderr)
+	}
+	adoc := readModelDoc(t, ap)
+	adoc["efficiency"] = eff
+	writeModelDoc(t, ap, adoc)
 	for _, c := range []struct{ model, want, not string }{
 		{mp, "job m is fastest at 1 worker: past it the fitted speedup gains nothing or falls (the staleness cost)", "global batch"},
 		{zp, "(the staleness cost: lambda ", "global batch"},
 		{zp, "interval [0, ", "global batch"},
+		{ap, "its throughput peaks there in the fitted ", "reaches 0"},
 		{fp, "job m is fastest at 1 worker: past it the fitted speedup gains nothing or falls (its throughput peaks there in the fitted ", "staleness"},
 	} {
 		jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,model\nm,0,1800,"+c.model+"\n")
@@ -357,5 +370,30 @@ func TestPlanIdealSharesReasonNamesSublinearJob(t *testing.T) {
 	code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "1", "--policy", "numeric")
 	if code != 0 || !strings.Contains(stderr, "whole workers change the mean flow time by") || !strings.Contains(stderr, "(job c starts on") {
 		t.Errorf("exit %d, stderr %q; want the reason naming job c", code, stderr)
+	}
+}
+
+// fcfs-rigid says which jobs hold 1 worker under it because they have
+// neither rigid_workers nor max_workers (the default was in planner.md
+// alone, and a large job on 1 worker read as the policy's fault); not on
+// one server, where every job holds 1 anyway, nor without fcfs-rigid.
+func TestFCFSRigidDefaultWarned(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p,max_workers,rigid_workers\nbig,0,3600,0.9,,\nr,0,100,0.5,,2\nm,0,100,0.5,4,\nsmall,0,10,0.5,,\n")
+	const want = "sgdplan: warning: fcfs-rigid: 2 jobs have neither rigid_workers nor max_workers, so each holds 1 worker under it (big, small)"
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"plan", "--servers", "8", "--policy", "fcfs-rigid"}, true},
+		{[]string{"plan", "--servers", "8", "--policy", "all"}, true},
+		{[]string{"simulate", "--servers", "8", "--policy", "fcfs-rigid"}, true},
+		{[]string{"plan", "--servers", "8", "--policy", "hesrpt"}, false},
+		{[]string{"plan", "--servers", "1", "--policy", "all"}, false},
+	} {
+		code, _, stderr := runCmd(t, append(c.args, "--jobs", jobs)...)
+		if code != 0 || strings.Contains(stderr, want) != c.warn {
+			t.Errorf("%v: exit %d, stderr %q; want the warning: %v", c.args, code, stderr, c.warn)
+		}
 	}
 }

@@ -1345,7 +1345,7 @@ func convergenceCaption(cd plots.ConvergenceData, servers int, level float64) (s
 	}
 	if cd.FitsCoincide() {
 		// (the figure's rule: one line, and its legend entry, for them all)
-		cap += " The fitted lines of every N agree within 0.5% (the fitted loss per update hardly depends on the workers: no staleness cost, or a small one), so one line stands for them all, \"fitted, every N alike\"."
+		cap += " The fitted lines of every N agree within 0.5% of the longest (the fitted loss per update hardly depends on the workers: no staleness cost, or a small one), so one line stands for them all, \"fitted, every N alike\"."
 	}
 	return cap, bw
 }

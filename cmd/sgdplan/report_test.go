@@ -1036,7 +1036,7 @@ func TestReportConvergenceCoincide(t *testing.T) {
 	}
 	d := plots.ConvergenceData{Target: 0.5, TimePredicted: []plots.Band{{X: 1, Y: 30}, {X: 2, Y: 20}, {X: 3, Y: 25}},
 		Curves: []plots.LossCurve{line(1, 0.01), line(2, 0.01), line(16, 0.01)}}
-	const want = " The fitted lines of every N agree within 0.5% (the fitted loss per update hardly depends on the workers: no staleness cost, or a small one), so one line stands for them all, \"fitted, every N alike\"."
+	const want = " The fitted lines of every N agree within 0.5% of the longest (the fitted loss per update hardly depends on the workers: no staleness cost, or a small one), so one line stands for them all, \"fitted, every N alike\"."
 	if got, _ := convergenceCaption(d, 8, 0.9); !strings.HasSuffix(got, want) {
 		t.Errorf("caption\n%s\nwant it to end\n%s", got, want)
 	}
