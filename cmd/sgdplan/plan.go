@@ -58,7 +58,7 @@ Example:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (required)"},
 			&cli.IntFlag{Name: "servers", Usage: planServersUsage, DefaultText: "none"},
-			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all"},
+			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planPolicyNames(), "|") + "|all, or a comma list (hesrpt,equi)"},
 			&cli.Float64Flag{Name: "knee-alpha", Value: planner.DefaultKneeAlpha, Usage: "knee threshold: one more worker must cut the run time by this fraction"},
 			&cli.Float64Flag{Name: "p", Usage: "speedup exponent in (0, 1] for the jobs with neither p nor model", DefaultText: "such jobs are an error"},
 			&cli.StringFlag{Name: "plot", Usage: "write the allocation over time (ideal shares, first policy) as a PNG"},
@@ -73,13 +73,30 @@ func planPolicyNames() []string {
 }
 
 // planPolicies resolves --policy into policies (numeric is built later,
-// from the jobs).
+// from the jobs): one name, a comma list of them (compared as under all,
+// in the order given), or all.
 func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, error) {
 	names := []string{name}
-	if name == "all" {
+	switch {
+	case name == "all":
 		names = planner.PolicyNames
 		if allowNumeric {
 			names = planPolicyNames()
+		}
+	case strings.Contains(name, ","):
+		// (a list was refused as one unknown name: --policy hesrpt,equi)
+		names = nil
+		for _, n := range strings.Split(name, ",") {
+			n = strings.TrimSpace(n)
+			switch {
+			case n == "":
+				return nil, fmt.Errorf("--policy %q: an empty name in the list: want policies separated by commas, e.g. hesrpt,equi", name)
+			case n == "all":
+				return nil, fmt.Errorf("--policy %q: all stands alone, not in a list", name)
+			case slices.Contains(names, n):
+				return nil, fmt.Errorf("--policy %q: %s is named twice", name, n)
+			}
+			names = append(names, n)
 		}
 	}
 	for _, n := range names {
@@ -202,7 +219,7 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 	if s.names, err = planPolicies(c.String("policy"), s.alpha, allowNumeric); err != nil {
 		return s, badInput(err)
 	}
-	if pol := c.String("policy"); c.IsSet("knee-alpha") && pol != "knee" && pol != "all" && pol != "numeric" {
+	if pol := c.String("policy"); c.IsSet("knee-alpha") && pol != "all" && !slices.Contains(s.names, "knee") && !slices.Contains(s.names, "numeric") {
 		// (it was taken without a word; numeric starts from every
 		// heuristic's plan, knee's among them)
 		users := "knee and all use it"

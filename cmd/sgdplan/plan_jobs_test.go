@@ -397,3 +397,68 @@ func TestFCFSRigidDefaultWarned(t *testing.T) {
 		}
 	}
 }
+
+// --policy takes a comma list: the policies compared as under all, in the
+// order given, each row the one all prints (a list was refused as one
+// unknown name, "hesrpt,equi"); a bad list is bad input.
+func TestPolicyList(t *testing.T) {
+	jobs := filepath.Join(jobsExample, "jobs.csv")
+	_, all, _ := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "all")
+	rows := map[string]string{}
+	row := func(l string) []string { // a policy's row: its name, then numbers
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			return nil
+		}
+		if _, err := strconv.ParseFloat(f[1], 64); err != nil {
+			return nil
+		}
+		return f
+	}
+	for _, l := range strings.Split(all, "\n") {
+		if f := row(l); f != nil {
+			rows[f[0]] = strings.Join(f, " ")
+		}
+	}
+	code, out, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "srpt, numeric,equi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		f := row(l)
+		if f == nil {
+			continue
+		}
+		got = append(got, f[0])
+		if strings.Join(f, " ") != rows[f[0]] {
+			t.Errorf("%s: %q, under all %q", f[0], strings.Join(f, " "), rows[f[0]])
+		}
+	}
+	if strings.Join(got, ",") != "srpt,numeric,equi" {
+		t.Errorf("rows %v, want srpt, numeric, equi in that order:\n%s", got, out)
+	}
+	code, out, stderr = runCmd(t, "simulate", "--jobs", jobs, "--servers", "16", "--policy", "equi,fifo", "--format", "json")
+	if code != 0 || strings.Count(out, `"policy": `) != 2 {
+		t.Errorf("simulate equi,fifo: exit %d, %s%s", code, out, stderr)
+	}
+	for _, c := range []struct{ cmd, policy, want string }{
+		{"plan", "hesrpt,,equi", "an empty name in the list"},
+		{"plan", "hesrpt,all", "all stands alone"},
+		{"plan", "equi,equi", "equi is named twice"},
+		{"plan", "equi,bogus", `unknown policy "bogus"`},
+		{"simulate", "equi, numeric", `unknown policy "numeric" for simulate`},
+	} {
+		code, _, stderr := runCmd(t, c.cmd, "--jobs", jobs, "--servers", "16", "--policy", c.policy)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s --policy %q: exit %d, %q; want exit 2 and %q", c.cmd, c.policy, code, stderr, c.want)
+		}
+	}
+	// --knee-alpha is used by a list with knee in it
+	if _, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "equi,knee", "--knee-alpha", "0.1"); strings.Contains(stderr, "--knee-alpha") {
+		t.Errorf("equi,knee warned of --knee-alpha: %s", stderr)
+	}
+	if _, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "equi,srpt", "--knee-alpha", "0.1"); !strings.Contains(stderr, "--knee-alpha 0.1: --policy equi,srpt does not use it") {
+		t.Errorf("equi,srpt did not warn of --knee-alpha: %s", stderr)
+	}
+}

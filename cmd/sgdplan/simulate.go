@@ -59,7 +59,7 @@ Example:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "jobs", Usage: "jobs.csv (else a Poisson workload)"},
 			&cli.IntFlag{Name: "servers", Usage: planServersUsage, DefaultText: "none"},
-			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planner.PolicyNames, "|") + "|all (not numeric, which is plan only)"},
+			&cli.StringFlag{Name: "policy", Value: "hesrpt", Usage: strings.Join(planner.PolicyNames, "|") + "|all (not numeric, which is plan only), or a comma list (hesrpt,equi)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random draws"},
 			&cli.IntFlag{Name: "seeds", Value: 1, Usage: "runs with seeds seed..seed+K-1; K > 1 adds 95% intervals"},
 			&cli.Float64Flag{Name: "early-stop", Usage: "probability a job is killed early, 0..1", DefaultText: "0"},
@@ -162,7 +162,7 @@ func simulateAction(c *cli.Context) error {
 	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
 	}
-	if c.String("policy") == "numeric" {
+	if slices.ContainsFunc(strings.Split(c.String("policy"), ","), func(n string) bool { return strings.TrimSpace(n) == "numeric" }) {
 		return badInput(fmt.Errorf("unknown policy \"numeric\" for simulate: numeric tunes one priority per job by replaying the whole job list, "+
 			"future arrivals and sizes known in advance, so it is plan only; want one of %s, or all", strings.Join(planner.PolicyNames, ", ")))
 	}
