@@ -25,3 +25,25 @@ func TestJSONWritesNamesAsThemselves(t *testing.T) {
 		}
 	}
 }
+
+// inspect's json (its runs and its throughput rows) writes them as
+// themselves too.
+func TestInspectJSONWritesNamesAsThemselves(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "steps.csv", "run,workers,ps,batch,worker,step,start,end\n"+
+		"\"a<b>&c\",1,1,32,0,0,0,1\n\"a<b>&c\",1,1,32,0,1,1,2\n\"a<b>&c\",1,1,32,0,2,2,3\n")
+	tab := t.TempDir()
+	writeTestFile(t, tab, "throughput.csv", "model,workers,ps,batch,steps_per_s\n\"m<1>&\",1,1,32,5\n\"m<1>&\",2,1,32,9\n")
+	for _, d := range []string{dir, tab} {
+		code, stdout, stderr := runCmd(t, "inspect", d, "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", d, code, stderr)
+		}
+		if strings.Contains(stdout, `\u00`) || !(strings.Contains(stdout, `"a<b>&c"`) || strings.Contains(stdout, `"m<1>&"`)) {
+			t.Errorf("%s: names not written as themselves:\n%s", d, stdout)
+		}
+		if !json.Valid([]byte(stdout)) {
+			t.Errorf("%s: not json:\n%s", d, stdout)
+		}
+	}
+}
