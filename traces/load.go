@@ -211,15 +211,16 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 	return read(fh)
 }
 
-// misnamedFiles is the error for a folder holding files named like
-// steps.csv or updates.csv but not it ("steps-0.csv", "steps_rank1.csv.gz",
-// "Steps.csv") where that file is absent (found: the folder's canonical
-// files): a folder's files are read by their names, so a trace written one
-// file a process (or a shard) was read without its steps, and inspect
-// printed a row of dashes. Only those two kinds, which are written one file
-// a process: an evals_2.csv or throughput_A100.csv beside the trace is a
-// file of the user's. nil when there is none, or the folder cannot be
-// listed.
+// misnamedFiles is the error for a folder holding a file that is meant as
+// one of the canonical files, absent from it (found: the folder's canonical
+// files), but not read as it: a canonical name in another case
+// ("Steps.csv", "Runs.csv.gz": rename it), a link to nothing named as one,
+// or, for steps.csv and updates.csv, the files written one a process or a
+// shard ("steps-0.csv", "steps_rank1.csv.gz": a folder each). A folder's
+// files are read by their names, so such a trace was read without them,
+// and inspect printed a row of dashes. An evals_2.csv or throughput_A100.csv
+// beside a trace is a file of the user's. nil when there is none, or the
+// folder cannot be listed.
 func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 	readDir := os.ReadDir
 	if fsys != nil {
@@ -229,20 +230,33 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 	if err != nil {
 		return nil
 	}
-	for _, k := range []Kind{KindSteps, KindUpdates} {
-		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == k }) {
+	for k, canon := range kindFiles {
+		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == Kind(k) }) {
 			continue
 		}
-		canon := kindFiles[k]
 		stem := strings.TrimSuffix(canon, ".csv")
+		perProcess := Kind(k) == KindSteps || Kind(k) == KindUpdates
 		var like []string
 		for _, e := range entries {
-			name := strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
-			if e.IsDir() || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
+			if e.IsDir() {
 				continue
 			}
-			if r := name[len(stem)]; name == canon || r == '-' || r == '_' || r >= '0' && r <= '9' || r == '.' && name != canon {
-				// (name == canon here: another case, "Steps.csv")
+			name := strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
+			if name == canon && strings.TrimSuffix(e.Name(), ".gz") == canon {
+				// the canonical name itself, not found: a link to nothing
+				return &ParseError{File: dir, Msg: fmt.Sprintf("%s cannot be read as a file (a link to a file that does not exist?)", e.Name())}
+			}
+			if name == canon {
+				to := canon
+				if strings.HasSuffix(strings.ToLower(e.Name()), ".gz") {
+					to += ".gz"
+				}
+				return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s but no %s: a folder's files are read by their names, in lower case: rename it %s", e.Name(), canon, to)}
+			}
+			if !perProcess || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
+				continue
+			}
+			if r := name[len(stem)]; r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' {
 				like = append(like, e.Name())
 			}
 		}
@@ -253,10 +267,10 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 				more = fmt.Sprintf(" and %d more", len(like)-3)
 			}
 			who := "process's"
-			if k == KindUpdates {
+			if Kind(k) == KindUpdates {
 				who = "shard's"
 			}
-			return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names (in lower case), so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), more, canon, who, canon)}
+			return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names, so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), more, canon, who, canon)}
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -12,6 +13,12 @@ import (
 // once did) was read without its steps, and inspect printed dashes.
 func TestFolderWithMisnamedFiles(t *testing.T) {
 	row := "run,workers,ps,batch,worker,step,start,end\nr,1,1,32,0,0,0,1\n"
+	// a link to nothing named steps.csv: not "holds steps.csv but no
+	// steps.csv"
+	fsys := fstest.MapFS{"l/runs.csv": &fstest.MapFile{Data: []byte("run\nr\n")}, "l/steps.csv": &fstest.MapFile{Mode: fs.ModeSymlink, Data: []byte("/nowhere/steps.csv")}}
+	if _, err := FilesFS(fsys, "l"); err == nil || !strings.Contains(err.Error(), "l: steps.csv cannot be read as a file (a link to a file that does not exist?)") {
+		t.Errorf("a link to nothing: %v", err)
+	}
 	for _, c := range []struct {
 		name  string
 		files []string
@@ -20,9 +27,12 @@ func TestFolderWithMisnamedFiles(t *testing.T) {
 		{"one file a rank", []string{"steps-0.csv", "steps-1.csv", "runs.csv"}, "t: folder holds steps-0.csv, steps-1.csv but no steps.csv: a folder's files are read by their names"},
 		{"underscore, gzip, case", []string{"Steps_rank1.csv.gz"}, "folder holds Steps_rank1.csv.gz but no steps.csv"},
 		{"many", []string{"steps0.csv", "steps1.csv", "steps2.csv", "steps3.csv", "steps4.csv"}, "folder holds steps0.csv, steps1.csv, steps2.csv and 2 more but no steps.csv"},
-		{"updates one file a shard", []string{"steps.csv", "updates-0.csv", "updates-1.csv"}, "folder holds updates-0.csv, updates-1.csv but no updates.csv: a folder's files are read by their names (in lower case), so these would be left out; write each shard's file as updates.csv"},
-		// another case is another name: Steps.csv was read as no steps
-		{"another case", []string{"Steps.csv", "runs.csv"}, "folder holds Steps.csv but no steps.csv"},
+		{"updates one file a shard", []string{"steps.csv", "updates-0.csv", "updates-1.csv"}, "folder holds updates-0.csv, updates-1.csv but no updates.csv: a folder's files are read by their names, so these would be left out; write each shard's file as updates.csv"},
+		// another case is another name: Steps.csv was read as no steps,
+		// and Runs.csv or Evals.csv as none of theirs
+		{"another case", []string{"Steps.csv", "runs.csv"}, "folder holds Steps.csv but no steps.csv: a folder's files are read by their names, in lower case: rename it steps.csv"},
+		{"another case, runs", []string{"steps.csv", "Runs.csv"}, "folder holds Runs.csv but no runs.csv: a folder's files are read by their names, in lower case: rename it runs.csv"},
+		{"another case, evals gzipped", []string{"steps.csv", "EVALS.CSV.GZ"}, "rename it evals.csv.gz"},
 		// the other kinds are not written one file a process: a file of
 		// the user's beside the trace is left alone
 		{"evals and tables of the user's", []string{"steps.csv", "evals_2.csv", "throughput_A100.csv", "runs-w1.csv"}, ""},

@@ -496,6 +496,9 @@ func TestConvertChromeLinkRate(t *testing.T) {
 	if len(runs) != 1 || runs[0].ParamBytes != 25000000 || runs[0].Bandwidth != 5e8 {
 		t.Errorf("runs.csv %+v, want param_bytes 25000000 and bandwidth 5e8", runs)
 	}
+	if strings.Contains(stderr, "without --") {
+		t.Errorf("both given, yet: %q", stderr)
+	}
 	// without them the columns stay empty, as before
 	out2 := t.TempDir()
 	if code, _, stderr := runCmd(t, "convert", "--from", "chrome", "--batch", "32", in, "--out", out2); code != 0 {
@@ -521,6 +524,10 @@ func TestConvertChromeLinkRate(t *testing.T) {
 	code, _, stderr = runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--bandwidth", "5e8", in, "--out", t.TempDir())
 	if code != 0 || !strings.Contains(stderr, "--bandwidth without --param-bytes: fit scales the link demand with both") {
 		t.Errorf("--bandwidth alone: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "convert", "--from", "chrome", "--batch", "32", "--param-bytes", "1000", in, "--out", t.TempDir())
+	if code != 0 || !strings.Contains(stderr, "--param-bytes without --bandwidth") {
+		t.Errorf("--param-bytes alone: exit %d, %q", code, stderr)
 	}
 	itp := filepath.Join("..", "..", "testdata", "public", "microsoft-itp-elasticflow-traces", "raw", "cluster10.csv")
 	code, _, stderr = runCmd(t, "convert", "--from", "itp", itp, "--p", "0.8", "--bandwidth", "5e8", "--out", t.TempDir())

@@ -105,9 +105,9 @@ func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, erro
 		}
 		if _, err := planner.NewPolicy(n, alpha); err != nil {
 			if allowNumeric {
-				return nil, fmt.Errorf("%w (or numeric, or all)", err)
+				return nil, fmt.Errorf("%w (or numeric, a comma list of them, or all)", err)
 			}
-			return nil, fmt.Errorf("%w (or all)", err)
+			return nil, fmt.Errorf("%w (a comma list of them, or all)", err)
 		}
 	}
 	return names, nil
@@ -272,20 +272,8 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		return nil, badInput(err)
 	}
 	if slices.Contains(s.names, "fcfs-rigid") && s.servers > 1 {
-		// (the default was in planner.md alone: a large job without
-		// either column ran on 1 worker, and fcfs-rigid read as absurd)
-		var one []string
-		for _, j := range jobs {
-			if j.RigidWorkers == 0 && j.MaxWorkers == 0 {
-				one = append(one, j.ID)
-			}
-		}
-		if len(one) > 0 {
-			have := "jobs have"
-			if len(one) == 1 {
-				have = "job has"
-			}
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: fcfs-rigid: %d %s neither rigid_workers nor max_workers, so each holds 1 worker under it (%s)\n", len(one), have, nameList(one, 8))
+		if w := rigidDefaultWarning(jobs); w != "" {
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
 	if plot != "" {
@@ -509,6 +497,27 @@ func planJobPeaks(jobs []planner.Job, n float64) []jobPeak {
 		out[i].peak, out[i].fitted = peak, true
 	}
 	return out
+}
+
+// rigidDefaultWarning names the jobs that hold 1 worker under fcfs-rigid
+// because they have neither rigid_workers nor max_workers ("" when none):
+// the default was in planner.md alone, and a large job on 1 worker read as
+// the policy's fault. For more than one server (on one, every job holds 1).
+func rigidDefaultWarning(jobs []planner.Job) string {
+	var one []string
+	for _, j := range jobs {
+		if j.RigidWorkers == 0 && j.MaxWorkers == 0 {
+			one = append(one, j.ID)
+		}
+	}
+	if len(one) == 0 {
+		return ""
+	}
+	have := "jobs have"
+	if len(one) == 1 {
+		have = "job has"
+	}
+	return fmt.Sprintf("fcfs-rigid: %d %s neither rigid_workers nor max_workers, so each holds 1 worker under it (%s)", len(one), have, nameList(one, 8))
 }
 
 // planPeakWarnings names the jobs the planner caps below their max_workers

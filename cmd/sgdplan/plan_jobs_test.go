@@ -388,6 +388,7 @@ func TestFCFSRigidDefaultWarned(t *testing.T) {
 		{[]string{"plan", "--servers", "8", "--policy", "fcfs-rigid"}, true},
 		{[]string{"plan", "--servers", "8", "--policy", "all"}, true},
 		{[]string{"simulate", "--servers", "8", "--policy", "fcfs-rigid"}, true},
+		{[]string{"plan", "--servers", "8", "--policy", "equi,fcfs-rigid"}, true},
 		{[]string{"plan", "--servers", "8", "--policy", "hesrpt"}, false},
 		{[]string{"plan", "--servers", "1", "--policy", "all"}, false},
 	} {
@@ -395,6 +396,25 @@ func TestFCFSRigidDefaultWarned(t *testing.T) {
 		if code != 0 || strings.Contains(stderr, want) != c.warn {
 			t.Errorf("%v: exit %d, stderr %q; want the warning: %v", c.args, code, stderr, c.warn)
 		}
+	}
+	// under all, a job too wide for fcfs-rigid leaves it out: no warning
+	wide := writeTestFile(t, dir, "wide.csv", "job,arrival,size,p,rigid_workers\nbig,0,3600,0.9,\nw,0,100,0.5,16\n")
+	if code, _, stderr := runCmd(t, "plan", "--jobs", wide, "--servers", "8", "--policy", "all"); code != 0 || strings.Contains(stderr, "so each holds 1 worker") || !strings.Contains(stderr, "policy fcfs-rigid left out") {
+		t.Errorf("fcfs-rigid left out: exit %d, stderr %q", code, stderr)
+	}
+	// report under fcfs-rigid, and simulate's generated jobs without
+	// --max-workers, say it too
+	mp := fitModel(t, dir)
+	code, _, stderr := runCmd(t, "report", "--model", mp, "--jobs", jobs, "--servers", "8", "--policy", "fcfs-rigid", "--out", filepath.Join(dir, "r"), "--seeds", "2", "--sim-jobs", "4", "--loads", "0.5")
+	if code != 0 || !strings.Contains(stderr, strings.TrimPrefix(want, "sgdplan: warning: ")) {
+		t.Errorf("report: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "simulate", "--servers", "8", "--policy", "fcfs-rigid", "--arrival-rate", "0.001", "--p", "0.8", "--count", "20")
+	if code != 0 || !strings.Contains(stderr, "fcfs-rigid: the generated jobs have no max_workers (--max-workers), so each holds 1 worker under it") {
+		t.Errorf("simulate, generated jobs: exit %d, stderr %q", code, stderr)
+	}
+	if _, _, stderr = runCmd(t, "simulate", "--servers", "8", "--policy", "fcfs-rigid", "--arrival-rate", "0.001", "--p", "0.8", "--count", "20", "--max-workers", "4"); strings.Contains(stderr, "each holds 1 worker") {
+		t.Errorf("simulate with --max-workers: %q", stderr)
 	}
 }
 

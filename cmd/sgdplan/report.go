@@ -118,6 +118,11 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 			return o, fmt.Errorf("report: --p %g: want a speedup exponent in (0, 1]", o.p)
 		}
 	}
+	if strings.Contains(o.policy, ",") {
+		// (plan and simulate take lists; the report compares every
+		// policy anyway, and plans with one)
+		return o, fmt.Errorf("report: --policy %q: report plans with one policy (its comparison and simulation show every policy); a comma list is for plan and simulate", o.policy)
+	}
 	if _, err := planner.NewPolicy(o.policy, o.alpha); err != nil {
 		return o, fmt.Errorf("report: --policy: %w", err)
 	}
@@ -250,6 +255,11 @@ func runReport(c *cli.Context, o reportOptions) error {
 	}
 	if err != nil {
 		return badInput(err)
+	}
+	if o.policy == "fcfs-rigid" && o.servers > 1 {
+		if w := rigidDefaultWarning(jobs); w != "" {
+			warns = append(warns, w)
+		}
 	}
 	if len(def) > 0 {
 		warns = append(warns, fmt.Sprintf("--p %g for %d of %d jobs, which have neither p nor model: %s", o.p, len(def), len(jobs), nameList(def, 8)))

@@ -164,7 +164,7 @@ func simulateAction(c *cli.Context) error {
 	}
 	if slices.ContainsFunc(strings.Split(c.String("policy"), ","), func(n string) bool { return strings.TrimSpace(n) == "numeric" }) {
 		return badInput(fmt.Errorf("unknown policy \"numeric\" for simulate: numeric tunes one priority per job by replaying the whole job list, "+
-			"future arrivals and sizes known in advance, so it is plan only; want one of %s, or all", strings.Join(planner.PolicyNames, ", ")))
+			"future arrivals and sizes known in advance, so it is plan only; want one of %s (or a comma list of them), or all", strings.Join(planner.PolicyNames, ", ")))
 	}
 	s, err := planParse(c, false, false)
 	if err != nil {
@@ -265,6 +265,11 @@ func simulateAction(c *cli.Context) error {
 		ws, overloaded, rigidOverloaded = simOverload(poisson, mean, pe, n, c.Bool("fractional"), names)
 		for _, w := range ws {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		}
+		if slices.Contains(names, "fcfs-rigid") && poisson.MaxWorkers == 0 && n > 1 {
+			// (as for a jobs file's rows without rigid_workers or
+			// max_workers: planLoadJobs)
+			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: fcfs-rigid: the generated jobs have no max_workers (--max-workers), so each holds 1 worker under it\n")
 		}
 	}
 	if ea > 0 {
@@ -681,7 +686,7 @@ func simWriteTable(stdout io.Writer, out []simPolicy, l simLayout) error {
 	} else {
 		fmt.Fprintln(w, kind)
 	}
-	fmt.Fprintln(w, "reallocations: times a job that held workers had them changed; queued: the fraction of jobs that waited with no workers after arriving")
+	fmt.Fprintln(w, "reallocations: times a job that held workers had them changed; queued: the fraction of jobs that waited before their first workers")
 	if energy {
 		fmt.Fprintln(w, "total flow+energy: the sum of every job's response time plus the energy (Vaze and Nair's objective), beside the mean response")
 	}

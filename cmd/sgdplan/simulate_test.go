@@ -240,7 +240,7 @@ func TestSimulateRefusesNumeric(t *testing.T) {
 	if code != exitBadInput || stdout != "" {
 		t.Errorf("exit %d, stdout %q; want %d and nothing", code, stdout, exitBadInput)
 	}
-	for _, want := range []string{"plan only", "future arrivals and sizes known in advance", "want one of hesrpt, hesrpt-slowdown", "fcfs-rigid, or all"} {
+	for _, want := range []string{"plan only", "future arrivals and sizes known in advance", "want one of hesrpt, hesrpt-slowdown", "fcfs-rigid (or a comma list of them), or all"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr %q, want it to say %q", stderr, want)
 		}
@@ -528,7 +528,7 @@ func TestSimWriteTableLayout(t *testing.T) {
 		t.Errorf("one seed, whole workers, no weights: the table says otherwise:\n%s", s)
 	}
 	// the last two columns are explained under the table (nowhere before)
-	if s := b.String(); !strings.Contains(s, "reallocations: times a job that held workers had them changed; queued: the fraction of jobs that waited with no workers after arriving") {
+	if s := b.String(); !strings.Contains(s, "reallocations: times a job that held workers had them changed; queued: the fraction of jobs that waited before their first workers") {
 		t.Errorf("reallocations and queued not explained:\n%s", s)
 	}
 }
