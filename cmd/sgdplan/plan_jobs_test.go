@@ -474,6 +474,11 @@ func TestPolicyList(t *testing.T) {
 			t.Errorf("%s --policy %q: exit %d, %q; want exit 2 and %q", c.cmd, c.policy, code, stderr, c.want)
 		}
 	}
+	// report plans with one: a list is refused in words (it said
+	// unknown policy "hesrpt,equi")
+	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "hesrpt,equi", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report plans with one policy") {
+		t.Errorf("report --policy hesrpt,equi: exit %d, %q", code, stderr)
+	}
 	// --knee-alpha is used by a list with knee in it
 	if _, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "equi,knee", "--knee-alpha", "0.1"); strings.Contains(stderr, "--knee-alpha") {
 		t.Errorf("equi,knee warned of --knee-alpha: %s", stderr)
