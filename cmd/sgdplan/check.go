@@ -15,6 +15,7 @@ import (
 	"github.com/sgdplan/sgdplan/internal/jsontext"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/planner"
 )
 
 // Exit codes of check's verdicts.
@@ -350,6 +351,10 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
+	if note := countsNote(m, workers, ps); note != "" {
+		out.Notes = append(out.Notes, note)
+		lines = append(lines, note)
+	}
 	if rivals, line := rivalVerdicts(m, workers, ps, v.word); line != "" {
 		out.Rivals = rivals
 		lines = append(lines, line)
@@ -511,6 +516,32 @@ type checkRival struct {
 	Family  string `json:"family"`
 	Start   bool   `json:"another_start,omitempty"` // the same family from another starting point
 	Verdict string `json:"verdict"`
+}
+
+// countsNote is check's line of the other worker counts sgdplan names for
+// m, each with its rule, at the model's reference shards p (where plan and
+// report plan it; "" at others, or when it gives none), up to 2n workers
+// (at least 16): a user met four "knees" (check's, the report's recommended
+// workers, plan's fastest cap, the fit figure's N*) and could not tell
+// which count to ask for.
+func countsNote(m *fit.Model, n, p int) string {
+	if p != m.Reference.PS {
+		return ""
+	}
+	limit := min(max(2*n, 16), maxCheckWorkers)
+	knee := planner.Knee{Alpha: planner.DefaultKneeAlpha}.Workers(m, limit)
+	parts := []string{fmt.Sprintf("%d by the report's and the knee policy's rule (the last worker that cuts the time to the target by at least %.0f%%)", knee, 100*planner.DefaultKneeAlpha)}
+	if f := int(planner.FastestWorkers(m, float64(limit))); f < limit {
+		parts = append(parts, fmt.Sprintf("%d the fastest, where plan caps the job", f))
+	} else {
+		parts = append(parts, fmt.Sprintf("still faster at %d, so plan does not cap the job below it", limit))
+	}
+	if net, ok := m.Network(model.Config{Workers: 1, PS: p}); ok {
+		if d, _ := net.MaxDemand(); d > 0 {
+			parts = append(parts, fmt.Sprintf("N* = %.3g in the fit figure, where the network's two bounds cross (a property of the speed, not a count to ask for)", net.TotalDemand()/d))
+		}
+	}
+	return fmt.Sprintf("other counts for this model (at %s, up to %d workers): %s; check's own knee is where one more worker adds less than half a worker's", words.Count(p, "shard"), limit, strings.Join(parts, "; "))
 }
 
 type checkVerdict struct {
