@@ -55,7 +55,7 @@ type JobResult struct {
 	Slowdown   float64 // Response / Work
 	Size       float64 // requested size, s on one worker
 	Work       float64 // work actually done before it ended, s on one worker
-	Queued     bool    // it waited (held no workers) after it arrived
+	Queued     bool    // it waited before its first workers (Start > Arrival)
 	Workers    float64 // workers it held when it started
 }
 

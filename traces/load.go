@@ -222,9 +222,11 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 // beside a trace is a file of the user's. nil when there is none, or the
 // folder cannot be listed.
 func misnamedFiles(fsys fs.FS, dir string, found []File) error {
-	readDir := os.ReadDir
+	readDir, stat, join := os.ReadDir, os.Stat, filepath.Join
 	if fsys != nil {
 		readDir = func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
+		stat = func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
+		join = path.Join
 	}
 	entries, err := readDir(dir)
 	if err != nil {
@@ -238,22 +240,23 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 		perProcess := Kind(k) == KindSteps || Kind(k) == KindUpdates
 		var like []string
 		for _, e := range entries {
-			if e.IsDir() {
-				continue
-			}
 			name := strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
-			if name == canon && strings.TrimSuffix(e.Name(), ".gz") == canon {
-				// the canonical name itself, not found: a link to nothing
-				return &ParseError{File: dir, Msg: fmt.Sprintf("%s cannot be read as a file (a link to a file that does not exist?)", e.Name())}
-			}
 			if name == canon {
+				// the name itself not found (a link to nothing or to a
+				// folder), or it in another case
+				switch st, err := stat(join(dir, e.Name())); {
+				case err != nil:
+					return &ParseError{File: dir, Msg: fmt.Sprintf("%s cannot be read (a link to a file that does not exist?): %v", e.Name(), err)}
+				case st.IsDir():
+					return &ParseError{File: dir, Msg: fmt.Sprintf("%s is a folder (or a link to one): want the %s file", e.Name(), canon)}
+				}
 				to := canon
 				if strings.HasSuffix(strings.ToLower(e.Name()), ".gz") {
 					to += ".gz"
 				}
-				return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s but no %s: a folder's files are read by their names, in lower case: rename it %s", e.Name(), canon, to)}
+				return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s but no %s: a folder's files are read by their names, in lower case: rename it %s (a file given by its own path is read in any case)", e.Name(), canon, to)}
 			}
-			if !perProcess || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
+			if e.IsDir() || !perProcess || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
 				continue
 			}
 			if r := name[len(stem)]; r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' {

@@ -16,8 +16,18 @@ func TestFolderWithMisnamedFiles(t *testing.T) {
 	// a link to nothing named steps.csv: not "holds steps.csv but no
 	// steps.csv"
 	fsys := fstest.MapFS{"l/runs.csv": &fstest.MapFile{Data: []byte("run\nr\n")}, "l/steps.csv": &fstest.MapFile{Mode: fs.ModeSymlink, Data: []byte("/nowhere/steps.csv")}}
-	if _, err := FilesFS(fsys, "l"); err == nil || !strings.Contains(err.Error(), "l: steps.csv cannot be read as a file (a link to a file that does not exist?)") {
+	if _, err := FilesFS(fsys, "l"); err == nil || !strings.Contains(err.Error(), "l: steps.csv cannot be read (a link to a file that does not exist?)") {
 		t.Errorf("a link to nothing: %v", err)
+	}
+	// a link to nothing in another case, and a folder under the name: said
+	// as they are (not "rename it", nor "a link to nothing")
+	fsys = fstest.MapFS{"d/steps.csv": &fstest.MapFile{Data: []byte("run\nr\n")}, "d/Updates.csv": &fstest.MapFile{Mode: fs.ModeSymlink, Data: []byte("/nowhere/u.csv")}}
+	if _, err := FilesFS(fsys, "d"); err == nil || !strings.Contains(err.Error(), "Updates.csv cannot be read (a link to a file that does not exist?)") {
+		t.Errorf("a link to nothing in another case: %v", err)
+	}
+	fsys = fstest.MapFS{"f/runs.csv": &fstest.MapFile{Data: []byte("run\nr\n")}, "f/steps.csv/x": &fstest.MapFile{Data: []byte("x")}}
+	if _, err := FilesFS(fsys, "f"); err == nil || !strings.Contains(err.Error(), "steps.csv is a folder (or a link to one): want the steps.csv file") {
+		t.Errorf("a folder named steps.csv: %v", err)
 	}
 	for _, c := range []struct {
 		name  string
@@ -30,7 +40,7 @@ func TestFolderWithMisnamedFiles(t *testing.T) {
 		{"updates one file a shard", []string{"steps.csv", "updates-0.csv", "updates-1.csv"}, "folder holds updates-0.csv, updates-1.csv but no updates.csv: a folder's files are read by their names, so these would be left out; write each shard's file as updates.csv"},
 		// another case is another name: Steps.csv was read as no steps,
 		// and Runs.csv or Evals.csv as none of theirs
-		{"another case", []string{"Steps.csv", "runs.csv"}, "folder holds Steps.csv but no steps.csv: a folder's files are read by their names, in lower case: rename it steps.csv"},
+		{"another case", []string{"Steps.csv", "runs.csv"}, "folder holds Steps.csv but no steps.csv: a folder's files are read by their names, in lower case: rename it steps.csv (a file given by its own path is read in any case)"},
 		{"another case, runs", []string{"steps.csv", "Runs.csv"}, "folder holds Runs.csv but no runs.csv: a folder's files are read by their names, in lower case: rename it runs.csv"},
 		{"another case, evals gzipped", []string{"steps.csv", "EVALS.CSV.GZ"}, "rename it evals.csv.gz"},
 		// the other kinds are not written one file a process: a file of

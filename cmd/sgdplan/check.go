@@ -351,7 +351,7 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
-	if note := countsNote(m, workers, ps); note != "" {
+	if note := countsNote(m, workers, ps, batchSet(c)); note != "" {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
@@ -524,13 +524,19 @@ type checkRival struct {
 // (at least 16): a user met four "knees" (check's, the report's recommended
 // workers, plan's fastest cap, the fit figure's N*) and could not tell
 // which count to ask for.
-func countsNote(m *fit.Model, n, p int) string {
+func countsNote(m *fit.Model, n, p int, batchSet bool) string {
 	if p != m.Reference.PS {
 		return ""
 	}
 	limit := min(max(2*n, 16), maxCheckWorkers)
-	knee := planner.Knee{Alpha: planner.DefaultKneeAlpha}.Workers(m, limit)
-	parts := []string{fmt.Sprintf("%d by the report's and the knee policy's rule (the last worker that cuts the time to the target by at least %.0f%%)", knee, 100*planner.DefaultKneeAlpha)}
+	var parts []string
+	if knee := (planner.Knee{Alpha: planner.DefaultKneeAlpha}).Workers(m, limit); knee < limit {
+		parts = append(parts, fmt.Sprintf("%d by the report's and the knee policy's rule (the last worker that cuts the job's run time by at least %.0f%%)", knee, 100*planner.DefaultKneeAlpha))
+	} else {
+		// (a knee past the limit was printed as the limit, "16", where
+		// report said 19)
+		parts = append(parts, fmt.Sprintf("more than %d by the report's and the knee policy's rule (each worker up to %d cuts the job's run time by at least %.0f%%)", limit-1, limit, 100*planner.DefaultKneeAlpha))
+	}
 	if f := int(planner.FastestWorkers(m, float64(limit))); f < limit {
 		parts = append(parts, fmt.Sprintf("%d the fastest, where plan caps the job", f))
 	} else {
@@ -541,7 +547,16 @@ func countsNote(m *fit.Model, n, p int) string {
 			parts = append(parts, fmt.Sprintf("N* = %.3g in the fit figure, where the network's two bounds cross (a property of the speed, not a count to ask for)", net.TotalDemand()/d))
 		}
 	}
-	return fmt.Sprintf("other counts for this model (at %s, up to %d workers): %s; check's own knee is where one more worker adds less than half a worker's", words.Count(p, "shard"), limit, strings.Join(parts, "; "))
+	at := fmt.Sprintf("up to %d workers", limit)
+	if p > 0 {
+		at = words.Count(p, "shard") + ", " + at
+	}
+	if batchSet {
+		// (the verdict is at --batch; these are where plan and report
+		// plan the job, at its model's own batch)
+		at += ", at the model's own batch"
+	}
+	return fmt.Sprintf("other counts for this model (%s): %s; check's own knee is where one more worker adds less than half a worker's", at, strings.Join(parts, "; "))
 }
 
 type checkVerdict struct {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,7 +34,7 @@ func TestCheckNamesTheOtherCounts(t *testing.T) {
 	if code == exitBadInput || code == exitFailure {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	re := regexp.MustCompile(`other counts for this model \(at (\d+) shards?, up to 16 workers\): (\d+) by the report's and the knee policy's rule \(the last worker that cuts the time to the target by at least 5%\); (\d+) the fastest, where plan caps the job; N\* = ([0-9.]+) in the fit figure`)
+	re := regexp.MustCompile(`other counts for this model \((\d+) shards?, up to 16 workers\): (\d+) by the report's and the knee policy's rule \(the last worker that cuts the job's run time by at least 5%\); (\d+) the fastest, where plan caps the job; N\* = ([0-9.]+) in the fit figure`)
 	g := re.FindStringSubmatch(out)
 	if g == nil {
 		t.Fatalf("no line of the other counts:\n%s", out)
@@ -52,6 +54,24 @@ func TestCheckNamesTheOtherCounts(t *testing.T) {
 	d, _ := net.MaxDemand()
 	if want := fmt.Sprintf("%.3g", net.TotalDemand()/d); g[4] != want {
 		t.Errorf("N* %s, want %s", g[4], want)
+	}
+	// a knee past the counts looked at is said to be past them (it was
+	// printed as the limit, 16, where report said 19)
+	pl := filepath.Join(dir, "pl")
+	os.MkdirAll(pl, 0o755)
+	var tab strings.Builder
+	tab.WriteString("workers,ps,batch,samples_per_s,mode\n")
+	for _, k := range []int{1, 2, 4, 8} {
+		fmt.Fprintf(&tab, "%d,0,32,%.6g,allreduce\n", k, 100*math.Pow(float64(k), 0.97))
+	}
+	writeTestFile(t, pl, "throughput.csv", tab.String())
+	pm := filepath.Join(pl, "m.json")
+	if code, _, stderr := runCmd(t, "fit", pl, "--family", "powerlaw", "--out", pm); code != 0 {
+		t.Fatalf("fit power law: %s", stderr)
+	}
+	_, out, _ = runCmd(t, "check", "--model", pm, "--workers", "8")
+	if !strings.Contains(out, "other counts for this model (up to 16 workers): more than 15 by the report's and the knee policy's rule (each worker up to 16 cuts the job's run time by at least 5%); still faster at 16") {
+		t.Errorf("a knee past the limit:\n%s", out)
 	}
 	// at other shards than the model's, where plan and report do not
 	// plan it: no line

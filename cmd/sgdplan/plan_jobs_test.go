@@ -405,11 +405,13 @@ func TestFCFSRigidDefaultWarned(t *testing.T) {
 	// report under fcfs-rigid, and simulate's generated jobs without
 	// --max-workers, say it too
 	mp := fitModel(t, dir)
-	code, _, stderr := runCmd(t, "report", "--model", mp, "--jobs", jobs, "--servers", "8", "--policy", "fcfs-rigid", "--out", filepath.Join(dir, "r"), "--seeds", "2", "--sim-jobs", "4", "--loads", "0.5")
-	if code != 0 || !strings.Contains(stderr, strings.TrimPrefix(want, "sgdplan: warning: ")) {
-		t.Errorf("report: exit %d, stderr %q", code, stderr)
+	for _, pol := range []string{"fcfs-rigid", "hesrpt"} { // (its comparison and simulation show fcfs-rigid under any)
+		code, _, stderr := runCmd(t, "report", "--model", mp, "--jobs", jobs, "--servers", "8", "--policy", pol, "--out", filepath.Join(dir, "r-"+pol), "--seeds", "2", "--sim-jobs", "4", "--loads", "0.5")
+		if code != 0 || !strings.Contains(stderr, strings.TrimPrefix(want, "sgdplan: warning: ")) {
+			t.Errorf("report --policy %s: exit %d, stderr %q", pol, code, stderr)
+		}
 	}
-	code, _, stderr = runCmd(t, "simulate", "--servers", "8", "--policy", "fcfs-rigid", "--arrival-rate", "0.001", "--p", "0.8", "--count", "20")
+	code, _, stderr := runCmd(t, "simulate", "--servers", "8", "--policy", "fcfs-rigid", "--arrival-rate", "0.001", "--p", "0.8", "--count", "20")
 	if code != 0 || !strings.Contains(stderr, "fcfs-rigid: the generated jobs have no max_workers (--max-workers), so each holds 1 worker under it") {
 		t.Errorf("simulate, generated jobs: exit %d, stderr %q", code, stderr)
 	}
@@ -474,8 +476,11 @@ func TestPolicyList(t *testing.T) {
 			t.Errorf("%s --policy %q: exit %d, %q; want exit 2 and %q", c.cmd, c.policy, code, stderr, c.want)
 		}
 	}
-	// report plans with one: a list is refused in words (it said
+	// report plans with one: a list, or all, is refused in words (it said
 	// unknown policy "hesrpt,equi")
+	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "all", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report compares every policy already") {
+		t.Errorf("report --policy all: exit %d, %q", code, stderr)
+	}
 	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "hesrpt,equi", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report plans with one policy") {
 		t.Errorf("report --policy hesrpt,equi: exit %d, %q", code, stderr)
 	}

@@ -118,6 +118,9 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 			return o, fmt.Errorf("report: --p %g: want a speedup exponent in (0, 1]", o.p)
 		}
 	}
+	if o.policy == "all" {
+		return o, fmt.Errorf("report: --policy all: report compares every policy already (its comparison and simulation); --policy names the one it plans with")
+	}
 	if strings.Contains(o.policy, ",") {
 		// (plan and simulate take lists; the report compares every
 		// policy anyway, and plans with one)
@@ -256,7 +259,9 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
-	if o.policy == "fcfs-rigid" && o.servers > 1 {
+	if o.servers > 1 && (o.policy == "fcfs-rigid" || planner.RigidTooWide(jobs, float64(o.servers)) == "") {
+		// (the comparison and the simulation show fcfs-rigid under any
+		// --policy, unless a job is too wide for it)
 		if w := rigidDefaultWarning(jobs); w != "" {
 			warns = append(warns, w)
 		}
