@@ -22,11 +22,7 @@ import (
 func TestCheckNamesTheOtherCounts(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
-	b, err := os.ReadFile(mp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := fit.ParseModel(mp, b)
+	m, err := fit.LoadModel(mp)
 	if err != nil {
 		t.Fatal(err)
 	}
