@@ -77,9 +77,11 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 				}
 			}
 		}
-		if e := misnamedFiles(fsys, p, files[n:]); e != nil {
+		more, e := misnamedFiles(fsys, p, files[n:])
+		if e != nil {
 			return nil, e
 		}
+		files = append(files, more...)
 		if len(files) == n {
 			return nil, &ParseError{File: p, Msg: "folder holds no canonical trace file (expected " + strings.Join(kindFiles[:], ", ") + ")" + convertHint(fsys, p)}
 		}
@@ -211,26 +213,27 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 	return read(fh)
 }
 
-// misnamedFiles is the error for a folder holding a file that is meant as
-// one of the canonical files, absent from it (found: the folder's canonical
-// files), but not read as it: a canonical name in another case
-// ("Steps.csv", "Runs.csv.gz": rename it), a link to nothing named as one,
-// or, for steps.csv and updates.csv, the files written one a process or a
+// misnamedFiles looks in folder dir for the canonical files it lacks
+// (found: those it holds). A canonical name in another case ("Steps.csv",
+// "RUNS.CSV.GZ") is read as that file (more), as a file given by its own
+// path is; two of one kind ("Steps.csv" and "STEPS.csv") are an error. The
+// error too: a link to nothing, or a folder, under a canonical name, and,
+// for steps.csv and updates.csv, the files written one a process or a
 // shard ("steps-0.csv", "steps_rank1.csv.gz": a folder each). A folder's
 // files are read by their names, so such a trace was read without them,
 // and inspect printed a row of dashes. An evals_2.csv or throughput_A100.csv
-// beside a trace is a file of the user's. nil when there is none, or the
-// folder cannot be listed.
-func misnamedFiles(fsys fs.FS, dir string, found []File) error {
+// beside a trace is a file of the user's. Nothing when the folder cannot
+// be listed.
+func misnamedFiles(fsys fs.FS, dir string, found []File) (more []File, err error) {
 	readDir, stat, join := os.ReadDir, os.Stat, filepath.Join
 	if fsys != nil {
 		readDir = func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
 		stat = func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
 		join = path.Join
 	}
-	entries, err := readDir(dir)
-	if err != nil {
-		return nil
+	entries, rerr := readDir(dir)
+	if rerr != nil {
+		return nil, nil
 	}
 	for k, canon := range kindFiles {
 		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == Kind(k) }) {
@@ -239,6 +242,7 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 		stem := strings.TrimSuffix(canon, ".csv")
 		perProcess := Kind(k) == KindSteps || Kind(k) == KindUpdates
 		var like []string
+		other := ""
 		for _, e := range entries {
 			name := strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
 			if name == canon {
@@ -246,15 +250,15 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 				// folder), or it in another case
 				switch st, err := stat(join(dir, e.Name())); {
 				case err != nil:
-					return &ParseError{File: dir, Msg: fmt.Sprintf("%s cannot be read (a link to a file that does not exist?): %v", e.Name(), err)}
+					return nil, &ParseError{File: dir, Msg: fmt.Sprintf("%s cannot be read (a link to a file that does not exist?): %v", e.Name(), err)}
 				case st.IsDir():
-					return &ParseError{File: dir, Msg: fmt.Sprintf("%s is a folder (or a link to one): want the %s file", e.Name(), canon)}
+					return nil, &ParseError{File: dir, Msg: fmt.Sprintf("%s is a folder (or a link to one): want the %s file", e.Name(), canon)}
+				case other != "":
+					return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds both %s and %s, one name in two cases: keep one (a folder holds each canonical file once)", other, e.Name())}
 				}
-				to := canon
-				if strings.HasSuffix(strings.ToLower(e.Name()), ".gz") {
-					to += ".gz"
-				}
-				return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s but no %s: a folder's files are read by their names, in lower case: rename it %s (a file given by its own path is read in any case)", e.Name(), canon, to)}
+				other = e.Name()
+				more = append(more, File{Kind: Kind(k), Path: join(dir, e.Name()), fsys: fsys})
+				continue
 			}
 			if e.IsDir() || !perProcess || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
 				continue
@@ -263,20 +267,20 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) error {
 				like = append(like, e.Name())
 			}
 		}
-		if len(like) > 0 {
+		if len(like) > 0 && other == "" {
 			shown := like[:min(len(like), 3)]
-			more := ""
+			rest := ""
 			if len(like) > 3 {
-				more = fmt.Sprintf(" and %d more", len(like)-3)
+				rest = fmt.Sprintf(" and %d more", len(like)-3)
 			}
 			who := "process's"
 			if Kind(k) == KindUpdates {
 				who = "shard's"
 			}
-			return &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names, so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), more, canon, who, canon)}
+			return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names, so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), rest, canon, who, canon)}
 		}
 	}
-	return nil
+	return more, nil
 }
 
 // convertHint is what to run on a folder of raw data that convert reads: a

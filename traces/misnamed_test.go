@@ -2,6 +2,7 @@ package traces
 
 import (
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -13,6 +14,31 @@ import (
 // once did) was read without its steps, and inspect printed dashes.
 func TestFolderWithMisnamedFiles(t *testing.T) {
 	row := "run,workers,ps,batch,worker,step,start,end\nr,1,1,32,0,0,0,1\n"
+	// a canonical name in another case is read as that file, as a file
+	// given by its own path is (Steps.csv was read as no steps, and
+	// Runs.csv or Evals.csv as none of theirs)
+	for _, c := range []struct {
+		files []string
+		kind  Kind
+		want  string
+	}{
+		{[]string{"Steps.csv", "runs.csv"}, KindSteps, "o/Steps.csv"},
+		{[]string{"steps.csv", "Runs.csv"}, KindRuns, "o/Runs.csv"},
+		{[]string{"steps.csv", "EVALS.CSV.GZ"}, KindEvals, "o/EVALS.CSV.GZ"},
+	} {
+		fsys := fstest.MapFS{}
+		for _, f := range c.files {
+			fsys["o/"+f] = &fstest.MapFile{Data: []byte(row)}
+		}
+		files, err := FilesFS(fsys, "o")
+		if err != nil {
+			t.Errorf("%v: %v", c.files, err)
+			continue
+		}
+		if !slices.ContainsFunc(files, func(f File) bool { return f.Kind == c.kind && f.Path == c.want }) || len(files) != len(c.files) {
+			t.Errorf("%v: read %+v, want %s among %d", c.files, files, c.want, len(c.files))
+		}
+	}
 	// a link to nothing named steps.csv: not "holds steps.csv but no
 	// steps.csv"
 	fsys := fstest.MapFS{"l/runs.csv": &fstest.MapFile{Data: []byte("run\nr\n")}, "l/steps.csv": &fstest.MapFile{Mode: fs.ModeSymlink, Data: []byte("/nowhere/steps.csv")}}
@@ -38,11 +64,8 @@ func TestFolderWithMisnamedFiles(t *testing.T) {
 		{"underscore, gzip, case", []string{"Steps_rank1.csv.gz"}, "folder holds Steps_rank1.csv.gz but no steps.csv"},
 		{"many", []string{"steps0.csv", "steps1.csv", "steps2.csv", "steps3.csv", "steps4.csv"}, "folder holds steps0.csv, steps1.csv, steps2.csv and 2 more but no steps.csv"},
 		{"updates one file a shard", []string{"steps.csv", "updates-0.csv", "updates-1.csv"}, "folder holds updates-0.csv, updates-1.csv but no updates.csv: a folder's files are read by their names, so these would be left out; write each shard's file as updates.csv"},
-		// another case is another name: Steps.csv was read as no steps,
-		// and Runs.csv or Evals.csv as none of theirs
-		{"another case", []string{"Steps.csv", "runs.csv"}, "folder holds Steps.csv but no steps.csv: a folder's files are read by their names, in lower case: rename it steps.csv (a file given by its own path is read in any case)"},
-		{"another case, runs", []string{"steps.csv", "Runs.csv"}, "folder holds Runs.csv but no runs.csv: a folder's files are read by their names, in lower case: rename it runs.csv"},
-		{"another case, evals gzipped", []string{"steps.csv", "EVALS.CSV.GZ"}, "rename it evals.csv.gz"},
+		// one name in two cases: which to read?
+		{"two cases", []string{"Steps.csv", "STEPS.csv", "runs.csv"}, "folder holds both STEPS.csv and Steps.csv, one name in two cases: keep one"},
 		// the other kinds are not written one file a process: a file of
 		// the user's beside the trace is left alone
 		{"evals and tables of the user's", []string{"steps.csv", "evals_2.csv", "throughput_A100.csv", "runs-w1.csv"}, ""},
