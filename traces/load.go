@@ -236,7 +236,23 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) (more []File, err error
 		return nil, nil
 	}
 	for k, canon := range kindFiles {
-		if slices.ContainsFunc(found, func(f File) bool { return f.Kind == Kind(k) }) {
+		if i := slices.IndexFunc(found, func(f File) bool { return f.Kind == Kind(k) }); i >= 0 {
+			// the same name in another case beside it: which to read?
+			// (Steps.csv beside steps.csv.gz was left out without a word)
+			for _, e := range entries {
+				if e.IsDir() || strings.TrimSuffix(strings.ToLower(e.Name()), ".gz") != canon || e.Name() == path.Base(filepath.ToSlash(found[i].Path)) {
+					continue
+				}
+				if fsys == nil {
+					// a file system that ignores case found this one
+					a, errA := os.Stat(join(dir, e.Name()))
+					b, errB := os.Stat(found[i].Path)
+					if errA == nil && errB == nil && os.SameFile(a, b) {
+						continue
+					}
+				}
+				return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds both %s and %s, one name in two cases: keep one (a folder holds each canonical file once)", path.Base(filepath.ToSlash(found[i].Path)), e.Name())}
+			}
 			continue
 		}
 		stem := strings.TrimSuffix(canon, ".csv")

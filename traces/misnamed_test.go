@@ -66,6 +66,9 @@ func TestFolderWithMisnamedFiles(t *testing.T) {
 		{"updates one file a shard", []string{"steps.csv", "updates-0.csv", "updates-1.csv"}, "folder holds updates-0.csv, updates-1.csv but no updates.csv: a folder's files are read by their names, so these would be left out; write each shard's file as updates.csv"},
 		// one name in two cases: which to read?
 		{"two cases", []string{"Steps.csv", "STEPS.csv", "runs.csv"}, "folder holds both STEPS.csv and Steps.csv, one name in two cases: keep one"},
+		// beside the canonical name too (Steps.csv was left out unsaid)
+		{"beside the canonical one", []string{"steps.csv.gz", "Steps.csv"}, "folder holds both steps.csv.gz and Steps.csv, one name in two cases: keep one"},
+		{"beside runs.csv", []string{"steps.csv", "runs.csv", "RUNS.csv"}, "folder holds both runs.csv and RUNS.csv"},
 		// the other kinds are not written one file a process: a file of
 		// the user's beside the trace is left alone
 		{"evals and tables of the user's", []string{"steps.csv", "evals_2.csv", "throughput_A100.csv", "runs-w1.csv"}, ""},

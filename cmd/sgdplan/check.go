@@ -159,6 +159,7 @@ func runCheck(c *cli.Context) error {
 		}
 		return &inputErr{"model", err}
 	}
+	asFiled := m // the model as plan and report use it (countsNote)
 	if c.IsSet("bandwidth") {
 		if m, err = m.WithBandwidth(c.Float64("bandwidth")); err != nil {
 			return badInput(asCmd("check", err))
@@ -351,7 +352,7 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
-	if note := countsNote(m, workers, ps, batchSet(c)); note != "" {
+	if note := countsNote(asFiled, workers, ps, batchSet(c) || c.IsSet("bandwidth")); note != "" {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
@@ -524,7 +525,7 @@ type checkRival struct {
 // (at least 16): a user met four "knees" (check's, the report's recommended
 // workers, plan's fastest cap, the fit figure's N*) and could not tell
 // which count to ask for.
-func countsNote(m *fit.Model, n, p int, batchSet bool) string {
+func countsNote(m *fit.Model, n, p int, flagsSet bool) string {
 	if p != m.Reference.PS {
 		return ""
 	}
@@ -535,7 +536,7 @@ func countsNote(m *fit.Model, n, p int, batchSet bool) string {
 	} else {
 		// (a knee past the limit was printed as the limit, "16", where
 		// report said 19)
-		parts = append(parts, fmt.Sprintf("more than %d by the report's and the knee policy's rule (each worker up to %d cuts the job's run time by at least %.0f%%)", limit-1, limit, 100*planner.DefaultKneeAlpha))
+		parts = append(parts, fmt.Sprintf("at least %d by the report's and the knee policy's rule (each worker up to %d cuts the job's run time by at least %.0f%%)", limit, limit, 100*planner.DefaultKneeAlpha))
 	}
 	if f := int(planner.FastestWorkers(m, float64(limit))); f < limit {
 		parts = append(parts, fmt.Sprintf("%d the fastest, where plan caps the job", f))
@@ -551,10 +552,11 @@ func countsNote(m *fit.Model, n, p int, batchSet bool) string {
 	if p > 0 {
 		at = words.Count(p, "shard") + ", " + at
 	}
-	if batchSet {
-		// (the verdict is at --batch; these are where plan and report
-		// plan the job, at its model's own batch)
-		at += ", at the model's own batch"
+	if flagsSet {
+		// (the verdict is at --batch, --global-batch or --bandwidth;
+		// these are where plan and report plan the job, the model as
+		// filed: computed on it, not on the flags' copy)
+		at += ", at the model's own batch and link rate"
 	}
 	return fmt.Sprintf("other counts for this model (%s): %s; check's own knee is where one more worker adds less than half a worker's", at, strings.Join(parts, "; "))
 }
