@@ -77,7 +77,7 @@ func FilesFS(fsys fs.FS, paths ...string) ([]File, error) {
 				}
 			}
 		}
-		more, e := misnamedFiles(fsys, p, files[n:])
+		more, e := underOtherNames(fsys, p, files[n:])
 		if e != nil {
 			return nil, e
 		}
@@ -213,7 +213,7 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 	return read(fh)
 }
 
-// misnamedFiles looks in folder dir for the canonical files it lacks
+// underOtherNames looks in folder dir for the canonical files it lacks
 // (found: those it holds). A canonical name in another case ("Steps.csv",
 // "RUNS.CSV.GZ") is read as that file (more), as a file given by its own
 // path is; two of one kind ("Steps.csv" and "STEPS.csv") are an error. The
@@ -224,7 +224,7 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 // and inspect printed a row of dashes. An evals_2.csv or throughput_A100.csv
 // beside a trace is a file of the user's. Nothing when the folder cannot
 // be listed.
-func misnamedFiles(fsys fs.FS, dir string, found []File) (more []File, err error) {
+func underOtherNames(fsys fs.FS, dir string, found []File) (more []File, err error) {
 	readDir, stat, join := os.ReadDir, os.Stat, filepath.Join
 	if fsys != nil {
 		readDir = func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
@@ -235,12 +235,17 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) (more []File, err error
 	if rerr != nil {
 		return nil, nil
 	}
+	lower := make([]string, len(entries)) // each name in lower case, without .gz
+	for j, e := range entries {
+		lower[j] = strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
+	}
 	for k, canon := range kindFiles {
 		if i := slices.IndexFunc(found, func(f File) bool { return f.Kind == Kind(k) }); i >= 0 {
 			// the same name in another case beside it: which to read?
 			// (Steps.csv beside steps.csv.gz was left out without a word)
-			for _, e := range entries {
-				if e.IsDir() || strings.TrimSuffix(strings.ToLower(e.Name()), ".gz") != canon || e.Name() == path.Base(filepath.ToSlash(found[i].Path)) {
+			have := path.Base(filepath.ToSlash(found[i].Path))
+			for j, e := range entries {
+				if e.IsDir() || lower[j] != canon || e.Name() == have {
 					continue
 				}
 				if fsys == nil {
@@ -251,7 +256,7 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) (more []File, err error
 						continue
 					}
 				}
-				return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds both %s and %s, one name in two cases: keep one (a folder holds each canonical file once)", path.Base(filepath.ToSlash(found[i].Path)), e.Name())}
+				return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds both %s and %s, one name in two cases: keep one (a folder holds each canonical file once)", have, e.Name())}
 			}
 			continue
 		}
@@ -259,8 +264,8 @@ func misnamedFiles(fsys fs.FS, dir string, found []File) (more []File, err error
 		perProcess := Kind(k) == KindSteps || Kind(k) == KindUpdates
 		var like []string
 		other := ""
-		for _, e := range entries {
-			name := strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
+		for j, e := range entries {
+			name := lower[j]
 			if name == canon {
 				// the name itself not found (a link to nothing or to a
 				// folder), or it in another case
