@@ -100,8 +100,14 @@ func planPolicies(name string, alpha float64, allowNumeric bool) ([]string, erro
 		}
 	}
 	for _, n := range names {
-		if n == "numeric" && allowNumeric {
-			continue
+		if n == "numeric" {
+			if allowNumeric {
+				continue
+			}
+			// (simulate's, alone or in a list: simulate split the
+			// list a second time to find it)
+			return nil, fmt.Errorf("unknown policy \"numeric\" for simulate: numeric tunes one priority per job by replaying the whole job list, "+
+				"future arrivals and sizes known in advance, so it is plan only; want one of %s (or a comma list of them), or all", strings.Join(planner.PolicyNames, ", "))
 		}
 		if _, err := planner.NewPolicy(n, alpha); err != nil {
 			if allowNumeric {

@@ -162,10 +162,6 @@ func simulateAction(c *cli.Context) error {
 	if err := noArgs(c.Command.Name, c); err != nil {
 		return err
 	}
-	if slices.ContainsFunc(strings.Split(c.String("policy"), ","), func(n string) bool { return strings.TrimSpace(n) == "numeric" }) {
-		return badInput(fmt.Errorf("unknown policy \"numeric\" for simulate: numeric tunes one priority per job by replaying the whole job list, "+
-			"future arrivals and sizes known in advance, so it is plan only; want one of %s (or a comma list of them), or all", strings.Join(planner.PolicyNames, ", ")))
-	}
 	s, err := planParse(c, false, false)
 	if err != nil {
 		return err
