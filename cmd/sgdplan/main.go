@@ -102,6 +102,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if c.OnUsageError == nil {
 			c.OnUsageError = app.OnUsageError
 		}
+		// A command without subcommands takes paths, not a help command:
+		// urfave/cli would read a folder named h or help as one
+		// (sgdplan help CMD and CMD --help still show help).
+		if len(c.Subcommands) == 0 {
+			c.HideHelpCommand = true
+		}
 	}
 	if err := decimalIntFlags(app.Commands, args); err != nil {
 		fmt.Fprintf(stderr, "sgdplan: %v\n", err)
