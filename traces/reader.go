@@ -363,6 +363,9 @@ func readUpdatesOnce(r io.Reader, file string, fn func(u Update, line int) error
 				if r.err != nil {
 					return r.err
 				}
+				if f := updateStalenessFault(&u); f != nil {
+					return f
+				}
 				u.Run = in.intern(u.Run)
 				if x != nil {
 					if u.Run != lastRun {
@@ -409,6 +412,18 @@ func updateRunFault(u *Update, st *runState, from string) *rowFault {
 		return &rowFault{column: "shard", msg: fmt.Sprintf("shard: %d is out of range (expected 0..%d: run %q has ps=%d in %s line %d)", u.Shard, st.ps-1, u.Run, st.ps, from, st.line)}
 	}
 	return nil
+}
+
+// updateStalenessFault is the fault of an update whose staleness is above
+// its version: staleness = version after apply - 1 - version read, so a
+// worker would have read a version below -1 (below 0 even where versions
+// are counted from 0). Such a row comes from a version counted per shard
+// against a staleness counted across shards, or from swapped columns.
+func updateStalenessFault(u *Update) *rowFault {
+	if int64(u.Staleness) <= u.Version {
+		return nil
+	}
+	return &rowFault{column: "staleness", msg: fmt.Sprintf("staleness: %d is above version %d (expected at most %d: staleness = version after apply - 1 - version the worker read, and no version below 0 was read; are version and staleness counted the same way, per shard or across shards?)", u.Staleness, u.Version, u.Version)}
 }
 
 // runModeFault is the fault of a runs.csv mode (not empty) that the run's

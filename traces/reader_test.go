@@ -181,6 +181,11 @@ func TestMalformed(t *testing.T) {
 		{"truncated gzip", "steps", zipped[:len(zipped)/2], "", -1, 0},
 		{"updates: negative staleness", "updates", "run,shard,worker,time,version,staleness\na,0,0,1,1,-2\n",
 			"traces: updates.csv:2:11: staleness: -2 is below 0 (expected an integer >= 0)", 2, 11},
+		// staleness = version after apply - 1 - version read: a worker cannot
+		// have read a version below 0 (a staleness counted across shards
+		// beside a version counted per shard, or swapped columns)
+		{"updates: staleness above version", "updates", "run,shard,worker,time,version,staleness\na,0,0,1,3,4\n",
+			"traces: updates.csv:2:11: staleness: 4 is above version 3 (expected at most 3: staleness = version after apply - 1 - version the worker read, and no version below 0 was read; are version and staleness counted the same way, per shard or across shards?)", 2, 11},
 		{"runs: bad mode", "runs", "run,mode\na,ASYNCH\n", // as written (it was lower-cased)
 			`traces: runs.csv:2:3: mode: "ASYNCH" is not a mode (expected async, sync or allreduce)`, 2, 3},
 		{"runs: run twice", "runs", "run,model\na,x\na,y\n",
@@ -655,8 +660,8 @@ func TestReadTables(t *testing.T) {
 			[]Update{{Run: "a", Shard: 1, Worker: 3, Time: 2.5, Version: 10, Staleness: 4, Apply: 0.001}}},
 		{"updates: no apply column, other order", "updates", "staleness,version,time,worker,shard,run\n0,11,3,0,0,b\n",
 			[]Update{{Run: "b", Time: 3, Version: 11, Apply: nan}}},
-		{"updates: empty apply", "updates", "run,shard,worker,time,version,staleness,apply\nc,0,2,-1.5,0,7,\n",
-			[]Update{{Run: "c", Worker: 2, Time: -1.5, Staleness: 7, Apply: nan}}},
+		{"updates: empty apply", "updates", "run,shard,worker,time,version,staleness,apply\nc,0,2,-1.5,9,7,\n",
+			[]Update{{Run: "c", Worker: 2, Time: -1.5, Version: 9, Staleness: 7, Apply: nan}}},
 		// mode absent: async; quoted notes keep their comma
 		{"runs: all columns", "runs", "run,model,mode,param_bytes,nodes,bandwidth,dataset,epochs,framework,hardware,notes\n" +
 			"a,resnet,SYNC,102400000,2,1.25e9,50000,90,tf,k80,\"one, two\"\n",

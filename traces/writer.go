@@ -503,6 +503,9 @@ var updatesFile = fileSpec[Update]{
 		seen := &updateChecker{runs: map[string]map[int]*stepSet{}}
 		return func(rows []Update, i int) *rowFault {
 			u := &rows[i]
+			if f := updateStalenessFault(u); f != nil {
+				return f
+			}
 			if st, from := x.run(u.Run); st != nil {
 				if f := updateRunFault(u, st, from); f != nil {
 					return f

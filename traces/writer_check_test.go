@@ -103,8 +103,9 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"updates shard", KindUpdates, u(func(x *Update) { x.Shard = -1 }), "shard", "-1 is below 0", nil},
 		{"updates worker", KindUpdates, u(func(x *Update) { x.Worker = -1 }), "worker", "-1 is below 0", u(func(x *Update) { x.Worker = 0 })},
 		{"updates time", KindUpdates, u(func(x *Update) { x.Time = above1e12 }), "time", "s is beyond ±1e+12 s", u(func(x *Update) { x.Time = 1e12 })},
-		{"updates version", KindUpdates, u(func(x *Update) { x.Version = -1 }), "version", "-1 is below 0", u(func(x *Update) { x.Version = 0 })},
+		{"updates version", KindUpdates, u(func(x *Update) { x.Version = -1 }), "version", "-1 is below 0", u(func(x *Update) { x.Version, x.Staleness = 0, 0 })},
 		{"updates staleness", KindUpdates, u(func(x *Update) { x.Staleness = -1 }), "staleness", "-1 is below 0 (expected an integer >= 0)", u(func(x *Update) { x.Staleness = 0 })},
+		{"updates staleness above version", KindUpdates, u(func(x *Update) { x.Staleness = 3 }), "staleness", "3 is above version 2 (expected at most 2", u(func(x *Update) { x.Staleness = 2 })},
 		{"updates apply", KindUpdates, u(func(x *Update) { x.Apply = below0 }), "apply", "is negative", u(func(x *Update) { x.Apply = 0 })},
 		{"updates duplicate", KindUpdates, u(func(x *Update) { x.Version = 1 }), "version", "duplicate (run \"a\", shard 0, version 1), first on line 2", nil},
 		// runs.csv
