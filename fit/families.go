@@ -37,8 +37,11 @@ type Family struct {
 	BatchOnly bool
 	// NotAuto keeps the family out of --family auto (it can still be
 	// named): syncps, whose straggler term costs a numerical integral per
-	// evaluation, which makes cross-validation slow.
-	NotAuto bool
+	// evaluation, which makes cross-validation slow; allreduce, added
+	// after the validation, whose auto choice it would change. NotAutoWhy
+	// says why, in the list of families auto tried.
+	NotAuto    bool
+	NotAutoWhy string
 	// Members are the families a mean family averages (see meanFamily);
 	// nil for the others.
 	Members []Family
@@ -469,7 +472,45 @@ func init() {
 		return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, 0.05, s * t / 3, s * t / 3}
 	})
 	sp.NotAuto = true
+	sp.NotAutoWhy = "its straggler term costs a numerical integral per evaluation, which makes cross-validation slow"
 	register(sp)
+}
+
+func init() {
+	// allreduce: synchronous data parallelism whose gradients are summed
+	// by a ring all-reduce, package model's RingAllReduce on one kind of
+	// link (the alpha-beta cost of a reduce-scatter and an all-gather,
+	// each N-1 steps of S/N bytes): T = θ0 + θ1 b + θ2·2(w-1)/w +
+	// θ3·2(w-1), θ2 the time to move the S gradient bytes over one link
+	// and θ3 a message's latency. The transfer term is bounded by 2 θ2
+	// however many workers, where overhead's grows without end. The
+	// table's nodes are not a covariate: on data that cross from one
+	// machine to several, θ2 and θ3 mix the two links. Added after the
+	// validation's all-reduce tables were seen, so --family auto leaves it
+	// out: a choice of it there would be tuned on them.
+	stepT := func(th []float64, c model.Config) float64 {
+		w := float64(c.Workers)
+		return th[0] + th[1]*c.Batch + th[2]*2*(w-1)/w + th[3]*2*(w-1)
+	}
+	register(Family{
+		Name: "allreduce",
+		Doc:  "ring all-reduce: T = θ0 + θ1 b + θ2·2(w-1)/w + θ3·2(w-1); X = 1/T",
+		Params: []Param{
+			{"compute0", "s", 0, maxTime},
+			{"compute_per_sample", "s", 0, maxTime},
+			{"transfer", "s", 0, maxTime},
+			{"latency", "s", 0, maxTime},
+		},
+		Predict: func(th []float64, c model.Config) float64 { return 1 / stepT(th, c) },
+		Applies: func(k DataKind) bool { return !k.Async && !k.PS },
+		Guess: func(pts []Point) [][]float64 {
+			return timeGuesses(pts, func(t, b, s float64) []float64 {
+				return []float64{(1 - s) * t / 2, (1 - s) * t / 2 / b, s * t, s * t / 100}
+			})
+		},
+		NotAuto:    true,
+		NotAutoWhy: "added after the validation's all-reduce tables were seen, so auto's choice there stays as filed",
+	})
 }
 
 // registerStepTime registers f for the step time stepT twice: as f.Name,

@@ -287,7 +287,11 @@ func (m *Model) ScalesLink() bool {
 func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	if !m.ScalesLink() {
 		refit := ""
-		if m.Family != "mva" && m.Reference.ParamBytes > 0 && m.Reference.Bandwidth > 0 {
+		if m.Mode != "async" {
+			// the network is asynchronous SGD's: --family mva refuses
+			// these data (it was suggested all the same)
+			refit = " (the queueing network is asynchronous SGD's; no family fitted on " + m.Mode + " data takes the link rate)"
+		} else if m.Family != "mva" && m.Reference.ParamBytes > 0 && m.Reference.Bandwidth > 0 {
 			// step traces of one link rate, where auto kept a table
 			// family: the same data fit the network too
 			refit = " (its data have a link rate and a model size: sgdplan fit --family mva fits the queueing network, whose link demand scales as S/B)"

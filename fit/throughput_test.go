@@ -96,6 +96,8 @@ func TestFitRecoversSimulatedParameters(t *testing.T) {
 		// model.AsyncPS through the wrapper: compute 0.05 + 1e-3 b,
 		// transfer 0.02 s per shard, apply 0.01 s.
 		{"asyncps", []float64{0.05, 1e-3, 0.02, 0.01}, []int{1, 2, 4, 8, 16}, []int{1, 2}, true, 0.02},
+		// ring all-reduce: T = 0.05 + 1e-3·32 + 0.02·2(w-1)/w + 5e-4·2(w-1).
+		{"allreduce", []float64{0.05, 1e-3, 0.02, 5e-4}, []int{1, 2, 4, 8, 16}, []int{0}, false, 0.02},
 	}
 	for _, c := range cases {
 		pts := synth(c.fam, c.theta, c.ws, c.ps, 32, c.async, 0.01, 3)
