@@ -165,7 +165,7 @@ func runCheck(c *cli.Context) error {
 			return badInput(asCmd("check", err))
 		}
 	}
-	if err := withPerNode(c, m, "check"); err != nil {
+	if m, err = withPerNode(c, m, "check"); err != nil {
 		return err
 	}
 	if m, err = withBatchFlags(c, m, "check"); err != nil {
@@ -352,7 +352,7 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
-	if note := countsNote(asFiled, workers, ps, batchSet(c) || c.IsSet("bandwidth")); note != "" {
+	if note := countsNote(asFiled, workers, ps, batchSet(c) || c.IsSet("bandwidth") || c.IsSet("per-node")); note != "" {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
@@ -553,12 +553,12 @@ func countsNote(m *fit.Model, n, p int, flagsSet bool) string {
 		at = words.Count(p, "shard") + ", " + at
 	}
 	if flagsSet {
-		// (the verdict is at --batch, --global-batch or --bandwidth;
-		// these are where plan and report plan the job, the model as
-		// filed: computed on it, not on the flags' copy)
-		at += ", at the model's own batch and link rate"
+		// (the verdict is at --batch, --global-batch, --bandwidth or
+		// --per-node; these are where plan and report plan the job, the
+		// model as filed: computed on it, not on the flags' copy)
+		at += ", at the model's own batch, link rate and placement"
 	}
-	return fmt.Sprintf("other counts for this model (%s): %s; check's own knee is where one more worker adds less than half a worker's", at, strings.Join(parts, "; "))
+	return fmt.Sprintf("other counts for this model (%s): %s; check's own knee is where one more worker adds less than half a worker's speed", at, strings.Join(parts, "; "))
 }
 
 type checkVerdict struct {

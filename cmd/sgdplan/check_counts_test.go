@@ -81,7 +81,7 @@ func TestCheckNamesTheOtherCounts(t *testing.T) {
 	_, plain, _ := runCmd(t, "check", "--model", ap, "--workers", "4")
 	_, gb, _ := runCmd(t, "check", "--model", ap, "--workers", "4", "--global-batch", "256")
 	p, q := counts.FindStringSubmatch(plain), counts.FindStringSubmatch(gb)
-	if p == nil || q == nil || p[1] != q[1] || !strings.Contains(gb, ", at the model's own batch and link rate): ") {
+	if p == nil || q == nil || p[1] != q[1] || !strings.Contains(gb, ", at the model's own batch, link rate and placement): ") {
 		t.Errorf("--global-batch: counts moved or unlabelled:\n%s\nwithout it:\n%s", gb, plain)
 	}
 	// at other shards than the model's, where plan and report do not

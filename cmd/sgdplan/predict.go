@@ -222,7 +222,7 @@ func runPredict(c *cli.Context) error {
 			return badInput(asCmd("predict", err))
 		}
 	}
-	if err := withPerNode(c, m, "predict"); err != nil {
+	if m, err = withPerNode(c, m, "predict"); err != nil {
 		return err
 	}
 	if m, err = withBatchFlags(c, m, "predict"); err != nil {
@@ -787,20 +787,23 @@ func shownAt(m *fit.Model, cfg model.Config) (batch, bandwidth float64) {
 	return full.Batch, bandwidth
 }
 
-// withPerNode sets m's placement to --per-node's workers per machine when
+// withPerNode returns m placed at --per-node's workers per machine when
 // the flag is set (predict and check): every count is then spread over
-// ceil(workers / per-node) machines.
-func withPerNode(c *cli.Context, m *fit.Model, cmd string) error {
+// ceil(workers / per-node) machines. It is a copy: m is left as it was
+// (check's counts line, of the model as filed, read the placement set
+// here, where --bandwidth had made a copy and --per-node had not).
+func withPerNode(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error) {
 	if !c.IsSet("per-node") {
-		return nil
+		return m, nil
 	}
 	g := c.Int("per-node")
 	if g < 1 {
-		return badInput(fmt.Errorf("%s: --per-node %d: want >= 1", cmd, g))
+		return nil, badInput(fmt.Errorf("%s: --per-node %d: want >= 1", cmd, g))
 	}
-	m.Reference.PerNode = g
-	m.Reference.Nodes = 0
-	return nil
+	cp := *m
+	cp.Reference.PerNode = g
+	cp.Reference.Nodes = 0
+	return &cp, nil
 }
 
 // placementIgnored says, for --per-node, when m predicts alike however
