@@ -1,0 +1,37 @@
+package fit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// A profile whose phases are in milliseconds while start and end are in
+// seconds builds a network 1000 times too slow for its own run: fit says
+// so (it wrote the model without a word, where inspect warned); phases
+// that agree with the iterations get no such warning.
+func TestProfileMissWarns(t *testing.T) {
+	tr := loadAsync(t)
+	const say = "the two-node profile's network predicts its own run"
+	sf, err := FitSteps(tr, nil, StepOptions{Bootstrap: -1, Family: "mva"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if joined := strings.Join(sf.Warnings, "\n"); strings.Contains(joined, say) {
+		t.Errorf("phases that agree: %s", joined)
+	}
+	cp := *tr
+	cp.Steps = append([]traces.Step(nil), tr.Steps...)
+	for i := range cp.Steps {
+		s := &cp.Steps[i]
+		s.Pull, s.Compute, s.Push = 1000*s.Pull, 1000*s.Compute, 1000*s.Push
+	}
+	if sf, err = FitSteps(&cp, nil, StepOptions{Bootstrap: -1, Family: "mva"}); err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(sf.Warnings, "\n")
+	if !strings.Contains(joined, say) || !strings.Contains(joined, "are the phases in other units than start and end") {
+		t.Errorf("phases in ms: %s", joined)
+	}
+}
