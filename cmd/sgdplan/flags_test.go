@@ -16,6 +16,7 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 	dir := t.TempDir()
 	mp := fitModel(t, dir)
 	same := filepath.Join(dir, "same.png")
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size\na,0,100\n")
 	cases := []struct {
 		args []string
 		want string
@@ -53,6 +54,13 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"plan", "--jobs", "x.csv", "--servers", " 4"}, `plan: --servers " 4": ` + wantDecimal + "\n"},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "4 "}, `plan: --servers "4 ": ` + wantDecimal + "\n"},
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--count", "\t10"}, `simulate: --count "\t10": ` + wantDecimal + "\n"},
+		// strconv.ParseFloat takes Go's literals: 3_6 ran as 36, 0_1 as
+		// 1, 0x1p-2 as 0.25, without a word
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "3_6"}, `simulate: --arrival-rate "3_6": ` + wantDecimalFloat + "\n"},
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--early-stop=0_1"}, `simulate: --early-stop "0_1": ` + wantDecimalFloat + "\n"},
+		{[]string{"plan", "--jobs", "x.csv", "--servers", "4", "--p", "0x1p-2"}, `plan: --p "0x1p-2": ` + wantDecimalFloat + "\n"},
+		{[]string{"convert", "--bandwidth", "0x10", "x"}, `convert: --bandwidth "0x10": ` + wantDecimalFloat + "\n"},
+		{[]string{"report", "--model", mp, "--jobs", jobs, "--servers", "4", "--loads", "0.5,0x1p-2", "--out", filepath.Join(dir, "rep")}, `report: --loads: value 2 "0x1p-2": want a load in (0, 1)`},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCmd(t, c.args...)
@@ -62,6 +70,12 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(same); err == nil {
 		t.Error("fit wrote the path given to both --out and --plot")
+	}
+	// decimals as people write them are taken
+	for _, v := range []string{"0.5", ".5", "5e-1", "1.", "+0.5"} {
+		if code, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4", "--p", v); code != 0 {
+			t.Errorf("--p %s: exit %d: %s", v, code, stderr)
+		}
 	}
 	// a whole batch written as a float is a batch
 	if code, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1-2", "--batch", "64.0"); code != 0 {

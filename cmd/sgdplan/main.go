@@ -197,6 +197,14 @@ var decimalRE = regexp.MustCompile(`^[+-]?(0|[1-9][0-9]*)$`)
 // 010 as octal 8 and takes 0x10 and 1_000).
 const wantDecimal = "want a whole number in decimal digits without a leading 0, such as 1000 (not 1e3, 2.5, 010, 0x10 or 1_000)"
 
+// decimalFloatRE is a number in decimal digits, with an optional point
+// and exponent (0.5, 36, 1e-3, 2.), as a flag that takes a real number
+// reads it.
+var decimalFloatRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// wantDecimalFloat says what a flag of a real number takes.
+const wantDecimalFloat = "want a number in decimal digits, such as 0.5, 36 or 1e-3 (not 0x1p-2 or 3_6)"
+
 // numberStartRE is how a number the flag package might read starts: a digit
 // after an optional sign (010, 0x10, 1_000, 08).
 var numberStartRE = regexp.MustCompile(`^[+-]?[0-9]`)
@@ -205,6 +213,8 @@ var numberStartRE = regexp.MustCompile(`^[+-]?[0-9]`)
 // digits: the flag package reads "010" as octal 8, and takes "0x10" and
 // "1_000" too, so --servers 010 ran on 8 servers without a word. A leading
 // + or - is the flag's own business (its checks refuse a negative count).
+// A flag of a real number is held to decimal digits likewise
+// (decimalFloatRE).
 func decimalIntFlags(cmds []*cli.Command, args []string) error {
 	if len(args) < 2 {
 		return nil
@@ -218,12 +228,12 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 	if cmd == nil {
 		return nil
 	}
-	isInt := map[string]bool{}
+	isInt, isFloat := map[string]bool{}, map[string]bool{}
 	for _, f := range cmd.Flags {
-		if isIntFlag(f) {
-			for _, n := range f.Names() {
-				isInt[n] = true
-			}
+		_, float := f.(*cli.Float64Flag)
+		for _, n := range f.Names() {
+			isInt[n] = isIntFlag(f)
+			isFloat[n] = float
 		}
 	}
 	for i := 2; i < len(args); i++ {
@@ -235,7 +245,7 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !isInt[name] {
+		if !isInt[name] && !isFloat[name] {
 			continue
 		}
 		if !hasVal {
@@ -248,6 +258,14 @@ func decimalIntFlags(cmds []*cli.Command, args []string) error {
 		// (a number with spaces about it, " 4", is a number not in
 		// decimal digits, as "4 " is: it went to the flag package, whose
 		// error flagValueError gave the flag's usage too)
+		if isFloat[name] {
+			// strconv.ParseFloat takes Go's literals: --early-stop 0_1
+			// ran as 1, --arrival-rate 3_6 as 36, 0x1p-2 as 0.25
+			if decimalFloatRE.MatchString(val) || !numberStartRE.MatchString(strings.TrimSpace(val)) {
+				continue
+			}
+			return fmt.Errorf("%s: --%s %q: %s", cmd.Name, name, val, wantDecimalFloat)
+		}
 		if decimalRE.MatchString(val) || !numberStartRE.MatchString(strings.TrimSpace(val)) {
 			continue // decimal, or not a number at all: the flag package's error, reworded by flagValueError
 		}

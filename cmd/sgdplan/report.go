@@ -140,7 +140,7 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	}
 	for i, s := range strings.Split(c.String("loads"), ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || !(v > 0 && v < 1) {
+		if err != nil || !decimalFloatRE.MatchString(strings.TrimSpace(s)) || !(v > 0 && v < 1) {
 			return o, fmt.Errorf("report: --loads: value %d %q: want a load in (0, 1)", i+1, s)
 		}
 		o.loads = append(o.loads, v)
