@@ -1206,7 +1206,7 @@ func planWholeNote(p planPolicy) string {
 func planCSV(w io.Writer, out []planPolicy) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"policy", "job", "arrival", "size", "workers", "completion", "flow_time", "slowdown", "workers_integer", "completion_integer", "flow_time_integer", "completion_low", "completion_high"})
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) } // as json: every digit (10 printed arrivals of 1.23456789012345e11 as 1.23456789e+11)
 	for _, p := range out {
 		for _, j := range p.Jobs {
 			lo, hi := "", "" // no job on a fitted model: empty

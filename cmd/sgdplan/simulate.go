@@ -692,7 +692,7 @@ func simWriteTable(stdout io.Writer, out []simPolicy, l simLayout) error {
 func simCSV(w io.Writer, out []simPolicy) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"policy", "job", "arrival", "start", "completion", "response", "slowdown", "size", "work"})
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) } // as json: every digit (10 printed arrivals of 1.23456789012345e11 as 1.23456789e+11)
 	for _, p := range out {
 		for _, j := range p.Jobs {
 			cw.Write([]string{p.Policy, j.Job, g(j.Arrival), g(j.Start), g(j.Completion), g(j.Response), g(j.Slowdown), g(j.Size), g(j.Work)})
