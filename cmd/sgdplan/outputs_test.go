@@ -201,3 +201,18 @@ func TestValidateRefusesInputAsOutput(t *testing.T) {
 	refusesInput(t, f, "validate: --out "+f+" is also an input (a file of the dataset folder "+ds+")",
 		"validate", "--data", tmp, "--async", tr, "--out", f)
 }
+
+// report --out in a folder that takes no entry is bad input before any
+// work (it ran every simulation, then failed making the folder, exit 1).
+func TestReportOutUnwritableFirst(t *testing.T) {
+	tmp := t.TempDir()
+	tr := asyncTrace(t, tmp)
+	m := filepath.Join(tmp, "model.json")
+	if code, _, stderr := runCmd(t, "fit", tr, "--family", "mva", "--bootstrap", "0", "--out", m); code != 0 {
+		t.Fatalf("fit exit %d: %s", code, stderr)
+	}
+	code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", reportJobs, "--servers", "8", "--out", "/proc/sgdplan-none/report", "--seeds", "2", "--sim-jobs", "20", "--loads", "0.5")
+	if code != exitBadInput || !strings.Contains(stderr, "report: --out /proc/sgdplan-none/report: cannot write in folder /proc") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -318,12 +318,48 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	for _, w := range planStalenessWarnings(jobs, peaks) {
+		if !capped {
+			break
+		}
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if !(c.Float64("energy-alpha") > 0) { // (speed scaling replaces every curve)
 		for _, w := range planBelowFitWarnings(jobs) {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 		}
 	}
 	return jobs, nil
+}
+
+// planStalenessWarnings names, per asynchronous fitted model whose
+// staleness cost the data did not identify (taken as 0), the jobs on it
+// that can get more than one worker, as predict, check and report say of
+// the model: their speedups to the target leave staleness out (plan and
+// simulate said nothing, and their ranges name the staleness's intervals,
+// [0, 0] for such a model).
+func planStalenessWarnings(jobs []planner.Job, peaks []jobPeak) []string {
+	var order []*fit.Model
+	ids := map[*fit.Model][]string{}
+	for i, j := range jobs {
+		m, ok := j.Curve.(*fit.Model)
+		if !ok || !stalenessUnknown(m, int(math.Min(peaks[i].limit, peaks[i].peak))) {
+			continue
+		}
+		if ids[m] == nil {
+			order = append(order, m)
+		}
+		ids[m] = append(ids[m], j.ID)
+	}
+	var out []string
+	for _, m := range order {
+		what, its := "job "+cellText(ids[m][0])+"'s model", "its speedup past 1 worker leaves"
+		if n := len(ids[m]); n > 1 {
+			what, its = fmt.Sprintf("the model of %d jobs (%s)", n, nameList(ids[m], 8)), "their speedups past 1 worker leave"
+		}
+		out = append(out, fmt.Sprintf("%s: %s: %s staleness out, so more workers may gain less than planned, and the ranges do not widen for it (fit loss curves at two or more worker counts to measure it)", what, stalenessUnknownText, its))
+	}
+	return out
 }
 
 // planBelowFitWarnings names, per fitted model whose data start above one

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/sgdplan/sgdplan/fit"
+	"github.com/sgdplan/sgdplan/internal/atomicfile"
 	"github.com/sgdplan/sgdplan/internal/progress"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -277,6 +278,9 @@ func runReport(c *cli.Context, o reportOptions) error {
 	if err := plots.CheckOthersFiles(o.out); err != nil {
 		return badInput(fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
 	}
+	if err := atomicfile.CheckDir(o.out); err != nil {
+		return badInput(fmt.Errorf("report: --out %w", err))
+	}
 	mt, traceWarn, traceNote := reportTraces(o.model, m, found)
 	r, err := buildReport(c, o, m, jobs, mt, found)
 	if err != nil {
@@ -289,6 +293,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 	// plan's words on the jobs' models (their below-fit base: the
 	// report named its own --model's alone, in the fit section)
 	warns = append(append(append(warns, planPeakWarnings(jobs, peaks)...), planBeyondFitWarnings(jobs, peaks)...), planBelowFitWarnings(jobs)...)
+	warns = append(warns, planStalenessWarnings(jobs, peaks)...)
 	r.Warnings = append(warns, r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))

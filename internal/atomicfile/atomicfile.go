@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -91,6 +92,34 @@ func checkFolder(path, dir string) error {
 	f.Close()
 	os.Remove(f.Name())
 	return nil
+}
+
+// CheckDir says, before a command's work, whether the folder dir can take
+// its outputs: dir, when it exists, takes a new file; else its nearest
+// existing ancestor is a folder that takes a new entry (the command makes
+// dir and the folders between). report --out /sys/rep ran every
+// simulation before mkdir failed.
+func CheckDir(dir string) error {
+	d := filepath.Clean(dir)
+	for {
+		fi, err := os.Stat(d)
+		if err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%s: %s is not a folder", dir, d)
+			}
+			return checkFolder(dir, d)
+		}
+		// (a path through a file, f/sub/deeper, is "not a directory":
+		// the file is found on the way up)
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("%s: %w", dir, unwrapPath(err))
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return fmt.Errorf("%s: %w", dir, unwrapPath(err))
+		}
+		d = up
+	}
 }
 
 // CheckFiles is Target for each of names in the folder dir, before a

@@ -1,0 +1,35 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// CheckDir takes a folder that exists or can be made, and refuses one
+// under a file or in a folder that takes no entry (/proc), naming it.
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{dir, filepath.Join(dir, "new"), filepath.Join(dir, "a", "b", "c")} {
+		if err := CheckDir(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		filepath.Join(file, "sub"):           file + " is not a folder",
+		filepath.Join(file, "sub", "deeper"): file + " is not a folder",
+		"/proc/sgdplan-no/rep":               "cannot write in folder /proc",
+	} {
+		if err := CheckDir(bad); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", bad, err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the checks left %d entries in %s, want the file alone", len(entries), dir)
+	}
+}
