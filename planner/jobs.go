@@ -189,7 +189,7 @@ func ReadJobsWith(r io.Reader, file string, opt *ReadOptions) (jobs []Job, defau
 		// missed the column job
 		return nil, nil, &ParseError{File: file, Line: line, Column: col, Msg: "a JSON file, not a jobs.csv: want a CSV file with a header row (job, arrival, size, p or model); a model.json that sgdplan fit wrote goes in a job's model column, as its path (a header job,arrival,size,model and rows such as a,0,3600,model.json)"}
 	}
-	csvtext.DropBOMBeforeLineEnd(br)
+	csvtext.DropBOM(br)
 	lim := &limits.Reader{R: br, Rec: limits.NewRecord(MaxLineBytes), Over: tooLong(file)}
 	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1

@@ -412,12 +412,19 @@ func TestReadJobsHashName(t *testing.T) {
 // are not UTF-8 keep their bytes (strings.ToLower made both U+FFFD: a
 // repeated column, and warnings that named neither).
 func TestReadJobsBOMLineAndBytes(t *testing.T) {
-	for _, in := range []string{"\xef\xbb\xbf\njob,size,p\na,10,0.5\n", "\xef\xbb\xbf\r\njob,size,p\r\na,10,0.5\r\n"} {
+	// and before a quoted header, as R's write.csv writes it ("bare \"
+	// in non-quoted field" at 1:4)
+	for _, in := range []string{"\xef\xbb\xbf\njob,size,p\na,10,0.5\n", "\xef\xbb\xbf\r\njob,size,p\r\na,10,0.5\r\n", "\xef\xbb\xbf\"job\",\"size\",\"p\"\n\"a\",10,0.5\n"} {
 		var warns []string
 		jobs, _, err := ReadJobsWith(strings.NewReader(in), "jobs.csv", &ReadOptions{Warn: func(e error) { warns = append(warns, e.Error()) }})
 		if err != nil || len(jobs) != 1 || jobs[0].ID != "a" || len(warns) > 0 {
 			t.Errorf("%q: %v, %v, warnings %q", in, jobs, err, warns)
 		}
+	}
+	// the mark alone is an empty file (it read as a header of one
+	// unknown column "", then "missing column job")
+	if _, _, err := ReadJobsWith(strings.NewReader("\xef\xbb\xbf"), "jobs.csv", nil); err == nil || !strings.Contains(err.Error(), "jobs.csv: empty file") {
+		t.Errorf("the mark alone: %v", err)
 	}
 	var warns []string
 	_, _, err := ReadJobsWith(strings.NewReader("job,size,p,\xff,\xfe\na,10,0.5,1,2\n"), "jobs.csv", &ReadOptions{Warn: func(e error) { warns = append(warns, e.Error()) }})

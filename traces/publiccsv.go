@@ -36,7 +36,7 @@ type pubTable struct {
 // required lists the columns that must be present.
 func pubOpenReader(file string, r io.Reader, required ...string) (*pubTable, error) {
 	br := bufio.NewReader(r)
-	csvtext.DropBOMBeforeLineEnd(br)
+	csvtext.DropBOM(br)
 	lim := &limits.Reader{R: br, Rec: limits.NewRecord(pubMaxLine), Over: pubTooLong(file)}
 	cr := csv.NewReader(lim)
 	cr.FieldsPerRecord = -1

@@ -14,14 +14,18 @@ import (
 // mark is the UTF-8 byte-order mark.
 var mark = []byte("\xef\xbb\xbf")
 
-// DropBOMBeforeLineEnd discards a byte-order mark at the start of br when
-// a line end (LF or CRLF) follows it: the first line is then blank, and
-// encoding/csv, which skips blank lines, read the mark alone as a header
-// of one empty column instead. A mark before text is left to the caller,
-// whose positions count its bytes.
-func DropBOMBeforeLineEnd(br *bufio.Reader) {
+// DropBOM discards a byte-order mark at the start of br when a line end
+// (LF or CRLF), a quote or the end of the file follows it: the first line
+// is then blank, and encoding/csv, which skips blank lines, read the mark
+// alone as a header of one empty column; a quoted first field ("job" as
+// R's write.csv writes it) read as a bare quote after the mark; a file of
+// the mark alone as a header of one unknown column, where it is empty. A
+// mark before other text is left to the caller, whose positions count its
+// bytes.
+func DropBOM(br *bufio.Reader) {
 	head, _ := br.Peek(len(mark) + 2)
-	if rest, ok := bytes.CutPrefix(head, mark); ok && (bytes.HasPrefix(rest, []byte("\n")) || bytes.HasPrefix(rest, []byte("\r\n"))) {
+	rest, ok := bytes.CutPrefix(head, mark)
+	if ok && (len(rest) == 0 || rest[0] == '"' || rest[0] == '\n' || bytes.HasPrefix(rest, []byte("\r\n"))) {
 		br.Discard(len(mark))
 	}
 }

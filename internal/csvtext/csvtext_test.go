@@ -7,18 +7,19 @@ import (
 	"testing"
 )
 
-func TestDropBOMBeforeLineEnd(t *testing.T) {
+func TestDropBOM(t *testing.T) {
 	for in, want := range map[string]string{
-		"\xef\xbb\xbf\na,b\n":   "\na,b\n",
-		"\xef\xbb\xbf\r\na,b\n": "\r\na,b\n",
-		"\xef\xbb\xbfa,b\n":     "\xef\xbb\xbfa,b\n", // before text: kept
-		"\xef\xbb\xbf":          "\xef\xbb\xbf",
-		"\xef\xbb\xbf\r":        "\xef\xbb\xbf\r", // a lone CR is not a line end here
-		"a,b\n":                 "a,b\n",
-		"":                      "",
+		"\xef\xbb\xbf\na,b\n":     "\na,b\n",
+		"\xef\xbb\xbf\r\na,b\n":   "\r\na,b\n",
+		"\xef\xbb\xbfa,b\n":       "\xef\xbb\xbfa,b\n", // before text: kept
+		"\xef\xbb\xbf":            "",                  // the mark alone: an empty file
+		"\xef\xbb\xbf\"job\",a\n": "\"job\",a\n",       // before a quoted field (R's write.csv)
+		"\xef\xbb\xbf\r":          "\xef\xbb\xbf\r",    // a lone CR is not a line end here
+		"a,b\n":                   "a,b\n",
+		"":                        "",
 	} {
 		br := bufio.NewReader(strings.NewReader(in))
-		DropBOMBeforeLineEnd(br)
+		DropBOM(br)
 		got, _ := io.ReadAll(br)
 		if string(got) != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
