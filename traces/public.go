@@ -397,6 +397,11 @@ func readElasticFlowWide(dir pubFiles, rel, model string) ([]Throughput, []error
 				warns = append(warns, skip)
 				continue
 			}
+			if gb < c.gpus {
+				// (a row the throughput.csv writer refuses: convert
+				// failed after reading it, found by FuzzPublicTables)
+				return t.errAt(c.name, "column %s: a rate at global batch %d on %d GPUs: each GPU takes at least one sample a step (expected a global batch of at least %d, or the cell empty)", c.name, gb, c.gpus, c.gpus)
+			}
 			r := newThroughput()
 			r.Model = model
 			r.Mode = "allreduce"
