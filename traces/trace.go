@@ -32,5 +32,10 @@ func FileNames() []string { return append([]string(nil), kindFiles[:]...) }
 // FileName is the base name of the kind's file, e.g. "steps.csv".
 func (k Kind) FileName() string { return kindFiles[k] }
 
+// KindOfName is the kind of a file named base (a canonical name, in any
+// case, optionally .gz), as the readers find it in a folder; false for
+// another name.
+func KindOfName(base string) (Kind, bool) { return kindOf(base) }
+
 // String returns the kind's file name.
 func (k Kind) String() string { return k.FileName() }

@@ -134,13 +134,23 @@ func runFit(c *cli.Context) error {
 			}
 		}
 	}
+	if k, ok := traces.KindOfName(filepath.Base(c.String("out"))); ok {
+		// (after the inputs' check, which names the file a trace holds)
+		// model.json written as oc2/Runs.csv: the folder's next read
+		// took it for its runs.csv and failed, "header has {"
+		return badInput(fmt.Errorf("fit: --out %s: a trace file's name (%s, in any case): the model would be read as the folder's %s; give it another name, such as model.json", c.String("out"), k.FileName(), k.FileName()))
+	}
 	paths := args
-	m, stats, pts, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, NNLS: c.Bool("nnls"), TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
+	m, stats, pts, held, warns, err := fitPaths(paths, c.String("series"), fit.StepOptions{Family: family, Combine: combine, NNLS: c.Bool("nnls"), TrainWorkers: train, Bootstrap: boot, Seed: c.Uint64("seed"), Queueing: queueing, SharedCores: cores})
 	if err != nil {
 		return withLinkRatesHow(err, paths, train)
 	}
 	if w := noBootstrapFit(m, boot); w != "" {
 		// in model.json too, so that predict, check and report carry it
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
+		warns = append(warns, w)
+	}
+	if w := networkFlagsUnused(m.Family, queueing, cores); w != "" {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
 		warns = append(warns, w)
 	}
@@ -179,7 +189,7 @@ func runFit(c *cli.Context) error {
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	return writeFitTable(c.App.Writer, m, stats, train, c.String("out"))
+	return writeFitTable(c.App.Writer, m, stats, held, train, c.String("out"))
 }
 
 // withLinkRatesHow adds to fit's refusal of several link rates
@@ -291,20 +301,43 @@ func throughputIgnored(path string) string {
 	return fmt.Sprintf("%s is ignored, not read: the trace has steps.csv, and fit reads the step traces (throughput.csv is fitted in a trace without them: give it alone to fit its rows)", path)
 }
 
+// networkFlagsUnused says when --queueing (other than exact) or
+// --shared-cores was given and the model kept is not the mva family's
+// network, which is all they shape: they were dropped without a word.
+func networkFlagsUnused(family, queueing string, cores int) string {
+	if family == "mva" {
+		return ""
+	}
+	var unused []string
+	if queueing != "" && queueing != "exact" {
+		unused = append(unused, "--queueing "+queueing)
+	}
+	if cores > 0 {
+		unused = append(unused, fmt.Sprintf("--shared-cores %d", cores))
+	}
+	if len(unused) == 0 {
+		return ""
+	}
+	it, is := "it", "is"
+	if len(unused) > 1 {
+		it, is = "them", "are"
+	}
+	return fmt.Sprintf("%s %s modelled only by the two-node profile's network (family mva); the model kept is %s, whose predictions do not use %s (--family mva keeps the network)", strings.Join(unused, " and "), is, family, it)
+}
+
 // fitPaths loads the traces and fits them: a step-level fit when there are
 // steps, a table fit otherwise. Bad data are badInput errors.
-func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []fit.RunStats, []fit.Point, []string, error) {
+func fitPaths(paths []string, series string, o fit.StepOptions) (m *fit.Model, stats []fit.RunStats, pts, held []fit.Point, warns []string, err error) {
 	files, err := traces.Files(paths...)
 	if err != nil {
-		return nil, nil, nil, nil, badInput(err)
+		return nil, nil, nil, nil, nil, badInput(err)
 	}
-	var warns []string
 	for _, f := range files {
 		if f.Kind != traces.KindSteps {
 			continue
 		}
 		if series != "" {
-			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: --series %q: the trace has steps.csv, fitted step by step; --series picks a model of throughput.csv (the model column) and applies to tables only", series))
+			return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: --series %q: the trace has steps.csv, fitted step by step; --series picks a model of throughput.csv (the model column) and applies to tables only", series))
 		}
 		// A step trace: stream it (steps.csv is never held in memory).
 		sf, tw, err := fit.FitStepsPaths(paths, o)
@@ -312,7 +345,7 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 			warns = append(warns, w.Error())
 		}
 		if err != nil {
-			return nil, nil, nil, warns, badInput(err)
+			return nil, nil, nil, nil, warns, badInput(err)
 		}
 		warns = append(warns, sf.Warnings...)
 		// throughput.csv beside steps.csv is not read: say so, in
@@ -324,17 +357,17 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 				warns = append(warns, w)
 			}
 		}
-		return sf.Model, sf.Stats, sf.Points, warns, nil
+		return sf.Model, sf.Stats, sf.Points, nil, warns, nil
 	}
 	tr, tw, err := traces.Load(paths...)
 	if err != nil {
-		return nil, nil, nil, nil, badInput(err)
+		return nil, nil, nil, nil, nil, badInput(err)
 	}
 	for _, w := range tw {
 		warns = append(warns, w.Error())
 	}
 	if len(tr.Throughput) == 0 {
-		return nil, nil, nil, nil, badInput(errors.New("fit: the trace has neither steps.csv nor throughput.csv rows: nothing to fit"))
+		return nil, nil, nil, nil, nil, badInput(errors.New("fit: the trace has neither steps.csv nor throughput.csv rows: nothing to fit"))
 	}
 	rows := tr.Throughput
 	models := map[string]bool{}
@@ -348,7 +381,7 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 	sort.Strings(names)
 	if series != "" {
 		if !models[series] {
-			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: --series %q: throughput.csv has no such model (it holds %s)", series, strings.Join(names, ", ")))
+			return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: --series %q: throughput.csv has no such model (it holds %s)", series, strings.Join(names, ", ")))
 		}
 		var keep []traces.Throughput
 		for _, r := range rows {
@@ -358,7 +391,7 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 		}
 		rows = keep
 	} else if len(models) > 1 {
-		return nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time (--series NAME)", len(models), strings.Join(names, ", ")))
+		return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: throughput.csv holds %d models (%s): fit one model at a time (--series NAME)", len(models), strings.Join(names, ", ")))
 	}
 	// one mode per model: a table that mixes them failed after the whole
 	// fit, at the model.json it did not write (exit 1)
@@ -374,7 +407,7 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 			if r.Run != "" {
 				run = fmt.Sprintf(" (run %q)", r.Run)
 			}
-			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: %s: mode: %s at %d workers%s, but the first row of model %q (%s) is %s: want one mode per model (give each mode its own model name and fit it with --series)",
+			return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: %s: mode: %s at %d workers%s, but the first row of model %q (%s) is %s: want one mode per model (give each mode its own model name and fit it with --series)",
 				throughputAt(r), m, r.Workers, run, r.Model, throughputAt(rows[0]), m0))
 		}
 	}
@@ -392,17 +425,30 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 			for i, r := range rows {
 				have[i] = r.Workers
 			}
-			return nil, nil, nil, nil, badInput(fmt.Errorf("fit: no throughput row has a worker count in --train-workers %v: the rows have %s workers", train, words.Either(have)))
+			return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: no throughput row has a worker count in --train-workers %v: the rows have %s workers", train, words.Either(have)))
+		}
+		// the rows left out, to say how far off the fit is on them (a
+		// table fit printed no held-out error, a step fit did)
+		var out []traces.Throughput
+		for _, r := range rows {
+			if !slices.Contains(train, r.Workers) {
+				out = append(out, r)
+			}
+		}
+		if len(out) > 0 {
+			if held, err = fit.PointsFromThroughput(out); err != nil {
+				return nil, nil, nil, nil, nil, badInput(err)
+			}
 		}
 		rows = keep
 	}
-	pts, err := fit.PointsFromThroughput(rows)
+	pts, err = fit.PointsFromThroughput(rows)
 	if err != nil {
-		return nil, nil, nil, nil, badInput(err)
+		return nil, nil, nil, nil, nil, badInput(err)
 	}
 	tf, alts, err := fit.FitThroughput(pts, o.Family, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Combine: o.Combine, NNLS: o.NNLS})
 	if err != nil {
-		return nil, nil, nil, nil, badInput(err)
+		return nil, nil, nil, nil, nil, badInput(err)
 	}
 	ref := fit.Reference{PS: rows[0].PS, Nodes: rows[0].Nodes}
 	mode := rows[0].Mode
@@ -441,13 +487,13 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (*fit.Model, []f
 			}
 		}
 	}
-	m := fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
+	m = fit.NewModel(tf, pts, alts, mode, ref, paths, 0.9)
 	// the loss curves beside the table (evals.csv with runs.csv, as a
 	// converted TensorBoard log has them) were ignored without a word
 	eff, ew := fit.TableEfficiency(tr, rows, &fit.Settings{Bootstrap: o.Bootstrap, Seed: o.Seed, Level: m.Level})
 	m.Efficiency = eff
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, ew...)
-	return m, nil, pts, append(warns, m.Diagnostics.Warnings...), nil
+	return m, nil, pts, held, append(warns, m.Diagnostics.Warnings...), nil
 }
 
 // throughputAt is where a throughput row was read: file:line:column of its
@@ -765,7 +811,7 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 
 // writeFitTable prints fit's table; it returns the first error writing to
 // stdout.
-func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train []int, out string) error {
+func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, held []fit.Point, train []int, out string) error {
 	w := &stickyWriter{w: stdout}
 	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, m.FittedOn(), out)
 	if f := m.FamilyForm(); len(f.Members) > 0 {
@@ -933,6 +979,26 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			if others := variantErrors(m, heldCs, measured); others != "" {
 				fmt.Fprintln(w, others)
 			}
+		}
+	}
+	if len(held) > 0 {
+		// a table fit's rows left out by --train-workers (a step fit's
+		// runs are in its runs table above)
+		var errs []float64
+		worst, at := -1.0, ""
+		for _, p := range held {
+			pred := m.StepsPerSecond(p.Config)
+			if !(p.StepsPerS > 0 && pred > 0) {
+				continue
+			}
+			e := 100 * math.Abs(pred-p.StepsPerS) / p.StepsPerS
+			errs = append(errs, e)
+			if e > worst {
+				worst, at = e, workersWord(p.Config.Workers)
+			}
+		}
+		if len(errs) > 0 {
+			fmt.Fprintf(w, "\nheld out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%, at %s), out of sample\n", words.Count(len(errs), "throughput row"), stat.Mean(errs, nil), worst, at)
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {

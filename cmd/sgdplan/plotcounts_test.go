@@ -15,7 +15,7 @@ import (
 func TestFitCurveCountsBounded(t *testing.T) {
 	dir := t.TempDir()
 	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s,mode\n1,1,64,52.4,sync\n8,1,64,378,sync\n16,1,64,701,sync\n1000000,1,64,1388,sync\n")
-	m, _, pts, _, err := fitPaths([]string{dir}, "", fit.StepOptions{Family: "auto", Combine: "mean", Bootstrap: 20, Queueing: "exact"})
+	m, _, pts, _, _, err := fitPaths([]string{dir}, "", fit.StepOptions{Family: "auto", Combine: "mean", Bootstrap: 20, Queueing: "exact"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -749,7 +749,7 @@ func fitDataOf(t *testing.T, mp string) (*fit.Model, plots.FitData) {
 // shards and link rate), and the 12 held-out runs left out went uncounted
 // (in report's figure until 2026-12-07).
 func TestFitPlotTitleSaysWhatIsLeftOut(t *testing.T) {
-	m, stats, pts, _, err := fitPaths([]string{filepath.Join("..", "..", "testdata", "asgd")}, "", fit.StepOptions{Family: "auto", Combine: "mean", TrainWorkers: []int{1, 2}, Bootstrap: 20, Queueing: "exact"})
+	m, stats, pts, _, _, err := fitPaths([]string{filepath.Join("..", "..", "testdata", "asgd")}, "", fit.StepOptions{Family: "auto", Combine: "mean", TrainWorkers: []int{1, 2}, Bootstrap: 20, Queueing: "exact"})
 	if err != nil {
 		t.Fatal(err)
 	}
