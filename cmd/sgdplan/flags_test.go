@@ -59,6 +59,11 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "3_6"}, `simulate: --arrival-rate "3_6": ` + wantDecimalFloat + "\n"},
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--early-stop=0_1"}, `simulate: --early-stop "0_1": ` + wantDecimalFloat + "\n"},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "4", "--p", "0x1p-2"}, `plan: --p "0x1p-2": ` + wantDecimalFloat + "\n"},
+		// seeds past 2^64-1 wrapped round to 0, 1 without a word
+		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--seed", "18446744073709551615", "--seeds", "3"}, "simulate: --seed 18446744073709551615 with --seeds 3: seeds past 2^64-1 = 18446744073709551615 would wrap round to 0 (want --seed at most 18446744073709551613)"},
+		{[]string{"report", "--model", mp, "--jobs", jobs, "--servers", "4", "--seed", "18446744073709551614", "--seeds", "5", "--out", filepath.Join(dir, "rep")}, "report: --seed 18446744073709551614 with --seeds 5: seeds past"},
+		// arrivals past the simulator's 1e12 s (drawn to 1e300 s)
+		{[]string{"report", "--model", mp, "--jobs", jobs, "--p", "0.5", "--servers", "4", "--loads", "1e-300,0.5", "--out", filepath.Join(dir, "rep")}, "report: --loads 1e-300: at that load the 400 jobs of the longer runs (4 x --sim-jobs) arrive over about 1e+304 s, past the 1e+12 s the simulator takes (want loads of at least 2e-08)"},
 		{[]string{"convert", "--bandwidth", "0x10", "x"}, `convert: --bandwidth "0x10": ` + wantDecimalFloat + "\n"},
 		{[]string{"report", "--model", mp, "--jobs", jobs, "--servers", "4", "--loads", "0.5,0x1p-2", "--out", filepath.Join(dir, "rep")}, `report: --loads: value 2 "0x1p-2": want a load in (0, 1)`},
 	}
@@ -70,6 +75,10 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(same); err == nil {
 		t.Error("fit wrote the path given to both --out and --plot")
+	}
+	// the last seed at 2^64-1 is taken
+	if code, _, stderr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--p", "0.5", "--seed", "18446744073709551613", "--seeds", "3"); code != 0 {
+		t.Errorf("--seed 2^64-3 --seeds 3: exit %d: %s", code, stderr)
 	}
 	// decimals as people write them are taken
 	for _, v := range []string{"0.5", ".5", "5e-1", "1.", "+0.5"} {

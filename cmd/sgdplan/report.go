@@ -16,6 +16,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/fit"
 	"github.com/sgdplan/sgdplan/internal/atomicfile"
+	"github.com/sgdplan/sgdplan/internal/limits"
 	"github.com/sgdplan/sgdplan/internal/progress"
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -132,6 +133,9 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	}
 	if o.seeds < 2 || o.seeds > maxSeeds {
 		return o, fmt.Errorf("report: --seeds %d: want 2 to %d (the intervals need 2; every run is kept)", o.seeds, maxSeeds)
+	}
+	if err := seedsFit("report", o.seed, o.seeds); err != nil {
+		return o, err
 	}
 	if o.simJobs < 2 {
 		return o, fmt.Errorf("report: --sim-jobs %d: want >= 2", o.simJobs)
@@ -274,6 +278,9 @@ func runReport(c *cli.Context, o reportOptions) error {
 	}
 	if err := reportNotInput(o, models); err != nil {
 		return err
+	}
+	if err := reportLoadsFit(jobs, float64(o.servers), o.loads, o.simJobs); err != nil {
+		return badInput(err)
 	}
 	if err := plots.CheckOthersFiles(o.out); err != nil {
 		return badInput(fmt.Errorf("report: --out %s: %s", o.out, strings.TrimPrefix(err.Error(), "plots: report: ")))
@@ -1409,6 +1416,29 @@ func reportTerms(alpha float64) string {
 		"sjf (shortest first, not preempted), knee (smallest first, each up to its knee: the last worker that cuts its time by at least " + strconv.FormatFloat(100*alpha, 'g', 4, 64) + "%), " +
 		"hell (by speedup squared over workers and remaining size), greedy (each worker to the job it helps most, as Optimus), " +
 		"fcfs-rigid (each job its rigid_workers, first come first served) and numeric (a search for the least mean flow time, starting from the best of the others); docs/planner.md gives each rule."
+}
+
+// reportLoadsFit refuses a load at which the resampled jobs would arrive
+// past limits.MaxTime, the most the simulator takes (simulate refuses such
+// arrivals; report drew them, to 1e300 s at --loads 1e-300, and called
+// cells at no load at all 145% off): the longer runs draw 4 x simJobs
+// jobs, which arrive over about that many mean interarrival times; twice
+// that is kept clear.
+func reportLoadsFit(jobs []planner.Job, servers float64, loads []float64, simJobs int) error {
+	if len(jobs) == 0 || len(loads) == 0 {
+		return nil
+	}
+	var mean float64
+	for _, j := range jobs {
+		mean += j.Size
+	}
+	mean /= float64(len(jobs))
+	n := 4 * float64(simJobs)
+	least := 2 * n * mean / (servers * limits.MaxTime)
+	if l := slices.Min(loads); l < least {
+		return fmt.Errorf("report: --loads %g: at that load the %.0f jobs of the longer runs (4 x --sim-jobs) arrive over about %.3g s, past the %.0g s the simulator takes (want loads of at least %.3g)", l, n, n*mean/(l*servers), limits.MaxTime, least)
+	}
+	return nil
 }
 
 // reportWorkload draws count jobs resampled from jobs (size, curve, caps,

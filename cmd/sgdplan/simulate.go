@@ -171,6 +171,9 @@ func simulateAction(c *cli.Context) error {
 	if seeds < 1 || seeds > maxSeeds {
 		return badInput(fmt.Errorf("%s: --seeds %d: want 1 to %d (every run is kept for the intervals)", c.Command.Name, seeds, maxSeeds))
 	}
+	if err := seedsFit(c.Command.Name, c.Uint64("seed"), seeds); err != nil {
+		return badInput(err)
+	}
 	if p := c.String("plot"); p != "" {
 		if err := outFolder("simulate", "plot", p); err != nil {
 			return err
@@ -847,4 +850,13 @@ func simHeSRPTNote(jobs []planner.Job, names []string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s: heSRPT is optimal only when every job has the same power-law curve k^p; here %s, so it allocates at the median exponent (log s(n)/log n at n servers for a fitted curve), a heuristic", strings.Join(pols, ", "), why)
+}
+
+// seedsFit refuses a first seed whose run of seeds seed..seed+seeds-1
+// passes 2^64-1: the seeds wrapped round to 0, 1, ... without a word.
+func seedsFit(cmd string, seed uint64, seeds int) error {
+	if seeds > 1 && seed > math.MaxUint64-uint64(seeds-1) {
+		return fmt.Errorf("%s: --seed %d with --seeds %d: seeds past 2^64-1 = %d would wrap round to 0 (want --seed at most %d)", cmd, seed, seeds, uint64(math.MaxUint64), uint64(math.MaxUint64)-uint64(seeds-1))
+	}
+	return nil
 }
