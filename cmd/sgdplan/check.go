@@ -51,9 +51,11 @@ func checkCommand() *cli.Command {
 		Usage:     "check a worker count before launch: fine, past the knee, or past saturation",
 		ArgsUsage: "[MANIFEST.yaml | -]",
 		Description: `Gives the verdict of a model.json on a planned (workers, ps), or on the replica
-counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker and Chief/Master train, PS are the
-shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker, times spec.nprocPerNode
-processes per replica, the operator's world size) manifest, the one job among the file's
+counts of a Kubeflow TFJob (spec.tfReplicaSpecs: Worker trains, and a Chief/Master too
+without PS replicas, as beside them ParameterServerStrategy's chief only coordinates; PS are
+the shards) or PyTorchJob (spec.pytorchReplicaSpecs: Master + Worker, times spec.nprocPerNode
+processes per replica, the operator's world size, and the workers a machine unless
+--per-node) manifest, the one job among the file's
 YAML documents or a List's items ("kubectl get -o yaml"); "-" reads it from standard input.
 nprocPerNode gpu (or auto on pods given GPUs) counts the nvidia.com/gpu limit of the
 pytorch container; cpu, or auto without it, needs --workers (torchrun counts at launch).
@@ -174,6 +176,7 @@ func runCheck(c *cli.Context) error {
 	workers, ps := 0, m.Reference.PS
 	var mf manifest
 	var early []string // warnings found before the verdict
+	placed := ""       // the note of a placement the manifest gives
 	if len(args) == 1 {
 		if args[0] == "-" && isTerminal(c.App.Reader) {
 			// "check -" typed at a terminal waited without a word
@@ -197,6 +200,22 @@ func runCheck(c *cli.Context) error {
 		}
 		early = append(early, mf.Warnings...)
 		workers = mf.Workers
+		// (the count bounded: a manifest may give 10^12 workers, which
+		// is refused below, and a queueing network there does not end)
+		matters := mf.PerNode > 0 && placementIgnored(m, []int{min(workers, maxCheckWorkers)}) == ""
+		if matters && !c.IsSet("per-node") {
+			// a PyTorchJob's processes per replica are its workers a
+			// machine (torchrun's node is the pod): 2 replicas of
+			// nprocPerNode "8" were judged at the model's 4 a machine
+			if mf.PerNode != m.Reference.PerNode || m.Reference.Nodes > 0 {
+				placed = fmt.Sprintf("placed at %d workers a machine, the manifest's processes per replica (%s), not the model's %s; --per-node sets another", mf.PerNode, mf.PerNodeFrom, modelPlacement(m))
+			}
+			cp := *m
+			cp.Reference.PerNode, cp.Reference.Nodes = mf.PerNode, 0
+			m = &cp
+		} else if matters && c.Int("per-node") != mf.PerNode {
+			early = append(early, fmt.Sprintf("--per-node %d overrides the manifest's %d processes a replica (%s) as the workers a machine: placed at %d", c.Int("per-node"), mf.PerNode, mf.PerNodeFrom, c.Int("per-node")))
+		}
 		if mf.HasPS {
 			ps = mf.PS
 		} else if m.Reference.PS > 0 && !c.IsSet("ps") {
@@ -352,7 +371,11 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
-	if note := countsNote(asFiled, workers, ps, batchSet(c) || c.IsSet("bandwidth") || c.IsSet("per-node")); note != "" {
+	if placed != "" {
+		out.Notes = append(out.Notes, placed)
+		lines = append(lines, placed)
+	}
+	if note := countsNote(asFiled, workers, ps, batchSet(c) || c.IsSet("bandwidth") || c.IsSet("per-node") || placed != ""); note != "" {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
@@ -1047,8 +1070,9 @@ func worstElastic(ends []checkElastic, code int) (checkElastic, bool) {
 
 // elasticVerdicts are the verdicts at the bounds of mf's elastic replicas
 // (times its processes a replica) and the line that gives them; none, and
-// "", for a job without such bounds. A bound of 0 replicas is said without
-// a verdict (the job does nothing there); one past maxCheckWorkers, or
+// "", for a job without such bounds. A bound of 0 replicas (which
+// parseManifest refuses: torchrun does) is said without a verdict; one
+// past maxCheckWorkers, or
 // where the model's prediction is not finite, has none either, an end of
 // verdict "n/a" and exit code 2: a gate must not pass a range whose top
 // check cannot judge (it passed 1 to 20,000 replicas at exit 0).
@@ -1082,4 +1106,16 @@ func elasticVerdicts(m *fit.Model, mf manifest, ps int) ([]checkElastic, string)
 		parts = append(parts, fmt.Sprintf("%s %d (%s): no verdict (%s)", b.name, b.r, words.Count(w, "worker"), why))
 	}
 	return ends, "at its elasticPolicy's bounds (the job runs anywhere between): " + strings.Join(parts, ", ")
+}
+
+// modelPlacement says how the model m places workers on machines where no
+// flag or manifest says: its workers a machine, or its machines.
+func modelPlacement(m *fit.Model) string {
+	switch r := m.Reference; {
+	case r.PerNode > 0:
+		return fmt.Sprintf("%d a machine", r.PerNode)
+	case r.Nodes > 0:
+		return fmt.Sprintf("%s in all", words.Count(r.Nodes, "machine"))
+	}
+	return "one a machine"
 }

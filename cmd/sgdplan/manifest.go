@@ -60,6 +60,15 @@ type manifest struct {
 	// being both, as the operator defaults it), where they differ from
 	// the replicas given; 0 and 0 otherwise.
 	ElasticLo, ElasticHi int
+	// PerNode is the workers a machine that the manifest gives, a
+	// PyTorchJob's processes per replica where a key or the pods' GPUs
+	// give them (torchrun's node is the replica's pod): check places the
+	// workers so unless --per-node is given. 0 where the manifest says
+	// nothing of the placement (a TFJob; a PyTorchJob without
+	// nprocPerNode or GPU limits). PerNodeFrom says what gave it and where
+	// ("nprocPerNode at job.yaml:4:17").
+	PerNode     int
+	PerNodeFrom string
 	// NeedWorkers, when not "", says why the manifest gives no worker
 	// count (nprocPerNode auto, cpu or gpu: torchrun counts the processes
 	// at launch): check refuses to judge it unless --workers gives the
@@ -97,8 +106,9 @@ type elasticPolicy struct {
 }
 
 // readManifest reads a TFJob or PyTorchJob and returns its training
-// replicas (TFJob: Worker + Chief/Master, PS; PyTorchJob: Master + Worker,
-// times the processes each runs, nprocPerNode).
+// replicas (TFJob: Worker, + Chief/Master without PS replicas, PS;
+// PyTorchJob: Master + Worker, times the processes each runs,
+// nprocPerNode).
 func readManifest(path string) (manifest, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -423,16 +433,39 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				faults = append(faults, err)
 			}
 		}
-		w, ok, wAt := count(j.Spec.TF, "Worker", "Chief", "Master")
+		wk, okW, wkAt := count(j.Spec.TF, "Worker")
+		ch, okC, chAt := count(j.Spec.TF, "Chief", "Master")
 		mf.PS, mf.HasPS, mf.PSAt = count(j.Spec.TF, "PS")
 		if err := firstFault(faults); err != nil {
 			return mf, err
+		}
+		// the count's place: the role that gives the most (the Worker
+		// on a tie)
+		w, ok, wAt := wk+ch, okW || okC, wkAt
+		if !okW || ch > wk {
+			wAt = chAt
+		}
+		lead := chief
+		if lead == "" {
+			lead = master
+		}
+		if ch > 0 && mf.PS > 0 && wk > 0 {
+			// TensorFlow 2's ParameterServerStrategy, the one
+			// docs/instrumenting.md (section 3) times, runs the chief as
+			// its coordinator: it sends the steps to the workers and
+			// takes none (1 Chief + 7 Workers were judged at 8 workers)
+			w, wAt = wk, wkAt
+			mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s (1 replica) is not counted as a worker: beside PS replicas, TensorFlow 2's ParameterServerStrategy runs the chief as the coordinator, which sends the steps to the workers and trains none: judged at the %s; under TensorFlow 1's between-graph replication or an Estimator, where the chief trains too, check with --workers %d", replicasAt(lead).in(path), lead, words.Count(wk, "Worker replica"), wk+ch))
+		} else if ch > 0 && wk > 0 {
+			mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s (1 replica) is counted as a worker beside the %s, %s: without PS replicas the job trains by all-reduce (MultiWorkerMirroredStrategy), where the chief is a worker that trains; if it only coordinates, check with --workers %d", replicasAt(lead).in(path), lead, words.Count(wk, "Worker replica"), words.Count(w, "worker"), wk))
+		} else if ch > 0 && mf.PS > 0 {
+			mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s (1 replica) is counted as the one worker: the TFJob has no Worker replicas, and the chief trains under TensorFlow 1's between-graph replication (under TensorFlow 2's ParameterServerStrategy it only coordinates, and nothing would train)", replicasAt(lead).in(path), lead))
 		}
 		if !ok || w == 0 {
 			return mf, faultf(path, specsAt(), "TFJob without worker replicas (expected spec.tfReplicaSpecs.Worker.replicas >= 1)%s%s", misspeltSpecs(head.Spec, "TFJob"), misspeltRole(j.Spec.TF, "tfReplicaSpecs", "Worker", "Chief", "Master", "PS", "Evaluator"))
 		}
 		mf.Workers, mf.WorkersAt, mf.Processes = w, wAt, 1
-		mf.Warnings = append(mf.Warnings, otherRoles(path, func(r string) pos { return atKey("spec", specsKey, r) }, j.Spec.TF, "TFJob", "Worker, Chief and Master train, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
+		mf.Warnings = append(mf.Warnings, otherRoles(path, func(r string) pos { return atKey("spec", specsKey, r) }, j.Spec.TF, "TFJob", "Worker trains, a Chief or Master too without PS replicas, PS are the shards", "Worker", "Chief", "Master", "PS", "Evaluator")...)
 		// a PyTorchJob's fields in a TFJob were read without a word
 		// (Kubeflow's TFJobSpec: runPolicy, successPolicy,
 		// tfReplicaSpecs, enableDynamicWorker), and an elasticPolicy's
@@ -459,6 +492,15 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		if err != nil {
 			faults = append(faults, err)
 		}
+		// placedBy says what gave the processes per replica, which is the
+		// placement: torchrun's node is the replica's pod ("" where the
+		// manifest gives none, and the model's placement stands)
+		placedBy := ""
+		if e := j.Spec.ElasticPolicy; err == nil && warn == "" && e != nil && e.NProcPerNode != nil {
+			placedBy = "elasticPolicy.nProcPerNode at " + at("spec", "elasticPolicy", "nProcPerNode").in(path)
+		} else if err == nil && warn == "" && given(bytes.TrimSpace(j.Spec.NprocPerNode)) {
+			placedBy = "nprocPerNode at " + at("spec", "nprocPerNode").in(path)
+		}
 		// the bounds of an elasticPolicy, as the replicas are bounded:
 		// they were not checked (minReplicas: -1 passed, and was told
 		// as the count's range)
@@ -471,8 +513,13 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				if bound.v == nil {
 					continue
 				}
-				if err := countFault(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy."+bound.key, *bound.v, "a whole number of replicas >= 0"); err != nil {
+				if err := countFault(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy."+bound.key, *bound.v, "a whole number of replicas >= 1"); err != nil {
 					faults = append(faults, err)
+					inRange = false
+				} else if *bound.v == 0 {
+					// (0 was judged as a bound of "no verdict": torchrun's
+					// rendezvous refuses it, and the job never starts)
+					faults = append(faults, faultf(path, at("spec", "elasticPolicy", bound.key), "elasticPolicy.%s = 0, want a whole number of replicas >= 1: torchrun's rendezvous refuses fewer than one node (\"The minimum number of rendezvous nodes (0) must be greater than zero\"), so the job would not start", bound.key))
 					inRange = false
 				}
 			}
@@ -494,6 +541,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			// containers' nvidia.com/gpu limits give
 			if g, how, ok := podGPUs(path, js, specsKey, j.Spec.PyTorch, role, j.Spec.NprocPerNode, at); ok {
 				nproc, warn = g, ""
+				placedBy = fmt.Sprintf("nprocPerNode %s at %s, the pytorch containers' nvidia.com/gpu limit", bytes.TrimSpace(j.Spec.NprocPerNode), at("spec", "nprocPerNode").in(path))
 				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: %s", at("spec", "nprocPerNode").in(path), how))
 			} else if how != "" {
 				noGPUs = "; " + how
@@ -515,6 +563,7 @@ func parseManifest(path string, b []byte) (manifest, error) {
 				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: no nprocPerNode, and the pytorch containers run %q, not torchrun: judged at one process a replica, each with its %d GPUs; if the program starts one process per GPU, check with --workers %d", specsAt().in(path), run, g, w*g))
 			case ok && g > 1:
 				nproc = g
+				placedBy = fmt.Sprintf("the pytorch containers' nvidia.com/gpu limit, torchrun's auto (%s)", specsAt().in(path))
 				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: no nprocPerNode: Kubeflow's training operator (v1.7 on) sets it to auto, and torchrun then starts one process per GPU of each replica, %d (the nvidia.com/gpu limit of the pytorch containers): judged at %d workers; pods not started by torchrun, or an older operator, run one process a replica: check that with --workers %d", specsAt().in(path), g, w*g, w))
 			case !ok && gpus && run == "":
 				// GPU limits that give no one count (they differ, or a
@@ -544,6 +593,27 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			}
 			if *lo != *hi || *lo != w {
 				mf.ElasticLo, mf.ElasticHi = *lo, *hi
+			}
+			if w < *lo || w > *hi {
+				// replicas outside the bounds were judged without a
+				// word of it (8 replicas under maxReplicas 4): the job
+				// never runs at the count given
+				key, side, v, why := "maxReplicas", "above", *hi, fmt.Sprintf("torchrun's rendezvous (--nnodes %d:%d) admits at most %s, and the others wait as spares, so the job never runs at %s", *lo, *hi, words.Count(*hi, "node"), words.Count(w, "replica"))
+				if e.MaxReplicas == nil {
+					key = "minReplicas"
+				}
+				if w < *lo {
+					key, side, v, why = "minReplicas", "below", *lo, fmt.Sprintf("torchrun's rendezvous (--nnodes %d:%d) waits for %s before the first step, so the job never runs at %s", *lo, *hi, words.Count(*lo, "node"), words.Count(w, "replica"))
+					if e.MinReplicas == nil {
+						key = "maxReplicas"
+					}
+				}
+				bound := fmt.Sprintf("%s %d (%s)", key, v, at("spec", "elasticPolicy", key).in(path))
+				if e.MinReplicas == nil || e.MaxReplicas == nil {
+					bound = fmt.Sprintf("bound of %d replicas (%s %s, given alone: the training operator takes it for both bounds)", v, key, at("spec", "elasticPolicy", key).in(path))
+				}
+				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: the %s given %s %s the elasticPolicy's %s: %s; judged at the %s given all the same (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)", wAt, words.Count(w, "replica"), map[bool]string{true: "is", false: "are"}[w == 1], side, bound, why, words.Count(w, "replica")))
+			} else if *lo != *hi || *lo != w {
 				mf.CountWarnings = append(mf.CountWarnings, fmt.Sprintf("%s: an elastic PyTorchJob runs with %s: judged at the %s given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)", at("spec", "elasticPolicy").in(path), how, words.Count(w, "replica")))
 			}
 		}
@@ -551,6 +621,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 		// nprocPerNode processes (WORLD_SIZE = replicas x nprocPerNode),
 		// each a worker
 		mf.Workers, mf.WorkersAt, mf.Processes, mf.ProcessesKey = w*nproc, wAt, nproc, "nprocPerNode"
+		if placedBy != "" && mf.NeedWorkers == "" {
+			mf.PerNode, mf.PerNodeFrom = nproc, placedBy
+		}
 		if e := j.Spec.ElasticPolicy; e != nil && e.NProcPerNode != nil {
 			mf.ProcessesKey = "elasticPolicy.nProcPerNode"
 		}

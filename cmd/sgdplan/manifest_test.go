@@ -156,7 +156,7 @@ func TestManifestRoleCase(t *testing.T) {
 		workers, ps int
 	}{
 		{"mixed", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 12\n    ps:\n      replicas: 2\n", 12, 2},
-		{"lower", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    chief:\n      replicas: 1\n    worker:\n      replicas: 3\n    ps:\n      replicas: 2\n    evaluator:\n      replicas: 1\n", 4, 2},
+		{"lower", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    chief:\n      replicas: 1\n    worker:\n      replicas: 3\n    ps:\n      replicas: 2\n    evaluator:\n      replicas: 1\n", 3, 2}, // (the chief beside PS replicas coordinates: not counted)
 		{"pytorch lower", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    master:\n      replicas: 1\n    WORKER:\n      replicas: 7\n", 8, 0},
 	}
 	for _, c := range cases {
@@ -338,7 +338,8 @@ func TestManifestLeaderReplicas(t *testing.T) {
 	}{
 		{"pytorch master 1", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n    Worker:\n      replicas: 3\n", 4, 0},
 		{"pytorch master default", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Master: {}\n    Worker:\n      replicas: 3\n", 4, 0},
-		{"tf chief 1", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 1\n    Worker:\n      replicas: 3\n    PS:\n      replicas: 1\n", 4, 1},
+		// (beside PS replicas the chief coordinates: not counted)
+		{"tf chief 1", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 1\n    Worker:\n      replicas: 3\n    PS:\n      replicas: 1\n", 3, 1},
 		{"tf master 1", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Master: {replicas: 1}\n    Worker: {replicas: 3}\n", 4, 0},
 		{"tf chief 0", "kind: TFJob\nspec:\n  tfReplicaSpecs:\n    Chief:\n      replicas: 0\n    Worker:\n      replicas: 3\n", 3, 0},
 	}
@@ -371,7 +372,8 @@ func TestManifestNprocPerNode(t *testing.T) {
 		{"elastic range", "  elasticPolicy:\n    minReplicas: 2\n    maxReplicas: 6\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 to 6 replicas as nodes come and go: judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)"},
 		// one bound given is both, as the operator defaults it (it said
 		// "2 to ? replicas")
-		{"elastic min alone", "  elasticPolicy:\n    minReplicas: 2\n", 4, "m.yaml:3:3: an elastic PyTorchJob runs with 2 replicas (its elasticPolicy's bounds): judged at the 4 replicas given (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)"},
+		// (since 2026-12-07 the replicas above it are named)
+		{"elastic min alone", "  elasticPolicy:\n    minReplicas: 2\n", 4, "m.yaml:9:17: the 4 replicas given are above the elasticPolicy's bound of 2 replicas (minReplicas m.yaml:4:18, given alone: the training operator takes it for both bounds): torchrun's rendezvous (--nnodes 2:2) admits at most 2 nodes, and the others wait as spares, so the job never runs at 4 replicas; judged at the 4 replicas given all the same (the verdicts at the bounds follow it, elastic_ends in json; the exit code is the worst of them and the given count's)"},
 		{"elastic bounds at the replicas", "  elasticPolicy:\n    maxReplicas: 4\n", 4, ""},
 		{"a number", "  nprocPerNode: 4\n", 0, `check: m.yaml:3:17: nprocPerNode is 4, not a string: Kubeflow's PyTorchJob takes a quoted number ("4"), auto, cpu or gpu`},
 		{"zero", "  nprocPerNode: \"0\"\n", 0, `check: m.yaml:3:17: nprocPerNode "0": want a whole number of processes per replica from 1 to 1000000, or auto, cpu or gpu`},
@@ -991,18 +993,22 @@ func TestManifestYAMLBooleanWords(t *testing.T) {
 func TestManifestElasticBounds(t *testing.T) {
 	pt := "kind: PyTorchJob\nspec:\n  elasticPolicy:\n%s  pytorchReplicaSpecs:\n    Worker:\n      replicas: %s\n"
 	checkManifestCases(t, []manifestCase{
-		{"min negative", fmt.Sprintf(pt, "    minReplicas: -1\n    maxReplicas: 4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 0"},
-		{"max negative", fmt.Sprintf(pt, "    maxReplicas: -4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -4, want a whole number of replicas >= 0"},
+		{"min negative", fmt.Sprintf(pt, "    minReplicas: -1\n    maxReplicas: 4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 1"},
+		{"max negative", fmt.Sprintf(pt, "    maxReplicas: -4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -4, want a whole number of replicas >= 1"},
 		{"max too large", fmt.Sprintf(pt, "    minReplicas: 1\n    maxReplicas: 1000001\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = 1000001: too large, want at most 1000000"},
 		{"min too large, flow", "kind: PyTorchJob\nspec: {elasticPolicy: {minReplicas: 2000000}, pytorchReplicaSpecs: {Worker: {}}}\n", 0, 0, "check: m.yaml:2:37: elasticPolicy.minReplicas = 2000000: too large, want at most 1000000"},
 		// a bound out of range is told, not "above maxReplicas"
-		{"min above a negative max", fmt.Sprintf(pt, "    minReplicas: 2\n    maxReplicas: -1\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 0"},
+		{"min above a negative max", fmt.Sprintf(pt, "    minReplicas: 2\n    maxReplicas: -1\n", "2"), 0, 0, "check: m.yaml:5:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 1"},
 		// in file order: above the replicas' fault, and below it
-		{"above replicas", fmt.Sprintf(pt, "    maxReplicas: -1\n", "-2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 0"},
+		{"above replicas", fmt.Sprintf(pt, "    maxReplicas: -1\n", "-2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.maxReplicas = -1, want a whole number of replicas >= 1"},
 		{"below replicas", "kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: -2\n  elasticPolicy:\n    maxReplicas: -1\n", 0, 0, "check: m.yaml:5:17: Worker.replicas = -2, want >= 0"},
-		{"above nprocPerNode", fmt.Sprintf(pt, "    minReplicas: -1\n", "2") + "  nprocPerNode: \"0\"\n", 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 0"},
+		{"above nprocPerNode", fmt.Sprintf(pt, "    minReplicas: -1\n", "2") + "  nprocPerNode: \"0\"\n", 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = -1, want a whole number of replicas >= 1"},
 		// in range: as before
-		{"in range", fmt.Sprintf(pt, "    minReplicas: 0\n    maxReplicas: 1000000\n", "2"), 2, 0, ""},
+		{"in range", fmt.Sprintf(pt, "    minReplicas: 1\n    maxReplicas: 1000000\n", "2"), 2, 0, ""},
+		// 0: torchrun refuses it, and the job never starts (it was
+		// judged as a bound of "no verdict")
+		{"min zero", fmt.Sprintf(pt, "    minReplicas: 0\n    maxReplicas: 4\n", "2"), 0, 0, "check: m.yaml:4:18: elasticPolicy.minReplicas = 0, want a whole number of replicas >= 1: torchrun's rendezvous refuses fewer than one node (\"The minimum number of rendezvous nodes (0) must be greater than zero\"), so the job would not start"},
+		{"max zero alone, flow", "kind: PyTorchJob\nspec: {elasticPolicy: {maxReplicas: 0}, pytorchReplicaSpecs: {Worker: {}}}\n", 0, 0, "check: m.yaml:2:37: elasticPolicy.maxReplicas = 0, want a whole number of replicas >= 1: torchrun's rendezvous refuses fewer than one node (\"The minimum number of rendezvous nodes (0) must be greater than zero\"), so the job would not start"},
 	})
 }
 
