@@ -64,6 +64,9 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"report", "--model", mp, "--jobs", jobs, "--servers", "4", "--seed", "18446744073709551614", "--seeds", "5", "--out", filepath.Join(dir, "rep")}, "report: --seed 18446744073709551614 with --seeds 5: seeds past"},
 		// arrivals past the simulator's 1e12 s (drawn to 1e300 s)
 		{[]string{"report", "--model", mp, "--jobs", jobs, "--p", "0.5", "--servers", "4", "--loads", "1e-300,0.5", "--out", filepath.Join(dir, "rep")}, "report: --loads 1e-300: at that load the 400 jobs of the longer runs (4 x --sim-jobs) arrive over about 1e+304 s, past the 1e+12 s the simulator takes (want loads of at least 2e-08)"},
+		// a flag at the end without its value: the flag package's "flag
+		// needs an argument: -model"
+		{[]string{"predict", "--model"}, "predict: --model needs a value (sgdplan predict --help says what it takes)"},
 		{[]string{"convert", "--bandwidth", "0x10", "x"}, `convert: --bandwidth "0x10": ` + wantDecimalFloat + "\n"},
 		{[]string{"report", "--model", mp, "--jobs", jobs, "--servers", "4", "--loads", "0.5,0x1p-2", "--out", filepath.Join(dir, "rep")}, `report: --loads: value 2 "0x1p-2": want a load in (0, 1)`},
 	}

@@ -151,6 +151,11 @@ func flagValueError(c *cli.Context, err error) error {
 		}
 		return fmt.Errorf("unknown flag --%s (sgdplan --help lists the commands and their flags)", name)
 	}
+	if name, ok := strings.CutPrefix(err.Error(), "flag needs an argument: -"); ok && c != nil && c.Command != nil {
+		// (the flag package's words: "flag needs an argument: -model")
+		name = strings.TrimLeft(name, "-")
+		return fmt.Errorf("%s: --%s needs a value (sgdplan %s --help says what it takes)", c.Command.Name, name, c.Command.Name)
+	}
 	m := flagValueRE.FindStringSubmatch(err.Error())
 	if m == nil || c == nil || c.Command == nil {
 		return err

@@ -142,7 +142,12 @@ func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string,
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		if path == "-" {
+			// (it said "open -: no such file or directory", naming no
+			// flag: check reads its manifest from -, these do not)
+			return nil, nil, errors.New("--jobs -: the jobs are read from a file, not standard input: want the path of a jobs.csv (its model column's paths are relative to its folder)")
+		}
+		return nil, nil, fmt.Errorf("--jobs: %w", err)
 	}
 	defer f.Close()
 	load := fit.ModelResolver(filepath.Dir(path), used)
@@ -222,10 +227,10 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 		}
 	}
 	var err error
-	if s.names, err = planPolicies(c.String("policy"), s.alpha, allowNumeric); err != nil {
+	if s.names, err = planPolicies(strings.TrimSpace(c.String("policy")), s.alpha, allowNumeric); err != nil {
 		return s, badInput(err)
 	}
-	if pol := c.String("policy"); c.IsSet("knee-alpha") && pol != "all" && !slices.Contains(s.names, "knee") && !slices.Contains(s.names, "numeric") {
+	if pol := strings.TrimSpace(c.String("policy")); c.IsSet("knee-alpha") && pol != "all" && !slices.Contains(s.names, "knee") && !slices.Contains(s.names, "numeric") {
 		// (it was taken without a word; numeric starts from every
 		// heuristic's plan, knee's among them)
 		users := "knee and all use it"
@@ -260,7 +265,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	var models []input
 	o := planReadOptions{p: p, warn: planWarn(c),
 		used: func(m string) { models = append(models, input{path: m, what: "a model file named in --jobs " + path}) }}
-	all := c.String("policy") == "all"
+	all := strings.TrimSpace(c.String("policy")) == "all"
 	if slices.Contains(s.names, "fcfs-rigid") && !all {
 		o.servers = s.servers // fcfs-rigid must be able to place every job
 	}
@@ -559,7 +564,11 @@ func rigidDefaultWarning(jobs []planner.Job) string {
 	if len(one) == 1 {
 		have = "job has"
 	}
-	return fmt.Sprintf("fcfs-rigid: %d %s neither rigid_workers nor max_workers, so each holds 1 worker under it (%s)", len(one), have, nameList(one, 8))
+	each := "each holds"
+	if len(one) == 1 {
+		each = "it holds" // ("1 job has ..., so each holds")
+	}
+	return fmt.Sprintf("fcfs-rigid: %d %s neither rigid_workers nor max_workers, so %s 1 worker under it (%s)", len(one), have, each, nameList(one, 8))
 }
 
 // planPeakWarnings names the jobs the planner caps below their max_workers

@@ -339,6 +339,9 @@ func TestEmptyInputPath(t *testing.T) {
 		want string
 	}{
 		{[]string{"plan", "--jobs", "", "--servers", "2"}, "--jobs is empty: want the path of a jobs.csv"},
+		// "-" is not standard input here ("open -: no such file", no flag)
+		{[]string{"plan", "--jobs", "-", "--servers", "2"}, "--jobs -: the jobs are read from a file, not standard input"},
+		{[]string{"simulate", "--jobs", "-", "--servers", "2"}, "--jobs -: the jobs are read from a file, not standard input"},
 		{[]string{"fit", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"inspect", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"convert", "--from", "philly-pollux", "", "--out", filepath.Join(t.TempDir(), "jobs.csv")}, "convert: an empty input path"},
@@ -399,8 +402,13 @@ func TestFCFSRigidDefaultWarned(t *testing.T) {
 	}
 	// under all, a job too wide for fcfs-rigid leaves it out: no warning
 	wide := writeTestFile(t, dir, "wide.csv", "job,arrival,size,p,rigid_workers\nbig,0,3600,0.9,\nw,0,100,0.5,16\n")
-	if code, _, stderr := runCmd(t, "plan", "--jobs", wide, "--servers", "8", "--policy", "all"); code != 0 || strings.Contains(stderr, "so each holds 1 worker") || !strings.Contains(stderr, "policy fcfs-rigid left out") {
+	if code, _, stderr := runCmd(t, "plan", "--jobs", wide, "--servers", "8", "--policy", "all"); code != 0 || strings.Contains(stderr, "neither rigid_workers nor max_workers") || !strings.Contains(stderr, "policy fcfs-rigid left out") {
 		t.Errorf("fcfs-rigid left out: exit %d, stderr %q", code, stderr)
+	}
+	// one such job is "it", not "each"
+	one := writeTestFile(t, dir, "one.csv", "job,arrival,size,p,rigid_workers\nbig,0,3600,0.9,\nr,0,100,0.5,2\n")
+	if code, _, stderr := runCmd(t, "plan", "--jobs", one, "--servers", "8", "--policy", "fcfs-rigid"); code != 0 || !strings.Contains(stderr, "fcfs-rigid: 1 job has neither rigid_workers nor max_workers, so it holds 1 worker under it (big)") {
+		t.Errorf("one job: exit %d, stderr %q", code, stderr)
 	}
 	// report under fcfs-rigid, and simulate's generated jobs without
 	// --max-workers, say it too
@@ -483,6 +491,18 @@ func TestPolicyList(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "hesrpt,equi", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report plans with one policy") {
 		t.Errorf("report --policy hesrpt,equi: exit %d, %q", code, stderr)
+	}
+	// numeric is plan's alone, said as simulate says it (report said
+	// "unknown policy" only)
+	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "numeric", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report: --policy numeric: numeric tunes one priority per job by replaying the whole job list") {
+		t.Errorf("report --policy numeric: exit %d, %q", code, stderr)
+	}
+	// a name with spaces about it is the name, as in a list (" equi" was
+	// refused where "hesrpt, equi" was taken)
+	for _, cmd := range []string{"plan", "simulate"} {
+		if code, stdout, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "16", "--policy", " equi "); code != 0 || !strings.Contains(stdout, "equi") {
+			t.Errorf("%s --policy \" equi \": exit %d, %q", cmd, code, stderr)
+		}
 	}
 	// --knee-alpha is used by a list with knee in it
 	if _, _, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "16", "--policy", "equi,knee", "--knee-alpha", "0.1"); strings.Contains(stderr, "--knee-alpha") {

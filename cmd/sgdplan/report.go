@@ -89,7 +89,7 @@ const reportMaxServers = 10_000
 
 func reportFlags(c *cli.Context) (reportOptions, error) {
 	o := reportOptions{
-		model: c.String("model"), jobs: c.String("jobs"), out: c.String("out"), policy: c.String("policy"),
+		model: c.String("model"), jobs: c.String("jobs"), out: c.String("out"), policy: strings.TrimSpace(c.String("policy")),
 		servers: c.Int("servers"), seeds: c.Int("seeds"), simJobs: c.Int("sim-jobs"), alpha: c.Float64("knee-alpha"),
 		seed: c.Uint64("seed"),
 	}
@@ -127,6 +127,10 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 		// (plan and simulate take lists; the report compares every
 		// policy anyway, and plans with one)
 		return o, fmt.Errorf("report: --policy %q: report plans with one policy (its comparison and simulation show every policy); a comma list is for plan and simulate", o.policy)
+	}
+	if o.policy == "numeric" {
+		// (it said "unknown policy", where plan takes it)
+		return o, fmt.Errorf("report: --policy numeric: numeric tunes one priority per job by replaying the whole job list, future arrivals and sizes known in advance, so it is plan only (report's simulation draws new arrivals); want one of %s", strings.Join(planner.PolicyNames, ", "))
 	}
 	if _, err := planner.NewPolicy(o.policy, o.alpha); err != nil {
 		return o, fmt.Errorf("report: --policy: %w", err)

@@ -835,11 +835,11 @@ func simHeSRPTNote(jobs []planner.Job, names []string) string {
 	if len(pols) == 0 || len(jobs) < 2 {
 		return ""
 	}
-	why := ""
+	why, fitted := "", false
 	for _, j := range jobs {
 		pl, ok := j.Curve.(planner.PowerLaw)
 		if !ok {
-			why = fmt.Sprintf("job %s's curve is a fitted model, not a power law", cellText(j.ID))
+			why, fitted = fmt.Sprintf("job %s's curve is a fitted model, not a power law", cellText(j.ID)), true
 			break
 		}
 		if p0, ok0 := jobs[0].Curve.(planner.PowerLaw); ok0 && pl.P != p0.P && why == "" {
@@ -849,7 +849,12 @@ func simHeSRPTNote(jobs []planner.Job, names []string) string {
 	if why == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s: heSRPT is optimal only when every job has the same power-law curve k^p; here %s, so it allocates at the median exponent (log s(n)/log n at n servers for a fitted curve), a heuristic", strings.Join(pols, ", "), why)
+	median := "the median exponent"
+	if fitted {
+		// (said of power laws alone too, where no curve is fitted)
+		median += " (log s(n)/log n at n servers for a fitted curve)"
+	}
+	return fmt.Sprintf("%s: heSRPT is optimal only when every job has the same power-law curve k^p; here %s, so it allocates at %s, a heuristic", strings.Join(pols, ", "), why, median)
 }
 
 // seedsFit refuses a first seed whose run of seeds seed..seed+seeds-1
