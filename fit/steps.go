@@ -53,6 +53,18 @@ type RunStats struct {
 	// when the mode is the default of its ps (no runs.csv mode) or the
 	// run was not read from a file.
 	modeAt string
+	// stepFiles are the steps files that hold the run's rows
+	// (traces.RunSummary.StepFiles); nil when not read from files.
+	stepFiles []string
+}
+
+// in is "FILES: ", the steps files of the run, before an error of the
+// run; "" when it was not read from files.
+func (r *RunStats) in() string {
+	if len(r.stepFiles) == 0 {
+		return ""
+	}
+	return strings.Join(r.stepFiles, ", ") + ": "
 }
 
 // modeAtOf is where info's mode was read (RunStats.modeAt): "" for an
@@ -620,6 +632,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 			Apply: Moments{Mean: math.NaN(), SCV: math.NaN()}, Bandwidth: math.NaN(), Epochs: math.NaN(), TotalSteps: int(r.Steps)}
 		st.HasPhases = r.Pull.N > 0 && r.Compute.N > 0 && r.Push.N > 0
 		st.WorkersSeen = r.WorkersSeen
+		st.stepFiles = r.StepFiles
 		for _, w := range r.Warnings {
 			errors.As(w, &st.Overlap)
 		}
@@ -784,7 +797,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		if !(r.StepsPerS > 0) || math.IsInf(r.StepsPerS, 0) {
 			// (a window of a few subnormal seconds: model.json could not
 			// be written, NaN)
-			return nil, errorf("run %s: its steady window [%.4g, %.4g] s gives no finite positive rate (%g steps/s): want step times a rate can be measured from", r.Run, r.Window[0], r.Window[1], r.StepsPerS)
+			return nil, errorf("%srun %s: its steady window [%.4g, %.4g] s gives no finite positive rate (%g steps/s): want step times a rate can be measured from", r.in(), r.Run, r.Window[0], r.Window[1], r.StepsPerS)
 		}
 		bw := 0.0
 		if r.Bandwidth > 0 {

@@ -159,6 +159,25 @@ func rateFault(v float64, what string) string {
 	return ""
 }
 
+// MinBandwidth and MaxBandwidth bound runs.csv's bandwidth (and convert's
+// --bandwidth), B/s per shard link and direction: a byte per second to a
+// petabyte per second, far beyond any link at both ends. 5e-324 B/s was
+// read, and fit's link demand S/B (then +Inf, or 0 from 1e308) dropped out
+// of the fitted model without a word.
+const (
+	MinBandwidth = 1
+	MaxBandwidth = 1e15
+)
+
+// bandwidthFault is the fault of a positive bandwidth outside MinBandwidth
+// to MaxBandwidth.
+func bandwidthFault(v float64) string {
+	if v > 0 && (v < MinBandwidth || v > MaxBandwidth) {
+		return fmt.Sprintf("%s is outside %g to %g (expected %s: a link's rate, 1 B/s to 1 PB/s)", fmtFloat(v), float64(MinBandwidth), float64(MaxBandwidth), bandwidthWhat)
+	}
+	return ""
+}
+
 // accuracyFault is the fault of an accuracy outside [0, 1].
 func accuracyFault(v float64) string {
 	if v < 0 || v > 1 {

@@ -20,6 +20,10 @@ type File struct {
 	Kind Kind
 	Path string
 	fsys fs.FS // nil: the operating system's files
+	// leftOut, when set, is the warning that reading this file (a folder's
+	// steps.csv or updates.csv) gives: the folder also holds files named
+	// as one a process or a shard, which are not read (see underOtherNames).
+	leftOut *ParseError
 }
 
 // Files resolves paths into the canonical files they name. A path is a
@@ -210,7 +214,11 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 		return nil, fmt.Errorf("traces: %w", err)
 	}
 	defer fh.Close()
-	return read(fh)
+	warnings, err = read(fh)
+	if f.leftOut != nil {
+		warnings = append([]error{f.leftOut}, warnings...)
+	}
+	return warnings, err
 }
 
 // underOtherNames looks in folder dir for the canonical files it lacks
@@ -221,9 +229,11 @@ func forEach(f File, h Handlers, dups *crossFiles) (warnings []error, err error)
 // for steps.csv and updates.csv, the files written one a process or a
 // shard ("steps-0.csv", "steps_rank1.csv.gz": a folder each). A folder's
 // files are read by their names, so such a trace was read without them,
-// and inspect printed a row of dashes. An evals_2.csv or throughput_A100.csv
-// beside a trace is a file of the user's. Nothing when the folder cannot
-// be listed.
+// and inspect printed a row of dashes. Beside steps.csv (updates.csv) such
+// files are a warning, given when that file is read (File.leftOut; the
+// file in found is marked): they were left out without a word. An
+// evals_2.csv or throughput_A100.csv beside a trace is a file of the
+// user's. Nothing when the folder cannot be listed.
 func underOtherNames(fsys fs.FS, dir string, found []File) (more []File, err error) {
 	readDir, stat, join := os.ReadDir, os.Stat, filepath.Join
 	if fsys != nil {
@@ -240,6 +250,22 @@ func underOtherNames(fsys fs.FS, dir string, found []File) (more []File, err err
 		lower[j] = strings.TrimSuffix(strings.ToLower(e.Name()), ".gz")
 	}
 	for k, canon := range kindFiles {
+		stem := strings.TrimSuffix(canon, ".csv")
+		perProcess := Kind(k) == KindSteps || Kind(k) == KindUpdates
+		var like []string // names of one a process or a shard
+		for j, e := range entries {
+			name := lower[j]
+			if e.IsDir() || !perProcess || name == canon || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
+				continue
+			}
+			if r := name[len(stem)]; r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' {
+				like = append(like, e.Name())
+			}
+		}
+		who := "process's"
+		if Kind(k) == KindUpdates {
+			who = "shard's"
+		}
 		if i := slices.IndexFunc(found, func(f File) bool { return f.Kind == Kind(k) }); i >= 0 {
 			// the same name in another case beside it: which to read?
 			// (Steps.csv beside steps.csv.gz was left out without a word)
@@ -258,11 +284,11 @@ func underOtherNames(fsys fs.FS, dir string, found []File) (more []File, err err
 				}
 				return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds both %s and %s, one name in two cases: keep one (a folder holds each canonical file once)", have, e.Name())}
 			}
+			if len(like) > 0 {
+				found[i].leftOut = leftOutWarning(dir, have, like, who)
+			}
 			continue
 		}
-		stem := strings.TrimSuffix(canon, ".csv")
-		perProcess := Kind(k) == KindSteps || Kind(k) == KindUpdates
-		var like []string
 		other := ""
 		for j, e := range entries {
 			name := lower[j]
@@ -279,29 +305,34 @@ func underOtherNames(fsys fs.FS, dir string, found []File) (more []File, err err
 				}
 				other = e.Name()
 				more = append(more, File{Kind: Kind(k), Path: join(dir, e.Name()), fsys: fsys})
-				continue
-			}
-			if e.IsDir() || !perProcess || !strings.HasSuffix(name, ".csv") || !strings.HasPrefix(name, stem) {
-				continue
-			}
-			if r := name[len(stem)]; r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' {
-				like = append(like, e.Name())
 			}
 		}
-		if len(like) > 0 && other == "" {
-			shown := like[:min(len(like), 3)]
-			rest := ""
-			if len(like) > 3 {
-				rest = fmt.Sprintf(" and %d more", len(like)-3)
-			}
-			who := "process's"
-			if Kind(k) == KindUpdates {
-				who = "shard's"
-			}
-			return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s%s but no %s: a folder's files are read by their names, so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", strings.Join(shown, ", "), rest, canon, who, canon)}
+		switch {
+		case len(like) > 0 && other == "":
+			return nil, &ParseError{File: dir, Msg: fmt.Sprintf("folder holds %s but no %s: a folder's files are read by their names, so these would be left out; write each %s file as %s in a folder of its own and give the folders together (docs/instrumenting.md)", someNames(like), canon, who, canon)}
+		case len(like) > 0:
+			more[len(more)-1].leftOut = leftOutWarning(dir, other, like, who)
 		}
 	}
 	return more, nil
+}
+
+// someNames lists the first three names, and counts the rest.
+func someNames(names []string) string {
+	shown := strings.Join(names[:min(len(names), 3)], ", ")
+	if len(names) > 3 {
+		shown += fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return shown
+}
+
+// leftOutWarning is the warning of folder dir, whose canonical file read
+// is named read, on the files like beside it that are named as one a
+// process or a shard (who: "process's" or "shard's") and are not read.
+func leftOutWarning(dir, read string, like []string, who string) *ParseError {
+	canon := strings.TrimSuffix(strings.ToLower(read), ".gz")
+	return &ParseError{File: dir, Msg: fmt.Sprintf("%s left out: the folder's %s is read, and a folder's files are read by their names, so these are not (if they hold other %s, write each %s file as %s in a folder of its own and give the folders together: docs/instrumenting.md)",
+		someNames(like), read, map[string]string{"process's": "processes' steps", "shard's": "shards' updates"}[who], who, canon)}
 }
 
 // convertHint is what to run on a folder of raw data that convert reads: a

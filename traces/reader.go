@@ -474,7 +474,7 @@ func readRuns(r io.Reader, file string, fn func(RunInfo) error, x *crossFiles) (
 					Mode:       r.mode(c.mode),
 					ParamBytes: r.integer(c.paramBytes, false, runInts.paramBytes),
 					Nodes:      int(r.integer(c.nodes, false, runInts.nodes)),
-					Bandwidth:  r.positive(c.bandwidth, bandwidthWhat),
+					Bandwidth:  r.bandwidth(c.bandwidth),
 					Dataset:    r.integer(c.dataset, false, runInts.dataset),
 					Epochs:     r.positive(c.epochs, epochsWhat),
 					Framework:  r.str(c.framework, false),
@@ -1049,6 +1049,16 @@ func (r *row) positive(col int, what string) float64 {
 func (r *row) rate(col int, what string) float64 {
 	v := r.positive(col, what)
 	if m := rateFault(v, what); m != "" {
+		r.fail(col, "%s: %s", r.h.names[col], m)
+	}
+	return v
+}
+
+// bandwidth parses runs.csv's optional bandwidth, > 0 and within
+// MinBandwidth to MaxBandwidth (NaN when empty; see bandwidthFault).
+func (r *row) bandwidth(col int) float64 {
+	v := r.positive(col, bandwidthWhat)
+	if m := bandwidthFault(v); m != "" {
 		r.fail(col, "%s: %s", r.h.names[col], m)
 	}
 	return v

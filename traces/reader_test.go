@@ -192,6 +192,11 @@ func TestMalformed(t *testing.T) {
 			`traces: runs.csv:3:1: run: "a" is described twice (first on line 2)`, 3, 1},
 		{"runs: negative bandwidth", "runs", "run,bandwidth\na,-1e9\n",
 			"traces: runs.csv:2:3: bandwidth: -1e+09 is not positive (expected bytes per second > 0)", 2, 3},
+		// 5e-324 B/s was read, and fit dropped the link demand S/B
+		{"runs: bandwidth that underflows", "runs", "run,bandwidth\na,5e-324\n",
+			"traces: runs.csv:2:3: bandwidth: 5e-324 is outside 1 to 1e+15 (expected bytes per second: a link's rate, 1 B/s to 1 PB/s)", 2, 3},
+		{"runs: bandwidth too large", "runs", "run,model,bandwidth\na,m,1.5e15\n",
+			"traces: runs.csv:2:5: bandwidth: 1.5e+15 is outside 1 to 1e+15 (expected bytes per second: a link's rate, 1 B/s to 1 PB/s)", 2, 5},
 		{"evals: accuracy above 1", "evals", "run,updates,accuracy\na,10,1.5\n",
 			"traces: evals.csv:2:6: accuracy: 1.5 is outside [0, 1]", 2, 6},
 		{"evals: no time nor updates column", "evals", "run,loss\na,1\n",

@@ -46,6 +46,9 @@ type RunSummary struct {
 	// worker takes each step), an estimate for async (the absent workers at
 	// the mean rate of those seen).
 	WorkersSeen int
+	// StepFiles are the steps files that hold the run's rows, in the order
+	// read (none for steps not read from a file).
+	StepFiles []string
 
 	UpdatesPerS float64 // job updates/s in the window (sync: steps/s)
 	// UpdatesPerSLo and UpdatesPerSHi bound a 95% interval of UpdatesPerS by
@@ -325,6 +328,9 @@ func (s *summarizer) scanAt(st *Step, file string, line int) {
 	a.hasSteps = true
 	a.sum.Workers, a.sum.PS, a.sum.Batch = st.Workers, st.PS, st.Batch
 	a.sum.Steps++
+	if n := len(a.sum.StepFiles); file != "" && (n == 0 || a.sum.StepFiles[n-1] != file) {
+		a.sum.StepFiles = append(a.sum.StepFiles, file)
+	}
 	a.ov.add(st, file, line)
 	a.sum.Start = math.Min(a.sum.Start, st.Start)
 	a.sum.End = math.Max(a.sum.End, st.End)

@@ -340,6 +340,11 @@ func TestSummarizePathsMatches(t *testing.T) {
 			t.Errorf("run %d: info %+v, want %+v", i, got[i].Info, want[i].Info)
 		}
 		got[i].Info, want[i].Info = nil, nil
+		// the files of the run's steps: read from one, from none in memory
+		if f := filepath.Join(dir, "steps.csv"); len(got[i].StepFiles) != 1 || got[i].StepFiles[0] != f || want[i].StepFiles != nil {
+			t.Errorf("run %d: step files %q and %q in memory, want [%s] and none", i, got[i].StepFiles, want[i].StepFiles, f)
+		}
+		got[i].StepFiles = nil
 	}
 	if g, w := fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want); g != w {
 		t.Errorf("SummarizePaths differs from Summarize:\n got %s\nwant %s", g, w)

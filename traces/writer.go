@@ -330,7 +330,7 @@ func intCol[T any](name string, required bool, b intBound, get func(*T) int64) c
 }
 
 // A floatKind is how the reader reads a float column: row.number, clock,
-// duration, positive, rate or std.
+// duration, positive, rate, std or bandwidth.
 type floatKind int
 
 const (
@@ -339,7 +339,8 @@ const (
 	durationKind
 	positiveKind
 	rateKind
-	stdKind // throughput.csv's std
+	stdKind       // throughput.csv's std
+	bandwidthKind // runs.csv's bandwidth
 )
 
 // floatCol is a float column read as kind k (what as the reader says it);
@@ -359,7 +360,7 @@ func floatFault(v float64, required bool, k floatKind, what string) string {
 		return "" // an empty field
 	}
 	numWhat := what
-	if k == positiveKind || k == rateKind {
+	if k == positiveKind || k == rateKind || k == bandwidthKind {
 		numWhat = positiveWhat(what)
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -379,6 +380,11 @@ func floatFault(v float64, required bool, k floatKind, what string) string {
 			return m
 		}
 		return rateFault(v, what)
+	case bandwidthKind:
+		if m := positiveFault(v, what); m != "" {
+			return m
+		}
+		return bandwidthFault(v)
 	}
 	return ""
 }
@@ -530,7 +536,7 @@ var runsFile = fileSpec[RunInfo]{
 		modeCol(func(r *RunInfo) string { return r.Mode }),
 		intCol("param_bytes", false, runInts.paramBytes, func(r *RunInfo) int64 { return r.ParamBytes }),
 		intCol("nodes", false, runInts.nodes, func(r *RunInfo) int64 { return int64(r.Nodes) }),
-		floatCol("bandwidth", false, positiveKind, bandwidthWhat, func(r *RunInfo) float64 { return r.Bandwidth }),
+		floatCol("bandwidth", false, bandwidthKind, bandwidthWhat, func(r *RunInfo) float64 { return r.Bandwidth }),
 		intCol("dataset", false, runInts.dataset, func(r *RunInfo) int64 { return r.Dataset }),
 		floatCol("epochs", false, positiveKind, epochsWhat, func(r *RunInfo) float64 { return r.Epochs }),
 		textCol("framework", false, func(r *RunInfo) string { return r.Framework }),

@@ -114,7 +114,10 @@ func TestWritersRefuseOutsideBounds(t *testing.T) {
 		{"runs param_bytes", KindRuns, r(func(x *RunInfo) { x.ParamBytes = -1 }), "param_bytes", "-1 is below 0", r(func(x *RunInfo) { x.ParamBytes = 0 })},
 		{"runs nodes", KindRuns, r(func(x *RunInfo) { x.Nodes = -1 }), "nodes", "-1 is below 1 (expected an integer >= 1, or 0 when absent)", r(func(x *RunInfo) { x.Nodes = 1 })},
 		{"runs dataset", KindRuns, r(func(x *RunInfo) { x.Dataset = -1 }), "dataset", "-1 is below 1", r(func(x *RunInfo) { x.Dataset = 0 })},
-		{"runs bandwidth", KindRuns, r(func(x *RunInfo) { x.Bandwidth = 0 }), "bandwidth", "0 is not positive", r(func(x *RunInfo) { x.Bandwidth = math.SmallestNonzeroFloat64 })},
+		{"runs bandwidth", KindRuns, r(func(x *RunInfo) { x.Bandwidth = 0 }), "bandwidth", "0 is not positive", r(func(x *RunInfo) { x.Bandwidth = MinBandwidth })},
+		// 5e-324 B/s was written, and fit dropped the link demand S/B
+		{"runs bandwidth below", KindRuns, r(func(x *RunInfo) { x.Bandwidth = math.SmallestNonzeroFloat64 }), "bandwidth", "5e-324 is outside 1 to 1e+15 (expected bytes per second", r(func(x *RunInfo) { x.Bandwidth = MinBandwidth })},
+		{"runs bandwidth above", KindRuns, r(func(x *RunInfo) { x.Bandwidth = math.Nextafter(MaxBandwidth, math.Inf(1)) }), "bandwidth", "1.0000000000000001e+15 is outside 1 to 1e+15", r(func(x *RunInfo) { x.Bandwidth = MaxBandwidth })},
 		{"runs epochs", KindRuns, r(func(x *RunInfo) { x.Epochs = math.Inf(1) }), "epochs", "+Inf is not allowed (expected a finite number: epochs > 0", r(func(x *RunInfo) { x.Epochs = math.MaxFloat64 })},
 		{"runs notes", KindRuns, r(func(x *RunInfo) { x.Notes = "\tn" }), "notes", `"\tn" has a space or tab`, r(func(x *RunInfo) { x.Notes = "n\n" })},
 		{"runs duplicate", KindRuns, r(func(x *RunInfo) { x.Run = "a" }), "run", `"a" is described twice (first on line 2)`, nil},

@@ -38,6 +38,8 @@ var writeSeeds = []writeSeed{
 	{"a", " b", 1, 0, -1, -2, -1e12, 1e12, 0, math.NaN(), 1},                   // absent values, bounds
 	{"a\r\nb", "m\n", 0, -1, 2, 3, math.Inf(1), math.NaN(), -0.0, 1e-12, 1e12}, // outside
 	{"x", "Sync", 3, 2, 4, 4, 5e-324, -5e-324, 1.0000000000000002, 1e300, -1},
+	{"a", "b", 2, 1, 1, 1, 0, 1e15, 1e-9, 0.25, 0.125}, // runs.csv's bandwidth at its bounds
+	{"a", "b", 2, 1, 1, 1, 0, 1.0000000000000001e15, 0.9e-9, 0.25, 0.125},
 }
 
 // fuzzTrace builds two rows of each file from the values.
@@ -55,7 +57,7 @@ func fuzzTrace(run, text string, a, b, c, d int64, x, y, z, u, v float64) *Trace
 		},
 		Runs: []RunInfo{
 			{Run: run, Model: text, Mode: mode, ParamBytes: a * 1000, Nodes: int(b), Bandwidth: y, Dataset: c, Epochs: u, Notes: text},
-			{Run: text, Mode: modes[(d%5+5)%5], ParamBytes: b, Nodes: int(a), Bandwidth: z, Dataset: d, Epochs: u, Framework: run},
+			{Run: text, Mode: modes[(d%5+5)%5], ParamBytes: b, Nodes: int(a), Bandwidth: z * 1e9, Dataset: d, Epochs: u, Framework: run},
 		},
 		Evals: []Eval{
 			{Run: run, Time: x, Updates: c - 1, Loss: y, Accuracy: z},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -191,8 +190,8 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		if c.IsSet("param-bytes") && c.Int64("param-bytes") < 1 {
 			return badInput(fmt.Errorf("convert: --param-bytes %d: want the bytes sent per pull and per push, >= 1 (leave the flag out when unknown)", c.Int64("param-bytes")))
 		}
-		if bw := c.Float64("bandwidth"); c.IsSet("bandwidth") && !(bw > 0 && bw <= math.MaxFloat64) {
-			return badInput(fmt.Errorf("convert: --bandwidth %g: want the link rate in bytes per second, a positive number (leave the flag out when unknown)", bw))
+		if bw := c.Float64("bandwidth"); c.IsSet("bandwidth") && !(bw >= traces.MinBandwidth && bw <= traces.MaxBandwidth) {
+			return badInput(fmt.Errorf("convert: --bandwidth %g: want the link rate in bytes per second, from %g to %g (leave the flag out when unknown)", bw, float64(traces.MinBandwidth), float64(traces.MaxBandwidth)))
 		}
 	}
 	isJobs := slices.Contains(traces.JobFormats(), format)
@@ -305,14 +304,28 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		return err // writing to stdout (the file is written)
 	}
 	// a file this conversion writes beside its gzipped twin (or the
-	// reverse) makes a folder no reader accepts: refused before writing
+	// reverse), or beside its name in another case (Steps.csv, which the
+	// readers take for steps.csv), makes a folder no reader accepts:
+	// refused before writing. Names are compared in lower case without .gz,
+	// as the readers do (traces.underOtherNames).
+	ents, _ := os.ReadDir(out)
+	canonKey := func(name string) string { return strings.TrimSuffix(strings.ToLower(name), ".gz") }
 	for _, f := range res.Trace.Files() {
-		twin := f.Name + ".gz"
-		if strings.HasSuffix(f.Name, ".gz") {
-			twin = strings.TrimSuffix(f.Name, ".gz")
-		}
-		if _, err := os.Stat(filepath.Join(out, twin)); err == nil {
-			return badInput(fmt.Errorf("convert: --out %s holds %s, from an earlier conversion: the %s this one writes beside it would make a folder that fit and inspect refuse (a file both plain and gzipped); remove it, or convert into another folder", out, twin, f.Name))
+		for _, e := range ents {
+			if e.IsDir() || e.Name() == f.Name || canonKey(e.Name()) != canonKey(f.Name) {
+				continue
+			}
+			if a, errA := os.Stat(filepath.Join(out, e.Name())); errA == nil {
+				// a file system that ignores case: the same file
+				if b, errB := os.Stat(filepath.Join(out, f.Name)); errB == nil && os.SameFile(a, b) {
+					continue
+				}
+			}
+			why := "a file both plain and gzipped"
+			if strings.TrimSuffix(e.Name(), ".gz") != strings.TrimSuffix(f.Name, ".gz") {
+				why = "one name in two cases"
+			}
+			return badInput(fmt.Errorf("convert: --out %s holds %s, from an earlier conversion: the %s this one writes beside it would make a folder that fit and inspect refuse (%s); remove it, or convert into another folder", out, e.Name(), f.Name, why))
 		}
 	}
 	// files of an earlier conversion this one replaces: said, since
@@ -341,12 +354,19 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "sgdplan: warning: convert: replaced %s in %s, written before (an earlier conversion?): to read several traces together, convert each into a folder of its own and give fit or inspect all the folders (a run's workers so: each file's distributedInfo rank numbers its worker; files without one are all worker 0, and fit refuses their steps as repeats)\n", strings.Join(replaced, ", "), out)
 	}
 	// canonical files of an earlier conversion into the same folder are
-	// read with these by fit and inspect, as one trace
+	// read with these by fit and inspect, as one trace, in any case
+	// (Evals.csv too); those of the kinds written are these files (any
+	// other was refused above)
 	var stale []string
-	for _, n := range traces.FileNames() {
-		for _, name := range []string{n, n + ".gz"} {
-			if _, err := os.Stat(filepath.Join(out, name)); err == nil && !written[name] {
-				stale = append(stale, name)
+	if ents, err := os.ReadDir(out); err == nil {
+		for _, n := range traces.FileNames() {
+			if written[n] || written[n+".gz"] {
+				continue
+			}
+			for _, e := range ents {
+				if !e.IsDir() && canonKey(e.Name()) == n {
+					stale = append(stale, e.Name())
+				}
 			}
 		}
 	}

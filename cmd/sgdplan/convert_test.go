@@ -514,6 +514,10 @@ func TestConvertChromeLinkRate(t *testing.T) {
 		{[]string{"--param-bytes", "0"}, "--param-bytes 0: want the bytes sent per pull and per push, >= 1"},
 		{[]string{"--bandwidth", "-1"}, "--bandwidth -1: want the link rate in bytes per second"},
 		{[]string{"--bandwidth", "inf"}, "--bandwidth +Inf: want the link rate"},
+		// 5e-324 B/s was written, and fit dropped the link demand
+		{[]string{"--bandwidth", "5e-324"}, "--bandwidth 5e-324: want the link rate in bytes per second, from 1 to 1e+15"},
+		{[]string{"--bandwidth", "0.5"}, "--bandwidth 0.5: want the link rate in bytes per second, from 1 to 1e+15"},
+		{[]string{"--bandwidth", "2e15"}, "--bandwidth 2e+15: want the link rate in bytes per second, from 1 to 1e+15"},
 	} {
 		code, _, stderr := runCmd(t, append(append([]string{"convert", "--from", "chrome"}, c.args...), in, "--out", t.TempDir())...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) {
