@@ -142,8 +142,9 @@ type predictRow struct {
 	// Busiest is the utilisation of the busiest shard station of a
 	// queueing-network model (its link or its CPU, BusiestStation), what
 	// check's "PS link saturated" verdict judges, at 0.9 or more; absent
-	// for a model without the network (json only: a gate could not tell
-	// check's saturation from predict's numbers).
+	// for a model without the network (a gate could not tell check's
+	// saturation from predict's numbers; in the csv's last two columns
+	// too since 2026-12-07, json only before).
 	Busiest        float64 `json:"busiest_utilization,omitempty"`
 	BusiestStation string  `json:"busiest_station,omitempty"`
 	// TargetLoss is the loss the updates and the time to target are for
@@ -325,7 +326,7 @@ func runPredict(c *cli.Context) error {
 			FitRMSLE:           m.Diagnostics.RMSLE,
 		}
 		r.Batch, r.Bandwidth = shownAt(m, cfg)
-		if format == "json" && m.Family == "mva" && p > 0 {
+		if format != "table" && m.Family == "mva" && p > 0 {
 			r.Busiest, r.BusiestStation = busiest(m, w, p)
 		}
 		if !math.IsNaN(pr.Staleness.Lo) {
@@ -650,7 +651,7 @@ func writePredictCSV(w io.Writer, rows []predictRow) error {
 }
 
 // predictCSVHead is the header of predict's csv.
-var predictCSVHead = []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle", "batch", "bandwidth", "target_loss", "target_epochs"}
+var predictCSVHead = []string{"workers", "ps", "steps_per_s", "steps_per_s_lo", "steps_per_s_hi", "samples_per_s", "samples_per_s_lo", "samples_per_s_hi", "staleness", "staleness_lo", "staleness_hi", "speedup", "speedup_lo", "speedup_hi", "efficiency", "efficiency_lo", "efficiency_hi", "updates_to_target", "updates_to_target_lo", "updates_to_target_hi", "time_to_target_s", "time_to_target_s_lo", "time_to_target_s_hi", "extrapolated", "target_extrapolated", "fit_rmsle", "batch", "bandwidth", "target_loss", "target_epochs", "busiest_utilization", "busiest_station"}
 
 // predictCSVRecord is r's record in predict's csv.
 func predictCSVRecord(r predictRow) []string {
@@ -667,6 +668,12 @@ func predictCSVRecord(r predictRow) []string {
 		}
 		return opt(p)
 	}
+	nonzero := func(v float64) string { // "" for none (0): no link rate, no network
+		if v == 0 {
+			return ""
+		}
+		return g4(v)
+	}
 	optBool := func(p *bool) string {
 		if p == nil {
 			return ""
@@ -675,15 +682,7 @@ func predictCSVRecord(r predictRow) []string {
 	}
 	return []string{strconv.Itoa(r.Workers), strconv.Itoa(r.PS), g4(r.StepsPerS), g4(r.StepsPerSLo), g4(r.StepsPerSHi),
 		g4(r.SamplesPerS), g4(r.SamplesPerSLo), g4(r.SamplesPerSHi), g4(r.Staleness), opt(r.StalenessLo), opt(r.StalenessHi), g4(r.Speedup), g4(r.SpeedupLo), g4(r.SpeedupHi),
-		g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE), g4(r.Batch), optRate(r.Bandwidth), opt(r.TargetLoss), opt(r.TargetEpochs)}
-}
-
-// optRate is a link rate for the csv, "" when there is none (0).
-func optRate(v float64) string {
-	if v == 0 {
-		return ""
-	}
-	return g4(v)
+		g4(r.Efficiency), g4(r.EfficiencyLo), g4(r.EfficiencyHi), opt(r.UpdatesToTarget), opt(r.UpdatesToTargetLo), hi(r.UpdatesToTargetHi, r.TargetMaybeNever), opt(r.TimeToTargetS), opt(r.TimeToTargetSLo), hi(r.TimeToTargetSHi, r.TargetMaybeNever), strconv.FormatBool(r.BeyondFittedWorker), optBool(r.TargetBeyondData), g4(r.FitRMSLE), g4(r.Batch), nonzero(r.Bandwidth), opt(r.TargetLoss), opt(r.TargetEpochs), nonzero(r.Busiest), r.BusiestStation}
 }
 
 // writePredictTable prints rows as predict's table; it returns the first
