@@ -63,6 +63,10 @@ func RigidTooWide(jobs []Job, servers float64) string {
 	return ""
 }
 
+// RigidOn is the workers the job holds under fcfs-rigid on n servers:
+// rigid_workers, else max_workers (at most n), else 1.
+func (j *Job) RigidOn(n float64) int { return j.rigid(n) }
+
 // rigid returns the job's rigid allocation on n servers with its default.
 func (j *Job) rigid(n float64) int {
 	switch {

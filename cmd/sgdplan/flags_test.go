@@ -60,10 +60,10 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--early-stop=0_1"}, `simulate: --early-stop "0_1": ` + wantDecimalFloat + "\n"},
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "4", "--p", "0x1p-2"}, `plan: --p "0x1p-2": ` + wantDecimalFloat + "\n"},
 		// seeds past 2^64-1 wrapped round to 0, 1 without a word
-		{[]string{"simulate", "--jobs", jobs, "--servers", "4", "--seed", "18446744073709551615", "--seeds", "3"}, "simulate: --seed 18446744073709551615 with --seeds 3: seeds past 2^64-1 = 18446744073709551615 would wrap round to 0 (want --seed at most 18446744073709551613)"},
+		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--p", "0.5", "--count", "10", "--seed", "18446744073709551615", "--seeds", "3"}, "simulate: --seed 18446744073709551615 with --seeds 3: seeds past 2^64-1 = 18446744073709551615 would wrap round to 0 (want --seed at most 18446744073709551613)"},
 		{[]string{"report", "--model", mp, "--jobs", jobs, "--servers", "4", "--seed", "18446744073709551614", "--seeds", "5", "--out", filepath.Join(dir, "rep")}, "report: --seed 18446744073709551614 with --seeds 5: seeds past"},
 		// arrivals past the simulator's 1e12 s (drawn to 1e300 s)
-		{[]string{"report", "--model", mp, "--jobs", jobs, "--p", "0.5", "--servers", "4", "--loads", "1e-300,0.5", "--out", filepath.Join(dir, "rep")}, "report: --loads 1e-300: at that load the 400 jobs of the longer runs (4 x --sim-jobs) arrive over about 1e+304 s, past the 1e+12 s the simulator takes (want loads of at least 2e-08)"},
+		{[]string{"report", "--model", mp, "--jobs", jobs, "--p", "0.5", "--servers", "4", "--loads", "1e-300,0.5", "--out", filepath.Join(dir, "rep")}, "report: --loads 1e-300: at that load the 400 jobs of the longest runs arrive over about 1e+304 s and may take 1.2e+304 s, past the 1e+12 s the simulator takes (want loads of at least 1.2e-08)"},
 		// a flag at the end without its value: the flag package's "flag
 		// needs an argument: -model"
 		{[]string{"predict", "--model"}, "predict: --model needs a value (sgdplan predict --help says what it takes)"},
@@ -78,6 +78,11 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(same); err == nil {
 		t.Error("fit wrote the path given to both --out and --plot")
+	}
+	// where nothing is random the seeds are cut to one, and do not wrap
+	// (it was refused, where it ran before)
+	if code, _, stderr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--p", "0.5", "--seed", "18446744073709551615", "--seeds", "3"); code != 0 {
+		t.Errorf("--jobs, nothing random, --seed 2^64-1 --seeds 3: exit %d: %s", code, stderr)
 	}
 	// the last seed at 2^64-1 is taken
 	if code, _, stderr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--p", "0.5", "--seed", "18446744073709551613", "--seeds", "3"); code != 0 {

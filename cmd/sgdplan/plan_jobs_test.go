@@ -494,7 +494,7 @@ func TestPolicyList(t *testing.T) {
 	}
 	// numeric is plan's alone, said as simulate says it (report said
 	// "unknown policy" only)
-	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "numeric", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report: --policy numeric: numeric tunes one priority per job by replaying the whole job list") {
+	if code, _, stderr := runCmd(t, "report", "--model", fitModel(t, t.TempDir()), "--jobs", jobs, "--servers", "16", "--policy", "numeric", "--out", t.TempDir()); code != exitBadInput || !strings.Contains(stderr, "report: --policy numeric: numeric is a search over the jobs' priorities that plan runs (sgdplan plan --policy numeric)") {
 		t.Errorf("report --policy numeric: exit %d, %q", code, stderr)
 	}
 	// a name with spaces about it is the name, as in a list (" equi" was

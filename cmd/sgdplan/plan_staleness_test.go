@@ -38,5 +38,26 @@ func TestPlanSaysStalenessUnknown(t *testing.T) {
 				t.Errorf("--train-workers %s, %s: warned %v, want %v:\n%s", c.train, args[0], got, c.warns, stderr)
 			}
 		}
+		if !c.warns {
+			continue
+		}
+		// fcfs-rigid alone holds a job at its rigid count: warned at 8
+		// (it said nothing, the sharing policies' peaks gating it), not
+		// at 1; --energy-alpha replaces the curves: nothing
+		for _, r := range []struct {
+			rigid string
+			args  []string
+			warns bool
+		}{
+			{"8", []string{"plan", "--policy", "fcfs-rigid"}, true},
+			{"1", []string{"plan", "--policy", "fcfs-rigid"}, false},
+			{"8", []string{"simulate", "--energy-alpha", "2"}, false},
+		} {
+			rj := writeTestFile(t, dir, "rigid"+r.rigid+".csv", fmt.Sprintf("job,arrival,size,model,rigid_workers\nr,0,1800,%s,%s\n", m, r.rigid))
+			code, _, stderr := runCmd(t, append(r.args, "--jobs", rj, "--servers", "16")...)
+			if code != 0 || strings.Contains(stderr, "job r's model: the staleness cost is not identified") != r.warns {
+				t.Errorf("rigid_workers %s %v: exit %d, want the warning %v:\n%s", r.rigid, r.args, code, r.warns, stderr)
+			}
+		}
 	}
 }

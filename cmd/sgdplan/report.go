@@ -130,7 +130,7 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	}
 	if o.policy == "numeric" {
 		// (it said "unknown policy", where plan takes it)
-		return o, fmt.Errorf("report: --policy numeric: numeric tunes one priority per job by replaying the whole job list, future arrivals and sizes known in advance, so it is plan only (report's simulation draws new arrivals); want one of %s", strings.Join(planner.PolicyNames, ", "))
+		return o, fmt.Errorf("report: --policy numeric: numeric is a search over the jobs' priorities that plan runs (sgdplan plan --policy numeric), not a policy report plans with; want one of %s", strings.Join(planner.PolicyNames, ", "))
 	}
 	if _, err := planner.NewPolicy(o.policy, o.alpha); err != nil {
 		return o, fmt.Errorf("report: --policy: %w", err)
@@ -304,7 +304,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 	// plan's words on the jobs' models (their below-fit base: the
 	// report named its own --model's alone, in the fit section)
 	warns = append(append(append(warns, planPeakWarnings(jobs, peaks)...), planBeyondFitWarnings(jobs, peaks)...), planBelowFitWarnings(jobs)...)
-	warns = append(warns, planStalenessWarnings(jobs, peaks)...)
+	warns = append(warns, planStalenessWarnings(jobs, peaks, true, float64(o.servers))...)
 	r.Warnings = append(warns, r.Warnings...)
 	if !named {
 		r.Notes = append(r.Notes, fmt.Sprintf("No job of %s names %s in its model column, so the plan, the policy comparison and the simulation are of the jobs file alone: the fitted model is in the figures of the fit, not in the plan (a row with model = %s puts its job there).", o.jobs, o.model, filepath.Base(o.model)))
@@ -1425,9 +1425,10 @@ func reportTerms(alpha float64) string {
 // reportLoadsFit refuses a load at which the resampled jobs would arrive
 // past limits.MaxTime, the most the simulator takes (simulate refuses such
 // arrivals; report drew them, to 1e300 s at --loads 1e-300, and called
-// cells at no load at all 145% off): the longer runs draw 4 x simJobs
-// jobs, which arrive over about that many mean interarrival times; twice
-// that is kept clear.
+// cells at no load at all 145% off). The longest runs draw n jobs
+// (longerRun's, or simJobs), whose arrivals span a sum of n exponential
+// gaps: n gaps on average, and it is kept under the limit at 4 standard
+// deviations (sqrt n gaps) more.
 func reportLoadsFit(jobs []planner.Job, servers float64, loads []float64, simJobs int) error {
 	if len(jobs) == 0 || len(loads) == 0 {
 		return nil
@@ -1437,10 +1438,11 @@ func reportLoadsFit(jobs []planner.Job, servers float64, loads []float64, simJob
 		mean += j.Size
 	}
 	mean /= float64(len(jobs))
-	n := 4 * float64(simJobs)
-	least := 2 * n * mean / (servers * limits.MaxTime)
+	n := float64(max(simJobs, longerRun(simJobs)))
+	gaps := n + 4*math.Sqrt(n)
+	least := gaps * mean / (servers * limits.MaxTime)
 	if l := slices.Min(loads); l < least {
-		return fmt.Errorf("report: --loads %g: at that load the %.0f jobs of the longer runs (4 x --sim-jobs) arrive over about %.3g s, past the %.0g s the simulator takes (want loads of at least %.3g)", l, n, n*mean/(l*servers), limits.MaxTime, least)
+		return fmt.Errorf("report: --loads %g: at that load the %.0f jobs of the longest runs arrive over about %.3g s and may take %.3g s, past the %.0g s the simulator takes (want loads of at least %.3g)", l, n, n*mean/(l*servers), gaps*mean/(l*servers), limits.MaxTime, least)
 	}
 	return nil
 }

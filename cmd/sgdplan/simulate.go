@@ -123,7 +123,10 @@ type simPolicy struct {
 	MeanWeightedFlowRange *[2]float64 `json:"mean_weighted_flow_time_range,omitempty"`
 	MeanSlowdownRange     *[2]float64 `json:"mean_slowdown_range,omitempty"`
 	P99Range              *[2]float64 `json:"p99_response_range,omitempty"`
-	Jobs                  []simJob    `json:"jobs"`
+	// Warnings are the jobs file's warnings, which stderr says once
+	// (a script reading the json saw none of them)
+	Warnings []string `json:"warnings,omitempty"`
+	Jobs     []simJob `json:"jobs"`
 }
 
 // widenRanges widens p's ranges to hold e's values (a run at an end of
@@ -170,9 +173,6 @@ func simulateAction(c *cli.Context) error {
 	seeds := c.Int("seeds")
 	if seeds < 1 || seeds > maxSeeds {
 		return badInput(fmt.Errorf("%s: --seeds %d: want 1 to %d (every run is kept for the intervals)", c.Command.Name, seeds, maxSeeds))
-	}
-	if err := seedsFit(c.Command.Name, c.Uint64("seed"), seeds); err != nil {
-		return badInput(err)
 	}
 	if p := c.String("plot"); p != "" {
 		if err := outFolder("simulate", "plot", p); err != nil {
@@ -299,6 +299,11 @@ func simulateAction(c *cli.Context) error {
 	if fixed != nil && es == 0 && c.IsSet("seed") {
 		// (it was taken without a word)
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seed %d: with --jobs and no --early-stop nothing is random, so the seed changes nothing\n", c.Uint64("seed"))
+	}
+	// (after the seeds are cut to one where nothing is random: there
+	// they do not wrap, and the run was taken before)
+	if err := seedsFit(c.Command.Name, c.Uint64("seed"), seeds); err != nil {
+		return badInput(err)
 	}
 	// the jobs file's fitted curves at the ends of their intervals
 	// (speed scaling replaces every curve: none then)
@@ -478,6 +483,9 @@ func simulateAction(c *cli.Context) error {
 	w := c.App.Writer
 	switch s.format {
 	case "json":
+		for i := range out {
+			out[i].Warnings = s.warnings
+		}
 		return planWriteJSON(w, out)
 	case "csv":
 		return simCSV(w, out)

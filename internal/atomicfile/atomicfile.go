@@ -109,6 +109,12 @@ func CheckDir(dir string) error {
 			}
 			return checkFolder(dir, d)
 		}
+		if _, lerr := os.Lstat(d); lerr == nil {
+			// a link to nothing (or a loop): MkdirAll fails on it,
+			// "file exists", after the command's work
+			target, _ := os.Readlink(d)
+			return fmt.Errorf("%s: %s is a link to %s, which is not a folder that exists", dir, d, target)
+		}
 		// (a path through a file, f/sub/deeper, is "not a directory":
 		// the file is found on the way up)
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {

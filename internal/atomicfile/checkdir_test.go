@@ -20,7 +20,14 @@ func TestCheckDir(t *testing.T) {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling); err != nil {
+		t.Skip("no symbolic links:", err)
+	}
+	defer os.Remove(dangling)
 	for bad, want := range map[string]string{
+		dangling:                             dangling + " is a link to " + filepath.Join(dir, "nowhere") + ", which is not a folder that exists",
+		filepath.Join(dangling, "sub"):       dangling + " is a link to",
 		filepath.Join(file, "sub"):           file + " is not a folder",
 		filepath.Join(file, "sub", "deeper"): file + " is not a folder",
 		"/proc/sgdplan-no/rep":               "cannot write in folder /proc",
@@ -29,7 +36,7 @@ func TestCheckDir(t *testing.T) {
 			t.Errorf("%s: %v, want %q", bad, err, want)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("the checks left %d entries in %s, want the file alone", len(entries), dir)
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the checks left %d entries in %s, want the file and the link alone", len(entries), dir)
 	}
 }
