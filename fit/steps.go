@@ -951,7 +951,7 @@ func profileMissWarning(f Family, th []float64, pr RunStats) string {
 	pred := f.Predict(th, model.Config{Workers: pr.Workers, PS: pr.PS, Batch: float64(pr.Batch), Bandwidth: bw})
 	if r := pred / pr.StepsPerS; !(r > 1/profileMissFactor && r < profileMissFactor) {
 		sum := nz(pr.Pull.Mean) + nz(pr.Compute.Mean) + nz(pr.Push.Mean)
-		return fmt.Sprintf("the two-node profile's network predicts its own run %s at %.4g steps/s where the run measured %.4g (%.3g times): its phase means (pull + compute + push = %.4g s) and its iterations' start and end (%.4g s an iteration) disagree, so every prediction is off by as much; are the phases in other units than start and end (inspect says so per run)?", pr.Run, pred, pr.StepsPerS, r, sum, float64(pr.Workers)/pr.StepsPerS)
+		return fmt.Sprintf("the two-node profile's network predicts its own run %s at %.4g steps/s where the run measured %.4g (%.3g times): its phase means (pull + compute + push = %.4g s) and its iterations' start and end (%.4g s an iteration) disagree, so every prediction is off by as much: are the phases in other units than start and end, or does part of the iteration (loading data, waiting at a barrier) fall outside pull, compute and push?", pr.Run, pred, pr.StepsPerS, r, sum, float64(pr.Workers)/pr.StepsPerS)
 	}
 	return ""
 }

@@ -427,7 +427,7 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		workersVary := variesAt(pts, func(c model.Config) float64 { return c.Batch }, func(c model.Config) float64 { return float64(c.Workers) })
 		for _, n := range FamilyNames() {
 			f := families[n]
-			if f.NotAuto && f.Applies(kind) {
+			if f.NotAuto && f.Applies(kind) && len(f.Params) <= max(len(pts), 2) {
 				notCands = append(notCands, Alternative{Family: n, CVError: math.NaN(), Note: "not in auto: " + f.NotAutoWhy + "; --family " + n + " fits it"})
 				continue
 			}

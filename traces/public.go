@@ -293,6 +293,11 @@ func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
 		if r.GlobalBatch, err = t.integer("tot_batch_size", 1); err != nil {
 			return err
 		}
+		if r.GlobalBatch < r.Workers {
+			// (as elasticflow's cells: convert read the row, then the
+			// throughput.csv writer refused it, naming its own row)
+			return t.errAt("tot_batch_size", "column tot_batch_size: %d samples a step on %d workers: each worker takes at least one sample a step (expected a total batch of at least %d)", r.GlobalBatch, r.Workers, r.Workers)
+		}
 		v, skip, err := t.measured("speed_sum", "samples/s", "(a failed run) read as not measured")
 		if err != nil || skip != nil {
 			warns = appendNonNil(warns, skip)

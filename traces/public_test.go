@@ -346,6 +346,9 @@ func TestLoadDatasetMalformed(t *testing.T) {
 		}, "ps_worker_speed.csv:2:24: row ends after 5 of the header's 6 fields: column \"speed_sum\" missing"},
 		// a rate at a global batch below its GPU count: the throughput.csv
 		// writer refused the row after convert had read it
+		{"dl2 batch below workers", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,2,1,4,3.5\n",
+		}, "ps_worker_speed.csv:2:18: column tot_batch_size: 2 samples a step on 4 workers: each worker takes at least one sample a step (expected a total batch of at least 4)"},
 		{"elasticflow batch below GPUs", "elasticflow-asplos23", map[string]string{
 			"throughputs_A100_raw/bert.csv": "global_batch_size,1,2\n1,5,6\n",
 		}, "bert.csv:2:5: column 2: a rate at global batch 1 on 2 GPUs: each GPU takes at least one sample a step (expected a global batch of at least 2, or the cell empty)"},

@@ -71,3 +71,15 @@ func TestFitAllReduceFamily(t *testing.T) {
 		t.Errorf("predict --bandwidth: exit %d\n%s", code, stderr)
 	}
 }
+
+// Without a 1-worker configuration the allreduce fit can put the whole
+// step into the ring's terms, one worker's compute at 0: fit says so,
+// exit 2 (model.json failed its own checks, +Inf steps/s, exit 1), on the
+// project's own sync-gns trace (2 workers and more).
+func TestFitAllReduceWithoutOneWorker(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "m.json")
+	code, _, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--family", "allreduce", "--bootstrap", "20", "--out", out)
+	if code != exitBadInput || !strings.Contains(stderr, "fit: family allreduce puts no time into one worker's step") || !strings.Contains(stderr, "the data's fewest workers, 2,") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

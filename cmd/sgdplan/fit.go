@@ -145,12 +145,18 @@ func runFit(c *cli.Context) error {
 	if err != nil {
 		return withLinkRatesHow(err, paths, train)
 	}
+	if x := m.StepsPerSecond(m.Config(model.Config{Workers: 1})); math.IsInf(x, 1) {
+		// (fit --family allreduce on data without 1 worker put all of the
+		// step into the ring's terms: model.json failed its own checks,
+		// exit 1)
+		return badInput(fmt.Errorf("fit: family %s puts no time into one worker's step (its parameters give +Inf steps/s at 1 worker): the data's fewest workers, %d, leave its compute terms free; measure 1 worker, or fit another family", m.Family, m.FewestWorkers()))
+	}
 	if w := noBootstrapFit(m, boot); w != "" {
 		// in model.json too, so that predict, check and report carry it
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
 		warns = append(warns, w)
 	}
-	if w := networkFlagsUnused(m.Family, queueing, cores); w != "" {
+	if w := networkFlagsUnused(m.Family, m.Mode, queueing, cores); w != "" {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
 		warns = append(warns, w)
 	}
@@ -304,7 +310,7 @@ func throughputIgnored(path string) string {
 // networkFlagsUnused says when --queueing (other than exact) or
 // --shared-cores was given and the model kept is not the mva family's
 // network, which is all they shape: they were dropped without a word.
-func networkFlagsUnused(family, queueing string, cores int) string {
+func networkFlagsUnused(family, mode, queueing string, cores int) string {
 	if family == "mva" {
 		return ""
 	}
@@ -322,7 +328,12 @@ func networkFlagsUnused(family, queueing string, cores int) string {
 	if len(unused) > 1 {
 		it, is = "them", "are"
 	}
-	return fmt.Sprintf("%s %s modelled only by the two-node profile's network (family mva); the model kept is %s, whose predictions do not use %s (--family mva keeps the network)", strings.Join(unused, " and "), is, family, it)
+	keep := "--family mva keeps the network"
+	if mode != "async" {
+		// (--family mva refuses these data: it was suggested all the same)
+		keep = "the network is asynchronous SGD's, and these data are " + mode
+	}
+	return fmt.Sprintf("%s %s modelled only by the two-node profile's network (family mva); the model kept is %s, whose predictions do not use %s (%s)", strings.Join(unused, " and "), is, family, it, keep)
 }
 
 // fitPaths loads the traces and fits them: a step-level fit when there are
@@ -994,7 +1005,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, held []
 			e := 100 * math.Abs(pred-p.StepsPerS) / p.StepsPerS
 			errs = append(errs, e)
 			if e > worst {
-				worst, at = e, workersWord(p.Config.Workers)
+				// (with the batch: a worker count measured at two
+				// batches was named alone)
+				worst, at = e, fmt.Sprintf("%s, batch %.4g", workersWord(p.Config.Workers), p.Config.Batch)
 			}
 		}
 		if len(errs) > 0 {

@@ -43,4 +43,10 @@ func TestFitSaysNetworkFlagsUnused(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, say) {
 		t.Errorf("--family mva: exit %d: %s", code, stderr)
 	}
+	// on synchronous data it does not send the user to --family mva,
+	// which refuses them
+	code, _, stderr = runCmd(t, "fit", filepath.Join("..", "..", "testdata", "sync-gns"), "--shared-cores", "4", "--bootstrap", "20", "--out", filepath.Join(dir, "s.json"))
+	if code != 0 || !strings.Contains(stderr, say) || strings.Contains(stderr, "--family mva keeps") || !strings.Contains(stderr, "the network is asynchronous SGD's, and these data are") {
+		t.Errorf("sync data: exit %d: %s", code, stderr)
+	}
 }

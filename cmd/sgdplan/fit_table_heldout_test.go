@@ -33,7 +33,7 @@ func TestFitThroughputTableHeldOut(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	g := regexp.MustCompile(`held out by --train-workers: 2 throughput rows, predicted ([0-9.e+-]+)% off on average \(worst ([0-9.e+-]+)%, at (\d+) workers\), out of sample`).FindStringSubmatch(stdout)
+	g := regexp.MustCompile(`held out by --train-workers: 2 throughput rows, predicted ([0-9.e+-]+)% off on average \(worst ([0-9.e+-]+)%, at (\d+) workers, batch 32\), out of sample`).FindStringSubmatch(stdout)
 	if g == nil {
 		t.Fatalf("no held-out line:\n%s", stdout)
 	}
