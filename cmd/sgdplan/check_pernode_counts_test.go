@@ -1,13 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/sgdplan/sgdplan/model"
 )
 
 // check's counts line is the model's as filed, with --per-node as with
@@ -16,25 +12,7 @@ import (
 // a Pollux model whose network is slow read a knee of 1 where the model as
 // filed gives 4 (found by the 2026-12-07 review).
 func TestCheckCountsIgnorePerNode(t *testing.T) {
-	dir := t.TempDir()
-	truth := model.Pollux{AlphaGrad: 0.02, BetaGrad: 4e-4, AlphaLocal: 0.002, BetaLocal: 5e-4, AlphaNode: 0.03, BetaNode: 4e-3, Gamma: 2}
-	var tab strings.Builder
-	tab.WriteString("workers,ps,batch,steps_per_s,mode,nodes\n")
-	for _, w := range []int{1, 2, 4, 8, 16} {
-		for _, b := range []int{64, 256} {
-			for _, nodes := range []int{(w + 3) / 4, w} {
-				if nodes == w && w <= 4 && w > 1 {
-					continue // spread only past one machine's 4
-				}
-				fmt.Fprintf(&tab, "%d,0,%d,%.6g,allreduce,%d\n", w, b, truth.StepsPerSecond(model.Config{Workers: w, Batch: float64(b), Nodes: nodes}), nodes)
-			}
-		}
-	}
-	writeTestFile(t, dir, "throughput.csv", tab.String())
-	mp := filepath.Join(dir, "m.json")
-	if code, _, stderr := runCmd(t, "fit", dir, "--family", "pollux", "--bootstrap", "20", "--out", mp); code != 0 {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	mp := fitPolluxPerNode4(t, t.TempDir())
 	counts := regexp.MustCompile(`other counts for this model \(([^)]*)\): (.*); check's own knee`)
 	var lines []string
 	for _, pn := range []string{"", "1", "16"} {

@@ -805,10 +805,16 @@ func withPerNode(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error) {
 	if g < 1 {
 		return nil, badInput(fmt.Errorf("%s: --per-node %d: want >= 1", cmd, g))
 	}
+	return placedAt(m, g), nil
+}
+
+// placedAt is a copy of m that places g workers a machine (every count
+// spread over ceil(workers / g) machines): --per-node's, or a manifest's
+// processes per replica (check). m is left as it was.
+func placedAt(m *fit.Model, g int) *fit.Model {
 	cp := *m
-	cp.Reference.PerNode = g
-	cp.Reference.Nodes = 0
-	return &cp, nil
+	cp.Reference.PerNode, cp.Reference.Nodes = g, 0
+	return &cp
 }
 
 // placementIgnored says, for --per-node, when m predicts alike however

@@ -1433,11 +1433,7 @@ func reportLoadsFit(jobs []planner.Job, servers float64, loads []float64, simJob
 	if len(jobs) == 0 || len(loads) == 0 {
 		return nil
 	}
-	var mean float64
-	for _, j := range jobs {
-		mean += j.Size
-	}
-	mean /= float64(len(jobs))
+	mean := meanSize(jobs)
 	n := float64(max(simJobs, longerRun(simJobs)))
 	gaps := n + 4*math.Sqrt(n)
 	least := gaps * mean / (servers * limits.MaxTime)
@@ -1447,16 +1443,21 @@ func reportLoadsFit(jobs []planner.Job, servers float64, loads []float64, simJob
 	return nil
 }
 
+// meanSize is the mean size of jobs (not empty), s on one worker: the
+// size of a resampled job on average (reportWorkload, reportLoadsFit).
+func meanSize(jobs []planner.Job) float64 {
+	var sum float64
+	for _, j := range jobs {
+		sum += j.Size
+	}
+	return sum / float64(len(jobs))
+}
+
 // reportWorkload draws count jobs resampled from jobs (size, curve, caps,
 // weight) with Poisson arrivals at the rate that offers load: rate x mean
 // size = load x servers.
 func reportWorkload(jobs []planner.Job, servers float64, load float64, count int, seed uint64) []planner.Job {
-	var mean float64
-	for _, j := range jobs {
-		mean += j.Size
-	}
-	mean /= float64(len(jobs))
-	rate := load * servers / mean
+	rate := load * servers / meanSize(jobs)
 	rng := rand.New(rand.NewPCG(seed, 0x5e9))
 	out := make([]planner.Job, count)
 	t := 0.0
