@@ -210,6 +210,9 @@ func runCheck(c *cli.Context) error {
 			if mf.PerNode != m.Reference.PerNode || m.Reference.Nodes > 0 {
 				placed = fmt.Sprintf("placed at %d workers a machine, the manifest's processes per replica (%s), not the model's %s; --per-node sets another", mf.PerNode, mf.PerNodeFrom, modelPlacement(m))
 			}
+			if w := placementBeyond(m, mf.PerNode, "the manifest ("+mf.PerNodeFrom+")"); w != "" {
+				early = append(early, w)
+			}
 			m = placedAt(m, mf.PerNode)
 		} else if matters && c.Int("per-node") != mf.PerNode {
 			early = append(early, fmt.Sprintf("--per-node %d overrides the manifest's %d processes a replica (%s) as the workers a machine: placed at %d", c.Int("per-node"), mf.PerNode, mf.PerNodeFrom, c.Int("per-node")))

@@ -36,3 +36,31 @@ func TestCheckCountsIgnorePerNode(t *testing.T) {
 		t.Errorf("the counts moved with --per-node:\nnone: %s\n1:    %s\n16:   %s", lines[0], lines[1], lines[2])
 	}
 }
+
+// A placement past the most workers a machine the model's data held is
+// said to be extrapolated, from --per-node (predict, check) as from a
+// manifest's processes per replica (check): a Pollux model fitted at 4 a
+// machine was judged at 8 a machine without a word. At or below 4, and
+// for a model that ignores placement, nothing.
+func TestPlacementBeyondTheData(t *testing.T) {
+	dir := t.TempDir()
+	mp := fitPolluxPerNode4(t, dir)
+	const say = "places 8 workers a machine, more than the 4 a machine the pollux model's data held"
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"predict", "--model", mp, "--workers", "16", "--per-node", "8"}, true},
+		{[]string{"predict", "--model", mp, "--workers", "16", "--per-node", "4"}, false},
+		{[]string{"check", "--model", mp, "--workers", "16", "--per-node", "8"}, true},
+	} {
+		_, _, stderr := runCmd(t, c.args...)
+		if strings.Contains(stderr, say) != c.warn {
+			t.Errorf("%v: want the warning %v:\n%s", c.args, c.warn, stderr)
+		}
+	}
+	man := writeTestFile(t, dir, "pt.yaml", "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: p\nspec:\n  nprocPerNode: \"8\"\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 2\n")
+	if _, _, stderr := runCmd(t, "check", "--model", mp, man); !strings.Contains(stderr, "the manifest (nprocPerNode at "+man+":6:17) "+say) {
+		t.Errorf("manifest: %s", stderr)
+	}
+}

@@ -805,7 +805,24 @@ func withPerNode(c *cli.Context, m *fit.Model, cmd string) (*fit.Model, error) {
 	if g < 1 {
 		return nil, badInput(fmt.Errorf("%s: --per-node %d: want >= 1", cmd, g))
 	}
+	if w := placementBeyond(m, g, "--per-node"); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	return placedAt(m, g), nil
+}
+
+// placementBeyond says when g workers a machine (from what) is more than
+// the most a machine the model's data held (Reference.PerNode, a table
+// fit's rows with nodes), where the placement matters to the model: its
+// speed within one machine is extrapolated past them ("" otherwise). A
+// manifest's 8 processes a pod were judged on a model fitted at 4 a
+// machine without a word.
+func placementBeyond(m *fit.Model, g int, from string) string {
+	fitted := m.Reference.PerNode
+	if fitted <= 0 || g <= fitted || placementIgnored(m, []int{2 * g}) != "" {
+		return ""
+	}
+	return fmt.Sprintf("%s places %d workers a machine, more than the %d a machine the %s model's data held: its speed within a machine past %d workers is extrapolated (predict warns the same of worker counts past the data)", from, g, fitted, m.Family, fitted)
 }
 
 // placedAt is a copy of m that places g workers a machine (every count
