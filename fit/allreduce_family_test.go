@@ -67,7 +67,7 @@ func TestAutoNamesFamiliesLeftOut(t *testing.T) {
 		for _, a := range alts {
 			if a.Family == c.left {
 				found = true
-				if !math.IsNaN(a.CVError) || !strings.HasPrefix(a.Note, "not in auto: ") || !strings.HasSuffix(a.Note, "; --family "+c.left+" fits it") {
+				if !math.IsNaN(a.CVError) || !strings.HasPrefix(a.Note, "not in auto: ") || !strings.HasSuffix(a.Note, "; --family "+c.left+" tries it") {
 					t.Errorf("%s data: %+v", c.fam, a)
 				}
 			}

@@ -427,8 +427,11 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 		workersVary := variesAt(pts, func(c model.Config) float64 { return c.Batch }, func(c model.Config) float64 { return float64(c.Workers) })
 		for _, n := range FamilyNames() {
 			f := families[n]
-			if f.NotAuto && f.Applies(kind) && len(f.Params) <= max(len(pts), 2) {
-				notCands = append(notCands, Alternative{Family: n, CVError: math.NaN(), Note: "not in auto: " + f.NotAutoWhy + "; --family " + n + " fits it"})
+			if f.NotAuto && f.Applies(kind) {
+				// (it said "--family allreduce fits it" where that fit
+				// is refused: data without 1 worker; it is a pointer,
+				// not a promise)
+				notCands = append(notCands, Alternative{Family: n, CVError: math.NaN(), Note: "not in auto: " + f.NotAutoWhy + "; --family " + n + " tries it"})
 				continue
 			}
 			if f.NotAuto || !f.Applies(kind) || len(f.Params) > max(len(pts), 2) {

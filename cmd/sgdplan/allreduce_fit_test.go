@@ -63,7 +63,7 @@ func TestFitAllReduceFamily(t *testing.T) {
 		t.Errorf("8 workers: %g steps/s, RingAllReduce %g", got, want)
 	}
 	code, stdout, stderr = runCmd(t, "fit", dir, "--out", filepath.Join(t.TempDir(), "auto.json"))
-	if code != 0 || !strings.Contains(stdout, "allreduce  n/a (not in auto: added after the validation's all-reduce tables were seen") || !strings.Contains(stdout, "--family allreduce fits it)") {
+	if code != 0 || !strings.Contains(stdout, "allreduce  n/a (not in auto: added after the validation's all-reduce tables were seen") || !strings.Contains(stdout, "--family allreduce tries it)") {
 		t.Errorf("fit auto: exit %d\n%s%s", code, stdout, stderr)
 	}
 	code, _, stderr = runCmd(t, "predict", "--model", out, "--workers", "8", "--bandwidth", "1e10")

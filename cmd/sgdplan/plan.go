@@ -162,14 +162,6 @@ func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string,
 	return planner.ReadJobsWith(f, path, &planner.ReadOptions{Resolve: resolve, DefaultP: o.p, Servers: o.servers, Warn: o.warn})
 }
 
-// planWarn returns a warn function for planReadOptions that prints each
-// warning of the command cmd on c's stderr.
-func planWarn(c *cli.Context) func(error) {
-	return func(err error) {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", strings.TrimPrefix(err.Error(), "planner: "))
-	}
-}
-
 // planSetup is what plan and simulate read alike from the command line.
 type planSetup struct {
 	format  string
@@ -273,7 +265,8 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	// before anything is written
 	plot := c.String("plot")
 	var models []input
-	o := planReadOptions{p: p, warn: planWarn(c),
+	// the reader's warnings (an unknown column) too: said and kept
+	o := planReadOptions{p: p, warn: func(err error) { warn("%s", strings.TrimPrefix(err.Error(), "planner: ")) },
 		used: func(m string) { models = append(models, input{path: m, what: "a model file named in --jobs " + path}) }}
 	all := strings.TrimSpace(c.String("policy")) == "all"
 	if slices.Contains(s.names, "fcfs-rigid") && !all {
@@ -861,7 +854,16 @@ func planAction(c *cli.Context) error {
 		// the jobs' warnings first, in each policy's (the json had the
 		// policy's own alone; stderr says them once)
 		for i := range out {
-			out[i].Warnings = append(slices.Clone(s.warnings), out[i].Warnings...)
+			// (numeric's search repeats one in its own words: "planner:
+			// optimize: fcfs-rigid left out: ..." beside "policy
+			// fcfs-rigid left out: ...")
+			norm := func(w string) string {
+				return strings.TrimPrefix(strings.TrimPrefix(w, "planner: optimize: "), "policy ")
+			}
+			own := slices.DeleteFunc(out[i].Warnings, func(w string) bool {
+				return slices.ContainsFunc(s.warnings, func(j string) bool { return norm(j) == norm(w) })
+			})
+			out[i].Warnings = append(slices.Clone(s.warnings), own...)
 		}
 		return planWriteJSON(w, out)
 	case "csv":

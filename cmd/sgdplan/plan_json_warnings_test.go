@@ -10,12 +10,20 @@ import (
 // says them (a script reading the json saw the policies' own alone): in
 // every policy's object, before the policy's own.
 func TestPlanJSONCarriesJobWarnings(t *testing.T) {
-	jobs := writeTestFile(t, t.TempDir(), "jobs.csv", "job,arrival,size,p\na,0,100,0.5\nb,0,50,0.9\n")
+	// an unknown column (the reader's warning), --p on no job, and, for
+	// hesrpt, exponents that differ
+	jobs := writeTestFile(t, t.TempDir(), "jobs.csv", "job,arrival,size,p,bogus\na,0,100,0.5,1\nb,0,50,0.9,2\n")
 	const want = "--p 0.7 applies to no job"
 	for _, cmd := range []string{"plan", "simulate"} {
 		code, stdout, stderr := runCmd(t, cmd, "--jobs", jobs, "--servers", "4", "--p", "0.7", "--policy", "hesrpt,equi", "--format", "json")
 		if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+want) {
 			t.Fatalf("%s: exit %d: %s", cmd, code, stderr)
+		}
+		// every stderr warning is in the first policy's json (hesrpt's),
+		// once
+		var said []string
+		for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			said = append(said, strings.TrimPrefix(l, "sgdplan: warning: "))
 		}
 		var out []struct {
 			Policy   string   `json:"policy"`
@@ -25,9 +33,58 @@ func TestPlanJSONCarriesJobWarnings(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", cmd, err, stdout)
 		}
 		for _, p := range out {
-			if len(p.Warnings) == 0 || !strings.HasPrefix(p.Warnings[0], want) {
+			if len(p.Warnings) == 0 || !strings.Contains(strings.Join(p.Warnings, "\n"), want) {
 				t.Errorf("%s, %s: warnings %q", cmd, p.Policy, p.Warnings)
 			}
 		}
+		for _, w := range said {
+			// (plan's policy warnings are said on stderr under the
+			// policy's name, and in its own object without it)
+			n := countOf(out[0].Warnings, w)
+			if own, ok := strings.CutPrefix(w, "hesrpt: "); ok {
+				n += countOf(out[0].Warnings, own)
+			}
+			if n != 1 {
+				t.Errorf("%s: %q is %d times in hesrpt's json warnings %q", cmd, w, n, out[0].Warnings)
+			}
+		}
 	}
+}
+
+// Under --policy all with a job too wide for fcfs-rigid, numeric's json
+// said twice that fcfs-rigid was left out (the jobs file's warning and its
+// search's own): each warning once per policy.
+func TestPlanJSONWarningsOnce(t *testing.T) {
+	jobs := writeTestFile(t, t.TempDir(), "jobs.csv", "job,arrival,size,p,rigid_workers\na,0,100,0.5,16\nb,0,50,0.9,\n")
+	code, stdout, stderr := runCmd(t, "plan", "--jobs", jobs, "--servers", "8", "--policy", "all", "--format", "json")
+	if code != 0 || !strings.Contains(stderr, "policy fcfs-rigid left out") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out []struct {
+		Policy   string   `json:"policy"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range out {
+		seen := map[string]int{}
+		for _, w := range p.Warnings {
+			// the same warning in numeric's search's words
+			w = strings.TrimPrefix(strings.TrimPrefix(w, "planner: optimize: "), "policy ")
+			if seen[w]++; seen[w] == 2 {
+				t.Errorf("%s: %q twice in %q", p.Policy, w, p.Warnings)
+			}
+		}
+	}
+}
+
+func countOf(ws []string, w string) int {
+	n := 0
+	for _, x := range ws {
+		if x == w {
+			n++
+		}
+	}
+	return n
 }

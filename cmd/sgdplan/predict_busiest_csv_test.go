@@ -36,6 +36,30 @@ func TestPredictCSVBusiest(t *testing.T) {
 	}
 }
 
+// A model without the network leaves the two columns empty.
+func TestPredictCSVBusiestEmptyWithoutNetwork(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s,mode\n1,0,32,100,allreduce\n2,0,32,190,allreduce\n4,0,32,350,allreduce\n")
+	mp := dir + "/m.json"
+	if code, _, stderr := runCmd(t, "fit", dir, "--family", "powerlaw", "--out", mp); code != 0 {
+		t.Fatalf("fit: %s", stderr)
+	}
+	_, cs, stderr := runCmd(t, "predict", "--model", mp, "--workers", "1,8", "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(cs)).ReadAll()
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("csv: %v\n%s%s", err, cs, stderr)
+	}
+	n := len(recs[0])
+	if recs[0][n-2] != "busiest_utilization" || recs[0][n-1] != "busiest_station" {
+		t.Fatalf("header %q", recs[0])
+	}
+	for _, r := range recs[1:] {
+		if r[n-2] != "" || r[n-1] != "" {
+			t.Errorf("row %q: want the busiest columns empty", r)
+		}
+	}
+}
+
 func relDiff(a, b float64) float64 {
 	d := a - b
 	if d < 0 {

@@ -215,6 +215,7 @@ func simulateAction(c *cli.Context) error {
 		names = s.names // (fcfs-rigid may have been left out)
 		if w := simHeSRPTNote(fixed, names); w != "" && !(c.Float64("energy-alpha") > 0) {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+			s.warnings = append(s.warnings, w) // (the json's too, as plan's has it)
 		}
 	} else {
 		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
