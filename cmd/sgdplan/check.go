@@ -376,7 +376,19 @@ func runCheck(c *cli.Context) error {
 		out.Notes = append(out.Notes, placed)
 		lines = append(lines, placed)
 	}
-	if note := countsNote(asFiled, workers, ps, batchSet(c) || c.IsSet("bandwidth") || c.IsSet("per-node") || placed != ""); note != "" {
+	// what moved the verdict off the model as filed, which the counts
+	// are of
+	var moved []string
+	if batchSet(c) {
+		moved = append(moved, "batch")
+	}
+	if c.IsSet("bandwidth") {
+		moved = append(moved, "link rate")
+	}
+	if c.IsSet("per-node") || placed != "" {
+		moved = append(moved, "placement")
+	}
+	if note := countsNote(asFiled, workers, ps, moved); note != "" {
 		out.Notes = append(out.Notes, note)
 		lines = append(lines, note)
 	}
@@ -549,7 +561,7 @@ type checkRival struct {
 // (at least 16): a user met four "knees" (check's, the report's recommended
 // workers, plan's fastest cap, the fit figure's N*) and could not tell
 // which count to ask for.
-func countsNote(m *fit.Model, n, p int, flagsSet bool) string {
+func countsNote(m *fit.Model, n, p int, moved []string) string {
 	if p != m.Reference.PS {
 		return ""
 	}
@@ -576,11 +588,13 @@ func countsNote(m *fit.Model, n, p int, flagsSet bool) string {
 	if p > 0 {
 		at = words.Count(p, "shard") + ", " + at
 	}
-	if flagsSet {
-		// (the verdict is at --batch, --global-batch, --bandwidth or
-		// --per-node; these are where plan and report plan the job, the
-		// model as filed: computed on it, not on the flags' copy)
-		at += ", at the model's own batch, link rate and placement"
+	if len(moved) > 0 {
+		// (the verdict is at --batch, --global-batch, --bandwidth,
+		// --per-node or a manifest's placement; the counts are where plan
+		// and report plan the job, the model as filed: computed on it,
+		// not on the flags' copy; each named, where all three were named
+		// whichever moved)
+		at += ", at the model's own " + words.And(moved)
 	}
 	return fmt.Sprintf("other counts for this model (%s): %s; check's own knee is where one more worker adds less than half a worker's speed", at, strings.Join(parts, "; "))
 }

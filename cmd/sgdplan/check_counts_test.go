@@ -81,8 +81,14 @@ func TestCheckNamesTheOtherCounts(t *testing.T) {
 	_, plain, _ := runCmd(t, "check", "--model", ap, "--workers", "4")
 	_, gb, _ := runCmd(t, "check", "--model", ap, "--workers", "4", "--global-batch", "256")
 	p, q := counts.FindStringSubmatch(plain), counts.FindStringSubmatch(gb)
-	if p == nil || q == nil || p[1] != q[1] || !strings.Contains(gb, ", at the model's own batch, link rate and placement): ") {
+	if p == nil || q == nil || p[1] != q[1] || !strings.Contains(gb, ", at the model's own batch): ") {
 		t.Errorf("--global-batch: counts moved or unlabelled:\n%s\nwithout it:\n%s", gb, plain)
+	}
+	// the label names what moved the verdict, each of them (it named
+	// batch, link rate and placement whichever moved)
+	_, both, _ := runCmd(t, "check", "--model", ap, "--workers", "4", "--global-batch", "256", "--bandwidth", "6e6")
+	if !strings.Contains(both, ", at the model's own batch and link rate): ") {
+		t.Errorf("--global-batch and --bandwidth: label:\n%s", both)
 	}
 	// at other shards than the model's, where plan and report do not
 	// plan it: no line

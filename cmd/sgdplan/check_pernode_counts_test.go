@@ -28,7 +28,7 @@ func TestCheckCountsIgnorePerNode(t *testing.T) {
 		lines = append(lines, g[2])
 		// labelled as the model's own where --per-node moves the verdict
 		// off it, and only there
-		if labelled := strings.HasSuffix(g[1], ", at the model's own batch, link rate and placement"); labelled != (pn != "") {
+		if labelled := strings.HasSuffix(g[1], ", at the model's own placement"); labelled != (pn != "") {
 			t.Errorf("%v: counts line labelled %v: (%s)", args, labelled, g[1])
 		}
 	}
