@@ -58,6 +58,18 @@ type RunStats struct {
 	stepFiles []string
 }
 
+// Config is the configuration of the fit's point of the run (StepFit.Points):
+// its workers, shards and per-worker batch, and its runs.csv link rate
+// where it has one. The runs table, validation and the profile's checks
+// predict the run there.
+func (r RunStats) Config() model.Config {
+	c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}
+	if r.Bandwidth > 0 {
+		c.Bandwidth = r.Bandwidth
+	}
+	return c
+}
+
 // in is "FILES: ", the steps files of the run, before an error of the
 // run; "" when it was not read from files.
 func (r *RunStats) in() string {
@@ -510,10 +522,7 @@ func ProfileComparison(stats []RunStats, variants []string, perSeries bool) ([]P
 		if p.FromRun == r.Run {
 			continue
 		}
-		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}
-		if r.Bandwidth > 0 {
-			c.Bandwidth = r.Bandwidth
-		}
+		c := r.Config()
 		row := ProfileRow{Run: r.Run, Workers: r.Workers, PS: r.PS, Bandwidth: c.Bandwidth, Measured: r.StepsPerS, Profile: p.FromRun}
 		for _, v := range variants {
 			row.Predicted = append(row.Predicted, mvaFamily(p.Queueing(v)).Predict(p.Theta(), c))
@@ -799,12 +808,8 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 			// be written, NaN)
 			return nil, errorf("%srun %s: its steady window [%.4g, %.4g] s gives no finite positive rate (%g steps/s): want step times a rate can be measured from", r.in(), r.Run, r.Window[0], r.Window[1], r.StepsPerS)
 		}
-		bw := 0.0
-		if r.Bandwidth > 0 {
-			bw = r.Bandwidth
-		}
 		res.Points = append(res.Points, Point{
-			Config:         model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch), Bandwidth: bw},
+			Config:         r.Config(),
 			StepsPerS:      r.StepsPerS,
 			SamplesPerStep: samplesPerStep(r),
 			Async:          r.Mode == "async",
@@ -944,11 +949,7 @@ func profileMissWarning(f Family, th []float64, pr RunStats) string {
 	if !(pr.StepsPerS > 0) {
 		return ""
 	}
-	bw := 0.0
-	if pr.Bandwidth > 0 {
-		bw = pr.Bandwidth
-	}
-	pred := f.Predict(th, model.Config{Workers: pr.Workers, PS: pr.PS, Batch: float64(pr.Batch), Bandwidth: bw})
+	pred := f.Predict(th, pr.Config())
 	if r := pred / pr.StepsPerS; !(r > 1/profileMissFactor && r < profileMissFactor) {
 		sum := nz(pr.Pull.Mean) + nz(pr.Compute.Mean) + nz(pr.Push.Mean)
 		return fmt.Sprintf("the two-node profile's network predicts its own run %s at %.4g steps/s where the run measured %.4g (%.3g times): its phase means (pull + compute + push = %.4g s) and its iterations' start and end (%.4g s an iteration) disagree, so every prediction is off by as much: are the phases in other units than start and end, or does part of the iteration (loading data, waiting at a barrier) fall outside pull, compute and push?", pr.Run, pred, pr.StepsPerS, r, sum, float64(pr.Workers)/pr.StepsPerS)

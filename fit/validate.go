@@ -399,11 +399,7 @@ func AsyncSeries(name string, t *traces.Trace) ([]Series, error) {
 			out = append(out, Series{Dataset: "async traces", Name: name})
 		}
 		s := &out[i]
-		c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}
-		if r.Bandwidth > 0 {
-			c.Bandwidth = r.Bandwidth
-		}
-		p := Point{Config: c, StepsPerS: r.StepsPerS, SamplesPerStep: float64(r.Batch), Async: r.Mode == "async"}
+		p := Point{Config: r.Config(), StepsPerS: r.StepsPerS, SamplesPerStep: float64(r.Batch), Async: r.Mode == "async"}
 		s.Runs = append(s.Runs, r)
 		if r.Workers <= 2 {
 			s.Train = append(s.Train, p)

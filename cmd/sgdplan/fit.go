@@ -952,14 +952,11 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, held []
 		var errs, measured []float64
 		var heldCs []model.Config
 		for _, r := range stats {
-			// the configuration the fit's point of the run has (fit's
-			// StepPoints): with its batch (without it, a run at another
-			// batch than the model's was predicted at the model's, 439%
-			// off where the fit matched it)
-			c := model.Config{Workers: r.Workers, PS: r.PS, Batch: float64(r.Batch)}
-			if r.Bandwidth > 0 {
-				c.Bandwidth = r.Bandwidth
-			}
+			// the configuration of the fit's point of the run, with its
+			// batch (without it, a run at another batch than the model's
+			// was predicted at the model's, 439% off where the fit
+			// matched it)
+			c := r.Config()
 			pred := m.StepsPerSecond(c)
 			fmt.Fprintf(tw, "  %s\t%d\t%d\t", r.Run, r.Workers, r.PS)
 			if rates {
