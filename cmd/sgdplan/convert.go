@@ -309,10 +309,12 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	// refused before writing. Names are compared in lower case without .gz,
 	// as the readers do (traces.underOtherNames).
 	ents, _ := os.ReadDir(out)
-	canonKey := func(name string) string { return strings.TrimSuffix(strings.ToLower(name), ".gz") }
+	// (the canonical kind a name is read as, in any case, .gz or not:
+	// traces.KindOfName, as the readers find files in a folder)
 	for _, f := range res.Trace.Files() {
+		fk, _ := traces.KindOfName(f.Name)
 		for _, e := range ents {
-			if e.IsDir() || e.Name() == f.Name || canonKey(e.Name()) != canonKey(f.Name) {
+			if k, ok := traces.KindOfName(e.Name()); e.IsDir() || e.Name() == f.Name || !ok || k != fk {
 				continue
 			}
 			if a, errA := os.Stat(filepath.Join(out, e.Name())); errA == nil {
@@ -364,7 +366,7 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 				continue
 			}
 			for _, e := range ents {
-				if !e.IsDir() && canonKey(e.Name()) == n {
+				if k, ok := traces.KindOfName(e.Name()); !e.IsDir() && ok && k.FileName() == n {
 					stale = append(stale, e.Name())
 				}
 			}
