@@ -11,6 +11,7 @@ import (
 
 	"github.com/sgdplan/sgdplan/internal/limits"
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 // check reports fields that are missing, not finite or inconsistent.
@@ -184,8 +185,9 @@ func (m *Model) checkReferenceFields(at *placer) error {
 		return at.errorf("reference.max_workers", "reference.max_workers = %d: want the largest fitted worker count, >= 1 (or 0: the largest of data.configurations)", r.MaxWorkers)
 	case r.ParamBytes < 0:
 		return at.errorf("reference.param_bytes", "reference.param_bytes = %d: want the model size in bytes, > 0 (or absent)", r.ParamBytes)
-	case r.Bandwidth < 0:
-		return at.errorf("reference.bandwidth", "reference.bandwidth = %g: want a link rate in B/s, > 0 (or absent)", r.Bandwidth)
+	case r.Bandwidth < 0 || (r.Bandwidth > 0 && (r.Bandwidth < traces.MinBandwidth || r.Bandwidth > traces.MaxBandwidth)):
+		// (runs.csv's and --bandwidth's bounds: 1e-20 B/s was read)
+		return at.errorf("reference.bandwidth", "reference.bandwidth = %g: want a link rate from %g to %g B/s (or absent)", r.Bandwidth, float64(traces.MinBandwidth), float64(traces.MaxBandwidth))
 	case r.Dataset < 0:
 		return at.errorf("reference.dataset", "reference.dataset = %d: want the samples per epoch, > 0 (or absent)", r.Dataset)
 	case r.Batch < 0 || !whole(r.Batch) || (r.Batch == 0 && r.GlobalBatch == 0 && at.offset("reference.batch") != at.offset("reference")):

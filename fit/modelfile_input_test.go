@@ -312,19 +312,35 @@ func TestLinkRateRatio(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := sf.Model
-	measured := m.Queueing.Bandwidth
-	if _, err := m.WithBandwidth(measured / 1e12); err != nil {
+	// runs.csv's bounds first, 1 B/s to 1 PB/s (1e-3 B/s was taken, and
+	// 1e308 B/s read the links' demand as 0)
+	for _, bw := range []float64{1, 1e15} {
+		if _, err := m.WithBandwidth(bw); err != nil {
+			t.Errorf("%g B/s: %v", bw, err)
+		}
+	}
+	for _, bw := range []float64{1e-310, 1e-3, 0.999, 1.001e15, 1e308} {
+		if _, err := m.WithBandwidth(bw); err == nil || !strings.Contains(err.Error(), "want a link rate from 1 to 1e+15 B/s") {
+			t.Errorf("%g B/s: %v", bw, err)
+		}
+	}
+	// then the ratio to the measured rate, a trillion either way, which
+	// bites within the bounds where the measured rate is near one of them
+	fast, slow := *m, *m
+	fq, sq := *m.Queueing, *m.Queueing
+	fq.Bandwidth, sq.Bandwidth = 1e15, 1
+	fast.Queueing, slow.Queueing = &fq, &sq
+	if _, err := fast.WithBandwidth(1e3); err != nil {
 		t.Errorf("a trillion times below: %v", err)
 	}
-	if _, err := m.WithBandwidth(1e-310); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times below the rate the link demand was measured at") {
-		t.Errorf("1e-310 B/s: %v", err)
+	if _, err := fast.WithBandwidth(999); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times below the rate the link demand was measured at (1e+15 B/s), which scales it as that ratio: want a rate of at least 1000 B/s") {
+		t.Errorf("999 B/s measured at 1e15: %v", err)
 	}
-	// and a trillion times above (1e308 B/s read the links' demand as 0)
-	if _, err := m.WithBandwidth(measured * 1e12); err != nil {
+	if _, err := slow.WithBandwidth(1e12); err != nil {
 		t.Errorf("a trillion times above: %v", err)
 	}
-	if _, err := m.WithBandwidth(1e308); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times above the rate the link demand was measured at (3e+06 B/s), where the links' demand is nothing: want a rate of at most 3e+18 B/s") {
-		t.Errorf("1e308 B/s: %v", err)
+	if _, err := slow.WithBandwidth(1.01e12); err == nil || !strings.Contains(err.Error(), "more than 1e+12 times above the rate the link demand was measured at (1 B/s), where the links' demand is nothing: want a rate of at most 1e+12 B/s") {
+		t.Errorf("1.01e12 B/s measured at 1: %v", err)
 	}
 	good, err := m.Marshal()
 	if err != nil {
@@ -336,11 +352,36 @@ func TestLinkRateRatio(t *testing.T) {
 	if ref < 0 || loc == nil {
 		t.Fatalf("no reference.bandwidth in\n%s", g)
 	}
-	doc := g[:ref+loc[0]] + `"bandwidth": 1e-20` + g[ref+loc[1]:]
-	line, col := lineCol([]byte(doc), int64(ref+loc[0]+len(`"bandwidth": `)))
-	want := fmt.Sprintf("m.json:%d:%d: reference.bandwidth 1e-20 B/s: more than 1e+12 times below", line, col)
+	for _, c := range []struct{ bw, want string }{
+		{"1e-20", "reference.bandwidth = 1e-20: want a link rate from 1 to 1e+15 B/s (or absent)"},
+		{"2e15", "reference.bandwidth = 2e+15: want a link rate from 1 to 1e+15 B/s (or absent)"},
+		// within the bounds, a trillion times below the measured 3e6 B/s
+		{"1", ""},
+	} {
+		doc := g[:ref+loc[0]] + `"bandwidth": ` + c.bw + g[ref+loc[1]:]
+		line, col := lineCol([]byte(doc), int64(ref+loc[0]+len(`"bandwidth": `)))
+		_, err := ParseModel("m.json", []byte(doc))
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("reference.bandwidth %s: %v", c.bw, err)
+			}
+			continue
+		}
+		if want := fmt.Sprintf("m.json:%d:%d: %s", line, col, c.want); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("reference.bandwidth %s: %v, want %q", c.bw, err, want)
+		}
+	}
+	// and the rate the link demand was measured at (queueing.bandwidth)
+	qb := strings.Index(g, `"queueing": {`)
+	qloc := regexp.MustCompile(`"bandwidth": [0-9.e+]+`).FindStringIndex(g[qb:])
+	if qb < 0 || qloc == nil {
+		t.Fatalf("no queueing.bandwidth in\n%s", g)
+	}
+	doc := g[:qb+qloc[0]] + `"bandwidth": 0.5` + g[qb+qloc[1]:]
+	line, col := lineCol([]byte(doc), int64(qb+qloc[0]+len(`"bandwidth": `)))
+	want := fmt.Sprintf("m.json:%d:%d: queueing: bandwidth = 0.5 B/s, want the link rate the demand was measured at, from 1 to 1e+15 B/s", line, col)
 	if _, err := ParseModel("m.json", []byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("reference.bandwidth 1e-20: %v, want %q", err, want)
+		t.Errorf("queueing.bandwidth 0.5: %v, want %q", err, want)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 // law is the model.GNS at noise scale noise.
@@ -300,6 +301,10 @@ func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	}
 	if !(bw > 0) || math.IsInf(bw, 0) {
 		return nil, errorf("bandwidth %g B/s: want a positive number", bw)
+	}
+	if bw < traces.MinBandwidth || bw > traces.MaxBandwidth {
+		// (runs.csv's and convert's bounds: 1e-3 B/s was taken here)
+		return nil, errorf("bandwidth %g B/s: want a link rate from %g to %g B/s (1 B/s to 1 PB/s), per shard link and direction", bw, float64(traces.MinBandwidth), float64(traces.MaxBandwidth))
 	}
 	if err := m.linkRateErr(bw); err != nil {
 		return nil, err

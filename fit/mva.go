@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sgdplan/sgdplan/model"
+	"github.com/sgdplan/sgdplan/traces"
 )
 
 // Queueing is what the "mva" family needs beyond its four fitted
@@ -54,6 +55,10 @@ func (q Queueing) check() error {
 	}{{"scv_link", q.SCVLink}, {"scv_apply", q.SCVApply}, {"scv_compute", q.SCVCompute}, {"bandwidth", q.Bandwidth}} {
 		if !(f.v >= 0) || f.v > 1e300 {
 			return fieldErr{f.n, errorf("queueing: %s = %g, want a finite value >= 0", f.n, f.v)}
+		}
+		if f.n == "bandwidth" && f.v > 0 && (f.v < traces.MinBandwidth || f.v > traces.MaxBandwidth) {
+			// (runs.csv's bounds, which the measured rate came through)
+			return fieldErr{f.n, errorf("queueing: bandwidth = %g B/s, want the link rate the demand was measured at, from %g to %g B/s (or 0: not measured)", f.v, float64(traces.MinBandwidth), float64(traces.MaxBandwidth))}
 		}
 		if f.n != "bandwidth" && f.v > maxSCV {
 			// (1e300 with variant flow: the throughput flat at one

@@ -265,17 +265,21 @@ func TestFitASGDRates(t *testing.T) {
 	if code, _, stderr := runCmd(t, "check", "--model", out, "--workers", "8", "--bandwidth", "-1"); code != exitBadInput || !strings.Contains(stderr, "bandwidth -1") {
 		t.Errorf("check --bandwidth -1: exit %d %q", code, stderr)
 	}
-	// a rate so low that the link demand is not finite (a panic before):
-	// refused as bad input, naming the lowest rate taken; a low one that
-	// is finite still predicts, with its warning
-	const tooLow = "bandwidth 1e-310 B/s: more than 1e+12 times below the rate the link demand was measured at (3e+06 B/s), which scales it as that ratio: want a rate of at least 3e-06 B/s"
+	// a rate so low that the link demand is not finite (a panic before),
+	// or below runs.csv's 1 B/s (1e-5 predicted): refused as bad input,
+	// naming the rates taken; a low one within them still predicts, with
+	// its warning
+	const tooLow = "bandwidth 1e-310 B/s: want a link rate from 1 to 1e+15 B/s"
 	for _, cmd := range [][]string{{"check", "--model", out, "--workers", "8"}, {"predict", "--model", out, "--workers", "1-2"}} {
 		if code, _, stderr := runCmd(t, append(cmd, "--bandwidth", "1e-310")...); code != exitBadInput || !strings.Contains(stderr, tooLow) {
 			t.Errorf("%s --bandwidth 1e-310: exit %d %q", cmd[0], code, stderr)
 		}
 	}
-	if code, _, stderr := runCmd(t, "predict", "--model", out, "--workers", "1-2", "--bandwidth", "1e-5"); code != 0 || !strings.Contains(stderr, "outside the rates fitted") {
+	if code, _, stderr := runCmd(t, "predict", "--model", out, "--workers", "1-2", "--bandwidth", "1e-5"); code != exitBadInput || !strings.Contains(stderr, "bandwidth 1e-05 B/s: want a link rate from 1 to 1e+15 B/s") {
 		t.Errorf("predict --bandwidth 1e-5: exit %d %q", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, "predict", "--model", out, "--workers", "1-2", "--bandwidth", "10"); code != 0 || !strings.Contains(stderr, "outside the rates fitted") {
+		t.Errorf("predict --bandwidth 10: exit %d %q", code, stderr)
 	}
 }
 
