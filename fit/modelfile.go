@@ -170,6 +170,60 @@ type Diagnostics struct {
 	// intervals (ThroughputFit.Flat). Absent: none, or a file written
 	// before 2026-12-06.
 	FlatParameters []string `json:"flat_parameters,omitempty"`
+	// HeldOut is how far the model predicts what --train-workers left out
+	// of its fit, out of sample: nil without --train-workers, where it
+	// left nothing out, or in a file written before 2026-12-07 (fit's
+	// table printed it alone).
+	HeldOut *HeldOut `json:"held_out,omitempty"`
+}
+
+// HeldOut is the error of a model on what --train-workers left out of its
+// fit: the runs of a step fit, each predicted at its own configuration and
+// batch, or the rows of a throughput table.
+type HeldOut struct {
+	TrainWorkers []int `json:"train_workers"`
+	// Runs (a step fit) or Rows (a table fit) is how many were predicted.
+	Runs int `json:"runs,omitempty"`
+	Rows int `json:"rows,omitempty"`
+	// MAPEPct and WorstPct are the mean and the largest absolute
+	// percentage error of the predicted steps/s.
+	MAPEPct  float64 `json:"mape_pct"`
+	WorstPct float64 `json:"worst_pct"`
+	// WorstWorkers and WorstBatch are the configuration of the worst.
+	WorstWorkers int     `json:"worst_workers"`
+	WorstBatch   float64 `json:"worst_batch,omitempty"`
+	// OtherVariants are the errors of the same profile under the other
+	// queueing variants on the same runs (an mva model).
+	OtherVariants []VariantError `json:"other_variants,omitempty"`
+}
+
+// VariantError is a queueing variant's error on held-out runs.
+type VariantError struct {
+	Variant  string  `json:"variant"`
+	MAPEPct  float64 `json:"mape_pct"`
+	WorstPct float64 `json:"worst_pct"`
+}
+
+// check reports a held_out object no fit writes, naming its field.
+func (h *HeldOut) check() error {
+	switch {
+	case len(h.TrainWorkers) == 0:
+		return fieldErr{"train_workers", errorf("diagnostics.held_out: no train_workers: want the worker counts --train-workers kept")}
+	case (h.Runs > 0) == (h.Rows > 0) || h.Runs < 0 || h.Rows < 0:
+		return fieldErr{"runs", errorf("diagnostics.held_out: runs %d, rows %d: want one of them, > 0 (runs for step traces, rows for a throughput table)", h.Runs, h.Rows)}
+	case !(h.MAPEPct >= 0) || !(h.WorstPct >= h.MAPEPct):
+		return fieldErr{"mape_pct", errorf("diagnostics.held_out: mape_pct %g, worst_pct %g: want 0 <= mape_pct <= worst_pct", h.MAPEPct, h.WorstPct)}
+	case h.WorstWorkers < 1 || slices.Contains(h.TrainWorkers, h.WorstWorkers):
+		return fieldErr{"worst_workers", errorf("diagnostics.held_out: worst_workers %d: want a worker count the fit left out (not one of train_workers %v)", h.WorstWorkers, h.TrainWorkers)}
+	case h.WorstBatch < 0:
+		return fieldErr{"worst_batch", errorf("diagnostics.held_out: worst_batch %g: want the samples per worker and step, > 0 (or absent)", h.WorstBatch)}
+	}
+	for i, v := range h.OtherVariants {
+		if !slices.Contains(QueueingVariants, v.Variant) || !(v.MAPEPct >= 0) || !(v.WorstPct >= v.MAPEPct) {
+			return fieldErr{fmt.Sprintf("other_variants[%d]", i), errorf("diagnostics.held_out: other_variants %d: %q at %g%% (worst %g%%): want a queueing variant (%s) and 0 <= mape_pct <= worst_pct", i+1, v.Variant, v.MAPEPct, v.WorstPct, strings.Join(QueueingVariants, ", "))}
+		}
+	}
+	return nil
 }
 
 // Efficiency is the statistical efficiency fitted from loss curves: the
@@ -587,6 +641,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	for i, n := range m.Diagnostics.FlatParameters {
 		if !slices.ContainsFunc(m.Parameters, func(p ParamValue) bool { return p.Name == n }) {
 			return nil, at.errorf(fmt.Sprintf("diagnostics.flat_parameters[%d]", i), "diagnostics: flat_parameters %d %q: want the name of one of the model's parameters", i+1, n)
+		}
+	}
+	if h := m.Diagnostics.HeldOut; h != nil {
+		if err := h.check(); err != nil {
+			return nil, at.errorf(fieldOf("diagnostics.held_out", err), "%v", strings.TrimPrefix(err.Error(), "fit: "))
 		}
 	}
 	if m.IntervalScale != 0 && !(m.IntervalScale >= 1 && m.IntervalScale <= maxIntervalScale) {

@@ -404,3 +404,34 @@ func TestParseModelQueueingSCV(t *testing.T) {
 		}
 	}
 }
+
+// model.json's diagnostics.held_out (fit --train-workers' out-of-sample
+// error) is read back as fit writes it, and one no fit writes is refused
+// at its field.
+func TestParseModelHeldOut(t *testing.T) {
+	const doc = `{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "queueing": {"variant": "exact", "scv_link": 1, "scv_apply": 1, "scv_compute": 0.01, "bandwidth": 3e6}, "reference": {"batch": 32, "ps": 2, "bandwidth": 3e6}, "diagnostics": {"rmsle": 0.1, "cv_mape_pct": null, "warnings": [], "held_out": HELD}}`
+	for _, c := range []struct{ held, field, want string }{
+		{`{"train_workers": [1, 2], "runs": 16, "mape_pct": 11.2, "worst_pct": 21.2, "worst_workers": 8, "worst_batch": 32, "other_variants": [{"variant": "flow", "mape_pct": 34, "worst_pct": 60.5}]}`, "", ""},
+		{`{"train_workers": [], "runs": 16, "mape_pct": 11.2, "worst_pct": 21.2, "worst_workers": 8}`, `"train_workers": `, "no train_workers"},
+		{`{"train_workers": [1], "runs": 3, "rows": 2, "mape_pct": 11.2, "worst_pct": 21.2, "worst_workers": 8}`, `"runs": `, "runs 3, rows 2: want one of them"},
+		{`{"train_workers": [1], "rows": 2, "mape_pct": 30, "worst_pct": 21.2, "worst_workers": 8}`, `"mape_pct": `, "want 0 <= mape_pct <= worst_pct"},
+		{`{"train_workers": [1, 8], "rows": 2, "mape_pct": 3, "worst_pct": 21.2, "worst_workers": 8}`, `"worst_workers": `, "worst_workers 8: want a worker count the fit left out"},
+		{`{"train_workers": [1], "runs": 2, "mape_pct": 3, "worst_pct": 21.2, "worst_workers": 8, "other_variants": [{"variant": "fast", "mape_pct": 1, "worst_pct": 2}]}`, `{"variant": `, `other_variants 1: "fast"`},
+	} {
+		d := strings.Replace(doc, "HELD", c.held, 1)
+		m, err := ParseModel("m.json", []byte(d))
+		if c.want == "" {
+			if err != nil || m.Diagnostics.HeldOut == nil || m.Diagnostics.HeldOut.Runs != 16 || len(m.Diagnostics.HeldOut.OtherVariants) != 1 {
+				t.Errorf("%s: %v", c.held, err)
+			}
+			continue
+		}
+		at := fmt.Sprintf("m.json:1:%d: ", strings.Index(d, `"held_out": `)+strings.Index(c.held, c.field)+len(`"held_out": `)+len(c.field)+1)
+		if c.field == `{"variant": ` {
+			at = fmt.Sprintf("m.json:1:%d: ", strings.LastIndex(d, c.field)+1)
+		}
+		if err == nil || !strings.Contains(err.Error(), at) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q at %s", c.held, err, c.want, at)
+		}
+	}
+}

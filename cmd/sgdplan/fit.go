@@ -160,6 +160,8 @@ func runFit(c *cli.Context) error {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
 		warns = append(warns, w)
 	}
+	// in model.json too (fit's table printed it alone)
+	m.Diagnostics.HeldOut = heldOutErrors(m, stats, held, train)
 	for _, w := range warns {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
@@ -195,7 +197,7 @@ func runFit(c *cli.Context) error {
 		_, err = c.App.Writer.Write(b)
 		return err
 	}
-	return writeFitTable(c.App.Writer, m, stats, held, train, c.String("out"))
+	return writeFitTable(c.App.Writer, m, stats, train, c.String("out"))
 }
 
 // withLinkRatesHow adds to fit's refusal of several link rates
@@ -697,32 +699,76 @@ func onCurve(m *fit.Model, workers, ps, nodes int, batch, bw float64) bool {
 	return x > 0 && y > 0 && math.Abs(x-y) <= 1e-9*y
 }
 
-// variantErrors is the line under an mva model's held-out error: the same
-// profile's error on those runs (configurations cs, rates measured) under
-// the other --queueing variants, so that a user whose links the fitted
-// variant suits less sees it ("" for other families). No variant is
+// variantErrors are the errors printed under an mva model's held-out
+// error: the same profile's on those runs (configurations cs, rates
+// measured) under the other --queueing variants, so that a user whose
+// links the fitted variant suits less sees it (nil for other families). No variant is
 // chosen for them: on testdata/asgd exact did best, on links with nearly
 // constant transfers the corrections can (docs/models.md).
-func variantErrors(m *fit.Model, cs []model.Config, measured []float64) string {
+func variantErrors(m *fit.Model, cs []model.Config, measured []float64) []fit.VariantError {
 	if m.Family != "mva" || m.Queueing == nil || len(cs) == 0 {
-		return ""
+		return nil
 	}
-	var parts []string
+	var out []fit.VariantError
 	for _, v := range fit.QueueingVariants {
 		if v == m.Queueing.Variant || (v == "exact" && m.Queueing.Variant == "") {
 			continue
 		}
 		rates, err := m.RatesWithQueueing(v, cs)
 		if err != nil {
-			return ""
+			return nil
 		}
 		errs := make([]float64, len(rates))
 		for i, r := range rates {
 			errs[i] = 100 * math.Abs(r-measured[i]) / measured[i]
 		}
-		parts = append(parts, fmt.Sprintf("%s %.3g%% (worst %.3g%%)", v, stat.Mean(errs, nil), slices.Max(errs)))
+		out = append(out, fit.VariantError{Variant: v, MAPEPct: stat.Mean(errs, nil), WorstPct: slices.Max(errs)})
 	}
-	return fmt.Sprintf("  the same profile under the other --queueing variants, on these runs: %s (a refit with --queueing V writes that variant; docs/models.md says which links each suits)", strings.Join(parts, ", "))
+	return out
+}
+
+// heldOutErrors is m's error on what --train-workers (train) left out of
+// its fit, out of sample: the runs of stats, each at its own configuration
+// and batch (fit.RunStats.Config), or a table fit's rows held; nil when
+// nothing was left out or nothing left out could be predicted.
+func heldOutErrors(m *fit.Model, stats []fit.RunStats, held []fit.Point, train []int) *fit.HeldOut {
+	if train == nil {
+		return nil
+	}
+	h := &fit.HeldOut{TrainWorkers: train}
+	var errs, measured []float64
+	var cs []model.Config
+	worst := -1.0
+	add := func(c model.Config, x float64) {
+		pred := m.StepsPerSecond(c)
+		if !(x > 0 && pred > 0) {
+			return
+		}
+		e := 100 * math.Abs(pred-x) / x
+		errs, measured, cs = append(errs, e), append(measured, x), append(cs, c)
+		if e > worst {
+			worst, h.WorstWorkers, h.WorstBatch = e, c.Workers, c.Batch
+		}
+	}
+	if len(stats) > 0 {
+		for _, r := range stats {
+			if !slices.Contains(train, r.Workers) {
+				add(r.Config(), r.StepsPerS)
+			}
+		}
+		h.Runs = len(errs)
+		h.OtherVariants = variantErrors(m, cs, measured)
+	} else {
+		for _, p := range held {
+			add(p.Config, p.StepsPerS)
+		}
+		h.Rows = len(errs)
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	h.MAPEPct, h.WorstPct = stat.Mean(errs, nil), worst
+	return h
 }
 
 // offCurve counts the measured points a fit figure leaves out because they
@@ -822,7 +868,7 @@ func setFitBounds(d *plots.FitData, m *fit.Model) {
 
 // writeFitTable prints fit's table; it returns the first error writing to
 // stdout.
-func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, held []fit.Point, train []int, out string) error {
+func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train []int, out string) error {
 	w := &stickyWriter{w: stdout}
 	fmt.Fprintf(w, "family %s (%s), fitted on %s; model written to %s\n", m.Family, m.Mode, m.FittedOn(), out)
 	if f := m.FamilyForm(); len(f.Members) > 0 {
@@ -949,8 +995,6 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, held []
 			head += "\tin the fit"
 		}
 		fmt.Fprintln(tw, head)
-		var errs, measured []float64
-		var heldCs []model.Config
 		for _, r := range stats {
 			// the configuration of the fit's point of the run, with its
 			// batch (without it, a run at another batch than the model's
@@ -972,44 +1016,28 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, held []
 			switch {
 			case heldOut(r):
 				fmt.Fprint(tw, "\theld out")
-				if r.StepsPerS > 0 && pred > 0 {
-					errs = append(errs, 100*math.Abs(pred-r.StepsPerS)/r.StepsPerS)
-					measured, heldCs = append(measured, r.StepsPerS), append(heldCs, c)
-				}
 			case train != nil:
 				fmt.Fprint(tw, "\tfitted")
 			}
 			fmt.Fprintln(tw)
 		}
 		tw.Flush()
-		if len(errs) > 0 {
-			fmt.Fprintf(w, "held out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", words.Count(len(errs), "run"), stat.Mean(errs, nil), slices.Max(errs))
-			if others := variantErrors(m, heldCs, measured); others != "" {
-				fmt.Fprintln(w, others)
+		if h := m.Diagnostics.HeldOut; h != nil && h.Runs > 0 {
+			fmt.Fprintf(w, "held out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", words.Count(h.Runs, "run"), h.MAPEPct, h.WorstPct)
+			if len(h.OtherVariants) > 0 {
+				parts := make([]string, len(h.OtherVariants))
+				for i, v := range h.OtherVariants {
+					parts[i] = fmt.Sprintf("%s %.3g%% (worst %.3g%%)", v.Variant, v.MAPEPct, v.WorstPct)
+				}
+				fmt.Fprintf(w, "  the same profile under the other --queueing variants, on these runs: %s (a refit with --queueing V writes that variant; docs/models.md says which links each suits)\n", strings.Join(parts, ", "))
 			}
 		}
 	}
-	if len(held) > 0 {
+	if h := m.Diagnostics.HeldOut; h != nil && h.Rows > 0 {
 		// a table fit's rows left out by --train-workers (a step fit's
-		// runs are in its runs table above)
-		var errs []float64
-		worst, at := -1.0, ""
-		for _, p := range held {
-			pred := m.StepsPerSecond(p.Config)
-			if !(p.StepsPerS > 0 && pred > 0) {
-				continue
-			}
-			e := 100 * math.Abs(pred-p.StepsPerS) / p.StepsPerS
-			errs = append(errs, e)
-			if e > worst {
-				// (with the batch: a worker count measured at two
-				// batches was named alone)
-				worst, at = e, fmt.Sprintf("%s, batch %.4g", workersWord(p.Config.Workers), p.Config.Batch)
-			}
-		}
-		if len(errs) > 0 {
-			fmt.Fprintf(w, "\nheld out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%, at %s), out of sample\n", words.Count(len(errs), "throughput row"), stat.Mean(errs, nil), worst, at)
-		}
+		// runs are in its runs table above), the worst with its batch (a
+		// worker count measured at two batches was named alone)
+		fmt.Fprintf(w, "\nheld out by --train-workers: %s, predicted %.3g%% off on average (worst %.3g%%, at %s, batch %.4g), out of sample\n", words.Count(h.Rows, "throughput row"), h.MAPEPct, h.WorstPct, workersWord(h.WorstWorkers), h.WorstBatch)
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {
 		g := e.GNS

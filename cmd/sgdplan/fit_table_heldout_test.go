@@ -55,4 +55,68 @@ func TestFitThroughputTableHeldOut(t *testing.T) {
 	if !(mean > 5) {
 		t.Errorf("the case under test is gone: a power law on 1-4 misses 8-16 by %g%%", mean)
 	}
+	// model.json carries it (the table printed it alone; the table file
+	// holds the rates to 6 digits)
+	h := m.Diagnostics.HeldOut
+	if h == nil {
+		t.Fatal("model.json: no diagnostics.held_out")
+	}
+	if h.Rows != 2 || h.Runs != 0 || h.WorstWorkers != 16 || h.WorstBatch != 32 || fmt.Sprint(h.TrainWorkers) != "[1 2 3 4]" ||
+		math.Abs(h.MAPEPct/((errs[0]+errs[1])/2)-1) > 1e-4 || math.Abs(h.WorstPct/math.Max(errs[0], errs[1])-1) > 1e-4 {
+		t.Errorf("held_out %+v, want 2 rows at %.6g%% (worst %.6g%% at 16 workers, batch 32), train [1 2 3 4]", *h, (errs[0]+errs[1])/2, math.Max(errs[0], errs[1]))
+	}
+	if fmt.Sprintf("%.3g %.3g", h.MAPEPct, h.WorstPct) != g[1]+" "+g[2] {
+		t.Errorf("held_out %.3g%% (worst %.3g%%), the table %s%% (%s%%)", h.MAPEPct, h.WorstPct, g[1], g[2])
+	}
+}
+
+// A step fit's model.json carries the held-out runs' error and the other
+// queueing variants' that the table prints under the runs.
+func TestFitStepsHeldOutInModel(t *testing.T) {
+	mp := filepath.Join(t.TempDir(), "m.json")
+	code, stdout, stderr := runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--train-workers", "1,2", "--bootstrap", "0", "--out", mp)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := m.Diagnostics.HeldOut
+	if h == nil {
+		t.Fatal("model.json: no diagnostics.held_out")
+	}
+	line := fmt.Sprintf("held out by --train-workers: %d runs, predicted %.3g%% off on average (worst %.3g%%), out of sample\n", h.Runs, h.MAPEPct, h.WorstPct)
+	if h.Runs != 16 || h.Rows != 0 || h.WorstWorkers < 3 || !strings.Contains(stdout, line) {
+		t.Errorf("held_out %+v: want 16 runs of 3 to 8 workers and the table's line %q in\n%s", *h, line, stdout)
+	}
+	var parts []string
+	for _, v := range h.OtherVariants {
+		parts = append(parts, fmt.Sprintf("%s %.3g%% (worst %.3g%%)", v.Variant, v.MAPEPct, v.WorstPct))
+	}
+	if len(parts) != 2 || !strings.Contains(stdout, "on these runs: "+strings.Join(parts, ", ")+" (a refit") {
+		t.Errorf("other_variants %+v: want correction and flow as the table prints them:\n%s", h.OtherVariants, stdout)
+	}
+	// the mean and worst from the runs table's held-out rows (measured
+	// and fitted steps/s to 4 digits), and the worst run's workers
+	var sum, worst float64
+	worstW, n := 0, 0
+	for _, r := range regexp.MustCompile(`(?m)^  \S+\s+(\d+)\s+\d+\s+\S+\s+([0-9.e+]+)\s+([0-9.e+]+)\s+held out$`).FindAllStringSubmatch(stdout, -1) {
+		w, _ := strconv.Atoi(r[1])
+		meas, _ := strconv.ParseFloat(r[2], 64)
+		pred, _ := strconv.ParseFloat(r[3], 64)
+		e := 100 * math.Abs(pred-meas) / meas
+		sum, n = sum+e, n+1
+		if e > worst {
+			worst, worstW = e, w
+		}
+	}
+	if n != 16 || math.Abs(sum/float64(n)-h.MAPEPct) > 0.05 || math.Abs(worst-h.WorstPct) > 0.05 || worstW != h.WorstWorkers {
+		t.Errorf("held_out %.4g%% (worst %.4g%% at %d workers); the table's %d held-out rows give %.4g%% (worst %.4g%% at %d)", h.MAPEPct, h.WorstPct, h.WorstWorkers, n, sum/float64(n), worst, worstW)
+	}
+	// and a fit without --train-workers writes none
+	code, _, stderr = runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--bootstrap", "0", "--out", mp)
+	if m, err = fit.LoadModel(mp); code != 0 || err != nil || m.Diagnostics.HeldOut != nil {
+		t.Errorf("without --train-workers: exit %d %v %s, held_out %v", code, err, stderr, m.Diagnostics.HeldOut)
+	}
 }
