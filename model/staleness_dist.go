@@ -19,22 +19,28 @@ import (
 //     probability. Its mean is Staleness(c) (Flow included) and it is the
 //     deterministic-cycle limit (each other worker applies floor or ceil of
 //     its expected count, a Bernoulli of the fractional part).
-//   - J = round(U X (W - E[W])), the window jitter: W is the service time
+//   - J = round(g (W - E[W])), the window jitter: W is the service time
 //     this worker spends in its window outside queues (compute, one push,
 //     one apply: mean ComputeTime + Transfer + Apply/P, variance from the
 //     SCV fields, a gamma distribution with those two moments; zero SCVs
-//     mean deterministic), X = StepsPerSecond(c) and U = X * the largest
-//     transfer or apply demand, the utilisation of the bottleneck. When the
-//     bottleneck is saturated (U = 1) applies go on at rate X whatever this
-//     worker does, so a window longer by d holds X d more of them (other
-//     workers lap it); below saturation the applies depend on the worker's
-//     own progress and the term fades with U.
+//     mean deterministic), and g the other workers' applies per second of
+//     extra window: g = X (U + (1 - U)(N - 1)/N), X = StepsPerSecond(c),
+//     N = Workers and U = X * the largest transfer or apply demand, the
+//     utilisation of the bottleneck. When the bottleneck is saturated
+//     (U = 1) applies go on at rate X whatever this worker does, so a
+//     window longer by d holds X d more of them (other workers lap it);
+//     when it is idle (U = 0) the other N - 1 workers apply at their own
+//     pace, (N - 1)/N of X, whatever this worker does; in between, the
+//     mix (closer to the simulation on the tests' jobs than either end
+//     alone). The gain U X, used before, sent J to 0 below saturation and
+//     left the binomial alone: with two workers, exponential compute and
+//     short transfers the staleness is Geometric(1/2), P(0) = 1/2, and
+//     the binomial put all its mass on 1.
 //
-// J has mean zero up to the rounding and the clipping of B + J at 0, so
-// the mean of p is Staleness(c) within 2% + 0.02 from 4 workers on; the
-// clipping raises it at 2 workers, by up to 0.07 on the tests' cases and
-// about 0.09 on others a review found (0.76 to 0.85). It
-// puts mass above Workers-1 only through J. The approximation ignores the
+// J has mean zero up to the rounding and the clipping of B + J at 0: on
+// the tests' cases the mean of p is Staleness(c) within 1% from 4 workers
+// on, and within 0.04 at 2 and 3 (the clipping raises it, the rounding of
+// a skewed window lowers it). It puts mass above Workers-1 only through J. The approximation ignores the
 // correlation of the other workers and a compute station shared by cores
 // (SharedCores), and uses the first shard's window for Sequential;
 // docs/models.md ("Staleness") gives its total-variation distance to the
@@ -84,7 +90,7 @@ func (a AsyncPS) StalenessDist(c Config) []float64 {
 	return out
 }
 
-// windowJitter returns the distribution of J = round(U X (W - E[W])) (see
+// windowJitter returns the distribution of J = round(g (W - E[W])) (see
 // StalenessDist) as P(J = j0 + i) = p[i]; [0], p = [1] when W is
 // deterministic.
 func (a AsyncPS) windowJitter(c Config) (j0 int, p []float64) {
@@ -94,7 +100,8 @@ func (a AsyncPS) windowJitter(c Config) (j0 int, p []float64) {
 	v := z*z*a.SCVCompute + x*x*a.SCVPush + ap*ap*a.SCVApply
 	X := a.StepsPerSecond(c)
 	u := math.Min(1, X*math.Max(x, ap))
-	g := u * X
+	n := float64(c.Workers)
+	g := X * (u + (1-u)*(n-1)/n)
 	if !(v > 0) || !(m > 0) || !(g > 0) || math.IsInf(g, 0) {
 		return 0, []float64{1}
 	}

@@ -34,21 +34,23 @@ func TestFlowStalenessDeterministicLinksTwoWorkers(t *testing.T) {
 	}
 }
 
-// The window jitter J = round(U X (W - E[W])) counts the variance of every
+// The window jitter J = round(g (W - E[W])) counts the variance of every
 // part of the window W = compute + push + apply (StalenessDist's doc): here
 // only the apply varies. With the worked job at one shard, Z = 0.2 s and
 // the push 0.101 s deterministic, the apply 0.02 s exponential (SCV 1):
 // E[W] = 0.321, Var W = 0.02^2 = 0.0004, a gamma of shape
 // 0.321^2/0.0004 = 257.6 and rate 0.321/0.0004 = 802.5. The apply is not
-// the bottleneck (the 0.101 s link is): U = X 0.101, g = U X, and J = j
-// when W is in [0.321 + (j-1/2)/g, 0.321 + (j+1/2)/g). Without the apply's
-// variance W was deterministic and J = 0.
+// the bottleneck (the 0.101 s link is): U = X 0.101, the gain
+// g = X (U + (1 - U) 15/16), and J = j when W is in
+// [0.321 + (j-1/2)/g, 0.321 + (j+1/2)/g). Without the apply's variance W
+// was deterministic and J = 0.
 func TestWindowJitterCountsApplyVariance(t *testing.T) {
 	a := job
 	a.SCVApply = 1
 	c := Config{Workers: 16, PS: 1}
 	X := a.StepsPerSecond(c)
-	g := math.Min(1, X*0.101) * X
+	u := math.Min(1, X*0.101)
+	g := X * (u + (1-u)*15.0/16)
 	w := distuv.Gamma{Alpha: 0.321 * 0.321 / 0.0004, Beta: 0.321 / 0.0004}
 	j0, p := a.windowJitter(c)
 	if want := int(math.Round(-g * 0.321)); j0 != want || len(p) < 3 {
