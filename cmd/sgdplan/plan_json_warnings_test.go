@@ -88,3 +88,45 @@ func countOf(ws []string, w string) int {
 	}
 	return n
 }
+
+// simulate's json carries the run's warnings too, each once in every
+// policy's object: a queue that grows (the means are not steady-state
+// values), an overload, one seed of a random workload, --seeds on a fixed
+// jobs file. It said none of them, so a script read a growing mean as an
+// answer.
+func TestSimulateJSONCarriesRunWarnings(t *testing.T) {
+	jobs := writeTestFile(t, t.TempDir(), "jobs.csv", "job,arrival,size,p\na,0,100,0.5\nb,0,50,0.9\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--servers", "32", "--arrival-rate", "0.005", "--count", "300", "--policy", "srpt,hesrpt", "--seeds", "3"}, "for srpt the queue grows"},
+		{[]string{"--servers", "4", "--arrival-rate", "10", "--count", "50", "--policy", "equi,srpt"}, "overloaded: offered load"},
+		{[]string{"--servers", "4", "--arrival-rate", "0.001", "--count", "50", "--policy", "equi,srpt"}, "one seed of a random workload"},
+		{[]string{"--servers", "4", "--jobs", jobs, "--seeds", "3", "--policy", "equi,srpt"}, "--seeds 3: with --jobs and no --early-stop nothing is random"},
+	} {
+		code, stdout, stderr := runCmd(t, append([]string{"simulate", "--format", "json"}, c.args...)...)
+		if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+c.want) {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		var out []struct {
+			Policy   string   `json:"policy"`
+			Warnings []string `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil || len(out) != 2 {
+			t.Fatalf("%v: %v\n%s", c.args, err, stdout)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			w, ok := strings.CutPrefix(l, "sgdplan: warning: ")
+			if !ok {
+				t.Errorf("%v: stderr line %q", c.args, l)
+				continue
+			}
+			for _, p := range out {
+				if n := countOf(p.Warnings, w); n != 1 {
+					t.Errorf("%v: %q is %d times in %s's json warnings %q", c.args, w, n, p.Policy, p.Warnings)
+				}
+			}
+		}
+	}
+}

@@ -170,6 +170,13 @@ func simulateAction(c *cli.Context) error {
 		return err
 	}
 	n, alpha, names := s.servers, s.alpha, s.names
+	// warn says w on stderr and keeps it for the json, whose policies
+	// carry the run's warnings as plan's do (a growing queue, an
+	// overload, one seed: the json said none of them)
+	warn := func(w string) {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		s.warnings = append(s.warnings, w)
+	}
 	seeds := c.Int("seeds")
 	if seeds < 1 || seeds > maxSeeds {
 		return badInput(fmt.Errorf("%s: --seeds %d: want 1 to %d (every run is kept for the intervals)", c.Command.Name, seeds, maxSeeds))
@@ -214,8 +221,7 @@ func simulateAction(c *cli.Context) error {
 		}
 		names = s.names // (fcfs-rigid may have been left out)
 		if w := simHeSRPTNote(fixed, names); w != "" && !(c.Float64("energy-alpha") > 0) {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
-			s.warnings = append(s.warnings, w) // (the json's too, as plan's has it)
+			warn(w) // (the json's too, as plan's has it)
 		}
 	} else {
 		rate, p, mean, count := c.Float64("arrival-rate"), c.Float64("p"), c.Float64("mean-size"), c.Int("count")
@@ -264,12 +270,12 @@ func simulateAction(c *cli.Context) error {
 		var ws []string
 		ws, overloaded, rigidOverloaded = simOverload(poisson, mean, pe, n, c.Bool("fractional"), names)
 		for _, w := range ws {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+			warn(w)
 		}
 		if slices.Contains(names, "fcfs-rigid") && poisson.MaxWorkers == 0 && n > 1 {
 			// (as for a jobs file's rows without rigid_workers or
 			// max_workers: planLoadJobs)
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: fcfs-rigid: the generated jobs have no max_workers (--max-workers), so each holds 1 worker under it\n")
+			warn("fcfs-rigid: the generated jobs have no max_workers (--max-workers), so each holds 1 worker under it")
 		}
 	}
 	if ea > 0 {
@@ -287,19 +293,19 @@ func simulateAction(c *cli.Context) error {
 			}
 		}
 		if what != "" {
-			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --energy-alpha %g: every job runs at speed = power^(1/%g), s(k) = k^%.4g: %s\n", ea, ea, 1/ea, what)
+			warn(fmt.Sprintf("--energy-alpha %g: every job runs at speed = power^(1/%g), s(k) = k^%.4g: %s", ea, ea, 1/ea, what))
 		}
 	}
 	if fixed != nil && es == 0 && seeds > 1 {
 		// the jobs file fixes every arrival and size: the seeds would
 		// repeat one result, and intervals of zero width would say
 		// nothing
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals\n", seeds)
+		warn(fmt.Sprintf("--seeds %d: with --jobs and no --early-stop nothing is random, so every seed gives the same result: ran one, with no intervals", seeds))
 		seeds = 1
 	}
 	if fixed != nil && es == 0 && c.IsSet("seed") {
 		// (it was taken without a word)
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --seed %d: with --jobs and no --early-stop nothing is random, so the seed changes nothing\n", c.Uint64("seed"))
+		warn(fmt.Sprintf("--seed %d: with --jobs and no --early-stop nothing is random, so the seed changes nothing", c.Uint64("seed")))
 	}
 	// (after the seeds are cut to one where nothing is random: there
 	// they do not wrap, and the run was taken before)
@@ -428,7 +434,7 @@ func simulateAction(c *cli.Context) error {
 			er, err := run(js, false)
 			if err != nil {
 				// the fitted curves' results stand; only the range is lost
-				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s: no range: with the fitted curves at the %s ends of their intervals: %v\n", name, [2]string{"low", "high"}[i], err)
+				warn(fmt.Sprintf("%s: no range: with the fitted curves at the %s ends of their intervals: %v", name, [2]string{"low", "high"}[i], err))
 				sp.MeanFlowRange, sp.MeanWeightedFlowRange, sp.MeanSlowdownRange, sp.P99Range = nil, nil, nil, nil
 				break
 			}
@@ -444,21 +450,21 @@ func simulateAction(c *cli.Context) error {
 		}
 	}
 	if len(growing) > 0 && !overloaded {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", growingWarning(growing, poisson.Count, seeds, "--count", false))
+		warn(growingWarning(growing, poisson.Count, seeds, "--count", false))
 	}
 	if len(backlog) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", backlogWarning(backlog, c.String("jobs"), n))
+		warn(backlogWarning(backlog, c.String("jobs"), n))
 	}
 	if len(drifting) > 0 {
 		those, settle := "those means are", "they settle"
 		if len(drifting) == 1 {
 			those, settle = "that mean is", "it settles"
 		}
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: over runs 4 times as long (%d jobs, the same seeds) the mean response time moves: %s; the runs of %d jobs are too short for a steady state (a queue that starts empty and fills slowly near what the policy can serve, large jobs that a policy starves for longer in a longer run, or heavy-tailed sizes whose mean settles slowly), so %s not a steady-state value: raise --count to see where %s\n",
-			longerRun(poisson.Count), strings.Join(drifting, "; "), poisson.Count, those, settle)
+		warn(fmt.Sprintf("over runs 4 times as long (%d jobs, the same seeds) the mean response time moves: %s; the runs of %d jobs are too short for a steady state (a queue that starts empty and fills slowly near what the policy can serve, large jobs that a policy starves for longer in a longer run, or heavy-tailed sizes whose mean settles slowly), so %s not a steady-state value: raise --count to see where %s",
+			longerRun(poisson.Count), strings.Join(drifting, "; "), poisson.Count, those, settle))
 	}
 	if seeds == 1 && (es > 0 || fixed == nil) {
-		fmt.Fprintln(c.App.ErrWriter, "sgdplan: warning: one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
+		warn("one seed of a random workload: rerun with --seeds 5 or more for 95% intervals")
 	}
 	if seeds > 1 && s.format == "csv" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: the csv rows are each job's under the first seed (%d) alone; the means over the %d seeds and their 95%% intervals are in --format table or json\n", c.Uint64("seed"), seeds)
