@@ -287,6 +287,17 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		return eff, nil, true
 	}
 	eff.B0, eff.B1, eff.B2 = sf.Curve.B0, sf.Curve.B1, sf.Curve.B2
+	// the lowest loss the curve gives at the end of a run (in steps at
+	// the reference batch), as the staleness law's fit keeps it: predict
+	// warns of a target below it, which extrapolates the curve (a batch
+	// law's model kept none, and a target below every measured loss was
+	// predicted without a word)
+	for i, r := range runs {
+		if l := sf.CurveAt(0).Loss(r.K[len(r.K)-1]); i == 0 || l < eff.LowestLoss {
+			eff.LowestLoss = l
+		}
+	}
+	eff.LowestLoss = math.Min(eff.LowestLoss, eff.TargetLoss)
 	// the curve's own samples (each run's points resampled, lambda held at
 	// 0): the updates to a target other than the law's scale by the
 	// curve's ratio of the two, whose uncertainty they give

@@ -391,3 +391,42 @@ func TestFitSyncCurveHasNoLambda(t *testing.T) {
 		t.Errorf("fit of a synchronous job speaks of staleness:\n%s\n%s", stdout, stderr)
 	}
 }
+
+// A batch law's model keeps the lowest loss its curve gives at the end of
+// a fitted run, as the staleness law's does: a target below it
+// extrapolates the curve, and predict says so and marks the rows (to loss
+// 0.03 on cifar10, whose runs end at 0.0534 and above, 5255 updates were
+// predicted without a word).
+func TestSyncGNSTargetBelowTheRuns(t *testing.T) {
+	mp := filepath.Join(t.TempDir(), "model.json")
+	if code, _, stderr := runCmd(t, "fit", syncGNS, "--bootstrap", "20", "--out", mp); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.Efficiency
+	if e == nil || e.GNS == nil || !(e.LowestLoss > e.B2 && e.LowestLoss <= e.TargetLoss) || e.LowestLoss > 0.0534 {
+		t.Fatalf("efficiency %+v: want lowest_loss above the floor, at most the target and the runs' lowest measured loss 0.0534", e)
+	}
+	for _, c := range []struct {
+		target string
+		beyond bool
+	}{{"0.03", true}, {fmt.Sprintf("%.6f", (e.LowestLoss+e.TargetLoss)/2), false}} {
+		code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "64", "--target-loss", c.target, "--format", "json")
+		if code != 0 {
+			t.Fatalf("predict --target-loss %s: exit %d: %s", c.target, code, stderr)
+		}
+		said := strings.Contains(stderr, "--target-loss "+strings.TrimRight(strings.TrimRight(c.target, "0"), ".")+" is below ")
+		var rows []struct {
+			Beyond bool `json:"target_extrapolated"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("%v\n%s", err, stdout)
+		}
+		if said != c.beyond || rows[0].Beyond != c.beyond {
+			t.Errorf("--target-loss %s: warned %v, target_extrapolated %v, want %v:\n%s", c.target, said, rows[0].Beyond, c.beyond, stderr)
+		}
+	}
+}
