@@ -420,8 +420,14 @@ func fitPaths(paths []string, series string, o fit.StepOptions) (m *fit.Model, s
 			if r.Run != "" {
 				run = fmt.Sprintf(" (run %q)", r.Run)
 			}
-			return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: %s: mode: %s at %d workers%s, but the first row of model %q (%s) is %s: want one mode per model (give each mode its own model name and fit it with --series)",
-				throughputAt(r), m, r.Workers, run, r.Model, throughputAt(rows[0]), m0))
+			first, how := fmt.Sprintf("the first row of model %q", r.Model), "give each mode its own model name and fit it with --series"
+			if r.Model == "" {
+				// (it said `the first row of model ""` of a table
+				// without a model column)
+				first, how = "the first row", "give each mode its own model name in a model column and fit it with --series, or fit each mode's rows on their own"
+			}
+			return nil, nil, nil, nil, nil, badInput(fmt.Errorf("fit: %s: mode: %s at %d workers%s, but %s (%s) is %s: want one mode per model (%s)",
+				throughputAt(r), m, r.Workers, run, first, throughputAt(rows[0]), m0, how))
 		}
 	}
 	if train := o.TrainWorkers; train != nil {
@@ -1002,7 +1008,7 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			// matched it)
 			c := r.Config()
 			pred := m.StepsPerSecond(c)
-			fmt.Fprintf(tw, "  %s\t%d\t%d\t", r.Run, r.Workers, r.PS)
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t", cellText(r.Run), r.Workers, r.PS) // (a newline in a run name split its row)
 			if rates {
 				// a run without its rate in runs.csv is predicted at
 				// the model's (it printed NaN)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -118,5 +119,27 @@ func TestFitStepsHeldOutInModel(t *testing.T) {
 	code, _, stderr = runCmd(t, "fit", filepath.Join("..", "..", "testdata", "asgd"), "--bootstrap", "0", "--out", mp)
 	if m, err = fit.LoadModel(mp); code != 0 || err != nil || m.Diagnostics.HeldOut != nil {
 		t.Errorf("without --train-workers: exit %d %v %s, held_out %v", code, err, stderr, m.Diagnostics.HeldOut)
+	}
+}
+
+// A run name the user's files hold with a newline (a quoted CSV field) is
+// printed in fit's runs table as inspect prints it, quoted with Go's
+// escapes: raw, it split the run's row over two lines.
+func TestFitRunsTableQuotesOddNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"steps.csv", "updates.csv", "runs.csv", "evals.csv"} {
+		b, err := os.ReadFile(filepath.Join(fitAsync, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := regexp.MustCompile(`(?m)^w1,`).ReplaceAllString(string(b), "\"w\n1\",")
+		writeTestFile(t, dir, f, s)
+	}
+	code, stdout, stderr := runCmd(t, "fit", dir, "--bootstrap", "0", "--out", filepath.Join(t.TempDir(), "m.json"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`(?m)^  "w\\n1"\s+1\s+1\s`).MatchString(stdout) || strings.Contains(stdout, "w\n1") {
+		t.Errorf("runs table:\n%s", stdout)
 	}
 }

@@ -521,7 +521,7 @@ func TestFitTableReference(t *testing.T) {
 	// (it named the run and the worker count only)
 	msg, ref := table("mixed", "workers,ps,batch,steps_per_s,mode\n1,1,32,10,sync\n2,1,32,17,sync\n4,1,32,18,async\n8,1,32,19,sync\n")
 	at := filepath.Join(dir, "mixed", "throughput.csv")
-	if want := "fit: " + at + ":4:11: mode: async at 4 workers, but the first row of model \"\" (" + at + ":2:11) is sync"; ref != nil || !strings.Contains(msg, want) {
+	if want := "fit: " + at + ":4:11: mode: async at 4 workers, but the first row (" + at + ":2:11) is sync: want one mode per model (give each mode its own model name in a model column"; ref != nil || !strings.Contains(msg, want) {
 		t.Errorf("mixed modes: %s\nwant %s", msg, want)
 	}
 	// a file without a mode column after a sync one: its rows are async

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -164,7 +165,26 @@ func flagValueError(c *cli.Context, err error) error {
 		m[1] = v // the flag package quoted it; %q below quotes it once
 	}
 	if strings.Contains(err.Error(), "out of range") {
-		return fmt.Errorf("%s: --%s %q: out of range for the flag", c.Command.Name, m[2], m[1])
+		// with the range the flag's type holds (it said "out of range
+		// for the flag" alone); the flag's own bounds say more after
+		rng := ""
+		for _, f := range c.Command.Flags {
+			if !slices.Contains(f.Names(), m[2]) {
+				continue
+			}
+			switch f.(type) {
+			case *cli.UintFlag, *cli.Uint64Flag:
+				rng = fmt.Sprintf(": want a whole number from 0 to %d", uint64(math.MaxUint64))
+			case *cli.IntFlag, *cli.Int64Flag:
+				rng = fmt.Sprintf(": want a whole number from %d to %d", int64(math.MinInt64), int64(math.MaxInt64))
+			case *cli.Float64Flag:
+				rng = fmt.Sprintf(": want a number of magnitude at most %g", math.MaxFloat64)
+			}
+			if u, ok := f.(cli.DocGenerationFlag); ok && u.GetUsage() != "" {
+				rng += fmt.Sprintf("; --%s: %s", m[2], u.GetUsage())
+			}
+		}
+		return fmt.Errorf("%s: --%s %q: out of range for the flag%s", c.Command.Name, m[2], m[1], rng)
 	}
 	for _, f := range c.Command.Flags {
 		if !slices.Contains(f.Names(), m[2]) {

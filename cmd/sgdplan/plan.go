@@ -150,6 +150,10 @@ func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string,
 		return nil, nil, fmt.Errorf("--jobs: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		// (it said "planner: .: read .: is a directory")
+		return nil, nil, fmt.Errorf("--jobs %s: a folder: want the path of a jobs.csv file (docs/planner.md)", path)
+	}
 	load := fit.ModelResolver(filepath.Dir(path), used)
 	resolve := func(p string) (planner.Speedup, error) {
 		s, err := load(p)

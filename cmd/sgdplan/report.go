@@ -105,8 +105,11 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 		return o, fmt.Errorf("report: missing --servers N (the workers in the cluster)")
 	}
 	if o.servers > reportMaxServers {
-		return o, fmt.Errorf("report: --servers %d: want at most %s workers: the report simulates every policy at %d loads, %d seeds each, which past that takes minutes (plan and simulate go to %s)",
-			o.servers, words.Thousands(reportMaxServers), len(defaultReportOptions().loads), o.seeds, words.Thousands(planner.MaxServers))
+		// (the default loads and seeds: the flags are checked after;
+		// it said "1 seeds each" of --seeds 1)
+		d := defaultReportOptions()
+		return o, fmt.Errorf("report: --servers %d: want at most %s workers: the report simulates every policy at its loads (%d by default) with %s each by default, which past that takes minutes (plan and simulate go to %s)",
+			o.servers, words.Thousands(reportMaxServers), len(d.loads), words.Count(d.seeds, "seed"), words.Thousands(planner.MaxServers))
 	}
 	if err := planCheckServers("report", o.servers); err != nil {
 		return o, err

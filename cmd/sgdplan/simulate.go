@@ -538,10 +538,17 @@ func simHasRanges(out []simPolicy) bool {
 func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, names []string) (out []string, all, rigid bool) {
 	const advice = "the queue grows without bound, so the response times grow with the simulated horizon (--count) and are not steady-state values; lower --arrival-rate or raise --servers"
 	load := pw.Rate * mean / float64(n)
+	// (the product overflows past 1.8e308: "offered load +Inf")
+	loadText := func(l float64) string {
+		if math.IsInf(l, 1) {
+			return fmt.Sprintf("above %.3g", math.MaxFloat64)
+		}
+		return fmt.Sprintf("%.3g", l)
+	}
 	if load >= 1 && (!fractional || p == 1) {
 		all = true
-		out = append(out, fmt.Sprintf("overloaded: offered load %.3g (arrival rate %g/s x mean size %g s / %s) >= 1, more work than the servers can do under any policy: %s",
-			load, pw.Rate, mean, words.Count(n, "server"), advice))
+		out = append(out, fmt.Sprintf("overloaded: offered load %s (arrival rate %g/s x mean size %g s / %s) >= 1, more work than the servers can do under any policy: %s",
+			loadText(load), pw.Rate, mean, words.Count(n, "server"), advice))
 	}
 	if slices.Contains(names, "fcfs-rigid") && len(out) == 0 {
 		r := 1 // as planner's rigid default: max_workers, at most the servers
@@ -550,8 +557,8 @@ func simOverload(pw planner.Poisson, mean, p float64, n int, fractional bool, na
 		}
 		if rl := load * math.Pow(float64(r), 1-p); rl >= 1 {
 			rigid = true
-			out = append(out, fmt.Sprintf("fcfs-rigid overloaded: offered load %.3g (arrival rate %g/s x mean size %g s x %d^(1-%g) / %s; each job holds %s) >= 1: %s",
-				rl, pw.Rate, mean, r, p, words.Count(n, "server"), words.Count(r, "rigid worker"), advice))
+			out = append(out, fmt.Sprintf("fcfs-rigid overloaded: offered load %s (arrival rate %g/s x mean size %g s x %d^(1-%g) / %s; each job holds %s) >= 1: %s",
+				loadText(rl), pw.Rate, mean, r, p, words.Count(n, "server"), words.Count(r, "rigid worker"), advice))
 		}
 	}
 	return out, all, rigid

@@ -298,6 +298,8 @@ func TestSimulateOverloadWarning(t *testing.T) {
 		{"fractional p=1", []string{"--arrival-rate", "0.01", "--count", "100", "--fractional", "--p", "1"}, "overloaded: offered load 2.25"},
 		{"rigid", []string{"--arrival-rate", "0.004", "--count", "100", "--max-workers", "8", "--policy", "fcfs-rigid"}, "fcfs-rigid overloaded: offered load 2.55"},
 		{"rigid elastic", []string{"--arrival-rate", "0.004", "--count", "100", "--max-workers", "8", "--policy", "equi"}, ""},
+		// past the largest float the load is said to be (it was +Inf)
+		{"overflow", []string{"--arrival-rate", "1e308", "--count", "10"}, "overloaded: offered load above 1.8e+308 (arrival rate 1e+308/s x mean size 3600 s / 16 servers) >= 1"},
 	} {
 		code, _, stderr := runCmd(t, append(base, c.flags...)...)
 		if code != 0 {
