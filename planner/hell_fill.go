@@ -43,6 +43,14 @@ type hellGroup struct {
 // their keys before it looks the others up in a map.
 const hellScanGroups = 8
 
+// hellPlainRounds is how many rounds hellScratch.rounds takes by a plain
+// scan of every job before it sorts the jobs into groups. The sort costs
+// several plain rounds (2,000 jobs: about 200 µs against 25 µs a round),
+// and one round is often all there is (a job of p > 1/2 whose cap is the
+// servers takes every worker: BenchmarkHellMixed); a second round pays for
+// the sort, since the groups' rounds then cost a few evaluations each.
+const hellPlainRounds = 1
+
 // hellGroupOf reports the group key of v, or ok false where v goes in no
 // group (hellBestMemo evaluates it every round).
 func hellGroupOf(v View) (key hellKey, pl PowerLaw, ok bool) {
@@ -60,11 +68,41 @@ func hellGroupOf(v View) (key hellKey, pl PowerLaw, ok bool) {
 // rounds runs Hell's rounds on jobs from n free workers: it marks the
 // jobs picked in done, gives each its k in alloc, appends them to order
 // in the order picked and reports order and the workers left; f, where
-// not nil, checks each pick.
+// not nil, checks each pick. Its first hellPlainRounds rounds evaluate
+// every job (hellBestMemo, as the jobs in no group are), the others go by
+// groups: the same picks, k and values either way.
 func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float64, order []int, f *hellFront) ([]int, float64) {
+	left := n
+	for r := 0; r < hellPlainRounds && left >= 1 && len(order) < len(jobs); r++ {
+		L := math.Floor(left)
+		best, bestK, bestV := -1, 0.0, math.Inf(-1)
+		for i := range jobs {
+			if done[i] {
+				continue
+			}
+			v := jobs[i]
+			k, val := hellBestMemo(v, math.Min(v.Cap, L), &h.pows)
+			val *= v.Job.weight()
+			if val > bestV { // in the order of jobs: the first of equal values
+				best, bestK, bestV = i, k, val
+			}
+		}
+		if best < 0 {
+			return order, left
+		}
+		done[best] = true
+		order = append(order, best)
+		alloc[best] = bestK
+		left -= bestK
+		if f != nil {
+			f.pick(L, bestV, best)
+		}
+	}
+	if !(left >= 1 && len(order) < len(jobs)) {
+		return order, left
+	}
 	h.group(jobs)
 	places, runEnd, groups, others := h.places, h.runEnd, h.groups, h.others
-	left := n
 	for left >= 1 && len(order) < len(jobs) {
 		L := math.Floor(left)
 		best, bestK, bestV := -1, 0.0, math.Inf(-1)

@@ -445,11 +445,13 @@ func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
 //
-// Its rounds go by groups of power laws (hellScratch.rounds): the jobs of
-// one exponent, whole cap and weight share k and s(k) in every round, and
-// the first of them by remaining size has the group's best value, so a
-// round evaluates each group's first jobs and the jobs in no group, not
-// every job. The jobs in no group ask hellBestMemo, whose power laws' s(k)
+// Its rounds after the first go by groups of power laws
+// (hellScratch.rounds): the jobs of one exponent, whole cap and weight
+// share k and s(k) in every round, and the first of them by remaining size
+// has the group's best value, so a round evaluates each group's first jobs
+// and the jobs in no group, not every job. The first round evaluates every
+// job: the groups' sort costs several rounds, and one is often all there
+// is (hellPlainRounds). The jobs in no group ask hellBestMemo, whose power laws' s(k)
 // is the last one's of its exponent when its k is (powMemo: the same
 // math.Pow of the same arguments); the scratch comes from a pool. In the
 // simulator Hell is a queueingPolicy (hell_queue.go): it sees the jobs
