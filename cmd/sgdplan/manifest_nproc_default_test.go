@@ -27,6 +27,11 @@ func TestManifestNprocAbsentIsAuto(t *testing.T) {
 		{"8 GPUs a pod", head + role("Master", "8") + role("Worker", "8"), 16, "m.yaml:4:3: no nprocPerNode: Kubeflow's training operator (v1.7 on) sets it to auto, and torchrun then starts one process per GPU of each replica, 8 (the nvidia.com/gpu limit of the pytorch containers): judged at 16 workers; pods not started by torchrun, or an older operator, run one process a replica: check that with --workers 2"},
 		{"no GPUs", head + role("Master", "") + role("Worker", ""), 2, ""},
 		{"1 GPU a pod", head + role("Master", "1") + role("Worker", "1"), 2, ""},
+		// Kubernetes quantities, read as Kubernetes reads them ("4000m"
+		// and "1k" were refused)
+		{"4000m GPUs a pod", head + role("Master", "4000m") + role("Worker", "4000m"), 8, "one process per GPU of each replica, 4 (the nvidia.com/gpu limit"},
+		{"1k GPUs a pod", head + role("Master", "1k") + role("Worker", "\"1k\""), 2000, "one process per GPU of each replica, 1000 (the nvidia.com/gpu limit"},
+		{"1.5 GPUs a pod", head + role("Master", "1500m") + role("Worker", "1500m"), 2, ""},
 
 		{"nprocPerNode given", "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nspec:\n  nprocPerNode: \"1\"\n  pytorchReplicaSpecs:\n" + role("Master", "8") + role("Worker", "8"), 2, ""},
 	}
@@ -77,5 +82,19 @@ func TestManifestNprocAbsentNoCount(t *testing.T) {
 	tr := `["torchrun", "--nnodes", "2", "train.py"]`
 	if m, err := parseManifest("m.yaml", []byte(head+role("Master", "8", tr)+role("Worker", "8", tr))); err != nil || m.Workers != 16 {
 		t.Errorf("torchrun pods: %d workers, %v; want 16", m.Workers, err)
+	}
+}
+
+// gpuQuantity reads a Kubernetes quantity as a whole count of GPUs.
+func TestGPUQuantity(t *testing.T) {
+	for s, want := range map[string]int{"8": 8, "4000m": 4, "1k": 1000, "0.5k": 500, "2Ki": 2048, "+4": 4, "16.0": 16,
+		"4001m": -1, "1.5": -1, "-4": -1, "1e3": -1, "0x10": -1, "": -1, "k": -1, "4 ": -1, "2Gi": -1} {
+		n, ok := gpuQuantity(s)
+		if !ok {
+			n = -1
+		}
+		if n != want {
+			t.Errorf("%q: %d %v, want %d", s, n, ok, want)
+		}
 	}
 }

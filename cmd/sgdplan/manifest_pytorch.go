@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,7 +100,7 @@ func podGPUs(path string, js []byte, specsKey string, specs map[string]replicaSp
 			default:
 				s = fmt.Sprint(v)
 			}
-			if x, err := strconv.Atoi(s); err == nil && x >= 1 && x <= maxCount {
+			if x, ok := gpuQuantity(s); ok && x >= 1 && x <= maxCount {
 				g = x
 			} else if s != "" {
 				why = fmt.Sprintf("the pytorch container of %s (%s) has nvidia.com/gpu %q, not a whole number of GPUs from 1 to %d", key, at("spec", specsKey, key).in(path), s, maxCount)
@@ -180,4 +181,38 @@ func pytorchLaunch(js []byte, specsKey string) (run string, gpus bool) {
 		}
 	}
 	return run, gpus
+}
+
+// gpuQuantity is the whole number of GPUs a Kubernetes quantity s gives
+// ("8", "4000m", "1k", "2Ki": a decimal number and a suffix, which must
+// come to a whole count); ok is false for anything else. ("4000m" and
+// "1k", which Kubernetes reads as 4 and 1000, were refused.)
+func gpuQuantity(s string) (n int, ok bool) {
+	num, scale, div := s, 1.0, 1.0
+	for _, u := range []struct {
+		suffix string
+		mul    float64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"m", 0}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}} {
+		if v, cut := strings.CutSuffix(s, u.suffix); cut {
+			num = v
+			if u.mul == 0 {
+				div = 1000
+			} else {
+				scale = u.mul
+			}
+			break
+		}
+	}
+	if !decimalFloatRE.MatchString(num) || strings.ContainsAny(num, "eE") {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, false
+	}
+	v = v * scale / div
+	if v != math.Trunc(v) || v > float64(maxCount) || v < 0 {
+		return 0, false
+	}
+	return int(v), true
 }
