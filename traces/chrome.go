@@ -807,6 +807,18 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 				opts.Run, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
 		}
 	}
+	// the steps' intervals under their phases' key, by start
+	stepSegs := map[string][]chromeSeg{}
+	for _, s := range steps {
+		k := s.pid
+		if onePid {
+			k = ""
+		}
+		stepSegs[k] = append(stepSegs[k], chromeSeg{s.start, s.end})
+	}
+	if w := chromePhasesOffSteps(opts.Run, stepSegs, phase, t0); w != nil {
+		warns = append(warns, w)
+	}
 	tr := &Trace{}
 	seen := map[[2]int64]bool{}
 	twice, twiceFirst := 0, [2]int64{}
@@ -878,4 +890,54 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 	tr.Runs = append(tr.Runs, RunInfo{Run: opts.Run, Mode: opts.Mode, ParamBytes: opts.ParamBytes, Bandwidth: bw, Epochs: math.NaN(),
 		Framework: "Chrome trace-event JSON", Notes: "converted by sgdplan convert --from chrome" + opts.sourceNote()})
 	return tr, warns, nil
+}
+
+// chromePhasesOffSteps says how many phase intervals (after merging
+// overlaps) lie in no step of their process, which no row counts, and how
+// many span two steps or more, which each of them counts in part: an event
+// at ts 1e308 was dropped, and a 5 s forward pass over 1 ms steps counted
+// as compute in every one, without a word. steps are each key's step
+// intervals, phase its phases' merged intervals; t0 the earliest event.
+func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
+	outside, across := 0, 0
+	firstOut, firstAcross := math.Inf(1), math.Inf(1)
+	for k, ph := range phase {
+		ss := steps[k]
+		if len(ss) == 0 {
+			continue // (a pid marking no step: warned of above)
+		}
+		sort.Slice(ss, func(i, j int) bool { return ss[i].a < ss[j].a })
+		for _, segs := range ph {
+			for _, g := range segs {
+				// the steps that start before g ends, from the last back,
+				// while they end after g starts (steps of one process
+				// do not overlap, so their ends rise with their starts)
+				n := 0
+				for j := sort.Search(len(ss), func(i int) bool { return ss[i].a >= g.b }) - 1; j >= 0 && ss[j].b > g.a; j-- {
+					if n++; n == 2 {
+						break
+					}
+				}
+				switch {
+				case n == 0:
+					outside++
+					firstOut = math.Min(firstOut, g.a)
+				case n == 2:
+					across++
+					firstAcross = math.Min(firstAcross, g.a)
+				}
+			}
+		}
+	}
+	var parts []string
+	if outside > 0 {
+		parts = append(parts, fmt.Sprintf("%d in no step of its process, not counted (the first at %s s after the earliest event)", outside, fmtFloat((firstOut-t0)/1e6)))
+	}
+	if across > 0 {
+		parts = append(parts, fmt.Sprintf("%d across two steps or more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, fmtFloat((firstAcross-t0)/1e6)))
+	}
+	if parts == nil {
+		return nil
+	}
+	return fmt.Errorf("traces: %s: of its phase intervals (after merging overlaps), %s", run, strings.Join(parts, "; "))
 }

@@ -323,3 +323,40 @@ func TestReadChromeTraceSecondsWarned(t *testing.T) {
 		t.Errorf("a sample: err %v, warnings %v", err, warns)
 	}
 }
+
+// A phase interval in no step is said not to count, and one across two
+// steps or more to count in part in each (an event at ts 1e308 was
+// dropped, and a 5 s forward pass over 1 ms steps counted as compute in
+// every one, without a word); the samples, whose phases sit inside their
+// steps (the NCCL kernel past the last step's end in one), warn of
+// neither.
+func TestChromePhasesOffSteps(t *testing.T) {
+	step := func(n, ts int) string {
+		return fmt.Sprintf(`{"name": "ProfilerStep#%d", "ph": "X", "ts": %d, "dur": 1000, "pid": 1, "tid": 1}`, n, ts)
+	}
+	steps := step(1, 0) + ",\n" + step(2, 1000) + ",\n" + step(3, 2000)
+	for _, c := range []struct {
+		name, events, want string
+	}{
+		{"inside", `{"name": "forward", "ph": "X", "ts": 100, "dur": 500, "pid": 1, "tid": 1}`, ""},
+		{"far outside", `{"name": "pull", "ph": "X", "ts": 1e308, "dur": 100, "pid": 1, "tid": 1}`, "traces: t: of its phase intervals (after merging overlaps), 1 in no step of its process, not counted (the first at 1e+302 s after the earliest event)"},
+		{"before", `{"name": "forward", "ph": "X", "ts": -500, "dur": 400, "pid": 1, "tid": 1}`, "1 in no step of its process, not counted (the first at 0 s after the earliest event)"},
+		{"across", `{"name": "forward", "ph": "X", "ts": 500, "dur": 2000, "pid": 1, "tid": 1}`, "traces: t: of its phase intervals (after merging overlaps), 1 across two steps or more, each step counting the part inside it (the first at 0.0005 s"},
+		{"both", `{"name": "forward", "ph": "X", "ts": 500, "dur": 2000, "pid": 1, "tid": 1}, {"name": "pull", "ph": "X", "ts": 9000, "dur": 10, "pid": 1, "tid": 1}`, "1 in no step of its process, not counted (the first at 0.009 s after the earliest event); 1 across two steps or more"},
+	} {
+		_, warns, err := ReadChromeTrace(strings.NewReader("["+steps+",\n"+c.events+"]"), "t.json", ConvertOptions{Run: "t", Batch: 32})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		w := fmt.Sprint(warns)
+		if got := strings.Contains(w, "of its phase intervals"); got != (c.want != "") || !strings.Contains(w, c.want) {
+			t.Errorf("%s: warnings %s, want %q", c.name, w, c.want)
+		}
+	}
+	for _, f := range []string{"pytorch_profiler.json", "ps_begin_end.json", "tf_timeline.json"} {
+		_, warns, err := ReadChromeTrace(bytes.NewReader(chromeFile(t, f)), f, ConvertOptions{Batch: 32})
+		if err != nil || strings.Contains(fmt.Sprint(warns), "of its phase intervals") {
+			t.Errorf("%s: %v, warnings %v", f, err, warns)
+		}
+	}
+}
