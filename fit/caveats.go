@@ -73,6 +73,7 @@ func (m *Model) Caveats(cs []model.Config) []string {
 		}
 	}
 	add(m.NoBootstrapWarning(flat))
+	add(m.ParamIntervalWarning())
 	add(m.BelowFittedWarning(ws))
 	add(m.BeyondNodesWarning(ws))
 	add(m.BeyondShardsWarning(ps))
@@ -193,8 +194,16 @@ func (m *Model) BeyondShardsWarning(ps []int) string {
 // interval shown has no width (flat): such bounds measure nothing, and were
 // printed as intervals without a word. The cause is one configuration
 // fitted (fit cannot resample it, whatever --bootstrap says) or fit
-// --bootstrap 0. "" else.
+// --bootstrap 0. It says, too, when the model holds fewer than
+// minBootstrap samples, whatever flat is: its intervals rest on those few
+// (a model.json with one sample printed a "90%" interval from it without a
+// word). Such a file is read, not refused: fit itself writes one when it
+// drops the resamples it cannot use (dropDegenerate) from --bootstrap 10.
+// "" else.
 func (m *Model) NoBootstrapWarning(flat bool) string {
+	if n := len(m.Samples); n > 0 && n < minBootstrap {
+		return fmt.Sprintf("the model holds %s: its %.0f%% intervals rest on %s, too few to place a percentile (fit takes --bootstrap %d or more, and drops the resamples it cannot use); refit with --bootstrap 200, the default, for intervals", words.Count(n, "bootstrap sample"), 100*m.Level, words.Count(n, "resample"), minBootstrap)
+	}
 	if len(m.Samples) > 0 || !flat {
 		return ""
 	}
@@ -211,6 +220,41 @@ func (m *Model) NoBootstrapWarning(flat bool) string {
 	}
 	return "the model holds no bootstrap samples (fitted with --bootstrap 0): its steps/s intervals have no width where nothing widens them and say nothing of the uncertainty (refit with --bootstrap 200, the default, for intervals)"
 }
+
+// ParamIntervalWarning says when a parameter's value lies outside its
+// interval by more than the interval is wide (z0 0.2 against [0.1013,
+// 0.1023]): a bootstrap percentile interval need not hold the fit's own
+// estimate, and ParseModel reads such a file, but not that far from it. The
+// value and the interval, and the bootstrap samples the prediction
+// intervals come from, are then of different fits (an edited file): the
+// prediction intervals are stretched to hold the point, which sits at
+// their end (predict printed 2.959 [2.959, 4.184] without a word). It
+// names the first such parameter and counts the rest; "" when there is
+// none.
+func (m *Model) ParamIntervalWarning() string {
+	var far []ParamValue
+	for _, p := range m.Parameters {
+		d := max(p.Lo-p.Value, p.Value-p.Hi) // > 0 outside
+		// (a rounding's difference from an interval of no width is none)
+		if d > p.Hi-p.Lo && d > 1e-9*max(math.Abs(p.Value), math.Abs(p.Lo), math.Abs(p.Hi)) {
+			far = append(far, p)
+		}
+	}
+	if len(far) == 0 {
+		return ""
+	}
+	p := far[0]
+	more := ""
+	if len(far) > 1 {
+		more = fmt.Sprintf(" (and %s more)", words.Count(len(far)-1, "parameter"))
+	}
+	return fmt.Sprintf("parameter %s = %.4g lies outside its interval [%.4g, %.4g] by more than the interval is wide%s: the value and its interval (and the bootstrap samples the prediction intervals come from) are not of one fit, as an edited model.json would have them; the prediction intervals are stretched to hold the point, which may sit at their end: refit for intervals about it", p.Name, p.Value, p.Lo, p.Hi, more)
+}
+
+// minBootstrap is the fewest bootstrap samples whose percentile intervals
+// NoBootstrapWarning takes without a word: fit --bootstrap's least besides
+// 0.
+const minBootstrap = 10
 
 // SpeedupBaseBatchWarning says when the rows cfgs are inside the fitted batches
 // but their speedup's base is not: one worker at the same global batch

@@ -546,6 +546,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	// Errors name the line and column of the value at fault (or of the
 	// object that lacks a field): a *ModelError.
 	at := &placer{name: name, b: b}
+	if off, ok := tooDeep(b); ok {
+		return nil, at.errorAt(off, "not a model.json: arrays or objects nested more than %d deep (sgdplan fit writes a few levels)", maxJSONDepth)
+	}
 	if key, off, _, ok := badKey(b, nil); ok {
 		return nil, at.errorAt(off, "field %q appears twice in its object: want each field once (which one holds?)", key)
 	}
@@ -579,6 +582,10 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		}
 		return nil, errorf("%s: not a model.json: %v", name, err)
 	}
+	// -0 is 0: a staleness_per_worker_lo of -0.0 was printed as
+	// staleness_lo -0 (predict's table, csv and json), and an rmsle of
+	// -0.0 as fit_rmsle -0
+	positiveZeros(reflect.ValueOf(&m).Elem())
 	if e := m.Efficiency; e != nil {
 		// a measured staleness of 0 is 0; only an absent field is the
 		// default, 1 x (N - 1), assumed (0 was read back as 1)
@@ -817,6 +824,31 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		return nil, err
 	}
 	return &m, nil
+}
+
+// positiveZeros turns every -0 among the float64s that v holds (in its
+// exported fields, slices and pointers) into 0.
+func positiveZeros(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Float64:
+		if v.Float() == 0 && v.CanSet() {
+			v.SetFloat(0)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			positiveZeros(v.Elem())
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			positiveZeros(v.Index(i))
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				positiveZeros(v.Field(i))
+			}
+		}
+	}
 }
 
 // FewestWorkers is the smallest worker count the model was fitted on (1

@@ -137,7 +137,67 @@ func (m *Model) checkReference(at *placer) error {
 			return at.errorf(fmt.Sprintf("rivals[%d]", i), "rival %d (%s) predicts %g steps/s at the reference configuration (%s): want a finite positive step time", i+1, m.Rivals[i].Family, x, where)
 		}
 	}
-	return nil
+	return m.checkTarget(at, where)
+}
+
+// checkTarget refuses a model whose updates and time to its own target
+// loss at one worker (the reference configuration, described by where),
+// with their interval, are not finite numbers where it predicts them: the
+// loss curve's and the batch law's fields in range each, but together past
+// float64's (efficiency.batch 1e308, b0 5e-324, gns.steps_ref 1e308), made
+// predict refuse every row without a place in the file while check gave a
+// verdict. An upper end of the updates at +Inf (the target may never be
+// reached) is predict's to say; a model without a target, or one its curve
+// never reaches, has nothing to check.
+func (m *Model) checkTarget(at *placer, where string) error {
+	e := m.Efficiency
+	if e == nil {
+		return nil
+	}
+	bare := *m
+	bare.sweeps = nil
+	p := bare.Predict(model.Config{Workers: 1}, math.NaN(), 0)
+	u, t := p.UpdatesToTarget, p.TimeToTarget
+	if math.IsNaN(u.Value) {
+		return nil
+	}
+	vals := []float64{u.Value, u.Lo, t.Value, t.Lo}
+	if !math.IsInf(u.Hi, 1) {
+		vals = append(vals, u.Hi, t.Hi)
+	}
+	finite := true
+	for _, v := range vals {
+		finite = finite && !math.IsNaN(v) && !math.IsInf(v, 0)
+	}
+	if finite {
+		return nil
+	}
+	// the field the point's overflow comes from, or the samples that
+	// give the ends
+	place, law := "efficiency.b0", fmt.Sprintf("the loss curve (b0 %.4g, b1 %.4g, b2 %.4g, at %.4g samples an update)", e.B0, e.B1, e.B2, e.Batch)
+	if g := m.gns(); g != nil {
+		place, law = "efficiency.gns.steps_ref", fmt.Sprintf("the batch law (steps_ref %.4g at ref_batch %.4g, noise_batch %.4g)", g.StepsRef, g.RefBatch, g.NoiseBatch)
+	} else if e.Batch > 0 {
+		// the curve's own updates, at the samples it counts
+		if k := (1/(e.TargetLoss-e.B2) - e.B1) / (e.B0 / (1 + e.Lambda*m.Staleness(1))); !math.IsInf(k, 0) && !math.IsNaN(k) {
+			place = "efficiency.batch"
+		}
+	}
+	if !math.IsNaN(u.Value) && !math.IsInf(u.Value, 0) && !math.IsNaN(t.Value) && !math.IsInf(t.Value, 0) {
+		switch {
+		case m.gns() != nil && len(m.gns().Samples) > 0:
+			place = "efficiency.gns.samples"
+		case len(e.CurveSamples) > 0:
+			place = "efficiency.curve_samples"
+		default:
+			place = "efficiency"
+		}
+	}
+	hi := "inf"
+	if !math.IsInf(u.Hi, 1) {
+		hi = fmt.Sprintf("%.4g", u.Hi)
+	}
+	return at.errorf(place, "efficiency: %s gives %.4g updates [%.4g, %s] to the target loss %.4g at the reference configuration (%s), a time to target of %.4g s [%.4g, %.4g]: not finite numbers (each field in its range, but together past a float64's): want fields that reach the target in a finite time", law, u.Value, u.Lo, hi, m.TargetLossFor(math.NaN()), where, t.Value, t.Lo, t.Hi)
 }
 
 // modeFits reports whether fam models data of mode: some kind of data of

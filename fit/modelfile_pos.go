@@ -10,19 +10,29 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
 // jsonPositions maps the path of every value in the JSON document b
 // ("parameters[1].value", "efficiency.gns"; "" for the document) to the
-// byte offset where the value starts. A document that does not parse gives
-// the paths read before the error.
+// byte offset where the value starts, down to maxPathDepth levels (a
+// deeper value takes its enclosing value's place: positionOf). A document
+// that does not parse gives the paths read before the error.
+//
+// The path is kept in one buffer, each level appending its segment to its
+// parent's: a path built at every level with Sprintf cost the square of
+// the depth (arrays nested 16,000 deep: 8.6 s and 424 MB).
 func jsonPositions(b []byte) map[string]int64 {
 	pos := map[string]int64{}
 	dec := json.NewDecoder(bytes.NewReader(b))
-	var walk func(path string) error
-	walk = func(path string) error {
-		pos[path] = valueStart(b, dec.InputOffset())
+	var buf []byte // the path of the value read, its parent's a prefix
+	// walk reads the value whose path is buf[:n], depth levels down
+	var walk func(n, depth int) error
+	walk = func(n, depth int) error {
+		if depth <= maxPathDepth {
+			pos[string(buf[:n])] = valueStart(b, dec.InputOffset())
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return err
@@ -35,16 +45,24 @@ func jsonPositions(b []byte) map[string]int64 {
 					return err
 				}
 				k, _ := kt.(string)
-				if path != "" {
-					k = path + "." + k
+				buf = buf[:n]
+				if depth < maxPathDepth {
+					if n > 0 {
+						buf = append(buf, '.')
+					}
+					buf = append(buf, k...)
 				}
-				if err := walk(k); err != nil {
+				if err := walk(len(buf), depth+1); err != nil {
 					return err
 				}
 			}
 		case json.Delim('['):
 			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				buf = buf[:n]
+				if depth < maxPathDepth {
+					buf = append(strconv.AppendInt(append(buf, '['), int64(i), 10), ']')
+				}
+				if err := walk(len(buf), depth+1); err != nil {
 					return err
 				}
 			}
@@ -54,8 +72,51 @@ func jsonPositions(b []byte) map[string]int64 {
 		_, err = dec.Token() // the closing delimiter
 		return err
 	}
-	_ = walk("")
+	_ = walk(0, 0)
 	return pos
+}
+
+// maxPathDepth is how deep jsonPositions records values: model.json's
+// deepest field is 4 levels down (efficiency.gns.samples[0][1]), and a
+// value deeper than any field is placed at the one that holds it.
+const maxPathDepth = 32
+
+// maxJSONDepth is the deepest nesting of arrays and objects ParseModel
+// reads, the document's own object counting 1: encoding/json's own limit
+// (its scanner refuses the 10001st level), which badKey's and
+// jsonPositions' token walks do not have.
+const maxJSONDepth = 10000
+
+// tooDeep is the offset of the first [ or { of b nested more than
+// maxJSONDepth deep, ok false when there is none. It reads b as bytes
+// (strings skipped with their escapes) and needs no valid JSON: a
+// model.json with arrays nested 100,000 deep in an unknown field ran
+// predict's token walks for over 14 minutes and 24 GB before
+// json.Unmarshal could refuse it.
+func tooDeep(b []byte) (off int64, ok bool) {
+	depth, inString, escaped := 0, false, false
+	for i, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > maxJSONDepth {
+				return int64(i), true
+			}
+		case c == ']' || c == '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return 0, false
 }
 
 // jsonKind names the JSON a Go type decodes from, for people (it said
@@ -100,11 +161,34 @@ func jsonKind(t reflect.Type) string {
 // when the document does not parse (Unmarshal then says where).
 func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(b))
-	// walk reads one value at path p, of type vt (nil: not checked); it
-	// returns true to stop: a key found (ok) or a token that does not
-	// parse (the decoder's errors are not sticky: going on could loop).
-	var walk func(p string, vt reflect.Type) bool
-	walk = func(p string, vt reflect.Type) bool {
+	// The path of the value read is kept as a stack of its segments (a
+	// key, or an index when key is nil) and written out for the key found
+	// alone: one built at every level with Sprintf cost the square of the
+	// depth.
+	type segment struct {
+		key   *string
+		index int
+	}
+	var stack []segment
+	pathOf := func() string {
+		var p []byte
+		for _, s := range stack {
+			if s.key == nil {
+				p = append(strconv.AppendInt(append(p, '['), int64(s.index), 10), ']')
+				continue
+			}
+			if len(p) > 0 {
+				p = append(p, '.')
+			}
+			p = append(p, *s.key...)
+		}
+		return string(p)
+	}
+	// walk reads one value, of type vt (nil: not checked); it returns
+	// true to stop: a key found (ok) or a token that does not parse (the
+	// decoder's errors are not sticky: going on could loop).
+	var walk func(vt reflect.Type) bool
+	walk = func(vt reflect.Type) bool {
 		for vt != nil && vt.Kind() == reflect.Pointer {
 			vt = vt.Elem()
 		}
@@ -122,15 +206,12 @@ func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, 
 					return true
 				}
 				k, _ := kt.(string)
-				kp := k
-				if p != "" {
-					kp = p + "." + k
-				}
+				stack = append(stack, segment{key: &k})
 				// encoding/json matches a field's name in any case:
 				// "VALUE" after "value" overwrites it as well
 				fold := strings.ToLower(k)
 				if seen[fold] {
-					path, off, ok = kp, start, true
+					path, off, ok = pathOf(), start, true
 					return true
 				}
 				seen[fold] = true
@@ -138,13 +219,14 @@ func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, 
 				if vt != nil && vt.Kind() == reflect.Struct {
 					var known bool
 					if ft, known = jsonField(vt, k); !known {
-						path, off, fields, ok = kp, start, jsonFields(vt), true
+						path, off, fields, ok = pathOf(), start, jsonFields(vt), true
 						return true
 					}
 				}
-				if walk(kp, ft) {
+				if walk(ft) {
 					return true
 				}
+				stack = stack[:len(stack)-1]
 			}
 		case json.Delim('['):
 			var et reflect.Type
@@ -152,9 +234,11 @@ func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, 
 				et = vt.Elem()
 			}
 			for i := 0; dec.More(); i++ {
-				if walk(fmt.Sprintf("%s[%d]", p, i), et) {
+				stack = append(stack, segment{index: i})
+				if walk(et) {
 					return true
 				}
+				stack = stack[:len(stack)-1]
 			}
 		default:
 			return false
@@ -162,7 +246,7 @@ func badKey(b []byte, t reflect.Type) (path string, off int64, fields []string, 
 		_, err = dec.Token() // the closing delimiter
 		return err != nil
 	}
-	walk("", t)
+	walk(t)
 	return path, off, fields, ok
 }
 

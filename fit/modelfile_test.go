@@ -156,6 +156,13 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "reference": {"batch": 32, "ps": 1}, "efficiency": {"b0": 0.01, "b1": 0.4, "b2": 0.1, "lambda": 0.03, "lambda_lo": 0.01, "lambda_hi": 0.05, "staleness_per_worker": 0.9, "target_loss": 0.6, "lowest_loss": 0.3, "batch": 32, "curve_samples": [[0.011, 0.39, 0.1, 0.02], [0.009, 0.41, 0.59, 0.04]], "curve_interval_scale": 1.05, "run_scatter": 0.15}}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "mva", "mode": "async", "parameters": [{"name": "z0", "value": 0.1}, {"name": "z1", "value": 0}, {"name": "link", "value": 0.07}, {"name": "apply", "value": 0.001}], "reference": {"batch": 32, "ps": 1}, "efficiency": {"b0": 0.01, "b1": 0.4, "b2": 0.1, "lambda": 0.03, "lambda_lo": 0.01, "lambda_hi": 0.05, "staleness_per_worker": 0.9, "staleness_per_worker_lo": 0.85, "staleness_per_worker_hi": 0.96, "staleness_scatter": 0.04, "target_loss": 0.6}}`))
 	f.Add([]byte(`{"schema": "sgdplan/model/v1", "family": "amdahl", "mode": "sync", "parameters": [{"name": "serial", "value": 0.1}, {"name": "per_sample", "value": 0.01}], "reference": {"batch": 32}, "diagnostics": {"rmsle": 0.1, "cv_mape_pct": 4, "warnings": [], "held_out": {"train_workers": [1, 2], "rows": 3, "mape_pct": 8.5, "worst_pct": 12, "worst_workers": 16, "worst_batch": 32, "other_variants": [{"variant": "flow", "mape_pct": 1, "worst_pct": 2}]}}}`))
+	// nested past encoding/json's limit, and one level under it (the
+	// token walks ran for the square of the depth); -0 and a time to
+	// target past float64's
+	f.Add([]byte(deepDoc(asyncEffJSON, maxJSONDepth)))
+	f.Add([]byte(deepDoc(asyncEffJSON, maxJSONDepth-1)))
+	f.Add([]byte(strings.Replace(asyncEffJSON, `"staleness_per_worker_lo": 0.85`, `"staleness_per_worker_lo": -0.0`, 1)))
+	f.Add([]byte(strings.Replace(asyncEffJSON, `"b0": 0.01`, `"b0": 5e-324`, 1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseModel("fuzz.json", b)
 		if err != nil {

@@ -410,6 +410,9 @@ func runCheck(c *cli.Context) error {
 	if w := m.NoBootstrapWarning(v.pred.StepsPerS.Lo == v.pred.StepsPerS.Hi); w != "" {
 		out.Warnings = append(out.Warnings, w)
 	}
+	if w := m.ParamIntervalWarning(); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 	if stalenessUnknown(m, workers) {
 		// predict says it too; a verdict of "fine" here would not see a
 		// staleness cost that makes the count slower to the target

@@ -419,6 +419,9 @@ func runPredict(c *cli.Context) error {
 	if w := m.NoBootstrapWarning(first(rowFlat) >= 0); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := m.ParamIntervalWarning(); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	if w := m.BelowFittedWarning(ws); w != "" {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
