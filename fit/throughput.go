@@ -261,8 +261,9 @@ func (errLinkRates) Error() string { return "" }
 type ThroughputFit struct {
 	Family Family
 	Theta  []float64
-	// Lo and Hi are the bootstrap percentile interval of each parameter
-	// (equal to Theta when there is no bootstrap).
+	// Lo and Hi are the bootstrap percentile interval of each parameter,
+	// widened by IntervalScale (widenParams; equal to Theta when there is
+	// no bootstrap).
 	Lo, Hi []float64
 	// Samples are the bootstrap parameter vectors (nil without bootstrap).
 	Samples [][]float64
