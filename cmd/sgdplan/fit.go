@@ -36,9 +36,10 @@ with throughput.csv alone it fits the family's parameters by least squares in lo
 leave-one-configuration-out error; it keeps the geometric mean of the distinct families within
 one standard error of the lowest (--combine mean, a family named mean(a,b,...)) or, with
 --combine one or when only one is that close, the one with the fewest parameters among them.
-Intervals are bootstrap percentile intervals (90%); a table fit's predictions are widened by
-sqrt(n/(n-p))·t/z (n configurations, p parameters they pin down, t Student's quantile on n-p
-degrees of freedom, z the normal's) and to hold the other close fits.
+Intervals are bootstrap percentile intervals (90%); a table fit's predictions and parameters
+are widened by sqrt(n/(n-p))·t/z (n configurations, p parameters they pin down, t Student's
+quantile on n-p degrees of freedom, z the normal's), the predictions also to hold the other
+close fits.
 
 Examples:
    sgdplan fit testdata/synthetic/async-ps --train-workers 1 --out model.json

@@ -143,3 +143,30 @@ func TestFitRunsTableQuotesOddNames(t *testing.T) {
 		t.Errorf("runs table:\n%s", stdout)
 	}
 }
+
+// The report says a table fit's parameter intervals are widened (since
+// 2026-12-07 they are, as its predictions are: "bootstrap percentile
+// intervals" alone no longer described them), and a profile's that they
+// come from the phase means' standard errors.
+func TestReportSaysParameterIntervalsWidened(t *testing.T) {
+	dir := t.TempDir()
+	jobs := writeTestFile(t, dir, "jobs.csv", "job,arrival,size,p\na,0,100,0.5\nb,0,50,0.9\n")
+	for _, c := range []struct {
+		family, want string
+	}{
+		{"auto", "Parameter intervals are 90% bootstrap percentile intervals, widened for the fit's few degrees of freedom"},
+		{"mva", "Parameter intervals are 90% intervals from the standard errors of the profile's phase means"},
+	} {
+		m := filepath.Join(t.TempDir(), "m.json")
+		if code, _, stderr := runCmd(t, "fit", fitAsync, "--family", c.family, "--out", m); code != 0 {
+			t.Fatalf("fit --family %s: exit %d: %s", c.family, code, stderr)
+		}
+		out := filepath.Join(t.TempDir(), "r")
+		if code, _, stderr := runCmd(t, "report", "--model", m, "--jobs", jobs, "--servers", "4", "--out", out, "--seeds", "2", "--sim-jobs", "10", "--loads", "0.5"); code != 0 {
+			t.Fatalf("report: exit %d: %s", code, stderr)
+		}
+		if md, _ := os.ReadFile(filepath.Join(out, "summary.md")); !strings.Contains(string(md), c.want) {
+			t.Errorf("--family %s: summary.md lacks %q:\n%s", c.family, c.want, md)
+		}
+	}
+}

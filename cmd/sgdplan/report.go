@@ -408,6 +408,11 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 	}
 	cv := reportCV(m)
 	how := "bootstrap percentile intervals"
+	if m.IntervalScale > 1 {
+		// (since 2026-12-07 a table fit's parameter intervals are
+		// widened as its predictions are)
+		how = "bootstrap percentile intervals, widened for the fit's few degrees of freedom (sqrt(n/(n-p))·t/z, as its predictions)"
+	}
 	switch {
 	case m.Family == "mva" && m.Queueing != nil:
 		how = "intervals from the standard errors of the profile's phase means"
