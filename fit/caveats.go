@@ -195,14 +195,14 @@ func (m *Model) BeyondShardsWarning(ps []int) string {
 // printed as intervals without a word. The cause is one configuration
 // fitted (fit cannot resample it, whatever --bootstrap says) or fit
 // --bootstrap 0. It says, too, when the model holds fewer than
-// minBootstrap samples, whatever flat is: its intervals rest on those few
+// MinBootstrap samples, whatever flat is: its intervals rest on those few
 // (a model.json with one sample printed a "90%" interval from it without a
 // word). Such a file is read, not refused: fit itself writes one when it
 // drops the resamples it cannot use (dropDegenerate) from --bootstrap 10.
 // "" else.
 func (m *Model) NoBootstrapWarning(flat bool) string {
-	if n := len(m.Samples); n > 0 && n < minBootstrap {
-		return fmt.Sprintf("the model holds %s: its %.0f%% intervals rest on %s, too few to place a percentile (fit takes --bootstrap %d or more, and drops the resamples it cannot use); refit with --bootstrap 200, the default, for intervals", words.Count(n, "bootstrap sample"), 100*m.Level, words.Count(n, "resample"), minBootstrap)
+	if n := len(m.Samples); n > 0 && n < MinBootstrap {
+		return fmt.Sprintf("the model holds %s: its %.0f%% intervals rest on %s, too few to place a percentile (fit takes --bootstrap %d or more, and drops the resamples it cannot use); refit with --bootstrap 200, the default, for intervals", words.Count(n, "bootstrap sample"), 100*m.Level, words.Count(n, "resample"), MinBootstrap)
 	}
 	if len(m.Samples) > 0 || !flat {
 		return ""
@@ -251,10 +251,12 @@ func (m *Model) ParamIntervalWarning() string {
 	return fmt.Sprintf("parameter %s = %.4g lies outside its interval [%.4g, %.4g] by more than the interval is wide%s: the value and its interval (and the bootstrap samples the prediction intervals come from) are not of one fit, as an edited model.json would have them; the prediction intervals are stretched to hold the point, which may sit at their end: refit for intervals about it", p.Name, p.Value, p.Lo, p.Hi, more)
 }
 
-// minBootstrap is the fewest bootstrap samples whose percentile intervals
-// NoBootstrapWarning takes without a word: fit --bootstrap's least besides
-// 0.
-const minBootstrap = 10
+// MinBootstrap is the fewest bootstrap samples whose percentile intervals
+// NoBootstrapWarning takes without a word, and fit --bootstrap's least
+// besides 0: the efficiency's laws give no interval from fewer than 10
+// fitted resamples (the staleness law, lambda, the batch law), and the
+// throughput's and the loss curve's intervals ask as many.
+const MinBootstrap = 10
 
 // SpeedupBaseBatchWarning says when the rows cfgs are inside the fitted batches
 // but their speedup's base is not: one worker at the same global batch

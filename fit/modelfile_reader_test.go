@@ -172,7 +172,7 @@ func TestFewBootstrapSamplesWarning(t *testing.T) {
 		}
 		w := m.NoBootstrapWarning(false)
 		caveats := strings.Join(m.Caveats([]model.Config{{Workers: 2}}), "\n")
-		if n >= minBootstrap {
+		if n >= MinBootstrap {
 			if w != "" || strings.Contains(caveats, "bootstrap sample") {
 				t.Errorf("%d samples: %q", n, w)
 			}

@@ -1191,11 +1191,9 @@ const maxCount = limits.MaxCount
 // beyond 100,000 the percentiles do not change (the default is 200).
 const maxBootstrap = 100_000
 
-// minBootstrap is the fewest resamples fit --bootstrap takes besides 0: the
-// efficiency's laws give no interval from fewer than 10 fitted resamples
-// (the staleness law, lambda, the batch law), and the throughput's and the
-// loss curve's intervals now ask as many.
-const minBootstrap = 10
+// minBootstrap is the fewest resamples fit --bootstrap takes besides 0,
+// the fewest that predict and check read without a warning.
+const minBootstrap = fit.MinBootstrap
 
 // countError says why s is not a count at most most: too large (also when
 // written 1e18, or past the int range), or not a whole number at all.
