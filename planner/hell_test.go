@@ -162,3 +162,99 @@ func randomCurve(rng *rand.Rand, shared []float64) Speedup {
 		return kinked{}
 	}
 }
+
+// curvePtr is a curve behind a pointer, as a fitted model (*fit.Model) and
+// the simulator's memoCurve are: Hell's rounds group the jobs that share
+// one (hellCurveGroupOf).
+type curvePtr struct{ c Speedup }
+
+func (p *curvePtr) Speedup(k float64) float64 { return p.c.Speedup(k) }
+
+// nearTie is sqrt(k (1 + 2^-52 (k mod 2))): s(k)^2/k is flat but for its
+// last bits, and hellBestMemo's climb stops at 2 or 3 workers as the
+// remaining size rounds (hellClimb is not sure of it).
+type nearTie struct{}
+
+func (nearTie) Speedup(k float64) float64 { return math.Sqrt(k * (1 + 0x1p-52*float64(int(k)%2))) }
+
+// TestHellCurveGroups: Hell's rounds by groups of jobs on one curve other
+// than a power law (hell_fill.go's curve groups) pick what hellRef picks,
+// bit for bit, on jobs sharing two or three such curves (an Amdahl's law,
+// a humped curve whose climb stops below the cap, a kinked one, and
+// s = sqrt(k) and nearTie, whose steps are near ties, so that each of
+// their jobs is valued) with
+// a few power laws and value curves among them, remaining sizes equal or
+// a few ulps apart or drawn at random, caps, weights and many rounds; and the simulator
+// (which wraps shared curves in one memoCurve) gives the same Results.
+func TestHellCurveGroups(t *testing.T) {
+	curves := []Speedup{&curvePtr{amdahl{F: 0.95}}, &curvePtr{hump{k0: 6}}, &curvePtr{sqrtCurve{}}, &curvePtr{kinked{}}, &curvePtr{nearTie{}}}
+	for _, c := range []struct {
+		c    Speedup
+		k    float64
+		sure bool
+	}{{curves[0], 19, true}, {curves[1], 3, true}, {curves[2], 1, false}, {curves[3], 4, true}, {curves[4], 1, false}} {
+		if k, _, sure := hellClimb(c.c, 20); k != c.k || sure != c.sure {
+			t.Errorf("%v: climb to %g, sure %v; want %g, %v", c.c.(*curvePtr).c, k, sure, c.k, c.sure)
+		}
+	}
+	rng := rand.New(rand.NewPCG(37, 6))
+	ties := 0
+	for trial := range 3000 {
+		m := 2 + rng.IntN(40)
+		perm := rng.Perm(len(curves))
+		shared := make([]Speedup, 2+rng.IntN(2))
+		for i := range shared {
+			shared[i] = curves[perm[i]]
+		}
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		r0 := []float64{1000, 3, 1e-3, 7777.7, 1e6}[rng.IntN(5)]
+		for i := range jobs {
+			jobs[i].Curve = shared[rng.IntN(len(shared))]
+			switch rng.IntN(12) {
+			case 0:
+				jobs[i].Curve = PowerLaw{P: 0.7}
+			case 1:
+				jobs[i].Curve = amdahl{F: 0.95} // a value: in no group
+			}
+			jobs[i].MaxWorkers = []int{0, 1, 3, 8}[rng.IntN(4)]
+			if rng.IntN(3) == 0 {
+				jobs[i].Weight = []float64{0.3, 3}[rng.IntN(2)]
+			}
+			r := r0 * []float64{1, 1, 1.5, 2}[rng.IntN(4)]
+			if rng.IntN(3) == 0 {
+				r = r0 * (1 + rng.Float64()) // where near ties round apart
+			}
+			for range rng.IntN(4) {
+				r = math.Nextafter(r, math.Inf(1))
+			}
+			rem[i] = r
+		}
+		n := float64(1 + rng.IntN(60))
+		if rng.IntN(4) == 0 {
+			n += 0.5
+		}
+		vs := views(n, jobs, rem)
+		got, want := make([]float64, m), make([]float64, m)
+		Hell{}.Allocate(n, vs, got)
+		hellRef{}.Allocate(n, vs, want)
+		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
+		for i := 1; i < m; i++ {
+			if rem[i] < rem[0] && vs[i].Cap == vs[0].Cap && jobs[i].Curve == jobs[0].Curve && jobs[i].Weight == jobs[0].Weight {
+				ties++ // a smaller size after the first job in its group
+				break
+			}
+		}
+	}
+	if ties < 100 {
+		t.Errorf("%d trials with a smaller size after the first job of its group", ties)
+	}
+
+	jobs := overloadWorkload(300)
+	rng = rand.New(rand.NewPCG(37, 7))
+	for i := range jobs {
+		jobs[i].Curve = []Speedup{amdahl{F: 0.95}, hump{k0: 6}, nearTie{}}[rng.IntN(3)]
+		jobs[i].MaxWorkers = []int{0, 4, 64}[rng.IntN(3)]
+	}
+	sameSimulations(t, "three shared curves", jobs, 64, Hell{}, hellRef{})
+}

@@ -445,11 +445,13 @@ func (Hell) Name() string { return "hell" }
 
 // Allocate implements Policy.
 //
-// Its rounds after the first go by groups of power laws
-// (hellScratch.rounds): the jobs of one exponent, whole cap and weight
-// share k and s(k) in every round, and the first of them by remaining size
-// has the group's best value, so a round evaluates each group's first jobs
-// and the jobs in no group, not every job. The first round evaluates every
+// Its rounds after the first go by groups (hellScratch.rounds): the power
+// laws of one exponent, whole cap and weight share k and s(k) in every
+// round, and so do the jobs of one other curve (a fitted model), whole
+// cap and weight wherever the climb to k is sure for every remaining size
+// (hellClimb); the first of a group by remaining size has its best value,
+// so a round evaluates each group's first jobs and the jobs in no group,
+// not every job. The first round evaluates every
 // job: the groups' sort costs several rounds, and one is often all there
 // is (hellPlainRounds). The jobs in no group ask hellBestMemo, whose power laws' s(k)
 // is the last one's of its exponent when its k is (powMemo: the same
