@@ -211,7 +211,7 @@ func (h *HeldOut) check() error {
 		return fieldErr{"train_workers", errorf("diagnostics.held_out: no train_workers: want the worker counts --train-workers kept")}
 	case (h.Runs > 0) == (h.Rows > 0) || h.Runs < 0 || h.Rows < 0:
 		return fieldErr{"runs", errorf("diagnostics.held_out: runs %d, rows %d: want one of them, > 0 (runs for step traces, rows for a throughput table)", h.Runs, h.Rows)}
-	case !(h.MAPEPct >= 0) || !(h.WorstPct >= h.MAPEPct):
+	case !(h.MAPEPct >= 0) || !(h.WorstPct >= h.MAPEPct*(1-1e-12)):
 		return fieldErr{"mape_pct", errorf("diagnostics.held_out: mape_pct %g, worst_pct %g: want 0 <= mape_pct <= worst_pct", h.MAPEPct, h.WorstPct)}
 	case h.WorstWorkers < 1 || slices.Contains(h.TrainWorkers, h.WorstWorkers):
 		return fieldErr{"worst_workers", errorf("diagnostics.held_out: worst_workers %d: want a worker count the fit left out (not one of train_workers %v)", h.WorstWorkers, h.TrainWorkers)}
@@ -219,7 +219,7 @@ func (h *HeldOut) check() error {
 		return fieldErr{"worst_batch", errorf("diagnostics.held_out: worst_batch %g: want the samples per worker and step, > 0 (or absent)", h.WorstBatch)}
 	}
 	for i, v := range h.OtherVariants {
-		if !slices.Contains(QueueingVariants, v.Variant) || !(v.MAPEPct >= 0) || !(v.WorstPct >= v.MAPEPct) {
+		if !slices.Contains(QueueingVariants, v.Variant) || !(v.MAPEPct >= 0) || !(v.WorstPct >= v.MAPEPct*(1-1e-12)) {
 			return fieldErr{fmt.Sprintf("other_variants[%d]", i), errorf("diagnostics.held_out: other_variants %d: %q at %g%% (worst %g%%): want a queueing variant (%s) and 0 <= mape_pct <= worst_pct", i+1, v.Variant, v.MAPEPct, v.WorstPct, strings.Join(QueueingVariants, ", "))}
 		}
 	}

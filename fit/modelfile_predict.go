@@ -304,7 +304,7 @@ func (m *Model) WithBandwidth(bw float64) (*Model, error) {
 	}
 	if bw < traces.MinBandwidth || bw > traces.MaxBandwidth {
 		// (runs.csv's and convert's bounds: 1e-3 B/s was taken here)
-		return nil, errorf("bandwidth %g B/s: want a link rate from %g to %g B/s (1 B/s to 1 PB/s), per shard link and direction", bw, float64(traces.MinBandwidth), float64(traces.MaxBandwidth))
+		return nil, errorf("--bandwidth %g B/s: want a link rate from %g to %g B/s (1 B/s to 1 PB/s), per shard link and direction", bw, float64(traces.MinBandwidth), float64(traces.MaxBandwidth))
 	}
 	if err := m.linkRateErr(bw); err != nil {
 		return nil, err
