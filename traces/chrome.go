@@ -894,7 +894,9 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 
 // chromePhasesOffSteps says how many phase intervals (after merging
 // overlaps) lie in no step of their process, which no row counts, and how
-// many span two steps or more, which each of them counts in part: an event
+// many hold a whole step and overlap another, which each of them counts
+// in part (not one that merely runs on into the next step, as a GPU
+// kernel after the CPU's step marker does): an event
 // at ts 1e308 was dropped, and a 5 s forward pass over 1 ms steps counted
 // as compute in every one, without a word. steps are each key's step
 // intervals, phase its phases' merged intervals; t0 the earliest event.
@@ -912,9 +914,13 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 				// the steps that start before g ends, from the last back,
 				// while they end after g starts (steps of one process
 				// do not overlap, so their ends rise with their starts)
-				n := 0
+				n, whole := 0, false
 				for j := sort.Search(len(ss), func(i int) bool { return ss[i].a >= g.b }) - 1; j >= 0 && ss[j].b > g.a; j-- {
-					if n++; n == 2 {
+					n++
+					// a step it holds whole, and another it overlaps: a
+					// GPU kernel that runs on into the next step (the
+					// streams lag the CPU's markers) holds none
+					if whole = whole || ss[j].a >= g.a && ss[j].b <= g.b; whole && n >= 2 {
 						break
 					}
 				}
@@ -922,7 +928,7 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 				case n == 0:
 					outside++
 					firstOut = math.Min(firstOut, g.a)
-				case n == 2:
+				case n >= 2 && whole:
 					across++
 					firstAcross = math.Min(firstAcross, g.a)
 				}
@@ -934,7 +940,7 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 		parts = append(parts, fmt.Sprintf("%d in no step of its process, not counted (the first at %s s after the earliest event)", outside, fmtFloat((firstOut-t0)/1e6)))
 	}
 	if across > 0 {
-		parts = append(parts, fmt.Sprintf("%d across two steps or more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, fmtFloat((firstAcross-t0)/1e6)))
+		parts = append(parts, fmt.Sprintf("%d holding a whole step and more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, fmtFloat((firstAcross-t0)/1e6)))
 	}
 	if parts == nil {
 		return nil
