@@ -88,7 +88,9 @@ func TestManifestNprocAbsentNoCount(t *testing.T) {
 // gpuQuantity reads a Kubernetes quantity as a whole count of GPUs.
 func TestGPUQuantity(t *testing.T) {
 	for s, want := range map[string]int{"8": 8, "4000m": 4, "1k": 1000, "0.5k": 500, "2Ki": 2048, "+4": 4, "16.0": 16,
-		"4001m": -1, "1.5": -1, "-4": -1, "1e3": -1, "0x10": -1, "": -1, "k": -1, "4 ": -1, "2Gi": -1} {
+		// exactly, not in floating point (1.001k and 2.01k were refused)
+		"1.001k": 1001, "2.01k": 2010, "1e3": 1000, "4e9n": 4, "3000000u": 3,
+		"4001m": -1, "1.5": -1, "-4": -1, "0x10": -1, "1/2": -1, "1_0": -1, "": -1, "k": -1, "4 ": -1, "2Gi": -1, "1e400": -1, "1e999999999": -1, "5e-31k": -1} {
 		n, ok := gpuQuantity(s)
 		if !ok {
 			n = -1

@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -184,35 +184,40 @@ func pytorchLaunch(js []byte, specsKey string) (run string, gpus bool) {
 }
 
 // gpuQuantity is the whole number of GPUs a Kubernetes quantity s gives
-// ("8", "4000m", "1k", "2Ki": a decimal number and a suffix, which must
-// come to a whole count); ok is false for anything else. ("4000m" and
-// "1k", which Kubernetes reads as 4 and 1000, were refused.)
+// ("8", "4000m", "1k", "2Ki", "1e3", "2.01k": a decimal number, perhaps with
+// an exponent, and a suffix, which must come to a whole count, exactly: in
+// rationals, as 1.001k in floating point is not 1001); ok is false for
+// anything else. ("4000m" and "1k", which Kubernetes reads as 4 and 1000,
+// were refused.)
 func gpuQuantity(s string) (n int, ok bool) {
-	num, scale, div := s, 1.0, 1.0
+	num, mul := s, big.NewRat(1, 1)
 	for _, u := range []struct {
 		suffix string
-		mul    float64
-	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"m", 0}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}} {
+		num    int64
+		den    int64
+	}{{"Ki", 1 << 10, 1}, {"Mi", 1 << 20, 1}, {"Gi", 1 << 30, 1}, {"n", 1, 1e9}, {"u", 1, 1e6}, {"m", 1, 1e3}, {"k", 1e3, 1}, {"M", 1e6, 1}, {"G", 1e9, 1}} {
 		if v, cut := strings.CutSuffix(s, u.suffix); cut {
-			num = v
-			if u.mul == 0 {
-				div = 1000
-			} else {
-				scale = u.mul
-			}
+			num, mul = v, big.NewRat(u.num, u.den)
 			break
 		}
 	}
-	if !decimalFloatRE.MatchString(num) || strings.ContainsAny(num, "eE") {
+	// (big.Rat takes 0x10, 1/2 and _: a quantity is decimal digits)
+	if !decimalFloatRE.MatchString(num) || len(num) > 64 {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil {
+	if i := strings.IndexAny(num, "eE"); i >= 0 {
+		// (big.Rat would build 10^999999999 of "1e999999999")
+		if e, err := strconv.Atoi(num[i+1:]); err != nil || e < -30 || e > 30 {
+			return 0, false
+		}
+	}
+	v, good := new(big.Rat).SetString(num)
+	if !good {
 		return 0, false
 	}
-	v = v * scale / div
-	if v != math.Trunc(v) || v > float64(maxCount) || v < 0 {
+	v.Mul(v, mul)
+	if !v.IsInt() || v.Sign() < 0 || v.Num().Cmp(big.NewInt(maxCount)) > 0 {
 		return 0, false
 	}
-	return int(v), true
+	return int(v.Num().Int64()), true
 }
