@@ -236,7 +236,9 @@ func planParse(c *cli.Context, needJobs, allowNumeric bool) (planSetup, error) {
 		if allowNumeric {
 			users = "knee, numeric and all use it"
 		}
-		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --knee-alpha %g: --policy %s does not use it (%s), so it changes nothing\n", s.alpha, pol, users)
+		w := fmt.Sprintf("--knee-alpha %g: --policy %s does not use it (%s), so it changes nothing", s.alpha, pol, users)
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+		s.warnings = append(s.warnings, w) // (the json's too: a review)
 	}
 	return s, nil
 }
@@ -287,6 +289,11 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		return nil, badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
 	}
 	if err != nil {
+		if strings.HasPrefix(err.Error(), "--jobs") {
+			// (the command first, as its other flags' errors: it said
+			// "sgdplan: --jobs .: a folder")
+			err = fmt.Errorf("%s: %w", c.Command.Name, err)
+		}
 		return nil, badInput(err)
 	}
 	if slices.Contains(s.names, "fcfs-rigid") && s.servers > 1 {

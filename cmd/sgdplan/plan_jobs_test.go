@@ -340,11 +340,11 @@ func TestEmptyInputPath(t *testing.T) {
 	}{
 		{[]string{"plan", "--jobs", "", "--servers", "2"}, "--jobs is empty: want the path of a jobs.csv"},
 		// "-" is not standard input here ("open -: no such file", no flag)
-		{[]string{"plan", "--jobs", "-", "--servers", "2"}, "--jobs -: the jobs are read from a file, not standard input"},
+		{[]string{"plan", "--jobs", "-", "--servers", "2"}, "plan: --jobs -: the jobs are read from a file, not standard input"},
 		{[]string{"simulate", "--jobs", "-", "--servers", "2"}, "--jobs -: the jobs are read from a file, not standard input"},
 		// a folder is said to be one ("read .: is a directory")
-		{[]string{"plan", "--jobs", ".", "--servers", "2"}, "--jobs .: a folder: want the path of a jobs.csv file"},
-		{[]string{"simulate", "--jobs", "..", "--servers", "2"}, "--jobs ..: a folder: want the path of a jobs.csv file"},
+		{[]string{"plan", "--jobs", ".", "--servers", "2"}, "sgdplan: plan: --jobs .: a folder: want the path of a jobs.csv file"},
+		{[]string{"simulate", "--jobs", "..", "--servers", "2"}, "sgdplan: simulate: --jobs ..: a folder: want the path of a jobs.csv file"},
 		{[]string{"fit", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"inspect", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"convert", "--from", "philly-pollux", "", "--out", filepath.Join(t.TempDir(), "jobs.csv")}, "convert: an empty input path"},

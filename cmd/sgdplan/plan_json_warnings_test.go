@@ -104,6 +104,8 @@ func TestSimulateJSONCarriesRunWarnings(t *testing.T) {
 		{[]string{"--servers", "4", "--arrival-rate", "10", "--count", "50", "--policy", "equi,srpt"}, "overloaded: offered load"},
 		{[]string{"--servers", "4", "--arrival-rate", "0.001", "--count", "50", "--policy", "equi,srpt"}, "one seed of a random workload"},
 		{[]string{"--servers", "4", "--jobs", jobs, "--seeds", "3", "--policy", "equi,srpt"}, "--seeds 3: with --jobs and no --early-stop nothing is random"},
+		// said in planParse, which plan shares (it was stderr's alone)
+		{[]string{"--servers", "4", "--jobs", jobs, "--policy", "equi,srpt", "--knee-alpha", "0.1"}, "--knee-alpha 0.1: --policy equi,srpt does not use it"},
 	} {
 		code, stdout, stderr := runCmd(t, append([]string{"simulate", "--format", "json"}, c.args...)...)
 		if code != 0 || !strings.Contains(stderr, "sgdplan: warning: "+c.want) {

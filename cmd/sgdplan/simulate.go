@@ -123,8 +123,9 @@ type simPolicy struct {
 	MeanWeightedFlowRange *[2]float64 `json:"mean_weighted_flow_time_range,omitempty"`
 	MeanSlowdownRange     *[2]float64 `json:"mean_slowdown_range,omitempty"`
 	P99Range              *[2]float64 `json:"p99_response_range,omitempty"`
-	// Warnings are the jobs file's warnings, which stderr says once
-	// (a script reading the json saw none of them)
+	// Warnings are every warning stderr says once but the csv's
+	// first-seed note: the jobs file's and the run's (a script reading
+	// the json saw none of them)
 	Warnings []string `json:"warnings,omitempty"`
 	Jobs     []simJob `json:"jobs"`
 }
