@@ -47,7 +47,7 @@ func TestPredictCheckFitFlagsRefused(t *testing.T) {
 		{[]string{"plan", "--jobs", "x.csv", "--servers", "010"}, `plan: --servers "010": want a whole number in decimal digits without a leading 0`},
 		{[]string{"simulate", "--servers=0x10", "--arrival-rate", "1"}, `simulate: --servers "0x10": want a whole number in decimal digits`},
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--seed", "0xffffffffffffffff"}, `simulate: --seed "0xffffffffffffffff": want a whole number in decimal digits`},
-		{[]string{"plan", "--jobs", "x.csv", "--servers", "99999999999999999999"}, `plan: --servers "99999999999999999999": out of range for the flag: want a whole number from -9223372036854775808 to 9223372036854775807; --servers: `},
+		{[]string{"plan", "--jobs", "x.csv", "--servers", "99999999999999999999"}, `plan: --servers "99999999999999999999": out of range for the flag: want a whole number that fits in 64 bits; --servers: `},
 		// with the range the flag's type holds (it said "out of range"
 		// alone)
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "1", "--seed", "18446744073709551616"}, `simulate: --seed "18446744073709551616": out of range for the flag: want a whole number from 0 to 18446744073709551615; --seed: `},

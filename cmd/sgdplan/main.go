@@ -176,7 +176,9 @@ func flagValueError(c *cli.Context, err error) error {
 			case *cli.UintFlag, *cli.Uint64Flag:
 				rng = fmt.Sprintf(": want a whole number from 0 to %d", uint64(math.MaxUint64))
 			case *cli.IntFlag, *cli.Int64Flag:
-				rng = fmt.Sprintf(": want a whole number from %d to %d", int64(math.MinInt64), int64(math.MaxInt64))
+				// (not the type's -9223372036854775808 to ...: the
+				// flag's use below gives its own range)
+				rng = ": want a whole number that fits in 64 bits"
 			case *cli.Float64Flag:
 				rng = fmt.Sprintf(": want a number of magnitude at most %g", math.MaxFloat64)
 			}
