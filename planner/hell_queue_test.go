@@ -225,11 +225,8 @@ func TestHellGroupTies(t *testing.T) {
 		Hell{}.Allocate(n, vs, got)
 		hellRef{}.Allocate(n, vs, want)
 		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
-		for i := 1; i < m; i++ {
-			if rem[i] < rem[0] && vs[i].Cap == vs[0].Cap && jobs[i].Curve == jobs[0].Curve && jobs[i].Weight == jobs[0].Weight {
-				ties++ // a smaller size after the first job in its group
-				break
-			}
+		if smallerAfterFirstOfGroup(jobs, vs, rem) {
+			ties++
 		}
 	}
 	if ties < 100 {

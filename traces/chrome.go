@@ -807,7 +807,8 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 				opts.Run, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
 		}
 	}
-	// the steps' intervals under their phases' key, by start
+	// the steps' intervals under their phases' key, by start (steps are
+	// sorted by worker, then start, and a key is one worker's)
 	stepSegs := map[string][]chromeSeg{}
 	for _, s := range steps {
 		k := s.pid
@@ -899,7 +900,8 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 // kernel after the CPU's step marker does): an event
 // at ts 1e308 was dropped, and a 5 s forward pass over 1 ms steps counted
 // as compute in every one, without a word. steps are each key's step
-// intervals, phase its phases' merged intervals; t0 the earliest event.
+// intervals in order of start, phase its phases' merged intervals; t0 the
+// earliest event.
 func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
 	outside, across := 0, 0
 	firstOut, firstAcross := math.Inf(1), math.Inf(1)
@@ -908,7 +910,6 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 		if len(ss) == 0 {
 			continue // (a pid marking no step: warned of above)
 		}
-		sort.Slice(ss, func(i, j int) bool { return ss[i].a < ss[j].a })
 		for _, segs := range ph {
 			for _, g := range segs {
 				// the steps that start before g ends, from the last back,

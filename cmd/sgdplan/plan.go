@@ -130,12 +130,24 @@ type planReadOptions struct {
 	servers int                // > 0: a rigid_workers above it is an error at its cell
 	used    func(model string) // when not nil, called once with the path of each model file, resolved as read
 	warn    func(error)        // when not nil, called with each warning (unknown columns)
+	cmd     string             // the command, named first in the errors about --jobs itself ("" none)
 }
 
 // planReadJobsUsing reads a jobs file; model paths are relative to its
 // folder and loaded with sgdplan fit's model.json loader, and every job
 // needs p or model (or o.p). It returns the IDs of the jobs that got o.p.
 func planReadJobsUsing(path string, o planReadOptions) ([]planner.Job, []string, error) {
+	jobs, def, err := planReadJobsFile(path, o)
+	if err != nil && o.cmd != "" && strings.HasPrefix(err.Error(), "--jobs") {
+		// (the command first, as its other flags' errors: it said
+		// "sgdplan: --jobs .: a folder")
+		err = fmt.Errorf("%s: %w", o.cmd, err)
+	}
+	return jobs, def, err
+}
+
+// planReadJobsFile is planReadJobsUsing without the command's name.
+func planReadJobsFile(path string, o planReadOptions) ([]planner.Job, []string, error) {
 	used := o.used
 	if path == "" { // (open said "open : no such file or directory")
 		return nil, nil, errors.New("--jobs is empty: want the path of a jobs.csv")
@@ -272,7 +284,7 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 	plot := c.String("plot")
 	var models []input
 	// the reader's warnings (an unknown column) too: said and kept
-	o := planReadOptions{p: p, warn: func(err error) { warn("%s", strings.TrimPrefix(err.Error(), "planner: ")) },
+	o := planReadOptions{p: p, cmd: c.Command.Name, warn: func(err error) { warn("%s", strings.TrimPrefix(err.Error(), "planner: ")) },
 		used: func(m string) { models = append(models, input{path: m, what: "a model file named in --jobs " + path}) }}
 	all := strings.TrimSpace(c.String("policy")) == "all"
 	if slices.Contains(s.names, "fcfs-rigid") && !all {
@@ -289,11 +301,6 @@ func planLoadJobs(c *cli.Context, s *planSetup) ([]planner.Job, error) {
 		return nil, badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
 	}
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "--jobs") {
-			// (the command first, as its other flags' errors: it said
-			// "sgdplan: --jobs .: a folder")
-			err = fmt.Errorf("%s: %w", c.Command.Name, err)
-		}
 		return nil, badInput(err)
 	}
 	if slices.Contains(s.names, "fcfs-rigid") && s.servers > 1 {

@@ -345,6 +345,7 @@ func TestEmptyInputPath(t *testing.T) {
 		// a folder is said to be one ("read .: is a directory")
 		{[]string{"plan", "--jobs", ".", "--servers", "2"}, "sgdplan: plan: --jobs .: a folder: want the path of a jobs.csv file"},
 		{[]string{"simulate", "--jobs", "..", "--servers", "2"}, "sgdplan: simulate: --jobs ..: a folder: want the path of a jobs.csv file"},
+		{[]string{"report", "--model", m, "--jobs", "..", "--servers", "2", "--out", filepath.Join(t.TempDir(), "r")}, "sgdplan: report: --jobs ..: a folder: want the path of a jobs.csv file"},
 		{[]string{"fit", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"inspect", ""}, "traces: an empty path: expected a folder or steps.csv"},
 		{[]string{"convert", "--from", "philly-pollux", "", "--out", filepath.Join(t.TempDir(), "jobs.csv")}, "convert: an empty input path"},

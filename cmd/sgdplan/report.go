@@ -257,6 +257,7 @@ func runReport(c *cli.Context, o reportOptions) error {
 		servers = o.servers
 	}
 	jobs, def, err := planReadJobsUsing(o.jobs, planReadOptions{
+		cmd:     "report",
 		p:       o.p,
 		servers: servers, // (the comparison and the simulation leave fcfs-rigid out otherwise: planner.RigidTooWide)
 		used: func(p string) {
@@ -269,9 +270,6 @@ func runReport(c *cli.Context, o reportOptions) error {
 		return badInput(fmt.Errorf("%w (or give --p P, a speedup exponent in (0, 1] for the jobs without one)", err))
 	}
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "--jobs") {
-			err = fmt.Errorf("report: %w", err) // (as plan's and simulate's)
-		}
 		return badInput(err)
 	}
 	if o.servers > 1 && (o.policy == "fcfs-rigid" || planner.RigidTooWide(jobs, float64(o.servers)) == "") {
