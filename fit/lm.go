@@ -86,6 +86,11 @@ const (
 	XTolReached                // step too small
 	GTolReached                // gradient (projected on the box) vanished
 	NoFiniteStep               // no damping gave a trial point with finite residuals
+	// FlatDirection: no damping lowered the cost though the projected
+	// gradient had not vanished: a minimum to the precision of the
+	// arithmetic, or a direction along which the residuals no longer
+	// change (a saturated exponential); not a proof of convergence.
+	FlatDirection
 )
 
 func (s Status) String() string {
@@ -98,6 +103,8 @@ func (s Status) String() string {
 		return "gradient converged"
 	case NoFiniteStep:
 		return "no finite step"
+	case FlatDirection:
+		return "flat direction"
 	}
 	return "iteration limit"
 }
@@ -116,10 +123,17 @@ type LMResult struct {
 
 // LevenbergMarquardt minimises the sum of squared residuals of p from x0
 // with a projected Levenberg-Marquardt method (Marquardt's scaling of the
-// damping by diag(JᵀJ); a trial point is projected onto the box and accepted
-// when it lowers the cost). x0 is not mutated; it is projected onto the box
-// before the first iteration. It returns an error only when the residuals
-// are not finite at the start.
+// damping by diag(JᵀJ)). A parameter on a bound whose gradient points out
+// of the box is held there, and the damped step is solved for the others
+// (an active set, as in Coleman and Li's or MINPACK-style bounded codes):
+// projecting the whole step instead let the held parameter's coupling
+// drag the others off their optimum, and the small steps that followed
+// read as convergence. A trial point is projected onto the box and
+// accepted when it lowers the cost; a step cut by the box does not end
+// the search on a small decrease (the next iteration sees the bound).
+// x0 is not mutated; it is projected onto the box before the first
+// iteration. It returns an error only when the residuals are not finite at
+// the start.
 func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult, error) {
 	s := settings.withDefaults()
 	n := len(x0)
@@ -145,9 +159,10 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 	J := mat.NewDense(p.M, n, nil)
 	var JtJ mat.Dense
 	g := mat.NewVecDense(n, nil)
-	A := mat.NewDense(n, n, nil)
-	delta := mat.NewVecDense(n, nil)
 	xTrial := make([]float64, n)
+	free := make([]int, 0, n)
+	// the damped system over the free parameters, by their count
+	systems := make(map[int]*dampedSystem)
 	var ls luSolver
 	lambda := s.Lambda0
 	status := NotConverged
@@ -174,31 +189,51 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 			status = GTolReached
 			break
 		}
+		// The free parameters: those not on a bound that the descent
+		// direction -g points past. (projectedGradNorm > 0 leaves one.)
+		free = free[:0]
+		for j := 0; j < n; j++ {
+			if !pushedOut(g.AtVec(j), x[j], p.Lower, p.Upper, j) {
+				free = append(free, j)
+			}
+		}
+		nf := len(free)
+		sys := systems[nf]
+		if sys == nil {
+			sys = &dampedSystem{A: mat.NewDense(nf, nf, nil), g: mat.NewVecDense(nf, nil), delta: mat.NewVecDense(nf, nil)}
+			systems[nf] = sys
+		}
 		// A parameter with no effect on the residuals has a zero column:
 		// its diagonal gets a tiny positive value (relative to the
 		// largest), its gradient is 0 and so is its step.
 		maxd := 0.0
-		for j := 0; j < n; j++ {
+		for _, j := range free {
 			maxd = math.Max(maxd, JtJ.At(j, j))
+		}
+		for a, j := range free {
+			sys.g.SetVec(a, g.AtVec(j))
 		}
 		accepted, finite := false, false
 		for tries := 0; tries < 30; tries++ {
-			A.Copy(&JtJ)
-			for j := 0; j < n; j++ {
-				d := JtJ.At(j, j)
+			for a, i := range free {
+				for b, j := range free {
+					sys.A.Set(a, b, JtJ.At(i, j))
+				}
+				d := JtJ.At(i, i)
 				if d <= 0 {
 					d = math.Max(1e-12*maxd, 1e-300)
 				}
-				A.Set(j, j, d*(1+lambda))
+				sys.A.Set(a, a, d*(1+lambda))
 			}
-			if !ls.solveDamped(A, g, delta) {
+			if !ls.solveDamped(sys.A, sys.g, sys.delta) {
 				lambda *= 10
 				continue
 			}
-			for j := 0; j < n; j++ {
-				xTrial[j] = x[j] - delta.AtVec(j)
+			copy(xTrial, x)
+			for a, j := range free {
+				xTrial[j] = x[j] - sys.delta.AtVec(a)
 			}
-			project(xTrial, p.Lower, p.Upper)
+			cut := project(xTrial, p.Lower, p.Upper)
 			p.Residuals(rTrial, xTrial)
 			evals++
 			c := halfSumSq(rTrial)
@@ -213,20 +248,25 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 				lambda = math.Max(lambda/10, 1e-15)
 				accepted = true
 				needJ = true
-				if dec < s.FTol {
-					status = FTolReached
-				} else if step < s.XTol {
-					status = XTolReached
+				// A step the box cut short says nothing of how near
+				// the minimum is: the next iteration holds the bound.
+				if !cut {
+					if dec < s.FTol {
+						status = FTolReached
+					} else if step < s.XTol {
+						status = XTolReached
+					}
 				}
 				break
 			}
 			lambda *= 10
 		}
 		if !accepted {
-			// No damping lowers the cost: we are at a (local) minimum to
-			// the precision of the arithmetic, unless no trial point had
-			// finite residuals (it said "cost converged" then too).
-			status = FTolReached
+			// No damping lowers the cost though the projected gradient
+			// has not vanished: a minimum to the precision of the
+			// arithmetic, or a flat direction, unless no trial point had
+			// finite residuals.
+			status = FlatDirection
 			if !finite {
 				status = NoFiniteStep
 			}
@@ -526,15 +566,32 @@ func NumericJacobian(p Problem, x []float64) *mat.Dense {
 	return J
 }
 
-func project(x, lo, hi []float64) {
+// project moves x into the box [lo, hi] and reports whether it moved it.
+func project(x, lo, hi []float64) (moved bool) {
 	for j := range x {
 		if lo != nil && x[j] < lo[j] {
 			x[j] = lo[j]
+			moved = true
 		}
 		if hi != nil && x[j] > hi[j] {
 			x[j] = hi[j]
+			moved = true
 		}
 	}
+	return moved
+}
+
+// dampedSystem is LevenbergMarquardt's damped normal equations over the
+// free parameters, A delta = g.
+type dampedSystem struct {
+	A        *mat.Dense
+	g, delta *mat.VecDense
+}
+
+// pushedOut reports whether parameter j, at xj with gradient gj, sits on a
+// bound that the descent direction -gj points past.
+func pushedOut(gj, xj float64, lo, hi []float64, j int) bool {
+	return (lo != nil && xj <= lo[j] && gj > 0) || (hi != nil && xj >= hi[j] && gj < 0)
 }
 
 // projectedGradNorm is the max norm of the gradient g (of the cost, = Jᵀr)
@@ -542,14 +599,9 @@ func project(x, lo, hi []float64) {
 func projectedGradNorm(g *mat.VecDense, x, lo, hi []float64) float64 {
 	m := 0.0
 	for j := range x {
-		gj := g.AtVec(j)
-		if lo != nil && x[j] <= lo[j] && gj > 0 {
-			continue // descent direction -g points below the lower bound
+		if gj := g.AtVec(j); !pushedOut(gj, x[j], lo, hi, j) {
+			m = math.Max(m, math.Abs(gj))
 		}
-		if hi != nil && x[j] >= hi[j] && gj < 0 {
-			continue
-		}
-		m = math.Max(m, math.Abs(gj))
 	}
 	return m
 }

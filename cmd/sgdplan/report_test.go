@@ -952,7 +952,7 @@ func TestGrowingWarning(t *testing.T) {
 }
 
 // The fit figure of a model fitted on 2 workers and more cuts the band
-// extrapolated to one worker (496.7 steps/s, where the points reach 16.2)
+// extrapolated to one worker (529.8 steps/s, where the points reach 16.2)
 // at its y axis, and the caption says so.
 func TestReportFitBandOffAxis(t *testing.T) {
 	tmp := t.TempDir()
@@ -963,7 +963,7 @@ func TestReportFitBandOffAxis(t *testing.T) {
 	jobs := filepath.Join(tmp, "jobs.csv")
 	os.WriteFile(jobs, []byte("job,arrival,size,p,model\nj,0,3600,,gns.json\n"), 0o644)
 	md := quickReport(t, m, jobs, "8", filepath.Join(tmp, "r"))
-	if !strings.Contains(md, "The band rises off the axis, to 496.7 at 1 worker (extrapolated away from the measured workers): the y axis ends at 1.5 times the highest drawn within them.") {
+	if !strings.Contains(md, "The band rises off the axis, to 529.8 at 1 worker (extrapolated away from the measured workers): the y axis ends at 1.5 times the highest drawn within them.") {
 		t.Errorf("the fit caption does not say the band is cut:\n%s", md)
 	}
 }
