@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/sgdplan/sgdplan/internal/words"
 )
 
 // Objective is what an optimal allocation minimises.
@@ -74,8 +76,8 @@ var ErrNotOrdered = errors.New("planner: heSRPT closed form needs jobs to finish
 // and never overflows however close p is to 1. Job i completes at
 // T_i = tau_M + ... + tau_i.
 //
-// Bad sizes, weights (outside MinWeight to MaxWeight), p or n are errors;
-// a w of another length than x is a programmer error and panics.
+// Bad sizes, weights (outside MinWeight to MaxWeight), p or n are errors,
+// and so is a w of another length than x.
 func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 	m := len(x)
 	if m == 0 {
@@ -91,7 +93,8 @@ func HeSRPT(x, w []float64, p, n float64, obj Objective) (Offline, error) {
 		return Offline{}, err
 	}
 	if w != nil && len(w) != m {
-		panic("planner: HeSRPT: len(w) != len(x)")
+		// (it panicked, naming neither length)
+		return Offline{}, fmt.Errorf("planner: heSRPT: %s (w) for %s (x): want one weight per job, or nil w", words.Count(len(w), "weight"), words.Count(m, "job"))
 	}
 	wt := make([]float64, m)
 	for i, xi := range x {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -27,6 +28,13 @@ func TestLibraryInputsNoPanic(t *testing.T) {
 		}, "planner: optimize on whole workers: o has no policy"},
 		{"Optimize objective 7", func() error { _, err := Optimize(jobs, 4, Objective(7), nil); return err }, "planner: optimize: objective 7, want FlowTime (0) or Slowdown (1)"},
 		{"HeSRPT objective 7", func() error { _, err := HeSRPT([]float64{1, 2}, nil, 0.5, 4, Objective(7)); return err }, "planner: heSRPT: objective 7"},
+		// (it panicked "len(w) != len(x)", naming neither length)
+		{"HeSRPT 3 weights for 2 jobs", func() error { _, err := HeSRPT([]float64{1, 2}, []float64{1, 1, 1}, 0.5, 4, FlowTime); return err },
+			"planner: heSRPT: 3 weights (w) for 2 jobs (x): want one weight per job, or nil w"},
+		{"HeSRPT 1 weight for 2 jobs", func() error { _, err := HeSRPT([]float64{1, 2}, []float64{1}, 0.5, 4, Slowdown); return err },
+			"planner: heSRPT: 1 weight (w) for 2 jobs (x)"},
+		{"HeSRPT empty weights", func() error { _, err := HeSRPT([]float64{1, 2}, []float64{}, 0.5, 4, FlowTime); return err },
+			"planner: heSRPT: 0 weights (w) for 2 jobs (x)"},
 		{"Poisson empty Empirical", func() error {
 			_, err := Poisson{Rate: 1, Count: 3, Curve: PowerLaw{P: 0.5}, Sizes: Empirical{}}.Jobs(1)
 			return err
@@ -83,5 +91,64 @@ func TestOptimizeVanishingWeight(t *testing.T) {
 	}
 	if _, err := Simulate(jobs, Priority{V: []float64{1, 0}}, Settings{Servers: 4}); err != nil {
 		t.Errorf("V = [1, 0]: %v", err)
+	}
+}
+
+// Slices of mismatched lengths to a planner function that returns no
+// error panic, naming the function and both lengths: RoundWorkers' nil
+// caps were said to be len(alloc) caps when out was short, and a
+// policy's Allocate on a short alloc panicked with an index out of range
+// that named neither.
+func TestParallelSlicesPanicNamed(t *testing.T) {
+	jobs := []Job{{ID: "a", Size: 100, Curve: PowerLaw{P: 0.5}}, {ID: "b", Size: 50, Curve: PowerLaw{P: 0.5}, RigidWorkers: 1}}
+	vs := []View{{Job: &jobs[0], Index: 0, Remaining: 100, Cap: 4, Rank: -1}, {Job: &jobs[1], Index: 1, Remaining: 50, Cap: 4, Rank: -1}}
+	type call struct {
+		name string
+		run  func()
+		want string
+	}
+	calls := []call{
+		{"RoundWorkers short caps", func() { RoundWorkers([]float64{1, 2, 1}, []int{4, 4}, 4, false, make([]int, 3)) },
+			"planner: RoundWorkers: len(caps) = 2, len(alloc) = 3: want one cap per allocation, or nil caps"},
+		{"RoundWorkers long caps", func() { RoundWorkers([]float64{1}, []int{4, 4}, 4, false, make([]int, 1)) },
+			"planner: RoundWorkers: len(caps) = 2, len(alloc) = 1"},
+		{"RoundWorkers nil caps, short out", func() { RoundWorkers([]float64{1, 2, 1}, nil, 4, false, make([]int, 1)) },
+			"planner: RoundWorkers: len(out) = 1, len(alloc) = 3: want out at least as long as alloc"},
+		{"RoundWorkers short out", func() { RoundWorkers([]float64{1, 2}, []int{4, 4}, 4, true, nil) },
+			"planner: RoundWorkers: len(out) = 0, len(alloc) = 2"},
+	}
+	pols := []Policy{Priority{V: []float64{1, 1}}}
+	for _, name := range PolicyNames {
+		p, err := NewPolicy(name, 0.1)
+		if err != nil {
+			t.Fatalf("NewPolicy(%q): %v", name, err)
+		}
+		pols = append(pols, p)
+	}
+	for _, p := range pols {
+		// the policy's type as the message names it: planner.Equi's "Equi"
+		typ := fmt.Sprintf("%T", p)
+		typ = typ[strings.LastIndex(typ, ".")+1:]
+		calls = append(calls, call{p.Name() + " short alloc", func() { p.Allocate(4, vs, make([]float64, 1)) },
+			"planner: " + typ + ".Allocate: len(alloc) = 1, len(jobs) = 2: want alloc at least as long as jobs"})
+	}
+	for _, c := range calls {
+		func() {
+			defer func() {
+				r := recover()
+				if msg, _ := r.(string); msg != c.want && !strings.HasPrefix(msg, c.want+":") {
+					t.Errorf("%s: panic %v, want %q", c.name, r, c.want)
+				}
+			}()
+			c.run()
+		}()
+	}
+	// alloc at least as long as jobs is within the precondition
+	for _, p := range pols {
+		alloc := make([]float64, 3)
+		p.Allocate(4, vs, alloc)
+		if alloc[2] != 0 {
+			t.Errorf("%s: alloc past the jobs written: %v", p.Name(), alloc)
+		}
 	}
 }

@@ -59,6 +59,7 @@ func (p Priority) Name() string {
 // s(k) at the counts u, u+u, ... comes from a table kept between calls
 // (priorityScratch): the same math.Pow of the same k, computed once.
 func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("Priority", jobs, alloc)
 	units := p.Units
 	if units <= 0 {
 		units = 256

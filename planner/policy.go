@@ -33,9 +33,27 @@ type View struct {
 // fills alloc[i] (workers, a real number) for jobs[i], with 0 <= alloc[i] <=
 // jobs[i].Cap and a sum of at most servers; alloc is all zeros on entry.
 // It must not keep jobs or alloc.
+//
+// Precondition: alloc is at least as long as jobs. This package's policies
+// panic otherwise, naming the method and the two lengths (a programmer
+// error; an index out of range named neither).
 type Policy interface {
 	Name() string
 	Allocate(servers float64, jobs []View, alloc []float64)
+}
+
+// checkAllocLen panics, naming policy's Allocate and both lengths, when
+// alloc is shorter than jobs (Policy's precondition). It is small enough
+// to inline: the message is built in allocLenPanic.
+func checkAllocLen(policy string, jobs []View, alloc []float64) {
+	if len(alloc) < len(jobs) {
+		allocLenPanic(policy, len(jobs), len(alloc))
+	}
+}
+
+//go:noinline
+func allocLenPanic(policy string, jobs, alloc int) {
+	panic(fmt.Sprintf("planner: %s.Allocate: len(alloc) = %d, len(jobs) = %d: want alloc at least as long as jobs", policy, alloc, jobs))
 }
 
 // rigidPolicy marks policies whose allocations must not be topped up when
@@ -118,6 +136,7 @@ func (h HeSRPTPolicy) Name() string {
 
 // Allocate implements Policy.
 func (h HeSRPTPolicy) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("HeSRPTPolicy", jobs, alloc)
 	m := len(jobs)
 	b := heSRPTBuffers.Get().(*heSRPTBuffer)
 	defer heSRPTBuffers.Put(b)
@@ -199,6 +218,7 @@ func (Equi) Name() string { return "equi" }
 // sort: a stable sort of a sorted list moves nothing. The order it sorts
 // otherwise is orderPool's.
 func (Equi) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("Equi", jobs, alloc)
 	m := len(jobs)
 	sorted := true
 	for i := 1; i < m; i++ {
@@ -249,6 +269,7 @@ func (SRPT) Name() string { return "srpt" }
 
 // Allocate implements Policy.
 func (SRPT) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("SRPT", jobs, alloc)
 	buf := orderPool.Get().(*[]int)
 	*buf = smallestFirst(jobs, *buf)
 	fillInOrder(n, jobs, alloc, *buf)
@@ -269,6 +290,7 @@ func (FIFO) Name() string { return "fifo" }
 
 // Allocate implements Policy.
 func (FIFO) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("FIFO", jobs, alloc)
 	fillFront(n, jobs, alloc, nil, -1)
 }
 
@@ -282,6 +304,7 @@ func (SJF) Name() string { return "sjf" }
 
 // Allocate implements Policy.
 func (SJF) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("SJF", jobs, alloc)
 	sjfFill(n, jobs, alloc, -1)
 }
 
@@ -322,6 +345,7 @@ func (Knee) Name() string { return "knee" }
 
 // Allocate implements Policy.
 func (k Knee) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("Knee", jobs, alloc)
 	k.allocate(n, jobs, alloc, -1)
 }
 
@@ -459,6 +483,7 @@ func (Hell) Name() string { return "hell" }
 // simulator Hell is a queueingPolicy (hell_queue.go): it sees the jobs
 // holding workers and the head of its queue.
 func (Hell) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("Hell", jobs, alloc)
 	hellFill(n, jobs, alloc, nil)
 }
 
@@ -614,6 +639,7 @@ func (Greedy) Name() string { return "greedy" }
 
 // Allocate implements Policy.
 func (Greedy) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("Greedy", jobs, alloc)
 	greedy(n, jobs, alloc)
 }
 
@@ -925,6 +951,7 @@ func (FCFSRigid) rigid() bool  { return true }
 
 // Allocate implements Policy.
 func (FCFSRigid) Allocate(n float64, jobs []View, alloc []float64) {
+	checkAllocLen("FCFSRigid", jobs, alloc)
 	fcfsRigid(n, jobs, alloc)
 }
 

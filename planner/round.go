@@ -13,17 +13,24 @@ import (
 // job), never above a cap. When conserve is true, workers still left go to
 // jobs below their caps, largest share first, so that no worker idles while a
 // job could use it. alloc is not modified. servers < 0 counts as 0. caps
-// nil is no cap but the servers; caps of another length than alloc, or an
-// out shorter than alloc, is a programmer error and panics.
+// nil is no cap but the servers.
+//
+// Precondition: caps is nil or as long as alloc, and out at least as long
+// as alloc; otherwise RoundWorkers panics, naming itself and the two
+// lengths (a programmer error).
 func RoundWorkers(alloc []float64, caps []int, servers int, conserve bool, out []int) {
+	// (a nil caps was said to be len(alloc) caps when out was short)
+	if caps != nil && len(caps) != len(alloc) {
+		panic(fmt.Sprintf("planner: RoundWorkers: len(caps) = %d, len(alloc) = %d: want one cap per allocation, or nil caps", len(caps), len(alloc)))
+	}
+	if len(out) < len(alloc) {
+		panic(fmt.Sprintf("planner: RoundWorkers: len(out) = %d, len(alloc) = %d: want out at least as long as alloc", len(out), len(alloc)))
+	}
 	if caps == nil {
 		caps = make([]int, len(alloc))
 		for i := range caps {
 			caps[i] = max(servers, 0)
 		}
-	}
-	if len(caps) != len(alloc) || len(out) < len(alloc) {
-		panic(fmt.Sprintf("planner: RoundWorkers: %d caps and %d outs for %d allocations", len(caps), len(out), len(alloc)))
 	}
 	roundWorkers(alloc, caps, servers, conserve, out, nil)
 }

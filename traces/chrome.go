@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -894,24 +895,40 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 }
 
 // chromePhasesOffSteps says how many phase intervals (after merging
-// overlaps) lie in no step of their process, which no row counts, and how
+// overlaps) lie in no step of their process, which no row counts, how
 // many hold a whole step and overlap another, which each of them counts
 // in part (not one that merely runs on into the next step, as a GPU
-// kernel after the CPU's step marker does): an event
-// at ts 1e308 was dropped, and a 5 s forward pass over 1 ms steps counted
-// as compute in every one, without a word. steps are each key's step
-// intervals in order of start, phase its phases' merged intervals; t0 the
-// earliest event.
+// kernel after the CPU's step marker does), and how many run past the
+// end of their process's last step, and by how long in all, a tail no row
+// counts: an event at ts 1e308 was dropped, a 5 s forward pass over 1 ms
+// steps counted as compute in every one, and a kernel still running when
+// the last step ended lost its tail, without a word. steps are each key's
+// step intervals in order of start, phase its phases' merged intervals;
+// t0 the earliest event.
 func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
-	outside, across := 0, 0
+	outside, across, past := 0, 0, 0
 	firstOut, firstAcross := math.Inf(1), math.Inf(1)
-	for k, ph := range phase {
+	// the tails past the last step, summed in the keys' order so that the
+	// total printed does not vary with the map's
+	tail := 0.0
+	for _, k := range slices.Sorted(maps.Keys(phase)) {
+		ph := phase[k]
 		ss := steps[k]
 		if len(ss) == 0 {
 			continue // (a pid marking no step: warned of above)
 		}
+		// the latest end of a step of the key: past it no row counts
+		last := math.Inf(-1)
+		for _, s := range ss {
+			last = math.Max(last, s.b)
+		}
 		for _, segs := range ph {
 			for _, g := range segs {
+				// in a step, the one ending last, and past its end
+				if g.a < last && g.b > last {
+					past++
+					tail += g.b - last
+				}
 				// the steps that start before g ends, from the last back,
 				// while they end after g starts (steps of one process
 				// do not overlap, so their ends rise with their starts)
@@ -942,6 +959,9 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 	}
 	if across > 0 {
 		parts = append(parts, fmt.Sprintf("%d holding a whole step and more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, fmtFloat((firstAcross-t0)/1e6)))
+	}
+	if past > 0 {
+		parts = append(parts, fmt.Sprintf("%d running past the end of its process's last step, the part after it not counted (%s s in all: a GPU kernel still running when the last step's marker ended?)", past, fmtFloat(tail/1e6)))
 	}
 	if parts == nil {
 		return nil

@@ -31,8 +31,13 @@ func TestPlanSimulateReportBounds(t *testing.T) {
 		// the report simulates every policy at every load and seed: 322 s
 		// at a million workers, over a minute at 100,000
 		{append(rep, "--servers", "10001"), "report: --servers 10001: want at most 10,000 workers: the report simulates every policy"},
-		// the defaults it is sized for, not --seeds 1 as "1 seeds each"
-		{append(rep, "--servers", "10001", "--seeds", "1"), "simulates every policy at its loads (4 by default) with 5 seeds each by default"},
+		// the loads and seeds in effect, not the defaults whatever was
+		// given: 4 loads and 5 seeds by default, else --loads' and
+		// --seeds'; a bad --seeds is told first
+		{append(rep, "--servers", "10001"), "simulates every policy at 4 loads (--loads) with 5 seeds each (--seeds), which past that takes minutes"},
+		{append(rep, "--servers", "10001", "--seeds", "3", "--loads", "0.5,0.7"), "simulates every policy at 2 loads (--loads) with 3 seeds each (--seeds), which"},
+		{append(rep, "--servers", "10001", "--seeds", "2", "--loads", "0.5"), "simulates every policy at 1 load (--loads) with 2 seeds each (--seeds), which"},
+		{append(rep, "--servers", "10001", "--seeds", "1"), "report: --seeds 1: want 2 to 10000"},
 		{[]string{"simulate", "--servers", "4", "--arrival-rate", "0.001", "--count", "9223372036854775807"}, "simulate: --count 9223372036854775807: want at most 10,000,000 jobs"},
 		{append(rep, "--servers", "16", "--sim-jobs", "9223372036854775807"), "report: --sim-jobs 9223372036854775807: want at most 10,000,000 jobs"},
 		{append(poisson, "--size-sigma", "50"), "simulate: --size-sigma 50: want at most 5: a lognormal's median"},

@@ -104,15 +104,12 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 	if !c.IsSet("servers") {
 		return o, fmt.Errorf("report: missing --servers N (the workers in the cluster)")
 	}
-	if o.servers > reportMaxServers {
-		// (the default loads and seeds: the flags are checked after;
-		// it said "1 seeds each" of --seeds 1)
-		d := defaultReportOptions()
-		return o, fmt.Errorf("report: --servers %d: want at most %s workers: the report simulates every policy at its loads (%d by default) with %s each by default, which past that takes minutes (plan and simulate go to %s)",
-			o.servers, words.Thousands(reportMaxServers), len(d.loads), words.Count(d.seeds, "seed"), words.Thousands(planner.MaxServers))
-	}
-	if err := planCheckServers("report", o.servers); err != nil {
-		return o, err
+	// (past reportMaxServers, which is below planner.MaxServers, refused
+	// once --loads and --seeds are read, quoting them)
+	if o.servers <= reportMaxServers {
+		if err := planCheckServers("report", o.servers); err != nil {
+			return o, err
+		}
 	}
 	if !(o.alpha > 0 && o.alpha < 1) {
 		return o, fmt.Errorf("report: --knee-alpha %g: want 0 < alpha < 1", o.alpha)
@@ -162,6 +159,12 @@ func reportFlags(c *cli.Context) (reportOptions, error) {
 		if o.loads[i] == o.loads[i-1] { // (two columns of one load, counted twice in the distribution)
 			return o, fmt.Errorf("report: --loads: %g given twice: want each load once", o.loads[i])
 		}
+	}
+	if o.servers > reportMaxServers {
+		// the loads and seeds in effect (it quoted the defaults, 4 loads
+		// and 5 seeds, whatever --loads and --seeds said)
+		return o, fmt.Errorf("report: --servers %d: want at most %s workers: the report simulates every policy at %s (--loads) with %s each (--seeds), which past that takes minutes (plan and simulate go to %s)",
+			o.servers, words.Thousands(reportMaxServers), words.Count(len(o.loads), "load"), words.Count(o.seeds, "seed"), words.Thousands(planner.MaxServers))
 	}
 	return o, nil
 }
