@@ -298,6 +298,7 @@ func fitBatchLaw(curves map[string][]lossPoint, stats []RunStats, trainWorkers [
 		}
 	}
 	eff.LowestLoss = math.Min(eff.LowestLoss, eff.TargetLoss)
+	eff.LowestMeasuredLoss = lowestMeasuredLoss(runs)
 	// the curve's own samples (each run's points resampled, lambda held at
 	// 0): the updates to a target other than the law's scale by the
 	// curve's ratio of the two, whose uncertainty they give

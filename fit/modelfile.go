@@ -288,6 +288,13 @@ type Efficiency struct {
 	// curve, and a target there is an extrapolation that predict warns of.
 	// 0 (absent; files written before 2026-12-05): not known.
 	LowestLoss float64 `json:"lowest_loss,omitempty"`
+	// LowestMeasuredLoss is the lowest loss any fitted run measured. The
+	// curve may give less at a run's end (LowestLoss) than any run
+	// measured (on testdata/sync-gns 0.05075 against 0.0534): a target
+	// between the two the curve reaches within the runs' updates, but no
+	// run did, and predict warns of it. 0 (absent; files written before
+	// 2026-12-07, session 38): not known.
+	LowestMeasuredLoss float64 `json:"lowest_measured_loss,omitempty"`
 	// Batch is the samples per update (the per-worker batch of an
 	// asynchronous update, the global batch of a synchronous step) in
 	// which the curve counts its updates k. Without a batch law the
@@ -760,6 +767,8 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, at.errorf("efficiency.target_loss", "efficiency: target_loss = %g is at or below the curve's floor b2 = %g: never reached", e.TargetLoss, e.B2)
 		case e.LowestLoss < 0:
 			return nil, at.errorf("efficiency.lowest_loss", "efficiency: lowest_loss = %g: want a loss >= 0 (or absent)", e.LowestLoss)
+		case e.LowestMeasuredLoss < 0:
+			return nil, at.errorf("efficiency.lowest_measured_loss", "efficiency: lowest_measured_loss = %g: want the lowest loss a fitted run measured, >= 0 (or absent)", e.LowestMeasuredLoss)
 		case e.LowestLoss > 0 && e.TargetLoss > 0 && e.LowestLoss > e.TargetLoss:
 			return nil, at.errorf("efficiency.lowest_loss", "efficiency: lowest_loss = %g is above target_loss = %g: want the lowest loss a fitted run reached, at most the loss every run reached", e.LowestLoss, e.TargetLoss)
 		}

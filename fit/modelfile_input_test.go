@@ -55,7 +55,7 @@ func posAfter(doc, key string) string {
 // column with the range (audit: each was read, and predicted from).
 func TestParseModelValueRanges(t *testing.T) {
 	m := fittedModel(t)
-	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.5, LowestLoss: 0.3}
+	m.Efficiency = &Efficiency{B0: 0.01, B1: 1, B2: 0.1, StalenessPerWorker: 1, TargetLoss: 0.5, LowestLoss: 0.3, LowestMeasuredLoss: 0.35}
 	good, err := m.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +93,7 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"target_loss": 0.5`, `"target_loss": 0.05`, `"target_loss": `, "target_loss = 0.05 is at or below the curve's floor b2 = 0.1: never reached"},
 		{`"lowest_loss": 0.3`, `"lowest_loss": -1`, `"lowest_loss": `, "lowest_loss = -1: want a loss >= 0"},
 		{`"lowest_loss": 0.3`, `"lowest_loss": 0.6`, `"lowest_loss": `, "lowest_loss = 0.6 is above target_loss = 0.5"},
+		{`"lowest_measured_loss": 0.35`, `"lowest_measured_loss": -0.1`, `"lowest_measured_loss": `, "lowest_measured_loss = -0.1: want the lowest loss a fitted run measured, >= 0"},
 		{`"mode": "sync"`, `"mode": "async"`, `"mode": `, `mode "async", but family optimus-sync predicts synchronous steps`},
 		{`"rate": [-0-9.e+]+`, `"rate": 1e6`, `"rate": `, "extrapolation: rate 1e+06, want a finite number from 0 to 100"},
 		{`"max_ps": [0-9]+`, `"max_ps": -1`, `"max_ps": `, "extrapolation: max_ps -1, want the largest fitted count, >= 0"},

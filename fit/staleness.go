@@ -574,6 +574,21 @@ func highestLastLoss(runs []StalenessRun) float64 {
 	return h
 }
 
+// lowestMeasuredLoss is the lowest loss any of runs measured (0 when
+// none holds a point): Efficiency.LowestMeasuredLoss.
+func lowestMeasuredLoss(runs []StalenessRun) float64 {
+	low := math.Inf(1)
+	for _, r := range runs {
+		for _, l := range r.Loss {
+			low = math.Min(low, l)
+		}
+	}
+	if math.IsInf(low, 1) || !(low > 0) {
+		return 0
+	}
+	return low
+}
+
 // updatesScatter is the root mean square over runs of log(measured /
 // predicted) updates to target under f (firstAtOrBelow, firstPredicted);
 // runs that never reach it are left out, 0 when none reaches it.

@@ -1290,6 +1290,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 			eff.LowestLoss = l
 		}
 	}
+	eff.LowestMeasuredLoss = lowestMeasuredLoss(runs)
 	switch {
 	case sf.Levels < 2:
 		eff.LambdaFixed = true

@@ -429,4 +429,25 @@ func TestSyncGNSTargetBelowTheRuns(t *testing.T) {
 			t.Errorf("--target-loss %s: warned %v, target_extrapolated %v, want %v:\n%s", c.target, said, rows[0].Beyond, c.beyond, stderr)
 		}
 	}
+	// Between the curve's lowest at a run's end (0.05075) and the lowest
+	// loss a run measured (0.0534) the curve reaches the target within the
+	// runs' updates, but no run did: a warning of its own, the rows not
+	// marked target_extrapolated (the curve is not extrapolated). Before,
+	// nothing was said.
+	if !(e.LowestMeasuredLoss == 0.0534 && e.LowestLoss < 0.052) {
+		t.Fatalf("lowest_measured_loss %g, lowest_loss %g: want 0.0534 and below 0.052", e.LowestMeasuredLoss, e.LowestLoss)
+	}
+	for _, c := range []struct {
+		target string
+		warn   bool
+	}{{"0.052", true}, {"0.0535", false}} {
+		code, stdout, stderr := runCmd(t, "predict", "--model", mp, "--workers", "64", "--target-loss", c.target, "--format", "json")
+		if code != 0 {
+			t.Fatalf("predict --target-loss %s: exit %d: %s", c.target, code, stderr)
+		}
+		want := "sgdplan: warning: --target-loss " + c.target + " is below 0.0534, the lowest loss any fitted run measured: the fitted curve reaches it within the runs' updates (down to 0.05075 at a run's end), but no run did"
+		if strings.Contains(stderr, want) != c.warn || strings.Contains(stderr, "the lowest loss the fitted curve gives") || strings.Contains(stdout, `"target_extrapolated": true`) {
+			t.Errorf("--target-loss %s: want the measured-loss warning %v and no other:\n%s%s", c.target, c.warn, stderr, stdout)
+		}
+	}
 }

@@ -272,6 +272,11 @@ func runPredict(c *cli.Context) error {
 			held = "their interval holds the curve's fitting uncertainty (its points resampled), not the error of its form so far past its points"
 		}
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below %.4g, the lowest loss the fitted curve gives at the end of a fitted run (each at its updates and staleness): the updates to it extrapolate the loss curve past its data, and %s\n", target, e.LowestLoss, held)
+	} else if e != nil && e.LowestMeasuredLoss > 0 && target < e.LowestMeasuredLoss {
+		// the curve reaches it within the runs' updates, but no run
+		// measured a loss so low: 0.052 on testdata/sync-gns (measured
+		// down to 0.05339, the curve to 0.05075) had no word
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: --target-loss %g is below %.4g, the lowest loss any fitted run measured: the fitted curve reaches it within the runs' updates (down to %.4g at a run's end), but no run did, so the updates to it rest on the curve's form there, not on a measurement\n", target, e.LowestMeasuredLoss, e.LowestLoss)
 	}
 	epochs := 0.0
 	if c.IsSet("epochs") {
