@@ -146,133 +146,130 @@ func hellClimb(c Speedup, limit float64) (k, s float64, sure bool) {
 	return k, s, true
 }
 
+// hellPick is a round's best job so far: its place i in jobs, its k and
+// its value (i -1 and value -Inf: none yet).
+type hellPick struct {
+	i    int
+	k, v float64
+}
+
+// or reports the better of p and job i of k and value v: the higher
+// value, or on equal values the first in jobs.
+func (p hellPick) or(i int, k, v float64) hellPick {
+	if v > p.v || v == p.v && i < p.i {
+		return hellPick{i, k, v}
+	}
+	return p
+}
+
 // rounds runs Hell's rounds on jobs from n free workers: it marks the
 // jobs picked in done, gives each its k in alloc, appends them to order
 // in the order picked and reports order and the workers left; f, where
-// not nil, checks each pick. Its first hellPlainRounds rounds evaluate
-// every job (hellBestMemo, as the jobs in no group are), the others go by
-// groups: the same picks, k and values either way.
+// not nil, checks each pick. Its first hellPlainRounds rounds value every
+// job (hellBestMemo, as the jobs in no group are valued), the others go
+// by groups (groupRound): the same picks, k and values either way.
 func (h *hellScratch) rounds(n float64, jobs []View, done []bool, alloc []float64, order []int, f *hellFront) ([]int, float64) {
 	left := n
-	for r := 0; r < hellPlainRounds && left >= 1 && len(order) < len(jobs); r++ {
+	for r := 0; left >= 1 && len(order) < len(jobs); r++ {
 		L := math.Floor(left)
-		best, bestK, bestV := -1, 0.0, math.Inf(-1)
-		for i := range jobs {
-			if done[i] {
-				continue
+		var best hellPick
+		if r < hellPlainRounds {
+			best = hellPick{i: -1, v: math.Inf(-1)}
+			for i := range jobs { // in the order of jobs
+				if !done[i] {
+					k, val := hellBestMemo(&jobs[i], L, &h.pows)
+					best = best.or(i, k, val)
+				}
 			}
-			v := jobs[i]
-			k, val := hellBestMemo(v, math.Min(v.Cap, L), &h.pows)
-			val *= v.Job.weight()
-			if val > bestV { // in the order of jobs: the first of equal values
-				best, bestK, bestV = i, k, val
+		} else {
+			if r == hellPlainRounds {
+				h.group(jobs)
 			}
+			best = h.groupRound(jobs, done, L)
 		}
-		if best < 0 {
-			return order, left
-		}
-		done[best] = true
-		order = append(order, best)
-		alloc[best] = bestK
-		left -= bestK
-		if f != nil {
-			f.pick(L, bestV, best)
-		}
-	}
-	if !(left >= 1 && len(order) < len(jobs)) {
-		return order, left
-	}
-	h.group(jobs)
-	places, runEnd, groups, others := h.places, h.runEnd, h.groups, h.others
-	for left >= 1 && len(order) < len(jobs) {
-		L := math.Floor(left)
-		best, bestK, bestV := -1, 0.0, math.Inf(-1)
-		for _, i := range others {
-			if done[i] {
-				continue
-			}
-			v := jobs[i]
-			k, val := hellBestMemo(v, math.Min(v.Cap, L), &h.pows)
-			val *= v.Job.weight()
-			if val > bestV || val == bestV && i < best {
-				best, bestK, bestV = i, k, val
-			}
-		}
-		for g := range groups {
-			gr := &groups[g]
-			q := gr.head
-			for q < gr.hi && done[places[q]] {
-				q++
-			}
-			gr.head = q
-			if q == gr.hi {
-				continue
-			}
-			var k float64
-			if gr.c != nil { // a curve group: its climb at this limit
-				if lim := math.Min(gr.capK, L); gr.lim != lim {
-					gr.lim = lim
-					gr.k, gr.s, gr.sure = hellClimb(gr.c, lim)
-				}
-				if !gr.sure { // each job as hellBestMemo values it
-					for ; q < gr.hi; q++ {
-						i := places[q]
-						if done[i] {
-							continue
-						}
-						v := jobs[i]
-						k, val := hellBestMemo(v, math.Min(v.Cap, L), &h.pows)
-						val *= v.Job.weight()
-						if val > bestV || val == bestV && i < best {
-							best, bestK, bestV = i, k, val
-						}
-					}
-					continue
-				}
-				k = gr.k
-			} else {
-				k = 1.0 // s(1) = 1 for every exponent
-				if !gr.one {
-					k = math.Min(gr.capK, L) // floor(min(cap, L))
-				}
-				if gr.k != k {
-					gr.k, gr.s = k, gr.pl.Speedup(k)
-				}
-			}
-			s, w := gr.s, gr.w
-			i := places[q]
-			val := hellValue(s, k, jobs[i].Remaining) * w
-			// the first in jobs among the group's jobs of that value: the
-			// first not picked of each run of equal r, while equal
-			for q = runEnd[q]; q < gr.hi; q = runEnd[q] {
-				for q < gr.hi && done[places[q]] {
-					q++
-				}
-				if q == gr.hi {
-					break
-				}
-				x := places[q]
-				if hellValue(s, k, jobs[x].Remaining)*w != val {
-					break // below it, as every one after it
-				}
-				i = min(i, x)
-			}
-			if val > bestV || val == bestV && i < best {
-				best, bestK, bestV = i, k, val
-			}
-		}
-		if best < 0 {
+		if best.i < 0 {
 			break
 		}
-		done[best] = true
-		order = append(order, best)
-		alloc[best] = bestK
-		left -= bestK
+		done[best.i] = true
+		order = append(order, best.i)
+		alloc[best.i] = best.k
+		left -= best.k
 		if f != nil {
-			f.pick(L, bestV, best)
+			f.pick(L, best.v, best.i)
 		}
 	}
 	return order, left
+}
+
+// groupRound reports a round's best job at L free workers by the groups
+// of h.group: the jobs in no group each valued, each group by its first
+// jobs not picked (each of them valued where a curve group's climb is not
+// sure).
+func (h *hellScratch) groupRound(jobs []View, done []bool, L float64) hellPick {
+	places, runEnd, groups := h.places, h.runEnd, h.groups
+	best := hellPick{i: -1, v: math.Inf(-1)}
+	for _, i := range h.others {
+		if !done[i] {
+			k, val := hellBestMemo(&jobs[i], L, &h.pows)
+			best = best.or(i, k, val)
+		}
+	}
+	for g := range groups {
+		gr := &groups[g]
+		q := gr.head
+		for q < gr.hi && done[places[q]] {
+			q++
+		}
+		gr.head = q
+		if q == gr.hi {
+			continue
+		}
+		var k float64
+		if gr.c != nil { // a curve group: its climb at this limit
+			if lim := math.Min(gr.capK, L); gr.lim != lim {
+				gr.lim = lim
+				gr.k, gr.s, gr.sure = hellClimb(gr.c, lim)
+			}
+			if !gr.sure { // each job as hellBestMemo values it
+				for ; q < gr.hi; q++ {
+					if i := places[q]; !done[i] {
+						k, val := hellBestMemo(&jobs[i], L, &h.pows)
+						best = best.or(i, k, val)
+					}
+				}
+				continue
+			}
+			k = gr.k
+		} else {
+			k = 1.0 // s(1) = 1 for every exponent
+			if !gr.one {
+				k = math.Min(gr.capK, L) // floor(min(cap, L))
+			}
+			if gr.k != k {
+				gr.k, gr.s = k, gr.pl.Speedup(k)
+			}
+		}
+		s, w := gr.s, gr.w
+		i := places[q]
+		val := hellValue(s, k, jobs[i].Remaining) * w
+		// the first in jobs among the group's jobs of that value: the
+		// first not picked of each run of equal r, while equal
+		for q = runEnd[q]; q < gr.hi; q = runEnd[q] {
+			for q < gr.hi && done[places[q]] {
+				q++
+			}
+			if q == gr.hi {
+				break
+			}
+			x := places[q]
+			if hellValue(s, k, jobs[x].Remaining)*w != val {
+				break // below it, as every one after it
+			}
+			i = min(i, x)
+		}
+		best = best.or(i, k, val)
+	}
+	return best
 }
 
 // group sorts jobs into h.groups (their places in h.places, by r then

@@ -268,3 +268,77 @@ func smallerAfterFirstOfGroup(jobs []Job, vs []View, rem []float64) bool {
 	}
 	return false
 }
+
+// TestHellMixedSameAsRef: on jobs of power laws and of shared models
+// mixed in one instance (power laws of a few shared exponents, at and
+// below 1/2 among them, and of any; two fitted-like models, an Amdahl's
+// law and the near-tie curve behind shared pointers; an Amdahl's law as a
+// value, in no group), with caps whole and fractional, weights, sizes
+// equal, an ulp or so apart or drawn at random, and servers from under
+// one to a few hundred, Hell's rounds (the plain first round, then the
+// power-law groups, the curve groups and the jobs in no group against
+// each other) give bit for bit what hellRef gives: every job valued anew
+// in every round, by a climb written apart from hellBestMemo.
+func TestHellMixedSameAsRef(t *testing.T) {
+	models := []Speedup{&fittedLike{a: 0.01, b: 5e-4}, &fittedLike{a: 0.05, b: 0}, &curvePtr{amdahl{F: 0.95}}, &curvePtr{nearTie{}}}
+	exps := []float64{0.3, 0.5, 0.7, 0.7, 0.9, 1}
+	rng := rand.New(rand.NewPCG(41, 2))
+	both := 0 // trials where a power law of p > 1/2 and a model both got whole workers
+	for trial := range 5000 {
+		m := 2 + rng.IntN(60)
+		jobs := make([]Job, m)
+		rem := make([]float64, m)
+		r0 := []float64{100, 3600, 1e-2}[rng.IntN(3)]
+		for i := range jobs {
+			switch c := rng.IntN(10); {
+			case c < 5:
+				jobs[i].Curve = PowerLaw{P: exps[rng.IntN(len(exps))]}
+			case c < 6:
+				jobs[i].Curve = PowerLaw{P: 0.2 + 0.8*rng.Float64()}
+			case c < 9:
+				jobs[i].Curve = models[rng.IntN(len(models))]
+			default:
+				jobs[i].Curve = amdahl{F: 0.95}
+			}
+			jobs[i].MaxWorkers = []int{0, 1, 4, 16, 64}[rng.IntN(5)]
+			if rng.IntN(4) == 0 {
+				jobs[i].Weight = []float64{0.5, 2, 1e-3}[rng.IntN(3)]
+			}
+			r := r0 * []float64{1, 1, 2, 3}[rng.IntN(4)]
+			if rng.IntN(3) == 0 {
+				r = r0 * (1 + 9*rng.Float64())
+			}
+			for range rng.IntN(3) {
+				r = math.Nextafter(r, math.Inf(1))
+			}
+			rem[i] = r
+		}
+		n := randomServers(rng, trial) / 4
+		vs := views(n, jobs, rem)
+		for i := range vs {
+			if rng.IntN(10) == 0 {
+				vs[i].Cap = math.Min(vs[i].Cap, float64(rng.IntN(20))+0.5)
+			}
+		}
+		got, want := make([]float64, m), make([]float64, m)
+		Hell{}.Allocate(n, vs, got)
+		hellRef{}.Allocate(n, vs, want)
+		sameAllocBits(t, fmt.Sprintf("trial %d (n %g, %d jobs)", trial, n, m), got, want)
+		var pl, model bool
+		for i, j := range jobs {
+			if got[i] >= 1 {
+				if p, ok := j.Curve.(PowerLaw); ok && p.P > 0.5 {
+					pl = true
+				} else if !ok && j.Curve != (amdahl{F: 0.95}) {
+					model = true
+				}
+			}
+		}
+		if pl && model {
+			both++
+		}
+	}
+	if both < 500 {
+		t.Errorf("%d trials where a power law and a model both got workers, want at least 500", both)
+	}
+}

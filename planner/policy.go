@@ -592,11 +592,17 @@ func (m *powMemo) speedup(pl PowerLaw, k float64) float64 {
 // their values compare bit for bit; a weight multiplies the result.
 func hellValue(s, k, r float64) float64 { return s * s / (k * r) }
 
-// hellBestMemo returns the whole k in [1, limit] maximising s(k)^2/(k r), and
-// that value; a power law's s(k) comes through memo.
-func hellBestMemo(v View, limit float64, memo *powMemo) (float64, float64) {
+// hellBestMemo is Hell's scoring of job v in a round of L free workers:
+// the whole k in [1, min(cap, L)] maximising s(k)^2/(k r), and that value
+// times the job's weight (-Inf where the limit is below one worker); a
+// power law's s(k) comes through memo. A round values every job so at
+// first and, after, the jobs in no group and those of a curve group whose
+// climb is not sure (hellScratch.rounds).
+func hellBestMemo(v *View, L float64, memo *powMemo) (float64, float64) {
+	w := v.Job.weight()
+	limit := math.Min(v.Cap, L)
 	if limit < 1 {
-		return 0, math.Inf(-1)
+		return 0, math.Inf(-1) * w
 	}
 	c := v.Job.Curve
 	val := func(k float64) float64 { return hellValue(c.Speedup(k), k, v.Remaining) }
@@ -607,7 +613,7 @@ func hellBestMemo(v View, limit float64, memo *powMemo) (float64, float64) {
 			k = math.Floor(limit)
 		}
 		s := memo.speedup(pl, k)
-		return k, hellValue(s, k, v.Remaining)
+		return k, hellValue(s, k, v.Remaining) * w
 	}
 	// s(k)^2/k rises while the curve's elasticity k s'/s is above 1/2 and
 	// falls after: climb until it falls (unimodal for concave curves whose
@@ -620,7 +626,7 @@ func hellBestMemo(v View, limit float64, memo *powMemo) (float64, float64) {
 		}
 		bestK, bestV = k, x
 	}
-	return bestK, bestV
+	return bestK, bestV * w
 }
 
 // Greedy hands out workers one at a time, each to the job whose completion it

@@ -241,9 +241,9 @@ func TestMemoizedCurves(t *testing.T) {
 	}
 	// hellBestMemo's climb finds the same peak as a full scan: s(k)^2/k
 	// for Amdahl f = 0.9 is k / (0.1 k + 0.9)^2, whose maximum is at k = 9.
-	v := View{Job: &Job{Curve: c}, Remaining: 1}
+	v := View{Job: &Job{Curve: c}, Remaining: 1, Cap: 64}
 	var memo powMemo
-	if k, _ := hellBestMemo(v, 64, &memo); k != 9 {
+	if k, _ := hellBestMemo(&v, 64, &memo); k != 9 {
 		t.Errorf("hell's best k for Amdahl 0.9 = %g, want 9", k)
 	}
 }
