@@ -10,8 +10,9 @@ import (
 
 // y = a + b x with a >= 0, on data whose unconstrained fit wants a < 0:
 // the bounded optimum holds a at 0 and has b = Σxy / Σx², in closed form.
-// The solver that projected its whole step stopped short of it (b = 1.95,
-// 1.80 or 1.50 by the start) and called that converged.
+// The solver that projected its whole step stopped away from it (b =
+// 1.972, 1.830, 1.953 or 1.974 by the start, "step converged", or 1.5530 at
+// its iteration limit; the optimum is 1.5527).
 func TestLMActiveBound(t *testing.T) {
 	xs := []float64{1, 2, 3, 4, 5, 6}
 	ys := []float64{0.2, 2.1, 4.0, 6.2, 7.9, 10.1} // about -1.7 + 1.97 x

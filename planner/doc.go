@@ -67,8 +67,9 @@
 // rate, made Simulate loop forever), and ErrLateArrival that a Poisson
 // workload's arrivals pass MaxTime; a policy that breaks the allocation
 // rules is reported as an error, not a wrong answer. Violated preconditions
-// of the caller (slices of different lengths to RoundWorkers or a Policy's
-// Allocate, a DefaultP outside (0, 1]) are programmer errors and panic, a
+// of the caller (an alloc shorter than the jobs given to a Policy's
+// Allocate; to RoundWorkers, an out shorter than alloc or caps of another
+// length; a DefaultP outside (0, 1]) are programmer errors and panic, a
 // length's panic naming the function and both lengths; HeSRPT, which
 // returns an error, returns one for weights of another length than the
 // sizes.
