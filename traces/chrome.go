@@ -898,29 +898,33 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 // overlaps) lie in no step of their process, which no row counts, how
 // many hold a whole step and overlap another, which each of them counts
 // in part (not one that merely runs on into the next step, as a GPU
-// kernel after the CPU's step marker does), and how many run past the
-// end of their process's last step, and by how long in all, a tail no row
-// counts: an event at ts 1e308 was dropped, a 5 s forward pass over 1 ms
-// steps counted as compute in every one, and a kernel still running when
-// the last step ended lost its tail, without a word. steps are each key's
-// step intervals in order of start, phase its phases' merged intervals;
-// t0 the earliest event.
+// kernel after the CPU's step marker does), how many run past the end of
+// their process's last step, and by how long in all, a tail no row
+// counts, and how many start before their process's first step and run
+// into it, and by how long in all, a head no row counts: an event at ts
+// 1e308 was dropped, a 5 s forward pass over 1 ms steps counted as compute
+// in every one, a kernel still running when the last step ended lost its
+// tail, and one begun before the first step's marker its head, without a
+// word. steps are each key's step intervals in order of start, phase its
+// phases' merged intervals; t0 the earliest event.
 func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
-	outside, across, past := 0, 0, 0
+	outside, across, past, before := 0, 0, 0, 0
 	firstOut, firstAcross := math.Inf(1), math.Inf(1)
-	// the tails past the last step, summed in the keys' order so that the
-	// total printed does not vary with the map's
-	tail := 0.0
+	// the tails past the last step and the heads before the first, summed
+	// in the keys' order so that the totals printed do not vary with the
+	// map's
+	tail, head := 0.0, 0.0
 	for _, k := range slices.Sorted(maps.Keys(phase)) {
 		ph := phase[k]
 		ss := steps[k]
 		if len(ss) == 0 {
 			continue // (a pid marking no step: warned of above)
 		}
-		// the latest end of a step of the key: past it no row counts
-		last := math.Inf(-1)
+		// the latest end of a step of the key, past which no row counts,
+		// and the earliest start, before which none does
+		last, first := math.Inf(-1), math.Inf(1)
 		for _, s := range ss {
-			last = math.Max(last, s.b)
+			last, first = math.Max(last, s.b), math.Min(first, s.a)
 		}
 		for _, segs := range ph {
 			for _, g := range segs {
@@ -928,6 +932,11 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 				if g.a < last && g.b > last {
 					past++
 					tail += g.b - last
+				}
+				// before the first step's start, and in it
+				if g.a < first && g.b > first {
+					before++
+					head += first - g.a
 				}
 				// the steps that start before g ends, from the last back,
 				// while they end after g starts (steps of one process
@@ -962,6 +971,9 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 	}
 	if past > 0 {
 		parts = append(parts, fmt.Sprintf("%d running past the end of its process's last step, the part after it not counted (%s s in all: a GPU kernel still running when the last step's marker ended?)", past, fmtFloat(tail/1e6)))
+	}
+	if before > 0 {
+		parts = append(parts, fmt.Sprintf("%d starting before its process's first step, the part before it not counted (%s s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)", before, fmtFloat(head/1e6)))
 	}
 	if parts == nil {
 		return nil

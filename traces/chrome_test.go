@@ -325,13 +325,14 @@ func TestReadChromeTraceSecondsWarned(t *testing.T) {
 }
 
 // A phase interval in no step is said not to count, one that holds a
-// whole step and more to count in part in each, and those that run past
-// the last step's end to lose their tails, with the tails' total (an event
-// at ts 1e308 was dropped, a 5 s forward pass over 1 ms steps counted as
-// compute in every one, and a kernel's tail past the last step dropped,
-// without a word); of the samples, whose phases sit inside their steps,
-// only pytorch_profiler.json warns, of its NCCL kernel past the last
-// step's end.
+// whole step and more to count in part in each, those that run past the
+// last step's end to lose their tails, with the tails' total, and those
+// that start before the first step's start to lose their heads, with the
+// heads' total (an event at ts 1e308 was dropped, a 5 s forward pass over
+// 1 ms steps counted as compute in every one, and a kernel's tail past the
+// last step and head before the first dropped, without a word); of the
+// samples, whose phases sit inside their steps, only pytorch_profiler.json
+// warns, of its NCCL kernel past the last step's end.
 func TestChromePhasesOffSteps(t *testing.T) {
 	step := func(n, ts int) string {
 		return fmt.Sprintf(`{"name": "ProfilerStep#%d", "ph": "X", "ts": %d, "dur": 1000, "pid": 1, "tid": 1}`, n, ts)
@@ -360,6 +361,18 @@ func TestChromePhasesOffSteps(t *testing.T) {
 			"1 holding a whole step and more, each step counting the part inside it (the first at 0.0015 s: a phase longer than a step, or steps marked around part of the work?); 1 running past the end of its process's last step, the part after it not counted (0.0005 s in all"},
 		// one starting as the last step ends is in no step, not past it
 		{"after the last", `{"name": "forward", "ph": "X", "ts": 3000, "dur": 100, "pid": 1, "tid": 1}`, "of its phase intervals (after merging overlaps), 1 in no step of its process, not counted (the first at 0.003 s after the earliest event)"},
+		// the first step starts at 0 us: a forward pass from -300 and a
+		// kernel from -100 (two phases, so two intervals) lose
+		// 300 + 100 = 400 us = 0.0004 s
+		{"before the first", `{"name": "forward", "ph": "X", "ts": -300, "dur": 500, "pid": 1, "tid": 1}, {"name": "ncclKernel_AllReduce", "ph": "X", "ts": -100, "dur": 500, "pid": 2, "tid": 7}`,
+			"traces: t: of its phase intervals (after merging overlaps), 2 starting before its process's first step, the part before it not counted (0.0004 s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)"},
+		// -200 to 3300 us holds every step whole, and runs 300 us past
+		// the last step's end and 200 us before the first's start (the
+		// earliest event, so the first at 0 s)
+		{"across, past and before", `{"name": "forward", "ph": "X", "ts": -200, "dur": 3500, "pid": 1, "tid": 1}`,
+			"1 holding a whole step and more, each step counting the part inside it (the first at 0 s: a phase longer than a step, or steps marked around part of the work?); 1 running past the end of its process's last step, the part after it not counted (0.0003 s in all: a GPU kernel still running when the last step's marker ended?); 1 starting before its process's first step, the part before it not counted (0.0002 s in all"},
+		// one ending as the first step starts is in no step, not before it
+		{"before the first, ending at it", `{"name": "forward", "ph": "X", "ts": -100, "dur": 100, "pid": 1, "tid": 1}`, "of its phase intervals (after merging overlaps), 1 in no step of its process, not counted (the first at 0 s after the earliest event)"},
 	} {
 		_, warns, err := ReadChromeTrace(strings.NewReader("["+steps+",\n"+c.events+"]"), "t.json", ConvertOptions{Run: "t", Batch: 32})
 		if err != nil {
@@ -376,6 +389,7 @@ func TestChromePhasesOffSteps(t *testing.T) {
 		{"pytorch_profiler.json", "traces: pytorch_profiler: of its phase intervals (after merging overlaps), 1 running past the end of its process's last step, the part after it not counted (0.0001 s in all: a GPU kernel still running when the last step's marker ended?)"},
 		{"ps_begin_end.json", ""},
 		{"tf_timeline.json", ""},
+		{"real-torch-profiler.pt.trace.json.gz", ""},
 	} {
 		_, warns, err := ReadChromeTrace(bytes.NewReader(chromeFile(t, c.file)), c.file, ConvertOptions{Batch: 32})
 		i := slices.IndexFunc(warns, func(e error) bool { return strings.Contains(e.Error(), "of its phase intervals") })

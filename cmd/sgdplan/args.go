@@ -86,3 +86,108 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// warnRepeatedFlags returns a Before for cmd that warns on stderr, one
+// line a flag, of each flag that the command line args (the program's
+// whole, from its name) gives cmd more than once, then runs before (when
+// not nil): urfave/cli keeps the last value without a word, so that
+// "predict --workers 4 --workers 8" answered for 8 alone.
+func warnRepeatedFlags(cmd *cli.Command, args []string, before cli.BeforeFunc) cli.BeforeFunc {
+	return func(c *cli.Context) error {
+		// (after the program's name, which may be a command's)
+		if i := slices.IndexFunc(args[min(1, len(args)):], cmd.HasName); i >= 0 {
+			for _, w := range repeatedFlags(cmd.Flags, args[i+2:]) {
+				fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+			}
+		}
+		if before != nil {
+			return before(c)
+		}
+		return nil
+	}
+}
+
+// repeatedFlags says, for each of flags that args (a command's, after its
+// name) give more than once, in the order each was first given, how often,
+// with what values, and which is used: "--workers given 2 times (4, then
+// 8): the last, 8, is used". A flag's aliases are the flag; a slice flag
+// (validate --async), which adds each value, is never repeated. args are
+// read as the command reads them: the flag package's flags (--f=v, --f v,
+// -f v; a bool flag takes no value but after =) up to the first positional
+// argument or a "--", then the flags among the paths (interspersed,
+// convertFlagsAfterArgs), up to a "--"; a "--" before any path, followed
+// by an argument that starts with "-", makes every argument after it a
+// path (afterDashDash). It stops at a flag not of flags, which the command
+// refuses.
+func repeatedFlags(flags []cli.Flag, args []string) []string {
+	flagOf := map[string]cli.Flag{} // each name, aliases too -> its flag
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			flagOf[n] = f
+		}
+	}
+	var order []cli.Flag
+	given := map[cli.Flag][]string{}
+	paths := false // past the flag package's flags: among the paths
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if paths || afterDashDash(args[i+1:]) {
+				break
+			}
+			paths = true // (the flag package consumed it)
+			continue
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			paths = true
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f, ok := flagOf[name]
+		if !ok {
+			break
+		}
+		if !hasVal {
+			if df, ok := f.(cli.DocGenerationFlag); ok && !df.TakesValue() {
+				val = "true" // a bool flag
+			} else if i+1 < len(args) {
+				i++
+				val = args[i]
+			} else {
+				break // (the command says the value is missing)
+			}
+		}
+		if sf, ok := f.(cli.DocGenerationSliceFlag); ok && sf.IsSliceFlag() {
+			continue
+		}
+		if given[f] == nil {
+			order = append(order, f)
+		}
+		given[f] = append(given[f], val)
+	}
+	var out []string
+	for _, f := range order {
+		vals := given[f]
+		if len(vals) < 2 {
+			continue
+		}
+		words := make([]string, len(vals))
+		for i, v := range vals {
+			words[i] = flagValueWord(v)
+		}
+		last := words[len(words)-1]
+		out = append(out, fmt.Sprintf("--%s given %d times (%s, then %s): the last, %s, is used",
+			f.Names()[0], len(vals), strings.Join(words[:len(words)-1], ", "), last, last))
+	}
+	return out
+}
+
+// flagValueWord is v as repeatedFlags lists it: shellQuote's word, quoted
+// too when it holds a comma, which would read as the list's ("1,2, then
+// 4").
+func flagValueWord(v string) string {
+	if strings.Contains(v, ",") {
+		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	}
+	return shellQuote(v)
+}

@@ -109,6 +109,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if len(c.Subcommands) == 0 {
 			c.HideHelpCommand = true
 		}
+		// a flag given twice keeps its last value: said on stderr
+		c.Before = warnRepeatedFlags(c, args, c.Before)
 	}
 	if err := decimalIntFlags(app.Commands, args); err != nil {
 		fmt.Fprintf(stderr, "sgdplan: %v\n", err)
