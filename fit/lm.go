@@ -125,7 +125,7 @@ type LMResult struct {
 // with a projected Levenberg-Marquardt method (Marquardt's scaling of the
 // damping by diag(JᵀJ)). A parameter on a bound whose gradient points out
 // of the box is held there, and the damped step is solved for the others
-// (an active set, as in Coleman and Li's or MINPACK-style bounded codes):
+// (an active set, as projected Newton methods hold their bound variables):
 // projecting the whole step instead let the held parameter's coupling
 // drag the others off their optimum, and the small steps that followed
 // read as convergence. A trial point is projected onto the box and
