@@ -432,6 +432,7 @@ func (s *luSolver) solve(a *mat.Dense, b, x *mat.VecDense) bool {
 // are r; tmp is scratch of len M. It returns the evaluations used.
 func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 	n := len(x)
+	evals := n // one a column, and one more for each backward step
 	xh := make([]float64, n)
 	copy(xh, x)
 	for j := 0; j < n; j++ {
@@ -444,12 +445,34 @@ func numericJacobian(J *mat.Dense, p Problem, x, r, tmp []float64) int {
 		}
 		xh[j] = x[j] + h
 		p.Residuals(tmp, xh)
+		if !allFinite(tmp) {
+			// The step landed where the residuals do not exist (a model
+			// that is NaN past some rate): difference the other way if
+			// the box has room there. Before, the column was NaN, every
+			// damped solve was refused, and the solver stopped at the
+			// edge of that region calling it "no finite step".
+			if back := x[j] - h; (p.Lower == nil || back >= p.Lower[j]) && (p.Upper == nil || back <= p.Upper[j]) && back != x[j] {
+				xh[j] = back
+				p.Residuals(tmp, xh)
+				evals++
+				h = -h
+			}
+		}
 		for i := range tmp {
 			J.Set(i, j, (tmp[i]-r[i])/h)
 		}
 		xh[j] = x[j]
 	}
-	return n
+	return evals
+}
+
+func allFinite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // fdStep is the forward-difference step of parameter j at x: x[j] + h is

@@ -230,3 +230,38 @@ func TestLMBoxBOD(t *testing.T) {
 		}
 	}
 }
+
+// A model whose residuals are NaN past b = 0.6 (a rate the model does not
+// allow), started a hair below it: the forward difference in b lands in
+// the NaN region, its column of the Jacobian was NaN, every damped solve
+// was refused, and the solver stopped where it started, "no finite step",
+// though the other parameters were far from their best. It now
+// differences backward there and fits them. (Approaching such an edge
+// from afar it still creeps along it: the NaN region is not a bound the
+// solver knows.)
+func TestLMForwardDifferenceIntoNaN(t *testing.T) {
+	xs := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	ys := make([]float64, len(xs))
+	for i, x := range xs {
+		ys[i] = 2*math.Exp(-0.8*x) + 0.5 + 0.01*math.Sin(float64(7*i))
+	}
+	p := Problem{M: len(xs), Residuals: func(dst, v []float64) {
+		for i, x := range xs {
+			if v[1] > 0.6 {
+				dst[i] = math.NaN()
+				continue
+			}
+			dst[i] = v[0]*math.Exp(-v[1]*x) + v[2] - ys[i]
+		}
+	}, Lower: []float64{0, 0, 0}, Upper: []float64{5, 5, 5}}
+	x0 := []float64{1, 0.6 - 1e-12, 0}
+	r0 := make([]float64, len(xs))
+	p.Residuals(r0, x0)
+	got, err := LevenbergMarquardt(p, x0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status == NoFiniteStep || !(got.Cost < 0.1*halfSumSq(r0)) || got.Iter == 0 {
+		t.Errorf("started at b just below its NaN edge: cost %.6g (from %.6g) at %v after %d iterations (%v)", got.Cost, halfSumSq(r0), got.X, got.Iter, got.Status)
+	}
+}
