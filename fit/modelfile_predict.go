@@ -143,9 +143,17 @@ func updatesToBoth(curve model.LossCurve, target, ref float64) (ut, u0 float64, 
 // gnsRatioInterval is the interval at m.Level of gnsTargetRatio(target)
 // over the loss curve's samples (Efficiency.CurveSamples, widened by
 // CurveScale): how well the curve knows the updates to target relative to
-// those to the law's target. ok is false at the law's own target (the
-// ratio is 1), without samples, or where an end is not a positive finite
-// number (a sample's floor at or above a loss).
+// those to the law's target. A sample whose curve starts at or below
+// target gives 0 (reached before any update), and where enough do the
+// lower end is 0, as the asynchronous curve's is (curveInterval); a
+// sample whose floor keeps target out of reach gives +Inf. ok is false at
+// the law's own target (the ratio is 1), without samples, where the
+// fitted curve's own ratio is not positive, or where an end falls among
+// samples that cannot say how far the law's target is (a floor at or
+// above it, or a start below it). (ok was false wherever the lower end was
+// 0, and predict then gave the law's interval alone: on testdata/sync-gns
+// at 2 workers, 390.1 [374, 406] to 0.565 and 413.7 [11.23, 683.1] to
+// 0.56, from about 0.562 up to the curve's start at 0.663.)
 func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
 	e, g := m.Efficiency, m.gns()
 	if g == nil || target == g.TargetLoss || len(e.CurveSamples) == 0 {
@@ -157,12 +165,14 @@ func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
 		case err1 != nil || !(ut >= 0):
 			return math.Inf(1) // the sample's floor keeps target out of reach
 		case err2 != nil || !(u0 > 0):
-			return 0 // nor can it say how far the law's target is
+			// nor can it say how far the law's target is (NaN sorts
+			// first: an end among these is NaN, and not ok)
+			return math.NaN()
 		}
 		return ut / u0
 	}
 	iv = sampleInterval(ratio, []float64{e.B0, e.B1, e.B2, 0}, e.CurveSamples, e.CurveScale, m.Level)
-	if !(iv.Lo > 0 && iv.Value > 0) || math.IsNaN(iv.Hi) {
+	if !(iv.Lo >= 0 && iv.Value > 0) || math.IsNaN(iv.Hi) {
 		return iv, false
 	}
 	return iv, true
@@ -989,6 +999,9 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 			// resamples): log distances joined as independent errors
 			if math.IsInf(r.Hi, 1) {
 				iv.Hi = r.Hi // within the interval the target may never be reached
+			}
+			if r.Lo == 0 {
+				iv.Lo = 0 // within the interval the curve may start below the target
 			}
 			iv.Lo, iv.Hi = joinLog(iv.Value, iv.Lo, iv.Hi, math.Log(r.Value/r.Lo), math.Log(r.Hi/r.Value))
 		}
