@@ -73,4 +73,13 @@ func TestGNSCurveRatioNearStart(t *testing.T) {
 			t.Errorf("target %g: upper end %.4g, want at least %.4g (the point %.4g times the samples' 95th percentile ratio %.3g)", target, u.Hi, u.Value*hiRatio, u.Value, hiRatio)
 		}
 	}
+	// and no end rises with the target, from the law's target to the start
+	prev := Interval{math.Inf(1), math.Inf(1), math.Inf(1)}
+	for target := g.TargetLoss; target < start; target += 0.0025 {
+		u := m.Predict(model.Config{Workers: 2}, target, 0).UpdatesToTarget
+		if u.Value > prev.Value || u.Lo > prev.Lo*(1+1e-9) || u.Hi > prev.Hi*(1+1e-9) {
+			t.Errorf("target %.4g: %.4g [%.4g, %.4g], above %.4g [%.4g, %.4g] at the target before it", target, u.Value, u.Lo, u.Hi, prev.Value, prev.Lo, prev.Hi)
+		}
+		prev = u
+	}
 }
