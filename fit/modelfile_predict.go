@@ -7,6 +7,7 @@ package fit
 
 import (
 	"math"
+	"slices"
 
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
@@ -143,9 +144,17 @@ func updatesToBoth(curve model.LossCurve, target, ref float64) (ut, u0 float64, 
 // gnsRatioInterval is the interval at m.Level of gnsTargetRatio(target)
 // over the loss curve's samples (Efficiency.CurveSamples, widened by
 // CurveScale): how well the curve knows the updates to target relative to
-// those to the law's target. ok is false at the law's own target (the
-// ratio is 1), without samples, or where an end is not a positive finite
-// number (a sample's floor at or above a loss).
+// those to the law's target. A sample whose curve starts at or below
+// target gives 0 (reached before any update), and where enough do the
+// lower end is 0, as the asynchronous curve's is (curveInterval); a
+// sample whose floor keeps target out of reach gives +Inf. ok is false at
+// the law's own target (the ratio is 1), without samples, where the
+// fitted curve's own ratio is not positive, or where an end falls among
+// samples that cannot say how far the law's target is (a floor at or
+// above it, or a start below it). (ok was false wherever the lower end was
+// 0, and predict then gave the law's interval alone: on testdata/sync-gns
+// at 2 workers, 390.1 [374, 406] to 0.565 and 413.7 [11.23, 683.1] to
+// 0.56, from about 0.562 up to the curve's start at 0.663.)
 func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
 	e, g := m.Efficiency, m.gns()
 	if g == nil || target == g.TargetLoss || len(e.CurveSamples) == 0 {
@@ -157,12 +166,14 @@ func (m *Model) gnsRatioInterval(target float64) (iv Interval, ok bool) {
 		case err1 != nil || !(ut >= 0):
 			return math.Inf(1) // the sample's floor keeps target out of reach
 		case err2 != nil || !(u0 > 0):
-			return 0 // nor can it say how far the law's target is
+			// nor can it say how far the law's target is (NaN sorts
+			// first: an end among these is NaN, and not ok)
+			return math.NaN()
 		}
 		return ut / u0
 	}
 	iv = sampleInterval(ratio, []float64{e.B0, e.B1, e.B2, 0}, e.CurveSamples, e.CurveScale, m.Level)
-	if !(iv.Lo > 0 && iv.Value > 0) || math.IsNaN(iv.Hi) {
+	if !(iv.Lo >= 0 && iv.Value > 0) || math.IsNaN(iv.Hi) {
 		return iv, false
 	}
 	return iv, true
@@ -974,8 +985,9 @@ func joinLog(v, lo, hi, dlo, dhi float64) (float64, float64) {
 // (Efficiency.CurveSamples), each with its own lambda, each end moved away
 // from the fitted curve's updates by Efficiency.CurveScale in log space
 // (sampleInterval); a sample whose floor b2 is at or below the target
-// gives +Inf (the target never reached). ok is false without samples or
-// with a batch law.
+// gives +Inf (the target never reached). The upper end is no higher than
+// at a lower target (coherentHi), and so is a batch law's curve ratio's.
+// ok is false without samples (for a batch law, without its own).
 func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, ok bool) {
 	e := m.Efficiency
 	if g := m.gns(); g != nil && len(g.Samples) > 0 && !math.IsNaN(target) {
@@ -985,10 +997,23 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 		at := func(s []float64) float64 { return m.gnsUpdates(c, s[0], s[1], ratio) }
 		iv := sampleInterval(at, []float64{g.StepsRef, g.NoiseBatch}, g.Samples, g.IntervalScale, m.Level)
 		if r, ok := m.gnsRatioInterval(target); ok && iv.Value > 0 {
+			if e.CurveScale > 1 {
+				// (the ratio's upper end no higher than at a lower
+				// target: coherentHi)
+				r.Hi = coherentHi(func(t float64) float64 {
+					if iv, ok := m.gnsRatioInterval(t); ok {
+						return iv.Hi
+					}
+					return math.Inf(1)
+				}, target, e.B2, r.Hi)
+			}
 			// the curve's ratio, independent of the law's samples (other
 			// resamples): log distances joined as independent errors
 			if math.IsInf(r.Hi, 1) {
 				iv.Hi = r.Hi // within the interval the target may never be reached
+			}
+			if r.Lo == 0 {
+				iv.Lo = 0 // within the interval the curve may start below the target
 			}
 			iv.Lo, iv.Hi = joinLog(iv.Value, iv.Lo, iv.Hi, math.Log(r.Value/r.Lo), math.Log(r.Hi/r.Value))
 		}
@@ -997,7 +1022,34 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 	if e == nil || len(e.CurveSamples) == 0 || m.gns() != nil || math.IsNaN(target) {
 		return 0, 0, false
 	}
-	at := func(s []float64) float64 {
+	iv := m.curveSampleInterval(c, target)
+	if e.CurveScale > 1 {
+		// (unwidened, the percentile falls as the target rises)
+		theta := []float64{e.B0, e.B1, e.B2, e.Lambda}
+		iv.Hi = coherentHi(func(t float64) float64 {
+			return sampleHi(m.curveAt(c, t), theta, e.CurveSamples, e.CurveScale, m.Level)
+		}, target, e.B2, iv.Hi)
+	}
+	return iv.Lo, iv.Hi, true
+}
+
+// curveSampleInterval is curveInterval's interval for a model without a
+// batch law, before coherentHi.
+func (m *Model) curveSampleInterval(c model.Config, target float64) Interval {
+	e := m.Efficiency
+	return sampleInterval(m.curveAt(c, target), []float64{e.B0, e.B1, e.B2, e.Lambda}, e.CurveSamples, e.CurveScale, m.Level)
+}
+
+// curveAt is the updates to target at c (completed) of a loss curve
+// [b0, b1, b2, lambda]: +Inf where its floor is at or above target or its
+// rate is 0, 0 where it starts at or below target.
+func (m *Model) curveAt(c model.Config, target float64) func([]float64) float64 {
+	// curveRate's factors, once for every sample (the same arithmetic)
+	e := m.Efficiency
+	st := m.Staleness(float64(c.Workers))
+	b := m.samplesPerStep(c)
+	perBatch := e.Batch > 0 && b > 0 && m.gns() == nil
+	return func(s []float64) float64 {
 		if !(target > s[2]) {
 			return math.Inf(1)
 		}
@@ -1005,14 +1057,62 @@ func (m *Model) curveInterval(c model.Config, target float64) (lo, hi float64, o
 		if !(k > 0) {
 			return 0 // reached at the start
 		}
-		r := m.curveRate(c, s[0], s[3])
+		r := s[0] / (1 + s[3]*st) // curveRate(c, s[0], s[3])
+		if perBatch {
+			r *= b / e.Batch
+		}
 		if !(r > 0) {
 			return math.Inf(1) // a resample whose loss does not fall (b0 = 0)
 		}
 		return k / r
 	}
-	iv := sampleInterval(at, []float64{e.B0, e.B1, e.B2, e.Lambda}, e.CurveSamples, e.CurveScale, m.Level)
-	return iv.Lo, iv.Hi, true
+}
+
+// coherentHi is h, the upper end of an interval at target of a quantity
+// that falls as the target loss rises (the updates to it, or their ratio
+// to those to a fixed loss), no higher than hi, the same upper end as a
+// function of the target, at any lower target down to the floor: a run
+// that reaches a lower target has passed target, so an upper end there
+// bounds the updates to target at no less than its level. Each sample's
+// updates fall as the target rises, and so do their percentiles, but the
+// widening by the curve's interval scale in log space about the point
+// (sampleInterval: point·(end/point)^scale) does not where the point nears
+// 0, at targets near the curve's start: there the end's log distance
+// grows faster than the point falls, and the upper end rose again
+// (testdata/synthetic/async-ps fitted on 1 and 2 workers, one worker:
+// 17.66 updates to 2.1, 18.38 to 2.22, 24.55 to 2.23, 463 to 2.25). hi is
+// taken to fall to one least value and rise after it, as that widening
+// makes it: where it falls at target, h stands; else h is capped at hi's
+// least value below target, found by golden-section search. The runs'
+// scatter (oneRun) and a batch law's interval (joinLog), joined as
+// independent errors in log space, keep an end that falls as the point
+// falls, so they need no cap. An h that is not finite stands.
+func coherentHi(hi func(target float64) float64, target, floor, h float64) float64 {
+	span := target - floor
+	if math.IsInf(h, 0) || math.IsNaN(h) || !(span > 0) || math.IsInf(span, 0) {
+		return h
+	}
+	if !(hi(target-1e-6*span) < h) {
+		return h // falling at target, or flat
+	}
+	// the least hi over [floor + 1e-6 span, target]; the floor itself
+	// is out of reach (updates +Inf there)
+	a, b := floor+1e-6*span, target
+	const invPhi = 0.6180339887498949 // (sqrt(5) - 1)/2
+	x1, x2 := b-invPhi*(b-a), a+invPhi*(b-a)
+	f1, f2 := hi(x1), hi(x2)
+	for b-a > 1e-10*span {
+		if f1 <= f2 {
+			b, x2, f2 = x2, x1, f1
+			x1 = b - invPhi*(b-a)
+			f1 = hi(x1)
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + invPhi*(b-a)
+			f2 = hi(x2)
+		}
+	}
+	return math.Min(h, math.Min(f1, f2))
 }
 
 // efficiencyEnds are the (lambda, noise scale) pairs at the ends of the
@@ -1115,6 +1215,68 @@ func stretch(iv Interval, v float64) Interval {
 		iv.Hi = math.Max(iv.Hi, v)
 	}
 	return iv
+}
+
+// sampleHi is sampleInterval(f, theta, samples, scale, level).Hi, with
+// one percentile instead of two (coherentHi's search asks for the upper
+// end alone).
+func sampleHi(f func([]float64) float64, theta []float64, samples [][]float64, scale, level float64) float64 {
+	v := f(theta)
+	if len(samples) == 0 {
+		return v
+	}
+	ys := make([]float64, len(samples))
+	for i, s := range samples {
+		ys[i] = f(s)
+	}
+	hi := stretch(Interval{v, v, upperPercentile(ys, 1-(1-level)/2)}, v).Hi
+	if scale > 1 && v > 0 && !math.IsInf(hi, 0) {
+		hi = v * math.Pow(hi/v, scale)
+	}
+	return hi
+}
+
+// upperPercentile is Percentile(xs, q), bit for bit, for a q whose ranks
+// lie among the top 32 of xs: it keeps those few in a sorted buffer
+// instead of sorting xs (a sort of 200 samples was most of coherentHi's
+// cost a row). Another q, or a NaN among xs, is Percentile's.
+func upperPercentile(xs []float64, q float64) float64 {
+	n := len(xs)
+	if n == 0 || !(q >= 0 && q <= 1) {
+		return Percentile(xs, q)
+	}
+	i := int(math.Floor(q * float64(n-1)))
+	k := n - i // the ranks i..n-1 are the top k
+	if k > 32 {
+		return Percentile(xs, q)
+	}
+	var buf [32]float64 // ascending: buf[0] the least of the top so far
+	top := buf[:0]
+	for _, x := range xs {
+		switch {
+		case math.IsNaN(x):
+			return Percentile(xs, q)
+		case len(top) < k:
+			j, _ := slices.BinarySearch(top, x)
+			top = slices.Insert(top, j, x)
+		case x > top[0]:
+			j, _ := slices.BinarySearch(top, x)
+			copy(top[:j-1], top[1:j])
+			top[j-1] = x
+		}
+	}
+	// top[r] is xs's order statistic i + r, as sorted
+	if i >= n-1 {
+		return top[k-1]
+	}
+	switch f := q*float64(n-1) - float64(i); {
+	case f == 0:
+		return top[0]
+	case math.IsInf(top[1], 1):
+		return top[1]
+	default:
+		return top[0] + f*(top[1]-top[0])
+	}
 }
 
 // sampleInterval is f at theta with the percentile interval of f over the
