@@ -318,7 +318,9 @@ func runCheck(c *cli.Context) error {
 	out.Batch, out.Bandwidth = shownAt(m, model.Config{Workers: workers, PS: ps})
 	var lines []string
 	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
-		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
+		if share != nil { // (none where the refits are all one fit)
+			out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
+		}
 		lines = append(lines, line)
 	}
 	if ends, line := efficiencyVerdicts(m, workers, ps); line != "" {
@@ -784,10 +786,17 @@ func badVerdict(v checkVerdict, what string) checkVerdict {
 // the model's bootstrap samples ("" without samples): the share of the
 // refits of the data that give each verdict, the point fit's verdict
 // (first) first. The samples vary the measurement noise of the fitted
-// data, not the model's error beyond them, and the line says so.
+// data, not the model's error beyond them, and the line says so. Where
+// the samples are all one fit (an exact fit's), no shares: the line says
+// they measure nothing.
 func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, string) {
 	if len(m.Samples) == 0 {
 		return nil, ""
+	}
+	if m.SamplesAlike() {
+		// an exact fit's 200 copies of itself gave "fine 100%" as
+		// though the refits had weighed it (NoBootstrapWarning says why)
+		return nil, fmt.Sprintf("no spread of the verdict over the bootstrap refits: all %d are the same fit, so they measure no uncertainty in it (a warning says why)", len(m.Samples))
 	}
 	// A verdict reads point predictions: the loss curve's and the batch
 	// law's samples, which only the updates' interval reads, are left out
