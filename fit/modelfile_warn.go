@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -50,6 +51,37 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 	return ""
 }
 
+// The openings of the warnings NewModel writes into the diagnostics when
+// the model's own fit distrusts it (missWarning, superlinearWarning):
+// TrustWarnings finds them there.
+const (
+	missOpening        = "the fit misses its own data by "
+	superlinearOpening = "the fitted throughput is superlinear: "
+)
+
+// TrustWarnings are the warnings of m's diagnostics (model.json
+// diagnostics.warnings, as fit wrote them) that say its fit is not to be
+// trusted: it misses its own data (the form does not follow them), or its
+// throughput is superlinear, which the form carries on beyond the fitted
+// counts. predict and check repeat them beside their answers: check said
+// "fine" at 16 workers of a power law of exponent 1.5, fitted on 1-4, with
+// no word of either. nil when there are none.
+func (m *Model) TrustWarnings() []string {
+	var out []string
+	for _, w := range m.Diagnostics.Warnings {
+		if strings.HasPrefix(w, missOpening) || strings.HasPrefix(w, superlinearOpening) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Superlinear reports whether m's diagnostics hold fit's warning that the
+// fitted throughput is superlinear (superlinearWarning).
+func (m *Model) Superlinear() bool {
+	return slices.ContainsFunc(m.Diagnostics.Warnings, func(w string) bool { return strings.HasPrefix(w, superlinearOpening) })
+}
+
 // superlinearTol is how far above 1 the fitted throughput's efficiency
 // (samples/s at n workers over n times one worker's) may be before
 // superlinearWarning speaks: a percent is measurement noise.
@@ -84,7 +116,7 @@ func (m *Model) superlinearWarning() string {
 	if at == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the fitted throughput is superlinear: %s give %.3g times one worker's samples/s (efficiency %.3g > 1). Caches, or a model that fits the workers' memory better when split, can do this inside the data (or the table counts something else: every worker's steps summed, samples per worker), but the %s form carries it on beyond them without bound, and the planner's policies take a speedup of at most the workers: check the measurements, and do not plan past the fitted counts on it", words.Count(at, "worker"), worst*float64(at), worst, m.Family)
+	return fmt.Sprintf(superlinearOpening+"%s give %.3g times one worker's samples/s (efficiency %.3g > 1). Caches, or a model that fits the workers' memory better when split, can do this inside the data (or the table counts something else: every worker's steps summed, samples per worker), but the %s form carries it on beyond them without bound, and the planner's policies take a speedup of at most the workers: check the measurements, and do not plan past the fitted counts on it", words.Count(at, "worker"), worst*float64(at), worst, m.Family)
 }
 
 // missWarning says when the fit misses the configurations it was fitted
@@ -201,7 +233,7 @@ func (m *Model) missWarning() string {
 			}
 		}
 	}
-	return fmt.Sprintf("the fit misses its own data by %.0f%% typically (RMSLE %.3g), and %d of the %d configurations it was fitted on by more than its %.0f%% interval, more than such intervals leave out by chance (p = %.2g; worst %s): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", 100*(math.Exp(m.Diagnostics.RMSLE)-1), m.Diagnostics.RMSLE, missed, len(groups), 100*m.Level, tail, worstAt, m.Family, why)
+	return fmt.Sprintf(missOpening+"%.0f%% typically (RMSLE %.3g), and %d of the %d configurations it was fitted on by more than its %.0f%% interval, more than such intervals leave out by chance (p = %.2g; worst %s): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", 100*(math.Exp(m.Diagnostics.RMSLE)-1), m.Diagnostics.RMSLE, missed, len(groups), 100*m.Level, tail, worstAt, m.Family, why)
 }
 
 // missAlpha is the binomial tail below which missWarning's misses are too
