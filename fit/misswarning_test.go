@@ -1,6 +1,8 @@
 package fit
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -61,5 +63,34 @@ func TestMissWarningNamesSeries(t *testing.T) {
 	w := m.missWarning()
 	if want := "(at 1 shard, batch 64, nodes not recorded, link rate not recorded the data's samples/s fall from 55"; !strings.Contains(w, want) || strings.Contains(w, "0 nodes") || strings.Contains(w, "link 0 B/s") {
 		t.Errorf("unrecorded nodes and rate: %q\nwant %q", w, want)
+	}
+}
+
+// missWarning's interval is the fitted curve's widened by sqrt(n/(n-p))
+// alone, narrower than predict's (which Student's t/z widens too): on 100,
+// 400 and 1800 samples/s at 1, 2 and 4 workers it said the 4-worker point,
+// 56.25 steps/s, lay "outside its 90% interval", [26.41, 51.2], while
+// predict printed [20.43, 66.18] there, which holds it. The warning now
+// says which interval it took and gives predict's beside it, and
+// predict's is what Predict gives at that configuration.
+func TestMissWarningNamesItsInterval(t *testing.T) {
+	pts := tablePoints([]int{1, 2, 4}, []float64{100.0 / 32, 400.0 / 32, 1800.0 / 32})
+	tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, nil, 0.9)
+	w := strings.Join(m.TrustWarnings(), "\n")
+	iv := m.Predict(model.Config{Workers: 4, PS: 1}, math.NaN(), 0).StepsPerS
+	for _, want := range []string{
+		"by more than the fitted curve's 90% interval there as this test takes it (the bootstrap's widened by sqrt(n/(n-p)) = 1.22 alone; predict's, widened by",
+		fmt.Sprintf("worst 4 workers, 1 shard, batch 32: measured 56.25 steps/s, fitted 36.77 [26.41, 51.2] in the test's interval, [%.4g, %.4g] in predict's)", iv.Lo, iv.Hi),
+	} {
+		if !strings.Contains(w, want) {
+			t.Errorf("want %q in\n%s", want, w)
+		}
+	}
+	if !(iv.Lo <= 56.25 && 56.25 <= iv.Hi) || strings.Contains(w, "by more than its 90% interval") {
+		t.Errorf("predict's interval [%.4g, %.4g] at 4 workers; warning %q", iv.Lo, iv.Hi, w)
 	}
 }

@@ -188,6 +188,14 @@ func (m *Model) missWarning() string {
 			worst = e
 			worstD = d
 			worstAt = fmt.Sprintf(": measured %.4g steps/s, fitted %.4g [%.4g, %.4g]", meas, iv.Value, iv.Lo, iv.Hi)
+			if scale < m.IntervalScale {
+				// predict's interval there, which may hold the point:
+				// the warning said "outside its 90% interval" of
+				// [26.41, 51.2] where predict printed [20.43, 66.18]
+				if p, _ := m.stepsIntervalScaled(c, m.IntervalScale); p.Lo != iv.Lo || p.Hi != iv.Hi {
+					worstAt += fmt.Sprintf(" in the test's interval, [%.4g, %.4g] in predict's", p.Lo, p.Hi)
+				}
+			}
 		}
 	}
 	tail := binomialTail(len(groups), missed, 1-m.Level)
@@ -233,7 +241,14 @@ func (m *Model) missWarning() string {
 			}
 		}
 	}
-	return fmt.Sprintf(missOpening+"%.0f%% typically (RMSLE %.3g), and %d of the %d configurations it was fitted on by more than its %.0f%% interval, more than such intervals leave out by chance (p = %.2g; worst %s): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", 100*(math.Exp(m.Diagnostics.RMSLE)-1), m.Diagnostics.RMSLE, missed, len(groups), 100*m.Level, tail, worstAt, m.Family, why)
+	// which interval: the fitted curve's (the bootstrap's and the
+	// rivals', no extrapolation at a fitted point), as predict prints
+	// it, or narrower, where predict's is widened by Student's t/z too
+	which := fmt.Sprintf("the fitted curve's %.0f%% interval there (predict's)", 100*m.Level)
+	if scale < m.IntervalScale {
+		which = fmt.Sprintf("the fitted curve's %.0f%% interval there as this test takes it (the bootstrap's widened by sqrt(n/(n-p)) = %.3g alone; predict's, widened by %.3g with Student's t/z, is wider and may hold them)", 100*m.Level, scale, m.IntervalScale)
+	}
+	return fmt.Sprintf(missOpening+"%.0f%% typically (RMSLE %.3g), and %d of the %d configurations it was fitted on by more than %s, more than such intervals leave out by chance (p = %.2g; worst %s): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", 100*(math.Exp(m.Diagnostics.RMSLE)-1), m.Diagnostics.RMSLE, missed, len(groups), which, tail, worstAt, m.Family, why)
 }
 
 // missAlpha is the binomial tail below which missWarning's misses are too
