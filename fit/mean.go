@@ -228,7 +228,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	slices.SortFunc(members, func(a, b *ThroughputFit) int { return strings.Compare(a.Family.Name, b.Family.Name) })
 	fams := make([]Family, len(members))
 	var theta []float64
-	var warnings, flat []string
+	var warnings, flat, noEffect []string
 	for i, m := range members {
 		fams[i] = m.Family
 		theta = append(theta, m.Theta...)
@@ -242,6 +242,9 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 		for _, n := range m.Flat {
 			flat = append(flat, m.Family.Name+"."+n)
 		}
+		for _, n := range m.NoEffect {
+			noEffect = append(noEffect, m.Family.Name+"."+n)
+		}
 	}
 	fam, err := meanFamily(fams)
 	if err != nil {
@@ -249,7 +252,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	}
 	tf := newThroughputFit(fam, theta, pts)
 	tf.members = members
-	tf.Warnings, tf.Flat = warnings, flat
+	tf.Warnings, tf.Flat, tf.NoEffect = warnings, flat, noEffect
 	tf.CVError, tf.cvErrs, tf.cvNote = looCVErrs(fam, pts)
 	return tf
 }

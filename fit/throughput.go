@@ -289,6 +289,9 @@ type ThroughputFit struct {
 	// Flat names the parameters a warning says the fit is flat along a
 	// combination of (identification), as Model.Parameters names them.
 	Flat []string
+	// NoEffect names the parameters a warning says have no effect on the
+	// fitted points (identification), as Model.Parameters names them.
+	NoEffect []string
 	// PriorSet marks the parameters the family's Prior set, not the data
 	// (nil when none).
 	PriorSet []bool
@@ -647,7 +650,7 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 		return nil, err
 	}
 	tf := newThroughputFit(f, res.X, pts)
-	tf.Warnings, tf.Flat = identification(f, pts, res)
+	tf.Warnings, tf.Flat, tf.NoEffect = identification(f, pts, res)
 	if !s.NoCV || cv {
 		switch s.CV {
 		case "largest":
@@ -940,13 +943,13 @@ func columns(J *mat.Dense, cols []int) *mat.Dense {
 // of the column-scaled Jacobian); flat names the parameters of such a
 // combination (flatNames), as Model.Parameters names them (a mean's
 // member's as member.name).
-func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
+func identification(f Family, pts []Point, res LMResult) (w, flat, noEffect []string) {
 	if len(f.Members) > 0 {
 		// a mean is identified where each member is: its members'
 		// warnings, each said once
 		xs, bound := splitMembers(f, res.X), splitMembers(f, res.AtBound)
 		for i, m := range f.Members {
-			mw, mflat := identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]})
+			mw, mflat, mnone := identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]})
 			for _, s := range mw {
 				if !slices.Contains(w, s) {
 					w = append(w, s)
@@ -955,8 +958,11 @@ func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 			for _, n := range mflat {
 				flat = append(flat, m.Name+"."+n)
 			}
+			for _, n := range mnone {
+				noEffect = append(noEffect, m.Name+"."+n)
+			}
 		}
-		return w, flat
+		return w, flat, noEffect
 	}
 	ws := map[int]bool{}
 	ps := map[int]bool{}
@@ -972,7 +978,6 @@ func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 	}
 	J := scaledLogJacobian(f, pts, res.X)
 	k := len(res.X)
-	var noEffect []string
 	var seen []int // columns of the parameters with an effect
 	norms := make([]float64, k)
 	for j := 0; j < k; j++ {
@@ -1013,7 +1018,7 @@ func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 	if len(pts) < k {
 		w = append(w, fmt.Sprintf("%s: %d parameters from %d points: not all are identified", f.Name, k, len(pts)))
 	}
-	return w, flat
+	return w, flat, noEffect
 }
 
 // flatNames names the parameters of the flat combination the thin SVD svd

@@ -621,6 +621,7 @@ const (
 	markUnidentified           // more free parameters than configurations
 	markExactFit               // as many, one measurement each, a zero-width interval, no residual
 	markAtBound                // a zero-width interval at a bound of the form
+	markNoEffect               // no effect on the fitted points (a warning names it)
 )
 
 // exactRMSLE is the largest log residual of a fit called exact.
@@ -644,7 +645,10 @@ func flatMarked(m *fit.Model, marks []paramMark, i int) bool {
 // (a compute time of 0) has a zero-width interval that measures nothing
 // either, exact or not: at its bound. A fit that misses its points is not
 // exact, whatever its counts. A queueing network measured on the profile
-// is not fitted to the points: no marks.
+// is not fitted to the points: no marks. A parameter a warning says has
+// no effect on the fitted points (diagnostics.no_effect_parameters) is not
+// identified either, whatever its interval: pollux's gamma read 1.978
+// [1.978, 1.978] with no mark.
 func paramMarks(m *fit.Model) []paramMark {
 	marks := make([]paramMark, len(m.Parameters))
 	if m.Family == "mva" && m.Queueing != nil {
@@ -671,6 +675,8 @@ func paramMarks(m *fit.Model) []paramMark {
 		case p.Prior:
 		case n > configs:
 			marks[i] = markUnidentified
+		case slices.Contains(m.Diagnostics.NoEffectParameters, p.Name):
+			marks[i] = markNoEffect
 		case zeroWidth && i < len(form) && (p.Value == form[i].Lo || p.Value == form[i].Hi):
 			marks[i] = markAtBound
 		case n == configs && measured == configs && zeroWidth && m.Diagnostics.RMSLE <= exactRMSLE:
@@ -945,6 +951,8 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			iv += " (exact fit: no measurement to spare, no uncertainty measured)"
 		case markAtBound:
 			iv += fmt.Sprintf(" (at the form's bound %.4g in every refit: no uncertainty measured)", p.Value)
+		case markNoEffect:
+			iv += " (no effect on the fitted points: not identified)"
 		}
 		// a flat combination's narrow intervals read as certainty: marked
 		// ("*" is the prior's, in the unit column)
