@@ -571,6 +571,11 @@ type Alternative struct {
 	Error   string  `json:"error,omitempty"`
 	// Note says why CVError is missing for a fitted family.
 	Note string `json:"note,omitempty"`
+	// Profile marks the two-node profile's queueing network (mva fitted
+	// on a step trace's 1-worker runs): its CVError is the profile's
+	// error on the other training runs, not a leave-one-out error.
+	// Absent for a table family, and in files written before 2026-12-07.
+	Profile bool `json:"profile,omitempty"`
 }
 
 func lessNaN(a, b float64) bool {

@@ -985,7 +985,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 	if len(m.Diagnostics.Alternatives) > 1 {
 		head := "leave-one-configuration-out MAPE"
 		for _, a := range m.Diagnostics.Alternatives {
-			if a.Family == "mva" {
+			// (a table's mva is scored by leave-one-out as the others:
+			// the heading spoke of a profile it does not have)
+			if a.Family == "mva" && a.Profile {
 				head += "; for mva, the profile's error on the other runs"
 				break
 			}
