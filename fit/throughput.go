@@ -35,6 +35,20 @@ func (p Point) Key() string {
 	return k
 }
 
+// label names the configuration of p in a message: its Key without the
+// machines where they are unknown (0: "nodes=0" read as none, in "not
+// scored: without w=1 ps=1 nodes=0" of a table with no nodes column).
+func (p Point) label() string {
+	k := fmt.Sprintf("w=%d ps=%d", p.Config.Workers, p.Config.PS)
+	if p.Config.Nodes > 0 {
+		k += fmt.Sprintf(" nodes=%d", p.Config.Nodes)
+	}
+	if p.Config.Bandwidth > 0 {
+		k += fmt.Sprintf(" bw=%g", p.Config.Bandwidth)
+	}
+	return k
+}
+
 // PointsFromThroughput converts throughput rows to points: steps/s from
 // StepsPerS, or SamplesPerS divided by the samples per step; the per-worker
 // batch from Batch or GlobalBatch/Workers. Rows with neither rate are an
@@ -242,7 +256,7 @@ func checkPoints(pts []Point) error {
 			bad = fmt.Sprintf("bandwidth %g, want a finite rate >= 0 B/s (0: unknown)", c.Bandwidth)
 		}
 		if bad != "" {
-			return errorf("point %d (%s): %s", i, p.Key(), bad)
+			return errorf("point %d (%s): %s", i, p.label(), bad)
 		}
 	}
 	return nil
@@ -714,7 +728,7 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 			outPts = append(outPts, pts[i])
 		}
 		if why := foldIdentified(f, in, outPts, res.X); why != "" {
-			return math.NaN(), nil, fmt.Sprintf("not scored: without %s, %s", k, why)
+			return math.NaN(), nil, fmt.Sprintf("not scored: without %s, %s", pts[out[0]].label(), why)
 		}
 		ks := 0.0
 		for _, i := range out {
@@ -723,7 +737,7 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 				// a fold that predicts no finite speed (a time
 				// driven to 0) is not a score: +Inf would pass for
 				// one in --combine all and has no JSON form
-				return math.NaN(), nil, fmt.Sprintf("not scored: without %s, the fit predicts %g steps/s there", k, pr)
+				return math.NaN(), nil, fmt.Sprintf("not scored: without %s, the fit predicts %g steps/s there", pts[out[0]].label(), pr)
 			}
 			e := math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
 			sum += e
