@@ -161,6 +161,10 @@ func runFit(c *cli.Context) error {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
 		warns = append(warns, w)
 	}
+	if w := trainAbsent(c.String("train-workers"), stats, pts, held); w != "" {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
+		warns = append(warns, w)
+	}
 	// in model.json too (fit's table printed it alone)
 	m.Diagnostics.HeldOut = heldOutErrors(m, stats, held, train)
 	for _, w := range warns {
@@ -293,6 +297,57 @@ func someRuns(runs []string) string {
 		return words.And(runs)
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(runs[:3], ", "), len(runs)-3)
+}
+
+// trainAbsent says which worker counts --train-workers (flag) names singly
+// that no run (stats) or row (the fitted pts and the held-out held) has:
+// --train-workers 1,2,3 on rows at 1, 2 and 4 workers fitted 1 and 2 and
+// dropped 3 without a word. A range (1-4) names the counts it spans, not
+// each of them: none of its counts is said. "" when every count named is
+// in the data.
+func trainAbsent(flag string, stats []fit.RunStats, pts, held []fit.Point) string {
+	have := map[int]bool{}
+	var all []int
+	add := func(w int) {
+		if !have[w] {
+			have[w] = true
+			all = append(all, w)
+		}
+	}
+	for _, r := range stats {
+		add(r.Workers)
+	}
+	for _, p := range append(slices.Clone(pts), held...) {
+		add(p.Config.Workers)
+	}
+	var absent []int
+	for _, tok := range strings.Split(flag, ",") {
+		if w, err := strconv.Atoi(strings.TrimSpace(tok)); err == nil && !have[w] && !slices.Contains(absent, w) {
+			absent = append(absent, w)
+		}
+	}
+	if len(absent) == 0 {
+		return ""
+	}
+	what := "throughput row"
+	if len(stats) > 0 {
+		what = "run"
+	}
+	counts := words.And(intStrings(all))
+	if len(all) > 8 {
+		counts = words.FirstOf(intStrings(all), 8)
+	}
+	return fmt.Sprintf("--train-workers %s: no %s has %s workers (the data have %s): nothing was fitted there", intList(absent), what, words.Either(absent), counts)
+}
+
+// intStrings writes xs in increasing order, each as a decimal.
+func intStrings(xs []int) []string {
+	xs = slices.Sorted(slices.Values(xs))
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return s
 }
 
 // intList writes xs as --train-workers takes them: 1,3,4.

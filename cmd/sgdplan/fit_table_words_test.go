@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,5 +21,25 @@ func TestFitTableFamiliesHeading(t *testing.T) {
 	}
 	if !strings.Contains(out, "families tried (leave-one-configuration-out MAPE):\n") || strings.Contains(out, "profile") || !strings.Contains(out, "\n  mva ") {
 		t.Errorf("a table's heading:\n%s", out)
+	}
+}
+
+// --train-workers 1,2,3 on rows at 1, 2 and 4 workers fitted 1 and 2 and
+// dropped 3 without a word; it now warns (in model.json too). A range
+// (1-3) spans counts and says nothing of those the data lack.
+func TestFitTrainWorkersAbsent(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s\n1,1,32,100\n2,1,32,190\n4,1,32,350\n")
+	const want = "--train-workers 3: no throughput row has 3 workers (the data have 1, 2 and 4): nothing was fitted there"
+	mp := filepath.Join(dir, "m.json")
+	code, _, stderr := runCmd(t, "fit", dir, "--train-workers", "1,2,3", "--out", mp)
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, want %q:\n%s", code, want, stderr)
+	}
+	if b, err := os.ReadFile(mp); err != nil || !strings.Contains(string(b), want) {
+		t.Errorf("model.json without the warning: %v", err)
+	}
+	if _, _, stderr := runCmd(t, "fit", dir, "--train-workers", "1-3", "--out", mp); strings.Contains(stderr, "nothing was fitted there") {
+		t.Errorf("a range:\n%s", stderr)
 	}
 }
