@@ -77,6 +77,10 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --format %q: want table or json", format))
 	}
 	family := c.String("family")
+	if err := fit.MeanFamilyError(family); err != nil {
+		// (mean(a,a) and mean(a, b) got the list of families alone)
+		return badInput(fmt.Errorf("fit: --family %q: %s", family, strings.TrimPrefix(err.Error(), "fit: ")))
+	}
 	if _, ok := fit.LookupFamily(family); !ok && family != "auto" {
 		return badInput(fmt.Errorf("fit: --family %q: want auto, one of %s (a linear one with the suffix /nnls: fitted by NNLS), or mean(a,b,...) of two or more of them", family, strings.Join(fit.FamilyNames(), ", ")))
 	}

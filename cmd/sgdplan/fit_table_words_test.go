@@ -43,3 +43,22 @@ func TestFitTrainWorkersAbsent(t *testing.T) {
 		t.Errorf("a range:\n%s", stderr)
 	}
 }
+
+// --family mean(a,a) and mean(a, b) were answered with the list of
+// families alone; each now gets its reason.
+func TestFitMeanFamilyReasons(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s\n1,1,32,100\n2,1,32,190\n4,1,32,350\n")
+	for _, c := range []struct{ family, want string }{
+		{"mean(powerlaw-async,powerlaw-async)", "family powerlaw-async appears twice in a mean family"},
+		{"mean(powerlaw-async, amdahl-async)", `member " amdahl-async": a mean family's name has no spaces: mean(powerlaw-async,amdahl-async)`},
+		{"mean(powerlaw-async,nosuch)", `member "nosuch" is not a family (known: allreduce,`},
+		{"mean(powerlaw-async)", "a mean family needs at least two members, got 1"},
+		{"mean(powerlaw-async,amdahl-async", `a mean family's name ends in ")"`},
+	} {
+		code, _, stderr := runCmd(t, "fit", dir, "--family", c.family, "--out", filepath.Join(dir, "m.json"))
+		if code != exitBadInput || !strings.Contains(stderr, `--family "`+c.family+`": `+c.want) {
+			t.Errorf("%s: exit %d, want %q:\n%s", c.family, code, c.want, stderr)
+		}
+	}
+}
