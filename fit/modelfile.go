@@ -725,6 +725,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	if err := m.linkRateErr(m.Reference.Bandwidth); err != nil {
 		return nil, at.errorf("reference.bandwidth", "reference.%v", strings.TrimPrefix(err.Error(), "fit: "))
 	}
+	if err := m.checkDataFields(at); err != nil {
+		return nil, err
+	}
 	if d := m.Data; d.PathsFromModel != nil {
 		if len(d.PathsFromModel) != len(d.Paths) {
 			return nil, at.errorf("data.paths_from_model", "data: %d paths_from_model for %d paths: want one per path (or none)", len(d.PathsFromModel), len(d.Paths))
