@@ -26,7 +26,8 @@ import (
 // outside the fitted batches (or the speedup's base there), or one whose
 // intervals widen for it (the model's own batch from WithBatch), each with
 // how the intervals widen, and intervals
-// without bootstrap samples; first, a
+// without bootstrap samples (or all alike); before those, the fit's own
+// warnings that the model is not to be trusted (TrustWarnings); first, a
 // configuration CheckConfig refuses, which Predict answers with NaN. None
 // for configurations inside the data.
 func (m *Model) Caveats(cs []model.Config) []string {
@@ -66,6 +67,8 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	if len(ws) == 0 {
 		return out
 	}
+	// the fit's own distrust of the model, which predict repeats first
+	out = append(out, m.TrustWarnings()...)
 	if w := m.BeyondWorkersWarning(ws); w != "" {
 		add(w)
 		if m.Mode == "async" {

@@ -118,3 +118,20 @@ func TestMissWarningFallOthers(t *testing.T) {
 		}
 	}
 }
+
+// Caveats carries the fit's own distrust of the model, as predict prints
+// it: a power law of exponent 1.5 on 100, 400 and 1800 samples/s misses
+// its data and is superlinear.
+func TestCaveatsTrustWarnings(t *testing.T) {
+	pts := tablePoints([]int{1, 2, 4}, []float64{100.0 / 32, 400.0 / 32, 1800.0 / 32})
+	tf, alts, err := FitThroughput(pts, "auto", &Settings{Bootstrap: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(tf, pts, alts, "async", Reference{PS: 1, Batch: 32}, nil, 0.9)
+	tw := m.TrustWarnings()
+	got := m.Caveats([]model.Config{{Workers: 2, PS: 1}})
+	if len(tw) != 2 || !m.Superlinear() || len(got) < 2 || got[0] != tw[0] || got[1] != tw[1] {
+		t.Errorf("trust warnings %q, caveats %q", tw, got)
+	}
+}
