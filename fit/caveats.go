@@ -26,7 +26,8 @@ import (
 // outside the fitted batches (or the speedup's base there), or one whose
 // intervals widen for it (the model's own batch from WithBatch), each with
 // how the intervals widen, and intervals
-// without bootstrap samples; first, a
+// without bootstrap samples (or all alike); before those, the fit's own
+// warnings that the model is not to be trusted (TrustWarnings); first, a
 // configuration CheckConfig refuses, which Predict answers with NaN. None
 // for configurations inside the data.
 func (m *Model) Caveats(cs []model.Config) []string {
@@ -66,6 +67,8 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	if len(ws) == 0 {
 		return out
 	}
+	// the fit's own distrust of the model, which predict repeats first
+	out = append(out, m.TrustWarnings()...)
 	if w := m.BeyondWorkersWarning(ws); w != "" {
 		add(w)
 		if m.Mode == "async" {
@@ -199,10 +202,22 @@ func (m *Model) BeyondShardsWarning(ps []int) string {
 // (a model.json with one sample printed a "90%" interval from it without a
 // word). Such a file is read, not refused: fit itself writes one when it
 // drops the resamples it cannot use (dropDegenerate) from --bootstrap 10.
-// "" else.
+// It says, too, when every bootstrap sample is the same parameter vector
+// (SamplesAlike), whatever flat is: an exact fit, whose refits all pass
+// through the points as it did (powerlaw-async on 2 configurations, or
+// syncps's 5 parameters on 3), holds 200 copies of itself, and predict
+// printed 5.938 [5.938, 5.938] and check "fine 100%" over its refits
+// without a word. "" else.
 func (m *Model) NoBootstrapWarning(flat bool) string {
 	if n := len(m.Samples); n > 0 && n < MinBootstrap {
 		return fmt.Sprintf("the model holds %s: its %.0f%% intervals rest on %s, too few to place a percentile (fit takes --bootstrap %d or more, and drops the resamples it cannot use); refit with --bootstrap 200, the default, for intervals", words.Count(n, "bootstrap sample"), 100*m.Level, words.Count(n, "resample"), MinBootstrap)
+	}
+	if m.SamplesAlike() {
+		why := "every refit of the data landed where the fit did"
+		if m.Diagnostics.RMSLE <= exactRMSLE {
+			why = fmt.Sprintf("the fit passes through every fitted point (RMSLE %.2g: no measurement to spare), so every refit of the data lands where it did", m.Diagnostics.RMSLE)
+		}
+		return fmt.Sprintf("all %d of the model's bootstrap samples are the same fit: %s; its steps/s intervals have no width where nothing widens them, measure no uncertainty, and a share of the refits (check's verdict over them) is no evidence either (measure more configurations than the family has parameters for intervals)", len(m.Samples), why)
 	}
 	if len(m.Samples) > 0 || !flat {
 		return ""
@@ -249,6 +264,32 @@ func (m *Model) ParamIntervalWarning() string {
 		more = fmt.Sprintf(" (and %s more)", words.Count(len(far)-1, "parameter"))
 	}
 	return fmt.Sprintf("parameter %s = %.4g lies outside its interval [%.4g, %.4g] by more than the interval is wide%s: the value and its interval (and the bootstrap samples the prediction intervals come from) are not of one fit, as an edited model.json would have them; the prediction intervals are stretched to hold the point, which may sit at their end: refit for intervals about it", p.Name, p.Value, p.Lo, p.Hi, more)
+}
+
+// exactRMSLE is the largest log residual of a fit called exact (fit's
+// table marks its zero-width intervals so).
+const exactRMSLE = 1e-6
+
+// SamplesAlike reports whether the model holds bootstrap samples and every
+// one is the same parameter vector, each value within a relative 1e-9 of
+// the first sample's: the refits then measure nothing (an exact fit
+// resamples its points onto itself).
+func (m *Model) SamplesAlike() bool {
+	if len(m.Samples) < 2 {
+		return false
+	}
+	s0 := m.Samples[0]
+	for _, s := range m.Samples[1:] {
+		if len(s) != len(s0) {
+			return false
+		}
+		for j, v := range s {
+			if !(math.Abs(v-s0[j]) <= 1e-9*max(math.Abs(v), math.Abs(s0[j]))) { // (NaN: not alike)
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // MinBootstrap is the fewest bootstrap samples whose percentile intervals

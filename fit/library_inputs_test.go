@@ -25,7 +25,7 @@ func TestFitLibraryInputs(t *testing.T) {
 		set  *Settings
 		want string
 	}{
-		{"NaN rate", pts(func(p *Point) { p.StepsPerS = math.NaN() }), nil, "fit: point 1 (w=2 ps=0 nodes=0): steps_per_s NaN, want a finite rate > 0"},
+		{"NaN rate", pts(func(p *Point) { p.StepsPerS = math.NaN() }), nil, "fit: point 1 (w=2 ps=0): steps_per_s NaN, want a finite rate > 0"},
 		{"negative rate", pts(func(p *Point) { p.StepsPerS = -1 }), nil, "steps_per_s -1, want a finite rate > 0"},
 		{"no workers", pts(func(p *Point) { p.Config.Workers = 0 }), nil, "workers 0, want >= 1"},
 		{"NaN batch", pts(func(p *Point) { p.Config.Batch = math.NaN() }), nil, "batch NaN, want a finite batch >= 0"},

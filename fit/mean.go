@@ -102,6 +102,40 @@ func meanFamily(members []Family) (Family, error) {
 	}, nil
 }
 
+// MeanFamilyError says why name, spelled as a mean family (it starts
+// "mean("), is not one: no closing parenthesis, a space about a member
+// (the name is mean(a,b)), a member that is no family, or one meanFamily
+// refuses (fewer than two members, one twice, a mean or mva). nil when
+// name is a mean family or is not spelled as one: fit --family mean(a,a)
+// and mean(a, b) were answered with the list of families alone.
+func MeanFamilyError(name string) error {
+	inner, ok := strings.CutPrefix(name, meanPrefix)
+	if !ok {
+		return nil
+	}
+	inner, ok = strings.CutSuffix(inner, ")")
+	if !ok {
+		return errorf("a mean family's name ends in \")\": mean(a,b)")
+	}
+	var members []Family
+	var names []string
+	for _, n := range strings.Split(inner, meanSep) {
+		names = append(names, strings.TrimSpace(n))
+	}
+	for _, n := range strings.Split(inner, meanSep) {
+		if t := strings.TrimSpace(n); t != n {
+			return errorf("member %q: a mean family's name has no spaces: %s", n, meanName(names))
+		}
+		f, ok := lookupOne(n)
+		if !ok {
+			return errorf("member %q is not a family (known: %s)", n, strings.Join(FamilyNames(), ", "))
+		}
+		members = append(members, f)
+	}
+	_, err := meanFamily(members)
+	return err
+}
+
 // parseMeanFamily rebuilds a mean family from its name (model.json).
 func parseMeanFamily(name string) (Family, bool) {
 	inner, ok := strings.CutPrefix(name, meanPrefix)
@@ -228,7 +262,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	slices.SortFunc(members, func(a, b *ThroughputFit) int { return strings.Compare(a.Family.Name, b.Family.Name) })
 	fams := make([]Family, len(members))
 	var theta []float64
-	var warnings, flat []string
+	var warnings, flat, noEffect []string
 	for i, m := range members {
 		fams[i] = m.Family
 		theta = append(theta, m.Theta...)
@@ -242,6 +276,9 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 		for _, n := range m.Flat {
 			flat = append(flat, m.Family.Name+"."+n)
 		}
+		for _, n := range m.NoEffect {
+			noEffect = append(noEffect, m.Family.Name+"."+n)
+		}
 	}
 	fam, err := meanFamily(fams)
 	if err != nil {
@@ -249,7 +286,7 @@ func meanFit(fits []*ThroughputFit, pts []Point, low *ThroughputFit, every bool)
 	}
 	tf := newThroughputFit(fam, theta, pts)
 	tf.members = members
-	tf.Warnings, tf.Flat = warnings, flat
+	tf.Warnings, tf.Flat, tf.NoEffect = warnings, flat, noEffect
 	tf.CVError, tf.cvErrs, tf.cvNote = looCVErrs(fam, pts)
 	return tf
 }

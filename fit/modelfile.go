@@ -170,6 +170,11 @@ type Diagnostics struct {
 	// intervals (ThroughputFit.Flat). Absent: none, or a file written
 	// before 2026-12-06.
 	FlatParameters []string `json:"flat_parameters,omitempty"`
+	// NoEffectParameters are the parameters a warning says have no effect
+	// on the fitted points: not identified, whatever their intervals
+	// (ThroughputFit.NoEffect; pollux's gamma, [1.978, 1.978], went
+	// unmarked). Absent: none, or a file written before 2026-12-07.
+	NoEffectParameters []string `json:"no_effect_parameters,omitempty"`
 	// HeldOut is how far the model predicts what --train-workers left out
 	// of its fit, out of sample: nil without --train-workers, where it
 	// left nothing out, or in a file written before 2026-12-07 (fit's
@@ -393,6 +398,7 @@ func NewModel(tf *ThroughputFit, pts []Point, alts []Alternative, mode string, r
 	}
 	m.Diagnostics.Warnings = append([]string{}, tf.Warnings...)
 	m.Diagnostics.FlatParameters = slices.Clone(tf.Flat)
+	m.Diagnostics.NoEffectParameters = slices.Clone(tf.NoEffect)
 	m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, m.replicateWarnings()...)
 	m.dropDegenerate()
 	if w := m.missWarning(); w != "" {
@@ -657,6 +663,11 @@ func ParseModel(name string, b []byte) (*Model, error) {
 			return nil, at.errorf(fmt.Sprintf("diagnostics.flat_parameters[%d]", i), "diagnostics: flat_parameters %d %q: want the name of one of the model's parameters", i+1, n)
 		}
 	}
+	for i, n := range m.Diagnostics.NoEffectParameters {
+		if !slices.ContainsFunc(m.Parameters, func(p ParamValue) bool { return p.Name == n }) {
+			return nil, at.errorf(fmt.Sprintf("diagnostics.no_effect_parameters[%d]", i), "diagnostics: no_effect_parameters %d %q: want the name of one of the model's parameters", i+1, n)
+		}
+	}
 	if h := m.Diagnostics.HeldOut; h != nil {
 		if err := h.check(); err != nil {
 			return nil, at.errorf(fieldOf("diagnostics.held_out", err), "%v", strings.TrimPrefix(err.Error(), "fit: "))
@@ -713,6 +724,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 	}
 	if err := m.linkRateErr(m.Reference.Bandwidth); err != nil {
 		return nil, at.errorf("reference.bandwidth", "reference.%v", strings.TrimPrefix(err.Error(), "fit: "))
+	}
+	if err := m.checkDataFields(at); err != nil {
+		return nil, err
 	}
 	if d := m.Data; d.PathsFromModel != nil {
 		if len(d.PathsFromModel) != len(d.Paths) {

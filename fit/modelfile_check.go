@@ -224,6 +224,24 @@ func modeFits(fam Family, mode string) bool {
 // predict's and check's --batch and --global-batch when given.
 const MaxBatch = 1 << 53
 
+// checkDataFields refuses the counts of data.configurations out of their
+// range, each at its position: a worker count of -3 or 0 was read without a
+// word (FewestWorkers passed over it, the bootstrap's units counted it).
+func (m *Model) checkDataFields(at *placer) error {
+	for i, c := range m.Data.Configurations {
+		where := func(f string) string { return fmt.Sprintf("data.configurations[%d].%s", i, f) }
+		switch {
+		case c.Workers < 1 || c.Workers > limits.MaxCount:
+			return at.errorf(where("workers"), "data.configurations[%d].workers = %d: want the fitted worker count, 1 to %d", i, c.Workers, limits.MaxCount)
+		case c.PS < 0 || c.PS > limits.MaxCount:
+			return at.errorf(where("ps"), "data.configurations[%d].ps = %d: want the fitted shards, 0 (all-reduce) to %d", i, c.PS, limits.MaxCount)
+		case c.Nodes < 0 || c.Nodes > limits.MaxCount:
+			return at.errorf(where("nodes"), "data.configurations[%d].nodes = %d: want the fitted machines, 0 (not recorded) to %d", i, c.Nodes, limits.MaxCount)
+		}
+	}
+	return nil
+}
+
 // checkReferenceFields refuses reference fields out of their range, each
 // at its line and column.
 func (m *Model) checkReferenceFields(at *placer) error {

@@ -86,6 +86,11 @@ func TestParseModelValueRanges(t *testing.T) {
 		{`"max_workers": 8`, `"max_workers": 100000`, `"max_workers": `, "reference.max_workers = 100000, but the largest worker count of data.configurations (the fitted data) is 8: want 8 (or 0"},
 		{`"max_workers": 8`, `"max_workers": 4`, `"max_workers": `, "reference.max_workers = 4, but the largest worker count of data.configurations (the fitted data) is 8"},
 		{`"max_workers": 8`, `"max_workers": 0`, `"max_workers": `, ""},
+		// the fitted data's counts (-3 or 0 workers were read without a
+		// word); the first "workers" of the file is data.configurations[0]'s
+		{`"workers": [0-9]+`, `"workers": -3`, `"workers": `, "data.configurations[0].workers = -3: want the fitted worker count, 1 to 1000000"},
+		{`"workers": [0-9]+`, `"workers": 0`, `"workers": `, "data.configurations[0].workers = 0: want the fitted worker count, 1 to 1000000"},
+		{`"workers": [0-9]+,\s+"ps": [0-9]+`, `"workers": 1, "ps": -2`, `"workers": 1, "ps": `, "data.configurations[0].ps = -2: want the fitted shards, 0 (all-reduce) to 1000000"},
 		{`"b0": 0.01`, `"b0": 0`, `"b0": `, "b0 = 0: want the loss curve's rate, > 0"},
 		{`"target_loss": 0.5`, `"target_loss": -1`, `"target_loss": `, "target_loss = -1"},
 		{`"staleness_per_worker": 1`, `"staleness_per_worker": -1`, `"staleness_per_worker": `, "staleness_per_worker = -1"},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,8 +161,8 @@ func TestParseModelNegativeZero(t *testing.T) {
 func TestFewBootstrapSamplesWarning(t *testing.T) {
 	samples := func(n int) string {
 		var s []string
-		for range n {
-			s = append(s, "[0.1, 0, 0.07, 0.001]")
+		for i := range n { // (not all alike: NoBootstrapWarning says so of those)
+			s = append(s, fmt.Sprintf("[%g, 0, 0.07, 0.001]", 0.1+0.001*float64(i)))
 		}
 		return `"bootstrap_samples": [` + strings.Join(s, ", ") + `], "reference"`
 	}
@@ -230,5 +231,28 @@ func BenchmarkParseModelDeep(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A model whose bootstrap samples are all one parameter vector (an exact
+// fit's refits land where it did) is read with a word, in Caveats too;
+// samples that differ in one value are not alike.
+func TestSamplesAlikeWarning(t *testing.T) {
+	with := func(last string) *Model {
+		s := strings.Repeat("[0.1, 0, 0.07, 0.001], ", 11) + last
+		m, err := ParseModel("m.json", []byte(strings.Replace(asyncEffJSON, `"reference"`, `"bootstrap_samples": [`+s+`], "reference"`, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := with("[0.1, 0, 0.07, 0.001]")
+	w := m.NoBootstrapWarning(false)
+	if !m.SamplesAlike() || !strings.HasPrefix(w, "all 12 of the model's bootstrap samples are the same fit") || w != m.NoBootstrapWarning(true) ||
+		!slices.Contains(m.Caveats([]model.Config{{Workers: 2}}), w) {
+		t.Errorf("alike: %v %q", m.SamplesAlike(), w)
+	}
+	if m := with("[0.1, 0, 0.0701, 0.001]"); m.SamplesAlike() || m.NoBootstrapWarning(true) != "" {
+		t.Errorf("one differs: %v %q", m.SamplesAlike(), m.NoBootstrapWarning(true))
 	}
 }

@@ -163,6 +163,11 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(deepDoc(asyncEffJSON, maxJSONDepth-1)))
 	f.Add([]byte(strings.Replace(asyncEffJSON, `"staleness_per_worker_lo": 0.85`, `"staleness_per_worker_lo": -0.0`, 1)))
 	f.Add([]byte(strings.Replace(asyncEffJSON, `"b0": 0.01`, `"b0": 5e-324`, 1)))
+	// fitted data's counts out of range (read without a word until
+	// 2026-12-07), and in range
+	for _, w := range []string{"-3", "0", "1"} {
+		f.Add([]byte(strings.Replace(asyncEffJSON, `"reference"`, `"data": {"paths": [], "configurations": [{"workers": `+w+`, "ps": 1, "batch": 32, "steps_per_s": 5, "log_residual": 0}]}, "reference"`, 1)))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseModel("fuzz.json", b)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/sgdplan/sgdplan/internal/words"
 	"github.com/sgdplan/sgdplan/model"
@@ -50,6 +51,37 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 	return ""
 }
 
+// The openings of the warnings NewModel writes into the diagnostics when
+// the model's own fit distrusts it (missWarning, superlinearWarning):
+// TrustWarnings finds them there.
+const (
+	missOpening        = "the fit misses its own data by "
+	superlinearOpening = "the fitted throughput is superlinear: "
+)
+
+// TrustWarnings are the warnings of m's diagnostics (model.json
+// diagnostics.warnings, as fit wrote them) that say its fit is not to be
+// trusted: it misses its own data (the form does not follow them), or its
+// throughput is superlinear, which the form carries on beyond the fitted
+// counts. predict and check repeat them beside their answers: check said
+// "fine" at 16 workers of a power law of exponent 1.5, fitted on 1-4, with
+// no word of either. nil when there are none.
+func (m *Model) TrustWarnings() []string {
+	var out []string
+	for _, w := range m.Diagnostics.Warnings {
+		if strings.HasPrefix(w, missOpening) || strings.HasPrefix(w, superlinearOpening) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Superlinear reports whether m's diagnostics hold fit's warning that the
+// fitted throughput is superlinear (superlinearWarning).
+func (m *Model) Superlinear() bool {
+	return slices.ContainsFunc(m.Diagnostics.Warnings, func(w string) bool { return strings.HasPrefix(w, superlinearOpening) })
+}
+
 // superlinearTol is how far above 1 the fitted throughput's efficiency
 // (samples/s at n workers over n times one worker's) may be before
 // superlinearWarning speaks: a percent is measurement noise.
@@ -84,7 +116,7 @@ func (m *Model) superlinearWarning() string {
 	if at == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the fitted throughput is superlinear: %s give %.3g times one worker's samples/s (efficiency %.3g > 1). Caches, or a model that fits the workers' memory better when split, can do this inside the data (or the table counts something else: every worker's steps summed, samples per worker), but the %s form carries it on beyond them without bound, and the planner's policies take a speedup of at most the workers: check the measurements, and do not plan past the fitted counts on it", words.Count(at, "worker"), worst*float64(at), worst, m.Family)
+	return fmt.Sprintf(superlinearOpening+"%s give %.3g times one worker's samples/s (efficiency %.3g > 1). Caches, or a model that fits the workers' memory better when split, can do this inside the data (or the table counts something else: every worker's steps summed, samples per worker), but the %s form carries it on beyond them without bound, and the planner's policies take a speedup of at most the workers: check the measurements, and do not plan past the fitted counts on it", words.Count(at, "worker"), worst*float64(at), worst, m.Family)
 }
 
 // missWarning says when the fit misses the configurations it was fitted
@@ -96,8 +128,8 @@ func (m *Model) superlinearWarning() string {
 // measurement scatters about it: on the public tables of
 // validation-protocol.md most configurations lie outside the curve's
 // interval, by RMSLE 0.02-0.17, and the forms follow them; a table whose
-// rate falls as workers are added (RMSLE 0.49), which no form here can
-// follow, gets the warning. "" otherwise, or when there are no bootstrap
+// rate falls as workers are added (RMSLE 0.49), which none of the forms
+// --family auto scores follows (fallOthers), gets the warning. "" otherwise, or when there are no bootstrap
 // samples to give an interval.
 func (m *Model) missWarning() string {
 	// the fit error first: it decides most fits, and the intervals below
@@ -156,6 +188,14 @@ func (m *Model) missWarning() string {
 			worst = e
 			worstD = d
 			worstAt = fmt.Sprintf(": measured %.4g steps/s, fitted %.4g [%.4g, %.4g]", meas, iv.Value, iv.Lo, iv.Hi)
+			if scale < m.IntervalScale {
+				// predict's interval there, which may hold the point:
+				// the warning said "outside its 90% interval" of
+				// [26.41, 51.2] where predict printed [20.43, 66.18]
+				if p, _ := m.stepsIntervalScaled(c, m.IntervalScale); p.Lo != iv.Lo || p.Hi != iv.Hi {
+					worstAt += fmt.Sprintf(" in the test's interval, [%.4g, %.4g] in predict's", p.Lo, p.Hi)
+				}
+			}
 		}
 	}
 	tail := binomialTail(len(groups), missed, 1-m.Level)
@@ -197,11 +237,51 @@ func (m *Model) missWarning() string {
 					batch = "global batch"
 				}
 				at := fmt.Sprintf("%s, %s %.4g%s", words.Count(k.ps, "shard"), batch, k.batch, where(k.nodes, k.bw))
-				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s, which no form here can follow)", at, o[i-1].samples, words.Count(int(o[i-1].workers), "worker"), o[i].samples, words.Count(int(o[i].workers), "worker"))
+				why = fmt.Sprintf(" (at %s the data's samples/s fall from %.4g at %s to %.4g at %s%s)", at, o[i-1].samples, words.Count(int(o[i-1].workers), "worker"), o[i].samples, words.Count(int(o[i].workers), "worker"), m.fallOthers())
 			}
 		}
 	}
-	return fmt.Sprintf("the fit misses its own data by %.0f%% typically (RMSLE %.3g), and %d of the %d configurations it was fitted on by more than its %.0f%% interval, more than such intervals leave out by chance (p = %.2g; worst %s): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", 100*(math.Exp(m.Diagnostics.RMSLE)-1), m.Diagnostics.RMSLE, missed, len(groups), 100*m.Level, tail, worstAt, m.Family, why)
+	// which interval: the fitted curve's (the bootstrap's and the
+	// rivals', no extrapolation at a fitted point), as predict prints
+	// it, or narrower, where predict's is widened by Student's t/z too
+	which := fmt.Sprintf("the fitted curve's %.0f%% interval there (predict's)", 100*m.Level)
+	if scale < m.IntervalScale {
+		which = fmt.Sprintf("the fitted curve's %.0f%% interval there as this test takes it (the bootstrap's widened by sqrt(n/(n-p)) = %.3g alone; predict's, widened by %.3g with Student's t/z, is wider and may hold them)", 100*m.Level, scale, m.IntervalScale)
+	}
+	return fmt.Sprintf(missOpening+"%.0f%% typically (RMSLE %.3g), and %d of the %d configurations it was fitted on by more than %s, more than such intervals leave out by chance (p = %.2g; worst %s): the %s form does not follow these data%s, so its predictions and intervals elsewhere are not to be trusted", 100*(math.Exp(m.Diagnostics.RMSLE)-1), m.Diagnostics.RMSLE, missed, len(groups), which, tail, worstAt, m.Family, why)
+}
+
+// fallOthers is what missWarning says of the other forms beside a fall in
+// the data: under --family auto, that none of the forms it scored follows
+// them (each misses them by more than missRMSLE), and which it could not
+// score that came closer on the points (overhead-async follows 100, 60
+// and 30 samples/s at 1, 2 and 4 workers, RMSLE 0.186, but its
+// leave-one-out fold predicts +Inf: the warning said "which no form here
+// can follow"). "" for one family asked for, or where a form it scored
+// follows them.
+func (m *Model) fallOthers() string {
+	alts := m.Diagnostics.Alternatives
+	if len(alts) < 2 {
+		return ""
+	}
+	var closer, rmsles []string
+	for _, a := range alts {
+		switch {
+		case a.Error != "" || a.Family == m.Family && a.CVError < 0:
+		case a.CVError >= 0 && !(a.RMSLE > missRMSLE):
+			return "" // a scored form that follows them
+		case a.CVError < 0 && strings.HasPrefix(a.Note, "not scored") && a.RMSLE < m.Diagnostics.RMSLE:
+			closer, rmsles = append(closer, a.Family), append(rmsles, fmt.Sprintf("%.3g", a.RMSLE))
+		}
+	}
+	out := ", which none of the forms --family auto scored follows"
+	switch {
+	case len(closer) == 1:
+		out += fmt.Sprintf("; it could not score %s, which comes closer on these points (RMSLE %s): --family %s fits it alone", closer[0], rmsles[0], closer[0])
+	case len(closer) > 1:
+		out += fmt.Sprintf("; it could not score %s, which come closer on these points (RMSLE %s): --family NAME fits one alone", words.And(closer), words.And(rmsles))
+	}
+	return out
 }
 
 // missAlpha is the binomial tail below which missWarning's misses are too

@@ -874,7 +874,7 @@ func fitFromStats(stats []RunStats, curves map[string][]lossPoint, nanLoss int, 
 		if prof.Bandwidth > 0 && prof.ParamBytes > 0 {
 			ref.ParamBytes, ref.Bandwidth = prof.ParamBytes, prof.Bandwidth
 		}
-		alts = []Alternative{{Family: "mva", CVError: tf.CVError, RMSLE: tf.RMSLE}}
+		alts = []Alternative{{Family: "mva", CVError: tf.CVError, RMSLE: tf.RMSLE, Profile: true}}
 	}
 	if tf != nil && mixed && auto && len(keys) >= 3 {
 		res.Warnings = append(res.Warnings, "the training runs have different link rates: the table families (no link-rate covariate) are not applicable and were not tried; the mva family scales the profile's link demand as S/B")

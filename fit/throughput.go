@@ -35,6 +35,20 @@ func (p Point) Key() string {
 	return k
 }
 
+// label names the configuration of p in a message: its Key without the
+// machines where they are unknown (0: "nodes=0" read as none, in "not
+// scored: without w=1 ps=1 nodes=0" of a table with no nodes column).
+func (p Point) label() string {
+	k := fmt.Sprintf("w=%d ps=%d", p.Config.Workers, p.Config.PS)
+	if p.Config.Nodes > 0 {
+		k += fmt.Sprintf(" nodes=%d", p.Config.Nodes)
+	}
+	if p.Config.Bandwidth > 0 {
+		k += fmt.Sprintf(" bw=%g", p.Config.Bandwidth)
+	}
+	return k
+}
+
 // PointsFromThroughput converts throughput rows to points: steps/s from
 // StepsPerS, or SamplesPerS divided by the samples per step; the per-worker
 // batch from Batch or GlobalBatch/Workers. Rows with neither rate are an
@@ -242,7 +256,7 @@ func checkPoints(pts []Point) error {
 			bad = fmt.Sprintf("bandwidth %g, want a finite rate >= 0 B/s (0: unknown)", c.Bandwidth)
 		}
 		if bad != "" {
-			return errorf("point %d (%s): %s", i, p.Key(), bad)
+			return errorf("point %d (%s): %s", i, p.label(), bad)
 		}
 	}
 	return nil
@@ -289,6 +303,9 @@ type ThroughputFit struct {
 	// Flat names the parameters a warning says the fit is flat along a
 	// combination of (identification), as Model.Parameters names them.
 	Flat []string
+	// NoEffect names the parameters a warning says have no effect on the
+	// fitted points (identification), as Model.Parameters names them.
+	NoEffect []string
 	// PriorSet marks the parameters the family's Prior set, not the data
 	// (nil when none).
 	PriorSet []bool
@@ -568,6 +585,11 @@ type Alternative struct {
 	Error   string  `json:"error,omitempty"`
 	// Note says why CVError is missing for a fitted family.
 	Note string `json:"note,omitempty"`
+	// Profile marks the two-node profile's queueing network (mva fitted
+	// on a step trace's 1-worker runs): its CVError is the profile's
+	// error on the other training runs, not a leave-one-out error.
+	// Absent for a table family, and in files written before 2026-12-07.
+	Profile bool `json:"profile,omitempty"`
 }
 
 func lessNaN(a, b float64) bool {
@@ -647,7 +669,7 @@ func fitFamily(f Family, pts []Point, s Settings, cv bool) (*ThroughputFit, erro
 		return nil, err
 	}
 	tf := newThroughputFit(f, res.X, pts)
-	tf.Warnings, tf.Flat = identification(f, pts, res)
+	tf.Warnings, tf.Flat, tf.NoEffect = identification(f, pts, res)
 	if !s.NoCV || cv {
 		switch s.CV {
 		case "largest":
@@ -706,7 +728,7 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 			outPts = append(outPts, pts[i])
 		}
 		if why := foldIdentified(f, in, outPts, res.X); why != "" {
-			return math.NaN(), nil, fmt.Sprintf("not scored: without %s, %s", k, why)
+			return math.NaN(), nil, fmt.Sprintf("not scored: without %s, %s", pts[out[0]].label(), why)
 		}
 		ks := 0.0
 		for _, i := range out {
@@ -715,7 +737,7 @@ func looCVErrs(f Family, pts []Point) (float64, []float64, string) {
 				// a fold that predicts no finite speed (a time
 				// driven to 0) is not a score: +Inf would pass for
 				// one in --combine all and has no JSON form
-				return math.NaN(), nil, fmt.Sprintf("not scored: without %s, the fit predicts %g steps/s there", k, pr)
+				return math.NaN(), nil, fmt.Sprintf("not scored: without %s, the fit predicts %g steps/s there", pts[out[0]].label(), pr)
 			}
 			e := math.Abs(pr-pts[i].StepsPerS) / pts[i].StepsPerS
 			sum += e
@@ -940,13 +962,13 @@ func columns(J *mat.Dense, cols []int) *mat.Dense {
 // of the column-scaled Jacobian); flat names the parameters of such a
 // combination (flatNames), as Model.Parameters names them (a mean's
 // member's as member.name).
-func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
+func identification(f Family, pts []Point, res LMResult) (w, flat, noEffect []string) {
 	if len(f.Members) > 0 {
 		// a mean is identified where each member is: its members'
 		// warnings, each said once
 		xs, bound := splitMembers(f, res.X), splitMembers(f, res.AtBound)
 		for i, m := range f.Members {
-			mw, mflat := identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]})
+			mw, mflat, mnone := identification(m, pts, LMResult{X: xs[i], AtBound: bound[i]})
 			for _, s := range mw {
 				if !slices.Contains(w, s) {
 					w = append(w, s)
@@ -955,8 +977,11 @@ func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 			for _, n := range mflat {
 				flat = append(flat, m.Name+"."+n)
 			}
+			for _, n := range mnone {
+				noEffect = append(noEffect, m.Name+"."+n)
+			}
 		}
-		return w, flat
+		return w, flat, noEffect
 	}
 	ws := map[int]bool{}
 	ps := map[int]bool{}
@@ -972,7 +997,6 @@ func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 	}
 	J := scaledLogJacobian(f, pts, res.X)
 	k := len(res.X)
-	var noEffect []string
 	var seen []int // columns of the parameters with an effect
 	norms := make([]float64, k)
 	for j := 0; j < k; j++ {
@@ -1013,7 +1037,7 @@ func identification(f Family, pts []Point, res LMResult) (w, flat []string) {
 	if len(pts) < k {
 		w = append(w, fmt.Sprintf("%s: %d parameters from %d points: not all are identified", f.Name, k, len(pts)))
 	}
-	return w, flat
+	return w, flat, noEffect
 }
 
 // flatNames names the parameters of the flat combination the thin SVD svd

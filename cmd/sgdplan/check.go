@@ -318,7 +318,9 @@ func runCheck(c *cli.Context) error {
 	out.Batch, out.Bandwidth = shownAt(m, model.Config{Workers: workers, PS: ps})
 	var lines []string
 	if share, line := verdictSpread(m, workers, ps, v.word); line != "" {
-		out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
+		if share != nil { // (none where the refits are all one fit)
+			out.BootstrapSamples, out.BootstrapShares = len(m.Samples), share
+		}
 		lines = append(lines, line)
 	}
 	if ends, line := efficiencyVerdicts(m, workers, ps); line != "" {
@@ -396,6 +398,9 @@ func runCheck(c *cli.Context) error {
 		out.Rivals = rivals
 		lines = append(lines, line)
 	}
+	// the fit's own distrust of the model (its miss and superlinear
+	// warnings in model.json): check said "fine" without them
+	out.Warnings = append(out.Warnings, m.TrustWarnings()...)
 	if workers > m.Reference.MaxWorkers {
 		beyond := fmt.Sprintf("%s is beyond the %d fitted: the verdict extrapolates the %s model", workersWord(workers), m.Reference.MaxWorkers, m.Family)
 		if m.Reference.MaxWorkers < 1 {
@@ -623,8 +628,22 @@ type checkVerdict struct {
 // to the target than the fastest count by more than flatTol; then the
 // knee: the smallest k from which the (k+1)th worker adds less than half a
 // worker of progress (samples/s, discounted by the staleness cost when
-// there is one).
-func verdict(m *fit.Model, n, p int) (v checkVerdict) {
+// there is one). Beyond the fitted worker counts on a fit whose throughput
+// is superlinear (fit's warning, in model.json), a "fine" is a warn
+// (exit 3): the form carries the superlinear growth on without bound, and
+// the knee it puts past n rests on that (check passed 16 workers of a
+// power law of exponent 1.5 fitted on 1-4, exit 0).
+func verdict(m *fit.Model, n, p int) checkVerdict {
+	v := formVerdict(m, n, p)
+	if v.word == "fine" && n > m.Reference.MaxWorkers && m.Superlinear() {
+		v.code, v.word = exitWarn, "warn"
+		v.reason = fmt.Sprintf("%s is beyond the %d fitted, and the fitted throughput is superlinear (a warning says so), which the %s form carries on without bound: the form alone says %q, but that rests on the superlinear growth; measure %s, or do not plan past the fitted counts", workersWord(n), m.Reference.MaxWorkers, m.Family, "fine: "+v.reason, workersWord(n))
+	}
+	return v
+}
+
+// formVerdict is verdict as the model's form gives it.
+func formVerdict(m *fit.Model, n, p int) (v checkVerdict) {
 	pred := m.Predict(model.Config{Workers: n, PS: p}, math.NaN(), 0)
 	v = checkVerdict{pred: pred}
 	if !finite(pred.StepsPerS.Value, pred.StepsPerS.Lo, pred.StepsPerS.Hi, pred.Speedup.Value, pred.Efficiency.Value) || !(pred.StepsPerS.Value > 0) {
@@ -784,10 +803,17 @@ func badVerdict(v checkVerdict, what string) checkVerdict {
 // the model's bootstrap samples ("" without samples): the share of the
 // refits of the data that give each verdict, the point fit's verdict
 // (first) first. The samples vary the measurement noise of the fitted
-// data, not the model's error beyond them, and the line says so.
+// data, not the model's error beyond them, and the line says so. Where
+// the samples are all one fit (an exact fit's), no shares: the line says
+// they measure nothing.
 func verdictSpread(m *fit.Model, n, p int, first string) (map[string]float64, string) {
 	if len(m.Samples) == 0 {
 		return nil, ""
+	}
+	if m.SamplesAlike() {
+		// an exact fit's 200 copies of itself gave "fine 100%" as
+		// though the refits had weighed it (NoBootstrapWarning says why)
+		return nil, fmt.Sprintf("no spread of the verdict over the bootstrap refits: all %d are the same fit, so they measure no uncertainty in it (a warning says why)", len(m.Samples))
 	}
 	// A verdict reads point predictions: the loss curve's and the batch
 	// law's samples, which only the updates' interval reads, are left out

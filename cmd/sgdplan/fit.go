@@ -77,6 +77,10 @@ func runFit(c *cli.Context) error {
 		return badInput(fmt.Errorf("fit: --format %q: want table or json", format))
 	}
 	family := c.String("family")
+	if err := fit.MeanFamilyError(family); err != nil {
+		// (mean(a,a) and mean(a, b) got the list of families alone)
+		return badInput(fmt.Errorf("fit: --family %q: %s", family, strings.TrimPrefix(err.Error(), "fit: ")))
+	}
 	if _, ok := fit.LookupFamily(family); !ok && family != "auto" {
 		return badInput(fmt.Errorf("fit: --family %q: want auto, one of %s (a linear one with the suffix /nnls: fitted by NNLS), or mean(a,b,...) of two or more of them", family, strings.Join(fit.FamilyNames(), ", ")))
 	}
@@ -158,6 +162,10 @@ func runFit(c *cli.Context) error {
 		warns = append(warns, w)
 	}
 	if w := networkFlagsUnused(m.Family, m.Mode, queueing, cores); w != "" {
+		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
+		warns = append(warns, w)
+	}
+	if w := trainAbsent(c.String("train-workers"), stats, pts, held); w != "" {
 		m.Diagnostics.Warnings = append(m.Diagnostics.Warnings, w)
 		warns = append(warns, w)
 	}
@@ -293,6 +301,57 @@ func someRuns(runs []string) string {
 		return words.And(runs)
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(runs[:3], ", "), len(runs)-3)
+}
+
+// trainAbsent says which worker counts --train-workers (flag) names singly
+// that no run (stats) or row (the fitted pts and the held-out held) has:
+// --train-workers 1,2,3 on rows at 1, 2 and 4 workers fitted 1 and 2 and
+// dropped 3 without a word. A range (1-4) names the counts it spans, not
+// each of them: none of its counts is said. "" when every count named is
+// in the data.
+func trainAbsent(flag string, stats []fit.RunStats, pts, held []fit.Point) string {
+	have := map[int]bool{}
+	var all []int
+	add := func(w int) {
+		if !have[w] {
+			have[w] = true
+			all = append(all, w)
+		}
+	}
+	for _, r := range stats {
+		add(r.Workers)
+	}
+	for _, p := range append(slices.Clone(pts), held...) {
+		add(p.Config.Workers)
+	}
+	var absent []int
+	for _, tok := range strings.Split(flag, ",") {
+		if w, err := strconv.Atoi(strings.TrimSpace(tok)); err == nil && !have[w] && !slices.Contains(absent, w) {
+			absent = append(absent, w)
+		}
+	}
+	if len(absent) == 0 {
+		return ""
+	}
+	what := "throughput row"
+	if len(stats) > 0 {
+		what = "run"
+	}
+	counts := words.And(intStrings(all))
+	if len(all) > 8 {
+		counts = words.FirstOf(intStrings(all), 8)
+	}
+	return fmt.Sprintf("--train-workers %s: no %s has %s workers (the data have %s): nothing was fitted there", intList(absent), what, words.Either(absent), counts)
+}
+
+// intStrings writes xs in increasing order, each as a decimal.
+func intStrings(xs []int) []string {
+	xs = slices.Sorted(slices.Values(xs))
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return s
 }
 
 // intList writes xs as --train-workers takes them: 1,3,4.
@@ -621,6 +680,7 @@ const (
 	markUnidentified           // more free parameters than configurations
 	markExactFit               // as many, one measurement each, a zero-width interval, no residual
 	markAtBound                // a zero-width interval at a bound of the form
+	markNoEffect               // no effect on the fitted points (a warning names it)
 )
 
 // exactRMSLE is the largest log residual of a fit called exact.
@@ -644,7 +704,10 @@ func flatMarked(m *fit.Model, marks []paramMark, i int) bool {
 // (a compute time of 0) has a zero-width interval that measures nothing
 // either, exact or not: at its bound. A fit that misses its points is not
 // exact, whatever its counts. A queueing network measured on the profile
-// is not fitted to the points: no marks.
+// is not fitted to the points: no marks. A parameter a warning says has
+// no effect on the fitted points (diagnostics.no_effect_parameters) is not
+// identified either, whatever its interval: pollux's gamma read 1.978
+// [1.978, 1.978] with no mark.
 func paramMarks(m *fit.Model) []paramMark {
 	marks := make([]paramMark, len(m.Parameters))
 	if m.Family == "mva" && m.Queueing != nil {
@@ -671,6 +734,8 @@ func paramMarks(m *fit.Model) []paramMark {
 		case p.Prior:
 		case n > configs:
 			marks[i] = markUnidentified
+		case slices.Contains(m.Diagnostics.NoEffectParameters, p.Name):
+			marks[i] = markNoEffect
 		case zeroWidth && i < len(form) && (p.Value == form[i].Lo || p.Value == form[i].Hi):
 			marks[i] = markAtBound
 		case n == configs && measured == configs && zeroWidth && m.Diagnostics.RMSLE <= exactRMSLE:
@@ -945,6 +1010,8 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 			iv += " (exact fit: no measurement to spare, no uncertainty measured)"
 		case markAtBound:
 			iv += fmt.Sprintf(" (at the form's bound %.4g in every refit: no uncertainty measured)", p.Value)
+		case markNoEffect:
+			iv += " (no effect on the fitted points: not identified)"
 		}
 		// a flat combination's narrow intervals read as certainty: marked
 		// ("*" is the prior's, in the unit column)
@@ -977,7 +1044,9 @@ func writeFitTable(stdout io.Writer, m *fit.Model, stats []fit.RunStats, train [
 	if len(m.Diagnostics.Alternatives) > 1 {
 		head := "leave-one-configuration-out MAPE"
 		for _, a := range m.Diagnostics.Alternatives {
-			if a.Family == "mva" {
+			// (a table's mva is scored by leave-one-out as the others:
+			// the heading spoke of a profile it does not have)
+			if a.Family == "mva" && a.Profile {
 				head += "; for mva, the profile's error on the other runs"
 				break
 			}

@@ -410,6 +410,11 @@ func runPredict(c *cli.Context) error {
 	if at := first(rowNotFinite); at >= 0 {
 		return finiteRows(c.String("model"), []predictRow{row(at)})
 	}
+	// the fit's own distrust of the model (its miss and superlinear
+	// warnings in model.json), as check repeats them
+	for _, w := range m.TrustWarnings() {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	for _, w := range ws {
 		if w > m.Reference.MaxWorkers {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", m.BeyondWorkersWarning([]int{w}))

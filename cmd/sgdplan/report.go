@@ -372,6 +372,8 @@ func buildReport(c *cli.Context, o reportOptions, m *fit.Model, jobs []planner.J
 			note = "exact fit: no uncertainty measured"
 		case marks[i] == markAtBound:
 			note = "at the form's bound in every refit: no uncertainty measured"
+		case marks[i] == markNoEffect:
+			note = "no effect on the fitted points: not identified (a warning names it)"
 		}
 		// fit's "**": the report's note column had nothing, and the
 		// narrow intervals read as certainty
