@@ -464,6 +464,14 @@ func (m *Model) AsRival(i int) *Model {
 		c.Parameters[j] = ParamValue{Name: r.fam.Params[j].Name, Value: v, Lo: v, Hi: v, Unit: r.fam.Params[j].Unit}
 	}
 	c.Samples, c.Rivals, c.Queueing = nil, nil, nil
+	// the superlinear warning is the form's own: a rival that cannot grow
+	// faster than its workers took m's, and check downgraded its verdict
+	// beyond the data as m's (a mean with a power law of exponent > 1 made
+	// overhead-async's "fine" at 32 workers a "warn")
+	c.Diagnostics.Warnings = slices.DeleteFunc(slices.Clone(m.Diagnostics.Warnings), func(w string) bool { return strings.HasPrefix(w, superlinearOpening) })
+	if w := c.superlinearWarning(); w != "" {
+		c.Diagnostics.Warnings = append(c.Diagnostics.Warnings, w)
+	}
 	return &c
 }
 

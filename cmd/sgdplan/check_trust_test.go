@@ -44,3 +44,31 @@ func TestCheckCarriesTrustWarnings(t *testing.T) {
 		t.Errorf("predict without the fit's warnings:\n%s", stderr)
 	}
 }
+
+// The superlinear downgrade is the judged form's own: a rival that cannot
+// grow faster than its workers took the main fit's warning with its
+// copy, and every rival of a superlinear mean read "warn" beyond the data
+// (overhead-async, fitted alone, says fine at 32 workers). A rival that is
+// superlinear itself is still downgraded.
+func TestCheckRivalsSuperlinearTheirOwn(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s\n1,1,32,100\n2,1,32,206\n4,1,32,405\n8,1,32,830\n")
+	mp := filepath.Join(dir, "m.json")
+	if code, _, e := runCmd(t, "fit", dir, "--out", mp); code != 0 {
+		t.Fatal(e)
+	}
+	_, out, stderr := runCmd(t, "check", "--model", mp, "--workers", "32", "--format", "json")
+	var j checkJSON
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("%v: %s%s", err, out, stderr)
+	}
+	got := map[string]string{}
+	for _, r := range j.Rivals {
+		if !r.Start {
+			got[r.Family] = r.Verdict
+		}
+	}
+	if j.Verdict != "warn" || got["overhead-async"] != "fine" || got["powerlaw-async"] != "warn" {
+		t.Errorf("verdict %s, rivals %v: want warn, overhead-async fine, powerlaw-async warn", j.Verdict, got)
+	}
+}
