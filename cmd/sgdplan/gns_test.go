@@ -451,3 +451,51 @@ func TestSyncGNSTargetBelowTheRuns(t *testing.T) {
 		}
 	}
 }
+
+// lowest_measured_loss is the lowest loss a run measured, not the lowest
+// mean of the points the curve fit averages runs down to (at most 100 a
+// run): with 200 evaluations a run, each second one 3% below the first,
+// the means hid the lowest, and predict warned that no run measured a
+// target that one had.
+func TestLowestMeasuredLossBeforeAveraging(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	copyDir(t, syncGNS, dir)
+	b, err := os.ReadFile(filepath.Join(dir, "evals.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	out := []string{lines[0]}
+	low := math.Inf(1)
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		upd, _ := strconv.ParseFloat(f[2], 64)
+		loss, _ := strconv.ParseFloat(f[3], 64)
+		tm, _ := strconv.ParseFloat(f[1], 64)
+		l2 := loss * 0.97
+		low = math.Min(low, l2)
+		out = append(out, l, fmt.Sprintf("%s,%g,%g,%g,%s", f[0], tm+0.001, upd+1, l2, f[4]))
+	}
+	os.WriteFile(filepath.Join(dir, "evals.csv"), []byte(strings.Join(out, "\n")+"\n"), 0o644)
+	mp := filepath.Join(t.TempDir(), "m.json")
+	if code, _, stderr := runCmd(t, "fit", dir, "--bootstrap", "20", "--out", mp); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	m, err := fit.LoadModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := m.Efficiency; e == nil || e.LowestMeasuredLoss != low {
+		got := math.NaN()
+		if e != nil {
+			got = e.LowestMeasuredLoss
+		}
+		t.Fatalf("lowest_measured_loss %g, want the evaluations' lowest %g", got, low)
+	}
+	// a target above what a run measured but below the pairs' means
+	target := strconv.FormatFloat(low*1.005, 'g', 6, 64)
+	_, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "64", "--target-loss", target)
+	if strings.Contains(stderr, "the lowest loss any fitted run measured") {
+		t.Errorf("--target-loss %s, which a run measured below: %s", target, stderr)
+	}
+}
