@@ -28,8 +28,8 @@ import (
 // how the intervals widen, and intervals
 // without bootstrap samples (or all alike); before those, the fit's own
 // warnings that the model is not to be trusted (TrustWarnings); first, a
-// configuration CheckConfig refuses, which Predict answers with NaN. None
-// for configurations inside the data.
+// configuration CheckConfig refuses, which Predict answers with NaN.
+// Inside the data only the trust warnings and the bootstrap's remain.
 func (m *Model) Caveats(cs []model.Config) []string {
 	if len(cs) == 0 {
 		return nil
@@ -214,10 +214,18 @@ func (m *Model) NoBootstrapWarning(flat bool) string {
 	}
 	if m.SamplesAlike() {
 		why := "every refit of the data landed where the fit did"
-		if m.Diagnostics.RMSLE <= exactRMSLE {
+		advice := "measure more configurations than the family has parameters for intervals"
+		_, configs := m.Measured()
+		if p := m.freePerMember(); m.Diagnostics.RMSLE <= exactRMSLE && configs > p {
+			// noise-free data, not too few points (100, 200, 400, 800
+			// samples/s on a power law): the advice to measure more
+			// configurations was wrong there
+			why = fmt.Sprintf("the fit passes through every fitted point (RMSLE %.2g) though the %d configurations outnumber the form's %d free parameters: the data hold no noise to resample (a synthetic or rounded table?), so every refit lands where the fit did", m.Diagnostics.RMSLE, configs, p)
+			advice = "measure each configuration more than once, with its own noise, for intervals"
+		} else if m.Diagnostics.RMSLE <= exactRMSLE {
 			why = fmt.Sprintf("the fit passes through every fitted point (RMSLE %.2g: no measurement to spare), so every refit of the data lands where it did", m.Diagnostics.RMSLE)
 		}
-		return fmt.Sprintf("all %d of the model's bootstrap samples are the same fit: %s; its steps/s intervals have no width where nothing widens them, measure no uncertainty, and a share of the refits (check's verdict over them) is no evidence either (measure more configurations than the family has parameters for intervals)", len(m.Samples), why)
+		return fmt.Sprintf("all %d of the model's bootstrap samples are the same fit: %s; its steps/s intervals have no width where nothing widens them, measure no uncertainty, and a share of the refits (check's verdict over them) is no evidence either (%s)", len(m.Samples), why, advice)
 	}
 	if len(m.Samples) > 0 || !flat {
 		return ""
@@ -290,6 +298,26 @@ func (m *Model) SamplesAlike() bool {
 		}
 	}
 	return true
+}
+
+// freePerMember is the most free (not prior-set) parameters of one of m's
+// members (of the family, when it is not a mean: each member of a mean is
+// fitted on its own).
+func (m *Model) freePerMember() int {
+	n := map[string]int{}
+	most := 0
+	for _, p := range m.Parameters {
+		if p.Prior {
+			continue
+		}
+		g := ""
+		if len(m.fam.Members) > 0 {
+			g, _, _ = strings.Cut(p.Name, ".")
+		}
+		n[g]++
+		most = max(most, n[g])
+	}
+	return most
 }
 
 // MinBootstrap is the fewest bootstrap samples whose percentile intervals

@@ -57,3 +57,24 @@ func TestExactFitSamplesAlike(t *testing.T) {
 		t.Errorf("a fit with residuals:\n%s%s", out, stderr)
 	}
 }
+
+// Noise-free data on more configurations than the form has parameters
+// (100, 200, 400, 800 samples/s on a power law) give 200 identical
+// samples too, but not for want of configurations: the warning said to
+// measure more of them. It now says the data hold no noise and asks for
+// repeated runs; the exact fit on as many points as parameters keeps its
+// advice.
+func TestSamplesAlikeNoiseFree(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s\n1,1,32,100\n2,1,32,200\n4,1,32,400\n8,1,32,800\n")
+	mp := filepath.Join(dir, "m.json")
+	if code, _, e := runCmd(t, "fit", dir, "--family", "powerlaw-async", "--out", mp); code != 0 {
+		t.Fatal(e)
+	}
+	_, _, stderr := runCmd(t, "predict", "--model", mp, "--workers", "4")
+	if !strings.Contains(stderr, "though the 4 configurations outnumber the form's 2 free parameters: the data hold no noise to resample") ||
+		!strings.Contains(stderr, "(measure each configuration more than once, with its own noise, for intervals)") ||
+		strings.Contains(stderr, "measure more configurations than the family has parameters") {
+		t.Errorf("noise-free data on 4 configurations:\n%s", stderr)
+	}
+}
