@@ -117,6 +117,10 @@ func TestParallelSlicesPanicNamed(t *testing.T) {
 		{"RoundWorkers short out", func() { RoundWorkers([]float64{1, 2}, []int{4, 4}, 4, true, nil) },
 			"planner: RoundWorkers: len(out) = 0, len(alloc) = 2"},
 	}
+	// a Priority whose V holds fewer priorities than a job's index: an
+	// index out of range that named neither
+	calls = append(calls, call{"Priority short V", func() { Priority{V: []float64{1}}.Allocate(4, vs, make([]float64, 2)) },
+		"planner: Priority.Allocate: a job of index 1, but len(V) = 1: want a priority for every job's index"})
 	pols := []Policy{Priority{V: []float64{1, 1}}}
 	for _, name := range PolicyNames {
 		p, err := NewPolicy(name, 0.1)

@@ -20,6 +20,15 @@ type Priority struct {
 	Label string    // name; empty means "numeric"
 }
 
+// priorityIndexPanic is Priority.Allocate's panic for a job whose index
+// its V does not hold (Simulate refuses that before it starts, checkJobs;
+// a direct call met an index out of range that named neither).
+//
+//go:noinline
+func priorityIndexPanic(index, n int) {
+	panic(fmt.Sprintf("planner: Priority.Allocate: a job of index %d, but len(V) = %d: want a priority for every job's index", index, n))
+}
+
 // jobsChecker is a policy that can tell, before a simulation, that it
 // cannot allocate to m jobs.
 type jobsChecker interface {
@@ -60,6 +69,11 @@ func (p Priority) Name() string {
 // (priorityScratch): the same math.Pow of the same k, computed once.
 func (p Priority) Allocate(n float64, jobs []View, alloc []float64) {
 	checkAllocLen("Priority", jobs, alloc)
+	for i := range jobs {
+		if jobs[i].Index < 0 || jobs[i].Index >= len(p.V) {
+			priorityIndexPanic(jobs[i].Index, len(p.V))
+		}
+	}
 	units := p.Units
 	if units <= 0 {
 		units = 256
