@@ -637,7 +637,13 @@ func verdict(m *fit.Model, n, p int) checkVerdict {
 	v := formVerdict(m, n, p)
 	if v.word == "fine" && n > m.Reference.MaxWorkers && m.Superlinear() {
 		v.code, v.word = exitWarn, "warn"
-		v.reason = fmt.Sprintf("%s is beyond the %d fitted, and the fitted throughput is superlinear (a warning says so), which the %s form carries on without bound: the form alone says %q, but that rests on the superlinear growth; measure %s, or do not plan past the fitted counts", workersWord(n), m.Reference.MaxWorkers, m.Family, "fine: "+v.reason, workersWord(n))
+		beyond := fmt.Sprintf("%s is beyond the %d fitted", workersWord(n), m.Reference.MaxWorkers)
+		if m.Reference.MaxWorkers <= 0 {
+			// (a hand-written model without max_workers read "2
+			// workers is beyond the 0 fitted")
+			beyond = "the model does not record the fitted worker counts"
+		}
+		v.reason = fmt.Sprintf("%s, and the fitted throughput is superlinear (a warning says so), which the %s form carries on without bound: the form alone says %q, but that rests on the superlinear growth; measure %s, or do not plan past the fitted counts", beyond, m.Family, "fine: "+v.reason, workersWord(n))
 	}
 	return v
 }

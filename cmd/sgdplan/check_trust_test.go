@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +71,33 @@ func TestCheckRivalsSuperlinearTheirOwn(t *testing.T) {
 	}
 	if j.Verdict != "warn" || got["overhead-async"] != "fine" || got["powerlaw-async"] != "warn" {
 		t.Errorf("verdict %s, rivals %v: want warn, overhead-async fine, powerlaw-async warn", j.Verdict, got)
+	}
+}
+
+// A hand-written model without max_workers or data.configurations (the
+// fitted counts not recorded) is not "beyond the 0 fitted": the downgrade
+// says the counts are not recorded.
+func TestCheckSuperlinearWithoutMaxWorkers(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, dir, "throughput.csv", "workers,ps,batch,samples_per_s\n1,1,32,100\n2,1,32,400\n4,1,32,1800\n")
+	mp := filepath.Join(dir, "p.json")
+	if code, _, e := runCmd(t, "fit", dir, "--out", mp); code != 0 {
+		t.Fatal(e)
+	}
+	b, err := os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	delete(doc["data"].(map[string]any), "configurations")
+	delete(doc["reference"].(map[string]any), "max_workers")
+	b, _ = json.Marshal(doc)
+	os.WriteFile(mp, b, 0o644)
+	code, out, stderr := runCmd(t, "check", "--model", mp, "--workers", "16")
+	if code != exitWarn || !strings.HasPrefix(out, "warn: the model does not record the fitted worker counts, and the fitted throughput is superlinear") || strings.Contains(out, "beyond the 0 fitted") {
+		t.Errorf("exit %d:\n%s%s", code, out, stderr)
 	}
 }
