@@ -808,10 +808,25 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 				opts.Run, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
 		}
 	}
-	// the steps' intervals under their phases' key, by start (steps are
-	// sorted by worker, then start, and a key is one worker's)
+	// a step marked twice (two threads of one process) makes one row, of
+	// its first marker by start: the later ones are marked here, before
+	// the phases are checked against the steps, so that a later marker's
+	// end does not hide a tail past the last step the rows keep
+	dup := make([]bool, len(steps))
+	seen := map[[2]int64]bool{}
+	for i, s := range steps {
+		k := [2]int64{int64(s.worker), s.num}
+		dup[i] = seen[k]
+		seen[k] = true
+	}
+	// the intervals of the steps the rows keep under their phases' key, by
+	// start (steps are sorted by worker, then start, and a key is one
+	// worker's)
 	stepSegs := map[string][]chromeSeg{}
-	for _, s := range steps {
+	for i, s := range steps {
+		if dup[i] {
+			continue
+		}
 		k := s.pid
 		if onePid {
 			k = ""
@@ -822,23 +837,20 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		warns = append(warns, w)
 	}
 	tr := &Trace{}
-	seen := map[[2]int64]bool{}
 	twice, twiceFirst := 0, [2]int64{}
 	// the first event in the file of a step under chromeShortStep, and its
 	// length (s), where a median step that short is told
 	shortAt, short := int64(-1), 0.0
-	for _, s := range steps {
-		k := [2]int64{int64(s.worker), s.num}
-		if seen[k] {
+	for i, s := range steps {
+		if dup[i] {
 			// one warning for them all (40 lines for a trace whose two
 			// threads both mark every step)
 			if twice == 0 {
-				twiceFirst = k
+				twiceFirst = [2]int64{int64(s.worker), s.num}
 			}
 			twice++
 			continue
 		}
-		seen[k] = true
 		row := Step{Run: opts.Run, Workers: workers, PS: opts.PS, Batch: batch, Worker: s.worker, Step: s.num,
 			Start: (s.start - t0) / 1e6, End: (s.end - t0) / 1e6,
 			Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()}
