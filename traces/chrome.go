@@ -912,20 +912,24 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 // in part (not one that merely runs on into the next step, as a GPU
 // kernel after the CPU's step marker does), how many run past the end of
 // their process's last step, and by how long in all, a tail no row
-// counts, and how many start before their process's first step and run
-// into it, and by how long in all, a head no row counts: an event at ts
-// 1e308 was dropped, a 5 s forward pass over 1 ms steps counted as compute
-// in every one, a kernel still running when the last step ended lost its
-// tail, and one begun before the first step's marker its head, without a
-// word. steps are each key's step intervals in order of start, phase its
-// phases' merged intervals; t0 the earliest event.
+// counts, how many start before their process's first step and run into
+// it, and by how long in all, a head no row counts, and how many run from
+// a step into a gap between two of its process's steps, and by how long
+// in all, time in the gaps no row counts: an event at ts 1e308 was
+// dropped, a 5 s forward pass over 1 ms steps counted as compute in every
+// one, a kernel still running when the last step ended lost its tail, one
+// begun before the first step's marker its head, and one running on past
+// a step's end into a pause before the next step its part in the pause,
+// without a word. steps are each key's step intervals (of the markers the
+// rows keep) in order of start, phase its phases' merged intervals; t0 the
+// earliest event.
 func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
-	outside, across, past, before := 0, 0, 0, 0
+	outside, across, past, before, inGap := 0, 0, 0, 0, 0
 	firstOut, firstAcross := math.Inf(1), math.Inf(1)
-	// the tails past the last step and the heads before the first, summed
-	// in the keys' order so that the totals printed do not vary with the
-	// map's
-	tail, head := 0.0, 0.0
+	// the tails past the last step, the heads before the first and the
+	// parts in gaps between steps, summed in the keys' order so that the
+	// totals printed do not vary with the map's
+	tail, head, gapped := 0.0, 0.0, 0.0
 	for _, k := range slices.Sorted(maps.Keys(phase)) {
 		ph := phase[k]
 		ss := steps[k]
@@ -937,6 +941,13 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 		last, first := math.Inf(-1), math.Inf(1)
 		for _, s := range ss {
 			last, first = math.Max(last, s.b), math.Min(first, s.a)
+		}
+		// the gaps between the steps (of their union, should two
+		// overlap), in order: between first and last no row counts them
+		var gaps []chromeSeg
+		u := chromeMerge(slices.Clone(ss))
+		for i := 1; i < len(u); i++ {
+			gaps = append(gaps, chromeSeg{u[i-1].b, u[i].a})
 		}
 		for _, segs := range ph {
 			for _, g := range segs {
@@ -965,11 +976,21 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 				}
 				switch {
 				case n == 0:
+					// (in a gap, or before the first step or after the
+					// last, wholly)
 					outside++
 					firstOut = math.Min(firstOut, g.a)
+					continue
 				case n >= 2 && whole:
 					across++
 					firstAcross = math.Min(firstAcross, g.a)
+				}
+				// in a step and in the gaps it runs into (which lie
+				// between the first step and the last: no double count
+				// with the head or the tail)
+				if d := chromeUnion(gaps, g.a, g.b); d > 0 {
+					inGap++
+					gapped += d
 				}
 			}
 		}
@@ -986,6 +1007,9 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 	}
 	if before > 0 {
 		parts = append(parts, fmt.Sprintf("%d starting before its process's first step, the part before it not counted (%s s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)", before, fmtFloat(head/1e6)))
+	}
+	if inGap > 0 {
+		parts = append(parts, fmt.Sprintf("%d running from a step into a gap between two of its process's steps, the part in the gap not counted (%s s in all: a kernel still running when its step's marker ended, with the next step not yet begun?)", inGap, fmtFloat(gapped/1e6)))
 	}
 	if parts == nil {
 		return nil
