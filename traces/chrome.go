@@ -997,22 +997,34 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 	}
 	var parts []string
 	if outside > 0 {
-		parts = append(parts, fmt.Sprintf("%d in no step of its process, not counted (the first at %s s after the earliest event)", outside, fmtFloat((firstOut-t0)/1e6)))
+		parts = append(parts, fmt.Sprintf("%d in no step of its process, not counted (the first at %s s after the earliest event)", outside, chromeSeconds(firstOut-t0)))
 	}
 	if across > 0 {
-		parts = append(parts, fmt.Sprintf("%d holding a whole step and more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, fmtFloat((firstAcross-t0)/1e6)))
+		parts = append(parts, fmt.Sprintf("%d holding a whole step and more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, chromeSeconds(firstAcross-t0)))
 	}
 	if past > 0 {
-		parts = append(parts, fmt.Sprintf("%d running past the end of its process's last step, the part after it not counted (%s s in all: a GPU kernel still running when the last step's marker ended?)", past, fmtFloat(tail/1e6)))
+		parts = append(parts, fmt.Sprintf("%d running past the end of its process's last step, the part after it not counted (%s s in all: a GPU kernel still running when the last step's marker ended?)", past, chromeSeconds(tail)))
 	}
 	if before > 0 {
-		parts = append(parts, fmt.Sprintf("%d starting before its process's first step, the part before it not counted (%s s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)", before, fmtFloat(head/1e6)))
+		parts = append(parts, fmt.Sprintf("%d starting before its process's first step, the part before it not counted (%s s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)", before, chromeSeconds(head)))
 	}
 	if inGap > 0 {
-		parts = append(parts, fmt.Sprintf("%d running from a step into a gap between two of its process's steps, the part in the gap not counted (%s s in all: a kernel still running when its step's marker ended, with the next step not yet begun?)", inGap, fmtFloat(gapped/1e6)))
+		parts = append(parts, fmt.Sprintf("%d running from a step into a gap between two of its process's steps, the part in the gap not counted (%s s in all: a kernel still running when its step's marker ended, with the next step not yet begun?)", inGap, chromeSeconds(gapped)))
 	}
 	if parts == nil {
 		return nil
 	}
 	return fmt.Errorf("traces: %s: of its phase intervals (after merging overlaps), %s", run, strings.Join(parts, "; "))
+}
+
+// chromeSeconds writes a length in microseconds in seconds; one that
+// overflowed float64 (a total of phases each near 1e308 us, or the span
+// between events at -1e308 and 1e308 us) is written as more than 1e302 s,
+// what any length past float64's largest, about 1.8e308 us, is, not as
+// +Inf.
+func chromeSeconds(us float64) string {
+	if math.IsInf(us, 1) {
+		return "more than 1e302"
+	}
+	return fmtFloat(us / 1e6)
 }

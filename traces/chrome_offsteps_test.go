@@ -89,3 +89,20 @@ func TestChromeTailPastTwiceMarkedStep(t *testing.T) {
 		t.Errorf("%d steps %v, warnings %s", len(tr.Steps), tr.Steps, all)
 	}
 }
+
+// A total past float64's largest (three phases of 1e308 us each past the
+// last step) is written as more than 1e302 s, not as +Inf.
+func TestChromePhasesOffStepsOverflow(t *testing.T) {
+	const trace = `[{"name":"ProfilerStep#1","ph":"X","ts":0,"dur":1000,"pid":1,"tid":1},
+{"name":"forward","ph":"X","ts":500,"dur":1e308,"pid":1,"tid":1},
+{"name":"pull","ph":"X","ts":500,"dur":1e308,"pid":1,"tid":1},
+{"name":"ncclKernel_AllReduce","ph":"X","ts":500,"dur":1e308,"pid":2,"tid":7}]`
+	_, warns, err := ReadChromeTrace(strings.NewReader(trace), "t.json", ConvertOptions{Run: "t", Batch: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := joinErrs(warns)
+	if !strings.Contains(all, "3 running past the end of its process's last step, the part after it not counted (more than 1e302 s in all:") || strings.Contains(all, "Inf") {
+		t.Errorf("warnings %s", all)
+	}
+}
