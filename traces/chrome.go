@@ -808,10 +808,25 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 				opts.Run, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
 		}
 	}
-	// the steps' intervals under their phases' key, by start (steps are
-	// sorted by worker, then start, and a key is one worker's)
+	// a step marked twice (two threads of one process) makes one row, of
+	// its first marker by start: the later ones are marked here, before
+	// the phases are checked against the steps, so that a later marker's
+	// end does not hide a tail past the last step the rows keep
+	dup := make([]bool, len(steps))
+	seen := map[[2]int64]bool{}
+	for i, s := range steps {
+		k := [2]int64{int64(s.worker), s.num}
+		dup[i] = seen[k]
+		seen[k] = true
+	}
+	// the intervals of the steps the rows keep under their phases' key, by
+	// start (steps are sorted by worker, then start, and a key is one
+	// worker's)
 	stepSegs := map[string][]chromeSeg{}
-	for _, s := range steps {
+	for i, s := range steps {
+		if dup[i] {
+			continue
+		}
 		k := s.pid
 		if onePid {
 			k = ""
@@ -822,23 +837,20 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		warns = append(warns, w)
 	}
 	tr := &Trace{}
-	seen := map[[2]int64]bool{}
 	twice, twiceFirst := 0, [2]int64{}
 	// the first event in the file of a step under chromeShortStep, and its
 	// length (s), where a median step that short is told
 	shortAt, short := int64(-1), 0.0
-	for _, s := range steps {
-		k := [2]int64{int64(s.worker), s.num}
-		if seen[k] {
+	for i, s := range steps {
+		if dup[i] {
 			// one warning for them all (40 lines for a trace whose two
 			// threads both mark every step)
 			if twice == 0 {
-				twiceFirst = k
+				twiceFirst = [2]int64{int64(s.worker), s.num}
 			}
 			twice++
 			continue
 		}
-		seen[k] = true
 		row := Step{Run: opts.Run, Workers: workers, PS: opts.PS, Batch: batch, Worker: s.worker, Step: s.num,
 			Start: (s.start - t0) / 1e6, End: (s.end - t0) / 1e6,
 			Pull: math.NaN(), Compute: math.NaN(), Push: math.NaN(), Staleness: -1, Loss: math.NaN()}
@@ -900,20 +912,24 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 // in part (not one that merely runs on into the next step, as a GPU
 // kernel after the CPU's step marker does), how many run past the end of
 // their process's last step, and by how long in all, a tail no row
-// counts, and how many start before their process's first step and run
-// into it, and by how long in all, a head no row counts: an event at ts
-// 1e308 was dropped, a 5 s forward pass over 1 ms steps counted as compute
-// in every one, a kernel still running when the last step ended lost its
-// tail, and one begun before the first step's marker its head, without a
-// word. steps are each key's step intervals in order of start, phase its
-// phases' merged intervals; t0 the earliest event.
+// counts, how many start before their process's first step and run into
+// it, and by how long in all, a head no row counts, and how many run from
+// a step into a gap between two of its process's steps, and by how long
+// in all, time in the gaps no row counts: an event at ts 1e308 was
+// dropped, a 5 s forward pass over 1 ms steps counted as compute in every
+// one, a kernel still running when the last step ended lost its tail, one
+// begun before the first step's marker its head, and one running on past
+// a step's end into a pause before the next step its part in the pause,
+// without a word. steps are each key's step intervals (of the markers the
+// rows keep) in order of start, phase its phases' merged intervals; t0 the
+// earliest event.
 func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
-	outside, across, past, before := 0, 0, 0, 0
+	outside, across, past, before, inGap := 0, 0, 0, 0, 0
 	firstOut, firstAcross := math.Inf(1), math.Inf(1)
-	// the tails past the last step and the heads before the first, summed
-	// in the keys' order so that the totals printed do not vary with the
-	// map's
-	tail, head := 0.0, 0.0
+	// the tails past the last step, the heads before the first and the
+	// parts in gaps between steps, summed in the keys' order so that the
+	// totals printed do not vary with the map's
+	tail, head, gapped := 0.0, 0.0, 0.0
 	for _, k := range slices.Sorted(maps.Keys(phase)) {
 		ph := phase[k]
 		ss := steps[k]
@@ -925,6 +941,13 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 		last, first := math.Inf(-1), math.Inf(1)
 		for _, s := range ss {
 			last, first = math.Max(last, s.b), math.Min(first, s.a)
+		}
+		// the gaps between the steps (of their union, should two
+		// overlap), in order: between first and last no row counts them
+		var gaps []chromeSeg
+		u := chromeMerge(slices.Clone(ss))
+		for i := 1; i < len(u); i++ {
+			gaps = append(gaps, chromeSeg{u[i-1].b, u[i].a})
 		}
 		for _, segs := range ph {
 			for _, g := range segs {
@@ -953,30 +976,55 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 				}
 				switch {
 				case n == 0:
+					// (in a gap, or before the first step or after the
+					// last, wholly)
 					outside++
 					firstOut = math.Min(firstOut, g.a)
+					continue
 				case n >= 2 && whole:
 					across++
 					firstAcross = math.Min(firstAcross, g.a)
+				}
+				// in a step and in the gaps it runs into (which lie
+				// between the first step and the last: no double count
+				// with the head or the tail)
+				if d := chromeUnion(gaps, g.a, g.b); d > 0 {
+					inGap++
+					gapped += d
 				}
 			}
 		}
 	}
 	var parts []string
 	if outside > 0 {
-		parts = append(parts, fmt.Sprintf("%d in no step of its process, not counted (the first at %s s after the earliest event)", outside, fmtFloat((firstOut-t0)/1e6)))
+		parts = append(parts, fmt.Sprintf("%d in no step of its process, not counted (the first at %s s after the earliest event)", outside, chromeSeconds(firstOut-t0)))
 	}
 	if across > 0 {
-		parts = append(parts, fmt.Sprintf("%d holding a whole step and more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, fmtFloat((firstAcross-t0)/1e6)))
+		parts = append(parts, fmt.Sprintf("%d holding a whole step and more, each step counting the part inside it (the first at %s s: a phase longer than a step, or steps marked around part of the work?)", across, chromeSeconds(firstAcross-t0)))
 	}
 	if past > 0 {
-		parts = append(parts, fmt.Sprintf("%d running past the end of its process's last step, the part after it not counted (%s s in all: a GPU kernel still running when the last step's marker ended?)", past, fmtFloat(tail/1e6)))
+		parts = append(parts, fmt.Sprintf("%d running past the end of its process's last step, the part after it not counted (%s s in all: a GPU kernel still running when the last step's marker ended?)", past, chromeSeconds(tail)))
 	}
 	if before > 0 {
-		parts = append(parts, fmt.Sprintf("%d starting before its process's first step, the part before it not counted (%s s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)", before, fmtFloat(head/1e6)))
+		parts = append(parts, fmt.Sprintf("%d starting before its process's first step, the part before it not counted (%s s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)", before, chromeSeconds(head)))
+	}
+	if inGap > 0 {
+		parts = append(parts, fmt.Sprintf("%d running from a step into a gap between two of its process's steps, the part in the gap not counted (%s s in all: a kernel still running when its step's marker ended, with the next step not yet begun?)", inGap, chromeSeconds(gapped)))
 	}
 	if parts == nil {
 		return nil
 	}
 	return fmt.Errorf("traces: %s: of its phase intervals (after merging overlaps), %s", run, strings.Join(parts, "; "))
+}
+
+// chromeSeconds writes a length in microseconds in seconds; one that
+// overflowed float64 (a total of phases each near 1e308 us, or the span
+// between events at -1e308 and 1e308 us) is written as more than 1e302 s,
+// what any length past float64's largest, about 1.8e308 us, is, not as
+// +Inf.
+func chromeSeconds(us float64) string {
+	if math.IsInf(us, 1) {
+		return "more than 1e302"
+	}
+	return fmtFloat(us / 1e6)
 }
