@@ -483,6 +483,21 @@ func FitThroughput(pts []Point, family string, settings *Settings) (*ThroughputF
 					fit = append(fit, n)
 				}
 			}
+			// a mean names its members that do not apply (mean(amdahl,
+			// powerlaw-async) on async data said only that the mean did not)
+			var not []string
+			for _, m := range f.Members {
+				if !m.Applies(kind) {
+					not = append(not, m.Name)
+				}
+			}
+			if len(not) > 0 {
+				which := "its member " + not[0] + " does not"
+				if len(not) > 1 {
+					which = "its members " + strings.Join(not, ", ") + " do not"
+				}
+				return nil, nil, errorf("family %s does not apply to these data (%s): %s; those that do: %s", family, kind, which, strings.Join(fit, ", "))
+			}
 			return nil, nil, errorf("family %s does not apply to these data (%s); those that do: %s", family, kind, strings.Join(fit, ", "))
 		}
 		cands = []Family{f}

@@ -61,4 +61,15 @@ func TestFitMeanFamilyReasons(t *testing.T) {
 			t.Errorf("%s: exit %d, want %q:\n%s", c.family, code, c.want, stderr)
 		}
 	}
+	// a mean whose member does not apply to the data names it (it said
+	// only that the mean did not)
+	for _, c := range []struct{ family, want string }{
+		{"mean(amdahl,powerlaw-async)", "family mean(amdahl,powerlaw-async) does not apply to these data (asynchronous updates, parameter servers): its member amdahl does not; those that do: "},
+		{"mean(amdahl,ernest)", "its members amdahl, ernest do not; those that do: "},
+	} {
+		code, _, stderr := runCmd(t, "fit", dir, "--family", c.family, "--out", filepath.Join(dir, "m.json"))
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, want %q:\n%s", c.family, code, c.want, stderr)
+		}
+	}
 }
