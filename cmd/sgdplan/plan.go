@@ -819,6 +819,7 @@ type planPolicy struct {
 	Jobs              []planJob       `json:"jobs"`
 	segments          []planner.Segment
 	backlog           bool // the queue grows through the plan (growingQueue, ideal shares)
+	backlogWhole      bool // and on whole workers (Integer's run)
 }
 
 func planAction(c *cli.Context) error {
@@ -847,14 +848,23 @@ func planAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var backlog []string
+	var backlog, wholeOnly []string
 	for _, p := range out {
-		if p.backlog {
+		switch {
+		case p.backlog:
 			backlog = append(backlog, p.Policy)
+		case p.backlogWhole:
+			wholeOnly = append(wholeOnly, p.Policy)
 		}
 	}
 	if len(backlog) > 0 {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", backlogWarning(backlog, c.String("jobs"), n))
+	}
+	// judged on the ideal shares alone, plan named no backlog where its
+	// whole-worker columns, what a cluster can run, fell behind the
+	// arrivals and simulate (whole workers by default) warned of it
+	if len(wholeOnly) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: on whole workers (the table's whole-worker columns, what a cluster can run; on ideal shares they keep up) %s\n", backlogWarning(wholeOnly, c.String("jobs"), n))
 	}
 	if path := c.String("plot"); path != "" {
 		if err := planPlot(path, out[0], jobs, float64(n)); err != nil {
@@ -1029,7 +1039,7 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		Policy: name, MeanFlowTime: ideal.MeanResponse, MeanSlowdown: ideal.MeanSlowdown,
 		P99FlowTime: ideal.P99Response, Makespan: lastCompletion(ideal),
 		Integer:  planSummary{MeanFlowTime: whole.MeanResponse, MeanSlowdown: whole.MeanSlowdown, P99FlowTime: whole.P99Response, Makespan: lastCompletion(whole)},
-		Warnings: warns, segments: ideal.Segments, backlog: backlogged(ideal),
+		Warnings: warns, segments: ideal.Segments, backlog: backlogged(ideal), backlogWhole: backlogged(whole),
 	}
 	sw, weighted := planWeights(jobs)
 	if weighted {

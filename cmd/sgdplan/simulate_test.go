@@ -718,3 +718,27 @@ func TestSimulateReplayBacklogWarning(t *testing.T) {
 		}
 	}
 }
+
+// plan judged the backlog on its ideal shares alone: on 4 servers, 300
+// jobs of 1,200 s (p 0.5) arriving every 100 s keep up on ideal shares but
+// not on whole workers, and plan named none where simulate (whole workers)
+// named equi and hesrpt. It now warns of them "on whole workers".
+func TestPlanBacklogOnWholeWorkers(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("job,arrival,size,p\n")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "j%d,%d,1200,0.5\n", i, i*100)
+	}
+	jobs := filepath.Join(dir, "det.csv")
+	os.WriteFile(jobs, []byte(b.String()), 0o644)
+	_, _, planErr := runCmd(t, "plan", "--jobs", jobs, "--servers", "4", "--policy", "equi,hesrpt")
+	_, _, simErr := runCmd(t, "simulate", "--jobs", jobs, "--servers", "4", "--policy", "equi,hesrpt")
+	want := "for equi, hesrpt the queue grows through the replay of " + jobs
+	if !strings.Contains(simErr, want) {
+		t.Fatalf("simulate names no backlog: %s", simErr)
+	}
+	if !strings.Contains(planErr, "sgdplan: warning: on whole workers (the table's whole-worker columns, what a cluster can run; on ideal shares they keep up) "+want) {
+		t.Errorf("plan:\n%s", planErr)
+	}
+}
