@@ -123,10 +123,14 @@ func runDemo(out string, stdout, stderr io.Writer) error {
 
 	var transcript bytes.Buffer
 	w := io.MultiWriter(stdout, &transcript)
+	// the commands' warnings go to the transcript too, where they were
+	// written (demo.txt left out every warning of predict, check, plan
+	// and simulate: "predictions beyond 2 workers ... are extrapolations")
+	ew := io.MultiWriter(stderr, &transcript)
 	fmt.Fprintf(w, "%s%s\n", demoTranscriptHead, what)
 	for _, s := range steps {
 		fmt.Fprintf(w, "\n$ sgdplan %s\n", strings.Join(s.args, " "))
-		code := run(append([]string{"sgdplan"}, s.args...), strings.NewReader(""), w, stderr)
+		code := run(append([]string{"sgdplan"}, s.args...), strings.NewReader(""), w, ew)
 		if code != 0 && !slices.Contains(s.okCodes, code) {
 			return fmt.Errorf("demo: sgdplan %s exited %d", s.args[0], code)
 		}

@@ -38,6 +38,10 @@ func TestDemoRunsWholePipeline(t *testing.T) {
 			t.Errorf("transcript lacks the %s step", step)
 		}
 	}
+	// the commands' warnings are in the transcript, after their command
+	if i, j := strings.Index(string(transcript), "$ sgdplan predict "), strings.Index(string(transcript), "sgdplan: warning: predictions beyond 2 workers (the largest fitted) are extrapolations"); i < 0 || j < i {
+		t.Errorf("transcript lacks predict's warning after its command (at %d, the command at %d)", j, i)
+	}
 	for _, f := range []string{"model.json", "jobs.csv", "index.html", "summary.md", "fit.png", "plan.png", "simulation.png"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		if err != nil || st.Size() == 0 {
