@@ -1069,7 +1069,7 @@ func planRun(jobs []planner.Job, n float64, name string, alpha float64, record b
 		}
 	}
 	if gap := whole.MeanResponse/ideal.MeanResponse - 1; math.Abs(gap) > 0.05 {
-		w := fmt.Sprintf("whole workers change the mean flow time by %+.1f%% from the ideal shares", 100*gap)
+		w := fmt.Sprintf(wholeGapOpening+" by %+.1f%% from the ideal shares", 100*gap)
 		// a job on a share k < 1 whose curve gives s(k) > k (under p = 1
 		// a share runs at its size, and such a job was named all the
 		// same); ideal.Jobs are in the order of jobs
@@ -1181,6 +1181,11 @@ func planClosed(jobs []planner.Job, n float64, name string, ideal planner.Result
 	}
 	return cf, ""
 }
+
+// wholeGapOpening opens plan's warning that whole workers change a
+// policy's mean flow time much from its ideal shares (report repeats it
+// for every policy its table ranks on the ideal shares).
+const wholeGapOpening = "whole workers change the mean flow time"
 
 // planTable prints plan's table; it returns the first error writing to
 // stdout (the lines after the first table dropped theirs).

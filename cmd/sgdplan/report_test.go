@@ -1218,3 +1218,16 @@ func TestGrowingWarningGroupsPolicies(t *testing.T) {
 		t.Errorf("want %q in\n%s", want, w)
 	}
 }
+
+// The report's policy table ranks on ideal shares; a policy whose whole
+// workers differ much from them is named with plan's warning (equi ranked
+// first at 4.256 on 1 server, 7.5 on whole workers, and only the plan's
+// own policy's gap was said).
+func TestReportWholeGapEveryPolicy(t *testing.T) {
+	tmp := t.TempDir()
+	m := asgdModel(t, tmp)
+	md := quickReport(t, m, filepath.Join("..", "..", "testdata", "jobs-example", "worked.csv"), "1", filepath.Join(tmp, "r"))
+	if !strings.Contains(md, "policy equi: whole workers change the mean flow time by +76.2%") {
+		t.Errorf("no whole-worker gap for equi:\n%s", md)
+	}
+}
