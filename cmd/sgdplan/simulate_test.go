@@ -741,4 +741,10 @@ func TestPlanBacklogOnWholeWorkers(t *testing.T) {
 	if !strings.Contains(planErr, "sgdplan: warning: on whole workers (the table's whole-worker columns, what a cluster can run; on ideal shares they keep up) "+want) {
 		t.Errorf("plan:\n%s", planErr)
 	}
+	// the rounding warning names the queue whole workers form, most of
+	// its +797.7% (it spoke of the shares' speed alone)
+	if !strings.Contains(planErr, "equi: whole workers change the mean flow time by +797.7% from the ideal shares") ||
+		!strings.Contains(planErr, "with whole workers 296 jobs of 300 waited for a worker after arriving, a queue the ideal shares, which start every job at once, never form") {
+		t.Errorf("plan's rounding warning:\n%s", planErr)
+	}
 }
