@@ -216,13 +216,13 @@ func (m *Model) NoBootstrapWarning(flat bool) string {
 		why := "every refit of the data landed where the fit did"
 		advice := "measure more configurations than the family has parameters for intervals"
 		_, configs := m.Measured()
-		if p := m.freePerMember(); m.Diagnostics.RMSLE <= exactRMSLE && configs > p {
+		if p := m.freePerMember(); m.Diagnostics.RMSLE <= ExactRMSLE && configs > p {
 			// noise-free data, not too few points (100, 200, 400, 800
 			// samples/s on a power law): the advice to measure more
 			// configurations was wrong there
 			why = fmt.Sprintf("the fit passes through every fitted point (RMSLE %.2g) though the %d configurations outnumber the form's %d free parameters: the data hold no noise to resample (a synthetic or rounded table?), so every refit lands where the fit did", m.Diagnostics.RMSLE, configs, p)
 			advice = "measure each configuration more than once, with its own noise, for intervals"
-		} else if m.Diagnostics.RMSLE <= exactRMSLE {
+		} else if m.Diagnostics.RMSLE <= ExactRMSLE {
 			why = fmt.Sprintf("the fit passes through every fitted point (RMSLE %.2g: no measurement to spare), so every refit of the data lands where it did", m.Diagnostics.RMSLE)
 		}
 		return fmt.Sprintf("all %d of the model's bootstrap samples are the same fit: %s; its steps/s intervals have no width where nothing widens them, measure no uncertainty, and a share of the refits (check's verdict over them) is no evidence either (%s)", len(m.Samples), why, advice)
@@ -274,9 +274,9 @@ func (m *Model) ParamIntervalWarning() string {
 	return fmt.Sprintf("parameter %s = %.4g lies outside its interval [%.4g, %.4g] by more than the interval is wide%s: the value and its interval (and the bootstrap samples the prediction intervals come from) are not of one fit, as an edited model.json would have them; the prediction intervals are stretched to hold the point, which may sit at their end: refit for intervals about it", p.Name, p.Value, p.Lo, p.Hi, more)
 }
 
-// exactRMSLE is the largest log residual of a fit called exact (fit's
+// ExactRMSLE is the largest log residual of a fit called exact (fit's
 // table marks its zero-width intervals so).
-const exactRMSLE = 1e-6
+const ExactRMSLE = 1e-6
 
 // SamplesAlike reports whether the model holds bootstrap samples and every
 // one is the same parameter vector, each value within a relative 1e-9 of
@@ -300,22 +300,33 @@ func (m *Model) SamplesAlike() bool {
 	return true
 }
 
-// freePerMember is the most free (not prior-set) parameters of one of m's
-// members (of the family, when it is not a mean: each member of a mean is
-// fitted on its own).
-func (m *Model) freePerMember() int {
+// Member is the member of m's mean family that parameter name belongs to
+// ("overhead" of "overhead.fixed"), "" when the family is not a mean.
+func (m *Model) Member(name string) string {
+	if len(m.fam.Members) == 0 {
+		return ""
+	}
+	g, _, _ := strings.Cut(name, ".")
+	return g
+}
+
+// FreeParams counts the free (not prior-set) parameters of each of m's
+// members, by Member (each member of a mean is fitted on its own).
+func (m *Model) FreeParams() map[string]int {
 	n := map[string]int{}
-	most := 0
 	for _, p := range m.Parameters {
-		if p.Prior {
-			continue
+		if !p.Prior {
+			n[m.Member(p.Name)]++
 		}
-		g := ""
-		if len(m.fam.Members) > 0 {
-			g, _, _ = strings.Cut(p.Name, ".")
-		}
-		n[g]++
-		most = max(most, n[g])
+	}
+	return n
+}
+
+// freePerMember is the most free parameters of one of m's members.
+func (m *Model) freePerMember() int {
+	most := 0
+	for _, k := range m.FreeParams() {
+		most = max(most, k)
 	}
 	return most
 }

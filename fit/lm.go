@@ -162,7 +162,7 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 	xTrial := make([]float64, n)
 	free := make([]int, 0, n)
 	// the damped system over the free parameters, by their count
-	systems := make(map[int]*dampedSystem)
+	systems := make([]*dampedSystem, n+1)
 	var ls luSolver
 	lambda := s.Lambda0
 	status := NotConverged

@@ -683,9 +683,6 @@ const (
 	markNoEffect               // no effect on the fitted points (a warning names it)
 )
 
-// exactRMSLE is the largest log residual of a fit called exact.
-const exactRMSLE = 1e-6
-
 // flatMarked reports whether parameter i of m (marks: paramMarks(m)) is
 // one the fit is flat along a combination of, and not marked unidentified
 // already: fit's table marks it "**", report's note says so.
@@ -713,24 +710,12 @@ func paramMarks(m *fit.Model) []paramMark {
 	if m.Family == "mva" && m.Queueing != nil {
 		return marks
 	}
-	member := func(name string) string { // "overhead" of "overhead.fixed"
-		if len(m.FamilyForm().Members) == 0 {
-			return ""
-		}
-		g, _, _ := strings.Cut(name, ".")
-		return g
-	}
 	measured, configs := m.Measured()
-	free := map[string]int{}
-	for _, p := range m.Parameters {
-		if !p.Prior {
-			free[member(p.Name)]++
-		}
-	}
+	free := m.FreeParams()
 	form := m.FamilyForm().Params
 	for i, p := range m.Parameters {
 		zeroWidth := p.Hi-p.Lo <= 1e-6*math.Abs(p.Value)
-		switch n := free[member(p.Name)]; {
+		switch n := free[m.Member(p.Name)]; {
 		case p.Prior:
 		case n > configs:
 			marks[i] = markUnidentified
@@ -738,7 +723,7 @@ func paramMarks(m *fit.Model) []paramMark {
 			marks[i] = markNoEffect
 		case zeroWidth && i < len(form) && (p.Value == form[i].Lo || p.Value == form[i].Hi):
 			marks[i] = markAtBound
-		case n == configs && measured == configs && zeroWidth && m.Diagnostics.RMSLE <= exactRMSLE:
+		case n == configs && measured == configs && zeroWidth && m.Diagnostics.RMSLE <= fit.ExactRMSLE:
 			marks[i] = markExactFit
 		}
 	}
