@@ -132,8 +132,9 @@ type LMResult struct {
 // accepted when it lowers the cost; a step cut by the box does not end
 // the search on a small decrease (the next iteration sees the bound).
 // x0 is not mutated; it is projected onto the box before the first
-// iteration. It returns an error only when the residuals are not finite at
-// the start.
+// iteration. It returns an error when a parameter's bounds leave it no
+// value (lower above upper, or a NaN bound) and when the residuals are not
+// finite at the start.
 func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult, error) {
 	s := settings.withDefaults()
 	n := len(x0)
@@ -142,6 +143,18 @@ func LevenbergMarquardt(p Problem, x0 []float64, settings *LMSettings) (LMResult
 	}
 	if (p.Lower != nil && len(p.Lower) != n) || (p.Upper != nil && len(p.Upper) != n) {
 		panic("fit: LevenbergMarquardt: bounds length mismatch")
+	}
+	for j := 0; j < n; j++ {
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if p.Lower != nil {
+			lo = p.Lower[j]
+		}
+		if p.Upper != nil {
+			hi = p.Upper[j]
+		}
+		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
+			return LMResult{X: append([]float64(nil), x0...), Cost: math.NaN()}, errorf("LevenbergMarquardt: parameter %d has no feasible value: lower bound %g, upper bound %g (want lower <= upper, neither NaN)", j, lo, hi)
+		}
 	}
 	x := make([]float64, n)
 	copy(x, x0)

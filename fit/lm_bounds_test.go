@@ -3,6 +3,7 @@ package fit
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -263,5 +264,34 @@ func TestLMForwardDifferenceIntoNaN(t *testing.T) {
 	}
 	if got.Status == NoFiniteStep || !(got.Cost < 0.1*halfSumSq(r0)) || got.Iter == 0 {
 		t.Errorf("started at b just below its NaN edge: cost %.6g (from %.6g) at %v after %d iterations (%v)", got.Cost, halfSumSq(r0), got.X, got.Iter, got.Status)
+	}
+}
+
+// Bounds that leave a parameter no value are the caller's error, named,
+// not a fit: the solver used to set x to the upper bound and go on.
+func TestLMInfeasibleBounds(t *testing.T) {
+	res := func(dst, v []float64) { dst[0] = v[0] - 1; dst[1] = v[1] - 2 }
+	for _, tc := range []struct {
+		name   string
+		lo, hi []float64
+		param  string
+	}{
+		{"crossed", []float64{0, 3}, []float64{1, 2}, "parameter 1"},
+		{"NaN lower", []float64{math.NaN(), 0}, nil, "parameter 0"},
+		{"NaN upper", nil, []float64{5, math.NaN()}, "parameter 1"},
+	} {
+		r, err := LevenbergMarquardt(Problem{M: 2, Residuals: res, Lower: tc.lo, Upper: tc.hi}, []float64{0.5, 2.5}, nil)
+		if err == nil {
+			t.Errorf("%s: no error, x = %v status %v", tc.name, r.X, r.Status)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.param) || !strings.Contains(err.Error(), "no feasible value") {
+			t.Errorf("%s: error %q does not name %s and the cause", tc.name, err, tc.param)
+		}
+	}
+	// Equal bounds are feasible: the parameter is fixed there.
+	r, err := LevenbergMarquardt(Problem{M: 2, Residuals: res, Lower: []float64{0, 3}, Upper: []float64{10, 3}}, []float64{0.5, 2.5}, nil)
+	if err != nil || r.X[1] != 3 || math.Abs(r.X[0]-1) > 1e-6 {
+		t.Errorf("lower == upper: x = %v, err %v; want [1 3]", r.X, err)
 	}
 }
