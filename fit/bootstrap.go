@@ -217,6 +217,24 @@ func widenParams(lo, hi, theta []float64, params []Param, scale float64) {
 	}
 }
 
+// widenLog moves lo and hi, an interval about v, away from v by the
+// factor scale (> 1: an IntervalScale, sqrt(n/(n-p))·t/z) in log space,
+// end = v·(end/v)^scale, for a positive quantity fitted in log space: a
+// lower end at 0 stays there, and an infinite upper end too. Nothing moves
+// unless scale > 1 and v > 0.
+func widenLog(v, lo, hi, scale float64) (float64, float64) {
+	if !(scale > 1) || !(v > 0) {
+		return lo, hi
+	}
+	if lo > 0 {
+		lo = v * math.Pow(lo/v, scale)
+	}
+	if !math.IsInf(hi, 0) {
+		hi = v * math.Pow(hi/v, scale)
+	}
+	return lo, hi
+}
+
 func paramIntervals(samples [][]float64, k int, level float64) (lo, hi []float64) {
 	lo = make([]float64, k)
 	hi = make([]float64, k)

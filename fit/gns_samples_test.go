@@ -111,13 +111,16 @@ func TestGNSIntervalAtReference(t *testing.T) {
 	if g == nil || len(g.Samples) < 150 || !(g.IntervalScale > 1) || !(g.RunScatter > 0) {
 		t.Fatalf("batch law %+v: want 150 or more samples of 200, a scale above 1 and a scatter", g)
 	}
-	// the noise scale's interval is the samples' noise column's
+	// the noise scale's interval is the samples' noise column's, widened
+	// in log space by the law's scale: v (end/v)^scale
 	col := make([]float64, len(g.Samples))
 	for i, s := range g.Samples {
 		col[i] = s[1]
 	}
-	if lo, hi := math.Min(Percentile(col, 0.05), g.NoiseBatch), math.Max(Percentile(col, 0.95), g.NoiseBatch); lo != g.NoiseBatchLo || hi != g.NoiseBatchHi {
-		t.Errorf("noise_batch interval [%g, %g], the samples' [%g, %g]", g.NoiseBatchLo, g.NoiseBatchHi, lo, hi)
+	v := g.NoiseBatch
+	lo, hi := math.Min(Percentile(col, 0.05), v), math.Max(Percentile(col, 0.95), v)
+	if wlo, whi := v*math.Pow(lo/v, g.IntervalScale), v*math.Pow(hi/v, g.IntervalScale); relErr(wlo, g.NoiseBatchLo) > 1e-12 || relErr(whi, g.NoiseBatchHi) > 1e-12 || !(wlo < lo && whi > hi) {
+		t.Errorf("noise_batch interval [%g, %g], want the samples' [%g, %g] widened by %g: [%g, %g]", g.NoiseBatchLo, g.NoiseBatchHi, lo, hi, g.IntervalScale, wlo, whi)
 	}
 	for _, target := range []float64{g.TargetLoss, 0.1} {
 		p := m.Predict(model.Config{Workers: 2}, target, 0)

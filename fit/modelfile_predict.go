@@ -1296,15 +1296,8 @@ func sampleInterval(f func([]float64) float64, theta []float64, samples [][]floa
 	// (a hand-edited value outside its samples would be printed outside
 	// its own interval: 9.808 [4.153, 4.187])
 	iv := stretch(Interval{v, Percentile(ys, a), Percentile(ys, 1-a)}, v)
-	if scale > 1 && v > 0 {
-		// each end on its own: a lower end at 0 stays there, and the
-		// upper end still widens
-		if iv.Lo > 0 {
-			iv.Lo = v * math.Pow(iv.Lo/v, scale)
-		}
-		if !math.IsInf(iv.Hi, 0) {
-			iv.Hi = v * math.Pow(iv.Hi/v, scale)
-		}
-	}
+	// each end on its own: a lower end at 0 stays there, and the upper
+	// end still widens
+	iv.Lo, iv.Hi = widenLog(v, iv.Lo, iv.Hi, scale)
 	return iv
 }
