@@ -387,6 +387,28 @@ func (m *Model) Network(c model.Config) (n model.Network, ok bool) {
 	return q.AsyncPS(m.theta()).Network(q.config(m.Config(c))), true
 }
 
+// BoundsNetwork is the network whose asymptotic bounds, N/(Z + sum D)
+// and 1/max D, the fit figure draws and check's N* reads: c's, except
+// that with shared cores on c's machines (c.Nodes, or the model's
+// reference) it is the network past the cores, where the throughput's
+// bound lies: model.AsyncPS.Network keeps compute a delay while the
+// workers fit their machines' cores and makes it a station of cores x
+// machines servers after. At 1 worker, as the figure and check read it
+// before 2026-12-08, the bound was the busiest link's: 14.2 updates/s
+// and N* 4.98 on testdata/asgd/cpu at 2 cores, whose cores carry 9.56
+// (N* 3.35). ok is false but for the mva family.
+func (m *Model) BoundsNetwork(c model.Config) (n model.Network, ok bool) {
+	if m.Family != "mva" {
+		return model.Network{}, false
+	}
+	q := m.queueing()
+	c = q.config(m.Config(c))
+	if k := q.SharedCores; k > 0 && c.Nodes >= 1 && k <= (math.MaxInt-1)/c.Nodes {
+		c.Workers = max(c.Workers, k*c.Nodes+1)
+	}
+	return q.AsyncPS(m.theta()).Network(c), true
+}
+
 func (m *Model) queueing() Queueing {
 	if m.Queueing == nil {
 		return Queueing{}

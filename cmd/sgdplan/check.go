@@ -587,7 +587,7 @@ func countsNote(m *fit.Model, n, p int, moved []string) string {
 	} else {
 		parts = append(parts, fmt.Sprintf("still faster at %d, so plan does not cap the job below it", limit))
 	}
-	if net, ok := m.Network(model.Config{Workers: 1, PS: p}); ok {
+	if net, ok := m.BoundsNetwork(model.Config{Workers: 1, PS: p}); ok {
 		if d, _ := net.MaxDemand(); d > 0 {
 			parts = append(parts, fmt.Sprintf("N* = %.3g in the fit figure, where the network's two bounds cross (a property of the speed, not a count to ask for)", net.TotalDemand()/d))
 		}
@@ -745,7 +745,7 @@ func formVerdict(m *fit.Model, n, p int) (v checkVerdict) {
 				below = " (the fewest fitted; below, the curve is extrapolated)"
 			}
 			v.code, v.word, v.knee = exitWarn, "warn", k
-			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %s %s, %s of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), pctText(100*(sp(k+1)/sp(k)-1)), what, workerShare(sp(k+1)-sp(k)), n, sp(n), n)
+			v.reason = fmt.Sprintf("past the knee at %s%s: the %s adds %s %s, %s of one worker's (less than half); %d workers give speedup %.3g of %d", workersWord(k), below, ordinal(k+1), pctText(100*(sp(k+1)/sp(k)-1)), what, workerShare(sp(k+1)-sp(k)), n, sp(n), n) + coresNote(m, n, p)
 			return v
 		}
 	}
@@ -769,6 +769,23 @@ func formVerdict(m *fit.Model, n, p int) (v checkVerdict) {
 		v.reason = fmt.Sprintf("%s is %s the knee: a %s would lower the %s by %s, %s of one worker's", workersWord(n), where, ordinal(n+1), what, pctText(100*(1-sp(n+1)/sp(n))), workerShare(sp(n)-sp(n+1)))
 	}
 	return v
+}
+
+// coresNote is "; ..." naming the workers' shared cores (fit
+// --shared-cores) when they are at least saturated busy at n workers on p
+// shards, else "": check's saturation verdict judges the shard stations,
+// which a shard relieves, and a count whose cores were 100% busy read as
+// only past the knee, the same words as at 3 workers.
+func coresNote(m *fit.Model, n, p int) string {
+	if m.Family != "mva" || m.Queueing == nil || m.Queueing.SharedCores < 1 {
+		return ""
+	}
+	u, kind := busiestStation(m, n, max(p, 1), true)
+	if kind != "cores" || u < saturated {
+		return ""
+	}
+	c := m.Config(model.Config{Workers: n, PS: p})
+	return fmt.Sprintf("; the workers' shared cores (%s a machine on %s) are %.0f%% busy at %s: more workers on these machines wait for their cores; more machines would add cores", words.Count(m.Queueing.SharedCores, "core"), words.Count(max(c.Nodes, 1), "machine"), 100*u, workersWord(n))
 }
 
 // pctText prints a percentage to 2 significant digits below 100, as a whole
@@ -1014,6 +1031,14 @@ func sharePcts(ks []int) []int {
 // the busiest shard station of an "mva" model's network at n workers and p
 // shards; the workers' own compute station (shared cores) is not a shard's.
 func busiest(m *fit.Model, n, p int) (float64, string) {
+	return busiestStation(m, n, p, false)
+}
+
+// busiestStation is busiest, the workers' shared cores (fit
+// --shared-cores: a compute station once the workers outnumber them) as
+// the kind "cores" too when withCores: predict's busiest_station, which
+// said "link" at 67% where the cores were 100% busy.
+func busiestStation(m *fit.Model, n, p int, withCores bool) (float64, string) {
 	c := model.Config{Workers: n, PS: p}
 	net, ok := m.Network(c)
 	if !ok {
@@ -1022,12 +1047,15 @@ func busiest(m *fit.Model, n, p int) (float64, string) {
 	x := m.StepsPerSecond(c)
 	u, kind := 0.0, ""
 	for _, s := range net.Stations {
-		if s.Delay || s.Kind == model.ComputeStation {
+		if s.Delay || (s.Kind == model.ComputeStation && !withCores) {
 			continue
 		}
 		k := "link"
-		if s.Kind == model.ApplyStation {
+		switch s.Kind {
+		case model.ApplyStation:
 			k = "CPU"
+		case model.ComputeStation:
+			k = "cores"
 		}
 		if v := x * s.D / float64(max(s.Servers, 1)); v > u {
 			u, kind = v, k

@@ -632,13 +632,15 @@ func fitPlotData(m *fit.Model, pts []fit.Point, stats []fit.RunStats) plots.FitD
 	}
 	note := curveNote(m, hidden)
 	if note == "" && m.Reference.Bandwidth > 0 {
-		note = fmt.Sprintf(" (%s, %.4g B/s)", words.Count(m.Reference.PS, "shard"), m.Reference.Bandwidth)
+		// (the reference as curveNote writes it: this was "(1 shard,
+		// 3e+06 B/s)", without the batch, for the simplest profile)
+		note = "\nat " + referenceAt(m)
 	}
 	if note == "" {
 		note = syncStepNote(m)
 	}
 	d.Title += note
-	top := max(2*maxW, 8)
+	top := drawnTop(m, max(2*maxW, 8))
 	for _, w := range reportWorkers(top) { // every count, then 1% steps
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
@@ -878,18 +880,6 @@ func curveNote(m *fit.Model, o offCurve) string {
 	if o.fitted+o.heldOut == 0 {
 		return ""
 	}
-	var at []string
-	if m.Reference.PS > 0 {
-		at = append(at, words.Count(m.Reference.PS, "shard"))
-	}
-	if m.Reference.Bandwidth > 0 {
-		at = append(at, plots.Rate(m.Reference.Bandwidth))
-	}
-	if m.Reference.GlobalBatch > 0 {
-		at = append(at, fmt.Sprintf("global batch %.4g", m.Reference.GlobalBatch))
-	} else {
-		at = append(at, fmt.Sprintf("batch %.4g per worker", m.Reference.Batch))
-	}
 	var what []string
 	for _, w := range []struct {
 		on   bool
@@ -903,7 +893,37 @@ func curveNote(m *fit.Model, o offCurve) string {
 	if o.heldOut > 0 {
 		n = fmt.Sprintf("%d fitted, %d held-out points", o.fitted, o.heldOut)
 	}
-	return fmt.Sprintf("\nat %s\nnot shown: %s at other %s", strings.Join(at, ", "), n, strings.Join(what, " or "))
+	return fmt.Sprintf("\nat %s\nnot shown: %s at other %s", referenceAt(m), n, strings.Join(what, " or "))
+}
+
+// referenceAt is the configuration the fit figure's curve is drawn at, as
+// its title names it: "1 shard, 3 MB/s, batch 32 per worker".
+func referenceAt(m *fit.Model) string {
+	var at []string
+	if m.Reference.PS > 0 {
+		at = append(at, words.Count(m.Reference.PS, "shard"))
+	}
+	if m.Reference.Bandwidth > 0 {
+		at = append(at, plots.Rate(m.Reference.Bandwidth))
+	}
+	if m.Reference.GlobalBatch > 0 {
+		at = append(at, fmt.Sprintf("global batch %.4g", m.Reference.GlobalBatch))
+	} else {
+		at = append(at, fmt.Sprintf("batch %.4g per worker", m.Reference.Batch))
+	}
+	return strings.Join(at, ", ")
+}
+
+// drawnTop is top, the most workers a figure of m draws, held to the
+// model's global batch under strong scaling: past it a worker gets less
+// than one sample, which predict and check refuse (splitBatch). The fit
+// figure of elasticflow-asplos23's bert (global batch 64) drew its curve
+// and band on to 128 workers.
+func drawnTop(m *fit.Model, top int) int {
+	if g := m.Reference.GlobalBatch; g >= 1 && float64(top) > g {
+		return max(int(g), 1)
+	}
+	return top
 }
 
 // syncStepNote is the fit figure's second title line for a synchronous
@@ -927,7 +947,7 @@ func syncStepNote(m *fit.Model) string {
 // queueing network at its reference shards and link rate, so that it draws
 // both asymptotic bounds and the knee; models without a network get none.
 func setFitBounds(d *plots.FitData, m *fit.Model) {
-	n, ok := m.Network(model.Config{Workers: 1})
+	n, ok := m.BoundsNetwork(model.Config{Workers: 1})
 	if !ok {
 		return
 	}

@@ -332,7 +332,7 @@ func runPredict(c *cli.Context) error {
 		}
 		r.Batch, r.Bandwidth = shownAt(m, cfg)
 		if format != "table" && m.Family == "mva" && p > 0 {
-			r.Busiest, r.BusiestStation = busiest(m, w, p)
+			r.Busiest, r.BusiestStation = busiestStation(m, w, p, true)
 		}
 		if !math.IsNaN(pr.Staleness.Lo) {
 			r.StalenessLo, r.StalenessHi = ptr(pr.Staleness.Lo), ptr(pr.Staleness.Hi)

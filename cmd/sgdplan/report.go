@@ -967,10 +967,11 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, mt *measuredTraces) {
 				// with the shard's apply besides, which a measured push
 				// holds (it lasts until acknowledged, after the apply).
 				cycle := float64(w) / m.StepsPerSecond(model.Config{Workers: w})
-				rest := math.Max(cycle-z, 0)
+				zw := computeTime(m, w, z, cycle)
+				rest := math.Max(cycle-zw, 0)
 				a := math.Min(apply, rest)
 				comm := (rest - a) / 2
-				pd.Predicted = append(pd.Predicted, plots.PhaseTimes{Workers: w, Pull: comm, Compute: z, Push: comm + a})
+				pd.Predicted = append(pd.Predicted, plots.PhaseTimes{Workers: w, Pull: comm, Compute: zw, Push: comm + a})
 			}
 			// (a reader took the equal pull and push for a split the
 			// model had measured, and its push for wrong)
@@ -985,7 +986,11 @@ func reportTraceFigures(r *plots.Report, m *fit.Model, mt *measuredTraces) {
 			}
 			cap += "."
 			if len(pd.Predicted) > 0 {
-				cap += " Right bars: the model's cycle N/X(N), with compute the fitted Z and pull and push sharing the rest equally (the push with the shard's apply): the model's links are symmetric, one demand each way, so where the measured pull and push differ the model does not split them, and only the bars' totals compare."
+				compute := "compute the fitted Z"
+				if m.Queueing != nil && m.Queueing.SharedCores > 0 {
+					compute = fmt.Sprintf("compute the fitted Z and, once the workers outnumber the %s a machine they share, the wait for them (the network's compute station, its share of the cycle by exact MVA)", words.Count(m.Queueing.SharedCores, "core"))
+				}
+				cap += " Right bars: the model's cycle N/X(N), with " + compute + " and pull and push sharing the rest equally (the push with the shard's apply): the model's links are symmetric, one demand each way, so where the measured pull and push differ the model does not split them, and only the bars' totals compare."
 			}
 			r.Figures = append(r.Figures, plots.FigureRef{File: "phases.png", Title: "Phases", Caption: cap, Figure: fig})
 		}
@@ -1237,7 +1242,7 @@ func reportFitData(m *fit.Model, stats []fit.RunStats) (plots.FitData, error) {
 	if k := d.Knee(); !math.IsNaN(k) && k < 256 {
 		top = max(top, int(math.Ceil(1.5*k)))
 	}
-	for _, w := range reportWorkers(top) { // every count, then 1% steps
+	for _, w := range reportWorkers(drawnTop(m, top)) { // every count, then 1% steps
 		pr := m.Predict(model.Config{Workers: w}, math.NaN(), 0)
 		d.Curve = append(d.Curve, plots.Band{X: float64(w), Y: pr.StepsPerS.Value, Lo: pr.StepsPerS.Lo, Hi: pr.StepsPerS.Hi})
 	}
@@ -1255,7 +1260,7 @@ func reportConvergence(m *fit.Model, servers int, t *traces.Trace) (d plots.Conv
 		return plots.ConvergenceData{}, false
 	}
 	d = plots.ConvergenceData{Target: e.TargetLoss, Level: m.Level, Servers: servers}
-	top := max(servers, m.Reference.MaxWorkers, 2)
+	top := drawnTop(m, max(servers, m.Reference.MaxWorkers, 2))
 	// Measured losses by worker count, from evals.csv.
 	measured := map[int][][2]float64{}
 	if t != nil {
@@ -1902,6 +1907,29 @@ func predictedCounts(ws []int, top int) []int {
 		}
 	}
 	return at
+}
+
+// computeTime is the compute phase of the phases figure's predicted bar at
+// w workers whose cycle is cycle: z, the fitted delay, except where the
+// workers share their machines' cores (fit --shared-cores) and outnumber
+// them, where it is z and the wait for the cores, the network's compute
+// station's share of the cycle by exact MVA (the model's own solver may
+// differ a little; the bar's total is the model's cycle). The bars put
+// the cores' queue into pull and push before 2026-12-08.
+func computeTime(m *fit.Model, w int, z, cycle float64) float64 {
+	net, ok := m.Network(model.Config{Workers: w})
+	if !ok {
+		return z
+	}
+	for i, st := range net.Stations {
+		if st.Kind == model.ComputeStation {
+			r := model.ExactMVA(net, w)
+			if f := (net.Z + r.R[i]) / r.Cycle; f > 0 && f <= 1 && !math.IsInf(cycle, 0) {
+				return f * cycle
+			}
+		}
+	}
+	return z
 }
 
 // saturatedFrom is the fewest workers, up to n, at which a shard station of
