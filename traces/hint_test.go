@@ -34,6 +34,9 @@ func TestConvertHints(t *testing.T) {
 	mk("runs/b/evals.csv.gz")
 	mk("runs/c/other.csv")
 	mk("empty/x.txt")
+	mk("keras/train/events.out.tfevents.1700000000.host")
+	mk("keras/validation/events.out.tfevents.1700000001.host")
+	mk("estimator/eval/events.out.tfevents.1700000002.host")
 	ev := mk("timeline.json")
 	for _, c := range []struct {
 		path string
@@ -45,6 +48,10 @@ func TestConvertHints(t *testing.T) {
 		{filepath.Join(root, "runs"), "; folders inside it hold traces: name them (" + filepath.Join(root, "runs/a") + ", " + filepath.Join(root, "runs/b") + ")"},
 		{filepath.Join(root, "logs/events.out.tfevents.1700000000.host"), "; it looks like a TensorBoard event file: convert it first (sgdplan convert --from tfevents " + filepath.Join(root, "logs/events.out.tfevents.1700000000.host") + " --out DIR"},
 		{ev, "; if it is a Chrome trace (TensorFlow timeline, PyTorch profiler, Horovod timeline), convert it first (sgdplan convert --from chrome " + ev + " --out DIR"},
+		// a Keras log folder and an Estimator's with its events one down
+		// (convert named them; inspect and fit did not)
+		{filepath.Join(root, "keras"), "; its subfolders " + filepath.Join(root, "keras/train") + " and " + filepath.Join(root, "keras/validation") + " hold TensorBoard event files, a run each: convert one first (sgdplan convert --from tfevents " + filepath.Join(root, "keras/train") + " --out DIR"},
+		{filepath.Join(root, "estimator"), "; its subfolder " + filepath.Join(root, "estimator/eval") + " holds TensorBoard event files: convert them first (sgdplan convert --from tfevents " + filepath.Join(root, "estimator/eval") + " --out DIR"},
 		{filepath.Join(root, "empty"), ""},
 		{filepath.Join(root, "data/notes.txt"), ""},
 	} {

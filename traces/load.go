@@ -386,6 +386,16 @@ func convertHint(fsys fs.FS, dir string) string {
 	case len(traces) > 0:
 		return fmt.Sprintf("; folders inside it hold traces: name them (%s)", strings.Join(traces, ", "))
 	}
+	if fsys == nil {
+		// a Keras log folder (train/ and validation/), as convert names
+		// them: inspect and fit said only "no canonical trace file"
+		switch subs := tfEventFolders(dir, entries); {
+		case len(subs) == 1:
+			return fmt.Sprintf("; its subfolder %s holds TensorBoard event files: convert them first (sgdplan convert --from tfevents %s --out DIR, then read DIR)", subs[0], subs[0])
+		case len(subs) > 1:
+			return fmt.Sprintf("; its subfolders %s hold TensorBoard event files, a run each: convert one first (sgdplan convert --from tfevents %s --out DIR, then read DIR)", tfList(subs), subs[0])
+		}
+	}
 	return ""
 }
 

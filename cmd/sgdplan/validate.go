@@ -92,6 +92,12 @@ func runValidate(c *cli.Context) error {
 	}
 	out := c.String("out")
 	if err := validateOutputs(out); err != nil {
+		if !c.IsSet("out") {
+			// (run outside the repository, it named a flag the user
+			// never gave: "--out docs/validation.md: folder docs does
+			// not exist")
+			return badInput(fmt.Errorf("%w (--out was not given: its default, %s, is the repository's own page, for a run from the repository's root; give --out FILE to write elsewhere)", err, out))
+		}
 		return err
 	}
 	var asyncPaths, otherAsync []asyncInput

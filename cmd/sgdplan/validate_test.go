@@ -94,6 +94,12 @@ func TestValidateBadData(t *testing.T) {
 	if ents, _ := os.ReadDir(outs); len(ents) != 2 {
 		t.Errorf("validate wrote into %s: %v", outs, ents)
 	}
+	// --out left out, run where docs/ does not exist (the tests run in
+	// cmd/sgdplan): the error says the path is the default's
+	code, _, stderr = runCmd(t, "validate", "--data", dir, "--async", dir)
+	if code != exitBadInput || !strings.Contains(stderr, "--out was not given: its default, "+filepath.Join("docs", "validation.md")) {
+		t.Errorf("no --out: exit %d stderr %q, want %d and the default named", code, stderr, exitBadInput)
+	}
 }
 
 // The async-traces row on the real link-bound sweep: 4 series (shards x
