@@ -294,6 +294,16 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 	q := g.p
 	col := OkabeIto[0]
 	fastest := math.Inf(-1)
+	capY, off := d.timeCap()
+	seen := func(xys plotter.XYs) plotter.XYs {
+		// what the legend must keep clear of: the drawn part, cut at
+		// the axis's top
+		out := make(plotter.XYs, len(xys))
+		for i, v := range xys {
+			out[i] = plotter.XY{X: v.X, Y: math.Min(v.Y, capY)}
+		}
+		return out
+	}
 	if len(d.TimePredicted) > 0 {
 		var hi, lo, line plotter.XYs
 		for _, b := range d.TimePredicted {
@@ -313,18 +323,22 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 				poly.Color = fade(col, 0.18)
 				poly.LineStyle.Width = 0
 				q.Add(poly)
-				g.legend(bandLabel(d.Level), poly)
+				note := ""
+				if off.What != "" {
+					note = fmt.Sprintf(", continues to %s at N=%s", num(off.Y), num(off.X))
+				}
+				g.legend(bandLabel(d.Level)+note, poly)
 				// its edges, not only their corners: on 1 to 2
 				// workers the legend covered the band between them
-				g.see(densify(hi, 10)...)
-				g.see(densify(lo, 10)...)
+				g.see(densify(seen(hi), 10)...)
+				g.see(densify(seen(lo), 10)...)
 			}
 		}
 		l, _ := plotter.NewLine(line)
 		l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2)}
 		q.Add(l)
 		g.legend("predicted", l)
-		g.see(densify(line, 4)...)
+		g.see(densify(seen(line), 4)...)
 		bw, bt := d.Best()
 		bs, _ := plotter.NewScatter(plotter.XYs{{X: bw, Y: bt}})
 		bs.GlyphStyle = draw.GlyphStyle{Color: OkabeIto[2], Radius: vg.Points(5), Shape: draw.RingGlyph{}}
@@ -373,6 +387,9 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		g.legend("measured", sc)
 	}
 	q.Y.Min = 0
+	if !math.IsInf(capY, 1) {
+		q.Y.Max = capY
+	}
 	q.X.Min, q.X.Max = d.workersRange()
 	if fastest >= q.X.Max {
 		// room for the ring at the right edge (half of it lay past the axis)
@@ -385,6 +402,59 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 	return &Figure{W: w, H: PanelHeight, draw: func(c draw.Canvas) {
 		side(margin(c), []*plot.Plot{p, q})
 	}}, nil
+}
+
+// timeCap is the time panel's y axis's top when something predicted
+// rises above fitYCap times the highest it draws within the measured
+// worker counts (TimeMeasured's and the Curves' with measured losses:
+// the measured times and their intervals, and the prediction and its band
+// from the least of those counts to the most), as the fit panel's is cut, and the highest part
+// cut, the band's or the curve's (What "band" or "fit"); +Inf and none
+// when nothing rises so high or nothing is measured. A model fitted on 2
+// to 64 workers (testdata/sync-gns) had its band at 1 worker, extrapolated,
+// reach 11,800 s and set the axis, and its fitted range, 485 to 5,211 s,
+// sat in the bottom sixth.
+func (d ConvergenceData) timeCap() (float64, OffAxis) {
+	lo, hi, top := math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, o := range d.TimeMeasured {
+		lo, hi = math.Min(lo, o.X), math.Max(hi, o.X)
+		top = math.Max(top, o.Y)
+		if !math.IsNaN(o.Hi) {
+			top = math.Max(top, o.Hi)
+		}
+	}
+	for _, c := range d.Curves {
+		// the counts whose losses were measured: the report has times
+		// measured only where every run at a count reached the target
+		if len(c.Updates) > 0 {
+			lo, hi = math.Min(lo, float64(c.Workers)), math.Max(hi, float64(c.Workers))
+		}
+	}
+	for _, b := range d.TimePredicted {
+		if b.X >= lo && b.X <= hi {
+			top = math.Max(top, b.Y)
+			if !math.IsNaN(b.Hi) {
+				top = math.Max(top, b.Hi)
+			}
+		}
+	}
+	limit := fitYCap * top
+	if !(limit > 0) || math.IsInf(limit, 0) {
+		return math.Inf(1), OffAxis{}
+	}
+	var off OffAxis
+	for _, b := range d.TimePredicted {
+		if !math.IsNaN(b.Hi) && b.Hi > limit && b.Hi > off.Y {
+			off = OffAxis{What: "band", X: b.X, Y: b.Hi}
+		}
+		if b.Y > limit && off.What != "band" && b.Y > off.Y {
+			off = OffAxis{What: "fit", X: b.X, Y: b.Y}
+		}
+	}
+	if off.What == "" {
+		return math.Inf(1), OffAxis{}
+	}
+	return limit, off
 }
 
 // coincidentFits is the index of the curve of curves whose fitted loss
