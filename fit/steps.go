@@ -595,7 +595,71 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 		return nil, err
 	}
 	curves, nanLoss := curvesFromTrace(t)
-	return fitFromStats(stats, curves, nanLoss, paths, o)
+	sf, err := fitFromStats(stats, curves, nanLoss, paths, o)
+	if err == nil {
+		var o orphans
+		steps := map[string]bool{}
+		for _, s := range t.Steps {
+			steps[s.Run] = true
+		}
+		for _, e := range t.Evals {
+			o.add(steps, e.Run, "evals.csv")
+		}
+		for _, u := range t.Updates {
+			o.add(steps, u.Run, "updates.csv")
+		}
+		for _, r := range t.Runs {
+			o.add(steps, r.Run, "runs.csv")
+		}
+		o.warn(sf)
+	}
+	return sf, err
+}
+
+// orphans are the runs of evals.csv, updates.csv and runs.csv that
+// steps.csv lacks, by file: fit reads a run's loss, apply times and link
+// rate by its name and left such rows out without a word, then said the
+// traces held no loss, or took the apply time as 0 (a run named "run-1"
+// in evals.csv and "w1" in steps.csv).
+type orphans struct {
+	runs  map[string][]string // file -> runs, in first-seen order
+	seen  map[[2]string]bool
+	files []string
+}
+
+// add notes run of file when steps (steps.csv's runs) lacks it.
+func (o *orphans) add(steps map[string]bool, run, file string) {
+	if steps[run] || o.seen[[2]string{file, run}] {
+		return
+	}
+	if o.runs == nil {
+		o.runs, o.seen = map[string][]string{}, map[[2]string]bool{}
+	}
+	o.seen[[2]string{file, run}] = true
+	if len(o.runs[file]) == 0 {
+		o.files = append(o.files, file)
+	}
+	o.runs[file] = append(o.runs[file], run)
+}
+
+// warn puts the warning first among sf's (a fit's words on its data come
+// before its words on the fit).
+func (o *orphans) warn(sf *StepFit) {
+	if len(o.files) == 0 || sf == nil || sf.Model == nil {
+		return
+	}
+	var parts []string
+	for _, f := range o.files {
+		rs := o.runs[f]
+		names := strings.Join(rs[:min(len(rs), 5)], ", ")
+		if len(rs) > 5 {
+			names += fmt.Sprintf(" and %d more", len(rs)-5)
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s %s", f, words.Count(len(rs), "run"), names))
+	}
+	w := fmt.Sprintf("runs with no steps.csv rows are left out, their losses, apply times and link rates unused (a run named differently in two files?): %s", strings.Join(parts, "; "))
+	sf.Model.Diagnostics.Warnings = append([]string{w}, sf.Model.Diagnostics.Warnings...)
+	sf.Warnings = sf.Model.Diagnostics.Warnings
 }
 
 // FitStepsPaths is FitSteps on the files that paths name, streaming
@@ -631,8 +695,19 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 	stats := make([]RunStats, 0, len(sums))
 	idx := map[string]int{}
 	curves, infLoss := map[string][]lossPoint{}, 0
+	var lost orphans
 	for _, r := range sums {
 		if r.Steps == 0 {
+			none := map[string]bool{}
+			if len(r.Loss) > 0 {
+				lost.add(none, r.Run, "evals.csv")
+			}
+			if r.Staleness.N > 0 { // (from updates.csv: the run has no steps)
+				lost.add(none, r.Run, "updates.csv")
+			}
+			if r.Info != nil {
+				lost.add(none, r.Run, "runs.csv")
+			}
 			continue
 		}
 		st := RunStats{Run: r.Run, Mode: r.Mode, Workers: r.Workers, PS: r.PS, Batch: r.Batch,
@@ -687,6 +762,9 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		stats[i].Apply = applies[i].moments()
 	}
 	sf, err := fitFromStats(stats, curves, infLoss, paths, o)
+	if err == nil {
+		lost.warn(sf)
+	}
 	return sf, warns, err
 }
 

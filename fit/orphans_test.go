@@ -1,0 +1,71 @@
+package fit
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sgdplan/sgdplan/traces"
+)
+
+// Rows of evals.csv, updates.csv or runs.csv whose run steps.csv lacks
+// (a run named "run-1" in one file, "w1" in the other) were left out
+// without a word: fit then said the traces held no loss, or took the
+// apply time as 0. Both fit paths now warn first, naming file and runs;
+// the untouched trace gets no such warning.
+func TestFitWarnsOfRunsWithoutSteps(t *testing.T) {
+	src := filepath.Join(repoRoot(t), "testdata", "synthetic", "async-ps")
+	rename := regexp.MustCompile(`(?m)^w([124]),`)
+	for _, c := range []struct {
+		file, want string
+	}{
+		{"", ""},
+		{"evals.csv", "evals.csv: 3 runs run-1, run-2, run-4"},
+		{"updates.csv", "updates.csv: 3 runs run-1, run-2, run-4"},
+		{"runs.csv", "runs.csv: 3 runs run-1, run-2, run-4"},
+	} {
+		dir := t.TempDir()
+		for _, f := range []string{"steps.csv", "evals.csv", "updates.csv", "runs.csv"} {
+			b, err := os.ReadFile(filepath.Join(src, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f == c.file {
+				b = rename.ReplaceAll(b, []byte("run-$1,"))
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		streamed, _, err := FitStepsPaths([]string{dir}, StepOptions{Bootstrap: 10, TrainWorkers: []int{1, 2}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		tr, _, err := traces.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := FitSteps(tr, []string{dir}, StepOptions{Bootstrap: 10, TrainWorkers: []int{1, 2}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		for name, sf := range map[string]*StepFit{"FitStepsPaths": streamed, "FitSteps": loaded} {
+			first := ""
+			if len(sf.Warnings) > 0 {
+				first = sf.Warnings[0]
+			}
+			has := strings.Contains(strings.Join(sf.Warnings, "\n"), "runs with no steps.csv rows")
+			switch {
+			case c.want == "" && has:
+				t.Errorf("%s, untouched trace: %q", name, sf.Warnings)
+			case c.want != "" && (!strings.HasPrefix(first, "runs with no steps.csv rows are left out") || !strings.Contains(first, c.want)):
+				t.Errorf("%s, %s renamed: first warning %q, want it to name %q", name, c.file, first, c.want)
+			}
+			if strings.Join(sf.Model.Diagnostics.Warnings, "\n") != strings.Join(sf.Warnings, "\n") {
+				t.Errorf("%s: model.json's warnings differ from the fit's", name)
+			}
+		}
+	}
+}
