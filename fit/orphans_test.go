@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -67,5 +68,52 @@ func TestFitWarnsOfRunsWithoutSteps(t *testing.T) {
 				t.Errorf("%s: model.json's warnings differ from the fit's", name)
 			}
 		}
+	}
+}
+
+// A run whose workers never ran at the same time gets a rate too low by
+// up to its workers' factor; inspect warned, fit did not. fit repeats the
+// summary's warning first.
+func TestFitRepeatsDisjointWorkers(t *testing.T) {
+	src := filepath.Join(repoRoot(t), "testdata", "synthetic", "async-ps")
+	dir := t.TempDir()
+	for _, f := range []string{"evals.csv", "updates.csv", "runs.csv"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	b, err := os.ReadFile(filepath.Join(src, "steps.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// run w2's worker 1 six seconds later, past the run's end
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	head := strings.Split(lines[0], ",")
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for i, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if f[col["run"]] == "w2" && f[col["worker"]] == "1" {
+			for _, c := range []string{"start", "end"} {
+				v, err := strconv.ParseFloat(f[col[c]], 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f[col[c]] = strconv.FormatFloat(v+6, 'g', -1, 64)
+			}
+			lines[i+1] = strings.Join(f, ",")
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "steps.csv"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	sf, _, err := FitStepsPaths([]string{dir}, StepOptions{Bootstrap: 10, TrainWorkers: []int{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sf.Warnings) == 0 || !strings.HasPrefix(sf.Warnings[0], "run w2: workers 0 and 1 never ran at the same time") {
+		t.Errorf("warnings %q: want the disjoint workers of w2 first", sf.Warnings)
 	}
 }

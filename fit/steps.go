@@ -625,6 +625,10 @@ type orphans struct {
 	runs  map[string][]string // file -> runs, in first-seen order
 	seen  map[[2]string]bool
 	files []string
+	// data are other words on the data put first too: the summary's
+	// warning of a run whose workers never ran at the same time
+	// (traces.DisjointFormat), which inspect alone gave
+	data []string
 }
 
 // add notes run of file when steps (steps.csv's runs) lacks it.
@@ -645,7 +649,14 @@ func (o *orphans) add(steps map[string]bool, run, file string) {
 // warn puts the warning first among sf's (a fit's words on its data come
 // before its words on the fit).
 func (o *orphans) warn(sf *StepFit) {
-	if len(o.files) == 0 || sf == nil || sf.Model == nil {
+	if sf == nil || sf.Model == nil {
+		return
+	}
+	if len(o.data) > 0 {
+		sf.Model.Diagnostics.Warnings = append(slices.Clone(o.data), sf.Model.Diagnostics.Warnings...)
+		sf.Warnings = sf.Model.Diagnostics.Warnings
+	}
+	if len(o.files) == 0 {
 		return
 	}
 	var parts []string
@@ -719,6 +730,9 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 		st.stepFiles = r.StepFiles
 		for _, w := range r.Warnings {
 			errors.As(w, &st.Overlap)
+			if rw := (*traces.RunWarning)(nil); errors.As(w, &rw) && rw.Format == traces.DisjointFormat {
+				lost.data = append(lost.data, "run "+r.Run+": "+rw.Message())
+			}
 		}
 		st.Staleness = Moments{Mean: math.NaN(), SCV: math.NaN()}
 		if r.Staleness.N > 0 {

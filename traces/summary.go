@@ -221,6 +221,11 @@ type RunWarning struct {
 	Args   []any
 }
 
+// DisjointFormat is the Format of the RunWarning of a run two of whose
+// workers never ran at the same time (their steps' spans do not meet):
+// fit repeats it, since the run's rate is then wrong.
+const DisjointFormat = "workers %d and %d never ran at the same time (worker %d's steps span [%.6g, %.6g] s, worker %d's [%.6g, %.6g] s): separate clocks, or two runs under one name? The rate counts the steps over the run's whole wall time, and is then too low"
+
 func (w *RunWarning) Error() string { return fmt.Sprintf("traces: run %q: %s", w.Run, w.Message()) }
 
 // Message is the warning without its run.
@@ -485,6 +490,9 @@ func (a *runAcc) result() RunSummary {
 			warn("no step rows (no steps.csv, or none of its rows are of this run): no step throughput or phase times")
 		}
 	} else {
+		if wa, wb, sa, sb, ok := a.ov.disjoint(); ok {
+			warn(DisjointFormat, wa, wb, wa, sa[0], sa[1], wb, sb[0], sb[1])
+		}
 		length := r.WindowEnd - r.WindowStart
 		switch {
 		case length <= 0:
