@@ -69,6 +69,11 @@ func (m *Model) Caveats(cs []model.Config) []string {
 	}
 	// the fit's own distrust of the model, which predict repeats first
 	out = append(out, m.TrustWarnings()...)
+	if slices.ContainsFunc(ws, func(n int) bool { return n > max(m.Reference.MaxWorkers, 1) }) {
+		// (where the staleness grows past what the fit saw: the points
+		// take lambda at its fit, 0 on the demo's model)
+		add(m.LambdaZeroWarning())
+	}
 	if w := m.BeyondWorkersWarning(ws); w != "" {
 		add(w)
 		if m.Mode == "async" {
@@ -378,7 +383,12 @@ func (m *Model) StalenessLawWarning() string {
 		return fmt.Sprintf("staleness is taken as %.4g x (N-1), an assumption: no fitted run with 2 or more workers measured it (a staleness column in steps.csv, or updates.csv), so the staleness column, and the staleness cost's effect on the updates to target, rest on it; fitted where measured, %s", m.Staleness(2), checked)
 	}
 	if !(m.Efficiency.StalenessHi > 0) {
-		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (one fitted run measured it, fit --bootstrap 0, or model.json was written before 2026-12-06): %s", m.Staleness(2), checked)
+		why := "one fitted run measured it, fit --bootstrap 0, or model.json was written before 2026-12-06"
+		if !(m.Efficiency.StalenessPerWorker > 0) {
+			// (it gave the three causes above, none of which applied)
+			why = "every fitted run measured a staleness of 0: nothing to resample"
+		}
+		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N, and carries no interval (%s): %s", m.Staleness(2), why, checked)
 	}
 	if m.HasNetwork() {
 		return fmt.Sprintf("staleness is predicted as %.4g x (N-1), linear in N; its interval is the law's bootstrap widened by the fitted runs' scatter about it, stretched to hold the queueing network's own staleness (lower once the links queue): %s; the mva model's interval held all 16 of those runs", m.Staleness(2), checked)

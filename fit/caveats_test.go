@@ -35,7 +35,7 @@ func TestCaveats(t *testing.T) {
 		cs   []model.Config
 		want []string
 	}{
-		{"8 workers", []model.Config{{Workers: 8}}, []string{"predictions beyond 2 workers (the largest fitted) are extrapolations", "staleness is predicted as"}},
+		{"8 workers", []model.Config{{Workers: 8}}, []string{"predictions beyond 2 workers (the largest fitted) are extrapolations", "staleness is predicted as", "staleness cost lambda 0, 90% interval [0, "}},
 		{"4 shards", []model.Config{{Workers: 2, PS: 4}}, []string{"4 PS shards is beyond the 2 fitted"}},
 		{"link rate", []model.Config{{Workers: 2, Bandwidth: 3e7}}, []string{"link rate 3e+07 B/s is outside the rates fitted (3e+06 to 6e+06 B/s)"}},
 		{"batch", []model.Config{{Workers: 2, Batch: 128}}, []string{"the model was fitted at one per-worker batch (32 samples)", "the loss curve counts updates of 32 samples; at 2 workers an update has 128"}},

@@ -57,7 +57,26 @@ func (m *Model) BatchWarning(cs []model.Config) string {
 const (
 	missOpening        = "the fit misses its own data by "
 	superlinearOpening = "the fitted throughput is superlinear: "
+	// lambdaZeroMark is in the efficiency's warning that lambda's
+	// interval reaches 0 (LambdaZeroWarning)
+	lambdaZeroMark = ": the data cannot tell it from 0 ("
 )
+
+// LambdaZeroWarning is fit's warning, kept in model.json, that the
+// staleness cost lambda's interval reaches 0 ("staleness cost lambda 0,
+// 90% interval [0, 0.0247]: the data cannot tell it from 0 ..."), "" when
+// there is none. predict repeats it: its points take lambda at its fit,
+// 104 updates to target at 1 and at 64 workers on the demo's model, and a
+// reader of predict alone was not told that the staleness may cost more
+// (the intervals' upper ends hold it).
+func (m *Model) LambdaZeroWarning() string {
+	for _, w := range m.Diagnostics.Warnings {
+		if strings.HasPrefix(w, "staleness cost lambda ") && strings.Contains(w, lambdaZeroMark) {
+			return w
+		}
+	}
+	return ""
+}
 
 // TrustWarnings are the warnings of m's diagnostics (model.json
 // diagnostics.warnings, as fit wrote them) that say its fit is not to be

@@ -117,3 +117,34 @@ func TestFitRepeatsDisjointWorkers(t *testing.T) {
 		t.Errorf("warnings %q: want the disjoint workers of w2 first", sf.Warnings)
 	}
 }
+
+// Every fitted run measured staleness 0: the law's a is 0 and has no
+// interval, and predict's warning gave three causes of which none applied.
+func TestStalenessLawWarningAllZero(t *testing.T) {
+	src := filepath.Join(repoRoot(t), "testdata", "synthetic", "async-ps")
+	dir := t.TempDir()
+	for _, f := range []string{"evals.csv", "runs.csv", "steps.csv"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "steps.csv" {
+			lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+			for i := 1; i < len(lines); i++ {
+				c := strings.Split(lines[i], ",")
+				c[11] = "0" // staleness
+				lines[i] = strings.Join(c, ",")
+			}
+			b = []byte(strings.Join(lines, "\n") + "\n")
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	sf, _, err := FitStepsPaths([]string{dir}, StepOptions{Bootstrap: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sf.Model.StalenessLawWarning()
+	if !strings.Contains(w, "carries no interval (every fitted run measured a staleness of 0") || strings.Contains(w, "bootstrap 0") {
+		t.Errorf("warning %q", w)
+	}
+}

@@ -1392,7 +1392,7 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 			eff.Warnings = append(eff.Warnings, "loss curves at one staleness only: the staleness cost (lambda) is not identified and taken as 0")
 		}
 	case !(sf.LambdaLo > 0):
-		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, %.3g%% interval [%.3g, %.3g]: the data cannot tell it from 0 (staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, 100*s.Level, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
+		eff.Warnings = append(eff.Warnings, fmt.Sprintf("staleness cost lambda %.3g, %.3g%% interval [%.3g, %.3g]"+lambdaZeroMark+"staleness %.2g to %.2g updates); the updates to target may grow with workers more than predicted", sf.Lambda, 100*s.Level, sf.LambdaLo, sf.LambdaHi, minStaleness(runs), maxStaleness(runs)))
 	}
 	return eff
 }

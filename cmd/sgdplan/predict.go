@@ -415,6 +415,13 @@ func runPredict(c *cli.Context) error {
 	for _, w := range m.TrustWarnings() {
 		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
 	}
+	if w := m.LambdaZeroWarning(); w != "" && slices.ContainsFunc(ws, func(n int) bool { return n > max(m.Reference.MaxWorkers, 1) }) {
+		// beyond the fitted workers, where the staleness grows past what
+		// the fit saw (the points take lambda at its fit, free staleness
+		// where it is 0; check gives its verdicts at lambda's ends);
+		// as Caveats
+		fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", w)
+	}
 	for _, w := range ws {
 		if w > m.Reference.MaxWorkers {
 			fmt.Fprintf(c.App.ErrWriter, "sgdplan: warning: %s\n", m.BeyondWorkersWarning([]int{w}))
