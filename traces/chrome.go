@@ -526,11 +526,31 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				WorldSize *int `json:"world_size"`
 			}
 			if err := dec.Decode(&di); err != nil {
+				// (jsonErr called it "invalid trace event: field
+				// "rank": expected a int")
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					switch te.Field {
+					case "rank":
+						return nil, info, warns, d.errAt(off, "distributedInfo: rank: expected an integer (0 .. world_size-1), got JSON %s", te.Value)
+					case "world_size":
+						return nil, info, warns, d.errAt(off, "distributedInfo: world_size: expected an integer (the number of ranks, >= 1), got JSON %s", te.Value)
+					case "":
+						return nil, info, warns, d.errAt(off, "distributedInfo: expected an object {\"rank\": ..., \"world_size\": ...}, got JSON %s", te.Value)
+					}
+				}
 				return nil, info, warns, d.jsonErr(err, off)
 			}
+			// world_size is the worker count without --workers, and a
+			// rank one past it without world_size: above limits.MaxCount
+			// steps.csv's writer refused them, at an output row of a file
+			// never written, not here
 			if di.WorldSize != nil {
-				if *di.WorldSize < 1 {
+				switch {
+				case *di.WorldSize < 1:
 					return nil, info, warns, d.errAt(off, "distributedInfo: world_size %d: expected the number of ranks, >= 1", *di.WorldSize)
+				case *di.WorldSize > limits.MaxCount:
+					return nil, info, warns, d.errAt(off, "distributedInfo: world_size %s", workersBound.aboveMsg(int64(*di.WorldSize)))
 				}
 				info.worldSize, info.worldOff = *di.WorldSize, off
 			}
@@ -540,6 +560,8 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is negative (expected 0 .. world_size-1)", *di.Rank)
 				case info.worldSize > 0 && *di.Rank >= info.worldSize:
 					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is outside 0..%d for world_size %d", *di.Rank, info.worldSize-1, info.worldSize)
+				case *di.Rank >= limits.MaxCount:
+					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is above %d (expected 0 .. world_size-1, and at most %d workers: %s)", *di.Rank, limits.MaxCount-1, limits.MaxCount, maxCountWhy)
 				}
 				info.rank, info.rankOff = *di.Rank, off
 			}
