@@ -526,11 +526,31 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 				WorldSize *int `json:"world_size"`
 			}
 			if err := dec.Decode(&di); err != nil {
+				// (jsonErr called it "invalid trace event: field
+				// "rank": expected a int")
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					switch te.Field {
+					case "rank":
+						return nil, info, warns, d.errAt(off, "distributedInfo: rank: expected an integer (0 .. world_size-1), got JSON %s", te.Value)
+					case "world_size":
+						return nil, info, warns, d.errAt(off, "distributedInfo: world_size: expected an integer (the number of ranks, >= 1), got JSON %s", te.Value)
+					case "":
+						return nil, info, warns, d.errAt(off, "distributedInfo: expected an object {\"rank\": ..., \"world_size\": ...}, got JSON %s", te.Value)
+					}
+				}
 				return nil, info, warns, d.jsonErr(err, off)
 			}
+			// world_size is the worker count without --workers, and a
+			// rank one past it without world_size: above limits.MaxCount
+			// steps.csv's writer refused them, at an output row of a file
+			// never written, not here
 			if di.WorldSize != nil {
-				if *di.WorldSize < 1 {
+				switch {
+				case *di.WorldSize < 1:
 					return nil, info, warns, d.errAt(off, "distributedInfo: world_size %d: expected the number of ranks, >= 1", *di.WorldSize)
+				case *di.WorldSize > limits.MaxCount:
+					return nil, info, warns, d.errAt(off, "distributedInfo: world_size %s", workersBound.aboveMsg(int64(*di.WorldSize)))
 				}
 				info.worldSize, info.worldOff = *di.WorldSize, off
 			}
@@ -540,6 +560,8 @@ func (d *chromeDoc) intervals() ([]chromeInterval, chromeInfo, []error, error) {
 					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is negative (expected 0 .. world_size-1)", *di.Rank)
 				case info.worldSize > 0 && *di.Rank >= info.worldSize:
 					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is outside 0..%d for world_size %d", *di.Rank, info.worldSize-1, info.worldSize)
+				case *di.Rank >= limits.MaxCount:
+					return nil, info, warns, d.errAt(off, "distributedInfo: rank %d is above %d (expected 0 .. world_size-1, and at most %d workers: %s)", *di.Rank, limits.MaxCount-1, limits.MaxCount, maxCountWhy)
 				}
 				info.rank, info.rankOff = *di.Rank, off
 			}
@@ -680,7 +702,15 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		steps = append(steps, step{worker: w, pid: iv.pid, num: n, start: iv.start, end: iv.end, name: iv.name, off: iv.off, endOff: iv.endOff})
 	}
 	if n := len(nested); n > 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: %s inside another step marker of its process (a record_function(\"train_step\") within ProfilerStep#N?) ignored: the outer marker is the step", opts.Run, words.Count(n, "step marker")))
+		// at the first inner marker in the file (the warnings of one
+		// conversion name its file, as its errors do: they named the
+		// run, by default the file's stem, which reads as a file and is
+		// none)
+		first := int64(math.MaxInt64)
+		for i := range nested {
+			first = min(first, ivs[i].off)
+		}
+		warns = append(warns, d.errAt(first, "%s inside another step marker of its process (a record_function(\"train_step\") within ProfilerStep#N?) ignored: the outer marker is the step; the first here", words.Count(n, "step marker")))
 	}
 	if len(steps) == 0 {
 		hint := ""
@@ -689,7 +719,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 			// phases right but no iteration to fit: a review)
 			hint = " (a Horovod timeline marks none: its cycles are the background thread's, not training steps; mark each step in the training loop, e.g. with torch.profiler's ProfilerStep or a record_function(\"step N\"), to get one row a step)"
 		}
-		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step%s", opts.Run, hint))
+		warns = append(warns, fmt.Errorf("traces: %s: no step markers (ProfilerStep#N, step N, ...): the whole trace is read as one step%s", d.file, hint))
 		// the step is named, and placed, by the interval that ends last
 		// (it starts at the earliest event, where times start)
 		lo, hi, last := math.Inf(1), math.Inf(-1), chromeInterval{}
@@ -704,7 +734,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 	}
 	if info.rank >= 0 {
 		if len(workerOf) > 1 {
-			warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d but %d processes mark steps: workers numbered by process instead", opts.Run, info.rank, len(workerOf)))
+			warns = append(warns, d.errAt(info.rankOff, "distributedInfo gives rank %d but %d processes mark steps: workers numbered by process instead", info.rank, len(workerOf)))
 		} else {
 			for i := range steps {
 				steps[i].worker = info.rank
@@ -731,7 +761,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		case info.worldSize > 0:
 			return nil, warns, d.errAt(info.worldOff, "distributedInfo: rank %d is outside 0..%d for world_size %d", s.worker, workers-1, workers)
 		}
-		warns = append(warns, fmt.Errorf("traces: %s: distributedInfo gives rank %d and no world_size: written as %d workers (give --workers)", opts.Run, s.worker, s.worker+1))
+		warns = append(warns, d.errAt(info.rankOff, "distributedInfo gives rank %d and no world_size: written as %d workers (give --workers)", s.worker, s.worker+1))
 		workers = s.worker + 1
 	}
 	// world_size counts the job's ranks: more workers than that contradicts
@@ -746,12 +776,12 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		warns = append(warns, d.errAt(info.worldOff, "distributedInfo: world_size %d is more than --workers %d (+ --ps %d): written as %d workers, as --workers says (the other ranks taken as not workers: give --ps if they are parameter servers)", info.worldSize, opts.Workers, opts.PS, opts.Workers))
 	}
 	if len(workerOf) < workers {
-		warns = append(warns, fmt.Errorf("traces: %s: the trace holds the steps of %d of the %d workers: fit and inspect read the job's throughput from them scaled by %d/%d (exact for synchronous steps, an estimate for async; convert every worker's trace and give them all to measure it)", opts.Run, len(workerOf), workers, workers, len(workerOf)))
+		warns = append(warns, fmt.Errorf("traces: %s: the trace holds the steps of %d of the %d workers: fit and inspect read the job's throughput from them scaled by %d/%d (exact for synchronous steps, an estimate for async; convert every worker's trace and give them all to measure it)", d.file, len(workerOf), workers, workers, len(workerOf)))
 	}
 	batch := opts.Batch
 	if batch == 0 {
 		batch = 1
-		warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: steps.csv gets batch 1 (give --batch)", opts.Run))
+		warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: steps.csv gets batch 1 (give --batch)", d.file))
 	}
 	onePid := len(workerOf) == 1
 	// phase intervals, per pid (or all under "" when one worker marks steps)
@@ -805,7 +835,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		if lost > 0 {
 			sort.Strings(pids)
 			warns = append(warns, fmt.Errorf("traces: %s: %s (after merging overlaps) on %s marking no step (pid %s: GPU streams?) not counted: with several workers' steps in one file only a step's own pid counts, since which worker a stream serves is not in the trace (convert each worker's trace alone: then every pid counts)",
-				opts.Run, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
+				d.file, words.Count(lost, "phase interval"), processes(len(pids)), strings.Join(pids, ", ")))
 		}
 	}
 	// a step marked twice (two threads of one process) makes one row, of
@@ -833,7 +863,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 		}
 		stepSegs[k] = append(stepSegs[k], chromeSeg{s.start, s.end})
 	}
-	if w := chromePhasesOffSteps(opts.Run, stepSegs, phase, t0); w != nil {
+	if w := chromePhasesOffSteps(d.file, stepSegs, phase, t0); w != nil {
 		warns = append(warns, w)
 	}
 	tr := &Trace{}
@@ -890,7 +920,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 	}
 	if twice > 0 {
 		warns = append(warns, fmt.Errorf("traces: %s: %s marked twice (the first, worker %d step %d); each later marker ignored: two threads of one process marking steps (their phases are merged into one worker's)?",
-			opts.Run, words.Count(twice, "step"), twiceFirst[0], twiceFirst[1]))
+			d.file, words.Count(twice, "step"), twiceFirst[0], twiceFirst[1]))
 	}
 	if m := chromeMedianStep(tr.Steps); m < chromeShortStep {
 		// at the first event in the file of a step that short (at least
@@ -923,7 +953,7 @@ func chromeSteps(d *chromeDoc, ivs []chromeInterval, info chromeInfo, opts Conve
 // without a word. steps are each key's step intervals (of the markers the
 // rows keep) in order of start, phase its phases' merged intervals; t0 the
 // earliest event.
-func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
+func chromePhasesOffSteps(file string, steps map[string][]chromeSeg, phase map[string]*[4][]chromeSeg, t0 float64) error {
 	outside, across, past, before, inGap := 0, 0, 0, 0, 0
 	firstOut, firstAcross := math.Inf(1), math.Inf(1)
 	// the tails past the last step, the heads before the first and the
@@ -1014,7 +1044,7 @@ func chromePhasesOffSteps(run string, steps map[string][]chromeSeg, phase map[st
 	if parts == nil {
 		return nil
 	}
-	return fmt.Errorf("traces: %s: of its phase intervals (after merging overlaps), %s", run, strings.Join(parts, "; "))
+	return fmt.Errorf("traces: %s: of its phase intervals (after merging overlaps), %s", file, strings.Join(parts, "; "))
 }
 
 // chromeSeconds writes a length in microseconds in seconds; one that

@@ -19,6 +19,15 @@ func TestChromeRefusesContradictions(t *testing.T) {
 		{"rank past world_size", obj(`{"rank":5,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank 5 is outside 0..1 for world_size 2"},
 		{"negative rank", obj(`{"rank":-1,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank -1 is negative"},
 		{"negative world_size", obj(`{"rank":0,"world_size":-2}`), "traces: t.json:2:1: distributedInfo: world_size -2: expected the number of ranks, >= 1"},
+		// past the most workers steps.csv holds: its writer refused them,
+		// at "steps.csv row 1 (line 2)", of a file never written
+		{"world_size past the limit", obj(`{"rank":1,"world_size":2000000000}`), "traces: t.json:2:1: distributedInfo: world_size 2000000000 is above 1000000 (expected an integer from 1 to 1000000: predict stops there, and a figure's curve past it takes hours)"},
+		{"world_size past the limit, --workers", obj(`{"rank":1,"world_size":1000001}`), "traces: t.json:2:1: distributedInfo: world_size 1000001 is above 1000000"},
+		{"rank past the limit", obj(`{"rank":1000000}`), "traces: t.json:2:1: distributedInfo: rank 1000000 is above 999999 (expected 0 .. world_size-1, and at most 1000000 workers: predict stops there"},
+		// not "invalid trace event: field "rank": expected a int"
+		{"rank not an integer", obj(`{"rank":1.5,"world_size":2}`), "traces: t.json:2:1: distributedInfo: rank: expected an integer (0 .. world_size-1), got JSON number 1.5"},
+		{"world_size text", obj(`{"rank":1,"world_size":"2"}`), "traces: t.json:2:1: distributedInfo: world_size: expected an integer (the number of ranks, >= 1), got JSON string"},
+		{"distributedInfo not an object", obj(`[1]`), `traces: t.json:2:1: distributedInfo: expected an object {"rank": ..., "world_size": ...}, got JSON array`},
 		// the position of the distributedInfo, as without --workers (it
 		// had none)
 		{"rank past --workers", obj(`{"rank":3}`) + "\n", "traces: t.json:2:1: distributedInfo: rank 3 is outside 0..1 for --workers 2"},
@@ -43,6 +52,8 @@ func TestChromeRefusesContradictions(t *testing.T) {
 			opts.Workers = 1
 		case "world_size under --workers":
 			opts.Workers = 4
+		case "world_size past the limit, --workers":
+			opts.Workers, opts.PS = 2, 1 // (with --ps it warned, and converted)
 		}
 		_, _, err := ReadChromeTrace(strings.NewReader(c.in), "t.json", opts)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -19,7 +19,7 @@ func TestChromePhasesInGaps(t *testing.T) {
 	}
 	// three steps with 1000 us gaps: 0-1000, 2000-3000, 4000-5000
 	steps := step(1, 0) + ",\n" + step(2, 2000) + ",\n" + step(3, 4000)
-	const pre = "traces: t: of its phase intervals (after merging overlaps), "
+	const pre = "traces: t.json: of its phase intervals (after merging overlaps), "
 	const gap = " running from a step into a gap between two of its process's steps, the part in the gap not counted ("
 	const why = " s in all: a kernel still running when its step's marker ended, with the next step not yet begun?)"
 	for _, c := range []struct {
@@ -84,7 +84,7 @@ func TestChromeTailPastTwiceMarkedStep(t *testing.T) {
 	}
 	all := joinErrs(warns)
 	if len(tr.Steps) != 2 || tr.Steps[1].End != 0.002 ||
-		!strings.Contains(all, "traces: t: of its phase intervals (after merging overlaps), 1 running past the end of its process's last step, the part after it not counted (0.0001 s in all") ||
+		!strings.Contains(all, "traces: t.json: of its phase intervals (after merging overlaps), 1 running past the end of its process's last step, the part after it not counted (0.0001 s in all") ||
 		!strings.Contains(all, "1 step marked twice (the first, worker 0 step 2)") {
 		t.Errorf("%d steps %v, warnings %s", len(tr.Steps), tr.Steps, all)
 	}

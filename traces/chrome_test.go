@@ -342,9 +342,9 @@ func TestChromePhasesOffSteps(t *testing.T) {
 		name, events, want string
 	}{
 		{"inside", `{"name": "forward", "ph": "X", "ts": 100, "dur": 500, "pid": 1, "tid": 1}`, ""},
-		{"far outside", `{"name": "pull", "ph": "X", "ts": 1e308, "dur": 100, "pid": 1, "tid": 1}`, "traces: t: of its phase intervals (after merging overlaps), 1 in no step of its process, not counted (the first at 1e+302 s after the earliest event)"},
+		{"far outside", `{"name": "pull", "ph": "X", "ts": 1e308, "dur": 100, "pid": 1, "tid": 1}`, "traces: t.json: of its phase intervals (after merging overlaps), 1 in no step of its process, not counted (the first at 1e+302 s after the earliest event)"},
 		{"before", `{"name": "forward", "ph": "X", "ts": -500, "dur": 400, "pid": 1, "tid": 1}`, "1 in no step of its process, not counted (the first at 0 s after the earliest event)"},
-		{"across", `{"name": "forward", "ph": "X", "ts": 500, "dur": 2000, "pid": 1, "tid": 1}`, "traces: t: of its phase intervals (after merging overlaps), 1 holding a whole step and more, each step counting the part inside it (the first at 0.0005 s"},
+		{"across", `{"name": "forward", "ph": "X", "ts": 500, "dur": 2000, "pid": 1, "tid": 1}`, "traces: t.json: of its phase intervals (after merging overlaps), 1 holding a whole step and more, each step counting the part inside it (the first at 0.0005 s"},
 		{"both", `{"name": "forward", "ph": "X", "ts": 500, "dur": 2000, "pid": 1, "tid": 1}, {"name": "pull", "ph": "X", "ts": 9000, "dur": 10, "pid": 1, "tid": 1}`, "1 in no step of its process, not counted (the first at 0.009 s after the earliest event); 1 holding a whole step and more"},
 		// a GPU kernel that runs on into the next step holds no step
 		// whole: the streams lag the CPU's markers (a review's false
@@ -354,7 +354,7 @@ func TestChromePhasesOffSteps(t *testing.T) {
 		// kernel to 3300 (two phases, so two intervals) lose
 		// 100 + 300 = 400 us = 0.0004 s
 		{"past the last", `{"name": "forward", "ph": "X", "ts": 2500, "dur": 600, "pid": 1, "tid": 1}, {"name": "ncclKernel_AllReduce", "ph": "X", "ts": 2800, "dur": 500, "pid": 2, "tid": 7}`,
-			"traces: t: of its phase intervals (after merging overlaps), 2 running past the end of its process's last step, the part after it not counted (0.0004 s in all"},
+			"traces: t.json: of its phase intervals (after merging overlaps), 2 running past the end of its process's last step, the part after it not counted (0.0004 s in all"},
 		// 1500 to 3500 us holds step 3 whole, overlaps step 2, and runs
 		// 500 us past step 3's end
 		{"across and past", `{"name": "forward", "ph": "X", "ts": 1500, "dur": 2000, "pid": 1, "tid": 1}`,
@@ -365,7 +365,7 @@ func TestChromePhasesOffSteps(t *testing.T) {
 		// kernel from -100 (two phases, so two intervals) lose
 		// 300 + 100 = 400 us = 0.0004 s
 		{"before the first", `{"name": "forward", "ph": "X", "ts": -300, "dur": 500, "pid": 1, "tid": 1}, {"name": "ncclKernel_AllReduce", "ph": "X", "ts": -100, "dur": 500, "pid": 2, "tid": 7}`,
-			"traces: t: of its phase intervals (after merging overlaps), 2 starting before its process's first step, the part before it not counted (0.0004 s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)"},
+			"traces: t.json: of its phase intervals (after merging overlaps), 2 starting before its process's first step, the part before it not counted (0.0004 s in all: work begun before the first step's marker, as a kernel launched before the profiled steps?)"},
 		// -200 to 3300 us holds every step whole, and runs 300 us past
 		// the last step's end and 200 us before the first's start (the
 		// earliest event, so the first at 0 s)
@@ -386,7 +386,7 @@ func TestChromePhasesOffSteps(t *testing.T) {
 	// pytorch_profiler.json's last step ends at 2500 us and its NCCL
 	// kernel at 2600: 100 us = 0.0001 s lost
 	for _, c := range []struct{ file, want string }{
-		{"pytorch_profiler.json", "traces: pytorch_profiler: of its phase intervals (after merging overlaps), 1 running past the end of its process's last step, the part after it not counted (0.0001 s in all: a GPU kernel still running when the last step's marker ended?)"},
+		{"pytorch_profiler.json", "traces: pytorch_profiler.json: of its phase intervals (after merging overlaps), 1 running past the end of its process's last step, the part after it not counted (0.0001 s in all: a GPU kernel still running when the last step's marker ended?)"},
 		{"ps_begin_end.json", ""},
 		{"tf_timeline.json", ""},
 		{"real-torch-profiler.pt.trace.json.gz", ""},

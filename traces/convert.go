@@ -74,6 +74,16 @@ func (o ConvertOptions) psMode() (ConvertOptions, []error, error) {
 	return o, nil, nil
 }
 
+// input names the converted input in a warning: the file or folder
+// Convert read; a caller of TFEventsTrace, which has none, gets the run,
+// said to be one.
+func (o ConvertOptions) input() string {
+	if o.source != "" {
+		return o.source
+	}
+	return fmt.Sprintf("run %q", o.Run)
+}
+
 func (o ConvertOptions) sourceNote() string {
 	if o.source == "" {
 		return ""

@@ -128,6 +128,32 @@ func (c *csvReader) fieldPos(i int) filePos {
 	return filePos{c.line, col}
 }
 
+// fieldPositions is fieldPos(i) for each of the first n fields of the
+// current record (n <= len(fields)), in one pass. readHeader keeps every
+// column's position: calling fieldPos per column made an unquoted header of
+// n columns cost O(n²) (160,000 unknown columns in a 0.96 MB steps.csv took
+// 26 s).
+func (c *csvReader) fieldPositions(n int) []filePos {
+	pos := make([]filePos, n)
+	if c.qline == c.line && c.line > 0 {
+		copy(pos, c.qpos)
+		return pos
+	}
+	bom := 0
+	if c.line == 1 {
+		bom = c.bom
+	}
+	col := 1
+	for i := range pos {
+		pos[i] = filePos{c.line, col}
+		col += len(c.fields[i]) + 1
+		if i == 0 {
+			col += bom // a part of the first field (see fieldPos)
+		}
+	}
+	return pos
+}
+
 // readLine returns the next physical line without its line ending. The slice
 // is valid until the next call. At the end of the input it returns io.EOF.
 func (c *csvReader) readLine() ([]byte, error) {
@@ -393,18 +419,17 @@ func (c *csvReader) readHeader(expect string) (*header, error) {
 	if err := c.loneCR(rec); err != nil {
 		return nil, err
 	}
-	h := &header{file: c.file, line: c.line, index: make(map[string]int, len(rec)), used: make([]bool, len(rec))}
+	h := &header{file: c.file, line: c.line, index: make(map[string]int, len(rec)), used: make([]bool, len(rec)), pos: c.fieldPositions(len(rec))}
 	for i, name := range rec {
 		name = strings.Clone(csvtext.LowerName(strings.TrimSpace(name)))
 		if name == "" {
-			return nil, c.errorf(i, "empty column name in the header")
+			return nil, c.errorAt(h.pos[i], "empty column name in the header")
 		}
 		if j, dup := h.index[name]; dup {
-			return nil, c.errorf(i, "column %q repeats column %d", name, j+1)
+			return nil, c.errorAt(h.pos[i], "column %q repeats column %d", name, j+1)
 		}
 		h.index[name] = i
 		h.names = append(h.names, name)
-		h.pos = append(h.pos, c.fieldPos(i))
 	}
 	return h, nil
 }
@@ -476,13 +501,35 @@ func quoteCut(s string, n int) string {
 	return strconv.Quote(s[:n]) + "..."
 }
 
-// unknown returns a warning per column that no field of the kind reads.
+// maxUnknownWarnings is the most unknown columns warned about one by one;
+// past it they are one warning (a header of 160,000 unknown columns wrote
+// 160,000 lines to stderr).
+const maxUnknownWarnings = 10
+
+// unknownNamed is how many unknown columns the one warning of many names.
+const unknownNamed = 5
+
+// unknown returns a warning per column that no field of the kind reads, or,
+// past maxUnknownWarnings of them, one warning at the first that names a
+// few and counts the rest.
 func (h *header) unknown() []error {
-	var w []error
+	var idx []int
 	for i, u := range h.used {
 		if !u {
-			w = append(w, &ParseError{File: h.file, Line: h.pos[i].line, Column: h.pos[i].col, Msg: fmt.Sprintf("unknown column %q ignored", h.names[i])})
+			idx = append(idx, i)
 		}
+	}
+	if len(idx) > maxUnknownWarnings {
+		names := make([]string, unknownNamed)
+		for k, i := range idx[:unknownNamed] {
+			names[k] = strconv.Quote(h.names[i])
+		}
+		p := h.pos[idx[0]]
+		return []error{&ParseError{File: h.file, Line: p.line, Column: p.col, Msg: fmt.Sprintf("%d unknown columns ignored: %s and %d more", len(idx), strings.Join(names, ", "), len(idx)-unknownNamed)}}
+	}
+	var w []error
+	for _, i := range idx {
+		w = append(w, &ParseError{File: h.file, Line: h.pos[i].line, Column: h.pos[i].col, Msg: fmt.Sprintf("unknown column %q ignored", h.names[i])})
 	}
 	return w
 }

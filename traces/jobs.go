@@ -362,10 +362,18 @@ func gavelRates(file string, r io.Reader) (map[string]float64, error) {
 		return nil, err
 	}
 	rate := map[string]float64{}
+	line := map[string]int{} // job type -> the line of its rate
 	err = t.each(func() error {
 		if t.str("gpu_type") != "v100" || t.str("consolidated") != "1" || t.str("scale_factor") != "1" {
 			return nil
 		}
+		// a job type given twice took the last rate without a word
+		// (its jobs' sizes follow it): which one holds?
+		jt := t.str("job_type")
+		if l, dup := line[jt]; dup {
+			return t.errAt("job_type", "column job_type: %q alone on one consolidated V100 (gpu_type v100, consolidated 1, scale_factor 1) given twice, first on line %d (expected each job type once: which rate holds?)", jt, l)
+		}
+		line[jt] = t.line()
 		v, err := t.positive("isolated_steps_per_sec")
 		if err != nil {
 			return err
@@ -373,7 +381,7 @@ func gavelRates(file string, r io.Reader) (map[string]float64, error) {
 		if v < 1e-12 { // a job's size is its steps over this rate: 1e-320 made it +Inf
 			return t.errAt("isolated_steps_per_sec", "column isolated_steps_per_sec: %g steps/s: expected a rate of at least 1e-12 steps/s", v)
 		}
-		rate[t.str("job_type")] = v
+		rate[jt] = v
 		return nil
 	})
 	if err != nil {

@@ -28,8 +28,11 @@ import (
 //     files.
 //   - dl2-mxnet-ps-speed: Model = model. Workers = num_workers, PS = num_ps,
 //     GlobalBatch = tot_batch_size (split among the workers), SamplesPerS =
-//     speed_sum (job samples/s, per the dataset README), Mode sync. Rows with
-//     speed 0 (9 failed runs in the file) are skipped with a warning.
+//     speed_sum (job samples/s, per the dataset README), Mode from sync_mode:
+//     dist_sync -> sync, dist_async -> async (Run suffixed " async"), other
+//     text an error at the cell (the shared file holds dist_sync only).
+//     Rows with speed 0 (9 failed runs in the file) are skipped with a
+//     warning.
 //   - elasticflow-asplos23: Model = the file name (bert, gpt2, ...), one row
 //     per non-empty cell of throughputs_A100_raw/<model>.csv: Workers = GPU
 //     count, GlobalBatch = global_batch_size (strong scaling), StepsPerS =
@@ -267,7 +270,9 @@ func polluxRowAt(t *pubTable, model string, nodes, replicas int, run string) (Th
 }
 
 func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
-	t, f, err := dir.open("ps_worker_speed.csv", "model", "num_ps", "num_workers", "speed_sum", "tot_batch_size")
+	// sync_mode is a part of every DL2 row (config_speed.txt's tuples);
+	// it was not read, and a dist_async row was written as mode sync
+	t, f, err := dir.open("ps_worker_speed.csv", "model", "sync_mode", "num_ps", "num_workers", "speed_sum", "tot_batch_size")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -283,6 +288,18 @@ func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
 		}
 		if err := t.names("model"); err != nil {
 			return err
+		}
+		// MXNet's kvstore types of a parameter-server job: dist_sync
+		// waits for every worker's gradient, dist_async applies each as
+		// it comes (an async run is apart from a sync one of the same
+		// counts in its run name; the shared file holds dist_sync only)
+		switch m := t.str("sync_mode"); m {
+		case "dist_sync":
+			r.Mode = "sync"
+		case "dist_async":
+			r.Mode = "async"
+		default:
+			return t.errAt("sync_mode", "column sync_mode: expected dist_sync (synchronous parameter servers) or dist_async (asynchronous), got %q", m)
 		}
 		if r.PS, err = t.integer("num_ps", 1); err != nil {
 			return err
@@ -307,8 +324,10 @@ func loadDL2(dir pubFiles) ([]Throughput, []error, error) {
 		if err := t.inRange(&r, "speed_sum"); err != nil {
 			return err
 		}
-		r.Mode = "sync"
 		r.Run = fmt.Sprintf("ps=%d workers=%d", r.PS, r.Workers)
+		if r.Mode == "async" {
+			r.Run += " async"
+		}
 		out = append(out, r)
 		return nil
 	})

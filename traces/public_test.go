@@ -265,6 +265,16 @@ func TestLoadDatasetMalformed(t *testing.T) {
 			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nvgg-16,dist_sync,32,1,1,NaN\n",
 		}, "ps_worker_speed.csv:2:25: column speed_sum: expected a finite number"},
 		{"dl2 empty", "dl2-mxnet-ps-speed", map[string]string{"ps_worker_speed.csv": ""}, "empty file"},
+		// sync_mode was not read: any text was written as mode sync
+		{"dl2 unknown sync_mode", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nresnet-50,dist_sync,32,1,1,5\nresnet-50,banana,32,1,1,5\n",
+		}, `ps_worker_speed.csv:3:11: column sync_mode: expected dist_sync (synchronous parameter servers) or dist_async (asynchronous), got "banana"`},
+		{"dl2 empty sync_mode", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nresnet-50,,32,1,1,5\n",
+		}, `ps_worker_speed.csv:2:11: column sync_mode: expected dist_sync (synchronous parameter servers) or dist_async (asynchronous), got ""`},
+		{"dl2 no sync_mode", "dl2-mxnet-ps-speed", map[string]string{
+			"ps_worker_speed.csv": "model,tot_batch_size,num_ps,num_workers,speed_sum\nresnet-50,32,1,1,5\n",
+		}, `ps_worker_speed.csv:1: missing required column "sync_mode"`},
 		{"tf-cnn bad quote", "tf-cnn-benchmarks-2017", map[string]string{
 			"tf_cnn_benchmarks_may2017.csv": "platform,num_gpus,model,batch_size_per_gpu,data,variable_update,images_per_sec\nX,1,M,32,real,\"replicated,5\n",
 		}, "tf_cnn_benchmarks_may2017.csv:2:"},
@@ -401,6 +411,26 @@ func TestLoadDatasetMalformed(t *testing.T) {
 				t.Errorf("error %q, want it to contain %q", err, c.want)
 			}
 		})
+	}
+}
+
+// A DL2 row's sync_mode is its mode: dist_async was written as mode sync
+// (the column was not read), under the run name of a dist_sync row of the
+// same counts.
+func TestDL2SyncMode(t *testing.T) {
+	dir := t.TempDir()
+	body := "model,sync_mode,tot_batch_size,num_ps,num_workers,speed_sum\nresnet-50,dist_async,32,1,2,5\nresnet-50, dist_sync ,32,1,2,4\n"
+	if err := os.WriteFile(filepath.Join(dir, "ps_worker_speed.csv"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, warns, err := LoadDataset("dl2-mxnet-ps-speed", dir)
+	if err != nil || len(warns) != 0 || len(rows) != 2 {
+		t.Fatalf("rows %v, warnings %v, error %v; want 2 rows", rows, warns, err)
+	}
+	for i, w := range []struct{ mode, run string }{{"async", "ps=1 workers=2 async"}, {"sync", "ps=1 workers=2"}} {
+		if r := rows[i]; r.Mode != w.mode || r.Run != w.run || r.Workers != 2 || r.PS != 1 || r.GlobalBatch != 32 {
+			t.Errorf("row %d: mode %q run %q (%d workers, %d ps, global batch %d); want mode %s, run %q", i+1, r.Mode, r.Run, r.Workers, r.PS, r.GlobalBatch, w.mode, w.run)
+		}
 	}
 }
 

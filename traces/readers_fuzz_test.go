@@ -96,6 +96,23 @@ func TestGavelRateTooSmall(t *testing.T) {
 	}
 }
 
+// A job type given twice alone on one consolidated V100 is refused at the
+// second row, naming the first's line: the last rate was taken without a
+// word (100 steps at 5 and 7 steps/s: a size of 14.3 s, not 20). Rows of
+// other GPU types, spread jobs or more GPUs are not read, and may repeat it.
+func TestGavelRateTwice(t *testing.T) {
+	const head = "gpu_type,consolidated,job_type,model,batch_size,scale_factor,isolated_steps_per_sec\n"
+	_, err := gavelRates("rates.csv", strings.NewReader(head+"v100,1,X,X,1,1,5\nk80,1,X,X,1,1,2\nv100,1,X,X,1,1,7\n"))
+	want := `traces: rates.csv:4:8: column job_type: "X" alone on one consolidated V100 (gpu_type v100, consolidated 1, scale_factor 1) given twice, first on line 2 (expected each job type once: which rate holds?)`
+	if err == nil || err.Error() != want {
+		t.Errorf("a job type twice: %v\nwant %s", err, want)
+	}
+	rates, err := gavelRates("rates.csv", strings.NewReader(head+"v100,1,X,X,1,1,5\nv100,0,X,X,1,1,4\nv100,1,X,X,1,2,9\nk80,1,X,X,1,1,2\nv100,1,Y,Y,1,1,7\n"))
+	if err != nil || len(rates) != 2 || rates["X"] != 5 || rates["Y"] != 7 {
+		t.Errorf("one rate each: %v, error %v; want X 5, Y 7", rates, err)
+	}
+}
+
 // A converted job longer than jobs.csv may hold (1e12 s) is refused by
 // convert, not written for plan to refuse.
 func TestSortJobsBound(t *testing.T) {

@@ -732,6 +732,10 @@ func tfRepeated(num protowire.Number, typ protowire.Type, v uint64, b []byte) (n
 // A runs.csv row records where the run came from.
 func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (*Trace, []error) {
 	opts = opts.withDefaults()
+	// the warnings name the input converted, as its errors do (they named
+	// the run, by default the file's stem, which reads as a file and is
+	// none)
+	src := opts.input()
 	workersUnknown := opts.Workers == 0
 	if workersUnknown {
 		opts.Workers = 1
@@ -739,7 +743,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	var warns []error
 	tr := &Trace{}
 	if len(scalars) == 0 {
-		return tr, []error{fmt.Errorf("traces: %s: no scalar summaries in the event files", opts.Run)}
+		return tr, []error{fmt.Errorf("traces: %s: no scalar summaries in the event files", src)}
 	}
 	if !tfFinite(firstWall) || firstWall > scalars[0].WallTime {
 		// the earliest finite wall time: one NaN or Inf must not hide the others
@@ -762,7 +766,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		byTag[s.Tag] = append(byTag[s.Tag], s)
 	}
 	if bad > 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time, or a wall time more than %g s from the first (before or after), skipped", opts.Run, bad, limits.MaxTime))
+		warns = append(warns, fmt.Errorf("traces: %s: %d values with a non-finite value or wall time, or a wall time more than %g s from the first (before or after), skipped", src, bad, limits.MaxTime))
 	}
 	var lossTags, accTags, stepTags, sampleTags, other []string
 	for tag := range byTag {
@@ -801,7 +805,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 					rest = append(rest, t)
 				}
 			}
-			warns = append(warns, fmt.Errorf("traces: %s: %s from tag %q; ignored %s", opts.Run, kind, best, strings.Join(rest, ", ")))
+			warns = append(warns, fmt.Errorf("traces: %s: %s from tag %q; ignored %s", src, kind, best, strings.Join(rest, ", ")))
 		}
 		return best
 	}
@@ -809,7 +813,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 	stepTag, sampleTag := pick("steps/s", stepTags), pick("samples/s", sampleTags)
 	if len(other) > 0 {
 		sort.Strings(other)
-		warns = append(warns, fmt.Errorf("traces: %s: tags not converted: %s", opts.Run, strings.Join(other, ", ")))
+		warns = append(warns, fmt.Errorf("traces: %s: tags not converted: %s", src, strings.Join(other, ", ")))
 	}
 
 	// evals: one row per step, loss and accuracy merged.
@@ -835,7 +839,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		kept, steps, first := tfLatest(byTag[tag])
 		if steps > 0 {
 			warns = append(warns, fmt.Errorf("traces: %s: %s tag %q: %d steps logged more than once, the first step %d: kept at each the value logged last (the latest wall time; after a restart from a checkpoint, the restart's, as TensorBoard shows), with its time; %d earlier values dropped",
-				opts.Run, kind, tag, steps, first, len(byTag[tag])-len(kept)))
+				src, kind, tag, steps, first, len(byTag[tag])-len(kept)))
 		}
 		return kept
 	}
@@ -844,7 +848,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		// step is no update count (a loss curve in epochs fitted as one in
 		// updates, without a word)
 		if low := strings.ToLower(tag); strings.HasPrefix(low, "epoch_") || strings.Contains(low, "/epoch_") {
-			warns = append(warns, fmt.Errorf("traces: %s: tag %q is logged per epoch (Keras' epoch_ tags): its steps are epoch numbers, written as evals.csv's updates, so its values are placed at epochs, not updates (log per batch, or multiply the updates by the steps per epoch)", opts.Run, tag))
+			warns = append(warns, fmt.Errorf("traces: %s: tag %q is logged per epoch (Keras' epoch_ tags): its steps are epoch numbers, written as evals.csv's updates, so its values are placed at epochs, not updates (log per batch, or multiply the updates by the steps per epoch)", src, tag))
 		}
 	}
 	if lossTag != "" {
@@ -915,15 +919,15 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 		}
 		switch {
 		case scaled && drop != "":
-			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as percent (%s): all its values divided by 100; %s", opts.Run, accTag, why, drop))
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as percent (%s): all its values divided by 100; %s", src, accTag, why, drop))
 		case scaled:
-			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as percent (%s): all its values divided by 100", opts.Run, accTag, why))
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as percent (%s): all its values divided by 100", src, accTag, why))
 		case drop != "":
-			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as fractions (%s): %s", opts.Run, accTag, why, drop))
+			warns = append(warns, fmt.Errorf("traces: %s: accuracy tag %q reads as fractions (%s): %s", src, accTag, why, drop))
 		}
 	}
 	if negative > 0 {
-		warns = append(warns, fmt.Errorf("traces: %s: %d loss or accuracy values at a negative step skipped (evals.csv's updates count from 0)", opts.Run, negative))
+		warns = append(warns, fmt.Errorf("traces: %s: %d loss or accuracy values at a negative step skipped (evals.csv's updates count from 0)", src, negative))
 	}
 	sort.SliceStable(tr.Evals, func(i, j int) bool { return tr.Evals[i].Updates < tr.Evals[j].Updates })
 	// a value logged before the files' first event (the clock stepped
@@ -935,18 +939,18 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 				n++
 			}
 		}
-		warns = append(warns, fmt.Errorf("traces: %s: %d evaluations logged before the first event of the files (the first at step %d, %.4g s before it: did the clock step back?): their evals.csv times are negative", opts.Run, n, tr.Evals[early].Updates, -tr.Evals[early].Time))
+		warns = append(warns, fmt.Errorf("traces: %s: %d evaluations logged before the first event of the files (the first at step %d, %.4g s before it: did the clock step back?): their evals.csv times are negative", src, n, tr.Evals[early].Updates, -tr.Evals[early].Time))
 	}
 
 	if stepTag != "" || sampleTag != "" {
 		if workersUnknown {
 			// (a log of 8 workers was written as 1, its samples/s 8
 			// times too low for a sync job, without a word)
-			warns = append(warns, fmt.Errorf("traces: %s: worker count unknown: throughput.csv gets 1 worker (give --workers)", opts.Run))
+			warns = append(warns, fmt.Errorf("traces: %s: worker count unknown: throughput.csv gets 1 worker (give --workers)", src))
 		}
 		if opts.Batch == 0 {
 			opts.Batch = 1
-			warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: throughput.csv gets batch 1 (give --batch)", opts.Run))
+			warns = append(warns, fmt.Errorf("traces: %s: batch size unknown: throughput.csv gets batch 1 (give --batch)", src))
 		}
 		t := Throughput{Workers: opts.Workers, PS: opts.PS, Batch: opts.Batch, Mode: opts.Mode, Run: opts.Run,
 			StepsPerS: math.NaN(), SamplesPerS: math.NaN(), Std: math.NaN()}
@@ -958,7 +962,7 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			// the window as a matter of course: not said)
 			if in, whole := steadyValues(byTag[tag]); whole && len(in) >= 6 {
 				warns = append(warns, fmt.Errorf("traces: %s: fewer than 3 of the %d values of %q lie in the steady window (10%% to 95%% of the wall time they span): all %d are averaged, warm-up included (a restart's gap, or the logs of several runs in one folder, leave the window nearly empty: convert each run's folder alone)",
-					opts.Run, len(in), tag, len(in)))
+					src, len(in), tag, len(in)))
 			}
 		}
 		if stepTag != "" {
@@ -984,12 +988,12 @@ func TFEventsTrace(scalars []TFScalar, firstWall float64, opts ConvertOptions) (
 			// (checked by the mode the row is read with: ratesAgree)
 			if per, what, ok := ratesAgree(&t); !ok {
 				warns = append(warns, fmt.Errorf("traces: %s: samples/s %.4g is not steps/s %.4g x %g samples (%s): written as steps/s alone (the ratio is %.4g samples a step; give --batch, --workers and --mode as the job ran)",
-					opts.Run, t.SamplesPerS, t.StepsPerS, per, what, t.SamplesPerS/t.StepsPerS))
+					src, t.SamplesPerS, t.StepsPerS, per, what, t.SamplesPerS/t.StepsPerS))
 				t.SamplesPerS = math.NaN()
 			}
 		}
 		if math.IsNaN(t.StepsPerS) && math.IsNaN(t.SamplesPerS) {
-			warns = append(warns, fmt.Errorf("traces: %s: the logged rates average to 0 or less: no throughput row", opts.Run))
+			warns = append(warns, fmt.Errorf("traces: %s: the logged rates average to 0 or less: no throughput row", src))
 		} else {
 			tr.Throughput = append(tr.Throughput, t)
 		}

@@ -26,7 +26,7 @@ func TestTFEventsAccuracyOutOfRange(t *testing.T) {
 	if len(tr.Evals) != 3 || tr.Evals[0].Accuracy != 0.5 || !math.IsNaN(tr.Evals[1].Accuracy) || !math.IsNaN(tr.Evals[2].Accuracy) {
 		t.Errorf("evals %+v", tr.Evals)
 	}
-	want := `traces: r: accuracy tag "accuracy" reads as fractions (its largest value up to 100, 0.5, is not above 1.5): 2 values outside [0, 1] dropped, the first 200 at step 2`
+	want := `traces: run "r": accuracy tag "accuracy" reads as fractions (its largest value up to 100, 0.5, is not above 1.5): 2 values outside [0, 1] dropped, the first 200 at step 2`
 	if !strings.Contains(errorsText(warns), want) {
 		t.Errorf("warnings\n%s\nlack %q", errorsText(warns), want)
 	}
@@ -44,15 +44,15 @@ func TestTFEventsAccuracyRule(t *testing.T) {
 		want string
 	}{
 		{"fractions past 1", []float64{f(0.5), f(1.01), f(1.09)},
-			`traces: r: accuracy tag "acc" reads as fractions (its largest value, 1.09, is not above 1.5): 2 values outside [0, 1] dropped, the first 1.01 at step 2`},
+			`traces: run "r": accuracy tag "acc" reads as fractions (its largest value, 1.09, is not above 1.5): 2 values outside [0, 1] dropped, the first 1.01 at step 2`},
 		{"percent", []float64{f(40.5), 250, -3},
-			`traces: r: accuracy tag "acc" reads as percent (its largest value up to 100, 40.5, is above 1.5): all its values divided by 100; 2 values outside [0, 100] dropped, the first 250 at step 2`},
+			`traces: run "r": accuracy tag "acc" reads as percent (its largest value up to 100, 40.5, is above 1.5): all its values divided by 100; 2 values outside [0, 100] dropped, the first 250 at step 2`},
 		{"percent, none dropped", []float64{f(40.5), 60, 70},
-			`traces: r: accuracy tag "acc" reads as percent (its largest value, 70, is above 1.5): all its values divided by 100`},
+			`traces: run "r": accuracy tag "acc" reads as percent (its largest value, 70, is above 1.5): all its values divided by 100`},
 		{"nothing up to 100", []float64{200, 300, 0.25},
-			`traces: r: accuracy tag "acc" reads as fractions (its largest value up to 100, 0.25, is not above 1.5): 2 values outside [0, 1] dropped, the first 200 at step 1`},
+			`traces: run "r": accuracy tag "acc" reads as fractions (its largest value up to 100, 0.25, is not above 1.5): 2 values outside [0, 1] dropped, the first 200 at step 1`},
 		{"all above 100", []float64{200, 300, 400},
-			`traces: r: accuracy tag "acc" reads as fractions (no value of it is in (1.5, 100]): 3 values outside [0, 1] dropped, the first 200 at step 1`},
+			`traces: run "r": accuracy tag "acc" reads as fractions (no value of it is in (1.5, 100]): 3 values outside [0, 1] dropped, the first 200 at step 1`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -153,8 +153,8 @@ func TestTFEventsWhatEvalsReadBack(t *testing.T) {
 		{1001, -2, "accuracy", 0.5}, {1000 + 1e12, 3, "loss", 1.25}}
 	tr, warns := TFEventsTrace(s, 1000, ConvertOptions{Run: "r"})
 	for _, want := range []string{
-		"traces: r: 1 values with a non-finite value or wall time, or a wall time more than 1e+12 s from the first (before or after), skipped",
-		"traces: r: 3 loss or accuracy values at a negative step skipped",
+		`traces: run "r": 1 values with a non-finite value or wall time, or a wall time more than 1e+12 s from the first (before or after), skipped`,
+		`traces: run "r": 3 loss or accuracy values at a negative step skipped`,
 	} {
 		if !strings.Contains(errorsText(warns), want) {
 			t.Errorf("warnings\n%s\nlack %q", errorsText(warns), want)
@@ -215,8 +215,9 @@ func TestTFEventsRestart(t *testing.T) {
 		t.Errorf("evals\n%+v\nwant\n%+v", got, want)
 	}
 	for _, w := range []string{
-		`traces: r: loss tag "loss": 2 steps logged more than once, the first step 30: kept at each the value logged last (the latest wall time; after a restart from a checkpoint, the restart's, as TensorBoard shows), with its time; 2 earlier values dropped`,
-		`traces: r: accuracy tag "accuracy": 1 steps logged more than once, the first step 30: kept at each the value logged last`,
+		// (the folder converted, not the run, as the warnings of Convert say)
+		"traces: " + dir + `: loss tag "loss": 2 steps logged more than once, the first step 30: kept at each the value logged last (the latest wall time; after a restart from a checkpoint, the restart's, as TensorBoard shows), with its time; 2 earlier values dropped`,
+		"traces: " + dir + `: accuracy tag "accuracy": 1 steps logged more than once, the first step 30: kept at each the value logged last`,
 	} {
 		if !strings.Contains(errorsText(warns), w) {
 			t.Errorf("warnings\n%s\nlack %q", errorsText(warns), w)
@@ -252,7 +253,7 @@ func TestTFEventsStepTwice(t *testing.T) {
 		t.Errorf("evals\n%+v\nwant\n%+v", tr.Evals, want)
 	}
 	// steps 0, 10 and 20 repeated; 1 + 2 + 1 values dropped
-	w := `traces: r: loss tag "loss": 3 steps logged more than once, the first step 0: kept at each the value logged last`
+	w := `traces: run "r": loss tag "loss": 3 steps logged more than once, the first step 0: kept at each the value logged last`
 	if !strings.Contains(errorsText(warns), w) || !strings.Contains(errorsText(warns), "; 4 earlier values dropped") {
 		t.Errorf("warnings\n%s\nlack %q or 4 dropped", errorsText(warns), w)
 	}
