@@ -85,9 +85,25 @@ func TestPlanFigureManyJobs(t *testing.T) {
 			t.Fatalf("segment %d: stack's top %g, want the %g workers allocated", i, top, sum)
 		}
 	}
+	// the named jobs are those that hold the most worker-seconds
+	area := map[string]float64{}
+	for _, s := range drawn.Segments {
+		for j, a := range s.Alloc {
+			area[j] += a * (s.End - s.Start)
+		}
+	}
+	least := area[jobs[others]]
+	for _, j := range jobs[others:] {
+		least = min(least, area[j])
+	}
+	for _, j := range jobs[:others] {
+		if area[j] > least*(1+1e-9) {
+			t.Fatalf("job %s in the others' band holds %g worker-seconds, more than a named job's %g", j, area[j], least)
+		}
+	}
 	marks, left := d.completionMarks(tm, sqrt, jobs[others:])
-	if len(marks)+left != maxLegendJobs || left == 0 {
-		t.Errorf("%d marks and %d left out, want %d in all, some left out (the test's premise)", len(marks), left, maxLegendJobs)
+	if len(marks)+left != maxLegendJobs {
+		t.Errorf("%d marks and %d left out, want %d in all", len(marks), left, maxLegendJobs)
 	}
 	for _, m := range marks {
 		if m.Level >= maxMarkRows {
@@ -137,10 +153,38 @@ func TestPlanFigureManyJobs(t *testing.T) {
 		t.Errorf("y axis labelled up to %g, want near the %d servers", top, servers)
 	}
 	s := svgText(t, f)
-	for _, want := range []string{fmt.Sprintf("other %d jobs", others), fmt.Sprintf("%d completions not marked", left)} {
-		if !strings.Contains(s, want) {
-			t.Errorf("legend: no %q", want)
-		}
+	if !strings.Contains(s, fmt.Sprintf("other %d jobs", others)) {
+		t.Errorf("legend: no %q", fmt.Sprintf("other %d jobs", others))
+	}
+	if left > 0 != strings.Contains(s, " not marked (") {
+		t.Errorf("%d marks left out; the axis label says %v", left, strings.Contains(s, " not marked ("))
+	}
+}
+
+// The named jobs' marks stay on maxMarkRows rows, the rest left out and
+// counted under the axis: 40 jobs of one size, all done in the last
+// segment (the named ones are then the first 22 by the stacking order).
+func TestPlanFigureMarksLeftOut(t *testing.T) {
+	d := PlanData{Policy: "equi", Servers: 40, Completions: map[string]float64{}}
+	d.Segments = []PlanSegment{{Start: 0, End: 10, Alloc: map[string]float64{}}}
+	for j := range 40 {
+		name := fmt.Sprintf("job%02d", j)
+		d.Segments[0].Alloc[name] = 1
+		d.Completions[name] = 10
+	}
+	jobs := d.Jobs()
+	others := otherJobs(len(jobs))
+	tm := newTimeMap(d.Segments)
+	marks, left := d.completionMarks(tm, d.sqrtTime(tm), jobs[others:])
+	if len(marks)+left != maxLegendJobs || left == 0 || len(marks) != maxMarkRows {
+		t.Errorf("%d marks and %d left out, want %d on %d rows and the rest left out", len(marks), left, maxMarkRows, maxMarkRows)
+	}
+	f, err := PlanFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, fmt.Sprintf("%d completions not marked", left)) {
+		t.Errorf("axis label: no %q", fmt.Sprintf("%d completions not marked", left))
 	}
 }
 
@@ -186,5 +230,31 @@ func TestPlanSegmentSlices(t *testing.T) {
 			_, err = PlanFigure(s)
 			wantErr(t, "lengths", err, "plan", "segment 3:")
 		}
+	}
+}
+
+// A time axis with idle gaps shortened labels each busy stretch's start
+// in one notation once one starts at 10^6 s or later: it wrote "604490"
+// beside "1.285e+06".
+func TestPlanTimeMapOneNotation(t *testing.T) {
+	segs := []PlanSegment{
+		{Start: 0, End: 100, Alloc: map[string]float64{"a": 1}},
+		{Start: 604490, End: 604590, Alloc: map[string]float64{"a": 1}},
+		{Start: 1285000, End: 1285100, Alloc: map[string]float64{"a": 1}},
+	}
+	tm := newTimeMap(segs)
+	if !tm.compressed() {
+		t.Fatal("no gap shortened: the test's premise")
+	}
+	starts := map[float64]bool{tm.at(0): true, tm.at(604490): true, tm.at(1285000): true}
+	var labels []string
+	for _, tk := range tm.Ticks(tm.at(0), tm.at(1285100)) {
+		if starts[tk.Value] && tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	want := []string{"0", "6.045e+05", "1.285e+06"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("stretch labels %q, want %q", labels, want)
 	}
 }
