@@ -336,12 +336,25 @@ func chromeMedianStep(steps []Step) float64 {
 	return d[len(d)/2]
 }
 
+// chromeMaxBytes is the most a Chrome trace may hold, decompressed: the
+// reader holds it whole, and its events, a few times its size (a review's
+// 1.5 MB .json.gz of 1.5 GiB of spaces took 7.7 GB; ten times that would
+// end in the kernel's out-of-memory kill, not an error). A variable for
+// the tests.
+var chromeMaxBytes int64 = 2 << 30
+
 // chromeReadAll reads r whole, gunzipping it when it starts with the gzip
-// magic.
+// magic; more than chromeMaxBytes, read or decompressed, is an error.
 func chromeReadAll(r io.Reader, file string) ([]byte, error) {
-	raw, err := io.ReadAll(r)
+	tooBig := func(what string) error {
+		return &ParseError{File: file, Msg: fmt.Sprintf("%s more than %s (the reader holds the trace whole, and its events, a few times its size): profile fewer steps, or split the file", what, byteSize(chromeMaxBytes))}
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, chromeMaxBytes+1))
 	if err != nil {
 		return nil, &ParseError{File: file, Msg: err.Error()}
+	}
+	if int64(len(raw)) > chromeMaxBytes {
+		return nil, tooBig("the file holds")
 	}
 	if !bytes.HasPrefix(raw, []byte{0x1f, 0x8b}) {
 		return raw, nil
@@ -352,7 +365,10 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 		return nil, &ParseError{File: file, Msg: "bad gzip header: " + err.Error() + " (expected a gzip file, by its first two bytes 1f 8b, or plain text)"}
 	}
 	zr.Multistream(false)
-	data, err := io.ReadAll(&gzipMembers{br: br, zr: zr})
+	data, err := io.ReadAll(io.LimitReader(&gzipMembers{br: br, zr: zr}, chromeMaxBytes+1))
+	if int64(len(data)) > chromeMaxBytes {
+		return nil, tooBig("the gzip stream decompresses to")
+	}
 	switch {
 	case errors.Is(err, errGzipTrailing):
 		return nil, &ParseError{File: file, Msg: "bytes after the end of the gzip stream that are not gzip data (expected the end of the file or another gzip member)"}
@@ -362,6 +378,19 @@ func chromeReadAll(r io.Reader, file string) ([]byte, error) {
 		return nil, &ParseError{File: file, Msg: "corrupt gzip stream: " + err.Error() + " (expected a whole gzip file: cut short, or damaged?)"}
 	}
 	return data, nil
+}
+
+// byteSize is n bytes in binary units: "2 GiB", "1.5 MiB", "700 bytes".
+func byteSize(n int64) string {
+	for _, u := range []struct {
+		size int64
+		name string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if n >= u.size {
+			return strconv.FormatFloat(float64(n)/float64(u.size), 'g', 4, 64) + " " + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }
 
 // chromeInfo is what the file says about the run as a whole.
