@@ -39,3 +39,16 @@ func TestChromeTraceSizeLimit(t *testing.T) {
 		t.Errorf("byteSize(2 GiB) = %q", got)
 	}
 }
+
+// A gzipped event file is said to be one (it read as "length CRC
+// mismatch ...: not a TFRecord file, or corrupt").
+func TestTFRecordGzipped(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(AppendTFRecord(nil, []byte("event")))
+	zw.Close()
+	_, err := ReadTFRecords(&gz, "events.out.tfevents.1.gz", func([]byte, int, int64) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "a gzip file (it starts 1f 8b), not a TFRecord file: gunzip it first") {
+		t.Errorf("error %v", err)
+	}
+}

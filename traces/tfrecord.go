@@ -82,6 +82,11 @@ func ReadTFRecords(r io.Reader, file string, fn func(data []byte, n int, offset 
 		}
 		length := binary.LittleEndian.Uint64(head[:8])
 		if got, want := binary.LittleEndian.Uint32(head[8:]), tfrecordMaskedCRC(head[:8]); got != want {
+			if n == 1 && head[0] == 0x1f && head[1] == 0x8b {
+				// (a gzipped event file read as "not a TFRecord file,
+				// or corrupt")
+				return warnings, perr("record 1 at byte 0: a gzip file (it starts 1f 8b), not a TFRecord file: gunzip it first")
+			}
 			return warnings, perr("record %d at byte %d: length CRC mismatch (stored %#08x, computed %#08x): not a TFRecord file, or corrupt", n, off, got, want)
 		}
 		if length > MaxTFRecordBytes {
