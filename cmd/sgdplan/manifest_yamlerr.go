@@ -48,6 +48,16 @@ func yamlError(path string, b []byte, err error) error {
 		kind = map[bool]string{true: "list", false: "mapping"}[strings.HasPrefix(kind, "[]")]
 		return faultf(path, mapKeyAt(b, kind), "not a Kubeflow job manifest: a %s used as a key (expected a plain key such as replicas)", kind)
 	}
+	if v, ok := strings.CutPrefix(msg, "json: unsupported value: "); ok {
+		// .nan or .inf: valid YAML, but sigs.k8s.io/yaml converts the
+		// manifest to JSON (as Kubernetes reads it), which has no NaN or
+		// infinity; the library said "invalid YAML" at no place
+		at, what := nonFiniteAt(b), "a value"
+		if o := at.offset(string(b)); o >= 0 {
+			what = string(yamlNonFiniteRE.Find(b[o:]))
+		}
+		return faultf(path, at, "not a Kubeflow job manifest: %s is a YAML float that is not finite (%s): Kubernetes reads a manifest as JSON, which cannot hold NaN or infinity: want a finite number (quote it for text)", what, v)
+	}
 	if strings.HasPrefix(msg, "unsupported map key of type: %!s(<nil>)") {
 		// ~, null, !!null or an empty explicit key: the library's
 		// message was broken ("%!s(<nil>)") and named no line
@@ -89,6 +99,9 @@ func yamlError(path string, b []byte, err error) error {
 		}
 	case yamlReaderProblem(msg):
 		where = badByteAt(b)
+	case msg == "document contains excessive aliasing":
+		// an alias bomb ("billion laughs"): named at its first alias
+		where = aliasAt(b, "")
 	case yamlAnchorRE.MatchString(msg):
 		m := yamlAnchorRE.FindStringSubmatch(msg)
 		where = aliasAt(b, m[1]+m[2])
@@ -408,9 +421,13 @@ func onlyMatchAt(b []byte, re *regexp.Regexp) pos {
 // aliasAt is the place of the first alias to the anchor name in b ("*name"
 // where a token starts: at a line's start, after white space or a flow
 // indicator, and not before a name's byte), outside quoted strings and
-// comments (a "*name" there was taken); no place when there is none.
+// comments (a "*name" there was taken); no place when there is none. An
+// empty name is any alias: "*" before a name's byte.
 func aliasAt(b []byte, name string) pos {
 	text, alias := string(b), "*"+name
+	nameByte := func(c byte) bool {
+		return strings.ContainsRune("_-0123456789", rune(c)) || 'a' <= c|32 && c|32 <= 'z'
+	}
 	prev := byte('\n')
 	for i := 0; i < len(text); i++ {
 		c := text[i]
@@ -421,7 +438,7 @@ func aliasAt(b []byte, name string) pos {
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
 			}
-		case strings.HasPrefix(text[i:], alias) && (end == len(text) || !strings.ContainsRune("_-0123456789", rune(text[end])) && !('a' <= text[end]|32 && text[end]|32 <= 'z')):
+		case strings.HasPrefix(text[i:], alias) && (name != "" && (end == len(text) || !nameByte(text[end])) || name == "" && end < len(text) && nameByte(text[end])):
 			return posAt(text, i)
 		}
 		if i < len(text) {
@@ -429,6 +446,47 @@ func aliasAt(b []byte, name string) pos {
 		}
 	}
 	return pos{}
+}
+
+// yamlNonFiniteRE finds the plain YAML floats that are not finite
+// (go.yaml.in/yaml/v2, resolve.go: .nan, .inf, -.inf in three cases),
+// and text that looks like one (in a comment, a quoted string): nonFiniteAt
+// tells them apart.
+var yamlNonFiniteRE = regexp.MustCompile(`[-+]?\.(?:nan|NaN|NAN|inf|Inf|INF)\b`)
+
+// nonFiniteAt is the place of the first NaN or infinite float in b, the
+// one that the JSON conversion of the YAML library cannot write; no place
+// when none is found. Which match of yamlNonFiniteRE is one is the YAML
+// library's to say (not one in a comment, a block scalar or a quoted
+// string; one under a !!float tag, quoted, is): the document with the
+// matches after the first k turned to 0 fails to convert for the
+// smallest k whose k-th match is the first float (a binary search: the
+// document is read about log2 of the matches times).
+func nonFiniteAt(b []byte) pos {
+	m := yamlNonFiniteRE.FindAllIndex(b, -1)
+	fails := func(k int) bool {
+		var t []byte
+		last := 0
+		for _, r := range m[k:] {
+			t = append(append(t, b[last:r[0]]...), '0')
+			last = r[1]
+		}
+		t = append(t, b[last:]...)
+		_, err := yaml.YAMLToJSON(t)
+		return err != nil && strings.Contains(err.Error(), "json: unsupported value: ")
+	}
+	if len(m) == 0 || fails(0) || !fails(len(m)) {
+		return pos{}
+	}
+	lo, hi := 0, len(m) // fails(lo) is false, fails(hi) true
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return posAt(string(b), m[hi-1][0])
 }
 
 // yamlParserProblem reports whether msg is one of the problems of the YAML
