@@ -61,15 +61,40 @@ func yamlPlace(b []byte, keys []string) (key, value pos) {
 func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value pos) {
 	var stack []yamlLevel
 	explicit := pos{} // keys' explicit key, its value on the line below
-	for i, raw := range strings.Split(string(b), "\n") {
+	text := string(b)
+	// flowTo is the end of a flow collection ("{...}", "[...]") that a
+	// line opened and left open: the lines up to it are inside it, no
+	// block keys (flowPathPlace places what is there)
+	flowTo, start := -1, 0
+	flowFrom := func(at int) {
+		if at < len(text) && (text[at] == '{' || text[at] == '[') {
+			if flowTo = flowClose(text, at); flowTo < 0 {
+				flowTo = len(text)
+			}
+		}
+	}
+	for i, raw := range strings.Split(text, "\n") {
+		lineStart := start
+		start += len(raw) + 1
+		if lineStart <= flowTo {
+			continue
+		}
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(t, "- ") {
+			// a list item: a flow collection may open it
+			flowFrom(lineStart + len(line) - len(strings.TrimLeft(t, "- ")))
+		}
 		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") || isDirective([]byte(line)) {
 			// (a directive, "%TAG !e! tag:example.com,2000:", is no
 			// key: a List item below it was not placed)
 			continue
 		}
 		indent := len(line) - len(t)
+		if t[0] == '{' || t[0] == '[' {
+			flowFrom(lineStart + indent)
+			continue
+		}
 		if explicit.line > 0 {
 			// ": value" at the key's indentation
 			if v := strings.TrimLeft(t[1:], " "); t[0] == ':' && indent == stack[len(stack)-1].indent && v != "" && !strings.HasPrefix(v, "#") {
@@ -79,12 +104,19 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		}
 		k, val, ok := strings.Cut(t, ":")
 		q := "" // an explicit key's text: "? key", its value on a ": value" line
-		if t == "?" || strings.HasPrefix(t, "? ") {
+		isExplicit := t == "?" || strings.HasPrefix(t, "? ")
+		if isExplicit {
 			q = strings.TrimLeft(t[1:], " ")
 			k, val, ok = strings.Split(q, " #")[0], "", true
 		}
-		if !ok || t[0] == ':' || strings.ContainsAny(k, "{}[],") {
+		// (a plain key may hold ",[]{}" in block style, "restartPolicy}"
+		// a template's leftover; only flow style forbids them: they were
+		// taken as flow style, the key at no place)
+		if !ok || t[0] == ':' {
 			continue
+		}
+		if v := strings.TrimLeft(val, " "); v != "" {
+			flowFrom(lineStart + indent + len(k) + 1 + len(val) - len(v))
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
@@ -93,7 +125,7 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
-		if t[0] == '?' {
+		if isExplicit {
 			explicit = pos{i + 1, len(line) - len(q) + 1}
 			continue
 		}
