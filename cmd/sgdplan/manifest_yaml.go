@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -121,7 +122,7 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
-		stack = append(stack, yamlLevel{indent, strings.Trim(strings.TrimSpace(k), `"'`)})
+		stack = append(stack, yamlLevel{indent, keyText(strings.TrimSpace(k))})
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
@@ -136,6 +137,37 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		return key, key
 	}
 	return explicit, explicit
+}
+
+// keyText is the key written k as the JSON form of the document names
+// it, as the key paths of faults do: a quoted key unquoted (a plain key
+// may end in a quote, `00000000":`, which was taken off: the key was at no
+// place); a plain key that YAML reads as a number or a boolean ("0000",
+// "0x0", "1e0", "yes") by its value there ("0", "1", "true": a replica
+// role "0000000:" was at no place), read by the YAML library; other plain
+// keys as written.
+func keyText(k string) string {
+	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
+		if k[0] == '"' {
+			if u, err := strconv.Unquote(k); err == nil {
+				return u
+			}
+			return k[1 : len(k)-1]
+		}
+		return strings.ReplaceAll(k[1:len(k)-1], "''", "'")
+	}
+	if k == "" || !strings.ContainsRune("0123456789+-.yYnNtTfFoO", rune(k[0])) || len(k) > 64 {
+		return k
+	}
+	js, err := yaml.YAMLToJSON([]byte("? " + k + "\n: 0\n"))
+	var m map[string]json.RawMessage
+	if err != nil || json.Unmarshal(js, &m) != nil || len(m) != 1 {
+		return k
+	}
+	for key := range m {
+		return key
+	}
+	return k
 }
 
 // yamlDocuments is the documents of a YAML stream that hold anything but

@@ -172,8 +172,16 @@ func mapKeyAt(b []byte, kind string) pos {
 		}
 	}
 	prev := byte('\n')
+	// flow is the open flow collections' brackets, last the innermost:
+	// a collection that starts an entry of a flow mapping (after its "{"
+	// or a ",", and an anchor or a tag) is a key though no ":" follows
+	// it, "{ {a: 1} }"
+	var flow []byte
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if len(flow) > 0 && (c == '}' || c == ']') {
+			flow = flow[:len(flow)-1]
+		}
 		switch {
 		case strings.IndexByte(",[{:?- \t\r\n", prev) < 0:
 		case c == '"' || c == '\'':
@@ -182,9 +190,15 @@ func mapKeyAt(b []byte, kind string) pos {
 			for ; i < len(text) && text[i] != '\n'; i++ {
 			}
 		case c == '{' || c == '[':
-			if e := flowClose(text, i); e > 0 && valueIndicatorAt(text, e+1, false) {
+			e := flowClose(text, i)
+			j := -1
+			if e > 0 {
+				j = flowSkip(text, e+1)
+			}
+			if e > 0 && (valueIndicatorAt(text, e+1, false) || len(flow) > 0 && flow[len(flow)-1] == '{' && flowEntryAt(text, i) && j < len(text) && (text[j] == ',' || text[j] == '}')) {
 				first(map[byte]string{'{': "mapping", '[': "list"}[c], i)
 			}
+			flow = append(flow, c)
 		case c == '?' && (i+1 == len(text) || strings.IndexByte(" \t\r\n", text[i+1]) >= 0):
 			if k, at := explicitKeyKind(text, i); k != "" {
 				first(k, at)
@@ -218,6 +232,25 @@ func mapKeyAt(b []byte, kind string) pos {
 	return pos{}
 }
 
+// flowEntryAt reports whether the node at i of text starts an entry of
+// a flow collection: before it, past white space and any anchors and tags,
+// stands the collection's "{" or "[" or a ",".
+func flowEntryAt(text string, i int) bool {
+	for {
+		for i > 0 && strings.IndexByte(" \t\r\n", text[i-1]) >= 0 {
+			i--
+		}
+		j := i
+		for j > 0 && strings.IndexByte(" \t\r\n,[]{}", text[j-1]) < 0 {
+			j--
+		}
+		if j == i || text[j] != '!' && text[j] != '&' {
+			return i > 0 && strings.IndexByte("{[,", text[i-1]) >= 0
+		}
+		i = j
+	}
+}
+
 // valueIndicatorAt reports whether a key's ":" stands at i of text, after
 // spaces on the line: after a plain key (plain) before white space, the
 // end, or a flow indicator; after a flow collection anywhere.
@@ -232,8 +265,9 @@ func valueIndicatorAt(text string, i int, plain bool) bool {
 }
 
 // nullWordEnd is the index after a null scalar starting at i of text (~,
-// null, Null, NULL, or a !!null tag and the scalar after it on the line);
-// -1 when none starts there.
+// null, Null, NULL, a !!null tag and the scalar after it on the line, or
+// an anchor, which a ":" after it leaves on an empty scalar); -1 when none
+// starts there.
 func nullWordEnd(text string, i int) int {
 	if strings.HasPrefix(text[i:], "!!null") {
 		j := i + len("!!null")
@@ -244,6 +278,17 @@ func nullWordEnd(text string, i int) int {
 			j++
 		}
 		return j
+	}
+	if text[i] == '&' {
+		// an anchor on an empty key ("&a : x"), a null one: the anchor's
+		// name is the YAML library's (letters, digits, "-" and "_")
+		j := i + 1
+		for j < len(text) && (strings.IndexByte("_-0123456789", text[j]) >= 0 || 'a' <= text[j]|32 && text[j]|32 <= 'z') {
+			j++
+		}
+		if j > i+1 {
+			return j
+		}
 	}
 	for _, w := range []string{"~", "null", "Null", "NULL"} {
 		if j := i + len(w); strings.HasPrefix(text[i:], w) && (j == len(text) || strings.IndexByte(" \t\r\n:", text[j]) >= 0) {
@@ -303,8 +348,11 @@ func explicitKeyKind(text string, q int) (string, int) {
 		return "null", q
 	case rest[0] == '[' || rest == "-" || strings.HasPrefix(rest, "- "):
 		return "list", q + strings.Index(text[q:], rest)
-	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")):
-		return "mapping", q + strings.Index(text[q:], rest)
+	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")) ||
+		rest == "?" || strings.HasPrefix(rest, "? "):
+		// (a "?" in it opens an explicit key of a mapping: "? ?", found
+		// past the first)
+		return "mapping", q + 1 + strings.Index(text[q+1:], rest)
 	}
 	return "", q
 }
@@ -370,7 +418,9 @@ func yamlScannerProblem(msg string) bool {
 		"did not find expected whitespace or line break", "did not find expected comment or line break",
 		"did not find expected version number", "did not find expected hexdecimal number",
 		"did not find expected digit or '.' character", "did not find expected alphabetic or numeric character",
-		"could not find expected directive name", "could not find expected ':'":
+		"could not find expected directive name", "could not find expected ':'",
+		"did not find expected tag URI", "did not find expected '!'", "did not find URI escaped octet",
+		"found an incorrect leading UTF-8 octet", "found an incorrect trailing UTF-8 octet":
 		return true
 	}
 	return strings.HasPrefix(msg, "exceeded max depth of ")
@@ -511,8 +561,8 @@ func yamlParserProblem(msg string) bool {
 // keyAt is the place of key at the start of the line the YAML library
 // named (1-based, as a string) or of the nearest line above it that is not
 // blank or a comment (the library names the line of a nested mapping's
-// first key, below its own key), quoted or not; the line alone when key is
-// on neither.
+// first key, below its own key), quoted or not; the start of the named
+// line when key is on neither.
 func keyAt(b []byte, line, key string) pos {
 	n, err := strconv.Atoi(line)
 	if err != nil {
@@ -551,7 +601,16 @@ func keyAt(b []byte, line, key string) pos {
 			}
 		}
 	}
-	return pos{n, 0}
+	// a key written otherwise than the library names it ("00000", the
+	// key 0, given as "0000" too): the start of the named line, past a
+	// list item's "- ", as yamlError names a line alone at column 1
+	if n >= 1 && n <= len(lines) {
+		l := strings.TrimRight(lines[n-1], "\r")
+		if t := strings.TrimLeft(l, " \t-"); t != "" {
+			return pos{n, len(l) - len(t) + 1}
+		}
+	}
+	return pos{n, 1}
 }
 
 var (

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// An anchor on an empty key ("&a : x") is a null key, placed at the
+// anchor (found by FuzzReadManifest once it required a place: it was at
+// no place).
+func TestManifestAnchoredNullKey(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: TFJob\n&000: 0\nspec: {}\n"))
+	if want := "check: m.yaml:2:1: not a Kubeflow job manifest: a null key"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}
+
+// A key given twice in two spellings of one number ("0000" and "00000",
+// both 0) is placed at the start of the line the YAML library names (found
+// by FuzzReadManifest: it was the line alone, "m.yaml:2:").
+func TestManifestDuplicateNumberKey(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("0000: 1\n00000: 2\n"))
+	if want := `check: m.yaml:2:1: key "0" appears twice`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}
+
+// A plain key YAML reads as a number ("0000000", the key 0) is placed by
+// its value, as the JSON form names it (found by FuzzReadManifest: the
+// role "0" holding a list was at no place).
+func TestManifestNumberKeyPlaced(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    0000000:\n    - 1\n"))
+	if want := "check: m.yaml:4:5: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want it at %s", err, want)
+	}
+}
+
+// A flow mapping's entry that is a mapping or a list with no value ("{
+// {}}") is a collection used as a key, placed at it (found by
+// FuzzReadManifest: it was at no place, as no ":" follows it).
+func TestManifestFlowEntryKey(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"kind: TFJob\nspec: { {}}\n", "check: m.yaml:2:9: not a Kubeflow job manifest: a mapping used as a key"},
+		{"kind: TFJob\n? ?\n", "check: m.yaml:2:3: not a Kubeflow job manifest: a mapping used as a key"},
+		{"{kind: TFJob, !t &a {a: 1}}\n", "check: m.yaml:1:21: not a Kubeflow job manifest: a mapping used as a key"},
+		{"kind: TFJob\nspec: {a: 1, [b] }\n", "check: m.yaml:2:14: not a Kubeflow job manifest: a list used as a key"},
+	} {
+		_, err := parseManifest("m.yaml", []byte(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %s", c.in, err, c.want)
+		}
+	}
+}
+
+// A plain key that ends in a quote is placed as written (found by
+// FuzzReadManifest: the quote was taken off, and the key not found).
+func TestManifestKeyEndingInQuote(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker\": 2\n"))
+	if want := "check: m.yaml:4:14: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want it at %s", err, want)
+	}
+}
+
+// A bad tag on line 1 ("!00!", a tag handle without its suffix) is at
+// line 1, as the YAML library's other scanner problems there (found by
+// FuzzReadManifest: it was at no place).
+func TestManifestBadTagOnLineOne(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("0: !00!"))
+	if want := "check: m.yaml:1:1: not a Kubeflow job manifest: invalid YAML: did not find expected tag URI"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}
