@@ -70,3 +70,41 @@ func TestManifestBadTagOnLineOne(t *testing.T) {
 		t.Errorf("%v, want %s", err, want)
 	}
 }
+
+// A plain key holding a ":" not before white space ("0:: 1", the key
+// "0:") is placed: it was read to its first ":" and not found (found by
+// FuzzReadManifest).
+func TestManifestKeyWithColon(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    a:b: 1\n"))
+	if want := "check: m.yaml:4:10: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want it at %s", err, want)
+	}
+}
+
+// A key behind an anchor or a tag ("!t a:b:") is placed: the tag was read
+// as part of the key, and the key not found (found by FuzzReadManifest).
+func TestManifestTaggedKey(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: TFJob\nspec:\n  tfReplicaSpecs:\n    !t: &a a:b: 1\n"))
+	if want := "check: m.yaml:4:17: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want it at %s", err, want)
+	}
+}
+
+// A flow mapping's key without a value ("{0}", "{a, replicas: 1}") is
+// placed (found by FuzzReadManifest: it was at no place).
+func TestManifestFlowKeyWithoutValue(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2, bogus}\n"))
+	if want := "check: m.yaml:4:27: spec.pytorchReplicaSpecs.Worker.bogus: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want it at %s", err, want)
+	}
+}
+
+// A flow mapping's plain key holding a ":" not before white space ("{a:1}"
+// is the key "a:1", null) is placed (found by FuzzReadManifest: it was
+// read to the ":" and not found).
+func TestManifestFlowKeyWithColon(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2, a:1}\n"))
+	if want := "check: m.yaml:4:27: spec.pytorchReplicaSpecs.Worker.a:1: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want it at %s", err, want)
+	}
+}

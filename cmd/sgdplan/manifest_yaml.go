@@ -103,7 +103,24 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 			}
 			return explicit, explicit
 		}
-		k, val, ok := strings.Cut(t, ":")
+		// an anchor or a tag before the key ("&w Worker:", "!t a:") is
+		// none of it
+		pre := 0
+		for pre < len(t) && (t[pre] == '&' || t[pre] == '!') {
+			e := strings.IndexAny(t[pre:], " \t")
+			if e < 0 {
+				pre = len(t)
+				break
+			}
+			pre += e
+			for pre < len(t) && (t[pre] == ' ' || t[pre] == '\t') {
+				pre++
+			}
+		}
+		if pre == len(t) {
+			continue
+		}
+		k, val, ok := blockKeyCut(t[pre:])
 		q := "" // an explicit key's text: "? key", its value on a ": value" line
 		isExplicit := t == "?" || strings.HasPrefix(t, "? ")
 		if isExplicit {
@@ -117,7 +134,7 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 			continue
 		}
 		if v := strings.TrimLeft(val, " "); v != "" {
-			flowFrom(lineStart + indent + len(k) + 1 + len(val) - len(v))
+			flowFrom(lineStart + indent + pre + len(k) + 1 + len(val) - len(v))
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
@@ -130,13 +147,34 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 			explicit = pos{i + 1, len(line) - len(q) + 1}
 			continue
 		}
-		key = pos{i + 1, indent + 1}
+		key = pos{i + 1, indent + pre + 1}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
-			return key, pos{i + 1, indent + len(k) + 1 + len(val) - len(v) + 1}
+			return key, pos{i + 1, indent + pre + len(k) + 1 + len(val) - len(v) + 1}
 		}
 		return key, key
 	}
 	return explicit, explicit
+}
+
+// blockKeyCut is the line t (from its first byte) cut about the ":" of
+// its block mapping key, as the YAML library reads it: a ":" before white
+// space or the line's end, after a quoted key's closing quote ("0:: 1" is
+// the key "0:", which was read as "0" and not placed); false when there
+// is none.
+func blockKeyCut(t string) (key, value string, ok bool) {
+	from := 0
+	if t[0] == '"' || t[0] == '\'' {
+		from = quoteEnd(t, 0)
+	}
+	for i := from; i < len(t); i++ {
+		if t[i] == ':' && (i+1 == len(t) || strings.IndexByte(" \t\r", t[i+1]) >= 0) {
+			return t[:i], t[i+1:], true
+		}
+		if t[i] == ' ' && i+1 < len(t) && t[i+1] == '#' {
+			break // a comment
+		}
+	}
+	return t, "", false
 }
 
 // keyText is the key written k as the JSON form of the document names
@@ -834,13 +872,30 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 			}
 			k, i = text[i+1:j], j+1
 		} else {
+			// a plain key ends at a ":" before white space or a flow
+			// indicator, as the YAML library reads it ("{0:}" is the
+			// key "0:", "{a:1}" the key "a:1": they were read to the
+			// ":" and not found)
 			j := i
-			for j < len(text) && !strings.ContainsRune(":,}", rune(text[j])) {
+			for j < len(text) && !strings.ContainsRune(",[]{}", rune(text[j])) &&
+				!(text[j] == ':' && (j+1 == len(text) || strings.IndexByte(" \t\r\n", text[j+1]) >= 0)) {
 				j++
 			}
-			k, i = strings.TrimSpace(text[i:j]), j
+			k, i = keyText(strings.TrimSpace(text[i:j])), j
 		}
 		i = flowSkip(text, i)
+		if i < len(text) && (text[i] == ',' || text[i] == '}') {
+			// a key without a value ("{a, b: 1}": a is null): the key is
+			// its place (it was not found)
+			if eq(k, key) {
+				return at, at
+			}
+			if text[i] == '}' {
+				return -1, -1
+			}
+			i++
+			continue
+		}
 		if i >= len(text) || text[i] != ':' {
 			return -1, -1
 		}
