@@ -191,11 +191,7 @@ func mapKeyAt(b []byte, kind string) pos {
 			}
 		case c == '{' || c == '[':
 			e := flowClose(text, i)
-			j := -1
-			if e > 0 {
-				j = flowSkip(text, e+1)
-			}
-			if e > 0 && (valueIndicatorAt(text, e+1, false) || len(flow) > 0 && flow[len(flow)-1] == '{' && flowEntryAt(text, i) && j < len(text) && (text[j] == ',' || text[j] == '}')) {
+			if e > 0 && (valueIndicatorAt(text, e+1, false) || flowEntryKeyOnly(text, flow, i, e+1)) {
 				first(map[byte]string{'{': "mapping", '[': "list"}[c], i)
 			}
 			flow = append(flow, c)
@@ -212,7 +208,8 @@ func mapKeyAt(b []byte, kind string) pos {
 				first("alias", i)
 			}
 		default:
-			if j := nullWordEnd(text, i); j > 0 && valueIndicatorAt(text, j, true) {
+			// (or a flow mapping's entry without a value: "{~}", "{&a}")
+			if j := nullWordEnd(text, i); j > 0 && (valueIndicatorAt(text, j, true) || flowEntryKeyOnly(text, flow, i, j)) {
 				first("null", i)
 			}
 		}
@@ -230,6 +227,17 @@ func mapKeyAt(b []byte, kind string) pos {
 		}
 	}
 	return pos{}
+}
+
+// flowEntryKeyOnly reports whether the node from i to end of text is an
+// entry of a flow mapping without a value (flow is the open flow
+// collections' brackets, last the innermost): a key, null its value.
+func flowEntryKeyOnly(text string, flow []byte, i, end int) bool {
+	if len(flow) == 0 || flow[len(flow)-1] != '{' || !flowEntryAt(text, i) {
+		return false
+	}
+	j := flowSkip(text, end)
+	return j < len(text) && (text[j] == ',' || text[j] == '}')
 }
 
 // flowEntryAt reports whether the node at i of text starts an entry of
