@@ -110,3 +110,17 @@ func TestManifestFlowKeyWithColon(t *testing.T) {
 		t.Errorf("%v, want it at %s", err, want)
 	}
 }
+
+// A key behind a tag or an anchor in a flow mapping is placed, a custom
+// tag's number key as its text (found by FuzzReadManifest: no place).
+func TestManifestFlowTaggedKey(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2, &a bogus: 1}}}\n", "check: m.yaml:2:50: spec.tfReplicaSpecs.Worker.bogus: "},
+		{"kind: TFJob\nspec: {tfReplicaSpecs: {Worker: {replicas: 2}, !t 000: {x: 1}}}\n", "check: m.yaml:2:57: spec.tfReplicaSpecs.000.x: "},
+	} {
+		_, err := parseManifest("m.yaml", []byte(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %s", c.in, err, c.want)
+		}
+	}
+}

@@ -139,7 +139,7 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
-		stack = append(stack, yamlLevel{indent, keyText(strings.TrimSpace(k))})
+		stack = append(stack, yamlLevel{indent, keyText(strings.TrimSpace(k), strings.Contains(t[:pre], "!"))})
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
@@ -184,7 +184,7 @@ func blockKeyCut(t string) (key, value string, ok bool) {
 // "0x0", "1e0", "yes") by its value there ("0", "1", "true": a replica
 // role "0000000:" was at no place), read by the YAML library; other plain
 // keys as written.
-func keyText(k string) string {
+func keyText(k string, tagged bool) string {
 	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
 		if k[0] == '"' {
 			if u, err := strconv.Unquote(k); err == nil {
@@ -194,7 +194,8 @@ func keyText(k string) string {
 		}
 		return strings.ReplaceAll(k[1:len(k)-1], "''", "'")
 	}
-	if k == "" || !strings.ContainsRune("0123456789+-.yYnNtTfFoO", rune(k[0])) || len(k) > 64 {
+	if k == "" || tagged || !strings.ContainsRune("0123456789+-.yYnNtTfFoO", rune(k[0])) || len(k) > 64 {
+		// (a tagged key, "!t 0:", is the tag's: a custom tag's a string)
 		return k
 	}
 	js, err := yaml.YAMLToJSON([]byte("? " + k + "\n: 0\n"))
@@ -854,6 +855,15 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 		if i+1 < len(text) && text[i] == '?' && strings.IndexByte(" \t\r\n", text[i+1]) >= 0 {
 			i = flowSkip(text, i+1) // an explicit key, "? key: value"
 		}
+		tagged := false
+		for i < len(text) && (text[i] == '&' || text[i] == '!') {
+			// an anchor or a tag before the key: none of it
+			tagged = tagged || text[i] == '!'
+			for i < len(text) && !strings.ContainsRune(" \t\r\n,[]{}", rune(text[i])) {
+				i++
+			}
+			i = flowSkip(text, i)
+		}
 		if i >= len(text) || text[i] == '}' {
 			return -1, -1
 		}
@@ -881,7 +891,7 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 				!(text[j] == ':' && (j+1 == len(text) || strings.IndexByte(" \t\r\n", text[j+1]) >= 0)) {
 				j++
 			}
-			k, i = keyText(strings.TrimSpace(text[i:j])), j
+			k, i = keyText(strings.TrimSpace(text[i:j]), tagged), j
 		}
 		i = flowSkip(text, i)
 		if i < len(text) && (text[i] == ',' || text[i] == '}') {
