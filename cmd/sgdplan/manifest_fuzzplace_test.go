@@ -124,3 +124,12 @@ func TestManifestFlowTaggedKey(t *testing.T) {
 		}
 	}
 }
+
+// A List in flow style (JSON) whose items are no list is placed at them
+// (found by FuzzReadManifest: no place).
+func TestManifestFlowListItemsNotAList(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte(`{"kind": "List", "items": 0}`))
+	if want := "check: m.yaml:1:27: not a Kubeflow job manifest: the items of a List hold"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}

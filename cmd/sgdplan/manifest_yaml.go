@@ -406,7 +406,12 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		listAt = where
 		var raw []json.RawMessage
 		if given(items) && json.Unmarshal(items, &raw) != nil {
-			return nil, faultf(path, yamlValuePos(doc, []string{"items"}), "not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", kind, yamlKindOf(bytes.TrimSpace(items)))
+			// (in flow style too: a JSON List was at no place)
+			at := valuePos(doc, []string{"items"})
+			if at.line == 0 {
+				at = where
+			}
+			return nil, faultf(path, at, "not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", kind, yamlKindOf(bytes.TrimSpace(items)))
 		}
 		if len(raw) == 0 {
 			continue
