@@ -133,3 +133,13 @@ func TestManifestFlowListItemsNotAList(t *testing.T) {
 		t.Errorf("%v, want %s", err, want)
 	}
 }
+
+// An explicit key whose list stands below it at its own indentation
+// ("?\n- a") is a list used as a key, at the "?" (found by
+// FuzzReadManifest: no place).
+func TestManifestIndentlessListKey(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: TFJob\n?\n- a\n"))
+	if want := "check: m.yaml:2:1: not a Kubeflow job manifest: a list used as a key"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}

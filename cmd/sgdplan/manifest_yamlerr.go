@@ -342,6 +342,10 @@ func explicitKeyKind(text string, q int) (string, int) {
 				continue
 			}
 			switch {
+			case len(l)-len(t) == col && (t == "-" || strings.HasPrefix(t, "- ")):
+				// a list at the "?"'s own indentation is its key (YAML's
+				// indentless sequence): "?\n-" was no place
+				return "list", q
 			case len(l)-len(t) <= col:
 				return "null", q
 			case t == "-" || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "["):
