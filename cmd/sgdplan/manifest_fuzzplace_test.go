@@ -143,3 +143,13 @@ func TestManifestIndentlessListKey(t *testing.T) {
 		t.Errorf("%v, want %s", err, want)
 	}
 }
+
+// A quote inside a plain scalar ('0 ": 0') hid the rest of the file from
+// the search of a mapping used as a key (found by FuzzReadManifest: no
+// place).
+func TestManifestPlainQuoteBeforeMappingKey(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("a \": 0\n!t {b} : 1\n"))
+	if want := "check: m.yaml:2:4: not a Kubeflow job manifest: a mapping used as a key"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}

@@ -184,7 +184,9 @@ func mapKeyAt(b []byte, kind string) pos {
 		}
 		switch {
 		case strings.IndexByte(",[{:?- \t\r\n", prev) < 0:
-		case c == '"' || c == '\'':
+		case (c == '"' || c == '\'') && quoteEnd(text, i) < len(text):
+			// (a quote that closes nowhere is a plain scalar's, "0 \": 0",
+			// in a document the YAML library read: it hid the rest)
 			i = quoteEnd(text, i)
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
@@ -495,7 +497,9 @@ func aliasAt(b []byte, name string) pos {
 		c := text[i]
 		switch end := i + len(alias); {
 		case !strings.ContainsRune(",[{:?- \t\r\n", rune(prev)):
-		case c == '"' || c == '\'':
+		case (c == '"' || c == '\'') && quoteEnd(text, i) < len(text):
+			// (a quote that closes nowhere is a plain scalar's, "0 \": 0",
+			// in a document the YAML library read: it hid the rest)
 			i = quoteEnd(text, i)
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
