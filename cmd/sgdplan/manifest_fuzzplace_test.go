@@ -153,3 +153,12 @@ func TestManifestPlainQuoteBeforeMappingKey(t *testing.T) {
 		t.Errorf("%v, want %s", err, want)
 	}
 }
+
+// A flow mapping on the lines below its key is placed into (found by
+// FuzzReadManifest: its keys were at no place).
+func TestManifestFlowMappingBelowKey(t *testing.T) {
+	_, err := parseManifest("m.yaml", []byte("kind: PyTorchJob\nspec:\n  pytorchReplicaSpecs:\n    # the roles\n    {Worker: 0}\n"))
+	if want := "check: m.yaml:5:14: "; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s", err, want)
+	}
+}

@@ -566,8 +566,16 @@ func flowPathPlace(b []byte, keys []string) (key, value pos) {
 		open := -1
 		if i == 0 {
 			open = firstContent(b).offset(text)
-		} else if p := yamlValuePos(b, keys[:i]); p.line > 0 {
+		} else if k, p := yamlPlace(b, keys[:i]); p.line > 0 {
 			open = p.offset(text)
+			if p == k && open >= 0 {
+				// the value on the lines below its key ("specs:\n  {a:
+				// 1}"): the next content after the key's line (it was
+				// looked for at the key, and not found)
+				if nl := strings.IndexByte(text[open:], '\n'); nl >= 0 {
+					open = flowSkip(text, open+nl+1)
+				}
+			}
 		}
 		if flowMapAt(text, open) < 0 {
 			continue
