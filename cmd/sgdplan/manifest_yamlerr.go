@@ -313,7 +313,8 @@ func nullWordEnd(text string, i int) int {
 // the index of the key (of the "?" when the key is empty or on the lines
 // below).
 func explicitKeyKind(text string, q int) (string, int) {
-	eol := strings.IndexByte(text[q:], '\n')
+	// (a carriage return alone ends a line too: " ?\r0" is an empty key)
+	eol := strings.IndexAny(text[q:], "\r\n")
 	if eol < 0 {
 		eol = len(text) - q
 	}
