@@ -254,10 +254,23 @@ func flowEntryAt(text string, i int) bool {
 		for j > 0 && strings.IndexByte(" \t\r\n,[]{}", text[j-1]) < 0 {
 			j--
 		}
-		if j == i || text[j] != '!' && text[j] != '&' {
-			return i > 0 && strings.IndexByte("{[,", text[i-1]) >= 0
+		if j < i && (text[j] == '!' || text[j] == '&') {
+			i = j
+			continue
 		}
-		i = j
+		// a tag may hold ",": "{!,0 {}}", "{a: 1,!t,u {}}" (the tag
+		// "!t,u" after the "," that ends the entry "a: 1"), taken from
+		// the "!" at the token's start or after its first ","
+		for j = i; j > 0 && strings.IndexByte(" \t\r\n[]{}", text[j-1]) < 0; j-- {
+		}
+		if t := text[j:i]; strings.HasPrefix(t, "!") {
+			i = j
+			continue
+		} else if c := strings.Index(t, ",!"); c >= 0 && !strings.Contains(t[:c], "!") {
+			i = j + c + 1
+			continue
+		}
+		return i > 0 && strings.IndexByte("{[,", text[i-1]) >= 0
 	}
 }
 
