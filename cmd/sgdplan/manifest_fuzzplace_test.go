@@ -43,6 +43,7 @@ func TestManifestFlowEntryKey(t *testing.T) {
 		{"kind: TFJob\nspec: { {}}\n", "check: m.yaml:2:9: not a Kubeflow job manifest: a mapping used as a key"},
 		{"kind: TFJob\n? ?\n", "check: m.yaml:2:3: not a Kubeflow job manifest: a mapping used as a key"},
 		{" ?\r0", "check: m.yaml:1:2: not a Kubeflow job manifest: a null key"},
+		{"kind: TFJob\n?  \"\": x\n", "check: m.yaml:2:4: not a Kubeflow job manifest: a mapping used as a key"},
 		{"{0: {!,000 {}}}", "check: m.yaml:1:12: not a Kubeflow job manifest: a mapping used as a key"},
 		{"{0: {a: 1,!t,u {}}}", "check: m.yaml:1:16: not a Kubeflow job manifest: a mapping used as a key"},
 		{"kind: TFJob\nspec: {a: 1, &x}\n", "check: m.yaml:2:14: not a Kubeflow job manifest: a null key"},

@@ -377,6 +377,8 @@ func explicitKeyKind(text string, q int) (string, int) {
 	case rest[0] == '[' || rest == "-" || strings.HasPrefix(rest, "- "):
 		return "list", q + strings.Index(text[q:], rest)
 	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")) ||
+		// a quoted key of a mapping: `? "": x` (not `? "a: b"`)
+		(rest[0] == '"' || rest[0] == '\'') && quoteEnd(rest, 0) < len(rest) && valueIndicatorAt(rest, quoteEnd(rest, 0)+1, true) ||
 		rest == "?" || strings.HasPrefix(rest, "? "):
 		// (a "?" in it opens an explicit key of a mapping: "? ?", found
 		// past the first)
