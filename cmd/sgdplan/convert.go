@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -205,6 +206,12 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 	if err := notAFile("convert", out); err != nil {
 		return err
 	}
+	// the folder is made, or takes the files, before the input is read
+	// (as report checks: an --out under a folder one cannot write failed
+	// at mkdir, exit 1 without naming --out, after the whole conversion)
+	if err := atomicfile.CheckDir(out); err != nil {
+		return badInput(fmt.Errorf("convert: --out %w", err))
+	}
 	if c.IsSet("run") && strings.TrimSpace(c.String("run")) == "" {
 		// (it fell back to the input's name, silently)
 		return badInput(fmt.Errorf("convert: --run is empty: want a run name (without --run, the input's base name)"))
@@ -286,7 +293,11 @@ func runConvert(c *cli.Context, stdout, stderr io.Writer) error {
 			// a file where a folder of the --out path should be
 			return badInput(fmt.Errorf("convert: --out %s: %w: --out must be a folder (created when missing)", out, err))
 		}
-		return withCode(exitFailure, fmt.Errorf("convert: %w", err))
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			// (CheckDir passed: the folder changed since)
+			return badInput(fmt.Errorf("convert: --out %s: %w", out, err))
+		}
+		return withCode(exitFailure, fmt.Errorf("convert: --out %s: %w", out, err))
 	}
 	if res.Trace == nil {
 		var buf bytes.Buffer

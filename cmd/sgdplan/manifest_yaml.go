@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -61,15 +62,40 @@ func yamlPlace(b []byte, keys []string) (key, value pos) {
 func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value pos) {
 	var stack []yamlLevel
 	explicit := pos{} // keys' explicit key, its value on the line below
-	for i, raw := range strings.Split(string(b), "\n") {
+	text := string(b)
+	// flowTo is the end of a flow collection ("{...}", "[...]") that a
+	// line opened and left open: the lines up to it are inside it, no
+	// block keys (flowPathPlace places what is there)
+	flowTo, start := -1, 0
+	flowFrom := func(at int) {
+		if at < len(text) && (text[at] == '{' || text[at] == '[') {
+			if flowTo = flowClose(text, at); flowTo < 0 {
+				flowTo = len(text)
+			}
+		}
+	}
+	for i, raw := range strings.Split(text, "\n") {
+		lineStart := start
+		start += len(raw) + 1
+		if lineStart <= flowTo {
+			continue
+		}
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
+		if strings.HasPrefix(t, "- ") {
+			// a list item: a flow collection may open it
+			flowFrom(lineStart + len(line) - len(strings.TrimLeft(t, "- ")))
+		}
 		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") || isDirective([]byte(line)) {
 			// (a directive, "%TAG !e! tag:example.com,2000:", is no
 			// key: a List item below it was not placed)
 			continue
 		}
 		indent := len(line) - len(t)
+		if t[0] == '{' || t[0] == '[' {
+			flowFrom(lineStart + indent)
+			continue
+		}
 		if explicit.line > 0 {
 			// ": value" at the key's indentation
 			if v := strings.TrimLeft(t[1:], " "); t[0] == ':' && indent == stack[len(stack)-1].indent && v != "" && !strings.HasPrefix(v, "#") {
@@ -77,33 +103,110 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 			}
 			return explicit, explicit
 		}
-		k, val, ok := strings.Cut(t, ":")
+		// an anchor or a tag before the key ("&w Worker:", "!t a:") is
+		// none of it
+		pre := 0
+		for pre < len(t) && (t[pre] == '&' || t[pre] == '!') {
+			e := strings.IndexAny(t[pre:], " \t")
+			if e < 0 {
+				pre = len(t)
+				break
+			}
+			pre += e
+			for pre < len(t) && (t[pre] == ' ' || t[pre] == '\t') {
+				pre++
+			}
+		}
+		if pre == len(t) {
+			continue
+		}
+		k, val, ok := blockKeyCut(t[pre:])
 		q := "" // an explicit key's text: "? key", its value on a ": value" line
-		if t == "?" || strings.HasPrefix(t, "? ") {
+		isExplicit := t == "?" || strings.HasPrefix(t, "? ")
+		if isExplicit {
 			q = strings.TrimLeft(t[1:], " ")
 			k, val, ok = strings.Split(q, " #")[0], "", true
 		}
-		if !ok || t[0] == ':' || strings.ContainsAny(k, "{}[],") {
+		// (a plain key may hold ",[]{}" in block style, "restartPolicy}"
+		// a template's leftover; only flow style forbids them: they were
+		// taken as flow style, the key at no place)
+		if !ok || t[0] == ':' {
 			continue
+		}
+		if v := strings.TrimLeft(val, " "); v != "" {
+			flowFrom(lineStart + indent + pre + len(k) + 1 + len(val) - len(v))
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
 		}
-		stack = append(stack, yamlLevel{indent, strings.Trim(strings.TrimSpace(k), `"'`)})
+		stack = append(stack, yamlLevel{indent, keyText(strings.TrimSpace(k), strings.Contains(t[:pre], "!"))})
 		if !slices.EqualFunc(keysOf(stack), keys, eq) {
 			continue
 		}
-		if t[0] == '?' {
+		if isExplicit {
 			explicit = pos{i + 1, len(line) - len(q) + 1}
 			continue
 		}
-		key = pos{i + 1, indent + 1}
+		key = pos{i + 1, indent + pre + 1}
 		if v := strings.TrimLeft(val, " "); v != "" && !strings.HasPrefix(v, "#") {
-			return key, pos{i + 1, indent + len(k) + 1 + len(val) - len(v) + 1}
+			return key, pos{i + 1, indent + pre + len(k) + 1 + len(val) - len(v) + 1}
 		}
 		return key, key
 	}
 	return explicit, explicit
+}
+
+// blockKeyCut is the line t (from its first byte) cut about the ":" of
+// its block mapping key, as the YAML library reads it: a ":" before white
+// space or the line's end, after a quoted key's closing quote ("0:: 1" is
+// the key "0:", which was read as "0" and not placed); false when there
+// is none.
+func blockKeyCut(t string) (key, value string, ok bool) {
+	from := 0
+	if t[0] == '"' || t[0] == '\'' {
+		from = quoteEnd(t, 0)
+	}
+	for i := from; i < len(t); i++ {
+		if t[i] == ':' && (i+1 == len(t) || strings.IndexByte(" \t\r", t[i+1]) >= 0) {
+			return t[:i], t[i+1:], true
+		}
+		if t[i] == ' ' && i+1 < len(t) && t[i+1] == '#' {
+			break // a comment
+		}
+	}
+	return t, "", false
+}
+
+// keyText is the key written k as the JSON form of the document names
+// it, as the key paths of faults do: a quoted key unquoted (a plain key
+// may end in a quote, `00000000":`, which was taken off: the key was at no
+// place); a plain key that YAML reads as a number or a boolean ("0000",
+// "0x0", "1e0", "yes") by its value there ("0", "1", "true": a replica
+// role "0000000:" was at no place), read by the YAML library; other plain
+// keys as written.
+func keyText(k string, tagged bool) string {
+	if len(k) >= 2 && (k[0] == '"' || k[0] == '\'') && k[len(k)-1] == k[0] {
+		if k[0] == '"' {
+			if u, err := strconv.Unquote(k); err == nil {
+				return u
+			}
+			return k[1 : len(k)-1]
+		}
+		return strings.ReplaceAll(k[1:len(k)-1], "''", "'")
+	}
+	if k == "" || tagged || !strings.ContainsRune("0123456789+-.yYnNtTfFoO", rune(k[0])) || len(k) > 64 {
+		// (a tagged key, "!t 0:", is the tag's: a custom tag's a string)
+		return k
+	}
+	js, err := yaml.YAMLToJSON([]byte("? " + k + "\n: 0\n"))
+	var m map[string]json.RawMessage
+	if err != nil || json.Unmarshal(js, &m) != nil || len(m) != 1 {
+		return k
+	}
+	for key := range m {
+		return key
+	}
+	return k
 }
 
 // yamlDocuments is the documents of a YAML stream that hold anything but
@@ -303,7 +406,12 @@ func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 		listAt = where
 		var raw []json.RawMessage
 		if given(items) && json.Unmarshal(items, &raw) != nil {
-			return nil, faultf(path, yamlValuePos(doc, []string{"items"}), "not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", kind, yamlKindOf(bytes.TrimSpace(items)))
+			// (in flow style too: a JSON List was at no place)
+			at := valuePos(doc, []string{"items"})
+			if at.line == 0 {
+				at = where
+			}
+			return nil, faultf(path, at, "not a Kubeflow job manifest: the items of a %s hold %s where a list was expected", kind, yamlKindOf(bytes.TrimSpace(items)))
 		}
 		if len(raw) == 0 {
 			continue
@@ -458,8 +566,16 @@ func flowPathPlace(b []byte, keys []string) (key, value pos) {
 		open := -1
 		if i == 0 {
 			open = firstContent(b).offset(text)
-		} else if p := yamlValuePos(b, keys[:i]); p.line > 0 {
+		} else if k, p := yamlPlace(b, keys[:i]); p.line > 0 {
 			open = p.offset(text)
+			if p == k && open >= 0 {
+				// the value on the lines below its key ("specs:\n  {a:
+				// 1}"): the next content after the key's line (it was
+				// looked for at the key, and not found)
+				if nl := strings.IndexByte(text[open:], '\n'); nl >= 0 {
+					open = flowSkip(text, open+nl+1)
+				}
+			}
 		}
 		if flowMapAt(text, open) < 0 {
 			continue
@@ -752,6 +868,15 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 		if i+1 < len(text) && text[i] == '?' && strings.IndexByte(" \t\r\n", text[i+1]) >= 0 {
 			i = flowSkip(text, i+1) // an explicit key, "? key: value"
 		}
+		tagged := false
+		for i < len(text) && (text[i] == '&' || text[i] == '!') {
+			// an anchor or a tag before the key: none of it
+			tagged = tagged || text[i] == '!'
+			for i < len(text) && !strings.ContainsRune(" \t\r\n,[]{}", rune(text[i])) {
+				i++
+			}
+			i = flowSkip(text, i)
+		}
 		if i >= len(text) || text[i] == '}' {
 			return -1, -1
 		}
@@ -770,13 +895,30 @@ func flowKeyValueBy(text string, open int, key string, eq func(a, b string) bool
 			}
 			k, i = text[i+1:j], j+1
 		} else {
+			// a plain key ends at a ":" before white space or a flow
+			// indicator, as the YAML library reads it ("{0:}" is the
+			// key "0:", "{a:1}" the key "a:1": they were read to the
+			// ":" and not found)
 			j := i
-			for j < len(text) && !strings.ContainsRune(":,}", rune(text[j])) {
+			for j < len(text) && !strings.ContainsRune(",[]{}", rune(text[j])) &&
+				!(text[j] == ':' && (j+1 == len(text) || strings.IndexByte(" \t\r\n", text[j+1]) >= 0)) {
 				j++
 			}
-			k, i = strings.TrimSpace(text[i:j]), j
+			k, i = keyText(strings.TrimSpace(text[i:j]), tagged), j
 		}
 		i = flowSkip(text, i)
+		if i < len(text) && (text[i] == ',' || text[i] == '}') {
+			// a key without a value ("{a, b: 1}": a is null): the key is
+			// its place (it was not found)
+			if eq(k, key) {
+				return at, at
+			}
+			if text[i] == '}' {
+				return -1, -1
+			}
+			i++
+			continue
+		}
 		if i >= len(text) || text[i] != ':' {
 			return -1, -1
 		}

@@ -48,6 +48,16 @@ func yamlError(path string, b []byte, err error) error {
 		kind = map[bool]string{true: "list", false: "mapping"}[strings.HasPrefix(kind, "[]")]
 		return faultf(path, mapKeyAt(b, kind), "not a Kubeflow job manifest: a %s used as a key (expected a plain key such as replicas)", kind)
 	}
+	if v, ok := strings.CutPrefix(msg, "json: unsupported value: "); ok {
+		// .nan or .inf: valid YAML, but sigs.k8s.io/yaml converts the
+		// manifest to JSON (as Kubernetes reads it), which has no NaN or
+		// infinity; the library said "invalid YAML" at no place
+		at, what := nonFiniteAt(b), "a value"
+		if o := at.offset(string(b)); o >= 0 {
+			what = string(yamlNonFiniteRE.Find(b[o:]))
+		}
+		return faultf(path, at, "not a Kubeflow job manifest: %s is a YAML float that is not finite (%s): Kubernetes reads a manifest as JSON, which cannot hold NaN or infinity: want a finite number (quote it for text)", what, v)
+	}
 	if strings.HasPrefix(msg, "unsupported map key of type: %!s(<nil>)") {
 		// ~, null, !!null or an empty explicit key: the library's
 		// message was broken ("%!s(<nil>)") and named no line
@@ -89,6 +99,9 @@ func yamlError(path string, b []byte, err error) error {
 		}
 	case yamlReaderProblem(msg):
 		where = badByteAt(b)
+	case msg == "document contains excessive aliasing":
+		// an alias bomb ("billion laughs"): named at its first alias
+		where = aliasAt(b, "")
 	case yamlAnchorRE.MatchString(msg):
 		m := yamlAnchorRE.FindStringSubmatch(msg)
 		where = aliasAt(b, m[1]+m[2])
@@ -159,19 +172,31 @@ func mapKeyAt(b []byte, kind string) pos {
 		}
 	}
 	prev := byte('\n')
+	// flow is the open flow collections' brackets, last the innermost:
+	// a collection that starts an entry of a flow mapping (after its "{"
+	// or a ",", and an anchor or a tag) is a key though no ":" follows
+	// it, "{ {a: 1} }"
+	var flow []byte
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if len(flow) > 0 && (c == '}' || c == ']') {
+			flow = flow[:len(flow)-1]
+		}
 		switch {
 		case strings.IndexByte(",[{:?- \t\r\n", prev) < 0:
-		case c == '"' || c == '\'':
+		case (c == '"' || c == '\'') && quoteEnd(text, i) < len(text):
+			// (a quote that closes nowhere is a plain scalar's, "0 \": 0",
+			// in a document the YAML library read: it hid the rest)
 			i = quoteEnd(text, i)
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
 			}
 		case c == '{' || c == '[':
-			if e := flowClose(text, i); e > 0 && valueIndicatorAt(text, e+1, false) {
+			e := flowClose(text, i)
+			if e > 0 && (valueIndicatorAt(text, e+1, false) || flowEntryKeyOnly(text, flow, i, e+1)) {
 				first(map[byte]string{'{': "mapping", '[': "list"}[c], i)
 			}
+			flow = append(flow, c)
 		case c == '?' && (i+1 == len(text) || strings.IndexByte(" \t\r\n", text[i+1]) >= 0):
 			if k, at := explicitKeyKind(text, i); k != "" {
 				first(k, at)
@@ -185,7 +210,8 @@ func mapKeyAt(b []byte, kind string) pos {
 				first("alias", i)
 			}
 		default:
-			if j := nullWordEnd(text, i); j > 0 && valueIndicatorAt(text, j, true) {
+			// (or a flow mapping's entry without a value: "{~}", "{&a}")
+			if j := nullWordEnd(text, i); j > 0 && (valueIndicatorAt(text, j, true) || flowEntryKeyOnly(text, flow, i, j)) {
 				first("null", i)
 			}
 		}
@@ -205,6 +231,49 @@ func mapKeyAt(b []byte, kind string) pos {
 	return pos{}
 }
 
+// flowEntryKeyOnly reports whether the node from i to end of text is an
+// entry of a flow mapping without a value (flow is the open flow
+// collections' brackets, last the innermost): a key, null its value.
+func flowEntryKeyOnly(text string, flow []byte, i, end int) bool {
+	if len(flow) == 0 || flow[len(flow)-1] != '{' || !flowEntryAt(text, i) {
+		return false
+	}
+	j := flowSkip(text, end)
+	return j < len(text) && (text[j] == ',' || text[j] == '}')
+}
+
+// flowEntryAt reports whether the node at i of text starts an entry of
+// a flow collection: before it, past white space and any anchors and tags,
+// stands the collection's "{" or "[" or a ",".
+func flowEntryAt(text string, i int) bool {
+	for {
+		for i > 0 && strings.IndexByte(" \t\r\n", text[i-1]) >= 0 {
+			i--
+		}
+		j := i
+		for j > 0 && strings.IndexByte(" \t\r\n,[]{}", text[j-1]) < 0 {
+			j--
+		}
+		if j < i && (text[j] == '!' || text[j] == '&') {
+			i = j
+			continue
+		}
+		// a tag may hold ",": "{!,0 {}}", "{a: 1,!t,u {}}" (the tag
+		// "!t,u" after the "," that ends the entry "a: 1"), taken from
+		// the "!" at the token's start or after its first ","
+		for j = i; j > 0 && strings.IndexByte(" \t\r\n[]{}", text[j-1]) < 0; j-- {
+		}
+		if t := text[j:i]; strings.HasPrefix(t, "!") {
+			i = j
+			continue
+		} else if c := strings.Index(t, ",!"); c >= 0 && !strings.Contains(t[:c], "!") {
+			i = j + c + 1
+			continue
+		}
+		return i > 0 && strings.IndexByte("{[,", text[i-1]) >= 0
+	}
+}
+
 // valueIndicatorAt reports whether a key's ":" stands at i of text, after
 // spaces on the line: after a plain key (plain) before white space, the
 // end, or a flow indicator; after a flow collection anywhere.
@@ -219,8 +288,9 @@ func valueIndicatorAt(text string, i int, plain bool) bool {
 }
 
 // nullWordEnd is the index after a null scalar starting at i of text (~,
-// null, Null, NULL, or a !!null tag and the scalar after it on the line);
-// -1 when none starts there.
+// null, Null, NULL, a !!null tag and the scalar after it on the line, or
+// an anchor, which a ":" after it leaves on an empty scalar); -1 when none
+// starts there.
 func nullWordEnd(text string, i int) int {
 	if strings.HasPrefix(text[i:], "!!null") {
 		j := i + len("!!null")
@@ -231,6 +301,17 @@ func nullWordEnd(text string, i int) int {
 			j++
 		}
 		return j
+	}
+	if text[i] == '&' {
+		// an anchor on an empty key ("&a : x"), a null one: the anchor's
+		// name is the YAML library's (letters, digits, "-" and "_")
+		j := i + 1
+		for j < len(text) && (strings.IndexByte("_-0123456789", text[j]) >= 0 || 'a' <= text[j]|32 && text[j]|32 <= 'z') {
+			j++
+		}
+		if j > i+1 {
+			return j
+		}
 	}
 	for _, w := range []string{"~", "null", "Null", "NULL"} {
 		if j := i + len(w); strings.HasPrefix(text[i:], w) && (j == len(text) || strings.IndexByte(" \t\r\n:", text[j]) >= 0) {
@@ -245,7 +326,8 @@ func nullWordEnd(text string, i int) int {
 // the index of the key (of the "?" when the key is empty or on the lines
 // below).
 func explicitKeyKind(text string, q int) (string, int) {
-	eol := strings.IndexByte(text[q:], '\n')
+	// (a carriage return alone ends a line too: " ?\r0" is an empty key)
+	eol := strings.IndexAny(text[q:], "\r\n")
 	if eol < 0 {
 		eol = len(text) - q
 	}
@@ -276,6 +358,10 @@ func explicitKeyKind(text string, q int) (string, int) {
 				continue
 			}
 			switch {
+			case len(l)-len(t) == col && (t == "-" || strings.HasPrefix(t, "- ")):
+				// a list at the "?"'s own indentation is its key (YAML's
+				// indentless sequence): "?\n-" was no place
+				return "list", q
 			case len(l)-len(t) <= col:
 				return "null", q
 			case t == "-" || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "["):
@@ -290,8 +376,13 @@ func explicitKeyKind(text string, q int) (string, int) {
 		return "null", q
 	case rest[0] == '[' || rest == "-" || strings.HasPrefix(rest, "- "):
 		return "list", q + strings.Index(text[q:], rest)
-	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")):
-		return "mapping", q + strings.Index(text[q:], rest)
+	case rest[0] == '{' || rest[0] != '"' && rest[0] != '\'' && (strings.Contains(rest, ": ") || strings.HasSuffix(rest, ":")) ||
+		// a quoted key of a mapping: `? "": x` (not `? "a: b"`)
+		(rest[0] == '"' || rest[0] == '\'') && quoteEnd(rest, 0) < len(rest) && valueIndicatorAt(rest, quoteEnd(rest, 0)+1, true) ||
+		rest == "?" || strings.HasPrefix(rest, "? "):
+		// (a "?" in it opens an explicit key of a mapping: "? ?", found
+		// past the first)
+		return "mapping", q + 1 + strings.Index(text[q+1:], rest)
 	}
 	return "", q
 }
@@ -357,7 +448,9 @@ func yamlScannerProblem(msg string) bool {
 		"did not find expected whitespace or line break", "did not find expected comment or line break",
 		"did not find expected version number", "did not find expected hexdecimal number",
 		"did not find expected digit or '.' character", "did not find expected alphabetic or numeric character",
-		"could not find expected directive name", "could not find expected ':'":
+		"could not find expected directive name", "could not find expected ':'",
+		"did not find expected tag URI", "did not find expected '!'", "did not find URI escaped octet",
+		"found an incorrect leading UTF-8 octet", "found an incorrect trailing UTF-8 octet":
 		return true
 	}
 	return strings.HasPrefix(msg, "exceeded max depth of ")
@@ -408,20 +501,26 @@ func onlyMatchAt(b []byte, re *regexp.Regexp) pos {
 // aliasAt is the place of the first alias to the anchor name in b ("*name"
 // where a token starts: at a line's start, after white space or a flow
 // indicator, and not before a name's byte), outside quoted strings and
-// comments (a "*name" there was taken); no place when there is none.
+// comments (a "*name" there was taken); no place when there is none. An
+// empty name is any alias: "*" before a name's byte.
 func aliasAt(b []byte, name string) pos {
 	text, alias := string(b), "*"+name
+	nameByte := func(c byte) bool {
+		return strings.ContainsRune("_-0123456789", rune(c)) || 'a' <= c|32 && c|32 <= 'z'
+	}
 	prev := byte('\n')
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch end := i + len(alias); {
 		case !strings.ContainsRune(",[{:?- \t\r\n", rune(prev)):
-		case c == '"' || c == '\'':
+		case (c == '"' || c == '\'') && quoteEnd(text, i) < len(text):
+			// (a quote that closes nowhere is a plain scalar's, "0 \": 0",
+			// in a document the YAML library read: it hid the rest)
 			i = quoteEnd(text, i)
 		case c == '#':
 			for ; i < len(text) && text[i] != '\n'; i++ {
 			}
-		case strings.HasPrefix(text[i:], alias) && (end == len(text) || !strings.ContainsRune("_-0123456789", rune(text[end])) && !('a' <= text[end]|32 && text[end]|32 <= 'z')):
+		case strings.HasPrefix(text[i:], alias) && (name != "" && (end == len(text) || !nameByte(text[end])) || name == "" && end < len(text) && nameByte(text[end])):
 			return posAt(text, i)
 		}
 		if i < len(text) {
@@ -429,6 +528,47 @@ func aliasAt(b []byte, name string) pos {
 		}
 	}
 	return pos{}
+}
+
+// yamlNonFiniteRE finds the plain YAML floats that are not finite
+// (go.yaml.in/yaml/v2, resolve.go: .nan, .inf, -.inf in three cases),
+// and text that looks like one (in a comment, a quoted string): nonFiniteAt
+// tells them apart.
+var yamlNonFiniteRE = regexp.MustCompile(`[-+]?\.(?:nan|NaN|NAN|inf|Inf|INF)\b`)
+
+// nonFiniteAt is the place of the first NaN or infinite float in b, the
+// one that the JSON conversion of the YAML library cannot write; no place
+// when none is found. Which match of yamlNonFiniteRE is one is the YAML
+// library's to say (not one in a comment, a block scalar or a quoted
+// string; one under a !!float tag, quoted, is): the document with the
+// matches after the first k turned to 0 fails to convert for the
+// smallest k whose k-th match is the first float (a binary search: the
+// document is read about log2 of the matches times).
+func nonFiniteAt(b []byte) pos {
+	m := yamlNonFiniteRE.FindAllIndex(b, -1)
+	fails := func(k int) bool {
+		var t []byte
+		last := 0
+		for _, r := range m[k:] {
+			t = append(append(t, b[last:r[0]]...), '0')
+			last = r[1]
+		}
+		t = append(t, b[last:]...)
+		_, err := yaml.YAMLToJSON(t)
+		return err != nil && strings.Contains(err.Error(), "json: unsupported value: ")
+	}
+	if len(m) == 0 || fails(0) || !fails(len(m)) {
+		return pos{}
+	}
+	lo, hi := 0, len(m) // fails(lo) is false, fails(hi) true
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return posAt(string(b), m[hi-1][0])
 }
 
 // yamlParserProblem reports whether msg is one of the problems of the YAML
@@ -453,8 +593,8 @@ func yamlParserProblem(msg string) bool {
 // keyAt is the place of key at the start of the line the YAML library
 // named (1-based, as a string) or of the nearest line above it that is not
 // blank or a comment (the library names the line of a nested mapping's
-// first key, below its own key), quoted or not; the line alone when key is
-// on neither.
+// first key, below its own key), quoted or not; the start of the named
+// line when key is on neither.
 func keyAt(b []byte, line, key string) pos {
 	n, err := strconv.Atoi(line)
 	if err != nil {
@@ -493,7 +633,16 @@ func keyAt(b []byte, line, key string) pos {
 			}
 		}
 	}
-	return pos{n, 0}
+	// a key written otherwise than the library names it ("00000", the
+	// key 0, given as "0000" too): the start of the named line, past a
+	// list item's "- ", as yamlError names a line alone at column 1
+	if n >= 1 && n <= len(lines) {
+		l := strings.TrimRight(lines[n-1], "\r")
+		if t := strings.TrimLeft(l, " \t-"); t != "" {
+			return pos{n, len(l) - len(t) + 1}
+		}
+	}
+	return pos{n, 1}
 }
 
 var (
