@@ -414,6 +414,11 @@ func loadGavelVC(r io.Reader, file string, rate map[string]float64) ([]Job, []er
 		if steps < 0 {
 			return t.errAt("total_steps", "column total_steps: negative step count %v", steps)
 		}
+		if steps != math.Trunc(steps) {
+			// (1.5 steps was a job of 1.5/rate s without a word, where
+			// philly's num_gpus 1.5 is refused)
+			return t.errAt("total_steps", "column total_steps: expected a whole number of steps, got %q", t.str("total_steps"))
+		}
 		arr, err := t.float("arrival_time_s")
 		if err != nil {
 			return err

@@ -480,8 +480,10 @@ func TestJobTraceTimesPositioned(t *testing.T) {
 			`traces: t.csv:3:6: column duration: 1e12 s x 2 = 2e+12 GPU-seconds is beyond 1e+12 s (expected a job size, duration x GPUs, of at most 1e+12 s: what plan and simulate read)`, 3, 6},
 		{"itp", itp + "x1,5,1e-7,2\n",
 			`traces: t.csv:3:6: column duration: 1e-7 s x 2 = 2e-07 GPU-seconds is below 1e-06 s (expected a job size, duration x GPUs, of at least 1e-06 s: what plan and simulate read)`, 3, 6},
+		// (a whole number of steps at 0.5 steps/s is 2 s or more: 1e-7
+		// steps, once the size below the least, is no whole number)
 		{"gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nResNet-18,1e-7,0,1\n",
-			`traces: t.csv:2:11: column total_steps: 1e-7 steps at 0.5 steps/s (ResNet-18 alone on one V100) is 2e-07 s, below 1e-06 s`, 2, 11},
+			`traces: t.csv:2:11: column total_steps: expected a whole number of steps, got "1e-7"`, 2, 11},
 		{"philly-pollux", "timestamp,duration,num_gpus\n2017-10-09 07:01:55,6e11,2\n",
 			`traces: t.csv:2:21: column duration: 6e11 s x 2 = 1.2e+12 GPU-seconds is beyond 1e+12 s`, 2, 21},
 		{"gavel-vc", "job_type,total_steps,arrival_time_s,scale_factor\nResNet-18,1e12,0,1\n",

@@ -122,3 +122,18 @@ func TestSortJobsBound(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// A gavel-vc job of 1.5 steps is refused at its cell, as philly's 1.5
+// GPUs are: it was a job of 1.5/rate s without a word.
+func TestGavelVCWholeSteps(t *testing.T) {
+	const head = "job_type,model,batch_size,total_steps,arrival_time_s,scale_factor\n"
+	rate := map[string]float64{"X": 5}
+	_, _, err := loadGavelVC(strings.NewReader(head+"X,X,1,1.5,0,1\n"), "v.csv", rate)
+	if err == nil || !strings.Contains(err.Error(), `v.csv:2:7: column total_steps: expected a whole number of steps, got "1.5"`) {
+		t.Errorf("1.5 steps: %v", err)
+	}
+	jobs, _, err := loadGavelVC(strings.NewReader(head+"X,X,1,100,0,1\nX,X,1,1e3,5,1\n"), "v.csv", rate)
+	if err != nil || len(jobs) != 2 || jobs[0].Size != 20 || jobs[1].Size != 200 {
+		t.Errorf("whole steps: %v, %v", jobs, err)
+	}
+}
