@@ -266,6 +266,13 @@ type Efficiency struct {
 	// run lies from the law at the counts it was fitted on. Model.
 	// StalenessInterval joins it to the ends as oneRun does run_scatter.
 	StalenessScatter float64 `json:"staleness_scatter,omitempty"`
+	// StalenessScatterScale widens StalenessScatter where it joins the
+	// interval, t(n-1)/z at the level for the 2 or 3 runs that measured
+	// it (their scatter, on 1 or 2 degrees of freedom, joined at z, held
+	// a new run in 80% of simulated seeds at 90% with 2 runs at one
+	// count); absent (1) with more runs and in files written before
+	// 2026-12-08.
+	StalenessScatterScale float64 `json:"staleness_scatter_scale,omitempty"`
 	// CurveSamples are bootstrap samples of the loss curve, each
 	// (b0, b1, b2, lambda), refitted to each run's points resampled
 	// (CurveSamples): the updates to target at their percentiles bound
@@ -817,6 +824,9 @@ func ParseModel(name string, b []byte) (*Model, error) {
 		}
 		if !(e.StalenessScatter >= 0 && e.StalenessScatter <= maxRunScatter) {
 			return nil, at.errorf("efficiency.staleness_scatter", "efficiency: staleness_scatter = %g: want 0 to %g (the standard deviation of log(measured/law) staleness over the fitted runs)", e.StalenessScatter, float64(maxRunScatter))
+		}
+		if s := e.StalenessScatterScale; s != 0 && !(s >= 1 && s <= 100) {
+			return nil, at.errorf("efficiency.staleness_scatter_scale", "efficiency: staleness_scatter_scale = %g: want 1 to 100 (t over z for the few runs that measured the staleness), or none", s)
 		}
 	}
 	if e := m.Efficiency; e != nil && e.GNS != nil {

@@ -1206,7 +1206,7 @@ func (m *Model) EfficiencyEnds() (ends []*Model, name string, vals [2]float64) {
 			// (a low end of 0 held as the least positive number:
 			// Staleness reads 0 as "not fitted", 1 per worker)
 			ec.StalenessPerWorker = math.Max([2]float64{kLo, kHi}[i], math.SmallestNonzeroFloat64)
-			ec.StalenessLo, ec.StalenessHi, ec.StalenessScatter = 0, 0, 0
+			ec.StalenessLo, ec.StalenessHi, ec.StalenessScatter, ec.StalenessScatterScale = 0, 0, 0, 0
 		}
 		c.Efficiency = &ec
 		c.Samples, c.Rivals = nil, nil
@@ -1226,7 +1226,11 @@ func (m *Model) StalenessPerWorkerEnds() (lo, hi float64, ok bool) {
 	if m.Mode != "async" || e == nil || e.StalenessAssumed || !(e.StalenessHi > 0) || !(e.StalenessPerWorker > 0) {
 		return 0, 0, false
 	}
-	lo, hi = oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, e.StalenessScatter, m.Level)
+	s := e.StalenessScatter
+	if e.StalenessScatterScale > 1 {
+		s *= e.StalenessScatterScale // (2 or 3 runs: t, not z)
+	}
+	lo, hi = oneRun(e.StalenessPerWorker, e.StalenessLo, e.StalenessHi, s, m.Level)
 	return lo, hi, true
 }
 

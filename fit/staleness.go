@@ -843,6 +843,7 @@ func stalenessUncertainty(xs, ss []float64, a float64, boot int, seed uint64, le
 	if n < 2 || !(a > 0) || boot <= 0 {
 		return 0, 0, 0
 	}
+	defer func() { scatter = math.Min(scatter, maxRunScatter) }()
 	var sum2 float64
 	used := 0
 	for i, x := range xs {
@@ -894,5 +895,18 @@ func stalenessUncertainty(xs, ss []float64, a float64, boot int, seed uint64, le
 		w := t * scatter * math.Sqrt(sx4) / sx2
 		lo, hi = math.Min(lo, a*math.Exp(-w)), math.Max(hi, a*math.Exp(w))
 	}
-	return lo, hi, math.Min(scatter, maxRunScatter)
+	return lo, hi, scatter
+}
+
+// stalenessScatterScale is how much the runs' scatter about the staleness
+// law widens where predict joins it to the law's interval (one run's):
+// t(n-1)/z at level for the n = 2 or 3 runs that measured it, so that the
+// join is the t prediction interval, sqrt(se² + s²)·t (with the law's t
+// interval, stalenessUncertainty); 0 (none) with more runs, where the
+// bootstrap held a new run at about its level.
+func stalenessScatterScale(n int, level float64) float64 {
+	if n < 2 || n > 3 {
+		return 0
+	}
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1-(1-level)/2) / zQuantile(level)
 }

@@ -1318,11 +1318,14 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	if a, ok := stalenessLaw(xs, ss); ok {
 		eff.StalenessPerWorker, eff.StalenessAssumed = a, false
 		eff.StalenessLo, eff.StalenessHi, eff.StalenessScatter = stalenessUncertainty(xs, ss, eff.StalenessPerWorker, s.Bootstrap, s.Seed, s.Level)
+		if eff.StalenessScatter > 0 {
+			eff.StalenessScatterScale = stalenessScatterScale(len(xs), s.Level)
+		}
 	}
 	// the staleness law alone, when there is no loss curve to fit
 	stalenessOnly := func() *Efficiency {
 		return &Efficiency{Warnings: eff.Warnings, StalenessPerWorker: eff.StalenessPerWorker, StalenessAssumed: eff.StalenessAssumed,
-			StalenessLo: eff.StalenessLo, StalenessHi: eff.StalenessHi, StalenessScatter: eff.StalenessScatter}
+			StalenessLo: eff.StalenessLo, StalenessHi: eff.StalenessHi, StalenessScatter: eff.StalenessScatter, StalenessScatterScale: eff.StalenessScatterScale}
 	}
 	if len(runs) == 0 {
 		eff.Warnings = append(eff.Warnings, "no run has 3 or more finite losses: no loss curve")
