@@ -396,15 +396,25 @@ func (m *Model) Network(c model.Config) (n model.Network, ok bool) {
 // machines servers after. At 1 worker, as the figure and check read it
 // before 2026-12-08, the bound was the busiest link's: 14.2 updates/s
 // and N* 4.98 on testdata/asgd/cpu at 2 cores, whose cores carry 9.56
-// (N* 3.35). ok is false but for the mva family.
+// (N* 3.35). The machines are c's, or the reference's (not held to one
+// at 1 worker); workers placed per_node a machine keep the network at c.
+// ok is false but for the mva family.
 func (m *Model) BoundsNetwork(c model.Config) (n model.Network, ok bool) {
 	if m.Family != "mva" {
 		return model.Network{}, false
 	}
 	q := m.queueing()
+	// the machines before Config holds them to c's workers (one at 1
+	// worker: the bound was one machine's cores where the reference
+	// has 2); with workers placed per_node a machine the machines grow
+	// with the workers, and their cores bound nothing
+	nodes := c.Nodes
+	if nodes == 0 {
+		nodes = m.Reference.Nodes
+	}
 	c = q.config(m.Config(c))
-	if k := q.SharedCores; k > 0 && c.Nodes >= 1 && k <= (math.MaxInt-1)/c.Nodes {
-		c.Workers = max(c.Workers, k*c.Nodes+1)
+	if k := q.SharedCores; k > 0 && m.Reference.PerNode <= 0 && nodes >= 1 && k <= (math.MaxInt-1)/nodes {
+		c.Workers, c.Nodes = max(c.Workers, k*nodes+1), nodes
 	}
 	return q.AsyncPS(m.theta()).Network(c), true
 }

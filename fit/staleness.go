@@ -875,7 +875,7 @@ func stalenessUncertainty(xs, ss []float64, a float64, boot int, seed uint64, le
 		}
 		hi = a * math.Pow(hi/a, scale)
 	}
-	if n <= 3 && used == n && scatter > 0 {
+	if n <= 3 && used >= 2 && scatter > 0 {
 		// With 2 or 3 runs, no narrower than the t interval in log space: a = Σ s x / Σ x²
 		// moves by Σ x² e / Σ x² for relative errors e of sd scatter, so
 		// log a's standard error is scatter sqrt(Σ x⁴)/Σ x², on n - 1
@@ -886,12 +886,17 @@ func stalenessUncertainty(xs, ss []float64, a float64, boot int, seed uint64, le
 		// 90%; 2, 3 and 5: 82%; TestStalenessIntervalCoverage). With
 		// more runs the bootstrap held it (91%, 88%) and the t interval
 		// beside it made the interval conservative (93%, 95%).
+		// Over the runs with a positive staleness, whose scatter it is (a
+		// run at 0 left the floor out, and the interval narrower than on
+		// consistent data).
 		var sx2, sx4 float64
-		for _, x := range xs {
-			sx2 += x * x
-			sx4 += x * x * x * x
+		for i, x := range xs {
+			if ss[i] > 0 {
+				sx2 += x * x
+				sx4 += x * x * x * x
+			}
 		}
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-level)/2)
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(used - 1)}.Quantile(1 - (1-level)/2)
 		w := t * scatter * math.Sqrt(sx4) / sx2
 		lo, hi = math.Min(lo, a*math.Exp(-w)), math.Max(hi, a*math.Exp(w))
 	}

@@ -269,3 +269,17 @@ func TestStalenessScatterScale(t *testing.T) {
 		t.Errorf("fit on 2 runs wrote scale %g, want t(1)/z = %g", got, want)
 	}
 }
+
+// With 3 runs of which one measured a staleness of 0, the t floor still
+// holds, over the two positive runs (it was left out: [0.5754, 0.9474],
+// narrower above than on consistent data; a review).
+func TestStalenessFloorWithAZeroRun(t *testing.T) {
+	xs, ss := []float64{1, 3, 7}, []float64{0, 2.7, 6.5}
+	a, _ := stalenessLaw(xs, ss)
+	lo, hi, scatter := stalenessUncertainty(xs, ss, a, 200, 1, 0.9)
+	// the positive runs' scatter, t on 1 degree of freedom, x = 3 and 7
+	w := 6.313751514675041 * scatter * math.Sqrt(81+2401) / (9 + 49)
+	if !(scatter > 0) || hi < a*math.Exp(w)*(1-1e-12) || lo > a*math.Exp(-w)*(1+1e-12) {
+		t.Errorf("a %g [%g, %g], scatter %g: want at least [%g, %g]", a, lo, hi, scatter, a*math.Exp(-w), a*math.Exp(w))
+	}
+}

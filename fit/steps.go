@@ -1318,8 +1318,16 @@ func fitEfficiency(curves map[string][]lossPoint, nanLoss int, stats []RunStats,
 	if a, ok := stalenessLaw(xs, ss); ok {
 		eff.StalenessPerWorker, eff.StalenessAssumed = a, false
 		eff.StalenessLo, eff.StalenessHi, eff.StalenessScatter = stalenessUncertainty(xs, ss, eff.StalenessPerWorker, s.Bootstrap, s.Seed, s.Level)
-		if eff.StalenessScatter > 0 {
-			eff.StalenessScatterScale = stalenessScatterScale(len(xs), s.Level)
+		if eff.StalenessScatter > 0 && len(xs) <= 3 {
+			// the scatter's degrees of freedom: the runs that measured a
+			// staleness above 0, less one
+			pos := 0
+			for _, v := range ss {
+				if v > 0 {
+					pos++
+				}
+			}
+			eff.StalenessScatterScale = stalenessScatterScale(pos, s.Level)
 		}
 	}
 	// the staleness law alone, when there is no loss curve to fit

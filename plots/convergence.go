@@ -324,8 +324,9 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 				poly.LineStyle.Width = 0
 				q.Add(poly)
 				note := ""
-				if off.What != "" {
+				if off.What == "band" {
 					note = fmt.Sprintf(", continues to %s at N=%s", num(off.Y), num(off.X))
+					off = OffAxis{} // said
 				}
 				g.legend(bandLabel(d.Level)+note, poly)
 				// its edges, not only their corners: on 1 to 2
@@ -337,7 +338,13 @@ func ConvergenceFigure(d ConvergenceData) (*Figure, error) {
 		l, _ := plotter.NewLine(line)
 		l.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(2)}
 		q.Add(l)
-		g.legend("predicted", l)
+		// the line cut at the top, or a band cut where none is drawn
+		// (the note went on the band's entry alone)
+		note := ""
+		if off.What != "" {
+			note = fmt.Sprintf(", continues to %s at N=%s", num(off.Y), num(off.X))
+		}
+		g.legend("predicted"+note, l)
 		g.see(densify(seen(line), 4)...)
 		bw, bt := d.Best()
 		bs, _ := plotter.NewScatter(plotter.XYs{{X: bw, Y: bt}})

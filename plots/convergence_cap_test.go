@@ -2,6 +2,7 @@ package plots
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,26 @@ func TestConvergenceTimeCap(t *testing.T) {
 	d.Curves[0].Updates, d.Curves[0].Loss = []float64{0, 10}, []float64{1, 0.1}
 	if _, err := ConvergenceFigure(d); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The cut's note goes where the cut is: on the predicted line's legend
+// entry when the line runs off the top and no band is drawn (it went on
+// the band's entry alone, and without a band the cut was not said).
+func TestConvergenceTimeCapNoteOnLine(t *testing.T) {
+	nan := math.NaN()
+	d := ConvergenceData{Target: 0.1, Level: 0.9,
+		Curves: []LossCurve{
+			{Workers: 2, Updates: []float64{0, 10}, Loss: []float64{1, 0.1}},
+			{Workers: 8, Updates: []float64{0, 5}, Loss: []float64{1, 0.1}},
+		},
+		TimePredicted: []Band{{X: 1, Y: 20000, Lo: nan, Hi: nan}, {X: 2, Y: 1690, Lo: nan, Hi: nan}, {X: 8, Y: 900, Lo: nan, Hi: nan}, {X: 16, Y: 700, Lo: nan, Hi: nan}},
+	}
+	f, err := ConvergenceFigure(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := svgText(t, f); !strings.Contains(s, "predicted, continues to 20000 at N=1") {
+		t.Errorf("no note on the predicted line: %s", s)
 	}
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Rebuilds the figures of docs/img and the screenshot docs/img/report.png from
+# Rebuilds the figures of docs/img (models-throughput.png by fit --plot, as
+# docs/models.md says) and the screenshot docs/img/report.png from
 # the demo's report (the real async traces of testdata/asgd fitted on the runs
 # with at most 2 workers; the example jobs plus the fitted job, 16 workers):
 # copies its PNGs to docs/img, renders index.html in headless Chromium and runs
@@ -33,6 +34,9 @@ for f in "$tmp"/example/report/*.png; do
 	case "$(basename "$f")" in fit-train.png) continue ;; esac
 	cp "$f" "docs/img/$(basename "$f")"
 done
+
+# docs/models.md's figure: fit --plot on the same traces (its command is in models.md)
+"$tmp/sgdplan" fit testdata/asgd --train-workers 1,2 --out "$tmp/m.json" --plot docs/img/models-throughput.png >/dev/null 2>&1
 
 profile=$(mktemp -d)
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

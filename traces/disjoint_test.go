@@ -25,7 +25,7 @@ func TestSummaryDisjointWorkers(t *testing.T) {
 		offset float64
 		want   string
 	}{
-		{6, "workers 0 and 1 never ran at the same time (worker 0's steps span [0, 5] s, worker 1's [6, 11] s)"},
+		{6, "workers 0 and 1 never ran at the same time, nor any worker between them (worker 0's steps span [0, 5] s, worker 1's [6, 11] s)"},
 		{4.9, ""}, // they meet for 0.1 s: not a sure sign
 		{0, ""},
 	} {
@@ -38,6 +38,29 @@ func TestSummaryDisjointWorkers(t *testing.T) {
 		}
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("offset %g: warning %q, want %q", c.offset, got, c.want)
+		}
+	}
+}
+
+// One clock with a worker replaced while another runs on (worker 1 stops
+// at 9.5 s, worker 2 starts at 10 s, worker 0 runs throughout) is no gap:
+// a review found it called "separate clocks". A worker whose only row has
+// no end (NaN, a row built in memory) is left out, not a span to -Inf.
+func TestSummaryDisjointNotReplaced(t *testing.T) {
+	tr := &Trace{}
+	add := func(w int, from, to float64) {
+		for k := 0; from+0.5*float64(k) < to; k++ {
+			start := from + 0.5*float64(k)
+			tr.Steps = append(tr.Steps, Step{Run: "r", Workers: 3, PS: 1, Batch: 32, Worker: w, Step: int64(k), Start: start, End: start + 0.5, Pull: 0.01, Compute: 0.4, Push: 0.01, Staleness: -1, Loss: nan})
+		}
+	}
+	add(0, 0, 20)
+	add(1, 0, 9.5)
+	add(2, 10, 20)
+	tr.Steps = append(tr.Steps, Step{Run: "r", Workers: 3, PS: 1, Batch: 32, Worker: 3, Step: 0, Start: 1, End: nan, Pull: nan, Compute: nan, Push: nan, Staleness: -1, Loss: nan})
+	for _, w := range Summarize(tr)[0].Warnings {
+		if strings.Contains(w.Error(), "never ran at the same time") {
+			t.Errorf("a one-clock run: %v", w)
 		}
 	}
 }

@@ -182,26 +182,47 @@ type overlapRun struct {
 	files      []string // the files of the kept rows
 }
 
-// disjoint returns two workers of the run whose rows never share a moment
-// of its clock, a (the one whose last row ends first) wholly before b
-// (the one whose first row starts last), and their spans; ok is false
-// when every two workers' spans meet. One clock per run is
-// trace-format.md's rule: workers on separate clocks, or two runs under
-// one name, spread the run's steps over the two spans, and its rate, the
-// steps in a window of its whole wall time, came out too low by up to the
-// workers' factor without a word (two workers offset by 6 s: 8.22
-// updates/s for 16.55).
+// disjoint returns two workers of the run between which its steps stop:
+// every worker's rows end before b's first starts or start after a's last
+// ends, a (the last to end before the gap) wholly before b (the first to
+// start after it), and their spans; ok is false when the workers' spans,
+// joined, leave no gap. One clock per run is trace-format.md's rule:
+// workers on separate clocks, or two runs under one name, spread the run's
+// steps over the two spans, and its rate, the steps in a window of its
+// whole wall time, came out too low by up to the workers' factor without a
+// word (two workers offset by 6 s: 8.22 updates/s for 16.55). A worker
+// that replaced another while a third ran on is no gap (a review: it was
+// called one). Workers without a finite span are left out.
 func (o *overlapRun) disjoint() (a, b int, aSpan, bSpan [2]float64, ok bool) {
-	endFirst, startLast := math.Inf(1), math.Inf(-1)
+	type span struct {
+		k           int
+		first, last float64
+	}
+	var spans []span
 	for k, w := range o.workers {
-		if w.lastEnd < endFirst || (w.lastEnd == endFirst && k < a) {
-			a, endFirst, aSpan = k, w.lastEnd, [2]float64{w.first, w.lastEnd}
-		}
-		if w.first > startLast || (w.first == startLast && k < b) {
-			b, startLast, bSpan = k, w.first, [2]float64{w.first, w.lastEnd}
+		if !math.IsInf(w.first, 0) && !math.IsNaN(w.first) && !math.IsInf(w.lastEnd, 0) && !math.IsNaN(w.lastEnd) {
+			spans = append(spans, span{k, w.first, w.lastEnd})
 		}
 	}
-	return a, b, aSpan, bSpan, len(o.workers) > 1 && startLast > endFirst && a != b
+	slices.SortFunc(spans, func(x, y span) int {
+		if c := cmp.Compare(x.first, y.first); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.k, y.k)
+	})
+	if len(spans) < 2 {
+		return 0, 0, aSpan, bSpan, false
+	}
+	end := spans[0] // of the spans so far, the one that ends last
+	for _, sp := range spans[1:] {
+		if sp.first > end.last {
+			return end.k, sp.k, [2]float64{end.first, end.last}, [2]float64{sp.first, sp.last}, true
+		}
+		if sp.last > end.last {
+			end = sp
+		}
+	}
+	return 0, 0, aSpan, bSpan, false
 }
 
 // add is the first pass over the rows: s was read at file:line ("" and 0

@@ -224,7 +224,7 @@ type RunWarning struct {
 // DisjointFormat is the Format of the RunWarning of a run two of whose
 // workers never ran at the same time (their steps' spans do not meet):
 // fit repeats it, since the run's rate is then wrong.
-const DisjointFormat = "workers %d and %d never ran at the same time (worker %d's steps span [%.6g, %.6g] s, worker %d's [%.6g, %.6g] s): separate clocks, or two runs under one name? The rate counts the steps over the run's whole wall time, and is then too low"
+const DisjointFormat = "workers %d and %d never ran at the same time, nor any worker between them (worker %d's steps span [%.6g, %.6g] s, worker %d's [%.6g, %.6g] s): separate clocks, or two runs under one name? The rate counts the steps over the run's whole wall time, the gap too, and is then too low"
 
 func (w *RunWarning) Error() string { return fmt.Sprintf("traces: run %q: %s", w.Run, w.Message()) }
 

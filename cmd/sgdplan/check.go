@@ -768,6 +768,7 @@ func formVerdict(m *fit.Model, n, p int) (v checkVerdict) {
 		// ("would add -25% speed, -0.89 of one worker's")
 		v.reason = fmt.Sprintf("%s is %s the knee: a %s would lower the %s by %s, %s of one worker's", workersWord(n), where, ordinal(n+1), what, pctText(100*(1-sp(n+1)/sp(n))), workerShare(sp(n)-sp(n+1)))
 	}
+	v.reason += coresNote(m, n, p) // (busy cores at the knee said nothing)
 	return v
 }
 
