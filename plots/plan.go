@@ -914,12 +914,15 @@ func (tm timeMap) Ticks(lo, hi float64) []plot.Tick {
 			return strings.TrimSuffix(strings.TrimRight(m, "0"), ".") + "e" + e
 		}
 	}
+	lastLen := 0 // the length of the last stretch's start label
 	for i, r := range tm.runs {
 		a, b := tm.at(r[0]), tm.at(r[1])
 		t := plot.Tick{Value: a}
-		if (a-last)/span >= 0.11 {
-			// (many short stretches, a job a day: labels one over another)
-			t.Label, last = label(r[0]), a
+		// (many short stretches, a job a day: labels one over another;
+		// labels of 9 characters, "2.638e+06", ran together 11% apart:
+		// the gap grows with the labels' lengths past 6)
+		if l := label(r[0]); (a-last)/span >= 0.11*math.Max(1, float64(len(l)+lastLen)/12) {
+			t.Label, last, lastLen = l, a, len(l)
 		}
 		ts = append(ts, t)
 		if (b-a)/span < 0.2 {

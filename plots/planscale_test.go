@@ -258,3 +258,30 @@ func TestPlanTimeMapOneNotation(t *testing.T) {
 		t.Errorf("stretch labels %q, want %q", labels, want)
 	}
 }
+
+// Two stretch starts 13% of the axis apart, "2.638e+06" and "2.838e+06",
+// ran together ("2.638e+062.838e+06" on ITP's cluster10): the gap a label
+// needs grows with the labels' lengths.
+func TestPlanTimeMapLabelsApart(t *testing.T) {
+	segs := []PlanSegment{
+		{Start: 0, End: 100, Alloc: map[string]float64{"a": 1}},
+		{Start: 2.638e6, End: 2.638e6 + 20, Alloc: map[string]float64{"a": 1}},
+		{Start: 2.838e6, End: 2.838e6 + 100, Alloc: map[string]float64{"a": 1}},
+	}
+	tm := newTimeMap(segs)
+	lo, hi := tm.at(0), tm.at(2.838e6+100)
+	if f := (tm.at(2.838e6) - tm.at(2.638e6)) / (hi - lo); f < 0.11 || f > 0.16 {
+		t.Fatalf("the starts %.3g of the axis apart: the test's premise is 0.11 to 0.16", f)
+	}
+	var labels []string
+	for _, tk := range tm.Ticks(lo, hi) {
+		if tk.Value == tm.at(2.638e6) || tk.Value == tm.at(2.838e6) {
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+	}
+	if len(labels) != 1 {
+		t.Errorf("labels at the two close starts %q, want one", labels)
+	}
+}
