@@ -202,6 +202,24 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
+// emptyDocsBefore reports whether the lines of b before line from (the one
+// document's first) hold a document of their own, empty: a "---" or "..."
+// marker, and no directive, which belongs to the document and stays.
+func emptyDocsBefore(b []byte, from int) bool {
+	marker := false
+	for i, line := range bytes.Split(b, []byte("\n")) {
+		if i >= from {
+			break
+		}
+		if isDirective(line) {
+			return false
+		}
+		l := bytes.TrimRight(line, " \t\r")
+		marker = marker || bytes.Equal(l, []byte("---")) || bytes.HasPrefix(l, []byte("--- ")) || bytes.Equal(l, []byte("...")) || bytes.HasPrefix(l, []byte("... "))
+	}
+	return marker
+}
+
 // parseManifest is readManifest on the bytes of the file path.
 func parseManifest(path string, b []byte) (manifest, error) {
 	b, err := manifestText(path, b)
@@ -219,6 +237,21 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			what = "only comments, directives or ---"
 		}
 		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
+	}
+	if len(docs) == 1 && emptyDocsBefore(b, docs[0][0]) {
+		// empty documents before the one ("---", "---", then the job):
+		// the YAML library reads the first, empty, and the job had "no
+		// kind"; kubectl skips them. The lines before it blanked and
+		// its "---" turned to spaces: positions stay the file's.
+		lines := bytes.Split(b, []byte("\n"))
+		for i := 0; i <= docs[0][0] && i < len(lines); i++ {
+			if l := bytes.TrimRight(lines[i], " \t\r"); i < docs[0][0] || bytes.Equal(l, []byte("---")) {
+				lines[i] = bytes.Repeat([]byte(" "), len(lines[i]))
+			} else if bytes.HasPrefix(l, []byte("--- ")) {
+				copy(lines[i], "   ") // "--- {kind: TFJob}": the marker alone
+			}
+		}
+		b = bytes.Join(lines, []byte("\n"))
 	}
 	if len(docs) > 1 || isList(b) {
 		doc, err := jobDocument(path, b, docs)

@@ -67,7 +67,26 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 	// line opened and left open: the lines up to it are inside it, no
 	// block keys (flowPathPlace places what is there)
 	flowTo, start := -1, 0
+	// scalar is the indentation of the key (or list item) whose value is
+	// a block scalar ("|", ">-"): the lines more indented than it are its
+	// text, no keys, and no flow collection opens there ("{" or "[" at
+	// the start of such a line hid the rest of the file: a review); -1
+	// outside one
+	scalar := -1
+	blockScalar := func(v string) bool { return v != "" && (v[0] == '|' || v[0] == '>') }
+	// A document that is one flow collection from column 0 (JSON,
+	// kubectl's -o json) has its lines, a key each, read as keys, as
+	// before the flow collections were skipped: skipped, a List's items
+	// were placed at their braces and the List at 1:1 (a review).
+	json := false
+	if c := strings.TrimLeft(text, " \t\r\n\ufeff"); c != "" && (c[0] == '{' || c[0] == '[') {
+		k := strings.Index(text, c)
+		json = k == 0 || text[k-1] == '\n'
+	}
 	flowFrom := func(at int) {
+		if json {
+			return
+		}
 		if at < len(text) && (text[at] == '{' || text[at] == '[') {
 			if flowTo = flowClose(text, at); flowTo < 0 {
 				flowTo = len(text)
@@ -82,9 +101,21 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		}
 		line := strings.TrimRight(raw, " \t\r")
 		t := strings.TrimLeft(line, " ")
+		if scalar >= 0 {
+			if t == "" || len(line)-len(t) > scalar {
+				continue // the block scalar's text
+			}
+			scalar = -1
+		}
 		if strings.HasPrefix(t, "- ") {
-			// a list item: a flow collection may open it
-			flowFrom(lineStart + len(line) - len(strings.TrimLeft(t, "- ")))
+			// a list item: a flow collection may open it, or a block
+			// scalar
+			item := strings.TrimLeft(t, "- ")
+			if blockScalar(item) {
+				scalar = len(line) - len(t)
+				continue
+			}
+			flowFrom(lineStart + len(line) - len(item))
 		}
 		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "- ") || isDirective([]byte(line)) {
 			// (a directive, "%TAG !e! tag:example.com,2000:", is no
@@ -133,8 +164,18 @@ func yamlPlaceBy(b []byte, keys []string, eq func(a, b string) bool) (key, value
 		if !ok || t[0] == ':' {
 			continue
 		}
-		if v := strings.TrimLeft(val, " "); v != "" {
-			flowFrom(lineStart + indent + pre + len(k) + 1 + len(val) - len(v))
+		if v := strings.TrimLeft(val, " "); blockScalar(v) {
+			scalar = indent
+		} else if at := lineStart + indent + pre + len(k) + 1 + len(val) - len(v); v != "" && (v[0] == '"' || v[0] == '\'') {
+			// a quoted scalar that goes on to the lines below: they are
+			// its text ("[beta: see the wiki" opened a flow collection
+			// that never closed and hid the rest of the file; a review);
+			// one that never closes hides nothing
+			if e := quoteEnd(text, at); e >= lineStart+len(raw) && e < len(text) {
+				flowTo = e
+			}
+		} else if v != "" {
+			flowFrom(at)
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
 			stack = stack[:len(stack)-1]
