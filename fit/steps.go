@@ -597,7 +597,7 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 	curves, nanLoss := curvesFromTrace(t)
 	sf, err := fitFromStats(stats, curves, nanLoss, paths, o)
 	if err == nil {
-		var o orphans
+		var o dataWarnings
 		steps := map[string]bool{}
 		for _, s := range t.Steps {
 			steps[s.Run] = true
@@ -616,12 +616,13 @@ func FitSteps(t *traces.Trace, paths []string, o StepOptions) (*StepFit, error) 
 	return sf, err
 }
 
-// orphans are the runs of evals.csv, updates.csv and runs.csv that
-// steps.csv lacks, by file: fit reads a run's loss, apply times and link
-// rate by its name and left such rows out without a word, then said the
-// traces held no loss, or took the apply time as 0 (a run named "run-1"
-// in evals.csv and "w1" in steps.csv).
-type orphans struct {
+// dataWarnings are fit's first words, on its data: the runs of
+// evals.csv, updates.csv and runs.csv that steps.csv lacks, by file (fit
+// reads a run's loss, apply times and link rate by its name and left such
+// rows out without a word, then said the traces held no loss, or took the
+// apply time as 0: a run named "run-1" in evals.csv and "w1" in
+// steps.csv), and data.
+type dataWarnings struct {
 	runs  map[string][]string // file -> runs, in first-seen order
 	seen  map[[2]string]bool
 	files []string
@@ -632,7 +633,7 @@ type orphans struct {
 }
 
 // add notes run of file when steps (steps.csv's runs) lacks it.
-func (o *orphans) add(steps map[string]bool, run, file string) {
+func (o *dataWarnings) add(steps map[string]bool, run, file string) {
 	if steps[run] || o.seen[[2]string{file, run}] {
 		return
 	}
@@ -648,7 +649,7 @@ func (o *orphans) add(steps map[string]bool, run, file string) {
 
 // warn puts the warning first among sf's (a fit's words on its data come
 // before its words on the fit).
-func (o *orphans) warn(sf *StepFit) {
+func (o *dataWarnings) warn(sf *StepFit) {
 	if sf == nil || sf.Model == nil {
 		return
 	}
@@ -706,7 +707,7 @@ func FitStepsPaths(paths []string, o StepOptions) (*StepFit, []error, error) {
 	stats := make([]RunStats, 0, len(sums))
 	idx := map[string]int{}
 	curves, infLoss := map[string][]lossPoint{}, 0
-	var lost orphans
+	var lost dataWarnings
 	for _, r := range sums {
 		if r.Steps == 0 {
 			none := map[string]bool{}
