@@ -220,6 +220,30 @@ func emptyDocsBefore(b []byte, from int) bool {
 	return marker
 }
 
+// jsonStream refuses a file of JSON values one after another ("{...}
+// {...}", as kubectl reads a stream of objects), at the second: the YAML
+// library read the first alone and the job was judged without a word of
+// the other (a review), where two YAML documents holding jobs are
+// refused. nil for a file that is not JSON, or one value.
+func jsonStream(path string, b []byte) error {
+	off := len(b) - len(bytes.TrimLeft(b, " \t\r\n"))
+	if off == len(b) || (b[off] != '{' && b[off] != '[') {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b[off:]))
+	var v json.RawMessage
+	if dec.Decode(&v) != nil {
+		return nil // not JSON: the YAML reader says what is wrong
+	}
+	end := off + int(dec.InputOffset())
+	rest := bytes.TrimLeft(b[end:], " \t\r\n")
+	if len(rest) == 0 || (rest[0] != '{' && rest[0] != '[') {
+		return nil
+	}
+	at := len(b) - len(rest)
+	return faultf(path, posAt(string(b), at), "a second JSON value after the first (which ends at %s): kubectl reads such a stream as one object each; give a file with one (check judges one job)", posAt(string(b), end-1).String())
+}
+
 // parseManifest is readManifest on the bytes of the file path.
 func parseManifest(path string, b []byte) (manifest, error) {
 	b, err := manifestText(path, b)
@@ -237,6 +261,9 @@ func parseManifest(path string, b []byte) (manifest, error) {
 			what = "only comments, directives or ---"
 		}
 		return manifest{}, fmt.Errorf("check: %s: no YAML document (%s): expected a Kubeflow TFJob or PyTorchJob manifest", path, what)
+	}
+	if err := jsonStream(path, b); err != nil {
+		return manifest{}, err
 	}
 	if len(docs) == 1 && emptyDocsBefore(b, docs[0][0]) {
 		// empty documents before the one ("---", "---", then the job):

@@ -74,3 +74,18 @@ func TestManifestJSONListPlaced(t *testing.T) {
 		t.Errorf("error %v, want the List's kind at 3:11", err)
 	}
 }
+
+// JSON values one after another (kubectl reads each as an object) are
+// refused at the second, as two YAML documents holding jobs are: the first
+// was judged without a word of the other. One value with space after it
+// is one.
+func TestManifestJSONStream(t *testing.T) {
+	one := `{"kind": "TFJob", "spec": {"tfReplicaSpecs": {"Worker": {"replicas": 2}}}}`
+	_, err := parseManifest("m.json", []byte(one+"\n"+one+"\n"))
+	if err == nil || !strings.Contains(err.Error(), "m.json:2:1: a second JSON value after the first (which ends at 1:") {
+		t.Errorf("two values: %v", err)
+	}
+	if mf, err := parseManifest("m.json", []byte(one+"\n\n")); err != nil || mf.Workers != 2 {
+		t.Errorf("one value: %+v, %v", mf, err)
+	}
+}
