@@ -189,7 +189,7 @@ func intervalScale(n int, p, level float64) float64 {
 	if df <= 0 {
 		return 1
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: math.Max(df, 1)}.Quantile(1 - (1-level)/2)
+	t := tQuantile(level, math.Max(df, 1))
 	return math.Sqrt(float64(n)/df) * t / zQuantile(level)
 }
 

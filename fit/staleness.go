@@ -10,7 +10,6 @@ import (
 	"github.com/sgdplan/sgdplan/model"
 	"github.com/sgdplan/sgdplan/traces"
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // StalenessRun is one run's loss curve at its mean staleness: the loss
@@ -896,7 +895,7 @@ func stalenessUncertainty(xs, ss []float64, a float64, boot int, seed uint64, le
 				sx4 += x * x * x * x
 			}
 		}
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(used - 1)}.Quantile(1 - (1-level)/2)
+		t := tQuantile(level, float64(used-1))
 		w := t * scatter * math.Sqrt(sx4) / sx2
 		lo, hi = math.Min(lo, a*math.Exp(-w)), math.Max(hi, a*math.Exp(w))
 	}
@@ -913,5 +912,5 @@ func stalenessScatterScale(n int, level float64) float64 {
 	if n < 2 || n > 3 {
 		return 0
 	}
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1-(1-level)/2) / zQuantile(level)
+	return tQuantile(level, float64(n-1)) / zQuantile(level)
 }

@@ -202,24 +202,6 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-// emptyDocsBefore reports whether the lines of b before line from (the one
-// document's first) hold a document of their own, empty: a "---" or "..."
-// marker, and no directive, which belongs to the document and stays.
-func emptyDocsBefore(b []byte, from int) bool {
-	marker := false
-	for i, line := range bytes.Split(b, []byte("\n")) {
-		if i >= from {
-			break
-		}
-		if isDirective(line) {
-			return false
-		}
-		l := bytes.TrimRight(line, " \t\r")
-		marker = marker || bytes.Equal(l, []byte("---")) || bytes.HasPrefix(l, []byte("--- ")) || bytes.Equal(l, []byte("...")) || bytes.HasPrefix(l, []byte("... "))
-	}
-	return marker
-}
-
 // jsonStream refuses a file of JSON values one after another ("{...}
 // {...}", as kubectl reads a stream of objects), at the second: the YAML
 // library read the first alone and the job was judged without a word of
@@ -265,20 +247,17 @@ func parseManifest(path string, b []byte) (manifest, error) {
 	if err := jsonStream(path, b); err != nil {
 		return manifest{}, err
 	}
-	if len(docs) == 1 && emptyDocsBefore(b, docs[0][0]) {
-		// empty documents before the one ("---", "---", then the job):
-		// the YAML library reads the first, empty, and the job had "no
-		// kind"; kubectl skips them. The lines before it blanked and
-		// its "---" turned to spaces: positions stay the file's.
-		lines := bytes.Split(b, []byte("\n"))
-		for i := 0; i <= docs[0][0] && i < len(lines); i++ {
-			if l := bytes.TrimRight(lines[i], " \t\r"); i < docs[0][0] || bytes.Equal(l, []byte("---")) {
-				lines[i] = bytes.Repeat([]byte(" "), len(lines[i]))
-			} else if bytes.HasPrefix(l, []byte("--- ")) {
-				copy(lines[i], "   ") // "--- {kind: TFJob}": the marker alone
-			}
+	if len(docs) == 1 && docs[0][0] > 0 {
+		// empty documents, or comments, before the one ("---", "---",
+		// then the job): the YAML library reads the first, empty, and
+		// the job had "no kind"; kubectl skips them. The document alone,
+		// as jobDocument takes a job among others, its directives kept.
+		lines := strings.Split(string(b), "\n")
+		dirs, err := prologue(path, lines, docs[0][0])
+		if err != nil {
+			return manifest{}, err
 		}
-		b = bytes.Join(lines, []byte("\n"))
+		b = docAlone(lines, docs[0], dirs)
 	}
 	if len(docs) > 1 || isList(b) {
 		doc, err := jobDocument(path, b, docs)

@@ -363,6 +363,26 @@ func yamlDirectives(path string, b []byte) ([]byte, error) {
 
 var yamlVersionRE = regexp.MustCompile(`^1\.[0-9]+$`)
 
+// docAlone is the document d (lines [from, to) of lines) alone, every
+// line before it blank and its "---" turned to spaces, so that lines and
+// columns stay those of the file; its directives dirs (prologue) and its
+// "---" are kept where it has some (YAML takes directives before a "---"
+// only). The lines after it are dropped: a parser's "end of file" is its
+// end.
+func docAlone(lines []string, d [2]int, dirs []int) []byte {
+	out := make([]string, d[1])
+	for i := d[0]; i < d[1]; i++ {
+		out[i] = lines[i]
+		if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && len(dirs) == 0 && (l == "---" || strings.HasPrefix(l, "--- ")) {
+			out[i] = "   " + out[i][3:]
+		}
+	}
+	for _, i := range dirs {
+		out[i] = lines[i]
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
 // jobDocument picks, among the documents docs of the stream b (the file
 // path), the one Kubeflow job, as kubectl apply -f would send a Service
 // beside it: b up to the job's end with every line before it blank and its
@@ -372,22 +392,7 @@ var yamlVersionRE = regexp.MustCompile(`^1\.[0-9]+$`)
 // document that is not YAML are errors naming the documents or items.
 func jobDocument(path string, b []byte, docs [][2]int) ([]byte, error) {
 	lines := strings.Split(string(b), "\n")
-	only := func(d [2]int, dirs []int) []byte {
-		// the lines after it dropped: a parser's "end of file" is its end
-		out := make([]string, d[1])
-		for i := d[0]; i < d[1]; i++ {
-			out[i] = lines[i]
-			if l := strings.TrimRight(out[i], " \t\r"); i == d[0] && len(dirs) == 0 && (l == "---" || strings.HasPrefix(l, "--- ")) {
-				out[i] = "   " + out[i][3:]
-			}
-		}
-		// its directives, and its "---" kept above: YAML takes
-		// directives before a "---" only
-		for _, i := range dirs {
-			out[i] = lines[i]
-		}
-		return []byte(strings.Join(out, "\n"))
-	}
+	only := func(d [2]int, dirs []int) []byte { return docAlone(lines, d, dirs) }
 	var jobs, others []string
 	var job []byte
 	lists, objects := 0, 0
